@@ -1,0 +1,48 @@
+"""cafe: the package behind The Agent Harness Path.
+
+One module per session concept (`cafe.loop`, `cafe.schema`, `cafe.detect`, `cafe.repair`, ...),
+plus the shared plumbing every session uses:
+
+- `cafe.config`   which mode we are in (`COURSE_MODE`) and the live endpoint's settings;
+- `cafe.client`   `make_client()`: a scripted model offline, `openai.OpenAI` live;
+- `cafe.scripted` the scripted model itself, shared by offline runs and `cafe serve`;
+- `cafe.serve`    a local OpenAI-compatible HTTP endpoint for rehearsing live mode;
+- `cafe.health`   `doctor()`: is the endpoint usable, and if not, how to fix it;
+- `cafe.course`   the notebook toolkit: predict, reveal, compare, checkpoint.
+
+Importing `cafe` is deliberately cheap: `openai`, `ipywidgets` and Jupyter are imported only by
+the functions that need them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cafe.client import make_client
+from cafe.config import OFFLINE_MODEL, course_mode, live_settings, mask_key, model_name
+from cafe.errors import CafeError, ConfigError, EndpointError, RequestRejected, ScriptExhausted
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "__version__",
+    "doctor",
+    "make_client",
+    "course_mode",
+    "live_settings",
+    "model_name",
+    "mask_key",
+    "OFFLINE_MODEL",
+    "CafeError",
+    "ConfigError",
+    "EndpointError",
+    "RequestRejected",
+    "ScriptExhausted",
+]
+
+
+def doctor(**kwargs: Any) -> Any:
+    """Check the course set-up and the model endpoint; see `cafe.health.doctor` for the details."""
+    from cafe.health import doctor as run_doctor
+
+    return run_doctor(**kwargs)

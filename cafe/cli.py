@@ -1,0 +1,92 @@
+"""The `cafe` command: `cafe doctor`, `cafe toy NN`, `cafe serve`.
+
+Also reachable as `python -m cafe`. Each subcommand is a thin shell around a library function, so
+everything the command does can be done from a notebook too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["main", "find_toy", "sessions_dir"]
+
+
+def sessions_dir() -> Path:
+    """The `sessions/` folder of the course checkout this package was installed from."""
+    candidates = [Path(__file__).resolve().parents[1] / "sessions", Path.cwd() / "sessions"]
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(
+        "Could not find the course's sessions/ folder. Run this from the course checkout "
+        "(the folder holding README.md), or install it with `pip install -e .` from there."
+    )
+
+
+def find_toy(number: str) -> Path:
+    """`sessions/sNN-*/toy.py` for a session number given as `7`, `07` or `s07`."""
+    match = re.fullmatch(r"[sS]?(\d{1,2})", number.strip())
+    if not match:
+        raise ValueError(f"{number!r} is not a session number; try `cafe toy 07`.")
+    tag = f"s{int(match.group(1)):02d}-"
+    root = sessions_dir()
+    found = sorted(p for p in root.glob(f"{tag}*/toy.py"))
+    if not found:
+        available = sorted(p.parent.name for p in root.glob("s*/toy.py"))
+        raise FileNotFoundError(f"No toy for session {number} in {root}. Sessions with a toy: {', '.join(available)}.")
+    return found[0]
+
+
+def _toy(args: argparse.Namespace) -> int:
+    try:
+        path = find_toy(args.number)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"cafe toy: {exc}", file=sys.stderr)
+        return 2
+    return subprocess.call([sys.executable, str(path), *args.toy_args])
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from cafe.health import doctor
+
+    report = doctor(timeout=args.timeout)
+    return 0 if report.ok else 1
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from cafe.serve import serve_forever
+
+    return serve_forever(host=args.host, port=args.port, api_key=args.api_key, script_path=args.script)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cafe", description="The Agent Harness Path course tools.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    doctor = sub.add_parser("doctor", help="check the mode, the endpoint, the key and the model")
+    doctor.add_argument("--timeout", type=float, default=10.0,
+                        help="seconds before an unanswering endpoint is reported (default 10)")
+    doctor.set_defaults(run=_doctor)
+
+    toy = sub.add_parser("toy", help="run a session's toy script, e.g. `cafe toy 07`")
+    toy.add_argument("number", help="the session number: 7, 07 or s07")
+    toy.add_argument("toy_args", nargs=argparse.REMAINDER, help="passed on to the toy")
+    toy.set_defaults(run=_toy)
+
+    serve = sub.add_parser("serve", help="run a local OpenAI-compatible endpoint answering from a script")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    serve.add_argument("--api-key", default=None, help="require this key (401 without it)")
+    serve.add_argument("--script", default=None, help="a JSON script of replies (default: the built-in responder)")
+    serve.set_defaults(run=_serve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)

@@ -1,0 +1,114 @@
+"""One client factory for both modes, and one place that turns endpoint trouble into clear errors.
+
+`make_client()` returns an object with the `openai.OpenAI` interface:
+
+- offline: a `ScriptedClient` answering from the script you pass (or `default_responder`);
+- live: `openai.OpenAI(base_url=CAFE_BASE_URL, api_key=CAFE_API_KEY)`, with a timeout.
+
+Code built on it (every `make_model_generator` in the course) does not know which it got.
+`chat(client, ...)` wraps `client.chat.completions.create(...)` so that a dead, slow or refusing
+endpoint becomes an `EndpointError` naming the endpoint and pointing at `cafe doctor`, instead of
+a stack trace from deep inside an HTTP library, or worse, a fake "the model failed" result.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cafe.config import course_mode, live_settings, mask_key, redact
+from cafe.errors import EndpointError, RequestRejected
+from cafe.scripted import Reply, Responder, Script, ScriptedClient
+
+__all__ = ["DEFAULT_TIMEOUT_S", "make_client", "chat", "endpoint_of", "translate_error"]
+
+# Seconds before a live request gives up. Long enough for a slow local model on a laptop,
+# short enough that a dead endpoint is reported while the learner is still looking.
+DEFAULT_TIMEOUT_S = 60.0
+
+
+def make_client(
+    script: Script | Sequence[Reply] | Responder | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    max_retries: int = 0,
+) -> Any:
+    """Return a scripted client offline, or an `openai.OpenAI` client live.
+
+    `script` is only used offline. `max_retries` defaults to 0 so that the course's own loops,
+    which count attempts on purpose, are not multiplied by hidden SDK retries.
+    """
+    if course_mode(environ) == "offline":
+        return ScriptedClient(script)
+    settings = live_settings(environ)
+    import openai  # imported here so that `import cafe` stays light
+
+    return openai.OpenAI(base_url=settings.base_url, api_key=settings.api_key,
+                         timeout=timeout, max_retries=max_retries)
+
+
+def endpoint_of(client: Any) -> str:
+    """The client's base URL as text (`scripted://offline` for the scripted client)."""
+    return str(getattr(client, "base_url", "unknown endpoint")).rstrip("/")
+
+
+def _client_key(client: Any) -> str | None:
+    key = getattr(client, "api_key", None)
+    return key if isinstance(key, str) else os.environ.get("CAFE_API_KEY")
+
+
+def translate_error(exc: Exception, client: Any) -> EndpointError:
+    """Turn an `openai` SDK exception into an `EndpointError` that says what to do.
+
+    Only SDK errors (and the `ValueError` a garbled body can raise) are accepted; anything else is
+    a programming mistake and raises `TypeError`.
+    """
+    import openai
+
+    url = endpoint_of(client)
+    key = _client_key(client)
+    doctor = "Run `cafe doctor` to check the endpoint, key and model."
+    if isinstance(exc, openai.APITimeoutError):
+        message = f"The endpoint {url} did not answer in time. Is the server overloaded or the model still loading? {doctor}"
+        return EndpointError(message, base_url=url)
+    if isinstance(exc, openai.APIConnectionError):
+        message = f"Could not connect to the endpoint {url}. Is the server running, and is CAFE_BASE_URL right? {doctor}"
+        return EndpointError(message, base_url=url)
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        detail = redact(str(exc.message), key)[:300]
+        if status in (401, 403):
+            message = (f"The endpoint {url} refused the API key (HTTP {status}, key {mask_key(key)}). "
+                       f"Check CAFE_API_KEY. {doctor}")
+        elif status == 404:
+            message = (f"The endpoint {url} answered 404: the model or the path is unknown ({detail}). "
+                       f"Check CAFE_MODEL against `cafe doctor`'s list of models.")
+        elif status == 429:
+            message = f"The endpoint {url} is rate limiting us (HTTP 429): wait and try again. {detail}"
+        elif status in (400, 422):
+            return RequestRejected(f"The endpoint {url} rejected the request (HTTP {status}): {detail}",
+                                   base_url=url, status=status)
+        else:
+            message = f"The endpoint {url} failed with HTTP {status}: {detail}. {doctor}"
+        return EndpointError(message, base_url=url, status=status)
+    if isinstance(exc, openai.APIResponseValidationError) or isinstance(exc, ValueError):
+        message = f"The endpoint {url} answered with something that is not a chat completion. {doctor}"
+        return EndpointError(message, base_url=url)
+    if isinstance(exc, openai.OpenAIError):
+        return EndpointError(f"The endpoint {url} could not be used: {redact(str(exc), key)}. {doctor}",
+                             base_url=url)
+    raise TypeError(f"translate_error() only handles openai errors, not {type(exc).__name__}")
+
+
+def chat(client: Any, **kwargs: Any) -> Any:
+    """`client.chat.completions.create(**kwargs)`, with endpoint failures raised as `EndpointError`."""
+    if isinstance(client, ScriptedClient):
+        return client.chat.completions.create(**kwargs)  # scripted errors are already clear
+    import openai
+
+    try:
+        return client.chat.completions.create(**kwargs)
+    except (openai.OpenAIError, ValueError) as exc:
+        raise translate_error(exc, client) from None

@@ -1,0 +1,46 @@
+"""The errors the course package raises, in one place.
+
+Every error here is a *stop*: the harness cannot go on and a person has to act. Anything the
+model can fix (a bad draft, a failed check) is never an exception; it is a value sent back to the
+model, or a named stop reason. The hierarchy:
+
+    CafeError                  base class: catch this to catch everything below
+    ├── ConfigError            COURSE_MODE or a CAFE_* variable is missing or wrong
+    ├── EndpointError          the model endpoint could not be used (down, slow, key refused,
+    │   │                      model unknown, rate limited, answered garbage)
+    │   └── RequestRejected    the endpoint understood the request and said no (HTTP 400/422),
+    │                          e.g. it does not support `response_format` json_schema
+    └── ScriptExhausted        a scripted (offline) model was asked for more replies than it has
+
+Messages say what happened, the offending value, and what to do next. None of them ever
+contains the API key: `cafe.config.redact` runs over anything that came back from the endpoint.
+"""
+
+from __future__ import annotations
+
+__all__ = ["CafeError", "ConfigError", "EndpointError", "RequestRejected", "ScriptExhausted"]
+
+
+class CafeError(Exception):
+    """Base class for every error the `cafe` package raises on purpose."""
+
+
+class ConfigError(CafeError, ValueError):
+    """The course configuration (environment variables) is missing or invalid."""
+
+
+class EndpointError(CafeError):
+    """The model endpoint could not be used. The message names the endpoint and the fix."""
+
+    def __init__(self, message: str, *, base_url: str | None = None, status: int | None = None):
+        super().__init__(message)
+        self.base_url = base_url
+        self.status = status
+
+
+class RequestRejected(EndpointError):
+    """The endpoint answered HTTP 400/422: it understood the request and refused it."""
+
+
+class ScriptExhausted(CafeError):
+    """A scripted model ran out of canned replies."""
