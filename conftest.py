@@ -1,0 +1,16 @@
+"""Test-suite set-up shared by `tests/` and the nbval run over `notebooks/`.
+
+Set before any test or notebook kernel starts (kernels inherit this process's environment):
+
+- offline mode, whatever the instructor's shell says, so every run is scripted and repeatable;
+- `CAFE_HEADLESS=1`, so widget cells print their fixed plain-text form;
+- `CAFE_HOME` in a fresh temporary folder, so no test touches the learner's real progress file.
+"""
+
+import os
+import tempfile
+
+for _name in ("COURSE_MODE", "CAFE_BASE_URL", "CAFE_API_KEY", "CAFE_MODEL"):
+    os.environ.pop(_name, None)
+os.environ["CAFE_HEADLESS"] = "1"
+os.environ["CAFE_HOME"] = tempfile.mkdtemp(prefix="cafe-home-")
