@@ -1,0 +1,397 @@
+"""Tests for cafe/governor.py: the pace governor's decision table, its inputs, and its host side."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cafe.governor import (
+    CUT_REASONS,
+    DECISIONS,
+    EXTEND_MAX_DEFAULT,
+    EXTEND_REASON,
+    OBSERVATION_KEYS,
+    PACE_CHECK_MAX_DEFAULT,
+    PACE_CHECK_REASON,
+    POLICY_KEYS,
+    REASONS_BY_DECISION,
+    governor_pace_decision,
+)
+
+# A run at its first checkpoint, progressing, well inside its estimate: the governor extends.
+# Each test changes only what it is about.
+BASE = {
+    "armed_budget_ms": 30_000,
+    "elapsed_ms": 30_000,
+    "checkpoint_ms": 30_000,
+    "expected_total_ms": 90_000,
+    "made_progress": True,
+    "verifier_signature_unchanged": False,
+    "done": False,
+    "extends_used": 0,
+    "pace_checks_used": 0,
+    "env_blame_without_infra": False,
+}
+
+
+def decide(policy=None, **changes):
+    return governor_pace_decision(policy or {}, {**BASE, **changes})
+
+
+# --- the closed sets ------------------------------------------------------------------------
+
+
+def test_closed_sets_match_the_seed():
+    assert DECISIONS == {"proceed", "extend", "pace_check", "cut"}
+    assert CUT_REASONS == (
+        "no_progress_at_checkpoint",
+        "no_verifier_progress",
+        "env_blame_without_infra",
+        "extend_budget_exhausted",
+        "pace_check_budget_exhausted",
+    )
+    assert set(REASONS_BY_DECISION) == DECISIONS
+    assert EXTEND_MAX_DEFAULT == 6 and PACE_CHECK_MAX_DEFAULT == 2
+    assert POLICY_KEYS == ("extend_max", "pace_check_max")
+    assert len(OBSERVATION_KEYS) == 10
+
+
+def test_seed_example_extends_to_elapsed_plus_checkpoint():
+    obs = {
+        "armed_budget_ms": 60000,
+        "elapsed_ms": 42000,
+        "checkpoint_ms": 30000,
+        "expected_total_ms": 55000,
+        "made_progress": True,
+        "verifier_signature_unchanged": False,
+        "done": False,
+        "extends_used": 1,
+        "pace_checks_used": 0,
+        "env_blame_without_infra": False,
+    }
+    assert governor_pace_decision({"extend_max": 6, "pace_check_max": 2}, obs) == {
+        "action": "extend",
+        "new_budget_ms": 72000,
+        "reason": "progress_within_estimate",
+    }
+
+
+# --- proceed --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("armed", [0, -1, -30_000])
+def test_proceed_when_budget_not_armed(armed):
+    # Inert budget wins over everything, even an observation that would otherwise be cut.
+    assert decide(armed_budget_ms=armed, made_progress=False) == {"action": "proceed"}
+
+
+def test_proceed_when_done_even_without_progress():
+    assert decide(done=True, made_progress=False, env_blame_without_infra=True) == {
+        "action": "proceed"
+    }
+
+
+def test_proceed_before_checkpoint_even_without_progress():
+    assert decide(elapsed_ms=29_999, made_progress=False) == {"action": "proceed"}
+
+
+def test_checkpoint_reached_exactly_is_decided():
+    assert decide(elapsed_ms=30_000)["action"] == "extend"
+    assert decide(elapsed_ms=30_000, made_progress=False)["action"] == "cut"
+
+
+# --- the evidence cuts, and their order -----------------------------------------------------
+
+
+def test_cut_no_progress_at_checkpoint():
+    assert decide(made_progress=False) == {"action": "cut", "reason": "no_progress_at_checkpoint"}
+
+
+def test_cut_no_verifier_progress_when_writes_moved_nothing():
+    assert decide(verifier_signature_unchanged=True) == {
+        "action": "cut",
+        "reason": "no_verifier_progress",
+    }
+
+
+def test_cut_env_blame_without_infra():
+    assert decide(env_blame_without_infra=True) == {
+        "action": "cut",
+        "reason": "env_blame_without_infra",
+    }
+
+
+@pytest.mark.parametrize(
+    "changes, reason",
+    [
+        # no progress beats everything after it
+        ({"made_progress": False, "verifier_signature_unchanged": True}, "no_progress_at_checkpoint"),
+        ({"made_progress": False, "env_blame_without_infra": True}, "no_progress_at_checkpoint"),
+        ({"made_progress": False, "extends_used": 6}, "no_progress_at_checkpoint"),
+        # an unchanged verifier beats env blame and the spent budgets
+        ({"verifier_signature_unchanged": True, "env_blame_without_infra": True}, "no_verifier_progress"),
+        ({"verifier_signature_unchanged": True, "extends_used": 6}, "no_verifier_progress"),
+        # env blame beats the spent budgets
+        ({"env_blame_without_infra": True, "extends_used": 6}, "env_blame_without_infra"),
+        (
+            {"env_blame_without_infra": True, "elapsed_ms": 120_000, "pace_checks_used": 2},
+            "env_blame_without_infra",
+        ),
+    ],
+)
+def test_cut_reason_order_earlier_reason_wins(changes, reason):
+    assert decide(**changes) == {"action": "cut", "reason": reason}
+
+
+# --- extend ---------------------------------------------------------------------------------
+
+
+def test_extend_new_budget_is_elapsed_plus_checkpoint():
+    assert decide(elapsed_ms=47_500, checkpoint_ms=10_000) == {
+        "action": "extend",
+        "new_budget_ms": 57_500,
+        "reason": EXTEND_REASON,
+    }
+
+
+def test_extend_allowed_up_to_default_cap():
+    assert decide(extends_used=5)["action"] == "extend"
+    assert decide(extends_used=6) == {"action": "cut", "reason": "extend_budget_exhausted"}
+
+
+def test_extend_cap_from_policy():
+    assert decide({"extend_max": 2}, extends_used=1)["action"] == "extend"
+    assert decide({"extend_max": 2}, extends_used=2)["reason"] == "extend_budget_exhausted"
+    assert decide({"extend_max": 0})["reason"] == "extend_budget_exhausted"
+
+
+def test_extend_budget_exhausted_only_inside_estimate():
+    # Past the estimate the extend counter no longer matters: it is a pace check.
+    assert decide(elapsed_ms=120_000, extends_used=99)["action"] == "pace_check"
+
+
+# --- pace_check and the exact boundary of "past the estimate" -------------------------------
+
+
+def test_past_estimate_boundary_is_expected_total_plus_checkpoint():
+    # expected_total 90 000 + checkpoint 30 000 = 120 000
+    assert decide(elapsed_ms=119_999)["action"] == "extend"
+    assert decide(elapsed_ms=120_000) == {"action": "pace_check", "reason": PACE_CHECK_REASON}
+    assert decide(elapsed_ms=120_001)["action"] == "pace_check"
+
+
+def test_past_estimate_boundary_with_float_ms():
+    assert decide(elapsed_ms=119_999.5)["action"] == "extend"
+    assert decide(elapsed_ms=120_000.0)["action"] == "pace_check"
+
+
+def test_pace_check_allowed_up_to_default_cap():
+    assert decide(elapsed_ms=120_000, pace_checks_used=1)["action"] == "pace_check"
+    assert decide(elapsed_ms=120_000, pace_checks_used=2) == {
+        "action": "cut",
+        "reason": "pace_check_budget_exhausted",
+    }
+
+
+def test_pace_check_cap_from_policy():
+    assert decide({"pace_check_max": 0}, elapsed_ms=120_000)["reason"] == "pace_check_budget_exhausted"
+    assert decide({"pace_check_max": 5}, elapsed_ms=120_000, pace_checks_used=4)["action"] == "pace_check"
+
+
+def test_pace_check_budget_exhausted_only_past_estimate():
+    assert decide(pace_checks_used=99)["action"] == "extend"
+
+
+# --- new_budget_ms only on extend -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"armed_budget_ms": 0},
+        {"elapsed_ms": 1},
+        {"made_progress": False},
+        {"extends_used": 6},
+        {"elapsed_ms": 120_000},
+        {"elapsed_ms": 120_000, "pace_checks_used": 2},
+    ],
+)
+def test_new_budget_ms_absent_unless_extend(changes):
+    decision = decide(**changes)
+    assert decision["action"] != "extend"
+    assert "new_budget_ms" not in decision
+
+
+# --- missing keys and fallbacks -------------------------------------------------------------
+
+
+def test_missing_keys_read_as_zero_and_false():
+    # Only a budget: elapsed reads 0, below the checkpoint (which falls back to the budget).
+    assert governor_pace_decision({}, {"armed_budget_ms": 1_000}) == {"action": "proceed"}
+    # At the checkpoint with made_progress missing: read as False, so cut.
+    assert governor_pace_decision({}, {"armed_budget_ms": 1_000, "elapsed_ms": 1_000}) == {
+        "action": "cut",
+        "reason": "no_progress_at_checkpoint",
+    }
+
+
+def test_empty_observation_proceeds():
+    assert governor_pace_decision({}, {}) == {"action": "proceed"}
+
+
+def test_none_reads_as_missing():
+    obs = {**BASE, "extends_used": None, "verifier_signature_unchanged": None, "checkpoint_ms": None}
+    assert governor_pace_decision({"extend_max": None}, obs) == decide()
+
+
+@pytest.mark.parametrize("checkpoint", [None, 0, -5])
+def test_checkpoint_falls_back_to_armed_budget(checkpoint):
+    obs = {**BASE, "armed_budget_ms": 20_000, "elapsed_ms": 25_000, "checkpoint_ms": checkpoint}
+    if checkpoint is None:
+        del obs["checkpoint_ms"]
+    # checkpoint is 20 000: reached at 25 000, and the new budget is 25 000 + 20 000
+    assert governor_pace_decision({}, obs)["new_budget_ms"] == 45_000
+    assert governor_pace_decision({}, {**obs, "elapsed_ms": 19_999}) == {"action": "proceed"}
+
+
+@pytest.mark.parametrize("expected", [None, 0, -1])
+def test_expected_total_falls_back_to_armed_budget(expected):
+    obs = {**BASE, "armed_budget_ms": 20_000, "checkpoint_ms": 10_000, "expected_total_ms": expected}
+    if expected is None:
+        del obs["expected_total_ms"]
+    # expected total is 20 000, so "past the estimate" starts at 20 000 + 10 000
+    assert governor_pace_decision({}, {**obs, "elapsed_ms": 29_999})["action"] == "extend"
+    assert governor_pace_decision({}, {**obs, "elapsed_ms": 30_000})["action"] == "pace_check"
+
+
+def test_defaults_apply_when_policy_empty():
+    assert decide({}, extends_used=5) == decide({"extend_max": 6}, extends_used=5)
+    assert decide({}, extends_used=6) == decide({"extend_max": 6}, extends_used=6)
+    past = {"elapsed_ms": 120_000}
+    assert decide({}, pace_checks_used=1, **past)["action"] == "pace_check"
+    assert decide({}, pace_checks_used=2, **past)["action"] == "cut"
+
+
+# --- caller mistakes ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [None, [], "extend_max=6", 6])
+def test_policy_not_a_dict_raises_type_error(bad):
+    with pytest.raises(TypeError, match="policy must be a dict"):
+        governor_pace_decision(bad, BASE)
+
+
+@pytest.mark.parametrize("bad", [None, [("elapsed_ms", 1)], "obs"])
+def test_observation_not_a_dict_raises_type_error(bad):
+    with pytest.raises(TypeError, match="observation must be a dict"):
+        governor_pace_decision({}, bad)
+
+
+def test_unknown_observation_key_raises_with_suggestion():
+    with pytest.raises(ValueError, match=r"unknown observation key 'elapsed'.*did you mean 'elapsed_ms'"):
+        governor_pace_decision({}, {"armed_budget_ms": 1, "elapsed": 5})
+
+
+def test_unknown_policy_key_raises_with_suggestion():
+    with pytest.raises(ValueError, match=r"did you mean 'extend_max'"):
+        governor_pace_decision({"extends_max": 3}, BASE)
+
+
+@pytest.mark.parametrize(
+    "key, value",
+    [
+        ("elapsed_ms", "30000"),
+        ("elapsed_ms", True),
+        ("armed_budget_ms", [1]),
+        ("made_progress", 1),
+        ("made_progress", "yes"),
+        ("done", 0),
+        ("extends_used", 1.0),
+        ("pace_checks_used", False),
+    ],
+)
+def test_observation_wrong_type_raises_type_error(key, value):
+    with pytest.raises(TypeError, match=key):
+        decide(**{key: value})
+
+
+@pytest.mark.parametrize(
+    "key, value",
+    [("elapsed_ms", -1), ("elapsed_ms", math.nan), ("checkpoint_ms", math.inf), ("extends_used", -1)],
+)
+def test_observation_bad_value_raises_value_error(key, value):
+    with pytest.raises(ValueError, match=key):
+        decide(**{key: value})
+
+
+@pytest.mark.parametrize("policy", [{"extend_max": -1}, {"pace_check_max": "2"}, {"extend_max": 2.5}])
+def test_policy_bad_cap_raises(policy):
+    with pytest.raises((TypeError, ValueError), match="policy"):
+        decide(policy)
+
+
+def test_bad_value_raises_even_when_branch_not_reached():
+    # The budget is inert, but a wrong-typed flag is still a caller mistake worth hearing about.
+    with pytest.raises(TypeError, match="env_blame_without_infra"):
+        governor_pace_decision({}, {"armed_budget_ms": 0, "env_blame_without_infra": "no"})
+
+
+# --- properties -----------------------------------------------------------------------------
+
+_ms = st.one_of(st.none(), st.integers(-50_000, 500_000), st.floats(-1e3, 5e5, allow_nan=False))
+_count = st.one_of(st.none(), st.integers(0, 10))
+_flag = st.one_of(st.none(), st.booleans())
+
+observations = st.fixed_dictionaries(
+    {},
+    optional={
+        "armed_budget_ms": _ms,
+        "elapsed_ms": st.one_of(st.none(), st.integers(0, 500_000), st.floats(0, 5e5)),
+        "checkpoint_ms": _ms,
+        "expected_total_ms": _ms,
+        "made_progress": _flag,
+        "verifier_signature_unchanged": _flag,
+        "done": _flag,
+        "extends_used": _count,
+        "pace_checks_used": _count,
+        "env_blame_without_infra": _flag,
+    },
+)
+policies = st.fixed_dictionaries({}, optional={"extend_max": _count, "pace_check_max": _count})
+
+
+@settings(max_examples=400, deadline=None)
+@given(policy=policies, obs=observations)
+def test_decision_property_closed_consistent_pure(policy, obs):
+    policy_before, obs_before = copy.deepcopy(policy), copy.deepcopy(obs)
+    decision = governor_pace_decision(policy, obs)
+
+    assert decision["action"] in DECISIONS
+    allowed = REASONS_BY_DECISION[decision["action"]]
+    if allowed:
+        assert decision["reason"] in allowed
+    else:
+        assert "reason" not in decision
+    assert ("new_budget_ms" in decision) == (decision["action"] == "extend")
+    expected_keys = {"action"} | ({"reason"} if allowed else set())
+    expected_keys |= {"new_budget_ms"} if decision["action"] == "extend" else set()
+    assert set(decision) == expected_keys
+
+    # pure: the same input gives the same output, and the inputs are left as they were
+    assert governor_pace_decision(policy, obs) == decision
+    assert policy == policy_before and obs == obs_before
+
+
+@settings(max_examples=300, deadline=None)
+@given(policy=policies, obs=observations)
+def test_decision_property_extend_moves_deadline_past_now(policy, obs):
+    decision = governor_pace_decision(policy, obs)
+    if decision["action"] == "extend":
+        assert decision["new_budget_ms"] > (obs.get("elapsed_ms") or 0)
+    if decision["action"] != "proceed":
+        # anything but proceed means a budget was armed and the run was not done
+        assert (obs.get("armed_budget_ms") or 0) > 0 and not obs.get("done")
