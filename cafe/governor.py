@@ -28,6 +28,7 @@ Lesson: sessions/s14-host-facts/lesson.md. Notebook: notebooks/s14-host-facts.ip
 from __future__ import annotations
 
 import difflib
+import itertools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -46,6 +47,8 @@ __all__ = [
     "POLICY_KEYS",
     "OBSERVATION_KEYS",
     "governor_pace_decision",
+    "decision_table",
+    "check_pace_decision",
 ]
 
 # --- constants ------------------------------------------------------------------------------
@@ -202,3 +205,70 @@ def governor_pace_decision(policy: Mapping[str, Any], obs: Mapping[str, Any]) ->
     if pace_checks_used >= pace_check_max:
         return {"action": "cut", "reason": "pace_check_budget_exhausted"}
     return {"action": "pace_check", "reason": PACE_CHECK_REASON}
+
+
+# --- the table, and the check for the notebook's "your turn" ---------------------------------
+
+
+def decision_table(
+    observations: list[Mapping[str, Any]], policy: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """One row per observation: the observation's values beside the governor's decision.
+
+    Handy for printing: every row has the same keys (missing inputs shown as None).
+    """
+    rows = []
+    for obs in observations:
+        decision = governor_pace_decision(policy or {}, obs)
+        row = {key: obs.get(key) for key in OBSERVATION_KEYS}
+        row.update(action=decision["action"], reason=decision.get("reason"),
+                   new_budget_ms=decision.get("new_budget_ms"))
+        rows.append(row)
+    return rows
+
+
+def _check_grid() -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(policy, observation) pairs reaching every row of the table and both sides of each boundary.
+
+    None means "leave the key out", so the missing-key and fallback rules are exercised too.
+    """
+    axes = {
+        "armed_budget_ms": (None, 20_000),
+        "elapsed_ms": (None, 19_999, 20_000, 39_999, 40_000, 55_000),
+        "checkpoint_ms": (None, 0, 10_000),
+        "expected_total_ms": (None, -1, 30_000),
+        "made_progress": (None, True),
+        "verifier_signature_unchanged": (False, True),
+        "done": (None, True),
+        "env_blame_without_infra": (False, True),
+        "extends_used": (None, 5, 6),
+        "pace_checks_used": (1, 2),
+    }
+    policies = ({}, {"extend_max": 5, "pace_check_max": 1})
+    pairs = []
+    for policy, values in itertools.product(policies, itertools.product(*axes.values())):
+        obs = {key: value for key, value in zip(axes, values) if value is not None}
+        pairs.append((dict(policy), obs))
+    return pairs
+
+
+def check_pace_decision(
+    fn: Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, Any]], *, limit: int = 5
+) -> list[str]:
+    """Run `fn` over a grid of policies and observations; list where it disagrees with the governor.
+
+    An empty list means it agrees everywhere. A stub's NotImplementedError is let through, so
+    `cafe.course.compare` can say "not attempted yet" instead of failing.
+    """
+    problems: list[str] = []
+    disagreements = 0
+    for policy, obs in _check_grid():
+        expected = governor_pace_decision(policy, obs)
+        got = fn(dict(policy), dict(obs))
+        if got != expected:
+            disagreements += 1
+            if len(problems) < limit:
+                problems.append(f"policy {policy}, observation {obs}: expected {expected}, got {got!r}")
+    if disagreements > limit:
+        problems.append(f"... and {disagreements - limit} more disagreements")
+    return problems

@@ -19,6 +19,8 @@ from cafe.governor import (
     PACE_CHECK_REASON,
     POLICY_KEYS,
     REASONS_BY_DECISION,
+    check_pace_decision,
+    decision_table,
     governor_pace_decision,
 )
 
@@ -395,3 +397,55 @@ def test_decision_property_extend_moves_deadline_past_now(policy, obs):
     if decision["action"] != "proceed":
         # anything but proceed means a budget was armed and the run was not done
         assert (obs.get("armed_budget_ms") or 0) > 0 and not obs.get("done")
+
+
+# --- decision_table and the your-turn check -------------------------------------------------
+
+
+def test_decision_table_rows_have_every_key_and_the_decision():
+    rows = decision_table([{}, {**BASE, "made_progress": False}, BASE])
+    assert [row["action"] for row in rows] == ["proceed", "cut", "extend"]
+    assert rows[1]["reason"] == "no_progress_at_checkpoint"
+    assert rows[0]["new_budget_ms"] is None and rows[2]["new_budget_ms"] == 60_000
+    assert all(set(OBSERVATION_KEYS) <= set(row) for row in rows)
+
+
+def test_check_pace_decision_passes_reference():
+    assert check_pace_decision(governor_pace_decision) == []
+
+
+def test_check_pace_decision_lets_stub_not_implemented_through():
+    def stub(policy, obs):
+        raise NotImplementedError
+
+    with pytest.raises(NotImplementedError):
+        check_pace_decision(stub)
+
+
+def test_check_pace_decision_catches_off_by_one_boundary():
+    def strict_boundary(policy, obs):
+        # the classic slip: "past the estimate" as > instead of >=
+        decision = governor_pace_decision(policy, obs)
+        armed = obs.get("armed_budget_ms", 0)
+        checkpoint = obs.get("checkpoint_ms") or armed
+        expected = obs.get("expected_total_ms") if (obs.get("expected_total_ms") or 0) > 0 else armed
+        if decision["action"] == "pace_check" and obs.get("elapsed_ms", 0) == expected + checkpoint:
+            return {"action": "extend", "new_budget_ms": obs["elapsed_ms"] + checkpoint,
+                    "reason": EXTEND_REASON}
+        return decision
+
+    problems = check_pace_decision(strict_boundary)
+    assert problems and "expected {'action': 'pace_check'" in problems[0]
+
+
+def test_check_pace_decision_catches_wrong_reason_order_and_limits_output():
+    def env_first(policy, obs):
+        if obs.get("env_blame_without_infra") and not obs.get("done") and obs.get("armed_budget_ms"):
+            elapsed, armed = obs.get("elapsed_ms", 0), obs["armed_budget_ms"]
+            if elapsed >= (obs.get("checkpoint_ms") or armed):
+                return {"action": "cut", "reason": "env_blame_without_infra"}
+        return governor_pace_decision(policy, obs)
+
+    problems = check_pace_decision(env_first, limit=3)
+    assert len(problems) == 4 and problems[-1].startswith("... and ")
+    assert "no_progress_at_checkpoint" in problems[0] or "no_verifier_progress" in problems[0]
