@@ -1,0 +1,183 @@
+"""Build the course: notebooks from their sources, and the HTML site from the lessons.
+
+    python tools/build.py notebooks          write notebooks/sNN-slug.ipynb from sessions/sNN-slug/notebook.py
+    python tools/build.py notebooks --check  write nothing; exit 1 listing every stale or missing notebook
+    python tools/build.py site               build the site (tools/sitebuild.py's build_site())
+    python tools/build.py                    notebooks, then site
+
+Sessions are found by folder name (`sessions/sNN-slug/` holding a `notebook.py`), so a new
+session needs no change here. A generated notebook is clean and deterministic: no outputs, no
+execution counts, no widget state, no jupytext or kernel-version metadata, cell ids numbered in
+order; the same source always gives the same bytes, which is what lets
+`tests/test_notebooks.py` compare the committed notebook with its source byte for byte.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SESSIONS = ROOT / "sessions"
+NOTEBOOKS = ROOT / "notebooks"
+
+# Folder names the builder accepts: "s07-repair-loop" (two digits, lower-case slug).
+SESSION_FOLDER = re.compile(r"s\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*")
+SOURCE_NAME = "notebook.py"
+# A jupytext percent-format cell marker: "# %%", optionally "# %% [markdown]" and metadata.
+CELL_MARKER = re.compile(r"^# %%", re.MULTILINE)
+
+# The only notebook-level metadata we keep: enough for Jupyter and nbval to pick a Python 3 kernel.
+NOTEBOOK_METADATA = {
+    "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+    "language_info": {"name": "python"},
+}
+# Cell metadata an author may set in the source (e.g. `# %% tags=["raises-exception"]`) and we keep.
+KEPT_CELL_METADATA = ("tags",)
+
+
+class BuildError(Exception):
+    """A session source cannot be built; the message names the file and what to fix."""
+
+
+@dataclass(frozen=True)
+class NotebookJob:
+    source: Path  # sessions/sNN-slug/notebook.py
+    target: Path  # notebooks/sNN-slug.ipynb
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def find_jobs(sessions: Path = SESSIONS, notebooks: Path = NOTEBOOKS) -> list[NotebookJob]:
+    """Every `sessions/*/notebook.py`, sorted, paired with its notebook path."""
+    jobs = []
+    for source in sorted(sessions.glob(f"*/{SOURCE_NAME}")):
+        folder = source.parent.name
+        if not SESSION_FOLDER.fullmatch(folder):
+            raise BuildError(f"{_rel(source)}: the folder name {folder!r} is not a session name; "
+                             "rename it like 's07-repair-loop' (s, two digits, a lower-case slug).")
+        jobs.append(NotebookJob(source, notebooks / f"{folder}.ipynb"))
+    return jobs
+
+
+def render_notebook(source: Path) -> str:
+    """The clean .ipynb text for one percent-format source. Raises BuildError naming the file."""
+    import jupytext
+    import nbformat
+
+    text = source.read_text(encoding="utf-8")
+    if not CELL_MARKER.search(text):
+        raise BuildError(f"{_rel(source)}: no '# %%' cell markers. Write it in jupytext percent format: "
+                         "'# %%' starts a code cell, '# %% [markdown]' a markdown cell.")
+    try:
+        compile(text, str(source), "exec")  # markdown cells are comments, so the file is Python
+    except SyntaxError as exc:
+        raise BuildError(f"{_rel(source)}, line {exc.lineno}: {exc.msg}. Fix the code cell there.") from None
+
+    parsed = jupytext.reads(text, fmt="py:percent")
+    notebook = nbformat.v4.new_notebook(metadata=dict(NOTEBOOK_METADATA))
+    for number, cell in enumerate(parsed.cells):
+        metadata = {k: cell.metadata[k] for k in KEPT_CELL_METADATA if k in cell.metadata}
+        if cell.cell_type == "code":
+            clean = nbformat.v4.new_code_cell(source=cell.source, metadata=metadata)
+        elif cell.cell_type == "markdown":
+            clean = nbformat.v4.new_markdown_cell(source=cell.source, metadata=metadata)
+        else:
+            raise BuildError(f"{_rel(source)}: cell {number + 1} is a {cell.cell_type!r} cell; "
+                             "use '# %%' (code) or '# %% [markdown]' only.")
+        clean["id"] = f"cell-{number:03d}"  # stable ids: the same source gives the same bytes
+        notebook.cells.append(clean)
+    if not notebook.cells:
+        raise BuildError(f"{_rel(source)}: no cells found.")
+    nbformat.validate(notebook)
+    return nbformat.writes(notebook, version=4).rstrip("\n") + "\n"
+
+
+def stale_notebooks(jobs: Sequence[NotebookJob], notebooks: Path = NOTEBOOKS) -> list[str]:
+    """One line per notebook that is missing, out of date, or has no source."""
+    problems = []
+    for job in jobs:
+        wanted = render_notebook(job.source)
+        if not job.target.exists():
+            problems.append(f"{_rel(job.target)}: missing (source {_rel(job.source)})")
+        elif job.target.read_text(encoding="utf-8") != wanted:
+            problems.append(f"{_rel(job.target)}: differs from {_rel(job.source)}")
+    expected = {job.target.name for job in jobs}
+    for orphan in sorted(notebooks.glob("*.ipynb")):
+        if orphan.name not in expected:
+            problems.append(f"{_rel(orphan)}: no source; expected sessions/{orphan.stem}/{SOURCE_NAME}")
+    return problems
+
+
+def build_notebooks(check: bool = False) -> int:
+    """Write (or with check=True, only compare) every notebook. Returns an exit status."""
+    try:
+        jobs = find_jobs()
+        if check:
+            problems = stale_notebooks(jobs)
+            for line in problems:
+                print(f"stale: {line}")
+            if problems:
+                print("Run `python tools/build.py notebooks` and commit the result.")
+                return 1
+            print(f"notebooks: all {len(jobs)} up to date")
+            return 0
+        NOTEBOOKS.mkdir(exist_ok=True)
+        for job in jobs:
+            text = render_notebook(job.source)
+            old = job.target.read_text(encoding="utf-8") if job.target.exists() else None
+            if old != text:
+                job.target.write_text(text, encoding="utf-8")
+                print(f"wrote {_rel(job.target)}")
+        print(f"notebooks: {len(jobs)} built")
+        return 0
+    except BuildError as exc:
+        print(f"build error: {exc}", file=sys.stderr)
+        return 1
+
+
+def build_site_command() -> int:
+    """Run tools/sitebuild.py's build_site(); imported here so notebooks build without it."""
+    if not (ROOT / "tools" / "sitebuild.py").exists():
+        print("build error: tools/sitebuild.py is missing, so the site cannot be built yet. "
+              "It must define build_site().", file=sys.stderr)
+        return 1
+    tools = str(ROOT / "tools")
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    import sitebuild
+
+    if not hasattr(sitebuild, "build_site"):
+        print("build error: tools/sitebuild.py has no build_site() function.", file=sys.stderr)
+        return 1
+    status = sitebuild.build_site()
+    return status if isinstance(status, int) else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tools/build.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("target", nargs="?", choices=["notebooks", "site"],
+                        help="what to build (default: notebooks, then site)")
+    parser.add_argument("--check", action="store_true",
+                        help="notebooks only: write nothing, exit 1 if any notebook is stale")
+    args = parser.parse_args(argv)
+    if args.check and args.target == "site":
+        parser.error("--check applies to notebooks only")
+    if args.target == "notebooks" or args.check:
+        return build_notebooks(check=args.check)
+    if args.target == "site":
+        return build_site_command()
+    return build_notebooks() or build_site_command()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
