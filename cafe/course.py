@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import math
 import os
 import re
 import sys
@@ -105,6 +106,24 @@ def _jsonable(value: Any) -> Any:
         return json.loads(json.dumps(value, allow_nan=False))
     except (TypeError, ValueError):
         return repr(value)
+
+
+def _not_json(value: Any, where: str) -> str | None:
+    """Why `value` would not survive a JSON round trip unchanged (None when it would)."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{where} is {value!r}"
+    if isinstance(value, (list, tuple)):
+        return next((p for i, v in enumerate(value) if (p := _not_json(v, f"{where}[{i}]"))), None)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                return f"{where} has the key {k!r}, which is not text"
+            if problem := _not_json(v, f"{where}[{k!r}]"):
+                return problem
+        return None
+    return f"{where} is a {type(value).__name__}"
 
 
 def _show(value: Any) -> str:
@@ -564,11 +583,11 @@ def checkpoint(session: str, name: str, value: Any, model: str | None = None, *,
     if not isinstance(session, str) or not _SESSION.fullmatch(session):
         raise ValueError(f"session must look like 's07', not {session!r}.")
     _split_key(f"{session}.{name}")
-    try:
-        stored = json.loads(json.dumps(value, allow_nan=False))
-    except (TypeError, ValueError) as exc:
+    problem = _not_json(value, "value")
+    if problem:
         raise TypeError(f"checkpoint {session}.{name}: the value must be JSON data (numbers, text, "
-                        f"lists, dicts with text keys); got {type(value).__name__} ({exc}).") from None
+                        f"True/False/None, lists, dicts with text keys), but {problem}.")
+    stored = json.loads(json.dumps(value))
     _record("checkpoints", name, {"value": stored, "model": model, "saved_at": _stamp(clock)},
             session=session)
     print(f"[checkpoint {session}.{name}] banked {json.dumps(stored, ensure_ascii=False, sort_keys=True)}"

@@ -1,0 +1,470 @@
+"""cafe.course: fixed headless text, spoiler-free reveal switches, compare, checkpoints, progress file."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from cafe import course
+
+ANSWER = "The cap turns a repeated defect into an honest stop."
+FIXED = datetime(2026, 11, 29, 12, 0, 0, tzinfo=timezone.utc)
+
+
+def clock() -> datetime:
+    return FIXED
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch) -> Path:
+    """Every test gets its own CAFE_HOME and runs headless."""
+    folder = tmp_path / "home"
+    monkeypatch.setenv("CAFE_HOME", str(folder))
+    monkeypatch.setenv("CAFE_HEADLESS", "1")
+    return folder
+
+
+@pytest.fixture
+def answers(tmp_path) -> Path:
+    folder = tmp_path / "answers"
+    folder.mkdir()
+    (folder / "s07.json").write_text(json.dumps({"why_cap": ANSWER, "lines": ["one", "two"]}))
+    return folder
+
+
+def progress(home: Path) -> dict:
+    return json.loads((home / "progress.json").read_text())
+
+
+# --- headless text ----------------------------------------------------------------------------
+
+
+def test_headless_is_on_when_the_variable_is_set_or_there_is_no_kernel():
+    assert course.headless({"CAFE_HEADLESS": "1"})
+    assert course.headless({})  # pytest is not a Jupyter kernel
+
+
+def test_predict_headless_prints_the_question_options_and_how_to_answer(capsys):
+    course.predict("s07.stop_reason", "Which stop reason?", options=["passed", "retries_exhausted"])
+    assert capsys.readouterr().out == (
+        "[predict s07.stop_reason] Which stop reason?\n"
+        "  options: passed | retries_exhausted\n"
+        "  Record it before the run: set .value on the handle, e.g. guess.value = 'passed'\n"
+    )
+
+
+def test_predict_headless_with_an_answer_prints_it(capsys):
+    course.predict("s07.attempts", "How many attempts?", answer="3")
+    assert capsys.readouterr().out == (
+        "[predict s07.attempts] How many attempts?\n"
+        "  your prediction: '3'\n"
+    )
+
+
+def test_show_outcome_prints_prediction_beside_outcome_and_saves_it(capsys, home):
+    guess = course.predict("s07.stop_reason", "Which?", options=["passed", "retries_exhausted"])
+    guess.value = "passed"
+    capsys.readouterr()
+    course.show_outcome(guess, "retries_exhausted", clock=clock)
+    assert capsys.readouterr().out == (
+        "[outcome s07.stop_reason]\n"
+        "  you predicted: 'passed'\n"
+        "  actual:        'retries_exhausted'\n"
+        "  no match\n"
+    )
+    assert progress(home)["outcomes"]["s07.stop_reason"] == {
+        "predicted": "passed", "actual": "retries_exhausted", "match": False,
+        "saved_at": "2026-11-29T12:00:00+00:00"}
+
+
+def test_show_outcome_matches_text_against_a_number(capsys):
+    guess = course.predict("s07.attempts", "How many?", answer=" 3 ")
+    course.show_outcome(guess, 3)
+    assert capsys.readouterr().out.endswith("  actual:        3\n  match\n")
+
+
+def test_show_outcome_without_a_prediction_says_so(capsys, home):
+    guess = course.predict("s07.attempts", "How many?")
+    capsys.readouterr()
+    course.show_outcome(guess, 3)
+    assert capsys.readouterr().out == (
+        "[outcome s07.attempts]\n"
+        "  you predicted: -\n"
+        "  actual:        3\n"
+        "  no prediction was recorded (predict before you run next time)\n"
+    )
+    assert progress(home)["outcomes"]["s07.attempts"]["match"] is None
+
+
+def test_reveal_headless_prints_how_to_reveal_and_never_the_answer(capsys, answers):
+    course.reveal("s07.why_cap", answers_dir=answers)
+    out = capsys.readouterr().out
+    assert out == ('[reveal s07.why_cap] Answer hidden. Flip the switch, or run: '
+                   'course.reveal_now("s07.why_cap")\n')
+    assert ANSWER not in out
+
+
+def test_reveal_of_source_headless_names_the_object_not_its_code(capsys):
+    course.reveal("s00.source", source=course.checkpoint)
+    out = capsys.readouterr().out
+    assert out == ('[reveal s00.source] Source hidden. Flip the switch, or run: '
+                   'course.reveal_now("s00.source", source=cafe.course.checkpoint)\n')
+    assert "def checkpoint" not in out
+
+
+def test_reveal_now_prints_the_answer(capsys, answers):
+    course.reveal_now("s07.why_cap", answers_dir=answers)
+    assert capsys.readouterr().out == f"[reveal s07.why_cap]\n{ANSWER}\n"
+
+
+def test_reveal_now_joins_a_list_of_lines(capsys, answers):
+    course.reveal_now("s07.lines", answers_dir=answers)
+    assert capsys.readouterr().out == "[reveal s07.lines]\none\ntwo\n"
+
+
+def test_reveal_now_with_source_prints_the_source(capsys):
+    course.reveal_now("s00.source", source=course.headless)
+    assert "def headless(environ" in capsys.readouterr().out
+
+
+def test_headless_output_is_the_same_on_every_run(capsys, answers):
+    def run() -> str:
+        guess = course.predict("s07.stop_reason", "Which?", options=["passed", "retries_exhausted"])
+        course.reveal("s07.why_cap", answers_dir=answers)
+        course.show_outcome(guess, "passed")
+        course.checkpoint("s07", "attempts_to_pass", {"1": 2}, model="m")
+        return capsys.readouterr().out
+
+    assert run() == run()
+
+
+# --- reveal switches: nothing before the flip, the content after -----------------------------
+
+
+def test_reveal_widget_holds_no_answer_before_the_flip(answers):
+    handle = course.reveal("s07.why_cap", answers_dir=answers)
+    box = handle.widget()
+    texts = [repr(box), repr(handle), repr(handle.toggle), repr(handle.output),
+             json.dumps(handle.toggle.get_state(), default=str),
+             json.dumps(handle.output.get_state(), default=str),
+             json.dumps(box.get_state(), default=str),
+             json.dumps(box._repr_mimebundle_(), default=str)]
+    for text in texts:
+        assert ANSWER not in text
+    assert handle.output.outputs == ()
+    assert "s07.why_cap" in repr(handle.toggle)  # the switch is named
+
+
+def test_reveal_flip_loads_the_answer_and_unflip_clears_it(answers):
+    handle = course.reveal("s07.why_cap", answers_dir=answers)
+    handle.widget()
+    handle.toggle.value = True  # what a click does: the observer runs
+    assert handle.output.outputs[0]["data"]["text/plain"] == ANSWER
+    assert ANSWER in json.dumps(handle.output.get_state())
+    handle.toggle.value = False
+    assert handle.output.outputs == ()
+
+
+def test_reveal_reads_the_answer_only_when_flipped(answers):
+    handle = course.reveal("s07.why_cap", answers_dir=answers)
+    handle.widget()
+    (answers / "s07.json").write_text(json.dumps({"why_cap": "edited after the switch was drawn"}))
+    handle.toggle.value = True
+    assert handle.output.outputs[0]["data"]["text/plain"] == "edited after the switch was drawn"
+
+
+def test_reveal_of_source_flips_to_highlighted_source():
+    handle = course.reveal("s00.source", source=course.headless)
+    handle.widget()
+    assert "def headless" not in json.dumps(handle.output.get_state())
+    handle.toggle.value = True
+    data = handle.output.outputs[0]["data"]
+    assert data["text/plain"].startswith("def headless(")
+    assert "<span" in data["text/html"]
+
+
+def test_reveal_in_jupyter_displays_the_widget_with_a_text_fallback(answers, monkeypatch):
+    import IPython.display
+
+    shown = []
+    monkeypatch.setattr(course, "headless", lambda environ=None: False)
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append((obj, raw)))
+    handle = course.reveal("s07.why_cap", answers_dir=answers)
+    (bundle, raw), = shown
+    assert raw is True
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == handle.widget().model_id
+    assert bundle["text/plain"] == handle.text()
+    assert ANSWER not in json.dumps(bundle)
+
+
+def test_reveal_missing_key_names_the_file_and_the_key(answers):
+    with pytest.raises(LookupError, match=r"s07\.json has no key 'nope'"):
+        course.reveal("s07.nope", answers_dir=answers)
+
+
+def test_reveal_missing_answers_file_names_the_file(answers):
+    with pytest.raises(LookupError, match=r"No answers file .*s09\.json for reveal key 's09.why'"):
+        course.reveal("s09.why", answers_dir=answers)
+
+
+def test_reveal_bad_key_shape_says_how_to_write_it():
+    with pytest.raises(ValueError, match="'<session>.<name>'"):
+        course.reveal("why_cap")
+
+
+def test_reveal_of_the_session_00_answers_file_works(capsys):
+    course.reveal("s00.why_tool_call")
+    assert capsys.readouterr().out.startswith("[reveal s00.why_tool_call] Answer hidden.")
+
+
+# --- predict widgets --------------------------------------------------------------------------
+
+
+def test_predict_widget_change_records_the_value(home):
+    guess = course.predict("s07.stop_reason", "Which?", options=["passed", "retries_exhausted"],
+                           clock=clock)
+    control = guess.widget()
+    assert type(control).__name__ == "ToggleButtons"
+    control.value = "retries_exhausted"  # what a click does
+    assert guess.value == "retries_exhausted"
+    assert progress(home)["predictions"]["s07.stop_reason"] == {
+        "question": "Which?", "value": "retries_exhausted", "saved_at": "2026-11-29T12:00:00+00:00"}
+
+
+def test_predict_plain_assignment_updates_the_widget():
+    guess = course.predict("s07.stop_reason", "Which?", options=["passed", "retries_exhausted"])
+    control = guess.widget()
+    guess.value = "passed"
+    assert control.value == "passed"
+
+
+def test_predict_without_options_is_a_text_box_and_many_options_a_dropdown():
+    assert type(course.predict("s07.free", "Why?").widget()).__name__ == "Text"
+    many = course.predict("s07.many", "Which?", options=list("abcdefg"))
+    assert type(many.widget()).__name__ == "Dropdown"
+    text = course.predict("s07.free", "Why?")
+    text.widget().value = "because"
+    assert text.value == "because"
+
+
+def test_predict_rejects_a_value_outside_the_options():
+    guess = course.predict("s07.stop_reason", "Which?", options=["passed"])
+    with pytest.raises(ValueError, match="not one of the options"):
+        guess.value = "maybe"
+
+
+# --- compare ----------------------------------------------------------------------------------
+
+
+def double_check(fn) -> list[str]:
+    problems = []
+    for x in (0, 2, 5):
+        if fn(x) != 2 * x:
+            problems.append(f"{x} gave {fn(x)!r}, expected {2 * x}")
+    return problems
+
+
+def stub(x):
+    raise NotImplementedError("your turn")
+
+
+def right(x):
+    return 2 * x
+
+
+def wrong(x):
+    return x + 2
+
+
+def test_compare_stub_is_not_attempted_yet(capsys):
+    result = course.compare(stub, double_check)
+    assert result == course.CompareResult("not_attempted", ())
+    assert capsys.readouterr().out == (
+        "[compare stub] not attempted yet: stub still raises NotImplementedError.\n"
+        "  Replace the stub body with your own code, then run this cell again.\n"
+    )
+
+
+def test_compare_right_passes(capsys):
+    result = course.compare(right, double_check)
+    assert result.status == "passed" and result.passed and result.problems == ()
+    assert capsys.readouterr().out == "[compare right] passed: every check holds.\n"
+
+
+def test_compare_wrong_fails_with_each_problem(capsys):
+    result = course.compare(wrong, double_check)
+    assert result.status == "failed"
+    assert result.problems == ("0 gave 2, expected 0", "5 gave 7, expected 10")
+    assert capsys.readouterr().out == (
+        "[compare wrong] failed: 2 problems\n"
+        "  - 0 gave 2, expected 0\n"
+        "  - 5 gave 7, expected 10\n"
+    )
+
+
+def test_compare_a_crash_in_the_learners_code_is_a_failure_not_a_traceback(capsys):
+    def broken(x):
+        return {}[x]
+
+    result = course.compare(broken, double_check)
+    assert result.status == "failed"
+    assert result.problems == ("calling broken raised KeyError: 0",)
+
+
+def test_compare_a_check_that_returns_text_is_a_type_error():
+    with pytest.raises(TypeError, match="must return a list of problem strings"):
+        course.compare(right, lambda fn: "all good")
+
+
+def test_compare_with_a_key_saves_the_status(home):
+    course.compare(wrong, double_check, key="s07.double", clock=clock)
+    assert progress(home)["exercises"]["s07.double"] == {
+        "status": "failed", "problems": ["0 gave 2, expected 0", "5 gave 7, expected 10"],
+        "saved_at": "2026-11-29T12:00:00+00:00"}
+
+
+def test_compare_custom_hint_is_printed(capsys):
+    course.compare(stub, double_check, hint="Start from the docstring.")
+    assert capsys.readouterr().out.endswith("\n  Start from the docstring.\n")
+
+
+# --- checkpoint -------------------------------------------------------------------------------
+
+
+def test_checkpoint_prints_and_saves_value_model_and_time(capsys, home):
+    course.checkpoint("s07", "attempts_to_pass", {"1": 1, "2": 1, "3": 0, "exhausted": 1},
+                      model="cafe-scripted", clock=clock)
+    assert capsys.readouterr().out == (
+        '[checkpoint s07.attempts_to_pass] banked {"1": 1, "2": 1, "3": 0, "exhausted": 1} '
+        "(model: cafe-scripted)\n"
+        "  saved to your progress file; course.load_progress() reads it back\n"
+    )
+    assert course.load_progress()["checkpoints"]["s07"]["attempts_to_pass"] == {
+        "value": {"1": 1, "2": 1, "3": 0, "exhausted": 1}, "model": "cafe-scripted",
+        "saved_at": "2026-11-29T12:00:00+00:00"}
+
+
+def test_checkpoint_keeps_other_entries(home):
+    course.checkpoint("s07", "a", 1)
+    course.checkpoint("s08", "b", [1, 2])
+    course.checkpoint("s07", "a", 2)
+    data = course.load_progress()
+    assert data["checkpoints"]["s07"]["a"]["value"] == 2
+    assert data["checkpoints"]["s08"]["b"]["value"] == [1, 2]
+    assert data["checkpoints"]["s07"]["a"]["model"] is None
+
+
+@pytest.mark.parametrize("value", [object(), float("nan"), {1.5: "x"}, {"a": [1, {2: 3}]}, {1, 2}])
+def test_checkpoint_rejects_values_json_cannot_hold(value):
+    with pytest.raises(TypeError, match="must be JSON data"):
+        course.checkpoint("s07", "bad", value)
+
+
+def test_checkpoint_rejects_a_bad_session():
+    with pytest.raises(ValueError, match="'s07'"):
+        course.checkpoint("07", "x", 1)
+
+
+# --- the progress file ------------------------------------------------------------------------
+
+
+def test_progress_path_follows_cafe_home(tmp_path):
+    assert course.progress_path({"CAFE_HOME": str(tmp_path)}) == tmp_path / "progress.json"
+
+
+def test_progress_path_defaults_to_dot_cafe_in_home(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert course.progress_path({}) == tmp_path / ".cafe" / "progress.json"
+    assert course.progress_path({"CAFE_HOME": "  "}) == tmp_path / ".cafe" / "progress.json"
+
+
+def test_missing_progress_file_is_a_fresh_start_and_the_folder_is_created(home):
+    assert not home.exists()
+    assert course.load_progress() == {"version": 1, "predictions": {}, "outcomes": {},
+                                      "exercises": {}, "checkpoints": {}}
+    course.checkpoint("s00", "setup", True)
+    assert (home / "progress.json").is_file()
+
+
+def test_progress_round_trips(tmp_path):
+    data = {"version": 1, "predictions": {"s07.x": {"value": "é"}}, "outcomes": {},
+            "exercises": {}, "checkpoints": {"s07": {"n": {"value": [1, 2.5, None]}}}}
+    path = course.save_progress(data, tmp_path / "p" / "progress.json")
+    assert course.load_progress(path) == data
+
+
+def test_corrupt_progress_file_is_kept_aside_with_a_message(home, capsys):
+    home.mkdir()
+    (home / "progress.json").write_text('{"checkpoints": {"s07": ')
+    assert course.load_progress()["checkpoints"] == {}
+    err = capsys.readouterr().err
+    assert "is not valid JSON" in err and "progress.json.corrupt-1" in err
+    assert (home / "progress.json.corrupt-1").read_text() == '{"checkpoints": {"s07": '
+    assert not (home / "progress.json").exists()
+
+
+def test_corrupt_files_never_overwrite_each_other(home, capsys):
+    home.mkdir()
+    for text in ("first bad", "[1, 2]"):  # not JSON; JSON but not an object
+        (home / "progress.json").write_text(text)
+        course.checkpoint("s00", "setup", True)
+    assert (home / "progress.json.corrupt-1").read_text() == "first bad"
+    assert (home / "progress.json.corrupt-2").read_text() == "[1, 2]"
+    assert "holds a JSON list" in capsys.readouterr().err
+    assert progress(home)["checkpoints"]["s00"]["setup"]["value"] is True
+
+
+def test_unmovable_corrupt_file_is_left_alone_and_not_overwritten(home, capsys, monkeypatch):
+    home.mkdir()
+    (home / "progress.json").write_text("garbage")
+    monkeypatch.setattr(course, "_set_aside", lambda path: None)
+    course.checkpoint("s00", "setup", True)  # must not crash, must not overwrite
+    assert (home / "progress.json").read_text() == "garbage"
+    assert "could not be moved aside" in capsys.readouterr().err
+
+
+def test_save_is_atomic_when_the_replace_fails(home, monkeypatch):
+    course.checkpoint("s00", "setup", True)
+    before = (home / "progress.json").read_text()
+
+    def failing_replace(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(course.os, "replace", failing_replace)
+    with pytest.raises(OSError, match="disk full"):
+        course.save_progress({"version": 1, "checkpoints": {}}, home / "progress.json")
+    assert (home / "progress.json").read_text() == before
+    assert sorted(p.name for p in home.iterdir()) == ["progress.json"]  # no temp file left behind
+
+
+def test_a_failed_save_during_a_notebook_call_is_reported_not_raised(home, monkeypatch, capsys):
+    monkeypatch.setattr(course.os, "replace", lambda src, dst: (_ for _ in ()).throw(OSError("read-only")))
+    course.checkpoint("s00", "setup", True)
+    assert "could not save to your progress file" in capsys.readouterr().err
+
+
+def test_save_writes_through_a_temp_file_in_the_same_folder(home, monkeypatch):
+    seen = []
+    real_replace = os.replace
+    monkeypatch.setattr(course.os, "replace", lambda src, dst: (seen.append((Path(src), Path(dst))),
+                                                                 real_replace(src, dst)))
+    course.checkpoint("s00", "setup", True)
+    (src, dst), = seen
+    assert dst == home / "progress.json" and src.parent == home and src != dst
+
+
+# --- import cost ------------------------------------------------------------------------------
+
+
+def test_import_cafe_course_does_not_import_widgets_or_openai():
+    code = "import sys, cafe.course; print(' '.join(sorted(sys.modules)))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.split()
+    for heavy in ("ipywidgets", "IPython", "openai"):
+        assert heavy not in loaded
