@@ -1,0 +1,272 @@
+"""The ticket contract: four fields, a strict JSON schema, and a parser that never raises.
+
+Session 04 (`sessions/s04-schema`) shipped this module; session 07 carries it in unchanged in
+spirit. It adds:
+
+- `Ticket`, the four fields the kitchen reads (`table`, `items`, `allergies`, `notes`), as a frozen
+  pydantic model, and `Failure`, the one shape every check in the course reports in;
+- `strict_ticket_schema()` and `response_format()`: the same contract as a JSON schema the
+  endpoint can enforce while it generates (strict structured output);
+- `parse_draft()`: raw model text in (JSON, JSON in a code fence or prose, or garbage), a ticket
+  or named failures out, and never an exception;
+- `StructuredDrafts`: asks an endpoint for a draft, strictest format first, stepping down to JSON
+  mode and then plain text when the endpoint rejects a format (`RequestRejected`).
+
+What it leaves out: whether the ticket is *right* (on the menu, safe, what the customer asked
+for). That is `cafe.detect`, session 06. Retrying a bad draft is `cafe.repair`, session 07.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from cafe.client import chat
+from cafe.errors import RequestRejected
+
+__all__ = [
+    "MAX_TABLE",
+    "TICKET_FIELDS",
+    "FIELD_HINTS",
+    "CONTRACT_CHECKS",
+    "FORMATS",
+    "Format",
+    "Ticket",
+    "Failure",
+    "Parsed",
+    "Usage",
+    "Draft",
+    "strict_ticket_schema",
+    "response_format",
+    "contract_text",
+    "extract_json",
+    "parse_draft",
+    "StructuredDrafts",
+]
+
+# The café has 30 tables (invented for the course; every fixture order uses one of them).
+MAX_TABLE = 30
+
+# The four fields of a kitchen ticket, in the order the kitchen reads them.
+TICKET_FIELDS: tuple[str, ...] = ("table", "items", "allergies", "notes")
+
+# What a correct value looks like, per field. Used in failure fix targets and in the prompt.
+FIELD_HINTS: dict[str, str] = {
+    "table": f"the table number, a whole number from 1 to {MAX_TABLE}",
+    "items": "a non-empty list of menu item names, spelled as the menu spells them",
+    "allergies": "a list of the allergies the customer declared (an empty list if none)",
+    "notes": "free text for the kitchen (an empty string if none)",
+}
+
+# The checks this module can fail a draft on. Declared once; `cafe.detect` adds its own.
+ContractCheck = Literal["not_json", "missing_field", "unknown_field", "bad_value"]
+CONTRACT_CHECKS: frozenset[str] = frozenset(get_args(ContractCheck))
+
+# Output formats, strictest first: the order `StructuredDrafts` steps down through.
+Format = Literal["json_schema", "json_object", "plain"]
+FORMATS: tuple[str, ...] = get_args(Format)
+
+# Keywords OpenAI's strict mode has not always accepted; the parser enforces them instead.
+_NOT_STRICT_SAFE = frozenset({"minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength"})
+
+# How much of an offending value a failure quotes. A span is a pointer, not a copy of the draft.
+_SPAN_CHARS = 60
+
+
+class Ticket(BaseModel):
+    """A kitchen ticket. Frozen, no extra fields, and no type coercion ('7' is not a table)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    table: int = Field(ge=1, le=MAX_TABLE, description=FIELD_HINTS["table"])
+    items: tuple[str, ...] = Field(min_length=1, description=FIELD_HINTS["items"])
+    allergies: tuple[str, ...] = Field(description=FIELD_HINTS["allergies"])
+    notes: str = Field(description=FIELD_HINTS["notes"])
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One failed check: which check, the offending span (quoted), and what a correct draft says."""
+
+    check: str
+    span: str
+    fix: str
+
+    def line(self) -> str:
+        return f"{self.check}: {self.span!r}. Fix: {self.fix}"
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What `parse_draft` made of a draft: a ticket and no failures, or no ticket and failures."""
+
+    ticket: Ticket | None
+    failures: tuple[Failure, ...]
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token counts the endpoint reported for one request."""
+
+    prompt_tokens: int
+    completion_tokens: int
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A generator's answer with its token usage. Generators may return this or plain text."""
+
+    text: str
+    usage: Usage | None = None
+
+
+def _quote(value: Any) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= _SPAN_CHARS else text[: _SPAN_CHARS - 1] + "…"
+
+
+def _strip(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _strip(v) for k, v in node.items() if k not in _NOT_STRICT_SAFE}
+    if isinstance(node, list):
+        return [_strip(v) for v in node]
+    return node
+
+
+def strict_ticket_schema() -> dict[str, Any]:
+    """The ticket's JSON schema, trimmed to what strict structured output accepts."""
+    schema = _strip(Ticket.model_json_schema())
+    schema["required"] = list(TICKET_FIELDS)  # strict mode wants every field required
+    schema["additionalProperties"] = False
+    return schema
+
+
+def response_format(kind: str) -> dict[str, Any] | None:
+    """The `response_format` argument for a format in `FORMATS` (None for plain text)."""
+    if kind == "json_schema":
+        return {"type": "json_schema",
+                "json_schema": {"name": "kitchen_ticket", "strict": True, "schema": strict_ticket_schema()}}
+    if kind == "json_object":
+        return {"type": "json_object"}
+    if kind == "plain":
+        return None
+    raise ValueError(f"Unknown output format {kind!r}; use one of {', '.join(FORMATS)}.")
+
+
+def contract_text() -> str:
+    """The contract in words, for the system prompt: the four fields and what each must hold."""
+    fields = "\n".join(f"- {name}: {FIELD_HINTS[name]}" for name in TICKET_FIELDS)
+    return ("Answer with one JSON object, a kitchen ticket with exactly these four fields:\n"
+            f"{fields}\nNo other fields, and no text outside the JSON object.")
+
+
+# A fenced block, with or without a language tag: ```json {...} ``` or ``` {...} ```.
+_FENCE = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
+# How many '{' positions to try when the JSON is buried in prose; bounds the work on garbage.
+_MAX_STARTS = 32
+
+
+def extract_json(text: str) -> dict[str, Any] | None:
+    """The first JSON object in `text`: the whole text, a fenced block, or an object inside prose."""
+    chunks = [text] + [m.group(1) for m in _FENCE.finditer(text)]
+    for chunk in chunks:
+        try:
+            value = json.loads(chunk)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(value, dict):
+            return value
+    decoder = json.JSONDecoder()
+    starts = [m.start() for m in re.finditer(r"\{", text)][:_MAX_STARTS]
+    for start in starts:
+        try:
+            value, _ = decoder.raw_decode(text, start)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+def _failure_from(error: dict[str, Any]) -> tuple[str, Failure]:
+    loc = error.get("loc") or ("<ticket>",)
+    field = str(loc[0])
+    return field, _failure_for(field, error.get("type", ""), error.get("input"))
+
+
+def _failure_for(field: str, kind: str, value: Any) -> Failure:
+    if kind == "missing":
+        return Failure("missing_field", field, f"include {field}: {FIELD_HINTS.get(field, 'see the contract')}")
+    if kind == "extra_forbidden":
+        return Failure("unknown_field", field, f"remove {field}; a ticket has exactly {', '.join(TICKET_FIELDS)}")
+    hint = FIELD_HINTS.get(field, "see the contract")
+    return Failure("bad_value", f"{field} = {_quote(repr(value))}", f"{field} must be {hint}")
+
+
+def parse_draft(draft: str) -> Parsed:
+    """Turn raw model text into a `Ticket`, or into named failures. Never raises on any string."""
+    if not isinstance(draft, str):
+        raise TypeError(f"parse_draft() takes the model's text, not {type(draft).__name__}.")
+    data = extract_json(draft)
+    if data is None:
+        return Parsed(None, (Failure("not_json", _quote(draft.strip()) or "(empty draft)",
+                                     "answer with one JSON object holding the four ticket fields"),))
+    try:
+        # Through JSON again so strict mode judges JSON types (a list is fine for a tuple field).
+        return Parsed(Ticket.model_validate_json(json.dumps(data), strict=True), ())
+    except ValidationError as exc:
+        failures: dict[tuple[str, str], Failure] = {}
+        for error in exc.errors(include_url=False):
+            field, failure = _failure_from(error)
+            # One failure per field and check, not one per bad list element.
+            failures.setdefault((field, failure.check), failure)
+        return Parsed(None, tuple(failures.values()))
+
+
+class StructuredDrafts:
+    """Ask an endpoint for ticket drafts, strictest output format the endpoint accepts first.
+
+    Tries `json_schema` (strict); when the endpoint answers HTTP 400/422 (`RequestRejected`) it
+    steps down to `json_object`, then to plain text, and remembers the step for later calls.
+    Transport failures are `EndpointError`s and are not caught: a dead endpoint is not a bad draft.
+    """
+
+    def __init__(self, client: Any, model: str, system_prompt: str):
+        self.client = client
+        self.model = model
+        self.system_prompt = system_prompt
+        self.format: str = FORMATS[0]
+        self.rejections: list[str] = []  # why each stronger format was dropped
+
+    def __call__(self, messages: Sequence[dict[str, Any]]) -> Draft:
+        sent = [{"role": "system", "content": self.system_prompt}, *copy.deepcopy(list(messages))]
+        while True:
+            kwargs: dict[str, Any] = {"model": self.model, "messages": sent, "temperature": 0}
+            fmt = response_format(self.format)
+            if fmt is not None:
+                kwargs["response_format"] = fmt
+            try:
+                completion = chat(self.client, **kwargs)
+                break
+            except RequestRejected as exc:
+                if self.format == FORMATS[-1]:
+                    raise  # even plain text was refused: that is the endpoint's problem to report
+                self.rejections.append(f"{self.format}: {exc}")
+                self.format = FORMATS[FORMATS.index(self.format) + 1]
+        text = (completion.choices[0].message.content or "") if completion.choices else ""
+        usage = completion.usage
+        counted = Usage(usage.prompt_tokens, usage.completion_tokens) if usage is not None else None
+        return Draft(text=text, usage=counted)
