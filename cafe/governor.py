@@ -87,7 +87,7 @@ REASONS_BY_DECISION: Mapping[str, frozenset[str]] = {
 
 # The keys each input may carry (seed 003). A missing key, or None, reads as 0 / False.
 POLICY_KEYS = ("extend_max", "pace_check_max")
-_MS_KEYS = ("armed_budget_ms", "elapsed_ms", "checkpoint_ms", "expected_total_ms")
+_MS_KEYS = ("elapsed_ms", "armed_budget_ms", "expected_total_ms", "checkpoint_ms")
 _FLAG_KEYS = ("made_progress", "verifier_signature_unchanged", "done", "env_blame_without_infra")
 _COUNT_KEYS = ("extends_used", "pace_checks_used")
 OBSERVATION_KEYS = _MS_KEYS + _FLAG_KEYS + _COUNT_KEYS

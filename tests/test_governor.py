@@ -27,16 +27,16 @@ from cafe.governor import (
 # A run at its first checkpoint, progressing, well inside its estimate: the governor extends.
 # Each test changes only what it is about.
 BASE = {
-    "armed_budget_ms": 30_000,
     "elapsed_ms": 30_000,
+    "armed_budget_ms": 30_000,
     "checkpoint_ms": 30_000,
     "expected_total_ms": 90_000,
     "made_progress": True,
-    "verifier_signature_unchanged": False,
     "done": False,
+    "verifier_signature_unchanged": False,
+    "env_blame_without_infra": False,
     "extends_used": 0,
     "pace_checks_used": 0,
-    "env_blame_without_infra": False,
 }
 
 
@@ -49,33 +49,35 @@ def decide(policy=None, **changes):
 
 def test_closed_sets_match_the_seed():
     assert DECISIONS == {"proceed", "extend", "pace_check", "cut"}
-    assert CUT_REASONS == (
-        "no_progress_at_checkpoint",
-        "no_verifier_progress",
-        "env_blame_without_infra",
-        "extend_budget_exhausted",
-        "pace_check_budget_exhausted",
-    )
+    # the five cut reasons, in check order (each position spelled out: the order is the contract)
+    assert len(CUT_REASONS) == 5
+    assert CUT_REASONS[0] == "no_progress_at_checkpoint"
+    assert CUT_REASONS[1] == "no_verifier_progress"
+    assert CUT_REASONS[2] == "env_blame_without_infra"
+    assert CUT_REASONS[3] == "extend_budget_exhausted"
+    assert CUT_REASONS[4] == "pace_check_budget_exhausted"
     assert set(REASONS_BY_DECISION) == DECISIONS
     assert EXTEND_MAX_DEFAULT == 6 and PACE_CHECK_MAX_DEFAULT == 2
     assert POLICY_KEYS == ("extend_max", "pace_check_max")
     assert len(OBSERVATION_KEYS) == 10
 
 
-def test_seed_example_extends_to_elapsed_plus_checkpoint():
+def test_worked_example_extends_to_elapsed_plus_checkpoint():
+    # The lesson's worked example: a one-minute budget, 42 s in, one extension already used.
     obs = {
-        "armed_budget_ms": 60000,
-        "elapsed_ms": 42000,
-        "checkpoint_ms": 30000,
-        "expected_total_ms": 55000,
-        "made_progress": True,
-        "verifier_signature_unchanged": False,
         "done": False,
+        "made_progress": True,
+        "elapsed_ms": 42000,
+        "armed_budget_ms": 60000,
+        "expected_total_ms": 55000,
+        "checkpoint_ms": 30000,
         "extends_used": 1,
         "pace_checks_used": 0,
+        "verifier_signature_unchanged": False,
         "env_blame_without_infra": False,
     }
-    assert governor_pace_decision({"extend_max": 6, "pace_check_max": 2}, obs) == {
+    policy = {"pace_check_max": 2, "extend_max": 6}
+    assert governor_pace_decision(policy, obs) == {
         "action": "extend",
         "new_budget_ms": 72000,
         "reason": "progress_within_estimate",
