@@ -86,7 +86,7 @@ def translate_error(exc: Exception, client: Any) -> EndpointError:
             message = (f"The endpoint {url} answered 404: the model or the path is unknown ({detail}). "
                        f"Check CAFE_MODEL against `cafe doctor`'s list of models.")
         elif status == 429:
-            message = f"The endpoint {url} is rate limiting us (HTTP 429): wait and try again. {detail}"
+            message = f"The endpoint {url} is rate limiting us (HTTP 429): wait and try again ({detail}). {doctor}"
         elif status in (400, 422):
             return RequestRejected(f"The endpoint {url} rejected the request (HTTP {status}): {detail}",
                                    base_url=url, status=status)

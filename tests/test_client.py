@@ -1,0 +1,212 @@
+"""Tests for cafe/client.py: one factory for both modes, and endpoint trouble turned into clear errors.
+
+The live cases drive the real `openai` SDK over HTTP against `cafe serve` (`running_server`).
+"""
+
+from __future__ import annotations
+
+import socket
+
+import openai
+import pytest
+
+from cafe.client import DEFAULT_TIMEOUT_S, chat, endpoint_of, make_client, translate_error
+from cafe.errors import ConfigError, EndpointError, RequestRejected
+from cafe.scripted import Script, ScriptedClient
+from cafe.serve import Faults, running_server
+
+KEY = "sk-test-SECRET-1234567890abcdef"
+MODEL = "cafe-scripted"
+HELLO = [{"role": "user", "content": "Hello!"}]
+
+
+def live_env(base_url: str, *, key: str = KEY, model: str = MODEL) -> dict[str, str]:
+    return {"COURSE_MODE": "live", "CAFE_BASE_URL": base_url, "CAFE_API_KEY": key, "CAFE_MODEL": model}
+
+
+def dead_url() -> str:
+    """A URL on a port nobody listens on: bind a socket to get a free port, then close it."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def chat_error(base_url: str, *, timeout: float = 5.0, key: str = KEY, **kwargs) -> EndpointError:
+    client = make_client(environ=live_env(base_url, key=key), timeout=timeout)
+    with pytest.raises(EndpointError) as caught:
+        chat(client, **{"model": MODEL, "messages": HELLO, **kwargs})
+    return caught.value
+
+
+# --- the factory ----------------------------------------------------------------------------
+
+
+def test_make_client_offline_is_scripted_and_answers_a_queue():
+    client = make_client(["ready"], environ={})
+    assert isinstance(client, ScriptedClient)
+    assert chat(client, model=MODEL, messages=HELLO).choices[0].message.content == "ready"
+
+
+def test_make_client_offline_answers_from_a_function():
+    client = make_client(lambda request: request["model"].upper(), environ={"COURSE_MODE": "offline"})
+    assert chat(client, model=MODEL, messages=HELLO).choices[0].message.content == "CAFE-SCRIPTED"
+
+
+def test_make_client_offline_uses_a_script_as_given():
+    script = Script(["x"], models=["m1"])
+    assert make_client(script, environ={}).script is script
+
+
+def test_make_client_live_points_the_sdk_at_the_configured_endpoint():
+    client = make_client(environ=live_env("http://127.0.0.1:8123/v1"), timeout=7.5)
+    assert isinstance(client, openai.OpenAI)
+    assert endpoint_of(client) == "http://127.0.0.1:8123/v1"
+    assert client.api_key == KEY
+    assert client.max_retries == 0  # the course counts its own attempts
+    assert client.timeout == 7.5
+
+
+def test_make_client_live_default_timeout_is_bounded():
+    client = make_client(environ=live_env("http://127.0.0.1:8123/v1"))
+    assert client.timeout == DEFAULT_TIMEOUT_S
+
+
+def test_make_client_live_ignores_the_script():
+    client = make_client(["never used"], environ=live_env("http://127.0.0.1:8123/v1"))
+    assert isinstance(client, openai.OpenAI)
+
+
+def test_make_client_live_missing_variable_raises_config_error():
+    env = live_env("http://127.0.0.1:8123/v1")
+    del env["CAFE_MODEL"]
+    with pytest.raises(ConfigError, match="CAFE_MODEL"):
+        make_client(environ=env)
+
+
+def test_make_client_bad_mode_raises_config_error():
+    with pytest.raises(ConfigError, match="offline, live"):
+        make_client(environ={"COURSE_MODE": "cloud"})
+
+
+def test_make_client_reads_os_environ_when_not_given(monkeypatch):
+    monkeypatch.setenv("COURSE_MODE", "live")
+    monkeypatch.setenv("CAFE_BASE_URL", "http://127.0.0.1:8124/v1")
+    monkeypatch.setenv("CAFE_API_KEY", KEY)
+    monkeypatch.setenv("CAFE_MODEL", MODEL)
+    assert endpoint_of(make_client()) == "http://127.0.0.1:8124/v1"
+
+
+def test_endpoint_of_scripted_client_is_offline():
+    assert endpoint_of(ScriptedClient()) == "scripted://offline"
+
+
+# --- chat() against a real HTTP endpoint ----------------------------------------------------
+
+
+def test_chat_live_returns_the_completion():
+    with running_server(["Bonjour!"], api_key=KEY) as server:
+        reply = chat(make_client(environ=live_env(server.base_url)), model=MODEL, messages=HELLO)
+    assert reply.choices[0].message.content == "Bonjour!"
+    assert server.requests[0]["messages"] == HELLO
+
+
+def test_chat_connection_refused_names_the_url_and_cafe_doctor():
+    url = dead_url()
+    error = chat_error(url)
+    assert f"Could not connect to the endpoint {url}" in str(error)
+    assert "CAFE_BASE_URL" in str(error) and "cafe doctor" in str(error)
+    assert error.base_url == url
+
+
+def test_chat_timeout_names_the_url_and_cafe_doctor():
+    with running_server(faults=Faults(delay_s=2.0)) as server:
+        error = chat_error(server.base_url, timeout=0.2)
+    assert f"The endpoint {server.base_url} did not answer in time" in str(error)
+    assert "cafe doctor" in str(error)
+
+
+def test_chat_401_says_the_key_was_refused_without_showing_it():
+    with running_server(api_key="sk-the-server-key-0987654321") as server:
+        error = chat_error(server.base_url)
+    message = str(error)
+    assert error.status == 401
+    assert "refused the API key" in message and "CAFE_API_KEY" in message
+    assert server.base_url in message and "cafe doctor" in message
+    assert KEY not in message and "sk-the-server-key-0987654321" not in message
+    assert "…cdef" in message
+
+
+def test_chat_404_unknown_model_points_at_cafe_model():
+    with running_server() as server:
+        error = chat_error(server.base_url, model="gpt-nope")
+    message = str(error)
+    assert error.status == 404
+    assert "CAFE_MODEL" in message and "cafe doctor" in message and server.base_url in message
+    assert "gpt-nope" in message
+
+
+@pytest.mark.parametrize("status", [429, 500, 503])
+def test_chat_error_status_becomes_endpoint_error(status):
+    with running_server(faults=Faults(status=status)) as server:
+        error = chat_error(server.base_url)
+    assert type(error) is EndpointError
+    assert error.status == status
+    assert f"HTTP {status}" in str(error)
+    assert server.base_url in str(error) and "cafe doctor" in str(error)
+
+
+def test_chat_malformed_body_becomes_endpoint_error():
+    with running_server(faults=Faults(malformed=True)) as server:
+        error = chat_error(server.base_url)
+    assert "not a chat completion" in str(error)
+    assert server.base_url in str(error) and "cafe doctor" in str(error)
+
+
+def test_chat_400_becomes_request_rejected_with_the_reason():
+    with running_server(supports_json_schema=False) as server:
+        error = chat_error(server.base_url, response_format={
+            "type": "json_schema", "json_schema": {"name": "t", "schema": {"type": "object"}}})
+    assert isinstance(error, RequestRejected)
+    assert error.status == 400
+    assert "response_format json_schema is not supported" in str(error)
+    assert server.base_url in str(error)
+
+
+def test_chat_errors_never_contain_the_key():
+    # The server echoes nothing of the key, but a careless error path could: check every one.
+    messages = []
+    with running_server(api_key="sk-other-key-000000000000") as server:
+        messages.append(str(chat_error(server.base_url)))
+    for faults in (Faults(status=429), Faults(status=500), Faults(malformed=True)):
+        with running_server(faults=faults) as server:
+            messages.append(str(chat_error(server.base_url)))
+    messages.append(str(chat_error(dead_url())))
+    for message in messages:
+        assert KEY not in message
+        assert "SECRET" not in message
+
+
+def test_chat_redacts_a_key_that_the_endpoint_echoes_back():
+    echoed = openai.APIStatusError(f"Error code: 418 - bad key {KEY}", response=_response(418), body=None)
+    client = make_client(environ=live_env("http://127.0.0.1:8125/v1"))
+    message = str(translate_error(echoed, client))
+    assert KEY not in message and "…cdef" in message
+
+
+def test_chat_offline_passes_scripted_errors_through():
+    client = make_client(["only"], environ={})
+    chat(client, model=MODEL, messages=HELLO)
+    with pytest.raises(Exception, match="cycle=True"):
+        chat(client, model=MODEL, messages=HELLO)
+
+
+def test_translate_error_refuses_non_sdk_exceptions():
+    with pytest.raises(TypeError, match="KeyError"):
+        translate_error(KeyError("x"), make_client(environ={}))
+
+
+def _response(status: int):
+    import httpx
+
+    return httpx.Response(status, request=httpx.Request("POST", "http://127.0.0.1:8125/v1/chat/completions"))
