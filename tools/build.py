@@ -2,7 +2,7 @@
 
     python tools/build.py notebooks          write notebooks/sNN-slug.ipynb from sessions/sNN-slug/notebook.py
     python tools/build.py notebooks --check  write nothing; exit 1 listing every stale or missing notebook
-    python tools/build.py site               build the site (tools/sitebuild.py's build_site())
+    python tools/build.py site               build the site (tools/sitebuild.py's build_site(root))
     python tools/build.py                    notebooks, then site
 
 Sessions are found by folder name (`sessions/sNN-slug/` holding a `notebook.py`), so a new
@@ -118,12 +118,12 @@ def stale_notebooks(jobs: Sequence[NotebookJob], notebooks: Path = NOTEBOOKS) ->
     return problems
 
 
-def build_notebooks(check: bool = False) -> int:
+def build_notebooks(check: bool = False, sessions: Path = SESSIONS, notebooks: Path = NOTEBOOKS) -> int:
     """Write (or with check=True, only compare) every notebook. Returns an exit status."""
     try:
-        jobs = find_jobs()
+        jobs = find_jobs(sessions, notebooks)
         if check:
-            problems = stale_notebooks(jobs)
+            problems = stale_notebooks(jobs, notebooks)
             for line in problems:
                 print(f"stale: {line}")
             if problems:
@@ -131,7 +131,7 @@ def build_notebooks(check: bool = False) -> int:
                 return 1
             print(f"notebooks: all {len(jobs)} up to date")
             return 0
-        NOTEBOOKS.mkdir(exist_ok=True)
+        notebooks.mkdir(parents=True, exist_ok=True)
         for job in jobs:
             text = render_notebook(job.source)
             old = job.target.read_text(encoding="utf-8") if job.target.exists() else None
@@ -145,22 +145,29 @@ def build_notebooks(check: bool = False) -> int:
         return 1
 
 
-def build_site_command() -> int:
-    """Run tools/sitebuild.py's build_site(); imported here so notebooks build without it."""
-    if not (ROOT / "tools" / "sitebuild.py").exists():
-        print("build error: tools/sitebuild.py is missing, so the site cannot be built yet. "
-              "It must define build_site().", file=sys.stderr)
+def build_site_command(root: Path = ROOT) -> int:
+    """Run tools/sitebuild.py's build_site(root); imported here so notebooks build without it."""
+    tools = root / "tools"
+    if not (tools / "sitebuild.py").exists():
+        print(f"build error: {_rel(tools / 'sitebuild.py')} is missing, so the site cannot be built "
+              "yet; it must define build_site(root).", file=sys.stderr)
         return 1
-    tools = str(ROOT / "tools")
-    if tools not in sys.path:
-        sys.path.insert(0, tools)
+    if str(tools) not in sys.path:
+        sys.path.insert(0, str(tools))
     import sitebuild
 
     if not hasattr(sitebuild, "build_site"):
         print("build error: tools/sitebuild.py has no build_site() function.", file=sys.stderr)
         return 1
-    status = sitebuild.build_site()
-    return status if isinstance(status, int) else 0
+    failure = getattr(sitebuild, "SiteBuildError", ())
+    try:
+        report = sitebuild.build_site(root)
+    except failure as exc:  # it lists every lesson problem at once, with file names
+        print(exc, file=sys.stderr)
+        return 1
+    summary = getattr(report, "summary", None)
+    print(summary() if callable(summary) else f"site built from {_rel(root / 'sessions')}")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
