@@ -1,0 +1,520 @@
+"""The course site: `tools/sitebuild.py` renders every lesson and refuses a broken one.
+
+Two kinds of input: the real `sessions/*/lesson.md` (whatever exists right now), and small
+fixture courses written under `tmp_path`, which pin the edge cases: a missing field, a wrong
+type, a missing or misplaced section, a broken link or anchor, a missing notebook.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import sitebuild  # noqa: E402
+from sitebuild import LessonError, SiteBuildError, build_site, load_lesson  # noqa: E402
+
+# ---------------------------------------------------------------------------------------------
+# Fixture lessons (test_site_browser.py reuses write_course)
+
+PATH_OF = {0: "setup", **{n: "core" for n in range(1, 13)}, **{n: "harness" for n in range(13, 16)}}
+
+BODY = """\
+## The hook
+
+Fixture hook for session {number}, with a [jump to the promise](#the-promise) and
+Averyveryverylongidentifierthatwouldwidenthepageonaphoneifitcouldnotwrapanywhereatall.
+
+## The promise
+
+By the end you have a fixture.
+
+## The theory in depth
+
+### Why fixtures
+
+```python
+def fixture_session(number: int) -> str:
+    return f"session {{number}} renders, and this comment line is long enough to scroll on a phone"
+```
+
+## Build (in the notebook, predict first)
+
+Open the [toy](toy.py) and the [module docs](../../docs/AUTHORING.md).{extra_build}
+
+## Checkpoint: the number you bank
+
+The number of pages that rendered.
+
+## State of the art (as of November 2026)
+
+| Development | Status | Take |
+|---|---|---|
+| Fixture tables | adopt | A take long enough that this table is wider than a phone screen, so it has to scroll in its own box |
+
+## Annotated readings
+
+- The fixture, read slowly.
+
+## Misconceptions and failure modes
+
+- "A fixture is a toy." It pins one edge case.
+
+## Self-check
+
+### Which page renders this question?
+
+The fixture page for session {number}; the answer stays collapsed until opened.
+
+### Does a second question get its own block?
+
+Yes, one `details` block per question.
+
+## What this unlocks
+
+The next fixture.{extra_unlocks}
+"""
+
+
+def front_matter(number: int, slug: str, /, **changes: Any) -> dict[str, Any]:
+    """A valid front matter for session `number`; `changes` override fields (`_DROP` removes one)."""
+    data: dict[str, Any] = {
+        "number": number,
+        "slug": slug,
+        "title": f"Fixture session {number:02d}",
+        "path": PATH_OF[number],
+        "carried_in": [] if number == 0 else [
+            {"module": "cafe/config.py", "session": 0, "summary": "the mode switch, `COURSE_MODE`."}
+        ],
+        "ships": [{"module": f"cafe/fixture{number}.py", "summary": f"what session {number} ships."}],
+        "teaches": f"what fixture session {number} teaches.",
+        "time": {"reading": "10–20 min", "notebook": "20–30 min", "self_check": "5 min"},
+        "prerequisites": [] if number == 0 else [0],
+        "hands_on": "toy.py runs offline by default.",
+    }
+    for key, value in changes.items():
+        if value is _DROP:
+            data.pop(key)
+        else:
+            data[key] = value
+    return data
+
+
+_DROP = object()
+
+
+def write_lesson(
+    root: Path,
+    number: int,
+    slug: str,
+    *,
+    front: dict[str, Any] | None = None,
+    body: str | None = None,
+    extra_build: str = "",
+    extra_unlocks: str = "",
+    notebook: bool = True,
+    toy: bool = True,
+) -> Path:
+    """Write sessions/sNN-slug/lesson.md (+ toy.py, notebooks/sNN-slug.ipynb) under root."""
+    folder = root / "sessions" / f"s{number:02d}-{slug}"
+    folder.mkdir(parents=True, exist_ok=True)
+    data = front if front is not None else front_matter(number, slug)
+    text = body if body is not None else BODY.format(number=number, extra_build=extra_build, extra_unlocks=extra_unlocks)
+    path = folder / "lesson.md"
+    path.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n\n" + text, encoding="utf-8")
+    if toy:
+        (folder / "toy.py").write_text("print('fixture toy')\n", encoding="utf-8")
+    if notebook:
+        (root / "notebooks").mkdir(exist_ok=True)
+        (root / "notebooks" / f"s{number:02d}-{slug}.ipynb").write_text("{}\n", encoding="utf-8")
+    (root / "docs").mkdir(exist_ok=True)
+    (root / "docs" / "AUTHORING.md").write_text("# fixture\n", encoding="utf-8")
+    return path
+
+
+def write_course(root: Path) -> Path:
+    """A small valid course: s00 setup, s01 and s07 core (s07 needs s01, s02, s06), s13 harness."""
+    write_lesson(root, 0, "setup")
+    write_lesson(root, 1, "loop", extra_unlocks=" Back to [the setup hook](../s00-setup/lesson.md#the-hook).")
+    write_lesson(root, 7, "repair-loop", front=front_matter(7, "repair-loop", prerequisites=[1, 2, 6],
+                                                             title="A bounded re-ask, fixture edition"))
+    write_lesson(root, 13, "stall")
+    return root
+
+
+def failure(root: Path, out: Path | None = None) -> list[str]:
+    """Build and return the problems as strings; fail the test if the build passed."""
+    with pytest.raises(SiteBuildError) as caught:
+        build_site(root, out or root / "site")
+    return [str(p) for p in caught.value.problems]
+
+
+class _Page(HTMLParser):
+    """Just enough of a page: ids, links, and the text under some elements."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(values["id"] or "")
+        if tag == "a" and values.get("href"):
+            self.links.append(values["href"] or "")
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+# ---------------------------------------------------------------------------------------------
+# A valid fixture course
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, sitebuild.BuildReport]:
+    root = write_course(tmp_path_factory.mktemp("course"))
+    out = tmp_path_factory.mktemp("out") / "site"
+    return root, out, build_site(root, out)
+
+
+def test_build_site_writes_index_one_page_per_session_and_one_stylesheet(built) -> None:
+    root, out, report = built
+    assert report.ok
+    assert sorted(p.name for p in out.iterdir()) == [
+        "index.html", "s00-setup.html", "s01-loop.html", "s07-repair-loop.html", "s13-stall.html", "style.css"
+    ]
+    assert [lesson.number for lesson in report.lessons] == [0, 1, 7, 13]
+
+
+def test_index_lists_every_session_with_time_and_what_it_ships(built) -> None:
+    _, out, report = built
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert sitebuild.COURSE_NAME in index
+    assert "Learner path" in index and "Instructor path" in index
+    page = _Page(index)
+    for lesson in report.lessons:
+        assert lesson.page in page.links, f"index does not link {lesson.page}"
+        assert lesson.title in index
+        assert f"<code>cafe/fixture{lesson.number}.py</code>" in index
+    assert text_of(index).count("10–20 min reading · 20–30 min notebook · 5 min self-check") == len(report.lessons)
+    # the sessions not written yet are named, not linked
+    assert "Session 02 · evals" in index and "s02-" not in " ".join(page.links)
+
+
+def test_lesson_page_holds_every_required_part(built) -> None:
+    _, out, _ = built
+    html = (out / "s07-repair-loop.html").read_text(encoding="utf-8")
+    text = text_of(html)
+    page = _Page(html)
+    assert sitebuild.COURSE_NAME in text
+    assert "Session 07 · core path" in text
+    assert "<h1>A bounded re-ask, fixture edition</h1>" in html
+    assert "Carried in" in text and "Today you ship" in text and "<code>cafe/fixture7.py</code>" in html
+    # the module list: all fifteen, this session marked, written sessions linked
+    modules = re.search(r'<nav class="modules".*?</nav>', html, re.S).group(0)
+    assert modules.count("<li ") == 15
+    assert re.search(r'<li value="7" class="current" aria-current="page">repair', modules)
+    assert '<a href="s01-loop.html">loop</a>' in modules and '<a href="s13-stall.html">stall</a>' in modules
+    assert "What this teaches:" in text and "what fixture session 7 teaches." in text
+    assert "10–20 min reading · 20–30 min notebook · 5 min self-check" in text
+    # prerequisites: linked where the page exists, plain text where it does not
+    assert '<a href="s01-loop.html">S01 (Fixture session 01)</a>' in html
+    assert "S02 (evals)" in text and "S06 (detect)" in text and 's02-' not in html
+    assert "Hands-on" in text and "toy.py runs offline by default." in text
+    # on this page: the ten sections, each link landing on an element of the page
+    toc = re.search(r'<nav class="toc".*?</nav>', html, re.S).group(0)
+    anchors = re.findall(r'href="#([^"]+)"', toc)
+    assert len(anchors) == 10 and all(a in page.ids for a in anchors)
+    assert anchors[5] == "state-of-the-art-as-of-november-2026"
+    # tables scroll in their own box; code is highlighted by pygments
+    assert '<div class="scroll"><table>' in html
+    assert '<pre class="highlight"><code class="language-python"><span class="k">def</span>' in html
+    assert '<details class="self-check"' in html
+    assert 'href="../notebooks/s07-repair-loop.ipynb"' in html
+    assert 'href="../sessions/s07-repair-loop/toy.py"' in html
+    assert 'rel="prev" href="s01-loop.html"' in html and 'rel="next" href="s13-stall.html"' in html
+    assert 'href="index.html"' in html
+    assert "Generated by tools/build.py from sessions/s07-repair-loop/lesson.md — part of The Agent Harness Path." in text
+
+
+def test_lesson_page_has_no_script_and_nothing_from_the_network(built) -> None:
+    _, out, _ = built
+    for page in out.glob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        assert "<script" not in html
+        assert not re.search(r'(src|href)="(https?:)?//', html.split("<main")[0]), "head pulls from the network"
+    css = (out / "style.css").read_text(encoding="utf-8")
+    assert "@import" not in css and "url(" not in css
+    assert ".highlight .k" in css, "the pygments colours live in the one stylesheet"
+
+
+def test_self_check_questions_become_collapsed_details(built) -> None:
+    _, out, _ = built
+    html = (out / "s00-setup.html").read_text(encoding="utf-8")
+    blocks = re.findall(r'<details class="self-check" id="([^"]+)">\s*<summary>(.*?)</summary>\s*<div class="answer">(.*?)</div>\s*</details>',
+                        html, re.S)
+    assert [(anchor, summary) for anchor, summary, _ in blocks] == [
+        ("which-page-renders-this-question", "Which page renders this question?"),
+        ("does-a-second-question-get-its-own-block", "Does a second question get its own block?"),
+    ]
+    assert "the answer stays collapsed until opened" in blocks[0][2]
+    assert "<details class=\"self-check\" id=\"which-page-renders-this-question\" open" not in html
+    assert "<h3" not in html.split('id="self-check"')[1].split("</section>")[0], "questions are not plain headings"
+
+
+def test_lesson_links_are_rewritten_to_site_pages_and_repository_files(built) -> None:
+    _, out, _ = built
+    html = (out / "s01-loop.html").read_text(encoding="utf-8")
+    assert 'href="s00-setup.html#the-hook"' in html  # ../s00-setup/lesson.md#the-hook
+    assert 'href="../sessions/s01-loop/toy.py"' in html  # toy.py, relative to the lesson
+    assert 'href="../docs/AUTHORING.md"' in html
+    assert 'href="#the-promise"' in html
+
+
+def test_first_and_last_pages_have_one_neighbour_each(built) -> None:
+    _, out, _ = built
+    first = (out / "s00-setup.html").read_text(encoding="utf-8")
+    last = (out / "s13-stall.html").read_text(encoding="utf-8")
+    assert 'rel="prev"' not in first and 'rel="next" href="s01-loop.html"' in first
+    assert 'rel="next"' not in last and 'rel="prev" href="s07-repair-loop.html"' in last
+
+
+def test_load_lesson_returns_the_validated_record(built) -> None:
+    root, _, _ = built
+    lesson = load_lesson(root / "sessions" / "s07-repair-loop" / "lesson.md")
+    assert (lesson.number, lesson.slug, lesson.path, lesson.folder) == (7, "repair-loop", "core", "s07-repair-loop")
+    assert lesson.rel == "sessions/s07-repair-loop/lesson.md"
+    assert lesson.prerequisites == (1, 2, 6)
+    assert lesson.time == {"reading": "10–20 min", "notebook": "20–30 min", "self_check": "5 min"}
+    assert lesson.ships[0].module == "cafe/fixture7.py"
+    assert [s.title for s in lesson.sections][5] == "State of the art (as of November 2026)"
+    assert len(lesson.sections) == len(sitebuild.REQUIRED_SECTIONS)
+    hook = lesson.section("The hook")
+    lines = (root / lesson.rel).read_text(encoding="utf-8").splitlines()
+    assert lines[hook.line - 1] == "## The hook"
+
+
+def test_build_replaces_stale_pages_but_keeps_other_files(tmp_path: Path) -> None:
+    root = write_course(tmp_path / "course")
+    out = tmp_path / "site"
+    (out / "screenshots").mkdir(parents=True)
+    (out / "s99-gone.html").write_text("old", encoding="utf-8")
+    build_site(root, out)
+    assert not (out / "s99-gone.html").exists()
+    assert (out / "screenshots").is_dir()
+
+
+# ---------------------------------------------------------------------------------------------
+# Broken lessons: each failure names the file, the field or link, and the fix
+
+
+def test_missing_front_matter_field_names_file_and_field(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 1, "loop", front=front_matter(1, "loop", hands_on=_DROP))
+    problems = failure(tmp_path)
+    assert any(p.startswith("sessions/s01-loop/lesson.md: field 'hands_on': missing") for p in problems), problems
+
+
+def test_wrongly_typed_fields_name_file_field_and_expected_type(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 1, "loop", front=front_matter(
+        1, "loop", number="1", prerequisites="0", time={"reading": "10 min", "notebook": "5 min"},
+        ships=[], path="harness"))
+    problems = "\n".join(failure(tmp_path))
+    assert "sessions/s01-loop/lesson.md: field 'number': expected an integer like 7, got a string ('1')" in problems
+    assert "sessions/s01-loop/lesson.md: field 'prerequisites': expected a list of session numbers" in problems
+    assert "sessions/s01-loop/lesson.md: field 'time.self_check': missing" in problems
+    assert "sessions/s01-loop/lesson.md: field 'ships': expected a list with at least one" in problems
+
+
+def test_path_must_match_the_session_number(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 13, "stall", front=front_matter(13, "stall", path="core"))
+    problems = failure(tmp_path)
+    assert ("sessions/s13-stall/lesson.md: field 'path': is 'core' but session 13 belongs on the harness path "
+            "(setup s00, core s01-s12, harness s13-s15)") in problems
+
+
+def test_number_and_slug_must_match_the_folder(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 1, "loop", front=front_matter(8, "the-loop", path="core"))
+    problems = failure(tmp_path)
+    assert "sessions/s01-loop/lesson.md: field 'number': is 8 but the folder says 01; make them match" in problems
+    assert "sessions/s01-loop/lesson.md: field 'slug': is 'the-loop' but the folder says 'loop'; make them match" in problems
+
+
+def test_unknown_and_nested_fields_are_checked(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 1, "loop", front=front_matter(
+        1, "loop", prerequisite=[0], carried_in=[{"module": "cafe/config.py", "session": "S00", "summary": "x"}]))
+    problems = "\n".join(failure(tmp_path))
+    assert "sessions/s01-loop/lesson.md: field 'prerequisite': unknown field" in problems
+    assert "sessions/s01-loop/lesson.md: field 'carried_in[0].session': expected a session number (int), got 'S00'" in problems
+
+
+def test_missing_front_matter_block_is_reported(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    path = tmp_path / "sessions" / "s01-loop" / "lesson.md"
+    path.write_text(path.read_text(encoding="utf-8").split("---\n", 2)[2], encoding="utf-8")
+    problems = failure(tmp_path)
+    assert any(p.startswith("sessions/s01-loop/lesson.md: front matter: missing") for p in problems), problems
+
+
+def test_missing_section_names_file_section_and_where_it_goes(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    body = BODY.format(number=1, extra_build="", extra_unlocks="").replace("## Annotated readings\n\n- The fixture, read slowly.\n\n", "")
+    write_lesson(tmp_path, 1, "loop", body=body)
+    problems = failure(tmp_path)
+    assert ("sessions/s01-loop/lesson.md: section '## Annotated readings': is missing; add '## Annotated readings' "
+            "after '## State of the art (as of Month YYYY)'") in problems
+
+
+def test_sections_out_of_order_misnamed_or_undated_are_reported(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    body = BODY.format(number=1, extra_build="", extra_unlocks="")
+    body = body.replace("## The promise\n\nBy the end you have a fixture.\n\n", "")
+    body = body.replace("## Self-check\n", "## The promise\n\nLate promise.\n\n## Self-check\n")
+    body = body.replace("(as of November 2026)", "(2026)").replace("## Checkpoint: the number you bank", "## Checkpoint")
+    write_lesson(tmp_path, 1, "loop", body=body)
+    problems = "\n".join(failure(tmp_path))
+    assert re.search(r"sessions/s01-loop/lesson\.md: section '## The promise' \(line \d+\): is out of order: "
+                     r"it must come before '## Misconceptions and failure modes'", problems)
+    assert "section '## State of the art (2026)'" in problems and "must carry the month it was written" in problems
+    assert "section '## Checkpoint' (line" in problems and "is not one of the required sections" in problems
+
+
+def test_state_of_the_art_table_needs_its_three_columns(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 1, "loop", body=BODY.format(number=1, extra_build="", extra_unlocks="").replace(
+        "| Development | Status | Take |", "| Development | Verdict | Take |"))
+    problems = "\n".join(failure(tmp_path))
+    assert "the table's columns are Development | Verdict | Take; they must be Development | Status | Take" in problems
+
+
+def test_self_check_needs_questions_with_answers(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    body = BODY.format(number=1, extra_build="", extra_unlocks="").replace(
+        "Yes, one `details` block per question.\n", "")
+    write_lesson(tmp_path, 1, "loop", body=body)
+    problems = "\n".join(failure(tmp_path))
+    assert re.search(r"sessions/s01-loop/lesson\.md: self-check question 'Does a second question get its own block\?' "
+                     r"\(line \d+\): has no answer", problems)
+
+
+def test_broken_repository_link_names_file_line_and_path(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    path = write_lesson(tmp_path, 1, "loop", extra_build=" See [the module](../../cafe/nothing_here.py).")
+    problems = failure(tmp_path)
+    line = next(i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "nothing_here" in text)
+    assert (f"sessions/s01-loop/lesson.md: link '../../cafe/nothing_here.py' (line {line}): cafe/nothing_here.py "
+            "does not exist in the repository; fix the path (links are relative to the lesson file)") in problems
+
+
+def test_broken_anchor_on_this_page_and_on_another_page(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 1, "loop", extra_unlocks=" See [nowhere](#no-such-section) and "
+                                                    "[setup](../s00-setup/lesson.md#no-such-anchor).")
+    problems = "\n".join(failure(tmp_path))
+    assert re.search(r"sessions/s01-loop/lesson\.md: link '#no-such-section' \(line \d+\): anchor '#no-such-section' "
+                     r"does not exist on this page; anchors there: .*the-hook", problems)
+    assert re.search(r"sessions/s01-loop/lesson\.md: link '\.\./s00-setup/lesson\.md#no-such-anchor' \(line \d+\): "
+                     r"anchor '#no-such-anchor' does not exist on s00-setup\.html", problems)
+
+
+def test_link_to_a_session_that_does_not_exist(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 1, "loop", extra_unlocks=" Next: [detect](../s06-detect/lesson.md).")
+    problems = "\n".join(failure(tmp_path))
+    assert "link '../s06-detect/lesson.md' (line" in problems and "there is no page s06-detect.html" in problems
+
+
+def test_missing_notebook_and_toy_are_reported_with_the_fix(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 1, "loop", notebook=False, toy=False)
+    (tmp_path / "notebooks" / "s01-loop.ipynb").unlink()
+    (tmp_path / "sessions" / "s01-loop" / "toy.py").unlink()
+    problems = "\n".join(failure(tmp_path))
+    assert ("sessions/s01-loop/lesson.md: notebook link '../notebooks/s01-loop.ipynb': notebooks/s01-loop.ipynb does "
+            "not exist in the repository; write sessions/s01-loop/notebook.py and run `python tools/build.py notebooks`") in problems
+    assert "sessions/s01-loop/lesson.md: toy link '../sessions/s01-loop/toy.py': sessions/s01-loop/toy.py does not exist" in problems
+
+
+def test_every_failure_is_collected_before_the_build_fails(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 1, "loop", front=front_matter(1, "loop", teaches=_DROP))
+    write_lesson(tmp_path, 13, "stall", extra_build=" [gone](#gone)")
+    with pytest.raises(SiteBuildError) as caught:
+        build_site(tmp_path, tmp_path / "site")
+    files = {p.file for p in caught.value.problems}
+    assert files == {"sessions/s01-loop/lesson.md", "sessions/s13-stall/lesson.md"}
+    message = str(caught.value)
+    assert message.startswith("site build failed with 2 problem(s):")
+    # the valid pages are still written, for a look
+    assert (tmp_path / "site" / "s07-repair-loop.html").exists()
+
+
+def test_load_lesson_raises_lesson_error_listing_every_problem(tmp_path: Path) -> None:
+    path = write_lesson(tmp_path, 1, "loop", front=front_matter(1, "loop", title=3, time="an hour"))
+    with pytest.raises(LessonError) as caught:
+        load_lesson(path)
+    wheres = [p.where for p in caught.value.problems]
+    assert wheres == ["field 'title'", "field 'time'"]
+    assert "sessions/s01-loop/lesson.md: field 'title': expected a non-empty string, got int (3)" in str(caught.value)
+
+
+def test_command_line_exits_non_zero_and_prints_the_problems(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 1, "loop", front=front_matter(1, "loop", title=_DROP))
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "sitebuild.py"), str(tmp_path), str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "sessions/s01-loop/lesson.md: field 'title': missing" in run.stderr
+
+
+def test_command_line_exits_zero_on_a_clean_course(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "sitebuild.py"), str(tmp_path), str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "site: 5 page(s), 4 session(s)" in run.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# The real course, whatever sessions exist right now
+
+REAL_LESSONS = sitebuild.discover_lessons(ROOT)
+
+
+@pytest.mark.skipif(not REAL_LESSONS, reason="no sessions/*/lesson.md written yet")
+def test_real_site_builds_with_a_page_per_session(tmp_path: Path) -> None:
+    try:
+        report = build_site(ROOT, tmp_path / "site")
+    except SiteBuildError as exc:
+        problems = str(exc)
+    else:
+        problems = ""
+    if problems:
+        pytest.fail(problems, pytrace=False)
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert len(report.lessons) == len(REAL_LESSONS)
+    for lesson in report.lessons:
+        html = (tmp_path / "site" / lesson.page).read_text(encoding="utf-8")
+        assert f'href="{lesson.page}"' in index
+        assert f"Session {lesson.number:02d} · {lesson.path} path" in html
+        assert f"Generated by tools/build.py from <a href=\"../{lesson.rel}\">{lesson.rel}</a>" in html
+        assert html.count('<details class="self-check"') >= 1
+        for section in lesson.sections:
+            assert f'<section class="lesson-section" id="{section.anchor}">' in html
