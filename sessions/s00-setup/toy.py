@@ -1,0 +1,80 @@
+"""Session 00 toy: is the course installed, and does one chat make the round trip?
+
+    python sessions/s00-setup/toy.py          # offline: the scripted model answers
+    COURSE_MODE=live python sessions/s00-setup/toy.py   # the same request, to your endpoint
+
+It checks that the course's packages import, then sends one café request (with one tool on
+offer) through `cafe.make_client()` and prints what came back, in a few lines. Offline the
+output is the same on every run. Live, a missing variable or an endpoint that does not answer is
+explained in one message and the toy exits with status 1; `cafe doctor` gives the full diagnosis.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib.metadata import PackageNotFoundError, version
+
+import cafe
+from cafe.client import chat, endpoint_of
+
+# The packages a learner needs for the lessons, notebooks and toys (see pyproject.toml).
+PACKAGES = ("cafe", "openai", "pydantic", "ipywidgets", "jupytext")
+
+ADD_ITEM = {
+    "type": "function",
+    "function": {
+        "name": "add_item",
+        "description": "Put one menu item on the customer's order.",
+        "parameters": {"type": "object", "properties": {"item": {"type": "string"}},
+                       "required": ["item"]},
+    },
+}
+REQUEST = "A latte, please."
+MESSAGES = [
+    {"role": "system", "content": "You take orders at a small café. Use the tools."},
+    {"role": "user", "content": REQUEST},
+]
+
+
+def installed() -> tuple[list[str], list[str]]:
+    """(name version, ...) for what is installed, and the names of what is missing."""
+    found, missing = [], []
+    for name in PACKAGES:
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            missing.append(name)
+    return found, missing
+
+
+def describe(message) -> str:
+    """One line for the model's reply: its tool calls, or its text."""
+    if message.tool_calls:
+        calls = ", ".join(f"{c.function.name} {c.function.arguments}" for c in message.tool_calls)
+        return f"a tool call: {calls}"
+    return f"plain text: {message.content!r}"
+
+
+def main() -> int:
+    found, missing = installed()
+    print(f"installed: Python {sys.version.split()[0]}; {', '.join(found)}")
+    if missing:
+        print(f"missing:   {', '.join(missing)}. From the course folder run: pip install -e \".[test]\"")
+        return 1
+    try:
+        mode = cafe.course_mode()
+        model = cafe.model_name()
+        client = cafe.make_client()
+        response = chat(client, model=model, messages=MESSAGES, tools=[ADD_ITEM])
+    except (cafe.ConfigError, cafe.EndpointError) as exc:
+        print(f"toy s00: {exc}", file=sys.stderr)
+        return 1
+    print(f"mode:      {mode} (model {model} at {endpoint_of(client)})")
+    print(f"asked:     {REQUEST!r}, with one tool on offer: add_item")
+    print(f"answer:    {describe(response.choices[0].message)}")
+    print("next:      `cafe doctor` for the full check, then open notebooks/s00-setup.ipynb")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
