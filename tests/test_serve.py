@@ -1,0 +1,459 @@
+"""Tests for cafe/serve.py: the local OpenAI-compatible endpoint, driven by the real `openai` SDK over HTTP.
+
+Requests the SDK would never send (no key, broken JSON) go through `urllib`, so the server's own
+answers to them are checked too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import openai
+import pytest
+from pydantic import BaseModel
+
+from cafe.scripted import Script
+from cafe.serve import Faults, make_server, running_server, serve_forever
+
+KEY = "sk-test-SECRET-1234567890abcdef"
+MODEL = "cafe-scripted"
+HELLO = [{"role": "user", "content": "Hello!"}]
+ADD_ITEM = {
+    "type": "function",
+    "function": {"name": "add_item",
+                 "parameters": {"type": "object", "properties": {"item": {"type": "string"}},
+                                "required": ["item"]}},
+}
+TICKET_SCHEMA = {
+    "type": "object",
+    "properties": {"drink": {"type": "string"}, "size": {"enum": ["small", "large"]},
+                   "shots": {"type": "integer", "minimum": 1}},
+    "required": ["drink", "size", "shots"],
+}
+REPO = Path(__file__).resolve().parents[1]
+
+
+def sdk(server, *, key: str = KEY, timeout: float = 5.0) -> openai.OpenAI:
+    return openai.OpenAI(base_url=server.base_url, api_key=key, timeout=timeout, max_retries=0)
+
+
+def ask(server, **kwargs):
+    return sdk(server).chat.completions.create(**{"model": MODEL, "messages": HELLO, **kwargs})
+
+
+def raw(server, path: str, *, body: bytes | None = None, headers: dict | None = None) -> tuple[int, dict]:
+    """(status, JSON body) for a hand-made request to the server, with no SDK in between."""
+    url = server.base_url.removesuffix("/v1") + path
+    request = urllib.request.Request(url, data=body, headers=headers or {},
+                                     method="POST" if body is not None else "GET")
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def post_chat(server, payload, **headers) -> tuple[int, dict]:
+    body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    return raw(server, "/v1/chat/completions", body=body,
+               headers={"Content-Type": "application/json", **headers})
+
+
+# --- the happy paths ------------------------------------------------------------------------
+
+
+def test_serve_lists_the_script_models():
+    with running_server(Script(["x"], models=["cafe-small", "cafe-large"])) as server:
+        assert [model.id for model in sdk(server).models.list()] == ["cafe-small", "cafe-large"]
+
+
+def test_serve_base_url_is_loopback_with_v1():
+    with running_server() as server:
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/v1", server.base_url)
+
+
+def test_serve_answers_text_and_records_the_request():
+    with running_server(["A latte, coming up."]) as server:
+        reply = ask(server, temperature=0)
+    assert reply.choices[0].message.content == "A latte, coming up."
+    assert reply.choices[0].finish_reason == "stop"
+    assert reply.model == MODEL
+    assert server.requests == [{"model": MODEL, "messages": HELLO, "temperature": 0}]
+
+
+def test_serve_answers_from_a_responder_function():
+    with running_server(lambda request: request["messages"][-1]["content"][::-1]) as server:
+        assert ask(server).choices[0].message.content == "!olleH"
+
+
+def test_serve_answers_tool_calls():
+    with running_server([{"tool_calls": [{"name": "add_item", "arguments": {"item": "mocha"}}]}]) as server:
+        choice = ask(server, tools=[ADD_ITEM]).choices[0]
+    assert choice.finish_reason == "tool_calls"
+    (call,) = choice.message.tool_calls
+    assert call.type == "function" and call.id == "call_1_0"
+    assert call.function.name == "add_item"
+    assert json.loads(call.function.arguments) == {"item": "mocha"}
+    assert server.requests[0]["tools"] == [ADD_ITEM]
+
+
+def test_serve_default_responder_obeys_a_forced_tool_choice():
+    remove = {"type": "function", "function": {"name": "remove_item", "parameters": {"type": "object"}}}
+    with running_server() as server:
+        reply = ask(server, tools=[ADD_ITEM, remove],
+                    tool_choice={"type": "function", "function": {"name": "remove_item"}})
+    assert reply.choices[0].message.tool_calls[0].function.name == "remove_item"
+
+
+def test_serve_json_object_reply_parses():
+    with running_server() as server:
+        reply = ask(server, response_format={"type": "json_object"})
+    assert json.loads(reply.choices[0].message.content) == {"ok": True}
+
+
+def test_serve_json_schema_reply_fills_the_schema():
+    with running_server() as server:
+        reply = ask(server, response_format={"type": "json_schema",
+                                             "json_schema": {"name": "ticket", "schema": TICKET_SCHEMA}})
+    assert json.loads(reply.choices[0].message.content) == {"drink": "", "size": "small", "shots": 1}
+
+
+def test_serve_json_schema_works_with_the_sdk_parse_helper():
+    class Ticket(BaseModel):
+        drink: str
+        shots: int
+
+    with running_server(['{"drink": "flat white", "shots": 2}']) as server:
+        parsed = sdk(server).chat.completions.parse(model=MODEL, messages=HELLO, response_format=Ticket)
+    assert parsed.choices[0].message.parsed == Ticket(drink="flat white", shots=2)
+    assert server.requests[0]["response_format"]["type"] == "json_schema"
+
+
+def test_serve_without_json_schema_support_answers_400_but_json_object_works():
+    with running_server(supports_json_schema=False) as server:
+        with pytest.raises(openai.BadRequestError) as caught:
+            ask(server, response_format={"type": "json_schema",
+                                         "json_schema": {"name": "ticket", "schema": TICKET_SCHEMA}})
+        reply = ask(server, response_format={"type": "json_object"})
+    assert caught.value.status_code == 400
+    assert "response_format json_schema is not supported" in caught.value.body["message"]
+    assert json.loads(reply.choices[0].message.content) == {"ok": True}
+
+
+def test_serve_usage_counts_are_estimated_and_summed():
+    with running_server(["12345678"]) as server:
+        usage = ask(server).usage  # "Hello!" is 6 characters: 2 tokens; the reply 8: 2 tokens
+    assert (usage.prompt_tokens, usage.completion_tokens, usage.total_tokens) == (2, 2, 4)
+
+
+def test_serve_usage_set_by_the_script_is_sent():
+    with running_server([{"content": "hi", "usage": {"prompt_tokens": 321, "completion_tokens": 9}}]) as server:
+        usage = ask(server).usage
+    assert (usage.prompt_tokens, usage.completion_tokens, usage.total_tokens) == (321, 9, 330)
+
+
+# --- the key --------------------------------------------------------------------------------
+
+
+def test_serve_with_a_key_answers_401_without_one():
+    with running_server(api_key=KEY) as server:
+        status, body = post_chat(server, {"model": MODEL, "messages": HELLO})
+        assert server.requests == []  # a refused request never reaches the script
+    assert status == 401
+    assert set(body["error"]) == {"message", "type", "param", "code"}
+    assert body["error"]["code"] == "invalid_api_key"
+    assert KEY not in json.dumps(body)
+
+
+def test_serve_with_a_key_answers_401_to_a_wrong_one():
+    with running_server(api_key=KEY) as server:
+        with pytest.raises(openai.AuthenticationError) as caught:
+            sdk(server, key="sk-wrong-key-000000").models.list()
+    assert caught.value.status_code == 401
+    assert "CAFE_API_KEY" in caught.value.body["message"]
+    assert KEY not in str(caught.value.body) and "sk-wrong-key-000000" not in str(caught.value.body)
+
+
+def test_serve_with_a_key_accepts_the_right_one():
+    with running_server(["welcome"], api_key=KEY) as server:
+        assert ask(server).choices[0].message.content == "welcome"
+
+
+def test_serve_without_a_key_accepts_any_key():
+    with running_server(["welcome"]) as server:
+        reply = sdk(server, key="anything").chat.completions.create(model=MODEL, messages=HELLO)
+    assert reply.choices[0].message.content == "welcome"
+
+
+# --- requests it cannot answer --------------------------------------------------------------
+
+
+def test_serve_unknown_model_is_404_listing_the_offered_models():
+    with running_server(Script(["x"], models=["cafe-small", "cafe-large"])) as server:
+        with pytest.raises(openai.NotFoundError) as caught:
+            ask(server, model="gpt-4o")
+    message = caught.value.body["message"]
+    assert "'gpt-4o'" in message and "cafe-small, cafe-large" in message
+    assert caught.value.body["code"] == "model_not_found"
+
+
+@pytest.mark.parametrize(("payload", "complaint"), [
+    (b"{not json", "not valid JSON"),
+    (b"[1, 2]", "must be a JSON object"),
+    ({"messages": HELLO}, "'model'"),
+    ({"model": MODEL}, "'messages'"),
+    ({"model": MODEL, "messages": []}, "'messages'"),
+    ({"model": MODEL, "messages": ["hi"]}, "messages[0]"),
+    ({"model": MODEL, "messages": HELLO, "stream": True}, "Streaming"),
+    ({"model": MODEL, "messages": HELLO, "tools": [{"type": "function"}]}, "tools[0]"),
+    ({"model": MODEL, "messages": HELLO, "tool_choice": "auto"}, "only allowed when 'tools'"),
+    ({"model": MODEL, "messages": HELLO, "tools": [ADD_ITEM],
+      "tool_choice": {"type": "function", "function": {"name": "nope"}}}, "add_item"),
+    ({"model": MODEL, "messages": HELLO, "response_format": {"type": "yaml"}}, "'response_format'"),
+    ({"model": MODEL, "messages": HELLO, "response_format": {"type": "json_schema"}}, "'json_schema' object"),
+])
+def test_serve_malformed_request_is_400_saying_what_is_wrong(payload, complaint):
+    with running_server() as server:
+        status, body = post_chat(server, payload)
+    assert status == 400
+    assert complaint in body["error"]["message"]
+    assert body["error"]["type"] == "invalid_request_error"
+
+
+def test_serve_unknown_path_is_404_mentioning_v1():
+    with running_server() as server:
+        status, body = raw(server, "/chat/completions", body=b"{}")
+    assert status == 404
+    assert "/v1" in body["error"]["message"]
+
+
+def test_serve_wrong_method_is_405():
+    with running_server() as server:
+        status, body = raw(server, "/v1/chat/completions")
+    assert status == 405
+    assert "POST" in body["error"]["message"]
+
+
+def test_serve_exhausted_script_is_a_500_that_says_so():
+    with running_server(["only one"]) as server:
+        ask(server)
+        with pytest.raises(openai.InternalServerError) as caught:
+            ask(server)
+    assert caught.value.body["code"] == "script_exhausted"
+    assert "cycle=True" in caught.value.body["message"]
+
+
+def test_serve_failing_responder_is_a_500_naming_the_error():
+    def broken(request):
+        raise RuntimeError("the espresso machine is down")
+
+    with running_server(broken) as server:
+        with pytest.raises(openai.InternalServerError) as caught:
+            ask(server)
+    assert "RuntimeError: the espresso machine is down" in caught.value.body["message"]
+
+
+# --- faults ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("status", "sdk_error"), [(429, openai.RateLimitError),
+                                                    (500, openai.InternalServerError),
+                                                    (503, openai.InternalServerError)])
+def test_serve_fault_status_is_sent_as_that_status(status, sdk_error):
+    with running_server(faults=Faults(status=status)) as server:
+        with pytest.raises(sdk_error) as caught:
+            ask(server)
+    assert caught.value.status_code == status
+    assert "injected" in caught.value.body["message"]
+
+
+def test_serve_fault_times_recovers_after_that_many_requests():
+    with running_server(["ok"], faults=Faults(status=500, times=2)) as server:
+        for _ in range(2):
+            with pytest.raises(openai.InternalServerError):
+                ask(server)
+        assert ask(server).choices[0].message.content == "ok"
+    assert len(server.requests) == 3  # faulted requests still arrived
+
+
+def test_serve_fault_slow_reply_trips_a_client_timeout():
+    with running_server(faults=Faults(delay_s=2.0)) as server:
+        started = time.monotonic()
+        with pytest.raises(openai.APITimeoutError):
+            sdk(server, timeout=0.2).chat.completions.create(model=MODEL, messages=HELLO)
+        assert time.monotonic() - started < 1.5
+
+
+def test_serve_fault_slow_reply_still_answers_a_patient_client():
+    with running_server(["late"], faults=Faults(delay_s=0.2)) as server:
+        started = time.monotonic()
+        assert ask(server).choices[0].message.content == "late"
+    assert time.monotonic() - started >= 0.2
+
+
+def test_serve_fault_malformed_body_is_not_json():
+    with running_server(faults=Faults(malformed=True)) as server:
+        with pytest.raises(ValueError):  # the SDK's JSON decoder gives up on it
+            ask(server)
+
+
+def test_serve_faults_leave_the_model_list_alone():
+    with running_server(faults=Faults(status=500)) as server:
+        assert [model.id for model in sdk(server).models.list()] == [MODEL]
+
+
+@pytest.mark.parametrize("kwargs", [{"status": 200}, {"status": 302}, {"delay_s": -1}, {"times": 0}])
+def test_faults_reject_values_that_make_no_sense(kwargs):
+    with pytest.raises(ValueError):
+        Faults(**kwargs)
+
+
+def test_serve_shutdown_does_not_wait_for_a_slow_reply():
+    started = time.monotonic()
+    with running_server(faults=Faults(delay_s=30)) as server:
+        worker = threading.Thread(target=lambda: pytest.raises(Exception, ask, server), daemon=True)
+        worker.start()
+        time.sleep(0.1)  # let the request arrive and start its delay
+    assert time.monotonic() - started < 5
+
+
+# --- concurrency and lifetime ---------------------------------------------------------------
+
+
+def test_serve_answers_concurrent_requests_at_the_same_time():
+    # Each reply waits at a barrier for all the others; a server answering one request at a time
+    # would break the barrier (500) instead of answering.
+    barrier = threading.Barrier(6, timeout=5)
+
+    def responder(request):
+        barrier.wait()
+        return "echo " + request["messages"][0]["content"]
+
+    results: dict[int, str] = {}
+
+    def worker(i: int) -> None:
+        reply = ask(server, messages=[{"role": "user", "content": str(i)}])
+        results[i] = reply.choices[0].message.content
+
+    with running_server(responder) as server:
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=10)
+    assert results == {i: f"echo {i}" for i in range(6)}
+    assert len(server.requests) == 6
+
+
+def test_running_server_stops_listening_on_exit():
+    with running_server() as server:
+        port = server.server_address[1]
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+        pass
+
+
+def test_make_server_rejects_an_empty_key():
+    with pytest.raises(ValueError, match="api_key"):
+        make_server(api_key="")
+
+
+def test_serve_forever_bad_script_file_exits_2(tmp_path, capsys):
+    assert serve_forever(port=0, script_path=str(tmp_path / "missing.json")) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_serve_forever_port_in_use_exits_2(capsys):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        assert serve_forever(port=busy.getsockname()[1]) == 2
+    assert "--port 0" in capsys.readouterr().err
+
+
+# --- the command ----------------------------------------------------------------------------
+
+
+class ServeProcess:
+    """`python -m cafe serve ...` in a subprocess, its output read line by line in a thread."""
+
+    def __init__(self, *args: str):
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen([sys.executable, "-m", "cafe", "serve", "--port", "0", *args],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        cwd=REPO, env=env)
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line)
+
+    def read_until(self, pattern: str, timeout: float = 20.0) -> re.Match:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            self.seen.append(line)
+            if match := re.search(pattern, line):
+                return match
+        raise AssertionError(f"no line matching {pattern!r} within {timeout} s; saw: {''.join(self.seen)}")
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        code = self.process.wait(timeout=10)
+        time.sleep(0.05)  # let the pump thread take the last lines
+        while not self.lines.empty():
+            self.seen.append(self.lines.get())
+        return code
+
+    @property
+    def output(self) -> str:
+        return "".join(self.seen)
+
+
+def test_cafe_serve_command_prints_exports_answers_and_stops_on_ctrl_c():
+    server = ServeProcess("--api-key", KEY)
+    try:
+        base_url = server.read_until(r"export CAFE_BASE_URL=(\S+)").group(1)
+        server.read_until(r"export CAFE_MODEL=cafe-scripted")
+        client = openai.OpenAI(base_url=base_url, api_key=KEY, timeout=5, max_retries=0)
+        reply = client.chat.completions.create(model=MODEL, messages=HELLO)
+        assert reply.choices[0].message.content == "Hello from the scripted café model."
+    finally:
+        code = server.stop()
+    assert code == 0
+    assert re.search(r"http://127\.0\.0\.1:\d+/v1", base_url)
+    assert "export COURSE_MODE=live" in server.output
+    assert "export CAFE_API_KEY=" in server.output and "…cdef" in server.output
+    assert "Goodbye" in server.output
+    assert KEY not in server.output
+
+
+def test_cafe_serve_command_answers_from_a_script_file(tmp_path):
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"replies": ["from the file"], "models": ["cafe-file"]}), encoding="utf-8")
+    server = ServeProcess("--script", str(script))
+    try:
+        base_url = server.read_until(r"export CAFE_BASE_URL=(\S+)").group(1)
+        server.read_until(r"export CAFE_MODEL=cafe-file")
+        client = openai.OpenAI(base_url=base_url, api_key="sk-local", timeout=5, max_retries=0)
+        reply = client.chat.completions.create(model="cafe-file", messages=HELLO)
+        assert reply.choices[0].message.content == "from the file"
+    finally:
+        assert server.stop() == 0
