@@ -31,8 +31,11 @@ import difflib
 import itertools
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Optional, get_args
+
+if TYPE_CHECKING:  # only for the hints: the decision itself needs nothing from the loop
+    from cafe.loop import Nudge, Stop, TurnView
 
 __all__ = [
     "Decision",
@@ -49,6 +52,12 @@ __all__ = [
     "governor_pace_decision",
     "decision_table",
     "check_pace_decision",
+    "PACE_CHECK_NOTE",
+    "VerifyReading",
+    "verify_state_of",
+    "PaceTurn",
+    "PaceGovernor",
+    "wall_timeout",
 ]
 
 # --- constants ------------------------------------------------------------------------------
@@ -84,6 +93,13 @@ REASONS_BY_DECISION: Mapping[str, frozenset[str]] = {
     "pace_check": frozenset({PACE_CHECK_REASON}),
     "cut": frozenset(CUT_REASONS),
 }
+
+# What the agent is told on a pace check (course wording; the reference leaves the text to the host).
+PACE_CHECK_NOTE = (
+    "[harness] You are past the time this task was expected to take. You are still making "
+    "progress, so keep going, but narrow down: finish the one change that gets the checks "
+    "passing, run them, and stop."
+)
 
 # The keys each input may carry (seed 003). A missing key, or None, reads as 0 / False.
 POLICY_KEYS = ("extend_max", "pace_check_max")
@@ -272,3 +288,143 @@ def check_pace_decision(
     if disagreements > limit:
         problems.append(f"... and {disagreements - limit} more disagreements")
     return problems
+
+
+# --- the host side: feeding the governor from a running loop --------------------------------
+
+# A host's verify-state reading for one turn: a number (passing tests, or 1/0 for clean/broken),
+# or None when the turn produced no verification at all. Same contract as `progress_signal`.
+VerifyReading = Callable[["TurnView"], Optional[float]]
+
+
+def verify_state_of(view: TurnView) -> float | None:
+    """The plainest reading: 1.0 if a verification passed this turn, 0.0 if it ran and failed,
+    None if nothing was verified. A host with a test count should pass its own reading instead."""
+    checks = [result for result in view.dispatch if result.kind == "verify"]
+    if not checks:
+        return None
+    return 1.0 if any(result.ok for result in checks) else 0.0
+
+
+@dataclass(frozen=True)
+class PaceTurn:
+    """One turn as the governor saw it. `decision` is None on turns before the deadline."""
+
+    turn: int
+    elapsed_ms: float
+    deadline_ms: float  # the deadline armed when the turn ended (before acting on the decision)
+    wrote: bool  # a workspace write landed this turn
+    reading: float | None  # the host's verify-state reading this turn
+    observation: Mapping[str, Any] | None  # what was passed to governor_pace_decision, if asked
+    decision: Mapping[str, Any] | None
+
+
+class PaceGovernor:
+    """The host side of `governor_pace_decision`, as an after-turn hook for `cafe.loop.run_loop`.
+
+    It keeps what the pure decision cannot: the armed deadline, `extends_used`,
+    `pace_checks_used`, the best verify-state seen, and the evidence since the last checkpoint.
+    Time comes from the loop (`view.elapsed`, measured with the loop's injected clock), so a fake
+    clock makes a governed run deterministic. Each turn it records the evidence; once the armed
+    deadline has passed (where a plain timeout would fire) it asks the governor and acts:
+
+    - `extend`: re-arm the deadline at `new_budget_ms`; the agent is not told.
+    - `pace_check`: send `PACE_CHECK_NOTE` and re-arm one checkpoint later (a course choice:
+      the note needs a turn or two to work before the next decision).
+    - `cut`: stop the run with stop reason `cut`, the governor's reason in the detail.
+    - `proceed`: nothing.
+
+    Evidence per checkpoint window: `made_progress` is "a write landed or verify-state rose";
+    `verifier_signature_unchanged` is "a write landed and verify-state did not rise" (writes are
+    not progress); `done` is "a verification passed this turn". One governor per run.
+    """
+
+    def __init__(
+        self,
+        budget_ms: float,
+        *,
+        checkpoint_ms: float | None = None,
+        expected_total_ms: float | None = None,
+        policy: Mapping[str, Any] | None = None,
+        reading: VerifyReading = verify_state_of,
+        env_blame: Callable[[TurnView], bool] | None = None,
+    ) -> None:
+        for name, value in (("budget_ms", budget_ms), ("checkpoint_ms", checkpoint_ms),
+                            ("expected_total_ms", expected_total_ms)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not value > 0):
+                raise ValueError(f"PaceGovernor: {name} must be a positive number of ms, got {value!r}")
+        self.policy = dict(_check_mapping(policy or {}, "policy", POLICY_KEYS))
+        governor_pace_decision(self.policy, {})  # validates the caps now, not mid-run
+        self.budget_ms = budget_ms
+        self.checkpoint_ms = checkpoint_ms or budget_ms
+        self.expected_total_ms = expected_total_ms or budget_ms
+        self.reading, self.env_blame = reading, env_blame
+        self.deadline_ms: float = budget_ms
+        self.extends_used = 0
+        self.pace_checks_used = 0
+        self.best: float | None = None  # high-water mark of verify-state over the whole run
+        self.turns: list[PaceTurn] = []
+        self._window = {"wrote": False, "rose": False, "blamed": False}
+
+    def observation(self, elapsed_ms: float, *, done: bool) -> dict[str, Any]:
+        """The observation the governor would be given now, built from the current window."""
+        window = self._window
+        return {
+            "elapsed_ms": elapsed_ms,
+            "armed_budget_ms": self.deadline_ms,
+            "expected_total_ms": self.expected_total_ms,
+            "checkpoint_ms": self.checkpoint_ms,
+            "made_progress": window["wrote"] or window["rose"],
+            "verifier_signature_unchanged": window["wrote"] and not window["rose"],
+            "env_blame_without_infra": window["blamed"],
+            "done": done,
+            "extends_used": self.extends_used,
+            "pace_checks_used": self.pace_checks_used,
+        }
+
+    def __call__(self, view: TurnView) -> Nudge | Stop | None:
+        from cafe.loop import Nudge, Stop  # imported here so `cafe.governor` loads without the loop
+
+        elapsed_ms = view.elapsed * 1000
+        wrote = any(r.kind == "mutate" and r.ok for r in view.dispatch)
+        reading = self.reading(view)
+        if reading is not None and (self.best is None or reading > self.best):
+            self.best, self._window["rose"] = reading, True
+        self._window["wrote"] |= wrote
+        self._window["blamed"] |= bool(self.env_blame and self.env_blame(view))
+        done = any(r.kind == "verify" and r.ok for r in view.dispatch)
+
+        obs = decision = None
+        if elapsed_ms >= self.deadline_ms:
+            obs = self.observation(elapsed_ms, done=done)
+            decision = governor_pace_decision(self.policy, obs)
+        self.turns.append(PaceTurn(view.turn, elapsed_ms, self.deadline_ms, wrote, reading, obs, decision))
+        if decision is None or decision["action"] == "proceed":
+            return None
+        if decision["action"] == "cut":
+            return Stop("cut", f"pace governor: {decision['reason']} at {elapsed_ms:.0f} ms")
+        self._window = {"wrote": False, "rose": False, "blamed": False}  # a new checkpoint window
+        if decision["action"] == "extend":
+            self.extends_used += 1
+            self.deadline_ms = decision["new_budget_ms"]
+            return None
+        if decision["action"] == "pace_check":
+            self.pace_checks_used += 1
+            self.deadline_ms = elapsed_ms + self.checkpoint_ms
+            return Nudge(PACE_CHECK_NOTE, source="pace_check")
+        raise AssertionError(f"unhandled decision {decision!r}")  # DECISIONS is closed
+
+
+def wall_timeout(budget_ms: float) -> Callable[[TurnView], Stop | None]:
+    """The baseline this session replaces: an after-turn hook that cuts once `budget_ms` is up,
+    whatever the run has been doing."""
+
+    def timeout(view: TurnView) -> Stop | None:
+        from cafe.loop import Stop
+
+        if view.elapsed * 1000 >= budget_ms:
+            return Stop("cut", f"fixed timeout: {budget_ms:.0f} ms used up")
+        return None
+
+    return timeout

@@ -16,13 +16,19 @@ from cafe.governor import (
     EXTEND_REASON,
     OBSERVATION_KEYS,
     PACE_CHECK_MAX_DEFAULT,
+    PACE_CHECK_NOTE,
     PACE_CHECK_REASON,
     POLICY_KEYS,
     REASONS_BY_DECISION,
+    PaceGovernor,
     check_pace_decision,
     decision_table,
     governor_pace_decision,
+    wall_timeout,
 )
+from cafe.loop import run_loop
+from cafe.scripted import ScriptedClient
+from cafe.tools import ToolOutput, tool
 
 # A run at its first checkpoint, progressing, well inside its estimate: the governor extends.
 # Each test changes only what it is about.
@@ -451,3 +457,155 @@ def test_check_pace_decision_catches_wrong_reason_order_and_limits_output():
     problems = check_pace_decision(env_first, limit=3)
     assert len(problems) == 4 and problems[-1].startswith("... and ")
     assert "no_progress_at_checkpoint" in problems[0] or "no_verifier_progress" in problems[0]
+
+
+# --- PaceGovernor: the host side, driving the real loop ------------------------------------
+
+
+class StepClock:
+    """A fake clock: `step` seconds pass at the start of every turn (an observer moves it)."""
+
+    def __init__(self, step: float):
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        return self.now
+
+    def tick(self, view):
+        self.now += self.step
+
+
+TARGETS = ("total", "tax", "receipt", "tip", "change")
+
+
+def till_run(edits, *, hooks, step=10.0, max_turns=12, governor=None):
+    """Run the real loop on a tiny in-memory till. Each scripted turn either rewrites till.py
+    with the next value of `edits` and runs the check (which counts how many of TARGETS the file
+    mentions), or, for a None, only reads the file. Then the scripted model says it is done."""
+    files = {"till.py": ""}
+
+    def write_file(content: str) -> str:
+        """Replace till.py."""
+        files["till.py"] = content
+        return "written"
+
+    def read_file() -> str:
+        """Read till.py."""
+        return files["till.py"]
+
+    def run_tests() -> ToolOutput:
+        """Run the till's tests."""
+        passing = sum(t in files["till.py"] for t in TARGETS)
+        return ToolOutput(passing == len(TARGETS), f"{passing} passed, {len(TARGETS) - passing} failed")
+
+    replies = []
+    for content in edits:
+        if content is None:
+            replies.append({"tool_calls": [{"name": "read_file", "arguments": {}}]})
+        else:
+            replies.append({"tool_calls": [{"name": "write_file", "arguments": {"content": content}},
+                                           {"name": "run_tests", "arguments": {}}]})
+    replies.append("done")
+    clock = StepClock(step)
+    if governor is not None:  # the host reads its own runner: the passing-test count
+        governor.reading = lambda view: next(
+            (float(r.output.split()[0]) for r in view.dispatch if r.kind == "verify"), None)
+        hooks = [*hooks, governor]
+    return run_loop(
+        ScriptedClient(replies), [{"role": "user", "content": "fix the till"}],
+        [tool(write_file, kind="mutate"), tool(read_file), tool(run_tests, kind="verify")],
+        verify=tool(run_tests, kind="verify"), observers=[clock.tick], after_turn=hooks,
+        clock=clock, max_turns=max_turns,
+    )
+
+
+def asked(governor):
+    return [(t.turn, t.decision["action"], t.decision.get("reason")) for t in governor.turns if t.decision]
+
+
+STEADY = ["total", "total tax", "total tax receipt", "total tax receipt tip",
+          "total tax receipt tip change"]
+
+
+def test_pace_governor_cuts_busy_run_whose_verifier_never_moves():
+    governor = PaceGovernor(30_000)
+    result = till_run(["total", "total v2", "total v3", "total v4", "total v5"], hooks=[], governor=governor)
+    assert result.stop_reason == "cut"
+    assert "no_verifier_progress" in result.detail
+    # 10 s per turn, 30 s budget: asked at turn 3 (turn 1's first reading counts as a rise, so the
+    # window shows progress and the run is extended to 60 s), then at turn 6, with writes only.
+    assert asked(governor) == [(3, "extend", EXTEND_REASON), (6, "cut", "no_verifier_progress")]
+    last = governor.turns[-1].observation
+    assert last["made_progress"] is True and last["verifier_signature_unchanged"] is True
+
+
+def test_pace_governor_extends_steady_run_silently_until_it_finishes():
+    governor = PaceGovernor(20_000, expected_total_ms=60_000)
+    result = till_run(STEADY, hooks=[], governor=governor)
+    assert result.stop_reason == "done"
+    assert asked(governor) == [(2, "extend", EXTEND_REASON), (4, "extend", EXTEND_REASON)]
+    assert governor.extends_used == 2 and governor.deadline_ms == 60_000
+    assert all(not record.nudges for record in result.turns)  # extensions are silent
+
+
+def test_wall_timeout_kills_the_same_steady_run():
+    result = till_run(STEADY, hooks=[wall_timeout(20_000)])
+    assert result.stop_reason == "cut" and "fixed timeout" in result.detail
+    assert len(result.turns) == 2
+
+
+def test_pace_governor_sends_pace_check_past_the_estimate_then_cuts():
+    # 5 s a turn, 10 s checkpoints, a 10 s estimate: past it from 20 s. One target every two turns.
+    governor = PaceGovernor(10_000, expected_total_ms=10_000, policy={"pace_check_max": 1})
+    edits = ["total", "total", "total tax", "total tax", "total tax receipt", "total tax receipt"]
+    result = till_run(edits, hooks=[], governor=governor, step=5.0)
+    assert asked(governor) == [
+        (2, "extend", EXTEND_REASON),
+        (4, "pace_check", PACE_CHECK_REASON),
+        (6, "cut", "pace_check_budget_exhausted"),
+    ]
+    nudges = [n for record in result.turns for n in record.nudges]
+    assert [n.text for n in nudges] == [PACE_CHECK_NOTE] and nudges[0].source == "pace_check"
+    assert result.stop_reason == "cut" and "pace_check_budget_exhausted" in result.detail
+
+
+def test_pace_governor_proceeds_on_a_done_turn_past_the_deadline():
+    governor = PaceGovernor(10_000, expected_total_ms=100_000)
+    result = till_run(["total tax receipt tip change"], hooks=[], governor=governor)
+    assert asked(governor) == [(1, "proceed", None)]
+    assert governor.turns[0].observation["done"] is True
+    assert result.stop_reason == "done"
+
+
+def test_pace_governor_before_deadline_never_asks():
+    governor = PaceGovernor(1_000_000)
+    result = till_run(STEADY, hooks=[], governor=governor)
+    assert result.stop_reason == "done"
+    assert all(t.decision is None and t.observation is None for t in governor.turns)
+
+
+def test_pace_governor_window_resets_after_extend():
+    # Progress before the first checkpoint buys an extension; reading only afterwards is no
+    # progress in the new window, even though the run's best reading is still 1.
+    governor = PaceGovernor(10_000, expected_total_ms=100_000)
+    result = till_run(["total", None, None], hooks=[], governor=governor)
+    assert asked(governor) == [(1, "extend", EXTEND_REASON), (2, "cut", "no_progress_at_checkpoint")]
+    assert result.stop_reason == "cut"
+
+
+def test_pace_governor_env_blame_is_a_host_fact():
+    governor = PaceGovernor(10_000, expected_total_ms=100_000,
+                            env_blame=lambda view: view.turn == 1)
+    till_run(STEADY, hooks=[], governor=governor)
+    assert asked(governor) == [(1, "cut", "env_blame_without_infra")]
+
+
+def test_pace_governor_rejects_bad_settings():
+    with pytest.raises(ValueError, match="budget_ms"):
+        PaceGovernor(0)
+    with pytest.raises(ValueError, match="checkpoint_ms"):
+        PaceGovernor(10, checkpoint_ms=-1)
+    with pytest.raises(ValueError, match="did you mean 'extend_max'"):
+        PaceGovernor(10, policy={"extend_maximum": 2})
+    with pytest.raises(ValueError, match="extend_max"):
+        PaceGovernor(10, policy={"extend_max": -2})
