@@ -99,7 +99,8 @@ class Failure:
     fix: str
 
     def line(self) -> str:
-        return f"{self.check}: {self.span!r}. Fix: {self.fix}"
+        """One line, whatever the texts hold: the span quoted with repr, the fix's whitespace flattened."""
+        return f"{self.check}: {self.span!r}. Fix: {' '.join(self.fix.split())}"
 
 
 @dataclass(frozen=True)

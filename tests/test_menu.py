@@ -1,0 +1,106 @@
+"""cafe.menu: the trusted menu loads, answers allergen and 86'd questions, and refuses bad data by name."""
+
+import json
+
+import pytest
+
+from cafe.menu import ALLERGENS, MENU_PATH, allergen_key, load_menu, normalize_name, parse_menu
+
+
+@pytest.fixture(scope="module")
+def menu():
+    return load_menu()
+
+
+def _good() -> dict:
+    return {"items": {"latte": {"price": 4.2, "allergens": ["milk"]},
+                      "espresso": {"price": 2.6, "allergens": []}},
+            "sold_out": ["espresso"]}
+
+
+def test_menu_latte_contains_milk(menu):
+    assert menu.contains("latte", "milk")
+    assert menu.contains("Latte", "dairy")  # the customer's word folds onto the menu's
+    assert not menu.contains("espresso", "milk")
+
+
+def test_menu_cheese_omelette_contains_egg_and_dairy(menu):
+    omelette = menu.item("cheese omelette")
+    assert omelette is not None and omelette.allergens == {"egg", "dairy"}
+    assert menu.contains("cheese omelette", "milk")
+    assert menu.contains("Cheese  Omelette", "eggs")
+
+
+def test_menu_cheese_omelette_is_86d(menu):
+    assert menu.is_sold_out("cheese omelette")
+    assert not menu.is_sold_out("latte")
+    assert "86'd" in [line for line in menu.prompt_text().splitlines() if "cheese omelette" in line][0]
+
+
+def test_menu_every_allergen_is_in_the_vocabulary(menu):
+    for item in menu.items.values():
+        assert item.allergens <= ALLERGENS
+        assert item.price > 0
+
+
+def test_menu_items_are_read_only(menu):
+    with pytest.raises(TypeError):
+        menu.items["pizza"] = None  # type: ignore[index]
+
+
+def test_menu_unknown_item_is_none(menu):
+    assert menu.item("pizza") is None
+    assert not menu.contains("pizza", "milk")
+
+
+def test_normalize_name_collapses_case_and_spaces():
+    assert normalize_name("  Flat   White ") == "flat white"
+    assert allergen_key("Dairy") == allergen_key("milk") == "milk"
+    assert allergen_key("shellfish") == "shellfish"
+
+
+@pytest.mark.parametrize(
+    ("mutate", "field"),
+    [
+        (lambda d: d["items"]["latte"].update(price="cheap"), "items.latte.price"),
+        (lambda d: d["items"]["latte"].update(price=-1), "items.latte.price"),
+        (lambda d: d["items"]["latte"].update(allergens="milk"), "items.latte.allergens"),
+        (lambda d: d["items"]["latte"].update(allergens=["plutonium"]), "items.latte.allergens"),
+        (lambda d: d["items"]["latte"].update(colour="brown"), "items.latte.colour"),
+        (lambda d: d.update(sold_out=["pizza"]), "sold_out"),
+        (lambda d: d.update(sold_out="espresso"), "sold_out"),
+        (lambda d: d.update(items={}), "items"),
+        (lambda d: d["items"].update({"espresso": 3}), "items.espresso"),
+    ],
+)
+def test_load_menu_bad_field_names_file_and_field(tmp_path, mutate, field):
+    data = _good()
+    mutate(data)
+    path = tmp_path / "menu.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ValueError) as info:
+        load_menu(path)
+    assert str(path) in str(info.value)
+    assert repr(field) in str(info.value)
+
+
+def test_load_menu_bad_json_names_file_and_line(tmp_path):
+    path = tmp_path / "menu.json"
+    path.write_text('{"items": {\n  "latte": }', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"menu\.json: not valid JSON .*line 2"):
+        load_menu(path)
+
+
+def test_load_menu_missing_file_says_how_to_fix(tmp_path):
+    with pytest.raises(ValueError, match="no such menu file"):
+        load_menu(tmp_path / "nope.json")
+
+
+def test_parse_menu_duplicate_after_normalizing_is_refused():
+    data = {"items": {"Latte": {"price": 4, "allergens": []}, "latte ": {"price": 4, "allergens": []}}}
+    with pytest.raises(ValueError, match="repeats"):
+        parse_menu(data, source="inline")
+
+
+def test_menu_shipped_file_is_the_default():
+    assert load_menu().source == str(MENU_PATH)

@@ -1,0 +1,144 @@
+"""cafe.schema: the four-field ticket contract, its strict schema, and a parser that never raises."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cafe.schema import (
+    CONTRACT_CHECKS, FORMATS, MAX_TABLE, TICKET_FIELDS, Draft, Failure, Ticket, Usage,
+    contract_text, extract_json, parse_draft, response_format, strict_ticket_schema,
+)
+
+GOOD = {"table": 4, "items": ["latte"], "allergies": [], "notes": ""}
+
+tickets = st.fixed_dictionaries({
+    "table": st.integers(1, MAX_TABLE),
+    "items": st.lists(st.text(min_size=1, max_size=20), min_size=1, max_size=4),
+    "allergies": st.lists(st.text(max_size=10), max_size=3),
+    "notes": st.text(max_size=40),
+})
+
+
+def test_ticket_fields_are_the_four_of_the_contract():
+    assert TICKET_FIELDS == ("table", "items", "allergies", "notes")
+    assert tuple(Ticket.model_fields) == TICKET_FIELDS
+
+
+def test_parse_draft_plain_json_is_a_ticket():
+    parsed = parse_draft(json.dumps(GOOD))
+    assert parsed.failures == ()
+    assert parsed.ticket == Ticket(table=4, items=("latte",), allergies=(), notes="")
+
+
+def test_parse_draft_json_in_a_code_fence_is_a_ticket():
+    draft = f"Here is the ticket:\n```json\n{json.dumps(GOOD, indent=2)}\n```\nEnjoy!"
+    assert parse_draft(draft).ticket is not None
+
+
+def test_parse_draft_json_inside_prose_is_a_ticket():
+    draft = f"Sure {{thing}}. The ticket is {json.dumps(GOOD)} as requested."
+    assert parse_draft(draft).ticket is not None
+
+
+def test_parse_draft_garbage_is_not_json():
+    parsed = parse_draft("I'd love to help, what would you like?")
+    assert parsed.ticket is None
+    assert [f.check for f in parsed.failures] == ["not_json"]
+    assert "love to help" in parsed.failures[0].span
+
+
+def test_parse_draft_json_array_is_not_a_ticket():
+    assert [f.check for f in parse_draft("[1, 2]").failures] == ["not_json"]
+
+
+def test_parse_draft_missing_table_is_named():
+    draft = json.dumps({k: v for k, v in GOOD.items() if k != "table"})
+    failures = parse_draft(draft).failures
+    assert failures == (Failure("missing_field", "table", failures[0].fix),)
+    assert "table" in failures[0].fix and str(MAX_TABLE) in failures[0].fix
+
+
+def test_parse_draft_string_table_is_a_bad_value_not_coerced():
+    parsed = parse_draft(json.dumps({**GOOD, "table": "4"}))
+    assert parsed.ticket is None
+    assert [(f.check, f.span) for f in parsed.failures] == [("bad_value", "table = '4'")]
+
+
+def test_parse_draft_extra_field_is_unknown_field():
+    parsed = parse_draft(json.dumps({**GOOD, "price": 4.2}))
+    assert [(f.check, f.span) for f in parsed.failures] == [("unknown_field", "price")]
+
+
+def test_parse_draft_empty_items_and_bad_list_report_once_per_field():
+    parsed = parse_draft(json.dumps({**GOOD, "items": [], "allergies": [1, 2, 3]}))
+    assert sorted(f.span.split(" =")[0] for f in parsed.failures) == ["allergies", "items"]
+
+
+def test_parse_draft_non_string_is_a_type_error():
+    with pytest.raises(TypeError, match="model's text"):
+        parse_draft(None)  # type: ignore[arg-type]
+
+
+def test_extract_json_deep_nesting_does_not_raise():
+    assert extract_json("[" * 100_000) is None
+    assert extract_json("{" * 5_000) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_parse_draft_any_string_never_raises(draft):
+    parsed = parse_draft(draft)
+    assert (parsed.ticket is None) == bool(parsed.failures)
+    assert all(f.check in CONTRACT_CHECKS for f in parsed.failures)
+    assert all(isinstance(f.span, str) and f.fix for f in parsed.failures)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tickets, st.sampled_from(["{}", "```json\n{}\n```", "Here you go: {} -- thanks", "```\n{}```"]))
+def test_parse_draft_any_valid_ticket_round_trips_in_any_wrapper(data, wrapper):
+    parsed = parse_draft(wrapper.replace("{}", json.dumps(data)))
+    assert parsed.failures == ()
+    assert parsed.ticket.model_dump() == {**data, "items": tuple(data["items"]),
+                                          "allergies": tuple(data["allergies"])}
+
+
+@settings(max_examples=60, deadline=None)
+@given(tickets, st.sampled_from(TICKET_FIELDS))
+def test_parse_draft_any_missing_field_is_named(data, field):
+    draft = json.dumps({k: v for k, v in data.items() if k != field})
+    assert [(f.check, f.span) for f in parse_draft(draft).failures] == [("missing_field", field)]
+
+
+def test_strict_ticket_schema_requires_every_field_and_forbids_others():
+    schema = strict_ticket_schema()
+    assert schema["required"] == list(TICKET_FIELDS)
+    assert schema["additionalProperties"] is False
+    assert schema["properties"]["table"]["type"] == "integer"
+    assert "minimum" not in json.dumps(schema) and "minItems" not in json.dumps(schema)
+
+
+def test_response_format_strictest_first():
+    assert FORMATS == ("json_schema", "json_object", "plain")
+    strict = response_format("json_schema")
+    assert strict["type"] == "json_schema" and strict["json_schema"]["strict"] is True
+    assert response_format("json_object") == {"type": "json_object"}
+    assert response_format("plain") is None
+
+
+def test_response_format_unknown_is_a_value_error_naming_the_choices():
+    with pytest.raises(ValueError, match="json_schema, json_object, plain"):
+        response_format("yaml")
+
+
+def test_contract_text_names_every_field_and_json():
+    text = contract_text()
+    assert all(field in text for field in TICKET_FIELDS)
+    assert "JSON" in text  # JSON mode endpoints insist the prompt says JSON
+
+
+def test_usage_adds_up():
+    total = Usage(10, 2) + Usage(5, 1)
+    assert (total.prompt_tokens, total.completion_tokens, total.total_tokens) == (15, 3, 18)
+    assert Draft("x").usage is None
