@@ -1,0 +1,281 @@
+"""Tests for cafe/health.py: `cafe doctor` offline, against `cafe serve`, and against broken set-ups.
+
+Every scenario also checks the one promise that matters most: the API key never shows up.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import socket
+import time
+
+import pytest
+
+import cafe
+from cafe.cli import main
+from cafe.health import Check, DoctorReport, doctor
+from cafe.scripted import Script
+from cafe.serve import Faults, running_server
+
+KEY = "sk-test-SECRET-1234567890abcdef"
+MODEL = "cafe-scripted"
+ENDPOINT_CHECKS = ("endpoint reachable", "model listed", "JSON round trip", "tool calls", "latency")
+
+
+def live_env(base_url: str, *, key: str = KEY, model: str = MODEL) -> dict[str, str]:
+    return {"COURSE_MODE": "live", "CAFE_BASE_URL": base_url, "CAFE_API_KEY": key, "CAFE_MODEL": model}
+
+
+def dead_url() -> str:
+    """A URL on a port nobody listens on: bind a socket to get a free port, then close it."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def run(environ: dict[str, str], **kwargs) -> tuple[DoctorReport, str]:
+    out = io.StringIO()
+    report = doctor(environ=environ, out=out, **kwargs)
+    text = out.getvalue()
+    assert_key_hidden(report, text)
+    return report, text
+
+
+def assert_key_hidden(report: DoctorReport, text: str) -> None:
+    everything = text + repr(report) + "".join(c.detail + c.fix for c in report.checks)
+    assert KEY not in everything
+    assert KEY[:-4] not in everything  # nothing but the last 4 characters, ever
+    assert "SECRET" not in everything
+
+
+def check(report: DoctorReport, name: str) -> Check:
+    (found,) = [c for c in report.checks if c.name == name]
+    return found
+
+
+# --- offline --------------------------------------------------------------------------------
+
+
+def test_doctor_offline_passes_every_check():
+    report, text = run({})
+    assert report.ok, text
+    assert report.mode == "offline"
+    names = [c.name for c in report.checks]
+    assert names == ["mode", "Python", "packages", "base URL", "API key", "model", *ENDPOINT_CHECKS]
+    assert "all 11 checks passed" in text
+
+
+def test_doctor_offline_says_scripted_mode_and_how_to_go_live():
+    _, text = run({"COURSE_MODE": "offline"})
+    assert "Scripted mode is active" in text
+    for line in ("export COURSE_MODE=live", "export CAFE_BASE_URL=", "export CAFE_API_KEY=",
+                 "export CAFE_MODEL="):
+        assert line in text
+    assert "cafe serve" in text
+
+
+def test_doctor_offline_reports_versions_from_package_metadata():
+    report, _ = run({})
+    detail = check(report, "packages").detail
+    for name in ("cafe", "openai", "pydantic", "ipywidgets"):
+        assert f"{name} " in detail
+    assert "not installed" not in detail
+
+
+def test_doctor_is_reachable_as_cafe_doctor():
+    out = io.StringIO()
+    assert cafe.doctor(environ={}, out=out).ok
+    assert "cafe doctor" in out.getvalue()
+
+
+def test_doctor_cli_offline_exits_0(monkeypatch, capsys):
+    monkeypatch.delenv("COURSE_MODE", raising=False)
+    assert main(["doctor"]) == 0
+    assert "all 11 checks passed" in capsys.readouterr().out
+
+
+# --- live, against cafe serve ---------------------------------------------------------------
+
+
+def test_doctor_cli_against_cafe_serve_passes_and_exits_0(monkeypatch, capsys):
+    with running_server(api_key=KEY) as server:
+        for name, value in live_env(server.base_url).items():
+            monkeypatch.setenv(name, value)
+        code = main(["doctor"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "all 11 checks passed" in out
+    assert server.base_url in out and "…cdef" in out
+    assert KEY not in out
+
+
+def test_doctor_live_runs_the_json_and_tool_probes_over_http():
+    with running_server(api_key=KEY) as server:
+        report, text = run(live_env(server.base_url))
+    assert report.ok, text
+    assert report.mode == "live"
+    json_probe, tool_probe = server.requests
+    assert json_probe["response_format"] == {"type": "json_object"}
+    assert tool_probe["tool_choice"] == {"type": "function", "function": {"name": "add_item"}}
+    assert check(report, "latency").detail.endswith("ms for the JSON round trip")
+
+
+def test_doctor_dead_port_fails_fast_naming_the_url():
+    url = dead_url()
+    started = time.monotonic()
+    report, text = run(live_env(url), timeout=10.0)
+    elapsed = time.monotonic() - started
+    assert elapsed < 10.0
+    assert not report.ok
+    reachable = check(report, "endpoint reachable")
+    assert not reachable.ok and url in reachable.detail
+    assert "CAFE_BASE_URL" in reachable.fix and "cafe serve" in reachable.fix
+    for name in ENDPOINT_CHECKS[1:]:
+        assert check(report, name).skipped
+        assert check(report, name).detail == "skipped: endpoint unreachable"
+    assert url in text
+
+
+def test_doctor_cli_dead_port_exits_1(monkeypatch, capsys):
+    for name, value in live_env(dead_url()).items():
+        monkeypatch.setenv(name, value)
+    assert main(["doctor", "--timeout", "2"]) == 1
+    assert KEY not in capsys.readouterr().out
+
+
+def test_doctor_slow_endpoint_is_reported_within_the_timeout():
+    with running_server(faults=Faults(delay_s=5.0)) as server:
+        started = time.monotonic()
+        report, text = run(live_env(server.base_url), timeout=0.3)
+        elapsed = time.monotonic() - started
+    assert elapsed < 3.0
+    failed = check(report, "JSON round trip")
+    assert not failed.ok and "did not answer within 0.3 s" in failed.detail
+    assert "--timeout" in failed.fix
+    assert check(report, "tool calls").skipped  # no second wait for the same silence
+
+
+def test_doctor_wrong_key_says_refused_and_names_cafe_api_key():
+    with running_server(api_key="sk-the-real-server-key-42") as server:
+        report, text = run(live_env(server.base_url))
+    assert not report.ok
+    assert check(report, "endpoint reachable").ok  # it answered, with a refusal
+    refused = check(report, "API key accepted")
+    assert not refused.ok
+    assert "refused the API key" in refused.detail and "…cdef" in refused.detail
+    assert "CAFE_API_KEY" in refused.fix
+    assert "sk-the-real-server-key-42" not in text
+    assert check(report, "JSON round trip").skipped
+
+
+def test_doctor_unknown_model_says_so_and_lists_the_offered_models():
+    with running_server(Script(["{}"], cycle=True, models=["cafe-small", "cafe-large"])) as server:
+        report, text = run(live_env(server.base_url, model="gpt-4o"))
+    listed = check(report, "model listed")
+    assert not listed.ok
+    assert "'gpt-4o' is not among the endpoint's models" in listed.detail
+    assert "cafe-small, cafe-large" in listed.detail
+    assert "export CAFE_MODEL=cafe-small" in listed.fix
+    assert "cafe-small, cafe-large" in text
+
+
+def test_doctor_reply_that_is_not_json_fails_the_round_trip():
+    with running_server(Script(["Sure! Here is your JSON: {"], cycle=True)) as server:
+        report, _ = run(live_env(server.base_url))
+    failed = check(report, "JSON round trip")
+    assert not failed.ok and "not JSON" in failed.detail
+    assert "JSON mode" in failed.fix
+
+
+def test_doctor_model_that_ignores_tools_fails_the_tool_check():
+    with running_server(Script(['{"ok": true}'], cycle=True)) as server:  # never calls a tool
+        report, _ = run(live_env(server.base_url))
+    assert check(report, "JSON round trip").ok
+    failed = check(report, "tool calls")
+    assert not failed.ok and "No tool call came back" in failed.detail
+    assert "tool" in failed.fix
+
+
+def test_doctor_tool_call_with_bad_arguments_fails_the_tool_check():
+    def responder(request):
+        if request.get("tools"):
+            return {"tool_calls": [{"name": "add_item", "arguments": "{item: latte"}]}
+        return '{"ok": true}'
+
+    with running_server(responder) as server:
+        report, _ = run(live_env(server.base_url))
+    assert "arguments are not JSON" in check(report, "tool calls").detail
+
+
+def test_doctor_endpoint_errors_on_chat_are_reported_with_the_status():
+    with running_server(faults=Faults(status=500)) as server:
+        report, _ = run(live_env(server.base_url))
+    assert check(report, "model listed").ok  # the model list still answers
+    failed = check(report, "JSON round trip")
+    assert not failed.ok and "HTTP 500" in failed.detail and "Error code" not in failed.detail
+
+
+# --- configuration problems are failed checks, not tracebacks ------------------------------
+
+
+def test_doctor_bad_course_mode_is_reported_not_raised():
+    report, text = run({"COURSE_MODE": "cloud", "CAFE_API_KEY": KEY})
+    assert not report.ok
+    assert report.mode is None
+    mode = check(report, "mode")
+    assert not mode.ok and "'cloud'" in mode.detail and "offline, live" in mode.detail
+    assert check(report, "latency").skipped
+    assert "Traceback" not in text
+
+
+def test_doctor_cli_bad_course_mode_exits_1(monkeypatch, capsys):
+    monkeypatch.setenv("COURSE_MODE", "cloud")
+    assert main(["doctor"]) == 1
+    assert "COURSE_MODE is 'cloud'" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("missing", ["CAFE_BASE_URL", "CAFE_API_KEY", "CAFE_MODEL"])
+def test_doctor_missing_live_variable_is_a_failed_check_naming_it(missing):
+    env = live_env("http://127.0.0.1:8000/v1")
+    del env[missing]
+    report, text = run(env)
+    settings = check(report, "live settings")
+    assert not settings.ok
+    assert f"{missing} is not set" in settings.detail and f"export {missing}=" in settings.detail
+    assert all(check(report, name).skipped for name in ENDPOINT_CHECKS)
+
+
+def test_doctor_bad_url_is_a_failed_check():
+    report, _ = run(live_env("localhost:8000"))
+    assert "not an http(s) URL" in check(report, "live settings").detail
+
+
+# --- the records ----------------------------------------------------------------------------
+
+
+def test_doctor_report_ok_only_when_every_check_passed():
+    passing = Check("a", True, "fine")
+    failing = Check("b", False, "broken", "fix it")
+    assert DoctorReport("offline", (passing,)).ok
+    assert not DoctorReport("offline", (passing, failing)).ok
+    assert DoctorReport("offline", (passing, failing)).failed == (failing,)
+
+
+def test_doctor_records_are_frozen():
+    report, _ = run({})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.checks[0].ok = False  # type: ignore[misc]
+
+
+def test_doctor_passing_checks_carry_no_fix():
+    report, _ = run({})
+    assert all(c.fix == "" for c in report.checks)
+
+
+def test_doctor_redacts_a_key_that_the_endpoint_echoes_back():
+    # A reply quoting the key ends up in a failure detail: it must be masked there too.
+    with running_server(Script([f"your key is {KEY}"], cycle=True)) as server:
+        report, text = run(live_env(server.base_url))
+    assert "your key is …cdef" in check(report, "JSON round trip").detail
