@@ -27,7 +27,8 @@ from cafe.schema import Draft, Failure, StructuredDrafts, Ticket, Usage, contrac
 
 __all__ = [
     "CAP_DEFAULT", "STOP_REASONS", "StopReason", "RETRY_MODES", "RetryMode", "CHANGE_NOTHING_ELSE",
-    "Message", "Generator", "Score", "Attempt", "RepairResult", "ScriptedGenerator",
+    "OMELETTE_SPEC", "ALTERNATING_CANDIDATES", "UNSAFE_SPEC", "Message", "Generator",
+    "Score", "Attempt", "RepairResult", "ScriptedGenerator",
     "score_ticket", "attempt_failure_view", "failure_view", "check_attempt_failure_view",
     "brief_for", "retry_messages", "system_prompt", "make_scripted_generator",
     "make_model_generator", "repair_ticket", "attempts_to_pass",
@@ -49,6 +50,17 @@ RETRY_MODES: tuple[str, ...] = get_args(RetryMode)
 # something else on the way, which the next scoring then fails.
 CHANGE_NOTHING_ELSE = ("Your last ticket was rejected. Write the ticket for the same order again, "
                        "fixing only what is listed below. Change nothing else.")
+
+# The lesson's worked example, shared by the toy, the notebook, the benchmark and the tests:
+# table 4 wants the cheese omelette, which is 86'd today, and the scripted drafts alternate
+# between forgetting the table and a complete ticket for the omelette. No draft can pass.
+OMELETTE_SPEC = OrderSpec(table=4, items=("cheese omelette",), request="The cheese omelette for table 4, please.")
+ALTERNATING_CANDIDATES: tuple[str, ...] = (
+    '{"items": ["cheese omelette"], "allergies": [], "notes": ""}',
+    '{"table": 4, "items": ["cheese omelette"], "allergies": [], "notes": ""}',
+)
+# A known unsafe request: the only item contains the allergen the customer declared.
+UNSAFE_SPEC = OrderSpec(table=2, items=("latte",), allergies=("milk",), request="A latte, please. I'm allergic to milk.")
 
 Message = dict[str, str]
 # A generator turns messages into a draft: text, or a `Draft` carrying token usage too.
