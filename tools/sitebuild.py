@@ -518,17 +518,17 @@ def _check_sota_table(section: Section, rel: str) -> list[Problem]:
     return [Problem(rel, where, f"needs a table with the columns {' | '.join(SOTA_COLUMNS)}")]
 
 
-def _split_questions(section: Section) -> tuple[list[Token], list[tuple[Token, int, list[Token]]]]:
-    """Self-check tokens -> (intro tokens, [(question inline token, line, answer tokens)])."""
+def _split_questions(section: Section) -> tuple[list[Token], list[tuple[Token, int, list[Token], str]]]:
+    """Self-check tokens -> (intro tokens, [(question inline token, line, answer tokens, anchor)])."""
     intro: list[Token] = []
-    questions: list[tuple[Token, int, list[Token]]] = []
+    questions: list[tuple[Token, int, list[Token], str]] = []
     tokens = list(section.tokens)
     i = 0
     while i < len(tokens):
         token = tokens[i]
         if token.type == "heading_open" and token.tag == "h3" and token.level == 0:
             line = (token.map[0] + 1) if token.map else 0
-            questions.append((tokens[i + 1], line, []))
+            questions.append((tokens[i + 1], line, [], str(token.attrs.get("id", ""))))
             i += 3  # heading_open, inline, heading_close
             continue
         (questions[-1][2] if questions else intro).append(token)
@@ -542,7 +542,7 @@ def _check_self_check(section: Section, rel: str) -> list[Problem]:
     if not questions:
         return [Problem(rel, where, "has no questions; write each question as a '### ' heading with its answer below it")]
     problems = []
-    for inline, line, answer in questions:
+    for inline, line, answer, _ in questions:
         if not any(t.type != "hr" for t in answer):
             problems.append(Problem(rel, f"self-check question '{inline.content}' (line {line})",
                                     "has no answer; write the answer as paragraphs under the question"))
@@ -731,6 +731,7 @@ def _scan(page_html: str) -> _PageScan:
 def _check_links(
     pages: dict[str, str], origins: dict[str, dict[str, _LinkOrigin]], page_sources: dict[str, str], root: Path, extra_files: set[str]
 ) -> list[Problem]:
+    # a page missing because its lesson.md failed validation is reported as that, not as a typo
     """Every href/src on every page resolves: site pages and their anchors, repository files."""
     scans = {name: _scan(text) for name, text in pages.items()}
     problems: list[Problem] = []
@@ -760,8 +761,12 @@ def _check_links(
                         problem = f"anchor '#{fragment}' does not exist on {on}; anchors there: {known}"
                 elif page not in extra_files:
                     lesson = re.fullmatch(r"(s\d{2}-[^/]+)\.html", page)
-                    problem = (f"there is no page {page}" + (f" (no sessions/{lesson.group(1)}/lesson.md)" if lesson else "")
-                               + "; link to an existing session's lesson.md, e.g. ../s01-loop/lesson.md")
+                    if lesson and (root / "sessions" / lesson.group(1) / "lesson.md").exists():
+                        problem = (f"sessions/{lesson.group(1)}/lesson.md did not build (its problems are listed "
+                                   f"in this report), so the link cannot be checked; fix that lesson first")
+                    else:
+                        problem = (f"there is no page {page}" + (f" (no sessions/{lesson.group(1)}/lesson.md)" if lesson else "")
+                                   + "; link to an existing session's lesson.md, e.g. ../s01-loop/lesson.md")
             else:
                 if not (root / target).exists():
                     problem = f"{target} does not exist in the repository"
@@ -803,7 +808,7 @@ def _render_lesson_parts(lesson: Lesson, root: Path, md: MarkdownIt, origins: di
     """Render the lesson body: preamble, sections (self-check as <details>), inline front-matter text."""
     env: dict[str, Any] = {}
     tokens = md.parse(lesson.body, env)  # fresh tokens: rendering rewrites links in place
-    preamble, sections, slugger = _sections_from_tokens(tokens, lesson.body_line)
+    preamble, sections, _ = _sections_from_tokens(tokens, lesson.body_line)
     _rewrite_links(lesson, tokens, root, origins)
     render = lambda toks: md.renderer.render(list(toks), md.options, env)  # noqa: E731
 
@@ -817,10 +822,10 @@ def _render_lesson_parts(lesson: Lesson, root: Path, md: MarkdownIt, origins: di
             item["questions"] = [
                 {
                     "html": md.renderer.renderInline(inline.children or [], md.options, env),
-                    "anchor": slugger(_inline_text(inline)),
+                    "anchor": anchor,
                     "answer": render(answer),
                 }
-                for inline, _, answer in questions
+                for inline, _, answer, anchor in questions
             ]
         else:
             item["html"] = render(section.tokens)

@@ -1,0 +1,248 @@
+"""The built site in a real browser: headless Chromium, driven with selenium over chromedriver.
+
+Each page is served from a stdlib HTTP server on 127.0.0.1 (an ephemeral port, in a thread), laid
+out as in a checkout: `/site/<page>` is the build output, every other path is the repository, so
+the notebook and toy links resolve as they would for a learner. For each page:
+
+- navigation works: the index link, previous and next land on the right pages;
+- every "On this page" entry, clicked, sets the location hash and brings its section into view;
+- a self-check `<details>` starts closed, opens on a click on its question, and closes again;
+- at 390 px (a phone, with its meta viewport honoured) nothing scrolls sideways;
+- screenshots at 1280 px and 390 px are saved under the pytest temporary folder (or under
+  `$CAFE_SCREENSHOT_DIR` when set), and the folder is printed.
+
+Where Chromium or chromedriver is missing this test FAILS, saying what to install, unless
+`CAFE_SKIP_BROWSER=1` says to skip it. Needs: apt `chromium chromium-driver`, pip `selenium`.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import os
+import shutil
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Iterator
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import sitebuild  # noqa: E402
+from test_site import write_course  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = (1280, 900)
+PHONE = (390, 844)
+CHROMIUM_FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+)
+REAL_LESSONS = sitebuild.discover_lessons(ROOT)
+
+
+def _skip_or_fail(reason: str) -> None:
+    if os.environ.get("CAFE_SKIP_BROWSER") == "1":
+        pytest.skip(f"CAFE_SKIP_BROWSER=1: {reason}")
+    pytest.fail(f"{reason}. Install it (Debian: apt-get install chromium chromium-driver; "
+                f"pip install selenium), or set CAFE_SKIP_BROWSER=1 to skip the browser test.", pytrace=False)
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    if os.environ.get("CAFE_SKIP_BROWSER") == "1":
+        pytest.skip("CAFE_SKIP_BROWSER=1")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _skip_or_fail("selenium is not installed")
+    binary = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
+                   if shutil.which(name)), None)
+    chromedriver = shutil.which("chromedriver")
+    if binary is None:
+        _skip_or_fail("Chromium is not installed (no chromium, chromium-browser or google-chrome on PATH)")
+    if chromedriver is None:
+        _skip_or_fail("chromedriver is not installed (no chromedriver on PATH)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.add_argument(f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
+    browser = webdriver.Chrome(service=Service(executable_path=chromedriver), options=options)
+    browser.set_page_load_timeout(30)
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
+
+class _CheckoutHandler(SimpleHTTPRequestHandler):
+    """`/site/...` from the build output, everything else from the repository root."""
+
+    site: Path
+    repo: Path
+
+    def translate_path(self, path: str) -> str:
+        parts = unquote(urlsplit(path).path).lstrip("/").split("/")
+        base = self.site if parts[0] == "site" else self.repo
+        rest = parts[1:] if parts[0] == "site" else parts
+        target = base.joinpath(*[p for p in rest if p not in ("", ".", "..")])
+        return str(target)
+
+    def log_message(self, format: str, *args: object) -> None:  # keep test output clean
+        pass
+
+
+def _serve(site: Path, repo: Path) -> tuple[ThreadingHTTPServer, str]:
+    handler = type("Handler", (_CheckoutHandler,), {"site": site, "repo": repo})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(repo)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/site/"
+
+
+@pytest.fixture(scope="module", params=["fixture", "real"])
+def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    """A built site behind a loopback server: the fixture course, then the real sessions."""
+    if request.param == "fixture":
+        repo = write_course(tmp_path_factory.mktemp("course"))
+    else:
+        if not REAL_LESSONS:
+            pytest.skip("no sessions/*/lesson.md written yet")
+        repo = ROOT
+    out = tmp_path_factory.mktemp(f"{request.param}-site") / "site"
+    try:
+        report = sitebuild.build_site(repo, out)
+    except sitebuild.SiteBuildError as exc:
+        problems = str(exc)
+    else:
+        problems = ""
+    if problems:
+        pytest.fail(f"the {request.param} site does not build:\n{problems}", pytrace=False)
+    shots = Path(os.environ.get("CAFE_SCREENSHOT_DIR") or tmp_path_factory.mktemp("screenshots")) / request.param
+    shots.mkdir(parents=True, exist_ok=True)
+    server, base = _serve(out, repo)
+    print(f"\nscreenshots of the {request.param} site: {shots}")
+    try:
+        yield {"name": request.param, "base": base, "report": report, "shots": shots}
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _viewport(driver, size: tuple[int, int], mobile: bool) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile})
+
+
+def _screenshot(driver, path: Path, full_page: bool = False) -> None:
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": full_page})
+    path.write_bytes(base64.b64decode(shot["data"]))
+
+
+def _no_sideways_scroll(driver, width: int) -> None:
+    # Compare with the device width, not window.innerWidth: a mobile browser zooms out to fit an
+    # overflowing page, and innerWidth then grows to match the overflow.
+    layout = driver.execute_script("return document.documentElement.clientWidth")
+    assert layout == width, f"the layout viewport is {layout}px, expected {width}px (meta viewport missing?)"
+    scroll = driver.execute_script("return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+    wide = driver.execute_script("""
+        const w = document.documentElement.clientWidth; const out = [];
+        for (const el of document.querySelectorAll('body *')) {
+          const r = el.getBoundingClientRect();
+          if (r.right > w + 1) out.push(el.tagName + '.' + el.className);
+        }
+        return out.slice(0, 5);""")
+    assert scroll <= width, f"page scrolls sideways at {width}px: scrollWidth {scroll}; too wide: {wide}"
+
+
+def _pages(served: dict) -> list[str]:
+    return ["index.html"] + [lesson.page for lesson in served["report"].lessons]
+
+
+def test_every_page_navigates_scrolls_toggles_and_fits_a_phone(driver, served) -> None:
+    from selenium.webdriver.common.by import By
+
+    lessons = served["report"].lessons
+    base, shots = served["base"], served["shots"]
+    assert lessons, "the site has no session pages"
+    for page in _pages(served):
+        _viewport(driver, DESKTOP, mobile=False)
+        driver.get(base + page)
+        assert sitebuild.COURSE_NAME in driver.title, page
+        _screenshot(driver, shots / f"{page[:-5]}-desktop.png")
+
+        if page == "index.html":
+            links = {a.get_attribute("href").rsplit("/", 1)[-1] for a in driver.find_elements(By.CSS_SELECTOR, "li.session h3 a")}
+            assert links == {lesson.page for lesson in lessons}, "index does not link every session"
+            driver.find_element(By.LINK_TEXT, f"Session {lessons[0].number:02d} · {lessons[0].title}").click()
+            assert driver.current_url == base + lessons[0].page
+        else:
+            _check_lesson_page(driver, base, page, lessons)
+
+        _viewport(driver, PHONE, mobile=True)
+        driver.get(base + page)
+        _no_sideways_scroll(driver, PHONE[0])
+        _screenshot(driver, shots / f"{page[:-5]}-phone.png")
+        _screenshot(driver, shots / f"{page[:-5]}-phone-full.png", full_page=True)
+    _viewport(driver, DESKTOP, mobile=False)
+
+
+def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
+    from selenium.webdriver.common.by import By
+
+    i = [lesson.page for lesson in lessons].index(page)
+    # previous / next / index, from the top pager
+    for css, expected in (("nav.pager-top a.prev", lessons[i - 1].page if i else None),
+                          ("nav.pager-top a.next", lessons[i + 1].page if i + 1 < len(lessons) else None),
+                          ("nav.pager-top a.up", "index.html")):
+        found = driver.find_elements(By.CSS_SELECTOR, css)
+        if expected is None:
+            assert not found, f"{page}: {css} should not exist"
+            continue
+        assert found, f"{page}: {css} is missing"
+        found[0].click()
+        assert driver.current_url == base + expected, f"{page}: {css} went to {driver.current_url}"
+        driver.back()
+        assert driver.current_url == base + page
+
+    # on this page: each entry lands on its section
+    entries = driver.find_elements(By.CSS_SELECTOR, "nav.toc a")
+    assert len(entries) == len(sitebuild.REQUIRED_SECTIONS), f"{page}: on-this-page has {len(entries)} entries"
+    for entry in entries:
+        anchor = entry.get_attribute("href").split("#", 1)[1]
+        entry.click()
+        assert driver.execute_script("return location.hash") == f"#{anchor}", f"{page}: clicking {anchor}"
+        top = driver.execute_script(f"return document.getElementById({anchor!r}).getBoundingClientRect().top")
+        height = driver.execute_script("return window.innerHeight")
+        assert 0 <= top < height, f"{page}: section #{anchor} is not in view after the click (top={top})"
+
+    # a self-check answer: collapsed, opened by its question, closed again
+    details = driver.find_elements(By.CSS_SELECTOR, "details.self-check")
+    assert details, f"{page}: no self-check <details>"
+    first = details[0]
+    answer = first.find_element(By.CSS_SELECTOR, ".answer")
+    summary = first.find_element(By.TAG_NAME, "summary")
+    assert first.get_attribute("open") is None and not answer.is_displayed(), f"{page}: answer shown before a click"
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+    summary.click()
+    assert first.get_attribute("open") is not None and answer.is_displayed(), f"{page}: the question did not open"
+    summary.click()
+    assert first.get_attribute("open") is None, f"{page}: the question did not close"
+
+    # the notebook and toy links reach real files through the same server
+    for css in ("dd.open a",):
+        for link in driver.find_elements(By.CSS_SELECTOR, css):
+            href = link.get_attribute("href")
+            status = driver.execute_script(
+                "return fetch(arguments[0], {method: 'HEAD'}).then(r => r.status)", href)
+            assert status == 200, f"{page}: {href} answered {status}"
