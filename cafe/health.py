@@ -34,7 +34,7 @@ from importlib import metadata
 from typing import Any, TextIO
 
 from cafe.client import endpoint_of, make_client
-from cafe.config import LIVE_VARIABLES, OFFLINE_MODEL, course_mode, live_settings, mask_key, redact
+from cafe.config import LIVE_VARIABLES, OFFLINE_MODEL, Mode, course_mode, live_settings, mask_key, redact
 from cafe.errors import ConfigError
 from cafe.scripted import ScriptedClient
 
@@ -48,6 +48,8 @@ MIN_PYTHON = (3, 10)
 DEFAULT_TIMEOUT_S = 10.0
 # A reply slower than this still passes, but the report warns: a course run makes many calls.
 SLOW_MS = 5_000
+# The checks that talk to the model, in the order they run.
+NETWORK_CHECKS = ("endpoint reachable", "model listed", "JSON round trip", "tool calls", "latency")
 # Why later network checks are skipped after a failure that would only repeat (or hang) in them.
 UNREACHABLE = "endpoint unreachable"
 KEY_REFUSED = "the endpoint refused the key"
@@ -94,7 +96,7 @@ class Check:
 class DoctorReport:
     """Every check the doctor ran, in order. `ok` is True when all of them passed."""
 
-    mode: str | None
+    mode: Mode | None  # None when COURSE_MODE itself is invalid
     checks: tuple[Check, ...]
 
     @property
@@ -209,7 +211,7 @@ def _probe_tools(client: Any, model: str) -> tuple[bool, str]:
     except json.JSONDecodeError:
         return False, f"The tool call's arguments are not JSON: {_short(call.function.arguments)!r}"
     if not isinstance(arguments, dict):
-        return False, f"The tool call's arguments are JSON but not an object: {_short(call.function.arguments)!r}"
+        return False, f"The tool call's arguments are not a JSON object: {_short(call.function.arguments)!r}"
     if call.function.name != "add_item":
         return False, f"The model called {call.function.name!r}, not the forced tool 'add_item'."
     return True, f"forced a call to add_item and got one, arguments {_short(call.function.arguments)}"
@@ -242,11 +244,16 @@ class _Report:
         print(redact(text, self.key), file=self.out, flush=True)
 
 
-NETWORK_CHECKS = ("endpoint reachable", "model listed", "JSON round trip", "tool calls", "latency")
-
 
 def _endpoint_checks(report: _Report, client: Any, model: str, timeout: float) -> None:
     """The five checks that talk to the model, offline (scripted) or live (HTTP)."""
+    try:
+        _probe_endpoint(report, client, model, timeout)
+    except _Unusable:
+        pass  # already reported, and the remaining checks marked skipped
+
+
+def _probe_endpoint(report: _Report, client: Any, model: str, timeout: float) -> None:
     url = endpoint_of(client)
 
     def attempt(name: str, probe: Callable[[], Any], remaining: tuple[str, ...]) -> Any:
@@ -267,7 +274,8 @@ def _endpoint_checks(report: _Report, client: Any, model: str, timeout: float) -
     if offered is None:  # it answered, but not with a model list; chat may still work
         report.add("model listed", False, "skipped: the endpoint did not list its models", skipped=True)
     else:
-        report.add("endpoint reachable", True, f"{url} answered the model list ({len(offered)} model{'s' * (len(offered) != 1)})")
+        count = f"{len(offered)} model" + ("" if len(offered) == 1 else "s")
+        report.add("endpoint reachable", True, f"{url} answered the model list ({count})")
         if model in offered:
             report.add("model listed", True, f"{model} is among the endpoint's models")
         else:
@@ -291,7 +299,7 @@ def _endpoint_checks(report: _Report, client: Any, model: str, timeout: float) -
     if seen is None:
         report.add("latency", False, "skipped: no JSON round trip to time", skipped=True)
     else:
-        slow = f" (slow: over {SLOW_MS} ms, and a course run makes many calls)" if elapsed_ms > SLOW_MS else ""
+        slow = f" (slow: over {SLOW_MS} ms; a course run makes many calls)" if elapsed_ms > SLOW_MS else ""
         report.add("latency", True, f"{elapsed_ms:.0f} ms for the JSON round trip{slow}")
 
 
@@ -319,10 +327,10 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
     report.say("cafe doctor: checking the course set-up")
 
     try:
-        mode: str | None = course_mode(env)
+        mode: Mode | None = course_mode(env)
     except ConfigError as exc:
         mode = None
-        report.add("mode", False, str(exc), "Fix COURSE_MODE as the message says, then run `cafe doctor` again.")
+        report.add("mode", False, str(exc), "Fix COURSE_MODE as the message says; run `cafe doctor` again.")
     else:
         report.add("mode", True, "offline: answers come from the scripted model" if mode == "offline"
                    else "live: answers come from the endpoint below")
@@ -333,7 +341,8 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
                "recreate the virtual environment.")
     shown, missing = _versions()
     report.add("packages", not missing, shown,
-               f"Install what is missing ({', '.join(missing)}): from the course checkout, `pip install -e .`")
+               f"Install what is missing ({', '.join(missing)}): "
+               "from the course checkout, run `pip install -e .`")
 
     if mode is None:
         report.skip(NETWORK_CHECKS, "COURSE_MODE is not valid")
@@ -342,12 +351,13 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
         report.add("base URL", True, f"{endpoint_of(client)} (no network offline)")
         report.add("API key", True, "not needed offline")
         report.add("model", True, OFFLINE_MODEL)
-        _run_endpoint_checks(report, client, OFFLINE_MODEL, timeout)
+        _endpoint_checks(report, client, OFFLINE_MODEL, timeout)
     else:
         try:
             settings = live_settings(env)
         except ConfigError as exc:
-            report.add("live settings", False, str(exc), "Set the variable as shown, then run `cafe doctor` again.")
+            report.add("live settings", False, str(exc),
+                       "Set the variable as shown, then run `cafe doctor` again.")
             report.skip(NETWORK_CHECKS, "live settings are incomplete")
         else:
             report.add("base URL", True, settings.base_url)
@@ -355,7 +365,7 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
             report.add("model", True, settings.model)
             client = make_client(environ=env, timeout=timeout, max_retries=0)
             try:
-                _run_endpoint_checks(report, client, settings.model, timeout)
+                _endpoint_checks(report, client, settings.model, timeout)
             finally:
                 client.close()
 
@@ -371,10 +381,3 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
                    + (f", {skipped} skipped" if skipped else "")
                    + ". Fix the first failure first; later ones often follow from it.")
     return result
-
-
-def _run_endpoint_checks(report: _Report, client: Any, model: str, timeout: float) -> None:
-    try:
-        _endpoint_checks(report, client, model, timeout)
-    except _Unusable:
-        pass  # already reported, and the remaining checks marked skipped

@@ -286,7 +286,8 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             raise _Problem(400, "The request has no valid Content-Length header.") from None
         if length > MAX_BODY_BYTES:
-            raise _Problem(413, f"The request body is {length} bytes; this server takes at most {MAX_BODY_BYTES}.")
+            raise _Problem(413, f"The request body is {length} bytes; this server takes at most "
+                                f"{MAX_BODY_BYTES}.")
         raw = self.rfile.read(length)
         try:
             request = json.loads(raw)
@@ -413,7 +414,8 @@ def _banner(server: CafeServer, api_key: str | None) -> str:
         key_line = "export CAFE_API_KEY=sk-local        # any non-empty text: this server checks no key"
         key_note = "any key is accepted"
     else:
-        key_line = f"export CAFE_API_KEY=YOUR-KEY        # the value you passed to --api-key ({mask_key(api_key)})"
+        key_line = (f"export CAFE_API_KEY=YOUR-KEY        "
+                    f"# the value you passed to --api-key ({mask_key(api_key)})")
         key_note = f"requests must carry the key you gave ({mask_key(api_key)})"
     lines = [
         f"cafe serve: a scripted OpenAI-compatible endpoint at {server.base_url}",
@@ -428,7 +430,8 @@ def _banner(server: CafeServer, api_key: str | None) -> str:
         "then `cafe doctor` to check. Press Ctrl-C to stop.",
     ]
     if server.server_address[0] not in ("127.0.0.1", "localhost"):
-        lines.append("Note: this server listens beyond loopback; anyone who can reach this machine can use it.")
+        lines.append("Note: this server listens beyond loopback; "
+                     "anyone who can reach this machine can use it.")
     return "\n".join(lines)
 
 
@@ -462,8 +465,9 @@ def serve_forever(
               file=sys.stderr)
         return 2
     # Ctrl-C and SIGTERM both mean "stop cleanly", even if our parent started us ignoring SIGINT.
-    in_main = threading.current_thread() is threading.main_thread()
-    previous = {sig: signal.signal(sig, _raise_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)} if in_main else {}
+    previous = {}
+    if threading.current_thread() is threading.main_thread():  # only the main thread may set handlers
+        previous = {sig: signal.signal(sig, _raise_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     print(_banner(server, api_key), file=out, flush=True)
     try:
         server.serve_forever(poll_interval=POLL_INTERVAL_S)
