@@ -9,15 +9,18 @@ adds the facts only the host can supply, and the one decision built on them:
   it returns one of four decisions: `proceed`, `extend` (silently move the deadline, carrying
   `new_budget_ms`), `pace_check` (tell the agent to wrap up) or `cut` (stop, with one of five
   named reasons). It never reads a clock; the caller passes the time in.
-- `PaceGovernor`: the host side. It owns the clock and the counters (`extends_used`,
-  `pace_checks_used`), assembles an observation once per turn, asks `governor_pace_decision`,
-  and acts on the answer: re-arms the budget on `extend`, queues a wrap-up note on
-  `pace_check`, and says stop on `cut`.
+- `PaceGovernor`: the host side, as an after-turn hook for `cafe.loop.run_loop`. It owns the
+  counters (`extends_used`, `pace_checks_used`), the armed deadline and the evidence gathered
+  since the last checkpoint; once the deadline passes it asks `governor_pace_decision` and acts:
+  re-arms the deadline on `extend`, sends a wrap-up note on `pace_check`, stops on `cut`.
+- `wall_timeout`, the fixed timeout it replaces (kept for comparison), and `TurnClock`, a fake
+  clock that charges a fixed number of seconds per turn, so governed runs are deterministic.
 
 The other two host facts, `progress_signal` ("did the verifier advance this turn?") and
-`remediation_delivered` ("did the fix we sent actually land?"), feed the stall detector in
-`cafe/stall.py`; this module only consumes their conclusion, as the observation's
-`made_progress` and `verifier_signature_unchanged` flags.
+`remediation_delivered` ("did the fix we sent actually land?"), feed the stall detector
+(`cafe/facts.py`, `cafe/stall.py`). The governor reads the same kind of host reading (for the
+workbench, `passing_tests`) and turns it into the observation's `made_progress` and
+`verifier_signature_unchanged` flags.
 
 Left out: deciding *what* the agent should do after a `pace_check` or a `cut` (the host's call),
 verification tiers and the progress monitor (session 15), and any notion of cost (session 11).
@@ -30,6 +33,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Optional, get_args
@@ -55,6 +59,8 @@ __all__ = [
     "PACE_CHECK_NOTE",
     "VerifyReading",
     "verify_state_of",
+    "passing_tests",
+    "TurnClock",
     "PaceTurn",
     "PaceGovernor",
     "wall_timeout",
@@ -304,6 +310,42 @@ def verify_state_of(view: TurnView) -> float | None:
     if not checks:
         return None
     return 1.0 if any(result.ok for result in checks) else 0.0
+
+
+# pytest's summary line, e.g. "1 failed, 3 passed in 0.02s": the count before "passed".
+_PASSED = re.compile(r"\b(\d+) passed\b")
+
+
+def passing_tests(view: TurnView) -> float | None:
+    """A host reading for a pytest verify tool (the workbench's `run_tests`): how many tests
+    passed this turn, 0 when pytest ran and none did, None when nothing was verified."""
+    checks = [result for result in view.dispatch if result.kind == "verify"]
+    if not checks:
+        return None
+    counts = [int(m.group(1)) if (m := _PASSED.search(r.output)) else 0 for r in checks]
+    return float(max(counts))
+
+
+class TurnClock:
+    """A fake clock for pace experiments: each turn costs `seconds_per_turn`, nothing else moves it.
+
+    Pass it as `run_loop(clock=...)` and its `tick` as the first observer, so the time moves once,
+    at the start of each turn: turn n then ends at n * seconds_per_turn.
+    """
+
+    def __init__(self, seconds_per_turn: float) -> None:
+        if isinstance(seconds_per_turn, bool) or not isinstance(seconds_per_turn, (int, float)) \
+                or not seconds_per_turn > 0:
+            raise ValueError(f"TurnClock: seconds_per_turn must be a positive number, got {seconds_per_turn!r}")
+        self.seconds_per_turn = seconds_per_turn
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def tick(self, view: TurnView) -> None:
+        """An observer: advance the clock by one turn, say nothing."""
+        self.now += self.seconds_per_turn
 
 
 @dataclass(frozen=True)

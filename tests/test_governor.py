@@ -21,14 +21,18 @@ from cafe.governor import (
     POLICY_KEYS,
     REASONS_BY_DECISION,
     PaceGovernor,
+    TurnClock,
     check_pace_decision,
     decision_table,
     governor_pace_decision,
+    passing_tests,
+    verify_state_of,
     wall_timeout,
 )
-from cafe.loop import run_loop
+from cafe.loop import ToolResult, TurnView, run_loop
 from cafe.scripted import ScriptedClient
 from cafe.tools import ToolOutput, tool
+from cafe.workbench import open_workbench, scenario_replies
 
 # A run at its first checkpoint, progressing, well inside its estimate: the governor extends.
 # Each test changes only what it is about.
@@ -462,19 +466,6 @@ def test_check_pace_decision_catches_wrong_reason_order_and_limits_output():
 # --- PaceGovernor: the host side, driving the real loop ------------------------------------
 
 
-class StepClock:
-    """A fake clock: `step` seconds pass at the start of every turn (an observer moves it)."""
-
-    def __init__(self, step: float):
-        self.now, self.step = 0.0, step
-
-    def __call__(self) -> float:
-        return self.now
-
-    def tick(self, view):
-        self.now += self.step
-
-
 TARGETS = ("total", "tax", "receipt", "tip", "change")
 
 
@@ -506,7 +497,7 @@ def till_run(edits, *, hooks, step=10.0, max_turns=12, governor=None):
             replies.append({"tool_calls": [{"name": "write_file", "arguments": {"content": content}},
                                            {"name": "run_tests", "arguments": {}}]})
     replies.append("done")
-    clock = StepClock(step)
+    clock = TurnClock(step)
     if governor is not None:  # the host reads its own runner: the passing-test count
         governor.reading = lambda view: next(
             (float(r.output.split()[0]) for r in view.dispatch if r.kind == "verify"), None)
@@ -609,3 +600,72 @@ def test_pace_governor_rejects_bad_settings():
         PaceGovernor(10, policy={"extend_maximum": 2})
     with pytest.raises(ValueError, match="extend_max"):
         PaceGovernor(10, policy={"extend_max": -2})
+
+
+# --- readings and the clock -----------------------------------------------------------------
+
+
+def _view(*results):
+    return TurnView(turn=1, max_turns=5, calls=(), prev_dispatch=(), dispatch=tuple(results),
+                    elapsed=0.0, verify_attempts=0, can_verify=True)
+
+
+def _result(kind, ok, output):
+    return ToolResult("c1", "run_tests" if kind == "verify" else "write_file", {}, ok, output, kind)
+
+
+def test_passing_tests_reads_pytest_summary():
+    assert passing_tests(_view(_result("verify", False, "F...\n1 failed, 3 passed in 0.02s"))) == 3.0
+    assert passing_tests(_view(_result("verify", True, "....\n4 passed in 0.01s"))) == 4.0
+    assert passing_tests(_view(_result("verify", False, "E\n1 error in 0.01s"))) == 0.0
+
+
+def test_passing_tests_none_without_verification():
+    assert passing_tests(_view()) is None
+    assert passing_tests(_view(_result("mutate", True, "wrote 10 characters"))) is None
+
+
+def test_verify_state_of_clean_or_broken_or_none():
+    assert verify_state_of(_view(_result("verify", True, "ok"))) == 1.0
+    assert verify_state_of(_view(_result("verify", False, "no"))) == 0.0
+    assert verify_state_of(_view(_result("mutate", True, "wrote"))) is None
+
+
+def test_turn_clock_moves_only_on_tick():
+    clock = TurnClock(2.5)
+    assert clock() == clock() == 0.0
+    clock.tick(_view())
+    clock.tick(_view())
+    assert clock() == 5.0
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, "10"])
+def test_turn_clock_rejects_non_positive_step(bad):
+    with pytest.raises(ValueError, match="seconds_per_turn"):
+        TurnClock(bad)
+
+
+# --- the lesson's story, on the real workbench (real files, real pytest) --------------------
+
+
+def _bench_run(scenario, hook):
+    with open_workbench() as bench:
+        clock = TurnClock(10.0)
+        return run_loop(ScriptedClient(scenario_replies(scenario)), [{"role": "user", "content": "fix"}],
+                        bench.tools, verify=bench.verify, observers=[clock.tick], after_turn=[hook],
+                        clock=clock, max_turns=20)
+
+
+def test_workbench_steady_repair_cut_by_timeout_but_finished_under_governor():
+    assert _bench_run("productive", wall_timeout(30_000)).stop_reason == "cut"
+    governor = PaceGovernor(30_000, reading=passing_tests)
+    result = _bench_run("productive", governor)
+    assert result.stop_reason == "done"
+    assert asked(governor) == [(3, "extend", EXTEND_REASON), (6, "proceed", None)]
+
+
+def test_workbench_varied_failures_cut_for_no_verifier_progress():
+    governor = PaceGovernor(30_000, reading=passing_tests)
+    result = _bench_run("varied_failures", governor)
+    assert result.stop_reason == "cut" and "no_verifier_progress" in result.detail
+    assert [t.reading for t in governor.turns if t.reading is not None] == [3.0, 3.0, 3.0]
