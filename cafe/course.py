@@ -499,8 +499,14 @@ def reveal(key: str, source: Any = None, *, answers_dir: str | Path | None = Non
     is read again, and only, when the switch is flipped on.
     """
     handle = Reveal(key, source, answers_dir=answers_dir)
+    # Fail now on a wrong key or an object without source; the content itself is not kept.
     if source is None:
-        _load_answer(key, answers_dir)  # fail early on a wrong key; the text is not kept
+        _load_answer(key, answers_dir)
+    else:
+        try:
+            inspect.getsourcefile(source)
+        except TypeError as exc:
+            raise LookupError(f"reveal {key!r}: cannot show the source of {source!r} ({exc}).") from None
     if headless():
         print(handle.text())
     else:
@@ -539,6 +545,19 @@ def _as_problems(found: Any, check: Callable[..., Any]) -> tuple[str, ...]:
     return tuple(str(problem) for problem in found)
 
 
+def _raised_inside(exc: BaseException, fn: Callable[..., Any]) -> bool:
+    """Did `exc` pass through `fn`'s own code? (Callables without code get the benefit of the doubt.)"""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return True
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code is code:
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def compare(fn: Callable[..., Any], check: Callable[[Callable[..., Any]], Iterable[str]], *,
             key: str | None = None, hint: str | None = None,
             clock: Clock | None = None) -> CompareResult:
@@ -552,7 +571,10 @@ def compare(fn: Callable[..., Any], check: Callable[[Callable[..., Any]], Iterab
         found = check(fn)
     except NotImplementedError:
         result = CompareResult("not_attempted")
-    except Exception as exc:  # the learner's code broke: say how, and keep the notebook running
+    except Exception as exc:
+        if not _raised_inside(exc, fn):
+            raise  # a bug in the check itself: show the traceback to whoever wrote it
+        # the learner's code broke: say how, and keep the notebook running
         result = CompareResult("failed", (f"calling {name} raised {type(exc).__name__}: {exc}",))
     else:
         problems = _as_problems(found, check)

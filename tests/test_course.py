@@ -317,6 +317,19 @@ def test_compare_a_crash_in_the_learners_code_is_a_failure_not_a_traceback(capsy
     assert result.problems == ("calling broken raised KeyError: 0",)
 
 
+def test_compare_a_bug_in_the_check_itself_is_raised_not_blamed_on_the_learner():
+    def buggy_check(fn):
+        return [problem for problem in fn(1).missing_attribute]
+
+    with pytest.raises(AttributeError):
+        course.compare(right, buggy_check)
+
+
+def test_reveal_of_an_object_without_source_is_a_clear_error():
+    with pytest.raises(LookupError, match="cannot show the source"):
+        course.reveal("s00.len", source=len)
+
+
 def test_compare_a_check_that_returns_text_is_a_type_error():
     with pytest.raises(TypeError, match="must return a list of problem strings"):
         course.compare(right, lambda fn: "all good")
