@@ -308,7 +308,17 @@ def run_loop(
     records: list[TurnRecord] = []
     prev: tuple[ToolResult, ...] = ()
     attempts = 0
+    last_check: ToolResult | None = None  # the latest verification, run by the model or the loop
+    edited_since_check = False
     started = clock()
+
+    def note(results: Sequence[ToolResult]) -> None:
+        nonlocal last_check, edited_since_check
+        for result in results:
+            if result.kind == "verify":
+                last_check, edited_since_check = result, False
+            elif result.kind == "mutate" and result.ok:
+                edited_since_check = True
 
     def verify_now(why: str) -> ToolResult:
         nonlocal attempts
@@ -317,6 +327,7 @@ def run_loop(
         result = dispatch_call(ToolCall(f"verify_{attempts}", verify.name, {}, "{}"),
                                {verify.name: verify}, forced=True)
         transcript.append(_verification_message(result, why))
+        note([result])
         return result
 
     def finish(reason: StopReason, detail: str, text: str | None) -> RunResult:
@@ -345,6 +356,12 @@ def run_loop(
             if verify is None:
                 records.append(TurnRecord(turn, reply.content, (), (), tuple(nudges)))
                 return finish("done", "the model answered without calling a tool", reply.content)
+            if attempts >= max_verify_attempts:  # no check left to spend: trust only a fresh pass
+                records.append(TurnRecord(turn, reply.content, (), (), tuple(nudges)))
+                if last_check is not None and last_check.ok and not edited_since_check:
+                    return finish("done", "the model finished and the last verification passed", reply.content)
+                return finish("verify_failed", f"no verification attempts left ({attempts} used) "
+                              "to confirm the claimed finish", reply.content)
             check = verify_now("You said you were done, so the harness checked.")
             if check.ok:
                 records.append(TurnRecord(turn, reply.content, (), (check,), tuple(nudges)))
@@ -358,6 +375,7 @@ def run_loop(
             dispatch = tuple(by_id.get(c.id) or dispatch_call(c, by_name) for c in calls)
             for result in dispatch:
                 transcript.append({"role": "tool", "tool_call_id": result.call_id, "content": result.output})
+            note(dispatch)
 
         for hook in after_turn:  # in list order, so a forced verification is seen by later hooks
             for verdict in _ask([hook], view(dispatch), allow_verify=True):
