@@ -203,6 +203,28 @@ def test_reveal_in_jupyter_displays_the_widget_with_a_text_fallback(answers, mon
     assert ANSWER not in json.dumps(bundle)
 
 
+def test_predict_in_jupyter_displays_the_widget_with_a_text_fallback(monkeypatch, capsys):
+    import IPython.display
+
+    shown = []
+    monkeypatch.setattr(course, "headless", lambda environ=None: False)
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append(obj))
+    guess = course.predict("s07.stop_reason", "Which?", options=["passed", "retries_exhausted"])
+    (bundle,) = shown
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/plain"] == guess.text()
+    assert capsys.readouterr().out == ""  # the widget, not the headless text
+
+
+def test_handles_display_nothing_more_after_the_call_that_made_them(capsys, answers):
+    handles = [course.predict("s07.a", "Q?"), course.reveal("s07.why_cap", answers_dir=answers),
+               course.compare(right, double_check)]
+    capsys.readouterr()
+    for handle in handles:  # what IPython calls for a trailing expression
+        assert handle._ipython_display_() is None
+    assert capsys.readouterr().out == ""
+
+
 def test_reveal_missing_key_names_the_file_and_the_key(answers):
     with pytest.raises(LookupError, match=r"s07\.json has no key 'nope'"):
         course.reveal("s07.nope", answers_dir=answers)
