@@ -283,6 +283,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _read_json(self) -> Any:
         try:
             length = int(self.headers.get("Content-Length", ""))
+            if length < 0:
+                raise ValueError(length)
         except ValueError:
             raise _Problem(400, "The request has no valid Content-Length header.") from None
         if length > MAX_BODY_BYTES:
