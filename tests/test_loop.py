@@ -1,0 +1,363 @@
+"""Tests for cafe/tools.py and cafe/loop.py: the session 01 agent loop."""
+
+from __future__ import annotations
+
+import copy
+import socket
+from typing import Literal
+
+import pytest
+
+from cafe.client import make_client
+from cafe.errors import EndpointError
+from cafe.loop import (DEFAULT_MAX_TURNS, OBSERVER_STOP_REASONS, STOP_REASONS, Nudge, Stop, ToolResult,
+                       TurnView, Verify, run_loop)
+from cafe.tools import Tool, ToolOutput, json_type, tool, tool_schemas
+
+# --- tools used across the tests ------------------------------------------------------------
+
+
+def add_item(item: str, quantity: int = 1, note: str | None = None) -> str:
+    """Add an item to the kitchen ticket.
+
+    Args:
+        item: the menu item, as the menu spells it
+        quantity: how many to add
+        note: anything the kitchen should know
+    """
+    return f"added {quantity} x {item}"
+
+
+def size(cup: Literal["small", "large"], extra_shots: list[int], options: dict) -> str:
+    """Pick a cup size."""
+    return cup
+
+
+def broken(item: str) -> str:
+    """Always fails."""
+    raise RuntimeError(f"the {item} machine is broken")
+
+
+def check(passing: bool = True) -> ToolOutput:
+    """A check that passes or fails on demand."""
+    return ToolOutput(passing, "all good" if passing else "1 failed")
+
+
+ADD = tool(add_item)
+USER = [{"role": "user", "content": "One latte, please."}]
+
+
+def reply_call(name: str, **arguments) -> dict:
+    return {"content": None, "tool_calls": [{"name": name, "arguments": arguments}]}
+
+
+def counter(start: float = 100.0, step: float = 0.5):
+    """A fake clock: each reading is `step` seconds after the last."""
+    now = [start - step]
+
+    def clock() -> float:
+        now[0] += step
+        return now[0]
+
+    return clock
+
+
+# --- tools: the schema comes from the signature ---------------------------------------------
+
+
+def test_tool_schema_reads_types_defaults_and_docstring():
+    schema = ADD.schema()
+    assert schema["type"] == "function"
+    function = schema["function"]
+    assert function["name"] == "add_item"
+    assert function["description"] == "Add an item to the kitchen ticket."
+    params = function["parameters"]
+    assert params["required"] == ["item"]
+    assert params["properties"]["item"] == {"type": "string", "description": "the menu item, as the menu spells it"}
+    assert params["properties"]["quantity"]["type"] == "integer"
+    assert params["properties"]["note"]["type"] == "string"  # X | None: optional, same JSON type
+    assert params["additionalProperties"] is False
+
+
+def test_tool_schema_handles_literal_lists_and_dicts():
+    params = tool(size).parameters
+    assert params["properties"]["cup"] == {"type": "string", "enum": ["small", "large"]}
+    assert params["properties"]["extra_shots"] == {"type": "array", "items": {"type": "integer"}}
+    assert params["properties"]["options"] == {"type": "object"}
+
+
+def test_tool_without_type_hint_is_refused():
+    def untyped(item):
+        return item
+
+    with pytest.raises(TypeError, match="type hint"):
+        tool(untyped)
+
+
+def test_tool_with_star_args_is_refused():
+    def spread(*items: str) -> str:
+        return ""
+
+    with pytest.raises(TypeError, match="name every argument"):
+        tool(spread)
+
+
+def test_json_type_unsupported_annotation_names_it():
+    with pytest.raises(TypeError, match="set"):
+        json_type(set)
+
+
+def test_tool_kind_outside_the_closed_set_is_refused():
+    with pytest.raises(ValueError, match="kind"):
+        Tool("x", "x", {"type": "object"}, add_item, kind="delete")  # type: ignore[arg-type]
+
+
+def test_tool_schemas_duplicate_names_are_refused():
+    with pytest.raises(ValueError, match="add_item"):
+        tool_schemas([ADD, tool(add_item)])
+
+
+# --- the loop: how runs end ------------------------------------------------------------------
+
+
+def test_stop_reasons_are_the_documented_five():
+    assert STOP_REASONS == {"done", "max_turns", "verify_failed", "stuck", "cut"}
+    assert OBSERVER_STOP_REASONS == {"stuck", "cut"}
+
+
+def test_run_loop_runs_a_tool_then_stops_done():
+    client = make_client([reply_call("add_item", item="latte"), "One latte on the ticket."])
+    result = run_loop(client, USER, [ADD])
+    assert result.stop_reason == "done"
+    assert result.text == "One latte on the ticket."
+    assert [t.turn for t in result.turns] == [1, 2]
+    first = result.turns[0].dispatch[0]
+    assert (first.name, first.ok, first.output) == ("add_item", True, "added 1 x latte")
+    assert [m["role"] for m in result.messages] == ["user", "assistant", "tool", "assistant"]
+    assert result.messages[2]["tool_call_id"] == result.messages[1]["tool_calls"][0]["id"]
+
+
+def test_run_loop_sends_tool_schemas_and_transcript_to_the_model():
+    client = make_client([reply_call("add_item", item="latte"), "ok"])
+    run_loop(client, USER, [ADD], model="cafe-scripted")
+    first, second = client.calls
+    assert first["tools"] == [ADD.schema()]
+    assert first["messages"] == USER
+    assert second["messages"][-1] == {"role": "tool", "tool_call_id": "call_1_0", "content": "added 1 x latte"}
+
+
+def test_run_loop_max_turns_stops_a_model_that_never_finishes():
+    client = make_client([reply_call("add_item", item="latte")] * 5)
+    result = run_loop(client, USER, [ADD], max_turns=3)
+    assert result.stop_reason == "max_turns"
+    assert len(result.turns) == 3
+    assert len(client.calls) == 3
+
+
+def test_run_loop_default_turn_budget_is_ten():
+    client = make_client([reply_call("add_item", item="latte")] * DEFAULT_MAX_TURNS)
+    result = run_loop(client, USER, [ADD])
+    assert DEFAULT_MAX_TURNS == 10
+    assert result.stop_reason == "max_turns" and len(result.turns) == DEFAULT_MAX_TURNS
+
+
+def test_run_loop_bad_budget_is_refused():
+    with pytest.raises(ValueError, match="max_turns"):
+        run_loop(make_client(["hi"]), USER, [], max_turns=0)
+    with pytest.raises(ValueError, match="max_verify_attempts"):
+        run_loop(make_client(["hi"]), USER, [], max_verify_attempts=0)
+
+
+def test_run_loop_verify_passing_on_done_stops_done():
+    client = make_client(["Finished."])
+    result = run_loop(client, USER, [], verify=tool(check))
+    assert result.stop_reason == "done"
+    assert result.verify_attempts == 1
+    assert result.turns[0].dispatch[0].forced is True
+
+
+def test_run_loop_failed_verify_is_told_to_the_model_and_the_run_goes_on():
+    failing = tool(lambda: ToolOutput(False, "1 failed: split"), name="run_tests", kind="verify",
+                   description="run the tests")
+    client = make_client(["Finished.", "Finished, really."])
+    result = run_loop(client, USER, [], verify=failing, max_verify_attempts=2)
+    assert result.stop_reason == "verify_failed"
+    assert result.verify_attempts == 2
+    told = [m["content"] for m in result.messages if m["role"] == "user"][1]
+    assert "FAILED" in told and "1 failed: split" in told
+    # the second request carried the failure back to the model
+    assert "1 failed: split" in client.calls[1]["messages"][-1]["content"]
+
+
+def test_run_loop_observer_stop_stuck_ends_before_the_calls_run():
+    ran = []
+
+    def record(item: str) -> str:
+        """Record an item."""
+        ran.append(item)
+        return "ok"
+
+    def stop_on_turn_2(view: TurnView):
+        return Stop("stuck", "going round in circles") if view.turn == 2 else None
+
+    client = make_client([reply_call("record", item="a"), reply_call("record", item="b")])
+    result = run_loop(client, USER, [tool(record)], observers=[stop_on_turn_2])
+    assert (result.stop_reason, result.detail) == ("stuck", "going round in circles")
+    assert ran == ["a"]
+    assert result.turns[-1].dispatch == ()
+
+
+def test_run_loop_after_turn_stop_cut_ends_after_the_turn():
+    client = make_client([reply_call("add_item", item="latte")] * 3)
+    result = run_loop(client, USER, [ADD], after_turn=[lambda view: Stop("cut", "out of time")])
+    assert (result.stop_reason, len(result.turns)) == ("cut", 1)
+    assert result.turns[0].dispatch[0].ok
+
+
+def test_stop_verdict_with_a_loop_only_reason_is_refused():
+    with pytest.raises(ValueError, match="done"):
+        Stop("done")  # type: ignore[arg-type]
+
+
+# --- the loop: observers, after-turn hooks, verify, clock ------------------------------------
+
+
+def test_observers_see_proposed_calls_and_the_previous_turns_results():
+    seen: list[TurnView] = []
+    client = make_client([reply_call("add_item", item="latte"), reply_call("add_item", item="scone"), "done"])
+    run_loop(client, USER, [ADD], observers=[lambda view: seen.append(view)])
+    assert [v.turn for v in seen] == [1, 2, 3]
+    assert [c.arguments["item"] for c in seen[1].calls] == ["scone"]
+    assert seen[0].prev_dispatch == () and seen[1].dispatch == ()
+    assert [r.output for r in seen[1].prev_dispatch] == ["added 1 x latte"]  # one turn behind
+    assert [r.output for r in seen[2].prev_dispatch] == ["added 1 x scone"]
+    assert seen[2].calls == ()  # the model is about to say it is done
+
+
+def test_observer_nudge_is_appended_after_the_turns_tool_results():
+    client = make_client([reply_call("add_item", item="latte"), "done"])
+    result = run_loop(client, USER, [ADD], observers=[lambda v: Nudge("Mind the allergens.", "test")
+                                                      if v.turn == 1 else None])
+    roles = [m["role"] for m in result.messages]
+    assert roles == ["user", "assistant", "tool", "user", "assistant"]
+    assert result.messages[3]["content"] == "Mind the allergens."
+    assert result.turns[0].nudges == (Nudge("Mind the allergens.", "test"),)
+
+
+def test_observer_returning_verify_or_garbage_is_refused():
+    client = make_client([reply_call("add_item", item="latte")])
+    with pytest.raises(TypeError, match="Observer"):
+        run_loop(client, USER, [ADD], observers=[lambda v: Verify("now")])
+    with pytest.raises(TypeError, match="Observer"):
+        run_loop(make_client([reply_call("add_item", item="latte")]), USER, [ADD], observers=[lambda v: "stop!"])
+
+
+def test_after_turn_verify_runs_the_check_and_later_hooks_see_it():
+    seen: list[tuple[ToolResult, ...]] = []
+    client = make_client([reply_call("add_item", item="latte"), "done"])
+    result = run_loop(client, USER, [ADD], verify=tool(check, kind="verify"),
+                      after_turn=[lambda v: Verify("after an edit") if v.turn == 1 else None,
+                                  lambda v: seen.append(v.dispatch)])
+    assert [r.name for r in seen[0]] == ["add_item", "check"]
+    assert seen[0][1].forced
+    assert result.verify_attempts == 2  # the forced one, and the one on "done"
+    assert "after an edit" in result.messages[3]["content"]
+
+
+def test_after_turn_verify_without_a_verify_entrypoint_is_a_no_op():
+    client = make_client([reply_call("add_item", item="latte"), "done"])
+    result = run_loop(client, USER, [ADD], after_turn=[lambda v: Verify()])
+    assert result.stop_reason == "done" and result.verify_attempts == 0
+    assert [r.name for r in result.turns[0].dispatch] == ["add_item"]
+
+
+def test_done_with_no_attempts_left_trusts_only_a_fresh_passing_check():
+    verify = tool(check, kind="verify")
+    client = make_client([reply_call("add_item", item="latte"), "done"])
+    result = run_loop(client, USER, [ADD], verify=verify, max_verify_attempts=1,
+                      after_turn=[lambda v: Verify() if v.turn == 1 else None])
+    assert (result.stop_reason, result.verify_attempts) == ("done", 1)
+
+
+def test_run_loop_clock_is_injected():
+    views: list[TurnView] = []
+    client = make_client([reply_call("add_item", item="latte"), "done"])
+    result = run_loop(client, USER, [ADD], clock=counter(step=0.5), observers=[views.append])
+    # one clock reading when the run starts, one per view, one at the end; nothing sleeps
+    assert [v.elapsed for v in views] == [0.5, 1.0]
+    assert result.elapsed == 1.5
+
+
+# --- the loop: mistakes are the model's information -----------------------------------------
+
+
+def test_unknown_tool_becomes_an_error_result():
+    client = make_client([reply_call("refund", amount=5), "sorry"])
+    result = run_loop(client, USER, [ADD])
+    bad = result.turns[0].dispatch[0]
+    assert not bad.ok and "no tool named 'refund'" in bad.output and "add_item" in bad.output
+
+
+def test_tool_exception_becomes_an_error_result():
+    client = make_client([reply_call("broken", item="grinder"), "sorry"])
+    result = run_loop(client, USER, [tool(broken)])
+    assert result.turns[0].dispatch[0].output == "RuntimeError: the grinder machine is broken"
+
+
+def test_wrong_arguments_become_an_error_result():
+    client = make_client([reply_call("add_item", dish="latte"), "sorry"])
+    result = run_loop(client, USER, [ADD])
+    bad = result.turns[0].dispatch[0]
+    assert not bad.ok and bad.output.startswith("TypeError")
+
+
+def test_arguments_that_are_not_json_become_an_error_result():
+    client = make_client([{"content": None, "tool_calls": [{"name": "add_item", "arguments": "{latte"}]}, "ok"])
+    result = run_loop(client, USER, [ADD])
+    bad = result.turns[0].dispatch[0]
+    assert not bad.ok and "not a JSON object" in bad.output
+
+
+def test_tool_output_false_is_a_failed_result():
+    client = make_client([reply_call("check", passing=False), "ok"])
+    result = run_loop(client, USER, [tool(check)])
+    assert (result.turns[0].dispatch[0].ok, result.turns[0].dispatch[0].output) == (False, "1 failed")
+
+
+def test_run_loop_never_mutates_the_callers_messages():
+    messages = [{"role": "system", "content": "You run a café till."}, {"role": "user", "content": "latte"}]
+    before = copy.deepcopy(messages)
+    client = make_client([reply_call("add_item", item="latte"), "done"])
+    result = run_loop(client, messages, [ADD], observers=[lambda v: Nudge("hi")])
+    assert messages == before
+    assert len(result.messages) > len(messages)
+    assert result.messages[0] is not messages[0]
+
+
+# --- live path: the real SDK over HTTP -------------------------------------------------------
+
+
+def live_env(base_url: str) -> dict[str, str]:
+    return {"COURSE_MODE": "live", "CAFE_BASE_URL": base_url, "CAFE_API_KEY": "sk-local-test-key",
+            "CAFE_MODEL": "cafe-scripted"}
+
+
+def test_run_loop_live_against_running_server_calls_tools():
+    from cafe.serve import running_server
+
+    script = [reply_call("add_item", item="latte", quantity=2), "Two lattes on the ticket."]
+    with running_server(script=script) as server:
+        client = make_client(environ=live_env(server.base_url))
+        result = run_loop(client, USER, [ADD], model="cafe-scripted")
+    assert result.stop_reason == "done"
+    assert result.turns[0].dispatch[0].output == "added 2 x latte"
+    assert result.text == "Two lattes on the ticket."
+
+
+def test_run_loop_dead_endpoint_raises_endpoint_error():
+    with socket.socket() as sock:  # find a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    client = make_client(environ=live_env(f"http://127.0.0.1:{port}/v1"), timeout=5)
+    with pytest.raises(EndpointError, match="Could not connect"):
+        run_loop(client, USER, [ADD], model="cafe-scripted")
