@@ -1,0 +1,150 @@
+"""Tests for cafe/workbench.py: the till project, its real tools, and the scripted scenarios."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cafe.client import make_client
+from cafe.loop import run_loop
+from cafe.workbench import (BILL_FIXES, PROJECTS, SCENARIOS, edited_bill, open_workbench, project_file,
+                            scenario_replies)
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def bench():
+    with open_workbench() as workbench:
+        yield workbench
+
+
+def test_open_workbench_copies_the_till_into_a_fresh_git_repo(bench):
+    assert (bench.root / "bill.py").read_text() == project_file("bill.py")
+    assert (bench.root / "check_bill.py").is_file()
+    log = subprocess.run(["git", "log", "--oneline"], cwd=bench.root, capture_output=True, text=True).stdout
+    assert len(log.splitlines()) == 1 and "starting point" in log
+    assert bench.changed_files() == () and bench.diff() == ""
+
+
+def test_workbench_close_removes_the_folder():
+    with open_workbench() as workbench:
+        root = workbench.root
+        assert root.is_dir()
+    assert not root.exists()
+
+
+def test_open_workbench_unknown_project_is_refused():
+    assert PROJECTS == {"till"}
+    with pytest.raises(ValueError, match="till"):
+        open_workbench("kitchen")
+
+
+def test_workbench_tools_have_the_right_kinds(bench):
+    kinds = {t.name: t.kind for t in bench.tools}
+    assert kinds == {"read_file": "observe", "write_file": "mutate", "run_tests": "verify", "todo": "observe"}
+    assert bench.verify.name == "run_tests"
+    write = next(t for t in bench.tools if t.name == "write_file").parameters
+    assert write["required"] == ["path", "content"]
+
+
+def test_run_tests_really_runs_pytest_and_fails_on_the_split_bug(bench):
+    result = bench.run_tests()
+    assert not result.ok
+    assert "exit status 1" in result.text
+    assert "E   assert 999 == 1000" in result.text
+    assert "1 failed, 3 passed" in result.text
+    assert str(bench.root) not in result.text  # no temporary path in the evidence
+
+
+def test_run_tests_passes_after_the_real_fix(bench):
+    assert bench.write_file("bill.py", edited_bill("divmod")).ok
+    result = bench.run_tests()
+    assert result.ok and "exit status 0" in result.text and "4 passed" in result.text
+    assert bench.changed_files() == ("bill.py",)
+    assert "divmod" in bench.diff()
+
+
+@pytest.mark.parametrize("fix, words", [("round", "assert 999 == 1000"), ("int", "assert 999 == 1000"),
+                                        ("comment", "assert 999 == 1000"), ("ceil", "assert 1002 == 1000"),
+                                        ("plus_2", "assert 1005 == 1000")])
+def test_wrong_fixes_fail_with_the_expected_words(bench, fix, words):
+    bench.write_file("bill.py", edited_bill(fix))
+    result = bench.run_tests()
+    assert not result.ok and words in result.text
+
+
+def test_edited_bill_unknown_fix_is_refused():
+    assert set(BILL_FIXES) == {"round", "int", "comment", "ceil", "divmod"}
+    with pytest.raises(ValueError, match="plus_N"):
+        edited_bill("magic")
+
+
+def test_read_file_returns_text_or_a_failure(bench):
+    assert bench.read_file("bill.py").text == project_file("bill.py")
+    missing = bench.read_file("menu.py")
+    assert not missing.ok and "no file 'menu.py'" in missing.text
+
+
+def test_file_tools_refuse_paths_outside_the_workbench(bench, tmp_path):
+    assert not bench.read_file("../../etc/passwd").ok
+    outside = tmp_path / "escape.py"
+    refused = bench.write_file(str(outside), "x")
+    assert not refused.ok and "outside the project" in refused.text
+    assert not outside.exists()
+    assert not bench.write_file("../escape.py", "x").ok
+    assert not bench.write_file(".", "x").ok
+    assert bench.changed_files() == ()
+
+
+def test_todo_board_adds_marks_and_lists(bench):
+    assert bench.todo("list") == "(the board is empty)"
+    bench.todo("add", "fix the split")
+    bench.todo("add", "tell the manager")
+    board = bench.todo("done", "fix the split")
+    assert board == "[x] fix the split\n[ ] tell the manager"
+    assert "No open item" in bench.todo("done", "sweep the floor")
+    assert [t.done for t in bench.todos] == [True, False]
+    with pytest.raises(ValueError, match="action"):
+        bench.todo("erase", "x")  # type: ignore[arg-type]
+
+
+def test_scenarios_are_the_declared_closed_set():
+    assert SCENARIOS == {"thrash", "same_turn_thrash", "productive", "edit_then_done", "retest_only",
+                         "varied_failures"}
+    for name in SCENARIOS:
+        replies = scenario_replies(name)  # type: ignore[arg-type]
+        assert isinstance(replies[-1], str)  # every story ends with the agent claiming success
+    with pytest.raises(ValueError, match="thrash"):
+        scenario_replies("panic")  # type: ignore[arg-type]
+
+
+def test_productive_scenario_fixes_the_till_through_the_loop(bench):
+    client = make_client(scenario_replies("productive"))
+    result = run_loop(client, [{"role": "user", "content": "The split is wrong."}], bench.tools,
+                      verify=bench.verify, max_turns=10)
+    assert result.stop_reason == "done"
+    outputs = [r.output for t in result.turns for r in t.dispatch if r.name == "run_tests"]
+    assert "assert 999 == 1000" in outputs[0] and "assert 1002 == 1000" in outputs[1]
+    assert "4 passed" in outputs[-1]
+    assert bench.changed_files() == ("bill.py",)
+
+
+def test_scenarios_are_deterministic_across_workbenches():
+    def run_outputs() -> list[str]:
+        with open_workbench() as workbench:
+            client = make_client(scenario_replies("thrash", rounds=2))
+            result = run_loop(client, [{"role": "user", "content": "fix"}], workbench.tools, max_turns=6)
+        return [r.output.rsplit(" in ", 1)[0] for t in result.turns for r in t.dispatch]
+
+    assert run_outputs() == run_outputs()
+
+
+def test_course_test_run_never_collects_the_till_tests():
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert "test_loop.py" in done.stdout  # the collection did run
+    assert "check_bill" not in done.stdout and "workbench/till" not in done.stdout
