@@ -61,7 +61,8 @@ def _doctor(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from cafe.serve import serve_forever
 
-    return serve_forever(host=args.host, port=args.port, api_key=args.api_key, script_path=args.script)
+    return serve_forever(host=args.host, port=args.port, api_key=args.api_key, script_path=args.script,
+                         log_requests=args.log)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     doctor = sub.add_parser("doctor", help="check the mode, the endpoint, the key and the model")
     doctor.add_argument("--timeout", type=float, default=10.0,
-                        help="seconds before an unanswering endpoint is reported (default 10)")
+                        help="seconds each network check may wait before the endpoint is reported as not answering (default 10)")
     doctor.set_defaults(run=_doctor)
 
     toy = sub.add_parser("toy", help="run a session's toy script, e.g. `cafe toy 07`")
@@ -83,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
     serve.add_argument("--api-key", default=None, help="require this key (401 without it)")
     serve.add_argument("--script", default=None, help="a JSON script of replies (default: the built-in responder)")
+    serve.add_argument("--log", action="store_true", help="print one line per request (never the key)")
     serve.set_defaults(run=_serve)
     return parser
 

@@ -119,7 +119,10 @@ def default_responder(request: dict) -> Reply:
         tool = tools[0]["function"]
         if isinstance(choice, Mapping):  # {"type": "function", "function": {"name": ...}}
             wanted = choice["function"]["name"]
-            tool = next(t["function"] for t in tools if t["function"]["name"] == wanted)
+            offered = [t["function"]["name"] for t in tools]
+            if wanted not in offered:
+                raise ValueError(f"tool_choice names the tool {wanted!r}, but the request only offers {offered}.")
+            tool = tools[offered.index(wanted)]["function"]
         arguments = minimal_instance(tool.get("parameters") or {"type": "object"})
         return {"content": None, "tool_calls": [{"name": tool["name"], "arguments": arguments}]}
     response_format = request.get("response_format") or {}

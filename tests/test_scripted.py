@@ -260,3 +260,12 @@ def test_script_from_file_bad_json_says_so(tmp_path):
     path.write_text("[not json", encoding="utf-8")
     with pytest.raises(ValueError, match="not valid JSON"):
         Script.from_file(path)
+
+
+def test_default_responder_tool_choice_naming_an_unoffered_tool_is_a_clear_error():
+    from cafe.scripted import default_responder
+
+    tools = [{"type": "function", "function": {"name": "add_item", "parameters": {"type": "object"}}}]
+    request = {"tools": tools, "tool_choice": {"type": "function", "function": {"name": "refund"}}}
+    with pytest.raises(ValueError, match="'refund'.*only offers \\['add_item'\\]"):
+        default_responder(request)
