@@ -415,3 +415,23 @@ def test_repair_ticket_dead_endpoint_is_an_endpoint_error_not_a_stop_reason():
         repair_ticket(LATTE, make_model_generator(client, "cafe-scripted"))
     assert url in str(info.value) and "cafe doctor" in str(info.value)
     assert not isinstance(info.value, RequestRejected)
+
+
+# --- the notebook's your-turn cell ---------------------------------------------------------------
+
+
+def test_notebook_stub_is_not_attempted_and_the_reference_passes(tmp_path, monkeypatch):
+    import contextlib
+    import io
+    from pathlib import Path
+
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))  # the notebook banks a checkpoint
+    source = Path(__file__).resolve().parents[1] / "sessions" / "s07-repair-loop" / "notebook.py"
+    namespace: dict = {"__name__": "__notebook__"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), namespace)
+        stub = course.compare(namespace["attempt_failure_view"], check=check_attempt_failure_view)
+        reference = course.compare(attempt_failure_view, check=check_attempt_failure_view)
+    assert stub.status == "not_attempted"
+    assert reference.status == "passed"
+    assert namespace["distribution"] == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 0}
