@@ -152,6 +152,14 @@ def test_retry_messages_curated_is_brief_plus_failure_view():
     assert retry[len(brief):] == ({"role": "user", "content": failure_view(failures, 1)},)
 
 
+def test_repair_ticket_curated_retries_contain_no_failed_draft():
+    generate = make_scripted_generator([NO_TABLE, SOLD_OUT])
+    repair_ticket(OMELETTE, generate, mode="curated")
+    for call in generate.calls[1:]:
+        assert [m["role"] for m in call] == ["user", "user"]
+        assert not any(draft in m["content"] for m in call for draft in (NO_TABLE, SOLD_OUT))
+
+
 def test_retry_messages_unknown_mode_is_a_value_error():
     with pytest.raises(ValueError, match="Unknown retry mode 'accumulate'"):
         retry_messages(brief_for(OMELETTE), (), 1, "accumulate")
@@ -278,11 +286,14 @@ def test_repair_ticket_invariants_hold_for_any_candidates(spec, candidates, cap,
         assert generate.calls == []
     first = brief_for(spec)
     for call, previous in zip(generate.calls[1:], result.attempts):
-        # A retry never shows a failed draft (unless the draft text is also inside the brief).
+        # A retry is the brief, plus (curated) the failure view of the attempt before: never a
+        # failed draft. A view may quote a span of the draft, cut to at most 60 characters.
         assert all(m["role"] != "assistant" for m in call)
-        if previous.draft.strip() and previous.draft not in first[0]["content"] and len(previous.draft) > 3:
+        expected = first if mode == "naive" else first + (
+            {"role": "user", "content": failure_view(previous.failures, previous.number)},)
+        assert call == expected
+        if len(previous.draft) > 60 and previous.draft not in first[0]["content"]:
             assert all(previous.draft not in m["content"] for m in call)
-        assert call == first if mode == "naive" else call[:-1] == first
 
 
 @settings(max_examples=150, deadline=None)
