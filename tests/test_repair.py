@@ -446,3 +446,25 @@ def test_notebook_stub_is_not_attempted_and_the_reference_passes(tmp_path, monke
     assert stub.status == "not_attempted"
     assert reference.status == "passed"
     assert namespace["distribution"] == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 0}
+
+
+def test_toy_live_mode_runs_the_same_orders_against_an_endpoint():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from cafe.repair import ALTERNATING_CANDIDATES
+    from cafe.scripted import Script
+
+    toy = Path(__file__).resolve().parents[1] / "sessions" / "s07-repair-loop" / "toy.py"
+    with running_server(Script(ALTERNATING_CANDIDATES, cycle=True), api_key="sk-local-test") as server:
+        env = {**os.environ, "COURSE_MODE": "live", "CAFE_BASE_URL": server.base_url,
+               "CAFE_API_KEY": "sk-local-test", "CAFE_MODEL": "cafe-scripted"}
+        run = subprocess.run([sys.executable, str(toy)], env=env, capture_output=True, text=True, timeout=60)
+        sent = len(server.requests)
+    assert run.returncode == 0, run.stderr
+    assert "stop_reason: retries_exhausted; ticket: none; generator calls: 3" in run.stdout
+    assert "stop_reason: policy_violation; ticket: none; generator calls: 0" in run.stdout
+    assert sent == 3  # the blocked order never reached the endpoint
+    assert "sk-local-test" not in run.stdout + run.stderr
