@@ -429,7 +429,7 @@ def test_broken_anchor_on_this_page_and_on_another_page(tmp_path: Path) -> None:
                                                     "[setup](../s00-setup/lesson.md#no-such-anchor).")
     problems = "\n".join(failure(tmp_path))
     assert re.search(r"sessions/s01-loop/lesson\.md: link '#no-such-section' \(line \d+\): anchor '#no-such-section' "
-                     r"does not exist on this page; anchors there: .*the-hook", problems)
+                     r"does not exist on this page; use one of: .*the-hook", problems)
     assert re.search(r"sessions/s01-loop/lesson\.md: link '\.\./s00-setup/lesson\.md#no-such-anchor' \(line \d+\): "
                      r"anchor '#no-such-anchor' does not exist on s00-setup\.html", problems)
 

@@ -681,8 +681,8 @@ def _rewrite_links(lesson: Lesson, tokens: Iterable[Token], root: Path, origins:
             if attr is None:
                 continue
             written = str(child.attrs.get(attr, ""))
-            line = (token.map[0] + 1) if token.map else 0
-            origin = _LinkOrigin(lesson.rel, f"link '{written}' (line {line})")
+            place = f"line {token.map[0] + 1}" if token.map else "front matter"
+            origin = _LinkOrigin(lesson.rel, f"link '{written}' ({place})")
             parts = urlsplit(written)
             if parts.scheme or written.startswith("//") or not written:
                 continue  # external: no network at build time, so not checked
@@ -758,7 +758,7 @@ def _check_links(
                     if fragment and fragment not in scans[page].ids:
                         known = ", ".join(sorted(i for i in scans[page].ids if not i.startswith("page-"))[:20])
                         on = "this page" if page == name else page
-                        problem = f"anchor '#{fragment}' does not exist on {on}; anchors there: {known}"
+                        problem = f"anchor '#{fragment}' does not exist on {on}; use one of: {known}"
                 elif page not in extra_files:
                     lesson = re.fullmatch(r"(s\d{2}-[^/]+)\.html", page)
                     if lesson and (root / "sessions" / lesson.group(1) / "lesson.md").exists():
@@ -768,16 +768,10 @@ def _check_links(
                         problem = (f"there is no page {page}" + (f" (no sessions/{lesson.group(1)}/lesson.md)" if lesson else "")
                                    + "; link to an existing session's lesson.md, e.g. ../s01-loop/lesson.md")
             else:
+                # a repository file; anchors into files other than lessons are not checked
                 if not (root / target).exists():
-                    problem = f"{target} does not exist in the repository"
-                    if origin.hint:
-                        problem += f"; {origin.hint}"
-                    elif not origin.where.startswith("link"):
-                        pass
-                    else:
-                        problem += "; fix the path (links are relative to the lesson file)"
-                elif fragment and target.endswith("/lesson.md"):
-                    pass  # handled by the rewrite; other anchors into repository files are not checked
+                    problem = f"{target} does not exist in the repository; " + (
+                        origin.hint or "fix the path (links are relative to the lesson file)")
             if problem:
                 problems.append(Problem(origin.file, origin.where, problem))
     return problems
