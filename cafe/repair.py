@@ -34,8 +34,8 @@ __all__ = [
     "make_model_generator", "repair_ticket", "attempts_to_pass",
 ]
 
-# Three attempts: the course's default, and where the lottery table shows plain resampling
-# already paying little (cafe.lottery). Raising it buys more of the same defect, not a fix.
+# Three attempts: the default the session 07 page sets. Past it, plain resampling pays little
+# (see the table in cafe.lottery), and a repeated defect only gets billed again.
 CAP_DEFAULT = 3
 
 # How a run may end. Declared once; `repair_ticket` can return nothing else.

@@ -255,7 +255,9 @@ class StructuredDrafts:
     def __call__(self, messages: Sequence[dict[str, Any]]) -> Draft:
         sent = [{"role": "system", "content": self.system_prompt}, *copy.deepcopy(list(messages))]
         while True:
-            kwargs: dict[str, Any] = {"model": self.model, "messages": sent, "temperature": 0}
+            # Only `response_format` varies, so a 400 here is about the format. (No temperature:
+            # some reasoning models refuse any value but their own, which would look the same.)
+            kwargs: dict[str, Any] = {"model": self.model, "messages": sent}
             fmt = response_format(self.format)
             if fmt is not None:
                 kwargs["response_format"] = fmt
