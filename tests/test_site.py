@@ -518,3 +518,28 @@ def test_real_site_builds_with_a_page_per_session(tmp_path: Path) -> None:
         assert html.count('<details class="self-check"') >= 1
         for section in lesson.sections:
             assert f'<section class="lesson-section" id="{section.anchor}">' in html
+
+
+def test_two_lessons_with_one_number_are_reported(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 7, "retry", front=front_matter(7, "retry"))
+    problems = failure(tmp_path)
+    assert ("sessions/s07-retry/lesson.md: field 'number': session 7 is also sessions/s07-repair-loop/lesson.md; "
+            "renumber one") in problems
+
+
+def test_link_to_a_lesson_that_failed_says_to_fix_that_lesson(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 0, "setup", front=front_matter(0, "setup", ships=_DROP))
+    problems = "\n".join(failure(tmp_path))
+    assert "sessions/s00-setup/lesson.md: field 'ships': missing" in problems
+    assert ("sessions/s01-loop/lesson.md: link '../s00-setup/lesson.md#the-hook' (line" in problems
+            and "sessions/s00-setup/lesson.md did not build" in problems)
+
+
+def test_the_build_is_deterministic(tmp_path: Path) -> None:
+    root = write_course(tmp_path / "course")
+    build_site(root, tmp_path / "a")
+    build_site(root, tmp_path / "b")
+    for page in (tmp_path / "a").iterdir():
+        assert page.read_bytes() == (tmp_path / "b" / page.name).read_bytes(), page.name

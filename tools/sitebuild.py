@@ -28,7 +28,6 @@ checkout; repository links are checked against `root` whatever `out` is.
 
 from __future__ import annotations
 
-import datetime as _dt
 import html
 import posixpath
 import re
@@ -454,20 +453,23 @@ def _check_front_matter(
     return problems
 
 
+def _section_index(title: str) -> int | None:
+    """Position of a heading in REQUIRED_SECTIONS, or None when it is not one of them."""
+    if _STATE_OF_THE_ART.match(title):
+        return _SOTA_INDEX
+    if title in REQUIRED_SECTIONS and REQUIRED_SECTIONS.index(title) != _SOTA_INDEX:
+        return REQUIRED_SECTIONS.index(title)
+    return None
+
+
 def _check_sections(sections: list[Section], rel: str) -> list[Problem]:
     """The ten required `##` sections, each once, in order; extra `##` headings are flagged."""
     problems: list[Problem] = []
-
-    def index_of(title: str) -> int | None:
-        if _STATE_OF_THE_ART.match(title):
-            return _SOTA_INDEX
-        return REQUIRED_SECTIONS.index(title) if title in REQUIRED_SECTIONS and title != REQUIRED_SECTIONS[_SOTA_INDEX] else None
-
     found: dict[int, Section] = {}
     furthest: tuple[int, Section] | None = None  # the latest required section seen so far
     for section in sections:
         where = f"section '## {section.title}' (line {section.line})"
-        i = index_of(section.title)
+        i = _section_index(section.title)
         if i is None:
             if section.title.lower().startswith("state of the art"):
                 problems.append(Problem(rel, where, f"the heading must carry the month it was written, "
@@ -574,8 +576,8 @@ def _sections_from_tokens(tokens: list[Token], body_line: int, reserved: Iterabl
     return preamble, [Section(t, a, ln, tuple(toks)) for t, a, ln, toks in sections], slugger
 
 
-def _parse(path: Path, root: Path) -> tuple[Lesson | None, list[Problem], list[Token]]:
-    """Read lesson.md: (the record if the front matter is usable, all problems, preamble tokens)."""
+def _parse(path: Path, root: Path) -> tuple[Lesson | None, list[Problem]]:
+    """Read and check lesson.md: (the record if its front matter is usable, every problem found)."""
     rel = _rel(path, root)
     folder = path.parent.name
     problems: list[Problem] = []
@@ -589,7 +591,7 @@ def _parse(path: Path, root: Path) -> tuple[Lesson | None, list[Problem], list[T
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        return None, [Problem(rel, "file", f"cannot be read as UTF-8 text ({exc})")], []
+        return None, [Problem(rel, "file", f"cannot be read as UTF-8 text ({exc})")]
     yaml_text, body, body_line = _split_front_matter(text)
     data: Any = None
     if yaml_text is None:
@@ -610,12 +612,12 @@ def _parse(path: Path, root: Path) -> tuple[Lesson | None, list[Problem], list[T
 
     md = make_markdown()
     tokens = md.parse(body, {})
-    preamble, sections, _ = _sections_from_tokens(tokens, body_line)
+    _, sections, _ = _sections_from_tokens(tokens, body_line)
     problems += _check_sections(sections, rel)
 
     front_ok = isinstance(data, dict) and not any(p.where.startswith(("field", "front matter", "folder")) for p in problems)
     if not front_ok:
-        return None, problems, preamble
+        return None, problems
     lesson = Lesson(
         source=path.resolve(),
         rel=rel,
@@ -634,7 +636,7 @@ def _parse(path: Path, root: Path) -> tuple[Lesson | None, list[Problem], list[T
         body=body,
         body_line=body_line,
     )
-    return lesson, problems, preamble
+    return lesson, problems
 
 
 def _root_of(path: Path) -> Path:
@@ -645,7 +647,7 @@ def _root_of(path: Path) -> Path:
 def load_lesson(path: Path | str) -> Lesson:
     """Parse and validate one `sessions/sNN-slug/lesson.md`; raise `LessonError` listing every problem."""
     path = Path(path)
-    lesson, problems, _ = _parse(path, _root_of(path))
+    lesson, problems = _parse(path, _root_of(path))
     if problems or lesson is None:
         raise LessonError(problems)
     return lesson
@@ -837,6 +839,66 @@ def _format_time(time_: dict[str, str]) -> list[tuple[str, str]]:
     return [(TIME_LABELS[k], time_[k]) for k in TIME_KEYS]
 
 
+def _lesson_context(
+    lesson: Lesson, neighbours: tuple[Lesson | None, Lesson | None], by_number: dict[int, Lesson], root: Path, md: MarkdownIt
+) -> tuple[dict[str, Any], dict[str, _LinkOrigin]]:
+    """What lesson.html needs for one page, and where each of its links comes from."""
+    origins: dict[str, _LinkOrigin] = {}
+    parts = _render_lesson_parts(lesson, root, md, origins)
+    inline = parts["inline"]
+    notebook = f"notebooks/{lesson.folder}.ipynb"
+    toy = f"sessions/{lesson.folder}/toy.py"
+    origins[f"../{notebook}"] = _LinkOrigin(
+        lesson.rel, f"notebook link '../{notebook}'",
+        f"write sessions/{lesson.folder}/notebook.py and run `python tools/build.py notebooks`")
+    origins[f"../{toy}"] = _LinkOrigin(
+        lesson.rel, f"toy link '../{toy}'", f"add sessions/{lesson.folder}/toy.py (docs/AUTHORING.md, toy.py)")
+
+    def page_of(number: int) -> str | None:
+        return by_number[number].page if number in by_number else None
+
+    context = {
+        "course": COURSE_NAME,
+        "lesson": lesson,
+        "path_label": f"{lesson.path} path",
+        "title_text": f"{lesson.label} · {lesson.title}",
+        "teaches": inline(lesson.teaches),
+        "hands_on": inline(lesson.hands_on),
+        "carried_in": [{"module": c.module, "session": c.session, "summary": inline(c.summary), "page": page_of(c.session)}
+                       for c in lesson.carried_in],
+        "ships": [{"module": s.module, "summary": inline(s.summary)} for s in lesson.ships],
+        "time": _format_time(lesson.time),
+        "prerequisites": [{"label": f"S{n:02d}", "title": by_number[n].title if n in by_number else _topic(n),
+                           "page": page_of(n)} for n in lesson.prerequisites],
+        "modules": [{"number": n, "topic": topic, "module": module, "current": n == lesson.number, "page": page_of(n)}
+                    for n, topic, module in COURSE_MODULES],
+        "preamble": parts["preamble"],
+        "sections": parts["sections"],
+        "notebook": f"../{notebook}",
+        "toy": f"../{toy}",
+        "source": f"../{lesson.rel}",
+        "prev": neighbours[0],
+        "next": neighbours[1],
+    }
+    return context, origins
+
+
+def _load_all(root: Path) -> tuple[list[Lesson], list[Problem]]:
+    """Every lesson that parsed, in session order, and every problem found on the way."""
+    lessons: list[Lesson] = []
+    problems: list[Problem] = []
+    for path in discover_lessons(root):
+        lesson, found = _parse(path, root)
+        problems += found
+        if lesson is not None:
+            lessons.append(lesson)
+    lessons.sort(key=lambda lesson: (lesson.number, lesson.folder))
+    for before, after in zip(lessons, lessons[1:]):
+        if before.number == after.number:
+            problems.append(Problem(after.rel, "field 'number'", f"session {after.number} is also {before.rel}; renumber one"))
+    return lessons, problems
+
+
 def build_site(root: Path | str, out: Path | str | None = None) -> BuildReport:
     """Render every session under `root/sessions` into `out` (default `root/site`).
 
@@ -847,84 +909,22 @@ def build_site(root: Path | str, out: Path | str | None = None) -> BuildReport:
     root = Path(root).resolve()
     out = Path(out).resolve() if out is not None else root / "site"
     report = BuildReport(out=out)
-
-    lessons: list[Lesson] = []
-    for path in discover_lessons(root):
-        lesson, problems, _ = _parse(path, root)
-        report.problems += problems
-        if lesson is not None:
-            lessons.append(lesson)
-    numbers: dict[int, Lesson] = {}
-    for lesson in lessons:
-        if lesson.number in numbers:
-            report.problems.append(Problem(lesson.rel, "field 'number'",
-                                           f"session {lesson.number} is also {numbers[lesson.number].rel}; renumber one"))
-        numbers.setdefault(lesson.number, lesson)
-    lessons.sort(key=lambda lesson: (lesson.number, lesson.folder))
+    lessons, report.problems = _load_all(root)
     report.lessons = lessons
 
     md = make_markdown()
     jenv = _environment()
     by_number = {lesson.number: lesson for lesson in lessons}
-    generated = _dt.date.today().isoformat()
     pages: dict[str, str] = {}
     origins: dict[str, dict[str, _LinkOrigin]] = {}
     page_sources: dict[str, str] = {"index.html": "tools/site_templates/index.html"}
-    template = jenv.get_template("lesson.html")
-
     for i, lesson in enumerate(lessons):
-        page_origins: dict[str, _LinkOrigin] = {}
-        parts = _render_lesson_parts(lesson, root, md, page_origins)
-        notebook = f"notebooks/{lesson.folder}.ipynb"
-        toy = f"sessions/{lesson.folder}/toy.py"
-        page_origins[f"../{notebook}"] = _LinkOrigin(
-            lesson.rel, f"notebook link '../{notebook}'",
-            f"write sessions/{lesson.folder}/notebook.py and run `python tools/build.py notebooks`")
-        page_origins[f"../{toy}"] = _LinkOrigin(lesson.rel, f"toy link '../{toy}'",
-                                                f"add sessions/{lesson.folder}/toy.py (docs/AUTHORING.md, toy.py)")
-        context = {
-            "course": COURSE_NAME,
-            "lesson": lesson,
-            "path_label": f"{lesson.path} path",
-            "title_text": f"{lesson.label} · {lesson.title}",
-            "teaches": parts["inline"](lesson.teaches),
-            "hands_on": parts["inline"](lesson.hands_on),
-            "carried_in": [
-                {"module": c.module, "session": c.session, "summary": parts["inline"](c.summary),
-                 "page": by_number[c.session].page if c.session in by_number else None}
-                for c in lesson.carried_in
-            ],
-            "ships": [{"module": s.module, "summary": parts["inline"](s.summary)} for s in lesson.ships],
-            "time": _format_time(lesson.time),
-            "prerequisites": [
-                {"label": f"S{n:02d}", "title": by_number[n].title if n in by_number else _topic(n),
-                 "page": by_number[n].page if n in by_number else None}
-                for n in lesson.prerequisites
-            ],
-            "modules": [
-                {"number": n, "topic": topic, "module": module, "current": n == lesson.number,
-                 "page": by_number[n].page if n in by_number else None}
-                for n, topic, module in COURSE_MODULES
-            ],
-            "preamble": parts["preamble"],
-            "sections": parts["sections"],
-            "notebook": f"../{notebook}",
-            "toy": f"../{toy}",
-            "source": f"../{lesson.rel}",
-            "prev": lessons[i - 1] if i > 0 else None,
-            "next": lessons[i + 1] if i + 1 < len(lessons) else None,
-            "generated": generated,
-        }
-        pages[lesson.page] = template.render(**context)
-        origins[lesson.page] = page_origins
+        neighbours = (lessons[i - 1] if i > 0 else None, lessons[i + 1] if i + 1 < len(lessons) else None)
+        context, origins[lesson.page] = _lesson_context(lesson, neighbours, by_number, root, md)
+        pages[lesson.page] = jenv.get_template("lesson.html").render(**context)
         page_sources[lesson.page] = lesson.rel
-
     pages["index.html"] = jenv.get_template("index.html").render(
-        course=COURSE_NAME,
-        paths=_index_paths(lessons, md),
-        sessions=lessons,
-        generated=generated,
-    )
+        course=COURSE_NAME, paths=_index_paths(lessons, md), sessions=lessons)
 
     report.problems += _check_links(pages, origins, page_sources, root, extra_files={"style.css"})
 
@@ -934,9 +934,8 @@ def build_site(root: Path | str, out: Path | str | None = None) -> BuildReport:
             stale.unlink()
     (out / "style.css").write_text(_stylesheet(), encoding="utf-8")
     for name, text in pages.items():
-        target = out / name
-        target.write_text(text, encoding="utf-8")
-        report.pages.append(target)
+        (out / name).write_text(text, encoding="utf-8")
+        report.pages.append(out / name)
     report.seconds = time.perf_counter() - started
     if report.problems:
         raise SiteBuildError(report.problems, report)
