@@ -1,6 +1,7 @@
 """Prompt size per attempt under three retry policies, on session 07's scripted run.
 
     python benchmarks/retry_policies.py                   # offline: scripted endpoint
+    python benchmarks/retry_policies.py --cap 6           # a longer run shows the growth
     COURSE_MODE=live python benchmarks/retry_policies.py  # your endpoint answers
 
 The run is the lesson's worked example: table 4 orders the 86'd cheese omelette, and the drafts
@@ -22,6 +23,7 @@ endpoint's own counts.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -85,15 +87,20 @@ def run_policy(policy: str, client, cap: int = CAP_DEFAULT) -> list[Row]:
     return rows
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cap", type=int, default=CAP_DEFAULT, help=f"attempts per policy (default {CAP_DEFAULT})")
+    cap = parser.parse_args(argv).cap
+    if cap < 1:
+        parser.error("--cap must be 1 or more")
     mode = course_mode()
-    print(f"Retry policies on the session 07 scripted run ({mode}, model {model_name()}, cap {CAP_DEFAULT})")
+    print(f"Retry policies on the session 07 scripted run ({mode}, model {model_name()}, cap {cap})")
     print(f"{'policy':<11}{'attempt':>8}{'messages':>10}{'prompt chars':>14}{'prompt tokens':>15}  checks failed")
     totals = {}
     for policy in POLICIES:
         # A fresh client per policy, so each one starts the alternating drafts from the top.
         client = make_client(Script(ALTERNATING_CANDIDATES, cycle=True))
-        rows = run_policy(policy, client)
+        rows = run_policy(policy, client, cap)
         for row in rows:
             tokens = "-" if row.prompt_tokens is None else str(row.prompt_tokens)
             print(f"{row.policy:<11}{row.attempt:>8}{row.messages:>10}{row.prompt_chars:>14}{tokens:>15}  {row.checks}")

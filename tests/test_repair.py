@@ -468,3 +468,22 @@ def test_toy_live_mode_runs_the_same_orders_against_an_endpoint():
     assert "stop_reason: policy_violation; ticket: none; generator calls: 0" in run.stdout
     assert sent == 3  # the blocked order never reached the endpoint
     assert "sk-local-test" not in run.stdout + run.stderr
+
+
+def test_benchmark_accumulate_keeps_every_draft_and_curated_stays_flat():
+    import runpy
+    from pathlib import Path
+
+    bench = runpy.run_path(str(Path(__file__).resolve().parents[1] / "benchmarks" / "retry_policies.py"))
+    from cafe.repair import ALTERNATING_CANDIDATES
+    from cafe.scripted import Script
+
+    rows = {policy: bench["run_policy"](policy, make_client(Script(ALTERNATING_CANDIDATES, cycle=True)), 4)
+            for policy in ("naive", "curated", "accumulate")}
+    assert [r.messages for r in rows["naive"]] == [2, 2, 2, 2]
+    assert [r.messages for r in rows["curated"]] == [2, 3, 3, 3]
+    assert [r.messages for r in rows["accumulate"]] == [2, 4, 6, 8]
+    assert rows["accumulate"][-1].prompt_chars > rows["curated"][-1].prompt_chars
+    history = [(ALTERNATING_CANDIDATES[0], (Failure("missing_field", "table", "include table"),))]
+    sent = bench["accumulate_messages"](brief_for(OMELETTE), history)
+    assert sent[1] == {"role": "assistant", "content": ALTERNATING_CANDIDATES[0]}
