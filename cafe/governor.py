@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Optional, get_args
 
 if TYPE_CHECKING:  # only for the hints: the decision itself needs nothing from the loop
-    from cafe.loop import Nudge, Stop, TurnView
+    from cafe.loop import Nudge, Stop, ToolResult, TurnView
 
 __all__ = [
     "Decision",
@@ -376,9 +376,18 @@ class PaceGovernor:
     - `cut`: stop the run with stop reason `cut`, the governor's reason in the detail.
     - `proceed`: nothing.
 
-    Evidence per checkpoint window: `made_progress` is "a write landed or verify-state rose";
-    `verifier_signature_unchanged` is "a write landed and verify-state did not rise" (writes are
-    not progress); `done` is "a verification passed this turn". One governor per run.
+    Evidence per checkpoint window (host choices, spelled out):
+
+    - `made_progress`: a write landed, or verify-state rose above its best.
+    - `verifier_signature_unchanged`: a write landed, yet verify-state did not rise and the last
+      verification's signature (`cafe.stall.failure_signature`, session 13) is the one it was at
+      the previous checkpoint. Edits that leave the verifier saying the same thing are not
+      progress. An edit that changes the failure does count as movement here, which is why the
+      stall detector's `progress_signal` is still needed for an agent whose every edit produces
+      a new wrong answer.
+    - `done`: a verification passed this turn.
+
+    One governor per run.
     """
 
     def __init__(
@@ -390,6 +399,7 @@ class PaceGovernor:
         policy: Mapping[str, Any] | None = None,
         reading: VerifyReading = verify_state_of,
         env_blame: Callable[[TurnView], bool] | None = None,
+        signature: Callable[[ToolResult], str] | None = None,
     ) -> None:
         for name, value in (("budget_ms", budget_ms), ("checkpoint_ms", checkpoint_ms),
                             ("expected_total_ms", expected_total_ms)):
@@ -402,23 +412,27 @@ class PaceGovernor:
         self.checkpoint_ms = checkpoint_ms or budget_ms
         self.expected_total_ms = expected_total_ms or budget_ms
         self.reading, self.env_blame = reading, env_blame
+        self.signature = signature  # None: cafe.stall.failure_signature, looked up on first use
         self.deadline_ms: float = budget_ms
         self.extends_used = 0
         self.pace_checks_used = 0
         self.best: float | None = None  # high-water mark of verify-state over the whole run
         self.turns: list[PaceTurn] = []
+        self.latest_signature: str | None = None  # the last verification's signature
+        self.checkpoint_signature: str | None = None  # ... as it was at the previous checkpoint
         self._window = {"wrote": False, "rose": False, "blamed": False}
 
     def observation(self, elapsed_ms: float, *, done: bool) -> dict[str, Any]:
         """The observation the governor would be given now, built from the current window."""
         window = self._window
+        moved = window["rose"] or self.latest_signature != self.checkpoint_signature
         return {
             "elapsed_ms": elapsed_ms,
             "armed_budget_ms": self.deadline_ms,
             "expected_total_ms": self.expected_total_ms,
             "checkpoint_ms": self.checkpoint_ms,
             "made_progress": window["wrote"] or window["rose"],
-            "verifier_signature_unchanged": window["wrote"] and not window["rose"],
+            "verifier_signature_unchanged": window["wrote"] and not moved,
             "env_blame_without_infra": window["blamed"],
             "done": done,
             "extends_used": self.extends_used,
@@ -435,7 +449,10 @@ class PaceGovernor:
             self.best, self._window["rose"] = reading, True
         self._window["wrote"] |= wrote
         self._window["blamed"] |= bool(self.env_blame and self.env_blame(view))
-        done = any(r.kind == "verify" and r.ok for r in view.dispatch)
+        checks = [r for r in view.dispatch if r.kind == "verify"]
+        if checks:
+            self.latest_signature = self._signature_of(checks[-1])
+        done = any(r.ok for r in checks)
 
         obs = decision = None
         if elapsed_ms >= self.deadline_ms:
@@ -446,7 +463,9 @@ class PaceGovernor:
             return None
         if decision["action"] == "cut":
             return Stop("cut", f"pace governor: {decision['reason']} at {elapsed_ms:.0f} ms")
-        self._window = {"wrote": False, "rose": False, "blamed": False}  # a new checkpoint window
+        # a new checkpoint window starts
+        self._window = {"wrote": False, "rose": False, "blamed": False}
+        self.checkpoint_signature = self.latest_signature
         if decision["action"] == "extend":
             self.extends_used += 1
             self.deadline_ms = decision["new_budget_ms"]
@@ -456,6 +475,13 @@ class PaceGovernor:
             self.deadline_ms = elapsed_ms + self.checkpoint_ms
             return Nudge(PACE_CHECK_NOTE, source="pace_check")
         raise AssertionError(f"unhandled decision {decision!r}")  # DECISIONS is closed
+
+    def _signature_of(self, result: ToolResult) -> str:
+        if self.signature is None:
+            from cafe.stall import failure_signature  # session 13's definition of "the same"
+
+            self.signature = failure_signature
+        return self.signature(result)
 
 
 def wall_timeout(budget_ms: float) -> Callable[[TurnView], Stop | None]:

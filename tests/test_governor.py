@@ -664,8 +664,27 @@ def test_workbench_steady_repair_cut_by_timeout_but_finished_under_governor():
     assert asked(governor) == [(3, "extend", EXTEND_REASON), (6, "proceed", None)]
 
 
-def test_workbench_varied_failures_cut_for_no_verifier_progress():
+def test_workbench_thrash_cut_for_no_verifier_progress():
+    # edits that leave pytest saying the same thing: writes, same signature, same count
+    governor = PaceGovernor(30_000, reading=passing_tests)
+    result = _bench_run("thrash", governor)
+    assert result.stop_reason == "cut" and "no_verifier_progress" in result.detail
+    assert asked(governor) == [(3, "extend", EXTEND_REASON), (6, "cut", "no_verifier_progress")]
+
+
+def test_workbench_varied_failures_moves_signature_so_governor_cuts_late():
+    # every edit changes the failure: the signature moves, so the governor keeps extending and
+    # then nudging, and cuts only when its pace checks are spent
     governor = PaceGovernor(30_000, reading=passing_tests)
     result = _bench_run("varied_failures", governor)
-    assert result.stop_reason == "cut" and "no_verifier_progress" in result.detail
-    assert [t.reading for t in governor.turns if t.reading is not None] == [3.0, 3.0, 3.0]
+    assert [t.reading for t in governor.turns if t.reading is not None] == [3.0] * 6
+    assert [a for _, a, _ in asked(governor)] == ["extend", "pace_check", "pace_check", "cut"]
+    assert result.stop_reason == "cut" and "pace_check_budget_exhausted" in result.detail
+
+
+def test_pace_governor_custom_signature_is_used():
+    seen = []
+    governor = PaceGovernor(10_000, expected_total_ms=100_000,
+                            signature=lambda result: seen.append(result.name) or "always the same")
+    till_run(["total", "total tax"], hooks=[], governor=governor)
+    assert seen and set(seen) == {"run_tests"}

@@ -1,0 +1,467 @@
+# %% [markdown]
+# # Session 14 · Facts only the host knows, and a timeout that reads them
+#
+# Session 13's detector spots a failure that keeps coming back with the same signature. This
+# notebook hands the harness what only the host can tell it, and watches what changes:
+#
+# 1. **Writes are not progress.** An agent edits the till every turn, and every edit produces a
+#    *different* wrong total. The signature never repeats, so session 13 sees nothing. The
+#    host's `progress_signal` (how many tests pass) sees the truth.
+# 2. **A fix that did not land.** The agent's fix reaches the file, and the same failure comes
+#    back. With `remediation_delivered` the detector says so a turn sooner.
+# 3. **The pace governor's decisions**, as a table you can push across its boundaries.
+# 4. **Your turn:** write the decision yourself.
+# 5. **The governor drives a real loop** on a fake clock, against a fixed timeout.
+#
+# Every run here is real: a scripted agent works on the café's till project in a temporary git
+# repository, its edits are real file writes, and `run_tests` really runs pytest. Offline, the
+# same story plays out on every run.
+
+# %%
+import cafe
+from cafe import course
+from cafe.facts import RemediationInfo
+from cafe.governor import (
+    CUT_REASONS,
+    DECISIONS,
+    OBSERVATION_KEYS,
+    PaceGovernor,
+    TurnClock,
+    check_pace_decision,
+    decision_table,
+    governor_pace_decision,
+    passing_tests,
+    wall_timeout,
+)
+from cafe.loop import run_loop
+from cafe.scripted import ScriptedClient
+from cafe.stall import StallDetector, run_with_stall, stall_config
+from cafe.workbench import open_workbench, scenario_replies
+
+TASK = [{"role": "user", "content": "One of the till's tests fails. Fix bill.py and run the tests."}]
+
+
+def calls_of(record) -> str:
+    """One turn's tool calls, short: 'write_file+run_tests*' (* marks a check the harness forced)."""
+    names = [r.name + ("*" if r.forced else "") for r in record.dispatch]
+    return "+".join(names) or "(answered)"
+
+
+def print_table(rows, columns):
+    """A plain text table: no extra library, the same bytes on every run."""
+    widths = [max(len(str(c)), *(len(str(row[i])) for row in rows)) for i, c in enumerate(columns)]
+    print("  ".join(str(c).ljust(w) for c, w in zip(columns, widths)))
+    for row in rows:
+        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)))
+
+
+# %% [markdown]
+# ## 1. Writes are not progress
+#
+# The scripted agent `varied_failures` runs the tests, then edits `bill.py` and re-tests, over
+# and over. Each edit changes the wrong total (999, then 1001, then 1002, ...), so pytest's
+# message is different every time. Session 13's current-failure model is keyed on the failure
+# signature: a *different* failure resets its streak, which is normally exactly right (the error
+# moved). Here it means the detector never trips.
+#
+# The host knows better. After each turn it can say how many of the till's tests pass. That is
+# `progress_signal`: a number, or `None` when the turn ran no check. We hand the stall detector
+# `passing_tests`, which reads pytest's summary line.
+#
+# Predict first: with `progress_signal` set, on which turn does the run stop?
+
+# %%
+writes_guess = course.predict(
+    "s14.writes_cut_turn",
+    "With progress_signal set, on which turn does the varied_failures run stop?",
+    options=["2", "4", "8", "it never stops early"],
+)
+
+# %% [markdown]
+# First without the host fact (session 13's detector alone), then with it. The extra after-turn
+# hook only records the detector's memory of `progress_signal` after each turn, for the table.
+
+# %%
+def varied_run(progress_signal):
+    detector = StallDetector(stall_config(repair_aware=True, progress_signal=progress_signal))
+    memory = []
+
+    def record(view):
+        state = detector.state.progress
+        memory.append((state.high_water, state.flat_streak, state.wrote_while_flat))
+
+    with open_workbench() as bench:
+        run = run_with_stall(ScriptedClient(scenario_replies("varied_failures")), TASK, bench.tools,
+                             verify=bench.verify, detector=detector, after_turn=[record], max_turns=14)
+    return run, memory
+
+
+blind, _ = varied_run(None)
+told, memory = varied_run(passing_tests)
+
+print(f"session 13 alone:     {blind.stop_reason} after {len(blind.result.turns)} turns")
+print(f"with progress_signal: {told.stop_reason} after {len(told.result.turns)} turns")
+print(f"  {told.result.detail}")
+print()
+rows = [(record.turn, calls_of(record), high, streak, wrote)
+        for record, (high, streak, wrote) in zip(told.result.turns, memory)]
+print_table(rows, ["turn", "calls", "best passing", "flat streak", "wrote while flat"])
+
+# %%
+course.show_outcome(writes_guess, str(len(told.result.turns)))
+
+# %% [markdown]
+# Read the table. There is a write on every turn after the first, and pytest runs on every one
+# of them (the `*` marks the re-check the repair-aware loop forces after an edit), yet the best
+# passing count never moves off 3. After three flat turns with a write among them, the
+# write-axis cut stops the run as `stuck`. Without the host's number, the same agent ran until it
+# had used every verification attempt.
+
+# %%
+assert blind.stop_reason != "stuck", "session 13 alone should not see this stall"
+assert told.stop_reason == "stuck" and "no_net_progress" in told.result.detail
+assert "write axis" in told.result.detail
+assert {high for high, _, _ in memory} == {3.0}, "the verifier never moved past 3 passing tests"
+assert len(told.result.turns) < len(blind.result.turns)
+
+# %%
+course.reveal("s14.writes_not_progress")
+
+# %% [markdown]
+# ## 2. A fix that did not land
+#
+# The `thrash` agent runs the tests, then tries three rewrites of the split (`round`, `int`, a
+# comment), each followed by a test run. None of them changes the failure. Session 13 already
+# catches this: after the same signature three times, `stuck_same_diagnostic` nudges the agent.
+#
+# The host can add one fact: *the fix reached the files*. Our host checks the workbench itself:
+# for each write in the previous turn, is the file on disk now exactly what the agent sent? That
+# is `remediation_delivered`. When the answer is yes and the same failure is back, the detector
+# raises `delivered_fix_not_landing`, and it asks from a streak of 2, one turn before the plain
+# nudge at 3.
+#
+# Predict first: with `remediation_delivered` set, on which turn is the first warning raised?
+
+# %%
+landed_guess = course.predict(
+    "s14.delivered_fix_turn",
+    "With remediation_delivered set, on which turn does the first stall warning fire?",
+    options=["2", "3", "4", "5"],
+)
+
+# %%
+def thrash_run(with_host_fact: bool):
+    with open_workbench() as bench:
+
+        def fix_landed(info: RemediationInfo) -> bool:
+            """Host fact: every file the agent wrote last turn is on disk as it was sent."""
+            writes = [r for r in info.prev_dispatch if r.kind == "mutate" and r.ok]
+            return bool(writes) and all(
+                (bench.root / r.arguments["path"]).read_text(encoding="utf-8") == r.arguments["content"]
+                for r in writes)
+
+        config = stall_config(repair_aware=True,
+                              remediation_delivered=fix_landed if with_host_fact else None)
+        return run_with_stall(ScriptedClient(scenario_replies("thrash")), TASK, bench.tools,
+                              verify=bench.verify, config=config, max_turns=14)
+
+
+plain, delivered = thrash_run(False), thrash_run(True)
+for name, run in (("session 13 alone", plain), ("with remediation_delivered", delivered)):
+    print(f"{name}: {run.stop_reason} after {len(run.result.turns)} turns")
+    for warning in run.warnings:
+        print(f"  turn {warning.turn}: {warning.pattern}{' (stopped the run)' if warning.stopped else ''}")
+print()
+print_table([(s.turn, s.folded, s.model.same_diagnostic_streak, s.pattern or "")
+             for s in delivered.timeline], ["turn", "folded", "same-failure streak", "pattern"])
+
+# %%
+first = delivered.warnings[0]
+course.show_outcome(landed_guess, str(first.turn))
+
+# %%
+assert first.pattern == "delivered_fix_not_landing"
+assert plain.warnings[0].pattern == "stuck_same_diagnostic"
+assert first.turn == plain.warnings[0].turn - 1, "the host fact escalates one turn sooner"
+
+# %% [markdown]
+# The detector only raises the flag. What to do about a fix that landed and changed nothing
+# (switch strategy, give the agent a new tool, call a person) is your host's policy. Here the
+# loop's own policy applies: one warning is sent to the agent, the next trip stops the run.
+
+# %%
+course.reveal("s14.delivered_fix")
+
+# %% [markdown]
+# ## 3. The pace governor's decisions
+#
+# `governor_pace_decision(policy, obs)` is a pure function: a policy with two caps, an
+# observation of the run, one decision back from the closed set below. It reads no clock; you
+# pass `elapsed_ms` in.
+
+# %%
+print("decisions:  ", sorted(DECISIONS))
+print("cut reasons:", list(CUT_REASONS), "(in the order they are checked)")
+print("observation:", list(OBSERVATION_KEYS))
+
+# %% [markdown]
+# A run armed with a 30 s budget, checkpoints every 30 s, expected to take 90 s. Each row
+# changes one fact of the first; a blank cell is a key left out, which reads as 0 or `False`. Predict first: at exactly 120 000 ms, still progressing, with
+# pace checks left, what does the governor decide?
+
+# %%
+boundary_guess = course.predict(
+    "s14.boundary",
+    "Expected 90 s, checkpoint 30 s, progressing. What is the decision at exactly 120 000 ms?",
+    options=sorted(DECISIONS),
+)
+
+# %%
+RUN = {"armed_budget_ms": 30_000, "checkpoint_ms": 30_000, "expected_total_ms": 90_000,
+       "elapsed_ms": 30_000, "made_progress": True}
+observations = [
+    RUN,
+    {**RUN, "elapsed_ms": 29_999},
+    {**RUN, "done": True, "made_progress": False},
+    {**RUN, "made_progress": False},
+    {**RUN, "verifier_signature_unchanged": True},
+    {**RUN, "env_blame_without_infra": True},
+    {**RUN, "extends_used": 6},
+    {**RUN, "elapsed_ms": 119_999},
+    {**RUN, "elapsed_ms": 120_000},
+    {**RUN, "elapsed_ms": 120_000, "pace_checks_used": 2},
+    {**RUN, "made_progress": False, "env_blame_without_infra": True},
+]
+table = decision_table(observations)
+shown = ["elapsed_ms", "made_progress", "verifier_signature_unchanged", "env_blame_without_infra",
+         "done", "extends_used", "pace_checks_used", "action", "reason", "new_budget_ms"]
+print_table([[("" if row[c] is None else row[c]) for c in shown] for row in table], shown)
+
+# %%
+course.show_outcome(boundary_guess, table[8]["action"])
+
+# %% [markdown]
+# Three things to read off the table. The last row meets two cut conditions and gets the earlier
+# reason, `no_progress_at_checkpoint`: the order is part of the contract. One millisecond
+# decides between `extend` and `pace_check`: "past the estimate" means `elapsed_ms` at or beyond
+# `expected_total_ms + checkpoint_ms`. And only `extend` carries `new_budget_ms`.
+
+# %%
+assert [row["action"] for row in table] == [
+    "extend", "proceed", "proceed", "cut", "cut", "cut", "cut", "extend", "pace_check", "cut", "cut"]
+assert table[-1]["reason"] == "no_progress_at_checkpoint"
+assert all((row["new_budget_ms"] is not None) == (row["action"] == "extend") for row in table)
+
+# %% [markdown]
+# Move one value at a time. In Jupyter the sliders below redraw the decision; headless, the cell
+# prints how to do the same by hand.
+
+# %%
+def explore(elapsed_ms=30_000, expected_total_ms=90_000, extends_used=0, pace_checks_used=0,
+            made_progress=True, verifier_signature_unchanged=False):
+    obs = {**RUN, "elapsed_ms": elapsed_ms, "expected_total_ms": expected_total_ms,
+           "extends_used": extends_used, "pace_checks_used": pace_checks_used,
+           "made_progress": made_progress, "verifier_signature_unchanged": verifier_signature_unchanged}
+    print(governor_pace_decision({}, obs))
+
+
+if course.headless():
+    print("[widget s14.explore] Sliders for elapsed_ms, expected_total_ms and the two counters. "
+          "Without widgets, call explore(elapsed_ms=..., ...) yourself, e.g. explore(elapsed_ms=120_000).")
+else:
+    import ipywidgets as widgets
+
+    widgets.interact(explore,
+                     elapsed_ms=widgets.IntSlider(30_000, 0, 200_000, 1_000),
+                     expected_total_ms=widgets.IntSlider(90_000, 0, 200_000, 5_000),
+                     extends_used=widgets.IntSlider(0, 0, 8), pace_checks_used=widgets.IntSlider(0, 0, 4))
+
+# %%
+course.reveal("s14.boundary")
+
+# %% [markdown]
+# ## 4. Your turn: write the decision
+#
+# Write `my_pace_decision(policy, obs)` from the table in the lesson: the eight rows, in order,
+# the two defaults (`extend_max` 6, `pace_check_max` 2), a missing key read as 0 or `False`,
+# and `checkpoint_ms` / `expected_total_ms` falling back to `armed_budget_ms` when missing or not
+# positive. Return a new dict each time. (Input validation is not part of the exercise.)
+#
+# The compare cell runs your function against the governor on about twenty thousand
+# observations, including every boundary, and lists the first disagreements.
+
+# %%
+def my_pace_decision(policy: dict, obs: dict) -> dict:
+    """proceed / extend / pace_check / cut, as governor_pace_decision decides."""
+    raise NotImplementedError("your turn: write this function")
+
+
+# %%
+course.compare(my_pace_decision, check=check_pace_decision, key="s14.my_pace_decision")
+
+# %% [markdown]
+# Done, or stuck? The reference is behind the switch.
+
+# %%
+course.reveal("s14.pace_decision_source", source=governor_pace_decision)
+
+# %% [markdown]
+# ## 5. The governor drives a real loop
+#
+# `PaceGovernor` is the host side of the decision: an after-turn hook for `run_loop` that keeps
+# the armed deadline, the two counters and the evidence since the last checkpoint. It asks the
+# governor only once the deadline has passed, which is the moment a fixed timeout would fire.
+#
+# Time comes from a fake clock: `TurnClock(10.0)` charges every turn 10 seconds, so turn *n*
+# ends at *n* × 10 s and the runs below are deterministic. The budget is 30 s. The `productive`
+# agent needs seven turns: test, read, a first edit that changes the failure, test, the real fix,
+# test, done.
+#
+# Predict first: how does the productive run end under a plain 30 s `wall_timeout`, and under
+# the pace governor?
+
+# %%
+pace_guess = course.predict(
+    "s14.steady_run",
+    "Budget 30 s, 10 s a turn, a repair that needs 7 turns. Fixed timeout vs pace governor?",
+    options=["both finish", "timeout cuts it, governor lets it finish", "both cut it",
+             "governor cuts it, timeout lets it finish"],
+)
+
+# %%
+def governed(scenario: str, hook, **stall):
+    clock = TurnClock(10.0)
+    with open_workbench() as bench:
+        client = ScriptedClient(scenario_replies(scenario))
+        if stall:
+            return run_with_stall(client, TASK, bench.tools, verify=bench.verify, config=stall_config(**stall),
+                                  observers=[clock.tick], after_turn=[hook], clock=clock, max_turns=14).result
+        return run_loop(client, TASK, bench.tools, verify=bench.verify, observers=[clock.tick],
+                        after_turn=[hook], clock=clock, max_turns=14)
+
+
+def decisions(governor: PaceGovernor) -> list[str]:
+    return [f"turn {t.turn} ({t.elapsed_ms / 1000:g} s): {t.decision['action']}"
+            + (f" {t.decision['reason']}" if "reason" in t.decision else "")
+            for t in governor.turns if t.decision]
+
+
+timed = governed("productive", wall_timeout(30_000))
+steady_governor = PaceGovernor(30_000, reading=passing_tests)
+steady = governed("productive", steady_governor)
+print(f"fixed timeout: {timed.stop_reason} on turn {len(timed.turns)} ({timed.detail})")
+print(f"pace governor: {steady.stop_reason} on turn {len(steady.turns)} ({steady.detail})")
+for line in decisions(steady_governor):
+    print("   ", line)
+
+# %%
+outcome = {("cut", "done"): "timeout cuts it, governor lets it finish", ("done", "done"): "both finish",
+           ("cut", "cut"): "both cut it"}.get((timed.stop_reason, steady.stop_reason),
+                                               "governor cuts it, timeout lets it finish")
+course.show_outcome(pace_guess, outcome)
+
+# %% [markdown]
+# At 30 s the run had shown progress (its first test reading, then an edit), so the governor
+# moved the deadline to 60 s without a word to the agent. At 60 s the tests had just passed:
+# `done`, so it stood back. The fixed timeout cut the same run at 30 s, four turns from green.
+#
+# Now the `thrash` agent from section 2 under the same governor: it edits, and pytest keeps
+# saying exactly the same thing.
+
+# %%
+thrash_governor = PaceGovernor(30_000, reading=passing_tests)
+thrashed = governed("thrash", thrash_governor)
+print(f"pace governor: {thrashed.stop_reason} on turn {len(thrashed.turns)} ({thrashed.detail})")
+for line in decisions(thrash_governor):
+    print("   ", line)
+
+# %% [markdown]
+# The first checkpoint gives the benefit of the doubt: the first test reading counts as an
+# advance. In the second window the agent wrote, the passing count stayed at 3 and the failure's
+# signature did not change, so the governor cut with `no_verifier_progress`.
+#
+# A tighter estimate shows the third decision. Expect the productive run to take 20 s, with
+# 20 s checkpoints: past the estimate means 40 s or more. The agent is still progressing then
+# (its edit changed the failure), so it gets a `pace_check`, a note asking it to wrap up, and the
+# deadline moves one checkpoint on.
+
+# %%
+tight_governor = PaceGovernor(20_000, expected_total_ms=20_000, reading=passing_tests)
+tight = governed("productive", tight_governor)
+print(f"pace governor: {tight.stop_reason} on turn {len(tight.turns)}")
+for line in decisions(tight_governor):
+    print("   ", line)
+notes = [(record.turn, nudge.source) for record in tight.turns for nudge in record.nudges]
+print("notes sent to the agent:", notes)
+
+# %%
+assert timed.stop_reason == "cut" and steady.stop_reason == "done"
+assert steady_governor.extends_used == 1 and not any(r.nudges for r in steady.turns)
+assert thrashed.stop_reason == "cut" and "no_verifier_progress" in thrashed.detail
+assert [t.decision["action"] for t in tight_governor.turns if t.decision][:2] == ["extend", "pace_check"]
+assert notes and notes[0][1] == "pace_check" and tight.stop_reason == "done"
+
+# %% [markdown]
+# Last, the agent from section 1, whose every edit produces a new wrong total. To the governor
+# a changed failure looks like movement, so on its own it keeps the run alive: it extends, then
+# nudges, and cuts only when the nudges are spent. Add the stall detector with `progress_signal`
+# and the two host facts work side by side: the detector reads the passing count every turn,
+# the governor reads the clock's checkpoints, and whichever sees the stall first stops the run.
+
+# %%
+alone_governor = PaceGovernor(30_000, reading=passing_tests)
+alone = governed("varied_failures", alone_governor)
+both = governed("varied_failures", PaceGovernor(30_000, reading=passing_tests),
+                repair_aware=True, progress_signal=passing_tests)
+print(f"governor alone:          {alone.stop_reason} on turn {len(alone.turns)} ({alone.detail})")
+print(f"governor + stall signal: {both.stop_reason} on turn {len(both.turns)} ({both.detail[:60]}...)")
+
+# %%
+assert alone.stop_reason == "cut" and "no_verifier_progress" not in alone.detail
+assert both.stop_reason == "stuck" and len(both.turns) < len(alone.turns)
+
+# %%
+course.reveal("s14.silent_extend")
+
+# %% [markdown]
+# ### Against your model (live mode only)
+#
+# With `COURSE_MODE=live` this cell puts your own model on the till under the pace governor. It
+# is skipped offline, so the notebook stays deterministic.
+
+# %%
+if cafe.course_mode() == "live":
+    live_governor = PaceGovernor(30_000, reading=passing_tests)
+    clock = TurnClock(10.0)
+    with open_workbench() as bench:
+        live = run_loop(cafe.make_client(), TASK, bench.tools, verify=bench.verify, observers=[clock.tick],
+                        after_turn=[live_governor], clock=clock, max_turns=14)
+    print(f"{cafe.model_name()}: {live.stop_reason} on turn {len(live.turns)} ({live.detail})")
+    for line in decisions(live_governor):
+        print("   ", line)
+else:
+    print("offline: skipped (set COURSE_MODE=live and the CAFE_* variables to run your model)")
+
+# %% [markdown]
+# ## Checkpoint
+#
+# Bank how each run ended, fixed timeout against pace governor: the turn and the reason, and how
+# many silent extensions the steady run used.
+
+# %%
+def ended(result) -> dict:
+    return {"turn": len(result.turns), "stop_reason": result.stop_reason}
+
+
+course.checkpoint("s14", "timeout_vs_governor", {
+    "steady_fixed_timeout": ended(timed),
+    "steady_governor": ended(steady),
+    "steady_extends_used": steady_governor.extends_used,
+    "thrash_governor": {**ended(thrashed), "reason": thrash_governor.turns[-1].decision["reason"]},
+    "varied_governor_alone": ended(alone),
+    "varied_with_progress_signal": ended(both),
+}, model=cafe.model_name())
+
+# %% [markdown]
+# Session 15 asks the next question: how much do you trust each piece of evidence, and when a
+# run is stopped, what state does it leave the workspace in?
