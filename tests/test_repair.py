@@ -487,3 +487,19 @@ def test_benchmark_accumulate_keeps_every_draft_and_curated_stays_flat():
     history = [(ALTERNATING_CANDIDATES[0], (Failure("missing_field", "table", "include table"),))]
     sent = bench["accumulate_messages"](brief_for(OMELETTE), history)
     assert sent[1] == {"role": "assistant", "content": ALTERNATING_CANDIDATES[0]}
+
+
+def test_lesson_quotes_the_benchmark_numbers_it_measured():
+    import runpy
+    from pathlib import Path
+
+    from cafe.repair import ALTERNATING_CANDIDATES
+    from cafe.scripted import Script
+
+    root = Path(__file__).resolve().parents[1]
+    bench = runpy.run_path(str(root / "benchmarks" / "retry_policies.py"))
+    lesson = (root / "sessions" / "s07-repair-loop" / "lesson.md").read_text(encoding="utf-8")
+    for policy in ("curated", "accumulate"):
+        rows = bench["run_policy"](policy, make_client(Script(ALTERNATING_CANDIDATES, cycle=True)), 6)
+        total = sum(r.prompt_chars for r in rows)
+        assert f"{total:,}" in lesson, f"lesson.md should quote {total:,} characters for {policy} at cap 6"
