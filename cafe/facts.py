@@ -70,8 +70,8 @@ VERIFY_STATE_STALL_TURNS_DEFAULT = 12
 VERIFY_STATE_RECURRENCE_HARD_DEFAULT = 4
 NO_VERIFIER_PROGRESS_LIMIT_DEFAULT = 3
 
-# remediation_delivered is asked once the same failure has been seen this many times: one turn
-# sooner than the plain repeated-failure nudge at 3 (seed 003, "When it fires").
+# remediation_delivered is asked once the same failure has been seen twice, a turn ahead of the
+# blind repeated-failure nudge at 3 (seed 003, "When it fires").
 STALL_DELIVERED_FIX_AFTER = 2
 
 # The two host callbacks, by the names the stall configuration accepts.

@@ -20,8 +20,8 @@ epoch and owes a re-verify: "the write worked" is not "the bug is fixed".
 
 `StallDetector` plugs the model into `cafe.loop.run_loop` (see `run_with_stall`):
 
-- `observe` (an observer, start of turn) folds the PREVIOUS turn's results, so the streak lags
-  the action stream by one turn. With `stuck_same_diagnostic_after = 3`, a model re-running a
+- `observe` (an observer, start of turn) folds the PREVIOUS turn's results: the model is always
+  a turn behind what the agent is doing. With `stuck_same_diagnostic_after = 3`, a model re-running a
   failing test trips on turn 4: turn 4 is when the result of turn 3 is folded.
 - `reverify` (after-turn, first) is the post-edit re-verify mandate. It looks at THIS turn's
   results directly, so it has no lag: an edit on a live failure with no re-test after it makes
@@ -29,8 +29,8 @@ epoch and owes a re-verify: "the write worked" is not "the bug is fixed".
 - `after_turn` (after-turn, after `reverify`) reads the host's `progress_signal` (session 14).
 - `handback` attaches `current_failure` to the result: cleared on `done`, carried otherwise.
 
-With `repair_aware` on, `stuck_same_diagnostic` trips only on the turn the streak ADVANCES to
-the threshold (once per stuck episode), quoting the failing evidence back to the model, and the
+With `repair_aware` on, `stuck_same_diagnostic` trips when a fresh failure pushes the streak up
+to the threshold, and at no other time (so once per stuck episode), quoting the failing evidence back to the model, and the
 older blind patterns (`repeated_error`, `repeated_same_observation`) stay quiet so the two never
 fire for the same thing. With `repair_aware` off (the default) every repair knob is inert and the
 detector is exactly the blind one. Each trip is a `Nudge` until `MAX_STALL_WARNINGS` have been
@@ -109,8 +109,8 @@ HOST_FACT_DEFAULTS: dict[str, int] = {
     "no_verifier_progress_limit": facts.NO_VERIFIER_PROGRESS_LIMIT_DEFAULT,
 }
 
-# The blind detector's threshold: the plain repeated-failure nudge fires at 3 (seed 003 calls
-# remediation_delivered "one turn sooner than the plain repeated-failure nudge at 3").
+# The blind detector's threshold: 3 repeats (seed 003 puts remediation_delivered at 2, a turn
+# ahead of this older repeated-failure nudge, which sits at 3).
 REPEATED_FAILURE_AFTER = 3
 # Course choice: one warning is sent back to the model; the next trip in the same run stops it
 # as `stuck`. A model that ignored one grounded warning rarely heeds a second.
