@@ -61,3 +61,9 @@ def test_simulate_independent_needs_a_seeded_rng():
         simulate_independent(0.5, 3, 10, rng=7)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="trials"):
         simulate_independent(0.5, 3, 0, random.Random(1))
+
+
+def test_pass_within_cap_sticky_matches_the_lesson_figures():
+    # lesson.md: at stickiness 0.5, 0.143 drops to roughly 0.10 and 0.401 to roughly 0.24.
+    assert round(pass_within_cap_sticky(0.05, 3, 0.5), 2) == 0.10
+    assert round(pass_within_cap_sticky(0.05, 10, 0.5), 2) == 0.24
