@@ -75,6 +75,8 @@ __all__ = [
     "RunResult",
     "dispatch_call",
     "run_loop",
+    "repeat_guard",
+    "check_repeat_guard",
 ]
 
 # --- constants ------------------------------------------------------------------------------
@@ -397,3 +399,44 @@ def run_loop(
 
     return finish("max_turns", f"the turn budget of {max_turns} ran out", records[-1].text if records else None)
 
+
+
+# --- session 01's exercise: a first observer ------------------------------------------------
+
+
+def _same_calls(calls: Sequence[ToolCall], results: Sequence[ToolResult]) -> bool:
+    asked = [(c.name, dict(c.arguments)) for c in calls]
+    seen = [(r.name, dict(r.arguments)) for r in results if not r.forced]
+    return bool(asked) and asked == seen
+
+
+def repeat_guard(view: TurnView) -> Stop | None:
+    """An observer: stop the run as `stuck` when the model asks for exactly the calls it just
+    made (same tools, same arguments) after seeing their results. The simplest stall detector;
+    session 13 explains why counting repeats is not enough."""
+    if _same_calls(view.calls, view.prev_dispatch):
+        names = ", ".join(c.name for c in view.calls)
+        return Stop("stuck", f"turn {view.turn} repeats the previous turn's calls ({names})")
+    return None
+
+
+def check_repeat_guard(guard: Callable[[TurnView], Any]) -> list[str]:
+    """Problems with a learner's `repeat_guard` (session 01's your-turn exercise); empty when it holds."""
+    latte = ToolCall("c1", "look_up", {"item": "latte"}, '{"item": "latte"}')
+    scone = ToolCall("c2", "look_up", {"item": "scone"}, '{"item": "scone"}')
+    seen = ToolResult("c0", "look_up", {"item": "latte"}, True, "latte: €4.20")
+
+    def view(calls: tuple[ToolCall, ...], prev: tuple[ToolResult, ...]) -> TurnView:
+        return TurnView(2, 10, calls, prev, (), 0.0, 0, False)
+
+    problems = []
+    verdict = guard(view((latte,), (seen,)))
+    if not (isinstance(verdict, Stop) and verdict.reason == "stuck"):
+        problems.append(f"the same call again (look_up latte twice) should give Stop('stuck', ...), got {verdict!r}")
+    for label, calls, prev in [("a different argument (latte, then scone)", (scone,), (seen,)),
+                               ("the first turn (nothing seen yet)", (latte,), ()),
+                               ("the model finishing (no calls)", (), (seen,))]:
+        verdict = guard(view(calls, prev))
+        if verdict is not None:
+            problems.append(f"{label} should give None, got {verdict!r}")
+    return problems

@@ -361,3 +361,48 @@ def test_run_loop_dead_endpoint_raises_endpoint_error():
     client = make_client(environ=live_env(f"http://127.0.0.1:{port}/v1"), timeout=5)
     with pytest.raises(EndpointError, match="Could not connect"):
         run_loop(client, USER, [ADD], model="cafe-scripted")
+
+
+# --- the worked example (the order pad) and the exercise (repeat_guard) ---------------------
+
+
+def test_order_pad_tools_take_an_order_through_the_loop():
+    from cafe.tools import OrderPad, TicketLine
+
+    pad = OrderPad()
+    assert [(t.name, t.kind) for t in pad.tools] == [("look_up", "observe"), ("add_to_ticket", "mutate"),
+                                                      ("read_ticket", "observe")]
+    client = make_client([reply_call("look_up", item="latte"), reply_call("add_to_ticket", item="latte", quantity=2),
+                          "Two lattes are on the ticket."])
+    result = run_loop(client, USER, pad.tools)
+    assert result.stop_reason == "done"
+    assert pad.ticket == (TicketLine("latte", 2),)
+    assert "€4.20" in result.turns[0].dispatch[0].output
+
+
+def test_order_pad_refuses_unknown_and_sold_out_items_as_failed_results():
+    from cafe.tools import OrderPad
+
+    pad = OrderPad()
+    assert not pad.look_up("unicorn cake").ok
+    sold_out = pad.add_to_ticket("cheese omelette")
+    assert not sold_out.ok and "sold out" in sold_out.text
+    assert not pad.add_to_ticket("latte", 0).ok
+    assert pad.ticket == () and pad.read_ticket() == "(the ticket is empty)"
+
+
+def test_repeat_guard_stops_a_model_asking_the_same_thing_again():
+    from cafe.loop import repeat_guard
+
+    client = make_client([reply_call("add_item", item="latte")] * 5)
+    result = run_loop(client, USER, [ADD], observers=[repeat_guard])
+    assert result.stop_reason == "stuck" and len(result.turns) == 2
+    assert "repeats the previous turn's calls (add_item)" in result.detail
+
+
+def test_check_repeat_guard_passes_the_reference_and_fails_a_stub():
+    from cafe.loop import check_repeat_guard, repeat_guard
+
+    assert check_repeat_guard(repeat_guard) == []
+    assert len(check_repeat_guard(lambda view: None)) == 1
+    assert len(check_repeat_guard(lambda view: Stop("stuck"))) == 3
