@@ -688,3 +688,27 @@ def test_pace_governor_custom_signature_is_used():
                             signature=lambda result: seen.append(result.name) or "always the same")
     till_run(["total", "total tax"], hooks=[], governor=governor)
     assert seen and set(seen) == {"run_tests"}
+
+
+# --- the notebook's your-turn: the stub is not attempted, the reference passes -------------
+
+
+def _notebook_stub():
+    import ast
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parents[1] / "sessions" / "s14-host-facts" / "notebook.py"
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    stub = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "my_pace_decision")
+    namespace: dict = {}
+    exec(compile(ast.Module([stub], []), str(source), "exec"), namespace)
+    return namespace["my_pace_decision"]
+
+
+def test_notebook_exercise_stub_not_attempted_reference_passes(capsys):
+    from cafe import course
+
+    assert course.compare(_notebook_stub(), check=check_pace_decision).status == "not_attempted"
+    assert course.compare(governor_pace_decision, check=check_pace_decision).status == "passed"
+    wrong = course.compare(lambda policy, obs: {"action": "proceed"}, check=check_pace_decision)
+    assert wrong.status == "failed" and wrong.problems
