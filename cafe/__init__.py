@@ -1,6 +1,15 @@
 """cafe: the package behind The Agent Harness Path.
 
-One module per session concept (`cafe.loop`, `cafe.schema`, `cafe.detect`, `cafe.repair`, ...),
+One module per session concept, each read beside its lesson:
+
+- `cafe.loop` (with `cafe.tools`)   session 01: the agent loop, tools from plain functions;
+- `cafe.menu`, `cafe.schema`        the trusted menu and the ticket contract (session 04);
+- `cafe.detect`                     session 06: unsafe, off-menu, 86'd, out-of-scope, injection;
+- `cafe.repair` (with `cafe.lottery`) session 07: the bounded re-ask;
+- `cafe.workbench`                  the till project sessions 13 to 15 really edit and test;
+- `cafe.stall`                      session 13: the evidence-aware repair loop;
+- `cafe.facts`, `cafe.governor`     session 14: host-supplied facts and the pace governor;
+
 plus the shared plumbing every session uses:
 
 - `cafe.config`   which mode we are in (`COURSE_MODE`) and the live endpoint's settings;
