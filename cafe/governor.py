@@ -385,6 +385,8 @@ class PaceGovernor:
       progress. An edit that changes the failure does count as movement here, which is why the
       stall detector's `progress_signal` is still needed for an agent whose every edit produces
       a new wrong answer.
+      With `extension_allowed` (pass a `StallDetector`'s method of that name), the flag is also
+      set whenever the detector's no-net-progress guard says the same failure has held too long.
     - `done`: a verification passed this turn.
 
     One governor per run.
@@ -400,6 +402,7 @@ class PaceGovernor:
         reading: VerifyReading = verify_state_of,
         env_blame: Callable[[TurnView], bool] | None = None,
         signature: Callable[[ToolResult], str] | None = None,
+        extension_allowed: Callable[[], bool] | None = None,
     ) -> None:
         for name, value in (("budget_ms", budget_ms), ("checkpoint_ms", checkpoint_ms),
                             ("expected_total_ms", expected_total_ms)):
@@ -413,6 +416,7 @@ class PaceGovernor:
         self.expected_total_ms = expected_total_ms or budget_ms
         self.reading, self.env_blame = reading, env_blame
         self.signature = signature  # None: cafe.stall.failure_signature, looked up on first use
+        self.extension_allowed = extension_allowed
         self.deadline_ms: float = budget_ms
         self.extends_used = 0
         self.pace_checks_used = 0
@@ -426,13 +430,17 @@ class PaceGovernor:
         """The observation the governor would be given now, built from the current window."""
         window = self._window
         moved = window["rose"] or self.latest_signature != self.checkpoint_signature
+        # The stall detector's no-net-progress guard (`StallDetector.extension_allowed`) knows the
+        # same failure has held for several turns: then the signature has not moved, whatever
+        # this window shows, and the run must not be extended.
+        held = self.extension_allowed is not None and not self.extension_allowed()
         return {
             "elapsed_ms": elapsed_ms,
             "armed_budget_ms": self.deadline_ms,
             "expected_total_ms": self.expected_total_ms,
             "checkpoint_ms": self.checkpoint_ms,
             "made_progress": window["wrote"] or window["rose"],
-            "verifier_signature_unchanged": window["wrote"] and not moved,
+            "verifier_signature_unchanged": (window["wrote"] and not moved) or held,
             "env_blame_without_infra": window["blamed"],
             "done": done,
             "extends_used": self.extends_used,

@@ -584,6 +584,40 @@ def test_pace_governor_window_resets_after_extend():
     assert result.stop_reason == "cut"
 
 
+def test_pace_governor_extension_guard_turns_extend_into_cut():
+    allowed = PaceGovernor(10_000, expected_total_ms=100_000, extension_allowed=lambda: True)
+    till_run(STEADY, hooks=[], governor=allowed)
+    assert asked(allowed)[0] == (1, "extend", EXTEND_REASON)
+    guarded = PaceGovernor(10_000, expected_total_ms=100_000, extension_allowed=lambda: False)
+    result = till_run(STEADY, hooks=[], governor=guarded)
+    assert asked(guarded) == [(1, "cut", "no_verifier_progress")]
+    assert guarded.turns[0].observation["verifier_signature_unchanged"] is True
+    assert result.stop_reason == "cut"
+
+
+def test_workbench_stall_guard_feeds_the_governor():
+    # A host whose own signature is useless (a call id: "moved" every turn) would keep extending
+    # the thrash; the real StallDetector's no-net-progress guard knows the failure has held.
+    from cafe.stall import StallDetector, run_with_stall, stall_config
+
+    def governed_thrash(guard: bool):
+        detector = StallDetector(stall_config(repair_aware=True, no_net_progress_extend_guard=True))
+        governor = PaceGovernor(30_000, reading=passing_tests, signature=lambda result: result.call_id,
+                                extension_allowed=detector.extension_allowed if guard else None)
+        with open_workbench() as bench:
+            clock = TurnClock(10.0)
+            run = run_with_stall(ScriptedClient(scenario_replies("thrash")), [{"role": "user", "content": "fix"}],
+                                 bench.tools, verify=bench.verify, detector=detector, observers=[clock.tick],
+                                 after_turn=[governor], clock=clock, max_turns=12)
+        return run, governor
+
+    _, unguarded = governed_thrash(False)
+    assert asked(unguarded)[:2] == [(3, "extend", EXTEND_REASON), (6, "pace_check", PACE_CHECK_REASON)]
+    run, guarded = governed_thrash(True)
+    assert asked(guarded) == [(3, "extend", EXTEND_REASON), (6, "cut", "no_verifier_progress")]
+    assert run.stop_reason == "cut"
+
+
 def test_pace_governor_env_blame_is_a_host_fact():
     governor = PaceGovernor(10_000, expected_total_ms=100_000,
                             env_blame=lambda view: view.turn == 1)
