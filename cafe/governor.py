@@ -170,6 +170,14 @@ def _flag(obs: Mapping[str, Any], key: str) -> bool:
     return value
 
 
+def _positive(value: Any, name: str, example: str) -> None:
+    """A setting that must be a positive, finite number (wrong type: TypeError; else ValueError)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be {example}, got {type(value).__name__} {value!r}")
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be above zero and finite, got {value!r}")
+
+
 def _positive_or(value: float, fallback: float) -> float:
     """The value when it is above zero, else the fallback (the armed budget)."""
     return value if value > 0 else fallback
@@ -334,9 +342,7 @@ class TurnClock:
     """
 
     def __init__(self, seconds_per_turn: float) -> None:
-        if isinstance(seconds_per_turn, bool) or not isinstance(seconds_per_turn, (int, float)) \
-                or not seconds_per_turn > 0:
-            raise ValueError(f"TurnClock: seconds_per_turn must be a positive number, got {seconds_per_turn!r}")
+        _positive(seconds_per_turn, "TurnClock: seconds_per_turn", "a number of seconds, e.g. 10.0")
         self.seconds_per_turn = seconds_per_turn
         self.now = 0.0
 
@@ -406,9 +412,8 @@ class PaceGovernor:
     ) -> None:
         for name, value in (("budget_ms", budget_ms), ("checkpoint_ms", checkpoint_ms),
                             ("expected_total_ms", expected_total_ms)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                      or not value > 0):
-                raise ValueError(f"PaceGovernor: {name} must be a positive number of ms, got {value!r}")
+            if value is not None:
+                _positive(value, f"PaceGovernor: {name}", "a number of milliseconds, e.g. 30_000")
         self.policy = dict(_check_mapping(policy or {}, "policy", POLICY_KEYS))
         governor_pace_decision(self.policy, {})  # validates the caps now, not mid-run
         self.budget_ms = budget_ms

@@ -628,6 +628,8 @@ def test_pace_governor_env_blame_is_a_host_fact():
 def test_pace_governor_rejects_bad_settings():
     with pytest.raises(ValueError, match="budget_ms"):
         PaceGovernor(0)
+    with pytest.raises(TypeError, match="budget_ms"):
+        PaceGovernor("30s")
     with pytest.raises(ValueError, match="checkpoint_ms"):
         PaceGovernor(10, checkpoint_ms=-1)
     with pytest.raises(ValueError, match="did you mean 'extend_max'"):
@@ -673,9 +675,10 @@ def test_turn_clock_moves_only_on_tick():
     assert clock() == 5.0
 
 
-@pytest.mark.parametrize("bad", [0, -1, True, "10"])
-def test_turn_clock_rejects_non_positive_step(bad):
-    with pytest.raises(ValueError, match="seconds_per_turn"):
+@pytest.mark.parametrize("bad, error", [(0, ValueError), (-1, ValueError), (math.inf, ValueError),
+                                        (True, TypeError), ("10", TypeError)])
+def test_turn_clock_rejects_non_positive_step(bad, error):
+    with pytest.raises(error, match="seconds_per_turn"):
         TurnClock(bad)
 
 
