@@ -749,3 +749,51 @@ def test_notebook_exercise_stub_not_attempted_reference_passes(capsys):
     assert course.compare(governor_pace_decision, check=check_pace_decision).status == "passed"
     wrong = course.compare(lambda policy, obs: {"action": "proceed"}, check=check_pace_decision)
     assert wrong.status == "failed" and wrong.problems
+
+
+# --- PaceGovernor property: whatever the run does, the host side keeps its bounds ------------
+
+_turn_facts = st.lists(
+    st.tuples(st.booleans(), st.one_of(st.none(), st.integers(0, 4)), st.booleans()),
+    min_size=1, max_size=40,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(facts=_turn_facts, step=st.sampled_from([3.0, 10.0, 25.0]),
+       extend_max=st.integers(0, 3), pace_check_max=st.integers(0, 2))
+def test_pace_governor_property_bounds_hold(facts, step, extend_max, pace_check_max):
+    from cafe.loop import Nudge, Stop
+
+    def reading(view):  # the verify result's text is its passing count; None without a verify
+        return next((float(r.output) for r in view.dispatch if r.kind == "verify"), None)
+
+    governor = PaceGovernor(20_000, expected_total_ms=40_000,
+                            policy={"extend_max": extend_max, "pace_check_max": pace_check_max},
+                            reading=reading, signature=lambda result: result.output)
+    deadlines, nudges, stopped = [governor.deadline_ms], 0, None
+    for turn, (wrote, passing, verified) in enumerate(facts, start=1):
+        results = []
+        if wrote:
+            results.append(ToolResult(f"w{turn}", "write_file", {}, True, "wrote", "mutate"))
+        if verified and passing is not None:
+            results.append(ToolResult(f"v{turn}", "run_tests", {}, passing == 4, str(passing), "verify"))
+        deadline_before = governor.deadline_ms
+        verdict = governor(TurnView(turn, 99, (), (), tuple(results), turn * step, 0, True))
+        record = governor.turns[-1]
+        # asked exactly when the armed deadline had passed
+        assert (record.decision is not None) == (turn * step * 1000 >= deadline_before)
+        deadlines.append(governor.deadline_ms)
+        if isinstance(verdict, Nudge):
+            nudges += 1
+            assert verdict.source == "pace_check" and record.decision["action"] == "pace_check"
+        if isinstance(verdict, Stop):
+            assert verdict.reason == "cut" and record.decision["action"] == "cut"
+            assert record.decision["reason"] in verdict.detail
+            stopped = turn
+            break
+    assert deadlines == sorted(deadlines), "the deadline never moves back"
+    assert governor.extends_used <= extend_max and governor.pace_checks_used <= pace_check_max
+    assert nudges == governor.pace_checks_used
+    if stopped is None:
+        assert all(t.decision is None or t.decision["action"] != "cut" for t in governor.turns)
