@@ -6,7 +6,8 @@
 An agent fixes the café till's bill-splitting bug in a real temporary git repository (real file
 writes, real pytest runs). Every turn is charged 10 seconds on a fake clock, and the budget is
 30 seconds. The same run goes once under `wall_timeout` and once under `PaceGovernor`; offline a
-second agent, busy but going nowhere, runs under the governor too. Offline the output is the same
+second agent, busy but going nowhere (its edits leave pytest saying the same thing), runs under
+the governor too. Offline the output is the same
 on every run. Live, a missing variable or an unusable endpoint is explained in one message and the
 toy exits with status 1.
 """
@@ -64,7 +65,7 @@ def main() -> int:
         print(f"  decisions:   {decisions(governor)}")
         if not live:
             busy = PaceGovernor(BUDGET_MS, reading=passing_tests)
-            result = run("varied_failures", busy)
+            result = run("thrash", busy)
             print(f"busy, flat:    {ending(result)}")
             print(f"  decisions:   {decisions(busy)}")
     except (cafe.ConfigError, cafe.EndpointError) as exc:
