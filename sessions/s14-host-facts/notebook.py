@@ -111,11 +111,11 @@ print_table(rows, ["turn", "calls", "best passing", "flat streak", "wrote while 
 course.show_outcome(writes_guess, str(len(told.result.turns)))
 
 # %% [markdown]
-# Read the table. There is a write on every turn after the first, and pytest runs on every one
-# of them (the `*` marks the re-check the repair-aware loop forces after an edit), yet the best
-# passing count never moves off 3. After three flat turns with a write among them, the
-# write-axis cut stops the run as `stuck`. Without the host's number, the same agent ran until it
-# had used every verification attempt.
+# Read the table. Edits land on every other turn and pytest runs on every turn (the `*` marks
+# the re-check the repair-aware loop forces after an edit), yet the best passing count never
+# moves off 3. After three flat turns with a write among them, the write-axis cut stops the run
+# as `stuck`. Without the host's number, the same agent ran until it had used every
+# verification attempt.
 
 # %%
 assert blind.stop_reason != "stuck", "session 13 alone should not see this stall"
