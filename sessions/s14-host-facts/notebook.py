@@ -4,7 +4,7 @@
 # Session 13's detector spots a failure that keeps coming back with the same signature. This
 # notebook hands the harness what only the host can tell it, and watches what changes:
 #
-# 1. **Writes are not progress.** An agent edits the till every turn, and every edit produces a
+# 1. **Writes are not progress.** An agent keeps editing the till, and every edit produces a
 #    *different* wrong total. The signature never repeats, so session 13 sees nothing. The
 #    host's `progress_signal` (how many tests pass) sees the truth.
 # 2. **A fix that did not land.** The agent's fix reaches the file, and the same failure comes
