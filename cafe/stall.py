@@ -65,7 +65,7 @@ __all__ = [
     "StallConfig", "stall_config", "normalize_evidence", "failure_signature", "failure_snippet",
     "FailureModel", "classify_turn", "fold_diagnostic", "clear_current_failure", "CurrentFailure",
     "StallWarning", "TurnSnapshot", "DetectorState", "reset_action", "StallDetector", "StallRun",
-    "run_with_stall",
+    "run_with_stall", "check_fold_diagnostic",
 ]
 
 # --- constants ------------------------------------------------------------------------------
@@ -547,3 +547,42 @@ def run_with_stall(
                       after_turn=[detector.reverify, detector.after_turn, *after_turn],
                       verify=verify, max_verify_attempts=max_verify_attempts, clock=clock)
     return detector.handback(result)
+
+
+# --- session 13's exercise ------------------------------------------------------------------
+
+
+def check_fold_diagnostic(fold: Callable[[FailureModel, Sequence[ToolResult]], FailureModel]) -> list[str]:
+    """Problems with a learner's fold (session 13's your-turn exercise); empty when every case holds."""
+    def result(name: str, ok: bool, output: str, kind: str) -> ToolResult:
+        return ToolResult("c", name, {}, ok, output, kind)  # type: ignore[arg-type]
+
+    fail_a = result("run_tests", False, "E   assert 999 == 1000", "verify")
+    fail_a_moved = result("run_tests", False, "check_bill.py:23: E   assert 999 == 1000", "verify")
+    fail_a_here = result("run_tests", False, "check_bill.py:21: E   assert 999 == 1000", "verify")
+    fail_b = result("run_tests", False, "E   assert 1002 == 1000", "verify")
+    passed = result("run_tests", True, "4 passed", "verify")
+    edit = result("write_file", True, "wrote bill.py", "mutate")
+    read = result("read_file", True, "def split(...)", "observe")
+    live = fold_diagnostic(FailureModel(), [fail_a])
+    twice = fold_diagnostic(live, [fail_a])
+    owed = fold_diagnostic(twice, [edit])
+    cases = [
+        ("a first failure", FailureModel(), [fail_a]),
+        ("the same failure again", live, [fail_a]),
+        ("the same failure after an edit", owed, [fail_a]),
+        ("the same failure, moved two lines", fold_diagnostic(FailureModel(), [fail_a_here]), [fail_a_moved]),
+        ("a different failure", twice, [fail_b]),
+        ("an edit on a live failure", twice, [edit]),
+        ("an edit and a re-test in one turn", twice, [edit, fail_a]),
+        ("a clean pass after an edit", owed, [passed]),
+        ("a turn that only reads", twice, [read]),
+        ("an empty turn", twice, []),
+    ]
+    problems = []
+    for label, start, dispatch in cases:
+        expected = fold_diagnostic(start, dispatch)
+        got = fold(start, list(dispatch))
+        if got != expected:
+            problems.append(f"{label}: expected {expected}, got {got}")
+    return problems

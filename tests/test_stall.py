@@ -558,3 +558,13 @@ def test_remediation_delivered_is_not_asked_on_a_first_failure():
 def test_stall_patterns_are_the_declared_closed_set():
     assert STALL_PATTERNS == {"stuck_same_diagnostic", "delivered_fix_not_landing", "no_net_progress_hard_cap",
                               "no_net_progress", "repeated_error", "repeated_same_observation"}
+
+
+def test_check_fold_diagnostic_passes_the_reference_and_fails_a_stub():
+    from cafe.stall import check_fold_diagnostic
+
+    assert check_fold_diagnostic(fold_diagnostic) == []
+    problems = check_fold_diagnostic(lambda model, dispatch: model)
+    assert problems and all(":" in p for p in problems)
+    with pytest.raises(NotImplementedError):
+        check_fold_diagnostic(lambda model, dispatch: (_ for _ in ()).throw(NotImplementedError()))
