@@ -28,8 +28,9 @@ Plug-in points (later sessions use these and never edit the loop):
   return `Nudge` (sent to the model after this turn) or `Stop` (the turn's calls never run).
 - `after_turn`: callables `(TurnView) -> Verdict | None`, called once the turn's calls have run,
   in list order, with `view.dispatch` holding this turn's results. They may also return
-  `Verify`: the loop then runs the verify entrypoint at once and adds its result (marked
-  `forced=True`) to `dispatch`, so hooks later in the list see it, and so does the next turn's
+  `Verify`: the loop then runs the verify entrypoint at once (if there is one and
+  `max_verify_attempts` is not used up; otherwise the verdict is ignored) and adds its result
+  (marked `forced=True`) to `dispatch`, so hooks later in the list see it, and so does the next turn's
   `prev_dispatch`. Put a hook that forces a verification before hooks that read its result.
 - `verify`: a `Tool` taking no required arguments (the workbench's `run_tests`, say). When the
   model says it is done, the loop runs it; a failure goes back to the model instead of ending

@@ -300,6 +300,13 @@ def test_edit_retest_thrash_trips_exactly_once():
     assert run.stop_reason == "max_turns"
 
 
+def test_edit_retest_thrash_with_the_default_reverify_trips_exactly_once_sooner():
+    run = run_scenario("thrash", AWARE, max_turns=12)
+    # the forced re-check after each edit is the failure's second sighting, so the trip comes on turn 4
+    assert patterns(run) == [(4, "stuck_same_diagnostic")]
+    assert [t.turn for t in run.result.turns if any(r.forced for r in t.dispatch)] == [2, 4, 6]
+
+
 def test_edit_and_test_same_turn_thrash_trips():
     run = run_scenario("same_turn_thrash", AWARE, rounds=4)
     assert patterns(run) == [(4, "stuck_same_diagnostic")]
