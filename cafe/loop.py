@@ -351,6 +351,9 @@ def run_loop(
         verdicts = _ask(observers, view(()), allow_verify=False)
         stop = next((v for v in verdicts if isinstance(v, Stop)), None)
         if stop is not None:
+            for c in calls:  # answer every call, so the transcript stays a valid conversation
+                transcript.append({"role": "tool", "tool_call_id": c.id,
+                                   "content": f"[harness] not run: the run stopped ({stop.reason})."})
             records.append(TurnRecord(turn, reply.content, tuple(calls), (), ()))
             return finish(stop.reason, stop.detail, reply.content)
         nudges = [v for v in verdicts if isinstance(v, Nudge)]
@@ -399,7 +402,6 @@ def run_loop(
         prev = dispatch
 
     return finish("max_turns", f"the turn budget of {max_turns} ran out", records[-1].text if records else None)
-
 
 
 # --- session 01's exercise: a first observer ------------------------------------------------

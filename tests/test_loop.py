@@ -205,6 +205,9 @@ def test_run_loop_observer_stop_stuck_ends_before_the_calls_run():
     assert (result.stop_reason, result.detail) == ("stuck", "going round in circles")
     assert ran == ["a"]
     assert result.turns[-1].dispatch == ()
+    # the unanswered call is still answered in the transcript, so it can be replayed or continued
+    assert result.messages[-1] == {"role": "tool", "tool_call_id": "call_2_0",
+                                   "content": "[harness] not run: the run stopped (stuck)."}
 
 
 def test_run_loop_after_turn_stop_cut_ends_after_the_turn():
