@@ -189,7 +189,7 @@ def stall_config(stall_diagnostics: Mapping[str, Any] | None = None, **flat: Any
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _TMP_ROOTS = sorted({tempfile.gettempdir().rstrip("/"), "/tmp", "/var/tmp"}, key=len, reverse=True)
 _TMP = re.compile(r"(?:/private)?(?:/var/folders/[^/\s]+/[^/\s]+/T|"
-                  + "|".join(re.escape(root) for root in _TMP_ROOTS) + r")/[^/\s:'\"]+")
+                  + "|".join(re.escape(root) for root in _TMP_ROOTS) + r")[/\\][^/\\\s:'\"]+")
 _LOCATION = re.compile(r"([\w.<>/\\-]+\.[A-Za-z]\w*):\d+(?::\d+)?")
 _TRACEBACK_LINE = re.compile(r"\bline \d+")
 _DURATION = re.compile(r"\bin \d+(?:\.\d+)?s\b")

@@ -8,15 +8,13 @@ test runs are real pytest runs, so every signature below comes from pytest's own
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe import facts
 from cafe.client import make_client
-from cafe.facts import ProgressState, RemediationInfo, fold_progress, no_net_progress_cut
+from cafe.facts import RemediationInfo
 from cafe.loop import ToolResult, TurnView, run_loop
 from cafe.stall import (MAX_STALL_WARNINGS, REPAIR_DEFAULTS, REPEATED_FAILURE_AFTER, STALL_PATTERNS,
                         CurrentFailure, DetectorState, FailureModel, StallConfig, StallDetector, classify_turn,
@@ -443,47 +441,6 @@ def test_extension_is_refused_once_the_same_failure_holds():
 
 
 # --- host facts: progress_signal ------------------------------------------------------------
-
-
-def test_progress_signal_number_above_high_water_is_an_advance():
-    state = fold_progress(ProgressState(), 2, wrote=False)
-    assert (state.high_water, state.flat_streak, state.advanced) == (2, 0, True)
-    state = fold_progress(replace(state, flat_streak=5, wrote_while_flat=True), 3, wrote=True)
-    assert (state.high_water, state.flat_streak, state.wrote_while_flat, state.advanced) == (3, 0, False, True)
-
-
-def test_progress_signal_at_or_below_high_water_or_none_is_flat():
-    state = fold_progress(ProgressState(), 3, wrote=False)
-    for value in (3, 1, None):
-        state = fold_progress(state, value, wrote=False)
-        assert not state.advanced and state.high_water == 3
-    assert state.flat_streak == 3 and not state.wrote_while_flat
-    assert fold_progress(state, None, wrote=True).wrote_while_flat
-
-
-def test_progress_signal_first_number_ever_is_an_advance_even_zero():
-    assert fold_progress(ProgressState(), 0, wrote=False).advanced
-
-
-def test_write_axis_cut_needs_a_write_during_the_flat_stretch():
-    flat = ProgressState(high_water=3, flat_streak=3)
-    assert no_net_progress_cut(flat, 0) is None
-    assert no_net_progress_cut(replace(flat, wrote_while_flat=True), 0).startswith("write axis")
-    assert no_net_progress_cut(replace(flat, flat_streak=2, wrote_while_flat=True), 0) is None
-
-
-def test_long_stall_cut_needs_both_the_streak_and_the_flat_verifier():
-    assert no_net_progress_cut(ProgressState(high_water=3, flat_streak=12), 3).startswith("long stall")
-    assert no_net_progress_cut(ProgressState(high_water=3, flat_streak=11), 3) is None
-    assert no_net_progress_cut(ProgressState(high_water=3, flat_streak=12), 2) is None
-    assert "4 times" in no_net_progress_cut(ProgressState(high_water=3, flat_streak=0), 4)
-
-
-def test_progress_signal_bad_return_raises_type_error():
-    for bad in ("3", True, float("nan")):
-        with pytest.raises(TypeError, match="progress_signal"):
-            facts.read_progress_value(bad)
-    assert facts.read_progress_value(2) == 2.0 and facts.read_progress_value(None) is None
 
 
 def passing_tests(view: TurnView):
