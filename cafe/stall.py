@@ -441,8 +441,8 @@ class StallDetector:
         if not cfg.repair_aware or not view.can_verify:
             return None
         last_edit = max((i for i, r in enumerate(view.dispatch) if r.kind == "mutate" and r.ok), default=None)
-        if last_edit is None:
-            unchecked = self.state.model.reverify_owed
+        if last_edit is None:  # an edit from an earlier turn may still be unchecked
+            unchecked = self.state.model.reverify_owed and not any(r.kind == "verify" for r in view.dispatch)
         else:
             unchecked = not any(r.kind == "verify" for r in view.dispatch[last_edit:])
         if cfg.post_edit_reverify and last_edit is not None and unchecked:

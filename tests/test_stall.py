@@ -8,6 +8,7 @@ test runs are real pytest runs, so every signature below comes from pytest's own
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -532,3 +533,14 @@ def test_check_fold_diagnostic_passes_the_reference_and_fails_a_stub():
     assert problems and all(":" in p for p in problems)
     with pytest.raises(NotImplementedError):
         check_fold_diagnostic(lambda model, dispatch: (_ for _ in ()).throw(NotImplementedError()))
+
+
+def test_reserved_terminal_verify_does_not_repeat_a_check_the_turn_already_ran():
+    detector = StallDetector(stall_config(repair_aware=True, reserved_terminal_verify=True))
+    detector.state = replace(detector.state, model=fold_all([FAIL_A], [EDIT]))  # an edit still unchecked
+    checked = TurnView(9, 10, (), (), (FAIL_A,), 0.0, 1, True)
+    unchecked = TurnView(9, 10, (), (), (READ,), 0.0, 1, True)
+    assert detector.reverify(checked) is None
+    assert detector.reverify(unchecked) is not None
+    early = TurnView(3, 10, (), (), (READ,), 0.0, 1, True)
+    assert detector.reverify(early) is None  # outside the reserved last turns
