@@ -1,4 +1,4 @@
-"""Tests for cafe/stall.py and cafe/facts.py: stall detection on real evidence.
+"""Tests for cafe/stall.py: stall detection on real evidence (the facts it consults: test_facts.py).
 
 The scenario tests mirror the reference implementation's conformance cases. Each one drives a
 scripted agent through the loop against a real workbench: its edits are real writes and its
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
