@@ -357,7 +357,7 @@ def test_action_reset_preserves_the_model_in_a_run():
     assert streaks(run)[-1] == 4
 
 
-@pytest.mark.parametrize("scenario", ["thrash", "productive", "varied_failures"])
+@pytest.mark.parametrize("scenario", ["thrash", "productive", "varied_failures", "retest_only"])
 def test_repair_aware_off_is_a_no_op(scenario):
     every_knob = stall_config(repair_aware=False, stuck_same_diagnostic_after=1, post_edit_reverify=True,
                               no_net_progress_extend_guard=True, no_net_progress_extend_after=1,
@@ -368,7 +368,13 @@ def test_repair_aware_off_is_a_no_op(scenario):
     replies = scenario_replies(scenario, rounds=3)
     with open_workbench() as bench:
         plain = run_loop(make_client(replies), ASK, bench.tools, verify=bench.verify, max_turns=len(replies))
-    for run in (off, default):
+    assert (off.result.stop_reason, off.result.detail) == (default.result.stop_reason, default.result.detail)
+    assert steady(off.result.messages) == steady(default.result.messages)
+    assert off.warnings == default.warnings and off.current_failure is None
+    if scenario == "retest_only":  # the blind detector trips here, with or without the knobs
+        assert [w.pattern for w in off.warnings] == ["repeated_error", "repeated_error"]
+        return
+    for run in (off, default):  # elsewhere it stays silent: the same run as no detector at all
         assert run.result.stop_reason == plain.stop_reason
         assert steady(run.result.messages) == steady(plain.messages)
         assert [[(r.name, r.ok, r.forced) for r in t.dispatch] for t in run.result.turns] == \
