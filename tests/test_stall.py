@@ -551,3 +551,19 @@ def test_reserved_terminal_verify_does_not_repeat_a_check_the_turn_already_ran()
     assert detector.reverify(unchecked) is not None
     early = TurnView(3, 10, (), (), (READ,), 0.0, 1, True)
     assert detector.reverify(early) is None  # outside the reserved last turns
+
+
+def test_s13_notebook_stub_is_not_attempted_and_the_reference_passes():
+    import contextlib
+    import io
+    from pathlib import Path
+
+    from cafe import course
+    from cafe.stall import check_fold_diagnostic
+
+    source = Path(__file__).resolve().parents[1] / "sessions" / "s13-stall-detection" / "notebook.py"
+    namespace: dict = {"__name__": "__notebook__"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), namespace)
+        assert course.compare(namespace["my_fold"], check_fold_diagnostic).status == "not_attempted"
+        assert course.compare(fold_diagnostic, check_fold_diagnostic).status == "passed"
