@@ -567,3 +567,16 @@ def test_s13_notebook_stub_is_not_attempted_and_the_reference_passes():
         exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), namespace)
         assert course.compare(namespace["my_fold"], check_fold_diagnostic).status == "not_attempted"
         assert course.compare(fold_diagnostic, check_fold_diagnostic).status == "passed"
+
+
+def test_stall_detector_works_the_same_against_a_live_endpoint():
+    from cafe.serve import running_server
+
+    replies = scenario_replies("same_turn_thrash", rounds=4)
+    env = {"COURSE_MODE": "live", "CAFE_BASE_URL": "", "CAFE_API_KEY": "sk-local-test-key", "CAFE_MODEL": "cafe-scripted"}
+    with running_server(script=replies) as server, open_workbench() as bench:
+        client = make_client(environ={**env, "CAFE_BASE_URL": server.base_url})
+        run = run_with_stall(client, ASK, bench.tools, verify=bench.verify, config=AWARE, model="cafe-scripted",
+                             max_turns=len(replies))
+    assert patterns(run) == [(4, "stuck_same_diagnostic")]
+    assert run.current_failure is not None and run.current_failure.snippet.startswith("assert 999 == 1000")
