@@ -82,6 +82,10 @@ TEST_TIMEOUT_S = 60.0
 _TEST_ENV = {"PYTHONDONTWRITEBYTECODE": "1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
              "COLUMNS": "80", "NO_COLOR": "1", "PY_COLORS": "0"}
 
+# Variables that would smuggle the caller's pytest options or plugins into the till's run (an
+# instructor's `PYTEST_ADDOPTS=--nbval-lax`, say, which the till's plugin-free pytest rejects).
+_IGNORED_ENV = frozenset({"PYTEST_ADDOPTS", "PYTEST_PLUGINS"})
+
 TodoAction = Literal["add", "done", "list"]
 
 
@@ -172,7 +176,8 @@ class Workbench:
 
     def run_tests(self) -> ToolOutput:
         """Run the project's tests with pytest and report the exit status and output."""
-        env = {**os.environ, **_TEST_ENV}
+        env = {k: v for k, v in os.environ.items() if k not in _IGNORED_ENV}
+        env.update(_TEST_ENV)
         try:
             done = subprocess.run([sys.executable, *TEST_COMMAND], cwd=self.root, env=env,
                                   capture_output=True, text=True, timeout=TEST_TIMEOUT_S, check=False)

@@ -148,3 +148,10 @@ def test_course_test_run_never_collects_the_till_tests():
                           cwd=REPO, capture_output=True, text=True, timeout=300)
     assert "test_loop.py" in done.stdout  # the collection did run
     assert "check_bill" not in done.stdout and "workbench/till" not in done.stdout
+
+
+def test_run_tests_ignores_the_callers_pytest_options(bench, monkeypatch):
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--nbval-lax")
+    monkeypatch.setenv("PYTEST_PLUGINS", "nbval.plugin")
+    result = bench.run_tests()
+    assert "exit status 1" in result.text and "1 failed, 3 passed" in result.text
