@@ -11,8 +11,9 @@ Every session's notebook uses the same four mechanics, so they live here once:
 - `checkpoint(session, name, value, model)` banks the number a session produces.
 
 Predictions, outcomes, compare results and checkpoints go to a progress file you own:
-`$CAFE_HOME/progress.json` (default `~/.cafe/progress.json`), written atomically, so later
-sessions (and the shift report in session 09) can read what you banked.
+`$CAFE_HOME/progress.json` (default `~/.cafe/progress.json`), so later sessions (and the shift
+report in session 09) can read what you banked. `cafe.progress` keeps that file safe; its
+`progress_path`, `load_progress` and `save_progress` are re-exported here for notebooks.
 
 Two display modes. Inside a Jupyter kernel the calls show ipywidgets. Headless (the variable
 `CAFE_HEADLESS` set to 1, as the test suite and nbval do, or no kernel at all) every call prints
@@ -29,12 +30,13 @@ import math
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
+
+from cafe.progress import HOME_VARIABLE, PROGRESS_FILE, load_progress, progress_path, record, save_progress
 
 __all__ = [
     "HOME_VARIABLE",
@@ -58,9 +60,6 @@ __all__ = [
     "checkpoint",
 ]
 
-# Where the progress file lives: `$CAFE_HOME/progress.json`, or `~/.cafe/progress.json`.
-HOME_VARIABLE = "CAFE_HOME"
-PROGRESS_FILE = "progress.json"
 # Set to 1 (the test suite does) to get plain text instead of widgets, even inside a kernel.
 HEADLESS_VARIABLE = "CAFE_HEADLESS"
 
@@ -70,10 +69,6 @@ ANSWERS_DIR = Path(__file__).resolve().parent / "data" / "answers"
 # Keys look like "s07.stop_reason": a session tag, a dot, a Python-style name.
 _KEY = re.compile(r"(s\d{2})\.([A-Za-z_][A-Za-z0-9_]*)")
 _SESSION = re.compile(r"s\d{2}")
-
-# The sections of the progress file. Checkpoints nest by session, the others are keyed by key.
-_SECTIONS = ("predictions", "outcomes", "exercises", "checkpoints")
-PROGRESS_VERSION = 1
 
 CompareStatus = Literal["not_attempted", "passed", "failed"]
 COMPARE_STATUSES: frozenset[str] = frozenset({"not_attempted", "passed", "failed"})
@@ -149,124 +144,6 @@ def _display_bundle(widget: Any, text: str) -> None:
     display(bundle, raw=True)
 
 
-# --- the progress file ------------------------------------------------------------------------
-
-
-def progress_path(environ: Mapping[str, str] | None = None) -> Path:
-    """`$CAFE_HOME/progress.json`, or `~/.cafe/progress.json` when `CAFE_HOME` is unset or empty."""
-    env = os.environ if environ is None else environ
-    home = env.get(HOME_VARIABLE, "").strip()
-    folder = Path(home).expanduser() if home else Path.home() / ".cafe"
-    return folder / PROGRESS_FILE
-
-
-def _empty_progress() -> dict[str, Any]:
-    return {"version": PROGRESS_VERSION, **{section: {} for section in _SECTIONS}}
-
-
-def _problem_with(data: Any) -> str | None:
-    """Why `data` is not a progress record, or None when it is one."""
-    if not isinstance(data, dict):
-        return f"it holds a JSON {type(data).__name__}, not an object"
-    for section in _SECTIONS:
-        if not isinstance(data.get(section, {}), dict):
-            return f"its {section!r} entry is not an object"
-    return None
-
-
-def _set_aside(path: Path) -> Path | None:
-    """Rename a broken progress file to the first free `progress.json.corrupt-<n>`; None if we cannot."""
-    number = 1
-    while path.with_name(f"{path.name}.corrupt-{number}").exists():
-        number += 1
-    target = path.with_name(f"{path.name}.corrupt-{number}")
-    try:
-        os.replace(path, target)
-    except OSError:
-        return None
-    return target
-
-
-def _read_progress(path: Path) -> tuple[dict[str, Any], bool]:
-    """The progress data and whether it is safe to write back to `path`.
-
-    A missing file is a fresh start. A file we cannot read or parse is renamed aside and reported;
-    if even the rename fails, we say so and refuse to write, so the learner's entries survive.
-    """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return _empty_progress(), True
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = f"it could not be read ({type(exc).__name__}: {exc})"
-    else:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            reason = f"it is not valid JSON ({exc})"
-        else:
-            reason = _problem_with(data)
-            if reason is None:
-                return {**_empty_progress(), **data}, True
-    kept = _set_aside(path)
-    if kept is None:
-        print(f"cafe: your progress file {path} is unusable: {reason}. It could not be moved aside, "
-              "so it is left untouched and nothing new will be saved until you move or fix it.",
-              file=sys.stderr)
-        return _empty_progress(), False
-    print(f"cafe: your progress file {path} is unusable: {reason}. The old file is kept, unchanged, "
-          f"as {kept}; a fresh progress file starts now (copy entries back from the old one if you "
-          "want them).", file=sys.stderr)
-    return _empty_progress(), True
-
-
-def load_progress(path: str | Path | None = None) -> dict[str, Any]:
-    """Everything recorded so far: {"version", "predictions", "outcomes", "exercises", "checkpoints"}.
-
-    Never raises for a missing or broken file: see `_read_progress` for what happens instead.
-    """
-    data, _ = _read_progress(Path(path) if path is not None else progress_path())
-    return data
-
-
-def save_progress(data: Mapping[str, Any], path: str | Path | None = None) -> Path:
-    """Write `data` to the progress file atomically: a temp file in the same folder, then os.replace.
-
-    A crash half way leaves the old file whole. The folder is created when missing.
-    """
-    target = Path(path) if path is not None else progress_path()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
-    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as temp:
-            temp.write(text)
-            temp.flush()
-            os.fsync(temp.fileno())
-        os.replace(temp_name, target)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    return target
-
-
-def _record(section: str, key: str, entry: Mapping[str, Any], *, session: str | None = None) -> None:
-    """Read, update one entry, write back. A save that fails is reported, never raised into a notebook."""
-    path = progress_path()
-    data, writable = _read_progress(path)
-    if not writable:
-        return
-    if session is None:
-        data[section][key] = dict(entry)
-    else:
-        data[section].setdefault(session, {})[key] = dict(entry)
-    try:
-        save_progress(data, path)
-    except OSError as exc:
-        print(f"cafe: could not save to your progress file {path} ({exc}); "
-              f"set {HOME_VARIABLE} to a folder you can write to.", file=sys.stderr)
-
-
 # --- predict ----------------------------------------------------------------------------------
 
 
@@ -303,8 +180,8 @@ class Prediction:
             if self._widget.value != shown:
                 self._widget.value = shown
         if new not in (None, ""):
-            _record("predictions", self.key,
-                    {"question": self.question, "value": new, "saved_at": _stamp(self._clock)})
+            record("predictions", self.key,
+                   {"question": self.question, "value": new, "saved_at": _stamp(self._clock)})
 
     def text(self) -> str:
         """The fixed plain-text form: headless output, and the fallback where widgets do not draw."""
@@ -375,8 +252,8 @@ def show_outcome(prediction: Prediction, actual: Any, *, clock: Clock | None = N
         verdict, matched = ("match" if same else "no match"), same
     print(f"[outcome {prediction.key}]\n  you predicted: {_show(guess) if guess is not None else '-'}"
           f"\n  actual:        {_show(_jsonable(actual))}\n  {verdict}")
-    _record("outcomes", prediction.key, {"predicted": guess, "actual": _jsonable(actual),
-                                         "match": matched, "saved_at": _stamp(clock)})
+    record("outcomes", prediction.key, {"predicted": guess, "actual": _jsonable(actual),
+                                        "match": matched, "saved_at": _stamp(clock)})
 
 
 # --- reveal -----------------------------------------------------------------------------------
@@ -388,6 +265,12 @@ def answers_path(key: str, answers_dir: str | Path | None = None) -> Path:
     return Path(answers_dir if answers_dir is not None else ANSWERS_DIR) / f"{session}.json"
 
 
+def _no_answers_file(path: Path, key: str) -> LookupError:
+    _, name = _split_key(key)
+    return LookupError(f"No answers file {path} for reveal key {key!r}; "
+                       f"create it with {{\"{name}\": \"...\"}} or pass source=.")
+
+
 def _load_answer(key: str, answers_dir: str | Path | None = None) -> str:
     """The answer text for `key`, read from disk now. Errors name the file and the key."""
     _, name = _split_key(key)
@@ -395,8 +278,7 @@ def _load_answer(key: str, answers_dir: str | Path | None = None) -> str:
     try:
         answers = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise LookupError(f"No answers file {path} for reveal key {key!r}; "
-                          f"create it with {{\"{name}\": \"...\"}} or pass source=.") from None
+        raise _no_answers_file(path, key) from None
     except json.JSONDecodeError as exc:
         raise LookupError(f"The answers file {path} is not valid JSON ({exc}); fix it.") from None
     if not isinstance(answers, dict) or name not in answers:
@@ -495,13 +377,15 @@ def _highlight(code: str) -> str:
 def reveal(key: str, source: Any = None, *, answers_dir: str | Path | None = None) -> Reveal:
     """Show a reveal switch for `key`: the source of `source`, or the answer text under `key`.
 
-    A missing answers file or key is reported now (LookupError naming both), but the text itself
-    is read again, and only, when the switch is flipped on.
+    Nothing is read now. A missing answers file, or an object with no source file, is reported at
+    once (LookupError); the text itself is read only when the switch is flipped on, so a wrong
+    key inside an existing file shows up then (tests/test_notebooks.py checks every key).
     """
     handle = Reveal(key, source, answers_dir=answers_dir)
-    # Fail now on a wrong key or an object without source; the content itself is not kept.
     if source is None:
-        _load_answer(key, answers_dir)
+        path = answers_path(key, answers_dir)
+        if not path.is_file():
+            raise _no_answers_file(path, key)
     else:
         try:
             inspect.getsourcefile(source)
@@ -566,6 +450,8 @@ def compare(fn: Callable[..., Any], check: Callable[[Callable[..., Any]], Iterab
     The stub raising `NotImplementedError` is not a failure. Any other exception from the learner's
     function is reported as a problem, so the notebook keeps going. With `key=`, the status is saved.
     """
+    if key is not None:
+        _split_key(key)  # a bad key is the notebook author's mistake: say so before running anything
     name = getattr(fn, "__name__", "your function")
     try:
         found = check(fn)
@@ -590,9 +476,8 @@ def compare(fn: Callable[..., Any], check: Callable[[Callable[..., Any]], Iterab
         print(f"[compare {name}] failed: {count} problem{'s' if count != 1 else ''}")
         print("\n".join(f"  - {problem}" for problem in result.problems))
     if key is not None:
-        _split_key(key)
-        _record("exercises", key, {"status": result.status, "problems": list(result.problems),
-                                   "saved_at": _stamp(clock)})
+        record("exercises", key, {"status": result.status, "problems": list(result.problems),
+                                  "saved_at": _stamp(clock)})
     return result
 
 
@@ -610,8 +495,9 @@ def checkpoint(session: str, name: str, value: Any, model: str | None = None, *,
         raise TypeError(f"checkpoint {session}.{name}: the value must be JSON data (numbers, text, "
                         f"True/False/None, lists, dicts with text keys), but {problem}.")
     stored = json.loads(json.dumps(value))
-    _record("checkpoints", name, {"value": stored, "model": model, "saved_at": _stamp(clock)},
-            session=session)
+    saved = record("checkpoints", name, {"value": stored, "model": model, "saved_at": _stamp(clock)},
+                   session=session)
+    where = ("saved to your progress file; course.load_progress() reads it back" if saved
+             else "NOT saved: the message above says why and what to do")
     print(f"[checkpoint {session}.{name}] banked {json.dumps(stored, ensure_ascii=False, sort_keys=True)}"
-          f" (model: {model or 'not given'})\n  saved to your progress file; "
-          "course.load_progress() reads it back")
+          f" (model: {model or 'not given'})\n  {where}")

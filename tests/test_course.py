@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -179,6 +178,33 @@ def test_reveal_reads_the_answer_only_when_flipped(answers):
     assert handle.output.outputs[0]["data"]["text/plain"] == "edited after the switch was drawn"
 
 
+def test_reveal_opens_no_answers_file_until_flipped(answers, monkeypatch):
+    opened = []
+    real_read_text = Path.read_text
+
+    def spy(path, *args, **kwargs):
+        opened.append(Path(path))
+        return real_read_text(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", spy)
+    handle = course.reveal("s07.why_cap", answers_dir=answers)
+    handle.widget()
+    assert opened == []  # drawing the switch read nothing
+    handle.toggle.value = True
+    assert opened == [answers / "s07.json"]
+    assert handle.output.outputs[0]["data"]["text/plain"] == ANSWER
+
+
+def test_reveal_of_an_answers_file_that_is_not_json_fails_only_when_flipped(answers, capsys):
+    (answers / "s08.json").write_text("{ not json")
+    handle = course.reveal("s08.why", answers_dir=answers)  # not parsed yet, so no error yet
+    assert capsys.readouterr().out.startswith("[reveal s08.why] Answer hidden.")
+    handle.widget()
+    handle.toggle.value = True
+    shown = handle.output.outputs[0]["data"]["text/plain"]
+    assert shown.startswith("Cannot reveal s08.why:") and "not valid JSON" in shown
+
+
 def test_reveal_of_source_flips_to_highlighted_source():
     handle = course.reveal("s00.source", source=course.headless)
     handle.widget()
@@ -225,14 +251,21 @@ def test_handles_display_nothing_more_after_the_call_that_made_them(capsys, answ
     assert capsys.readouterr().out == ""
 
 
-def test_reveal_missing_key_names_the_file_and_the_key(answers):
+def test_reveal_missing_key_is_reported_when_flipped_naming_the_file_and_the_key(answers):
+    handle = course.reveal("s07.nope", answers_dir=answers)  # the file exists; its text is not read
+    handle.widget()
+    handle.toggle.value = True
+    shown = handle.output.outputs[0]["data"]["text/plain"]
+    assert shown.startswith("Cannot reveal s07.nope:") and "s07.json has no key 'nope'" in shown
     with pytest.raises(LookupError, match=r"s07\.json has no key 'nope'"):
-        course.reveal("s07.nope", answers_dir=answers)
+        course.reveal_now("s07.nope", answers_dir=answers)
 
 
-def test_reveal_missing_answers_file_names_the_file(answers):
+def test_reveal_missing_answers_file_is_reported_at_once_naming_the_file(answers):
     with pytest.raises(LookupError, match=r"No answers file .*s09\.json for reveal key 's09.why'"):
         course.reveal("s09.why", answers_dir=answers)
+    with pytest.raises(LookupError, match=r"No answers file .*s09\.json"):
+        course.reveal_now("s09.why", answers_dir=answers)
 
 
 def test_reveal_bad_key_shape_says_how_to_write_it():
@@ -404,94 +437,6 @@ def test_checkpoint_rejects_values_json_cannot_hold(value):
 def test_checkpoint_rejects_a_bad_session():
     with pytest.raises(ValueError, match="'s07'"):
         course.checkpoint("07", "x", 1)
-
-
-# --- the progress file ------------------------------------------------------------------------
-
-
-def test_progress_path_follows_cafe_home(tmp_path):
-    assert course.progress_path({"CAFE_HOME": str(tmp_path)}) == tmp_path / "progress.json"
-
-
-def test_progress_path_defaults_to_dot_cafe_in_home(monkeypatch, tmp_path):
-    monkeypatch.setenv("HOME", str(tmp_path))
-    assert course.progress_path({}) == tmp_path / ".cafe" / "progress.json"
-    assert course.progress_path({"CAFE_HOME": "  "}) == tmp_path / ".cafe" / "progress.json"
-
-
-def test_missing_progress_file_is_a_fresh_start_and_the_folder_is_created(home):
-    assert not home.exists()
-    assert course.load_progress() == {"version": 1, "predictions": {}, "outcomes": {},
-                                      "exercises": {}, "checkpoints": {}}
-    course.checkpoint("s00", "setup", True)
-    assert (home / "progress.json").is_file()
-
-
-def test_progress_round_trips(tmp_path):
-    data = {"version": 1, "predictions": {"s07.x": {"value": "é"}}, "outcomes": {},
-            "exercises": {}, "checkpoints": {"s07": {"n": {"value": [1, 2.5, None]}}}}
-    path = course.save_progress(data, tmp_path / "p" / "progress.json")
-    assert course.load_progress(path) == data
-
-
-def test_corrupt_progress_file_is_kept_aside_with_a_message(home, capsys):
-    home.mkdir()
-    (home / "progress.json").write_text('{"checkpoints": {"s07": ')
-    assert course.load_progress()["checkpoints"] == {}
-    err = capsys.readouterr().err
-    assert "is not valid JSON" in err and "progress.json.corrupt-1" in err
-    assert (home / "progress.json.corrupt-1").read_text() == '{"checkpoints": {"s07": '
-    assert not (home / "progress.json").exists()
-
-
-def test_corrupt_files_never_overwrite_each_other(home, capsys):
-    home.mkdir()
-    for text in ("first bad", "[1, 2]"):  # not JSON; JSON but not an object
-        (home / "progress.json").write_text(text)
-        course.checkpoint("s00", "setup", True)
-    assert (home / "progress.json.corrupt-1").read_text() == "first bad"
-    assert (home / "progress.json.corrupt-2").read_text() == "[1, 2]"
-    assert "holds a JSON list" in capsys.readouterr().err
-    assert progress(home)["checkpoints"]["s00"]["setup"]["value"] is True
-
-
-def test_unmovable_corrupt_file_is_left_alone_and_not_overwritten(home, capsys, monkeypatch):
-    home.mkdir()
-    (home / "progress.json").write_text("garbage")
-    monkeypatch.setattr(course, "_set_aside", lambda path: None)
-    course.checkpoint("s00", "setup", True)  # must not crash, must not overwrite
-    assert (home / "progress.json").read_text() == "garbage"
-    assert "could not be moved aside" in capsys.readouterr().err
-
-
-def test_save_is_atomic_when_the_replace_fails(home, monkeypatch):
-    course.checkpoint("s00", "setup", True)
-    before = (home / "progress.json").read_text()
-
-    def failing_replace(src, dst):
-        raise OSError("disk full")
-
-    monkeypatch.setattr(course.os, "replace", failing_replace)
-    with pytest.raises(OSError, match="disk full"):
-        course.save_progress({"version": 1, "checkpoints": {}}, home / "progress.json")
-    assert (home / "progress.json").read_text() == before
-    assert sorted(p.name for p in home.iterdir()) == ["progress.json"]  # no temp file left behind
-
-
-def test_a_failed_save_during_a_notebook_call_is_reported_not_raised(home, monkeypatch, capsys):
-    monkeypatch.setattr(course.os, "replace", lambda src, dst: (_ for _ in ()).throw(OSError("read-only")))
-    course.checkpoint("s00", "setup", True)
-    assert "could not save to your progress file" in capsys.readouterr().err
-
-
-def test_save_writes_through_a_temp_file_in_the_same_folder(home, monkeypatch):
-    seen = []
-    real_replace = os.replace
-    monkeypatch.setattr(course.os, "replace", lambda src, dst: (seen.append((Path(src), Path(dst))),
-                                                                 real_replace(src, dst)))
-    course.checkpoint("s00", "setup", True)
-    (src, dst), = seen
-    assert dst == home / "progress.json" and src.parent == home and src != dst
 
 
 # --- import cost ------------------------------------------------------------------------------
