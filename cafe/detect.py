@@ -6,7 +6,11 @@ model. It adds:
 - `OrderSpec`: the order as front of house approved it (table, items, declared allergies, notes),
   plus the customer's own words, which stay untrusted;
 - `scan_text()` / `scan_request()`: prompt-injection patterns in untrusted text;
-- `check_ticket()`: a parsed `Ticket` against the trusted menu and the approved order.
+- `scan_scope()`: asks that are not part of an order at all (a refund, a taxi, a poem);
+- `check_ticket()`: a parsed `Ticket` against the trusted menu and the approved order. Its
+  `out_of_scope` findings cover both kinds of overreach: a ticket that differs from the approved
+  order (an item added or dropped, the wrong table), and notes that pass a non-order ask on to
+  the kitchen.
 
 Every finding is a `cafe.schema.Failure`: it names its check, quotes the offending span, and says
 what a correct ticket would hold, so it can go straight into a failure view.
@@ -29,9 +33,11 @@ from cafe.schema import MAX_TABLE, Failure, Ticket
 __all__ = [
     "DETECT_CHECKS",
     "INJECTION_PATTERNS",
+    "SCOPE_PATTERNS",
     "OrderSpec",
     "scan_text",
     "scan_request",
+    "scan_scope",
     "check_ticket",
 ]
 
@@ -56,6 +62,22 @@ INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("fake_header", r"(?:^|\n)\s*(?:system|assistant|developer)\s*:"),
         ("fake_header", r"<\|?\s*/?\s*(?:system|im_start|im_end)\b"),
         ("new_rules", r"\bnew\s+instructions\s*:"),
+    )
+)
+
+# Asks that are not an order: things the kitchen cannot make, however the ticket is written.
+# Like the injection list, each needs a verb and its object together, so "I came by taxi", "the
+# poem on your chalkboard" and "no refund needed" stay orders. A negated ask ("I don't want a
+# refund") is not an ask. Invented for the café; extend it from your own traffic.
+SCOPE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, re.IGNORECASE))
+    for name, pattern in (
+        ("refund", r"(?<!n't )(?<!n’t )(?<!not )\b(?:give|issue|process|want|get|need|like)\s+(?:me\s+|us\s+)?"
+                   r"(?:a\s+|my\s+|our\s+)?refund\b"),
+        ("refund", r"\brefund\s+(?:me|us|my|our)\b"),
+        ("errand", r"\b(?:call|book|order|get)\s+(?:me\s+|us\s+)?(?:a\s+|an\s+)?(?:taxi|cab|uber|flight|hotel)\b"),
+        ("writing", r"\b(?:write|compose)\s+(?:me\s+|us\s+)?(?:a\s+|an\s+|some\s+)?"
+                    r"(?:poem|song|story|essay|limerick|email|letter|code)\b"),
     )
 )
 
@@ -104,6 +126,21 @@ def scan_request(spec: OrderSpec) -> tuple[Failure, ...]:
     return scan_text(spec.request) + scan_text(spec.notes)
 
 
+def scan_scope(text: str) -> tuple[Failure, ...]:
+    """Out-of-scope findings in text: asks for something that is not an order, one per phrase.
+
+    Not a policy block: "a latte, and call me a taxi" is still a real order for a latte. What the
+    check stops is the taxi riding along on the ticket (see `check_ticket`).
+    """
+    findings: list[Failure] = []
+    for name, pattern in SCOPE_PATTERNS:
+        for match in pattern.finditer(text):
+            span = match.group(0).strip()
+            findings.append(Failure("out_of_scope", span, f"leave {span!r} off the ticket ({name}): the kitchen "
+                                    "makes the order, and front of house handles everything else"))
+    return tuple(findings)
+
+
 def _menu_findings(item: str, allergies: set[str], menu: Menu) -> list[Failure]:
     if menu.item(item) is None:
         return [Failure("off_menu", item, "use only items on the menu, spelled as the menu spells them")]
@@ -136,11 +173,12 @@ def _scope_findings(ticket: Ticket, spec: OrderSpec) -> list[Failure]:
 
 
 def check_ticket(ticket: Ticket, spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
-    """Everything wrong with a parsed ticket: menu, 86'd, allergens, scope, and injected notes."""
+    """Everything wrong with a parsed ticket: menu, 86'd, allergens, scope, and what its notes carry."""
     allergies = {allergen_key(a) for a in (*spec.allergies, *ticket.allergies)}
     found: list[Failure] = []
     for item in dict.fromkeys(normalize_name(i) for i in ticket.items):  # each distinct item once
         found.extend(_menu_findings(item, allergies, menu))
     found.extend(_scope_findings(ticket, spec))
+    found.extend(scan_scope(ticket.notes))
     found.extend(scan_text(ticket.notes))
     return tuple(found)

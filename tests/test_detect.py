@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.detect import DETECT_CHECKS, OrderSpec, check_ticket, scan_request, scan_text
+from cafe.detect import DETECT_CHECKS, OrderSpec, check_ticket, scan_request, scan_scope, scan_text
 from cafe.menu import load_menu
 from cafe.schema import Ticket
 
@@ -105,6 +105,49 @@ def test_scan_text_injection_patterns_are_found(text):
 ])
 def test_scan_text_benign_orders_are_not_injection(text):
     assert scan_text(text) == ()
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    ("A latte, and can I get a refund for yesterday's?", "get a refund"),
+    ("I'd like a refund, the croissant was stale", "like a refund"),
+    ("Just refund me the difference", "refund me"),
+    ("Espresso, then call me a taxi", "call me a taxi"),
+    ("Could you book us a cab for 9?", "book us a cab"),
+    ("Write me a poem about croissants", "Write me a poem"),
+    ("compose a song for my mum's birthday", "compose a song"),
+])
+def test_scan_scope_non_order_asks_are_out_of_scope(text, span):
+    (finding,) = scan_scope(text)
+    assert (finding.check, finding.span) == ("out_of_scope", span)
+    assert "off the ticket" in finding.fix
+
+
+@pytest.mark.parametrize("text", [
+    "I came by taxi, so quickly please: a flat white",
+    "The poem on your chalkboard made my day. A latte!",
+    "No refund needed, it was lovely",
+    "I don't want a refund, just a fresh croissant",
+    "Please write 'happy birthday' on the plate",
+    "Get me an espresso and order a croissant too",
+    "Ignore the crumbs on table 4, a latte please",
+    "No milk please, I'm allergic",
+])
+def test_scan_scope_orders_with_near_miss_words_are_in_scope(text):
+    assert scan_scope(text) == ()
+
+
+def test_check_ticket_notes_carrying_a_non_order_ask_are_out_of_scope():
+    spec = OrderSpec(table=4, items=["latte"], request="A latte, and call me a taxi for 9")
+    findings = check_ticket(_ticket(notes="call me a taxi for 9"), spec, MENU)
+    assert [(f.check, f.span) for f in findings] == [("out_of_scope", "call me a taxi")]
+    assert check_ticket(_ticket(notes="extra hot"), spec, MENU) == ()
+
+
+def test_scan_request_leaves_non_order_asks_to_scan_scope():
+    # Out of scope is not an attack: the request still holds a real order, so the gate lets it in.
+    spec = OrderSpec(table=4, items=["latte"], request="A latte, and write me a poem")
+    assert scan_request(spec) == ()
+    assert _checks(scan_scope(spec.request)) == ["out_of_scope"]
 
 
 def test_scan_request_reads_the_request_and_the_notes():

@@ -150,9 +150,10 @@ for mode in ("naive", "curated"):
 #
 # `make_model_generator` turns an endpoint into a generator. Its system prompt lists the four
 # ticket fields and the trusted menu, and it asks for strict structured output, stepping down to
-# JSON mode and then plain text if the endpoint refuses. Offline, the "model" is an authored
-# script: its first reply forgets the table, its second is correct. Live (`COURSE_MODE=live`), the
-# script is ignored and your model answers.
+# JSON mode and then plain text if the endpoint refuses. Offline, an authored script plays the
+# model: read its replies (`authored`, in the next cell) and predict from them. Live
+# (`COURSE_MODE=live`), the script is ignored and your model answers, so predict from what you
+# know of your model.
 
 # %%
 order = OrderSpec(table=9, items=["flat white", "banana bread"],
