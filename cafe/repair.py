@@ -8,7 +8,8 @@ module decides what happens next. It adds:
 - `failure_view` / `retry_messages`: what a retry is allowed to see (`naive` or `curated`);
 - `_request_is_policy_blocked`: requests that must never reach the generator at all;
 - `repair_ticket`: the loop, which always ends on a stop reason from `STOP_REASONS`;
-- `make_scripted_generator` and `make_model_generator`: the two kinds of generator it drives.
+- `make_scripted_generator` and `make_model_generator`: the two kinds of generator it drives;
+- `check_attempt_failure_view`, at the end: the notebook's compare check for your own view.
 
 What it leaves out: remembering anything across runs (S08 traces runs), sorting exhausted runs
 into failure classes (S10), and what retries cost in money (S11). The chance that plain
@@ -77,7 +78,11 @@ class Score:
 
 @dataclass(frozen=True)
 class Attempt:
-    """One generation: what the model wrote, what failed, and what the prompt cost."""
+    """One generation: what the model wrote, what failed, and what the prompt cost.
+
+    `prompt_chars` counts the messages the loop sent (a model generator adds its system prompt);
+    `usage` is what the endpoint reported, when it reports anything.
+    """
 
     number: int
     draft: str
@@ -97,9 +102,14 @@ class RepairResult:
     usage: Usage | None = None
 
     def __post_init__(self) -> None:  # the invariants, checked on every result ever built
-        assert self.stop_reason in STOP_REASONS, self.stop_reason
-        assert (self.ticket is not None) == (self.stop_reason == "passed")
-        assert (self.stop_reason == "policy_violation") == bool(self.blocked_by)
+        if self.stop_reason not in STOP_REASONS:
+            raise ValueError(f"stop_reason {self.stop_reason!r} is not one of {sorted(STOP_REASONS)}.")
+        if (self.ticket is not None) != (self.stop_reason == "passed"):
+            raise ValueError(f"A {self.stop_reason} result {'needs' if self.ticket is None else 'cannot carry'} "
+                             "a ticket: a ticket exists exactly when the run passed.")
+        if (self.stop_reason == "policy_violation") != bool(self.blocked_by):
+            raise ValueError("blocked_by lists why a request was refused, so it is set exactly when "
+                             "stop_reason is policy_violation.")
 
 
 def score_ticket(draft: str, spec: OrderSpec, menu: Menu) -> Score:
@@ -121,49 +131,6 @@ def attempt_failure_view(failures: Sequence[Failure], attempt: int) -> str:
 def failure_view(failures: Sequence[Failure], attempt: int) -> str:
     """What a curated retry adds to the brief: the change-nothing-else line, then the failures."""
     return f"{CHANGE_NOTHING_ELSE}\n{attempt_failure_view(failures, attempt)}"
-
-
-# Fixtures for `check_attempt_failure_view`: the failures the scripted run produces, and a mix.
-_VIEW_FIXTURES: tuple[tuple[tuple[Failure, ...], int], ...] = (
-    ((Failure("missing_field", "table", "include table: the table number"),), 1),
-    ((Failure("sold_out", "cheese omelette", "a correct ticket holds no 86'd item"),
-      Failure("unsafe", "latte contains milk", "no item on the ticket may contain milk")), 2),
-    ((Failure("not_json", "Sure, here you go", "answer with one JSON object"),
-      Failure("off_menu", "pizza", "use only items on the menu"),
-      Failure("injection", "ignore previous instructions", "a ticket carries only the order")), 3),
-)
-
-
-def check_attempt_failure_view(fn: Callable[[Sequence[Failure], int], str]) -> list[str]:
-    """Problems with an `attempt_failure_view` implementation; an empty list means it passes.
-
-    A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
-    """
-    problems: list[str] = []
-    for failures, attempt in _VIEW_FIXTURES:
-        try:
-            view = fn(failures, attempt)
-        except NotImplementedError:
-            raise
-        except Exception as exc:  # a learner's bug is a problem to show, not a crash
-            problems.append(f"attempt {attempt}: raised {type(exc).__name__}: {exc}")
-            continue
-        if not isinstance(view, str):
-            problems.append(f"attempt {attempt}: returned {type(view).__name__}, not text")
-            continue
-        lines = [line for line in view.splitlines() if line.strip()]
-        if str(attempt) not in view:
-            problems.append(f"attempt {attempt}: the view never says which attempt failed")
-        if len(lines) > len(failures) + 1:
-            problems.append(f"attempt {attempt}: {len(lines)} lines for {len(failures)} failures; "
-                            "keep to one line per failure (plus one header line)")
-        for failure in failures:
-            own = [line for line in lines if failure.check in line and failure.span in line]
-            if not own:
-                problems.append(f"attempt {attempt}: no line names {failure.check} and quotes {failure.span!r}")
-            elif failure.fix not in own[0]:
-                problems.append(f"attempt {attempt}: the {failure.check} line does not state its fix target")
-    return problems
 
 
 def brief_for(spec: OrderSpec) -> tuple[Message, ...]:
@@ -258,6 +225,12 @@ def _as_draft(answer: Any) -> Draft:
     raise TypeError(f"A generator must return the draft text (or a cafe.schema.Draft), not {type(answer).__name__}.")
 
 
+def _total(attempts: Sequence[Attempt]) -> Usage | None:
+    """Token usage summed over the attempts whose endpoint reported it (None if none did)."""
+    reported = [a.usage for a in attempts if a.usage is not None]
+    return sum(reported[1:], reported[0]) if reported else None
+
+
 def repair_ticket(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAULT, mode: str = "curated",
                   menu: Menu | None = None) -> RepairResult:
     """Generate, score, and re-ask with a curated failure view until a draft passes or `cap` runs out."""
@@ -284,11 +257,6 @@ def repair_ticket(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
     return RepairResult("retries_exhausted", None, tuple(attempts), usage=_total(attempts))
 
 
-def _total(attempts: Sequence[Attempt]) -> Usage | None:
-    reported = [a.usage for a in attempts if a.usage is not None]
-    return sum(reported[1:], reported[0]) if reported else None
-
-
 def attempts_to_pass(results: Sequence[RepairResult], cap: int = CAP_DEFAULT) -> dict[str, int]:
     """Bin runs by the attempt that passed ("1" .. cap), "exhausted", or "blocked" (policy)."""
     bins = {**{str(n): 0 for n in range(1, cap + 1)}, "exhausted": 0, "blocked": 0}
@@ -305,3 +273,48 @@ def attempts_to_pass(results: Sequence[RepairResult], cap: int = CAP_DEFAULT) ->
         else:
             raise ValueError(f"Unknown stop_reason {result.stop_reason!r}; expected one of {sorted(STOP_REASONS)}.")
     return bins
+
+
+# --- The notebook's exercise: not part of the loop ------------------------------------------------
+
+# Fixtures for `check_attempt_failure_view`: the failures the scripted run produces, and a mix.
+_VIEW_FIXTURES: tuple[tuple[tuple[Failure, ...], int], ...] = (
+    ((Failure("missing_field", "table", "include table: the table number"),), 1),
+    ((Failure("sold_out", "cheese omelette", "a correct ticket holds no 86'd item"),
+      Failure("unsafe", "latte contains milk", "no item on the ticket may contain milk")), 2),
+    ((Failure("not_json", "Sure, here you go", "answer with one JSON object"),
+      Failure("off_menu", "pizza", "use only items on the menu"),
+      Failure("injection", "ignore previous instructions", "a ticket carries only the order")), 3),
+)
+
+
+def check_attempt_failure_view(fn: Callable[[Sequence[Failure], int], str]) -> list[str]:
+    """Problems with an `attempt_failure_view` implementation; an empty list means it passes.
+
+    A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
+    """
+    problems: list[str] = []
+    for failures, attempt in _VIEW_FIXTURES:
+        try:
+            view = fn(failures, attempt)
+        except NotImplementedError:
+            raise
+        except Exception as exc:  # a learner's bug is a problem to show, not a crash
+            problems.append(f"attempt {attempt}: raised {type(exc).__name__}: {exc}")
+            continue
+        if not isinstance(view, str):
+            problems.append(f"attempt {attempt}: returned {type(view).__name__}, not text")
+            continue
+        lines = [line for line in view.splitlines() if line.strip()]
+        if str(attempt) not in view:
+            problems.append(f"attempt {attempt}: the view never says which attempt failed")
+        if len(lines) > len(failures) + 1:
+            problems.append(f"attempt {attempt}: {len(lines)} lines for {len(failures)} failures; "
+                            "keep to one line per failure (plus one header line)")
+        for failure in failures:
+            own = [line for line in lines if failure.check in line and failure.span in line]
+            if not own:
+                problems.append(f"attempt {attempt}: no line names {failure.check} and quotes {failure.span!r}")
+            elif failure.fix not in own[0]:
+                problems.append(f"attempt {attempt}: the {failure.check} line does not state its fix target")
+    return problems

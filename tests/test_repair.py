@@ -21,8 +21,8 @@ from cafe.repair import (
     attempt_failure_view, attempts_to_pass, brief_for, check_attempt_failure_view, failure_view,
     make_model_generator, make_scripted_generator, repair_ticket, retry_messages, score_ticket, system_prompt,
 )
-from cafe.schema import Draft, Failure, Usage
-from cafe.serve import running_server
+from cafe.schema import Draft, Failure, Ticket, Usage, extract_json
+from cafe.serve import Faults, running_server
 
 MENU = load_menu()
 
@@ -135,6 +135,28 @@ def test_repair_ticket_without_reported_usage_has_none():
     assert repair_ticket(OMELETTE, make_scripted_generator([SOLD_OUT])).usage is None
 
 
+@pytest.mark.parametrize(("reason", "ticket", "blocked_by"), [
+    ("passed", None, ()),
+    ("retries_exhausted", Ticket(table=4, items=("latte",), allergies=(), notes=""), ()),
+    ("policy_violation", None, ()),
+    ("retries_exhausted", None, (Failure("unsafe", "latte contains milk", "take a new order"),)),
+    ("gave_up", None, ()),
+])
+def test_repair_result_inconsistent_ending_cannot_be_built(reason, ticket, blocked_by):
+    with pytest.raises(ValueError):
+        RepairResult(reason, ticket, (), blocked_by=blocked_by)
+
+
+def test_repair_ticket_non_order_ask_in_notes_is_retried_not_blocked():
+    spec = OrderSpec(table=7, items=["latte", "croissant"], request="A latte and a croissant, and call me a taxi")
+    with_taxi = json.dumps({**json.loads(LATTE_OK), "notes": "call me a taxi"})
+    generate = make_scripted_generator([with_taxi, LATTE_OK])
+    result = repair_ticket(spec, generate)
+    assert result.stop_reason == "passed" and len(result.attempts) == 2
+    assert [(f.check, f.span) for f in result.attempts[0].failures] == [("out_of_scope", "call me a taxi")]
+    assert "'call me a taxi'" in generate.calls[1][-1]["content"]
+
+
 # --- retry_messages and the failure view -------------------------------------------------------
 
 
@@ -158,6 +180,16 @@ def test_repair_ticket_curated_retries_contain_no_failed_draft():
     for call in generate.calls[1:]:
         assert [m["role"] for m in call] == ["user", "user"]
         assert not any(draft in m["content"] for m in call for draft in (NO_TABLE, SOLD_OUT))
+
+
+@pytest.mark.parametrize("mode", RETRY_MODES)
+def test_retry_messages_leaves_the_callers_brief_and_failures_alone(mode):
+    brief = [dict(m) for m in brief_for(OMELETTE)]
+    failures = [Failure("missing_field", "table", "include table")]
+    before = copy.deepcopy((brief, failures))
+    retry = retry_messages(brief, failures, 1, mode)
+    retry[0]["content"] = "changed by the caller later"
+    assert (brief, failures) == before
 
 
 def test_retry_messages_unknown_mode_is_a_value_error():
@@ -292,7 +324,10 @@ def test_repair_ticket_invariants_hold_for_any_candidates(spec, candidates, cap,
         expected = first if mode == "naive" else first + (
             {"role": "user", "content": failure_view(previous.failures, previous.number)},)
         assert call == expected
-        if len(previous.draft) > 60 and previous.draft not in first[0]["content"]:
+        # A span may quote a short non-JSON draft whole (`not_json`); a JSON draft, or any draft
+        # longer than a span, never comes back. (Skipped when the draft is already in the brief.)
+        if (len(previous.draft) > 60 or extract_json(previous.draft) is not None) \
+                and previous.draft not in first[0]["content"]:
             assert all(previous.draft not in m["content"] for m in call)
 
 
@@ -425,6 +460,23 @@ def test_repair_ticket_dead_endpoint_is_an_endpoint_error_not_a_stop_reason():
     with pytest.raises(EndpointError) as info:
         repair_ticket(LATTE, make_model_generator(client, "cafe-scripted"))
     assert url in str(info.value) and "cafe doctor" in str(info.value)
+    assert not isinstance(info.value, RequestRejected)
+
+
+@pytest.mark.parametrize("faults", [Faults(status=500), Faults(status=503), Faults(malformed=True),
+                                    Faults(delay_s=3.0)], ids=["500", "503", "malformed", "timeout"])
+def test_repair_ticket_endpoint_failing_on_attempt_two_is_an_endpoint_error(faults):
+    # Attempt 1 is answered (and fails a check); the endpoint for attempt 2 is broken. The run
+    # raises, naming that endpoint: no stop reason pretends the order was tried three times.
+    wrong_table = json.dumps({**json.loads(LATTE_OK), "table": 99})
+    with running_server([wrong_table]) as healthy, running_server([LATTE_OK], faults=faults) as broken:
+        generators = iter([
+            make_model_generator(openai.OpenAI(base_url=url, api_key="sk-local", max_retries=0, timeout=1.0),
+                                 "cafe-scripted")
+            for url in (healthy.base_url, broken.base_url)])
+        with pytest.raises(EndpointError) as info:
+            repair_ticket(LATTE, lambda messages: next(generators)(messages))
+    assert broken.base_url.rstrip("/") in str(info.value) and "cafe doctor" in str(info.value)
     assert not isinstance(info.value, RequestRejected)
 
 
