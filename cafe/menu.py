@@ -142,6 +142,11 @@ def parse_menu(data: Any, source: str = "<memory>") -> Menu:
     """Build a `Menu` from decoded JSON, checking every field; `source` names the file in errors."""
     if not isinstance(data, Mapping):
         raise _bad(source, "<top level>", "must be a JSON object with items and sold_out")
+    # A misspelt "sold_out" would otherwise mean nothing is 86'd today, silently. Keys that start
+    # with "_" are comments.
+    unknown = sorted(k for k in data if k not in ("items", "sold_out") and not str(k).startswith("_"))
+    if unknown:
+        raise _bad(source, unknown[0], "is not a menu field (use items and sold_out; start a comment key with '_')")
     raw_items = data.get("items")
     if not isinstance(raw_items, Mapping) or not raw_items:
         raise _bad(source, "items", "must be a non-empty object of item name -> {price, allergens}")

@@ -203,8 +203,10 @@ def extract_json(text: str) -> dict[str, Any] | None:
 
 
 def _failure_from(error: dict[str, Any]) -> tuple[str, Failure]:
-    loc = error.get("loc") or ("<ticket>",)
-    field = str(loc[0])
+    if not error.get("loc"):  # about the ticket as a whole (e.g. a string the JSON reader refuses)
+        return "<ticket>", Failure("bad_value", "<ticket>", f"write one JSON object of plain text with exactly "
+                                   f"{', '.join(TICKET_FIELDS)} ({error.get('msg', 'unreadable')})")
+    field = str(error["loc"][0])
     return field, _failure_for(field, error.get("type", ""), error.get("input"))
 
 

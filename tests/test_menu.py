@@ -71,6 +71,7 @@ def test_normalize_name_collapses_case_and_spaces():
         (lambda d: d.update(sold_out="espresso"), "sold_out"),
         (lambda d: d.update(items={}), "items"),
         (lambda d: d["items"].update({"espresso": 3}), "items.espresso"),
+        (lambda d: d.update(sold_ot=d.pop("sold_out")), "sold_ot"),
     ],
 )
 def test_load_menu_bad_field_names_file_and_field(tmp_path, mutate, field):
@@ -100,6 +101,11 @@ def test_parse_menu_duplicate_after_normalizing_is_refused():
     data = {"items": {"Latte": {"price": 4, "allergens": []}, "latte ": {"price": 4, "allergens": []}}}
     with pytest.raises(ValueError, match="repeats"):
         parse_menu(data, source="inline")
+
+
+def test_parse_menu_underscore_keys_are_comments():
+    data = {"_about": "a note", "items": {"latte": {"price": 4, "allergens": ["milk"]}}, "sold_out": []}
+    assert parse_menu(data).item("latte") is not None
 
 
 def test_menu_shipped_file_is_the_default():

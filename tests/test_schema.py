@@ -76,6 +76,13 @@ def test_parse_draft_empty_items_and_bad_list_report_once_per_field():
     assert sorted(f.span.split(" =")[0] for f in parsed.failures) == ["allergies", "items"]
 
 
+def test_parse_draft_lone_surrogate_is_a_readable_failure_not_the_draft():
+    draft = '{"table": 4, "items": ["\\ud800"], "allergies": [], "notes": "no onions, please, none at all"}'
+    (failure,) = parse_draft(draft).failures
+    assert (failure.check, failure.span) == ("bad_value", "<ticket>")
+    assert "table, items, allergies, notes" in failure.fix and "no onions" not in failure.line()
+
+
 def test_parse_draft_non_string_is_a_type_error():
     with pytest.raises(TypeError, match="model's text"):
         parse_draft(None)  # type: ignore[arg-type]
@@ -93,6 +100,22 @@ def test_parse_draft_any_string_never_raises(draft):
     assert (parsed.ticket is None) == bool(parsed.failures)
     assert all(f.check in CONTRACT_CHECKS for f in parsed.failures)
     assert all(isinstance(f.span, str) and f.fix for f in parsed.failures)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(st.characters(exclude_categories=()), max_size=10),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from([*TICKET_FIELDS, "price", ""]), json_values, max_size=5),
+       st.sampled_from(["{}", "```json\n{}\n```", "Sure! {} Enjoy."]))
+def test_parse_draft_any_json_object_never_raises(data, wrapper):
+    # Any values in any of the fields (NaN, huge numbers, nested objects, stray surrogates), in any wrapper.
+    parsed = parse_draft(wrapper.replace("{}", json.dumps(data)))
+    assert (parsed.ticket is None) == bool(parsed.failures)
+    assert all(f.check in CONTRACT_CHECKS and f.fix for f in parsed.failures)
 
 
 @settings(max_examples=60, deadline=None)
