@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import sitebuild  # noqa: E402
+from lessons import split_front_matter  # noqa: E402
 from sitebuild import LessonError, load_lesson  # noqa: E402
 
 LESSONS = sitebuild.discover_lessons(ROOT)
@@ -219,7 +220,7 @@ def code_spans(path: Path) -> Iterator[tuple[int, str]]:
     """(line, span) for every inline code span in lesson.md, front matter included."""
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines()
-    yaml_text, body, body_line = sitebuild._split_front_matter(text)
+    yaml_text, body, body_line = split_front_matter(text)
     if yaml_text is not None:
         for number, line in enumerate(lines[1:body_line - 2], start=2):
             for span in re.findall(r"`([^`\n]+)`", line):

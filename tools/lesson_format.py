@@ -1,0 +1,318 @@
+"""The lesson format (docs/AUTHORING.md) as data and checks: what a lesson.md must hold.
+
+The constants say what a lesson must contain (fields, paths, the ten sections); the checks
+compare one lesson's parsed front matter and sections with them and return a `Problem` per
+failure, naming the file, the field or section, and what to fix. Nothing here reads files or
+raises: `lessons.py` loads a lesson.md and calls these checks; link checks live in `site_links.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from lesson_markdown import Section, split_questions
+
+__all__ = [
+    "COURSE_MODULES",
+    "EXAMPLE_FRONT_MATTER",
+    "FOLDER_RE",
+    "PATHS",
+    "REQUIRED_SECTIONS",
+    "SELF_CHECK",
+    "STATE_OF_THE_ART_RE",
+    "TIME_KEYS",
+    "TIME_LABELS",
+    "LessonError",
+    "Problem",
+    "check_front_matter",
+    "check_sections",
+    "type_name",
+]
+
+# The session map from DESIGN.md: number -> (topic, module). The page's module list shows these,
+# with the page's own session marked.
+COURSE_MODULES: tuple[tuple[int, str, str], ...] = (
+    (1, "loop", "cafe/loop.py"),
+    (2, "evals", "cafe/evals.py"),
+    (3, "context", "cafe/context.py"),
+    (4, "schema", "cafe/schema.py"),
+    (5, "consent", "cafe/consent.py"),
+    (6, "detect", "cafe/detect.py"),
+    (7, "repair", "cafe/repair.py"),
+    (8, "trace", "cafe/trace.py"),
+    (9, "report", "cafe/report.py"),
+    (10, "taxonomy", "cafe/taxonomy.py"),
+    (11, "routing", "cafe/routing.py"),
+    (12, "judge", "cafe/judge.py"),
+    (13, "stall", "cafe/stall.py"),
+    (14, "governor", "cafe/governor.py"),
+    (15, "monitors", "cafe/monitors.py"),
+)
+
+# Which path a session number belongs to (AUTHORING.md: setup s00, core s01-s12, harness s13-s15).
+PATHS: dict[str, range] = {"setup": range(0, 1), "core": range(1, 13), "harness": range(13, 16)}
+
+MONTHS = (
+    "January February March April May June July August September October November December"
+).split()
+STATE_OF_THE_ART_RE = re.compile(r"State of the art \(as of (%s) (\d{4})\)$" % "|".join(MONTHS))
+STATE_OF_THE_ART_EXAMPLE = "State of the art (as of November 2026)"
+
+# The ten `##` sections, in order (AUTHORING.md). The sixth is matched by `STATE_OF_THE_ART_RE`.
+REQUIRED_SECTIONS: tuple[str, ...] = (
+    "The hook",
+    "The promise",
+    "The theory in depth",
+    "Build (in the notebook, predict first)",
+    "Checkpoint: the number you bank",
+    "State of the art (as of Month YYYY)",
+    "Annotated readings",
+    "Misconceptions and failure modes",
+    "Self-check",
+    "What this unlocks",
+)
+_SOTA_INDEX = 5
+SELF_CHECK = "Self-check"
+SOTA_COLUMNS = ("Development", "Status", "Take")
+
+TIME_KEYS = ("reading", "notebook", "self_check")
+TIME_LABELS = {"reading": "reading", "notebook": "notebook", "self_check": "self-check"}
+MAX_TIME_CHARS = 40  # "short string": a range and a unit, not a paragraph
+
+FOLDER_RE = re.compile(r"^s(\d{2})-([a-z0-9]+(?:-[a-z0-9]+)*)$")
+EXAMPLE_FRONT_MATTER = "see the example in docs/AUTHORING.md"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the course: where it is and what to do about it."""
+
+    file: str  # repository-relative path of the file at fault
+    where: str  # the field, section or link, e.g. "field 'time'" or "link 'x.md#y' (line 12)"
+    message: str  # what is wrong and how to fix it
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.where}: {self.message}"
+
+
+class LessonError(ValueError):
+    """A lesson does not meet docs/AUTHORING.md; `problems` lists every reason."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks: each returns the problems it found, never raises
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def type_name(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean", type(None): "empty"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def check_front_matter(
+    data: dict[str, Any], folder_number: int | None, folder_slug: str | None, rel: str
+) -> list[Problem]:
+    problems: list[Problem] = []
+
+    def bad(name: str, message: str) -> None:
+        problems.append(Problem(rel, f"field '{name}'", message))
+
+    def nonempty_str(name: str, value: Any) -> bool:
+        if not isinstance(value, str) or not value.strip():
+            bad(name, f"expected a non-empty string, got {type_name(value)} ({value!r}); {EXAMPLE_FRONT_MATTER}")
+            return False
+        return True
+
+    required = ("number", "slug", "title", "path", "carried_in", "ships", "teaches", "time", "prerequisites", "hands_on")
+    for name in required:
+        if name not in data:
+            bad(name, f"missing; every front-matter field is required ({', '.join(required)}); {EXAMPLE_FRONT_MATTER}")
+    for name in data:
+        if name not in required:
+            bad(str(name), f"unknown field; the fields are {', '.join(required)} (check the spelling)")
+
+    number = data.get("number")
+    if "number" in data:
+        if not _is_int(number):
+            bad("number", f"expected an integer like 7, got {type_name(number)} ({number!r})")
+            number = None
+        elif folder_number is not None and number != folder_number:
+            bad("number", f"is {number} but the folder says {folder_number:02d}; make them match")
+    if "slug" in data and nonempty_str("slug", data["slug"]):
+        if folder_slug is not None and data["slug"] != folder_slug:
+            bad("slug", f"is {data['slug']!r} but the folder says {folder_slug!r}; make them match")
+    if "title" in data:
+        nonempty_str("title", data["title"])
+    if "path" in data:
+        value = data["path"]
+        if value not in PATHS:
+            bad("path", f"expected one of setup, core, harness, got {value!r}")
+        elif _is_int(number) and number not in PATHS[value]:
+            right = next((name for name, span in PATHS.items() if number in span), None)
+            hint = f"session {number} belongs on the {right} path" if right else "sessions run 00 to 15"
+            bad("path", f"is {value!r} but {hint} (setup s00, core s01-s12, harness s13-s15)")
+
+    if "carried_in" in data:
+        value = data["carried_in"]
+        if not isinstance(value, list):
+            bad("carried_in", f"expected a list of {{module, session, summary}} entries, got {type_name(value)}")
+        else:
+            if not value and _is_int(number) and number > 0:
+                bad("carried_in", "is empty; only s00 may carry nothing in; list what earlier sessions gave you")
+            for i, entry in enumerate(value):
+                where = f"carried_in[{i}]"
+                if not isinstance(entry, dict):
+                    bad(where, f"expected a mapping with module, session, summary, got {type_name(entry)}")
+                    continue
+                for key in ("module", "session", "summary"):
+                    if key not in entry:
+                        bad(f"{where}.{key}", "missing; each entry needs module, session and summary")
+                for key in entry:
+                    if key not in ("module", "session", "summary"):
+                        bad(f"{where}.{key}", "unknown key; each entry has module, session and summary")
+                if "module" in entry:
+                    nonempty_str(f"{where}.module", entry["module"])
+                if "summary" in entry:
+                    nonempty_str(f"{where}.summary", entry["summary"])
+                if "session" in entry and not _is_int(entry["session"]):
+                    bad(f"{where}.session", f"expected a session number (int), got {entry['session']!r}")
+
+    if "ships" in data:
+        value = data["ships"]
+        if not isinstance(value, list) or not value:
+            bad("ships", f"expected a list with at least one {{module, summary}} entry, got {value!r}")
+        else:
+            for i, entry in enumerate(value):
+                where = f"ships[{i}]"
+                if not isinstance(entry, dict):
+                    bad(where, f"expected a mapping with module and summary, got {type_name(entry)}")
+                    continue
+                for key in ("module", "summary"):
+                    if key not in entry:
+                        bad(f"{where}.{key}", "missing; each entry needs module and summary")
+                    else:
+                        nonempty_str(f"{where}.{key}", entry[key])
+                for key in entry:
+                    if key not in ("module", "summary"):
+                        bad(f"{where}.{key}", "unknown key; each entry has module and summary")
+
+    if "teaches" in data:
+        nonempty_str("teaches", data["teaches"])
+    if "hands_on" in data:
+        nonempty_str("hands_on", data["hands_on"])
+
+    if "time" in data:
+        value = data["time"]
+        if not isinstance(value, dict):
+            bad("time", f"expected a mapping with {', '.join(TIME_KEYS)}, got {type_name(value)}")
+        else:
+            for key in TIME_KEYS:
+                if key not in value:
+                    bad(f"time.{key}", f"missing; time needs {', '.join(TIME_KEYS)} (e.g. '20–40 min')")
+                elif nonempty_str(f"time.{key}", value[key]) and len(value[key]) > MAX_TIME_CHARS:
+                    bad(f"time.{key}", f"is {len(value[key])} characters; keep it a short estimate like '20–40 min'")
+            for key in value:
+                if key not in TIME_KEYS:
+                    bad(f"time.{key}", f"unknown key; time has {', '.join(TIME_KEYS)}")
+
+    if "prerequisites" in data:
+        value = data["prerequisites"]
+        if not isinstance(value, list):
+            bad("prerequisites", f"expected a list of session numbers like [1, 2, 6], got {type_name(value)}")
+        else:
+            for i, item in enumerate(value):
+                if not _is_int(item):
+                    bad(f"prerequisites[{i}]", f"expected a session number (int), got {item!r}")
+                elif _is_int(number) and not 0 <= item < number:
+                    bad(f"prerequisites[{i}]", f"session {item} is not an earlier session than {number}")
+    return problems
+
+
+def _section_index(title: str) -> int | None:
+    """Position of a heading in REQUIRED_SECTIONS, or None when it is not one of them."""
+    if STATE_OF_THE_ART_RE.match(title):
+        return _SOTA_INDEX
+    if title in REQUIRED_SECTIONS and REQUIRED_SECTIONS.index(title) != _SOTA_INDEX:
+        return REQUIRED_SECTIONS.index(title)
+    return None
+
+
+def check_sections(sections: list[Section], rel: str) -> list[Problem]:
+    """The ten required `##` sections, each once, in order; extra `##` headings are flagged."""
+    problems: list[Problem] = []
+    found: dict[int, Section] = {}
+    furthest: tuple[int, Section] | None = None  # the latest required section seen so far
+    for section in sections:
+        where = f"section '## {section.title}' (line {section.line})"
+        i = _section_index(section.title)
+        if i is None:
+            if section.title.lower().startswith("state of the art"):
+                problems.append(Problem(rel, where, f"the heading must carry the month it was written, "
+                                                    f"exactly like '## {STATE_OF_THE_ART_EXAMPLE}'"))
+            else:
+                close = [t for t in REQUIRED_SECTIONS if t.lower() == section.title.lower()]
+                hint = f"did you mean '## {close[0]}'?" if close else "make it a '###' subsection or use one of the ten required headings"
+                problems.append(Problem(rel, where, f"is not one of the required sections; {hint}"))
+            continue
+        if i in found:
+            problems.append(Problem(rel, where, f"appears twice (first at line {found[i].line}); keep one"))
+            continue
+        if furthest is not None and i < furthest[0]:
+            problems.append(Problem(rel, where, f"is out of order: it must come before '## {furthest[1].title}' "
+                                                f"(order: {'; '.join(REQUIRED_SECTIONS)})"))
+        found[i] = section
+        if furthest is None or i > furthest[0]:
+            furthest = (i, section)
+    for i, title in enumerate(REQUIRED_SECTIONS):
+        if i not in found:
+            shown = STATE_OF_THE_ART_EXAMPLE if i == _SOTA_INDEX else title
+            after = f"after '## {REQUIRED_SECTIONS[i - 1]}'" if i else "as the first section"
+            problems.append(Problem(rel, f"section '## {title}'", f"is missing; add '## {shown}' {after}"))
+
+    if _SOTA_INDEX in found:
+        problems += _check_sota_table(found[_SOTA_INDEX], rel)
+    self_check = REQUIRED_SECTIONS.index(SELF_CHECK)
+    if self_check in found:
+        problems += _check_self_check(found[self_check], rel)
+    return problems
+
+
+def _check_sota_table(section: Section, rel: str) -> list[Problem]:
+    where = f"section '## {section.title}' (line {section.line})"
+    tokens = section.tokens
+    for i, token in enumerate(tokens):
+        if token.type == "thead_open":
+            headers = []
+            for t in tokens[i:]:
+                if t.type == "thead_close":
+                    break
+                if t.type == "inline":
+                    headers.append(t.content.strip())
+            if tuple(headers) == SOTA_COLUMNS:
+                return []
+            return [Problem(rel, where, f"the table's columns are {' | '.join(headers)}; "
+                                        f"they must be {' | '.join(SOTA_COLUMNS)}")]
+    return [Problem(rel, where, f"needs a table with the columns {' | '.join(SOTA_COLUMNS)}")]
+
+
+def _check_self_check(section: Section, rel: str) -> list[Problem]:
+    intro, questions = split_questions(section)
+    where = f"section '## {section.title}' (line {section.line})"
+    if not questions:
+        return [Problem(rel, where, "has no questions; write each question as a '### ' heading with its answer below it")]
+    problems = []
+    for inline, line, answer, _ in questions:
+        if not any(t.type != "hr" for t in answer):
+            problems.append(Problem(rel, f"self-check question '{inline.content}' (line {line})",
+                                    "has no answer; write the answer as paragraphs under the question"))
+    return problems
