@@ -17,7 +17,8 @@ from cafe.detect import OrderSpec
 from cafe.errors import EndpointError, RequestRejected
 from cafe.menu import load_menu
 from cafe.repair import (
-    CAP_DEFAULT, CHANGE_NOTHING_ELSE, RETRY_MODES, STOP_REASONS, RepairResult, _request_is_policy_blocked,
+    ALTERNATING_CANDIDATES, CAP_DEFAULT, CHANGE_NOTHING_ELSE, OMELETTE_SPEC, RETRY_MODES, STOP_REASONS, UNSAFE_SPEC,
+    RepairResult, _request_is_policy_blocked,
     attempt_failure_view, attempts_to_pass, brief_for, check_attempt_failure_view, failure_view,
     make_model_generator, make_scripted_generator, repair_ticket, retry_messages, score_ticket, system_prompt,
 )
@@ -26,12 +27,12 @@ from cafe.serve import Faults, running_server
 
 MENU = load_menu()
 
-# The lesson's worked example: the 86'd cheese omelette for table 4.
-OMELETTE = OrderSpec(table=4, items=["cheese omelette"], request="The cheese omelette for table 4, please.")
-NO_TABLE = json.dumps({"items": ["cheese omelette"], "allergies": [], "notes": ""})
-SOLD_OUT = json.dumps({"table": 4, "items": ["cheese omelette"], "allergies": [], "notes": ""})
+# The lesson's worked example, as the package ships it to the toy, the notebook and the benchmark:
+# the 86'd cheese omelette for table 4, drafts alternating a missing table with a complete ticket.
+OMELETTE = OMELETTE_SPEC
+NO_TABLE, SOLD_OUT = ALTERNATING_CANDIDATES
 # A known unsafe request: every item contains the declared allergen.
-UNSAFE = OrderSpec(table=2, items=["latte"], allergies=["milk"], request="A latte. I'm allergic to milk.")
+UNSAFE = UNSAFE_SPEC
 LATTE = OrderSpec(table=7, items=["latte", "croissant"], request="A latte and a croissant, table 7")
 LATTE_OK = json.dumps({"table": 7, "items": ["latte", "croissant"], "allergies": [], "notes": ""})
 
@@ -506,7 +507,6 @@ def test_toy_live_mode_runs_the_same_orders_against_an_endpoint():
     import sys
     from pathlib import Path
 
-    from cafe.repair import ALTERNATING_CANDIDATES
     from cafe.scripted import Script
 
     toy = Path(__file__).resolve().parents[1] / "sessions" / "s07-repair-loop" / "toy.py"
@@ -527,7 +527,6 @@ def test_benchmark_accumulate_keeps_every_draft_and_curated_stays_flat():
     from pathlib import Path
 
     bench = runpy.run_path(str(Path(__file__).resolve().parents[1] / "benchmarks" / "retry_policies.py"))
-    from cafe.repair import ALTERNATING_CANDIDATES
     from cafe.scripted import Script
 
     rows = {policy: bench["run_policy"](policy, make_client(Script(ALTERNATING_CANDIDATES, cycle=True)), 4)
@@ -545,13 +544,13 @@ def test_lesson_quotes_the_benchmark_numbers_it_measured():
     import runpy
     from pathlib import Path
 
-    from cafe.repair import ALTERNATING_CANDIDATES
     from cafe.scripted import Script
 
     root = Path(__file__).resolve().parents[1]
     bench = runpy.run_path(str(root / "benchmarks" / "retry_policies.py"))
-    lesson = (root / "sessions" / "s07-repair-loop" / "lesson.md").read_text(encoding="utf-8")
-    for policy in ("curated", "accumulate"):
-        rows = bench["run_policy"](policy, make_client(Script(ALTERNATING_CANDIDATES, cycle=True)), 6)
-        total = sum(r.prompt_chars for r in rows)
-        assert f"{total:,}" in lesson, f"lesson.md should quote {total:,} characters for {policy} at cap 6"
+    lesson = " ".join((root / "sessions" / "s07-repair-loop" / "lesson.md").read_text(encoding="utf-8").split())
+    for cap, policies in ((CAP_DEFAULT, ("naive", "curated", "accumulate")), (6, ("curated", "accumulate"))):
+        for policy in policies:
+            rows = bench["run_policy"](policy, make_client(Script(ALTERNATING_CANDIDATES, cycle=True)), cap)
+            total = sum(r.prompt_chars for r in rows)
+            assert f"{total:,}" in lesson, f"lesson.md should quote {total:,} characters for {policy} at cap {cap}"

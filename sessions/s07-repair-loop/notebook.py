@@ -185,8 +185,9 @@ course.show_outcome(model_guess, outcome)
 # ## 5. Checkpoint: the attempts-to-pass distribution
 #
 # Three orders, one loop each. Offline, the authored script answers: the first order passes at
-# once, the second forgets a declared allergy once, the third asks for the 86'd omelette. Live,
-# your model answers all three. Count how the attempts were spent, then bank it with the model's name.
+# once, the second forgets a declared allergy once, and the third is the 86'd omelette again,
+# which no draft can pass. Live, your model answers all three (and still cannot pass the third).
+# Count how the attempts were spent, then bank it with the model's name.
 
 # %%
 orders = [
