@@ -1,7 +1,7 @@
 """The ticket contract: four fields, a strict JSON schema, and a parser that never raises.
 
-Session 04 (`sessions/s04-schema`) shipped this module; session 07 carries it in unchanged in
-spirit. It adds:
+Session 04 (`sessions/s04-schema`) shipped this module; session 07 carries it in to score every
+draft the repair loop sees. It adds:
 
 - `Ticket`, the four fields the kitchen reads (`table`, `items`, `allergies`, `notes`), as a frozen
   pydantic model, and `Failure`, the one shape every check in the course reports in;

@@ -332,6 +332,20 @@ def test_repair_ticket_invariants_hold_for_any_candidates(spec, candidates, cap,
             assert all(previous.draft not in m["content"] for m in call)
 
 
+@settings(max_examples=60, deadline=None)
+@given(specs, st.lists(st.tuples(drafts, st.none() | st.builds(Usage, st.integers(0, 5000), st.integers(0, 500))),
+                       min_size=1, max_size=6), st.integers(1, 5))
+def test_repair_ticket_usage_is_the_sum_of_what_was_reported(spec, answers, cap):
+    queue = iter(answers * cap)
+    result = repair_ticket(spec, lambda messages: Draft(*next(queue)), cap=cap, menu=MENU)
+    _check_invariants(result, cap)
+    reported = [a.usage for a in result.attempts if a.usage is not None]
+    if not reported:
+        assert result.usage is None
+    else:
+        assert result.usage == Usage(sum(u.prompt_tokens for u in reported), sum(u.completion_tokens for u in reported))
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=200), specs)
 def test_score_ticket_any_draft_never_raises(draft, spec):

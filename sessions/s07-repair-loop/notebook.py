@@ -106,6 +106,13 @@ assert_named_end(blocked)
 course.show_outcome(calls_guess, str(len(counting.calls)))
 
 # %% [markdown]
+# Why not try once and let the scorer reject the latte? Decide what a retry could change about
+# this order, then flip the switch.
+
+# %%
+course.reveal("s07.why_blocked")
+
+# %% [markdown]
 # ## 3. Your turn: the failure view
 #
 # A curated retry carries the brief plus a *failure view*. Write the heart of it:
