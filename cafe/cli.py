@@ -65,13 +65,25 @@ def _serve(args: argparse.Namespace) -> int:
                          log_requests=args.log)
 
 
+def _seconds(text: str) -> float:
+    """argparse type for --timeout: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds, e.g. 30")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cafe", description="The Agent Harness Path course tools.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     doctor = sub.add_parser("doctor", help="check the mode, the endpoint, the key and the model")
-    doctor.add_argument("--timeout", type=float, default=10.0,
-                        help="seconds each network check may wait before the endpoint is reported as not answering (default 10)")
+    doctor.add_argument("--timeout", type=_seconds, default=10.0,
+                        help="seconds each chat check may wait for a reply (default 10); "
+                             "the model list, checked first, waits at most 5")
     doctor.set_defaults(run=_doctor)
 
     toy = sub.add_parser("toy", help="run a session's toy script, e.g. `cafe toy 07`")

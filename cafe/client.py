@@ -21,7 +21,7 @@ from cafe.config import course_mode, live_settings, mask_key, redact
 from cafe.errors import EndpointError, RequestRejected
 from cafe.scripted import Reply, Responder, Script, ScriptedClient
 
-__all__ = ["DEFAULT_TIMEOUT_S", "make_client", "chat", "endpoint_of", "translate_error"]
+__all__ = ["DEFAULT_TIMEOUT_S", "make_client", "chat", "endpoint_of", "endpoint_said", "translate_error"]
 
 # Seconds before a live request gives up. Long enough for a slow local model on a laptop,
 # short enough that a dead endpoint is reported while the learner is still looking.
@@ -54,6 +54,21 @@ def endpoint_of(client: Any) -> str:
     return str(getattr(client, "base_url", "unknown endpoint")).rstrip("/")
 
 
+def endpoint_said(exc: Any) -> str:
+    """What the endpoint itself said in an HTTP error: its JSON body's message when it sent one.
+
+    The SDK's own text ("Error code: 404 - {...}") wraps that message in its repr; a learner needs
+    only the words.
+    """
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict) and isinstance(body.get("message"), str) and body["message"].strip():
+        return body["message"].strip()
+    text = str(getattr(exc, "message", exc))
+    if text.startswith("Error code: "):
+        text = text.split(" - ", 1)[1] if " - " in text else ""
+    return text.strip() or "no message"
+
+
 def _client_key(client: Any) -> str | None:
     key = getattr(client, "api_key", None)
     return key if isinstance(key, str) else os.environ.get("CAFE_API_KEY")
@@ -78,20 +93,21 @@ def translate_error(exc: Exception, client: Any) -> EndpointError:
         return EndpointError(message, base_url=url)
     if isinstance(exc, openai.APIStatusError):
         status = exc.status_code
-        detail = redact(str(exc.message), key)[:300]
+        said = redact(endpoint_said(exc), key)[:300].rstrip(".")
         if status in (401, 403):
             message = (f"The endpoint {url} refused the API key (HTTP {status}, key {mask_key(key)}). "
                        f"Check CAFE_API_KEY. {doctor}")
         elif status == 404:
-            message = (f"The endpoint {url} answered 404: the model or the path is unknown ({detail}). "
-                       f"Check CAFE_MODEL against `cafe doctor`'s list of models.")
+            message = (f"The endpoint {url} answered HTTP 404 ({said}): the model or the path is "
+                       "unknown. Check CAFE_MODEL against the models `cafe doctor` lists, and that "
+                       "CAFE_BASE_URL ends in /v1.")
         elif status == 429:
-            message = f"The endpoint {url} is rate limiting us (HTTP 429): wait and try again ({detail}). {doctor}"
+            message = f"The endpoint {url} is rate limiting us (HTTP 429: {said}). Wait and try again. {doctor}"
         elif status in (400, 422):
-            return RequestRejected(f"The endpoint {url} rejected the request (HTTP {status}): {detail}",
+            return RequestRejected(f"The endpoint {url} rejected the request (HTTP {status}): {said}.",
                                    base_url=url, status=status)
         else:
-            message = f"The endpoint {url} failed with HTTP {status}: {detail}. {doctor}"
+            message = f"The endpoint {url} failed with HTTP {status} ({said}). {doctor}"
         return EndpointError(message, base_url=url, status=status)
     if isinstance(exc, openai.APIResponseValidationError) or isinstance(exc, ValueError):
         message = f"The endpoint {url} answered with something that is not a chat completion. {doctor}"

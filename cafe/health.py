@@ -9,9 +9,11 @@ prints a line per check as it goes, and says how to fix every failure:
     endpoint reachable · model listed · JSON round trip · tool calls · latency
 
 Offline (the default) it runs the same checks against the scripted model, so they pass, and says
-how to go live. Live, it talks to `CAFE_BASE_URL` with a short timeout and no hidden retries; once
-the endpoint is unreachable (or refuses the key) the later network checks are skipped rather than
-each waiting out its own timeout, so a dead endpoint is reported within seconds.
+how to go live. Live, it talks to `CAFE_BASE_URL` with no hidden retries and short timeouts: the
+model list, which runs no model, gets 5 s; each chat check gets 10 s (`--timeout`). Once the
+endpoint is unreachable (or refuses the key) the later network checks are skipped rather than
+each waiting out its own timeout, so a dead endpoint is reported within 10 s, even one that
+accepts the connection and then says nothing.
 
 Two promises: it never raises for a set-up problem (a bad `COURSE_MODE` or a missing variable is
 a failed check carrying the `ConfigError` message), and the API key never appears in what it
@@ -33,19 +35,23 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, TextIO
 
-from cafe.client import endpoint_of, make_client
+from cafe.client import endpoint_of, endpoint_said, make_client
 from cafe.config import LIVE_VARIABLES, OFFLINE_MODEL, Mode, course_mode, live_settings, mask_key, redact
 from cafe.errors import ConfigError
 from cafe.scripted import ScriptedClient
 
-__all__ = ["Check", "DoctorReport", "doctor", "PACKAGES", "MIN_PYTHON", "DEFAULT_TIMEOUT_S"]
+__all__ = ["Check", "DoctorReport", "doctor", "PACKAGES", "MIN_PYTHON", "DEFAULT_TIMEOUT_S",
+           "REACH_TIMEOUT_S"]
 
 # The distributions whose versions the report shows: the course itself and what its sessions use.
 PACKAGES = ("cafe", "openai", "pydantic", "ipywidgets", "jupyterlab", "jupytext")
 # The oldest Python the course supports (pyproject.toml's requires-python).
 MIN_PYTHON = (3, 10)
-# Seconds each network check may take; `cafe doctor --timeout` changes it.
+# Seconds each chat check (JSON round trip, tool calls) may take; `cafe doctor --timeout` changes it.
 DEFAULT_TIMEOUT_S = 10.0
+# Seconds the first check (the model list) may take. Listing models runs no model, so a healthy
+# server answers at once; half the 10 s promise leaves room to start Python and print the report.
+REACH_TIMEOUT_S = 5.0
 # A reply slower than this still passes, but the report warns: a course run makes many calls.
 SLOW_MS = 5_000
 # The checks that talk to the model, in the order they run.
@@ -136,11 +142,20 @@ def _versions() -> tuple[str, list[str]]:
     return ", ".join(shown), missing
 
 
-def _explain(exc: Exception, url: str, timeout: float, key: str | None) -> tuple[str, str, str | None]:
-    """(what happened, how to fix it, why later network checks are pointless or None) for an error."""
+def _explain(exc: Exception, url: str, timeout: float, key: str | None, *,
+             listing: bool = False) -> tuple[str, str, str | None]:
+    """(what happened, how to fix it, why later network checks are pointless or None) for an error.
+
+    `listing` is True for the model list, the first check: a timeout or a 404 there means
+    something different from the same error on a chat request.
+    """
     import openai
 
     if isinstance(exc, openai.APITimeoutError):
+        if listing:
+            return (f"{url} did not answer the model list within {timeout:g} s.",
+                    "A working server lists its models at once. Is it stuck, or still starting? "
+                    "Check that it is up, then run `cafe doctor` again.", UNREACHABLE)
         return (f"{url} did not answer within {timeout:g} s.",
                 "Is the server overloaded, or the model still loading? Try again, or allow longer "
                 "with `cafe doctor --timeout 30`.", UNREACHABLE)
@@ -152,9 +167,11 @@ def _explain(exc: Exception, url: str, timeout: float, key: str | None) -> tuple
         return (f"{url} refused the API key {mask_key(key)} (HTTP {exc.status_code}).",
                 "Check CAFE_API_KEY: it must be a key this endpoint accepts.", KEY_REFUSED)
     if isinstance(exc, openai.APIStatusError):
-        # The SDK's message starts "Error code: 404 - "; the endpoint's own words are in the body.
-        body = exc.body if isinstance(exc.body, dict) else {}
-        said = _short(body.get("message") or exc.message)
+        said = _short(endpoint_said(exc))
+        if exc.status_code == 404 and listing:
+            return (f"{url}/models answered HTTP 404: {said}",
+                    "The path is wrong, not the model: CAFE_BASE_URL must be the API's base, which "
+                    "for most servers ends in /v1 (e.g. http://127.0.0.1:8000/v1).", None)
         if exc.status_code == 404:
             return (f"{url} answered HTTP 404: {said}",
                     "Check CAFE_MODEL against the models the endpoint lists, and that CAFE_BASE_URL "
@@ -179,8 +196,8 @@ def _explain(exc: Exception, url: str, timeout: float, key: str | None) -> tuple
 # --- the probes: each returns what it saw, or raises -----------------------------------------
 
 
-def _probe_models(client: Any) -> list[str]:
-    return [model.id for model in client.models.list().data]
+def _probe_models(client: Any, timeout: float) -> list[str]:
+    return [model.id for model in client.models.list(timeout=timeout).data]
 
 
 def _probe_json(client: Any, model: str) -> tuple[bool, str, float]:
@@ -244,24 +261,27 @@ class _Report:
         print(redact(text, self.key), file=self.out, flush=True)
 
 
-
 def _endpoint_checks(report: _Report, client: Any, model: str, timeout: float) -> None:
     """The five checks that talk to the model, offline (scripted) or live (HTTP)."""
     try:
-        _probe_endpoint(report, client, model, timeout)
+        _run_endpoint_checks(report, client, model, timeout)
     except _Unusable:
         pass  # already reported, and the remaining checks marked skipped
 
 
-def _probe_endpoint(report: _Report, client: Any, model: str, timeout: float) -> None:
+def _run_endpoint_checks(report: _Report, client: Any, model: str, timeout: float) -> None:
     url = endpoint_of(client)
+    reach_timeout = min(timeout, REACH_TIMEOUT_S)
 
     def attempt(name: str, probe: Callable[[], Any], remaining: tuple[str, ...]) -> Any:
+        """`probe()`, or None after reporting its failure; raises `_Unusable` when the rest is moot."""
+        listing = name == "endpoint reachable"
         try:
             return probe()
         except Exception as exc:  # the doctor reports; it never crashes on the thing it examines
-            detail, fix, stop = _explain(exc, url, timeout, report.key)
-            if stop == KEY_REFUSED and name == "endpoint reachable":
+            detail, fix, stop = _explain(exc, url, reach_timeout if listing else timeout, report.key,
+                                         listing=listing)
+            if stop == KEY_REFUSED and listing:
                 report.add(name, True, f"{url} answered")  # it did answer: with a refusal
                 name = "API key accepted"
             report.add(name, False, detail, fix)
@@ -270,7 +290,8 @@ def _probe_endpoint(report: _Report, client: Any, model: str, timeout: float) ->
                 raise _Unusable from None
             return None
 
-    offered = attempt("endpoint reachable", lambda: _probe_models(client), NETWORK_CHECKS[1:])
+    offered = attempt("endpoint reachable", lambda: _probe_models(client, reach_timeout),
+                      NETWORK_CHECKS[1:])
     if offered is None:  # it answered, but not with a model list; chat may still work
         report.add("model listed", False, "skipped: the endpoint did not list its models", skipped=True)
     else:
@@ -306,9 +327,11 @@ def _probe_endpoint(report: _Report, client: Any, model: str, timeout: float) ->
 def _go_live_hint(report: _Report) -> None:
     report.say("\nScripted mode is active: every answer comes from the scripted model, nothing leaves "
                "this machine.\nTo go live, point the course at an OpenAI-compatible endpoint:")
+    exports = [f"export {name}={example}" for name, (_, example) in LIVE_VARIABLES.items()]
+    width = max(len(line) for line in exports) + 1
     report.say("  export COURSE_MODE=live")
-    for name, (meaning, example) in LIVE_VARIABLES.items():
-        report.say(f"  {f'export {name}={example}':<42} # {meaning}")
+    for line, (meaning, _) in zip(exports, LIVE_VARIABLES.values()):
+        report.say(f"  {line:<{width}}# {meaning}")
     report.say("To rehearse without a key, run `cafe serve` in another terminal and use the lines it "
                "prints; then run `cafe doctor` again.")
 
@@ -318,7 +341,7 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
     """Check the mode, the installation and the endpoint; print a report to `out` and return it.
 
     `environ` defaults to `os.environ`, `out` to `sys.stdout` (looked up at call time). `timeout`
-    is the seconds each network check may take. Never raises for a set-up problem: those are
+    is the seconds each chat check may take; the model list gets at most `REACH_TIMEOUT_S`. Never raises for a set-up problem: those are
     failed checks that say how to fix them.
     """
     env = os.environ if environ is None else environ

@@ -294,7 +294,8 @@ class _Models:
     def __init__(self, client: "ScriptedClient"):
         self._client = client
 
-    def list(self) -> Any:
+    def list(self, *, timeout: float | None = None) -> Any:
+        """Like `openai.OpenAI().models.list()`: the script's models. `timeout` is accepted and unused."""
         from openai.pagination import SyncPage
         from openai.types import Model
 

@@ -27,6 +27,7 @@ against the ticket contract. It is a rehearsal stage, not a model.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import signal
 import sys
@@ -431,7 +432,7 @@ def _banner(server: CafeServer, api_key: str | None) -> str:
         "",
         "then `cafe doctor` to check. Press Ctrl-C to stop.",
     ]
-    if server.server_address[0] not in ("127.0.0.1", "localhost"):
+    if not ipaddress.ip_address(server.server_address[0]).is_loopback:
         lines.append("Note: this server listens beyond loopback; "
                      "anyone who can reach this machine can use it.")
     return "\n".join(lines)

@@ -10,7 +10,7 @@ import socket
 import openai
 import pytest
 
-from cafe.client import DEFAULT_TIMEOUT_S, chat, endpoint_of, make_client, translate_error
+from cafe.client import DEFAULT_TIMEOUT_S, chat, endpoint_of, endpoint_said, make_client, translate_error
 from cafe.errors import ConfigError, EndpointError, RequestRejected
 from cafe.scripted import Script, ScriptedClient
 from cafe.serve import Faults, running_server
@@ -144,6 +144,18 @@ def test_chat_404_unknown_model_points_at_cafe_model():
     assert error.status == 404
     assert "CAFE_MODEL" in message and "cafe doctor" in message and server.base_url in message
     assert "gpt-nope" in message
+    assert "Error code" not in message  # the endpoint's words, not the SDK's wrapper around them
+    assert "It offers: cafe-scripted" in message
+
+
+def test_endpoint_said_prefers_the_body_message_and_strips_the_sdk_wrapper():
+    with_body = openai.APIStatusError("Error code: 404 - {'error': ...}", response=_response(404),
+                                      body={"message": "No such model."})
+    assert endpoint_said(with_body) == "No such model."
+    bare = openai.APIStatusError("Error code: 404", response=_response(404), body=None)
+    assert endpoint_said(bare) == "no message"
+    text = openai.APIStatusError("Error code: 502 - upstream down", response=_response(502), body="x")
+    assert endpoint_said(text) == "upstream down"
 
 
 @pytest.mark.parametrize("status", [429, 500, 503])

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import os
 import socket
+import subprocess
+import sys
 import time
 
 import pytest
 
 import cafe
 from cafe.cli import main
-from cafe.health import Check, DoctorReport, doctor
+from cafe.health import REACH_TIMEOUT_S, Check, DoctorReport, doctor
 from cafe.scripted import Script
 from cafe.serve import Faults, running_server
 
@@ -74,6 +77,8 @@ def test_doctor_offline_says_scripted_mode_and_how_to_go_live():
                  "export CAFE_MODEL="):
         assert line in text
     assert "cafe serve" in text
+    comments = [line.index("# ") for line in text.splitlines() if line.startswith("  export CAFE_")]
+    assert len(comments) == 3 and len(set(comments)) == 1  # the three comments line up
 
 
 def test_doctor_offline_reports_versions_from_package_metadata():
@@ -136,6 +141,48 @@ def test_doctor_dead_port_fails_fast_naming_the_url():
         assert check(report, name).skipped
         assert check(report, name).detail == "skipped: endpoint unreachable"
     assert url in text
+
+
+def test_doctor_command_against_a_dead_port_exits_1_within_10_s_naming_the_url():
+    # As a learner runs it: a fresh `python -m cafe doctor` process, default timeout.
+    url = dead_url()
+    env = {**os.environ, **live_env(url)}
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "cafe", "doctor"], capture_output=True, text=True,
+                          env=env, timeout=30)
+    elapsed = time.monotonic() - started
+    assert done.returncode == 1
+    assert elapsed < 10.0
+    assert f"Could not connect to {url}" in done.stdout
+    assert KEY not in done.stdout + done.stderr and "SECRET" not in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_doctor_endpoint_that_accepts_but_never_answers_is_reported_within_10_s():
+    # A server that is up at the TCP level but stuck: the connection opens, no reply ever comes.
+    # The model list gets REACH_TIMEOUT_S, not the full per-check timeout, and the rest is skipped.
+    with socket.socket() as stuck:
+        stuck.bind(("127.0.0.1", 0))
+        stuck.listen(8)  # never accept()ed: the kernel completes the handshake, nothing answers
+        url = f"http://127.0.0.1:{stuck.getsockname()[1]}/v1"
+        started = time.monotonic()
+        report, text = run(live_env(url))  # the default timeout, as `cafe doctor` uses it
+        elapsed = time.monotonic() - started
+    assert REACH_TIMEOUT_S <= elapsed < 10.0 - 2  # leaves time to start Python and print
+    reachable = check(report, "endpoint reachable")
+    assert not reachable.ok
+    assert reachable.detail == f"{url} did not answer the model list within {REACH_TIMEOUT_S:g} s."
+    assert all(check(report, name).skipped for name in ENDPOINT_CHECKS[1:])
+
+
+def test_doctor_base_url_without_v1_is_reported_as_the_path_not_the_model():
+    with running_server(api_key=KEY) as server:
+        report, _ = run(live_env(server.base_url.removesuffix("/v1")))
+    reachable = check(report, "endpoint reachable")
+    assert not reachable.ok and "HTTP 404" in reachable.detail
+    assert "/v1" in reachable.fix and "CAFE_BASE_URL" in reachable.fix
+    assert "CAFE_MODEL" not in reachable.fix
+    assert "Error code" not in reachable.detail
 
 
 def test_doctor_cli_dead_port_exits_1(monkeypatch, capsys):

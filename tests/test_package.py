@@ -52,3 +52,20 @@ def test_cafe_toy_unknown_session_lists_the_available_ones(capsys):
     assert main(["toy", "99"]) == 2
     err = capsys.readouterr().err
     assert "No toy for session 99" in err and "s00-setup" in err
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "soon"])
+def test_cafe_doctor_timeout_must_be_a_positive_number(value, capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["doctor", "--timeout", value])
+    assert caught.value.code == 2
+    assert "not a positive number of seconds" in capsys.readouterr().err
+
+
+def test_import_cafe_then_every_plumbing_module_stays_light():
+    # The modules a notebook imports first must not drag the SDK or the widgets in either.
+    code = ("import sys, cafe, cafe.config, cafe.client, cafe.course, cafe.progress, cafe.scripted; "
+            "print(' '.join(sorted(sys.modules)))")
+    loaded = _run(code).split()
+    for heavy in ("openai", "ipywidgets", "IPython"):
+        assert heavy not in loaded, f"importing the plumbing imported {heavy}"

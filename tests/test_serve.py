@@ -25,7 +25,8 @@ import pytest
 from pydantic import BaseModel
 
 from cafe.scripted import Script
-from cafe.serve import Faults, make_server, running_server, serve_forever
+from cafe.cli import build_parser
+from cafe.serve import Faults, _banner, make_server, running_server, serve_forever
 
 KEY = "sk-test-SECRET-1234567890abcdef"
 MODEL = "cafe-scripted"
@@ -72,6 +73,26 @@ def post_chat(server, payload, **headers) -> tuple[int, dict]:
 
 
 # --- the happy paths ------------------------------------------------------------------------
+
+
+def test_serve_binds_loopback_by_default_in_the_library_and_the_command():
+    server = make_server()
+    try:
+        assert server.server_address[0] == "127.0.0.1"
+    finally:
+        server.server_close()
+    assert build_parser().parse_args(["serve"]).host == "127.0.0.1"
+
+
+def test_serve_banner_warns_only_when_listening_beyond_loopback():
+    for host, warned in (("127.0.0.1", False), ("0.0.0.0", True)):
+        server = make_server(host=host)
+        try:
+            banner = _banner(server, None)
+        finally:
+            server.server_close()
+        assert ("listens beyond loopback" in banner) is warned
+        assert "export CAFE_BASE_URL=http://127.0.0.1:" in banner
 
 
 def test_serve_lists_the_script_models():
@@ -428,13 +449,17 @@ class ServeProcess:
 
 
 def test_cafe_serve_command_prints_exports_answers_and_stops_on_ctrl_c():
-    server = ServeProcess("--api-key", KEY)
+    server = ServeProcess("--api-key", KEY, "--log")
     try:
         base_url = server.read_until(r"export CAFE_BASE_URL=(\S+)").group(1)
         server.read_until(r"export CAFE_MODEL=cafe-scripted")
         client = openai.OpenAI(base_url=base_url, api_key=KEY, timeout=5, max_retries=0)
         reply = client.chat.completions.create(model=MODEL, messages=HELLO)
         assert reply.choices[0].message.content == "Hello from the scripted café model."
+        with pytest.raises(openai.AuthenticationError):
+            openai.OpenAI(base_url=base_url, api_key="sk-wrong-SECRET-0000", timeout=5,
+                          max_retries=0).models.list()
+        server.read_until(r"GET /v1/models HTTP/1.1\" 401")  # --log: one line per request
     finally:
         code = server.stop()
     assert code == 0
@@ -442,7 +467,9 @@ def test_cafe_serve_command_prints_exports_answers_and_stops_on_ctrl_c():
     assert "export COURSE_MODE=live" in server.output
     assert "export CAFE_API_KEY=" in server.output and "…cdef" in server.output
     assert "Goodbye" in server.output
-    assert KEY not in server.output
+    assert "beyond loopback" not in server.output
+    assert "Traceback" not in server.output  # Ctrl-C is a clean stop, not a crash
+    assert KEY not in server.output and "SECRET" not in server.output
 
 
 def test_cafe_serve_command_answers_from_a_script_file(tmp_path):
