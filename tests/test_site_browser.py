@@ -7,8 +7,10 @@ the notebook and toy links resolve as they would for a learner. For each page:
 - navigation works: the index link, previous and next land on the right pages;
 - every "On this page" entry, clicked, sets the location hash and brings its section into view;
 - a self-check `<details>` starts closed, opens on a click on its question, and closes again;
-- at 390 px (a phone, with its meta viewport honoured) nothing scrolls sideways;
-- screenshots at 1280 px and 390 px are saved under the pytest temporary folder (or under
+- the course name leads to the index, and the module list links the sessions that exist;
+- at 390 px (a phone, with its meta viewport honoured) nothing scrolls sideways, and at both
+  widths no text touches the screen edge and no prose table is wider than the screen;
+- screenshots at 1280 px and 390 px (the viewport, and the full page) are saved under the pytest temporary folder (or under
   `$CAFE_SCREENSHOT_DIR` when set), and the folder is printed.
 
 Where Chromium or chromedriver is missing this test FAILS, saying what to install, unless
@@ -56,13 +58,12 @@ def _skip_or_fail(reason: str) -> None:
                 f"pip install selenium), or set CAFE_SKIP_BROWSER=1 to skip the browser test.", pytrace=False)
 
 
-@pytest.fixture(scope="module")
-def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+def _locate_browser() -> tuple[str, str]:
+    """(chromium binary, chromedriver) from PATH; fails saying what to install, or skips on request."""
     if os.environ.get("CAFE_SKIP_BROWSER") == "1":
         pytest.skip("CAFE_SKIP_BROWSER=1")
     try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
+        import selenium  # noqa: F401
     except ImportError:
         _skip_or_fail("selenium is not installed")
     binary = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
@@ -72,6 +73,15 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         _skip_or_fail("Chromium is not installed (no chromium, chromium-browser or google-chrome on PATH)")
     if chromedriver is None:
         _skip_or_fail("chromedriver is not installed (no chromedriver on PATH)")
+    return binary, chromedriver  # type: ignore[return-value]
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    binary, chromedriver = _locate_browser()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
     options = webdriver.ChromeOptions()
     options.binary_location = binary
     for flag in CHROMIUM_FLAGS:
@@ -139,6 +149,23 @@ def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         server.server_close()
 
 
+def test_missing_chromium_fails_the_run_and_names_the_packages(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("CAFE_SKIP_BROWSER", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no chromium, no chromedriver
+    with pytest.raises(pytest.fail.Exception, match="apt-get install chromium chromium-driver"):
+        _locate_browser()
+
+
+def test_missing_chromium_skips_only_when_asked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("CAFE_SKIP_BROWSER", "yes")  # only "1" skips; anything else still fails
+    with pytest.raises(pytest.fail.Exception):
+        _locate_browser()
+    monkeypatch.setenv("CAFE_SKIP_BROWSER", "1")
+    with pytest.raises(pytest.skip.Exception):
+        _locate_browser()
+
+
 def _viewport(driver, size: tuple[int, int], mobile: bool) -> None:
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile})
@@ -165,6 +192,28 @@ def _no_sideways_scroll(driver, width: int) -> None:
     assert scroll <= width, f"page scrolls sideways at {width}px: scrollWidth {scroll}; too wide: {wide}"
 
 
+# Text that sits on the screen edge: headings, paragraphs, list items, summaries outside a box that
+# scrolls on its own (code blocks and figure tables may run past the edge inside that box).
+EDGE_CHECK = """
+    const w = document.documentElement.clientWidth, margin = arguments[0], out = [];
+    for (const el of document.querySelectorAll('h1, h2, h3, p, li, dt, dd, summary, td')) {
+      if (el.closest('pre, .scroll:not(.stack)') || el.getClientRects().length === 0) continue;
+      const r = el.getBoundingClientRect();
+      if (r.left < margin || r.right > w - margin)
+        out.push(`${el.tagName} '${el.textContent.trim().slice(0, 30)}' spans ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+    return out.slice(0, 5);"""
+
+
+def _text_clear_of_the_edges(driver, page: str, width: int, margin: int = 8) -> None:
+    touching = driver.execute_script(EDGE_CHECK, margin)
+    assert not touching, f"{page} at {width}px: text closer than {margin}px to the screen edge: {touching}"
+    squeezed = driver.execute_script("""
+        return Array.from(document.querySelectorAll('.scroll.stack'))
+          .filter(box => box.scrollWidth > box.clientWidth + 1).length""")
+    assert not squeezed, f"{page} at {width}px: {squeezed} prose table(s) still wider than the screen"
+
+
 def _pages(served: dict) -> list[str]:
     return ["index.html"] + [lesson.page for lesson in served["report"].lessons]
 
@@ -179,7 +228,9 @@ def test_every_page_navigates_scrolls_toggles_and_fits_a_phone(driver, served) -
         _viewport(driver, DESKTOP, mobile=False)
         driver.get(base + page)
         assert sitebuild.COURSE_NAME in driver.title, page
+        _text_clear_of_the_edges(driver, page, DESKTOP[0])
         _screenshot(driver, shots / f"{page[:-5]}-desktop.png")
+        _screenshot(driver, shots / f"{page[:-5]}-desktop-full.png", full_page=True)
 
         if page == "index.html":
             links = {a.get_attribute("href").rsplit("/", 1)[-1] for a in driver.find_elements(By.CSS_SELECTOR, "li.session h3 a")}
@@ -192,6 +243,7 @@ def test_every_page_navigates_scrolls_toggles_and_fits_a_phone(driver, served) -
         _viewport(driver, PHONE, mobile=True)
         driver.get(base + page)
         _no_sideways_scroll(driver, PHONE[0])
+        _text_clear_of_the_edges(driver, page, PHONE[0])
         _screenshot(driver, shots / f"{page[:-5]}-phone.png")
         _screenshot(driver, shots / f"{page[:-5]}-phone-full.png", full_page=True)
     _viewport(driver, DESKTOP, mobile=False)
@@ -214,6 +266,21 @@ def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
         assert driver.current_url == base + expected, f"{page}: {css} went to {driver.current_url}"
         driver.back()
         assert driver.current_url == base + page
+
+    # the course name in the header leads to the index; the module list links the written sessions
+    driver.find_element(By.CSS_SELECTOR, "header.site-header a.course").click()
+    assert driver.current_url == base + "index.html", f"{page}: the course name went to {driver.current_url}"
+    driver.back()
+    current = driver.find_elements(By.CSS_SELECTOR, "nav.modules li.current")
+    number = lessons[i].number
+    assert len(current) == (1 if 1 <= number <= 15 else 0), f"{page}: {len(current)} modules marked current"
+    others = driver.find_elements(By.CSS_SELECTOR, "nav.modules li a")
+    if others:
+        target = others[0].get_attribute("href").rsplit("/", 1)[-1]
+        assert target in {lesson.page for lesson in lessons}, f"{page}: module link to {target}"
+        others[0].click()
+        assert driver.current_url == base + target
+        driver.back()
 
     # on this page: each entry lands on its section
     entries = driver.find_elements(By.CSS_SELECTOR, "nav.toc a")
