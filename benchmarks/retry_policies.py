@@ -98,7 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{'policy':<11}{'attempt':>8}{'messages':>10}{'prompt chars':>14}{'prompt tokens':>15}  checks failed")
     totals = {}
     for policy in POLICIES:
-        # A fresh client per policy, so each one starts the alternating drafts from the top.
+        # A fresh client per policy, so offline each one starts the alternating drafts from the top
+        # (live, the script is ignored and the endpoint answers every policy).
         client = make_client(Script(ALTERNATING_CANDIDATES, cycle=True))
         rows = run_policy(policy, client, cap)
         for row in rows:
