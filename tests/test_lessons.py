@@ -14,7 +14,8 @@ order, as
    modes such as `offline`, variable names such as `COURSE_MODE`);
 4. a field, method or parameter name declared in cafe (`stop_reason` on a result record, the
    `cap` argument), also collected with `ast`;
-5. Python itself (`None`, `ValueError`, `json.dumps`) or a short allowlist of third-party names.
+5. Python itself (`None`, `ValueError`, `json.dumps`) or a name inside one of the few third-party
+   packages in THIRD_PARTY (`openai.OpenAI`), looked up in the installed package.
 
 Spans with `/`, spaces outside a call's parentheses, `=`, or a file extension (`toy.py`,
 `cafe/repair.py`, `cafe doctor`, `COURSE_MODE=live`) are paths, commands or settings, not
@@ -50,22 +51,12 @@ from sitebuild import LessonError, load_lesson  # noqa: E402
 LESSONS = sitebuild.discover_lessons(ROOT)
 LESSON_IDS = [path.parent.name for path in LESSONS]
 
-# Third-party names a lesson may mention without cafe defining them. Keep this short: a name
-# here is one the tests cannot check, so add only what a lesson really cites, with a reason.
+# Third-party packages a lesson may name without cafe defining them. A name under one of these is
+# still checked: the package is imported and the dotted attribute looked up, so `openai.OpenAI`
+# passes and `openai.NoSuchClient` fails. Keep it to the real dependencies a lesson cites.
 THIRD_PARTY = frozenset({
-    "openai",           # the client library (OpenAI, chat.completions, ...)
-    "pydantic",         # the ticket contract (BaseModel, model_json_schema, ...)
-    "pytest",           # the test runner
-    "ipywidgets",       # the notebook widgets
-    "jupytext",         # notebook sources
-    "nbval",            # notebook checks
-    "jupyter",          # the notebook server
-    "markdown_it",      # the site builder
-    "jinja2",           # the site builder
-    "pygments",         # the site builder
-    "yaml",             # lesson front matter (PyYAML)
-    "hypothesis",       # property tests
-    "progressDeadlineSeconds",  # Kubernetes Deployment field, cited by s14 as prior art for pace checks
+    "openai",           # the client library every live call goes through (s00, s01)
+    "pydantic",         # the ticket contract's models and JSON schema (cafe/schema.py)
 })
 
 FILE_EXTENSIONS = frozenset({
@@ -172,6 +163,17 @@ def _attribute_chain(obj: Any, parts: list[str], names: CafeNames) -> bool:
     return True
 
 
+def _package_name(parts: list[str]) -> bool:
+    """A dotted name inside an importable package: the longest importable prefix, then attributes."""
+    for cut in range(len(parts), 0, -1):
+        try:
+            module = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        return _attribute_chain(module, parts[cut:], cafe_names())
+    return False
+
+
 def _python_name(parts: list[str]) -> bool:
     first = parts[0]
     if keyword.iskeyword(first) or (len(parts) == 1 and hasattr(builtins, first)):
@@ -179,12 +181,7 @@ def _python_name(parts: list[str]) -> bool:
     if hasattr(builtins, first):
         return _attribute_chain(getattr(builtins, first), parts[1:], cafe_names())
     if first in sys.stdlib_module_names:
-        for cut in range(len(parts), 0, -1):
-            try:
-                module = importlib.import_module(".".join(parts[:cut]))
-            except ImportError:
-                continue
-            return _attribute_chain(module, parts[cut:], cafe_names())
+        return _package_name(parts)
     return False
 
 
@@ -192,8 +189,8 @@ def resolves(name: str) -> bool:
     """True when a dotted name exists in cafe, in Python itself, or on the third-party allowlist."""
     names = cafe_names()
     parts = name.split(".")
-    if parts[0] in THIRD_PARTY or name in THIRD_PARTY:
-        return True
+    if parts[0] in THIRD_PARTY:
+        return _package_name(parts)
     if parts[0] == "cafe":
         for cut in range(len(parts), 0, -1):
             module = names.modules.get(".".join(parts[:cut]))
@@ -278,10 +275,23 @@ def test_lesson_meets_the_authoring_format(path: Path) -> None:
     assert not problems, f"{path.relative_to(ROOT)} does not meet docs/AUTHORING.md:\n{problems}"
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=LESSON_IDS)
-def test_lesson_identifiers_exist_in_cafe(path: Path) -> None:
+def check_lesson_identifiers(path: Path) -> None:
+    """Fail the test, listing line and span, when the lesson names something cafe does not have."""
     missing = unknown_identifiers(path)
     assert not missing, _report(path, missing)
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=LESSON_IDS)
+def test_lesson_identifiers_exist_in_cafe(path: Path) -> None:
+    check_lesson_identifiers(path)
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=LESSON_IDS)
+def test_the_check_reads_the_names_each_lesson_uses(path: Path) -> None:
+    # a checker that sees nothing passes everything: every lesson names cafe code in backticks
+    checked = [identifier_of(span) for _, span in code_spans(path)]
+    checked = [name for name in checked if name is not None]
+    assert len(checked) >= 5, f"{path.relative_to(ROOT)}: only {checked} were checked; is identifier_of too lax?"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -354,3 +364,41 @@ def test_unknown_identifiers_lists_lesson_line_and_span(tmp_path: Path) -> None:
                        (19, "cafe.config.definitely_missing")]
     message = _report(path, missing)
     assert f"{path}:13: `not_in_cafe_at_all`" in message
+
+
+def _fixture_lesson(tmp_path: Path, sentence: str) -> Path:
+    path = tmp_path / "sessions" / "s07-repair-loop" / "lesson.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nnumber: 7\n---\n\n## The theory in depth\n\n{sentence}\n", encoding="utf-8")
+    return path
+
+
+# Near misses a lesson could plausibly print: a typo, a renamed function, an attribute or field
+# that does not exist, a made-up name inside a real module or a real third-party package.
+MADE_UP = [
+    "`repair_ticket_with_retries`",
+    "`retries_exhaust`",
+    "`cafe.repair.CAP_MAXIMUM`",
+    "`cafe.repair.repair_ticket.retry_view`",
+    "`RepairResult.ticket_text`",
+    "`cafe.detective`",
+    "`openai.NoSuchClient`",
+    "`json.dumpz`",
+    "`failure_view_v2(failures)`",
+]
+
+
+@pytest.mark.parametrize("made_up", MADE_UP)
+def test_a_lesson_naming_a_made_up_identifier_fails(tmp_path: Path, made_up: str) -> None:
+    path = _fixture_lesson(tmp_path, f"`repair_ticket` stops at `CAP_DEFAULT`; then {made_up} runs.")
+    with pytest.raises(AssertionError) as caught:
+        check_lesson_identifiers(path)
+    assert f":7: {made_up}" in str(caught.value), str(caught.value)
+
+
+def test_the_same_lesson_with_real_names_passes(tmp_path: Path) -> None:
+    # the control for the test above: the check fails on the made-up name, not on everything
+    path = _fixture_lesson(tmp_path, "`repair_ticket` stops at `CAP_DEFAULT` with `retries_exhausted`; "
+                                     "`cafe.repair.failure_view`, `RepairResult.stop_reason`, `openai.OpenAI`, "
+                                     "`json.dumps` and `retry_messages(brief, failures, attempt, mode)` all exist.")
+    check_lesson_identifiers(path)
