@@ -362,6 +362,35 @@ def test_repair_ticket_injection_in_request_never_generates(spec, filler):
     assert result.stop_reason == "policy_violation" and generate.calls == 0
 
 
+ALIASES = {"milk": ["milk", "dairy", "Dairy", "lactose"], "egg": ["egg", "eggs"], "nuts": ["nuts", "peanut"],
+           "gluten": ["gluten", "wheat"]}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(ALIASES)).flatmap(lambda allergen: st.tuples(
+    st.lists(st.sampled_from([name for name in MENU.items if MENU.contains(name, allergen)]), min_size=1, max_size=3),
+    st.sampled_from(ALIASES[allergen]))))
+def test_repair_ticket_every_item_has_the_declared_allergen_never_generates(case):
+    items, declared = case
+    generate = _Refuses()
+    result = repair_ticket(OrderSpec(table=5, items=items, allergies=[declared]), generate, menu=MENU)
+    assert result.stop_reason == "policy_violation" and generate.calls == 0
+
+
+BENIGN = ["ignore the crumbs", "the till system is slow", "no milk please", "allergy note: dairy",
+          "I'm allergic to nuts", "ignore my last order", "system's down, paying cash", "a latte"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(BENIGN), min_size=1, max_size=5), st.sampled_from(["", "allergy: milk"]))
+def test_repair_ticket_benign_words_in_any_order_reach_the_generator(fragments, notes):
+    spec = OrderSpec(table=3, items=["espresso", "oat latte"], allergies=["milk"], notes=notes,
+                     request=". ".join(fragments))
+    generate = make_scripted_generator([SOLD_OUT])
+    result = repair_ticket(spec, generate, cap=1, menu=MENU)
+    assert result.stop_reason != "policy_violation" and len(generate.calls) == 1
+
+
 def test_repair_ticket_does_not_mutate_the_brief_the_generator_saw():
     def vandal(messages):
         messages.append({"role": "assistant", "content": "junk"})
