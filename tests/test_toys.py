@@ -1,4 +1,5 @@
-"""Every session's toy runs offline with no arguments, succeeds, and prints the same thing twice."""
+"""Every session's toy runs offline with no arguments, succeeds, and prints the same thing twice;
+live, against `cafe serve`, no toy ever prints the API key, whether the server takes it or not."""
 
 import os
 import subprocess
@@ -6,6 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from cafe.serve import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 TOYS = sorted(ROOT.glob("sessions/s[0-9][0-9]-*/toy.py"))
@@ -38,3 +41,45 @@ def test_toy_in_live_mode_without_settings_says_which_variable_is_missing(toy):
     assert result.returncode != 0
     assert "CAFE_BASE_URL" in result.stdout + result.stderr
     assert "Traceback" not in result.stderr, f"{toy.parent.name}/toy.py crashed instead of explaining:\n{result.stderr}"
+
+
+# A distinctive key: if any of it shows up in a toy's output, a code path printed it.
+KEY = "sk-toy-SECRET-5f3a9c1e7b2d4680"
+
+
+def _run_toy_live(path: Path, base_url: str, key: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") or k in ("CAFE_HOME", "CAFE_HEADLESS")}
+    env.update({"COURSE_MODE": "live", "CAFE_BASE_URL": base_url, "CAFE_API_KEY": key,
+                "CAFE_MODEL": "cafe-scripted"})
+    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=300)
+
+
+@pytest.mark.parametrize("toy", TOYS, ids=[p.parent.name for p in TOYS])
+def test_toy_live_against_cafe_serve_never_prints_the_key(toy):
+    with running_server(api_key=KEY) as server:
+        accepted = _run_toy_live(toy, server.base_url, KEY)
+        refused = _run_toy_live(toy, server.base_url, "sk-wrong-SECRET-00000000")
+    for run in (accepted, refused):
+        text = run.stdout + run.stderr
+        assert KEY not in text and "SECRET" not in text, f"{toy.parent.name}/toy.py printed the key:\n{text}"
+        assert "Traceback" not in run.stderr, f"{toy.parent.name}/toy.py crashed live:\n{run.stderr}"
+    assert refused.returncode != 0, f"{toy.parent.name}/toy.py exited 0 though the key was refused"
+    assert "CAFE_API_KEY" in refused.stdout + refused.stderr
+
+
+def test_s00_toy_offline_shows_the_scripted_tool_call():
+    out = _run_toy(ROOT / "sessions" / "s00-setup" / "toy.py").stdout
+    assert 'answer:    a tool call: add_item {"item": "latte"}' in out
+    assert "mode:      offline" in out
+
+
+def test_s00_toy_live_sends_the_request_to_the_endpoint():
+    with running_server(api_key=KEY) as server:
+        done = _run_toy_live(ROOT / "sessions" / "s00-setup" / "toy.py", server.base_url, KEY)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"mode:      live (model cafe-scripted at {server.base_url})" in done.stdout
+    assert "(your model chose this reply)" in done.stdout
+    (request,) = server.requests  # the script is ignored live: the endpoint answered
+    assert request["messages"][-1] == {"role": "user", "content": "A latte, please."}
+    assert request["tools"][0]["function"]["name"] == "add_item"

@@ -93,16 +93,13 @@ ADD_ITEM = {
     },
 }
 
-client = cafe.make_client()
-response = chat(
-    client,
-    model=cafe.model_name(),
-    messages=[
-        {"role": "system", "content": "You take orders at a small café. Use the tools."},
-        {"role": "user", "content": "A latte, please."},
-    ],
-    tools=[ADD_ITEM],
-)
+ORDER = [
+    {"role": "system", "content": "You take orders at a small café. Use the tools."},
+    {"role": "user", "content": "A latte, please."},
+]
+
+client = cafe.make_client()  # no script: the scripted model's default rule answers
+response = chat(client, model=cafe.model_name(), messages=ORDER, tools=[ADD_ITEM])
 message = response.choices[0].message
 outcome = "a tool call" if message.tool_calls else "plain text"
 print("finish_reason:", response.choices[0].finish_reason)
@@ -133,7 +130,28 @@ course.reveal("s00.why_tool_call")
 course.reveal("s00.default_responder", source=cafe.scripted.default_responder)
 
 # %% [markdown]
-# ## 6. Your turn
+# ## 6. A script of your own
+#
+# The default rule proves the plumbing and nothing more. Every later session writes the script
+# its story needs: a list of replies, used in order (or a function of the request). Here is a
+# one-reply script for a waiter who gets the order right. Pass it to `make_client` and send the
+# same request.
+#
+# Live, `make_client` ignores the script and your own model answers, so the same cell shows you
+# what a real model makes of "A latte, please."
+
+# %%
+WAITER = [{"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}]
+
+waiter = cafe.make_client(WAITER)
+reply = chat(waiter, model=cafe.model_name(), messages=ORDER, tools=[ADD_ITEM]).choices[0].message
+for call in reply.tool_calls or []:
+    print("tool call:", call.function.name, call.function.arguments)
+if not reply.tool_calls:
+    print("text:", reply.content)
+
+# %% [markdown]
+# ## 7. Your turn
 #
 # Each session has one small function for you to write. It starts as a stub that raises
 # `NotImplementedError`, and the compare cell below it says "not attempted yet" until you replace
@@ -175,7 +193,7 @@ course.compare(tool_arguments, check=check_tool_arguments, key="s00.tool_argumen
 course.reveal("s00.tool_arguments")
 
 # %% [markdown]
-# ## 7. Checkpoint
+# ## 8. Checkpoint
 #
 # Each session ends by banking a number in your progress file (`course.progress_path()` says
 # where it is). For this session the number is simply whether your set-up works, with the mode

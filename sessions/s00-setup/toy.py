@@ -4,9 +4,11 @@
     COURSE_MODE=live python sessions/s00-setup/toy.py   # the same request, to your endpoint
 
 It checks that the course's packages import, then sends one café request (with one tool on
-offer) through `cafe.make_client()` and prints what came back, in a few lines. Offline the
-output is the same on every run. Live, a missing variable or an endpoint that does not answer is
-explained in one message and the toy exits with status 1; `cafe doctor` gives the full diagnosis.
+offer) through `cafe.make_client()` and prints what came back, in a few lines. Offline the reply
+comes from `SCRIPT`, the toy's one-reply script, so the output is the same on every run; live,
+`make_client` ignores the script and your model chooses the reply. A missing variable or an
+endpoint that does not answer is explained in one message and the toy exits with status 1;
+`cafe doctor` gives the full diagnosis.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ ADD_ITEM = {
     },
 }
 REQUEST = "A latte, please."
+# What the scripted model answers offline: the tool call a good waiter would make.
+SCRIPT = [{"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}]
 MESSAGES = [
     {"role": "system", "content": "You take orders at a small café. Use the tools."},
     {"role": "user", "content": REQUEST},
@@ -64,7 +68,7 @@ def main() -> int:
     try:
         mode = cafe.course_mode()
         model = cafe.model_name()
-        client = cafe.make_client()
+        client = cafe.make_client(SCRIPT)
         response = chat(client, model=model, messages=MESSAGES, tools=[ADD_ITEM])
     except (cafe.ConfigError, cafe.EndpointError) as exc:
         print(f"toy s00: {exc}", file=sys.stderr)
@@ -72,6 +76,8 @@ def main() -> int:
     print(f"mode:      {mode} (model {model} at {endpoint_of(client)})")
     print(f"asked:     {REQUEST!r}, with one tool on offer: add_item")
     print(f"answer:    {describe(response.choices[0].message)}")
+    print("           " + ("(the toy's script wrote this reply; live, your model chooses it)"
+                           if mode == "offline" else "(your model chose this reply)"))
     print("next:      `cafe doctor` for the full check, then open notebooks/s00-setup.ipynb")
     return 0
 
