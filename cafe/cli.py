@@ -48,7 +48,10 @@ def _toy(args: argparse.Namespace) -> int:
     except (ValueError, FileNotFoundError) as exc:
         print(f"cafe toy: {exc}", file=sys.stderr)
         return 2
-    return subprocess.call([sys.executable, str(path), *args.toy_args])
+    try:
+        return subprocess.call([sys.executable, str(path), *args.toy_args])
+    except KeyboardInterrupt:  # Ctrl-C reached the toy too; stop quietly, as a shell would
+        return 130
 
 
 def _doctor(args: argparse.Namespace) -> int:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from cafe.progress import HOME_VARIABLE, PROGRESS_FILE, load_progress, progress_path, record, save_progress
 
@@ -70,8 +70,9 @@ ANSWERS_DIR = Path(__file__).resolve().parent / "data" / "answers"
 _KEY = re.compile(r"(s\d{2})\.([A-Za-z_][A-Za-z0-9_]*)")
 _SESSION = re.compile(r"s\d{2}")
 
+# What `compare` can say about a your-turn function: declared once, as a type and as a set.
 CompareStatus = Literal["not_attempted", "passed", "failed"]
-COMPARE_STATUSES: frozenset[str] = frozenset({"not_attempted", "passed", "failed"})
+COMPARE_STATUSES: frozenset[str] = frozenset(get_args(CompareStatus))
 
 Clock = Callable[[], datetime]
 
