@@ -1,14 +1,17 @@
-"""Time the full site build: `python tools/bench_build.py [--runs N] [--fixture]`.
+"""Time the course build: `python tools/bench_build.py [--runs N] [--fixture | --full]`.
 
-Each run is a fresh `python` process running `build_site(root, out)` into a temporary folder, so
-the time includes importing markdown-it, jinja2 and pygments, as `python tools/build.py site` does.
-Prints every run and the median. `--fixture` builds a 16-session fixture course instead of the
-real sessions (useful while few lessons exist, and to see how the build scales).
+Default: each run is a fresh `python` process running `build_site(root, out)` into a temporary
+folder, so the time includes importing markdown-it, jinja2 and pygments, as
+`python tools/build.py site` does. `--fixture` builds a 16-session fixture course instead of the
+real sessions (to see how the build scales). `--full` times `python tools/build.py` (notebooks,
+then site) in a scratch copy of the repository, so the real notebooks are never rewritten.
+Prints every run and the median.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import subprocess
 import sys
@@ -41,12 +44,43 @@ def _fixture_course(where: Path) -> Path:
     return where
 
 
+# What a scratch copy leaves out: version control, the environment, caches and build output.
+SCRATCH_IGNORE = shutil.ignore_patterns(".git", ".venv", "site", "__pycache__", ".pytest_cache", ".hypothesis",
+                                        "*.egg-info", ".ipynb_checkpoints")
+
+
+def _time_full_builds(runs: int, scratch: Path) -> list[float]:
+    """Seconds per `python tools/build.py` (notebooks and site) in a copy of the repository."""
+    copy = scratch / "repo"
+    shutil.copytree(ROOT, copy, ignore=SCRATCH_IGNORE)
+    times = []
+    for i in range(runs):
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, str(copy / "tools" / "build.py")], cwd=copy,
+                              capture_output=True, text=True)
+        wall = time.perf_counter() - started
+        if done.returncode:
+            raise SystemExit(f"python tools/build.py failed in {copy}:\n{done.stdout}{done.stderr}")
+        times.append(wall)
+        print(f"run {i + 1}: {wall * 1000:7.1f} ms  ({done.stdout.strip().splitlines()[-1]})")
+    return times
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--fixture", action="store_true", help="build a 16-session fixture course")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--fixture", action="store_true", help="build a 16-session fixture course")
+    which.add_argument("--full", action="store_true", help="python tools/build.py (notebooks and site), in a copy")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT / "tools"))
+    if args.full:
+        with tempfile.TemporaryDirectory(prefix="cafe-bench-") as tmp:
+            times = _time_full_builds(args.runs, Path(tmp))
+        lessons = len(list((ROOT / "sessions").glob("*/lesson.md")))
+        print(f"full build (notebooks + site), {lessons} session(s), {args.runs} runs: "
+              f"median {statistics.median(times) * 1000:.1f} ms per `python tools/build.py`")
+        return 0
     with tempfile.TemporaryDirectory(prefix="cafe-bench-") as tmp:
         root = _fixture_course(Path(tmp) / "course") if args.fixture else ROOT
         lessons = len(list((root / "sessions").glob("*/lesson.md")))
