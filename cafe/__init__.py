@@ -3,7 +3,8 @@
 One module per session concept, each read beside its lesson:
 
 - `cafe.loop` (with `cafe.tools`)   session 01: the agent loop, tools from plain functions;
-- `cafe.menu`, `cafe.schema`        the trusted menu and the ticket contract (session 04);
+- `cafe.menu`                       session 03: the trusted menu (prices, allergens, 86'd list);
+- `cafe.schema`                     session 04: the ticket contract and its strict JSON schema;
 - `cafe.detect`                     session 06: unsafe, off-menu, 86'd, out-of-scope, injection;
 - `cafe.repair` (with `cafe.lottery`) session 07: the bounded re-ask;
 - `cafe.workbench`                  the till project sessions 13 to 15 really edit and test;
