@@ -274,6 +274,36 @@ def test_pages_have_no_script_and_load_nothing_from_the_network(built) -> None:
     assert ".highlight .k" in css, "the pygments colours live in the one stylesheet"
 
 
+def _luminance(colour: str) -> float:
+    hexa = colour.lstrip("#")
+    hexa = "".join(c * 2 for c in hexa) if len(hexa) == 3 else hexa
+    channels = [int(hexa[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two #rgb / #rrggbb colours (1 to 21)."""
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_text_and_code_colours_are_readable(built) -> None:
+    _, out, _ = built
+    css = (out / "style.css").read_text(encoding="utf-8")
+    var = dict(re.findall(r"--([a-z-]+):\s*(#[0-9a-fA-F]{3,6})", css))
+    for fg, bg in [("ink", "paper"), ("muted", "paper"), ("accent", "paper"), ("accent", "accent-soft"),
+                   ("ink", "code-bg"), ("muted", "accent-soft")]:
+        assert contrast(var[fg], var[bg]) >= 4.5, (fg, bg, round(contrast(var[fg], var[bg]), 2))
+    tokens = re.findall(r"\.highlight \.(\w+) \{ color: (#[0-9a-fA-F]{3,6})", css)
+    assert len(tokens) > 20, "the pygments token colours are missing from style.css"
+    faint = [(name, colour, round(contrast(colour, var["code-bg"]), 2)) for name, colour in tokens
+             if name != "w" and contrast(colour, var["code-bg"]) < 4.0]  # .w: visible-whitespace marks
+    assert not faint, f"code colours too faint on the code background: {faint}"
+    generated = css.split("/* code colours:", 1)[1]
+    assert not re.search(r"^\.highlight \{|^pre \{", generated, re.M), "pygments' own rules override the code box"
+
+
 def test_the_network_check_sees_what_a_browser_would_fetch() -> None:
     assert _loads_from_the_network('<img alt="x" src="https://example.org/a.png">') == ["https://example.org/a.png"]
     assert _loads_from_the_network('<link rel="stylesheet" href="//cdn.example/x.css">') == ["//cdn.example/x.css"]
