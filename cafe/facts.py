@@ -19,10 +19,11 @@ configuration (`cafe.stall.stall_config`), both optional:
   Edits are activity, not progress; only the verifier moving counts.
 - `remediation_delivered(info) -> bool`: did the fix the agent just delivered reach the
   workspace? Asked only when the current diagnostic is a failure whose streak has reached
-  `STALL_DELIVERED_FIX_AFTER` and advanced this turn, and no stall warning has fired for that
-  failure yet. True means the fix landed and the same failure still came back: the detector
-  raises `delivered_fix_not_landing`, one turn earlier than the plain same-failure nudge. It
-  works with or without `repair_aware`.
+  `STALL_DELIVERED_FIX_AFTER` and advanced this turn, and no other warning has already fired on
+  this turn (with `repair_aware` off, a blind repeated-failure trip takes the turn). It is asked
+  again on every such turn, not once per failure. True means the fix landed and the same failure
+  still came back: the detector raises `delivered_fix_not_landing`, a turn earlier than the
+  plain same-failure nudge, and outranks that nudge. It works with or without `repair_aware`.
 
 A callback must be a function or None; anything else is refused when the configuration is
 built (`check_callback`), not halfway through a run. A callback that answers with the wrong type
@@ -156,9 +157,9 @@ def no_net_progress_cut(
     return None
 
 
-def remediation_due(*, failing: bool, streak: int, advanced: bool, already_warned: bool) -> bool:
+def remediation_due(*, failing: bool, streak: int, advanced: bool, warned_this_turn: bool) -> bool:
     """Whether to ask `remediation_delivered` this turn (see the module docstring)."""
-    return failing and advanced and streak >= STALL_DELIVERED_FIX_AFTER and not already_warned
+    return failing and advanced and streak >= STALL_DELIVERED_FIX_AFTER and not warned_this_turn
 
 
 def ask_remediation(callback: Callable[[RemediationInfo], Any], info: RemediationInfo) -> bool:

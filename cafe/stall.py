@@ -326,7 +326,6 @@ class DetectorState:
     model: FailureModel = FailureModel()
     snippet: str = ""
     warnings_sent: int = 0
-    warned_signature: str | None = None   # a warning already fired for this failure
     failing_verify_turns: int = 0         # the hard cap's counter
     last_action: str | None = None        # the blind patterns' memory, cleared by reset_action
     same_error: int = 0
@@ -369,7 +368,9 @@ class StallDetector:
         before = self.state
         kind, deciding = classify_turn(view.prev_dispatch)
         model = fold_diagnostic(before.model, view.prev_dispatch)
-        advanced = kind == "fail"
+        # "The streak advanced": a fresh sighting of the same failure pushed it up on this fold.
+        # An edit turn holds it, a new failure resets it, a pass clears it: none of those advance.
+        advanced = model.same_diagnostic_streak > before.model.same_diagnostic_streak
         state = replace(before, model=model,
                         snippet=failure_snippet(deciding.output) if kind == "fail" and deciding else before.snippet)
         if kind == "fail" and any(r.kind == "verify" and not r.ok for r in view.prev_dispatch):
@@ -378,8 +379,6 @@ class StallDetector:
             state = replace(state, failing_verify_turns=0)
         state = self._blind_counters(state, view.prev_dispatch, kind)
         pattern, message, stop_now = self._trip(state, view, advanced)
-        if pattern is not None and pattern in ("stuck_same_diagnostic", "delivered_fix_not_landing"):
-            state = replace(state, warned_signature=model.last_diagnostic_signature)
         self.state = state
         self.timeline.append(TurnSnapshot(view.turn, kind, model, pattern))
         return self._register(view.turn, pattern, message, stop_now)
@@ -398,30 +397,43 @@ class StallDetector:
         return replace(state, same_error=0, same_observation=repeat, last_output=output)
 
     def _trip(self, state: DetectorState, view: TurnView, advanced: bool) -> tuple[StallPattern | None, str, bool]:
-        """The pattern this turn trips, if any, by precedence: hard cap, host fact, repair, blind."""
+        """The one pattern this turn trips, if any. The checks, in order:
+
+        1. the hard cap (repair-aware with the guard on): it stops the run, whatever else fired;
+        2. the blind patterns, only with `repair_aware` off (when on, it owns repeated failures);
+        3. `remediation_delivered`, asked only when no warning fired above (`facts.remediation_due`);
+           a True answer takes the turn ahead of the repair-aware nudge;
+        4. `stuck_same_diagnostic`, on the turn the streak advances to the threshold.
+        """
         cfg, model = self.config, state.model
         if (cfg.repair_aware and cfg.no_net_progress_extend_guard
                 and state.failing_verify_turns >= cfg.no_net_progress_hard_cap_after):
             return ("no_net_progress_hard_cap", f"{state.failing_verify_turns} failing verification turns "
                     f"without a clean pass (hard cap {cfg.no_net_progress_hard_cap_after})", True)
+        blind = None if cfg.repair_aware else self._blind_trip(state)
         if cfg.remediation_delivered is not None and facts.remediation_due(
                 failing=model.last_diagnostic_class == "fail", streak=model.same_diagnostic_streak,
-                advanced=advanced, already_warned=state.warned_signature == model.last_diagnostic_signature):
+                advanced=advanced, warned_this_turn=blind is not None):
             info = RemediationInfo(view.prev_dispatch, self.session_id, model.last_diagnostic_signature or "")
             if facts.ask_remediation(cfg.remediation_delivered, info):
                 return ("delivered_fix_not_landing", "[stall] Your fix reached the files, and the same failure "
                         f"came back anyway: `{state.snippet}`. The cause is elsewhere; change approach.", False)
-        if cfg.repair_aware:
-            if advanced and model.same_diagnostic_streak == cfg.stuck_same_diagnostic_after:
-                return "stuck_same_diagnostic", _stuck_message(model, state.snippet), False
-            return None, "", False  # repair-aware owns repeated failures: the blind patterns stay quiet
+        if blind is not None:
+            return blind
+        if cfg.repair_aware and advanced and model.same_diagnostic_streak == cfg.stuck_same_diagnostic_after:
+            return "stuck_same_diagnostic", _stuck_message(model, state.snippet), False
+        return None, "", False
+
+    @staticmethod
+    def _blind_trip(state: DetectorState) -> tuple[StallPattern, str, bool] | None:
+        """The old repeated-failure patterns: the same call answered the same way, N times running."""
         if state.same_error >= REPEATED_FAILURE_AFTER:
             return ("repeated_error", f"[stall] The same call has failed the same way {state.same_error} "
                     "times in a row. Try something different.", False)
         if state.same_observation >= REPEATED_FAILURE_AFTER:
             return ("repeated_same_observation", f"[stall] The same call has returned the same output "
                     f"{state.same_observation} times in a row. Try something different.", False)
-        return None, "", False
+        return None
 
     def _register(self, turn: int, pattern: StallPattern | None, message: str, stop_now: bool) -> Nudge | Stop | None:
         if pattern is None:

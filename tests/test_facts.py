@@ -55,13 +55,13 @@ def test_progress_signal_bad_return_raises_type_error():
     assert facts.read_progress_value(2) == 2.0 and facts.read_progress_value(None) is None
 
 
-def test_remediation_is_due_only_on_an_advancing_repeated_unwarned_failure():
-    assert remediation_due(failing=True, streak=2, advanced=True, already_warned=False)
-    assert remediation_due(failing=True, streak=5, advanced=True, already_warned=False)
-    assert not remediation_due(failing=True, streak=1, advanced=True, already_warned=False)
-    assert not remediation_due(failing=True, streak=2, advanced=False, already_warned=False)
-    assert not remediation_due(failing=True, streak=2, advanced=True, already_warned=True)
-    assert not remediation_due(failing=False, streak=2, advanced=True, already_warned=False)
+def test_remediation_is_due_only_on_an_advancing_repeated_failure_no_warning_this_turn():
+    assert remediation_due(failing=True, streak=2, advanced=True, warned_this_turn=False)
+    assert remediation_due(failing=True, streak=5, advanced=True, warned_this_turn=False)
+    assert not remediation_due(failing=True, streak=1, advanced=True, warned_this_turn=False)
+    assert not remediation_due(failing=True, streak=2, advanced=False, warned_this_turn=False)
+    assert not remediation_due(failing=True, streak=2, advanced=True, warned_this_turn=True)
+    assert not remediation_due(failing=False, streak=2, advanced=True, warned_this_turn=False)
 
 
 def test_ask_remediation_insists_on_a_bool():

@@ -49,6 +49,15 @@ def steady(messages):
             for m in messages]
 
 
+def outcome(result):
+    """Everything a run did, timings aside: how it ended, every turn's calls, results and nudges,
+    the transcript, and the checks it spent."""
+    turns = [(t.turn, t.text, [(c.name, dict(c.arguments)) for c in t.calls],
+              [(r.name, r.ok, r.kind, r.forced, _DURATION.sub("", r.output)) for r in t.dispatch], t.nudges)
+             for t in result.turns]
+    return (result.stop_reason, result.detail, result.text, result.verify_attempts, turns, steady(result.messages))
+
+
 AWARE = stall_config(repair_aware=True)
 AWARE_NO_MANDATE = stall_config(repair_aware=True, post_edit_reverify=False)
 
@@ -368,18 +377,14 @@ def test_repair_aware_off_is_a_no_op(scenario):
     replies = scenario_replies(scenario, rounds=3)
     with open_workbench() as bench:
         plain = run_loop(make_client(replies), ASK, bench.tools, verify=bench.verify, max_turns=len(replies))
-    assert (off.result.stop_reason, off.result.detail) == (default.result.stop_reason, default.result.detail)
-    assert steady(off.result.messages) == steady(default.result.messages)
-    assert off.warnings == default.warnings and off.current_failure is None
+    assert outcome(off.result) == outcome(default.result)
+    assert off.warnings == default.warnings and off.current_failure is None is default.current_failure
     if scenario == "retest_only":  # the blind detector trips here, with or without the knobs
         assert [w.pattern for w in off.warnings] == ["repeated_error"]
         return
     for run in (off, default):  # elsewhere it stays silent: the same run as no detector at all
-        assert run.result.stop_reason == plain.stop_reason
-        assert steady(run.result.messages) == steady(plain.messages)
-        assert [[(r.name, r.ok, r.forced) for r in t.dispatch] for t in run.result.turns] == \
-            [[(r.name, r.ok, r.forced) for r in t.dispatch] for t in plain.turns]
-        assert run.current_failure is None and run.warnings == ()
+        assert outcome(run.result) == outcome(plain)
+        assert run.warnings == ()
 
 
 def test_blind_detector_misses_the_thrash_but_catches_pure_retries():
@@ -461,13 +466,31 @@ def passing_tests(view: TurnView):
 
 
 def test_progress_signal_write_axis_cut_stops_the_thrash_in_a_run():
-    config = stall_config(progress_signal=passing_tests)  # works without repair_aware
-    run = run_scenario("thrash", config, max_turns=12)
-    # turn 1: 3 passing (the first number: an advance); turns 2-4: edit, 3 again, edit -> flat for 3
-    # turns with writes landing -> cut after turn 4's tools ran
+    detector = StallDetector(stall_config(progress_signal=passing_tests))  # works without repair_aware
+    memory = []
+    run = run_scenario("thrash", max_turns=12, detector=detector,
+                       after_turn=[lambda view: memory.append(detector.state.progress)])
+    # turn 1: 3 passing, the first number ever: an advance. Turn 2: an edit and no test run, None:
+    # flat, with a write. Turn 3: 3 again, at the mark: flat. Turn 4: another edit, None: the third
+    # flat turn with writes landing, so the cut comes right after turn 4's tools ran.
+    assert [(p.high_water, p.flat_streak, p.wrote_while_flat, p.advanced) for p in memory] == [
+        (3, 0, False, True), (3, 1, True, False), (3, 2, True, False), (3, 3, True, False)]
     assert patterns(run) == [(4, "no_net_progress")]
     assert run.stop_reason == "stuck" and run.result.detail.startswith("no_net_progress: write axis")
     assert run.result.turns[-1].turn == 4
+
+
+def test_progress_signal_long_stall_cuts_pure_retries_in_a_run():
+    # retest_only never writes, so the write axis stays quiet; the passing count sits at 3 while the
+    # same failure comes back every turn. (The detector reads the streak a turn behind: the lag.)
+    aware = dict(repair_aware=True, progress_signal=passing_tests)
+    recurring = run_scenario("retest_only", stall_config(**aware), rounds=8)
+    assert patterns(recurring) == [(4, "stuck_same_diagnostic"), (5, "no_net_progress")]
+    assert recurring.result.detail == "no_net_progress: long stall: the same failure has come back 4 times"
+    flat = run_scenario("retest_only", stall_config(**aware, verify_state_stall_turns=2,
+                                                    verify_state_recurrence_hard=99), rounds=8)
+    assert patterns(flat) == [(4, "stuck_same_diagnostic"), (4, "no_net_progress")]
+    assert "same failure for 3 turns and no verifier advance for 3" in flat.result.detail
 
 
 def test_progress_signal_advance_resets_the_flat_streak_in_a_run():
@@ -498,9 +521,10 @@ def test_remediation_delivered_true_trips_one_turn_sooner():
     assert patterns(run)[0] == (3, "delivered_fix_not_landing")  # streak 2, one turn before the nudge at 3
     assert calls[0].session_id == "session" and calls[0].signature == run.timeline[2].model.last_diagnostic_signature
     assert [r.name for r in calls[0].prev_dispatch] == ["write_file", "run_tests"]
+    # asked again when the streak advances to 3, and the host's answer outranks stuck_same_diagnostic;
     # a second trip in the same run is past MAX_STALL_WARNINGS: the run stops as stuck
-    assert patterns(run)[1] == (4, "stuck_same_diagnostic") and run.stop_reason == "stuck"
-    assert len(calls) == 1  # not asked again once a warning fired for this failure
+    assert patterns(run) == [(3, "delivered_fix_not_landing"), (4, "delivered_fix_not_landing")]
+    assert run.stop_reason == "stuck" and len(calls) == 2
 
 
 def test_remediation_delivered_false_changes_nothing():
@@ -510,10 +534,21 @@ def test_remediation_delivered_false_changes_nothing():
 
 
 def test_remediation_delivered_works_without_repair_aware():
-    run = run_scenario("same_turn_thrash", stall_config(remediation_delivered=lambda info: True), rounds=4,
-                       session_id="till-42")
-    assert patterns(run) == [(3, "delivered_fix_not_landing")]
+    seen = []
+    run = run_scenario("same_turn_thrash", stall_config(remediation_delivered=lambda info: seen.append(info) or True),
+                       rounds=4, session_id="till-42")
+    assert patterns(run) == [(3, "delivered_fix_not_landing"), (4, "delivered_fix_not_landing")]
+    assert run.stop_reason == "stuck" and {info.session_id for info in seen} == {"till-42"}
     assert run.current_failure is None  # the hand-back itself is a repair-aware feature
+
+
+def test_remediation_delivered_is_not_asked_on_a_turn_the_blind_detector_warned():
+    # retest_only repeats the same call: with repair_aware off the blind repeated_error trips on
+    # turn 4, the turn the streak advances to 3, so the host is not asked then
+    asked = []
+    run = run_scenario("retest_only", stall_config(remediation_delivered=lambda info: asked.append(info) or False))
+    assert patterns(run) == [(4, "repeated_error"), (5, "repeated_error")]
+    assert len(asked) == 1  # turn 3 only (streak 2); turns 4 and 5 belong to the blind warning
 
 
 def test_remediation_delivered_bad_return_raises_type_error():
