@@ -13,6 +13,10 @@ small on purpose and says out loud where the policies plug in. One run goes:
         after-turn hooks look at what ran                          -> may force a verify, nudge, stop
     out of turns: stop `max_turns`
 
+`run_loop` follows that sketch step by step; the steps themselves (run the calls, check a claimed
+finish, consult the after-turn hooks) are methods of `_Run`, a private record of one run's
+transcript and counters.
+
 Every run ends on one of `STOP_REASONS`, declared once below. "Tell the model" is a `Nudge` the
 loop appends as a message; "stop the run" is a `Stop` with a named reason. An endpoint that cannot
 be used raises `cafe.errors.EndpointError` (via `cafe.client.chat`); it is not a stop reason,
@@ -263,7 +267,8 @@ def _verification_message(result: ToolResult, why: str) -> dict[str, Any]:
     return {"role": "user", "content": f"[harness] {why} The check ({result.name}) {verdict}:\n{result.output}"}
 
 
-def _ask(hooks: Sequence[Observer], view: TurnView, *, allow_verify: bool) -> list[Verdict]:
+def _consult(hooks: Sequence[Observer], view: TurnView, *, allow_verify: bool) -> list[Verdict]:
+    """Show `view` to each hook in turn; collect the verdicts, refusing anything that is not one."""
     verdicts = []
     for hook in hooks:
         verdict = hook(view)
@@ -274,6 +279,120 @@ def _ask(hooks: Sequence[Observer], view: TurnView, *, allow_verify: bool) -> li
                             "observers return None, Nudge or Stop (after-turn hooks may also return Verify).")
         verdicts.append(verdict)
     return verdicts
+
+
+# --- one run's state, and the steps of a turn -------------------------------------------------
+
+
+class _Run:
+    """What one run remembers between turns, and the steps `run_loop` takes on it.
+
+    Private and mutable on purpose: it lives for one call of `run_loop` and is never shared.
+    Each method is one step of the loop on the lesson's screen.
+    """
+
+    def __init__(self, messages: Sequence[Mapping[str, Any]], tools: Sequence[Tool], verify: Tool | None,
+                 max_turns: int, max_verify_attempts: int, clock: Callable[[], float]):
+        self.by_name = {t.name: t for t in tools}
+        self.verify, self.max_turns, self.max_verify_attempts, self.clock = verify, max_turns, max_verify_attempts, clock
+        self.transcript: list[dict[str, Any]] = copy.deepcopy([dict(m) for m in messages])  # never the caller's list
+        self.records: list[TurnRecord] = []
+        self.prev: tuple[ToolResult, ...] = ()  # the previous turn's results, for the observers
+        self.attempts = 0  # verifications run so far, claimed or forced
+        self.last_check: ToolResult | None = None  # the latest verification, run by the model or the loop
+        self.edited_since_check = False
+        self.started = clock()
+
+    def view(self, turn: int, calls: Sequence[ToolCall], dispatch: tuple[ToolResult, ...]) -> TurnView:
+        return TurnView(turn, self.max_turns, tuple(calls), self.prev, dispatch, self.clock() - self.started,
+                        self.attempts, self.verify is not None and self.attempts < self.max_verify_attempts)
+
+    def record(self, turn: int, text: str | None, calls: Sequence[ToolCall], dispatch: tuple[ToolResult, ...],
+               nudges: Sequence[Nudge]) -> None:
+        self.records.append(TurnRecord(turn, text, tuple(calls), dispatch, tuple(nudges)))
+
+    def finish(self, reason: StopReason, detail: str, text: str | None) -> RunResult:
+        return RunResult(reason, detail, text, tuple(self.records), tuple(self.transcript), self.attempts,
+                         self.clock() - self.started)
+
+    def note(self, results: Sequence[ToolResult]) -> None:
+        """Remember the latest verification, and whether an edit has landed since."""
+        for result in results:
+            if result.kind == "verify":
+                self.last_check, self.edited_since_check = result, False
+            elif result.kind == "mutate" and result.ok:
+                self.edited_since_check = True
+
+    def verify_now(self, why: str) -> ToolResult:
+        """Run the verify entrypoint, tell the model what it said, and count the attempt."""
+        assert self.verify is not None
+        self.attempts += 1
+        result = dispatch_call(ToolCall(f"verify_{self.attempts}", self.verify.name, {}, "{}"),
+                               {self.verify.name: self.verify}, forced=True)
+        self.transcript.append(_verification_message(result, why))
+        self.note([result])
+        return result
+
+    def stop_before_calls(self, turn: int, text: str | None, calls: Sequence[ToolCall], stop: Stop) -> RunResult:
+        """An observer stopped the run: answer every call as not run, so the transcript stays valid."""
+        for c in calls:
+            self.transcript.append({"role": "tool", "tool_call_id": c.id,
+                                    "content": f"[harness] not run: the run stopped ({stop.reason})."})
+        self.record(turn, text, calls, (), ())
+        return self.finish(stop.reason, stop.detail, text)
+
+    def run_calls(self, calls: Sequence[ToolCall], bad: Sequence[ToolResult]) -> tuple[ToolResult, ...]:
+        """Run each call (or use its decoding error) and append every result to the transcript."""
+        by_id = {r.call_id: r for r in bad}
+        dispatch = tuple(by_id.get(c.id) or dispatch_call(c, self.by_name) for c in calls)
+        for result in dispatch:
+            self.transcript.append({"role": "tool", "tool_call_id": result.call_id, "content": result.output})
+        self.note(dispatch)
+        return dispatch
+
+    def check_claim(self, turn: int, text: str | None,
+                    nudges: Sequence[Nudge]) -> tuple[RunResult | None, tuple[ToolResult, ...]]:
+        """The model says it is done. Returns the run's end, or (None, the failed check) to go on."""
+        if self.verify is None:
+            self.record(turn, text, (), (), nudges)
+            return self.finish("done", "the model answered without calling a tool", text), ()
+        if self.attempts >= self.max_verify_attempts:  # no check left to spend: trust only a fresh pass
+            self.record(turn, text, (), (), nudges)
+            if self.last_check is not None and self.last_check.ok and not self.edited_since_check:
+                return self.finish("done", "the model finished and the last verification passed", text), ()
+            return self.finish("verify_failed", f"no verification attempts left ({self.attempts} used) "
+                               "to confirm the claimed finish", text), ()
+        check = self.verify_now("You said you were done, so the harness checked.")
+        if check.ok:
+            self.record(turn, text, (), (check,), nudges)
+            return self.finish("done", "the model finished and verification passed", text), ()
+        if self.attempts >= self.max_verify_attempts:
+            self.record(turn, text, (), (check,), nudges)
+            return self.finish("verify_failed", f"verification failed {self.attempts} time(s)", text), ()
+        return None, (check,)
+
+    def after_turn(self, hooks: Sequence[Observer], turn: int, calls: Sequence[ToolCall],
+                   dispatch: tuple[ToolResult, ...], nudges: list[Nudge]) -> tuple[tuple[ToolResult, ...], Stop | None]:
+        """Show the turn's results to each hook, in list order, so a forced check is seen by later hooks."""
+        stop = None
+        for hook in hooks:
+            for verdict in _consult([hook], self.view(turn, calls, dispatch), allow_verify=True):
+                if isinstance(verdict, Verify):
+                    if self.verify is not None and self.attempts < self.max_verify_attempts:
+                        why = f"The harness re-ran the check ({verdict.reason})." if verdict.reason \
+                            else "The harness re-ran the check."
+                        dispatch = dispatch + (self.verify_now(why),)
+                elif isinstance(verdict, Stop):
+                    stop = stop or verdict
+                else:
+                    nudges.append(verdict)
+        return dispatch, stop
+
+    def next_turn(self, dispatch: tuple[ToolResult, ...], nudges: Sequence[Nudge]) -> None:
+        """Send the nudges after the turn's results, and hand this turn's results to the next one."""
+        for nudge in nudges:
+            self.transcript.append({"role": "user", "content": nudge.text})
+        self.prev = dispatch
 
 
 # --- the main function ----------------------------------------------------------------------
@@ -304,104 +423,43 @@ def run_loop(
         raise ValueError(f"max_verify_attempts must be at least 1, not {max_verify_attempts}.")
     if verify is not None and not isinstance(verify, Tool):
         raise TypeError(f"verify must be a Tool (build one with cafe.tools.tool), not {type(verify).__name__}.")
-    by_name = {t.name: t for t in tools}
     schemas = tool_schemas(tools)
     model = model or model_name()
-    transcript: list[dict[str, Any]] = copy.deepcopy([dict(m) for m in messages])
-    records: list[TurnRecord] = []
-    prev: tuple[ToolResult, ...] = ()
-    attempts = 0
-    last_check: ToolResult | None = None  # the latest verification, run by the model or the loop
-    edited_since_check = False
-    started = clock()
-
-    def note(results: Sequence[ToolResult]) -> None:
-        nonlocal last_check, edited_since_check
-        for result in results:
-            if result.kind == "verify":
-                last_check, edited_since_check = result, False
-            elif result.kind == "mutate" and result.ok:
-                edited_since_check = True
-
-    def verify_now(why: str) -> ToolResult:
-        nonlocal attempts
-        attempts += 1
-        assert verify is not None
-        result = dispatch_call(ToolCall(f"verify_{attempts}", verify.name, {}, "{}"),
-                               {verify.name: verify}, forced=True)
-        transcript.append(_verification_message(result, why))
-        note([result])
-        return result
-
-    def finish(reason: StopReason, detail: str, text: str | None) -> RunResult:
-        return RunResult(reason, detail, text, tuple(records), tuple(transcript), attempts, clock() - started)
+    run = _Run(messages, tools, verify, max_turns, max_verify_attempts, clock)
 
     for turn in range(1, max_turns + 1):
-        request: dict[str, Any] = {"model": model, "messages": transcript}
+        # Ask the model, with the transcript so far and the tool schemas.
+        request: dict[str, Any] = {"model": model, "messages": run.transcript}
         if schemas:
             request["tools"] = schemas
         reply = chat(client, **request).choices[0].message
         calls, bad = _decode_calls(reply, turn)
-        transcript.append(_assistant_message(reply.content, calls))
+        run.transcript.append(_assistant_message(reply.content, calls))
 
-        def view(dispatch: tuple[ToolResult, ...]) -> TurnView:
-            return TurnView(turn, max_turns, tuple(calls), prev, dispatch, clock() - started, attempts,
-                            verify is not None and attempts < max_verify_attempts)
-
-        verdicts = _ask(observers, view(()), allow_verify=False)
+        # Observers look at the proposed calls before anything runs: they may nudge, or stop.
+        verdicts = _consult(observers, run.view(turn, calls, ()), allow_verify=False)
         stop = next((v for v in verdicts if isinstance(v, Stop)), None)
         if stop is not None:
-            for c in calls:  # answer every call, so the transcript stays a valid conversation
-                transcript.append({"role": "tool", "tool_call_id": c.id,
-                                   "content": f"[harness] not run: the run stopped ({stop.reason})."})
-            records.append(TurnRecord(turn, reply.content, tuple(calls), (), ()))
-            return finish(stop.reason, stop.detail, reply.content)
+            return run.stop_before_calls(turn, reply.content, calls, stop)
         nudges = [v for v in verdicts if isinstance(v, Nudge)]
 
-        if not calls:  # the model says it is done
-            if verify is None:
-                records.append(TurnRecord(turn, reply.content, (), (), tuple(nudges)))
-                return finish("done", "the model answered without calling a tool", reply.content)
-            if attempts >= max_verify_attempts:  # no check left to spend: trust only a fresh pass
-                records.append(TurnRecord(turn, reply.content, (), (), tuple(nudges)))
-                if last_check is not None and last_check.ok and not edited_since_check:
-                    return finish("done", "the model finished and the last verification passed", reply.content)
-                return finish("verify_failed", f"no verification attempts left ({attempts} used) "
-                              "to confirm the claimed finish", reply.content)
-            check = verify_now("You said you were done, so the harness checked.")
-            if check.ok:
-                records.append(TurnRecord(turn, reply.content, (), (check,), tuple(nudges)))
-                return finish("done", "the model finished and verification passed", reply.content)
-            dispatch: tuple[ToolResult, ...] = (check,)
-            if attempts >= max_verify_attempts:
-                records.append(TurnRecord(turn, reply.content, (), dispatch, tuple(nudges)))
-                return finish("verify_failed", f"verification failed {attempts} time(s)", reply.content)
+        # No calls: the model says it is done, and the verify entrypoint (if any) checks the claim.
+        # Otherwise: run each call and append its result.
+        if not calls:
+            ended, dispatch = run.check_claim(turn, reply.content, nudges)
+            if ended is not None:
+                return ended
         else:
-            by_id = {r.call_id: r for r in bad}
-            dispatch = tuple(by_id.get(c.id) or dispatch_call(c, by_name) for c in calls)
-            for result in dispatch:
-                transcript.append({"role": "tool", "tool_call_id": result.call_id, "content": result.output})
-            note(dispatch)
+            dispatch = run.run_calls(calls, bad)
 
-        for hook in after_turn:  # in list order, so a forced verification is seen by later hooks
-            for verdict in _ask([hook], view(dispatch), allow_verify=True):
-                if isinstance(verdict, Verify):
-                    if verify is not None and attempts < max_verify_attempts:
-                        why = f"The harness re-ran the check ({verdict.reason})." if verdict.reason \
-                            else "The harness re-ran the check."
-                        dispatch = dispatch + (verify_now(why),)
-                elif isinstance(verdict, Stop):
-                    stop = stop or verdict
-                else:
-                    nudges.append(verdict)
-        records.append(TurnRecord(turn, reply.content, tuple(calls), dispatch, tuple(nudges)))
+        # After-turn hooks look at what ran: they may force a check, nudge, or stop.
+        dispatch, stop = run.after_turn(after_turn, turn, calls, dispatch, nudges)
+        run.record(turn, reply.content, calls, dispatch, nudges)
         if stop is not None:
-            return finish(stop.reason, stop.detail, reply.content)
-        for nudge in nudges:
-            transcript.append({"role": "user", "content": nudge.text})
-        prev = dispatch
+            return run.finish(stop.reason, stop.detail, reply.content)
+        run.next_turn(dispatch, nudges)
 
-    return finish("max_turns", f"the turn budget of {max_turns} ran out", records[-1].text if records else None)
+    return run.finish("max_turns", f"the turn budget of {max_turns} ran out", run.records[-1].text)
 
 
 # --- session 01's exercise: a first observer ------------------------------------------------

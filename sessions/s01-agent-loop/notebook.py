@@ -88,12 +88,23 @@ assert len(ORDER) == 2, "the caller's messages were changed"
 #
 # The model never sees Python. It sees a JSON schema per tool, and `tool(fn)` reads that schema
 # off the function: type hints give the JSON types, parameters without defaults are required,
-# the docstring gives the descriptions. Here is what the model is told about `add_to_ticket`.
+# the docstring gives the descriptions. The order pad's `add_to_ticket(item: str, quantity: int = 1)`
+# is an ordinary method.
+#
+# Predict first: which of its parameters will the schema mark as required?
+
+# %%
+required_guess = course.predict("s01.required", "Which parameters of add_to_ticket are required in its schema?",
+                                options=["item", "item and quantity", "neither"])
 
 # %%
 import json
 
-print(json.dumps(pad.tools[1].schema(), indent=2, ensure_ascii=False))
+schema = pad.tools[1].schema()
+print(json.dumps(schema, indent=2, ensure_ascii=False))
+required = schema["function"]["parameters"]["required"]
+course.show_outcome(required_guess, {("item",): "item", ("item", "quantity"): "item and quantity"}.get(
+    tuple(required), "neither"))
 
 # %% [markdown]
 # Try it on your own function: give `note_allergy` a docstring with an `Args:` block and type
@@ -149,8 +160,9 @@ course.reveal("s01.why_budget")
 # ## 4. Mistakes are results, not crashes
 #
 # This time the model asks for something the café does not sell, and then for the cheese
-# omelette, which is 86'd (sold out) today. Neither raises an exception: each comes back as a
-# failed result with words the model can act on, and the model recovers.
+# omelette, which is 86'd (sold out) today, and finally for something the café does have.
+#
+# Predict first: what does the loop do with the request for a unicorn cake?
 
 # %%
 CONFUSED = [
@@ -159,10 +171,22 @@ CONFUSED = [
     asks(call("add_to_ticket", item="tofu scramble")),
     "The omelette is sold out, so I put a tofu scramble on the ticket.",
 ]
+mistake_guess = course.predict("s01.mistake", "The model asks to add a unicorn cake. What does the loop do?",
+                               options=["raises an exception", "sends a failed result back to the model",
+                                        "skips the call without a word"])
+
+# %%
 pad = OrderPad()
 confused = run_loop(cafe.make_client(CONFUSED), ORDER, pad.tools)
 show_turns(confused)
+first = confused.turns[0].dispatch[0]
+course.show_outcome(mistake_guess, f"ran it: {first.output}" if first.ok else "sends a failed result back to the model")
 assert [r.ok for t in confused.turns for r in t.dispatch] == [False, False, True]
+
+# %% [markdown]
+# Neither mistake raised an exception: each came back as a failed result, with words the model
+# can act on, and the model recovered. Only failures nobody in the conversation can fix (the
+# endpoint is down, `run_loop` was called wrongly) are exceptions.
 
 # %% [markdown]
 # ## 5. Watching the loop: observers, and the one-turn lag
