@@ -444,6 +444,29 @@ def test_unknown_and_nested_fields_are_checked(tmp_path: Path) -> None:
     assert "sessions/s01-loop/lesson.md: field 'carried_in[0].session': expected a session number (int), got 'S00'" in problems
 
 
+def test_entries_time_and_prerequisites_are_checked_one_by_one(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 7, "repair-loop", front=front_matter(
+        7, "repair-loop",
+        carried_in=[{"module": "cafe/detect.py", "session": 6, "sumary": "typo"}, "cafe/schema.py"],
+        ships=[{"module": "", "summary": "ships nothing"}],
+        time={"reading": "20 min", "notebook": "a long afternoon with the notebook and a pot of coffee", "self_check": 5},
+        prerequisites=[1, 7, 9]))
+    problems = "\n".join(failure(tmp_path))
+    lesson = "sessions/s07-repair-loop/lesson.md"
+    for expected in [
+        "field 'carried_in[0].summary': missing; each entry needs module, session and summary",
+        "field 'carried_in[0].sumary': unknown key; each entry has module, session and summary",
+        "field 'carried_in[1]': expected a mapping with module, session and summary, got a string",
+        "field 'ships[0].module': expected a non-empty string, got a string ('')",
+        "field 'time.notebook': is 54 characters; keep it a short estimate like '20–40 min'",
+        "field 'time.self_check': expected a non-empty string, got int (5)",
+        "field 'prerequisites[1]': session 7 is not an earlier session than 7",
+        "field 'prerequisites[2]': session 9 is not an earlier session than 7",
+    ]:
+        assert f"{lesson}: {expected}" in problems, expected
+
+
 def test_missing_front_matter_block_is_reported(tmp_path: Path) -> None:
     write_course(tmp_path)
     path = tmp_path / "sessions" / "s01-loop" / "lesson.md"

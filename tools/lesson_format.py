@@ -17,6 +17,7 @@ from lesson_markdown import Section, split_questions
 __all__ = [
     "COURSE_MODULES",
     "EXAMPLE_FRONT_MATTER",
+    "FIELDS",
     "FOLDER_RE",
     "PATHS",
     "REQUIRED_SECTIONS",
@@ -77,6 +78,9 @@ _SOTA_INDEX = 5
 SELF_CHECK = "Self-check"
 SOTA_COLUMNS = ("Development", "Status", "Take")
 
+# The front-matter fields, all required, in the order docs/AUTHORING.md lists them.
+FIELDS = ("number", "slug", "title", "path", "carried_in", "ships", "teaches", "time", "prerequisites", "hands_on")
+
 TIME_KEYS = ("reading", "notebook", "self_check")
 TIME_LABELS = {"reading": "reading", "notebook": "notebook", "self_check": "self-check"}
 MAX_TIME_CHARS = 40  # "short string": a range and a unit, not a paragraph
@@ -119,123 +123,131 @@ def type_name(value: Any) -> str:
     )
 
 
-def check_front_matter(
-    data: dict[str, Any], folder_number: int | None, folder_slug: str | None, rel: str
-) -> list[Problem]:
-    problems: list[Problem] = []
+class _FieldProblems:
+    """Collects one lesson's front-matter problems, each naming the field it is about."""
 
-    def bad(name: str, message: str) -> None:
-        problems.append(Problem(rel, f"field '{name}'", message))
+    def __init__(self, rel: str) -> None:
+        self.rel = rel
+        self.problems: list[Problem] = []
 
-    def nonempty_str(name: str, value: Any) -> bool:
+    def bad(self, name: str, message: str) -> None:
+        self.problems.append(Problem(self.rel, f"field '{name}'", message))
+
+    def text(self, name: str, value: Any) -> bool:
+        """True when `value` is a non-empty string; otherwise report it."""
         if not isinstance(value, str) or not value.strip():
-            bad(name, f"expected a non-empty string, got {type_name(value)} ({value!r}); {EXAMPLE_FRONT_MATTER}")
+            self.bad(name, f"expected a non-empty string, got {type_name(value)} ({value!r}); {EXAMPLE_FRONT_MATTER}")
             return False
         return True
 
-    required = ("number", "slug", "title", "path", "carried_in", "ships", "teaches", "time", "prerequisites", "hands_on")
-    for name in required:
-        if name not in data:
-            bad(name, f"missing; every front-matter field is required ({', '.join(required)}); {EXAMPLE_FRONT_MATTER}")
-    for name in data:
-        if name not in required:
-            bad(str(name), f"unknown field; the fields are {', '.join(required)} (check the spelling)")
 
+def _check_identity(found: _FieldProblems, data: dict[str, Any], folder_number: int | None,
+                    folder_slug: str | None) -> int | None:
+    """number, slug, title, path: each well-typed and agreeing with the folder. Returns the number."""
     number = data.get("number")
     if "number" in data:
         if not _is_int(number):
-            bad("number", f"expected an integer like 7, got {type_name(number)} ({number!r})")
+            found.bad("number", f"expected an integer like 7, got {type_name(number)} ({number!r})")
             number = None
         elif folder_number is not None and number != folder_number:
-            bad("number", f"is {number} but the folder says {folder_number:02d}; make them match")
-    if "slug" in data and nonempty_str("slug", data["slug"]):
+            found.bad("number", f"is {number} but the folder says {folder_number:02d}; make them match")
+    if "slug" in data and found.text("slug", data["slug"]):
         if folder_slug is not None and data["slug"] != folder_slug:
-            bad("slug", f"is {data['slug']!r} but the folder says {folder_slug!r}; make them match")
+            found.bad("slug", f"is {data['slug']!r} but the folder says {folder_slug!r}; make them match")
     if "title" in data:
-        nonempty_str("title", data["title"])
+        found.text("title", data["title"])
     if "path" in data:
         value = data["path"]
         if value not in PATHS:
-            bad("path", f"expected one of setup, core, harness, got {value!r}")
+            found.bad("path", f"expected one of setup, core, harness, got {value!r}")
         elif _is_int(number) and number not in PATHS[value]:
             right = next((name for name, span in PATHS.items() if number in span), None)
             hint = f"session {number} belongs on the {right} path" if right else "sessions run 00 to 15"
-            bad("path", f"is {value!r} but {hint} (setup s00, core s01-s12, harness s13-s15)")
+            found.bad("path", f"is {value!r} but {hint} (setup s00, core s01-s12, harness s13-s15)")
+    return number if _is_int(number) else None
 
+
+def _check_entries(found: _FieldProblems, name: str, entries: list[Any], keys: tuple[str, ...]) -> None:
+    """Each entry of carried_in or ships is a mapping with exactly `keys`; `session` is an int, the rest text."""
+    listed = ", ".join(keys[:-1]) + f" and {keys[-1]}"
+    for i, entry in enumerate(entries):
+        where = f"{name}[{i}]"
+        if not isinstance(entry, dict):
+            found.bad(where, f"expected a mapping with {listed}, got {type_name(entry)}")
+            continue
+        for key in keys:
+            if key not in entry:
+                found.bad(f"{where}.{key}", f"missing; each entry needs {listed}")
+            elif key == "session":
+                if not _is_int(entry[key]):
+                    found.bad(f"{where}.session", f"expected a session number (int), got {entry[key]!r}")
+            else:
+                found.text(f"{where}.{key}", entry[key])
+        for key in entry:
+            if key not in keys:
+                found.bad(f"{where}.{key}", f"unknown key; each entry has {listed}")
+
+
+def _check_time(found: _FieldProblems, value: Any) -> None:
+    if not isinstance(value, dict):
+        found.bad("time", f"expected a mapping with {', '.join(TIME_KEYS)}, got {type_name(value)}")
+        return
+    for key in TIME_KEYS:
+        if key not in value:
+            found.bad(f"time.{key}", f"missing; time needs {', '.join(TIME_KEYS)} (e.g. '20–40 min')")
+        elif found.text(f"time.{key}", value[key]) and len(value[key]) > MAX_TIME_CHARS:
+            found.bad(f"time.{key}", f"is {len(value[key])} characters; keep it a short estimate like '20–40 min'")
+    for key in value:
+        if key not in TIME_KEYS:
+            found.bad(f"time.{key}", f"unknown key; time has {', '.join(TIME_KEYS)}")
+
+
+def _check_prerequisites(found: _FieldProblems, value: Any, number: int | None) -> None:
+    if not isinstance(value, list):
+        found.bad("prerequisites", f"expected a list of session numbers like [1, 2, 6], got {type_name(value)}")
+        return
+    for i, item in enumerate(value):
+        if not _is_int(item):
+            found.bad(f"prerequisites[{i}]", f"expected a session number (int), got {item!r}")
+        elif number is not None and not 0 <= item < number:
+            found.bad(f"prerequisites[{i}]", f"session {item} is not an earlier session than {number}")
+
+
+def check_front_matter(
+    data: dict[str, Any], folder_number: int | None, folder_slug: str | None, rel: str
+) -> list[Problem]:
+    """Every field present, none unknown, each of the type docs/AUTHORING.md gives, in field order."""
+    found = _FieldProblems(rel)
+    for name in FIELDS:
+        if name not in data:
+            found.bad(name, f"missing; every front-matter field is required ({', '.join(FIELDS)}); {EXAMPLE_FRONT_MATTER}")
+    for name in data:
+        if name not in FIELDS:
+            found.bad(str(name), f"unknown field; the fields are {', '.join(FIELDS)} (check the spelling)")
+
+    number = _check_identity(found, data, folder_number, folder_slug)
     if "carried_in" in data:
         value = data["carried_in"]
         if not isinstance(value, list):
-            bad("carried_in", f"expected a list of {{module, session, summary}} entries, got {type_name(value)}")
+            found.bad("carried_in", f"expected a list of {{module, session, summary}} entries, got {type_name(value)}")
         else:
-            if not value and _is_int(number) and number > 0:
-                bad("carried_in", "is empty; only s00 may carry nothing in; list what earlier sessions gave you")
-            for i, entry in enumerate(value):
-                where = f"carried_in[{i}]"
-                if not isinstance(entry, dict):
-                    bad(where, f"expected a mapping with module, session, summary, got {type_name(entry)}")
-                    continue
-                for key in ("module", "session", "summary"):
-                    if key not in entry:
-                        bad(f"{where}.{key}", "missing; each entry needs module, session and summary")
-                for key in entry:
-                    if key not in ("module", "session", "summary"):
-                        bad(f"{where}.{key}", "unknown key; each entry has module, session and summary")
-                if "module" in entry:
-                    nonempty_str(f"{where}.module", entry["module"])
-                if "summary" in entry:
-                    nonempty_str(f"{where}.summary", entry["summary"])
-                if "session" in entry and not _is_int(entry["session"]):
-                    bad(f"{where}.session", f"expected a session number (int), got {entry['session']!r}")
-
+            if not value and number is not None and number > 0:
+                found.bad("carried_in", "is empty; only s00 may carry nothing in; list what earlier sessions gave you")
+            _check_entries(found, "carried_in", value, ("module", "session", "summary"))
     if "ships" in data:
         value = data["ships"]
         if not isinstance(value, list) or not value:
-            bad("ships", f"expected a list with at least one {{module, summary}} entry, got {value!r}")
+            found.bad("ships", f"expected a list with at least one {{module, summary}} entry, got {value!r}")
         else:
-            for i, entry in enumerate(value):
-                where = f"ships[{i}]"
-                if not isinstance(entry, dict):
-                    bad(where, f"expected a mapping with module and summary, got {type_name(entry)}")
-                    continue
-                for key in ("module", "summary"):
-                    if key not in entry:
-                        bad(f"{where}.{key}", "missing; each entry needs module and summary")
-                    else:
-                        nonempty_str(f"{where}.{key}", entry[key])
-                for key in entry:
-                    if key not in ("module", "summary"):
-                        bad(f"{where}.{key}", "unknown key; each entry has module and summary")
-
-    if "teaches" in data:
-        nonempty_str("teaches", data["teaches"])
-    if "hands_on" in data:
-        nonempty_str("hands_on", data["hands_on"])
-
+            _check_entries(found, "ships", value, ("module", "summary"))
+    for name in ("teaches", "hands_on"):
+        if name in data:
+            found.text(name, data[name])
     if "time" in data:
-        value = data["time"]
-        if not isinstance(value, dict):
-            bad("time", f"expected a mapping with {', '.join(TIME_KEYS)}, got {type_name(value)}")
-        else:
-            for key in TIME_KEYS:
-                if key not in value:
-                    bad(f"time.{key}", f"missing; time needs {', '.join(TIME_KEYS)} (e.g. '20–40 min')")
-                elif nonempty_str(f"time.{key}", value[key]) and len(value[key]) > MAX_TIME_CHARS:
-                    bad(f"time.{key}", f"is {len(value[key])} characters; keep it a short estimate like '20–40 min'")
-            for key in value:
-                if key not in TIME_KEYS:
-                    bad(f"time.{key}", f"unknown key; time has {', '.join(TIME_KEYS)}")
-
+        _check_time(found, data["time"])
     if "prerequisites" in data:
-        value = data["prerequisites"]
-        if not isinstance(value, list):
-            bad("prerequisites", f"expected a list of session numbers like [1, 2, 6], got {type_name(value)}")
-        else:
-            for i, item in enumerate(value):
-                if not _is_int(item):
-                    bad(f"prerequisites[{i}]", f"expected a session number (int), got {item!r}")
-                elif _is_int(number) and not 0 <= item < number:
-                    bad(f"prerequisites[{i}]", f"session {item} is not an earlier session than {number}")
-    return problems
+        _check_prerequisites(found, data["prerequisites"], number)
+    return found.problems
 
 
 def _section_index(title: str) -> int | None:
