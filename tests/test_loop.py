@@ -274,6 +274,17 @@ def test_after_turn_verify_without_a_verify_entrypoint_is_a_no_op():
     assert [r.name for r in result.turns[0].dispatch] == ["add_item"]
 
 
+def test_after_turn_verify_is_bounded_by_max_verify_attempts():
+    client = make_client([reply_call("add_item", item="latte")] * 4 + ["done"])
+    result = run_loop(client, USER, [ADD], verify=tool(check, kind="verify"), max_verify_attempts=2,
+                      after_turn=[lambda v: Verify("every turn")])  # asks every turn; the loop says no after 2
+    forced = [(t.turn, r.name) for t in result.turns for r in t.dispatch if r.forced]
+    assert forced == [(1, "check"), (2, "check")] and result.verify_attempts == 2
+    # no check left for the claimed finish: the loop accepts it on the last check, which passed with
+    # no edit since (add_item is an observe tool)
+    assert result.stop_reason == "done"
+
+
 def test_done_with_no_attempts_left_trusts_only_a_fresh_passing_check():
     verify = tool(check, kind="verify")
     client = make_client([reply_call("add_item", item="latte"), "done"])

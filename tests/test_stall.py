@@ -399,6 +399,14 @@ def test_repair_aware_suppresses_the_blind_repeated_failure_trip():
     assert patterns(run) == [(4, "stuck_same_diagnostic")]  # not also repeated_error
 
 
+def test_stuck_trip_needs_the_streak_to_go_up_not_just_a_new_failure():
+    # with a threshold of 1 the first failure trips; the productive repair's second, different
+    # failure leaves the streak at 1 (reset, not advanced), so it does not trip again
+    run = run_scenario("productive", stall_config(repair_aware=True, post_edit_reverify=False,
+                                                  stuck_same_diagnostic_after=1))
+    assert patterns(run) == [(2, "stuck_same_diagnostic")] and run.stop_reason == "done"
+
+
 def test_fold_lag_trips_one_turn_after_the_nth_failure():
     for threshold in (2, 3, 4):
         run = run_scenario("retest_only", stall_config(repair_aware=True, stuck_same_diagnostic_after=threshold))
@@ -435,6 +443,14 @@ def test_hard_cap_trips_on_varied_failures_and_survives_successful_edits():
     assert patterns(run) == [(8, "no_net_progress_hard_cap")]  # failing checks on turns 1, 3, 5, 7
     assert run.stop_reason == "stuck" and max(streaks(run)) == 1  # never the same failure twice
     assert run.current_failure is not None
+
+
+def test_hard_cap_counts_a_failing_check_in_the_same_turn_as_an_edit():
+    # every turn of same_turn_thrash edits and re-tests: the edit does not excuse the red check
+    config = stall_config(repair_aware=True, post_edit_reverify=False, no_net_progress_extend_guard=True,
+                          no_net_progress_hard_cap_after=3)
+    run = run_scenario("same_turn_thrash", config, rounds=4)
+    assert patterns(run) == [(4, "no_net_progress_hard_cap")]  # it outranks stuck_same_diagnostic on turn 4
 
 
 def test_hard_cap_is_off_without_the_guard():
