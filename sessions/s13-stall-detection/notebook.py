@@ -126,8 +126,9 @@ course.show_outcome(aware_guess, str(trip_turns[0]) if trip_turns else "never")
 # re-verify (section 4): with `repair_aware` on, an edit on a failing check is checked at once,
 # so the third sighting of the failure comes on turn 3 and the trip on turn 4 (section 6 explains
 # the one-turn gap). From turn 8 on there is no `*` any more: the loop may run its check at most
-# `max_verify_attempts` (3) times per run, and the mandate has used them. The trip fired **once**: the streak kept climbing afterwards, but the trip
-# only fires on the turn the streak *reaches* the threshold. Here is what the model was told:
+# `max_verify_attempts` (3) times per run, and the mandate has used them. The trip fired
+# **once**: the streak kept climbing afterwards, but the trip only fires on the turn the streak
+# *reaches* the threshold. Here is what the model was told:
 
 # %%
 nudge = aware.result.turns[trip_turns[0] - 1].nudges[0]
@@ -296,7 +297,15 @@ course.reveal("s13.fold", source=cafe.stall.fold_diagnostic)
 # The `varied_failures` agent makes every edit produce a *different* wrong total, so the
 # signature never repeats and `stuck_same_diagnostic` can never trip. The no-net-progress guard
 # adds a second counter that counts every failing verification turn, survives edits, and resets
-# only on a clean pass without an edit. Its default cap is 16; here we set 4 to keep the run short.
+# only on a clean pass without an edit. Its default cap is 16; here we set 4 to keep the run short,
+# and switch the re-verify off so the agent's own test runs are the only checks.
+#
+# Predict first: the agent tests on turns 1, 3, 5, 7, ... and edits in between. On which turn does
+# the hard cap stop it?
+
+# %%
+cap_guess = course.predict("s13.hard_cap_turn", "varied_failures, hard cap 4: on which turn does the run stop?",
+                           options=["4", "7", "8", "it never stops"])
 
 # %%
 capped = run("varied_failures", stall_config(repair_aware=True, post_edit_reverify=False,
@@ -304,9 +313,13 @@ capped = run("varied_failures", stall_config(repair_aware=True, post_edit_reveri
              max_turns=14)
 timeline(capped)
 print(capped.result.detail)
+course.show_outcome(cap_guess, str(len(capped.result.turns)) if capped.stop_reason == "stuck" else "it never stops")
 assert capped.stop_reason == "stuck" and capped.warnings[0].pattern == "no_net_progress_hard_cap"
 
 # %% [markdown]
+# The fourth failing check came on turn 7 and, one turn behind as always, the detector folded it on
+# turn 8. Not one of those failures repeated, and the streak never passed 1.
+#
 # ## 9. Checkpoint
 #
 # Bank what the detectors did on the three scripted agents: the turn the repair-aware detector

@@ -366,7 +366,11 @@ course.show_outcome(pace_guess, outcome)
 # `done`, so it stood back. The fixed timeout cut the same run at 30 s, four turns from green.
 #
 # Now the `thrash` agent from section 2 under the same governor: it edits, and pytest keeps
-# saying exactly the same thing.
+# saying exactly the same thing. Predict first: with which reason does the governor cut it?
+
+# %%
+thrash_guess = course.predict("s14.thrash_cut_reason", "Which reason does the governor's cut carry for the thrash?",
+                              options=list(CUT_REASONS))
 
 # %%
 thrash_governor = PaceGovernor(30_000, reading=passing_tests)
@@ -374,6 +378,7 @@ thrashed = governed("thrash", thrash_governor)
 print(f"pace governor: {thrashed.stop_reason} on turn {len(thrashed.turns)} ({thrashed.detail})")
 for line in decisions(thrash_governor):
     print("   ", line)
+course.show_outcome(thrash_guess, (thrash_governor.turns[-1].decision or {}).get("reason"))
 
 # %% [markdown]
 # The first checkpoint gives the benefit of the doubt: the first test reading counts as an
