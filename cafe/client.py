@@ -89,7 +89,9 @@ def translate_error(exc: Exception, client: Any) -> EndpointError:
         message = f"The endpoint {url} did not answer in time. Is the server overloaded or the model still loading? {doctor}"
         return EndpointError(message, base_url=url)
     if isinstance(exc, openai.APIConnectionError):
-        message = f"Could not connect to the endpoint {url}. Is the server running, and is CAFE_BASE_URL right? {doctor}"
+        why = f" ({redact(str(exc.__cause__), key)})" if exc.__cause__ is not None else ""
+        message = (f"Could not connect to the endpoint {url}{why}. Is the server running, and is "
+                   f"CAFE_BASE_URL right? {doctor}")
         return EndpointError(message, base_url=url)
     if isinstance(exc, openai.APIStatusError):
         status = exc.status_code

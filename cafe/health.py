@@ -160,7 +160,9 @@ def _explain(exc: Exception, url: str, timeout: float, key: str | None, *,
                 "Is the server overloaded, or the model still loading? Try again, or allow longer "
                 "with `cafe doctor --timeout 30`.", UNREACHABLE)
     if isinstance(exc, openai.APIConnectionError):
-        return (f"Could not connect to {url}: nothing answered there.",
+        # The cause tells a stopped server ("Connection refused") from a mistyped host name.
+        why = _short(exc.__cause__) if exc.__cause__ is not None else "nothing answered there"
+        return (f"Could not connect to {url}: {why}.",
                 "Start the endpoint (to rehearse locally, run `cafe serve` in another terminal), "
                 "or correct CAFE_BASE_URL.", UNREACHABLE)
     if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):

@@ -114,7 +114,8 @@ def test_chat_live_returns_the_completion():
 def test_chat_connection_refused_names_the_url_and_cafe_doctor():
     url = dead_url()
     error = chat_error(url)
-    assert f"Could not connect to the endpoint {url}" in str(error)
+    assert f"Could not connect to the endpoint {url} (" in str(error)
+    assert "Connection refused" in str(error)  # the cause, so a stopped server reads as one
     assert "CAFE_BASE_URL" in str(error) and "cafe doctor" in str(error)
     assert error.base_url == url
 

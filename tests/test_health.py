@@ -153,7 +153,8 @@ def test_doctor_command_against_a_dead_port_exits_1_within_10_s_naming_the_url()
     elapsed = time.monotonic() - started
     assert done.returncode == 1
     assert elapsed < 10.0
-    assert f"Could not connect to {url}" in done.stdout
+    assert f"Could not connect to {url}: " in done.stdout
+    assert "Connection refused" in done.stdout  # the cause: a stopped server, not a bad host name
     assert KEY not in done.stdout + done.stderr and "SECRET" not in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
 
