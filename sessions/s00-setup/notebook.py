@@ -98,7 +98,7 @@ ORDER = [
     {"role": "user", "content": "A latte, please."},
 ]
 
-client = cafe.make_client()  # no script: the scripted model's default rule answers
+client = cafe.make_client()  # offline and given no script, the default rule answers
 response = chat(client, model=cafe.model_name(), messages=ORDER, tools=[ADD_ITEM])
 message = response.choices[0].message
 outcome = "a tool call" if message.tool_calls else "plain text"
