@@ -142,6 +142,12 @@ def test_every_reveal_key_in_a_notebook_has_an_answer(source):
             pytest.fail(f"{source.relative_to(ROOT)}: {exc}")
 
 
+def test_reveal_key_finder_sees_answer_reveals_and_skips_source_reveals():
+    # The check above is only as good as this finder: it must not pass by finding nothing.
+    keys = _reveal_keys(ROOT / "sessions" / "s00-setup" / "notebook.py")
+    assert keys == ["s00.why_tool_call", "s00.tool_arguments"]
+
+
 # --- the session 00 exercise: the stub is not attempted, the reference answer passes ----------
 
 
