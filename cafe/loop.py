@@ -294,8 +294,9 @@ class _Run:
     def __init__(self, messages: Sequence[Mapping[str, Any]], tools: Sequence[Tool], verify: Tool | None,
                  max_turns: int, max_verify_attempts: int, clock: Callable[[], float]):
         self.by_name = {t.name: t for t in tools}
-        self.verify, self.max_turns, self.max_verify_attempts, self.clock = verify, max_turns, max_verify_attempts, clock
-        self.transcript: list[dict[str, Any]] = copy.deepcopy([dict(m) for m in messages])  # never the caller's list
+        self.verify, self.max_turns, self.clock = verify, max_turns, clock
+        self.max_verify_attempts = max_verify_attempts
+        self.transcript: list[dict[str, Any]] = copy.deepcopy([dict(m) for m in messages])  # a copy, always
         self.records: list[TurnRecord] = []
         self.prev: tuple[ToolResult, ...] = ()  # the previous turn's results, for the observers
         self.attempts = 0  # verifications run so far, claimed or forced
@@ -372,7 +373,8 @@ class _Run:
         return None, (check,)
 
     def after_turn(self, hooks: Sequence[Observer], turn: int, calls: Sequence[ToolCall],
-                   dispatch: tuple[ToolResult, ...], nudges: list[Nudge]) -> tuple[tuple[ToolResult, ...], Stop | None]:
+                   dispatch: tuple[ToolResult, ...], nudges: list[Nudge],
+                   ) -> tuple[tuple[ToolResult, ...], Stop | None]:
         """Show the turn's results to each hook, in list order, so a forced check is seen by later hooks."""
         stop = None
         for hook in hooks:

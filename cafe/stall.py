@@ -27,14 +27,16 @@ epoch and owes a re-verify: "the write worked" is not "the bug is fixed".
   results directly, so it has no lag: an edit on a live failure with no re-test after it makes
   the loop run the verify entrypoint now (bounded by the loop's `max_verify_attempts`).
 - `after_turn` (after-turn, after `reverify`) reads the host's `progress_signal` (session 14).
-- `handback` attaches `current_failure` to the result: cleared on `done`, carried otherwise.
+- `handback` attaches `current_failure` to the result (repair-aware): cleared on `done`, carried
+  otherwise.
 
 With `repair_aware` on, `stuck_same_diagnostic` trips when a fresh failure pushes the streak up
-to the threshold, and at no other time (so once per stuck episode), quoting the failing evidence back to the model, and the
-older blind patterns (`repeated_error`, `repeated_same_observation`) stay quiet so the two never
-fire for the same thing. With `repair_aware` off (the default) every repair knob is inert and the
-detector is exactly the blind one. Each trip is a `Nudge` until `MAX_STALL_WARNINGS` have been
-sent; the next trip stops the run as `stuck`, as do the hard cap and the host-facts cut.
+to the threshold, and at no other time (so once per stuck episode), quoting the failing evidence
+back to the model; the older blind patterns (`repeated_error`, `repeated_same_observation`) stay
+quiet so the two never fire for the same thing. With `repair_aware` off (the default) every
+repair knob is inert and the detector is exactly the blind one. Each trip is a `Nudge` until
+`MAX_STALL_WARNINGS` have been sent; the next trip stops the run as `stuck`, as do the hard cap
+and the host-facts cut.
 
 Left out: host facts in depth and the pace governor (session 14, `cafe.facts`,
 `cafe.governor`), verification tiers and monitors (session 15).
