@@ -13,7 +13,8 @@ configuration (`cafe.stall.stall_config`), both optional:
   `no_net_progress_cut` turns that into a stop on either of two axes:
     long stall  the same failure has held for `verify_state_streak` turns AND the verifier has
                 been flat for `verify_state_stall_turns` turns, or the same failure has come
-                back `verify_state_recurrence_hard` times;
+                back `verify_state_recurrence_hard` times (both read the detector's
+                `same_diagnostic_streak`: consecutive sightings of one signature);
     write axis  the verifier has been flat for `no_verifier_progress_limit` turns and a write
                 landed during that flat stretch (busy editing, going nowhere).
   Edits are activity, not progress; only the verifier moving counts.
