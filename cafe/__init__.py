@@ -18,6 +18,7 @@ plus the shared plumbing every session uses:
 - `cafe.scripted` the scripted model itself, shared by offline runs and `cafe serve`;
 - `cafe.serve`    a local OpenAI-compatible HTTP endpoint for rehearsing live mode;
 - `cafe.health`   `doctor()`: is the endpoint usable, and if not, how to fix it;
+- `cafe.progress` the progress file: where it lives, atomic writes, a damaged file set aside;
 - `cafe.course`   the notebook toolkit: predict, reveal, compare, checkpoint.
 
 Importing `cafe` is deliberately cheap: `openai`, `ipywidgets` and Jupyter are imported only by
