@@ -5,7 +5,6 @@ The live cases drive the real `openai` SDK over HTTP against `cafe serve` (`runn
 
 from __future__ import annotations
 
-import socket
 
 import openai
 import pytest
@@ -14,22 +13,9 @@ from cafe.client import DEFAULT_TIMEOUT_S, chat, endpoint_of, endpoint_said, mak
 from cafe.errors import ConfigError, EndpointError, RequestRejected
 from cafe.scripted import Script, ScriptedClient
 from cafe.serve import Faults, running_server
+from endpoints import KEY, MODEL, dead_url, live_env
 
-KEY = "sk-test-SECRET-1234567890abcdef"
-MODEL = "cafe-scripted"
 HELLO = [{"role": "user", "content": "Hello!"}]
-
-
-def live_env(base_url: str, *, key: str = KEY, model: str = MODEL) -> dict[str, str]:
-    return {"COURSE_MODE": "live", "CAFE_BASE_URL": base_url, "CAFE_API_KEY": key, "CAFE_MODEL": model}
-
-
-def dead_url() -> str:
-    """A URL on a port nobody listens on: bind a socket to get a free port, then close it."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
 
 
 def chat_error(base_url: str, *, timeout: float = 5.0, key: str = KEY, **kwargs) -> EndpointError:

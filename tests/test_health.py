@@ -20,22 +20,9 @@ from cafe.cli import main
 from cafe.health import REACH_TIMEOUT_S, Check, DoctorReport, doctor
 from cafe.scripted import Script
 from cafe.serve import Faults, running_server
+from endpoints import KEY, MODEL, dead_url, live_env
 
-KEY = "sk-test-SECRET-1234567890abcdef"
-MODEL = "cafe-scripted"
 ENDPOINT_CHECKS = ("endpoint reachable", "model listed", "JSON round trip", "tool calls", "latency")
-
-
-def live_env(base_url: str, *, key: str = KEY, model: str = MODEL) -> dict[str, str]:
-    return {"COURSE_MODE": "live", "CAFE_BASE_URL": base_url, "CAFE_API_KEY": key, "CAFE_MODEL": model}
-
-
-def dead_url() -> str:
-    """A URL on a port nobody listens on: bind a socket to get a free port, then close it."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
 
 
 def run(environ: dict[str, str], **kwargs) -> tuple[DoctorReport, str]:

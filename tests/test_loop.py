@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import socket
 from typing import Literal
 
 import pytest
@@ -13,6 +12,7 @@ from cafe.errors import EndpointError
 from cafe.loop import (DEFAULT_MAX_TURNS, OBSERVER_STOP_REASONS, STOP_REASONS, Nudge, Stop, ToolResult,
                        TurnView, Verify, run_loop)
 from cafe.tools import Tool, ToolOutput, json_type, tool, tool_schemas
+from endpoints import dead_url, live_env
 
 # --- tools used across the tests ------------------------------------------------------------
 
@@ -351,11 +351,6 @@ def test_run_loop_never_mutates_the_callers_messages():
 # --- live path: the real SDK over HTTP -------------------------------------------------------
 
 
-def live_env(base_url: str) -> dict[str, str]:
-    return {"COURSE_MODE": "live", "CAFE_BASE_URL": base_url, "CAFE_API_KEY": "sk-local-test-key",
-            "CAFE_MODEL": "cafe-scripted"}
-
-
 def test_run_loop_live_against_running_server_calls_tools():
     from cafe.serve import running_server
 
@@ -369,10 +364,7 @@ def test_run_loop_live_against_running_server_calls_tools():
 
 
 def test_run_loop_dead_endpoint_raises_endpoint_error():
-    with socket.socket() as sock:  # find a port nobody listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    client = make_client(environ=live_env(f"http://127.0.0.1:{port}/v1"), timeout=5)
+    client = make_client(environ=live_env(dead_url()), timeout=5)
     with pytest.raises(EndpointError, match="Could not connect"):
         run_loop(client, USER, [ADD], model="cafe-scripted")
 
