@@ -1,4 +1,6 @@
-"""cafe.course: fixed headless text, spoiler-free reveal switches, compare, checkpoints, progress file."""
+"""cafe.course: fixed headless text, predictions, compare, checkpoints, progress file.
+
+The reveal switch has its own tests, in tests/test_reveal.py."""
 
 from __future__ import annotations
 
@@ -101,37 +103,6 @@ def test_show_outcome_without_a_prediction_says_so(capsys, home):
     assert progress(home)["outcomes"]["s07.attempts"]["match"] is None
 
 
-def test_reveal_headless_prints_how_to_reveal_and_never_the_answer(capsys, answers):
-    course.reveal("s07.why_cap", answers_dir=answers)
-    out = capsys.readouterr().out
-    assert out == ('[reveal s07.why_cap] Answer hidden. Flip the switch, or run: '
-                   'course.reveal_now("s07.why_cap")\n')
-    assert ANSWER not in out
-
-
-def test_reveal_of_source_headless_names_the_object_not_its_code(capsys):
-    course.reveal("s00.source", source=course.checkpoint)
-    out = capsys.readouterr().out
-    assert out == ('[reveal s00.source] Source hidden. Flip the switch, or run: '
-                   'course.reveal_now("s00.source", source=cafe.course.checkpoint)\n')
-    assert "def checkpoint" not in out
-
-
-def test_reveal_now_prints_the_answer(capsys, answers):
-    course.reveal_now("s07.why_cap", answers_dir=answers)
-    assert capsys.readouterr().out == f"[reveal s07.why_cap]\n{ANSWER}\n"
-
-
-def test_reveal_now_joins_a_list_of_lines(capsys, answers):
-    course.reveal_now("s07.lines", answers_dir=answers)
-    assert capsys.readouterr().out == "[reveal s07.lines]\none\ntwo\n"
-
-
-def test_reveal_now_with_source_prints_the_source(capsys):
-    course.reveal_now("s00.source", source=course.headless)
-    assert "def headless(environ" in capsys.readouterr().out
-
-
 def test_headless_output_is_the_same_on_every_run(capsys, answers):
     def run() -> str:
         guess = course.predict("s07.stop_reason", "Which?", options=["passed", "retries_exhausted"])
@@ -141,92 +112,6 @@ def test_headless_output_is_the_same_on_every_run(capsys, answers):
         return capsys.readouterr().out
 
     assert run() == run()
-
-
-# --- reveal switches: nothing before the flip, the content after -----------------------------
-
-
-def test_reveal_widget_holds_no_answer_before_the_flip(answers):
-    handle = course.reveal("s07.why_cap", answers_dir=answers)
-    box = handle.widget()
-    texts = [repr(box), repr(handle), repr(handle.toggle), repr(handle.output),
-             json.dumps(handle.toggle.get_state(), default=str),
-             json.dumps(handle.output.get_state(), default=str),
-             json.dumps(box.get_state(), default=str),
-             json.dumps(box._repr_mimebundle_(), default=str)]
-    for text in texts:
-        assert ANSWER not in text
-    assert handle.output.outputs == ()
-    assert "s07.why_cap" in repr(handle.toggle)  # the switch is named
-
-
-def test_reveal_flip_loads_the_answer_and_unflip_clears_it(answers):
-    handle = course.reveal("s07.why_cap", answers_dir=answers)
-    handle.widget()
-    handle.toggle.value = True  # what a click does: the observer runs
-    assert handle.output.outputs[0]["data"]["text/plain"] == ANSWER
-    assert ANSWER in json.dumps(handle.output.get_state())
-    handle.toggle.value = False
-    assert handle.output.outputs == ()
-
-
-def test_reveal_reads_the_answer_only_when_flipped(answers):
-    handle = course.reveal("s07.why_cap", answers_dir=answers)
-    handle.widget()
-    (answers / "s07.json").write_text(json.dumps({"why_cap": "edited after the switch was drawn"}))
-    handle.toggle.value = True
-    assert handle.output.outputs[0]["data"]["text/plain"] == "edited after the switch was drawn"
-
-
-def test_reveal_opens_no_answers_file_until_flipped(answers, monkeypatch):
-    opened = []
-    real_read_text = Path.read_text
-
-    def spy(path, *args, **kwargs):
-        opened.append(Path(path))
-        return real_read_text(path, *args, **kwargs)
-
-    monkeypatch.setattr(Path, "read_text", spy)
-    handle = course.reveal("s07.why_cap", answers_dir=answers)
-    handle.widget()
-    assert opened == []  # drawing the switch read nothing
-    handle.toggle.value = True
-    assert opened == [answers / "s07.json"]
-    assert handle.output.outputs[0]["data"]["text/plain"] == ANSWER
-
-
-def test_reveal_of_an_answers_file_that_is_not_json_fails_only_when_flipped(answers, capsys):
-    (answers / "s08.json").write_text("{ not json")
-    handle = course.reveal("s08.why", answers_dir=answers)  # not parsed yet, so no error yet
-    assert capsys.readouterr().out.startswith("[reveal s08.why] Answer hidden.")
-    handle.widget()
-    handle.toggle.value = True
-    shown = handle.output.outputs[0]["data"]["text/plain"]
-    assert shown.startswith("Cannot reveal s08.why:") and "not valid JSON" in shown
-
-
-def test_reveal_of_source_flips_to_highlighted_source():
-    handle = course.reveal("s00.source", source=course.headless)
-    handle.widget()
-    assert "def headless" not in json.dumps(handle.output.get_state())
-    handle.toggle.value = True
-    data = handle.output.outputs[0]["data"]
-    assert data["text/plain"].startswith("def headless(")
-    assert "<span" in data["text/html"]
-
-
-def test_reveal_in_jupyter_displays_the_widget_with_a_text_fallback(answers, monkeypatch):
-    import IPython.display
-
-    shown = []
-    monkeypatch.setattr(course, "headless", lambda environ=None: False)
-    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append((obj, raw)))
-    handle = course.reveal("s07.why_cap", answers_dir=answers)
-    (bundle, raw), = shown
-    assert raw is True
-    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == handle.widget().model_id
-    assert bundle["text/plain"] == handle.text()
-    assert ANSWER not in json.dumps(bundle)
 
 
 def test_predict_in_jupyter_displays_the_widget_with_a_text_fallback(monkeypatch, capsys):
@@ -249,33 +134,6 @@ def test_handles_display_nothing_more_after_the_call_that_made_them(capsys, answ
     for handle in handles:  # what IPython calls for a trailing expression
         assert handle._ipython_display_() is None
     assert capsys.readouterr().out == ""
-
-
-def test_reveal_missing_key_is_reported_when_flipped_naming_the_file_and_the_key(answers):
-    handle = course.reveal("s07.nope", answers_dir=answers)  # the file exists; its text is not read
-    handle.widget()
-    handle.toggle.value = True
-    shown = handle.output.outputs[0]["data"]["text/plain"]
-    assert shown.startswith("Cannot reveal s07.nope:") and "s07.json has no key 'nope'" in shown
-    with pytest.raises(LookupError, match=r"s07\.json has no key 'nope'"):
-        course.reveal_now("s07.nope", answers_dir=answers)
-
-
-def test_reveal_missing_answers_file_is_reported_at_once_naming_the_file(answers):
-    with pytest.raises(LookupError, match=r"No answers file .*s09\.json for reveal key 's09.why'"):
-        course.reveal("s09.why", answers_dir=answers)
-    with pytest.raises(LookupError, match=r"No answers file .*s09\.json"):
-        course.reveal_now("s09.why", answers_dir=answers)
-
-
-def test_reveal_bad_key_shape_says_how_to_write_it():
-    with pytest.raises(ValueError, match="'<session>.<name>'"):
-        course.reveal("why_cap")
-
-
-def test_reveal_of_the_session_00_answers_file_works(capsys):
-    course.reveal("s00.why_tool_call")
-    assert capsys.readouterr().out.startswith("[reveal s00.why_tool_call] Answer hidden.")
 
 
 # --- predict widgets --------------------------------------------------------------------------
@@ -378,11 +236,6 @@ def test_compare_a_bug_in_the_check_itself_is_raised_not_blamed_on_the_learner()
 
     with pytest.raises(AttributeError):
         course.compare(right, buggy_check)
-
-
-def test_reveal_of_an_object_without_source_is_a_clear_error():
-    with pytest.raises(LookupError, match="cannot show the source"):
-        course.reveal("s00.len", source=len)
 
 
 def test_compare_a_check_that_returns_text_is_a_type_error():

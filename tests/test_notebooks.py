@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from cafe import course
+from cafe.reveal import load_answer
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted(ROOT.glob("sessions/*/notebook.py"))
@@ -137,7 +138,7 @@ def test_every_reveal_key_in_a_notebook_has_an_answer(source):
     for key in _reveal_keys(source):
         try:
             course.answers_path(key)
-            course._load_answer(key)
+            load_answer(key)
         except (LookupError, ValueError) as exc:
             pytest.fail(f"{source.relative_to(ROOT)}: {exc}")
 
@@ -164,7 +165,7 @@ def test_s00_stub_is_not_attempted_and_the_revealed_answer_passes():
     with contextlib.redirect_stdout(io.StringIO()):
         assert course.compare(namespace["tool_arguments"], check).status == "not_attempted"
         reference: dict = {}
-        exec(course._load_answer("s00.tool_arguments"), reference)
+        exec(load_answer("s00.tool_arguments"), reference)
         assert course.compare(reference["tool_arguments"], check).status == "passed"
         wrong = course.compare(lambda message: {}, check)
     assert wrong.status == "failed" and len(wrong.problems) == 1
