@@ -19,7 +19,9 @@ plus the shared plumbing every session uses:
 - `cafe.serve`    a local OpenAI-compatible HTTP endpoint for rehearsing live mode;
 - `cafe.health`   `doctor()`: is the endpoint usable, and if not, how to fix it;
 - `cafe.progress` the progress file: where it lives, atomic writes, a damaged file set aside;
-- `cafe.course`   the notebook toolkit: predict, reveal, compare, checkpoint.
+- `cafe.course`   the notebook toolkit: predict, compare, checkpoint, and reveal (re-exported);
+- `cafe.reveal`   the reveal switch: an answer or a function's source, read only when flipped;
+- `cafe.cells`    what the notebook cells share: the course key, headless text, widget display;
 
 Importing `cafe` is deliberately cheap: `openai`, `ipywidgets` and Jupyter are imported only by
 the functions that need them.
