@@ -31,7 +31,7 @@ built (`check_callback`), not halfway through a run. A callback that answers wit
 raises `TypeError` naming the callback and the value: a host bug stops the run loudly.
 
 Left out: deciding what to do about a delivered-but-useless fix (the host's call) and the pace
-governor (`cafe/governor.py`, `governor_pace_decision`).
+governor (`cafe/governor.py`, `governor_pace_decision`; `cafe/pacing.py` runs it in the loop).
 
 Lesson: sessions/s14-host-facts/lesson.md. Notebook: notebooks/s14-host-facts.ipynb.
 """

@@ -25,15 +25,12 @@ from cafe.governor import (
     CUT_REASONS,
     DECISIONS,
     OBSERVATION_KEYS,
-    PaceGovernor,
-    TurnClock,
     check_pace_decision,
     decision_table,
     governor_pace_decision,
-    passing_tests,
-    wall_timeout,
 )
 from cafe.loop import run_loop
+from cafe.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
 from cafe.scripted import ScriptedClient
 from cafe.stall import StallDetector, run_with_stall, stall_config
 from cafe.workbench import open_workbench, scenario_replies
@@ -308,9 +305,10 @@ course.reveal("s14.pace_decision_source", source=governor_pace_decision)
 # %% [markdown]
 # ## 5. The governor drives a real loop
 #
-# `PaceGovernor` is the host side of the decision: an after-turn hook for `run_loop` that keeps
-# the armed deadline, the two counters and the evidence since the last checkpoint. It asks the
-# governor only once the deadline has passed, which is the moment a fixed timeout would fire.
+# `PaceGovernor` (from `cafe.pacing`) is the host side of the decision: an after-turn hook for
+# `run_loop` that keeps the armed deadline, the two counters and the evidence since the last
+# checkpoint. It asks the governor only once the deadline has passed, which is the moment a
+# fixed timeout would fire.
 #
 # Time comes from a fake clock: `TurnClock(10.0)` charges every turn 10 seconds, so turn *n*
 # ends at *n* × 10 s and the runs below are deterministic. The budget is 30 s. The `productive`

@@ -17,8 +17,8 @@ from __future__ import annotations
 import sys
 
 import cafe
-from cafe.governor import PaceGovernor, TurnClock, passing_tests, wall_timeout
 from cafe.loop import run_loop
+from cafe.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
 from cafe.workbench import open_workbench, scenario_replies
 
 SECONDS_PER_TURN = 10.0
