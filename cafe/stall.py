@@ -39,7 +39,7 @@ repair knob is inert and the detector is exactly the blind one. Each trip is a `
 and the host-facts cut.
 
 Left out: host facts in depth and the pace governor (session 14, `cafe.facts`,
-`cafe.governor`), verification tiers and monitors (session 15).
+`cafe.governor`, `cafe.pacing`), verification tiers and monitors (session 15).
 
 Lesson: sessions/s13-stall-detection/lesson.md. Notebook: notebooks/s13-stall-detection.ipynb.
 """
@@ -62,7 +62,7 @@ from cafe.loop import (DEFAULT_MAX_TURNS, DEFAULT_MAX_VERIFY_ATTEMPTS, Nudge, Ob
 from cafe.tools import Tool
 
 __all__ = [
-    "DiagnosticClass", "TurnClass", "StallPattern", "STALL_PATTERNS", "REPAIR_DEFAULTS", "HOST_FACT_DEFAULTS",
+    "DiagnosticClass", "TurnClass", "StallPattern", "STALL_PATTERNS", "REPAIR_DEFAULTS",
     "REPEATED_FAILURE_AFTER", "MAX_STALL_WARNINGS", "SNIPPET_MAX_CHARS",
     "StallConfig", "stall_config", "normalize_evidence", "failure_signature", "failure_snippet",
     "FailureModel", "classify_turn", "fold_diagnostic", "clear_current_failure", "CurrentFailure",
@@ -103,13 +103,6 @@ REPAIR_DEFAULTS: dict[str, bool | int] = {
     "reserved_terminal_verify": False,
     "reserved_terminal_verify_iterations": 2,
 }
-# The host-facts thresholds (seed 003), kept in cafe.facts next to the code that reads them.
-HOST_FACT_DEFAULTS: dict[str, int] = {
-    "verify_state_streak": facts.VERIFY_STATE_STREAK_DEFAULT,
-    "verify_state_stall_turns": facts.VERIFY_STATE_STALL_TURNS_DEFAULT,
-    "verify_state_recurrence_hard": facts.VERIFY_STATE_RECURRENCE_HARD_DEFAULT,
-    "no_verifier_progress_limit": facts.NO_VERIFIER_PROGRESS_LIMIT_DEFAULT,
-}
 
 # The blind detector's threshold: 3 repeats (seed 003 puts remediation_delivered at 2, a turn
 # ahead of this older repeated-failure nudge, which sits at 3).
@@ -136,6 +129,7 @@ class StallConfig:
     no_net_progress_hard_cap_after: int = 16
     reserved_terminal_verify: bool = False
     reserved_terminal_verify_iterations: int = 2
+    # the host-facts thresholds (seed 003): declared in cafe.facts, next to the code that reads them
     verify_state_streak: int = facts.VERIFY_STATE_STREAK_DEFAULT
     verify_state_stall_turns: int = facts.VERIFY_STATE_STALL_TURNS_DEFAULT
     verify_state_recurrence_hard: int = facts.VERIFY_STATE_RECURRENCE_HARD_DEFAULT
