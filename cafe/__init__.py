@@ -9,7 +9,8 @@ One module per session concept, each read beside its lesson:
 - `cafe.repair` (with `cafe.lottery`) session 07: the bounded re-ask;
 - `cafe.workbench`                  the till project sessions 13 to 15 really edit and test;
 - `cafe.stall`                      session 13: the evidence-aware repair loop;
-- `cafe.facts`, `cafe.governor`     session 14: host-supplied facts and the pace governor;
+- `cafe.facts`, `cafe.governor`     session 14: host-supplied facts and the pure pace decision;
+- `cafe.pacing`                     session 14: the host side that runs the pace decision in the loop;
 
 plus the shared plumbing every session uses:
 
