@@ -86,6 +86,12 @@ _TEST_ENV = {"PYTHONDONTWRITEBYTECODE": "1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "
 # instructor's `PYTEST_ADDOPTS=--nbval-lax`, say, which the till's plugin-free pytest rejects).
 _IGNORED_ENV = frozenset({"PYTEST_ADDOPTS", "PYTEST_PLUGINS"})
 
+
+def _is_secret(name: str) -> bool:
+    """Keys and tokens never reach the tests: the model writes those files, and could print them."""
+    upper = name.upper()
+    return upper.endswith(("_API_KEY", "_TOKEN", "_SECRET")) or upper in ("CAFE_API_KEY", "OPENAI_API_KEY")
+
 TodoAction = Literal["add", "done", "list"]
 
 
@@ -133,9 +139,12 @@ class Workbench:
     the end; `close()` does the same by hand. It is a resource, so it is a class, not a record.
     """
 
-    def __init__(self, root: Path, project: str):
+    def __init__(self, root: Path, project: str, *, holder: Path | None = None):
         self.root = root.resolve()
         self.project = project
+        # The temporary folder `open_workbench` made for this copy; `close()` removes it and only
+        # it. A workbench built on a folder of yours (holder=None) leaves that folder alone.
+        self._holder = holder
         self._todos: list[Todo] = []
         self.tools: tuple[Tool, ...] = (
             tool(self.read_file, kind="observe"),
@@ -176,7 +185,7 @@ class Workbench:
 
     def run_tests(self) -> ToolOutput:
         """Run the project's tests with pytest and report the exit status and output."""
-        env = {k: v for k, v in os.environ.items() if k not in _IGNORED_ENV}
+        env = {k: v for k, v in os.environ.items() if k not in _IGNORED_ENV and not _is_secret(k)}
         env.update(_TEST_ENV)
         try:
             done = subprocess.run([sys.executable, *TEST_COMMAND], cwd=self.root, env=env,
@@ -226,7 +235,9 @@ class Workbench:
         return tuple(sorted(line[3:] for line in lines))
 
     def close(self) -> None:
-        shutil.rmtree(self.root.parent, ignore_errors=True)
+        """Remove the temporary copy made by `open_workbench` (nothing else)."""
+        if self._holder is not None:
+            shutil.rmtree(self._holder, ignore_errors=True)
 
     def __enter__(self) -> "Workbench":
         return self
@@ -249,13 +260,17 @@ def open_workbench(project: str = "till", *, parent: str | Path | None = None) -
         raise RuntimeError("The workbench needs git on PATH; install git and try again.")
     holder = Path(tempfile.mkdtemp(prefix="cafe-workbench-", dir=parent))
     root = holder / project
-    source = resources.files("cafe").joinpath("data", "workbench", project)
-    with resources.as_file(source) as folder:
-        shutil.copytree(folder, root, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "-m", f"{project}: the starting point")
-    return Workbench(root, project)
+    try:
+        source = resources.files("cafe").joinpath("data", "workbench", project)
+        with resources.as_file(source) as folder:
+            shutil.copytree(folder, root, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
+        _git(root, "init", "-q")
+        _git(root, "add", "-A")
+        _git(root, "commit", "-q", "-m", f"{project}: the starting point")
+    except BaseException:
+        shutil.rmtree(holder, ignore_errors=True)  # a half-made copy is not left behind
+        raise
+    return Workbench(root, project, holder=holder)
 
 
 # --- scripted agents ------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 
 from cafe.client import make_client
 from cafe.loop import run_loop
-from cafe.workbench import (BILL_FIXES, PROJECTS, SCENARIOS, edited_bill, open_workbench, project_file,
+from cafe.workbench import (BILL_FIXES, PROJECTS, SCENARIOS, Workbench, edited_bill, open_workbench, project_file,
                             scenario_replies)
 
 REPO = Path(__file__).resolve().parents[1]
@@ -155,3 +155,31 @@ def test_run_tests_ignores_the_callers_pytest_options(bench, monkeypatch):
     monkeypatch.setenv("PYTEST_PLUGINS", "nbval.plugin")
     result = bench.run_tests()
     assert "exit status 1" in result.text and "1 failed, 3 passed" in result.text
+
+
+def test_run_tests_never_hands_the_api_key_to_the_projects_tests(bench, monkeypatch):
+    secret = "sk-test-SECRET-workbench-0000"
+    monkeypatch.setenv("CAFE_API_KEY", secret)
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    check = bench.root / "check_bill.py"
+    # What a model could write: a test that prints the whole environment.
+    bench.write_file("check_bill.py", check.read_text() + "\n\ndef test_env():\n    import os\n    print(os.environ)\n    assert False\n")
+    result = bench.run_tests()
+    assert "test_env" in result.text  # the printing test really ran and failed
+    assert secret not in result.text
+
+
+def test_workbench_close_leaves_a_folder_it_did_not_make(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    neighbour = tmp_path / "keep.txt"
+    neighbour.write_text("mine")
+    Workbench(project, "till").close()
+    assert project.is_dir() and neighbour.read_text() == "mine"
+
+
+def test_open_workbench_that_fails_leaves_no_temporary_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("GIT_INDEX_FILE", str(tmp_path / "missing" / "index"))
+    with pytest.raises(RuntimeError):
+        open_workbench(parent=tmp_path)
+    assert list(tmp_path.glob("cafe-workbench-*")) == []
