@@ -121,12 +121,20 @@ def translate_error(exc: Exception, client: Any) -> EndpointError:
 
 
 def chat(client: Any, **kwargs: Any) -> Any:
-    """`client.chat.completions.create(**kwargs)`, with endpoint failures raised as `EndpointError`."""
+    """`client.chat.completions.create(**kwargs)`, with endpoint failures raised as `EndpointError`.
+
+    The completion it returns always has at least one choice, so callers may read `choices[0]`.
+    """
     if isinstance(client, ScriptedClient):
         return client.chat.completions.create(**kwargs)  # scripted errors are already clear
     import openai
 
     try:
-        return client.chat.completions.create(**kwargs)
+        completion = client.chat.completions.create(**kwargs)
     except (openai.OpenAIError, ValueError) as exc:
         raise translate_error(exc, client) from None
+    if not getattr(completion, "choices", None):
+        url = endpoint_of(client)
+        raise EndpointError(f"The endpoint {url} answered with no choices, so there is no reply to read. "
+                            "Run `cafe doctor` to check the endpoint and model.", base_url=url)
+    return completion

@@ -169,4 +169,7 @@ def record(section: str, key: str, entry: Mapping[str, Any], *, session: str | N
         print(f"cafe: could not save to your progress file {path} ({exc}); "
               f"set {HOME_VARIABLE} to a folder you can write to.", file=sys.stderr)
         return False
+    except (TypeError, ValueError) as exc:  # a value JSON cannot hold, such as NaN or a set
+        print(f"cafe: did not save {section}/{key} to your progress file: {exc}", file=sys.stderr)
+        return False
     return True

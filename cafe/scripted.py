@@ -127,7 +127,11 @@ def default_responder(request: dict) -> Reply:
         return {"content": None, "tool_calls": [{"name": tool["name"], "arguments": arguments}]}
     response_format = request.get("response_format") or {}
     if response_format.get("type") == "json_schema":
-        schema = response_format["json_schema"].get("schema", {"type": "object"})
+        spec = response_format.get("json_schema")
+        if not isinstance(spec, Mapping):
+            raise ValueError('response_format json_schema needs a "json_schema" object, e.g. '
+                             '{"type": "json_schema", "json_schema": {"name": "ticket", "schema": {...}}}.')
+        schema = spec.get("schema", {"type": "object"})
         return json.dumps(minimal_instance(schema))
     if response_format.get("type") == "json_object":
         return json.dumps({"ok": True})
@@ -168,6 +172,9 @@ class Script:
         self._served = 0
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
+        if isinstance(models, str) or not models or not all(isinstance(m, str) and m for m in models):
+            raise ValueError(f"Script models must be a non-empty list of model names, like "
+                             f"[{OFFLINE_MODEL!r}]; got {models!r}.")
         self.models: tuple[str, ...] = tuple(models)
 
     @classmethod
@@ -180,6 +187,8 @@ class Script:
             raise ValueError(f"Script file {path} does not exist.") from None
         except json.JSONDecodeError as exc:
             raise ValueError(f"Script file {path} is not valid JSON: {exc}") from None
+        except (OSError, UnicodeDecodeError) as exc:  # a folder, no permission, not text
+            raise ValueError(f"Script file {path} could not be read: {exc}") from None
         if isinstance(data, list):
             data = {"replies": data}
         if not isinstance(data, dict) or not isinstance(data.get("replies"), list):

@@ -209,3 +209,18 @@ def _response(status: int):
     import httpx
 
     return httpx.Response(status, request=httpx.Request("POST", "http://127.0.0.1:8125/v1/chat/completions"))
+
+
+def test_chat_completion_without_choices_is_an_endpoint_error():
+    class Completions:
+        def create(self, **kwargs):
+            return type("Completion", (), {"choices": []})()
+
+    class EmptyClient:
+        base_url = "http://127.0.0.1:9/v1"
+        api_key = KEY
+        chat = type("Chat", (), {"completions": Completions()})()
+
+    with pytest.raises(EndpointError, match="answered with no choices") as caught:
+        chat(EmptyClient(), model=MODEL, messages=HELLO)
+    assert "http://127.0.0.1:9/v1" in str(caught.value) and "cafe doctor" in str(caught.value)

@@ -178,3 +178,10 @@ def test_save_writes_through_a_temp_file_in_the_same_folder(home, monkeypatch):
     course.checkpoint("s00", "setup", True)
     (src, dst), = seen
     assert dst == home / "progress.json" and src.parent == home and src != dst
+
+
+def test_record_of_a_value_json_cannot_hold_is_not_saved_and_not_raised(home, capsys):
+    assert progress.record("predictions", "s07.a", {"value": "x"})
+    assert progress.record("outcomes", "s07.a", {"actual": float("nan")}) is False
+    assert "did not save outcomes/s07.a" in capsys.readouterr().err
+    assert saved(home)["predictions"] == {"s07.a": {"value": "x"}}  # the earlier entry is intact

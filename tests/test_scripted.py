@@ -269,3 +269,28 @@ def test_default_responder_tool_choice_naming_an_unoffered_tool_is_a_clear_error
     request = {"tools": tools, "tool_choice": {"type": "function", "function": {"name": "refund"}}}
     with pytest.raises(ValueError, match="'refund'.*only offers \\['add_item'\\]"):
         default_responder(request)
+
+
+@pytest.mark.parametrize("models", [[], "gpt", ["ok", ""], [3]])
+def test_script_models_must_be_a_non_empty_list_of_names(models):
+    with pytest.raises(ValueError, match="non-empty list of model names"):
+        Script(["hi"], models=models)
+
+
+def test_script_from_file_that_is_a_folder_names_the_file(tmp_path):
+    with pytest.raises(ValueError, match=f"Script file {tmp_path} could not be read"):
+        Script.from_file(tmp_path)
+
+
+def test_script_from_file_with_empty_models_is_refused(tmp_path):
+    path = tmp_path / "script.json"
+    path.write_text('{"replies": ["hi"], "models": []}')
+    with pytest.raises(ValueError, match="non-empty list"):
+        Script.from_file(path)
+
+
+def test_offline_json_schema_request_without_a_schema_object_is_a_clear_error():
+    client = ScriptedClient()
+    with pytest.raises(ValueError, match='needs a "json_schema" object'):
+        client.chat.completions.create(model="cafe-scripted", messages=HELLO,
+                                       response_format={"type": "json_schema"})
