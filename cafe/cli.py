@@ -79,6 +79,17 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _port(text: str) -> int:
+    """A TCP port number for argparse: 0 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number; use 0 to 65535.") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number; use 0 to 65535 (0 picks a free one).")
+    return port
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cafe", description="The Agent Harness Path course tools.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -96,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="run a local OpenAI-compatible endpoint answering from a script")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
     serve.add_argument("--api-key", default=None, help="require this key (401 without it)")
     serve.add_argument("--script", default=None, help="a JSON script of replies (default: the built-in responder)")
     serve.add_argument("--log", action="store_true", help="print one line per request (never the key)")

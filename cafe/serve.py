@@ -462,10 +462,14 @@ def serve_forever(
     except ValueError as exc:
         print(f"cafe serve: {exc}", file=sys.stderr)
         return 2
-    except OSError as exc:
-        print(f"cafe serve: could not listen on {host}:{port} ({exc.strerror or exc}). Is another "
-              "server using that port? Pick another with --port, or --port 0 for any free one.",
-              file=sys.stderr)
+    except PermissionError as exc:
+        print(f"cafe serve: not allowed to listen on {host}:{port} ({exc.strerror or exc}). Ports below "
+              "1024 usually need administrator rights; pick one above 1024 with --port.", file=sys.stderr)
+        return 2
+    except (OSError, OverflowError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        print(f"cafe serve: could not listen on {host}:{port} ({reason}). Is another server using "
+              "that port? Pick another with --port, or --port 0 for any free one.", file=sys.stderr)
         return 2
     # Ctrl-C and SIGTERM both mean "stop cleanly", even if our parent started us ignoring SIGINT.
     previous = {}

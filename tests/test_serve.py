@@ -484,3 +484,24 @@ def test_cafe_serve_command_answers_from_a_script_file(tmp_path):
         assert reply.choices[0].message.content == "from the file"
     finally:
         assert server.stop() == 0
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "eighty"])
+def test_serve_command_refuses_a_port_outside_the_range(port, capsys):
+    from cafe.cli import main
+
+    with pytest.raises(SystemExit) as caught:
+        main(["serve", "--port", port])
+    assert caught.value.code == 2
+    assert "is not a port number; use 0 to 65535" in capsys.readouterr().err
+
+
+def test_serve_forever_port_in_use_says_so(capsys):
+    from cafe.serve import serve_forever
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert serve_forever(port=port) == 2
+    assert "Is another server using that port?" in capsys.readouterr().err
