@@ -22,9 +22,10 @@ configuration (`cafe.stall.stall_config`), both optional:
   workspace? Asked only when the current diagnostic is a failure whose streak has reached
   `STALL_DELIVERED_FIX_AFTER` and advanced this turn, and no other warning has already fired on
   this turn (with `repair_aware` off, a blind repeated-failure trip takes the turn). It is asked
-  again on every such turn, not once per failure. True means the fix landed and the same failure
-  still came back: the detector raises `delivered_fix_not_landing`, a turn earlier than the
-  plain same-failure nudge, and outranks that nudge. It works with or without `repair_aware`.
+  again on every such turn, not once per failure. True means the fix reached the workspace and
+  the same failure still came back: the detector raises `delivered_fix_not_landing`, a turn
+  earlier than the plain same-failure nudge, and outranks that nudge. It works with or without
+  `repair_aware`.
 
 A callback must be a function or None; anything else is refused when the configuration is
 built (`check_callback`), not halfway through a run. A callback that answers with the wrong type

@@ -148,7 +148,8 @@ class TurnView:
     prev_dispatch: tuple[ToolResult, ...]  # what the previous turn's calls returned
     dispatch: tuple[ToolResult, ...]       # this turn's results (after-turn hooks only)
     elapsed: float                         # seconds since the run started, by the injected clock
-    verify_attempts: int                   # verifications run so far
+    verify_attempts: int                   # verifications the loop itself ran so far, claimed or forced;
+                                           # a check the model called as a tool does not count
     can_verify: bool                       # a verify entrypoint exists and attempts remain
 
 
@@ -204,7 +205,7 @@ class RunResult:
     text: str | None                 # the model's last words (its answer, when it finished)
     turns: tuple[TurnRecord, ...]
     messages: tuple[Mapping[str, Any], ...]
-    verify_attempts: int
+    verify_attempts: int             # as on `TurnView`: the loop's own verifications, not the model's
     elapsed: float
 
 

@@ -46,6 +46,7 @@ Lesson: sessions/s13-stall-detection/lesson.md. Notebook: notebooks/s13-stall-de
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -183,9 +184,6 @@ def stall_config(stall_diagnostics: Mapping[str, Any] | None = None, **flat: Any
 #   4. durations and memory addresses          "in 0.02s" -> "in <t>s"; "0x7f3a9c2e1d30" -> "0x<addr>"
 #   5. whitespace runs                         any run of spaces, tabs, newlines -> one space
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-_TMP_ROOTS = sorted({tempfile.gettempdir().rstrip("/"), "/tmp", "/var/tmp"}, key=len, reverse=True)
-_TMP = re.compile(r"(?:/private)?(?:/var/folders/[^/\s]+/[^/\s]+/T|"
-                  + "|".join(re.escape(root) for root in _TMP_ROOTS) + r")[/\\][^/\\\s:'\"]+")
 _LOCATION = re.compile(r"([\w.<>/\\-]+\.[A-Za-z]\w*):\d+(?::\d+)?")
 _TRACEBACK_LINE = re.compile(r"\bline \d+")
 _DURATION = re.compile(r"\bin \d+(?:\.\d+)?s\b")
@@ -193,10 +191,20 @@ _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 _SPACE = re.compile(r"\s+")
 
 
+@functools.cache
+def _tmp_pattern() -> re.Pattern[str]:
+    """Rule 2's pattern: a folder directly under a temporary root (the platform's, /tmp, /var/tmp,
+    macOS's /var/folders/.../T). Built once, on first use rather than at import: the platform's
+    root comes from the environment (TMPDIR), and nothing in `cafe` reads the environment on import."""
+    roots = sorted({tempfile.gettempdir().rstrip("/"), "/tmp", "/var/tmp"}, key=len, reverse=True)
+    return re.compile(r"(?:/private)?(?:/var/folders/[^/\s]+/[^/\s]+/T|"
+                      + "|".join(re.escape(root) for root in roots) + r")[/\\][^/\\\s:'\"]+")
+
+
 def normalize_evidence(text: str) -> str:
     """Failure output with run-to-run noise removed (see the rules above)."""
     text = _ANSI.sub("", text)
-    text = _TMP.sub("<tmp>", text)
+    text = _tmp_pattern().sub("<tmp>", text)
     text = _LOCATION.sub(r"\1:<line>", text)
     text = _TRACEBACK_LINE.sub("line <n>", text)
     text = _DURATION.sub("in <t>s", text)
@@ -212,7 +220,8 @@ def failure_signature(result: ToolResult) -> str:
 
 def failure_snippet(output: str) -> str:
     """The few lines of a failure worth quoting: pytest's `E` lines if any, else the last lines."""
-    lines = [_TMP.sub("<tmp>", _ANSI.sub("", line)).rstrip() for line in output.splitlines()]
+    tmp = _tmp_pattern()
+    lines = [tmp.sub("<tmp>", _ANSI.sub("", line)).rstrip() for line in output.splitlines()]
     errors = [line[1:].strip() for line in lines if line.startswith("E ")]
     chosen = errors[:3] or [line.strip() for line in lines if line.strip()][-3:]
     snippet = "; ".join(chosen)
@@ -313,6 +322,9 @@ class TurnSnapshot:
     folded: TurnClass   # the class of the PREVIOUS turn's results, folded on this turn
     model: FailureModel
     pattern: StallPattern | None
+    # The blind counter after the same fold: how many turns in a row the same action was answered
+    # the same way (0 before any action). Kept whether or not the blind patterns may trip.
+    same_action_repeats: int = 0
 
 
 @dataclass(frozen=True)
@@ -376,7 +388,8 @@ class StallDetector:
         state = self._blind_counters(state, view.prev_dispatch, kind)
         pattern, message, stop_now = self._trip(state, view, advanced)
         self.state = state
-        self.timeline.append(TurnSnapshot(view.turn, kind, model, pattern))
+        self.timeline.append(TurnSnapshot(view.turn, kind, model, pattern,
+                                          max(state.same_error, state.same_observation)))
         return self._register(view.turn, pattern, message, stop_now)
 
     def _blind_counters(self, state: DetectorState, dispatch: Sequence[ToolResult], kind: TurnClass) -> DetectorState:
@@ -472,6 +485,11 @@ class StallDetector:
         wrote = any(r.kind == "mutate" and r.ok for r in view.dispatch)
         progress = facts.fold_progress(self.state.progress, value, wrote=wrote)
         self.state = replace(self.state, progress=progress)
+        # The two inputs are a turn apart. `progress` already holds THIS turn (this hook runs
+        # after it), but `same_diagnostic_streak` is the one `observe` folded at the start of this
+        # turn, from the PREVIOUS turn's results; this turn's failure is folded next turn. So the
+        # long-stall rules count a repeated failure one turn late (the observer's one-turn lag),
+        # while the write-axis cut reads only `progress` and has no lag.
         why = facts.no_net_progress_cut(
             progress, self.state.model.same_diagnostic_streak,
             verify_state_streak=cfg.verify_state_streak, verify_state_stall_turns=cfg.verify_state_stall_turns,

@@ -8,6 +8,8 @@ test runs are real pytest runs, so every signature below comes from pytest's own
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -150,6 +152,17 @@ def test_signature_ignores_temporary_paths_ansi_whitespace_and_timings():
     spaced = PYTEST_FAILURE.replace("\n", "\r\n  ").replace("    assert", "\tassert")
     assert failure_signature(result(spaced)) == base
     assert failure_signature(result(PYTEST_FAILURE.replace("0.02s", "1.75s"))) == base
+
+
+def test_temp_root_is_read_on_first_use_not_at_import():
+    # STYLE 7: nothing reads the environment (here TMPDIR, through tempfile) when cafe is imported.
+    probe = ("import tempfile; calls = []; real = tempfile.gettempdir; "
+             "tempfile.gettempdir = lambda: calls.append(1) or real(); "
+             "import cafe.stall; assert calls == [], 'read at import'; "
+             "assert cafe.stall.normalize_evidence(real() + '/w1/bill.py:3') == '<tmp>/bill.py:<line>'; "
+             "assert calls == [1], calls")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
 
 
 def test_signature_changes_with_a_different_error_or_tool():
@@ -392,6 +405,14 @@ def test_blind_detector_misses_the_thrash_but_catches_pure_retries():
     blind = run_scenario("retest_only", None)
     assert patterns(blind) == [(4, "repeated_error"), (5, "repeated_error")]
     assert blind.stop_reason == "stuck" and MAX_STALL_WARNINGS == 1
+
+
+def test_timeline_records_the_blind_counter_one_turn_behind():
+    thrash = run_scenario("thrash", None, max_turns=12)
+    assert [s.same_action_repeats for s in thrash.timeline] == [0] + [1] * 11  # alternating actions
+    retries = run_scenario("retest_only", None)
+    assert [(s.same_action_repeats, s.pattern) for s in retries.timeline][:4] == [
+        (0, None), (1, None), (2, None), (REPEATED_FAILURE_AFTER, "repeated_error")]
 
 
 def test_repair_aware_suppresses_the_blind_repeated_failure_trip():
