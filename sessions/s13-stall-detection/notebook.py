@@ -5,13 +5,13 @@
 # that is getting somewhere: both "do the same thing again". This notebook watches a detector that
 # reads the evidence instead. You will predict, then watch:
 #
-# 1. **The thrash**: edit, re-test, the same failure, again. The blind counter misses it; the
-#    repair-aware detector trips, once.
+# 1. **The thrash**: edit, re-test, the same failure, again, under the blind counter and under
+#    the repair-aware detector.
 # 2. **What "the same failure" means**: the failure signature, and what its normalization ignores.
-# 3. **Productive edits** that change the error: the streak resets and nothing trips.
+# 3. **Productive edits** that change the error, under the same detector.
 # 4. **The post-edit re-verify**: an edit is checked even when the agent does not ask.
 # 5. **The hand-back**: a run that ends without success says what is still failing.
-# 6. **The lag**: why the trip lands one turn after the failure that caused it.
+# 6. **The lag**: when a trip lands, relative to the failure that caused it.
 # 7. **Your turn**: write the fold. Then the **hard cap**, and the **checkpoint**.
 #
 # Every run is real. A scripted agent works on the café's till (a bill calculator with one failing
@@ -61,8 +61,18 @@ def print_table(rows, columns):
         print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)))
 
 
+def blind_timeline(stalled):
+    """Per turn: what ran, and the blind counter's count after folding the previous turn: how many
+    turns in a row the same action was answered the same way. It trips at 3."""
+    rows = [(record.turn, calls_of(record), snap.same_action_repeats, snap.pattern or "")
+            for record, snap in zip(stalled.result.turns, stalled.timeline)]
+    print_table(rows, ["turn", "what ran", "same action, same answer", "trip"])
+    print(f"stop_reason: {stalled.stop_reason}")
+
+
 def timeline(stalled):
-    """Per turn: what ran, what the detector folded at the start of that turn, and what it concluded."""
+    """Per turn: what ran, what the repair-aware model folded at the start of that turn (the
+    previous turn's results), and what it concluded."""
     rows = []
     for record, snap in zip(stalled.result.turns, stalled.timeline):
         m = snap.model
@@ -99,13 +109,15 @@ blind_guess = course.predict("s13.blind_thrash", "Does the blind detector trip o
 
 # %%
 blind = run("thrash", BLIND, max_turns=12)
-timeline(blind)
+blind_timeline(blind)
 course.show_outcome(blind_guess, "yes" if blind.warnings else "no")
+assert max(snap.same_action_repeats for snap in blind.timeline) < 3
 
 # %% [markdown]
-# The actions alternate (`write_file`, then `run_tests`), so the blind counter resets on every
-# turn and never reaches three. The agent burned the whole budget and the run ended on
-# `max_turns`, with nothing to say about why.
+# The blind counter is a turn behind, like every observer (section 6): on turn 2 it counts turn
+# 1's test run. The actions alternate (`write_file`, then `run_tests`), so each turn's action
+# differs from the one before, the counter starts again at 1, and it never reaches three. The
+# agent burned the whole budget and the run ended on `max_turns`, with nothing to say about why.
 #
 # Now the repair-aware detector on the same agent. It keeps a current-failure model whose streak
 # is keyed on the failure's *signature*: the same failure counts up, even across edits. Its

@@ -6,7 +6,8 @@
 An agent works on the café till in a real temporary git repository: its edits are real file
 writes and `run_tests` really runs pytest. Offline, a scripted agent thrashes (edit, re-test,
 the same failure, again) under the blind detector and then under the repair-aware one, and a
-productive agent runs under the repair-aware one. Offline the output is the same on every run.
+productive agent runs under the repair-aware one. A trip sends the model one warning and the
+run goes on (a second trip would stop it as `stuck`). Offline the output is the same on every run.
 Live, your model gets the repair-aware detector; a missing variable or an unusable endpoint is
 explained in one message and the toy exits with status 1.
 """
@@ -35,8 +36,14 @@ def run(scenario: str | None, config):
         return run_with_stall(client, TASK, bench.tools, verify=bench.verify, config=config, max_turns=MAX_TURNS)
 
 
+def trip(warning) -> str:
+    """One trip, and what it did: the first is a warning the model reads, and the run goes on."""
+    effect = "stopped the run" if warning.stopped else "warning sent to the model; run continued"
+    return f"{warning.pattern} on turn {warning.turn} ({effect})"
+
+
 def report(label: str, stalled) -> None:
-    trips = ", ".join(f"{w.pattern} on turn {w.turn}" for w in stalled.warnings) or "none"
+    trips = ", ".join(trip(w) for w in stalled.warnings) or "none"
     print(f"{label:<24}: {stalled.stop_reason} after {len(stalled.result.turns)} turns; trips: {trips}")
     failure = stalled.current_failure
     if failure is not None:
