@@ -7,8 +7,8 @@
 # 1. **Writes are not progress.** An agent keeps editing the till, and every edit produces a
 #    *different* wrong total. The signature never repeats, so session 13 sees nothing. The
 #    host's `progress_signal` (how many tests pass) sees the truth.
-# 2. **A fix that did not land.** The agent's fix reaches the file, and the same failure comes
-#    back. With `remediation_delivered` the detector says so a turn sooner.
+# 2. **A delivered fix that changed nothing.** The agent's fix reaches the file, and the same
+#    failure comes back. With `remediation_delivered` the detector says so a turn sooner.
 # 3. **The pace governor's decisions**, as a table you can push across its boundaries.
 # 4. **Your turn:** write the decision yourself.
 # 5. **The governor drives a real loop** on a fake clock, against a fixed timeout.
@@ -125,7 +125,7 @@ assert len(told.result.turns) < len(blind.result.turns)
 course.reveal("s14.writes_not_progress")
 
 # %% [markdown]
-# ## 2. A fix that did not land
+# ## 2. A delivered fix that changed nothing
 #
 # The `thrash` agent runs the tests, then tries three rewrites of the split (`round`, `int`, a
 # comment), each followed by a test run. None of them changes the failure. Session 13 already
@@ -134,13 +134,13 @@ course.reveal("s14.writes_not_progress")
 # The host can add one fact: *the fix reached the files*. Our host checks the workbench itself:
 # for each write in the previous turn, is the file on disk now exactly what the agent sent? That
 # is `remediation_delivered`. When the answer is yes and the same failure is back, the detector
-# raises `delivered_fix_not_landing`, and it asks from a streak of 2, one turn before the plain
-# nudge at 3.
+# raises `delivered_fix_not_landing` (the fix was delivered, but it had no effect on the
+# failure), and it asks from a streak of 2, one turn before the plain nudge at 3.
 #
 # Predict first: with `remediation_delivered` set, on which turn is the first warning raised?
 
 # %%
-landed_guess = course.predict(
+delivered_guess = course.predict(
     "s14.delivered_fix_turn",
     "With remediation_delivered set, on which turn does the first stall warning fire?",
     options=["2", "3", "4", "5"],
@@ -150,7 +150,7 @@ landed_guess = course.predict(
 def thrash_run(with_host_fact: bool):
     with open_workbench() as bench:
 
-        def fix_landed(info: RemediationInfo) -> bool:
+        def fix_delivered(info: RemediationInfo) -> bool:
             """Host fact: every file the agent wrote last turn is on disk as it was sent."""
             writes = [r for r in info.prev_dispatch if r.kind == "mutate" and r.ok]
             return bool(writes) and all(
@@ -158,7 +158,7 @@ def thrash_run(with_host_fact: bool):
                 for r in writes)
 
         config = stall_config(repair_aware=True,
-                              remediation_delivered=fix_landed if with_host_fact else None)
+                              remediation_delivered=fix_delivered if with_host_fact else None)
         return run_with_stall(ScriptedClient(scenario_replies("thrash")), TASK, bench.tools,
                               verify=bench.verify, config=config, max_turns=14)
 
@@ -174,7 +174,7 @@ print_table([(s.turn, s.folded, s.model.same_diagnostic_streak, s.pattern or "")
 
 # %%
 first = delivered.warnings[0]
-course.show_outcome(landed_guess, str(first.turn))
+course.show_outcome(delivered_guess, str(first.turn))
 
 # %%
 assert first.pattern == "delivered_fix_not_landing"
@@ -182,7 +182,7 @@ assert plain.warnings[0].pattern == "stuck_same_diagnostic"
 assert first.turn == plain.warnings[0].turn - 1, "the host fact escalates one turn sooner"
 
 # %% [markdown]
-# The detector only raises the flag. What to do about a fix that landed and changed nothing
+# The detector only raises the flag. What to do about a delivered fix that changed nothing
 # (switch strategy, give the agent a new tool, call a person) is your host's policy. Here the
 # loop's own policy applies: one warning is sent to the agent, the next trip stops the run.
 
