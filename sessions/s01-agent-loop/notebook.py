@@ -202,15 +202,26 @@ lag_guess = course.predict("s01.lag", "On turn 2, the observer's prev_dispatch h
                            options=["turn 1's look-ups", "turn 2's additions", "nothing yet"])
 
 # %%
+seen_on = {}  # turn -> the results the watcher was shown at the start of that turn
+
+
 def watcher(view):
+    seen_on[view.turn] = view.prev_dispatch
     proposed = [c.name for c in view.calls] or ["(done)"]
     seen = [f"{r.name}:{'ok' if r.ok else 'fail'}" for r in view.prev_dispatch] or ["nothing"]
     print(f"turn {view.turn}: proposes {proposed}; has seen {seen}")
     return None
 
 
-run_loop(cafe.make_client(WAITER), ORDER, OrderPad().tools, observers=[watcher])
-course.show_outcome(lag_guess, "turn 1's look-ups")
+watched = run_loop(cafe.make_client(WAITER), ORDER, OrderPad().tools, observers=[watcher])
+on_turn_2 = seen_on[2]  # compare it with what each turn's calls really returned
+if not on_turn_2:
+    lag_outcome = "nothing yet"
+elif on_turn_2 == watched.turns[0].dispatch:
+    lag_outcome = "turn 1's look-ups"
+elif on_turn_2 == watched.turns[1].dispatch:
+    lag_outcome = "turn 2's additions"
+course.show_outcome(lag_guess, lag_outcome)
 
 # %% [markdown]
 # An observer can also answer. Returning `Nudge(text)` tells the model something (the loop
