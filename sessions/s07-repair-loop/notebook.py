@@ -1,9 +1,15 @@
 # %% [markdown]
 # # Session 07 · A bounded re-ask with real feedback
 #
-# Session 06 can reject a bad ticket. This notebook decides what happens next: ask again, with a
-# short and specific account of what failed, up to a cap, and finish every run on a named stop
-# reason. Read `sessions/s07-repair-loop/lesson.md` alongside; `cafe/repair.py` is the code.
+# Your harness can already reject a bad ticket. This notebook decides what happens next: ask
+# again, with a short and specific account of what failed, up to a cap, and finish every run on a
+# named stop reason. Read `sessions/s07-repair-loop/lesson.md` alongside; `cafe/repair.py` is the code.
+#
+# **Coming straight from session 01?** Sessions 02 to 06 are not written yet. The lesson's primer
+# ("Arriving from session 01?") covers what you need from them: `cafe.menu` (the trusted menu and
+# its 86'd, sold-out, items), `cafe.schema` (the four-field `Ticket`, `parse_draft`, and `Failure`
+# with its check, span and fix) and `cafe.detect` (`OrderSpec`, the approved order, and
+# `check_ticket`, which scores a ticket against it).
 #
 # Five steps, each one *predict first*: write your guess down before you run the cell that
 # answers it. Everything runs offline on scripted drafts unless you set `COURSE_MODE=live`.
