@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cafe.scripted import Script
 from cafe.serve import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,10 +48,10 @@ def test_toy_in_live_mode_without_settings_says_which_variable_is_missing(toy):
 KEY = "sk-toy-SECRET-5f3a9c1e7b2d4680"
 
 
-def _run_toy_live(path: Path, base_url: str, key: str) -> subprocess.CompletedProcess:
+def _run_toy_live(path: Path, base_url: str, key: str, model: str = "cafe-scripted") -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") or k in ("CAFE_HOME", "CAFE_HEADLESS")}
     env.update({"COURSE_MODE": "live", "CAFE_BASE_URL": base_url, "CAFE_API_KEY": key,
-                "CAFE_MODEL": "cafe-scripted"})
+                "CAFE_MODEL": model})
     return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=300)
 
@@ -74,12 +75,24 @@ def test_s00_toy_offline_shows_the_scripted_tool_call():
     assert "mode:      offline" in out
 
 
+def test_s00_toy_live_against_another_model_says_your_model_chose():
+    script = Script([{"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}], models=["my-model"])
+    with running_server(script, api_key=KEY) as server:
+        done = _run_toy_live(ROOT / "sessions" / "s00-setup" / "toy.py", server.base_url, KEY, model="my-model")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "(your model chose this reply)" in done.stdout
+    assert "cafe serve" not in done.stdout.split("answer:", 1)[1].split("next:", 1)[0]
+
+
 def test_s00_toy_live_sends_the_request_to_the_endpoint():
     with running_server(api_key=KEY) as server:
         done = _run_toy_live(ROOT / "sessions" / "s00-setup" / "toy.py", server.base_url, KEY)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"mode:      live (model cafe-scripted at {server.base_url})" in done.stdout
-    assert "(your model chose this reply)" in done.stdout
+    assert 'add_item {"item": ""}' in done.stdout
+    assert "(cafe serve answered, not a real model." in done.stdout  # not "your model chose"
+    assert "smallest valid arguments" in done.stdout and "cafe serve --script FILE" in done.stdout
+    assert "your model chose" not in done.stdout
     (request,) = server.requests  # the script is ignored live: the endpoint answered
     assert request["messages"][-1] == {"role": "user", "content": "A latte, please."}
     assert request["tools"][0]["function"]["name"] == "add_item"

@@ -6,7 +6,8 @@
 It checks that the course's packages import, then sends one café request (with one tool on
 offer) through `cafe.make_client()` and prints what came back, in a few lines. Offline the reply
 comes from `SCRIPT`, the toy's one-reply script, so the output is the same on every run; live,
-`make_client` ignores the script and your model chooses the reply. A missing variable or an
+`make_client` ignores the script and your model chooses the reply. Rehearsing against
+`cafe serve` (model `cafe-scripted`), the server's own rule answers, and the toy says so. A missing variable or an
 endpoint that does not answer is explained in one message and the toy exits with status 1;
 `cafe doctor` gives the full diagnosis.
 """
@@ -18,6 +19,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 import cafe
 from cafe.client import chat, endpoint_of
+from cafe.config import OFFLINE_MODEL
 
 # The packages a learner needs for the lessons, notebooks and toys (see pyproject.toml).
 PACKAGES = ("cafe", "openai", "pydantic", "ipywidgets", "jupytext")
@@ -59,6 +61,17 @@ def describe(message) -> str:
     return f"plain text: {message.content!r}"
 
 
+def who_answered(mode: str, model: str) -> str:
+    """A note on where the reply came from: the toy's script, `cafe serve`, or your model."""
+    if mode == "offline":
+        return "(the toy's script wrote this reply; live, your model chooses it)"
+    if model == OFFLINE_MODEL:  # the name `cafe serve` offers: a rehearsal, not a model
+        return ("(cafe serve answered, not a real model. With no script it follows its default rule:\n"
+                " call the first tool offered with the smallest valid arguments, so \"item\" is an\n"
+                " empty string. To choose its replies, start it with `cafe serve --script FILE`.)")
+    return "(your model chose this reply)"
+
+
 def main() -> int:
     found, missing = installed()
     print(f"installed: Python {sys.version.split()[0]}; {', '.join(found)}")
@@ -76,8 +89,8 @@ def main() -> int:
     print(f"mode:      {mode} (model {model} at {endpoint_of(client)})")
     print(f"asked:     {REQUEST!r}, with one tool on offer: add_item")
     print(f"answer:    {describe(response.choices[0].message)}")
-    print("           " + ("(the toy's script wrote this reply; live, your model chooses it)"
-                           if mode == "offline" else "(your model chose this reply)"))
+    for line in who_answered(mode, model).splitlines():
+        print("           " + line)
     print("next:      `cafe doctor` for the full check, then open notebooks/s00-setup.ipynb")
     return 0
 
