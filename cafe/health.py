@@ -11,9 +11,11 @@ prints a line per check as it goes, and says how to fix every failure:
 Offline (the default) it runs the same checks against the scripted model, so they pass, and says
 how to go live. Live, it talks to `CAFE_BASE_URL` with no hidden retries and short timeouts: the
 model list, which runs no model, gets 5 s; each chat check gets 10 s (`--timeout`). Once the
-endpoint is unreachable (or refuses the key) the later network checks are skipped rather than
-each waiting out its own timeout, so a dead endpoint is reported within 10 s, even one that
-accepts the connection and then says nothing.
+endpoint is unreachable, refuses the key, or has no model list at the base URL (a 404: the path,
+usually a missing /v1) the later network checks are skipped rather than each repeating the same
+failure or waiting out its own timeout, so a dead endpoint is reported within 10 s, even one that
+accepts the connection and then says nothing. The closing summary counts what passed, what
+failed and what was skipped, so the totals add up to the number of lines above it.
 
 Two promises: it never raises for a set-up problem (a bad `COURSE_MODE` or a missing variable is
 a failed check carrying the `ConfigError` message), and the API key never appears in what it
@@ -35,7 +37,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, TextIO
 
-from cafe.client import endpoint_of, endpoint_said, make_client
+from cafe.client import classify_error, clip, endpoint_of, make_client
 from cafe.config import LIVE_VARIABLES, OFFLINE_MODEL, Mode, course_mode, live_settings, mask_key, redact
 from cafe.errors import ConfigError
 from cafe.scripted import ScriptedClient
@@ -59,7 +61,13 @@ NETWORK_CHECKS = ("endpoint reachable", "model listed", "JSON round trip", "tool
 # Why later network checks are skipped after a failure that would only repeat (or hang) in them.
 UNREACHABLE = "endpoint unreachable"
 KEY_REFUSED = "the endpoint refused the key"
-# Replies longer than this are cut in failure details; enough to see what went wrong.
+WRONG_PATH = "no API at this base URL (is /v1 missing?)"
+# The fix for a 404 on the model list: every OpenAI-compatible server lists its models, so it is
+# the path that is wrong, and CAFE_MODEL has not even been asked about yet.
+WRONG_PATH_FIX = ("The path is wrong, not the model: CAFE_BASE_URL must be the API's base, which for "
+                  "most servers ends in /v1 (e.g. http://127.0.0.1:8000/v1).")
+# Replies longer than this are cut (at a word boundary) in failure details; enough to see what
+# went wrong. What the endpoint itself said gets more room: `cafe.client.SAID_CHARS`.
 SHOWN_CHARS = 120
 
 # The JSON probe: OpenAI's JSON mode wants the word "JSON" in the messages.
@@ -126,8 +134,7 @@ class _Unusable(Exception):
 
 
 def _short(text: Any) -> str:
-    text = str(text)
-    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
+    return clip(str(text), SHOWN_CHARS)
 
 
 def _versions() -> tuple[str, list[str]]:
@@ -146,53 +153,53 @@ def _explain(exc: Exception, url: str, timeout: float, key: str | None, *,
              listing: bool = False) -> tuple[str, str, str | None]:
     """(what happened, how to fix it, why later network checks are pointless or None) for an error.
 
-    `listing` is True for the model list, the first check: a timeout or a 404 there means
-    something different from the same error on a chat request.
+    `cafe.client.classify_error` sorts the error; the words here are the doctor's own. `listing`
+    is True for the model list, the first check: a timeout or a 404 there means something
+    different from the same error on a chat request.
     """
-    import openai
-
-    if isinstance(exc, openai.APITimeoutError):
-        if listing:
-            return (f"{url} did not answer the model list within {timeout:g} s.",
-                    "A working server lists its models at once. Is it stuck, or still starting? "
-                    "Check that it is up, then run `cafe doctor` again.", UNREACHABLE)
+    problem = classify_error(exc)
+    status, said = problem.status, problem.said
+    if problem.kind == "timeout" and listing:
+        return (f"{url} did not answer the model list within {timeout:g} s.",
+                "A working server lists its models at once. Is it stuck, or still starting? "
+                "Check that it is up, then run `cafe doctor` again.", UNREACHABLE)
+    if problem.kind == "timeout":
         return (f"{url} did not answer within {timeout:g} s.",
                 "Is the server overloaded, or the model still loading? Try again, or allow longer "
                 "with `cafe doctor --timeout 30`.", UNREACHABLE)
-    if isinstance(exc, openai.APIConnectionError):
+    if problem.kind == "connection":
         # The cause tells a stopped server ("Connection refused") from a mistyped host name.
-        why = _short(exc.__cause__) if exc.__cause__ is not None else "nothing answered there"
-        return (f"Could not connect to {url}: {why}.",
+        return (f"Could not connect to {url}: {_short(said) or 'nothing answered there'}.",
                 "Start the endpoint (to rehearse locally, run `cafe serve` in another terminal), "
                 "or correct CAFE_BASE_URL.", UNREACHABLE)
-    if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
-        return (f"{url} refused the API key {mask_key(key)} (HTTP {exc.status_code}).",
+    if problem.kind == "key_refused":
+        return (f"{url} refused the API key {mask_key(key)} (HTTP {status}).",
                 "Check CAFE_API_KEY: it must be a key this endpoint accepts.", KEY_REFUSED)
-    if isinstance(exc, openai.APIStatusError):
-        said = _short(endpoint_said(exc))
-        if exc.status_code == 404 and listing:
-            return (f"{url}/models answered HTTP 404: {said}",
-                    "The path is wrong, not the model: CAFE_BASE_URL must be the API's base, which "
-                    "for most servers ends in /v1 (e.g. http://127.0.0.1:8000/v1).", None)
-        if exc.status_code == 404:
-            return (f"{url} answered HTTP 404: {said}",
-                    "Check CAFE_MODEL against the models the endpoint lists, and that CAFE_BASE_URL "
-                    "ends in /v1.", None)
-        if exc.status_code == 429:
-            return (f"{url} is rate limiting us (HTTP 429): {said}",
-                    "Wait a minute and run `cafe doctor` again; check your plan's rate limits.", None)
-        if exc.status_code in (400, 422):
-            return (f"{url} rejected the request (HTTP {exc.status_code}): {said}",
-                    "This endpoint or model does not support this feature; the course needs it. "
-                    "Try another model, or a server that supports it.", None)
-        return (f"{url} failed with HTTP {exc.status_code}: {said}",
+    if problem.kind == "not_found" and listing:
+        # Every OpenAI-compatible server lists its models; no list here means no API here, so
+        # the chat checks would only fail the same way (and tempt you to blame CAFE_MODEL).
+        return (f"{url}/models answered HTTP 404: {said}", WRONG_PATH_FIX, WRONG_PATH)
+    if problem.kind == "not_found":
+        return (f"{url} answered HTTP 404: {said}",
+                "Check CAFE_MODEL against the models the endpoint lists, and that CAFE_BASE_URL "
+                "ends in /v1.", None)
+    if problem.kind == "rate_limited":
+        return (f"{url} is rate limiting us (HTTP 429): {said}",
+                "Wait a minute and run `cafe doctor` again; check your plan's rate limits.", None)
+    if problem.kind == "rejected":
+        return (f"{url} rejected the request (HTTP {status}): {said}",
+                "This endpoint or model does not support this feature; the course needs it. "
+                "Try another model, or a server that supports it.", None)
+    if problem.kind == "http_error":
+        return (f"{url} failed with HTTP {status}: {said}",
                 "The endpoint is up but failing; check its logs, or try again later.", None)
-    if isinstance(exc, (openai.APIResponseValidationError, ValueError)):
+    if problem.kind == "bad_body":
         return (f"{url} answered with something that is not an OpenAI-style JSON reply.",
                 "Is CAFE_BASE_URL an OpenAI-compatible endpoint, ending in /v1?", None)
-    # Anything else is unexpected; still report it rather than crash the doctor.
-    return (f"Unexpected {type(exc).__name__}: {_short(exc)}",
-            "This looks like a bug or an unusual endpoint; please report it with this output.", None)
+    if problem.kind == "other":  # unexpected; still report it rather than crash the doctor
+        return (f"Unexpected {type(exc).__name__}: {_short(said)}",
+                "This looks like a bug or an unusual endpoint; please report it with this output.", None)
+    raise AssertionError(f"unhandled problem kind {problem.kind!r}")
 
 
 # --- the probes: each returns what it saw, or raises -----------------------------------------
@@ -326,6 +333,22 @@ def _run_endpoint_checks(report: _Report, client: Any, model: str, timeout: floa
         report.add("latency", True, f"{elapsed_ms:.0f} ms for the JSON round trip{slow}")
 
 
+def _summary(result: DoctorReport) -> str:
+    """The closing line of a failed run: passed, failed and skipped, which add up to every line.
+
+    How many checks there are depends on how far the doctor got (a refused key adds "API key
+    accepted"; missing settings replace three lines with one), so the line counts each kind
+    rather than quoting a total that would change from run to run.
+    """
+    failed = [check.name for check in result.failed if not check.skipped]
+    skipped = len(result.failed) - len(failed)
+    passed = len(result.checks) - len(result.failed)
+    counts = f"{passed} passed, {len(failed)} failed ({', '.join(failed)})"
+    if skipped:
+        counts += f", {skipped} skipped because an earlier check failed"
+    return f"cafe doctor: {counts}. Fix the first failure first; later ones often follow from it."
+
+
 def _go_live_hint(report: _Report) -> None:
     report.say("\nScripted mode is active: every answer comes from the scripted model, nothing leaves "
                "this machine.\nTo go live, point the course at an OpenAI-compatible endpoint:")
@@ -400,9 +423,5 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
     if result.ok:
         report.say(f"\ncafe doctor: all {len(result.checks)} checks passed.")
     else:
-        failed = [check.name for check in result.failed if not check.skipped]
-        skipped = len(result.failed) - len(failed)
-        report.say(f"\ncafe doctor: {len(failed)} of {len(result.checks)} checks failed ({', '.join(failed)})"
-                   + (f", {skipped} skipped" if skipped else "")
-                   + ". Fix the first failure first; later ones often follow from it.")
+        report.say("\n" + _summary(result))
     return result

@@ -9,7 +9,10 @@ from __future__ import annotations
 import openai
 import pytest
 
-from cafe.client import DEFAULT_TIMEOUT_S, chat, endpoint_of, endpoint_said, make_client, translate_error
+from cafe.client import (
+    DEFAULT_TIMEOUT_S, PROBLEM_KINDS, SAID_CHARS, EndpointProblem, chat, classify_error, clip, endpoint_of,
+    endpoint_said, make_client, translate_error,
+)
 from cafe.errors import ConfigError, EndpointError, RequestRejected
 from cafe.scripted import Script, ScriptedClient
 from cafe.serve import Faults, running_server
@@ -224,3 +227,63 @@ def test_chat_completion_without_choices_is_an_endpoint_error():
     with pytest.raises(EndpointError, match="answered with no choices") as caught:
         chat(EmptyClient(), model=MODEL, messages=HELLO)
     assert "http://127.0.0.1:9/v1" in str(caught.value) and "cafe doctor" in str(caught.value)
+
+
+# --- classify_error: one sorting of SDK errors, shared with the doctor -----------------------
+
+
+def _status_error(status: int, message: str = "said so", param: str | None = None) -> openai.APIStatusError:
+    body = {"message": message, "type": "invalid_request_error", "param": param, "code": None}
+    return openai.APIStatusError(f"Error code: {status} - {body}", response=_response(status), body=body)
+
+
+@pytest.mark.parametrize("status, kind", [(401, "key_refused"), (403, "key_refused"), (404, "not_found"),
+                                          (429, "rate_limited"), (400, "rejected"), (422, "rejected"),
+                                          (500, "http_error"), (503, "http_error")])
+def test_classify_error_sorts_http_statuses_into_kinds(status, kind):
+    problem = classify_error(_status_error(status))
+    assert problem == EndpointProblem(kind, status, "said so")
+    assert problem.kind in PROBLEM_KINDS
+
+
+def test_classify_error_sorts_transport_body_and_unknown_errors():
+    import httpx
+
+    request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+    refused = openai.APIConnectionError(request=request)
+    refused.__cause__ = ConnectionRefusedError("Connection refused")
+    assert classify_error(openai.APITimeoutError(request=request)) == EndpointProblem("timeout")
+    assert classify_error(refused) == EndpointProblem("connection", said="Connection refused")
+    assert classify_error(ValueError("garbled")) == EndpointProblem("bad_body")
+    assert classify_error(KeyError("choices")) == EndpointProblem("other", said="'choices'")
+
+
+def test_classify_error_keeps_the_param_a_400_blames():
+    problem = classify_error(_status_error(400, "json_schema is not supported", param="response_format"))
+    assert problem.param == "response_format"
+    assert classify_error(_status_error(400)).param is None
+
+
+def test_chat_400_names_the_request_field_the_endpoint_blamed():
+    with running_server(supports_json_schema=False) as server:
+        error = chat_error(server.base_url, response_format={
+            "type": "json_schema", "json_schema": {"name": "t", "schema": {"type": "object"}}})
+    assert "rejected the request (HTTP 400, about response_format): " in str(error)
+
+
+def test_translate_error_cuts_a_long_endpoint_message_at_a_word_boundary():
+    long = "This server could not find that route, and here is a long explanation " * 8
+    client = make_client(environ=live_env("http://127.0.0.1:8125/v1"))
+    message = str(translate_error(_status_error(500, long), client))
+    said = message.split("HTTP 500 (", 1)[1].split("…)", 1)[0]  # "... failed with HTTP 500 (<said>…). Run ..."
+    assert said.split()[-1] in long.split()  # ends on a whole word
+    assert len(said) <= SAID_CHARS
+
+
+@pytest.mark.parametrize("text, limit, expected", [
+    ("short enough", 20, "short enough"),
+    ("does your base URL end in /v1?", 20, "does your base URL…"),
+    ('{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": 1}', 10, '{"aaaaaaaa…'),  # no space to cut at
+])
+def test_clip_cuts_at_a_word_boundary_when_there_is_one(text, limit, expected):
+    assert clip(text, limit) == expected

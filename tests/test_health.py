@@ -173,6 +173,43 @@ def test_doctor_base_url_without_v1_is_reported_as_the_path_not_the_model():
     assert "Error code" not in reachable.detail
 
 
+def test_doctor_base_url_without_v1_skips_the_chat_checks_instead_of_blaming_the_model():
+    # The model list's 404 already says the path is wrong; the chat checks would only 404 again
+    # and lead with "Check CAFE_MODEL", which sends the learner after the wrong variable.
+    with running_server(api_key=KEY) as server:
+        report, text = run(live_env(server.base_url.removesuffix("/v1")))
+    for name in ENDPOINT_CHECKS[1:]:
+        assert check(report, name).skipped
+        assert check(report, name).detail == "skipped: no API at this base URL (is /v1 missing?)"
+    assert "CAFE_MODEL" not in text
+    assert server.requests == []  # no chat request was sent to a path that cannot answer it
+
+
+def test_doctor_cuts_a_long_reply_at_a_word_boundary():
+    reply = "I would be delighted to help with that request, although " * 5
+    with running_server(Script([reply], cycle=True)) as server:
+        report, _ = run(live_env(server.base_url))
+    detail = check(report, "JSON round trip").detail
+    shown = detail.split("'", 1)[1].rsplit("'", 1)[0]  # The reply is not JSON: '<shown>'
+    assert shown.endswith("…")
+    assert shown.removesuffix("…").split()[-1] in reply.split()  # ends on a whole word
+
+
+def test_doctor_summary_counts_passed_failed_and_skipped():
+    env = live_env("http://127.0.0.1:8000/v1")
+    del env["CAFE_MODEL"]
+    _, text = run(env)
+    assert ("cafe doctor: 3 passed, 1 failed (live settings), 5 skipped because an earlier check "
+            "failed.") in text
+
+
+def test_doctor_summary_adds_up_to_every_line_when_the_key_is_refused():
+    with running_server(api_key="sk-the-real-server-key-42") as server:
+        report, text = run(live_env(server.base_url))
+    assert len(report.checks) == 12  # "API key accepted" joins the report
+    assert "7 passed, 1 failed (API key accepted), 4 skipped" in text
+
+
 def test_doctor_cli_dead_port_exits_1(monkeypatch, capsys):
     for name, value in live_env(dead_url()).items():
         monkeypatch.setenv(name, value)
