@@ -10,7 +10,8 @@ draft the repair loop sees. It adds:
 - `parse_draft()`: raw model text in (JSON, JSON in a code fence or prose, or garbage), a ticket
   or named failures out, and never an exception;
 - `StructuredDrafts`: asks an endpoint for a draft, strictest format first, stepping down to JSON
-  mode and then plain text when the endpoint rejects a format (`RequestRejected`).
+  mode and then plain text when the endpoint rejects the format (a `RequestRejected` that names
+  it); any other rejection is raised.
 
 What it leaves out: whether the ticket is *right* (on the menu, safe, what the customer asked
 for). That is `cafe.detect`, session 06. Retrying a bad draft is `cafe.repair`, session 07.
@@ -239,11 +240,23 @@ def parse_draft(draft: str) -> Parsed:
         return Parsed(None, tuple(failures.values()))
 
 
+# How a refusal names the output format: the request field (`response_format`, which
+# `cafe.client` puts in the message when the endpoint blames it) or a format's own name.
+_FORMAT_REFUSAL = re.compile(r"response[_ ]format|json[_ ]schema|json[_ ]object|json mode", re.IGNORECASE)
+
+
+def _about_format(rejection: RequestRejected) -> bool:
+    """Is this HTTP 400/422 about the output format we asked for, rather than the rest of the request?"""
+    return _FORMAT_REFUSAL.search(str(rejection)) is not None
+
+
 class StructuredDrafts:
     """Ask an endpoint for ticket drafts, strictest output format the endpoint accepts first.
 
-    Tries `json_schema` (strict); when the endpoint answers HTTP 400/422 (`RequestRejected`) it
-    steps down to `json_object`, then to plain text, and remembers the step for later calls.
+    Tries `json_schema` (strict); when the endpoint answers HTTP 400/422 (`RequestRejected`) and
+    the refusal names the output format, it steps down to `json_object`, then to plain text, and
+    remembers the step for later calls. A refusal about anything else (the messages, the model)
+    is raised as it is: the format was not the problem, so dropping it would only hide the cause.
     Transport failures are `EndpointError`s and are not caught: a dead endpoint is not a bad draft.
     """
 
@@ -257,8 +270,7 @@ class StructuredDrafts:
     def __call__(self, messages: Sequence[dict[str, Any]]) -> Draft:
         sent = [{"role": "system", "content": self.system_prompt}, *copy.deepcopy(list(messages))]
         while True:
-            # Only `response_format` varies, so a 400 here is about the format. (No temperature:
-            # some reasoning models refuse any value but their own, which would look the same.)
+            # (No temperature: some reasoning models refuse any value but their own.)
             kwargs: dict[str, Any] = {"model": self.model, "messages": sent}
             fmt = response_format(self.format)
             if fmt is not None:
@@ -267,8 +279,10 @@ class StructuredDrafts:
                 completion = chat(self.client, **kwargs)
                 break
             except RequestRejected as exc:
-                if self.format == FORMATS[-1]:
-                    raise  # even plain text was refused: that is the endpoint's problem to report
+                if self.format == FORMATS[-1] or not _about_format(exc):
+                    # Even plain text was refused, or the refusal is about something else (too
+                    # long a prompt, say): a weaker format would hide the real cause, so report it.
+                    raise
                 self.rejections.append(f"{self.format}: {exc}")
                 self.format = FORMATS[FORMATS.index(self.format) + 1]
         text = (completion.choices[0].message.content or "") if completion.choices else ""

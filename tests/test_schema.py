@@ -2,14 +2,17 @@
 
 import json
 
+import openai
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cafe.errors import RequestRejected
 from cafe.schema import (
-    CONTRACT_CHECKS, FORMATS, MAX_TABLE, TICKET_FIELDS, Draft, Failure, Ticket, Usage,
+    CONTRACT_CHECKS, FORMATS, MAX_TABLE, TICKET_FIELDS, Draft, Failure, StructuredDrafts, Ticket, Usage,
     contract_text, extract_json, parse_draft, response_format, strict_ticket_schema,
 )
+from cafe.serve import Faults, running_server
 
 GOOD = {"table": 4, "items": ["latte"], "allergies": [], "notes": ""}
 
@@ -165,3 +168,29 @@ def test_usage_adds_up():
     total = Usage(10, 2) + Usage(5, 1)
     assert (total.prompt_tokens, total.completion_tokens, total.total_tokens) == (15, 3, 18)
     assert Draft("x").usage is None
+
+
+# --- StructuredDrafts: step down only when the format is what the endpoint refused ------------
+
+
+def test_structured_drafts_steps_down_when_the_endpoint_refuses_json_schema():
+    with running_server([json.dumps(GOOD)], supports_json_schema=False) as server:
+        drafts = StructuredDrafts(openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0),
+                                  "cafe-scripted", "Write the ticket.")
+        draft = drafts([{"role": "user", "content": "A latte, table 4."}])
+    assert drafts.format == "json_object"
+    assert parse_draft(draft.text).ticket is not None
+    assert "about response_format" in drafts.rejections[0]
+
+
+def test_structured_drafts_rejection_for_another_reason_is_raised_not_stepped_down():
+    # A 400 about something else (a prompt over the context length, say) must not quietly cost
+    # the strict format: a weaker one would be refused the same way and the cause hidden.
+    with running_server([json.dumps(GOOD)], faults=Faults(status=400)) as server:
+        drafts = StructuredDrafts(openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0),
+                                  "cafe-scripted", "Write the ticket.")
+        with pytest.raises(RequestRejected, match="HTTP 400 injected"):
+            drafts([{"role": "user", "content": "A latte, table 4."}])
+        sent = list(server.requests)
+    assert drafts.format == "json_schema" and drafts.rejections == []
+    assert [r["response_format"]["type"] for r in sent] == ["json_schema"]
