@@ -26,6 +26,7 @@ Session 00 (`sessions/s00-setup/`) shows each mechanic once.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -249,17 +250,19 @@ def _as_problems(found: Any, check: Callable[..., Any]) -> tuple[str, ...]:
     return tuple(str(problem) for problem in found)
 
 
-def _raised_inside(exc: BaseException, fn: Callable[..., Any]) -> bool:
-    """Did `exc` pass through `fn`'s own code? (Callables without code get the benefit of the doubt.)"""
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return True
-    tb = exc.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code is code:
-            return True
-        tb = tb.tb_next
-    return False
+def _recording(fn: Callable[..., Any], raised: list[BaseException]) -> Callable[..., Any]:
+    """`fn` as the check sees it: the same calls and results, plus a note in `raised` of every
+    exception `fn` lets out. `compare` uses the note to tell the learner's error from the check's."""
+
+    @functools.wraps(fn)
+    def learner(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except Exception as exc:
+            raised.append(exc)
+            raise
+
+    return learner
 
 
 def compare(fn: Callable[..., Any], check: Callable[[Callable[..., Any]], Iterable[str]], *,
@@ -267,21 +270,25 @@ def compare(fn: Callable[..., Any], check: Callable[[Callable[..., Any]], Iterab
             clock: Clock | None = None) -> CompareResult:
     """Run `check(fn)` and report: not attempted yet (stub), passed, or each problem.
 
-    The stub raising `NotImplementedError` is not a failure. Any other exception from the learner's
-    function is reported as a problem, so the notebook keeps going. With `key=`, the status is saved.
+    The check is handed `fn` wrapped so that every exception `fn` raises is noted. When the check
+    lets an exception out, that note decides whose it is: the stub's `NotImplementedError` is
+    "not attempted yet", not a failure; any other exception from the learner's function is
+    reported as a problem, so the notebook keeps going; an exception the learner's function never
+    raised is a bug in the check and is raised. With `key=`, the status is saved.
     """
     if key is not None:
         split_key(key)  # a bad key is the notebook author's mistake: say so before running anything
     name = getattr(fn, "__name__", "your function")
+    raised: list[BaseException] = []
     try:
-        found = check(fn)
-    except NotImplementedError:
-        result = CompareResult("not_attempted")
+        found = check(_recording(fn, raised))
     except Exception as exc:
-        if not _raised_inside(exc, fn):
+        if not any(exc is own for own in raised):
             raise  # a bug in the check itself: show the traceback to whoever wrote it
-        # the learner's code broke: say how, and keep the notebook running
-        result = CompareResult("failed", (f"calling {name} raised {type(exc).__name__}: {exc}",))
+        if isinstance(exc, NotImplementedError):
+            result = CompareResult("not_attempted")  # the stub, still a stub
+        else:  # the learner's code broke: say how, and keep the notebook running
+            result = CompareResult("failed", (f"calling {name} raised {type(exc).__name__}: {exc}",))
     else:
         problems = _as_problems(found, check)
         result = CompareResult("failed", problems) if problems else CompareResult("passed")

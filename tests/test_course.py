@@ -238,6 +238,34 @@ def test_compare_a_bug_in_the_check_itself_is_raised_not_blamed_on_the_learner()
         course.compare(right, buggy_check)
 
 
+def test_compare_a_bug_in_the_check_is_raised_even_for_a_callable_object():
+    # A learner's callable object has no code of its own to look for; what it raised still decides.
+    class Doubler:
+        def __call__(self, x):
+            return 2 * x
+
+    def buggy_check(fn):
+        return [problem for problem in fn(1).missing_attribute]
+
+    with pytest.raises(AttributeError):
+        course.compare(Doubler(), buggy_check)
+
+
+def test_compare_a_not_implemented_error_from_the_check_itself_is_raised():
+    def unfinished_check(fn):
+        fn(1)
+        raise NotImplementedError("the check's author has not finished it")
+
+    with pytest.raises(NotImplementedError, match="check's author"):
+        course.compare(right, unfinished_check)
+
+
+def test_compare_the_check_sees_the_learners_function_by_name():
+    seen = []
+    course.compare(right, lambda fn: seen.append(fn.__name__) or [])
+    assert seen == ["right"]
+
+
 def test_compare_a_check_that_returns_text_is_a_type_error():
     with pytest.raises(TypeError, match="must return a list of problem strings"):
         course.compare(right, lambda fn: "all good")
