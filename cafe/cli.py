@@ -15,6 +15,10 @@ from pathlib import Path
 
 __all__ = ["main", "find_toy", "sessions_dir"]
 
+# `cafe toy`'s usage line. argparse would list the optional pass-through arguments as required
+# ("required: number, toy_args"), so the number is checked in `_toy` and the usage is spelled out.
+TOY_USAGE = "cafe toy [-h] number [toy_args ...]"
+
 
 def sessions_dir() -> Path:
     """The `sessions/` folder of the course checkout this package was installed from."""
@@ -43,6 +47,10 @@ def find_toy(number: str) -> Path:
 
 
 def _toy(args: argparse.Namespace) -> int:
+    if args.number is None:  # argparse cannot say this itself; see TOY_USAGE
+        print(f"usage: {TOY_USAGE}\ncafe toy: error: which session? Give its number, e.g. `cafe toy 07`.",
+              file=sys.stderr)
+        return 2
     try:
         path = find_toy(args.number)
     except (ValueError, FileNotFoundError) as exc:
@@ -100,9 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "the model list, checked first, waits at most 5")
     doctor.set_defaults(run=_doctor)
 
-    toy = sub.add_parser("toy", help="run a session's toy script, e.g. `cafe toy 07`")
-    toy.add_argument("number", help="the session number: 7, 07 or s07")
-    toy.add_argument("toy_args", nargs=argparse.REMAINDER, help="passed on to the toy")
+    toy = sub.add_parser("toy", usage=TOY_USAGE, help="run a session's toy script, e.g. `cafe toy 07`")
+    toy.add_argument("number", nargs="?", help="the session number: 7, 07 or s07 (required)")
+    toy.add_argument("toy_args", nargs=argparse.REMAINDER, help="anything after the number is passed on to the toy")
     toy.set_defaults(run=_toy)
 
     serve = sub.add_parser("serve", help="run a local OpenAI-compatible endpoint answering from a script")

@@ -54,6 +54,21 @@ def test_cafe_toy_unknown_session_lists_the_available_ones(capsys):
     assert "No toy for session 99" in err and "s00-setup" in err
 
 
+def test_cafe_toy_without_a_number_says_only_the_number_is_required(capsys):
+    assert main(["toy"]) == 2
+    err = capsys.readouterr().err
+    assert "usage: cafe toy [-h] number [toy_args ...]" in err
+    assert "cafe toy 07" in err
+    assert "toy_args" not in err.split("\n", 1)[1]  # only the usage line mentions them, as optional
+
+
+def test_cafe_toy_passes_what_follows_the_number_to_the_toy(monkeypatch):
+    calls = []
+    monkeypatch.setattr("cafe.cli.subprocess.call", lambda command: calls.append(command) or 0)
+    assert main(["toy", "00", "--flag", "x"]) == 0
+    assert calls[0][-3:] == [str(find_toy("00")), "--flag", "x"]
+
+
 @pytest.mark.parametrize("value", ["0", "-3", "soon"])
 def test_cafe_doctor_timeout_must_be_a_positive_number(value, capsys):
     with pytest.raises(SystemExit) as caught:
