@@ -180,7 +180,7 @@ def translate_error(exc: Exception, client: Any) -> EndpointError:
     elif problem.kind == "rejected":
         about = f", about {problem.param}" if problem.param else ""
         return RequestRejected(f"The endpoint {url} rejected the request (HTTP {status}{about}): {said}.",
-                               base_url=url, status=status)
+                               base_url=url, status=status, param=problem.param)
     elif problem.kind == "http_error":
         message = f"The endpoint {url} failed with HTTP {status} ({said}). {doctor}"
     elif problem.kind == "bad_body":

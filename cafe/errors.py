@@ -39,7 +39,15 @@ class EndpointError(CafeError):
 
 
 class RequestRejected(EndpointError):
-    """The endpoint answered HTTP 400/422: it understood the request and refused it."""
+    """The endpoint answered HTTP 400/422: it understood the request and refused it.
+
+    `param` is the request field the endpoint blamed (e.g. "response_format"), when it named one.
+    """
+
+    def __init__(self, message: str, *, base_url: str | None = None, status: int | None = None,
+                 param: str | None = None):
+        super().__init__(message, base_url=base_url, status=status)
+        self.param = param
 
 
 class ScriptExhausted(CafeError):

@@ -240,13 +240,15 @@ def parse_draft(draft: str) -> Parsed:
         return Parsed(None, tuple(failures.values()))
 
 
-# How a refusal names the output format: the request field (`response_format`, which
-# `cafe.client` puts in the message when the endpoint blames it) or a format's own name.
+# How a refusal names the output format: the request field the endpoint blamed
+# (`RequestRejected.param`), or, for servers that name no field, a format's name in the message.
 _FORMAT_REFUSAL = re.compile(r"response[_ ]format|json[_ ]schema|json[_ ]object|json mode", re.IGNORECASE)
 
 
 def _about_format(rejection: RequestRejected) -> bool:
     """Is this HTTP 400/422 about the output format we asked for, rather than the rest of the request?"""
+    if rejection.param:
+        return rejection.param.startswith("response_format")
     return _FORMAT_REFUSAL.search(str(rejection)) is not None
 
 

@@ -173,6 +173,7 @@ def test_chat_400_becomes_request_rejected_with_the_reason():
     assert error.status == 400
     assert "response_format json_schema is not supported" in str(error)
     assert server.base_url in str(error)
+    assert error.param == "response_format"  # the field the endpoint blamed, for callers to branch on
 
 
 def test_chat_errors_never_contain_the_key():
