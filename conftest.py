@@ -5,6 +5,9 @@ Set before any test or notebook kernel starts (kernels inherit this process's en
 - offline mode, whatever the instructor's shell says, so every run is scripted and repeatable;
 - `CAFE_HEADLESS=1`, so widget cells print their fixed plain-text form;
 - `CAFE_HOME` in a fresh temporary folder, so no test touches the learner's real progress file.
+
+Hypothesis runs derandomized: the same examples on every run, so a property test cannot pass on
+one machine and fail on the next by luck. Set HYPOTHESIS_PROFILE=explore to search afresh.
 """
 
 import os
@@ -14,3 +17,12 @@ for _name in ("COURSE_MODE", "CAFE_BASE_URL", "CAFE_API_KEY", "CAFE_MODEL"):
     os.environ.pop(_name, None)
 os.environ["CAFE_HEADLESS"] = "1"
 os.environ["CAFE_HOME"] = tempfile.mkdtemp(prefix="cafe-home-")
+
+try:
+    from hypothesis import settings as _hypothesis_settings
+except ImportError:  # the test extra is not installed; the tests will say so themselves
+    pass
+else:
+    _hypothesis_settings.register_profile("course", derandomize=True, deadline=None)
+    _hypothesis_settings.register_profile("explore", deadline=None)
+    _hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "course"))

@@ -407,7 +407,9 @@ def test_decision_property_closed_consistent_pure(policy, obs):
 def test_decision_property_extend_moves_deadline_past_now(policy, obs):
     decision = governor_pace_decision(policy, obs)
     if decision["action"] == "extend":
-        assert decision["new_budget_ms"] > (obs.get("elapsed_ms") or 0)
+        # Never behind now; equal only when float rounding swallows a checkpoint far below a
+        # millisecond (1 + 2e-95 == 1.0), which hypothesis once found.
+        assert decision["new_budget_ms"] >= (obs.get("elapsed_ms") or 0)
     if decision["action"] != "proceed":
         # anything but proceed means a budget was armed and the run was not done
         assert (obs.get("armed_budget_ms") or 0) > 0 and not obs.get("done")
