@@ -14,7 +14,7 @@ import pytest
 
 from cafe import course
 
-ANSWER = "The cap turns a repeated defect into an honest stop."
+from samples import ANSWER
 FIXED = datetime(2026, 11, 29, 12, 0, 0, tzinfo=timezone.utc)
 
 
@@ -22,21 +22,7 @@ def clock() -> datetime:
     return FIXED
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch) -> Path:
-    """Every test gets its own CAFE_HOME and runs headless."""
-    folder = tmp_path / "home"
-    monkeypatch.setenv("CAFE_HOME", str(folder))
-    monkeypatch.setenv("CAFE_HEADLESS", "1")
-    return folder
-
-
-@pytest.fixture
-def answers(tmp_path) -> Path:
-    folder = tmp_path / "answers"
-    folder.mkdir()
-    (folder / "s07.json").write_text(json.dumps({"why_cap": ANSWER, "lines": ["one", "two"]}))
-    return folder
+pytestmark = pytest.mark.usefixtures("home")  # each test: its own CAFE_HOME, headless (tests/conftest.py)
 
 
 def progress(home: Path) -> dict:

@@ -13,13 +13,7 @@ from cafe import course, progress
 EMPTY = {"version": 1, "predictions": {}, "outcomes": {}, "exercises": {}, "checkpoints": {}}
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch) -> Path:
-    """Every test gets its own CAFE_HOME and runs headless."""
-    folder = tmp_path / "home"
-    monkeypatch.setenv("CAFE_HOME", str(folder))
-    monkeypatch.setenv("CAFE_HEADLESS", "1")
-    return folder
+pytestmark = pytest.mark.usefixtures("home")  # each test: its own CAFE_HOME, headless (tests/conftest.py)
 
 
 def saved(home: Path) -> dict:

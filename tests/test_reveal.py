@@ -11,24 +11,10 @@ import pytest
 from cafe import course
 from cafe.reveal import ANSWERS_DIR, Reveal, answers_path, reveal, reveal_now
 
-ANSWER = "The cap turns a repeated defect into an honest stop."
+from samples import ANSWER
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch) -> Path:
-    """Every test gets its own CAFE_HOME and runs headless."""
-    folder = tmp_path / "home"
-    monkeypatch.setenv("CAFE_HOME", str(folder))
-    monkeypatch.setenv("CAFE_HEADLESS", "1")
-    return folder
-
-
-@pytest.fixture
-def answers(tmp_path) -> Path:
-    folder = tmp_path / "answers"
-    folder.mkdir()
-    (folder / "s07.json").write_text(json.dumps({"why_cap": ANSWER, "lines": ["one", "two"]}))
-    return folder
+pytestmark = pytest.mark.usefixtures("home")  # each test: its own CAFE_HOME, headless (tests/conftest.py)
 
 
 # --- the course toolkit re-exports the switch -------------------------------------------------
