@@ -42,7 +42,7 @@ from cafe.config import LIVE_VARIABLES, OFFLINE_MODEL, Mode, course_mode, live_s
 from cafe.errors import ConfigError
 from cafe.scripted import ScriptedClient
 
-__all__ = ["Check", "DoctorReport", "doctor", "PACKAGES", "MIN_PYTHON", "DEFAULT_TIMEOUT_S",
+__all__ = ["Check", "DoctorReport", "doctor", "package_versions", "PACKAGES", "MIN_PYTHON", "DEFAULT_TIMEOUT_S",
            "REACH_TIMEOUT_S"]
 
 # The distributions whose versions the report shows: the course itself and what its sessions use.
@@ -137,7 +137,7 @@ def _short(text: Any) -> str:
     return clip(str(text), SHOWN_CHARS)
 
 
-def _versions() -> tuple[str, list[str]]:
+def package_versions() -> tuple[str, list[str]]:
     """("cafe 0.1.0, openai 1.2.3, ...", [names not installed]), read from package metadata only."""
     shown, missing = [], []
     for name in PACKAGES:
@@ -387,7 +387,7 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
     report.add("Python", python >= MIN_PYTHON, f"Python {python.major}.{python.minor}.{python.micro}",
                f"The course needs Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer; install one and "
                "recreate the virtual environment.")
-    shown, missing = _versions()
+    shown, missing = package_versions()
     report.add("packages", not missing, shown,
                f"Install what is missing ({', '.join(missing)}): "
                "from the course checkout, run `pip install -e .`")

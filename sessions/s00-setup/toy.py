@@ -15,14 +15,11 @@ endpoint that does not answer is explained in one message and the toy exits with
 from __future__ import annotations
 
 import sys
-from importlib.metadata import PackageNotFoundError, version
 
 import cafe
 from cafe.client import chat, endpoint_of
 from cafe.config import OFFLINE_MODEL
-
-# The packages a learner needs for the lessons, notebooks and toys (see pyproject.toml).
-PACKAGES = ("cafe", "openai", "pydantic", "ipywidgets", "jupytext")
+from cafe.health import package_versions
 
 ADD_ITEM = {
     "type": "function",
@@ -40,17 +37,6 @@ MESSAGES = [
     {"role": "system", "content": "You take orders at a small café. Use the tools."},
     {"role": "user", "content": REQUEST},
 ]
-
-
-def installed() -> tuple[list[str], list[str]]:
-    """(name version, ...) for what is installed, and the names of what is missing."""
-    found, missing = [], []
-    for name in PACKAGES:
-        try:
-            found.append(f"{name} {version(name)}")
-        except PackageNotFoundError:
-            missing.append(name)
-    return found, missing
 
 
 def describe(message) -> str:
@@ -73,8 +59,8 @@ def who_answered(mode: str, model: str) -> str:
 
 
 def main() -> int:
-    found, missing = installed()
-    print(f"installed: Python {sys.version.split()[0]}; {', '.join(found)}")
+    found, missing = package_versions()  # the same list the doctor checks
+    print(f"installed: Python {sys.version.split()[0]}; {found}")
     if missing:
         print(f"missing:   {', '.join(missing)}. From the course folder run: pip install -e \".[test]\"")
         return 1
