@@ -415,16 +415,10 @@ def test_check_repeat_guard_passes_the_reference_and_fails_a_stub():
 
 
 def test_s01_notebook_stub_is_not_attempted_and_the_reference_passes():
-    import contextlib
-    import io
-    from pathlib import Path
-
     from cafe import course
     from cafe.loop import check_repeat_guard, repeat_guard
+    from samples import run_notebook_source
 
-    source = Path(__file__).resolve().parents[1] / "sessions" / "s01-agent-loop" / "notebook.py"
-    namespace: dict = {"__name__": "__notebook__"}
-    with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), namespace)
-        assert course.compare(namespace["repeat_guard"], check_repeat_guard).status == "not_attempted"
-        assert course.compare(repeat_guard, check_repeat_guard).status == "passed"
+    namespace = run_notebook_source("s01-agent-loop")
+    assert course.compare(namespace["repeat_guard"], check_repeat_guard).status == "not_attempted"
+    assert course.compare(repeat_guard, check_repeat_guard).status == "passed"

@@ -20,6 +20,7 @@ import pytest
 
 from cafe import course
 from cafe.reveal import load_answer
+from samples import run_notebook_source
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted(ROOT.glob("sessions/*/notebook.py"))
@@ -152,15 +153,8 @@ def test_reveal_key_finder_sees_answer_reveals_and_skips_source_reveals():
 # --- the session 00 exercise: the stub is not attempted, the reference answer passes ----------
 
 
-def _run_notebook_source(source: Path) -> dict:
-    namespace: dict = {"__name__": "__notebook__"}
-    with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), namespace)
-    return namespace
-
-
 def test_s00_stub_is_not_attempted_and_the_revealed_answer_passes():
-    namespace = _run_notebook_source(ROOT / "sessions" / "s00-setup" / "notebook.py")
+    namespace = run_notebook_source("s00-setup")
     check = namespace["check_tool_arguments"]
     with contextlib.redirect_stdout(io.StringIO()):
         assert course.compare(namespace["tool_arguments"], check).status == "not_attempted"

@@ -528,17 +528,12 @@ def test_repair_ticket_endpoint_failing_on_attempt_two_is_an_endpoint_error(faul
 
 
 def test_notebook_stub_is_not_attempted_and_the_reference_passes(tmp_path, monkeypatch):
-    import contextlib
-    import io
-    from pathlib import Path
+    from samples import run_notebook_source
 
     monkeypatch.setenv("CAFE_HOME", str(tmp_path))  # the notebook banks a checkpoint
-    source = Path(__file__).resolve().parents[1] / "sessions" / "s07-repair-loop" / "notebook.py"
-    namespace: dict = {"__name__": "__notebook__"}
-    with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), namespace)
-        stub = course.compare(namespace["attempt_failure_view"], check=check_attempt_failure_view)
-        reference = course.compare(attempt_failure_view, check=check_attempt_failure_view)
+    namespace = run_notebook_source("s07-repair-loop")
+    stub = course.compare(namespace["attempt_failure_view"], check=check_attempt_failure_view)
+    reference = course.compare(attempt_failure_view, check=check_attempt_failure_view)
     assert stub.status == "not_attempted"
     assert reference.status == "passed"
     assert namespace["distribution"] == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 0}

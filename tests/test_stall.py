@@ -626,19 +626,13 @@ def test_reserved_terminal_verify_does_not_repeat_a_check_the_turn_already_ran()
 
 
 def test_s13_notebook_stub_is_not_attempted_and_the_reference_passes():
-    import contextlib
-    import io
-    from pathlib import Path
-
     from cafe import course
     from cafe.stall import check_fold_diagnostic
+    from samples import run_notebook_source
 
-    source = Path(__file__).resolve().parents[1] / "sessions" / "s13-stall-detection" / "notebook.py"
-    namespace: dict = {"__name__": "__notebook__"}
-    with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), namespace)
-        assert course.compare(namespace["my_fold"], check_fold_diagnostic).status == "not_attempted"
-        assert course.compare(fold_diagnostic, check_fold_diagnostic).status == "passed"
+    namespace = run_notebook_source("s13-stall-detection")
+    assert course.compare(namespace["my_fold"], check_fold_diagnostic).status == "not_attempted"
+    assert course.compare(fold_diagnostic, check_fold_diagnostic).status == "passed"
 
 
 def test_stall_detector_works_the_same_against_a_live_endpoint():
