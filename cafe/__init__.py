@@ -12,17 +12,12 @@ One module per session concept, each read beside its lesson:
 - `cafe.facts`, `cafe.governor`     session 14: host-supplied facts and the pure pace decision;
 - `cafe.pacing`                     session 14: the host side that runs the pace decision in the loop;
 
-plus the shared plumbing every session uses:
+and, in two sub-packages, the machinery that runs the course (read it when you are curious, not
+for a lesson):
 
-- `cafe.config`   which mode we are in (`COURSE_MODE`) and the live endpoint's settings;
-- `cafe.client`   `make_client()`: a scripted model offline, `openai.OpenAI` live;
-- `cafe.scripted` the scripted model itself, shared by offline runs and `cafe serve`;
-- `cafe.serve`    a local OpenAI-compatible HTTP endpoint for rehearsing live mode;
-- `cafe.health`   `doctor()`: is the endpoint usable, and if not, how to fix it;
-- `cafe.progress` the progress file: where it lives, atomic writes, a damaged file set aside;
-- `cafe.course`   the notebook toolkit: predict, compare, checkpoint, and reveal (re-exported);
-- `cafe.reveal`   the reveal switch: an answer or a function's source, read only when flipped;
-- `cafe.cells`    what the notebook cells share: the course key, headless text, widget display;
+- `cafe.endpoint`  config, errors, the client, the scripted model, `cafe serve` and the doctor;
+- `cafe.course`    the notebook toolkit: predict, reveal, compare, checkpoint, the progress file;
+- `cafe.exercises` the your-turn checkers, one module per session, apart from the code they check.
 
 Importing `cafe` is deliberately cheap: `openai`, `ipywidgets` and Jupyter are imported only by
 the functions that need them.
@@ -32,9 +27,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cafe.client import make_client
-from cafe.config import OFFLINE_MODEL, course_mode, live_settings, mask_key, model_name
-from cafe.errors import CafeError, ConfigError, EndpointError, RequestRejected, ScriptExhausted
+from cafe.endpoint.client import make_client
+from cafe.endpoint.config import OFFLINE_MODEL, course_mode, live_settings, mask_key, model_name
+from cafe.endpoint.errors import CafeError, ConfigError, EndpointError, RequestRejected, ScriptExhausted
 
 __version__ = "0.1.0"
 
@@ -56,7 +51,7 @@ __all__ = [
 
 
 def doctor(**kwargs: Any) -> Any:
-    """Check the course set-up and the model endpoint; see `cafe.health.doctor` for the details."""
-    from cafe.health import doctor as run_doctor
+    """Check the course set-up and the model endpoint; see `cafe.endpoint.health.doctor` for the details."""
+    from cafe.endpoint.health import doctor as run_doctor
 
     return run_doctor(**kwargs)

@@ -63,14 +63,14 @@ def _toy(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from cafe.health import doctor
+    from cafe.endpoint.health import doctor
 
     report = doctor(timeout=args.timeout)
     return 0 if report.ok else 1
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from cafe.serve import serve_forever
+    from cafe.endpoint.serve import serve_forever
 
     return serve_forever(host=args.host, port=args.port, api_key=args.api_key, script_path=args.script,
                          log_requests=args.log)

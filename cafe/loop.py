@@ -19,7 +19,7 @@ transcript and counters.
 
 Every run ends on one of `STOP_REASONS`, declared once below. "Tell the model" is a `Nudge` the
 loop appends as a message; "stop the run" is a `Stop` with a named reason. An endpoint that cannot
-be used raises `cafe.errors.EndpointError` (via `cafe.client.chat`); it is not a stop reason,
+be used raises `cafe.endpoint.errors.EndpointError` (via `cafe.endpoint.client.chat`); it is not a stop reason,
 because no policy decision was made: the run simply could not happen.
 
 Plug-in points (later sessions use these and never edit the loop):
@@ -58,8 +58,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Union, get_args
 
-from cafe.client import chat
-from cafe.config import model_name
+from cafe.endpoint.client import chat
+from cafe.endpoint.config import model_name
 from cafe.tools import Tool, ToolKind, ToolOutput, tool_schemas
 
 __all__ = [

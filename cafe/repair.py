@@ -209,10 +209,10 @@ def system_prompt(menu: Menu) -> str:
 def make_model_generator(client: Any, model: str | None = None, *, menu: Menu | None = None) -> StructuredDrafts:
     """A generator backed by an endpoint (`make_client()`): strict JSON schema where supported.
 
-    `model` defaults to `cafe.config.model_name()` (`CAFE_MODEL` live, `cafe-scripted` offline).
+    `model` defaults to `cafe.endpoint.config.model_name()` (`CAFE_MODEL` live, `cafe-scripted` offline).
     Its drafts carry token usage, which `repair_ticket` sums across attempts.
     """
-    from cafe.config import model_name
+    from cafe.endpoint.config import model_name
 
     return StructuredDrafts(client, model or model_name(), system_prompt(menu or load_menu()))
 

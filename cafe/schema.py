@@ -28,8 +28,8 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from cafe.client import chat
-from cafe.errors import RequestRejected
+from cafe.endpoint.client import chat
+from cafe.endpoint.errors import RequestRejected
 
 __all__ = [
     "MAX_TABLE",

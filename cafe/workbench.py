@@ -41,7 +41,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from cafe.scripted import Reply
+from cafe.endpoint.scripted import Reply
 from cafe.tools import Tool, ToolOutput, tool
 
 __all__ = [

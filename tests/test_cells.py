@@ -1,11 +1,11 @@
-"""cafe.cells: the course key's shape, how a callable is named, and when cells print plain text."""
+"""cafe.course.cells: the course key's shape, how a callable is named, and when cells print plain text."""
 
 from __future__ import annotations
 
 import pytest
 
 from cafe import course
-from cafe.cells import HEADLESS_VARIABLE, headless, source_name, split_key
+from cafe.course.cells import HEADLESS_VARIABLE, headless, source_name, split_key
 
 
 def test_split_key_gives_the_session_and_the_name():
@@ -19,8 +19,8 @@ def test_split_key_rejects_anything_else_and_shows_the_shape(key):
 
 
 def test_source_name_is_module_and_qualified_name():
-    assert source_name(course.checkpoint) == "cafe.course.checkpoint"
-    assert source_name(course.Prediction.text) == "cafe.course.Prediction.text"
+    assert source_name(course.checkpoint) == "cafe.course.toolkit.checkpoint"
+    assert source_name(course.Prediction.text) == "cafe.course.toolkit.Prediction.text"
 
 
 @pytest.mark.parametrize("value", ["1", "true", "YES", " on "])

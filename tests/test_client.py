@@ -1,4 +1,4 @@
-"""Tests for cafe/client.py: one factory for both modes, and endpoint trouble turned into clear errors.
+"""Tests for cafe/endpoint/client.py: one factory for both modes, and endpoint trouble turned into clear errors.
 
 The live cases drive the real `openai` SDK over HTTP against `cafe serve` (`running_server`).
 """
@@ -9,13 +9,13 @@ from __future__ import annotations
 import openai
 import pytest
 
-from cafe.client import (
+from cafe.endpoint.client import (
     DEFAULT_TIMEOUT_S, PROBLEM_KINDS, SAID_CHARS, EndpointProblem, chat, classify_error, clip, endpoint_of,
     endpoint_said, make_client, translate_error,
 )
-from cafe.errors import ConfigError, EndpointError, RequestRejected
-from cafe.scripted import Script, ScriptedClient
-from cafe.serve import Faults, running_server
+from cafe.endpoint.errors import ConfigError, EndpointError, RequestRejected
+from cafe.endpoint.scripted import Script, ScriptedClient
+from cafe.endpoint.serve import Faults, running_server
 from endpoints import KEY, MODEL, dead_url, live_env
 
 HELLO = [{"role": "user", "content": "Hello!"}]

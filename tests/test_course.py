@@ -1,6 +1,6 @@
 """cafe.course: fixed headless text, predictions, compare, checkpoints, progress file.
 
-The reveal switch has its own tests, in tests/test_reveal.py."""
+The reveal switch has its own tests, in tests/test_reveals.py."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cafe import course
+from cafe.course import toolkit
 
 from samples import ANSWER
 FIXED = datetime(2026, 11, 29, 12, 0, 0, tzinfo=timezone.utc)
@@ -104,7 +105,7 @@ def test_predict_in_jupyter_displays_the_widget_with_a_text_fallback(monkeypatch
     import IPython.display
 
     shown = []
-    monkeypatch.setattr(course, "headless", lambda environ=None: False)
+    monkeypatch.setattr(toolkit, "headless", lambda environ=None: False)
     monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append(obj))
     guess = course.predict("s07.stop_reason", "Which?", options=["passed", "retries_exhausted"])
     (bundle,) = shown

@@ -1,4 +1,4 @@
-"""Tests for cafe/health.py: `cafe doctor` offline, against `cafe serve`, and against broken set-ups.
+"""Tests for cafe/endpoint/health.py: `cafe doctor` offline, against `cafe serve`, and against broken set-ups.
 
 Every scenario also checks the one promise that matters most: the API key never shows up.
 """
@@ -17,9 +17,9 @@ import pytest
 
 import cafe
 from cafe.cli import main
-from cafe.health import REACH_TIMEOUT_S, Check, DoctorReport, doctor
-from cafe.scripted import Script
-from cafe.serve import Faults, running_server
+from cafe.endpoint.health import REACH_TIMEOUT_S, Check, DoctorReport, doctor
+from cafe.endpoint.scripted import Script
+from cafe.endpoint.serve import Faults, running_server
 from endpoints import KEY, MODEL, dead_url, live_env
 
 ENDPOINT_CHECKS = ("endpoint reachable", "model listed", "JSON round trip", "tool calls", "latency")

@@ -7,8 +7,8 @@ from typing import Literal
 
 import pytest
 
-from cafe.client import make_client
-from cafe.errors import EndpointError
+from cafe.endpoint.client import make_client
+from cafe.endpoint.errors import EndpointError
 from cafe.loop import (DEFAULT_MAX_TURNS, OBSERVER_STOP_REASONS, STOP_REASONS, Nudge, Stop, ToolResult,
                        TurnView, Verify, run_loop)
 from cafe.tools import Tool, ToolOutput, json_type, tool, tool_schemas
@@ -352,7 +352,7 @@ def test_run_loop_never_mutates_the_callers_messages():
 
 
 def test_run_loop_live_against_running_server_calls_tools():
-    from cafe.serve import running_server
+    from cafe.endpoint.serve import running_server
 
     script = [reply_call("add_item", item="latte", quantity=2), "Two lattes on the ticket."]
     with running_server(script=script) as server:

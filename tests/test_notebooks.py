@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from cafe import course
-from cafe.reveal import load_answer
+from cafe.course.reveals import load_answer
 from samples import run_notebook_source
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,7 +12,7 @@ from cafe.governor import EXTEND_REASON, PACE_CHECK_REASON
 from cafe.loop import Nudge, Stop, ToolResult, TurnView, run_loop
 from cafe.pacing import (PACE_CHECK_NOTE, PaceGovernor, TurnClock, passing_tests, verify_state_of,
                          wall_timeout)
-from cafe.scripted import ScriptedClient
+from cafe.endpoint.scripted import ScriptedClient
 from cafe.stall import StallDetector, run_with_stall, stall_config
 from cafe.tools import ToolOutput, tool
 from cafe.workbench import open_workbench, scenario_replies

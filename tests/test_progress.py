@@ -1,4 +1,4 @@
-"""cafe.progress: where the progress file lives, atomic writes, and a damaged file never lost."""
+"""cafe.course.progress: where the progress file lives, atomic writes, and a damaged file never lost."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cafe import course, progress
+from cafe import course
+from cafe.course import progress
 
 EMPTY = {"version": 1, "predictions": {}, "outcomes": {}, "exercises": {}, "checkpoints": {}}
 

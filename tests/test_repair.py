@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe import course
-from cafe.client import make_client
+from cafe.endpoint.client import make_client
 from cafe.detect import OrderSpec
-from cafe.errors import EndpointError, RequestRejected
+from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.menu import load_menu
 from cafe.repair import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, CHANGE_NOTHING_ELSE, OMELETTE_SPEC, RETRY_MODES, STOP_REASONS, UNSAFE_SPEC,
@@ -23,7 +23,7 @@ from cafe.repair import (
     make_model_generator, make_scripted_generator, repair_ticket, retry_messages, score_ticket, system_prompt,
 )
 from cafe.schema import Draft, Failure, Ticket, Usage, extract_json
-from cafe.serve import Faults, running_server
+from cafe.endpoint.serve import Faults, running_server
 
 MENU = load_menu()
 
@@ -545,7 +545,7 @@ def test_toy_live_mode_runs_the_same_orders_against_an_endpoint():
     import sys
     from pathlib import Path
 
-    from cafe.scripted import Script
+    from cafe.endpoint.scripted import Script
 
     toy = Path(__file__).resolve().parents[1] / "sessions" / "s07-repair-loop" / "toy.py"
     with running_server(Script(ALTERNATING_CANDIDATES, cycle=True), api_key="sk-local-test") as server:
@@ -565,7 +565,7 @@ def test_benchmark_accumulate_keeps_every_draft_and_curated_stays_flat():
     from pathlib import Path
 
     bench = runpy.run_path(str(Path(__file__).resolve().parents[1] / "benchmarks" / "retry_policies.py"))
-    from cafe.scripted import Script
+    from cafe.endpoint.scripted import Script
 
     rows = {policy: bench["run_policy"](policy, make_client(Script(ALTERNATING_CANDIDATES, cycle=True)), 4)
             for policy in ("naive", "curated", "accumulate")}
@@ -582,7 +582,7 @@ def test_lesson_quotes_the_benchmark_numbers_it_measured():
     import runpy
     from pathlib import Path
 
-    from cafe.scripted import Script
+    from cafe.endpoint.scripted import Script
 
     root = Path(__file__).resolve().parents[1]
     bench = runpy.run_path(str(root / "benchmarks" / "retry_policies.py"))

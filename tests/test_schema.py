@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.errors import RequestRejected
+from cafe.endpoint.errors import RequestRejected
 from cafe.schema import (
     CONTRACT_CHECKS, FORMATS, MAX_TABLE, TICKET_FIELDS, Draft, Failure, StructuredDrafts, Ticket, Usage,
     contract_text, extract_json, parse_draft, response_format, strict_ticket_schema,
 )
-from cafe.serve import Faults, running_server
+from cafe.endpoint.serve import Faults, running_server
 
 GOOD = {"table": 4, "items": ["latte"], "allergies": [], "notes": ""}
 

@@ -1,4 +1,4 @@
-"""Tests for cafe/serve.py: the local OpenAI-compatible endpoint, driven by the real `openai` SDK over HTTP.
+"""Tests for cafe/endpoint/serve.py: the local OpenAI-compatible endpoint, driven by the real `openai` SDK over HTTP.
 
 Requests the SDK would never send (no key, broken JSON) go through `urllib`, so the server's own
 answers to them are checked too.
@@ -24,9 +24,9 @@ import openai
 import pytest
 from pydantic import BaseModel
 
-from cafe.scripted import Script
+from cafe.endpoint.scripted import Script
 from cafe.cli import build_parser
-from cafe.serve import Faults, _banner, make_server, running_server, serve_forever
+from cafe.endpoint.serve import Faults, _banner, make_server, running_server, serve_forever
 
 KEY = "sk-test-SECRET-1234567890abcdef"
 MODEL = "cafe-scripted"
@@ -497,7 +497,7 @@ def test_serve_command_refuses_a_port_outside_the_range(port, capsys):
 
 
 def test_serve_forever_port_in_use_says_so(capsys):
-    from cafe.serve import serve_forever
+    from cafe.endpoint.serve import serve_forever
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

@@ -97,7 +97,7 @@ def front_matter(number: int, slug: str, /, **changes: Any) -> dict[str, Any]:
         "title": f"Fixture session {number:02d}",
         "path": PATH_OF[number],
         "carried_in": [] if number == 0 else [
-            {"module": "cafe/config.py", "session": 0, "summary": "the mode switch, `COURSE_MODE`."}
+            {"module": "cafe/endpoint/config.py", "session": 0, "summary": "the mode switch, `COURSE_MODE`."}
         ],
         "ships": [{"module": f"cafe/fixture{number}.py", "summary": f"what session {number} ships."}],
         "teaches": f"what fixture session {number} teaches.",
@@ -439,7 +439,7 @@ def test_number_and_slug_must_match_the_folder(tmp_path: Path) -> None:
 def test_unknown_and_nested_fields_are_checked(tmp_path: Path) -> None:
     write_course(tmp_path)
     write_lesson(tmp_path, 1, "loop", front=front_matter(
-        1, "loop", prerequisite=[0], carried_in=[{"module": "cafe/config.py", "session": "S00", "summary": "x"}]))
+        1, "loop", prerequisite=[0], carried_in=[{"module": "cafe/endpoint/config.py", "session": "S00", "summary": "x"}]))
     problems = "\n".join(failure(tmp_path))
     assert "sessions/s01-loop/lesson.md: field 'prerequisite': unknown field" in problems
     assert "sessions/s01-loop/lesson.md: field 'carried_in[0].session': expected a session number (int), got 'S00'" in problems

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe import facts
-from cafe.client import make_client
+from cafe.endpoint.client import make_client
 from cafe.facts import RemediationInfo
 from cafe.loop import ToolResult, TurnView, run_loop
 from cafe.stall import (MAX_STALL_WARNINGS, REPAIR_DEFAULTS, REPEATED_FAILURE_AFTER, STALL_PATTERNS,
@@ -636,7 +636,7 @@ def test_s13_notebook_stub_is_not_attempted_and_the_reference_passes():
 
 
 def test_stall_detector_works_the_same_against_a_live_endpoint():
-    from cafe.serve import running_server
+    from cafe.endpoint.serve import running_server
 
     replies = scenario_replies("same_turn_thrash", rounds=4)
     env = {"COURSE_MODE": "live", "CAFE_BASE_URL": "", "CAFE_API_KEY": "sk-local-test-key", "CAFE_MODEL": "cafe-scripted"}

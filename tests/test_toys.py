@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cafe.scripted import Script
-from cafe.serve import running_server
+from cafe.endpoint.scripted import Script
+from cafe.endpoint.serve import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 TOYS = sorted(ROOT.glob("sessions/s[0-9][0-9]-*/toy.py"))

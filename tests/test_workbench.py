@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cafe.client import make_client
+from cafe.endpoint.client import make_client
 from cafe.loop import run_loop
 from cafe.workbench import (BILL_FIXES, PROJECTS, SCENARIOS, Workbench, edited_bill, open_workbench, project_file,
                             scenario_replies)

@@ -6,21 +6,21 @@ Every session's notebook uses the same four mechanics, all reached through this 
   prints that guess beside what actually happened.
 - `reveal(key)` is a switch that loads a reference (an answer text from
   `cafe/data/answers/<session>.json`, or a function's source) only when you flip it on. It lives
-  in `cafe.reveal`; `reveal`, `reveal_now`, `answers_path` and `Reveal` are re-exported here.
+  in `cafe.course.reveals`; `reveal`, `reveal_now`, `answers_path` and `Reveal` are re-exported here.
 - `compare(fn, check)` runs a check over your "your turn" function; a stub that still raises
   `NotImplementedError` is reported as not attempted yet, never as a failure.
 - `checkpoint(session, name, value, model)` banks the number a session produces.
 
 Predictions, outcomes, compare results and checkpoints go to a progress file you own:
 `$CAFE_HOME/progress.json` (default `~/.cafe/progress.json`), so later sessions (and the shift
-report in session 09) can read what you banked. `cafe.progress` keeps that file safe; its
+report in session 09) can read what you banked. `cafe.course.progress` keeps that file safe; its
 `progress_path`, `load_progress` and `save_progress` are re-exported here for notebooks.
 
 Two display modes. Inside a Jupyter kernel the calls show ipywidgets. Headless (the variable
 `CAFE_HEADLESS` set to 1, as the test suite and nbval do, or no kernel at all) every call prints
 fixed plain text: no timestamps, no object ids, and never an answer. ipywidgets and IPython are
 imported only inside the functions that draw widgets, so `import cafe.course` stays cheap. The
-key shape and headless detection come from `cafe.cells`, shared with `cafe.reveal`.
+key shape and headless detection come from `cafe.course.cells`, shared with `cafe.course.reveals`.
 Session 00 (`sessions/s00-setup/`) shows each mechanic once.
 """
 
@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Literal, get_args
 
-from cafe.cells import HEADLESS_VARIABLE, display_bundle, headless, source_name, split_key
-from cafe.progress import HOME_VARIABLE, PROGRESS_FILE, load_progress, progress_path, record, save_progress
-from cafe.reveal import Reveal, answers_path, reveal, reveal_now
+from cafe.course.cells import HEADLESS_VARIABLE, display_bundle, headless, source_name, split_key
+from cafe.course.progress import HOME_VARIABLE, PROGRESS_FILE, load_progress, progress_path, record, save_progress
+from cafe.course.reveals import Reveal, answers_path, reveal, reveal_now
 
 __all__ = [
     "HOME_VARIABLE",
@@ -61,7 +61,7 @@ __all__ = [
     "checkpoint",
 ]
 
-# A checkpoint's session tag: "s07", the first half of a course key (see `cafe.cells`).
+# A checkpoint's session tag: "s07", the first half of a course key (see `cafe.course.cells`).
 _SESSION = re.compile(r"s\d{2}")
 
 # What `compare` can say about a your-turn function: declared once, as a type and as a set.

@@ -12,7 +12,7 @@ a stack trace from deep inside an HTTP library, or worse, a fake "the model fail
 
 `classify_error(exc)` sorts an `openai` exception into one of a few `PROBLEM_KINDS` (timeout,
 connection, key refused, not found, ...), once. `translate_error` here and the doctor
-(`cafe.health`) both start from that record and word it for their own reader.
+(`cafe.endpoint.health`) both start from that record and word it for their own reader.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from cafe.config import course_mode, live_settings, mask_key, redact
-from cafe.errors import EndpointError, RequestRejected
-from cafe.scripted import Reply, Responder, Script, ScriptedClient
+from cafe.endpoint.config import course_mode, live_settings, mask_key, redact
+from cafe.endpoint.errors import EndpointError, RequestRejected
+from cafe.endpoint.scripted import Reply, Responder, Script, ScriptedClient
 
 __all__ = ["DEFAULT_TIMEOUT_S", "SAID_CHARS", "PROBLEM_KINDS", "ProblemKind", "EndpointProblem",
            "make_client", "chat", "endpoint_of", "endpoint_said", "clip", "classify_error",
@@ -107,7 +107,7 @@ class EndpointProblem:
 
     `said` is the endpoint's own message for an HTTP error (clipped to `SAID_CHARS`), the
     underlying cause for a connection failure, or the exception's text for `other`. It is not
-    redacted: whoever shows it runs `cafe.config.redact` over it. `param` is the request field an
+    redacted: whoever shows it runs `cafe.endpoint.config.redact` over it. `param` is the request field an
     HTTP 400/422 blamed, when the endpoint named one (OpenAI's error body carries it).
     """
 

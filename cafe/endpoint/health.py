@@ -19,10 +19,10 @@ failed and what was skipped, so the totals add up to the number of lines above i
 
 Two promises: it never raises for a set-up problem (a bad `COURSE_MODE` or a missing variable is
 a failed check carrying the `ConfigError` message), and the API key never appears in what it
-prints or returns (`cafe.config.redact` runs over every line; the key itself shows as `…` plus at
+prints or returns (`cafe.endpoint.config.redact` runs over every line; the key itself shows as `…` plus at
 most its last 4 characters).
 
-The module is `cafe.health` because `cafe.doctor` is the function. Session 00
+The module is `cafe.endpoint.health` because `cafe.doctor` is the function. Session 00
 (`sessions/s00-setup/lesson.md`) walks through a run of it.
 """
 
@@ -37,10 +37,10 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, TextIO
 
-from cafe.client import classify_error, clip, endpoint_of, make_client
-from cafe.config import LIVE_VARIABLES, OFFLINE_MODEL, Mode, course_mode, live_settings, mask_key, redact
-from cafe.errors import ConfigError
-from cafe.scripted import ScriptedClient
+from cafe.endpoint.client import classify_error, clip, endpoint_of, make_client
+from cafe.endpoint.config import LIVE_VARIABLES, OFFLINE_MODEL, Mode, course_mode, live_settings, mask_key, redact
+from cafe.endpoint.errors import ConfigError
+from cafe.endpoint.scripted import ScriptedClient
 
 __all__ = ["Check", "DoctorReport", "doctor", "package_versions", "PACKAGES", "MIN_PYTHON", "DEFAULT_TIMEOUT_S",
            "REACH_TIMEOUT_S"]
@@ -67,7 +67,7 @@ WRONG_PATH = "no API at this base URL (is /v1 missing?)"
 WRONG_PATH_FIX = ("The path is wrong, not the model: CAFE_BASE_URL must be the API's base, which for "
                   "most servers ends in /v1 (e.g. http://127.0.0.1:8000/v1).")
 # Replies longer than this are cut (at a word boundary) in failure details; enough to see what
-# went wrong. What the endpoint itself said gets more room: `cafe.client.SAID_CHARS`.
+# went wrong. What the endpoint itself said gets more room: `cafe.endpoint.client.SAID_CHARS`.
 SHOWN_CHARS = 120
 
 # The JSON probe: OpenAI's JSON mode wants the word "JSON" in the messages.
@@ -153,7 +153,7 @@ def _explain(exc: Exception, url: str, timeout: float, key: str | None, *,
              listing: bool = False) -> tuple[str, str, str | None]:
     """(what happened, how to fix it, why later network checks are pointless or None) for an error.
 
-    `cafe.client.classify_error` sorts the error; the words here are the doctor's own. `listing`
+    `cafe.endpoint.client.classify_error` sorts the error; the words here are the doctor's own. `listing`
     is True for the model list, the first check: a timeout or a 404 there means something
     different from the same error on a chat request.
     """

@@ -33,8 +33,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Union
 
-from cafe.config import OFFLINE_MODEL
-from cafe.errors import ScriptExhausted
+from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.errors import ScriptExhausted
 
 __all__ = [
     "Reply",

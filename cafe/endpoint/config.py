@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Literal, Mapping
 
-from cafe.errors import ConfigError
+from cafe.endpoint.errors import ConfigError
 
 __all__ = [
     "MODES",

@@ -1,4 +1,4 @@
-"""cafe.reveal: a reveal switch holds nothing before the flip, loads its content after, and says
+"""cafe.course.reveals: a reveal switch holds nothing before the flip, loads its content after, and says
 how to reveal where widgets do not draw. Notebooks call it as `course.reveal`, so that is checked too."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cafe import course
-from cafe.reveal import ANSWERS_DIR, Reveal, answers_path, reveal, reveal_now
+from cafe.course.reveals import ANSWERS_DIR, Reveal, answers_path, reveal, reveal_now
 
 from samples import ANSWER
 
@@ -47,7 +47,7 @@ def test_reveal_of_source_headless_names_the_object_not_its_code(capsys):
     reveal("s00.source", source=course.checkpoint)
     out = capsys.readouterr().out
     assert out == ('[reveal s00.source] Source hidden. Flip the switch, or run: '
-                   'course.reveal_now("s00.source", source=cafe.course.checkpoint)\n')
+                   'course.reveal_now("s00.source", source=cafe.course.toolkit.checkpoint)\n')
     assert "def checkpoint" not in out
 
 
@@ -141,7 +141,7 @@ def test_reveal_in_jupyter_displays_the_widget_with_a_text_fallback(answers, mon
     import IPython.display
 
     shown = []
-    monkeypatch.setattr("cafe.reveal.headless", lambda environ=None: False)
+    monkeypatch.setattr("cafe.course.reveals.headless", lambda environ=None: False)
     monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append((obj, raw)))
     handle = reveal("s07.why_cap", answers_dir=answers)
     (bundle, raw), = shown

@@ -7,7 +7,7 @@ module closes that gap. It serves the two routes the course uses,
     GET  /v1/models              the models this server offers (the script's `models`)
     POST /v1/chat/completions    text, tool calls, JSON mode and JSON schema, with `usage`
 
-from the same `cafe.scripted.Script` the offline client uses, on the standard library's
+from the same `cafe.endpoint.scripted.Script` the offline client uses, on the standard library's
 `ThreadingHTTPServer`, so the real `openai` SDK talks to it exactly as it talks to a hosted model.
 A learner without a key runs `cafe serve` to rehearse live mode (session 00,
 `sessions/s00-setup/lesson.md`); tests use `running_server(...)` to drive the SDK over HTTP, and
@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TextIO
 
-from cafe.config import mask_key
-from cafe.errors import ScriptExhausted
-from cafe.scripted import Reply, Responder, Script, completion_payload
+from cafe.endpoint.config import mask_key
+from cafe.endpoint.errors import ScriptExhausted
+from cafe.endpoint.scripted import Reply, Responder, Script, completion_payload
 
 __all__ = [
     "DEFAULT_HOST",

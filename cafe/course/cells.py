@@ -1,6 +1,6 @@
 """What every notebook-toolkit cell shares: the key that names it, and how it shows itself.
 
-`cafe.course` (predict, compare, checkpoint) and `cafe.reveal` (the reveal switch) both import
+`cafe.course` (predict, compare, checkpoint) and `cafe.course.reveals` (the reveal switch) both import
 these, so each rule is written once:
 
 - a course key looks like "s07.why_cap": a session tag, a dot, a Python-style name;

@@ -13,7 +13,7 @@ model, or a named stop reason. The hierarchy:
     └── ScriptExhausted        a scripted (offline) model was asked for more replies than it has
 
 Messages say what happened, the offending value, and what to do next. None of them ever
-contains the API key: `cafe.config.redact` runs over anything that came back from the endpoint.
+contains the API key: `cafe.endpoint.config.redact` runs over anything that came back from the endpoint.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Answers live in `cafe/data/answers/<session>.json`: "s07.why_cap" is the key "wh
 `s07.json`, whose value is text or a list of lines. `reveal(key, source=fn)` shows `fn`'s source,
 highlighted, instead. Notebooks reach all of this through `cafe.course`, which re-exports
 `reveal`, `reveal_now`, `answers_path` and `Reveal`. Predict, compare and checkpoint stay in
-`cafe.course`; the key shape and headless detection are shared through `cafe.cells`.
+`cafe.course`; the key shape and headless detection are shared through `cafe.course.cells`.
 Session 00 (`sessions/s00-setup/`) shows a switch of each kind.
 """
 
@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cafe.cells import display_bundle, headless, source_name, split_key
+from cafe.course.cells import display_bundle, headless, source_name, split_key
 
 __all__ = [
     "ANSWERS_DIR",
@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 # The answers behind reveal switches: `cafe/data/answers/s07.json` holds the keys "s07.<name>".
-ANSWERS_DIR = Path(__file__).resolve().parent / "data" / "answers"
+ANSWERS_DIR = Path(__file__).resolve().parents[1] / "data" / "answers"
 
 
 # --- finding the content ----------------------------------------------------------------------
