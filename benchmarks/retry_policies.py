@@ -17,7 +17,7 @@ fails and all `CAP_DEFAULT` attempts are spent. Each policy decides what attempt
 
 For every attempt it prints the characters sent (system prompt included) and the prompt tokens
 the endpoint reported. Offline the endpoint is the scripted client, whose token counts are an
-estimate (one token per four characters, `cafe.scripted.estimate_tokens`); live they are your
+estimate (one token per four characters, `cafe.endpoint.scripted.estimate_tokens`); live they are your
 endpoint's own counts.
 """
 
@@ -28,16 +28,16 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cafe.client import make_client
-from cafe.config import course_mode, model_name
-from cafe.errors import ConfigError, EndpointError
+from cafe.endpoint.client import make_client
+from cafe.endpoint.config import course_mode, model_name
+from cafe.endpoint.errors import ConfigError, EndpointError
 from cafe.menu import load_menu
 from cafe.repair import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, OMELETTE_SPEC, Message, attempt_failure_view, brief_for,
     make_model_generator, retry_messages, score_ticket,
 )
 from cafe.schema import Failure
-from cafe.scripted import Script
+from cafe.endpoint.scripted import Script
 
 POLICIES = ("naive", "curated", "accumulate")
 

@@ -75,10 +75,10 @@ guess = course.predict(
 
 # %% [markdown]
 # Now run it. `cafe.make_client()` gives you the scripted client offline and an `openai.OpenAI`
-# client live; `cafe.client.chat` sends the request and turns endpoint trouble into a clear error.
+# client live; `cafe.endpoint.client.chat` sends the request and turns endpoint trouble into a clear error.
 
 # %%
-from cafe.client import chat
+from cafe.endpoint.client import chat
 
 ADD_ITEM = {
     "type": "function",
@@ -127,7 +127,7 @@ course.reveal("s00.why_tool_call")
 # follows when no script is given.
 
 # %%
-course.reveal("s00.default_responder", source=cafe.scripted.default_responder)
+course.reveal("s00.default_responder", source=cafe.endpoint.scripted.default_responder)
 
 # %% [markdown]
 # ## 6. A script of your own

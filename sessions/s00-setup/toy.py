@@ -17,9 +17,9 @@ from __future__ import annotations
 import sys
 
 import cafe
-from cafe.client import chat, endpoint_of
-from cafe.config import OFFLINE_MODEL
-from cafe.health import package_versions
+from cafe.endpoint.client import chat, endpoint_of
+from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.health import package_versions
 
 ADD_ITEM = {
     "type": "function",

@@ -19,9 +19,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from cafe.client import make_client
-from cafe.config import course_mode, model_name
-from cafe.errors import ConfigError, EndpointError
+from cafe.endpoint.client import make_client
+from cafe.endpoint.config import course_mode, model_name
+from cafe.endpoint.errors import ConfigError, EndpointError
 from cafe.repair import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, OMELETTE_SPEC, UNSAFE_SPEC, RepairResult,
     make_model_generator, make_scripted_generator, repair_ticket,

@@ -22,7 +22,7 @@
 import cafe
 from cafe import course
 from cafe.loop import ToolResult
-from cafe.scripted import ScriptedClient
+from cafe.endpoint.scripted import ScriptedClient
 from cafe.stall import (
     FailureModel,
     classify_turn,

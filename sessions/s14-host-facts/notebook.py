@@ -31,7 +31,7 @@ from cafe.governor import (
 )
 from cafe.loop import run_loop
 from cafe.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
-from cafe.scripted import ScriptedClient
+from cafe.endpoint.scripted import ScriptedClient
 from cafe.stall import StallDetector, run_with_stall, stall_config
 from cafe.workbench import open_workbench, scenario_replies
 
