@@ -1,12 +1,13 @@
-"""Pacing a running loop: the host side that feeds `governor_pace_decision` from `run_loop`.
+"""Pacing a running loop: the host side that feeds the pace decision from `run_loop`.
 
-Session 14 (host-supplied facts). `cafe/governor.py` holds the pace decision, and it is pure: it
-never reads a clock and keeps no state, so something else has to. This module is that host side
-for our own loop, `cafe.loop.run_loop`, and adds:
+Session 14 (host-supplied facts). `cafe/governor.py` holds the pace decision (`decide_pace` on
+frozen records, `governor_pace_decision` on dicts), and it is pure: it never reads a clock and
+keeps no state, so something else has to. This module is that host side for our own loop,
+`cafe.loop.run_loop`, and adds:
 
 - `PaceGovernor`: an after-turn hook. It owns the armed deadline, the counters
   (`extends_used`, `pace_checks_used`) and the evidence gathered since the last checkpoint.
-  Once the deadline passes it builds an observation, asks `governor_pace_decision`, and acts:
+  Once the deadline passes it builds a `PaceObservation`, asks `decide_pace`, and acts:
   re-arms the deadline on `extend`, sends `PACE_CHECK_NOTE` on `pace_check`, stops on `cut`.
 - The host's reading of the verifier, the same kind of reading `progress_signal` gives the stall
   detector (`cafe/facts.py`): `verify_state_of` (clean or broken) and `passing_tests` (the
@@ -32,7 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from cafe.governor import governor_pace_decision
+from cafe.governor import PaceDecision, PaceObservation, PacePolicy, decide_pace
 from cafe.loop import Nudge, Stop, ToolResult, TurnView
 from cafe.stall import failure_signature
 
@@ -49,8 +50,8 @@ __all__ = [
 
 # --- constants ------------------------------------------------------------------------------
 
-# What the agent is told on a pace check (course wording: the reference leaves the text to the
-# host, and so the note lives here, not beside the pure decision).
+# What the agent is told on a pace check. The course's own wording: the pace decision's contract
+# leaves the text to the host, and so the note lives here, not beside the pure decision.
 PACE_CHECK_NOTE = (
     "[harness] You are past the time this task was expected to take. You are still making "
     "progress, so keep going, but narrow down: finish the one change that gets the checks "
@@ -127,8 +128,8 @@ class PaceTurn:
     deadline_ms: float  # the deadline armed when the turn ended (before acting on the decision)
     wrote: bool  # a workspace write landed this turn
     reading: float | None  # the host's verify-state reading this turn
-    observation: Mapping[str, Any] | None  # what was passed to governor_pace_decision, if asked
-    decision: Mapping[str, Any] | None
+    observation: PaceObservation | None  # what was passed to decide_pace, if it was asked
+    decision: PaceDecision | None
 
 
 # --- the baseline, then the governor --------------------------------------------------------
@@ -147,7 +148,7 @@ def wall_timeout(budget_ms: float) -> Callable[[TurnView], Stop | None]:
 
 
 class PaceGovernor:
-    """The host side of `governor_pace_decision`, as an after-turn hook for `cafe.loop.run_loop`.
+    """The host side of `decide_pace`, as an after-turn hook for `cafe.loop.run_loop`.
 
     It keeps what the pure decision cannot: the armed deadline, `extends_used`,
     `pace_checks_used`, the best verify-state seen, and the evidence since the last checkpoint.
@@ -183,7 +184,7 @@ class PaceGovernor:
         *,
         checkpoint_ms: float | None = None,
         expected_total_ms: float | None = None,
-        policy: Mapping[str, Any] | None = None,
+        policy: PacePolicy | Mapping[str, Any] | None = None,
         reading: VerifyReading = verify_state_of,
         env_blame: Callable[[TurnView], bool] | None = None,
         signature: Callable[[ToolResult], str] = failure_signature,
@@ -193,8 +194,8 @@ class PaceGovernor:
                             ("expected_total_ms", expected_total_ms)):
             if value is not None:
                 _positive(value, f"PaceGovernor: {name}", "a number of milliseconds, e.g. 30_000")
-        governor_pace_decision(policy or {}, {})  # a bad policy fails here, not mid-run
-        self.policy = dict(policy or {})
+        # A dict is read (and checked) here, so a bad policy fails now, not mid-run.
+        self.policy = policy if isinstance(policy, PacePolicy) else PacePolicy.from_mapping(policy or {})
         self.budget_ms = budget_ms
         self.checkpoint_ms = checkpoint_ms or budget_ms
         self.expected_total_ms = expected_total_ms or budget_ms
@@ -210,7 +211,7 @@ class PaceGovernor:
         self.checkpoint_signature: str | None = None  # ... as it was at the previous checkpoint
         self._window = {"wrote": False, "rose": False, "blamed": False}
 
-    def observation(self, elapsed_ms: float, *, done: bool) -> dict[str, Any]:
+    def observation(self, elapsed_ms: float, *, done: bool) -> PaceObservation:
         """The observation the governor would be given now, built from the current window."""
         window = self._window
         moved = window["rose"] or self.latest_signature != self.checkpoint_signature
@@ -218,18 +219,18 @@ class PaceGovernor:
         # same failure has held for several turns: then the signature has not moved, whatever
         # this window shows, and the run must not be extended.
         held = self.extension_allowed is not None and not self.extension_allowed()
-        return {
-            "elapsed_ms": elapsed_ms,
-            "armed_budget_ms": self.deadline_ms,
-            "expected_total_ms": self.expected_total_ms,
-            "checkpoint_ms": self.checkpoint_ms,
-            "made_progress": window["wrote"] or window["rose"],
-            "verifier_signature_unchanged": (window["wrote"] and not moved) or held,
-            "env_blame_without_infra": window["blamed"],
-            "done": done,
-            "extends_used": self.extends_used,
-            "pace_checks_used": self.pace_checks_used,
-        }
+        return PaceObservation(
+            elapsed_ms=elapsed_ms,
+            armed_budget_ms=self.deadline_ms,
+            expected_total_ms=self.expected_total_ms,
+            checkpoint_ms=self.checkpoint_ms,
+            made_progress=window["wrote"] or window["rose"],
+            verifier_signature_unchanged=(window["wrote"] and not moved) or held,
+            env_blame_without_infra=window["blamed"],
+            done=done,
+            extends_used=self.extends_used,
+            pace_checks_used=self.pace_checks_used,
+        )
 
     def __call__(self, view: TurnView) -> Nudge | Stop | None:
         elapsed_ms = view.elapsed * 1000
@@ -247,20 +248,21 @@ class PaceGovernor:
         obs = decision = None
         if elapsed_ms >= self.deadline_ms:
             obs = self.observation(elapsed_ms, done=done)
-            decision = governor_pace_decision(self.policy, obs)
+            decision = decide_pace(self.policy, obs)
         self.turns.append(PaceTurn(view.turn, elapsed_ms, self.deadline_ms, wrote, reading, obs, decision))
-        if decision is None or decision["action"] == "proceed":
+        if decision is None or decision.action == "proceed":
             return None
-        if decision["action"] == "cut":
-            return Stop("cut", f"pace governor: {decision['reason']} at {elapsed_ms:.0f} ms")
+        if decision.action == "cut":
+            return Stop("cut", f"pace governor: {decision.reason} at {elapsed_ms:.0f} ms")
         # a new checkpoint window starts
         self._window = {"wrote": False, "rose": False, "blamed": False}
         self.checkpoint_signature = self.latest_signature
-        if decision["action"] == "extend":
+        if decision.action == "extend":
+            assert decision.new_budget_ms is not None  # PaceDecision guarantees it on extend
             self.extends_used += 1
-            self.deadline_ms = decision["new_budget_ms"]
+            self.deadline_ms = decision.new_budget_ms
             return None
-        if decision["action"] == "pace_check":
+        if decision.action == "pace_check":
             self.pace_checks_used += 1
             self.deadline_ms = elapsed_ms + self.checkpoint_ms
             return Nudge(PACE_CHECK_NOTE, source="pace_check")

@@ -1,11 +1,15 @@
-"""Tests for cafe/governor.py: the pace governor's decision table, its inputs, and the your-turn check.
+"""Tests for cafe/governor.py: the pace governor's decision table, its records, the dict edge,
+and the your-turn check (`cafe/exercises/s14.py`).
 
-The host side that drives a running loop (`PaceGovernor`) is tested in tests/test_pacing.py.
+The table-driven tests go through the records (`decide_pace`); the tests of missing keys,
+fallbacks and caller mistakes go through the dicts (`governor_pace_decision`). The host side that
+drives a running loop (`PaceGovernor`) is tested in tests/test_pacing.py.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import subprocess
 import sys
@@ -24,10 +28,14 @@ from cafe.governor import (
     PACE_CHECK_REASON,
     POLICY_KEYS,
     REASONS_BY_DECISION,
-    check_pace_decision,
+    PaceDecision,
+    PaceObservation,
+    PacePolicy,
+    decide_pace,
     decision_table,
     governor_pace_decision,
 )
+from cafe.exercises.s14 import check_pace_decision
 
 # A run at its first checkpoint, progressing, well inside its estimate: the governor extends.
 # Each test changes only what it is about.
@@ -45,8 +53,12 @@ BASE = {
 }
 
 
+BASE_RECORD = PaceObservation(**BASE)
+
+
 def decide(policy=None, **changes):
-    return governor_pace_decision(policy or {}, {**BASE, **changes})
+    """The decision for BASE with `changes`, through the records; as a dict, to compare easily."""
+    return decide_pace(PacePolicy(**(policy or {})), dataclasses.replace(BASE_RECORD, **changes)).as_dict()
 
 
 # --- the closed sets ------------------------------------------------------------------------
@@ -354,6 +366,76 @@ def test_bad_value_raises_even_when_branch_not_reached():
     # The budget is inert, but a wrong-typed flag is still a caller mistake worth hearing about.
     with pytest.raises(TypeError, match="env_blame_without_infra"):
         governor_pace_decision({}, {"armed_budget_ms": 0, "env_blame_without_infra": "no"})
+
+
+# --- the records ----------------------------------------------------------------------------
+
+
+def test_records_worked_example_extends_to_elapsed_plus_checkpoint():
+    obs = PaceObservation(elapsed_ms=42_000, armed_budget_ms=60_000, expected_total_ms=55_000,
+                          checkpoint_ms=30_000, made_progress=True, extends_used=1)
+    assert decide_pace(PacePolicy(), obs) == PaceDecision("extend", EXTEND_REASON, new_budget_ms=72_000)
+
+
+def test_records_defaults_match_missing_keys():
+    assert PacePolicy() == PacePolicy.from_mapping({}) == PacePolicy(EXTEND_MAX_DEFAULT, PACE_CHECK_MAX_DEFAULT)
+    assert PaceObservation() == PaceObservation.from_mapping({"elapsed_ms": None})
+    assert PaceObservation.from_mapping(BASE).as_dict() == BASE
+    assert tuple(PaceObservation().as_dict()) == OBSERVATION_KEYS
+
+
+def test_records_are_frozen():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        BASE_RECORD.elapsed_ms = 0  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        PacePolicy().extend_max = 1  # type: ignore[misc]
+
+
+def test_reasons_by_decision_is_read_only():
+    with pytest.raises(TypeError):
+        REASONS_BY_DECISION["proceed"] = frozenset({"x"})  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        ({"elapsed_ms": "30000"}, TypeError),
+        ({"made_progress": 1}, TypeError),
+        ({"extends_used": 2.0}, TypeError),
+        ({"elapsed_ms": -1}, ValueError),
+        ({"armed_budget_ms": math.inf}, ValueError),
+        ({"pace_checks_used": -1}, ValueError),
+    ],
+)
+def test_pace_observation_built_directly_checks_its_values(kwargs, error):
+    (key,) = kwargs
+    with pytest.raises(error, match=key):
+        PaceObservation(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("stop",),  # not a decision
+        ("proceed", EXTEND_REASON),  # proceed carries no reason
+        ("cut",),  # a cut needs one of CUT_REASONS
+        ("cut", "tired"),
+        ("pace_check", EXTEND_REASON),  # the wrong decision's reason
+        ("extend", EXTEND_REASON),  # extend needs new_budget_ms
+        ("cut", "no_progress_at_checkpoint", 10_000),  # only extend carries new_budget_ms
+    ],
+)
+def test_pace_decision_refuses_inconsistent_fields(args):
+    with pytest.raises(ValueError, match="PaceDecision"):
+        PaceDecision(*args)
+
+
+def test_pace_decision_as_dict_has_only_the_keys_it_carries():
+    assert PaceDecision("proceed").as_dict() == {"action": "proceed"}
+    assert PaceDecision("pace_check", PACE_CHECK_REASON).as_dict() == {"action": "pace_check",
+                                                                       "reason": PACE_CHECK_REASON}
+    extend = PaceDecision("extend", EXTEND_REASON, new_budget_ms=5)
+    assert list(extend.as_dict()) == ["action", "new_budget_ms", "reason"]
 
 
 # --- properties -----------------------------------------------------------------------------

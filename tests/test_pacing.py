@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.governor import EXTEND_REASON, PACE_CHECK_REASON
+from cafe.governor import EXTEND_REASON, PACE_CHECK_REASON, PacePolicy
 from cafe.loop import Nudge, Stop, ToolResult, TurnView, run_loop
 from cafe.pacing import (PACE_CHECK_NOTE, PaceGovernor, TurnClock, passing_tests, verify_state_of,
                          wall_timeout)
@@ -64,7 +64,7 @@ def till_run(edits, *, hooks, step=10.0, max_turns=12, governor=None):
 
 
 def asked(governor):
-    return [(t.turn, t.decision["action"], t.decision.get("reason")) for t in governor.turns if t.decision]
+    return [(t.turn, t.decision.action, t.decision.reason) for t in governor.turns if t.decision]
 
 
 STEADY = ["total", "total tax", "total tax receipt", "total tax receipt tip",
@@ -80,7 +80,7 @@ def test_pace_governor_cuts_busy_run_whose_verifier_never_moves():
     # window shows progress and the run is extended to 60 s), then at turn 6, with writes only.
     assert asked(governor) == [(3, "extend", EXTEND_REASON), (6, "cut", "no_verifier_progress")]
     last = governor.turns[-1].observation
-    assert last["made_progress"] is True and last["verifier_signature_unchanged"] is True
+    assert last.made_progress is True and last.verifier_signature_unchanged is True
 
 
 def test_pace_governor_extends_steady_run_silently_until_it_finishes():
@@ -117,7 +117,7 @@ def test_pace_governor_proceeds_on_a_done_turn_past_the_deadline():
     governor = PaceGovernor(10_000, expected_total_ms=100_000)
     result = till_run(["total tax receipt tip change"], hooks=[], governor=governor)
     assert asked(governor) == [(1, "proceed", None)]
-    assert governor.turns[0].observation["done"] is True
+    assert governor.turns[0].observation.done is True
     assert result.stop_reason == "done"
 
 
@@ -144,7 +144,7 @@ def test_pace_governor_extension_guard_turns_extend_into_cut():
     guarded = PaceGovernor(10_000, expected_total_ms=100_000, extension_allowed=lambda: False)
     result = till_run(STEADY, hooks=[], governor=guarded)
     assert asked(guarded) == [(1, "cut", "no_verifier_progress")]
-    assert guarded.turns[0].observation["verifier_signature_unchanged"] is True
+    assert guarded.turns[0].observation.verifier_signature_unchanged is True
     assert result.stop_reason == "cut"
 
 
@@ -187,6 +187,13 @@ def test_pace_governor_rejects_bad_settings():
         PaceGovernor(10, policy={"extend_maximum": 2})
     with pytest.raises(ValueError, match="extend_max"):
         PaceGovernor(10, policy={"extend_max": -2})
+
+
+def test_pace_governor_takes_policy_record_or_dict_alike():
+    as_dict = PaceGovernor(10, policy={"extend_max": 3})
+    as_record = PaceGovernor(10, policy=PacePolicy(extend_max=3))
+    assert as_dict.policy == as_record.policy == PacePolicy(extend_max=3, pace_check_max=2)
+    assert PaceGovernor(10).policy == PacePolicy()
 
 
 # --- readings and the clock -----------------------------------------------------------------
@@ -311,14 +318,14 @@ def test_pace_governor_property_bounds_hold(facts, step, extend_max, pace_check_
         deadlines.append(governor.deadline_ms)
         if isinstance(verdict, Nudge):
             nudges += 1
-            assert verdict.source == "pace_check" and record.decision["action"] == "pace_check"
+            assert verdict.source == "pace_check" and record.decision.action == "pace_check"
         if isinstance(verdict, Stop):
-            assert verdict.reason == "cut" and record.decision["action"] == "cut"
-            assert record.decision["reason"] in verdict.detail
+            assert verdict.reason == "cut" and record.decision.action == "cut"
+            assert record.decision.reason in verdict.detail
             stopped = turn
             break
     assert deadlines == sorted(deadlines), "the deadline never moves back"
     assert governor.extends_used <= extend_max and governor.pace_checks_used <= pace_check_max
     assert nudges == governor.pace_checks_used
     if stopped is None:
-        assert all(t.decision is None or t.decision["action"] != "cut" for t in governor.turns)
+        assert all(t.decision is None or t.decision.action != "cut" for t in governor.turns)
