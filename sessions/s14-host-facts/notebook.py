@@ -25,10 +25,11 @@ from cafe.governor import (
     CUT_REASONS,
     DECISIONS,
     OBSERVATION_KEYS,
-    check_pace_decision,
+    decide_pace,
     decision_table,
     governor_pace_decision,
 )
+from cafe.exercises.s14 import check_pace_decision
 from cafe.loop import run_loop
 from cafe.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
 from cafe.endpoint.scripted import ScriptedClient
@@ -297,10 +298,13 @@ def my_pace_decision(policy: dict, obs: dict) -> dict:
 course.compare(my_pace_decision, check=check_pace_decision, key="s14.my_pace_decision")
 
 # %% [markdown]
-# Done, or stuck? The reference is behind the switch.
+# Done, or stuck? The reference is behind the switch. It is `decide_pace`, the same table written
+# on frozen records (`PacePolicy`, `PaceObservation`, `PaceDecision`) that check their values
+# when built; `governor_pace_decision` turns your dicts into those records and the decision back
+# into a dict.
 
 # %%
-course.reveal("s14.pace_decision_source", source=governor_pace_decision)
+course.reveal("s14.pace_decision_source", source=decide_pace)
 
 # %% [markdown]
 # ## 5. The governor drives a real loop
@@ -339,8 +343,8 @@ def governed(scenario: str, hook, **stall):
 
 
 def decisions(governor: PaceGovernor) -> list[str]:
-    return [f"turn {t.turn} ({t.elapsed_ms / 1000:g} s): {t.decision['action']}"
-            + (f" {t.decision['reason']}" if "reason" in t.decision else "")
+    return [f"turn {t.turn} ({t.elapsed_ms / 1000:g} s): {t.decision.action}"
+            + (f" {t.decision.reason}" if t.decision.reason else "")
             for t in governor.turns if t.decision]
 
 
@@ -376,7 +380,7 @@ thrashed = governed("thrash", thrash_governor)
 print(f"pace governor: {thrashed.stop_reason} on turn {len(thrashed.turns)} ({thrashed.detail})")
 for line in decisions(thrash_governor):
     print("   ", line)
-course.show_outcome(thrash_guess, (thrash_governor.turns[-1].decision or {}).get("reason"))
+course.show_outcome(thrash_guess, thrash_governor.turns[-1].decision.reason)
 
 # %% [markdown]
 # The first checkpoint gives the benefit of the doubt: the first test reading counts as an
@@ -401,7 +405,7 @@ print("notes sent to the agent:", notes)
 assert timed.stop_reason == "cut" and steady.stop_reason == "done"
 assert steady_governor.extends_used == 1 and not any(r.nudges for r in steady.turns)
 assert thrashed.stop_reason == "cut" and "no_verifier_progress" in thrashed.detail
-assert [t.decision["action"] for t in tight_governor.turns if t.decision][:2] == ["extend", "pace_check"]
+assert [t.decision.action for t in tight_governor.turns if t.decision][:2] == ["extend", "pace_check"]
 assert notes and notes[0][1] == "pace_check" and tight.stop_reason == "done"
 
 # %% [markdown]
@@ -460,7 +464,7 @@ course.checkpoint("s14", "timeout_vs_governor", {
     "steady_fixed_timeout": ended(timed),
     "steady_governor": ended(steady),
     "steady_extends_used": steady_governor.extends_used,
-    "thrash_governor": {**ended(thrashed), "reason": thrash_governor.turns[-1].decision["reason"]},
+    "thrash_governor": {**ended(thrashed), "reason": thrash_governor.turns[-1].decision.reason},
     "varied_governor_alone": ended(alone),
     "varied_with_progress_signal": ended(both),
 }, model=cafe.model_name())

@@ -43,7 +43,7 @@ def run(scenario: str | None, hook):
 
 
 def decisions(governor: PaceGovernor) -> str:
-    asked = [f"turn {t.turn} {t.decision['action']}" for t in governor.turns if t.decision]
+    asked = [f"turn {t.turn} {t.decision.action}" for t in governor.turns if t.decision]
     return "; ".join(asked) or "never asked (finished inside the budget)"
 
 
