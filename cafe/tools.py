@@ -13,9 +13,8 @@ with JSON arguments. This module is the translation layer:
 - `ToolOutput` lets a function say "I ran, and the answer is a failure" without raising, which is
   what a test runner needs (a red test run is a result, not a crash).
 - `tool_schemas(tools)` is the `tools=[...]` list the OpenAI chat API expects.
-- `OrderPad` is session 01's worked example: the café's order pad as three tools (look an item
-  up on the menu, add it to the kitchen ticket, read the ticket back). It reads the trusted menu
-  from `cafe.menu`, the data file session 03 looks at closely.
+
+The session's worked example, the café's order pad built from these pieces, is `cafe/orderpad.py`.
 
 Left out: running the tools and feeding results back (that is `cafe.loop`), argument validation
 beyond what Python's own call does (a wrong argument becomes an error result the model reads),
@@ -42,8 +41,6 @@ __all__ = [
     "tool",
     "tool_schemas",
     "json_type",
-    "TicketLine",
-    "OrderPad",
 ]
 
 # What a tool does to the world, declared once. `observe` reads (a file, the todo board),
@@ -51,8 +48,11 @@ __all__ = [
 ToolKind = Literal["observe", "mutate", "verify"]
 TOOL_KINDS: frozenset[str] = frozenset(get_args(ToolKind))
 
-# Python annotations and the JSON schema types they become. Anything else is rejected by name.
-_SCALARS: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
+# Python annotations and the JSON schema types they become (JSON Schema's own type names).
+# Anything else is rejected by name. Read-only.
+_SCALARS: Mapping[Any, str] = types.MappingProxyType(
+    {str: "string", int: "integer", float: "number", bool: "boolean"}
+)
 
 # OpenAI function names: letters, digits, underscores and dashes, at most 64 characters
 # (the limit the chat completions API documents for `function.name`).
@@ -186,71 +186,3 @@ def tool_schemas(tools: Sequence[Tool]) -> list[dict[str, Any]]:
     if duplicates:
         raise ValueError(f"Two tools share the name(s) {duplicates}; the model could not tell them apart.")
     return [t.schema() for t in tools]
-
-
-# --- session 01's worked example: the order pad ---------------------------------------------
-
-
-@dataclass(frozen=True)
-class TicketLine:
-    """One line of the kitchen ticket."""
-
-    item: str
-    quantity: int
-
-
-class OrderPad:
-    """The café's order pad, as tools: `look_up` (observe), `add_to_ticket` (mutate), `read_ticket`.
-
-    It owns the ticket being written (a resource, so a class). Mistakes the model can fix, such as
-    an item that is not on the menu or is sold out, come back as failed results, not exceptions.
-    """
-
-    def __init__(self, menu: Any = None):
-        from cafe.menu import load_menu  # the trusted menu (cafe/data/menu.json)
-
-        self.menu = menu if menu is not None else load_menu()
-        self._lines: list[TicketLine] = []
-        self.tools: tuple[Tool, ...] = (
-            tool(self.look_up, kind="observe"),
-            tool(self.add_to_ticket, kind="mutate"),
-            tool(self.read_ticket, kind="observe"),
-        )
-
-    @property
-    def ticket(self) -> tuple[TicketLine, ...]:
-        return tuple(self._lines)
-
-    def look_up(self, item: str) -> ToolOutput:
-        """Look an item up on today's menu: its price, allergens, and whether it is sold out.
-
-        Args:
-            item: the item's name, e.g. latte
-        """
-        found = self.menu.item(item)
-        if found is None:
-            return ToolOutput(False, f"{item!r} is not on the menu.")
-        contains = ", ".join(sorted(found.allergens)) or "none"
-        status = " It is sold out (86'd) today." if self.menu.is_sold_out(item) else ""
-        return ToolOutput(True, f"{found.name}: €{found.price:.2f}, contains: {contains}.{status}")
-
-    def add_to_ticket(self, item: str, quantity: int = 1) -> ToolOutput:
-        """Add an item to the kitchen ticket.
-
-        Args:
-            item: the item's name, as the menu spells it
-            quantity: how many (1 to 20)
-        """
-        found = self.menu.item(item)
-        if found is None:
-            return ToolOutput(False, f"{item!r} is not on the menu; look it up first.")
-        if self.menu.is_sold_out(item):
-            return ToolOutput(False, f"{found.name} is sold out today; offer something else.")
-        if not 1 <= quantity <= 20:
-            return ToolOutput(False, f"quantity must be between 1 and 20, not {quantity}.")
-        self._lines.append(TicketLine(found.name, quantity))
-        return ToolOutput(True, f"added {quantity} x {found.name}; the ticket has {len(self._lines)} line(s)")
-
-    def read_ticket(self) -> str:
-        """Read the kitchen ticket back, one line per item."""
-        return "\n".join(f"{line.quantity} x {line.item}" for line in self._lines) or "(the ticket is empty)"

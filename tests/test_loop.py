@@ -373,9 +373,10 @@ def test_run_loop_dead_endpoint_raises_endpoint_error():
 
 
 def test_order_pad_tools_take_an_order_through_the_loop():
-    from cafe.tools import OrderPad, TicketLine
+    from cafe.menu import load_menu
+    from cafe.orderpad import OrderPad, TicketLine
 
-    pad = OrderPad()
+    pad = OrderPad(load_menu())
     assert [(t.name, t.kind) for t in pad.tools] == [("look_up", "observe"), ("add_to_ticket", "mutate"),
                                                       ("read_ticket", "observe")]
     client = make_client([reply_call("look_up", item="latte"), reply_call("add_to_ticket", item="latte", quantity=2),
@@ -387,9 +388,10 @@ def test_order_pad_tools_take_an_order_through_the_loop():
 
 
 def test_order_pad_refuses_unknown_and_sold_out_items_as_failed_results():
-    from cafe.tools import OrderPad
+    from cafe.menu import load_menu
+    from cafe.orderpad import OrderPad
 
-    pad = OrderPad()
+    pad = OrderPad(load_menu())
     assert not pad.look_up("unicorn cake").ok
     sold_out = pad.add_to_ticket("cheese omelette")
     assert not sold_out.ok and "sold out" in sold_out.text

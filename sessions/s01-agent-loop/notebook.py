@@ -19,7 +19,13 @@
 import cafe
 from cafe import course
 from cafe.loop import STOP_REASONS, Nudge, Stop, run_loop
-from cafe.tools import OrderPad, tool
+from cafe.menu import load_menu
+from cafe.orderpad import OrderPad
+from cafe.tools import tool
+
+# The café's trusted menu (prices, allergens, what is sold out today). Session 03 looks at it
+# closely; here it is simply handed to the order pad.
+MENU = load_menu()
 
 ORDER = [
     {"role": "system", "content": "You take orders at a café. Look items up on the menu, add what the "
@@ -65,7 +71,7 @@ turns_guess = course.predict("s01.order_turns", "How many turns (requests to the
                              options=["1", "2", "3", "4"])
 
 # %%
-pad = OrderPad()
+pad = OrderPad(MENU)
 result = run_loop(cafe.make_client(WAITER), ORDER, pad.tools, max_turns=6)
 show_turns(result)
 print("ticket:", pad.read_ticket().replace("\n", "; "))
@@ -138,7 +144,7 @@ runaway_guess = course.predict("s01.runaway_stop", "Which stop_reason does the r
                                options=sorted(STOP_REASONS))
 
 # %%
-runaway = run_loop(cafe.make_client(RUNAWAY), ORDER, OrderPad().tools, max_turns=4)
+runaway = run_loop(cafe.make_client(RUNAWAY), ORDER, OrderPad(MENU).tools, max_turns=4)
 show_turns(runaway)
 course.show_outcome(runaway_guess, runaway.stop_reason)
 
@@ -176,7 +182,7 @@ mistake_guess = course.predict("s01.mistake", "The model asks to add a unicorn c
                                         "skips the call without a word"])
 
 # %%
-pad = OrderPad()
+pad = OrderPad(MENU)
 confused = run_loop(cafe.make_client(CONFUSED), ORDER, pad.tools)
 show_turns(confused)
 first = confused.turns[0].dispatch[0]
@@ -213,7 +219,7 @@ def watcher(view):
     return None
 
 
-watched = run_loop(cafe.make_client(WAITER), ORDER, OrderPad().tools, observers=[watcher])
+watched = run_loop(cafe.make_client(WAITER), ORDER, OrderPad(MENU).tools, observers=[watcher])
 on_turn_2 = seen_on[2]  # compare it with what each turn's calls really returned
 if not on_turn_2:
     lag_outcome = "nothing yet"
@@ -236,7 +242,7 @@ def allergy_reminder(view):
     return None
 
 
-reminded = run_loop(cafe.make_client(WAITER), ORDER, OrderPad().tools, observers=[allergy_reminder])
+reminded = run_loop(cafe.make_client(WAITER), ORDER, OrderPad(MENU).tools, observers=[allergy_reminder])
 print([m["content"] for m in reminded.messages if m["role"] == "user"])
 
 # %%
@@ -265,7 +271,7 @@ course.compare(repeat_guard, check=cafe.loop.check_repeat_guard, key="s01.repeat
 
 # %%
 try:
-    guarded = run_loop(cafe.make_client(RUNAWAY), ORDER, OrderPad().tools, max_turns=4, observers=[repeat_guard])
+    guarded = run_loop(cafe.make_client(RUNAWAY), ORDER, OrderPad(MENU).tools, max_turns=4, observers=[repeat_guard])
     print(f"{guarded.stop_reason} after {len(guarded.turns)} turns: {guarded.detail}")
 except NotImplementedError:
     print("repeat_guard is still the stub: write it above, then run this cell again.")
@@ -281,7 +287,7 @@ course.reveal("s01.repeat_guard", source=cafe.loop.repeat_guard)
 # than the script is paying for every one of them, and session 11 puts a price on that.
 
 # %%
-pad = OrderPad()
+pad = OrderPad(MENU)
 live = cafe.course_mode() == "live"
 final = run_loop(cafe.make_client(None if live else WAITER), ORDER, pad.tools, max_turns=8)
 show_turns(final)

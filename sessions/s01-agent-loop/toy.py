@@ -16,7 +16,8 @@ import sys
 
 import cafe
 from cafe.loop import repeat_guard, run_loop
-from cafe.tools import OrderPad
+from cafe.menu import load_menu
+from cafe.orderpad import OrderPad
 
 ORDER = [
     {"role": "system", "content": "You take orders at a café. Look items up on the menu, add what the "
@@ -54,12 +55,12 @@ def main() -> int:
     try:
         live = cafe.course_mode() == "live"
         print(f"mode: {cafe.course_mode()} (model {cafe.model_name()})")
-        pad = OrderPad()
+        pad = OrderPad(load_menu())
         result = run_loop(cafe.make_client(None if live else WAITER), ORDER, pad.tools, max_turns=6)
         print("the order:")
         print("\n".join(describe(result, pad)))
         if not live:
-            pad = OrderPad()
+            pad = OrderPad(load_menu())
             result = run_loop(cafe.make_client(RUNAWAY), ORDER, pad.tools, max_turns=4)
             print("a runaway model, max_turns=4:")
             print("\n".join(describe(result, pad)[-1:]))
