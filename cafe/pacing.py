@@ -175,7 +175,9 @@ class PaceGovernor:
       set whenever the detector's no-net-progress guard says the same failure has held too long.
     - `done`: a verification passed this turn.
 
-    One governor per run.
+    `policy` is a `PacePolicy`, or a dict of its caps (read with `PacePolicy.from_mapping`);
+    `observation` and each `PaceTurn` hold the records the decision saw and gave. One governor per
+    run.
     """
 
     def __init__(

@@ -64,7 +64,7 @@ def decide(policy=None, **changes):
 # --- the closed sets ------------------------------------------------------------------------
 
 
-def test_closed_sets_match_the_seed():
+def test_closed_sets_match_the_contract():
     assert DECISIONS == {"proceed", "extend", "pace_check", "cut"}
     # the five cut reasons, in check order (each position spelled out: the order is the contract)
     assert len(CUT_REASONS) == 5
@@ -508,7 +508,7 @@ def test_decision_table_rows_have_every_key_and_the_decision():
     assert all(set(OBSERVATION_KEYS) <= set(row) for row in rows)
 
 
-def test_check_pace_decision_passes_reference():
+def test_check_pace_decision_passes_the_governor_itself():
     assert check_pace_decision(governor_pace_decision) == []
 
 
@@ -549,7 +549,7 @@ def test_check_pace_decision_catches_wrong_reason_order_and_limits_output():
     assert "no_progress_at_checkpoint" in problems[0] or "no_verifier_progress" in problems[0]
 
 
-# --- the notebook's your-turn: the stub is not attempted, the reference passes -------------
+# --- the notebook's your-turn: the stub is not attempted, the governor itself passes --------
 
 
 def _notebook_stub():
@@ -564,7 +564,7 @@ def _notebook_stub():
     return namespace["my_pace_decision"]
 
 
-def test_notebook_exercise_stub_not_attempted_reference_passes(capsys):
+def test_notebook_exercise_stub_not_attempted_governor_passes(capsys):
     from cafe import course
 
     assert course.compare(_notebook_stub(), check=check_pace_decision).status == "not_attempted"
