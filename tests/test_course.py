@@ -43,8 +43,16 @@ def test_predict_headless_prints_the_question_options_and_how_to_answer(capsys):
     assert capsys.readouterr().out == (
         "[predict s07.stop_reason] Which stop reason?\n"
         "  options: passed | retries_exhausted\n"
-        "  Record it before the run: set .value on the handle, e.g. guess.value = 'passed'\n"
+        "  Record it before the run: set .value on the handle this cell assigned "
+        "(the name left of `= course.predict(...)`) to your answer.\n"
     )
+
+
+def test_predict_fallback_suggests_no_option_and_no_variable_name(capsys):
+    # whichever option an example showed would read as a hint, and the handle's name is the notebook's
+    course.predict("s07.ticket", "Does a ticket survive?", options=["no", "yes"])
+    how = capsys.readouterr().out.splitlines()[-1]
+    assert "'no'" not in how and "'yes'" not in how and "guess" not in how
 
 
 def test_predict_headless_with_an_answer_prints_it(capsys):

@@ -157,8 +157,10 @@ class Prediction:
         if self.options is not None:
             lines.append("  options: " + " | ".join(self.options))
         if self._value is None:
-            example = self.options[0] if self.options else "..."
-            lines.append(f"  Record it before the run: set .value on the handle, e.g. guess.value = {example!r}")
+            # No example value: whichever option we showed would read as a hint, and no guessed
+            # variable name: the handle is whatever name the notebook assigned it to.
+            lines.append("  Record it before the run: set .value on the handle this cell assigned "
+                         "(the name left of `= course.predict(...)`) to your answer.")
         else:
             lines.append(f"  your prediction: {_show(self._value)}")
         return "\n".join(lines)

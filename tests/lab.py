@@ -1,0 +1,285 @@
+"""Drive a course notebook in the JupyterLab the course installs, in headless Chromium.
+
+`running_lab(notebook, tmp)` starts `jupyter lab` on 127.0.0.1 (an ephemeral port, a token, a
+temporary HOME, Jupyter folders and `CAFE_HOME`, widgets ON: `CAFE_HEADLESS` is removed) serving a
+COPY of the notebook, so nothing the browser saves touches the repository. `LabPage` is what a
+learner's hands do: open the notebook, run every cell, click a prediction, run one cell, flip a
+reveal switch, type into a cell. Every wait is bounded and polls the page's own state (a cell's
+execution count, the kernel's status indicator, a widget's DOM node), never a fixed sleep; a wait
+that runs out fails with what the page showed.
+
+The cells are addressed by their index in the notebook file (read with `json`), not by reading code
+back out of the page: JupyterLab renders every cell here (windowing off), in file order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+LAB_START_S = 120.0      # JupyterLab's first start on a busy 2-core machine takes a few seconds
+NOTEBOOK_OPEN_S = 90.0   # the page, its extensions and the kernel
+RUN_ALL_S = 240.0        # every cell of a notebook whose stories run real pytest (session 13)
+CELL_S = 60.0            # one cell
+WIDGET_S = 30.0          # a widget's DOM node or a comm message's effect
+POLL_S = 0.1
+
+TOKEN = "cafe-lab-test-token"
+# JupyterLab's own settings for this run: every cell in the DOM (no virtual scrolling), and no
+# "would you like news?" pop-up over the cells.
+USER_SETTINGS = {
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+}
+PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}
+
+
+class LabTimeout(AssertionError):
+    """A bounded wait ran out; the message says what was awaited and what the page showed."""
+
+
+@dataclass(frozen=True)
+class Lab:
+    url: str            # http://127.0.0.1:PORT
+    token: str
+    home: Path          # HOME and CAFE_HOME live under it
+    work: Path          # the folder JupyterLab serves (holds the copied notebook)
+    log: Path
+
+    @property
+    def progress_file(self) -> Path:
+        return self.home / ".cafe" / "progress.json"
+
+    def progress(self) -> dict[str, Any]:
+        return json.loads(self.progress_file.read_text(encoding="utf-8")) if self.progress_file.exists() else {}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def lab_environment(home: Path) -> dict[str, str]:
+    """The environment JupyterLab (and so the kernel) gets: a private home, widgets drawn."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CAFE_HEADLESS", "CAFE_HOME")}
+    jupyter = home / ".jupyter"
+    env.update(HOME=str(home), CAFE_HOME=str(home / ".cafe"), JUPYTER_CONFIG_DIR=str(jupyter),
+               JUPYTER_DATA_DIR=str(home / "jupyter-data"), JUPYTER_RUNTIME_DIR=str(home / "jupyter-runtime"),
+               JUPYTERLAB_SETTINGS_DIR=str(jupyter / "lab" / "user-settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(jupyter / "lab" / "workspaces"), COURSE_MODE="offline")
+    return env
+
+
+@contextmanager
+def running_lab(notebook: Path, tmp: Path) -> Iterator[Lab]:
+    """JupyterLab serving a copy of `notebook` on loopback; stopped (and its kernels) on exit."""
+    home, work = tmp / "home", tmp / "work"
+    work.mkdir(parents=True)
+    shutil.copy(notebook, work / notebook.name)
+    env = lab_environment(home)
+    for name, settings in USER_SETTINGS.items():
+        _write_json(Path(env["JUPYTERLAB_SETTINGS_DIR"]) / name, settings)
+    _write_json(Path(env["JUPYTER_CONFIG_DIR"]) / "labconfig" / "page_config.json", PAGE_CONFIG)
+    port, log = _free_port(), tmp / "jupyterlab.log"
+    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
+               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+               f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={work}"]
+    with log.open("w") as sink:
+        process = subprocess.Popen(command, env=env, cwd=work, stdout=sink, stderr=subprocess.STDOUT)
+    lab = Lab(f"http://127.0.0.1:{port}", TOKEN, home, work, log)
+    try:
+        _wait_for_status(lab, process)
+        yield lab
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def _wait_for_status(lab: Lab, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + LAB_START_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"jupyter lab exited with {process.returncode}:\n{_tail(lab.log)}")
+        try:
+            with urllib.request.urlopen(f"{lab.url}/api/status?token={lab.token}", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise LabTimeout(f"jupyter lab did not answer within {LAB_START_S:.0f} s:\n{_tail(lab.log)}")
+
+
+def _tail(path: Path, lines: int = 30) -> str:
+    return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]) if path.exists() else ""
+
+
+def notebook_cells(notebook: Path) -> list[dict[str, Any]]:
+    """The cells of a notebook file, as JupyterLab will show them (in order)."""
+    return json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+
+
+def cell_index(cells: list[dict[str, Any]], pattern: str, *, after: int = -1) -> int:
+    """The index of the first cell after `after` whose source matches `pattern` (a regex)."""
+    for index, cell in enumerate(cells):
+        if index > after and re.search(pattern, "".join(cell["source"])):
+            return index
+    raise AssertionError(f"no cell after #{after} matches {pattern!r}")
+
+
+class LabPage:
+    """One notebook open in the browser, with what a learner can do to it."""
+
+    def __init__(self, driver: Any, lab: Lab, notebook: str, shots: Path):
+        self.driver, self.lab, self.notebook, self.shots = driver, lab, notebook, shots
+        self.shots.mkdir(parents=True, exist_ok=True)
+
+    # -- waiting -------------------------------------------------------------------------------
+
+    def wait(self, what: str, condition: Callable[[], Any], timeout: float) -> Any:
+        """Poll `condition` until it returns something truthy; fail naming `what` and the page."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                value = condition()
+            except Exception:  # the DOM changes under us while JupyterLab re-renders; poll again
+                value = None
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                shot = self.screenshot("timeout")
+                raise LabTimeout(f"waited {timeout:.0f} s for {what}; screenshot {shot}; the page shows:\n"
+                                 f"{self.body_text()[-3000:]}")
+            time.sleep(POLL_S)
+
+    def body_text(self) -> str:
+        return self.driver.execute_script("return document.body.innerText") or ""
+
+    def show(self, index: int) -> None:
+        """Scroll cell `index` to the top of the notebook panel, where a screenshot will see it."""
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'start'});", self.cell(index))
+
+    def screenshot(self, name: str) -> Path:
+        path = self.shots / f"{self.notebook.removesuffix('.ipynb')}-{name}.png"
+        self.driver.save_screenshot(str(path))
+        return path
+
+    # -- the notebook --------------------------------------------------------------------------
+
+    def open(self) -> None:
+        self.driver.get(f"{self.lab.url}/lab/tree/{self.notebook}?token={self.lab.token}")
+        self.wait("the notebook's cells", lambda: self._cells(), NOTEBOOK_OPEN_S)
+        self.wait("the kernel to start", self._kernel_ready, NOTEBOOK_OPEN_S)
+
+    def _kernel_ready(self) -> bool:
+        """True once the notebook's kernel is up and idle. A "Select Kernel" dialog, where this
+        JupyterLab asks, is answered as a learner would: with its default, the Python 3 kernel."""
+        accept = self.driver.find_elements("css selector", ".jp-Dialog .jp-mod-accept")
+        if accept:
+            accept[0].click()
+            return False
+        named = self.driver.find_elements("css selector", ".jp-NotebookPanel-toolbar .jp-KernelName")
+        return bool(named) and "No Kernel" not in named[0].text and self.kernel_status() == "idle"
+
+    def _cells(self) -> list[Any]:
+        return self.driver.find_elements("css selector", ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell")
+
+    def cell(self, index: int) -> Any:
+        return self._cells()[index]
+
+    def kernel_status(self) -> str | None:
+        found = self.driver.find_elements("css selector", ".jp-Notebook-ExecutionIndicator")
+        return found[0].get_attribute("data-status") if found else None
+
+    def prompt(self, index: int) -> str:
+        found = self.cell(index).find_elements("css selector", ".jp-InputPrompt")
+        return found[0].text.strip() if found else ""
+
+    def output(self, index: int) -> str:
+        return self.driver.execute_script(
+            "const out = arguments[0].querySelector('.jp-OutputArea'); return out ? out.innerText : '';",
+            self.cell(index))
+
+    def run_all(self, code_cells: list[int]) -> None:
+        """Run > Run All Cells, then wait until every code cell shows an execution count."""
+        self._menu("Run", "Run All Cells")
+        self.wait("every code cell to run", lambda: all(re.fullmatch(r"\[\d+\]:", self.prompt(i)) for i in code_cells)
+                  and self.kernel_status() == "idle", RUN_ALL_S)
+
+    def _menu(self, menu: str, item: str) -> None:
+        bar = self.wait(f"the {menu} menu", lambda: [e for e in self.driver.find_elements(
+            "css selector", ".lm-MenuBar-itemLabel") if e.text == menu], WIDGET_S)
+        bar[0].click()
+        entry = self.wait(f"the menu item {item!r}", lambda: [e for e in self.driver.find_elements(
+            "css selector", ".lm-Menu-itemLabel") if e.text == item], WIDGET_S)
+        entry[0].click()
+
+    def run_cell(self, index: int) -> str:
+        """Select the cell, press Shift+Enter, wait for its new execution count; its output."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.keys import Keys
+
+        before = self.prompt(index)
+        self.cell(index).find_element("css selector", ".jp-InputPrompt").click()
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).key_down(Keys.SHIFT).send_keys(Keys.ENTER) \
+            .key_up(Keys.SHIFT).perform()
+        self.wait(f"cell #{index} to run again", lambda: re.fullmatch(r"\[\d+\]:", self.prompt(index))
+                  and self.prompt(index) != before and self.kernel_status() == "idle", CELL_S)
+        return self.output(index)
+
+    def replace_source(self, index: int, code: str) -> None:
+        """Click into the cell's editor, select everything, type `code` (one line: no auto-indent)."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.keys import Keys
+
+        assert "\n" not in code, "type one line: the editor indents after a colon"
+        editor = self.cell(index).find_element("css selector", ".cm-content")
+        editor.click()
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL) \
+            .send_keys(Keys.DELETE).send_keys(code).perform()
+        self.wait(f"cell #{index} to hold the typed code", lambda: editor.text.strip() == code, WIDGET_S)
+
+    # -- the course's widgets ------------------------------------------------------------------
+
+    def click_prediction(self, key: str, option: str) -> None:
+        """Click `option` on the predict widget titled with `key`."""
+        xpath = (f"//div[contains(@class,'widget-vbox')][.//div[contains(@class,'widget-html')]"
+                 f"[contains(., '({key})')]]//button[normalize-space(.)={_xpath_text(option)}]")
+        button = self.wait(f"the predict widget {key} with option {option!r}",
+                           lambda: self.driver.find_elements("xpath", xpath), WIDGET_S)[0]
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+        button.click()
+        self.wait(f"option {option!r} to show as chosen", lambda: "mod-active" in (button.get_attribute("class") or ""),
+                  WIDGET_S)
+
+    def reveal_switch(self, key: str) -> Any:
+        xpath = f"//button[contains(@class,'widget-toggle-button')][contains(normalize-space(.), ': {key}')]"
+        switch = self.wait(f"the reveal switch {key}", lambda: self.driver.find_elements("xpath", xpath), WIDGET_S)[0]
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", switch)
+        return switch
+
+
+def _xpath_text(text: str) -> str:
+    """A string literal for XPath 1.0 (which has no escapes)."""
+    if "'" not in text:
+        return f"'{text}'"
+    return "concat(" + ", \"'\", ".join(f"'{part}'" for part in text.split("'")) + ")"
