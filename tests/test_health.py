@@ -140,7 +140,7 @@ def test_doctor_command_against_a_dead_port_exits_1_within_10_s_naming_the_url()
     elapsed = time.monotonic() - started
     assert done.returncode == 1
     assert elapsed < 10.0
-    assert f"Could not connect to {url}: " in done.stdout
+    assert f"Could not connect to the endpoint {url}: " in done.stdout
     assert "Connection refused" in done.stdout  # the cause: a stopped server, not a bad host name
     assert KEY not in done.stdout + done.stderr and "SECRET" not in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
@@ -159,7 +159,7 @@ def test_doctor_endpoint_that_accepts_but_never_answers_is_reported_within_10_s(
     assert REACH_TIMEOUT_S <= elapsed < 10.0 - 2  # leaves time to start Python and print
     reachable = check(report, "endpoint reachable")
     assert not reachable.ok
-    assert reachable.detail == f"{url} did not answer the model list within {REACH_TIMEOUT_S:g} s."
+    assert reachable.detail == f"The endpoint {url} did not answer the model list within {REACH_TIMEOUT_S:g} s."
     assert all(check(report, name).skipped for name in ENDPOINT_CHECKS[1:])
 
 

@@ -26,7 +26,8 @@ from pydantic import BaseModel
 
 from cafe.endpoint.scripted import Script
 from cafe.cli import build_parser
-from cafe.endpoint.serve import Faults, _banner, make_server, running_server, serve_forever
+from cafe.cli import _banner, serve_forever
+from cafe.endpoint.serve import Faults, make_server, running_server
 
 KEY = "sk-test-SECRET-1234567890abcdef"
 MODEL = "cafe-scripted"
@@ -497,7 +498,7 @@ def test_serve_command_refuses_a_port_outside_the_range(port, capsys):
 
 
 def test_serve_forever_port_in_use_says_so(capsys):
-    from cafe.endpoint.serve import serve_forever
+    from cafe.cli import serve_forever
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
