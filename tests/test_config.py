@@ -184,3 +184,19 @@ def test_config_reads_nothing_at_import():
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "imported"
+
+
+def test_redact_leaves_text_alone_for_a_key_shorter_than_8_characters():
+    assert redact("cafe doctor, openai", "a") == "cafe doctor, openai"
+    assert redact("sk-local works", "sk-loca") == "sk-local works"
+
+
+def test_redact_masks_a_long_key_wherever_it_stands():
+    key = "sk-test-SECRET-1234567890abcdef"
+    assert redact(f"key {key}.", key) == "key …cdef."
+
+
+def test_redact_masks_the_start_of_the_key_that_ends_a_cut_message():
+    key = "sk-test-SECRET-1234567890abcdef"
+    assert redact("you sent " + key[:25] + "…", key) == "you sent …cdef…"
+    assert redact("you sent " + key[:25], key) == "you sent …cdef"
