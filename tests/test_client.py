@@ -289,3 +289,24 @@ def test_translate_error_cuts_a_long_endpoint_message_at_a_word_boundary():
 ])
 def test_clip_cuts_at_a_word_boundary_when_there_is_one(text, limit, expected):
     assert clip(text, limit) == expected
+
+
+def test_chat_says_once_that_it_is_waiting_and_gives_the_seconds_when_it_gives_up(capsys):
+    from cafe.endpoint.client import WAIT_NOTICE_S
+
+    limit = WAIT_NOTICE_S + 0.5
+    with running_server(faults=Faults(delay_s=30)) as server:
+        error = chat_error(server.base_url, timeout=limit)
+    err = capsys.readouterr().err
+    assert err.count("waiting for") == 1 and f"giving up after {limit:g} s" in err
+    assert f"did not answer within {limit:g} s" in str(error) and error.kind == "timeout"
+
+
+def test_chat_gives_up_on_a_trickling_reply_near_its_whole_timeout():
+    import time
+
+    with running_server(faults=Faults(trickle_s=0.2)) as server:
+        started = time.monotonic()
+        error = chat_error(server.base_url, timeout=1.0)
+        took = time.monotonic() - started
+    assert error.kind == "timeout" and took < 2.0  # before: each trickled byte restarted the clock

@@ -351,3 +351,28 @@ def test_doctor_redacts_a_key_that_the_endpoint_echoes_back():
     with running_server(Script([f"your key is {KEY}"], cycle=True)) as server:
         report, text = run(live_env(server.base_url))
     assert "your key is …cdef" in check(report, "JSON round trip").detail
+
+
+def test_doctor_with_a_one_letter_key_does_not_garble_its_report():
+    with running_server() as server:
+        out = io.StringIO()
+        report = doctor(environ=live_env(server.base_url, key="a"), timeout=5, out=out)
+    text = out.getvalue()
+    assert report.ok
+    assert "cafe doctor" in text and "c****fe" not in text and "****" in text  # the key line is masked
+
+
+def test_doctor_reports_an_empty_key_as_empty_not_unset():
+    out = io.StringIO()
+    report = doctor(environ={**live_env("http://127.0.0.1:9/v1"), "CAFE_API_KEY": ""}, out=out)
+    assert not report.ok
+    assert "CAFE_API_KEY is set but empty" in out.getvalue()
+
+
+def test_doctor_names_a_web_page_at_the_base_url_and_skips_the_rest():
+    with running_server(faults=Faults(reply="html")) as server:
+        report = doctor(environ=live_env(server.base_url), timeout=5, out=io.StringIO())
+    reachable = check(report, "endpoint reachable")
+    assert not reachable.ok and "answered with a web page, not the API" in reachable.detail
+    assert "/v1" in reachable.fix
+    assert all(check(report, name).skipped for name in ENDPOINT_CHECKS[1:])

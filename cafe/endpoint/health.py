@@ -122,9 +122,6 @@ class _Unusable(Exception):
     """An endpoint failure after which later network checks would only repeat it (or hang)."""
 
 
-# --- small helpers --------------------------------------------------------------------------
-
-
 def package_versions() -> tuple[str, list[str]]:
     """("cafe 0.1.0, openai 1.2.3, ...", [names not installed]), read from package metadata only."""
     shown, missing = [], []
@@ -258,9 +255,7 @@ def _endpoint_checks(report: _Report, client: Any, model: str, timeout: float) -
 def _summary(result: DoctorReport) -> str:
     """The closing line of a failed run: passed, failed and skipped, which add up to every line.
 
-    How many checks there are depends on how far the doctor got (a refused key adds "API key
-    accepted"; missing settings replace three lines with one), so the line counts each kind
-    rather than quoting a total that would change from run to run.
+    How many checks run depends on how far the doctor got, so the line counts each kind.
     """
     failed = [check.name for check in result.failed if not check.skipped]
     skipped = len(result.failed) - len(failed)

@@ -14,18 +14,18 @@ from typing import Any
 
 from cafe.endpoint.client import clip, complete, list_models
 
-__all__ = ["JSON_PROBE", "TOOL_PROBE", "probe_models", "probe_json", "probe_tools"]
+__all__ = ["probe_models", "probe_json", "probe_tools"]
 
 # Replies longer than this are cut (at a word boundary) in what a probe reports; enough to see
 # what went wrong.
 SHOWN_CHARS = 120
 # The JSON probe: OpenAI's JSON mode wants the word "JSON" in the messages.
-JSON_PROBE = [
+_JSON_PROBE = [
     {"role": "system", "content": "You are a health check. Reply with a JSON object only."},
     {"role": "user", "content": 'Reply with exactly this JSON object: {"ok": true}'},
 ]
 # The tool-call probe: one tool, and tool_choice forcing the model to call it.
-TOOL_PROBE = {
+_TOOL_PROBE = {
     "type": "function",
     "function": {
         "name": "add_item",
@@ -34,8 +34,8 @@ TOOL_PROBE = {
                        "required": ["item"]},
     },
 }
-TOOL_PROBE_MESSAGES = [{"role": "user", "content": "Add a latte to the order."}]
-TOOL_PROBE_CHOICE = {"type": "function", "function": {"name": "add_item"}}
+_TOOL_PROBE_MESSAGES = [{"role": "user", "content": "Add a latte to the order."}]
+_TOOL_PROBE_CHOICE = {"type": "function", "function": {"name": "add_item"}}
 
 
 def _short(text: Any) -> str:
@@ -50,7 +50,7 @@ def probe_models(client: Any, timeout: float) -> list[str]:
 def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, float]:
     """(passed, what was seen, milliseconds taken) for a JSON-mode request."""
     started = time.perf_counter()
-    reply = complete(client, model=model, messages=JSON_PROBE, response_format={"type": "json_object"},
+    reply = complete(client, model=model, messages=_JSON_PROBE, response_format={"type": "json_object"},
                      timeout=timeout)
     elapsed_ms = (time.perf_counter() - started) * 1000
     content = reply.choices[0].message.content
@@ -67,8 +67,8 @@ def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, floa
 
 def probe_tools(client: Any, model: str, timeout: float) -> tuple[bool, str]:
     """(passed, what was seen) for a request that forces a call to the tool `add_item`."""
-    reply = complete(client, model=model, messages=TOOL_PROBE_MESSAGES, tools=[TOOL_PROBE],
-                     tool_choice=TOOL_PROBE_CHOICE, timeout=timeout)
+    reply = complete(client, model=model, messages=_TOOL_PROBE_MESSAGES, tools=[_TOOL_PROBE],
+                     tool_choice=_TOOL_PROBE_CHOICE, timeout=timeout)
     calls = reply.choices[0].message.tool_calls or []
     if not calls:
         said = _short(reply.choices[0].message.content)
