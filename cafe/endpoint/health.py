@@ -327,7 +327,7 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
     """
     env = os.environ if environ is None else environ
     out = sys.stdout if out is None else out
-    report = _Report(out, env.get("CAFE_API_KEY"))
+    report = _Report(out, (env.get("CAFE_API_KEY") or "").strip() or None)
     report.say("cafe doctor: checking the course set-up")
     mode = _setup_checks(report, env)
     if mode is None:
