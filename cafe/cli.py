@@ -1,19 +1,32 @@
 """The `cafe` command: `cafe doctor`, `cafe toy NN`, `cafe serve`.
 
 Also reachable as `python -m cafe`. Each subcommand is a thin shell around a library function, so
-everything the command does can be done from a notebook too.
+everything the command does can be done from a notebook too: `cafe.endpoint.health.doctor`,
+the session toys, and `cafe.endpoint.serve` (this module adds only the serve command's banner,
+its fault flags and its Ctrl-C handling). Output piped into a command that stops reading early
+(`cafe doctor | head -3`) ends quietly; `run_command` gives the toys the same behaviour.
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import os
 import re
+import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, TextIO
 
-__all__ = ["main", "find_toy", "sessions_dir"]
+from cafe.endpoint.config import mask_key
+from cafe.endpoint.faults import REPLY_FAULTS, Faults
+from cafe.endpoint.scripted import Script
+from cafe.endpoint.serve import DEFAULT_HOST, DEFAULT_PORT, POLL_INTERVAL_S, CafeServer, make_server
+
+__all__ = ["main", "run_command", "find_toy", "sessions_dir", "serve_forever"]
 
 # `cafe toy`'s usage line. argparse would list the optional pass-through arguments as required
 # ("required: number, toy_args"), so the number is checked in `_toy` and the usage is spelled out.
@@ -69,11 +82,104 @@ def _doctor(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _serve(args: argparse.Namespace) -> int:
-    from cafe.endpoint.serve import serve_forever
+def _banner(server: CafeServer, api_key: str | None) -> str:
+    if api_key is None:
+        key_line = "export CAFE_API_KEY=sk-local        # any non-empty text: this server checks no key"
+        key_note = "any key is accepted"
+    else:
+        key_line = (f"export CAFE_API_KEY=YOUR-KEY        "
+                    f"# the value you passed to --api-key ({mask_key(api_key)})")
+        key_note = f"requests must carry the key you gave ({mask_key(api_key)})"
+    lines = [
+        f"cafe serve: a scripted OpenAI-compatible endpoint at {server.base_url}",
+        f"Models: {', '.join(server.script.models)}; {key_note}.",
+        "To point the course at it, run these in another terminal:",
+        "",
+        "  export COURSE_MODE=live",
+        f"  export CAFE_BASE_URL={server.base_url}",
+        f"  {key_line}",
+        f"  export CAFE_MODEL={server.script.models[0]}",
+        "",
+        "then `cafe doctor` to check. Press Ctrl-C to stop.",
+    ]
+    if not ipaddress.ip_address(server.server_address[0]).is_loopback:
+        lines.append("Note: this server listens beyond loopback; "
+                     "anyone who can reach this machine can use it.")
+    return "\n".join(lines)
 
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def serve_forever(
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    api_key: str | None = None,
+    script_path: str | None = None,
+    log_requests: bool = False,
+    faults: Faults | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """`cafe serve`: answer HTTP requests until Ctrl-C (or SIGTERM), then return 0.
+
+    Returns 2 when the script file cannot be loaded or the port cannot be bound, after saying why.
+    """
+    out = out or sys.stdout
+    try:
+        script = Script.from_file(script_path) if script_path else Script()
+        server = make_server(script, api_key=api_key, host=host, port=port, log_requests=log_requests,
+                             faults=faults)
+    except ValueError as exc:
+        print(f"cafe serve: {exc}", file=sys.stderr)
+        return 2
+    except PermissionError as exc:
+        print(f"cafe serve: not allowed to listen on {host}:{port} ({exc.strerror or exc}). Ports below "
+              "1024 usually need administrator rights; pick one above 1024 with --port.", file=sys.stderr)
+        return 2
+    except (OSError, OverflowError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        print(f"cafe serve: could not listen on {host}:{port} ({reason}). Is another server using "
+              "that port? Pick another with --port, or --port 0 for any free one.", file=sys.stderr)
+        return 2
+    # Ctrl-C and SIGTERM both mean "stop cleanly", even if our parent started us ignoring SIGINT.
+    previous = {}
+    if threading.current_thread() is threading.main_thread():  # only the main thread may set handlers
+        previous = {sig: signal.signal(sig, _raise_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    print(_banner(server, api_key), file=out, flush=True)
+    if faults is not None:
+        print(f"Misbehaving on purpose: {faults}.", file=out, flush=True)
+    try:
+        server.serve_forever(poll_interval=POLL_INTERVAL_S)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stopping.set()
+        server.server_close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print("\ncafe serve: stopped. Goodbye from the café.", file=out, flush=True)
+    return 0
+
+
+def _faults(args: argparse.Namespace) -> Faults | None:
+    """The `Faults` the --fault-* flags ask for, or None when there are none."""
+    chosen = {"status": args.fault_status, "retry_after_s": args.fault_retry_after,
+              "delay_s": args.fault_delay, "trickle_s": args.fault_trickle,
+              "malformed": args.fault_malformed, "reply": args.fault_reply, "times": args.fault_times}
+    given = {name: value for name, value in chosen.items() if value not in (None, False)}
+    return Faults(**given) if given else None
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        faults = _faults(args)
+    except ValueError as exc:
+        print(f"cafe serve: {exc}", file=sys.stderr)
+        return 2
     return serve_forever(host=args.host, port=args.port, api_key=args.api_key, script_path=args.script,
-                         log_requests=args.log)
+                         log_requests=args.log, faults=faults)
 
 
 def _seconds(text: str) -> float:
@@ -119,10 +225,40 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--api-key", default=None, help="require this key (401 without it)")
     serve.add_argument("--script", default=None, help="a JSON script of replies (default: the built-in responder)")
     serve.add_argument("--log", action="store_true", help="print one line per request (never the key)")
+    _fault_flags(serve)
     serve.set_defaults(run=_serve)
     return parser
 
 
+def _fault_flags(serve: argparse.ArgumentParser) -> None:
+    """`cafe serve --fault-*`: make chat completions misbehave, to rehearse the unhappy paths."""
+    faults = serve.add_argument_group("faults", "misbehave on purpose (chat completions only), "
+                                      "to see how `cafe doctor` and your harness name each fault")
+    faults.add_argument("--fault-status", type=int, metavar="CODE", help="answer with this HTTP error, e.g. 429 or 503")
+    faults.add_argument("--fault-retry-after", type=int, metavar="S", help="with --fault-status 429: the Retry-After to send")
+    faults.add_argument("--fault-delay", type=_seconds, metavar="S", help="wait this long before answering")
+    faults.add_argument("--fault-trickle", type=_seconds, metavar="S", help="send the answer one byte every S seconds")
+    faults.add_argument("--fault-malformed", action="store_true", help="answer 200 with JSON cut off mid-way")
+    faults.add_argument("--fault-reply", choices=sorted(REPLY_FAULTS), help="answer 200 with this wrong answer")
+    faults.add_argument("--fault-times", type=int, metavar="N", help="misbehave on the first N requests only")
+
+
+def run_command(run: Callable[[], int]) -> int:
+    """`run()`'s exit status, ending quietly when the reader of our output goes away or on Ctrl-C.
+
+    `cafe doctor | head -3` closes the pipe after three lines; the next print would raise
+    `BrokenPipeError`, and so would Python's last flush at exit. Pointing stdout at the null device
+    lets the process end without a traceback. The toys end with `raise SystemExit(run_command(main))`.
+    """
+    try:
+        return run()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # what a shell reports for a process stopped by a closed pipe (128 + SIGPIPE)
+    except KeyboardInterrupt:
+        return 130  # 128 + SIGINT, as a shell reports Ctrl-C
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    return run_command(lambda: args.run(args))

@@ -103,7 +103,7 @@ def test_chat_live_returns_the_completion():
 def test_chat_connection_refused_names_the_url_and_cafe_doctor():
     url = dead_url()
     error = chat_error(url)
-    assert f"Could not connect to the endpoint {url} (" in str(error)
+    assert f"Could not connect to the endpoint {url}: " in str(error)
     assert "Connection refused" in str(error)  # the cause, so a stopped server reads as one
     assert "CAFE_BASE_URL" in str(error) and "cafe doctor" in str(error)
     assert error.base_url == url
@@ -112,7 +112,7 @@ def test_chat_connection_refused_names_the_url_and_cafe_doctor():
 def test_chat_timeout_names_the_url_and_cafe_doctor():
     with running_server(faults=Faults(delay_s=2.0)) as server:
         error = chat_error(server.base_url, timeout=0.2)
-    assert f"The endpoint {server.base_url} did not answer in time" in str(error)
+    assert f"The endpoint {server.base_url} did not answer within 0.2 s" in str(error)
     assert "cafe doctor" in str(error)
 
 
@@ -255,8 +255,9 @@ def test_classify_error_sorts_transport_body_and_unknown_errors():
     refused.__cause__ = ConnectionRefusedError("Connection refused")
     assert classify_error(openai.APITimeoutError(request=request)) == EndpointProblem("timeout")
     assert classify_error(refused) == EndpointProblem("connection", said="Connection refused")
-    assert classify_error(ValueError("garbled")) == EndpointProblem("bad_body")
-    assert classify_error(KeyError("choices")) == EndpointProblem("other", said="'choices'")
+    assert classify_error(ValueError("garbled")) == EndpointProblem("bad_body", said="garbled")
+    assert classify_error(TimeoutError("late")) == EndpointProblem("timeout")
+    assert classify_error(KeyError("choices")) == EndpointProblem("other", said="KeyError: 'choices'")
 
 
 def test_classify_error_keeps_the_param_a_400_blames():
@@ -276,7 +277,7 @@ def test_translate_error_cuts_a_long_endpoint_message_at_a_word_boundary():
     long = "This server could not find that route, and here is a long explanation " * 8
     client = make_client(environ=live_env("http://127.0.0.1:8125/v1"))
     message = str(translate_error(_status_error(500, long), client))
-    said = message.split("HTTP 500 (", 1)[1].split("…)", 1)[0]  # "... failed with HTTP 500 (<said>…). Run ..."
+    said = message.split("HTTP 500: ", 1)[1].split("…", 1)[0]  # "... failed with HTTP 500: <said>…. The ..."
     assert said.split()[-1] in long.split()  # ends on a whole word
     assert len(said) <= SAID_CHARS
 
@@ -288,3 +289,24 @@ def test_translate_error_cuts_a_long_endpoint_message_at_a_word_boundary():
 ])
 def test_clip_cuts_at_a_word_boundary_when_there_is_one(text, limit, expected):
     assert clip(text, limit) == expected
+
+
+def test_chat_says_once_that_it_is_waiting_and_gives_the_seconds_when_it_gives_up(capsys):
+    from cafe.endpoint.client import WAIT_NOTICE_S
+
+    limit = WAIT_NOTICE_S + 0.5
+    with running_server(faults=Faults(delay_s=30)) as server:
+        error = chat_error(server.base_url, timeout=limit)
+    err = capsys.readouterr().err
+    assert err.count("waiting for") == 1 and f"giving up after {limit:g} s" in err
+    assert f"did not answer within {limit:g} s" in str(error) and error.kind == "timeout"
+
+
+def test_chat_gives_up_on_a_trickling_reply_near_its_whole_timeout():
+    import time
+
+    with running_server(faults=Faults(trickle_s=0.2)) as server:
+        started = time.monotonic()
+        error = chat_error(server.base_url, timeout=1.0)
+        took = time.monotonic() - started
+    assert error.kind == "timeout" and took < 2.0  # before: each trickled byte restarted the clock

@@ -91,9 +91,16 @@ def test_live_settings_missing_variable_names_it_and_shows_export(name):
 
 
 @pytest.mark.parametrize("name", sorted(LIVE_VARIABLES))
-def test_live_settings_blank_variable_counts_as_missing(name):
-    with pytest.raises(ConfigError, match=f"{name} is not set"):
+def test_live_settings_blank_variable_is_reported_as_empty(name):
+    with pytest.raises(ConfigError, match=f"{name} is set but empty"):
         live_settings({**LIVE, name: "   "})
+
+
+@pytest.mark.parametrize("name", sorted(LIVE_VARIABLES))
+def test_live_settings_unset_variable_is_reported_as_not_set(name):
+    env = {k: v for k, v in LIVE.items() if k != name}
+    with pytest.raises(ConfigError, match=f"{name} is not set"):
+        live_settings(env)
 
 
 @pytest.mark.parametrize("url", ["127.0.0.1:8000/v1", "ftp://example.com/v1", "localhost"])
@@ -135,9 +142,9 @@ def test_mask_key_hides_short_keys_completely(key):
     assert mask_key(key) == "****"
 
 
-@pytest.mark.parametrize("key", [None, ""])
-def test_mask_key_says_when_no_key_is_set(key):
-    assert mask_key(key) == "(not set)"
+def test_mask_key_says_when_no_key_is_set_and_when_it_is_empty():
+    assert mask_key(None) == "(not set)"
+    assert mask_key("") == "(empty)"
 
 
 @given(st.text(min_size=1, max_size=80))
@@ -177,3 +184,19 @@ def test_config_reads_nothing_at_import():
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "imported"
+
+
+def test_redact_leaves_text_alone_for_a_key_shorter_than_8_characters():
+    assert redact("cafe doctor, openai", "a") == "cafe doctor, openai"
+    assert redact("sk-local works", "sk-loca") == "sk-local works"
+
+
+def test_redact_masks_a_long_key_wherever_it_stands():
+    key = "sk-test-SECRET-1234567890abcdef"
+    assert redact(f"key {key}.", key) == "key …cdef."
+
+
+def test_redact_masks_the_start_of_the_key_that_ends_a_cut_message():
+    key = "sk-test-SECRET-1234567890abcdef"
+    assert redact("you sent " + key[:25] + "…", key) == "you sent …cdef…"
+    assert redact("you sent " + key[:25], key) == "you sent …cdef"

@@ -140,7 +140,7 @@ def test_doctor_command_against_a_dead_port_exits_1_within_10_s_naming_the_url()
     elapsed = time.monotonic() - started
     assert done.returncode == 1
     assert elapsed < 10.0
-    assert f"Could not connect to {url}: " in done.stdout
+    assert f"Could not connect to the endpoint {url}: " in done.stdout
     assert "Connection refused" in done.stdout  # the cause: a stopped server, not a bad host name
     assert KEY not in done.stdout + done.stderr and "SECRET" not in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
@@ -159,7 +159,7 @@ def test_doctor_endpoint_that_accepts_but_never_answers_is_reported_within_10_s(
     assert REACH_TIMEOUT_S <= elapsed < 10.0 - 2  # leaves time to start Python and print
     reachable = check(report, "endpoint reachable")
     assert not reachable.ok
-    assert reachable.detail == f"{url} did not answer the model list within {REACH_TIMEOUT_S:g} s."
+    assert reachable.detail == f"The endpoint {url} did not answer the model list within {REACH_TIMEOUT_S:g} s."
     assert all(check(report, name).skipped for name in ENDPOINT_CHECKS[1:])
 
 
@@ -351,3 +351,28 @@ def test_doctor_redacts_a_key_that_the_endpoint_echoes_back():
     with running_server(Script([f"your key is {KEY}"], cycle=True)) as server:
         report, text = run(live_env(server.base_url))
     assert "your key is …cdef" in check(report, "JSON round trip").detail
+
+
+def test_doctor_with_a_one_letter_key_does_not_garble_its_report():
+    with running_server() as server:
+        out = io.StringIO()
+        report = doctor(environ=live_env(server.base_url, key="a"), timeout=5, out=out)
+    text = out.getvalue()
+    assert report.ok
+    assert "cafe doctor" in text and "c****fe" not in text and "****" in text  # the key line is masked
+
+
+def test_doctor_reports_an_empty_key_as_empty_not_unset():
+    out = io.StringIO()
+    report = doctor(environ={**live_env("http://127.0.0.1:9/v1"), "CAFE_API_KEY": ""}, out=out)
+    assert not report.ok
+    assert "CAFE_API_KEY is set but empty" in out.getvalue()
+
+
+def test_doctor_names_a_web_page_at_the_base_url_and_skips_the_rest():
+    with running_server(faults=Faults(reply="html")) as server:
+        report = doctor(environ=live_env(server.base_url), timeout=5, out=io.StringIO())
+    reachable = check(report, "endpoint reachable")
+    assert not reachable.ok and "answered with a web page, not the API" in reachable.detail
+    assert "/v1" in reachable.fix
+    assert all(check(report, name).skipped for name in ENDPOINT_CHECKS[1:])

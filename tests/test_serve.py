@@ -26,7 +26,8 @@ from pydantic import BaseModel
 
 from cafe.endpoint.scripted import Script
 from cafe.cli import build_parser
-from cafe.endpoint.serve import Faults, _banner, make_server, running_server, serve_forever
+from cafe.cli import _banner, serve_forever
+from cafe.endpoint.serve import Faults, make_server, running_server
 
 KEY = "sk-test-SECRET-1234567890abcdef"
 MODEL = "cafe-scripted"
@@ -497,7 +498,7 @@ def test_serve_command_refuses_a_port_outside_the_range(port, capsys):
 
 
 def test_serve_forever_port_in_use_says_so(capsys):
-    from cafe.endpoint.serve import serve_forever
+    from cafe.cli import serve_forever
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -505,3 +506,35 @@ def test_serve_forever_port_in_use_says_so(capsys):
         port = busy.getsockname()[1]
         assert serve_forever(port=port) == 2
     assert "Is another server using that port?" in capsys.readouterr().err
+
+
+def test_serve_fault_flags_build_the_faults_they_name():
+    from cafe.cli import _faults, build_parser
+
+    args = build_parser().parse_args(["serve", "--fault-status", "429", "--fault-retry-after", "7",
+                                      "--fault-times", "2"])
+    assert _faults(args) == Faults(status=429, retry_after_s=7, times=2)
+    assert _faults(build_parser().parse_args(["serve", "--fault-reply", "html"])) == Faults(reply="html")
+    assert _faults(build_parser().parse_args(["serve"])) is None
+
+
+def test_serve_fault_flags_that_do_not_fit_exit_2_saying_why(capsys):
+    from cafe.cli import main
+
+    assert main(["serve", "--port", "0", "--fault-retry-after", "7"]) == 2
+    assert "status=429" in capsys.readouterr().err
+
+
+def test_faults_reject_an_unknown_reply():
+    with pytest.raises(ValueError, match="no_choices"):
+        Faults(reply="gibberish")  # type: ignore[arg-type]
+
+
+def test_fault_429_sends_retry_after():
+    with running_server(faults=Faults(status=429, retry_after_s=7)) as server:
+        request = urllib.request.Request(f"{server.base_url}/chat/completions", method="POST",
+                                         data=b'{"model": "cafe-scripted", "messages": []}',
+                                         headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(request, timeout=5)
+    assert caught.value.code == 429 and caught.value.headers["Retry-After"] == "7"

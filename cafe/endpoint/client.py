@@ -10,43 +10,57 @@ Code built on it (every `make_model_generator` in the course) does not know whic
 endpoint becomes an `EndpointError` naming the endpoint and pointing at `cafe doctor`, instead of
 a stack trace from deep inside an HTTP library, or worse, a fake "the model failed" result.
 
-`classify_error(exc)` sorts an `openai` exception into one of a few `PROBLEM_KINDS` (timeout,
-connection, key refused, not found, ...), once. `translate_error` here and the doctor
-(`cafe.endpoint.health`) both start from that record and word it for their own reader.
+Two things the SDK alone does not do. Its timeout limits each wait for the next bytes, so a server
+that trickles a byte at a time never times out; here every request runs against a deadline for
+the whole call (`within_deadline`), and a call still waiting after `WAIT_NOTICE_S` says so once
+on stderr. And an answer that is not a chat completion (a web page, an empty list of choices)
+is named rather than passed on.
+
+`classify_error(exc)` sorts a failure into one of the `PROBLEM_KINDS` of `cafe.endpoint.problems`;
+the words for each kind live in that module's one table, which the doctor reads too.
 """
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, get_args
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TextIO, TypeVar
 
-from cafe.endpoint.config import course_mode, live_settings, mask_key, redact
+from cafe.endpoint.config import course_mode, live_settings, redact
 from cafe.endpoint.errors import EndpointError, RequestRejected
+from cafe.endpoint.problems import PROBLEM_KINDS, EndpointProblem, ProblemKind, describe
 from cafe.endpoint.scripted import Reply, Responder, Script, ScriptedClient
 
-__all__ = ["DEFAULT_TIMEOUT_S", "SAID_CHARS", "PROBLEM_KINDS", "ProblemKind", "EndpointProblem",
-           "make_client", "chat", "endpoint_of", "endpoint_said", "clip", "classify_error",
-           "translate_error"]
+__all__ = ["DEFAULT_TIMEOUT_S", "SAID_CHARS", "WAIT_NOTICE_S", "PROBLEM_KINDS", "ProblemKind",
+           "EndpointProblem", "BadReply", "make_client", "chat", "complete", "list_models",
+           "within_deadline", "endpoint_of", "endpoint_said", "clip", "classify_error", "translate_error"]
 
-# Seconds before a live request gives up. Long enough for a slow local model on a laptop,
-# short enough that a dead endpoint is reported while the learner is still looking.
+# Seconds before a live request gives up, for the whole request. Long enough for a slow local
+# model on a laptop, short enough that a dead endpoint is reported while the learner is looking.
 DEFAULT_TIMEOUT_S = 60.0
 # How much of what an endpoint said an error message quotes: room for a sentence or two of hint
 # (cafe serve's 404 says which routes it does answer), not a whole HTML error page.
 SAID_CHARS = 300
+# After this many seconds without an answer a call says, once, that it is waiting: long enough
+# that a healthy endpoint never triggers it, short enough that silence never looks like a hang.
+WAIT_NOTICE_S = 2.0
+# The closing hint of every client error.
+DOCTOR_HINT = "Run `cafe doctor` to check the endpoint, key and model."
 
-# What can go wrong talking to an endpoint, declared once. `classify_error` picks one;
-# `translate_error` and the doctor each say, in their own words, what it means and what to do.
-#   timeout       no answer within the timeout        connection    nothing answered at all
-#   key_refused   HTTP 401 or 403                     not_found     HTTP 404: the model or the path
-#   rate_limited  HTTP 429                            rejected      HTTP 400/422: it said no to the request
-#   http_error    any other HTTP status               bad_body      an answer that is not a chat completion
-#   other         any other exception
-ProblemKind = Literal["timeout", "connection", "key_refused", "not_found", "rate_limited", "rejected",
-                      "http_error", "bad_body", "other"]
-PROBLEM_KINDS: frozenset[str] = frozenset(get_args(ProblemKind))
+T = TypeVar("T")
+
+
+class BadReply(ValueError):
+    """An HTTP 200 answer that cannot be used: `kind` is "web_page", "no_choices" or "bad_body"."""
+
+    def __init__(self, kind: ProblemKind, said: str = ""):
+        super().__init__(said or kind)
+        self.kind = kind
+        self.said = said
 
 
 def make_client(
@@ -58,8 +72,9 @@ def make_client(
 ) -> Any:
     """Return a scripted client offline, or an `openai.OpenAI` client live.
 
-    `script` is only used offline. `max_retries` defaults to 0 so that the course's own loops,
-    which count attempts on purpose, are not multiplied by hidden SDK retries.
+    `script` is only used offline. `timeout` is the seconds a whole request may take (`chat`
+    enforces it). `max_retries` defaults to 0 so that the course's own loops, which count
+    attempts on purpose, are not multiplied by hidden SDK retries.
     """
     if course_mode(environ) == "offline":
         return ScriptedClient(script)
@@ -101,45 +116,134 @@ def clip(text: str, limit: int) -> str:
     return cut.rstrip(" ,.;:") + "…"
 
 
-@dataclass(frozen=True)
-class EndpointProblem:
-    """What went wrong talking to an endpoint: its kind, the HTTP status, and what was said.
-
-    `said` is the endpoint's own message for an HTTP error (clipped to `SAID_CHARS`), the
-    underlying cause for a connection failure, or the exception's text for `other`. It is not
-    redacted: whoever shows it runs `cafe.endpoint.config.redact` over it. `param` is the request field an
-    HTTP 400/422 blamed, when the endpoint named one (OpenAI's error body carries it).
-    """
-
-    kind: ProblemKind
-    status: int | None = None
-    said: str = ""
-    param: str | None = None
+def _looks_like_html(text: str) -> bool:
+    return text.lstrip()[:200].lower().startswith(("<!doctype html", "<html", "<head", "<body"))
 
 
-def classify_error(exc: BaseException) -> EndpointProblem:
+def _status_problem(exc: Any, key: str | None) -> EndpointProblem:
+    status = exc.status_code
+    said = clip(redact(endpoint_said(exc), key), SAID_CHARS)  # mask first: a cut can split the key
+    param = getattr(exc, "param", None)
+    kind: ProblemKind = ("key_refused" if status in (401, 403) else "not_found" if status == 404
+                         else "rate_limited" if status == 429 else "rejected" if status in (400, 422)
+                         else "http_error")
+    if _looks_like_html(said):
+        said = "a web page (HTML), not the API's JSON"
+    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+    return EndpointProblem(kind, status, said, param if isinstance(param, str) and param else None,
+                           headers.get("retry-after") if status == 429 else None)
+
+
+def classify_error(exc: BaseException, key: str | None = None) -> EndpointProblem:
     """Sort an exception from talking to an endpoint into an `EndpointProblem`.
 
-    Every `openai` SDK error gets its kind; a `ValueError` (a garbled body) is `bad_body`; anything
-    else is `other`, so a caller that must not crash (the doctor) can still report it.
+    Every `openai` SDK error gets its kind; `TimeoutError` (a missed deadline) is `timeout`; a
+    `BadReply` keeps its own; any other `ValueError` (a garbled body) is `bad_body`; anything else
+    is `other`, so a caller that must not crash (the doctor) can still report it. What the
+    endpoint said is masked with `key` before it is clipped.
     """
     import openai
 
-    if isinstance(exc, openai.APITimeoutError):  # a subclass of APIConnectionError: test it first
+    if isinstance(exc, (openai.APITimeoutError, TimeoutError)):  # APITimeoutError is a connection error
         return EndpointProblem("timeout")
     if isinstance(exc, openai.APIConnectionError):
-        return EndpointProblem("connection", said=str(exc.__cause__) if exc.__cause__ is not None else "")
+        cause = str(exc.__cause__) if exc.__cause__ is not None else ""
+        return EndpointProblem("connection", said=clip(redact(cause, key), SAID_CHARS))
     if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
-        said = clip(endpoint_said(exc), SAID_CHARS)
-        param = getattr(exc, "param", None)
-        kind: ProblemKind = ("key_refused" if status in (401, 403) else "not_found" if status == 404
-                             else "rate_limited" if status == 429 else "rejected" if status in (400, 422)
-                             else "http_error")
-        return EndpointProblem(kind, status, said, param if isinstance(param, str) and param else None)
-    if isinstance(exc, (openai.APIResponseValidationError, ValueError)):
-        return EndpointProblem("bad_body")
-    return EndpointProblem("other", said=str(exc))
+        return _status_problem(exc, key)
+    if isinstance(exc, BadReply):
+        return EndpointProblem(exc.kind, said=clip(redact(exc.said, key), SAID_CHARS))
+    if isinstance(exc, json.JSONDecodeError):
+        return EndpointProblem("bad_body", said=f"the body is not valid JSON ({exc.msg}, at character {exc.pos})")
+    if isinstance(exc, openai.APIResponseValidationError):
+        return EndpointProblem("bad_body", said="its fields do not match the API's")
+    if isinstance(exc, ValueError):
+        return EndpointProblem("bad_body", said=clip(redact(str(exc), key), SAID_CHARS))
+    return EndpointProblem("other", said=clip(redact(f"{type(exc).__name__}: {exc}", key), SAID_CHARS))
+
+
+def within_deadline(call: Callable[[], T], seconds: float, *, waiting_for: str,
+                    notice: TextIO | None = None) -> T:
+    """`call()`, given at most `seconds` in all; raise `TimeoutError` if it has not returned by then.
+
+    The call runs in a worker thread so that the wait can be cut off whatever the socket is
+    doing. After `WAIT_NOTICE_S` it prints, once, to `notice` (default stderr) that it is still
+    waiting for `waiting_for` and for how long at most. A call cut off finishes (or fails) in the
+    background; its answer is thrown away.
+    """
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as exc:  # handed to the waiting thread, which raises it
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=work, name="cafe-endpoint-call", daemon=True)
+    started = time.monotonic()
+    worker.start()
+    worker.join(min(seconds, WAIT_NOTICE_S))
+    if worker.is_alive() and seconds > WAIT_NOTICE_S:
+        print(f"cafe: waiting for {waiting_for} (giving up after {seconds:g} s)…",
+              file=notice or sys.stderr, flush=True)
+        worker.join(max(0.0, seconds - (time.monotonic() - started)))
+    if worker.is_alive():
+        raise TimeoutError(f"no answer within {seconds:g} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _seconds(client: Any, kwargs: Mapping[str, Any]) -> float:
+    """The time limit of one request: its own `timeout=`, else the client's, else the default."""
+    for value in (kwargs.get("timeout"), getattr(client, "timeout", None)):
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            return float(value)
+    return DEFAULT_TIMEOUT_S
+
+
+def _usable(completion: Any) -> Any:
+    """`completion` if it has a choice to read; otherwise raise `BadReply` naming what it is."""
+    if isinstance(completion, str):  # the SDK hands back the text of a body that is not JSON
+        if _looks_like_html(completion):
+            raise BadReply("web_page", "a web page (HTML), not the API's JSON")
+        raise BadReply("bad_body", f"text, not JSON: {clip(completion, 80)!r}")
+    choices = getattr(completion, "choices", None)
+    if not isinstance(choices, list):
+        raise BadReply("bad_body", "JSON without a list of choices")
+    if not choices:
+        raise BadReply("no_choices", "an empty list of choices")
+    return completion
+
+
+def complete(client: Any, **kwargs: Any) -> Any:
+    """`client.chat.completions.create(**kwargs)` within the request's time limit, checked usable.
+
+    Raises what went wrong as it is (an `openai` error, `TimeoutError`, `BadReply`); `chat` turns
+    it into an `EndpointError`, the doctor into a failed check.
+    """
+    if isinstance(client, ScriptedClient):
+        return client.chat.completions.create(**kwargs)  # scripted errors are already clear
+    seconds = _seconds(client, kwargs)
+    create = client.chat.completions.create
+    return _usable(within_deadline(lambda: create(**kwargs), seconds, waiting_for=endpoint_of(client)))
+
+
+def list_models(client: Any, seconds: float) -> list[str]:
+    """The model names the endpoint lists, within `seconds`; raises like `complete`."""
+    if isinstance(client, ScriptedClient):
+        return [model.id for model in client.models.list(timeout=seconds).data]
+
+    def fetch() -> list[str]:
+        raw = client.models.with_raw_response.list(timeout=seconds)
+        kind = raw.headers.get("content-type", "")
+        if "html" in kind or _looks_like_html(raw.text[:200]):
+            raise BadReply("web_page", "a web page (HTML), not the API's JSON")
+        if "json" not in kind:
+            raise BadReply("bad_body", f"{kind or 'no content type'}, not JSON")
+        return [model.id for model in raw.parse().data or []]
+
+    return within_deadline(fetch, seconds, waiting_for=endpoint_of(client))
 
 
 def _client_key(client: Any) -> str | None:
@@ -147,66 +251,39 @@ def _client_key(client: Any) -> str | None:
     return key if isinstance(key, str) else os.environ.get("CAFE_API_KEY")
 
 
-def translate_error(exc: Exception, client: Any) -> EndpointError:
-    """Turn an `openai` SDK exception into an `EndpointError` that says what to do.
+def translate_error(exc: Exception, client: Any, *, seconds: float | None = None) -> EndpointError:
+    """Turn a failed request into an `EndpointError` that says what happened and what to do.
 
-    Only SDK errors (and the `ValueError` a garbled body can raise) are accepted; anything else is
-    a programming mistake and raises `TypeError`.
+    Accepts what `complete` raises: `openai` SDK errors, `TimeoutError` and `ValueError` (a
+    garbled body, or a `BadReply`). Anything else is a programming mistake and raises `TypeError`.
+    `seconds` is the time limit the request had (default: the client's).
     """
     import openai
 
-    if not isinstance(exc, (openai.OpenAIError, ValueError)):
+    if not isinstance(exc, (openai.OpenAIError, ValueError, TimeoutError)):
         raise TypeError(f"translate_error() only handles openai errors, not {type(exc).__name__}")
-    url = endpoint_of(client)
-    key = _client_key(client)
-    doctor = "Run `cafe doctor` to check the endpoint, key and model."
-    problem = classify_error(exc)
-    status, said = problem.status, redact(problem.said, key).rstrip(".")
-    if problem.kind == "timeout":
-        message = f"The endpoint {url} did not answer in time. Is the server overloaded or the model still loading? {doctor}"
-    elif problem.kind == "connection":
-        why = f" ({said})" if said else ""
-        message = (f"Could not connect to the endpoint {url}{why}. Is the server running, and is "
-                   f"CAFE_BASE_URL right? {doctor}")
-    elif problem.kind == "key_refused":
-        message = (f"The endpoint {url} refused the API key (HTTP {status}, key {mask_key(key)}). "
-                   f"Check CAFE_API_KEY. {doctor}")
-    elif problem.kind == "not_found":
-        message = (f"The endpoint {url} answered HTTP 404 ({said}): the model or the path is "
-                   "unknown. Check CAFE_MODEL against the models `cafe doctor` lists, and that "
-                   "CAFE_BASE_URL ends in /v1.")
-    elif problem.kind == "rate_limited":
-        message = f"The endpoint {url} is rate limiting us (HTTP 429: {said}). Wait and try again. {doctor}"
-    elif problem.kind == "rejected":
-        about = f", about {problem.param}" if problem.param else ""
-        return RequestRejected(f"The endpoint {url} rejected the request (HTTP {status}{about}): {said}.",
-                               base_url=url, status=status, param=problem.param)
-    elif problem.kind == "http_error":
-        message = f"The endpoint {url} failed with HTTP {status} ({said}). {doctor}"
-    elif problem.kind == "bad_body":
-        message = f"The endpoint {url} answered with something that is not a chat completion. {doctor}"
-    elif problem.kind == "other":
-        message = f"The endpoint {url} could not be used: {redact(problem.said, key)}. {doctor}"
-    else:
-        raise AssertionError(f"unhandled problem kind {problem.kind!r}")
-    return EndpointError(message, base_url=url, status=status)
+    url, key = endpoint_of(client), _client_key(client)
+    problem = classify_error(exc, key)
+    limit = seconds if seconds is not None else _seconds(client, {})
+    what, fix = describe(problem, url=url, key=key, seconds=limit)
+    if problem.kind == "rejected":
+        return RequestRejected(f"{what}.", base_url=url, status=problem.status,
+                               param=problem.param)
+    return EndpointError(f"{what}. {fix} {DOCTOR_HINT}", base_url=url,
+                         status=problem.status, kind=problem.kind)
 
 
 def chat(client: Any, **kwargs: Any) -> Any:
     """`client.chat.completions.create(**kwargs)`, with endpoint failures raised as `EndpointError`.
 
-    The completion it returns always has at least one choice, so callers may read `choices[0]`.
+    The whole request gets the client's timeout (or its own `timeout=`). The completion it
+    returns always has at least one choice, so callers may read `choices[0]`.
     """
     if isinstance(client, ScriptedClient):
         return client.chat.completions.create(**kwargs)  # scripted errors are already clear
     import openai
 
     try:
-        completion = client.chat.completions.create(**kwargs)
-    except (openai.OpenAIError, ValueError) as exc:
-        raise translate_error(exc, client) from None
-    if not getattr(completion, "choices", None):
-        url = endpoint_of(client)
-        raise EndpointError(f"The endpoint {url} answered with no choices, so there is no reply to read. "
-                            "Run `cafe doctor` to check the endpoint and model.", base_url=url)
-    return completion
+        return complete(client, **kwargs)
+    except (openai.OpenAIError, ValueError, TimeoutError) as exc:
+        raise translate_error(exc, client, seconds=_seconds(client, kwargs)) from None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal, Mapping
 
 from cafe.endpoint.errors import ConfigError
@@ -28,6 +29,7 @@ __all__ = [
     "course_mode",
     "live_settings",
     "model_name",
+    "SEARCHED_KEY_CHARS",
     "mask_key",
     "redact",
 ]
@@ -39,11 +41,17 @@ MODES: tuple[Mode, ...] = ("offline", "live")
 OFFLINE_MODEL = "cafe-scripted"
 
 # What each live variable is for, and an example value shown when it is missing.
-LIVE_VARIABLES: dict[str, tuple[str, str]] = {
+LIVE_VARIABLES: Mapping[str, tuple[str, str]] = MappingProxyType({
     "CAFE_BASE_URL": ("the endpoint's base URL, ending in /v1", "http://127.0.0.1:8000/v1"),
     "CAFE_API_KEY": ("the key the endpoint expects (any non-empty text for a local server)", "sk-..."),
     "CAFE_MODEL": ("the model name, as the endpoint's /v1/models lists it", "gpt-4o-mini"),
-}
+})
+# Keys shorter than this are never searched for inside other text: a local server accepts any
+# key, and masking every "a" or "sk" in a report would garble it. (It is also the length below
+# which `mask_key` shows none of the key.)
+SEARCHED_KEY_CHARS = 8
+# The shortest tail of a clipped message that is masked when it is the start of the key.
+KEY_PREFIX_CHARS = 4
 
 
 def _env(environ: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -72,18 +80,32 @@ def mask_key(key: str | None) -> str:
 
     Keys of 8 characters or fewer are fully hidden, since 4 of them would be half the secret.
     """
-    if not key:
+    if key is None:
         return "(not set)"
-    if len(key) <= 8:
+    if not key:
+        return "(empty)"
+    if len(key) <= SEARCHED_KEY_CHARS:
         return "****"
     return "…" + key[-4:]
 
 
 def redact(text: str, key: str | None) -> str:
-    """Replace every occurrence of `key` in `text` with its masked form."""
-    if not key:
+    """`text` with the key masked where it occurs, including a cut-off start of it at the end.
+
+    Only keys of at least `SEARCHED_KEY_CHARS` characters are searched for: a short key (a local
+    server takes anything, even `a`) would match inside ordinary words and garble the report,
+    while eight or more characters matching the key are the key, wherever they stand. A message
+    cut short (ending in "…" or not) can end in the first characters of the key; that tail is
+    masked too.
+    """
+    if not key or len(key) < SEARCHED_KEY_CHARS:
         return text
-    return text.replace(key, mask_key(key))
+    text = text.replace(key, mask_key(key))
+    body = text.rstrip("…")
+    for length in range(len(key) - 1, KEY_PREFIX_CHARS - 1, -1):
+        if body.endswith(key[:length]):
+            return body[:-length] + mask_key(key) + text[len(body):]
+    return text
 
 
 @dataclass(frozen=True)
@@ -101,10 +123,11 @@ class LiveSettings:
         )
 
 
-def _missing(name: str) -> ConfigError:
+def _missing(name: str, *, empty: bool) -> ConfigError:
     meaning, example = LIVE_VARIABLES[name]
+    state = "is set but empty" if empty else "is not set"
     return ConfigError(
-        f"{name} is not set. COURSE_MODE=live needs it: {meaning}. "
+        f"{name} {state}. COURSE_MODE=live needs it: {meaning}. "
         f"Set it in your shell with `export {name}={example}` (or in a notebook with "
         f"`os.environ[{name!r}] = ...`), then run `cafe doctor` to check the endpoint."
     )
@@ -115,9 +138,10 @@ def live_settings(environ: Mapping[str, str] | None = None) -> LiveSettings:
     env = _env(environ)
     values = {}
     for name in LIVE_VARIABLES:
-        value = env.get(name, "").strip()
-        if not value:
-            raise _missing(name)
+        value = env.get(name)
+        if value is None or not value.strip():
+            raise _missing(name, empty=value is not None)
+        value = value.strip()
         values[name] = value
     base_url = values["CAFE_BASE_URL"].rstrip("/")
     if not base_url.startswith(("http://", "https://")):

@@ -13,7 +13,8 @@ model, or a named stop reason. The hierarchy:
     └── ScriptExhausted        a scripted (offline) model was asked for more replies than it has
 
 Messages say what happened, the offending value, and what to do next. None of them ever
-contains the API key: `cafe.endpoint.config.redact` runs over anything that came back from the endpoint.
+contains the API key: `cafe.endpoint.config.redact` runs over anything that came back from the
+endpoint.
 """
 
 from __future__ import annotations
@@ -30,12 +31,18 @@ class ConfigError(CafeError, ValueError):
 
 
 class EndpointError(CafeError):
-    """The model endpoint could not be used. The message names the endpoint and the fix."""
+    """The model endpoint could not be used. The message names the endpoint and the fix.
 
-    def __init__(self, message: str, *, base_url: str | None = None, status: int | None = None):
+    `kind` says which problem it was, one of `cafe.endpoint.problems.PROBLEM_KINDS` ("timeout",
+    "key_refused", "web_page", ...), so a caller can branch on it instead of on the words.
+    """
+
+    def __init__(self, message: str, *, base_url: str | None = None, status: int | None = None,
+                 kind: str = "other"):
         super().__init__(message)
         self.base_url = base_url
         self.status = status
+        self.kind = kind
 
 
 class RequestRejected(EndpointError):
@@ -46,7 +53,7 @@ class RequestRejected(EndpointError):
 
     def __init__(self, message: str, *, base_url: str | None = None, status: int | None = None,
                  param: str | None = None):
-        super().__init__(message, base_url=base_url, status=status)
+        super().__init__(message, base_url=base_url, status=status, kind="rejected")
         self.param = param
 
 

@@ -9,18 +9,18 @@ prints a line per check as it goes, and says how to fix every failure:
     endpoint reachable · model listed · JSON round trip · tool calls · latency
 
 Offline (the default) it runs the same checks against the scripted model, so they pass, and says
-how to go live. Live, it talks to `CAFE_BASE_URL` with no hidden retries and short timeouts: the
-model list, which runs no model, gets 5 s; each chat check gets 10 s (`--timeout`). Once the
-endpoint is unreachable, refuses the key, or has no model list at the base URL (a 404: the path,
-usually a missing /v1) the later network checks are skipped rather than each repeating the same
-failure or waiting out its own timeout, so a dead endpoint is reported within 10 s, even one that
-accepts the connection and then says nothing. The closing summary counts what passed, what
-failed and what was skipped, so the totals add up to the number of lines above it.
+how to go live. Live, it talks to `CAFE_BASE_URL` with no hidden retries and short limits on each
+whole request: the model list, which runs no model, gets 5 s; each chat check 10 s (`--timeout`).
+Once the endpoint is unreachable, refuses the key, answers with a web page, or has no model list
+at the base URL (a 404: usually a missing /v1) the later network checks are skipped rather than
+each repeating the same failure or waiting out its own limit. The words for each failure come from
+the one table in `cafe.endpoint.problems`, which the client's errors use too. The closing summary
+counts what passed, failed and was skipped, so the totals add up to the lines above it.
 
 Two promises: it never raises for a set-up problem (a bad `COURSE_MODE` or a missing variable is
 a failed check carrying the `ConfigError` message), and the API key never appears in what it
-prints or returns (`cafe.endpoint.config.redact` runs over every line; the key itself shows as `…` plus at
-most its last 4 characters).
+prints or returns (`cafe.endpoint.config.redact` runs over every line; the key itself shows as
+`…` plus at most its last 4 characters).
 
 The module is `cafe.endpoint.health` because `cafe.doctor` is the function. Session 00
 (`sessions/s00-setup/lesson.md`) walks through a run of it.
@@ -28,18 +28,19 @@ The module is `cafe.endpoint.health` because `cafe.doctor` is the function. Sess
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
+from types import MappingProxyType
 from typing import Any, TextIO
 
-from cafe.endpoint.client import classify_error, clip, endpoint_of, make_client
+from cafe.endpoint.client import classify_error, endpoint_of, make_client
 from cafe.endpoint.config import LIVE_VARIABLES, OFFLINE_MODEL, Mode, course_mode, live_settings, mask_key, redact
 from cafe.endpoint.errors import ConfigError
+from cafe.endpoint.probes import probe_json, probe_models, probe_tools
+from cafe.endpoint.problems import describe
 from cafe.endpoint.scripted import ScriptedClient
 
 __all__ = ["Check", "DoctorReport", "doctor", "package_versions", "PACKAGES", "MIN_PYTHON", "DEFAULT_TIMEOUT_S",
@@ -62,31 +63,22 @@ NETWORK_CHECKS = ("endpoint reachable", "model listed", "JSON round trip", "tool
 UNREACHABLE = "endpoint unreachable"
 KEY_REFUSED = "the endpoint refused the key"
 WRONG_PATH = "no API at this base URL (is /v1 missing?)"
-# The fix for a 404 on the model list: every OpenAI-compatible server lists its models, so it is
-# the path that is wrong, and CAFE_MODEL has not even been asked about yet.
-WRONG_PATH_FIX = ("The path is wrong, not the model: CAFE_BASE_URL must be the API's base, which for "
-                  "most servers ends in /v1 (e.g. http://127.0.0.1:8000/v1).")
-# Replies longer than this are cut (at a word boundary) in failure details; enough to see what
-# went wrong. What the endpoint itself said gets more room: `cafe.endpoint.client.SAID_CHARS`.
-SHOWN_CHARS = 120
-
-# The JSON probe: OpenAI's JSON mode wants the word "JSON" in the messages.
-JSON_PROBE = [
-    {"role": "system", "content": "You are a health check. Reply with a JSON object only."},
-    {"role": "user", "content": 'Reply with exactly this JSON object: {"ok": true}'},
-]
-# The tool-call probe: one tool, and tool_choice forcing the model to call it.
-TOOL_PROBE = {
-    "type": "function",
-    "function": {
-        "name": "add_item",
-        "description": "Add one item to the café order.",
-        "parameters": {"type": "object", "properties": {"item": {"type": "string"}},
-                       "required": ["item"]},
-    },
-}
-TOOL_PROBE_MESSAGES = [{"role": "user", "content": "Add a latte to the order."}]
-TOOL_PROBE_CHOICE = {"type": "function", "function": {"name": "add_item"}}
+NOT_THE_API = "the base URL answers with a web page, not the API"
+# The problem kinds after which the later checks are skipped, and the reason given. (A 404 stops
+# them only on the model list: see `_explain`.)
+STOPS: Mapping[str, str] = MappingProxyType({"timeout": UNREACHABLE, "connection": UNREACHABLE,
+                                             "key_refused": KEY_REFUSED, "web_page": NOT_THE_API})
+# The model list's own words for two problems. Listing models runs no model, so a slow list means
+# a stuck server; and every OpenAI-compatible server lists its models, so a 404 there means the
+# path is wrong (usually a missing /v1), not CAFE_MODEL, which has not even been asked about yet.
+LISTING_WORDS: Mapping[str, tuple[str, str]] = MappingProxyType({
+    "timeout": ("The endpoint {url} did not answer the model list within {seconds:g} s",
+                "A working server lists its models at once. Is it stuck, or still starting? "
+                "Check that it is up, then run `cafe doctor` again."),
+    "not_found": ("The endpoint {url}/models answered HTTP 404: {said}",
+                  "The path is wrong, not the model: CAFE_BASE_URL must be the API's base, which for "
+                  "most servers ends in /v1 (e.g. http://127.0.0.1:8000/v1)."),
+})
 
 
 # --- records --------------------------------------------------------------------------------
@@ -130,13 +122,6 @@ class _Unusable(Exception):
     """An endpoint failure after which later network checks would only repeat it (or hang)."""
 
 
-# --- small helpers --------------------------------------------------------------------------
-
-
-def _short(text: Any) -> str:
-    return clip(str(text), SHOWN_CHARS)
-
-
 def package_versions() -> tuple[str, list[str]]:
     """("cafe 0.1.0, openai 1.2.3, ...", [names not installed]), read from package metadata only."""
     shown, missing = [], []
@@ -153,94 +138,19 @@ def _explain(exc: Exception, url: str, timeout: float, key: str | None, *,
              listing: bool = False) -> tuple[str, str, str | None]:
     """(what happened, how to fix it, why later network checks are pointless or None) for an error.
 
-    `cafe.endpoint.client.classify_error` sorts the error; the words here are the doctor's own. `listing`
-    is True for the model list, the first check: a timeout or a 404 there means something
-    different from the same error on a chat request.
+    The words come from `cafe.endpoint.problems.PROBLEM_WORDS`, the table the client's errors use
+    too; `listing` is True for the model list, the first check, where a timeout or a 404 means
+    something different (`LISTING_WORDS`).
     """
-    problem = classify_error(exc)
-    status, said = problem.status, problem.said
-    if problem.kind == "timeout" and listing:
-        return (f"{url} did not answer the model list within {timeout:g} s.",
-                "A working server lists its models at once. Is it stuck, or still starting? "
-                "Check that it is up, then run `cafe doctor` again.", UNREACHABLE)
-    if problem.kind == "timeout":
-        return (f"{url} did not answer within {timeout:g} s.",
-                "Is the server overloaded, or the model still loading? Try again, or allow longer "
-                "with `cafe doctor --timeout 30`.", UNREACHABLE)
-    if problem.kind == "connection":
-        # The cause tells a stopped server ("Connection refused") from a mistyped host name.
-        return (f"Could not connect to {url}: {_short(said) or 'nothing answered there'}.",
-                "Start the endpoint (to rehearse locally, run `cafe serve` in another terminal), "
-                "or correct CAFE_BASE_URL.", UNREACHABLE)
-    if problem.kind == "key_refused":
-        return (f"{url} refused the API key {mask_key(key)} (HTTP {status}).",
-                "Check CAFE_API_KEY: it must be a key this endpoint accepts.", KEY_REFUSED)
-    if problem.kind == "not_found" and listing:
-        # Every OpenAI-compatible server lists its models; no list here means no API here, so
-        # the chat checks would only fail the same way (and tempt you to blame CAFE_MODEL).
-        return (f"{url}/models answered HTTP 404: {said}", WRONG_PATH_FIX, WRONG_PATH)
+    problem = classify_error(exc, key)
+    what, fix = describe(problem, url=url, key=key, seconds=timeout)
+    if listing and problem.kind in LISTING_WORDS:
+        what, fix = (text.format(url=url, seconds=timeout, said=problem.said)
+                     for text in LISTING_WORDS[problem.kind])
+    stop = STOPS.get(problem.kind)
     if problem.kind == "not_found":
-        return (f"{url} answered HTTP 404: {said}",
-                "Check CAFE_MODEL against the models the endpoint lists, and that CAFE_BASE_URL "
-                "ends in /v1.", None)
-    if problem.kind == "rate_limited":
-        return (f"{url} is rate limiting us (HTTP 429): {said}",
-                "Wait a minute and run `cafe doctor` again; check your plan's rate limits.", None)
-    if problem.kind == "rejected":
-        return (f"{url} rejected the request (HTTP {status}): {said}",
-                "This endpoint or model does not support this feature; the course needs it. "
-                "Try another model, or a server that supports it.", None)
-    if problem.kind == "http_error":
-        return (f"{url} failed with HTTP {status}: {said}",
-                "The endpoint is up but failing; check its logs, or try again later.", None)
-    if problem.kind == "bad_body":
-        return (f"{url} answered with something that is not an OpenAI-style JSON reply.",
-                "Is CAFE_BASE_URL an OpenAI-compatible endpoint, ending in /v1?", None)
-    if problem.kind == "other":  # unexpected; still report it rather than crash the doctor
-        return (f"Unexpected {type(exc).__name__}: {_short(said)}",
-                "This looks like a bug or an unusual endpoint; please report it with this output.", None)
-    raise AssertionError(f"unhandled problem kind {problem.kind!r}")
-
-
-# --- the probes: each returns what it saw, or raises -----------------------------------------
-
-
-def _probe_models(client: Any, timeout: float) -> list[str]:
-    return [model.id for model in client.models.list(timeout=timeout).data]
-
-
-def _probe_json(client: Any, model: str) -> tuple[bool, str, float]:
-    started = time.perf_counter()
-    reply = client.chat.completions.create(model=model, messages=JSON_PROBE,
-                                           response_format={"type": "json_object"})
-    elapsed_ms = (time.perf_counter() - started) * 1000
-    content = reply.choices[0].message.content or ""
-    try:
-        parsed = json.loads(content)
-    except json.JSONDecodeError:
-        return False, f"The reply is not JSON: {_short(content)!r}", elapsed_ms
-    if not isinstance(parsed, dict):
-        return False, f"The reply is JSON but not an object: {_short(content)!r}", elapsed_ms
-    return True, f"asked for a JSON object and got one: {_short(content)}", elapsed_ms
-
-
-def _probe_tools(client: Any, model: str) -> tuple[bool, str]:
-    reply = client.chat.completions.create(model=model, messages=TOOL_PROBE_MESSAGES,
-                                           tools=[TOOL_PROBE], tool_choice=TOOL_PROBE_CHOICE)
-    calls = reply.choices[0].message.tool_calls or []
-    if not calls:
-        said = _short(reply.choices[0].message.content)
-        return False, f"No tool call came back, though tool_choice forced one; the reply said: {said!r}"
-    call = calls[0]
-    try:
-        arguments = json.loads(call.function.arguments)
-    except json.JSONDecodeError:
-        return False, f"The tool call's arguments are not JSON: {_short(call.function.arguments)!r}"
-    if not isinstance(arguments, dict):
-        return False, f"The tool call's arguments are not a JSON object: {_short(call.function.arguments)!r}"
-    if call.function.name != "add_item":
-        return False, f"The model called {call.function.name!r}, not the forced tool 'add_item'."
-    return True, f"forced a call to add_item and got one, arguments {_short(call.function.arguments)}"
+        stop = WRONG_PATH if listing else None
+    return what.rstrip(".") + ".", fix, stop
 
 
 # --- the report -----------------------------------------------------------------------------
@@ -270,58 +180,57 @@ class _Report:
         print(redact(text, self.key), file=self.out, flush=True)
 
 
-def _endpoint_checks(report: _Report, client: Any, model: str, timeout: float) -> None:
-    """The five checks that talk to the model, offline (scripted) or live (HTTP)."""
+def _attempt(report: _Report, ctx: tuple[Any, str, float], name: str, probe: Callable[[], Any],
+             remaining: tuple[str, ...]) -> Any:
+    """`probe()`, or None after reporting its failure; raises `_Unusable` when the rest is moot."""
+    client, url, timeout = ctx
+    listing = name == "endpoint reachable"
+    limit = min(timeout, REACH_TIMEOUT_S) if listing else timeout
     try:
-        _run_endpoint_checks(report, client, model, timeout)
-    except _Unusable:
-        pass  # already reported, and the remaining checks marked skipped
+        return probe()
+    except Exception as exc:  # the doctor reports; it never crashes on the thing it examines
+        detail, fix, stop = _explain(exc, url, limit, report.key, listing=listing)
+        if stop == KEY_REFUSED and listing:
+            report.add(name, True, f"{url} answered")  # it did answer: with a refusal
+            name = "API key accepted"
+        report.add(name, False, detail, fix)
+        if stop is not None:
+            report.skip(remaining, stop)
+            raise _Unusable from None
+        return None
 
 
-def _run_endpoint_checks(report: _Report, client: Any, model: str, timeout: float) -> None:
-    url = endpoint_of(client)
-    reach_timeout = min(timeout, REACH_TIMEOUT_S)
-
-    def attempt(name: str, probe: Callable[[], Any], remaining: tuple[str, ...]) -> Any:
-        """`probe()`, or None after reporting its failure; raises `_Unusable` when the rest is moot."""
-        listing = name == "endpoint reachable"
-        try:
-            return probe()
-        except Exception as exc:  # the doctor reports; it never crashes on the thing it examines
-            detail, fix, stop = _explain(exc, url, reach_timeout if listing else timeout, report.key,
-                                         listing=listing)
-            if stop == KEY_REFUSED and listing:
-                report.add(name, True, f"{url} answered")  # it did answer: with a refusal
-                name = "API key accepted"
-            report.add(name, False, detail, fix)
-            if stop is not None:
-                report.skip(remaining, stop)
-                raise _Unusable from None
-            return None
-
-    offered = attempt("endpoint reachable", lambda: _probe_models(client, reach_timeout),
-                      NETWORK_CHECKS[1:])
+def _listing_checks(report: _Report, ctx: tuple[Any, str, float], model: str) -> None:
+    """"endpoint reachable" and "model listed": the model list, which runs no model."""
+    client, url, timeout = ctx
+    offered = _attempt(report, ctx, "endpoint reachable",
+                       lambda: probe_models(client, min(timeout, REACH_TIMEOUT_S)), NETWORK_CHECKS[1:])
     if offered is None:  # it answered, but not with a model list; chat may still work
         report.add("model listed", False, "skipped: the endpoint did not list its models", skipped=True)
-    else:
-        count = f"{len(offered)} model" + ("" if len(offered) == 1 else "s")
-        report.add("endpoint reachable", True, f"{url} answered the model list ({count})")
-        if model in offered:
-            report.add("model listed", True, f"{model} is among the endpoint's models")
-        else:
-            report.add("model listed", False,
-                       f"{model!r} is not among the endpoint's models. It offers: "
-                       f"{', '.join(offered) or '(none)'}.",
-                       f"Set CAFE_MODEL to one of the listed names, e.g. `export CAFE_MODEL={offered[0]}`."
-                       if offered else "The endpoint lists no models; check its set-up.")
+        return
+    count = f"{len(offered)} model" + ("" if len(offered) == 1 else "s")
+    report.add("endpoint reachable", True, f"{url} answered the model list ({count})")
+    if model in offered:
+        report.add("model listed", True, f"{model} is among the endpoint's models")
+        return
+    report.add("model listed", False,
+               f"{model!r} is not among the endpoint's models. It offers: {', '.join(offered) or '(none)'}.",
+               f"Set CAFE_MODEL to one of the listed names, e.g. `export CAFE_MODEL={offered[0]}`."
+               if offered else "The endpoint lists no models; check its set-up.")
 
-    seen = attempt("JSON round trip", lambda: _probe_json(client, model), NETWORK_CHECKS[3:])
+
+def _chat_checks(report: _Report, ctx: tuple[Any, str, float], model: str) -> None:
+    """"JSON round trip", "tool calls" and "latency": the checks that run the model."""
+    client, _, timeout = ctx
+    seen = _attempt(report, ctx, "JSON round trip", lambda: probe_json(client, model, timeout),
+                    NETWORK_CHECKS[3:])
     if seen is not None:
         ok, detail, elapsed_ms = seen
         report.add("JSON round trip", ok, detail,
                    "This model did not follow JSON mode (response_format json_object); sessions 04 "
                    "and 07 need it. Try another model.")
-    tool = attempt("tool calls", lambda: _probe_tools(client, model), NETWORK_CHECKS[4:])
+    tool = _attempt(report, ctx, "tool calls", lambda: probe_tools(client, model, timeout),
+                    NETWORK_CHECKS[4:])
     if tool is not None:
         report.add("tool calls", tool[0], tool[1],
                    "This model or server does not do tool calls with tool_choice; session 01's loop "
@@ -333,12 +242,20 @@ def _run_endpoint_checks(report: _Report, client: Any, model: str, timeout: floa
         report.add("latency", True, f"{elapsed_ms:.0f} ms for the JSON round trip{slow}")
 
 
+def _endpoint_checks(report: _Report, client: Any, model: str, timeout: float) -> None:
+    """The five checks that talk to the model, offline (scripted) or live (HTTP)."""
+    ctx = (client, endpoint_of(client), timeout)
+    try:
+        _listing_checks(report, ctx, model)
+        _chat_checks(report, ctx, model)
+    except _Unusable:
+        pass  # already reported, and the remaining checks marked skipped
+
+
 def _summary(result: DoctorReport) -> str:
     """The closing line of a failed run: passed, failed and skipped, which add up to every line.
 
-    How many checks there are depends on how far the doctor got (a refused key adds "API key
-    accepted"; missing settings replace three lines with one), so the line counts each kind
-    rather than quoting a total that would change from run to run.
+    How many checks run depends on how far the doctor got, so the line counts each kind.
     """
     failed = [check.name for check in result.failed if not check.skipped]
     skipped = len(result.failed) - len(failed)
@@ -361,19 +278,8 @@ def _go_live_hint(report: _Report) -> None:
                "prints; then run `cafe doctor` again.")
 
 
-def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT_TIMEOUT_S,
-           out: TextIO | None = None) -> DoctorReport:
-    """Check the mode, the installation and the endpoint; print a report to `out` and return it.
-
-    `environ` defaults to `os.environ`, `out` to `sys.stdout` (looked up at call time). `timeout`
-    is the seconds each chat check may take; the model list gets at most `REACH_TIMEOUT_S`. Never raises for a set-up problem: those are
-    failed checks that say how to fix them.
-    """
-    env = os.environ if environ is None else environ
-    out = sys.stdout if out is None else out
-    report = _Report(out, env.get("CAFE_API_KEY", "").strip() or None)
-    report.say("cafe doctor: checking the course set-up")
-
+def _setup_checks(report: _Report, env: Mapping[str, str]) -> Mode | None:
+    """"mode", "Python" and "packages"; returns the mode, or None when COURSE_MODE is invalid."""
     try:
         mode: Mode | None = course_mode(env)
     except ConfigError as exc:
@@ -382,7 +288,6 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
     else:
         report.add("mode", True, "offline: answers come from the scripted model" if mode == "offline"
                    else "live: answers come from the endpoint below")
-
     python = sys.version_info
     report.add("Python", python >= MIN_PYTHON, f"Python {python.major}.{python.minor}.{python.micro}",
                f"The course needs Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer; install one and "
@@ -391,7 +296,40 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
     report.add("packages", not missing, shown,
                f"Install what is missing ({', '.join(missing)}): "
                "from the course checkout, run `pip install -e .`")
+    return mode
 
+
+def _live_checks(report: _Report, env: Mapping[str, str], timeout: float) -> None:
+    """The live settings, then the endpoint checks against them."""
+    try:
+        settings = live_settings(env)
+    except ConfigError as exc:
+        report.add("live settings", False, str(exc), "Set the variable as shown, then run `cafe doctor` again.")
+        report.skip(NETWORK_CHECKS, "live settings are incomplete")
+        return
+    report.add("base URL", True, settings.base_url)
+    report.add("API key", True, f"{mask_key(settings.api_key)} (masked)")
+    report.add("model", True, settings.model)
+    client = make_client(environ=env, timeout=timeout, max_retries=0)
+    try:
+        _endpoint_checks(report, client, settings.model, timeout)
+    finally:
+        client.close()
+
+
+def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT_TIMEOUT_S,
+           out: TextIO | None = None) -> DoctorReport:
+    """Check the mode, the installation and the endpoint; print a report to `out` and return it.
+
+    `environ` defaults to `os.environ`, `out` to `sys.stdout` (looked up at call time). `timeout`
+    is the seconds each chat check may take in all; the model list gets at most `REACH_TIMEOUT_S`.
+    Never raises for a set-up problem: those are failed checks that say how to fix them.
+    """
+    env = os.environ if environ is None else environ
+    out = sys.stdout if out is None else out
+    report = _Report(out, (env.get("CAFE_API_KEY") or "").strip() or None)
+    report.say("cafe doctor: checking the course set-up")
+    mode = _setup_checks(report, env)
     if mode is None:
         report.skip(NETWORK_CHECKS, "COURSE_MODE is not valid")
     elif mode == "offline":
@@ -401,22 +339,7 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
         report.add("model", True, OFFLINE_MODEL)
         _endpoint_checks(report, client, OFFLINE_MODEL, timeout)
     else:
-        try:
-            settings = live_settings(env)
-        except ConfigError as exc:
-            report.add("live settings", False, str(exc),
-                       "Set the variable as shown, then run `cafe doctor` again.")
-            report.skip(NETWORK_CHECKS, "live settings are incomplete")
-        else:
-            report.add("base URL", True, settings.base_url)
-            report.add("API key", True, f"{mask_key(settings.api_key)} (masked)")
-            report.add("model", True, settings.model)
-            client = make_client(environ=env, timeout=timeout, max_retries=0)
-            try:
-                _endpoint_checks(report, client, settings.model, timeout)
-            finally:
-                client.close()
-
+        _live_checks(report, env, timeout)
     result = DoctorReport(mode=mode, checks=tuple(report.checks))
     if mode == "offline":
         _go_live_hint(report)

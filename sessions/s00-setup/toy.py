@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 
 import cafe
+from cafe.cli import run_command
 from cafe.endpoint.client import chat, endpoint_of
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.health import package_versions
@@ -82,4 +83,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_command(main))

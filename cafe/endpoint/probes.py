@@ -1,0 +1,85 @@
+"""The doctor's three probes: list the models, ask for a JSON object, force a tool call.
+
+Each probe asks the endpoint one small question through `cafe.endpoint.client` (so it runs
+against a deadline for the whole request) and returns what it saw, or raises what went wrong for
+`cafe.endpoint.health` to explain. A reply that came back but is wrong (not JSON, no tool call) is
+a result, `(False, why)`, not an exception. Session 00 (`sessions/s00-setup/lesson.md`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from cafe.endpoint.client import clip, complete, list_models
+
+__all__ = ["probe_models", "probe_json", "probe_tools"]
+
+# Replies longer than this are cut (at a word boundary) in what a probe reports; enough to see
+# what went wrong.
+SHOWN_CHARS = 120
+# The JSON probe: OpenAI's JSON mode wants the word "JSON" in the messages.
+_JSON_PROBE = [
+    {"role": "system", "content": "You are a health check. Reply with a JSON object only."},
+    {"role": "user", "content": 'Reply with exactly this JSON object: {"ok": true}'},
+]
+# The tool-call probe: one tool, and tool_choice forcing the model to call it.
+_TOOL_PROBE = {
+    "type": "function",
+    "function": {
+        "name": "add_item",
+        "description": "Add one item to the café order.",
+        "parameters": {"type": "object", "properties": {"item": {"type": "string"}},
+                       "required": ["item"]},
+    },
+}
+_TOOL_PROBE_MESSAGES = [{"role": "user", "content": "Add a latte to the order."}]
+_TOOL_PROBE_CHOICE = {"type": "function", "function": {"name": "add_item"}}
+
+
+def _short(text: Any) -> str:
+    return clip(str(text), SHOWN_CHARS)
+
+
+def probe_models(client: Any, timeout: float) -> list[str]:
+    """The names of the models the endpoint lists."""
+    return list_models(client, timeout)
+
+
+def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, float]:
+    """(passed, what was seen, milliseconds taken) for a JSON-mode request."""
+    started = time.perf_counter()
+    reply = complete(client, model=model, messages=_JSON_PROBE, response_format={"type": "json_object"},
+                     timeout=timeout)
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    content = reply.choices[0].message.content
+    if content is None:
+        return False, "The reply has no text: its content is null.", elapsed_ms
+    try:
+        parsed = json.loads(content)
+    except json.JSONDecodeError:
+        return False, f"The reply is not JSON: {_short(content)!r}", elapsed_ms
+    if not isinstance(parsed, dict):
+        return False, f"The reply is JSON but not an object: {_short(content)!r}", elapsed_ms
+    return True, f"asked for a JSON object and got one: {_short(content)}", elapsed_ms
+
+
+def probe_tools(client: Any, model: str, timeout: float) -> tuple[bool, str]:
+    """(passed, what was seen) for a request that forces a call to the tool `add_item`."""
+    reply = complete(client, model=model, messages=_TOOL_PROBE_MESSAGES, tools=[_TOOL_PROBE],
+                     tool_choice=_TOOL_PROBE_CHOICE, timeout=timeout)
+    calls = reply.choices[0].message.tool_calls or []
+    if not calls:
+        said = _short(reply.choices[0].message.content)
+        return False, f"No tool call came back, though tool_choice forced one; the reply said: {said!r}"
+    call = calls[0]
+    try:
+        arguments = json.loads(call.function.arguments)
+    except (json.JSONDecodeError, TypeError):
+        return False, f"The tool call's arguments are not JSON: {_short(call.function.arguments)!r}"
+    if not isinstance(arguments, dict):
+        return False, f"The tool call's arguments are not a JSON object: {_short(call.function.arguments)!r}"
+    if call.function.name != "add_item":
+        return False, f"The model called {call.function.name!r}, not the forced tool 'add_item'."
+    return True, f"forced a call to add_item and got one, arguments {_short(call.function.arguments)}"
