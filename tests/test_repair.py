@@ -19,7 +19,7 @@ from cafe.menu import load_menu
 from cafe.repair import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, CHANGE_NOTHING_ELSE, OMELETTE_SPEC, RETRY_MODES, STOP_REASONS, UNSAFE_SPEC,
     RepairResult, _request_is_policy_blocked,
-    attempt_failure_view, attempts_to_pass, brief_for, check_attempt_failure_view, failure_view,
+    attempt_failure_view, attempts_to_pass, brief_for, failure_view,
     make_model_generator, make_scripted_generator, repair_ticket, retry_messages, score_ticket, system_prompt,
 )
 from cafe.schema import Draft, Failure, Ticket, Usage, extract_json
@@ -224,34 +224,6 @@ def test_failure_view_names_every_failure(failures, attempt):
     assert len(lines) == len(failures) + 2  # the framing line, the attempt line, one per failure
     for failure, line in zip(failures, lines[2:]):
         assert failure.check in line and repr(failure.span) in line and " ".join(failure.fix.split()) in line
-
-
-# --- the your-turn exercise ---------------------------------------------------------------------
-
-
-def _stub(failures, attempt):
-    raise NotImplementedError("write your failure view here")
-
-
-def test_check_attempt_failure_view_reference_passes_compare():
-    assert check_attempt_failure_view(attempt_failure_view) == []
-    assert course.compare(attempt_failure_view, check=check_attempt_failure_view).status == "passed"
-
-
-def test_check_attempt_failure_view_stub_is_not_attempted():
-    assert course.compare(_stub, check=check_attempt_failure_view).status == "not_attempted"
-
-
-@pytest.mark.parametrize("attempt", [
-    lambda failures, attempt: "Something went wrong, please try again.",
-    lambda failures, attempt: "\n".join(f.check for f in failures),
-    lambda failures, attempt: f"Attempt {attempt}\n" + "\n".join(f"{f.check} {f.span}" for f in failures),
-    lambda failures, attempt: None,
-    lambda failures, attempt: 1 / 0,
-])
-def test_check_attempt_failure_view_vague_views_fail(attempt):
-    assert check_attempt_failure_view(attempt)
-    assert course.compare(attempt, check=check_attempt_failure_view).status == "failed"
 
 
 # --- the policy gate ----------------------------------------------------------------------------
@@ -522,21 +494,6 @@ def test_repair_ticket_endpoint_failing_on_attempt_two_is_an_endpoint_error(faul
             repair_ticket(LATTE, lambda messages: next(generators)(messages))
     assert broken.base_url.rstrip("/") in str(info.value) and "cafe doctor" in str(info.value)
     assert not isinstance(info.value, RequestRejected)
-
-
-# --- the notebook's your-turn cell ---------------------------------------------------------------
-
-
-def test_notebook_stub_is_not_attempted_and_the_reference_passes(tmp_path, monkeypatch):
-    from samples import run_notebook_source
-
-    monkeypatch.setenv("CAFE_HOME", str(tmp_path))  # the notebook banks a checkpoint
-    namespace = run_notebook_source("s07-repair-loop")
-    stub = course.compare(namespace["attempt_failure_view"], check=check_attempt_failure_view)
-    reference = course.compare(attempt_failure_view, check=check_attempt_failure_view)
-    assert stub.status == "not_attempted"
-    assert reference.status == "passed"
-    assert namespace["distribution"] == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 0}
 
 
 def test_toy_live_mode_runs_the_same_orders_against_an_endpoint():
