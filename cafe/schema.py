@@ -87,6 +87,8 @@ SPAN_CHARS = 60
 # The longest fix a failure carries: the longest fix wording in the course (about 130 characters)
 # plus one quoted span, with room to spare. A fix states a target; it never carries the draft.
 FIX_CHARS = 240
+# A run of anything but whitespace: the words `clip` keeps.
+_WORD = re.compile(r"\S+")
 
 
 class Ticket(BaseModel):
@@ -104,12 +106,17 @@ def clip(text: str, limit: int = SPAN_CHARS) -> str:
     """`text` with each whitespace run folded to one space, cut to `limit` characters ending in '…'.
 
     What a failure quotes from a draft goes through here, so a run of 100,000 newlines or one
-    enormous item becomes a short pointer. Linear in the length of `text`.
+    enormous item becomes a short pointer. Reads words only until `limit` is passed.
     """
-    if len(text) > 4 * limit:  # only the start is kept, so fold no more than could show
-        text = text[: 4 * limit] + " …"
-    folded = " ".join(text.split())
-    return folded if len(folded) <= limit else folded[: limit - 1] + "…"
+    words: list[str] = []
+    length = -1  # the length of " ".join(words)
+    for match in _WORD.finditer(text):
+        words.append(match.group())
+        length += len(words[-1]) + 1
+        if length > limit:
+            break
+    folded = " ".join(words)
+    return folded if length <= limit else folded[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
