@@ -23,8 +23,9 @@ import copy
 import itertools
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -62,12 +63,12 @@ MAX_TABLE = 30
 TICKET_FIELDS: tuple[str, ...] = ("table", "items", "allergies", "notes")
 
 # What a correct value looks like, per field. Used in failure fix targets and in the prompt.
-FIELD_HINTS: dict[str, str] = {
+FIELD_HINTS: Mapping[str, str] = MappingProxyType({
     "table": f"the table number, a whole number from 1 to {MAX_TABLE}",
     "items": "a non-empty list of menu item names, spelled as the menu spells them",
     "allergies": "a list of the allergies the customer declared (an empty list if none)",
     "notes": "free text for the kitchen (an empty string if none)",
-}
+})
 
 # The checks this module can fail a draft on. Declared once; `cafe.detect` adds its own.
 ContractCheck = Literal["not_json", "missing_field", "unknown_field", "bad_value"]

@@ -3,7 +3,7 @@
 The notebook (`notebooks/s07-repair-loop.ipynb`, step 3) asks you to write
 `attempt_failure_view(failures, attempt)`: one short line per failure, naming its check, quoting
 its span and stating its fix, under a line that says which attempt failed. `course.compare` runs
-this checker over your function; the reference is `cafe.repair.attempt_failure_view`.
+this checker over your function; the course's own answer is `cafe.repair.attempt_failure_view`.
 """
 
 from __future__ import annotations
