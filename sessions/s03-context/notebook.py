@@ -96,6 +96,9 @@ for marking, context in contexts.items():
     live_marking[marking] = all(item != "banana bread" for item, _ in ticket)
     print(f"{marking:<11} {run.stop_reason:<9} ticket: {ticket}")
     assert run.stop_reason in {"done", "max_turns", "verify_failed", "stuck", "cut"}
+    if live and run.stop_reason == "max_turns" and not ticket:
+        print("  (max_turns with an empty ticket: `cafe serve`'s default responder calls the first tool "
+              "with empty arguments; a real model reads the note)")
 
 # %% [markdown]
 # ## 2. What goes first when the budget shrinks?

@@ -47,8 +47,12 @@ def main() -> int:
         print(f"  {marking:<10} scripted waiter's ticket: {ticket(menu, context, ScriptedClient(make_obedient_waiter(menu.items)))}")
     if mode == "live":
         client = make_client()
-        for marking, context in contexts.items():
-            print(f"  {marking:<10} {model_name()}'s ticket: {ticket(menu, context, client)}")
+        answers = [ticket(menu, context, client) for context in contexts.values()]
+        for marking, answer in zip(contexts, answers):
+            print(f"  {marking:<10} {model_name()}'s ticket: {answer}")
+        if all(a == "empty  (stopped: max_turns)" for a in answers):
+            print("  Empty tickets and max_turns every time: that is `cafe serve`'s default responder, which calls\n"
+                  "  the first tool with empty arguments. Point CAFE_MODEL at a real model to see it read the note.")
 
     sizes = {s.name: s.tokens for s in context_sections(menu, order)}
     total = sum(sizes.values())
