@@ -57,14 +57,14 @@ WAITER_PROMPT = ("You are the café's waiter. Put exactly what the customer orde
                  "is written, say so in one short sentence.")
 
 
+# --- small pure helpers and the cases ---------------------------------------------------------
+
+
 def _lines(value: Any, where: str) -> tuple[Line, ...]:
     if not isinstance(value, list) or not all(
             isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], int) for v in value):
         raise ValueError(f"{where} must be a list of [item, quantity] pairs, e.g. [[\"latte\", 2]]; got {value!r}.")
     return tuple((name, quantity) for name, quantity in value)
-
-
-# --- the cases --------------------------------------------------------------------------------
 
 
 def _case(entry: Any, where: str) -> Case:

@@ -16,7 +16,8 @@ the ticket is right, and how much to believe the answer. It adds:
 Running the session 01 loop over the labelled orders is `cafe.eval_run`, the other half of this
 session. What it leaves out: what the model is shown (session 03, `cafe.context`), the ticket
 contract's checks (session 04, `cafe.schema`) and detection beyond the menu (session 06,
-`cafe.detect`), whose checks join the registry from their side; and judging with a model.
+`cafe.detect`), whose checks join the registry from their side; and judging with a model
+(session 12).
 
 Lesson: sessions/s02-evals/lesson.md. Notebook: notebooks/s02-evals.ipynb.
 """
