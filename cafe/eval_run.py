@@ -8,7 +8,7 @@ report a rate; this one produces the observations to judge. It adds:
 - `read_order` and `make_waiter`: the scripted model that plays the waiter offline. It reads menu
   names and quantity words literally, nothing more, so it gets some orders wrong the way a
   hurried human does; with `slip` it also forgets items at random, for the flaky-eval story;
-- `run_order`: one order through `cafe.loop.run_loop` with a fresh `cafe.tools.OrderPad`;
+- `run_order`: one order through `cafe.loop.run_loop` with a fresh `cafe.orderpad.OrderPad`;
 - `run_eval`: every order, then `cafe.evals.score_observations`.
 
 What it leaves out: what the model is shown beyond a plain system prompt (session 03,
@@ -31,7 +31,8 @@ from typing import Any
 from cafe.endpoint.scripted import Responder
 from cafe.evals import Case, Check, EvalReport, Line, Observation, merge_lines, score_observations
 from cafe.loop import run_loop
-from cafe.tools import OrderPad
+from cafe.menu import load_menu
+from cafe.orderpad import OrderPad
 
 __all__ = [
     "ORDERS_PATH", "EVAL_MAX_TURNS", "NUMBER_WORDS", "WAITER_PROMPT",
@@ -147,8 +148,11 @@ def make_waiter(names: Iterable[str], *, slip: float = 0.0, rng: random.Random |
 
 
 def run_order(case: Case, client: Any, *, model: str | None = None, menu: Any = None) -> Observation:
-    """Run one order through the session 01 loop with a fresh order pad; observe the ticket."""
-    pad = OrderPad(menu)
+    """Run one order through the session 01 loop with a fresh order pad; observe the ticket.
+
+    `menu` defaults to the café's menu (`cafe.menu.load_menu()`), the one the order pad sells from.
+    """
+    pad = OrderPad(menu if menu is not None else load_menu())
     messages = [{"role": "system", "content": f"{WAITER_PROMPT}\n\nToday's menu:\n{pad.menu.prompt_text()}"},
                 {"role": "user", "content": case.request}]
     result = run_loop(client, messages, pad.tools, model=model, max_turns=EVAL_MAX_TURNS)

@@ -248,7 +248,7 @@ def session_checks(menu: Any) -> tuple[Check, ...]:
     """This session's five checks over an `Observation`, each with its two fixtures.
 
     `menu` is anything with `is_sold_out(name)` and `contains(name, allergen)`: the trusted
-    `cafe.menu.Menu` that session 01's order pad already loads (`OrderPad().menu`).
+    `cafe.menu.Menu` that session 01's order pad is handed (`OrderPad(load_menu()).menu`).
     """
     def no_sold_out(obs: Observation) -> str | None:
         sold = [n for n, _ in obs.ticket if menu.is_sold_out(n)]

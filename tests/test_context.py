@@ -14,7 +14,7 @@ from cafe.endpoint.scripted import ScriptedClient, estimate_tokens
 from cafe.exercises import s03
 from cafe.loop import run_loop
 from cafe.menu import load_menu
-from cafe.tools import OrderPad
+from cafe.orderpad import OrderPad
 from samples import run_notebook_source
 
 MENU = load_menu()

@@ -24,7 +24,7 @@ from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises import s03
 from cafe.loop import run_loop
 from cafe.menu import load_menu
-from cafe.tools import OrderPad
+from cafe.orderpad import OrderPad
 
 menu = load_menu()
 live = cafe.course_mode() == "live"

@@ -26,7 +26,7 @@ from cafe.endpoint.errors import ConfigError, EndpointError
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.loop import run_loop
 from cafe.menu import load_menu
-from cafe.tools import OrderPad
+from cafe.orderpad import OrderPad
 
 
 def ticket(menu, context, client) -> str:
