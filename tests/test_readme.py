@@ -74,3 +74,13 @@ def test_live_mode_names_the_three_variables_and_the_doctor():
         assert name in live
     for server in ("OpenAI", "Ollama", "vLLM", "llama.cpp", "LM Studio"):
         assert server in live
+
+
+def test_ci_installs_chromium_and_requires_the_browser_test():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "apt-get install -y -qq chromium chromium-driver" in ci
+    lines = ci.splitlines()
+    assert "export CAFE_REQUIRE_BROWSER=1" in lines, ".ci/run must make a missing browser fail the run"
+    assert lines.index("export CAFE_REQUIRE_BROWSER=1") < lines.index("pytest --nbval-lax --nbval-current-env")
+    assert "sudo apt-get install chromium chromium-driver" in _section("Quickstart")
+    assert "CAFE_REQUIRE_BROWSER=1" in _section("Quickstart")
