@@ -11,11 +11,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import style_check  # noqa: E402
-from cafe.course.syllabus import MODULE_SESSIONS, SESSIONS  # noqa: E402
+from cafe.course.syllabus import MODULE_SESSIONS, SESSIONS, Session, session  # noqa: E402
 
 PACKAGE = ROOT / "cafe"
 WRITTEN = {entry.number for entry in SESSIONS if (ROOT / "sessions" / entry.folder / "lesson.md").exists()}
@@ -64,6 +66,19 @@ def test_syllabus_gives_each_session_its_modules_once() -> None:
     assert MODULE_SESSIONS["cafe.loop"] == 1 and MODULE_SESSIONS["cafe.stall"] == 13
     assert MODULE_SESSIONS["cafe.endpoint"] == 0 and MODULE_SESSIONS["cafe.course"] == 0
     assert sum(len(entry.modules) for entry in SESSIONS) == len(MODULE_SESSIONS)
+
+
+def test_syllabus_entry_refuses_a_bad_slug_path_or_module() -> None:
+    good = dict(number=2, slug="evals", topic="evals", path="core", modules=("cafe/evals.py",), ships="checks")
+    assert Session(**good).folder == "s02-evals" and Session(**good).module_names == ("cafe.evals",)
+    for change, message in [({"slug": "Evals"}, "lower-case"), ({"path": "middle"}, "setup, core, harness"),
+                            ({"modules": ("evals.py",)}, "not a module of cafe"), ({"modules": ["cafe/evals.py"]}, "tuple"),
+                            ({"ships": "two\nlines"}, "one line")]:
+        with pytest.raises((ValueError, TypeError), match=message):
+            Session(**{**good, **change})
+    assert session(7).slug == "repair-loop"
+    with pytest.raises(ValueError, match="sessions run 0 to 15"):
+        session(16)
 
 
 def test_lessons_ship_only_modules_their_session_owns() -> None:
