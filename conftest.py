@@ -26,3 +26,15 @@ else:
     _hypothesis_settings.register_profile("course", derandomize=True, deadline=None)
     _hypothesis_settings.register_profile("explore", deadline=None)
     _hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "course"))
+
+# nbval waits at most 5 s for a cell's outputs once the kernel has said the cell is done (a fixed
+# attribute of its cell items, not a command-line option). On a loaded machine a kernel can take
+# longer than that to send them, and a notebook that is fine fails "waiting for output"; a
+# minute is still short enough to report a kernel that really hangs.
+NBVAL_OUTPUT_WAIT_S = 60
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if isinstance(getattr(item, "output_timeout", None), (int, float)):
+            item.output_timeout = max(item.output_timeout, NBVAL_OUTPUT_WAIT_S)

@@ -1,19 +1,11 @@
 """cafe: the package behind The Agent Harness Path.
 
-One module per session concept, each read beside its lesson:
+One module per session concept, each read beside its lesson, at the top of `cafe/` (loop, tools,
+menu, schema, detect, repair, ...). Which session teaches which module is declared once, in
+`cafe.course.syllabus` (the README's sessions table and the site are checked against it).
 
-- `cafe.loop` (with `cafe.tools`)   session 01: the agent loop, tools from plain functions;
-- `cafe.menu`                       session 03: the trusted menu (prices, allergens, 86'd list);
-- `cafe.schema`                     session 04: the ticket contract and its strict JSON schema;
-- `cafe.detect`                     session 06: unsafe, off-menu, 86'd, out-of-scope, injection;
-- `cafe.repair` (with `cafe.lottery`) session 07: the bounded re-ask;
-- `cafe.workbench`                  the till project sessions 13 to 15 really edit and test;
-- `cafe.stall`                      session 13: the evidence-aware repair loop;
-- `cafe.facts`, `cafe.governor`     session 14: host-supplied facts and the pure pace decision;
-- `cafe.pacing`                     session 14: the host side that runs the pace decision in the loop;
-
-and, in two sub-packages, the machinery that runs the course (read it when you are curious, not
-for a lesson):
+In sub-packages sits the machinery that runs the course (read it when you are curious, not for a
+lesson):
 
 - `cafe.endpoint`  config, errors, the client, the scripted model, `cafe serve` and the doctor;
 - `cafe.course`    the notebook toolkit: predict, reveal, compare, checkpoint, the progress file;

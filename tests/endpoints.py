@@ -5,6 +5,7 @@ Imported by the test modules (`from endpoints import ...`); pytest puts this fol
 
 from __future__ import annotations
 
+import atexit
 import socket
 
 # A key distinctive enough that a test can assert it never appears in any output.
@@ -17,9 +18,20 @@ def live_env(base_url: str, *, key: str = KEY, model: str = MODEL) -> dict[str, 
     return {"COURSE_MODE": "live", "CAFE_BASE_URL": base_url, "CAFE_API_KEY": key, "CAFE_MODEL": model}
 
 
+# Sockets dead_url() holds for the rest of the test run (see there).
+_HELD: list[socket.socket] = []
+atexit.register(lambda: [sock.close() for sock in _HELD])
+
+
 def dead_url() -> str:
-    """A URL on a port nobody listens on: bind a socket to get a free port, then close it."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
+    """A URL on a port nobody listens on, and nobody else can take while the tests run.
+
+    The socket is bound but never listens, so a connection to it is refused at once. It stays
+    bound (it is not closed, then reused): on a busy machine where other test runs open servers
+    on free ports, a port that was merely free a moment ago may be answering by the time a test
+    connects to it.
+    """
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    _HELD.append(sock)
+    return f"http://127.0.0.1:{sock.getsockname()[1]}/v1"

@@ -4,6 +4,8 @@ The constants say what a lesson must contain (fields, paths, the ten sections); 
 compare one lesson's parsed front matter and sections with them and return a `Problem` per
 failure, naming the file, the field or section, and what to fix. Nothing here reads files or
 raises: `lessons.py` loads a lesson.md and calls these checks; link checks live in `site_links.py`.
+The session map (each session's number, folder, path, topic and modules) is not declared here: it
+is read from its one declaration, `cafe/course/syllabus.py`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from cafe.course.syllabus import COURSE_PATHS, SESSIONS
 from lesson_markdown import Section, split_questions
 
 __all__ = [
@@ -32,28 +35,24 @@ __all__ = [
     "type_name",
 ]
 
-# The session map from DESIGN.md: number -> (topic, module). The page's module list shows these,
-# with the page's own session marked.
-COURSE_MODULES: tuple[tuple[int, str, str], ...] = (
-    (1, "loop", "cafe/loop.py"),
-    (2, "evals", "cafe/evals.py"),
-    (3, "context", "cafe/context.py"),
-    (4, "schema", "cafe/schema.py"),
-    (5, "consent", "cafe/consent.py"),
-    (6, "detect", "cafe/detect.py"),
-    (7, "repair", "cafe/repair.py"),
-    (8, "trace", "cafe/trace.py"),
-    (9, "report", "cafe/report.py"),
-    (10, "taxonomy", "cafe/taxonomy.py"),
-    (11, "routing", "cafe/routing.py"),
-    (12, "judge", "cafe/judge.py"),
-    (13, "stall", "cafe/stall.py"),
-    (14, "governor", "cafe/governor.py"),
-    (15, "monitors", "cafe/monitors.py"),
+# The session map, read from its one declaration (cafe/course/syllabus.py): number -> (topic,
+# modules). The page's module list shows sessions 01 to 15, with the page's own session marked.
+COURSE_MODULES: tuple[tuple[int, str, str], ...] = tuple(
+    (entry.number, entry.topic, ", ".join(entry.modules)) for entry in SESSIONS if entry.number > 0
 )
 
-# Which path a session number belongs to (AUTHORING.md: setup s00, core s01-s12, harness s13-s15).
-PATHS: dict[str, range] = {"setup": range(0, 1), "core": range(1, 13), "harness": range(13, 16)}
+
+def _path_spans() -> dict[str, range]:
+    """Which sessions each path holds, from the syllabus (each path is one unbroken run)."""
+    numbers = {name: [entry.number for entry in SESSIONS if entry.path == name] for name in COURSE_PATHS}
+    return {name: range(found[0], found[-1] + 1) for name, found in numbers.items()}
+
+
+# Which sessions each path holds: setup s00, core s01-s12, harness s13-s15.
+PATHS: dict[str, range] = _path_spans()
+PATH_SPANS = ", ".join(f"{name} s{span[0]:02d}" + (f"-s{span[-1]:02d}" if len(span) > 1 else "")
+                       for name, span in PATHS.items())
+SYLLABUS = "cafe/course/syllabus.py"
 
 MONTHS = (
     "January February March April May June July August September October November December"
@@ -151,19 +150,25 @@ def _check_identity(found: _FieldProblems, data: dict[str, Any], folder_number: 
             number = None
         elif folder_number is not None and number != folder_number:
             found.bad("number", f"is {number} but the folder says {folder_number:02d}; make them match")
+        elif number not in range(len(SESSIONS)):
+            found.bad("number", f"session {number} is not in {SYLLABUS}, which runs 0 to {len(SESSIONS) - 1}; "
+                                "add the session there first")
     if "slug" in data and found.text("slug", data["slug"]):
         if folder_slug is not None and data["slug"] != folder_slug:
             found.bad("slug", f"is {data['slug']!r} but the folder says {folder_slug!r}; make them match")
+        elif _is_int(number) and number in range(len(SESSIONS)) and data["slug"] != SESSIONS[number].slug:
+            found.bad("slug", f"is {data['slug']!r} but {SYLLABUS} names session {number} "
+                              f"{SESSIONS[number].slug!r}: the folder must be sessions/{SESSIONS[number].folder}")
     if "title" in data:
         found.text("title", data["title"])
     if "path" in data:
         value = data["path"]
         if value not in PATHS:
-            found.bad("path", f"expected one of setup, core, harness, got {value!r}")
+            found.bad("path", f"expected one of {', '.join(PATHS)}, got {value!r}")
         elif _is_int(number) and number not in PATHS[value]:
             right = next((name for name, span in PATHS.items() if number in span), None)
-            hint = f"session {number} belongs on the {right} path" if right else "sessions run 00 to 15"
-            found.bad("path", f"is {value!r} but {hint} (setup s00, core s01-s12, harness s13-s15)")
+            hint = f"session {number} belongs on the {right} path" if right else f"sessions run 00 to {len(SESSIONS) - 1:02d}"
+            found.bad("path", f"is {value!r} but {hint} ({PATH_SPANS})")
     return number if _is_int(number) else None
 
 

@@ -10,6 +10,7 @@ same parsed, validated record the builder renders. The lesson format is the cont
     site_links.py        point lesson links at the site, then check every link and anchor
     sitebuild.py         this file: render pages with jinja2, write them, report (build_site)
 
+The session map (paths, topics, modules, folder names) comes from `cafe/course/syllabus.py`.
 Every failure is a `Problem` naming the file, the field or link, and what to fix. The build
 collects all of them, writes what it could, and then raises `SiteBuildError` listing them all.
 
@@ -35,6 +36,7 @@ import jinja2
 from markdown_it import MarkdownIt
 from pygments.formatters import HtmlFormatter
 
+from cafe.course.syllabus import SESSIONS
 from lesson_markdown import Section, make_markdown, sections_from_tokens, split_questions
 from lesson_format import (COURSE_MODULES, PATHS, REQUIRED_SECTIONS, SELF_CHECK, TIME_KEYS, TIME_LABELS, LessonError,
                            Problem)
@@ -249,10 +251,8 @@ def build_site(root: Path | str, out: Path | str | None = None) -> BuildReport:
 
 
 def _topic(number: int) -> str:
-    for n, topic, _ in COURSE_MODULES:
-        if n == number:
-            return topic
-    return "setup" if number == 0 else f"session {number}"
+    """The session's topic from the syllabus (cafe/course/syllabus.py)."""
+    return SESSIONS[number].topic if 0 <= number < len(SESSIONS) else f"session {number}"
 
 
 def _index_paths(lessons: list[Lesson], md: MarkdownIt) -> list[dict[str, Any]]:
@@ -272,7 +272,7 @@ def _index_paths(lessons: list[Lesson], md: MarkdownIt) -> list[dict[str, Any]]:
                     "ships": [{"module": s.module, "summary": inline(s.summary)} for s in lesson.ships],
                 })
             else:
-                module = next((m for k, _, m in COURSE_MODULES if k == n), None)
+                module = ", ".join(SESSIONS[n].modules) or None
                 entries.append({"lesson": None, "number": n, "topic": _topic(n), "module": module})
         groups.append({"name": name, "entries": entries})
     return groups
