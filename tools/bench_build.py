@@ -38,9 +38,10 @@ def _fixture_course(where: Path) -> Path:
     sys.path.insert(0, str(ROOT / "tests"))
     from test_site import front_matter, write_lesson  # the same fixture lessons the tests use
 
-    slugs = ["setup"] + [topic for _, topic, _ in __import__("sitebuild").COURSE_MODULES]
-    for number, slug in enumerate(slugs):
-        write_lesson(where, number, slug, front=front_matter(number, slug))
+    from cafe.course.syllabus import SESSIONS  # a fixture lesson per session, named as the map says
+
+    for entry in SESSIONS:
+        write_lesson(where, entry.number, entry.slug, front=front_matter(entry.number, entry.slug))
     return where
 
 
