@@ -45,14 +45,16 @@ class LabCase:
     option: str             # the option the learner clicks
     reveal: str             # a reveal key whose content is an answer text (cafe/data/answers)
     stub: str               # the your-turn function's name
+    check: str              # the checker its compare cell uses, as a dotted name
     wrong: str              # one line of code defining it wrongly (the checker must complain)
 
 
 LAB_CASES = [
     LabCase("s07-repair-loop", "s07.stop_reason", "retries_exhausted", "s07.why_exhausted",
-            "attempt_failure_view", 'def attempt_failure_view(failures, attempt): return "Please try again."'),
+            "attempt_failure_view", "cafe.exercises.s07.check_attempt_failure_view",
+            'def attempt_failure_view(failures, attempt): return "Please try again."'),
     LabCase("s13-stall-detection", "s13.blind_thrash", "no", "s13.why_signature_streak",
-            "my_fold", "def my_fold(model, dispatch): return model"),
+            "my_fold", "cafe.exercises.s13.check_fold_diagnostic", "def my_fold(state, dispatch): return state"),
 ]
 
 
@@ -78,7 +80,8 @@ def _resolve(dotted: str) -> Callable[..., Any]:
 
 def _expected_complaint(case: LabCase, compare_source: str) -> str:
     """What the checker says about the wrong answer, asked here, outside the browser."""
-    check = _resolve(re.search(r"check=([\w.]+)", compare_source).group(1))
+    assert case.check.rsplit(".", 1)[-1] in compare_source, f"the compare cell does not use {case.check}"
+    check = _resolve(case.check)
     namespace: dict[str, Any] = {}
     exec(case.wrong, namespace)  # noqa: S102 - the test's own one-line fixture
     problems = list(check(namespace[case.stub]))

@@ -45,61 +45,19 @@ sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import sitebuild  # noqa: E402
+from browser import CHROMIUM_FLAGS, locate_browser  # noqa: E402
 from test_site import write_course  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
 DESKTOP = (1280, 900)
 PHONE = (390, 844)
-CHROMIUM_FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-dev-shm-usage",
-)
 REAL_LESSONS = sitebuild.discover_lessons(ROOT)
-
-
-INSTALL = "sudo apt-get install chromium chromium-driver"  # Debian and Ubuntu package names
-
-
-def browser_required() -> bool:
-    """True in CI: `.ci/run` sets CAFE_REQUIRE_BROWSER=1; CI services set CI=true."""
-    return os.environ.get("CAFE_REQUIRE_BROWSER") == "1" or os.environ.get("CI", "").lower() == "true"
-
-
-def _missing(reason: str) -> None:
-    """Fail where the browser is required, skip (saying how to install it) everywhere else."""
-    if browser_required():
-        pytest.fail(f"{reason}, and this run requires the browser test (CAFE_REQUIRE_BROWSER=1 or CI=true). "
-                    f"Install it: {INSTALL}; pip install selenium.", pytrace=False)
-    pytest.skip(f"browser test not run: {reason}. To run it: {INSTALL} (and pip install selenium), "
-                "then pytest tests/test_site_browser.py")
-
-
-def _locate_browser() -> tuple[str, str]:
-    """(chromium binary, chromedriver) from PATH; skips or fails, saying what to install, when missing."""
-    if os.environ.get("CAFE_SKIP_BROWSER") == "1":
-        if browser_required():
-            pytest.fail("CAFE_SKIP_BROWSER=1, but this run requires the browser test (CAFE_REQUIRE_BROWSER=1 "
-                        "or CI=true); unset one of them", pytrace=False)
-        pytest.skip("CAFE_SKIP_BROWSER=1: browser test skipped on purpose")
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        _missing("selenium is not installed")
-    binary = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
-                   if shutil.which(name)), None)
-    chromedriver = shutil.which("chromedriver")
-    if binary is None:
-        _missing("Chromium is not installed (no chromium, chromium-browser or google-chrome on PATH)")
-    if chromedriver is None:
-        _missing("chromedriver is not installed (no chromedriver on PATH)")
-    return binary, chromedriver  # type: ignore[return-value]
 
 
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    binary, chromedriver = _locate_browser()
+    binary, chromedriver = locate_browser()
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -181,29 +139,29 @@ def no_browser(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> pytest.Monkey
 
 def test_missing_chromium_skips_on_a_learners_machine_and_says_how_to_install_it(no_browser) -> None:
     with pytest.raises(pytest.skip.Exception, match="sudo apt-get install chromium chromium-driver"):
-        _locate_browser()
+        locate_browser()
 
 
 def test_missing_chromium_fails_where_the_browser_is_required(no_browser) -> None:
     no_browser.setenv("CAFE_REQUIRE_BROWSER", "1")
     with pytest.raises(pytest.fail.Exception, match="requires the browser test.*apt-get install chromium chromium-driver"):
-        _locate_browser()
+        locate_browser()
     no_browser.delenv("CAFE_REQUIRE_BROWSER")
     no_browser.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception):
-        _locate_browser()
+        locate_browser()
     no_browser.setenv("CI", "false")
     with pytest.raises(pytest.skip.Exception):
-        _locate_browser()
+        locate_browser()
 
 
 def test_skip_browser_skips_on_purpose_but_not_where_required(no_browser) -> None:
     no_browser.setenv("CAFE_SKIP_BROWSER", "1")
     with pytest.raises(pytest.skip.Exception, match="on purpose"):
-        _locate_browser()
+        locate_browser()
     no_browser.setenv("CAFE_REQUIRE_BROWSER", "1")
     with pytest.raises(pytest.fail.Exception, match="CAFE_SKIP_BROWSER=1, but this run requires"):
-        _locate_browser()
+        locate_browser()
 
 
 def _viewport(driver, size: tuple[int, int], mobile: bool) -> None:
