@@ -43,10 +43,13 @@ Lesson: sessions/s13-stall-detection/lesson.md. Notebook: notebooks/s13-stall-de
 
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
+import itertools
 import re
 import tempfile
+from collections.abc import Callable
 
 from cafe.loop import ToolResult
 
@@ -62,51 +65,41 @@ SNIPPET_MAX_CHARS = 240
 EPHEMERAL_PORT_FLOOR = 32768
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-_PYTEST_SESSION = re.compile(r"\bpytest-\d+\b")
-_TIMESTAMP = re.compile(r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
-                        r"|\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b")
-# pytest's summary ("1 failed, 3 passed in 0.02s (0:01:05)", older "in 0.03 seconds"),
-# unittest's ("Ran 4 tests in 0.003s"), and any "took 12ms".
-_SUMMARY_DURATION = re.compile(
-    r"\b((?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|rerun|no tests ran"
-    r"|Ran \d+ tests?) in )\d+(?:\.\d+)?(?:s| seconds)\b(?: \(\d+:\d\d:\d\d\))?")
-_TOOK = re.compile(r"\btook \d+(?:\.\d+)? ?(?:ns|us|µs|ms|s|sec|secs|seconds|m|min|minutes)\b")
-# A location ends in an extension and a line number: "check_bill.py:21" or "bill.py:12:5".
-# Matched from the dot, not from the start of the path, so a long run of path characters is
-# scanned once instead of once per starting position.
-_LOCATION = re.compile(r"(\.[A-Za-z]\w*):\d+(?::\d+)?")
-_TRACEBACK_LINE = re.compile(r'(File "[^"\n]*", line )\d+')
-_PID = re.compile(r"\b(pid)[ =:#]*\d+", re.IGNORECASE)
-_PORT = re.compile(r"(\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|\blocalhost|\])(:)(\d{5})\b")
-_ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]+\b")
+_PYTEST_SESSION = re.compile(r"pytest-\d+\b")
+_SPACE = re.compile(r"\s+")
+_ERROR_LINE = re.compile(r"^E [^\r\n]*", re.MULTILINE)             # pytest's "E   assert ..." lines
+_NONBLANK_LINE = re.compile(r"^[^\S\r\n]*\S[^\r\n]*", re.MULTILINE)
+# Set and dict displays whose elements are all plain literals (strings without commas, numbers).
 _DISPLAY = re.compile(r"\{([^{}\n]*)\}")
 _LITERAL = r"""(?:'[^'\\\n,]*'|"[^"\\\n,]*"|-?\d+(?:\.\d+)?|True|False|None)"""
 _ELEMENTS = re.compile(rf"{_LITERAL}(?:: {_LITERAL})?(?:, {_LITERAL}(?:: {_LITERAL})?)*")
-_SPACE = re.compile(r"\s+")
+# What may end the host part before an ephemeral port: an IPv4 address or localhost (either
+# possibly closing a quote, as in Python's ('127.0.0.1', 54321)), or IPv6's closing bracket.
+_LOCAL_HOST_END = re.compile(r"(?:\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost)'?$|\]$")
 
 
 # --- small pure helpers ---------------------------------------------------------------------
 
 
-@functools.cache
-def _tmp_pattern() -> re.Pattern[str]:
-    """A temporary root (the platform's, /tmp, /var/tmp, macOS's /var/folders/.../T) and, when a
-    separator follows it, the run's own folder directly under it. Built on first use, not at
-    import: the platform's root comes from the environment (TMPDIR), and nothing in `cafe` reads
-    the environment on import."""
-    roots = sorted({tempfile.gettempdir().rstrip("/"), "/tmp", "/var/tmp"}, key=len, reverse=True)
-    return re.compile(r"(?<![\w./-])(?:/private)?(?:/var/folders/[^/\s]+/[^/\s]+/T|"
-                      + "|".join(re.escape(root) for root in roots)
-                      + r")(?![\w.-])(?:[/\\][^/\\\s:'\"]+(?=[/\\]))?")
-
-
-def _mask_tmp(text: str) -> str:
-    return _PYTEST_SESSION.sub("pytest-<n>", _tmp_pattern().sub("<tmp>", text))
+def _word_start(replacement: str, *, not_after: str = "_") -> Callable[[re.Match[str]], str]:
+    """A replacement used only where the match starts a word (not inside "format 0x1f" or "rapid 5"):
+    the character before must be neither a letter or digit nor one of `not_after`. Checking it
+    here, instead of opening the pattern with `\\b`, lets the regex engine jump straight to the
+    pattern's first letters."""
+    def replace(match: re.Match[str]) -> str:
+        start = match.start()
+        if start and (match.string[start - 1].isalnum() or match.string[start - 1] in not_after):
+            return match.group(0)
+        return match.expand(replacement)
+    return replace
 
 
 def _mask_port(match: re.Match[str]) -> str:
-    host, colon, port = match.groups()
-    return host + colon + ("<port>" if int(port) >= EPHEMERAL_PORT_FLOOR else port)
+    separator, port = match.groups()
+    before = match.string[max(0, match.start() - 20):match.start()]
+    if int(port) < EPHEMERAL_PORT_FLOOR or not _LOCAL_HOST_END.search(before):
+        return match.group(0)
+    return separator + "<port>"
 
 
 def _sort_display(match: re.Match[str]) -> str:
@@ -117,23 +110,56 @@ def _sort_display(match: re.Match[str]) -> str:
     return "{" + ", ".join(sorted(inside.split(", "))) + "}"
 
 
+Rule = tuple[tuple[str, ...], "re.Pattern[str]", "str | Callable[[re.Match[str]], str]"]
+
+
+@functools.cache
+def _rules() -> tuple[Rule, ...]:
+    """The rules of the module docstring, in order: (words that must occur for the rule to run,
+    pattern, replacement). The words are a cheap `in` test that skips a rule on text it cannot
+    touch. Built on first use, not at import: the platform's temporary root comes from the
+    environment (TMPDIR, through `tempfile`), and nothing in `cafe` reads it on import."""
+    roots = sorted({tempfile.gettempdir().rstrip("/\\"), "/tmp", "/var/tmp"}, key=len, reverse=True)
+    tmp = re.compile(r"(?:/private)?(?:/var/folders/[^/\s]+/[^/\s]+/T|" + "|".join(re.escape(r) for r in roots)
+                     + r")(?![\w.-])(?:[/\\][^/\\\s:'\"]+(?=[/\\]))?")
+    return (
+        (("\x1b",), _ANSI, ""),
+        (tuple(roots) + ("/var/folders/",), tmp, _word_start("<tmp>", not_after="_./-")),
+        (("pytest-",), _PYTEST_SESSION, _word_start("pytest-<n>")),
+        # pytest's summary ("3 passed in 0.02s (0:01:05)", older "in 0.03 seconds"), unittest's
+        # ("Ran 4 tests in 0.003s"): the only places an "in <time>" is the runner's own clock.
+        ((" in ",), re.compile(r"((?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|rerun"
+                               r"|no tests ran|Ran \d+ tests?) in )\d+(?:\.\d+)?(?:s| seconds)\b"
+                               r"(?: \(\d+:\d\d:\d\d\))?"), _word_start(r"\1<t>s")),
+        (("took ",), re.compile(r"took \d+(?:\.\d+)? ?(?:ns|us|µs|ms|s|sec|secs|seconds|min|minutes)\b"),
+         _word_start("took <t>")),
+        ((":",), re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"),
+         _word_start("<time>")),
+        ((":",), re.compile(r"\d\d:\d\d:\d\d(?:[.,]\d+)?\b"), _word_start("<time>")),
+        # A location ends in an extension and a line number ("check_bill.py:21", "bill.py:12:5"),
+        # matched from the dot so a long run of path characters is scanned once, not per start.
+        ((":",), re.compile(r"(\.[A-Za-z]\w*):\d+(?::\d+)?"), r"\1:<line>"),
+        (('File "',), re.compile(r'(File "[^"\n]*", line )\d+'), r"\1<n>"),
+        (("pid", "PID", "Pid"), re.compile(r"([Pp][Ii][Dd])[ =:#]*\d+"), _word_start(r"\1 <n>")),
+        ((":", ", "), re.compile(r"([:,] ?)(\d{5})\b"), _mask_port),
+        (("at 0x",), re.compile(r"at 0x[0-9a-fA-F]+\b"), _word_start("at 0x<addr>")),
+        (("{",), _DISPLAY, _sort_display),
+    )
+
+
+def _apply(rules: tuple[Rule, ...], text: str) -> str:
+    for words, pattern, replacement in rules:
+        if any(word in text for word in words):
+            text = pattern.sub(replacement, text)
+    return text
+
+
 # --- the three functions --------------------------------------------------------------------
 
 
 def normalize_evidence(text: str) -> str:
     """Failure output with run-to-run noise removed (the rules are in the module docstring)."""
-    text = _ANSI.sub("", text)
-    text = _mask_tmp(text)
-    text = _SUMMARY_DURATION.sub(r"\1<t>s", text)
-    text = _TOOK.sub("took <t>", text)
-    text = _TIMESTAMP.sub("<time>", text)
-    text = _LOCATION.sub(r"\1:<line>", text)
-    text = _TRACEBACK_LINE.sub(r"\1<n>", text)
-    text = _PID.sub(r"\1 <n>", text)
-    text = _PORT.sub(_mask_port, text)
-    text = _ADDRESS.sub("at 0x<addr>", text)
-    text = _DISPLAY.sub(_sort_display, text)
-    return _SPACE.sub(" ", text).strip()
+    return _SPACE.sub(" ", _apply(_rules(), text)).strip()
 
 
 def failure_signature(result: ToolResult) -> str:
@@ -142,11 +168,18 @@ def failure_signature(result: ToolResult) -> str:
     return hashlib.sha256(evidence.encode("utf-8")).hexdigest()
 
 
+def _quoted(text: str, start: int, end: int) -> str:
+    """One line of the snippet, copied no further than a snippet can use (a line may be huge)."""
+    return text[start:min(end, start + SNIPPET_MAX_CHARS + 1)].strip()
+
+
 def failure_snippet(output: str) -> str:
     """The few lines of a failure worth quoting: pytest's `E` lines if any, else the last lines.
     Colour codes and temporary folders are taken out; everything else is quoted as it was."""
-    lines = [_mask_tmp(_ANSI.sub("", line)).rstrip() for line in output.splitlines()]
-    errors = [line[1:].strip() for line in lines if line.startswith("E ")]
-    chosen = errors[:3] or [line.strip() for line in lines if line.strip()][-3:]
+    text = _apply(_rules()[:3], output)  # the first three rules: colour codes, temporary folders
+    chosen = [_quoted(text, m.start() + 1, m.end()) for m in itertools.islice(_ERROR_LINE.finditer(text), 3)]
+    if not chosen:
+        last = collections.deque(_NONBLANK_LINE.finditer(text), maxlen=3)
+        chosen = [_quoted(text, m.start(), m.end()) for m in last]
     snippet = "; ".join(chosen)
     return snippet if len(snippet) <= SNIPPET_MAX_CHARS else snippet[: SNIPPET_MAX_CHARS - 1] + "…"
