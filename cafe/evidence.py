@@ -15,15 +15,15 @@ because merging two different failures is worse than missing one stall (a false
     ANSI colour codes          (removed)                 -
     temporary folders          <tmp>/name                the file name, and folders below the run's own
                                pytest-<n>                folder: "/tmp/config.json" is not "/tmp/data.csv"
-    timestamps (ISO, logs)     <time>                    bare dates ("2024-05-01" may be test data)
     runner durations           in <t>s, took <t>         "ready in 5s": a duration outside a test runner's
                                                          summary (pytest, unittest) or a "took" report
+    timestamps (ISO, logs)     <time>                    bare dates ("2024-05-01" may be test data)
     file:line locations        file.py:<line>            -
     traceback line numbers     File "x.py", line <n>     "line 3" anywhere else (assertion data)
     process ids                pid <n>                   other numbers
-    ephemeral ports            host:<port>               ports below 32768 (a port the test chose)
+    ephemeral ports            127.0.0.1:<port>          ports below 32768 (a port the test chose)
     memory addresses           at 0x<addr>               other hex: checksums like 0xdeadbeef
-    set and dict displays      elements sorted           nested or non-literal displays
+    set and dict displays      elements sorted           nested or non-literal displays, and lists
     whitespace runs            one space                 -
 
 Why each is noise: temporary folders are new on every run (pytest numbers its base folder,
@@ -32,8 +32,9 @@ moves its line number; the operating system hands out process ids and ephemeral 
 from 32768 up); an object's address changes with every run; and the order a set prints in
 depends on the hash seed, which Python picks anew for every process.
 
-Every pattern is linear in its input: each one starts on a fixed word or character and its
-repeated parts cannot overlap, so a megabyte of hostile text costs milliseconds, not minutes.
+Every pattern is linear in its input: each starts on fixed characters, its repeated parts cannot
+overlap, and a rule whose key word is absent is skipped, so a megabyte of hostile text costs a
+fraction of a second (`benchmarks/scan_speed.py` prints the figures).
 
 Left out: deciding what to do about a repeated signature (`cafe/stall.py`), and the verifier
 readings a host supplies instead (session 14, `cafe/facts.py`).
@@ -61,11 +62,11 @@ __all__ = ["SNIPPET_MAX_CHARS", "EPHEMERAL_PORT_FLOOR", "normalize_evidence", "f
 # Course choice: enough for pytest's `E` lines, short enough to quote inside a nudge.
 SNIPPET_MAX_CHARS = 240
 # Linux hands out ephemeral ports from 32768 up (its default ip_local_port_range); a port below
-# that on a local address is one a test or a config file chose, and it is kept.
+# that on a local address is one a test or a config file chose, and it is kept. (The port rule
+# spells the range 32768-65535 out as a pattern; a test checks it against this number.)
 EPHEMERAL_PORT_FLOOR = 32768
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-_PYTEST_SESSION = re.compile(r"pytest-\d+\b")
 _SPACE = re.compile(r"\s+")
 _ERROR_LINE = re.compile(r"^E [^\r\n]*", re.MULTILINE)             # pytest's "E   assert ..." lines
 _NONBLANK_LINE = re.compile(r"^[^\S\r\n]*\S[^\r\n]*", re.MULTILINE)
@@ -73,33 +74,9 @@ _NONBLANK_LINE = re.compile(r"^[^\S\r\n]*\S[^\r\n]*", re.MULTILINE)
 _DISPLAY = re.compile(r"\{([^{}\n]*)\}")
 _LITERAL = r"""(?:'[^'\\\n,]*'|"[^"\\\n,]*"|-?\d+(?:\.\d+)?|True|False|None)"""
 _ELEMENTS = re.compile(rf"{_LITERAL}(?:: {_LITERAL})?(?:, {_LITERAL}(?:: {_LITERAL})?)*")
-# What may end the host part before an ephemeral port: an IPv4 address or localhost (either
-# possibly closing a quote, as in Python's ('127.0.0.1', 54321)), or IPv6's closing bracket.
-_LOCAL_HOST_END = re.compile(r"(?:\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost)'?$|\]$")
 
 
 # --- small pure helpers ---------------------------------------------------------------------
-
-
-def _word_start(replacement: str, *, not_after: str = "_") -> Callable[[re.Match[str]], str]:
-    """A replacement used only where the match starts a word (not inside "format 0x1f" or "rapid 5"):
-    the character before must be neither a letter or digit nor one of `not_after`. Checking it
-    here, instead of opening the pattern with `\\b`, lets the regex engine jump straight to the
-    pattern's first letters."""
-    def replace(match: re.Match[str]) -> str:
-        start = match.start()
-        if start and (match.string[start - 1].isalnum() or match.string[start - 1] in not_after):
-            return match.group(0)
-        return match.expand(replacement)
-    return replace
-
-
-def _mask_port(match: re.Match[str]) -> str:
-    separator, port = match.groups()
-    before = match.string[max(0, match.start() - 20):match.start()]
-    if int(port) < EPHEMERAL_PORT_FLOOR or not _LOCAL_HOST_END.search(before):
-        return match.group(0)
-    return separator + "<port>"
 
 
 def _sort_display(match: re.Match[str]) -> str:
@@ -120,29 +97,40 @@ def _rules() -> tuple[Rule, ...]:
     touch. Built on first use, not at import: the platform's temporary root comes from the
     environment (TMPDIR, through `tempfile`), and nothing in `cafe` reads it on import."""
     roots = sorted({tempfile.gettempdir().rstrip("/\\"), "/tmp", "/var/tmp"}, key=len, reverse=True)
-    tmp = re.compile(r"(?:/private)?(?:/var/folders/[^/\s]+/[^/\s]+/T|" + "|".join(re.escape(r) for r in roots)
+    tmp = re.compile(r"(?<![\w./-])(?:/private)?(?:/var/folders/[^/\s]+/[^/\s]+/T|" + "|".join(re.escape(r) for r in roots)
                      + r")(?![\w.-])(?:[/\\][^/\\\s:'\"]+(?=[/\\]))?")
     return (
         (("\x1b",), _ANSI, ""),
-        (tuple(roots) + ("/var/folders/",), tmp, _word_start("<tmp>", not_after="_./-")),
-        (("pytest-",), _PYTEST_SESSION, _word_start("pytest-<n>")),
+        (tuple(roots) + ("/var/folders/",), tmp, "<tmp>"),
+        (("pytest-",), re.compile(r"pytest-(?<![\w-]pytest-)\d+\b"), "pytest-<n>"),
         # pytest's summary ("3 passed in 0.02s (0:01:05)", older "in 0.03 seconds"), unittest's
         # ("Ran 4 tests in 0.003s"): the only places an "in <time>" is the runner's own clock.
-        ((" in ",), re.compile(r"((?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|rerun"
+        ((" in ",), re.compile(r"\b((?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|rerun"
                                r"|no tests ran|Ran \d+ tests?) in )\d+(?:\.\d+)?(?:s| seconds)\b"
-                               r"(?: \(\d+:\d\d:\d\d\))?"), _word_start(r"\1<t>s")),
-        (("took ",), re.compile(r"took \d+(?:\.\d+)? ?(?:ns|us|µs|ms|s|sec|secs|seconds|min|minutes)\b"),
-         _word_start("took <t>")),
-        ((":",), re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"),
-         _word_start("<time>")),
-        ((":",), re.compile(r"\d\d:\d\d:\d\d(?:[.,]\d+)?\b"), _word_start("<time>")),
-        # A location ends in an extension and a line number ("check_bill.py:21", "bill.py:12:5"),
-        # matched from the dot so a long run of path characters is scanned once, not per start.
-        ((":",), re.compile(r"(\.[A-Za-z]\w*):\d+(?::\d+)?"), r"\1:<line>"),
+                               r"(?: \(\d+:\d\d:\d\d\))?"), r"\1<t>s"),
+        (("took ",), re.compile(r"took(?<!\wtook) \d+(?:\.\d+)? ?(?:ns|us|µs|ms|s|sec|secs|seconds|min|minutes)\b"),
+         "took <t>"),
+        ((":",), re.compile(r"\d{4}(?<!\d{5})-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"),
+         "<time>"),
+        ((":",), re.compile(r"\d\d(?<!\d{3}):\d\d:\d\d(?:[.,]\d+)?\b"), "<time>"),
+        # A location: a line number right after a file extension of up to five characters
+        # ("check_bill.py:21", "bill.py:12:5"). The extension is checked looking back from the
+        # colon, so a long run of path characters is never rescanned from each start. (Here and
+        # below a look-back sits after the first characters, never before them: the regex engine
+        # then jumps from one candidate to the next instead of trying every position.)
+        ((":",), re.compile(":(?:" + "|".join(rf"(?<=\.[A-Za-z]\w{{{n}}}:)" for n in range(5)) + r")\d+(?::\d+)?"),
+         ":<line>"),
         (('File "',), re.compile(r'(File "[^"\n]*", line )\d+'), r"\1<n>"),
-        (("pid", "PID", "Pid"), re.compile(r"([Pp][Ii][Dd])[ =:#]*\d+"), _word_start(r"\1 <n>")),
-        ((":", ", "), re.compile(r"([:,] ?)(\d{5})\b"), _mask_port),
-        (("at 0x",), re.compile(r"at 0x[0-9a-fA-F]+\b"), _word_start("at 0x<addr>")),
+        (("pid", "PID", "Pid"), re.compile(r"[Pp][Ii][Dd](?<!\w[Pp][Ii][Dd])[ =:#]*\d+"), "pid <n>"),
+        # A port from the floor up (32768-65535) right after a local address: the end of an IPv4
+        # address (".1:", ".1', ") or localhost, or IPv6's closing bracket.
+        ((":", ", "), re.compile(r"(?:3276[89]|327[7-9]\d|32[89]\d\d|3[3-9]\d{3}|[45]\d{4}|6[0-4]\d{3}"
+                                 r"|65[0-4]\d\d|655[0-2]\d|6553[0-5])\b(?:"
+                                 + "|".join(rf"(?<={host}{sep}\d{{5}})" for host in (r"\.\d", r"\.\d\d", r"\.\d\d\d",
+                                                                                    "localhost", r"\]")
+                                            for sep in (":", "', ") if not (host == r"\]" and sep != ":"))
+                                 + ")"), "<port>"),
+        (("at 0x",), re.compile(r"at 0x(?<!\wat 0x)[0-9a-fA-F]+\b"), "at 0x<addr>"),
         (("{",), _DISPLAY, _sort_display),
     )
 

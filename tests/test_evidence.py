@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.evidence import failure_signature, failure_snippet, normalize_evidence
+from cafe.evidence import EPHEMERAL_PORT_FLOOR, failure_signature, failure_snippet, normalize_evidence
 from cafe.loop import ToolResult
 from cafe.workbench import edited_bill, open_workbench, project_file
 
@@ -254,6 +254,12 @@ def test_signature_table_same_failure_with_noise_keeps_one_signature(label, firs
 @pytest.mark.parametrize(("label", "first", "second"), DIFFERENT, ids=[row[0] for row in DIFFERENT])
 def test_signature_table_different_failures_never_share_one(label, first, second):
     assert failure_signature(result(first)) != failure_signature(result(second)), normalize_evidence(first)
+
+
+@pytest.mark.parametrize("port", [EPHEMERAL_PORT_FLOOR - 1, EPHEMERAL_PORT_FLOOR, 40000, 59999, 65535, 65536])
+def test_port_rule_masks_exactly_the_ephemeral_range(port):
+    masked = normalize_evidence(f"refused by 127.0.0.1:{port}") == "refused by 127.0.0.1:<port>"
+    assert masked == (EPHEMERAL_PORT_FLOOR <= port <= 65535)
 
 
 def test_signature_table_has_at_least_thirty_pairs():

@@ -390,3 +390,33 @@ def test_stall_detector_works_the_same_against_a_live_endpoint():
                              max_turns=len(replies))
     assert patterns(run) == [(4, "stuck_same_diagnostic")]
     assert run.current_failure is not None and run.current_failure.snippet.startswith("assert 999 == 1000")
+
+
+def test_run_with_stall_time_grows_linearly_with_the_turns():
+    import time
+    from types import SimpleNamespace
+
+    from cafe.tools import tool
+
+    def create(**request):
+        call = SimpleNamespace(id=None, function=SimpleNamespace(name="run_tests", arguments="{}"))
+        return SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=None, tool_calls=[call]))])
+
+    def run_tests() -> str:
+        """A check that always fails the same way."""
+        raise AssertionError("assert 999 == 1000")
+
+    instant = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=create)))
+    failing = tool(run_tests, kind="verify")
+
+    def seconds(turns):
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            run = run_with_stall(instant, ASK, [failing], model="instant", max_turns=turns,
+                                 config=stall_config(repair_aware=True, stuck_same_diagnostic_after=turns + 1))
+            best = min(best, time.perf_counter() - start)
+        assert len(run.result.turns) == turns  # repair-aware (blind patterns off), threshold never reached
+        return best
+
+    assert any(seconds(1_000) <= 6 * seconds(250) + 0.001 for _ in range(3))
