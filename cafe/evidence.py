@@ -97,7 +97,8 @@ def _rules() -> tuple[Rule, ...]:
     touch. Built on first use, not at import: the platform's temporary root comes from the
     environment (TMPDIR, through `tempfile`), and nothing in `cafe` reads it on import."""
     roots = sorted({tempfile.gettempdir().rstrip("/\\"), "/tmp", "/var/tmp"}, key=len, reverse=True)
-    tmp = re.compile(r"(?<![\w./-])(?:/private)?(?:/var/folders/[^/\s]+/[^/\s]+/T|" + "|".join(re.escape(r) for r in roots)
+    tmp = re.compile(r"(?<![\w./-])(?:/private)?(?:/var/folders/[^/\s]+/[^/\s]+/T|"
+                     + "|".join(re.escape(r) for r in roots)
                      + r")(?![\w.-])(?:[/\\][^/\\\s:'\"]+(?=[/\\]))?")
     return (
         (("\x1b",), _ANSI, ""),
