@@ -291,9 +291,8 @@ def run_loop(
     max_verify_attempts: int = DEFAULT_MAX_VERIFY_ATTEMPTS,
     clock: Callable[[], float] = time.monotonic,
 ) -> RunResult:
-    """Run the agent loop until the model is done or a budget or observer stops it.
-
-    `client` is anything with the OpenAI client's interface (`cafe.make_client()` gives one);
+    """Run the agent loop until the model is done or a budget or observer stops it. `client` is
+    anything with the OpenAI client's interface (`cafe.make_client()` gives one);
     `messages` is the opening transcript, copied and never modified. The module docstring lists
     the plug-in points; `RUN_STOP_REASONS`, how a run can end.
     """
