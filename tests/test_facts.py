@@ -100,7 +100,7 @@ def test_check_callback_accepts_functions_and_none_only():
         facts.check_callback("pace", None)
 
 
-def test_host_fact_defaults_are_the_references():
+def test_host_fact_defaults_are_the_designs():
     assert (facts.VERIFY_STATE_STREAK_DEFAULT, facts.VERIFY_STATE_STALL_TURNS_DEFAULT,
             facts.VERIFY_STATE_RECURRENCE_HARD_DEFAULT, facts.NO_VERIFIER_PROGRESS_LIMIT_DEFAULT,
             facts.STALL_DELIVERED_FIX_AFTER) == (3, 12, 4, 3, 2)

@@ -1,6 +1,6 @@
 """Tests for cafe/stall.py: stall detection on real evidence (the host facts that plug in: test_facts.py).
 
-The scenario tests mirror the reference implementation's conformance cases. Each one drives a
+The scenario tests mirror the cases the design this session follows was proven on. Each one drives a
 scripted agent through the loop against a real workbench: its edits are real writes and its
 test runs are real pytest runs, so every signature below comes from pytest's own output.
 """
@@ -8,21 +8,17 @@ test runs are real pytest runs, so every signature below comes from pytest's own
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from cafe.endpoint.client import make_client
 from cafe.failure_state import CurrentFailure, FailureState, fold_diagnostic
 from cafe.loop import ToolResult, TurnView, run_loop
 from cafe.repeats import REPEATED_FAILURE_AFTER, RepeatCounters
-from cafe.stall import (MAX_STALL_WARNINGS, STALL_KNOB_DEFAULTS, STALL_PATTERNS, DetectorState, StallConfig,
-                        StallDetector, StallReading, Trip, reset_action, run_with_stall, stall_config)
-from cafe.workbench import edited_bill, open_workbench, project_file, scenario_replies
+from cafe.stall import (MAX_STALL_WARNINGS, STALL_KNOB_DEFAULTS, STALL_PATTERNS, DetectorState, StallDetector,
+                        StallReading, Trip, reset_action, run_with_stall, stall_config)
+from cafe.workbench import open_workbench, scenario_replies
 
 ASK = [{"role": "user", "content": "The till's split is wrong; please fix it."}]
 FAIL_A = ToolResult("c", "run_tests", {}, False, "E   assert 999 == 1000", "verify")
