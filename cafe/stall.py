@@ -6,7 +6,7 @@ again". `StallDetector` keeps the current-failure model instead (`cafe/failure_s
 keyed on failure signatures from `cafe/evidence.py`) and plugs it into `cafe.loop.run_loop`
 (see `run_with_stall`):
 
-- `observe` (an observer, start of turn) folds the PREVIOUS turn's results, so the model is a
+- `observe` (an observer, start of turn) folds the PREVIOUS turn's results, so the state is a
   turn behind the agent: with `stuck_same_diagnostic_after = 3`, an agent re-running one failing
   test trips on turn 4, when turn 3's result is folded.
 - `reverify` (first after-turn hook, no lag) is the post-edit re-verify mandate: an edit on a
