@@ -1,16 +1,17 @@
-"""Host-supplied facts: what only the host knows, handed to the stall detector as two callbacks.
+"""Host-supplied facts: what only the host knows, plugged into the stall detector as two checks.
 
 Session 14 (the stall half; `cafe/governor.py` holds the pace decision). The loop can see its own
 transcript, but not whether the build got greener or whether the patch it asked for actually
-reached the disk. The host can. Two callbacks carry those facts in, both set on the stall
-configuration (`cafe.stall.stall_config`), both optional:
+reached the disk. The host can. Two callbacks carry those facts in, both optional, both set on
+`HostFacts`; `HostFacts.checks()` turns them into plug-in checks for session 13's detector
+(`StallDetector(config, checks=...)`, `cafe/stall_checks.py`):
 
-- `progress_signal(view) -> int | float | None`: the best verification state this turn (the
-  number of passing tests, or 1 for a clean build and 0 otherwise), or None when the turn
-  produced no verification evidence. The detector keeps a high-water mark: a number above it
-  is an ADVANCE (the mark rises, the flat streak goes back to 0); a number at or below it, or
-  None, is FLAT (the streak grows, and a write landing during the streak is remembered).
-  `no_net_progress_cut` turns that into a stop on either of two axes:
+- `progress_signal(view) -> int | float | None` (`ProgressCheck`, after each turn): the best
+  verification state this turn (the number of passing tests, or 1 for a clean build and 0
+  otherwise), or None when the turn produced no verification evidence. The check keeps a
+  high-water mark: a number above it is an ADVANCE (the mark rises, the flat streak goes back
+  to 0); a number at or below it, or None, is FLAT (the streak grows, and a write landing during
+  the streak is remembered). `no_net_progress_cut` turns that into a stop on either of two axes:
     long stall  the same failure has held for `verify_state_streak` turns AND the verifier has
                 been flat for `verify_state_stall_turns` turns, or the same failure has come
                 back `verify_state_recurrence_hard` times (both read the detector's
@@ -18,17 +19,17 @@ configuration (`cafe.stall.stall_config`), both optional:
     write axis  the verifier has been flat for `no_verifier_progress_limit` turns and a write
                 landed during that flat stretch (busy editing, going nowhere).
   Edits are activity, not progress; only the verifier moving counts.
-- `remediation_delivered(info) -> bool`: did the fix the agent just delivered reach the
-  workspace? Asked only when the current diagnostic is a failure whose streak has reached
-  `STALL_DELIVERED_FIX_AFTER` and advanced this turn, and no other warning has already fired on
-  this turn (with `repair_aware` off, a blind repeated-failure trip takes the turn). It is asked
-  again on every such turn, not once per failure. True means the fix reached the workspace and
-  the same failure still came back: the detector raises `delivered_fix_not_landing`, a turn
-  earlier than the plain same-failure nudge, and outranks that nudge. It works with or without
-  `repair_aware`.
+- `remediation_delivered(info) -> bool` (`RemediationCheck`, at the start of a turn): did the fix
+  the agent just delivered reach the workspace? Asked only when the current diagnostic is a
+  failure whose streak has reached `STALL_DELIVERED_FIX_AFTER` and advanced this turn, and no
+  other warning has fired on this turn (the detector asks its checks only then; with
+  `repair_aware` off, a blind repeated-failure trip takes the turn). It is asked again on every
+  such turn. True means the fix reached the workspace and the same failure still came back: the
+  check trips `delivered_fix_not_landing`, a turn earlier than the plain same-failure nudge, and
+  outranks that nudge. It works with or without `repair_aware`.
 
-A callback must be a function or None; anything else is refused when the configuration is
-built (`check_callback`), not halfway through a run. A callback that answers with the wrong type
+A callback must be a function or None; anything else is refused when `HostFacts` is built
+(`check_callback`), not halfway through a run. A callback that answers with the wrong type
 raises `TypeError` naming the callback and the value: a host bug stops the run loudly.
 
 Left out: deciding what to do about a delivered-but-useless fix (the host's call) and the pace
@@ -41,10 +42,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal, get_args
 
-from cafe.loop import ToolResult
+from cafe.loop import ToolResult, TurnView
+from cafe.stall_checks import StallCheck, StallReading, Trip
 
 __all__ = [
     "VERIFY_STATE_STREAK_DEFAULT",
@@ -53,6 +55,11 @@ __all__ = [
     "NO_VERIFIER_PROGRESS_LIMIT_DEFAULT",
     "STALL_DELIVERED_FIX_AFTER",
     "CALLBACK_NAMES",
+    "HostFactPattern",
+    "HOST_FACT_PATTERNS",
+    "HostFacts",
+    "ProgressCheck",
+    "RemediationCheck",
     "ProgressState",
     "RemediationInfo",
     "check_callback",
@@ -65,7 +72,7 @@ __all__ = [
 
 # --- constants ------------------------------------------------------------------------------
 
-# The cut thresholds, all from the reference (seed 003, "progress_signal", The cut):
+# The cut thresholds, the defaults of the host-facts design this session follows:
 # long stall = same failure for 3 turns and a verifier flat for 12, or the same failure 4 times;
 # write-axis cut = verifier flat for 3 turns with a write landing meanwhile.
 VERIFY_STATE_STREAK_DEFAULT = 3
@@ -74,11 +81,17 @@ VERIFY_STATE_RECURRENCE_HARD_DEFAULT = 4
 NO_VERIFIER_PROGRESS_LIMIT_DEFAULT = 3
 
 # remediation_delivered is asked once the same failure has been seen twice, a turn ahead of the
-# blind repeated-failure nudge at 3 (seed 003, "When it fires").
+# blind repeated-failure nudge at 3: it escalates sooner because it knows more than a count.
 STALL_DELIVERED_FIX_AFTER = 2
 
 # The two host callbacks, by the names the stall configuration accepts.
 CALLBACK_NAMES: frozenset[str] = frozenset({"progress_signal", "remediation_delivered"})
+
+# The patterns the two checks trip, declared once:
+#   delivered_fix_not_landing  the fix reached the workspace and the same failure came back
+#   no_net_progress            progress_signal stopped advancing (a stop, not a nudge)
+HostFactPattern = Literal["delivered_fix_not_landing", "no_net_progress"]
+HOST_FACT_PATTERNS: frozenset[str] = frozenset(get_args(HostFactPattern))
 
 
 # --- records --------------------------------------------------------------------------------
@@ -159,9 +172,10 @@ def no_net_progress_cut(
     return None
 
 
-def remediation_due(*, failing: bool, streak: int, advanced: bool, warned_this_turn: bool) -> bool:
-    """Whether to ask `remediation_delivered` this turn (see the module docstring)."""
-    return failing and advanced and streak >= STALL_DELIVERED_FIX_AFTER and not warned_this_turn
+def remediation_due(*, failing: bool, streak: int, advanced: bool) -> bool:
+    """Whether to ask `remediation_delivered` this turn (see the module docstring). The detector
+    asks its checks only on a turn no other warning took, so that condition is not repeated here."""
+    return failing and advanced and streak >= STALL_DELIVERED_FIX_AFTER
 
 
 def ask_remediation(callback: Callable[[RemediationInfo], Any], info: RemediationInfo) -> bool:
@@ -171,3 +185,92 @@ def ask_remediation(callback: Callable[[RemediationInfo], Any], info: Remediatio
         raise TypeError(f"remediation_delivered returned {answer!r}; it must return True (the fix "
                         "reached the workspace) or False.")
     return answer
+
+
+# --- the two checks and their configuration -------------------------------------------------
+
+
+class RemediationCheck:
+    """`remediation_delivered` as a stall check: trips `delivered_fix_not_landing` at the fold."""
+
+    patterns: frozenset[str] = frozenset({"delivered_fix_not_landing"})
+
+    def __init__(self, remediation_delivered: Callable[[RemediationInfo], Any]):
+        check_callback("remediation_delivered", remediation_delivered)
+        self.remediation_delivered = remediation_delivered
+
+    def on_fold(self, reading: StallReading) -> Trip | None:
+        failure = reading.failure_state
+        if not remediation_due(failing=failure.last_diagnostic_class == "fail",
+                               streak=failure.same_diagnostic_streak, advanced=reading.advanced):
+            return None
+        info = RemediationInfo(reading.view.prev_dispatch, reading.session_id, failure.last_diagnostic_signature or "")
+        if not ask_remediation(self.remediation_delivered, info):
+            return None
+        return Trip("delivered_fix_not_landing", "[stall] Your fix reached the files, and the same failure "
+                    f"came back anyway: `{reading.snippet}`. The cause is elsewhere; change approach.")
+
+    def on_results(self, reading: StallReading) -> Trip | None:
+        return None
+
+
+class ProgressCheck:
+    """`progress_signal` as a stall check: after each turn, fold the reading into `progress` and
+    stop the run as `no_net_progress` when `no_net_progress_cut` says so."""
+
+    patterns: frozenset[str] = frozenset({"no_net_progress"})
+
+    def __init__(self, progress_signal: Callable[[TurnView], Any], facts: HostFacts | None = None):
+        check_callback("progress_signal", progress_signal)
+        self.progress_signal = progress_signal
+        self.facts = facts or HostFacts()
+        self.progress = ProgressState()
+
+    def on_fold(self, reading: StallReading) -> Trip | None:
+        return None
+
+    def on_results(self, reading: StallReading) -> Trip | None:
+        view, facts = reading.view, self.facts
+        value = read_progress_value(self.progress_signal(view))
+        wrote = any(r.kind == "mutate" and r.ok for r in view.dispatch)
+        self.progress = fold_progress(self.progress, value, wrote=wrote)
+        # The two inputs are a turn apart. `progress` already holds THIS turn, but the streak is
+        # the one the detector folded at the start of this turn, from the PREVIOUS turn's results.
+        # So the long-stall rules count a repeated failure one turn late (the detector's one-turn
+        # lag), while the write-axis cut reads only `progress` and has no lag.
+        why = no_net_progress_cut(
+            self.progress, reading.failure_state.same_diagnostic_streak,
+            verify_state_streak=facts.verify_state_streak, verify_state_stall_turns=facts.verify_state_stall_turns,
+            verify_state_recurrence_hard=facts.verify_state_recurrence_hard,
+            no_verifier_progress_limit=facts.no_verifier_progress_limit)
+        return None if why is None else Trip("no_net_progress", why, stop=True)
+
+
+@dataclass(frozen=True)
+class HostFacts:
+    """The host's two callbacks and the cut's thresholds. `checks()` gives fresh plug-in checks
+    for one run (the progress check remembers its high-water mark), in the order they are asked."""
+
+    progress_signal: Callable[[TurnView], Any] | None = field(default=None, compare=False)
+    remediation_delivered: Callable[[RemediationInfo], Any] | None = field(default=None, compare=False)
+    verify_state_streak: int = VERIFY_STATE_STREAK_DEFAULT
+    verify_state_stall_turns: int = VERIFY_STATE_STALL_TURNS_DEFAULT
+    verify_state_recurrence_hard: int = VERIFY_STATE_RECURRENCE_HARD_DEFAULT
+    no_verifier_progress_limit: int = NO_VERIFIER_PROGRESS_LIMIT_DEFAULT
+
+    def __post_init__(self) -> None:
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if spec.name in CALLBACK_NAMES:
+                check_callback(spec.name, value)
+            elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{spec.name} must be a whole number of at least 1, not {value!r}.")
+
+    def checks(self) -> tuple[StallCheck, ...]:
+        """The plug-in checks for the callbacks that are set: remediation first, then progress."""
+        found: list[StallCheck] = []
+        if self.remediation_delivered is not None:
+            found.append(RemediationCheck(self.remediation_delivered))
+        if self.progress_signal is not None:
+            found.append(ProgressCheck(self.progress_signal, self))
+        return tuple(found)

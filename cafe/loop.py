@@ -13,38 +13,30 @@ small on purpose and says out loud where the policies plug in. One run goes:
         after-turn hooks look at what ran                          -> may force a verify, nudge, stop
     out of turns: stop `max_turns`
 
-`run_loop` follows that sketch step by step; the steps themselves (run the calls, check a claimed
-finish, consult the after-turn hooks) are methods of `_Run`, a private record of one run's
-transcript and counters.
-
-Every run ends on one of `STOP_REASONS`, declared once below. "Tell the model" is a `Nudge` the
-loop appends as a message; "stop the run" is a `Stop` with a named reason. An endpoint that cannot
-be used raises `cafe.endpoint.errors.EndpointError` (via `cafe.endpoint.client.chat`); it is not a stop reason,
-because no policy decision was made: the run simply could not happen.
+`run_loop` follows that sketch; its steps are methods of `_Run`, one run's private state. A run
+ends on one of `RUN_STOP_REASONS` (declared with the turn's records in `cafe/turns.py`). "Tell the
+model" is a `Nudge` the loop appends as a message; "stop the run" is a `Stop` with a named
+reason. An unusable endpoint raises `cafe.endpoint.errors.EndpointError`: no policy decided that.
 
 Plug-in points (later sessions use these and never edit the loop):
 
-- `observers`: callables `(TurnView) -> Verdict | None`, called at the START of every turn,
-  after the model has answered and before its calls run. They see the calls just proposed
+- `observers`: callables `(TurnView) -> Nudge | Stop | None`, called at the START of every
+  turn, after the model answered and before its calls run. They see the calls just proposed
   (`view.calls`) and what the PREVIOUS turn's calls returned (`view.prev_dispatch`), never this
-  turn's results, which do not exist yet. That is the one-turn lag session 13 explains: a
-  detector sitting here learns the outcome of turn N when turn N+1 starts. An observer may
-  return `Nudge` (sent to the model after this turn) or `Stop` (the turn's calls never run).
-- `after_turn`: callables `(TurnView) -> Verdict | None`, called once the turn's calls have run,
-  in list order, with `view.dispatch` holding this turn's results. They may also return
-  `Verify`: the loop then runs the verify entrypoint at once (if there is one and
-  `max_verify_attempts` is not used up; otherwise the verdict is ignored) and adds its result
-  (marked `forced=True`) to `dispatch`, so hooks later in the list see it, and so does the next turn's
-  `prev_dispatch`. Put a hook that forces a verification before hooks that read its result.
+  turn's results: the one-turn lag session 13 explains. A `Stop` means the calls never run.
+- `after_turn`: callables `(TurnView) -> Nudge | Stop | Verify | None`, called in list order
+  once the calls have run, with `view.dispatch` holding this turn's results. `Verify` makes the
+  loop run the verify entrypoint now (if there is one and `max_verify_attempts` is not used up;
+  otherwise it is ignored) and add the result (`forced=True`) to `dispatch`, so later hooks and
+  the next turn's `prev_dispatch` see it. Put a hook that forces a check before hooks that read it.
 - `verify`: a `Tool` taking no required arguments (the workbench's `run_tests`, say). When the
   model says it is done, the loop runs it; a failure goes back to the model instead of ending
   the run. Every run of it, claimed or forced, counts against `max_verify_attempts`.
 - `clock`: a function returning seconds (default `time.monotonic`); `view.elapsed` is measured
   with it, so pace logic (session 14) tests without sleeping.
 
-Left out here and covered later: what makes an answer right (session 02, `cafe.evals`), what the
-model is allowed to see (session 03), repairing a bad answer (session 07), traces (session 08),
-noticing the agent going round in circles (session 13, `cafe.stall`), pacing (session 14).
+Left out: what makes an answer right (session 02), what the model may see (session 03), repairing
+a bad answer (07), traces (08), noticing the agent going round in circles (13), pacing (14).
 
 Lesson: sessions/s01-agent-loop/lesson.md. Notebook: notebooks/s01-agent-loop.ipynb.
 """
@@ -55,158 +47,28 @@ import copy
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, Union, get_args
+from typing import Any
 
 from cafe.endpoint.client import chat
 from cafe.endpoint.config import model_name
-from cafe.tools import Tool, ToolKind, ToolOutput, tool_schemas
+from cafe.tools import Tool, ToolOutput, tool_schemas
+from cafe.turns import (OBSERVER_STOP_REASONS, RUN_STOP_REASONS, Nudge, Observer, RunResult, RunStopReason, Stop,
+                        ToolCall, ToolResult, TurnRecord, TurnView, Verdict, Verify)
 
 __all__ = [
-    "StopReason",
-    "STOP_REASONS",
-    "OBSERVER_STOP_REASONS",
-    "DEFAULT_MAX_TURNS",
-    "DEFAULT_MAX_VERIFY_ATTEMPTS",
-    "ToolCall",
-    "ToolResult",
-    "TurnView",
-    "Nudge",
-    "Stop",
-    "Verify",
-    "Verdict",
-    "Observer",
-    "TurnRecord",
-    "RunResult",
-    "dispatch_call",
-    "run_loop",
-    "repeat_guard",
-    "check_repeat_guard",
+    "DEFAULT_MAX_TURNS", "DEFAULT_MAX_VERIFY_ATTEMPTS", "dispatch_call", "run_loop", "repeat_guard",
+    # the turn's records (cafe/turns.py), importable from here as the lessons write them
+    "RunStopReason", "RUN_STOP_REASONS", "OBSERVER_STOP_REASONS", "ToolCall", "ToolResult", "TurnView", "Nudge",
+    "Stop", "Verify", "Verdict", "Observer", "TurnRecord", "RunResult",
 ]
 
 # --- constants ------------------------------------------------------------------------------
 
-# How every run ends. Declared once; code that reads a stop reason handles all five.
-#   done           the model answered without calling a tool (and the verify entrypoint, if any, passed)
-#   max_turns      the turn budget ran out first
-#   verify_failed  the model said it was done, the check failed, and max_verify_attempts were used up
-#   stuck          an observer judged the run to be going nowhere (session 13's stall detector)
-#   cut            an observer ended the run on a budget or pace policy (session 14's governor)
-StopReason = Literal["done", "max_turns", "verify_failed", "stuck", "cut"]
-STOP_REASONS: frozenset[str] = frozenset(get_args(StopReason))
-# The reasons a `Stop` verdict may carry: the others are the loop's own to decide.
-OBSERVER_STOP_REASONS: frozenset[str] = frozenset({"stuck", "cut"})
-
-# Course choices, not reference values: ten model calls is plenty for the café's small tasks and
-# short enough that a runaway scripted run ends while a learner is still watching; three checks
-# per run lets a model fail verification twice and still finish.
+# Course choices: ten model calls is plenty for the café's small tasks and short enough that a
+# runaway scripted run ends while a learner is still watching; three checks per run lets a model
+# fail verification twice and still finish.
 DEFAULT_MAX_TURNS = 10
 DEFAULT_MAX_VERIFY_ATTEMPTS = 3
-
-
-# --- records --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    """One call the model asked for: its id, the tool's name and the decoded arguments."""
-
-    id: str
-    name: str
-    arguments: Mapping[str, Any]
-    raw_arguments: str  # the JSON text as sent, kept so a decoding failure can be shown
-
-
-@dataclass(frozen=True)
-class ToolResult:
-    """What one call returned. `ok` is False for errors and for failures a tool reports.
-
-    `kind` is the called tool's kind (`observe` when the tool does not exist). `forced` marks a
-    verification the loop ran itself (on a claimed finish, or because a hook asked for it),
-    rather than one the model called.
-    """
-
-    call_id: str
-    name: str
-    arguments: Mapping[str, Any]
-    ok: bool
-    output: str
-    kind: ToolKind = "observe"
-    forced: bool = False
-
-
-@dataclass(frozen=True)
-class TurnView:
-    """What observers and after-turn hooks are shown. Fields a phase cannot know are empty.
-
-    At the start of a turn `dispatch` is empty; after it, `dispatch` holds this turn's results.
-    """
-
-    turn: int
-    max_turns: int
-    calls: tuple[ToolCall, ...]            # proposed this turn; empty means "I am done"
-    prev_dispatch: tuple[ToolResult, ...]  # what the previous turn's calls returned
-    dispatch: tuple[ToolResult, ...]       # this turn's results (after-turn hooks only)
-    elapsed: float                         # seconds since the run started, by the injected clock
-    verify_attempts: int                   # verifications the loop itself ran so far, claimed or forced;
-                                           # a check the model called as a tool does not count
-    can_verify: bool                       # a verify entrypoint exists and attempts remain
-
-
-@dataclass(frozen=True)
-class Nudge:
-    """Tell the model something: `text` is appended as a user message after this turn."""
-
-    text: str
-    source: str = ""  # who sent it (e.g. a stall pattern name), for the record
-
-
-@dataclass(frozen=True)
-class Stop:
-    """Stop the run now with a named reason (one of `OBSERVER_STOP_REASONS`)."""
-
-    reason: StopReason
-    detail: str = ""
-
-    def __post_init__(self) -> None:
-        if self.reason not in OBSERVER_STOP_REASONS:
-            raise ValueError(f"Stop reason {self.reason!r} cannot come from an observer; "
-                             f"use one of {sorted(OBSERVER_STOP_REASONS)}.")
-
-
-@dataclass(frozen=True)
-class Verify:
-    """Run the verify entrypoint now, even though the model did not ask (after-turn hooks only)."""
-
-    reason: str = ""
-
-
-Verdict = Union[Nudge, Stop, Verify]
-Observer = Callable[[TurnView], Union[Verdict, None]]
-
-
-@dataclass(frozen=True)
-class TurnRecord:
-    """One turn, as it happened: what the model said, what ran, what the loop told it."""
-
-    turn: int
-    text: str | None
-    calls: tuple[ToolCall, ...]
-    dispatch: tuple[ToolResult, ...]
-    nudges: tuple[Nudge, ...]
-
-
-@dataclass(frozen=True)
-class RunResult:
-    """How a run ended. `messages` is the whole transcript: a new list, never the caller's."""
-
-    stop_reason: StopReason
-    detail: str
-    text: str | None                 # the model's last words (its answer, when it finished)
-    turns: tuple[TurnRecord, ...]
-    messages: tuple[Mapping[str, Any], ...]
-    verify_attempts: int             # as on `TurnView`: the loop's own verifications, not the model's
-    elapsed: float
 
 
 # --- small pure helpers ---------------------------------------------------------------------
@@ -256,10 +118,8 @@ def _decode_calls(message: Any, turn: int) -> tuple[list[ToolCall], list[ToolRes
 def _assistant_message(text: str | None, calls: Sequence[ToolCall]) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": text}
     if calls:
-        message["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw_arguments}}
-            for c in calls
-        ]
+        message["tool_calls"] = [{"id": c.id, "type": "function",
+                                  "function": {"name": c.name, "arguments": c.raw_arguments}} for c in calls]
     return message
 
 
@@ -282,15 +142,21 @@ def _consult(hooks: Sequence[Observer], view: TurnView, *, allow_verify: bool) -
     return verdicts
 
 
+def _check_settings(max_turns: int, max_verify_attempts: int, verify: Tool | None) -> None:
+    if max_turns < 1:
+        raise ValueError(f"max_turns must be at least 1, not {max_turns}.")
+    if max_verify_attempts < 1:
+        raise ValueError(f"max_verify_attempts must be at least 1, not {max_verify_attempts}.")
+    if verify is not None and not isinstance(verify, Tool):
+        raise TypeError(f"verify must be a Tool (build one with cafe.tools.tool), not {type(verify).__name__}.")
+
+
 # --- one run's state, and the steps of a turn -------------------------------------------------
 
 
 class _Run:
-    """What one run remembers between turns, and the steps `run_loop` takes on it.
-
-    Private and mutable on purpose: it lives for one call of `run_loop` and is never shared.
-    Each method is one step of the loop on the lesson's screen.
-    """
+    """What one run remembers between turns, and the steps `run_loop` takes on it. Private and
+    mutable on purpose: it lives for one call of `run_loop` and is never shared."""
 
     def __init__(self, messages: Sequence[Mapping[str, Any]], tools: Sequence[Tool], verify: Tool | None,
                  max_turns: int, max_verify_attempts: int, clock: Callable[[], float]):
@@ -305,6 +171,17 @@ class _Run:
         self.edited_since_check = False
         self.started = clock()
 
+    def ask(self, client: Any, model: str, schemas: list[dict[str, Any]], turn: int,
+            ) -> tuple[Any, list[ToolCall], list[ToolResult]]:
+        """Send the transcript (and the tool schemas) to the model; note its reply and its calls."""
+        request: dict[str, Any] = {"model": model, "messages": self.transcript}
+        if schemas:
+            request["tools"] = schemas
+        reply = chat(client, **request).choices[0].message
+        calls, bad = _decode_calls(reply, turn)
+        self.transcript.append(_assistant_message(reply.content, calls))
+        return reply, calls, bad
+
     def view(self, turn: int, calls: Sequence[ToolCall], dispatch: tuple[ToolResult, ...]) -> TurnView:
         return TurnView(turn, self.max_turns, tuple(calls), self.prev, dispatch, self.clock() - self.started,
                         self.attempts, self.verify is not None and self.attempts < self.max_verify_attempts)
@@ -313,7 +190,7 @@ class _Run:
                nudges: Sequence[Nudge]) -> None:
         self.records.append(TurnRecord(turn, text, tuple(calls), dispatch, tuple(nudges)))
 
-    def finish(self, reason: StopReason, detail: str, text: str | None) -> RunResult:
+    def finish(self, reason: RunStopReason, detail: str, text: str | None) -> RunResult:
         return RunResult(reason, detail, text, tuple(self.records), tuple(self.transcript), self.attempts,
                          self.clock() - self.started)
 
@@ -414,30 +291,19 @@ def run_loop(
     max_verify_attempts: int = DEFAULT_MAX_VERIFY_ATTEMPTS,
     clock: Callable[[], float] = time.monotonic,
 ) -> RunResult:
-    """Run the agent loop until the model is done or a budget or observer stops it.
-
-    `client` is anything with the OpenAI client's interface (`cafe.make_client()` gives one);
-    `messages` is the opening transcript, copied and never modified. See the module docstring
-    for the plug-in points and `STOP_REASONS` for how a run can end.
+    """Run the agent loop until the model is done or a budget or observer stops it. `client` is
+    anything with the OpenAI client's interface (`cafe.make_client()` gives one);
+    `messages` is the opening transcript, copied and never modified. The module docstring lists
+    the plug-in points; `RUN_STOP_REASONS`, how a run can end.
     """
-    if max_turns < 1:
-        raise ValueError(f"max_turns must be at least 1, not {max_turns}.")
-    if max_verify_attempts < 1:
-        raise ValueError(f"max_verify_attempts must be at least 1, not {max_verify_attempts}.")
-    if verify is not None and not isinstance(verify, Tool):
-        raise TypeError(f"verify must be a Tool (build one with cafe.tools.tool), not {type(verify).__name__}.")
+    _check_settings(max_turns, max_verify_attempts, verify)
     schemas = tool_schemas(tools)
     model = model or model_name()
     run = _Run(messages, tools, verify, max_turns, max_verify_attempts, clock)
 
     for turn in range(1, max_turns + 1):
         # Ask the model, with the transcript so far and the tool schemas.
-        request: dict[str, Any] = {"model": model, "messages": run.transcript}
-        if schemas:
-            request["tools"] = schemas
-        reply = chat(client, **request).choices[0].message
-        calls, bad = _decode_calls(reply, turn)
-        run.transcript.append(_assistant_message(reply.content, calls))
+        reply, calls, bad = run.ask(client, model, schemas, turn)
 
         # Observers look at the proposed calls before anything runs: they may nudge, or stop.
         verdicts = _consult(observers, run.view(turn, calls, ()), allow_verify=False)
@@ -446,8 +312,7 @@ def run_loop(
             return run.stop_before_calls(turn, reply.content, calls, stop)
         nudges = [v for v in verdicts if isinstance(v, Nudge)]
 
-        # No calls: the model says it is done, and the verify entrypoint (if any) checks the claim.
-        # Otherwise: run each call and append its result.
+        # No calls: the model says it is done (the verify entrypoint, if any, checks the claim).
         if not calls:
             ended, dispatch = run.check_claim(turn, reply.content, nudges)
             if ended is not None:
@@ -465,7 +330,7 @@ def run_loop(
     return run.finish("max_turns", f"the turn budget of {max_turns} ran out", run.records[-1].text)
 
 
-# --- session 01's exercise: a first observer ------------------------------------------------
+# --- a first observer (session 01's exercise; its checker is cafe/exercises/s01.py) ----------
 
 
 def _same_calls(calls: Sequence[ToolCall], results: Sequence[ToolResult]) -> bool:
@@ -482,25 +347,3 @@ def repeat_guard(view: TurnView) -> Stop | None:
         names = ", ".join(c.name for c in view.calls)
         return Stop("stuck", f"turn {view.turn} repeats the previous turn's calls ({names})")
     return None
-
-
-def check_repeat_guard(guard: Callable[[TurnView], Any]) -> list[str]:
-    """Problems with a learner's `repeat_guard` (session 01's your-turn exercise); empty when it holds."""
-    latte = ToolCall("c1", "look_up", {"item": "latte"}, '{"item": "latte"}')
-    scone = ToolCall("c2", "look_up", {"item": "scone"}, '{"item": "scone"}')
-    seen = ToolResult("c0", "look_up", {"item": "latte"}, True, "latte: €4.20")
-
-    def view(calls: tuple[ToolCall, ...], prev: tuple[ToolResult, ...]) -> TurnView:
-        return TurnView(2, 10, calls, prev, (), 0.0, 0, False)
-
-    problems = []
-    verdict = guard(view((latte,), (seen,)))
-    if not (isinstance(verdict, Stop) and verdict.reason == "stuck"):
-        problems.append(f"the same call again (look_up latte twice) should give Stop('stuck', ...), got {verdict!r}")
-    for label, calls, prev in [("a different argument (latte, then scone)", (scone,), (seen,)),
-                               ("the first turn (nothing seen yet)", (latte,), ()),
-                               ("the model finishing (no calls)", (), (seen,))]:
-        verdict = guard(view(calls, prev))
-        if verdict is not None:
-            problems.append(f"{label} should give None, got {verdict!r}")
-    return problems

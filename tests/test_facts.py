@@ -1,17 +1,37 @@
-"""Tests for cafe/facts.py: the host-supplied facts, as pure functions.
+"""Tests for cafe/facts.py: the host-supplied facts, as pure functions and as plug-in checks.
 
-The same facts inside a running loop (a real workbench, a scripted agent) are tested in
-tests/test_stall.py, where the detector consults them.
+The scenario tests plug the checks into session 13's detector and drive a scripted agent in a
+real workbench: its edits are real writes and its test runs are real pytest runs.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
 
 from cafe import facts
-from cafe.facts import ProgressState, RemediationInfo, fold_progress, no_net_progress_cut, remediation_due
+from cafe.endpoint.client import make_client
+from cafe.facts import (HOST_FACT_PATTERNS, HostFacts, ProgressCheck, ProgressState, RemediationCheck,
+                        RemediationInfo, fold_progress, no_net_progress_cut, remediation_due)
+from cafe.loop import TurnView
+from cafe.stall import run_with_stall, stall_config
+from cafe.workbench import open_workbench, scenario_replies
+
+ASK = [{"role": "user", "content": "The till's split is wrong; please fix it."}]
+AWARE = stall_config(repair_aware=True)
+
+
+def run_scenario(name, config=None, *, max_turns=None, rounds=6, **kw):
+    replies = scenario_replies(name, rounds=rounds)
+    with open_workbench() as bench:
+        return run_with_stall(make_client(replies), ASK, bench.tools, verify=bench.verify, config=config,
+                              max_turns=max_turns or len(replies), **kw)
+
+
+def patterns(run):
+    return [(w.turn, w.pattern) for w in run.warnings]
 
 
 def test_progress_signal_number_above_high_water_is_an_advance():
@@ -55,13 +75,12 @@ def test_progress_signal_bad_return_raises_type_error():
     assert facts.read_progress_value(2) == 2.0 and facts.read_progress_value(None) is None
 
 
-def test_remediation_is_due_only_on_an_advancing_repeated_failure_no_warning_this_turn():
-    assert remediation_due(failing=True, streak=2, advanced=True, warned_this_turn=False)
-    assert remediation_due(failing=True, streak=5, advanced=True, warned_this_turn=False)
-    assert not remediation_due(failing=True, streak=1, advanced=True, warned_this_turn=False)
-    assert not remediation_due(failing=True, streak=2, advanced=False, warned_this_turn=False)
-    assert not remediation_due(failing=True, streak=2, advanced=True, warned_this_turn=True)
-    assert not remediation_due(failing=False, streak=2, advanced=True, warned_this_turn=False)
+def test_remediation_is_due_only_on_an_advancing_repeated_failure():
+    assert remediation_due(failing=True, streak=2, advanced=True)
+    assert remediation_due(failing=True, streak=5, advanced=True)
+    assert not remediation_due(failing=True, streak=1, advanced=True)
+    assert not remediation_due(failing=True, streak=2, advanced=False)
+    assert not remediation_due(failing=False, streak=2, advanced=True)
 
 
 def test_ask_remediation_insists_on_a_bool():
@@ -81,7 +100,142 @@ def test_check_callback_accepts_functions_and_none_only():
         facts.check_callback("pace", None)
 
 
-def test_host_fact_defaults_are_the_references():
+def test_host_fact_defaults_are_the_designs():
     assert (facts.VERIFY_STATE_STREAK_DEFAULT, facts.VERIFY_STATE_STALL_TURNS_DEFAULT,
             facts.VERIFY_STATE_RECURRENCE_HARD_DEFAULT, facts.NO_VERIFIER_PROGRESS_LIMIT_DEFAULT,
             facts.STALL_DELIVERED_FIX_AFTER) == (3, 12, 4, 3, 2)
+
+
+# --- the configuration and the checks it builds --------------------------------------------
+
+
+def test_host_facts_defaults_and_checks_in_order():
+    facts_off = HostFacts()
+    assert (facts_off.verify_state_streak, facts_off.verify_state_stall_turns, facts_off.verify_state_recurrence_hard,
+            facts_off.no_verifier_progress_limit) == (3, 12, 4, 3)
+    assert facts_off.checks() == ()
+    both = HostFacts(progress_signal=lambda view: None, remediation_delivered=lambda info: False).checks()
+    assert [type(c) for c in both] == [RemediationCheck, ProgressCheck]
+    assert set().union(*(c.patterns for c in both)) == HOST_FACT_PATTERNS
+    assert HostFacts(progress_signal=print).checks()[0] is not HostFacts(progress_signal=print).checks()[0]
+
+
+@pytest.mark.parametrize("name", ["progress_signal", "remediation_delivered"])
+def test_non_callable_callback_is_rejected_when_the_config_is_built(name):
+    with pytest.raises(TypeError, match=f"{name} must be a function"):
+        HostFacts(**{name: "host_passing_test_count"})
+    assert getattr(HostFacts(**{name: None}), name) is None
+
+
+def test_host_facts_threshold_must_be_a_positive_whole_number():
+    with pytest.raises(ValueError, match="verify_state_streak"):
+        HostFacts(verify_state_streak=0)
+    with pytest.raises(ValueError, match="no_verifier_progress_limit"):
+        HostFacts(no_verifier_progress_limit=True)
+
+
+# --- host facts: progress_signal ------------------------------------------------------------
+
+
+def passing_tests(view: TurnView):
+    """A host's progress_signal: the passing-test count from this turn's last test run, if any."""
+    runs = [r.output for r in view.dispatch if r.name == "run_tests"]
+    if not runs:
+        return None
+    found = re.search(r"(\d+) passed", runs[-1])
+    return int(found.group(1)) if found else 0
+
+
+def test_progress_signal_write_axis_cut_stops_the_thrash_in_a_run():
+    check = ProgressCheck(passing_tests)  # works without repair_aware
+    memory = []
+    run = run_scenario("thrash", max_turns=12, checks=[check],
+                       after_turn=[lambda view: memory.append(check.progress)])
+    # turn 1: 3 passing, the first number ever: an advance. Turn 2: an edit and no test run, None:
+    # flat, with a write. Turn 3: 3 again, at the mark: flat. Turn 4: another edit, None: the third
+    # flat turn with writes landing, so the cut comes right after turn 4's tools ran.
+    assert [(p.high_water, p.flat_streak, p.wrote_while_flat, p.advanced) for p in memory] == [
+        (3, 0, False, True), (3, 1, True, False), (3, 2, True, False), (3, 3, True, False)]
+    assert patterns(run) == [(4, "no_net_progress")]
+    assert run.stop_reason == "stuck" and run.result.detail.startswith("no_net_progress: write axis")
+    assert run.result.turns[-1].turn == 4
+
+
+def test_progress_signal_long_stall_cuts_pure_retries_in_a_run():
+    # retest_only never writes, so the write axis stays quiet; the passing count sits at 3 while the
+    # same failure comes back every turn. (The detector reads the streak a turn behind: the lag.)
+    recurring = run_scenario("retest_only", AWARE, rounds=8, checks=HostFacts(progress_signal=passing_tests).checks())
+    assert patterns(recurring) == [(4, "stuck_same_diagnostic"), (5, "no_net_progress")]
+    assert recurring.result.detail == "no_net_progress: long stall: the same failure has come back 4 times"
+    flat_facts = HostFacts(progress_signal=passing_tests, verify_state_stall_turns=2, verify_state_recurrence_hard=99)
+    flat = run_scenario("retest_only", AWARE, rounds=8, checks=flat_facts.checks())
+    assert patterns(flat) == [(4, "stuck_same_diagnostic"), (4, "no_net_progress")]
+    assert "same failure for 3 turns and no verifier advance for 3" in flat.result.detail
+
+
+def test_progress_signal_advance_resets_the_flat_streak_in_a_run():
+    facts = HostFacts(progress_signal=passing_tests, no_verifier_progress_limit=4)
+    run = run_scenario("productive", AWARE, checks=facts.checks())
+    assert run.stop_reason == "done" and run.warnings == ()
+    assert run.failure_state.same_diagnostic_streak == 0
+
+
+def test_write_axis_cut_cannot_see_an_error_that_changed():
+    # The passing count stays at 3 while the productive repair turns 999 into 1002: to a host signal
+    # that only counts passing tests, that is three flat turns with writes, and the default cuts it.
+    run = run_scenario("productive", AWARE, checks=HostFacts(progress_signal=passing_tests).checks())
+    assert patterns(run) == [(4, "no_net_progress")] and run.stop_reason == "stuck"
+
+
+# --- host facts: remediation_delivered -------------------------------------------------------
+
+
+def test_remediation_delivered_true_trips_one_turn_sooner():
+    calls: list[RemediationInfo] = []
+
+    def landed(info: RemediationInfo) -> bool:
+        calls.append(info)
+        return True
+
+    run = run_scenario("same_turn_thrash", AWARE, checks=[RemediationCheck(landed)], rounds=4)
+    assert patterns(run)[0] == (3, "delivered_fix_not_landing")  # streak 2, one turn before the nudge at 3
+    assert calls[0].session_id == "session" and calls[0].signature == run.timeline[2].failure_state.last_diagnostic_signature
+    assert [r.name for r in calls[0].prev_dispatch] == ["write_file", "run_tests"]
+    # asked again when the streak advances to 3, and the host's answer outranks stuck_same_diagnostic;
+    # a second trip in the same run is past MAX_STALL_WARNINGS: the run stops as stuck
+    assert patterns(run) == [(3, "delivered_fix_not_landing"), (4, "delivered_fix_not_landing")]
+    assert run.stop_reason == "stuck" and len(calls) == 2
+
+
+def test_remediation_delivered_false_changes_nothing():
+    run = run_scenario("same_turn_thrash", AWARE, checks=[RemediationCheck(lambda i: False)], rounds=4)
+    assert patterns(run) == [(4, "stuck_same_diagnostic")]
+
+
+def test_remediation_delivered_works_without_repair_aware():
+    seen = []
+    run = run_scenario("same_turn_thrash", checks=[RemediationCheck(lambda info: seen.append(info) or True)],
+                       rounds=4, session_id="till-42")
+    assert patterns(run) == [(3, "delivered_fix_not_landing"), (4, "delivered_fix_not_landing")]
+    assert run.stop_reason == "stuck" and {info.session_id for info in seen} == {"till-42"}
+    assert run.current_failure is None  # the hand-back itself is a repair-aware feature
+
+
+def test_remediation_delivered_is_not_asked_on_a_turn_the_blind_detector_warned():
+    # retest_only repeats the same call: with repair_aware off the blind repeated_error trips on
+    # turn 4, the turn the streak advances to 3, so the host is not asked then
+    asked = []
+    run = run_scenario("retest_only", checks=[RemediationCheck(lambda info: asked.append(info) or False)])
+    assert patterns(run) == [(4, "repeated_error"), (5, "repeated_error")]
+    assert len(asked) == 1  # turn 3 only (streak 2); turns 4 and 5 belong to the blind warning
+
+
+def test_remediation_delivered_bad_return_raises_type_error():
+    with pytest.raises(TypeError, match="remediation_delivered returned 'yes'"):
+        run_scenario("same_turn_thrash", checks=[RemediationCheck(lambda info: "yes")], rounds=3)
+
+
+def test_remediation_delivered_is_not_asked_on_a_first_failure():
+    asked = []
+    run_scenario("productive", checks=[RemediationCheck(lambda info: asked.append(info) or True)])
+    assert asked == []

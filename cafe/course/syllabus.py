@@ -92,7 +92,8 @@ SESSIONS: tuple[Session, ...] = (
             "install check, offline vs live, `cafe doctor`, how the notebook cells work"),
     # The menu is the café's data from the first order on (session 01's order pad sells from it);
     # session 03 teaches why it is the trusted part of what the model sees.
-    Session(1, "agent-loop", "loop", "core", ("cafe/loop.py", "cafe/tools.py", "cafe/menu.py", "cafe/orderpad.py"),
+    Session(1, "agent-loop", "loop", "core", ("cafe/loop.py", "cafe/turns.py", "cafe/tools.py", "cafe/menu.py",
+                                                  "cafe/orderpad.py"),
             "the agent loop: ask, run the tools asked for, repeat; a turn budget and a named stop"),
     Session(2, "evals", "evals", "core", ("cafe/evals.py", "cafe/eval_run.py"),
             "deterministic checks; every check has a fixture it passes and one it fails"),
@@ -116,7 +117,9 @@ SESSIONS: tuple[Session, ...] = (
             "cost-aware routing between models; what retries cost"),
     Session(12, "model-judge", "judge", "core", ("cafe/judge.py",),
             "a model as judge, calibrated against the deterministic checks"),
-    Session(13, "stall-detection", "stall", "harness", ("cafe/workbench.py", "cafe/stall.py"),
+    Session(13, "stall-detection", "stall", "harness", ("cafe/workbench.py", "cafe/stall.py", "cafe/evidence.py",
+                                                        "cafe/failure_state.py", "cafe/repeats.py",
+                                                        "cafe/stall_checks.py"),
             "the evidence-aware repair loop: a current-failure model keyed on failure signatures"),
     Session(14, "host-facts", "governor", "harness", ("cafe/facts.py", "cafe/governor.py", "cafe/pacing.py"),
             "host-supplied facts (`progress_signal`, `remediation_delivered`) and the pace governor"),

@@ -18,7 +18,8 @@
 # %%
 import cafe
 from cafe import course
-from cafe.loop import STOP_REASONS, Nudge, Stop, run_loop
+from cafe.exercises.s01 import check_repeat_guard
+from cafe.loop import RUN_STOP_REASONS, Nudge, Stop, run_loop
 from cafe.menu import load_menu
 from cafe.orderpad import OrderPad
 from cafe.tools import tool
@@ -141,7 +142,7 @@ course.reveal("s01.why_schema")
 # %%
 RUNAWAY = [asks(call("look_up", item="latte"))] * 10
 runaway_guess = course.predict("s01.runaway_stop", "Which stop_reason does the runaway run end on?",
-                               options=sorted(STOP_REASONS))
+                               options=sorted(RUN_STOP_REASONS))
 
 # %%
 runaway = run_loop(cafe.make_client(RUNAWAY), ORDER, OrderPad(MENU).tools, max_turns=4)
@@ -153,9 +154,9 @@ course.show_outcome(runaway_guess, runaway.stop_reason)
 # they hold for every run in this notebook, and later sessions rely on them.
 
 # %%
-print(sorted(STOP_REASONS))
+print(sorted(RUN_STOP_REASONS))
 for run in (result, runaway):
-    assert run.stop_reason in STOP_REASONS
+    assert run.stop_reason in RUN_STOP_REASONS
     assert len(run.turns) <= 6
 assert runaway.stop_reason == "max_turns" and len(runaway.turns) == 4
 
@@ -263,7 +264,7 @@ def repeat_guard(view):
 
 
 # %%
-course.compare(repeat_guard, check=cafe.loop.check_repeat_guard, key="s01.repeat_guard")
+course.compare(repeat_guard, check=check_repeat_guard, key="s01.repeat_guard")
 
 # %% [markdown]
 # When your guard passes, try it on the runaway model: it should stop on turn 2 instead of

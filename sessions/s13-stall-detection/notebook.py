@@ -23,14 +23,10 @@ import cafe
 from cafe import course
 from cafe.loop import ToolResult
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.stall import (
-    FailureModel,
-    classify_turn,
-    failure_signature,
-    normalize_evidence,
-    run_with_stall,
-    stall_config,
-)
+from cafe.evidence import failure_signature, normalize_evidence
+from cafe.exercises.s13 import check_fold_diagnostic
+from cafe.failure_state import FailureState, classify_turn, fold_diagnostic
+from cafe.stall import run_with_stall, stall_config
 from cafe.workbench import edited_bill, open_workbench, scenario_replies
 
 TASK = [{"role": "user", "content": "One of the till's tests fails. Fix bill.py and run the tests."}]
@@ -71,11 +67,11 @@ def blind_timeline(stalled):
 
 
 def timeline(stalled):
-    """Per turn: what ran, what the repair-aware model folded at the start of that turn (the
+    """Per turn: what ran, what the repair-aware detector folded at the start of that turn (the
     previous turn's results), and what it concluded."""
     rows = []
     for record, snap in zip(stalled.result.turns, stalled.timeline):
-        m = snap.model
+        m = snap.failure_state
         rows.append((record.turn, calls_of(record), snap.folded, m.same_diagnostic_streak, m.write_epoch,
                      m.reverify_owed, snap.pattern or ""))
     print_table(rows, ["turn", "what ran", "folded", "streak", "epoch", "owed", "trip"])
@@ -154,10 +150,13 @@ course.reveal("s13.why_signature_streak")
 # %% [markdown]
 # ## 2. What "the same failure" means
 #
-# The signature is the SHA-256 of the failing output after normalization: ANSI colour codes,
-# temporary folders, `path:line[:col]` locations and traceback line numbers, durations and
-# memory addresses are replaced, and whitespace runs are collapsed. So a failure that only moved
-# down two lines, or ran in another folder, or took a different time, keeps its signature.
+# The signature is the SHA-256 of the failing output after normalisation. Each kind of run-to-run
+# noise has its own rule (the table is in the lesson and in `cafe/evidence.py`): colour codes,
+# the temporary folder a run works in, the test runner's clock, timestamps, line numbers in
+# locations and tracebacks, process ids, ephemeral ports, object addresses and set order are
+# masked; the file name under a temporary folder, other durations, other numbers and other hex
+# are kept, because they may be the bug itself. So a failure that only moved down two lines, or
+# ran in another folder, or took a different time, keeps its signature.
 #
 # Predict first: we add two lines at the top of the till's test file, so pytest reports the
 # failure at `check_bill.py:23` instead of `:21`. Same signature or a new one?
@@ -167,8 +166,12 @@ moved_guess = course.predict("s13.moved_signature", "The failure moved from line
                              options=["the same", "different"])
 
 # %%
-noisy = "\x1b[31mE   assert 999 == 1000\x1b[0m\n/tmp/cafe-workbench-ab12/till/check_bill.py:21: in 0.02s"
+noisy = "\x1b[31mE   assert 999 == 1000\x1b[0m\n/tmp/cafe-workbench-ab12/till/check_bill.py:21\n1 failed in 0.02s"
 print(normalize_evidence(noisy))
+# ...and what stays, because it can be the failure: the missing file's name, a checksum.
+for missing in ("/tmp/config.json", "/tmp/data.csv"):
+    print(normalize_evidence(f"FileNotFoundError: '{missing}'"))
+print(normalize_evidence("checksum 0xdeadbeef != 0x12345678"))
 
 with open_workbench() as bench:
     before = bench.run_tests()
@@ -281,8 +284,8 @@ course.reveal("s13.why_lag")
 # %% [markdown]
 # ## 7. Your turn: the fold
 #
-# Write `my_fold(model, dispatch)`: given the current `FailureModel` and one turn's results,
-# return the new model. Use `classify_turn(dispatch)` (it returns the turn's class, one of
+# Write `my_fold(state, dispatch)`: given the current `FailureState` and one turn's results,
+# return the new state. Use `classify_turn(dispatch)` (it returns the turn's class, one of
 # `fail`, `edit`, `pass`, `quiet`, and the deciding result) and `failure_signature(result)`.
 #
 # - `fail`: same signature as a live failure → streak + 1, otherwise 1; `edit_since_failure`
@@ -293,15 +296,15 @@ course.reveal("s13.why_lag")
 # - In every case, `write_epoch` grows by the number of successful `mutate` results.
 
 # %%
-def my_fold(model: FailureModel, dispatch) -> FailureModel:
-    raise NotImplementedError("your turn: fold one turn's results into the model")
+def my_fold(state: FailureState, dispatch) -> FailureState:
+    raise NotImplementedError("your turn: fold one turn's results into the failure state")
 
 
 # %%
-course.compare(my_fold, check=cafe.stall.check_fold_diagnostic, key="s13.fold")
+course.compare(my_fold, check=check_fold_diagnostic, key="s13.fold")
 
 # %%
-course.reveal("s13.fold", source=cafe.stall.fold_diagnostic)
+course.reveal("s13.fold", source=fold_diagnostic)
 
 # %% [markdown]
 # ## 8. The hard cap: no escape by changing the error

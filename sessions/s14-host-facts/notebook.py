@@ -20,7 +20,7 @@
 # %%
 import cafe
 from cafe import course
-from cafe.facts import RemediationInfo
+from cafe.facts import HostFacts, ProgressCheck, RemediationInfo
 from cafe.governor import (
     CUT_REASONS,
     DECISIONS,
@@ -33,7 +33,7 @@ from cafe.exercises.s14 import check_pace_decision
 from cafe.loop import run_loop
 from cafe.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.stall import StallDetector, run_with_stall, stall_config
+from cafe.stall import run_with_stall, stall_config
 from cafe.workbench import open_workbench, scenario_replies
 
 TASK = [{"role": "user", "content": "One of the till's tests fails. Fix bill.py and run the tests."}]
@@ -76,21 +76,23 @@ writes_guess = course.predict(
 )
 
 # %% [markdown]
-# First without the host fact (session 13's detector alone), then with it. The extra after-turn
-# hook only records the detector's memory of `progress_signal` after each turn, for the table.
+# First without the host fact (session 13's detector alone), then with it, plugged into the
+# detector as a `ProgressCheck`. The extra after-turn hook only records the check's memory of
+# `progress_signal` after each turn, for the table.
 
 # %%
 def varied_run(progress_signal):
-    detector = StallDetector(stall_config(repair_aware=True, progress_signal=progress_signal))
+    checks = [ProgressCheck(progress_signal)] if progress_signal else []
     memory = []
 
     def record(view):
-        state = detector.state.progress
-        memory.append((state.high_water, state.flat_streak, state.wrote_while_flat))
+        for check in checks:
+            memory.append((check.progress.high_water, check.progress.flat_streak, check.progress.wrote_while_flat))
 
     with open_workbench() as bench:
         run = run_with_stall(ScriptedClient(scenario_replies("varied_failures")), TASK, bench.tools,
-                             verify=bench.verify, detector=detector, after_turn=[record], max_turns=14)
+                             verify=bench.verify, config=stall_config(repair_aware=True), checks=checks,
+                             after_turn=[record], max_turns=14)
     return run, memory
 
 
@@ -158,10 +160,9 @@ def thrash_run(with_host_fact: bool):
                 (bench.root / r.arguments["path"]).read_text(encoding="utf-8") == r.arguments["content"]
                 for r in writes)
 
-        config = stall_config(repair_aware=True,
-                              remediation_delivered=fix_delivered if with_host_fact else None)
-        return run_with_stall(ScriptedClient(scenario_replies("thrash")), TASK, bench.tools,
-                              verify=bench.verify, config=config, max_turns=14)
+        facts = HostFacts(remediation_delivered=fix_delivered if with_host_fact else None)
+        return run_with_stall(ScriptedClient(scenario_replies("thrash")), TASK, bench.tools, verify=bench.verify,
+                              config=stall_config(repair_aware=True), checks=facts.checks(), max_turns=14)
 
 
 plain, delivered = thrash_run(False), thrash_run(True)
@@ -170,7 +171,7 @@ for name, run in (("session 13 alone", plain), ("with remediation_delivered", de
     for warning in run.warnings:
         print(f"  turn {warning.turn}: {warning.pattern}{' (stopped the run)' if warning.stopped else ''}")
 print()
-print_table([(s.turn, s.folded, s.model.same_diagnostic_streak, s.pattern or "")
+print_table([(s.turn, s.folded, s.failure_state.same_diagnostic_streak, s.pattern or "")
              for s in delivered.timeline], ["turn", "folded", "same-failure streak", "pattern"])
 
 # %%
@@ -331,12 +332,15 @@ pace_guess = course.predict(
 )
 
 # %%
-def governed(scenario: str, hook, **stall):
+def governed(scenario: str, hook, facts: HostFacts | None = None):
+    """A run under a pace hook; with `facts`, session 13's detector (repair-aware) runs too, with
+    the host facts plugged in."""
     clock = TurnClock(10.0)
     with open_workbench() as bench:
         client = ScriptedClient(scenario_replies(scenario))
-        if stall:
-            return run_with_stall(client, TASK, bench.tools, verify=bench.verify, config=stall_config(**stall),
+        if facts is not None:
+            return run_with_stall(client, TASK, bench.tools, verify=bench.verify,
+                                  config=stall_config(repair_aware=True), checks=facts.checks(),
                                   observers=[clock.tick], after_turn=[hook], clock=clock, max_turns=14).result
         return run_loop(client, TASK, bench.tools, verify=bench.verify, observers=[clock.tick],
                         after_turn=[hook], clock=clock, max_turns=14)
@@ -419,7 +423,7 @@ assert notes and notes[0][1] == "pace_check" and tight.stop_reason == "done"
 alone_governor = PaceGovernor(30_000, reading=passing_tests)
 alone = governed("varied_failures", alone_governor)
 both = governed("varied_failures", PaceGovernor(30_000, reading=passing_tests),
-                repair_aware=True, progress_signal=passing_tests)
+                facts=HostFacts(progress_signal=passing_tests))
 print(f"governor alone:          {alone.stop_reason} on turn {len(alone.turns)} ({alone.detail})")
 print(f"governor + stall signal: {both.stop_reason} on turn {len(both.turns)} ({both.detail[:60]}...)")
 

@@ -1,0 +1,112 @@
+"""Tests for cafe/failure_state.py: the current-failure model, a pure fold over each turn's results."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cafe.evidence import failure_signature
+from cafe.failure_state import FailureState, classify_turn, clear_current_failure, fold_diagnostic
+from cafe.loop import ToolResult
+
+
+def result(output, ok=False, kind="verify", name="run_tests"):
+    return ToolResult("c", name, {}, ok, output, kind)
+
+
+# --- the fold --------------------------------------------------------------------------------
+
+FAIL_A = result("E   assert 999 == 1000")
+FAIL_B = result("E   assert 1002 == 1000")
+PASS = result("4 passed", ok=True)
+EDIT = result("wrote 10 characters", ok=True, kind="mutate", name="write_file")
+READ = result("text", ok=True, kind="observe", name="read_file")
+
+
+def fold_all(*turns):
+    state = FailureState()
+    for dispatch in turns:
+        state = fold_diagnostic(state, dispatch)
+    return state
+
+
+def test_fold_same_signature_across_edits_increments_streak():
+    model = fold_all([FAIL_A], [EDIT], [FAIL_A], [EDIT], [FAIL_A])
+    assert (model.last_diagnostic_class, model.same_diagnostic_streak, model.write_epoch) == ("fail", 3, 2)
+
+
+def test_fold_productive_edit_resets_streak():
+    model = fold_all([FAIL_A], [FAIL_A], [EDIT], [FAIL_B])
+    assert model.same_diagnostic_streak == 1
+    assert model.last_diagnostic_signature == failure_signature(FAIL_B)
+
+
+def test_fold_classifies_a_turn_by_its_first_failing_result():
+    assert classify_turn([EDIT, FAIL_A]) == ("fail", FAIL_A)
+    model = fold_all([FAIL_A], [EDIT, FAIL_A])
+    assert model.same_diagnostic_streak == 2 and model.write_epoch == 1
+
+
+def test_fold_edit_on_a_live_failure_owes_a_reverify_and_keeps_the_state():
+    before = fold_all([FAIL_A])
+    after = fold_diagnostic(before, [EDIT])
+    assert after.reverify_owed and after.edit_since_failure and after.write_epoch == 1
+    assert (after.last_diagnostic_signature, after.same_diagnostic_streak) == (before.last_diagnostic_signature, 1)
+    assert not fold_diagnostic(after, [FAIL_A]).reverify_owed  # the re-test paid the debt
+
+
+def test_fold_edit_turn_with_a_passing_check_still_owes_a_reverify():
+    after = fold_all([FAIL_A], [EDIT, PASS])  # the edit's turn: its success is not verification
+    assert after.last_diagnostic_class == "fail" and after.reverify_owed
+
+
+def test_fold_clean_pass_on_a_non_edit_turn_clears_the_state():
+    model = fold_all([FAIL_A], [EDIT], [PASS])
+    assert model == FailureState("pass", None, 1, 0, False, False)
+
+
+def test_fold_reads_and_empty_turns_change_nothing():
+    model = fold_all([FAIL_A], [FAIL_A])
+    assert fold_diagnostic(model, [READ]) == model
+    assert fold_diagnostic(model, []) == model
+
+
+def test_clear_current_failure_keeps_only_the_epoch():
+    assert clear_current_failure(fold_all([FAIL_A], [EDIT], [FAIL_A])) == FailureState(write_epoch=1)
+
+
+dispatches = st.lists(st.sampled_from([FAIL_A, FAIL_B, PASS, EDIT, READ]), max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(dispatches, max_size=12))
+def test_fold_invariants_hold_for_any_turn_sequence(turns):
+    model = FailureState()
+    for dispatch in turns:
+        before = model
+        model = fold_diagnostic(before, dispatch)
+        kind, deciding = classify_turn(dispatch)
+        assert model.write_epoch == before.write_epoch + sum(r is EDIT for r in dispatch)
+        assert model.same_diagnostic_streak >= 0
+        if kind == "fail":
+            assert model.last_diagnostic_class == "fail" and model.same_diagnostic_streak >= 1
+            assert model.last_diagnostic_signature == failure_signature(deciding)
+            same = before.last_diagnostic_class == "fail" and before.last_diagnostic_signature == model.last_diagnostic_signature
+            assert model.same_diagnostic_streak == (before.same_diagnostic_streak + 1 if same else 1)
+        elif kind == "pass":
+            assert model == FailureState("pass", None, model.write_epoch, 0, False, False)
+        elif kind == "quiet":
+            assert model == before
+        else:  # an edit keeps the diagnosis
+            assert (model.last_diagnostic_class, model.last_diagnostic_signature, model.same_diagnostic_streak) == \
+                (before.last_diagnostic_class, before.last_diagnostic_signature, before.same_diagnostic_streak)
+        assert fold_diagnostic(before, dispatch) == model  # pure: same input, same output
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from([EDIT, READ]), max_size=3), st.integers(min_value=1, max_value=8))
+def test_fold_same_failure_between_any_non_failing_turns_keeps_counting(between, repeats):
+    turns = []
+    for _ in range(repeats):
+        turns += [[FAIL_A], between]
+    assert fold_all(*turns).same_diagnostic_streak == repeats
