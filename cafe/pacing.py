@@ -35,7 +35,7 @@ from typing import Any, Optional
 
 from cafe.governor import PaceDecision, PaceObservation, PacePolicy, decide_pace
 from cafe.loop import Nudge, Stop, ToolResult, TurnView
-from cafe.stall import failure_signature
+from cafe.evidence import failure_signature
 
 __all__ = [
     "PACE_CHECK_NOTE",

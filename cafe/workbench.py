@@ -19,9 +19,8 @@ The till's test file is named `check_bill.py` (and its `pytest.ini` says so) on 
 course's own `pytest` run only looks in `tests/` and `notebooks/`, and never collects the till's
 deliberately failing test.
 
-The module also builds scripted agents (`scenario_replies`): fixed sequences of tool calls that
-replay the stories session 13 tells (a thrash, a productive repair, ...) against the real
-workbench, offline and deterministically.
+The scripted agents that replay session 13's stories against it live next door, in
+`cafe.scenarios`.
 
 Left out: sandboxing (the tools refuse paths outside the folder, nothing more; do not point an
 untrusted model at a workbench on a machine you care about), and more than one project.
@@ -41,24 +40,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from cafe.endpoint.scripted import Reply
 from cafe.tools import Tool, ToolOutput, tool
 
 __all__ = [
     "PROJECTS",
     "TEST_COMMAND",
     "TEST_TIMEOUT_S",
-    "Scenario",
-    "SCENARIOS",
     "TodoAction",
     "Todo",
     "Workbench",
     "open_workbench",
     "project_file",
-    "call",
-    "edited_bill",
-    "scenario_replies",
-    "BILL_FIXES",
 ]
 
 # --- constants ------------------------------------------------------------------------------
@@ -271,97 +263,3 @@ def open_workbench(project: str = "till", *, parent: str | Path | None = None) -
         shutil.rmtree(holder, ignore_errors=True)  # a half-made copy is not left behind
         raise
     return Workbench(root, project, holder=holder)
-
-
-# --- scripted agents ------------------------------------------------------------------------
-
-# Rewrites of the one line of bill.py that holds the bug (`share = amount // people` returns
-# [333, 333, 333] for 1000 split three ways). Each is a real edit; what pytest says after it is
-# what the scenarios below rely on.
-_BUG = "    share = amount // people\n    return [share] * people\n"
-BILL_FIXES: dict[str, str] = {
-    # no change in behaviour: pytest still says `assert 999 == 1000`
-    "round": "    share = round(amount / people)\n    return [share] * people\n",
-    "int": "    share = int(amount / people)\n    return [share] * people\n",
-    "comment": "    # each share is the bill divided by the number of people\n" + _BUG,
-    # a different failure: `assert 1002 == 1000`
-    "ceil": "    share = -(-amount // people)\n    return [share] * people\n",
-    # the real fix: hand the leftover pence out one at a time
-    "divmod": ("    share, leftover = divmod(amount, people)\n"
-               "    return [share + 1 if i < leftover else share for i in range(people)]\n"),
-}
-
-
-def edited_bill(fix: str) -> str:
-    """The full text of bill.py with the buggy lines replaced by `BILL_FIXES[fix]`, or by
-    `share = amount // people + N` for `fix="plus_N"` (a different wrong total for every N)."""
-    if fix.startswith("plus_"):
-        body = f"    share = amount // people + {int(fix[5:])}\n    return [share] * people\n"
-    elif fix in BILL_FIXES:
-        body = BILL_FIXES[fix]
-    else:
-        raise ValueError(f"Unknown fix {fix!r}; use one of {sorted(BILL_FIXES)} or plus_N.")
-    original = project_file("bill.py")
-    assert _BUG in original, "the shipped bill.py no longer contains the bug the scenarios fix"
-    return original.replace(_BUG, body)
-
-
-def call(name: str, **arguments: Any) -> dict[str, Any]:
-    """One tool call as a scripted reply expects it: {"name": ..., "arguments": {...}}."""
-    return {"name": name, "arguments": arguments}
-
-
-def _turn(*calls: dict[str, Any]) -> dict[str, Any]:
-    return {"content": None, "tool_calls": list(calls)}
-
-
-def _test() -> dict[str, Any]:
-    return _turn(call("run_tests"))
-
-
-def _edit(fix: str) -> dict[str, Any]:
-    return _turn(call("write_file", path="bill.py", content=edited_bill(fix)))
-
-
-def _edit_and_test(fix: str) -> dict[str, Any]:
-    return _turn(call("write_file", path="bill.py", content=edited_bill(fix)), call("run_tests"))
-
-
-# The stories the scripted agent can replay, declared once:
-#   thrash            test, then edits that leave the same failure, each followed by a re-test
-#   same_turn_thrash  edit and re-test in ONE turn, the failure never changing
-#   productive        each edit changes the failure, the last one fixes it, then "done"
-#   edit_then_done    test, the right fix, then claims to be done without re-testing
-#   retest_only       runs the failing tests again and again without touching anything
-#   varied_failures   every edit produces a different wrong total: never the same failure twice
-Scenario = Literal["thrash", "same_turn_thrash", "productive", "edit_then_done", "retest_only",
-                   "varied_failures"]
-SCENARIOS: frozenset[str] = frozenset(get_args(Scenario))
-
-_DONE = "The split now adds up; the till's tests should pass."
-
-
-def scenario_replies(name: Scenario, *, rounds: int = 6) -> list[Reply]:
-    """The scripted model's replies for one scenario. `rounds` sets how long the open-ended ones
-    (thrash, same_turn_thrash, retest_only, varied_failures) keep going before claiming success."""
-    wrong = ["round", "int", "comment"]
-    if name == "thrash":
-        replies: list[Reply] = [_test()]
-        for i in range(rounds):
-            replies += [_edit(wrong[i % len(wrong)]), _test()]
-        return replies + [_DONE]
-    if name == "same_turn_thrash":
-        return [_test()] + [_edit_and_test(wrong[i % len(wrong)]) for i in range(rounds)] + [_DONE]
-    if name == "productive":
-        return [_test(), _turn(call("read_file", path="bill.py")), _edit("ceil"), _test(),
-                _edit("divmod"), _test(), _DONE]
-    if name == "edit_then_done":
-        return [_test(), _edit("divmod"), _turn(call("todo", action="add", item="tell the manager")), _DONE]
-    if name == "retest_only":
-        return [_test() for _ in range(rounds)] + [_DONE]
-    if name == "varied_failures":
-        replies = [_test()]
-        for i in range(1, rounds + 1):
-            replies += [_edit(f"plus_{i}"), _test()]
-        return replies + [_DONE]
-    raise ValueError(f"Unknown scenario {name!r}; the scenarios are {sorted(SCENARIOS)}.")

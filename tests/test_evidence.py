@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from cafe.evidence import EPHEMERAL_PORT_FLOOR, failure_signature, failure_snippet, normalize_evidence
 from cafe.loop import ToolResult
-from cafe.workbench import edited_bill, open_workbench, project_file
+from cafe.scenarios import edited_bill
+from cafe.workbench import open_workbench, project_file
 
 # --- signatures: the rules one by one ------------------------------------------------------------------------------
 

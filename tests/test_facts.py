@@ -17,7 +17,8 @@ from cafe.facts import (HOST_FACT_PATTERNS, HostFacts, ProgressCheck, ProgressSt
                         RemediationInfo, fold_progress, no_net_progress_cut, remediation_due)
 from cafe.loop import TurnView
 from cafe.stall import run_with_stall, stall_config
-from cafe.workbench import open_workbench, scenario_replies
+from cafe.scenarios import scenario_replies
+from cafe.workbench import open_workbench
 
 ASK = [{"role": "user", "content": "The till's split is wrong; please fix it."}]
 AWARE = stall_config(repair_aware=True)

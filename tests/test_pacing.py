@@ -15,7 +15,8 @@ from cafe.pacing import (PACE_CHECK_NOTE, PaceGovernor, TurnClock, passing_tests
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.stall import StallDetector, run_with_stall, stall_config
 from cafe.tools import ToolOutput, tool
-from cafe.workbench import open_workbench, scenario_replies
+from cafe.scenarios import scenario_replies
+from cafe.workbench import open_workbench
 
 # --- PaceGovernor: the host side, driving the real loop ------------------------------------
 

@@ -18,7 +18,8 @@ from cafe.loop import ToolResult, TurnView, run_loop
 from cafe.repeats import REPEATED_FAILURE_AFTER, RepeatCounters
 from cafe.stall import (MAX_STALL_WARNINGS, STALL_KNOB_DEFAULTS, STALL_PATTERNS, DetectorState, StallDetector,
                         StallReading, Trip, reset_action, run_with_stall, stall_config)
-from cafe.workbench import open_workbench, scenario_replies
+from cafe.scenarios import scenario_replies
+from cafe.workbench import open_workbench
 
 ASK = [{"role": "user", "content": "The till's split is wrong; please fix it."}]
 FAIL_A = ToolResult("c", "run_tests", {}, False, "E   assert 999 == 1000", "verify")

@@ -10,8 +10,8 @@ import pytest
 
 from cafe.endpoint.client import make_client
 from cafe.loop import run_loop
-from cafe.workbench import (BILL_FIXES, PROJECTS, SCENARIOS, Workbench, edited_bill, open_workbench, project_file,
-                            scenario_replies)
+from cafe.scenarios import BILL_FIXES, SCENARIOS, edited_bill, scenario_replies
+from cafe.workbench import PROJECTS, Workbench, open_workbench, project_file
 
 REPO = Path(__file__).resolve().parents[1]
 

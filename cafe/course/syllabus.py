@@ -117,7 +117,7 @@ SESSIONS: tuple[Session, ...] = (
             "cost-aware routing between models; what retries cost"),
     Session(12, "model-judge", "judge", "core", ("cafe/judge.py",),
             "a model as judge, calibrated against the deterministic checks"),
-    Session(13, "stall-detection", "stall", "harness", ("cafe/workbench.py", "cafe/stall.py", "cafe/evidence.py",
+    Session(13, "stall-detection", "stall", "harness", ("cafe/workbench.py", "cafe/scenarios.py", "cafe/stall.py", "cafe/evidence.py",
                                                         "cafe/failure_state.py", "cafe/repeats.py",
                                                         "cafe/stall_checks.py"),
             "the evidence-aware repair loop: a current-failure model keyed on failure signatures"),

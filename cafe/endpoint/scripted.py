@@ -24,7 +24,6 @@ tokenizer belongs to a real model.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import json
 import math
@@ -203,7 +202,8 @@ class Script:
     def reply_to(self, request: dict) -> dict:
         """The normalized reply for `request` (see `_normalize_reply`)."""
         if callable(self._source):
-            return _normalize_reply(self._source(copy.deepcopy(request)))
+            # Its own snapshot, so a responder that adds to the request cannot change the record.
+            return _normalize_reply(self._source(_snapshot(request)))
         with self._lock:
             replies = self._source
             if self._served >= len(replies) and not self._cycle:
@@ -238,15 +238,24 @@ def _normalize_reply(reply: Reply) -> dict:
             "usage": reply.get("usage")}
 
 
+def _snapshot(request: dict) -> dict:
+    """A new dict holding a new list of the same messages (see `_Completions.create` for why)."""
+    copied = dict(request)
+    if isinstance(copied.get("messages"), list):
+        copied["messages"] = list(copied["messages"])
+    return copied
+
+
 def completion_payload(reply: dict, *, model: str, request: dict, number: int) -> dict:
     """The JSON body of a chat completion, exactly as an OpenAI-compatible server sends it.
 
     `number` makes ids deterministic (`chatcmpl-scripted-1`, `call_1_0`, ...) so offline runs repeat.
     """
-    prompt_text = "".join(_message_text(m) for m in request.get("messages", []))
+    # Counted, not joined: joining a long conversation's text on every turn is quadratic work.
+    prompt_chars = sum(len(_message_text(m)) for m in request.get("messages", []))
     calls_text = "".join(c["name"] + c["arguments"] for c in reply["tool_calls"])
     usage = dict(reply["usage"] or {})
-    usage.setdefault("prompt_tokens", estimate_tokens(prompt_text))
+    usage.setdefault("prompt_tokens", math.ceil(prompt_chars / 4))  # estimate_tokens of the joined text
     usage.setdefault("completion_tokens", estimate_tokens((reply["content"] or "") + calls_text))
     usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
     message: dict[str, Any] = {"role": "assistant", "content": reply["content"]}
@@ -286,7 +295,11 @@ class _Completions:
                 raise TypeError(f"create() missing required keyword argument: {required!r}")
         if kwargs.get("stream"):
             raise ValueError("The scripted model does not stream; call create() without stream=True.")
-        request = copy.deepcopy({k: v for k, v in kwargs.items() if k != "timeout"})
+        # A snapshot of the request: a new dict and a new list of messages, so later turns that
+        # append to the caller's list do not change what was recorded. The messages themselves are
+        # shared, not deep-copied: a deep copy of a conversation that grows every turn makes a long
+        # run cost the square of its length. Nothing in the course edits a message once sent.
+        request = _snapshot({k: v for k, v in kwargs.items() if k != "timeout"})
         self._client.calls.append(request)
         reply = self._client.script.reply_to(request)
         payload = completion_payload(reply, model=kwargs["model"], request=request,

@@ -27,7 +27,8 @@ from cafe.evidence import failure_signature, normalize_evidence
 from cafe.exercises.s13 import check_fold_diagnostic
 from cafe.failure_state import FailureState, classify_turn, fold_diagnostic
 from cafe.stall import run_with_stall, stall_config
-from cafe.workbench import edited_bill, open_workbench, scenario_replies
+from cafe.scenarios import edited_bill, scenario_replies
+from cafe.workbench import open_workbench
 
 TASK = [{"role": "user", "content": "One of the till's tests fails. Fix bill.py and run the tests."}]
 BLIND = stall_config()                                        # the default: repair_aware off

@@ -18,7 +18,8 @@ import sys
 
 import cafe
 from cafe.stall import run_with_stall, stall_config
-from cafe.workbench import open_workbench, scenario_replies
+from cafe.scenarios import scenario_replies
+from cafe.workbench import open_workbench
 
 TASK = [
     {"role": "system", "content": "You maintain the café's till, a small Python project. Use the tools to "

@@ -34,7 +34,8 @@ from cafe.loop import run_loop
 from cafe.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.stall import run_with_stall, stall_config
-from cafe.workbench import open_workbench, scenario_replies
+from cafe.scenarios import scenario_replies
+from cafe.workbench import open_workbench
 
 TASK = [{"role": "user", "content": "One of the till's tests fails. Fix bill.py and run the tests."}]
 

@@ -19,7 +19,8 @@ import sys
 import cafe
 from cafe.loop import run_loop
 from cafe.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
-from cafe.workbench import open_workbench, scenario_replies
+from cafe.scenarios import scenario_replies
+from cafe.workbench import open_workbench
 
 SECONDS_PER_TURN = 10.0
 BUDGET_MS = 30_000
