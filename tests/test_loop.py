@@ -448,9 +448,9 @@ class InstantModel:
 def loop_seconds(turns: int, runner=run_loop) -> float:
     best = float("inf")
     for _ in range(3):  # the best of three: a busy moment on a shared machine only ever adds time
-        start = time.perf_counter()
+        start = time.process_time()
         result = runner(InstantModel(), USER, [ADD], model="instant", max_turns=turns)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
         assert len(result.turns) == turns
     return best
 
