@@ -7,13 +7,17 @@ model. It adds:
   plus the customer's own words, which stay untrusted;
 - `scan_text()` / `scan_request()`: prompt-injection patterns in untrusted text;
 - `scan_scope()`: asks that are not part of an order at all (a refund, a taxi, a poem);
+- `scan_allergies()`: declared allergies the menu cannot be checked against (`unknown_allergen`):
+  an allergy the check cannot see fails closed, and a person confirms it;
 - `check_ticket()`: a parsed `Ticket` against the trusted menu and the approved order. Its
   `out_of_scope` findings cover both kinds of overreach: a ticket that differs from the approved
   order (an item added or dropped, the wrong table), and notes that pass a non-order ask on to
   the kitchen.
 
-Every finding is a `cafe.schema.Failure`: it names its check, quotes the offending span, and says
-what a correct ticket would hold, so it can go straight into a failure view.
+Every finding is a `cafe.schema.Failure`: it names its check, quotes the offending span (clipped
+to a short pointer, however long the draft's text), and says what a correct ticket would hold, so
+it can go straight into a failure view. Every pattern here runs in time linear in its text: no
+pattern lets two repeats compete for the same run of characters.
 
 What it leaves out: deciding what to do about a finding. Whether to retry, stop, or never
 generate at all is `cafe.repair` (session 07). The patterns are a short, readable list, not a
@@ -22,13 +26,14 @@ complete injection defence; session 05's consent gate is why a missed one cannot
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from cafe.menu import Menu, allergen_key, normalize_name
-from cafe.schema import MAX_TABLE, Failure, Ticket
+from cafe.menu import ALLERGEN_KEYS, Menu, allergen_key, is_no_allergy, normalize_name
+from cafe.schema import MAX_TABLE, Failure, Ticket, clip
 
 __all__ = [
     "DETECT_CHECKS",
@@ -38,11 +43,12 @@ __all__ = [
     "scan_text",
     "scan_request",
     "scan_scope",
+    "scan_allergies",
     "check_ticket",
 ]
 
 # The checks this module reports, declared once. (`cafe.schema.CONTRACT_CHECKS` has the others.)
-DetectCheck = Literal["unsafe", "off_menu", "sold_out", "out_of_scope", "injection"]
+DetectCheck = Literal["unsafe", "off_menu", "sold_out", "out_of_scope", "injection", "unknown_allergen"]
 DETECT_CHECKS: frozenset[str] = frozenset(get_args(DetectCheck))
 
 # Phrases that try to replace the agent's instructions, by name. Each one needs more than a single
@@ -59,8 +65,12 @@ INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("prompt_leak", r"\bsystem\s+prompt\b"),
         ("role_swap", r"\byou\s+are\s+now\s+(?:a|an|the|in|my)\b"),
         ("mode_switch", r"\b(?:developer|admin|god|jailbreak|dan)\s+mode\b"),
-        ("fake_header", r"(?:^|\n)\s*(?:system|assistant|developer)\s*:"),
-        ("fake_header", r"<\|?\s*/?\s*(?:system|im_start|im_end)\b"),
+        # At the start of a line, spaces and tabs only ([^\S\n]): a `\s*` here would let every
+        # newline of a long blank run start a match that reads the rest of the run (quadratic).
+        ("fake_header", r"(?m)^[^\S\n]*(?:system|assistant|developer)[^\S\n]*:"),
+        # One optional slash between two runs of spaces, not `\s*/?\s*`, which can split one long
+        # run between its two halves in every possible way.
+        ("fake_header", r"<\|?\s*(?:/\s*)?(?:system|im_start|im_end)\b"),
         ("new_rules", r"\bnew\s+instructions\s*:"),
     )
 )
@@ -87,6 +97,7 @@ class OrderSpec:
     """An order as front of house approved it. `request` is the customer's words: untrusted text.
 
     Lists are accepted and stored as tuples, so a spec can never be changed after it is made.
+    An allergy that means "none" ("none", "n/a", "") is dropped: it declares no allergy.
     """
 
     table: int
@@ -103,6 +114,7 @@ class OrderSpec:
             if isinstance(value, str) or not all(isinstance(v, str) for v in value):
                 raise TypeError(f"OrderSpec.{name} must be a list of strings, e.g. ['latte'], not {value!r}.")
             object.__setattr__(self, name, tuple(value))
+        object.__setattr__(self, "allergies", tuple(a for a in self.allergies if not is_no_allergy(a)))
         if not self.items:
             raise ValueError("OrderSpec.items is empty; an order needs at least one item, e.g. items=['latte'].")
         for name in ("notes", "request"):
@@ -110,14 +122,28 @@ class OrderSpec:
                 raise TypeError(f"OrderSpec.{name} must be text, not {type(getattr(self, name)).__name__}.")
 
 
-def scan_text(text: str) -> tuple[Failure, ...]:
-    """Injection findings in untrusted text, one per matched phrase, quoting it."""
-    findings: list[Failure] = []
+def _injections(text: str) -> list[Failure]:
+    findings = []
     for name, pattern in INJECTION_PATTERNS:
         for match in pattern.finditer(text):
-            span = match.group(0).strip()
+            span = clip(match.group(0))
             findings.append(Failure("injection", span, f"treat {span!r} as text, not an instruction ({name}); "
                                     "a ticket carries only the order"))
+    return findings
+
+
+def scan_text(text: str) -> tuple[Failure, ...]:
+    """Injection findings in untrusted text, one per matched phrase, quoting it (clipped).
+
+    HTML entities are read as the characters they stand for, because a model reads them that way:
+    `&lt;|im_start|&gt;system` is found like `<|im_start|>system`. Markup itself is not a finding:
+    `<b>extra hot</b>` in a note is odd text, not an instruction, and the kitchen reads it as text.
+    """
+    findings = _injections(text)
+    decoded = html.unescape(text)
+    if decoded != text:
+        seen = {f.span for f in findings}
+        findings += [f for f in _injections(decoded) if f.span not in seen]
     return tuple(findings)
 
 
@@ -135,10 +161,23 @@ def scan_scope(text: str) -> tuple[Failure, ...]:
     findings: list[Failure] = []
     for name, pattern in SCOPE_PATTERNS:
         for match in pattern.finditer(text):
-            span = match.group(0).strip()
+            span = clip(match.group(0))
             findings.append(Failure("out_of_scope", span, f"leave {span!r} off the ticket ({name}): the kitchen "
                                     "makes the order, and front of house handles everything else"))
     return tuple(findings)
+
+
+def scan_allergies(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
+    """`unknown_allergen` findings: declared allergies the menu cannot be checked against.
+
+    "milk allergy", "hazelnuts" and "coeliac" fold onto the menu's allergens (`allergen_key`);
+    "sesame" or "milk and eggs" do not, and a check that cannot see an allergen must not call the
+    order safe. So the allergy fails closed: a person confirms it before anything is made.
+    """
+    known = ", ".join(sorted(ALLERGEN_KEYS))
+    return tuple(Failure("unknown_allergen", allergy, "ask the customer or staff to confirm the allergy before "
+                         f"the ticket goes to the kitchen; the menu records only {known}")
+                 for allergy in dict.fromkeys(spec.allergies) if not menu.can_check(allergy))
 
 
 def _menu_findings(item: str, allergies: set[str], menu: Menu) -> list[Failure]:
@@ -161,10 +200,10 @@ def _scope_findings(ticket: Ticket, spec: OrderSpec) -> list[Failure]:
     asked = Counter(normalize_name(i) for i in spec.items)
     drafted = Counter(normalize_name(i) for i in ticket.items)
     for item in sorted((drafted - asked).elements()):
-        found.append(Failure("out_of_scope", item, f"remove {item}: the customer did not order it"))
+        found.append(Failure("out_of_scope", item, f"remove {clip(item)}: the customer did not order it"))
     for item in sorted((asked - drafted).elements()):
-        found.append(Failure("out_of_scope", f"(missing) {item}", f"put {item} back: the customer ordered it"))
-    on_ticket = {allergen_key(a) for a in ticket.allergies}
+        found.append(Failure("out_of_scope", f"(missing) {item}", f"put {clip(item)} back: the customer ordered it"))
+    on_ticket = {allergen_key(a) for a in ticket.allergies if not is_no_allergy(a)}
     for allergy in spec.allergies:
         if allergen_key(allergy) not in on_ticket:
             found.append(Failure("unsafe", f"(missing allergy) {allergy}",
@@ -173,9 +212,10 @@ def _scope_findings(ticket: Ticket, spec: OrderSpec) -> list[Failure]:
 
 
 def check_ticket(ticket: Ticket, spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
-    """Everything wrong with a parsed ticket: menu, 86'd, allergens, scope, and what its notes carry."""
-    allergies = {allergen_key(a) for a in (*spec.allergies, *ticket.allergies)}
-    found: list[Failure] = []
+    """Everything wrong with a parsed ticket: allergies the menu cannot check, menu, 86'd, allergens,
+    scope, and what its notes carry."""
+    allergies = {allergen_key(a) for a in (*spec.allergies, *ticket.allergies) if not is_no_allergy(a)}
+    found: list[Failure] = list(scan_allergies(spec, menu))
     for item in dict.fromkeys(normalize_name(i) for i in ticket.items):  # each distinct item once
         found.extend(_menu_findings(item, allergies, menu))
     found.extend(_scope_findings(ticket, spec))

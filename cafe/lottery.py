@@ -11,7 +11,7 @@ passes on its own with probability p, and draws are independent, n attempts pass
   where a retry repeats the previous failure with probability `stickiness` (a prompt that
   confused the model once tends to confuse it the same way again). Any stickiness above zero
   lands below the independent table;
-- `lottery_table(...)`: the page's four rows, worked out both ways.
+- `lottery_table(...)`: the lesson's four rows, worked out both ways.
 
 What it leaves out: feedback. These are resampling numbers for a retry that carries nothing new;
 `cafe.repair.retry_messages` in `curated` mode is the part that can beat them.
@@ -33,7 +33,9 @@ __all__ = [
     "lottery_table",
 ]
 
-# The session 07 page's table: (per-draft pass rate p, attempts n). Expected 0.875/0.578/0.143/0.401.
+# The rows of the lesson's lottery table: (per-draft pass rate p, attempts n). Three attempts is the
+# repair loop's default cap; ten shows that a bigger cap barely helps a rare pass. By the formula
+# they come to 0.875, 0.578, 0.143 and 0.401.
 LOTTERY_ROWS: tuple[tuple[float, int], ...] = ((0.50, 3), (0.25, 3), (0.05, 3), (0.05, 10))
 
 # Simulated runs per row: the standard error is then at most 0.0016, so the simulated rate
@@ -103,7 +105,7 @@ class LotteryRow:
 
 def lottery_table(seed: int = 7, trials: int = TRIALS_DEFAULT, stickiness: float = 0.5,
                   rows: tuple[tuple[float, int], ...] = LOTTERY_ROWS) -> list[LotteryRow]:
-    """The page's rows, each worked out by formula, by independent simulation, and with stickiness."""
+    """The lesson's rows, each worked out by formula, by independent simulation, and with stickiness."""
     rng = random.Random(seed)
     return [LotteryRow(p, n, pass_within_cap(p, n), simulate_independent(p, n, trials, rng),
                        simulate_sticky(p, n, stickiness, trials, rng))

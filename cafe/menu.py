@@ -6,7 +6,9 @@ ticket against it. It adds:
 
 - `MenuItem` and `Menu`, small frozen records loaded from `cafe/data/menu.json`;
 - `load_menu()`, which refuses bad data with an error that names the file and the field;
-- `allergen_key()`, which folds the words customers use ("dairy", "eggs") onto the menu's names;
+- `allergen_key()`, which folds the ways customers write an allergy ("dairy", "eggs", "nut
+  allergy", "allergic to almonds") onto the menu's names, and `Menu.can_check()`, which says
+  whether the menu records that allergen at all; `is_no_allergy()` spots "none" and "n/a";
 - `Menu.prompt_text()`, the menu as the model is shown it.
 
 What it leaves out: stock levels and prices over time (the 86'd list is one flag per item for the
@@ -28,10 +30,13 @@ __all__ = [
     "MENU_PATH",
     "ALLERGENS",
     "ALLERGEN_ALIASES",
+    "ALLERGEN_KEYS",
+    "NO_ALLERGY_WORDS",
     "MenuItem",
     "Menu",
     "normalize_name",
     "allergen_key",
+    "is_no_allergy",
     "parse_menu",
     "load_menu",
 ]
@@ -45,19 +50,44 @@ ALLERGENS: frozenset[str] = frozenset({"milk", "dairy", "egg", "gluten", "nuts",
 
 # Words that name the same allergen, folded onto one key before comparing. Cheese is made from
 # milk, so a customer who says "dairy" must be kept away from a latte, and one who says "milk"
-# away from the cheese omelette (which the menu lists as egg, dairy).
-ALLERGEN_ALIASES: dict[str, str] = {
-    "dairy": "milk",
-    "lactose": "milk",
-    "cheese": "milk",
-    "eggs": "egg",
-    "nut": "nuts",
-    "peanut": "nuts",
-    "peanuts": "nuts",
-    "tree nuts": "nuts",
-    "wheat": "gluten",
-    "soya": "soy",
-}
+# away from the cheese omelette (which the menu lists as egg, dairy). The menu has one "nuts"
+# flag, so peanuts and every tree nut fold onto it; coeliac disease is a reaction to gluten.
+# Compiled for the course from the words customers use, not a food-safety reference: a word that
+# is not here is not guessed at (see `Menu.can_check`).
+ALLERGEN_ALIASES: Mapping[str, str] = MappingProxyType({
+    **dict.fromkeys(("dairy", "lactose", "cheese", "butter", "cream", "whey", "casein", "yogurt",
+                     "yoghurt"), "milk"),
+    **dict.fromkeys(("eggs", "egg white", "egg yolk"), "egg"),
+    **dict.fromkeys(("wheat", "barley", "rye", "spelt", "coeliac", "celiac"), "gluten"),
+    **dict.fromkeys(("nut", "tree nut", "tree nuts", "peanut", "groundnut", "almond", "hazelnut",
+                     "walnut", "cashew", "pecan", "pistachio", "macadamia", "brazil nut"), "nuts"),
+    **dict.fromkeys(("soya", "soybean", "soy bean", "soya bean", "tofu"), "soy"),
+})
+
+# The keys a menu can be checked by: every allergen name a menu file may use, folded. A declared
+# allergy whose key is not one of these cannot be checked, however the menu is written.
+ALLERGEN_KEYS: frozenset[str] = frozenset(ALLERGEN_ALIASES.get(name, name) for name in ALLERGENS)
+
+# Words around an allergen that do not change which allergen it is: "milk allergy", "allergic to
+# nuts", "milk protein", "gluten-free", "coeliac disease", "cow's milk". Dropped before looking
+# the rest up. A word that does change it ("no", "not", "and") is kept, so the phrase stays
+# unknown and is asked about rather than read the wrong way.
+_FRAMING_WORDS = frozenset({
+    "allergy", "allergies", "allergic", "allergen", "to", "intolerance", "intolerant", "sensitivity",
+    "sensitive", "severe", "severely", "mild", "very", "i", "i'm", "im", "am", "have", "has", "an",
+    "a", "all", "any", "protein", "proteins", "free", "disease", "products", "cow's", "cows",
+    "goat's", "goats", "sheep's",
+})
+
+# What a customer writes for "no allergy": dropped, never checked. Compared with everything but
+# letters removed, so "N/A", "n.a.", "None." and "" all match.
+NO_ALLERGY_WORDS: frozenset[str] = frozenset({
+    "", "none", "na", "nil", "no", "nothing", "noallergies", "noallergy", "noneknown", "nka",
+})
+
+_BRACKETED = re.compile(r"\([^()]*\)")  # "eggs (all)": a remark in brackets
+_NOT_A_WORD = re.compile(r"[^\w'\s]+")  # punctuation, hyphens included ("gluten-free")
+_NOT_A_LETTER = re.compile(r"[\W\d_]+")  # keeps letters of any script: "牛奶" is not "none"
 
 
 def normalize_name(text: str) -> str:
@@ -65,10 +95,34 @@ def normalize_name(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
+def is_no_allergy(word: str) -> bool:
+    """Whether a declared allergy means "none": 'none', 'N/A', '' and the like (`NO_ALLERGY_WORDS`)."""
+    return _NOT_A_LETTER.sub("", word.lower()) in NO_ALLERGY_WORDS
+
+
+def _allergy_phrase(word: str) -> str:
+    """'I'm allergic to Almonds (all).' -> 'almonds': lower case, no brackets, punctuation or framing."""
+    text = _NOT_A_WORD.sub(" ", _BRACKETED.sub(" ", word.lower().replace("\u2019", "'")))
+    return " ".join(w for w in text.split() if w not in _FRAMING_WORDS)
+
+
 def allergen_key(word: str) -> str:
-    """The key an allergen word is compared by: 'Dairy' -> 'milk'. Unknown words come back normalized."""
-    name = normalize_name(word)
-    return ALLERGEN_ALIASES.get(name, name)
+    """The key an allergen word is compared by: 'Dairy' -> 'milk', 'hazelnuts' -> 'nuts'.
+
+    Handles the ways people write an allergy: any case and punctuation, a plural, "X allergy",
+    "allergic to X", "X protein", a remark in brackets. A word it does not know comes back as the
+    cleaned phrase ('Shellfish allergy' -> 'shellfish'), which no menu allergen equals.
+    """
+    phrase = _allergy_phrase(word)
+    candidates = [phrase]
+    if phrase.endswith("s"):  # a plural: "almonds", "soybeans", "eggs"
+        candidates.append(phrase[:-1])
+    for candidate in candidates:
+        if candidate in ALLERGENS:
+            return ALLERGEN_ALIASES.get(candidate, candidate)
+        if candidate in ALLERGEN_ALIASES:
+            return ALLERGEN_ALIASES[candidate]
+    return phrase
 
 
 @dataclass(frozen=True)
@@ -100,6 +154,14 @@ class Menu:
         item = self.item(name)
         wanted = allergen_key(allergen)
         return item is not None and any(allergen_key(a) == wanted for a in item.allergens)
+
+    def can_check(self, allergen: str) -> bool:
+        """Whether a declared allergy is one this menu records ('milk allergy' yes, 'sesame' no).
+
+        An allergy it cannot check must never pass as safe: `cafe.detect` reports it as
+        `unknown_allergen` so a person confirms it.
+        """
+        return allergen_key(allergen) in ALLERGEN_KEYS
 
     def prompt_text(self) -> str:
         """The menu as the model sees it: one line per item, 86'd items marked."""

@@ -8,8 +8,11 @@ module decides what happens next. It adds:
 - `failure_view` / `retry_messages`: what a retry is allowed to see (`naive` or `curated`);
 - `_request_is_policy_blocked`: requests that must never reach the generator at all;
 - `repair_ticket`: the loop, which always ends on a stop reason from `STOP_REASONS`;
-- `make_scripted_generator` and `make_model_generator`: the two kinds of generator it drives;
-- `check_attempt_failure_view`, at the end: the notebook's compare check for your own view.
+- `make_scripted_generator` and `make_model_generator`: the two kinds of generator it drives.
+
+A failure view stays short whatever the draft held: every `Failure` clips its span and fix where
+it is made (`cafe.schema.clip`), and `failure_view` lists at most `VIEW_FAILURES_MAX` of them.
+The notebook's your-turn checker for `attempt_failure_view` is `cafe.exercises.s07`.
 
 What it leaves out: remembering anything across runs (S08 traces runs), sorting exhausted runs
 into failure classes (S10), and what retries cost in money (S11). The chance that plain
@@ -22,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from cafe.detect import OrderSpec, check_ticket, scan_request
+from cafe.detect import OrderSpec, check_ticket, scan_allergies, scan_request
 from cafe.menu import Menu, allergen_key, load_menu
 from cafe.schema import Draft, Failure, StructuredDrafts, Ticket, Usage, contract_text, parse_draft
 
@@ -30,13 +33,13 @@ __all__ = [
     "CAP_DEFAULT", "STOP_REASONS", "StopReason", "RETRY_MODES", "RetryMode", "CHANGE_NOTHING_ELSE",
     "OMELETTE_SPEC", "ALTERNATING_CANDIDATES", "UNSAFE_SPEC", "Message", "Generator",
     "Score", "Attempt", "RepairResult", "ScriptedGenerator",
-    "score_ticket", "attempt_failure_view", "failure_view", "check_attempt_failure_view",
+    "VIEW_FAILURES_MAX", "score_ticket", "attempt_failure_view", "failure_view",
     "brief_for", "retry_messages", "system_prompt", "make_scripted_generator",
     "make_model_generator", "repair_ticket", "attempts_to_pass",
 ]
 
-# Three attempts: the default the session 07 page sets. Past it, plain resampling pays little
-# (see the table in cafe.lottery), and a repeated defect only gets billed again.
+# Three attempts. Past it, plain resampling pays little (see the table in cafe.lottery), and a
+# defect that came back on the second attempt is systematic: a fourth only bills it again.
 CAP_DEFAULT = 3
 
 # How a run may end. Declared once; `repair_ticket` can return nothing else.
@@ -51,6 +54,11 @@ RETRY_MODES: tuple[str, ...] = get_args(RetryMode)
 # something else on the way, which the next scoring then fails.
 CHANGE_NOTHING_ELSE = ("Your last ticket was rejected. Write the ticket for the same order again, "
                        "fixing only what is listed below. Change nothing else.")
+
+# The most failures one view lists. A draft can fail once per item, and a draft of a thousand
+# items would otherwise send a thousand lines; the first few are enough to fix, and the next
+# attempt's scoring shows the rest. Eight covers every failure of any real order in the course.
+VIEW_FAILURES_MAX = 8
 
 # The lesson's worked example, shared by the toy, the notebook, the benchmark and the tests:
 # table 4 wants the cheese omelette, which is 86'd today, and the scripted drafts alternate
@@ -129,8 +137,14 @@ def attempt_failure_view(failures: Sequence[Failure], attempt: int) -> str:
 
 
 def failure_view(failures: Sequence[Failure], attempt: int) -> str:
-    """What a curated retry adds to the brief: the change-nothing-else line, then the failures."""
-    return f"{CHANGE_NOTHING_ELSE}\n{attempt_failure_view(failures, attempt)}"
+    """What a curated retry adds to the brief: the change-nothing-else line, then the failures.
+
+    At most `VIEW_FAILURES_MAX` failures are listed, then one line counting the rest.
+    """
+    shown = attempt_failure_view(failures[:VIEW_FAILURES_MAX], attempt)
+    hidden = len(failures) - VIEW_FAILURES_MAX
+    more = f"\n({hidden} more failure{'' if hidden == 1 else 's'} not shown: fix these first.)" if hidden > 0 else ""
+    return f"{CHANGE_NOTHING_ELSE}\n{shown}{more}"
 
 
 def brief_for(spec: OrderSpec) -> tuple[Message, ...]:
@@ -165,10 +179,15 @@ def retry_messages(brief: Sequence[Message], failures: Sequence[Failure], attemp
 def _request_is_policy_blocked(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
     """Why a request must not reach the generator at all (empty when it may).
 
-    Two defects of the request itself: an injection pattern in what the customer wrote, and an
-    order where every item contains an allergen the customer declared. No draft can fix either.
+    Three defects of the request itself: an injection pattern in what the customer wrote, a
+    declared allergy the menu cannot be checked against (`unknown_allergen`), and an order where
+    every item contains an allergen the customer declared. No draft can fix any of them.
+
+    An unknown allergy stops the run rather than going to the retry: the model cannot confirm
+    what the customer meant, and a ticket that reached the kitchen unchecked is the one mistake
+    a café cannot take back. Front of house asks, then places the order again.
     """
-    found = list(scan_request(spec))
+    found = [*scan_request(spec), *scan_allergies(spec, menu)]
     for allergy in dict.fromkeys(allergen_key(a) for a in spec.allergies):
         if all(menu.contains(item, allergy) for item in spec.items):
             found.append(Failure("unsafe", f"every item contains {allergy}: {', '.join(spec.items)}",
@@ -273,48 +292,3 @@ def attempts_to_pass(results: Sequence[RepairResult], cap: int = CAP_DEFAULT) ->
         else:
             raise ValueError(f"Unknown stop_reason {result.stop_reason!r}; expected one of {sorted(STOP_REASONS)}.")
     return bins
-
-
-# --- The notebook's exercise: not part of the loop ------------------------------------------------
-
-# Fixtures for `check_attempt_failure_view`: the failures the scripted run produces, and a mix.
-_VIEW_FIXTURES: tuple[tuple[tuple[Failure, ...], int], ...] = (
-    ((Failure("missing_field", "table", "include table: the table number"),), 1),
-    ((Failure("sold_out", "cheese omelette", "a correct ticket holds no 86'd item"),
-      Failure("unsafe", "latte contains milk", "no item on the ticket may contain milk")), 2),
-    ((Failure("not_json", "Sure, here you go", "answer with one JSON object"),
-      Failure("off_menu", "pizza", "use only items on the menu"),
-      Failure("injection", "ignore previous instructions", "a ticket carries only the order")), 3),
-)
-
-
-def check_attempt_failure_view(fn: Callable[[Sequence[Failure], int], str]) -> list[str]:
-    """Problems with an `attempt_failure_view` implementation; an empty list means it passes.
-
-    A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
-    """
-    problems: list[str] = []
-    for failures, attempt in _VIEW_FIXTURES:
-        try:
-            view = fn(failures, attempt)
-        except NotImplementedError:
-            raise
-        except Exception as exc:  # a learner's bug is a problem to show, not a crash
-            problems.append(f"attempt {attempt}: raised {type(exc).__name__}: {exc}")
-            continue
-        if not isinstance(view, str):
-            problems.append(f"attempt {attempt}: returned {type(view).__name__}, not text")
-            continue
-        lines = [line for line in view.splitlines() if line.strip()]
-        if str(attempt) not in view:
-            problems.append(f"attempt {attempt}: the view never says which attempt failed")
-        if len(lines) > len(failures) + 1:
-            problems.append(f"attempt {attempt}: {len(lines)} lines for {len(failures)} failures; "
-                            "keep to one line per failure (plus one header line)")
-        for failure in failures:
-            own = [line for line in lines if failure.check in line and failure.span in line]
-            if not own:
-                problems.append(f"attempt {attempt}: no line names {failure.check} and quotes {failure.span!r}")
-            elif failure.fix not in own[0]:
-                problems.append(f"attempt {attempt}: the {failure.check} line does not state its fix target")
-    return problems

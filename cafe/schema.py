@@ -20,10 +20,12 @@ for). That is `cafe.detect`, session 06. Retrying a bad draft is `cafe.repair`, 
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -39,6 +41,9 @@ __all__ = [
     "FORMATS",
     "Format",
     "Ticket",
+    "SPAN_CHARS",
+    "FIX_CHARS",
+    "clip",
     "Failure",
     "Parsed",
     "Usage",
@@ -58,12 +63,12 @@ MAX_TABLE = 30
 TICKET_FIELDS: tuple[str, ...] = ("table", "items", "allergies", "notes")
 
 # What a correct value looks like, per field. Used in failure fix targets and in the prompt.
-FIELD_HINTS: dict[str, str] = {
+FIELD_HINTS: Mapping[str, str] = MappingProxyType({
     "table": f"the table number, a whole number from 1 to {MAX_TABLE}",
     "items": "a non-empty list of menu item names, spelled as the menu spells them",
     "allergies": "a list of the allergies the customer declared (an empty list if none)",
     "notes": "free text for the kitchen (an empty string if none)",
-}
+})
 
 # The checks this module can fail a draft on. Declared once; `cafe.detect` adds its own.
 ContractCheck = Literal["not_json", "missing_field", "unknown_field", "bad_value"]
@@ -76,8 +81,15 @@ FORMATS: tuple[str, ...] = get_args(Format)
 # Keywords OpenAI's strict mode has not always accepted; the parser enforces them instead.
 _NOT_STRICT_SAFE = frozenset({"minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength"})
 
-# How much of an offending value a failure quotes. A span is a pointer, not a copy of the draft.
-_SPAN_CHARS = 60
+# How much of an offending value a failure quotes. A span is a pointer, not a copy of the draft:
+# 60 characters name any real menu item or field, and a retry prompt stays short whatever the
+# draft held (one 100,000-character item once made a 300,000-character retry prompt).
+SPAN_CHARS = 60
+# The longest fix a failure carries: the longest fix wording in the course (about 130 characters)
+# plus one quoted span, with room to spare. A fix states a target; it never carries the draft.
+FIX_CHARS = 240
+# A run of anything but whitespace: the words `clip` keeps.
+_WORD = re.compile(r"\S+")
 
 
 class Ticket(BaseModel):
@@ -91,13 +103,43 @@ class Ticket(BaseModel):
     notes: str = Field(description=FIELD_HINTS["notes"])
 
 
+def clip(text: str, limit: int = SPAN_CHARS) -> str:
+    """`text` with each whitespace run folded to one space, cut to `limit` characters ending in '…'.
+
+    What a failure quotes from a draft goes through here, so a run of 100,000 newlines or one
+    enormous item becomes a short pointer. Reads words only until `limit` is passed.
+    """
+    words: list[str] = []
+    length = -1  # the length of " ".join(words)
+    for match in _WORD.finditer(text):
+        words.append(match.group())
+        length += len(words[-1]) + 1
+        if length > limit:
+            break
+    folded = " ".join(words)
+    return folded if length <= limit else folded[: limit - 1] + "…"
+
+
 @dataclass(frozen=True)
 class Failure:
-    """One failed check: which check, the offending span (quoted), and what a correct draft says."""
+    """One failed check: which check, the offending span (quoted), and what a correct draft says.
+
+    Every failure is bounded where it is made, whichever module makes it: `span` is clipped to
+    `SPAN_CHARS` and `fix` to `FIX_CHARS` (see `clip`). A check that quotes a drafted value in its
+    fix should `clip` that value itself, so the fix keeps its ending; the bound here is the floor
+    that no check can forget.
+    """
 
     check: str
     span: str
     fix: str
+
+    def __post_init__(self) -> None:
+        for name in ("check", "span", "fix"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"Failure.{name} must be text, not {type(getattr(self, name)).__name__}.")
+        object.__setattr__(self, "span", clip(self.span, SPAN_CHARS))
+        object.__setattr__(self, "fix", clip(self.fix, FIX_CHARS))
 
     def line(self) -> str:
         """One line, whatever the texts hold: the span quoted with repr, the fix's whitespace flattened."""
@@ -135,11 +177,6 @@ class Draft:
     usage: Usage | None = None
 
 
-def _quote(value: Any) -> str:
-    text = value if isinstance(value, str) else repr(value)
-    return text if len(text) <= _SPAN_CHARS else text[: _SPAN_CHARS - 1] + "…"
-
-
 def _strip(node: Any) -> Any:
     if isinstance(node, dict):
         return {k: _strip(v) for k, v in node.items() if k not in _NOT_STRICT_SAFE}
@@ -175,16 +212,34 @@ def contract_text() -> str:
             f"{fields}\nNo other fields, and no text outside the JSON object.")
 
 
-# A fenced block, with or without a language tag: ```json {...} ``` or ``` {...} ```.
-_FENCE = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
+# A fence's language tag: ```json. Stripped from a block before it is read.
+_FENCE_TAG = re.compile(r"[a-zA-Z]*")
 # How many '{' positions to try when the JSON is buried in prose; bounds the work on garbage.
 _MAX_STARTS = 32
 
 
+def _fenced_blocks(text: str) -> list[str]:
+    """The text between each pair of ``` fences, language tag dropped: ```json {...} ``` -> ' {...} '.
+
+    Split on the fences rather than matched with a pattern: a pattern with a tag, then any text up
+    to the closing fence, retries every shorter tag when no fence closes, and that is quadratic
+    on a long unclosed block.
+    """
+    parts = text.split("```")
+    blocks = parts[1:-1:2]  # the odd parts are inside a fence; an unclosed last one is not
+    return [block[_FENCE_TAG.match(block).end():] for block in blocks]
+
+
 def extract_json(text: str) -> dict[str, Any] | None:
-    """The first JSON object in `text`: the whole text, a fenced block, or an object inside prose."""
-    chunks = [text] + [m.group(1) for m in _FENCE.finditer(text)]
+    """The first JSON object in `text`: the whole text, a fenced block, or an object inside prose.
+
+    Linear in the length of `text`: each fenced block is read once, and at most `_MAX_STARTS`
+    '{' positions are tried.
+    """
+    chunks = [text, *_fenced_blocks(text)]
     for chunk in chunks:
+        if not chunk.lstrip().startswith("{"):  # only an object is a ticket; skip the rest unread
+            continue
         try:
             value = json.loads(chunk)
         except (ValueError, RecursionError):
@@ -192,8 +247,8 @@ def extract_json(text: str) -> dict[str, Any] | None:
         if isinstance(value, dict):
             return value
     decoder = json.JSONDecoder()
-    starts = [m.start() for m in re.finditer(r"\{", text)][:_MAX_STARTS]
-    for start in starts:
+    for match in itertools.islice(re.finditer(r"\{", text), _MAX_STARTS):
+        start = match.start()
         try:
             value, _ = decoder.raw_decode(text, start)
         except (ValueError, RecursionError):
@@ -217,7 +272,7 @@ def _failure_for(field: str, kind: str, value: Any) -> Failure:
     if kind == "extra_forbidden":
         return Failure("unknown_field", field, f"remove {field}; a ticket has exactly {', '.join(TICKET_FIELDS)}")
     hint = FIELD_HINTS.get(field, "see the contract")
-    return Failure("bad_value", f"{field} = {_quote(repr(value))}", f"{field} must be {hint}")
+    return Failure("bad_value", f"{field} = {clip(repr(value))}", f"{field} must be {hint}")
 
 
 def parse_draft(draft: str) -> Parsed:
@@ -226,7 +281,7 @@ def parse_draft(draft: str) -> Parsed:
         raise TypeError(f"parse_draft() takes the model's text, not {type(draft).__name__}.")
     data = extract_json(draft)
     if data is None:
-        return Parsed(None, (Failure("not_json", _quote(draft.strip()) or "(empty draft)",
+        return Parsed(None, (Failure("not_json", clip(draft) or "(empty draft)",
                                      "answer with one JSON object holding the four ticket fields"),))
     try:
         # Through JSON again so strict mode judges JSON types (a list is fine for a tuple field).

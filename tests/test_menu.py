@@ -1,10 +1,17 @@
 """cafe.menu: the trusted menu loads, answers allergen and 86'd questions, and refuses bad data by name."""
 
 import json
+import runpy
+from pathlib import Path
 
 import pytest
 
-from cafe.menu import ALLERGENS, MENU_PATH, allergen_key, load_menu, normalize_name, parse_menu
+from cafe.menu import (
+    ALLERGEN_ALIASES, ALLERGEN_KEYS, ALLERGENS, MENU_PATH, allergen_key, is_no_allergy, load_menu,
+    normalize_name, parse_menu,
+)
+
+SPEED = runpy.run_path(str(Path(__file__).resolve().parents[1] / "benchmarks" / "detect_speed.py"))
 
 
 @pytest.fixture(scope="module")
@@ -110,3 +117,66 @@ def test_parse_menu_underscore_keys_are_comments():
 
 def test_menu_shipped_file_is_the_default():
     assert load_menu().source == str(MENU_PATH)
+
+
+# How people write an allergy, and the menu key it must fold onto (None: the menu cannot check it).
+ALLERGY_PHRASINGS = [
+    ("milk", "milk"), ("Milk.", "milk"), ("MILK", "milk"), ("milk allergy", "milk"),
+    ("Milk allergy!", "milk"), ("allergic to milk", "milk"), ("I'm allergic to milk", "milk"),
+    ("cow's milk", "milk"), ("cow’s milk", "milk"), ("milk protein", "milk"), ("dairy", "milk"),
+    ("dairy-free", "milk"), ("lactose", "milk"), ("lactose intolerant", "milk"),
+    ("lactose intolerance", "milk"), ("cheese", "milk"), ("whey", "milk"),
+    ("egg", "egg"), ("eggs", "egg"), ("Eggs (all)", "egg"), ("egg allergy", "egg"), ("egg whites", "egg"),
+    ("gluten", "gluten"), ("gluten-free", "gluten"), ("coeliac", "gluten"), ("Coeliac disease", "gluten"),
+    ("celiac", "gluten"), ("wheat", "gluten"), ("wheat allergy", "gluten"),
+    ("nuts", "nuts"), ("nut allergy", "nuts"), ("tree nuts", "nuts"), ("peanuts", "nuts"),
+    ("Allergic to peanuts", "nuts"), ("hazelnuts", "nuts"), ("almonds", "nuts"), ("Almond", "nuts"),
+    ("walnuts", "nuts"), ("cashews", "nuts"), ("pistachios", "nuts"), ("Brazil nuts", "nuts"),
+    ("all nuts", "nuts"), ("soy", "soy"), ("soya", "soy"), ("soybeans", "soy"), ("soy beans", "soy"),
+    ("soy allergy", "soy"), ("tofu", "soy"),
+    ("shellfish", None), ("sesame", None), ("sesame seeds", None), ("fish", None), ("mustard", None),
+    ("celery", None), ("lupin", None), ("sulphites", None), ("milk and eggs", None), ("no nuts", None),
+    ("not milk", None), ("牛奶", None), ("strawberries", None),
+]
+
+
+@pytest.mark.parametrize(("phrasing", "key"), ALLERGY_PHRASINGS)
+def test_allergen_key_folds_how_people_write_an_allergy(menu, phrasing, key):
+    if key is None:
+        assert not menu.can_check(phrasing)
+        assert allergen_key(phrasing) not in ALLERGEN_KEYS
+    else:
+        assert menu.can_check(phrasing)
+        assert allergen_key(phrasing) == key
+
+
+def test_allergy_phrasings_table_is_big_enough():
+    assert len(ALLERGY_PHRASINGS) >= 40
+    assert sum(key is None for _, key in ALLERGY_PHRASINGS) >= 10
+
+
+def test_allergen_keys_are_the_menu_vocabulary_folded():
+    assert ALLERGEN_KEYS == {"milk", "egg", "gluten", "nuts", "soy"}
+    assert set(ALLERGEN_ALIASES.values()) <= ALLERGEN_KEYS
+
+
+@pytest.mark.parametrize("word", ["", "  ", "none", "None", "None.", "n/a", "N/A", "n.a.", "nil", "-", "No allergies"])
+def test_is_no_allergy_placeholders_mean_none(word):
+    assert is_no_allergy(word)
+
+
+@pytest.mark.parametrize("word", ["nuts", "no nuts", "nut", "牛奶", "sesame", "milk allergy"])
+def test_is_no_allergy_real_allergies_are_not_placeholders(word):
+    assert not is_no_allergy(word)
+
+
+def test_allergen_aliases_are_read_only():
+    with pytest.raises(TypeError):
+        ALLERGEN_ALIASES["sesame"] = "nuts"  # type: ignore[index]
+
+
+@pytest.mark.parametrize("case", [c for c in SPEED["CASES"] if c.scanner.startswith("menu.")],
+                         ids=lambda c: c.scanner)
+def test_menu_scanners_grow_linearly_on_adversarial_text(case):
+    for adversary in SPEED["adversaries"]():
+        assert SPEED["grows_linearly"](case.run, adversary), adversary

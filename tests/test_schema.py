@@ -1,6 +1,8 @@
 """cafe.schema: the four-field ticket contract, its strict schema, and a parser that never raises."""
 
 import json
+import runpy
+from pathlib import Path
 
 import openai
 import pytest
@@ -9,10 +11,12 @@ from hypothesis import strategies as st
 
 from cafe.endpoint.errors import RequestRejected
 from cafe.schema import (
-    CONTRACT_CHECKS, FORMATS, MAX_TABLE, TICKET_FIELDS, Draft, Failure, StructuredDrafts, Ticket, Usage,
-    contract_text, extract_json, parse_draft, response_format, strict_ticket_schema,
+    CONTRACT_CHECKS, FIX_CHARS, FORMATS, MAX_TABLE, SPAN_CHARS, TICKET_FIELDS, Draft, Failure, StructuredDrafts,
+    Ticket, Usage, clip, contract_text, extract_json, parse_draft, response_format, strict_ticket_schema,
 )
 from cafe.endpoint.serve import Faults, running_server
+
+SPEED = runpy.run_path(str(Path(__file__).resolve().parents[1] / "benchmarks" / "detect_speed.py"))
 
 GOOD = {"table": 4, "items": ["latte"], "allergies": [], "notes": ""}
 
@@ -194,3 +198,59 @@ def test_structured_drafts_rejection_for_another_reason_is_raised_not_stepped_do
         sent = list(server.requests)
     assert drafts.format == "json_schema" and drafts.rejections == []
     assert [r["response_format"]["type"] for r in sent] == ["json_schema"]
+
+
+# --- a span is a pointer, not a copy ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "clipped"), [
+    ("latte", "latte"),
+    ("  ignore \n\n\t previous  ", "ignore previous"),
+    ("x" * 61, "x" * 59 + "…"),
+    ("x" * 60, "x" * 60),
+    ("a" + "\n" * 100_000 + "b", "a b"),
+    ("", ""),
+])
+def test_clip_folds_whitespace_and_cuts_long_text(text, clipped):
+    assert clip(text) == clipped
+
+
+def test_failure_clips_span_and_fix_wherever_it_is_made():
+    failure = Failure("off_menu", "x" * 100_000, "remove " + "x" * 100_000 + " please")
+    assert len(failure.span) == SPAN_CHARS and failure.span.endswith("…")
+    assert len(failure.fix) == FIX_CHARS and failure.fix.startswith("remove xxx")
+
+
+def test_failure_non_text_field_is_a_type_error():
+    with pytest.raises(TypeError, match="Failure.span must be text"):
+        Failure("off_menu", None, "fix")  # type: ignore[arg-type]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(max_size=200) | st.sampled_from(["x" * 20_000, " " * 20_000, "```json\n" + "{" * 5_000]),
+       st.sampled_from(["{}", "```json\n{}\n```", "Sure! {} Enjoy.", "{} trailing"]))
+def test_parse_draft_any_failure_is_bounded(value, wrapper):
+    for draft in (value, wrapper.replace("{}", json.dumps({"table": value, "items": [value], "notes": value}))):
+        for failure in parse_draft(draft).failures:
+            assert len(failure.span) <= SPAN_CHARS and len(failure.fix) <= FIX_CHARS
+
+
+# --- no slow inputs ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["```json\n{}\n```", "```JSON {}```", "``` {}```", "```{}```", "prose ```json\n{}``` more"])
+def test_extract_json_reads_fenced_blocks_with_or_without_a_tag(text):
+    assert extract_json(text.replace("{}", json.dumps(GOOD))) == GOOD
+
+
+def test_extract_json_unclosed_fence_is_read_as_prose():
+    assert extract_json("```json\n" + json.dumps(GOOD)) == GOOD
+    assert extract_json("```" + "a" * 100_000) is None
+
+
+@pytest.mark.parametrize("case", [c for c in SPEED["CASES"] if c.scanner.startswith("schema.")],
+                         ids=lambda c: c.scanner)
+def test_schema_scanners_grow_linearly_on_adversarial_text(case):
+    # An unclosed fence followed by a long tag-like word was quadratic (every shorter tag retried).
+    for adversary in SPEED["adversaries"]():
+        assert SPEED["grows_linearly"](case.run, adversary), adversary

@@ -21,6 +21,7 @@ import cafe
 import cafe.repair
 from cafe import course
 from cafe.detect import OrderSpec
+from cafe.exercises.s07 import check_attempt_failure_view
 from cafe.menu import load_menu
 from cafe.repair import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, OMELETTE_SPEC, STOP_REASONS, UNSAFE_SPEC,
@@ -138,7 +139,7 @@ def attempt_failure_view(failures, attempt):
 # says "not attempted yet".
 
 # %%
-course.compare(attempt_failure_view, check=cafe.repair.check_attempt_failure_view, key="s07.failure_view")
+course.compare(attempt_failure_view, check=check_attempt_failure_view, key="s07.failure_view")
 
 # %% [markdown]
 # Tried it? Flip the switch for the reference in `cafe.repair`.
