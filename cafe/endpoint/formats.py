@@ -37,7 +37,8 @@ FORMAT_FIELD = "response_format"
 
 # How a server with no `param` in its refusal says the format was the problem: it names the field,
 # or says what it does not support about JSON output.
-_FORMAT_REFUSAL = re.compile(r"response_format|json_schema|structured output|json mode", re.IGNORECASE)
+_FORMAT_REFUSAL = re.compile(r"response[_ ]format|json[_ ]schema|json[_ ]object|structured output|json mode",
+                             re.IGNORECASE)
 
 
 def response_format(kind: str, schema: dict[str, Any], name: str) -> dict[str, Any] | None:
