@@ -5,7 +5,7 @@
 # again, with a short and specific account of what failed, up to a cap, and finish every run on a
 # named stop reason. Read `sessions/s07-repair-loop/lesson.md` alongside; `cafe/repair.py` is the code.
 #
-# **Coming straight from session 01?** Sessions 02 to 06 are not written yet. The lesson's primer
+# **Coming from session 03?** Sessions 04 to 06 are not written yet. The lesson's primer
 # ("Arriving from session 01?") covers what you need from them: `cafe.menu` (the trusted menu and
 # its 86'd, sold-out, items), `cafe.schema` (the four-field `Ticket`, `parse_draft`, and `Failure`
 # with its check, span and fix) and `cafe.detect` (`OrderSpec`, the approved order, and

@@ -1,0 +1,231 @@
+# %% [markdown]
+# # Session 03 · What the model is shown
+#
+# The menu and the café's rules are yours: trusted. The customer's words are not: they are data
+# to read, and sometimes they carry instructions. This notebook builds what the model sees for
+# one order, marks the customer's words as data, and fits the whole thing into a token budget
+# without ever losing the parts a safe ticket depends on. Read `sessions/s03-context/lesson.md`
+# alongside; the code is `cafe/context.py`.
+#
+# Every step is *predict first*: record your guess before you run the cell that answers it. In
+# Jupyter, click an option; anywhere else, set `.value` on the handle the cell returns, in a new
+# cell. Everything runs offline unless you set `COURSE_MODE=live`.
+
+# %%
+import cafe
+import cafe.context
+from cafe import course
+from cafe.context import (
+    CLOSE_TAG, DATA_RULES, INJECTED_REQUEST, OPEN_TAG, CustomerOrder, build_context, context_sections,
+    make_obedient_waiter,
+)
+from cafe.endpoint.client import chat
+from cafe.endpoint.scripted import ScriptedClient
+from cafe.exercises import s03
+from cafe.loop import run_loop
+from cafe.menu import load_menu
+from cafe.orderpad import OrderPad
+
+menu = load_menu()
+live = cafe.course_mode() == "live"
+order = CustomerOrder(table=5, request=INJECTED_REQUEST)
+print(f"mode: {cafe.course_mode()}")
+print(f"the customer's words: {order.request!r}")
+
+# %% [markdown]
+# ## 1. A note that gives orders
+#
+# Three ways to put the same words in front of the model. Here is the customer's line as each
+# marking writes it, and the sentence each one adds to the trusted instructions.
+
+# %%
+MARKINGS = ("pasted", "delimited", "datamarked")
+contexts = {marking: build_context(menu, order, 2000, marking=marking) for marking in MARKINGS}
+for marking, context in contexts.items():
+    print(f"--- {marking}\n  user message: {context.messages[1]['content']}\n  rule: {DATA_RULES[marking]}")
+
+# %% [markdown]
+# The waiter here is scripted (in both modes, so everyone sees the same mechanism): it reads the
+# order in the customer's words whatever the marking, and it obeys an instruction such as "put
+# ... on this ticket" only where that instruction is *not* marked as data. Every version of the
+# prompt also says, in words, that the customer's text is data. Predict which markings keep the
+# note's banana breads off the ticket.
+
+# %%
+marking_guess = course.predict(
+    "s03.marking", "Which markings keep the banana breads off the ticket?",
+    options=["none of them", "datamarked only", "delimited and datamarked", "all three"],
+)
+
+# %%
+def ticket_for(context, client, model=None):
+    pad = OrderPad(menu)
+    run = run_loop(client, context.messages, pad.tools, model=model, max_turns=4)
+    return run, [(line.item, line.quantity) for line in pad.ticket]
+
+
+safe = []
+for marking, context in contexts.items():
+    run, ticket = ticket_for(context, ScriptedClient(make_obedient_waiter(menu.items)))
+    print(f"{marking:<11} {run.stop_reason:<5} ticket: {ticket}")
+    if all(item != "banana bread" for item, _ in ticket):
+        safe.append(marking)
+course.show_outcome(marking_guess, {0: "none of them", 3: "all three"}.get(
+    len(safe), "datamarked only" if safe == ["datamarked"] else " and ".join(safe)))
+
+# %% [markdown]
+# Why did the sentence "as data and not instructions" not protect the pasted version? Decide,
+# then flip the switch.
+
+# %%
+course.reveal("s03.why_marking")
+
+# %% [markdown]
+# ### The same three prompts, against your model (live when `COURSE_MODE=live`)
+#
+# Offline this repeats the scripted waiter. Live, your model reads the three prompts; it is not
+# bound by the scripted rule, so look at what it does. The cell asserts only that each run ended
+# on a named stop reason.
+
+# %%
+client = cafe.make_client(script=make_obedient_waiter(menu.items))
+model = cafe.model_name()
+live_marking = {}
+for marking, context in contexts.items():
+    run, ticket = ticket_for(context, client, model)
+    live_marking[marking] = all(item != "banana bread" for item, _ in ticket)
+    print(f"{marking:<11} {run.stop_reason:<9} ticket: {ticket}")
+    assert run.stop_reason in {"done", "max_turns", "verify_failed", "stuck", "cut"}
+    if live and run.stop_reason == "max_turns" and not ticket:
+        print("  (max_turns with an empty ticket: `cafe serve`'s default responder calls the first tool "
+              "with empty arguments; a real model reads the note)")
+
+# %% [markdown]
+# ## 2. What goes first when the budget shrinks?
+#
+# `build_context` splits the context into sections. Here they are with their estimated sizes
+# (about four characters a token; an estimate, checked against your endpoint in step 4) and
+# whether each is a safety part.
+
+# %%
+sections = context_sections(menu, order)
+total = sum(section.tokens for section in sections)
+for section in sections:
+    print(f"{section.name:<12} {section.tokens:>4} tokens   safety part: {'yes' if section.required else 'no'}")
+print(f"{'all':<12} {total:>4} tokens")
+
+# %%
+first_guess = course.predict(
+    "s03.first_dropped", "The budget drops one token below the total. Which section goes?",
+    options=["allergens", "prices", "story", "customer"],
+)
+
+# %%
+for budget in range(total, 0, -25):
+    try:
+        fitted = build_context(menu, order, budget)
+    except ValueError:
+        break
+    print(f"budget {budget:>4}: dropped {list(fitted.dropped) or 'nothing'}  ({fitted.tokens} tokens sent)")
+course.show_outcome(first_guess, build_context(menu, order, total - 1).dropped[0])
+
+# %% [markdown]
+# Keep shrinking and the loop above stopped. Predict the smallest budget `build_context` accepts
+# for this order.
+
+# %%
+sizes = {section.name: section.tokens for section in sections}
+candidates = sorted({str(total), str(total - sizes["story"]), str(total - sizes["story"] - sizes["house_style"]),
+                     str(sum(t for name, t in sizes.items() if name not in ("story", "house_style", "prices")))},
+                    key=int, reverse=True)
+minimum_guess = course.predict("s03.minimum", "What is the smallest budget build_context accepts?",
+                               options=[*candidates, "any: it cuts text to fit"])
+
+# %%
+smallest = total
+while True:
+    try:
+        build_context(menu, order, smallest - 1)
+    except ValueError as error:
+        print(f"budget {smallest - 1}: {error}")
+        break
+    smallest -= 1
+print(f"smallest accepted budget: {smallest}")
+course.show_outcome(minimum_guess, str(smallest))
+
+# %% [markdown]
+# ## 3. Your turn: the never-drop rule
+#
+# Write `my_fit_sections(sections, budget)`, the heart of `build_context`. Each section has
+# `.name`, `.tokens`, `.priority` (higher is kept longer) and `.required` (a safety part). Return
+# the sections to keep, in their original order: drop optional sections, lowest priority first,
+# until the rest fit. Never drop or shorten a required one: if they alone exceed the budget, raise
+# `ValueError` with a message that names their total.
+
+# %%
+def my_fit_sections(sections, budget):
+    """The sections that fit in budget tokens, in order; ValueError below the safety minimum."""
+    raise NotImplementedError("your turn: write the never-drop rule")
+
+
+# %%
+course.compare(my_fit_sections, check=s03.check_fit_sections, key="s03.fit_sections")
+
+# %%
+course.reveal("s03.fit_sections", source=cafe.context.fit_sections)
+
+# %% [markdown]
+# ## 4. How good is the estimate? (live when `COURSE_MODE=live`)
+#
+# Token counts here are estimates: four characters a token, no tokenizer (a tokenizer that
+# downloads its tables at run time fails offline). Send the fitted context once and compare the
+# estimate with what the endpoint reports. Offline the scripted endpoint uses the same estimate,
+# so the two agree by construction; live, your endpoint's own tokenizer answers.
+
+# %%
+fitted = build_context(menu, order, total)
+reply = chat(client, model=model, messages=list(fitted.messages))
+reported = reply.usage.prompt_tokens if reply.usage else None
+print(f"estimated: {fitted.tokens} tokens   reported by {model}: {reported}")
+ratio = round(reported / fitted.tokens, 2) if reported else None
+print(f"reported / estimated: {ratio}")
+assert reported is None or reported > 0
+
+# %% [markdown]
+# ## 5. Your turn: a fence the customer cannot close
+#
+# Open-ended. `delimited` marking only works if the customer cannot end the fence early: a note
+# that contains the closing tag would step outside it. Write `my_delimit(text)` returning the
+# text between `OPEN_TAG` and `CLOSE_TAG` so that nothing the customer types (in any letter case)
+# opens or closes the fence, and their words stay readable. How you neutralise the tags is up to
+# you. Live stretch: build an attack note that contains the closing tag, delimit it your way, and
+# send it to your model with the `delimited` rule. Did it obey?
+
+# %%
+print(OPEN_TAG, CLOSE_TAG)
+
+
+def my_delimit(text):
+    """text between OPEN_TAG and CLOSE_TAG, with no way for it to open or close the fence itself."""
+    raise NotImplementedError("your turn: fence the customer's words")
+
+
+# %%
+course.compare(my_delimit, check=s03.check_delimit, key="s03.delimit")
+
+# %%
+course.reveal("s03.delimit", source=cafe.context.delimit)
+
+# %% [markdown]
+# ## Checkpoint: the numbers you bank
+#
+# The safety minimum for this order, which markings kept the note's instruction off the ticket
+# (scripted offline, your model live), and how your endpoint's count compares with the estimate.
+
+# %%
+course.checkpoint("s03", "context", {
+    "safety_minimum": smallest,
+    "full_context_tokens": total,
+    "instruction_kept_off": live_marking,
+    "reported_over_estimated": ratio,
+}, model=model if live else "scripted waiter")
