@@ -111,7 +111,7 @@ def test_doctor_live_runs_the_json_and_tool_probes_over_http():
     json_probe, format_probe, tool_probe = server.requests
     assert json_probe["response_format"] == {"type": "json_object"}
     assert format_probe["response_format"]["type"] == "json_schema"  # the strictest, accepted at once
-    assert all(request["max_tokens"] == 1024 for request in server.requests)
+    assert all(request["max_tokens"] == 256 for request in server.requests)  # the probes ask for little
     assert check(report, "output format").detail == "ticket drafts will ask for json_schema"
     assert tool_probe["tool_choice"] == {"type": "function", "function": {"name": "add_item"}}
     assert check(report, "latency").detail.endswith("ms for the JSON round trip")

@@ -39,6 +39,10 @@ _TOOL_PROBE_MESSAGES = [{"role": "user", "content": "Add a latte to the order."}
 _TOOL_PROBE_CHOICE = {"type": "function", "function": {"name": "add_item"}}
 
 
+# The longest reply a probe asks for: each wants a few tokens, and a small local model that rambles
+# in JSON mode must not hold the server (it keeps generating after we give up) past the check's
+# time limit. Room enough for a reasoning model's short think.
+PROBE_MAX_TOKENS = 256
 # The format probe's schema: as small as a schema gets, strict-mode safe.
 _FORMAT_SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"],
                   "additionalProperties": False}
@@ -65,7 +69,7 @@ def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, floa
     """(passed, what was seen, milliseconds taken) for a JSON-mode request."""
     started = time.perf_counter()
     reply = complete(client, model=model, messages=_JSON_PROBE, response_format={"type": "json_object"},
-                     timeout=timeout)
+                     timeout=timeout, max_tokens=PROBE_MAX_TOKENS)
     elapsed_ms = (time.perf_counter() - started) * 1000
     content = reply.choices[0].message.content
     if content is None:
@@ -82,7 +86,7 @@ def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, floa
 def probe_tools(client: Any, model: str, timeout: float) -> tuple[bool, str]:
     """(passed, what was seen) for a request that forces a call to the tool `add_item`."""
     reply = complete(client, model=model, messages=_TOOL_PROBE_MESSAGES, tools=[_TOOL_PROBE],
-                     tool_choice=_TOOL_PROBE_CHOICE, timeout=timeout)
+                     tool_choice=_TOOL_PROBE_CHOICE, timeout=timeout, max_tokens=PROBE_MAX_TOKENS)
     calls = reply.choices[0].message.tool_calls or []
     if not calls:
         said = _short(reply.choices[0].message.content)
@@ -110,7 +114,8 @@ def probe_formats(client: Any, model: str, timeout: float) -> tuple[str, list[st
     for kind in OUTPUT_FORMATS[:-1]:
         fmt = response_format(kind, _FORMAT_SCHEMA, "health_check")
         try:
-            reply = complete(client, model=model, messages=_JSON_PROBE, response_format=fmt, timeout=timeout)
+            reply = complete(client, model=model, messages=_JSON_PROBE, response_format=fmt, timeout=timeout,
+                             max_tokens=PROBE_MAX_TOKENS)
         except Exception as exc:
             problem = classify_error(exc)
             if problem.kind != "rejected" or not ((problem.param or "").startswith(FORMAT_FIELD)
