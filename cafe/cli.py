@@ -1,4 +1,4 @@
-"""The `cafe` command: `cafe doctor`, `cafe toy NN`, `cafe serve`.
+"""The `cafe` command: `cafe doctor`, `cafe toy NN`, `cafe serve`, `cafe local`.
 
 Also reachable as `python -m cafe`. Each subcommand is a thin shell around a library function, so
 everything the command does can be done from a notebook too: `cafe.endpoint.health.doctor`,
@@ -227,7 +227,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log", action="store_true", help="print one line per request (never the key)")
     _fault_flags(serve)
     serve.set_defaults(run=_serve)
+
+    local = sub.add_parser("local", help="serve a small real model on this machine (needs the [local] extra)")
+    local.add_argument("--port", type=_port, default=8011, help="port to listen on (default 8011)")
+    local.set_defaults(run=_local)
     return parser
+
+
+def _local(args: argparse.Namespace) -> int:
+    from cafe.endpoint.local import run_local
+
+    return run_local(port=args.port)
 
 
 def _fault_flags(serve: argparse.ArgumentParser) -> None:

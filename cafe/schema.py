@@ -30,8 +30,10 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from cafe.endpoint import formats
 from cafe.endpoint.client import chat
 from cafe.endpoint.errors import RequestRejected
+from cafe.endpoint.formats import OUTPUT_FORMATS, OutputFormat
 
 __all__ = [
     "MAX_TABLE",
@@ -74,9 +76,10 @@ FIELD_HINTS: Mapping[str, str] = MappingProxyType({
 ContractCheck = Literal["not_json", "missing_field", "unknown_field", "bad_value"]
 CONTRACT_CHECKS: frozenset[str] = frozenset(get_args(ContractCheck))
 
-# Output formats, strictest first: the order `StructuredDrafts` steps down through.
-Format = Literal["json_schema", "json_object", "plain"]
-FORMATS: tuple[str, ...] = get_args(Format)
+# Output formats, strictest first: the order `StructuredDrafts` steps down through. Declared with
+# the endpoint side (`cafe.endpoint.formats`), which also knows each server's spelling of them.
+Format = OutputFormat
+FORMATS: tuple[str, ...] = OUTPUT_FORMATS
 
 # Keywords OpenAI's strict mode has not always accepted; the parser enforces them instead.
 _NOT_STRICT_SAFE = frozenset({"minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength"})
@@ -194,15 +197,8 @@ def strict_ticket_schema() -> dict[str, Any]:
 
 
 def response_format(kind: str) -> dict[str, Any] | None:
-    """The `response_format` argument for a format in `FORMATS` (None for plain text)."""
-    if kind == "json_schema":
-        return {"type": "json_schema",
-                "json_schema": {"name": "kitchen_ticket", "strict": True, "schema": strict_ticket_schema()}}
-    if kind == "json_object":
-        return {"type": "json_object"}
-    if kind == "plain":
-        return None
-    raise ValueError(f"Unknown output format {kind!r}; use one of {', '.join(FORMATS)}.")
+    """The `response_format` argument that asks for a ticket in format `kind` (None for plain text)."""
+    return formats.response_format(kind, strict_ticket_schema(), "kitchen_ticket")
 
 
 def contract_text() -> str:
@@ -295,24 +291,13 @@ def parse_draft(draft: str) -> Parsed:
         return Parsed(None, tuple(failures.values()))
 
 
-# How a refusal names the output format: the request field the endpoint blamed
-# (`RequestRejected.param`), or, for servers that name no field, a format's name in the message.
-_FORMAT_REFUSAL = re.compile(r"response[_ ]format|json[_ ]schema|json[_ ]object|json mode", re.IGNORECASE)
-
-
-def _about_format(rejection: RequestRejected) -> bool:
-    """Is this HTTP 400/422 about the output format we asked for, rather than the rest of the request?"""
-    if rejection.param:
-        return rejection.param.startswith("response_format")
-    return _FORMAT_REFUSAL.search(str(rejection)) is not None
-
-
 class StructuredDrafts:
     """Ask an endpoint for ticket drafts, strictest output format the endpoint accepts first.
 
-    Tries `json_schema` (strict); when the endpoint answers HTTP 400/422 (`RequestRejected`) and
-    the refusal names the output format, it steps down to `json_object`, then to plain text, and
-    remembers the step for later calls. A refusal about anything else (the messages, the model)
+    Tries `json_schema` (strict); when the endpoint refuses the request (`RequestRejected`: an
+    HTTP 400/422, or any status whose message names `response_format`) and the refusal is about the
+    output format, it steps down through `FORMATS` (llama-cpp-python's `json_object` with a
+    schema, then plain `json_object`, then plain text) and remembers the step for later calls. A refusal about anything else (the messages, the model)
     is raised as it is: the format was not the problem, so dropping it would only hide the cause.
     Transport failures are `EndpointError`s and are not caught: a dead endpoint is not a bad draft.
     """
@@ -336,7 +321,7 @@ class StructuredDrafts:
                 completion = chat(self.client, **kwargs)
                 break
             except RequestRejected as exc:
-                if self.format == FORMATS[-1] or not _about_format(exc):
+                if self.format == FORMATS[-1] or not formats.about_format(exc):
                     # Even plain text was refused, or the refusal is about something else (too
                     # long a prompt, say): a weaker format would hide the real cause, so report it.
                     raise

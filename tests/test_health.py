@@ -22,7 +22,7 @@ from cafe.endpoint.scripted import Script
 from cafe.endpoint.serve import Faults, running_server
 from endpoints import KEY, MODEL, dead_url, live_env
 
-ENDPOINT_CHECKS = ("endpoint reachable", "model listed", "JSON round trip", "tool calls", "latency")
+ENDPOINT_CHECKS = ("endpoint reachable", "model listed", "JSON round trip", "output format", "tool calls", "latency")
 
 
 def run(environ: dict[str, str], **kwargs) -> tuple[DoctorReport, str]:
@@ -54,7 +54,7 @@ def test_doctor_offline_passes_every_check():
     assert report.mode == "offline"
     names = [c.name for c in report.checks]
     assert names == ["mode", "Python", "packages", "base URL", "API key", "model", *ENDPOINT_CHECKS]
-    assert "all 11 checks passed" in text
+    assert "all 12 checks passed" in text
 
 
 def test_doctor_offline_says_scripted_mode_and_how_to_go_live():
@@ -85,7 +85,7 @@ def test_doctor_is_reachable_as_cafe_doctor():
 def test_doctor_cli_offline_exits_0(monkeypatch, capsys):
     monkeypatch.delenv("COURSE_MODE", raising=False)
     assert main(["doctor"]) == 0
-    assert "all 11 checks passed" in capsys.readouterr().out
+    assert "all 12 checks passed" in capsys.readouterr().out
 
 
 # --- live, against cafe serve ---------------------------------------------------------------
@@ -98,7 +98,7 @@ def test_doctor_cli_against_cafe_serve_passes_and_exits_0(monkeypatch, capsys):
         code = main(["doctor"])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "all 11 checks passed" in out
+    assert "all 12 checks passed" in out
     assert server.base_url in out and "…cdef" in out
     assert KEY not in out
 
@@ -108,8 +108,11 @@ def test_doctor_live_runs_the_json_and_tool_probes_over_http():
         report, text = run(live_env(server.base_url))
     assert report.ok, text
     assert report.mode == "live"
-    json_probe, tool_probe = server.requests
+    json_probe, format_probe, tool_probe = server.requests
     assert json_probe["response_format"] == {"type": "json_object"}
+    assert format_probe["response_format"]["type"] == "json_schema"  # the strictest, accepted at once
+    assert all(request["max_tokens"] == 256 for request in server.requests)  # the probes ask for little
+    assert check(report, "output format").detail == "ticket drafts will ask for json_schema"
     assert tool_probe["tool_choice"] == {"type": "function", "function": {"name": "add_item"}}
     assert check(report, "latency").detail.endswith("ms for the JSON round trip")
 
@@ -197,15 +200,15 @@ def test_doctor_summary_counts_passed_failed_and_skipped():
     env = live_env("http://127.0.0.1:8000/v1")
     del env["CAFE_MODEL"]
     _, text = run(env)
-    assert ("cafe doctor: 3 passed, 1 failed (live settings), 5 skipped because an earlier check "
+    assert ("cafe doctor: 3 passed, 1 failed (live settings), 6 skipped because an earlier check "
             "failed.") in text
 
 
 def test_doctor_summary_adds_up_to_every_line_when_the_key_is_refused():
     with running_server(api_key="sk-the-real-server-key-42") as server:
         report, text = run(live_env(server.base_url))
-    assert len(report.checks) == 12  # "API key accepted" joins the report
-    assert "7 passed, 1 failed (API key accepted), 4 skipped" in text
+    assert len(report.checks) == 13  # "API key accepted" joins the report
+    assert "7 passed, 1 failed (API key accepted), 5 skipped" in text
 
 
 def test_doctor_cli_dead_port_exits_1(monkeypatch, capsys):

@@ -485,9 +485,9 @@ def test_make_model_generator_falls_back_when_json_schema_is_rejected():
         result = repair_ticket(LATTE, generate)
         sent = list(server.requests)
     assert result.stop_reason == "passed"
-    assert generate.format == "json_object"
+    assert generate.format == "json_object_schema"  # the next spelling: JSON mode with the schema
     assert "json_schema" in generate.rejections[0]
-    assert sent[-1]["response_format"] == {"type": "json_object"}
+    assert sent[-1]["response_format"]["type"] == "json_object" and "schema" in sent[-1]["response_format"]
 
 
 class _RejectingCompletions:
@@ -495,7 +495,8 @@ class _RejectingCompletions:
         self.reject, self.seen = reject, []
 
     def create(self, **kwargs):
-        kind = (kwargs.get("response_format") or {"type": "plain"})["type"]
+        asked = kwargs.get("response_format") or {"type": "plain"}
+        kind = asked["type"] + ("_schema" if "schema" in asked else "")  # the format's name in FORMATS
         self.seen.append(kind)
         if kind in self.reject:
             request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
@@ -514,17 +515,17 @@ class _RejectingClient:
 
 
 def test_make_model_generator_falls_back_to_plain_text_and_remembers():
-    client = _RejectingClient({"json_schema", "json_object"})
+    client = _RejectingClient({"json_schema", "json_object_schema", "json_object"})
     generate = make_model_generator(client, "any-model")
     assert repair_ticket(LATTE, generate).stop_reason == "passed"
-    assert client.chat.completions.seen == ["json_schema", "json_object", "plain"]
+    assert client.chat.completions.seen == ["json_schema", "json_object_schema", "json_object", "plain"]
     assert generate.format == "plain"
     generate([{"role": "user", "content": "again"}])
     assert client.chat.completions.seen[-1] == "plain"  # no second round of rejections
 
 
 def test_make_model_generator_rejected_even_as_plain_text_raises():
-    generate = make_model_generator(_RejectingClient({"json_schema", "json_object", "plain"}), "m")
+    generate = make_model_generator(_RejectingClient({"json_schema", "json_object_schema", "json_object", "plain"}), "m")
     with pytest.raises(RequestRejected):
         repair_ticket(LATTE, generate)
 

@@ -150,15 +150,16 @@ def test_strict_ticket_schema_requires_every_field_and_forbids_others():
 
 
 def test_response_format_strictest_first():
-    assert FORMATS == ("json_schema", "json_object", "plain")
+    assert FORMATS == ("json_schema", "json_object_schema", "json_object", "plain")
     strict = response_format("json_schema")
     assert strict["type"] == "json_schema" and strict["json_schema"]["strict"] is True
+    assert response_format("json_object_schema") == {"type": "json_object", "schema": strict_ticket_schema()}
     assert response_format("json_object") == {"type": "json_object"}
     assert response_format("plain") is None
 
 
 def test_response_format_unknown_is_a_value_error_naming_the_choices():
-    with pytest.raises(ValueError, match="json_schema, json_object, plain"):
+    with pytest.raises(ValueError, match="json_schema, json_object_schema, json_object, plain"):
         response_format("yaml")
 
 
@@ -182,7 +183,7 @@ def test_structured_drafts_steps_down_when_the_endpoint_refuses_json_schema():
         drafts = StructuredDrafts(openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0),
                                   "cafe-scripted", "Write the ticket.")
         draft = drafts([{"role": "user", "content": "A latte, table 4."}])
-    assert drafts.format == "json_object"
+    assert drafts.format == "json_object_schema"
     assert parse_draft(draft.text).ticket is not None
     assert "about response_format" in drafts.rejections[0]
 
@@ -254,3 +255,17 @@ def test_schema_scanners_grow_linearly_on_adversarial_text(case):
     # An unclosed fence followed by a long tag-like word was quadratic (every shorter tag retried).
     for adversary in SPEED["adversaries"]():
         assert SPEED["grows_linearly"](case.run, adversary), adversary
+
+
+def test_structured_drafts_steps_down_past_a_500_that_refuses_json_schema():
+    # llama-cpp-python answers a json_schema response_format with HTTP 500 naming response_format;
+    # its own spelling, json_object with a schema, then works.
+    from dialects import running_dialect_server
+
+    with running_dialect_server() as server:
+        drafts = StructuredDrafts(openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0),
+                                  "smollm2", "Write the ticket.")
+        drafts([{"role": "user", "content": "A latte, table 4."}])
+    assert drafts.format == "json_object_schema"
+    assert [r["response_format"]["type"] for r in server.requests] == ["json_schema", "json_object"]
+    assert server.requests[-1]["response_format"]["schema"] == strict_ticket_schema()

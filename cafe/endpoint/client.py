@@ -30,8 +30,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO, TypeVar
 
-from cafe.endpoint.config import course_mode, live_settings, redact
+from cafe.endpoint.config import course_mode, live_settings, max_tokens, redact
 from cafe.endpoint.errors import EndpointError, RequestRejected
+from cafe.endpoint.formats import FORMAT_FIELD
 from cafe.endpoint.problems import PROBLEM_KINDS, EndpointProblem, ProblemKind, describe
 from cafe.endpoint.scripted import Reply, Responder, Script, ScriptedClient
 
@@ -122,16 +123,22 @@ def _looks_like_html(text: str) -> bool:
 
 def _status_problem(exc: Any, key: str | None) -> EndpointProblem:
     status = exc.status_code
-    said = clip(redact(endpoint_said(exc), key), SAID_CHARS)  # mask first: a cut can split the key
+    full = redact(endpoint_said(exc), key)
+    said = clip(full, SAID_CHARS)  # mask first: a cut can split the key
     param = getattr(exc, "param", None)
+    param = param if isinstance(param, str) and param else None
+    if param is None and status >= 500 and FORMAT_FIELD in full:
+        # Some servers refuse an output format they cannot do with a 500 (llama-cpp-python's
+        # validation error names `response_format`): a refusal of the request all the same.
+        param = FORMAT_FIELD
     kind: ProblemKind = ("key_refused" if status in (401, 403) else "not_found" if status == 404
-                         else "rate_limited" if status == 429 else "rejected" if status in (400, 422)
+                         else "rate_limited" if status == 429
+                         else "rejected" if status in (400, 422) or param == FORMAT_FIELD
                          else "http_error")
     if _looks_like_html(said):
         said = "a web page (HTML), not the API's JSON"
     headers = getattr(getattr(exc, "response", None), "headers", None) or {}
-    return EndpointProblem(kind, status, said, param if isinstance(param, str) and param else None,
-                           headers.get("retry-after") if status == 429 else None)
+    return EndpointProblem(kind, status, said, param, headers.get("retry-after") if status == 429 else None)
 
 
 def classify_error(exc: BaseException, key: str | None = None) -> EndpointProblem:
@@ -226,7 +233,27 @@ def complete(client: Any, **kwargs: Any) -> Any:
         return client.chat.completions.create(**kwargs)  # scripted errors are already clear
     seconds = _seconds(client, kwargs)
     create = client.chat.completions.create
-    return _usable(within_deadline(lambda: create(**kwargs), seconds, waiting_for=endpoint_of(client)))
+    if "max_tokens" not in kwargs and "max_completion_tokens" not in kwargs:
+        kwargs = {**kwargs, "max_tokens": max_tokens()}
+    started = time.monotonic()
+    try:
+        return _usable(within_deadline(lambda: create(**kwargs), seconds, waiting_for=endpoint_of(client)))
+    except Exception as exc:
+        if "max_tokens" not in kwargs or not _wants_completion_tokens(exc):
+            raise
+    # Newer OpenAI models take the same limit under another name; ask once more with it, within
+    # what is left of the time limit.
+    renamed = {k: v for k, v in kwargs.items() if k != "max_tokens"}
+    renamed["max_completion_tokens"] = kwargs["max_tokens"]
+    left = max(0.1, seconds - (time.monotonic() - started))
+    return _usable(within_deadline(lambda: create(**renamed), left, waiting_for=endpoint_of(client)))
+
+
+def _wants_completion_tokens(exc: BaseException) -> bool:
+    """Is this a refusal of `max_tokens` that asks for `max_completion_tokens` instead?"""
+    status = getattr(exc, "status_code", None)
+    return status in (400, 422) and (getattr(exc, "param", None) == "max_tokens"
+                                     or "max_completion_tokens" in endpoint_said(exc))
 
 
 def list_models(client: Any, seconds: float) -> list[str]:

@@ -29,6 +29,9 @@ __all__ = [
     "course_mode",
     "live_settings",
     "model_name",
+    "DEFAULT_MAX_TOKENS",
+    "MAX_TOKENS_VARIABLE",
+    "max_tokens",
     "SEARCHED_KEY_CHARS",
     "mask_key",
     "redact",
@@ -46,6 +49,12 @@ LIVE_VARIABLES: Mapping[str, tuple[str, str]] = MappingProxyType({
     "CAFE_API_KEY": ("the key the endpoint expects (any non-empty text for a local server)", "sk-..."),
     "CAFE_MODEL": ("the model name, as the endpoint's /v1/models lists it", "gpt-4o-mini"),
 })
+# The longest reply a live request asks for unless the caller says otherwise, in tokens, and the
+# variable that changes it. A ticket is about 100 tokens and a tool call less; 1,024 leaves room
+# for a wordy model while stopping one that would write until its context is full (a small local
+# model in JSON mode can run for minutes, and a local server keeps generating after we give up).
+DEFAULT_MAX_TOKENS = 1024
+MAX_TOKENS_VARIABLE = "CAFE_MAX_TOKENS"
 # Keys shorter than this are never searched for inside other text: a local server accepts any
 # key, and masking every "a" or "sk" in a report would garble it. (It is also the length below
 # which `mask_key` shows none of the key.)
@@ -158,3 +167,14 @@ def model_name(environ: Mapping[str, str] | None = None) -> str:
         return live_settings(environ).model
     return OFFLINE_MODEL
 
+
+def max_tokens(environ: Mapping[str, str] | None = None) -> int:
+    """The reply length live requests ask for: `CAFE_MAX_TOKENS`, else `DEFAULT_MAX_TOKENS`."""
+    raw = _env(environ).get(MAX_TOKENS_VARIABLE, "").strip()
+    if not raw:
+        return DEFAULT_MAX_TOKENS
+    if not raw.isdigit() or int(raw) < 1:
+        raise ConfigError(f"{MAX_TOKENS_VARIABLE} is {raw!r}; it must be a whole number of tokens of at "
+                          f"least 1, e.g. `export {MAX_TOKENS_VARIABLE}={DEFAULT_MAX_TOKENS}` (or unset it "
+                          f"for the default, {DEFAULT_MAX_TOKENS}).")
+    return int(raw)

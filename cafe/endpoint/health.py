@@ -31,15 +31,16 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from importlib import metadata
 from types import MappingProxyType
 from typing import Any, TextIO
 
 from cafe.endpoint.client import classify_error, endpoint_of, make_client
-from cafe.endpoint.config import LIVE_VARIABLES, OFFLINE_MODEL, Mode, course_mode, live_settings, mask_key, redact
+from cafe.endpoint.config import (LIVE_VARIABLES, MAX_TOKENS_VARIABLE, OFFLINE_MODEL, Mode,
+                                  course_mode, live_settings, mask_key, max_tokens, redact)
+from cafe.endpoint.checks import Check, DoctorReport, ReportWriter
 from cafe.endpoint.errors import ConfigError
-from cafe.endpoint.probes import probe_json, probe_models, probe_tools
+from cafe.endpoint.probes import probe_formats, probe_json, probe_models, probe_tools
 from cafe.endpoint.problems import describe
 from cafe.endpoint.scripted import ScriptedClient
 
@@ -58,64 +59,30 @@ REACH_TIMEOUT_S = 5.0
 # A reply slower than this still passes, but the report warns: a course run makes many calls.
 SLOW_MS = 5_000
 # The checks that talk to the model, in the order they run.
-NETWORK_CHECKS = ("endpoint reachable", "model listed", "JSON round trip", "tool calls", "latency")
+NETWORK_CHECKS = ("endpoint reachable", "model listed", "JSON round trip", "output format", "tool calls",
+                  "latency")
 # Why later network checks are skipped after a failure that would only repeat (or hang) in them.
 UNREACHABLE = "endpoint unreachable"
+NOT_ANSWERING = "the endpoint did not answer in time (busy, or stuck behind an earlier request)"
 KEY_REFUSED = "the endpoint refused the key"
 WRONG_PATH = "no API at this base URL (is /v1 missing?)"
 NOT_THE_API = "the base URL answers with a web page, not the API"
 # The problem kinds after which the later checks are skipped, and the reason given. (A 404 stops
 # them only on the model list: see `_explain`.)
-STOPS: Mapping[str, str] = MappingProxyType({"timeout": UNREACHABLE, "connection": UNREACHABLE,
+STOPS: Mapping[str, str] = MappingProxyType({"timeout": NOT_ANSWERING, "connection": UNREACHABLE,
                                              "key_refused": KEY_REFUSED, "web_page": NOT_THE_API})
 # The model list's own words for two problems. Listing models runs no model, so a slow list means
 # a stuck server; and every OpenAI-compatible server lists its models, so a 404 there means the
 # path is wrong (usually a missing /v1), not CAFE_MODEL, which has not even been asked about yet.
 LISTING_WORDS: Mapping[str, tuple[str, str]] = MappingProxyType({
     "timeout": ("The endpoint {url} did not answer the model list within {seconds:g} s",
-                "A working server lists its models at once. Is it stuck, or still starting? "
-                "Check that it is up, then run `cafe doctor` again."),
+                "A working server lists its models at once, so it is busy or stuck. A local server "
+                "(llama.cpp, LM Studio) answers one request at a time and keeps generating a reply "
+                "its caller gave up on: wait for it to finish, or restart it; then run `cafe doctor` again."),
     "not_found": ("The endpoint {url}/models answered HTTP 404: {said}",
                   "The path is wrong, not the model: CAFE_BASE_URL must be the API's base, which for "
                   "most servers ends in /v1 (e.g. http://127.0.0.1:8000/v1)."),
 })
-
-
-# --- records --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Check:
-    """One line of the report: what was checked, whether it passed, what was seen, how to fix it.
-
-    `skipped` checks were not run because an earlier one failed; they count as not passed.
-    """
-
-    name: str
-    ok: bool
-    detail: str
-    fix: str = ""
-    skipped: bool = False
-
-
-@dataclass(frozen=True)
-class DoctorReport:
-    """Every check the doctor ran, in order. `ok` is True when all of them passed."""
-
-    mode: Mode | None  # None when COURSE_MODE itself is invalid
-    checks: tuple[Check, ...]
-
-    @property
-    def ok(self) -> bool:
-        return all(check.ok for check in self.checks)
-
-    @property
-    def failed(self) -> tuple[Check, ...]:
-        return tuple(check for check in self.checks if not check.ok)
-
-    def __repr__(self) -> str:  # the printed report is the readable form; keep the repr short
-        return (f"DoctorReport(ok={self.ok}, mode={self.mode!r}, "
-                f"checks={len(self.checks)}, failed={[c.name for c in self.failed]})")
 
 
 class _Unusable(Exception):
@@ -153,34 +120,7 @@ def _explain(exc: Exception, url: str, timeout: float, key: str | None, *,
     return what.rstrip(".") + ".", fix, stop
 
 
-# --- the report -----------------------------------------------------------------------------
-
-
-class _Report:
-    """Collects checks and prints each as it is added, with the key redacted from every line."""
-
-    def __init__(self, out: TextIO, key: str | None):
-        self.out = out
-        self.key = key
-        self.checks: list[Check] = []
-
-    def add(self, name: str, ok: bool, detail: str, fix: str = "", *, skipped: bool = False) -> None:
-        check = Check(name, ok, redact(detail, self.key), redact(fix, self.key) if not ok else "", skipped)
-        self.checks.append(check)
-        label = "skip" if skipped else (" ok " if ok else "FAIL")
-        print(f"  [{label}] {name:<18} {check.detail}", file=self.out, flush=True)
-        if check.fix and not skipped:
-            print(f"         {'':<18} fix: {check.fix}", file=self.out, flush=True)
-
-    def skip(self, names: tuple[str, ...], why: str) -> None:
-        for name in names:
-            self.add(name, False, f"skipped: {why}", skipped=True)
-
-    def say(self, text: str) -> None:
-        print(redact(text, self.key), file=self.out, flush=True)
-
-
-def _attempt(report: _Report, ctx: tuple[Any, str, float], name: str, probe: Callable[[], Any],
+def _attempt(report: ReportWriter, ctx: tuple[Any, str, float], name: str, probe: Callable[[], Any],
              remaining: tuple[str, ...]) -> Any:
     """`probe()`, or None after reporting its failure; raises `_Unusable` when the rest is moot."""
     client, url, timeout = ctx
@@ -200,7 +140,7 @@ def _attempt(report: _Report, ctx: tuple[Any, str, float], name: str, probe: Cal
         return None
 
 
-def _listing_checks(report: _Report, ctx: tuple[Any, str, float], model: str) -> None:
+def _listing_checks(report: ReportWriter, ctx: tuple[Any, str, float], model: str) -> None:
     """"endpoint reachable" and "model listed": the model list, which runs no model."""
     client, url, timeout = ctx
     offered = _attempt(report, ctx, "endpoint reachable",
@@ -219,7 +159,7 @@ def _listing_checks(report: _Report, ctx: tuple[Any, str, float], model: str) ->
                if offered else "The endpoint lists no models; check its set-up.")
 
 
-def _chat_checks(report: _Report, ctx: tuple[Any, str, float], model: str) -> None:
+def _chat_checks(report: ReportWriter, ctx: tuple[Any, str, float], model: str) -> None:
     """"JSON round trip", "tool calls" and "latency": the checks that run the model."""
     client, _, timeout = ctx
     seen = _attempt(report, ctx, "JSON round trip", lambda: probe_json(client, model, timeout),
@@ -229,8 +169,16 @@ def _chat_checks(report: _Report, ctx: tuple[Any, str, float], model: str) -> No
         report.add("JSON round trip", ok, detail,
                    "This model did not follow JSON mode (response_format json_object); sessions 04 "
                    "and 07 need it. Try another model.")
+    found = _attempt(report, ctx, "output format", lambda: probe_formats(client, model, timeout),
+                     NETWORK_CHECKS[4:])
+    if found is not None:
+        kind, passed_over = found
+        why = f" ({'; '.join(passed_over)})" if passed_over else ""
+        report.add("output format", kind != "plain", f"ticket drafts will ask for {kind}{why}",
+                   "No JSON output format worked; drafts will be plain text, parsed as best we can. "
+                   "Sessions 04 and 07 work better with a model or server that does JSON mode.")
     tool = _attempt(report, ctx, "tool calls", lambda: probe_tools(client, model, timeout),
-                    NETWORK_CHECKS[4:])
+                    NETWORK_CHECKS[5:])
     if tool is not None:
         report.add("tool calls", tool[0], tool[1],
                    "This model or server does not do tool calls with tool_choice; session 01's loop "
@@ -242,7 +190,7 @@ def _chat_checks(report: _Report, ctx: tuple[Any, str, float], model: str) -> No
         report.add("latency", True, f"{elapsed_ms:.0f} ms for the JSON round trip{slow}")
 
 
-def _endpoint_checks(report: _Report, client: Any, model: str, timeout: float) -> None:
+def _endpoint_checks(report: ReportWriter, client: Any, model: str, timeout: float) -> None:
     """The five checks that talk to the model, offline (scripted) or live (HTTP)."""
     ctx = (client, endpoint_of(client), timeout)
     try:
@@ -266,7 +214,7 @@ def _summary(result: DoctorReport) -> str:
     return f"cafe doctor: {counts}. Fix the first failure first; later ones often follow from it."
 
 
-def _go_live_hint(report: _Report) -> None:
+def _go_live_hint(report: ReportWriter) -> None:
     report.say("\nScripted mode is active: every answer comes from the scripted model, nothing leaves "
                "this machine.\nTo go live, point the course at an OpenAI-compatible endpoint:")
     exports = [f"export {name}={example}" for name, (_, example) in LIVE_VARIABLES.items()]
@@ -278,7 +226,7 @@ def _go_live_hint(report: _Report) -> None:
                "prints; then run `cafe doctor` again.")
 
 
-def _setup_checks(report: _Report, env: Mapping[str, str]) -> Mode | None:
+def _setup_checks(report: ReportWriter, env: Mapping[str, str]) -> Mode | None:
     """"mode", "Python" and "packages"; returns the mode, or None when COURSE_MODE is invalid."""
     try:
         mode: Mode | None = course_mode(env)
@@ -299,7 +247,7 @@ def _setup_checks(report: _Report, env: Mapping[str, str]) -> Mode | None:
     return mode
 
 
-def _live_checks(report: _Report, env: Mapping[str, str], timeout: float) -> None:
+def _live_checks(report: ReportWriter, env: Mapping[str, str], timeout: float) -> None:
     """The live settings, then the endpoint checks against them."""
     try:
         settings = live_settings(env)
@@ -309,7 +257,13 @@ def _live_checks(report: _Report, env: Mapping[str, str], timeout: float) -> Non
         return
     report.add("base URL", True, settings.base_url)
     report.add("API key", True, f"{mask_key(settings.api_key)} (masked)")
-    report.add("model", True, settings.model)
+    try:
+        cap = max_tokens(env)
+    except ConfigError as exc:
+        report.add("model", False, str(exc), f"Fix or unset {MAX_TOKENS_VARIABLE}.")
+        report.skip(NETWORK_CHECKS, f"{MAX_TOKENS_VARIABLE} is not valid")
+        return
+    report.add("model", True, f"{settings.model} (replies capped at {cap} tokens; {MAX_TOKENS_VARIABLE})")
     client = make_client(environ=env, timeout=timeout, max_retries=0)
     try:
         _endpoint_checks(report, client, settings.model, timeout)
@@ -327,7 +281,7 @@ def doctor(*, environ: Mapping[str, str] | None = None, timeout: float = DEFAULT
     """
     env = os.environ if environ is None else environ
     out = sys.stdout if out is None else out
-    report = _Report(out, (env.get("CAFE_API_KEY") or "").strip() or None)
+    report = ReportWriter(out, (env.get("CAFE_API_KEY") or "").strip() or None)
     report.say("cafe doctor: checking the course set-up")
     mode = _setup_checks(report, env)
     if mode is None:

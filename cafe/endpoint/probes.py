@@ -1,4 +1,4 @@
-"""The doctor's three probes: list the models, ask for a JSON object, force a tool call.
+"""The doctor's probes: list the models, ask for a JSON object, find the output format, force a tool call.
 
 Each probe asks the endpoint one small question through `cafe.endpoint.client` (so it runs
 against a deadline for the whole request) and returns what it saw, or raises what went wrong for
@@ -12,9 +12,10 @@ import json
 import time
 from typing import Any
 
-from cafe.endpoint.client import clip, complete, list_models
+from cafe.endpoint.client import classify_error, clip, complete, list_models
+from cafe.endpoint.formats import FORMAT_FIELD, OUTPUT_FORMATS, names_output_format, response_format
 
-__all__ = ["probe_models", "probe_json", "probe_tools"]
+__all__ = ["probe_models", "probe_json", "probe_formats", "probe_tools"]
 
 # Replies longer than this are cut (at a word boundary) in what a probe reports; enough to see
 # what went wrong.
@@ -38,8 +39,25 @@ _TOOL_PROBE_MESSAGES = [{"role": "user", "content": "Add a latte to the order."}
 _TOOL_PROBE_CHOICE = {"type": "function", "function": {"name": "add_item"}}
 
 
+# The longest reply a probe asks for: each wants a few tokens, and a small local model that rambles
+# in JSON mode must not hold the server (it keeps generating after we give up) past the check's
+# time limit. Room enough for a reasoning model's short think.
+PROBE_MAX_TOKENS = 256
+# The format probe's schema: as small as a schema gets, strict-mode safe.
+_FORMAT_SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"],
+                  "additionalProperties": False}
+
+
 def _short(text: Any) -> str:
-    return clip(str(text), SHOWN_CHARS)
+    """A reply as one short line: the report prints one line per check."""
+    return clip(" ".join(str(text).split()), SHOWN_CHARS)
+
+
+def _json_object(content: str | None) -> bool:
+    try:
+        return isinstance(json.loads(content or ""), dict)
+    except json.JSONDecodeError:
+        return False
 
 
 def probe_models(client: Any, timeout: float) -> list[str]:
@@ -51,7 +69,7 @@ def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, floa
     """(passed, what was seen, milliseconds taken) for a JSON-mode request."""
     started = time.perf_counter()
     reply = complete(client, model=model, messages=_JSON_PROBE, response_format={"type": "json_object"},
-                     timeout=timeout)
+                     timeout=timeout, max_tokens=PROBE_MAX_TOKENS)
     elapsed_ms = (time.perf_counter() - started) * 1000
     content = reply.choices[0].message.content
     if content is None:
@@ -68,7 +86,7 @@ def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, floa
 def probe_tools(client: Any, model: str, timeout: float) -> tuple[bool, str]:
     """(passed, what was seen) for a request that forces a call to the tool `add_item`."""
     reply = complete(client, model=model, messages=_TOOL_PROBE_MESSAGES, tools=[_TOOL_PROBE],
-                     tool_choice=_TOOL_PROBE_CHOICE, timeout=timeout)
+                     tool_choice=_TOOL_PROBE_CHOICE, timeout=timeout, max_tokens=PROBE_MAX_TOKENS)
     calls = reply.choices[0].message.tool_calls or []
     if not calls:
         said = _short(reply.choices[0].message.content)
@@ -83,3 +101,29 @@ def probe_tools(client: Any, model: str, timeout: float) -> tuple[bool, str]:
     if call.function.name != "add_item":
         return False, f"The model called {call.function.name!r}, not the forced tool 'add_item'."
     return True, f"forced a call to add_item and got one, arguments {_short(call.function.arguments)}"
+
+
+def probe_formats(client: Any, model: str, timeout: float) -> tuple[str, list[str]]:
+    """(the strictest output format the endpoint honours, why each stricter one was passed over).
+
+    Walks `cafe.endpoint.formats.OUTPUT_FORMATS` as the lessons' drafts do: a refusal that names
+    the output format, or a reply that is not a JSON object, moves on to the next; any other
+    failure is raised. "plain" means no JSON format worked.
+    """
+    passed_over = []
+    for kind in OUTPUT_FORMATS[:-1]:
+        fmt = response_format(kind, _FORMAT_SCHEMA, "health_check")
+        try:
+            reply = complete(client, model=model, messages=_JSON_PROBE, response_format=fmt, timeout=timeout,
+                             max_tokens=PROBE_MAX_TOKENS)
+        except Exception as exc:
+            problem = classify_error(exc)
+            if problem.kind != "rejected" or not ((problem.param or "").startswith(FORMAT_FIELD)
+                                                  or names_output_format(problem.said)):
+                raise
+            passed_over.append(f"{kind} refused (HTTP {problem.status})")
+            continue
+        if _json_object(reply.choices[0].message.content):
+            return kind, passed_over
+        passed_over.append(f"{kind} answered {_short(reply.choices[0].message.content)!r}")
+    return OUTPUT_FORMATS[-1], passed_over
