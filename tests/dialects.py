@@ -23,12 +23,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MODEL = "smollm2"
-# What llama-cpp-python 0.3 sends for a json_schema response_format (its error handler wraps the
-# request model's pydantic ValidationError in an OpenAI-shaped 500).
+# What llama-cpp-python 0.3.36 sends for a json_schema response_format, as seen from the real
+# server (its error handler wraps the request's validation error in an OpenAI-shaped 500).
 LLAMA_FORMAT_ERROR = (
-    "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n"
-    "  Input should be 'text' or 'json_object' [type=literal_error, input_value='json_schema', "
-    "input_type=str]")
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+    "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+    "'ctx': {'expected': \"'text' or 'json_object'\"}}\n")
 
 
 @dataclass
