@@ -96,3 +96,22 @@ def test_s00_toy_live_sends_the_request_to_the_endpoint():
     (request,) = server.requests  # the script is ignored live: the endpoint answered
     assert request["messages"][-1] == {"role": "user", "content": "A latte, please."}
     assert request["tools"][0]["function"]["name"] == "add_item"
+
+
+@pytest.mark.parametrize("toy", TOYS, ids=[p.parent.name for p in TOYS])
+def test_toy_ends_through_run_command_so_a_closed_pipe_is_quiet(toy):
+    assert "run_command(main)" in toy.read_text(encoding="utf-8"), (
+        f"{toy.parent.name}/toy.py should end with `raise SystemExit(run_command(main))` (cafe.cli.run_command), "
+        "so `python toy.py | head -2` ends without a BrokenPipeError traceback")
+
+
+def test_toy_piped_into_a_reader_that_stops_early_ends_without_a_traceback():
+    # As `python sessions/s01-agent-loop/toy.py | head -1` does: read a line, close the pipe.
+    toy = next(path for path in TOYS if path.parent.name.startswith("s01-"))
+    process = subprocess.Popen([sys.executable, str(toy)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=ROOT, env={**os.environ, "COURSE_MODE": "offline"})
+    process.stdout.readline()
+    process.stdout.close()
+    _, err = process.communicate(timeout=120)
+    assert b"Traceback" not in err and b"BrokenPipeError" not in err, err.decode()
+    assert process.returncode in (0, 141)  # 141: stopped by the closed pipe, as a shell reports it

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 
 import cafe
+from cafe.cli import run_command
 from cafe.loop import repeat_guard, run_loop
 from cafe.menu import load_menu
 from cafe.orderpad import OrderPad
@@ -74,4 +75,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_command(main))

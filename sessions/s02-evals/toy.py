@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import sys
 
+from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.errors import ConfigError, EndpointError
@@ -71,7 +72,7 @@ def main() -> int:
 
 if __name__ == "__main__":
     try:
-        sys.exit(main())
+        sys.exit(run_command(main))
     except (ConfigError, EndpointError) as exc:
         print(f"toy.py: {exc}", file=sys.stderr)
         sys.exit(1)

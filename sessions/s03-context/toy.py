@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 
+from cafe.cli import run_command
 from cafe.context import (
     INJECTED_REQUEST, MARKINGS, SAFETY_SECTIONS, CustomerOrder, build_context, context_sections, make_obedient_waiter,
 )
@@ -79,7 +80,7 @@ def main() -> int:
 
 if __name__ == "__main__":
     try:
-        sys.exit(main())
+        sys.exit(run_command(main))
     except (ConfigError, EndpointError) as exc:
         print(f"toy.py: {exc}", file=sys.stderr)
         sys.exit(1)

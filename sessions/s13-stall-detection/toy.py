@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 
 import cafe
+from cafe.cli import run_command
 from cafe.stall import run_with_stall, stall_config
 from cafe.scenarios import scenario_replies
 from cafe.workbench import open_workbench
@@ -70,4 +71,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_command(main))

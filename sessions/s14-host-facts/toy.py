@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 
 import cafe
+from cafe.cli import run_command
 from cafe.loop import run_loop
 from cafe.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
 from cafe.scenarios import scenario_replies
@@ -76,4 +77,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_command(main))
