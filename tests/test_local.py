@@ -110,3 +110,12 @@ def test_ctrl_c_stops_the_server_and_kills_one_that_stays_busy(tmp_path, monkeyp
         assert local.run_local(model=model, out=sink, start=start) == 0
     assert started[0].process.poll() is not None  # stopped, not left running
     assert ("killing it" in out.read_text()) is ignores_stop
+
+
+def test_a_server_that_crashes_gets_the_rebuild_hint(tmp_path, monkeypatch, capsys):
+    model = tmp_path / "m.gguf"
+    model.write_bytes(b"GGUF")
+    monkeypatch.setattr(local.importlib.util, "find_spec", lambda name, *a: object())
+    crashed = subprocess.Popen([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"])
+    assert local.run_local(model=model, out=sys.stdout, start=lambda command: crashed) == -11
+    assert "GGML_NATIVE=OFF" in capsys.readouterr().err

