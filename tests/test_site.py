@@ -750,7 +750,7 @@ def _needs_graphviz() -> None:
 
 
 def _figure(html: str) -> str:
-    match = re.search(r'<figure class="diagram" id="diagram">.*?</figure>', html, re.S)
+    match = re.search(r'<figure class="diagram" id="page-diagram">.*?</figure>', html, re.S)
     assert match, "the page has no diagram figure"
     return match.group(0)
 

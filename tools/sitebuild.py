@@ -244,17 +244,10 @@ def build_site(root: Path | str, out: Path | str | None = None) -> BuildReport:
     pages: dict[str, str] = {}
     origins: dict[str, dict[str, LinkOrigin]] = {}
     page_sources: dict[str, str] = {"index.html": "tools/site_templates/index.html"}
-    dot = find_dot()
-    images: dict[str, str] = {}
+    diagrams, images = _draw_diagrams(lessons, root, report)
     for i, lesson in enumerate(lessons):
         neighbours = (lessons[i - 1] if i > 0 else None, lessons[i + 1] if i + 1 < len(lessons) else None)
-        diagram, found = draw_diagram(lesson.source.parent, root, dot)
-        report.problems += found
-        if diagram is not None and diagram.standalone is None:
-            report.undrawn.append(diagram.rel)
-        elif diagram is not None:
-            images[_diagram_file(lesson)] = diagram.standalone
-        context, origins[lesson.page] = _lesson_context(lesson, neighbours, by_number, root, md, diagram)
+        context, origins[lesson.page] = _lesson_context(lesson, neighbours, by_number, root, md, diagrams[lesson.page])
         pages[lesson.page] = jenv.get_template("lesson.html").render(**context)
         page_sources[lesson.page] = lesson.rel
     command, found = instructor_command(root)
@@ -282,6 +275,23 @@ def build_site(root: Path | str, out: Path | str | None = None) -> BuildReport:
 
 def _diagram_file(lesson: Lesson) -> str:
     return f"{lesson.folder}-diagram.svg"
+
+
+def _draw_diagrams(lessons: list[Lesson], root: Path, report: BuildReport) -> tuple[dict[str, Diagram | None], dict[str, str]]:
+    """Each page's diagram (None when its source is missing or broken: a problem in `report`), and
+    the full-size SVG files to write, by name. Diagrams Graphviz could not draw go to `report.undrawn`."""
+    dot = find_dot()
+    diagrams: dict[str, Diagram | None] = {}
+    images: dict[str, str] = {}
+    for lesson in lessons:
+        diagram, found = draw_diagram(lesson.source.parent, root, dot)
+        report.problems += found
+        diagrams[lesson.page] = diagram
+        if diagram is not None and diagram.standalone is None:
+            report.undrawn.append(diagram.rel)
+        elif diagram is not None:
+            images[_diagram_file(lesson)] = diagram.standalone
+    return diagrams, images
 
 
 def _topic(number: int) -> str:
