@@ -30,6 +30,7 @@ checkout; repository links are checked against `root` whatever `out` is.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -283,8 +284,9 @@ def _draw_diagrams(lessons: list[Lesson], root: Path, report: BuildReport) -> tu
     dot = find_dot()
     diagrams: dict[str, Diagram | None] = {}
     images: dict[str, str] = {}
-    for lesson in lessons:
-        diagram, found = draw_diagram(lesson.source.parent, root, dot)
+    with ThreadPoolExecutor() as pool:  # each is a `dot` process; they run side by side
+        drawn = list(pool.map(lambda lesson: draw_diagram(lesson.source.parent, root, dot), lessons))
+    for lesson, (diagram, found) in zip(lessons, drawn):
         report.problems += found
         diagrams[lesson.page] = diagram
         if diagram is not None and diagram.standalone is None:
