@@ -9,6 +9,7 @@ same parsed, validated record the builder renders. The lesson format is the cont
     lessons.py           load a lesson.md into a validated Lesson record (load_lesson)
     site_links.py        point lesson links at the site, then check every link and anchor
     diagrams.py          draw each session's diagram.dot with Graphviz, as inline SVG
+    site_commands.py     the commands the site quotes from README.md (the notebook check)
     sitebuild.py         this file: render pages with jinja2, write them, report (build_site)
 
 The session map (paths, topics, modules, folder names) comes from `cafe/course/syllabus.py`.
