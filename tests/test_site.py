@@ -2,7 +2,8 @@
 
 Two kinds of input: the real `sessions/*/lesson.md` (whatever exists right now), and small
 fixture courses written under `tmp_path`, which pin the edge cases: a missing field, a wrong
-type, a missing or misplaced section, a broken link or anchor, a missing notebook.
+type, a missing or misplaced section, a broken link or anchor, a missing notebook, a missing or
+broken diagram. The tests that need Graphviz's `dot` skip where it is missing and fail in CI.
 """
 
 from __future__ import annotations
@@ -115,6 +116,22 @@ def front_matter(number: int, slug: str, /, **changes: Any) -> dict[str, Any]:
 
 _DROP = object()
 
+FIXTURE_DIAGRAM = """\
+// The fixture's loop: ask, check, ask again. A second sentence the caption leaves out.
+digraph fixture { ask -> check; check -> ask [label="again"]; }
+"""
+FIXTURE_README = """\
+# Fixture course
+
+## The instructor path
+
+```bash
+pytest --nbval-lax --fixture-flag notebooks/   # the fixture's own notebook check
+```
+
+## Licence
+"""
+
 
 def write_lesson(
     root: Path,
@@ -127,8 +144,9 @@ def write_lesson(
     extra_unlocks: str = "",
     notebook: bool = True,
     toy: bool = True,
+    diagram: str | None = FIXTURE_DIAGRAM,
 ) -> Path:
-    """Write sessions/sNN-slug/lesson.md (+ toy.py, notebooks/sNN-slug.ipynb) under root."""
+    """Write sessions/sNN-slug/lesson.md (+ toy.py, diagram.dot, notebooks/sNN-slug.ipynb, README.md) under root."""
     folder = root / "sessions" / f"s{number:02d}-{slug}"
     folder.mkdir(parents=True, exist_ok=True)
     data = front if front is not None else front_matter(number, slug)
@@ -137,6 +155,9 @@ def write_lesson(
     path.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n\n" + text, encoding="utf-8")
     if toy:
         (folder / "toy.py").write_text("print('fixture toy')\n", encoding="utf-8")
+    if diagram is not None:
+        (folder / "diagram.dot").write_text(diagram, encoding="utf-8")
+    (root / "README.md").write_text(FIXTURE_README, encoding="utf-8")
     if notebook:
         (root / "notebooks").mkdir(exist_ok=True)
         (root / "notebooks" / f"s{number:02d}-{slug}.ipynb").write_text("{}\n", encoding="utf-8")
@@ -197,9 +218,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, sitebui
 def test_build_site_writes_index_one_page_per_session_and_one_stylesheet(built) -> None:
     root, out, report = built
     assert report.ok
-    assert sorted(p.name for p in out.iterdir()) == [
-        "index.html", "s00-setup.html", "s01-agent-loop.html", "s07-repair-loop.html", "s13-stall-detection.html", "style.css"
-    ]
+    pages = ["index.html", "s00-setup.html", "s01-agent-loop.html", "s07-repair-loop.html", "s13-stall-detection.html"]
+    drawn = [] if report.undrawn else [f"{page[:-5]}-diagram.svg" for page in pages[1:]]  # where Graphviz is installed
+    assert sorted(p.name for p in out.iterdir()) == sorted([*pages, *drawn, "style.css"])
     assert [lesson.number for lesson in report.lessons] == [0, 1, 7, 13]
 
 
@@ -710,3 +731,107 @@ def test_the_build_is_deterministic(tmp_path: Path) -> None:
     build_site(root, tmp_path / "b")
     for page in (tmp_path / "a").iterdir():
         assert page.read_bytes() == (tmp_path / "b" / page.name).read_bytes(), page.name
+
+
+# ---------------------------------------------------------------------------------------------
+# A diagram per session (Graphviz), and the instructor's command quoted from README.md
+
+
+def _needs_graphviz() -> None:
+    """Skip where Graphviz is missing on a learner's machine; fail in CI, which installs it."""
+    import os
+    import shutil
+
+    if shutil.which("dot"):
+        return
+    message = "Graphviz's `dot` is not installed (sudo apt-get install graphviz)"
+    if os.environ.get("CAFE_REQUIRE_BROWSER") == "1" or os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{message}, and .ci/run installs it", pytrace=False)
+    pytest.skip(message)
+
+
+def _figure(html: str) -> str:
+    match = re.search(r'<figure class="diagram" id="page-diagram">.*?</figure>', html, re.S)
+    assert match, "the page has no diagram figure"
+    return match.group(0)
+
+
+def test_every_written_session_has_a_diagram_source() -> None:
+    assert REAL_LESSONS
+    missing = [str(path.parent.relative_to(ROOT)) for path in REAL_LESSONS if not (path.parent / "diagram.dot").exists()]
+    assert not missing, f"sessions without a diagram.dot (docs/AUTHORING.md, 'The diagram'): {missing}"
+
+
+def test_a_missing_diagram_names_the_file_and_the_fix(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 1, "agent-loop", diagram=None)
+    (tmp_path / "sessions" / "s01-agent-loop" / "diagram.dot").unlink()
+    assert ("sessions/s01-agent-loop/diagram.dot: diagram: missing: every session has one Graphviz diagram of its "
+            "loop or seam (docs/AUTHORING.md, 'The diagram')") in failure(tmp_path)
+
+
+def test_a_diagram_graphviz_cannot_draw_fails_the_build_naming_the_file(tmp_path: Path) -> None:
+    _needs_graphviz()
+    write_course(tmp_path)
+    write_lesson(tmp_path, 7, "repair-loop", diagram="digraph broken { ask -> ; }\n")
+    problems = failure(tmp_path)
+    assert len(problems) == 1, problems
+    assert problems[0].startswith("sessions/s07-repair-loop/diagram.dot: diagram: Graphviz cannot draw it: ")
+    assert "syntax error" in problems[0] and "dot -Tsvg sessions/s07-repair-loop/diagram.dot" in problems[0]
+
+
+def test_the_diagram_is_drawn_inline_under_the_theory_heading(built) -> None:
+    _needs_graphviz()
+    _, out, _ = built
+    html = (out / "s07-repair-loop.html").read_text(encoding="utf-8")
+    figure = _figure(html)
+    assert '<svg role="img" aria-label="The fixture\'s loop: ask, check, ask again."' in figure
+    assert "<?xml" not in html and "<!DOCTYPE svg" not in html and "<!--" not in figure
+    assert ">again</text>" in figure, "the edge label is drawn as SVG text"
+    assert 'href="../sessions/s07-repair-loop/diagram.dot"' in figure
+    assert 'href="s07-repair-loop-diagram.svg">Open it full size</a>' in figure
+    assert (out / "s07-repair-loop-diagram.svg").read_text(encoding="utf-8").startswith("<?xml")
+    theory = html.index('<section class="lesson-section" id="the-theory-in-depth">')
+    assert theory < html.index('<figure class="diagram"') < html.index('id="build-in-the-notebook-predict-first"')
+    assert html.count('<figure class="diagram"') == 1
+
+
+def test_without_graphviz_the_page_shows_the_source_and_how_to_install_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = write_course(tmp_path / "course")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no `dot` anywhere
+    report = build_site(root, tmp_path / "site")
+    assert report.ok and len(report.undrawn) == 4
+    assert "4 diagram(s) shown as their source text" in report.summary() and "sudo apt-get install graphviz" in report.summary()
+    figure = _figure((tmp_path / "site" / "s07-repair-loop.html").read_text(encoding="utf-8"))
+    assert "<svg" not in figure and "sudo apt-get install graphviz" in figure
+    assert "full size" not in figure and not list((tmp_path / "site").glob("*.svg"))
+    assert "digraph fixture { ask -&gt; check;" in figure
+
+
+def test_every_real_page_shows_its_drawn_diagram(tmp_path: Path) -> None:
+    _needs_graphviz()
+    report = build_site(ROOT, tmp_path / "site")
+    assert not report.undrawn
+    for lesson in report.lessons:
+        figure = _figure((tmp_path / "site" / lesson.page).read_text(encoding="utf-8"))
+        assert "<svg" in figure and f"sessions/{lesson.folder}/diagram.dot" in figure, lesson.page
+
+
+def test_the_index_quotes_the_readmes_notebook_check(tmp_path: Path) -> None:
+    build_site(ROOT, tmp_path / "site")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The instructor path", 1)[1].split("\n## ", 1)[0]
+    command = re.search(r"^pytest .*notebooks/$", section, re.M).group(0)
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert f"Check every notebook headless with <code>{command}</code>" in index
+    assert "--nbval-current-env" in command
+
+
+def test_a_readme_without_the_instructor_command_is_a_problem(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    fixture_index = tmp_path / "site" / "index.html"
+    build_site(tmp_path, tmp_path / "site")
+    assert "<code>pytest --nbval-lax --fixture-flag notebooks/</code>" in fixture_index.read_text(encoding="utf-8")
+    (tmp_path / "README.md").write_text("# Fixture course\n\n## The instructor path\n\nRun the tests.\n", encoding="utf-8")
+    assert ("README.md: section '## The instructor path': needs a ```bash block whose `pytest ...` line checks every "
+            "notebook; the site's instructor path quotes it") in failure(tmp_path)

@@ -10,6 +10,9 @@ the notebook and toy links resolve as they would for a learner. For each page:
 - the course name leads to the index, and the module list links the sessions that exist;
 - at 390 px (a phone, with its meta viewport honoured) nothing scrolls sideways, and at both
   widths no text touches the screen edge and no prose table is wider than the screen;
+- on a phone the lesson comes first: its first heading is on the first screen, the about box, the
+  contents and the module list are folded, and the contents open on a tap and still lead to
+  their sections; on a desktop the session's diagram is drawn at a readable size;
 - screenshots at 1280 px and 390 px (the viewport, and the full page) are saved under the pytest temporary folder (or under
   `$CAFE_SCREENSHOT_DIR` when set), and the folder is printed.
 
@@ -212,6 +215,66 @@ def _text_clear_of_the_edges(driver, page: str, width: int, margin: int = 8) -> 
     assert not squeezed, f"{page} at {width}px: {squeezed} prose table(s) still wider than the screen"
 
 
+# Where a reader would click: the element's centre, scrolled into view, must hit the element itself.
+# (Selenium's own check calls anything inside a closed <details> hidden, even where the desktop
+# stylesheet unfolds it; this one asks the page what is really on top at that point.)
+ON_TOP = """
+    const el = arguments[0]; el.scrollIntoView({block: 'center'});
+    const r = el.getClientRects()[0];  // a link that wraps: its first line
+    if (!r || r.width === 0 || r.height === 0) return false;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit !== null && (hit === el || el.contains(hit));"""
+
+
+def _click_where_seen(driver, element, what: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    assert driver.execute_script(ON_TOP, element), f"{what} is not visible where a reader would click it"
+    box = driver.execute_script("const r = arguments[0].getClientRects()[0]; "
+                                "return [r.left + r.width / 2, r.top + r.height / 2]", element)
+    ActionChains(driver).move_by_offset(0, 0).perform()  # the pointer starts at the viewport's corner
+    driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mousePressed", "x": box[0], "y": box[1], "button": "left", "clickCount": 1})
+    driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": box[0], "y": box[1], "button": "left", "clickCount": 1})
+
+
+def _lesson_first_on_a_phone(driver, page: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    top = driver.execute_script("return document.querySelector('.lesson-section h2').getBoundingClientRect().top")
+    assert 0 < top < PHONE[1] - 40, (f"{page} at {PHONE[0]}px: the lesson's first heading starts {top:.0f}px down, "
+                                      f"below the first screen ({PHONE[1]}px)")
+    folds = driver.find_elements(By.CSS_SELECTOR, "details.fold")
+    assert len(folds) == 3 and all(fold.get_attribute("open") is None for fold in folds), f"{page}: a fold starts open"
+    entries = driver.find_elements(By.CSS_SELECTOR, "nav.toc a")
+    assert not any(driver.execute_script(ON_TOP, entry) for entry in entries), f"{page}: contents shown unfolded"
+    driver.execute_script("window.scrollTo(0, 0)")
+    _click_where_seen(driver, driver.find_element(By.CSS_SELECTOR, "#page-on-this-page > summary"), f"{page}: 'On this page'")
+    last = entries[-1]
+    anchor = last.get_attribute("href").split("#", 1)[1]
+    _click_where_seen(driver, last, f"{page}: the contents entry #{anchor}")
+    assert driver.execute_script("return location.hash") == f"#{anchor}", f"{page} on a phone: clicking {anchor}"
+    top = driver.execute_script(f"return document.getElementById({anchor!r}).getBoundingClientRect().top")
+    assert 0 <= top < PHONE[1], f"{page} on a phone: section #{anchor} is not in view after the click (top={top})"
+
+
+def _diagram_is_readable(driver, page: str, width: int) -> None:
+    """Desktop: drawn at 0.66 to 1 of its natural size (dot's viewBox is in points). Phone: fitted to
+    the screen, with a working link to the full-size file."""
+    from selenium.webdriver.common.by import By
+
+    scale, fits = driver.execute_script("""
+        const s = document.querySelector('figure.diagram svg'); if (!s) return [0, false];
+        const box = s.closest('.diagram-box'), w = s.getBoundingClientRect().width;
+        return [w / (s.viewBox.baseVal.width * 4 / 3), w <= box.clientWidth + 1];""")
+    if width == DESKTOP[0]:
+        assert 0.65 <= scale <= 1.01, f"{page} at {width}px: the diagram is drawn at {scale:.2f} of its size"
+        return
+    assert fits and scale <= 1.01, f"{page} at {width}px: the diagram does not fit the screen (scale {scale:.2f})"
+    link = driver.find_element(By.CSS_SELECTOR, "figure.diagram figcaption a")
+    status = driver.execute_script("return fetch(arguments[0], {method: 'HEAD'}).then(r => r.status)", link.get_attribute("href"))
+    assert link.text == "Open it full size" and status == 200, f"{page}: the full-size diagram link answered {status}"
+
+
 def _pages(served: dict) -> list[str]:
     return ["index.html"] + [lesson.page for lesson in served["report"].lessons]
 
@@ -237,6 +300,8 @@ def test_every_page_navigates_scrolls_toggles_and_fits_a_phone(driver, served) -
             assert driver.current_url == base + lessons[0].page
         else:
             _check_lesson_page(driver, base, page, lessons)
+            if shutil.which("dot"):
+                _diagram_is_readable(driver, page, DESKTOP[0])
 
         _viewport(driver, PHONE, mobile=True)
         driver.get(base + page)
@@ -244,6 +309,10 @@ def test_every_page_navigates_scrolls_toggles_and_fits_a_phone(driver, served) -
         _text_clear_of_the_edges(driver, page, PHONE[0])
         _screenshot(driver, shots / f"{page[:-5]}-phone.png")
         _screenshot(driver, shots / f"{page[:-5]}-phone-full.png", full_page=True)
+        if page != "index.html":
+            if shutil.which("dot"):
+                _diagram_is_readable(driver, page, PHONE[0])
+            _lesson_first_on_a_phone(driver, page)
     _viewport(driver, DESKTOP, mobile=False)
 
 
@@ -276,7 +345,7 @@ def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
     if others:
         target = others[0].get_attribute("href").rsplit("/", 1)[-1]
         assert target in {lesson.page for lesson in lessons}, f"{page}: module link to {target}"
-        others[0].click()
+        _click_where_seen(driver, others[0], f"{page}: the module link to {target}")
         assert driver.current_url == base + target
         driver.back()
 
@@ -285,7 +354,7 @@ def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
     assert len(entries) == len(sitebuild.REQUIRED_SECTIONS), f"{page}: on-this-page has {len(entries)} entries"
     for entry in entries:
         anchor = entry.get_attribute("href").split("#", 1)[1]
-        entry.click()
+        _click_where_seen(driver, entry, f"{page}: the contents entry #{anchor}")
         assert driver.execute_script("return location.hash") == f"#{anchor}", f"{page}: clicking {anchor}"
         top = driver.execute_script(f"return document.getElementById({anchor!r}).getBoundingClientRect().top")
         height = driver.execute_script("return window.innerHeight")

@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 # ids the page template uses itself; lesson headings never take them
-TEMPLATE_IDS = ("page-top", "page-on-this-page", "page-modules", "page-main", "page-nav")
+TEMPLATE_IDS = ("page-top", "page-about", "page-on-this-page", "page-modules", "page-main", "page-nav", "page-diagram")
 
 # A table cell longer than this is prose, not a figure; such tables stack on a phone (style.css).
 PROSE_CELL_CHARS = 30

@@ -8,6 +8,8 @@ same parsed, validated record the builder renders. The lesson format is the cont
     lesson_format.py     what a lesson.md must hold, and the checks for its front matter and sections
     lessons.py           load a lesson.md into a validated Lesson record (load_lesson)
     site_links.py        point lesson links at the site, then check every link and anchor
+    diagrams.py          draw each session's diagram.dot with Graphviz, as inline SVG
+    site_commands.py     the commands the site quotes from README.md (the notebook check)
     sitebuild.py         this file: render pages with jinja2, write them, report (build_site)
 
 The session map (paths, topics, modules, folder names) comes from `cafe/course/syllabus.py`.
@@ -18,6 +20,7 @@ Layout of the output (`site/` by default, ignored by git):
 
     site/index.html            the course, both paths, every session
     site/sNN-slug.html         one page per session
+    site/sNN-slug-diagram.svg  the session's diagram, full size (the page also holds it inline)
     site/style.css             the one stylesheet (layout + pygments colours)
 
 Pages link into the repository with paths relative to `site/` at the repository root
@@ -28,6 +31,7 @@ checkout; repository links are checked against `root` whatever `out` is.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -37,9 +41,11 @@ from markdown_it import MarkdownIt
 from pygments.formatters import HtmlFormatter
 
 from cafe.course.syllabus import SESSIONS
+from diagrams import INSTALL_GRAPHVIZ, Diagram, draw_diagram, find_dot
 from lesson_markdown import Section, make_markdown, sections_from_tokens, split_questions
 from lesson_format import (COURSE_MODULES, PATHS, REQUIRED_SECTIONS, SELF_CHECK, TIME_KEYS, TIME_LABELS, LessonError,
                            Problem)
+from site_commands import instructor_command
 from lessons import Lesson, discover_lessons, load_all, load_lesson
 from site_links import LinkOrigin, check_links, rewrite_links
 
@@ -62,6 +68,9 @@ __all__ = [
 COURSE_NAME = "The Agent Harness Path"
 
 TEMPLATES = Path(__file__).parent / "site_templates"
+
+# The section whose heading the session's diagram follows (docs/AUTHORING.md, "The diagram").
+DIAGRAM_SECTION = REQUIRED_SECTIONS[2]
 
 # Pygments' 'default' style: its token colours keep at least 4:1 contrast on the stylesheet's
 # code background (--code-bg); 'friendly' drops to 2.2:1 for constants and 2.6:1 for comments.
@@ -88,6 +97,7 @@ class BuildReport:
     lessons: list[Lesson] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
+    undrawn: list[str] = field(default_factory=list)  # diagrams shown as source: Graphviz is missing
 
     @property
     def ok(self) -> bool:
@@ -95,10 +105,12 @@ class BuildReport:
 
     def summary(self) -> str:
         state = "ok" if self.ok else f"{len(self.problems)} problem(s)"
-        return (
-            f"site: {len(self.pages)} page(s), {len(self.lessons)} session(s) -> {self.out} "
-            f"in {self.seconds:.2f}s ({state})"
-        )
+        line = (f"site: {len(self.pages)} page(s), {len(self.lessons)} session(s) -> {self.out} "
+                f"in {self.seconds:.2f}s ({state})")
+        if self.undrawn:
+            line += (f"\nnote: {len(self.undrawn)} diagram(s) shown as their source text, because Graphviz's "
+                     f"`dot` is not installed; to draw them: {INSTALL_GRAPHVIZ}, then rebuild")
+        return line
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,7 +176,8 @@ def _format_time(time_: dict[str, str]) -> list[tuple[str, str]]:
 
 
 def _lesson_context(
-    lesson: Lesson, neighbours: tuple[Lesson | None, Lesson | None], by_number: dict[int, Lesson], root: Path, md: MarkdownIt
+    lesson: Lesson, neighbours: tuple[Lesson | None, Lesson | None], by_number: dict[int, Lesson], root: Path, md: MarkdownIt,
+    diagram: Diagram | None,
 ) -> tuple[dict[str, Any], dict[str, LinkOrigin]]:
     """What lesson.html needs for one page, and where each of its links comes from."""
     origins: dict[str, LinkOrigin] = {}
@@ -203,7 +216,14 @@ def _lesson_context(
         "source": f"../{lesson.rel}",
         "prev": neighbours[0],
         "next": neighbours[1],
+        "diagram": diagram,
+        "diagram_file": _diagram_file(lesson),
+        "diagram_section": DIAGRAM_SECTION,
+        "install_graphviz": INSTALL_GRAPHVIZ,
     }
+    if diagram is not None:
+        origins[f"../{diagram.rel}"] = LinkOrigin(lesson.rel, f"diagram link '../{diagram.rel}'",
+                                                  f"add {diagram.rel} (docs/AUTHORING.md, 'The diagram')")
     return context, origins
 
 
@@ -226,21 +246,26 @@ def build_site(root: Path | str, out: Path | str | None = None) -> BuildReport:
     pages: dict[str, str] = {}
     origins: dict[str, dict[str, LinkOrigin]] = {}
     page_sources: dict[str, str] = {"index.html": "tools/site_templates/index.html"}
+    diagrams, images = _draw_diagrams(lessons, root, report)
     for i, lesson in enumerate(lessons):
         neighbours = (lessons[i - 1] if i > 0 else None, lessons[i + 1] if i + 1 < len(lessons) else None)
-        context, origins[lesson.page] = _lesson_context(lesson, neighbours, by_number, root, md)
+        context, origins[lesson.page] = _lesson_context(lesson, neighbours, by_number, root, md, diagrams[lesson.page])
         pages[lesson.page] = jenv.get_template("lesson.html").render(**context)
         page_sources[lesson.page] = lesson.rel
+    command, found = instructor_command(root)
+    report.problems += found
     pages["index.html"] = jenv.get_template("index.html").render(
-        course=COURSE_NAME, paths=_index_paths(lessons, md), sessions=lessons)
+        course=COURSE_NAME, paths=_index_paths(lessons, md), sessions=lessons, notebook_check=command)
 
-    report.problems += check_links(pages, origins, page_sources, root, extra_files={"style.css"})
+    report.problems += check_links(pages, origins, page_sources, root, extra_files={"style.css", *images})
 
     out.mkdir(parents=True, exist_ok=True)
-    for stale in out.glob("*.html"):
-        if stale.name not in pages:
+    for stale in [*out.glob("*.html"), *out.glob("*-diagram.svg")]:
+        if stale.name not in pages and stale.name not in images:
             stale.unlink()
     (out / "style.css").write_text(_stylesheet(), encoding="utf-8")
+    for name, text in images.items():
+        (out / name).write_text(text, encoding="utf-8")
     for name, text in pages.items():
         (out / name).write_text(text, encoding="utf-8")
         report.pages.append(out / name)
@@ -248,6 +273,28 @@ def build_site(root: Path | str, out: Path | str | None = None) -> BuildReport:
     if report.problems:
         raise SiteBuildError(report.problems, report)
     return report
+
+
+def _diagram_file(lesson: Lesson) -> str:
+    return f"{lesson.folder}-diagram.svg"
+
+
+def _draw_diagrams(lessons: list[Lesson], root: Path, report: BuildReport) -> tuple[dict[str, Diagram | None], dict[str, str]]:
+    """Each page's diagram (None when its source is missing or broken: a problem in `report`), and
+    the full-size SVG files to write, by name. Diagrams Graphviz could not draw go to `report.undrawn`."""
+    dot = find_dot()
+    diagrams: dict[str, Diagram | None] = {}
+    images: dict[str, str] = {}
+    with ThreadPoolExecutor() as pool:  # each is a `dot` process; they run side by side
+        drawn = list(pool.map(lambda lesson: draw_diagram(lesson.source.parent, root, dot), lessons))
+    for lesson, (diagram, found) in zip(lessons, drawn):
+        report.problems += found
+        diagrams[lesson.page] = diagram
+        if diagram is not None and diagram.standalone is None:
+            report.undrawn.append(diagram.rel)
+        elif diagram is not None:
+            images[_diagram_file(lesson)] = diagram.standalone
+    return diagrams, images
 
 
 def _topic(number: int) -> str:
