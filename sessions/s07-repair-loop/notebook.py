@@ -220,6 +220,9 @@ rescue_guess = course.predict(
     options=rescue_options)
 
 # %%
+if live and cafe.model_name() == cafe.OFFLINE_MODEL:
+    print("(cafe-scripted is cafe serve's rehearsal model, not a real one: with no script it writes the\n"
+          " smallest ticket its schema allows, so every draft fails alike in both modes.)")
 runs = {}
 for mode in ("naive", "curated"):
     model_generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
