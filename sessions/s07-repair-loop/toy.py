@@ -47,10 +47,10 @@ CHECK_WORDS = {
     "unknown_allergen": "an allergy the menu cannot check", "injection": "instructions hidden in the order",
 }
 # What `cafe serve` answers with no script: its default rule, not a model's choice.
-REHEARSAL_NOTE = ("(Model cafe-scripted: this is cafe serve, not a real model. With no script it answers every\n"
-                  " draft with the smallest ticket its schema allows, table 0 and no items, so every attempt\n"
-                  " below fails the same two checks and no retry can help. To rehearse with replies you\n"
-                  " choose, start it with `cafe serve --script FILE`.)")
+REHEARSAL_NOTE = ("(Model cafe-scripted: this is cafe serve, not a real model. Started with no script, it answers\n"
+                  " every draft with the smallest ticket its schema allows (table 0, no items), so every attempt\n"
+                  " below fails the same checks and no retry can help. To rehearse with replies you choose,\n"
+                  " start it with `cafe serve --script FILE`.)")
 ORDER = PRACTICE_ORDERS[0]  # table 3: offline, a naive retry never fixes it and a curated one does
 
 
