@@ -1,17 +1,95 @@
-"""cafe.exercises.s07: the checker passes the reference, says "not attempted" for the stub, fails vague views."""
+"""cafe.exercises.s07: each checker passes the reference, says "not attempted" for the stub, and
+fails plausible wrong answers with a specific complaint."""
 
 import pytest
 
+import cafe.repair
 from cafe import course
-from cafe.exercises.s07 import check_attempt_failure_view
-from cafe.repair import attempt_failure_view
+from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
+from cafe.repair import attempt_failure_view, repair_ticket
 
 
-# --- the checker -----------------------------------------------------------------------------------
+def _stub(*args):
+    raise NotImplementedError("your turn")
 
 
-def _stub(failures, attempt):
-    raise NotImplementedError("write your failure view here")
+# --- the bounded re-ask ----------------------------------------------------------------------------
+
+
+def _reference(spec, generate, cap=3):
+    return repair_ticket(spec, generate, cap=cap)
+
+
+def test_check_repair_loop_reference_passes_compare():
+    assert check_repair_loop(_reference) == []
+    assert course.compare(_reference, check=check_repair_loop).status == "passed"
+
+
+def test_check_repair_loop_stub_is_not_attempted():
+    assert course.compare(_stub, check=check_repair_loop).status == "not_attempted"
+
+
+def _naive(spec, generate, cap=3):
+    return repair_ticket(spec, generate, cap=cap, mode="naive")
+
+
+def _fixed_cap(spec, generate, cap=3):
+    return repair_ticket(spec, generate)
+
+
+def _no_policy_check(spec, generate, cap=3):
+    """A loop that drafts before asking whether the request may be drafted at all."""
+    from cafe.menu import load_menu
+
+    menu = load_menu()
+    brief = cafe.repair.brief_for(spec)
+    messages, attempts = brief, []
+    for number in range(1, cap + 1):
+        draft = generate(list(messages))
+        score = cafe.repair.score_ticket(draft, spec, menu)
+        attempts.append(cafe.repair.Attempt(number, draft, score.failures, 0, None))
+        if score.ticket is not None:
+            return cafe.repair.RepairResult("passed", score.ticket, tuple(attempts))
+        messages = cafe.repair.retry_messages(brief, score.failures, number, "curated")
+    return cafe.repair.RepairResult("retries_exhausted", None, tuple(attempts))
+
+
+def _shows_the_draft(spec, generate, cap=3):
+    """Keeps the failed draft in view, as many retry libraries do."""
+    from cafe.menu import load_menu
+
+    menu = load_menu()
+    if cafe.repair._request_is_policy_blocked(spec, menu):
+        return cafe.repair.RepairResult("policy_violation", None, (),
+                                        blocked_by=cafe.repair._request_is_policy_blocked(spec, menu))
+    brief = cafe.repair.brief_for(spec)
+    messages, attempts = list(brief), []
+    for number in range(1, cap + 1):
+        draft = generate(list(messages))
+        score = cafe.repair.score_ticket(draft, spec, menu)
+        attempts.append(cafe.repair.Attempt(number, draft, score.failures, 0, None))
+        if score.ticket is not None:
+            return cafe.repair.RepairResult("passed", score.ticket, tuple(attempts))
+        messages += [{"role": "assistant", "content": draft},
+                     {"role": "user", "content": cafe.repair.failure_view(score.failures, number)}]
+    return cafe.repair.RepairResult("retries_exhausted", None, tuple(attempts))
+
+
+@pytest.mark.parametrize("wrong, complaint", [
+    (_naive, "a draft that forgets the table until told: ended retries_exhausted, expected passed"),
+    (_fixed_cap, "cap 2: 3 attempts in the log, expected 2"),
+    (_no_policy_check, "the unsafe latte (no draft can make it safe): ended retries_exhausted, expected policy_violation"),
+    (_shows_the_draft, "the retry shows the model its failed draft"),
+    (lambda spec, generate, cap=3: None, "returned NoneType"),
+    (lambda spec, generate, cap=3: 1 / 0, "raised ZeroDivisionError"),
+])
+def test_check_repair_loop_wrong_loops_fail_with_a_specific_complaint(wrong, complaint):
+    problems = check_repair_loop(wrong)
+    assert any(complaint in problem for problem in problems), problems
+    assert course.compare(wrong, check=check_repair_loop).status == "failed"
+
+
+# --- the failure view ------------------------------------------------------------------------------
 
 
 def test_check_attempt_failure_view_reference_passes_compare():
@@ -35,16 +113,24 @@ def test_check_attempt_failure_view_vague_views_fail(attempt):
     assert course.compare(attempt, check=check_attempt_failure_view).status == "failed"
 
 
-# --- the notebook's your-turn cell ---------------------------------------------------------------
+def test_check_attempt_failure_view_a_count_is_not_the_attempt():
+    # Passed the old checker, whose fixture for attempt k held k failures: "2 failed" read as attempt 2.
+    def counts_only(failures, attempt):
+        return f"{len(failures)} failed:\n" + "\n".join(f.line() for f in failures)
+
+    problems = check_attempt_failure_view(counts_only)
+    assert any("which attempt failed" in problem for problem in problems), problems
 
 
-def test_notebook_stub_is_not_attempted_and_the_reference_passes(tmp_path, monkeypatch):
+# --- the notebook's your-turn cells --------------------------------------------------------------
+
+
+def test_notebook_stubs_are_not_attempted_and_the_references_pass(tmp_path, monkeypatch):
     from samples import run_notebook_source
 
     monkeypatch.setenv("CAFE_HOME", str(tmp_path))  # the notebook banks a checkpoint
     namespace = run_notebook_source("s07-repair-loop")
-    stub = course.compare(namespace["attempt_failure_view"], check=check_attempt_failure_view)
-    reference = course.compare(attempt_failure_view, check=check_attempt_failure_view)
-    assert stub.status == "not_attempted"
-    assert reference.status == "passed"
-    assert namespace["distribution"] == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 0}
+    assert course.compare(namespace["my_repair_ticket"], check=check_repair_loop).status == "not_attempted"
+    assert course.compare(namespace["attempt_failure_view"], check=check_attempt_failure_view).status == "not_attempted"
+    assert namespace["distributions"] == {"naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0},
+                                          "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0}}

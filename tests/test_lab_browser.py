@@ -50,9 +50,9 @@ class LabCase:
 
 
 LAB_CASES = [
-    LabCase("s07-repair-loop", "s07.stop_reason", "retries_exhausted", "s07.why_exhausted",
-            "attempt_failure_view", "cafe.exercises.s07.check_attempt_failure_view",
-            'def attempt_failure_view(failures, attempt): return "Please try again."'),
+    LabCase("s07-repair-loop", "s07.stop_reason", "no ticket: the cap stops it", "s07.why_exhausted",
+            "my_repair_ticket", "cafe.exercises.s07.check_repair_loop",
+            "def my_repair_ticket(spec, generate, cap=3): return None"),
     LabCase("s13-stall-detection", "s13.blind_thrash", "no", "s13.why_signature_streak",
             "my_fold", "cafe.exercises.s13.check_fold_diagnostic", "def my_fold(state, dispatch): return state"),
 ]

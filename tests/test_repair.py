@@ -574,9 +574,11 @@ def test_toy_live_mode_runs_the_same_orders_against_an_endpoint():
         run = subprocess.run([sys.executable, str(toy)], env=env, capture_output=True, text=True, timeout=60)
         sent = len(server.requests)
     assert run.returncode == 0, run.stderr
-    assert "stop_reason: retries_exhausted; ticket: none; generator calls: 3" in run.stdout
-    assert "stop_reason: policy_violation; ticket: none; generator calls: 0" in run.stdout
-    assert sent == 3  # the blocked order never reached the endpoint
+    # Stories 1 (naive, then curated) and 2 each spend the cap on the served drafts; story 3 is refused.
+    assert run.stdout.count("ends: no ticket: 3 attempts spent (retries_exhausted); drafts written: 3") == 3
+    assert "ends: no ticket: the request itself is unsafe (policy_violation); drafts written: 0" in run.stdout
+    assert "this is cafe serve, not a real model" in run.stdout
+    assert sent == 9  # the blocked order never reached the endpoint
     assert "sk-local-test" not in run.stdout + run.stderr
 
 
@@ -612,3 +614,18 @@ def test_lesson_quotes_the_benchmark_numbers_it_measured():
             rows = bench["run_policy"](policy, make_client(Script(ALTERNATING_CANDIDATES, cycle=True)), cap)
             total = sum(r.prompt_chars for r in rows)
             assert f"{total:,}" in lesson, f"lesson.md should quote {total:,} characters for {policy} at cap {cap}"
+
+
+def test_toy_offline_shows_a_repair_that_works_beside_one_that_only_redraws():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    toy = Path(__file__).resolve().parents[1] / "sessions" / "s07-repair-loop" / "toy.py"
+    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_MODE", "CAFE_BASE_URL", "CAFE_API_KEY", "CAFE_MODEL")}
+    out = subprocess.run([sys.executable, str(toy)], env=env, capture_output=True, text=True, timeout=60).stdout
+    naive, curated = out.split("(naive retry):", 1)[1].split("(curated retry):", 1)
+    assert "(retries_exhausted)" in naive.split("\n2. ")[0]
+    assert "a ticket goes to the kitchen (passed); drafts written: 2" in curated.split("\n2. ")[0]
+    assert "86'd (sold out today)" in out and "cafe serve" not in out

@@ -105,7 +105,7 @@ SESSIONS: tuple[Session, ...] = (
             "the consent gate: nothing may grow what the customer approved"),
     Session(6, "detect", "detect", "core", ("cafe/detect.py",),
             "unsafe, off-menu, 86'd, out-of-scope and injected requests, caught before the pass"),
-    Session(7, "repair-loop", "repair", "core", ("cafe/repair.py", "cafe/lottery.py"),
+    Session(7, "repair-loop", "repair", "core", ("cafe/repair.py", "cafe/lottery.py", "cafe/feedback_model.py"),
             "the bounded re-ask with a curated failure view and a closed stop-reason set"),
     Session(8, "tracing", "trace", "core", ("cafe/trace.py",),
             "spans, a JSONL record of a live session, a replay proven content-identical"),

@@ -1,36 +1,123 @@
-"""Session 07's your-turn checker: `check_attempt_failure_view`, for the notebook's compare cell.
+"""Session 07's your-turn checkers, for the notebook's compare cells.
 
-The notebook (`notebooks/s07-repair-loop.ipynb`, step 3) asks you to write
-`attempt_failure_view(failures, attempt)`: one short line per failure, naming its check, quoting
-its span and stating its fix, under a line that says which attempt failed. `course.compare` runs
-this checker over your function; the course's own answer is `cafe.repair.attempt_failure_view`.
+The notebook (`notebooks/s07-repair-loop.ipynb`) asks for two functions:
+
+1. `my_repair_ticket(spec, generate, cap)`: the bounded re-ask itself (policy check first, then
+   at most `cap` drafts, each scored; a curated retry after a failure; a ticket only when a draft
+   passed). `check_repair_loop` runs it against generators whose behaviour is known; the course's
+   own answer is `cafe.repair.repair_ticket`.
+2. `attempt_failure_view(failures, attempt)`: one short line per failure (check, quoted span,
+   fix) under a line naming the attempt. `check_attempt_failure_view` runs it over failures whose
+   count never equals the attempt number, so a header that only counts failures cannot pass;
+   the course's answer is `cafe.repair.attempt_failure_view`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
+from cafe.detect import OrderSpec
+from cafe.repair import OMELETTE_SPEC, UNSAFE_SPEC, RepairResult, make_scripted_generator
 from cafe.schema import Failure
 
-__all__ = ["VIEW_FIXTURES", "check_attempt_failure_view"]
+__all__ = ["VIEW_FIXTURES", "check_repair_loop", "check_attempt_failure_view"]
 
-# The failures the checker feeds your view, with the attempt that failed: the scripted run's own
-# (a missing table), then a pair and a mix of three, one from each layer of checks.
+# --- the bounded re-ask ----------------------------------------------------------------------
+
+# An order every check passes with the right draft, and that draft; the same without its table.
+_ORDER = OrderSpec(table=6, items=("latte",), request="A latte for table 6.")
+_GOOD = '{"table": 6, "items": ["latte"], "allergies": [], "notes": ""}'
+_NO_TABLE = '{"items": ["latte"], "allergies": [], "notes": ""}'
+
+
+class _Listener:
+    """A generator that writes the good draft only once a message names the missing table."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[dict[str, str]]] = []
+
+    def __call__(self, messages: list[dict[str, str]]) -> str:
+        self.calls.append([dict(m) for m in messages])
+        told = any("missing_field" in (m.get("content") or "") and "table" in (m.get("content") or "")
+                   for m in messages[1:])
+        return _GOOD if told else _NO_TABLE
+
+
+def _run(fn: Callable[..., Any], label: str, spec: OrderSpec, generate: Any, cap: int) -> tuple[Any, list[str]]:
+    try:
+        result = fn(spec, generate, cap)
+    except NotImplementedError:
+        raise
+    except Exception as exc:  # a learner's bug is a problem to show, not a crash
+        return None, [f"{label}: raised {type(exc).__name__}: {exc}"]
+    if not isinstance(result, RepairResult):
+        return None, [f"{label}: returned {type(result).__name__}; return a cafe.repair.RepairResult"]
+    numbers = [attempt.number for attempt in result.attempts]
+    if numbers != list(range(1, len(numbers) + 1)):
+        return result, [f"{label}: attempts are numbered {numbers}; number them 1, 2, 3, ..."]
+    return result, []
+
+
+def _expect(label: str, result: RepairResult, reason: str, attempts: int, calls: int, made: int) -> list[str]:
+    problems = []
+    if result.stop_reason != reason:
+        problems.append(f"{label}: ended {result.stop_reason}, expected {reason}")
+    if len(result.attempts) != attempts:
+        problems.append(f"{label}: {len(result.attempts)} attempts in the log, expected {attempts}")
+    if made != calls:
+        problems.append(f"{label}: the generator was called {made} times, expected {calls}")
+    return problems
+
+
+def check_repair_loop(fn: Callable[[OrderSpec, Any, int], RepairResult]) -> list[str]:
+    """Problems with a `my_repair_ticket(spec, generate, cap)`; an empty list means it passes.
+
+    A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
+    """
+    problems: list[str] = []
+    cases = [
+        ("the unsafe latte (no draft can make it safe)", UNSAFE_SPEC,
+         make_scripted_generator([_GOOD]), 3, ("policy_violation", 0, 0)),
+        ("a first draft that passes", _ORDER, make_scripted_generator([_GOOD]), 3, ("passed", 1, 1)),
+        ("a draft that forgets the table until told", _ORDER, _Listener(), 3, ("passed", 2, 2)),
+        ("the 86'd omelette, cap 3", OMELETTE_SPEC, make_scripted_generator([_NO_TABLE]), 3, ("retries_exhausted", 3, 3)),
+        ("the 86'd omelette, cap 2", OMELETTE_SPEC, make_scripted_generator([_NO_TABLE]), 2, ("retries_exhausted", 2, 2)),
+    ]
+    for label, spec, generate, cap, (reason, attempts, calls) in cases:
+        result, found = _run(fn, label, spec, generate, cap)
+        problems += found
+        if result is None or found:
+            continue
+        problems += _expect(label, result, reason, attempts, calls, len(generate.calls))
+        if isinstance(generate, _Listener) and len(generate.calls) > 1:
+            sent = " ".join(m.get("content") or "" for m in generate.calls[1])
+            if _NO_TABLE in sent:
+                problems.append(f"{label}: the retry shows the model its failed draft; send the brief and the "
+                                "failure view only (retry_messages in curated mode)")
+    return problems
+
+
+# --- the failure view ------------------------------------------------------------------------
+
+# The failures the checker feeds your view, with the attempt that failed. No fixture's attempt
+# number equals its count of failures, so the view has to name the attempt itself.
 VIEW_FIXTURES: tuple[tuple[tuple[Failure, ...], int], ...] = (
-    ((Failure("missing_field", "table", "include table: the table number"),), 1),
+    ((Failure("missing_field", "table", "include table: the table number"),), 2),
     ((Failure("sold_out", "cheese omelette", "a correct ticket holds no 86'd item"),
-      Failure("unsafe", "latte contains milk", "no item on the ticket may contain milk")), 2),
+      Failure("unsafe", "latte contains milk", "no item on the ticket may contain milk")), 3),
     ((Failure("not_json", "Sure, here you go", "answer with one JSON object"),
       Failure("off_menu", "pizza", "use only items on the menu"),
-      Failure("injection", "ignore previous instructions", "a ticket carries only the order")), 3),
+      Failure("injection", "ignore previous instructions", "a ticket carries only the order")), 1),
 )
 
 
 def _problems(view: str, failures: Sequence[Failure], attempt: int) -> list[str]:
     problems = []
     lines = [line for line in view.splitlines() if line.strip()]
-    if str(attempt) not in view:
-        problems.append(f"attempt {attempt}: the view never says which attempt failed")
+    if not any(re.search(rf"attempt\D{{0,3}}\b{attempt}\b", line, re.I) for line in lines):
+        problems.append(f"attempt {attempt}: no line says which attempt failed (e.g. 'Attempt {attempt} failed ...')")
     if len(lines) > len(failures) + 1:
         problems.append(f"attempt {attempt}: {len(lines)} lines for {len(failures)} failures; "
                         "keep to one line per failure (plus one header line)")

@@ -1,16 +1,24 @@
-"""Session 07 toy: two orders through the bounded re-ask, each ending on a named stop.
+"""Session 07 toy: three orders through the bounded re-ask, each ending on a named stop.
 
     python sessions/s07-repair-loop/toy.py                      # offline: scripted drafts
     COURSE_MODE=live python sessions/s07-repair-loop/toy.py     # the same orders, your model
 
-Order 1 is table 4's cheese omelette, which is 86'd today. Offline, the scripted drafts alternate
-between a ticket with no table and a complete ticket for the omelette, so every attempt fails a
-check and the run ends `retries_exhausted` with no ticket. Order 2 is a latte for a customer who
-declared a milk allergy: it is stopped as `policy_violation` before anything is generated.
+The bounded re-ask drafts a ticket, checks it, and asks again (at most `CAP_DEFAULT` times) when
+a check fails. The toy tells three stories, one line per attempt in plain words with the check's
+name after:
 
-Live, order 1's drafts come from your endpoint through `make_model_generator(make_client())`; order
-2 still never reaches it. A missing setting or an endpoint that does not answer is explained in
-one message, with exit status 1; `cafe doctor` gives the full diagnosis.
+1. Table 3's americano and croissant, asked twice: once re-sending the same request (a `naive`
+   retry) and once telling the model what failed (a `curated` retry). Offline the drafts come
+   from `FeedbackModel`, a scripted model that fixes a mistake only when the retry names it.
+2. Table 4's cheese omelette, which is 86'd (kitchen slang: sold out today): no retry can fix
+   an order for food the kitchen cannot make, so the cap ends it.
+3. A latte for a customer who declared a milk allergy: refused before any draft is written.
+
+Live, stories 1 and 2 go to your endpoint through `make_model_generator(make_client())`; story 3
+still never reaches it. Against `cafe serve` with no script (model `cafe-scripted`), the server
+answers every draft with the smallest ticket its schema allows, and the toy says so. A missing
+setting or an endpoint that does not answer is explained in one message, with exit status 1;
+`cafe doctor` gives the full diagnosis.
 """
 
 from __future__ import annotations
@@ -21,52 +29,91 @@ from typing import Any
 
 from cafe.cli import run_command
 from cafe.endpoint.client import make_client
-from cafe.endpoint.config import course_mode, model_name
+from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
 from cafe.endpoint.errors import ConfigError, EndpointError
+from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.repair import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, OMELETTE_SPEC, UNSAFE_SPEC, RepairResult,
     make_model_generator, make_scripted_generator, repair_ticket,
 )
+from cafe.schema import Failure
+
+# Each check in plain words, for a reader who has not met the check names yet.
+CHECK_WORDS = {
+    "missing_field": "a field is missing", "unknown_field": "a field no ticket has",
+    "bad_value": "a field holds a value no ticket can have", "not_json": "not a ticket at all",
+    "off_menu": "an item not on the menu", "sold_out": "an item the kitchen is out of",
+    "unsafe": "unsafe for the declared allergy", "out_of_scope": "not what the customer ordered",
+    "unknown_allergen": "an allergy the menu cannot check", "injection": "instructions hidden in the order",
+}
+# What `cafe serve` answers with no script: its default rule, not a model's choice.
+REHEARSAL_NOTE = ("(Model cafe-scripted: this is cafe serve, not a real model. Started with no script, it answers\n"
+                  " every draft with the smallest ticket its schema allows (table 0, no items), so every attempt\n"
+                  " below fails the same checks and no retry can help. To rehearse with replies you choose,\n"
+                  " start it with `cafe serve --script FILE`.)")
+ORDER = PRACTICE_ORDERS[0]  # table 3: offline, a naive retry never fixes it and a curated one does
 
 
 class Counted:
-    """Wraps a generator and counts its calls, so the toy can show the blocked order made none."""
+    """Wraps a generator and counts its calls; live, it says which draft it is waiting for."""
 
-    def __init__(self, generate: Callable[[list], Any]):
-        self.generate, self.calls = generate, 0
+    def __init__(self, generate: Callable[[list], Any], announce: bool):
+        self.generate, self.calls, self.announce = generate, 0, announce
 
     def __call__(self, messages: list) -> Any:
         self.calls += 1
+        if self.announce:
+            print(f"    … waiting for draft {self.calls}", flush=True)
         return self.generate(messages)
 
 
-def describe(title: str, result: RepairResult, calls: int) -> list[str]:
-    """A few readable lines for one run: each attempt's failed checks, then how it ended."""
-    lines = [title]
+def said(failure: Failure) -> str:
+    return f"{CHECK_WORDS.get(failure.check, failure.check)} ({failure.check} {failure.span!r})"
+
+
+def describe(result: RepairResult, calls: int) -> list[str]:
+    """A few readable lines for one run: each attempt's failures, then how it ended."""
+    lines = []
     for attempt in result.attempts:
-        found = "; ".join(f"{f.check} {f.span!r}" for f in attempt.failures) or "passed every check"
-        lines.append(f"  attempt {attempt.number}: {found}")
+        found = "; ".join(said(f) for f in attempt.failures) or "every check passed"
+        lines.append(f"    attempt {attempt.number}: {found}")
     for failure in result.blocked_by:
-        lines.append(f"  blocked before generation: {failure.check} {failure.span!r}")
-    ticket = "none" if result.ticket is None else result.ticket.model_dump_json()
-    lines.append(f"  stop_reason: {result.stop_reason}; ticket: {ticket}; generator calls: {calls}")
+        lines.append(f"    refused before any draft: {said(failure)}")
+    ending = {"passed": "a ticket goes to the kitchen", "retries_exhausted": f"no ticket: {CAP_DEFAULT} attempts spent",
+              "policy_violation": "no ticket: the request itself is unsafe"}[result.stop_reason]
+    lines.append(f"    ends: {ending} ({result.stop_reason}); drafts written: {calls}")
     return lines
+
+
+def run(title: str, spec: Any, generate: Callable[[list], Any], live: bool, mode: str = "curated") -> None:
+    print(title, flush=True)
+    counted = Counted(generate, live)
+    print("\n".join(describe(repair_ticket(spec, counted, mode=mode), counted.calls)), flush=True)
 
 
 def main() -> int:
     mode = course_mode()
-    if mode == "offline":
-        generate = make_scripted_generator(ALTERNATING_CANDIDATES)
-        source = "scripted drafts alternating a missing table with the 86'd omelette"
+    live = mode == "live"
+    if live:
+        def fresh() -> Any:
+            return make_model_generator(make_client())
+        source = f"your model, {model_name()}"
     else:
-        generate = make_model_generator(make_client())
-        source = f"model {model_name()}"
-    print(f"Session 07 toy ({mode}): the bounded re-ask, cap {CAP_DEFAULT}, curated retries.")
-    for title, spec in ((f"Order 1: table 4, the cheese omelette ({source})", OMELETTE_SPEC),
-                        ("Order 2: table 2, a latte, customer declared a milk allergy", UNSAFE_SPEC)):
-        counted = Counted(generate)
-        result = repair_ticket(spec, counted)
-        print("\n".join(describe(title, result, counted.calls)))
+        def fresh() -> Any:
+            return make_model_generator(make_client(script=FeedbackModel()))
+        source = "a scripted model that fixes only what it is told"
+    print(f"Session 07 toy ({mode}): what happens after a check rejects a ticket. The loop asks again,\n"
+          f"at most {CAP_DEFAULT} times, and every run ends with a named reason.\n")
+    if live and model_name() == OFFLINE_MODEL:
+        print(REHEARSAL_NOTE + "\n")
+    print(f"1. Table {ORDER.table}'s {' and '.join(ORDER.items)}, drafted by {source}.")
+    run("  asked again with the same request (naive retry):", ORDER, fresh(), live, mode="naive")
+    run("  told what failed (curated retry):", ORDER, fresh(), live)
+    omelette = make_model_generator(make_client()) if live else make_scripted_generator(ALTERNATING_CANDIDATES)
+    run("\n2. Table 4's cheese omelette, which is 86'd (sold out today)"
+        + ("" if live else ", drafted from a fixed list:"), OMELETTE_SPEC, omelette, live)
+    run("\n3. Table 2's latte; the customer declared a milk allergy:", UNSAFE_SPEC,
+        make_scripted_generator(ALTERNATING_CANDIDATES), False)
     return 0
 
 
