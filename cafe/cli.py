@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cafe.endpoint.config import mask_key
+from cafe.endpoint.errors import CafeError
 from cafe.endpoint.faults import REPLY_FAULTS, Faults
 from cafe.endpoint.scripted import Script
 from cafe.endpoint.serve import DEFAULT_HOST, DEFAULT_PORT, POLL_INTERVAL_S, CafeServer, make_server
@@ -253,15 +254,24 @@ def _fault_flags(serve: argparse.ArgumentParser) -> None:
     faults.add_argument("--fault-times", type=int, metavar="N", help="misbehave on the first N requests only")
 
 
-def run_command(run: Callable[[], int]) -> int:
-    """`run()`'s exit status, ending quietly when the reader of our output goes away or on Ctrl-C.
+def run_command(run: Callable[[], int], *, name: str | None = None) -> int:
+    """`run()`'s exit status, ending in a plain message, never a traceback, for the expected troubles.
 
-    `cafe doctor | head -3` closes the pipe after three lines; the next print would raise
-    `BrokenPipeError`, and so would Python's last flush at exit. Pointing stdout at the null device
-    lets the process end without a traceback. The toys end with `raise SystemExit(run_command(main))`.
+    - An endpoint or set-up problem (`CafeError`: a missing variable, a dead endpoint) prints its
+      message, which already says how to fix it, after the program's `name` (default: the script's
+      file name, e.g. `toy.py: ...`), and exits 1.
+    - `cafe doctor | head -3` closes the pipe after three lines; the next print would raise
+      `BrokenPipeError`, and so would Python's last flush at exit. Pointing stdout at the null
+      device lets the process end quietly (141, as a shell reports it).
+    - Ctrl-C exits 130, as a shell reports it.
+
+    The toys end with `raise SystemExit(run_command(main))`.
     """
     try:
         return run()
+    except CafeError as exc:
+        print(f"{name or Path(sys.argv[0]).name}: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141  # what a shell reports for a process stopped by a closed pipe (128 + SIGPIPE)
@@ -271,4 +281,4 @@ def run_command(run: Callable[[], int]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return run_command(lambda: args.run(args))
+    return run_command(lambda: args.run(args), name="cafe")

@@ -16,12 +16,10 @@ exit status 1.
 from __future__ import annotations
 
 import random
-import sys
 
 from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.errors import ConfigError, EndpointError
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.eval_run import load_cases, make_waiter, run_eval, run_order
 from cafe.evals import first_try_no_sold_out, fixture_problems, session_checks, wilson_interval
@@ -71,8 +69,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(run_command(main))
-    except (ConfigError, EndpointError) as exc:
-        print(f"toy.py: {exc}", file=sys.stderr)
-        sys.exit(1)
+    raise SystemExit(run_command(main))

@@ -15,7 +15,6 @@ message, with exit status 1.
 
 from __future__ import annotations
 
-import sys
 
 from cafe.cli import run_command
 from cafe.context import (
@@ -23,7 +22,6 @@ from cafe.context import (
 )
 from cafe.endpoint.client import chat, make_client
 from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.errors import ConfigError, EndpointError
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.loop import run_loop
 from cafe.menu import load_menu
@@ -79,8 +77,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(run_command(main))
-    except (ConfigError, EndpointError) as exc:
-        print(f"toy.py: {exc}", file=sys.stderr)
-        sys.exit(1)
+    raise SystemExit(run_command(main))

@@ -23,14 +23,12 @@ setting or an endpoint that does not answer is explained in one message, with ex
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
 from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
-from cafe.endpoint.errors import ConfigError, EndpointError
 from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.repair import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, OMELETTE_SPEC, UNSAFE_SPEC, RepairResult,
@@ -118,8 +116,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(run_command(main))
-    except (ConfigError, EndpointError) as exc:
-        print(f"toy.py: {exc}", file=sys.stderr)
-        sys.exit(1)
+    raise SystemExit(run_command(main))
