@@ -15,6 +15,7 @@ variable or an unusable endpoint is explained in one message and the toy exits w
 from __future__ import annotations
 
 import sys
+import textwrap
 
 import cafe
 from cafe.cli import run_command
@@ -82,14 +83,14 @@ def describe(result, pad: OrderPad) -> list[str]:
 def take_order(live: bool) -> list[str]:
     pad = OrderPad(load_menu())
     client = cafe.make_client(None if live else WAITER)
-    notes = []
     if live:
         model = cafe.model_name()
         if rehearsal_script(client, model) == "default":
-            notes.append("    note: " + default_rehearsal_note("01"))
+            print(textwrap.fill(default_rehearsal_note("01"), 96, initial_indent="    note: ",
+                                subsequent_indent="          "))
         print(f"    (asking {model}; each turn waits for its reply...)", flush=True)
     result = run_loop(client, ORDER, pad.tools, max_turns=6)
-    return describe(result, pad) + notes
+    return describe(result, pad)
 
 
 def main() -> int:
@@ -97,7 +98,7 @@ def main() -> int:
     try:
         live = cafe.course_mode() == "live"
         print(f"mode: {cafe.course_mode()} (model {cafe.model_name()})")
-        print(f"1. A waiter takes an order{' (your model, live)' if live else ' (scripted)'}:")
+        print(f"1. A waiter takes an order ({'live: ' + cafe.model_name() if live else 'scripted'}):")
         print("\n".join(take_order(live)))
     except (cafe.ConfigError, cafe.EndpointError) as exc:
         print(f"toy s01: {exc}", file=sys.stderr)
