@@ -118,6 +118,15 @@ def _replies_note(label: str) -> str:
     return "your script file"
 
 
+def _chosen_script(script_path: str | None, session: str | None) -> tuple[Script, str]:
+    """The script `cafe serve` answers from, and its label: --script, --session, or the default rule."""
+    if script_path and session:
+        raise ValueError("give --script or --session, not both.")
+    if session:
+        return session_script(session), session_label(session)
+    return (Script.from_file(script_path), "script") if script_path else (Script(), "default")
+
+
 def _raise_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
@@ -133,19 +142,13 @@ def serve_forever(
     faults: Faults | None = None,
     out: TextIO | None = None,
 ) -> int:
-    """`cafe serve`: answer HTTP requests until Ctrl-C (or SIGTERM), then return 0.
-
-    `session` ("01") answers from that session's rehearsal script instead of the default rule.
+    """`cafe serve`: answer HTTP requests until Ctrl-C (or SIGTERM), then return 0. `session` ("01")
+    answers from that session's rehearsal script instead of the default rule.
     Returns 2 when the script file cannot be loaded or the port cannot be bound, after saying why.
     """
     out = out or sys.stdout
     try:
-        if script_path and session:
-            raise ValueError("give --script or --session, not both.")
-        if session:
-            script, label = session_script(session), session_label(session)
-        else:
-            script, label = (Script.from_file(script_path), "script") if script_path else (Script(), "default")
+        script, label = _chosen_script(script_path, session)
         server = make_server(script, api_key=api_key, host=host, port=port, log_requests=log_requests,
                              faults=faults, label=label)
     except ValueError as exc:
