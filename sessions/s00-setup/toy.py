@@ -20,6 +20,7 @@ import sys
 import cafe
 from cafe.cli import run_command
 from cafe.endpoint.client import chat, endpoint_of
+from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.rehearsals import rehearsal_script
 from cafe.endpoint.health import package_versions
 
@@ -74,7 +75,8 @@ def main() -> int:
         model = cafe.model_name()
         client = cafe.make_client(SCRIPT)
         response = chat(client, model=model, messages=MESSAGES, tools=[ADD_ITEM])
-        rehearsal = rehearsal_script(client, model) if mode == "live" else None
+        # `cafe serve` offers the offline model's name unless a script file names others
+        rehearsal = rehearsal_script(client, model) if mode == "live" and model == OFFLINE_MODEL else None
     except (cafe.ConfigError, cafe.EndpointError) as exc:
         print(f"toy s00: {exc}", file=sys.stderr)
         return 1
