@@ -11,7 +11,9 @@ its model list (each entry's `owned_by` is `cafe-serve:<label>`), so a toy can s
 rehearsal server's default rule, not a model" without spending a request. Any other endpoint, and
 the offline scripted client, give None.
 
-What it leaves out: sessions without a script here fall back to the default rule; a script is a
+A session adds its script as a responder in `SESSION_SCRIPTS` (code here may import only session
+00's modules) or, when a fixed list of replies tells its story, as `cafe/data/serve/sNN.json`.
+What it leaves out: sessions without a script fall back to the default rule; a script is a
 stand-in that proves the story reads, never a judgement a real model would make. Part of session
 00's set-up (sessions/s00-setup/lesson.md); `cafe.cli` adds the flag.
 """
@@ -21,18 +23,22 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.scripted import Reply, Script, default_responder
 
-__all__ = ["OWNER_PREFIX", "DEFAULT_LABEL", "SESSION_SCRIPTS", "session_script", "session_label",
+__all__ = ["OWNER_PREFIX", "DEFAULT_LABEL", "SESSION_SCRIPTS", "SCRIPTS_DIR", "session_script", "session_label",
            "waiter_responder", "rehearsal_script", "default_rehearsal_note"]
 
 # `cafe serve` names itself in each model's `owned_by` field, which OpenAI's model list carries.
 OWNER_PREFIX = "cafe-serve:"
 # The label of the built-in responder (no --script, no --session).
 DEFAULT_LABEL = "default"
+# Sessions whose story a fixed list of replies can tell ship it as JSON here, as `sNN.json` in the
+# `Script.from_file` format; a session that needs replies reacting to the request has a responder below.
+SCRIPTS_DIR = Path(__file__).resolve().parent.parent / "data" / "serve"
 # The words a customer uses for "how many", as the café's orders spell them.
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
 _ORDER_LINE = re.compile(r"\b(a|an|one|two|three|four|\d+)\s+([a-z][a-z ]*?)(?=,|\.|!|\?| and |\s+please|$)")
@@ -110,13 +116,22 @@ def session_label(session: str) -> str:
     return f"session-{_number(session)}"
 
 
-def session_script(session: str) -> Script:
-    """The `Script` for `cafe serve --session NN`; ValueError naming the sessions that have one."""
+def _available(folder: Path) -> list[str]:
+    files = {path.stem.removeprefix("s") for path in folder.glob("s[0-9][0-9].json")} if folder.is_dir() else set()
+    return sorted(set(SESSION_SCRIPTS) | files)
+
+
+def session_script(session: str, *, folder: Path = SCRIPTS_DIR) -> Script:
+    """The `Script` for `cafe serve --session NN`: a responder in `SESSION_SCRIPTS`, else the file
+    `folder/sNN.json`; ValueError naming the sessions that have one."""
     number = _number(session)
-    if number not in SESSION_SCRIPTS:
-        raise ValueError(f"No rehearsal script for session {number}; there are scripts for sessions "
-                         f"{', '.join(sorted(SESSION_SCRIPTS))}. Without --session, the default rule answers.")
-    return Script(SESSION_SCRIPTS[number], models=(OFFLINE_MODEL,))
+    if number in SESSION_SCRIPTS:
+        return Script(SESSION_SCRIPTS[number], models=(OFFLINE_MODEL,))
+    path = folder / f"s{number}.json"
+    if path.is_file():
+        return Script.from_file(path)
+    raise ValueError(f"No rehearsal script for session {number}; there are scripts for sessions "
+                     f"{', '.join(_available(folder))}. Without --session, the default rule answers.")
 
 
 # --- telling a toy where its replies come from ------------------------------------------------
@@ -143,4 +158,4 @@ def default_rehearsal_note(session: str) -> str:
     return ("This is cafe serve's default rule, not a model: it calls the first tool offered with the "
             "smallest valid arguments (an empty item, a zero), so the story does not read. "
             + (f"Restart it with `cafe serve --session {number}` for replies written for this toy."
-               if number in SESSION_SCRIPTS else "Start it with --script FILE to choose its replies."))
+               if number in _available(SCRIPTS_DIR) else "Start it with --script FILE to choose its replies."))
