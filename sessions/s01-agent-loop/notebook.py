@@ -207,8 +207,8 @@ else:
     on_ticket = [line.item for line in pad.ticket]
     ending = (confused.stop_reason if confused.stop_reason != "done" else
               ENDINGS[1] if on_ticket == ["tofu scramble"] else ENDINGS[2] if not on_ticket else "done")
+    assert [r.ok for t in confused.turns for r in t.dispatch] == [False, False, True]
 course.show_outcome(mistake_guess, ending)
-assert [r.ok for t in confused.turns for r in t.dispatch] == [False, False, True]
 
 # %% [markdown]
 # Neither mistake raised an exception: each came back as a failed result, with words the model
