@@ -146,7 +146,11 @@ for call in reply.tool_calls or []:
 # asserts only what any model guarantees: a reply came back, as a tool call or as text.
 
 # %%
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
+
 client = cafe.make_client()
+if cafe.course_mode() == "live" and rehearsal_script(client, cafe.model_name()) == "default":
+    print(default_rehearsal_note("00"))
 live_reply = chat(client, model=cafe.model_name(), messages=ORDER, tools=[ADD_ITEM]).choices[0].message
 for call in live_reply.tool_calls or []:
     print("tool call:", call.function.name, call.function.arguments)
