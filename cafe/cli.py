@@ -245,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--api-key", default=None, help="require this key (401 without it)")
     serve.add_argument("--script", default=None, help="a JSON script of replies (default: the built-in responder)")
     serve.add_argument("--session", default=None, metavar="NN",
-                       help="answer from session NN's rehearsal script, so its toy's story reads live (00, 01)")
+                       help="answer from session NN's rehearsal script, so its toy's story reads live (00, 01, 13, 14)")
     serve.add_argument("--log", action="store_true", help="print one line per request (never the key)")
     _fault_flags(serve)
     serve.set_defaults(run=_serve)

@@ -650,3 +650,29 @@ def test_serve_session_script_reads_a_json_file_for_a_session_without_a_responde
         assert [ask(server).choices[0].message.content for _ in range(2)] == ["A ticket, coming up."] * 2
     with pytest.raises(ValueError, match="scripts for sessions 00, 01, 07"):
         session_script("13", folder=tmp_path)
+
+
+@pytest.mark.parametrize("session", ["13", "14"])
+def test_serve_session_scripts_13_and_14_are_the_productive_repair_reply_by_turn(session):
+    from cafe.endpoint.rehearsals import SCRIPTS_DIR, session_script
+    from cafe.scenarios import scenario_replies
+
+    data = json.loads((SCRIPTS_DIR / f"s{session}.json").read_text(encoding="utf-8"))
+    assert data["by_turn"] is True
+    assert data["replies"] == scenario_replies("productive"), (
+        f"cafe/data/serve/s{session}.json is out of step with scenario_replies('productive'): regenerate it")
+    script = session_script(session)
+    first = script.reply_to({"model": MODEL, "messages": HELLO})
+    assert first == script.reply_to({"model": MODEL, "messages": HELLO})  # a new run starts at turn 1 again
+    assert first["tool_calls"][0]["name"] == "run_tests"
+
+
+def test_by_turn_answers_by_the_assistant_turns_already_in_the_request():
+    from cafe.endpoint.rehearsals import by_turn
+
+    responder = by_turn(["one", "two"])
+    said = [{"role": "user", "content": "hi"}]
+    replies = [responder({"messages": said + [{"role": "assistant", "content": "x"}] * n}) for n in range(4)]
+    assert replies == ["one", "two", "two", "two"]
+    with pytest.raises(ValueError, match="at least one reply"):
+        by_turn([])

@@ -20,6 +20,7 @@ stand-in that proves the story reads, never a judgement a real model would make.
 
 from __future__ import annotations
 
+import json
 import re
 import types
 from collections.abc import Callable, Mapping
@@ -30,14 +31,15 @@ from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.scripted import Reply, Script, default_responder
 
 __all__ = ["OWNER_PREFIX", "DEFAULT_LABEL", "SESSION_SCRIPTS", "SCRIPTS_DIR", "session_script", "session_label",
-           "waiter_responder", "rehearsal_script", "default_rehearsal_note"]
+           "waiter_responder", "by_turn", "rehearsal_script", "default_rehearsal_note"]
 
 # `cafe serve` names itself in each model's `owned_by` field, which OpenAI's model list carries.
 OWNER_PREFIX = "cafe-serve:"
 # The label of the built-in responder (no --script, no --session).
 DEFAULT_LABEL = "default"
-# Sessions whose story a fixed list of replies can tell ship it as JSON here, as `sNN.json` in the
-# `Script.from_file` format; a session that needs replies reacting to the request has a responder below.
+# Sessions whose story a fixed list of replies can tell ship it as JSON here, as `sNN.json`: the
+# `Script.from_file` format, or {"by_turn": true, "replies": [...]} for a reply chosen by the turn
+# (see `by_turn`). A session whose replies must react to the request has a responder below.
 SCRIPTS_DIR = Path(__file__).resolve().parent.parent / "data" / "serve"
 # The words a customer uses for "how many", as the café's orders spell them.
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
@@ -116,6 +118,27 @@ def session_label(session: str) -> str:
     return f"session-{_number(session)}"
 
 
+def by_turn(replies: list[Reply]) -> Callable[[dict], Reply]:
+    """A responder answering turn N of a conversation with `replies[N - 1]` (the last one after
+    that), N counted from the assistant messages already in the request. Unlike a queue, every
+    run starts at the first reply, however many runs or `cafe doctor` checks came before."""
+    if not replies:
+        raise ValueError("by_turn needs at least one reply.")
+
+    def responder(request: dict) -> Reply:
+        turn = sum(1 for m in request.get("messages") or [] if m.get("role") == "assistant")
+        return replies[min(turn, len(replies) - 1)]
+
+    return responder
+
+
+def _from_file(path: Path) -> Script:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if isinstance(data, dict) and data.get("by_turn"):
+        return Script(by_turn(list(data["replies"])), models=data.get("models", [OFFLINE_MODEL]))
+    return Script.from_file(path)
+
+
 def _available(folder: Path) -> list[str]:
     files = {path.stem.removeprefix("s") for path in folder.glob("s[0-9][0-9].json")} if folder.is_dir() else set()
     return sorted(set(SESSION_SCRIPTS) | files)
@@ -129,7 +152,7 @@ def session_script(session: str, *, folder: Path = SCRIPTS_DIR) -> Script:
         return Script(SESSION_SCRIPTS[number], models=(OFFLINE_MODEL,))
     path = folder / f"s{number}.json"
     if path.is_file():
-        return Script.from_file(path)
+        return _from_file(path)
     raise ValueError(f"No rehearsal script for session {number}; there are scripts for sessions "
                      f"{', '.join(_available(folder))}. Without --session, the default rule answers.")
 
