@@ -24,6 +24,7 @@ from typing import Any, TextIO
 from cafe.endpoint.config import mask_key
 from cafe.endpoint.errors import CafeError
 from cafe.endpoint.faults import REPLY_FAULTS, Faults
+from cafe.endpoint.rehearsals import session_label, session_script
 from cafe.endpoint.scripted import Script
 from cafe.endpoint.serve import DEFAULT_HOST, DEFAULT_PORT, POLL_INTERVAL_S, CafeServer, make_server
 
@@ -94,6 +95,7 @@ def _banner(server: CafeServer, api_key: str | None) -> str:
     lines = [
         f"cafe serve: a scripted OpenAI-compatible endpoint at {server.base_url}",
         f"Models: {', '.join(server.script.models)}; {key_note}.",
+        f"Replies: {_replies_note(server.label)}.",
         "To point the course at it, run these in another terminal:",
         "",
         "  export COURSE_MODE=live",
@@ -109,6 +111,23 @@ def _banner(server: CafeServer, api_key: str | None) -> str:
     return "\n".join(lines)
 
 
+def _replies_note(label: str) -> str:
+    if label == "default":
+        return "the default rule (the first tool offered, smallest arguments); --session NN fits a toy"
+    if label.startswith("session-"):
+        return f"the script for session {label.removeprefix('session-')}'s toy and notebook"
+    return "your script file"
+
+
+def _chosen_script(script_path: str | None, session: str | None) -> tuple[Script, str]:
+    """The script `cafe serve` answers from, and its label: --script, --session, or the default rule."""
+    if script_path and session:
+        raise ValueError("give --script or --session, not both.")
+    if session:
+        return session_script(session), session_label(session)
+    return (Script.from_file(script_path), "script") if script_path else (Script(), "default")
+
+
 def _raise_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
@@ -119,19 +138,20 @@ def serve_forever(
     port: int = DEFAULT_PORT,
     api_key: str | None = None,
     script_path: str | None = None,
+    session: str | None = None,
     log_requests: bool = False,
     faults: Faults | None = None,
     out: TextIO | None = None,
 ) -> int:
-    """`cafe serve`: answer HTTP requests until Ctrl-C (or SIGTERM), then return 0.
-
+    """`cafe serve`: answer HTTP requests until Ctrl-C (or SIGTERM), then return 0. `session` ("01")
+    answers from that session's rehearsal script instead of the default rule.
     Returns 2 when the script file cannot be loaded or the port cannot be bound, after saying why.
     """
     out = out or sys.stdout
     try:
-        script = Script.from_file(script_path) if script_path else Script()
+        script, label = _chosen_script(script_path, session)
         server = make_server(script, api_key=api_key, host=host, port=port, log_requests=log_requests,
-                             faults=faults)
+                             faults=faults, label=label)
     except ValueError as exc:
         print(f"cafe serve: {exc}", file=sys.stderr)
         return 2
@@ -180,7 +200,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"cafe serve: {exc}", file=sys.stderr)
         return 2
     return serve_forever(host=args.host, port=args.port, api_key=args.api_key, script_path=args.script,
-                         log_requests=args.log, faults=faults)
+                         session=args.session, log_requests=args.log, faults=faults)
 
 
 def _seconds(text: str) -> float:
@@ -225,6 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
     serve.add_argument("--api-key", default=None, help="require this key (401 without it)")
     serve.add_argument("--script", default=None, help="a JSON script of replies (default: the built-in responder)")
+    serve.add_argument("--session", default=None, metavar="NN",
+                       help="answer from session NN's rehearsal script, so its toy's story reads live (00, 01, 13, 14)")
     serve.add_argument("--log", action="store_true", help="print one line per request (never the key)")
     _fault_flags(serve)
     serve.set_defaults(run=_serve)

@@ -541,3 +541,138 @@ def test_fault_429_sends_retry_after():
         with pytest.raises(urllib.error.HTTPError) as caught:
             urllib.request.urlopen(request, timeout=5)
     assert caught.value.code == 429 and caught.value.headers["Retry-After"] == "7"
+
+
+# --- `cafe serve --session NN`: a script per session, and telling it from the default rule ---------
+
+
+ORDER = [{"role": "system", "content": "You take orders at a café."},
+         {"role": "user", "content": "Two lattes and a croissant, please."}]
+
+
+def test_serve_session_script_takes_the_order_through_the_tools_over_http():
+    from cafe.endpoint.rehearsals import session_script
+    from cafe.loop import run_loop
+    from cafe.menu import load_menu
+    from cafe.orderpad import OrderPad
+
+    pad = OrderPad(load_menu())
+    with running_server(session_script("01"), label="session-01") as server:
+        result = run_loop(sdk(server), ORDER, pad.tools, model=MODEL, max_turns=6)
+    assert [[c.name for c in turn.calls] for turn in result.turns] == [["look_up", "look_up"],
+                                                                      ["add_to_ticket", "add_to_ticket"], []]
+    assert result.stop_reason == "done" and result.text == "On the ticket: 2 x latte, 1 x croissant."
+    assert [(line.item, line.quantity) for line in pad.ticket] == [("latte", 2), ("croissant", 1)]
+
+
+def test_serve_session_script_for_session_00_reads_the_item_add_item_needs():
+    from cafe.endpoint.rehearsals import session_script
+
+    with running_server(session_script("0")) as server:
+        reply = ask(server, messages=[{"role": "user", "content": "A latte, please."}], tools=[ADD_ITEM])
+    (call,) = reply.choices[0].message.tool_calls
+    assert (call.function.name, json.loads(call.function.arguments)) == ("add_item", {"item": "latte"})
+
+
+def test_serve_session_script_unknown_session_names_the_ones_there_are():
+    from cafe.endpoint.rehearsals import session_script
+
+    with pytest.raises(ValueError, match=r"No rehearsal script for session 42; there are scripts for sessions 00, 01"):
+        session_script("42")
+    with pytest.raises(ValueError, match="session number like 01"):
+        session_script("latte")
+
+
+def test_rehearsal_script_tells_the_default_rule_a_session_script_and_other_endpoints_apart():
+    from cafe.endpoint.rehearsals import rehearsal_script, session_script
+    from cafe.endpoint.scripted import ScriptedClient
+
+    with running_server() as server:
+        assert rehearsal_script(sdk(server), MODEL) == "default"
+        assert rehearsal_script(sdk(server), "another-model") is None
+    with running_server(session_script("01"), label="session-01") as server:
+        assert rehearsal_script(sdk(server), MODEL) == "session-01"
+    with running_server(["x"]) as server:
+        assert rehearsal_script(sdk(server), MODEL) == "script"
+        assert server.requests == []  # it read the model list only: no scripted reply was spent
+    assert rehearsal_script(ScriptedClient(), MODEL) is None  # offline: not cafe serve
+    assert rehearsal_script(object(), MODEL) is None  # cannot list models: not ours to diagnose
+
+
+def test_cafe_serve_session_flag_answers_from_the_session_script_and_says_so():
+    server = ServeProcess("--session", "01")
+    try:
+        base_url = server.read_until(r"export CAFE_BASE_URL=(\S+)").group(1)
+        client = openai.OpenAI(base_url=base_url, api_key="sk-local", timeout=5, max_retries=0)
+        reply = client.chat.completions.create(model=MODEL, messages=ORDER[1:], tools=[ADD_ITEM])
+        assert [json.loads(c.function.arguments) for c in reply.choices[0].message.tool_calls] == [
+            {"item": "latte"}, {"item": "croissant"}]
+    finally:
+        assert server.stop() == 0
+    assert "Replies: the script for session 01's toy and notebook." in server.output
+
+
+def test_cafe_serve_session_flag_refuses_an_unknown_session_and_a_script_too(tmp_path, capsys):
+    assert serve_forever(port=0, session="42") == 2
+    assert "No rehearsal script for session 42" in capsys.readouterr().err
+    script = tmp_path / "replies.json"
+    script.write_text('["hi"]', encoding="utf-8")
+    assert serve_forever(port=0, session="01", script_path=str(script)) == 2
+    assert "--script or --session, not both" in capsys.readouterr().err
+
+
+def test_toy_01_against_the_default_rule_says_so_and_against_its_script_reads_the_order():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") or k == "CAFE_HOME"}
+    toy = REPO / "sessions" / "s01-agent-loop" / "toy.py"
+    outputs = {}
+    for label, script in (("default", None), ("session-01", "01")):
+        from cafe.endpoint.rehearsals import session_script
+
+        with running_server(session_script(script) if script else None, label=label) as server:
+            env.update({"COURSE_MODE": "live", "CAFE_BASE_URL": server.base_url, "CAFE_API_KEY": "sk-local",
+                        "CAFE_MODEL": MODEL})
+            done = subprocess.run([sys.executable, str(toy)], capture_output=True, text=True, env=env, cwd=REPO,
+                                  timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        outputs[label] = done.stdout
+    assert "cafe serve's default rule, not a model" in outputs["default"]
+    assert "cafe serve --session 01" in outputs["default"]
+    assert "default rule" not in outputs["session-01"]
+    assert "ticket: 2 x latte; 1 x croissant" in outputs["session-01"]
+
+
+def test_serve_session_script_reads_a_json_file_for_a_session_without_a_responder(tmp_path):
+    from cafe.endpoint.rehearsals import session_script
+
+    (tmp_path / "s07.json").write_text(json.dumps({"replies": ["A ticket, coming up."], "cycle": True}),
+                                       encoding="utf-8")
+    with running_server(session_script("07", folder=tmp_path)) as server:
+        assert [ask(server).choices[0].message.content for _ in range(2)] == ["A ticket, coming up."] * 2
+    with pytest.raises(ValueError, match="scripts for sessions 00, 01, 07"):
+        session_script("13", folder=tmp_path)
+
+
+@pytest.mark.parametrize("session", ["13", "14"])
+def test_serve_session_scripts_13_and_14_are_the_productive_repair_reply_by_turn(session):
+    from cafe.endpoint.rehearsals import SCRIPTS_DIR, session_script
+    from cafe.scenarios import scenario_replies
+
+    data = json.loads((SCRIPTS_DIR / f"s{session}.json").read_text(encoding="utf-8"))
+    assert data["by_turn"] is True
+    assert data["replies"] == scenario_replies("productive"), (
+        f"cafe/data/serve/s{session}.json is out of step with scenario_replies('productive'): regenerate it")
+    script = session_script(session)
+    first = script.reply_to({"model": MODEL, "messages": HELLO})
+    assert first == script.reply_to({"model": MODEL, "messages": HELLO})  # a new run starts at turn 1 again
+    assert first["tool_calls"][0]["name"] == "run_tests"
+
+
+def test_by_turn_answers_by_the_assistant_turns_already_in_the_request():
+    from cafe.endpoint.rehearsals import by_turn
+
+    responder = by_turn(["one", "two"])
+    said = [{"role": "user", "content": "hi"}]
+    replies = [responder({"messages": said + [{"role": "assistant", "content": "x"}] * n}) for n in range(4)]
+    assert replies == ["one", "two", "two", "two"]
+    with pytest.raises(ValueError, match="at least one reply"):
+        by_turn([])

@@ -39,6 +39,7 @@ from typing import Any
 
 from cafe.endpoint.errors import ScriptExhausted
 from cafe.endpoint.faults import MALFORMED_BODY, Faults, fault_error, reply_body
+from cafe.endpoint.rehearsals import DEFAULT_LABEL, OWNER_PREFIX
 from cafe.endpoint.scripted import Reply, Responder, Script, completion_payload
 from cafe.endpoint.validation import Problem, validate_chat_request
 
@@ -125,7 +126,7 @@ class _Handler(BaseHTTPRequestHandler):
                                 "server was started with.", code="invalid_api_key")
 
     def _models(self) -> None:
-        data = [{"id": name, "object": "model", "created": 0, "owned_by": "cafe"}
+        data = [{"id": name, "object": "model", "created": 0, "owned_by": f"{OWNER_PREFIX}{self.server.label}"}
                 for name in self.server.script.models]
         self._send(200, {"object": "list", "data": data})
 
@@ -215,15 +216,18 @@ class CafeServer(ThreadingHTTPServer):
 
     `base_url` is what CAFE_BASE_URL should be; `requests` lists the JSON bodies of the chat
     completion requests received, in arrival order, so a test can assert on what the SDK sent.
+    `label` names the script in the model list (`owned_by` is `cafe-serve:<label>`), so a toy can
+    tell the default rule from a session's script (`cafe.endpoint.rehearsals.rehearsal_script`).
     """
 
     daemon_threads = True
     block_on_close = False  # a slow (faulted) reply must not hold up shutdown
 
     def __init__(self, address: tuple[str, int], *, script: Script, api_key: str | None,
-                 supports_json_schema: bool, faults: Faults | None, log_requests: bool):
+                 supports_json_schema: bool, faults: Faults | None, log_requests: bool, label: str):
         super().__init__(address, _Handler)
         self.script = script
+        self.label = label
         self.api_key = api_key
         self.supports_json_schema = supports_json_schema
         self.faults = faults
@@ -266,12 +270,18 @@ def make_server(
     supports_json_schema: bool = True,
     faults: Faults | None = None,
     log_requests: bool = False,
+    label: str | None = None,
 ) -> CafeServer:
-    """Bind a `CafeServer` (port 0 picks a free port); the caller runs and closes it."""
+    """Bind a `CafeServer` (port 0 picks a free port); the caller runs and closes it.
+
+    `label` names the script in the model list; by default "default" with no script, else "script".
+    """
     if api_key is not None and not api_key:
         raise ValueError("api_key is empty; pass None to accept any key, or a non-empty key to require it.")
+    label = label or (DEFAULT_LABEL if script is None else "script")
     return CafeServer((host, port), script=_as_script(script), api_key=api_key,
-                      supports_json_schema=supports_json_schema, faults=faults, log_requests=log_requests)
+                      supports_json_schema=supports_json_schema, faults=faults, log_requests=log_requests,
+                      label=label)
 
 
 @contextmanager
@@ -283,6 +293,7 @@ def running_server(
     port: int = 0,
     supports_json_schema: bool = True,
     faults: Faults | None = None,
+    label: str | None = None,
 ) -> Iterator[CafeServer]:
     """Run a server in a background thread for the length of a `with` block, then stop it.
 
@@ -290,7 +301,7 @@ def running_server(
             client = openai.OpenAI(base_url=server.base_url, api_key="sk-local")
     """
     server = make_server(script, api_key=api_key, host=host, port=port,
-                         supports_json_schema=supports_json_schema, faults=faults)
+                         supports_json_schema=supports_json_schema, faults=faults, label=label)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_INTERVAL_S},
                               name=f"cafe-serve-{server.server_address[1]}", daemon=True)
     thread.start()

@@ -7,7 +7,8 @@ It checks that the course's packages import, then sends one café request (with 
 offer) through `cafe.make_client()` and prints what came back, in a few lines. Offline the reply
 comes from `SCRIPT`, the toy's one-reply script, so the output is the same on every run; live,
 `make_client` ignores the script and your model chooses the reply. Rehearsing against
-`cafe serve` (model `cafe-scripted`), the server's own rule answers, and the toy says so. A missing variable or an
+`cafe serve`, the toy says which script answered (`cafe.endpoint.rehearsals.rehearsal_script`):
+the server's default rule, or `cafe serve --session 00`'s waiter. A missing variable or an
 endpoint that does not answer is explained in one message and the toy exits with status 1;
 `cafe doctor` gives the full diagnosis.
 """
@@ -20,6 +21,7 @@ import cafe
 from cafe.cli import run_command
 from cafe.endpoint.client import chat, endpoint_of
 from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.rehearsals import rehearsal_script
 from cafe.endpoint.health import package_versions
 
 ADD_ITEM = {
@@ -48,14 +50,17 @@ def describe(message) -> str:
     return f"plain text: {message.content!r}"
 
 
-def who_answered(mode: str, model: str) -> str:
+def who_answered(mode: str, rehearsal: str | None) -> str:
     """A note on where the reply came from: the toy's script, `cafe serve`, or your model."""
     if mode == "offline":
         return "(the toy's script wrote this reply; live, your model chooses it)"
-    if model == OFFLINE_MODEL:  # the name `cafe serve` offers: a rehearsal, not a model
+    if rehearsal == "default":  # `cafe serve` with no script: a rehearsal, not a model
         return ("(cafe serve answered, not a real model. With no script it follows its default rule:\n"
                 " call the first tool offered with the smallest valid arguments, so \"item\" is an\n"
-                " empty string. To choose its replies, start it with `cafe serve --script FILE`.)")
+                " empty string. For a waiter who reads the order, restart it with\n"
+                " `cafe serve --session 00`; to choose its replies, `cafe serve --script FILE`.)")
+    if rehearsal is not None:
+        return f"(cafe serve answered from its {rehearsal} script, not a real model)"
     return "(your model chose this reply)"
 
 
@@ -70,13 +75,15 @@ def main() -> int:
         model = cafe.model_name()
         client = cafe.make_client(SCRIPT)
         response = chat(client, model=model, messages=MESSAGES, tools=[ADD_ITEM])
+        # `cafe serve` offers the offline model's name unless a script file names others
+        rehearsal = rehearsal_script(client, model) if mode == "live" and model == OFFLINE_MODEL else None
     except (cafe.ConfigError, cafe.EndpointError) as exc:
         print(f"toy s00: {exc}", file=sys.stderr)
         return 1
     print(f"mode:      {mode} (model {model} at {endpoint_of(client)})")
     print(f"asked:     {REQUEST!r}, with one tool on offer: add_item")
     print(f"answer:    {describe(response.choices[0].message)}")
-    for line in who_answered(mode, model).splitlines():
+    for line in who_answered(mode, rehearsal).splitlines():
         print("           " + line)
     print("next:      `cafe doctor` for the full check, then open notebooks/s00-setup.ipynb")
     return 0

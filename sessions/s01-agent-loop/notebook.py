@@ -7,22 +7,26 @@
 # or a budget stops it. In this notebook you will:
 #
 # 1. **Take an order** through three tools and predict how many turns it costs.
-# 2. **See where a tool's schema comes from**: the function's own signature.
-# 3. **Watch a runaway model** hit the turn budget, and check that every run ends on a name.
-# 4. **See mistakes become results** the model can read, instead of crashes.
-# 5. **Meet the one-turn lag** of an observer, then **write your first observer**.
+# 2. **Read a tool's schema** off a function's signature, and predict what it demands.
+# 3. **Watch a runaway model** meet the turn budget, and check that every run ends on a name.
+# 4. **Send the model an order the café cannot fill**, and predict how the run ends.
+# 5. **Predict what an observer sees**, then **write your first observer** and **a tool of your own**.
 # 6. **Bank** the number of turns your model needs for an order.
 #
-# Offline (the default) the "model" is a script, so every run here is the same on every machine.
+# Sections 1 to 5 tell stories that show a mechanism, so their "model" is always a script
+# (`ScriptedClient`), in both modes: every run is the same on every machine. The cells marked
+# **live** use `cafe.make_client()`, which is your model when `COURSE_MODE=live`.
 
 # %%
 import cafe
 from cafe import course
-from cafe.exercises.s01 import check_repeat_guard
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.endpoint.scripted import ScriptedClient
+from cafe.exercises.s01 import check_own_tool, check_repeat_guard
 from cafe.loop import RUN_STOP_REASONS, Nudge, Stop, run_loop
 from cafe.menu import load_menu
 from cafe.orderpad import OrderPad
-from cafe.tools import tool
+from cafe.tools import ToolOutput, tool
 
 # The café's trusted menu (prices, allergens, what is sold out today). Session 03 looks at it
 # closely; here it is simply handed to the order pad.
@@ -57,7 +61,7 @@ def show_turns(result):
 # %% [markdown]
 # ## 1. An order, through tools
 #
-# The scripted waiter below first looks up both items (two tool calls in one turn), then adds
+# The scripted waiter below (a script in both modes) first looks up both items (two tool calls in one turn), then adds
 # both to the ticket, then answers in words. A *turn* is one request to the model.
 #
 # Predict first: how many turns will the run take?
@@ -73,7 +77,7 @@ turns_guess = course.predict("s01.order_turns", "How many turns (requests to the
 
 # %%
 pad = OrderPad(MENU)
-result = run_loop(cafe.make_client(WAITER), ORDER, pad.tools, max_turns=6)
+result = run_loop(ScriptedClient(WAITER), ORDER, pad.tools, max_turns=6)
 show_turns(result)
 print("ticket:", pad.read_ticket().replace("\n", "; "))
 course.show_outcome(turns_guess, str(len(result.turns)))
@@ -91,66 +95,73 @@ for message in result.messages:
 assert len(ORDER) == 2, "the caller's messages were changed"
 
 # %% [markdown]
-# ## 2. Where a tool's schema comes from
+# ## 2. Which arguments must the model send?
 #
 # The model never sees Python. It sees a JSON schema per tool, and `tool(fn)` reads that schema
-# off the function: type hints give the JSON types, parameters without defaults are required,
-# the docstring gives the descriptions. The order pad's `add_to_ticket(item: str, quantity: int = 1)`
-# is an ordinary method.
+# off the function. Here is a tool the café might add for booking a table. Read its signature
+# closely, with the lesson's section on tools in mind.
 #
-# Predict first: which of its parameters will the schema mark as required?
+# Predict first: which parameters will the schema list as `required`?
 
 # %%
-required_guess = course.predict("s01.required", "Which parameters of add_to_ticket are required in its schema?",
-                                options=["item", "item and quantity", "neither"])
+def reserve(name: str, table: int | None, note: str | None = None, guests: int = 2) -> str:
+    """Hold a table for a customer.
+
+    Args:
+        name: who the table is for
+        table: the table number, or null for any free table
+        note: anything the staff should know
+        guests: how many people are coming
+    """
+    return f"table {table or 'any'} held for {name} ({guests})"
+
+
+required_guess = course.predict("s01.required", "Which parameters of reserve will its schema mark as required?",
+                                options=["name", "name and table", "name, table and note", "all four"])
 
 # %%
 import json
 
-schema = pad.tools[1].schema()
+schema = tool(reserve).schema()
 print(json.dumps(schema, indent=2, ensure_ascii=False))
 required = schema["function"]["parameters"]["required"]
-course.show_outcome(required_guess, {("item",): "item", ("item", "quantity"): "item and quantity"}.get(
-    tuple(required), "neither"))
+course.show_outcome(required_guess, {("name",): "name", ("name", "table"): "name and table",
+                                     ("name", "table", "note"): "name, table and note"}.get(tuple(required), "all four"))
 
 # %% [markdown]
+# What decides "required" is the default, not the type. `table: int | None` says the function
+# *accepts* None, but without a default the call cannot leave it out, so the model must send it
+# (possibly as `null`). `note: str | None = None` may be left out. The type hints give the JSON
+# types, and the docstring's `Args:` block gives the descriptions the model reads.
+#
 # Try it on your own function: give `note_allergy` a docstring with an `Args:` block and type
 # hints, and look at what `tool` makes of it.
-
-# %%
-def note_allergy(allergen: str, severe: bool = False) -> str:
-    """Write an allergy on the ticket so the kitchen sees it.
-
-    Args:
-        allergen: what the customer must not eat, e.g. nuts
-        severe: True when even traces are dangerous
-    """
-    return f"noted: {allergen}{' (severe)' if severe else ''}"
-
-
-print(json.dumps(tool(note_allergy).parameters, indent=2))
 
 # %%
 course.reveal("s01.why_schema")
 
 # %% [markdown]
-# ## 3. A budget, and a named stop
+# ## 3. How far does a runaway model get?
 #
-# This scripted model never stops asking for the same lookup. The loop gives it `max_turns=4`.
-# Predict first: which stop reason does the run end on?
+# This scripted model never stops asking for the same lookup: its script has ten identical
+# turns. The loop is given a budget of `max_turns=4`.
+#
+# Predict first: how many times will `look_up` actually run before the loop ends the run?
 
 # %%
 RUNAWAY = [asks(call("look_up", item="latte"))] * 10
-runaway_guess = course.predict("s01.runaway_stop", "Which stop_reason does the runaway run end on?",
-                               options=sorted(RUN_STOP_REASONS))
+runaway_guess = course.predict("s01.runaway_calls", "With max_turns=4, how many times does look_up run?",
+                               options=["3", "4", "5", "10"])
 
 # %%
-runaway = run_loop(cafe.make_client(RUNAWAY), ORDER, OrderPad(MENU).tools, max_turns=4)
+runaway = run_loop(ScriptedClient(RUNAWAY), ORDER, OrderPad(MENU).tools, max_turns=4)
 show_turns(runaway)
-course.show_outcome(runaway_guess, runaway.stop_reason)
+course.show_outcome(runaway_guess, str(sum(len(turn.dispatch) for turn in runaway.turns)))
 
 # %% [markdown]
-# Whatever happens, a run ends on one of five names. Read these assertions before moving on:
+# Each of the four turns was a request to the model, and each turn's call ran before the budget
+# was checked again. Look at the last line: the run did not end on `done`. Whatever happens, a
+# run ends on one of five names. Read these assertions before moving on:
 # they hold for every run in this notebook, and later sessions rely on them.
 
 # %%
@@ -164,12 +175,13 @@ assert runaway.stop_reason == "max_turns" and len(runaway.turns) == 4
 course.reveal("s01.why_budget")
 
 # %% [markdown]
-# ## 4. Mistakes are results, not crashes
+# ## 4. What happens to an order the café cannot fill?
 #
-# This time the model asks for something the café does not sell, and then for the cheese
-# omelette, which is 86'd (sold out) today, and finally for something the café does have.
+# This time the scripted model asks to add something the café does not sell (a unicorn cake),
+# then the cheese omelette, which is 86'd (kitchen slang for sold out) today, and then a tofu
+# scramble. Its last turn says what it did.
 #
-# Predict first: what does the loop do with the request for a unicorn cake?
+# Predict first: how does the run end?
 
 # %%
 CONFUSED = [
@@ -178,17 +190,25 @@ CONFUSED = [
     asks(call("add_to_ticket", item="tofu scramble")),
     "The omelette is sold out, so I put a tofu scramble on the ticket.",
 ]
-mistake_guess = course.predict("s01.mistake", "The model asks to add a unicorn cake. What does the loop do?",
-                               options=["raises an exception", "sends a failed result back to the model",
-                                        "skips the call without a word"])
+ENDINGS = ["an exception on turn 1", "done, with a tofu scramble on the ticket", "done, with an empty ticket",
+           "max_turns"]
+mistake_guess = course.predict("s01.mistake", "The model asks for a unicorn cake first. How does the run end?",
+                               options=ENDINGS)
 
 # %%
 pad = OrderPad(MENU)
-confused = run_loop(cafe.make_client(CONFUSED), ORDER, pad.tools)
-show_turns(confused)
-first = confused.turns[0].dispatch[0]
-course.show_outcome(mistake_guess, f"ran it: {first.output}" if first.ok else "sends a failed result back to the model")
-assert [r.ok for t in confused.turns for r in t.dispatch] == [False, False, True]
+try:
+    confused = run_loop(ScriptedClient(CONFUSED), ORDER, pad.tools)
+except Exception as exc:  # what a loop without this session's rule would do
+    print(f"{type(exc).__name__}: {exc}")
+    ending = ENDINGS[0]
+else:
+    show_turns(confused)
+    on_ticket = [line.item for line in pad.ticket]
+    ending = (confused.stop_reason if confused.stop_reason != "done" else
+              ENDINGS[1] if on_ticket == ["tofu scramble"] else ENDINGS[2] if not on_ticket else "done")
+    assert [r.ok for t in confused.turns for r in t.dispatch] == [False, False, True]
+course.show_outcome(mistake_guess, ending)
 
 # %% [markdown]
 # Neither mistake raised an exception: each came back as a failed result, with words the model
@@ -196,13 +216,14 @@ assert [r.ok for t in confused.turns for r in t.dispatch] == [False, False, True
 # endpoint is down, `run_loop` was called wrongly) are exceptions.
 
 # %% [markdown]
-# ## 5. Watching the loop: observers, and the one-turn lag
+# ## 5. What does an observer see on turn 2?
 #
 # Later sessions never edit the loop. They plug in. An *observer* is a function the loop calls at
-# the start of every turn, after the model has answered and before its tools run. It sees the
-# calls just proposed (`view.calls`) and the results of the *previous* turn (`view.prev_dispatch`).
+# the start of every turn, once the model has answered and before any of that answer's tool
+# calls run. It is handed a `TurnView`: `view.calls` are the calls the model has just proposed,
+# and `view.prev_dispatch` holds the most recent tool results the loop has.
 #
-# Predict first: on turn 2 of the order, whose results does the observer see?
+# Predict first: on turn 2 of the scripted order, whose results are in `prev_dispatch`?
 
 # %%
 lag_guess = course.predict("s01.lag", "On turn 2, the observer's prev_dispatch holds the results of...",
@@ -220,7 +241,7 @@ def watcher(view):
     return None
 
 
-watched = run_loop(cafe.make_client(WAITER), ORDER, OrderPad(MENU).tools, observers=[watcher])
+watched = run_loop(ScriptedClient(WAITER), ORDER, OrderPad(MENU).tools, observers=[watcher])
 on_turn_2 = seen_on[2]  # compare it with what each turn's calls really returned
 if not on_turn_2:
     lag_outcome = "nothing yet"
@@ -243,14 +264,14 @@ def allergy_reminder(view):
     return None
 
 
-reminded = run_loop(cafe.make_client(WAITER), ORDER, OrderPad(MENU).tools, observers=[allergy_reminder])
+reminded = run_loop(ScriptedClient(WAITER), ORDER, OrderPad(MENU).tools, observers=[allergy_reminder])
 print([m["content"] for m in reminded.messages if m["role"] == "user"])
 
 # %%
 course.reveal("s01.why_lag")
 
 # %% [markdown]
-# ## 6. Your turn: a first stall detector
+# ## 6. Your turn (1 of 2): a first stall detector
 #
 # Write `repeat_guard(view)`: return `Stop("stuck", <a short reason>)` when the model proposes
 # exactly the calls it made last turn (same tool names, same arguments, in the same order) after
@@ -272,7 +293,7 @@ course.compare(repeat_guard, check=check_repeat_guard, key="s01.repeat_guard")
 
 # %%
 try:
-    guarded = run_loop(cafe.make_client(RUNAWAY), ORDER, OrderPad(MENU).tools, max_turns=4, observers=[repeat_guard])
+    guarded = run_loop(ScriptedClient(RUNAWAY), ORDER, OrderPad(MENU).tools, max_turns=4, observers=[repeat_guard])
     print(f"{guarded.stop_reason} after {len(guarded.turns)} turns: {guarded.detail}")
 except NotImplementedError:
     print("repeat_guard is still the stub: write it above, then run this cell again.")
@@ -281,16 +302,59 @@ except NotImplementedError:
 course.reveal("s01.repeat_guard", source=cafe.loop.repeat_guard)
 
 # %% [markdown]
-# ## 7. Checkpoint: turns to take an order
+# ## 7. Your turn (2 of 2): a tool the waiter is missing
 #
-# Run the order once more, offline with the scripted waiter or live (`COURSE_MODE=live`) with your
-# model, and bank how many turns it took and how it ended. A model that needs many more turns
+# Open-ended: write any tool the café's waiter lacks, as a plain function. Some ideas:
+# `remove_from_ticket(item: str)`, `ask_allergies(allergen: str)`, `split_bill(ways: int)`.
+# Rename `my_tool` if you like. The check looks at it the way the model and the loop will:
+#
+# - the model reads only the schema, so it needs a docstring and an `Args:` line per parameter;
+# - one day a model sends the smallest arguments the schema allows (an empty string, a zero):
+#   your tool must answer in words then, not raise. Return `ToolOutput(False, "...")` to say
+#   what went wrong, so the model can read it and try again.
+
+# %%
+def my_tool(item: str) -> str:
+    raise NotImplementedError("your turn: write a tool the waiter is missing")
+
+
+# %%
+course.compare(my_tool, check=check_own_tool, key="s01.own_tool")
+
+# %% [markdown]
+# **Live stretch.** This cell hands your tool to a model, next to the order pad's tools, with a
+# customer line that needs it. Offline, a two-line script calls your tool once with the smallest
+# arguments and then answers. With `COURSE_MODE=live` it is your model (**live**): does it choose
+# your tool, and with which arguments? Change the customer's words and the docstring, run it
+# again, and note what changed. A live run asserts only what any model guarantees: the run ends
+# on one of the five names.
+
+# %%
+yours = tool(my_tool)
+customer = [ORDER[0], {"role": "user", "content": "I'd like to change my order, please."}]
+live = cafe.course_mode() == "live"
+stretch_script = [asks(call(yours.name, **cafe.endpoint.scripted.minimal_instance(yours.parameters))),
+                  "Done: I used your tool once."]
+client = cafe.make_client(None if live else stretch_script)
+stretch = run_loop(client, customer, [yours, *OrderPad(MENU).tools], max_turns=4)
+show_turns(stretch)
+assert stretch.stop_reason in RUN_STOP_REASONS
+
+# %% [markdown]
+# ## 8. Checkpoint: turns to take an order
+#
+# This cell is **live** when `COURSE_MODE=live`: your model takes the order. Offline the scripted
+# waiter does. Bank how many turns it took and how it ended. A model that needs many more turns
 # than the script is paying for every one of them, and session 11 puts a price on that.
 
 # %%
 pad = OrderPad(MENU)
-live = cafe.course_mode() == "live"
-final = run_loop(cafe.make_client(None if live else WAITER), ORDER, pad.tools, max_turns=8)
+client = cafe.make_client(None if live else WAITER)
+if live and rehearsal_script(client, cafe.model_name()) == "default":
+    print(default_rehearsal_note("01"))
+final = run_loop(client, ORDER, pad.tools, max_turns=8)
 show_turns(final)
-course.checkpoint("s01", "order_turns", {"turns": len(final.turns), "stop_reason": final.stop_reason},
+assert final.stop_reason in RUN_STOP_REASONS  # all a live model guarantees
+course.checkpoint("s01", "order_turns", {"turns": len(final.turns), "stop_reason": final.stop_reason,
+                                         "mode": cafe.course_mode()},
                   model=cafe.model_name())

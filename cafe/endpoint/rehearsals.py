@@ -1,0 +1,184 @@
+"""Scripts for `cafe serve --session NN`, and how a toy tells it is talking to `cafe serve`.
+
+`cafe serve` with no script answers from `default_responder`: it calls the first tool offered with
+the smallest valid arguments, which proves the plumbing and makes a toy's story unreadable
+(`look_up(item='')` on every turn). `cafe serve --session 01` answers from a script written for
+that session's toy and notebook instead, so a learner rehearsing live mode without a key sees a
+story that reads like the offline one, over real HTTP.
+
+`rehearsal_script(client, model)` says which script a `cafe serve` endpoint answers from, read off
+its model list (each entry's `owned_by` is `cafe-serve:<label>`), so a toy can say "this is the
+rehearsal server's default rule, not a model" without spending a request. Any other endpoint, and
+the offline scripted client, give None.
+
+A session adds its script as a responder in `SESSION_SCRIPTS` (code here may import only session
+00's modules) or, when a fixed list of replies tells its story, as `cafe/data/serve/sNN.json`.
+What it leaves out: sessions without a script fall back to the default rule; a script is a
+stand-in that proves the story reads, never a judgement a real model would make. Part of session
+00's set-up (sessions/s00-setup/lesson.md); `cafe.cli` adds the flag.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import types
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.scripted import Reply, Script, default_responder
+
+__all__ = ["OWNER_PREFIX", "DEFAULT_LABEL", "SESSION_SCRIPTS", "SCRIPTS_DIR", "session_script", "session_label",
+           "waiter_responder", "by_turn", "rehearsal_script", "default_rehearsal_note"]
+
+# `cafe serve` names itself in each model's `owned_by` field, which OpenAI's model list carries.
+OWNER_PREFIX = "cafe-serve:"
+# The label of the built-in responder (no --script, no --session).
+DEFAULT_LABEL = "default"
+# Sessions whose story a fixed list of replies can tell ship it as JSON here, as `sNN.json`: the
+# `Script.from_file` format, or {"by_turn": true, "replies": [...]} for a reply chosen by the turn
+# (see `by_turn`). A session whose replies must react to the request has a responder below.
+SCRIPTS_DIR = Path(__file__).resolve().parent.parent / "data" / "serve"
+# The words a customer uses for "how many", as the café's orders spell them.
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+_ORDER_LINE = re.compile(r"\b(a|an|one|two|three|four|\d+)\s+([a-z][a-z ]*?)(?=,|\.|!|\?| and |\s+please|$)")
+
+
+# --- small pure helpers ---------------------------------------------------------------------
+
+
+def _ordered(text: str) -> list[tuple[str, int]]:
+    """(item, quantity) for each "two lattes", "a croissant" in the customer's words."""
+    lines = []
+    for count, words in _ORDER_LINE.findall(text.casefold()):
+        item = words.strip()
+        if item.endswith("s") and not item.endswith("ss"):
+            item = item[:-1]  # "lattes" -> "latte": the menu spells items in the singular
+        lines.append((item, _COUNTS.get(count) or int(count)))
+    return lines
+
+
+def _since_customer(messages: list[Mapping[str, Any]]) -> tuple[str, list[Mapping[str, Any]]]:
+    """The customer's last words, and the messages after them."""
+    for index in range(len(messages) - 1, -1, -1):
+        if messages[index].get("role") == "user" and isinstance(messages[index].get("content"), str):
+            return messages[index]["content"], list(messages[index + 1:])
+    return "", list(messages)
+
+
+def _called(messages: list[Mapping[str, Any]]) -> set[str]:
+    return {call["function"]["name"] for m in messages if m.get("role") == "assistant"
+            for call in m.get("tool_calls") or []}
+
+
+# --- the session scripts --------------------------------------------------------------------
+
+
+def waiter_responder(request: dict) -> Reply:
+    """A waiter who reads the order: looks each item up (when `look_up` is offered), adds each to
+    the ticket (`add_to_ticket` or `add_item`), then says what it wrote. Sessions 00 and 01."""
+    offered = {t["function"]["name"]: t["function"] for t in request.get("tools") or []}
+    said, since = _since_customer(request.get("messages") or [])
+    adder = next((name for name in ("add_to_ticket", "add_item") if name in offered), None)
+    if isinstance(request.get("tool_choice"), Mapping) or (adder is None and "look_up" not in offered):
+        # a forced call (the doctor's check), or tools this waiter does not know: call one once, then answer
+        return "Done." if any(m.get("role") == "tool" for m in since) else default_responder(request)
+    lines = _ordered(said)
+    if not lines:
+        return "What can I get you?"
+    called = _called(since)
+    if "look_up" in offered and "look_up" not in called and adder not in called:
+        return {"content": None, "tool_calls": [{"name": "look_up", "arguments": {"item": item}} for item, _ in lines]}
+    if adder is not None and adder not in called:
+        takes_quantity = "quantity" in offered[adder].get("parameters", {}).get("properties", {})
+        return {"content": None, "tool_calls": [
+            {"name": adder, "arguments": {"item": item, **({"quantity": n} if takes_quantity else {})}}
+            for item, n in lines]}
+    return "On the ticket: " + ", ".join(f"{n} x {item}" for item, n in lines) + "."
+
+
+# Session number -> the responder `cafe serve --session NN` answers from. Read-only.
+SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType({
+    "00": waiter_responder,
+    "01": waiter_responder,
+})
+
+
+def _number(session: str) -> str:
+    digits = str(session).strip().lower().removeprefix("s")
+    if not digits.isdigit():
+        raise ValueError(f"--session takes a session number like 01, not {session!r}.")
+    return f"{int(digits):02d}"
+
+
+def session_label(session: str) -> str:
+    """The label `cafe serve --session` shows in its model list, e.g. "session-01"."""
+    return f"session-{_number(session)}"
+
+
+def by_turn(replies: list[Reply]) -> Callable[[dict], Reply]:
+    """A responder answering turn N of a conversation with `replies[N - 1]` (the last one after
+    that), N counted from the assistant messages already in the request. Unlike a queue, every
+    run starts at the first reply, however many runs or `cafe doctor` checks came before."""
+    if not replies:
+        raise ValueError("by_turn needs at least one reply.")
+
+    def responder(request: dict) -> Reply:
+        turn = sum(1 for m in request.get("messages") or [] if m.get("role") == "assistant")
+        return replies[min(turn, len(replies) - 1)]
+
+    return responder
+
+
+def _from_file(path: Path) -> Script:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if isinstance(data, dict) and data.get("by_turn"):
+        return Script(by_turn(list(data["replies"])), models=data.get("models", [OFFLINE_MODEL]))
+    return Script.from_file(path)
+
+
+def _available(folder: Path) -> list[str]:
+    files = {path.stem.removeprefix("s") for path in folder.glob("s[0-9][0-9].json")} if folder.is_dir() else set()
+    return sorted(set(SESSION_SCRIPTS) | files)
+
+
+def session_script(session: str, *, folder: Path = SCRIPTS_DIR) -> Script:
+    """The `Script` for `cafe serve --session NN`: a responder in `SESSION_SCRIPTS`, else the file
+    `folder/sNN.json`; ValueError naming the sessions that have one."""
+    number = _number(session)
+    if number in SESSION_SCRIPTS:
+        return Script(SESSION_SCRIPTS[number], models=(OFFLINE_MODEL,))
+    path = folder / f"s{number}.json"
+    if path.is_file():
+        return _from_file(path)
+    raise ValueError(f"No rehearsal script for session {number}; there are scripts for sessions "
+                     f"{', '.join(_available(folder))}. Without --session, the default rule answers.")
+
+
+# --- telling a toy where its replies come from ------------------------------------------------
+
+
+def rehearsal_script(client: Any, model: str) -> str | None:
+    """The label of the script a `cafe serve` endpoint answers `model` from ("default",
+    "session-01", "script"); None for any other endpoint or the offline client. Asks the model
+    list only, so it spends no scripted reply; an endpoint that cannot list models gives None."""
+    try:
+        listed = client.models.list()
+    except Exception:  # not ours to diagnose here: the toy's own request will say what is wrong
+        return None
+    for entry in getattr(listed, "data", []):
+        owner = getattr(entry, "owned_by", "") or ""
+        if getattr(entry, "id", None) == model and owner.startswith(OWNER_PREFIX):
+            return owner[len(OWNER_PREFIX):]
+    return None
+
+
+def default_rehearsal_note(session: str) -> str:
+    """What a toy prints when `cafe serve`'s default rule answered it, in plain words."""
+    number = _number(session)
+    return ("This is cafe serve's default rule, not a model: it calls the first tool offered with the "
+            "smallest valid arguments (an empty item, a zero), so the story does not read. "
+            + (f"Restart it with `cafe serve --session {number}` for replies written for this toy."
+               if number in _available(SCRIPTS_DIR) else "Start it with --script FILE to choose its replies."))

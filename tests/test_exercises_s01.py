@@ -1,0 +1,89 @@
+"""cafe.exercises.s01: each checker passes the reference, says "not attempted" for the notebook's
+stub, and fails a plausible wrong answer with a complaint that says what is wrong."""
+
+import pytest
+
+from cafe import course
+from cafe.exercises.s01 import check_own_tool, check_repeat_guard
+from cafe.loop import Stop, repeat_guard
+from cafe.tools import ToolOutput
+
+# --- your turn 1: repeat_guard -----------------------------------------------------------------
+
+
+def test_check_repeat_guard_reference_passes_compare():
+    assert course.compare(repeat_guard, check=check_repeat_guard).status == "passed"
+
+
+def test_check_repeat_guard_names_only_guard_fails_on_a_different_argument():
+    def names_only(view):  # plausible: compares tool names and forgets the arguments
+        same = [c.name for c in view.calls] == [r.name for r in view.prev_dispatch]
+        return Stop("stuck", "repeat") if view.calls and same else None
+
+    problems = check_repeat_guard(names_only)
+    assert problems == ["a different argument (latte, then scone) should give None, got "
+                        "Stop(reason='stuck', detail='repeat')"]
+    assert course.compare(names_only, check=check_repeat_guard).status == "failed"
+
+
+# --- your turn 2: a tool of the learner's own ----------------------------------------------------
+
+
+def remove_from_ticket(item: str, quantity: int = 1) -> ToolOutput:
+    """Take an item off the kitchen ticket.
+
+    Args:
+        item: the menu item, as the ticket spells it
+        quantity: how many to take off
+    """
+    if not item.strip():
+        return ToolOutput(False, "Name the item to remove, e.g. latte.")
+    return ToolOutput(True, f"removed {quantity} x {item}")
+
+
+def test_check_own_tool_a_documented_tool_that_answers_empty_arguments_passes():
+    assert check_own_tool(remove_from_ticket) == []
+    assert course.compare(remove_from_ticket, check=check_own_tool).status == "passed"
+
+
+def test_check_own_tool_notebook_stub_is_not_attempted(tmp_path, monkeypatch):
+    from samples import run_notebook_source
+
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))
+    namespace = run_notebook_source("s01-agent-loop")
+    assert course.compare(namespace["my_tool"], check=check_own_tool).status == "not_attempted"
+    assert course.compare(namespace["repeat_guard"], check=check_repeat_guard).status == "not_attempted"
+
+
+def undocumented(item: str) -> str:
+    """Take an item off the ticket."""
+    return f"removed {item}"
+
+
+def fussy(item: str) -> str:
+    """Take an item off the ticket.
+
+    Args:
+        item: the menu item
+    """
+    if not item:
+        raise ValueError("item is empty")
+    return f"removed {item}"
+
+
+@pytest.mark.parametrize("fn, complaint", [
+    (undocumented, "parameter 'item' has no line in an Args: block, so the model sees only its name"),
+    (fussy, "called with the smallest valid arguments {'item': ''} it raised ValueError: item is empty"),
+    (lambda item: "removed", "tool() cannot build it: tool() needs a type hint"),
+])
+def test_check_own_tool_plausible_wrong_tools_fail_with_the_reason(fn, complaint):
+    problems = check_own_tool(fn)
+    assert any(complaint in problem for problem in problems), problems
+    assert course.compare(fn, check=check_own_tool).status == "failed"
+
+
+def test_check_own_tool_without_a_docstring_says_the_model_reads_it():
+    def silent(item: str) -> str:
+        return "ok"
+
+    assert any("no docstring" in problem for problem in check_own_tool(silent))
