@@ -35,7 +35,7 @@ from cafe.governor import (
     decision_table,
     governor_pace_decision,
 )
-from cafe.exercises.s14 import check_pace_decision
+from cafe.exercises.s14 import OVERRULED_REASONS, check_overruled, check_reading
 
 # A run at its first checkpoint, progressing, well inside its estimate: the governor extends.
 # Each test changes only what it is about.
@@ -508,66 +508,81 @@ def test_decision_table_rows_have_every_key_and_the_decision():
     assert all(set(OBSERVATION_KEYS) <= set(row) for row in rows)
 
 
-def test_check_pace_decision_passes_the_governor_itself():
-    assert check_pace_decision(governor_pace_decision) == []
+def _overruled_reference() -> dict:
+    """One answer to the notebook's puzzle: each cut's own fact holds, an earlier check or the
+    rest of its condition decides, and the four decisions differ."""
+    run = {"armed_budget_ms": 30_000, "checkpoint_ms": 30_000, "expected_total_ms": 90_000,
+           "elapsed_ms": 30_000, "made_progress": True}
+    return {
+        "no_verifier_progress": {**run, "made_progress": False, "verifier_signature_unchanged": True},
+        "env_blame_without_infra": {**run, "verifier_signature_unchanged": True, "env_blame_without_infra": True},
+        "extend_budget_exhausted": {**run, "elapsed_ms": 120_000, "extends_used": 6},
+        "pace_check_budget_exhausted": {**run, "pace_checks_used": 2},
+    }
 
 
-def test_check_pace_decision_lets_stub_not_implemented_through():
-    def stub(policy, obs):
-        raise NotImplementedError
-
-    with pytest.raises(NotImplementedError):
-        check_pace_decision(stub)
+def test_check_overruled_passes_a_reference_answer():
+    assert check_overruled(_overruled_reference) == []
+    assert set(_overruled_reference()) == set(OVERRULED_REASONS)
 
 
-def test_check_pace_decision_catches_off_by_one_boundary():
-    def strict_boundary(policy, obs):
-        # the classic slip: "past the estimate" as > instead of >=
-        decision = governor_pace_decision(policy, obs)
-        armed = obs.get("armed_budget_ms", 0)
-        checkpoint = obs.get("checkpoint_ms") or armed
-        expected = obs.get("expected_total_ms") if (obs.get("expected_total_ms") or 0) > 0 else armed
-        if decision["action"] == "pace_check" and obs.get("elapsed_ms", 0) == expected + checkpoint:
-            return {"action": "extend", "new_budget_ms": obs["elapsed_ms"] + checkpoint,
-                    "reason": EXTEND_REASON}
-        return decision
-
-    problems = check_pace_decision(strict_boundary)
-    assert problems and "expected {'action': 'pace_check'" in problems[0]
+def test_check_overruled_complains_when_the_cut_itself_wins():
+    answer = {**_overruled_reference(), "extend_budget_exhausted": {**BASE, "extends_used": 6}}
+    (problem,) = check_overruled(lambda: answer)
+    assert problem.startswith("extend_budget_exhausted: the governor cut with extend_budget_exhausted itself")
 
 
-def test_check_pace_decision_catches_wrong_reason_order_and_limits_output():
-    def env_first(policy, obs):
-        if obs.get("env_blame_without_infra") and not obs.get("done") and obs.get("armed_budget_ms"):
-            elapsed, armed = obs.get("elapsed_ms", 0), obs["armed_budget_ms"]
-            if elapsed >= (obs.get("checkpoint_ms") or armed):
-                return {"action": "cut", "reason": "env_blame_without_infra"}
-        return governor_pace_decision(policy, obs)
-
-    problems = check_pace_decision(env_first, limit=3)
-    assert len(problems) == 4 and problems[-1].startswith("... and ")
-    assert "no_progress_at_checkpoint" in problems[0] or "no_verifier_progress" in problems[0]
+def test_check_overruled_complains_when_every_answer_is_the_same_earlier_cut():
+    lazy = {reason: {**obs, "made_progress": False} for reason, obs in _overruled_reference().items()}
+    problems = check_overruled(lambda: lazy)
+    assert len(problems) == 3 and all("every answer must be different" in p for p in problems)
 
 
-# --- the notebook's your-turn: the stub is not attempted, the governor itself passes --------
+def test_check_overruled_complains_about_proceed_a_missing_fact_and_the_first_reason():
+    answer = {**_overruled_reference(), "no_progress_at_checkpoint": {**BASE, "made_progress": False}}
+    answer["env_blame_without_infra"] = {**BASE, "elapsed_ms": 1}
+    answer["pace_check_budget_exhausted"] = {**BASE}
+    problems = check_overruled(lambda: answer)
+    assert problems[0].startswith("no_progress_at_checkpoint: leave it out")
+    assert any(p.startswith("env_blame_without_infra: its condition does not hold") for p in problems)
+    assert any(p.startswith("pace_check_budget_exhausted: its condition does not hold") for p in problems)
 
 
-def _notebook_stub():
+def test_check_overruled_reports_a_refused_observation():
+    answer = {**_overruled_reference(), "no_verifier_progress": {**BASE, "verifier_unchanged": True}}
+    (problem,) = check_overruled(lambda: answer)
+    assert problem.startswith("no_verifier_progress: the governor refuses this observation")
+
+
+def test_check_reading_passes_the_till_reading_and_fails_one_that_invents_zero():
+    from cafe.pacing import passing_tests
+
+    assert check_reading(passing_tests) == []
+    problems = check_reading(lambda view: 0)
+    assert any("should be None, not 0" in p for p in problems) and any("should rise" in p for p in problems)
+
+
+# --- the notebook's your-turn: the stubs are not attempted, the references pass -------------
+
+
+def _notebook_stubs() -> dict:
     import ast
     from pathlib import Path
 
     source = Path(__file__).resolve().parents[1] / "sessions" / "s14-host-facts" / "notebook.py"
     tree = ast.parse(source.read_text(encoding="utf-8"))
-    stub = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "my_pace_decision")
+    stubs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in ("my_overruled", "my_reading")]
     namespace: dict = {}
-    exec(compile(ast.Module([stub], []), str(source), "exec"), namespace)
-    return namespace["my_pace_decision"]
+    exec(compile(ast.Module(stubs, []), str(source), "exec"), namespace)
+    return namespace
 
 
-def test_notebook_exercise_stub_not_attempted_governor_passes(capsys):
+def test_notebook_exercise_stubs_not_attempted_references_pass(capsys):
     from cafe import course
+    from cafe.pacing import passing_tests
 
-    assert course.compare(_notebook_stub(), check=check_pace_decision).status == "not_attempted"
-    assert course.compare(governor_pace_decision, check=check_pace_decision).status == "passed"
-    wrong = course.compare(lambda policy, obs: {"action": "proceed"}, check=check_pace_decision)
-    assert wrong.status == "failed" and wrong.problems
+    stubs = _notebook_stubs()
+    assert course.compare(stubs["my_overruled"], check=check_overruled).status == "not_attempted"
+    assert course.compare(stubs["my_reading"], check=check_reading).status == "not_attempted"
+    assert course.compare(_overruled_reference, check=check_overruled).status == "passed"
+    assert course.compare(passing_tests, check=check_reading).status == "passed"

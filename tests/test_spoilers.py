@@ -16,9 +16,6 @@ from spoilers import find_spoilers
 
 ROOT = Path(__file__).resolve().parent.parent
 SESSIONS = sorted(path.parent.name for path in ROOT.glob("sessions/s[0-9][0-9]-*/notebook.py"))
-# Sessions written before this check existed and not yet rewritten (issue 11). Strict: the day one
-# of them is clean, its xfail turns into a failure that says to take it off this list.
-KNOWN_SPOILED = frozenset({"s13-stall-detection", "s14-host-facts"})
 
 SPOILED_LESSON = """# Session 99
 
@@ -42,9 +39,7 @@ guess = course.predict("s99.stop_reason", "Which stop reason?", options=["passed
 '''
 
 
-@pytest.mark.parametrize("folder", [
-    pytest.param(folder, marks=pytest.mark.xfail(strict=True, reason="spoils a prediction (issue 11)"))
-    if folder in KNOWN_SPOILED else folder for folder in SESSIONS])
+@pytest.mark.parametrize("folder", SESSIONS)
 def test_spoilers_none_in_the_session_before_its_predictions(folder: str):
     outcomes = notebook_outcomes(folder)
     assert outcomes, f"{folder}'s notebook saved no outcomes: does it call course.show_outcome?"

@@ -354,6 +354,48 @@ def test_check_fold_diagnostic_passes_the_reference_and_fails_a_stub():
         check_fold_diagnostic(lambda model, dispatch: (_ for _ in ()).throw(NotImplementedError()))
 
 
+def test_check_fold_diagnostic_fails_a_streak_that_edits_reset():
+    from dataclasses import replace
+
+    from cafe.exercises.s13 import check_fold_diagnostic
+
+    def edit_keyed(state, dispatch):  # the earlier design the lesson warns about
+        folded = fold_diagnostic(state, dispatch)
+        edited = any(r.kind == "mutate" and r.ok for r in dispatch)
+        return replace(folded, same_diagnostic_streak=0) if edited else folded
+
+    problems = check_fold_diagnostic(edit_keyed)
+    assert "an edit on a live failure: same_diagnostic_streak should be 2, got 0" in problems
+
+
+def test_check_fold_diagnostic_fails_a_pass_that_hides_an_edit_in_the_same_turn():
+    from cafe.exercises.s13 import check_fold_diagnostic
+
+    def pass_first(state, dispatch):  # a passing check wins over the edit beside it
+        if all(r.ok for r in dispatch) and any(r.kind == "verify" for r in dispatch):
+            epoch = state.write_epoch + sum(1 for r in dispatch if r.kind == "mutate")
+            return FailureState("pass", None, epoch, 0)
+        return fold_diagnostic(state, dispatch)
+
+    (problem,) = check_fold_diagnostic(pass_first)
+    assert problem.startswith("an edit and a passing re-test in one turn: last_diagnostic_class should be 'fail'")
+
+
+def test_check_signature_passes_the_detector_and_fails_raw_and_digit_blind_hashes():
+    import hashlib
+    import re
+
+    from cafe.exercises.s13 import SIGNATURE_PAIRS, check_signature
+
+    from cafe.evidence import failure_signature
+
+    assert check_signature(lambda out: failure_signature(ToolResult("c", "run_tests", {}, False, out, "verify"))) == []
+    raw = check_signature(lambda output: hashlib.sha256(output.encode()).hexdigest())
+    assert len(raw) == sum(same for *_, same in SIGNATURE_PAIRS) and all("signatures differ" in p for p in raw)
+    (blind,) = check_signature(lambda output: re.sub(r"\d+", "N", output))
+    assert blind.startswith("a different wrong total: two different failures share a signature")
+
+
 def test_reserved_terminal_verify_does_not_repeat_a_check_the_turn_already_ran():
     detector = StallDetector(stall_config(repair_aware=True, reserved_terminal_verify=True))
     failing = fold_diagnostic(FailureState(), [FAIL_A])
@@ -374,6 +416,9 @@ def test_s13_notebook_stub_is_not_attempted_and_the_reference_passes():
     namespace = run_notebook_source("s13-stall-detection")
     assert course.compare(namespace["my_fold"], check_fold_diagnostic).status == "not_attempted"
     assert course.compare(fold_diagnostic, check_fold_diagnostic).status == "passed"
+    from cafe.exercises.s13 import check_signature
+
+    assert course.compare(namespace["my_signature"], check_signature).status == "not_attempted"
 
 
 def test_stall_detector_works_the_same_against_a_live_endpoint():

@@ -4,12 +4,15 @@
     COURSE_MODE=live python sessions/s13-stall-detection/toy.py   # your model repairs the till
 
 An agent works on the café till in a real temporary git repository: its edits are real file
-writes and `run_tests` really runs pytest. Offline, a scripted agent thrashes (edit, re-test,
-the same failure, again) under the blind detector and then under the repair-aware one, and a
-productive agent runs under the repair-aware one. A trip sends the model one warning and the
-run goes on (a second trip would stop it as `stuck`). Offline the output is the same on every run.
-Live, your model gets the repair-aware detector; a missing variable or an unusable endpoint is
-explained in one message and the toy exits with status 1.
+writes and `run_tests` really runs pytest. Offline, four short stories, each on one line in plain
+words with the technical name after: a scripted agent thrashes (edit, re-test, the same failure,
+again) under the blind counter, then under the repair-aware detector (one warning, and the run
+goes on to `max_turns`, because the warning fires once per stuck episode), then with the hard cap
+on (the warning, then the stop: `stuck`); last, a productive agent under the repair-aware
+detector. A dot is printed per turn while a run works. Offline the output is the same on every
+run. Live, your model gets the repair-aware detector; against `cafe serve` (model
+`cafe-scripted`) the toy says that a rehearsal server, not a model, answered. A missing variable
+or an unusable endpoint is explained in one message and the toy exits with status 1.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import sys
 
 import cafe
 from cafe.cli import run_command
+from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.stall import run_with_stall, stall_config
 from cafe.scenarios import scenario_replies
 from cafe.workbench import open_workbench
@@ -29,43 +33,82 @@ TASK = [
                                 "tests, and say when they pass."},
 ]
 MAX_TURNS = 12
+# A low hard cap, so the escalation (a warning, then a stop) fits in the toy's budget; the
+# detector's own default is 16.
+TOY_HARD_CAP = 5
+REHEARSAL = ("  (cafe serve answered, not a real model. With no script its default rule calls the first tool\n"
+             "   offered, read_file, with an empty path, so every turn reads \"There is no file ''\" and the\n"
+             "   detector sees that one failure over and over. Point CAFE_* at a real model for a real repair.)")
+
+
+def progress(view) -> None:
+    """After-turn hook: one dot per finished turn, so a run that takes seconds is never silent."""
+    print(".", end="", flush=True)
 
 
 def run(scenario: str | None, config):
     live = cafe.course_mode() == "live"
     client = cafe.make_client(None if live else scenario_replies(scenario))
+    print("   running ", end="", flush=True)
     with open_workbench() as bench:
-        return run_with_stall(client, TASK, bench.tools, verify=bench.verify, config=config, max_turns=MAX_TURNS)
+        stalled = run_with_stall(client, TASK, bench.tools, verify=bench.verify, config=config,
+                                 max_turns=MAX_TURNS, after_turn=[progress])
+    print(f" {len(stalled.result.turns)} turns")
+    return stalled
 
 
-def trip(warning) -> str:
-    """One trip, and what it did: the first is a warning the model reads, and the run goes on."""
-    effect = "stopped the run" if warning.stopped else "warning sent to the model; run continued"
-    return f"{warning.pattern} on turn {warning.turn} ({effect})"
+def trips(stalled) -> str:
+    """The trips in words: 'warned the agent on turn 4 (stuck_same_diagnostic)', 'stopped ...'."""
+    said = [f"{'stopped the run' if w.stopped else 'warned the agent'} on turn {w.turn} ({w.pattern})"
+            for w in stalled.warnings]
+    return "; then ".join(said) or "sent no warning"
 
 
-def report(label: str, stalled) -> None:
-    trips = ", ".join(trip(w) for w in stalled.warnings) or "none"
-    print(f"{label:<24}: {stalled.stop_reason} after {len(stalled.result.turns)} turns; trips: {trips}")
+def report(stalled) -> None:
+    ending = {"max_turns": "used its whole budget", "stuck": "was stopped as stuck",
+              "done": "finished, tests passing"}.get(stalled.stop_reason, "ended")
+    print(f"   -> {trips(stalled)}; the run {ending} (stop reason: {stalled.stop_reason})")
     failure = stalled.current_failure
     if failure is not None:
-        print(f"  still failing: {failure.snippet} (seen {failure.same_diagnostic_streak} times in a row, "
-              f"signature {failure.signature[:12]})")
+        print(f"      handed back as still failing: {failure.snippet} (seen {failure.same_diagnostic_streak} "
+              f"times in a row; current_failure)")
+
+
+def offline() -> None:
+    aware = stall_config(repair_aware=True)
+    print("1. The thrash (edits that change nothing, each re-tested), watched by a counter of repeated actions "
+          "(blind counter):")
+    report(run("thrash", stall_config()))
+    print("2. The same thrash, watched by the detector that compares failures (repair_aware):")
+    report(run("thrash", aware))
+    print("   The warning fires once per stuck episode, and only a second trip stops a run, so this one\n"
+          "   runs on until the budget is gone (max_turns, not stuck).")
+    print(f"3. The same thrash with the no-progress hard cap at {TOY_HARD_CAP} failing checks: the escalation "
+          "(no_net_progress_hard_cap):")
+    report(run("thrash", stall_config(repair_aware=True, no_net_progress_extend_guard=True,
+                                      no_net_progress_hard_cap_after=TOY_HARD_CAP)))
+    print("4. A real repair whose first edit changes the error (productive), watched by the same detector:")
+    report(run("productive", aware))
 
 
 def main() -> int:
     try:
         live = cafe.course_mode() == "live"
-        print(f"mode: {cafe.course_mode()} (model {cafe.model_name()}); budget {MAX_TURNS} turns")
-        aware = stall_config(repair_aware=True)
+        model = cafe.model_name()
+        print(f"mode: {cafe.course_mode()} (model {model}); budget {MAX_TURNS} turns per run; a dot per turn")
         if live:
-            report("your model, repair-aware", run(None, aware))
+            print("What this shows: your model fixing the café till (real files, real pytest), watched by the "
+                  "detector that asks 'is this the same failure as before?'.")
+            if model == OFFLINE_MODEL:
+                print(REHEARSAL)
+            print("1. Your model, repair-aware detector:")
+            report(run(None, stall_config(repair_aware=True)))
             return 0
-        report("thrash, blind counter", run("thrash", stall_config()))
-        report("thrash, repair-aware", run("thrash", aware))
-        report("productive, repair-aware", run("productive", aware))
+        print("What this shows: an agent stuck on one failing test looks busy to a counter of repeated actions,\n"
+              "but not to a detector that compares the failures; and a real repair is left alone.")
+        offline()
     except (cafe.ConfigError, cafe.EndpointError) as exc:
-        print(f"toy s13: {exc}", file=sys.stderr)
+        print(f"\ntoy s13: {exc}", file=sys.stderr)
         return 1
     return 0
 

@@ -10,16 +10,20 @@
 # 2. **A delivered fix that changed nothing.** The agent's fix reaches the file, and the same
 #    failure comes back. With `remediation_delivered` the detector says so a turn sooner.
 # 3. **The pace governor's decisions**, as a table you can push across its boundaries.
-# 4. **Your turn:** write the decision yourself.
+# 4. **Your turn (1 of 2):** observations where a cut's own fact holds and another check wins.
 # 5. **The governor drives a real loop** on a fake clock, against a fixed timeout.
+# 6. **Your turn (2 of 2):** a host reading of your own, with a live stretch; your model under the
+#    governor (live mode); the checkpoint.
 #
 # Every run here is real: a scripted agent works on the café's till project in a temporary git
-# repository, its edits are real file writes, and `run_tests` really runs pytest. Offline, the
-# same story plays out on every run.
+# repository, its edits are real file writes, and `run_tests` really runs pytest. The stories stay
+# scripted in both modes, so they show everyone the same mechanism; only cells marked *live* use
+# your model.
 
 # %%
 import cafe
 from cafe import course
+from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.facts import HostFacts, ProgressCheck, RemediationInfo
 from cafe.governor import (
     CUT_REASONS,
@@ -29,8 +33,8 @@ from cafe.governor import (
     decision_table,
     governor_pace_decision,
 )
-from cafe.exercises.s14 import check_pace_decision
-from cafe.loop import run_loop
+from cafe.exercises.s14 import check_overruled, check_reading
+from cafe.loop import RUN_STOP_REASONS, run_loop
 from cafe.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.stall import run_with_stall, stall_config
@@ -38,6 +42,15 @@ from cafe.scenarios import scenario_replies
 from cafe.workbench import open_workbench
 
 TASK = [{"role": "user", "content": "One of the till's tests fails. Fix bill.py and run the tests."}]
+LIVE = cafe.course_mode() == "live"
+
+
+def rehearsal_note():
+    """What to expect when `cafe serve` answers instead of a model (live mode, model cafe-scripted)."""
+    if LIVE and cafe.model_name() == OFFLINE_MODEL:
+        print("(cafe serve answered, not a real model. With no script its default rule calls the first tool "
+              "offered,\n read_file, with an empty path, so every turn reads \"There is no file ''\". "
+              "Point CAFE_* at a real model\n to see a real repair.)")
 
 
 def calls_of(record) -> str:
@@ -55,7 +68,7 @@ def print_table(rows, columns):
 
 
 # %% [markdown]
-# ## 1. Writes are not progress
+# ## 1. When does a run that keeps changing its error stop?
 #
 # The scripted agent `varied_failures` runs the tests, then edits `bill.py` and re-tests, over
 # and over. Each edit changes the wrong total (999, then 1001, then 1002, ...), so pytest's
@@ -129,7 +142,7 @@ assert len(told.result.turns) < len(blind.result.turns)
 course.reveal("s14.writes_not_progress")
 
 # %% [markdown]
-# ## 2. A delivered fix that changed nothing
+# ## 2. How much sooner does a delivered fix that changed nothing raise a flag?
 #
 # The `thrash` agent runs the tests, then tries three rewrites of the split (`round`, `int`, a
 # comment), each followed by a test run. None of them changes the failure. Session 13 already
@@ -193,7 +206,7 @@ assert first.turn == plain.warnings[0].turn - 1, "the host fact escalates one tu
 course.reveal("s14.delivered_fix")
 
 # %% [markdown]
-# ## 3. The pace governor's decisions
+# ## 3. What does the pace governor decide at its boundaries?
 #
 # `governor_pace_decision(policy, obs)` is a pure function: a policy with two caps, an
 # observation of the run, one decision back from the closed set below. It reads no clock; you
@@ -205,15 +218,19 @@ print("cut reasons:", list(CUT_REASONS), "(in the order they are checked)")
 print("observation:", list(OBSERVATION_KEYS))
 
 # %% [markdown]
-# A run armed with a 30 s budget, checkpoints every 30 s, expected to take 90 s. Each row
-# changes one fact of the first; a blank cell is a key left out, which reads as 0 or `False`. Predict first: at exactly 120 000 ms, still progressing, with
-# pace checks left, what does the governor decide?
+# A run armed with a 30 s budget, checkpoints every 30 s, expected to take 90 s. Each row of the
+# table below changes one or two facts of the first; a blank cell is a key left out, which reads
+# as 0 or `False`.
+#
+# Predict first: the run is at exactly 120 000 ms, still progressing, it has used all six of its
+# silent extensions and none of its pace checks. What does the governor decide, and why?
 
 # %%
 boundary_guess = course.predict(
     "s14.boundary",
-    "Expected 90 s, checkpoint 30 s, progressing. What is the decision at exactly 120 000 ms?",
-    options=sorted(DECISIONS),
+    "Expected 90 s, checkpoint 30 s, progressing, extends_used 6, no pace checks yet: the decision at 120 000 ms?",
+    options=["cut: extend_budget_exhausted", "extend: progress_within_estimate",
+             "pace_check: over_estimate_while_progressing", "cut: pace_check_budget_exhausted"],
 )
 
 # %%
@@ -231,6 +248,8 @@ observations = [
     {**RUN, "elapsed_ms": 120_000},
     {**RUN, "elapsed_ms": 120_000, "pace_checks_used": 2},
     {**RUN, "made_progress": False, "env_blame_without_infra": True},
+    {**RUN, "elapsed_ms": 119_999, "extends_used": 6},
+    {**RUN, "elapsed_ms": 120_000, "extends_used": 6},
 ]
 table = decision_table(observations)
 shown = ["elapsed_ms", "made_progress", "verifier_signature_unchanged", "env_blame_without_infra",
@@ -238,18 +257,21 @@ shown = ["elapsed_ms", "made_progress", "verifier_signature_unchanged", "env_bla
 print_table([[("" if row[c] is None else row[c]) for c in shown] for row in table], shown)
 
 # %%
-course.show_outcome(boundary_guess, table[8]["action"])
+course.show_outcome(boundary_guess, f"{table[-1]['action']}: {table[-1]['reason']}")
 
 # %% [markdown]
-# Three things to read off the table. The last row meets two cut conditions and gets the earlier
-# reason, `no_progress_at_checkpoint`: the order is part of the contract. One millisecond
-# decides between `extend` and `pace_check`: "past the estimate" means `elapsed_ms` at or beyond
-# `expected_total_ms + checkpoint_ms`. And only `extend` carries `new_budget_ms`.
+# Four things to read off the table. The row with no progress and an environment blame meets two
+# cut conditions and gets the earlier reason, `no_progress_at_checkpoint`: the order is part of
+# the contract. One millisecond decides between `extend` and `pace_check`: "past the estimate"
+# means `elapsed_ms` at or beyond `expected_total_ms + checkpoint_ms`. The spent extensions cut
+# the run at 119 999 ms but not at 120 000 ms: that cut belongs to a run *inside* its estimate,
+# and past it the pace checks take over. And only `extend` carries `new_budget_ms`.
 
 # %%
 assert [row["action"] for row in table] == [
-    "extend", "proceed", "proceed", "cut", "cut", "cut", "cut", "extend", "pace_check", "cut", "cut"]
-assert table[-1]["reason"] == "no_progress_at_checkpoint"
+    "extend", "proceed", "proceed", "cut", "cut", "cut", "cut", "extend", "pace_check", "cut", "cut", "cut",
+    "pace_check"]
+assert table[10]["reason"] == "no_progress_at_checkpoint" and table[11]["reason"] == "extend_budget_exhausted"
 assert all((row["new_budget_ms"] is not None) == (row["action"] == "extend") for row in table)
 
 # %% [markdown]
@@ -280,36 +302,42 @@ else:
 course.reveal("s14.boundary")
 
 # %% [markdown]
-# ## 4. Your turn: write the decision
+# ## 4. Your turn (1 of 2): when does a cut's own fact not decide?
 #
-# Write `my_pace_decision(policy, obs)` from the table in the lesson: the eight rows, in order,
-# the two defaults (`extend_max` 6, `pace_check_max` 2), a missing key read as 0 or `False`,
-# and `checkpoint_ms` / `expected_total_ms` falling back to `armed_budget_ms` when missing or not
-# positive. Return a new dict each time. (Input validation is not part of the exercise.)
+# Each cut reason is named after a fact: `verifier_signature_unchanged`,
+# `env_blame_without_infra`, extensions spent (`extends_used` at `extend_max`, 6), pace checks
+# spent (`pace_checks_used` at `pace_check_max`, 2). A fact is not a verdict: the governor's
+# checks run in order, and some cuts need more than their fact.
 #
-# The compare cell runs your function against the governor on about twenty thousand
-# observations, including every boundary, and lists the first disagreements.
+# Write `my_overruled()`: return a dict from each of `no_verifier_progress`,
+# `env_blame_without_infra`, `extend_budget_exhausted` and `pace_check_budget_exhausted` to one
+# observation in which that reason's fact holds, yet the governor decides something else. Two
+# rules make it a puzzle: the governor must not simply `proceed` (so the run is armed, not done,
+# and at or past its checkpoint), and the four decisions (action and reason) must all differ.
+# Why is `no_progress_at_checkpoint` not on the list? The compare cell says, if you add it.
+# Start from `RUN` above; the default policy applies.
 
 # %%
-def my_pace_decision(policy: dict, obs: dict) -> dict:
-    """proceed / extend / pace_check / cut, as governor_pace_decision decides."""
-    raise NotImplementedError("your turn: write this function")
+def my_overruled() -> dict:
+    raise NotImplementedError("your turn: one observation per cut reason, each overruled")
 
 
 # %%
-course.compare(my_pace_decision, check=check_pace_decision, key="s14.my_pace_decision")
+course.compare(my_overruled, check=check_overruled, key="s14.overruled")
 
 # %% [markdown]
-# Done, or stuck? The reference is behind the switch. It is `decide_pace`, the same table written
-# on frozen records (`PacePolicy`, `PaceObservation`, `PaceDecision`) that check their values
-# when built; `governor_pace_decision` turns your dicts into those records and the decision back
-# into a dict.
+# Done, or stuck? One answer is behind the first switch; the governor itself, `decide_pace`, is
+# behind the second: the decision table written on frozen records (`PacePolicy`,
+# `PaceObservation`, `PaceDecision`) that check their values when built.
+
+# %%
+course.reveal("s14.overruled")
 
 # %%
 course.reveal("s14.pace_decision_source", source=decide_pace)
 
 # %% [markdown]
-# ## 5. The governor drives a real loop
+# ## 5. Fixed timeout or pace governor: how do the runs end?
 #
 # `PaceGovernor` (from `cafe.pacing`) is the host side of the decision: an after-turn hook for
 # `run_loop` that keeps the armed deadline, the two counters and the evidence since the last
@@ -333,12 +361,12 @@ pace_guess = course.predict(
 )
 
 # %%
-def governed(scenario: str, hook, facts: HostFacts | None = None):
+def governed(scenario: str, hook, facts: HostFacts | None = None, client=None):
     """A run under a pace hook; with `facts`, session 13's detector (repair-aware) runs too, with
-    the host facts plugged in."""
+    the host facts plugged in. The scripted `scenario` answers unless a `client` is given."""
     clock = TurnClock(10.0)
     with open_workbench() as bench:
-        client = ScriptedClient(scenario_replies(scenario))
+        client = client or ScriptedClient(scenario_replies(scenario))
         if facts is not None:
             return run_with_stall(client, TASK, bench.tools, verify=bench.verify,
                                   config=stall_config(repair_aware=True), checks=facts.checks(),
@@ -373,11 +401,13 @@ course.show_outcome(pace_guess, outcome)
 # `done`, so it stood back. The fixed timeout cut the same run at 30 s, four turns from green.
 #
 # Now the `thrash` agent from section 2 under the same governor: it edits, and pytest keeps
-# saying exactly the same thing. Predict first: with which reason does the governor cut it?
+# saying exactly the same thing. Predict first: when does the governor stop it, and why?
 
 # %%
-thrash_guess = course.predict("s14.thrash_cut_reason", "Which reason does the governor's cut carry for the thrash?",
-                              options=list(CUT_REASONS))
+thrash_guess = course.predict(
+    "s14.thrash_cut_reason", "When and why does the governor stop the thrash?",
+    options=["turn 3: nothing moved by the first checkpoint", "turn 6: files changed, the verifier did not",
+             "turn 6: the agent blamed its environment", "never: every edit counts as progress"])
 
 # %%
 thrash_governor = PaceGovernor(30_000, reading=passing_tests)
@@ -385,7 +415,12 @@ thrashed = governed("thrash", thrash_governor)
 print(f"pace governor: {thrashed.stop_reason} on turn {len(thrashed.turns)} ({thrashed.detail})")
 for line in decisions(thrash_governor):
     print("   ", line)
-course.show_outcome(thrash_guess, thrash_governor.turns[-1].decision.reason)
+WHY = {"no_progress_at_checkpoint": "nothing moved by the first checkpoint",
+       "no_verifier_progress": "files changed, the verifier did not",
+       "env_blame_without_infra": "the agent blamed its environment"}
+thrash_reason = thrash_governor.turns[-1].decision.reason
+course.show_outcome(thrash_guess, f"turn {len(thrashed.turns)}: {WHY.get(thrash_reason, thrash_reason)}"
+                    if thrashed.stop_reason == "cut" else "never: every edit counts as progress")
 
 # %% [markdown]
 # The first checkpoint gives the benefit of the doubt: the first test reading counts as an
@@ -436,43 +471,100 @@ assert both.stop_reason == "stuck" and len(both.turns) < len(alone.turns)
 course.reveal("s14.silent_extend")
 
 # %% [markdown]
-# ### Against your model (live mode only)
+# ## 6. Your turn (2 of 2): a host reading of your own
 #
-# With `COURSE_MODE=live` this cell puts your own model on the till under the pace governor. It
-# is skipped offline, so the notebook stays deterministic.
+# The governor and the stall detector both trust one number from the host: the reading. The till's
+# is `passing_tests`. Write your own, `my_reading(view)`: given a turn's `TurnView`, return a
+# number that rises as the till gets greener, or `None` when the turn verified nothing. Any scale
+# works (a count, a fraction, a score you design); the compare cell checks what the governor
+# relies on: `None` only when nothing was verified, a number (never `None`) when the tests ran
+# red, and a higher number for more passing tests.
 
 # %%
-if cafe.course_mode() == "live":
-    live_governor = PaceGovernor(30_000, reading=passing_tests)
+def my_reading(view) -> float | None:
+    raise NotImplementedError("your turn: read this turn's verify results; None when there are none")
+
+
+# %%
+course.compare(my_reading, check=check_reading, key="s14.reading")
+
+# %% [markdown]
+# **Stretch.** The cell below runs one repair under `PaceGovernor` twice, once reading
+# `passing_tests` and once reading yours, and prints each decision. Offline the repair is the
+# scripted `productive` agent. With `COURSE_MODE=live` it is your own model working on the till (a
+# *live* run: what it does is its choice, so the cell asserts nothing about it). Run it against your
+# model: did your reading change a decision? Which one, and why?
+
+# %%
+def governed_by(reading):
+    governor = PaceGovernor(30_000, reading=reading)
     clock = TurnClock(10.0)
+    client = cafe.make_client() if LIVE else ScriptedClient(scenario_replies("productive"))
     with open_workbench() as bench:
-        live = run_loop(cafe.make_client(), TASK, bench.tools, verify=bench.verify, observers=[clock.tick],
-                        after_turn=[live_governor], clock=clock, max_turns=14)
-    print(f"{cafe.model_name()}: {live.stop_reason} on turn {len(live.turns)} ({live.detail})")
+        result = run_loop(client, TASK, bench.tools, verify=bench.verify, observers=[clock.tick],
+                          after_turn=[governor], clock=clock, max_turns=14)
+    return result, governor
+
+
+print(f"{'live: ' + cafe.model_name() if LIVE else 'offline: the scripted productive agent'}")
+rehearsal_note()
+readings = {"passing_tests": passing_tests, "my_reading": my_reading}
+for name, reading in readings.items():
+    try:
+        result, governor = governed_by(reading)
+    except NotImplementedError:
+        print(f"{name}: still a stub; write it above, then run this cell again.")
+        continue
+    print(f"{name}: {result.stop_reason} on turn {len(result.turns)}")
+    for line in decisions(governor):
+        print("   ", line)
+
+# %% [markdown]
+# ## 7. Your model under the governor (live mode only)
+#
+# With `COURSE_MODE=live` this cell puts your own model on the till under the pace governor, with
+# `progress_signal` plugged into the stall detector as well. It is a *live* cell: it asserts only
+# that the run ended on a named stop reason. Offline it is skipped, and the checkpoint banks the
+# scripted runs instead.
+
+# %%
+if LIVE:
+    live_governor = PaceGovernor(30_000, reading=passing_tests)
+    live = governed("productive", live_governor, facts=HostFacts(progress_signal=passing_tests),
+                    client=cafe.make_client())
+    print(f"live: {cafe.model_name()}: {live.stop_reason} on turn {len(live.turns)} ({live.detail})")
+    rehearsal_note()
     for line in decisions(live_governor):
         print("   ", line)
+    assert live.stop_reason in RUN_STOP_REASONS
 else:
     print("offline: skipped (set COURSE_MODE=live and the CAFE_* variables to run your model)")
 
 # %% [markdown]
 # ## Checkpoint
 #
-# Bank how each run ended, fixed timeout against pace governor: the turn and the reason, and how
-# many silent extensions the steady run used.
+# Offline, bank how each scripted run ended, fixed timeout against pace governor: the turn and
+# the reason, and how many silent extensions the steady run used. Live, bank your model's run
+# under the governor: how it ended, on which turn, and what the governor decided along the way.
 
 # %%
 def ended(result) -> dict:
     return {"turn": len(result.turns), "stop_reason": result.stop_reason}
 
 
-course.checkpoint("s14", "timeout_vs_governor", {
-    "steady_fixed_timeout": ended(timed),
-    "steady_governor": ended(steady),
-    "steady_extends_used": steady_governor.extends_used,
-    "thrash_governor": {**ended(thrashed), "reason": thrash_governor.turns[-1].decision.reason},
-    "varied_governor_alone": ended(alone),
-    "varied_with_progress_signal": ended(both),
-}, model=cafe.model_name())
+if LIVE:
+    banked = {**ended(live), "extends_used": live_governor.extends_used,
+              "pace_checks_used": live_governor.pace_checks_used, "decisions": decisions(live_governor)}
+else:
+    banked = {
+        "steady_fixed_timeout": ended(timed),
+        "steady_governor": ended(steady),
+        "steady_extends_used": steady_governor.extends_used,
+        "thrash_governor": {**ended(thrashed), "reason": thrash_governor.turns[-1].decision.reason},
+        "varied_governor_alone": ended(alone),
+        "varied_with_progress_signal": ended(both),
+    }
+course.checkpoint("s14", "timeout_vs_governor", banked, model=cafe.model_name())
 
 # %% [markdown]
 # Session 15 asks the next question: how much do you trust each piece of evidence, and when a

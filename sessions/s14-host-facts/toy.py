@@ -7,9 +7,11 @@ An agent fixes the café till's bill-splitting bug in a real temporary git repos
 writes, real pytest runs). Every turn is charged 10 seconds on a fake clock, and the budget is
 30 seconds. The same run goes once under `wall_timeout` and once under `PaceGovernor`; offline a
 second agent, busy but going nowhere (its edits leave pytest saying the same thing), runs under
-the governor too. Offline the output is the same
-on every run. Live, a missing variable or an unusable endpoint is explained in one message and the
-toy exits with status 1.
+the governor too. Each story is one line in plain words with the technical name after, a legend
+says what the governor's decisions mean, and a dot per turn shows a run is working. Offline the
+output is the same on every run. Live, against `cafe serve` (model `cafe-scripted`), the toy says
+that a rehearsal server, not a model, answered. A missing variable or an unusable endpoint is
+explained in one message and the toy exits with status 1.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import sys
 
 import cafe
 from cafe.cli import run_command
+from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.loop import run_loop
 from cafe.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
 from cafe.scenarios import scenario_replies
@@ -32,6 +35,30 @@ TASK = [
     {"role": "user", "content": "One of the till's tests fails. Find the bug in bill.py, fix it, "
                                 "run the tests, and say when they pass."},
 ]
+# What each of the governor's decisions means, for the legend and the per-story lines.
+MEANING = {
+    "proceed": "let it run (nothing to decide yet)",
+    "extend": "moved the deadline one checkpoint on, silently",
+    "pace_check": "told the agent to wrap up",
+    "cut": "stopped the run",
+}
+# The governor's cut reasons in plain words (cafe.governor.CUT_REASONS).
+WHY_CUT = {
+    "no_progress_at_checkpoint": "nothing had moved by the checkpoint",
+    "no_verifier_progress": "files changed, the tests did not move",
+    "env_blame_without_infra": "the agent blamed its environment, and the host saw no fault",
+    "extend_budget_exhausted": "it used every silent extension",
+    "pace_check_budget_exhausted": "it was told to wrap up too often",
+}
+ENDINGS = {"done": "finished (tests passing)", "cut": "was cut", "max_turns": "used every turn"}
+REHEARSAL = ("  (cafe serve answered, not a real model. With no script its default rule calls the first tool\n"
+             "   offered, read_file, with an empty path, so every turn reads \"There is no file ''\" and nothing\n"
+             "   is ever fixed. Point CAFE_* at a real model for a real repair.)")
+
+
+def progress(view) -> None:
+    """After-turn hook: one dot per finished turn, so a run that takes seconds is never silent."""
+    print(".", end="", flush=True)
 
 
 def run(scenario: str | None, hook):
@@ -39,39 +66,55 @@ def run(scenario: str | None, hook):
     live = cafe.course_mode() == "live"
     client = cafe.make_client(None if live else scenario_replies(scenario))
     clock = TurnClock(SECONDS_PER_TURN)
+    print("   running ", end="", flush=True)
     with open_workbench() as bench:
-        return run_loop(client, TASK, bench.tools, verify=bench.verify, observers=[clock.tick],
-                        after_turn=[hook], clock=clock, max_turns=MAX_TURNS)
+        result = run_loop(client, TASK, bench.tools, verify=bench.verify, observers=[clock.tick],
+                          after_turn=[hook, progress], clock=clock, max_turns=MAX_TURNS)
+    print(f" {len(result.turns)} turns")
+    return result
 
 
 def decisions(governor: PaceGovernor) -> str:
-    asked = [f"turn {t.turn} {t.decision.action}" for t in governor.turns if t.decision]
-    return "; ".join(asked) or "never asked (finished inside the budget)"
+    asked = [f"at {t.elapsed_ms / 1000:g} s {MEANING[t.decision.action]} ({t.decision.action}"
+             + (f": {WHY_CUT[t.decision.reason]}, {t.decision.reason})" if t.decision.action == "cut" else ")")
+             for t in governor.turns if t.decision]
+    return "; ".join(asked) or "never asked: the run finished inside its first budget"
 
 
 def ending(result) -> str:
-    return f"stopped on turn {len(result.turns)}: {result.stop_reason} ({result.detail})"
+    return (f"-> the run {ENDINGS.get(result.stop_reason, 'ended')} on turn {len(result.turns)}, "
+            f"at {len(result.turns) * SECONDS_PER_TURN:g} s (stop reason: {result.stop_reason})")
+
+
+def story(title: str, scenario: str | None, governed: bool) -> None:
+    print(title)
+    hook = PaceGovernor(BUDGET_MS, reading=passing_tests) if governed else wall_timeout(BUDGET_MS)
+    result = run(scenario, hook)
+    print(f"   {ending(result)}")
+    if governed:
+        print(f"      the governor, each time the deadline came: {decisions(hook)}")
 
 
 def main() -> int:
     try:
         live = cafe.course_mode() == "live"
         model = cafe.model_name()
-        print(f"mode: {cafe.course_mode()} (model {model}); each turn costs {SECONDS_PER_TURN:g} s, "
-              f"budget {BUDGET_MS / 1000:g} s")
-        steady = None if live else "productive"
-        print(f"fixed timeout: {ending(run(steady, wall_timeout(BUDGET_MS)))}")
-        governor = PaceGovernor(BUDGET_MS, reading=passing_tests)
-        result = run(steady, governor)
-        print(f"pace governor: {ending(result)}")
-        print(f"  decisions:   {decisions(governor)}")
+        print(f"mode: {cafe.course_mode()} (model {model}); each turn costs {SECONDS_PER_TURN:g} s on a fake clock, "
+              f"budget {BUDGET_MS / 1000:g} s; a dot per turn")
+        print("What this shows: a fixed timeout stops a run when its time is up; a pace governor, when the time\n"
+              "is up, first asks what the run did with it.")
+        print("Legend: " + "; ".join(f"{name} = {meaning}" for name, meaning in MEANING.items()))
+        if live and model == OFFLINE_MODEL:
+            print(REHEARSAL)
+        who = "Your model" if live else "A repair that needs 7 turns (productive)"
+        story(f"1. {who}, under a fixed {BUDGET_MS / 1000:g} s timeout (wall_timeout):", None if live else "productive",
+              governed=False)
+        story(f"2. {who}, under the pace governor (PaceGovernor):", None if live else "productive", governed=True)
         if not live:
-            busy = PaceGovernor(BUDGET_MS, reading=passing_tests)
-            result = run("thrash", busy)
-            print(f"busy, flat:    {ending(result)}")
-            print(f"  decisions:   {decisions(busy)}")
+            story("3. A busy agent going nowhere: it edits, and pytest says the same thing (thrash), under the "
+                  "governor:", "thrash", governed=True)
     except (cafe.ConfigError, cafe.EndpointError) as exc:
-        print(f"toy s14: {exc}", file=sys.stderr)
+        print(f"\ntoy s14: {exc}", file=sys.stderr)
         return 1
     return 0
 
