@@ -1,6 +1,6 @@
 """The lottery table: what plain resampling buys, and why real retries buy less.
 
-Session 07 (`sessions/s07-repair-loop/lesson.md`, "A retry is not a resample"). If every draft
+Session 07 (`sessions/s07-repair-loop/lesson.md`, "Asking again is drawing again"). If every draft
 passes on its own with probability p, and draws are independent, n attempts pass with probability
 1 - (1 - p)^n. This module adds:
 
