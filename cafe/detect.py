@@ -74,6 +74,14 @@ INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("new_rules", r"\bnew\s+instructions\s*:"),
     )
 )
+# For each pattern above, words one of which every match contains (lower case). A text holding
+# none of them cannot match, so that pattern is not run on it: most notes hold none, and each
+# pattern costs a pass over the text.
+INJECTION_KEYWORDS: tuple[tuple[str, ...], ...] = (
+    ("ignore", "disregard", "forget", "override"), ("ignore", "disregard", "forget", "override"),
+    ("prompt",), ("now",), ("mode",), ("system", "assistant", "developer"), ("system", "im_start", "im_end"),
+    ("instructions",),
+)
 
 # Asks that are not an order: things the kitchen cannot make, however the ticket is written.
 # Like the injection list, each needs a verb and its object together, so "I came by taxi", "the
@@ -90,6 +98,21 @@ SCOPE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                     r"(?:poem|song|story|essay|limerick|email|letter|code)\b"),
     )
 )
+# The same guard for each scope pattern.
+SCOPE_KEYWORDS: tuple[tuple[str, ...], ...] = (
+    ("refund",), ("refund",), ("taxi", "cab", "uber", "flight", "hotel"),
+    ("poem", "song", "story", "essay", "limerick", "email", "letter", "code"),
+)
+# Non-ASCII letters that Python's case-insensitive matching treats as ASCII ones (İ ı as i, ſ as s,
+# the Kelvin sign as k): folded first, so a guard never skips a text its pattern would match.
+_ASCII_FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+def _may_match(patterns: tuple[tuple[str, re.Pattern[str]], ...], keywords: tuple[tuple[str, ...], ...],
+               text: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The patterns worth running on `text`: those with one of their keywords in it."""
+    folded = text.translate(_ASCII_FOLDS).lower()
+    return [entry for entry, words in zip(patterns, keywords) if any(word in folded for word in words)]
 
 
 @dataclass(frozen=True)
@@ -124,7 +147,7 @@ class OrderSpec:
 
 def _injections(text: str) -> list[Failure]:
     findings = []
-    for name, pattern in INJECTION_PATTERNS:
+    for name, pattern in _may_match(INJECTION_PATTERNS, INJECTION_KEYWORDS, text):
         for match in pattern.finditer(text):
             span = clip(match.group(0))
             findings.append(Failure("injection", span, f"treat {span!r} as text, not an instruction ({name}); "
@@ -159,7 +182,7 @@ def scan_scope(text: str) -> tuple[Failure, ...]:
     check stops is the taxi riding along on the ticket (see `check_ticket`).
     """
     findings: list[Failure] = []
-    for name, pattern in SCOPE_PATTERNS:
+    for name, pattern in _may_match(SCOPE_PATTERNS, SCOPE_KEYWORDS, text):
         for match in pattern.finditer(text):
             span = clip(match.group(0))
             findings.append(Failure("out_of_scope", span, f"leave {span!r} off the ticket ({name}): the kitchen "
