@@ -8,8 +8,9 @@ llama-cpp-python's server (0.3) does in the two places that matter to the course
 - `{"type": "json_object", "schema": {...}}` is its spelling for schema-constrained JSON: the
   reply fills the schema's required fields.
 
-It records every request body, and with `refuse_max_tokens=True` it answers a request carrying
-`max_tokens` as OpenAI's newer models do (400, asking for `max_completion_tokens`).
+It records every request body. With `refuse_max_tokens=True` it answers a request carrying
+`max_tokens` as OpenAI's newer models do (400, asking for `max_completion_tokens`), and with
+`refuse_temperature=True` a temperature other than 1 as OpenAI's reasoning models do.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def _reply(request: dict[str, Any]) -> str:
     return "Sure! Here is your answer."
 
 
-def _handler(server: DialectServer, refuse_max_tokens: bool) -> type[BaseHTTPRequestHandler]:
+def _handler(server: DialectServer, refuse_max_tokens: bool, refuse_temperature: bool) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args: Any) -> None:  # keep the test output clean
             pass
@@ -70,6 +71,11 @@ def _handler(server: DialectServer, refuse_max_tokens: bool) -> type[BaseHTTPReq
             if (request.get("response_format") or {}).get("type") == "json_schema":
                 return self._send(500, {"error": {"message": LLAMA_FORMAT_ERROR, "type": "internal_server_error",
                                                   "param": None, "code": None}})
+            if refuse_temperature and request.get("temperature", 1) != 1:
+                return self._send(400, {"error": {
+                    "message": "Unsupported value: 'temperature' does not support 0 with this model. "
+                               "Only the default (1) value is supported.",
+                    "type": "invalid_request_error", "param": "temperature", "code": "unsupported_value"}})
             if refuse_max_tokens and "max_tokens" in request:
                 return self._send(400, {"error": {
                     "message": "Unsupported parameter: 'max_tokens' is not supported with this model. "
@@ -85,10 +91,11 @@ def _handler(server: DialectServer, refuse_max_tokens: bool) -> type[BaseHTTPReq
 
 
 @contextmanager
-def running_dialect_server(*, refuse_max_tokens: bool = False) -> Iterator[DialectServer]:
+def running_dialect_server(*, refuse_max_tokens: bool = False, refuse_temperature: bool = False
+                           ) -> Iterator[DialectServer]:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
     server = DialectServer(f"http://127.0.0.1:{httpd.server_address[1]}/v1")
-    httpd.RequestHandlerClass = _handler(server, refuse_max_tokens)
+    httpd.RequestHandlerClass = _handler(server, refuse_max_tokens, refuse_temperature)
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:

@@ -107,3 +107,16 @@ def test_a_refused_format_is_never_mistaken_for_a_dead_endpoint():
             chat(client_for(server), model=MODEL, messages=ASK, response_format={"type": "json_schema",
                                                                                  "json_schema": {}})
     assert caught.value.kind == "rejected"
+
+
+def test_doctor_probes_ask_at_temperature_zero_so_a_verdict_is_not_a_sampling_draw():
+    with running_dialect_server() as server:
+        doctor(environ=live_env(server.base_url, model=MODEL), timeout=10)
+    assert server.requests and all(request["temperature"] == 0 for request in server.requests)
+
+
+def test_doctor_asks_again_without_temperature_when_a_model_refuses_it(capsys):
+    with running_dialect_server(refuse_temperature=True) as server:
+        report = doctor(environ=live_env(server.base_url, model=MODEL), timeout=10)
+    assert {check.name: check.ok for check in report.checks}["JSON round trip"], capsys.readouterr().out
+    assert any("temperature" not in request for request in server.requests)

@@ -12,7 +12,7 @@ import json
 import time
 from typing import Any
 
-from cafe.endpoint.client import classify_error, clip, complete, list_models
+from cafe.endpoint.client import classify_error, clip, complete, endpoint_said, list_models
 from cafe.endpoint.formats import FORMAT_FIELD, OUTPUT_FORMATS, names_output_format, response_format
 
 __all__ = ["probe_models", "probe_json", "probe_formats", "probe_tools"]
@@ -53,6 +53,21 @@ def _short(text: Any) -> str:
     return clip(" ".join(str(text).split()), SHOWN_CHARS)
 
 
+def _ask(client: Any, timeout: float, **request: Any) -> Any:
+    """One probe request, at temperature 0 so the verdict does not hang on one sampling draw.
+
+    Some models take no temperature but their own (OpenAI's reasoning models refuse 0); a refusal
+    that names `temperature` is asked once more without it.
+    """
+    try:
+        return complete(client, temperature=0, timeout=timeout, max_tokens=PROBE_MAX_TOKENS, **request)
+    except Exception as exc:
+        if getattr(exc, "status_code", None) not in (400, 422) or not (
+                getattr(exc, "param", None) == "temperature" or "temperature" in endpoint_said(exc)):
+            raise
+    return complete(client, timeout=timeout, max_tokens=PROBE_MAX_TOKENS, **request)
+
+
 def _json_object(content: str | None) -> bool:
     try:
         return isinstance(json.loads(content or ""), dict)
@@ -68,8 +83,7 @@ def probe_models(client: Any, timeout: float) -> list[str]:
 def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, float]:
     """(passed, what was seen, milliseconds taken) for a JSON-mode request."""
     started = time.perf_counter()
-    reply = complete(client, model=model, messages=_JSON_PROBE, response_format={"type": "json_object"},
-                     timeout=timeout, max_tokens=PROBE_MAX_TOKENS)
+    reply = _ask(client, timeout, model=model, messages=_JSON_PROBE, response_format={"type": "json_object"})
     elapsed_ms = (time.perf_counter() - started) * 1000
     content = reply.choices[0].message.content
     if content is None:
@@ -85,8 +99,8 @@ def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, floa
 
 def probe_tools(client: Any, model: str, timeout: float) -> tuple[bool, str]:
     """(passed, what was seen) for a request that forces a call to the tool `add_item`."""
-    reply = complete(client, model=model, messages=_TOOL_PROBE_MESSAGES, tools=[_TOOL_PROBE],
-                     tool_choice=_TOOL_PROBE_CHOICE, timeout=timeout, max_tokens=PROBE_MAX_TOKENS)
+    reply = _ask(client, timeout, model=model, messages=_TOOL_PROBE_MESSAGES, tools=[_TOOL_PROBE],
+                 tool_choice=_TOOL_PROBE_CHOICE)
     calls = reply.choices[0].message.tool_calls or []
     if not calls:
         said = _short(reply.choices[0].message.content)
@@ -114,8 +128,7 @@ def probe_formats(client: Any, model: str, timeout: float) -> tuple[str, list[st
     for kind in OUTPUT_FORMATS[:-1]:
         fmt = response_format(kind, _FORMAT_SCHEMA, "health_check")
         try:
-            reply = complete(client, model=model, messages=_JSON_PROBE, response_format=fmt, timeout=timeout,
-                             max_tokens=PROBE_MAX_TOKENS)
+            reply = _ask(client, timeout, model=model, messages=_JSON_PROBE, response_format=fmt)
         except Exception as exc:
             problem = classify_error(exc)
             if problem.kind != "rejected" or not ((problem.param or "").startswith(FORMAT_FIELD)
