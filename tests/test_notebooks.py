@@ -235,3 +235,36 @@ def test_builder_rejects_a_folder_that_is_not_a_session_name(tmp_path, capsys):
 def test_builder_site_command_without_sitebuild_says_so(tmp_path, capsys):
     assert build.build_site_command(root=tmp_path) == 1
     assert "sitebuild.py is missing" in capsys.readouterr().err
+
+
+# --- the session's diagram, shown in its notebook --------------------------------------------
+
+DIAGRAM_SOURCES = sorted(ROOT.glob("sessions/s[0-9][0-9]-*/diagram.dot"))
+
+
+def test_every_diagram_source_has_its_drawing_committed_and_its_notebook_shows_it():
+    assert DIAGRAM_SOURCES
+    for source in DIAGRAM_SOURCES:
+        drawing = source.parent / "diagram.svg"
+        assert drawing.exists(), f"{drawing.relative_to(ROOT)} is missing: run `python tools/build.py diagrams`"
+        notebook = ROOT / "notebooks" / f"{source.parent.name}.ipynb"
+        if notebook.exists():
+            second = "".join(json.loads(notebook.read_text(encoding="utf-8"))["cells"][1]["source"])
+            assert f"](../sessions/{source.parent.name}/diagram.svg)" in second, notebook.name
+
+
+def test_committed_drawings_match_their_diagram_sources():
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_site import _needs_graphviz
+
+    _needs_graphviz()
+    sys.path.insert(0, str(ROOT / "tools"))
+    from diagrams import draw_diagram, drawing_text, find_dot
+
+    stale = []
+    for source in DIAGRAM_SOURCES:
+        diagram, problems = draw_diagram(source.parent, ROOT, find_dot())
+        assert not problems and diagram is not None and diagram.standalone is not None, problems
+        if (source.parent / "diagram.svg").read_text(encoding="utf-8") != drawing_text(diagram.standalone):
+            stale.append(str(source.relative_to(ROOT)))
+    assert not stale, f"drawings older than their source: {stale}; run `python tools/build.py diagrams`"

@@ -1,9 +1,12 @@
 """Build the course: notebooks from their sources, and the HTML site from the lessons.
 
+    python tools/build.py diagrams           draw sessions/sNN-slug/diagram.svg from its diagram.dot (needs Graphviz)
     python tools/build.py notebooks          write notebooks/sNN-slug.ipynb from sessions/sNN-slug/notebook.py
     python tools/build.py notebooks --check  write nothing; exit 1 listing every stale or missing notebook
     python tools/build.py site               build the site (tools/sitebuild.py's build_site(root))
-    python tools/build.py                    notebooks, then site
+    python tools/build.py                    diagrams (where Graphviz is installed), notebooks, then site
+
+A session's notebook shows its diagram under the first cell when `diagram.svg` is there.
 
 Sessions are found by folder name (`sessions/sNN-slug/` holding a `notebook.py`), so a new
 session needs no change here. A generated notebook is clean and deterministic: no outputs, no
@@ -94,12 +97,62 @@ def render_notebook(source: Path) -> str:
         else:
             raise BuildError(f"{_rel(source)}: cell {number + 1} is a {cell.cell_type!r} cell; "
                              "use '# %%' (code) or '# %% [markdown]' only.")
-        clean["id"] = f"cell-{number:03d}"  # stable ids: the same source gives the same bytes
         notebook.cells.append(clean)
     if not notebook.cells:
         raise BuildError(f"{_rel(source)}: no cells found.")
+    picture = _diagram_cell(source.parent)
+    if picture is not None:
+        notebook.cells.insert(1, picture)
+    for number, cell in enumerate(notebook.cells):
+        cell["id"] = f"cell-{number:03d}"  # stable ids: the same source gives the same bytes
     nbformat.validate(notebook)
     return nbformat.writes(notebook, version=4).rstrip("\n") + "\n"
+
+
+def _diagram_cell(folder: Path):
+    """A markdown cell showing the session's drawn diagram, or None when it has none.
+
+    It links the committed drawing, `../sessions/<folder>/diagram.svg`, which JupyterLab serves when
+    it is started from the checkout (the README's `jupyter lab`); elsewhere the caption still reads.
+    """
+    import nbformat
+
+    drawing, source = folder / "diagram.svg", folder / "diagram.dot"
+    if not drawing.exists() or not source.exists():
+        return None
+    if str(ROOT / "tools") not in sys.path:
+        sys.path.insert(0, str(ROOT / "tools"))
+    from diagrams import caption_of
+
+    caption = caption_of(source.read_text(encoding="utf-8")) or "The session's diagram."
+    return nbformat.v4.new_markdown_cell(f"![{caption}](../sessions/{folder.name}/diagram.svg)\n\n*{caption}*")
+
+
+def build_diagrams(sessions: Path = SESSIONS) -> int:
+    """Draw every session's diagram.svg from its diagram.dot with Graphviz. Returns an exit status."""
+    if str(ROOT / "tools") not in sys.path:
+        sys.path.insert(0, str(ROOT / "tools"))
+    from diagrams import INSTALL_GRAPHVIZ, draw_diagram, drawing_text, find_dot
+
+    dot = find_dot()
+    if dot is None:
+        print(f"build error: Graphviz's dot is not installed, so the diagrams cannot be drawn; "
+              f"install it ({INSTALL_GRAPHVIZ}). The committed drawings stay as they are.", file=sys.stderr)
+        return 1
+    drawn = 0
+    for source in sorted(sessions.glob("*/diagram.dot")):
+        diagram, problems = draw_diagram(source.parent, ROOT, dot)
+        if problems or diagram is None or diagram.standalone is None:
+            for problem in problems:
+                print(f"build error: {problem.file}: {problem.message}", file=sys.stderr)
+            return 1
+        target, text = source.parent / "diagram.svg", drawing_text(diagram.standalone)
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+            print(f"wrote {_rel(target)}")
+        drawn += 1
+    print(f"diagrams: {drawn} drawn")
+    return 0
 
 
 def stale_notebooks(jobs: Sequence[NotebookJob], notebooks: Path = NOTEBOOKS) -> list[str]:
@@ -172,7 +225,7 @@ def build_site_command(root: Path = ROOT) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tools/build.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("target", nargs="?", choices=["notebooks", "site"],
+    parser.add_argument("target", nargs="?", choices=["diagrams", "notebooks", "site"],
                         help="what to build (default: notebooks, then site)")
     parser.add_argument("--check", action="store_true",
                         help="notebooks only: write nothing, exit 1 if any notebook is stale")
@@ -183,7 +236,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return build_notebooks(check=args.check)
     if args.target == "site":
         return build_site_command()
-    return build_notebooks() or build_site_command()
+    if args.target == "diagrams":
+        return build_diagrams()
+    from shutil import which
+
+    drew = build_diagrams() if which("dot") else 0  # without Graphviz, the committed drawings serve
+    return drew or build_notebooks() or build_site_command()
 
 
 if __name__ == "__main__":

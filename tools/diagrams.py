@@ -10,7 +10,11 @@ missing the build still succeeds: the page shows the diagram's source text with 
 installs Graphviz, and the build's summary says so. A source that `dot` rejects is a build problem
 naming the file and Graphviz's own message.
 
-The notebooks do not show the diagram yet; the site page is where it lives.
+The notebooks show it too, from a drawn copy committed beside the source: `python tools/build.py
+diagrams` writes `diagram.svg` next to each `diagram.dot` (dot's SVG without its comments, so the
+file does not change with Graphviz's version line), and the notebook build puts it under the
+notebook's first cell. A learner's machine needs no Graphviz to see it; `tests/test_notebooks.py`
+checks, where `dot` exists, that each committed drawing matches its source.
 """
 
 from __future__ import annotations
@@ -23,9 +27,12 @@ from pathlib import Path
 
 from lesson_format import Problem
 
-__all__ = ["DIAGRAM_NAME", "INSTALL_GRAPHVIZ", "Diagram", "draw_diagram", "find_dot"]
+__all__ = ["DIAGRAM_NAME", "DRAWING_NAME", "INSTALL_GRAPHVIZ", "Diagram", "caption_of", "draw_diagram", "find_dot",
+           "drawing_text"]
 
 DIAGRAM_NAME = "diagram.dot"
+# The drawn copy committed beside it, which the notebooks show.
+DRAWING_NAME = "diagram.svg"
 INSTALL_GRAPHVIZ = "sudo apt-get install graphviz"  # Debian and Ubuntu package name
 # dot draws a dozen-node graph in well under a second; a source that takes longer is looping.
 DOT_TIMEOUT_SECONDS = 30
@@ -57,6 +64,16 @@ class Diagram:
 def find_dot() -> str | None:
     """Graphviz's `dot` program from PATH, or None."""
     return shutil.which("dot")
+
+
+def caption_of(source: str) -> str:
+    """The first sentence of a DOT source's leading `//` comment (the diagram's caption)."""
+    return _caption(source)
+
+
+def drawing_text(standalone_svg: str) -> str:
+    """dot's SVG file as committed: its comments (a Graphviz version line among them) removed."""
+    return _COMMENT.sub("", standalone_svg).rstrip("\n") + "\n"
 
 
 def _caption(source: str) -> str:
