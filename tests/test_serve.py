@@ -644,11 +644,11 @@ def test_toy_01_against_the_default_rule_says_so_and_against_its_script_reads_th
 def test_serve_session_script_reads_a_json_file_for_a_session_without_a_responder(tmp_path):
     from cafe.endpoint.rehearsals import session_script
 
-    (tmp_path / "s07.json").write_text(json.dumps({"replies": ["A ticket, coming up."], "cycle": True}),
+    (tmp_path / "s08.json").write_text(json.dumps({"replies": ["A ticket, coming up."], "cycle": True}),
                                        encoding="utf-8")
-    with running_server(session_script("07", folder=tmp_path)) as server:
+    with running_server(session_script("08", folder=tmp_path)) as server:
         assert [ask(server).choices[0].message.content for _ in range(2)] == ["A ticket, coming up."] * 2
-    with pytest.raises(ValueError, match="scripts for sessions 00, 01, 07"):
+    with pytest.raises(ValueError, match="scripts for sessions 00, 01, 07, 08"):
         session_script("13", folder=tmp_path)
 
 
@@ -676,3 +676,24 @@ def test_by_turn_answers_by_the_assistant_turns_already_in_the_request():
     assert replies == ["one", "two", "two", "two"]
     with pytest.raises(ValueError, match="at least one reply"):
         by_turn([])
+
+
+def test_serve_session_07_drafts_like_a_model_that_uses_feedback_over_http():
+    # Naive retries resend the brief and keep getting a ticket with no table; a curated retry says
+    # what failed, and the next draft is the ticket the brief describes.
+    import openai
+
+    from cafe.detect import OrderSpec
+    from cafe.repair import make_model_generator, repair_ticket
+
+    from cafe.endpoint.rehearsals import session_script
+
+    spec = OrderSpec(table=3, items=("latte", "croissant"), request="A latte and a croissant, table 3.")
+    with running_server(session_script("07")) as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0)
+        naive = repair_ticket(spec, make_model_generator(client, MODEL), mode="naive")
+        curated = repair_ticket(spec, make_model_generator(client, MODEL), mode="curated")
+    assert naive.stop_reason == "retries_exhausted"
+    assert all(f.check == "missing_field" for a in naive.attempts for f in a.failures)
+    assert curated.stop_reason == "passed" and len(curated.attempts) == 2
+    assert curated.ticket.table == 3 and curated.ticket.items == ("latte", "croissant")

@@ -31,7 +31,7 @@ from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.scripted import Reply, Script, default_responder
 
 __all__ = ["OWNER_PREFIX", "DEFAULT_LABEL", "SESSION_SCRIPTS", "SCRIPTS_DIR", "session_script", "session_label",
-           "waiter_responder", "by_turn", "rehearsal_script", "default_rehearsal_note"]
+           "waiter_responder", "ticket_responder", "by_turn", "rehearsal_script", "default_rehearsal_note"]
 
 # `cafe serve` names itself in each model's `owned_by` field, which OpenAI's model list carries.
 OWNER_PREFIX = "cafe-serve:"
@@ -99,10 +99,32 @@ def waiter_responder(request: dict) -> Reply:
     return "On the ticket: " + ", ".join(f"{n} x {item}" for item, n in lines) + "."
 
 
+# The lines of session 07's brief a ticket is written from ("Order for table 3.", "Items: ...").
+_BRIEF_LINE = re.compile(r"^(Order for table|Items:|Declared allergies:|Notes for the kitchen:)\s*(.*?)\.?$", re.M)
+
+
+def ticket_responder(request: dict) -> Reply:
+    """A drafter for session 07's re-ask that behaves like a model which uses feedback: its first
+    draft of an order forgets the table; asked again with the identical brief (a naive retry) it
+    forgets it again; once a message after the brief says what failed (a curated retry) it writes
+    the ticket the brief describes. It copies the brief faithfully, 86'd items included."""
+    users = [m.get("content") or "" for m in request.get("messages") or [] if m.get("role") == "user"]
+    fields = {key: value.strip() for key, value in _BRIEF_LINE.findall(users[0] if users else "")}
+    listed = lambda key: [part.strip() for part in fields.get(key, "").split(",")  # noqa: E731
+                          if part.strip() and part.strip().lower() not in ("none", "(none)")]
+    table = fields.get("Order for table", "")
+    ticket = {"table": int(table) if table.isdigit() else 0, "items": listed("Items:"),
+              "allergies": listed("Declared allergies:"), "notes": ""}
+    if len(users) < 2:  # no feedback yet: the table goes missing
+        del ticket["table"]
+    return json.dumps(ticket)
+
+
 # Session number -> the responder `cafe serve --session NN` answers from. Read-only.
 SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType({
     "00": waiter_responder,
     "01": waiter_responder,
+    "07": ticket_responder,
 })
 
 
