@@ -1,7 +1,7 @@
 """Detection: catch an unsafe, off-menu, 86'd, out-of-scope or injected order before the pass.
 
-Session 06 (`sessions/s06-detect`) shipped this module; session 07 feeds its findings back to the
-model. It adds:
+Session 06 owns this module; its lesson (`sessions/s06-detect`) is still planned, and session 07's
+primer covers what it hands on. Session 07 feeds its findings back to the model. It adds:
 
 - `OrderSpec`: the order as front of house approved it (table, items, declared allergies, notes),
   plus the customer's own words, which stay untrusted;
