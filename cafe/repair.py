@@ -6,7 +6,7 @@ module decides what happens next. It adds:
 
 - `score_ticket`: one draft in, a ticket or a list of named failures out, never an exception;
 - `failure_view` / `retry_messages`: what a retry is allowed to see (`naive` or `curated`);
-- `_request_is_policy_blocked`: requests that must never reach the generator at all;
+- `policy_failures`: requests that must never reach the generator at all;
 - `repair_ticket`: the loop, which always ends on a stop reason from `STOP_REASONS`;
 - `make_scripted_generator` and `make_model_generator`: the two kinds of generator it drives.
 
@@ -33,7 +33,7 @@ from cafe.schema import Draft, Failure, StructuredDrafts, Ticket, Usage, contrac
 __all__ = [
     "CAP_DEFAULT", "STOP_REASONS", "StopReason", "RETRY_MODES", "RetryMode", "CHANGE_NOTHING_ELSE",
     "OMELETTE_SPEC", "ALTERNATING_CANDIDATES", "UNSAFE_SPEC", "Message", "Generator",
-    "Score", "Attempt", "RepairResult", "ScriptedGenerator",
+    "Score", "Attempt", "RepairResult", "ScriptedGenerator", "policy_failures",
     "VIEW_FAILURES_MAX", "score_ticket", "attempt_failure_view", "failure_view",
     "brief_for", "retry_messages", "system_prompt", "make_scripted_generator",
     "make_model_generator", "repair_ticket", "attempts_to_pass",
@@ -177,7 +177,7 @@ def retry_messages(brief: Sequence[Message], failures: Sequence[Failure], attemp
     return copied + ({"role": "user", "content": failure_view(failures, attempt)},)
 
 
-def _request_is_policy_blocked(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
+def policy_failures(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
     """Why a request must not reach the generator at all (empty when it may).
 
     Three defects of the request itself: an injection pattern in what the customer wrote, a
@@ -261,7 +261,7 @@ def repair_ticket(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
     if mode not in RETRY_MODES:
         raise ValueError(f"Unknown retry mode {mode!r}; use one of: {', '.join(RETRY_MODES)}.")
     menu = load_menu() if menu is None else menu
-    blocked = _request_is_policy_blocked(spec, menu)
+    blocked = policy_failures(spec, menu)
     if blocked:
         return RepairResult("policy_violation", None, (), blocked_by=blocked)
     brief = brief_for(spec)

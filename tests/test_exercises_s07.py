@@ -59,9 +59,9 @@ def _shows_the_draft(spec, generate, cap=3):
     from cafe.menu import load_menu
 
     menu = load_menu()
-    if cafe.repair._request_is_policy_blocked(spec, menu):
+    if cafe.repair.policy_failures(spec, menu):
         return cafe.repair.RepairResult("policy_violation", None, (),
-                                        blocked_by=cafe.repair._request_is_policy_blocked(spec, menu))
+                                        blocked_by=cafe.repair.policy_failures(spec, menu))
     brief = cafe.repair.brief_for(spec)
     messages, attempts = list(brief), []
     for number in range(1, cap + 1):

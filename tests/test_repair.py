@@ -18,7 +18,7 @@ from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.menu import load_menu
 from cafe.repair import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, CHANGE_NOTHING_ELSE, OMELETTE_SPEC, RETRY_MODES, STOP_REASONS, UNSAFE_SPEC,
-    VIEW_FAILURES_MAX, RepairResult, _request_is_policy_blocked,
+    VIEW_FAILURES_MAX, RepairResult, policy_failures,
     attempt_failure_view, attempts_to_pass, brief_for, failure_view,
     make_model_generator, make_scripted_generator, repair_ticket, retry_messages, score_ticket, system_prompt,
 )
@@ -284,9 +284,9 @@ def test_failure_view_is_bounded_whatever_the_draft(draft):
     OrderSpec(table=3, items=["latte"], allergies=["milk allergy"]),
     OrderSpec(table=3, items=["banana bread"], allergies=["hazelnuts"]),
 ])
-def test_request_is_policy_blocked_never_calls_the_generator(spec):
+def testpolicy_failures_never_calls_the_generator(spec):
     generate = _Refuses()
-    assert _request_is_policy_blocked(spec, MENU)
+    assert policy_failures(spec, MENU)
     assert repair_ticket(spec, generate).stop_reason == "policy_violation"
     assert generate.calls == 0
 
@@ -298,14 +298,14 @@ def test_request_is_policy_blocked_never_calls_the_generator(spec):
     OrderSpec(table=3, items=["latte", "espresso"], allergies=["milk"], notes="allergy: milk"),
     OrderSpec(table=3, items=["fruit salad"], allergies=["nuts"], notes="severe nut allergy, separate board"),
 ])
-def test_request_is_policy_blocked_benign_requests_pass_the_gate(spec):
-    assert _request_is_policy_blocked(spec, MENU) == ()
+def testpolicy_failures_benign_requests_pass_the_gate(spec):
+    assert policy_failures(spec, MENU) == ()
     generate = make_scripted_generator([SOLD_OUT])
     result = repair_ticket(spec, generate, cap=1)
     assert result.stop_reason != "policy_violation" and len(generate.calls) == 1
 
 
-def test_request_is_policy_blocked_unknown_allergy_names_it_and_asks_a_person():
+def testpolicy_failures_unknown_allergy_names_it_and_asks_a_person():
     spec = OrderSpec(table=3, items=["espresso", "fruit salad"], allergies=["shellfish", "none"])
     result = repair_ticket(spec, _Refuses())
     assert result.stop_reason == "policy_violation" and result.ticket is None
@@ -313,9 +313,9 @@ def test_request_is_policy_blocked_unknown_allergy_names_it_and_asks_a_person():
     assert "confirm the allergy" in result.blocked_by[0].fix
 
 
-def test_request_is_policy_blocked_placeholder_allergy_is_no_allergy():
+def testpolicy_failures_placeholder_allergy_is_no_allergy():
     spec = OrderSpec(table=3, items=["latte"], allergies=["None", "n/a"])
-    assert _request_is_policy_blocked(spec, MENU) == ()
+    assert policy_failures(spec, MENU) == ()
 
 
 # --- properties over arbitrary drafts and candidate sequences ------------------------------------

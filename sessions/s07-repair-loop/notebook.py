@@ -27,7 +27,7 @@ from cafe.menu import load_menu
 from cafe.schema import Failure
 from cafe.repair import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, OMELETTE_SPEC, STOP_REASONS, UNSAFE_SPEC, Attempt, RepairResult,
-    _request_is_policy_blocked, attempts_to_pass, brief_for, failure_view, make_model_generator,
+    policy_failures, attempts_to_pass, brief_for, failure_view, make_model_generator,
     make_scripted_generator, repair_ticket, retry_messages, score_ticket,
 )
 
@@ -163,7 +163,7 @@ course.reveal("s07.why_blocked")
 # generator (messages in, draft text out) and a cap, and returns a `RepairResult`. Build it from
 # the pieces `cafe.repair` gives you, all imported above:
 #
-# - `_request_is_policy_blocked(spec, menu)`: the failures that mean the request must never reach
+# - `policy_failures(spec, menu)`: the failures that mean the request must never reach
 #   the generator (empty when it may). Blocked: `RepairResult("policy_violation", None, (), blocked_by=...)`.
 # - `brief_for(spec)`: the first attempt's messages. `generate(list(messages))` returns a draft.
 # - `score_ticket(draft, spec, menu)`: a `Score` with `.ticket` (set when the draft passed) and `.failures`.
