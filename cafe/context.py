@@ -132,7 +132,7 @@ def customer_words(request: str, marking: str = "delimited") -> str:
 @dataclass(frozen=True)
 class CustomerOrder:
     """What session 03 knows about an order: the table, the customer's words (untrusted), and the
-    allergies declared. A `cafe.detect.OrderSpec` (session 06) has these fields too and fits."""
+    allergies declared. A `cafe.consent.OrderSpec` (session 05) has these fields too and fits."""
 
     table: int
     request: str

@@ -3,16 +3,14 @@
 Session 06 owns this module; its lesson (`sessions/s06-detect`) is still planned, and session 07's
 primer covers what it hands on. Session 07 feeds its findings back to the model. It adds:
 
-- `OrderSpec`: the order as front of house approved it (table, items, declared allergies, notes),
-  plus the customer's own words, which stay untrusted;
 - `scan_text()` / `scan_request()`: prompt-injection patterns in untrusted text;
 - `scan_scope()`: asks that are not part of an order at all (a refund, a taxi, a poem);
 - `scan_allergies()`: declared allergies the menu cannot be checked against (`unknown_allergen`):
   an allergy the check cannot see fails closed, and a person confirms it;
-- `check_ticket()`: a parsed `Ticket` against the trusted menu and the approved order. Its
-  `out_of_scope` findings cover both kinds of overreach: a ticket that differs from the approved
-  order (an item added or dropped, the wrong table), and notes that pass a non-order ask on to
-  the kitchen.
+- `check_ticket()`: a parsed `Ticket` against the trusted menu and the approved order
+  (`cafe.consent.OrderSpec`). Its `out_of_scope` findings cover both kinds of overreach: a ticket
+  that grows or shrinks the approved order (`cafe.consent.consent_findings`), and notes that pass
+  a non-order ask on to the kitchen.
 
 Every finding is a `cafe.schema.Failure`: it names its check, quotes the offending span (clipped
 to a short pointer, however long the draft's text), and says what a correct ticket would hold, so
@@ -28,18 +26,16 @@ from __future__ import annotations
 
 import html
 import re
-from collections import Counter
-from dataclasses import dataclass
 from typing import Literal, get_args
 
+from cafe.consent import OrderSpec, consent_findings
 from cafe.menu import ALLERGEN_KEYS, Menu, allergen_key, is_no_allergy, normalize_name
-from cafe.schema import MAX_TABLE, Failure, Ticket, clip
+from cafe.schema import Failure, Ticket, clip
 
 __all__ = [
     "DETECT_CHECKS",
     "INJECTION_PATTERNS",
     "SCOPE_PATTERNS",
-    "OrderSpec",
     "scan_text",
     "scan_request",
     "scan_scope",
@@ -115,36 +111,6 @@ def _may_match(patterns: tuple[tuple[str, re.Pattern[str]], ...], keywords: tupl
     return [entry for entry, words in zip(patterns, keywords) if any(word in folded for word in words)]
 
 
-@dataclass(frozen=True)
-class OrderSpec:
-    """An order as front of house approved it. `request` is the customer's words: untrusted text.
-
-    Lists are accepted and stored as tuples, so a spec can never be changed after it is made.
-    An allergy that means "none" ("none", "n/a", "") is dropped: it declares no allergy.
-    """
-
-    table: int
-    items: tuple[str, ...]
-    allergies: tuple[str, ...] = ()
-    notes: str = ""
-    request: str = ""
-
-    def __post_init__(self) -> None:
-        if isinstance(self.table, bool) or not isinstance(self.table, int) or not 1 <= self.table <= MAX_TABLE:
-            raise ValueError(f"OrderSpec.table is {self.table!r}; give a table number from 1 to {MAX_TABLE}.")
-        for name in ("items", "allergies"):
-            value = getattr(self, name)
-            if isinstance(value, str) or not all(isinstance(v, str) for v in value):
-                raise TypeError(f"OrderSpec.{name} must be a list of strings, e.g. ['latte'], not {value!r}.")
-            object.__setattr__(self, name, tuple(value))
-        object.__setattr__(self, "allergies", tuple(a for a in self.allergies if not is_no_allergy(a)))
-        if not self.items:
-            raise ValueError("OrderSpec.items is empty; an order needs at least one item, e.g. items=['latte'].")
-        for name in ("notes", "request"):
-            if not isinstance(getattr(self, name), str):
-                raise TypeError(f"OrderSpec.{name} must be text, not {type(getattr(self, name)).__name__}.")
-
-
 def _injections(text: str) -> list[Failure]:
     findings = []
     for name, pattern in _may_match(INJECTION_PATTERNS, INJECTION_KEYWORDS, text):
@@ -216,24 +182,6 @@ def _menu_findings(item: str, allergies: set[str], menu: Menu) -> list[Failure]:
     return found
 
 
-def _scope_findings(ticket: Ticket, spec: OrderSpec) -> list[Failure]:
-    found = []
-    if ticket.table != spec.table:
-        found.append(Failure("out_of_scope", f"table {ticket.table}", f"table must be {spec.table}, as ordered"))
-    asked = Counter(normalize_name(i) for i in spec.items)
-    drafted = Counter(normalize_name(i) for i in ticket.items)
-    for item in sorted((drafted - asked).elements()):
-        found.append(Failure("out_of_scope", item, f"remove {clip(item)}: the customer did not order it"))
-    for item in sorted((asked - drafted).elements()):
-        found.append(Failure("out_of_scope", f"(missing) {item}", f"put {clip(item)} back: the customer ordered it"))
-    on_ticket = {allergen_key(a) for a in ticket.allergies if not is_no_allergy(a)}
-    for allergy in spec.allergies:
-        if allergen_key(allergy) not in on_ticket:
-            found.append(Failure("unsafe", f"(missing allergy) {allergy}",
-                                 f"list {allergy} in allergies: the customer declared it"))
-    return found
-
-
 def check_ticket(ticket: Ticket, spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
     """Everything wrong with a parsed ticket: allergies the menu cannot check, menu, 86'd, allergens,
     scope, and what its notes carry."""
@@ -241,7 +189,7 @@ def check_ticket(ticket: Ticket, spec: OrderSpec, menu: Menu) -> tuple[Failure, 
     found: list[Failure] = list(scan_allergies(spec, menu))
     for item in dict.fromkeys(normalize_name(i) for i in ticket.items):  # each distinct item once
         found.extend(_menu_findings(item, allergies, menu))
-    found.extend(_scope_findings(ticket, spec))
+    found.extend(consent_findings(ticket, spec))
     found.extend(scan_scope(ticket.notes))
     found.extend(scan_text(ticket.notes))
     return tuple(found)

@@ -31,7 +31,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
-from cafe.detect import OrderSpec
+from cafe.consent import OrderSpec
 
 __all__ = [
     "SLIPS", "Slip", "HABIT_RATE", "RECUR_RATE", "IMPROVE_RATE", "EXTRA_ITEM", "FENCE_WORDS",

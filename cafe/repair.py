@@ -25,8 +25,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from cafe.consent import OrderSpec
 from cafe.context import DATA_RULES, customer_words
-from cafe.detect import OrderSpec, check_ticket, scan_allergies, scan_request
+from cafe.detect import check_ticket, scan_allergies, scan_request
 from cafe.menu import Menu, allergen_key, load_menu
 from cafe.schema import Draft, Failure, StructuredDrafts, Ticket, Usage, contract_text, parse_draft
 
@@ -255,7 +256,7 @@ def repair_ticket(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
                   menu: Menu | None = None) -> RepairResult:
     """Generate, score, and re-ask with a curated failure view until a draft passes or `cap` runs out."""
     if not isinstance(spec, OrderSpec):
-        raise TypeError(f"repair_ticket() takes a cafe.detect.OrderSpec, not {type(spec).__name__}.")
+        raise TypeError(f"repair_ticket() takes a cafe.consent.OrderSpec, not {type(spec).__name__}.")
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
         raise ValueError(f"cap is {cap!r}; give a whole number of attempts, 1 or more (default {CAP_DEFAULT}).")
     if mode not in RETRY_MODES:

@@ -9,7 +9,7 @@ from cafe.context import (
     CustomerOrder, Section, build_context, context_sections, customer_words, datamark, delimit,
     fit_sections, make_obedient_waiter, mark_data, unmark,
 )
-from cafe.detect import OrderSpec
+from cafe.consent import OrderSpec
 from cafe.endpoint.scripted import ScriptedClient, estimate_tokens
 from cafe.exercises import s03
 from cafe.loop import run_loop

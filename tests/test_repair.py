@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cafe import course
 from cafe.endpoint.client import make_client
-from cafe.detect import OrderSpec
+from cafe.consent import OrderSpec
 from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.menu import load_menu
 from cafe.repair import (

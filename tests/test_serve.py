@@ -683,7 +683,7 @@ def test_serve_session_07_drafts_like_a_model_that_uses_feedback_over_http():
     # what failed, and the next draft is the ticket the brief describes.
     import openai
 
-    from cafe.detect import OrderSpec
+    from cafe.consent import OrderSpec
     from cafe.repair import make_model_generator, repair_ticket
 
     from cafe.endpoint.rehearsals import session_script

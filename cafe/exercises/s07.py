@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cafe.detect import OrderSpec
+from cafe.consent import OrderSpec
 from cafe.repair import OMELETTE_SPEC, UNSAFE_SPEC, RepairResult, make_scripted_generator
 from cafe.schema import Failure
 
