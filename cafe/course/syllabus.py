@@ -115,7 +115,7 @@ SESSIONS: tuple[Session, ...] = (
             "error analysis: exhausted runs sorted into a failure taxonomy"),
     Session(11, "cost-routing", "routing", "core", ("cafe/routing.py",),
             "cost-aware routing between models; what retries cost"),
-    Session(12, "model-judge", "judge", "core", ("cafe/judge.py",),
+    Session(12, "model-judge", "judge", "core", ("cafe/judge.py", "cafe/calibration.py"),
             "a model as judge, calibrated against the deterministic checks"),
     Session(13, "stall-detection", "stall", "harness", ("cafe/workbench.py", "cafe/scenarios.py", "cafe/stall.py", "cafe/evidence.py",
                                                         "cafe/failure_state.py", "cafe/repeats.py",
