@@ -311,7 +311,7 @@ def trust_reading(calibration: Calibration, model: str) -> TrustReading:
         reasons.append(f"it was calibrated on {calibration.model}, not {model}: calibrate this model")
     bad, good = calibration.tp + calibration.fn, calibration.tn + calibration.fp
     if min(bad, good) < least["each_kind"]:
-        reasons.append(f"{bad} bad and {good} right tickets judged; measure at least {least['each_kind']} of each")
+        reasons.append(f"{bad} broken and {good} right tickets judged; measure at least {least['each_kind']} of each")
     total = calibration.judged + calibration.unparsed
     if total and calibration.unparsed / total > least["unparsed_share"]:
         reasons.append(f"no verdict on {calibration.unparsed} of {total} tickets")
@@ -319,6 +319,6 @@ def trust_reading(calibration: Calibration, model: str) -> TrustReading:
     if kappa is None or kappa < least["kappa"]:
         reasons.append(f"kappa is {'undefined' if kappa is None else f'{kappa:.2f}'}; need {least['kappa']}")
     if caught is None or caught < least["catch_rate"]:
-        reasons.append(f"it caught {'no' if caught is None else f'{caught:.0%} of the'} bad tickets; "
+        reasons.append(f"it caught {'no' if caught is None else f'{caught:.0%} of the'} broken tickets; "
                        f"need {least['catch_rate']:.0%}")
     return TrustReading(not reasons, tuple(reasons))

@@ -55,6 +55,9 @@ LAB_CASES = [
             "def my_repair_ticket(spec, generate, cap=3): return None"),
     LabCase("s13-stall-detection", "s13.blind_thrash", "no", "s13.why_signature_streak",
             "my_fold", "cafe.exercises.s13.check_fold_diagnostic", "def my_fold(state, dispatch): return state"),
+    LabCase("s12-model-judge", "s12.kappa", "about 0.95", "s12.why_kappa",
+            "my_calibrate", "cafe.exercises.s12.check_calibrate",
+            "def my_calibrate(judge, labelled): return {'tp': 0, 'fn': 0, 'tn': 0, 'fp': 0, 'unparsed': 0, 'kappa': 1.0}"),
 ]
 
 

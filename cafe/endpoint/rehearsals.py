@@ -31,7 +31,8 @@ from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.scripted import Reply, Script, default_responder
 
 __all__ = ["OWNER_PREFIX", "DEFAULT_LABEL", "SESSION_SCRIPTS", "SCRIPTS_DIR", "session_script", "session_label",
-           "waiter_responder", "ticket_responder", "by_turn", "rehearsal_script", "default_rehearsal_note"]
+           "waiter_responder", "ticket_responder", "lenient_judge_responder", "by_turn", "rehearsal_script",
+           "default_rehearsal_note"]
 
 # `cafe serve` names itself in each model's `owned_by` field, which OpenAI's model list carries.
 OWNER_PREFIX = "cafe-serve:"
@@ -120,11 +121,21 @@ def ticket_responder(request: dict) -> Reply:
     return json.dumps(ticket)
 
 
+def lenient_judge_responder(request: dict) -> Reply:
+    """A judge for session 12's calibration that passes every ticket and, asked to compare two,
+    always prefers the first one shown: the two biases a calibration should expose at once."""
+    text, _ = _since_customer(request.get("messages", []))
+    if "<<ticket_A>>" in text:
+        return json.dumps({"better": "A", "reason": "the first one reads well"})
+    return json.dumps({"verdict": "pass", "reason": "looks fine to me"})
+
+
 # Session number -> the responder `cafe serve --session NN` answers from. Read-only.
 SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType({
     "00": waiter_responder,
     "01": waiter_responder,
     "07": ticket_responder,
+    "12": lenient_judge_responder,
 })
 
 

@@ -1,0 +1,70 @@
+"""Session 12 toy: a model as judge, measured against the checks before it is believed.
+
+    python sessions/s12-model-judge/toy.py                      # offline: scripted judges
+    COURSE_MODE=live python sessions/s12-model-judge/toy.py     # also your model as judge
+
+Forty tickets for the practice orders, half of them broken, each labelled by the deterministic
+checks (`cafe.detect.check_ticket`). Three scripted judges grade them, each with one bias you
+can name (`cafe.judge.BiasedJudge`): one passes everything, one is lenient, one is swayed by
+long friendly notes. For each the toy prints raw agreement beside the catch rate and Cohen's
+kappa (`cafe.calibration.calibrate`), so you can see which number tells the truth. Live, your
+model grades the same forty tickets through `ModelJudge`, and the toy says whether the course's
+trust rule (`trust_reading`) would let you use it. A missing setting or an endpoint that does not
+answer is explained in one message, with exit status 1; `cafe doctor` gives the full diagnosis.
+"""
+
+from __future__ import annotations
+
+from cafe.calibration import Calibration, calibrate, catch_rate_by_notes, labelled_tickets, scripted_judge, trust_reading
+from cafe.cli import run_command
+from cafe.endpoint.client import make_client
+from cafe.endpoint.config import course_mode, model_name
+from cafe.endpoint.rehearsals import rehearsal_script
+from cafe.judge import ModelJudge
+
+# The scripted judges, in plain words first, then their biases.
+JUDGES = (
+    ("a judge that passes every ticket", {"leniency": 1.0}),
+    ("a lenient judge (lets 30% of broken tickets through)", {"leniency": 0.3}),
+    ("a judge swayed by long friendly notes", {"leniency": 0.1, "verbosity": 0.5}),
+)
+
+
+def line(calibration: Calibration) -> str:
+    kappa = "undefined" if calibration.kappa is None else f"{calibration.kappa:.2f}"
+    caught = "n/a" if calibration.catch_rate is None else f"{calibration.catch_rate:.0%}"
+    agreed = "n/a" if calibration.agreement is None else f"{calibration.agreement:.0%}"
+    return f"agrees {agreed:>4}   catches {caught:>4} of broken tickets   kappa {kappa}"
+
+
+def main() -> int:
+    mode = course_mode()
+    labelled = labelled_tickets(40, 0.5)
+    rare = labelled_tickets(100, 0.05)
+    broken = sum(item.truth == "fail" for item in labelled)
+    print(f"Session 12 toy ({mode}): can a model grade tickets? Measure it against the checks first.\n"
+          f"{len(labelled)} tickets, {broken} of them broken, every label from the deterministic checks.\n")
+    for number, (words, biases) in enumerate(JUDGES, 1):
+        print(f"{number}. {words}:", flush=True)
+        print(f"   {line(calibrate(scripted_judge(**biases), labelled))}")
+        if number == 1:
+            print(f"   on a day with 5 broken tickets in 100: {line(calibrate(scripted_judge(**biases), rare))}")
+        if biases.get("verbosity"):
+            split = catch_rate_by_notes(calibrate(scripted_judge(**biases), labelled))
+            print(f"   broken tickets caught: {split['verbose']:.0%} with long notes, {split['plain']:.0%} without")
+    if mode != "live":
+        print("\nRun with COURSE_MODE=live to grade the same tickets with your own model.")
+        return 0
+    client = make_client()
+    print(f"\n4. your model, {model_name()}, grading all {len(labelled)} tickets …", flush=True)
+    if rehearsal_script(client, model_name()) is not None:
+        print("   (this is cafe serve, not a real model: `cafe serve --session 12` passes every ticket)")
+    yours = calibrate(ModelJudge(client), labelled, model=model_name())
+    print(f"   {line(yours)}   no verdict: {yours.unparsed}")
+    reading = trust_reading(yours, model_name())
+    print("   the course's trust rule: " + ("use it" if reading.trusted else "do not use it yet: " + "; ".join(reading.reasons)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_command(main))
