@@ -697,3 +697,22 @@ def test_serve_session_07_drafts_like_a_model_that_uses_feedback_over_http():
     assert all(f.check == "missing_field" for a in naive.attempts for f in a.failures)
     assert curated.stop_reason == "passed" and len(curated.attempts) == 2
     assert curated.ticket.table == 3 and curated.ticket.items == ("latte", "croissant")
+
+
+def test_serve_session_12_judges_like_a_lenient_position_biased_judge_over_http():
+    # Every ticket passes and the first of two always wins, so a calibration over HTTP shows a
+    # catch rate of 0 and kappa 0, and the position probe finds every pair "first both times".
+    import openai
+
+    from cafe.calibration import calibrate, labelled_tickets, position_probe
+    from cafe.endpoint.rehearsals import session_script
+    from cafe.judge import ModelJudge
+
+    labelled = labelled_tickets(8, 0.5)
+    with running_server(session_script("12")) as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0)
+        judge = ModelJudge(client, MODEL)
+        result = calibrate(judge, labelled)
+        probe = position_probe(judge, labelled)
+    assert (result.tp, result.fn, result.tn, result.fp) == (0, 4, 4, 0) and result.kappa == 0.0
+    assert probe.first_both_times == probe.pairs == 4
