@@ -230,7 +230,8 @@ else:
 # Offline this cell runs the scripted waiter again. Live, the ten orders go to your model in each
 # of the three formats (thirty requests); a format your endpoint refuses is counted as refused.
 # The cell asserts only what any endpoint guarantees: every format was either sent ten times or
-# refused.
+# refused. (If yours refuses `json_schema`, try its cousin: `format_trial(client, model, orders,
+# ["json_object_schema"])` sends the schema the way llama-cpp-python's server spells it.)
 
 # %%
 client = cafe.make_client(script=habits_responder)
