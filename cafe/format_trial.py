@@ -133,7 +133,7 @@ class Trial:
 
     @property
     def outcome(self) -> str:
-        """"ticket", or the check of the first failure (`not_json`, `missing_field`, ...)."""
+        """The text "ticket", or the check of the first failure (`not_json`, `missing_field`, ...)."""
         return "ticket" if self.parsed.ticket is not None else self.parsed.failures[0].check
 
 
