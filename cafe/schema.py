@@ -8,13 +8,17 @@ draft the repair loop sees. It adds:
 - `strict_ticket_schema()` and `response_format()`: the same contract as a JSON schema the
   endpoint can enforce while it generates (strict structured output);
 - `parse_draft()`: raw model text in (JSON, JSON in a code fence or prose, or garbage), a ticket
-  or named failures out, and never an exception;
+  or named failures out, and never an exception; `failures_from()` is its last step, pydantic's
+  `ValidationError` turned into `Failure`s;
 - `StructuredDrafts`: asks an endpoint for a draft, strictest format first, stepping down to JSON
   mode and then plain text when the endpoint rejects the format (a `RequestRejected` that names
   it); any other rejection is raised.
 
-What it leaves out: whether the ticket is *right* (on the menu, safe, what the customer asked
-for). That is `cafe.detect`, session 06. Retrying a bad draft is `cafe.repair`, session 07.
+What it leaves out: what each output format lets through, measured on the same orders, which is
+`cafe.format_trial` (this session's second module); whether the ticket is *right* (on the menu,
+safe, what the customer approved), which is `cafe.consent` and `cafe.detect`, sessions 05 and 06.
+Retrying a bad draft is `cafe.repair`, session 07. Lesson: sessions/s04-schema/lesson.md;
+notebook: notebooks/s04-schema.ipynb.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ __all__ = [
     "contract_text",
     "extract_json",
     "parse_draft",
+    "failures_from",
     "StructuredDrafts",
 ]
 
@@ -283,12 +288,17 @@ def parse_draft(draft: str) -> Parsed:
         # Through JSON again so strict mode judges JSON types (a list is fine for a tuple field).
         return Parsed(Ticket.model_validate_json(json.dumps(data), strict=True), ())
     except ValidationError as exc:
-        failures: dict[tuple[str, str], Failure] = {}
-        for error in exc.errors(include_url=False):
-            field, failure = _failure_from(error)
-            # One failure per field and check, not one per bad list element.
-            failures.setdefault((field, failure.check), failure)
-        return Parsed(None, tuple(failures.values()))
+        return Parsed(None, failures_from(exc))
+
+
+def failures_from(error: ValidationError) -> tuple[Failure, ...]:
+    """pydantic's errors for a ticket as `Failure`s: one per field and check, in pydantic's order."""
+    failures: dict[tuple[str, str], Failure] = {}
+    for detail in error.errors(include_url=False):
+        field, failure = _failure_from(detail)
+        # One failure per field and check, not one per bad list element.
+        failures.setdefault((field, failure.check), failure)
+    return tuple(failures.values())
 
 
 class StructuredDrafts:

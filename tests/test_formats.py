@@ -8,7 +8,7 @@ import pytest
 from cafe.endpoint.client import chat, classify_error, make_client
 from cafe.endpoint.config import DEFAULT_MAX_TOKENS, max_tokens
 from cafe.endpoint.errors import ConfigError, EndpointError, RequestRejected
-from cafe.endpoint.formats import OUTPUT_FORMATS, about_format, response_format
+from cafe.endpoint.formats import OUTPUT_FORMATS, about_format, admits, requested_format, response_format
 from cafe.endpoint.health import doctor
 from cafe.endpoint.probes import probe_formats
 from dialects import MODEL, running_dialect_server
@@ -120,3 +120,50 @@ def test_doctor_asks_again_without_temperature_when_a_model_refuses_it(capsys):
         report = doctor(environ=live_env(server.base_url, model=MODEL), timeout=10)
     assert {check.name: check.ok for check in report.checks}["JSON round trip"], capsys.readouterr().out
     assert any("temperature" not in request for request in server.requests)
+
+
+# --- what each format promises (session 04) ----------------------------------------------------
+
+TICKETISH = {"type": "object", "additionalProperties": False, "required": ["table", "items"],
+             "properties": {"table": {"type": "integer", "minimum": 1}, "items": {"type": "array", "items": {"type": "string"}}}}
+
+
+@pytest.mark.parametrize(("kind", "text", "admitted"), [
+    ("plain", "Sure! Table 4, one latte.", True),
+    ("json_object", "Sure! Table 4, one latte.", False),
+    ("json_object", '```json\n{"table": 4}\n```', False),   # JSON mode sends the object and nothing around it
+    ("json_object", "[1, 2]", False),
+    ("json_object", '{"table": "4"}', True),
+    ("json_schema", '{"table": "4", "items": []}', False),
+    ("json_schema", '{"table": 4}', False),                  # a required field missing
+    ("json_schema", '{"table": 4, "items": [], "size": 1}', False),
+    ("json_schema", '{"table": true, "items": []}', False),  # a bool is not an integer
+    ("json_schema", '{"table": 4, "items": [7]}', False),
+    ("json_schema", '{"table": 0, "items": []}', True),      # minimum is not enforced
+    ("json_object_schema", '{"table": 0, "items": ["latte"]}', True),
+])
+def test_admits_each_format_promises_what_it_says(kind, text, admitted):
+    assert admits(kind, TICKETISH, text) is admitted
+
+
+def test_admits_enforces_enum_and_const_and_follows_refs():
+    schema = {"$defs": {"T": {"type": "integer", "enum": [1, 2]}}, "type": "object",
+              "properties": {"table": {"$ref": "#/$defs/T"}, "kind": {"const": "ticket"}}, "required": ["table"]}
+    assert admits("json_schema", schema, '{"table": 2, "kind": "ticket"}')
+    assert not admits("json_schema", schema, '{"table": 3}')
+    assert not admits("json_schema", schema, '{"table": 1, "kind": "bill"}')
+
+
+def test_admits_unknown_format_or_missing_schema_is_a_value_error():
+    with pytest.raises(ValueError, match="json_schema, json_object_schema, json_object, plain"):
+        admits("yaml", None, "{}")
+    with pytest.raises(ValueError, match="needs the schema"):
+        admits("json_schema", None, "{}")
+
+
+def test_requested_format_reads_back_what_response_format_writes():
+    for kind in OUTPUT_FORMATS:
+        assert requested_format(response_format(kind, SCHEMA, "t")) == (kind, SCHEMA if "schema" in kind else None)
+    assert requested_format({"type": "text"}) == ("plain", None)
+    with pytest.raises(ValueError, match="json_object, json_schema"):
+        requested_format({"type": "yaml"})

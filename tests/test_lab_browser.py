@@ -50,6 +50,9 @@ class LabCase:
 
 
 LAB_CASES = [
+    LabCase("s04-schema", "s04.never_in_json_mode", "not_json", "s04.why_dropped",
+            "my_failures_from", "cafe.exercises.s04.check_failures_from",
+            "def my_failures_from(error): return [str(e) for e in error.errors()]"),
     LabCase("s07-repair-loop", "s07.stop_reason", "no ticket: the cap stops it", "s07.why_exhausted",
             "my_repair_ticket", "cafe.exercises.s07.check_repair_loop",
             "def my_repair_ticket(spec, generate, cap=3): return None"),

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from cafe.endpoint.errors import RequestRejected
 from cafe.schema import (
     CONTRACT_CHECKS, FIX_CHARS, FORMATS, MAX_TABLE, SPAN_CHARS, TICKET_FIELDS, Draft, Failure, StructuredDrafts,
-    Ticket, Usage, clip, contract_text, extract_json, parse_draft, response_format, strict_ticket_schema,
+    Ticket, Usage, clip, contract_text, extract_json, failures_from, parse_draft, response_format, strict_ticket_schema,
 )
 from cafe.endpoint.serve import Faults, running_server
 
@@ -88,6 +88,18 @@ def test_parse_draft_lone_surrogate_is_a_readable_failure_not_the_draft():
     (failure,) = parse_draft(draft).failures
     assert (failure.check, failure.span) == ("bad_value", "<ticket>")
     assert "table, items, allergies, notes" in failure.fix and "no onions" not in failure.line()
+
+
+def test_failures_from_is_what_parse_draft_reports_for_a_validation_error():
+    from pydantic import ValidationError
+
+    bad = {"table": 0, "items": [1, 2], "notes": ""}
+    with pytest.raises(ValidationError) as caught:
+        Ticket.model_validate_json(json.dumps(bad), strict=True)
+    failures = failures_from(caught.value)
+    assert failures == parse_draft(json.dumps(bad)).failures
+    assert [(f.check, f.span) for f in failures] == [("bad_value", "table = 0"), ("bad_value", "items = 1"),
+                                                     ("missing_field", "allergies")]
 
 
 def test_parse_draft_non_string_is_a_type_error():

@@ -648,7 +648,7 @@ def test_serve_session_script_reads_a_json_file_for_a_session_without_a_responde
                                        encoding="utf-8")
     with running_server(session_script("08", folder=tmp_path)) as server:
         assert [ask(server).choices[0].message.content for _ in range(2)] == ["A ticket, coming up."] * 2
-    with pytest.raises(ValueError, match="scripts for sessions 00, 01, 07, 08"):
+    with pytest.raises(ValueError, match="scripts for sessions 00, 01, 04, 07, 08"):
         session_script("13", folder=tmp_path)
 
 

@@ -99,7 +99,7 @@ SESSIONS: tuple[Session, ...] = (
             "deterministic checks; every check has a fixture it passes and one it fails"),
     Session(3, "context", "context", "core", ("cafe/context.py",),
             "what the model sees: trusted menu vs untrusted request, the context budget"),
-    Session(4, "schema", "schema", "core", ("cafe/schema.py",),
+    Session(4, "schema", "schema", "core", ("cafe/schema.py", "cafe/format_trial.py"),
             "the ticket contract (four fields) and strict structured output"),
     Session(5, "consent-gate", "consent", "core", ("cafe/consent.py",),
             "the consent gate: nothing may grow what the customer approved"),

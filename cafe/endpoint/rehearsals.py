@@ -20,6 +20,7 @@ stand-in that proves the story reads, never a judgement a real model would make.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import types
@@ -28,11 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.endpoint.scripted import Reply, Script, default_responder
+from cafe.endpoint.formats import admits, requested_format
+from cafe.endpoint.scripted import Reply, Script, default_responder, minimal_instance
 
 __all__ = ["OWNER_PREFIX", "DEFAULT_LABEL", "SESSION_SCRIPTS", "SCRIPTS_DIR", "session_script", "session_label",
-           "waiter_responder", "ticket_responder", "lenient_judge_responder", "by_turn", "rehearsal_script",
-           "default_rehearsal_note"]
+           "waiter_responder", "ticket_responder", "habits_responder", "habit_orders", "lenient_judge_responder",
+           "by_turn", "rehearsal_script", "default_rehearsal_note"]
 
 # `cafe serve` names itself in each model's `owned_by` field, which OpenAI's model list carries.
 OWNER_PREFIX = "cafe-serve:"
@@ -129,11 +131,50 @@ def lenient_judge_responder(request: dict) -> Reply:
         return json.dumps({"better": "A", "reason": "the first one reads well"})
     return json.dumps({"verdict": "pass", "reason": "looks fine to me"})
 
+@functools.lru_cache(maxsize=1)
+def habit_orders() -> tuple[Mapping[str, Any], ...]:
+    """Session 04's practice orders, each {"table", "words", "drafts"} with every draft as text,
+    read once from `SCRIPTS_DIR/s04.json` (an object draft becomes compact JSON)."""
+    data = json.loads((SCRIPTS_DIR / "s04.json").read_text(encoding="utf-8"))
+    return tuple(types.MappingProxyType({**order, "drafts": tuple(
+        draft if isinstance(draft, str) else json.dumps(draft) for draft in order["drafts"])})
+        for order in data["orders"])
+
+
+def _bend(value: dict[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
+    """`value` with each field the schema refuses replaced by the first value it allows, and the
+    fields it does not name dropped: what a decoder that may only emit the schema writes."""
+    fields = schema.get("properties", {})
+    bent = {}
+    for name, node in fields.items():
+        wanted = value.get(name)
+        fits = name in value and admits("json_schema", {"type": "object", "properties": {name: node},
+                                                        "required": [name]}, json.dumps({name: wanted}))
+        bent[name] = wanted if fits else minimal_instance(node)
+    return bent
+
+
+def habits_responder(request: dict) -> Reply:
+    """A waiter with habits, for session 04's formats: for a practice order (matched by the
+    customer's words) it sends the first of its drafts the requested `response_format` lets out;
+    when none fits a strict schema it bends the last until it does. Other words get a short note
+    saying so. Offline, session 04's `cafe.format_trial.waiter_client` answers from this too."""
+    said, _ = _since_customer(request.get("messages") or [])
+    kind, schema = requested_format(request.get("response_format"))
+    order = next((o for o in habit_orders() if o["words"] == said.strip()), None)
+    note = {"table": 0, "items": [], "allergies": [], "notes": "not one of session 04's practice orders"}
+    drafts = order["drafts"] if order else ("I only know session 04's practice orders.", json.dumps(note))
+    for draft in drafts:
+        if admits(kind, schema, draft):
+            return draft
+    return json.dumps(_bend(json.loads(drafts[-1]), schema or {}))
+
 
 # Session number -> the responder `cafe serve --session NN` answers from. Read-only.
 SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType({
     "00": waiter_responder,
     "01": waiter_responder,
+    "04": habits_responder,
     "07": ticket_responder,
     "12": lenient_judge_responder,
 })

@@ -6,11 +6,9 @@
 # is what the retry should be *told*. Read `sessions/s07-repair-loop/lesson.md` alongside;
 # `cafe/repair.py` is the code.
 #
-# **Coming from session 03?** Sessions 04 to 06 are not written yet. The lesson's primer
-# ("Arriving from session 01?") covers what you need from them: `cafe.menu` (the trusted menu and
-# its 86'd items: kitchen slang for sold out today), `cafe.schema` (the four-field `Ticket`,
-# `parse_draft`, and `Failure` with its check, span and fix), `cafe.consent` (`OrderSpec`, the
-# approved order) and `cafe.detect` (`check_ticket`, which scores a ticket against it).
+# **Jumping in here?** This notebook uses `parse_draft` and `Failure` (session 04), the approved
+# order `OrderSpec` (session 05) and `check_ticket` (session 06); the lesson's first section says
+# where each comes from.
 #
 # Each step is *predict first*: write your guess down before you run the cell that answers it.
 # Everything runs offline on scripted drafts unless you set `COURSE_MODE=live`; the cells that

@@ -1,0 +1,102 @@
+"""cafe.exercises.s04: each checker passes the reference, says "not attempted" for the notebook's
+stub, and fails plausible wrong answers with a specific complaint."""
+
+import copy
+
+import pytest
+
+from cafe import course
+from cafe.exercises.s04 import BAD_DRAFTS, check_closed_table_schema, check_failures_from, validation_error
+from cafe.format_trial import closed_table_schema
+from cafe.schema import Failure, failures_from, strict_ticket_schema
+
+
+def _stub(*args):
+    raise NotImplementedError("your turn")
+
+
+# --- pydantic's errors as Failure values ----------------------------------------------------------
+
+
+def test_check_failures_from_reference_passes_compare():
+    assert check_failures_from(failures_from) == []
+    assert course.compare(failures_from, check=check_failures_from).status == "passed"
+
+
+def test_check_failures_from_stub_is_not_attempted():
+    assert course.compare(_stub, check=check_failures_from).status == "not_attempted"
+
+
+def _pydantic_words(error):
+    """Copies pydantic's message into the fix and calls everything a bad value."""
+    return [Failure("bad_value", str(detail["loc"][0]), detail["msg"]) for detail in error.errors()]
+
+
+def _one_per_element(error):
+    """Right names, but one failure per pydantic error: three bad items make three failures."""
+    names = {"missing": "missing_field", "extra_forbidden": "unknown_field"}
+    return [Failure(names.get(d["type"], "bad_value"), f"{d['loc'][0]} = {d.get('input')!r}", f"fix {d['loc'][0]}")
+            for d in error.errors()]
+
+
+def test_check_failures_from_names_the_course_checks_not_pydantics_types():
+    problems = check_failures_from(_pydantic_words)
+    assert any("expected a missing_field failure whose span starts with 'table'" in p for p in problems)
+    assert any("unknown_field" in p and "quantity" in p for p in problems)
+
+
+def test_check_failures_from_wants_one_failure_per_field_and_check():
+    problems = check_failures_from(_one_per_element)
+    assert problems and all("one failure per field and check" in p for p in problems)
+
+
+def test_check_failures_from_a_wrong_return_type_says_what_to_return():
+    problems = check_failures_from(lambda error: str(error))
+    assert "return a list of Failure(check, span, fix) values" in problems[0]
+
+
+def test_validation_error_refuses_a_good_ticket():
+    with pytest.raises(ValueError, match="valid ticket"):
+        validation_error({"table": 4, "items": ["latte"], "allergies": [], "notes": ""})
+
+
+def test_bad_drafts_each_expect_what_the_reference_reports():
+    for draft, expected, _ in BAD_DRAFTS:
+        got = {(f.check, f.span.split(" ", 1)[0]) for f in failures_from(validation_error(draft))}
+        assert got == expected, draft
+
+
+# --- a schema that closes the table range ------------------------------------------------------
+
+
+def test_check_closed_table_schema_reference_passes_compare():
+    assert course.compare(closed_table_schema, check=check_closed_table_schema).status == "passed"
+
+
+def test_check_closed_table_schema_stub_is_not_attempted():
+    assert course.compare(_stub, check=check_closed_table_schema).status == "not_attempted"
+
+
+def test_check_closed_table_schema_the_plain_strict_schema_lets_table_31_through():
+    problems = check_closed_table_schema(strict_ticket_schema)
+    assert "table 31 still gets through; only whole numbers from 1 to 30 should" in problems
+
+
+def test_check_closed_table_schema_minimum_and_maximum_are_named_as_dropped():
+    def bounded():
+        schema = copy.deepcopy(strict_ticket_schema())
+        schema["properties"]["table"].update(minimum=1, maximum=30)
+        return schema
+
+    problems = check_closed_table_schema(bounded)
+    assert "uses ['maximum', 'minimum'], which strict_ticket_schema() drops" in problems[0]
+
+
+def test_check_closed_table_schema_an_enum_that_lost_a_table_is_named():
+    def short():
+        schema = closed_table_schema()
+        schema["properties"]["table"]["enum"] = list(range(1, 30))
+        return schema
+
+    assert check_closed_table_schema(short) == [
+        'a good ticket at table 30 no longer gets through: {"table": 30, "items": ["latte"], "allergies": [], "notes": ""}']

@@ -1,0 +1,128 @@
+"""cafe.format_trial: what each output format lets through on the same orders, and the parse rate.
+
+The lesson's worked example is `test_format_trial_strict_schema_lets_table_31_through_and_parse_draft_catches_it`.
+"""
+
+import json
+
+import openai
+import pytest
+
+from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.errors import RequestRejected
+from cafe.endpoint.formats import admits
+from cafe.endpoint.rehearsals import habit_orders, habits_responder, session_script
+from cafe.endpoint.serve import Faults, running_server
+from cafe.format_trial import (
+    LESSON_FORMATS, PracticeOrder, ask_once, closed_table_schema, format_trial, practice_orders, ticket_messages,
+    unenforced_keywords, waiter_client,
+)
+from cafe.schema import MAX_TABLE, contract_text, response_format, strict_ticket_schema
+
+
+@pytest.fixture(scope="module")
+def offline():
+    return format_trial(waiter_client(), OFFLINE_MODEL)
+
+
+def _order(table):
+    return next(order for order in practice_orders() if order.table == table)
+
+
+def test_unenforced_keywords_are_the_ticket_rules_the_strict_schema_drops():
+    found = {(rule.field, rule.keyword): rule.value for rule in unenforced_keywords()}
+    assert found == {("table", "minimum"): 1, ("table", "maximum"): MAX_TABLE, ("items", "minItems"): 1}
+    strict = json.dumps(strict_ticket_schema())
+    assert all(f'"{keyword}"' not in strict for _, keyword in found)
+
+
+def test_practice_orders_are_ten_and_each_has_a_draft_a_strict_schema_admits():
+    orders = practice_orders()
+    assert len(orders) == 10 and len({order.words for order in orders}) == 10
+    for order in habit_orders():
+        assert any(admits("json_schema", strict_ticket_schema(), draft) for draft in order["drafts"]), order["words"]
+
+
+def test_ticket_messages_carry_the_contract_and_the_customers_words():
+    order = PracticeOrder(4, "Table 4: a latte, please.")
+    assert ticket_messages(order) == [{"role": "system", "content": contract_text()},
+                                      {"role": "user", "content": "Table 4: a latte, please."}]
+
+
+def test_format_trial_every_format_keeps_its_promise_offline(offline):
+    assert list(offline) == list(LESSON_FORMATS)
+    for tally in offline.values():
+        assert len(tally.trials) == 10 and tally.refused is None
+        assert all(trial.admitted for trial in tally.trials)  # the waiter answers as an enforcing server would
+
+
+def test_format_trial_json_mode_never_fails_not_json_but_still_fails_the_shape(offline):
+    checks = offline["json_object"].checks
+    assert "not_json" not in checks and {"missing_field", "unknown_field"} <= set(checks)
+    assert "not_json" in offline["plain"].checks
+
+
+def test_format_trial_strict_schema_lets_table_31_through_and_parse_draft_catches_it():
+    trial = ask_once(waiter_client(), OFFLINE_MODEL, _order(31), "json_schema")
+    assert trial.admitted and json.loads(trial.draft)["table"] == 31
+    assert trial.outcome == "bad_value" and trial.parsed.failures[0].span == "table = 31"
+
+
+def test_format_trial_strict_schema_fails_only_what_it_does_not_enforce(offline):
+    tally = offline["json_schema"]
+    assert set(tally.checks) == {"bad_value"} and tally.caught == 10 - tally.parsed
+    assert tally.parse_rate > offline["json_object"].parse_rate
+    for trial in tally.trials:  # each failure is a rule the strict schema left out
+        drafted = json.loads(trial.draft)
+        outside = not 1 <= drafted["table"] <= MAX_TABLE or not drafted["items"]
+        assert outside == (trial.parsed.ticket is None), trial.draft
+
+
+def test_format_trial_closed_schema_turns_an_impossible_table_into_a_wrong_one():
+    tally = format_trial(waiter_client(), OFFLINE_MODEL, [_order(31), _order(0)], ["json_schema"],
+                         schema=closed_table_schema())["json_schema"]
+    tables = [trial.parsed.ticket.table for trial in tally.trials]
+    assert tally.parse_rate == 1.0 and all(1 <= table <= MAX_TABLE for table in tables)
+
+
+def test_format_trial_a_refused_format_is_counted_as_refused_and_the_rest_still_run():
+    with running_server(session_script("04"), supports_json_schema=False) as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0)
+        tallies = format_trial(client, OFFLINE_MODEL, [_order(4)])
+    assert tallies["json_schema"].trials == () and "json_schema" in tallies["json_schema"].refused
+    assert tallies["json_schema"].parse_rate is None
+    assert tallies["json_object"].parsed == 1 and tallies["plain"].parsed == 1
+
+
+def test_format_trial_a_refusal_about_something_else_is_raised():
+    with running_server(session_script("04"), faults=Faults(status=400)) as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0)
+        with pytest.raises(RequestRejected, match="HTTP 400"):
+            format_trial(client, OFFLINE_MODEL, [_order(4)])
+
+
+def test_format_trial_no_orders_is_a_value_error():
+    with pytest.raises(ValueError, match="at least one order"):
+        format_trial(waiter_client(), OFFLINE_MODEL, [])
+
+
+def test_ask_once_unknown_format_names_the_choices():
+    with pytest.raises(ValueError, match="json_schema, json_object_schema, json_object, plain"):
+        ask_once(waiter_client(), OFFLINE_MODEL, _order(4), "yaml")
+
+
+def test_serve_session_04_answers_over_http_as_the_offline_waiter_does(offline):
+    with running_server(session_script("04"), label="session-04") as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0)
+        live = format_trial(client, OFFLINE_MODEL)
+    for kind in LESSON_FORMATS:
+        assert [t.draft for t in live[kind].trials] == [t.draft for t in offline[kind].trials]
+
+
+def test_habits_responder_unknown_words_get_a_note_in_the_format_asked():
+    ask = lambda fmt: habits_responder({"messages": [{"role": "user", "content": "A pony."}],  # noqa: E731
+                                        "response_format": fmt})
+    assert "practice orders" in ask(None)
+    assert "practice orders" in json.loads(ask(response_format("json_object")))["notes"]
+    closed = {"type": "json_schema", "json_schema": {"name": "t", "schema": closed_table_schema()}}
+    assert admits("json_schema", closed_table_schema(), ask(closed))  # bent to a table the schema allows
