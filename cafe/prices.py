@@ -125,6 +125,14 @@ class Measured:
         """Everything spent, divided by the tickets it bought (infinite when none passed)."""
         return self.spend / self.accepted if self.accepted else math.inf
 
+    def price_per_attempt_at(self, other: ModelPrice) -> float:
+        """What one of these attempts would cost at `other`'s prices, its average tokens unchanged.
+
+        (Another model's tokenizer counts the same text a little differently; close enough to rank routes.)
+        """
+        return (self.prompt_tokens * other.input_per_million + self.completion_tokens * other.output_per_million) \
+            / TOKENS_PER_PRICE_UNIT / self.attempts
+
 
 def _usages(results: Sequence[RepairResult]) -> list[list[Usage]]:
     runs = []

@@ -97,3 +97,10 @@ def test_measure_runs_skips_blocked_runs_and_refuses_runs_without_usage():
     priced = RepairResult("retries_exhausted", None, (Attempt(1, "x", (), 1, Usage(10, 1)),), usage=Usage(10, 1))
     measured = measure_runs([blocked, priced], PRICE)
     assert (measured.orders, measured.accepted, measured.cost_per_accepted) == (1, 0, math.inf)
+
+
+def test_measured_price_per_attempt_at_its_own_prices_is_its_price_per_attempt():
+    measured = measure_runs(_runs("curated"), PRICE)
+    assert measured.price_per_attempt_at(PRICE) == pytest.approx(measured.price_per_attempt)
+    five_times = ModelPrice("x5", PRICE.input_per_million * 5, PRICE.output_per_million * 5)
+    assert measured.price_per_attempt_at(five_times) == pytest.approx(5 * measured.price_per_attempt)
