@@ -108,3 +108,21 @@ def test_check_route_cost_wrong_answers_fail_with_a_specific_complaint(wrong, co
     problems = check_route_cost(wrong)
     assert any(complaint in problem for problem in problems), problems
     assert course.compare(wrong, check=check_route_cost).status == "failed"
+
+
+# --- the notebook's your-turn cells --------------------------------------------------------------
+
+
+def test_notebook_stubs_are_not_attempted_and_its_scripted_runs_bank_their_numbers(tmp_path, monkeypatch):
+    from samples import run_notebook_source
+
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))  # the notebook banks a checkpoint
+    namespace = run_notebook_source("s11-cost-routing")
+    assert course.compare(namespace["expected_cost"], check=check_expected_cost).status == "not_attempted"
+    assert course.compare(namespace["my_route_cost"], check=check_route_cost).status == "not_attempted"
+    measured = namespace["measured"]
+    assert (measured["naive"].first_passed, measured["naive"].accepted, measured["naive"].attempts) == (4, 4, 22)
+    assert (measured["curated"].first_passed, measured["curated"].accepted, measured["curated"].attempts) == (4, 8, 19)
+    banked = course.load_progress()["checkpoints"]["s11"]["cost_per_accepted"]
+    assert banked["model"] == "cafe-scripted"
+    assert set(banked["value"]["routes"]) == {"cheap, cap 3", "strong, cap 3", "cheap 1 then strong 2", "cheap, cap 5"}

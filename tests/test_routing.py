@@ -91,6 +91,17 @@ def test_sticky_cheap_model_at_cap_3_costs_a_quarter_more_than_the_closed_form()
     assert sticky.cost_per_accepted / expected_cost(CHEAP.p, CHEAP.price, 3) == pytest.approx(1.2537, abs=1e-4)
 
 
+@pytest.mark.parametrize(("p", "cap", "stickiness", "row"), [
+    (0.3, 3, 0.0, (0.657, 2.19, 3.33, 0)), (0.3, 3, 0.5, (0.494, 2.29, 4.64, 39)),
+    (0.3, 6, 0.5, (0.689, 3.60, 5.22, 56)), (0.3, 6, 0.8, (0.486, 4.10, 8.44, 153)),
+    (0.9, 3, 0.5, (0.970, 1.16, 1.19, 7)),
+])
+def test_route_cost_reproduces_the_lessons_sticky_table(p, cap, stickiness, row):
+    found = route_cost(single(Tier("m", p, 1.0), cap), stickiness)
+    above = round(100 * (found.cost_per_accepted / expected_cost(p, 1.0, cap) - 1))
+    assert (round(found.pass_rate, 3), round(found.attempts, 2), round(found.cost_per_accepted, 2), above) == row
+
+
 @pytest.mark.parametrize("stickiness", [0.0, STICKINESS_EXAMPLE])
 def test_routing_table_formula_and_simulation_agree(stickiness):
     for row in routing_table(stickiness=stickiness, seed=3):
