@@ -89,7 +89,8 @@ def test_measure_runs_naive_retries_cost_far_more_than_the_closed_form():
 def test_measure_runs_skips_blocked_runs_and_refuses_runs_without_usage():
     blocked = repair_ticket(UNSAFE_SPEC, make_scripted_generator(["{}"]))
     spec = OrderSpec(table=6, items=("latte",), request="A latte.")
-    plain = repair_ticket(spec, make_scripted_generator(['{"table": 6, "items": ["latte"], "allergies": [], "notes": ""}']))
+    good = '{"table": 6, "items": ["latte"], "allergies": [], "notes": ""}'
+    plain = repair_ticket(spec, make_scripted_generator([good]))
     with pytest.raises(ValueError, match="no token usage"):
         measure_runs([blocked, plain], PRICE)
     with pytest.raises(ValueError, match="reached the generator"):

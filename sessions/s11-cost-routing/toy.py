@@ -63,7 +63,8 @@ def route_lines(curated: Measured, prices: Any) -> list[str]:
     lines = [f"   {'route':<24}{'independent retries':>24}{f'sticky retries ({STICKINESS_EXAMPLE})':>28}",
              f"   {'':<24}{'pass rate':>10}{'$ per 1,000':>14}{'pass rate':>14}{'$ per 1,000':>14}"]
     for free, sticky in zip(*tables):
-        lines.append(f"   {free.route.name:<24}{free.formula.pass_rate:>10.4f}{per_thousand(free.formula.cost_per_accepted):>14}"
+        lines.append(f"   {free.route.name:<24}"
+                     f"{free.formula.pass_rate:>10.4f}{per_thousand(free.formula.cost_per_accepted):>14}"
                      f"{sticky.formula.pass_rate:>14.4f}{per_thousand(sticky.formula.cost_per_accepted):>14}")
     agree = "agrees" if worst <= AGREE else "DISAGREES"
     lines.append(f"   (the formula, route_cost; a seeded simulation of 40,000 orders per route {agree}: "
@@ -74,7 +75,8 @@ def route_lines(curated: Measured, prices: Any) -> list[str]:
 def measured_line(mode: str, m: Measured) -> str:
     closed = expected_cost(m.first_pass_rate, m.price_per_attempt, CAP_DEFAULT)
     if not math.isfinite(closed) or not math.isfinite(m.cost_per_accepted):
-        return f"   {mode} retries: {m.accepted} of {m.orders} tickets; no first draft passed, so no closed form to compare"
+        return (f"   {mode} retries: {m.accepted} of {m.orders} tickets; no first draft passed, "
+                "so there is no closed form to compare")
     return (f"   {mode} retries: {m.accepted} of {m.orders} tickets, {m.attempts} attempts; "
             f"${m.cost_per_accepted * 1000:.4f} per 1,000 accepted against ${closed * 1000:.4f} predicted "
             f"({m.cost_per_accepted / closed:.2f}x)")
@@ -84,8 +86,8 @@ def main() -> int:
     mode = course_mode()
     live = mode == "live"
     prices = load_prices()
-    print(f"Session 11 toy ({mode}): what an accepted ticket costs once every attempt is paid for, and\n"
-          f"which way of spending {CAP_DEFAULT} attempts across a cheap and a strong model buys tickets most cheaply.\n")
+    print(f"Session 11 toy ({mode}): what an accepted ticket costs once every attempt is paid for, and which\n"
+          f"way of spending {CAP_DEFAULT} attempts across a cheap and a strong model buys tickets most cheaply.\n")
     if live and rehearsal_script(make_client(), model_name()) == DEFAULT_LABEL:
         print(default_rehearsal_note("11") + "\n")
     source = f"your model, {model_name()}" if live else "a scripted model that fixes only what it is told"
