@@ -12,16 +12,19 @@
 
 # %%
 import math
+import random
 
 import cafe
 import cafe.routing
 from cafe import course
 from cafe.exercises.s11 import check_expected_cost, check_route_cost
 from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.lottery import simulate_sticky
 from cafe.prices import ModelPrice, load_prices, measure_runs
 from cafe.repair import CAP_DEFAULT, make_model_generator, repair_ticket
 from cafe.routing import (
-    CHEAP, STICKINESS_EXAMPLE, STRONG, Route, Step, Tier, cascade, example_routes, route_cost, routing_table, single,
+    CHEAP, STICKINESS_EXAMPLE, STRONG, Route, Step, Tier, cascade, example_routes, route_cost, routing_table,
+    simulate_route, single,
 )
 
 live = cafe.course_mode() == "live"
@@ -187,6 +190,13 @@ sticky = routing_table(stickiness=STICKINESS_EXAMPLE)
 show_table(sticky, f"Stickiness {STICKINESS_EXAMPLE}:")
 for row in sticky:
     assert abs(row.simulated.pass_rate - row.formula.pass_rate) < 0.01
+
+# The simulation is session 07's lottery, counting money too: for one model it draws exactly as
+# cafe.lottery.simulate_sticky does, so with the same seed the two pass rates are the same number.
+ours = simulate_route(single(CHEAP, 3), STICKINESS_EXAMPLE, 10_000, random.Random(7)).pass_rate
+lottery = simulate_sticky(CHEAP.p, 3, STICKINESS_EXAMPLE, 10_000, random.Random(7))
+print(f"\ncheap, cap 3, 10,000 orders, seed 7: simulate_route passes {ours:.4f}, cafe.lottery.simulate_sticky {lottery:.4f}")
+assert ours == lottery
 
 cheap_sticky = sticky[0].formula.cost_per_accepted
 closed = CHEAP.price / CHEAP.p
