@@ -56,6 +56,8 @@ LAB_CASES = [
     LabCase("s07-repair-loop", "s07.stop_reason", "no ticket: the cap stops it", "s07.why_exhausted",
             "my_repair_ticket", "cafe.exercises.s07.check_repair_loop",
             "def my_repair_ticket(spec, generate, cap=3): return None"),
+    LabCase("s11-cost-routing", "s11.cheapest", "cheap 1 then strong 2", "s11.why_cap_free",
+            "expected_cost", "cafe.exercises.s11.check_expected_cost", "def expected_cost(p, price, cap): return price * cap"),
     LabCase("s13-stall-detection", "s13.blind_thrash", "no", "s13.why_signature_streak",
             "my_fold", "cafe.exercises.s13.check_fold_diagnostic", "def my_fold(state, dispatch): return state"),
     LabCase("s12-model-judge", "s12.kappa", "about 0.95", "s12.why_kappa",

@@ -716,3 +716,23 @@ def test_serve_session_12_judges_like_a_lenient_position_biased_judge_over_http(
         probe = position_probe(judge, labelled)
     assert (result.tp, result.fn, result.tn, result.fp) == (0, 4, 4, 0) and result.kappa == 0.0
     assert probe.first_both_times == probe.pairs == 4
+
+
+def test_serve_session_11_passes_odd_tables_first_and_fixes_even_ones_only_when_told_over_http():
+    import openai
+
+    from cafe.endpoint.rehearsals import session_script
+    from cafe.feedback_model import PRACTICE_ORDERS
+    from cafe.repair import make_model_generator, repair_ticket
+
+    with running_server(session_script("11")) as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0)
+        runs = {mode: [repair_ticket(spec, make_model_generator(client, MODEL), mode=mode) for spec in PRACTICE_ORDERS]
+                for mode in ("naive", "curated")}
+    for mode, found in runs.items():
+        first = [not run.attempts[0].failures for run in found]
+        assert first == [spec.table % 2 == 1 for spec in PRACTICE_ORDERS], mode
+        assert all(run.usage is not None for run in found)
+    assert [run.stop_reason for run in runs["naive"]] == ["passed" if s.table % 2 else "retries_exhausted"
+                                                          for s in PRACTICE_ORDERS]
+    assert [len(run.attempts) for run in runs["curated"]] == [1 if s.table % 2 else 2 for s in PRACTICE_ORDERS]

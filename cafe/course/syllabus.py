@@ -113,7 +113,7 @@ SESSIONS: tuple[Session, ...] = (
             "a shift report: stop reasons, attempts, cost"),
     Session(10, "failure-taxonomy", "taxonomy", "core", ("cafe/taxonomy.py",),
             "error analysis: exhausted runs sorted into a failure taxonomy"),
-    Session(11, "cost-routing", "routing", "core", ("cafe/routing.py",),
+    Session(11, "cost-routing", "routing", "core", ("cafe/routing.py", "cafe/prices.py"),
             "cost-aware routing between models; what retries cost"),
     Session(12, "model-judge", "judge", "core", ("cafe/judge.py", "cafe/calibration.py"),
             "a model as judge, calibrated against the deterministic checks"),

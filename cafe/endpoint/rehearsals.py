@@ -34,7 +34,7 @@ from cafe.endpoint.scripted import Reply, Script, default_responder, minimal_ins
 
 __all__ = ["OWNER_PREFIX", "DEFAULT_LABEL", "SESSION_SCRIPTS", "SCRIPTS_DIR", "session_script", "session_label",
            "waiter_responder", "ticket_responder", "habits_responder", "habit_orders", "lenient_judge_responder",
-           "by_turn", "rehearsal_script", "default_rehearsal_note"]
+           "routing_responder", "by_turn", "rehearsal_script", "default_rehearsal_note"]
 
 # `cafe serve` names itself in each model's `owned_by` field, which OpenAI's model list carries.
 OWNER_PREFIX = "cafe-serve:"
@@ -106,18 +106,27 @@ def waiter_responder(request: dict) -> Reply:
 _BRIEF_LINE = re.compile(r"^(Order for table|Items:|Declared allergies:|Notes for the kitchen:)\s*(.*?)\.?$", re.M)
 
 
+def _brief_ticket(brief: str) -> dict[str, Any]:
+    """The ticket session 07's brief describes, copied faithfully (86'd items included)."""
+    fields = {key: value.strip() for key, value in _BRIEF_LINE.findall(brief)}
+    listed = lambda key: [part.strip() for part in fields.get(key, "").split(",")  # noqa: E731
+                          if part.strip() and part.strip().lower() not in ("none", "(none)")]
+    table = fields.get("Order for table", "")
+    return {"table": int(table) if table.isdigit() else 0, "items": listed("Items:"),
+            "allergies": listed("Declared allergies:"), "notes": ""}
+
+
+def _user_texts(request: dict) -> list[str]:
+    return [m.get("content") or "" for m in request.get("messages") or [] if m.get("role") == "user"]
+
+
 def ticket_responder(request: dict) -> Reply:
     """A drafter for session 07's re-ask that behaves like a model which uses feedback: its first
     draft of an order forgets the table; asked again with the identical brief (a naive retry) it
     forgets it again; once a message after the brief says what failed (a curated retry) it writes
     the ticket the brief describes. It copies the brief faithfully, 86'd items included."""
-    users = [m.get("content") or "" for m in request.get("messages") or [] if m.get("role") == "user"]
-    fields = {key: value.strip() for key, value in _BRIEF_LINE.findall(users[0] if users else "")}
-    listed = lambda key: [part.strip() for part in fields.get(key, "").split(",")  # noqa: E731
-                          if part.strip() and part.strip().lower() not in ("none", "(none)")]
-    table = fields.get("Order for table", "")
-    ticket = {"table": int(table) if table.isdigit() else 0, "items": listed("Items:"),
-              "allergies": listed("Declared allergies:"), "notes": ""}
+    users = _user_texts(request)
+    ticket = _brief_ticket(users[0] if users else "")
     if len(users) < 2:  # no feedback yet: the table goes missing
         del ticket["table"]
     return json.dumps(ticket)
@@ -170,12 +179,25 @@ def habits_responder(request: dict) -> Reply:
     return json.dumps(_bend(json.loads(drafts[-1]), schema or {}))
 
 
+def routing_responder(request: dict) -> Reply:
+    """A drafter for session 11's priced runs: `ticket_responder`, tripping on some orders only.
+    Its first draft of an order for an even-numbered table forgets the table, and so does every
+    naive retry of it; a curated retry fixes it. Orders for odd-numbered tables pass at once, so
+    session 11's ten practice orders pass six first drafts in ten."""
+    users = _user_texts(request)
+    ticket = _brief_ticket(users[0] if users else "")
+    if len(users) < 2 and ticket["table"] % 2 == 0:
+        del ticket["table"]
+    return json.dumps(ticket)
+
+
 # Session number -> the responder `cafe serve --session NN` answers from. Read-only.
 SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType({
     "00": waiter_responder,
     "01": waiter_responder,
     "04": habits_responder,
     "07": ticket_responder,
+    "11": routing_responder,
     "12": lenient_judge_responder,
 })
 
