@@ -50,6 +50,8 @@ class LabCase:
 
 
 LAB_CASES = [
+    LabCase("s05-consent-gate", "s05.partial_drafts", "0", "s05.why_ask", "within_consent",
+            "cafe.exercises.s05.check_within_consent", "def within_consent(ticket, spec): return True"),
     LabCase("s07-repair-loop", "s07.stop_reason", "no ticket: the cap stops it", "s07.why_exhausted",
             "my_repair_ticket", "cafe.exercises.s07.check_repair_loop",
             "def my_repair_ticket(spec, generate, cap=3): return None"),

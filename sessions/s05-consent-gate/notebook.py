@@ -112,12 +112,12 @@ def said(attempt):
     return "; ".join(f"{f.check} {f.span!r}" for f in attempt.failures) or "every check passed"
 
 
-run = repair_ticket(omelette, eager_generator())
-for attempt in run.attempts:
+omelette_run = repair_ticket(omelette, eager_generator())
+for attempt in omelette_run.attempts:
     print(f"attempt {attempt.number}: {said(attempt)}")
-print(f"stop_reason: {run.stop_reason}")
-assert run.stop_reason in STOP_REASONS
-course.show_outcome(omelette_guess, endings[run.stop_reason])
+print(f"stop_reason: {omelette_run.stop_reason}")
+assert omelette_run.stop_reason in STOP_REASONS
+course.show_outcome(omelette_guess, endings[omelette_run.stop_reason])
 
 # %% [markdown]
 # Each retry was told exactly what was wrong, and the drafter did exactly what it was told.
