@@ -2,6 +2,7 @@
 an order its own declared allergies rule out is sent back to the customer, not drafted."""
 
 import dataclasses
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -191,3 +192,26 @@ def test_confirmation_question_confirmed_order_needs_no_question():
     confirmed = dataclasses.replace(PARTIAL_ALLERGEN_SPEC, items=("espresso",))
     assert changes_to_confirm(confirmed, MENU) == ()
     assert within_consent(_ticket(confirmed), confirmed)
+
+
+def test_order_changes_diet_note_in_the_approved_notes_does_not_approve_a_giveaway():
+    spec = OrderSpec(table=6, items=["americano"], notes="gluten-free please")
+    assert [c.span for c in order_changes(_ticket(spec, notes="gluten-free please, free refill"), spec)] == \
+        ["free", "refill"]
+
+
+def _seconds(notes: str) -> float:
+    ticket = _ticket(LATTE, notes=notes)
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        order_changes(ticket, LATTE)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize("shape", [lambda n: "1" * n, lambda n: "free" + " " * n, lambda n: "free -" + " " * n,
+                                   lambda n: ("on " + " " * 50) * (n // 50), lambda n: "add a " * (n // 6)])
+def test_promise_patterns_time_grows_linearly_with_the_note(shape):
+    # Four times the note may take about four times as long, not sixteen (a ratio, not a deadline).
+    assert _seconds(shape(128_000)) < 8 * _seconds(shape(32_000)) + 0.01
