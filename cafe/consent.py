@@ -16,7 +16,7 @@ What the gate does with each change, and why. A helpful change is still a change
   (an upgrade is a swap for a dearer item, or a note asking for one): the draft is rejected and
   the retry is told to write what was ordered. The customer pays for it and may not want it.
 - a promise in the notes ("free refill, on the house", "complimentary", "upgrade"): rejected
-  unless the approved notes hold the same words. The kitchen and the till act on notes, so a
+  unless the approved notes make the same promise. The kitchen and the till act on notes, so a
   note is a way to grow the order without touching `items`.
 - an allergy on the ticket the customer never declared: rejected. The allergy field records what
   the customer said, and the kitchen acts on it (a refused dish, a changed recipe); a guess
@@ -71,7 +71,7 @@ PROMISE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.IGNORECASE))
     for name, pattern in (
         ("giveaway", r"\bon\s+(?:the\s+house|us)\b"),
-        ("giveaway", r"\b(?:complimentary|comped|comp'd|gratis)\b"),
+        ("giveaway", r"\b(?:complimentary|comped|comp'd|gratis|freebies?|bonus)\b"),
         ("giveaway", r"\b(?:no|without)\s+charge\b|\bat\s+no\s+(?:extra\s+)?cost\b"),
         ("giveaway", _NOT_A_DIET_NOTE + r"\bfree\b(?!\s*(?:-\s*)?(?:from|range)\b)"),
         ("discount", r"\b(?:discount(?:ed)?|half[-\s]price)\b|(?<!\d)\d+\s*%\s*off\b"),
@@ -79,6 +79,7 @@ PROMISE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("upgrade", r"\b(?:upgrade[sd]?|size\s+up)\b|\bmake\s+it\s+(?:a\s+)?(?:large|double|bigger)\b"),
         ("add_on", r"\b(?:extra|double|additional)\s+(?:shots?|pumps?|scoops?|portions?|sides?|servings?)\b"),
         ("add_on", r"\badd\s+(?:a|an|some|one|two|another)\s+\w+|\bwith\s+a\s+side\s+of\b|\bplus\s+(?:a|an|one)\s+\w+"),
+        ("add_on", r"\b(?:throw|threw|thrown)\s+in\b"),
     )
 )
 

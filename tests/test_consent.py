@@ -93,6 +93,7 @@ def test_order_changes_add_on_item_is_added():
     ("extra hot, extra shot", ["extra shot"]),
     ("add a croissant for the kid", ["add a croissant"]),
     ("free&#32;refill", ["free", "refill"]),
+    ("threw in a cookie, birthday bonus", ["threw in", "bonus"]),
 ])
 def test_order_changes_promises_in_the_notes_are_quoted(notes, phrases):
     changes = order_changes(_ticket(LATTE, notes=notes), LATTE)
@@ -203,7 +204,7 @@ def test_order_changes_diet_note_in_the_approved_notes_does_not_approve_a_giveaw
 def _seconds(notes: str) -> float:
     ticket = _ticket(LATTE, notes=notes)
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):  # the best of five: the machine is shared, and only the fastest run is the cost
         start = time.perf_counter()
         order_changes(ticket, LATTE)
         best = min(best, time.perf_counter() - start)
