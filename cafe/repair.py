@@ -6,7 +6,8 @@ module decides what happens next. It adds:
 
 - `score_ticket`: one draft in, a ticket or a list of named failures out, never an exception;
 - `failure_view` / `retry_messages`: what a retry is allowed to see (`naive` or `curated`);
-- `policy_failures`: requests that must never reach the generator at all;
+- `policy_failures`: requests that must never reach the generator at all (and, from session 05,
+  `cafe.consent.changes_to_confirm`: orders the customer must change before any draft can pass);
 - `repair_ticket`: the loop, which always ends on a stop reason from `STOP_REASONS`;
 - `make_scripted_generator` and `make_model_generator`: the two kinds of generator it drives.
 
@@ -25,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from cafe.consent import OrderSpec
+from cafe.consent import OrderSpec, changes_to_confirm
 from cafe.context import DATA_RULES, customer_words
 from cafe.detect import check_ticket, scan_allergies, scan_request
 from cafe.menu import Menu, allergen_key, load_menu
@@ -45,7 +46,9 @@ __all__ = [
 CAP_DEFAULT = 3
 
 # How a run may end. Declared once; `repair_ticket` can return nothing else.
-StopReason = Literal["passed", "retries_exhausted", "policy_violation"]
+# `needs_consent`: the approved order cannot pass as it stands and the customer must confirm a
+# change first (`cafe.consent.changes_to_confirm`, session 05); nothing is generated.
+StopReason = Literal["passed", "retries_exhausted", "policy_violation", "needs_consent"]
 STOP_REASONS: frozenset[str] = frozenset(get_args(StopReason))
 
 # What a retry may see: the identical brief (`naive`) or the brief plus a failure view (`curated`).
@@ -117,9 +120,9 @@ class RepairResult:
         if (self.ticket is not None) != (self.stop_reason == "passed"):
             raise ValueError(f"A {self.stop_reason} result {'needs' if self.ticket is None else 'cannot carry'} "
                              "a ticket: a ticket exists exactly when the run passed.")
-        if (self.stop_reason == "policy_violation") != bool(self.blocked_by):
-            raise ValueError("blocked_by lists why a request was refused, so it is set exactly when "
-                             "stop_reason is policy_violation.")
+        if (self.stop_reason in ("policy_violation", "needs_consent")) != bool(self.blocked_by):
+            raise ValueError("blocked_by lists why a request was refused or sent back to the customer, so it "
+                             "is set exactly when stop_reason is policy_violation or needs_consent.")
 
 
 def score_ticket(draft: str, spec: OrderSpec, menu: Menu) -> Score:
@@ -265,6 +268,9 @@ def repair_ticket(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
     blocked = policy_failures(spec, menu)
     if blocked:
         return RepairResult("policy_violation", None, (), blocked_by=blocked)
+    to_confirm = changes_to_confirm(spec, menu)  # no ticket can pass: ask, do not spend the cap
+    if to_confirm:
+        return RepairResult("needs_consent", None, (), blocked_by=to_confirm)
     brief = brief_for(spec)
     messages, attempts = brief, []
     for number in range(1, cap + 1):
@@ -279,8 +285,9 @@ def repair_ticket(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
 
 
 def attempts_to_pass(results: Sequence[RepairResult], cap: int = CAP_DEFAULT) -> dict[str, int]:
-    """Bin runs by the attempt that passed ("1" .. cap), "exhausted", or "blocked" (policy)."""
-    bins = {**{str(n): 0 for n in range(1, cap + 1)}, "exhausted": 0, "blocked": 0}
+    """Bin runs by the attempt that passed ("1" .. cap), "exhausted", "blocked" (policy), or
+    "confirm" (sent back to the customer: `needs_consent`)."""
+    bins = {**{str(n): 0 for n in range(1, cap + 1)}, "exhausted": 0, "blocked": 0, "confirm": 0}
     for result in results:
         if result.stop_reason == "passed":
             key = str(len(result.attempts))
@@ -291,6 +298,8 @@ def attempts_to_pass(results: Sequence[RepairResult], cap: int = CAP_DEFAULT) ->
             bins["exhausted"] += 1
         elif result.stop_reason == "policy_violation":
             bins["blocked"] += 1
+        elif result.stop_reason == "needs_consent":
+            bins["confirm"] += 1
         else:
             raise ValueError(f"Unknown stop_reason {result.stop_reason!r}; expected one of {sorted(STOP_REASONS)}.")
     return bins

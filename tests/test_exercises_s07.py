@@ -79,6 +79,7 @@ def _shows_the_draft(spec, generate, cap=3):
     (_naive, "a draft that forgets the table until told: ended retries_exhausted, expected passed"),
     (_fixed_cap, "cap 2: 3 attempts in the log, expected 2"),
     (_no_policy_check, "the unsafe latte (no draft can make it safe): ended retries_exhausted, expected policy_violation"),
+    (_no_policy_check, "(the customer must confirm a change): ended retries_exhausted, expected needs_consent"),
     (_shows_the_draft, "the retry shows the model its failed draft"),
     (lambda spec, generate, cap=3: None, "returned NoneType"),
     (lambda spec, generate, cap=3: 1 / 0, "raised ZeroDivisionError"),
@@ -132,5 +133,5 @@ def test_notebook_stubs_are_not_attempted_and_the_references_pass(tmp_path, monk
     namespace = run_notebook_source("s07-repair-loop")
     assert course.compare(namespace["my_repair_ticket"], check=check_repair_loop).status == "not_attempted"
     assert course.compare(namespace["attempt_failure_view"], check=check_attempt_failure_view).status == "not_attempted"
-    assert namespace["distributions"] == {"naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0},
-                                          "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0}}
+    assert namespace["distributions"] == {"naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0, "confirm": 0},
+                                          "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0, "confirm": 0}}

@@ -83,8 +83,8 @@ def test_feedback_model_curated_rescues_more_than_naive_on_the_same_orders():
         found[mode] = attempts_to_pass([repair_ticket(spec, generate, mode=mode) for spec in PRACTICE_ORDERS])
     assert found["naive"]["1"] == found["curated"]["1"]  # the same first drafts
     assert found["curated"]["exhausted"] < found["naive"]["exhausted"]
-    assert found == {"naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0},
-                     "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0}}
+    assert found == {"naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0, "confirm": 0},
+                     "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0, "confirm": 0}}
 
 
 def test_feedback_model_refuses_a_seed_that_is_not_a_whole_number():

@@ -53,6 +53,8 @@ LAB_CASES = [
     LabCase("s04-schema", "s04.never_in_json_mode", "not_json", "s04.why_dropped",
             "my_failures_from", "cafe.exercises.s04.check_failures_from",
             "def my_failures_from(error): return [str(e) for e in error.errors()]"),
+    LabCase("s05-consent-gate", "s05.partial_drafts", "0", "s05.why_ask", "within_consent",
+            "cafe.exercises.s05.check_within_consent", "def within_consent(ticket, spec): return True"),
     LabCase("s07-repair-loop", "s07.stop_reason", "no ticket: the cap stops it", "s07.why_exhausted",
             "my_repair_ticket", "cafe.exercises.s07.check_repair_loop",
             "def my_repair_ticket(spec, generate, cap=3): return None"),

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cafe import course
 from cafe.endpoint.client import make_client
-from cafe.consent import OrderSpec
+from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
 from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.menu import load_menu
 from cafe.repair import (
@@ -42,7 +42,7 @@ def _check_invariants(result: RepairResult, cap: int) -> None:
     assert (result.ticket is not None) == (result.stop_reason == "passed")
     assert len(result.attempts) <= cap
     assert [a.number for a in result.attempts] == list(range(1, len(result.attempts) + 1))
-    if result.stop_reason == "policy_violation":
+    if result.stop_reason in ("policy_violation", "needs_consent"):
         assert result.attempts == () and result.blocked_by
     if result.stop_reason == "retries_exhausted":
         assert len(result.attempts) == cap and all(a.failures for a in result.attempts)
@@ -140,6 +140,7 @@ def test_repair_ticket_without_reported_usage_has_none():
     ("passed", None, ()),
     ("retries_exhausted", Ticket(table=4, items=("latte",), allergies=(), notes=""), ()),
     ("policy_violation", None, ()),
+    ("needs_consent", None, ()),
     ("retries_exhausted", None, (Failure("unsafe", "latte contains milk", "take a new order"),)),
     ("gave_up", None, ()),
 ])
@@ -295,7 +296,7 @@ def testpolicy_failures_never_calls_the_generator(spec):
     OrderSpec(table=3, items=["espresso"], request="Ignore the crumbs, just an espresso"),
     OrderSpec(table=3, items=["americano"], request="The system at the till is down, cash ok?"),
     OrderSpec(table=3, items=["oat latte"], allergies=["milk"], request="Oat latte, no milk please"),
-    OrderSpec(table=3, items=["latte", "espresso"], allergies=["milk"], notes="allergy: milk"),
+    OrderSpec(table=3, items=["oat latte", "espresso"], allergies=["milk"], notes="allergy: milk"),
     OrderSpec(table=3, items=["fruit salad"], allergies=["nuts"], notes="severe nut allergy, separate board"),
 ])
 def testpolicy_failures_benign_requests_pass_the_gate(spec):
@@ -303,6 +304,39 @@ def testpolicy_failures_benign_requests_pass_the_gate(spec):
     generate = make_scripted_generator([SOLD_OUT])
     result = repair_ticket(spec, generate, cap=1)
     assert result.stop_reason != "policy_violation" and len(generate.calls) == 1
+
+
+# --- the consent gate, consulted before the cap is spent (session 05) ----------------------------
+
+
+@pytest.mark.parametrize("spec", [
+    PARTIAL_ALLERGEN_SPEC,
+    OrderSpec(table=3, items=["banana bread", "americano"], allergies=["hazelnuts"]),
+    OrderSpec(table=3, items=["latte", "banana bread"], allergies=["milk", "nuts"]),  # every item, two allergens
+])
+def test_repair_ticket_order_its_own_allergies_rule_out_needs_consent_without_a_draft(spec):
+    generate = _Refuses()
+    result = repair_ticket(spec, generate)
+    assert result.stop_reason == "needs_consent" and result.ticket is None and generate.calls == 0
+    assert result.blocked_by and all(f.check == "unsafe" and "ask the customer" in f.fix for f in result.blocked_by)
+
+
+def test_repair_ticket_partial_allergen_order_would_spend_the_whole_cap_without_the_gate():
+    # The reason for the stop: every ticket a model could write for it fails a check.
+    keep, drop, swap = (json.dumps({"table": 2, "items": items, "allergies": ["milk"], "notes": ""})
+                        for items in (["latte", "espresso"], ["espresso"], ["oat latte", "espresso"]))
+    assert all(score_ticket(draft, PARTIAL_ALLERGEN_SPEC, MENU).failures for draft in (keep, drop, swap))
+
+
+def test_repair_ticket_confirmed_change_is_a_new_order_that_passes():
+    confirmed = OrderSpec(table=2, items=["espresso"], allergies=["milk"], request=PARTIAL_ALLERGEN_SPEC.request)
+    draft = json.dumps({"table": 2, "items": ["espresso"], "allergies": ["milk"], "notes": ""})
+    assert repair_ticket(confirmed, make_scripted_generator([draft])).stop_reason == "passed"
+
+
+def test_repair_ticket_policy_is_asked_before_the_consent_gate():
+    # Every item holds the allergen: nothing is left to confirm, so it is refused, not sent back.
+    assert repair_ticket(UNSAFE, _Refuses()).stop_reason == "policy_violation"
 
 
 def testpolicy_failures_unknown_allergy_names_it_and_asks_a_person():
@@ -349,7 +383,7 @@ def test_repair_ticket_invariants_hold_for_any_candidates(spec, candidates, cap,
     _check_invariants(result, cap)
     assert len(generate.calls) == len(result.attempts)
     assert spec == before_spec and candidates == before_candidates
-    if result.stop_reason == "policy_violation":
+    if result.stop_reason in ("policy_violation", "needs_consent"):
         assert generate.calls == []
     first = brief_for(spec)
     for call, previous in zip(generate.calls[1:], result.attempts):
@@ -443,8 +477,9 @@ def test_attempts_to_pass_bins_by_attempt_and_stop():
     results = [repair_ticket(LATTE, make_scripted_generator([LATTE_OK])),
                repair_ticket(LATTE, make_scripted_generator([NO_TABLE, LATTE_OK])),
                repair_ticket(OMELETTE, make_scripted_generator([SOLD_OUT])),
-               repair_ticket(UNSAFE, _Refuses())]
-    assert attempts_to_pass(results) == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 1}
+               repair_ticket(UNSAFE, _Refuses()),
+               repair_ticket(PARTIAL_ALLERGEN_SPEC, _Refuses())]
+    assert attempts_to_pass(results) == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 1, "confirm": 1}
 
 
 # --- the model generator: offline, over HTTP, and a dead endpoint --------------------------------

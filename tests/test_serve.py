@@ -736,3 +736,24 @@ def test_serve_session_11_passes_odd_tables_first_and_fixes_even_ones_only_when_
     assert [run.stop_reason for run in runs["naive"]] == ["passed" if s.table % 2 else "retries_exhausted"
                                                           for s in PRACTICE_ORDERS]
     assert [len(run.attempts) for run in runs["curated"]] == [1 if s.table % 2 else 2 for s in PRACTICE_ORDERS]
+
+
+def test_serve_session_05_drafts_like_an_eager_model_over_http():
+    # The 86'd omelette is swapped, put back when told, swapped again when told it is 86'd: the
+    # cap ends it. A birthday's first draft promises a free refill; the retry takes it off.
+    import openai
+
+    from cafe.consent import TEMPTING_ORDERS
+    from cafe.endpoint.rehearsals import session_script
+    from cafe.repair import make_model_generator, repair_ticket
+
+    omelette, birthday = TEMPTING_ORDERS[0], TEMPTING_ORDERS[1]
+    with running_server(session_script("05")) as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0)
+        swapped = repair_ticket(omelette, make_model_generator(client, MODEL))
+        treated = repair_ticket(birthday, make_model_generator(client, MODEL))
+    assert swapped.stop_reason == "retries_exhausted"
+    assert [[f.check for f in a.failures] for a in swapped.attempts] == [["out_of_scope"], ["sold_out"], ["out_of_scope"]]
+    assert "tofu scramble in place of cheese omelette" in swapped.attempts[0].failures[0].span
+    assert treated.stop_reason == "passed" and len(treated.attempts) == 2
+    assert "refill" in " ".join(f.span for f in treated.attempts[0].failures)

@@ -34,7 +34,7 @@ from cafe.endpoint.scripted import Reply, Script, default_responder, minimal_ins
 
 __all__ = ["OWNER_PREFIX", "DEFAULT_LABEL", "SESSION_SCRIPTS", "SCRIPTS_DIR", "session_script", "session_label",
            "waiter_responder", "ticket_responder", "habits_responder", "habit_orders", "lenient_judge_responder",
-           "routing_responder", "by_turn", "rehearsal_script", "default_rehearsal_note"]
+           "routing_responder", "eager_responder", "by_turn", "rehearsal_script", "default_rehearsal_note"]
 
 # `cafe serve` names itself in each model's `owned_by` field, which OpenAI's model list carries.
 OWNER_PREFIX = "cafe-serve:"
@@ -191,11 +191,60 @@ def routing_responder(request: dict) -> Reply:
     return json.dumps(ticket)
 
 
+# The trusted menu's lines in session 07's system prompt: name, price, and the 86'd mark.
+_MENU_LINE = re.compile(r"^- (.+?) \(\D?(\d+(?:\.\d+)?);[^)]*\)(\s+\[86'd)?", re.M)
+# What the customer's words must say for the eager drafter to "help" (session 05's tempting orders).
+_TEMPTATIONS = (("birthday", "notes", "Happy birthday! Free refill, on the house."),
+                ("starving", "items", "croissant"), ("two of us", "double", ""))
+_AVOIDS = re.compile(r"\bavoid\s+([a-z]+)")
+
+
+def _swap_86d(items: list[str], system: str) -> list[str]:
+    """Each 86'd item swapped for the available item closest in price: what a helpful model does."""
+    menu = {name: (float(price), bool(out)) for name, price, out in _MENU_LINE.findall(system)}
+    swapped = []
+    for item in items:
+        price, out = menu.get(item, (0.0, False))
+        open_now = [name for name, (_, gone) in menu.items() if not gone and name not in items]
+        swapped.append(min(open_now, key=lambda name: abs(menu[name][0] - price)) if out and open_now else item)
+    return swapped
+
+
+def eager_responder(request: dict) -> Reply:
+    """A drafter for session 05 that is too helpful. On a first draft (or when told an item is
+    86'd) it swaps each 86'd item for the nearest-priced one on the menu; on a first draft it also
+    acts on the customer's words: a birthday earns a free refill in the notes, "starving" an added
+    croissant, "the two of us" doubled items, "I avoid gluten" an allergy nobody declared. Told
+    what failed in any other way, it writes the ticket the brief describes."""
+    messages = request.get("messages") or []
+    system = next((m.get("content") or "" for m in messages if m.get("role") == "system"), "")
+    users = [m.get("content") or "" for m in messages if m.get("role") == "user"]
+    fields = {key: value.strip() for key, value in _BRIEF_LINE.findall(users[0] if users else "")}
+    listed = lambda key: [part.strip() for part in fields.get(key, "").split(",")  # noqa: E731
+                          if part.strip() and part.strip().lower() not in ("none", "(none)")]
+    table = fields.get("Order for table", "")
+    ticket = {"table": int(table) if table.isdigit() else 0, "items": listed("Items:"),
+              "allergies": listed("Declared allergies:"), "notes": ", ".join(listed("Notes for the kitchen:"))}
+    feedback = "\n".join(users[1:])
+    if not feedback or "86'd" in feedback:
+        ticket["items"] = _swap_86d(ticket["items"], system)
+    if not feedback:
+        words = (users[0].split("<<customer_words>>")[-1] if users else "").casefold()
+        for cue, field, value in _TEMPTATIONS:
+            if cue in words:
+                ticket.update({"notes": value} if field == "notes" else
+                              {"items": ticket["items"] * 2} if field == "double" else
+                              {"items": ticket["items"] + [value]})
+        ticket["allergies"] += [word for word in _AVOIDS.findall(words) if word not in ticket["allergies"]]
+    return json.dumps(ticket)
+
+
 # Session number -> the responder `cafe serve --session NN` answers from. Read-only.
 SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType({
     "00": waiter_responder,
     "01": waiter_responder,
     "04": habits_responder,
+    "05": eager_responder,
     "07": ticket_responder,
     "11": routing_responder,
     "12": lenient_judge_responder,

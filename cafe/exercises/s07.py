@@ -2,9 +2,9 @@
 
 The notebook (`notebooks/s07-repair-loop.ipynb`) asks for two functions:
 
-1. `my_repair_ticket(spec, generate, cap)`: the bounded re-ask itself (policy check first, then
-   at most `cap` drafts, each scored; a curated retry after a failure; a ticket only when a draft
-   passed). `check_repair_loop` runs it against generators whose behaviour is known; the course's
+1. `my_repair_ticket(spec, generate, cap)`: the bounded re-ask itself (the policy check and the
+   consent gate's `changes_to_confirm` first, then at most `cap` drafts, each scored; a curated
+   retry after a failure; a ticket only when a draft passed). `check_repair_loop` runs it against generators whose behaviour is known; the course's
    own answer is `cafe.repair.repair_ticket`.
 2. `attempt_failure_view(failures, attempt)`: one short line per failure (check, quoted span,
    fix) under a line naming the attempt. `check_attempt_failure_view` runs it over failures whose
@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cafe.consent import OrderSpec
+from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
 from cafe.repair import OMELETTE_SPEC, UNSAFE_SPEC, RepairResult, make_scripted_generator
 from cafe.schema import Failure
 
@@ -80,6 +80,8 @@ def check_repair_loop(fn: Callable[[OrderSpec, Any, int], RepairResult]) -> list
     cases = [
         ("the unsafe latte (no draft can make it safe)", UNSAFE_SPEC,
          make_scripted_generator([_GOOD]), 3, ("policy_violation", 0, 0)),
+        ("the latte and espresso for a milk allergy (the customer must confirm a change)", PARTIAL_ALLERGEN_SPEC,
+         make_scripted_generator([_GOOD]), 3, ("needs_consent", 0, 0)),
         ("a first draft that passes", _ORDER, make_scripted_generator([_GOOD]), 3, ("passed", 1, 1)),
         ("a draft that forgets the table until told", _ORDER, _Listener(), 3, ("passed", 2, 2)),
         ("the 86'd omelette, cap 3", OMELETTE_SPEC, make_scripted_generator([_NO_TABLE]), 3, ("retries_exhausted", 3, 3)),

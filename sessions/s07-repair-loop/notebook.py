@@ -20,6 +20,7 @@ import cafe.repair
 from cafe import course
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
 from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.consent import changes_to_confirm
 from cafe.lottery import lottery_table, pass_within_cap
 from cafe.menu import load_menu
 from cafe.schema import Failure
@@ -163,6 +164,8 @@ course.reveal("s07.why_blocked")
 #
 # - `policy_failures(spec, menu)`: the failures that mean the request must never reach
 #   the generator (empty when it may). Blocked: `RepairResult("policy_violation", None, (), blocked_by=...)`.
+# - `changes_to_confirm(spec, menu)` (session 05's consent gate): approved items the customer's own
+#   declared allergies rule out. Not empty: `RepairResult("needs_consent", None, (), blocked_by=...)`.
 # - `brief_for(spec)`: the first attempt's messages. `generate(list(messages))` returns a draft.
 # - `score_ticket(draft, spec, menu)`: a `Score` with `.ticket` (set when the draft passed) and `.failures`.
 # - `Attempt(number, draft, failures, prompt_chars, usage)`: one line of the log (here

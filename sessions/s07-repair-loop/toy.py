@@ -78,7 +78,8 @@ def describe(result: RepairResult, calls: int) -> list[str]:
     for failure in result.blocked_by:
         lines.append(f"    refused before any draft: {said(failure)}")
     ending = {"passed": "a ticket goes to the kitchen", "retries_exhausted": f"no ticket: {CAP_DEFAULT} attempts spent",
-              "policy_violation": "no ticket: the request itself is unsafe"}[result.stop_reason]
+              "policy_violation": "no ticket: the request itself is unsafe",
+              "needs_consent": "no ticket yet: the customer must confirm a change"}[result.stop_reason]
     lines.append(f"    ends: {ending} ({result.stop_reason}); drafts written: {calls}")
     return lines
 

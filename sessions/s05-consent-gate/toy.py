@@ -1,0 +1,101 @@
+"""Session 05 toy: six orders that tempt a helpful model, and what the consent gate does with each.
+
+    python sessions/s05-consent-gate/toy.py                      # offline: the scripted eager drafter
+    COURSE_MODE=live python sessions/s05-consent-gate/toy.py     # the same orders, your model
+
+The approved order is the ceiling on a ticket: nothing may be swapped, added, doubled or promised
+that the customer did not agree to, however kind. Each order in `TEMPTING_ORDERS` goes through
+`repair_ticket`; the toy prints one line per draft, in plain words, with the change's kind after:
+
+1. the cheese omelette, which is 86'd: the drafter swaps it, is told to put it back, and no
+   ticket can pass, so the cap ends the run;
+2. to 5. a birthday, a hungry customer, a plate for two, a diet mentioned in passing: the first
+   draft gives something away, the gate names it, the retry takes it off;
+6. a latte and an espresso with a milk allergy: no ticket can pass, so nothing is drafted and
+   front of house gets the question to ask.
+
+Offline the drafts come from `eager_responder`, a scripted drafter written to be helpful (the
+same one `cafe serve --session 05` answers with). Live, they come from your endpoint through
+`make_model_generator(make_client())`. A missing setting or an endpoint that does not answer is
+explained in one message, with exit status 1; `cafe doctor` gives the full diagnosis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from cafe.cli import run_command
+from cafe.consent import TEMPTING_ORDERS, OrderSpec, confirmation_question, order_changes
+from cafe.endpoint.client import make_client
+from cafe.endpoint.config import course_mode, model_name
+from cafe.endpoint.rehearsals import eager_responder, rehearsal_script
+from cafe.menu import load_menu
+from cafe.repair import CAP_DEFAULT, RepairResult, make_model_generator, repair_ticket
+from cafe.schema import parse_draft
+
+# Each kind of change in plain words, for a reader who has not met the names yet.
+CHANGE_WORDS = {
+    "table": "the wrong table", "substituted": "a dish swapped for another", "added": "an item added",
+    "more": "more of an item", "dropped": "an item left off", "fewer": "fewer of an item",
+    "missing_allergy": "a declared allergy left off", "undeclared_allergy": "an allergy nobody declared",
+    "promise": "a promise in the notes",
+}
+ENDINGS = {"passed": "a ticket goes to the kitchen", "retries_exhausted": f"no ticket: {CAP_DEFAULT} drafts spent",
+           "policy_violation": "no ticket: the request itself is refused",
+           "needs_consent": "no draft: the customer must confirm a change"}
+
+
+class Counted:
+    """Wraps a generator and counts its calls; live, it says which draft it is waiting for."""
+
+    def __init__(self, generate: Callable[[list], Any], announce: bool):
+        self.generate, self.calls, self.announce = generate, 0, announce
+
+    def __call__(self, messages: list) -> Any:
+        self.calls += 1
+        if self.announce:
+            print(f"    … waiting for draft {self.calls}", flush=True)
+        return self.generate(messages)
+
+
+def draft_line(spec: OrderSpec, number: int, draft: str, failures: tuple) -> str:
+    """One draft in plain words: the consent changes it made, else the other checks it failed."""
+    ticket = parse_draft(draft).ticket
+    changes = order_changes(ticket, spec) if ticket is not None else ()
+    if changes:
+        spans: dict[str, list[str]] = {}
+        for change in changes:
+            spans.setdefault(change.kind, []).append(repr(change.span))
+        said = "; ".join(f"{CHANGE_WORDS[kind]} ({kind} {', '.join(quoted)})" for kind, quoted in spans.items())
+    else:
+        said = "; ".join(f"{f.check} {f.span!r}" for f in failures) or "the order as approved"
+    return f"    draft {number}: {said}"
+
+
+def describe(spec: OrderSpec, result: RepairResult, calls: int) -> list[str]:
+    lines = [draft_line(spec, a.number, a.draft, a.failures) for a in result.attempts]
+    if result.stop_reason == "needs_consent":
+        lines.append(f"    front of house asks: {confirmation_question(spec, load_menu())}")
+    lines.append(f"    ends: {ENDINGS[result.stop_reason]} ({result.stop_reason}); drafts written: {calls}")
+    return lines
+
+
+def main() -> int:
+    mode = course_mode()
+    live = mode == "live"
+    client = make_client() if live else make_client(script=eager_responder)
+    source = f"your model, {model_name()}" if live else "a scripted drafter that tries to be helpful"
+    print(f"Session 05 toy ({mode}): six orders that invite a helpful model to give more than was\n"
+          f"approved. Drafts by {source}; the consent gate checks each one.\n")
+    if live and rehearsal_script(client, model_name()) == "default":
+        print("(This is cafe serve's default rule, not a model. Restart it with `cafe serve --session 05`.)\n")
+    for number, spec in enumerate(TEMPTING_ORDERS, start=1):
+        print(f"{number}. Table {spec.table}: {', '.join(spec.items)}. \"{spec.request}\"", flush=True)
+        counted = Counted(make_model_generator(client), live)
+        print("\n".join(describe(spec, repair_ticket(spec, counted), counted.calls)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_command(main))
