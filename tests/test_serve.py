@@ -642,13 +642,17 @@ def test_toy_01_against_the_default_rule_says_so_and_against_its_script_reads_th
 
 
 def test_serve_session_script_reads_a_json_file_for_a_session_without_a_responder(tmp_path):
-    from cafe.endpoint.rehearsals import session_script
+    from cafe.endpoint.rehearsals import SCRIPTS_DIR, SESSION_SCRIPTS, session_script
 
-    (tmp_path / "s08.json").write_text(json.dumps({"replies": ["A ticket, coming up."], "cycle": True}),
-                                       encoding="utf-8")
-    with running_server(session_script("08", folder=tmp_path)) as server:
+    # A session with no script of its own yet (as the course grows, the first such number).
+    free = next(f"{n:02d}" for n in range(16)
+                if f"{n:02d}" not in SESSION_SCRIPTS and not (SCRIPTS_DIR / f"s{n:02d}.json").exists())
+    (tmp_path / f"s{free}.json").write_text(json.dumps({"replies": ["A ticket, coming up."], "cycle": True}),
+                                            encoding="utf-8")
+    with running_server(session_script(free, folder=tmp_path)) as server:
         assert [ask(server).choices[0].message.content for _ in range(2)] == ["A ticket, coming up."] * 2
-    with pytest.raises(ValueError, match="scripts for sessions 00, 01, 04, 07, 08"):
+    listed = ", ".join(sorted({*SESSION_SCRIPTS, free}))
+    with pytest.raises(ValueError, match=f"scripts for sessions {listed}"):
         session_script("13", folder=tmp_path)
 
 
