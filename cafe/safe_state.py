@@ -100,7 +100,7 @@ def abort_message(approaches: Sequence[str], excerpts: Sequence[str], *, restore
     """The `[safe-state]` message. With `restored`, the closing paragraph says the harness already
     put those files back, so the agent does not go looking for edits that are gone."""
     tried = "\n".join(f"- {a}" for a in approaches) or "- (no edits recorded by the harness)"
-    seen = "\n".join(f"- {e}" for e in excerpts[-MAX_EXCERPTS:])
+    seen = "\n".join(f"- {excerpt(e)}" for e in excerpts[-MAX_EXCERPTS:])
     head = (f"{SAFE_STATE_PREFIX} Failures keep piling up, and the files now hold changes no check has "
             f"passed, on top of a point where the checks were green.\nAbandoned since then:\n{tried}\n"
             f"Recent failures:\n{seen}\n")
