@@ -244,9 +244,14 @@ def _messages(result: RunResult) -> tuple[str, ...]:
 def run_with_monitors(client: Any, messages: Sequence[Mapping[str, Any]], bench: Workbench, *,
                       config: MonitorConfig | None = None, max_turns: int = DEFAULT_MAX_TURNS,
                       model: str | None = None, command_timeout_s: float = COMMAND_TIMEOUT_S,
-                      observers: Sequence[Observer] = (), after_turn: Sequence[Observer] = ()) -> MonitoredRun:
-    """`run_loop` on `bench` with the monitors of `config` plugged in (yours run after them)."""
-    monitors = RunMonitors(bench, config, command_timeout_s=command_timeout_s)
+                      observers: Sequence[Observer] = (), after_turn: Sequence[Observer] = (),
+                      monitors: RunMonitors | None = None) -> MonitoredRun:
+    """`run_loop` on `bench` with the monitors of `config` plugged in (yours run after them). Pass
+    ready `monitors` instead to keep a handle on them (their store, their state) after the run."""
+    if monitors is not None and (config is not None or monitors.bench is not bench):
+        raise ValueError("Pass either config or monitors (built on this bench), not both: "
+                         "RunMonitors(bench, config) holds the config.")
+    monitors = monitors or RunMonitors(bench, config, command_timeout_s=command_timeout_s)
     result = run_loop(client, messages, monitors.tools, model=model, max_turns=max_turns, observers=observers,
                       after_turn=[*monitors.after_turn, *after_turn], verify=monitors.verify,
                       max_verify_attempts=monitors.max_verify_attempts)
