@@ -113,3 +113,24 @@ def test_story_streak_with_a_shell_side_edit_auto_declines_and_touches_nothing()
     assert run.aborts[0].declined and run.aborts[0].restored == ()
     assert "+ 1" in bill and changed == ("bill.py", "check_bill.py")
     assert all(m.startswith(MONITOR_PREFIXES) for m in run.messages)
+
+
+def test_serve_session_15_replays_the_fast_finisher_by_turn_over_http():
+    # cafe serve --session 15 answers from cafe/data/serve/s15.json: the same replies as the story,
+    # so the notebook's live cells and the toy read over real HTTP as they do offline.
+    import json
+
+    import openai
+
+    from cafe.endpoint.config import OFFLINE_MODEL
+    from cafe.endpoint.rehearsals import SCRIPTS_DIR, session_script
+    from cafe.endpoint.serve import running_server
+
+    data = json.loads((SCRIPTS_DIR / "s15.json").read_text(encoding="utf-8"))
+    assert data["by_turn"] is True and data["replies"] == story_replies("fast_finisher"), (
+        "cafe/data/serve/s15.json is out of step with story_replies('fast_finisher'): regenerate it")
+    with running_server(session_script("15")) as server, open_workbench() as bench:
+        client = openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0)
+        run = run_with_monitors(client, TASK, bench, config=MonitorConfig(verification_tiers="advisory"),
+                                model=OFFLINE_MODEL)
+    assert run.stop_reason == "done" and run.counts["[verify-before-done]"] == 1
