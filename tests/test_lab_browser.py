@@ -55,6 +55,8 @@ LAB_CASES = [
             "def my_repair_ticket(spec, generate, cap=3): return None"),
     LabCase("s13-stall-detection", "s13.blind_thrash", "no", "s13.why_signature_streak",
             "my_fold", "cafe.exercises.s13.check_fold_diagnostic", "def my_fold(state, dispatch): return state"),
+    LabCase("s15-run-monitors", "s15.suite_green", "fast tier only", "s15.green_coverage",
+            "my_tier", "cafe.exercises.s15.check_verification_tier", "def my_tier(command): return 'slow'"),
 ]
 
 
