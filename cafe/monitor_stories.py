@@ -16,8 +16,9 @@ really runs and every edit really lands in the git work tree. `story_replies(nam
                      harness's edit tool never saw
 
 The stories cost few real pytest runs on purpose (one to three each): the sessions run them on
-shared machines. `STORY_TIMEOUT_S` is the command timeout the streak stories need, so that
-their `sleep` times out quickly.
+shared machines. `story_timeout(name)` is the command timeout to run a story with: the streak
+stories need a short one, so that their `sleep` really times out without a long wait; the others
+keep the monitored tools' default, so a slow machine never turns a passing check into a timeout.
 
 Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitors.ipynb.
 """
@@ -27,16 +28,19 @@ from __future__ import annotations
 from typing import Any, Literal, get_args
 
 from cafe.endpoint.scripted import Reply
+from cafe.monitors import COMMAND_TIMEOUT_S
 from cafe.scenarios import call, edited_bill
 
-__all__ = ["Story", "STORIES", "STORY_TIMEOUT_S", "SHELL_EDIT", "EXPLORER_READS", "TASK", "story_replies"]
+__all__ = ["Story", "STORIES", "STORY_TIMEOUT_S", "SHELL_EDIT", "EXPLORER_READS", "TASK", "story_replies",
+           "story_timeout"]
 
 # The stories, declared once (the module docstring says what each does).
 Story = Literal["explorer", "fast_finisher", "thrasher", "streak_after_green", "streak_shell_edit"]
 STORIES: frozenset[str] = frozenset(get_args(Story))
 
-# Seconds a command may run in the streak stories: their `sleep 5` is the timeout.
-STORY_TIMEOUT_S = 1.0
+# Seconds a command may run in the streak stories: long enough for their `python -c` commands on a
+# loaded machine, short enough that their `sleep 10` is a real timeout without a long wait.
+STORY_TIMEOUT_S = 3.0
 
 # The shell-side edit: a debugging message added to the failing assert, by sed, in place.
 SHELL_EDIT = "sed -i 's/assert sum(shares) == 1000$/assert sum(shares) == 1000, shares/' check_bill.py"
@@ -80,10 +84,17 @@ def _streak(first_look: dict[str, Any]) -> list[Reply]:
         _turn(call("run_tests")),                                          # red: +1
         _turn(call("run_command", command="python -c 'import bill; print(bill.split(1000, 0))'")),  # +1
         _turn(call("read_file", path="receipt.py")),                      # no such file: +1
-        _turn(call("run_command", command="sleep 5")),                    # a timeout: +2
+        _turn(call("run_command", command="sleep 10")),                   # a timeout: +2
         _turn(call("run_command", command="python -c 'import bill; assert sum(bill.split(1000, 3)) == 1000'")),  # +1
         _turn(call("run_tests")),
     ] + [_DONE] * 4  # "done", as often as the verify-before-done gate may answer it
+
+
+def story_timeout(name: Story) -> float:
+    """The command timeout a story runs with (see the module docstring)."""
+    if name not in STORIES:
+        raise ValueError(f"Unknown story {name!r}; the stories are {sorted(STORIES)}.")
+    return STORY_TIMEOUT_S if name.startswith("streak") else COMMAND_TIMEOUT_S
 
 
 def story_replies(name: Story) -> list[Reply]:

@@ -92,8 +92,8 @@ class MonitorConfig:
 
 
 def monitor_config(settings: Mapping[str, Any] | None = None) -> MonitorConfig:
-    """A `MonitorConfig` from a settings mapping such as {"verification_tiers": "advisory",
-    "progress_stall_threshold": 4, "safe_state_abort": "advisory"}; unknown keys are refused."""
+    """A `MonitorConfig` from a settings mapping such as {"safe_state_abort": "auto",
+    "verification_tiers": "blocking", "progress_stall_threshold": 5}; unknown keys are refused."""
     given = dict(settings or {})
     known = {f.name for f in fields(MonitorConfig)}
     if set(given) - known:

@@ -5,15 +5,15 @@ the same failing test, the same call. An agent whose calls all succeed, differ, 
 trips none of them; it spends its turns until `max_turns` ends the run without a word. This
 module watches the turn boundaries for progress instead, and adds two bounded signals:
 
-- A progress event at a boundary is one of: a todo closed (the count of open items went DOWN;
-  writing more todos is planning, not progress), a file changed that no earlier turn had changed
+- A progress event at a boundary is one of: a todo closed (the count of open items fell; adding
+  items only plans the work), a file changed that no earlier turn had changed
   (editing the same file again is the thrash being watched for), or verification going from not
   green to green. Green here is LATCHED: set by a passing check, cleared only by a failing one.
   The tier monitor's notion (`cafe/verify_tiers.py`) goes stale on every edit; reading that here
   would make each edit-then-test cycle a fresh green, reset the count every time, and switch the
   monitor off for exactly the green-but-not-converging runs it exists for.
 - `[stall]`: after `threshold` barren boundaries in a row, one checkpoint asking what blocks the
-  agent. The count ARMS only at the first progress event: a run that opens with twenty reads is
+  agent. The count ARMS only once something has changed: an agent reading its way into a codebase is
   exploring. At most `MAX_STALL_CHECKPOINTS` per run; after one, a full `threshold` must pass again.
 - `[budget]`: when the turns used cross `BUDGET_NOTICE_PERCENTS` of `max_turns`, one notice each
   saying how many are used and left (never more than one per boundary, never re-armed). Without a

@@ -16,8 +16,8 @@ never existed, part green and part not. So a restore first proves it can put bac
    can write back (`ABSENT`: delete it; `AT_HEAD`: HEAD's version). No repository, or one path
    the harness cannot put back, and the answer is no.
 
-Work that was already uncommitted before the run hashes the same at both samples, so it is never
-"mutated" and never touched. `restore` writes only after `can_restore` said yes, then checks the
+Changes the owner had not committed before the run look identical in both fingerprints, so they are
+never "mutated" and never touched. `restore` writes only after `can_restore` said yes, then checks the
 tree now fingerprints as it did at green.
 
 Left out: when to abort (`cafe/safe_state.py`); undoing a commit (the agent's tools do not commit).

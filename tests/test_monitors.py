@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import cafe
-from cafe.monitor_stories import STORY_TIMEOUT_S, TASK, story_replies
+from cafe.monitor_stories import TASK, story_replies, story_timeout
 from cafe.monitors import (MONITOR_PREFIXES, OBJECTIVES_SHOWN, TRUNCATION_PREFIX, MonitorConfig, RunMonitors,
                            monitor_config, residual_objectives, run_with_monitors, truncation_notice)
 from cafe.workbench import Todo, open_workbench
@@ -17,7 +17,7 @@ ALL_ON = MonitorConfig("advisory", 4, "advisory")
 def story(name: str, config: MonitorConfig, max_turns: int = 30):
     with open_workbench() as bench:
         run = run_with_monitors(cafe.make_client(story_replies(name)), TASK, bench, config=config,
-                                max_turns=max_turns, command_timeout_s=STORY_TIMEOUT_S)
+                                max_turns=max_turns, command_timeout_s=story_timeout(name))
         return run, bench.changed_files(), (bench.root / "bill.py").read_text()
 
 

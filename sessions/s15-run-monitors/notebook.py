@@ -26,14 +26,14 @@ from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s15 import TIER_TABLE, check_can_restore, check_verification_tier
 from cafe.loop import RUN_STOP_REASONS
-from cafe.monitor_stories import STORY_TIMEOUT_S, TASK, story_replies
+from cafe.monitor_stories import TASK, story_replies, story_timeout
 from cafe.monitors import MONITOR_PREFIXES, TRUNCATION_PREFIX, MonitorConfig, RunMonitors, run_with_monitors
 from cafe.snapshots import can_restore, fingerprint
 from cafe.verify_tiers import TierState, finish_message, fold_tiers, is_verification_command, verification_tier
 from cafe.workbench import open_workbench
 
 LIVE = cafe.course_mode() == "live"
-ALL_ADVISORY = MonitorConfig(verification_tiers="advisory", progress_stall_threshold=4, safe_state_abort="advisory")
+ALL_ADVISORY = MonitorConfig(progress_stall_threshold=4, verification_tiers="advisory", safe_state_abort="advisory")
 
 
 def rehearsal_note():
@@ -47,7 +47,7 @@ def story(name, config, max_turns=30, client=None):
     """One story on a fresh workbench; returns the run and the files it left changed."""
     with open_workbench() as bench:
         run = run_with_monitors(client or ScriptedClient(story_replies(name)), TASK, bench, config=config,
-                                max_turns=max_turns, command_timeout_s=STORY_TIMEOUT_S)
+                                max_turns=max_turns, command_timeout_s=story_timeout(name) if name else 60.0)
         return run, bench.changed_files()
 
 

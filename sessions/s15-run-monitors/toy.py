@@ -20,11 +20,11 @@ import sys
 import cafe
 from cafe.cli import run_command
 from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.monitor_stories import STORY_TIMEOUT_S, TASK, story_replies
+from cafe.monitor_stories import TASK, story_replies, story_timeout
 from cafe.monitors import MONITOR_PREFIXES, MonitorConfig, run_with_monitors
 from cafe.workbench import open_workbench
 
-ALL_ON = MonitorConfig(verification_tiers="advisory", progress_stall_threshold=4, safe_state_abort="advisory")
+ALL_ON = MonitorConfig(progress_stall_threshold=4, verification_tiers="advisory", safe_state_abort="advisory")
 # What each monitor's tag means, for the legend.
 MEANING = {
     "[verify-before-done]": "the finish gate asked for a check (verification tiers)",
@@ -48,7 +48,7 @@ def run(name: str | None, config: MonitorConfig, max_turns: int = 30):
     print("   running ", end="", flush=True)
     with open_workbench() as bench:
         result = run_with_monitors(client, TASK, bench, config=config, max_turns=max_turns,
-                                   command_timeout_s=STORY_TIMEOUT_S if name else 60.0, after_turn=[dots])
+                                   command_timeout_s=story_timeout(name) if name else 60.0, after_turn=[dots])
         changed = bench.changed_files()
     print(f" {len(result.result.turns)} turns, ended {result.stop_reason}")
     return result, changed
