@@ -20,7 +20,8 @@ hit `max_turns`, `truncation_notice`: `TRUNCATION_PREFIX` first (a reader that s
 runs by it keeps working), then the todo board's open items.
 
 Left out: the stall detector and pace governor (sessions 13 and 14; their hooks can be passed in
-`after_turn` and `observers`), a sandbox for `run_command` (like the workbench, it only keeps to
+`after_turn` and `observers`, but a hook that answers `Verify` now gets the verify-before-done
+gate, which holds the loop's verify seat here, not the workbench's `run_tests`), a sandbox for `run_command` (like the workbench, it only keeps to
 the project folder by its working directory: do not point an untrusted model at it).
 
 Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitors.ipynb.

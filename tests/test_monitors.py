@@ -72,6 +72,28 @@ def test_run_command_timeout_ends_the_command_and_reads_as_a_timeout():
         assert not out.ok and "did not finish within 0.5 seconds" in out.text
 
 
+def test_progress_reads_the_latched_green_so_edit_then_green_cycles_still_stall():
+    # The tier state goes stale on every edit; the progress monitor must not read that one, or
+    # each edit-then-green cycle would look like a fresh turn to green and reset its count forever.
+    from cafe.loop import ToolResult, TurnView
+    from cafe.verify_tiers import TierState, fold_tiers
+
+    edit = ToolResult("e", "write_file", {"path": "bill.py", "content": "x"}, True, "wrote", "mutate")
+    green = ToolResult("t", "run_command", {"command": "pytest"}, True, "4 passed")
+    with open_workbench() as bench:
+        monitors = RunMonitors(bench, MonitorConfig(progress_stall_threshold=2))
+        turns = [(edit,), (green,), (edit,), (green,), (edit,)]
+        sources = [(nudge := monitors.progress.after_turn(TurnView(t, 30, (), (), results, 0.0, 0, True)))
+                   and nudge.source for t, results in enumerate(turns, start=1)]
+    assert sources == [None, None, None, "stall", None]
+    tier_green = []
+    state = TierState()
+    for results in turns:
+        state = fold_tiers(state, results)
+        tier_green.append(state.slow_green)
+    assert tier_green == [False, True, False, True, False]  # reading this, turn 4 would look like progress
+
+
 def test_story_explorer_twenty_reads_never_trip_the_stall_checkpoint():
     run, changed, _ = story("explorer", ALL_ON)
     assert run.stop_reason == "done" and run.counts["[stall]"] == 0 and run.counts["[budget]"] == 1
