@@ -30,6 +30,7 @@ Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitor
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from cafe.loop import Nudge, TurnView
@@ -138,10 +139,10 @@ def stall_message(threshold: int) -> str:
 
 class ProgressMonitor:
     """The progress monitor for one run. `read` gives the `Boundary` at the end of each turn;
-    `threshold` None turns the stall checkpoint off; `max_turns` None silences the budget notices
-    (by default the loop's own cap, read from the view)."""
+    `threshold` None turns the whole monitor off; `budget=False` silences the budget notices (the
+    cap they count against is the loop's own, read from the view)."""
 
-    def __init__(self, read: object, threshold: int | None, *, budget: bool = True):
+    def __init__(self, read: Callable[[TurnView], Boundary], threshold: int | None, *, budget: bool = True):
         if not callable(read):
             raise TypeError("ProgressMonitor needs read=a function returning a Boundary for the current turn.")
         self.read = read

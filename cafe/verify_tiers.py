@@ -89,6 +89,7 @@ CODE_SUFFIXES: frozenset[str] = frozenset({".py", ".rs", ".ts", ".tsx", ".js", "
 _SPLIT = re.compile(r"[&|;\n]")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _NAME_PIECES = re.compile(r"[-_.]")
+_REDIRECT = re.compile(r"\d*>&\d*|&>>?")
 
 
 # --- small pure helpers: reading a command --------------------------------------------------
@@ -167,7 +168,7 @@ def verification_tier(command: str) -> Tier:
 def is_masked(command: str) -> bool:
     """True when the command's exit status may not be the check's: a pipe (`|`, `||`), a `;` with
     more after it, or a lone `&` that sends the check to the background. `&&` masks nothing."""
-    text = command.replace("&&", "  ")
+    text = _REDIRECT.sub(" ", command).replace("&&", "  ")  # `2>&1` and `&>` redirect; they mask nothing
     if "|" in text or re.search(r"(?<!&)&(?!&)", text):
         return True
     return bool(re.search(r";\s*\S", text))

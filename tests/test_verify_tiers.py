@@ -93,6 +93,7 @@ def test_tier_refuses_a_command_that_is_not_a_verification():
 @pytest.mark.parametrize("text, masked", [
     ("pytest | tail -3", True), ("pytest || true", True), ("pytest; echo done", True), ("pytest &", True),
     ("pytest && ruff check .", False), ("pytest;", False), ("pytest -k split", False),
+    ("pytest 2>&1", False), ("pytest &> log.txt", False), ("pytest 2>&1 | tail", True),
 ])
 def test_masked_commands_are_pipes_or_semicolons_with_more_or_a_lone_ampersand(text, masked):
     assert is_masked(text) is masked
