@@ -65,6 +65,8 @@ LAB_CASES = [
     LabCase("s12-model-judge", "s12.kappa", "about 0.95", "s12.why_kappa",
             "my_calibrate", "cafe.exercises.s12.check_calibrate",
             "def my_calibrate(judge, labelled): return {'tp': 0, 'fn': 0, 'tn': 0, 'fp': 0, 'unparsed': 0, 'kappa': 1.0}"),
+    LabCase("s15-run-monitors", "s15.suite_green", "fast tier only", "s15.green_coverage",
+            "my_tier", "cafe.exercises.s15.check_verification_tier", "def my_tier(command): return 'slow'"),
 ]
 
 

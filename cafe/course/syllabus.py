@@ -123,7 +123,9 @@ SESSIONS: tuple[Session, ...] = (
             "the evidence-aware repair loop: a current-failure model keyed on failure signatures"),
     Session(14, "host-facts", "governor", "harness", ("cafe/facts.py", "cafe/governor.py", "cafe/pacing.py"),
             "host-supplied facts (`progress_signal`, `remediation_delivered`) and the pace governor"),
-    Session(15, "run-monitors", "monitors", "harness", ("cafe/monitors.py",),
+    Session(15, "run-monitors", "monitors", "harness", ("cafe/monitors.py", "cafe/verify_tiers.py",
+                                                    "cafe/progress_monitor.py", "cafe/snapshots.py",
+                                                    "cafe/safe_state.py", "cafe/monitor_stories.py"),
             "verification tiers, the progress monitor, safe-state abort, residual objectives"),
 )
 

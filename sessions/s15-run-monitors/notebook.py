@@ -1,0 +1,379 @@
+# %% [markdown]
+# # Session 15 · Run monitors: trouble that no error announces
+#
+# Sessions 13 and 14 stop an agent that keeps meeting the same failure. This notebook watches for
+# what they cannot see, on the same till project, with four monitors:
+#
+# 1. **Verification tiers.** Which checks count, how thorough each one is, and what a run has
+#    really seen passing before it says it is done.
+# 2. **Your turn (1 of 2):** the tier of a command, over a table of real commands.
+# 3. **The progress monitor.** A run whose calls all succeed and lead nowhere, and a turn budget
+#    the agent can see running down.
+# 4. **The safe-state abort.** A failure streak on top of a green point: tell the agent to stop
+#    digging, and (in `auto`) put the tree back, but only when that is provably safe.
+# 5. **Your turn (2 of 2):** the restore gate, with a live stretch.
+# 6. **Residual objectives** in the notice a truncated run leaves, and the checkpoint.
+#
+# Every run here is real: a scripted agent works on the café's till in a temporary git repository,
+# its edits are real file writes, its commands (`pytest -k split`, `sed -i`, `sleep`) really run.
+# The stories stay scripted in both modes, so everyone sees the same mechanism; only cells marked
+# *live* use your model.
+
+# %%
+import cafe
+from cafe import course
+from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.scripted import ScriptedClient
+from cafe.exercises.s15 import TIER_TABLE, check_can_restore, check_verification_tier
+from cafe.loop import RUN_STOP_REASONS
+from cafe.monitor_stories import TASK, story_replies, story_timeout
+from cafe.monitors import MONITOR_PREFIXES, TRUNCATION_PREFIX, MonitorConfig, RunMonitors, run_with_monitors
+from cafe.snapshots import can_restore, fingerprint
+from cafe.verify_tiers import TierState, finish_message, fold_tiers, is_verification_command, verification_tier
+from cafe.workbench import open_workbench
+
+LIVE = cafe.course_mode() == "live"
+ALL_ADVISORY = MonitorConfig(progress_stall_threshold=4, verification_tiers="advisory", safe_state_abort="advisory")
+
+
+def rehearsal_note():
+    """What to expect when `cafe serve` answers instead of a model (live mode, model cafe-scripted)."""
+    if LIVE and cafe.model_name() == OFFLINE_MODEL:
+        print("(cafe serve answered, not a real model. Started with --session 15 it replays a fixed repair;\n"
+              " with no script its default rule calls the first tool offered with an empty argument.)")
+
+
+def story(name, config, max_turns=30, client=None):
+    """One story on a fresh workbench; returns the run and the files it left changed."""
+    with open_workbench() as bench:
+        run = run_with_monitors(client or ScriptedClient(story_replies(name)), TASK, bench, config=config,
+                                max_turns=max_turns, command_timeout_s=story_timeout(name) if name else 60.0)
+        return run, bench.changed_files()
+
+
+def calls_of(record) -> str:
+    """One turn's calls, short: 'run_command(pytest -k split)'; * marks the harness's own check."""
+    shown = []
+    for result in record.dispatch:
+        argument = result.arguments.get("command") or result.arguments.get("path") or result.arguments.get("item")
+        shown.append(result.name + ("*" if result.forced else "") + (f"({argument})" if argument else ""))
+    return " + ".join(shown) or "(says it is done)"
+
+
+def said(run):
+    """(turn, first line) of every monitor message, in the order the agent got them."""
+    found = []
+    for record in run.result.turns:
+        texts = [r.output for r in record.dispatch if r.forced and not r.ok] + [n.text for n in record.nudges]
+        found += [(record.turn, text.splitlines()[0][:100]) for text in texts if text.startswith(MONITOR_PREFIXES)]
+    return found
+
+
+def print_table(rows, columns):
+    widths = [max(len(str(c)), *(len(str(row[i])) for row in rows)) for i, c in enumerate(columns)]
+    print("  ".join(str(c).ljust(w) for c, w in zip(columns, widths)))
+    for row in rows:
+        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)))
+
+
+# %% [markdown]
+# ## 1. After a red full suite and a green `pytest -k split`, is the suite green?
+#
+# The scripted agent `fast_finisher` runs the whole suite (it fails: the bill split is wrong),
+# fixes `bill.py`, runs `pytest -k split` (only the tests whose names mention the split), and says
+# it is done. The verify-before-done gate is the loop's verify entrypoint: it is asked each time
+# the agent claims a finish. Tiers are on (`advisory`).
+#
+# Predict first: when the agent claims its finish, what does the harness hold about the suite?
+
+# %%
+suite_guess = course.predict(
+    "s15.suite_green",
+    "A red full suite, the fix, then a green pytest -k split. At the finish, the suite is...",
+    options=["green: the latest check passed", "fast tier only", "red: the full run failed"],
+)
+
+# %%
+tiered, _ = story("fast_finisher", MonitorConfig(verification_tiers="advisory"))
+print_table([(r.turn, calls_of(r)) for r in tiered.result.turns], ["turn", "calls"])
+print()
+for turn, text in said(tiered):
+    print(f"turn {turn}: {text}")
+
+# The gate's reading at the first claimed finish: the first three turns, folded.
+at_claim = TierState()
+for record in tiered.result.turns[:3]:
+    at_claim = fold_tiers(at_claim, record.dispatch)
+print(f"\nat the claim: fast_green={at_claim.fast_green}, slow_green={at_claim.slow_green}")
+
+# %%
+if at_claim.slow_green:
+    course.show_outcome(suite_guess, "green: the latest check passed")
+else:
+    course.show_outcome(suite_guess, "fast tier only" if at_claim.fast_green else "red: the full run failed")
+
+# %% [markdown]
+# The flags record green coverage, not invocation: the full suite *ran*, but it was never seen
+# passing, so only the fast flag is set. The gate asks once for the full suite; the agent runs it
+# (`run_tests` on turn 5), it passes, and the next claim ends the run `done`.
+#
+# With tiers `off` the gate asks only "did anything run since your last edit?", and on this same
+# evidence the answer is yes: the run would have ended on turn 4 with the suite never seen green.
+# The cell below asks the gate that question on the same folded state, without a second run.
+
+# %%
+assert tiered.stop_reason == "done" and tiered.counts["[verify-before-done]"] == 1
+assert at_claim.fast_green and not at_claim.slow_green
+assert finish_message(at_claim, tiers_on=False) is None  # tiers off: nothing to say at turn 4
+assert finish_message(at_claim, tiers_on=True)[0] == "suite"
+
+# %%
+course.reveal("s15.green_coverage")
+
+# %% [markdown]
+# ## 2. Your turn (1 of 2): the tier of a command
+#
+# `verification_tier` reads a command line. The rules, from the lesson: split on `&`, `|`, `;`
+# and newlines; a piece verifies when it holds a marker as a whole word (leading dashes
+# stripped, or a script whose name pieces hold one) and no non-verify word (`install`,
+# `checkout`, `add`, `remove`, `uninstall`); a chain is as slow as its slowest piece; leading
+# `VAR=value` goes; pytest is fast only when narrowed (`-k`, `-m`, `::`, a `.py` file); linters
+# and type checkers are always fast; anything unknown is slow.
+#
+# Write `my_tier(command)`: `"fast"`, `"slow"`, or `None` when the command verifies nothing. The
+# compare cell runs it over a table of real commands and names the rule behind each wrong row.
+
+# %%
+print_table([(c,) for c, _, _ in TIER_TABLE[:6]], ["some of the commands it is checked on"])
+
+
+def my_tier(command: str) -> str | None:
+    raise NotImplementedError("your turn: 'fast', 'slow', or None when the command checks nothing")
+
+
+# %%
+course.compare(my_tier, check=check_verification_tier, key="s15.tier")
+
+# %%
+course.reveal("s15.tier_source", source=verification_tier)
+
+# %% [markdown]
+# ## 3. When does the stall checkpoint fire for an agent that reads twenty files first?
+#
+# The progress monitor (`progress_stall_threshold: 4`) looks at every turn boundary for a new
+# state: a todo closed, a file changed that no earlier turn had changed, a check turning green.
+# Four boundaries in a row without one earn a `[stall]` checkpoint. The turn budget is 30, and
+# the monitor also posts `[budget]` notices as it runs down.
+#
+# The scripted `explorer` adds a todo, then spends twenty turns reading: files, `ls`, `git log`,
+# `grep`. Then it fixes `bill.py`, runs the suite, closes its todo and finishes.
+#
+# Predict first: on which turn does its first `[stall]` checkpoint arrive?
+
+# %%
+explorer_guess = course.predict(
+    "s15.explorer_stall",
+    "Twenty turns of reading, then a fix. On which turn does the first [stall] checkpoint arrive?",
+    options=["turn 5", "turn 9", "turn 21", "never"],
+)
+
+# %%
+explored, _ = story("explorer", ALL_ADVISORY)
+print(f"explorer: {explored.stop_reason} after {len(explored.result.turns)} turns")
+for turn, text in said(explored):
+    print(f"turn {turn}: {text}")
+
+# %%
+stall_turns = [turn for turn, text in said(explored) if text.startswith("[stall]")]
+course.show_outcome(explorer_guess, f"turn {stall_turns[0]}" if stall_turns else "never")
+
+# %% [markdown]
+# The stall count arms only at the first progress event. Twenty reads are exploration; the first
+# change to `bill.py` is the first new state, and after it every boundary made progress until
+# the finish. The `[budget]` notice came at turn 18, 60% of 30 (the comparison is in whole
+# numbers: `18 * 100 >= 30 * 60`).
+#
+# Now a run that does arm it. The `thrasher` plans three todos, then reads and rewrites `bill.py`
+# again and again without running anything. Every call succeeds; none is ever repeated exactly
+# (so session 01's `repeat_guard` is quiet), and no check fails (so session 13's detector has no
+# failure to key on). Turn budget 16.
+
+# %%
+thrashed, _ = story("thrasher", ALL_ADVISORY, max_turns=16)
+print(f"thrasher: {thrashed.stop_reason} after {len(thrashed.result.turns)} turns")
+for turn, text in said(thrashed):
+    print(f"turn {turn}: {text}")
+print()
+print(thrashed.notice)
+
+# %%
+assert explored.stop_reason == "done" and explored.counts["[stall]"] == 0 and explored.counts["[budget]"] == 1
+assert thrashed.stop_reason == "max_turns" and thrashed.counts["[stall]"] == 2 and thrashed.counts["[budget]"] == 2
+assert thrashed.notice.startswith(TRUNCATION_PREFIX) and "Objectives still outstanding (3)" in thrashed.notice
+
+# %% [markdown]
+# The first edit (turn 5) arms the count; the rewrites of the same file on turns 7 and 9 are not
+# new states, so turn 9 is the fourth barren boundary. A second checkpoint needs a full four more
+# (turn 13), and there is no third. The budget notices went out at 60% (turn 10) and 85% (turn 14)
+# of 16. The tier gate sent no mid-run nudge: one file rewritten six times is one code file, and
+# the nudge counts distinct files. The run hit `max_turns`, and its notice ends with what the
+# todo board still had open.
+
+# %%
+course.reveal("s15.arming")
+
+# %% [markdown]
+# ## 4. After a `sed -i` behind the harness's back, does `auto` restore the tree?
+#
+# The `streak_shell_edit` agent fixes `bill.py`, sees the suite pass (the green point), then
+# spoils `bill.py` with a bad edit through `write_file`. It then runs a `sed -i` on
+# `check_bill.py` through `run_command`, and from there every call fails: a red suite, two
+# crashing commands, a missing file, a timeout (which counts double). At a weighted streak of 6,
+# twice the recovery checkpoint's 3, the safe-state abort is due.
+#
+# `safe_state_abort` is `auto`. The harness's `write_file` captured each file before writing it;
+# `run_command` captured nothing.
+#
+# Predict first: what does `auto` do to the tree when the abort fires?
+
+# %%
+auto_guess = course.predict(
+    "s15.auto_restores",
+    "Green point, a bad write_file edit, a sed -i, six weighted failures. With auto, the tree is...",
+    options=["restored: both files", "restored: bill.py only", "left alone: auto declines"],
+)
+
+# %%
+AUTO = MonitorConfig(safe_state_abort="auto")
+spoiled, spoiled_files = story("streak_shell_edit", AUTO)
+print_table([(r.turn, calls_of(r)[:70], "ok" if all(x.ok for x in r.dispatch) else "FAIL")
+             for r in spoiled.result.turns], ["turn", "calls", "result"])
+print()
+for turn, text in said(spoiled):
+    print(f"turn {turn}: {text}")
+print("abort:", spoiled.aborts[0])
+print("files still changed at the end:", spoiled_files)
+
+# %%
+record = spoiled.aborts[0]
+if record.declined:
+    course.show_outcome(auto_guess, "left alone: auto declines")
+else:
+    course.show_outcome(auto_guess, "restored: bill.py only" if record.restored == ("bill.py",) else "restored: both files")
+
+# %% [markdown]
+# `check_bill.py` changed after the green point, and nothing the harness captured can put it back.
+# Restoring `bill.py` alone would leave a tree that never existed: green code under a test file
+# nobody has run. So `auto` declines and sends the advisory message instead. The same story
+# without the `sed` (`streak_after_green`) restores `bill.py`, and the suite passes again on
+# the next turn.
+
+# %%
+restored, restored_files = story("streak_after_green", AUTO)
+print("abort:", restored.aborts[0])
+print("turn 10, the suite after the abort:", "passed" if restored.result.turns[9].dispatch[0].ok else "failed")
+
+# %%
+assert record.declined and record.restored == () and "check_bill.py" in spoiled_files
+assert restored.aborts[0].restored == ("bill.py",) and restored.result.turns[9].dispatch[0].ok
+assert spoiled.counts["[recovery]"] == 1 and spoiled.counts["[safe-state]"] == 1
+
+# %%
+course.reveal("s15.restore_gate")
+
+# %% [markdown]
+# ## 5. Your turn (2 of 2): the restore gate
+#
+# Write `my_can_restore(at_green, at_abort, captured)`. A fingerprint maps each path that differs
+# from HEAD to its git hash (`"<absent>"` for a deleted file), or is `None` when the folder is not
+# a git repository; a path missing from a fingerprint is as it is at HEAD. `captured` maps a path
+# to what the harness could write back (a hash, `"<absent>"`, or `"<head>"` for HEAD's version).
+# Say `True` only when every path changed, added or removed between the two fingerprints can be
+# put back to exactly what it held at green.
+
+# %%
+def my_can_restore(at_green, at_abort, captured) -> bool:
+    raise NotImplementedError("your turn: True only if every path mutated since green can be put back")
+
+
+# %%
+course.compare(my_can_restore, check=check_can_restore, key="s15.can_restore")
+
+# %% [markdown]
+# **Stretch.** The cell below lets an agent work on a fresh till with every monitor on in
+# `advisory`, then asks your gate (and the library's) one question: could the harness put the
+# whole tree back to where the run *started*, from what its edit tool captured? Offline the agent
+# is the scripted `explorer`. With `COURSE_MODE=live` it is your model (a *live* run: what
+# it does is its choice, so the cell asserts nothing about it). Did your model use the shell to
+# change files? Then neither gate can say yes.
+
+# %%
+def stretch(client):
+    with open_workbench() as bench:
+        monitors = RunMonitors(bench, ALL_ADVISORY)
+        at_start, mark = fingerprint(bench.root), monitors.store.mark()
+        run = run_with_monitors(client, TASK, bench, max_turns=30, monitors=monitors)
+        captured = dict(monitors.store.restorable(bench.root, mark))
+        return run, at_start, fingerprint(bench.root), captured
+
+
+print("live: " + cafe.model_name() if LIVE else "offline: the scripted explorer")
+rehearsal_note()
+mine, at_start, at_end, captured = stretch(cafe.make_client() if LIVE else ScriptedClient(story_replies("explorer")))
+print(f"{mine.stop_reason} after {len(mine.result.turns)} turns; changed since the start: {sorted(at_end)}")
+print("captured by write_file:", captured)
+print("library gate:", can_restore(at_start, at_end, captured))
+try:
+    print("your gate:   ", my_can_restore(at_start, at_end, captured))
+except NotImplementedError:
+    print("your gate:    still a stub; write it above, then run this cell again.")
+
+# %% [markdown]
+# ## 6. Your model with every monitor on (live mode only), and the checkpoint
+#
+# With `COURSE_MODE=live` this cell gives your model the till task with all four monitors on
+# (`advisory`, threshold 4) and a budget of 12 turns. It is a *live* cell: it asserts only that
+# the run ended on a named stop reason. Offline it is skipped.
+
+# %%
+if LIVE:
+    live_run, _ = story(None, ALL_ADVISORY, max_turns=12, client=cafe.make_client())
+    print(f"live: {cafe.model_name()}: {live_run.stop_reason} after {len(live_run.result.turns)} turns")
+    rehearsal_note()
+    for turn, text in said(live_run):
+        print(f"turn {turn}: {text}")
+    if live_run.notice:
+        print(live_run.notice)
+    assert live_run.stop_reason in RUN_STOP_REASONS
+else:
+    print("offline: skipped (set COURSE_MODE=live and the CAFE_* variables to run your model)")
+
+# %% [markdown]
+# ## Checkpoint
+#
+# Bank, per mode, how many messages each monitor sent. Offline that is the scripted stories: with
+# the defaults (`off`), the thrasher; all in `advisory`, the explorer, the
+# thrasher and the fast finisher; with `auto`, the two streaks. Live, bank your model's run: its
+# counts and the objectives it left open on the todo board.
+
+# %%
+def counts(run) -> dict:
+    return {tag: n for tag, n in run.counts.items() if n}
+
+
+if LIVE:
+    banked = {"advisory": {"your_model": counts(live_run)}, "open_objectives": list(live_run.open_objectives),
+              "stop_reason": live_run.stop_reason}
+else:
+    plain_thrash, _ = story("thrasher", MonitorConfig(), max_turns=16)
+    banked = {
+        "off": {"thrasher": counts(plain_thrash)},
+        "advisory": {"explorer": counts(explored), "thrasher": counts(thrashed), "fast_finisher": counts(tiered)},
+        "auto": {"streak_after_green": counts(restored), "streak_shell_edit": counts(spoiled)},
+    }
+    print(banked)
+course.checkpoint("s15", "monitor_messages", banked, model=cafe.model_name())
+
+# %% [markdown]
+# That is the harness path's end: a loop (session 01), a detector that reads the failure (13),
+# facts from the host and a pace governor (14), and monitors for the trouble nothing reports (15).

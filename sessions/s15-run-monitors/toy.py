@@ -1,0 +1,108 @@
+"""Session 15 toy: four run monitors watching an agent repair the café's till.
+
+    python sessions/s15-run-monitors/toy.py                    # offline: scripted agents
+    COURSE_MODE=live python sessions/s15-run-monitors/toy.py   # your model, every monitor on
+
+An agent works on the till's bill-splitting bug in a real temporary git repository (real file
+writes, real shell commands, real pytest runs). Offline, four scripted agents each get into a
+kind of trouble no error announces, and the line under each story says which monitor spoke and
+what it said, in plain words with the technical name after. A dot per turn shows a run is
+working. Live, your own model gets the task with every monitor on (advisory) and the toy prints
+what each monitor sent and what the todo board still had open. Against `cafe serve` (model
+`cafe-scripted`) the toy says that a rehearsal server, not a model, answered. A missing variable
+or an unusable endpoint is explained in one message and the toy exits with status 1.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import cafe
+from cafe.cli import run_command
+from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.monitor_stories import TASK, story_replies, story_timeout
+from cafe.monitors import MONITOR_PREFIXES, MonitorConfig, run_with_monitors
+from cafe.workbench import open_workbench
+
+ALL_ON = MonitorConfig(progress_stall_threshold=4, verification_tiers="advisory", safe_state_abort="advisory")
+# What each monitor's tag means, for the legend.
+MEANING = {
+    "[verify-before-done]": "the finish gate asked for a check (verification tiers)",
+    "[stall]": "no new state for several turns (progress monitor)",
+    "[budget]": "the turn budget is running down (progress monitor)",
+    "[recovery]": "failures in a row: take stock (the ladder's second rung)",
+    "[safe-state]": "stop digging, back to the last green point (safe-state abort)",
+}
+REHEARSAL = ("  (cafe serve answered, not a real model: with --session 15 it replays the fast finisher; with\n"
+             "   no script its default rule calls the first tool offered with an empty argument.)")
+
+
+def dots(view) -> None:
+    """After-turn hook: one dot per finished turn, so a run that takes seconds is never silent."""
+    print(".", end="", flush=True)
+
+
+def run(name: str | None, config: MonitorConfig, max_turns: int = 30):
+    """One run on a fresh workbench: a scripted story offline, your model live."""
+    client = cafe.make_client(None if name is None else story_replies(name))
+    print("   running ", end="", flush=True)
+    with open_workbench() as bench:
+        result = run_with_monitors(client, TASK, bench, config=config, max_turns=max_turns,
+                                   command_timeout_s=story_timeout(name) if name else 60.0, after_turn=[dots])
+        changed = bench.changed_files()
+    print(f" {len(result.result.turns)} turns, ended {result.stop_reason}")
+    return result, changed
+
+
+def tally(run) -> str:
+    sent = [f"{n} x {tag}" for tag, n in run.counts.items() if n]
+    return ", ".join(sent) or "no monitor said anything"
+
+
+def offline() -> None:
+    print("1. An agent rewrites bill.py again and again and never runs a check (thrasher):")
+    thrash, _ = run("thrasher", ALL_ON, max_turns=16)
+    print(f"   -> the progress monitor noticed no new state twice and counted the turns down: {tally(thrash)}")
+    print("      it ran out of turns, and the notice says what was left undone:")
+    print("      " + thrash.notice.replace("\n", "\n      "))
+    print("2. An agent checks its fix with pytest -k split only, after a red full suite (fast_finisher):")
+    fast, _ = run("fast_finisher", MonitorConfig(verification_tiers="advisory"))
+    print(f"   -> at its finish only the fast tier had passed; the gate asked once for the full suite, the agent ran "
+          f"it: {tally(fast)}")
+    for name, title in (("streak_after_green", "A streak of failures after a green point (streak_after_green)"),
+                        ("streak_shell_edit", "The same streak, after a sed -i the harness never saw "
+                                              "(streak_shell_edit)")):
+        print(f"3. {title}, safe_state_abort auto:" if name == "streak_after_green" else f"4. {title}:")
+        streak, changed = run(name, MonitorConfig(safe_state_abort="auto"))
+        abort = streak.aborts[0]
+        done = (f"put {', '.join(abort.restored)} back as it was at green" if abort.restored
+                else "declined to touch the tree (it could not prove a restore safe) and only advised")
+        print(f"   -> on turn {abort.turn} the safe-state abort {done}; files changed at the end: {', '.join(changed)}")
+
+
+def live() -> None:
+    if cafe.model_name() == OFFLINE_MODEL:
+        print(REHEARSAL)
+    print("Your model on the till, every monitor on (advisory, stall threshold 4, 12 turns):")
+    mine, changed = run(None, ALL_ON, max_turns=12)
+    print(f"   -> {tally(mine)}; files changed: {', '.join(changed) or 'none'}")
+    for text in mine.messages:
+        print("      " + text.splitlines()[0][:110])
+    if mine.notice:
+        print("      " + mine.notice.replace("\n", "\n      "))
+
+
+def main() -> int:
+    try:
+        print(f"mode: {cafe.course_mode()} (model {cafe.model_name()}); a dot per turn")
+        print("What this shows: four monitors that speak up when a run goes wrong without any error saying so.")
+        print("Legend:\n" + "\n".join(f"  {tag:<21} {MEANING[tag]}" for tag in MONITOR_PREFIXES))
+        live() if cafe.course_mode() == "live" else offline()
+    except (cafe.ConfigError, cafe.EndpointError) as exc:
+        print(f"\ntoy s15: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_command(main))
