@@ -26,7 +26,7 @@ from typing import Any
 
 from cafe.endpoint.scripted import ScriptedClient, completion_payload
 from cafe.spans import (FINISH_REASONS, INPUT_TOKENS, OUTPUT_MESSAGES, OUTPUT_TOKENS, RESPONSE_MODEL, Span, Trace,
-                        canonical_spans, scrub)
+                        Scrubber, canonical_spans)
 from cafe.trace_calls import REQUEST_KEYS, request_attributes
 
 __all__ = ["SHOWN_CHARS", "Difference", "ReplayDiverged", "ReplayClient", "replay_client", "recorded_reply",
@@ -114,7 +114,7 @@ class _ReplayCompletions:
         if number > len(client.recorded):
             raise ReplayDiverged(number, None, Difference("calls (count)", len(client.recorded), number))
         span = client.recorded[number - 1]
-        asked = scrub(request_attributes(kwargs), client.secrets)
+        asked = request_attributes(kwargs, client.scrub)
         for key in REQUEST_KEYS:
             found = _differ(span.get(key), asked.get(key), key)
             if found is not None:
@@ -143,7 +143,7 @@ class ReplayClient(ScriptedClient):
     def __init__(self, model_calls: Sequence[Span], secrets: Sequence[str] = ()):
         super().__init__()
         self.recorded: tuple[Span, ...] = tuple(model_calls)
-        self.secrets: tuple[str, ...] = tuple(secrets)
+        self.scrub = Scrubber(tuple(secrets))  # the recorder masked these; mask the request alike
         self.chat = _Chat(self)  # type: ignore[assignment]
 
     @property
@@ -160,16 +160,34 @@ def replay_client(trace: Trace, *, secrets: Sequence[str] = ()) -> ReplayClient:
     return ReplayClient(trace.model_calls, secrets)
 
 
-def first_difference(recorded: Trace, replayed: Trace) -> tuple[Span, Difference] | None:
-    """The first span where two traces differ in content (as `content_hash` sees it), or None.
+def _finishing_order(trace: Trace) -> list[int]:
+    """The spans' positions, children before their parent: the order in which they ended."""
+    children: dict[str | None, list[int]] = {}
+    for i, span in enumerate(trace.spans):
+        children.setdefault(span.parent_id, []).append(i)
+    order: list[int] = []
 
-    Returns the recorded span (the last one, when the replay has more spans) and the difference.
+    def visit(i: int) -> None:
+        for child in children.get(trace.spans[i].span_id, []):
+            visit(child)
+        order.append(i)
+    visit(0)
+    return order
+
+
+def first_difference(recorded: Trace, replayed: Trace) -> tuple[Span, Difference] | None:
+    """The first span to end differently in two traces (as `content_hash` compares them), or None.
+
+    Spans are compared in the order they ended, so a model call or a check that changed is named
+    before the attempt and the run that hold it (whose totals change with it); the k-th span of
+    one trace is compared with the k-th of the other. Returns the recorded span and the
+    difference; when every span both have matches but one has more, `spans (count)`.
     """
     old, new = canonical_spans(recorded), canonical_spans(replayed)
-    for i, (a, b) in enumerate(zip(old, new)):
-        found = _differ(a, b, "")
+    for i in _finishing_order(recorded):
+        found = _differ(old[i], new[i], "") if i < len(new) else None
         if found is not None:
             return recorded.spans[i], found
-    if len(old) != len(new):
+    if len(old) != len(new):  # the replay went on after everything recorded matched, or stopped short
         return recorded.spans[min(len(old), len(new)) - 1], Difference("spans (count)", len(old), len(new))
     return None
