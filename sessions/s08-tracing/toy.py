@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     show(trace)
     folder = None if args.keep else tempfile.TemporaryDirectory(prefix="cafe-s08-")
     path = write_trace(trace, Path(args.keep) if args.keep else Path(folder.name) / "run.jsonl")  # type: ignore[union-attr]
-    print(f"    written to {path} ({len(trace.spans)} spans, one per line)")
+    where = path if args.keep else f"{path.name}, a temporary file (--keep FILE keeps it)"
+    print(f"    written to {where}: {len(trace.spans)} spans, one per line")
     print(f"    content hash: {content_hash(trace)[:23]}…")
 
     print("\n2. The file, replayed with the same code and no model (replay_client):")
