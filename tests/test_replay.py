@@ -120,3 +120,19 @@ def test_replay_client_takes_a_trace_not_a_path():
     with pytest.raises(TypeError, match="read_trace"):
         replay_client("run.jsonl")
     assert isinstance(replay_client(_run(make_client(FeedbackModel()), PRACTICE_ORDERS[2])[1]), ReplayClient)
+
+
+def test_replay_of_a_cafe_serve_session_08_rehearsal_matches_and_holds_no_key(tmp_path):
+    """The learner's checkpoint, rehearsed: a live run over HTTP against `cafe serve --session 08`,
+    with a key the server requires, recorded to a file, then replayed from the file alone."""
+    from cafe.endpoint.rehearsals import session_script
+
+    spec = PRACTICE_ORDERS[1]
+    with running_server(session_script("08"), api_key=KEY) as server:
+        live = openai.OpenAI(base_url=server.base_url, api_key=KEY, max_retries=0)
+        result, trace = _run(live, spec)
+    path = write_trace(trace, tmp_path / "session.jsonl")
+    assert result.stop_reason == "passed" and len(result.attempts) == 2  # the drafter fixes the table when told
+    assert KEY not in path.read_text(encoding="utf-8")
+    again, replayed = _run(replay_client(read_trace(path)), spec)
+    assert again == result and content_hash(replayed) == content_hash(trace)

@@ -644,11 +644,11 @@ def test_toy_01_against_the_default_rule_says_so_and_against_its_script_reads_th
 def test_serve_session_script_reads_a_json_file_for_a_session_without_a_responder(tmp_path):
     from cafe.endpoint.rehearsals import session_script
 
-    (tmp_path / "s08.json").write_text(json.dumps({"replies": ["A ticket, coming up."], "cycle": True}),
+    (tmp_path / "s12.json").write_text(json.dumps({"replies": ["A ticket, coming up."], "cycle": True}),
                                        encoding="utf-8")
-    with running_server(session_script("08", folder=tmp_path)) as server:
+    with running_server(session_script("12", folder=tmp_path)) as server:
         assert [ask(server).choices[0].message.content for _ in range(2)] == ["A ticket, coming up."] * 2
-    with pytest.raises(ValueError, match="scripts for sessions 00, 01, 07, 08"):
+    with pytest.raises(ValueError, match="scripts for sessions 00, 01, 07, 08, 12"):
         session_script("13", folder=tmp_path)
 
 
