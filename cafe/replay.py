@@ -7,7 +7,9 @@ model:
 - `replay_client(trace)`: a scripted client (`ReplayClient`) that, asked for call k, checks the
   request is the one the recording made at call k, then answers with the recorded reply: the
   same text, tool calls (ids included), finish reason, token counts and model name. Run the same
-  code against it and the run happens again, with no endpoint and no key.
+  code against it and the run happens again, with no endpoint and no key. Its core is
+  `ReplayClient.reply_for`, built from `request_difference` (is this the recorded call?) and
+  `recorded_reply` (what it got), the two pieces the notebook's exercise is built from too.
 - `ReplayDiverged`: raised at the first call that differs from the recording (the code, the
   prompt or the menu changed), naming the span and the first field that differs.
 - `first_difference(recorded, replayed)`: where two traces part, span by span, for a replay that

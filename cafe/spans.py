@@ -6,8 +6,8 @@ then it is gone. This module declares the record that outlives it:
 
 - `Span`: one timed step of a run (the run itself, a turn or an attempt, a model call, a tool
   call, a check), with a parent, so a run's spans form a tree;
-- `Trace`: one run's spans, in the order they started, with the questions a reader asks of
-  them (`stop_reason`, `model_calls`, `usage`, `children`);
+- `Trace`: one run's spans in tree order (each span, then its children), with the questions a
+  reader asks of them (`stop_reason`, `model_calls`, `usage`, `children`);
 - the attribute names, taken from the OpenTelemetry GenAI semantic conventions where one exists
   (`gen_ai.request.model`, `gen_ai.usage.input_tokens`, ...) and under `cafe.` where none does;
 - `scrub`: every string an attribute holds, with anything that looks like a credential masked;
@@ -185,7 +185,7 @@ class Span:
 
 @dataclass(frozen=True)
 class Trace:
-    """One run's spans, parents before children, in the order they started.
+    """One run's spans in tree order: each span, then its children in the order they were opened.
 
     `trace_id` names the run; `started_at` is the wall-clock time it started (ISO 8601, UTC).
     The first span is the run's root (kind `run`); every other span's parent is in the trace.

@@ -13,14 +13,10 @@ from cafe.consent import OrderSpec
 from cafe.endpoint.client import make_client
 from cafe.endpoint.serve import running_server
 from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
-from cafe.menu import load_menu
-from cafe.orderpad import OrderPad
 from cafe.repair import (ALTERNATING_CANDIDATES, OMELETTE_SPEC, UNSAFE_SPEC, make_model_generator,
                          make_scripted_generator, repair_ticket)
 from cafe.spans import REDACTED
-from cafe.tools import ToolOutput, tool
 from cafe.trace import Recorder, content_hash, read_trace, record_repair, write_trace
-from cafe.trace_loop import record_loop
 from endpoints import KEY
 
 
@@ -152,39 +148,3 @@ def test_record_repair_any_candidates_same_result_and_one_attempt_span_each(cand
     recorded, trace = record_repair(OMELETTE_SPEC, make_scripted_generator(candidates), cap=cap)
     assert recorded == plain
     assert len(trace.of_kind("attempt")) == len(trace.of_kind("check")) == len(plain.attempts)
-
-
-# --- the agent loop ---------------------------------------------------------------------------
-
-LOOP_SCRIPT = [{"tool_calls": [{"name": "look_up", "arguments": {"item": "latte"}}]},
-               {"tool_calls": [{"name": "add_to_ticket", "arguments": {"item": "latte", "quantity": 1}}]},
-               "Done: one latte."]
-
-
-def test_record_loop_turns_hold_their_model_call_and_tool_calls():
-    pad = OrderPad(load_menu())
-    result, trace = record_loop(make_client(LOOP_SCRIPT), [{"role": "user", "content": "A latte."}], pad.tools)
-    assert result.stop_reason == trace.stop_reason == "done"
-    assert _shape(trace) == [(0, "run", "invoke_agent cafe.loop"),
-                             (1, "turn", "turn 1"), (2, "model_call", "chat cafe-scripted"),
-                             (2, "tool_call", "execute_tool look_up"),
-                             (1, "turn", "turn 2"), (2, "model_call", "chat cafe-scripted"),
-                             (2, "tool_call", "execute_tool add_to_ticket"),
-                             (1, "turn", "turn 3"), (2, "model_call", "chat cafe-scripted")]
-    look_up = trace.of_kind("tool_call")[0]
-    assert look_up.get("gen_ai.tool.call.arguments") == {"item": "latte"}
-    assert look_up.get("gen_ai.tool.call.result") == result.turns[0].dispatch[0].output
-
-
-def test_record_loop_verify_entrypoint_is_a_check_span():
-    outcomes = iter([False, True])
-    def run_checks() -> ToolOutput:
-        """Run the checks."""
-        passed = next(outcomes)
-        return ToolOutput(ok=passed, text="all passed" if passed else "1 failed")
-
-    verify = tool(run_checks, kind="verify")
-    script = ["I am done.", "Done now."]
-    result, trace = record_loop(make_client(script), [{"role": "user", "content": "Go."}], verify=verify)
-    assert result.stop_reason == "done"
-    assert [c.get("gen_ai.evaluation.score.label") for c in trace.of_kind("check")] == ["fail", "pass"]
