@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from types import MappingProxyType
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -55,7 +56,7 @@ __all__ = [
 ]
 
 
-@dataclass
+@dataclass(slots=True)
 class OpenSpan:
     """A span being built: mutable while the run goes on, frozen into a `Span` at the end."""
 
@@ -156,7 +157,8 @@ class Recorder:
 
         def freeze(span: OpenSpan) -> None:
             end = span.end if span.end is not None else span.start
-            spans.append(Span(span.span_id, span.parent_id, span.kind, span.name, span.start, end, span.attributes))
+            spans.append(Span(span.span_id, span.parent_id, span.kind, span.name, span.start, end,
+                              MappingProxyType(span.attributes)))  # the recorder keeps no other reference
             for child in span.children:
                 freeze(child)
         freeze(self._root)
@@ -229,7 +231,7 @@ class _AttemptRecorder:
         span = recorder.open("attempt", f"attempt {number}", {ATTEMPT_NUMBER: number})
         self.attempts.append((span, recorder.now()))
         answer = self.generate(messages)
-        if not any(child.kind == "model_call" for child in span.children):  # no recording client behind it
+        if not span.children:  # no recording client behind the generator recorded its model call
             recorder.add(span, "model_call", f"chat {getattr(self.generate, 'model', 'scripted')}",
                          self.attempts[-1][1], recorder.now(),
                          generator_attributes(self.generate, messages, answer, recorder.scrub))

@@ -124,7 +124,7 @@ def chat_attributes(kwargs: Mapping[str, Any], completion: Any, provider: str, c
 def generator_attributes(generate: Any, messages: Sequence[Mapping[str, Any]], answer: Any,
                          clean: Scrubber) -> dict[str, Any]:
     """A model call made from a generator with no recorded client: what it was sent and wrote."""
-    text = answer if isinstance(answer, str) else getattr(answer, "text", str(answer))
+    text = answer if isinstance(answer, str) else answer.text if hasattr(answer, "text") else str(answer)
     attributes: dict[str, Any] = {
         OPERATION: "chat", REQUEST_MODEL: clean(str(getattr(generate, "model", "scripted"))),
         PROVIDER: "cafe.generator", INPUT_MESSAGES: input_messages(messages, clean),
