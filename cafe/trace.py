@@ -32,22 +32,22 @@ from __future__ import annotations
 
 import itertools
 import time
-from types import MappingProxyType
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from types import MappingProxyType
 from typing import Any
 
-from cafe.endpoint.scripted import ScriptedClient
-from cafe.spans import (AGENT_NAME, ATTEMPT_NUMBER, CHECK_FAILURES, CHECK_LINES, ERROR_TYPE, EVALUATION_LABEL,
-                        EVALUATION_NAME, OPERATION, REQUEST_MODEL, STOP_DETAIL, STOP_REASON, Span, Trace, Scrubber, content_hash)
-from cafe.trace_file import TraceFileError, read_trace, read_traces, write_trace, write_traces
-from cafe.trace_calls import chat_attributes, generator_attributes, provider_of
-from cafe.repair import CAP_DEFAULT, Generator, RepairResult, repair_ticket
 from cafe.consent import OrderSpec
+from cafe.endpoint.scripted import ScriptedClient
 from cafe.menu import Menu
+from cafe.repair import CAP_DEFAULT, Generator, RepairResult, repair_ticket
 from cafe.schema import Failure
+from cafe.spans import (AGENT_NAME, ATTEMPT_NUMBER, CHECK_FAILURES, CHECK_LINES, ERROR_TYPE, EVALUATION_LABEL,
+                        EVALUATION_NAME, OPERATION, REQUEST_MODEL, STOP_REASON, Scrubber, Span, Trace, content_hash)
+from cafe.trace_calls import chat_attributes, generator_attributes, provider_of
+from cafe.trace_file import TraceFileError, read_trace, read_traces, write_trace, write_traces
 
 __all__ = [
     "Recorder", "OpenSpan", "RecordingClient", "record_repair",
@@ -266,6 +266,8 @@ def record_repair(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
     When the generator raises (a dead endpoint, a diverged replay), every open span is closed with
     `error.type` and the error goes on to the caller; `recorder.trace()` still has the spans.
     """
+    if not isinstance(spec, OrderSpec):
+        raise TypeError(f"record_repair() takes a cafe.consent.OrderSpec, not {type(spec).__name__}.")
     recorder = recorder or Recorder()
     run = recorder.open("run", "invoke_agent cafe.repair", {
         OPERATION: "invoke_agent", AGENT_NAME: "cafe.repair", "cafe.repair.cap": cap, "cafe.repair.mode": mode,

@@ -148,3 +148,16 @@ def test_record_repair_any_candidates_same_result_and_one_attempt_span_each(cand
     recorded, trace = record_repair(OMELETTE_SPEC, make_scripted_generator(candidates), cap=cap)
     assert recorded == plain
     assert len(trace.of_kind("attempt")) == len(trace.of_kind("check")) == len(plain.attempts)
+
+
+def test_benchmark_recording_a_100_attempt_run_costs_well_under_twice_the_run():
+    """benchmarks/trace_overhead.py's runs, timed loosely: the printed target is 1.10, this guard
+    only catches a recorder that got several times slower (a shared machine is noisy)."""
+    import runpy
+    from pathlib import Path
+
+    bench = runpy.run_path(str(Path(__file__).resolve().parents[1] / "benchmarks" / "trace_overhead.py"))
+    result, trace = bench["_client_run"](True)()
+    assert result.stop_reason == "retries_exhausted" and len(trace.of_kind("attempt")) == bench["ATTEMPTS"] == 100
+    plain, recorded = bench["_fastest_seconds"](bench["_client_run"](False), bench["_client_run"](True), 3)
+    assert recorded / plain < 2.0
