@@ -14,6 +14,8 @@ model:
   prompt or the menu changed), naming the span and the first field that differs.
 - `first_difference(recorded, replayed)`: where two traces part, span by span, for a replay that
   asked the same calls but did something else with the answers (a check that now fails).
+- `recorded_failure(span)`: a call the endpoint refused (or that failed otherwise) is raised
+  again as it was live, so a generator that stepped down to a weaker format steps down alike.
 
 A replay is proven identical when `cafe.spans.content_hash` of the replayed run's trace equals
 the recording's. What it leaves out: choosing which runs to keep (session 09's report links the
@@ -26,13 +28,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cafe.endpoint.errors import EndpointError, RequestRejected
+from cafe.endpoint.formats import FORMAT_FIELD
 from cafe.endpoint.scripted import ScriptedClient, completion_payload
-from cafe.spans import (FINISH_REASONS, INPUT_TOKENS, OUTPUT_MESSAGES, OUTPUT_TOKENS, RESPONSE_MODEL, Span, Trace,
-                        Scrubber, canonical_spans)
-from cafe.trace_calls import REQUEST_KEYS, request_attributes
+from cafe.spans import (ERROR_TYPE, FINISH_REASONS, INPUT_TOKENS, OUTPUT_MESSAGES, OUTPUT_TOKENS, RESPONSE_MODEL, Span,
+                        Trace, Scrubber, canonical_spans)
+from cafe.trace_calls import ERROR_MESSAGE, ERROR_PARAM, REQUEST_KEYS, STATUS_CODE, request_attributes
 
 __all__ = ["SHOWN_CHARS", "Difference", "ReplayDiverged", "ReplayClient", "replay_client", "recorded_reply",
-           "request_difference", "first_difference"]
+           "recorded_failure", "request_difference", "first_difference"]
 
 # How much of a differing value a message quotes: enough to recognise a sentence, short enough
 # that a whole system prompt does not fill the screen.
@@ -115,6 +119,22 @@ def recorded_reply(span: Span) -> dict[str, Any]:
             "usage": usage}
 
 
+def recorded_failure(span: Span, base_url: str = "replay://") -> EndpointError:
+    """The error a recorded call that failed ended in, raised again as the course's client raises it.
+
+    A refusal (HTTP 400 or 422, or one that blames the output format) is a `RequestRejected`, so
+    `StructuredDrafts` steps down to a weaker format exactly as it did live; anything else is an
+    `EndpointError`. Message, status and blamed field are the recorded ones.
+    """
+    status, param = span.get(STATUS_CODE), span.get(ERROR_PARAM)
+    message = span.get(ERROR_MESSAGE) or f"the recorded call failed ({span.get(ERROR_TYPE)})"
+    refused = status in (400, 422) or param == FORMAT_FIELD or (
+        isinstance(status, int) and status >= 500 and FORMAT_FIELD in message)
+    if refused:
+        return RequestRejected(message, base_url=base_url, status=status, param=param)
+    return EndpointError(message, base_url=base_url, status=status)
+
+
 def request_difference(span: Span, request: dict[str, Any], clean: Scrubber | None = None) -> Difference | None:
     """Where `request` (the keyword arguments of `chat.completions.create`) differs from the request
     the recorded model call `span` made, or None when it is the same call.
@@ -161,6 +181,7 @@ class ReplayClient(ScriptedClient):
     `calls` the requests it has answered; `unused` how many recorded calls were never asked for."""
 
     provider = "cafe.replay"
+    base_url = "replay://recording"
 
     def __init__(self, model_calls: Sequence[Span], secrets: Sequence[str] = ()):
         super().__init__()
@@ -185,6 +206,8 @@ class ReplayClient(ScriptedClient):
         if found is not None:
             raise ReplayDiverged(number, span, found)
         self.calls.append(dict(request))
+        if not span.get(OUTPUT_MESSAGES) and span.get(ERROR_TYPE) is not None:
+            raise recorded_failure(span, self.base_url)
         return span, recorded_reply(span)
 
 

@@ -46,7 +46,7 @@ from cafe.repair import CAP_DEFAULT, Generator, RepairResult, repair_ticket
 from cafe.schema import Failure
 from cafe.spans import (AGENT_NAME, ATTEMPT_NUMBER, CHECK_FAILURES, CHECK_LINES, ERROR_TYPE, EVALUATION_LABEL,
                         EVALUATION_NAME, OPERATION, REQUEST_MODEL, STOP_REASON, Scrubber, Span, Trace, content_hash)
-from cafe.trace_calls import chat_attributes, generator_attributes, provider_of
+from cafe.trace_calls import chat_attributes, error_attributes, generator_attributes, provider_of
 from cafe.trace_file import TraceFileError, read_trace, read_traces, write_trace, write_traces
 
 __all__ = [
@@ -130,11 +130,14 @@ class Recorder:
         return self._stack[-1] if self._stack else None
 
     def model_call(self, kwargs: Mapping[str, Any], completion: Any, start: float, error: str | None,
-                   provider: str) -> None:
-        """Record one `chat.completions.create` call under the innermost open span."""
+                   provider: str, *, exc: BaseException | None = None) -> None:
+        """Record one `chat.completions.create` call under the innermost open span: its request,
+        and its completion or, for a call that failed, `error` and what `exc` says."""
         if self.current is None:
             raise ValueError("A model call was recorded outside any run; open the run span first.")
         attributes = chat_attributes(kwargs, completion, provider, self.scrub)
+        if exc is not None:
+            attributes.update(error_attributes(exc, self.scrub))
         if error is not None:
             attributes[ERROR_TYPE] = error
         self.add(self.current, "model_call", f"chat {attributes[REQUEST_MODEL]}", start, self.now(), attributes)
@@ -178,7 +181,7 @@ class _RecordingCompletions:
         try:
             completion = self._create(**kwargs)
         except Exception as exc:
-            recorder.model_call(kwargs, None, start, type(exc).__name__, self._provider)
+            recorder.model_call(kwargs, None, start, None, self._provider, exc=exc)
             raise
         recorder.model_call(kwargs, completion, start, None, self._provider)
         return completion

@@ -19,16 +19,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cafe.spans import (FINISH_REASONS, INPUT_MESSAGES, INPUT_TOKENS, OPERATION, OUTPUT_MESSAGES, OUTPUT_TOKENS,
-                        PROVIDER, REQUEST_MODEL, RESPONSE_ID, RESPONSE_MODEL, Scrubber)
+from cafe.spans import (ERROR_TYPE, FINISH_REASONS, INPUT_MESSAGES, INPUT_TOKENS, OPERATION, OUTPUT_MESSAGES,
+                        OUTPUT_TOKENS, PROVIDER, REQUEST_MODEL, RESPONSE_ID, RESPONSE_MODEL, Scrubber)
 
-__all__ = ["REQUEST_KEYS", "input_messages", "output_messages", "request_attributes", "chat_attributes",
-           "generator_attributes", "provider_of"]
+__all__ = ["REQUEST_KEYS", "ERROR_CHARS", "STATUS_CODE", "ERROR_MESSAGE", "ERROR_PARAM", "input_messages",
+           "output_messages", "request_attributes", "chat_attributes", "error_attributes", "generator_attributes",
+           "provider_of"]
 
 # The request attributes a replay compares, in the order it reports a difference: the model
 # asked for, how the answer must be shaped, which tools were offered, then the messages.
 REQUEST_KEYS = (REQUEST_MODEL, "gen_ai.output.type", "cafe.request.format", "cafe.request.tools",
                 INPUT_MESSAGES)
+# A call that failed keeps what a replay needs to fail the same way: the HTTP status (OpenTelemetry's
+# general attribute name), the request field the endpoint blamed, and the first sentences of what
+# it said (as much as an error message of the client quotes).
+STATUS_CODE = "http.response.status_code"
+ERROR_PARAM = "cafe.error.param"
+ERROR_MESSAGE = "cafe.error.message"
+ERROR_CHARS = 300
 
 
 def _text(content: Any) -> str | None:
@@ -118,6 +126,21 @@ def chat_attributes(kwargs: Mapping[str, Any], completion: Any, provider: str, c
     usage = getattr(completion, "usage", None)
     if usage is not None:
         attributes[INPUT_TOKENS], attributes[OUTPUT_TOKENS] = usage.prompt_tokens, usage.completion_tokens
+    return attributes
+
+
+def error_attributes(exc: BaseException, clean: Scrubber) -> dict[str, Any]:
+    """A failed call's attributes. `error.type` is the HTTP status for an HTTP error, as the
+    OpenTelemetry HTTP conventions write it, so a replay that refuses alike records alike."""
+    status = getattr(exc, "status_code", None) or getattr(exc, "status", None)
+    status = status if isinstance(status, int) and not isinstance(status, bool) else None
+    attributes: dict[str, Any] = {ERROR_TYPE: str(status) if status else type(exc).__name__,
+                                  ERROR_MESSAGE: clean(str(exc)[:ERROR_CHARS])}
+    if status:
+        attributes[STATUS_CODE] = status
+    param = getattr(exc, "param", None)
+    if isinstance(param, str) and param:
+        attributes[ERROR_PARAM] = param
     return attributes
 
 

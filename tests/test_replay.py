@@ -136,3 +136,22 @@ def test_replay_of_a_cafe_serve_session_08_rehearsal_matches_and_holds_no_key(tm
     assert KEY not in path.read_text(encoding="utf-8")
     again, replayed = _run(replay_client(read_trace(path)), spec)
     assert again == result and content_hash(replayed) == content_hash(trace)
+
+
+def test_replay_refuses_where_the_endpoint_refused_so_the_format_steps_down_alike():
+    """A server without strict JSON schema refuses the first format; the generator steps down. The
+    refusal is recorded (status, blamed field, message) and the replay refuses the same call."""
+    from cafe.endpoint.errors import RequestRejected
+    from cafe.replay import recorded_failure
+
+    spec = PRACTICE_ORDERS[2]
+    ticket = json.dumps({"table": 7, "items": ["green tea"], "allergies": [], "notes": ""})
+    with running_server([ticket], supports_json_schema=False, api_key=KEY) as server:
+        live = openai.OpenAI(base_url=server.base_url, api_key=KEY, max_retries=0)
+        result, trace = _run(live, spec)
+    refused, answered = trace.model_calls
+    assert result.stop_reason == "passed" and refused.get("http.response.status_code") in (400, 422)
+    assert refused.get("error.type") == str(refused.get("http.response.status_code"))
+    assert isinstance(recorded_failure(refused), RequestRejected)
+    again, replayed = _run(replay_client(trace), spec)
+    assert again == result and content_hash(replayed) == content_hash(trace)

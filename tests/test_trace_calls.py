@@ -69,3 +69,16 @@ def test_provider_of_tells_scripted_from_live():
 
     assert provider_of(ScriptedClient()) == "cafe.scripted"
     assert provider_of(openai.OpenAI(base_url="http://127.0.0.1:9/v1", api_key="k")) == "openai"
+
+
+def test_error_attributes_http_refusal_keeps_status_field_and_masked_message():
+    from cafe.endpoint.errors import RequestRejected
+    from cafe.trace_calls import error_attributes
+
+    refusal = RequestRejected("response_format json_schema is not supported (key sk-abcdefghijklmnop)",
+                              status=400, param="response_format")
+    attributes = error_attributes(refusal, Scrubber())
+    assert attributes["error.type"] == "400" and attributes["http.response.status_code"] == 400
+    assert attributes["cafe.error.param"] == "response_format"
+    assert "sk-abcdefghijklmnop" not in attributes["cafe.error.message"]
+    assert error_attributes(TimeoutError("no answer"), Scrubber())["error.type"] == "TimeoutError"
