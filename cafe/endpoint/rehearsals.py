@@ -246,6 +246,7 @@ SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType(
     "04": habits_responder,
     "05": eager_responder,
     "07": ticket_responder,
+    "08": ticket_responder,  # session 08 records and replays session 07's re-ask
     "11": routing_responder,
     "12": lenient_judge_responder,
 })
