@@ -1,0 +1,121 @@
+"""A shift: many orders through the repair loop, each run kept as a record the report can count.
+
+Session 09 (`sessions/s09-shift-report/lesson.md`, notebook `notebooks/s09-shift-report.ipynb`).
+Session 07's `repair_ticket` handles one order. This module adds:
+
+- `SHIFT_ORDERS`: twenty orders with a known mix (everyday orders, orders naming an 86'd item,
+  orders holding an item the customer's allergy rules out, and requests refused as they stand);
+- `run_shift`: every order through `repair_ticket`, timing each model call with a clock you pass,
+  and returning one `cafe.report.RunRecord` per order;
+- `ticking`: a stand-in clock for offline runs, so the slowest runs are the same every time;
+- `PRACTICE_PRICES`: an invented price table to practise with (not any provider's prices);
+- `synthetic_runs`: a large made-up shift, for measuring how the report scales.
+
+What it leaves out: writing each run's trace to a file (session 08's `cafe.trace`), and choosing
+which model to send an order to (session 11).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from cafe.consent import OrderSpec
+from cafe.feedback_model import PRACTICE_ORDERS
+from cafe.menu import Menu
+from cafe.report import STOP_ORDER, Price, RunRecord, record_from_result
+from cafe.repair import CAP_DEFAULT, Generator, repair_ticket
+
+__all__ = ["SHIFT_ORDERS", "PRACTICE_PRICES", "ticking", "run_shift", "synthetic_runs"]
+
+# The lunchtime shift: session 07's ten everyday orders, then ten that no draft can turn into a
+# ticket as written, in three kinds. Invented for teaching, like every order in the course.
+SHIFT_ORDERS: tuple[OrderSpec, ...] = PRACTICE_ORDERS + (
+    # The cheese omelette is 86'd today (cafe/data/menu.json).
+    OrderSpec(2, ("cheese omelette", "americano"), request="The cheese omelette and an americano."),
+    OrderSpec(6, ("cheese omelette",), request="Cheese omelette, please."),
+    OrderSpec(10, ("latte", "cheese omelette"), request="A latte and the cheese omelette."),
+    OrderSpec(16, ("cheese omelette", "fruit salad"), request="Cheese omelette and a fruit salad."),
+    # One item contains the allergy the customer declared; the other item is safe.
+    OrderSpec(17, ("oat latte", "croissant"), ("milk",), request="Oat latte and a croissant. I can't have milk."),
+    OrderSpec(19, ("green tea", "banana bread"), ("nuts",), request="Green tea and banana bread; nut allergy."),
+    OrderSpec(20, ("americano", "granola bowl"), ("milk",), request="Americano and a granola bowl, no dairy please."),
+    # Every item contains the declared allergen, or the allergy is one the menu cannot check.
+    OrderSpec(21, ("latte",), ("milk",), request="A latte. I'm allergic to milk."),
+    OrderSpec(22, ("croissant", "banana bread"), ("gluten",), request="A croissant and banana bread. I'm coeliac."),
+    OrderSpec(23, ("espresso",), ("sesame",), request="An espresso. Sesame allergy."),
+)
+
+# Invented round figures for practice, per million tokens, priced for the offline model's name.
+# They are not any provider's price: put your own provider's list in the table you pass.
+PRACTICE_PRICES: Mapping[str, Price] = MappingProxyType(
+    {"cafe-scripted": Price(input_per_million=3.0, output_per_million=15.0)})
+
+Clock = Callable[[], float]
+
+
+def ticking(step: float = 0.5) -> Clock:
+    """A clock that moves on `step` seconds each time it is read: a model call then "takes" one step.
+
+    Offline the scripted model answers at once, so a real clock would rank the runs by noise.
+    """
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += step
+        return now[0]
+
+    return clock
+
+
+class _Timed:
+    """Wraps a generator; adds up the seconds its calls took, as `clock` measures them."""
+
+    def __init__(self, generate: Generator, clock: Clock):
+        self.generate, self.clock, self.seconds = generate, clock, 0.0
+
+    def __call__(self, messages: list[dict[str, str]]) -> Any:
+        start = self.clock()
+        try:
+            return self.generate(messages)
+        finally:
+            self.seconds += self.clock() - start
+
+
+def run_shift(orders: Sequence[OrderSpec], generate: Generator, *, model: str,
+              clock: Clock = time.perf_counter, cap: int = CAP_DEFAULT, mode: str = "curated",
+              menu: Menu | None = None, on_run: Callable[[RunRecord], None] | None = None) -> tuple[RunRecord, ...]:
+    """Each order through `repair_ticket` with `generate`; one record per order, named `run-01`, ...
+
+    `on_run` is called with each record as it is made (a toy prints progress with it).
+    """
+    if isinstance(orders, OrderSpec) or not all(isinstance(order, OrderSpec) for order in orders):
+        raise TypeError("run_shift() takes a list of cafe.consent.OrderSpec, e.g. SHIFT_ORDERS.")
+    records = []
+    for number, order in enumerate(orders, start=1):
+        timed = _Timed(generate, clock)
+        result = repair_ticket(order, timed, cap=cap, mode=mode, menu=menu)
+        record = record_from_result(result, run_id=f"run-{number:02d}", model=model,
+                                    seconds=round(timed.seconds, 6))
+        records.append(record)
+        if on_run is not None:
+            on_run(record)
+    return tuple(records)
+
+
+def synthetic_runs(count: int, *, seed: int = 9, model: str = "cafe-scripted") -> tuple[RunRecord, ...]:
+    """`count` made-up runs with a plausible spread of endings, tokens and times (for benchmarks)."""
+    rng = random.Random(seed)
+    checks = ("missing_field", "sold_out", "unsafe", "out_of_scope", "off_menu")
+    runs = []
+    for number in range(1, count + 1):
+        reason = rng.choices(STOP_ORDER, weights=(6, 3, 1))[0]
+        attempts = {"passed": rng.randint(1, CAP_DEFAULT), "retries_exhausted": CAP_DEFAULT}.get(reason, 0)
+        failed = attempts - (reason == "passed") + (reason == "policy_violation")
+        runs.append(RunRecord(f"run-{number:05d}", reason, attempts, model, 420 * attempts, 25 * attempts,
+                              seconds=round(rng.uniform(0.4, 1.6) * attempts, 3),
+                              failures={rng.choice(checks): failed} if failed else {}))
+    return tuple(runs)
