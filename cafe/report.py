@@ -17,7 +17,8 @@ reported no token usage, models missing from the price table. An unnamed stop re
 thing refused outright (ValueError), because counting it anywhere would break the promise.
 
 What it leaves out: the figures and the HTML page (`cafe.report_figures`), the running of a shift
-(`cafe.shift`), the learner's banked checkpoints (`cafe.banked`), sorting exhausted runs into
+(`cafe.shift`), reading runs back from trace files (`cafe.report_traces`), the learner's banked
+checkpoints (`cafe.banked`), sorting exhausted runs into
 failure classes (session 10) and choosing a cheaper model (session 11).
 """
 
@@ -143,6 +144,8 @@ def count_stop_reasons(runs: Iterable[Any]) -> dict[str, int]:
 
 def run_cost(run: RunRecord, prices: Mapping[str, Price]) -> float | None:
     """What the run's tokens cost at `prices[run.model]`; None when usage or the price is unknown."""
+    if run.input_tokens == 0 and run.output_tokens == 0:
+        return 0.0  # nothing was sent (a refused order): free, whatever the model's price
     price = prices.get(run.model)
     if price is None or run.input_tokens is None or run.output_tokens is None:
         return None
@@ -215,7 +218,7 @@ def _cost_notes(runs: Sequence[RunRecord], prices: Mapping[str, Price] | None) -
     if prices is None:
         return ["No price table was given, so no cost is shown: pass prices={model: Price(...)}."]
     notes = []
-    missing = Counter(run.model for run in runs if run.model not in prices)
+    missing = Counter(run.model for run in runs if run.model not in prices and run.tokens != 0)
     for model, count in sorted(missing.items()):
         notes.append(f"No price for model {model!r}: its {count} run{'s' if count != 1 else ''} "
                      "are left out of the cost.")
@@ -234,8 +237,11 @@ def _usage_note(unreported: Sequence[str]) -> list[str]:
 
 
 def summarize(runs: Sequence[RunRecord], prices: Mapping[str, Price] | None = None, *,
-              cap: int = CAP_DEFAULT, top: int = TOP_DEFAULT) -> ShiftSummary:
-    """The shift report's numbers for `runs`. `prices` maps a model's name to its `Price`."""
+              cap: int = CAP_DEFAULT, top: int = TOP_DEFAULT, notes: Sequence[str] = ()) -> ShiftSummary:
+    """The shift report's numbers for `runs`. `prices` maps a model's name to its `Price`.
+
+    `notes` are sentences to show with the report, such as the traces `read_shift` left out.
+    """
     runs = list(runs)
     wrong = next((run for run in runs if not isinstance(run, RunRecord)), None)
     if wrong is not None:
@@ -247,10 +253,10 @@ def summarize(runs: Sequence[RunRecord], prices: Mapping[str, Price] | None = No
     cost_by_reason = {reason: 0.0 for reason in STOP_ORDER}
     for run, cost in priced:
         cost_by_reason[run.stop_reason] += cost
-    notes = [] if runs else ["This shift has no runs: there is nothing to count yet, and nothing went wrong."]
-    notes += _usage_note(unreported) + _cost_notes(runs, prices)
+    said = [] if runs else ["This shift has no runs: there is nothing to count yet, and nothing went wrong."]
+    told = [*notes, *said] + _usage_note(unreported) + _cost_notes(runs, prices)
     if runs and not any(run.stop_reason == "passed" for run in runs):
-        notes.append("No run passed, so no ticket was accepted: the per-ticket figures are undefined.")
+        told.append("No run passed, so no ticket was accepted: the per-ticket figures are undefined.")
     timed = sorted((run for run in runs if run.seconds is not None), key=lambda run: -(run.seconds or 0.0))
     failures = Counter[str]()
     for run in runs:
@@ -263,7 +269,7 @@ def summarize(runs: Sequence[RunRecord], prices: Mapping[str, Price] | None = No
         cost_by_reason=cost_by_reason if prices is not None else {},
         unpriced=tuple(run.run_id for run in runs if costs[run.run_id] is None),
         failures_by_check=dict(failures.most_common()), slowest=tuple(timed[:top]),
-        costliest=tuple(sorted(priced, key=lambda pair: -pair[1])[:top]), notes=tuple(notes))
+        costliest=tuple(sorted(priced, key=lambda pair: -pair[1])[:top]), notes=tuple(told))
 
 
 def _money(amount: float | None, currency: str | None) -> str:

@@ -11,8 +11,9 @@ Session 07's `repair_ticket` handles one order. This module adds:
 - `PRACTICE_PRICES`: an invented price table to practise with (not any provider's prices);
 - `synthetic_runs`: a large made-up shift, for measuring how the report scales.
 
-What it leaves out: writing each run's trace to a file (session 08's `cafe.trace`), and choosing
-which model to send an order to (session 11).
+With `trace_dir`, each run is also recorded with session 08's `cafe.trace.record_repair` and
+written to its own trace file, which the report links to. What it leaves out: replaying those
+runs (session 08), and choosing which model to send an order to (session 11).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -27,7 +29,8 @@ from cafe.consent import OrderSpec
 from cafe.feedback_model import PRACTICE_ORDERS
 from cafe.menu import Menu
 from cafe.report import STOP_ORDER, Price, RunRecord, record_from_result
-from cafe.repair import CAP_DEFAULT, Generator, repair_ticket
+from cafe.repair import CAP_DEFAULT, Generator, RepairResult, repair_ticket
+from cafe.trace import Recorder, record_repair, write_trace
 
 __all__ = ["SHIFT_ORDERS", "PRACTICE_PRICES", "ticking", "run_shift", "synthetic_runs"]
 
@@ -72,10 +75,13 @@ def ticking(step: float = 0.5) -> Clock:
 
 
 class _Timed:
-    """Wraps a generator; adds up the seconds its calls took, as `clock` measures them."""
+    """Wraps a generator; adds up the seconds its calls took, as `clock` measures them.
 
-    def __init__(self, generate: Generator, clock: Clock):
-        self.generate, self.clock, self.seconds = generate, clock, 0.0
+    `model` is the name a trace files the generator's calls under when no recorded client is behind it.
+    """
+
+    def __init__(self, generate: Generator, clock: Clock, model: str):
+        self.generate, self.clock, self.model, self.seconds = generate, clock, model, 0.0
 
     def __call__(self, messages: list[dict[str, str]]) -> Any:
         start = self.clock()
@@ -85,21 +91,37 @@ class _Timed:
             self.seconds += self.clock() - start
 
 
+def _traced(order: OrderSpec, timed: _Timed, path: Path, **options: Any) -> RepairResult:
+    """`record_repair` (session 08) for one order, its trace written to `path`."""
+    result, trace = record_repair(order, timed, recorder=Recorder(trace_id=path.stem), **options)
+    write_trace(trace, path)
+    return result
+
+
 def run_shift(orders: Sequence[OrderSpec], generate: Generator, *, model: str,
               clock: Clock = time.perf_counter, cap: int = CAP_DEFAULT, mode: str = "curated",
-              menu: Menu | None = None, on_run: Callable[[RunRecord], None] | None = None) -> tuple[RunRecord, ...]:
+              menu: Menu | None = None, trace_dir: str | Path | None = None,
+              on_run: Callable[[RunRecord], None] | None = None) -> tuple[RunRecord, ...]:
     """Each order through `repair_ticket` with `generate`; one record per order, named `run-01`, ...
 
-    `on_run` is called with each record as it is made (a toy prints progress with it).
+    With `trace_dir`, each run is recorded (`cafe.trace.record_repair`) to `trace_dir/run-NN.jsonl`
+    and its record links there. `on_run` is called with each record as it is made (for progress).
     """
     if isinstance(orders, OrderSpec) or not all(isinstance(order, OrderSpec) for order in orders):
         raise TypeError("run_shift() takes a list of cafe.consent.OrderSpec, e.g. SHIFT_ORDERS.")
+    folder = None if trace_dir is None else Path(trace_dir)
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
     records = []
     for number, order in enumerate(orders, start=1):
-        timed = _Timed(generate, clock)
-        result = repair_ticket(order, timed, cap=cap, mode=mode, menu=menu)
-        record = record_from_result(result, run_id=f"run-{number:02d}", model=model,
-                                    seconds=round(timed.seconds, 6))
+        run_id, timed = f"run-{number:02d}", _Timed(generate, clock, model)
+        path = None if folder is None else folder / f"{run_id}.jsonl"
+        if path is None:
+            result = repair_ticket(order, timed, cap=cap, mode=mode, menu=menu)
+        else:
+            result = _traced(order, timed, path, cap=cap, mode=mode, menu=menu)
+        record = record_from_result(result, run_id=run_id, model=model, seconds=round(timed.seconds, 6),
+                                    trace=None if path is None else str(path))
         records.append(record)
         if on_run is not None:
             on_run(record)
