@@ -8,6 +8,7 @@ module adds the view a team reads after a shift:
   checks that failed, where its trace is), built from a repair result by `record_from_result`;
 - `Price`: what a model's tokens cost, always passed in by the caller, never assumed;
 - `count_stop_reasons`: every run under exactly one named stop reason, with no "other" bucket;
+- `run_cost` / `cost_by_stop_reason`: what each run cost, and where the shift's money went;
 - `summarize`: the `ShiftSummary` (stop reasons, attempts to pass, tokens and cost per accepted
   ticket, the slowest and costliest runs, failures by check), whose counts are checked to add up;
 - `render_text`: the summary as plain text for a terminal.
@@ -35,7 +36,7 @@ from cafe.repair import CAP_DEFAULT, STOP_REASONS, RepairResult, StopReason
 
 __all__ = [
     "STOP_ORDER", "TOP_DEFAULT", "PER_TOKENS", "RunRecord", "Price", "ShiftSummary",
-    "record_from_result", "count_stop_reasons", "run_cost", "summarize", "render_text",
+    "record_from_result", "count_stop_reasons", "run_cost", "cost_by_stop_reason", "summarize", "render_text",
 ]
 
 # The stop reasons in the order a report lists them: the repair loop's own closed set (session 07).
@@ -152,6 +153,20 @@ def run_cost(run: RunRecord, prices: Mapping[str, Price]) -> float | None:
     return (run.input_tokens * price.input_per_million + run.output_tokens * price.output_per_million) / PER_TOKENS
 
 
+def cost_by_stop_reason(runs: Iterable[RunRecord], prices: Mapping[str, Price]) -> dict[str, float]:
+    """What the priced runs cost, by how they ended: every named reason listed, zeros too.
+
+    A run whose cost is unknown (no usage reported, or no price for its model) adds nothing here;
+    `summarize` names those runs, so the total is read as a floor.
+    """
+    totals = {reason: 0.0 for reason in STOP_ORDER}
+    for run in runs:
+        cost = run_cost(run, prices)
+        if cost is not None:
+            totals[run.stop_reason] += cost
+    return totals
+
+
 def _attempt_bins(runs: Sequence[RunRecord], cap: int) -> dict[str, int]:
     """Runs by the attempt that passed ("1" .. the highest seen or `cap`), "exhausted" or "blocked"."""
     highest = max([cap, *(run.attempts for run in runs if run.stop_reason == "passed")])
@@ -250,9 +265,6 @@ def summarize(runs: Sequence[RunRecord], prices: Mapping[str, Price] | None = No
     costs = {run.run_id: run_cost(run, prices or {}) for run in runs}
     unreported = tuple(run.run_id for run in runs if not run.usage_reported)
     priced = [(run, cost) for run in runs if (cost := costs[run.run_id]) is not None]
-    cost_by_reason = {reason: 0.0 for reason in STOP_ORDER}
-    for run, cost in priced:
-        cost_by_reason[run.stop_reason] += cost
     said = [] if runs else ["This shift has no runs: there is nothing to count yet, and nothing went wrong."]
     told = [*notes, *said] + _usage_note(unreported) + _cost_notes(runs, prices)
     if runs and not any(run.stop_reason == "passed" for run in runs):
@@ -266,7 +278,7 @@ def summarize(runs: Sequence[RunRecord], prices: Mapping[str, Price] | None = No
         input_tokens=sum(run.input_tokens or 0 for run in runs), output_tokens=sum(run.output_tokens or 0 for run in runs),
         unreported=unreported, cost=sum(cost for _, cost in priced) if prices is not None else None,
         currency=next(iter(prices.values())).currency if prices else None,
-        cost_by_reason=cost_by_reason if prices is not None else {},
+        cost_by_reason=cost_by_stop_reason(runs, prices) if prices is not None else {},
         unpriced=tuple(run.run_id for run in runs if costs[run.run_id] is None),
         failures_by_check=dict(failures.most_common()), slowest=tuple(timed[:top]),
         costliest=tuple(sorted(priced, key=lambda pair: -pair[1])[:top]), notes=tuple(told))
