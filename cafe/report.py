@@ -247,8 +247,9 @@ def _usage_note(unreported: Sequence[str]) -> list[str]:
     if not unreported:
         return []
     shown = ", ".join(unreported[:5]) + (", ..." if len(unreported) > 5 else "")
-    return [f"{len(unreported)} run{'s' if len(unreported) != 1 else ''} reported no token usage ({shown}): "
-            "token and cost totals leave them out, so read those totals as a floor."]
+    many = len(unreported) != 1
+    return [f"{len(unreported)} run{'s' if many else ''} reported no token usage ({shown}): token and cost "
+            f"totals leave {'them' if many else 'it'} out, so read those totals as a floor."]
 
 
 def summarize(runs: Sequence[RunRecord], prices: Mapping[str, Price] | None = None, *,

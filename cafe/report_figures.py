@@ -20,6 +20,7 @@ summaries, then plot them the same way).
 from __future__ import annotations
 
 import html
+import os
 from pathlib import Path
 from typing import Any
 
@@ -125,16 +126,23 @@ def _table(headers: list[str], rows: list[list[str]]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def _trace_link(run: RunRecord) -> str:
+def _trace_link(run: RunRecord, base: Path | None) -> str:
+    """A link to the run's trace file: relative to the page's folder when both are known."""
     if not run.trace:
         return "no trace recorded"
-    return f'<a href="{html.escape(Path(run.trace).as_posix(), quote=True)}">{html.escape(run.trace)}</a>'
+    target = Path(run.trace)
+    if base is not None:
+        try:
+            target = Path(os.path.relpath(target.resolve(), base.resolve()))
+        except ValueError:  # another drive on Windows: keep the path as given
+            pass
+    return f'<a href="{html.escape(target.as_posix(), quote=True)}">{html.escape(run.trace)}</a>'
 
 
-def _runs_table(rows: list[tuple[RunRecord, str]], what: str) -> str:
+def _runs_table(rows: list[tuple[RunRecord, str]], what: str, base: Path | None) -> str:
     return _table(["run", what, "ended", "attempts", "trace"],
                   [[html.escape(run.run_id), html.escape(value), html.escape(run.stop_reason), str(run.attempts),
-                    _trace_link(run)] for run, value in rows])
+                    _trace_link(run, base)] for run, value in rows])
 
 
 def _banked_section(banked: BankedView | None) -> str:
@@ -148,14 +156,19 @@ def _banked_section(banked: BankedView | None) -> str:
     return f"<h2>Banked checkpoints</h2>{table}" + (f"<p>Not shown:</p><ul>{problems}</ul>" if problems else "")
 
 
-def render_html(summary: ShiftSummary, banked: BankedView | None = None, *, title: str = "Shift report") -> str:
-    """The whole report as one HTML page: text summary, tables, figures inline as SVG, checkpoints."""
+def render_html(summary: ShiftSummary, banked: BankedView | None = None, *, title: str = "Shift report",
+                base: str | Path | None = None) -> str:
+    """The whole report as one HTML page: text summary, tables, figures inline as SVG, checkpoints.
+
+    `base` is the folder the page will be saved in; trace links are then written relative to it.
+    """
+    folder = None if base is None else Path(base)
     counts = _table(["stop reason", "runs"], [[html.escape(r), str(n)] for r, n in summary.stop_reasons.items()]
                     + [["<b>total</b>", f"<b>{sum(summary.stop_reasons.values())}</b>"]])
     figures = "".join(f"<figure>{figure_svg(figure)}</figure>" for figure in shift_figures(summary).values())
-    slowest = _runs_table([(run, f"{run.seconds:.2f} s") for run in summary.slowest], "time")
+    slowest = _runs_table([(run, f"{run.seconds:.2f} s") for run in summary.slowest], "time", folder)
     money = summary.currency or ""
-    costliest = _runs_table([(run, f"{cost:.4f} {money}") for run, cost in summary.costliest], "cost")
+    costliest = _runs_table([(run, f"{cost:.4f} {money}") for run, cost in summary.costliest], "cost", folder)
     notes = "".join(f"<li>{html.escape(note)}</li>" for note in summary.notes)
     return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
             f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"
@@ -172,6 +185,6 @@ def write_html(path: str | Path, summary: ShiftSummary, banked: BankedView | Non
     """Write `render_html(...)` to `path` (folders made as needed) and return the path."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(render_html(summary, banked, title=title), encoding="utf-8")
+    target.write_text(render_html(summary, banked, title=title, base=target.parent), encoding="utf-8")
     return target
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 
 import matplotlib
 import pytest
@@ -75,12 +76,17 @@ def test_figure_svg_is_inline_svg_and_the_same_every_time():
 def test_render_html_is_self_contained_escaped_and_links_traces(tmp_path):
     banked = banked_checkpoints({"checkpoints": {"s07": {"a": {"value": 1, "model": "cafe-scripted"}},
                                                  "s42": {"b": {"value": 2}}}})
-    path = write_html(tmp_path / "out" / "report.html", summarize(RUNS, PRICES), banked)
+    traced = RUNS[:2] + [replace(RUNS[2], trace=str(tmp_path / "out" / "traces" / "run <c>.jsonl"))] + RUNS[3:]
+    path = write_html(tmp_path / "out" / "report.html", summarize(traced, PRICES), banked)
     page = path.read_text(encoding="utf-8")
     assert page.count("<svg") == 4
-    assert 'href="traces/run &lt;c&gt;.jsonl"' in page and "<c>" not in page
+    assert 'href="traces/run &lt;c&gt;.jsonl"' in page and "<c>" not in page  # relative to the page
     assert "src=" not in page and "<link" not in page and "<script" not in page  # nothing fetched
     assert "cafe-scripted" in page and "no session 42" in page
+
+
+def test_render_html_without_a_folder_links_the_trace_as_recorded():
+    assert 'href="traces/run &lt;c&gt;.jsonl"' in render_html(summarize(RUNS, PRICES))
 
 
 def test_render_html_empty_shift_still_renders_with_its_note():

@@ -107,7 +107,8 @@ def ticket_responder(request: dict) -> Reply:
     """A drafter for session 07's re-ask that behaves like a model which uses feedback: its first
     draft of an order forgets the table; asked again with the identical brief (a naive retry) it
     forgets it again; once a message after the brief says what failed (a curated retry) it writes
-    the ticket the brief describes. It copies the brief faithfully, 86'd items included."""
+    the ticket the brief describes. It copies the brief faithfully, 86'd items included.
+    Sessions 07 and 09 (the re-ask, and a shift of them)."""
     users = [m.get("content") or "" for m in request.get("messages") or [] if m.get("role") == "user"]
     fields = {key: value.strip() for key, value in _BRIEF_LINE.findall(users[0] if users else "")}
     listed = lambda key: [part.strip() for part in fields.get(key, "").split(",")  # noqa: E731
@@ -125,6 +126,7 @@ SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType(
     "00": waiter_responder,
     "01": waiter_responder,
     "07": ticket_responder,
+    "09": ticket_responder,  # session 09's shift: the same drafter, over twenty orders
 })
 
 
