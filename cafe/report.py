@@ -46,6 +46,8 @@ assert frozenset(STOP_ORDER) == STOP_REASONS
 TOP_DEFAULT = 3
 # Providers quote token prices per million tokens, so a `Price` does too.
 PER_TOKENS = 1_000_000
+# The attempts-to-pass bin of a run that did not pass, as session 07's `attempts_to_pass` names it.
+_UNPASSED = MappingProxyType({"retries_exhausted": "exhausted", "policy_violation": "blocked"})
 
 
 def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
@@ -172,8 +174,7 @@ def _attempt_bins(runs: Sequence[RunRecord], cap: int) -> dict[str, int]:
     highest = max([cap, *(run.attempts for run in runs if run.stop_reason == "passed")])
     bins = {**{str(n): 0 for n in range(1, highest + 1)}, "exhausted": 0, "blocked": 0}
     for run in runs:
-        key = {"passed": str(run.attempts), "retries_exhausted": "exhausted", "policy_violation": "blocked"}
-        bins[key[run.stop_reason]] += 1
+        bins[str(run.attempts) if run.stop_reason == "passed" else _UNPASSED[run.stop_reason]] += 1
     return bins
 
 

@@ -38,10 +38,13 @@ _SIZE = (6.0, 3.2)
 _SVG_SALT = "cafe-shift-report"
 
 
-def _figure(title: str, xlabel: str, ylabel: str) -> tuple[Any, Any]:
+def _figure(title: str, xlabel: str, ylabel: str, left: float = 0.12) -> tuple[Any, Any]:
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=_SIZE, layout="constrained")
+    figure = Figure(figsize=_SIZE)
+    # Fixed margins, wide enough for the longest label: a layout engine would find them for us,
+    # at twice the drawing time, and the page draws four figures.
+    figure.subplots_adjust(left=left, right=0.97, bottom=0.17, top=0.9)
     axes = figure.add_subplot()
     axes.set_title(title)
     axes.set_xlabel(xlabel)
@@ -83,7 +86,7 @@ def cost_figure(summary: ShiftSummary) -> Any:
 
 def failures_figure(summary: ShiftSummary) -> Any:
     """Failed checks by name, most frequent at the top."""
-    figure, axes = _figure("Failed checks", "failures (count)", "check")
+    figure, axes = _figure("Failed checks", "failures (count)", "check", left=0.27)
     if not summary.failures_by_check:
         axes.text(0.5, 0.5, "no check failed", ha="center", va="center", transform=axes.transAxes)
         return figure

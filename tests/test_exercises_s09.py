@@ -102,3 +102,18 @@ def _no_zeros(runs, prices):
 def test_check_cost_by_reason_wrong_answers_fail(wrong, complaint):
     problems = check_cost_by_reason(wrong)
     assert any(complaint in problem for problem in problems), problems
+
+
+# --- the notebook's your-turn cells --------------------------------------------------------------
+
+
+def test_notebook_stubs_are_not_attempted_and_the_shift_adds_up(tmp_path, monkeypatch):
+    from samples import run_notebook_source
+
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))  # the notebook banks a checkpoint
+    namespace = run_notebook_source("s09-shift-report")
+    assert course.compare(namespace["summarize"], check=check_summarize).status == "not_attempted"
+    assert course.compare(namespace["cost_by_reason"], check=check_cost_by_reason).status == "not_attempted"
+    assert namespace["counts"] == {"passed": 8, "retries_exhausted": 9, "policy_violation": 3}
+    assert len(namespace["read_back"]) == 20 and len(namespace["problems"]) == 2
+    assert namespace["page"].is_file()

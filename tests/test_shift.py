@@ -59,8 +59,9 @@ def test_practice_prices_cover_the_offline_model():
 
 
 def test_summarize_grows_linearly_with_the_shift():
-    """Ten times the runs costs about ten times the time (not a hundred): a ratio, not a deadline."""
-    small, large = synthetic_runs(1_000), synthetic_runs(10_000)
+    """Ten times the runs costs about ten times the time, not a hundred: a ratio, not a deadline.
+    The limit leaves room for a busy machine and for the larger shift falling out of the cache."""
+    small, large = synthetic_runs(2_000), synthetic_runs(20_000)
 
     def best(runs):
         times = []
@@ -70,4 +71,4 @@ def test_summarize_grows_linearly_with_the_shift():
             times.append(time.perf_counter() - start)
         return min(times)
 
-    assert best(large) / best(small) < 30
+    assert best(large) / best(small) < 50
