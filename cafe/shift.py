@@ -7,6 +7,7 @@ Session 07's `repair_ticket` handles one order. This module adds:
   orders holding an item the customer's allergy rules out, and requests refused as they stand);
 - `run_shift`: every order through `repair_ticket`, timing each model call with a clock you pass,
   and returning one `cafe.report.RunRecord` per order;
+- `scripted_drafter`: session 07's `FeedbackModel` as a generator, scripted even in live mode;
 - `ticking`: a stand-in clock for offline runs, so the slowest runs are the same every time;
 - `PRACTICE_PRICES`: an invented price table to practise with (not any provider's prices);
 - `synthetic_runs`: a large made-up shift, for measuring how the report scales.
@@ -26,13 +27,15 @@ from types import MappingProxyType
 from typing import Any
 
 from cafe.consent import OrderSpec
-from cafe.feedback_model import PRACTICE_ORDERS
+from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.scripted import ScriptedClient
+from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.menu import Menu
 from cafe.report import STOP_ORDER, Price, RunRecord, record_from_result
-from cafe.repair import CAP_DEFAULT, Generator, RepairResult, repair_ticket
+from cafe.repair import CAP_DEFAULT, Generator, RepairResult, make_model_generator, repair_ticket
 from cafe.trace import Recorder, record_repair, write_trace
 
-__all__ = ["SHIFT_ORDERS", "PRACTICE_PRICES", "ticking", "run_shift", "synthetic_runs"]
+__all__ = ["SHIFT_ORDERS", "PRACTICE_PRICES", "scripted_drafter", "ticking", "run_shift", "synthetic_runs"]
 
 # The lunchtime shift: session 07's ten everyday orders, then ten that no draft can turn into a
 # ticket as written, in three kinds. Invented for teaching, like every order in the course.
@@ -58,6 +61,15 @@ PRACTICE_PRICES: Mapping[str, Price] = MappingProxyType(
     {"cafe-scripted": Price(input_per_million=3.0, output_per_million=15.0)})
 
 Clock = Callable[[], float]
+
+
+def scripted_drafter(seed: int = 7) -> Generator:
+    """Session 07's `FeedbackModel` behind a model generator, offline in every mode.
+
+    `cafe.make_client(script=...)` reaches your endpoint under `COURSE_MODE=live`; a story that
+    must read the same for everyone builds its scripted client directly, as this does.
+    """
+    return make_model_generator(ScriptedClient(FeedbackModel(seed)), OFFLINE_MODEL)
 
 
 def ticking(step: float = 0.5) -> Clock:

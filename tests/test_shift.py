@@ -11,12 +11,11 @@ import cafe
 from cafe.feedback_model import FeedbackModel
 from cafe.repair import make_model_generator
 from cafe.report import summarize
-from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, synthetic_runs, ticking
+from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, synthetic_runs, ticking
 
 
 def _lunch():
-    generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
-    return run_shift(SHIFT_ORDERS, generate, model="cafe-scripted", clock=ticking(0.5))
+    return run_shift(SHIFT_ORDERS, scripted_drafter(), model="cafe-scripted", clock=ticking(0.5))
 
 
 def test_run_shift_gives_one_named_record_per_order():
@@ -39,6 +38,16 @@ def test_run_shift_times_each_model_call_with_the_clock_it_is_given():
 
 def test_run_shift_is_the_same_every_time_offline():
     assert _lunch() == _lunch()
+
+
+def test_scripted_drafter_stays_scripted_in_live_mode(monkeypatch):
+    """The notebook's shift story reads the same for everyone: no request leaves the machine."""
+    monkeypatch.setenv("COURSE_MODE", "live")
+    monkeypatch.setenv("CAFE_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens there
+    monkeypatch.setenv("CAFE_API_KEY", "sk-unused")
+    monkeypatch.setenv("CAFE_MODEL", "someone-elses-model")
+    runs = run_shift(SHIFT_ORDERS[:3], scripted_drafter(), model=cafe.OFFLINE_MODEL, clock=ticking())
+    assert [run.stop_reason for run in runs] == [run.stop_reason for run in _lunch()[:3]]
 
 
 def test_run_shift_calls_on_run_with_each_record():

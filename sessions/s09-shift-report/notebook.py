@@ -22,12 +22,11 @@ import cafe
 from cafe import course, report
 from cafe.banked import banked_checkpoints, render_banked_text
 from cafe.exercises.s09 import check_cost_by_reason, check_summarize
-from cafe.feedback_model import FeedbackModel
 from cafe.menu import load_menu
 from cafe.repair import make_model_generator
 from cafe.report_figures import figure_svg, shift_figures, write_html
 from cafe.report_traces import read_shift
-from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, ticking
+from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
 from cafe.spans import AGENT_NAME, STOP_REASON, Span, Trace
 from cafe.trace import write_trace
 
@@ -61,8 +60,7 @@ common_guess = course.predict("s09.common_ending", "Which ending will the most r
 # scripted model answers instantly, so each model call is timed as half a second.
 
 # %%
-generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
-runs = run_shift(SHIFT_ORDERS, generate, model=cafe.OFFLINE_MODEL, clock=ticking(0.5), trace_dir=workdir / "lunch")
+runs = run_shift(SHIFT_ORDERS, scripted_drafter(), model=cafe.OFFLINE_MODEL, clock=ticking(0.5), trace_dir=workdir / "lunch")
 counts = report.count_stop_reasons(runs)
 for reason, count in counts.items():
     print(f"{reason:<18} {count:>3}")

@@ -26,11 +26,10 @@ from cafe.course.progress import progress_path
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
 from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
-from cafe.feedback_model import FeedbackModel
 from cafe.repair import make_model_generator
 from cafe.report import RunRecord, render_text, summarize
 from cafe.report_figures import write_html
-from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, ticking
+from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
 
 # How each ending reads to a manager, with the stop reason after it.
 ENDINGS = {"passed": "a ticket reached the kitchen", "retries_exhausted": "the cap ended it, no ticket",
@@ -55,7 +54,7 @@ def main() -> int:
         generate, clock, source = make_model_generator(client, model), None, f"your model, {model}"
     else:
         model = OFFLINE_MODEL
-        generate = make_model_generator(make_client(script=FeedbackModel()))
+        generate = scripted_drafter()
         clock, source = ticking(0.5), "a scripted model that fixes what a retry names; each call timed as 0.5 s"
     print(f"Drafting with {source} (. ticket, x cap reached, - refused):")
     print("  ", end="")
