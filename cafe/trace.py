@@ -49,14 +49,14 @@ from cafe.menu import Menu
 from cafe.schema import Failure
 
 __all__ = [
-    "Recorder", "RecordingClient", "record_repair",
+    "Recorder", "OpenSpan", "RecordingClient", "record_repair",
     # the reading side, importable from here as the lessons write it
     "Span", "Trace", "content_hash", "read_trace", "read_traces", "write_trace", "write_traces", "TraceFileError",
 ]
 
 
 @dataclass
-class _Open:
+class OpenSpan:
     """A span being built: mutable while the run goes on, frozen into a `Span` at the end."""
 
     span_id: str
@@ -66,7 +66,7 @@ class _Open:
     start: float
     end: float | None = None
     attributes: dict[str, Any] = field(default_factory=dict)
-    children: list["_Open"] = field(default_factory=list)
+    children: list["OpenSpan"] = field(default_factory=list)
 
 
 class Recorder:
@@ -85,25 +85,25 @@ class Recorder:
         self.before_model_call: Callable[[], None] | None = None  # record_loop opens a turn here
         self._t0 = clock()
         self._ids = itertools.count(1)
-        self._root: _Open | None = None
-        self._stack: list[_Open] = []
+        self._root: OpenSpan | None = None
+        self._stack: list[OpenSpan] = []
 
     def now(self) -> float:
         return round(self.clock() - self._t0, 6)  # microseconds: what the file keeps
 
-    def open(self, kind: str, name: str, attributes: Mapping[str, Any] | None = None) -> _Open:
+    def open(self, kind: str, name: str, attributes: Mapping[str, Any] | None = None) -> OpenSpan:
         """Start a span under the innermost open one (the first becomes the run)."""
         parent = self._stack[-1] if self._stack else None
         if parent is None and self._root is not None:
             raise ValueError("This recorder's run has ended; use a new Recorder for the next run.")
-        span = _Open(f"{next(self._ids):016x}", parent.span_id if parent else None, kind, name, self.now(),
+        span = OpenSpan(f"{next(self._ids):016x}", parent.span_id if parent else None, kind, name, self.now(),
                      attributes=dict(attributes or {}))
         (parent.children if parent else []).append(span)
         self._root = self._root or span
         self._stack.append(span)
         return span
 
-    def close(self, span: _Open, attributes: Mapping[str, Any] | None = None) -> None:
+    def close(self, span: OpenSpan, attributes: Mapping[str, Any] | None = None) -> None:
         """End `span`, which must be the innermost open one, adding `attributes`."""
         if not self._stack or self._stack[-1] is not span:
             raise ValueError(f"Span {span.name!r} is not the innermost open span; close spans in reverse order.")
@@ -111,15 +111,20 @@ class Recorder:
         span.attributes.update(attributes or {})
         self._stack.pop()
 
-    def add(self, parent: _Open, kind: str, name: str, start: float, end: float,
-            attributes: Mapping[str, Any]) -> _Open:
+    def add(self, parent: OpenSpan, kind: str, name: str, start: float, end: float,
+            attributes: Mapping[str, Any]) -> OpenSpan:
         """Add a finished span under `parent`, with the times it had."""
-        span = _Open(f"{next(self._ids):016x}", parent.span_id, kind, name, start, end, dict(attributes))
+        span = OpenSpan(f"{next(self._ids):016x}", parent.span_id, kind, name, start, end, dict(attributes))
         parent.children.append(span)
         return span
 
+    def close_all(self, attributes: Mapping[str, Any]) -> None:
+        """End every open span, innermost first, each with `attributes` (a run cut short by an error)."""
+        while self._stack:
+            self.close(self._stack[-1], attributes)
+
     @property
-    def current(self) -> _Open | None:
+    def current(self) -> OpenSpan | None:
         return self._stack[-1] if self._stack else None
 
     def model_call(self, kwargs: Mapping[str, Any], completion: Any, start: float, error: str | None,
@@ -148,7 +153,7 @@ class Recorder:
             raise ValueError("The run is still open (or never started): close every span before trace().")
         spans: list[Span] = []
 
-        def freeze(span: _Open) -> None:
+        def freeze(span: OpenSpan) -> None:
             end = span.end if span.end is not None else span.start
             spans.append(Span(span.span_id, span.parent_id, span.kind, span.name, span.start, end, span.attributes))
             for child in span.children:
@@ -214,19 +219,20 @@ class _AttemptRecorder:
 
     def __init__(self, generate: Generator, recorder: Recorder):
         self.generate, self.recorder = generate, recorder
-        self.attempts: list[tuple[_Open, float]] = []  # each attempt and when its draft came back
+        self.attempts: list[tuple[OpenSpan, float]] = []  # each attempt and when its draft came back
 
     def __call__(self, messages: list[dict[str, str]]) -> Any:
         self.end_attempt()
         recorder = self.recorder
         number = len(self.attempts) + 1
         span = recorder.open("attempt", f"attempt {number}", {ATTEMPT_NUMBER: number})
-        start = recorder.now()
+        self.attempts.append((span, recorder.now()))
         answer = self.generate(messages)
         if not any(child.kind == "model_call" for child in span.children):  # no recording client behind it
-            recorder.add(span, "model_call", f"chat {getattr(self.generate, 'model', 'scripted')}", start,
-                         recorder.now(), scrub(generator_attributes(self.generate, messages, answer), recorder.secrets))
-        self.attempts.append((span, recorder.now()))
+            recorder.add(span, "model_call", f"chat {getattr(self.generate, 'model', 'scripted')}",
+                         self.attempts[-1][1], recorder.now(),
+                         scrub(generator_attributes(self.generate, messages, answer), recorder.secrets))
+        self.attempts[-1] = (span, recorder.now())
         return answer
 
     def end_attempt(self) -> None:
@@ -253,6 +259,8 @@ def record_repair(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
 
     Pass the `recorder` whose `client()` the generator was built on to nest the real model calls
     under their attempts; without one, each attempt gets a model call made from the generator.
+    When the generator raises (a dead endpoint, a diverged replay), every open span is closed with
+    `error.type` and the error goes on to the caller; `recorder.trace()` still has the spans.
     """
     recorder = recorder or Recorder()
     run = recorder.open("run", "invoke_agent cafe.repair", {
@@ -262,8 +270,7 @@ def record_repair(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
     try:
         result = repair_ticket(spec, attempts, cap=cap, mode=mode, menu=menu)
     except Exception as exc:  # an endpoint that failed: the trace says so, the caller still sees it
-        attempts.end_attempt()
-        recorder.close(run, {ERROR_TYPE: type(exc).__name__})
+        recorder.close_all({ERROR_TYPE: type(exc).__name__})
         raise
     attempts.end_attempt()
     for (span, scored_from), attempt in zip(attempts.attempts, result.attempts):
