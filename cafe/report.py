@@ -236,8 +236,8 @@ def _cost_notes(runs: Sequence[RunRecord], prices: Mapping[str, Price] | None) -
     notes = []
     missing = Counter(run.model for run in runs if run.model not in prices and run.tokens != 0)
     for model, count in sorted(missing.items()):
-        notes.append(f"No price for model {model!r}: its {count} run{'s' if count != 1 else ''} "
-                     "are left out of the cost.")
+        notes.append(f"No price for model {model!r}: its {count} run{'s are' if count != 1 else ' is'} "
+                     "left out of the cost.")
     currencies = sorted({price.currency for price in prices.values()})
     if len(currencies) > 1:
         raise ValueError(f"The price table mixes currencies ({', '.join(currencies)}); give every price in one.")
@@ -264,9 +264,11 @@ def summarize(runs: Sequence[RunRecord], prices: Mapping[str, Price] | None = No
     if wrong is not None:
         raise TypeError(f"summarize() takes RunRecords, not {type(wrong).__name__}; "
                         "convert repair results with record_from_result(result, run_id=..., model=...).")
-    costs = {run.run_id: run_cost(run, prices or {}) for run in runs}
+    if isinstance(top, bool) or not isinstance(top, int) or top < 0:
+        raise ValueError(f"top is {top!r}; give how many slowest and costliest runs to name (0 or more).")
+    costs = [run_cost(run, prices or {}) for run in runs]  # by position: two files may reuse a run id
     unreported = tuple(run.run_id for run in runs if not run.usage_reported)
-    priced = [(run, cost) for run in runs if (cost := costs[run.run_id]) is not None]
+    priced = [(run, cost) for run, cost in zip(runs, costs) if cost is not None]
     said = [] if runs else ["This shift has no runs: there is nothing to count yet, and nothing went wrong."]
     told = [*notes, *said] + _usage_note(unreported) + _cost_notes(runs, prices)
     if runs and not any(run.stop_reason == "passed" for run in runs):
@@ -281,7 +283,7 @@ def summarize(runs: Sequence[RunRecord], prices: Mapping[str, Price] | None = No
         unreported=unreported, cost=sum(cost for _, cost in priced) if prices is not None else None,
         currency=next(iter(prices.values())).currency if prices else None,
         cost_by_reason=cost_by_stop_reason(runs, prices) if prices is not None else {},
-        unpriced=tuple(run.run_id for run in runs if costs[run.run_id] is None),
+        unpriced=tuple(run.run_id for run, cost in zip(runs, costs) if cost is None),
         failures_by_check=dict(failures.most_common()), slowest=tuple(timed[:top]),
         costliest=tuple(sorted(priced, key=lambda pair: -pair[1])[:top]), notes=tuple(told))
 

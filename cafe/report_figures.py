@@ -118,6 +118,7 @@ def figure_svg(figure: Any) -> str:
 
 # --- the HTML page --------------------------------------------------------------------------
 
+# The page's only styling, inline so the file needs nothing beside it: a readable column, ruled tables.
 _STYLE = ("body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#222}"
           "table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .6rem;"
           "text-align:left}td.n{text-align:right}figure{margin:1rem 0}pre{background:#f6f6f6;padding:.6rem}")

@@ -109,6 +109,13 @@ def test_summarize_run_without_usage_is_left_out_of_tokens_and_said_to_be_a_floo
     assert any("reported no token usage (quiet)" in note and "floor" in note for note in summary.notes)
 
 
+def test_summarize_two_runs_with_the_same_id_are_both_costed():
+    twins = [_run("run-01", "passed", 1), _run("run-01", "retries_exhausted", 3, (300, 30))]
+    summary = summarize(twins, PRICES)
+    assert summary.cost == pytest.approx(sum(run_cost(run, PRICES) for run in twins))
+    assert summary.unpriced == ()
+
+
 def test_summarize_model_without_a_price_is_named_and_not_costed():
     summary = summarize(_shift() + [_run("z", "passed", 1, model="other-model")], PRICES)
     assert any("No price for model 'other-model'" in note for note in summary.notes)
