@@ -7,8 +7,8 @@ Every run of the shift ends on one named stop reason. The toy runs the twenty or
 `SHIFT_ORDERS` through `repair_ticket`, records each run to a trace file (session 08), and prints
 the shift report: how the runs ended (the counts add up), attempts to pass, tokens and cost per
 accepted ticket, the costliest runs with their traces, and the failed checks by name. It also
-writes the same report as one HTML page, figures inside, beside the traces in
-`$CAFE_HOME/s09-shift/` (default `~/.cafe/s09-shift/`).
+writes the same report as one HTML page, figures inside and your banked checkpoints at the end,
+beside the traces in `$CAFE_HOME/s09-shift/` (default `~/.cafe/s09-shift/`).
 
 Cost needs prices, and the course knows none: offline the toy uses `PRACTICE_PRICES`, an invented
 table for the scripted model. Live, your model has no price in that table, and the report says so
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cafe.banked import banked_checkpoints
 from cafe.cli import run_command
 from cafe.course.progress import progress_path
 from cafe.endpoint.client import make_client
@@ -69,8 +70,11 @@ def main() -> int:
     if summary.cost:
         wasted = summary.cost - summary.cost_by_reason["passed"]
         print(f"  {wasted / summary.cost:.0%} of the cost bought no ticket.")
-    page = write_html(folder / "shift-report.html", summary, title=f"Shift report ({model})")
+    banked = banked_checkpoints()
+    page = write_html(folder / "shift-report.html", summary, banked, title=f"Shift report ({model})")
     print(f"\nReport page (figures inside): {page}")
+    print(f"It also lists the {len(banked.checkpoints)} checkpoint{'s' if len(banked.checkpoints) != 1 else ''} "
+          "your notebooks have banked, each with its model.")
     return 0
 
 
