@@ -214,7 +214,7 @@ cost_check = course.compare(cost_by_reason, check=check_cost_by_reason, key="s09
 # Then make it your own. Try a price table where output tokens cost twenty times what input
 # does, or two models at different prices, and see which ending's share moves. Or split the
 # cost by attempt number instead: how much did the third attempts cost, and what did they buy?
-# (While your function is still the stub, the course's `cost_by_stop_reason` stands in.)
+# (Until yours passes the compare cell, the course's `cost_by_stop_reason` stands in for it.)
 #
 # **Live stretch:** run this notebook with `COURSE_MODE=live`, put your provider's prices for
 # your model in `my_prices`, and split your own model's shift from step 7 the same way.
