@@ -26,11 +26,11 @@ from typing import Any
 
 from cafe.endpoint.scripted import ScriptedClient, completion_payload
 from cafe.spans import (FINISH_REASONS, INPUT_TOKENS, OUTPUT_MESSAGES, OUTPUT_TOKENS, RESPONSE_MODEL, Span, Trace,
-                        canonical_spans, scrub)
+                        Scrubber, canonical_spans)
 from cafe.trace_calls import REQUEST_KEYS, request_attributes
 
 __all__ = ["SHOWN_CHARS", "Difference", "ReplayDiverged", "ReplayClient", "replay_client", "recorded_reply",
-           "first_difference"]
+           "request_difference", "first_difference"]
 
 # How much of a differing value a message quotes: enough to recognise a sentence, short enough
 # that a whole system prompt does not fill the screen.
@@ -46,10 +46,21 @@ class Difference:
     replayed: Any
 
     def __str__(self) -> str:
-        return f"{self.where}: recorded {_shown(self.recorded)}, replayed {_shown(self.replayed)}"
+        start = _first_change(self.recorded, self.replayed)
+        return f"{self.where}: recorded {_shown(self.recorded, start)}, replayed {_shown(self.replayed, start)}"
 
 
-def _shown(value: Any) -> str:
+def _first_change(a: Any, b: Any) -> int:
+    """Where two long texts start to differ (0 for anything else), so a message shows that part."""
+    if not (isinstance(a, str) and isinstance(b, str)) or max(len(a), len(b)) <= SHOWN_CHARS:
+        return 0
+    same = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return max(0, same - SHOWN_CHARS // 3)
+
+
+def _shown(value: Any, start: int = 0) -> str:
+    if isinstance(value, str) and start:
+        value = "…" + value[start:]
     text = repr(value)
     return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
 
@@ -84,7 +95,8 @@ class ReplayDiverged(RuntimeError):
 
 
 def recorded_reply(span: Span) -> dict[str, Any]:
-    """The reply a recorded model call got, as a scripted reply dict, plus its tool calls' ids."""
+    """The reply a recorded model call got, as a reply a `cafe.endpoint.scripted.Script` accepts:
+    content, tool calls, finish reason and token usage."""
     outputs = span.get(OUTPUT_MESSAGES)
     if not outputs:
         raise ValueError(f"Span {span.name!r} (id {span.span_id}) recorded no reply (error: "
@@ -98,7 +110,26 @@ def recorded_reply(span: Span) -> dict[str, Any]:
     return {"content": texts[0] if texts else None,
             "tool_calls": [{"name": c["name"], "arguments": c["arguments"] or "{}"} for c in calls],
             "finish_reason": (span.get(FINISH_REASONS) or [outputs[0].get("finish_reason") or "stop"])[0],
-            "usage": usage, "ids": [c.get("id") for c in calls]}
+            "usage": usage}
+
+
+def request_difference(span: Span, request: dict[str, Any], clean: Scrubber | None = None) -> Difference | None:
+    """Where `request` (the keyword arguments of `chat.completions.create`) differs from the request
+    the recorded model call `span` made, or None when it is the same call.
+
+    Compared as the recorder wrote it (`request_attributes`, with credentials masked by `clean`):
+    the model, the output shape, the tools offered, then the messages.
+    """
+    asked = request_attributes(request, clean or Scrubber())
+    for key in REQUEST_KEYS:
+        found = _differ(span.get(key), asked.get(key), key)
+        if found is not None:
+            return found
+    return None
+
+
+def _tool_call_ids(span: Span) -> list[str | None]:
+    return [p.get("id") for p in span.get(OUTPUT_MESSAGES)[0]["parts"] if p.get("type") == "tool_call"]
 
 
 class _ReplayCompletions:
@@ -106,25 +137,14 @@ class _ReplayCompletions:
         self._client = client
 
     def create(self, **kwargs: Any) -> Any:
-        """Check the request against the next recorded call, then answer with its reply."""
+        """Answer like `openai.OpenAI().chat.completions.create`, from the recording."""
         from openai.types.chat import ChatCompletion
 
         client = self._client
-        number = len(client.calls) + 1
-        if number > len(client.recorded):
-            raise ReplayDiverged(number, None, Difference("calls (count)", len(client.recorded), number))
-        span = client.recorded[number - 1]
-        asked = scrub(request_attributes(kwargs), client.secrets)
-        for key in REQUEST_KEYS:
-            found = _differ(span.get(key), asked.get(key), key)
-            if found is not None:
-                raise ReplayDiverged(number, span, found)
-        client.calls.append(dict(kwargs))
-        reply = recorded_reply(span)
-        ids = reply.pop("ids")
+        span, reply = client.reply_for(kwargs)
         payload = completion_payload(reply, model=span.get(RESPONSE_MODEL) or kwargs["model"],
-                                     request=kwargs, number=number)
-        for call, recorded_id in zip(payload["choices"][0]["message"].get("tool_calls", []), ids):
+                                     request=kwargs, number=len(client.calls))
+        for call, recorded_id in zip(payload["choices"][0]["message"].get("tool_calls", []), _tool_call_ids(span)):
             call["id"] = recorded_id or call["id"]  # the loop sends these ids back: keep the recorded ones
         return ChatCompletion.model_validate(payload)
 
@@ -143,12 +163,27 @@ class ReplayClient(ScriptedClient):
     def __init__(self, model_calls: Sequence[Span], secrets: Sequence[str] = ()):
         super().__init__()
         self.recorded: tuple[Span, ...] = tuple(model_calls)
-        self.secrets: tuple[str, ...] = tuple(secrets)
+        self.scrub = Scrubber(tuple(secrets))  # the recorder masked these; mask the request alike
         self.chat = _Chat(self)  # type: ignore[assignment]
 
     @property
     def unused(self) -> int:
         return len(self.recorded) - len(self.calls)
+
+    def reply_for(self, request: dict[str, Any]) -> tuple[Span, dict[str, Any]]:
+        """The next recorded call and its reply, once `request` is shown to be the call it made.
+
+        Raises `ReplayDiverged` when the recording has no call left, or made a different one.
+        """
+        number = len(self.calls) + 1
+        if number > len(self.recorded):
+            raise ReplayDiverged(number, None, Difference("calls (count)", len(self.recorded), number))
+        span = self.recorded[number - 1]
+        found = request_difference(span, request, self.scrub)
+        if found is not None:
+            raise ReplayDiverged(number, span, found)
+        self.calls.append(dict(request))
+        return span, recorded_reply(span)
 
 
 def replay_client(trace: Trace, *, secrets: Sequence[str] = ()) -> ReplayClient:
@@ -160,16 +195,34 @@ def replay_client(trace: Trace, *, secrets: Sequence[str] = ()) -> ReplayClient:
     return ReplayClient(trace.model_calls, secrets)
 
 
-def first_difference(recorded: Trace, replayed: Trace) -> tuple[Span, Difference] | None:
-    """The first span where two traces differ in content (as `content_hash` sees it), or None.
+def _finishing_order(trace: Trace) -> list[int]:
+    """The spans' positions, children before their parent: the order in which they ended."""
+    children: dict[str | None, list[int]] = {}
+    for i, span in enumerate(trace.spans):
+        children.setdefault(span.parent_id, []).append(i)
+    order: list[int] = []
 
-    Returns the recorded span (the last one, when the replay has more spans) and the difference.
+    def visit(i: int) -> None:
+        for child in children.get(trace.spans[i].span_id, []):
+            visit(child)
+        order.append(i)
+    visit(0)
+    return order
+
+
+def first_difference(recorded: Trace, replayed: Trace) -> tuple[Span, Difference] | None:
+    """The first span to end differently in two traces (as `content_hash` compares them), or None.
+
+    Spans are compared in the order they ended, so a model call or a check that changed is named
+    before the attempt and the run that hold it (whose totals change with it); the k-th span of
+    one trace is compared with the k-th of the other. Returns the recorded span and the
+    difference; when every span both have matches but one has more, `spans (count)`.
     """
     old, new = canonical_spans(recorded), canonical_spans(replayed)
-    for i, (a, b) in enumerate(zip(old, new)):
-        found = _differ(a, b, "")
+    for i in _finishing_order(recorded):
+        found = _differ(old[i], new[i], "") if i < len(new) else None
         if found is not None:
             return recorded.spans[i], found
-    if len(old) != len(new):
+    if len(old) != len(new):  # the replay went on after everything recorded matched, or stopped short
         return recorded.spans[min(len(old), len(new)) - 1], Difference("spans (count)", len(old), len(new))
     return None

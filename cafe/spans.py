@@ -36,7 +36,7 @@ __all__ = [
     "PROVIDER", "AGENT_NAME", "TOOL_NAME", "TOOL_CALL_ID", "TOOL_ARGUMENTS", "TOOL_RESULT",
     "EVALUATION_NAME", "EVALUATION_LABEL", "ERROR_TYPE", "SERVER_ADDRESS", "STOP_REASON",
     "STOP_DETAIL", "ATTEMPT_NUMBER", "TURN_NUMBER", "CHECK_FAILURES", "CHECK_LINES",
-    "NOT_HASHED", "REDACTED", "scrub", "Span", "Trace", "canonical_spans", "content_hash",
+    "NOT_HASHED", "REDACTED", "Scrubber", "scrub", "Span", "Trace", "canonical_spans", "content_hash",
 ]
 
 # The kinds of step a run is made of, parents first: a run holds turns (the agent loop) or
@@ -91,31 +91,61 @@ _CREDENTIAL = re.compile(
     r"|\b(?:api[_-]?key|secret|token|password)\b\s*[:=]\s*[\"']?[^\s\"',;]{4,}",
     re.IGNORECASE,
 )
+# Text holding none of these (in any case) cannot match `_CREDENTIAL`, so the slower pattern is
+# not run on it: most of what a run sends (a menu, a ticket) holds none of them.
+_CREDENTIAL_HINT = re.compile(r"sk-|bearer|akia|gh[pousr]_|key|secret|token|password")  # on lower-cased text
 
 
 # --- small pure helpers -----------------------------------------------------------------------
 
 
-def scrub(value: Any, secrets: tuple[str, ...] = ()) -> Any:
-    """`value` (a JSON value) with every credential-looking string, and each of `secrets`, masked.
+class Scrubber:
+    """Masks credentials in JSON values, remembering each string it has cleaned.
 
-    Strings, lists and dicts are walked; numbers, booleans and None come back as they are. A
-    secret shorter than eight characters is not searched for: it would match ordinary words.
+    A run sends the same long texts again and again (the system prompt, the brief), so a
+    recorder keeps one `Scrubber` and each distinct string is searched once. `secrets` are
+    masked by value wherever they appear; one shorter than eight characters is not searched
+    for, since it would match ordinary words.
     """
-    if isinstance(value, str):
-        for secret in secrets:
-            if len(secret) >= 8 and secret in value:
-                value = value.replace(secret, REDACTED)
-        return _CREDENTIAL.sub(REDACTED, value)
-    if isinstance(value, Mapping):
-        return {str(k): scrub(v, secrets) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [scrub(v, secrets) for v in value]
-    return value
+
+    def __init__(self, secrets: tuple[str, ...] = ()):
+        self.secrets = tuple(s for s in secrets if isinstance(s, str) and len(s) >= 8)
+        self._clean: dict[str, str] = {}
+        self.memo: dict[Any, Any] = {}  # for callers that convert the same value many times
+
+    def text(self, value: str) -> str:
+        clean = self._clean.get(value)
+        if clean is None:
+            clean = value
+            for secret in self.secrets:
+                clean = clean.replace(secret, REDACTED)
+            if _CREDENTIAL_HINT.search(clean.lower()):
+                clean = _CREDENTIAL.sub(REDACTED, clean)
+            self._clean[value] = clean
+        return clean
+
+    def __call__(self, value: Any) -> Any:
+        """`value` with every credential-looking string masked; numbers, booleans, None as they are."""
+        if value is None:
+            return None
+        if type(value) is str:
+            return self.text(value)
+        if isinstance(value, dict):
+            return {k: self(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self(v) for v in value]
+        if isinstance(value, Mapping):
+            return {str(k): self(v) for k, v in value.items()}
+        return self.text(value) if isinstance(value, str) else value
+
+
+def scrub(value: Any, secrets: tuple[str, ...] = ()) -> Any:
+    """`value` (a JSON value) with every credential-looking string, and each of `secrets`, masked."""
+    return Scrubber(secrets)(value)
 
 
 def _frozen(attributes: Mapping[str, Any]) -> Mapping[str, Any]:
-    return MappingProxyType(dict(sorted(attributes.items())))
+    return attributes if isinstance(attributes, MappingProxyType) else MappingProxyType(dict(attributes))
 
 
 # --- records ----------------------------------------------------------------------------------
@@ -125,8 +155,8 @@ def _frozen(attributes: Mapping[str, Any]) -> Mapping[str, Any]:
 class Span:
     """One step of a run. Times are seconds since the run started, by the recorder's clock.
 
-    `attributes` hold JSON values only (text, numbers, booleans, None, lists, objects), sorted
-    by name, read-only.
+    `attributes` hold JSON values only (text, numbers, booleans, None, lists, objects), and are
+    read-only (the file writes them sorted by name).
     """
 
     span_id: str

@@ -23,7 +23,7 @@ Reading a trace (what sessions 09 and 10 use), all importable from here:
     content_hash(trace)                    # "sha256:..." over what happened, not ids or times
 
 No API key reaches a trace: the recorder never reads request headers, and every string it
-keeps is passed through `cafe.spans.scrub` with the client's key. What it leaves out: the file
+keeps is passed through a `cafe.spans.Scrubber` holding the client's key. What it leaves out: the file
 format (`cafe.trace_file`), replay (`cafe.replay`), OpenTelemetry export (`cafe.trace_otel`),
 and reading a shift of runs (session 09).
 """
@@ -40,7 +40,7 @@ from typing import Any
 
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.spans import (AGENT_NAME, ATTEMPT_NUMBER, CHECK_FAILURES, CHECK_LINES, ERROR_TYPE, EVALUATION_LABEL,
-                        EVALUATION_NAME, OPERATION, STOP_DETAIL, STOP_REASON, Span, Trace, content_hash, scrub)
+                        EVALUATION_NAME, OPERATION, REQUEST_MODEL, STOP_DETAIL, STOP_REASON, Span, Trace, Scrubber, content_hash)
 from cafe.trace_file import TraceFileError, read_trace, read_traces, write_trace, write_traces
 from cafe.trace_calls import chat_attributes, generator_attributes, provider_of
 from cafe.repair import CAP_DEFAULT, Generator, RepairResult, repair_ticket
@@ -82,6 +82,7 @@ class Recorder:
         self.trace_id = trace_id or uuid.uuid4().hex
         self.started_at = started_at or datetime.now(timezone.utc).isoformat(timespec="seconds")
         self.secrets: tuple[str, ...] = tuple(secrets)
+        self.scrub = Scrubber(self.secrets)  # every attribute a span keeps goes through it
         self.before_model_call: Callable[[], None] | None = None  # record_loop opens a turn here
         self._t0 = clock()
         self._ids = itertools.count(1)
@@ -132,17 +133,17 @@ class Recorder:
         """Record one `chat.completions.create` call under the innermost open span."""
         if self.current is None:
             raise ValueError("A model call was recorded outside any run; open the run span first.")
-        attributes = chat_attributes(kwargs, completion, provider)
+        attributes = chat_attributes(kwargs, completion, provider, self.scrub)
         if error is not None:
             attributes[ERROR_TYPE] = error
-        self.add(self.current, "model_call", f"chat {kwargs.get('model')}", start, self.now(),
-                 scrub(attributes, self.secrets))
+        self.add(self.current, "model_call", f"chat {attributes[REQUEST_MODEL]}", start, self.now(), attributes)
 
     def client(self, inner: Any) -> Any:
         """A client that answers as `inner` does and records each model call in this run."""
         key = getattr(inner, "api_key", None)
         if isinstance(key, str) and key:
             self.secrets += (key,)
+            self.scrub = Scrubber(self.secrets)
         if isinstance(inner, ScriptedClient):
             return _RecordingScriptedClient(inner, self)
         return RecordingClient(inner, self)
@@ -231,7 +232,7 @@ class _AttemptRecorder:
         if not any(child.kind == "model_call" for child in span.children):  # no recording client behind it
             recorder.add(span, "model_call", f"chat {getattr(self.generate, 'model', 'scripted')}",
                          self.attempts[-1][1], recorder.now(),
-                         scrub(generator_attributes(self.generate, messages, answer), recorder.secrets))
+                         generator_attributes(self.generate, messages, answer, recorder.scrub))
         self.attempts[-1] = (span, recorder.now())
         return answer
 
@@ -240,9 +241,10 @@ class _AttemptRecorder:
             self.recorder.close(self.attempts[-1][0])
 
 
-def _check_attributes(name: str, failures: Sequence[Failure]) -> dict[str, Any]:
+def _check_attributes(name: str, failures: Sequence[Failure], clean: Scrubber) -> dict[str, Any]:
+    """A check as an evaluation: its name, pass or fail, the failed checks' names, a line each."""
     return {EVALUATION_NAME: name, EVALUATION_LABEL: "fail" if failures else "pass",
-            CHECK_FAILURES: [f.check for f in failures], CHECK_LINES: [f.line() for f in failures]}
+            CHECK_FAILURES: [f.check for f in failures], CHECK_LINES: [clean.text(f.line()) for f in failures]}
 
 
 def _run_attributes(result: RepairResult) -> dict[str, Any]:
@@ -275,10 +277,10 @@ def record_repair(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
     attempts.end_attempt()
     for (span, scored_from), attempt in zip(attempts.attempts, result.attempts):
         recorder.add(span, "check", "check ticket", scored_from, span.end or scored_from,
-                     scrub(_check_attributes("ticket", attempt.failures), recorder.secrets))
+                     _check_attributes("ticket", attempt.failures, recorder.scrub))
     if result.blocked_by:
         now = recorder.now()
         recorder.add(run, "check", "check policy", now, now,
-                     scrub(_check_attributes("policy", result.blocked_by), recorder.secrets))
+                     _check_attributes("policy", result.blocked_by, recorder.scrub))
     recorder.close(run, _run_attributes(result))
     return result, recorder.trace()

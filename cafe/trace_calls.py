@@ -9,8 +9,9 @@ Messages are written the way the conventions' `gen_ai.input.messages` / `gen_ai.
 write them: a role and a list of parts (`text`, `tool_call`, `tool_call_response`). A tool call's
 arguments are kept as the exact text the model sent, so a replay hands back the same bytes.
 
-What it leaves out: which span a call belongs to (`cafe.trace`) and masking credentials
-(`cafe.spans.scrub`, applied by the recorder to everything this returns).
+Every string taken from a call goes through the `cafe.spans.Scrubber` passed in, so nothing
+that looks like a credential is kept. What it leaves out: which span a call belongs to
+(`cafe.trace`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cafe.spans import (FINISH_REASONS, INPUT_MESSAGES, INPUT_TOKENS, OPERATION, OUTPUT_MESSAGES, OUTPUT_TOKENS,
-                        PROVIDER, REQUEST_MODEL, RESPONSE_ID, RESPONSE_MODEL)
+                        PROVIDER, REQUEST_MODEL, RESPONSE_ID, RESPONSE_MODEL, Scrubber)
 
 __all__ = ["REQUEST_KEYS", "input_messages", "output_messages", "request_attributes", "chat_attributes",
            "generator_attributes", "provider_of"]
@@ -38,78 +39,97 @@ def _text(content: Any) -> str | None:
     return str(content)
 
 
-def _tool_call_part(call: Any) -> dict[str, Any]:
+def _tool_call_part(call: Any, clean: Scrubber) -> dict[str, Any]:
     """A tool call (a dict, as the loop writes them, or the SDK's object) as a `tool_call` part."""
     if isinstance(call, Mapping):
         function = call.get("function") or {}
-        return {"type": "tool_call", "id": call.get("id"), "name": function.get("name"),
-                "arguments": function.get("arguments")}
-    return {"type": "tool_call", "id": call.id, "name": call.function.name, "arguments": call.function.arguments}
+        call_id, name, arguments = call.get("id"), function.get("name"), function.get("arguments")
+    else:
+        call_id, name, arguments = call.id, call.function.name, call.function.arguments
+    return {"type": "tool_call", "id": call_id, "name": clean(name), "arguments": clean(arguments)}
 
 
-def input_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The request's messages as role + parts."""
+def _message(message: Mapping[str, Any], clean: Scrubber) -> dict[str, Any]:
+    role, text = message.get("role"), clean(_text(message.get("content")))
+    if role == "tool":
+        return {"role": role, "parts": [{"type": "tool_call_response", "id": message.get("tool_call_id"),
+                                         "response": text}]}
+    parts = [{"type": "text", "content": text}] if text is not None else []
+    parts += [_tool_call_part(c, clean) for c in message.get("tool_calls") or []]
+    return {"role": role, "parts": parts}
+
+
+def input_messages(messages: Sequence[Mapping[str, Any]], clean: Scrubber) -> list[dict[str, Any]]:
+    """The request's messages as role + parts, each string masked by `clean`.
+
+    A run sends the same messages again and again (the brief on every attempt, the whole
+    transcript on every turn), so each distinct message is converted once and kept in
+    `clean.memo`; the lists returned share those dicts, which nothing may modify.
+    """
     converted = []
     for message in messages:
-        role, text = message.get("role"), _text(message.get("content"))
-        if role == "tool":
-            parts = [{"type": "tool_call_response", "id": message.get("tool_call_id"), "response": text}]
-        else:
-            parts = [{"type": "text", "content": text}] if text is not None else []
-            parts += [_tool_call_part(c) for c in message.get("tool_calls") or []]
-        converted.append({"role": role, "parts": parts})
+        calls, content = message.get("tool_calls"), message.get("content")
+        key = (message.get("role"), content if isinstance(content, str) else repr(content),
+               message.get("tool_call_id"), repr(calls) if calls else "")
+        found = clean.memo.get(key)
+        if found is None:
+            found = clean.memo[key] = _message(message, clean)
+        converted.append(found)
     return converted
 
 
-def output_messages(completion: Any) -> list[dict[str, Any]]:
+def output_messages(completion: Any, clean: Scrubber) -> list[dict[str, Any]]:
     """The completion's choices as role + parts + finish_reason."""
     out = []
     for choice in completion.choices:
         message = choice.message
-        parts = [{"type": "text", "content": message.content}] if message.content is not None else []
-        parts += [_tool_call_part(c) for c in message.tool_calls or []]
+        parts = [{"type": "text", "content": clean(message.content)}] if message.content is not None else []
+        parts += [_tool_call_part(c, clean) for c in message.tool_calls or []]
         out.append({"role": "assistant", "parts": parts, "finish_reason": choice.finish_reason})
     return out
 
 
-def request_attributes(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+def request_attributes(kwargs: Mapping[str, Any], clean: Scrubber) -> dict[str, Any]:
     """What was asked: model, output shape, tool names, messages (see `REQUEST_KEYS`)."""
     shape = kwargs.get("response_format") or {}
     tools = [t.get("function", {}).get("name") for t in kwargs.get("tools") or []]
     attributes: dict[str, Any] = {
-        OPERATION: "chat", REQUEST_MODEL: kwargs.get("model"),
+        OPERATION: "chat", REQUEST_MODEL: clean(kwargs.get("model")),
         "gen_ai.output.type": "json" if shape else "text",
-        "cafe.request.format": shape.get("type") if isinstance(shape, Mapping) else None,
-        "cafe.request.tools": tools, INPUT_MESSAGES: input_messages(kwargs.get("messages") or []),
+        "cafe.request.format": shape.get("type") if isinstance(shape, dict) else None,
+        "cafe.request.tools": clean(tools) if tools else [], INPUT_MESSAGES: input_messages(kwargs.get("messages") or [], clean),
     }
-    for name, key in (("temperature", "gen_ai.request.temperature"), ("seed", "gen_ai.request.seed")):
-        if kwargs.get(name) is not None:
-            attributes[key] = kwargs[name]
+    if "temperature" in kwargs or "seed" in kwargs:  # the course's own calls send neither
+        for name, key in (("temperature", "gen_ai.request.temperature"), ("seed", "gen_ai.request.seed")):
+            if isinstance(kwargs.get(name), (int, float)):
+                attributes[key] = kwargs[name]
     return attributes
 
 
-def chat_attributes(kwargs: Mapping[str, Any], completion: Any, provider: str) -> dict[str, Any]:
+def chat_attributes(kwargs: Mapping[str, Any], completion: Any, provider: str, clean: Scrubber) -> dict[str, Any]:
     """The request, and, when the call returned one, the completion: model, id, reasons, usage."""
-    attributes = request_attributes(kwargs)
+    attributes = request_attributes(kwargs, clean)
     attributes[PROVIDER] = provider
     if completion is None or not hasattr(completion, "choices"):
         return attributes
-    attributes.update({RESPONSE_MODEL: completion.model, RESPONSE_ID: completion.id,
+    attributes.update({RESPONSE_MODEL: clean(completion.model), RESPONSE_ID: clean(completion.id),
                        FINISH_REASONS: [c.finish_reason for c in completion.choices],
-                       OUTPUT_MESSAGES: output_messages(completion)})
+                       OUTPUT_MESSAGES: output_messages(completion, clean)})
     usage = getattr(completion, "usage", None)
     if usage is not None:
         attributes[INPUT_TOKENS], attributes[OUTPUT_TOKENS] = usage.prompt_tokens, usage.completion_tokens
     return attributes
 
 
-def generator_attributes(generate: Any, messages: Sequence[Mapping[str, Any]], answer: Any) -> dict[str, Any]:
+def generator_attributes(generate: Any, messages: Sequence[Mapping[str, Any]], answer: Any,
+                         clean: Scrubber) -> dict[str, Any]:
     """A model call made from a generator with no recorded client: what it was sent and wrote."""
     text = answer if isinstance(answer, str) else getattr(answer, "text", str(answer))
     attributes: dict[str, Any] = {
-        OPERATION: "chat", REQUEST_MODEL: getattr(generate, "model", "scripted"), PROVIDER: "cafe.generator",
-        INPUT_MESSAGES: input_messages(messages),
-        OUTPUT_MESSAGES: [{"role": "assistant", "parts": [{"type": "text", "content": text}], "finish_reason": "stop"}],
+        OPERATION: "chat", REQUEST_MODEL: clean(str(getattr(generate, "model", "scripted"))),
+        PROVIDER: "cafe.generator", INPUT_MESSAGES: input_messages(messages, clean),
+        OUTPUT_MESSAGES: [{"role": "assistant", "parts": [{"type": "text", "content": clean(text)}],
+                           "finish_reason": "stop"}],
         FINISH_REASONS: ["stop"],
     }
     usage = getattr(answer, "usage", None)

@@ -60,7 +60,7 @@ def trace_lines(trace: Trace) -> list[str]:
     lines = [_dumps(header)]
     for s in trace.spans:
         values = ("span", trace.trace_id, s.span_id, s.parent_id, s.kind, s.name,
-                  round(s.start_s, 6), round(s.end_s, 6), dict(s.attributes))
+                  round(s.start_s, 6), round(s.end_s, 6), dict(sorted(s.attributes.items())))
         lines.append(_dumps(dict(zip(SPAN_KEYS, values))))
     return lines
 
@@ -137,6 +137,7 @@ def parse_traces(lines: Sequence[str], source: str = "<trace>") -> tuple[Trace, 
     traces: list[Trace] = []
     current: tuple[str, str, int, int] | None = None  # trace id, started, spans declared, header line
     spans: list[Span] = []
+    ids: set[str] = set()  # the span ids of the current run so far
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
@@ -152,11 +153,16 @@ def parse_traces(lines: Sequence[str], source: str = "<trace>") -> tuple[Trace, 
             if current is not None:
                 traces.append(_finish(current, spans, source, number - 1))
             trace_id, started, declared = _header(record, source, number)
-            current, spans = (trace_id, started, declared, number), []
+            current, spans, ids = (trace_id, started, declared, number), [], set()
         elif kind == "span":
             if current is None:
                 raise TraceFileError(source, number, "a span comes before any trace header line.")
-            spans.append(_span(record, current[0], source, number))
+            span = _span(record, current[0], source, number)
+            if span.parent_id is not None and span.parent_id not in ids:
+                raise TraceFileError(source, number, f"field 'parent_id' names span {span.parent_id!r}, which no "
+                                     "line before it in this run has; a parent is written before its children.")
+            spans.append(span)
+            ids.add(span.span_id)
         else:
             raise TraceFileError(source, number, f"field 'record' is {kind!r}; it must be 'trace' or 'span'.")
     if current is None:

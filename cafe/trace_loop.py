@@ -25,7 +25,7 @@ from typing import Any
 
 from cafe.loop import run_loop
 from cafe.spans import (AGENT_NAME, ERROR_TYPE, EVALUATION_LABEL, EVALUATION_NAME, OPERATION, STOP_DETAIL, STOP_REASON,
-                        TOOL_ARGUMENTS, TOOL_CALL_ID, TOOL_NAME, TOOL_RESULT, TURN_NUMBER, Trace, scrub)
+                        TOOL_ARGUMENTS, TOOL_CALL_ID, TOOL_NAME, TOOL_RESULT, TURN_NUMBER, Trace)
 from cafe.tools import Tool
 from cafe.trace import OpenSpan, Recorder
 from cafe.turns import RunResult, ToolResult, TurnView
@@ -71,7 +71,7 @@ class _Turns:
             for tool_result in record.dispatch:
                 kind, name, attributes = _result_attributes(tool_result)
                 self.recorder.add(span, kind, name, answered, max(done, answered),
-                                  scrub(attributes, self.recorder.secrets))
+                                  self.recorder.scrub(attributes))
             if record.nudges:
                 span.attributes["cafe.turn.nudges"] = [n.text for n in record.nudges]
 

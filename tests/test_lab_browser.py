@@ -53,6 +53,8 @@ LAB_CASES = [
     LabCase("s07-repair-loop", "s07.stop_reason", "no ticket: the cap stops it", "s07.why_exhausted",
             "my_repair_ticket", "cafe.exercises.s07.check_repair_loop",
             "def my_repair_ticket(spec, generate, cap=3): return None"),
+    LabCase("s08-tracing", "s08.replay", "same ending, same hash", "s08.why_hash",
+            "my_replay_client", "cafe.exercises.s08.check_replay_client", "def my_replay_client(trace): return None"),
     LabCase("s09-shift-report", "s09.common_ending", "the cap ends the run", "s09.why_cap_most",
             "summarize", "cafe.exercises.s09.check_summarize", "def summarize(runs): return {}"),
     LabCase("s13-stall-detection", "s13.blind_thrash", "no", "s13.why_signature_streak",

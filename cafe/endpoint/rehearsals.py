@@ -126,6 +126,7 @@ SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType(
     "00": waiter_responder,
     "01": waiter_responder,
     "07": ticket_responder,
+    "08": ticket_responder,  # session 08 records and replays session 07's re-ask
     "09": ticket_responder,  # session 09's shift: the same drafter, over twenty orders
 })
 

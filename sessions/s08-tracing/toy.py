@@ -1,0 +1,116 @@
+"""Session 08 toy: one run recorded as a trace, written to a file, and replayed from it.
+
+    python sessions/s08-tracing/toy.py                      # offline: the scripted FeedbackModel drafts
+    COURSE_MODE=live python sessions/s08-tracing/toy.py     # your model drafts; the replays need no model
+    python sessions/s08-tracing/toy.py --keep run.jsonl     # keep the trace file instead of a temporary one
+
+The toy tells three short stories about table 5's order (an oat latte and a fruit salad, milk
+allergy), one line per step in plain words with the technical name after:
+
+1. The run, recorded: each span of the trace as an indented outline (the run, its attempts,
+   each attempt's model call and check), then the file it was written to and its content hash.
+2. The file, replayed: the same code answered by `replay_client` instead of a model. Same
+   ending, same hash: the run happened again, exactly.
+3. The menu changed (the fruit salad is 86'd): the replay stops at the first model call that is
+   not the one recorded, and says which span and what differed.
+
+Live, story 1 calls your endpoint (through `make_model_generator(make_client())`); stories 2
+and 3 read the file only. A missing setting or an endpoint that does not answer is explained in
+one message, with exit status 1; `cafe doctor` gives the full diagnosis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from cafe.cli import run_command
+from cafe.endpoint.client import make_client
+from cafe.endpoint.config import course_mode, model_name
+from cafe.endpoint.scripted import Script, ScriptedClient
+from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.menu import load_menu
+from cafe.repair import make_model_generator
+from cafe.replay import ReplayDiverged, replay_client
+from cafe.trace import Recorder, Trace, content_hash, read_trace, record_repair, write_trace
+
+ORDER = PRACTICE_ORDERS[1]  # table 5: offline, FeedbackModel needs three attempts for it
+# What each kind of span is, for a reader meeting the names for the first time.
+KIND_WORDS = {"run": "the whole run", "attempt": "one draft and its scoring", "model_call": "the model was asked",
+              "check": "the draft was checked", "turn": "one turn", "tool_call": "a tool ran"}
+
+
+def said(span: Any) -> str:
+    """A few words on what one span records."""
+    if span.kind == "model_call":
+        return f"{span.get('gen_ai.usage.input_tokens')} tokens in, {span.get('gen_ai.usage.output_tokens')} out"
+    if span.kind == "check":
+        failed = span.get("cafe.check.failures")
+        return f"failed: {', '.join(failed)}" if failed else "passed"
+    if span.kind == "run":
+        return f"ended {span.get('cafe.run.stop_reason')}"
+    return ""
+
+
+def show(trace: Trace) -> None:
+    for depth, span in trace.walk():
+        label = f"{'  ' * depth}{KIND_WORDS[span.kind]} ({span.kind})"
+        print(f"    {label:<40} {said(span)}")
+
+
+def record(client: Any) -> Trace:
+    recorder = Recorder()
+    return record_repair(ORDER, make_model_generator(recorder.client(client)), recorder=recorder)[1]
+
+
+def replay(trace: Trace, **menu: Any) -> Trace:
+    recorder = Recorder()
+    generate = make_model_generator(recorder.client(replay_client(trace)), trace.model, **menu)
+    return record_repair(ORDER, generate, recorder=recorder, **menu)[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Record one run, write it to a file, replay it.")
+    parser.add_argument("--keep", metavar="FILE", help="write the trace here instead of a temporary file")
+    args = parser.parse_args(argv)
+    live = course_mode() == "live"
+    source = f"your model, {model_name()}" if live else "a scripted model that fixes only what it is told"
+    print(f"Session 08 toy ({course_mode()}): a run becomes data. It is recorded as a trace (a tree of\n"
+          "spans), written to a file, and replayed from that file with no model at all.\n")
+    print(f"1. Table {ORDER.table}'s {' and '.join(ORDER.items)}, drafted by {source}, recorded:", flush=True)
+    trace = record(make_client() if live else ScriptedClient(Script(FeedbackModel())))
+    show(trace)
+    folder = None if args.keep else tempfile.TemporaryDirectory(prefix="cafe-s08-")
+    path = write_trace(trace, Path(args.keep) if args.keep else Path(folder.name) / "run.jsonl")  # type: ignore[union-attr]
+    print(f"    written to {path} ({len(trace.spans)} spans, one per line)")
+    print(f"    content hash: {content_hash(trace)[:23]}…")
+
+    print("\n2. The file, replayed with the same code and no model (replay_client):")
+    again = replay(read_trace(path))
+    same = content_hash(again) == content_hash(trace)
+    print(f"    ended {again.stop_reason}, hash {content_hash(again)[:23]}…: "
+          + ("the same run, exactly" if same else "a different run"))
+
+    menu = load_menu()
+    changed = dataclasses.replace(menu, sold_out=menu.sold_out | {ORDER.items[-1]})
+    print(f"\n3. The same file replayed after the {ORDER.items[-1]} went on the 86'd list:")
+    try:
+        replay(read_trace(path), menu=changed)
+        print("    the replay matched: the change did not reach what the model was sent")
+    except ReplayDiverged as diverged:
+        first = diverged.difference.where.startswith("gen_ai.input.messages[0]")
+        what = ("its first message (the system prompt, which lists the menu)" if first
+                else f"what it sends ({diverged.difference.where})")
+        print(f"    stopped at model call {diverged.call} (ReplayDiverged): {what}")
+        print("    is not what the recording sent, so no recorded reply fits; the replay says so instead")
+        print("    of guessing.")
+    if folder is not None:
+        folder.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_command(main))
