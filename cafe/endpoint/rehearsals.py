@@ -108,7 +108,7 @@ def ticket_responder(request: dict) -> Reply:
     draft of an order forgets the table; asked again with the identical brief (a naive retry) it
     forgets it again; once a message after the brief says what failed (a curated retry) it writes
     the ticket the brief describes. It copies the brief faithfully, 86'd items included.
-    Sessions 07 and 09 (the re-ask, and a shift of them)."""
+    Sessions 07, 08 (recorded and replayed) and 09 (a shift of them)."""
     users = [m.get("content") or "" for m in request.get("messages") or [] if m.get("role") == "user"]
     fields = {key: value.strip() for key, value in _BRIEF_LINE.findall(users[0] if users else "")}
     listed = lambda key: [part.strip() for part in fields.get(key, "").split(",")  # noqa: E731
