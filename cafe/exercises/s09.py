@@ -20,6 +20,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from cafe.report import STOP_ORDER, Price, RunRecord, cost_by_stop_reason, count_stop_reasons
+from cafe.spans import STOP_REASON, Span, Trace
 
 __all__ = ["check_summarize", "check_cost_by_reason"]
 
@@ -34,6 +35,12 @@ _SHIFTS: dict[str, list[RunRecord]] = {
     "a shift where nothing passed": [RunRecord("x", "policy_violation", 0, "m", 0, 0),
                                      RunRecord("y", "policy_violation", 0, "m", 0, 0)],
 }
+
+
+def _trace(trace_id: str, reason: str) -> Trace:
+    """A one-span trace of a run that ended on `reason`, as session 08 records it."""
+    return Trace(trace_id, "2026-11-30T12:00:00+00:00",
+                 (Span("s1", None, "run", "invoke_agent cafe.repair", 0.0, 1.0, {STOP_REASON: reason}),))
 
 
 def _call(fn: Callable[..., Any], label: str, *args: Any) -> tuple[Any, list[str]]:
@@ -71,9 +78,9 @@ def check_summarize(fn: Callable[[Sequence[Any]], dict[str, int]]) -> list[str]:
     for label, runs in _SHIFTS.items():
         got, raised = _call(fn, label, list(runs))
         problems += raised or _counts_problems(label, got, runs)
-    traces = [SimpleNamespace(stop_reason=r, trace_id=f"t{i}") for i, r in enumerate(("passed", "passed", "policy_violation"))]
+    traces = [_trace(f"t{i}", reason) for i, reason in enumerate(("passed", "passed", "policy_violation"))]
     got, raised = _call(fn, "three traces", traces)
-    problems += raised or _counts_problems("three traces (anything with a stop_reason)", got, traces)
+    problems += raised or _counts_problems("three session 08 traces (anything with a stop_reason)", got, traces)
     odd = list(_SHIFTS["a mixed shift"]) + [SimpleNamespace(stop_reason="timeout")]
     try:
         got = fn(odd)
