@@ -124,7 +124,8 @@ def ticket_responder(request: dict) -> Reply:
     """A drafter for session 07's re-ask that behaves like a model which uses feedback: its first
     draft of an order forgets the table; asked again with the identical brief (a naive retry) it
     forgets it again; once a message after the brief says what failed (a curated retry) it writes
-    the ticket the brief describes. It copies the brief faithfully, 86'd items included."""
+    the ticket the brief describes. It copies the brief faithfully, 86'd items included.
+    Sessions 07, 08 (recorded and replayed) and 09 (a shift of them)."""
     users = _user_texts(request)
     ticket = _brief_ticket(users[0] if users else "")
     if len(users) < 2:  # no feedback yet: the table goes missing
@@ -247,6 +248,7 @@ SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType(
     "05": eager_responder,
     "07": ticket_responder,
     "08": ticket_responder,  # session 08 records and replays session 07's re-ask
+    "09": ticket_responder,  # session 09's shift: the same drafter, over twenty orders
     "11": routing_responder,
     "12": lenient_judge_responder,
 })

@@ -1,0 +1,285 @@
+# %% [markdown]
+# # Session 09 · The shift report
+#
+# One run ends on one named stop reason. A shift is many runs, and somebody has to read them all:
+# the café's manager at closing time, or the engineer on call when the bill doubles. This notebook
+# turns twenty runs into the report they read: how every run ended, how many attempts passing
+# took, what each accepted ticket cost, which runs were slowest and costliest (with their
+# traces), and which checks failed most. Read `sessions/s09-shift-report/lesson.md` alongside;
+# the code is `cafe/report.py` and its neighbours (`cafe/shift.py`, `cafe/report_traces.py`,
+# `cafe/report_figures.py`, `cafe/banked.py`).
+#
+# Each step is *predict first*. The shift itself is scripted in both modes, so its story is the
+# same for everyone; with `COURSE_MODE=live`, step 7 sends the same orders to your model.
+
+# %%
+import tempfile
+from pathlib import Path
+
+from IPython.display import SVG, display
+
+import cafe
+from cafe import course, report
+from cafe.banked import banked_checkpoints, render_banked_text
+from cafe.exercises.s09 import check_cost_by_reason, check_summarize
+from cafe.menu import load_menu
+from cafe.repair import make_model_generator
+from cafe.report_figures import figure_svg, shift_figures, write_html
+from cafe.report_traces import read_shift
+from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
+from cafe.spans import AGENT_NAME, STOP_REASON, Span, Trace
+from cafe.trace import write_trace
+
+menu = load_menu()
+live = cafe.course_mode() == "live"
+workdir = Path(tempfile.mkdtemp(prefix="cafe-s09-"))
+print(f"mode: {cafe.course_mode()}   model: {cafe.model_name()}   files go to: {workdir}")
+print(menu.prompt_text())
+
+# %% [markdown]
+# ## 1. A lunchtime shift: which ending will be most common?
+#
+# Twenty orders come in. Read them against the menu: what is 86'd today, and which allergies each
+# customer declared. Each goes through session 07's re-ask (`repair_ticket`, cap 3, curated
+# retries), drafted by `FeedbackModel`, the stand-in that fixes what a retry names.
+
+# %%
+for spec in SHIFT_ORDERS:
+    allergy = f"   allergy: {', '.join(spec.allergies)}" if spec.allergies else ""
+    print(f"table {spec.table:>2}: {', '.join(spec.items):<32}{allergy}")
+
+# %%
+endings = {"passed": "a ticket passes", "retries_exhausted": "the cap ends the run",
+           "policy_violation": "refused before any draft"}
+common_guess = course.predict("s09.common_ending", "Which ending will the most runs of this shift have?",
+                              options=list(endings.values()))
+
+# %% [markdown]
+# Now the shift runs. Each run is recorded to its own trace file (session 08's `record_repair`),
+# and `run_shift` keeps one `RunRecord` per order. Offline, the clock is `ticking(0.5)`: the
+# scripted model answers instantly, so each model call is timed as half a second.
+
+# %%
+runs = run_shift(SHIFT_ORDERS, scripted_drafter(), model=cafe.OFFLINE_MODEL, clock=ticking(0.5), trace_dir=workdir / "lunch")
+counts = report.count_stop_reasons(runs)
+for reason, count in counts.items():
+    print(f"{reason:<18} {count:>3}")
+print(f"{'(total)':<18} {sum(counts.values()):>3}   runs: {len(runs)}")
+
+# %%
+assert sum(counts.values()) == len(runs), "every run is counted under exactly one name"
+course.show_outcome(common_guess, endings[max(counts, key=counts.get)])
+
+# %% [markdown]
+# Did an ending surprise you? Before you flip the switch, find the orders whose allergy did not
+# stop them before a draft, and say what each of their attempts could have changed.
+
+# %%
+course.reveal("s09.why_cap_most")
+
+# %% [markdown]
+# ## 2. Where did the cost go?
+#
+# A report needs prices to talk about money, and the course does not know yours. `PRACTICE_PRICES`
+# is an invented table for practice (per million tokens, input and output); it is passed in, never
+# assumed. Every token the shift spent is charged to the tickets it produced, since a run that
+# ends without a ticket is paid for all the same.
+
+# %%
+print(PRACTICE_PRICES)
+cost_guess = course.predict("s09.cost_went", "Which runs took the biggest share of the shift's cost?",
+                            options=["the accepted tickets", "the runs that ran out of attempts",
+                                     "the refused orders", "an even split"])
+ticket_guess = course.predict("s09.per_ticket",
+                              "Cost per accepted ticket, against what the average passed run itself cost?",
+                              options=["about the same", "about double", "about triple", "ten times or more"])
+
+# %%
+summary = report.summarize(runs, PRACTICE_PRICES)
+print(report.render_text(summary))
+
+# %%
+shares = {"passed": "the accepted tickets", "retries_exhausted": "the runs that ran out of attempts",
+          "policy_violation": "the refused orders"}
+course.show_outcome(cost_guess, shares[max(summary.cost_by_reason, key=summary.cost_by_reason.get)])
+own_cost = summary.cost_by_reason["passed"] / summary.accepted
+ratio = summary.cost_per_accepted / own_cost
+nearest = {"about the same": 1, "about double": 2, "about triple": 3, "ten times or more": 10}
+print(f"a passed run cost {own_cost:.5f} on average; each accepted ticket carries {summary.cost_per_accepted:.5f} "
+      f"({ratio:.1f} times)")
+course.show_outcome(ticket_guess, min(nearest, key=lambda option: abs(nearest[option] - ratio)))
+assert abs(sum(summary.cost_by_reason.values()) - summary.cost) < 1e-12
+
+# %%
+course.reveal("s09.why_per_ticket")
+
+# %% [markdown]
+# ## 3. The report, drawn
+#
+# Four figures, each with a title and labelled axes: how the runs ended, attempts to pass, where
+# the cost went, and which checks failed. They are plain matplotlib figures, drawn here as SVG.
+
+# %%
+figures = shift_figures(summary)
+for name, figure in figures.items():
+    display(SVG(figure_svg(figure)))
+
+# %% [markdown]
+# The slowest and costliest runs point at their trace files. Open one: its spans say which checks
+# failed on which attempt.
+
+# %%
+costliest_run = summary.costliest[0][0]
+print(f"costliest: {costliest_run.run_id}, {costliest_run.stop_reason}, trace {costliest_run.trace}")
+print(Path(costliest_run.trace).read_text(encoding="utf-8").splitlines()[0][:160], "...")
+
+# %% [markdown]
+# ## 4. Your turn: count a shift so the counts add up
+#
+# Write `summarize(runs)`: a dict from each stop reason to how many runs ended on it. It must
+# work on anything with a `stop_reason` (run records, or session 08's traces), list every named
+# reason (with 0 when none ended so), and add up to the number of runs. And a run whose
+# `stop_reason` is not one of `report.STOP_ORDER`? There is no "other" bucket: decide what your
+# function does with it. The compare cell checks it both ways.
+
+# %%
+def summarize(runs):
+    """Stop reason -> number of runs, every named reason present; an unnamed ending refused."""
+    raise NotImplementedError("your turn: count the runs by stop reason")
+
+
+# %%
+course.compare(summarize, check=check_summarize, key="s09.summarize")
+
+# %% [markdown]
+# Tried it? Flip the switch for the course's version, `count_stop_reasons`.
+
+# %%
+course.reveal("s09.count_stop_reasons", source=report.count_stop_reasons)
+
+# %% [markdown]
+# ## 5. Bad input: what does the report count?
+#
+# Read the shift back from its twenty trace files, plus two more: one cut off half way through a
+# line (a crash while writing) and one from session 01's agent loop, whose stop reasons are a
+# different set. How many runs will the report count?
+
+# %%
+broken = workdir / "broken"
+broken.mkdir(exist_ok=True)
+first = sorted((workdir / "lunch").glob("*.jsonl"))[0].read_text(encoding="utf-8")
+(broken / "cut.jsonl").write_text(first[: len(first) // 2], encoding="utf-8")
+loop_run = Trace("loop-01", "2026-11-30T12:00:00+00:00",
+                 (Span("s1", None, "run", "invoke_agent cafe.loop", 0.0, 0.1,
+                       {AGENT_NAME: "cafe.loop", STOP_REASON: "done"}),))
+write_trace(loop_run, broken / "loop.jsonl")
+counted_guess = course.predict("s09.counted", "How many runs will the report count?",
+                               options=["20", "21", "22", "none: it stops with an error"])
+
+# %%
+files = sorted((workdir / "lunch").glob("*.jsonl")) + sorted(broken.glob("*.jsonl"))
+read_back, problems = read_shift(files)
+print(f"{len(files)} files, {len(read_back)} runs counted")
+for problem in problems:
+    print(" -", problem)
+course.show_outcome(counted_guess, str(len(read_back)))
+
+# %% [markdown]
+# Two more kinds of bad input: an empty shift, and a trace whose model calls reported no usage.
+# Both are reported in words, not raised.
+
+# %%
+print(report.render_text(report.summarize([], PRACTICE_PRICES)), "\n")
+quiet = [report.RunRecord("quiet-01", "passed", 2, cafe.OFFLINE_MODEL)]
+print("\n".join(report.summarize(list(read_back[:3]) + quiet, PRACTICE_PRICES).notes))
+
+# %% [markdown]
+# ## 6. Your turn, open-ended: where the money went
+#
+# Write `cost_by_reason(runs, prices)`: the shift's cost split by how the runs ended. Each run
+# has `input_tokens`, `output_tokens` (None when not reported) and `model`; `prices[model]` is a
+# `report.Price` with `input_per_million` and `output_per_million`. A run whose cost is unknown
+# adds nothing. List every stop reason, as in step 4.
+
+# %%
+def cost_by_reason(runs, prices):
+    """Stop reason -> what the runs that ended on it cost; unknown costs add nothing."""
+    raise NotImplementedError("your turn: split the cost by stop reason")
+
+
+# %%
+cost_check = course.compare(cost_by_reason, check=check_cost_by_reason, key="s09.cost_by_reason")
+
+# %% [markdown]
+# Then make it your own. Try a price table where output tokens cost twenty times what input
+# does, or two models at different prices, and see which ending's share moves. Or split the
+# cost by attempt number instead: how much did the third attempts cost, and what did they buy?
+# (Until yours passes the compare cell, the course's `cost_by_stop_reason` stands in for it.)
+#
+# **Live stretch:** run this notebook with `COURSE_MODE=live`, put your provider's prices for
+# your model in `my_prices`, and split your own model's shift from step 7 the same way.
+
+# %%
+split = cost_by_reason if cost_check.status == "passed" else report.cost_by_stop_reason
+my_prices = {cafe.OFFLINE_MODEL: report.Price(input_per_million=1.0, output_per_million=20.0)}
+for reason, cost in split(runs, my_prices).items():
+    print(f"{reason:<18} {cost:.5f}")
+
+# %% [markdown]
+# ## 7. Your model's shift, and the report you can send
+#
+# **Live** (`COURSE_MODE=live`): this cell sends the twenty orders to your model, timed by a
+# real clock, and asserts only what any model guarantees: every run is counted under one named
+# ending. Offline it runs the scripted shift again. Prices: the practice table's figures stand in
+# for your model's until you put your provider's own in `live_prices`.
+
+# %%
+if live:
+    model = cafe.model_name()
+    print(f"live: your model {model} is drafting twenty orders", end="", flush=True)
+    mine = run_shift(SHIFT_ORDERS, make_model_generator(cafe.make_client()), model=model,
+                     trace_dir=workdir / "yours", on_run=lambda run: print(".", end="", flush=True))
+    print()
+    live_prices = {model: PRACTICE_PRICES[cafe.OFFLINE_MODEL]}  # replace with your provider's prices
+else:
+    model, mine, live_prices = cafe.OFFLINE_MODEL, runs, PRACTICE_PRICES
+yours = report.summarize(mine, live_prices)
+assert sum(yours.stop_reasons.values()) == yours.runs == len(SHIFT_ORDERS)
+print(report.render_text(yours))
+
+# %% [markdown]
+# The same report as one HTML file, figures inside it, that you can open in a browser or send.
+# It also lists your banked checkpoints: the next step.
+
+# %%
+page = write_html(workdir / "shift-report.html", yours, banked_checkpoints(), title=f"Shift report ({model})")
+print(f"wrote {page} ({page.stat().st_size:,} bytes); open it in a browser")
+
+# %% [markdown]
+# ## 8. Everything you banked
+#
+# Every session's notebook banks a number with the model that produced it. The report reads your
+# progress file and lists them all, so you can put scripted beside live, or one model beside
+# another. Entries from sessions this course does not have are listed apart, in words.
+
+# %%
+print(render_banked_text(banked_checkpoints()))
+
+# %% [markdown]
+# ## 9. Checkpoint: your shift in numbers
+#
+# Bank the shift from step 7 with the model that produced it: offline the scripted stand-in,
+# live your model. Step 8 (and any later report) will show it beside the others.
+
+# %%
+course.checkpoint("s09", "shift", {
+    "runs": yours.runs, "stop_reasons": dict(yours.stop_reasons), "attempts_to_pass": dict(yours.attempts_to_pass),
+    "tokens_per_accepted": None if yours.tokens_per_accepted is None else round(yours.tokens_per_accepted, 1),
+    "cost_per_accepted": None if yours.cost_per_accepted is None else round(yours.cost_per_accepted, 6),
+    "currency": yours.currency,
+}, model=model)
+print(render_banked_text(banked_checkpoints()))
+
+# %% [markdown]
+# The report says which runs ran out of attempts; it does not say why. Session 10 reads those
+# runs' failures and sorts them into a taxonomy you can act on.

@@ -1,0 +1,82 @@
+"""Session 09 toy: a twenty-order lunch shift through the re-ask, then the report a manager reads.
+
+    python sessions/s09-shift-report/toy.py                      # offline: a scripted model
+    COURSE_MODE=live python sessions/s09-shift-report/toy.py     # the same orders, your model
+
+Every run of the shift ends on one named stop reason. The toy runs the twenty orders of
+`SHIFT_ORDERS` through `repair_ticket`, records each run to a trace file (session 08), and prints
+the shift report: how the runs ended (the counts add up), attempts to pass, tokens and cost per
+accepted ticket, the costliest runs with their traces, and the failed checks by name. It also
+writes the same report as one HTML page, figures inside and your banked checkpoints at the end,
+beside the traces in `$CAFE_HOME/s09-shift/` (default `~/.cafe/s09-shift/`).
+
+Cost needs prices, and the course knows none: offline the toy uses `PRACTICE_PRICES`, an invented
+table for the scripted model. Live, your model has no price in that table, and the report says so
+instead of guessing. Against `cafe serve` started with no script, the server's default rule
+answers every draft with the smallest ticket its schema allows, and the toy says so; start it
+with `cafe serve --session 09` for a drafter that reads its feedback.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cafe.banked import banked_checkpoints
+from cafe.cli import run_command
+from cafe.course.progress import progress_path
+from cafe.endpoint.client import make_client
+from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
+from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
+from cafe.repair import make_model_generator
+from cafe.report import RunRecord, render_text, summarize
+from cafe.report_figures import write_html
+from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
+
+# How each ending reads to a manager, with the stop reason after it.
+ENDINGS = {"passed": "a ticket reached the kitchen", "retries_exhausted": "the cap ended it, no ticket",
+           "policy_violation": "refused before any draft"}
+
+
+def dot(run: RunRecord) -> None:
+    print({"passed": ".", "retries_exhausted": "x", "policy_violation": "-"}[run.stop_reason], end="", flush=True)
+
+
+def main() -> int:
+    mode = course_mode()
+    live = mode == "live"
+    folder = progress_path().parent / "s09-shift"
+    print(f"Session 09 toy ({mode}): twenty lunch orders through the re-ask, then the shift report a\n"
+          "manager reads. Every run ends under one named stop reason, and the counts must add up.\n")
+    if live:
+        client: Any = make_client()
+        model = model_name()
+        if rehearsal_script(client, model) == DEFAULT_LABEL:
+            print(f"({default_rehearsal_note('09')})\n")
+        generate, clock, source = make_model_generator(client, model), None, f"your model, {model}"
+    else:
+        model = OFFLINE_MODEL
+        generate = scripted_drafter()
+        clock, source = ticking(0.5), "a scripted model that fixes what a retry names; each call timed as 0.5 s"
+    print(f"Drafting with {source} (. ticket, x cap reached, - refused):")
+    print("  ", end="")
+    options = {} if clock is None else {"clock": clock}
+    runs = run_shift(SHIFT_ORDERS, generate, model=model, trace_dir=folder / "traces", on_run=dot, **options)
+    print(f"  {len(runs)} runs\n")
+    summary = summarize(runs, PRACTICE_PRICES)
+    print(render_text(summary))
+    print("\nIn plain words:")
+    for reason, count in summary.stop_reasons.items():
+        print(f"  {count:>2} run{'s' if count != 1 else ' '}: {ENDINGS[reason]} ({reason})")
+    if summary.cost:
+        wasted = summary.cost - summary.cost_by_reason["passed"]
+        print(f"  {wasted / summary.cost:.0%} of the cost bought no ticket.")
+    banked = banked_checkpoints()
+    page = write_html(folder / "shift-report.html", summary, banked, title=f"Shift report ({model})")
+    print(f"\nReport page (figures inside): {page}")
+    print(f"It also lists the {len(banked.checkpoints)} checkpoint{'s' if len(banked.checkpoints) != 1 else ''} "
+          "your notebooks have banked, each with its model.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_command(main))

@@ -1,0 +1,170 @@
+"""cafe.report: every run under one named stop reason, counts that add up, cost per accepted ticket,
+and bad input (an empty shift, a run without usage, a model without a price) reported in words."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cafe.repair import ALTERNATING_CANDIDATES, OMELETTE_SPEC, UNSAFE_SPEC, make_scripted_generator, repair_ticket
+from cafe.report import (
+    STOP_ORDER, Price, RunRecord, ShiftSummary, count_stop_reasons, record_from_result, render_text, run_cost,
+    summarize,
+)
+
+PRICES = {"m": Price(input_per_million=2.0, output_per_million=10.0)}
+
+
+def _run(run_id: str, reason: str, attempts: int, tokens: tuple[int, int] | None = (100, 10), **extra) -> RunRecord:
+    counts = tokens if tokens is not None else (None, None)
+    return RunRecord(run_id, reason, attempts, extra.pop("model", "m"), *counts, **extra)
+
+
+def _shift() -> list[RunRecord]:
+    return [_run("a", "passed", 1, seconds=1.0), _run("b", "passed", 2, (200, 20), seconds=2.0),
+            _run("c", "retries_exhausted", 3, (300, 30), seconds=3.0, failures={"sold_out": 3}, trace="t/c.jsonl"),
+            _run("d", "policy_violation", 0, (0, 0), failures={"unsafe": 1})]
+
+
+# --- the worked example: a shift of three kinds of ending ----------------------------------------
+
+
+def test_summarize_counts_every_run_under_its_stop_reason():
+    summary = summarize(_shift(), PRICES)
+    assert dict(summary.stop_reasons) == {"passed": 2, "retries_exhausted": 1, "policy_violation": 1}
+    assert dict(summary.attempts_to_pass) == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 1}
+    assert summary.accepted == 2 and summary.runs == 4
+
+
+def test_summarize_charges_wasted_runs_to_the_accepted_tickets():
+    summary = summarize(_shift(), PRICES)
+    assert summary.tokens == 660 and summary.tokens_per_accepted == 330
+    expected = {"a": (100 * 2 + 10 * 10) / 1e6, "b": (200 * 2 + 20 * 10) / 1e6, "c": (300 * 2 + 30 * 10) / 1e6}
+    assert summary.cost == pytest.approx(sum(expected.values()))
+    assert summary.cost_per_accepted == pytest.approx(sum(expected.values()) / 2)
+    assert summary.cost_by_reason["retries_exhausted"] == pytest.approx(expected["c"])
+    assert summary.cost_by_reason["policy_violation"] == 0
+
+
+def test_summarize_names_slowest_and_costliest_runs_with_their_traces():
+    summary = summarize(_shift(), PRICES, top=2)
+    assert [run.run_id for run in summary.slowest] == ["c", "b"]
+    assert [run.run_id for run, _ in summary.costliest] == ["c", "b"]
+    text = render_text(summary)
+    assert "trace t/c.jsonl" in text and "no trace recorded" in text
+
+
+def test_summarize_counts_failures_by_check_name():
+    summary = summarize(_shift() + [_run("e", "retries_exhausted", 3, failures={"sold_out": 1, "unsafe": 2})])
+    assert dict(summary.failures_by_check) == {"sold_out": 4, "unsafe": 3}
+
+
+@given(st.lists(st.sampled_from(STOP_ORDER), max_size=40))
+def test_summarize_counts_always_add_up_to_the_runs(reasons):
+    runs = [_run(f"r{i}", reason, {"passed": 1, "retries_exhausted": 3}.get(reason, 0))
+            for i, reason in enumerate(reasons)]
+    summary = summarize(runs)
+    assert sum(summary.stop_reasons.values()) == len(runs) == sum(summary.attempts_to_pass.values())
+    assert list(summary.stop_reasons) == list(STOP_ORDER)
+
+
+# --- no "other" bucket ---------------------------------------------------------------------------
+
+
+def test_count_stop_reasons_refuses_an_unnamed_ending_instead_of_calling_it_other():
+    runs = [SimpleNamespace(stop_reason="passed"), SimpleNamespace(stop_reason="timeout")]
+    with pytest.raises(ValueError, match="'timeout'.*name every ending"):
+        count_stop_reasons(runs)
+
+
+def test_run_record_refuses_a_stop_reason_outside_the_set():
+    with pytest.raises(ValueError, match="no 'other' bucket"):
+        _run("x", "crashed", 1)
+
+
+def test_shift_summary_refuses_counts_that_do_not_add_up():
+    good = summarize(_shift())
+    fields = {name: getattr(good, name) for name in good.__dataclass_fields__}
+    with pytest.raises(ValueError, match="counts 3 runs but the shift has 4"):
+        ShiftSummary(**{**fields, "stop_reasons": {"passed": 2, "retries_exhausted": 1, "policy_violation": 0}})
+
+
+# --- bad input, in words ---------------------------------------------------------------------------
+
+
+def test_summarize_empty_shift_says_so_and_leaves_per_ticket_figures_undefined():
+    summary = summarize([], PRICES)
+    assert summary.runs == 0 and summary.tokens_per_accepted is None and summary.cost_per_accepted is None
+    assert any("no runs" in note for note in summary.notes)
+    assert "undefined" in render_text(summary)
+
+
+def test_summarize_run_without_usage_is_left_out_of_tokens_and_said_to_be_a_floor():
+    summary = summarize(_shift() + [_run("quiet", "passed", 1, None)], PRICES)
+    assert summary.unreported == ("quiet",) and summary.tokens == 660
+    assert "quiet" in summary.unpriced
+    assert any("reported no token usage (quiet)" in note and "floor" in note for note in summary.notes)
+
+
+def test_summarize_two_runs_with_the_same_id_are_both_costed():
+    twins = [_run("run-01", "passed", 1), _run("run-01", "retries_exhausted", 3, (300, 30))]
+    summary = summarize(twins, PRICES)
+    assert summary.cost == pytest.approx(sum(run_cost(run, PRICES) for run in twins))
+    assert summary.unpriced == ()
+
+
+def test_summarize_model_without_a_price_is_named_and_not_costed():
+    summary = summarize(_shift() + [_run("z", "passed", 1, model="other-model")], PRICES)
+    assert any("No price for model 'other-model'" in note for note in summary.notes)
+    assert "z" in summary.unpriced
+
+
+def test_summarize_without_prices_shows_no_cost_and_says_how_to_add_them():
+    summary = summarize(_shift())
+    assert summary.cost is None and "Cost:" not in render_text(summary)
+    assert any("prices={model: Price(...)}" in note for note in summary.notes)
+
+
+def test_summarize_no_passed_run_says_per_ticket_figures_are_undefined():
+    summary = summarize([_run("c", "retries_exhausted", 3)], PRICES)
+    assert summary.cost_per_accepted is None
+    assert any("No run passed" in note for note in summary.notes)
+
+
+def test_summarize_refuses_a_repair_result_and_says_how_to_convert_it():
+    result = repair_ticket(UNSAFE_SPEC, make_scripted_generator(ALTERNATING_CANDIDATES))
+    with pytest.raises(TypeError, match="record_from_result"):
+        summarize([result])
+
+
+def test_price_refuses_a_negative_or_missing_figure():
+    with pytest.raises(ValueError, match="per million tokens"):
+        Price(input_per_million=-1.0, output_per_million=1.0)
+
+
+def test_summarize_refuses_a_price_table_in_two_currencies():
+    prices = {"m": PRICES["m"], "n": Price(1.0, 1.0, currency="EUR")}
+    with pytest.raises(ValueError, match="mixes currencies"):
+        summarize(_shift(), prices)
+
+
+# --- from the repair loop's own results ------------------------------------------------------------
+
+
+def test_record_from_result_keeps_attempts_failures_and_unknown_usage():
+    result = repair_ticket(OMELETTE_SPEC, make_scripted_generator(ALTERNATING_CANDIDATES))
+    record = record_from_result(result, run_id="omelette", model="m", trace="runs/omelette.jsonl")
+    assert record.stop_reason == "retries_exhausted" and record.attempts == 3
+    assert dict(record.failures) == {"missing_field": 2, "sold_out": 1}
+    assert record.input_tokens is None and run_cost(record, PRICES) is None  # scripted drafts carry no usage
+    assert record.trace == "runs/omelette.jsonl"
+
+
+def test_record_from_result_refused_order_cost_nothing():
+    result = repair_ticket(UNSAFE_SPEC, make_scripted_generator(ALTERNATING_CANDIDATES))
+    record = record_from_result(result, run_id="latte", model="m")
+    assert (record.attempts, record.input_tokens, record.output_tokens) == (0, 0, 0)
+    assert dict(record.failures) == {"unsafe": 1} and run_cost(record, PRICES) == 0

@@ -1,0 +1,83 @@
+"""cafe.shift: the 20-order shift through the repair loop, timed by a clock passed in, and a large
+made-up shift whose report grows linearly."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import cafe
+from cafe.feedback_model import FeedbackModel
+from cafe.repair import make_model_generator
+from cafe.report import summarize
+from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, synthetic_runs, ticking
+
+
+def _lunch():
+    return run_shift(SHIFT_ORDERS, scripted_drafter(), model="cafe-scripted", clock=ticking(0.5))
+
+
+def test_run_shift_gives_one_named_record_per_order():
+    runs = _lunch()
+    assert len(runs) == len(SHIFT_ORDERS) == 20
+    assert [run.run_id for run in runs[:2]] == ["run-01", "run-02"]
+    assert sum(summarize(runs).stop_reasons.values()) == 20
+
+
+def test_run_shift_86d_and_allergy_orders_never_pass_and_unsafe_ones_never_draft():
+    by_table = {order.table: run for order, run in zip(SHIFT_ORDERS, _lunch())}
+    assert all(by_table[t].stop_reason == "retries_exhausted" for t in (2, 6, 10, 16, 17, 19, 20))
+    assert all(by_table[t].stop_reason == "policy_violation" and by_table[t].attempts == 0 for t in (21, 22, 23))
+
+
+def test_run_shift_times_each_model_call_with_the_clock_it_is_given():
+    for run in _lunch():
+        assert run.seconds == pytest.approx(0.5 * run.attempts)
+
+
+def test_run_shift_is_the_same_every_time_offline():
+    assert _lunch() == _lunch()
+
+
+def test_scripted_drafter_stays_scripted_in_live_mode(monkeypatch):
+    """The notebook's shift story reads the same for everyone: no request leaves the machine."""
+    monkeypatch.setenv("COURSE_MODE", "live")
+    monkeypatch.setenv("CAFE_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens there
+    monkeypatch.setenv("CAFE_API_KEY", "sk-unused")
+    monkeypatch.setenv("CAFE_MODEL", "someone-elses-model")
+    runs = run_shift(SHIFT_ORDERS[:3], scripted_drafter(), model=cafe.OFFLINE_MODEL, clock=ticking())
+    assert [run.stop_reason for run in runs] == [run.stop_reason for run in _lunch()[:3]]
+
+
+def test_run_shift_calls_on_run_with_each_record():
+    seen = []
+    generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
+    runs = run_shift(SHIFT_ORDERS[:3], generate, model="m", on_run=seen.append)
+    assert tuple(seen) == runs
+
+
+def test_run_shift_refuses_a_single_order_and_says_to_pass_a_list():
+    with pytest.raises(TypeError, match="list of cafe.consent.OrderSpec"):
+        run_shift(SHIFT_ORDERS[0], lambda messages: "", model="m")
+
+
+def test_practice_prices_cover_the_offline_model():
+    assert cafe.OFFLINE_MODEL in PRACTICE_PRICES
+    assert summarize(_lunch(), PRACTICE_PRICES).unpriced == ()
+
+
+def test_summarize_grows_linearly_with_the_shift():
+    """Ten times the runs costs about ten times the time, not a hundred: a ratio, not a deadline.
+    The limit leaves room for a busy machine and for the larger shift falling out of the cache."""
+    small, large = synthetic_runs(2_000), synthetic_runs(20_000)
+
+    def best(runs):
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            summarize(runs, PRACTICE_PRICES)
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    assert best(large) / best(small) < 50
