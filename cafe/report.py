@@ -47,7 +47,8 @@ TOP_DEFAULT = 3
 # Providers quote token prices per million tokens, so a `Price` does too.
 PER_TOKENS = 1_000_000
 # The attempts-to-pass bin of a run that did not pass, as session 07's `attempts_to_pass` names it.
-_UNPASSED = MappingProxyType({"retries_exhausted": "exhausted", "policy_violation": "blocked"})
+_UNPASSED = MappingProxyType({"retries_exhausted": "exhausted", "policy_violation": "blocked",
+                              "needs_consent": "confirm"})
 
 
 def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
@@ -170,9 +171,10 @@ def cost_by_stop_reason(runs: Iterable[RunRecord], prices: Mapping[str, Price]) 
 
 
 def _attempt_bins(runs: Sequence[RunRecord], cap: int) -> dict[str, int]:
-    """Runs by the attempt that passed ("1" .. the highest seen or `cap`), "exhausted" or "blocked"."""
+    """Runs by the attempt that passed ("1" .. the highest seen or `cap`), "exhausted", "blocked"
+    or "confirm" (sent back to the customer), the bins of `cafe.repair.attempts_to_pass`."""
     highest = max([cap, *(run.attempts for run in runs if run.stop_reason == "passed")])
-    bins = {**{str(n): 0 for n in range(1, highest + 1)}, "exhausted": 0, "blocked": 0}
+    bins = {**{str(n): 0 for n in range(1, highest + 1)}, **{name: 0 for name in _UNPASSED.values()}}
     for run in runs:
         bins[str(run.attempts) if run.stop_reason == "passed" else _UNPASSED[run.stop_reason]] += 1
     return bins

@@ -140,13 +140,17 @@ def run_shift(orders: Sequence[OrderSpec], generate: Generator, *, model: str,
     return tuple(records)
 
 
+# How often each ending turns up in `synthetic_runs`: mostly passes, some exhausted, a few stopped.
+_SYNTHETIC_MIX = MappingProxyType({"passed": 6, "retries_exhausted": 3, "policy_violation": 1, "needs_consent": 1})
+
+
 def synthetic_runs(count: int, *, seed: int = 9, model: str = "cafe-scripted") -> tuple[RunRecord, ...]:
     """`count` made-up runs with a plausible spread of endings, tokens and times (for benchmarks)."""
     rng = random.Random(seed)
     checks = ("missing_field", "sold_out", "unsafe", "out_of_scope", "off_menu")
     runs = []
     for number in range(1, count + 1):
-        reason = rng.choices(STOP_ORDER, weights=(6, 3, 1))[0]
+        reason = rng.choices(STOP_ORDER, weights=[_SYNTHETIC_MIX[r] for r in STOP_ORDER])[0]
         attempts = {"passed": rng.randint(1, CAP_DEFAULT), "retries_exhausted": CAP_DEFAULT}.get(reason, 0)
         failed = attempts - (reason == "passed") + (reason == "policy_violation")
         runs.append(RunRecord(f"run-{number:05d}", reason, attempts, model, 420 * attempts, 25 * attempts,
