@@ -39,7 +39,8 @@ __all__ = ["Rule", "INTENT_RULES"]
 _SEP = r"[^\w.!?;\n]+"
 
 # Verbs that set instructions aside, in the languages listed above (accents dropped).
-DISMISS = (r"ignore|ignoring|disregard|forget|override|overrule|bypass|skip|drop|discard|abandon|dismiss|ditch"
+DISMISS = (r"ignore|ignoring|disregard|disregarding|forget|forgetting|override|overriding|overrule|bypass"
+           r"|bypassing|skip|drop|discard|abandon|dismiss|ditch|setting aside|putting aside"
            r"|scrap|throw away|throw out|set aside|put aside|pay no attention to|stop following|stop obeying"
            r"|no longer follow|don'?t follow|do not follow|never mind|neglect|circumvent|disobey|break|overlook"
            r"|ignorez|ignorer|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte"
