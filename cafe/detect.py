@@ -8,7 +8,8 @@ feeds its findings back to the model. It adds:
   `phrases` (the famous phrases, as written), `normalized` (the same phrases once
   `cafe.normalize` has taken off look-alike letters, invisible characters, leetspeak and spelled-out
   words), `intent` (`cafe.intent`'s rules for paraphrases, politeness, role-play, fake headers,
-  other languages) and `decoded` (both again on base64, hex, rot13 and reversed readings);
+  other languages) and `decoded` (both again on base64, hex, percent-escaped, rot13 and reversed
+  readings);
   `scan_layer()` runs one layer alone, so each can be measured (`cafe.confusion`);
 - `scan_scope()`: asks that are not part of an order at all (a refund, a taxi, a poem);
 - `scan_allergies()`: declared allergies the menu cannot be checked against (`unknown_allergen`):
@@ -81,7 +82,9 @@ INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("mode_switch", r"\b(?:developer|admin|god|jailbreak|dan)\s+mode\b"),
         # At the start of a line, spaces and tabs only ([^\S\n]): a `\s*` here would let every
         # newline of a long blank run start a match that reads the rest of the run (quadratic).
-        ("fake_header", r"(?m)^[^\S\n]*(?:system|assistant|developer)[^\S\n]*:"),
+        # Not on a line that reads as a row of pasted data (a price, a | or · between fields):
+        # "Developer: Bean Lab | 4.50" is a menu card. The lookahead reads its line once.
+        ("fake_header", r"(?m)^[^\S\n]*(?:system|assistant|developer)[^\S\n]*:(?![^\n]*(?:[|·•€£$]|\b\d+[.,]\d\d\b))"),
         # One optional slash between two runs of spaces, not `\s*/?\s*`, which can split one long
         # run between its two halves in every possible way.
         ("fake_header", r"<\|?\s*(?:/\s*)?(?:system|im_start|im_end)\b"),

@@ -22,10 +22,13 @@ run that cannot share characters with the next, and a gap never crosses a full s
 Bounded gaps keep every rule linear in its text.
 
 What it leaves out: running the rules and reporting findings (`cafe.detect`), and how well they
-do (`cafe.confusion`, this session). The word lists cover English and ten other languages
-(French, Spanish, German, Italian, Portuguese, Dutch, Polish, Russian, Swedish, Turkish) and a
-few Chinese and Japanese words; a language not listed is the model judge's job (the lesson says
-why that judge is a separate, measured layer).
+do (`cafe.confusion`, this session). The word lists cover English and about twenty other
+languages (French, Spanish, German, Italian, Portuguese, Dutch, Polish, Russian, Ukrainian,
+Swedish, Danish and Norwegian, Turkish, Romanian, Czech, Finnish, Indonesian, Vietnamese,
+Swahili, Hindi, Arabic, Greek, Hebrew) and a few Chinese, Japanese and Korean words, for the
+one shape that attacks translate most: "ignore the instructions". A language not listed is
+missed; the notebook measures what that costs, and a model judge is the layer that reads any
+language (the lesson's live stretch).
 """
 
 from __future__ import annotations
@@ -33,37 +36,49 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from cafe.normalize import normalize_text
+
 __all__ = ["Rule", "INTENT_RULES"]
 
 # Between two words of one clause: anything but a word character or the end of a sentence.
 _SEP = r"[^\w.!?;\n]+"
 
-# Verbs that set instructions aside, in the languages listed above (accents dropped).
+# Verbs that set instructions aside, in the languages listed above. Written as people spell them;
+# `_fold` puts them through the same normalisation as the text they are matched against.
 DISMISS = (r"ignore|ignoring|disregard|disregarding|forget|forgetting|override|overriding|overrule|bypass"
-           r"|bypassing|skip|drop|discard|abandon|dismiss|ditch|setting aside|putting aside"
-           r"|scrap|throw away|throw out|set aside|put aside|pay no attention to|stop following|stop obeying"
-           r"|no longer follow|don'?t follow|do not follow|never mind|neglect|circumvent|disobey|break|overlook"
-           r"|ignorez|ignorer|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte"
+           r"|bypassing|skip|drop|discard|abandon|dismiss|ditch|setting aside|putting aside|let go of"
+           r"|scrap|throw away|throw out|set aside|put aside|pay no attention to|paying no attention to"
+           r"|not pay attention to|stop following|stop obeying|stop paying attention to|stop sticking to"
+           r"|no longer follow|no longer obey|don'?t follow|do not follow|needn'?t follow|need not follow"
+           r"|no need to follow|don'?t obey|do not obey|don'?t stick to|do not stick to|no need to stick to"
+           r"|you can ignore|you may ignore|feel free to ignore"
+           r"|never mind|neglect|circumvent|disobey|break|overlook|relax|loosen"
+           r"|ignorez|ignorer|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte|laisse tomber"
            r"|ignora|ignorar|olvida|olvidar|olvide|omite|descarta|haz caso omiso"
            r"|ignoriere|ignorieren|ignorier|vergiss|vergessen|missachte|ignorare|dimentica|dimenticare|trascura"
-           r"|esqueca|esquece|esquecer|desconsidere|negeer|vergeet|zignoruj|ignoruj|zapomnij"
-           r"|игнорируи|проигнорируи|игнорировать|забудь|забудьте|ignorera|glom|unut|yoksay|gormezden gel")
+           r"|esqueça|esquece|esquecer|desconsidere|negeer|vergeet|zignoruj|ignoruj|zapomnij|ignoruj"
+           r"|игнорируй|проигнорируй|игнорировать|забудь|забудьте|ігноруй|забудь"
+           r"|ignorera|glöm|ignorer|glem|unut|yoksay|görmezden gel|ignoră|uită|ignoruj|zapomeň|ohita|unohda"
+           r"|abaikan|lupakan|bỏ qua|quên|puuza|sahau|अनदेखा|भूल|تجاهل|انسَ|αγνόησε|ξέχασε|התעלם|שכח")
 # Nouns that can only mean the agent's instructions, whatever word comes before them.
 STRONG_TARGET = (r"instructions?|prompts?|programming|directives?|guidelines|guidance|system message"
                  r"|(?:what|everything|anything|all) you (?:were|have been|'ve been|ve been) (?:told|given|taught)"
-                 r"|everything (?:above|before|so far|prior|earlier)"
+                 r"|everything (?:above|before|so far|prior|earlier)|the foregoing|what came before"
                  r"|(?:all|any|anything) (?:of )?the above|anything (?:above|before)|the above"
-                 r"|consignes|reglas|instrucciones|indicaciones|directrices|anweisungen?|regeln|vorgaben"
-                 r"|istruzioni|regole|direttive|instrucoes|regras|diretrizes|instructies|regels|instrukcje"
-                 r"|instrukcji|polecenia|zasady|инструкции|указания|правила|instruktioner|regler"
-                 r"|talimatlari|talimatlar|kurallari|kurallar")
+                 r"|consignes|règles|reglas|instrucciones|indicaciones|directrices|anweisungen?|regeln|vorgaben"
+                 r"|istruzioni|regole|direttive|instruções|regras|diretrizes|instructies|regels|instrukcje"
+                 r"|instrukcji|polecenia|zasady|инструкции|указания|правила|інструкції|правила"
+                 r"|instruktioner|instruksjonene|instruksjoner|regler|talimatları|talimatlar|kuralları|kurallar"
+                 r"|instrucțiunile|instrucțiuni|pokyny|instrukce|ohjeet|instruksi|petunjuk|aturan|hướng dẫn"
+                 r"|quy tắc|maagizo|maelekezo|निर्देश|निर्देशों|التعليمات|تعليمات|οδηγίες|הוראות")
 # Nouns that mean the agent's instructions only with a word pointing at them ("your rules").
 WEAK_TARGET = (r"rules|policy|policies|restrictions|constraints|limits|filters|safeguards|training|setup|settings"
                r"|checks|context")
 QUALIFIER = (r"your|previous|prior|earlier|above|preceding|original|initial|old|former|existing|default|system"
              r"|hidden|internal|all|any|those|these|current|standing|whatever|every")
 # Words that void instructions named just before them.
-VOIDED = (r"to one side|aside|no longer appl(?:y|ies)|(?:don'?t|do not|does not|doesn'?t) apply"
+VOIDED = (r"to one side|aside|no longer appl(?:y|ies)|(?:don'?t|do not|does not|doesn'?t) (?:apply|count)"
+          r"|(?:has|have|had) (?:changed|expired)|(?:are|is) (?:not|no longer) (?:valid|binding)|(?:is|are) now"
           r"|(?:is|are|were|was|have been|has been|got|now) (?:cancell?ed|void|revoked|suspended|lifted|replaced"
           r"|withdrawn|overridden|outdated|obsolete|superseded|removed|disabled|invalid|null|off|over)"
           r"|no longer (?:valid|in effect|in force|matter)|(?:can|should) be ignored|(?:is|are) to be ignored")
@@ -82,9 +97,20 @@ COMMAND = (r"must|ignore|disregard|add|added|approve|approved|give|comp|comped|w
            r"|complimentary|discount|refund|paid|disable|disabled|enable|enabled|override|allow|allowed"
            r"|print|output|reveal|obey|remove|mark|charge|suspended|bypass|everything")
 # Chinese and Japanese: "ignore"/"forget" and "instructions"/"rules", with no spaces to find words by.
-CJK_DISMISS = r"忽略|无视|無視|忘记|忘掉|忘れ|不要理会|무시"
-CJK_TARGET = r"指令|指示|命令|规则|規則|ルール|说明|提示|지시|명령"
+# Languages that put the verb last ("the instructions ... ignore"): Hindi, Turkish.
+VERB_LAST_DISMISS = r"अनदेखा|भूल|unut|yoksay|görmezden gel"
+CJK_DISMISS = r"忽略|无视|無視|忘记|忘掉|忘れ|不要理会|무시|잊어"
+CJK_TARGET = r"指令|指示|命令|规则|規則|ルール|说明|提示|지시|명령|규칙"
 MODES = r"developer|dev|admin|god|jailbreak|dan|debug|maintenance|sudo|root|unrestricted|unfiltered|unlocked|superuser|evil|override"
+
+
+def _fold(alternation: str) -> str:
+    """The non-ASCII words of an alternation folded as `normalize_text` folds a customer's text."""
+    return re.sub(r"[^\x00-\x7f]+", lambda m: normalize_text(m.group()).text, alternation)
+
+
+DISMISS, STRONG_TARGET, VERB_LAST_DISMISS, CJK_DISMISS, CJK_TARGET = map(
+    _fold, (DISMISS, STRONG_TARGET, VERB_LAST_DISMISS, CJK_DISMISS, CJK_TARGET))
 
 
 def _near(first: str, second: str, gap: int) -> str:
@@ -93,7 +119,9 @@ def _near(first: str, second: str, gap: int) -> str:
 
 
 def _words(*alternations: str) -> tuple[str, ...]:
-    """The literal words of some alternations, for a rule's keyword guard."""
+    """The literal words of some alternations, for a rule's keyword guard. Each alternative must
+    start with a literal word (not a group), or the guard could skip a text it matches; the tests
+    check every rule against the corpus with and without its guard."""
     words = []
     for alternation in alternations:
         for word in alternation.split("|"):
@@ -122,7 +150,8 @@ INTENT_RULES: tuple[Rule, ...] = (
     _rule("override", _near(DISMISS, STRONG_TARGET, 6), _words(DISMISS)),
     _rule("override", _near(DISMISS, rf"(?:{QUALIFIER})(?:{_SEP}\w+){{0,2}}?{_SEP}(?:{WEAK_TARGET})", 4),
           _words(DISMISS)),
-    _rule("voided", _near(f"{STRONG_TARGET}|{WEAK_TARGET}", VOIDED, 6), (*_words(STRONG_TARGET, WEAK_TARGET), "above")),
+    _rule("override", _near(STRONG_TARGET, VERB_LAST_DISMISS, 6), _words(VERB_LAST_DISMISS)),
+    _rule("voided", _near(f"{STRONG_TARGET}|{WEAK_TARGET}", VOIDED, 6), (*_words(STRONG_TARGET, WEAK_TARGET), "above", "you")),
     _rule("new_rules", r"\b(?:new|updated|revised|real|actual|true|secret|hidden|additional|priority|emergency"
                        r"|special|override)\s+(?:system\s+)?(?:instructions?|rules?|directives?|guidelines?"
                        r"|guidance|prompt)\s*(?:[:\-—]|are\b|is\b)", ("new", "updated", "revised", "real", "actual", "true",
@@ -136,8 +165,11 @@ INTENT_RULES: tuple[Rule, ...] = (
                          r"|never|only obey|ignore|respond|reply|answer|act|play)\b", ("from now on", "rest of this")),
     _rule("persona", r"\b(?:pretend|imagine|suppose|let'?s say)\b(?:\s+that)?\s+(?:you are|you're|youre|you were"
                      r"|you can|to be|you have)\b", ("pretend", "imagine", "suppose", "say")),
-    _rule("persona", r"\b(?:role-?play|role play|play the (?:role|part) of|stay in character|break character)\b",
-          ("role", "play the", "character")),
+    _rule("persona", r"\b(?:role-?play|role play|play the (?:role|part) of|stay in character|break character"
+                     r"|simulate (?:a|an|being)|play a game (?:where|in which) you|new persona|in this (?:story|game"
+                     r"|role-?play|hypothetical),? you (?:are|will|play|must)|your new (?:role|name|persona|identity"
+                     r"|job) is)\b",
+          ("role", "play the", "character", "simulate", "play a game", "persona", "in this", "your new")),
     _rule("persona", rf"\b(?:act|acting|behave|respond|reply|answer|speak|talk)\s+(?:as|like)\s+(?:(?:a|an|the|my"
                      rf"|your|if you were|if you are)\s+)?(?:\w+\s+){{0,2}}?(?:{PERSONA})\b",
           ("act", "behave", "respond", "reply", "answer", "speak", "talk")),
@@ -154,8 +186,12 @@ INTENT_RULES: tuple[Rule, ...] = (
                      r"|limitations|restrictions|filters|guidelines|guardrails|boundaries|censorship)\b",
           ("unrestricted", "unfiltered", "uncensored", "jailbr", "do anything now", "bound", "without", "with no",
            "free", "released")),
-    _rule("fake_header", rf"\b(?:system|assistant|developer|admin|administrator|operator|sysadmin|root)\s*:[^\n]{{0,80}}?"
+    _rule("fake_header", rf"\b(?:system|assistant|developer|admin|administrator|operator|sysadmin|root)(?:\s+(?:message"
+                         rf"|note|notice|prompt|update|instructions?|override|alert|command))?\s*:[^\n]{{0,80}}?"
                          rf"\b(?:{COMMAND})\b", ("system", "assistant", "developer", "admin", "operator", "root")),
+    # A fake reply from the agent itself, opening the way a model's turn opens.
+    _rule("fake_header", r"\bassistant\s*:\s*(?:sure|certainly|of course|understood|absolutely|okay|ok)\b",
+          ("assistant",)),
     _rule("fake_header", r"(?<!#)#{2,}\s*(?:system|assistant|instructions?|user|human|developer|admin|response|input|new)\b"
                          r"|\[\s*(?:/\s*)?(?:system|inst|sys|admin|developer|assistant|override|instructions?)\s*\]"
                          r"|<<?\s*(?:/\s*)?(?:sys|system|assistant|developer|admin|instructions?)\s*>|<\||\|>"

@@ -11,8 +11,8 @@ reads none. This module takes the disguises off before the patterns in `cafe.det
   byte-order marks, tag characters) dropped, look-alike letters folded onto Latin ones inside
   words that could be Latin (`CONFUSABLES`), digits standing for letters folded inside words
   (`LEET`), and letters spelled out one at a time ("i g n o r e", "i.g.n.o.r.e") joined.
-- `decoded_views(text)`: what the text says once decoded: base64 and hex runs, rot13, and the
-  text read backwards.
+- `decoded_views(text)`: what the text says once decoded: base64 and hex runs, percent-escapes,
+  rot13, and the text read backwards.
 
 Every character of a `Normalized` text remembers which character of the customer's text it came
 from, so a finding can quote the customer's own words, not the folded copy. Every step is one
@@ -31,6 +31,7 @@ import binascii
 import codecs
 import re
 import unicodedata
+import urllib.parse
 from dataclasses import dataclass
 
 __all__ = ["CONFUSABLES", "LEET", "Normalized", "View", "normalize_text", "decoded_views"]
@@ -42,7 +43,11 @@ CONFUSABLES: dict[str, str] = {
     "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
     "ԁ": "d", "һ": "h", "ӏ": "l", "к": "k", "м": "m", "т": "t", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ɑ": "a",
     "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "τ": "t", "υ": "u", "χ": "x", "ε": "e",
-    "ı": "i", "օ": "o", "ս": "u",
+    "ı": "i", "օ": "o", "ս": "u", "ո": "n", "հ": "h", "ϲ": "c", "ϳ": "j", "ȷ": "j", "ɩ": "i",
+    # Latin small capitals, which NFKC leaves alone: ɪɢɴᴏʀᴇ
+    "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i", "ᴊ": "j", "ᴋ": "k",
+    "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w",
+    "ʏ": "y", "ᴢ": "z",
 }
 _CONFUSABLE_TABLE = str.maketrans(CONFUSABLES)
 # Digits and signs that stand for letters in "leetspeak" (1gn0r3 -> ignore). Folded only inside a
@@ -59,9 +64,10 @@ ENCODED_MIN = 16
 # Decoded bytes count as text when at least this share of them is printable.
 PRINTABLE_SHARE = 0.9
 
-# Unicode categories dropped: combining marks (accents) and format characters (zero-width spaces
-# and joiners, soft hyphens, byte-order marks, direction marks, tag characters).
-_DROPPED = frozenset({"Mn", "Me", "Cf"})
+# Unicode categories dropped: combining marks (accents, and the vowel signs of Indic scripts, which
+# regular expressions do not count as letters) and format characters (zero-width spaces and
+# joiners, soft hyphens, byte-order marks, direction marks, tag characters).
+_DROPPED = frozenset({"Mn", "Mc", "Me", "Cf"})
 _ASCII_OR_NOT = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]+")
 # A word holding a non-ASCII letter, and a word holding both a letter and a leet digit or sign:
 # the only words the folding steps touch. Each lookahead reads one word once.
@@ -71,6 +77,9 @@ _NAME_WITH_NUMBER = re.compile(r"[^\W\d_]+\d+")
 _LONE_LETTER = re.compile(r"(?<![^\W_])[^\W\d_](?![^\W_])")
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/\-_]{%d,}={0,2}" % ENCODED_MIN)
 _HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){%d,}" % (ENCODED_MIN // 2))
+# Percent-encoding ("ignore%20previous"): read when the text holds at least this many escapes.
+PERCENT_MIN = 3
+_PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
 
 
 @dataclass(frozen=True)
@@ -233,7 +242,8 @@ def _blob_view(kind: str, decoded: str, text: str, start: int, end: int) -> View
 
 def decoded_views(text: str, plain: Normalized | None = None) -> tuple[View, ...]:
     """Readings of `text` a model could make and a pattern could not: each base64 or hex run
-    decoded (when it decodes to text), the whole text in rot13, and the whole text backwards.
+    decoded (when it decodes to text), percent-escapes read, the whole text in rot13, and the
+    whole text backwards.
 
     `plain` is `normalize_text(text)` when the caller has it already."""
     views = []
@@ -242,6 +252,8 @@ def decoded_views(text: str, plain: Normalized | None = None) -> tuple[View, ...
             decoded = decode(match.group())
             if decoded is not None:
                 views.append(_blob_view(kind, decoded, text, match.start(), match.end()))
+    if len(_PERCENT.findall(text)) >= PERCENT_MIN:
+        views.append(_blob_view("percent", urllib.parse.unquote(text), text, 0, len(text)))
     plain = normalize_text(text) if plain is None else plain
     views.append(View("rot13", Normalized(codecs.encode(plain.text, "rot13"), plain.origin, text)))
     views.append(View("reversed", Normalized(plain.text[::-1], plain.origin[::-1], text)))

@@ -145,13 +145,13 @@ course.show_outcome(held_guess, "about the same" if abs(held_recall - tune_recal
 for request in FRESH_REQUESTS:
     print(f"  {request.label:<10} {request.text}")
 fresh_guess = course.predict("s06.fresh", "What share of this week's injections does the whole detector catch?",
-                             options=["three quarters or more", "about half", "under a quarter"])
+                             options=["three quarters or more", "about half", "a quarter or less"])
 
 # %%
 fresh = measure(scan_text, FRESH_REQUESTS, name="this week")
 print(fresh.table())
 course.show_outcome(fresh_guess, "three quarters or more" if fresh.recall >= 0.75
-                    else "about half" if fresh.recall >= 0.25 else "under a quarter")
+                    else "about half" if fresh.recall > 0.25 else "a quarter or less")
 
 # %%
 course.reveal("s06.why_fresh")
