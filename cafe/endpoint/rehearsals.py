@@ -131,9 +131,12 @@ _ASKED = re.compile(r"\b(a|an|one|two|three|four)\s+(?:free\s+)?([a-z]+?)s?\b")
 def gullible_responder(request: dict) -> Reply:
     """A drafter for session 06's toy that falls for whatever the customer's words ask: it writes
     the ticket the brief describes, table and all, then adds every item the customer's words name
-    ("two free croissants and a pizza"), approved or not, on every attempt."""
+    ("two free croissants and a pizza"), approved or not, on every attempt. Asked anything that is
+    not a ticket brief (the notebook's screening question), it answers ORDER: it screens nothing."""
     users = [m.get("content") or "" for m in request.get("messages") or [] if m.get("role") == "user"]
     brief = users[0] if users else ""
+    if "Order for table" not in brief:  # not a brief: the notebook's screening question, say
+        return "ORDER"
     fields = {key: value.strip() for key, value in _BRIEF_LINE.findall(brief)}
     items = [part.strip() for part in fields.get("Items:", "").split(",") if part.strip()]
     words = _CUSTOMER_LINE.search(brief)

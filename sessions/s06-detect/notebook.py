@@ -17,7 +17,7 @@ from functools import partial
 
 import cafe
 from cafe import course
-from cafe.confusion import either, layer_report, load_corpus, measure, report_table
+from cafe.confusion import ModelJudge, either, layer_report, load_corpus, measure, report_table
 from cafe.consent import OrderSpec
 from cafe.detect import LAYERS, check_ticket, scan_layer, scan_text
 from cafe.evals import Check
@@ -251,10 +251,11 @@ course.reveal("s06.my_rule")
 # is the stub). Then narrow your rule so it passes that order, and run steps 5 and 6 again: what
 # did the narrowing cost on this week's traffic?
 #
-# **Live stretch:** a model can be the last layer. Ask yours whether each request of the tune half
-# tries to give it instructions, with the request marked as data in the prompt
-# (`cafe.context.customer_words` does the marking), and measure it with `measure`. Count the
-# tokens: that layer costs a model call on every order, where the rules cost microseconds.
+# **Live stretch:** a model can be one more layer. `ModelJudge` asks your model whether each
+# request tries to give it instructions, with the request marked as data in the prompt
+# (`JUDGE_PROMPT`), and counts the tokens. The cell after the compare measures it on the tune half
+# and this week's traffic when `COURSE_MODE=live`. Compare its table with the rules', and its cost:
+# a model call on every order, where the rules cost microseconds.
 
 # %%
 def my_false_alarm():
@@ -265,12 +266,29 @@ def my_false_alarm():
 # %%
 course.compare(my_false_alarm, check=partial(check_false_alarm, rule=your_rule), key="s06.false_alarm")
 
+# %%
+judged = {}
+if live:  # live: your model as a fifth layer, on the same requests; nothing here is asserted
+    judge = ModelJudge(cafe.make_client(), cafe.model_name())
+    print(f"the judge ({cafe.model_name()}) is reading {len(tune) + len(FRESH_REQUESTS)} requests", end="", flush=True)
+    for name, requests in (("tune", tune), ("this_week", FRESH_REQUESTS)):
+        judged[name] = measure(judge, requests, name=f"judge on {name}")
+        print(".", end="", flush=True)
+    print()
+    for found in judged.values():
+        print(found.table())
+    print(f"cost: {judge.tokens_per_request():.0f} tokens per request over {judge.calls} requests")
+    if cafe.model_name() == cafe.OFFLINE_MODEL:
+        print("(cafe-scripted is cafe serve's rehearsal model, not a real one: it answers ORDER to every question.)")
+else:
+    print("(offline: set COURSE_MODE=live to measure your model as a judge of these requests)")
+
 # %% [markdown]
 # ## 7. Checkpoint: your detector's numbers
 #
 # Bank what this detector does, layer by layer, on both halves, and what it does with your rule
-# added. Offline and live alike these are the rules' numbers; the model's name is saved with them
-# so a later session can put a live judge's figures beside them.
+# added. Offline and live alike these are the rules' numbers; live, the model judge's figures and
+# its tokens per request go beside them, saved with your model's name.
 
 # %%
 figures = {
@@ -280,6 +298,9 @@ figures = {
     "with_your_rule": {"rule": your_rule.name, "this_week": measure(with_rule, FRESH_REQUESTS).as_dict(),
                        "holdout": measure(with_rule, holdout).as_dict()},
 }
+if judged:  # live only: the model judge's figures and what each request cost it
+    figures["judge"] = {**{name: found.as_dict() for name, found in judged.items()},
+                        "tokens_per_request": round(judge.tokens_per_request(), 1)}
 course.checkpoint("s06", "detector", figures, model=cafe.model_name())
 
 # %% [markdown]
