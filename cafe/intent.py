@@ -52,12 +52,14 @@ DISMISS = (r"ignore|ignoring|disregard|disregarding|forget|forgetting|override|o
            r"|no longer follow|no longer obey|don'?t follow|do not follow|needn'?t follow|need not follow"
            r"|no need to follow|don'?t obey|do not obey|don'?t stick to|do not stick to|no need to stick to"
            r"|you can ignore|you may ignore|feel free to ignore"
-           r"|never mind|neglect|circumvent|disobey|break|overlook|relax|loosen"
+           r"|never mind|neglect|circumvent|disobey|overlook|relax|loosen"
            r"|ignorez|ignorer|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte|laisse tomber"
            r"|ignora|ignorar|olvida|olvidar|olvide|omite|descarta|haz caso omiso"
            r"|ignoriere|ignorieren|ignorier|vergiss|vergessen|missachte|ignorare|dimentica|dimenticare|trascura"
            r"|esqueça|esquece|esquecer|desconsidere|negeer|vergeet|zignoruj|ignoruj|zapomnij|ignoruj"
-           r"|игнорируй|проигнорируй|игнорировать|забудь|забудьте|ігноруй|забудь"
+           r"|игнорируй|игнорируйте|проигнорируй|игнорировать|забудь|забудьте|не обращай внимания на"
+           r"|не обращайте внимания на|ігноруй|забудь|ne fais pas attention à|no hagas caso a|no sigas|beachte nicht"
+           r"|befolge nicht|non seguire|non considerare|não siga|não obedeça"
            r"|ignorera|glöm|ignorer|glem|unut|yoksay|görmezden gel|ignoră|uită|ignoruj|zapomeň|ohita|unohda"
            r"|abaikan|lupakan|bỏ qua|quên|puuza|sahau|अनदेखा|भूल|تجاهل|انسَ|αγνόησε|ξέχασε|התעלם|שכח")
 # Nouns that can only mean the agent's instructions, whatever word comes before them.
@@ -78,20 +80,27 @@ QUALIFIER = (r"your|previous|prior|earlier|above|preceding|original|initial|old|
              r"|hidden|internal|all|any|those|these|current|standing|whatever|every")
 # Words that void instructions named just before them.
 VOIDED = (r"to one side|aside|no longer appl(?:y|ies)|(?:don'?t|do not|does not|doesn'?t) (?:apply|count)"
-          r"|(?:has|have|had) (?:changed|expired)|(?:are|is) (?:not|no longer) (?:valid|binding)|(?:is|are) now"
+          r"|(?:are|is) (?:not|no longer) (?:valid|binding)"
           r"|(?:is|are|were|was|have been|has been|got|now) (?:cancell?ed|void|revoked|suspended|lifted|replaced"
           r"|withdrawn|overridden|outdated|obsolete|superseded|removed|disabled|invalid|null|off|over)"
           r"|no longer (?:valid|in effect|in force|matter)|(?:can|should) be ignored|(?:is|are) to be ignored")
 # Who the agent might be told to become.
 PERSONA = (r"ai|bot|assistant|chatbot|model|gpt|chatgpt|llm|owner|manager|admin|administrator|developer|chef"
            r"|cashier|waiter|barista|character|persona|pirate|hacker|dan|god|system|operator")
-# Who a customer might claim to be, and what they then try to use that claim for.
+# What an agent is told it is free of.
+UNBOUND = (r"unrestricted|unfiltered|uncensored|without (?:any |all |your )?(?:rules|limits|limitations|restrictions"
+           r"|filters|guidelines|guardrails|boundaries|censorship)|with no (?:rules|limits|limitations|restrictions"
+           r"|filters|guidelines|guardrails|boundaries|censorship)|(?:free|freed|released) (?:of|from) (?:any |all"
+           r" |your )?(?:rules|limits|limitations|restrictions|filters|guidelines|guardrails|boundaries|censorship)")
+# Who a customer might claim to be, and what they then try to use that claim for. "The owner of
+# the blue car outside" claims nothing here.
 AUTHORITY = (r"manager|owner|developer|admin|administrator|operator|head office|management|boss|ceo|creator"
              r"|supervisor|sysadmin|system administrator")
 AUTHORITY_USE = (r"override|overriding|authori[sz]e|authori[sz]ing|authori[sz]ed|approve|instruct|instructing"
                  r"|permit|disable|switch off|turn off|bypass|waive|grant")
 # What a fake header carries when it is an instruction and not a label ("Developer: Ana Ruiz").
-# "free", but not "gluten free" or "dairy-free": a café's labels are full of those.
+# "free", but not "gluten free" or "dairy-free": a café's labels are full of those. The command
+# must come before any price or field separator: after one, the line is a row of pasted data.
 COMMAND = (r"must|ignore|disregard|add|added|approve|approved|give|comp|comped|waive|waived|grant|on the house"
            r"|(?<!gluten )(?<!dairy )(?<!nut )(?<!sugar )(?<!lactose )(?<!egg )(?<!caffeine )free(?!-)"
            r"|complimentary|discount|refund|paid|disable|disabled|enable|enabled|override|allow|allowed"
@@ -152,17 +161,22 @@ INTENT_RULES: tuple[Rule, ...] = (
           _words(DISMISS)),
     _rule("override", _near(STRONG_TARGET, VERB_LAST_DISMISS, 6), _words(VERB_LAST_DISMISS)),
     _rule("voided", _near(f"{STRONG_TARGET}|{WEAK_TARGET}", VOIDED, 6), (*_words(STRONG_TARGET, WEAK_TARGET), "above", "you")),
-    _rule("new_rules", r"\b(?:new|updated|revised|real|actual|true|secret|hidden|additional|priority|emergency"
-                       r"|special|override)\s+(?:system\s+)?(?:instructions?|rules?|directives?|guidelines?"
-                       r"|guidance|prompt)\s*(?:[:\-—]|are\b|is\b)", ("new", "updated", "revised", "real", "actual", "true",
-                                                                "secret", "hidden", "additional", "priority",
-                                                                "emergency", "special", "override")),
+    # "New rules: ..." announces rules; "the new rules are great" only talks about them.
+    _rule("new_rules", r"\b(?:new|updated|revised|additional|priority|emergency|special|override)\s+(?:system\s+)?"
+                       r"(?:instructions?|rules?|directives?|guidelines?|guidance|prompt)(?:\s+(?!on\b|for\b|about\b|at\b|in\b)"
+                       r"[\w']+){0,3}?\s*[:\-—]",
+          ("new", "updated", "revised", "additional", "priority", "emergency", "special", "override")),
+    _rule("new_rules", r"\b(?:real|actual|true|secret|hidden)\s+(?:system\s+)?(?:instructions?|rules?|directives?"
+                       r"|guidelines?|guidance|prompt)\s*(?:[:\-—]|are\b|is\b)",
+          ("real", "actual", "true", "secret", "hidden")),
     _rule("priority", rf"\b(?:overrides?|supersedes?|takes? precedence over|more important than|higher priority than)"
                       rf"\s+(?:(?:{QUALIFIER})\s+){{0,2}}(?:{STRONG_TARGET}|{WEAK_TARGET})\b",
           ("override", "supersede", "precedence", "important", "priority")),
-    _rule("from_now_on", r"\b(?:from now on|for the rest of this (?:chat|conversation|session))\b[,\s]*(?:you are|you're"
-                         r"|youre|you will only|you will always|you will never|you must|you only|you obey|obey|always"
-                         r"|never|only obey|ignore|respond|reply|answer|act|play)\b", ("from now on", "rest of this")),
+    _rule("from_now_on", r"\b(?:from now on|from this moment(?: on)?|from here on|henceforth|starting now|for the rest"
+                         r" of this (?:chat|conversation|session))\b[,\s]*(?:you are|you're|youre|you will only"
+                         r"|you will always|you will never|you must|you only|you obey|you answer|you respond|you reply"
+                         r"|you follow|you take|obey|only obey|ignore|respond|reply|answer)\b",
+          ("from now on", "from this moment", "from here on", "henceforth", "starting now", "rest of this")),
     _rule("persona", r"\b(?:pretend|imagine|suppose|let'?s say)\b(?:\s+that)?\s+(?:you are|you're|youre|you were"
                      r"|you can|to be|you have)\b", ("pretend", "imagine", "suppose", "say")),
     _rule("persona", r"\b(?:role-?play|role play|play the (?:role|part) of|stay in character|break character"
@@ -178,16 +192,18 @@ INTENT_RULES: tuple[Rule, ...] = (
     _rule("persona", rf"\b(?:you are|you're|youre|stop being|no longer be|become)\s+(?:now\s+)?(?:a|an|the)\s+"
                      rf"(?:[\w-]+\s+){{0,2}}?(?:ai|bot|chatbot|model|gpt|llm|assistant)\b",
           ("you are", "you're", "youre", "stop being", "no longer be", "become")),
+    _rule("persona", rf"\b(?:you are|you're|youre)\s+(?:(?:a|an|the|my)\s+)?(?:[\w-]+\s+){{0,2}}?(?:{PERSONA})\s+now\b",
+          ("you are", "you're", "youre")),
     _rule("persona", r"\b(?:you are|you're|youre)\s+no\s+longer\s+(?:a|an|the|bound|restricted|limited|required"
                      r"|subject|just)\b", ("longer",)),
-    _rule("unbound", r"\b(?:unrestricted|unfiltered|uncensored|jailbroken|jailbreak|do anything now|not bound by"
-                     r"|no longer bound)\b|\b(?:without|with no|(?:free|freed|released) (?:of|from))\s+(?:(?:any|all"
-                     r"|your)\s+)?(?:rules|limits"
-                     r"|limitations|restrictions|filters|guidelines|guardrails|boundaries|censorship)\b",
-          ("unrestricted", "unfiltered", "uncensored", "jailbr", "do anything now", "bound", "without", "with no",
-           "free", "released")),
+    # "unfiltered" alone is apple juice, and "with no limits" a refill: only about the agent do they count.
+    _rule("unbound", r"\b(?:jailbroken|jailbreak|do anything now|not bound by|no longer bound)\b",
+          ("jailbr", "do anything now", "bound")),
+    _rule("unbound", _near(f"{PERSONA}|you are|you're|youre|you were|you have been|you've been|you'll be|yourself|mode"
+                           "|version",
+                           UNBOUND, 6), _words(PERSONA) + ("you", "mode", "version")),
     _rule("fake_header", rf"\b(?:system|assistant|developer|admin|administrator|operator|sysadmin|root)(?:\s+(?:message"
-                         rf"|note|notice|prompt|update|instructions?|override|alert|command))?\s*:[^\n]{{0,80}}?"
+                         rf"|note|notice|prompt|update|instructions?|override|alert|command))?\s*:[^\n|·•€£$]{{0,80}}?"
                          rf"\b(?:{COMMAND})\b", ("system", "assistant", "developer", "admin", "operator", "root")),
     # A fake reply from the agent itself, opening the way a model's turn opens.
     _rule("fake_header", r"\bassistant\s*:\s*(?:sure|certainly|of course|understood|absolutely|okay|ok)\b",
@@ -196,11 +212,24 @@ INTENT_RULES: tuple[Rule, ...] = (
                          r"|\[\s*(?:/\s*)?(?:system|inst|sys|admin|developer|assistant|override|instructions?)\s*\]"
                          r"|<<?\s*(?:/\s*)?(?:sys|system|assistant|developer|admin|instructions?)\s*>|<\||\|>"
                          r"|\{\{\s*system", ("#", "[", "<", "|", "{")),
-    _rule("fake_header", r"\b(?:system|admin|developer|manager|security|emergency|priority)\s+override\b",
-          ("override",)),
+    _rule("fake_header", r"\b(?:system|admin|developer|manager|managers|manager's|management|owner|owner's|security"
+                         r"|emergency|priority|authori[sz]ed|official)\s+override\b", ("override",)),
+    # A note addressed to the model itself, not to the café.
+    _rule("fake_header", r"\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+)?(?:ai|model|llm|bot|chatbot"
+                         r"|language model)\b|\b(?:ai|model|llm|assistant|bot)\s+reading\s+this\b"
+                         r"|\bif\s+you\s+are\s+an?\s+(?:ai|language model|llm|bot|chatbot)\b",
+          ("note", "message", "instruction", "reading", "if")),
     _rule("authority", rf"\b(?:i am|i'm|im|this is|message from|speaking as|on behalf of|as)\s+(?:(?:the|your|a|an)\s+)?"
-                       rf"(?:\w+\s+)?(?:{AUTHORITY})\b[^\n]{{0,100}}?\b(?:{AUTHORITY_USE})",
+                       rf"(?:\w+\s+)?(?:{AUTHORITY})\b(?!\s+of\s+(?:the|a|an|my)\s+(?!café|cafe|shop|place|system))"
+                       rf"[^\n]{{0,100}}?\b(?:{AUTHORITY_USE})",
           _words(AUTHORITY)),
+    _rule("prompt_leak", r"\byour\s+(?:system\s+(?:prompt|message)|initial\s+prompt|hidden\s+(?:prompt|instructions"
+                         r"|rules))\b|\b(?:instructions|prompt|rules|guidelines)\b[^.!?\n]{0,30}?\b(?:verbatim"
+                         r"|word for word)\b", ("your", "verbatim", "word for word")),
+    _rule("prompt_leak", _near(r"print|repeat|reveal|output|display|paste|dump|leak|recite|quote|spell out|write out",
+                               r"your (?:instructions|prompt|rules|guidelines|configuration|setup)", 2),
+          ("print", "repeat", "reveal", "output", "display", "paste", "dump", "leak", "recite", "quote", "spell",
+           "write")),
     _rule("prompt_leak", _near(r"print|repeat|reveal|show|output|display|paste|dump|leak|recite|spell out|tell me"
                                r"|write out|copy|give me|what (?:are|were|is|was)",
                                r"system prompt|(?:system|initial|hidden|original|secret|internal|first|full|exact"

@@ -10,7 +10,8 @@ reads none. This module takes the disguises off before the patterns in `cafe.det
   lower case, accents and invisible characters (zero-width spaces and joiners, soft hyphens,
   byte-order marks, tag characters) dropped, look-alike letters folded onto Latin ones inside
   words that could be Latin (`CONFUSABLES`), digits standing for letters folded inside words
-  (`LEET`), and letters spelled out one at a time ("i g n o r e", "i.g.n.o.r.e") joined.
+  (`LEET`), hyphens inside words dropped ("ig-nore"), and letters spelled out one at a time
+  ("i g n o r e", "i.g.n.o.r.e") joined.
 - `decoded_views(text)`: what the text says once decoded: base64 and hex runs, percent-escapes,
   rot13, and the text read backwards.
 
@@ -74,6 +75,7 @@ _ASCII_OR_NOT = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]+")
 _NON_ASCII_WORD = re.compile(r"(?<!\w)(?=\w*?[^\x00-\x7f])\w+")
 _LEET_WORD = re.compile(r"(?<![\w@$])(?=[\w@$]*?[^\W\d_])(?=[\w@$]*?[\d@$])[\w@$]+")
 _NAME_WITH_NUMBER = re.compile(r"[^\W\d_]+\d+")
+_INNER_HYPHEN = re.compile(r"(?<=[^\W\d_])[-‐‑](?=[^\W\d_])")
 _LONE_LETTER = re.compile(r"(?<![^\W_])[^\W\d_](?![^\W_])")
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/\-_]{%d,}={0,2}" % ENCODED_MIN)
 _HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){%d,}" % (ENCODED_MIN // 2))
@@ -178,6 +180,23 @@ def _spelled_runs(text: str) -> list[tuple[int, int]]:
     return runs
 
 
+def _drop_inner_hyphens(text: str, origin: list[int]) -> tuple[str, list[int]]:
+    """"ig-nore in-struc-tions" -> "ignore instructions": a hyphen between two letters goes."""
+    cuts = [m.start() for m in _INNER_HYPHEN.finditer(text)]
+    if not cuts:
+        return text, origin
+    out: list[str] = []
+    kept: list[int] = []
+    done = 0
+    for cut in cuts:
+        out.append(text[done:cut])
+        kept.extend(origin[done:cut])
+        done = cut + 1
+    out.append(text[done:])
+    kept.extend(origin[done:])
+    return "".join(out), kept
+
+
 def _join_spelled(text: str, origin: list[int]) -> tuple[str, list[int]]:
     """"i g n o r e" -> "ignore": each spelled-out run keeps only its letters."""
     runs = _spelled_runs(text)
@@ -203,6 +222,7 @@ def normalize_text(text: str) -> Normalized:
         raise TypeError(f"normalize_text() takes text, not {type(text).__name__}.")
     folded, origin = _fold_chars(text)
     folded = _fold_words(folded)
+    folded, origin = _drop_inner_hyphens(folded, origin)
     folded, origin = _join_spelled(folded, origin)
     return Normalized(folded, tuple(origin), text)
 
