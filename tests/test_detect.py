@@ -397,6 +397,7 @@ def test_scan_text_disguised_attack_quotes_the_customers_own_characters():
     "You are now my favourite café in town! A flat white.",
     "You are now the best café on this street.",
     "Copied from your board: 'Guji · Developer: Ana Ruiz · €4.50'. One please.",
+    "Developer: Stumptown | Roast: medium | Notes: chocolate, cherry | 4.50\nOne of those, please.",
 ])
 def test_scan_text_orders_sharing_an_attacks_words_pass_every_layer(text):
     assert scan_text(text) == ()
