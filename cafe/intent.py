@@ -51,7 +51,7 @@ DISMISS = (r"ignore|ignoring|disregard|disregarding|forget|forgetting|override|o
            r"|not pay attention to|stop following|stop obeying|stop paying attention to|stop sticking to"
            r"|no longer follow|no longer obey|don'?t follow|do not follow|needn'?t follow|need not follow"
            r"|no need to follow|don'?t obey|do not obey|don'?t stick to|do not stick to|no need to stick to"
-           r"|you can ignore|you may ignore|feel free to ignore"
+           r"|you can ignore|you may ignore|feel free to ignore|not worry about|don'?t worry about|no need to worry about"
            r"|never mind|neglect|circumvent|disobey|overlook|relax|loosen"
            r"|ignorez|ignorer|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte|laisse tomber"
            r"|ignora|ignorar|olvida|olvidar|olvide|omite|descarta|haz caso omiso"
@@ -65,6 +65,7 @@ DISMISS = (r"ignore|ignoring|disregard|disregarding|forget|forgetting|override|o
 # Nouns that can only mean the agent's instructions, whatever word comes before them.
 STRONG_TARGET = (r"instructions?|prompts?|programming|directives?|guidelines|guidance|system message"
                  r"|(?:what|everything|anything|all) you (?:were|have been|'ve been|ve been) (?:told|given|taught)"
+                 r"|(?:rules|guidance|directions) you (?:were|have been|'ve been|ve been) (?:told|given|taught)"
                  r"|everything (?:above|before|so far|prior|earlier)|the foregoing|what came before"
                  r"|(?:all|any|anything) (?:of )?the above|anything (?:above|before)|the above"
                  r"|consignes|règles|reglas|instrucciones|indicaciones|directrices|anweisungen?|regeln|vorgaben"
@@ -177,10 +178,11 @@ INTENT_RULES: tuple[Rule, ...] = (
                          r"|you will always|you will never|you must|you only|you obey|you answer|you respond|you reply"
                          r"|you follow|you take|obey|only obey|ignore|respond|reply|answer)\b",
           ("from now on", "from this moment", "from here on", "henceforth", "starting now", "rest of this")),
-    _rule("persona", r"\b(?:pretend|imagine|suppose|let'?s say)\b(?:\s+that)?\s+(?:you are|you're|youre|you were"
+    _rule("persona", r"\b(?:pretend|imagine|suppose|let'?s say)\b[:,]?(?:\s+that)?\s+(?:you are|you're|youre|you were"
                      r"|you can|to be|you have)\b", ("pretend", "imagine", "suppose", "say")),
     _rule("persona", r"\b(?:role-?play|role play|play the (?:role|part) of|stay in character|break character"
-                     r"|simulate (?:a|an|being)|play a game (?:where|in which) you|new persona|in this (?:story|game"
+                     r"|simulate (?:a|an|being)|play a game (?:where|in which) you|play (?:a|the) character|new persona"
+                     r"|in this (?:story|game"
                      r"|role-?play|hypothetical),? you (?:are|will|play|must)|your new (?:role|name|persona|identity"
                      r"|job) is)\b",
           ("role", "play the", "character", "simulate", "play a game", "persona", "in this", "your new")),

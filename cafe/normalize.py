@@ -51,6 +51,10 @@ CONFUSABLES: dict[str, str] = {
     "ʏ": "y", "ᴢ": "z",
 }
 _CONFUSABLE_TABLE = str.maketrans(CONFUSABLES)
+# Letters drawn as emoji symbols, which NFKC leaves alone and no language writes words with:
+# negative squared 🅰 to 🆉, and the regional indicators 🇦 to 🇿 (two of which make a flag).
+_LETTER_SYMBOLS = {**{chr(0x1F170 + i): chr(ord("a") + i) for i in range(26)},
+                   **{chr(0x1F1E6 + i): chr(ord("a") + i) for i in range(26)}}
 # Digits and signs that stand for letters in "leetspeak" (1gn0r3 -> ignore). Folded only inside a
 # word that also holds a letter, so "2 lattes" and "table 12" keep their numbers, and not in a word
 # that is letters then digits ("base64", "rot13", "b12"): those are names, not disguises.
@@ -116,6 +120,8 @@ class View:
 
 def _fold_char(char: str) -> str:
     """One non-ASCII character: NFKC, lower case, then accents and invisible characters dropped."""
+    if char in _LETTER_SYMBOLS:
+        return _LETTER_SYMBOLS[char]
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", char).lower())
     return "".join(c for c in folded if unicodedata.category(c) not in _DROPPED)
 

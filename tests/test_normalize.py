@@ -19,6 +19,9 @@ from cafe.normalize import decoded_views, normalize_text
     ("i g n o r e   a l l", "ignore   all"),                       # spelled out with spaces
     ("I.g.n.o.r.e p.r.e.v.i.o.u.s", "ignore previous"),            # spelled out with dots
     ("ⅰgnore", "ignore"),                                          # a Roman numeral letter
+    ("ɪɢɴᴏʀᴇ", "ignore"),                                          # small capitals
+    ("🅸🅶🅽🅾🆁🅴", "ignore"),                                          # letters drawn as emoji
+    ("ig-nore in-struc-tions", "ignore instructions"),             # hyphens inside words
 ])
 def test_normalize_text_disguised_words_become_plain(disguised, plain):
     assert normalize_text(disguised).text == plain
