@@ -4,9 +4,10 @@
     python benchmarks/detect_speed.py --mb 0.25    # a quicker look
 
 Every scanner that reads a customer's words or a model's draft (`cafe.detect`'s injection and
-scope patterns, `cafe.schema`'s JSON extraction and `clip`, `cafe.menu`'s name and allergy
+scope patterns and its layers, `cafe.normalize`'s folding and decoding, `cafe.schema`'s JSON extraction and `clip`, `cafe.menu`'s name and allergy
 folding) gets the inputs that make a careless pattern quadratic: long runs of newlines, spaces
-or one letter, a keyword followed by a long blank run, many braces, quotes or unclosed fences.
+or one letter, a keyword followed by a long blank run, many braces, quotes or unclosed fences,
+invisible or look-alike characters, letters spelled out one at a time, one long base64 run.
 A pattern that is quadratic on one of them took 18 s on 20,000 newlines before it was fixed.
 
 For each scanner it prints the slowest input's time at the full size, and the growth: the time
@@ -21,7 +22,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cafe.detect import INJECTION_PATTERNS, SCOPE_PATTERNS, OrderSpec, check_ticket, scan_scope, scan_text
+from cafe.detect import INJECTION_PATTERNS, LAYERS, SCOPE_PATTERNS, OrderSpec, check_ticket, scan_layer, scan_scope, scan_text
+from cafe.intent import INTENT_RULES
+from cafe.normalize import decoded_views, normalize_text
 from cafe.menu import allergen_key, is_no_allergy, load_menu, normalize_name
 from cafe.schema import Ticket, clip, extract_json, parse_draft
 
@@ -58,6 +61,12 @@ def _runs(n: int) -> dict[str, str]:
         "unclosed strings": '{"a":"' * 32 + "x" * n,
         "nested objects": '{"a":' * (n // 5),
         "brackets": "(" * n + "milk",
+        "hashes": "#" * n + "system",
+        "spelled-out letters": "a " * (n // 2) + "x",
+        "zero-width spaces": "\u200b" * n + "x",
+        "look-alike letters": "\u0430" * n,
+        "base64 run": "QUFB" * (n // 4),
+        "dismissing verbs": "ignore " * (n // 7),
     }
 
 
@@ -86,6 +95,9 @@ class Case:
 # The scanners the tests hold to linear growth, over every adversarial input.
 CASES: tuple[Case, ...] = (
     Case("detect.scan_text", scan_text),
+    *(Case(f"detect.scan_layer ({layer})", lambda text, layer=layer: scan_layer(text, layer)) for layer in LAYERS),
+    Case("normalize.normalize_text", normalize_text),
+    Case("normalize.decoded_views", decoded_views),
     Case("detect.scan_scope", scan_scope),
     Case("detect.check_ticket (notes)", _check_notes),
     Case("detect.check_ticket (one item)", _check_item),
@@ -101,7 +113,9 @@ CASES: tuple[Case, ...] = (
 # slow scan points at its pattern.
 PATTERN_CASES: tuple[Case, ...] = tuple(
     Case(f"detect pattern {i} ({name})", lambda text, p=pattern: list(p.finditer(text)))
-    for i, (name, pattern) in enumerate(INJECTION_PATTERNS + SCOPE_PATTERNS))
+    for i, (name, pattern) in enumerate(INJECTION_PATTERNS + SCOPE_PATTERNS)) + tuple(
+    Case(f"intent rule {i} ({rule.name})", lambda text, p=rule.pattern: list(p.finditer(text)))
+    for i, rule in enumerate(INTENT_RULES))
 
 
 def seconds(run: Callable[[str], object], text: str, loops: int = 1, repeats: int = 3) -> float:

@@ -55,6 +55,8 @@ LAB_CASES = [
             "def my_failures_from(error): return [str(e) for e in error.errors()]"),
     LabCase("s05-consent-gate", "s05.partial_drafts", "0", "s05.why_ask", "within_consent",
             "cafe.exercises.s05.check_within_consent", "def within_consent(ticket, spec): return True"),
+    LabCase("s06-detect", "s06.bound", "no ticket at all", "s06.why_bound", "my_rule",
+            "cafe.exercises.s06.check_detection_rule", "def my_rule(): return None"),
     LabCase("s07-repair-loop", "s07.stop_reason", "no ticket: the cap stops it", "s07.why_exhausted",
             "my_repair_ticket", "cafe.exercises.s07.check_repair_loop",
             "def my_repair_ticket(spec, generate, cap=3): return None"),

@@ -34,7 +34,7 @@ from cafe.endpoint.scripted import Reply, Script, default_responder, minimal_ins
 
 __all__ = ["OWNER_PREFIX", "DEFAULT_LABEL", "SESSION_SCRIPTS", "SCRIPTS_DIR", "session_script", "session_label",
            "waiter_responder", "ticket_responder", "habits_responder", "habit_orders", "lenient_judge_responder",
-           "routing_responder", "eager_responder", "by_turn", "rehearsal_script", "default_rehearsal_note"]
+           "routing_responder", "eager_responder", "gullible_responder", "by_turn", "rehearsal_script", "default_rehearsal_note"]
 
 # `cafe serve` names itself in each model's `owned_by` field, which OpenAI's model list carries.
 OWNER_PREFIX = "cafe-serve:"
@@ -240,12 +240,39 @@ def eager_responder(request: dict) -> Reply:
     return json.dumps(ticket)
 
 
+# Where session 07's brief carries the customer's words (`cafe.context.customer_words`), and the
+# marks around them.
+_CUSTOMER_LINE = re.compile(r"^The customer's own words[^:]*:\s*(.*)$", re.M)
+_MARKS = re.compile(r"<</?customer_words>>|\u02c6")
+# "two free croissants", "a pizza": a count, then one word (its plural s dropped).
+_ASKED = re.compile(r"\b(a|an|one|two|three|four)\s+(?:free\s+)?([a-z]+?)s?\b")
+
+
+def gullible_responder(request: dict) -> Reply:
+    """A drafter for session 06's toy that falls for whatever the customer's words ask: it writes
+    the ticket the brief describes, table and all, then adds every item the customer's words name
+    ("two free croissants and a pizza"), approved or not, on every attempt. Asked anything that is
+    not a ticket brief (the notebook's screening question), it answers ORDER: it screens nothing."""
+    users = [m.get("content") or "" for m in request.get("messages") or [] if m.get("role") == "user"]
+    brief = users[0] if users else ""
+    if "Order for table" not in brief:  # not a brief: the notebook's screening question, say
+        return "ORDER"
+    fields = {key: value.strip() for key, value in _BRIEF_LINE.findall(brief)}
+    items = [part.strip() for part in fields.get("Items:", "").split(",") if part.strip()]
+    words = _CUSTOMER_LINE.search(brief)
+    for count, item in _ASKED.findall(_MARKS.sub(" ", words.group(1)).casefold() if words else ""):
+        items += [item] * max(_COUNTS[count] - items.count(item), 0)
+    table = fields.get("Order for table", "")
+    return json.dumps({"table": int(table) if table.isdigit() else 0, "items": items, "allergies": [], "notes": ""})
+
+
 # Session number -> the responder `cafe serve --session NN` answers from. Read-only.
 SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType({
     "00": waiter_responder,
     "01": waiter_responder,
     "04": habits_responder,
     "05": eager_responder,
+    "06": gullible_responder,
     "07": ticket_responder,
     "08": ticket_responder,  # session 08 records and replays session 07's re-ask
     "09": ticket_responder,  # session 09's shift: the same drafter, over twenty orders
