@@ -111,7 +111,7 @@ SESSIONS: tuple[Session, ...] = (
             "spans, a JSONL record of a live session, a replay proven content-identical"),
     Session(9, "shift-report", "report", "core", ("cafe/report.py",),
             "a shift report: stop reasons, attempts, cost"),
-    Session(10, "failure-taxonomy", "taxonomy", "core", ("cafe/taxonomy.py",),
+    Session(10, "failure-taxonomy", "taxonomy", "core", ("cafe/taxonomy.py", "cafe/practice_shift.py"),
             "error analysis: exhausted runs sorted into a failure taxonomy"),
     Session(11, "cost-routing", "routing", "core", ("cafe/routing.py",),
             "cost-aware routing between models; what retries cost"),

@@ -1,0 +1,268 @@
+"""Error analysis: every run that did not pass, sorted into exactly one failure class.
+
+Session 10 (`sessions/s10-failure-taxonomy/lesson.md`, notebook
+`notebooks/s10-failure-taxonomy.ipynb`). Session 07's loop ends each run on a stop reason, and
+its attempt log says what each draft failed. This module reads those logs for a whole shift:
+
+- `Run`: one order of a shift and how it ended, a `RepairResult` or the endpoint failure that
+  stopped it (`run_shift` catches an `EndpointError` per order, so one dead request does not
+  lose the shift);
+- `CLASS_TESTS`: one test per class in `FAILURE_CLASSES`, and the tests overlap on purpose;
+  `classify` returns the first class, in that order, whose test holds, so no run has two;
+- `code`: the failure that gave a run its class (the check held throughout, the one that came
+  back, ...), so runs can be piled by class and check;
+- `sort_runs`: the `Taxonomy` of a shift, whose counts are checked to add up to its runs, with
+  examples per class and the piles biggest first; `first_fix` names the pile to work on first.
+
+A failure is identified by its check and the span it quotes (`failure_key`): "missing_field
+'table'" on attempt 1 and attempt 3 is the same failure. What it leaves out: why a failure
+happens (reading the examples is the analyst's job), what a class costs (session 11), and a
+model judging free text (session 12). The notebook's your-turn checkers are `cafe.exercises.s10`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal, get_args
+
+from cafe.consent import OrderSpec
+from cafe.endpoint.errors import EndpointError
+from cafe.repair import Generator, RepairResult, repair_ticket
+from cafe.schema import Failure
+
+__all__ = [
+    "FailureClass", "FAILURE_CLASSES", "EXAMPLES_PER_CLASS", "Runner", "FailureKey", "failure_key",
+    "attempt_keys", "holds_throughout", "comes_back", "changes", "Run", "CLASS_TESTS", "class_tests",
+    "classify", "code", "Taxonomy", "sort_runs", "first_fix", "run_shift",
+]
+
+# The five classes, declared in precedence order: when several tests hold, the earliest wins.
+#   transport    the endpoint failed; nothing the run recorded says anything about the model
+#   blocked      policy refused the request before any draft (the request was the defect)
+#   systematic   one failure on every attempt: the same cause, every time
+#   alternating  a failure went away and came back: one fix undid another
+#   drifting     the failures changed and never came back: a moving target
+FailureClass = Literal["transport", "blocked", "systematic", "alternating", "drifting"]
+FAILURE_CLASSES: tuple[str, ...] = get_args(FailureClass)
+
+# How many example runs a taxonomy keeps per class: enough to read, few enough to read them all.
+EXAMPLES_PER_CLASS = 3
+
+# A runner takes an order and a generator and returns how the run ended (`repair_ticket` is one).
+Runner = Callable[[OrderSpec, Generator], RepairResult]
+# A failure's identity across attempts: its check and the span it quotes.
+FailureKey = tuple[str, str]
+
+
+def failure_key(failure: Failure) -> FailureKey:
+    """(check, span): two attempts fail "the same failure" when these agree."""
+    return failure.check, failure.span
+
+
+def attempt_keys(result: RepairResult) -> list[frozenset[FailureKey]]:
+    """The failures of each attempt, as sets of keys, in attempt order."""
+    return [frozenset(failure_key(f) for f in attempt.failures) for attempt in result.attempts]
+
+
+def holds_throughout(keys: Sequence[frozenset[FailureKey]]) -> frozenset[FailureKey]:
+    """The failures present on every attempt (empty when there is none, or no attempt)."""
+    return frozenset.intersection(*keys) if keys else frozenset()
+
+
+def comes_back(keys: Sequence[frozenset[FailureKey]]) -> list[FailureKey]:
+    """Failures that were present, then absent on a later attempt, then present again."""
+    back = []
+    for key in sorted(set().union(*keys)):
+        present = [key in attempt for attempt in keys]
+        first, last = present.index(True), len(present) - 1 - present[::-1].index(True)
+        if not all(present[first:last + 1]):
+            back.append(key)
+    return back
+
+
+def changes(keys: Sequence[frozenset[FailureKey]]) -> bool:
+    """Whether any attempt failed differently from the attempt before it."""
+    return any(before != after for before, after in zip(keys, keys[1:]))
+
+
+@dataclass(frozen=True)
+class Run:
+    """One order of a shift and how its run ended: a `result`, or the `transport` problem kind
+    (`cafe.endpoint.problems.PROBLEM_KINDS`) of the endpoint failure that stopped it."""
+
+    spec: OrderSpec
+    result: RepairResult | None = None
+    transport: str | None = None
+    detail: str = ""  # the endpoint's message, when `transport` is set
+
+    def __post_init__(self) -> None:
+        if (self.result is None) == (self.transport is None):
+            raise ValueError("A Run holds a result or a transport failure, exactly one: pass "
+                             "Run(spec, result=...) or Run(spec, transport='timeout').")
+
+    @property
+    def passed(self) -> bool:
+        return self.result is not None and self.result.stop_reason == "passed"
+
+
+def _attempts(run: Run) -> list[frozenset[FailureKey]]:
+    if run.result is None or run.result.stop_reason != "retries_exhausted":
+        return []
+    return attempt_keys(run.result)
+
+
+# The test for each class, in `FAILURE_CLASSES` order. They overlap on purpose: a run whose table
+# is missing on every attempt while its other failures come and go passes three of them.
+# `classify` takes the first that holds, which is what keeps the classes apart.
+CLASS_TESTS: Mapping[str, Callable[[Run], bool]] = MappingProxyType({
+    "transport": lambda run: run.transport is not None,
+    "blocked": lambda run: run.result is not None and run.result.stop_reason == "policy_violation",
+    "systematic": lambda run: bool(holds_throughout(_attempts(run))),
+    "alternating": lambda run: bool(comes_back(_attempts(run))),
+    "drifting": lambda run: changes(_attempts(run)),
+})
+assert tuple(CLASS_TESTS) == FAILURE_CLASSES
+
+
+def _as_run(run: Run | RepairResult) -> Run:
+    if isinstance(run, RepairResult):  # a bare result: its order is not needed to classify it
+        return Run(OrderSpec(1, ("(not recorded)",)), result=run)
+    if not isinstance(run, Run):
+        raise TypeError(f"classify() takes a cafe.taxonomy.Run or a cafe.repair.RepairResult, "
+                        f"not {type(run).__name__}.")
+    return run
+
+
+def class_tests(run: Run | RepairResult) -> tuple[str, ...]:
+    """Every class whose test holds for the run, in precedence order (often more than one)."""
+    run = _as_run(run)
+    return tuple(name for name, test in CLASS_TESTS.items() if test(run))
+
+
+def classify(run: Run | RepairResult) -> str:
+    """The run's one failure class: the first of `FAILURE_CLASSES` whose test holds.
+
+    A passed run has no failure class (ValueError). So has an exhausted run none of whose tests
+    hold, which `repair_ticket` never makes: every attempt of an exhausted run failed something.
+    """
+    run = _as_run(run)
+    if run.passed:
+        raise ValueError("This run passed, so it has no failure class; classify the runs that did not "
+                         "pass (sort_runs skips passed runs for you).")
+    held = class_tests(run)
+    if not held:
+        raise ValueError("No class test holds for this run: an exhausted run needs at least one attempt, "
+                         "and every attempt must have failed a check (as repair_ticket's runs do).")
+    return held[0]
+
+
+def code(run: Run | RepairResult) -> str:
+    """The check behind a run's class: the one held throughout, the first one that came back, the
+    one the last attempt failed; the first check that blocked it; or the transport problem kind."""
+    run = _as_run(run)
+    kind = classify(run)
+    if kind == "transport":
+        return str(run.transport)
+    assert run.result is not None
+    if kind == "blocked":
+        return run.result.blocked_by[0].check
+    keys = attempt_keys(run.result)
+    if kind == "systematic":
+        first = [failure_key(f) for f in run.result.attempts[0].failures]
+        return next(key for key in first if key in holds_throughout(keys))[0]
+    if kind == "alternating":
+        return comes_back(keys)[0][0]
+    return run.result.attempts[-1].failures[0].check
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    """A shift sorted: how many runs, how many passed, how many of the rest fell in each class.
+
+    `counts` lists every class in `FAILURE_CLASSES` (zeros included); `piles` are (class, check,
+    runs), biggest first; `examples` keeps up to `EXAMPLES_PER_CLASS` runs per class. Building
+    one checks that the classes add up to the runs that did not pass.
+    """
+
+    runs: int
+    passed: int
+    counts: Mapping[str, int]
+    piles: tuple[tuple[str, str, int], ...]
+    examples: Mapping[str, tuple[Run, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if tuple(self.counts) != FAILURE_CLASSES:
+            raise ValueError(f"counts must list every class in order, {FAILURE_CLASSES}; got {tuple(self.counts)}.")
+        if self.passed + sum(self.counts.values()) != self.runs:
+            raise ValueError(f"The counts do not add up: {self.passed} passed + {sum(self.counts.values())} "
+                             f"classified != {self.runs} runs. Every run must be in exactly one place.")
+        for name in FAILURE_CLASSES:
+            if sum(n for kind, _, n in self.piles if kind == name) != self.counts[name]:
+                raise ValueError(f"The {name} piles do not add up to its count, {self.counts[name]}.")
+        object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
+        object.__setattr__(self, "examples", MappingProxyType(dict(self.examples)))
+
+    @property
+    def failed(self) -> int:
+        return self.runs - self.passed
+
+    def shares(self) -> dict[str, float]:
+        """Each class's share of the runs that did not pass (all zeros when every run passed)."""
+        return {name: (n / self.failed if self.failed else 0.0) for name, n in self.counts.items()}
+
+
+def sort_runs(runs: Iterable[Run]) -> Taxonomy:
+    """Sort a shift's runs: passed ones counted, every other one in exactly one class."""
+    runs = list(runs)
+    counts = dict.fromkeys(FAILURE_CLASSES, 0)
+    piles: Counter[tuple[str, str]] = Counter()
+    examples: dict[str, list[Run]] = {name: [] for name in FAILURE_CLASSES}
+    for run in runs:
+        if not isinstance(run, Run):
+            raise TypeError(f"sort_runs() takes cafe.taxonomy.Run records (run_shift makes them), "
+                            f"not {type(run).__name__}.")
+        if run.passed:
+            continue
+        kind = classify(run)
+        counts[kind] += 1
+        piles[kind, code(run)] += 1
+        if len(examples[kind]) < EXAMPLES_PER_CLASS:
+            examples[kind].append(run)
+    rank = {name: i for i, name in enumerate(FAILURE_CLASSES)}
+    ordered = sorted(piles.items(), key=lambda item: (-item[1], rank[item[0][0]], item[0][1]))
+    return Taxonomy(len(runs), sum(run.passed for run in runs), counts,
+                    tuple((kind, check, n) for (kind, check), n in ordered),
+                    {name: tuple(found) for name, found in examples.items()})
+
+
+def first_fix(taxonomy: Taxonomy) -> tuple[str, str, int] | None:
+    """The biggest pile a change to the harness or its endpoint could shrink: (class, check, runs).
+
+    Blocked runs are left out: there the policy did its job, and the fix, if any, is at the front
+    of house. None when no other run failed.
+    """
+    return next((pile for pile in taxonomy.piles if pile[0] != "blocked"), None)
+
+
+def run_shift(orders: Iterable[OrderSpec], generate: Generator, *, runner: Runner = repair_ticket,
+              on_run: Callable[[Run], None] | None = None) -> tuple[Run, ...]:
+    """Run every order through `runner` (default `repair_ticket`) with the same generator.
+
+    An `EndpointError` ends that order's run as a transport failure and the shift goes on; any
+    other error (a missing setting, a bug) stops the shift. `on_run` is called after each order.
+    """
+    runs = []
+    for spec in orders:
+        try:
+            run = Run(spec, result=runner(spec, generate))
+        except EndpointError as exc:
+            run = Run(spec, transport=exc.kind, detail=str(exc))
+        if not isinstance(run.result, (RepairResult, type(None))):
+            raise TypeError(f"The runner returned {type(run.result).__name__}; it must return a RepairResult.")
+        runs.append(run)
+        if on_run is not None:
+            on_run(run)
+    return tuple(runs)
