@@ -73,9 +73,11 @@ def holds_throughout(keys: Sequence[frozenset[FailureKey]]) -> frozenset[Failure
 
 
 def comes_back(keys: Sequence[frozenset[FailureKey]]) -> list[FailureKey]:
-    """Failures that were present, then absent on a later attempt, then present again."""
+    """Failures that were present, then absent on a later attempt, then present again; the one
+    seen first comes first (ties in key order)."""
     back = []
-    for key in sorted(set().union(*keys)):
+    seen = sorted(set().union(*keys), key=lambda key: (next(i for i, a in enumerate(keys) if key in a), key))
+    for key in seen:
         present = [key in attempt for attempt in keys]
         first, last = present.index(True), len(present) - 1 - present[::-1].index(True)
         if not all(present[first:last + 1]):

@@ -202,3 +202,9 @@ def test_run_shift_uses_the_runner_it_is_given():
     assert calls == [4, 4] and all(len(run.result.attempts) == 1 for run in runs)
     with pytest.raises(TypeError, match="must return a RepairResult"):
         run_shift([SPEC], make_scripted_generator(["{}"]), runner=lambda spec, generate: "passed")
+
+
+def test_code_of_an_alternating_run_is_the_failure_seen_first_whatever_the_cap():
+    # The 86'd omelette drafted, dropped, drafted...: sold_out first, however many attempts.
+    assert code(run_of("B", "C", "B")) == "sold_out"
+    assert code(run_of("B", "C", "B", "C", "B")) == "sold_out"
