@@ -174,8 +174,9 @@ def shift_responder(request: dict) -> Reply:
     attempt = 1 + max((int(n) for n in _FAILED_ATTEMPT.findall(view)), default=0)
     habit = SHIFT_HABITS.get(ticket["table"], "careful")
     if habit == "server_error":
-        raise EndpointError("The kitchen's model endpoint failed with HTTP 503 (scripted: session 10's "
-                            "practice shift)", status=503, kind="http_error")
+        raise EndpointError(f"HTTP 503 from the model endpoint (scripted: table {ticket['table']}'s habit in "
+                            "session 10's practice shift)",
+                            status=503, kind="http_error")
     _follow_view(ticket, view)
     if habit == "slips_once" and attempt == 1:
         del ticket["table"]
