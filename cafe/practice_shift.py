@@ -7,9 +7,10 @@ it has been run on a shift whose answer is known. This module is that shift:
 - `PRACTICE_SHIFT`: twenty orders, each with the way its run was built to end (`ShiftOrder`);
 - `designed_counts()`: that known mix as counts, to set beside what `cafe.taxonomy.sort_runs`
   measures;
-- `practice_generator()`: the scripted drafter behind it (scripted in both modes), `cafe.endpoint.rehearsals.shift_responder`,
-  reached through `make_model_generator` exactly as a real endpoint is. `cafe serve --session 10`
-  answers from the same responder, so the shift reads the same over HTTP.
+- `practice_generator()`: the scripted drafter behind it, `cafe.endpoint.rehearsals.shift_responder`,
+  reached through `make_model_generator` exactly as a real endpoint is, and scripted in both
+  modes. `cafe serve --session 10` answers from the same responder, so the shift reads the same
+  over HTTP.
 
 The drafter copies each order from its brief and does literally what the last failure view says;
 on some tables it also has a habit (`SHIFT_HABITS`): it forgets the table until told, writes the

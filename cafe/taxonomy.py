@@ -34,7 +34,7 @@ from cafe.repair import Generator, RepairResult, repair_ticket
 from cafe.schema import Failure
 
 __all__ = [
-    "FailureClass", "FAILURE_CLASSES", "EXAMPLES_PER_CLASS", "Runner", "FailureKey", "failure_key",
+    "FailureClass", "FAILURE_CLASSES", "SETUP_PROBLEMS", "EXAMPLES_PER_CLASS", "Runner", "FailureKey", "failure_key",
     "attempt_keys", "holds_throughout", "comes_back", "changes", "Run", "CLASS_TESTS", "class_tests",
     "classify", "code", "Taxonomy", "sort_runs", "first_fix", "run_shift",
 ]
@@ -47,6 +47,11 @@ __all__ = [
 #   drifting     the failures changed and never came back: a moving target
 FailureClass = Literal["transport", "blocked", "systematic", "alternating", "drifting"]
 FAILURE_CLASSES: tuple[str, ...] = get_args(FailureClass)
+
+# Endpoint problems (`cafe.endpoint.problems.PROBLEM_KINDS`) that mean the settings are wrong, not
+# that one request failed: a refused key, an unknown model, a base URL that is a web page. Every
+# order would fail the same way, so `run_shift` stops and lets the error say how to fix it.
+SETUP_PROBLEMS: frozenset[str] = frozenset({"key_refused", "not_found", "web_page"})
 
 # How many example runs a taxonomy keeps per class: enough to read, few enough to read them all.
 EXAMPLES_PER_CLASS = 3
@@ -253,14 +258,17 @@ def run_shift(orders: Iterable[OrderSpec], generate: Generator, *, runner: Runne
               on_run: Callable[[Run], None] | None = None) -> tuple[Run, ...]:
     """Run every order through `runner` (default `repair_ticket`) with the same generator.
 
-    An `EndpointError` ends that order's run as a transport failure and the shift goes on; any
-    other error (a missing setting, a bug) stops the shift. `on_run` is called after each order.
+    An `EndpointError` ends that order's run as a transport failure and the shift goes on, unless
+    its kind is in `SETUP_PROBLEMS`; that, and any other error (a missing setting, a bug), stops
+    the shift. `on_run` is called after each order.
     """
     runs = []
     for spec in orders:
         try:
             run = Run(spec, result=runner(spec, generate))
         except EndpointError as exc:
+            if exc.kind in SETUP_PROBLEMS:
+                raise
             run = Run(spec, transport=exc.kind, detail=str(exc))
         if not isinstance(run.result, (RepairResult, type(None))):
             raise TypeError(f"The runner returned {type(run.result).__name__}; it must return a RepairResult.")

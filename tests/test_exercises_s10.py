@@ -115,7 +115,8 @@ def _block_allergies(spec, generate):
 
 
 @pytest.mark.parametrize("wrong, complaint", [
-    (lambda spec, generate: repair_ticket(spec, generate, cap=5), "the biggest pile, 5 alternating runs on sold_out: 5 of its orders"),
+    (lambda spec, generate: repair_ticket(spec, generate, cap=5),
+     "the biggest pile, 5 alternating runs on sold_out: 5 of its orders"),
     (lambda spec, generate: repair_ticket(spec, generate, cap=2), "the biggest pile, 5 alternating runs on sold_out"),
     (_relabel, "table 4: refused after 3 draft(s)"),
     (_waive_86d, "table 4: passed with a ticket that fails out_of_scope"),

@@ -53,6 +53,8 @@ LAB_CASES = [
     LabCase("s07-repair-loop", "s07.stop_reason", "no ticket: the cap stops it", "s07.why_exhausted",
             "my_repair_ticket", "cafe.exercises.s07.check_repair_loop",
             "def my_repair_ticket(spec, generate, cap=3): return None"),
+    LabCase("s10-failure-taxonomy", "s10.biggest_pile", "systematic on unsafe", "s10.why_circle",
+            "my_classify", "cafe.exercises.s10.check_classify", "def my_classify(run): return 'drifting'"),
     LabCase("s13-stall-detection", "s13.blind_thrash", "no", "s13.why_signature_streak",
             "my_fold", "cafe.exercises.s13.check_fold_diagnostic", "def my_fold(state, dispatch): return state"),
 ]

@@ -12,7 +12,8 @@ from cafe.endpoint.errors import ConfigError, EndpointError
 from cafe.repair import OMELETTE_SPEC, UNSAFE_SPEC, Attempt, RepairResult, make_scripted_generator, repair_ticket
 from cafe.schema import Failure, Ticket
 from cafe.taxonomy import (
-    CLASS_TESTS, EXAMPLES_PER_CLASS, FAILURE_CLASSES, Run, Taxonomy, class_tests, classify, code, comes_back,
+    CLASS_TESTS, EXAMPLES_PER_CLASS, FAILURE_CLASSES, SETUP_PROBLEMS, Run, Taxonomy, class_tests, classify, code,
+    comes_back,
     first_fix, holds_throughout, run_shift, sort_runs,
 )
 
@@ -189,6 +190,12 @@ def test_run_shift_records_an_endpoint_failure_and_goes_on():
 def test_run_shift_lets_a_setup_error_stop_the_shift():
     with pytest.raises(ConfigError):
         run_shift([SPEC], Failing({4}, ConfigError("CAFE_MODEL is not set")))
+
+
+@pytest.mark.parametrize("kind", sorted(SETUP_PROBLEMS))
+def test_run_shift_stops_on_an_endpoint_problem_that_means_the_settings_are_wrong(kind):
+    with pytest.raises(EndpointError):
+        run_shift([SPEC, SPEC], Failing({4}, EndpointError("check CAFE_API_KEY", kind=kind)))
 
 
 def test_run_shift_uses_the_runner_it_is_given():

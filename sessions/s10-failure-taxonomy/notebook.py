@@ -278,8 +278,8 @@ for name in FAILURE_CLASSES:
     print(f"  {name:<12} {your_taxonomy.counts[name]:>3}  ({your_taxonomy.shares()[name]:.0%})")
 for kind, check, count in your_taxonomy.piles[:5]:
     example = next((run for run in your_taxonomy.examples[kind] if code(run) == check), None)
-    shown = " | ".join(line.strip() for line in trace(example)) if example else "(no example kept)"
-    print(f"  pile: {count} {kind} on {check}\n        e.g. table {example.spec.table if example else '-'}: {shown[:120]}")
+    shown = f"table {example.spec.table}: " + " | ".join(line.strip() for line in trace(example)) if example else "-"
+    print(f"  pile: {count} {kind} on {check}\n        e.g. {shown[:120]}")
 print(f"first fix for your shift: {first_fix(your_taxonomy)}")
 
 # %% [markdown]
