@@ -98,9 +98,10 @@ def changes(keys: Sequence[frozenset[FailureKey]]) -> bool:
 @dataclass(frozen=True)
 class Run:
     """One order of a shift and how its run ended: a `result`, or the `transport` problem kind
-    (`cafe.endpoint.problems.PROBLEM_KINDS`) of the endpoint failure that stopped it."""
+    (`cafe.endpoint.problems.PROBLEM_KINDS`) of the endpoint failure that stopped it. `spec` is
+    None only for a bare `RepairResult` handed to `classify`, whose order was not recorded."""
 
-    spec: OrderSpec
+    spec: OrderSpec | None
     result: RepairResult | None = None
     transport: str | None = None
     detail: str = ""  # the endpoint's message, when `transport` is set
@@ -136,7 +137,7 @@ assert tuple(CLASS_TESTS) == FAILURE_CLASSES
 
 def _as_run(run: Run | RepairResult) -> Run:
     if isinstance(run, RepairResult):  # a bare result: its order is not needed to classify it
-        return Run(OrderSpec(1, ("(not recorded)",)), result=run)
+        return Run(None, result=run)
     if not isinstance(run, Run):
         raise TypeError(f"classify() takes a cafe.taxonomy.Run or a cafe.repair.RepairResult, "
                         f"not {type(run).__name__}.")

@@ -92,3 +92,26 @@ def test_shift_responder_follows_the_last_view_only():
     restored = shift_responder({"messages": brief + [{"role": "user", "content": told_missing}]})
     assert '"items": ["americano"]' in dropped
     assert '"items": ["cheese omelette", "americano"]' in restored
+
+
+def test_toy_10_live_against_cafe_serve_session_10_reads_like_the_offline_shift():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") or k == "CAFE_HOME"}
+    toy = root / "sessions" / "s10-failure-taxonomy" / "toy.py"
+    offline = subprocess.run([sys.executable, str(toy)], capture_output=True, text=True, env=env, cwd=root,
+                             timeout=120)
+    with running_server(session_script("10"), label="session-10") as server:
+        env.update({"COURSE_MODE": "live", "CAFE_BASE_URL": server.base_url, "CAFE_API_KEY": "sk-local",
+                    "CAFE_MODEL": OFFLINE_MODEL})
+        live = subprocess.run([sys.executable, str(toy)], capture_output=True, text=True, env=env, cwd=root,
+                              timeout=120)
+    assert offline.returncode == 0 and live.returncode == 0, offline.stderr + live.stderr
+    for out in (offline.stdout, live.stdout):
+        assert "5: a failure went away and came back (alternating" in out
+        assert "The counts add up: 7 passed + 13 sorted = 20 runs" in out
+    assert "default rule" not in live.stdout
