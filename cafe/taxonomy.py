@@ -12,7 +12,8 @@ its attempt log says what each draft failed. This module reads those logs for a 
 - `code`: the failure that gave a run its class (the check held throughout, the one that came
   back, ...), so runs can be piled by class and check;
 - `sort_runs`: the `Taxonomy` of a shift, whose counts are checked to add up to its runs, with
-  examples per class and the piles biggest first; `first_fix` names the pile to work on first.
+  examples per class and the piles biggest first; `first_fix` names the pile to work on first;
+- `run_from_trace`: a run read back from a session 08 trace, so `classify` takes a `Trace` too.
 
 A failure is identified by its check and the span it quotes (`failure_key`): "missing_field
 'table'" on attempt 1 and attempt 3 is the same failure. What it leaves out: why a failure
@@ -22,6 +23,8 @@ model judging free text (session 12). The notebook's your-turn checkers are `caf
 
 from __future__ import annotations
 
+import ast
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,13 +33,14 @@ from typing import Literal, get_args
 
 from cafe.consent import OrderSpec
 from cafe.endpoint.errors import EndpointError
-from cafe.repair import Generator, RepairResult, repair_ticket
-from cafe.schema import Failure
+from cafe.repair import Attempt, Generator, RepairResult, repair_ticket
+from cafe.schema import Failure, parse_draft
+from cafe.spans import CHECK_LINES, ERROR_TYPE, OUTPUT_MESSAGES, Span, Trace
 
 __all__ = [
     "FailureClass", "FAILURE_CLASSES", "SETUP_PROBLEMS", "EXAMPLES_PER_CLASS", "Runner", "FailureKey", "failure_key",
     "attempt_keys", "holds_throughout", "comes_back", "changes", "Run", "CLASS_TESTS", "class_tests",
-    "classify", "code", "Taxonomy", "sort_runs", "first_fix", "run_shift",
+    "classify", "code", "Taxonomy", "sort_runs", "first_fix", "run_shift", "run_from_trace",
 ]
 
 # The five classes, declared in precedence order: when several tests hold, the earliest wins.
@@ -135,12 +139,14 @@ CLASS_TESTS: Mapping[str, Callable[[Run], bool]] = MappingProxyType({
 assert tuple(CLASS_TESTS) == FAILURE_CLASSES
 
 
-def _as_run(run: Run | RepairResult) -> Run:
+def _as_run(run: Run | RepairResult | Trace) -> Run:
     if isinstance(run, RepairResult):  # a bare result: its order is not needed to classify it
         return Run(None, result=run)
+    if isinstance(run, Trace):
+        return run_from_trace(run)
     if not isinstance(run, Run):
-        raise TypeError(f"classify() takes a cafe.taxonomy.Run or a cafe.repair.RepairResult, "
-                        f"not {type(run).__name__}.")
+        raise TypeError(f"classify() takes a cafe.taxonomy.Run, a cafe.repair.RepairResult or a "
+                        f"cafe.spans.Trace, not {type(run).__name__}.")
     return run
 
 
@@ -277,3 +283,54 @@ def run_shift(orders: Iterable[OrderSpec], generate: Generator, *, runner: Runne
         if on_run is not None:
             on_run(run)
     return tuple(runs)
+
+
+# --- runs read back from session 08's traces ----------------------------------------------------
+
+
+def _failure(line: str) -> Failure:
+    """A `Failure` from the line `Failure.line()` wrote: "check: 'span'. Fix: fix"."""
+    check, _, rest = line.partition(": ")
+    for found in re.finditer(r"\. Fix: ", rest):
+        try:
+            span = ast.literal_eval(rest[:found.start()])
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(span, str):
+            return Failure(check, span, rest[found.end():])
+    raise ValueError(f"{line!r} is not a failure line as cafe.schema.Failure.line() writes one.")
+
+
+def _checked(trace: Trace, parent: Span, name: str) -> tuple[Failure, ...]:
+    spans = [s for s in trace.children(parent) if s.kind == "check" and s.name == name]
+    return tuple(_failure(line) for s in spans for line in s.get(CHECK_LINES, []))
+
+
+def run_from_trace(trace: Trace) -> Run:
+    """The `Run` a session 08 trace of the re-ask records (`cafe.trace.record_repair`).
+
+    Failures come back from each check span's lines; a passed run's ticket from its last draft.
+    A run cut short by an endpoint error becomes a transport run of kind "other" (a trace keeps
+    the error's type, not its kind). Drafts' text, prompt sizes and usage are not rebuilt.
+    """
+    root = trace.root
+    table, items = root.get("cafe.order.table"), root.get("cafe.order.items")
+    spec = OrderSpec(table, tuple(items)) if isinstance(table, int) and items else None
+    if trace.stop_reason is None:
+        if root.get(ERROR_TYPE) not in ("EndpointError", "RequestRejected"):
+            raise ValueError(f"This trace's run ended on {root.get(ERROR_TYPE)!r}, not a stop reason or an "
+                             "endpoint failure; it is not a finished repair_ticket run.")
+        return Run(spec, transport="other", detail=f"the trace ends on {root.get(ERROR_TYPE)}")
+    attempt_spans = sorted(trace.of_kind("attempt"), key=lambda s: s.start_s)
+    attempts = tuple(Attempt(n, "", _checked(trace, span, "check ticket"), 0, None)
+                     for n, span in enumerate(attempt_spans, start=1))
+    ticket = None
+    if trace.stop_reason == "passed":
+        calls = [s for s in trace.children(attempt_spans[-1]) if s.kind == "model_call"] if attempt_spans else []
+        parts = [p for m in (calls[-1].get(OUTPUT_MESSAGES) or [] if calls else []) for p in m.get("parts", [])]
+        ticket = parse_draft("".join(str(p.get("content", "")) for p in parts)).ticket
+        if ticket is None:
+            raise ValueError("This trace says the run passed, but its last draft is not a ticket.")
+    return Run(spec, result=RepairResult(trace.stop_reason, ticket, attempts,  # type: ignore[arg-type]
+                                         blocked_by=_checked(trace, root, "check policy")))
+

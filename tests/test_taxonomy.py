@@ -14,7 +14,7 @@ from cafe.schema import Failure, Ticket
 from cafe.taxonomy import (
     CLASS_TESTS, EXAMPLES_PER_CLASS, FAILURE_CLASSES, SETUP_PROBLEMS, Run, Taxonomy, class_tests, classify, code,
     comes_back,
-    first_fix, holds_throughout, run_shift, sort_runs,
+    first_fix, holds_throughout, run_from_trace, run_shift, sort_runs,
 )
 
 SPEC = OrderSpec(table=4, items=("latte",), request="A latte for table 4.")
@@ -87,7 +87,7 @@ def test_classify_an_exhausted_run_with_a_clean_attempt_is_refused():
 
 def test_classify_takes_a_bare_repair_result_too():
     assert classify(exhausted("A", "B", "A")) == "alternating"
-    with pytest.raises(TypeError, match="Run or a cafe.repair.RepairResult"):
+    with pytest.raises(TypeError, match="a cafe.repair.RepairResult or a cafe.spans.Trace"):
         classify("alternating")
 
 
@@ -215,3 +215,52 @@ def test_code_of_an_alternating_run_is_the_failure_seen_first_whatever_the_cap()
     # The 86'd omelette drafted, dropped, drafted...: sold_out first, however many attempts.
     assert code(run_of("B", "C", "B")) == "sold_out"
     assert code(run_of("B", "C", "B", "C", "B")) == "sold_out"
+
+
+# --- runs read back from traces ---------------------------------------------------------------------
+
+
+def test_run_from_trace_gives_the_practice_shift_the_same_classes_through_a_trace_file(tmp_path):
+    from cafe.practice_shift import PRACTICE_SHIFT, practice_generator, practice_orders
+    from cafe.trace import Recorder, read_traces, record_repair, write_traces
+
+    generate, traces = practice_generator(), []
+    for spec in practice_orders():
+        recorder = Recorder()
+        try:
+            record_repair(spec, generate, recorder=recorder)
+        except EndpointError:
+            pass  # the trace keeps the spans of a run the endpoint cut short
+        traces.append(recorder.trace())
+    write_traces(traces, tmp_path / "shift.jsonl")
+    runs = [run_from_trace(trace) for trace in read_traces(tmp_path / "shift.jsonl")]
+    direct = run_shift(practice_orders(), practice_generator())
+    assert ["passed" if run.passed else classify(run) for run in runs] == [o.designed for o in PRACTICE_SHIFT]
+    for traced, ran in zip(runs, direct):
+        assert traced.spec.table == ran.spec.table
+        if ran.result is not None:
+            assert [a.failures for a in traced.result.attempts] == [a.failures for a in ran.result.attempts]
+            assert traced.result.ticket == ran.result.ticket
+            assert traced.result.blocked_by == ran.result.blocked_by
+    assert classify(traces[7]) == "alternating"  # classify takes a Trace as it is
+
+
+def test_run_from_trace_refuses_a_run_that_stopped_on_a_bug():
+    from cafe.trace import Recorder, record_repair
+
+    def broken(messages):
+        raise KeyError("a bug in the generator")
+
+    recorder = Recorder()
+    with pytest.raises(KeyError):
+        record_repair(SPEC, broken, recorder=recorder)
+    with pytest.raises(ValueError, match="not a finished repair_ticket run"):
+        run_from_trace(recorder.trace())
+
+
+def test_run_from_trace_reads_a_span_quoting_a_quote_back():
+    from cafe.trace import record_repair
+
+    result, trace = record_repair(SPEC, make_scripted_generator(['{"table": 4, "items": ["it\'s. Fix: me"], '
+                                                                '"allergies": [], "notes": ""}']))
+    assert [a.failures for a in run_from_trace(trace).result.attempts] == [a.failures for a in result.attempts]
