@@ -283,6 +283,10 @@ for kind, check, count in your_taxonomy.piles[:5]:
 print(f"first fix for your shift: {first_fix(your_taxonomy)}")
 
 # %% [markdown]
+# Recorded a shift with session 08? `classify` takes each trace as it is, so
+# `[classify(trace) for trace in read_traces(path)]` (with `read_traces` from `cafe.trace`) sorts
+# the runs in a trace file the same way; `run_from_trace` gives the `Run` for `sort_runs`.
+#
 # **Live stretch:** run your shift again through `my_fixed_runner` (change the cell above to pass
 # `runner=my_fixed_runner` to `run_shift`). Did the pile you aimed at shrink on *your* model, and
 # did anything else move? If your biggest pile is a different one, write the fix it calls for.
