@@ -272,13 +272,15 @@ def run_shift(orders: Iterable[OrderSpec], generate: Generator, *, runner: Runne
     runs = []
     for spec in orders:
         try:
-            run = Run(spec, result=runner(spec, generate))
+            result = runner(spec, generate)
         except EndpointError as exc:
             if exc.kind in SETUP_PROBLEMS:
                 raise
             run = Run(spec, transport=exc.kind, detail=str(exc))
-        if not isinstance(run.result, (RepairResult, type(None))):
-            raise TypeError(f"The runner returned {type(run.result).__name__}; it must return a RepairResult.")
+        else:
+            if not isinstance(result, RepairResult):
+                raise TypeError(f"The runner returned {type(result).__name__}; it must return a RepairResult.")
+            run = Run(spec, result=result)
         runs.append(run)
         if on_run is not None:
             on_run(run)

@@ -97,7 +97,7 @@ def check_classify(fn: Callable[[Run], str]) -> list[str]:
 
 
 class _Counting:
-    """Wraps a generator and counts the drafts asked for since the last `reset`."""
+    """Wraps a generator and counts the drafts asked of it."""
 
     def __init__(self, generate: Generator):
         self.generate, self.calls = generate, 0
