@@ -66,6 +66,8 @@ LAB_CASES = [
             "my_replay_client", "cafe.exercises.s08.check_replay_client", "def my_replay_client(trace): return None"),
     LabCase("s09-shift-report", "s09.common_ending", "the cap ends the run", "s09.why_cap_most",
             "summarize", "cafe.exercises.s09.check_summarize", "def summarize(runs): return {}"),
+    LabCase("s10-failure-taxonomy", "s10.biggest_pile", "systematic on unsafe", "s10.why_circle",
+            "my_classify", "cafe.exercises.s10.check_classify", "def my_classify(run): return 'drifting'"),
     LabCase("s13-stall-detection", "s13.blind_thrash", "no", "s13.why_signature_streak",
             "my_fold", "cafe.exercises.s13.check_fold_diagnostic", "def my_fold(state, dispatch): return state"),
     LabCase("s12-model-judge", "s12.kappa", "about 0.95", "s12.why_kappa",

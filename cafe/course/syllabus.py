@@ -115,7 +115,7 @@ SESSIONS: tuple[Session, ...] = (
     Session(9, "shift-report", "report", "core", ("cafe/report.py", "cafe/shift.py", "cafe/report_traces.py",
                                                  "cafe/banked.py", "cafe/report_figures.py"),
             "a shift report: stop reasons, attempts, cost"),
-    Session(10, "failure-taxonomy", "taxonomy", "core", ("cafe/taxonomy.py",),
+    Session(10, "failure-taxonomy", "taxonomy", "core", ("cafe/taxonomy.py", "cafe/practice_shift.py"),
             "error analysis: exhausted runs sorted into a failure taxonomy"),
     Session(11, "cost-routing", "routing", "core", ("cafe/routing.py", "cafe/prices.py"),
             "cost-aware routing between models; what retries cost"),

@@ -29,12 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.formats import admits, requested_format
 from cafe.endpoint.scripted import Reply, Script, default_responder, minimal_instance
 
 __all__ = ["OWNER_PREFIX", "DEFAULT_LABEL", "SESSION_SCRIPTS", "SCRIPTS_DIR", "session_script", "session_label",
            "waiter_responder", "ticket_responder", "habits_responder", "habit_orders", "lenient_judge_responder",
-           "routing_responder", "eager_responder", "gullible_responder", "by_turn", "rehearsal_script", "default_rehearsal_note"]
+           "routing_responder", "eager_responder", "gullible_responder", "SHIFT_HABITS", "shift_responder", "by_turn", "rehearsal_script", "default_rehearsal_note"]
 
 # `cafe serve` names itself in each model's `owned_by` field, which OpenAI's model list carries.
 OWNER_PREFIX = "cafe-serve:"
@@ -266,6 +267,78 @@ def gullible_responder(request: dict) -> Reply:
     return json.dumps({"table": int(table) if table.isdigit() else 0, "items": items, "allergies": [], "notes": ""})
 
 
+# Session 10's practice shift: how the drafter writes each table's ticket. A table not listed here
+# gets "careful", the ticket its brief describes. Chosen so the shift holds a known mix of failure
+# modes; `cafe.practice_shift` lists the orders and the class each one was built to land in.
+#   slips_once        leaves out the table until a retry's failure view names it
+#   allergy_in_notes  writes the declared allergy into the notes, never into allergies, whatever it is told
+#   scattered         a different slip on each attempt: prose, then an extra espresso, then no table
+#   server_error      the endpoint fails (HTTP 503) instead of answering
+SHIFT_HABITS: Mapping[int, str] = types.MappingProxyType({
+    9: "slips_once", 11: "slips_once", 12: "slips_once",
+    6: "allergy_in_notes", 10: "allergy_in_notes", 15: "allergy_in_notes",
+    17: "scattered", 18: "scattered",
+    22: "server_error",
+})
+# A failure view's attempt line ("Attempt 2 failed 1 check:") and its failure lines
+# ("- sold_out: 'cheese omelette'. Fix: ..."), as `cafe.repair.failure_view` writes them.
+_FAILED_ATTEMPT = re.compile(r"^Attempt (\d+) failed", re.M)
+_VIEW_LINE = re.compile(r"^- (\w+): '([^'\n]*)'", re.M)
+
+
+def _shift_brief(brief: str) -> dict[str, Any] | None:
+    """The ticket a session 07 brief describes, or None when the text is not such a brief."""
+    fields = {key: value.strip() for key, value in _BRIEF_LINE.findall(brief)}
+    table = fields.get("Order for table", "")
+    if not table.isdigit():
+        return None
+    listed = lambda key: [part.strip() for part in fields.get(key, "").split(",")  # noqa: E731
+                          if part.strip() and part.strip().lower() not in ("none", "(none)")]
+    return {"table": int(table), "items": listed("Items:"), "allergies": listed("Declared allergies:"), "notes": ""}
+
+
+def _follow_view(ticket: dict[str, Any], view: str) -> None:
+    """Drop every item the last failure view calls 86'd. The ticket starts from the brief each
+    time, so an item a view said was missing is written again: a retry is only ever shown the
+    last view, and one fix can undo the one before it."""
+    named = _VIEW_LINE.findall(view)
+    dropped = {span for check, span in named if check == "sold_out"}
+    ticket["items"] = [item for item in ticket["items"] if item not in dropped]
+
+
+def shift_responder(request: dict) -> Reply:
+    """The drafter of session 10's practice shift: it writes the ticket its brief describes, reads
+    the last failure view literally (see `_follow_view`), and has the habit `SHIFT_HABITS` gives
+    the order's table. Stateless: the attempt number comes from the view ("Attempt 2 failed"), so
+    a shift run twice drafts the same tickets. A request that is not a brief gets the default rule."""
+    users = [m.get("content") or "" for m in request.get("messages") or [] if m.get("role") == "user"]
+    ticket = _shift_brief(users[0]) if users else None
+    if ticket is None:
+        return default_responder(request)
+    view = "\n".join(users[1:])
+    attempt = 1 + max((int(n) for n in _FAILED_ATTEMPT.findall(view)), default=0)
+    habit = SHIFT_HABITS.get(ticket["table"], "careful")
+    if habit == "server_error":
+        raise EndpointError(f"HTTP 503 from the model endpoint (scripted: table {ticket['table']}'s habit in "
+                            "session 10's practice shift)",
+                            status=503, kind="http_error")
+    _follow_view(ticket, view)
+    if habit == "slips_once" and attempt == 1:
+        del ticket["table"]
+    elif habit == "allergy_in_notes":
+        ticket["notes"] = "allergy: " + ", ".join(ticket["allergies"])
+        ticket["allergies"] = []
+    elif habit == "scattered":
+        slip = (attempt - 1) % 3
+        if slip == 0:
+            return f"Sure! Table {ticket['table']} would like {' and '.join(ticket['items'])}."
+        if slip == 1:
+            ticket["items"].append("espresso")
+        else:
+            del ticket["table"]
+    return json.dumps(ticket)
+
+
 # Session number -> the responder `cafe serve --session NN` answers from. Read-only.
 SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType({
     "00": waiter_responder,
@@ -276,6 +349,7 @@ SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType(
     "07": ticket_responder,
     "08": ticket_responder,  # session 08 records and replays session 07's re-ask
     "09": ticket_responder,  # session 09's shift: the same drafter, over twenty orders
+    "10": shift_responder,
     "11": routing_responder,
     "12": lenient_judge_responder,
 })

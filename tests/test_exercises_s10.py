@@ -1,0 +1,128 @@
+"""cafe.exercises.s10: each checker passes the reference, says "not attempted" for the stub, and
+fails plausible wrong answers with a specific complaint."""
+
+import pytest
+
+from cafe import course
+from cafe.exercises.s10 import CLASSIFY_CASES, check_classify, check_first_fix
+from cafe.menu import load_menu
+from cafe.repair import RepairResult, repair_ticket
+from cafe.schema import Failure, Ticket
+from cafe.taxonomy import FAILURE_CLASSES, classify
+
+MENU = load_menu()
+
+
+def _stub(*args):
+    raise NotImplementedError("your turn")
+
+
+# --- classify --------------------------------------------------------------------------------------
+
+
+def test_check_classify_reference_passes_compare():
+    assert check_classify(classify) == []
+    assert course.compare(classify, check=check_classify).status == "passed"
+
+
+def test_check_classify_stub_is_not_attempted():
+    assert course.compare(_stub, check=check_classify).status == "not_attempted"
+
+
+def test_check_classify_cases_cover_every_class():
+    assert {expected for _, _, expected, _ in CLASSIFY_CASES} == set(FAILURE_CLASSES)
+
+
+def _by_check_name(run):
+    """Compares checks by name only, so three different out_of_scope failures look the same."""
+    if run.transport:
+        return "transport"
+    if run.result.stop_reason == "policy_violation":
+        return "blocked"
+    names = [{f.check for f in a.failures} for a in run.result.attempts]
+    if set.intersection(*names):
+        return "systematic"
+    return classify(run)
+
+
+def _drifting_first(run):
+    """Checks the classes in the wrong order: any change at all reads as drifting."""
+    if run.transport:
+        return "transport"
+    if run.result.stop_reason == "policy_violation":
+        return "blocked"
+    keys = [{(f.check, f.span) for f in a.failures} for a in run.result.attempts]
+    if any(a != b for a, b in zip(keys, keys[1:])):
+        return "drifting"
+    return "systematic"
+
+
+@pytest.mark.parametrize("wrong, complaint", [
+    (_by_check_name, "three out_of_scope failures, each about a different item: you said 'systematic', expected "
+                     "'drifting' (a failure is its check and its span"),
+    (_drifting_first, "the omelette 86'd, dropped, then 86'd again: you said 'drifting', expected 'alternating'"),
+    (lambda run: "systematic", "prose, then an extra espresso, then no table: you said 'systematic'"),
+])
+def test_check_classify_wrong_answers_get_a_specific_complaint(wrong, complaint):
+    problems = check_classify(wrong)
+    assert any(problem.startswith(complaint) for problem in problems), problems
+    assert course.compare(wrong, check=check_classify).status == "failed"
+
+
+# --- the first fix ---------------------------------------------------------------------------------
+
+
+def _stop_86d_first(spec, generate):
+    sold = [item for item in spec.items if MENU.is_sold_out(item)]
+    if sold:
+        return RepairResult("policy_violation", None, (), blocked_by=tuple(
+            Failure("sold_out", item, "tell the customer it is 86'd; take a new order") for item in sold))
+    return repair_ticket(spec, generate)
+
+
+def test_check_first_fix_reference_passes_compare():
+    assert check_first_fix(_stop_86d_first) == []
+    assert course.compare(_stop_86d_first, check=check_first_fix).status == "passed"
+
+
+def test_check_first_fix_stub_is_not_attempted():
+    assert course.compare(_stub, check=check_first_fix).status == "not_attempted"
+
+
+def _relabel(spec, generate):
+    """Runs the loop, then calls every failure a refusal: the pile vanishes, the drafts were spent."""
+    result = repair_ticket(spec, generate)
+    if result.stop_reason == "retries_exhausted":
+        return RepairResult("policy_violation", None, (), blocked_by=result.attempts[-1].failures)
+    return result
+
+
+def _waive_86d(spec, generate):
+    """Passes an 86'd order with the omelette left off: the pile vanishes, the scope check is loosened."""
+    result = repair_ticket(spec, generate)
+    if any(MENU.is_sold_out(item) for item in spec.items):
+        kept = tuple(item for item in spec.items if not MENU.is_sold_out(item)) or ("americano",)
+        return RepairResult("passed", Ticket(table=spec.table, items=kept, allergies=spec.allergies, notes=""),
+                            result.attempts)
+    return result
+
+
+def _block_allergies(spec, generate):
+    """Fixes the wrong pile, and bluntly: every order with an allergy is refused."""
+    if spec.allergies:
+        return RepairResult("policy_violation", None, (), blocked_by=(Failure("unsafe", "allergy", "ask"),))
+    return repair_ticket(spec, generate)
+
+
+@pytest.mark.parametrize("wrong, complaint", [
+    (lambda spec, generate: repair_ticket(spec, generate, cap=5),
+     "the biggest pile, 5 alternating runs on sold_out: 5 of its orders"),
+    (lambda spec, generate: repair_ticket(spec, generate, cap=2), "the biggest pile, 5 alternating runs on sold_out"),
+    (_relabel, "table 4: refused after 3 draft(s)"),
+    (_waive_86d, "table 4: passed with a ticket that fails out_of_scope"),
+    (_block_allergies, "table 5: passed before the fix and not after"),
+    (lambda spec, generate: "passed", "the shift stopped: your runner raised TypeError"),
+])
+def test_check_first_fix_wrong_answers_get_a_specific_complaint(wrong, complaint):
+    problems = check_first_fix(wrong)
+    assert any(problem.startswith(complaint) for problem in problems), problems
