@@ -62,7 +62,7 @@ LAB_CASES = [
             "expected_cost", "cafe.exercises.s11.check_expected_cost", "def expected_cost(p, price, cap): return price * cap"),
     LabCase("s08-tracing", "s08.replay", "same ending, same hash", "s08.why_hash",
             "my_replay_client", "cafe.exercises.s08.check_replay_client", "def my_replay_client(trace): return None"),
-    LabCase("s09-shift-report", "s09.common_ending", "the cap ends the run", "s09.why_cap_most",
+    LabCase("s09-shift-report", "s09.no_ticket", "7 to 10", "s09.why_no_ticket",
             "summarize", "cafe.exercises.s09.check_summarize", "def summarize(runs): return {}"),
     LabCase("s13-stall-detection", "s13.blind_thrash", "no", "s13.why_signature_streak",
             "my_fold", "cafe.exercises.s13.check_fold_diagnostic", "def my_fold(state, dispatch): return state"),
