@@ -120,7 +120,7 @@ def record_from_result(result: RepairResult, *, run_id: str, model: str, seconds
         raise TypeError(f"record_from_result() takes a cafe.repair.RepairResult, not {type(result).__name__}.")
     checks = Counter(f.check for attempt in result.attempts for f in attempt.failures)
     checks.update(f.check for f in result.blocked_by)
-    if not result.attempts:  # refused before any draft: nothing was sent, so nothing was billed
+    if not result.attempts:  # stopped before any draft (refused, or sent back): nothing sent, nothing billed
         tokens: tuple[int | None, int | None] = (0, 0)
     elif result.usage is None:
         tokens = (None, None)
@@ -149,7 +149,7 @@ def count_stop_reasons(runs: Iterable[Any]) -> dict[str, int]:
 def run_cost(run: RunRecord, prices: Mapping[str, Price]) -> float | None:
     """What the run's tokens cost at `prices[run.model]`; None when usage or the price is unknown."""
     if run.input_tokens == 0 and run.output_tokens == 0:
-        return 0.0  # nothing was sent (a refused order): free, whatever the model's price
+        return 0.0  # nothing was sent (refused, or sent back to the customer): free, whatever the price
     price = prices.get(run.model)
     if price is None or run.input_tokens is None or run.output_tokens is None:
         return None

@@ -36,6 +36,9 @@ RUNS_AXIS = "runs (count)"
 _SIZE = (6.0, 3.2)
 # A fixed salt for the ids inside each SVG, so the same figure draws the same text every time.
 _SVG_SALT = "cafe-shift-report"
+# The size of the category names under the bars: at matplotlib's default size, the four stop
+# reasons ("retries_exhausted", "needs_consent", ...) run into each other in a figure this wide.
+_CATEGORY_FONT = "small"
 
 
 def _figure(title: str, xlabel: str, ylabel: str, left: float = 0.12) -> tuple[Any, Any]:
@@ -54,19 +57,21 @@ def _figure(title: str, xlabel: str, ylabel: str, left: float = 0.12) -> tuple[A
 
 def _bars(axes: Any, labels: list[str], values: list[float], label: str, fmt: str = "%g") -> None:
     bars = axes.bar(labels, values, label=label, color="#4c72b0")
+    axes.tick_params(axis="x", labelsize=_CATEGORY_FONT)
     axes.bar_label(bars, fmt=fmt)
     axes.margins(y=0.15)
 
 
 def stop_reason_figure(summary: ShiftSummary) -> Any:
-    """Runs per stop reason: one bar for each named ending, empty ones included."""
+    """Runs per stop reason: one bar for each named ending (`STOP_ORDER`), empty ones included."""
     figure, axes = _figure(f"How the {summary.runs} runs ended", "stop reason", RUNS_AXIS)
     _bars(axes, list(summary.stop_reasons), [float(n) for n in summary.stop_reasons.values()], "runs")
     return figure
 
 
 def attempts_figure(summary: ShiftSummary) -> Any:
-    """Runs by the attempt that passed, then the runs that never passed (exhausted, blocked)."""
+    """Runs by the attempt that passed, then a bar for each way of not passing: the cap ran out
+    ("exhausted"), refused ("blocked"), sent back to the customer ("confirm")."""
     figure, axes = _figure("Attempts to pass", "attempt that passed, or how the run ended", RUNS_AXIS)
     _bars(axes, list(summary.attempts_to_pass), [float(n) for n in summary.attempts_to_pass.values()], "runs")
     return figure

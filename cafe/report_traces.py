@@ -27,7 +27,7 @@ from cafe.trace import TraceFileError, read_traces
 
 __all__ = ["NO_MODEL", "record_from_trace", "read_shift"]
 
-# The model a run is filed under when its trace holds no model call (refused before any draft).
+# The model a run is filed under when its trace holds no model call (stopped before any draft).
 NO_MODEL = "(no model call)"
 
 

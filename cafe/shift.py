@@ -4,7 +4,8 @@ Session 09 (`sessions/s09-shift-report/lesson.md`, notebook `notebooks/s09-shift
 Session 07's `repair_ticket` handles one order. This module adds:
 
 - `SHIFT_ORDERS`: twenty orders with a known mix (everyday orders, orders naming an 86'd item,
-  orders holding an item the customer's allergy rules out, and requests refused as they stand);
+  orders holding an item the customer's allergy rules out, and requests refused as they stand),
+  so that every ending of the repair loop turns up in one shift;
 - `run_shift`: every order through `repair_ticket`, timing each model call with a clock you pass,
   and returning one `cafe.report.RunRecord` per order;
 - `scripted_drafter`: session 07's `FeedbackModel` as a generator, scripted even in live mode;
@@ -38,18 +39,21 @@ from cafe.trace import Recorder, record_repair, write_trace
 __all__ = ["SHIFT_ORDERS", "PRACTICE_PRICES", "scripted_drafter", "ticking", "run_shift", "synthetic_runs"]
 
 # The lunchtime shift: session 07's ten everyday orders, then ten that no draft can turn into a
-# ticket as written, in three kinds. Invented for teaching, like every order in the course.
+# ticket as written, in three kinds, each stopped its own way by `repair_ticket`. Invented for
+# teaching, like every order in the course.
 SHIFT_ORDERS: tuple[OrderSpec, ...] = PRACTICE_ORDERS + (
-    # The cheese omelette is 86'd today (cafe/data/menu.json).
+    # The cheese omelette is 86'd today (cafe/data/menu.json): drafts fail until the cap ends the run.
     OrderSpec(2, ("cheese omelette", "americano"), request="The cheese omelette and an americano."),
     OrderSpec(6, ("cheese omelette",), request="Cheese omelette, please."),
     OrderSpec(10, ("latte", "cheese omelette"), request="A latte and the cheese omelette."),
     OrderSpec(16, ("cheese omelette", "fruit salad"), request="Cheese omelette and a fruit salad."),
-    # One item contains the allergy the customer declared; the other item is safe.
+    # One item contains the allergy the customer declared; the other item is safe. No draft is made:
+    # the customer is asked to confirm a change first (session 05's `changes_to_confirm`).
     OrderSpec(17, ("oat latte", "croissant"), ("milk",), request="Oat latte and a croissant. I can't have milk."),
     OrderSpec(19, ("green tea", "banana bread"), ("nuts",), request="Green tea and banana bread; nut allergy."),
     OrderSpec(20, ("americano", "granola bowl"), ("milk",), request="Americano and a granola bowl, no dairy please."),
-    # Every item contains the declared allergen, or the allergy is one the menu cannot check.
+    # Every item contains the declared allergen, or the allergy is one the menu cannot check:
+    # refused by the policy pre-check, before any draft.
     OrderSpec(21, ("latte",), ("milk",), request="A latte. I'm allergic to milk."),
     OrderSpec(22, ("croissant", "banana bread"), ("gluten",), request="A croissant and banana bread. I'm coeliac."),
     OrderSpec(23, ("espresso",), ("sesame",), request="An espresso. Sesame allergy."),
@@ -140,8 +144,11 @@ def run_shift(orders: Sequence[OrderSpec], generate: Generator, *, model: str,
     return tuple(records)
 
 
-# How often each ending turns up in `synthetic_runs`: mostly passes, some exhausted, a few stopped.
+# How often each ending turns up in `synthetic_runs`: mostly passes, some exhausted, a few stopped
+# before any draft (refused, or sent back to the customer). Invented, like the runs themselves.
 _SYNTHETIC_MIX = MappingProxyType({"passed": 6, "retries_exhausted": 3, "policy_violation": 1, "needs_consent": 1})
+# The endings that stop a run before any draft; each is stopped by one failed check.
+_STOPPED_BEFORE_DRAFT = ("policy_violation", "needs_consent")
 
 
 def synthetic_runs(count: int, *, seed: int = 9, model: str = "cafe-scripted") -> tuple[RunRecord, ...]:
@@ -152,7 +159,7 @@ def synthetic_runs(count: int, *, seed: int = 9, model: str = "cafe-scripted") -
     for number in range(1, count + 1):
         reason = rng.choices(STOP_ORDER, weights=[_SYNTHETIC_MIX[r] for r in STOP_ORDER])[0]
         attempts = {"passed": rng.randint(1, CAP_DEFAULT), "retries_exhausted": CAP_DEFAULT}.get(reason, 0)
-        failed = attempts - (reason == "passed") + (reason == "policy_violation")
+        failed = attempts - (reason == "passed") + (reason in _STOPPED_BEFORE_DRAFT)
         runs.append(RunRecord(f"run-{number:05d}", reason, attempts, model, 420 * attempts, 25 * attempts,
                               seconds=round(rng.uniform(0.4, 1.6) * attempts, 3),
                               failures={rng.choice(checks): failed} if failed else {}))

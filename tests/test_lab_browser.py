@@ -64,7 +64,7 @@ LAB_CASES = [
             "expected_cost", "cafe.exercises.s11.check_expected_cost", "def expected_cost(p, price, cap): return price * cap"),
     LabCase("s08-tracing", "s08.replay", "same ending, same hash", "s08.why_hash",
             "my_replay_client", "cafe.exercises.s08.check_replay_client", "def my_replay_client(trace): return None"),
-    LabCase("s09-shift-report", "s09.common_ending", "the cap ends the run", "s09.why_cap_most",
+    LabCase("s09-shift-report", "s09.no_ticket", "7 to 10", "s09.why_no_ticket",
             "summarize", "cafe.exercises.s09.check_summarize", "def summarize(runs): return {}"),
     LabCase("s10-failure-taxonomy", "s10.biggest_pile", "systematic on unsafe", "s10.why_circle",
             "my_classify", "cafe.exercises.s10.check_classify", "def my_classify(run): return 'drifting'"),

@@ -3,13 +3,18 @@ and bad input (an empty shift, a run without usage, a model without a price) rep
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cafe.repair import ALTERNATING_CANDIDATES, OMELETTE_SPEC, UNSAFE_SPEC, make_scripted_generator, repair_ticket
+from cafe.consent import OrderSpec
+from cafe.repair import (
+    ALTERNATING_CANDIDATES, OMELETTE_SPEC, STOP_REASONS, UNSAFE_SPEC, attempts_to_pass, make_scripted_generator,
+    repair_ticket,
+)
 from cafe.report import (
     STOP_ORDER, Price, RunRecord, ShiftSummary, count_stop_reasons, record_from_result, render_text, run_cost,
     summarize,
@@ -29,14 +34,42 @@ def _shift() -> list[RunRecord]:
             _run("d", "policy_violation", 0, (0, 0), failures={"unsafe": 1})]
 
 
+# An order whose croissant holds the milk the customer declared, beside a safe americano: the loop
+# sends it back to the customer (needs_consent) before any draft.
+CONSENT_SPEC = OrderSpec(3, ("americano", "croissant"), ("milk",), request="Americano and a croissant; no milk.")
+
+
 # --- the worked example: a shift of three kinds of ending ----------------------------------------
 
 
 def test_summarize_counts_every_run_under_its_stop_reason():
     summary = summarize(_shift(), PRICES)
-    assert dict(summary.stop_reasons) == {"passed": 2, "retries_exhausted": 1, "policy_violation": 1}
-    assert dict(summary.attempts_to_pass) == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 1}
+    assert dict(summary.stop_reasons) == {"passed": 2, "retries_exhausted": 1, "policy_violation": 1,
+                                          "needs_consent": 0}
+    assert dict(summary.attempts_to_pass) == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 1, "confirm": 0}
     assert summary.accepted == 2 and summary.runs == 4
+
+
+def test_summarize_counts_a_run_sent_back_to_the_customer_under_needs_consent():
+    result = repair_ticket(CONSENT_SPEC, make_scripted_generator(ALTERNATING_CANDIDATES))
+    record = record_from_result(result, run_id="consent", model="m")
+    summary = summarize([*_shift(), record], PRICES)
+    assert summary.stop_reasons["needs_consent"] == 1 and summary.attempts_to_pass["confirm"] == 1
+    assert summary.cost_by_reason["needs_consent"] == 0 and summary.accepted == 2
+    assert dict(record.failures) == {"unsafe": 1}  # the item the customer is asked about
+    assert re.search(r"^  needs_consent +1$", render_text(summary), re.MULTILINE)
+
+
+def test_summarize_attempt_bins_agree_with_the_repair_loop_on_every_ending():
+    second_time = ('{"items": ["flat white"], "allergies": [], "notes": ""}',
+                   '{"table": 8, "items": ["flat white"], "allergies": [], "notes": ""}')
+    flat_white = OrderSpec(8, ("flat white",), request="A flat white.")
+    results = [repair_ticket(order, make_scripted_generator(drafts)) for order, drafts in
+               [(OMELETTE_SPEC, ALTERNATING_CANDIDATES), (UNSAFE_SPEC, ALTERNATING_CANDIDATES),
+                (CONSENT_SPEC, ALTERNATING_CANDIDATES), (flat_white, second_time)]]
+    assert {result.stop_reason for result in results} == STOP_REASONS
+    records = [record_from_result(result, run_id=str(n), model="m") for n, result in enumerate(results)]
+    assert dict(summarize(records).attempts_to_pass) == attempts_to_pass(results)
 
 
 def test_summarize_charges_wasted_runs_to_the_accepted_tickets():
@@ -69,6 +102,7 @@ def test_summarize_counts_always_add_up_to_the_runs(reasons):
     summary = summarize(runs)
     assert sum(summary.stop_reasons.values()) == len(runs) == sum(summary.attempts_to_pass.values())
     assert list(summary.stop_reasons) == list(STOP_ORDER)
+    assert [summary.stop_reasons[reason] for reason in STOP_ORDER] == [reasons.count(r) for r in STOP_ORDER]
 
 
 # --- no "other" bucket ---------------------------------------------------------------------------
@@ -89,7 +123,8 @@ def test_shift_summary_refuses_counts_that_do_not_add_up():
     good = summarize(_shift())
     fields = {name: getattr(good, name) for name in good.__dataclass_fields__}
     with pytest.raises(ValueError, match="counts 3 runs but the shift has 4"):
-        ShiftSummary(**{**fields, "stop_reasons": {"passed": 2, "retries_exhausted": 1, "policy_violation": 0}})
+        ShiftSummary(**{**fields, "stop_reasons": {"passed": 2, "retries_exhausted": 1, "policy_violation": 0,
+                                                   "needs_consent": 0}})
 
 
 # --- bad input, in words ---------------------------------------------------------------------------

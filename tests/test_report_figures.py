@@ -11,7 +11,7 @@ import matplotlib
 import pytest
 
 from cafe.banked import banked_checkpoints
-from cafe.report import Price, RunRecord, summarize
+from cafe.report import STOP_ORDER, Price, RunRecord, summarize
 from cafe.report_figures import (
     RUNS_AXIS, attempts_figure, cost_figure, failures_figure, figure_svg, render_html, stop_reason_figure, write_html,
 )
@@ -23,7 +23,8 @@ RUNS = [RunRecord("a", "passed", 1, "m", 100, 10, seconds=1.0),
         RunRecord("b", "passed", 2, "m", 200, 20, seconds=2.0, failures={"missing_field": 1}),
         RunRecord("c", "retries_exhausted", 3, "m", 300, 30, seconds=3.0, failures={"sold_out": 3},
                   trace="traces/run <c>.jsonl"),
-        RunRecord("d", "policy_violation", 0, "m", 0, 0, failures={"unsafe": 1})]
+        RunRecord("d", "policy_violation", 0, "m", 0, 0, failures={"unsafe": 1}),
+        RunRecord("e", "needs_consent", 0, "m", 0, 0, failures={"unsafe": 1})]
 
 
 def _bars(figure):
@@ -32,18 +33,33 @@ def _bars(figure):
     return axes, dict(zip(labels, [patch.get_height() for patch in axes.patches]))
 
 
+def _labels_apart(figure) -> bool:
+    """The category names under the bars do not touch: at least one character's width between any two."""
+    figure.draw_without_rendering()
+    (axes,) = figure.axes
+    boxes = [(label.get_window_extent(), len(label.get_text())) for label in axes.get_xticklabels()]
+    return all(right.x0 - left.x1 >= left.width / size for (left, size), (right, _) in zip(boxes, boxes[1:]))
+
+
 def test_stop_reason_figure_has_a_bar_per_named_ending_and_labelled_axes():
     axes, bars = _bars(stop_reason_figure(summarize(RUNS)))
-    assert bars == {"passed": 2, "retries_exhausted": 1, "policy_violation": 1}
-    assert axes.get_title() == "How the 4 runs ended"
+    assert bars == {"passed": 2, "retries_exhausted": 1, "policy_violation": 1, "needs_consent": 1}
+    assert list(bars) == list(STOP_ORDER)
+    assert axes.get_title() == "How the 5 runs ended"
     assert (axes.get_xlabel(), axes.get_ylabel()) == ("stop reason", RUNS_AXIS)
     assert "(count)" in axes.get_ylabel()
 
 
-def test_attempts_figure_shows_the_distribution_with_exhausted_and_blocked():
+def test_stop_reason_and_cost_figures_keep_the_four_ending_names_apart():
+    summary = summarize(RUNS, PRICES)
+    assert _labels_apart(stop_reason_figure(summary)) and _labels_apart(cost_figure(summary))
+
+
+def test_attempts_figure_shows_the_distribution_with_a_bar_for_each_way_of_not_passing():
     axes, bars = _bars(attempts_figure(summarize(RUNS)))
-    assert bars == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 1}
+    assert bars == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 1, "confirm": 1}
     assert axes.get_title() == "Attempts to pass" and axes.get_ylabel() == RUNS_AXIS
+    assert _labels_apart(attempts_figure(summarize(RUNS)))
 
 
 def test_cost_figure_splits_cost_by_ending_in_the_price_table_currency():
@@ -62,7 +78,7 @@ def test_failures_figure_has_a_bar_per_check_most_frequent_on_top():
     (axes,) = failures_figure(summarize(RUNS)).axes
     names = [tick.get_text() for tick in axes.get_yticklabels()]
     widths = [patch.get_width() for patch in axes.patches]
-    assert dict(zip(names, widths)) == {"sold_out": 3, "missing_field": 1, "unsafe": 1}
+    assert dict(zip(names, widths)) == {"sold_out": 3, "unsafe": 2, "missing_field": 1}
     assert names[-1] == "sold_out"
     assert (axes.get_xlabel(), axes.get_ylabel()) == ("failures (count)", "check")
 

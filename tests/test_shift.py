@@ -25,10 +25,19 @@ def test_run_shift_gives_one_named_record_per_order():
     assert sum(summarize(runs).stop_reasons.values()) == 20
 
 
-def test_run_shift_86d_and_allergy_orders_never_pass_and_unsafe_ones_never_draft():
+def test_run_shift_86d_orders_exhaust_the_cap_and_allergy_orders_stop_before_any_draft():
     by_table = {order.table: run for order, run in zip(SHIFT_ORDERS, _lunch())}
-    assert all(by_table[t].stop_reason == "retries_exhausted" for t in (2, 6, 10, 16, 17, 19, 20))
-    assert all(by_table[t].stop_reason == "policy_violation" and by_table[t].attempts == 0 for t in (21, 22, 23))
+    assert all(by_table[t].stop_reason == "retries_exhausted" and by_table[t].attempts == 3 for t in (2, 6, 10, 16))
+    # One item holds the customer's declared allergen, the other is safe: sent back to confirm a change.
+    assert all(by_table[t].stop_reason == "needs_consent" for t in (17, 19, 20))
+    # Every item holds it, or the allergy cannot be checked: refused.
+    assert all(by_table[t].stop_reason == "policy_violation" for t in (21, 22, 23))
+    for table in (17, 19, 20, 21, 22, 23):
+        assert (by_table[table].attempts, by_table[table].tokens, by_table[table].seconds) == (0, 0, 0)
+
+
+def test_run_shift_shows_every_ending_of_the_repair_loop():
+    assert all(count > 0 for count in summarize(_lunch()).stop_reasons.values())
 
 
 def test_run_shift_times_each_model_call_with_the_clock_it_is_given():
@@ -65,6 +74,14 @@ def test_run_shift_refuses_a_single_order_and_says_to_pass_a_list():
 def test_practice_prices_cover_the_offline_model():
     assert cafe.OFFLINE_MODEL in PRACTICE_PRICES
     assert summarize(_lunch(), PRACTICE_PRICES).unpriced == ()
+
+
+def test_synthetic_runs_have_every_ending_and_charge_the_stopped_ones_nothing():
+    runs = synthetic_runs(500)
+    summary = summarize(runs, PRACTICE_PRICES)
+    assert all(count > 0 for count in summary.stop_reasons.values())
+    assert summary.cost_by_reason["needs_consent"] == summary.cost_by_reason["policy_violation"] == 0
+    assert all(sum(run.failures.values()) == 1 for run in runs if run.stop_reason == "needs_consent")
 
 
 def test_summarize_grows_linearly_with_the_shift():

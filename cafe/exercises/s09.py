@@ -26,11 +26,13 @@ __all__ = ["check_summarize", "check_cost_by_reason"]
 
 _PRICES = {"m": Price(input_per_million=2.0, output_per_million=10.0)}
 
-# Small shifts whose counts are easy to see; every list differs from the others in some count.
+# Small shifts whose counts are easy to see; every list differs from the others in some count,
+# and the mixed one holds every ending of the repair loop (`needs_consent` too).
 _SHIFTS: dict[str, list[RunRecord]] = {
     "a mixed shift": [RunRecord("a", "passed", 1, "m", 100, 10), RunRecord("b", "retries_exhausted", 3, "m", 300, 30),
                       RunRecord("c", "passed", 2, "m", 200, 20), RunRecord("d", "policy_violation", 0, "m", 0, 0),
-                      RunRecord("e", "retries_exhausted", 3, "m", None, None)],
+                      RunRecord("e", "retries_exhausted", 3, "m", None, None),
+                      RunRecord("f", "needs_consent", 0, "m", 0, 0)],
     "an empty shift": [],
     "a shift where nothing passed": [RunRecord("x", "policy_violation", 0, "m", 0, 0),
                                      RunRecord("y", "policy_violation", 0, "m", 0, 0)],

@@ -37,11 +37,12 @@ print(f"mode: {cafe.course_mode()}   model: {cafe.model_name()}   files go to: {
 print(menu.prompt_text())
 
 # %% [markdown]
-# ## 1. A lunchtime shift: which ending will be most common?
+# ## 1. A lunchtime shift: how many runs will end without a ticket?
 #
 # Twenty orders come in. Read them against the menu: what is 86'd today, and which allergies each
 # customer declared. Each goes through session 07's re-ask (`repair_ticket`, cap 3, curated
-# retries), drafted by `FeedbackModel`, the stand-in that fixes what a retry names.
+# retries), drafted by `FeedbackModel`, the stand-in that fixes what a retry names. A run can end
+# four ways, and only one of them sends a ticket to the kitchen.
 
 # %%
 for spec in SHIFT_ORDERS:
@@ -50,9 +51,11 @@ for spec in SHIFT_ORDERS:
 
 # %%
 endings = {"passed": "a ticket passes", "retries_exhausted": "the cap ends the run",
-           "policy_violation": "refused before any draft"}
-common_guess = course.predict("s09.common_ending", "Which ending will the most runs of this shift have?",
-                              options=list(endings.values()))
+           "policy_violation": "refused before any draft", "needs_consent": "sent back to the customer"}
+print("how a run can end:", "; ".join(f"{reason} ({words})" for reason, words in endings.items()))
+no_ticket_options = {"2 or fewer": 2, "3 to 6": 6, "7 to 10": 10, "11 or more": len(SHIFT_ORDERS)}
+no_ticket_guess = course.predict("s09.no_ticket", "How many of the twenty runs will end without a ticket?",
+                                 options=list(no_ticket_options))
 
 # %% [markdown]
 # Now the shift runs. Each run is recorded to its own trace file (session 08's `record_repair`),
@@ -68,14 +71,18 @@ print(f"{'(total)':<18} {sum(counts.values()):>3}   runs: {len(runs)}")
 
 # %%
 assert sum(counts.values()) == len(runs), "every run is counted under exactly one name"
-course.show_outcome(common_guess, endings[max(counts, key=counts.get)])
+assert set(counts) == set(endings), "one row for every named ending, zeros included"
+no_ticket = len(runs) - counts["passed"]
+print(f"without a ticket: {no_ticket} of {len(runs)}; the biggest single row: {max(counts, key=counts.get)}")
+course.show_outcome(no_ticket_guess, next(option for option, most in no_ticket_options.items() if no_ticket <= most))
 
 # %% [markdown]
-# Did an ending surprise you? Before you flip the switch, find the orders whose allergy did not
-# stop them before a draft, and say what each of their attempts could have changed.
+# Before you flip the switch, match each row to its orders: which ran out of attempts, which were
+# sent back to the customer, which were refused? And what would one row called "failed" have
+# told the manager to do?
 
 # %%
-course.reveal("s09.why_cap_most")
+course.reveal("s09.why_no_ticket")
 
 # %% [markdown]
 # ## 2. Where did the cost go?
@@ -87,27 +94,26 @@ course.reveal("s09.why_cap_most")
 
 # %%
 print(PRACTICE_PRICES)
+shares = {"passed": "the accepted tickets", "retries_exhausted": "the runs that ran out of attempts",
+          "policy_violation": "the refused orders", "needs_consent": "the orders sent back to the customer"}
 cost_guess = course.predict("s09.cost_went", "Which runs took the biggest share of the shift's cost?",
-                            options=["the accepted tickets", "the runs that ran out of attempts",
-                                     "the refused orders", "an even split"])
+                            options=list(shares.values()))
+times_options = {"about the same": 1.5, "1.5 to 3 times": 3, "3 to 6 times": 6, "more than 6 times": float("inf")}
 ticket_guess = course.predict("s09.per_ticket",
                               "Cost per accepted ticket, against what the average passed run itself cost?",
-                              options=["about the same", "about double", "about triple", "ten times or more"])
+                              options=list(times_options))
 
 # %%
 summary = report.summarize(runs, PRACTICE_PRICES)
 print(report.render_text(summary))
 
 # %%
-shares = {"passed": "the accepted tickets", "retries_exhausted": "the runs that ran out of attempts",
-          "policy_violation": "the refused orders"}
 course.show_outcome(cost_guess, shares[max(summary.cost_by_reason, key=summary.cost_by_reason.get)])
 own_cost = summary.cost_by_reason["passed"] / summary.accepted
 ratio = summary.cost_per_accepted / own_cost
-nearest = {"about the same": 1, "about double": 2, "about triple": 3, "ten times or more": 10}
 print(f"a passed run cost {own_cost:.5f} on average; each accepted ticket carries {summary.cost_per_accepted:.5f} "
       f"({ratio:.1f} times)")
-course.show_outcome(ticket_guess, min(nearest, key=lambda option: abs(nearest[option] - ratio)))
+course.show_outcome(ticket_guess, next(option for option, most in times_options.items() if ratio < most))
 assert abs(sum(summary.cost_by_reason.values()) - summary.cost) < 1e-12
 
 # %%

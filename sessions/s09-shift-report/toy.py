@@ -28,17 +28,20 @@ from cafe.endpoint.client import make_client
 from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
 from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.repair import make_model_generator
-from cafe.report import RunRecord, render_text, summarize
+from cafe.report import STOP_ORDER, RunRecord, render_text, summarize
 from cafe.report_figures import write_html
 from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
 
-# How each ending reads to a manager, with the stop reason after it.
+# How each ending reads to a manager, with the stop reason after it, and its mark on the progress line.
 ENDINGS = {"passed": "a ticket reached the kitchen", "retries_exhausted": "the cap ended it, no ticket",
-           "policy_violation": "refused before any draft"}
+           "policy_violation": "refused before any draft",
+           "needs_consent": "sent back: the customer must confirm a change"}
+MARKS = {"passed": ".", "retries_exhausted": "x", "policy_violation": "-", "needs_consent": "?"}
+assert set(ENDINGS) == set(MARKS) == set(STOP_ORDER), "a word and a mark for every named ending"
 
 
 def dot(run: RunRecord) -> None:
-    print({"passed": ".", "retries_exhausted": "x", "policy_violation": "-"}[run.stop_reason], end="", flush=True)
+    print(MARKS[run.stop_reason], end="", flush=True)
 
 
 def main() -> int:
@@ -57,7 +60,7 @@ def main() -> int:
         model = OFFLINE_MODEL
         generate = scripted_drafter()
         clock, source = ticking(0.5), "a scripted model that fixes what a retry names; each call timed as 0.5 s"
-    print(f"Drafting with {source} (. ticket, x cap reached, - refused):")
+    print(f"Drafting with {source}\n(. ticket, x cap reached, ? sent back to the customer, - refused):")
     print("  ", end="")
     options = {} if clock is None else {"clock": clock}
     runs = run_shift(SHIFT_ORDERS, generate, model=model, trace_dir=folder / "traces", on_run=dot, **options)
