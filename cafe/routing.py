@@ -81,7 +81,9 @@ def expected_attempts(p: float, cap: int) -> float:
     _check_cap(cap)
     if p == 0:
         return float(cap)  # every attempt fails, so every order spends the whole cap
-    return (1.0 - (1.0 - p) ** cap) / p
+    # -expm1(cap * log1p(-p)) is 1 - (1 - p)^cap without the cancellation that loses every digit
+    # when p is tiny (1 - 1e-12 rounds, and the quotient comes out as 0.99997 for a cap of 1).
+    return -math.expm1(cap * math.log1p(-p)) / p if p < 1 else 1.0
 
 
 def expected_cost(p: float, price: float, cap: int) -> float:
