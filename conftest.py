@@ -1,40 +1,26 @@
-"""Test-suite set-up shared by `tests/` and the nbval run over `notebooks/`.
+"""Marks the suite's slow end-to-end tests `slow`, so an author can loop on `pytest -m "not slow"`.
 
-Set before any test or notebook kernel starts (kernels inherit this process's environment):
-
-- offline mode, whatever the instructor's shell says, so every run is scripted and repeatable;
-- `CAFE_HEADLESS=1`, so widget cells print their fixed plain-text form;
-- `CAFE_HOME` in a fresh temporary folder, so no test touches the learner's real progress file.
-
-Hypothesis runs derandomized: the same examples on every run, so a property test cannot pass on
-one machine and fail on the next by luck. Set HYPOTHESIS_PROFILE=explore to search afresh.
+The README's test command runs everything; the marker only lets an author leave the slow end out
+while working (`pytest -n auto -m "not slow"`). Slow means the test starts something heavy: a
+Jupyter kernel (every notebook under nbval), a headless browser, a real model, a toy or a notebook
+run end to end as a learner runs it, or many real pytest runs in the workbench. Tests mark
+themselves with `@pytest.mark.slow` where they are slow for their own reasons; this hook marks the
+families that are slow by kind. `benchmarks/course_speed.py` measures what each costs.
 """
 
-import os
-import tempfile
+from __future__ import annotations
 
-for _name in ("COURSE_MODE", "CAFE_BASE_URL", "CAFE_API_KEY", "CAFE_MODEL"):
-    os.environ.pop(_name, None)
-os.environ["CAFE_HEADLESS"] = "1"
-os.environ["CAFE_HOME"] = tempfile.mkdtemp(prefix="cafe-home-")
+import pytest
 
-try:
-    from hypothesis import settings as _hypothesis_settings
-except ImportError:  # the test extra is not installed; the tests will say so themselves
-    pass
-else:
-    _hypothesis_settings.register_profile("course", derandomize=True, deadline=None)
-    _hypothesis_settings.register_profile("explore", deadline=None)
-    _hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "course"))
-
-# nbval waits at most 5 s for a cell's outputs once the kernel has said the cell is done (a fixed
-# attribute of its cell items, not a command-line option). On a loaded machine a kernel can take
-# longer than that to send them, and a notebook that is fine fails "waiting for output"; a
-# minute is still short enough to report a kernel that really hangs.
-NBVAL_OUTPUT_WAIT_S = 60
+# Test files whose every test runs a toy or a notebook end to end.
+SLOW_FILES = frozenset({"test_toys.py", "test_spoilers.py", "test_lab_browser.py", "test_site_browser.py",
+                        "test_local_model.py"})
+# Markers that mean a heavy outside process.
+SLOW_MARKERS = ("browser", "local_model")
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if isinstance(getattr(item, "output_timeout", None), (int, float)):
-            item.output_timeout = max(item.output_timeout, NBVAL_OUTPUT_WAIT_S)
+        if (item.path.suffix == ".ipynb" or item.path.name in SLOW_FILES
+                or any(item.get_closest_marker(name) for name in SLOW_MARKERS)):
+            item.add_marker(pytest.mark.slow)

@@ -146,6 +146,7 @@ def test_doctor_command_against_a_dead_port_exits_1_naming_the_url():
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_doctor_endpoint_that_accepts_but_never_answers_is_reported_within_10_s():
     # A server that is up at the TCP level but stuck: the connection opens, no reply ever comes.
     # The model list gets REACH_TIMEOUT_S, not the full per-check timeout, and the rest is skipped.

@@ -124,12 +124,14 @@ def test_story_default_config_sends_nothing_but_the_plain_finish_question():
     assert "Objectives still outstanding (3):" in run.notice
 
 
+@pytest.mark.slow
 def test_story_streak_after_green_auto_restores_and_the_suite_passes_again():
     run, changed, bill = story("streak_after_green", MonitorConfig(safe_state_abort="auto"))
     assert run.aborts[0].restored == ("bill.py",) and run.stop_reason == "done"
     assert "divmod" in bill and changed == ("bill.py",) and run.result.turns[9].dispatch[0].ok
 
 
+@pytest.mark.slow
 def test_story_streak_with_a_shell_side_edit_auto_declines_and_touches_nothing():
     run, changed, bill = story("streak_shell_edit", MonitorConfig(safe_state_abort="auto"))
     assert run.aborts[0].declined and run.aborts[0].restored == ()

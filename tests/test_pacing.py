@@ -149,6 +149,7 @@ def test_pace_governor_extension_guard_turns_extend_into_cut():
     assert result.stop_reason == "cut"
 
 
+@pytest.mark.slow
 def test_workbench_stall_guard_feeds_the_governor():
     # A host whose own signature is useless (a call id: "moved" every turn) would keep extending
     # the thrash; the real StallDetector's no-net-progress guard knows the failure has held.

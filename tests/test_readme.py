@@ -81,6 +81,6 @@ def test_ci_installs_chromium_and_requires_the_browser_test():
     assert "apt-get install -y -qq chromium chromium-driver" in ci
     lines = ci.splitlines()
     assert "export CAFE_REQUIRE_BROWSER=1" in lines, ".ci/run must make a missing browser fail the run"
-    assert lines.index("export CAFE_REQUIRE_BROWSER=1") < lines.index("pytest --nbval-lax --nbval-current-env")
+    assert lines.index("export CAFE_REQUIRE_BROWSER=1") < lines.index("pytest -n auto --dist loadfile --nbval-lax --nbval-current-env")
     assert "sudo apt-get install chromium chromium-driver" in _section("Quickstart")
     assert "CAFE_REQUIRE_BROWSER=1" in _section("Quickstart")

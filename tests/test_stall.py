@@ -177,6 +177,7 @@ def test_action_reset_preserves_the_model_in_a_run():
     assert streaks(run)[-1] == 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", ["thrash", "productive", "varied_failures", "retest_only"])
 def test_repair_aware_off_is_a_no_op(scenario):
     every_knob = stall_config(repair_aware=False, stuck_same_diagnostic_after=1, post_edit_reverify=True,
@@ -226,6 +227,7 @@ def test_stuck_trip_needs_the_streak_to_go_up_not_just_a_new_failure():
     assert patterns(run) == [(2, "stuck_same_diagnostic")] and run.stop_reason == "done"
 
 
+@pytest.mark.slow
 def test_fold_lag_trips_one_turn_after_the_nth_failure():
     for threshold in (2, 3, 4):
         run = run_scenario("retest_only", stall_config(repair_aware=True, stuck_same_diagnostic_after=threshold))
@@ -408,6 +410,7 @@ def test_reserved_terminal_verify_does_not_repeat_a_check_the_turn_already_ran()
     assert detector.reverify(early) is None  # outside the reserved last turns
 
 
+@pytest.mark.slow
 def test_s13_notebook_stub_is_not_attempted_and_the_reference_passes():
     from cafe import course
     from cafe.exercises.s13 import check_fold_diagnostic

@@ -143,6 +143,7 @@ def test_scenarios_are_deterministic_across_workbenches():
     assert run_outputs() == run_outputs()
 
 
+@pytest.mark.slow
 def test_course_test_run_never_collects_the_till_tests():
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
                           cwd=REPO, capture_output=True, text=True, timeout=300)
