@@ -27,6 +27,8 @@ import datetime
 import json
 import os
 import platform
+import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -36,13 +38,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NBVAL = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax", "--nbval-current-env"]
-# The README's test command; tests/test_readme.py keeps README.md and .ci/run calling the same one.
-README_COMMAND = ["pytest", "-n", "auto", "--dist", "loadfile", "--nbval-lax", "--nbval-current-env"]
 # Targets from the speed issue, printed beside the figures.
 NOTEBOOK_RATIO_TARGET = 3.0
 ALL_NOTEBOOKS_RATIO_TARGET = 1.5
 TOY_SILENCE_TARGET_S = 2.0
 SUITE_TARGET_S = 300.0
+
+
+def readme_command() -> list[str]:
+    """The test command in README.md's Quickstart (its second shell block), which CI runs too."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    quickstart = text.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```bash\n(.*?)```", quickstart, re.S)
+    return shlex.split(blocks[1].strip().splitlines()[-1])
 
 
 def _env() -> dict[str, str]:
@@ -124,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.suite:
         sessions = len(list((ROOT / "sessions").glob("*/lesson.md")))
-        seconds = _timed(README_COMMAND, ROOT)
+        seconds = _timed([sys.executable, "-m", *readme_command()], ROOT)
         print(f"\nthe README's test command: {seconds:.0f} s for {sessions} written sessions "
               f"({seconds / sessions:.0f} s a session; target under {SUITE_TARGET_S:.0f} s)")
     return 0
