@@ -124,6 +124,26 @@ def test_record_repair_credential_in_the_request_never_reaches_the_trace(tmp_pat
     assert "tok_4242424242" not in text and "sk-live-abcdefghijklmnop" not in text and REDACTED in text
 
 
+def test_record_repair_credential_never_reaches_a_printed_trace():
+    """A model call's attributes are built when first read; printing the trace is such a read."""
+    spec = OrderSpec(3, ("americano",), request="An americano. My card token: tok_4242424242 and sk-live-abcdefghijklmnop")
+    _, trace = _recorded_model_run(spec)
+    printed = repr(trace) + "\n".join(str(span) for span in trace.spans)
+    assert "tok_4242424242" not in printed and "sk-live-abcdefghijklmnop" not in printed and REDACTED in printed
+
+
+def test_recorder_model_call_keeps_the_messages_as_sent_when_the_caller_appends_later():
+    recorder = Recorder()
+    run = recorder.open("run", "r")
+    client = recorder.client(make_client(["Done."]))
+    messages = [{"role": "user", "content": "One flat white."}]
+    client.chat.completions.create(model="cafe-scripted", messages=messages)
+    messages.append({"role": "user", "content": "And a scone."})
+    recorder.close(run)
+    sent = recorder.trace().model_calls[0].get("gen_ai.input.messages")
+    assert [part["content"] for message in sent for part in message["parts"]] == ["One flat white."]
+
+
 def test_record_repair_live_key_through_cafe_serve_never_reaches_the_trace(tmp_path):
     """The live path: the real SDK, over HTTP, with a distinctive key the server requires."""
     replies = [json.dumps({"table": 3, "items": ["americano"], "allergies": [], "notes": f"key {KEY}"}),
