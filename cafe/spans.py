@@ -147,26 +147,28 @@ def scrub(value: Any, secrets: tuple[str, ...] = ()) -> Any:
 
 
 class DeferredAttributes(Mapping[str, Any]):
-    """Read-only attributes that `build` makes on the first read, then keeps.
+    """Read-only attributes that `build(*arguments)` makes on the first read, then keeps.
 
     Converting a model call to GenAI attributes and masking its strings is much of what
     recording costs, and many recorded runs are never read. So the recorder keeps the call
     (a copy of its message list and the completion) and passes a `build` that converts it
-    through the recorder's `Scrubber`. Every way of reading (`[]`, `get`, iterating, `len`,
+    through the recorder's `Scrubber`, with those as its `arguments`. Every way of reading (`[]`, `get`, iterating, `len`,
     `repr`, comparing) reads the built attributes, so masked text is all a reader can get.
     """
 
-    __slots__ = ("_build", "_built")
+    __slots__ = ("_build", "_arguments", "_built")
 
-    def __init__(self, build: Callable[[], Mapping[str, Any]]):
-        self._build: Callable[[], Mapping[str, Any]] | None = build
+    def __init__(self, build: Callable[..., Mapping[str, Any]], *arguments: Any):
+        self._build: Callable[..., Mapping[str, Any]] | None = build
+        self._arguments = arguments
         self._built: Mapping[str, Any] | None = None
 
     def built(self) -> Mapping[str, Any]:
         """The attributes, built now if nothing has read them yet."""
         if self._built is None:
             assert self._build is not None
-            self._built, self._build = MappingProxyType(dict(self._build())), None
+            self._built = MappingProxyType(dict(self._build(*self._arguments)))
+            self._build, self._arguments = None, ()  # what they were built from is let go
         return self._built
 
     def __getitem__(self, name: str) -> Any:

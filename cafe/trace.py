@@ -33,7 +33,6 @@ reading a shift of runs (session 09).
 
 from __future__ import annotations
 
-import functools
 import itertools
 import time
 import uuid
@@ -144,20 +143,21 @@ class Recorder:
         the span keeps the completion and its own copy of the message list, which the caller may
         go on appending to.
         """
-        if self.current is None:
+        parent = self.current
+        if parent is None:
             raise ValueError("A model call was recorded outside any run; open the run span first.")
         end, name = self.now(), f"chat {self.scrub(kwargs.get('model'))}"
         if exc is None and error is None:
             request = {**kwargs, "messages": list(kwargs.get("messages") or ())}
-            self.add(self.current, "model_call", name, start, end,
-                     DeferredAttributes(functools.partial(chat_attributes, request, completion, provider, self.scrub)))
+            self.add(parent, "model_call", name, start, end,
+                     DeferredAttributes(chat_attributes, request, completion, provider, self.scrub))
             return
         attributes = chat_attributes(kwargs, completion, provider, self.scrub)
         if exc is not None:
             attributes.update(error_attributes(exc, self.scrub))
         if error is not None:
             attributes[ERROR_TYPE] = error
-        self.add(self.current, "model_call", name, start, end, attributes)
+        self.add(parent, "model_call", name, start, end, attributes)
 
     def client(self, inner: Any) -> Any:
         """A client that answers as `inner` does and records each model call in this run."""
@@ -247,16 +247,15 @@ class _AttemptRecorder:
 
     def __call__(self, messages: list[dict[str, str]]) -> Any:
         self.end_attempt()
-        recorder = self.recorder
-        number = len(self.attempts) + 1
+        recorder, number = self.recorder, len(self.attempts) + 1
         span = recorder.open("attempt", f"attempt {number}", {ATTEMPT_NUMBER: number})
-        self.attempts.append((span, recorder.now()))
         answer = self.generate(messages)
+        answered = recorder.now()  # the draft is back: its model call ends, its check starts
         if not span.children:  # no recording client behind the generator recorded its model call
             recorder.add(span, "model_call", f"chat {getattr(self.generate, 'model', 'scripted')}",
-                         self.attempts[-1][1], recorder.now(), DeferredAttributes(functools.partial(
-                             generator_attributes, self.generate, list(messages), answer, recorder.scrub)))
-        self.attempts[-1] = (span, recorder.now())
+                         span.start, answered, DeferredAttributes(
+                             generator_attributes, self.generate, list(messages), answer, recorder.scrub))
+        self.attempts.append((span, answered))
         return answer
 
     def end_attempt(self) -> None:
@@ -302,7 +301,7 @@ def record_repair(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
     attempts.end_attempt()
     for (span, scored_from), attempt in zip(attempts.attempts, result.attempts):
         recorder.add(span, "check", "check ticket", scored_from, span.end or scored_from,  # failures are a tuple
-                     DeferredAttributes(functools.partial(_check_attributes, "ticket", attempt.failures, recorder.scrub)))
+                     DeferredAttributes(_check_attributes, "ticket", attempt.failures, recorder.scrub))
     if result.blocked_by:
         now = recorder.now()
         recorder.add(run, "check", "check policy", now, now,

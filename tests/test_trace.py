@@ -103,7 +103,9 @@ def test_recorder_fake_clock_gives_the_times_it_reads():
     ticks = iter(range(100))
     recorder = Recorder(clock=lambda: float(next(ticks)), trace_id="t1", started_at="2026-11-30T12:00:00+00:00")
     _, trace = record_repair(OMELETTE_SPEC, make_scripted_generator(ALTERNATING_CANDIDATES), recorder=recorder, cap=1)
-    assert [(s.start_s, s.end_s) for s in trace.spans] == [(1.0, 7.0), (2.0, 6.0), (3.0, 4.0), (5.0, 6.0)]
+    # run opens (1), attempt opens (2), the draft is back (3: the model call ends, the check
+    # starts), the attempt closes (4), the run closes (5); the model call starts with its attempt
+    assert [(s.start_s, s.end_s) for s in trace.spans] == [(1.0, 5.0), (2.0, 4.0), (2.0, 3.0), (3.0, 4.0)]
 
 
 def test_recorder_refuses_a_second_run_and_an_unclosed_trace():
