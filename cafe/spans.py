@@ -150,9 +150,9 @@ class DeferredAttributes(Mapping[str, Any]):
     """Read-only attributes that `build(*arguments)` makes on the first read, then keeps.
 
     Converting a model call to GenAI attributes and masking its strings is much of what
-    recording costs, and many recorded runs are never read. So the recorder keeps the call
-    (a copy of its message list and the completion) and passes a `build` that converts it
-    through the recorder's `Scrubber`, with those as its `arguments`. Every way of reading (`[]`, `get`, iterating, `len`,
+    recording costs, and many recorded runs are never read. So the recorder keeps the call (a
+    copy of its message list, and the completion) as `arguments`, and a `build` that converts
+    them through the recorder's `Scrubber`. Every way of reading (`[]`, `get`, iterating, `len`,
     `repr`, comparing) reads the built attributes, so masked text is all a reader can get.
     """
 
