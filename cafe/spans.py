@@ -151,7 +151,7 @@ class DeferredAttributes(Mapping[str, Any]):
 
     Converting a model call to GenAI attributes and masking its strings is much of what
     recording costs, and many recorded runs are never read. So the recorder keeps the call (a
-    copy of its message list, and the completion) as `arguments`, and a `build` that converts
+    copy of its message list, and what the completion said) as `arguments`, and a `build` that converts
     them through the recorder's `Scrubber`. Every way of reading (`[]`, `get`, iterating, `len`,
     `repr`, comparing) reads the built attributes, so masked text is all a reader can get.
     """

@@ -50,7 +50,8 @@ from cafe.schema import Failure
 from cafe.spans import (AGENT_NAME, ATTEMPT_NUMBER, CHECK_FAILURES, CHECK_LINES, ERROR_TYPE, EVALUATION_LABEL,
                         EVALUATION_NAME, OPERATION, STOP_REASON, DeferredAttributes, Scrubber, Span, Trace,
                         content_hash)
-from cafe.trace_calls import chat_attributes, error_attributes, generator_attributes, provider_of
+from cafe.trace_calls import (call_attributes, chat_attributes, error_attributes, generator_attributes, provider_of,
+                              reply_of)
 from cafe.trace_file import TraceFileError, read_trace, read_traces, write_trace, write_traces
 
 __all__ = [
@@ -140,8 +141,8 @@ class Recorder:
         and its completion or, for a call that failed, `error` and what `exc` says.
 
         A call that answered is converted when its attributes are first read (`DeferredAttributes`):
-        the span keeps the completion and its own copy of the message list, which the caller may
-        go on appending to.
+        until then the span keeps its own copy of the message list (the caller may go on
+        appending to it) and the completion's values (`reply_of`), not the SDK's objects.
         """
         parent = self.current
         if parent is None:
@@ -150,7 +151,7 @@ class Recorder:
         if exc is None and error is None:
             request = {**kwargs, "messages": list(kwargs.get("messages") or ())}
             self.add(parent, "model_call", name, start, end,
-                     DeferredAttributes(chat_attributes, request, completion, provider, self.scrub))
+                     DeferredAttributes(call_attributes, request, reply_of(completion), provider, self.scrub))
             return
         attributes = chat_attributes(kwargs, completion, provider, self.scrub)
         if exc is not None:
