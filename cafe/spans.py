@@ -189,6 +189,10 @@ class DeferredAttributes(Mapping[str, Any]):
     def __repr__(self) -> str:
         return repr(self.built())
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A copy or a pickle holds the built (masked) attributes, never what they are built from."""
+        return (DeferredAttributes, (dict, tuple(self.built().items())))
+
 
 def _frozen(attributes: Mapping[str, Any]) -> Mapping[str, Any]:
     if isinstance(attributes, (MappingProxyType, DeferredAttributes)):

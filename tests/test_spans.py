@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
@@ -76,6 +78,14 @@ def test_deferred_attributes_printed_or_hashed_are_masked():
     span = Span("1", None, "run", "x", 0.0, 1.0, DeferredAttributes(lambda: {"note": clean(f"key {secret}")}))
     trace = Trace("t", "2026-11-30T00:00:00+00:00", (span,))
     assert secret not in repr(trace) and REDACTED in repr(trace) and secret not in str(canonical_spans(trace))
+
+
+def test_deferred_attributes_copied_or_pickled_hold_the_masked_text_only():
+    secret = "sk-live-abcdefghijklmnop"
+    attributes = DeferredAttributes(lambda message: {"note": Scrubber()(message)}, f"key {secret}")
+    pickled = pickle.dumps(attributes)
+    assert secret.encode() not in pickled and pickle.loads(pickled) == {"note": f"key {REDACTED}"}
+    assert copy.deepcopy(DeferredAttributes(lambda: {"a": [1]})) == {"a": [1]}
 
 
 def test_trace_must_start_with_its_run_and_name_known_parents():
