@@ -3,7 +3,10 @@
 Session 08 (`sessions/s08-tracing/lesson.md`, notebook `notebooks/s08-tracing.ipynb`). The
 recorder (`cafe.trace`) calls `chat_attributes` for every `chat.completions.create` it sees, and
 replay (`cafe.replay`) calls `request_attributes` on each call it is asked to answer, so a
-recorded request and a replayed one are compared in the same form.
+recorded request and a replayed one are compared in the same form. The recorder defers the
+work: it keeps `reply_of(completion)` (plain values, not the SDK's objects) and builds the
+span's attributes with `call_attributes` when they are first read; `chat_attributes` is the
+two in one step.
 
 Messages are written the way the conventions' `gen_ai.input.messages` / `gen_ai.output.messages`
 write them: a role and a list of parts (`text`, `tool_call`, `tool_call_response`). A tool call's
