@@ -11,6 +11,8 @@ then it is gone. This module declares the record that outlives it:
 - the attribute names, taken from the OpenTelemetry GenAI semantic conventions where one exists
   (`gen_ai.request.model`, `gen_ai.usage.input_tokens`, ...) and under `cafe.` where none does;
 - `scrub`: every string an attribute holds, with anything that looks like a credential masked;
+- `DeferredAttributes`: a span's attributes built on first read, so that recording a run keeps
+  what a model call was sent and answered and converts (and masks) it only when someone looks;
 - `content_hash`: a digest of what happened (kinds, names, tree shape, attributes), leaving out
   ids, clock times and where the run was served from, so two runs that did the same thing hash
   the same.
@@ -25,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal, get_args
@@ -36,7 +38,7 @@ __all__ = [
     "PROVIDER", "AGENT_NAME", "TOOL_NAME", "TOOL_CALL_ID", "TOOL_ARGUMENTS", "TOOL_RESULT",
     "EVALUATION_NAME", "EVALUATION_LABEL", "ERROR_TYPE", "SERVER_ADDRESS", "STOP_REASON",
     "STOP_DETAIL", "ATTEMPT_NUMBER", "TURN_NUMBER", "CHECK_FAILURES", "CHECK_LINES",
-    "NOT_HASHED", "REDACTED", "Scrubber", "scrub", "Span", "Trace", "canonical_spans", "content_hash",
+    "NOT_HASHED", "REDACTED", "Scrubber", "scrub", "DeferredAttributes", "Span", "Trace", "canonical_spans", "content_hash",
 ]
 
 # The kinds of step a run is made of, parents first: a run holds turns (the agent loop) or
@@ -144,8 +146,58 @@ def scrub(value: Any, secrets: tuple[str, ...] = ()) -> Any:
     return Scrubber(secrets)(value)
 
 
+class DeferredAttributes(Mapping[str, Any]):
+    """Read-only attributes that `build(*arguments)` makes on the first read, then keeps.
+
+    Converting a model call to GenAI attributes and masking its strings is much of what
+    recording costs, and many recorded runs are never read. So the recorder keeps the call (a
+    copy of its message list, and what the completion said) as `arguments`, and a `build` that converts
+    them through the recorder's `Scrubber`. Every way of reading (`[]`, `get`, iterating, `len`,
+    `repr`, comparing) reads the built attributes, so masked text is all a reader can get.
+    """
+
+    __slots__ = ("_build", "_arguments", "_built")
+
+    def __init__(self, build: Callable[..., Mapping[str, Any]], *arguments: Any):
+        self._build: Callable[..., Mapping[str, Any]] | None = build
+        self._arguments = arguments
+        self._built: Mapping[str, Any] | None = None
+
+    def built(self) -> Mapping[str, Any]:
+        """The attributes, built now if nothing has read them yet."""
+        if self._built is None:
+            assert self._build is not None
+            self._built = MappingProxyType(dict(self._build(*self._arguments)))
+            self._build, self._arguments = None, ()  # what they were built from is let go
+        return self._built
+
+    def __getitem__(self, name: str) -> Any:
+        return self.built()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.built())
+
+    def __len__(self) -> int:
+        return len(self.built())
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.built().get(name, default)
+
+    def items(self) -> Any:
+        return self.built().items()
+
+    def __repr__(self) -> str:
+        return repr(self.built())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A copy or a pickle holds the built (masked) attributes, never what they are built from."""
+        return (DeferredAttributes, (dict, tuple(self.built().items())))
+
+
 def _frozen(attributes: Mapping[str, Any]) -> Mapping[str, Any]:
-    return attributes if isinstance(attributes, MappingProxyType) else MappingProxyType(dict(attributes))
+    if isinstance(attributes, (MappingProxyType, DeferredAttributes)):
+        return attributes
+    return MappingProxyType(dict(attributes))
 
 
 # --- records ----------------------------------------------------------------------------------

@@ -22,10 +22,13 @@ Reading a trace (what sessions 09 and 10 use), all importable from here:
     span.get("cafe.check.failures")        # e.g. ["missing_field"] on a failed `check` span
     content_hash(trace)                    # "sha256:..." over what happened, not ids or times
 
-No API key reaches a trace: the recorder never reads request headers, and every string it
-keeps is passed through a `cafe.spans.Scrubber` holding the client's key. What it leaves out: the file
-format (`cafe.trace_file`), replay (`cafe.replay`), OpenTelemetry export (`cafe.trace_otel`),
-and reading a shift of runs (session 09).
+No API key reaches a trace: the recorder never reads request headers, and every string a
+span's attributes hold is passed through a `cafe.spans.Scrubber` holding the client's key. A
+model call's and a check's attributes are built (and masked) when they are first read
+(`cafe.spans.DeferredAttributes`), so a run pays for that only if its trace is read: a file, an
+export, a hash and a print all read them. What it leaves out: the file format
+(`cafe.trace_file`), replay (`cafe.replay`), OpenTelemetry export (`cafe.trace_otel`), and
+reading a shift of runs (session 09).
 """
 
 from __future__ import annotations
@@ -45,8 +48,10 @@ from cafe.menu import Menu
 from cafe.repair import CAP_DEFAULT, Generator, RepairResult, repair_ticket
 from cafe.schema import Failure
 from cafe.spans import (AGENT_NAME, ATTEMPT_NUMBER, CHECK_FAILURES, CHECK_LINES, ERROR_TYPE, EVALUATION_LABEL,
-                        EVALUATION_NAME, OPERATION, REQUEST_MODEL, STOP_REASON, Scrubber, Span, Trace, content_hash)
-from cafe.trace_calls import chat_attributes, error_attributes, generator_attributes, provider_of
+                        EVALUATION_NAME, OPERATION, STOP_REASON, DeferredAttributes, Scrubber, Span, Trace,
+                        content_hash)
+from cafe.trace_calls import (call_attributes, chat_attributes, error_attributes, generator_attributes, provider_of,
+                              reply_of)
 from cafe.trace_file import TraceFileError, read_trace, read_traces, write_trace, write_traces
 
 __all__ = [
@@ -66,7 +71,7 @@ class OpenSpan:
     name: str
     start: float
     end: float | None = None
-    attributes: dict[str, Any] = field(default_factory=dict)
+    attributes: dict[str, Any] | DeferredAttributes = field(default_factory=dict)  # deferred: added, never opened
     children: list["OpenSpan"] = field(default_factory=list)
 
 
@@ -115,8 +120,9 @@ class Recorder:
 
     def add(self, parent: OpenSpan, kind: str, name: str, start: float, end: float,
             attributes: Mapping[str, Any]) -> OpenSpan:
-        """Add a finished span under `parent`, with the times it had."""
-        span = OpenSpan(f"{next(self._ids):016x}", parent.span_id, kind, name, start, end, dict(attributes))
+        """Add a finished span under `parent`, with the times it had (`DeferredAttributes` kept as they are)."""
+        kept = attributes if isinstance(attributes, DeferredAttributes) else dict(attributes)
+        span = OpenSpan(f"{next(self._ids):016x}", parent.span_id, kind, name, start, end, kept)
         parent.children.append(span)
         return span
 
@@ -132,15 +138,27 @@ class Recorder:
     def model_call(self, kwargs: Mapping[str, Any], completion: Any, start: float, error: str | None,
                    provider: str, *, exc: BaseException | None = None) -> None:
         """Record one `chat.completions.create` call under the innermost open span: its request,
-        and its completion or, for a call that failed, `error` and what `exc` says."""
-        if self.current is None:
+        and its completion or, for a call that failed, `error` and what `exc` says.
+
+        A call that answered is converted when its attributes are first read (`DeferredAttributes`):
+        until then the span keeps its own copy of the message list (the caller may go on
+        appending to it) and the completion's values (`reply_of`), not the SDK's objects.
+        """
+        parent = self.current
+        if parent is None:
             raise ValueError("A model call was recorded outside any run; open the run span first.")
+        end, name = self.now(), f"chat {self.scrub(kwargs.get('model'))}"
+        if exc is None and error is None:
+            request = {**kwargs, "messages": list(kwargs.get("messages") or ())}
+            self.add(parent, "model_call", name, start, end,
+                     DeferredAttributes(call_attributes, request, reply_of(completion), provider, self.scrub))
+            return
         attributes = chat_attributes(kwargs, completion, provider, self.scrub)
         if exc is not None:
             attributes.update(error_attributes(exc, self.scrub))
         if error is not None:
             attributes[ERROR_TYPE] = error
-        self.add(self.current, "model_call", f"chat {attributes[REQUEST_MODEL]}", start, self.now(), attributes)
+        self.add(parent, "model_call", name, start, end, attributes)
 
     def client(self, inner: Any) -> Any:
         """A client that answers as `inner` does and records each model call in this run."""
@@ -160,8 +178,9 @@ class Recorder:
 
         def freeze(span: OpenSpan) -> None:
             end = span.end if span.end is not None else span.start
+            attributes = span.attributes  # the recorder keeps no other reference to a plain dict
             spans.append(Span(span.span_id, span.parent_id, span.kind, span.name, span.start, end,
-                              MappingProxyType(span.attributes)))  # the recorder keeps no other reference
+                              attributes if isinstance(attributes, DeferredAttributes) else MappingProxyType(attributes)))
             for child in span.children:
                 freeze(child)
         freeze(self._root)
@@ -229,16 +248,15 @@ class _AttemptRecorder:
 
     def __call__(self, messages: list[dict[str, str]]) -> Any:
         self.end_attempt()
-        recorder = self.recorder
-        number = len(self.attempts) + 1
+        recorder, number = self.recorder, len(self.attempts) + 1
         span = recorder.open("attempt", f"attempt {number}", {ATTEMPT_NUMBER: number})
-        self.attempts.append((span, recorder.now()))
         answer = self.generate(messages)
+        answered = recorder.now()  # the draft is back: its model call ends, its check starts
         if not span.children:  # no recording client behind the generator recorded its model call
             recorder.add(span, "model_call", f"chat {getattr(self.generate, 'model', 'scripted')}",
-                         self.attempts[-1][1], recorder.now(),
-                         generator_attributes(self.generate, messages, answer, recorder.scrub))
-        self.attempts[-1] = (span, recorder.now())
+                         span.start, answered, DeferredAttributes(
+                             generator_attributes, self.generate, list(messages), answer, recorder.scrub))
+        self.attempts.append((span, answered))
         return answer
 
     def end_attempt(self) -> None:
@@ -283,8 +301,8 @@ def record_repair(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
         raise
     attempts.end_attempt()
     for (span, scored_from), attempt in zip(attempts.attempts, result.attempts):
-        recorder.add(span, "check", "check ticket", scored_from, span.end or scored_from,
-                     _check_attributes("ticket", attempt.failures, recorder.scrub))
+        recorder.add(span, "check", "check ticket", scored_from, span.end or scored_from,  # failures are a tuple
+                     DeferredAttributes(_check_attributes, "ticket", attempt.failures, recorder.scrub))
     if result.blocked_by:
         now = recorder.now()
         recorder.add(run, "check", "check policy", now, now,

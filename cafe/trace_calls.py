@@ -3,7 +3,10 @@
 Session 08 (`sessions/s08-tracing/lesson.md`, notebook `notebooks/s08-tracing.ipynb`). The
 recorder (`cafe.trace`) calls `chat_attributes` for every `chat.completions.create` it sees, and
 replay (`cafe.replay`) calls `request_attributes` on each call it is asked to answer, so a
-recorded request and a replayed one are compared in the same form.
+recorded request and a replayed one are compared in the same form. The recorder defers the
+work: it keeps `reply_of(completion)` (plain values, not the SDK's objects) and builds the
+span's attributes with `call_attributes` when they are first read; `chat_attributes` is the
+two in one step.
 
 Messages are written the way the conventions' `gen_ai.input.messages` / `gen_ai.output.messages`
 write them: a role and a list of parts (`text`, `tool_call`, `tool_call_response`). A tool call's
@@ -23,7 +26,7 @@ from cafe.spans import (ERROR_TYPE, FINISH_REASONS, INPUT_MESSAGES, INPUT_TOKENS
                         OUTPUT_TOKENS, PROVIDER, REQUEST_MODEL, RESPONSE_ID, RESPONSE_MODEL, Scrubber)
 
 __all__ = ["REQUEST_KEYS", "ERROR_CHARS", "STATUS_CODE", "ERROR_MESSAGE", "ERROR_PARAM", "input_messages",
-           "output_messages", "request_attributes", "chat_attributes", "error_attributes", "generator_attributes",
+           "output_messages", "request_attributes", "reply_of", "call_attributes", "chat_attributes", "error_attributes", "generator_attributes",
            "provider_of"]
 
 # The request attributes a replay compares, in the order it reports a difference: the model
@@ -86,15 +89,28 @@ def input_messages(messages: Sequence[Mapping[str, Any]], clean: Scrubber) -> li
     return converted
 
 
+def _output_message(finish_reason: Any, content: Any, tool_calls: Any, clean: Scrubber) -> dict[str, Any]:
+    parts = [{"type": "text", "content": clean(content)}] if content is not None else []
+    parts += [_tool_call_part(c, clean) for c in tool_calls or []]
+    return {"role": "assistant", "parts": parts, "finish_reason": finish_reason}
+
+
 def output_messages(completion: Any, clean: Scrubber) -> list[dict[str, Any]]:
     """The completion's choices as role + parts + finish_reason."""
-    out = []
-    for choice in completion.choices:
-        message = choice.message
-        parts = [{"type": "text", "content": clean(message.content)}] if message.content is not None else []
-        parts += [_tool_call_part(c, clean) for c in message.tool_calls or []]
-        out.append({"role": "assistant", "parts": parts, "finish_reason": choice.finish_reason})
-    return out
+    return [_output_message(c.finish_reason, c.message.content, c.message.tool_calls, clean)
+            for c in completion.choices]
+
+
+def reply_of(completion: Any) -> tuple[Any, ...] | None:
+    """What a span needs of a completion, in plain tuples, so the SDK's objects can be let go:
+    (model, id, (input, output tokens) or None, ((finish_reason, content, tool_calls), ...)).
+    None when the call returned no completion."""
+    if completion is None or not hasattr(completion, "choices"):
+        return None
+    usage = getattr(completion, "usage", None)
+    return (completion.model, completion.id,
+            None if usage is None else (usage.prompt_tokens, usage.completion_tokens),
+            tuple([(c.finish_reason, c.message.content, c.message.tool_calls) for c in completion.choices]))
 
 
 def request_attributes(kwargs: Mapping[str, Any], clean: Scrubber) -> dict[str, Any]:
@@ -114,19 +130,25 @@ def request_attributes(kwargs: Mapping[str, Any], clean: Scrubber) -> dict[str, 
     return attributes
 
 
-def chat_attributes(kwargs: Mapping[str, Any], completion: Any, provider: str, clean: Scrubber) -> dict[str, Any]:
-    """The request, and, when the call returned one, the completion: model, id, reasons, usage."""
+def call_attributes(kwargs: Mapping[str, Any], reply: tuple[Any, ...] | None, provider: str,
+                    clean: Scrubber) -> dict[str, Any]:
+    """The request, and, for a call that answered, its `reply_of`: model, id, reasons, usage."""
     attributes = request_attributes(kwargs, clean)
     attributes[PROVIDER] = provider
-    if completion is None or not hasattr(completion, "choices"):
+    if reply is None:
         return attributes
-    attributes.update({RESPONSE_MODEL: clean(completion.model), RESPONSE_ID: clean(completion.id),
-                       FINISH_REASONS: [c.finish_reason for c in completion.choices],
-                       OUTPUT_MESSAGES: output_messages(completion, clean)})
-    usage = getattr(completion, "usage", None)
+    model, response_id, usage, choices = reply
+    attributes.update({RESPONSE_MODEL: clean(model), RESPONSE_ID: clean(response_id),
+                       FINISH_REASONS: [choice[0] for choice in choices],
+                       OUTPUT_MESSAGES: [_output_message(*choice, clean) for choice in choices]})
     if usage is not None:
-        attributes[INPUT_TOKENS], attributes[OUTPUT_TOKENS] = usage.prompt_tokens, usage.completion_tokens
+        attributes[INPUT_TOKENS], attributes[OUTPUT_TOKENS] = usage
     return attributes
+
+
+def chat_attributes(kwargs: Mapping[str, Any], completion: Any, provider: str, clean: Scrubber) -> dict[str, Any]:
+    """The request, and, when the call returned one, the completion: model, id, reasons, usage."""
+    return call_attributes(kwargs, reply_of(completion), provider, clean)
 
 
 def error_attributes(exc: BaseException, clean: Scrubber) -> dict[str, Any]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
 from cafe.repair import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_scripted_generator
-from cafe.spans import NOT_HASHED, REDACTED, Scrubber, Span, Trace, canonical_spans, content_hash, scrub
+from cafe.spans import NOT_HASHED, REDACTED, DeferredAttributes, Scrubber, Span, Trace, canonical_spans, content_hash, scrub
 from cafe.trace import record_repair
 
 
@@ -55,6 +57,35 @@ def test_span_attributes_are_read_only():
     span = Span("1", None, "run", "x", 0.0, 1.0, {"a": 1})
     with pytest.raises(TypeError):
         span.attributes["a"] = 2  # type: ignore[index]
+
+
+def test_deferred_attributes_build_once_on_the_first_read_and_stay_read_only():
+    built = []
+    attributes = DeferredAttributes(lambda: built.append(1) or {"a": 1, "b": [2]})
+    span = Span("1", None, "run", "x", 0.0, 1.0, attributes)
+    assert span.attributes is attributes and built == []
+    assert span.get("a") == 1 and dict(span.attributes) == {"a": 1, "b": [2]} and len(span.attributes) == 2
+    assert built == [1]
+    assert span.attributes == {"a": 1, "b": [2]} and "mappingproxy" in repr(span)
+    with pytest.raises(TypeError):
+        span.attributes["a"] = 2  # type: ignore[index]
+
+
+def test_deferred_attributes_printed_or_hashed_are_masked():
+    """Printing a span reads what `build` made (masked), never what it was made from."""
+    secret = "sk-live-abcdefghijklmnop"
+    clean = Scrubber()
+    span = Span("1", None, "run", "x", 0.0, 1.0, DeferredAttributes(lambda: {"note": clean(f"key {secret}")}))
+    trace = Trace("t", "2026-11-30T00:00:00+00:00", (span,))
+    assert secret not in repr(trace) and REDACTED in repr(trace) and secret not in str(canonical_spans(trace))
+
+
+def test_deferred_attributes_copied_or_pickled_hold_the_masked_text_only():
+    secret = "sk-live-abcdefghijklmnop"
+    attributes = DeferredAttributes(lambda message: {"note": Scrubber()(message)}, f"key {secret}")
+    pickled = pickle.dumps(attributes)
+    assert secret.encode() not in pickled and pickle.loads(pickled) == {"note": f"key {REDACTED}"}
+    assert copy.deepcopy(DeferredAttributes(lambda: {"a": [1]})) == {"a": [1]}
 
 
 def test_trace_must_start_with_its_run_and_name_known_parents():

@@ -103,7 +103,9 @@ def test_recorder_fake_clock_gives_the_times_it_reads():
     ticks = iter(range(100))
     recorder = Recorder(clock=lambda: float(next(ticks)), trace_id="t1", started_at="2026-11-30T12:00:00+00:00")
     _, trace = record_repair(OMELETTE_SPEC, make_scripted_generator(ALTERNATING_CANDIDATES), recorder=recorder, cap=1)
-    assert [(s.start_s, s.end_s) for s in trace.spans] == [(1.0, 7.0), (2.0, 6.0), (3.0, 4.0), (5.0, 6.0)]
+    # run opens (1), attempt opens (2), the draft is back (3: the model call ends, the check
+    # starts), the attempt closes (4), the run closes (5); the model call starts with its attempt
+    assert [(s.start_s, s.end_s) for s in trace.spans] == [(1.0, 5.0), (2.0, 4.0), (2.0, 3.0), (3.0, 4.0)]
 
 
 def test_recorder_refuses_a_second_run_and_an_unclosed_trace():
@@ -122,6 +124,26 @@ def test_record_repair_credential_in_the_request_never_reaches_the_trace(tmp_pat
     _, trace = _recorded_model_run(spec)
     text = "\n".join(json.dumps(dict(s.attributes)) for s in trace.spans)
     assert "tok_4242424242" not in text and "sk-live-abcdefghijklmnop" not in text and REDACTED in text
+
+
+def test_record_repair_credential_never_reaches_a_printed_trace():
+    """A model call's attributes are built when first read; printing the trace is such a read."""
+    spec = OrderSpec(3, ("americano",), request="An americano. My card token: tok_4242424242 and sk-live-abcdefghijklmnop")
+    _, trace = _recorded_model_run(spec)
+    printed = repr(trace) + "\n".join(str(span) for span in trace.spans)
+    assert "tok_4242424242" not in printed and "sk-live-abcdefghijklmnop" not in printed and REDACTED in printed
+
+
+def test_recorder_model_call_keeps_the_messages_as_sent_when_the_caller_appends_later():
+    recorder = Recorder()
+    run = recorder.open("run", "r")
+    client = recorder.client(make_client(["Done."]))
+    messages = [{"role": "user", "content": "One flat white."}]
+    client.chat.completions.create(model="cafe-scripted", messages=messages)
+    messages.append({"role": "user", "content": "And a scone."})
+    recorder.close(run)
+    sent = recorder.trace().model_calls[0].get("gen_ai.input.messages")
+    assert [part["content"] for message in sent for part in message["parts"]] == ["One flat white."]
 
 
 def test_record_repair_live_key_through_cafe_serve_never_reaches_the_trace(tmp_path):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from cafe.endpoint.client import make_client
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.spans import REDACTED, Scrubber
-from cafe.trace_calls import (chat_attributes, generator_attributes, input_messages, provider_of,
-                              request_attributes)
+from cafe.trace_calls import (call_attributes, chat_attributes, generator_attributes, input_messages, provider_of,
+                              reply_of, request_attributes)
 
 TRANSCRIPT = [
     {"role": "system", "content": "You take orders."},
@@ -51,6 +51,21 @@ def test_chat_attributes_read_the_completion_and_its_usage():
     assert attributes["gen_ai.output.messages"] == [
         {"role": "assistant", "parts": [{"type": "text", "content": "Done."}], "finish_reason": "stop"}]
     assert attributes["gen_ai.usage.input_tokens"] == completion.usage.prompt_tokens
+
+
+def test_reply_of_keeps_plain_values_that_build_the_same_attributes_as_the_completion():
+    client = make_client([{"content": "Checking.", "tool_calls": [{"name": "look_up", "arguments": {"item": "latte"}}]}])
+    completion = client.chat.completions.create(model="m1", messages=TRANSCRIPT[:2])
+    reply = reply_of(completion)
+    assert reply is not None and reply[:3] == (completion.model, completion.id, (completion.usage.prompt_tokens,
+                                                                                 completion.usage.completion_tokens))
+    attributes = call_attributes({"model": "m1", "messages": TRANSCRIPT[:2]}, reply, "cafe.scripted", Scrubber())
+    assert attributes["gen_ai.response.finish_reasons"] == ["tool_calls"]
+    assert attributes["gen_ai.output.messages"] == [{"role": "assistant", "finish_reason": "tool_calls", "parts": [
+        {"type": "text", "content": "Checking."},
+        {"type": "tool_call", "id": completion.choices[0].message.tool_calls[0].id, "name": "look_up",
+         "arguments": '{"item": "latte"}'}]}]
+    assert reply_of(None) is None
 
 
 def test_chat_attributes_of_a_failed_call_hold_the_request_only():
