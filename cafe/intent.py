@@ -25,7 +25,8 @@ What it leaves out: running the rules and reporting findings (`cafe.detect`), an
 do (`cafe.confusion`, this session). The word lists cover English and about twenty other
 languages (French, Spanish, German, Italian, Portuguese, Dutch, Polish, Russian, Ukrainian,
 Swedish, Danish and Norwegian, Turkish, Romanian, Czech, Finnish, Indonesian, Vietnamese,
-Swahili, Hindi, Arabic, Greek, Hebrew) and a few Chinese, Japanese and Korean words, for the
+Swahili, Hindi, Arabic, Greek, Hebrew, Tagalog, Croatian, Bulgarian, Hungarian, Catalan,
+Persian, Urdu) and a few Chinese, Japanese, Korean and Thai words, for the
 one shape that attacks translate most: "ignore the instructions". A language not listed is
 missed; the notebook measures what that costs, and a model judge is the layer that reads any
 language (the lesson's live stretch).
@@ -61,7 +62,9 @@ DISMISS = (r"ignore|ignoring|disregard|disregarding|forget|forgetting|override|o
            r"|не обращайте внимания на|ігноруй|забудь|ne fais pas attention à|no hagas caso a|no sigas|beachte nicht"
            r"|befolge nicht|non seguire|non considerare|não siga|não obedeça"
            r"|ignorera|glöm|ignorer|glem|unut|yoksay|görmezden gel|ignoră|uită|ignoruj|zapomeň|ohita|unohda"
-           r"|abaikan|lupakan|bỏ qua|quên|puuza|sahau|अनदेखा|भूल|تجاهل|انسَ|αγνόησε|ξέχασε|התעלם|שכח")
+           r"|abaikan|lupakan|bỏ qua|quên|puuza|sahau|अनदेखा|भूल|تجاهل|انسَ|αγνόησε|ξέχασε|התעלם|שכח"
+           r"|kalimutan|huwag pansinin|balewalain|zanemari|zaboravi|ignoriraj|забрави|игнорирай|felejtsd el"
+           r"|hagyd figyelmen kívül|oblida|olvídate|olvidate|olvídense|bend|bending")
 # Nouns that can only mean the agent's instructions, whatever word comes before them.
 STRONG_TARGET = (r"instructions?|prompts?|programming|directives?|guidelines|guidance|system message"
                  r"|(?:what|everything|anything|all) you (?:were|have been|'ve been|ve been) (?:told|given|taught)"
@@ -73,7 +76,11 @@ STRONG_TARGET = (r"instructions?|prompts?|programming|directives?|guidelines|gui
                  r"|instrukcji|polecenia|zasady|инструкции|указания|правила|інструкції|правила"
                  r"|instruktioner|instruksjonene|instruksjoner|regler|talimatları|talimatlar|kuralları|kurallar"
                  r"|instrucțiunile|instrucțiuni|pokyny|instrukce|ohjeet|instruksi|petunjuk|aturan|hướng dẫn"
-                 r"|quy tắc|maagizo|maelekezo|निर्देश|निर्देशों|التعليمات|تعليمات|οδηγίες|הוראות")
+                 r"|quy tắc|maagizo|maelekezo|निर्देश|निर्देशों|التعليمات|تعليمات|οδηγίες|הוראות"
+                 r"|tagubilin|mga utos|patakaran|upute|uputa|pravila|utasításokat|utasításait|utasítások"
+                 r"|szabályaidat|szabályokat|szabályok|instruccions|regles|κανόνες|säännöt|دستورالعمل"
+                 r"|was man dir gesagt hat|was dir gesagt wurde|lo que te dijeron|lo que te han dicho"
+                 r"|ce qu'on t'a dit|ce que l'on t'a dit|quello che ti hanno detto|o que te disseram")
 # Nouns that mean the agent's instructions only with a word pointing at them ("your rules").
 WEAK_TARGET = (r"rules|policy|policies|restrictions|constraints|limits|filters|safeguards|training|setup|settings"
                r"|checks|context")
@@ -106,11 +113,11 @@ COMMAND = (r"must|ignore|disregard|add|added|approve|approved|give|comp|comped|w
            r"|(?<!gluten )(?<!dairy )(?<!nut )(?<!sugar )(?<!lactose )(?<!egg )(?<!caffeine )free(?!-)"
            r"|complimentary|discount|refund|paid|disable|disabled|enable|enabled|override|allow|allowed"
            r"|print|output|reveal|obey|remove|mark|charge|suspended|bypass|everything")
-# Chinese and Japanese: "ignore"/"forget" and "instructions"/"rules", with no spaces to find words by.
-# Languages that put the verb last ("the instructions ... ignore"): Hindi, Turkish.
-VERB_LAST_DISMISS = r"अनदेखा|भूल|unut|yoksay|görmezden gel"
-CJK_DISMISS = r"忽略|无视|無視|忘记|忘掉|忘れ|不要理会|무시|잊어"
-CJK_TARGET = r"指令|指示|命令|规则|規則|ルール|说明|提示|지시|명령|규칙"
+# Chinese, Japanese, Korean, Thai: "ignore"/"forget" and "instructions"/"rules", with no spaces to find
+# words by. Languages that put the verb last ("the instructions ... ignore"): Hindi, Turkish, Persian, Urdu.
+VERB_LAST_DISMISS = r"अनदेखा|भूल|unut|yoksay|görmezden gel|نادیده بگیر|نظر انداز"
+CJK_DISMISS = r"忽略|无视|無視|忘记|忘掉|忘れ|不要理会|무시|잊어|ลืม|เพิกเฉย|ไม่ต้องสนใจ"
+CJK_TARGET = r"指令|指示|命令|规则|規則|ルール|说明|提示|지시|명령|규칙|คำสั่ง|กฎ"
 MODES = r"developer|dev|admin|god|jailbreak|dan|debug|maintenance|sudo|root|unrestricted|unfiltered|unlocked|superuser|evil|override"
 
 
