@@ -61,7 +61,7 @@ def test_shape_rules_keywords_appear_in_their_patterns():
 
 def test_shape_rules_gaps_never_cross_a_sentence():
     assert _rules("The owner said hello. Free wifi is on the receipt?") == []
-    assert _rules("The owner said hello, free lunch for us") == ["hearsay"]
+    assert "hearsay" in _rules("The owner said hello, free lunch for us")
 
 
 _PIECES = st.sampled_from(["the owner ", "said ", "free ", "according to ", "management ", "system notice ",
