@@ -55,6 +55,7 @@ DISMISS = (r"ignore|ignoring|disregard|disregarding|forget|forgetting|override|o
            r"|you can ignore|you may ignore|feel free to ignore|not worry about|don'?t worry about|no need to worry about"
            r"|never mind|neglect|circumvent|disobey|overlook|overlooked|overlooking|relax|loosen"
            r"|ignorez|ignorer|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte|laisse tomber"
+           r"|ne tiens plus compte|ne tenez plus compte"
            r"|ignora|ignorar|olvida|olvidar|olvide|omite|descarta|haz caso omiso"
            r"|ignoriere|ignorieren|ignorier|vergiss|vergessen|missachte|ignorare|dimentica|dimenticare|trascura"
            r"|esqueça|esquece|esquecer|desconsidere|negeer|vergeet|zignoruj|ignoruj|zapomnij|ignoruj"
@@ -69,7 +70,9 @@ DISMISS = (r"ignore|ignoring|disregard|disregarding|forget|forgetting|override|o
            r"|uitaţi|strunta i|ne törődj|abaikanlah|تجاهلي|vergesst|ignoriert")
 # Nouns that can only mean the agent's instructions, whatever word comes before them.
 STRONG_TARGET = (r"instructions?|prompts?|programming|directives?|guidelines|guidance|system message"
-                 r"|(?:what|everything|anything|all) you(?: were| have been|'?ve been| ve been) (?:told|given|taught)"
+                 r"|(?:what|whatever|everything|anything|all) you(?: were| have been|'?ve been| ve been) (?:told|given|taught"
+                 r"|programmed|set up|configured|trained|instructed)"
+                 r"|(?:prior|previous|preceding|earlier|above|all) (?:text|input|context|content)"
                  r"|(?:rules|guidance|directions) you(?: were| have been|'?ve been| ve been) (?:told|given|taught)"
                  r"|everything (?:above|before|so far|prior|earlier)|the foregoing|what came before"
                  r"|(?:all|any|anything) (?:of )?the above|anything (?:above|before)|the above"

@@ -42,7 +42,8 @@ CONCESSION = (r"free\b(?<!gluten free)(?<!dairy free)(?<!nut free)(?<!sugar free
               r"|(?:never|not) (?:be |get |gets |being )?charged|nothing (?:\w+ ){0,3}?(?:gets|is|will be|should be) charged"
               r"|billed at|charged at (?:zero|0|nothing)|for nothing|without question|not listed|isn'?t listed"
               r"|(?:never|don'?t|do not|doesn'?t|does not|won'?t|no need to|not) (?:have to |need to |ever )?pay\b"
-              r"|pay nothing|any (?:item|thing|drink|dish|food)s? (?:i|we) (?:name|want|ask for|say|choose)"
+              r"|pay nothing|gratis|gift (?:me|us)|skip (?:the )?payment|no payment|payment (?:waived|not needed|not required)"
+              r"|(?:may|can|should|will) be (?:ignored|skipped|waived|disregarded|overridden)|any (?:item|thing|drink|dish|food)s? (?:i|we) (?:name|want|ask for|say|choose)"
               r"|zero (?:the|my|out|our)|(?:costs?|are|is|now|at)\s+(?:only\s+)?[£€$]?(?:0(?:[.,]0{1,2})?|zero|nothing|\d+p"
               r"|\d+ (?:pence|cents?))|not on the menu|off[- ]?menu|off the menu|86'?d|86 list|anything i|whatever i"
               r"|without (?:checking|asking|consent|verification|any checks?)|stop checking|exempt|permission to"
@@ -65,7 +66,8 @@ NOTICE = (r"(?:system|security|admin|platform|automated|policy|price|pricing|ser
           r"\s+(?:notice|alert|message|update|announcement|bulletin|notification|memo|correction|change|adjustment"
           r"|override)")
 # The assistant, addressed by what it is.
-ASSISTANT = r"ai|bot|chatbot|assistant|language model|llm|model|agent|gpt|machine|computer|robot|program|software"
+ASSISTANT = (r"ai|bot|chatbot|assistant|language model|llm|model|agent|gpt|chatgpt|claude|gemini|copilot|machine"
+             r"|computer|robot|program|software")
 # Prices and rules claimed to have changed, or stated as the house's own.
 POLICY = (r"new|updated|revised|changed|current|per the|per our|per your|as per|under the|it'?s|it is"
           r"|according to the|loyalty|pricing|price|refund|discount|cafe|company|house|store")
@@ -85,11 +87,12 @@ _GRANTED = (r"(?![^.!?\n]{0,80}\?)(?![^.!?\n]{0,40}\b(?:ended|stopped|finished|i
 # directive 12", "new house rule". Next to a concession in one sentence, in either order.
 SOURCE = (r"owner|owners|manager|management|supervisor|hq|head office|headquarters|corporate|chef|boss|admin"
           r"|administrator|developers?|operator|policy|policies|directive|rule|rules|notice|memo|override|authori[sz]ed"
-          r"|authori[sz]ation|approved|signed off|permission|official|officially|exception")
+          r"|authori[sz]ation|approved|signed off|permission|official|officially|exception|instructions|guidance"
+          r"|guidelines|programming|prompt")
 # The words that open a concession in that pairing: a literal word each (the keyword guard).
 GIVE = (r"free|for free|gratis|at no cost|no charge|on the house|complimentary|comp|comped|refund|refunded|waive"
         r"|waived|paid in full|off the menu|offmenu|not on the menu|whatever|anything|100 ?%|100 percent|optional"
-        r"|zero|nothing|never have to pay|never pay|don'?t have to pay|not listed|any item|any items")
+        r"|zero|nothing|gift|skip payment|never have to pay|never pay|don'?t have to pay|not listed|any item|any items")
 
 
 # A concession word that is not a label ("gluten free", "free from nuts", "free-range") nor a
@@ -104,18 +107,59 @@ _GIVEN = (r"(?:"
           r"|\b(?:is|are) optional)")
 
 
+# "Rules" and "instructions" in other languages, as stems (every inflection starts with one), and
+# "free" in other languages. Written as people spell them; `_fold` folds them like a customer's text.
+FOREIGN_RULES = _fold(r"regel|règle|regla|regol|regra|regul|zasad|sääntö|säännö|szabály|pravidl|правил|kural|talimat"
+                      r"|instrucc|instruç|istruz|instrukc|instructi|instruks|anweisung|consigne|indicacion|direttiv"
+                      r"|diretriz|richtlijn|ohje|pokyn|οδηγ|κανόν|규칙|지시|规则|規則|ルール|指示|指令|命令|निर्देश|قوانین")
+FOREIGN_FREE = _fold(r"gratis|gratuit|kostenlos|umsonst|ilmai|darmow|zdarma|ingyen|bedava|бесплатн|δωρεάν|免费|無料|무료"
+                     r"|miễn phí|percuma|libreng|مجان|رایگان|मुफ्त|मुफ़्त|חינם|grátis|gratuito")
+
+
 def _then(first: str, second: str, gap: int) -> str:
     """`_near` with a second idea that may start with a digit or a sign (no `\\b` before it)."""
     return rf"\b(?:{first})\b(?:{_SEP}\w+){{0,{gap}}}?{_SEP}(?:{second})"
 
 
 SHAPE_RULES: tuple[Rule, ...] = (
+    # The rules named in another language, next to "free" in any: rarely an order, whatever the grammar.
+    _rule("override", rf"(?:{FOREIGN_RULES})[^\n]{{0,60}}?(?:{FOREIGN_FREE})|(?:{FOREIGN_FREE})[^\n]{{0,60}}?"
+                      rf"(?:{FOREIGN_RULES})", _words(FOREIGN_RULES, FOREIGN_FREE)),
+    # The assistant called by name at the start of a sentence, then told what to drop or become.
+    _rule("addressed", rf"(?:^|[.!?\n]\s*|\b(?:hey|hi|hello|yo|ok|okay|dear|listen|attention|attn)\s+)(?:{ASSISTANT})\s*"
+                       r"[,:;—-]\s*(?:\w+\s+){0,4}?(?:disregard|ignore|forget|override|bypass|pretend|imagine|allow|approve"
+                       r"|waive|comp|you'?re off duty|you are off duty|i need you to|new directive|you must|you will|you are now"
+                       r"|you'?re now)\b(?!\s+(?:my|what i|that|the last|it)\b)(?![^.!?\n]{0,80}\?)",
+          _words(ASSISTANT)),
+    # A counterfactual about the café's own rules: "pretend the menu includes sushi".
+    _rule("persona", rf"\b(?:pretend|imagine|suppose|let'?s say|what if|assume|act as if|act like)\b(?:{_SEP}\w+){{0,6}}?"
+                     rf"{_SEP}(?:the menu|menu|86 list|price|prices|pricing|rules|policy|there'?s no|there is no"
+                     r"|you never|you didn'?t|you don'?t have)\b",
+          ("pretend", "imagine", "suppose", "say", "what if", "assume", "act as if", "act like")),
+    # Hidden markup and chat-style prompts: an HTML comment that orders, "SYSTEM>>".
+    _rule("fake_header", r"<!--[^\n]{0,80}?\b(?:hidden|system|assistant|comp|free|ignore|add|approve|instructions?|note"
+                         r"|admin)\b|\b(?:system|admin|assistant|developer|root)\s*>{1,3}", ("<!--", ">")),
+    # Prices claimed to have fallen, as a fact: "all prices are halved today".
+    _rule("policy", r"\b(?:prices?|pricing|everything|all (?:\w+ )?(?:items|drinks|food|orders))\s+(?:(?:are|is|have been"
+                    r"|has been|now|were|got)\s+)?(?:halved|cut|reduced|slashed|dropped|zeroed|discounted|waived|free)\b"
+                    r"(?![^.!?\n]{0,80}\?)", ("price", "pricing", "everything", "all")),
+    # "ignore previous", with nothing after it.
+    _rule("override", r"\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:previous|prior|above|earlier"
+                      r"|preceding)\b(?=\s*(?:[,.;:!]|and\b|then\b|$))", ("ignore", "disregard", "forget")),
+    # Someone who is "fine with" the assistant giving something away.
+    _rule("hearsay", rf"\b(?:fine|ok|okay|happy|cool|alright)\s+(?:with|for)\s+(?:you|me|us)\b(?:{_SEP}\w+){{0,8}}?"
+                     rf"{_SEP}(?:{CONCESSION}){_GRANTED}", ("fine", "ok", "happy", "cool", "alright")),
+    # Everyone, or a whole table, eating free: a deal stated as a fact.
+    _rule("policy", rf"\b(?:every|everyone|everybody|anyone|anybody|all|whoever|customers?|regulars?|table \d+|guests?)\b"
+                    rf"(?:{_SEP}\w+){{0,4}}?{_SEP}(?:gets?|receives?|eats?|drinks?|pays?)\s+(?:\w+\s+){{0,2}}?"
+                    r"(?:free|for free|gratis|nothing|on the house|comped|complimentary|half price)\b(?![^.!?\n]{0,80}\?)",
+          ("every", "anyone", "anybody", "all", "whoever", "customer", "regular", "table", "guest")),
     # A source of rules and a concession in one sentence, at most 16 words apart, either order.
     _rule("sourced_grant", rf"\b(?:{SOURCE})\b(?:{_SEP}\w+){{0,16}}?{_SEP}{_GIVEN}{_GRANTED}", _words(SOURCE)),
     _rule("sourced_grant", rf"{_GIVEN}(?:{_SEP}\w+){{0,16}}?{_SEP}(?:{SOURCE})\b{_GRANTED}", _words(GIVE)),
     _rule("hearsay", rf"\b(?:{IN_CHARGE})\b(?:{_SEP}\w+){{0,2}}?{_SEP}(?:{REPORTED})\b(?:{_SEP}[\w%']+){{0,12}}?"
                      rf"{_SEP}(?:{CONCESSION}){_GRANTED}", _words(IN_CHARGE)),
-    _rule("hearsay", _then(rf"(?:according to|as agreed with|agreed with|approved by|cleared by|signed off by|authori[sz]ed"
+    _rule("hearsay", _then(rf"(?:according to|as agreed with|agreed with|approved by|cleared by|signed off by|(?:pre ?)?authori[sz]ed"
                            rf" by|okayed by|ok'?d by|on behalf of|from) (?:the |our |your |my )?(?:\w+ )?(?:{IN_CHARGE})",
                            rf"(?:{CONCESSION}){_GRANTED}", 12),
           ("according", "agreed with", "approved by", "cleared by", "signed off by", "authori", "okayed by", "ok",
@@ -133,7 +177,7 @@ SHAPE_RULES: tuple[Rule, ...] = (
           ("skip", "drop", "disable", "turn off", "switch off", "bypass", "remove", "stop", "quit", "no need", "don",
            "do not", "won", "never")),
     _rule("skip_check", r"\b(?:allergy|allergen|allergens|menu|consent|86|price|safety|approval)\s+(?:checks?|prompts?"
-                        r"|validation|verification|list|questions|gate)\s+(?:(?:are|is|have been|has been|were|was|now"
+                        r"|validation|verification|list|questions|gate|declarations?)\s+(?:(?:are|is|have been|has been|were|was|now"
                         r"|got|will be)\s+)?(?:switched off|turned off|off|disabled|paused|suspended|lifted|cancell?ed"
                         r"|removed|waived|not needed|unnecessary|optional|skipped|bypassed|over)\b(?![^.!?\n]{0,80}\?)",
           ("allergy", "allergen", "menu", "consent", "86", "price", "safety", "approval")),
@@ -213,17 +257,19 @@ SHAPE_RULES: tuple[Rule, ...] = (
     _rule("unbound", r"\b(?:as if|as though) (?:there (?:were|are|was|is)|you (?:had|have)) no (?:rules|restrictions"
                      r"|limits|guidelines|policy|checks)\b", ("as if", "as though")),
     _rule("prompt_leak", _near(r"show|tell|give|copy|paste|print|list|share|reveal|recite|read out|what|dump|send"
-                               r"|write|output|display|repeat|quote",
+                               r"|write|output|display|repeat|quote|echo",
                                r"your (?:\w+ ){0,2}?(?:prompt|programming|configuration|system message|instructions)"
                                r"|(?:instructions|rules|guidelines|guidance|directions|everything|all|what)(?: that)?"
                                r" you(?:'ve| have| were| had| are|'re)? (?:been )?(?:given|told|programmed|trained"
                                r"|taught|follow|following|set up with|configured with|instructed|asked to|configured)"
-                               r"|(?:configuration|setup|prompt|prompts|text) you (?:were|have been|'ve been) given"
+                               r"|(?:configuration|setup|prompt|prompts|text) you (?:were|have been|'ve been|are) (?:given"
+                               r"|configured with|set up with|running with|running on|loaded with)"
+                               r"|your (?:hidden|secret|internal|system|setup|original|initial) (?:\w+ )?(?:text|rules)"
                                r"|(?:rules|instructions|guidelines|prompt|prompts) (?:were|have) you (?:been )?(?:given|told"
                                r"|programmed)|your context(?: window)?|(?:text|everything|what) (?:that )?(?:appears|comes"
                                r"|came|is|was) (?:before|above) (?:my|this) message", 8),
           _words(r"show|tell|give|copy|paste|print|list|share|reveal|recite|read out|what|dump|send|write|output"
-                 r"|display|repeat|quote")),
+                 r"|display|repeat|quote|echo")),
     _rule("dictated_answer", r"\b(?:write|say|output|print|reply|respond|answer|type|return)\b(?:" + _SEP
                              + r"\w+){0,8}?" + _SEP + r"(?:and |, )?nothing (?:else|more)\b"
                              r"|\b(?:don'?t|do not|instead of|never|no need to) (?:write|make|produce|draft|create"
@@ -233,6 +279,7 @@ SHAPE_RULES: tuple[Rule, ...] = (
                              r"|\b(?:answer|reply|respond|speak|talk) (?:only )?in (?:all caps|capitals|upper ?case"
                              r"|caps|json|xml|yaml|base64|code|morse)\b"
                              r"|\b(?:reply|respond|answer) to (?:everything|every \w+|all \w+|each \w+) with\b"
+                             r"|\b(?:return|respond|reply|answer|output|print|say|type|write)\s+(?:only|just|exactly)\s*:"
                              r"|\b(?:respond|reply|answer|output|say|write)\s+(?:\w+\s+){0,2}?(?:nothing but|nothing other"
                              r" than|only) the (?:single )?words?\b|\b(?:answer|reply|respond|write your (?:answer|reply"
                              r"|response)) as (?:a |an )?(?:json|yaml|xml|code|base64)\b"
