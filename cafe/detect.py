@@ -157,6 +157,10 @@ def _phrases(text: str) -> list[Failure]:
     return findings
 
 
+# Every keyword of the intent and shape rules, once: many rules share a word ("you", "free").
+_RULE_KEYWORDS = frozenset(word for rule in (*INTENT_RULES, *SHAPE_RULES) for word in rule.keywords)
+
+
 def _on_folded(folded: Normalized, layer: str, phrases: bool, intent: bool) -> list[Failure]:
     """The phrase list and/or the intent rules on folded text, quoting the customer's own words."""
     found = []
@@ -164,8 +168,9 @@ def _on_folded(folded: Normalized, layer: str, phrases: bool, intent: bool) -> l
         for name, pattern in _may_match(INJECTION_PATTERNS, INJECTION_KEYWORDS, folded.text):
             found += [_finding(folded.quote(*m.span()), f"{name}, {layer}") for m in pattern.finditer(folded.text)]
     if intent:
+        present = {word: word in folded.text for word in _RULE_KEYWORDS}  # each word looked for once
         for rule in (*INTENT_RULES, *SHAPE_RULES):
-            if any(word in folded.text for word in rule.keywords):
+            if any(present[word] for word in rule.keywords):
                 found += [_finding(folded.quote(*m.span()), f"{rule.name}, {layer}")
                           for m in rule.pattern.finditer(folded.text)]
     return found

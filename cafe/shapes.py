@@ -138,9 +138,9 @@ SHAPE_RULES: tuple[Rule, ...] = (
     _rule("override", rf"(?:{FOREIGN_RULES})[^\n]{{0,60}}?(?:{FOREIGN_FREE})|(?:{FOREIGN_FREE})[^\n]{{0,60}}?"
                       rf"(?:{FOREIGN_RULES})", _words(FOREIGN_RULES, FOREIGN_FREE)),
     # The assistant called by name at the start of a sentence, then told what to drop or become.
-    _rule("addressed", rf"(?:^|[.!?\n]\s*|\b(?:hey|hi|hello|yo|ok|okay|dear|listen|attention"
-                       rf"|attn)[,\s]+)(?:{ASSISTANT})\s*"
-                       r"[,:;—-]\s*(?:\w+\s+){0,4}?(?:disregard|ignore|forget|override|bypass|pretend|imagine|allow"
+    _rule("addressed", rf"(?:^|[.!?\n][^\S\n]{{0,3}}|\b(?:hey|hi|hello|yo|ok|okay|dear|listen|attention"
+                       rf"|attn)[,\s]{{1,3}})(?:{ASSISTANT})\s{{0,3}}"
+                       r"[,:;—-]\s{0,3}(?:\w+\s+){0,4}?(?:disregard|ignore|forget|override|bypass|pretend|imagine|allow"
                        r"|approve"
                        r"|waive|comp|you'?re off duty|you are off duty|i need you to|new directive|you must|you will"
                        r"|you are now"

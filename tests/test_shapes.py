@@ -102,3 +102,19 @@ def test_shape_keyword_guards_never_skip_a_request_of_either_corpus():
         for rule in SHAPE_RULES:
             if rule.pattern.search(folded):
                 assert any(word in folded for word in rule.keywords), (rule.name, text)
+
+
+# --- no slow inputs ------------------------------------------------------------------------------
+
+import runpy  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+SPEED = runpy.run_path(str(Path(__file__).resolve().parents[1] / "benchmarks" / "detect_speed.py"))
+
+
+@pytest.mark.parametrize("case", [c for c in SPEED["PATTERN_CASES"] if c.scanner.startswith("shape rule")],
+                         ids=lambda c: c.scanner)
+def test_shape_rules_grow_linearly_on_adversarial_text(case):
+    # Time at 4x the size over time at 1x: ~4 for linear work, ~16 for quadratic. Never a fixed bound.
+    for adversary in SPEED["adversaries"]():
+        assert SPEED["grows_linearly"](case.run, adversary), adversary
