@@ -93,7 +93,7 @@ WEAK_TARGET = (r"rules|policy|policies|restrictions|constraints|limits|filters|s
                r"|pricing|prices"
                r"|checks|context")
 QUALIFIER = (r"your|previous|prior|earlier|above|preceding|original|initial|old|former|existing|default|system"
-             r"|usual|normal|standard"
+             r"|usual|normal|standard|menu|pricing|price|allergy|allergen"
              r"|hidden|internal|all|any|those|these|current|standing|whatever|every")
 # Words that void instructions named just before them.
 VOIDED = (r"to one side|aside|no longer appl(?:y|ies)|(?:don'?t|do not|does not|doesn'?t) (?:really |actually )?"

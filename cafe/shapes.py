@@ -122,7 +122,7 @@ _GIVEN = (r"(?:"
 # "Rules" and "instructions" in other languages, as stems (every inflection starts with one), and
 # "free" in other languages. Written as people spell them; `_fold` folds them like a customer's text.
 FOREIGN_RULES = _fold(r"regel|règle|regla|regol|regra|regul|zasad|sääntö|säännö|szabály|pravidl|правил|kural|talimat"
-                      r"|instrucc|instruç|istruz|instrukc|instructi|instruks|anweisung|consigne|indicacion|direttiv"
+                      r"|instrucc|instruç|istruz|instrukc|instrukt|instructi|instruks|anweisung|consigne|indicacion|direttiv"
                       r"|diretriz|richtlijn|ohje|pokyn|οδηγ|κανόν|규칙|지시|规则|規則|ルール|指示|指令|命令|निर्देश|قوانین")
 FOREIGN_FREE = _fold(r"gratis|gratuit|kostenlos|umsonst|ilmai|darmow|zdarma|ingyen|bedava|бесплатн|δωρεάν|免费|無料|무료"
                      r"|miễn phí|percuma|libreng|مجان|رایگان|मुफ्त|मुफ़्त|חינם|grátis|gratuito")
@@ -170,6 +170,11 @@ SHAPE_RULES: tuple[Rule, ...] = (
                     r"|any\s+)?(?:prices|pricing|price list|rules|house rules|policy|policies|86 list|stock list)\b",
           ("prices", "pricing", "rules", "the menu", "policy", "policies", "checks", "limits", "ignore", "disregard",
            "forget", "bypass", "override", "skip")),
+    # Someone who owns the place, next to a concession; a bill to be marked paid.
+    _rule("hearsay", rf"\bowns? (?:this|the) (?:place|cafe|shop|business)\b(?:{_SEP}\w+){{0,12}}?{_SEP}(?:{CONCESSION})"
+                     rf"{_GRANTED}|\bmarked?\s+(?:as\s+)?(?:paid|settled|comped)\b(?![^.!?\n]{{0,80}}\?)",
+          ("own", "mark")),
+    _rule("persona", _fold(r"\b(?:ты|вы)\s+теперь\b(?![^.!?\n]{0,80}\?)"), _fold("ты вы").split()),
     # "ignore previous", with nothing after it.
     _rule("override", r"\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:previous|prior|above|earlier"
                       r"|preceding)\b(?=\s*(?:[,.;:!]|and\b|then\b|$))", ("ignore", "disregard", "forget")),
@@ -307,7 +312,8 @@ SHAPE_RULES: tuple[Rule, ...] = (
                                r"|your (?:hidden|secret|internal|system|setup|original|initial) (?:\w+ )?(?:text|rules)"
                                r"|(?:rules|instructions|guidelines|prompt|prompts) (?:were"
                                r"|have) you (?:been )?(?:given|told"
-                               r"|programmed)|your context(?: window)?|(?:text|everything|what) (?:that )?(?:appears"
+                               r"|programmed)|your context(?: window)?|(?:everything|all|the text|the words) (?:above|before)"
+                               r" (?:this|my)|(?:text|everything|what) (?:that )?(?:appears"
                                r"|comes"
                                r"|came|is|was) (?:before|above) (?:my|this) message", 8),
           _words(r"show|tell|give|copy|paste|print|list|share|reveal|recite|read out|what|dump|send|write|output"
