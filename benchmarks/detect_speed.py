@@ -4,7 +4,7 @@
     python benchmarks/detect_speed.py --mb 0.25    # a quicker look
 
 Every scanner that reads a customer's words or a model's draft (`cafe.detect`'s injection and
-scope patterns and its layers, `cafe.normalize`'s folding and decoding, `cafe.schema`'s JSON extraction and `clip`, `cafe.menu`'s name and allergy
+scope patterns and its layers, each intent and shape rule, `cafe.normalize`'s folding and decoding, `cafe.schema`'s JSON extraction and `clip`, `cafe.menu`'s name and allergy
 folding) gets the inputs that make a careless pattern quadratic: long runs of newlines, spaces
 or one letter, a keyword followed by a long blank run, many braces, quotes or unclosed fences,
 invisible or look-alike characters, letters spelled out one at a time, one long base64 run.
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from cafe.detect import INJECTION_PATTERNS, LAYERS, SCOPE_PATTERNS, OrderSpec, check_ticket, scan_layer, scan_scope, scan_text
 from cafe.intent import INTENT_RULES
+from cafe.shapes import SHAPE_RULES
 from cafe.normalize import decoded_views, normalize_text
 from cafe.menu import allergen_key, is_no_allergy, load_menu, normalize_name
 from cafe.schema import Ticket, clip, extract_json, parse_draft
@@ -115,7 +116,9 @@ PATTERN_CASES: tuple[Case, ...] = tuple(
     Case(f"detect pattern {i} ({name})", lambda text, p=pattern: list(p.finditer(text)))
     for i, (name, pattern) in enumerate(INJECTION_PATTERNS + SCOPE_PATTERNS)) + tuple(
     Case(f"intent rule {i} ({rule.name})", lambda text, p=rule.pattern: list(p.finditer(text)))
-    for i, rule in enumerate(INTENT_RULES))
+    for i, rule in enumerate(INTENT_RULES)) + tuple(
+    Case(f"shape rule {i} ({rule.name})", lambda text, p=rule.pattern: list(p.finditer(text)))
+    for i, rule in enumerate(SHAPE_RULES))
 
 
 def seconds(run: Callable[[str], object], text: str, loops: int = 1, repeats: int = 3) -> float:

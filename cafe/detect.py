@@ -8,7 +8,8 @@ feeds its findings back to the model. It adds:
   `phrases` (the famous phrases, as written), `normalized` (the same phrases once
   `cafe.normalize` has taken off look-alike letters, invisible characters, leetspeak and spelled-out
   words), `intent` (`cafe.intent`'s rules for paraphrases, politeness, role-play, fake headers,
-  other languages) and `decoded` (both again on base64, hex, percent-escaped, rot13 and reversed
+  other languages, and `cafe.shapes`'s for what an attack asks: hearsay from someone in charge,
+  notices, policies that give things away, the hidden instructions) and `decoded` (both again on base64, hex, percent-escaped, rot13 and reversed
   readings);
   `scan_layer()` runs one layer alone, so each can be measured (`cafe.confusion`);
 - `scan_scope()`: asks that are not part of an order at all (a refund, a taxi, a poem);
@@ -40,6 +41,7 @@ from cafe.consent import OrderSpec, consent_findings
 from cafe.intent import INTENT_RULES
 from cafe.menu import ALLERGEN_KEYS, Menu, allergen_key, is_no_allergy, normalize_name
 from cafe.normalize import Normalized, decoded_views, normalize_text
+from cafe.shapes import SHAPE_RULES
 from cafe.schema import Failure, Ticket, clip
 
 __all__ = [
@@ -155,6 +157,10 @@ def _phrases(text: str) -> list[Failure]:
     return findings
 
 
+# Every keyword of the intent and shape rules, once: many rules share a word ("you", "free").
+_RULE_KEYWORDS = frozenset(word for rule in (*INTENT_RULES, *SHAPE_RULES) for word in rule.keywords)
+
+
 def _on_folded(folded: Normalized, layer: str, phrases: bool, intent: bool) -> list[Failure]:
     """The phrase list and/or the intent rules on folded text, quoting the customer's own words."""
     found = []
@@ -162,8 +168,9 @@ def _on_folded(folded: Normalized, layer: str, phrases: bool, intent: bool) -> l
         for name, pattern in _may_match(INJECTION_PATTERNS, INJECTION_KEYWORDS, folded.text):
             found += [_finding(folded.quote(*m.span()), f"{name}, {layer}") for m in pattern.finditer(folded.text)]
     if intent:
-        for rule in INTENT_RULES:
-            if any(word in folded.text for word in rule.keywords):
+        present = {word: word in folded.text for word in _RULE_KEYWORDS}  # each word looked for once
+        for rule in (*INTENT_RULES, *SHAPE_RULES):
+            if any(present[word] for word in rule.keywords):
                 found += [_finding(folded.quote(*m.span()), f"{rule.name}, {layer}")
                           for m in rule.pattern.finditer(folded.text)]
     return found

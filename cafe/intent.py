@@ -25,7 +25,8 @@ What it leaves out: running the rules and reporting findings (`cafe.detect`), an
 do (`cafe.confusion`, this session). The word lists cover English and about twenty other
 languages (French, Spanish, German, Italian, Portuguese, Dutch, Polish, Russian, Ukrainian,
 Swedish, Danish and Norwegian, Turkish, Romanian, Czech, Finnish, Indonesian, Vietnamese,
-Swahili, Hindi, Arabic, Greek, Hebrew) and a few Chinese, Japanese and Korean words, for the
+Swahili, Hindi, Arabic, Greek, Hebrew, Tagalog, Croatian, Bulgarian, Hungarian, Catalan,
+Persian, Urdu) and a few Chinese, Japanese, Korean and Thai words, for the
 one shape that attacks translate most: "ignore the instructions". A language not listed is
 missed; the notebook measures what that costs, and a model judge is the layer that reads any
 language (the lesson's live stretch).
@@ -52,8 +53,9 @@ DISMISS = (r"ignore|ignoring|disregard|disregarding|forget|forgetting|override|o
            r"|no longer follow|no longer obey|don'?t follow|do not follow|needn'?t follow|need not follow"
            r"|no need to follow|don'?t obey|do not obey|don'?t stick to|do not stick to|no need to stick to"
            r"|you can ignore|you may ignore|feel free to ignore|not worry about|don'?t worry about|no need to worry about"
-           r"|never mind|neglect|circumvent|disobey|overlook|relax|loosen"
+           r"|never mind|neglect|circumvent|disobey|overlook|overlooked|overlooking|relax|loosen"
            r"|ignorez|ignorer|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte|laisse tomber"
+           r"|ne tiens plus compte|ne tenez plus compte"
            r"|ignora|ignorar|olvida|olvidar|olvide|omite|descarta|haz caso omiso"
            r"|ignoriere|ignorieren|ignorier|vergiss|vergessen|missachte|ignorare|dimentica|dimenticare|trascura"
            r"|esqueça|esquece|esquecer|desconsidere|negeer|vergeet|zignoruj|ignoruj|zapomnij|ignoruj"
@@ -61,11 +63,17 @@ DISMISS = (r"ignore|ignoring|disregard|disregarding|forget|forgetting|override|o
            r"|не обращайте внимания на|ігноруй|забудь|ne fais pas attention à|no hagas caso a|no sigas|beachte nicht"
            r"|befolge nicht|non seguire|non considerare|não siga|não obedeça"
            r"|ignorera|glöm|ignorer|glem|unut|yoksay|görmezden gel|ignoră|uită|ignoruj|zapomeň|ohita|unohda"
-           r"|abaikan|lupakan|bỏ qua|quên|puuza|sahau|अनदेखा|भूल|تجاهل|انسَ|αγνόησε|ξέχασε|התעלם|שכח")
+           r"|abaikan|lupakan|bỏ qua|quên|puuza|sahau|अनदेखा|भूल|تجاهل|انسَ|αγνόησε|ξέχασε|התעלם|שכח"
+           r"|kalimutan|huwag pansinin|balewalain|zanemari|zaboravi|ignoriraj|забрави|игнорирай|felejtsd el"
+           r"|hagyd figyelmen kívül|oblida|olvídate|olvidate|olvídense|bend|bending|ignoreer|ignoren|olviden|ignorate"
+           r"|dimenticate|ignorem|esqueçam|ignorujcie|ignorujte|zapomeň|zapomeňte|zabudni|ignorați|ignoraţi|uitați"
+           r"|uitaţi|strunta i|ne törődj|abaikanlah|تجاهلي|vergesst|ignoriert")
 # Nouns that can only mean the agent's instructions, whatever word comes before them.
 STRONG_TARGET = (r"instructions?|prompts?|programming|directives?|guidelines|guidance|system message"
-                 r"|(?:what|everything|anything|all) you (?:were|have been|'ve been|ve been) (?:told|given|taught)"
-                 r"|(?:rules|guidance|directions) you (?:were|have been|'ve been|ve been) (?:told|given|taught)"
+                 r"|(?:what|whatever|everything|anything|all) you(?: were| have been|'?ve been| ve been) (?:told|given|taught"
+                 r"|programmed|set up|configured|trained|instructed)"
+                 r"|(?:prior|previous|preceding|earlier|above|all) (?:text|input|context|content)"
+                 r"|(?:rules|guidance|directions) you(?: were| have been|'?ve been| ve been) (?:told|given|taught)"
                  r"|everything (?:above|before|so far|prior|earlier)|the foregoing|what came before"
                  r"|(?:all|any|anything) (?:of )?the above|anything (?:above|before)|the above"
                  r"|consignes|règles|reglas|instrucciones|indicaciones|directrices|anweisungen?|regeln|vorgaben"
@@ -73,23 +81,34 @@ STRONG_TARGET = (r"instructions?|prompts?|programming|directives?|guidelines|gui
                  r"|instrukcji|polecenia|zasady|инструкции|указания|правила|інструкції|правила"
                  r"|instruktioner|instruksjonene|instruksjoner|regler|talimatları|talimatlar|kuralları|kurallar"
                  r"|instrucțiunile|instrucțiuni|pokyny|instrukce|ohjeet|instruksi|petunjuk|aturan|hướng dẫn"
-                 r"|quy tắc|maagizo|maelekezo|निर्देश|निर्देशों|التعليمات|تعليمات|οδηγίες|הוראות")
+                 r"|quy tắc|maagizo|maelekezo|निर्देश|निर्देशों|التعليمات|تعليمات|οδηγίες|הוראות"
+                 r"|tagubilin|mga utos|patakaran|upute|uputa|pravila|utasításokat|utasításait|utasítások"
+                 r"|szabályaidat|szabályokat|szabályok|instruccions|regles|κανόνες|säännöt|دستورالعمل"
+                 r"|was man dir gesagt hat|was dir gesagt wurde|lo que te dijeron|lo que te han dicho"
+                 r"|ce qu'on t'a dit|ce que l'on t'a dit|quello che ti hanno detto|o que te disseram"
+                 r"|zasadach|zasad|kuralların|talimatların|reglene|reglerne|reglerna|pravidlá|inštrukcie|নির্দেশাবলী"
+                 r"|নির্দেশ")
 # Nouns that mean the agent's instructions only with a word pointing at them ("your rules").
 WEAK_TARGET = (r"rules|policy|policies|restrictions|constraints|limits|filters|safeguards|training|setup|settings"
+               r"|pricing|prices"
                r"|checks|context")
 QUALIFIER = (r"your|previous|prior|earlier|above|preceding|original|initial|old|former|existing|default|system"
+             r"|usual|normal|standard|menu|pricing|price|allergy|allergen"
              r"|hidden|internal|all|any|those|these|current|standing|whatever|every")
 # Words that void instructions named just before them.
-VOIDED = (r"to one side|aside|no longer appl(?:y|ies)|(?:don'?t|do not|does not|doesn'?t) (?:apply|count)"
+VOIDED = (r"to one side|aside|no longer appl(?:y|ies)|(?:don'?t|do not|does not|doesn'?t) (?:really |actually )?"
+          r"(?:apply|count)"
           r"|(?:are|is) (?:not|no longer) (?:valid|binding)"
           r"|(?:is|are|were|was|have been|has been|got|now) (?:cancell?ed|void|revoked|suspended|lifted|replaced"
           r"|withdrawn|overridden|outdated|obsolete|superseded|removed|disabled|invalid|null|off|over)"
-          r"|no longer (?:valid|in effect|in force|matter)|(?:can|should) be ignored|(?:is|are) to be ignored")
+          r"|no longer (?:valid|in effect|in force|matter)|(?:can|should) be ignored|(?:is|are) to be ignored"
+          r"|artik gecerli degil|gelten nicht mehr|ne s'appliquent plus|ya no (?:aplican|valen)|non valgono piu")
 # Who the agent might be told to become.
 PERSONA = (r"ai|bot|assistant|chatbot|model|gpt|chatgpt|llm|owner|manager|admin|administrator|developer|chef"
            r"|cashier|waiter|barista|character|persona|pirate|hacker|dan|god|system|operator")
 # What an agent is told it is free of.
-UNBOUND = (r"unrestricted|unfiltered|uncensored|without (?:any |all |your )?(?:rules|limits|limitations|restrictions"
+UNBOUND = (r"unrestricted|unfiltered|uncensored|(?:had|have|has|there (?:were|are|was|is)) no (?:\w+ )?(?:rules"
+           r"|restrictions|limits|guidelines|guardrails|policy|policies)|without (?:any |all |your )?(?:rules|limits|limitations|restrictions"
            r"|filters|guidelines|guardrails|boundaries|censorship)|with no (?:rules|limits|limitations|restrictions"
            r"|filters|guidelines|guardrails|boundaries|censorship)|(?:free|freed|released) (?:of|from) (?:any |all"
            r" |your )?(?:rules|limits|limitations|restrictions|filters|guidelines|guardrails|boundaries|censorship)")
@@ -106,11 +125,11 @@ COMMAND = (r"must|ignore|disregard|add|added|approve|approved|give|comp|comped|w
            r"|(?<!gluten )(?<!dairy )(?<!nut )(?<!sugar )(?<!lactose )(?<!egg )(?<!caffeine )free(?!-)"
            r"|complimentary|discount|refund|paid|disable|disabled|enable|enabled|override|allow|allowed"
            r"|print|output|reveal|obey|remove|mark|charge|suspended|bypass|everything")
-# Chinese and Japanese: "ignore"/"forget" and "instructions"/"rules", with no spaces to find words by.
-# Languages that put the verb last ("the instructions ... ignore"): Hindi, Turkish.
-VERB_LAST_DISMISS = r"अनदेखा|भूल|unut|yoksay|görmezden gel"
-CJK_DISMISS = r"忽略|无视|無視|忘记|忘掉|忘れ|不要理会|무시|잊어"
-CJK_TARGET = r"指令|指示|命令|规则|規則|ルール|说明|提示|지시|명령|규칙"
+# Chinese, Japanese, Korean, Thai: "ignore"/"forget" and "instructions"/"rules", with no spaces to find
+# words by. Languages that put the verb last ("the instructions ... ignore"): Hindi, Turkish, Persian, Urdu.
+VERB_LAST_DISMISS = r"अनदेखा|भूल|unut|yoksay|görmezden gel|نادیده بگیر|نظر انداز|উপেক্ষা|ভুলে যা"
+CJK_DISMISS = r"忽略|无视|無視|忘记|忘掉|忘れ|不要理会|무시|잊어|ลืม|เพิกเฉย|ไม่ต้องสนใจ"
+CJK_TARGET = r"指令|指示|命令|规则|規則|ルール|说明|提示|지시|명령|규칙|คำสั่ง|กฎ|上面|以上|上述|设定|設定|プロンプト"
 MODES = r"developer|dev|admin|god|jailbreak|dan|debug|maintenance|sudo|root|unrestricted|unfiltered|unlocked|superuser|evil|override"
 
 

@@ -39,7 +39,7 @@ def test_check_detection_rule_fixture_the_detector_already_catches_is_refused():
 
 def test_check_detection_rule_unrelated_fixtures_are_refused():
     rule = Check("hearsay", "?", HEARSAY_RULE.judge, passes="A flat white.",
-                 fails="The owner said table 5 gets two free croissants.")
+                 fails="The owner said table 5 gets two croissants, his treat.")
     assert any("shares no word" in p for p in check_detection_rule(lambda: rule))
 
 

@@ -104,7 +104,7 @@ SESSIONS: tuple[Session, ...] = (
     Session(5, "consent-gate", "consent", "core", ("cafe/consent.py",),
             "the consent gate: nothing may grow what the customer approved"),
     Session(6, "detect", "detect", "core", ("cafe/detect.py", "cafe/normalize.py", "cafe/intent.py",
-                                            "cafe/confusion.py"),
+                                            "cafe/shapes.py", "cafe/confusion.py"),
             "unsafe, off-menu, 86'd, out-of-scope and injected requests, caught before the pass"),
     Session(7, "repair-loop", "repair", "core", ("cafe/repair.py", "cafe/lottery.py", "cafe/feedback_model.py"),
             "the bounded re-ask with a curated failure view and a closed stop-reason set"),
