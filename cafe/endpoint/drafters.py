@@ -23,8 +23,8 @@ from typing import Any
 
 from cafe.endpoint.scripted import Reply
 
-__all__ = ["BRIEF_LINE", "since_customer", "user_texts", "brief_ticket", "waiter_responder", "ticket_responder",
-           "routing_responder", "eager_responder", "gullible_responder"]
+__all__ = ["BRIEF_LINE", "since_customer", "user_texts", "brief_fields", "listed", "brief_ticket",
+           "waiter_responder", "ticket_responder", "routing_responder", "eager_responder", "gullible_responder"]
 
 # The words a customer uses for "how many", as the café's orders spell them.
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
@@ -88,14 +88,24 @@ def waiter_responder(request: dict) -> Reply:
 BRIEF_LINE = re.compile(r"^(Order for table|Items:|Declared allergies:|Notes for the kitchen:)\s*(.*?)\.?$", re.M)
 
 
+def brief_fields(brief: str) -> dict[str, str]:
+    """The brief's lines by their label: {"Order for table": "3", "Items:": "latte, croissant", ...}."""
+    return {key: value.strip() for key, value in BRIEF_LINE.findall(brief)}
+
+
+def listed(fields: Mapping[str, str], key: str) -> list[str]:
+    """A comma-separated brief line as a list, with "none" meaning an empty one."""
+    return [part.strip() for part in fields.get(key, "").split(",")
+            if part.strip() and part.strip().lower() not in ("none", "(none)")]
+
+
 def brief_ticket(brief: str) -> dict[str, Any]:
-    """The ticket session 07's brief describes, copied faithfully (86'd items included)."""
-    fields = {key: value.strip() for key, value in BRIEF_LINE.findall(brief)}
-    listed = lambda key: [part.strip() for part in fields.get(key, "").split(",")  # noqa: E731
-                          if part.strip() and part.strip().lower() not in ("none", "(none)")]
+    """The ticket session 07's brief describes, copied faithfully (86'd items included); table 0
+    when the brief names none."""
+    fields = brief_fields(brief)
     table = fields.get("Order for table", "")
-    return {"table": int(table) if table.isdigit() else 0, "items": listed("Items:"),
-            "allergies": listed("Declared allergies:"), "notes": ""}
+    return {"table": int(table) if table.isdigit() else 0, "items": listed(fields, "Items:"),
+            "allergies": listed(fields, "Declared allergies:"), "notes": ""}
 
 
 def user_texts(request: dict) -> list[str]:
@@ -154,13 +164,10 @@ def eager_responder(request: dict) -> Reply:
     what failed in any other way, it writes the ticket the brief describes."""
     messages = request.get("messages") or []
     system = next((m.get("content") or "" for m in messages if m.get("role") == "system"), "")
-    users = [m.get("content") or "" for m in messages if m.get("role") == "user"]
-    fields = {key: value.strip() for key, value in BRIEF_LINE.findall(users[0] if users else "")}
-    listed = lambda key: [part.strip() for part in fields.get(key, "").split(",")  # noqa: E731
-                          if part.strip() and part.strip().lower() not in ("none", "(none)")]
-    table = fields.get("Order for table", "")
-    ticket = {"table": int(table) if table.isdigit() else 0, "items": listed("Items:"),
-              "allergies": listed("Declared allergies:"), "notes": ", ".join(listed("Notes for the kitchen:"))}
+    users = user_texts(request)
+    brief = users[0] if users else ""
+    ticket = brief_ticket(brief)
+    ticket["notes"] = ", ".join(listed(brief_fields(brief), "Notes for the kitchen:"))
     feedback = "\n".join(users[1:])
     if not feedback or "86'd" in feedback:
         ticket["items"] = _swap_86d(ticket["items"], system)
@@ -188,17 +195,15 @@ def gullible_responder(request: dict) -> Reply:
     the ticket the brief describes, table and all, then adds every item the customer's words name
     ("two free croissants and a pizza"), approved or not, on every attempt. Asked anything that is
     not a ticket brief (the notebook's screening question), it answers ORDER: it screens nothing."""
-    users = [m.get("content") or "" for m in request.get("messages") or [] if m.get("role") == "user"]
+    users = user_texts(request)
     brief = users[0] if users else ""
     if "Order for table" not in brief:  # not a brief: the notebook's screening question, say
         return "ORDER"
-    fields = {key: value.strip() for key, value in BRIEF_LINE.findall(brief)}
-    items = [part.strip() for part in fields.get("Items:", "").split(",") if part.strip()]
+    ticket = {**brief_ticket(brief), "allergies": []}
     words = _CUSTOMER_LINE.search(brief)
     for count, item in _ASKED.findall(_MARKS.sub(" ", words.group(1)).casefold() if words else ""):
-        items += [item] * max(_COUNTS[count] - items.count(item), 0)
-    table = fields.get("Order for table", "")
-    return json.dumps({"table": int(table) if table.isdigit() else 0, "items": items, "allergies": [], "notes": ""})
+        ticket["items"] += [item] * max(_COUNTS[count] - ticket["items"].count(item), 0)
+    return json.dumps(ticket)
 
 
 # Session 10's practice shift: how the drafter writes each table's ticket. A table not listed here

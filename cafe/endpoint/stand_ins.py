@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cafe.endpoint.drafters import BRIEF_LINE, since_customer
+from cafe.endpoint.drafters import brief_fields, brief_ticket, since_customer, user_texts
 from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.formats import admits, requested_format
 from cafe.endpoint.scripted import Reply, default_responder, minimal_instance
@@ -49,13 +49,7 @@ _VIEW_LINE = re.compile(r"^- (\w+): '([^'\n]*)'", re.M)
 
 def _shift_brief(brief: str) -> dict[str, Any] | None:
     """The ticket a session 07 brief describes, or None when the text is not such a brief."""
-    fields = {key: value.strip() for key, value in BRIEF_LINE.findall(brief)}
-    table = fields.get("Order for table", "")
-    if not table.isdigit():
-        return None
-    listed = lambda key: [part.strip() for part in fields.get(key, "").split(",")  # noqa: E731
-                          if part.strip() and part.strip().lower() not in ("none", "(none)")]
-    return {"table": int(table), "items": listed("Items:"), "allergies": listed("Declared allergies:"), "notes": ""}
+    return brief_ticket(brief) if brief_fields(brief).get("Order for table", "").isdigit() else None
 
 
 def _follow_view(ticket: dict[str, Any], view: str) -> None:
@@ -72,7 +66,7 @@ def shift_responder(request: dict) -> Reply:
     the last failure view literally (see `_follow_view`), and has the habit `SHIFT_HABITS` gives
     the order's table. Stateless: the attempt number comes from the view ("Attempt 2 failed"), so
     a shift run twice drafts the same tickets. A request that is not a brief gets the default rule."""
-    users = [m.get("content") or "" for m in request.get("messages") or [] if m.get("role") == "user"]
+    users = user_texts(request)
     ticket = _shift_brief(users[0]) if users else None
     if ticket is None:
         return default_responder(request)
