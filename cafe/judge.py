@@ -35,9 +35,8 @@ from typing import Any, Literal, get_args
 
 from cafe.consent import OrderSpec
 from cafe.detect import check_ticket
-from cafe.endpoint.client import chat
-from cafe.endpoint.errors import RequestRejected
-from cafe.endpoint.formats import OUTPUT_FORMATS, about_format, response_format
+from cafe.endpoint.client import chat_in_format
+from cafe.endpoint.formats import OUTPUT_FORMATS
 from cafe.menu import Menu, load_menu
 from cafe.schema import Ticket, Usage, extract_json
 
@@ -165,8 +164,8 @@ class Preference:
 
 class ModelJudge:
     """A judge backed by an endpoint (`make_client()`): strict JSON schema first, stepping down
-    through the output formats when the endpoint refuses one (as `cafe.schema.StructuredDrafts`
-    does for drafts). Call it with an order and a ticket for a `Grade`; `prefer` compares two."""
+    through the output formats when the endpoint refuses one (`cafe.endpoint.client.chat_in_format`,
+    as `cafe.schema.StructuredDrafts` does for drafts). Call it with an order and a ticket for a `Grade`; `prefer` compares two."""
 
     def __init__(self, client: Any, model: str | None = None, *, menu: Menu | None = None):
         from cafe.endpoint.config import model_name
@@ -177,18 +176,7 @@ class ModelJudge:
 
     def _ask(self, messages: Sequence[Mapping[str, str]], schema: dict, name: str) -> tuple[str, Usage | None]:
         sent = [{"role": "system", "content": self.system_prompt}, *messages]
-        while True:
-            kwargs: dict[str, Any] = {"model": self.model, "messages": sent}
-            fmt = response_format(self.format, schema, name)
-            if fmt is not None:
-                kwargs["response_format"] = fmt
-            try:
-                completion = chat(self.client, **kwargs)
-                break
-            except RequestRejected as exc:
-                if self.format == OUTPUT_FORMATS[-1] or not about_format(exc):
-                    raise
-                self.format = OUTPUT_FORMATS[OUTPUT_FORMATS.index(self.format) + 1]
+        completion, self.format = chat_in_format(self.client, self.format, schema, name, model=self.model, messages=sent)
         text = (completion.choices[0].message.content or "") if completion.choices else ""
         usage = completion.usage
         return text, Usage(usage.prompt_tokens, usage.completion_tokens) if usage is not None else None

@@ -35,8 +35,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cafe.endpoint import formats
-from cafe.endpoint.client import chat
-from cafe.endpoint.errors import RequestRejected
+from cafe.endpoint.client import chat_in_format
 from cafe.endpoint.formats import OUTPUT_FORMATS, OutputFormat
 
 __all__ = [
@@ -85,6 +84,8 @@ CONTRACT_CHECKS: frozenset[str] = frozenset(get_args(ContractCheck))
 # the endpoint side (`cafe.endpoint.formats`), which also knows each server's spelling of them.
 Format = OutputFormat
 FORMATS: tuple[str, ...] = OUTPUT_FORMATS
+# The name the strict schema travels under in `response_format`.
+TICKET_SCHEMA_NAME = "kitchen_ticket"
 
 # Keywords OpenAI's strict mode has not always accepted; the parser enforces them instead.
 _NOT_STRICT_SAFE = frozenset({"minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength"})
@@ -203,7 +204,7 @@ def strict_ticket_schema() -> dict[str, Any]:
 
 def response_format(kind: str) -> dict[str, Any] | None:
     """The `response_format` argument that asks for a ticket in format `kind` (None for plain text)."""
-    return formats.response_format(kind, strict_ticket_schema(), "kitchen_ticket")
+    return formats.response_format(kind, strict_ticket_schema(), TICKET_SCHEMA_NAME)
 
 
 def contract_text() -> str:
@@ -321,22 +322,9 @@ class StructuredDrafts:
 
     def __call__(self, messages: Sequence[dict[str, Any]]) -> Draft:
         sent = [{"role": "system", "content": self.system_prompt}, *copy.deepcopy(list(messages))]
-        while True:
-            # (No temperature: some reasoning models refuse any value but their own.)
-            kwargs: dict[str, Any] = {"model": self.model, "messages": sent}
-            fmt = response_format(self.format)
-            if fmt is not None:
-                kwargs["response_format"] = fmt
-            try:
-                completion = chat(self.client, **kwargs)
-                break
-            except RequestRejected as exc:
-                if self.format == FORMATS[-1] or not formats.about_format(exc):
-                    # Even plain text was refused, or the refusal is about something else (too
-                    # long a prompt, say): a weaker format would hide the real cause, so report it.
-                    raise
-                self.rejections.append(f"{self.format}: {exc}")
-                self.format = FORMATS[FORMATS.index(self.format) + 1]
+        # (No temperature: some reasoning models refuse any value but their own.)
+        completion, self.format = chat_in_format(self.client, self.format, strict_ticket_schema(), TICKET_SCHEMA_NAME,
+                                                 rejections=self.rejections, model=self.model, messages=sent)
         text = (completion.choices[0].message.content or "") if completion.choices else ""
         usage = completion.usage
         counted = Usage(usage.prompt_tokens, usage.completion_tokens) if usage is not None else None

@@ -32,12 +32,13 @@ from typing import Any, TextIO, TypeVar
 
 from cafe.endpoint.config import course_mode, live_settings, max_tokens, redact
 from cafe.endpoint.errors import EndpointError, RequestRejected
+from cafe.endpoint import formats
 from cafe.endpoint.formats import FORMAT_FIELD
 from cafe.endpoint.problems import PROBLEM_KINDS, EndpointProblem, ProblemKind, describe
 from cafe.endpoint.scripted import Reply, Responder, Script, ScriptedClient
 
 __all__ = ["DEFAULT_TIMEOUT_S", "SAID_CHARS", "WAIT_NOTICE_S", "PROBLEM_KINDS", "ProblemKind",
-           "EndpointProblem", "BadReply", "make_client", "chat", "complete", "list_models",
+           "EndpointProblem", "BadReply", "make_client", "chat", "chat_in_format", "complete", "list_models",
            "within_deadline", "endpoint_of", "endpoint_said", "clip", "classify_error", "translate_error"]
 
 # Seconds before a live request gives up, for the whole request. Long enough for a slow local
@@ -314,3 +315,25 @@ def chat(client: Any, **kwargs: Any) -> Any:
         return complete(client, **kwargs)
     except (openai.OpenAIError, ValueError, TimeoutError) as exc:
         raise translate_error(exc, client, seconds=_seconds(client, kwargs)) from None
+
+
+def chat_in_format(client: Any, kind: str, schema: dict[str, Any], name: str, *,
+                   rejections: list[str] | None = None, **kwargs: Any) -> tuple[Any, str]:
+    """`chat` asking for JSON in output format `kind`, stepping down through `OUTPUT_FORMATS`
+    while the endpoint refuses the format; returns the completion and the format it took.
+
+    A refusal about anything else (the messages, the model), or of plain text itself, is raised as
+    it is: a weaker format would only hide the cause. Each refusal stepped past is appended to
+    `rejections` when one is given. `cafe.schema.StructuredDrafts` (session 04) and
+    `cafe.judge.ModelJudge` (session 12) ask through here and remember the format for next time.
+    """
+    while True:
+        fmt = formats.response_format(kind, schema, name)
+        try:
+            return chat(client, **kwargs, **({"response_format": fmt} if fmt is not None else {})), kind
+        except RequestRejected as exc:
+            if kind == formats.OUTPUT_FORMATS[-1] or not formats.about_format(exc):
+                raise
+            if rejections is not None:
+                rejections.append(f"{kind}: {exc}")
+            kind = formats.OUTPUT_FORMATS[formats.OUTPUT_FORMATS.index(kind) + 1]
