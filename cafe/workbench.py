@@ -9,7 +9,8 @@ that folder a git repository with one commit, and hands back four tools:
 - `read_file(path)`            kind `observe`: a file's text, or a failure if it is not there;
 - `write_file(path, content)`  kind `mutate`: really writes the file inside the workbench;
 - `run_tests()`                kind `verify`: really runs `python -m pytest` on the project (with
-                               this interpreter) and returns its exit status and output;
+                               this interpreter, forked warm by `cafe.pytest_runs`) and returns
+                               its exit status and output;
 - `todo(action, item)`         kind `observe`: a small todo board the agent can keep.
 
 So a failure signature computed in session 13 is computed from pytest's own words, and an edit
@@ -33,13 +34,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from cafe.pytest_runs import run_pytest
 from cafe.tools import Tool, ToolOutput, tool
 
 __all__ = [
@@ -179,14 +180,11 @@ class Workbench:
         """Run the project's tests with pytest and report the exit status and output."""
         env = {k: v for k, v in os.environ.items() if k not in _IGNORED_ENV and not _is_secret(k)}
         env.update(_TEST_ENV)
-        try:
-            done = subprocess.run([sys.executable, *TEST_COMMAND], cwd=self.root, env=env,
-                                  capture_output=True, text=True, timeout=TEST_TIMEOUT_S, check=False)
-        except subprocess.TimeoutExpired:
+        done = run_pytest(TEST_COMMAND[2:], self.root, env, TEST_TIMEOUT_S)
+        if done.status is None:
             return ToolOutput(False, f"the tests did not finish within {TEST_TIMEOUT_S:g} seconds")
         shown = "python " + " ".join(TEST_COMMAND)
-        return ToolOutput(done.returncode == 0,
-                          f"$ {shown}\nexit status {done.returncode}\n{done.stdout}{done.stderr}")
+        return ToolOutput(done.status == 0, f"$ {shown}\nexit status {done.status}\n{done.stdout}{done.stderr}")
 
     def todo(self, action: TodoAction, item: str = "") -> str:
         """Keep a todo board: add an item, mark one done, or list them all.
