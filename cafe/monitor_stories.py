@@ -40,7 +40,7 @@ STORIES: frozenset[str] = frozenset(get_args(Story))
 
 # Seconds a command may run in the streak stories: long enough for their `python -c` commands on a
 # loaded machine, short enough that their `sleep 10` is a real timeout without a long wait.
-STORY_TIMEOUT_S = 3.0
+STORY_TIMEOUT_S = 1.5
 
 # The shell-side edit: a debugging message added to the failing assert, by sed, in place.
 SHELL_EDIT = "sed -i 's/assert sum(shares) == 1000$/assert sum(shares) == 1000, shares/' check_bill.py"
