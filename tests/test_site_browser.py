@@ -13,8 +13,9 @@ the notebook and toy links resolve as they would for a learner. For each page:
 - on a phone the lesson comes first: its first heading is on the first screen, the about box, the
   contents and the module list are folded, and the contents open on a tap and still lead to
   their sections; on a desktop the session's diagram is drawn at a readable size;
-- screenshots at 1280 px and 390 px (the viewport, and the full page) are saved under the pytest temporary folder (or under
-  `$CAFE_SCREENSHOT_DIR` when set), and the folder is printed.
+- screenshots at 1280 px and 390 px of what the screen shows are saved under the pytest temporary
+  folder, and the folder is printed. With `$CAFE_SCREENSHOT_DIR` set they go there instead, with a
+  full-page screenshot at each width as well (about half a second each, so only when asked for).
 
 Needs: apt `chromium chromium-driver`, pip `selenium` (in the test extra). Where Chromium,
 chromedriver or selenium is missing:
@@ -125,7 +126,8 @@ def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     server, base = _serve(out, repo)
     print(f"\nscreenshots of the {request.param} site: {shots}")
     try:
-        yield {"name": request.param, "base": base, "report": report, "shots": shots}
+        yield {"name": request.param, "base": base, "report": report, "shots": shots,
+               "full_pages": bool(os.environ.get("CAFE_SCREENSHOT_DIR"))}
     finally:
         server.shutdown()
         server.server_close()
@@ -291,7 +293,8 @@ def test_every_page_navigates_scrolls_toggles_and_fits_a_phone(driver, served) -
         assert sitebuild.COURSE_NAME in driver.title, page
         _text_clear_of_the_edges(driver, page, DESKTOP[0])
         _screenshot(driver, shots / f"{page[:-5]}-desktop.png")
-        _screenshot(driver, shots / f"{page[:-5]}-desktop-full.png", full_page=True)
+        if served["full_pages"]:
+            _screenshot(driver, shots / f"{page[:-5]}-desktop-full.png", full_page=True)
 
         if page == "index.html":
             links = {a.get_attribute("href").rsplit("/", 1)[-1] for a in driver.find_elements(By.CSS_SELECTOR, "li.session h3 a")}
@@ -308,7 +311,8 @@ def test_every_page_navigates_scrolls_toggles_and_fits_a_phone(driver, served) -
         _no_sideways_scroll(driver, PHONE[0])
         _text_clear_of_the_edges(driver, page, PHONE[0])
         _screenshot(driver, shots / f"{page[:-5]}-phone.png")
-        _screenshot(driver, shots / f"{page[:-5]}-phone-full.png", full_page=True)
+        if served["full_pages"]:
+            _screenshot(driver, shots / f"{page[:-5]}-phone-full.png", full_page=True)
         if page != "index.html":
             if shutil.which("dot"):
                 _diagram_is_readable(driver, page, PHONE[0])
