@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 # Test files whose every test runs a toy or a notebook end to end.
-SLOW_FILES = frozenset({"test_toys.py", "test_spoilers.py", "test_lab_browser.py", "test_site_browser.py",
-                        "test_local_model.py"})
+SLOW_FILES = frozenset({"test_toys.py", "test_spoilers.py", "test_lab_browser.py", "test_lab_browser_late.py",
+                        "test_site_browser.py", "test_local_model.py"})
 # Markers that mean a heavy outside process.
 SLOW_MARKERS = ("browser", "local_model")
 

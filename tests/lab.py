@@ -1,8 +1,10 @@
 """Drive a course notebook in the JupyterLab the course installs, in headless Chromium.
 
-`running_lab(notebook, tmp)` starts `jupyter lab` on 127.0.0.1 (an ephemeral port, a token, a
-temporary HOME, Jupyter folders and `CAFE_HOME`, widgets ON: `CAFE_HEADLESS` is removed) serving a
-COPY of the notebook, so nothing the browser saves touches the repository. `LabPage` is what a
+`running_lab(tmp)` starts `jupyter lab` on 127.0.0.1 (an ephemeral port, a token, a temporary
+HOME, Jupyter folders and `CAFE_HOME`, widgets ON: `CAFE_HEADLESS` is removed). One server serves
+many notebooks in turn: `open_notebook` shuts down the kernels the last one left, deletes
+`CAFE_HOME` (no progress carries over), copies the next notebook into a folder of its own (nothing
+the browser saves touches the repository) and loads it on a fresh page. `LabPage` is what a
 learner's hands do: open the notebook, run every cell, click a prediction, run one cell, flip a
 reveal switch, type into a cell. Every wait is bounded and polls the page's own state (a cell's
 execution count, the kernel's status indicator, a widget's DOM node), never a fixed sleep; a wait
@@ -24,9 +26,9 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 LAB_START_S = 120.0      # JupyterLab's first start on a busy 2-core machine takes a few seconds
@@ -34,6 +36,7 @@ NOTEBOOK_OPEN_S = 90.0   # the page, its extensions and the kernel
 RUN_ALL_S = 240.0        # every cell of a notebook whose stories run real pytest (session 13)
 CELL_S = 60.0            # one cell
 WIDGET_S = 30.0          # a widget's DOM node or a comm message's effect
+REST_S = 30.0            # one REST call; shutting a kernel down waits for it to exit
 POLL_S = 0.1
 
 TOKEN = "cafe-lab-test-token"
@@ -43,6 +46,8 @@ USER_SETTINGS = {
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
 PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}
+# The cells of the notebook on show (a hidden panel's cells would be someone else's).
+CELLS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell"
 
 
 class LabTimeout(AssertionError):
@@ -54,15 +59,45 @@ class Lab:
     url: str            # http://127.0.0.1:PORT
     token: str
     home: Path          # HOME and CAFE_HOME live under it
-    work: Path          # the folder JupyterLab serves (holds the copied notebook)
+    work: Path          # the folder JupyterLab serves (holds the copied notebooks)
     log: Path
 
     @property
+    def cafe_home(self) -> Path:
+        return self.home / ".cafe"
+
+    @property
     def progress_file(self) -> Path:
-        return self.home / ".cafe" / "progress.json"
+        return self.cafe_home / "progress.json"
 
     def progress(self) -> dict[str, Any]:
         return json.loads(self.progress_file.read_text(encoding="utf-8")) if self.progress_file.exists() else {}
+
+    def api(self, method: str, path: str) -> Any:
+        """One call to the server's REST API (`/api/...`); its JSON answer, or None when it has none."""
+        request = urllib.request.Request(f"{self.url}{path}", method=method,
+                                         headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(request, timeout=REST_S) as answer:
+            body = answer.read()
+        return json.loads(body) if body else None
+
+    def shut_down_kernels(self) -> None:
+        """End every session (and so its kernel), then any kernel left without a session."""
+        for session in self.api("GET", "/api/sessions"):
+            self.api("DELETE", f"/api/sessions/{session['id']}")
+        for kernel in self.api("GET", "/api/kernels"):
+            self.api("DELETE", f"/api/kernels/{kernel['id']}")
+
+    def fresh_start(self, notebook: Path) -> str:
+        """A learner's first day with `notebook`: no kernel running, no progress file, a fresh copy in
+        a folder of its own (the kernel's working folder). The copy's path as JupyterLab names it."""
+        self.shut_down_kernels()
+        shutil.rmtree(self.cafe_home, ignore_errors=True)
+        folder = self.work / notebook.stem
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        shutil.copy(notebook, folder / notebook.name)
+        return f"{notebook.stem}/{notebook.name}"
 
 
 def _free_port() -> int:
@@ -88,11 +123,10 @@ def lab_environment(home: Path) -> dict[str, str]:
 
 
 @contextmanager
-def running_lab(notebook: Path, tmp: Path) -> Iterator[Lab]:
-    """JupyterLab serving a copy of `notebook` on loopback; stopped (and its kernels) on exit."""
+def running_lab(tmp: Path) -> Iterator[Lab]:
+    """JupyterLab serving the empty folder `tmp/work` on loopback; stopped (and its kernels) on exit."""
     home, work = tmp / "home", tmp / "work"
     work.mkdir(parents=True)
-    shutil.copy(notebook, work / notebook.name)
     env = lab_environment(home)
     for name, settings in USER_SETTINGS.items():
         _write_json(Path(env["JUPYTERLAB_SETTINGS_DIR"]) / name, settings)
@@ -108,6 +142,9 @@ def running_lab(notebook: Path, tmp: Path) -> Iterator[Lab]:
         _wait_for_status(lab, process)
         yield lab
     finally:
+        if process.poll() is None:  # kernels first: a server stopping with one up may use all its grace
+            with suppress(OSError):  # (and a failure here leaves `terminate` to end them)
+                lab.shut_down_kernels()
         process.terminate()
         try:
             process.wait(timeout=20)
@@ -150,7 +187,9 @@ class LabPage:
     """One notebook open in the browser, with what a learner can do to it."""
 
     def __init__(self, driver: Any, lab: Lab, notebook: str, shots: Path):
+        """`notebook` is the notebook's path in the lab (`Lab.fresh_start` gives it)."""
         self.driver, self.lab, self.notebook, self.shots = driver, lab, notebook, shots
+        self.name = PurePosixPath(notebook).stem  # names its screenshots and its workspace
         self.shots.mkdir(parents=True, exist_ok=True)
 
     # -- waiting -------------------------------------------------------------------------------
@@ -179,14 +218,16 @@ class LabPage:
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'start'});", self.cell(index))
 
     def screenshot(self, name: str) -> Path:
-        path = self.shots / f"{self.notebook.removesuffix('.ipynb')}-{name}.png"
+        path = self.shots / f"{self.name}-{name}.png"
         self.driver.save_screenshot(str(path))
         return path
 
     # -- the notebook --------------------------------------------------------------------------
 
     def open(self) -> None:
-        self.driver.get(f"{self.lab.url}/lab/tree/{self.notebook}?token={self.lab.token}")
+        """Load JupyterLab afresh with only this notebook open: a workspace of its own (named after
+        it) has no tabs left over from the notebook the same browser worked before."""
+        self.driver.get(f"{self.lab.url}/lab/workspaces/{self.name}/tree/{self.notebook}?token={self.lab.token}")
         self.wait("the notebook's cells", lambda: self._cells(), NOTEBOOK_OPEN_S)
         self.wait("the kernel to start", self._kernel_ready, NOTEBOOK_OPEN_S)
 
@@ -201,7 +242,7 @@ class LabPage:
         return bool(named) and "No Kernel" not in named[0].text and self.kernel_status() == "idle"
 
     def _cells(self) -> list[Any]:
-        return self.driver.find_elements("css selector", ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell")
+        return self.driver.find_elements("css selector", CELLS)
 
     def cell(self, index: int) -> Any:
         return self._cells()[index]
@@ -219,11 +260,22 @@ class LabPage:
             "const out = arguments[0].querySelector('.jp-OutputArea'); return out ? out.innerText : '';",
             self.cell(index))
 
+    def prompts(self) -> list[str]:
+        """Every cell's input prompt (`[3]:`, `[*]:`, or empty), read in one round trip to the browser."""
+        return self.driver.execute_script(
+            "return Array.from(document.querySelectorAll(arguments[0]), cell => {"
+            " const prompt = cell.querySelector('.jp-InputPrompt');"
+            " return prompt ? prompt.innerText.trim() : ''; });", CELLS)
+
     def run_all(self, code_cells: list[int]) -> None:
         """Run > Run All Cells, then wait until every code cell shows an execution count."""
         self._menu("Run", "Run All Cells")
-        self.wait("every code cell to run", lambda: all(re.fullmatch(r"\[\d+\]:", self.prompt(i)) for i in code_cells)
-                  and self.kernel_status() == "idle", RUN_ALL_S)
+
+        def every_code_cell_ran() -> bool:
+            prompts = self.prompts()
+            return all(re.fullmatch(r"\[\d+\]:", prompts[i]) for i in code_cells) and self.kernel_status() == "idle"
+
+        self.wait("every code cell to run", every_code_cell_ran, RUN_ALL_S)
 
     def _menu(self, menu: str, item: str) -> None:
         bar = self.wait(f"the {menu} menu", lambda: [e for e in self.driver.find_elements(
@@ -276,6 +328,14 @@ class LabPage:
         switch = self.wait(f"the reveal switch {key}", lambda: self.driver.find_elements("xpath", xpath), WIDGET_S)[0]
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", switch)
         return switch
+
+
+def open_notebook(driver: Any, lab: Lab, notebook: Path, shots: Path) -> LabPage:
+    """`notebook` open as on a learner's first day with it, in a browser that may have worked another."""
+    driver.get("about:blank")  # leave the last notebook's page before its kernel is shut down
+    page = LabPage(driver, lab, lab.fresh_start(notebook), shots)
+    page.open()
+    return page
 
 
 def _xpath_text(text: str) -> str:

@@ -1,0 +1,32 @@
+"""The learner's real screen, for the later sessions in `LAB_CASES`: see `tests/test_lab_browser.py`.
+
+The same test over the rest of the cases (`tests/lab_cases.py` splits them at `LATE_FROM`), in a
+file of its own so that `pytest -n auto --dist loadfile` runs the two halves on two workers at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lab import Lab
+from lab_cases import LATE_CASES, LabCase, lab_and_browser, shots_folder, work_the_notebook
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def lab_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Lab, Any]]:
+    with lab_and_browser(tmp_path_factory.mktemp("lab-browser")) as lab_and_driver:
+        yield lab_and_driver
+
+
+@pytest.mark.parametrize("case", LATE_CASES, ids=lambda case: case.notebook)
+def test_notebook_in_jupyterlab_records_clicks_reveals_on_demand_and_checks_the_stub(
+        case: LabCase, lab_browser: tuple[Lab, Any], tmp_path: Path):
+    shots = shots_folder(tmp_path)
+    print(f"\nscreenshots: {shots}")
+    work_the_notebook(case, *lab_browser, shots)
