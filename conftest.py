@@ -30,9 +30,10 @@ SLOW_FILES = frozenset({"test_toys.py", "test_spoilers.py", "test_lab_browser.py
                         "test_site_browser.py", "test_local_model.py"})
 # Markers that mean a heavy outside process.
 SLOW_MARKERS = ("browser", "local_model")
-# The files that take longest, longest first (60 to 110 s each in a full run on 2 cores, measured
-# with --junitxml on 30 Nov 2026): each browser file is one long unit, and the toys run 69 times.
-LONGEST_FIRST = ("test_lab_browser.py", "test_toys.py", "test_site_browser.py", "test_lab_browser_late.py")
+# The files that take longest, longest first (about 110, 95, 70 and 65 s in a full run on 2 cores,
+# measured with --junitxml on 30 Nov 2026): each browser file is one long unit, and the toys run
+# 48 fresh interpreters.
+LONGEST_FIRST = ("test_lab_browser.py", "test_site_browser.py", "test_lab_browser_late.py", "test_toys.py")
 
 
 def _is_slow(item: pytest.Item) -> bool:
