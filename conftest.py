@@ -17,11 +17,18 @@ xdist would otherwise sort files by how many tests they hold, so `pytest_configu
 the browser, JupyterLab, endpoint and timeout tests spend part of their time waiting, and the extra
 worker runs other tests meanwhile. Measured on 2 cores (30 Nov 2026): 2 workers 5 min 48 s, 3
 workers 5 min 16 s, 4 workers 5 min 23 s.
+
+A test run never reads or writes your own `~/.cafe`: `pytest_configure` points `CAFE_HOME` at a
+new temporary folder for the run (one per worker), so the notebooks nbval runs bank their offline
+numbers there, not over the checkpoints your own model earned. Tests that need a home of their own
+still set one.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 import pytest
 
@@ -30,10 +37,14 @@ SLOW_FILES = frozenset({"test_toys.py", "test_spoilers.py", "test_lab_browser.py
                         "test_site_browser.py", "test_local_model.py"})
 # Markers that mean a heavy outside process.
 SLOW_MARKERS = ("browser", "local_model")
-# The files that take longest, longest first (about 110, 95, 70 and 65 s in a full run on 2 cores,
-# measured with --junitxml on 30 Nov 2026): each browser file is one long unit, and the toys run
-# 48 fresh interpreters.
-LONGEST_FIRST = ("test_lab_browser.py", "test_site_browser.py", "test_lab_browser_late.py", "test_toys.py")
+# The files that take longest, longest first (the browser files and the toys about 150 to 190 s
+# each in a full run on 2 cores, then 35 to 15 s; measured with -v and timestamps on 30 Nov 2026):
+# each browser file is one long unit, and the toys start 35 fresh interpreters. The mid-sized
+# files follow them, so that the run ends on many short files and the workers finish together.
+LONGEST_FIRST = ("test_lab_browser.py", "test_site_browser.py", "test_lab_browser_late.py", "test_toys.py",
+                 "test_stall.py", "test_spoilers.py", "test_shapes.py", "test_workbench.py")
+# Where the run keeps the CAFE_HOME it found, to put it back at the end.
+_HOME_BEFORE = pytest.StashKey[str | None]()
 
 
 def _is_slow(item: pytest.Item) -> bool:
@@ -57,6 +68,19 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config.option, "loadscopereorder"):  # pytest-xdist is installed
         config.option.loadscopereorder = False
+    config.stash[_HOME_BEFORE] = os.environ.get("CAFE_HOME")
+    os.environ["CAFE_HOME"] = tempfile.mkdtemp(prefix="cafe-test-home-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _HOME_BEFORE not in config.stash:
+        return
+    shutil.rmtree(os.environ["CAFE_HOME"], ignore_errors=True)
+    before = config.stash[_HOME_BEFORE]
+    if before is None:
+        os.environ.pop("CAFE_HOME", None)
+    else:
+        os.environ["CAFE_HOME"] = before
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

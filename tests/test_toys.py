@@ -24,8 +24,11 @@ ROOT = Path(__file__).resolve().parents[1]
 TOYS = sorted(ROOT.glob("sessions/s[0-9][0-9]-*/toy.py"))
 
 
-def _run_toy(path: Path) -> subprocess.CompletedProcess:
+def _run_toy(path: Path, home: Path) -> subprocess.CompletedProcess:
+    """`python toy.py`, offline, with `home` as its CAFE_HOME: a toy run by a test reads and writes
+    there, never in your own ~/.cafe, where the notebooks run by other workers bank checkpoints."""
     env = {k: v for k, v in os.environ.items() if k not in ("COURSE_MODE", "CAFE_BASE_URL", "CAFE_API_KEY", "CAFE_MODEL")}
+    env["CAFE_HOME"] = str(home)
     return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=300)
 
@@ -56,9 +59,10 @@ def _run_toy_here(path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPat
     return ToyRun(code, out, err)
 
 
-def _live_env(base_url: str | None = None, key: str | None = None, model: str = "cafe-scripted") -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") or k in ("CAFE_HOME", "CAFE_HEADLESS")}
-    env["COURSE_MODE"] = "live"
+def _live_env(home: Path, base_url: str | None = None, key: str | None = None,
+              model: str = "cafe-scripted") -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") or k == "CAFE_HEADLESS"}
+    env.update(COURSE_MODE="live", CAFE_HOME=str(home))
     if base_url is not None:
         env.update({"CAFE_BASE_URL": base_url, "CAFE_API_KEY": key or "", "CAFE_MODEL": model})
     return env
@@ -69,17 +73,17 @@ def test_there_are_toys():
 
 
 @pytest.mark.parametrize("toy", TOYS, ids=[p.parent.name for p in TOYS])
-def test_toy_runs_offline_and_is_deterministic(toy):
-    first = _run_toy(toy)
+def test_toy_runs_offline_and_is_deterministic(toy, tmp_path):
+    first = _run_toy(toy, tmp_path)
     assert first.returncode == 0, f"{toy.parent.name}/toy.py failed:\n{first.stdout}\n{first.stderr}"
     assert first.stdout.strip(), f"{toy.parent.name}/toy.py printed nothing"
-    second = _run_toy(toy)
+    second = _run_toy(toy, tmp_path)
     assert second.stdout == first.stdout, f"{toy.parent.name}/toy.py printed something different on a second run"
 
 
 @pytest.mark.parametrize("toy", TOYS, ids=[p.parent.name for p in TOYS])
-def test_toy_in_live_mode_without_settings_says_which_variable_is_missing(toy, monkeypatch, capfd):
-    result = _run_toy_here(toy, _live_env(), monkeypatch, capfd)
+def test_toy_in_live_mode_without_settings_says_which_variable_is_missing(toy, tmp_path, monkeypatch, capfd):
+    result = _run_toy_here(toy, _live_env(tmp_path), monkeypatch, capfd)
     assert result.returncode != 0
     assert "CAFE_BASE_URL" in result.stdout + result.stderr
     assert "Traceback" not in result.stderr, f"{toy.parent.name}/toy.py crashed instead of explaining:\n{result.stderr}"
@@ -89,19 +93,18 @@ def test_toy_in_live_mode_without_settings_says_which_variable_is_missing(toy, m
 KEY = "sk-toy-SECRET-5f3a9c1e7b2d4680"
 
 
-def _run_toy_live(path: Path, base_url: str, key: str, model: str = "cafe-scripted") -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") or k in ("CAFE_HOME", "CAFE_HEADLESS")}
-    env.update({"COURSE_MODE": "live", "CAFE_BASE_URL": base_url, "CAFE_API_KEY": key,
-                "CAFE_MODEL": model})
+def _run_toy_live(path: Path, home: Path, base_url: str, key: str,
+                  model: str = "cafe-scripted") -> subprocess.CompletedProcess:
+    env = _live_env(home, base_url, key, model)
     return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=300)
 
 
 @pytest.mark.parametrize("toy", TOYS, ids=[p.parent.name for p in TOYS])
-def test_toy_live_against_cafe_serve_never_prints_the_key(toy, monkeypatch, capfd):
+def test_toy_live_against_cafe_serve_never_prints_the_key(toy, tmp_path, monkeypatch, capfd):
     with running_server(api_key=KEY) as server:
-        accepted = _run_toy_here(toy, _live_env(server.base_url, KEY), monkeypatch, capfd)
-        refused = _run_toy_here(toy, _live_env(server.base_url, "sk-wrong-SECRET-00000000"), monkeypatch, capfd)
+        accepted = _run_toy_here(toy, _live_env(tmp_path, server.base_url, KEY), monkeypatch, capfd)
+        refused = _run_toy_here(toy, _live_env(tmp_path, server.base_url, "sk-wrong-SECRET-00000000"), monkeypatch, capfd)
     for run in (accepted, refused):
         text = run.stdout + run.stderr
         assert KEY not in text and "SECRET" not in text, f"{toy.parent.name}/toy.py printed the key:\n{text}"
@@ -110,24 +113,25 @@ def test_toy_live_against_cafe_serve_never_prints_the_key(toy, monkeypatch, capf
     assert "CAFE_API_KEY" in refused.stdout + refused.stderr
 
 
-def test_s00_toy_offline_shows_the_scripted_tool_call():
-    out = _run_toy(ROOT / "sessions" / "s00-setup" / "toy.py").stdout
+def test_s00_toy_offline_shows_the_scripted_tool_call(tmp_path):
+    out = _run_toy(ROOT / "sessions" / "s00-setup" / "toy.py", tmp_path).stdout
     assert 'answer:    a tool call: add_item {"item": "latte"}' in out
     assert "mode:      offline" in out
 
 
-def test_s00_toy_live_against_another_model_says_your_model_chose():
+def test_s00_toy_live_against_another_model_says_your_model_chose(tmp_path):
     script = Script([{"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}], models=["my-model"])
     with running_server(script, api_key=KEY) as server:
-        done = _run_toy_live(ROOT / "sessions" / "s00-setup" / "toy.py", server.base_url, KEY, model="my-model")
+        done = _run_toy_live(ROOT / "sessions" / "s00-setup" / "toy.py", tmp_path, server.base_url, KEY,
+                             model="my-model")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "(your model chose this reply)" in done.stdout
     assert "cafe serve" not in done.stdout.split("answer:", 1)[1].split("next:", 1)[0]
 
 
-def test_s00_toy_live_sends_the_request_to_the_endpoint():
+def test_s00_toy_live_sends_the_request_to_the_endpoint(tmp_path):
     with running_server(api_key=KEY) as server:
-        done = _run_toy_live(ROOT / "sessions" / "s00-setup" / "toy.py", server.base_url, KEY)
+        done = _run_toy_live(ROOT / "sessions" / "s00-setup" / "toy.py", tmp_path, server.base_url, KEY)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"mode:      live (model cafe-scripted at {server.base_url})" in done.stdout
     assert 'add_item {"item": ""}' in done.stdout
