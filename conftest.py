@@ -1,5 +1,6 @@
-"""Marks the suite's slow end-to-end tests `slow`, so an author can loop on `pytest -m "not slow"`.
+"""How the whole suite runs: the `slow` marker, the order and number of workers, a private CAFE_HOME.
 
+It marks the suite's slow end-to-end tests `slow`, so an author can loop on `pytest -m "not slow"`.
 The README's test command runs everything; the marker only lets an author leave the slow end out
 while working (`pytest -n auto -m "not slow"`). Slow means the test starts something heavy: a
 Jupyter kernel (every notebook under nbval), a headless browser, a real model, a toy or a notebook
