@@ -97,22 +97,29 @@ class _Helper:
         atexit.register(self.stop)
 
     def run(self, args: list[str], cwd: str, env: dict[str, str], timeout_s: float) -> PytestRun:
+        request = json.dumps({"args": args, "cwd": cwd, "env": env, "timeout_s": timeout_s}) + "\n"
         with self._lock:
-            process = self._ready(env)
-            request = {"args": args, "cwd": cwd, "env": env, "timeout_s": timeout_s}
+            process = self._sent(request, env)
             try:
-                process.stdin.write(json.dumps(request) + "\n")
-                process.stdin.flush()
                 line = _read_line(process, timeout_s + _HELPER_GRACE_S)
-            except BaseException:  # an interrupt, a dead helper: stop it (it kills its run) and say so
+            except BaseException:  # an interrupt, or no answer in time: stop it (it kills its run)
                 self.stop()
                 raise
             if not line:
                 self.stop()
-                raise RuntimeError("The warm pytest helper stopped without answering; run again, "
+                raise RuntimeError("The warm pytest helper stopped during a run without answering; run again, "
                                    "or pass warm=False to start every run fresh.")
             answer = json.loads(line)
             return PytestRun(answer["status"], answer["stdout"], answer["stderr"])
+
+    def _sent(self, request: str, env: dict[str, str]) -> subprocess.Popen[str]:
+        """The helper, with `request` written to it. A helper that died since its last run is
+        replaced; so is one found dead only as the request is written (no run began)."""
+        try:
+            return _write(self._ready(env), request)
+        except BrokenPipeError:
+            self.stop()
+            return _write(self._ready(env), request)
 
     def _ready(self, env: dict[str, str]) -> subprocess.Popen[str]:
         wanted = {name: env.get(name) for name in _START_ONLY}
@@ -133,6 +140,12 @@ class _Helper:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def _write(process: subprocess.Popen[str], request: str) -> subprocess.Popen[str]:
+    process.stdin.write(request)
+    process.stdin.flush()
+    return process
 
 
 def _read_line(process: subprocess.Popen[str], timeout_s: float) -> str:

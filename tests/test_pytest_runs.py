@@ -106,6 +106,17 @@ def test_run_pytest_starts_a_new_helper_when_the_old_one_died(tmp_path):
     assert run_pytest([*ARGS, "check_ok.py"], root, base_env(), 60).status == 0
 
 
+def test_run_pytest_replaces_a_helper_found_dead_only_when_asked(tmp_path, monkeypatch):
+    root = project(tmp_path, **{"check_ok.py": "def test_ok():\n    pass\n"})
+    assert run_pytest([*ARGS, "check_ok.py"], root, base_env(), 60).status == 0
+    helper = pytest_runs._HELPER._process
+    helper.kill()
+    helper.wait()
+    monkeypatch.setattr(helper, "poll", lambda: None)  # as if it died just after the check
+    assert run_pytest([*ARGS, "check_ok.py"], root, base_env(), 60).status == 0
+    assert pytest_runs._HELPER._process is not helper
+
+
 def test_run_pytest_helper_ignores_a_stray_module_where_the_harness_runs(tmp_path, monkeypatch):
     (tmp_path / "cmd.py").write_text("raise ImportError('the stray cmd.py was imported')\n", encoding="utf-8")
     root = project(tmp_path / "proj", **{"check_ok.py": "def test_ok():\n    pass\n"})
@@ -136,7 +147,7 @@ def test_run_pytest_stopping_the_helper_ends_the_run_in_progress(tmp_path):
     pytest_runs._HELPER.stop()  # what an interrupt in the harness does
     runner.join(20)
     assert not runner.is_alive()
-    assert failed and "stopped without answering" in str(failed[0])
+    assert failed and "stopped during a run without answering" in str(failed[0])
     assert not _alive(int(pid_file.read_text()))
 
 
