@@ -3,11 +3,12 @@
     python benchmarks/pytest_runs.py              # prints seconds per run, both ways
     python benchmarks/pytest_runs.py --runs 40
 
-Each run is the workbench's own `run_tests` on a fresh copy of the till (the failing split test,
-four tests in all), the call the stories of sessions 13 to 15 make dozens of times. The two ways
-alternate, so a busy spell on the machine slows both alike; the figure is the median wall time,
-because a run is a process of its own and the learner waits for all of it. The first warm run,
-which starts the helper, is timed apart.
+Each run is the pytest command the workbench's `run_tests` uses (`TEST_ARGS`, in the workbench's
+test environment) on a fresh copy of the till: the failing split test, four tests in all, the
+call the stories of sessions 13 to 15 make dozens of times. The two ways alternate, so a busy
+spell on the machine slows both alike. The figure is the median wall time, because a run is a
+process of its own and the learner waits for all of it. The first warm run, which starts the
+helper, is timed apart.
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ import argparse
 import os
 import statistics
 import time
+from pathlib import Path
 
 from cafe.pytest_runs import run_pytest, warm_available
-from cafe.workbench import _TEST_ENV, TEST_COMMAND, open_workbench
+from cafe.workbench import _TEST_ENV, TEST_ARGS, open_workbench
 
 
-def _timed(root, env: dict[str, str], warm: bool) -> float:
+def _timed(root: Path, env: dict[str, str], warm: bool) -> float:
     start = time.perf_counter()
-    done = run_pytest(TEST_COMMAND[2:], root, env, 60, warm=warm)
+    done = run_pytest(TEST_ARGS, root, env, 60, warm=warm)
     elapsed = time.perf_counter() - start
     if done.status != 1:
         raise SystemExit(f"expected the till's one failing test (exit status 1), got {done.status}:\n{done.stdout}")

@@ -45,6 +45,7 @@ from cafe.tools import Tool, ToolOutput, tool
 
 __all__ = [
     "PROJECTS",
+    "TEST_ARGS",
     "TEST_COMMAND",
     "TEST_TIMEOUT_S",
     "TodoAction",
@@ -61,11 +62,13 @@ PROJECTS: frozenset[str] = frozenset({"till"})
 
 # How the workbench runs the till's tests. Quiet (-q), short tracebacks, no header (which would
 # print version numbers and paths), no cache folder, and classic progress output, so that the
-# same code gives the same words on every machine.
-TEST_COMMAND: tuple[str, ...] = (
-    "-m", "pytest", "-q", "--tb=short", "--no-header", "-p", "no:cacheprovider",
+# same code gives the same words on every machine. TEST_ARGS are pytest's own arguments;
+# TEST_COMMAND is the whole command line after `python`, as the tool's output shows it.
+TEST_ARGS: tuple[str, ...] = (
+    "-q", "--tb=short", "--no-header", "-p", "no:cacheprovider",
     "-o", "console_output_style=classic", "check_bill.py",
 )
+TEST_COMMAND: tuple[str, ...] = ("-m", "pytest", *TEST_ARGS)
 # Seconds before a test run is abandoned. The till's tests take a fraction of a second; a run
 # this slow means a model wrote an infinite loop, which is a failing result, not a hang.
 TEST_TIMEOUT_S = 60.0
@@ -180,7 +183,7 @@ class Workbench:
         """Run the project's tests with pytest and report the exit status and output."""
         env = {k: v for k, v in os.environ.items() if k not in _IGNORED_ENV and not _is_secret(k)}
         env.update(_TEST_ENV)
-        done = run_pytest(TEST_COMMAND[2:], self.root, env, TEST_TIMEOUT_S)
+        done = run_pytest(TEST_ARGS, self.root, env, TEST_TIMEOUT_S)
         if done.status is None:
             return ToolOutput(False, f"the tests did not finish within {TEST_TIMEOUT_S:g} seconds")
         shown = "python " + " ".join(TEST_COMMAND)

@@ -13,7 +13,7 @@ import pytest
 
 from cafe import pytest_runs
 from cafe.pytest_runs import run_pytest, warm_available
-from cafe.workbench import TEST_COMMAND, open_workbench
+from cafe.workbench import TEST_ARGS, open_workbench
 
 pytestmark = pytest.mark.skipif(not warm_available(), reason="no os.fork here: every run is fresh")
 
@@ -40,8 +40,8 @@ def without_timing(text: str) -> str:
 def test_run_pytest_warm_and_fresh_say_the_same_words_about_the_till():
     with open_workbench() as bench:
         env = base_env()
-        warm = run_pytest(TEST_COMMAND[2:], bench.root, env, 60)
-        fresh = run_pytest(TEST_COMMAND[2:], bench.root, env, 60, warm=False)
+        warm = run_pytest(TEST_ARGS, bench.root, env, 60)
+        fresh = run_pytest(TEST_ARGS, bench.root, env, 60, warm=False)
     assert warm.status == fresh.status == 1
     assert "E   assert 999 == 1000" in warm.stdout
     assert without_timing(warm.stdout) == without_timing(fresh.stdout)
