@@ -4,7 +4,7 @@
     python benchmarks/detect_speed.py --mb 0.25    # a quicker look
 
 Every scanner that reads a customer's words or a model's draft (`cafe.detect`'s injection and
-scope patterns and its layers, each intent and shape rule, `cafe.normalize`'s folding and decoding, `cafe.schema`'s JSON extraction and `clip`, `cafe.menu`'s name and allergy
+scope patterns and its layers, each intent and shape rule, `cafe.detect.normalize`'s folding and decoding, `cafe.schema`'s JSON extraction and `clip`, `cafe.world.menu`'s name and allergy
 folding) gets the inputs that make a careless pattern quadratic: long runs of newlines, spaces
 or one letter, a keyword followed by a long blank run, many braces, quotes or unclosed fences,
 invisible or look-alike characters, letters spelled out one at a time, one long base64 run.
@@ -22,12 +22,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cafe.detect import INJECTION_PATTERNS, LAYERS, SCOPE_PATTERNS, OrderSpec, check_ticket, scan_layer, scan_scope, scan_text
-from cafe.intent import INTENT_RULES
-from cafe.shapes import SHAPE_RULES
-from cafe.normalize import decoded_views, normalize_text
-from cafe.menu import allergen_key, is_no_allergy, load_menu, normalize_name
-from cafe.schema import Ticket, clip, extract_json, parse_draft
+from cafe.detect.checks import INJECTION_PATTERNS, LAYERS, SCOPE_PATTERNS, OrderSpec, check_ticket, scan_layer, scan_scope, scan_text
+from cafe.detect.intent import INTENT_RULES
+from cafe.detect.shapes import SHAPE_RULES
+from cafe.detect.normalize import decoded_views, normalize_text
+from cafe.world.menu import allergen_key, is_no_allergy, load_menu, normalize_name
+from cafe.schema.ticket import Ticket, clip, extract_json, parse_draft
 
 # Linear work grows 4x when the input does; 6x leaves room for a busy machine's noise, and
 # quadratic work (16x) is well past it.

@@ -19,8 +19,8 @@ import statistics
 import time
 from pathlib import Path
 
-from cafe.pytest_runs import run_pytest, warm_available
-from cafe.workbench import _TEST_ENV, TEST_ARGS, open_workbench
+from cafe.world.pytest_runs import run_pytest, warm_available
+from cafe.world.workbench import _TEST_ENV, TEST_ARGS, open_workbench
 
 
 def _timed(root: Path, env: dict[str, str], warm: bool) -> float:

@@ -3,7 +3,7 @@
     python benchmarks/report_speed.py                  # 1,000 to 100,000 runs
     python benchmarks/report_speed.py --runs 10000     # one size
 
-The runs are made up by `cafe.shift.synthetic_runs` (a fixed seed, so every machine measures the
+The runs are made up by `cafe.report.shift.synthetic_runs` (a fixed seed, so every machine measures the
 same shift). For each size it prints the best of three timings of `summarize` (with a price
 table), of `render_text`, and, up to 10,000 runs, of `render_html` (the four figures drawn with
 matplotlib cost the same whatever the size; the top-run tables stay short). The issue's target: a
@@ -18,9 +18,9 @@ import argparse
 import time
 from collections.abc import Callable
 
-from cafe.report import render_text, summarize
-from cafe.report_figures import render_html
-from cafe.shift import PRACTICE_PRICES, synthetic_runs
+from cafe.report.summary import render_text, summarize
+from cafe.report.figures import render_html
+from cafe.report.shift import PRACTICE_PRICES, synthetic_runs
 
 # The target for a 10,000-run shift, end to end (summary, text and the HTML page).
 TARGET_SECONDS = 2.0

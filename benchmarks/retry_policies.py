@@ -31,12 +31,12 @@ from dataclasses import dataclass
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.errors import ConfigError, EndpointError
-from cafe.menu import load_menu
-from cafe.repair import (
+from cafe.world.menu import load_menu
+from cafe.repair.reask import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, OMELETTE_SPEC, Message, attempt_failure_view, brief_for,
     make_model_generator, retry_messages, score_ticket,
 )
-from cafe.schema import Failure
+from cafe.schema.ticket import Failure
 from cafe.endpoint.scripted import Script
 
 POLICIES = ("naive", "curated", "accumulate")

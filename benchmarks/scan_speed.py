@@ -16,10 +16,10 @@ import time
 from types import SimpleNamespace
 
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.evidence import failure_snippet, normalize_evidence
-from cafe.loop import run_loop
-from cafe.stall import run_with_stall, stall_config
-from cafe.tools import tool
+from cafe.stall.evidence import failure_snippet, normalize_evidence
+from cafe.loop.agent import run_loop
+from cafe.stall.detector import run_with_stall, stall_config
+from cafe.loop.tools import tool
 
 HOSTILE = ["a.b\\c/", "x", "\n", "/tmp", "{'a', ", "1.1.", 'File "', "pid ", "took 1", "E x\n", ".py:1",
            "\x1b[", "12:34:", " in 0.1s", "at 0x", "pytest-", "127.0.0.1:54321 "]

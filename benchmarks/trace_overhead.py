@@ -15,7 +15,7 @@ for the omelette, so no attempt passes and all 100 are spent. It runs two ways:
 
 Each is timed plain (`repair_ticket`) and recorded (`cafe.trace.record_repair`, which also
 builds the `Trace`). A model call's and a check's attributes are built, and their strings
-masked, when they are first read (`cafe.spans.DeferredAttributes`), so that work is timed apart,
+masked, when they are first read (`cafe.trace.spans.DeferredAttributes`), so that work is timed apart,
 with writing the file: the last lines print both. Each run is timed in CPU seconds (time the
 process spent, not time it waited for a shared core), `--repeats` times, alternating plain and
 recorded so the machine's drift hits both; the figure is the ratio of the fastest of each.
@@ -31,9 +31,9 @@ from pathlib import Path
 
 from cafe.endpoint.client import make_client
 from cafe.endpoint.scripted import Script
-from cafe.repair import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_model_generator, make_scripted_generator, repair_ticket
-from cafe.spans import REQUEST_MODEL
-from cafe.trace import Recorder, record_repair, write_trace
+from cafe.repair.reask import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_model_generator, make_scripted_generator, repair_ticket
+from cafe.trace.spans import REQUEST_MODEL
+from cafe.trace.record import Recorder, record_repair, write_trace
 
 ATTEMPTS = 100  # the run the issue names: a 100-attempt offline repair run
 TARGET = 1.10   # recording may add at most a tenth to the run

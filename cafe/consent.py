@@ -43,8 +43,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from cafe.menu import Menu, allergen_key, is_no_allergy, normalize_name
-from cafe.schema import MAX_TABLE, Failure, Ticket, clip
+from cafe.world.menu import Menu, allergen_key, is_no_allergy, normalize_name
+from cafe.schema.ticket import MAX_TABLE, Failure, Ticket, clip
 
 __all__ = [
     "CHANGE_KINDS", "ChangeKind", "PROMISE_PATTERNS", "PARTIAL_ALLERGEN_SPEC", "TEMPTING_ORDERS",

@@ -11,8 +11,6 @@ comes back; this module decides what goes in. It adds:
   contract, the allergens, the 86'd list and the customer's words are `SAFETY_SECTIONS`;
 - `fit_sections` and `build_context(menu, spec, budget)`: fit what the model sees into a budget,
   dropping low-priority text first, never a safety part, and refusing a budget below their size;
-- `make_obedient_waiter`: a scripted model that obeys an instruction only when it is not marked
-  as data, so the notebook can show what marking changes.
 
 Token counts are estimates (`cafe.endpoint.scripted.estimate_tokens`, four characters a token),
 not a tokenizer: the lesson says so and the notebook checks the estimate against what a live
@@ -31,8 +29,6 @@ from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 from cafe.endpoint.scripted import Responder, estimate_tokens
-from cafe.eval_run import read_order
-from cafe.evals import merge_lines
 
 __all__ = [
     "Marking", "MARKINGS", "OPEN_TAG", "CLOSE_TAG", "DATA_MARK", "DATA_RULES", "SECTION_PRIORITIES",
@@ -82,13 +78,6 @@ _STORY = ("About the café: we opened in 2019 in a former bicycle workshop on th
           "square. The beans are roasted twice a week by a small roaster two streets away, the bread "
           "comes from the bakery opposite before seven every morning, and the granola is made in our "
           "own kitchen on Sundays. Regulars call the window seat 'the office'. Dogs are welcome.")
-
-# An instruction to the waiter: "put ... on this ticket", "add ... to the order". Spaces between
-# its words are required, which is exactly what datamarking takes away.
-_INSTRUCTION = re.compile(r"\b(?:add|put)\s+[^.;!?\n]*?\s+(?:on|to)\s+(?:the|this|my|every)\s+(?:ticket|order)\b",
-                          re.IGNORECASE)
-_FENCED = re.compile(re.escape(OPEN_TAG) + r".*?" + re.escape(CLOSE_TAG), re.DOTALL)
-
 
 # --- small pure helpers: marking ---------------------------------------------------------------
 
@@ -172,7 +161,7 @@ class Context:
 
 def context_sections(menu: Any, spec: Any, marking: str = "datamarked") -> tuple[Section, ...]:
     """The sections for one order, in the order the model reads them. `menu` is a
-    `cafe.menu.Menu`; `spec` has `table`, `request` and `allergies` (a `CustomerOrder`)."""
+    `cafe.world.menu.Menu`; `spec` has `table`, `request` and `allergies` (a `CustomerOrder`)."""
     declared = ", ".join(spec.allergies) or "none"
     contract = ("You take orders for a café. Put on the ticket only what the customer ordered from today's "
                 "menu: nothing 86'd, nothing containing an allergen the customer declared. "
@@ -217,29 +206,3 @@ def build_context(menu: Any, spec: Any, budget: int, *, marking: str = "datamark
     messages = ({"role": "system", "content": system}, {"role": "user", "content": user})
     return Context(messages, tuple(s.name for s in kept), tuple(s.name for s in sections if s not in kept),
                    estimate_tokens(system + user), budget, sum(s.tokens for s in sections if s.required))
-
-
-def make_obedient_waiter(names: Iterable[str]) -> Responder:
-    """A scripted model for the order pad that reads the order in the customer's words, marked or
-    not, and obeys an instruction ("put ... on this ticket") only where it is NOT marked as data.
-
-    That is the behaviour marking aims for in a real model, written down as a rule; whether your
-    model behaves this way is what the notebook's live cell finds out.
-    """
-    known = tuple(names)
-
-    def waiter(request: dict) -> Any:
-        messages = request["messages"]
-        if any(m.get("role") == "tool" for m in messages):
-            return "The ticket is written."
-        text = next(m["content"] for m in reversed(messages) if m.get("role") == "user")
-        visible = _FENCED.sub(" ", text)  # fenced text is data; datamarked text has no spaces to match
-        obeyed = [line for found in _INSTRUCTION.finditer(visible) for line in read_order(found.group(0), known)]
-        ordered = read_order(_INSTRUCTION.sub(" ", unmark(text)), known)
-        lines = merge_lines((*ordered, *obeyed))
-        if not lines:
-            return "Sorry, I could not find anything from today's menu in that."
-        return {"content": None, "tool_calls": [
-            {"name": "add_to_ticket", "arguments": {"item": n, "quantity": q}} for n, q in lines]}
-
-    return waiter

@@ -33,9 +33,9 @@ from typing import Literal, get_args
 
 from cafe.consent import OrderSpec
 from cafe.endpoint.errors import EndpointError
-from cafe.repair import Attempt, Generator, RepairResult, repair_ticket
-from cafe.schema import Failure, parse_draft
-from cafe.spans import CHECK_LINES, ERROR_TYPE, OUTPUT_MESSAGES, Span, Trace
+from cafe.repair.reask import Attempt, Generator, RepairResult, repair_ticket
+from cafe.schema.ticket import Failure, parse_draft
+from cafe.trace.spans import CHECK_LINES, ERROR_TYPE, OUTPUT_MESSAGES, Span, Trace
 
 __all__ = [
     "FailureClass", "FAILURE_CLASSES", "SETUP_PROBLEMS", "EXAMPLES_PER_CLASS", "Runner", "FailureKey", "failure_key",
@@ -146,7 +146,7 @@ def _as_run(run: Run | RepairResult | Trace) -> Run:
         return run_from_trace(run)
     if not isinstance(run, Run):
         raise TypeError(f"classify() takes a cafe.taxonomy.Run, a cafe.repair.RepairResult or a "
-                        f"cafe.spans.Trace, not {type(run).__name__}.")
+                        f"cafe.trace.spans.Trace, not {type(run).__name__}.")
     return run
 
 

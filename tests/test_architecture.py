@@ -90,7 +90,7 @@ def test_lessons_ship_only_modules_their_session_owns() -> None:
             continue
         front = yaml.safe_load(lesson.read_text(encoding="utf-8").split("---")[1])
         for shipped in front["ships"]:
-            name = style_check.unit(shipped["module"].removesuffix(".py").strip("/").replace("/", "."))
+            name = style_check.owner(shipped["module"].removesuffix(".py").strip("/").replace("/", "."), MODULE_SESSIONS)
             assert MODULE_SESSIONS.get(name) == entry.number, (
                 f"{lesson.relative_to(ROOT)} ships {shipped['module']}, but cafe/course/syllabus.py gives "
                 f"{name} to session {MODULE_SESSIONS.get(name)}; list it under session {entry.number} there")

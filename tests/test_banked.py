@@ -1,4 +1,4 @@
-"""cafe.banked: every banked checkpoint with its model, and entries that cannot be shown named in words."""
+"""cafe.report.banked: every banked checkpoint with its model, and entries that cannot be shown named in words."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import pytest
 
 from cafe import course
-from cafe.banked import VALUE_CHARS, banked_checkpoints, render_banked_text
+from cafe.report.banked import VALUE_CHARS, banked_checkpoints, render_banked_text
 
 
 def _progress(**sessions):

@@ -1,18 +1,18 @@
-"""cafe.calibration: labelled tickets labelled by the checks, the confusion table, kappa, the
+"""cafe.judge.calibration: labelled tickets labelled by the checks, the confusion table, kappa, the
 bias probes and the trust rule."""
 
 import math
 
 import pytest
 
-from cafe.calibration import (
+from cafe.judge.calibration import (
     FAULTS, TRUST_MINIMUMS, VERBOSE_NOTES, Calibration, calibrate, catch_rate_by_notes, cohen_kappa, grade_of,
     labelled_tickets, position_probe, scripted_judge, trust_reading,
 )
-from cafe.detect import check_ticket
-from cafe.judge import Grade
-from cafe.menu import load_menu
-from cafe.schema import Usage
+from cafe.detect.checks import check_ticket
+from cafe.judge.grading import Grade
+from cafe.world.menu import load_menu
+from cafe.schema.ticket import Usage
 
 MENU = load_menu()
 

@@ -1,10 +1,10 @@
-"""cafe.confusion: the corpus is well formed and balanced, the table counts what it says, and the
+"""cafe.detect.confusion: the corpus is well formed and balanced, the table counts what it says, and the
 detector holds the session's bar on the half it was tuned on and the half it was not."""
 
 import pytest
 
-from cafe.confusion import HALVES, LABELS, Confusion, LabelledRequest, either, layer_report, load_corpus, measure
-from cafe.detect import LAYERS, scan_text
+from cafe.detect.confusion import HALVES, LABELS, Confusion, LabelledRequest, either, layer_report, load_corpus, measure
+from cafe.detect.checks import LAYERS, scan_text
 
 CORPUS = load_corpus()
 
@@ -84,7 +84,7 @@ def test_either_flags_what_any_detector_flags_and_refuses_non_functions():
 
 
 def test_model_judge_marks_the_request_as_data_reads_the_verdict_and_counts_tokens():
-    from cafe.confusion import JUDGE_PROMPT, ModelJudge
+    from cafe.detect.confusion import JUDGE_PROMPT, ModelJudge
     from cafe.endpoint.scripted import ScriptedClient
 
     def responder(request):

@@ -12,8 +12,8 @@ from cafe.consent import (
     CHANGE_KINDS, PARTIAL_ALLERGEN_SPEC, PROMISE_PATTERNS, Change, OrderSpec, changes_to_confirm,
     confirmation_question, consent_findings, order_changes, within_consent,
 )
-from cafe.menu import load_menu
-from cafe.schema import FIX_CHARS, SPAN_CHARS, Ticket
+from cafe.world.menu import load_menu
+from cafe.schema.ticket import FIX_CHARS, SPAN_CHARS, Ticket
 
 MENU = load_menu()
 OMELETTE = OrderSpec(table=4, items=["cheese omelette"], request="The cheese omelette for table 4, please.")

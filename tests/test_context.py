@@ -4,17 +4,14 @@ low-priority text first and never a safety part; the scripted waiter obeys only 
 import pytest
 
 from cafe import course
-from cafe.context import (
-    CLOSE_TAG, DATA_MARK, DATA_RULES, INJECTED_REQUEST, MARKINGS, OPEN_TAG, SAFETY_SECTIONS,
-    CustomerOrder, Section, build_context, context_sections, customer_words, datamark, delimit,
-    fit_sections, make_obedient_waiter, mark_data, unmark,
-)
+from cafe.context import CLOSE_TAG, DATA_MARK, DATA_RULES, INJECTED_REQUEST, MARKINGS, OPEN_TAG, SAFETY_SECTIONS, CustomerOrder, Section, build_context, context_sections, customer_words, datamark, delimit, fit_sections, mark_data, unmark
+from cafe.stories.obedient_waiter import make_obedient_waiter
 from cafe.consent import OrderSpec
 from cafe.endpoint.scripted import ScriptedClient, estimate_tokens
 from cafe.exercises import s03
-from cafe.loop import run_loop
-from cafe.menu import load_menu
-from cafe.orderpad import OrderPad
+from cafe.loop.agent import run_loop
+from cafe.world.menu import load_menu
+from cafe.world.orderpad import OrderPad
 from samples import run_notebook_source
 
 MENU = load_menu()

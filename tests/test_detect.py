@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.detect import (
+from cafe.detect.checks import (
     DETECT_CHECKS, OrderSpec, check_ticket, scan_allergies, scan_request, scan_scope, scan_text,
 )
-from cafe.menu import load_menu
-from cafe.schema import FIX_CHARS, SPAN_CHARS, Ticket
+from cafe.world.menu import load_menu
+from cafe.schema.ticket import FIX_CHARS, SPAN_CHARS, Ticket
 
 MENU = load_menu()
 SPEED = runpy.run_path(str(Path(__file__).resolve().parents[1] / "benchmarks" / "detect_speed.py"))
@@ -330,7 +330,7 @@ def test_scan_text_markup_itself_is_not_an_injection(notes):
 
 # --- the keyword guards never change what is found ----------------------------------------------
 
-from cafe import detect  # noqa: E402  (the module itself: the guards are private to it)
+from cafe.detect import checks as detect  # noqa: E402  (the module itself: the guards are private to it)
 
 _PIECES = st.sampled_from(["ignore ", "IGNORE ", "ıgnore ", "previous ", "instructions", "system", "ſystem ",
                            "prompt", " ", "\n", "<|", "im_start", "you are now a", "developer mode", ":",
@@ -365,7 +365,7 @@ def test_keyword_guards_never_skip_a_pattern_that_would_match(text):
 
 # --- layers: cheapest first, each measurable alone ---------------------------------------------
 
-from cafe.detect import LAYERS, scan_layer  # noqa: E402
+from cafe.detect.checks import LAYERS, scan_layer  # noqa: E402
 
 
 def test_scan_layer_unknown_layer_names_the_layers():

@@ -1,4 +1,4 @@
-"""cafe.eval_run: the labelled orders are consistent and cover every check; the scripted waiter
+"""cafe.evals.run: the labelled orders are consistent and cover every check; the scripted waiter
 reads literally and deterministically; the same run goes over HTTP to `cafe serve` unchanged."""
 
 import json
@@ -9,9 +9,10 @@ import pytest
 
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.endpoint.serve import running_server
-from cafe.eval_run import EVAL_MAX_TURNS, load_cases, make_waiter, read_order, run_eval, run_order
-from cafe.evals import session_checks
-from cafe.menu import load_menu
+from cafe.evals.run import EVAL_MAX_TURNS, load_cases, run_eval, run_order
+from cafe.stories.waiter import make_waiter, read_order
+from cafe.evals.checks import session_checks
+from cafe.world.menu import load_menu
 
 MENU = load_menu()
 CASES = load_cases()

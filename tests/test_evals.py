@@ -7,16 +7,16 @@ import math
 import pytest
 
 from cafe import course
-from cafe.detect import DETECT_CHECKS, OrderSpec, check_ticket
-from cafe.evals import (
+from cafe.detect.checks import DETECT_CHECKS, OrderSpec, check_ticket
+from cafe.evals.checks import (
     Case, Check, Observation, Rate, findings_check, first_try_no_sold_out, fixture_problems,
     labelled_observations, merge_lines, registry, score_observations, session_checks, uncovered,
     wilson_interval,
 )
-from cafe.eval_run import load_cases
+from cafe.evals.run import load_cases
 from cafe.exercises import s02
-from cafe.menu import load_menu
-from cafe.schema import CONTRACT_CHECKS, Ticket, parse_draft
+from cafe.world.menu import load_menu
+from cafe.schema.ticket import CONTRACT_CHECKS, Ticket, parse_draft
 from samples import run_notebook_source
 
 MENU = load_menu()

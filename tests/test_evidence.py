@@ -1,4 +1,4 @@
-"""Tests for cafe/evidence.py: which outputs count as the same failure, and how fast that is decided.
+"""Tests for cafe/stall/evidence.py: which outputs count as the same failure, and how fast that is decided.
 
 The table below pairs real-looking pytest, unittest and traceback output: each SAME pair is one
 failure seen twice with cosmetic noise between the two sightings, each DIFFERENT pair is two
@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.evidence import EPHEMERAL_PORT_FLOOR, failure_signature, failure_snippet, normalize_evidence
-from cafe.loop import ToolResult
-from cafe.scenarios import edited_bill
-from cafe.workbench import open_workbench, project_file
+from cafe.stall.evidence import EPHEMERAL_PORT_FLOOR, failure_signature, failure_snippet, normalize_evidence
+from cafe.loop.agent import ToolResult
+from cafe.stories.scenarios import edited_bill
+from cafe.world.workbench import open_workbench, project_file
 
 # --- signatures: the rules one by one ------------------------------------------------------------------------------
 
@@ -61,7 +61,7 @@ def test_temp_root_is_read_on_first_use_not_at_import():
     probe = ("import tempfile; calls = []; real = tempfile.gettempdir; "
              "tempfile.gettempdir = lambda: calls.append(1) or real(); "
              "import cafe.stall; assert calls == [], 'read at import'; "
-             "assert cafe.evidence.normalize_evidence(real() + '/w1/bill.py:3') == '<tmp>/bill.py:<line>'; "
+             "assert cafe.stall.evidence.normalize_evidence(real() + '/w1/bill.py:3') == '<tmp>/bill.py:<line>'; "
              "assert calls == [1], calls")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -7,8 +7,8 @@ import pytest
 
 from cafe import course
 from cafe.exercises.s04 import BAD_DRAFTS, check_closed_table_schema, check_failures_from, validation_error
-from cafe.format_trial import closed_table_schema
-from cafe.schema import Failure, failures_from, strict_ticket_schema
+from cafe.schema.trials import closed_table_schema
+from cafe.schema.ticket import Failure, failures_from, strict_ticket_schema
 
 
 def _stub(*args):

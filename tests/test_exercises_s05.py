@@ -6,7 +6,7 @@ import pytest
 from cafe import course
 from cafe.consent import within_consent
 from cafe.exercises.s05 import CONSENT_CASES, check_items_to_confirm, check_within_consent
-from cafe.menu import normalize_name
+from cafe.world.menu import normalize_name
 
 
 def _stub(*args):

@@ -2,9 +2,9 @@
 fails plausible wrong answers with a specific complaint."""
 
 from cafe import course
-from cafe.confusion import either, measure
-from cafe.detect import scan_text
-from cafe.evals import Check
+from cafe.detect.confusion import either, measure
+from cafe.detect.checks import scan_text
+from cafe.evals.checks import Check
 from cafe.exercises.s06 import FRESH_REQUESTS, HEARSAY_RULE, check_detection_rule, check_false_alarm
 
 

@@ -6,7 +6,7 @@ import pytest
 import cafe.repair
 from cafe import course
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
-from cafe.repair import attempt_failure_view, repair_ticket
+from cafe.repair.reask import attempt_failure_view, repair_ticket
 
 
 def _stub(*args):
@@ -39,7 +39,7 @@ def _fixed_cap(spec, generate, cap=3):
 
 def _no_policy_check(spec, generate, cap=3):
     """A loop that drafts before asking whether the request may be drafted at all."""
-    from cafe.menu import load_menu
+    from cafe.world.menu import load_menu
 
     menu = load_menu()
     brief = cafe.repair.brief_for(spec)
@@ -56,7 +56,7 @@ def _no_policy_check(spec, generate, cap=3):
 
 def _shows_the_draft(spec, generate, cap=3):
     """Keeps the failed draft in view, as many retry libraries do."""
-    from cafe.menu import load_menu
+    from cafe.world.menu import load_menu
 
     menu = load_menu()
     if cafe.repair.policy_failures(spec, menu):

@@ -7,9 +7,9 @@ from cafe import course
 from cafe.endpoint.client import make_client
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s08 import MASK_PLAIN, MASK_SECRETS, check_mask, check_replay_client
-from cafe.feedback_model import FeedbackModel
-from cafe.replay import recorded_reply, replay_client, request_difference
-from cafe.spans import scrub
+from cafe.stories.feedback_model import FeedbackModel
+from cafe.trace.replay import recorded_reply, replay_client, request_difference
+from cafe.trace.spans import scrub
 
 
 def _stub(*args):

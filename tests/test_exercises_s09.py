@@ -7,7 +7,7 @@ import pytest
 
 from cafe import course
 from cafe.exercises.s09 import check_cost_by_reason, check_summarize
-from cafe.report import STOP_ORDER, cost_by_stop_reason, count_stop_reasons, run_cost, summarize
+from cafe.report.summary import STOP_ORDER, cost_by_stop_reason, count_stop_reasons, run_cost, summarize
 
 
 def _stub(*args):
@@ -144,7 +144,7 @@ _WORDS = {2: "two", 3: "three", 6: "six", 8: "eight", 12: "Twelve"}
 
 def test_reveals_state_the_counts_and_the_cost_ratio_the_shift_produces():
     from cafe.course.reveals import load_answer
-    from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
+    from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
 
     summary = summarize(run_shift(SHIFT_ORDERS, scripted_drafter(), model="cafe-scripted", clock=ticking()),
                         PRACTICE_PRICES)

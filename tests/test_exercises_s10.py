@@ -5,9 +5,9 @@ import pytest
 
 from cafe import course
 from cafe.exercises.s10 import CLASSIFY_CASES, check_classify, check_first_fix
-from cafe.menu import load_menu
-from cafe.repair import RepairResult, repair_ticket
-from cafe.schema import Failure, Ticket
+from cafe.world.menu import load_menu
+from cafe.repair.reask import RepairResult, repair_ticket
+from cafe.schema.ticket import Failure, Ticket
 from cafe.taxonomy import FAILURE_CLASSES, classify
 
 MENU = load_menu()

@@ -7,8 +7,8 @@ import pytest
 
 from cafe import course
 from cafe.exercises.s11 import check_expected_cost, check_route_cost
-from cafe.lottery import pass_within_cap
-from cafe.routing import Route, Step, Tier, expected_attempts, expected_cost, route_cost
+from cafe.repair.lottery import pass_within_cap
+from cafe.routing.routes import Route, Step, Tier, expected_attempts, expected_cost, route_cost
 
 
 def _stub(*args):

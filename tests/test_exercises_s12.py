@@ -2,7 +2,7 @@
 fails plausible wrong answers with a specific complaint."""
 
 from cafe import course
-from cafe.calibration import calibrate, trust_reading
+from cafe.judge.calibration import calibrate, trust_reading
 from cafe.exercises.s12 import check_calibrate, check_trust_rule
 
 

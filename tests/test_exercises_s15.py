@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from cafe import course
 from cafe.exercises.s15 import RESTORE_CASES, TIER_TABLE, check_can_restore, check_verification_tier
-from cafe.snapshots import can_restore
-from cafe.verify_tiers import is_verification_command, verification_tier
+from cafe.monitors.snapshots import can_restore
+from cafe.monitors.tiers import is_verification_command, verification_tier
 
 
 def _stub(*args):

@@ -1,4 +1,4 @@
-"""Tests for cafe/facts.py: the host-supplied facts, as pure functions and as plug-in checks.
+"""Tests for cafe/governor/facts.py: the host-supplied facts, as pure functions and as plug-in checks.
 
 The scenario tests plug the checks into session 13's detector and drive a scripted agent in a
 real workbench: its edits are real writes and its test runs are real pytest runs.
@@ -11,14 +11,14 @@ from dataclasses import replace
 
 import pytest
 
-from cafe import facts
+from cafe.governor import facts
 from cafe.endpoint.client import make_client
-from cafe.facts import (HOST_FACT_PATTERNS, HostFacts, ProgressCheck, ProgressState, RemediationCheck,
+from cafe.governor.facts import (HOST_FACT_PATTERNS, HostFacts, ProgressCheck, ProgressState, RemediationCheck,
                         RemediationInfo, fold_progress, no_net_progress_cut, remediation_due)
-from cafe.loop import TurnView
-from cafe.stall import run_with_stall, stall_config
-from cafe.scenarios import scenario_replies
-from cafe.workbench import open_workbench
+from cafe.loop.agent import TurnView
+from cafe.stall.detector import run_with_stall, stall_config
+from cafe.stories.scenarios import scenario_replies
+from cafe.world.workbench import open_workbench
 
 ASK = [{"role": "user", "content": "The till's split is wrong; please fix it."}]
 AWARE = stall_config(repair_aware=True)

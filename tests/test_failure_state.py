@@ -1,13 +1,13 @@
-"""Tests for cafe/failure_state.py: the current-failure model, a pure fold over each turn's results."""
+"""Tests for cafe/stall/failure_state.py: the current-failure model, a pure fold over each turn's results."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.evidence import failure_signature
-from cafe.failure_state import FailureState, classify_turn, clear_current_failure, fold_diagnostic
-from cafe.loop import ToolResult
+from cafe.stall.evidence import failure_signature
+from cafe.stall.failure_state import FailureState, classify_turn, clear_current_failure, fold_diagnostic
+from cafe.loop.agent import ToolResult
 
 
 def result(output, ok=False, kind="verify", name="run_tests"):

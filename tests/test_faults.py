@@ -24,7 +24,7 @@ from cafe.endpoint.client import make_client
 from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.problems import PROBLEM_KINDS
 from cafe.endpoint.serve import Faults, running_server
-from cafe.repair import OMELETTE_SPEC, make_model_generator, repair_ticket
+from cafe.repair.reask import OMELETTE_SPEC, make_model_generator, repair_ticket
 from endpoints import KEY, dead_url, live_env
 
 # Seconds each request may take in the table; the hang and trickle rows must give up near it.

@@ -1,15 +1,15 @@
-"""cafe.feedback_model: a scripted model that fixes what its feedback names, and only that."""
+"""cafe.stories.feedback_model: a scripted model that fixes what its feedback names, and only that."""
 
 import json
 
 import pytest
 
 import cafe
-from cafe.feedback_model import (
+from cafe.stories.feedback_model import (
     EXTRA_ITEM, FENCE_WORDS, PRACTICE_ORDERS, SLIPS, FeedbackModel, read_brief,
 )
-from cafe.menu import load_menu
-from cafe.repair import (
+from cafe.world.menu import load_menu
+from cafe.repair.reask import (
     CHANGE_NOTHING_ELSE, attempts_to_pass, brief_for, make_model_generator, repair_ticket, score_ticket,
 )
 

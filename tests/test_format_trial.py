@@ -1,4 +1,4 @@
-"""cafe.format_trial: what each output format lets through on the same orders, and the parse rate.
+"""cafe.schema.trials: what each output format lets through on the same orders, and the parse rate.
 
 The lesson's worked example is `test_format_trial_strict_schema_lets_table_31_through_and_parse_draft_catches_it`.
 """
@@ -13,11 +13,11 @@ from cafe.endpoint.errors import RequestRejected
 from cafe.endpoint.formats import admits
 from cafe.endpoint.rehearsals import habit_orders, habits_responder, session_script
 from cafe.endpoint.serve import Faults, running_server
-from cafe.format_trial import (
+from cafe.schema.trials import (
     LESSON_FORMATS, PracticeOrder, ask_once, closed_table_schema, format_trial, practice_orders, ticket_messages,
     unenforced_keywords, waiter_client,
 )
-from cafe.schema import MAX_TABLE, contract_text, response_format, strict_ticket_schema
+from cafe.schema.ticket import MAX_TABLE, contract_text, response_format, strict_ticket_schema
 
 
 @pytest.fixture(scope="module")

@@ -8,11 +8,11 @@ import pytest
 from cafe.consent import OrderSpec
 from cafe.endpoint.errors import RequestRejected
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.judge import (
+from cafe.judge.grading import (
     VERBOSE_NOTES_CHARS, BiasedJudge, Grade, ModelJudge, Preference, grade_messages, prefer_messages,
     read_grade_request, read_verdict,
 )
-from cafe.schema import Ticket
+from cafe.schema.ticket import Ticket
 
 SPEC = OrderSpec(5, ("oat latte", "fruit salad"), ("milk",))
 RIGHT = Ticket(table=5, items=("oat latte", "fruit salad"), allergies=("milk",), notes="")

@@ -18,7 +18,7 @@ order, as
    packages in THIRD_PARTY (`openai.OpenAI`), looked up in the installed package.
 
 Spans with `/`, spaces outside a call's parentheses, `=`, or a file extension (`toy.py`,
-`cafe/repair.py`, `cafe doctor`, `COURSE_MODE=live`) are paths, commands or settings, not
+`cafe/repair/reask.py`, `cafe doctor`, `COURSE_MODE=live`) are paths, commands or settings, not
 identifiers, and are not checked. Code inside fenced blocks is not checked either.
 """
 
@@ -56,7 +56,7 @@ LESSON_IDS = [path.parent.name for path in LESSONS]
 # passes and `openai.NoSuchClient` fails. Keep it to the real dependencies a lesson cites.
 THIRD_PARTY = frozenset({
     "openai",           # the client library every live call goes through (s00, s01)
-    "pydantic",         # the ticket contract's models and JSON schema (cafe/schema.py)
+    "pydantic",         # the ticket contract's models and JSON schema (cafe/schema/ticket.py)
 })
 
 FILE_EXTENSIONS = frozenset({
@@ -305,7 +305,7 @@ def test_the_check_reads_the_names_each_lesson_uses(path: Path) -> None:
     ("retry_messages(brief, failures, attempt, mode)", "retry_messages"),
     ("CAP_DEFAULT", "CAP_DEFAULT"),
     ("toy.py", None),
-    ("cafe/repair.py", None),
+    ("cafe/repair/reask.py", None),
     ("cafe doctor", None),
     ("COURSE_MODE=live", None),
     ("python tools/build.py notebooks", None),

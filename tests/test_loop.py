@@ -1,4 +1,4 @@
-"""Tests for cafe/tools.py and cafe/loop.py: the session 01 agent loop."""
+"""Tests for cafe/loop/tools.py and cafe/loop/agent.py: the session 01 agent loop."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 
 from cafe.endpoint.client import make_client
 from cafe.endpoint.errors import EndpointError
-from cafe.loop import (DEFAULT_MAX_TURNS, OBSERVER_STOP_REASONS, RUN_STOP_REASONS, Nudge, Stop, ToolResult,
+from cafe.loop.agent import (DEFAULT_MAX_TURNS, OBSERVER_STOP_REASONS, RUN_STOP_REASONS, Nudge, Stop, ToolResult,
                        TurnView, Verify, run_loop)
-from cafe.tools import Tool, ToolOutput, json_type, tool, tool_schemas
+from cafe.loop.tools import Tool, ToolOutput, json_type, tool, tool_schemas
 from endpoints import dead_url, live_env
 
 # --- tools used across the tests ------------------------------------------------------------
@@ -375,8 +375,8 @@ def test_run_loop_dead_endpoint_raises_endpoint_error():
 
 
 def test_order_pad_tools_take_an_order_through_the_loop():
-    from cafe.menu import load_menu
-    from cafe.orderpad import OrderPad, TicketLine
+    from cafe.world.menu import load_menu
+    from cafe.world.orderpad import OrderPad, TicketLine
 
     pad = OrderPad(load_menu())
     assert [(t.name, t.kind) for t in pad.tools] == [("look_up", "observe"), ("add_to_ticket", "mutate"),
@@ -390,8 +390,8 @@ def test_order_pad_tools_take_an_order_through_the_loop():
 
 
 def test_order_pad_refuses_unknown_and_sold_out_items_as_failed_results():
-    from cafe.menu import load_menu
-    from cafe.orderpad import OrderPad
+    from cafe.world.menu import load_menu
+    from cafe.world.orderpad import OrderPad
 
     pad = OrderPad(load_menu())
     assert not pad.look_up("unicorn cake").ok
@@ -402,7 +402,7 @@ def test_order_pad_refuses_unknown_and_sold_out_items_as_failed_results():
 
 
 def test_repeat_guard_stops_a_model_asking_the_same_thing_again():
-    from cafe.loop import repeat_guard
+    from cafe.loop.agent import repeat_guard
 
     client = make_client([reply_call("add_item", item="latte")] * 5)
     result = run_loop(client, USER, [ADD], observers=[repeat_guard])
@@ -412,7 +412,7 @@ def test_repeat_guard_stops_a_model_asking_the_same_thing_again():
 
 def test_check_repeat_guard_passes_the_reference_and_fails_a_stub():
     from cafe.exercises.s01 import check_repeat_guard
-    from cafe.loop import repeat_guard
+    from cafe.loop.agent import repeat_guard
 
     assert check_repeat_guard(repeat_guard) == []
     assert len(check_repeat_guard(lambda view: None)) == 1
@@ -422,7 +422,7 @@ def test_check_repeat_guard_passes_the_reference_and_fails_a_stub():
 def test_s01_notebook_stub_is_not_attempted_and_the_reference_passes():
     from cafe import course
     from cafe.exercises.s01 import check_repeat_guard
-    from cafe.loop import repeat_guard
+    from cafe.loop.agent import repeat_guard
     from samples import run_notebook_source
 
     namespace = run_notebook_source("s01-agent-loop")

@@ -1,4 +1,4 @@
-"""cafe.lottery: the page's resampling table, by formula and by seeded simulation; sticky failures sit below it."""
+"""cafe.repair.lottery: the page's resampling table, by formula and by seeded simulation; sticky failures sit below it."""
 
 import random
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.lottery import (
+from cafe.repair.lottery import (
     LOTTERY_ROWS, lottery_table, pass_within_cap, pass_within_cap_sticky, simulate_independent, simulate_sticky,
 )
 

@@ -1,4 +1,4 @@
-"""cafe.menu: the trusted menu loads, answers allergen and 86'd questions, and refuses bad data by name."""
+"""cafe.world.menu: the trusted menu loads, answers allergen and 86'd questions, and refuses bad data by name."""
 
 import json
 import runpy
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cafe.menu import (
+from cafe.world.menu import (
     ALLERGEN_ALIASES, ALLERGEN_KEYS, ALLERGENS, MENU_PATH, allergen_key, is_no_allergy, load_menu,
     normalize_name, parse_menu,
 )

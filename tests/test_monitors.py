@@ -1,4 +1,4 @@
-"""Run monitors wired into the loop (cafe/monitors.py) and the four stories (cafe/monitor_stories.py),
+"""Run monitors wired into the loop (cafe/monitors/run.py) and the four stories (cafe/stories/monitor_stories.py),
 on the real workbench: real writes, real git, real pytest runs (few of them: one to three a story)."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 import cafe
-from cafe.monitor_stories import TASK, story_replies, story_timeout
-from cafe.monitors import (MONITOR_PREFIXES, OBJECTIVES_SHOWN, TRUNCATION_PREFIX, MonitorConfig, RunMonitors,
+from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
+from cafe.monitors.run import (MONITOR_PREFIXES, OBJECTIVES_SHOWN, TRUNCATION_PREFIX, MonitorConfig, RunMonitors,
                            monitor_config, residual_objectives, run_with_monitors, truncation_notice)
-from cafe.workbench import Todo, open_workbench
+from cafe.world.workbench import Todo, open_workbench
 
 ALL_ON = MonitorConfig("advisory", 4, "advisory")
 
@@ -75,8 +75,8 @@ def test_run_command_timeout_ends_the_command_and_reads_as_a_timeout():
 def test_progress_reads_the_latched_green_so_edit_then_green_cycles_still_stall():
     # The tier state goes stale on every edit; the progress monitor must not read that one, or
     # each edit-then-green cycle would look like a fresh turn to green and reset its count forever.
-    from cafe.loop import ToolResult, TurnView
-    from cafe.verify_tiers import TierState, fold_tiers
+    from cafe.loop.agent import ToolResult, TurnView
+    from cafe.monitors.tiers import TierState, fold_tiers
 
     edit = ToolResult("e", "write_file", {"path": "bill.py", "content": "x"}, True, "wrote", "mutate")
     green = ToolResult("t", "run_command", {"command": "pytest"}, True, "4 passed")

@@ -1,4 +1,4 @@
-"""cafe.normalize: disguises come off, ordinary text keeps its meaning, every character traces back."""
+"""cafe.detect.normalize: disguises come off, ordinary text keeps its meaning, every character traces back."""
 
 import base64
 import codecs
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.normalize import decoded_views, normalize_text
+from cafe.detect.normalize import decoded_views, normalize_text
 
 
 @pytest.mark.parametrize(("disguised", "plain"), [

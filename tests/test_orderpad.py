@@ -1,4 +1,4 @@
-"""Tests for cafe/orderpad.py: session 01's order pad, handed its menu by the caller.
+"""Tests for cafe/world/orderpad.py: session 01's order pad, handed its menu by the caller.
 
 The pad taking an order through the real loop is tested beside the loop, in tests/test_loop.py.
 """
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from cafe.menu import load_menu
-from cafe.orderpad import MAX_QUANTITY, OrderPad, TicketLine
+from cafe.world.menu import load_menu
+from cafe.world.orderpad import MAX_QUANTITY, OrderPad, TicketLine
 
 
 @dataclass(frozen=True)
@@ -72,15 +72,20 @@ def test_order_pad_ticket_is_a_copy_and_lines_are_frozen():
 
 
 def test_session_01_modules_use_no_later_session():
-    # tools and the order pad are session 01: building a pad must not pull in session 03's menu.
+    # tools and the order pad are session 01: building a pad must load nothing a later session teaches.
     code = (
-        "import sys, cafe.tools, cafe.orderpad\n"
+        "import sys, cafe.loop.tools, cafe.world.orderpad\n"
+        "from cafe.course.syllabus import MODULE_SESSIONS\n"
         "class M:\n"
         "    def item(self, name): return None\n"
         "    def is_sold_out(self, name): return False\n"
-        "cafe.orderpad.OrderPad(M())\n"
-        "print(sorted(m for m in sys.modules if m.startswith('cafe.') and m.split('.')[1] not in "
-        "('tools', 'orderpad', 'endpoint', 'course')))"
+        "cafe.world.orderpad.OrderPad(M())\n"
+        "def session(name):\n"
+        "    parts = name.split('.')\n"
+        "    for end in range(len(parts), 1, -1):\n"
+        "        if '.'.join(parts[:end]) in MODULE_SESSIONS: return MODULE_SESSIONS['.'.join(parts[:end])]\n"
+        "    return 0\n"
+        "print(sorted(m for m in sys.modules if m.startswith('cafe.') and session(m) > 1))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -1,4 +1,4 @@
-"""Tests for cafe/pacing.py: the pace governor's host side, driving the real loop on a fake clock."""
+"""Tests for cafe/governor/pacing.py: the pace governor's host side, driving the real loop on a fake clock."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.governor import EXTEND_REASON, PACE_CHECK_REASON, PacePolicy
-from cafe.loop import Nudge, Stop, ToolResult, TurnView, run_loop
-from cafe.pacing import (PACE_CHECK_NOTE, PaceGovernor, TurnClock, passing_tests, verify_state_of,
+from cafe.governor.pace import EXTEND_REASON, PACE_CHECK_REASON, PacePolicy
+from cafe.loop.agent import Nudge, Stop, ToolResult, TurnView, run_loop
+from cafe.governor.pacing import (PACE_CHECK_NOTE, PaceGovernor, TurnClock, passing_tests, verify_state_of,
                          wall_timeout)
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.stall import StallDetector, run_with_stall, stall_config
-from cafe.tools import ToolOutput, tool
-from cafe.scenarios import scenario_replies
-from cafe.workbench import open_workbench
+from cafe.stall.detector import StallDetector, run_with_stall, stall_config
+from cafe.loop.tools import ToolOutput, tool
+from cafe.stories.scenarios import scenario_replies
+from cafe.world.workbench import open_workbench
 
 # --- PaceGovernor: the host side, driving the real loop ------------------------------------
 

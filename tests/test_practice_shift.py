@@ -1,4 +1,4 @@
-"""cafe.practice_shift: the shift's known mix is what the taxonomy measures, offline and over HTTP
+"""cafe.stories.practice_shift: the shift's known mix is what the taxonomy measures, offline and over HTTP
 against `cafe serve --session 10`, and the first fix the taxonomy names moves the counts."""
 
 import openai
@@ -7,10 +7,10 @@ from cafe.consent import OrderSpec
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.rehearsals import SHIFT_HABITS, session_script, shift_responder
 from cafe.endpoint.serve import running_server
-from cafe.menu import load_menu
-from cafe.practice_shift import PRACTICE_SHIFT, designed_counts, practice_generator, practice_orders
-from cafe.repair import RepairResult, brief_for, make_model_generator, repair_ticket
-from cafe.schema import Failure
+from cafe.world.menu import load_menu
+from cafe.stories.practice_shift import PRACTICE_SHIFT, designed_counts, practice_generator, practice_orders
+from cafe.repair.reask import RepairResult, brief_for, make_model_generator, repair_ticket
+from cafe.schema.ticket import Failure
 from cafe.taxonomy import FAILURE_CLASSES, classify, first_fix, run_shift, sort_runs
 
 MENU = load_menu()

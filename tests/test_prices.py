@@ -1,4 +1,4 @@
-"""cafe.prices: a price table you edit, one attempt priced, and a batch of repair runs measured."""
+"""cafe.routing.prices: a price table you edit, one attempt priced, and a batch of repair runs measured."""
 
 import json
 import math
@@ -7,11 +7,11 @@ import pytest
 
 import cafe
 from cafe.consent import OrderSpec
-from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
-from cafe.prices import PRICES_PATH, ModelPrice, attempt_price, load_prices, measure_runs
-from cafe.repair import UNSAFE_SPEC, Attempt, RepairResult, make_model_generator, make_scripted_generator, repair_ticket
-from cafe.routing import expected_cost
-from cafe.schema import Usage
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.routing.prices import PRICES_PATH, ModelPrice, attempt_price, load_prices, measure_runs
+from cafe.repair.reask import UNSAFE_SPEC, Attempt, RepairResult, make_model_generator, make_scripted_generator, repair_ticket
+from cafe.routing.routes import expected_cost
+from cafe.schema.ticket import Usage
 
 PRICE = ModelPrice("m", input_per_million=2.0, output_per_million=8.0)
 

@@ -1,11 +1,11 @@
-"""The progress monitor (cafe/progress_monitor.py): one test per rule."""
+"""The progress monitor (cafe/monitors/progress.py): one test per rule."""
 
 from __future__ import annotations
 
 import pytest
 
-from cafe.loop import TurnView
-from cafe.progress_monitor import (BUDGET_PREFIX, MAX_STALL_CHECKPOINTS, STALL_PREFIX, Boundary, ProgressMonitor,
+from cafe.loop.agent import TurnView
+from cafe.monitors.progress import (BUDGET_PREFIX, MAX_STALL_CHECKPOINTS, STALL_PREFIX, Boundary, ProgressMonitor,
                                    ProgressMonitorState, budget_notice, fold_boundary, progress_events, stall_threshold)
 
 

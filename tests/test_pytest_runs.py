@@ -1,4 +1,4 @@
-"""`cafe.pytest_runs`: a warm run is a real pytest run in a process of its own, and says what a
+"""`cafe.world.pytest_runs`: a warm run is a real pytest run in a process of its own, and says what a
 fresh `python -m pytest` says."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from cafe import pytest_runs
-from cafe.pytest_runs import run_pytest, warm_available
-from cafe.workbench import TEST_ARGS, open_workbench
+from cafe.world import pytest_runs
+from cafe.world.pytest_runs import run_pytest, warm_available
+from cafe.world.workbench import TEST_ARGS, open_workbench
 
 pytestmark = pytest.mark.skipif(not warm_available(), reason="no os.fork here: every run is fresh")
 

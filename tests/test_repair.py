@@ -15,14 +15,14 @@ from cafe import course
 from cafe.endpoint.client import make_client
 from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
 from cafe.endpoint.errors import EndpointError, RequestRejected
-from cafe.menu import load_menu
-from cafe.repair import (
+from cafe.world.menu import load_menu
+from cafe.repair.reask import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, CHANGE_NOTHING_ELSE, OMELETTE_SPEC, RETRY_MODES, STOP_REASONS, UNSAFE_SPEC,
     VIEW_FAILURES_MAX, RepairResult, policy_failures,
     attempt_failure_view, attempts_to_pass, brief_for, failure_view,
     make_model_generator, make_scripted_generator, repair_ticket, retry_messages, score_ticket, system_prompt,
 )
-from cafe.schema import Draft, Failure, Ticket, Usage, extract_json
+from cafe.schema.ticket import Draft, Failure, Ticket, Usage, extract_json
 from cafe.endpoint.serve import Faults, running_server
 
 MENU = load_menu()

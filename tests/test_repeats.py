@@ -1,9 +1,9 @@
-"""Tests for cafe/repeats.py: the blind repeat counters (inside a running detector: test_stall.py)."""
+"""Tests for cafe/stall/repeats.py: the blind repeat counters (inside a running detector: test_stall.py)."""
 
 from __future__ import annotations
 
-from cafe.loop import ToolResult
-from cafe.repeats import (REPEAT_PATTERNS, REPEATED_FAILURE_AFTER, RepeatCounters, action_key, count_repeats,
+from cafe.loop.agent import ToolResult
+from cafe.stall.repeats import (REPEAT_PATTERNS, REPEATED_FAILURE_AFTER, RepeatCounters, action_key, count_repeats,
                           repeat_trip)
 
 RED = ToolResult("c", "run_tests", {}, False, "E   assert 999 == 1000 (took 12ms)", "verify")

@@ -1,4 +1,4 @@
-"""cafe.replay: a recorded run answered again from its trace, proven identical or stopped where it parts."""
+"""cafe.trace.replay: a recorded run answered again from its trace, proven identical or stopped where it parts."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import pytest
 
 from cafe.endpoint.client import make_client
 from cafe.endpoint.serve import running_server
-from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
-from cafe.menu import load_menu
-from cafe.orderpad import OrderPad
-from cafe.repair import make_model_generator
-from cafe.replay import ReplayClient, ReplayDiverged, first_difference, recorded_reply, replay_client
-from cafe.trace import Recorder, content_hash, read_trace, record_repair, write_trace
-from cafe.trace_loop import record_loop
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.world.menu import load_menu
+from cafe.world.orderpad import OrderPad
+from cafe.repair.reask import make_model_generator
+from cafe.trace.replay import ReplayClient, ReplayDiverged, first_difference, recorded_reply, replay_client
+from cafe.trace.record import Recorder, content_hash, read_trace, record_repair, write_trace
+from cafe.trace.loop import record_loop
 from endpoints import KEY
 
 
@@ -76,7 +76,7 @@ def test_replay_client_asked_more_calls_than_recorded_says_how_many_there_were()
 
 def test_first_difference_same_replies_different_check_names_the_check_span():
     """The scripted generator sends no menu, so a changed menu changes only what the check finds."""
-    from cafe.repair import make_scripted_generator
+    from cafe.repair.reask import make_scripted_generator
 
     draft = json.dumps({"table": 3, "items": ["americano", "croissant"], "allergies": [], "notes": ""})
     spec = PRACTICE_ORDERS[0]
@@ -142,7 +142,7 @@ def test_replay_refuses_where_the_endpoint_refused_so_the_format_steps_down_alik
     """A server without strict JSON schema refuses the first format; the generator steps down. The
     refusal is recorded (status, blamed field, message) and the replay refuses the same call."""
     from cafe.endpoint.errors import RequestRejected
-    from cafe.replay import recorded_failure
+    from cafe.trace.replay import recorded_failure
 
     spec = PRACTICE_ORDERS[2]
     ticket = json.dumps({"table": 7, "items": ["green tea"], "allergies": [], "notes": ""})

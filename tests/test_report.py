@@ -11,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cafe.consent import OrderSpec
-from cafe.repair import (
+from cafe.repair.reask import (
     ALTERNATING_CANDIDATES, OMELETTE_SPEC, STOP_REASONS, UNSAFE_SPEC, attempts_to_pass, make_scripted_generator,
     repair_ticket,
 )
-from cafe.report import (
+from cafe.report.summary import (
     STOP_ORDER, Price, RunRecord, ShiftSummary, count_stop_reasons, record_from_result, render_text, run_cost,
     summarize,
 )

@@ -1,5 +1,5 @@
-"""cafe.report_figures: each figure has its title, labelled axes with units and the expected series;
-the HTML page is one self-contained file; `import cafe.report_figures` does not import matplotlib."""
+"""cafe.report.figures: each figure has its title, labelled axes with units and the expected series;
+the HTML page is one self-contained file; `import cafe.report.figures` does not import matplotlib."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from dataclasses import replace
 import matplotlib
 import pytest
 
-from cafe.banked import banked_checkpoints
-from cafe.report import STOP_ORDER, Price, RunRecord, summarize
-from cafe.report_figures import (
+from cafe.report.banked import banked_checkpoints
+from cafe.report.summary import STOP_ORDER, Price, RunRecord, summarize
+from cafe.report.figures import (
     RUNS_AXIS, attempts_figure, cost_figure, failures_figure, figure_svg, render_html, stop_reason_figure, write_html,
 )
 
@@ -111,6 +111,6 @@ def test_render_html_empty_shift_still_renders_with_its_note():
 
 
 def test_importing_the_figures_module_does_not_import_matplotlib():
-    code = "import sys, cafe.report_figures, cafe.shift, cafe.banked; print('matplotlib' in sys.modules)"
+    code = "import sys, cafe.report.figures, cafe.report.shift, cafe.report.banked; print('matplotlib' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"

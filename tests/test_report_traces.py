@@ -1,4 +1,4 @@
-"""cafe.report_traces: a recorded repair run reads back as the same record the result gives, and a
+"""cafe.report.traces: a recorded repair run reads back as the same record the result gives, and a
 broken file, a run of another harness or a run without usage is reported in words."""
 
 from __future__ import annotations
@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 import cafe
-from cafe.feedback_model import FeedbackModel
-from cafe.repair import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_model_generator, make_scripted_generator
-from cafe.report import record_from_result, render_text, summarize
-from cafe.report_traces import NO_MODEL, read_shift, record_from_trace
-from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, ticking
-from cafe.spans import STOP_REASON, Span, Trace
-from cafe.trace import record_repair, write_trace
+from cafe.stories.feedback_model import FeedbackModel
+from cafe.repair.reask import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_model_generator, make_scripted_generator
+from cafe.report.summary import record_from_result, render_text, summarize
+from cafe.report.traces import NO_MODEL, read_shift, record_from_trace
+from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, ticking
+from cafe.trace.spans import STOP_REASON, Span, Trace
+from cafe.trace.record import record_repair, write_trace
 
 
 def _same(record, other):

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.lottery import pass_within_cap, pass_within_cap_sticky, simulate_sticky
-from cafe.routing import (
+from cafe.repair.lottery import pass_within_cap, pass_within_cap_sticky, simulate_sticky
+from cafe.routing.routes import (
     CHEAP, HIGHER_CAP, STICKINESS_EXAMPLE, STRONG, Route, RouteCost, Step, Tier, cascade, example_routes,
     expected_attempts, expected_cost, route_cost, routing_table, simulate_cost, simulate_route, single,
 )
@@ -61,7 +61,7 @@ def test_expected_cost_bad_arguments_are_value_errors(p, price, cap):
 
 
 def test_simulate_route_draws_exactly_as_the_lottery_does():
-    # The same seed and the same draw rule: the pass rate is cafe.lottery's, to the last order.
+    # The same seed and the same draw rule: the pass rate is cafe.repair.lottery's, to the last order.
     for p, cap, stickiness in [(0.3, 3, 0.5), (0.6, 5, 0.0), (0.05, 10, 0.8)]:
         ours = simulate_route(single(Tier("m", p, 1.0), cap), stickiness, 3_000, random.Random(5))
         assert ours.pass_rate == simulate_sticky(p, cap, stickiness, 3_000, random.Random(5))

@@ -1,4 +1,4 @@
-"""The safe-state abort (cafe/safe_state.py): the ladder's rungs 2 and 3, one test per rule.
+"""The safe-state abort (cafe/monitors/safe_state.py): the ladder's rungs 2 and 3, one test per rule.
 Tool results are written out by hand; the work tree they describe is a real git repository."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import subprocess
 
 import pytest
 
-from cafe.loop import ToolResult, TurnView
-from cafe.safe_state import (EXCERPT_CHARS, MAX_ABORTS, MAX_EXCERPTS, RECOVERY_PREFIX, SAFE_STATE_PREFIX,
+from cafe.loop.agent import ToolResult, TurnView
+from cafe.monitors.safe_state import (EXCERPT_CHARS, MAX_ABORTS, MAX_EXCERPTS, RECOVERY_PREFIX, SAFE_STATE_PREFIX,
                              SafeStateMonitor, abort_due, abort_message, fold_streak, streak_weight)
-from cafe.snapshots import SnapshotStore
-from cafe.workbench import open_workbench
+from cafe.monitors.snapshots import SnapshotStore
+from cafe.world.workbench import open_workbench
 
 GREEN = ToolResult("t", "run_tests", {}, True, "4 passed", "verify")
 ERROR = ToolResult("e", "read_file", {"path": "receipt.py"}, False, "There is no file 'receipt.py' in the project.")

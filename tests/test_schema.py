@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.endpoint.errors import RequestRejected
-from cafe.schema import (
+from cafe.schema.ticket import (
     CONTRACT_CHECKS, FIX_CHARS, FORMATS, MAX_TABLE, SPAN_CHARS, TICKET_FIELDS, Draft, Failure, StructuredDrafts,
     Ticket, Usage, clip, contract_text, extract_json, failures_from, parse_draft, response_format, strict_ticket_schema,
 )

@@ -1,4 +1,4 @@
-"""cafe.shapes: each rule catches an attack by what it asks for, and passes the orders that borrow
+"""cafe.detect.shapes: each rule catches an attack by what it asks for, and passes the orders that borrow
 its words."""
 
 import json
@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.confusion import CORPUS_PATH, load_corpus
-from cafe.normalize import normalize_text
-from cafe.shapes import SHAPE_RULES
+from cafe.detect.confusion import CORPUS_PATH, load_corpus
+from cafe.detect.normalize import normalize_text
+from cafe.detect.shapes import SHAPE_RULES
 
 FRESH_PATH = CORPUS_PATH.with_name("injection_fresh.json")
 

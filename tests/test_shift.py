@@ -1,4 +1,4 @@
-"""cafe.shift: the 20-order shift through the repair loop, timed by a clock passed in, and a large
+"""cafe.report.shift: the 20-order shift through the repair loop, timed by a clock passed in, and a large
 made-up shift whose report grows linearly."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import time
 import pytest
 
 import cafe
-from cafe.feedback_model import FeedbackModel
-from cafe.repair import make_model_generator
-from cafe.report import summarize
-from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, synthetic_runs, ticking
+from cafe.stories.feedback_model import FeedbackModel
+from cafe.repair.reask import make_model_generator
+from cafe.report.summary import summarize
+from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, synthetic_runs, ticking
 
 
 def _lunch():

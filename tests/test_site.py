@@ -470,7 +470,7 @@ def test_entries_time_and_prerequisites_are_checked_one_by_one(tmp_path: Path) -
     write_course(tmp_path)
     write_lesson(tmp_path, 7, "repair-loop", front=front_matter(
         7, "repair-loop",
-        carried_in=[{"module": "cafe/detect.py", "session": 6, "sumary": "typo"}, "cafe/schema.py"],
+        carried_in=[{"module": "cafe/detect/checks.py", "session": 6, "sumary": "typo"}, "cafe/schema/ticket.py"],
         ships=[{"module": "", "summary": "ships nothing"}],
         time={"reading": "20 min", "notebook": "a long afternoon with the notebook and a pot of coffee", "self_check": 5},
         prerequisites=[1, 7, 9]))

@@ -1,4 +1,4 @@
-"""The restore gate (cafe/snapshots.py), against real git work trees: one test per rule."""
+"""The restore gate (cafe/monitors/snapshots.py), against real git work trees: one test per rule."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import subprocess
 
 import pytest
 
-from cafe.snapshots import (ABSENT, AT_HEAD, SnapshotStore, blob_hash, can_restore, fingerprint, mutated_since,
+from cafe.monitors.snapshots import (ABSENT, AT_HEAD, SnapshotStore, blob_hash, can_restore, fingerprint, mutated_since,
                             restore)
-from cafe.workbench import open_workbench
+from cafe.world.workbench import open_workbench
 
 
 @pytest.fixture

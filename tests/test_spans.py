@@ -1,4 +1,4 @@
-"""cafe.spans: the span and trace records, credential masking, and the content hash."""
+"""cafe.trace.spans: the span and trace records, credential masking, and the content hash."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pickle
 
 import pytest
 
-from cafe.repair import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_scripted_generator
-from cafe.spans import NOT_HASHED, REDACTED, DeferredAttributes, Scrubber, Span, Trace, canonical_spans, content_hash, scrub
-from cafe.trace import record_repair
+from cafe.repair.reask import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_scripted_generator
+from cafe.trace.spans import NOT_HASHED, REDACTED, DeferredAttributes, Scrubber, Span, Trace, canonical_spans, content_hash, scrub
+from cafe.trace.record import record_repair
 
 
 def _trace() -> Trace:

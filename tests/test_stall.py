@@ -1,4 +1,4 @@
-"""Tests for cafe/stall.py: stall detection on real evidence (the host facts that plug in: test_facts.py).
+"""Tests for cafe/stall/detector.py: stall detection on real evidence (the host facts that plug in: test_facts.py).
 
 The scenario tests mirror the cases the design this session follows was proven on. Each one drives a
 scripted agent through the loop against a real workbench: its edits are real writes and its
@@ -13,13 +13,13 @@ from dataclasses import replace
 import pytest
 
 from cafe.endpoint.client import make_client
-from cafe.failure_state import CurrentFailure, FailureState, fold_diagnostic
-from cafe.loop import ToolResult, TurnView, run_loop
-from cafe.repeats import REPEATED_FAILURE_AFTER, RepeatCounters
-from cafe.stall import (MAX_STALL_WARNINGS, STALL_KNOB_DEFAULTS, STALL_PATTERNS, DetectorState, StallDetector,
+from cafe.stall.failure_state import CurrentFailure, FailureState, fold_diagnostic
+from cafe.loop.agent import ToolResult, TurnView, run_loop
+from cafe.stall.repeats import REPEATED_FAILURE_AFTER, RepeatCounters
+from cafe.stall.detector import (MAX_STALL_WARNINGS, STALL_KNOB_DEFAULTS, STALL_PATTERNS, DetectorState, StallDetector,
                         StallReading, Trip, reset_action, run_with_stall, stall_config)
-from cafe.scenarios import scenario_replies
-from cafe.workbench import open_workbench
+from cafe.stories.scenarios import scenario_replies
+from cafe.world.workbench import open_workbench
 
 ASK = [{"role": "user", "content": "The till's split is wrong; please fix it."}]
 FAIL_A = ToolResult("c", "run_tests", {}, False, "E   assert 999 == 1000", "verify")
@@ -389,7 +389,7 @@ def test_check_signature_passes_the_detector_and_fails_raw_and_digit_blind_hashe
 
     from cafe.exercises.s13 import SIGNATURE_PAIRS, check_signature
 
-    from cafe.evidence import failure_signature
+    from cafe.stall.evidence import failure_signature
 
     assert check_signature(lambda out: failure_signature(ToolResult("c", "run_tests", {}, False, out, "verify"))) == []
     raw = check_signature(lambda output: hashlib.sha256(output.encode()).hexdigest())
@@ -441,7 +441,7 @@ def test_run_with_stall_time_grows_linearly_with_the_turns():
     import time
     from types import SimpleNamespace
 
-    from cafe.tools import tool
+    from cafe.loop.tools import tool
 
     def create(**request):
         call = SimpleNamespace(id=None, function=SimpleNamespace(name="run_tests", arguments="{}"))

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from cafe.consent import OrderSpec
 from cafe.endpoint.errors import ConfigError, EndpointError
-from cafe.repair import OMELETTE_SPEC, UNSAFE_SPEC, Attempt, RepairResult, make_scripted_generator, repair_ticket
-from cafe.schema import Failure, Ticket
+from cafe.repair.reask import OMELETTE_SPEC, UNSAFE_SPEC, Attempt, RepairResult, make_scripted_generator, repair_ticket
+from cafe.schema.ticket import Failure, Ticket
 from cafe.taxonomy import (
     CLASS_TESTS, EXAMPLES_PER_CLASS, FAILURE_CLASSES, SETUP_PROBLEMS, Run, Taxonomy, class_tests, classify, code,
     comes_back,
@@ -87,7 +87,7 @@ def test_classify_an_exhausted_run_with_a_clean_attempt_is_refused():
 
 def test_classify_takes_a_bare_repair_result_too():
     assert classify(exhausted("A", "B", "A")) == "alternating"
-    with pytest.raises(TypeError, match="a cafe.repair.RepairResult or a cafe.spans.Trace"):
+    with pytest.raises(TypeError, match="a cafe.repair.RepairResult or a cafe.trace.spans.Trace"):
         classify("alternating")
 
 
@@ -221,8 +221,8 @@ def test_code_of_an_alternating_run_is_the_failure_seen_first_whatever_the_cap()
 
 
 def test_run_from_trace_gives_the_practice_shift_the_same_classes_through_a_trace_file(tmp_path):
-    from cafe.practice_shift import PRACTICE_SHIFT, practice_generator, practice_orders
-    from cafe.trace import Recorder, read_traces, record_repair, write_traces
+    from cafe.stories.practice_shift import PRACTICE_SHIFT, practice_generator, practice_orders
+    from cafe.trace.record import Recorder, read_traces, record_repair, write_traces
 
     generate, traces = practice_generator(), []
     for spec in practice_orders():
@@ -246,7 +246,7 @@ def test_run_from_trace_gives_the_practice_shift_the_same_classes_through_a_trac
 
 
 def test_run_from_trace_refuses_a_run_that_stopped_on_a_bug():
-    from cafe.trace import Recorder, record_repair
+    from cafe.trace.record import Recorder, record_repair
 
     def broken(messages):
         raise KeyError("a bug in the generator")
@@ -259,7 +259,7 @@ def test_run_from_trace_refuses_a_run_that_stopped_on_a_bug():
 
 
 def test_run_from_trace_reads_a_span_quoting_a_quote_back():
-    from cafe.trace import record_repair
+    from cafe.trace.record import record_repair
 
     result, trace = record_repair(SPEC, make_scripted_generator(['{"table": 4, "items": ["it\'s. Fix: me"], '
                                                                 '"allergies": [], "notes": ""}']))

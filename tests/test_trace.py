@@ -1,4 +1,4 @@
-"""cafe.trace and cafe.trace_loop: a run recorded as a tree of spans, through the seams only."""
+"""cafe.trace and cafe.trace.loop: a run recorded as a tree of spans, through the seams only."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from cafe.consent import OrderSpec
 from cafe.endpoint.client import make_client
 from cafe.endpoint.serve import running_server
-from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
-from cafe.repair import (ALTERNATING_CANDIDATES, OMELETTE_SPEC, UNSAFE_SPEC, make_model_generator,
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.repair.reask import (ALTERNATING_CANDIDATES, OMELETTE_SPEC, UNSAFE_SPEC, make_model_generator,
                          make_scripted_generator, repair_ticket)
-from cafe.spans import REDACTED
-from cafe.trace import Recorder, content_hash, read_trace, record_repair, write_trace
+from cafe.trace.spans import REDACTED
+from cafe.trace.record import Recorder, content_hash, read_trace, record_repair, write_trace
 from endpoints import KEY
 
 

@@ -1,11 +1,11 @@
-"""cafe.trace_calls: one model call as GenAI-convention attributes, strings masked on the way in."""
+"""cafe.trace.calls: one model call as GenAI-convention attributes, strings masked on the way in."""
 
 from __future__ import annotations
 
 from cafe.endpoint.client import make_client
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.spans import REDACTED, Scrubber
-from cafe.trace_calls import (call_attributes, chat_attributes, generator_attributes, input_messages, provider_of,
+from cafe.trace.spans import REDACTED, Scrubber
+from cafe.trace.calls import (call_attributes, chat_attributes, generator_attributes, input_messages, provider_of,
                               reply_of, request_attributes)
 
 TRANSCRIPT = [
@@ -88,7 +88,7 @@ def test_provider_of_tells_scripted_from_live():
 
 def test_error_attributes_http_refusal_keeps_status_field_and_masked_message():
     from cafe.endpoint.errors import RequestRejected
-    from cafe.trace_calls import error_attributes
+    from cafe.trace.calls import error_attributes
 
     refusal = RequestRejected("response_format json_schema is not supported (key sk-abcdefghijklmnop)",
                               status=400, param="response_format")

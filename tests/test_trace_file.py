@@ -1,4 +1,4 @@
-"""cafe.trace_file: the JSONL trace file, written in one fixed order and read back with named errors."""
+"""cafe.trace.file: the JSONL trace file, written in one fixed order and read back with named errors."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from cafe.repair import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_scripted_generator
-from cafe.trace import Recorder, content_hash, record_repair
-from cafe.trace_file import SCHEMA_VERSION, TraceFileError, read_trace, read_traces, trace_lines, write_trace, write_traces
+from cafe.repair.reask import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_scripted_generator
+from cafe.trace.record import Recorder, content_hash, record_repair
+from cafe.trace.file import SCHEMA_VERSION, TraceFileError, read_trace, read_traces, trace_lines, write_trace, write_traces
 
 
 def _trace(trace_id: str = "run-1"):

@@ -1,4 +1,4 @@
-"""cafe.trace_loop: the agent loop recorded through its client and one after-turn hook."""
+"""cafe.trace.loop: the agent loop recorded through its client and one after-turn hook."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import pytest
 
 from cafe.endpoint.client import make_client
 from cafe.endpoint.errors import ScriptExhausted
-from cafe.loop import run_loop
-from cafe.menu import load_menu
-from cafe.orderpad import OrderPad
-from cafe.tools import ToolOutput, tool
-from cafe.trace import Recorder
-from cafe.trace_loop import record_loop
+from cafe.loop.agent import run_loop
+from cafe.world.menu import load_menu
+from cafe.world.orderpad import OrderPad
+from cafe.loop.tools import ToolOutput, tool
+from cafe.trace.record import Recorder
+from cafe.trace.loop import record_loop
 
 
 def _shape(trace) -> list[tuple[int, str, str]]:

@@ -1,4 +1,4 @@
-"""cafe.trace_otel: a recorded trace handed to the OpenTelemetry SDK (its in-memory exporter)."""
+"""cafe.trace.otel: a recorded trace handed to the OpenTelemetry SDK (its in-memory exporter)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind, StatusCode  # noqa: E402
 
 from cafe.endpoint.client import make_client  # noqa: E402
-from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel  # noqa: E402
-from cafe.repair import make_model_generator  # noqa: E402
-from cafe.spans import Span, Trace  # noqa: E402
-from cafe.trace import Recorder, record_repair  # noqa: E402
-from cafe.trace_otel import export_trace, otel_value  # noqa: E402
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel  # noqa: E402
+from cafe.repair.reask import make_model_generator  # noqa: E402
+from cafe.trace.spans import Span, Trace  # noqa: E402
+from cafe.trace.record import Recorder, record_repair  # noqa: E402
+from cafe.trace.otel import export_trace, otel_value  # noqa: E402
 
 
 def _trace() -> Trace:

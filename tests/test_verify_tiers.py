@@ -1,11 +1,11 @@
-"""Verification tiers (cafe/verify_tiers.py): one test per rule, each rule read off a table."""
+"""Verification tiers (cafe/monitors/tiers.py): one test per rule, each rule read off a table."""
 
 from __future__ import annotations
 
 import pytest
 
-from cafe.loop import ToolResult, TurnView
-from cafe.verify_tiers import (MESSAGE_CEILINGS, VERIFY_PREFIX, TierState, VerifyGate, fast_green_only, fold_tiers,
+from cafe.loop.agent import ToolResult, TurnView
+from cafe.monitors.tiers import (MESSAGE_CEILINGS, VERIFY_PREFIX, TierState, VerifyGate, fast_green_only, fold_tiers,
                                is_masked, is_verification_command, read_verification, verification_tier)
 
 

@@ -1,4 +1,4 @@
-"""Tests for cafe/workbench.py: the till project, its real tools, and the scripted scenarios."""
+"""Tests for cafe/world/workbench.py: the till project, its real tools, and the scripted scenarios."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from cafe.endpoint.client import make_client
-from cafe.loop import run_loop
-from cafe.scenarios import BILL_FIXES, SCENARIOS, edited_bill, scenario_replies
-from cafe.workbench import PROJECTS, Workbench, open_workbench, project_file
+from cafe.loop.agent import run_loop
+from cafe.stories.scenarios import BILL_FIXES, SCENARIOS, edited_bill, scenario_replies
+from cafe.world.workbench import PROJECTS, Workbench, open_workbench, project_file
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -57,8 +57,8 @@ class Import:
     """One import statement's dependency: `source` (a cafe module) needs `target` (a cafe module)."""
 
     source: str  # e.g. "cafe.stall"
-    target: str  # e.g. "cafe.facts"
-    file: str  # repository-relative path of the source, e.g. "cafe/stall.py"
+    target: str  # e.g. "cafe.governor.facts"
+    file: str  # repository-relative path of the source, e.g. "cafe/stall/detector.py"
     line: int
 
     def __str__(self) -> str:
@@ -87,6 +87,25 @@ def unit(name: str) -> str:
     return ".".join(name.split(".")[:2])
 
 
+def owner(name: str, module_sessions: Mapping[str, int]) -> str | None:
+    """The syllabus entry a module falls under: itself, or its longest listed parent.
+
+    `cafe.repair.reask` -> `cafe.repair` (a topic package), `cafe.world.menu` -> `cafe.world.menu`
+    (a file on a shelf); None when no entry covers it.
+    """
+    parts = name.split(".")
+    for end in range(len(parts), 1, -1):
+        prefix = ".".join(parts[:end])
+        if prefix in module_sessions:
+            return prefix
+    return None
+
+
+def _shelves(package: Path, module_sessions: Mapping[str, int]) -> set[str]:
+    """Packages whose files the syllabus lists one by one (`cafe.world`, `cafe.stories`)."""
+    return {name.rsplit(".", 1)[0] for name in module_sessions if name.count(".") == 2}
+
+
 def _resolve(node: ast.Import | ast.ImportFrom, source: str, is_package: bool, modules: Mapping[str, Path]) -> list[str]:
     """The cafe modules one import statement needs (relative imports resolved against `source`)."""
     if isinstance(node, ast.Import):
@@ -98,7 +117,7 @@ def _resolve(node: ast.Import | ast.ImportFrom, source: str, is_package: bool, m
         base = ".".join(parts + ([base] if base else []))
     if base.split(".")[0] != "cafe":
         return []
-    # `from cafe import loop` needs cafe.loop; `from cafe.loop import run_loop` needs cafe.loop
+    # `from cafe import loop` needs cafe.loop; `from cafe.loop.agent import run_loop` needs cafe.loop
     named = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in modules]
     return named if len(named) == len(node.names) else [base, *named]
 
@@ -120,14 +139,18 @@ def imports(package: Path) -> list[Import]:
 
 def unmapped_modules(package: Path, module_sessions: Mapping[str, int]) -> list[str]:
     """Top-level modules the syllabus gives no session to, each with what to do about it."""
-    units = {unit(name) for name in cafe_modules(package)} - {"cafe", "cafe.__main__", EXERCISES}
+    shelves = _shelves(package, module_sessions)
+    names = [name for name in cafe_modules(package)
+             if unit(name) not in {"cafe", "cafe.__main__", EXERCISES} and name not in shelves]
+    unmapped = sorted({name if unit(name) in shelves else unit(name)
+                       for name in names if owner(name, module_sessions) is None})
     return [f"{name.replace('.', '/')} belongs to no session: add it to the modules of its session in {SYLLABUS}"
-            for name in sorted(units - set(module_sessions))]
+            for name in unmapped]
 
 
 def missing_modules(package: Path, listed: Mapping[str, int], written: set[int]) -> list[str]:
     """Modules the syllabus lists for a written session that do not exist."""
-    units = {unit(name) for name in cafe_modules(package)}
+    units = set(cafe_modules(package))
     return [f"{SYLLABUS} lists {name} for session {number:02d}, which is written, but there is no such module; "
             "create it or correct the syllabus"
             for name, number in sorted(listed.items()) if number in written and name not in units]
@@ -138,7 +161,8 @@ def _session_of(name: str, module_sessions: Mapping[str, int]) -> int | None:
     found = EXERCISE_RE.match(name)
     if found:
         return int(found.group(1))
-    return module_sessions.get(unit(name))
+    listed = owner(name, module_sessions)
+    return None if listed is None else module_sessions[listed]
 
 
 def _order_problem(edge: Import, module_sessions: Mapping[str, int]) -> str | None:
@@ -148,6 +172,8 @@ def _order_problem(edge: Import, module_sessions: Mapping[str, int]) -> str | No
         return f"{edge}: only cafe.exercises may import the your-turn checkers; move the shared code into the library"
     if unit(source) == EXERCISES and source != EXERCISES and not EXERCISE_RE.fullmatch(source):
         return f"{edge.file}: exercise modules are named cafe.exercises.sNN after their session; rename it"
+    if source in _shelves(Path(), module_sessions):
+        return f"{edge}, but {source} is a shelf: its files belong to different sessions, so it imports nothing"
     if target == "cafe" or unit(target) == EXERCISES:
         return None
     wanted = _session_of(target, module_sessions)

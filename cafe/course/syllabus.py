@@ -6,10 +6,13 @@ table is tested against it (`tests/test_readme.py`), and the architecture test
 (`tests/test_architecture.py`) gives each `cafe` module the session listed here, so that a module
 may import only modules of its own or an earlier session.
 
-A session's `modules` are the files at the top of `cafe/` it teaches (session 00 teaches the
-course's machinery, the sub-packages `cafe/endpoint/` and `cafe/course/` and the `cafe` command).
-Modules of a session not written yet may be listed before they exist. Adding a module to `cafe/`
-means adding it to one session here; the architecture test names any module missing from the map.
+A session's `modules` are what it teaches, in one of three forms: a topic package (`cafe/repair/`,
+every file in it), a one-module topic (`cafe/context.py`), or one file on a shared shelf
+(`cafe/world/menu.py`: the café's world; `cafe/stories/feedback_model.py`: a scripted stand-in
+that drives a story). Session 00 teaches the course's machinery: `cafe/endpoint/`, `cafe/course/`
+and the `cafe` command. Modules of a session not written yet may be listed before they exist.
+Adding a module to `cafe/` means adding it (or its package) to one session here; the architecture
+test names any module missing from the map.
 
 This is course machinery, not a lesson: no session teaches it. Whether a session is written is
 not declared here; it is written when `sessions/<folder>/lesson.md` exists.
@@ -40,17 +43,18 @@ COURSE_PATHS: tuple[str, ...] = get_args(CoursePath)
 
 # A session folder is `sNN-<slug>`: lower-case words joined by hyphens.
 SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-# A module entry is a file at the top of `cafe/` (`cafe/loop.py`) or a sub-package (`cafe/course/`).
-MODULE_RE = re.compile(r"cafe/([a-z_][a-z0-9_]*)(?:\.py|/)")
+# A module entry is a top-level file (`cafe/context.py`), a package (`cafe/repair/`) or a file on a
+# shelf package (`cafe/world/menu.py`).
+MODULE_RE = re.compile(r"cafe/([a-z_][a-z0-9_]*(?:/[a-z_][a-z0-9_]*)?)(?:\.py|/)")
 
 
 def module_name(path: str) -> str:
-    """`cafe/loop.py` -> `cafe.loop`, `cafe/endpoint/` -> `cafe.endpoint`."""
+    """`cafe/context.py` -> `cafe.context`, `cafe/repair/` -> `cafe.repair`, `cafe/world/menu.py` -> `cafe.world.menu`."""
     match = MODULE_RE.fullmatch(path)
     if match is None:
-        raise ValueError(f"{path!r} is not a module of cafe; write a top-level file like 'cafe/loop.py' "
-                         "or a sub-package like 'cafe/endpoint/'")
-    return f"cafe.{match.group(1)}"
+        raise ValueError(f"{path!r} is not a module of cafe; write a top-level file like 'cafe/context.py', "
+                         "a topic package like 'cafe/repair/' or a file on a shelf like 'cafe/world/menu.py'")
+    return "cafe." + match.group(1).replace("/", ".")
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,7 @@ class Session:
     slug: str  # the folder is sessions/sNN-<slug>, the notebook notebooks/sNN-<slug>.ipynb
     topic: str  # one word, as the site's module list and the README show it
     path: CoursePath
-    modules: tuple[str, ...]  # the files it teaches, e.g. ("cafe/repair.py", "cafe/lottery.py")
+    modules: tuple[str, ...]  # what it teaches, e.g. ("cafe/repair/", "cafe/stories/feedback_model.py")
     ships: str  # what it ships, in one line
 
     def __post_init__(self) -> None:
@@ -70,7 +74,7 @@ class Session:
         if self.path not in COURSE_PATHS:
             raise ValueError(f"session {self.number}: path {self.path!r} is not one of {', '.join(COURSE_PATHS)}")
         if not isinstance(self.modules, tuple):
-            raise TypeError(f"session {self.number}: modules must be a tuple of paths like ('cafe/loop.py',)")
+            raise TypeError(f"session {self.number}: modules must be a tuple of paths like ('cafe/loop/',)")
         for path in self.modules:
             module_name(path)  # raises, naming the entry, when it is not a cafe module
         if not self.ships.strip() or "\n" in self.ships:
@@ -83,7 +87,7 @@ class Session:
 
     @property
     def module_names(self) -> tuple[str, ...]:
-        """The modules as Python names: ("cafe.repair", "cafe.lottery")."""
+        """The modules as Python names: ("cafe.repair", "cafe.stories.feedback_model")."""
         return tuple(module_name(path) for path in self.modules)
 
 
@@ -92,45 +96,36 @@ SESSIONS: tuple[Session, ...] = (
             "install check, offline vs live, `cafe doctor`, how the notebook cells work"),
     # The menu is the café's data from the first order on (session 01's order pad sells from it);
     # session 03 teaches why it is the trusted part of what the model sees.
-    Session(1, "agent-loop", "loop", "core", ("cafe/loop.py", "cafe/turns.py", "cafe/tools.py", "cafe/menu.py",
-                                                  "cafe/orderpad.py"),
+    Session(1, "agent-loop", "loop", "core", ("cafe/loop/", "cafe/world/menu.py", "cafe/world/orderpad.py"),
             "the agent loop: ask, run the tools asked for, repeat; a turn budget and a named stop"),
-    Session(2, "evals", "evals", "core", ("cafe/evals.py", "cafe/eval_run.py"),
+    Session(2, "evals", "evals", "core", ("cafe/evals/", "cafe/stories/waiter.py"),
             "deterministic checks; every check has a fixture it passes and one it fails"),
-    Session(3, "context", "context", "core", ("cafe/context.py",),
+    Session(3, "context", "context", "core", ("cafe/context.py", "cafe/stories/obedient_waiter.py"),
             "what the model sees: trusted menu vs untrusted request, the context budget"),
-    Session(4, "schema", "schema", "core", ("cafe/schema.py", "cafe/format_trial.py"),
+    Session(4, "schema", "schema", "core", ("cafe/schema/",),
             "the ticket contract (four fields) and strict structured output"),
     Session(5, "consent-gate", "consent", "core", ("cafe/consent.py",),
             "the consent gate: nothing may grow what the customer approved"),
-    Session(6, "detect", "detect", "core", ("cafe/detect.py", "cafe/normalize.py", "cafe/intent.py",
-                                            "cafe/shapes.py", "cafe/confusion.py"),
+    Session(6, "detect", "detect", "core", ("cafe/detect/",),
             "unsafe, off-menu, 86'd, out-of-scope and injected requests, caught before the pass"),
-    Session(7, "repair-loop", "repair", "core", ("cafe/repair.py", "cafe/lottery.py", "cafe/feedback_model.py"),
+    Session(7, "repair-loop", "repair", "core", ("cafe/repair/", "cafe/stories/feedback_model.py"),
             "the bounded re-ask with a curated failure view and a closed stop-reason set"),
-    Session(8, "tracing", "trace", "core", ("cafe/spans.py", "cafe/trace_file.py", "cafe/trace_calls.py",
-                                             "cafe/trace.py", "cafe/trace_loop.py", "cafe/replay.py",
-                                             "cafe/trace_otel.py"),
+    Session(8, "tracing", "trace", "core", ("cafe/trace/",),
             "spans, a JSONL record of a live session, a replay proven content-identical"),
-    Session(9, "shift-report", "report", "core", ("cafe/report.py", "cafe/shift.py", "cafe/report_traces.py",
-                                                 "cafe/banked.py", "cafe/report_figures.py"),
+    Session(9, "shift-report", "report", "core", ("cafe/report/",),
             "a shift report: stop reasons, attempts, cost"),
-    Session(10, "failure-taxonomy", "taxonomy", "core", ("cafe/taxonomy.py", "cafe/practice_shift.py"),
+    Session(10, "failure-taxonomy", "taxonomy", "core", ("cafe/taxonomy.py", "cafe/stories/practice_shift.py"),
             "error analysis: exhausted runs sorted into a failure taxonomy"),
-    Session(11, "cost-routing", "routing", "core", ("cafe/routing.py", "cafe/prices.py"),
+    Session(11, "cost-routing", "routing", "core", ("cafe/routing/",),
             "cost-aware routing between models; what retries cost"),
-    Session(12, "model-judge", "judge", "core", ("cafe/judge.py", "cafe/calibration.py"),
+    Session(12, "model-judge", "judge", "core", ("cafe/judge/",),
             "a model as judge, calibrated against the deterministic checks"),
-    Session(13, "stall-detection", "stall", "harness", ("cafe/workbench.py", "cafe/pytest_runs.py", "cafe/scenarios.py",
-                                                        "cafe/stall.py", "cafe/evidence.py",
-                                                        "cafe/failure_state.py", "cafe/repeats.py",
-                                                        "cafe/stall_checks.py"),
+    Session(13, "stall-detection", "stall", "harness", ("cafe/stall/", "cafe/world/workbench.py",
+                                                        "cafe/world/pytest_runs.py", "cafe/stories/scenarios.py"),
             "the evidence-aware repair loop: a current-failure model keyed on failure signatures"),
-    Session(14, "host-facts", "governor", "harness", ("cafe/facts.py", "cafe/governor.py", "cafe/pacing.py"),
+    Session(14, "host-facts", "governor", "harness", ("cafe/governor/",),
             "host-supplied facts (`progress_signal`, `remediation_delivered`) and the pace governor"),
-    Session(15, "run-monitors", "monitors", "harness", ("cafe/monitors.py", "cafe/verify_tiers.py",
-                                                    "cafe/progress_monitor.py", "cafe/snapshots.py",
-                                                    "cafe/safe_state.py", "cafe/monitor_stories.py"),
+    Session(15, "run-monitors", "monitors", "harness", ("cafe/monitors/", "cafe/stories/monitor_stories.py"),
             "verification tiers, the progress monitor, safe-state abort, residual objectives"),
 )
 

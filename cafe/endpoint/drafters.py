@@ -208,7 +208,7 @@ def gullible_responder(request: dict) -> Reply:
 
 # Session 10's practice shift: how the drafter writes each table's ticket. A table not listed here
 # gets "careful", the ticket its brief describes. Chosen so the shift holds a known mix of failure
-# modes; `cafe.practice_shift` lists the orders and the class each one was built to land in.
+# modes; `cafe.stories.practice_shift` lists the orders and the class each one was built to land in.
 #   slips_once        leaves out the table until a retry's failure view names it
 #   allergy_in_notes  writes the declared allergy into the notes, never into allergies, whatever it is told
 #   scattered         a different slip on each attempt: prose, then an extra espresso, then no table

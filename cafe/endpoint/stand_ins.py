@@ -120,7 +120,7 @@ def habits_responder(request: dict) -> Reply:
     """A waiter with habits, for session 04's formats: for a practice order (matched by the
     customer's words) it sends the first of its drafts the requested `response_format` lets out;
     when none fits a strict schema it bends the last until it does. Other words get a short note
-    saying so. Offline, session 04's `cafe.format_trial.waiter_client` answers from this too."""
+    saying so. Offline, session 04's `cafe.schema.trials.waiter_client` answers from this too."""
     said, _ = since_customer(request.get("messages") or [])
     kind, schema = requested_format(request.get("response_format"))
     order = next((o for o in habit_orders() if o["words"] == said.strip()), None)

@@ -4,7 +4,7 @@ The notebook's first exercise asks for `repeat_guard`, an observer that stops a 
 exactly the calls it just made (the reference is `cafe.loop.repeat_guard`); `check_repeat_guard`
 lists what a learner's version gets wrong. The second is open-ended: any tool the waiter is
 missing, written as a plain function; `check_own_tool` looks at it the way the model and the loop
-will (the schema `cafe.tools.tool` reads off it, and a call with the smallest valid arguments).
+will (the schema `cafe.loop.tools.tool` reads off it, and a call with the smallest valid arguments).
 Notebook: notebooks/s01-agent-loop.ipynb.
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.endpoint.scripted import minimal_instance
-from cafe.loop import Stop, ToolCall, ToolResult, TurnView
-from cafe.tools import ToolOutput, tool
+from cafe.loop.agent import Stop, ToolCall, ToolResult, TurnView
+from cafe.loop.tools import ToolOutput, tool
 
 __all__ = ["check_repeat_guard", "check_own_tool"]
 

@@ -7,7 +7,7 @@
   that keeps the invariant, passes every labelled ticket in `cafe/data/orders.json`, and catches
   at least one order the session 01 loop gets wrong offline. `reference_check` is one answer.
 
-Notebook: notebooks/s02-evals.ipynb. The library code they exercise: `cafe.evals`, `cafe.eval_run`.
+Notebook: notebooks/s02-evals.ipynb. The library code they exercise: `cafe.evals`, `cafe.evals.run`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.eval_run import load_cases, make_waiter, run_order
-from cafe.evals import Case, Check, Observation, fixture_problems, labelled_observations
-from cafe.menu import load_menu
+from cafe.evals.run import load_cases, run_order
+from cafe.stories.waiter import make_waiter
+from cafe.evals.checks import Case, Check, Observation, fixture_problems, labelled_observations
+from cafe.world.menu import load_menu
 
 __all__ = ["check_fixture_problems", "check_own_check", "reference_check", "offline_observations"]
 

@@ -12,7 +12,7 @@ closes the table range.
   (`cafe.endpoint.formats.admits` plays the strict server).
 
 Notebook: notebooks/s04-schema.ipynb. The library code they exercise: `cafe.schema` and
-`cafe.format_trial`.
+`cafe.schema.trials`.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from cafe.endpoint.formats import admits
-from cafe.format_trial import unenforced_keywords
-from cafe.schema import MAX_TABLE, TICKET_FIELDS, Failure, Ticket
+from cafe.schema.trials import unenforced_keywords
+from cafe.schema.ticket import MAX_TABLE, TICKET_FIELDS, Failure, Ticket
 
 __all__ = ["BAD_DRAFTS", "validation_error", "check_failures_from", "check_closed_table_schema"]
 

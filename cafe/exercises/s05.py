@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
-from cafe.menu import Menu, load_menu
-from cafe.schema import Ticket
+from cafe.world.menu import Menu, load_menu
+from cafe.schema.ticket import Ticket
 
 __all__ = ["CONSENT_CASES", "check_within_consent", "check_items_to_confirm"]
 

@@ -18,10 +18,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from cafe.confusion import LabelledRequest, load_corpus
-from cafe.detect import scan_text
-from cafe.evals import Check, fixture_problems
-from cafe.menu import load_menu
+from cafe.detect.confusion import LabelledRequest, load_corpus
+from cafe.detect.checks import scan_text
+from cafe.evals.checks import Check, fixture_problems
+from cafe.world.menu import load_menu
 
 __all__ = ["FRESH_REQUESTS", "HEARSAY_RULE", "check_detection_rule", "check_false_alarm"]
 

@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
-from cafe.repair import OMELETTE_SPEC, UNSAFE_SPEC, RepairResult, make_scripted_generator
-from cafe.schema import Failure
+from cafe.repair.reask import OMELETTE_SPEC, UNSAFE_SPEC, RepairResult, make_scripted_generator
+from cafe.schema.ticket import Failure
 
 __all__ = ["VIEW_FIXTURES", "check_repair_loop", "check_attempt_failure_view"]
 

@@ -6,10 +6,10 @@ The notebook (`notebooks/s08-tracing.ipynb`) asks for two functions:
    reply the recording got, and stops (raises) at the first call that differs from the
    recording. `check_replay_client` replays runs recorded from scripted replies nobody could
    guess, so only the trace can reproduce them, then a run whose code changed; the course's
-   answer is `cafe.replay.replay_client`.
+   answer is `cafe.trace.replay.replay_client`.
 2. `my_mask(text)`: the text with anything that looks like a credential masked, and ordinary
    café text left exactly as it was. `check_mask` tries both; the course's answer is
-   `cafe.spans.scrub`.
+   `cafe.trace.spans.scrub`.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from typing import Any
 
 from cafe.consent import OrderSpec
 from cafe.endpoint.scripted import Script, ScriptedClient
-from cafe.repair import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_model_generator
-from cafe.spans import Trace, content_hash
-from cafe.trace import Recorder, record_repair
-from cafe.replay import first_difference
+from cafe.repair.reask import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_model_generator
+from cafe.trace.spans import Trace, content_hash
+from cafe.trace.record import Recorder, record_repair
+from cafe.trace.replay import first_difference
 
 __all__ = ["REPLAY_RUNS", "MASK_SECRETS", "MASK_PLAIN", "recorded_runs", "check_replay_client", "check_mask"]
 

@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
 
-from cafe.report import STOP_ORDER, Price, RunRecord, cost_by_stop_reason, count_stop_reasons
-from cafe.spans import STOP_REASON, Span, Trace
+from cafe.report.summary import STOP_ORDER, Price, RunRecord, cost_by_stop_reason, count_stop_reasons
+from cafe.trace.spans import STOP_REASON, Span, Trace
 
 __all__ = ["check_summarize", "check_cost_by_reason"]
 

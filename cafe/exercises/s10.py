@@ -18,10 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.consent import OrderSpec
-from cafe.menu import load_menu
-from cafe.practice_shift import practice_generator, practice_orders
-from cafe.repair import Attempt, Generator, RepairResult, score_ticket
-from cafe.schema import Failure
+from cafe.world.menu import load_menu
+from cafe.stories.practice_shift import practice_generator, practice_orders
+from cafe.repair.reask import Attempt, Generator, RepairResult, score_ticket
+from cafe.schema.ticket import Failure
 from cafe.taxonomy import Run, classify, code, first_fix, sort_runs
 
 __all__ = ["CLASSIFY_CASES", "check_classify", "check_first_fix"]
@@ -142,7 +142,7 @@ def check_first_fix(fn: Callable[[OrderSpec, Generator], RepairResult]) -> list[
 
     A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
     """
-    from cafe.repair import repair_ticket
+    from cafe.repair.reask import repair_ticket
 
     base, _ = _shift(repair_ticket)
     try:

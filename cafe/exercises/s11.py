@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cafe.routing import Route, RouteCost, Step, Tier, simulate_cost, simulate_route
+from cafe.routing.routes import Route, RouteCost, Step, Tier, simulate_cost, simulate_route
 
 __all__ = ["COST_CASES", "ROUTE_CASES", "TRIALS_CHECK", "COST_TOLERANCE", "RATE_TOLERANCE",
            "check_expected_cost", "check_route_cost"]

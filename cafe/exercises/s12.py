@@ -6,7 +6,7 @@ The notebook (`notebooks/s12-model-judge.ipynb`) asks for two functions:
    against the checks, a bad ticket being the positive class, `unparsed` answers on their own,
    and Cohen's kappa. `check_calibrate` runs it with judges whose answers are known (one that is
    always right, one that passes everything, one that never answers, one that fails right tickets)
-   and compares every cell with `cafe.calibration.calibrate`, the course's own answer.
+   and compares every cell with `cafe.judge.calibration.calibrate`, the course's own answer.
 2. `my_trust_rule(calibration, model)`: True when the judge may be used. Open-ended: the checker
    only holds it to the floor every rule must keep (`check_trust_rule`): refuse a judge measured
    on another model, one that agrees 95% of the time by passing everything, one measured on a
@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cafe.calibration import Calibration, LabelledTicket, calibrate, cohen_kappa, labelled_tickets
+from cafe.judge.calibration import Calibration, LabelledTicket, calibrate, cohen_kappa, labelled_tickets
 from cafe.consent import OrderSpec
-from cafe.schema import Ticket
+from cafe.schema.ticket import Ticket
 
 __all__ = ["CELLS", "TRUST_CASES", "check_calibrate", "check_trust_rule"]
 

@@ -1,7 +1,7 @@
 """Session 13's your-turn checkers: the current-failure fold, then a failure signature of your own.
 
 1. `check_fold_diagnostic` runs a learner's fold (the notebook's `my_fold`, the mechanism of
-   `cafe.failure_state.fold_diagnostic`) over the cases that matter and names each field that
+   `cafe.stall.failure_state.fold_diagnostic`) over the cases that matter and names each field that
    differs, so a plausible wrong fold (a streak reset by edits, a pass that hides an edit, a
    re-verify paid by a failed write) fails with a specific complaint.
 2. `check_signature` runs a learner's `my_signature(output)`, written any way they like, over
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 
-from cafe.failure_state import FailureState, fold_diagnostic
-from cafe.loop import ToolResult
+from cafe.stall.failure_state import FailureState, fold_diagnostic
+from cafe.loop.agent import ToolResult
 
 __all__ = ["SIGNATURE_PAIRS", "check_fold_diagnostic", "check_signature"]
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cafe.governor import (
+from cafe.governor.pace import (
     CUT_REASONS,
     EXTEND_MAX_DEFAULT,
     PACE_CHECK_MAX_DEFAULT,
     PaceObservation,
     governor_pace_decision,
 )
-from cafe.loop import ToolResult, TurnView
+from cafe.loop.agent import ToolResult, TurnView
 
 __all__ = ["OVERRULED_REASONS", "check_overruled", "check_reading"]
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cafe.snapshots import ABSENT, AT_HEAD
+from cafe.monitors.snapshots import ABSENT, AT_HEAD
 
 __all__ = ["TIER_TABLE", "RESTORE_CASES", "check_verification_tier", "check_can_restore"]
 
 # (command, expected answer, the rule that decides it). The answers follow the rules the session
-# teaches; tests/test_exercises_s15.py checks that `cafe.verify_tiers` gives every one of them.
+# teaches; tests/test_exercises_s15.py checks that `cafe.monitors.tiers` gives every one of them.
 TIER_TABLE: tuple[tuple[str, str | None, str], ...] = (
     ("pytest", "slow", "bare pytest runs the whole suite"),
     ("pytest -k split", "fast", "-k narrows pytest to matching tests"),

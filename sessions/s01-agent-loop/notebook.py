@@ -24,9 +24,9 @@ from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s01 import check_own_tool, check_repeat_guard
 from cafe.loop import RUN_STOP_REASONS, Nudge, Stop, run_loop
-from cafe.menu import load_menu
-from cafe.orderpad import OrderPad
-from cafe.tools import ToolOutput, tool
+from cafe.world.menu import load_menu
+from cafe.world.orderpad import OrderPad
+from cafe.loop.tools import ToolOutput, tool
 
 # The café's trusted menu (prices, allergens, what is sold out today). Session 03 looks at it
 # closely; here it is simply handed to the order pad.

@@ -22,8 +22,8 @@ from cafe.cli import run_command
 from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.loop import repeat_guard, run_loop
-from cafe.menu import load_menu
-from cafe.orderpad import OrderPad
+from cafe.world.menu import load_menu
+from cafe.world.orderpad import OrderPad
 
 ORDER = [
     {"role": "system", "content": "You take orders at a café. Look items up on the menu, add what the "

@@ -4,7 +4,7 @@
 # Session 01's loop writes a kitchen ticket. This notebook asks two questions about every number
 # you will ever report on it: is the check behind the number able to fail, and how much would the
 # number move if you ran it again? Read `sessions/s02-evals/lesson.md` alongside; the code is
-# `cafe/evals.py` (checks, fixtures, rates) and `cafe/eval_run.py` (the orders and the run).
+# `cafe/evals/checks.py` (checks, fixtures, rates) and `cafe/evals/run.py` (the orders and the run).
 #
 # Every step is *predict first*: record your guess before you run the cell that answers it. In
 # Jupyter, click an option; anywhere else, set `.value` on the handle the cell returns, in a new
@@ -17,13 +17,14 @@ import cafe
 import cafe.evals
 from cafe import course
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.eval_run import load_cases, make_waiter, run_eval, run_order
+from cafe.evals.run import load_cases, run_eval, run_order
+from cafe.stories.waiter import make_waiter
 from cafe.evals import (
     Check, first_try_no_sold_out, fixture_problems, labelled_observations, score_observations,
     session_checks, wilson_interval,
 )
 from cafe.exercises import s02
-from cafe.menu import load_menu
+from cafe.world.menu import load_menu
 
 menu = load_menu()
 cases = load_cases()

@@ -21,9 +21,10 @@ from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.eval_run import load_cases, make_waiter, run_eval, run_order
+from cafe.evals.run import load_cases, run_eval, run_order
+from cafe.stories.waiter import make_waiter
 from cafe.evals import first_try_no_sold_out, fixture_problems, session_checks, wilson_interval
-from cafe.menu import load_menu
+from cafe.world.menu import load_menu
 
 
 def progress(done: int, total: int) -> None:

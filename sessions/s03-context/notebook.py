@@ -15,16 +15,14 @@
 import cafe
 import cafe.context
 from cafe import course
-from cafe.context import (
-    CLOSE_TAG, DATA_RULES, INJECTED_REQUEST, OPEN_TAG, CustomerOrder, build_context, context_sections,
-    make_obedient_waiter,
-)
+from cafe.context import CLOSE_TAG, DATA_RULES, INJECTED_REQUEST, OPEN_TAG, CustomerOrder, build_context, context_sections
+from cafe.stories.obedient_waiter import make_obedient_waiter
 from cafe.endpoint.client import chat
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises import s03
 from cafe.loop import run_loop
-from cafe.menu import load_menu
-from cafe.orderpad import OrderPad
+from cafe.world.menu import load_menu
+from cafe.world.orderpad import OrderPad
 
 menu = load_menu()
 live = cafe.course_mode() == "live"

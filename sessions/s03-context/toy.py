@@ -17,15 +17,14 @@ from __future__ import annotations
 
 
 from cafe.cli import run_command
-from cafe.context import (
-    INJECTED_REQUEST, MARKINGS, SAFETY_SECTIONS, CustomerOrder, build_context, context_sections, make_obedient_waiter,
-)
+from cafe.context import INJECTED_REQUEST, MARKINGS, SAFETY_SECTIONS, CustomerOrder, build_context, context_sections
+from cafe.stories.obedient_waiter import make_obedient_waiter
 from cafe.endpoint.client import chat, make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.loop import run_loop
-from cafe.menu import load_menu
-from cafe.orderpad import OrderPad
+from cafe.world.menu import load_menu
+from cafe.world.orderpad import OrderPad
 
 
 def ticket(menu, context, client) -> str:

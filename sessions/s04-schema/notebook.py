@@ -5,7 +5,7 @@
 # the same ten tickets three ways (strict structured output, JSON mode, plain text) and finds out
 # what each way lets through, what a strict schema still cannot stop, and what your own model's
 # parse rate is in each format. Read `sessions/s04-schema/lesson.md` alongside; the code is
-# `cafe/schema.py` (the contract) and `cafe/format_trial.py` (the trial).
+# `cafe/schema/ticket.py` (the contract) and `cafe/schema/trials.py` (the trial).
 #
 # Every step is *predict first*: record your guess before you run the cell that answers it. In
 # Jupyter, click an option; anywhere else, set `.value` on the handle the cell returns, in a new
@@ -16,13 +16,13 @@
 import json
 
 import cafe
-import cafe.format_trial
+import cafe.schema.trials
 import cafe.schema
 from cafe import course
 from cafe.endpoint.formats import admits
 from cafe.endpoint.rehearsals import habits_responder
 from cafe.exercises.s04 import check_closed_table_schema, check_failures_from, validation_error
-from cafe.format_trial import (
+from cafe.schema.trials import (
     LESSON_FORMATS, ask_once, format_trial, practice_orders, unenforced_keywords, waiter_client,
 )
 from cafe.schema import MAX_TABLE, Failure, contract_text, parse_draft, response_format, strict_ticket_schema
@@ -189,7 +189,7 @@ try:
     yours = not check_closed_table_schema(my_closed_schema)
 except NotImplementedError:
     yours = False
-closed_schema = my_closed_schema() if yours else cafe.format_trial.closed_table_schema()
+closed_schema = my_closed_schema() if yours else cafe.schema.trials.closed_table_schema()
 print(f"closed schema: {'yours' if yours else 'the reference (yours has not passed yet)'}")
 bent = ask_once(waiter, cafe.OFFLINE_MODEL, table_31.order, "json_schema", closed_schema)
 print(f"the customer said: {bent.order.words!r}\nthe draft: {bent.draft}")

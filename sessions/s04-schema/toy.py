@@ -26,7 +26,7 @@ from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
 from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
-from cafe.format_trial import (
+from cafe.schema.trials import (
     LESSON_FORMATS, FormatTally, Trial, ask_once, closed_table_schema, format_trial, practice_orders,
     unenforced_keywords, waiter_client,
 )

@@ -24,7 +24,7 @@ from cafe.consent import (
 )
 from cafe.endpoint.rehearsals import eager_responder
 from cafe.exercises.s05 import check_items_to_confirm, check_within_consent
-from cafe.menu import allergen_key, is_no_allergy, load_menu, normalize_name
+from cafe.world.menu import allergen_key, is_no_allergy, load_menu, normalize_name
 from cafe.repair import STOP_REASONS, make_model_generator, repair_ticket, score_ticket
 from cafe.schema import Ticket, parse_draft
 

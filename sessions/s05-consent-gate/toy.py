@@ -30,7 +30,7 @@ from cafe.consent import TEMPTING_ORDERS, OrderSpec, confirmation_question, orde
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.rehearsals import eager_responder, rehearsal_script
-from cafe.menu import load_menu
+from cafe.world.menu import load_menu
 from cafe.repair import CAP_DEFAULT, RepairResult, make_model_generator, repair_ticket
 from cafe.schema import parse_draft
 

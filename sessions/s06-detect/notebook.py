@@ -5,7 +5,7 @@
 # notebook builds a detector for those injections in layers, cheapest first, and then does what
 # most detectors never get: it measures each layer on requests whose answer is known, and shows
 # what stands behind the detector when it misses. Read `sessions/s06-detect/lesson.md` alongside;
-# `cafe/detect.py`, `cafe/normalize.py`, `cafe/intent.py` and `cafe/confusion.py` are the code.
+# `cafe/detect/checks.py`, `cafe/detect/normalize.py`, `cafe/detect/intent.py` and `cafe/detect/confusion.py` are the code.
 #
 # Each step is *predict first*: write your guess down before you run the cell that answers it.
 # Everything runs offline unless you set `COURSE_MODE=live`; the cells that reach your model then
@@ -17,13 +17,13 @@ from functools import partial
 
 import cafe
 from cafe import course
-from cafe.confusion import ModelJudge, either, layer_report, load_corpus, measure, report_table
+from cafe.detect.confusion import ModelJudge, either, layer_report, load_corpus, measure, report_table
 from cafe.consent import OrderSpec
 from cafe.detect import LAYERS, check_ticket, scan_layer, scan_text
 from cafe.evals import Check
 from cafe.exercises.s06 import FRESH_REQUESTS, HEARSAY_RULE, check_detection_rule, check_false_alarm
-from cafe.menu import load_menu
-from cafe.normalize import normalize_text
+from cafe.world.menu import load_menu
+from cafe.detect.normalize import normalize_text
 from cafe.repair import make_model_generator, make_scripted_generator, policy_failures, repair_ticket
 
 menu = load_menu()

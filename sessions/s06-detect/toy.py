@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.cli import run_command
-from cafe.confusion import layer_report, load_corpus
+from cafe.detect.confusion import layer_report, load_corpus
 from cafe.consent import OrderSpec
 from cafe.detect import scan_text
 from cafe.endpoint.client import make_client

@@ -4,7 +4,7 @@
 # Your harness can already reject a bad ticket. This notebook decides what happens next: ask
 # again, up to a cap, and finish every run on a named stop reason. The question it keeps asking
 # is what the retry should be *told*. Read `sessions/s07-repair-loop/lesson.md` alongside;
-# `cafe/repair.py` is the code.
+# `cafe/repair/reask.py` is the code.
 #
 # **Jumping in here?** This notebook uses `parse_draft` and `Failure` (session 04), the approved
 # order `OrderSpec` (session 05) and `check_ticket` (session 06); the lesson's first section says
@@ -19,10 +19,10 @@ import cafe
 import cafe.repair
 from cafe import course
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
-from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.consent import changes_to_confirm
-from cafe.lottery import lottery_table, pass_within_cap
-from cafe.menu import load_menu
+from cafe.repair.lottery import lottery_table, pass_within_cap
+from cafe.world.menu import load_menu
 from cafe.schema import Failure
 from cafe.repair import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, OMELETTE_SPEC, STOP_REASONS, UNSAFE_SPEC, Attempt, RepairResult,

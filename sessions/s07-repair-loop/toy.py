@@ -29,7 +29,7 @@ from typing import Any
 from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
-from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.repair import (
     ALTERNATING_CANDIDATES, CAP_DEFAULT, OMELETTE_SPEC, UNSAFE_SPEC, RepairResult,
     make_model_generator, make_scripted_generator, repair_ticket,

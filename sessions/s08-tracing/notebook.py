@@ -4,7 +4,7 @@
 # Session 07's re-ask ends on a stop reason and forgets the rest. This notebook records every run
 # as a trace (a tree of spans written to a file), then reads the file back and *replays* it: the
 # same code, answered by the recording instead of a model. Read
-# `sessions/s08-tracing/lesson.md` alongside; `cafe/trace.py` and `cafe/replay.py` are the code.
+# `sessions/s08-tracing/lesson.md` alongside; `cafe/trace/record.py` and `cafe/trace/replay.py` are the code.
 #
 # Each step is *predict first*: write your guess down before you run the cell that answers it.
 # The stories run offline on the scripted `FeedbackModel` from session 07 in both modes; the
@@ -19,16 +19,16 @@ from pathlib import Path
 from openai.types.chat import ChatCompletion  # noqa: F401  (imported now, so no span below times the import)
 
 import cafe
-import cafe.replay
+import cafe.trace.replay
 from cafe import course
 from cafe.course.progress import progress_path
 from cafe.endpoint.scripted import Script, ScriptedClient
 from cafe.exercises.s08 import check_mask, check_replay_client
-from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
-from cafe.menu import load_menu
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.world.menu import load_menu
 from cafe.repair import STOP_REASONS, make_model_generator
-from cafe.replay import ReplayDiverged, first_difference, recorded_reply, replay_client, request_difference
-from cafe.spans import scrub
+from cafe.trace.replay import ReplayDiverged, first_difference, recorded_reply, replay_client, request_difference
+from cafe.trace.spans import scrub
 from cafe.trace import (Recorder, TraceFileError, content_hash, read_trace, read_traces, record_repair,
                         write_trace, write_traces)
 
@@ -230,7 +230,7 @@ course.compare(my_replay_client, check=check_replay_client, key="s08.replay_clie
 # Tried it? Flip the switch for the course's version: `ReplayClient.reply_for` is its core.
 
 # %%
-course.reveal("s08.reply_for", source=cafe.replay.ReplayClient.reply_for)
+course.reveal("s08.reply_for", source=cafe.trace.replay.ReplayClient.reply_for)
 
 # %% [markdown]
 # ## 7. Your turn, open-ended: what must never reach a trace?
@@ -262,7 +262,7 @@ for sample in samples:
     print(f"{sample!r:55} -> {mask(sample)!r}")
 
 # %%
-course.reveal("s08.scrub", source=cafe.spans.Scrubber.text)
+course.reveal("s08.scrub", source=cafe.trace.spans.Scrubber.text)
 
 # %% [markdown]
 # ## 8. Checkpoint: your own session, recorded and replayed

@@ -31,10 +31,10 @@ from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.scripted import Script, ScriptedClient
-from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
-from cafe.menu import load_menu
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.world.menu import load_menu
 from cafe.repair import make_model_generator
-from cafe.replay import ReplayDiverged, replay_client
+from cafe.trace.replay import ReplayDiverged, replay_client
 from cafe.trace import Recorder, Trace, content_hash, read_trace, record_repair, write_trace
 
 ORDER = PRACTICE_ORDERS[1]  # table 5: offline, FeedbackModel needs three attempts for it

@@ -6,8 +6,8 @@
 # turns twenty runs into the report they read: how every run ended, how many attempts passing
 # took, what each accepted ticket cost, which runs were slowest and costliest (with their
 # traces), and which checks failed most. Read `sessions/s09-shift-report/lesson.md` alongside;
-# the code is `cafe/report.py` and its neighbours (`cafe/shift.py`, `cafe/report_traces.py`,
-# `cafe/report_figures.py`, `cafe/banked.py`).
+# the code is `cafe/report/summary.py` and its neighbours (`cafe/report/shift.py`, `cafe/report/traces.py`,
+# `cafe/report/figures.py`, `cafe/report/banked.py`).
 #
 # Each step is *predict first*. The shift itself is scripted in both modes, so its story is the
 # same for everyone; with `COURSE_MODE=live`, step 7 sends the same orders to your model.
@@ -20,14 +20,14 @@ from IPython.display import SVG, display
 
 import cafe
 from cafe import course, report
-from cafe.banked import banked_checkpoints, render_banked_text
+from cafe.report.banked import banked_checkpoints, render_banked_text
 from cafe.exercises.s09 import check_cost_by_reason, check_summarize
-from cafe.menu import load_menu
+from cafe.world.menu import load_menu
 from cafe.repair import make_model_generator
-from cafe.report_figures import figure_svg, shift_figures, write_html
-from cafe.report_traces import read_shift
-from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
-from cafe.spans import AGENT_NAME, STOP_REASON, Span, Trace
+from cafe.report.figures import figure_svg, shift_figures, write_html
+from cafe.report.traces import read_shift
+from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
+from cafe.trace.spans import AGENT_NAME, STOP_REASON, Span, Trace
 from cafe.trace import write_trace
 
 menu = load_menu()

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cafe.banked import banked_checkpoints
+from cafe.report.banked import banked_checkpoints
 from cafe.cli import run_command
 from cafe.course.progress import progress_path
 from cafe.endpoint.client import make_client
@@ -29,8 +29,8 @@ from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
 from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.repair import make_model_generator
 from cafe.report import STOP_ORDER, RunRecord, render_text, summarize
-from cafe.report_figures import write_html
-from cafe.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
+from cafe.report.figures import write_html
+from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
 
 # How each ending reads to a manager, with the stop reason after it, and its mark on the progress line.
 ENDINGS = {"passed": "a ticket reached the kitchen", "retries_exhausted": "the cap ended it, no ticket",

@@ -16,8 +16,8 @@ import cafe
 import cafe.taxonomy
 from cafe import course
 from cafe.exercises.s10 import check_classify, check_first_fix
-from cafe.menu import load_menu
-from cafe.practice_shift import PRACTICE_SHIFT, designed_counts, practice_generator, practice_orders
+from cafe.world.menu import load_menu
+from cafe.stories.practice_shift import PRACTICE_SHIFT, designed_counts, practice_generator, practice_orders
 from cafe.repair import Attempt, RepairResult, make_model_generator, repair_ticket
 from cafe.schema import Failure
 from cafe.taxonomy import (

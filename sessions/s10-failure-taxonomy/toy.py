@@ -20,7 +20,7 @@ from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.rehearsals import rehearsal_script
-from cafe.practice_shift import designed_counts, practice_generator, practice_orders
+from cafe.stories.practice_shift import designed_counts, practice_generator, practice_orders
 from cafe.repair import make_model_generator
 from cafe.taxonomy import FAILURE_CLASSES, Run, first_fix, run_shift, sort_runs
 

@@ -4,7 +4,7 @@
 # Session 07 capped the re-ask and counted attempts. This notebook puts a price on them: what one
 # ticket that reaches the kitchen costs, with retries included, and which way of spending attempts
 # across a cheap and a strong model buys tickets most cheaply. Read
-# `sessions/s11-cost-routing/lesson.md` alongside; `cafe/routing.py` and `cafe/prices.py` are the code.
+# `sessions/s11-cost-routing/lesson.md` alongside; `cafe/routing/routes.py` and `cafe/routing/prices.py` are the code.
 #
 # Each step is *predict first*: write your guess down before you run the cell that answers it.
 # Everything runs offline on scripted drafts unless you set `COURSE_MODE=live`; the cells that
@@ -18,9 +18,9 @@ import cafe
 import cafe.routing
 from cafe import course
 from cafe.exercises.s11 import check_expected_cost, check_route_cost
-from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
-from cafe.lottery import simulate_sticky
-from cafe.prices import ModelPrice, load_prices, measure_runs
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.repair.lottery import simulate_sticky
+from cafe.routing.prices import ModelPrice, load_prices, measure_runs
 from cafe.repair import CAP_DEFAULT, make_model_generator, repair_ticket
 from cafe.routing import (
     CHEAP, STICKINESS_EXAMPLE, STRONG, Route, Step, Tier, cascade, example_routes, route_cost, routing_table,
@@ -149,7 +149,7 @@ course.reveal("s11.why_cap_free")
 # Write `expected_cost(p, price, cap)`: the money one accepted ticket costs when each attempt
 # passes with probability p, independently, and costs `price`, with at most `cap` attempts.
 # Two pieces, both from the lesson: the expected number of attempts an order spends, and the share
-# of orders that end with a ticket (`cafe.lottery.pass_within_cap`). When p is 0, no order ever
+# of orders that end with a ticket (`cafe.repair.lottery.pass_within_cap`). When p is 0, no order ever
 # passes: return `math.inf`.
 #
 # The compare cell checks your function against the *simulation*, not against the course's
@@ -192,10 +192,10 @@ for row in sticky:
     assert abs(row.simulated.pass_rate - row.formula.pass_rate) < 0.01
 
 # The simulation is session 07's lottery, counting money too: for one model it draws exactly as
-# cafe.lottery.simulate_sticky does, so with the same seed the two pass rates are the same number.
+# cafe.repair.lottery.simulate_sticky does, so with the same seed the two pass rates are the same number.
 ours = simulate_route(single(CHEAP, 3), STICKINESS_EXAMPLE, 10_000, random.Random(7)).pass_rate
 lottery = simulate_sticky(CHEAP.p, 3, STICKINESS_EXAMPLE, 10_000, random.Random(7))
-print(f"\ncheap, cap 3, 10,000 orders, seed 7: simulate_route passes {ours:.4f}, cafe.lottery.simulate_sticky {lottery:.4f}")
+print(f"\ncheap, cap 3, 10,000 orders, seed 7: simulate_route passes {ours:.4f}, cafe.repair.lottery.simulate_sticky {lottery:.4f}")
 assert ours == lottery
 
 cheap_sticky = sticky[0].formula.cost_per_accepted

@@ -27,8 +27,8 @@ from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
-from cafe.feedback_model import PRACTICE_ORDERS, FeedbackModel
-from cafe.prices import Measured, load_prices, measure_runs
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.routing.prices import Measured, load_prices, measure_runs
 from cafe.repair import CAP_DEFAULT, make_model_generator, repair_ticket
 from cafe.routing import CHEAP, STICKINESS_EXAMPLE, STRONG, Tier, example_routes, expected_cost, routing_table
 

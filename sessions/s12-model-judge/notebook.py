@@ -5,7 +5,7 @@
 # agent explain the substitution well? The tempting answer is to ask a model. This notebook
 # treats that model as what it is, a classifier, and measures it against the checks the course
 # already trusts before believing it. Read `sessions/s12-model-judge/lesson.md` alongside;
-# `cafe/judge.py` and `cafe/calibration.py` are the code.
+# `cafe/judge/grading.py` and `cafe/judge/calibration.py` are the code.
 #
 # Each step is *predict first*: write your guess down before you run the cell that answers it.
 # The stories run on a scripted judge whose biases you set, in both modes; the cells that reach
@@ -13,9 +13,9 @@
 
 # %%
 import cafe
-import cafe.calibration
+import cafe.judge.calibration
 from cafe import course
-from cafe.calibration import (
+from cafe.judge.calibration import (
     TRUST_MINIMUMS, Calibration, calibrate, catch_rate_by_notes, cohen_kappa, labelled_tickets, position_probe,
     scripted_judge, trust_reading,
 )
@@ -153,7 +153,7 @@ course.reveal("s12.why_position")
 #
 # Write `my_calibrate(judge, labelled)`. A judge is called as `judge(item.spec, item.ticket)`
 # and answers a `Grade` (its `.verdict` is `"pass"`, `"fail"` or `"unparsed"`) or, for a plain
-# function, the verdict word itself; `cafe.calibration.grade_of` turns either into a `Grade`.
+# function, the verdict word itself; `cafe.judge.calibration.grade_of` turns either into a `Grade`.
 # Each `item` has `.truth` (`"pass"` or `"fail"`, from the checks). Count:
 #
 # - `tp`: broken ticket, judge said fail; `fn`: broken ticket, judge said pass;
@@ -177,7 +177,7 @@ course.compare(my_calibrate, check=check_calibrate, key="s12.calibrate")
 # Tried it? Flip the switch for the course's `calibrate` (its kappa is `cohen_kappa`, in the same module).
 
 # %%
-course.reveal("s12.calibrate", source=cafe.calibration.calibrate)
+course.reveal("s12.calibrate", source=cafe.judge.calibration.calibrate)
 
 # %% [markdown]
 # ## 6. Your model as judge (live)
@@ -231,7 +231,7 @@ if rule_check.status == "passed":
 print(f"(the course's minimums: {dict(TRUST_MINIMUMS)})")
 
 # %%
-course.reveal("s12.trust_rule", source=cafe.calibration.trust_reading)
+course.reveal("s12.trust_rule", source=cafe.judge.calibration.trust_reading)
 
 # %% [markdown]
 # ## 8. Checkpoint: your judge's calibration

@@ -7,7 +7,7 @@ Forty tickets for the practice orders, half of them broken, each labelled by the
 checks (`cafe.detect.check_ticket`). Three scripted judges grade them, each with one bias you
 can name (`cafe.judge.BiasedJudge`): one passes everything, one is lenient, one is swayed by
 long friendly notes. For each the toy prints raw agreement beside the catch rate and Cohen's
-kappa (`cafe.calibration.calibrate`), so you can see which number tells the truth. Live, your
+kappa (`cafe.judge.calibration.calibrate`), so you can see which number tells the truth. Live, your
 model grades the same forty tickets through `ModelJudge`, and the toy says whether the course's
 trust rule (`trust_reading`) would let you use it. A missing setting or an endpoint that does not
 answer is explained in one message, with exit status 1; `cafe doctor` gives the full diagnosis.
@@ -15,7 +15,7 @@ answer is explained in one message, with exit status 1; `cafe doctor` gives the 
 
 from __future__ import annotations
 
-from cafe.calibration import Calibration, calibrate, catch_rate_by_notes, labelled_tickets, scripted_judge, trust_reading
+from cafe.judge.calibration import Calibration, calibrate, catch_rate_by_notes, labelled_tickets, scripted_judge, trust_reading
 from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name

@@ -27,12 +27,12 @@ from cafe.endpoint.config import OFFLINE_MODEL
 from cafe import course
 from cafe.loop import RUN_STOP_REASONS, ToolResult
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.evidence import failure_signature, normalize_evidence
+from cafe.stall.evidence import failure_signature, normalize_evidence
 from cafe.exercises.s13 import check_fold_diagnostic, check_signature
-from cafe.failure_state import FailureState, classify_turn, fold_diagnostic
+from cafe.stall.failure_state import FailureState, classify_turn, fold_diagnostic
 from cafe.stall import run_with_stall, stall_config
-from cafe.scenarios import edited_bill, scenario_replies
-from cafe.workbench import open_workbench
+from cafe.stories.scenarios import edited_bill, scenario_replies
+from cafe.world.workbench import open_workbench
 
 TASK = [{"role": "user", "content": "One of the till's tests fails. Fix bill.py and run the tests."}]
 BLIND = stall_config()                                        # the default: repair_aware off
@@ -207,7 +207,7 @@ course.reveal("s13.why_signature_streak")
 # ## 4. Does moving the failing line change its signature?
 #
 # The signature is the SHA-256 of the failing output after normalisation. Each kind of run-to-run
-# noise has its own rule (the table is in the lesson and in `cafe/evidence.py`), and each rule
+# noise has its own rule (the table is in the lesson and in `cafe/stall/evidence.py`), and each rule
 # masks a token only where it cannot be the failure itself.
 #
 # Predict first: we add two lines at the top of the till's test file, so pytest reports the

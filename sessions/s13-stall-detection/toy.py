@@ -23,8 +23,8 @@ import cafe
 from cafe.cli import run_command
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.stall import run_with_stall, stall_config
-from cafe.scenarios import scenario_replies
-from cafe.workbench import open_workbench
+from cafe.stories.scenarios import scenario_replies
+from cafe.world.workbench import open_workbench
 
 TASK = [
     {"role": "system", "content": "You maintain the café's till, a small Python project. Use the tools to "

@@ -24,7 +24,7 @@
 import cafe
 from cafe import course
 from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.facts import HostFacts, ProgressCheck, RemediationInfo
+from cafe.governor.facts import HostFacts, ProgressCheck, RemediationInfo
 from cafe.governor import (
     CUT_REASONS,
     DECISIONS,
@@ -35,11 +35,11 @@ from cafe.governor import (
 )
 from cafe.exercises.s14 import check_overruled, check_reading
 from cafe.loop import RUN_STOP_REASONS, run_loop
-from cafe.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
+from cafe.governor.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.stall import run_with_stall, stall_config
-from cafe.scenarios import scenario_replies
-from cafe.workbench import open_workbench
+from cafe.stories.scenarios import scenario_replies
+from cafe.world.workbench import open_workbench
 
 TASK = [{"role": "user", "content": "One of the till's tests fails. Fix bill.py and run the tests."}]
 LIVE = cafe.course_mode() == "live"
@@ -339,7 +339,7 @@ course.reveal("s14.pace_decision_source", source=decide_pace)
 # %% [markdown]
 # ## 5. Fixed timeout or pace governor: how do the runs end?
 #
-# `PaceGovernor` (from `cafe.pacing`) is the host side of the decision: an after-turn hook for
+# `PaceGovernor` (from `cafe.governor.pacing`) is the host side of the decision: an after-turn hook for
 # `run_loop` that keeps the armed deadline, the two counters and the evidence since the last
 # checkpoint. It asks the governor only once the deadline has passed, which is the moment a
 # fixed timeout would fire.

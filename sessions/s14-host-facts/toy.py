@@ -22,9 +22,9 @@ import cafe
 from cafe.cli import run_command
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.loop import run_loop
-from cafe.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
-from cafe.scenarios import scenario_replies
-from cafe.workbench import open_workbench
+from cafe.governor.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
+from cafe.stories.scenarios import scenario_replies
+from cafe.world.workbench import open_workbench
 
 SECONDS_PER_TURN = 10.0
 BUDGET_MS = 30_000

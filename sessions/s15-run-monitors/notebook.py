@@ -26,11 +26,11 @@ from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s15 import TIER_TABLE, check_can_restore, check_verification_tier
 from cafe.loop import RUN_STOP_REASONS
-from cafe.monitor_stories import TASK, story_replies, story_timeout
+from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
 from cafe.monitors import MONITOR_PREFIXES, TRUNCATION_PREFIX, MonitorConfig, RunMonitors, run_with_monitors
-from cafe.snapshots import can_restore, fingerprint
-from cafe.verify_tiers import TierState, finish_message, fold_tiers, is_verification_command, verification_tier
-from cafe.workbench import open_workbench
+from cafe.monitors.snapshots import can_restore, fingerprint
+from cafe.monitors.tiers import TierState, finish_message, fold_tiers, is_verification_command, verification_tier
+from cafe.world.workbench import open_workbench
 
 LIVE = cafe.course_mode() == "live"
 ALL_ADVISORY = MonitorConfig(progress_stall_threshold=4, verification_tiers="advisory", safe_state_abort="advisory")

@@ -20,9 +20,9 @@ import sys
 import cafe
 from cafe.cli import run_command
 from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.monitor_stories import TASK, story_replies, story_timeout
+from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
 from cafe.monitors import MONITOR_PREFIXES, MonitorConfig, run_with_monitors
-from cafe.workbench import open_workbench
+from cafe.world.workbench import open_workbench
 
 ALL_ON = MonitorConfig(progress_stall_threshold=4, verification_tiers="advisory", safe_state_abort="advisory")
 # What each monitor's tag means, for the legend.

@@ -1,0 +1,70 @@
+"""Session 02, evals you can trust: checks proven by fixtures, and pass rates with their uncertainty.
+
+Read the files in this order:
+
+- `checks.py`: a `Check` with a fixture it passes and one it fails, `fixture_problems`, the Wilson
+  interval behind every rate (`wilson_interval`), and scoring observations into an `EvalReport`;
+- `run.py`: the labelled orders (`load_cases`) and session 01's loop run over each (`run_order`,
+  `run_eval`).
+
+The scripted waiter that plays the model in these stories is on the stories shelf
+(`cafe/stories/waiter.py`).
+
+Lesson: sessions/s02-evals/lesson.md. Notebook: notebooks/s02-evals.ipynb.
+"""
+
+from __future__ import annotations
+
+from cafe.evals.checks import (
+    Z_95,
+    Line,
+    Case,
+    Observation,
+    Check,
+    Rate,
+    EvalReport,
+    wilson_interval,
+    merge_lines,
+    fixture_problems,
+    registry,
+    uncovered,
+    findings_check,
+    session_checks,
+    first_try_no_sold_out,
+    labelled_observations,
+    score_observations,
+)
+from cafe.evals.run import (
+    ORDERS_PATH,
+    EVAL_MAX_TURNS,
+    WAITER_PROMPT,
+    load_cases,
+    run_order,
+    run_eval,
+)
+
+__all__ = [
+    "Case",
+    "Check",
+    "EVAL_MAX_TURNS",
+    "EvalReport",
+    "Line",
+    "ORDERS_PATH",
+    "Observation",
+    "Rate",
+    "WAITER_PROMPT",
+    "Z_95",
+    "findings_check",
+    "first_try_no_sold_out",
+    "fixture_problems",
+    "labelled_observations",
+    "load_cases",
+    "merge_lines",
+    "registry",
+    "run_eval",
+    "run_order",
+    "score_observations",
+    "session_checks",
+    "uncovered",
+    "wilson_interval",
+]

@@ -1,0 +1,94 @@
+"""Session 07, the bounded re-ask: regenerate a rejected ticket with a curated failure view, up to a cap.
+
+This is the second of the course's two loops. Session 01's `cafe.loop` runs tools turn by turn and
+ends with one of `RUN_STOP_REASONS`; this one asks for a whole ticket, scores it, and asks again
+with feedback, ending with one of `STOP_REASONS`. Read the files in this order:
+
+- `reask.py`: `score_ticket`, the failure view (`failure_view`), and `repair_ticket` itself;
+- `lottery.py`: what plain resampling would buy, the baseline a real retry is measured against.
+
+The scripted model that uses feedback in these stories is on the stories shelf
+(`cafe/stories/feedback_model.py`).
+
+Lesson: sessions/s07-repair-loop/lesson.md. Notebook: notebooks/s07-repair-loop.ipynb.
+"""
+
+from __future__ import annotations
+
+from cafe.repair.reask import (
+    CAP_DEFAULT,
+    STOP_REASONS,
+    StopReason,
+    RETRY_MODES,
+    RetryMode,
+    CHANGE_NOTHING_ELSE,
+    OMELETTE_SPEC,
+    ALTERNATING_CANDIDATES,
+    UNSAFE_SPEC,
+    Message,
+    Generator,
+    Score,
+    Attempt,
+    RepairResult,
+    ScriptedGenerator,
+    policy_failures,
+    VIEW_FAILURES_MAX,
+    score_ticket,
+    attempt_failure_view,
+    failure_view,
+    brief_for,
+    retry_messages,
+    system_prompt,
+    make_scripted_generator,
+    make_model_generator,
+    repair_ticket,
+    attempts_to_pass,
+)
+from cafe.repair.lottery import (
+    LOTTERY_ROWS,
+    TRIALS_DEFAULT,
+    LotteryRow,
+    pass_within_cap,
+    pass_within_cap_sticky,
+    simulate_independent,
+    simulate_sticky,
+    lottery_table,
+)
+
+__all__ = [
+    "ALTERNATING_CANDIDATES",
+    "Attempt",
+    "CAP_DEFAULT",
+    "CHANGE_NOTHING_ELSE",
+    "Generator",
+    "LOTTERY_ROWS",
+    "LotteryRow",
+    "Message",
+    "OMELETTE_SPEC",
+    "RETRY_MODES",
+    "RepairResult",
+    "RetryMode",
+    "STOP_REASONS",
+    "Score",
+    "ScriptedGenerator",
+    "StopReason",
+    "TRIALS_DEFAULT",
+    "UNSAFE_SPEC",
+    "VIEW_FAILURES_MAX",
+    "attempt_failure_view",
+    "attempts_to_pass",
+    "brief_for",
+    "failure_view",
+    "lottery_table",
+    "make_model_generator",
+    "make_scripted_generator",
+    "pass_within_cap",
+    "pass_within_cap_sticky",
+    "policy_failures",
+    "repair_ticket",
+    "retry_messages",
+    "score_ticket",
+    "simulate_independent",
+    "simulate_sticky",
+    "system_prompt",
+]

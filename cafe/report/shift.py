@@ -1,0 +1,166 @@
+"""A shift: many orders through the repair loop, each run kept as a record the report can count.
+
+Session 09 (`sessions/s09-shift-report/lesson.md`, notebook `notebooks/s09-shift-report.ipynb`).
+Session 07's `repair_ticket` handles one order. This module adds:
+
+- `SHIFT_ORDERS`: twenty orders with a known mix (everyday orders, orders naming an 86'd item,
+  orders holding an item the customer's allergy rules out, and requests refused as they stand),
+  so that every ending of the repair loop turns up in one shift;
+- `run_shift`: every order through `repair_ticket`, timing each model call with a clock you pass,
+  and returning one `cafe.report.RunRecord` per order;
+- `scripted_drafter`: session 07's `FeedbackModel` as a generator, scripted even in live mode;
+- `ticking`: a stand-in clock for offline runs, so the slowest runs are the same every time;
+- `PRACTICE_PRICES`: an invented price table to practise with (not any provider's prices);
+- `synthetic_runs`: a large made-up shift, for measuring how the report scales.
+
+With `trace_dir`, each run is also recorded with session 08's `cafe.trace.record_repair` and
+written to its own trace file, which the report links to. What it leaves out: replaying those
+runs (session 08), and choosing which model to send an order to (session 11).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from cafe.consent import OrderSpec
+from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.scripted import ScriptedClient
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.world.menu import Menu
+from cafe.report.summary import STOP_ORDER, Price, RunRecord, record_from_result
+from cafe.repair.reask import CAP_DEFAULT, Generator, RepairResult, make_model_generator, repair_ticket
+from cafe.trace.record import Recorder, record_repair, write_trace
+
+__all__ = ["SHIFT_ORDERS", "PRACTICE_PRICES", "scripted_drafter", "ticking", "run_shift", "synthetic_runs"]
+
+# The lunchtime shift: session 07's ten everyday orders, then ten that no draft can turn into a
+# ticket as written, in three kinds, each stopped its own way by `repair_ticket`. Invented for
+# teaching, like every order in the course.
+SHIFT_ORDERS: tuple[OrderSpec, ...] = PRACTICE_ORDERS + (
+    # The cheese omelette is 86'd today (cafe/data/menu.json): drafts fail until the cap ends the run.
+    OrderSpec(2, ("cheese omelette", "americano"), request="The cheese omelette and an americano."),
+    OrderSpec(6, ("cheese omelette",), request="Cheese omelette, please."),
+    OrderSpec(10, ("latte", "cheese omelette"), request="A latte and the cheese omelette."),
+    OrderSpec(16, ("cheese omelette", "fruit salad"), request="Cheese omelette and a fruit salad."),
+    # One item contains the allergy the customer declared; the other item is safe. No draft is made:
+    # the customer is asked to confirm a change first (session 05's `changes_to_confirm`).
+    OrderSpec(17, ("oat latte", "croissant"), ("milk",), request="Oat latte and a croissant. I can't have milk."),
+    OrderSpec(19, ("green tea", "banana bread"), ("nuts",), request="Green tea and banana bread; nut allergy."),
+    OrderSpec(20, ("americano", "granola bowl"), ("milk",), request="Americano and a granola bowl, no dairy please."),
+    # Every item contains the declared allergen, or the allergy is one the menu cannot check:
+    # refused by the policy pre-check, before any draft.
+    OrderSpec(21, ("latte",), ("milk",), request="A latte. I'm allergic to milk."),
+    OrderSpec(22, ("croissant", "banana bread"), ("gluten",), request="A croissant and banana bread. I'm coeliac."),
+    OrderSpec(23, ("espresso",), ("sesame",), request="An espresso. Sesame allergy."),
+)
+
+# Invented round figures for practice, per million tokens, priced for the offline model's name.
+# They are not any provider's price: put your own provider's list in the table you pass.
+PRACTICE_PRICES: Mapping[str, Price] = MappingProxyType(
+    {"cafe-scripted": Price(input_per_million=3.0, output_per_million=15.0)})
+
+Clock = Callable[[], float]
+
+
+def scripted_drafter(seed: int = 7) -> Generator:
+    """Session 07's `FeedbackModel` behind a model generator, offline in every mode.
+
+    `cafe.make_client(script=...)` reaches your endpoint under `COURSE_MODE=live`; a story that
+    must read the same for everyone builds its scripted client directly, as this does.
+    """
+    return make_model_generator(ScriptedClient(FeedbackModel(seed)), OFFLINE_MODEL)
+
+
+def ticking(step: float = 0.5) -> Clock:
+    """A clock that moves on `step` seconds each time it is read: a model call then "takes" one step.
+
+    Offline the scripted model answers at once, so a real clock would rank the runs by noise.
+    """
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += step
+        return now[0]
+
+    return clock
+
+
+class _Timed:
+    """Wraps a generator; adds up the seconds its calls took, as `clock` measures them.
+
+    `model` is the name a trace files the generator's calls under when no recorded client is behind it.
+    """
+
+    def __init__(self, generate: Generator, clock: Clock, model: str):
+        self.generate, self.clock, self.model, self.seconds = generate, clock, model, 0.0
+
+    def __call__(self, messages: list[dict[str, str]]) -> Any:
+        start = self.clock()
+        try:
+            return self.generate(messages)
+        finally:
+            self.seconds += self.clock() - start
+
+
+def _traced(order: OrderSpec, timed: _Timed, path: Path, **options: Any) -> RepairResult:
+    """`record_repair` (session 08) for one order, its trace written to `path`."""
+    result, trace = record_repair(order, timed, recorder=Recorder(trace_id=path.stem), **options)
+    write_trace(trace, path)
+    return result
+
+
+def run_shift(orders: Sequence[OrderSpec], generate: Generator, *, model: str,
+              clock: Clock = time.perf_counter, cap: int = CAP_DEFAULT, mode: str = "curated",
+              menu: Menu | None = None, trace_dir: str | Path | None = None,
+              on_run: Callable[[RunRecord], None] | None = None) -> tuple[RunRecord, ...]:
+    """Each order through `repair_ticket` with `generate`; one record per order, named `run-01`, ...
+
+    With `trace_dir`, each run is recorded (`cafe.trace.record_repair`) to `trace_dir/run-NN.jsonl`
+    and its record links there. `on_run` is called with each record as it is made (for progress).
+    """
+    if isinstance(orders, OrderSpec) or not all(isinstance(order, OrderSpec) for order in orders):
+        raise TypeError("run_shift() takes a list of cafe.consent.OrderSpec, e.g. SHIFT_ORDERS.")
+    folder = None if trace_dir is None else Path(trace_dir)
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    records = []
+    for number, order in enumerate(orders, start=1):
+        run_id, timed = f"run-{number:02d}", _Timed(generate, clock, model)
+        path = None if folder is None else folder / f"{run_id}.jsonl"
+        if path is None:
+            result = repair_ticket(order, timed, cap=cap, mode=mode, menu=menu)
+        else:
+            result = _traced(order, timed, path, cap=cap, mode=mode, menu=menu)
+        record = record_from_result(result, run_id=run_id, model=model, seconds=round(timed.seconds, 6),
+                                    trace=None if path is None else str(path))
+        records.append(record)
+        if on_run is not None:
+            on_run(record)
+    return tuple(records)
+
+
+# How often each ending turns up in `synthetic_runs`: mostly passes, some exhausted, a few stopped
+# before any draft (refused, or sent back to the customer). Invented, like the runs themselves.
+_SYNTHETIC_MIX = MappingProxyType({"passed": 6, "retries_exhausted": 3, "policy_violation": 1, "needs_consent": 1})
+# The endings that stop a run before any draft; each is stopped by one failed check.
+_STOPPED_BEFORE_DRAFT = ("policy_violation", "needs_consent")
+
+
+def synthetic_runs(count: int, *, seed: int = 9, model: str = "cafe-scripted") -> tuple[RunRecord, ...]:
+    """`count` made-up runs with a plausible spread of endings, tokens and times (for benchmarks)."""
+    rng = random.Random(seed)
+    checks = ("missing_field", "sold_out", "unsafe", "out_of_scope", "off_menu")
+    runs = []
+    for number in range(1, count + 1):
+        reason = rng.choices(STOP_ORDER, weights=[_SYNTHETIC_MIX[r] for r in STOP_ORDER])[0]
+        attempts = {"passed": rng.randint(1, CAP_DEFAULT), "retries_exhausted": CAP_DEFAULT}.get(reason, 0)
+        failed = attempts - (reason == "passed") + (reason in _STOPPED_BEFORE_DRAFT)
+        runs.append(RunRecord(f"run-{number:05d}", reason, attempts, model, 420 * attempts, 25 * attempts,
+                              seconds=round(rng.uniform(0.4, 1.6) * attempts, 3),
+                              failures={rng.choice(checks): failed} if failed else {}))
+    return tuple(runs)

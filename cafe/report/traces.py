@@ -1,0 +1,70 @@
+"""From trace files to the shift report: each recorded repair run read back as a `RunRecord`.
+
+Session 09 (`sessions/s09-shift-report/lesson.md`, notebook `notebooks/s09-shift-report.ipynb`).
+Session 08 records each run as a trace (`cafe.trace`). This module adds the reading side the
+report needs:
+
+- `record_from_trace`: one repair run's trace as a `cafe.report.RunRecord`: its stop reason, the
+  attempt spans, the tokens its model calls reported, the checks that failed, how long it took,
+  and the file it came from, so the report can link the run to its trace;
+- `read_shift`: every trace in a list of files, plus one sentence for each file or run that
+  cannot be counted (a file cut off mid-line, a run of another harness), never a traceback.
+
+A trace without usage is still counted; `cafe.report.summarize` then says its tokens are unknown.
+What it leaves out: traces of the agent loop (session 01's `run_loop`), whose stop reasons are a
+different set, and replaying a run (session 08).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+from cafe.report.summary import STOP_ORDER, RunRecord
+from cafe.trace.spans import AGENT_NAME, CHECK_FAILURES, Trace
+from cafe.trace.record import TraceFileError, read_traces
+
+__all__ = ["NO_MODEL", "record_from_trace", "read_shift"]
+
+# The model a run is filed under when its trace holds no model call (stopped before any draft).
+NO_MODEL = "(no model call)"
+
+
+def record_from_trace(trace: Trace, *, path: str | Path | None = None) -> RunRecord:
+    """The report's view of one recorded repair run; ValueError when it is not one."""
+    if not isinstance(trace, Trace):
+        raise TypeError(f"record_from_trace() takes a cafe.trace.spans.Trace (see cafe.trace.read_traces), "
+                        f"not {type(trace).__name__}.")
+    reason = trace.stop_reason
+    if reason not in STOP_ORDER:
+        agent = trace.root.get(AGENT_NAME) or "an unnamed harness"
+        raise ValueError(f"run {trace.trace_id} (from {agent}) ends on {reason!r}, which is not a repair stop "
+                         f"reason ({', '.join(STOP_ORDER)}); this report counts runs of cafe.repair only.")
+    attempts = len(trace.of_kind("attempt"))
+    usage = trace.usage if attempts else (0, 0)  # no attempt: nothing was sent, nothing billed
+    failures = Counter(name for span in trace.of_kind("check") for name in span.get(CHECK_FAILURES) or [])
+    return RunRecord(trace.trace_id, reason, attempts, trace.model or NO_MODEL,
+                     *(usage if usage is not None else (None, None)), seconds=round(trace.duration_s, 6),
+                     failures=dict(sorted(failures.items())), trace=None if path is None else str(path))
+
+
+def read_shift(paths: Iterable[str | Path]) -> tuple[tuple[RunRecord, ...], tuple[str, ...]]:
+    """Every repair run in the trace files at `paths`, and a sentence for each that is left out.
+
+    Pass the sentences on as `summarize(runs, notes=problems)` so the report shows them.
+    """
+    runs: list[RunRecord] = []
+    problems: list[str] = []
+    for path in paths:
+        try:
+            traces = read_traces(path)
+        except TraceFileError as exc:
+            problems.append(f"Not counted: {exc}")
+            continue
+        for trace in traces:
+            try:
+                runs.append(record_from_trace(trace, path=path))
+            except ValueError as exc:
+                problems.append(f"Not counted, from {path}: {exc}")
+    return tuple(runs), tuple(problems)

@@ -1,0 +1,101 @@
+"""Session 13, stall detection that reads the evidence: is the agent still fighting the same failure?
+
+A plug-in for session 01's loop, built on a real work tree (`cafe/world/workbench.py`) where the
+agent's edits are real writes and its checks really run. Read the files in this order:
+
+- `evidence.py`: when two failing outputs are the same failure (signatures);
+- `failure_state.py`: the current-failure model, which failure is live and what is owed;
+- `repeats.py`: the blind repeat counters a loop has before it reads evidence;
+- `checks.py`: the seam a stall check plugs into, and what it may answer;
+- `detector.py`: `StallDetector` and `run_with_stall`, which put them together.
+
+The scripted agents that drive the stories are on the stories shelf (`cafe/stories/scenarios.py`).
+
+Lesson: sessions/s13-stall-detection/lesson.md. Notebook: notebooks/s13-stall-detection.ipynb.
+"""
+
+from __future__ import annotations
+
+from cafe.stall.evidence import (
+    SNIPPET_MAX_CHARS,
+    EPHEMERAL_PORT_FLOOR,
+    normalize_evidence,
+    failure_signature,
+    failure_snippet,
+)
+from cafe.stall.failure_state import (
+    DiagnosticClass,
+    TurnClass,
+    FailureState,
+    classify_turn,
+    fold_diagnostic,
+    clear_current_failure,
+    CurrentFailure,
+)
+from cafe.stall.repeats import (
+    RepeatPattern,
+    REPEAT_PATTERNS,
+    REPEATED_FAILURE_AFTER,
+    RepeatCounters,
+    action_key,
+    count_repeats,
+    repeat_trip,
+)
+from cafe.stall.checks import (
+    Trip,
+    StallReading,
+    StallCheck,
+)
+from cafe.stall.detector import (
+    StallPattern,
+    STALL_PATTERNS,
+    STALL_KNOB_DEFAULTS,
+    MAX_STALL_WARNINGS,
+    StallConfig,
+    stall_config,
+    StallWarning,
+    TurnSnapshot,
+    DetectorState,
+    reset_action,
+    StallDetector,
+    StallRun,
+    run_with_stall,
+)
+
+__all__ = [
+    "CurrentFailure",
+    "DetectorState",
+    "DiagnosticClass",
+    "EPHEMERAL_PORT_FLOOR",
+    "FailureState",
+    "MAX_STALL_WARNINGS",
+    "REPEATED_FAILURE_AFTER",
+    "REPEAT_PATTERNS",
+    "RepeatCounters",
+    "RepeatPattern",
+    "SNIPPET_MAX_CHARS",
+    "STALL_KNOB_DEFAULTS",
+    "STALL_PATTERNS",
+    "StallCheck",
+    "StallConfig",
+    "StallDetector",
+    "StallPattern",
+    "StallReading",
+    "StallRun",
+    "StallWarning",
+    "Trip",
+    "TurnClass",
+    "TurnSnapshot",
+    "action_key",
+    "classify_turn",
+    "clear_current_failure",
+    "count_repeats",
+    "failure_signature",
+    "failure_snippet",
+    "fold_diagnostic",
+    "normalize_evidence",
+    "repeat_trip",
+    "reset_action",
+    "run_with_stall",
+    "stall_config",
+]

@@ -1,0 +1,14 @@
+"""The café's world: its menu, its till, and the small code project the late sessions work in.
+
+Not harness code. These are the things the harness acts on; the harness a learner builds is in the
+topic packages beside this one (`cafe.loop`, `cafe.repair`, ...). Each file belongs to the session
+that first needs it:
+
+- `menu.py` (session 01): the menu, allergens and the 86'd list, read from `cafe/data/menu.json`;
+- `orderpad.py` (session 01): the order pad, the tools session 01's agent calls;
+- `workbench.py` (session 13): a real git work tree copied from `cafe/data/workbench/`, where an
+  agent's edits are real writes and its checks really run;
+- `pytest_runs.py` (session 13): how the workbench runs pytest, each run in a process of its own.
+
+This package imports nothing; import the file you need (`from cafe.world.menu import load_menu`).
+"""
