@@ -34,23 +34,42 @@ import tempfile
 import pytest
 
 # Test files whose every test runs a toy or a notebook end to end.
-SLOW_FILES = frozenset({"test_toys.py", "test_spoilers.py", "test_lab_browser.py", "test_lab_browser_late.py",
-                        "test_site_browser.py", "test_local_model.py"})
+SLOW_FILES = frozenset(
+    {
+        "test_toys.py",
+        "test_spoilers.py",
+        "test_lab_browser.py",
+        "test_lab_browser_late.py",
+        "test_site_browser.py",
+        "test_local_model.py",
+    }
+)
 # Markers that mean a heavy outside process.
 SLOW_MARKERS = ("browser", "local_model")
 # The files that take longest, longest first (the browser files and the toys about 150 to 190 s
 # each in a full run on 2 cores, then 35 to 15 s; measured with -v and timestamps on 30 Nov 2026):
 # each browser file is one long unit, and the toys start 35 fresh interpreters. The mid-sized
 # files follow them, so that the run ends on many short files and the workers finish together.
-LONGEST_FIRST = ("test_lab_browser.py", "test_site_browser.py", "test_lab_browser_late.py", "test_toys.py",
-                 "test_stall.py", "test_spoilers.py", "test_shapes.py", "test_workbench.py")
+LONGEST_FIRST = (
+    "test_lab_browser.py",
+    "test_site_browser.py",
+    "test_lab_browser_late.py",
+    "test_toys.py",
+    "test_stall.py",
+    "test_spoilers.py",
+    "test_shapes.py",
+    "test_workbench.py",
+)
 # Where the run keeps the CAFE_HOME it found, to put it back at the end.
 _HOME_BEFORE = pytest.StashKey[str | None]()
 
 
 def _is_slow(item: pytest.Item) -> bool:
-    return (item.path.suffix == ".ipynb" or item.path.name in SLOW_FILES
-            or any(item.get_closest_marker(name) for name in SLOW_MARKERS))
+    return (
+        item.path.suffix == ".ipynb"
+        or item.path.name in SLOW_FILES
+        or any(item.get_closest_marker(name) for name in SLOW_MARKERS)
+    )
 
 
 def _run_order(item: pytest.Item) -> int:
@@ -62,7 +81,9 @@ def _run_order(item: pytest.Item) -> int:
 
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's: not an error where xdist is absent
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cores = (
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    )
     return cores + 1
 
 

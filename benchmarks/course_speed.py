@@ -37,7 +37,16 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-NBVAL = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax", "--nbval-current-env"]
+NBVAL = [
+    sys.executable,
+    "-m",
+    "pytest",
+    "-q",
+    "-p",
+    "no:cacheprovider",
+    "--nbval-lax",
+    "--nbval-current-env",
+]
 # Targets from the speed issue, printed beside the figures.
 NOTEBOOK_RATIO_TARGET = 3.0
 ALL_NOTEBOOKS_RATIO_TARGET = 1.5
@@ -55,7 +64,11 @@ def readme_command() -> list[str]:
 
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_")}
-    env.update(COURSE_MODE="offline", CAFE_HOME=tempfile.mkdtemp(prefix="cafe-speed-"), PYTHONPATH=str(ROOT))
+    env.update(
+        COURSE_MODE="offline",
+        CAFE_HOME=tempfile.mkdtemp(prefix="cafe-speed-"),
+        PYTHONPATH=str(ROOT),
+    )
     return env
 
 
@@ -65,7 +78,9 @@ def _timed(command: list[str], cwd: Path) -> float:
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         tail = (done.stdout + done.stderr).strip().splitlines()[-5:]
-        raise SystemExit(f"{' '.join(command)} failed (exit {done.returncode}):\n" + "\n".join(tail))
+        raise SystemExit(
+            f"{' '.join(command)} failed (exit {done.returncode}):\n" + "\n".join(tail)
+        )
     return elapsed
 
 
@@ -73,10 +88,31 @@ def bare_kernel(repeat: int) -> float:
     """Median seconds for nbval to run a one-cell notebook."""
     with tempfile.TemporaryDirectory() as folder:
         notebook = Path(folder) / "bare.ipynb"
-        notebook.write_text(json.dumps({
-            "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": "print(1)"}],
-            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-            "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
+        notebook.write_text(
+            json.dumps(
+                {
+                    "cells": [
+                        {
+                            "cell_type": "code",
+                            "execution_count": None,
+                            "metadata": {},
+                            "outputs": [],
+                            "source": "print(1)",
+                        }
+                    ],
+                    "metadata": {
+                        "kernelspec": {
+                            "name": "python3",
+                            "display_name": "Python 3",
+                            "language": "python",
+                        }
+                    },
+                    "nbformat": 4,
+                    "nbformat_minor": 5,
+                }
+            ),
+            encoding="utf-8",
+        )
         return statistics.median(_timed([*NBVAL, str(notebook)], ROOT) for _ in range(repeat))
 
 
@@ -84,10 +120,15 @@ def _toy_timing(toy: Path) -> tuple[float, float, float]:
     """(seconds to first output, longest silence between two outputs, total) for one offline toy
     run. Any output counts, a progress dot included, not only a finished line."""
     start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-u", str(toy)], cwd=ROOT, env=_env(),
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [sys.executable, "-u", str(toy)],
+        cwd=ROOT,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     stamps = []
-    while chunk := process.stdout.read1(4096):
+    while process.stdout.read1(4096):
         stamps.append(time.perf_counter() - start)
     process.wait()
     total = time.perf_counter() - start
@@ -106,38 +147,67 @@ def _row(name: str, *cells: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", action="store_true", help="also time the README's test command")
-    parser.add_argument("--only", default="", help="only sessions whose folder starts with this, e.g. s07")
-    parser.add_argument("--repeat", type=int, default=3, help="bare-kernel runs to take the median of (default 3)")
+    parser.add_argument(
+        "--only", default="", help="only sessions whose folder starts with this, e.g. s07"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="bare-kernel runs to take the median of (default 3)"
+    )
     args = parser.parse_args(argv)
-    notebooks = sorted(p for p in (ROOT / "notebooks").glob("*.ipynb") if p.name.startswith(args.only))
-    toys = sorted(p for p in (ROOT / "sessions").glob("*/toy.py") if p.parent.name.startswith(args.only))
-    print(f"course speed, {datetime.date.today()}: {os.cpu_count()} cores, Python {platform.python_version()}")
+    notebooks = sorted(
+        p for p in (ROOT / "notebooks").glob("*.ipynb") if p.name.startswith(args.only)
+    )
+    toys = sorted(
+        p for p in (ROOT / "sessions").glob("*/toy.py") if p.parent.name.startswith(args.only)
+    )
+    print(
+        f"course speed, {datetime.date.today()}: {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
 
     bare = bare_kernel(args.repeat)
     print(f"\nbare kernel under nbval: {bare:.1f} s (median of {args.repeat})\n\nnotebooks")
     print(_row("", "seconds", "x bare", f"<= {NOTEBOOK_RATIO_TARGET:g}x?"))
     for notebook in notebooks:
         seconds = _timed([*NBVAL, str(notebook)], ROOT)
-        print(_row(notebook.stem, f"{seconds:.1f}", f"{seconds / bare:.2f}",
-                   "yes" if seconds / bare <= NOTEBOOK_RATIO_TARGET else "NO"), flush=True)
+        print(
+            _row(
+                notebook.stem,
+                f"{seconds:.1f}",
+                f"{seconds / bare:.2f}",
+                "yes" if seconds / bare <= NOTEBOOK_RATIO_TARGET else "NO",
+            ),
+            flush=True,
+        )
     if notebooks:
         together = _timed([*NBVAL, *map(str, notebooks)], ROOT)
         ratio = together / (bare * len(notebooks))
-        print(_row(f"all {len(notebooks)} in one run", f"{together:.1f}", f"{ratio:.2f}",
-                   "yes" if ratio <= ALL_NOTEBOOKS_RATIO_TARGET else "NO") + f"   (target <= {ALL_NOTEBOOKS_RATIO_TARGET:g}x)")
+        print(
+            _row(
+                f"all {len(notebooks)} in one run",
+                f"{together:.1f}",
+                f"{ratio:.2f}",
+                "yes" if ratio <= ALL_NOTEBOOKS_RATIO_TARGET else "NO",
+            )
+            + f"   (target <= {ALL_NOTEBOOKS_RATIO_TARGET:g}x)"
+        )
 
     print("\ntoys (offline)")
     print(_row("", "first output", "longest quiet", "total"))
     for toy in toys:
         first, quiet, total = _toy_timing(toy)
         flag = "" if quiet <= TOY_SILENCE_TARGET_S else f"   quiet over {TOY_SILENCE_TARGET_S:g} s"
-        print(_row(toy.parent.name, f"{first:.1f} s", f"{quiet:.1f} s", f"{total:.1f} s") + flag, flush=True)
+        print(
+            _row(toy.parent.name, f"{first:.1f} s", f"{quiet:.1f} s", f"{total:.1f} s") + flag,
+            flush=True,
+        )
 
     if args.suite:
         sessions = len(list((ROOT / "sessions").glob("*/lesson.md")))
         seconds = _timed([sys.executable, "-m", *readme_command()], ROOT)
-        print(f"\nthe README's test command: {seconds:.0f} s for {sessions} written sessions "
-              f"({seconds / sessions:.0f} s a session; target under {SUITE_TARGET_S:.0f} s)")
+        print(
+            f"\nthe README's test command: {seconds:.0f} s for {sessions} written sessions "
+            f"({seconds / sessions:.0f} s a session; target under {SUITE_TARGET_S:.0f} s)"
+        )
     return 0
 
 

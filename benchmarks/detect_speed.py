@@ -22,12 +22,21 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cafe.detect.checks import INJECTION_PATTERNS, LAYERS, SCOPE_PATTERNS, OrderSpec, check_ticket, scan_layer, scan_scope, scan_text
+from cafe.detect.checks import (
+    INJECTION_PATTERNS,
+    LAYERS,
+    SCOPE_PATTERNS,
+    OrderSpec,
+    check_ticket,
+    scan_layer,
+    scan_scope,
+    scan_text,
+)
 from cafe.detect.intent import INTENT_RULES
-from cafe.detect.shapes import SHAPE_RULES
 from cafe.detect.normalize import decoded_views, normalize_text
-from cafe.world.menu import allergen_key, is_no_allergy, load_menu, normalize_name
+from cafe.detect.shapes import SHAPE_RULES
 from cafe.schema.ticket import Ticket, clip, extract_json, parse_draft
+from cafe.world.menu import allergen_key, is_no_allergy, load_menu, normalize_name
 
 # Linear work grows 4x when the input does; 6x leaves room for a busy machine's noise, and
 # quadratic work (16x) is well past it.
@@ -72,7 +81,10 @@ def _runs(n: int) -> dict[str, str]:
 
 
 def _notes_ticket(text: str) -> tuple[Ticket, OrderSpec]:
-    return (Ticket(table=4, items=("latte",), allergies=(), notes=text), OrderSpec(table=4, items=("latte",)))
+    return (
+        Ticket(table=4, items=("latte",), allergies=(), notes=text),
+        OrderSpec(table=4, items=("latte",)),
+    )
 
 
 def _check_notes(text: str) -> object:
@@ -96,7 +108,10 @@ class Case:
 # The scanners the tests hold to linear growth, over every adversarial input.
 CASES: tuple[Case, ...] = (
     Case("detect.scan_text", scan_text),
-    *(Case(f"detect.scan_layer ({layer})", lambda text, layer=layer: scan_layer(text, layer)) for layer in LAYERS),
+    *(
+        Case(f"detect.scan_layer ({layer})", lambda text, layer=layer: scan_layer(text, layer))
+        for layer in LAYERS
+    ),
     Case("normalize.normalize_text", normalize_text),
     Case("normalize.decoded_views", decoded_views),
     Case("detect.scan_scope", scan_scope),
@@ -112,13 +127,20 @@ CASES: tuple[Case, ...] = (
 
 # Each pattern `scan_text` and `scan_scope` run, on its own: the benchmark prints these too, so a
 # slow scan points at its pattern.
-PATTERN_CASES: tuple[Case, ...] = tuple(
-    Case(f"detect pattern {i} ({name})", lambda text, p=pattern: list(p.finditer(text)))
-    for i, (name, pattern) in enumerate(INJECTION_PATTERNS + SCOPE_PATTERNS)) + tuple(
-    Case(f"intent rule {i} ({rule.name})", lambda text, p=rule.pattern: list(p.finditer(text)))
-    for i, rule in enumerate(INTENT_RULES)) + tuple(
-    Case(f"shape rule {i} ({rule.name})", lambda text, p=rule.pattern: list(p.finditer(text)))
-    for i, rule in enumerate(SHAPE_RULES))
+PATTERN_CASES: tuple[Case, ...] = (
+    tuple(
+        Case(f"detect pattern {i} ({name})", lambda text, p=pattern: list(p.finditer(text)))
+        for i, (name, pattern) in enumerate(INJECTION_PATTERNS + SCOPE_PATTERNS)
+    )
+    + tuple(
+        Case(f"intent rule {i} ({rule.name})", lambda text, p=rule.pattern: list(p.finditer(text)))
+        for i, rule in enumerate(INTENT_RULES)
+    )
+    + tuple(
+        Case(f"shape rule {i} ({rule.name})", lambda text, p=rule.pattern: list(p.finditer(text)))
+        for i, rule in enumerate(SHAPE_RULES)
+    )
+)
 
 
 def seconds(run: Callable[[str], object], text: str, loops: int = 1, repeats: int = 3) -> float:
@@ -136,7 +158,9 @@ def seconds(run: Callable[[str], object], text: str, loops: int = 1, repeats: in
     return best / loops
 
 
-def growth(run: Callable[[str], object], adversary: str, size: int = GROWTH_SIZE, repeats: int = 3) -> float:
+def growth(
+    run: Callable[[str], object], adversary: str, size: int = GROWTH_SIZE, repeats: int = 3
+) -> float:
     """Time at 4x `size` over time at `size`, for one adversarial input: ~4 linear, ~16 quadratic.
 
     Calls are looped until the small size takes about 2 ms, so the ratio is not timer noise, and
@@ -145,7 +169,10 @@ def growth(run: Callable[[str], object], adversary: str, size: int = GROWTH_SIZE
     small, large = _runs(size)[adversary], _runs(4 * size)[adversary]
     once = max(seconds(run, small, loops=5, repeats=1), 1e-7)
     loops = max(1, min(10_000, int(0.002 / once)))
-    pairs = [(seconds(run, small, loops, repeats=1), seconds(run, large, loops, repeats=1)) for _ in range(repeats)]
+    pairs = [
+        (seconds(run, small, loops, repeats=1), seconds(run, large, loops, repeats=1))
+        for _ in range(repeats)
+    ]
     return min(large for _, large in pairs) / max(min(small for small, _ in pairs), 1e-9)
 
 
@@ -165,7 +192,9 @@ def adversaries() -> tuple[str, ...]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mb", type=float, default=1.0, help="size of each adversarial input in MB (default 1)")
+    parser.add_argument(
+        "--mb", type=float, default=1.0, help="size of each adversarial input in MB (default 1)"
+    )
     args = parser.parse_args(argv)
     size = int(args.mb * 1_000_000)
     texts = _runs(size)
@@ -175,10 +204,16 @@ def main(argv: list[str] | None = None) -> int:
         timed = {name: seconds(case.run, text, repeats=1) for name, text in texts.items()}
         worst = max(timed, key=timed.__getitem__)
         ratio = growth(case.run, worst)
-        flag = "" if timed[worst] < TARGET_SECONDS * args.mb and ratio <= GROWTH_LIMIT else "  <-- over"
+        flag = (
+            ""
+            if timed[worst] < TARGET_SECONDS * args.mb and ratio <= GROWTH_LIMIT
+            else "  <-- over"
+        )
         over += bool(flag)
         print(f"{case.scanner:<46} {worst:<22} {timed[worst]:>8.3f} {ratio:>9.1f}{flag}")
-    print(f"target: under {TARGET_SECONDS} s per MB and growth at most {GROWTH_LIMIT}x; {over} over")
+    print(
+        f"target: under {TARGET_SECONDS} s per MB and growth at most {GROWTH_LIMIT}x; {over} over"
+    )
     return 1 if over else 0
 
 

@@ -28,7 +28,9 @@ def _timed(root: Path, env: dict[str, str], warm: bool) -> float:
     done = run_pytest(TEST_ARGS, root, env, 60, warm=warm)
     elapsed = time.perf_counter() - start
     if done.status != 1:
-        raise SystemExit(f"expected the till's one failing test (exit status 1), got {done.status}:\n{done.stdout}")
+        raise SystemExit(
+            f"expected the till's one failing test (exit status 1), got {done.status}:\n{done.stdout}"
+        )
     return elapsed
 
 
@@ -46,10 +48,12 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.runs):
             warm.append(_timed(bench.root, env, warm=True))
             fresh.append(_timed(bench.root, env, warm=False))
-    rows = [("first warm run (starts the helper)", f"{first:.3f} s"),
-            (f"warm run, median of {args.runs}", f"{statistics.median(warm):.3f} s"),
-            (f"fresh run, median of {args.runs}", f"{statistics.median(fresh):.3f} s"),
-            ("fresh / warm", f"{statistics.median(fresh) / statistics.median(warm):.1f}x")]
+    rows = [
+        ("first warm run (starts the helper)", f"{first:.3f} s"),
+        (f"warm run, median of {args.runs}", f"{statistics.median(warm):.3f} s"),
+        (f"fresh run, median of {args.runs}", f"{statistics.median(fresh):.3f} s"),
+        ("fresh / warm", f"{statistics.median(fresh) / statistics.median(warm):.1f}x"),
+    ]
     for label, figure in rows:
         print(f"{label + ':':<38}{figure:>9}")
     return 0

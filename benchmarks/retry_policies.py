@@ -31,13 +31,20 @@ from dataclasses import dataclass
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.errors import ConfigError, EndpointError
-from cafe.world.menu import load_menu
+from cafe.endpoint.scripted import Script
 from cafe.repair.reask import (
-    ALTERNATING_CANDIDATES, CAP_DEFAULT, OMELETTE_SPEC, Message, attempt_failure_view, brief_for,
-    make_model_generator, retry_messages, score_ticket,
+    ALTERNATING_CANDIDATES,
+    CAP_DEFAULT,
+    OMELETTE_SPEC,
+    Message,
+    attempt_failure_view,
+    brief_for,
+    make_model_generator,
+    retry_messages,
+    score_ticket,
 )
 from cafe.schema.ticket import Failure
-from cafe.endpoint.scripted import Script
+from cafe.world.menu import load_menu
 
 POLICIES = ("naive", "curated", "accumulate")
 
@@ -52,13 +59,20 @@ class Row:
     checks: str
 
 
-def accumulate_messages(brief: Sequence[Message], history: Sequence[tuple[str, Sequence[Failure]]]) -> tuple[Message, ...]:
+def accumulate_messages(
+    brief: Sequence[Message], history: Sequence[tuple[str, Sequence[Failure]]]
+) -> tuple[Message, ...]:
     """The keep-everything retry: the brief, then each failed draft and its errors, in order."""
     messages = [dict(m) for m in brief]
     for number, (draft, failures) in enumerate(history, start=1):
         messages.append({"role": "assistant", "content": draft})
-        messages.append({"role": "user", "content": "Please fix these errors and try again.\n"
-                                                    + attempt_failure_view(failures, number)})
+        messages.append(
+            {
+                "role": "user",
+                "content": "Please fix these errors and try again.\n"
+                + attempt_failure_view(failures, number),
+            }
+        )
     return tuple(messages)
 
 
@@ -89,13 +103,19 @@ def run_policy(policy: str, client, cap: int = CAP_DEFAULT) -> list[Row]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cap", type=int, default=CAP_DEFAULT, help=f"attempts per policy (default {CAP_DEFAULT})")
+    parser.add_argument(
+        "--cap", type=int, default=CAP_DEFAULT, help=f"attempts per policy (default {CAP_DEFAULT})"
+    )
     cap = parser.parse_args(argv).cap
     if cap < 1:
         parser.error("--cap must be 1 or more")
     mode = course_mode()
-    print(f"Retry policies on the session 07 scripted run ({mode}, model {model_name()}, cap {cap})")
-    print(f"{'policy':<11}{'attempt':>8}{'messages':>10}{'prompt chars':>14}{'prompt tokens':>15}  checks failed")
+    print(
+        f"Retry policies on the session 07 scripted run ({mode}, model {model_name()}, cap {cap})"
+    )
+    print(
+        f"{'policy':<11}{'attempt':>8}{'messages':>10}{'prompt chars':>14}{'prompt tokens':>15}  checks failed"
+    )
     totals = {}
     for policy in POLICIES:
         # A fresh client per policy, so offline each one starts the alternating drafts from the top
@@ -104,15 +124,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = run_policy(policy, client, cap)
         for row in rows:
             tokens = "-" if row.prompt_tokens is None else str(row.prompt_tokens)
-            print(f"{row.policy:<11}{row.attempt:>8}{row.messages:>10}{row.prompt_chars:>14}{tokens:>15}  {row.checks}")
-        totals[policy] = (sum(r.prompt_chars for r in rows),
-                          sum(r.prompt_tokens or 0 for r in rows) if all(r.prompt_tokens is not None for r in rows) else None)
+            print(
+                f"{row.policy:<11}{row.attempt:>8}{row.messages:>10}{row.prompt_chars:>14}{tokens:>15}  {row.checks}"
+            )
+        totals[policy] = (
+            sum(r.prompt_chars for r in rows),
+            sum(r.prompt_tokens or 0 for r in rows)
+            if all(r.prompt_tokens is not None for r in rows)
+            else None,
+        )
     print("\ntotal over the run:")
     for policy, (chars, tokens) in totals.items():
         extra = f", {tokens} prompt tokens" if tokens is not None else ""
         print(f"  {policy:<11}{chars} characters{extra}")
     if mode == "offline":
-        print("(offline token counts are the scripted endpoint's estimate: one token per four characters)")
+        print(
+            "(offline token counts are the scripted endpoint's estimate: one token per four characters)"
+        )
     return 0
 
 

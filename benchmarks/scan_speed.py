@@ -16,13 +16,30 @@ import time
 from types import SimpleNamespace
 
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.stall.evidence import failure_snippet, normalize_evidence
 from cafe.loop.agent import run_loop
-from cafe.stall.detector import run_with_stall, stall_config
 from cafe.loop.tools import tool
+from cafe.stall.detector import run_with_stall, stall_config
+from cafe.stall.evidence import failure_snippet, normalize_evidence
 
-HOSTILE = ["a.b\\c/", "x", "\n", "/tmp", "{'a', ", "1.1.", 'File "', "pid ", "took 1", "E x\n", ".py:1",
-           "\x1b[", "12:34:", " in 0.1s", "at 0x", "pytest-", "127.0.0.1:54321 "]
+HOSTILE = [
+    "a.b\\c/",
+    "x",
+    "\n",
+    "/tmp",
+    "{'a', ",
+    "1.1.",
+    'File "',
+    "pid ",
+    "took 1",
+    "E x\n",
+    ".py:1",
+    "\x1b[",
+    "12:34:",
+    " in 0.1s",
+    "at 0x",
+    "pytest-",
+    "127.0.0.1:54321 ",
+]
 TEXT_TARGET, LOOP_TARGET = 0.2, 1.0
 
 
@@ -37,8 +54,13 @@ def _best(function, repeat: int) -> float:
 
 def _instant_model() -> SimpleNamespace:
     def create(**request):
-        call = SimpleNamespace(id=None, function=SimpleNamespace(name="add_item", arguments='{"item": "latte"}'))
-        return SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=None, tool_calls=[call]))])
+        call = SimpleNamespace(
+            id=None, function=SimpleNamespace(name="add_item", arguments='{"item": "latte"}')
+        )
+        return SimpleNamespace(
+            choices=[SimpleNamespace(message=SimpleNamespace(content=None, tool_calls=[call]))]
+        )
+
     return SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=create)))
 
 
@@ -52,11 +74,15 @@ def _loop_runs(turns: int) -> dict[str, object]:
     ask, tools = [{"role": "user", "content": "latte"}], [tool(add_item)]
     aware = stall_config(repair_aware=True, stuck_same_diagnostic_after=turns + 1)
     return {
-        "run_loop, instant model": lambda: run_loop(_instant_model(), ask, tools, model="m", max_turns=turns),
-        "run_with_stall, instant model": lambda: run_with_stall(_instant_model(), ask, tools, model="m",
-                                                                max_turns=turns, config=aware),
-        "run_loop, ScriptedClient": lambda: run_loop(ScriptedClient([reply] * turns), ask, tools, model="m",
-                                                     max_turns=turns),
+        "run_loop, instant model": lambda: run_loop(
+            _instant_model(), ask, tools, model="m", max_turns=turns
+        ),
+        "run_with_stall, instant model": lambda: run_with_stall(
+            _instant_model(), ask, tools, model="m", max_turns=turns, config=aware
+        ),
+        "run_loop, ScriptedClient": lambda: run_loop(
+            ScriptedClient([reply] * turns), ask, tools, model="m", max_turns=turns
+        ),
     }
 
 
@@ -70,8 +96,8 @@ def main() -> None:
         big = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
         row = []
         for function in (normalize_evidence, failure_snippet):
-            large = _best(lambda: function(big), args.repeat)
-            small = _best(lambda: function(big[:250_000]), args.repeat)
+            large = _best(lambda f=function, text=big: f(text), args.repeat)
+            small = _best(lambda f=function, text=big[:250_000]: f(text), args.repeat)
             worst = max(worst, large)
             row.append(f"{function.__name__} {large:.3f} s ({small:.3f})")
         print(f"  {unit!r:22} " + "   ".join(row))

@@ -31,12 +31,18 @@ from pathlib import Path
 
 from cafe.endpoint.client import make_client
 from cafe.endpoint.scripted import Script
-from cafe.repair.reask import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_model_generator, make_scripted_generator, repair_ticket
-from cafe.trace.spans import REQUEST_MODEL
+from cafe.repair.reask import (
+    ALTERNATING_CANDIDATES,
+    OMELETTE_SPEC,
+    make_model_generator,
+    make_scripted_generator,
+    repair_ticket,
+)
 from cafe.trace.record import Recorder, record_repair, write_trace
+from cafe.trace.spans import REQUEST_MODEL
 
 ATTEMPTS = 100  # the run the issue names: a 100-attempt offline repair run
-TARGET = 1.10   # recording may add at most a tenth to the run
+TARGET = 1.10  # recording may add at most a tenth to the run
 
 
 def _client_run(record: bool) -> Callable[[], object]:
@@ -46,8 +52,13 @@ def _client_run(record: bool) -> Callable[[], object]:
 
     def recorded() -> object:
         recorder = Recorder()
-        return record_repair(OMELETTE_SPEC, make_model_generator(recorder.client(client)), cap=ATTEMPTS,
-                             recorder=recorder)
+        return record_repair(
+            OMELETTE_SPEC,
+            make_model_generator(recorder.client(client)),
+            cap=ATTEMPTS,
+            recorder=recorder,
+        )
+
     return recorded
 
 
@@ -55,10 +66,13 @@ def _generator_run(record: bool) -> Callable[[], object]:
     def run() -> object:
         generate = make_scripted_generator(ALTERNATING_CANDIDATES)
         return (record_repair if record else repair_ticket)(OMELETTE_SPEC, generate, cap=ATTEMPTS)
+
     return run
 
 
-def _fastest_seconds(plain: Callable[[], object], recorded: Callable[[], object], repeats: int) -> tuple[float, float]:
+def _fastest_seconds(
+    plain: Callable[[], object], recorded: Callable[[], object], repeats: int
+) -> tuple[float, float]:
     times: dict[str, list[float]] = {"plain": [], "recorded": []}
     plain(), recorded()  # warm up: imports, pydantic's first validation
     for _ in range(repeats):
@@ -71,16 +85,22 @@ def _fastest_seconds(plain: Callable[[], object], recorded: Callable[[], object]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=21, help="timed runs of each kind (default 21)")
+    parser.add_argument(
+        "--repeats", type=int, default=21, help="timed runs of each kind (default 21)"
+    )
     args = parser.parse_args(argv)
-    print(f"A {ATTEMPTS}-attempt offline re-ask, plain and recorded (fastest of {args.repeats} runs each, CPU time):")
+    print(
+        f"A {ATTEMPTS}-attempt offline re-ask, plain and recorded (fastest of {args.repeats} runs each, CPU time):"
+    )
     client_ratio = 0.0
     for name, make in (("client", _client_run), ("generator", _generator_run)):
         plain, recorded = _fastest_seconds(make(False), make(True), args.repeats)
         ratio = recorded / plain
         client_ratio = ratio if name == "client" else client_ratio
-        print(f"  {name:9}  plain {plain * 1e3:7.1f} ms   recorded {recorded * 1e3:7.1f} ms   "
-              f"ratio {ratio:.3f}  (+{(ratio - 1) * 100:.1f}%)")
+        print(
+            f"  {name:9}  plain {plain * 1e3:7.1f} ms   recorded {recorded * 1e3:7.1f} ms   "
+            f"ratio {ratio:.3f}  (+{(ratio - 1) * 100:.1f}%)"
+        )
     _, trace = _client_run(True)()  # type: ignore[misc]
     started = time.perf_counter()
     for span in trace.spans:
@@ -91,9 +111,13 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         path = write_trace(trace, Path(folder) / "run.jsonl")
         wrote = time.perf_counter() - started
-        print(f"  writing the client run's trace: {len(trace.spans)} spans, {path.stat().st_size / 1024:.0f} KiB "
-              f"in {wrote * 1e3:.1f} ms")
-    print(f"client ratio {client_ratio:.3f}: {'within' if client_ratio < TARGET else 'over'} the target of {TARGET:.2f}")
+        print(
+            f"  writing the client run's trace: {len(trace.spans)} spans, {path.stat().st_size / 1024:.0f} KiB "
+            f"in {wrote * 1e3:.1f} ms"
+        )
+    print(
+        f"client ratio {client_ratio:.3f}: {'within' if client_ratio < TARGET else 'over'} the target of {TARGET:.2f}"
+    )
     return 0
 
 

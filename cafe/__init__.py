@@ -21,7 +21,13 @@ from typing import Any
 
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import OFFLINE_MODEL, course_mode, live_settings, mask_key, model_name
-from cafe.endpoint.errors import CafeError, ConfigError, EndpointError, RequestRejected, ScriptExhausted
+from cafe.endpoint.errors import (
+    CafeError,
+    ConfigError,
+    EndpointError,
+    RequestRejected,
+    ScriptExhausted,
+)
 
 __version__ = "0.1.0"
 

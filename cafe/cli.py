@@ -57,14 +57,18 @@ def find_toy(number: str) -> Path:
     found = sorted(p for p in root.glob(f"{tag}*/toy.py"))
     if not found:
         available = sorted(p.parent.name for p in root.glob("s*/toy.py"))
-        raise FileNotFoundError(f"No toy for session {number} in {root}. Sessions with a toy: {', '.join(available)}.")
+        raise FileNotFoundError(
+            f"No toy for session {number} in {root}. Sessions with a toy: {', '.join(available)}."
+        )
     return found[0]
 
 
 def _toy(args: argparse.Namespace) -> int:
     if args.number is None:  # argparse cannot say this itself; see TOY_USAGE
-        print(f"usage: {TOY_USAGE}\ncafe toy: error: which session? Give its number, e.g. `cafe toy 07`.",
-              file=sys.stderr)
+        print(
+            f"usage: {TOY_USAGE}\ncafe toy: error: which session? Give its number, e.g. `cafe toy 07`.",
+            file=sys.stderr,
+        )
         return 2
     try:
         path = find_toy(args.number)
@@ -86,11 +90,15 @@ def _doctor(args: argparse.Namespace) -> int:
 
 def _banner(server: CafeServer, api_key: str | None) -> str:
     if api_key is None:
-        key_line = "export CAFE_API_KEY=sk-local        # any non-empty text: this server checks no key"
+        key_line = (
+            "export CAFE_API_KEY=sk-local        # any non-empty text: this server checks no key"
+        )
         key_note = "any key is accepted"
     else:
-        key_line = (f"export CAFE_API_KEY=YOUR-KEY        "
-                    f"# the value you passed to --api-key ({mask_key(api_key)})")
+        key_line = (
+            f"export CAFE_API_KEY=YOUR-KEY        "
+            f"# the value you passed to --api-key ({mask_key(api_key)})"
+        )
         key_note = f"requests must carry the key you gave ({mask_key(api_key)})"
     lines = [
         f"cafe serve: a scripted OpenAI-compatible endpoint at {server.base_url}",
@@ -106,14 +114,18 @@ def _banner(server: CafeServer, api_key: str | None) -> str:
         "then `cafe doctor` to check. Press Ctrl-C to stop.",
     ]
     if not ipaddress.ip_address(server.server_address[0]).is_loopback:
-        lines.append("Note: this server listens beyond loopback; "
-                     "anyone who can reach this machine can use it.")
+        lines.append(
+            "Note: this server listens beyond loopback; "
+            "anyone who can reach this machine can use it."
+        )
     return "\n".join(lines)
 
 
 def _replies_note(label: str) -> str:
     if label == "default":
-        return "the default rule (the first tool offered, smallest arguments); --session NN fits a toy"
+        return (
+            "the default rule (the first tool offered, smallest arguments); --session NN fits a toy"
+        )
     if label.startswith("session-"):
         return f"the script for session {label.removeprefix('session-')}'s toy and notebook"
     return "your script file"
@@ -150,24 +162,41 @@ def serve_forever(
     out = out or sys.stdout
     try:
         script, label = _chosen_script(script_path, session)
-        server = make_server(script, api_key=api_key, host=host, port=port, log_requests=log_requests,
-                             faults=faults, label=label)
+        server = make_server(
+            script,
+            api_key=api_key,
+            host=host,
+            port=port,
+            log_requests=log_requests,
+            faults=faults,
+            label=label,
+        )
     except ValueError as exc:
         print(f"cafe serve: {exc}", file=sys.stderr)
         return 2
     except PermissionError as exc:
-        print(f"cafe serve: not allowed to listen on {host}:{port} ({exc.strerror or exc}). Ports below "
-              "1024 usually need administrator rights; pick one above 1024 with --port.", file=sys.stderr)
+        print(
+            f"cafe serve: not allowed to listen on {host}:{port} ({exc.strerror or exc}). Ports below "
+            "1024 usually need administrator rights; pick one above 1024 with --port.",
+            file=sys.stderr,
+        )
         return 2
     except (OSError, OverflowError) as exc:
         reason = getattr(exc, "strerror", None) or exc
-        print(f"cafe serve: could not listen on {host}:{port} ({reason}). Is another server using "
-              "that port? Pick another with --port, or --port 0 for any free one.", file=sys.stderr)
+        print(
+            f"cafe serve: could not listen on {host}:{port} ({reason}). Is another server using "
+            "that port? Pick another with --port, or --port 0 for any free one.",
+            file=sys.stderr,
+        )
         return 2
     # Ctrl-C and SIGTERM both mean "stop cleanly", even if our parent started us ignoring SIGINT.
     previous = {}
-    if threading.current_thread() is threading.main_thread():  # only the main thread may set handlers
-        previous = {sig: signal.signal(sig, _raise_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    if (
+        threading.current_thread() is threading.main_thread()
+    ):  # only the main thread may set handlers
+        previous = {
+            sig: signal.signal(sig, _raise_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)
+        }
     print(_banner(server, api_key), file=out, flush=True)
     if faults is not None:
         print(f"Misbehaving on purpose: {faults}.", file=out, flush=True)
@@ -186,9 +215,15 @@ def serve_forever(
 
 def _faults(args: argparse.Namespace) -> Faults | None:
     """The `Faults` the --fault-* flags ask for, or None when there are none."""
-    chosen = {"status": args.fault_status, "retry_after_s": args.fault_retry_after,
-              "delay_s": args.fault_delay, "trickle_s": args.fault_trickle,
-              "malformed": args.fault_malformed, "reply": args.fault_reply, "times": args.fault_times}
+    chosen = {
+        "status": args.fault_status,
+        "retry_after_s": args.fault_retry_after,
+        "delay_s": args.fault_delay,
+        "trickle_s": args.fault_trickle,
+        "malformed": args.fault_malformed,
+        "reply": args.fault_reply,
+        "times": args.fault_times,
+    }
     given = {name: value for name, value in chosen.items() if value not in (None, False)}
     return Faults(**given) if given else None
 
@@ -199,8 +234,15 @@ def _serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"cafe serve: {exc}", file=sys.stderr)
         return 2
-    return serve_forever(host=args.host, port=args.port, api_key=args.api_key, script_path=args.script,
-                         session=args.session, log_requests=args.log, faults=faults)
+    return serve_forever(
+        host=args.host,
+        port=args.port,
+        api_key=args.api_key,
+        script_path=args.script,
+        session=args.session,
+        log_requests=args.log,
+        faults=faults,
+    )
 
 
 def _seconds(text: str) -> float:
@@ -219,39 +261,74 @@ def _port(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number; use 0 to 65535.") from None
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a port number; use 0 to 65535."
+        ) from None
     if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port number; use 0 to 65535 (0 picks a free one).")
+        raise argparse.ArgumentTypeError(
+            f"{port} is not a port number; use 0 to 65535 (0 picks a free one)."
+        )
     return port
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cafe", description="The Agent Harness Path course tools.")
+    parser = argparse.ArgumentParser(
+        prog="cafe", description="The Agent Harness Path course tools."
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     doctor = sub.add_parser("doctor", help="check the mode, the endpoint, the key and the model")
-    doctor.add_argument("--timeout", type=_seconds, default=10.0,
-                        help="seconds each chat check may wait for a reply (default 10); "
-                             "the model list, checked first, waits at most 5")
+    doctor.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=10.0,
+        help="seconds each chat check may wait for a reply (default 10); "
+        "the model list, checked first, waits at most 5",
+    )
     doctor.set_defaults(run=_doctor)
 
-    toy = sub.add_parser("toy", usage=TOY_USAGE, help="run a session's toy script, e.g. `cafe toy 07`")
+    toy = sub.add_parser(
+        "toy", usage=TOY_USAGE, help="run a session's toy script, e.g. `cafe toy 07`"
+    )
     toy.add_argument("number", nargs="?", help="the session number: 7, 07 or s07 (required)")
-    toy.add_argument("toy_args", nargs=argparse.REMAINDER, help="anything after the number is passed on to the toy")
+    toy.add_argument(
+        "toy_args",
+        nargs=argparse.REMAINDER,
+        help="anything after the number is passed on to the toy",
+    )
     toy.set_defaults(run=_toy)
 
-    serve = sub.add_parser("serve", help="run a local OpenAI-compatible endpoint answering from a script")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
-    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    serve = sub.add_parser(
+        "serve", help="run a local OpenAI-compatible endpoint answering from a script"
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)"
+    )
+    serve.add_argument(
+        "--port",
+        type=_port,
+        default=8000,
+        help="port to listen on (default 8000; 0 picks a free one)",
+    )
     serve.add_argument("--api-key", default=None, help="require this key (401 without it)")
-    serve.add_argument("--script", default=None, help="a JSON script of replies (default: the built-in responder)")
-    serve.add_argument("--session", default=None, metavar="NN",
-                       help="answer from session NN's rehearsal script, so its toy's story reads live (00, 01, 13, 14)")
-    serve.add_argument("--log", action="store_true", help="print one line per request (never the key)")
+    serve.add_argument(
+        "--script", default=None, help="a JSON script of replies (default: the built-in responder)"
+    )
+    serve.add_argument(
+        "--session",
+        default=None,
+        metavar="NN",
+        help="answer from session NN's rehearsal script, so its toy's story reads live (00, 01, 13, 14)",
+    )
+    serve.add_argument(
+        "--log", action="store_true", help="print one line per request (never the key)"
+    )
     _fault_flags(serve)
     serve.set_defaults(run=_serve)
 
-    local = sub.add_parser("local", help="serve a small real model on this machine (needs the [local] extra)")
+    local = sub.add_parser(
+        "local", help="serve a small real model on this machine (needs the [local] extra)"
+    )
     local.add_argument("--port", type=_port, default=8011, help="port to listen on (default 8011)")
     local.set_defaults(run=_local)
     return parser
@@ -265,15 +342,41 @@ def _local(args: argparse.Namespace) -> int:
 
 def _fault_flags(serve: argparse.ArgumentParser) -> None:
     """`cafe serve --fault-*`: make chat completions misbehave, to rehearse the unhappy paths."""
-    faults = serve.add_argument_group("faults", "misbehave on purpose (chat completions only), "
-                                      "to see how `cafe doctor` and your harness name each fault")
-    faults.add_argument("--fault-status", type=int, metavar="CODE", help="answer with this HTTP error, e.g. 429 or 503")
-    faults.add_argument("--fault-retry-after", type=int, metavar="S", help="with --fault-status 429: the Retry-After to send")
-    faults.add_argument("--fault-delay", type=_seconds, metavar="S", help="wait this long before answering")
-    faults.add_argument("--fault-trickle", type=_seconds, metavar="S", help="send the answer one byte every S seconds")
-    faults.add_argument("--fault-malformed", action="store_true", help="answer 200 with JSON cut off mid-way")
-    faults.add_argument("--fault-reply", choices=sorted(REPLY_FAULTS), help="answer 200 with this wrong answer")
-    faults.add_argument("--fault-times", type=int, metavar="N", help="misbehave on the first N requests only")
+    faults = serve.add_argument_group(
+        "faults",
+        "misbehave on purpose (chat completions only), "
+        "to see how `cafe doctor` and your harness name each fault",
+    )
+    faults.add_argument(
+        "--fault-status",
+        type=int,
+        metavar="CODE",
+        help="answer with this HTTP error, e.g. 429 or 503",
+    )
+    faults.add_argument(
+        "--fault-retry-after",
+        type=int,
+        metavar="S",
+        help="with --fault-status 429: the Retry-After to send",
+    )
+    faults.add_argument(
+        "--fault-delay", type=_seconds, metavar="S", help="wait this long before answering"
+    )
+    faults.add_argument(
+        "--fault-trickle",
+        type=_seconds,
+        metavar="S",
+        help="send the answer one byte every S seconds",
+    )
+    faults.add_argument(
+        "--fault-malformed", action="store_true", help="answer 200 with JSON cut off mid-way"
+    )
+    faults.add_argument(
+        "--fault-reply", choices=sorted(REPLY_FAULTS), help="answer 200 with this wrong answer"
+    )
+    faults.add_argument(
+        "--fault-times", type=int, metavar="N", help="misbehave on the first N requests only"
+    )
 
 
 def run_command(run: Callable[[], int], *, name: str | None = None) -> int:

@@ -38,9 +38,27 @@ from cafe.schema.ticket import Failure, parse_draft
 from cafe.trace.spans import CHECK_LINES, ERROR_TYPE, OUTPUT_MESSAGES, Span, Trace
 
 __all__ = [
-    "FailureClass", "FAILURE_CLASSES", "SETUP_PROBLEMS", "EXAMPLES_PER_CLASS", "Runner", "FailureKey", "failure_key",
-    "attempt_keys", "holds_throughout", "comes_back", "changes", "Run", "CLASS_TESTS", "class_tests",
-    "classify", "code", "Taxonomy", "sort_runs", "first_fix", "run_shift", "run_from_trace",
+    "FailureClass",
+    "FAILURE_CLASSES",
+    "SETUP_PROBLEMS",
+    "EXAMPLES_PER_CLASS",
+    "Runner",
+    "FailureKey",
+    "failure_key",
+    "attempt_keys",
+    "holds_throughout",
+    "comes_back",
+    "changes",
+    "Run",
+    "CLASS_TESTS",
+    "class_tests",
+    "classify",
+    "code",
+    "Taxonomy",
+    "sort_runs",
+    "first_fix",
+    "run_shift",
+    "run_from_trace",
 ]
 
 # The five classes, declared in precedence order: when several tests hold, the earliest wins.
@@ -85,11 +103,13 @@ def comes_back(keys: Sequence[frozenset[FailureKey]]) -> list[FailureKey]:
     """Failures that were present, then absent on a later attempt, then present again; the one
     seen first comes first (ties in key order)."""
     back = []
-    seen = sorted(set().union(*keys), key=lambda key: (next(i for i, a in enumerate(keys) if key in a), key))
+    seen = sorted(
+        set().union(*keys), key=lambda key: (next(i for i, a in enumerate(keys) if key in a), key)
+    )
     for key in seen:
         present = [key in attempt for attempt in keys]
         first, last = present.index(True), len(present) - 1 - present[::-1].index(True)
-        if not all(present[first:last + 1]):
+        if not all(present[first : last + 1]):
             back.append(key)
     return back
 
@@ -112,8 +132,10 @@ class Run:
 
     def __post_init__(self) -> None:
         if (self.result is None) == (self.transport is None):
-            raise ValueError("A Run holds a result or a transport failure, exactly one: pass "
-                             "Run(spec, result=...) or Run(spec, transport='timeout').")
+            raise ValueError(
+                "A Run holds a result or a transport failure, exactly one: pass "
+                "Run(spec, result=...) or Run(spec, transport='timeout')."
+            )
 
     @property
     def passed(self) -> bool:
@@ -129,13 +151,17 @@ def _attempts(run: Run) -> list[frozenset[FailureKey]]:
 # The test for each class, in `FAILURE_CLASSES` order. They overlap on purpose: a run whose table
 # is missing on every attempt while its other failures come and go passes three of them.
 # `classify` takes the first that holds, which is what keeps the classes apart.
-CLASS_TESTS: Mapping[str, Callable[[Run], bool]] = MappingProxyType({
-    "transport": lambda run: run.transport is not None,
-    "blocked": lambda run: run.result is not None and run.result.stop_reason == "policy_violation",
-    "systematic": lambda run: bool(holds_throughout(_attempts(run))),
-    "alternating": lambda run: bool(comes_back(_attempts(run))),
-    "drifting": lambda run: changes(_attempts(run)),
-})
+CLASS_TESTS: Mapping[str, Callable[[Run], bool]] = MappingProxyType(
+    {
+        "transport": lambda run: run.transport is not None,
+        "blocked": lambda run: (
+            run.result is not None and run.result.stop_reason == "policy_violation"
+        ),
+        "systematic": lambda run: bool(holds_throughout(_attempts(run))),
+        "alternating": lambda run: bool(comes_back(_attempts(run))),
+        "drifting": lambda run: changes(_attempts(run)),
+    }
+)
 assert tuple(CLASS_TESTS) == FAILURE_CLASSES
 
 
@@ -145,8 +171,10 @@ def _as_run(run: Run | RepairResult | Trace) -> Run:
     if isinstance(run, Trace):
         return run_from_trace(run)
     if not isinstance(run, Run):
-        raise TypeError(f"classify() takes a cafe.taxonomy.Run, a cafe.repair.RepairResult or a "
-                        f"cafe.trace.spans.Trace, not {type(run).__name__}.")
+        raise TypeError(
+            f"classify() takes a cafe.taxonomy.Run, a cafe.repair.RepairResult or a "
+            f"cafe.trace.spans.Trace, not {type(run).__name__}."
+        )
     return run
 
 
@@ -164,12 +192,16 @@ def classify(run: Run | RepairResult) -> str:
     """
     run = _as_run(run)
     if run.passed:
-        raise ValueError("This run passed, so it has no failure class; classify the runs that did not "
-                         "pass (sort_runs skips passed runs for you).")
+        raise ValueError(
+            "This run passed, so it has no failure class; classify the runs that did not "
+            "pass (sort_runs skips passed runs for you)."
+        )
     held = class_tests(run)
     if not held:
-        raise ValueError("No class test holds for this run: an exhausted run needs at least one attempt, "
-                         "and every attempt must have failed a check (as repair_ticket's runs do).")
+        raise ValueError(
+            "No class test holds for this run: an exhausted run needs at least one attempt, "
+            "and every attempt must have failed a check (as repair_ticket's runs do)."
+        )
     return held[0]
 
 
@@ -209,13 +241,19 @@ class Taxonomy:
 
     def __post_init__(self) -> None:
         if tuple(self.counts) != FAILURE_CLASSES:
-            raise ValueError(f"counts must list every class in order, {FAILURE_CLASSES}; got {tuple(self.counts)}.")
+            raise ValueError(
+                f"counts must list every class in order, {FAILURE_CLASSES}; got {tuple(self.counts)}."
+            )
         if self.passed + sum(self.counts.values()) != self.runs:
-            raise ValueError(f"The counts do not add up: {self.passed} passed + {sum(self.counts.values())} "
-                             f"classified != {self.runs} runs. Every run must be in exactly one place.")
+            raise ValueError(
+                f"The counts do not add up: {self.passed} passed + {sum(self.counts.values())} "
+                f"classified != {self.runs} runs. Every run must be in exactly one place."
+            )
         for name in FAILURE_CLASSES:
             if sum(n for kind, _, n in self.piles if kind == name) != self.counts[name]:
-                raise ValueError(f"The {name} piles do not add up to its count, {self.counts[name]}.")
+                raise ValueError(
+                    f"The {name} piles do not add up to its count, {self.counts[name]}."
+                )
         object.__setattr__(self, "counts", MappingProxyType(dict(self.counts)))
         object.__setattr__(self, "examples", MappingProxyType(dict(self.examples)))
 
@@ -236,8 +274,10 @@ def sort_runs(runs: Iterable[Run]) -> Taxonomy:
     examples: dict[str, list[Run]] = {name: [] for name in FAILURE_CLASSES}
     for run in runs:
         if not isinstance(run, Run):
-            raise TypeError(f"sort_runs() takes cafe.taxonomy.Run records (run_shift makes them), "
-                            f"not {type(run).__name__}.")
+            raise TypeError(
+                f"sort_runs() takes cafe.taxonomy.Run records (run_shift makes them), "
+                f"not {type(run).__name__}."
+            )
         if run.passed:
             continue
         kind = classify(run)
@@ -247,9 +287,13 @@ def sort_runs(runs: Iterable[Run]) -> Taxonomy:
             examples[kind].append(run)
     rank = {name: i for i, name in enumerate(FAILURE_CLASSES)}
     ordered = sorted(piles.items(), key=lambda item: (-item[1], rank[item[0][0]], item[0][1]))
-    return Taxonomy(len(runs), sum(run.passed for run in runs), counts,
-                    tuple((kind, check, n) for (kind, check), n in ordered),
-                    {name: tuple(found) for name, found in examples.items()})
+    return Taxonomy(
+        len(runs),
+        sum(run.passed for run in runs),
+        counts,
+        tuple((kind, check, n) for (kind, check), n in ordered),
+        {name: tuple(found) for name, found in examples.items()},
+    )
 
 
 def first_fix(taxonomy: Taxonomy) -> tuple[str, str, int] | None:
@@ -261,8 +305,13 @@ def first_fix(taxonomy: Taxonomy) -> tuple[str, str, int] | None:
     return next((pile for pile in taxonomy.piles if pile[0] != "blocked"), None)
 
 
-def run_shift(orders: Iterable[OrderSpec], generate: Generator, *, runner: Runner = repair_ticket,
-              on_run: Callable[[Run], None] | None = None) -> tuple[Run, ...]:
+def run_shift(
+    orders: Iterable[OrderSpec],
+    generate: Generator,
+    *,
+    runner: Runner = repair_ticket,
+    on_run: Callable[[Run], None] | None = None,
+) -> tuple[Run, ...]:
     """Run every order through `runner` (default `repair_ticket`) with the same generator.
 
     An `EndpointError` ends that order's run as a transport failure and the shift goes on, unless
@@ -279,7 +328,9 @@ def run_shift(orders: Iterable[OrderSpec], generate: Generator, *, runner: Runne
             run = Run(spec, transport=exc.kind, detail=str(exc))
         else:
             if not isinstance(result, RepairResult):
-                raise TypeError(f"The runner returned {type(result).__name__}; it must return a RepairResult.")
+                raise TypeError(
+                    f"The runner returned {type(result).__name__}; it must return a RepairResult."
+                )
             run = Run(spec, result=result)
         runs.append(run)
         if on_run is not None:
@@ -295,11 +346,11 @@ def _failure(line: str) -> Failure:
     check, _, rest = line.partition(": ")
     for found in re.finditer(r"\. Fix: ", rest):
         try:
-            span = ast.literal_eval(rest[:found.start()])
+            span = ast.literal_eval(rest[: found.start()])
         except (ValueError, SyntaxError):
             continue
         if isinstance(span, str):
-            return Failure(check, span, rest[found.end():])
+            return Failure(check, span, rest[found.end() :])
     raise ValueError(f"{line!r} is not a failure line as cafe.schema.Failure.line() writes one.")
 
 
@@ -320,19 +371,37 @@ def run_from_trace(trace: Trace) -> Run:
     spec = OrderSpec(table, tuple(items)) if isinstance(table, int) and items else None
     if trace.stop_reason is None:
         if root.get(ERROR_TYPE) not in ("EndpointError", "RequestRejected"):
-            raise ValueError(f"This trace's run ended on {root.get(ERROR_TYPE)!r}, not a stop reason or an "
-                             "endpoint failure; it is not a finished repair_ticket run.")
+            raise ValueError(
+                f"This trace's run ended on {root.get(ERROR_TYPE)!r}, not a stop reason or an "
+                "endpoint failure; it is not a finished repair_ticket run."
+            )
         return Run(spec, transport="other", detail=f"the trace ends on {root.get(ERROR_TYPE)}")
     attempt_spans = sorted(trace.of_kind("attempt"), key=lambda s: s.start_s)
-    attempts = tuple(Attempt(n, "", _checked(trace, span, "check ticket"), 0, None)
-                     for n, span in enumerate(attempt_spans, start=1))
+    attempts = tuple(
+        Attempt(n, "", _checked(trace, span, "check ticket"), 0, None)
+        for n, span in enumerate(attempt_spans, start=1)
+    )
     ticket = None
     if trace.stop_reason == "passed":
-        calls = [s for s in trace.children(attempt_spans[-1]) if s.kind == "model_call"] if attempt_spans else []
-        parts = [p for m in (calls[-1].get(OUTPUT_MESSAGES) or [] if calls else []) for p in m.get("parts", [])]
+        calls = (
+            [s for s in trace.children(attempt_spans[-1]) if s.kind == "model_call"]
+            if attempt_spans
+            else []
+        )
+        parts = [
+            p
+            for m in (calls[-1].get(OUTPUT_MESSAGES) or [] if calls else [])
+            for p in m.get("parts", [])
+        ]
         ticket = parse_draft("".join(str(p.get("content", "")) for p in parts)).ticket
         if ticket is None:
             raise ValueError("This trace says the run passed, but its last draft is not a ticket.")
-    return Run(spec, result=RepairResult(trace.stop_reason, ticket, attempts,  # type: ignore[arg-type]
-                                         blocked_by=_checked(trace, root, "check policy")))
-
+    return Run(
+        spec,
+        result=RepairResult(
+            trace.stop_reason,
+            ticket,
+            attempts,  # type: ignore[arg-type]
+            blocked_by=_checked(trace, root, "check policy"),
+        ),
+    )

@@ -20,8 +20,14 @@ from typing import Any
 import pytest
 
 CHROMIUM_FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--disable-dev-shm-usage",
 )
 WINDOW = (1400, 1000)
@@ -32,34 +38,52 @@ INSTALL = "sudo apt-get install chromium chromium-driver"  # Debian and Ubuntu p
 
 def browser_required() -> bool:
     """True in CI: `.ci/run` sets CAFE_REQUIRE_BROWSER=1; CI services set CI=true."""
-    return os.environ.get("CAFE_REQUIRE_BROWSER") == "1" or os.environ.get("CI", "").lower() == "true"
+    return (
+        os.environ.get("CAFE_REQUIRE_BROWSER") == "1" or os.environ.get("CI", "").lower() == "true"
+    )
 
 
 def _missing(reason: str) -> None:
     """Fail where the browser is required, skip (saying how to install it) everywhere else."""
     if browser_required():
-        pytest.fail(f"{reason}, and this run requires the browser tests (CAFE_REQUIRE_BROWSER=1 or CI=true). "
-                    f"Install it: {INSTALL}; pip install selenium.", pytrace=False)
-    pytest.skip(f"browser test not run: {reason}. To run it: {INSTALL} (and pip install selenium), "
-                "then pytest -m browser")
+        pytest.fail(
+            f"{reason}, and this run requires the browser tests (CAFE_REQUIRE_BROWSER=1 or CI=true). "
+            f"Install it: {INSTALL}; pip install selenium.",
+            pytrace=False,
+        )
+    pytest.skip(
+        f"browser test not run: {reason}. To run it: {INSTALL} (and pip install selenium), "
+        "then pytest -m browser"
+    )
 
 
 def locate_browser() -> tuple[str, str]:
     """(chromium binary, chromedriver) from PATH; skips or fails, saying what to install, when missing."""
     if os.environ.get("CAFE_SKIP_BROWSER") == "1":
         if browser_required():
-            pytest.fail("CAFE_SKIP_BROWSER=1, but this run requires the browser tests (CAFE_REQUIRE_BROWSER=1 "
-                        "or CI=true); unset one of them", pytrace=False)
+            pytest.fail(
+                "CAFE_SKIP_BROWSER=1, but this run requires the browser tests (CAFE_REQUIRE_BROWSER=1 "
+                "or CI=true); unset one of them",
+                pytrace=False,
+            )
         pytest.skip("CAFE_SKIP_BROWSER=1: browser test skipped on purpose")
     try:
         import selenium  # noqa: F401
     except ImportError:
         _missing("selenium is not installed")
-    binary = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
-                   if shutil.which(name)), None)
+    binary = next(
+        (
+            shutil.which(name)
+            for name in ("chromium", "chromium-browser", "google-chrome")
+            if shutil.which(name)
+        ),
+        None,
+    )
     chromedriver = shutil.which("chromedriver")
     if binary is None:
-        _missing("Chromium is not installed (no chromium, chromium-browser or google-chrome on PATH)")
+        _missing(
+            "Chromium is not installed (no chromium, chromium-browser or google-chrome on PATH)"
+        )
     if chromedriver is None:
         _missing("chromedriver is not installed (no chromedriver on PATH)")
     return binary, chromedriver  # type: ignore[return-value]
@@ -73,7 +97,11 @@ def chromium_driver(profile: Path, window: tuple[int, int] = WINDOW) -> Iterator
 
     options = webdriver.ChromeOptions()
     options.binary_location = binary
-    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size={window[0]},{window[1]}"):
+    for flag in (
+        *CHROMIUM_FLAGS,
+        f"--user-data-dir={profile}",
+        f"--window-size={window[0]},{window[1]}",
+    ):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(chromedriver), options=options)
     try:

@@ -15,7 +15,12 @@ MODEL = "cafe-scripted"
 
 def live_env(base_url: str, *, key: str = KEY, model: str = MODEL) -> dict[str, str]:
     """The environment of a learner in live mode pointed at `base_url`."""
-    return {"COURSE_MODE": "live", "CAFE_BASE_URL": base_url, "CAFE_API_KEY": key, "CAFE_MODEL": model}
+    return {
+        "COURSE_MODE": "live",
+        "CAFE_BASE_URL": base_url,
+        "CAFE_API_KEY": key,
+        "CAFE_MODEL": model,
+    }
 
 
 # Sockets dead_url() holds for the rest of the test run (see there).

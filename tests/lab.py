@@ -31,12 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-LAB_START_S = 120.0      # JupyterLab's first start on a busy 2-core machine takes a few seconds
-NOTEBOOK_OPEN_S = 90.0   # the page, its extensions and the kernel
-RUN_ALL_S = 240.0        # every cell of a notebook whose stories run real pytest (session 13)
-CELL_S = 60.0            # one cell
-WIDGET_S = 30.0          # a widget's DOM node or a comm message's effect
-REST_S = 30.0            # one REST call; shutting a kernel down waits for it to exit
+LAB_START_S = 120.0  # JupyterLab's first start on a busy 2-core machine takes a few seconds
+NOTEBOOK_OPEN_S = 90.0  # the page, its extensions and the kernel
+RUN_ALL_S = 240.0  # every cell of a notebook whose stories run real pytest (session 13)
+CELL_S = 60.0  # one cell
+WIDGET_S = 30.0  # a widget's DOM node or a comm message's effect
+REST_S = 30.0  # one REST call; shutting a kernel down waits for it to exit
 POLL_S = 0.1
 
 TOKEN = "cafe-lab-test-token"
@@ -56,10 +56,10 @@ class LabTimeout(AssertionError):
 
 @dataclass(frozen=True)
 class Lab:
-    url: str            # http://127.0.0.1:PORT
+    url: str  # http://127.0.0.1:PORT
     token: str
-    home: Path          # HOME and CAFE_HOME live under it
-    work: Path          # the folder JupyterLab serves (holds the copied notebooks)
+    home: Path  # HOME and CAFE_HOME live under it
+    work: Path  # the folder JupyterLab serves (holds the copied notebooks)
     log: Path
 
     @property
@@ -71,12 +71,17 @@ class Lab:
         return self.cafe_home / "progress.json"
 
     def progress(self) -> dict[str, Any]:
-        return json.loads(self.progress_file.read_text(encoding="utf-8")) if self.progress_file.exists() else {}
+        return (
+            json.loads(self.progress_file.read_text(encoding="utf-8"))
+            if self.progress_file.exists()
+            else {}
+        )
 
     def api(self, method: str, path: str) -> Any:
         """One call to the server's REST API (`/api/...`); its JSON answer, or None when it has none."""
-        request = urllib.request.Request(f"{self.url}{path}", method=method,
-                                         headers={"Authorization": f"token {self.token}"})
+        request = urllib.request.Request(
+            f"{self.url}{path}", method=method, headers={"Authorization": f"token {self.token}"}
+        )
         with urllib.request.urlopen(request, timeout=REST_S) as answer:
             body = answer.read()
         return json.loads(body) if body else None
@@ -115,10 +120,16 @@ def lab_environment(home: Path) -> dict[str, str]:
     """The environment JupyterLab (and so the kernel) gets: a private home, widgets drawn."""
     env = {k: v for k, v in os.environ.items() if k not in ("CAFE_HEADLESS", "CAFE_HOME")}
     jupyter = home / ".jupyter"
-    env.update(HOME=str(home), CAFE_HOME=str(home / ".cafe"), JUPYTER_CONFIG_DIR=str(jupyter),
-               JUPYTER_DATA_DIR=str(home / "jupyter-data"), JUPYTER_RUNTIME_DIR=str(home / "jupyter-runtime"),
-               JUPYTERLAB_SETTINGS_DIR=str(jupyter / "lab" / "user-settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(jupyter / "lab" / "workspaces"), COURSE_MODE="offline")
+    env.update(
+        HOME=str(home),
+        CAFE_HOME=str(home / ".cafe"),
+        JUPYTER_CONFIG_DIR=str(jupyter),
+        JUPYTER_DATA_DIR=str(home / "jupyter-data"),
+        JUPYTER_RUNTIME_DIR=str(home / "jupyter-runtime"),
+        JUPYTERLAB_SETTINGS_DIR=str(jupyter / "lab" / "user-settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(jupyter / "lab" / "workspaces"),
+        COURSE_MODE="offline",
+    )
     return env
 
 
@@ -132,17 +143,31 @@ def running_lab(tmp: Path) -> Iterator[Lab]:
         _write_json(Path(env["JUPYTERLAB_SETTINGS_DIR"]) / name, settings)
     _write_json(Path(env["JUPYTER_CONFIG_DIR"]) / "labconfig" / "page_config.json", PAGE_CONFIG)
     port, log = _free_port(), tmp / "jupyterlab.log"
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
-               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-               f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={work}"]
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--allow-root",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={TOKEN}",
+        f"--ServerApp.root_dir={work}",
+    ]
     with log.open("w") as sink:
-        process = subprocess.Popen(command, env=env, cwd=work, stdout=sink, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            command, env=env, cwd=work, stdout=sink, stderr=subprocess.STDOUT
+        )
     lab = Lab(f"http://127.0.0.1:{port}", TOKEN, home, work, log)
     try:
         _wait_for_status(lab, process)
         yield lab
     finally:
-        if process.poll() is None:  # kernels first: a server stopping with one up may use all its grace
+        if (
+            process.poll() is None
+        ):  # kernels first: a server stopping with one up may use all its grace
             with suppress(OSError):  # (and a failure here leaves `terminate` to end them)
                 lab.shut_down_kernels()
         process.terminate()
@@ -167,7 +192,11 @@ def _wait_for_status(lab: Lab, process: subprocess.Popen) -> None:
 
 
 def _tail(path: Path, lines: int = 30) -> str:
-    return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]) if path.exists() else ""
+    return (
+        "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
+        if path.exists()
+        else ""
+    )
 
 
 def notebook_cells(notebook: Path) -> list[dict[str, Any]]:
@@ -206,8 +235,10 @@ class LabPage:
                 return value
             if time.monotonic() > deadline:
                 shot = self.screenshot("timeout")
-                raise LabTimeout(f"waited {timeout:.0f} s for {what}; screenshot {shot}; the page shows:\n"
-                                 f"{self.body_text()[-3000:]}")
+                raise LabTimeout(
+                    f"waited {timeout:.0f} s for {what}; screenshot {shot}; the page shows:\n"
+                    f"{self.body_text()[-3000:]}"
+                )
             time.sleep(POLL_S)
 
     def body_text(self) -> str:
@@ -215,7 +246,9 @@ class LabPage:
 
     def show(self, index: int) -> None:
         """Scroll cell `index` to the top of the notebook panel, where a screenshot will see it."""
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'start'});", self.cell(index))
+        self.driver.execute_script(
+            "arguments[0].scrollIntoView({block: 'start'});", self.cell(index)
+        )
 
     def screenshot(self, name: str) -> Path:
         path = self.shots / f"{self.name}-{name}.png"
@@ -227,7 +260,9 @@ class LabPage:
     def open(self) -> None:
         """Load JupyterLab afresh with only this notebook open: a workspace of its own (named after
         it) has no tabs left over from the notebook the same browser worked before."""
-        self.driver.get(f"{self.lab.url}/lab/workspaces/{self.name}/tree/{self.notebook}?token={self.lab.token}")
+        self.driver.get(
+            f"{self.lab.url}/lab/workspaces/{self.name}/tree/{self.notebook}?token={self.lab.token}"
+        )
         self.wait("the notebook's cells", lambda: self._cells(), NOTEBOOK_OPEN_S)
         self.wait("the kernel to start", self._kernel_ready, NOTEBOOK_OPEN_S)
 
@@ -238,7 +273,9 @@ class LabPage:
         if accept:
             accept[0].click()
             return False
-        named = self.driver.find_elements("css selector", ".jp-NotebookPanel-toolbar .jp-KernelName")
+        named = self.driver.find_elements(
+            "css selector", ".jp-NotebookPanel-toolbar .jp-KernelName"
+        )
         return bool(named) and "No Kernel" not in named[0].text and self.kernel_status() == "idle"
 
     def _cells(self) -> list[Any]:
@@ -258,14 +295,17 @@ class LabPage:
     def output(self, index: int) -> str:
         return self.driver.execute_script(
             "const out = arguments[0].querySelector('.jp-OutputArea'); return out ? out.innerText : '';",
-            self.cell(index))
+            self.cell(index),
+        )
 
     def prompts(self) -> list[str]:
         """Every cell's input prompt (`[3]:`, `[*]:`, or empty), read in one round trip to the browser."""
         return self.driver.execute_script(
             "return Array.from(document.querySelectorAll(arguments[0]), cell => {"
             " const prompt = cell.querySelector('.jp-InputPrompt');"
-            " return prompt ? prompt.innerText.trim() : ''; });", CELLS)
+            " return prompt ? prompt.innerText.trim() : ''; });",
+            CELLS,
+        )
 
     def run_all(self, code_cells: list[int]) -> None:
         """Run > Run All Cells, then wait until every code cell shows an execution count."""
@@ -273,16 +313,33 @@ class LabPage:
 
         def every_code_cell_ran() -> bool:
             prompts = self.prompts()
-            return all(re.fullmatch(r"\[\d+\]:", prompts[i]) for i in code_cells) and self.kernel_status() == "idle"
+            return (
+                all(re.fullmatch(r"\[\d+\]:", prompts[i]) for i in code_cells)
+                and self.kernel_status() == "idle"
+            )
 
         self.wait("every code cell to run", every_code_cell_ran, RUN_ALL_S)
 
     def _menu(self, menu: str, item: str) -> None:
-        bar = self.wait(f"the {menu} menu", lambda: [e for e in self.driver.find_elements(
-            "css selector", ".lm-MenuBar-itemLabel") if e.text == menu], WIDGET_S)
+        bar = self.wait(
+            f"the {menu} menu",
+            lambda: [
+                e
+                for e in self.driver.find_elements("css selector", ".lm-MenuBar-itemLabel")
+                if e.text == menu
+            ],
+            WIDGET_S,
+        )
         bar[0].click()
-        entry = self.wait(f"the menu item {item!r}", lambda: [e for e in self.driver.find_elements(
-            "css selector", ".lm-Menu-itemLabel") if e.text == item], WIDGET_S)
+        entry = self.wait(
+            f"the menu item {item!r}",
+            lambda: [
+                e
+                for e in self.driver.find_elements("css selector", ".lm-Menu-itemLabel")
+                if e.text == item
+            ],
+            WIDGET_S,
+        )
         entry[0].click()
 
     def run_cell(self, index: int) -> str:
@@ -292,10 +349,18 @@ class LabPage:
 
         before = self.prompt(index)
         self.cell(index).find_element("css selector", ".jp-InputPrompt").click()
-        ActionChains(self.driver).send_keys(Keys.ESCAPE).key_down(Keys.SHIFT).send_keys(Keys.ENTER) \
-            .key_up(Keys.SHIFT).perform()
-        self.wait(f"cell #{index} to run again", lambda: re.fullmatch(r"\[\d+\]:", self.prompt(index))
-                  and self.prompt(index) != before and self.kernel_status() == "idle", CELL_S)
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).key_down(Keys.SHIFT).send_keys(
+            Keys.ENTER
+        ).key_up(Keys.SHIFT).perform()
+        self.wait(
+            f"cell #{index} to run again",
+            lambda: (
+                re.fullmatch(r"\[\d+\]:", self.prompt(index))
+                and self.prompt(index) != before
+                and self.kernel_status() == "idle"
+            ),
+            CELL_S,
+        )
         return self.output(index)
 
     def replace_source(self, index: int, code: str) -> None:
@@ -306,26 +371,39 @@ class LabPage:
         assert "\n" not in code, "type one line: the editor indents after a colon"
         editor = self.cell(index).find_element("css selector", ".cm-content")
         editor.click()
-        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL) \
-            .send_keys(Keys.DELETE).send_keys(code).perform()
-        self.wait(f"cell #{index} to hold the typed code", lambda: editor.text.strip() == code, WIDGET_S)
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("a").key_up(
+            Keys.CONTROL
+        ).send_keys(Keys.DELETE).send_keys(code).perform()
+        self.wait(
+            f"cell #{index} to hold the typed code", lambda: editor.text.strip() == code, WIDGET_S
+        )
 
     # -- the course's widgets ------------------------------------------------------------------
 
     def click_prediction(self, key: str, option: str) -> None:
         """Click `option` on the predict widget titled with `key`."""
-        xpath = (f"//div[contains(@class,'widget-vbox')][.//div[contains(@class,'widget-html')]"
-                 f"[contains(., '({key})')]]//button[normalize-space(.)={_xpath_text(option)}]")
-        button = self.wait(f"the predict widget {key} with option {option!r}",
-                           lambda: self.driver.find_elements("xpath", xpath), WIDGET_S)[0]
+        xpath = (
+            f"//div[contains(@class,'widget-vbox')][.//div[contains(@class,'widget-html')]"
+            f"[contains(., '({key})')]]//button[normalize-space(.)={_xpath_text(option)}]"
+        )
+        button = self.wait(
+            f"the predict widget {key} with option {option!r}",
+            lambda: self.driver.find_elements("xpath", xpath),
+            WIDGET_S,
+        )[0]
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
         button.click()
-        self.wait(f"option {option!r} to show as chosen", lambda: "mod-active" in (button.get_attribute("class") or ""),
-                  WIDGET_S)
+        self.wait(
+            f"option {option!r} to show as chosen",
+            lambda: "mod-active" in (button.get_attribute("class") or ""),
+            WIDGET_S,
+        )
 
     def reveal_switch(self, key: str) -> Any:
         xpath = f"//button[contains(@class,'widget-toggle-button')][contains(normalize-space(.), ': {key}')]"
-        switch = self.wait(f"the reveal switch {key}", lambda: self.driver.find_elements("xpath", xpath), WIDGET_S)[0]
+        switch = self.wait(
+            f"the reveal switch {key}", lambda: self.driver.find_elements("xpath", xpath), WIDGET_S
+        )[0]
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", switch)
         return switch
 
@@ -342,4 +420,4 @@ def _xpath_text(text: str) -> str:
     """A string literal for XPath 1.0 (which has no escapes)."""
     if "'" not in text:
         return f"'{text}'"
-    return "concat(" + ", \"'\", ".join(f"'{part}'" for part in text.split("'")) + ")"
+    return "concat(" + ', "\'", '.join(f"'{part}'" for part in text.split("'")) + ")"

@@ -22,7 +22,7 @@ TELLING_CHARS = 8
 
 @dataclass(frozen=True)
 class Cell:
-    kind: str   # "markdown" or "code"
+    kind: str  # "markdown" or "code"
     text: str
 
 
@@ -32,7 +32,10 @@ def notebook_cells(source: str) -> list[Cell]:
     for chunk in re.split(r"^# %%", source, flags=re.M)[1:]:
         header, _, body = chunk.partition("\n")
         if "[markdown]" in header:
-            body = "\n".join(line[2:] if line.startswith("# ") else line.lstrip("#") for line in body.splitlines())
+            body = "\n".join(
+                line[2:] if line.startswith("# ") else line.lstrip("#")
+                for line in body.splitlines()
+            )
             cells.append(Cell("markdown", body))
         else:
             cells.append(Cell("code", body))
@@ -65,23 +68,38 @@ def find_spoilers(outcomes: dict[str, Any], lesson: str, notebook: str) -> list[
     """Each place an outcome appears before its prediction is asked for, as a readable line."""
     before_build = lesson.split(BUILD_HEADING, 1)[0]
     cells = notebook_cells(notebook)
-    headings = _headings(lesson) + [h for cell in cells if cell.kind == "markdown" for h in _headings(cell.text)]
+    headings = _headings(lesson) + [
+        h for cell in cells if cell.kind == "markdown" for h in _headings(cell.text)
+    ]
     found = []
     for key, value in sorted(outcomes.items()):
         outcome = shown(value)
         if not telling(outcome):
             continue
-        asked = next((i for i, cell in enumerate(cells)
-                      if cell.kind == "code" and re.search(rf"predict\(\s*\"{re.escape(key)}\"", cell.text)), None)
+        asked = next(
+            (
+                i
+                for i, cell in enumerate(cells)
+                if cell.kind == "code"
+                and re.search(rf"predict\(\s*\"{re.escape(key)}\"", cell.text)
+            ),
+            None,
+        )
         if asked is None:
             found.append(f"{key}: no cell asks for this prediction (its outcome is {outcome!r})")
             continue
         if _contains(before_build, outcome):
-            found.append(f"{key}: the lesson states the outcome {outcome!r} before its Build section")
+            found.append(
+                f"{key}: the lesson states the outcome {outcome!r} before its Build section"
+            )
         above = "\n".join(cell.text for cell in cells[:asked] if cell.kind == "markdown")
         if _contains(above, outcome):
-            found.append(f"{key}: the notebook's text above the prediction states the outcome {outcome!r}")
+            found.append(
+                f"{key}: the notebook's text above the prediction states the outcome {outcome!r}"
+            )
         for heading in headings:
             if _contains(heading, outcome):
-                found.append(f"{key}: the heading {heading.strip()!r} states the outcome {outcome!r}")
+                found.append(
+                    f"{key}: the heading {heading.strip()!r} states the outcome {outcome!r}"
+                )
     return found

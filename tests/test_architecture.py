@@ -17,10 +17,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import style_check  # noqa: E402
+
 from cafe.course.syllabus import MODULE_SESSIONS, SESSIONS, Session, session  # noqa: E402
 
 PACKAGE = ROOT / "cafe"
-WRITTEN = {entry.number for entry in SESSIONS if (ROOT / "sessions" / entry.folder / "lesson.md").exists()}
+WRITTEN = {
+    entry.number for entry in SESSIONS if (ROOT / "sessions" / entry.folder / "lesson.md").exists()
+}
 
 
 def _listing(problems: list[str]) -> str:
@@ -53,12 +56,16 @@ def test_cafe_has_no_import_cycle() -> None:
 
 def test_no_module_over_the_line_limit() -> None:
     problems = style_check.long_modules(PACKAGE)
-    assert not problems, f"modules over {style_check.MAX_MODULE_LINES} lines:\n" + _listing(problems)
+    assert not problems, f"modules over {style_check.MAX_MODULE_LINES} lines:\n" + _listing(
+        problems
+    )
 
 
 def test_no_function_over_the_line_limit() -> None:
     problems = style_check.long_functions(PACKAGE)
-    assert not problems, f"functions over {style_check.MAX_FUNCTION_LINES} lines:\n" + _listing(problems)
+    assert not problems, f"functions over {style_check.MAX_FUNCTION_LINES} lines:\n" + _listing(
+        problems
+    )
 
 
 def test_syllabus_gives_each_session_its_modules_once() -> None:
@@ -69,11 +76,22 @@ def test_syllabus_gives_each_session_its_modules_once() -> None:
 
 
 def test_syllabus_entry_refuses_a_bad_slug_path_or_module() -> None:
-    good = dict(number=2, slug="evals", topic="evals", path="core", modules=("cafe/evals.py",), ships="checks")
+    good = dict(
+        number=2,
+        slug="evals",
+        topic="evals",
+        path="core",
+        modules=("cafe/evals.py",),
+        ships="checks",
+    )
     assert Session(**good).folder == "s02-evals" and Session(**good).module_names == ("cafe.evals",)
-    for change, message in [({"slug": "Evals"}, "lower-case"), ({"path": "middle"}, "setup, core, harness"),
-                            ({"modules": ("evals.py",)}, "not a module of cafe"), ({"modules": ["cafe/evals.py"]}, "tuple"),
-                            ({"ships": "two\nlines"}, "one line")]:
+    for change, message in [
+        ({"slug": "Evals"}, "lower-case"),
+        ({"path": "middle"}, "setup, core, harness"),
+        ({"modules": ("evals.py",)}, "not a module of cafe"),
+        ({"modules": ["cafe/evals.py"]}, "tuple"),
+        ({"ships": "two\nlines"}, "one line"),
+    ]:
         with pytest.raises((ValueError, TypeError), match=message):
             Session(**{**good, **change})
     assert session(7).slug == "repair-loop"
@@ -90,10 +108,13 @@ def test_lessons_ship_only_modules_their_session_owns() -> None:
             continue
         front = yaml.safe_load(lesson.read_text(encoding="utf-8").split("---")[1])
         for shipped in front["ships"]:
-            name = style_check.owner(shipped["module"].removesuffix(".py").strip("/").replace("/", "."), MODULE_SESSIONS)
+            name = style_check.owner(
+                shipped["module"].removesuffix(".py").strip("/").replace("/", "."), MODULE_SESSIONS
+            )
             assert MODULE_SESSIONS.get(name) == entry.number, (
                 f"{lesson.relative_to(ROOT)} ships {shipped['module']}, but cafe/course/syllabus.py gives "
-                f"{name} to session {MODULE_SESSIONS.get(name)}; list it under session {entry.number} there")
+                f"{name} to session {MODULE_SESSIONS.get(name)}; list it under session {entry.number} there"
+            )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -114,61 +135,99 @@ FAKE_SESSIONS = {"cafe.endpoint": 0, "cafe.loop": 1, "cafe.stall": 13, "cafe.fac
 
 
 def test_import_order_catches_a_backward_import_even_inside_a_function(tmp_path: Path) -> None:
-    package = _package(tmp_path, {
-        "loop.py": "def later():\n    from cafe.stall import detect\n",
-        "stall.py": "from . import facts\nfrom cafe.loop import run\nfrom cafe.endpoint import client\n",
-        "facts.py": "", "endpoint/__init__.py": "", "endpoint/client.py": "",
-    })
+    package = _package(
+        tmp_path,
+        {
+            "loop.py": "def later():\n    from cafe.stall import detect\n",
+            "stall.py": "from . import facts\nfrom cafe.loop import run\nfrom cafe.endpoint import client\n",
+            "facts.py": "",
+            "endpoint/__init__.py": "",
+            "endpoint/client.py": "",
+        },
+    )
     problems = style_check.import_order_problems(package, FAKE_SESSIONS)
     assert len(problems) == 2, problems
-    assert problems[0].startswith("cafe/loop.py:2 imports cafe.stall (session 13), but cafe.loop is session 01")
-    assert problems[1].startswith("cafe/stall.py:1 imports cafe.facts (session 14), but cafe.stall is session 13")
+    assert problems[0].startswith(
+        "cafe/loop.py:2 imports cafe.stall (session 13), but cafe.loop is session 01"
+    )
+    assert problems[1].startswith(
+        "cafe/stall.py:1 imports cafe.facts (session 14), but cafe.stall is session 13"
+    )
 
 
 def test_import_order_keeps_exercises_apart_from_the_library(tmp_path: Path) -> None:
-    package = _package(tmp_path, {
-        "loop.py": "import cafe.exercises.s01\n", "stall.py": "", "facts.py": "",
-        "exercises/__init__.py": "", "exercises/s01.py": "from cafe.loop import run\n",
-        "exercises/s13.py": "from cafe.stall import x\nfrom cafe.facts import y\n",
-    })
+    package = _package(
+        tmp_path,
+        {
+            "loop.py": "import cafe.exercises.s01\n",
+            "stall.py": "",
+            "facts.py": "",
+            "exercises/__init__.py": "",
+            "exercises/s01.py": "from cafe.loop import run\n",
+            "exercises/s13.py": "from cafe.stall import x\nfrom cafe.facts import y\n",
+        },
+    )
     problems = style_check.import_order_problems(package, FAKE_SESSIONS)
     assert len(problems) == 2, problems
-    assert problems[0].startswith("cafe/exercises/s13.py:2 imports cafe.facts (session 14), but cafe.exercises.s13 is session 13")
-    assert problems[1].startswith("cafe/loop.py:1 imports cafe.exercises.s01: only cafe.exercises may import")
+    assert problems[0].startswith(
+        "cafe/exercises/s13.py:2 imports cafe.facts (session 14), but cafe.exercises.s13 is session 13"
+    )
+    assert problems[1].startswith(
+        "cafe/loop.py:1 imports cafe.exercises.s01: only cafe.exercises may import"
+    )
 
 
 def test_package_root_imports_only_session_zero(tmp_path: Path) -> None:
-    package = _package(tmp_path, {"endpoint/__init__.py": "", "loop.py": "", "stall.py": "", "facts.py": ""})
-    (package / "__init__.py").write_text("from cafe.endpoint import x\nfrom cafe import loop\n", encoding="utf-8")
+    package = _package(
+        tmp_path, {"endpoint/__init__.py": "", "loop.py": "", "stall.py": "", "facts.py": ""}
+    )
+    (package / "__init__.py").write_text(
+        "from cafe.endpoint import x\nfrom cafe import loop\n", encoding="utf-8"
+    )
     problems = style_check.import_order_problems(package, FAKE_SESSIONS)
-    assert len(problems) == 1 and problems[0].startswith("cafe/__init__.py:2 imports cafe.loop, but the package root"), problems
+    assert len(problems) == 1 and problems[0].startswith(
+        "cafe/__init__.py:2 imports cafe.loop, but the package root"
+    ), problems
 
 
 def test_unmapped_module_is_named_with_where_to_add_it(tmp_path: Path) -> None:
-    package = _package(tmp_path, {"loop.py": "", "evidence.py": "", "data/till/bill.py": "", "__main__.py": ""})
+    package = _package(
+        tmp_path, {"loop.py": "", "evidence.py": "", "data/till/bill.py": "", "__main__.py": ""}
+    )
     assert style_check.unmapped_modules(package, FAKE_SESSIONS) == [
-        "cafe/evidence belongs to no session: add it to the modules of its session in cafe/course/syllabus.py"]
+        "cafe/evidence belongs to no session: add it to the modules of its session in cafe/course/syllabus.py"
+    ]
 
 
 def test_missing_module_of_a_written_session_is_named(tmp_path: Path) -> None:
     package = _package(tmp_path, {"loop.py": "", "endpoint/__init__.py": ""})
     problems = style_check.missing_modules(package, FAKE_SESSIONS, written={0, 1, 13})
-    assert problems == ["cafe/course/syllabus.py lists cafe.stall for session 13, which is written, but there is "
-                        "no such module; create it or correct the syllabus"]
+    assert problems == [
+        "cafe/course/syllabus.py lists cafe.stall for session 13, which is written, but there is "
+        "no such module; create it or correct the syllabus"
+    ]
 
 
 def test_import_cycle_is_found_through_a_lazy_import(tmp_path: Path) -> None:
-    package = _package(tmp_path, {
-        "loop.py": "from cafe.stall import x\n",
-        "stall.py": "def f():\n    import cafe.facts\n",
-        "facts.py": "from cafe import loop\n",
-    })
-    assert style_check.import_cycles(package) == [["cafe.facts", "cafe.loop", "cafe.stall", "cafe.facts"]]
+    package = _package(
+        tmp_path,
+        {
+            "loop.py": "from cafe.stall import x\n",
+            "stall.py": "def f():\n    import cafe.facts\n",
+            "facts.py": "from cafe import loop\n",
+        },
+    )
+    assert style_check.import_cycles(package) == [
+        ["cafe.facts", "cafe.loop", "cafe.stall", "cafe.facts"]
+    ]
 
 
 def test_size_checks_name_the_offender_and_the_limit(tmp_path: Path) -> None:
     body = "\n".join(f"    x{i} = {i}" for i in range(50))
     package = _package(tmp_path, {"loop.py": f"def run():\n{body}\n", "stall.py": "x = 1\n" * 351})
-    assert style_check.long_functions(package) == ["cafe/loop.py:1 run() is 51 lines (limit 50); split it into named steps"]
+    assert style_check.long_functions(package) == [
+        "cafe/loop.py:1 run() is 51 lines (limit 50); split it into named steps"
+    ]
     assert style_check.long_modules(package) == [
-        "cafe/stall.py is 351 lines (limit 350); split it along a seam into modules of one concept each"]
+        "cafe/stall.py is 351 lines (limit 350); split it along a seam into modules of one concept each"
+    ]

@@ -5,14 +5,24 @@ import math
 
 import pytest
 
-from cafe.judge.calibration import (
-    FAULTS, TRUST_MINIMUMS, VERBOSE_NOTES, Calibration, calibrate, catch_rate_by_notes, cohen_kappa, grade_of,
-    labelled_tickets, position_probe, scripted_judge, trust_reading,
-)
 from cafe.detect.checks import check_ticket
+from cafe.judge.calibration import (
+    FAULTS,
+    TRUST_MINIMUMS,
+    VERBOSE_NOTES,
+    Calibration,
+    calibrate,
+    catch_rate_by_notes,
+    cohen_kappa,
+    grade_of,
+    labelled_tickets,
+    position_probe,
+    scripted_judge,
+    trust_reading,
+)
 from cafe.judge.grading import Grade
-from cafe.world.menu import load_menu
 from cafe.schema.ticket import Usage
+from cafe.world.menu import load_menu
 
 MENU = load_menu()
 
@@ -28,7 +38,9 @@ def test_labelled_tickets_break_the_share_asked_for_in_every_fault():
     labelled = labelled_tickets(200, 0.5, seed=2)
     assert sum(item.fault is not None for item in labelled) == 100
     assert {item.fault for item in labelled if item.fault} == FAULTS
-    assert all(item.truth == "fail" for item in labelled if item.fault)  # every fault is one the checks see
+    assert all(
+        item.truth == "fail" for item in labelled if item.fault
+    )  # every fault is one the checks see
 
 
 def test_labelled_tickets_are_the_same_for_a_seed_and_differ_across_seeds():
@@ -42,8 +54,10 @@ def test_labelled_tickets_carry_verbose_notes_on_some_tickets_only():
     assert all(item.verbose == (item.ticket.notes == VERBOSE_NOTES) for item in labelled)
 
 
-@pytest.mark.parametrize("kwargs, word", [({"size": 0}, "size"), ({"size": True}, "size"),
-                                          ({"bad_share": 1.5}, "bad_share")])
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [({"size": 0}, "size"), ({"size": True}, "size"), ({"bad_share": 1.5}, "bad_share")],
+)
 def test_labelled_tickets_refuse_a_bad_argument(kwargs, word):
     with pytest.raises(ValueError, match=word):
         labelled_tickets(**{"size": 10, "bad_share": 0.5, **kwargs})
@@ -88,7 +102,9 @@ def test_calibrate_counts_no_verdict_apart_from_both_classes():
 
 
 def test_calibrate_sums_the_judges_usage_and_names_its_model():
-    result = calibrate(lambda spec, ticket: Grade("pass", usage=Usage(10, 2)), labelled_tickets(5, 0.0), model="m1")
+    result = calibrate(
+        lambda spec, ticket: Grade("pass", usage=Usage(10, 2)), labelled_tickets(5, 0.0), model="m1"
+    )
     assert result.usage == Usage(50, 10) and result.model == "m1"
 
 
@@ -112,7 +128,10 @@ def test_catch_rate_by_notes_shows_a_verbosity_bias_and_no_gap_without_one():
 
 def test_position_probe_sorts_every_pair_into_one_kind():
     labelled = labelled_tickets(40, 0.5)
-    fair, biased = position_probe(scripted_judge(), labelled), position_probe(scripted_judge(position=1.0), labelled)
+    fair, biased = (
+        position_probe(scripted_judge(), labelled),
+        position_probe(scripted_judge(position=1.0), labelled),
+    )
     assert fair.right_both_ways == fair.pairs == 20
     assert biased.first_both_times == biased.pairs == 20
 
@@ -125,16 +144,21 @@ def test_trust_reading_trusts_a_good_calibration_of_this_model():
     assert trust_reading(_cal(), "m").trusted
 
 
-@pytest.mark.parametrize("calibration, model, word", [
-    (_cal(), "other", "calibrate this model"),
-    (_cal(tp=5, fn=0), "m", "at least"),
-    (_cal(unparsed=20), "m", "no verdict"),
-    (_cal(tp=40, fn=10), "m", "caught 80%"),
-    (_cal(tp=0, fn=5, tn=95, fp=0), "m", "kappa is 0.00"),
-])
+@pytest.mark.parametrize(
+    "calibration, model, word",
+    [
+        (_cal(), "other", "calibrate this model"),
+        (_cal(tp=5, fn=0), "m", "at least"),
+        (_cal(unparsed=20), "m", "no verdict"),
+        (_cal(tp=40, fn=10), "m", "caught 80%"),
+        (_cal(tp=0, fn=5, tn=95, fp=0), "m", "kappa is 0.00"),
+    ],
+)
 def test_trust_reading_refuses_and_says_why(calibration, model, word):
     reading = trust_reading(calibration, model)
-    assert not reading.trusted and any(word in reason for reason in reading.reasons), reading.reasons
+    assert not reading.trusted and any(word in reason for reason in reading.reasons), (
+        reading.reasons
+    )
 
 
 def test_trust_minimums_are_read_only():

@@ -12,7 +12,9 @@ def test_split_key_gives_the_session_and_the_name():
     assert split_key("s07.why_cap") == ("s07", "why_cap")
 
 
-@pytest.mark.parametrize("key", ["why_cap", "s7.why_cap", "s07.", "s07.why cap", "s07.1st", 7, None])
+@pytest.mark.parametrize(
+    "key", ["why_cap", "s7.why_cap", "s07.", "s07.why cap", "s07.1st", 7, None]
+)
 def test_split_key_rejects_anything_else_and_shows_the_shape(key):
     with pytest.raises(ValueError, match="'<session>.<name>'"):
         split_key(key)

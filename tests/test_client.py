@@ -5,18 +5,26 @@ The live cases drive the real `openai` SDK over HTTP against `cafe serve` (`runn
 
 from __future__ import annotations
 
-
 import openai
 import pytest
+from endpoints import KEY, MODEL, dead_url, live_env
 
 from cafe.endpoint.client import (
-    DEFAULT_TIMEOUT_S, PROBLEM_KINDS, SAID_CHARS, EndpointProblem, chat, classify_error, clip, endpoint_of,
-    endpoint_said, make_client, translate_error,
+    DEFAULT_TIMEOUT_S,
+    PROBLEM_KINDS,
+    SAID_CHARS,
+    EndpointProblem,
+    chat,
+    classify_error,
+    clip,
+    endpoint_of,
+    endpoint_said,
+    make_client,
+    translate_error,
 )
 from cafe.endpoint.errors import ConfigError, EndpointError, RequestRejected
 from cafe.endpoint.scripted import Script, ScriptedClient
 from cafe.endpoint.serve import Faults, running_server
-from endpoints import KEY, MODEL, dead_url, live_env
 
 HELLO = [{"role": "user", "content": "Hello!"}]
 
@@ -38,7 +46,9 @@ def test_make_client_offline_is_scripted_and_answers_a_queue():
 
 
 def test_make_client_offline_answers_from_a_function():
-    client = make_client(lambda request: request["model"].upper(), environ={"COURSE_MODE": "offline"})
+    client = make_client(
+        lambda request: request["model"].upper(), environ={"COURSE_MODE": "offline"}
+    )
     assert chat(client, model=MODEL, messages=HELLO).choices[0].message.content == "CAFE-SCRIPTED"
 
 
@@ -139,12 +149,17 @@ def test_chat_404_unknown_model_points_at_cafe_model():
 
 
 def test_endpoint_said_prefers_the_body_message_and_strips_the_sdk_wrapper():
-    with_body = openai.APIStatusError("Error code: 404 - {'error': ...}", response=_response(404),
-                                      body={"message": "No such model."})
+    with_body = openai.APIStatusError(
+        "Error code: 404 - {'error': ...}",
+        response=_response(404),
+        body={"message": "No such model."},
+    )
     assert endpoint_said(with_body) == "No such model."
     bare = openai.APIStatusError("Error code: 404", response=_response(404), body=None)
     assert endpoint_said(bare) == "no message"
-    text = openai.APIStatusError("Error code: 502 - upstream down", response=_response(502), body="x")
+    text = openai.APIStatusError(
+        "Error code: 502 - upstream down", response=_response(502), body="x"
+    )
     assert endpoint_said(text) == "upstream down"
 
 
@@ -167,13 +182,20 @@ def test_chat_malformed_body_becomes_endpoint_error():
 
 def test_chat_400_becomes_request_rejected_with_the_reason():
     with running_server(supports_json_schema=False) as server:
-        error = chat_error(server.base_url, response_format={
-            "type": "json_schema", "json_schema": {"name": "t", "schema": {"type": "object"}}})
+        error = chat_error(
+            server.base_url,
+            response_format={
+                "type": "json_schema",
+                "json_schema": {"name": "t", "schema": {"type": "object"}},
+            },
+        )
     assert isinstance(error, RequestRejected)
     assert error.status == 400
     assert "response_format json_schema is not supported" in str(error)
     assert server.base_url in str(error)
-    assert error.param == "response_format"  # the field the endpoint blamed, for callers to branch on
+    assert (
+        error.param == "response_format"
+    )  # the field the endpoint blamed, for callers to branch on
 
 
 def test_chat_errors_never_contain_the_key():
@@ -191,7 +213,9 @@ def test_chat_errors_never_contain_the_key():
 
 
 def test_chat_redacts_a_key_that_the_endpoint_echoes_back():
-    echoed = openai.APIStatusError(f"Error code: 418 - bad key {KEY}", response=_response(418), body=None)
+    echoed = openai.APIStatusError(
+        f"Error code: 418 - bad key {KEY}", response=_response(418), body=None
+    )
     client = make_client(environ=live_env("http://127.0.0.1:8125/v1"))
     message = str(translate_error(echoed, client))
     assert KEY not in message and "…cdef" in message
@@ -212,7 +236,9 @@ def test_translate_error_refuses_non_sdk_exceptions():
 def _response(status: int):
     import httpx
 
-    return httpx.Response(status, request=httpx.Request("POST", "http://127.0.0.1:8125/v1/chat/completions"))
+    return httpx.Response(
+        status, request=httpx.Request("POST", "http://127.0.0.1:8125/v1/chat/completions")
+    )
 
 
 def test_chat_completion_without_choices_is_an_endpoint_error():
@@ -233,14 +259,28 @@ def test_chat_completion_without_choices_is_an_endpoint_error():
 # --- classify_error: one sorting of SDK errors, shared with the doctor -----------------------
 
 
-def _status_error(status: int, message: str = "said so", param: str | None = None) -> openai.APIStatusError:
+def _status_error(
+    status: int, message: str = "said so", param: str | None = None
+) -> openai.APIStatusError:
     body = {"message": message, "type": "invalid_request_error", "param": param, "code": None}
-    return openai.APIStatusError(f"Error code: {status} - {body}", response=_response(status), body=body)
+    return openai.APIStatusError(
+        f"Error code: {status} - {body}", response=_response(status), body=body
+    )
 
 
-@pytest.mark.parametrize("status, kind", [(401, "key_refused"), (403, "key_refused"), (404, "not_found"),
-                                          (429, "rate_limited"), (400, "rejected"), (422, "rejected"),
-                                          (500, "http_error"), (503, "http_error")])
+@pytest.mark.parametrize(
+    "status, kind",
+    [
+        (401, "key_refused"),
+        (403, "key_refused"),
+        (404, "not_found"),
+        (429, "rate_limited"),
+        (400, "rejected"),
+        (422, "rejected"),
+        (500, "http_error"),
+        (503, "http_error"),
+    ],
+)
 def test_classify_error_sorts_http_statuses_into_kinds(status, kind):
     problem = classify_error(_status_error(status))
     assert problem == EndpointProblem(kind, status, "said so")
@@ -257,19 +297,28 @@ def test_classify_error_sorts_transport_body_and_unknown_errors():
     assert classify_error(refused) == EndpointProblem("connection", said="Connection refused")
     assert classify_error(ValueError("garbled")) == EndpointProblem("bad_body", said="garbled")
     assert classify_error(TimeoutError("late")) == EndpointProblem("timeout")
-    assert classify_error(KeyError("choices")) == EndpointProblem("other", said="KeyError: 'choices'")
+    assert classify_error(KeyError("choices")) == EndpointProblem(
+        "other", said="KeyError: 'choices'"
+    )
 
 
 def test_classify_error_keeps_the_param_a_400_blames():
-    problem = classify_error(_status_error(400, "json_schema is not supported", param="response_format"))
+    problem = classify_error(
+        _status_error(400, "json_schema is not supported", param="response_format")
+    )
     assert problem.param == "response_format"
     assert classify_error(_status_error(400)).param is None
 
 
 def test_chat_400_names_the_request_field_the_endpoint_blamed():
     with running_server(supports_json_schema=False) as server:
-        error = chat_error(server.base_url, response_format={
-            "type": "json_schema", "json_schema": {"name": "t", "schema": {"type": "object"}}})
+        error = chat_error(
+            server.base_url,
+            response_format={
+                "type": "json_schema",
+                "json_schema": {"name": "t", "schema": {"type": "object"}},
+            },
+        )
     assert "rejected the request (HTTP 400, about response_format): " in str(error)
 
 
@@ -277,16 +326,21 @@ def test_translate_error_cuts_a_long_endpoint_message_at_a_word_boundary():
     long = "This server could not find that route, and here is a long explanation " * 8
     client = make_client(environ=live_env("http://127.0.0.1:8125/v1"))
     message = str(translate_error(_status_error(500, long), client))
-    said = message.split("HTTP 500: ", 1)[1].split("…", 1)[0]  # "... failed with HTTP 500: <said>…. The ..."
+    said = message.split("HTTP 500: ", 1)[1].split("…", 1)[
+        0
+    ]  # "... failed with HTTP 500: <said>…. The ..."
     assert said.split()[-1] in long.split()  # ends on a whole word
     assert len(said) <= SAID_CHARS
 
 
-@pytest.mark.parametrize("text, limit, expected", [
-    ("short enough", 20, "short enough"),
-    ("does your base URL end in /v1?", 20, "does your base URL…"),
-    ('{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": 1}', 10, '{"aaaaaaaa…'),  # no space to cut at
-])
+@pytest.mark.parametrize(
+    "text, limit, expected",
+    [
+        ("short enough", 20, "short enough"),
+        ("does your base URL end in /v1?", 20, "does your base URL…"),
+        ('{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": 1}', 10, '{"aaaaaaaa…'),  # no space to cut at
+    ],
+)
 def test_clip_cuts_at_a_word_boundary_when_there_is_one(text, limit, expected):
     assert clip(text, limit) == expected
 

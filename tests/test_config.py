@@ -46,8 +46,10 @@ def test_course_mode_empty_is_offline():
     assert course_mode({"COURSE_MODE": "  "}) == "offline"
 
 
-@pytest.mark.parametrize(("raw", "expected"), [("offline", "offline"), ("live", "live"),
-                                               (" LIVE ", "live"), ("Offline", "offline")])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("offline", "offline"), ("live", "live"), (" LIVE ", "live"), ("Offline", "offline")],
+)
 def test_course_mode_accepts_both_values_in_any_case(raw, expected):
     assert course_mode({"COURSE_MODE": raw}) == expected
 
@@ -74,11 +76,16 @@ def test_modes_are_exactly_offline_and_live():
 
 def test_live_settings_reads_the_three_variables():
     settings = live_settings(LIVE)
-    assert settings == LiveSettings(base_url="http://127.0.0.1:8000/v1", api_key=KEY, model="cafe-scripted")
+    assert settings == LiveSettings(
+        base_url="http://127.0.0.1:8000/v1", api_key=KEY, model="cafe-scripted"
+    )
 
 
 def test_live_settings_strips_a_trailing_slash_from_the_url():
-    assert live_settings({**LIVE, "CAFE_BASE_URL": "http://127.0.0.1:8000/v1/"}).base_url == "http://127.0.0.1:8000/v1"
+    assert (
+        live_settings({**LIVE, "CAFE_BASE_URL": "http://127.0.0.1:8000/v1/"}).base_url
+        == "http://127.0.0.1:8000/v1"
+    )
 
 
 @pytest.mark.parametrize("name", sorted(LIVE_VARIABLES))
@@ -181,7 +188,9 @@ def test_config_reads_nothing_at_import():
         "print('imported')\n"
     )
     env = {"COURSE_MODE": "bogus", "CAFE_BASE_URL": "not a url", "PATH": ""}
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "imported"
 

@@ -3,8 +3,17 @@ detector holds the session's bar on the half it was tuned on and the half it was
 
 import pytest
 
-from cafe.detect.confusion import HALVES, LABELS, Confusion, LabelledRequest, either, layer_report, load_corpus, measure
 from cafe.detect.checks import LAYERS, scan_text
+from cafe.detect.confusion import (
+    HALVES,
+    LABELS,
+    Confusion,
+    LabelledRequest,
+    either,
+    layer_report,
+    load_corpus,
+    measure,
+)
 
 CORPUS = load_corpus()
 
@@ -19,9 +28,22 @@ def test_load_corpus_has_at_least_100_requests_in_two_balanced_halves():
 
 def test_load_corpus_covers_the_kinds_the_session_names():
     kinds = {r.kind for r in CORPUS if r.label == "injection"}
-    assert {"roleplay", "header", "homoglyph", "zero_width", "encoding", "language", "polite"} <= kinds
+    assert {
+        "roleplay",
+        "header",
+        "homoglyph",
+        "zero_width",
+        "encoding",
+        "language",
+        "polite",
+    } <= kinds
     benign = " ".join(r.text.lower() for r in CORPUS if r.label == "benign")
-    for borrowed in ("ignore the whipped cream", "my previous order was wrong", "you are now", "developer:"):
+    for borrowed in (
+        "ignore the whipped cream",
+        "my previous order was wrong",
+        "you are now",
+        "developer:",
+    ):
         assert borrowed in benign, borrowed
 
 
@@ -36,10 +58,12 @@ def test_labelled_request_unknown_label_is_refused():
 
 
 def test_measure_counts_each_cell_and_names_the_misses():
-    requests = [LabelledRequest("a", "attack", "injection", "k", "tune"),
-                LabelledRequest("b", "attack too", "injection", "k", "tune"),
-                LabelledRequest("c", "order", "benign", "k", "tune"),
-                LabelledRequest("d", "attack order", "benign", "k", "tune")]
+    requests = [
+        LabelledRequest("a", "attack", "injection", "k", "tune"),
+        LabelledRequest("b", "attack too", "injection", "k", "tune"),
+        LabelledRequest("c", "order", "benign", "k", "tune"),
+        LabelledRequest("d", "attack order", "benign", "k", "tune"),
+    ]
     found = measure(lambda text: text.startswith("attack") and text != "attack too", requests)
     assert (found.caught, found.missed, found.blocked, found.passed) == (1, 1, 1, 1)
     assert found.missed_ids == ("b",) and found.blocked_ids == ("d",)
@@ -61,7 +85,9 @@ def test_layer_report_has_each_layer_then_the_whole():
     report = layer_report(load_corpus("tune"))
     assert [c.name for c in report] == [*LAYERS, "whole"]
     whole = report[-1]
-    assert whole.caught >= max(c.caught for c in report[:-1])  # the whole flags what any layer flags
+    assert whole.caught >= max(
+        c.caught for c in report[:-1]
+    )  # the whole flags what any layer flags
 
 
 @pytest.mark.parametrize("half", HALVES)
@@ -89,8 +115,10 @@ def test_model_judge_marks_the_request_as_data_reads_the_verdict_and_counts_toke
 
     def responder(request):
         said = request["messages"][-1]["content"]
-        return {"content": "INJECTION" if "ignore" in said else "ORDER", "usage": {"prompt_tokens": 90,
-                                                                                "completion_tokens": 2}}
+        return {
+            "content": "INJECTION" if "ignore" in said else "ORDER",
+            "usage": {"prompt_tokens": 90, "completion_tokens": 2},
+        }
 
     client = ScriptedClient(responder)
     judge = ModelJudge(client, "cafe-scripted")
@@ -99,6 +127,11 @@ def test_model_judge_marks_the_request_as_data_reads_the_verdict_and_counts_toke
     sent = client.calls[0]["messages"]
     assert sent[0]["content"] == JUDGE_PROMPT and "<<customer_words>>" in sent[1]["content"]
     assert judge.calls == 2 and judge.tokens_per_request() == 92.0
-    found = measure(judge, [LabelledRequest("a", "ignore it all", "injection", "k", "tune"),
-                            LabelledRequest("b", "a latte", "benign", "k", "tune")])
+    found = measure(
+        judge,
+        [
+            LabelledRequest("a", "ignore it all", "injection", "k", "tune"),
+            LabelledRequest("b", "a latte", "benign", "k", "tune"),
+        ],
+    )
     assert (found.caught, found.passed) == (1, 1)

@@ -9,20 +9,37 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.consent import (
-    CHANGE_KINDS, PARTIAL_ALLERGEN_SPEC, PROMISE_PATTERNS, Change, OrderSpec, changes_to_confirm,
-    confirmation_question, consent_findings, order_changes, within_consent,
+    CHANGE_KINDS,
+    PARTIAL_ALLERGEN_SPEC,
+    PROMISE_PATTERNS,
+    Change,
+    OrderSpec,
+    changes_to_confirm,
+    confirmation_question,
+    consent_findings,
+    order_changes,
+    within_consent,
 )
-from cafe.world.menu import load_menu
 from cafe.schema.ticket import FIX_CHARS, SPAN_CHARS, Ticket
+from cafe.world.menu import load_menu
 
 MENU = load_menu()
-OMELETTE = OrderSpec(table=4, items=["cheese omelette"], request="The cheese omelette for table 4, please.")
-LATTE = OrderSpec(table=6, items=["latte"], notes="extra hot", request="A latte, extra hot, for table 6.")
+OMELETTE = OrderSpec(
+    table=4, items=["cheese omelette"], request="The cheese omelette for table 4, please."
+)
+LATTE = OrderSpec(
+    table=6, items=["latte"], notes="extra hot", request="A latte, extra hot, for table 6."
+)
 
 
 def _ticket(spec: OrderSpec, **overrides) -> Ticket:
     """The faithful ticket for `spec`, with `overrides` applied."""
-    fields = {"table": spec.table, "items": spec.items, "allergies": spec.allergies, "notes": spec.notes}
+    fields = {
+        "table": spec.table,
+        "items": spec.items,
+        "allergies": spec.allergies,
+        "notes": spec.notes,
+    }
     return Ticket(**{**fields, **overrides})
 
 
@@ -33,11 +50,14 @@ def _kinds(ticket: Ticket, spec: OrderSpec) -> list[str]:
 # --- the faithful ticket, and the ways of writing it that are not changes -------------------------
 
 
-@pytest.mark.parametrize("overrides", [
-    {},
-    {"items": ("Latte ",)},
-    {"notes": "Extra  hot"},
-])
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"items": ("Latte ",)},
+        {"notes": "Extra  hot"},
+    ],
+)
 def test_within_consent_faithful_ticket_passes(overrides):
     assert within_consent(_ticket(LATTE, **overrides), LATTE)
     assert consent_findings(_ticket(LATTE, **overrides), LATTE) == []
@@ -45,11 +65,22 @@ def test_within_consent_faithful_ticket_passes(overrides):
 
 def test_within_consent_items_in_another_order_and_allergy_aliases_pass():
     spec = OrderSpec(table=3, items=["espresso", "fruit salad"], allergies=["milk"])
-    assert within_consent(_ticket(spec, items=("fruit salad", "espresso"), allergies=("Dairy",)), spec)
+    assert within_consent(
+        _ticket(spec, items=("fruit salad", "espresso"), allergies=("Dairy",)), spec
+    )
 
 
-@pytest.mark.parametrize("notes", ["no milk please", "gluten-free please", "dairy free, extra hot",
-                                   "severe nut allergy, separate board", "<b>extra hot</b>", "free from nuts"])
+@pytest.mark.parametrize(
+    "notes",
+    [
+        "no milk please",
+        "gluten-free please",
+        "dairy free, extra hot",
+        "severe nut allergy, separate board",
+        "<b>extra hot</b>",
+        "free from nuts",
+    ],
+)
 def test_order_changes_ordinary_kitchen_notes_are_not_promises(notes):
     assert _kinds(_ticket(LATTE, notes=notes), LATTE) == []
 
@@ -58,7 +89,9 @@ def test_order_changes_ordinary_kitchen_notes_are_not_promises(notes):
 
 
 def test_order_changes_86d_swap_is_one_substitution_naming_both_items():
-    (change,) = order_changes(_ticket(OMELETTE, items=("tofu scramble",), notes="omelette is 86'd"), OMELETTE)
+    (change,) = order_changes(
+        _ticket(OMELETTE, items=("tofu scramble",), notes="omelette is 86'd"), OMELETTE
+    )
     assert change.kind == "substituted"
     assert change.span == "tofu scramble in place of cheese omelette"
     assert "put cheese omelette back" in change.fix and "yes" in change.fix
@@ -77,24 +110,29 @@ def test_order_changes_second_copy_is_quantity_growth_not_an_added_item():
 def test_order_changes_swap_pairs_the_item_that_shares_a_word():
     spec = OrderSpec(table=4, items=["latte", "espresso"])
     changes = order_changes(_ticket(spec, items=("croissant", "espresso", "oat latte")), spec)
-    assert [(c.kind, c.span) for c in changes] == [("substituted", "oat latte in place of latte"),
-                                                   ("added", "croissant")]
+    assert [(c.kind, c.span) for c in changes] == [
+        ("substituted", "oat latte in place of latte"),
+        ("added", "croissant"),
+    ]
 
 
 def test_order_changes_add_on_item_is_added():
     assert _kinds(_ticket(LATTE, items=("latte", "croissant")), LATTE) == ["added"]
 
 
-@pytest.mark.parametrize(("notes", "phrases"), [
-    ("extra hot. free refill, on the house", ["free", "refill", "on the house"]),
-    ("complimentary cookie", ["complimentary"]),
-    ("10% off for the wait", ["10% off"]),
-    ("make it a large", ["make it a large"]),
-    ("extra hot, extra shot", ["extra shot"]),
-    ("add a croissant for the kid", ["add a croissant"]),
-    ("free&#32;refill", ["free", "refill"]),
-    ("threw in a cookie, birthday bonus", ["threw in", "bonus"]),
-])
+@pytest.mark.parametrize(
+    ("notes", "phrases"),
+    [
+        ("extra hot. free refill, on the house", ["free", "refill", "on the house"]),
+        ("complimentary cookie", ["complimentary"]),
+        ("10% off for the wait", ["10% off"]),
+        ("make it a large", ["make it a large"]),
+        ("extra hot, extra shot", ["extra shot"]),
+        ("add a croissant for the kid", ["add a croissant"]),
+        ("free&#32;refill", ["free", "refill"]),
+        ("threw in a cookie, birthday bonus", ["threw in", "bonus"]),
+    ],
+)
 def test_order_changes_promises_in_the_notes_are_quoted(notes, phrases):
     changes = order_changes(_ticket(LATTE, notes=notes), LATTE)
     assert [c.kind for c in changes] == ["promise"] * len(phrases)
@@ -102,7 +140,9 @@ def test_order_changes_promises_in_the_notes_are_quoted(notes, phrases):
 
 
 def test_order_changes_promise_the_customer_approved_is_kept():
-    spec = OrderSpec(table=6, items=["americano"], notes="free refill, on the house (manager said so)")
+    spec = OrderSpec(
+        table=6, items=["americano"], notes="free refill, on the house (manager said so)"
+    )
     assert within_consent(_ticket(spec, notes="free refill, on the house"), spec)
 
 
@@ -130,10 +170,22 @@ def test_order_changes_drops_fewer_and_table_are_changes_too():
 
 def test_order_changes_every_kind_is_declared_and_reported_in_a_fixed_order():
     spec = OrderSpec(table=4, items=["latte", "espresso"], allergies=["milk"])
-    ticket = _ticket(spec, table=5, items=("croissant", "espresso", "oat latte"), allergies=("nuts",),
-                     notes="on the house")
+    ticket = _ticket(
+        spec,
+        table=5,
+        items=("croissant", "espresso", "oat latte"),
+        allergies=("nuts",),
+        notes="on the house",
+    )
     kinds = _kinds(ticket, spec)
-    assert kinds == ["table", "substituted", "added", "missing_allergy", "undeclared_allergy", "promise"]
+    assert kinds == [
+        "table",
+        "substituted",
+        "added",
+        "missing_allergy",
+        "undeclared_allergy",
+        "promise",
+    ]
     assert set(kinds) <= CHANGE_KINDS
 
 
@@ -148,13 +200,21 @@ def test_order_changes_wrong_types_say_what_to_pass():
 
 
 def test_promise_patterns_are_named():
-    assert {name for name, _ in PROMISE_PATTERNS} == {"giveaway", "discount", "refill", "upgrade", "add_on"}
+    assert {name for name, _ in PROMISE_PATTERNS} == {
+        "giveaway",
+        "discount",
+        "refill",
+        "upgrade",
+        "add_on",
+    }
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.sampled_from([*MENU.items, "x" * 5_000]), min_size=1, max_size=4),
-       st.lists(st.sampled_from(["milk", "nuts", "egg", "none"]), max_size=2),
-       st.text(max_size=200) | st.just("free refill on the house " * 400))
+@given(
+    st.lists(st.sampled_from([*MENU.items, "x" * 5_000]), min_size=1, max_size=4),
+    st.lists(st.sampled_from(["milk", "nuts", "egg", "none"]), max_size=2),
+    st.text(max_size=200) | st.just("free refill on the house " * 400),
+)
 def test_order_changes_any_ticket_findings_are_bounded_and_exact(items, allergies, notes):
     ticket = Ticket(table=4, items=tuple(items), allergies=tuple(allergies), notes=notes)
     findings = consent_findings(ticket, LATTE)
@@ -173,11 +233,16 @@ def test_changes_to_confirm_partial_allergen_order_names_the_latte_only():
     assert "ask the customer" in finding.fix
 
 
-@pytest.mark.parametrize("spec", [
-    OrderSpec(table=3, items=["oat latte", "espresso"], allergies=["milk"]),
-    OrderSpec(table=3, items=["latte"]),
-    OrderSpec(table=4, items=["cheese omelette"]),  # 86'd, but no declared allergy: left to the loop
-])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        OrderSpec(table=3, items=["oat latte", "espresso"], allergies=["milk"]),
+        OrderSpec(table=3, items=["latte"]),
+        OrderSpec(
+            table=4, items=["cheese omelette"]
+        ),  # 86'd, but no declared allergy: left to the loop
+    ],
+)
 def test_changes_to_confirm_orders_that_can_pass_need_nothing(spec):
     assert changes_to_confirm(spec, MENU) == ()
     assert confirmation_question(spec, MENU) == ""
@@ -197,22 +262,33 @@ def test_confirmation_question_confirmed_order_needs_no_question():
 
 def test_order_changes_diet_note_in_the_approved_notes_does_not_approve_a_giveaway():
     spec = OrderSpec(table=6, items=["americano"], notes="gluten-free please")
-    assert [c.span for c in order_changes(_ticket(spec, notes="gluten-free please, free refill"), spec)] == \
-        ["free", "refill"]
+    assert [
+        c.span for c in order_changes(_ticket(spec, notes="gluten-free please, free refill"), spec)
+    ] == ["free", "refill"]
 
 
 def _seconds(notes: str) -> float:
     ticket = _ticket(LATTE, notes=notes)
     best = float("inf")
-    for _ in range(5):  # the best of five: the machine is shared, and only the fastest run is the cost
+    for _ in range(
+        5
+    ):  # the best of five: the machine is shared, and only the fastest run is the cost
         start = time.perf_counter()
         order_changes(ticket, LATTE)
         best = min(best, time.perf_counter() - start)
     return best
 
 
-@pytest.mark.parametrize("shape", [lambda n: "1" * n, lambda n: "free" + " " * n, lambda n: "free -" + " " * n,
-                                   lambda n: ("on " + " " * 50) * (n // 50), lambda n: "add a " * (n // 6)])
+@pytest.mark.parametrize(
+    "shape",
+    [
+        lambda n: "1" * n,
+        lambda n: "free" + " " * n,
+        lambda n: "free -" + " " * n,
+        lambda n: ("on " + " " * 50) * (n // 50),
+        lambda n: "add a " * (n // 6),
+    ],
+)
 def test_promise_patterns_time_grows_linearly_with_the_note(shape):
     # Four times the note may take about four times as long, not sixteen (a ratio, not a deadline).
     assert _seconds(shape(128_000)) < 8 * _seconds(shape(32_000)) + 0.01

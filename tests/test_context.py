@@ -2,17 +2,35 @@
 low-priority text first and never a safety part; the scripted waiter obeys only unmarked text."""
 
 import pytest
+from samples import run_notebook_source
 
 from cafe import course
-from cafe.context import CLOSE_TAG, DATA_MARK, DATA_RULES, INJECTED_REQUEST, MARKINGS, OPEN_TAG, SAFETY_SECTIONS, CustomerOrder, Section, build_context, context_sections, customer_words, datamark, delimit, fit_sections, mark_data, unmark
-from cafe.stories.obedient_waiter import make_obedient_waiter
 from cafe.consent import OrderSpec
+from cafe.context import (
+    CLOSE_TAG,
+    DATA_MARK,
+    DATA_RULES,
+    INJECTED_REQUEST,
+    MARKINGS,
+    OPEN_TAG,
+    SAFETY_SECTIONS,
+    CustomerOrder,
+    Section,
+    build_context,
+    context_sections,
+    customer_words,
+    datamark,
+    delimit,
+    fit_sections,
+    mark_data,
+    unmark,
+)
 from cafe.endpoint.scripted import ScriptedClient, estimate_tokens
 from cafe.exercises import s03
 from cafe.loop.agent import run_loop
+from cafe.stories.obedient_waiter import make_obedient_waiter
 from cafe.world.menu import load_menu
 from cafe.world.orderpad import OrderPad
-from samples import run_notebook_source
 
 MENU = load_menu()
 ORDER = CustomerOrder(5, INJECTED_REQUEST)
@@ -57,7 +75,9 @@ def test_mark_data_unknown_marking_names_the_three():
 
 
 def test_customer_words_marks_by_default_and_says_none_for_empty():
-    assert OPEN_TAG in customer_words("A latte") and "data and not instructions" in customer_words("A latte")
+    assert OPEN_TAG in customer_words("A latte") and "data and not instructions" in customer_words(
+        "A latte"
+    )
     assert "(none)" in customer_words("")
 
 
@@ -70,12 +90,17 @@ def test_every_marking_has_a_rule_for_the_model():
 
 def test_build_context_full_budget_keeps_every_section_in_reading_order():
     context = build_context(MENU, ORDER, TOTAL)
-    assert context.kept == tuple(s.name for s in context_sections(MENU, ORDER)) and context.dropped == ()
+    assert (
+        context.kept == tuple(s.name for s in context_sections(MENU, ORDER))
+        and context.dropped == ()
+    )
     assert context.tokens <= TOTAL and context.minimum == MINIMUM
 
 
 def test_build_context_shrinking_budget_drops_story_then_house_style_then_prices():
-    dropped = [build_context(MENU, ORDER, budget).dropped for budget in range(TOTAL, MINIMUM - 1, -1)]
+    dropped = [
+        build_context(MENU, ORDER, budget).dropped for budget in range(TOTAL, MINIMUM - 1, -1)
+    ]
     firsts = list(dict.fromkeys(d for step in dropped for d in step))
     assert firsts == ["story", "house_style", "prices"]
 
@@ -91,14 +116,21 @@ def test_build_context_never_drops_or_cuts_a_safety_section(budget):
 
 
 def test_build_context_below_the_minimum_is_an_error_naming_it():
-    with pytest.raises(ValueError, match=rf"safety minimum of {MINIMUM} tokens.*at least {MINIMUM}"):
+    with pytest.raises(
+        ValueError, match=rf"safety minimum of {MINIMUM} tokens.*at least {MINIMUM}"
+    ):
         build_context(MENU, ORDER, MINIMUM - 1)
 
 
 def test_build_context_accepts_a_session_06_order_spec():
-    spec = OrderSpec(table=3, items=("latte",), allergies=("nuts",), request="A latte, nut allergy.")
+    spec = OrderSpec(
+        table=3, items=("latte",), allergies=("nuts",), request="A latte, nut allergy."
+    )
     context = build_context(MENU, spec, 1000, marking="delimited")
-    assert "declared: nuts" in context.messages[0]["content"] and OPEN_TAG in context.messages[1]["content"]
+    assert (
+        "declared: nuts" in context.messages[0]["content"]
+        and OPEN_TAG in context.messages[1]["content"]
+    )
 
 
 def test_fit_sections_budget_that_is_not_a_whole_number_is_a_type_error():
@@ -137,6 +169,8 @@ def test_check_delimit_reference_passes_and_a_bare_fence_fails():
 
 def test_notebook_stubs_read_not_attempted():
     namespace = run_notebook_source("s03-context")
-    for stub, check in ((namespace["my_fit_sections"], s03.check_fit_sections),
-                        (namespace["my_delimit"], s03.check_delimit)):
+    for stub, check in (
+        (namespace["my_fit_sections"], s03.check_fit_sections),
+        (namespace["my_delimit"], s03.check_delimit),
+    ):
         assert course.compare(stub, check=check).status == "not_attempted"

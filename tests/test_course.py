@@ -15,7 +15,6 @@ import pytest
 from cafe import course
 from cafe.course import toolkit
 
-from samples import ANSWER
 FIXED = datetime(2026, 11, 29, 12, 0, 0, tzinfo=timezone.utc)
 
 
@@ -23,7 +22,9 @@ def clock() -> datetime:
     return FIXED
 
 
-pytestmark = pytest.mark.usefixtures("home")  # each test: its own CAFE_HOME, headless (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures(
+    "home"
+)  # each test: its own CAFE_HOME, headless (tests/conftest.py)
 
 
 def progress(home: Path) -> dict:
@@ -58,8 +59,7 @@ def test_predict_fallback_suggests_no_option_and_no_variable_name(capsys):
 def test_predict_headless_with_an_answer_prints_it(capsys):
     course.predict("s07.attempts", "How many attempts?", answer="3")
     assert capsys.readouterr().out == (
-        "[predict s07.attempts] How many attempts?\n"
-        "  your prediction: '3'\n"
+        "[predict s07.attempts] How many attempts?\n  your prediction: '3'\n"
     )
 
 
@@ -75,8 +75,11 @@ def test_show_outcome_prints_prediction_beside_outcome_and_saves_it(capsys, home
         "  no match\n"
     )
     assert progress(home)["outcomes"]["s07.stop_reason"] == {
-        "predicted": "passed", "actual": "retries_exhausted", "match": False,
-        "saved_at": "2026-11-29T12:00:00+00:00"}
+        "predicted": "passed",
+        "actual": "retries_exhausted",
+        "match": False,
+        "saved_at": "2026-11-29T12:00:00+00:00",
+    }
 
 
 def test_show_outcome_matches_text_against_a_number(capsys):
@@ -123,8 +126,11 @@ def test_predict_in_jupyter_displays_the_widget_with_a_text_fallback(monkeypatch
 
 
 def test_handles_display_nothing_more_after_the_call_that_made_them(capsys, answers):
-    handles = [course.predict("s07.a", "Q?"), course.reveal("s07.why_cap", answers_dir=answers),
-               course.compare(right, double_check)]
+    handles = [
+        course.predict("s07.a", "Q?"),
+        course.reveal("s07.why_cap", answers_dir=answers),
+        course.compare(right, double_check),
+    ]
     capsys.readouterr()
     for handle in handles:  # what IPython calls for a trailing expression
         assert handle._ipython_display_() is None
@@ -135,14 +141,18 @@ def test_handles_display_nothing_more_after_the_call_that_made_them(capsys, answ
 
 
 def test_predict_widget_change_records_the_value(home):
-    guess = course.predict("s07.stop_reason", "Which?", options=["passed", "retries_exhausted"],
-                           clock=clock)
+    guess = course.predict(
+        "s07.stop_reason", "Which?", options=["passed", "retries_exhausted"], clock=clock
+    )
     control = guess.widget()
     assert type(control).__name__ == "ToggleButtons"
     control.value = "retries_exhausted"  # what a click does
     assert guess.value == "retries_exhausted"
     assert progress(home)["predictions"]["s07.stop_reason"] == {
-        "question": "Which?", "value": "retries_exhausted", "saved_at": "2026-11-29T12:00:00+00:00"}
+        "question": "Which?",
+        "value": "retries_exhausted",
+        "saved_at": "2026-11-29T12:00:00+00:00",
+    }
 
 
 def test_predict_plain_assignment_updates_the_widget():
@@ -210,9 +220,7 @@ def test_compare_wrong_fails_with_each_problem(capsys):
     assert result.status == "failed"
     assert result.problems == ("0 gave 2, expected 0", "5 gave 7, expected 10")
     assert capsys.readouterr().out == (
-        "[compare wrong] failed: 2 problems\n"
-        "  - 0 gave 2, expected 0\n"
-        "  - 5 gave 7, expected 10\n"
+        "[compare wrong] failed: 2 problems\n  - 0 gave 2, expected 0\n  - 5 gave 7, expected 10\n"
     )
 
 
@@ -269,8 +277,10 @@ def test_compare_a_check_that_returns_text_is_a_type_error():
 def test_compare_with_a_key_saves_the_status(home):
     course.compare(wrong, double_check, key="s07.double", clock=clock)
     assert progress(home)["exercises"]["s07.double"] == {
-        "status": "failed", "problems": ["0 gave 2, expected 0", "5 gave 7, expected 10"],
-        "saved_at": "2026-11-29T12:00:00+00:00"}
+        "status": "failed",
+        "problems": ["0 gave 2, expected 0", "5 gave 7, expected 10"],
+        "saved_at": "2026-11-29T12:00:00+00:00",
+    }
 
 
 def test_compare_custom_hint_is_printed(capsys):
@@ -282,16 +292,23 @@ def test_compare_custom_hint_is_printed(capsys):
 
 
 def test_checkpoint_prints_and_saves_value_model_and_time(capsys, home):
-    course.checkpoint("s07", "attempts_to_pass", {"1": 1, "2": 1, "3": 0, "exhausted": 1},
-                      model="cafe-scripted", clock=clock)
+    course.checkpoint(
+        "s07",
+        "attempts_to_pass",
+        {"1": 1, "2": 1, "3": 0, "exhausted": 1},
+        model="cafe-scripted",
+        clock=clock,
+    )
     assert capsys.readouterr().out == (
         '[checkpoint s07.attempts_to_pass] banked {"1": 1, "2": 1, "3": 0, "exhausted": 1} '
         "(model: cafe-scripted)\n"
         "  saved to your progress file; course.load_progress() reads it back\n"
     )
     assert course.load_progress()["checkpoints"]["s07"]["attempts_to_pass"] == {
-        "value": {"1": 1, "2": 1, "3": 0, "exhausted": 1}, "model": "cafe-scripted",
-        "saved_at": "2026-11-29T12:00:00+00:00"}
+        "value": {"1": 1, "2": 1, "3": 0, "exhausted": 1},
+        "model": "cafe-scripted",
+        "saved_at": "2026-11-29T12:00:00+00:00",
+    }
 
 
 def test_checkpoint_keeps_other_entries(home):
@@ -320,7 +337,8 @@ def test_checkpoint_rejects_a_bad_session():
 
 def test_import_cafe_course_does_not_import_widgets_or_openai():
     code = "import sys, cafe.course; print(' '.join(sorted(sys.modules)))"
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True).stdout.split()
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
     for heavy in ("ipywidgets", "IPython", "openai"):
         assert heavy not in loaded

@@ -9,9 +9,9 @@ import pytest
 
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.endpoint.serve import running_server
+from cafe.evals.checks import session_checks
 from cafe.evals.run import EVAL_MAX_TURNS, load_cases, run_eval, run_order
 from cafe.stories.waiter import make_waiter, read_order
-from cafe.evals.checks import session_checks
 from cafe.world.menu import load_menu
 
 MENU = load_menu()
@@ -33,7 +33,9 @@ def test_load_cases_has_at_least_forty_orders_each_check_probed_three_times():
 def test_load_cases_labels_name_only_menu_items_that_can_be_served():
     for case in CASES:
         for name, quantity in case.expected:
-            assert MENU.item(name) is not None and not MENU.is_sold_out(name) and 1 <= quantity <= 20, case.id
+            assert (
+                MENU.item(name) is not None and not MENU.is_sold_out(name) and 1 <= quantity <= 20
+            ), case.id
             assert not any(MENU.contains(name, a) for a in case.allergies), case.id
 
 
@@ -47,18 +49,23 @@ def test_load_cases_missing_file_and_repeated_id_are_value_errors(tmp_path):
 
 
 def test_load_cases_bad_expected_names_the_order(tmp_path):
-    (tmp_path / "bad.json").write_text(json.dumps({"orders": [{"id": "o9", "request": "x", "expected": ["latte"]}]}))
+    (tmp_path / "bad.json").write_text(
+        json.dumps({"orders": [{"id": "o9", "request": "x", "expected": ["latte"]}]})
+    )
     with pytest.raises(ValueError, match=r"o9.*\[item, quantity\]"):
         load_cases(tmp_path / "bad.json")
 
 
-@pytest.mark.parametrize("text, lines", [
-    ("Two lattes and a croissant.", (("latte", 2), ("croissant", 1))),
-    ("An oat latte and a latte", (("oat latte", 1), ("latte", 1))),
-    ("2 espressos, then one more espresso", (("espresso", 3),)),
-    ("A latte, no croissant", (("latte", 1), ("croissant", 1))),   # literal on purpose
-    ("Six lattes", (("latte", 1),)),                                # six is not a number it knows
-])
+@pytest.mark.parametrize(
+    "text, lines",
+    [
+        ("Two lattes and a croissant.", (("latte", 2), ("croissant", 1))),
+        ("An oat latte and a latte", (("oat latte", 1), ("latte", 1))),
+        ("2 espressos, then one more espresso", (("espresso", 3),)),
+        ("A latte, no croissant", (("latte", 1), ("croissant", 1))),  # literal on purpose
+        ("Six lattes", (("latte", 1),)),  # six is not a number it knows
+    ],
+)
 def test_read_order_reads_names_and_numbers_literally(text, lines):
     assert read_order(text, MENU.items) == lines
 
@@ -68,13 +75,20 @@ def test_scripted_eval_is_deterministic_and_gets_a_third_wrong():
     again, _ = _scripted_report()
     assert first == again
     rates = {r.name: r.passed for r in first.rates}
-    assert rates == {"finished": 45, "items_match": 34, "quantities_match": 41, "no_sold_out": 45,
-                     "allergen_safe": 39}
+    assert rates == {
+        "finished": 45,
+        "items_match": 34,
+        "quantities_match": 41,
+        "no_sold_out": 45,
+        "allergen_safe": 39,
+    }
     assert first.overall.passed == 30 and len(observations) == len(CASES)
 
 
 def test_slipping_waiter_spreads_over_seeds_and_repeats_per_seed():
-    runs = [_scripted_report(slip=0.1, rng=random.Random(seed))[0].overall.passed for seed in range(5)]
+    runs = [
+        _scripted_report(slip=0.1, rng=random.Random(seed))[0].overall.passed for seed in range(5)
+    ]
     assert len(set(runs)) > 1
     assert _scripted_report(slip=0.1, rng=random.Random(1))[0].overall.passed == runs[1]
 
@@ -89,7 +103,11 @@ def test_run_order_over_http_matches_the_offline_run():
     case = CASES[1]
     offline = run_order(case, ScriptedClient(make_waiter(MENU.items)))
     with running_server(make_waiter(MENU.items), api_key="k") as server:
-        live = run_order(case, openai.OpenAI(base_url=server.base_url, api_key="k", max_retries=0), model="cafe-scripted")
+        live = run_order(
+            case,
+            openai.OpenAI(base_url=server.base_url, api_key="k", max_retries=0),
+            model="cafe-scripted",
+        )
     assert live == offline and offline.ticket == (("latte", 2), ("croissant", 1))
 
 

@@ -23,14 +23,19 @@ def responder(request):
 
 def test_check_tool_arguments_reference_passes_and_raw_json_text_fails():
     assert course.compare(tool_arguments, check=check_tool_arguments).status == "passed"
-    raw_text = lambda message: message.tool_calls[0].function.arguments if message.tool_calls else {}  # noqa: E731
+
+    def raw_text(message):
+        return message.tool_calls[0].function.arguments if message.tool_calls else {}  # noqa: E731
+
     problems = check_tool_arguments(raw_text)
     assert problems and "expected {'item': 'latte', 'size': 'large'}" in problems[0]
 
 
 def test_check_tool_arguments_crashing_on_plain_text_is_reported():
-    result = course.compare(lambda message: json.loads(message.tool_calls[0].function.arguments),
-                            check=check_tool_arguments)
+    result = course.compare(
+        lambda message: json.loads(message.tool_calls[0].function.arguments),
+        check=check_tool_arguments,
+    )
     assert result.status == "failed" and "TypeError" in result.problems[0]
 
 
@@ -39,7 +44,9 @@ def test_check_responder_reference_passes():
 
 
 def test_check_responder_always_latte_fails_naming_the_order_it_misread():
-    always_latte = lambda request: {"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}  # noqa: E731
+    def always_latte(request):
+        return {"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}  # noqa: E731
+
     problems = check_responder(always_latte)
     assert problems[0].startswith("for 'A croissant, please.' it sent item 'latte'")
     assert problems[-1].startswith("with no tools offered it still called a tool")
@@ -50,5 +57,8 @@ def test_notebook_stubs_are_not_attempted(tmp_path, monkeypatch):
 
     monkeypatch.setenv("CAFE_HOME", str(tmp_path))
     namespace = run_notebook_source("s00-setup")
-    assert course.compare(namespace["tool_arguments"], check=check_tool_arguments).status == "not_attempted"
+    assert (
+        course.compare(namespace["tool_arguments"], check=check_tool_arguments).status
+        == "not_attempted"
+    )
     assert course.compare(namespace["responder"], check=check_responder).status == "not_attempted"

@@ -21,8 +21,10 @@ def test_check_repeat_guard_names_only_guard_fails_on_a_different_argument():
         return Stop("stuck", "repeat") if view.calls and same else None
 
     problems = check_repeat_guard(names_only)
-    assert problems == ["a different argument (latte, then scone) should give None, got "
-                        "Stop(reason='stuck', detail='repeat')"]
+    assert problems == [
+        "a different argument (latte, then scone) should give None, got "
+        "Stop(reason='stuck', detail='repeat')"
+    ]
     assert course.compare(names_only, check=check_repeat_guard).status == "failed"
 
 
@@ -52,7 +54,10 @@ def test_check_own_tool_notebook_stub_is_not_attempted(tmp_path, monkeypatch):
     monkeypatch.setenv("CAFE_HOME", str(tmp_path))
     namespace = run_notebook_source("s01-agent-loop")
     assert course.compare(namespace["my_tool"], check=check_own_tool).status == "not_attempted"
-    assert course.compare(namespace["repeat_guard"], check=check_repeat_guard).status == "not_attempted"
+    assert (
+        course.compare(namespace["repeat_guard"], check=check_repeat_guard).status
+        == "not_attempted"
+    )
 
 
 def undocumented(item: str) -> str:
@@ -71,11 +76,20 @@ def fussy(item: str) -> str:
     return f"removed {item}"
 
 
-@pytest.mark.parametrize("fn, complaint", [
-    (undocumented, "parameter 'item' has no line in an Args: block, so the model sees only its name"),
-    (fussy, "called with the smallest valid arguments {'item': ''} it raised ValueError: item is empty"),
-    (lambda item: "removed", "tool() cannot build it: tool() needs a type hint"),
-])
+@pytest.mark.parametrize(
+    "fn, complaint",
+    [
+        (
+            undocumented,
+            "parameter 'item' has no line in an Args: block, so the model sees only its name",
+        ),
+        (
+            fussy,
+            "called with the smallest valid arguments {'item': ''} it raised ValueError: item is empty",
+        ),
+        (lambda item: "removed", "tool() cannot build it: tool() needs a type hint"),
+    ],
+)
 def test_check_own_tool_plausible_wrong_tools_fail_with_the_reason(fn, complaint):
     problems = check_own_tool(fn)
     assert any(complaint in problem for problem in problems), problems

@@ -6,9 +6,14 @@ import copy
 import pytest
 
 from cafe import course
-from cafe.exercises.s04 import BAD_DRAFTS, check_closed_table_schema, check_failures_from, validation_error
-from cafe.schema.trials import closed_table_schema
+from cafe.exercises.s04 import (
+    BAD_DRAFTS,
+    check_closed_table_schema,
+    check_failures_from,
+    validation_error,
+)
 from cafe.schema.ticket import Failure, failures_from, strict_ticket_schema
+from cafe.schema.trials import closed_table_schema
 
 
 def _stub(*args):
@@ -35,13 +40,21 @@ def _pydantic_words(error):
 def _one_per_element(error):
     """Right names, but one failure per pydantic error: three bad items make three failures."""
     names = {"missing": "missing_field", "extra_forbidden": "unknown_field"}
-    return [Failure(names.get(d["type"], "bad_value"), f"{d['loc'][0]} = {d.get('input')!r}", f"fix {d['loc'][0]}")
-            for d in error.errors()]
+    return [
+        Failure(
+            names.get(d["type"], "bad_value"),
+            f"{d['loc'][0]} = {d.get('input')!r}",
+            f"fix {d['loc'][0]}",
+        )
+        for d in error.errors()
+    ]
 
 
 def test_check_failures_from_names_the_course_checks_not_pydantics_types():
     problems = check_failures_from(_pydantic_words)
-    assert any("expected a missing_field failure whose span starts with 'table'" in p for p in problems)
+    assert any(
+        "expected a missing_field failure whose span starts with 'table'" in p for p in problems
+    )
     assert any("unknown_field" in p and "quantity" in p for p in problems)
 
 
@@ -99,4 +112,5 @@ def test_check_closed_table_schema_an_enum_that_lost_a_table_is_named():
         return schema
 
     assert check_closed_table_schema(short) == [
-        'a good ticket at table 30 no longer gets through: {"table": 30, "items": ["latte"], "allergies": [], "notes": ""}']
+        'a good ticket at table 30 no longer gets through: {"table": 30, "items": ["latte"], "allergies": [], "notes": ""}'
+    ]

@@ -32,22 +32,34 @@ def test_check_within_consent_cases_go_both_ways():
 
 def _items_only(ticket, spec):
     """Compares the items and the table, as if the notes and allergies could not change an order."""
-    return ticket.table == spec.table and sorted(map(normalize_name, ticket.items)) == sorted(spec.items)
+    return ticket.table == spec.table and sorted(map(normalize_name, ticket.items)) == sorted(
+        spec.items
+    )
 
 
 def _exact_strings(ticket, spec):
     """Compares the fields as written, so 'Oat Latte' or 'dairy' reads as a change."""
-    return (ticket.table, ticket.items, ticket.allergies, ticket.notes) == (spec.table, spec.items, spec.allergies,
-                                                                            spec.notes)
+    return (ticket.table, ticket.items, ticket.allergies, ticket.notes) == (
+        spec.table,
+        spec.items,
+        spec.allergies,
+        spec.notes,
+    )
 
 
-@pytest.mark.parametrize("wrong, complaint", [
-    (_items_only, "a free refill in the notes: said True, expected False"),
-    (_items_only, "nuts added to the allergies, which nobody declared: said True, expected False"),
-    (_exact_strings, "items in another order and another case: said False, expected True"),
-    (lambda ticket, spec: "yes", "returned str; return True or False"),
-    (lambda ticket, spec: 1 / 0, "raised ZeroDivisionError"),
-])
+@pytest.mark.parametrize(
+    "wrong, complaint",
+    [
+        (_items_only, "a free refill in the notes: said True, expected False"),
+        (
+            _items_only,
+            "nuts added to the allergies, which nobody declared: said True, expected False",
+        ),
+        (_exact_strings, "items in another order and another case: said False, expected True"),
+        (lambda ticket, spec: "yes", "returned str; return True or False"),
+        (lambda ticket, spec: 1 / 0, "raised ZeroDivisionError"),
+    ],
+)
 def test_check_within_consent_wrong_answers_fail_with_a_specific_complaint(wrong, complaint):
     problems = check_within_consent(wrong)
     assert any(complaint in problem for problem in problems), problems
@@ -58,8 +70,11 @@ def test_check_within_consent_wrong_answers_fail_with_a_specific_complaint(wrong
 
 
 def _asks_about_86d_too(spec, menu):
-    return [item for item in dict.fromkeys(spec.items)
-            if menu.is_sold_out(item) or any(menu.contains(item, a) for a in spec.allergies)]
+    return [
+        item
+        for item in dict.fromkeys(spec.items)
+        if menu.is_sold_out(item) or any(menu.contains(item, a) for a in spec.allergies)
+    ]
 
 
 def test_check_items_to_confirm_reference_passes_compare():
@@ -71,12 +86,22 @@ def test_check_items_to_confirm_stub_is_not_attempted():
     assert course.compare(_stub, check=check_items_to_confirm).status == "not_attempted"
 
 
-@pytest.mark.parametrize("wrong, complaint", [
-    (lambda spec, menu: [i for i in spec.items if any(menu.contains(i, a) for a in spec.allergies)],
-     "cheese omelette (86'd) and an americano: asked about nothing, expected ['cheese omelette']"),
-    (lambda spec, menu: list(spec.items), "tofu scramble and a latte: asked about ['latte', 'tofu scramble'], expected nothing"),
-    (lambda spec, menu: "latte", "return a list of item names"),
-])
+@pytest.mark.parametrize(
+    "wrong, complaint",
+    [
+        (
+            lambda spec, menu: [
+                i for i in spec.items if any(menu.contains(i, a) for a in spec.allergies)
+            ],
+            "cheese omelette (86'd) and an americano: asked about nothing, expected ['cheese omelette']",
+        ),
+        (
+            lambda spec, menu: list(spec.items),
+            "tofu scramble and a latte: asked about ['latte', 'tofu scramble'], expected nothing",
+        ),
+        (lambda spec, menu: "latte", "return a list of item names"),
+    ],
+)
 def test_check_items_to_confirm_wrong_answers_fail_with_a_specific_complaint(wrong, complaint):
     problems = check_items_to_confirm(wrong)
     assert any(complaint in problem for problem in problems), problems
@@ -91,10 +116,18 @@ def test_notebook_stubs_are_not_attempted_and_the_story_holds(tmp_path, monkeypa
 
     monkeypatch.setenv("CAFE_HOME", str(tmp_path))  # the notebook banks a checkpoint
     namespace = run_notebook_source("s05-consent-gate")
-    assert course.compare(namespace["within_consent"], check=check_within_consent).status == "not_attempted"
-    assert course.compare(namespace["items_to_confirm"], check=check_items_to_confirm).status == "not_attempted"
+    assert (
+        course.compare(namespace["within_consent"], check=check_within_consent).status
+        == "not_attempted"
+    )
+    assert (
+        course.compare(namespace["items_to_confirm"], check=check_items_to_confirm).status
+        == "not_attempted"
+    )
     assert namespace["through"] == {"faithful copy"}
-    assert namespace["omelette_run"].stop_reason == "retries_exhausted"  # the 86'd omelette spends the cap
+    assert (
+        namespace["omelette_run"].stop_reason == "retries_exhausted"
+    )  # the 86'd omelette spends the cap
     assert namespace["passing"] == 0 and namespace["asked"].stop_reason == "needs_consent"
     assert namespace["after"].stop_reason == "passed"
     assert namespace["banked"]["first_drafts_within_consent"] == 0

@@ -60,8 +60,9 @@ def _shows_the_draft(spec, generate, cap=3):
 
     menu = load_menu()
     if cafe.repair.policy_failures(spec, menu):
-        return cafe.repair.RepairResult("policy_violation", None, (),
-                                        blocked_by=cafe.repair.policy_failures(spec, menu))
+        return cafe.repair.RepairResult(
+            "policy_violation", None, (), blocked_by=cafe.repair.policy_failures(spec, menu)
+        )
     brief = cafe.repair.brief_for(spec)
     messages, attempts = list(brief), []
     for number in range(1, cap + 1):
@@ -70,20 +71,34 @@ def _shows_the_draft(spec, generate, cap=3):
         attempts.append(cafe.repair.Attempt(number, draft, score.failures, 0, None))
         if score.ticket is not None:
             return cafe.repair.RepairResult("passed", score.ticket, tuple(attempts))
-        messages += [{"role": "assistant", "content": draft},
-                     {"role": "user", "content": cafe.repair.failure_view(score.failures, number)}]
+        messages += [
+            {"role": "assistant", "content": draft},
+            {"role": "user", "content": cafe.repair.failure_view(score.failures, number)},
+        ]
     return cafe.repair.RepairResult("retries_exhausted", None, tuple(attempts))
 
 
-@pytest.mark.parametrize("wrong, complaint", [
-    (_naive, "a draft that forgets the table until told: ended retries_exhausted, expected passed"),
-    (_fixed_cap, "cap 2: 3 attempts in the log, expected 2"),
-    (_no_policy_check, "the unsafe latte (no draft can make it safe): ended retries_exhausted, expected policy_violation"),
-    (_no_policy_check, "(the customer must confirm a change): ended retries_exhausted, expected needs_consent"),
-    (_shows_the_draft, "the retry shows the model its failed draft"),
-    (lambda spec, generate, cap=3: None, "returned NoneType"),
-    (lambda spec, generate, cap=3: 1 / 0, "raised ZeroDivisionError"),
-])
+@pytest.mark.parametrize(
+    "wrong, complaint",
+    [
+        (
+            _naive,
+            "a draft that forgets the table until told: ended retries_exhausted, expected passed",
+        ),
+        (_fixed_cap, "cap 2: 3 attempts in the log, expected 2"),
+        (
+            _no_policy_check,
+            "the unsafe latte (no draft can make it safe): ended retries_exhausted, expected policy_violation",
+        ),
+        (
+            _no_policy_check,
+            "(the customer must confirm a change): ended retries_exhausted, expected needs_consent",
+        ),
+        (_shows_the_draft, "the retry shows the model its failed draft"),
+        (lambda spec, generate, cap=3: None, "returned NoneType"),
+        (lambda spec, generate, cap=3: 1 / 0, "raised ZeroDivisionError"),
+    ],
+)
 def test_check_repair_loop_wrong_loops_fail_with_a_specific_complaint(wrong, complaint):
     problems = check_repair_loop(wrong)
     assert any(complaint in problem for problem in problems), problems
@@ -102,13 +117,18 @@ def test_check_attempt_failure_view_stub_is_not_attempted():
     assert course.compare(_stub, check=check_attempt_failure_view).status == "not_attempted"
 
 
-@pytest.mark.parametrize("attempt", [
-    lambda failures, attempt: "Something went wrong, please try again.",
-    lambda failures, attempt: "\n".join(f.check for f in failures),
-    lambda failures, attempt: f"Attempt {attempt}\n" + "\n".join(f"{f.check} {f.span}" for f in failures),
-    lambda failures, attempt: None,
-    lambda failures, attempt: 1 / 0,
-])
+@pytest.mark.parametrize(
+    "attempt",
+    [
+        lambda failures, attempt: "Something went wrong, please try again.",
+        lambda failures, attempt: "\n".join(f.check for f in failures),
+        lambda failures, attempt: (
+            f"Attempt {attempt}\n" + "\n".join(f"{f.check} {f.span}" for f in failures)
+        ),
+        lambda failures, attempt: None,
+        lambda failures, attempt: 1 / 0,
+    ],
+)
 def test_check_attempt_failure_view_vague_views_fail(attempt):
     assert check_attempt_failure_view(attempt)
     assert course.compare(attempt, check=check_attempt_failure_view).status == "failed"
@@ -131,7 +151,15 @@ def test_notebook_stubs_are_not_attempted_and_the_references_pass(tmp_path, monk
 
     monkeypatch.setenv("CAFE_HOME", str(tmp_path))  # the notebook banks a checkpoint
     namespace = run_notebook_source("s07-repair-loop")
-    assert course.compare(namespace["my_repair_ticket"], check=check_repair_loop).status == "not_attempted"
-    assert course.compare(namespace["attempt_failure_view"], check=check_attempt_failure_view).status == "not_attempted"
-    assert namespace["distributions"] == {"naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0, "confirm": 0},
-                                          "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0, "confirm": 0}}
+    assert (
+        course.compare(namespace["my_repair_ticket"], check=check_repair_loop).status
+        == "not_attempted"
+    )
+    assert (
+        course.compare(namespace["attempt_failure_view"], check=check_attempt_failure_view).status
+        == "not_attempted"
+    )
+    assert namespace["distributions"] == {
+        "naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0, "confirm": 0},
+        "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0, "confirm": 0},
+    }

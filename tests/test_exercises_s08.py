@@ -62,7 +62,10 @@ def test_check_replay_client_a_fresh_model_instead_of_the_recording_is_caught():
 def test_check_replay_client_first_reply_over_and_over_names_the_ending_or_hash():
     repeat = lambda trace: ScriptedClient([recorded_reply(trace.model_calls[0])] * 9)  # noqa: E731
     problems = check_replay_client(repeat)
-    assert "table 3's recorded run: the replay ended retries_exhausted, the recording passed" in problems
+    assert (
+        "table 3's recorded run: the replay ended retries_exhausted, the recording passed"
+        in problems
+    )
 
 
 def test_check_replay_client_not_a_client_says_what_to_return():
@@ -94,8 +97,13 @@ def test_check_mask_only_sk_keys_misses_the_other_shapes_and_bites_ordinary_word
 
     sk_only = lambda text: re.sub(r"sk-[\w-]+", "[redacted]", text)  # noqa: E731
     problems = check_mask(sk_only)
-    assert sum(p.startswith("left ") for p in problems) == len(MASK_SECRETS) - 1 and "Bearer" in problems[0]
-    assert any("ask-me-anything" in p for p in problems)  # "ask-me" is not a key: a word boundary matters
+    assert (
+        sum(p.startswith("left ") for p in problems) == len(MASK_SECRETS) - 1
+        and "Bearer" in problems[0]
+    )
+    assert any(
+        "ask-me-anything" in p for p in problems
+    )  # "ask-me" is not a key: a word boundary matters
 
 
 def test_check_mask_returning_not_text_says_so():

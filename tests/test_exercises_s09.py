@@ -7,7 +7,13 @@ import pytest
 
 from cafe import course
 from cafe.exercises.s09 import check_cost_by_reason, check_summarize
-from cafe.report.summary import STOP_ORDER, cost_by_stop_reason, count_stop_reasons, run_cost, summarize
+from cafe.report.summary import (
+    STOP_ORDER,
+    cost_by_stop_reason,
+    count_stop_reasons,
+    run_cost,
+    summarize,
+)
 
 
 def _stub(*args):
@@ -65,18 +71,23 @@ def test_check_summarize_refuses_a_count_that_drops_a_run_sent_back_to_the_custo
     def drops_needs_consent(runs):
         return count_stop_reasons([run for run in runs if run.stop_reason != "needs_consent"])
 
-    assert any("the counts add up to" in problem for problem in check_summarize(drops_needs_consent))
+    assert any(
+        "the counts add up to" in problem for problem in check_summarize(drops_needs_consent)
+    )
 
 
-@pytest.mark.parametrize("wrong, complaint", [
-    (_counter, "missing; list every named reason, with 0"),
-    (_other_bucket, "a report has no 'other' bucket"),
-    (_skips_unknown, "a run ending on 'timeout' was counted"),
-    (_passed_or_failed, "policy_violation is 0"),
-    (_three_endings, "needs_consent missing"),
-    (lambda runs: None, "returned NoneType"),
-    (lambda runs: 1 / 0, "raised ZeroDivisionError"),
-])
+@pytest.mark.parametrize(
+    "wrong, complaint",
+    [
+        (_counter, "missing; list every named reason, with 0"),
+        (_other_bucket, "a report has no 'other' bucket"),
+        (_skips_unknown, "a run ending on 'timeout' was counted"),
+        (_passed_or_failed, "policy_violation is 0"),
+        (_three_endings, "needs_consent missing"),
+        (lambda runs: None, "returned NoneType"),
+        (lambda runs: 1 / 0, "raised ZeroDivisionError"),
+    ],
+)
 def test_check_summarize_wrong_answers_fail_with_a_specific_complaint(wrong, complaint):
     problems = check_summarize(wrong)
     assert any(complaint in problem for problem in problems), problems
@@ -111,11 +122,14 @@ def _no_zeros(runs, prices):
     return totals
 
 
-@pytest.mark.parametrize("wrong, complaint", [
-    (_tokens_not_money, "tokens times the price per million"),
-    (_no_zeros, "exactly the stop reasons as keys"),
-    (lambda runs, prices: 1 / 0, "raised ZeroDivisionError"),
-])
+@pytest.mark.parametrize(
+    "wrong, complaint",
+    [
+        (_tokens_not_money, "tokens times the price per million"),
+        (_no_zeros, "exactly the stop reasons as keys"),
+        (lambda runs, prices: 1 / 0, "raised ZeroDivisionError"),
+    ],
+)
 def test_check_cost_by_reason_wrong_answers_fail(wrong, complaint):
     problems = check_cost_by_reason(wrong)
     assert any(complaint in problem for problem in problems), problems
@@ -130,8 +144,16 @@ def test_notebook_stubs_are_not_attempted_and_the_shift_adds_up(tmp_path, monkey
     monkeypatch.setenv("CAFE_HOME", str(tmp_path))  # the notebook banks a checkpoint
     namespace = run_notebook_source("s09-shift-report")
     assert course.compare(namespace["summarize"], check=check_summarize).status == "not_attempted"
-    assert course.compare(namespace["cost_by_reason"], check=check_cost_by_reason).status == "not_attempted"
-    assert namespace["counts"] == {"passed": 8, "retries_exhausted": 6, "policy_violation": 3, "needs_consent": 3}
+    assert (
+        course.compare(namespace["cost_by_reason"], check=check_cost_by_reason).status
+        == "not_attempted"
+    )
+    assert namespace["counts"] == {
+        "passed": 8,
+        "retries_exhausted": 6,
+        "policy_violation": 3,
+        "needs_consent": 3,
+    }
     assert namespace["no_ticket"] == 12
     assert len(namespace["read_back"]) == 20 and len(namespace["problems"]) == 2
     assert namespace["page"].is_file()
@@ -144,18 +166,34 @@ _WORDS = {2: "two", 3: "three", 6: "six", 8: "eight", 12: "Twelve"}
 
 def test_reveals_state_the_counts_and_the_cost_ratio_the_shift_produces():
     from cafe.course.reveals import load_answer
-    from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
+    from cafe.report.shift import (
+        PRACTICE_PRICES,
+        SHIFT_ORDERS,
+        run_shift,
+        scripted_drafter,
+        ticking,
+    )
 
-    summary = summarize(run_shift(SHIFT_ORDERS, scripted_drafter(), model="cafe-scripted", clock=ticking()),
-                        PRACTICE_PRICES)
+    summary = summarize(
+        run_shift(SHIFT_ORDERS, scripted_drafter(), model="cafe-scripted", clock=ticking()),
+        PRACTICE_PRICES,
+    )
     counts = summary.stop_reasons
-    said = {"passed": "{} passed", "retries_exhausted": "{} ran out of attempts (retries_exhausted)",
-            "needs_consent": "{} were sent back to the customer (needs_consent)",
-            "policy_violation": "{} were refused (policy_violation)"}
+    said = {
+        "passed": "{} passed",
+        "retries_exhausted": "{} ran out of attempts (retries_exhausted)",
+        "needs_consent": "{} were sent back to the customer (needs_consent)",
+        "policy_violation": "{} were refused (policy_violation)",
+    }
     why = load_answer("s09.why_no_ticket")
-    assert f"{_WORDS[summary.runs - summary.accepted]} of the twenty runs ended without a ticket" in why
+    assert (
+        f"{_WORDS[summary.runs - summary.accepted]} of the twenty runs ended without a ticket"
+        in why
+    )
     assert all(said[reason].format(_WORDS[counts[reason]]) in why for reason in STOP_ORDER)
     per_ticket = load_answer("s09.why_per_ticket")
     ratio = summary.cost_per_accepted / (summary.cost_by_reason["passed"] / summary.accepted)
     assert "about two and a half times" in per_ticket and 2.25 <= ratio < 2.75
-    assert summary.cost_by_reason["retries_exhausted"] > summary.cost_by_reason["passed"]  # "spent more ... than"
+    assert (
+        summary.cost_by_reason["retries_exhausted"] > summary.cost_by_reason["passed"]
+    )  # "spent more ... than"

@@ -5,10 +5,10 @@ import pytest
 
 from cafe import course
 from cafe.exercises.s10 import CLASSIFY_CASES, check_classify, check_first_fix
-from cafe.world.menu import load_menu
 from cafe.repair.reask import RepairResult, repair_ticket
 from cafe.schema.ticket import Failure, Ticket
 from cafe.taxonomy import FAILURE_CLASSES, classify
+from cafe.world.menu import load_menu
 
 MENU = load_menu()
 
@@ -57,12 +57,24 @@ def _drifting_first(run):
     return "systematic"
 
 
-@pytest.mark.parametrize("wrong, complaint", [
-    (_by_check_name, "three out_of_scope failures, each about a different item: you said 'systematic', expected "
-                     "'drifting' (a failure is its check and its span"),
-    (_drifting_first, "the omelette 86'd, dropped, then 86'd again: you said 'drifting', expected 'alternating'"),
-    (lambda run: "systematic", "prose, then an extra espresso, then no table: you said 'systematic'"),
-])
+@pytest.mark.parametrize(
+    "wrong, complaint",
+    [
+        (
+            _by_check_name,
+            "three out_of_scope failures, each about a different item: you said 'systematic', expected "
+            "'drifting' (a failure is its check and its span",
+        ),
+        (
+            _drifting_first,
+            "the omelette 86'd, dropped, then 86'd again: you said 'drifting', expected 'alternating'",
+        ),
+        (
+            lambda run: "systematic",
+            "prose, then an extra espresso, then no table: you said 'systematic'",
+        ),
+    ],
+)
 def test_check_classify_wrong_answers_get_a_specific_complaint(wrong, complaint):
     problems = check_classify(wrong)
     assert any(problem.startswith(complaint) for problem in problems), problems
@@ -75,8 +87,15 @@ def test_check_classify_wrong_answers_get_a_specific_complaint(wrong, complaint)
 def _stop_86d_first(spec, generate):
     sold = [item for item in spec.items if MENU.is_sold_out(item)]
     if sold:
-        return RepairResult("policy_violation", None, (), blocked_by=tuple(
-            Failure("sold_out", item, "tell the customer it is 86'd; take a new order") for item in sold))
+        return RepairResult(
+            "policy_violation",
+            None,
+            (),
+            blocked_by=tuple(
+                Failure("sold_out", item, "tell the customer it is 86'd; take a new order")
+                for item in sold
+            ),
+        )
     return repair_ticket(spec, generate)
 
 
@@ -102,27 +121,40 @@ def _waive_86d(spec, generate):
     result = repair_ticket(spec, generate)
     if any(MENU.is_sold_out(item) for item in spec.items):
         kept = tuple(item for item in spec.items if not MENU.is_sold_out(item)) or ("americano",)
-        return RepairResult("passed", Ticket(table=spec.table, items=kept, allergies=spec.allergies, notes=""),
-                            result.attempts)
+        return RepairResult(
+            "passed",
+            Ticket(table=spec.table, items=kept, allergies=spec.allergies, notes=""),
+            result.attempts,
+        )
     return result
 
 
 def _block_allergies(spec, generate):
     """Fixes the wrong pile, and bluntly: every order with an allergy is refused."""
     if spec.allergies:
-        return RepairResult("policy_violation", None, (), blocked_by=(Failure("unsafe", "allergy", "ask"),))
+        return RepairResult(
+            "policy_violation", None, (), blocked_by=(Failure("unsafe", "allergy", "ask"),)
+        )
     return repair_ticket(spec, generate)
 
 
-@pytest.mark.parametrize("wrong, complaint", [
-    (lambda spec, generate: repair_ticket(spec, generate, cap=5),
-     "the biggest pile, 5 alternating runs on sold_out: 5 of its orders"),
-    (lambda spec, generate: repair_ticket(spec, generate, cap=2), "the biggest pile, 5 alternating runs on sold_out"),
-    (_relabel, "table 4: refused after 3 draft(s)"),
-    (_waive_86d, "table 4: passed with a ticket that fails out_of_scope"),
-    (_block_allergies, "table 5: passed before the fix and not after"),
-    (lambda spec, generate: "passed", "the shift stopped: your runner raised TypeError"),
-])
+@pytest.mark.parametrize(
+    "wrong, complaint",
+    [
+        (
+            lambda spec, generate: repair_ticket(spec, generate, cap=5),
+            "the biggest pile, 5 alternating runs on sold_out: 5 of its orders",
+        ),
+        (
+            lambda spec, generate: repair_ticket(spec, generate, cap=2),
+            "the biggest pile, 5 alternating runs on sold_out",
+        ),
+        (_relabel, "table 4: refused after 3 draft(s)"),
+        (_waive_86d, "table 4: passed with a ticket that fails out_of_scope"),
+        (_block_allergies, "table 5: passed before the fix and not after"),
+        (lambda spec, generate: "passed", "the shift stopped: your runner raised TypeError"),
+    ],
+)
 def test_check_first_fix_wrong_answers_get_a_specific_complaint(wrong, complaint):
     problems = check_first_fix(wrong)
     assert any(problem.startswith(complaint) for problem in problems), problems

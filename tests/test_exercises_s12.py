@@ -2,8 +2,8 @@
 fails plausible wrong answers with a specific complaint."""
 
 from cafe import course
-from cafe.judge.calibration import calibrate, trust_reading
 from cafe.exercises.s12 import check_calibrate, check_trust_rule
+from cafe.judge.calibration import calibrate, trust_reading
 
 
 def _stub(*args):
@@ -18,22 +18,41 @@ def test_check_calibrate_reference_passes_and_stub_is_not_attempted():
 def test_check_calibrate_accepts_a_dict_answer():
     def as_dict(judge, labelled):
         result = calibrate(judge, labelled)
-        return {"tp": result.tp, "fn": result.fn, "tn": result.tn, "fp": result.fp, "unparsed": result.unparsed,
-                "kappa": result.kappa}
+        return {
+            "tp": result.tp,
+            "fn": result.fn,
+            "tn": result.tn,
+            "fp": result.fp,
+            "unparsed": result.unparsed,
+            "kappa": result.kappa,
+        }
+
     assert check_calibrate(as_dict) == []
 
 
 def test_check_calibrate_catches_raw_agreement_reported_as_kappa():
     def agreement(judge, labelled):
         result = calibrate(judge, labelled)
-        return {**{c: getattr(result, c) for c in ("tp", "fn", "tn", "fp", "unparsed")}, "kappa": result.agreement}
+        return {
+            **{c: getattr(result, c) for c in ("tp", "fn", "tn", "fp", "unparsed")},
+            "kappa": result.agreement,
+        }
+
     assert any("kappa is 0.95" in problem for problem in check_calibrate(agreement))
 
 
 def test_check_calibrate_catches_the_positive_class_swapped():
     def swapped(judge, labelled):
         r = calibrate(judge, labelled)
-        return {"tp": r.tn, "fn": r.fp, "tn": r.tp, "fp": r.fn, "unparsed": r.unparsed, "kappa": r.kappa}
+        return {
+            "tp": r.tn,
+            "fn": r.fp,
+            "tn": r.tp,
+            "fp": r.fn,
+            "unparsed": r.unparsed,
+            "kappa": r.kappa,
+        }
+
     assert any("tp is" in problem for problem in check_calibrate(swapped))
 
 
@@ -42,17 +61,26 @@ def test_check_calibrate_catches_no_verdict_counted_as_a_pass():
         def strict(spec, ticket):
             answer = judge(spec, ticket)
             return answer if answer in ("pass", "fail") else "pass"
+
         return calibrate(strict, labelled)
-    assert any("never gives a verdict" in problem and "unparsed" in problem for problem in check_calibrate(folded))
+
+    assert any(
+        "never gives a verdict" in problem and "unparsed" in problem
+        for problem in check_calibrate(folded)
+    )
 
 
 def test_check_calibrate_reports_a_crash_and_a_wrong_type():
-    assert any("raised ZeroDivisionError" in p for p in check_calibrate(lambda judge, labelled: 1 / 0))
+    assert any(
+        "raised ZeroDivisionError" in p for p in check_calibrate(lambda judge, labelled: 1 / 0)
+    )
     assert any("returned int" in p for p in check_calibrate(lambda judge, labelled: 3))
 
 
 def test_check_trust_rule_reference_passes_and_stub_is_not_attempted():
-    assert check_trust_rule(lambda calibration, model: trust_reading(calibration, model).trusted) == []
+    assert (
+        check_trust_rule(lambda calibration, model: trust_reading(calibration, model).trusted) == []
+    )
     assert course.compare(_stub, check=check_trust_rule).status == "not_attempted"
 
 
@@ -63,17 +91,27 @@ def test_check_trust_rule_catches_a_rule_on_raw_agreement():
 
 
 def test_check_trust_rule_catches_a_rule_that_trusts_nothing_and_a_non_boolean():
-    assert any("accept" in problem for problem in check_trust_rule(lambda calibration, model: False))
-    assert any("True or False" in problem for problem in check_trust_rule(lambda calibration, model: "yes"))
+    assert any(
+        "accept" in problem for problem in check_trust_rule(lambda calibration, model: False)
+    )
+    assert any(
+        "True or False" in problem for problem in check_trust_rule(lambda calibration, model: "yes")
+    )
 
 
-def test_notebook_stubs_are_not_attempted_and_the_checkpoint_banks_the_house_judge(tmp_path, monkeypatch):
+def test_notebook_stubs_are_not_attempted_and_the_checkpoint_banks_the_house_judge(
+    tmp_path, monkeypatch
+):
     from samples import run_notebook_source
 
     monkeypatch.setenv("CAFE_HOME", str(tmp_path))
     namespace = run_notebook_source("s12-model-judge")
-    assert course.compare(namespace["my_calibrate"], check=check_calibrate).status == "not_attempted"
-    assert course.compare(namespace["my_trust_rule"], check=check_trust_rule).status == "not_attempted"
+    assert (
+        course.compare(namespace["my_calibrate"], check=check_calibrate).status == "not_attempted"
+    )
+    assert (
+        course.compare(namespace["my_trust_rule"], check=check_trust_rule).status == "not_attempted"
+    )
     figures = namespace["figures"]
     assert figures["tp"] + figures["fn"] + figures["tn"] + figures["fp"] + figures["unparsed"] == 40
     assert namespace["reading"].trusted is False  # the house judge misses too many broken tickets

@@ -28,9 +28,18 @@ def test_tier_stub_is_not_attempted():
 
 
 def test_tier_wrong_answers_are_named_with_their_rule():
-    invocation = check_verification_tier(lambda c: None if not is_verification_command(c) else
-                                         ("slow" if "pytest" in c else reference_tier(c)))
-    assert invocation and all("pytest" in p for p in invocation) and any("-k narrows" in p for p in invocation)
+    invocation = check_verification_tier(
+        lambda c: (
+            None
+            if not is_verification_command(c)
+            else ("slow" if "pytest" in c else reference_tier(c))
+        )
+    )
+    assert (
+        invocation
+        and all("pytest" in p for p in invocation)
+        and any("-k narrows" in p for p in invocation)
+    )
     substring = check_verification_tier(lambda c: "fast" if "check" in c else reference_tier(c))
     assert any("not the whole word check" in p for p in substring)
 
@@ -47,8 +56,11 @@ def test_restore_stub_is_not_attempted():
 
 def test_restore_wrong_answers_name_the_case():
     def captured_only(at_green, at_abort, captured):  # trusts the captures, never looks at the tree
-        return at_green is not None and at_abort is not None and all(
-            captured.get(p) == at_green.get(p, "<head>") for p in captured)
+        return (
+            at_green is not None
+            and at_abort is not None
+            and all(captured.get(p) == at_green.get(p, "<head>") for p in captured)
+        )
 
     problems = check_can_restore(captured_only)
     assert problems and any("behind the harness's back" in p for p in problems)

@@ -11,10 +11,19 @@ from dataclasses import replace
 
 import pytest
 
-from cafe.governor import facts
 from cafe.endpoint.client import make_client
-from cafe.governor.facts import (HOST_FACT_PATTERNS, HostFacts, ProgressCheck, ProgressState, RemediationCheck,
-                        RemediationInfo, fold_progress, no_net_progress_cut, remediation_due)
+from cafe.governor import facts
+from cafe.governor.facts import (
+    HOST_FACT_PATTERNS,
+    HostFacts,
+    ProgressCheck,
+    ProgressState,
+    RemediationCheck,
+    RemediationInfo,
+    fold_progress,
+    no_net_progress_cut,
+    remediation_due,
+)
 from cafe.loop.agent import TurnView
 from cafe.stall.detector import run_with_stall, stall_config
 from cafe.stories.scenarios import scenario_replies
@@ -27,8 +36,15 @@ AWARE = stall_config(repair_aware=True)
 def run_scenario(name, config=None, *, max_turns=None, rounds=6, **kw):
     replies = scenario_replies(name, rounds=rounds)
     with open_workbench() as bench:
-        return run_with_stall(make_client(replies), ASK, bench.tools, verify=bench.verify, config=config,
-                              max_turns=max_turns or len(replies), **kw)
+        return run_with_stall(
+            make_client(replies),
+            ASK,
+            bench.tools,
+            verify=bench.verify,
+            config=config,
+            max_turns=max_turns or len(replies),
+            **kw,
+        )
 
 
 def patterns(run):
@@ -39,7 +55,12 @@ def test_progress_signal_number_above_high_water_is_an_advance():
     state = fold_progress(ProgressState(), 2, wrote=False)
     assert (state.high_water, state.flat_streak, state.advanced) == (2, 0, True)
     state = fold_progress(replace(state, flat_streak=5, wrote_while_flat=True), 3, wrote=True)
-    assert (state.high_water, state.flat_streak, state.wrote_while_flat, state.advanced) == (3, 0, False, True)
+    assert (state.high_water, state.flat_streak, state.wrote_while_flat, state.advanced) == (
+        3,
+        0,
+        False,
+        True,
+    )
 
 
 def test_progress_signal_at_or_below_high_water_or_none_is_flat():
@@ -63,7 +84,9 @@ def test_write_axis_cut_needs_a_write_during_the_flat_stretch():
 
 
 def test_long_stall_cut_needs_both_the_streak_and_the_flat_verifier():
-    assert no_net_progress_cut(ProgressState(high_water=3, flat_streak=12), 3).startswith("long stall")
+    assert no_net_progress_cut(ProgressState(high_water=3, flat_streak=12), 3).startswith(
+        "long stall"
+    )
     assert no_net_progress_cut(ProgressState(high_water=3, flat_streak=11), 3) is None
     assert no_net_progress_cut(ProgressState(high_water=3, flat_streak=12), 2) is None
     assert "4 times" in no_net_progress_cut(ProgressState(high_water=3, flat_streak=0), 4)
@@ -102,9 +125,13 @@ def test_check_callback_accepts_functions_and_none_only():
 
 
 def test_host_fact_defaults_are_the_designs():
-    assert (facts.VERIFY_STATE_STREAK_DEFAULT, facts.VERIFY_STATE_STALL_TURNS_DEFAULT,
-            facts.VERIFY_STATE_RECURRENCE_HARD_DEFAULT, facts.NO_VERIFIER_PROGRESS_LIMIT_DEFAULT,
-            facts.STALL_DELIVERED_FIX_AFTER) == (3, 12, 4, 3, 2)
+    assert (
+        facts.VERIFY_STATE_STREAK_DEFAULT,
+        facts.VERIFY_STATE_STALL_TURNS_DEFAULT,
+        facts.VERIFY_STATE_RECURRENCE_HARD_DEFAULT,
+        facts.NO_VERIFIER_PROGRESS_LIMIT_DEFAULT,
+        facts.STALL_DELIVERED_FIX_AFTER,
+    ) == (3, 12, 4, 3, 2)
 
 
 # --- the configuration and the checks it builds --------------------------------------------
@@ -112,13 +139,22 @@ def test_host_fact_defaults_are_the_designs():
 
 def test_host_facts_defaults_and_checks_in_order():
     facts_off = HostFacts()
-    assert (facts_off.verify_state_streak, facts_off.verify_state_stall_turns, facts_off.verify_state_recurrence_hard,
-            facts_off.no_verifier_progress_limit) == (3, 12, 4, 3)
+    assert (
+        facts_off.verify_state_streak,
+        facts_off.verify_state_stall_turns,
+        facts_off.verify_state_recurrence_hard,
+        facts_off.no_verifier_progress_limit,
+    ) == (3, 12, 4, 3)
     assert facts_off.checks() == ()
-    both = HostFacts(progress_signal=lambda view: None, remediation_delivered=lambda info: False).checks()
+    both = HostFacts(
+        progress_signal=lambda view: None, remediation_delivered=lambda info: False
+    ).checks()
     assert [type(c) for c in both] == [RemediationCheck, ProgressCheck]
     assert set().union(*(c.patterns for c in both)) == HOST_FACT_PATTERNS
-    assert HostFacts(progress_signal=print).checks()[0] is not HostFacts(progress_signal=print).checks()[0]
+    assert (
+        HostFacts(progress_signal=print).checks()[0]
+        is not HostFacts(progress_signal=print).checks()[0]
+    )
 
 
 @pytest.mark.parametrize("name", ["progress_signal", "remediation_delivered"])
@@ -150,25 +186,42 @@ def passing_tests(view: TurnView):
 def test_progress_signal_write_axis_cut_stops_the_thrash_in_a_run():
     check = ProgressCheck(passing_tests)  # works without repair_aware
     memory = []
-    run = run_scenario("thrash", max_turns=12, checks=[check],
-                       after_turn=[lambda view: memory.append(check.progress)])
+    run = run_scenario(
+        "thrash",
+        max_turns=12,
+        checks=[check],
+        after_turn=[lambda view: memory.append(check.progress)],
+    )
     # turn 1: 3 passing, the first number ever: an advance. Turn 2: an edit and no test run, None:
     # flat, with a write. Turn 3: 3 again, at the mark: flat. Turn 4: another edit, None: the third
     # flat turn with writes landing, so the cut comes right after turn 4's tools ran.
     assert [(p.high_water, p.flat_streak, p.wrote_while_flat, p.advanced) for p in memory] == [
-        (3, 0, False, True), (3, 1, True, False), (3, 2, True, False), (3, 3, True, False)]
+        (3, 0, False, True),
+        (3, 1, True, False),
+        (3, 2, True, False),
+        (3, 3, True, False),
+    ]
     assert patterns(run) == [(4, "no_net_progress")]
-    assert run.stop_reason == "stuck" and run.result.detail.startswith("no_net_progress: write axis")
+    assert run.stop_reason == "stuck" and run.result.detail.startswith(
+        "no_net_progress: write axis"
+    )
     assert run.result.turns[-1].turn == 4
 
 
 def test_progress_signal_long_stall_cuts_pure_retries_in_a_run():
     # retest_only never writes, so the write axis stays quiet; the passing count sits at 3 while the
     # same failure comes back every turn. (The detector reads the streak a turn behind: the lag.)
-    recurring = run_scenario("retest_only", AWARE, rounds=8, checks=HostFacts(progress_signal=passing_tests).checks())
+    recurring = run_scenario(
+        "retest_only", AWARE, rounds=8, checks=HostFacts(progress_signal=passing_tests).checks()
+    )
     assert patterns(recurring) == [(4, "stuck_same_diagnostic"), (5, "no_net_progress")]
-    assert recurring.result.detail == "no_net_progress: long stall: the same failure has come back 4 times"
-    flat_facts = HostFacts(progress_signal=passing_tests, verify_state_stall_turns=2, verify_state_recurrence_hard=99)
+    assert (
+        recurring.result.detail
+        == "no_net_progress: long stall: the same failure has come back 4 times"
+    )
+    flat_facts = HostFacts(
+        progress_signal=passing_tests, verify_state_stall_turns=2, verify_state_recurrence_hard=99
+    )
     flat = run_scenario("retest_only", AWARE, rounds=8, checks=flat_facts.checks())
     assert patterns(flat) == [(4, "stuck_same_diagnostic"), (4, "no_net_progress")]
     assert "same failure for 3 turns and no verifier advance for 3" in flat.result.detail
@@ -184,7 +237,9 @@ def test_progress_signal_advance_resets_the_flat_streak_in_a_run():
 def test_write_axis_cut_cannot_see_an_error_that_changed():
     # The passing count stays at 3 while the productive repair turns 999 into 1002: to a host signal
     # that only counts passing tests, that is three flat turns with writes, and the default cuts it.
-    run = run_scenario("productive", AWARE, checks=HostFacts(progress_signal=passing_tests).checks())
+    run = run_scenario(
+        "productive", AWARE, checks=HostFacts(progress_signal=passing_tests).checks()
+    )
     assert patterns(run) == [(4, "no_net_progress")] and run.stop_reason == "stuck"
 
 
@@ -199,8 +254,14 @@ def test_remediation_delivered_true_trips_one_turn_sooner():
         return True
 
     run = run_scenario("same_turn_thrash", AWARE, checks=[RemediationCheck(landed)], rounds=4)
-    assert patterns(run)[0] == (3, "delivered_fix_not_landing")  # streak 2, one turn before the nudge at 3
-    assert calls[0].session_id == "session" and calls[0].signature == run.timeline[2].failure_state.last_diagnostic_signature
+    assert patterns(run)[0] == (
+        3,
+        "delivered_fix_not_landing",
+    )  # streak 2, one turn before the nudge at 3
+    assert (
+        calls[0].session_id == "session"
+        and calls[0].signature == run.timeline[2].failure_state.last_diagnostic_signature
+    )
     assert [r.name for r in calls[0].prev_dispatch] == ["write_file", "run_tests"]
     # asked again when the streak advances to 3, and the host's answer outranks stuck_same_diagnostic;
     # a second trip in the same run is past MAX_STALL_WARNINGS: the run stops as stuck
@@ -209,14 +270,20 @@ def test_remediation_delivered_true_trips_one_turn_sooner():
 
 
 def test_remediation_delivered_false_changes_nothing():
-    run = run_scenario("same_turn_thrash", AWARE, checks=[RemediationCheck(lambda i: False)], rounds=4)
+    run = run_scenario(
+        "same_turn_thrash", AWARE, checks=[RemediationCheck(lambda i: False)], rounds=4
+    )
     assert patterns(run) == [(4, "stuck_same_diagnostic")]
 
 
 def test_remediation_delivered_works_without_repair_aware():
     seen = []
-    run = run_scenario("same_turn_thrash", checks=[RemediationCheck(lambda info: seen.append(info) or True)],
-                       rounds=4, session_id="till-42")
+    run = run_scenario(
+        "same_turn_thrash",
+        checks=[RemediationCheck(lambda info: seen.append(info) or True)],
+        rounds=4,
+        session_id="till-42",
+    )
     assert patterns(run) == [(3, "delivered_fix_not_landing"), (4, "delivered_fix_not_landing")]
     assert run.stop_reason == "stuck" and {info.session_id for info in seen} == {"till-42"}
     assert run.current_failure is None  # the hand-back itself is a repair-aware feature
@@ -226,7 +293,9 @@ def test_remediation_delivered_is_not_asked_on_a_turn_the_blind_detector_warned(
     # retest_only repeats the same call: with repair_aware off the blind repeated_error trips on
     # turn 4, the turn the streak advances to 3, so the host is not asked then
     asked = []
-    run = run_scenario("retest_only", checks=[RemediationCheck(lambda info: asked.append(info) or False)])
+    run = run_scenario(
+        "retest_only", checks=[RemediationCheck(lambda info: asked.append(info) or False)]
+    )
     assert patterns(run) == [(4, "repeated_error"), (5, "repeated_error")]
     assert len(asked) == 1  # turn 3 only (streak 2); turns 4 and 5 belong to the blind warning
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.stall.evidence import failure_signature
-from cafe.stall.failure_state import FailureState, classify_turn, clear_current_failure, fold_diagnostic
 from cafe.loop.agent import ToolResult
+from cafe.stall.evidence import failure_signature
+from cafe.stall.failure_state import (
+    FailureState,
+    classify_turn,
+    clear_current_failure,
+    fold_diagnostic,
+)
 
 
 def result(output, ok=False, kind="verify", name="run_tests"):
@@ -32,7 +37,11 @@ def fold_all(*turns):
 
 def test_fold_same_signature_across_edits_increments_streak():
     model = fold_all([FAIL_A], [EDIT], [FAIL_A], [EDIT], [FAIL_A])
-    assert (model.last_diagnostic_class, model.same_diagnostic_streak, model.write_epoch) == ("fail", 3, 2)
+    assert (model.last_diagnostic_class, model.same_diagnostic_streak, model.write_epoch) == (
+        "fail",
+        3,
+        2,
+    )
 
 
 def test_fold_productive_edit_resets_streak():
@@ -51,7 +60,10 @@ def test_fold_edit_on_a_live_failure_owes_a_reverify_and_keeps_the_state():
     before = fold_all([FAIL_A])
     after = fold_diagnostic(before, [EDIT])
     assert after.reverify_owed and after.edit_since_failure and after.write_epoch == 1
-    assert (after.last_diagnostic_signature, after.same_diagnostic_streak) == (before.last_diagnostic_signature, 1)
+    assert (after.last_diagnostic_signature, after.same_diagnostic_streak) == (
+        before.last_diagnostic_signature,
+        1,
+    )
     assert not fold_diagnostic(after, [FAIL_A]).reverify_owed  # the re-test paid the debt
 
 
@@ -72,7 +84,9 @@ def test_fold_reads_and_empty_turns_change_nothing():
 
 
 def test_clear_current_failure_keeps_only_the_epoch():
-    assert clear_current_failure(fold_all([FAIL_A], [EDIT], [FAIL_A])) == FailureState(write_epoch=1)
+    assert clear_current_failure(fold_all([FAIL_A], [EDIT], [FAIL_A])) == FailureState(
+        write_epoch=1
+    )
 
 
 dispatches = st.lists(st.sampled_from([FAIL_A, FAIL_B, PASS, EDIT, READ]), max_size=3)
@@ -91,15 +105,27 @@ def test_fold_invariants_hold_for_any_turn_sequence(turns):
         if kind == "fail":
             assert model.last_diagnostic_class == "fail" and model.same_diagnostic_streak >= 1
             assert model.last_diagnostic_signature == failure_signature(deciding)
-            same = before.last_diagnostic_class == "fail" and before.last_diagnostic_signature == model.last_diagnostic_signature
-            assert model.same_diagnostic_streak == (before.same_diagnostic_streak + 1 if same else 1)
+            same = (
+                before.last_diagnostic_class == "fail"
+                and before.last_diagnostic_signature == model.last_diagnostic_signature
+            )
+            assert model.same_diagnostic_streak == (
+                before.same_diagnostic_streak + 1 if same else 1
+            )
         elif kind == "pass":
             assert model == FailureState("pass", None, model.write_epoch, 0, False, False)
         elif kind == "quiet":
             assert model == before
         else:  # an edit keeps the diagnosis
-            assert (model.last_diagnostic_class, model.last_diagnostic_signature, model.same_diagnostic_streak) == \
-                (before.last_diagnostic_class, before.last_diagnostic_signature, before.same_diagnostic_streak)
+            assert (
+                model.last_diagnostic_class,
+                model.last_diagnostic_signature,
+                model.same_diagnostic_streak,
+            ) == (
+                before.last_diagnostic_class,
+                before.last_diagnostic_signature,
+                before.same_diagnostic_streak,
+            )
         assert fold_diagnostic(before, dispatch) == model  # pure: same input, same output
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+from endpoints import KEY, dead_url, live_env
 
 from cafe.cli import main
 from cafe.endpoint.client import make_client
@@ -25,7 +26,6 @@ from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.problems import PROBLEM_KINDS
 from cafe.endpoint.serve import Faults, running_server
 from cafe.repair.reask import OMELETTE_SPEC, make_model_generator, repair_ticket
-from endpoints import KEY, dead_url, live_env
 
 # Seconds each request may take in the table; the hang and trickle rows must give up near it.
 LIMIT_S = 1.0
@@ -34,23 +34,57 @@ LIMIT_S = 1.0
 #  what the repair path ends in: ("error", EndpointError kind) or ("stop", stop reason))
 ROWS = [
     ("refused", "dead", 1, "Connection refused", ("error", "connection")),
-    ("401", {"api_key": "sk-other-key-000000000000"}, 1, "refused the API key", ("error", "key_refused")),
+    (
+        "401",
+        {"api_key": "sk-other-key-000000000000"},
+        1,
+        "refused the API key",
+        ("error", "key_refused"),
+    ),
     ("403", Faults(status=403), 1, "refused the API key", ("error", "key_refused")),
     ("404", Faults(status=404), 1, "answered HTTP 404", ("error", "not_found")),
-    ("429", Faults(status=429, retry_after_s=7), 1, "rate limiting us (HTTP 429; it asks us to wait 7 s)",
-     ("error", "rate_limited")),
+    (
+        "429",
+        Faults(status=429, retry_after_s=7),
+        1,
+        "rate limiting us (HTTP 429; it asks us to wait 7 s)",
+        ("error", "rate_limited"),
+    ),
     ("500", Faults(status=500), 1, "failed with HTTP 500", ("error", "http_error")),
     ("503", Faults(status=503), 1, "failed with HTTP 503", ("error", "http_error")),
     ("hang", Faults(delay_s=30), 1, "did not answer within 1 s", ("error", "timeout")),
     ("trickle", Faults(trickle_s=0.3), 1, "did not answer within 1 s", ("error", "timeout")),
     ("malformed JSON", Faults(malformed=True), 1, "not valid JSON", ("error", "bad_body")),
     ("empty 200", Faults(reply="empty"), 1, "not a chat completion", ("error", "bad_body")),
-    ("no choices", Faults(reply="no_choices"), 1, "answered with no choices", ("error", "no_choices")),
-    ("null content", Faults(reply="null_content"), 1, "content is null", ("stop", "retries_exhausted")),
-    ("HTML page", Faults(reply="html"), 1, "answered with a web page, not the API", ("error", "web_page")),
+    (
+        "no choices",
+        Faults(reply="no_choices"),
+        1,
+        "answered with no choices",
+        ("error", "no_choices"),
+    ),
+    (
+        "null content",
+        Faults(reply="null_content"),
+        1,
+        "content is null",
+        ("stop", "retries_exhausted"),
+    ),
+    (
+        "HTML page",
+        Faults(reply="html"),
+        1,
+        "answered with a web page, not the API",
+        ("error", "web_page"),
+    ),
     ("5 MB junk", Faults(reply="junk"), 1, "not valid JSON", ("error", "bad_body")),
-    ("invalid tool-call arguments", Faults(reply="bad_tool_args"), 1, "arguments are not JSON",
-     ("stop", "retries_exhausted")),
+    (
+        "invalid tool-call arguments",
+        Faults(reply="bad_tool_args"),
+        1,
+        "arguments are not JSON",
+        ("stop", "retries_exhausted"),
+    ),
 ]
 
 
@@ -71,7 +105,9 @@ def test_fault_table_covers_every_named_kind_it_means_to():
     assert len(ROWS) == 16
 
 
-@pytest.mark.parametrize("setup, code, cause", [row[1:4] for row in ROWS], ids=[row[0] for row in ROWS])
+@pytest.mark.parametrize(
+    "setup, code, cause", [row[1:4] for row in ROWS], ids=[row[0] for row in ROWS]
+)
 def test_doctor_names_each_fault_with_no_traceback(setup, code, cause, monkeypatch, capsys):
     with endpoint(setup) as url:
         for name, value in live_env(url).items():
@@ -83,10 +119,14 @@ def test_doctor_names_each_fault_with_no_traceback(setup, code, cause, monkeypat
     assert "Traceback" not in out + err and "Unexpected" not in out
     assert cause in out
     assert KEY not in out + err
-    assert took < 4 * LIMIT_S + 1  # model list and at most two chat checks, each cut off at its limit
+    assert (
+        took < 4 * LIMIT_S + 1
+    )  # model list and at most two chat checks, each cut off at its limit
 
 
-@pytest.mark.parametrize("setup, ending", [(row[1], row[4]) for row in ROWS], ids=[row[0] for row in ROWS])
+@pytest.mark.parametrize(
+    "setup, ending", [(row[1], row[4]) for row in ROWS], ids=[row[0] for row in ROWS]
+)
 def test_repair_path_names_each_fault(setup, ending, capsys):
     with endpoint(setup) as url:
         client = make_client(environ=live_env(url), timeout=LIMIT_S)
@@ -104,8 +144,11 @@ def test_repair_path_names_each_fault(setup, ending, capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", [["-m", "cafe", "doctor"], ["sessions/s00-setup/toy.py"]],
-                         ids=["cafe doctor", "toy 00"])
+@pytest.mark.parametrize(
+    "command",
+    [["-m", "cafe", "doctor"], ["sessions/s00-setup/toy.py"]],
+    ids=["cafe doctor", "toy 00"],
+)
 def test_output_piped_into_head_ends_without_a_traceback(command):
     import os
     import subprocess
@@ -114,8 +157,13 @@ def test_output_piped_into_head_ends_without_a_traceback(command):
 
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "COURSE_MODE": "offline", "PYTHONPATH": str(root)}
-    python = subprocess.Popen([sys.executable, *command], cwd=root, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    python = subprocess.Popen(
+        [sys.executable, *command],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     python.stdout.readline()
     python.stdout.close()  # what `| head -1` does after its line
     err = python.stderr.read().decode()

@@ -5,13 +5,23 @@ import json
 import pytest
 
 import cafe
+from cafe.repair.reask import (
+    CHANGE_NOTHING_ELSE,
+    attempts_to_pass,
+    brief_for,
+    make_model_generator,
+    repair_ticket,
+    score_ticket,
+)
 from cafe.stories.feedback_model import (
-    EXTRA_ITEM, FENCE_WORDS, PRACTICE_ORDERS, SLIPS, FeedbackModel, read_brief,
+    EXTRA_ITEM,
+    FENCE_WORDS,
+    PRACTICE_ORDERS,
+    SLIPS,
+    FeedbackModel,
+    read_brief,
 )
 from cafe.world.menu import load_menu
-from cafe.repair.reask import (
-    CHANGE_NOTHING_ELSE, attempts_to_pass, brief_for, make_model_generator, repair_ticket, score_ticket,
-)
 
 MENU = load_menu()
 TABLE_3 = PRACTICE_ORDERS[0]  # with the default seed its first draft leaves out the table
@@ -53,7 +63,10 @@ def test_feedback_model_fixes_a_slip_only_when_the_feedback_names_it():
     assert "table" not in _ask(vague, TABLE_3, f"Something was wrong. {CHANGE_NOTHING_ELSE}")
     named = FeedbackModel()
     _ask(named, TABLE_3)
-    assert _ask(named, TABLE_3, f"{CHANGE_NOTHING_ELSE}\nmissing_field: 'table'")["table"] == TABLE_3.table
+    assert (
+        _ask(named, TABLE_3, f"{CHANGE_NOTHING_ELSE}\nmissing_field: 'table'")["table"]
+        == TABLE_3.table
+    )
 
 
 def test_feedback_model_improves_unasked_only_without_the_fence():
@@ -64,14 +77,21 @@ def test_feedback_model_improves_unasked_only_without_the_fence():
             _ask(model, TABLE_3)
             items = _ask(model, TABLE_3, f"{fence}\nmissing_field: 'table'".strip())["items"]
             if EXTRA_ITEM in items:
-                fenced, unfenced = (fenced + 1, unfenced) if counter == "fenced" else (fenced, unfenced + 1)
+                fenced, unfenced = (
+                    (fenced + 1, unfenced) if counter == "fenced" else (fenced, unfenced + 1)
+                )
     assert fenced == 0 and unfenced > 0
     assert FENCE_WORDS in CHANGE_NOTHING_ELSE.casefold()
 
 
 def test_feedback_model_every_practice_order_can_pass():
     for spec in PRACTICE_ORDERS:
-        perfect = {"table": spec.table, "items": list(spec.items), "allergies": list(spec.allergies), "notes": ""}
+        perfect = {
+            "table": spec.table,
+            "items": list(spec.items),
+            "allergies": list(spec.allergies),
+            "notes": "",
+        }
         assert score_ticket(json.dumps(perfect), spec, MENU).ticket is not None, spec
         assert EXTRA_ITEM not in spec.items
 
@@ -80,11 +100,15 @@ def test_feedback_model_curated_rescues_more_than_naive_on_the_same_orders():
     found = {}
     for mode in ("naive", "curated"):
         generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
-        found[mode] = attempts_to_pass([repair_ticket(spec, generate, mode=mode) for spec in PRACTICE_ORDERS])
+        found[mode] = attempts_to_pass(
+            [repair_ticket(spec, generate, mode=mode) for spec in PRACTICE_ORDERS]
+        )
     assert found["naive"]["1"] == found["curated"]["1"]  # the same first drafts
     assert found["curated"]["exhausted"] < found["naive"]["exhausted"]
-    assert found == {"naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0, "confirm": 0},
-                     "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0, "confirm": 0}}
+    assert found == {
+        "naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0, "confirm": 0},
+        "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0, "confirm": 0},
+    }
 
 
 def test_feedback_model_refuses_a_seed_that_is_not_a_whole_number():

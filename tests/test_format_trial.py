@@ -13,11 +13,18 @@ from cafe.endpoint.errors import RequestRejected
 from cafe.endpoint.formats import admits
 from cafe.endpoint.rehearsals import habit_orders, habits_responder, session_script
 from cafe.endpoint.serve import Faults, running_server
-from cafe.schema.trials import (
-    LESSON_FORMATS, PracticeOrder, ask_once, closed_table_schema, format_trial, practice_orders, ticket_messages,
-    unenforced_keywords, waiter_client,
-)
 from cafe.schema.ticket import MAX_TABLE, contract_text, response_format, strict_ticket_schema
+from cafe.schema.trials import (
+    LESSON_FORMATS,
+    PracticeOrder,
+    ask_once,
+    closed_table_schema,
+    format_trial,
+    practice_orders,
+    ticket_messages,
+    unenforced_keywords,
+    waiter_client,
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +38,11 @@ def _order(table):
 
 def test_unenforced_keywords_are_the_ticket_rules_the_strict_schema_drops():
     found = {(rule.field, rule.keyword): rule.value for rule in unenforced_keywords()}
-    assert found == {("table", "minimum"): 1, ("table", "maximum"): MAX_TABLE, ("items", "minItems"): 1}
+    assert found == {
+        ("table", "minimum"): 1,
+        ("table", "maximum"): MAX_TABLE,
+        ("items", "minItems"): 1,
+    }
     strict = json.dumps(strict_ticket_schema())
     assert all(f'"{keyword}"' not in strict for _, keyword in found)
 
@@ -40,20 +51,26 @@ def test_practice_orders_are_ten_and_each_has_a_draft_a_strict_schema_admits():
     orders = practice_orders()
     assert len(orders) == 10 and len({order.words for order in orders}) == 10
     for order in habit_orders():
-        assert any(admits("json_schema", strict_ticket_schema(), draft) for draft in order["drafts"]), order["words"]
+        assert any(
+            admits("json_schema", strict_ticket_schema(), draft) for draft in order["drafts"]
+        ), order["words"]
 
 
 def test_ticket_messages_carry_the_contract_and_the_customers_words():
     order = PracticeOrder(4, "Table 4: a latte, please.")
-    assert ticket_messages(order) == [{"role": "system", "content": contract_text()},
-                                      {"role": "user", "content": "Table 4: a latte, please."}]
+    assert ticket_messages(order) == [
+        {"role": "system", "content": contract_text()},
+        {"role": "user", "content": "Table 4: a latte, please."},
+    ]
 
 
 def test_format_trial_every_format_keeps_its_promise_offline(offline):
     assert list(offline) == list(LESSON_FORMATS)
     for tally in offline.values():
         assert len(tally.trials) == 10 and tally.refused is None
-        assert all(trial.admitted for trial in tally.trials)  # the waiter answers as an enforcing server would
+        assert all(
+            trial.admitted for trial in tally.trials
+        )  # the waiter answers as an enforcing server would
 
 
 def test_format_trial_json_mode_never_fails_not_json_but_still_fails_the_shape(offline):
@@ -79,8 +96,13 @@ def test_format_trial_strict_schema_fails_only_what_it_does_not_enforce(offline)
 
 
 def test_format_trial_closed_schema_turns_an_impossible_table_into_a_wrong_one():
-    tally = format_trial(waiter_client(), OFFLINE_MODEL, [_order(31), _order(0)], ["json_schema"],
-                         schema=closed_table_schema())["json_schema"]
+    tally = format_trial(
+        waiter_client(),
+        OFFLINE_MODEL,
+        [_order(31), _order(0)],
+        ["json_schema"],
+        schema=closed_table_schema(),
+    )["json_schema"]
     tables = [trial.parsed.ticket.table for trial in tally.trials]
     assert tally.parse_rate == 1.0 and all(1 <= table <= MAX_TABLE for table in tables)
 
@@ -120,9 +142,17 @@ def test_serve_session_04_answers_over_http_as_the_offline_waiter_does(offline):
 
 
 def test_habits_responder_unknown_words_get_a_note_in_the_format_asked():
-    ask = lambda fmt: habits_responder({"messages": [{"role": "user", "content": "A pony."}],  # noqa: E731
-                                        "response_format": fmt})
+    def ask(fmt):
+        return habits_responder(
+            {
+                "messages": [{"role": "user", "content": "A pony."}],  # noqa: E731
+                "response_format": fmt,
+            }
+        )
+
     assert "practice orders" in ask(None)
     assert "practice orders" in json.loads(ask(response_format("json_object")))["notes"]
     closed = {"type": "json_schema", "json_schema": {"name": "t", "schema": closed_table_schema()}}
-    assert admits("json_schema", closed_table_schema(), ask(closed))  # bent to a table the schema allows
+    assert admits(
+        "json_schema", closed_table_schema(), ask(closed)
+    )  # bent to a table the schema allows

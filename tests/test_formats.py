@@ -4,15 +4,21 @@ spell it differently (detected by trying, never by name), and every live request
 from __future__ import annotations
 
 import pytest
+from dialects import MODEL, running_dialect_server
+from endpoints import live_env
 
 from cafe.endpoint.client import chat, classify_error, make_client
 from cafe.endpoint.config import DEFAULT_MAX_TOKENS, max_tokens
 from cafe.endpoint.errors import ConfigError, EndpointError, RequestRejected
-from cafe.endpoint.formats import OUTPUT_FORMATS, about_format, admits, requested_format, response_format
+from cafe.endpoint.formats import (
+    OUTPUT_FORMATS,
+    about_format,
+    admits,
+    requested_format,
+    response_format,
+)
 from cafe.endpoint.health import doctor
 from cafe.endpoint.probes import probe_formats
-from dialects import MODEL, running_dialect_server
-from endpoints import live_env
 
 SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
 ASK = [{"role": "user", "content": "Reply with a JSON object."}]
@@ -25,7 +31,10 @@ def client_for(server, **env):
 def test_formats_are_strictest_first_and_each_has_its_spelling():
     assert OUTPUT_FORMATS == ("json_schema", "json_object_schema", "json_object", "plain")
     assert response_format("json_schema", SCHEMA, "t")["json_schema"]["strict"] is True
-    assert response_format("json_object_schema", SCHEMA, "t") == {"type": "json_object", "schema": SCHEMA}
+    assert response_format("json_object_schema", SCHEMA, "t") == {
+        "type": "json_object",
+        "schema": SCHEMA,
+    }
     assert response_format("json_object", SCHEMA, "t") == {"type": "json_object"}
     assert response_format("plain", SCHEMA, "t") is None
     with pytest.raises(ValueError, match="json_schema, json_object_schema"):
@@ -36,7 +45,12 @@ def test_a_500_naming_response_format_is_a_refusal_of_the_format():
     with running_dialect_server() as server:
         client = client_for(server)
         with pytest.raises(RequestRejected) as caught:
-            chat(client, model=MODEL, messages=ASK, response_format=response_format("json_schema", SCHEMA, "t"))
+            chat(
+                client,
+                model=MODEL,
+                messages=ASK,
+                response_format=response_format("json_schema", SCHEMA, "t"),
+            )
     assert caught.value.param == "response_format" and caught.value.status == 500
     assert about_format(caught.value)
 
@@ -44,7 +58,9 @@ def test_a_500_naming_response_format_is_a_refusal_of_the_format():
 def test_a_500_about_anything_else_stays_a_server_failure():
     import openai
 
-    error = openai.InternalServerError("boom", response=_response(500), body={"message": "CUDA out of memory"})
+    error = openai.InternalServerError(
+        "boom", response=_response(500), body={"message": "CUDA out of memory"}
+    )
     problem = classify_error(error)
     assert problem.kind == "http_error" and problem.param is None
 
@@ -52,7 +68,9 @@ def test_a_500_about_anything_else_stays_a_server_failure():
 def _response(status: int):
     import httpx
 
-    return httpx.Response(status, request=httpx.Request("POST", "http://127.0.0.1/v1/chat/completions"))
+    return httpx.Response(
+        status, request=httpx.Request("POST", "http://127.0.0.1/v1/chat/completions")
+    )
 
 
 def test_probe_formats_steps_down_to_the_servers_own_spelling():
@@ -69,7 +87,9 @@ def test_doctor_names_the_format_the_lessons_will_get_in_one_line_each(capsys):
     line = next(line for line in out.splitlines() if "output format" in line)
     assert "json_object_schema (json_schema refused (HTTP 500))" in line
     assert {check.name: check.ok for check in report.checks}["output format"]
-    assert all(line.startswith(("  [", "         ", "cafe doctor", "")) for line in out.splitlines())
+    assert all(
+        line.startswith(("  [", "         ", "cafe doctor", "")) for line in out.splitlines()
+    )
 
 
 def test_every_live_request_carries_a_reply_cap():
@@ -104,8 +124,12 @@ def test_a_model_that_wants_max_completion_tokens_gets_the_same_cap_under_that_n
 def test_a_refused_format_is_never_mistaken_for_a_dead_endpoint():
     with running_dialect_server() as server:
         with pytest.raises(EndpointError) as caught:
-            chat(client_for(server), model=MODEL, messages=ASK, response_format={"type": "json_schema",
-                                                                                 "json_schema": {}})
+            chat(
+                client_for(server),
+                model=MODEL,
+                messages=ASK,
+                response_format={"type": "json_schema", "json_schema": {}},
+            )
     assert caught.value.kind == "rejected"
 
 
@@ -118,37 +142,57 @@ def test_doctor_probes_ask_at_temperature_zero_so_a_verdict_is_not_a_sampling_dr
 def test_doctor_asks_again_without_temperature_when_a_model_refuses_it(capsys):
     with running_dialect_server(refuse_temperature=True) as server:
         report = doctor(environ=live_env(server.base_url, model=MODEL), timeout=10)
-    assert {check.name: check.ok for check in report.checks}["JSON round trip"], capsys.readouterr().out
+    assert {check.name: check.ok for check in report.checks}["JSON round trip"], (
+        capsys.readouterr().out
+    )
     assert any("temperature" not in request for request in server.requests)
 
 
 # --- what each format promises (session 04) ----------------------------------------------------
 
-TICKETISH = {"type": "object", "additionalProperties": False, "required": ["table", "items"],
-             "properties": {"table": {"type": "integer", "minimum": 1}, "items": {"type": "array", "items": {"type": "string"}}}}
+TICKETISH = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["table", "items"],
+    "properties": {
+        "table": {"type": "integer", "minimum": 1},
+        "items": {"type": "array", "items": {"type": "string"}},
+    },
+}
 
 
-@pytest.mark.parametrize(("kind", "text", "admitted"), [
-    ("plain", "Sure! Table 4, one latte.", True),
-    ("json_object", "Sure! Table 4, one latte.", False),
-    ("json_object", '```json\n{"table": 4}\n```', False),   # JSON mode sends the object and nothing around it
-    ("json_object", "[1, 2]", False),
-    ("json_object", '{"table": "4"}', True),
-    ("json_schema", '{"table": "4", "items": []}', False),
-    ("json_schema", '{"table": 4}', False),                  # a required field missing
-    ("json_schema", '{"table": 4, "items": [], "size": 1}', False),
-    ("json_schema", '{"table": true, "items": []}', False),  # a bool is not an integer
-    ("json_schema", '{"table": 4, "items": [7]}', False),
-    ("json_schema", '{"table": 0, "items": []}', True),      # minimum is not enforced
-    ("json_object_schema", '{"table": 0, "items": ["latte"]}', True),
-])
+@pytest.mark.parametrize(
+    ("kind", "text", "admitted"),
+    [
+        ("plain", "Sure! Table 4, one latte.", True),
+        ("json_object", "Sure! Table 4, one latte.", False),
+        (
+            "json_object",
+            '```json\n{"table": 4}\n```',
+            False,
+        ),  # JSON mode sends the object and nothing around it
+        ("json_object", "[1, 2]", False),
+        ("json_object", '{"table": "4"}', True),
+        ("json_schema", '{"table": "4", "items": []}', False),
+        ("json_schema", '{"table": 4}', False),  # a required field missing
+        ("json_schema", '{"table": 4, "items": [], "size": 1}', False),
+        ("json_schema", '{"table": true, "items": []}', False),  # a bool is not an integer
+        ("json_schema", '{"table": 4, "items": [7]}', False),
+        ("json_schema", '{"table": 0, "items": []}', True),  # minimum is not enforced
+        ("json_object_schema", '{"table": 0, "items": ["latte"]}', True),
+    ],
+)
 def test_admits_each_format_promises_what_it_says(kind, text, admitted):
     assert admits(kind, TICKETISH, text) is admitted
 
 
 def test_admits_enforces_enum_and_const_and_follows_refs():
-    schema = {"$defs": {"T": {"type": "integer", "enum": [1, 2]}}, "type": "object",
-              "properties": {"table": {"$ref": "#/$defs/T"}, "kind": {"const": "ticket"}}, "required": ["table"]}
+    schema = {
+        "$defs": {"T": {"type": "integer", "enum": [1, 2]}},
+        "type": "object",
+        "properties": {"table": {"$ref": "#/$defs/T"}, "kind": {"const": "ticket"}},
+        "required": ["table"],
+    }
     assert admits("json_schema", schema, '{"table": 2, "kind": "ticket"}')
     assert not admits("json_schema", schema, '{"table": 3}')
     assert not admits("json_schema", schema, '{"table": 1, "kind": "bill"}')
@@ -163,7 +207,10 @@ def test_admits_unknown_format_or_missing_schema_is_a_value_error():
 
 def test_requested_format_reads_back_what_response_format_writes():
     for kind in OUTPUT_FORMATS:
-        assert requested_format(response_format(kind, SCHEMA, "t")) == (kind, SCHEMA if "schema" in kind else None)
+        assert requested_format(response_format(kind, SCHEMA, "t")) == (
+            kind,
+            SCHEMA if "schema" in kind else None,
+        )
     assert requested_format({"type": "text"}) == ("plain", None)
     with pytest.raises(ValueError, match="json_object, json_schema"):
         requested_format({"type": "yaml"})

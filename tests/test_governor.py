@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
-import subprocess
 import sys
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cafe.exercises.s14 import OVERRULED_REASONS, check_overruled, check_reading
 from cafe.governor.pace import (
     CUT_REASONS,
     DECISIONS,
@@ -36,7 +36,6 @@ from cafe.governor.pace import (
     decision_table,
     governor_pace_decision,
 )
-from cafe.exercises.s14 import OVERRULED_REASONS, check_overruled, check_reading
 
 # A run at its first checkpoint, progressing, well inside its estimate: the governor extends.
 # Each test changes only what it is about.
@@ -59,7 +58,9 @@ BASE_RECORD = PaceObservation(**BASE)
 
 def decide(policy=None, **changes):
     """The decision for BASE with `changes`, through the records; as a dict, to compare easily."""
-    return decide_pace(PacePolicy(**(policy or {})), dataclasses.replace(BASE_RECORD, **changes)).as_dict()
+    return decide_pace(
+        PacePolicy(**(policy or {})), dataclasses.replace(BASE_RECORD, **changes)
+    ).as_dict()
 
 
 # --- the closed sets ------------------------------------------------------------------------
@@ -87,7 +88,9 @@ def test_governor_decision_imports_nothing_of_the_harness():
     import style_check
 
     package = Path(__file__).resolve().parent.parent / "cafe"
-    needed = [edge.target for edge in style_check.imports(package) if edge.source == "cafe.governor.pace"]
+    needed = [
+        edge.target for edge in style_check.imports(package) if edge.source == "cafe.governor.pace"
+    ]
     assert needed == []
 
 
@@ -162,11 +165,17 @@ def test_cut_env_blame_without_infra():
     "changes, reason",
     [
         # no progress beats everything after it
-        ({"made_progress": False, "verifier_signature_unchanged": True}, "no_progress_at_checkpoint"),
+        (
+            {"made_progress": False, "verifier_signature_unchanged": True},
+            "no_progress_at_checkpoint",
+        ),
         ({"made_progress": False, "env_blame_without_infra": True}, "no_progress_at_checkpoint"),
         ({"made_progress": False, "extends_used": 6}, "no_progress_at_checkpoint"),
         # an unchanged verifier beats env blame and the spent budgets
-        ({"verifier_signature_unchanged": True, "env_blame_without_infra": True}, "no_verifier_progress"),
+        (
+            {"verifier_signature_unchanged": True, "env_blame_without_infra": True},
+            "no_verifier_progress",
+        ),
         ({"verifier_signature_unchanged": True, "extends_used": 6}, "no_verifier_progress"),
         # env blame beats the spent budgets
         ({"env_blame_without_infra": True, "extends_used": 6}, "env_blame_without_infra"),
@@ -231,8 +240,13 @@ def test_pace_check_allowed_up_to_default_cap():
 
 
 def test_pace_check_cap_from_policy():
-    assert decide({"pace_check_max": 0}, elapsed_ms=120_000)["reason"] == "pace_check_budget_exhausted"
-    assert decide({"pace_check_max": 5}, elapsed_ms=120_000, pace_checks_used=4)["action"] == "pace_check"
+    assert (
+        decide({"pace_check_max": 0}, elapsed_ms=120_000)["reason"] == "pace_check_budget_exhausted"
+    )
+    assert (
+        decide({"pace_check_max": 5}, elapsed_ms=120_000, pace_checks_used=4)["action"]
+        == "pace_check"
+    )
 
 
 def test_pace_check_budget_exhausted_only_past_estimate():
@@ -277,7 +291,12 @@ def test_empty_observation_proceeds():
 
 
 def test_none_reads_as_missing():
-    obs = {**BASE, "extends_used": None, "verifier_signature_unchanged": None, "checkpoint_ms": None}
+    obs = {
+        **BASE,
+        "extends_used": None,
+        "verifier_signature_unchanged": None,
+        "checkpoint_ms": None,
+    }
     assert governor_pace_decision({"extend_max": None}, obs) == decide()
 
 
@@ -293,7 +312,12 @@ def test_checkpoint_falls_back_to_armed_budget(checkpoint):
 
 @pytest.mark.parametrize("expected", [None, 0, -1])
 def test_expected_total_falls_back_to_armed_budget(expected):
-    obs = {**BASE, "armed_budget_ms": 20_000, "checkpoint_ms": 10_000, "expected_total_ms": expected}
+    obs = {
+        **BASE,
+        "armed_budget_ms": 20_000,
+        "checkpoint_ms": 10_000,
+        "expected_total_ms": expected,
+    }
     if expected is None:
         del obs["expected_total_ms"]
     # expected total is 20 000, so "past the estimate" starts at 20 000 + 10 000
@@ -325,7 +349,9 @@ def test_observation_not_a_dict_raises_type_error(bad):
 
 
 def test_unknown_observation_key_raises_with_suggestion():
-    with pytest.raises(ValueError, match=r"unknown observation key 'elapsed'.*did you mean 'elapsed_ms'"):
+    with pytest.raises(
+        ValueError, match=r"unknown observation key 'elapsed'.*did you mean 'elapsed_ms'"
+    ):
         governor_pace_decision({}, {"armed_budget_ms": 1, "elapsed": 5})
 
 
@@ -354,14 +380,21 @@ def test_observation_wrong_type_raises_type_error(key, value):
 
 @pytest.mark.parametrize(
     "key, value",
-    [("elapsed_ms", -1), ("elapsed_ms", math.nan), ("checkpoint_ms", math.inf), ("extends_used", -1)],
+    [
+        ("elapsed_ms", -1),
+        ("elapsed_ms", math.nan),
+        ("checkpoint_ms", math.inf),
+        ("extends_used", -1),
+    ],
 )
 def test_observation_bad_value_raises_value_error(key, value):
     with pytest.raises(ValueError, match=key):
         decide(**{key: value})
 
 
-@pytest.mark.parametrize("policy", [{"extend_max": -1}, {"pace_check_max": "2"}, {"extend_max": 2.5}])
+@pytest.mark.parametrize(
+    "policy", [{"extend_max": -1}, {"pace_check_max": "2"}, {"extend_max": 2.5}]
+)
 def test_policy_bad_cap_raises(policy):
     with pytest.raises((TypeError, ValueError), match="policy"):
         decide(policy)
@@ -377,13 +410,25 @@ def test_bad_value_raises_even_when_branch_not_reached():
 
 
 def test_records_worked_example_extends_to_elapsed_plus_checkpoint():
-    obs = PaceObservation(elapsed_ms=42_000, armed_budget_ms=60_000, expected_total_ms=55_000,
-                          checkpoint_ms=30_000, made_progress=True, extends_used=1)
-    assert decide_pace(PacePolicy(), obs) == PaceDecision("extend", EXTEND_REASON, new_budget_ms=72_000)
+    obs = PaceObservation(
+        elapsed_ms=42_000,
+        armed_budget_ms=60_000,
+        expected_total_ms=55_000,
+        checkpoint_ms=30_000,
+        made_progress=True,
+        extends_used=1,
+    )
+    assert decide_pace(PacePolicy(), obs) == PaceDecision(
+        "extend", EXTEND_REASON, new_budget_ms=72_000
+    )
 
 
 def test_records_defaults_match_missing_keys():
-    assert PacePolicy() == PacePolicy.from_mapping({}) == PacePolicy(EXTEND_MAX_DEFAULT, PACE_CHECK_MAX_DEFAULT)
+    assert (
+        PacePolicy()
+        == PacePolicy.from_mapping({})
+        == PacePolicy(EXTEND_MAX_DEFAULT, PACE_CHECK_MAX_DEFAULT)
+    )
     assert PaceObservation() == PaceObservation.from_mapping({"elapsed_ms": None})
     assert PaceObservation.from_mapping(BASE).as_dict() == BASE
     assert tuple(PaceObservation().as_dict()) == OBSERVATION_KEYS
@@ -437,8 +482,10 @@ def test_pace_decision_refuses_inconsistent_fields(args):
 
 def test_pace_decision_as_dict_has_only_the_keys_it_carries():
     assert PaceDecision("proceed").as_dict() == {"action": "proceed"}
-    assert PaceDecision("pace_check", PACE_CHECK_REASON).as_dict() == {"action": "pace_check",
-                                                                       "reason": PACE_CHECK_REASON}
+    assert PaceDecision("pace_check", PACE_CHECK_REASON).as_dict() == {
+        "action": "pace_check",
+        "reason": PACE_CHECK_REASON,
+    }
     extend = PaceDecision("extend", EXTEND_REASON, new_budget_ms=5)
     assert list(extend.as_dict()) == ["action", "new_budget_ms", "reason"]
 
@@ -516,11 +563,24 @@ def test_decision_table_rows_have_every_key_and_the_decision():
 def _overruled_reference() -> dict:
     """One answer to the notebook's puzzle: each cut's own fact holds, an earlier check or the
     rest of its condition decides, and the four decisions differ."""
-    run = {"armed_budget_ms": 30_000, "checkpoint_ms": 30_000, "expected_total_ms": 90_000,
-           "elapsed_ms": 30_000, "made_progress": True}
+    run = {
+        "armed_budget_ms": 30_000,
+        "checkpoint_ms": 30_000,
+        "expected_total_ms": 90_000,
+        "elapsed_ms": 30_000,
+        "made_progress": True,
+    }
     return {
-        "no_verifier_progress": {**run, "made_progress": False, "verifier_signature_unchanged": True},
-        "env_blame_without_infra": {**run, "verifier_signature_unchanged": True, "env_blame_without_infra": True},
+        "no_verifier_progress": {
+            **run,
+            "made_progress": False,
+            "verifier_signature_unchanged": True,
+        },
+        "env_blame_without_infra": {
+            **run,
+            "verifier_signature_unchanged": True,
+            "env_blame_without_infra": True,
+        },
         "extend_budget_exhausted": {**run, "elapsed_ms": 120_000, "extends_used": 6},
         "pace_check_budget_exhausted": {**run, "pace_checks_used": 2},
     }
@@ -534,27 +594,41 @@ def test_check_overruled_passes_a_reference_answer():
 def test_check_overruled_complains_when_the_cut_itself_wins():
     answer = {**_overruled_reference(), "extend_budget_exhausted": {**BASE, "extends_used": 6}}
     (problem,) = check_overruled(lambda: answer)
-    assert problem.startswith("extend_budget_exhausted: the governor cut with extend_budget_exhausted itself")
+    assert problem.startswith(
+        "extend_budget_exhausted: the governor cut with extend_budget_exhausted itself"
+    )
 
 
 def test_check_overruled_complains_when_every_answer_is_the_same_earlier_cut():
-    lazy = {reason: {**obs, "made_progress": False} for reason, obs in _overruled_reference().items()}
+    lazy = {
+        reason: {**obs, "made_progress": False} for reason, obs in _overruled_reference().items()
+    }
     problems = check_overruled(lambda: lazy)
     assert len(problems) == 3 and all("every answer must be different" in p for p in problems)
 
 
 def test_check_overruled_complains_about_proceed_a_missing_fact_and_the_first_reason():
-    answer = {**_overruled_reference(), "no_progress_at_checkpoint": {**BASE, "made_progress": False}}
+    answer = {
+        **_overruled_reference(),
+        "no_progress_at_checkpoint": {**BASE, "made_progress": False},
+    }
     answer["env_blame_without_infra"] = {**BASE, "elapsed_ms": 1}
     answer["pace_check_budget_exhausted"] = {**BASE}
     problems = check_overruled(lambda: answer)
     assert problems[0].startswith("no_progress_at_checkpoint: leave it out")
-    assert any(p.startswith("env_blame_without_infra: its condition does not hold") for p in problems)
-    assert any(p.startswith("pace_check_budget_exhausted: its condition does not hold") for p in problems)
+    assert any(
+        p.startswith("env_blame_without_infra: its condition does not hold") for p in problems
+    )
+    assert any(
+        p.startswith("pace_check_budget_exhausted: its condition does not hold") for p in problems
+    )
 
 
 def test_check_overruled_reports_a_refused_observation():
-    answer = {**_overruled_reference(), "no_verifier_progress": {**BASE, "verifier_unchanged": True}}
+    answer = {
+        **_overruled_reference(),
+        "no_verifier_progress": {**BASE, "verifier_unchanged": True},
+    }
     (problem,) = check_overruled(lambda: answer)
     assert problem.startswith("no_verifier_progress: the governor refuses this observation")
 
@@ -564,7 +638,9 @@ def test_check_reading_passes_the_till_reading_and_fails_one_that_invents_zero()
 
     assert check_reading(passing_tests) == []
     problems = check_reading(lambda view: 0)
-    assert any("should be None, not 0" in p for p in problems) and any("should rise" in p for p in problems)
+    assert any("should be None, not 0" in p for p in problems) and any(
+        "should rise" in p for p in problems
+    )
 
 
 # --- the notebook's your-turn: the stubs are not attempted, the references pass -------------
@@ -576,7 +652,11 @@ def _notebook_stubs() -> dict:
 
     source = Path(__file__).resolve().parents[1] / "sessions" / "s14-host-facts" / "notebook.py"
     tree = ast.parse(source.read_text(encoding="utf-8"))
-    stubs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in ("my_overruled", "my_reading")]
+    stubs = [
+        n
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef) and n.name in ("my_overruled", "my_reading")
+    ]
     namespace: dict = {}
     exec(compile(ast.Module(stubs, []), str(source), "exec"), namespace)
     return namespace

@@ -14,15 +14,22 @@ import sys
 import time
 
 import pytest
+from endpoints import KEY, dead_url, live_env
 
 import cafe
 from cafe.cli import main
 from cafe.endpoint.health import DEFAULT_TIMEOUT_S, REACH_TIMEOUT_S, Check, DoctorReport, doctor
 from cafe.endpoint.scripted import Script
 from cafe.endpoint.serve import Faults, running_server
-from endpoints import KEY, MODEL, dead_url, live_env
 
-ENDPOINT_CHECKS = ("endpoint reachable", "model listed", "JSON round trip", "output format", "tool calls", "latency")
+ENDPOINT_CHECKS = (
+    "endpoint reachable",
+    "model listed",
+    "JSON round trip",
+    "output format",
+    "tool calls",
+    "latency",
+)
 
 
 def run(environ: dict[str, str], **kwargs) -> tuple[DoctorReport, str]:
@@ -60,8 +67,12 @@ def test_doctor_offline_passes_every_check():
 def test_doctor_offline_says_scripted_mode_and_how_to_go_live():
     _, text = run({"COURSE_MODE": "offline"})
     assert "Scripted mode is active" in text
-    for line in ("export COURSE_MODE=live", "export CAFE_BASE_URL=", "export CAFE_API_KEY=",
-                 "export CAFE_MODEL="):
+    for line in (
+        "export COURSE_MODE=live",
+        "export CAFE_BASE_URL=",
+        "export CAFE_API_KEY=",
+        "export CAFE_MODEL=",
+    ):
         assert line in text
     assert "cafe serve" in text
     comments = [line.index("# ") for line in text.splitlines() if line.startswith("  export CAFE_")]
@@ -110,8 +121,12 @@ def test_doctor_live_runs_the_json_and_tool_probes_over_http():
     assert report.mode == "live"
     json_probe, format_probe, tool_probe = server.requests
     assert json_probe["response_format"] == {"type": "json_object"}
-    assert format_probe["response_format"]["type"] == "json_schema"  # the strictest, accepted at once
-    assert all(request["max_tokens"] == 256 for request in server.requests)  # the probes ask for little
+    assert (
+        format_probe["response_format"]["type"] == "json_schema"
+    )  # the strictest, accepted at once
+    assert all(
+        request["max_tokens"] == 256 for request in server.requests
+    )  # the probes ask for little
     assert check(report, "output format").detail == "ticket drafts will ask for json_schema"
     assert tool_probe["tool_choice"] == {"type": "function", "function": {"name": "add_item"}}
     assert check(report, "latency").detail.endswith("ms for the JSON round trip")
@@ -137,8 +152,13 @@ def test_doctor_command_against_a_dead_port_exits_1_naming_the_url():
     # As a learner runs it: a fresh `python -m cafe doctor` process, default timeout.
     url = dead_url()
     env = {**os.environ, **live_env(url)}
-    done = subprocess.run([sys.executable, "-m", "cafe", "doctor"], capture_output=True, text=True,
-                          env=env, timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-m", "cafe", "doctor"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
     assert done.returncode == 1
     assert f"Could not connect to the endpoint {url}: " in done.stdout
     assert "Connection refused" in done.stdout  # the cause: a stopped server, not a bad host name
@@ -157,11 +177,18 @@ def test_doctor_endpoint_that_accepts_but_never_answers_is_reported_within_10_s(
         started = time.monotonic()
         report, text = run(live_env(url))  # the default timeout, as `cafe doctor` uses it
         elapsed = time.monotonic() - started
-    assert REACH_TIMEOUT_S <= elapsed < REACH_TIMEOUT_S + DEFAULT_TIMEOUT_S  # not the chat checks' wait too
-    assert REACH_TIMEOUT_S + 2 <= 10  # the README's promise: a stuck endpoint is reported within 10 s
+    assert (
+        REACH_TIMEOUT_S <= elapsed < REACH_TIMEOUT_S + DEFAULT_TIMEOUT_S
+    )  # not the chat checks' wait too
+    assert (
+        REACH_TIMEOUT_S + 2 <= 10
+    )  # the README's promise: a stuck endpoint is reported within 10 s
     reachable = check(report, "endpoint reachable")
     assert not reachable.ok
-    assert reachable.detail == f"The endpoint {url} did not answer the model list within {REACH_TIMEOUT_S:g} s."
+    assert (
+        reachable.detail
+        == f"The endpoint {url} did not answer the model list within {REACH_TIMEOUT_S:g} s."
+    )
     assert all(check(report, name).skipped for name in ENDPOINT_CHECKS[1:])
 
 
@@ -201,8 +228,10 @@ def test_doctor_summary_counts_passed_failed_and_skipped():
     env = live_env("http://127.0.0.1:8000/v1")
     del env["CAFE_MODEL"]
     _, text = run(env)
-    assert ("cafe doctor: 3 passed, 1 failed (live settings), 6 skipped because an earlier check "
-            "failed.") in text
+    assert (
+        "cafe doctor: 3 passed, 1 failed (live settings), 6 skipped because an earlier check "
+        "failed."
+    ) in text
 
 
 def test_doctor_summary_adds_up_to_every_line_when_the_key_is_refused():
@@ -361,7 +390,9 @@ def test_doctor_with_a_one_letter_key_does_not_garble_its_report():
         report = doctor(environ=live_env(server.base_url, key="a"), timeout=5, out=out)
     text = out.getvalue()
     assert report.ok
-    assert "cafe doctor" in text and "c****fe" not in text and "****" in text  # the key line is masked
+    assert (
+        "cafe doctor" in text and "c****fe" not in text and "****" in text
+    )  # the key line is masked
 
 
 def test_doctor_reports_an_empty_key_as_empty_not_unset():

@@ -9,8 +9,15 @@ from cafe.consent import OrderSpec
 from cafe.endpoint.errors import RequestRejected
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.judge.grading import (
-    VERBOSE_NOTES_CHARS, BiasedJudge, Grade, ModelJudge, Preference, grade_messages, prefer_messages,
-    read_grade_request, read_verdict,
+    VERBOSE_NOTES_CHARS,
+    BiasedJudge,
+    Grade,
+    ModelJudge,
+    Preference,
+    grade_messages,
+    prefer_messages,
+    read_grade_request,
+    read_verdict,
 )
 from cafe.schema.ticket import Ticket
 
@@ -45,13 +52,16 @@ def test_grade_messages_fence_a_ticket_that_tries_to_close_the_fence():
     assert text.count("<</ticket>>") == 1
 
 
-@pytest.mark.parametrize("reply, verdict", [
-    ('{"verdict": "pass", "reason": "fine"}', "pass"),
-    ('Sure! {"verdict": "FAIL", "reason": "latte has milk"}', "fail"),
-    ('{"verdict": "maybe"}', "unparsed"),
-    ("It looks fine to me.", "unparsed"),
-    ("", "unparsed"),
-])
+@pytest.mark.parametrize(
+    "reply, verdict",
+    [
+        ('{"verdict": "pass", "reason": "fine"}', "pass"),
+        ('Sure! {"verdict": "FAIL", "reason": "latte has milk"}', "fail"),
+        ('{"verdict": "maybe"}', "unparsed"),
+        ("It looks fine to me.", "unparsed"),
+        ("", "unparsed"),
+    ],
+)
 def test_read_verdict_reads_only_pass_or_fail(reply, verdict):
     assert read_verdict(reply)[0] == verdict
 
@@ -98,13 +108,22 @@ def test_biased_judge_gives_the_same_verdict_whatever_came_before():
     judge = BiasedJudge(leniency=0.5)
     tickets = [UNSAFE.model_copy(update={"table": 5, "notes": f"note {i}"}) for i in range(12)]
     forward = [_answer(judge, grade_messages(SPEC, t))["verdict"] for t in tickets]
-    backward = [_answer(BiasedJudge(leniency=0.5), grade_messages(SPEC, t))["verdict"] for t in reversed(tickets)]
+    backward = [
+        _answer(BiasedJudge(leniency=0.5), grade_messages(SPEC, t))["verdict"]
+        for t in reversed(tickets)
+    ]
     assert forward == backward[::-1]
     assert {"pass", "fail"} <= set(forward)  # a 0.5 leniency does both on twelve tickets
 
 
-@pytest.mark.parametrize("biases, word", [({"leniency": 1.5}, "leniency"), ({"position": -0.1}, "position"),
-                                          ({"leniency": 0.6, "verbosity": 0.6}, "sum")])
+@pytest.mark.parametrize(
+    "biases, word",
+    [
+        ({"leniency": 1.5}, "leniency"),
+        ({"position": -0.1}, "position"),
+        ({"leniency": 0.6, "verbosity": 0.6}, "sum"),
+    ],
+)
 def test_biased_judge_refuses_rates_that_are_not_probabilities(biases, word):
     with pytest.raises(ValueError, match=word):
         BiasedJudge(**biases)
@@ -128,7 +147,9 @@ def test_model_judge_steps_down_the_output_format_when_the_endpoint_refuses_it()
     def picky(request):
         seen.append(request.get("response_format", {}).get("type"))
         if request.get("response_format", {}).get("type") == "json_schema":
-            raise RequestRejected("response_format json_schema is not supported", status=400, param="response_format")
+            raise RequestRejected(
+                "response_format json_schema is not supported", status=400, param="response_format"
+            )
         return '{"verdict": "pass", "reason": "ok"}'
 
     judge = ModelJudge(ScriptedClient(picky), "cafe-scripted")

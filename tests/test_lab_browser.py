@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from lab import Lab
 from lab_cases import EARLY_CASES, LabCase, lab_and_browser, shots_folder, work_the_notebook
 
@@ -43,7 +42,8 @@ def lab_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Lab,
 
 @pytest.mark.parametrize("case", EARLY_CASES, ids=lambda case: case.notebook)
 def test_notebook_in_jupyterlab_records_clicks_reveals_on_demand_and_checks_the_stub(
-        case: LabCase, lab_browser: tuple[Lab, Any], tmp_path: Path):
+    case: LabCase, lab_browser: tuple[Lab, Any], tmp_path: Path
+):
     shots = shots_folder(tmp_path)
     print(f"\nscreenshots: {shots}")
     work_the_notebook(case, *lab_browser, shots)

@@ -32,11 +32,12 @@ import pkgutil
 import re
 import sys
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from markdown_it import MarkdownIt
@@ -54,15 +55,36 @@ LESSON_IDS = [path.parent.name for path in LESSONS]
 # Third-party packages a lesson may name without cafe defining them. A name under one of these is
 # still checked: the package is imported and the dotted attribute looked up, so `openai.OpenAI`
 # passes and `openai.NoSuchClient` fails. Keep it to the real dependencies a lesson cites.
-THIRD_PARTY = frozenset({
-    "openai",           # the client library every live call goes through (s00, s01)
-    "pydantic",         # the ticket contract's models and JSON schema (cafe/schema/ticket.py)
-})
+THIRD_PARTY = frozenset(
+    {
+        "openai",  # the client library every live call goes through (s00, s01)
+        "pydantic",  # the ticket contract's models and JSON schema (cafe/schema/ticket.py)
+    }
+)
 
-FILE_EXTENSIONS = frozenset({
-    "py", "md", "ipynb", "json", "jsonl", "toml", "yaml", "yml", "txt", "csv", "html", "css",
-    "sh", "cfg", "ini", "lock", "png", "svg", "log",
-})
+FILE_EXTENSIONS = frozenset(
+    {
+        "py",
+        "md",
+        "ipynb",
+        "json",
+        "jsonl",
+        "toml",
+        "yaml",
+        "yml",
+        "txt",
+        "csv",
+        "html",
+        "css",
+        "sh",
+        "cfg",
+        "ini",
+        "lock",
+        "png",
+        "svg",
+        "log",
+    }
+)
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _IDENTIFIER = re.compile(rf"(?P<name>{_NAME}(?:\.{_NAME})*)(?P<call>\(.*\))?", re.S)
@@ -77,7 +99,11 @@ def identifier_of(span: str) -> str | None:
     if match is None:
         return None
     name = match.group("name")
-    if match.group("call") is None and "." in name and name.rsplit(".", 1)[1].lower() in FILE_EXTENSIONS:
+    if (
+        match.group("call") is None
+        and "." in name
+        and name.rsplit(".", 1)[1].lower() in FILE_EXTENSIONS
+    ):
         return None
     return name
 
@@ -131,7 +157,11 @@ def cafe_names() -> CafeNames:
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 args = node.args
                 members.update(a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
-            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "self"
+            ):
                 members.add(node.attr)
     members.discard("self")
     members.discard("cls")
@@ -145,7 +175,9 @@ def _has_member(obj: Any, name: str, names: CafeNames) -> tuple[bool, Any]:
     except Exception:
         pass
     if isinstance(obj, type):
-        declared = set(getattr(obj, "__annotations__", {})) | set(getattr(obj, "model_fields", {}) or {})
+        declared = set(getattr(obj, "__annotations__", {})) | set(
+            getattr(obj, "model_fields", {}) or {}
+        )
         if is_dataclass(obj):
             declared |= {f.name for f in fields(obj)}
         if name in declared:
@@ -219,7 +251,7 @@ def code_spans(path: Path) -> Iterator[tuple[int, str]]:
     lines = text.splitlines()
     yaml_text, body, body_line = split_front_matter(text)
     if yaml_text is not None:
-        for number, line in enumerate(lines[1:body_line - 2], start=2):
+        for number, line in enumerate(lines[1 : body_line - 2], start=2):
             for span in re.findall(r"`([^`\n]+)`", line):
                 yield number, span
     md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
@@ -231,8 +263,14 @@ def code_spans(path: Path) -> Iterator[tuple[int, str]]:
         for child in token.children:
             if child.type != "code_inline":
                 continue
-            line = next((n for n in range(start, max(end, start + 1))
-                         if n - 1 < len(lines) and child.content in lines[n - 1]), start)
+            line = next(
+                (
+                    n
+                    for n in range(start, max(end, start + 1))
+                    if n - 1 < len(lines) and child.content in lines[n - 1]
+                ),
+                start,
+            )
             yield line, child.content
 
 
@@ -248,11 +286,15 @@ def unknown_identifiers(path: Path) -> list[tuple[int, str]]:
 
 def _report(path: Path, missing: list[tuple[int, str]]) -> str:
     rel = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-    lines = [f"{rel}: {len(missing)} backticked identifier(s) not found in cafe "
-             "(not a submodule, module-level name, attribute, field/parameter or string constant):"]
+    lines = [
+        f"{rel}: {len(missing)} backticked identifier(s) not found in cafe "
+        "(not a submodule, module-level name, attribute, field/parameter or string constant):"
+    ]
     lines += [f"  {rel}:{line}: `{span}`" for line, span in missing]
-    lines.append("Fix the name, add it to cafe, or (for a path or command) write it with a '/' or a space; "
-                 "third-party names go in THIRD_PARTY in tests/test_lessons.py with a reason.")
+    lines.append(
+        "Fix the name, add it to cafe, or (for a path or command) write it with a '/' or a space; "
+        "third-party names go in THIRD_PARTY in tests/test_lessons.py with a reason."
+    )
     return "\n".join(lines)
 
 
@@ -261,7 +303,9 @@ def _report(path: Path, missing: list[tuple[int, str]]) -> str:
 
 
 def test_every_cafe_module_imports() -> None:
-    assert not cafe_names().import_errors, "cafe modules that fail to import:\n" + "\n".join(cafe_names().import_errors)
+    assert not cafe_names().import_errors, "cafe modules that fail to import:\n" + "\n".join(
+        cafe_names().import_errors
+    )
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=LESSON_IDS)
@@ -291,46 +335,73 @@ def test_the_check_reads_the_names_each_lesson_uses(path: Path) -> None:
     # a checker that sees nothing passes everything: every lesson names cafe code in backticks
     checked = [identifier_of(span) for _, span in code_spans(path)]
     checked = [name for name in checked if name is not None]
-    assert len(checked) >= 5, f"{path.relative_to(ROOT)}: only {checked} were checked; is identifier_of too lax?"
+    assert len(checked) >= 5, (
+        f"{path.relative_to(ROOT)}: only {checked} were checked; is identifier_of too lax?"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # The checker itself, on fixtures
 
 
-@pytest.mark.parametrize("span, name", [
-    ("repair_ticket", "repair_ticket"),
-    ("cafe.repair.failure_view", "cafe.repair.failure_view"),
-    ("retry_messages()", "retry_messages"),
-    ("retry_messages(brief, failures, attempt, mode)", "retry_messages"),
-    ("CAP_DEFAULT", "CAP_DEFAULT"),
-    ("toy.py", None),
-    ("cafe/repair/reask.py", None),
-    ("cafe doctor", None),
-    ("COURSE_MODE=live", None),
-    ("python tools/build.py notebooks", None),
-    ("0.50", None),
-    ("'latte'", None),
-    ("ticket: None", None),
-    ("notebook.ipynb", None),
-])
+@pytest.mark.parametrize(
+    "span, name",
+    [
+        ("repair_ticket", "repair_ticket"),
+        ("cafe.repair.failure_view", "cafe.repair.failure_view"),
+        ("retry_messages()", "retry_messages"),
+        ("retry_messages(brief, failures, attempt, mode)", "retry_messages"),
+        ("CAP_DEFAULT", "CAP_DEFAULT"),
+        ("toy.py", None),
+        ("cafe/repair/reask.py", None),
+        ("cafe doctor", None),
+        ("COURSE_MODE=live", None),
+        ("python tools/build.py notebooks", None),
+        ("0.50", None),
+        ("'latte'", None),
+        ("ticket: None", None),
+        ("notebook.ipynb", None),
+    ],
+)
 def test_identifier_of_tells_names_from_paths_and_commands(span: str, name: str | None) -> None:
     assert identifier_of(span) == name
 
 
-@pytest.mark.parametrize("name", [
-    "cafe", "config", "cafe.endpoint.config", "cafe.endpoint.config.course_mode", "course_mode", "make_client",
-    "COURSE_MODE", "CAFE_MODEL", "offline", "live", "None", "ValueError", "json.dumps",
-    "openai.OpenAI", "pydantic.BaseModel",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "cafe",
+        "config",
+        "cafe.endpoint.config",
+        "cafe.endpoint.config.course_mode",
+        "course_mode",
+        "make_client",
+        "COURSE_MODE",
+        "CAFE_MODEL",
+        "offline",
+        "live",
+        "None",
+        "ValueError",
+        "json.dumps",
+        "openai.OpenAI",
+        "pydantic.BaseModel",
+    ],
+)
 def test_resolves_names_cafe_python_and_the_allowlist_declare(name: str) -> None:
     assert resolves(name), name
 
 
-@pytest.mark.parametrize("name", [
-    "no_such_function_anywhere", "cafe.endpoint.config.no_such_name", "cafe.no_such_module", "json.no_such_name",
-    "config.no_such_name", "NoSuchClass.field",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "no_such_function_anywhere",
+        "cafe.endpoint.config.no_such_name",
+        "cafe.no_such_module",
+        "json.no_such_name",
+        "config.no_such_name",
+        "NoSuchClass.field",
+    ],
+)
 def test_resolves_rejects_names_nobody_declares(name: str) -> None:
     assert not resolves(name), name
 
@@ -338,7 +409,8 @@ def test_resolves_rejects_names_nobody_declares(name: str) -> None:
 def test_unknown_identifiers_lists_lesson_line_and_span(tmp_path: Path) -> None:
     path = tmp_path / "sessions" / "s01-loop" / "lesson.md"
     path.parent.mkdir(parents=True)
-    path.write_text(textwrap.dedent("""\
+    path.write_text(
+        textwrap.dedent("""\
         ---
         number: 1
         teaches: the `course_mode()` switch and `made_up_in_front_matter`.
@@ -358,10 +430,15 @@ def test_unknown_identifiers_lists_lesson_line_and_span(tmp_path: Path) -> None:
         ```
 
         The record has `cafe.endpoint.config.definitely_missing`, and `None` is Python.
-        """), encoding="utf-8")
+        """),
+        encoding="utf-8",
+    )
     missing = unknown_identifiers(path)
-    assert missing == [(3, "made_up_in_front_matter"), (13, "not_in_cafe_at_all"),
-                       (19, "cafe.endpoint.config.definitely_missing")]
+    assert missing == [
+        (3, "made_up_in_front_matter"),
+        (13, "not_in_cafe_at_all"),
+        (19, "cafe.endpoint.config.definitely_missing"),
+    ]
     message = _report(path, missing)
     assert f"{path}:13: `not_in_cafe_at_all`" in message
 
@@ -369,7 +446,9 @@ def test_unknown_identifiers_lists_lesson_line_and_span(tmp_path: Path) -> None:
 def _fixture_lesson(tmp_path: Path, sentence: str) -> Path:
     path = tmp_path / "sessions" / "s07-repair-loop" / "lesson.md"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"---\nnumber: 7\n---\n\n## The theory in depth\n\n{sentence}\n", encoding="utf-8")
+    path.write_text(
+        f"---\nnumber: 7\n---\n\n## The theory in depth\n\n{sentence}\n", encoding="utf-8"
+    )
     return path
 
 
@@ -390,7 +469,9 @@ MADE_UP = [
 
 @pytest.mark.parametrize("made_up", MADE_UP)
 def test_a_lesson_naming_a_made_up_identifier_fails(tmp_path: Path, made_up: str) -> None:
-    path = _fixture_lesson(tmp_path, f"`repair_ticket` stops at `CAP_DEFAULT`; then {made_up} runs.")
+    path = _fixture_lesson(
+        tmp_path, f"`repair_ticket` stops at `CAP_DEFAULT`; then {made_up} runs."
+    )
     with pytest.raises(AssertionError) as caught:
         check_lesson_identifiers(path)
     assert f":7: {made_up}" in str(caught.value), str(caught.value)
@@ -398,7 +479,10 @@ def test_a_lesson_naming_a_made_up_identifier_fails(tmp_path: Path, made_up: str
 
 def test_the_same_lesson_with_real_names_passes(tmp_path: Path) -> None:
     # the control for the test above: the check fails on the made-up name, not on everything
-    path = _fixture_lesson(tmp_path, "`repair_ticket` stops at `CAP_DEFAULT` with `retries_exhausted`; "
-                                     "`cafe.repair.failure_view`, `RepairResult.stop_reason`, `openai.OpenAI`, "
-                                     "`json.dumps` and `retry_messages(brief, failures, attempt, mode)` all exist.")
+    path = _fixture_lesson(
+        tmp_path,
+        "`repair_ticket` stops at `CAP_DEFAULT` with `retries_exhausted`; "
+        "`cafe.repair.failure_view`, `RepairResult.stop_reason`, `openai.OpenAI`, "
+        "`json.dumps` and `retry_messages(brief, failures, attempt, mode)` all exist.",
+    )
     check_lesson_identifiers(path)

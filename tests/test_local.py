@@ -24,7 +24,9 @@ def _fake_package(root: Path, name: str, with_model: bool) -> None:
         (package / local.LOCAL_MODEL_FILE).write_bytes(b"GGUF")
 
 
-def test_find_model_file_locates_the_shipped_gguf_without_importing_the_package(tmp_path, monkeypatch):
+def test_find_model_file_locates_the_shipped_gguf_without_importing_the_package(
+    tmp_path, monkeypatch
+):
     _fake_package(tmp_path, "fake_smol", with_model=True)
     monkeypatch.syspath_prepend(str(tmp_path))
     assert local.find_model_file("fake_smol") == tmp_path / "fake_smol" / local.LOCAL_MODEL_FILE
@@ -46,19 +48,31 @@ def test_server_command_is_loopback_with_the_course_context_and_alias():
     command = local.server_command(Path("/m/model.gguf"), port=9001, python="py")
     assert command[:3] == ["py", "-m", "llama_cpp.server"]
     flags = dict(zip(command[3::2], command[4::2]))
-    assert flags == {"--model": "/m/model.gguf", "--host": "127.0.0.1", "--port": "9001",
-                     "--n_ctx": "4096", "--model_alias": "smollm2"}
+    assert flags == {
+        "--model": "/m/model.gguf",
+        "--host": "127.0.0.1",
+        "--port": "9001",
+        "--n_ctx": "4096",
+        "--model_alias": "smollm2",
+    }
 
 
 def test_local_exports_point_the_course_at_the_server():
-    assert local.local_exports(9001) == ["export COURSE_MODE=live", "export CAFE_BASE_URL=http://127.0.0.1:9001/v1",
-                                         "export CAFE_API_KEY=local", "export CAFE_MODEL=smollm2"]
+    assert local.local_exports(9001) == [
+        "export COURSE_MODE=live",
+        "export CAFE_BASE_URL=http://127.0.0.1:9001/v1",
+        "export CAFE_API_KEY=local",
+        "export CAFE_MODEL=smollm2",
+    ]
 
 
 def test_cafe_local_without_llama_cpp_says_what_to_install(monkeypatch, capsys):
     real = local.importlib.util.find_spec
-    monkeypatch.setattr(local.importlib.util, "find_spec",
-                        lambda name, *a: None if name == "llama_cpp" else real(name, *a))
+    monkeypatch.setattr(
+        local.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "llama_cpp" else real(name, *a),
+    )
     assert main(["local"]) == 2
     assert 'pip install -e ".[local]"' in capsys.readouterr().err
 
@@ -89,7 +103,7 @@ class _Interrupted:
 def test_ctrl_c_stops_the_server_and_kills_one_that_stays_busy(tmp_path, monkeypatch, ignores_stop):
     busy = textwrap.dedent(f"""
         import signal, time
-        {'signal.signal(signal.SIGTERM, signal.SIG_IGN)' if ignores_stop else ''}
+        {"signal.signal(signal.SIGTERM, signal.SIG_IGN)" if ignores_stop else ""}
         print('ready', flush=True)
         time.sleep(60)
     """)
@@ -116,6 +130,8 @@ def test_a_server_that_crashes_gets_the_rebuild_hint(tmp_path, monkeypatch, caps
     model = tmp_path / "m.gguf"
     model.write_bytes(b"GGUF")
     monkeypatch.setattr(local.importlib.util, "find_spec", lambda name, *a: object())
-    crashed = subprocess.Popen([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"])
+    crashed = subprocess.Popen(
+        [sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"]
+    )
     assert local.run_local(model=model, out=sys.stdout, start=lambda command: crashed) == -11
     assert "GGML_NATIVE=OFF" in capsys.readouterr().err

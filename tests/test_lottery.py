@@ -7,7 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.repair.lottery import (
-    LOTTERY_ROWS, lottery_table, pass_within_cap, pass_within_cap_sticky, simulate_independent, simulate_sticky,
+    LOTTERY_ROWS,
+    lottery_table,
+    pass_within_cap,
+    pass_within_cap_sticky,
+    simulate_independent,
+    simulate_sticky,
 )
 
 # The session 07 page's table, keyed (p, n), listed here from the longest cap back.
@@ -34,7 +39,9 @@ def test_lottery_table_same_seed_same_numbers():
 def test_simulate_sticky_matches_its_formula():
     rng = random.Random(11)
     for p, n in LOTTERY_ROWS:
-        assert abs(simulate_sticky(p, n, 0.6, 50_000, rng) - pass_within_cap_sticky(p, n, 0.6)) < 0.01
+        assert (
+            abs(simulate_sticky(p, n, 0.6, 50_000, rng) - pass_within_cap_sticky(p, n, 0.6)) < 0.01
+        )
 
 
 @settings(max_examples=100, deadline=None)
@@ -43,7 +50,9 @@ def test_pass_within_cap_sticky_never_beats_independent(p, n, stickiness):
     sticky = pass_within_cap_sticky(p, n, stickiness)
     assert p - 1e-12 <= sticky <= pass_within_cap(p, n) + 1e-12
     assert pass_within_cap_sticky(p, n, 0.0) == pytest.approx(pass_within_cap(p, n))
-    assert pass_within_cap_sticky(p, n, 1.0) == pytest.approx(p)  # fully sticky: only the first draw counts
+    assert pass_within_cap_sticky(p, n, 1.0) == pytest.approx(
+        p
+    )  # fully sticky: only the first draw counts
 
 
 def test_pass_within_cap_more_attempts_never_hurt():

@@ -7,8 +7,15 @@ from pathlib import Path
 import pytest
 
 from cafe.world.menu import (
-    ALLERGEN_ALIASES, ALLERGEN_KEYS, ALLERGENS, MENU_PATH, allergen_key, is_no_allergy, load_menu,
-    normalize_name, parse_menu,
+    ALLERGEN_ALIASES,
+    ALLERGEN_KEYS,
+    ALLERGENS,
+    MENU_PATH,
+    allergen_key,
+    is_no_allergy,
+    load_menu,
+    normalize_name,
+    parse_menu,
 )
 
 SPEED = runpy.run_path(str(Path(__file__).resolve().parents[1] / "benchmarks" / "detect_speed.py"))
@@ -20,9 +27,13 @@ def menu():
 
 
 def _good() -> dict:
-    return {"items": {"latte": {"price": 4.2, "allergens": ["milk"]},
-                      "espresso": {"price": 2.6, "allergens": []}},
-            "sold_out": ["espresso"]}
+    return {
+        "items": {
+            "latte": {"price": 4.2, "allergens": ["milk"]},
+            "espresso": {"price": 2.6, "allergens": []},
+        },
+        "sold_out": ["espresso"],
+    }
 
 
 def test_menu_latte_contains_milk(menu):
@@ -41,7 +52,9 @@ def test_menu_cheese_omelette_contains_egg_and_dairy(menu):
 def test_menu_cheese_omelette_is_86d(menu):
     assert menu.is_sold_out("cheese omelette")
     assert not menu.is_sold_out("latte")
-    assert "86'd" in [line for line in menu.prompt_text().splitlines() if "cheese omelette" in line][0]
+    assert (
+        "86'd" in [line for line in menu.prompt_text().splitlines() if "cheese omelette" in line][0]
+    )
 
 
 def test_menu_every_allergen_is_in_the_vocabulary(menu):
@@ -105,13 +118,19 @@ def test_load_menu_missing_file_says_how_to_fix(tmp_path):
 
 
 def test_parse_menu_duplicate_after_normalizing_is_refused():
-    data = {"items": {"Latte": {"price": 4, "allergens": []}, "latte ": {"price": 4, "allergens": []}}}
+    data = {
+        "items": {"Latte": {"price": 4, "allergens": []}, "latte ": {"price": 4, "allergens": []}}
+    }
     with pytest.raises(ValueError, match="repeats"):
         parse_menu(data, source="inline")
 
 
 def test_parse_menu_underscore_keys_are_comments():
-    data = {"_about": "a note", "items": {"latte": {"price": 4, "allergens": ["milk"]}}, "sold_out": []}
+    data = {
+        "_about": "a note",
+        "items": {"latte": {"price": 4, "allergens": ["milk"]}},
+        "sold_out": [],
+    }
     assert parse_menu(data).item("latte") is not None
 
 
@@ -121,22 +140,67 @@ def test_menu_shipped_file_is_the_default():
 
 # How people write an allergy, and the menu key it must fold onto (None: the menu cannot check it).
 ALLERGY_PHRASINGS = [
-    ("milk", "milk"), ("Milk.", "milk"), ("MILK", "milk"), ("milk allergy", "milk"),
-    ("Milk allergy!", "milk"), ("allergic to milk", "milk"), ("I'm allergic to milk", "milk"),
-    ("cow's milk", "milk"), ("cow’s milk", "milk"), ("milk protein", "milk"), ("dairy", "milk"),
-    ("dairy-free", "milk"), ("lactose", "milk"), ("lactose intolerant", "milk"),
-    ("lactose intolerance", "milk"), ("cheese", "milk"), ("whey", "milk"),
-    ("egg", "egg"), ("eggs", "egg"), ("Eggs (all)", "egg"), ("egg allergy", "egg"), ("egg whites", "egg"),
-    ("gluten", "gluten"), ("gluten-free", "gluten"), ("coeliac", "gluten"), ("Coeliac disease", "gluten"),
-    ("celiac", "gluten"), ("wheat", "gluten"), ("wheat allergy", "gluten"),
-    ("nuts", "nuts"), ("nut allergy", "nuts"), ("tree nuts", "nuts"), ("peanuts", "nuts"),
-    ("Allergic to peanuts", "nuts"), ("hazelnuts", "nuts"), ("almonds", "nuts"), ("Almond", "nuts"),
-    ("walnuts", "nuts"), ("cashews", "nuts"), ("pistachios", "nuts"), ("Brazil nuts", "nuts"),
-    ("all nuts", "nuts"), ("soy", "soy"), ("soya", "soy"), ("soybeans", "soy"), ("soy beans", "soy"),
-    ("soy allergy", "soy"), ("tofu", "soy"),
-    ("shellfish", None), ("sesame", None), ("sesame seeds", None), ("fish", None), ("mustard", None),
-    ("celery", None), ("lupin", None), ("sulphites", None), ("milk and eggs", None), ("no nuts", None),
-    ("not milk", None), ("牛奶", None), ("strawberries", None),
+    ("milk", "milk"),
+    ("Milk.", "milk"),
+    ("MILK", "milk"),
+    ("milk allergy", "milk"),
+    ("Milk allergy!", "milk"),
+    ("allergic to milk", "milk"),
+    ("I'm allergic to milk", "milk"),
+    ("cow's milk", "milk"),
+    ("cow’s milk", "milk"),
+    ("milk protein", "milk"),
+    ("dairy", "milk"),
+    ("dairy-free", "milk"),
+    ("lactose", "milk"),
+    ("lactose intolerant", "milk"),
+    ("lactose intolerance", "milk"),
+    ("cheese", "milk"),
+    ("whey", "milk"),
+    ("egg", "egg"),
+    ("eggs", "egg"),
+    ("Eggs (all)", "egg"),
+    ("egg allergy", "egg"),
+    ("egg whites", "egg"),
+    ("gluten", "gluten"),
+    ("gluten-free", "gluten"),
+    ("coeliac", "gluten"),
+    ("Coeliac disease", "gluten"),
+    ("celiac", "gluten"),
+    ("wheat", "gluten"),
+    ("wheat allergy", "gluten"),
+    ("nuts", "nuts"),
+    ("nut allergy", "nuts"),
+    ("tree nuts", "nuts"),
+    ("peanuts", "nuts"),
+    ("Allergic to peanuts", "nuts"),
+    ("hazelnuts", "nuts"),
+    ("almonds", "nuts"),
+    ("Almond", "nuts"),
+    ("walnuts", "nuts"),
+    ("cashews", "nuts"),
+    ("pistachios", "nuts"),
+    ("Brazil nuts", "nuts"),
+    ("all nuts", "nuts"),
+    ("soy", "soy"),
+    ("soya", "soy"),
+    ("soybeans", "soy"),
+    ("soy beans", "soy"),
+    ("soy allergy", "soy"),
+    ("tofu", "soy"),
+    ("shellfish", None),
+    ("sesame", None),
+    ("sesame seeds", None),
+    ("fish", None),
+    ("mustard", None),
+    ("celery", None),
+    ("lupin", None),
+    ("sulphites", None),
+    ("milk and eggs", None),
+    ("no nuts", None),
+    ("not milk", None),
+    ("牛奶", None),
+    ("strawberries", None),
 ]
 
 
@@ -160,7 +224,9 @@ def test_allergen_keys_are_the_menu_vocabulary_folded():
     assert set(ALLERGEN_ALIASES.values()) <= ALLERGEN_KEYS
 
 
-@pytest.mark.parametrize("word", ["", "  ", "none", "None", "None.", "n/a", "N/A", "n.a.", "nil", "-", "No allergies"])
+@pytest.mark.parametrize(
+    "word", ["", "  ", "none", "None", "None.", "n/a", "N/A", "n.a.", "nil", "-", "No allergies"]
+)
 def test_is_no_allergy_placeholders_mean_none(word):
     assert is_no_allergy(word)
 
@@ -175,8 +241,9 @@ def test_allergen_aliases_are_read_only():
         ALLERGEN_ALIASES["sesame"] = "nuts"  # type: ignore[index]
 
 
-@pytest.mark.parametrize("case", [c for c in SPEED["CASES"] if c.scanner.startswith("menu.")],
-                         ids=lambda c: c.scanner)
+@pytest.mark.parametrize(
+    "case", [c for c in SPEED["CASES"] if c.scanner.startswith("menu.")], ids=lambda c: c.scanner
+)
 def test_menu_scanners_grow_linearly_on_adversarial_text(case):
     for adversary in SPEED["adversaries"]():
         assert SPEED["grows_linearly"](case.run, adversary), adversary

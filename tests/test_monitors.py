@@ -6,9 +6,18 @@ from __future__ import annotations
 import pytest
 
 import cafe
+from cafe.monitors.run import (
+    MONITOR_PREFIXES,
+    OBJECTIVES_SHOWN,
+    TRUNCATION_PREFIX,
+    MonitorConfig,
+    RunMonitors,
+    monitor_config,
+    residual_objectives,
+    run_with_monitors,
+    truncation_notice,
+)
 from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
-from cafe.monitors.run import (MONITOR_PREFIXES, OBJECTIVES_SHOWN, TRUNCATION_PREFIX, MonitorConfig, RunMonitors,
-                           monitor_config, residual_objectives, run_with_monitors, truncation_notice)
 from cafe.world.workbench import Todo, open_workbench
 
 ALL_ON = MonitorConfig("advisory", 4, "advisory")
@@ -16,14 +25,24 @@ ALL_ON = MonitorConfig("advisory", 4, "advisory")
 
 def story(name: str, config: MonitorConfig, max_turns: int = 30):
     with open_workbench() as bench:
-        run = run_with_monitors(cafe.make_client(story_replies(name)), TASK, bench, config=config,
-                                max_turns=max_turns, command_timeout_s=story_timeout(name))
+        run = run_with_monitors(
+            cafe.make_client(story_replies(name)),
+            TASK,
+            bench,
+            config=config,
+            max_turns=max_turns,
+            command_timeout_s=story_timeout(name),
+        )
         return run, bench.changed_files(), (bench.root / "bill.py").read_text()
 
 
 def test_config_defaults_are_all_off():
     config = MonitorConfig()
-    assert (config.verification_tiers, config.progress_stall_threshold, config.safe_state_abort) == ("off", None, "off")
+    assert (
+        config.verification_tiers,
+        config.progress_stall_threshold,
+        config.safe_state_abort,
+    ) == ("off", None, "off")
 
 
 def test_config_from_settings_clamps_the_threshold_and_refuses_unknown_keys():
@@ -34,17 +53,26 @@ def test_config_from_settings_clamps_the_threshold_and_refuses_unknown_keys():
         monitor_config({"verification_tiers": "on"})
 
 
-@pytest.mark.parametrize("todos, expected", [
-    ((), ""), ((Todo("a", done=True),), ""),
-    ((Todo("a"), Todo("b", done=True), Todo("c")), "Objectives still outstanding (2):\n- a\n- c"),
-])
+@pytest.mark.parametrize(
+    "todos, expected",
+    [
+        ((), ""),
+        ((Todo("a", done=True),), ""),
+        (
+            (Todo("a"), Todo("b", done=True), Todo("c")),
+            "Objectives still outstanding (2):\n- a\n- c",
+        ),
+    ],
+)
 def test_residual_objectives_lists_only_open_items_and_nothing_for_an_empty_board(todos, expected):
     assert residual_objectives(todos) == expected
 
 
 def test_residual_objectives_shows_ten_then_how_many_more():
     block = residual_objectives([Todo(f"item {i}") for i in range(13)]).splitlines()
-    assert block[0] == "Objectives still outstanding (13):" and len(block) == 1 + OBJECTIVES_SHOWN + 1
+    assert (
+        block[0] == "Objectives still outstanding (13):" and len(block) == 1 + OBJECTIVES_SHOWN + 1
+    )
     assert block[-1] == "+3 more"
 
 
@@ -52,7 +80,9 @@ def test_residual_objectives_shows_ten_then_how_many_more():
 def test_truncation_notice_keeps_its_fixed_prefix_first(todos):
     notice = truncation_notice(16, todos)
     assert notice.startswith(f"{TRUNCATION_PREFIX} Max agent turns (16) reached.")
-    assert notice.splitlines()[0] == truncation_notice(16)  # the objectives only ever add lines after it
+    assert notice.splitlines()[0] == truncation_notice(
+        16
+    )  # the objectives only ever add lines after it
 
 
 def test_write_file_captures_and_run_command_does_not():
@@ -67,7 +97,9 @@ def test_write_file_captures_and_run_command_does_not():
 
 def test_run_command_timeout_ends_the_command_and_reads_as_a_timeout():
     with open_workbench() as bench:
-        run_command = {t.name: t for t in RunMonitors(bench, command_timeout_s=0.5).tools}["run_command"]
+        run_command = {t.name: t for t in RunMonitors(bench, command_timeout_s=0.5).tools}[
+            "run_command"
+        ]
         out = run_command.function(command="sleep 5; echo late")
         assert not out.ok and "did not finish within 0.5 seconds" in out.text
 
@@ -78,20 +110,31 @@ def test_progress_reads_the_latched_green_so_edit_then_green_cycles_still_stall(
     from cafe.loop.agent import ToolResult, TurnView
     from cafe.monitors.tiers import TierState, fold_tiers
 
-    edit = ToolResult("e", "write_file", {"path": "bill.py", "content": "x"}, True, "wrote", "mutate")
+    edit = ToolResult(
+        "e", "write_file", {"path": "bill.py", "content": "x"}, True, "wrote", "mutate"
+    )
     green = ToolResult("t", "run_command", {"command": "pytest"}, True, "4 passed")
     with open_workbench() as bench:
         monitors = RunMonitors(bench, MonitorConfig(progress_stall_threshold=2))
         turns = [(edit,), (green,), (edit,), (green,), (edit,)]
-        sources = [(nudge := monitors.progress.after_turn(TurnView(t, 30, (), (), results, 0.0, 0, True)))
-                   and nudge.source for t, results in enumerate(turns, start=1)]
+        sources = [
+            (nudge := monitors.progress.after_turn(TurnView(t, 30, (), (), results, 0.0, 0, True)))
+            and nudge.source
+            for t, results in enumerate(turns, start=1)
+        ]
     assert sources == [None, None, None, "stall", None]
     tier_green = []
     state = TierState()
     for results in turns:
         state = fold_tiers(state, results)
         tier_green.append(state.slow_green)
-    assert tier_green == [False, True, False, True, False]  # reading this, turn 4 would look like progress
+    assert tier_green == [
+        False,
+        True,
+        False,
+        True,
+        False,
+    ]  # reading this, turn 4 would look like progress
 
 
 def test_story_explorer_twenty_reads_never_trip_the_stall_checkpoint():
@@ -102,7 +145,11 @@ def test_story_explorer_twenty_reads_never_trip_the_stall_checkpoint():
 
 def test_story_fast_finisher_is_sent_for_the_full_suite_once_and_runs_it():
     run, _, bill = story("fast_finisher", MonitorConfig(verification_tiers="advisory"))
-    assert run.stop_reason == "done" and run.counts["[verify-before-done]"] == 1 and "full suite" in run.messages[0]
+    assert (
+        run.stop_reason == "done"
+        and run.counts["[verify-before-done]"] == 1
+        and "full suite" in run.messages[0]
+    )
     assert [c.name for t in run.result.turns for c in t.calls][-1] == "run_tests"
 
 
@@ -113,9 +160,20 @@ def test_story_fast_finisher_with_tiers_off_finishes_on_the_fast_check():
 
 def test_story_thrasher_two_stalls_two_budget_notices_and_the_open_objectives():
     run, _, _ = story("thrasher", ALL_ON, max_turns=16)
-    assert run.stop_reason == "max_turns" and run.counts["[stall]"] == 2 and run.counts["[budget]"] == 2
-    assert run.notice.startswith(TRUNCATION_PREFIX) and "Objectives still outstanding (3):" in run.notice
-    assert run.open_objectives == ("fix the bill split", "add a test for odd amounts", "tell the manager")
+    assert (
+        run.stop_reason == "max_turns"
+        and run.counts["[stall]"] == 2
+        and run.counts["[budget]"] == 2
+    )
+    assert (
+        run.notice.startswith(TRUNCATION_PREFIX)
+        and "Objectives still outstanding (3):" in run.notice
+    )
+    assert run.open_objectives == (
+        "fix the bill split",
+        "add a test for odd amounts",
+        "tell the manager",
+    )
 
 
 def test_story_default_config_sends_nothing_but_the_plain_finish_question():
@@ -152,9 +210,15 @@ def test_serve_session_15_replays_the_fast_finisher_by_turn_over_http():
 
     data = json.loads((SCRIPTS_DIR / "s15.json").read_text(encoding="utf-8"))
     assert data["by_turn"] is True and data["replies"] == story_replies("fast_finisher"), (
-        "cafe/data/serve/s15.json is out of step with story_replies('fast_finisher'): regenerate it")
+        "cafe/data/serve/s15.json is out of step with story_replies('fast_finisher'): regenerate it"
+    )
     with running_server(session_script("15")) as server, open_workbench() as bench:
         client = openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0)
-        run = run_with_monitors(client, TASK, bench, config=MonitorConfig(verification_tiers="advisory"),
-                                model=OFFLINE_MODEL)
+        run = run_with_monitors(
+            client,
+            TASK,
+            bench,
+            config=MonitorConfig(verification_tiers="advisory"),
+            model=OFFLINE_MODEL,
+        )
     assert run.stop_reason == "done" and run.counts["[verify-before-done]"] == 1

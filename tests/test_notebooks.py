@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from samples import run_notebook_source
 
 from cafe import course
 from cafe.course.reveals import load_answer
-from samples import run_notebook_source
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted(ROOT.glob("sessions/*/notebook.py"))
@@ -63,9 +63,12 @@ def _answer_texts() -> list[tuple[str, str, str]]:
         for name, value in json.loads(path.read_text(encoding="utf-8")).items():
             text = "\n".join(value) if isinstance(value, list) else str(value)
             found.append((path.name, name, text.strip()))
-            found += [(path.name, name, line.strip()) for line in text.splitlines()
-                      if len(line.strip()) >= MIN_SPOILER_CHARS
-                      and not line.strip().startswith(INTERFACE_PREFIXES)]
+            found += [
+                (path.name, name, line.strip())
+                for line in text.splitlines()
+                if len(line.strip()) >= MIN_SPOILER_CHARS
+                and not line.strip().startswith(INTERFACE_PREFIXES)
+            ]
     return found
 
 
@@ -73,10 +76,16 @@ def _reveal_keys(source: Path) -> list[str]:
     """Keys of `course.reveal("sNN.name")` / `reveal_now(...)` calls that read the answers files."""
     keys = []
     for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
-        if (isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))
-                and getattr(node.func, "attr", getattr(node.func, "id", None)) in ("reveal", "reveal_now")
-                and node.args and isinstance(node.args[0], ast.Constant)
-                and len(node.args) < 2 and not any(k.arg == "source" for k in node.keywords)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, (ast.Attribute, ast.Name))
+            and getattr(node.func, "attr", getattr(node.func, "id", None))
+            in ("reveal", "reveal_now")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and len(node.args) < 2
+            and not any(k.arg == "source" for k in node.keywords)
+        ):
             keys.append(node.args[0].value)
     return keys
 
@@ -88,10 +97,16 @@ def test_there_are_notebook_sources():
 @pytest.mark.parametrize("source", SOURCES, ids=[s.parent.name for s in SOURCES])
 def test_every_notebook_source_has_a_committed_notebook(source):
     target = _target(source)
-    assert target.is_file(), f"{target.relative_to(ROOT)} is missing: run `python tools/build.py notebooks`"
+    assert target.is_file(), (
+        f"{target.relative_to(ROOT)} is missing: run `python tools/build.py notebooks`"
+    )
     if (ROOT / ".git").exists() and shutil.which("git"):
-        tracked = subprocess.run(["git", "ls-files", "--error-unmatch", str(target)], cwd=ROOT,
-                                 capture_output=True).returncode == 0
+        tracked = (
+            subprocess.run(
+                ["git", "ls-files", "--error-unmatch", str(target)], cwd=ROOT, capture_output=True
+            ).returncode
+            == 0
+        )
         assert tracked, f"{target.relative_to(ROOT)} exists but is not committed: git add it"
 
 
@@ -101,7 +116,8 @@ def test_committed_notebook_is_byte_for_byte_what_its_source_generates(source):
     if not target.exists():
         pytest.fail(f"{target.relative_to(ROOT)} is missing")
     assert target.read_bytes() == build.render_notebook(source).encode("utf-8"), (
-        f"{target.relative_to(ROOT)} is stale: run `python tools/build.py notebooks` and commit it")
+        f"{target.relative_to(ROOT)} is stale: run `python tools/build.py notebooks` and commit it"
+    )
 
 
 def test_every_committed_notebook_has_a_source():
@@ -130,8 +146,9 @@ def test_no_cell_contains_an_answer_text(notebook):
     cells = [_cell_text(cell) for cell in _cells(notebook)]
     for file_name, key, text in _answer_texts():
         for number, cell in enumerate(cells):
-            assert text not in cell, (f"{notebook.name} cell {number} spoils {file_name} {key!r}: "
-                                      f"{text[:60]!r}")
+            assert text not in cell, (
+                f"{notebook.name} cell {number} spoils {file_name} {key!r}: {text[:60]!r}"
+            )
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=[s.parent.name for s in SOURCES])
@@ -167,13 +184,13 @@ def test_s00_stub_is_not_attempted_and_the_revealed_answer_passes():
 
 # --- the builder ------------------------------------------------------------------------------
 
-PERCENT_SOURCE = '''# %% [markdown]
+PERCENT_SOURCE = """# %% [markdown]
 # # A title
 
 # %% tags=["raises-exception"]
 x = 1
 x
-'''
+"""
 
 
 def _session(tmp_path: Path, folder: str, text: str) -> tuple[Path, Path]:
@@ -246,7 +263,9 @@ def test_every_diagram_source_has_its_drawing_committed_and_its_notebook_shows_i
     assert DIAGRAM_SOURCES
     for source in DIAGRAM_SOURCES:
         drawing = source.parent / "diagram.svg"
-        assert drawing.exists(), f"{drawing.relative_to(ROOT)} is missing: run `python tools/build.py diagrams`"
+        assert drawing.exists(), (
+            f"{drawing.relative_to(ROOT)} is missing: run `python tools/build.py diagrams`"
+        )
         notebook = ROOT / "notebooks" / f"{source.parent.name}.ipynb"
         if notebook.exists():
             second = "".join(json.loads(notebook.read_text(encoding="utf-8"))["cells"][1]["source"])
@@ -265,6 +284,10 @@ def test_committed_drawings_match_their_diagram_sources():
     for source in DIAGRAM_SOURCES:
         diagram, problems = draw_diagram(source.parent, ROOT, find_dot())
         assert not problems and diagram is not None and diagram.standalone is not None, problems
-        if (source.parent / "diagram.svg").read_text(encoding="utf-8") != drawing_text(diagram.standalone):
+        if (source.parent / "diagram.svg").read_text(encoding="utf-8") != drawing_text(
+            diagram.standalone
+        ):
             stale.append(str(source.relative_to(ROOT)))
-    assert not stale, f"drawings older than their source: {stale}; run `python tools/build.py diagrams`"
+    assert not stale, (
+        f"drawings older than their source: {stale}; run `python tools/build.py diagrams`"
+    )

@@ -25,7 +25,10 @@ class Item:
 class TinyMenu:
     """Two items and one of them sold out: all a pad needs is `item` and `is_sold_out`."""
 
-    items = {"tea": Item("tea", 2.0, frozenset()), "scone": Item("scone", 3.5, frozenset({"gluten", "milk"}))}
+    items = {
+        "tea": Item("tea", 2.0, frozenset()),
+        "scone": Item("scone", 3.5, frozenset({"gluten", "milk"})),
+    }
 
     def item(self, name: str) -> Item | None:
         return self.items.get(name.strip().lower())
@@ -87,5 +90,7 @@ def test_session_01_modules_use_no_later_session():
         "    return 0\n"
         "print(sorted(m for m in sys.modules if m.startswith('cafe.') and session(m) > 1))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip() == "[]"

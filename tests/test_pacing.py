@@ -8,13 +8,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.governor.pace import EXTEND_REASON, PACE_CHECK_REASON, PacePolicy
-from cafe.loop.agent import Nudge, Stop, ToolResult, TurnView, run_loop
-from cafe.governor.pacing import (PACE_CHECK_NOTE, PaceGovernor, TurnClock, passing_tests, verify_state_of,
-                         wall_timeout)
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.stall.detector import StallDetector, run_with_stall, stall_config
+from cafe.governor.pace import EXTEND_REASON, PACE_CHECK_REASON, PacePolicy
+from cafe.governor.pacing import (
+    PACE_CHECK_NOTE,
+    PaceGovernor,
+    TurnClock,
+    passing_tests,
+    verify_state_of,
+    wall_timeout,
+)
+from cafe.loop.agent import Nudge, Stop, ToolResult, TurnView, run_loop
 from cafe.loop.tools import ToolOutput, tool
+from cafe.stall.detector import StallDetector, run_with_stall, stall_config
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
 
@@ -41,26 +47,39 @@ def till_run(edits, *, hooks, step=10.0, max_turns=12, governor=None):
     def run_tests() -> ToolOutput:
         """Run the till's tests."""
         passing = sum(t in files["till.py"] for t in TARGETS)
-        return ToolOutput(passing == len(TARGETS), f"{passing} passed, {len(TARGETS) - passing} failed")
+        return ToolOutput(
+            passing == len(TARGETS), f"{passing} passed, {len(TARGETS) - passing} failed"
+        )
 
     replies = []
     for content in edits:
         if content is None:
             replies.append({"tool_calls": [{"name": "read_file", "arguments": {}}]})
         else:
-            replies.append({"tool_calls": [{"name": "write_file", "arguments": {"content": content}},
-                                           {"name": "run_tests", "arguments": {}}]})
+            replies.append(
+                {
+                    "tool_calls": [
+                        {"name": "write_file", "arguments": {"content": content}},
+                        {"name": "run_tests", "arguments": {}},
+                    ]
+                }
+            )
     replies.append("done")
     clock = TurnClock(step)
     if governor is not None:  # the host reads its own runner: the passing-test count
         governor.reading = lambda view: next(
-            (float(r.output.split()[0]) for r in view.dispatch if r.kind == "verify"), None)
+            (float(r.output.split()[0]) for r in view.dispatch if r.kind == "verify"), None
+        )
         hooks = [*hooks, governor]
     return run_loop(
-        ScriptedClient(replies), [{"role": "user", "content": "fix the till"}],
+        ScriptedClient(replies),
+        [{"role": "user", "content": "fix the till"}],
         [tool(write_file, kind="mutate"), tool(read_file), tool(run_tests, kind="verify")],
-        verify=tool(run_tests, kind="verify"), observers=[clock.tick], after_turn=hooks,
-        clock=clock, max_turns=max_turns,
+        verify=tool(run_tests, kind="verify"),
+        observers=[clock.tick],
+        after_turn=hooks,
+        clock=clock,
+        max_turns=max_turns,
     )
 
 
@@ -68,13 +87,20 @@ def asked(governor):
     return [(t.turn, t.decision.action, t.decision.reason) for t in governor.turns if t.decision]
 
 
-STEADY = ["total", "total tax", "total tax receipt", "total tax receipt tip",
-          "total tax receipt tip change"]
+STEADY = [
+    "total",
+    "total tax",
+    "total tax receipt",
+    "total tax receipt tip",
+    "total tax receipt tip change",
+]
 
 
 def test_pace_governor_cuts_busy_run_whose_verifier_never_moves():
     governor = PaceGovernor(30_000)
-    result = till_run(["total", "total v2", "total v3", "total v4", "total v5"], hooks=[], governor=governor)
+    result = till_run(
+        ["total", "total v2", "total v3", "total v4", "total v5"], hooks=[], governor=governor
+    )
     assert result.stop_reason == "cut"
     assert "no_verifier_progress" in result.detail
     # 10 s per turn, 30 s budget: asked at turn 3 (turn 1's first reading counts as a rise, so the
@@ -134,7 +160,10 @@ def test_pace_governor_window_resets_after_extend():
     # progress in the new window, even though the run's best reading is still 1.
     governor = PaceGovernor(10_000, expected_total_ms=100_000)
     result = till_run(["total", None, None], hooks=[], governor=governor)
-    assert asked(governor) == [(1, "extend", EXTEND_REASON), (2, "cut", "no_progress_at_checkpoint")]
+    assert asked(governor) == [
+        (1, "extend", EXTEND_REASON),
+        (2, "cut", "no_progress_at_checkpoint"),
+    ]
     assert result.stop_reason == "cut"
 
 
@@ -155,25 +184,41 @@ def test_workbench_stall_guard_feeds_the_governor():
     # the thrash; the real StallDetector's no-net-progress guard knows the failure has held.
     def governed_thrash(guard: bool):
         detector = StallDetector(stall_config(repair_aware=True, no_net_progress_extend_guard=True))
-        governor = PaceGovernor(30_000, reading=passing_tests, signature=lambda result: result.call_id,
-                                extension_allowed=detector.extension_allowed if guard else None)
+        governor = PaceGovernor(
+            30_000,
+            reading=passing_tests,
+            signature=lambda result: result.call_id,
+            extension_allowed=detector.extension_allowed if guard else None,
+        )
         with open_workbench() as bench:
             clock = TurnClock(10.0)
-            run = run_with_stall(ScriptedClient(scenario_replies("thrash")), [{"role": "user", "content": "fix"}],
-                                 bench.tools, verify=bench.verify, detector=detector, observers=[clock.tick],
-                                 after_turn=[governor], clock=clock, max_turns=12)
+            run = run_with_stall(
+                ScriptedClient(scenario_replies("thrash")),
+                [{"role": "user", "content": "fix"}],
+                bench.tools,
+                verify=bench.verify,
+                detector=detector,
+                observers=[clock.tick],
+                after_turn=[governor],
+                clock=clock,
+                max_turns=12,
+            )
         return run, governor
 
     _, unguarded = governed_thrash(False)
-    assert asked(unguarded)[:2] == [(3, "extend", EXTEND_REASON), (6, "pace_check", PACE_CHECK_REASON)]
+    assert asked(unguarded)[:2] == [
+        (3, "extend", EXTEND_REASON),
+        (6, "pace_check", PACE_CHECK_REASON),
+    ]
     run, guarded = governed_thrash(True)
     assert asked(guarded) == [(3, "extend", EXTEND_REASON), (6, "cut", "no_verifier_progress")]
     assert run.stop_reason == "cut"
 
 
 def test_pace_governor_env_blame_is_a_host_fact():
-    governor = PaceGovernor(10_000, expected_total_ms=100_000,
-                            env_blame=lambda view: view.turn == 1)
+    governor = PaceGovernor(
+        10_000, expected_total_ms=100_000, env_blame=lambda view: view.turn == 1
+    )
     till_run(STEADY, hooks=[], governor=governor)
     assert asked(governor) == [(1, "cut", "env_blame_without_infra")]
 
@@ -202,8 +247,16 @@ def test_pace_governor_takes_policy_record_or_dict_alike():
 
 
 def _view(*results):
-    return TurnView(turn=1, max_turns=5, calls=(), prev_dispatch=(), dispatch=tuple(results),
-                    elapsed=0.0, verify_attempts=0, can_verify=True)
+    return TurnView(
+        turn=1,
+        max_turns=5,
+        calls=(),
+        prev_dispatch=(),
+        dispatch=tuple(results),
+        elapsed=0.0,
+        verify_attempts=0,
+        can_verify=True,
+    )
 
 
 def _result(kind, ok, output):
@@ -211,7 +264,9 @@ def _result(kind, ok, output):
 
 
 def test_passing_tests_reads_pytest_summary():
-    assert passing_tests(_view(_result("verify", False, "F...\n1 failed, 3 passed in 0.02s"))) == 3.0
+    assert (
+        passing_tests(_view(_result("verify", False, "F...\n1 failed, 3 passed in 0.02s"))) == 3.0
+    )
     assert passing_tests(_view(_result("verify", True, "....\n4 passed in 0.01s"))) == 4.0
     assert passing_tests(_view(_result("verify", False, "E\n1 error in 0.01s"))) == 0.0
 
@@ -235,8 +290,16 @@ def test_turn_clock_moves_only_on_tick():
     assert clock() == 5.0
 
 
-@pytest.mark.parametrize("bad, error", [(0, ValueError), (-1, ValueError), (math.inf, ValueError),
-                                        (True, TypeError), ("10", TypeError)])
+@pytest.mark.parametrize(
+    "bad, error",
+    [
+        (0, ValueError),
+        (-1, ValueError),
+        (math.inf, ValueError),
+        (True, TypeError),
+        ("10", TypeError),
+    ],
+)
 def test_turn_clock_rejects_non_positive_step(bad, error):
     with pytest.raises(error, match="seconds_per_turn"):
         TurnClock(bad)
@@ -248,9 +311,16 @@ def test_turn_clock_rejects_non_positive_step(bad, error):
 def _bench_run(scenario, hook):
     with open_workbench() as bench:
         clock = TurnClock(10.0)
-        return run_loop(ScriptedClient(scenario_replies(scenario)), [{"role": "user", "content": "fix"}],
-                        bench.tools, verify=bench.verify, observers=[clock.tick], after_turn=[hook],
-                        clock=clock, max_turns=20)
+        return run_loop(
+            ScriptedClient(scenario_replies(scenario)),
+            [{"role": "user", "content": "fix"}],
+            bench.tools,
+            verify=bench.verify,
+            observers=[clock.tick],
+            after_turn=[hook],
+            clock=clock,
+            max_turns=20,
+        )
 
 
 def test_workbench_steady_repair_cut_by_timeout_but_finished_under_governor():
@@ -281,8 +351,11 @@ def test_workbench_varied_failures_moves_signature_so_governor_cuts_late():
 
 def test_pace_governor_custom_signature_is_used():
     seen = []
-    governor = PaceGovernor(10_000, expected_total_ms=100_000,
-                            signature=lambda result: seen.append(result.name) or "always the same")
+    governor = PaceGovernor(
+        10_000,
+        expected_total_ms=100_000,
+        signature=lambda result: seen.append(result.name) or "always the same",
+    )
     till_run(["total", "total tax"], hooks=[], governor=governor)
     assert seen and set(seen) == {"run_tests"}
 
@@ -291,27 +364,38 @@ def test_pace_governor_custom_signature_is_used():
 
 _turn_facts = st.lists(
     st.tuples(st.booleans(), st.one_of(st.none(), st.integers(0, 4)), st.booleans()),
-    min_size=1, max_size=40,
+    min_size=1,
+    max_size=40,
 )
 
 
 @settings(max_examples=200, deadline=None)
-@given(facts=_turn_facts, step=st.sampled_from([3.0, 10.0, 25.0]),
-       extend_max=st.integers(0, 3), pace_check_max=st.integers(0, 2))
+@given(
+    facts=_turn_facts,
+    step=st.sampled_from([3.0, 10.0, 25.0]),
+    extend_max=st.integers(0, 3),
+    pace_check_max=st.integers(0, 2),
+)
 def test_pace_governor_property_bounds_hold(facts, step, extend_max, pace_check_max):
     def reading(view):  # the verify result's text is its passing count; None without a verify
         return next((float(r.output) for r in view.dispatch if r.kind == "verify"), None)
 
-    governor = PaceGovernor(20_000, expected_total_ms=40_000,
-                            policy={"extend_max": extend_max, "pace_check_max": pace_check_max},
-                            reading=reading, signature=lambda result: result.output)
+    governor = PaceGovernor(
+        20_000,
+        expected_total_ms=40_000,
+        policy={"extend_max": extend_max, "pace_check_max": pace_check_max},
+        reading=reading,
+        signature=lambda result: result.output,
+    )
     deadlines, nudges, stopped = [governor.deadline_ms], 0, None
     for turn, (wrote, passing, verified) in enumerate(facts, start=1):
         results = []
         if wrote:
             results.append(ToolResult(f"w{turn}", "write_file", {}, True, "wrote", "mutate"))
         if verified and passing is not None:
-            results.append(ToolResult(f"v{turn}", "run_tests", {}, passing == 4, str(passing), "verify"))
+            results.append(
+                ToolResult(f"v{turn}", "run_tests", {}, passing == 4, str(passing), "verify")
+            )
         deadline_before = governor.deadline_ms
         verdict = governor(TurnView(turn, 99, (), (), tuple(results), turn * step, 0, True))
         record = governor.turns[-1]

@@ -10,7 +10,9 @@ from cafe.cli import find_toy, main
 
 
 def _run(code: str) -> str:
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
 
 
 def test_import_cafe_does_not_import_heavy_libraries():
@@ -21,8 +23,12 @@ def test_import_cafe_does_not_import_heavy_libraries():
 
 def test_import_cafe_reads_no_environment_variable():
     # A bad COURSE_MODE must not break the import; it is an error only when a mode is needed.
-    out = subprocess.run([sys.executable, "-c", "import cafe; print('ok')"], capture_output=True,
-                         text=True, env={"COURSE_MODE": "sideways", "PATH": ""}).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", "import cafe; print('ok')"],
+        capture_output=True,
+        text=True,
+        env={"COURSE_MODE": "sideways", "PATH": ""},
+    ).stdout
     assert out.strip() == "ok"
 
 
@@ -32,7 +38,9 @@ def test_public_names_exist():
 
 
 def test_python_dash_m_cafe_shows_the_subcommands():
-    out = subprocess.run([sys.executable, "-m", "cafe", "--help"], capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "cafe", "--help"], capture_output=True, text=True
+    ).stdout
     for command in ("doctor", "toy", "serve"):
         assert command in out
 
@@ -79,8 +87,10 @@ def test_cafe_doctor_timeout_must_be_a_positive_number(value, capsys):
 
 def test_import_cafe_then_every_plumbing_module_stays_light():
     # The modules a notebook imports first must not drag the SDK or the widgets in either.
-    code = ("import sys, cafe, cafe.endpoint.config, cafe.endpoint.client, cafe.course, cafe.course.progress, cafe.endpoint.scripted; "
-            "print(' '.join(sorted(sys.modules)))")
+    code = (
+        "import sys, cafe, cafe.endpoint.config, cafe.endpoint.client, cafe.course, cafe.course.progress, cafe.endpoint.scripted; "
+        "print(' '.join(sorted(sys.modules)))"
+    )
     loaded = _run(code).split()
     for heavy in ("openai", "ipywidgets", "IPython"):
         assert heavy not in loaded, f"importing the plumbing imported {heavy}"

@@ -7,11 +7,16 @@ from cafe.consent import OrderSpec
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.rehearsals import SHIFT_HABITS, session_script, shift_responder
 from cafe.endpoint.serve import running_server
-from cafe.world.menu import load_menu
-from cafe.stories.practice_shift import PRACTICE_SHIFT, designed_counts, practice_generator, practice_orders
 from cafe.repair.reask import RepairResult, brief_for, make_model_generator, repair_ticket
 from cafe.schema.ticket import Failure
+from cafe.stories.practice_shift import (
+    PRACTICE_SHIFT,
+    designed_counts,
+    practice_generator,
+    practice_orders,
+)
 from cafe.taxonomy import FAILURE_CLASSES, classify, first_fix, run_shift, sort_runs
+from cafe.world.menu import load_menu
 
 MENU = load_menu()
 
@@ -29,7 +34,9 @@ def test_practice_shift_counts_add_up_to_the_designed_mix():
     taxonomy = sort_runs(run_shift(practice_orders(), practice_generator()))
     designed = designed_counts()
     assert taxonomy.passed == designed["passed"]
-    assert {name: n for name, n in taxonomy.counts.items() if n} == {k: v for k, v in designed.items() if k != "passed"}
+    assert {name: n for name, n in taxonomy.counts.items() if n} == {
+        k: v for k, v in designed.items() if k != "passed"
+    }
     assert taxonomy.runs == len(PRACTICE_SHIFT) == sum(designed.values())
 
 
@@ -50,8 +57,14 @@ def stop_86d_first(spec, generate):
     """The fix the practice shift's taxonomy points at: an 86'd item stops the order before drafting."""
     sold = [item for item in spec.items if MENU.is_sold_out(item)]
     if sold:
-        return RepairResult("policy_violation", None, (), blocked_by=tuple(
-            Failure("sold_out", item, "tell the customer; take a new order") for item in sold))
+        return RepairResult(
+            "policy_violation",
+            None,
+            (),
+            blocked_by=tuple(
+                Failure("sold_out", item, "tell the customer; take a new order") for item in sold
+            ),
+        )
     return repair_ticket(spec, generate)
 
 
@@ -87,7 +100,9 @@ def test_shift_responder_follows_the_last_view_only():
     spec = OrderSpec(table=14, items=("cheese omelette", "americano"))
     brief = list(brief_for(spec))
     told_86d = "Attempt 1 failed 1 check:\n- sold_out: 'cheese omelette'. Fix: no 86'd item"
-    told_missing = "Attempt 2 failed 1 check:\n- out_of_scope: '(missing) cheese omelette'. Fix: put it back"
+    told_missing = (
+        "Attempt 2 failed 1 check:\n- out_of_scope: '(missing) cheese omelette'. Fix: put it back"
+    )
     dropped = shift_responder({"messages": brief + [{"role": "user", "content": told_86d}]})
     restored = shift_responder({"messages": brief + [{"role": "user", "content": told_missing}]})
     assert '"items": ["americano"]' in dropped
@@ -103,13 +118,26 @@ def test_toy_10_live_against_cafe_serve_session_10_reads_like_the_offline_shift(
     root = Path(__file__).resolve().parent.parent
     env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") or k == "CAFE_HOME"}
     toy = root / "sessions" / "s10-failure-taxonomy" / "toy.py"
-    offline = subprocess.run([sys.executable, str(toy)], capture_output=True, text=True, env=env, cwd=root,
-                             timeout=120)
+    offline = subprocess.run(
+        [sys.executable, str(toy)], capture_output=True, text=True, env=env, cwd=root, timeout=120
+    )
     with running_server(session_script("10"), label="session-10") as server:
-        env.update({"COURSE_MODE": "live", "CAFE_BASE_URL": server.base_url, "CAFE_API_KEY": "sk-local",
-                    "CAFE_MODEL": OFFLINE_MODEL})
-        live = subprocess.run([sys.executable, str(toy)], capture_output=True, text=True, env=env, cwd=root,
-                              timeout=120)
+        env.update(
+            {
+                "COURSE_MODE": "live",
+                "CAFE_BASE_URL": server.base_url,
+                "CAFE_API_KEY": "sk-local",
+                "CAFE_MODEL": OFFLINE_MODEL,
+            }
+        )
+        live = subprocess.run(
+            [sys.executable, str(toy)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=root,
+            timeout=120,
+        )
     assert offline.returncode == 0 and live.returncode == 0, offline.stderr + live.stderr
     for out in (offline.stdout, live.stdout):
         assert "5: a failure went away and came back (alternating" in out

@@ -7,11 +7,18 @@ import pytest
 
 import cafe
 from cafe.consent import OrderSpec
-from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.repair.reask import (
+    UNSAFE_SPEC,
+    Attempt,
+    RepairResult,
+    make_model_generator,
+    make_scripted_generator,
+    repair_ticket,
+)
 from cafe.routing.prices import PRICES_PATH, ModelPrice, attempt_price, load_prices, measure_runs
-from cafe.repair.reask import UNSAFE_SPEC, Attempt, RepairResult, make_model_generator, make_scripted_generator, repair_ticket
 from cafe.routing.routes import expected_cost
 from cafe.schema.ticket import Usage
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
 
 PRICE = ModelPrice("m", input_per_million=2.0, output_per_million=8.0)
 
@@ -26,20 +33,35 @@ def test_load_prices_reads_the_shipped_placeholders():
 
 def test_load_prices_reads_your_copy(tmp_path):
     data = json.loads(PRICES_PATH.read_text(encoding="utf-8"))
-    data["models"].append({"name": "my-model", "input_per_million": 0.1, "output_per_million": 0.4,
-                           "read_on": "2026-11-30"})
+    data["models"].append(
+        {
+            "name": "my-model",
+            "input_per_million": 0.1,
+            "output_per_million": 0.4,
+            "read_on": "2026-11-30",
+        }
+    )
     mine = tmp_path / "prices.json"
     mine.write_text(json.dumps(data), encoding="utf-8")
     assert load_prices(mine)["my-model"] == ModelPrice("my-model", 0.1, 0.4, "2026-11-30")
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ('{"models": {}}', "a price table is"),
-    ('{"models": [{"name": "a", "input_per_million": -1, "output_per_million": 1}]}', "input_per_million is -1"),
-    ('{"models": [{"name": "a", "input_per_million": 1, "output_per_million": 1},'
-     ' {"name": "a", "input_per_million": 2, "output_per_million": 2}]}', "priced twice"),
-    ('{"models": [{"input_per_million": 1, "output_per_million": 1}]}', "the model's name"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"models": {}}', "a price table is"),
+        (
+            '{"models": [{"name": "a", "input_per_million": -1, "output_per_million": 1}]}',
+            "input_per_million is -1",
+        ),
+        (
+            '{"models": [{"name": "a", "input_per_million": 1, "output_per_million": 1},'
+            ' {"name": "a", "input_per_million": 2, "output_per_million": 2}]}',
+            "priced twice",
+        ),
+        ('{"models": [{"input_per_million": 1, "output_per_million": 1}]}', "the model's name"),
+    ],
+)
 def test_load_prices_a_broken_table_says_what_to_fix(tmp_path, text, message):
     path = tmp_path / "prices.json"
     path.write_text(text, encoding="utf-8")
@@ -75,7 +97,9 @@ def test_measure_runs_counts_what_the_attempts_spent():
     assert measured.accepted == sum(run.stop_reason == "passed" for run in runs)
     assert measured.spend == pytest.approx(sum(attempt_price(a.usage, PRICE) for a in attempts))
     assert measured.cost_per_accepted == pytest.approx(measured.spend / measured.accepted)
-    assert measured.prompt_by_attempt[1] > measured.prompt_by_attempt[0]  # a curated retry adds a failure view
+    assert (
+        measured.prompt_by_attempt[1] > measured.prompt_by_attempt[0]
+    )  # a curated retry adds a failure view
 
 
 def test_measure_runs_naive_retries_cost_far_more_than_the_closed_form():
@@ -95,7 +119,9 @@ def test_measure_runs_skips_blocked_runs_and_refuses_runs_without_usage():
         measure_runs([blocked, plain], PRICE)
     with pytest.raises(ValueError, match="reached the generator"):
         measure_runs([blocked], PRICE)
-    priced = RepairResult("retries_exhausted", None, (Attempt(1, "x", (), 1, Usage(10, 1)),), usage=Usage(10, 1))
+    priced = RepairResult(
+        "retries_exhausted", None, (Attempt(1, "x", (), 1, Usage(10, 1)),), usage=Usage(10, 1)
+    )
     measured = measure_runs([blocked, priced], PRICE)
     assert (measured.orders, measured.accepted, measured.cost_per_accepted) == (1, 0, math.inf)
 
@@ -104,4 +130,6 @@ def test_measured_price_per_attempt_at_its_own_prices_is_its_price_per_attempt()
     measured = measure_runs(_runs("curated"), PRICE)
     assert measured.price_per_attempt_at(PRICE) == pytest.approx(measured.price_per_attempt)
     five_times = ModelPrice("x5", PRICE.input_per_million * 5, PRICE.output_per_million * 5)
-    assert measured.price_per_attempt_at(five_times) == pytest.approx(5 * measured.price_per_attempt)
+    assert measured.price_per_attempt_at(five_times) == pytest.approx(
+        5 * measured.price_per_attempt
+    )

@@ -9,7 +9,13 @@ import pytest
 
 from cafe.endpoint.client import WAIT_NOTICE_S, classify_error, within_deadline
 from cafe.endpoint.errors import EndpointError, RequestRejected
-from cafe.endpoint.problems import PROBLEM_KINDS, PROBLEM_WORDS, EndpointProblem, ProblemKind, describe
+from cafe.endpoint.problems import (
+    PROBLEM_KINDS,
+    PROBLEM_WORDS,
+    EndpointProblem,
+    ProblemKind,
+    describe,
+)
 
 
 def test_problem_words_keys_equal_the_declared_kinds():
@@ -23,7 +29,9 @@ def test_problem_words_is_read_only():
 
 @pytest.mark.parametrize("kind", sorted(PROBLEM_KINDS))
 def test_describe_words_every_kind_with_the_url_and_a_fix(kind):
-    what, fix = describe(EndpointProblem(kind, status=500, said="boom"), url="http://h/v1", key=None, seconds=3)
+    what, fix = describe(
+        EndpointProblem(kind, status=500, said="boom"), url="http://h/v1", key=None, seconds=3
+    )
     assert "http://h/v1" in what and "{" not in what and fix
 
 
@@ -55,8 +63,12 @@ def test_within_deadline_says_once_that_it_is_waiting_and_for_how_long():
 
     notice = io.StringIO()
     with pytest.raises(TimeoutError):
-        within_deadline(lambda: time.sleep(WAIT_NOTICE_S + 2), WAIT_NOTICE_S + 0.3, waiting_for="the endpoint",
-                        notice=notice)
+        within_deadline(
+            lambda: time.sleep(WAIT_NOTICE_S + 2),
+            WAIT_NOTICE_S + 0.3,
+            waiting_for="the endpoint",
+            notice=notice,
+        )
     assert notice.getvalue().count("waiting for the endpoint") == 1
     assert f"{WAIT_NOTICE_S + 0.3:g} s" in notice.getvalue()
 

@@ -14,7 +14,9 @@ from cafe.course import progress
 EMPTY = {"version": 1, "predictions": {}, "outcomes": {}, "exercises": {}, "checkpoints": {}}
 
 
-pytestmark = pytest.mark.usefixtures("home")  # each test: its own CAFE_HOME, headless (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures(
+    "home"
+)  # each test: its own CAFE_HOME, headless (tests/conftest.py)
 
 
 def saved(home: Path) -> dict:
@@ -56,8 +58,13 @@ def test_missing_progress_file_is_a_fresh_start_and_the_folder_is_created(home):
 
 
 def test_progress_round_trips(tmp_path):
-    data = {"version": 1, "predictions": {"s07.x": {"value": "é"}}, "outcomes": {},
-            "exercises": {}, "checkpoints": {"s07": {"n": {"value": [1, 2.5, None]}}}}
+    data = {
+        "version": 1,
+        "predictions": {"s07.x": {"value": "é"}},
+        "outcomes": {},
+        "exercises": {},
+        "checkpoints": {"s07": {"n": {"value": [1, 2.5, None]}}},
+    }
     path = progress.save_progress(data, tmp_path / "p" / "progress.json")
     assert progress.load_progress(path) == data
 
@@ -108,10 +115,13 @@ def test_corrupt_files_never_overwrite_each_other(home, capsys):
     assert saved(home)["checkpoints"]["s00"]["setup"]["value"] is True
 
 
-@pytest.mark.parametrize(("data", "complaint"), [
-    ({"predictions": []}, "'predictions' entry is not an object"),
-    ({"checkpoints": {"s07": "three"}}, "checkpoints for 's07' are not an object"),
-])
+@pytest.mark.parametrize(
+    ("data", "complaint"),
+    [
+        ({"predictions": []}, "'predictions' entry is not an object"),
+        ({"checkpoints": {"s07": "three"}}, "checkpoints for 's07' are not an object"),
+    ],
+)
 def test_a_file_of_the_wrong_shape_is_set_aside_not_crashed_on(home, capsys, data, complaint):
     home.mkdir()
     (home / "progress.json").write_text(json.dumps(data))
@@ -158,7 +168,9 @@ def test_save_is_atomic_when_the_replace_fails(home, monkeypatch):
 
 
 def test_a_failed_save_during_a_notebook_call_is_reported_not_raised(home, monkeypatch, capsys):
-    monkeypatch.setattr(progress.os, "replace", lambda src, dst: (_ for _ in ()).throw(OSError("read-only")))
+    monkeypatch.setattr(
+        progress.os, "replace", lambda src, dst: (_ for _ in ()).throw(OSError("read-only"))
+    )
     course.checkpoint("s00", "setup", True)
     captured = capsys.readouterr()
     assert "could not save to your progress file" in captured.err and "CAFE_HOME" in captured.err
@@ -168,10 +180,13 @@ def test_a_failed_save_during_a_notebook_call_is_reported_not_raised(home, monke
 def test_save_writes_through_a_temp_file_in_the_same_folder(home, monkeypatch):
     seen = []
     real_replace = os.replace
-    monkeypatch.setattr(progress.os, "replace", lambda src, dst: (seen.append((Path(src), Path(dst))),
-                                                                   real_replace(src, dst)))
+    monkeypatch.setattr(
+        progress.os,
+        "replace",
+        lambda src, dst: (seen.append((Path(src), Path(dst))), real_replace(src, dst)),
+    )
     course.checkpoint("s00", "setup", True)
-    (src, dst), = seen
+    ((src, dst),) = seen
     assert dst == home / "progress.json" and src.parent == home and src != dst
 
 

@@ -5,15 +5,27 @@ from __future__ import annotations
 import pytest
 
 from cafe.loop.agent import TurnView
-from cafe.monitors.progress import (BUDGET_PREFIX, MAX_STALL_CHECKPOINTS, STALL_PREFIX, Boundary, ProgressMonitor,
-                                   ProgressMonitorState, budget_notice, fold_boundary, progress_events, stall_threshold)
+from cafe.monitors.progress import (
+    BUDGET_PREFIX,
+    MAX_STALL_CHECKPOINTS,
+    STALL_PREFIX,
+    Boundary,
+    ProgressMonitor,
+    ProgressMonitorState,
+    budget_notice,
+    fold_boundary,
+    progress_events,
+    stall_threshold,
+)
 
 
 def at(todos: int = 0, files: tuple[str, ...] = (), green: bool = False) -> Boundary:
     return Boundary(todos, frozenset(files), green)
 
 
-def run(boundaries: list[Boundary], threshold: int = 3, max_turns: int | None = None) -> list[str | None]:
+def run(
+    boundaries: list[Boundary], threshold: int = 3, max_turns: int | None = None
+) -> list[str | None]:
     """Feed the boundaries to a monitor; the message source at each, or None."""
     readings = iter(boundaries)
     monitor = ProgressMonitor(lambda view: next(readings), threshold, budget=max_turns is not None)
@@ -35,12 +47,21 @@ def test_threshold_refuses_anything_but_a_whole_number(value):
         stall_threshold(value)
 
 
-@pytest.mark.parametrize("before, now, event", [
-    (at(todos=3), at(todos=2), "a todo closed"), (at(todos=2), at(todos=3), None),
-    (at(files=("bill.py",)), at(files=("bill.py", "tax.py")), "a file changed for the first time"),
-    (at(files=("bill.py",)), at(files=("bill.py",)), None),
-    (at(green=False), at(green=True), "verification went green"), (at(green=True), at(green=True), None),
-])
+@pytest.mark.parametrize(
+    "before, now, event",
+    [
+        (at(todos=3), at(todos=2), "a todo closed"),
+        (at(todos=2), at(todos=3), None),
+        (
+            at(files=("bill.py",)),
+            at(files=("bill.py", "tax.py")),
+            "a file changed for the first time",
+        ),
+        (at(files=("bill.py",)), at(files=("bill.py",)), None),
+        (at(green=False), at(green=True), "verification went green"),
+        (at(green=True), at(green=True), None),
+    ],
+)
 def test_progress_events_todo_closed_new_file_or_green_edge_and_nothing_else(before, now, event):
     state = ProgressMonitorState(previous=before, ever_changed=before.changed_files)
     assert progress_events(state, now) == ((event,) if event else ())
@@ -51,7 +72,12 @@ def test_stall_counter_arms_only_after_the_first_progress_event():
 
 
 def test_stall_checkpoint_after_threshold_barren_boundaries():
-    assert run([at(files=("bill.py",))] + [at(files=("bill.py",))] * 3, threshold=3) == [None, None, None, "stall"]
+    assert run([at(files=("bill.py",))] + [at(files=("bill.py",))] * 3, threshold=3) == [
+        None,
+        None,
+        None,
+        "stall",
+    ]
 
 
 def test_stall_at_most_two_per_run_rearming_for_a_full_threshold():
@@ -60,11 +86,18 @@ def test_stall_at_most_two_per_run_rearming_for_a_full_threshold():
 
 
 def test_stall_progress_in_between_resets_the_count():
-    boundaries = [at(files=("a.py",)), at(files=("a.py",)), at(files=("a.py", "b.py")), at(files=("a.py", "b.py"))]
+    boundaries = [
+        at(files=("a.py",)),
+        at(files=("a.py",)),
+        at(files=("a.py", "b.py")),
+        at(files=("a.py", "b.py")),
+    ]
     assert run(boundaries, threshold=2) == [None, None, None, None]
 
 
-@pytest.mark.parametrize("max_turns, first, second", [(10, 6, 9), (7, 5, 6), (20, 12, 17), (30, 18, 26)])
+@pytest.mark.parametrize(
+    "max_turns, first, second", [(10, 6, 9), (7, 5, 6), (20, 12, 17), (30, 18, 26)]
+)
 def test_budget_notices_at_60_and_85_percent_by_integer_compare(max_turns, first, second):
     fired, announced = [], ()
     for used in range(1, max_turns + 1):
@@ -85,7 +118,9 @@ def test_budget_silent_without_a_cap():
 
 
 def test_budget_notice_states_used_and_remaining_turns():
-    assert budget_notice(6, 10, ())[1].startswith(f"{BUDGET_PREFIX} You've used 6 of 10 turns; 4 remain")
+    assert budget_notice(6, 10, ())[1].startswith(
+        f"{BUDGET_PREFIX} You've used 6 of 10 turns; 4 remain"
+    )
 
 
 def test_monitor_stall_outranks_budget_which_waits_a_poll():
@@ -96,7 +131,9 @@ def test_monitor_stall_outranks_budget_which_waits_a_poll():
 
 def test_monitor_off_without_a_threshold_sends_nothing_not_even_budget():
     monitor = ProgressMonitor(lambda view: at(), None)
-    assert all(monitor.after_turn(TurnView(t, 5, (), (), (), 0.0, 0, False)) is None for t in range(1, 6))
+    assert all(
+        monitor.after_turn(TurnView(t, 5, (), (), (), 0.0, 0, False)) is None for t in range(1, 6)
+    )
 
 
 def test_monitor_messages_start_with_their_prefixes():

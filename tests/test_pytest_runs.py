@@ -21,8 +21,13 @@ ARGS = ["-q", "--no-header", "-p", "no:cacheprovider", "-o", "console_output_sty
 
 
 def base_env(**extra: str) -> dict[str, str]:
-    env = {"PATH": os.environ["PATH"], "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONDONTWRITEBYTECODE": "1",
-           "COLUMNS": "80", "NO_COLOR": "1"}
+    env = {
+        "PATH": os.environ["PATH"],
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "COLUMNS": "80",
+        "NO_COLOR": "1",
+    }
     return {**env, **extra}
 
 
@@ -49,8 +54,13 @@ def test_run_pytest_warm_and_fresh_say_the_same_words_about_the_till():
 
 
 def test_run_pytest_sees_each_edit_made_between_runs(tmp_path):
-    root = project(tmp_path, **{"price.py": "PRICE = 3\n",
-                                "check_price.py": "import price\n\ndef test_price():\n    assert price.PRICE == 4\n"})
+    root = project(
+        tmp_path,
+        **{
+            "price.py": "PRICE = 3\n",
+            "check_price.py": "import price\n\ndef test_price():\n    assert price.PRICE == 4\n",
+        },
+    )
     first = run_pytest([*ARGS, "check_price.py"], root, base_env(), 60)
     (root / "price.py").write_text("PRICE = 4\n", encoding="utf-8")
     second = run_pytest([*ARGS, "check_price.py"], root, base_env(), 60)
@@ -60,42 +70,70 @@ def test_run_pytest_sees_each_edit_made_between_runs(tmp_path):
 
 def test_run_pytest_gives_the_run_exactly_the_environment_asked_for(tmp_path, monkeypatch):
     monkeypatch.setenv("CAFE_TEST_LEAK", "from-the-harness")
-    root = project(tmp_path, **{"check_env.py": "import os\n\ndef test_env():\n"
-                                                 "    print('asked', os.environ.get('ASKED'))\n"
-                                                 "    print('leak', os.environ.get('CAFE_TEST_LEAK'))\n"
-                                                 "    assert False\n"})
+    root = project(
+        tmp_path,
+        **{
+            "check_env.py": "import os\n\ndef test_env():\n"
+            "    print('asked', os.environ.get('ASKED'))\n"
+            "    print('leak', os.environ.get('CAFE_TEST_LEAK'))\n"
+            "    assert False\n"
+        },
+    )
     done = run_pytest([*ARGS, "check_env.py"], root, base_env(ASKED="yes"), 60)
     assert "asked yes" in done.stdout and "leak None" in done.stdout
 
 
 def test_run_pytest_reseeds_random_in_every_run(tmp_path):
-    root = project(tmp_path, **{"check_rand.py": "import random\n\ndef test_rand():\n"
-                                                  "    print('draw', random.random())\n    assert False\n"})
-    draws = {re.search(r"draw (\S+)", run_pytest([*ARGS, "check_rand.py"], root, base_env(), 60).stdout).group(1)
-             for _ in range(3)}
+    root = project(
+        tmp_path,
+        **{
+            "check_rand.py": "import random\n\ndef test_rand():\n"
+            "    print('draw', random.random())\n    assert False\n"
+        },
+    )
+    draws = {
+        re.search(
+            r"draw (\S+)", run_pytest([*ARGS, "check_rand.py"], root, base_env(), 60).stdout
+        ).group(1)
+        for _ in range(3)
+    }
     assert len(draws) == 3
 
 
 def test_run_pytest_timeout_kills_the_run_and_what_it_started(tmp_path):
     pid_file = tmp_path / "sleeper.pid"
-    root = project(tmp_path, **{"check_slow.py": "import subprocess, time\n\ndef test_slow():\n"
-                                                  "    child = subprocess.Popen(['sleep', '30'])\n"
-                                                  f"    open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
-                                                  "    time.sleep(30)\n"})
+    root = project(
+        tmp_path,
+        **{
+            "check_slow.py": "import subprocess, time\n\ndef test_slow():\n"
+            "    child = subprocess.Popen(['sleep', '30'])\n"
+            f"    open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+            "    time.sleep(30)\n"
+        },
+    )
     started = time.monotonic()
     done = run_pytest([*ARGS, "check_slow.py"], root, base_env(), 1.5)
     assert done.status is None and time.monotonic() - started < 10
     assert not _alive(int(pid_file.read_text()))
-    assert run_pytest([*ARGS, "check_slow.py", "-k", "nothing"], root, base_env(), 60).status == 5  # still serving
+    assert (
+        run_pytest([*ARGS, "check_slow.py", "-k", "nothing"], root, base_env(), 60).status == 5
+    )  # still serving
 
 
 def test_run_pytest_restarts_the_helper_for_a_new_pythonpath(tmp_path):
     lib = tmp_path / "lib"
     lib.mkdir()
     (lib / "till_rules.py").write_text("ROUNDING = 'down'\n", encoding="utf-8")
-    root = project(tmp_path / "proj", **{"check_rules.py": "import till_rules\n\ndef test_rules():\n    assert till_rules.ROUNDING\n"})
+    root = project(
+        tmp_path / "proj",
+        **{
+            "check_rules.py": "import till_rules\n\ndef test_rules():\n    assert till_rules.ROUNDING\n"
+        },
+    )
     assert run_pytest([*ARGS, "check_rules.py"], root, base_env(), 60).status == 2  # not importable
-    assert run_pytest([*ARGS, "check_rules.py"], root, base_env(PYTHONPATH=str(lib)), 60).status == 0
+    assert (
+        run_pytest([*ARGS, "check_rules.py"], root, base_env(PYTHONPATH=str(lib)), 60).status == 0
+    )
 
 
 def test_run_pytest_starts_a_new_helper_when_the_old_one_died(tmp_path):
@@ -118,7 +156,9 @@ def test_run_pytest_replaces_a_helper_found_dead_only_when_asked(tmp_path, monke
 
 
 def test_run_pytest_helper_ignores_a_stray_module_where_the_harness_runs(tmp_path, monkeypatch):
-    (tmp_path / "cmd.py").write_text("raise ImportError('the stray cmd.py was imported')\n", encoding="utf-8")
+    (tmp_path / "cmd.py").write_text(
+        "raise ImportError('the stray cmd.py was imported')\n", encoding="utf-8"
+    )
     root = project(tmp_path / "proj", **{"check_ok.py": "def test_ok():\n    pass\n"})
     monkeypatch.chdir(tmp_path)
     pytest_runs._HELPER.stop()
@@ -128,9 +168,14 @@ def test_run_pytest_helper_ignores_a_stray_module_where_the_harness_runs(tmp_pat
 
 def test_run_pytest_stopping_the_helper_ends_the_run_in_progress(tmp_path):
     pid_file = tmp_path / "run.pid"
-    root = project(tmp_path, **{"check_wait.py": "import os, time\n\ndef test_wait():\n"
-                                                  f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
-                                                  "    time.sleep(30)\n"})
+    root = project(
+        tmp_path,
+        **{
+            "check_wait.py": "import os, time\n\ndef test_wait():\n"
+            f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+            "    time.sleep(30)\n"
+        },
+    )
     failed: list[BaseException] = []
 
     def run() -> None:

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from cafe.loop.agent import ToolResult
-from cafe.stall.repeats import (REPEAT_PATTERNS, REPEATED_FAILURE_AFTER, RepeatCounters, action_key, count_repeats,
-                          repeat_trip)
+from cafe.stall.repeats import (
+    REPEAT_PATTERNS,
+    REPEATED_FAILURE_AFTER,
+    RepeatCounters,
+    action_key,
+    count_repeats,
+    repeat_trip,
+)
 
 RED = ToolResult("c", "run_tests", {}, False, "E   assert 999 == 1000 (took 12ms)", "verify")
 RED_SLOWER = ToolResult("c", "run_tests", {}, False, "E   assert 999 == 1000 (took 40ms)", "verify")

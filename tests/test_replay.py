@@ -7,17 +7,23 @@ import json
 
 import openai
 import pytest
+from endpoints import KEY
 
 from cafe.endpoint.client import make_client
 from cafe.endpoint.serve import running_server
+from cafe.repair.reask import make_model_generator
 from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.trace.loop import record_loop
+from cafe.trace.record import Recorder, content_hash, read_trace, record_repair, write_trace
+from cafe.trace.replay import (
+    ReplayClient,
+    ReplayDiverged,
+    first_difference,
+    recorded_reply,
+    replay_client,
+)
 from cafe.world.menu import load_menu
 from cafe.world.orderpad import OrderPad
-from cafe.repair.reask import make_model_generator
-from cafe.trace.replay import ReplayClient, ReplayDiverged, first_difference, recorded_reply, replay_client
-from cafe.trace.record import Recorder, content_hash, read_trace, record_repair, write_trace
-from cafe.trace.loop import record_loop
-from endpoints import KEY
 
 
 def _run(client, spec, **options):
@@ -70,7 +76,10 @@ def test_replay_client_asked_more_calls_than_recorded_says_how_many_there_were()
     result, trace = _run(make_client(FeedbackModel()), spec)
     client = replay_client(trace)
     _run(client, spec)  # uses every recorded call
-    with pytest.raises(ReplayDiverged, match=rf"model call {len(result.attempts) + 1}: calls \(count\): recorded {len(result.attempts)}"):
+    with pytest.raises(
+        ReplayDiverged,
+        match=rf"model call {len(result.attempts) + 1}: calls \(count\): recorded {len(result.attempts)}",
+    ):
         _run(client, spec)
 
 
@@ -78,12 +87,17 @@ def test_first_difference_same_replies_different_check_names_the_check_span():
     """The scripted generator sends no menu, so a changed menu changes only what the check finds."""
     from cafe.repair.reask import make_scripted_generator
 
-    draft = json.dumps({"table": 3, "items": ["americano", "croissant"], "allergies": [], "notes": ""})
+    draft = json.dumps(
+        {"table": 3, "items": ["americano", "croissant"], "allergies": [], "notes": ""}
+    )
     spec = PRACTICE_ORDERS[0]
     _, before = record_repair(spec, make_scripted_generator([draft]))
     menu = load_menu()
-    _, after = record_repair(spec, make_scripted_generator([draft]),
-                             menu=dataclasses.replace(menu, sold_out=menu.sold_out | {"croissant"}))
+    _, after = record_repair(
+        spec,
+        make_scripted_generator([draft]),
+        menu=dataclasses.replace(menu, sold_out=menu.sold_out | {"croissant"}),
+    )
     span, difference = first_difference(before, after)
     assert span.kind == "check" and difference.where == "attributes.cafe.check.failures (length)"
     assert content_hash(before) != content_hash(after)
@@ -98,10 +112,18 @@ def test_replay_client_replays_the_agent_loop_tool_call_ids_included():
     script = [{"tool_calls": [{"name": "look_up", "arguments": {"item": "latte"}}]}, "Done."]
     with running_server(script, api_key=KEY) as server:
         live = openai.OpenAI(base_url=server.base_url, api_key=KEY, max_retries=0)
-        result, trace = record_loop(live, [{"role": "user", "content": "A latte."}], OrderPad(load_menu()).tools,
-                                    model="cafe-scripted")
-    again, replayed = record_loop(replay_client(trace), [{"role": "user", "content": "A latte."}],
-                                  OrderPad(load_menu()).tools, model="cafe-scripted")
+        result, trace = record_loop(
+            live,
+            [{"role": "user", "content": "A latte."}],
+            OrderPad(load_menu()).tools,
+            model="cafe-scripted",
+        )
+    again, replayed = record_loop(
+        replay_client(trace),
+        [{"role": "user", "content": "A latte."}],
+        OrderPad(load_menu()).tools,
+        model="cafe-scripted",
+    )
     assert again.stop_reason == result.stop_reason == "done"
     assert content_hash(replayed) == content_hash(trace)
     assert [c.id for c in again.turns[0].calls] == [c.id for c in result.turns[0].calls]
@@ -110,8 +132,9 @@ def test_replay_client_replays_the_agent_loop_tool_call_ids_included():
 def test_recorded_reply_of_a_failed_call_says_it_cannot_be_replayed():
     _, trace = _run(make_client(FeedbackModel()), PRACTICE_ORDERS[2])
     call = trace.model_calls[0]
-    broken = dataclasses.replace(call, attributes={k: v for k, v in call.attributes.items()
-                                                   if k != "gen_ai.output.messages"})
+    broken = dataclasses.replace(
+        call, attributes={k: v for k, v in call.attributes.items() if k != "gen_ai.output.messages"}
+    )
     with pytest.raises(ValueError, match="recorded no reply"):
         recorded_reply(broken)
 
@@ -119,7 +142,9 @@ def test_recorded_reply_of_a_failed_call_says_it_cannot_be_replayed():
 def test_replay_client_takes_a_trace_not_a_path():
     with pytest.raises(TypeError, match="read_trace"):
         replay_client("run.jsonl")
-    assert isinstance(replay_client(_run(make_client(FeedbackModel()), PRACTICE_ORDERS[2])[1]), ReplayClient)
+    assert isinstance(
+        replay_client(_run(make_client(FeedbackModel()), PRACTICE_ORDERS[2])[1]), ReplayClient
+    )
 
 
 def test_replay_of_a_cafe_serve_session_08_rehearsal_matches_and_holds_no_key(tmp_path):
@@ -132,7 +157,9 @@ def test_replay_of_a_cafe_serve_session_08_rehearsal_matches_and_holds_no_key(tm
         live = openai.OpenAI(base_url=server.base_url, api_key=KEY, max_retries=0)
         result, trace = _run(live, spec)
     path = write_trace(trace, tmp_path / "session.jsonl")
-    assert result.stop_reason == "passed" and len(result.attempts) == 2  # the drafter fixes the table when told
+    assert (
+        result.stop_reason == "passed" and len(result.attempts) == 2
+    )  # the drafter fixes the table when told
     assert KEY not in path.read_text(encoding="utf-8")
     again, replayed = _run(replay_client(read_trace(path)), spec)
     assert again == result and content_hash(replayed) == content_hash(trace)

@@ -12,31 +12,58 @@ from hypothesis import strategies as st
 
 from cafe.consent import OrderSpec
 from cafe.repair.reask import (
-    ALTERNATING_CANDIDATES, OMELETTE_SPEC, STOP_REASONS, UNSAFE_SPEC, attempts_to_pass, make_scripted_generator,
+    ALTERNATING_CANDIDATES,
+    OMELETTE_SPEC,
+    STOP_REASONS,
+    UNSAFE_SPEC,
+    attempts_to_pass,
+    make_scripted_generator,
     repair_ticket,
 )
 from cafe.report.summary import (
-    STOP_ORDER, Price, RunRecord, ShiftSummary, count_stop_reasons, record_from_result, render_text, run_cost,
+    STOP_ORDER,
+    Price,
+    RunRecord,
+    ShiftSummary,
+    count_stop_reasons,
+    record_from_result,
+    render_text,
+    run_cost,
     summarize,
 )
 
 PRICES = {"m": Price(input_per_million=2.0, output_per_million=10.0)}
 
 
-def _run(run_id: str, reason: str, attempts: int, tokens: tuple[int, int] | None = (100, 10), **extra) -> RunRecord:
+def _run(
+    run_id: str, reason: str, attempts: int, tokens: tuple[int, int] | None = (100, 10), **extra
+) -> RunRecord:
     counts = tokens if tokens is not None else (None, None)
     return RunRecord(run_id, reason, attempts, extra.pop("model", "m"), *counts, **extra)
 
 
 def _shift() -> list[RunRecord]:
-    return [_run("a", "passed", 1, seconds=1.0), _run("b", "passed", 2, (200, 20), seconds=2.0),
-            _run("c", "retries_exhausted", 3, (300, 30), seconds=3.0, failures={"sold_out": 3}, trace="t/c.jsonl"),
-            _run("d", "policy_violation", 0, (0, 0), failures={"unsafe": 1})]
+    return [
+        _run("a", "passed", 1, seconds=1.0),
+        _run("b", "passed", 2, (200, 20), seconds=2.0),
+        _run(
+            "c",
+            "retries_exhausted",
+            3,
+            (300, 30),
+            seconds=3.0,
+            failures={"sold_out": 3},
+            trace="t/c.jsonl",
+        ),
+        _run("d", "policy_violation", 0, (0, 0), failures={"unsafe": 1}),
+    ]
 
 
 # An order whose croissant holds the milk the customer declared, beside a safe americano: the loop
 # sends it back to the customer (needs_consent) before any draft.
-CONSENT_SPEC = OrderSpec(3, ("americano", "croissant"), ("milk",), request="Americano and a croissant; no milk.")
+CONSENT_SPEC = OrderSpec(
+    3, ("americano", "croissant"), ("milk",), request="Americano and a croissant; no milk."
+)
 
 
 # --- the worked example: a shift of three kinds of ending ----------------------------------------
@@ -44,9 +71,20 @@ CONSENT_SPEC = OrderSpec(3, ("americano", "croissant"), ("milk",), request="Amer
 
 def test_summarize_counts_every_run_under_its_stop_reason():
     summary = summarize(_shift(), PRICES)
-    assert dict(summary.stop_reasons) == {"passed": 2, "retries_exhausted": 1, "policy_violation": 1,
-                                          "needs_consent": 0}
-    assert dict(summary.attempts_to_pass) == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 1, "confirm": 0}
+    assert dict(summary.stop_reasons) == {
+        "passed": 2,
+        "retries_exhausted": 1,
+        "policy_violation": 1,
+        "needs_consent": 0,
+    }
+    assert dict(summary.attempts_to_pass) == {
+        "1": 1,
+        "2": 1,
+        "3": 0,
+        "exhausted": 1,
+        "blocked": 1,
+        "confirm": 0,
+    }
     assert summary.accepted == 2 and summary.runs == 4
 
 
@@ -61,21 +99,35 @@ def test_summarize_counts_a_run_sent_back_to_the_customer_under_needs_consent():
 
 
 def test_summarize_attempt_bins_agree_with_the_repair_loop_on_every_ending():
-    second_time = ('{"items": ["flat white"], "allergies": [], "notes": ""}',
-                   '{"table": 8, "items": ["flat white"], "allergies": [], "notes": ""}')
+    second_time = (
+        '{"items": ["flat white"], "allergies": [], "notes": ""}',
+        '{"table": 8, "items": ["flat white"], "allergies": [], "notes": ""}',
+    )
     flat_white = OrderSpec(8, ("flat white",), request="A flat white.")
-    results = [repair_ticket(order, make_scripted_generator(drafts)) for order, drafts in
-               [(OMELETTE_SPEC, ALTERNATING_CANDIDATES), (UNSAFE_SPEC, ALTERNATING_CANDIDATES),
-                (CONSENT_SPEC, ALTERNATING_CANDIDATES), (flat_white, second_time)]]
+    results = [
+        repair_ticket(order, make_scripted_generator(drafts))
+        for order, drafts in [
+            (OMELETTE_SPEC, ALTERNATING_CANDIDATES),
+            (UNSAFE_SPEC, ALTERNATING_CANDIDATES),
+            (CONSENT_SPEC, ALTERNATING_CANDIDATES),
+            (flat_white, second_time),
+        ]
+    ]
     assert {result.stop_reason for result in results} == STOP_REASONS
-    records = [record_from_result(result, run_id=str(n), model="m") for n, result in enumerate(results)]
+    records = [
+        record_from_result(result, run_id=str(n), model="m") for n, result in enumerate(results)
+    ]
     assert dict(summarize(records).attempts_to_pass) == attempts_to_pass(results)
 
 
 def test_summarize_charges_wasted_runs_to_the_accepted_tickets():
     summary = summarize(_shift(), PRICES)
     assert summary.tokens == 660 and summary.tokens_per_accepted == 330
-    expected = {"a": (100 * 2 + 10 * 10) / 1e6, "b": (200 * 2 + 20 * 10) / 1e6, "c": (300 * 2 + 30 * 10) / 1e6}
+    expected = {
+        "a": (100 * 2 + 10 * 10) / 1e6,
+        "b": (200 * 2 + 20 * 10) / 1e6,
+        "c": (300 * 2 + 30 * 10) / 1e6,
+    }
     assert summary.cost == pytest.approx(sum(expected.values()))
     assert summary.cost_per_accepted == pytest.approx(sum(expected.values()) / 2)
     assert summary.cost_by_reason["retries_exhausted"] == pytest.approx(expected["c"])
@@ -91,18 +143,24 @@ def test_summarize_names_slowest_and_costliest_runs_with_their_traces():
 
 
 def test_summarize_counts_failures_by_check_name():
-    summary = summarize(_shift() + [_run("e", "retries_exhausted", 3, failures={"sold_out": 1, "unsafe": 2})])
+    summary = summarize(
+        _shift() + [_run("e", "retries_exhausted", 3, failures={"sold_out": 1, "unsafe": 2})]
+    )
     assert dict(summary.failures_by_check) == {"sold_out": 4, "unsafe": 3}
 
 
 @given(st.lists(st.sampled_from(STOP_ORDER), max_size=40))
 def test_summarize_counts_always_add_up_to_the_runs(reasons):
-    runs = [_run(f"r{i}", reason, {"passed": 1, "retries_exhausted": 3}.get(reason, 0))
-            for i, reason in enumerate(reasons)]
+    runs = [
+        _run(f"r{i}", reason, {"passed": 1, "retries_exhausted": 3}.get(reason, 0))
+        for i, reason in enumerate(reasons)
+    ]
     summary = summarize(runs)
     assert sum(summary.stop_reasons.values()) == len(runs) == sum(summary.attempts_to_pass.values())
     assert list(summary.stop_reasons) == list(STOP_ORDER)
-    assert [summary.stop_reasons[reason] for reason in STOP_ORDER] == [reasons.count(r) for r in STOP_ORDER]
+    assert [summary.stop_reasons[reason] for reason in STOP_ORDER] == [
+        reasons.count(r) for r in STOP_ORDER
+    ]
 
 
 # --- no "other" bucket ---------------------------------------------------------------------------
@@ -123,8 +181,17 @@ def test_shift_summary_refuses_counts_that_do_not_add_up():
     good = summarize(_shift())
     fields = {name: getattr(good, name) for name in good.__dataclass_fields__}
     with pytest.raises(ValueError, match="counts 3 runs but the shift has 4"):
-        ShiftSummary(**{**fields, "stop_reasons": {"passed": 2, "retries_exhausted": 1, "policy_violation": 0,
-                                                   "needs_consent": 0}})
+        ShiftSummary(
+            **{
+                **fields,
+                "stop_reasons": {
+                    "passed": 2,
+                    "retries_exhausted": 1,
+                    "policy_violation": 0,
+                    "needs_consent": 0,
+                },
+            }
+        )
 
 
 # --- bad input, in words ---------------------------------------------------------------------------
@@ -132,7 +199,11 @@ def test_shift_summary_refuses_counts_that_do_not_add_up():
 
 def test_summarize_empty_shift_says_so_and_leaves_per_ticket_figures_undefined():
     summary = summarize([], PRICES)
-    assert summary.runs == 0 and summary.tokens_per_accepted is None and summary.cost_per_accepted is None
+    assert (
+        summary.runs == 0
+        and summary.tokens_per_accepted is None
+        and summary.cost_per_accepted is None
+    )
     assert any("no runs" in note for note in summary.notes)
     assert "undefined" in render_text(summary)
 
@@ -141,7 +212,9 @@ def test_summarize_run_without_usage_is_left_out_of_tokens_and_said_to_be_a_floo
     summary = summarize(_shift() + [_run("quiet", "passed", 1, None)], PRICES)
     assert summary.unreported == ("quiet",) and summary.tokens == 660
     assert "quiet" in summary.unpriced
-    assert any("reported no token usage (quiet)" in note and "floor" in note for note in summary.notes)
+    assert any(
+        "reported no token usage (quiet)" in note and "floor" in note for note in summary.notes
+    )
 
 
 def test_summarize_two_runs_with_the_same_id_are_both_costed():
@@ -194,7 +267,9 @@ def test_record_from_result_keeps_attempts_failures_and_unknown_usage():
     record = record_from_result(result, run_id="omelette", model="m", trace="runs/omelette.jsonl")
     assert record.stop_reason == "retries_exhausted" and record.attempts == 3
     assert dict(record.failures) == {"missing_field": 2, "sold_out": 1}
-    assert record.input_tokens is None and run_cost(record, PRICES) is None  # scripted drafts carry no usage
+    assert (
+        record.input_tokens is None and run_cost(record, PRICES) is None
+    )  # scripted drafts carry no usage
     assert record.trace == "runs/omelette.jsonl"
 
 

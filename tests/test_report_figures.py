@@ -11,20 +11,38 @@ import matplotlib
 import pytest
 
 from cafe.report.banked import banked_checkpoints
-from cafe.report.summary import STOP_ORDER, Price, RunRecord, summarize
 from cafe.report.figures import (
-    RUNS_AXIS, attempts_figure, cost_figure, failures_figure, figure_svg, render_html, stop_reason_figure, write_html,
+    RUNS_AXIS,
+    attempts_figure,
+    cost_figure,
+    failures_figure,
+    figure_svg,
+    render_html,
+    stop_reason_figure,
+    write_html,
 )
+from cafe.report.summary import STOP_ORDER, Price, RunRecord, summarize
 
 matplotlib.use("Agg")
 
 PRICES = {"m": Price(2.0, 10.0, currency="EUR")}
-RUNS = [RunRecord("a", "passed", 1, "m", 100, 10, seconds=1.0),
-        RunRecord("b", "passed", 2, "m", 200, 20, seconds=2.0, failures={"missing_field": 1}),
-        RunRecord("c", "retries_exhausted", 3, "m", 300, 30, seconds=3.0, failures={"sold_out": 3},
-                  trace="traces/run <c>.jsonl"),
-        RunRecord("d", "policy_violation", 0, "m", 0, 0, failures={"unsafe": 1}),
-        RunRecord("e", "needs_consent", 0, "m", 0, 0, failures={"unsafe": 1})]
+RUNS = [
+    RunRecord("a", "passed", 1, "m", 100, 10, seconds=1.0),
+    RunRecord("b", "passed", 2, "m", 200, 20, seconds=2.0, failures={"missing_field": 1}),
+    RunRecord(
+        "c",
+        "retries_exhausted",
+        3,
+        "m",
+        300,
+        30,
+        seconds=3.0,
+        failures={"sold_out": 3},
+        trace="traces/run <c>.jsonl",
+    ),
+    RunRecord("d", "policy_violation", 0, "m", 0, 0, failures={"unsafe": 1}),
+    RunRecord("e", "needs_consent", 0, "m", 0, 0, failures={"unsafe": 1}),
+]
 
 
 def _bars(figure):
@@ -38,7 +56,10 @@ def _labels_apart(figure) -> bool:
     figure.draw_without_rendering()
     (axes,) = figure.axes
     boxes = [(label.get_window_extent(), len(label.get_text())) for label in axes.get_xticklabels()]
-    return all(right.x0 - left.x1 >= left.width / size for (left, size), (right, _) in zip(boxes, boxes[1:]))
+    return all(
+        right.x0 - left.x1 >= left.width / size
+        for (left, size), (right, _) in zip(boxes, boxes[1:])
+    )
 
 
 def test_stop_reason_figure_has_a_bar_per_named_ending_and_labelled_axes():
@@ -90,9 +111,19 @@ def test_figure_svg_is_inline_svg_and_the_same_every_time():
 
 
 def test_render_html_is_self_contained_escaped_and_links_traces(tmp_path):
-    banked = banked_checkpoints({"checkpoints": {"s07": {"a": {"value": 1, "model": "cafe-scripted"}},
-                                                 "s42": {"b": {"value": 2}}}})
-    traced = RUNS[:2] + [replace(RUNS[2], trace=str(tmp_path / "out" / "traces" / "run <c>.jsonl"))] + RUNS[3:]
+    banked = banked_checkpoints(
+        {
+            "checkpoints": {
+                "s07": {"a": {"value": 1, "model": "cafe-scripted"}},
+                "s42": {"b": {"value": 2}},
+            }
+        }
+    )
+    traced = (
+        RUNS[:2]
+        + [replace(RUNS[2], trace=str(tmp_path / "out" / "traces" / "run <c>.jsonl"))]
+        + RUNS[3:]
+    )
     path = write_html(tmp_path / "out" / "report.html", summarize(traced, PRICES), banked)
     page = path.read_text(encoding="utf-8")
     assert page.count("<svg") == 4

@@ -6,42 +6,70 @@ from __future__ import annotations
 import pytest
 
 import cafe
-from cafe.stories.feedback_model import FeedbackModel
-from cafe.repair.reask import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_model_generator, make_scripted_generator
+from cafe.repair.reask import (
+    ALTERNATING_CANDIDATES,
+    OMELETTE_SPEC,
+    make_model_generator,
+    make_scripted_generator,
+)
+from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, ticking
 from cafe.report.summary import record_from_result, render_text, summarize
 from cafe.report.traces import NO_MODEL, read_shift, record_from_trace
-from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, ticking
-from cafe.trace.spans import STOP_REASON, Span, Trace
+from cafe.stories.feedback_model import FeedbackModel
 from cafe.trace.record import record_repair, write_trace
+from cafe.trace.spans import STOP_REASON, Span, Trace
 
 
 def _same(record, other):
-    return (record.stop_reason, record.attempts, record.input_tokens, record.output_tokens, dict(record.failures)) \
-        == (other.stop_reason, other.attempts, other.input_tokens, other.output_tokens, dict(other.failures))
+    return (
+        record.stop_reason,
+        record.attempts,
+        record.input_tokens,
+        record.output_tokens,
+        dict(record.failures),
+    ) == (
+        other.stop_reason,
+        other.attempts,
+        other.input_tokens,
+        other.output_tokens,
+        dict(other.failures),
+    )
 
 
 def test_record_from_trace_agrees_with_the_result_it_recorded():
     for order in SHIFT_ORDERS[:3] + SHIFT_ORDERS[10:11] + SHIFT_ORDERS[-1:]:
         generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
         result, trace = record_repair(order, generate)
-        from_trace, from_result = record_from_trace(trace), record_from_result(result, run_id="r", model="m")
+        from_trace, from_result = (
+            record_from_trace(trace),
+            record_from_result(result, run_id="r", model="m"),
+        )
         assert _same(from_trace, from_result), order
 
 
 def test_run_shift_with_a_trace_dir_links_every_run_to_a_file_that_reads_back(tmp_path):
     generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
-    runs = run_shift(SHIFT_ORDERS, generate, model="cafe-scripted", clock=ticking(), trace_dir=tmp_path)
+    runs = run_shift(
+        SHIFT_ORDERS, generate, model="cafe-scripted", clock=ticking(), trace_dir=tmp_path
+    )
     assert all(run.trace == str(tmp_path / f"{run.run_id}.jsonl") for run in runs)
     read, problems = read_shift(sorted(tmp_path.glob("*.jsonl")))
     assert problems == () and len(read) == 20
     assert all(_same(a, b) for a, b in zip(runs, read))
-    assert summarize(read, PRACTICE_PRICES).stop_reasons == summarize(runs, PRACTICE_PRICES).stop_reasons
+    assert (
+        summarize(read, PRACTICE_PRICES).stop_reasons
+        == summarize(runs, PRACTICE_PRICES).stop_reasons
+    )
 
 
 def test_refused_run_is_filed_under_no_model_and_costs_nothing():
     _, trace = record_repair(SHIFT_ORDERS[-1], make_scripted_generator(ALTERNATING_CANDIDATES))
     record = record_from_trace(trace)
-    assert record.model == NO_MODEL and record.tokens == 0 and dict(record.failures) == {"unknown_allergen": 1}
+    assert (
+        record.model == NO_MODEL
+        and record.tokens == 0
+        and dict(record.failures) == {"unknown_allergen": 1}
+    )
     assert summarize([record], PRACTICE_PRICES).unpriced == ()
 
 
@@ -65,8 +93,11 @@ def test_read_shift_reports_a_cut_off_file_and_a_missing_one_without_raising(tmp
 
 
 def test_read_shift_leaves_out_a_run_of_another_harness_and_names_it(tmp_path):
-    loop_run = Trace("t1", "2026-11-30T12:00:00+00:00",
-                     (Span("s1", None, "run", "invoke_agent cafe.loop", 0.0, 1.0, {STOP_REASON: "done"}),))
+    loop_run = Trace(
+        "t1",
+        "2026-11-30T12:00:00+00:00",
+        (Span("s1", None, "run", "invoke_agent cafe.loop", 0.0, 1.0, {STOP_REASON: "done"}),),
+    )
     path = write_trace(loop_run, tmp_path / "loop.jsonl")
     runs, (problem,) = read_shift([path])
     assert runs == () and "'done'" in problem and "cafe.repair only" in problem

@@ -7,14 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
+from samples import ANSWER
 
 from cafe import course
 from cafe.course.reveals import ANSWERS_DIR, Reveal, answers_path, reveal, reveal_now
 
-from samples import ANSWER
-
-
-pytestmark = pytest.mark.usefixtures("home")  # each test: its own CAFE_HOME, headless (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures(
+    "home"
+)  # each test: its own CAFE_HOME, headless (tests/conftest.py)
 
 
 # --- the course toolkit re-exports the switch -------------------------------------------------
@@ -38,16 +38,20 @@ def test_answers_path_is_the_session_file_in_the_answers_folder(answers):
 def test_reveal_headless_prints_how_to_reveal_and_never_the_answer(capsys, answers):
     reveal("s07.why_cap", answers_dir=answers)
     out = capsys.readouterr().out
-    assert out == ('[reveal s07.why_cap] Answer hidden. Flip the switch, or run: '
-                   'course.reveal_now("s07.why_cap")\n')
+    assert out == (
+        "[reveal s07.why_cap] Answer hidden. Flip the switch, or run: "
+        'course.reveal_now("s07.why_cap")\n'
+    )
     assert ANSWER not in out
 
 
 def test_reveal_of_source_headless_names_the_object_not_its_code(capsys):
     reveal("s00.source", source=course.checkpoint)
     out = capsys.readouterr().out
-    assert out == ('[reveal s00.source] Source hidden. Flip the switch, or run: '
-                   'course.reveal_now("s00.source", source=cafe.course.toolkit.checkpoint)\n')
+    assert out == (
+        "[reveal s00.source] Source hidden. Flip the switch, or run: "
+        'course.reveal_now("s00.source", source=cafe.course.toolkit.checkpoint)\n'
+    )
     assert "def checkpoint" not in out
 
 
@@ -65,17 +69,23 @@ def test_reveal_now_with_source_prints_the_source(capsys):
     reveal_now("s00.source", source=course.headless)
     assert "def headless(environ" in capsys.readouterr().out
 
+
 # --- the widget: nothing before the flip, the content after ----------------------------------
 
 
 def test_reveal_widget_holds_no_answer_before_the_flip(answers):
     handle = reveal("s07.why_cap", answers_dir=answers)
     box = handle.widget()
-    texts = [repr(box), repr(handle), repr(handle.toggle), repr(handle.output),
-             json.dumps(handle.toggle.get_state(), default=str),
-             json.dumps(handle.output.get_state(), default=str),
-             json.dumps(box.get_state(), default=str),
-             json.dumps(box._repr_mimebundle_(), default=str)]
+    texts = [
+        repr(box),
+        repr(handle),
+        repr(handle.toggle),
+        repr(handle.output),
+        json.dumps(handle.toggle.get_state(), default=str),
+        json.dumps(handle.output.get_state(), default=str),
+        json.dumps(box.get_state(), default=str),
+        json.dumps(box._repr_mimebundle_(), default=str),
+    ]
     for text in texts:
         assert ANSWER not in text
     assert handle.output.outputs == ()
@@ -144,11 +154,14 @@ def test_reveal_in_jupyter_displays_the_widget_with_a_text_fallback(answers, mon
     monkeypatch.setattr("cafe.course.reveals.headless", lambda environ=None: False)
     monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append((obj, raw)))
     handle = reveal("s07.why_cap", answers_dir=answers)
-    (bundle, raw), = shown
+    ((bundle, raw),) = shown
     assert raw is True
-    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == handle.widget().model_id
+    assert (
+        bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == handle.widget().model_id
+    )
     assert bundle["text/plain"] == handle.text()
     assert ANSWER not in json.dumps(bundle)
+
 
 # --- mistakes: each error names the file, the key or the object -------------------------------
 

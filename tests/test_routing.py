@@ -10,8 +10,23 @@ from hypothesis import strategies as st
 
 from cafe.repair.lottery import pass_within_cap, pass_within_cap_sticky, simulate_sticky
 from cafe.routing.routes import (
-    CHEAP, HIGHER_CAP, STICKINESS_EXAMPLE, STRONG, Route, RouteCost, Step, Tier, cascade, example_routes,
-    expected_attempts, expected_cost, route_cost, routing_table, simulate_cost, simulate_route, single,
+    CHEAP,
+    HIGHER_CAP,
+    STICKINESS_EXAMPLE,
+    STRONG,
+    Route,
+    RouteCost,
+    Step,
+    Tier,
+    cascade,
+    example_routes,
+    expected_attempts,
+    expected_cost,
+    route_cost,
+    routing_table,
+    simulate_cost,
+    simulate_route,
+    single,
 )
 
 # --- the closed form -------------------------------------------------------------------------
@@ -50,8 +65,18 @@ def test_expected_cost_matches_the_simulation_within_tolerance(p, price, cap, se
     assert simulated.pass_rate == pytest.approx(pass_within_cap(p, cap), abs=0.02)
 
 
-@pytest.mark.parametrize(("p", "price", "cap"), [(-0.1, 1, 3), (1.2, 1, 3), (0.5, -1, 3), (0.5, 1, 0),
-                                                  (0.5, 1, 2.0), (0.5, True, 3), (0.5, math.inf, 3)])
+@pytest.mark.parametrize(
+    ("p", "price", "cap"),
+    [
+        (-0.1, 1, 3),
+        (1.2, 1, 3),
+        (0.5, -1, 3),
+        (0.5, 1, 0),
+        (0.5, 1, 2.0),
+        (0.5, True, 3),
+        (0.5, math.inf, 3),
+    ],
+)
 def test_expected_cost_bad_arguments_are_value_errors(p, price, cap):
     with pytest.raises(ValueError):
         expected_cost(p, price, cap)
@@ -88,25 +113,41 @@ def test_sticky_cheap_model_at_cap_3_costs_a_quarter_more_than_the_closed_form()
     sticky = route_cost(single(CHEAP, 3), STICKINESS_EXAMPLE)
     assert sticky.attempts == pytest.approx(1.68)
     assert sticky.pass_rate == pytest.approx(0.804)
-    assert sticky.cost_per_accepted / expected_cost(CHEAP.p, CHEAP.price, 3) == pytest.approx(1.2537, abs=1e-4)
+    assert sticky.cost_per_accepted / expected_cost(CHEAP.p, CHEAP.price, 3) == pytest.approx(
+        1.2537, abs=1e-4
+    )
 
 
-@pytest.mark.parametrize(("p", "cap", "stickiness", "row"), [
-    (0.3, 3, 0.0, (0.657, 2.19, 3.33, 0)), (0.3, 3, 0.5, (0.494, 2.29, 4.64, 39)),
-    (0.3, 6, 0.5, (0.689, 3.60, 5.22, 56)), (0.3, 6, 0.8, (0.486, 4.10, 8.44, 153)),
-    (0.9, 3, 0.5, (0.970, 1.16, 1.19, 7)),
-])
+@pytest.mark.parametrize(
+    ("p", "cap", "stickiness", "row"),
+    [
+        (0.3, 3, 0.0, (0.657, 2.19, 3.33, 0)),
+        (0.3, 3, 0.5, (0.494, 2.29, 4.64, 39)),
+        (0.3, 6, 0.5, (0.689, 3.60, 5.22, 56)),
+        (0.3, 6, 0.8, (0.486, 4.10, 8.44, 153)),
+        (0.9, 3, 0.5, (0.970, 1.16, 1.19, 7)),
+    ],
+)
 def test_route_cost_reproduces_the_lessons_sticky_table(p, cap, stickiness, row):
     found = route_cost(single(Tier("m", p, 1.0), cap), stickiness)
     above = round(100 * (found.cost_per_accepted / expected_cost(p, 1.0, cap) - 1))
-    assert (round(found.pass_rate, 3), round(found.attempts, 2), round(found.cost_per_accepted, 2), above) == row
+    assert (
+        round(found.pass_rate, 3),
+        round(found.attempts, 2),
+        round(found.cost_per_accepted, 2),
+        above,
+    ) == row
 
 
 @pytest.mark.parametrize("stickiness", [0.0, STICKINESS_EXAMPLE])
 def test_routing_table_formula_and_simulation_agree(stickiness):
     for row in routing_table(stickiness=stickiness, seed=3):
-        assert row.simulated.pass_rate == pytest.approx(row.formula.pass_rate, abs=0.01), row.route.name
-        assert row.simulated.cost_per_accepted == pytest.approx(row.formula.cost_per_accepted, rel=0.03)
+        assert row.simulated.pass_rate == pytest.approx(row.formula.pass_rate, abs=0.01), (
+            row.route.name
+        )
+        assert row.simulated.cost_per_accepted == pytest.approx(
+            row.formula.cost_per_accepted, rel=0.03
+        )
 
 
 # --- routes ----------------------------------------------------------------------------------
@@ -116,7 +157,7 @@ def test_cascade_pays_the_strong_model_only_after_the_cheap_one_fails():
     # $1 always, then $5 with chance 0.4, then $5 with chance 0.4 x 0.05.
     found = route_cost(cascade(CHEAP, STRONG, 1, 3))
     assert found.spend == pytest.approx(1 + 0.4 * 5 + 0.4 * 0.05 * 5)
-    assert found.pass_rate == pytest.approx(1 - 0.4 * 0.05 ** 2)
+    assert found.pass_rate == pytest.approx(1 - 0.4 * 0.05**2)
 
 
 def test_example_routes_independent_cheap_alone_is_cheapest_per_ticket():
@@ -127,7 +168,9 @@ def test_example_routes_independent_cheap_alone_is_cheapest_per_ticket():
 
 def test_example_routes_sticky_the_cascade_passes_more_than_the_strong_model_alone():
     # A new model draws fresh, so escalating breaks the repeat a same-model retry suffers.
-    rates = {route.name: route_cost(route, STICKINESS_EXAMPLE).pass_rate for route in example_routes()}
+    rates = {
+        route.name: route_cost(route, STICKINESS_EXAMPLE).pass_rate for route in example_routes()
+    }
     assert max(rates, key=rates.get) == "cheap 1 then strong 2"
 
 

@@ -8,14 +8,28 @@ import subprocess
 import pytest
 
 from cafe.loop.agent import ToolResult, TurnView
-from cafe.monitors.safe_state import (EXCERPT_CHARS, MAX_ABORTS, MAX_EXCERPTS, RECOVERY_PREFIX, SAFE_STATE_PREFIX,
-                             SafeStateMonitor, abort_due, abort_message, fold_streak, streak_weight)
+from cafe.monitors.safe_state import (
+    EXCERPT_CHARS,
+    MAX_ABORTS,
+    MAX_EXCERPTS,
+    RECOVERY_PREFIX,
+    SAFE_STATE_PREFIX,
+    SafeStateMonitor,
+    abort_due,
+    abort_message,
+    fold_streak,
+    streak_weight,
+)
 from cafe.monitors.snapshots import SnapshotStore
 from cafe.world.workbench import open_workbench
 
 GREEN = ToolResult("t", "run_tests", {}, True, "4 passed", "verify")
-ERROR = ToolResult("e", "read_file", {"path": "receipt.py"}, False, "There is no file 'receipt.py' in the project.")
-TIMEOUT = ToolResult("s", "run_command", {"command": "sleep 5"}, False, "the command did not finish within 1 seconds")
+ERROR = ToolResult(
+    "e", "read_file", {"path": "receipt.py"}, False, "There is no file 'receipt.py' in the project."
+)
+TIMEOUT = ToolResult(
+    "s", "run_command", {"command": "sleep 5"}, False, "the command did not finish within 1 seconds"
+)
 LOOK = ToolResult("r", "read_file", {"path": "bill.py"}, True, "...")
 
 
@@ -30,11 +44,15 @@ class Harness:
     def edit(self, text: str, path: str = "bill.py") -> ToolResult:
         self.store.capture(self.bench.root, path)
         (self.bench.root / path).write_text(text, encoding="utf-8")
-        return ToolResult("w", "write_file", {"path": path, "content": text}, True, "wrote", "mutate")
+        return ToolResult(
+            "w", "write_file", {"path": path, "content": text}, True, "wrote", "mutate"
+        )
 
     def step(self, *results: ToolResult):
         self.turn += 1
-        return self.monitor.after_turn(TurnView(self.turn, 30, (), (), tuple(results), 0.0, 0, True))
+        return self.monitor.after_turn(
+            TurnView(self.turn, 30, (), (), tuple(results), 0.0, 0, True)
+        )
 
     def green_then_broken(self) -> None:
         self.step(self.edit("green\n"))
@@ -48,16 +66,25 @@ def bench():
         yield opened
 
 
-@pytest.mark.parametrize("results, streak", [
-    ([ERROR], 1), ([TIMEOUT], 2), ([ERROR, TIMEOUT, ERROR], 4), ([ERROR, ERROR, LOOK], 0), ([ERROR, LOOK, ERROR], 1),
-])
+@pytest.mark.parametrize(
+    "results, streak",
+    [
+        ([ERROR], 1),
+        ([TIMEOUT], 2),
+        ([ERROR, TIMEOUT, ERROR], 4),
+        ([ERROR, ERROR, LOOK], 0),
+        ([ERROR, LOOK, ERROR], 1),
+    ],
+)
 def test_streak_error_adds_one_timeout_two_and_any_success_clears_it(results, streak):
     assert fold_streak(0, results) == streak
     assert streak_weight(LOOK) == 0
 
 
-@pytest.mark.parametrize("streak, threshold, due", [(5, 3, False), (6, 3, True), (7, 3, True), (3, 2, False),
-                                                    (4, 2, True)])
+@pytest.mark.parametrize(
+    "streak, threshold, due",
+    [(5, 3, False), (6, 3, True), (7, 3, True), (3, 2, False), (4, 2, True)],
+)
 def test_abort_due_at_twice_the_checkpoint_threshold(streak, threshold, due):
     assert abort_due(streak, threshold) is due
 
@@ -87,8 +114,12 @@ def test_abort_replaces_the_recovery_checkpoint_of_its_boundary(bench):
     h.green_then_broken()
     for _ in range(5):
         h.step(ERROR)
-    last = h.step(ERROR)  # the streak reaches 6, a multiple of 3: rung 2 would speak, rung 3 does instead
-    assert last.text.startswith(SAFE_STATE_PREFIX) and not any(RECOVERY_PREFIX in t for t in h.monitor.sent[1:])
+    last = h.step(
+        ERROR
+    )  # the streak reaches 6, a multiple of 3: rung 2 would speak, rung 3 does instead
+    assert last.text.startswith(SAFE_STATE_PREFIX) and not any(
+        RECOVERY_PREFIX in t for t in h.monitor.sent[1:]
+    )
 
 
 def test_abort_once_per_failure_streak(bench):
@@ -109,8 +140,15 @@ def test_abort_hard_cap_of_two_per_run(bench):
 
 
 def test_abort_message_carries_the_abandoned_approaches_and_five_short_excerpts():
-    text = abort_message(["write_file bill.py", "run_command: sed -i x"], [f"failure {i} " + "x" * 300 for i in range(8)])
-    assert text.startswith(SAFE_STATE_PREFIX) and "- write_file bill.py" in text and "ONE new approach" in text
+    text = abort_message(
+        ["write_file bill.py", "run_command: sed -i x"],
+        [f"failure {i} " + "x" * 300 for i in range(8)],
+    )
+    assert (
+        text.startswith(SAFE_STATE_PREFIX)
+        and "- write_file bill.py" in text
+        and "ONE new approach" in text
+    )
     excerpts = [line for line in text.splitlines() if line.startswith("- failure")]
     assert len(excerpts) == MAX_EXCERPTS and excerpts[0].startswith("- failure 3")
     assert all(len(line) - 2 <= EXCERPT_CHARS for line in excerpts)
@@ -118,7 +156,11 @@ def test_abort_message_carries_the_abandoned_approaches_and_five_short_excerpts(
 
 def test_abort_message_swaps_its_closing_after_a_restore():
     plain, restored = abort_message(["x"], ["y"]), abort_message(["x"], ["y"], restored=["bill.py"])
-    assert "Do not undo" in restored and "Do not undo" not in plain and "return the changed files" in plain
+    assert (
+        "Do not undo" in restored
+        and "Do not undo" not in plain
+        and "return the changed files" in plain
+    )
 
 
 def test_advisory_writes_nothing(bench):
@@ -133,7 +175,9 @@ def test_auto_restores_the_green_tree_when_every_change_was_captured(bench):
     h = Harness(bench, "auto")
     h.green_then_broken()
     last = [h.step(ERROR) for _ in range(6)][-1]
-    assert (bench.root / "bill.py").read_text() == "green\n" and h.monitor.aborts[0].restored == ("bill.py",)
+    assert (bench.root / "bill.py").read_text() == "green\n" and h.monitor.aborts[0].restored == (
+        "bill.py",
+    )
     assert "put bill.py back" in last.text
 
 
@@ -141,11 +185,21 @@ def test_auto_declines_after_a_shell_side_edit_and_behaves_as_advisory(bench):
     h = Harness(bench, "auto")
     h.green_then_broken()
     subprocess.run(["sed", "-i", "s/1000/1001/", "check_bill.py"], cwd=bench.root, check=True)
-    h.step(ToolResult("c", "run_command", {"command": "sed -i s/1000/1001/ check_bill.py"}, True, "exit status 0"))
+    h.step(
+        ToolResult(
+            "c",
+            "run_command",
+            {"command": "sed -i s/1000/1001/ check_bill.py"},
+            True,
+            "exit status 0",
+        )
+    )
     last = [h.step(ERROR) for _ in range(6)][-1]
     record = h.monitor.aborts[0]
     assert record.declined and record.restored == () and "Stop patching" in last.text
-    assert (bench.root / "bill.py").read_text() == "broken\n" and "1001" in (bench.root / "check_bill.py").read_text()
+    assert (bench.root / "bill.py").read_text() == "broken\n" and "1001" in (
+        bench.root / "check_bill.py"
+    ).read_text()
 
 
 def test_off_sends_nothing(bench):
@@ -156,7 +210,9 @@ def test_off_sends_nothing(bench):
 
 def test_harness_gate_results_on_a_claimed_finish_do_not_count_as_failures(bench):
     h = Harness(bench, "advisory")
-    gate = ToolResult("g", "verify_before_done", {}, False, "[verify-before-done] ...", "verify", forced=True)
+    gate = ToolResult(
+        "g", "verify_before_done", {}, False, "[verify-before-done] ...", "verify", forced=True
+    )
     h.step(gate, gate, gate)
     assert h.monitor.streak == 0
 

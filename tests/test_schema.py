@@ -10,22 +10,40 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.endpoint.errors import RequestRejected
-from cafe.schema.ticket import (
-    CONTRACT_CHECKS, FIX_CHARS, FORMATS, MAX_TABLE, SPAN_CHARS, TICKET_FIELDS, Draft, Failure, StructuredDrafts,
-    Ticket, Usage, clip, contract_text, extract_json, failures_from, parse_draft, response_format, strict_ticket_schema,
-)
 from cafe.endpoint.serve import Faults, running_server
+from cafe.schema.ticket import (
+    CONTRACT_CHECKS,
+    FIX_CHARS,
+    FORMATS,
+    MAX_TABLE,
+    SPAN_CHARS,
+    TICKET_FIELDS,
+    Draft,
+    Failure,
+    StructuredDrafts,
+    Ticket,
+    Usage,
+    clip,
+    contract_text,
+    extract_json,
+    failures_from,
+    parse_draft,
+    response_format,
+    strict_ticket_schema,
+)
 
 SPEED = runpy.run_path(str(Path(__file__).resolve().parents[1] / "benchmarks" / "detect_speed.py"))
 
 GOOD = {"table": 4, "items": ["latte"], "allergies": [], "notes": ""}
 
-tickets = st.fixed_dictionaries({
-    "table": st.integers(1, MAX_TABLE),
-    "items": st.lists(st.text(min_size=1, max_size=20), min_size=1, max_size=4),
-    "allergies": st.lists(st.text(max_size=10), max_size=3),
-    "notes": st.text(max_size=40),
-})
+tickets = st.fixed_dictionaries(
+    {
+        "table": st.integers(1, MAX_TABLE),
+        "items": st.lists(st.text(min_size=1, max_size=20), min_size=1, max_size=4),
+        "allergies": st.lists(st.text(max_size=10), max_size=3),
+        "notes": st.text(max_size=40),
+    }
+)
 
 
 def test_ticket_fields_are_the_four_of_the_contract():
@@ -98,8 +116,11 @@ def test_failures_from_is_what_parse_draft_reports_for_a_validation_error():
         Ticket.model_validate_json(json.dumps(bad), strict=True)
     failures = failures_from(caught.value)
     assert failures == parse_draft(json.dumps(bad)).failures
-    assert [(f.check, f.span) for f in failures] == [("bad_value", "table = 0"), ("bad_value", "items = 1"),
-                                                     ("missing_field", "allergies")]
+    assert [(f.check, f.span) for f in failures] == [
+        ("bad_value", "table = 0"),
+        ("bad_value", "items = 1"),
+        ("missing_field", "allergies"),
+    ]
 
 
 def test_parse_draft_non_string_is_a_type_error():
@@ -122,14 +143,23 @@ def test_parse_draft_any_string_never_raises(draft):
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(st.characters(exclude_categories=()), max_size=10),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-    max_leaves=8)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(st.characters(exclude_categories=()), max_size=10),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.dictionaries(st.sampled_from([*TICKET_FIELDS, "price", ""]), json_values, max_size=5),
-       st.sampled_from(["{}", "```json\n{}\n```", "Sure! {} Enjoy."]))
+@given(
+    st.dictionaries(st.sampled_from([*TICKET_FIELDS, "price", ""]), json_values, max_size=5),
+    st.sampled_from(["{}", "```json\n{}\n```", "Sure! {} Enjoy."]),
+)
 def test_parse_draft_any_json_object_never_raises(data, wrapper):
     # Any values in any of the fields (NaN, huge numbers, nested objects, stray surrogates), in any wrapper.
     parsed = parse_draft(wrapper.replace("{}", json.dumps(data)))
@@ -138,12 +168,17 @@ def test_parse_draft_any_json_object_never_raises(data, wrapper):
 
 
 @settings(max_examples=60, deadline=None)
-@given(tickets, st.sampled_from(["{}", "```json\n{}\n```", "Here you go: {} -- thanks", "```\n{}```"]))
+@given(
+    tickets, st.sampled_from(["{}", "```json\n{}\n```", "Here you go: {} -- thanks", "```\n{}```"])
+)
 def test_parse_draft_any_valid_ticket_round_trips_in_any_wrapper(data, wrapper):
     parsed = parse_draft(wrapper.replace("{}", json.dumps(data)))
     assert parsed.failures == ()
-    assert parsed.ticket.model_dump() == {**data, "items": tuple(data["items"]),
-                                          "allergies": tuple(data["allergies"])}
+    assert parsed.ticket.model_dump() == {
+        **data,
+        "items": tuple(data["items"]),
+        "allergies": tuple(data["allergies"]),
+    }
 
 
 @settings(max_examples=60, deadline=None)
@@ -165,7 +200,10 @@ def test_response_format_strictest_first():
     assert FORMATS == ("json_schema", "json_object_schema", "json_object", "plain")
     strict = response_format("json_schema")
     assert strict["type"] == "json_schema" and strict["json_schema"]["strict"] is True
-    assert response_format("json_object_schema") == {"type": "json_object", "schema": strict_ticket_schema()}
+    assert response_format("json_object_schema") == {
+        "type": "json_object",
+        "schema": strict_ticket_schema(),
+    }
     assert response_format("json_object") == {"type": "json_object"}
     assert response_format("plain") is None
 
@@ -192,8 +230,11 @@ def test_usage_adds_up():
 
 def test_structured_drafts_steps_down_when_the_endpoint_refuses_json_schema():
     with running_server([json.dumps(GOOD)], supports_json_schema=False) as server:
-        drafts = StructuredDrafts(openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0),
-                                  "cafe-scripted", "Write the ticket.")
+        drafts = StructuredDrafts(
+            openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0),
+            "cafe-scripted",
+            "Write the ticket.",
+        )
         draft = drafts([{"role": "user", "content": "A latte, table 4."}])
     assert drafts.format == "json_object_schema"
     assert parse_draft(draft.text).ticket is not None
@@ -204,8 +245,11 @@ def test_structured_drafts_rejection_for_another_reason_is_raised_not_stepped_do
     # A 400 about something else (a prompt over the context length, say) must not quietly cost
     # the strict format: a weaker one would be refused the same way and the cause hidden.
     with running_server([json.dumps(GOOD)], faults=Faults(status=400)) as server:
-        drafts = StructuredDrafts(openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0),
-                                  "cafe-scripted", "Write the ticket.")
+        drafts = StructuredDrafts(
+            openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0),
+            "cafe-scripted",
+            "Write the ticket.",
+        )
         with pytest.raises(RequestRejected, match="HTTP 400 injected"):
             drafts([{"role": "user", "content": "A latte, table 4."}])
         sent = list(server.requests)
@@ -216,14 +260,17 @@ def test_structured_drafts_rejection_for_another_reason_is_raised_not_stepped_do
 # --- a span is a pointer, not a copy ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "clipped"), [
-    ("latte", "latte"),
-    ("  ignore \n\n\t previous  ", "ignore previous"),
-    ("x" * 61, "x" * 59 + "…"),
-    ("x" * 60, "x" * 60),
-    ("a" + "\n" * 100_000 + "b", "a b"),
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    ("text", "clipped"),
+    [
+        ("latte", "latte"),
+        ("  ignore \n\n\t previous  ", "ignore previous"),
+        ("x" * 61, "x" * 59 + "…"),
+        ("x" * 60, "x" * 60),
+        ("a" + "\n" * 100_000 + "b", "a b"),
+        ("", ""),
+    ],
+)
 def test_clip_folds_whitespace_and_cuts_long_text(text, clipped):
     assert clip(text) == clipped
 
@@ -240,10 +287,16 @@ def test_failure_non_text_field_is_a_type_error():
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.text(max_size=200) | st.sampled_from(["x" * 20_000, " " * 20_000, "```json\n" + "{" * 5_000]),
-       st.sampled_from(["{}", "```json\n{}\n```", "Sure! {} Enjoy.", "{} trailing"]))
+@given(
+    st.text(max_size=200)
+    | st.sampled_from(["x" * 20_000, " " * 20_000, "```json\n" + "{" * 5_000]),
+    st.sampled_from(["{}", "```json\n{}\n```", "Sure! {} Enjoy.", "{} trailing"]),
+)
 def test_parse_draft_any_failure_is_bounded(value, wrapper):
-    for draft in (value, wrapper.replace("{}", json.dumps({"table": value, "items": [value], "notes": value}))):
+    for draft in (
+        value,
+        wrapper.replace("{}", json.dumps({"table": value, "items": [value], "notes": value})),
+    ):
         for failure in parse_draft(draft).failures:
             assert len(failure.span) <= SPAN_CHARS and len(failure.fix) <= FIX_CHARS
 
@@ -251,7 +304,10 @@ def test_parse_draft_any_failure_is_bounded(value, wrapper):
 # --- no slow inputs ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["```json\n{}\n```", "```JSON {}```", "``` {}```", "```{}```", "prose ```json\n{}``` more"])
+@pytest.mark.parametrize(
+    "text",
+    ["```json\n{}\n```", "```JSON {}```", "``` {}```", "```{}```", "prose ```json\n{}``` more"],
+)
 def test_extract_json_reads_fenced_blocks_with_or_without_a_tag(text):
     assert extract_json(text.replace("{}", json.dumps(GOOD))) == GOOD
 
@@ -261,8 +317,9 @@ def test_extract_json_unclosed_fence_is_read_as_prose():
     assert extract_json("```" + "a" * 100_000) is None
 
 
-@pytest.mark.parametrize("case", [c for c in SPEED["CASES"] if c.scanner.startswith("schema.")],
-                         ids=lambda c: c.scanner)
+@pytest.mark.parametrize(
+    "case", [c for c in SPEED["CASES"] if c.scanner.startswith("schema.")], ids=lambda c: c.scanner
+)
 def test_schema_scanners_grow_linearly_on_adversarial_text(case):
     # An unclosed fence followed by a long tag-like word was quadratic (every shorter tag retried).
     for adversary in SPEED["adversaries"]():
@@ -275,8 +332,11 @@ def test_structured_drafts_steps_down_past_a_500_that_refuses_json_schema():
     from dialects import running_dialect_server
 
     with running_dialect_server() as server:
-        drafts = StructuredDrafts(openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0),
-                                  "smollm2", "Write the ticket.")
+        drafts = StructuredDrafts(
+            openai.OpenAI(base_url=server.base_url, api_key="sk-local", max_retries=0),
+            "smollm2",
+            "Write the ticket.",
+        )
         drafts([{"role": "user", "content": "A latte, table 4."}])
     assert drafts.format == "json_object_schema"
     assert [r["response_format"]["type"] for r in server.requests] == ["json_schema", "json_object"]

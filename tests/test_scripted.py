@@ -22,11 +22,19 @@ MODEL = "cafe-scripted"
 HELLO = [{"role": "user", "content": "Hello!"}]
 ADD_ITEM = {
     "type": "function",
-    "function": {"name": "add_item",
-                 "parameters": {"type": "object", "properties": {"item": {"type": "string"}},
-                                "required": ["item"]}},
+    "function": {
+        "name": "add_item",
+        "parameters": {
+            "type": "object",
+            "properties": {"item": {"type": "string"}},
+            "required": ["item"],
+        },
+    },
 }
-REMOVE_ITEM = {"type": "function", "function": {"name": "remove_item", "parameters": {"type": "object"}}}
+REMOVE_ITEM = {
+    "type": "function",
+    "function": {"name": "remove_item", "parameters": {"type": "object"}},
+}
 
 
 def ask(client: ScriptedClient, **kwargs) -> ChatCompletion:
@@ -62,7 +70,9 @@ def test_script_cycle_repeats_the_queue():
 
 
 def test_scripted_tool_call_reply_becomes_sdk_tool_calls():
-    client = ScriptedClient([{"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}])
+    client = ScriptedClient(
+        [{"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}]
+    )
     choice = ask(client, tools=[ADD_ITEM]).choices[0]
     assert choice.finish_reason == "tool_calls"
     assert choice.message.content is None
@@ -131,36 +141,59 @@ def test_default_responder_calls_the_first_tool_with_minimal_arguments():
 
 
 def test_default_responder_calls_the_tool_that_tool_choice_forces():
-    reply = default_responder({"messages": HELLO, "tools": [ADD_ITEM, REMOVE_ITEM],
-                               "tool_choice": {"type": "function", "function": {"name": "remove_item"}}})
+    reply = default_responder(
+        {
+            "messages": HELLO,
+            "tools": [ADD_ITEM, REMOVE_ITEM],
+            "tool_choice": {"type": "function", "function": {"name": "remove_item"}},
+        }
+    )
     assert reply["tool_calls"][0]["name"] == "remove_item"
 
 
 def test_default_responder_answers_text_when_tool_choice_is_none():
-    assert default_responder({"messages": HELLO, "tools": [ADD_ITEM], "tool_choice": "none"}) == \
-        "Hello from the scripted café model."
+    assert (
+        default_responder({"messages": HELLO, "tools": [ADD_ITEM], "tool_choice": "none"})
+        == "Hello from the scripted café model."
+    )
 
 
 def test_default_responder_answers_json_mode_with_an_object():
-    assert json.loads(default_responder({"response_format": {"type": "json_object"}})) == {"ok": True}
+    assert json.loads(default_responder({"response_format": {"type": "json_object"}})) == {
+        "ok": True
+    }
 
 
 def test_default_responder_fills_a_json_schema():
-    schema = {"type": "object", "properties": {"drink": {"type": "string"}, "size": {"enum": ["S", "M"]},
-                                               "note": {"type": "string"}},
-              "required": ["drink", "size"]}
-    reply = default_responder({"response_format": {"type": "json_schema",
-                                                   "json_schema": {"name": "t", "schema": schema}}})
+    schema = {
+        "type": "object",
+        "properties": {
+            "drink": {"type": "string"},
+            "size": {"enum": ["S", "M"]},
+            "note": {"type": "string"},
+        },
+        "required": ["drink", "size"],
+    }
+    reply = default_responder(
+        {"response_format": {"type": "json_schema", "json_schema": {"name": "t", "schema": schema}}}
+    )
     assert json.loads(reply) == {"drink": "", "size": "S"}
 
 
 def test_minimal_instance_follows_pydantic_refs():
     schema = {
-        "$defs": {"Line": {"type": "object", "properties": {"qty": {"type": "integer", "minimum": 1}},
-                           "required": ["qty"]}},
+        "$defs": {
+            "Line": {
+                "type": "object",
+                "properties": {"qty": {"type": "integer", "minimum": 1}},
+                "required": ["qty"],
+            }
+        },
         "type": "object",
-        "properties": {"lines": {"type": "array", "items": {"$ref": "#/$defs/Line"}, "minItems": 1},
-                       "paid": {"type": "boolean"}},
+        "properties": {
+            "lines": {"type": "array", "items": {"$ref": "#/$defs/Line"}, "minItems": 1},
+            "paid": {"type": "boolean"},
+        },
         "required": ["lines", "paid"],
     }
     assert minimal_instance(schema) == {"lines": [{"qty": 1}], "paid": False}
@@ -197,12 +230,22 @@ def test_scripted_models_list_shows_the_script_models():
 
 def test_usage_is_estimated_at_four_characters_a_token():
     reply = ask(ScriptedClient(["12345678"]))  # 8 characters of reply, "Hello!" is 6 of prompt
-    assert (reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.usage.total_tokens) == (2, 2, 4)
+    assert (reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.usage.total_tokens) == (
+        2,
+        2,
+        4,
+    )
 
 
 def test_usage_set_in_the_reply_wins_and_total_is_the_sum():
-    reply = ask(ScriptedClient([{"content": "hi", "usage": {"prompt_tokens": 120, "completion_tokens": 7}}]))
-    assert (reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.usage.total_tokens) == (120, 7, 127)
+    reply = ask(
+        ScriptedClient([{"content": "hi", "usage": {"prompt_tokens": 120, "completion_tokens": 7}}])
+    )
+    assert (reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.usage.total_tokens) == (
+        120,
+        7,
+        127,
+    )
 
 
 @pytest.mark.parametrize(("text", "tokens"), [("", 0), ("a", 1), ("abcd", 1), ("abcde", 2)])
@@ -244,7 +287,9 @@ def test_script_from_file_reads_a_list(tmp_path):
 
 def test_script_from_file_reads_cycle_and_models(tmp_path):
     path = tmp_path / "script.json"
-    path.write_text(json.dumps({"replies": ["x"], "cycle": True, "models": ["m1"]}), encoding="utf-8")
+    path.write_text(
+        json.dumps({"replies": ["x"], "cycle": True, "models": ["m1"]}), encoding="utf-8"
+    )
     script = Script.from_file(path)
     assert script.models == ("m1",)
     assert [script.reply_to({})["content"] for _ in range(3)] == ["x", "x", "x"]
@@ -265,7 +310,9 @@ def test_script_from_file_bad_json_says_so(tmp_path):
 def test_default_responder_tool_choice_naming_an_unoffered_tool_is_a_clear_error():
     from cafe.endpoint.scripted import default_responder
 
-    tools = [{"type": "function", "function": {"name": "add_item", "parameters": {"type": "object"}}}]
+    tools = [
+        {"type": "function", "function": {"name": "add_item", "parameters": {"type": "object"}}}
+    ]
     request = {"tools": tools, "tool_choice": {"type": "function", "function": {"name": "refund"}}}
     with pytest.raises(ValueError, match="'refund'.*only offers \\['add_item'\\]"):
         default_responder(request)
@@ -292,5 +339,6 @@ def test_script_from_file_with_empty_models_is_refused(tmp_path):
 def test_offline_json_schema_request_without_a_schema_object_is_a_clear_error():
     client = ScriptedClient()
     with pytest.raises(ValueError, match='needs a "json_schema" object'):
-        client.chat.completions.create(model="cafe-scripted", messages=HELLO,
-                                       response_format={"type": "json_schema"})
+        client.chat.completions.create(
+            model="cafe-scripted", messages=HELLO, response_format={"type": "json_schema"}
+        )

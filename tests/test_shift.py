@@ -8,10 +8,17 @@ import time
 import pytest
 
 import cafe
-from cafe.stories.feedback_model import FeedbackModel
 from cafe.repair.reask import make_model_generator
+from cafe.report.shift import (
+    PRACTICE_PRICES,
+    SHIFT_ORDERS,
+    run_shift,
+    scripted_drafter,
+    synthetic_runs,
+    ticking,
+)
 from cafe.report.summary import summarize
-from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, synthetic_runs, ticking
+from cafe.stories.feedback_model import FeedbackModel
 
 
 def _lunch():
@@ -27,13 +34,20 @@ def test_run_shift_gives_one_named_record_per_order():
 
 def test_run_shift_86d_orders_exhaust_the_cap_and_allergy_orders_stop_before_any_draft():
     by_table = {order.table: run for order, run in zip(SHIFT_ORDERS, _lunch())}
-    assert all(by_table[t].stop_reason == "retries_exhausted" and by_table[t].attempts == 3 for t in (2, 6, 10, 16))
+    assert all(
+        by_table[t].stop_reason == "retries_exhausted" and by_table[t].attempts == 3
+        for t in (2, 6, 10, 16)
+    )
     # One item holds the customer's declared allergen, the other is safe: sent back to confirm a change.
     assert all(by_table[t].stop_reason == "needs_consent" for t in (17, 19, 20))
     # Every item holds it, or the allergy cannot be checked: refused.
     assert all(by_table[t].stop_reason == "policy_violation" for t in (21, 22, 23))
     for table in (17, 19, 20, 21, 22, 23):
-        assert (by_table[table].attempts, by_table[table].tokens, by_table[table].seconds) == (0, 0, 0)
+        assert (by_table[table].attempts, by_table[table].tokens, by_table[table].seconds) == (
+            0,
+            0,
+            0,
+        )
 
 
 def test_run_shift_shows_every_ending_of_the_repair_loop():
@@ -55,7 +69,9 @@ def test_scripted_drafter_stays_scripted_in_live_mode(monkeypatch):
     monkeypatch.setenv("CAFE_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens there
     monkeypatch.setenv("CAFE_API_KEY", "sk-unused")
     monkeypatch.setenv("CAFE_MODEL", "someone-elses-model")
-    runs = run_shift(SHIFT_ORDERS[:3], scripted_drafter(), model=cafe.OFFLINE_MODEL, clock=ticking())
+    runs = run_shift(
+        SHIFT_ORDERS[:3], scripted_drafter(), model=cafe.OFFLINE_MODEL, clock=ticking()
+    )
     assert [run.stop_reason for run in runs] == [run.stop_reason for run in _lunch()[:3]]
 
 
@@ -80,8 +96,12 @@ def test_synthetic_runs_have_every_ending_and_charge_the_stopped_ones_nothing():
     runs = synthetic_runs(500)
     summary = summarize(runs, PRACTICE_PRICES)
     assert all(count > 0 for count in summary.stop_reasons.values())
-    assert summary.cost_by_reason["needs_consent"] == summary.cost_by_reason["policy_violation"] == 0
-    assert all(sum(run.failures.values()) == 1 for run in runs if run.stop_reason == "needs_consent")
+    assert (
+        summary.cost_by_reason["needs_consent"] == summary.cost_by_reason["policy_violation"] == 0
+    )
+    assert all(
+        sum(run.failures.values()) == 1 for run in runs if run.stop_reason == "needs_consent"
+    )
 
 
 def test_summarize_grows_linearly_with_the_shift():

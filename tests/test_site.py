@@ -97,10 +97,18 @@ def front_matter(number: int, slug: str, /, **changes: Any) -> dict[str, Any]:
         "slug": slug,
         "title": f"Fixture session {number:02d}",
         "path": PATH_OF.get(number, "harness"),
-        "carried_in": [] if number == 0 else [
-            {"module": "cafe/endpoint/config.py", "session": 0, "summary": "the mode switch, `COURSE_MODE`."}
+        "carried_in": []
+        if number == 0
+        else [
+            {
+                "module": "cafe/endpoint/config.py",
+                "session": 0,
+                "summary": "the mode switch, `COURSE_MODE`.",
+            }
         ],
-        "ships": [{"module": f"cafe/fixture{number}.py", "summary": f"what session {number} ships."}],
+        "ships": [
+            {"module": f"cafe/fixture{number}.py", "summary": f"what session {number} ships."}
+        ],
         "teaches": f"what fixture session {number} teaches.",
         "time": {"reading": "10–20 min", "notebook": "20–30 min", "self_check": "5 min"},
         "prerequisites": [] if number == 0 else [0],
@@ -150,9 +158,16 @@ def write_lesson(
     folder = root / "sessions" / f"s{number:02d}-{slug}"
     folder.mkdir(parents=True, exist_ok=True)
     data = front if front is not None else front_matter(number, slug)
-    text = body if body is not None else BODY.format(number=number, extra_build=extra_build, extra_unlocks=extra_unlocks)
+    text = (
+        body
+        if body is not None
+        else BODY.format(number=number, extra_build=extra_build, extra_unlocks=extra_unlocks)
+    )
     path = folder / "lesson.md"
-    path.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n\n" + text, encoding="utf-8")
+    path.write_text(
+        "---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n\n" + text,
+        encoding="utf-8",
+    )
     if toy:
         (folder / "toy.py").write_text("print('fixture toy')\n", encoding="utf-8")
     if diagram is not None:
@@ -169,9 +184,20 @@ def write_lesson(
 def write_course(root: Path) -> Path:
     """A small valid course: s00 setup, s01 and s07 core (s07 needs s01, s02, s06), s13 harness."""
     write_lesson(root, 0, "setup")
-    write_lesson(root, 1, "agent-loop", extra_unlocks=" Back to [the setup hook](../s00-setup/lesson.md#the-hook).")
-    write_lesson(root, 7, "repair-loop", front=front_matter(7, "repair-loop", prerequisites=[1, 2, 6],
-                                                             title="A bounded re-ask, fixture edition"))
+    write_lesson(
+        root,
+        1,
+        "agent-loop",
+        extra_unlocks=" Back to [the setup hook](../s00-setup/lesson.md#the-hook).",
+    )
+    write_lesson(
+        root,
+        7,
+        "repair-loop",
+        front=front_matter(
+            7, "repair-loop", prerequisites=[1, 2, 6], title="A bounded re-ask, fixture edition"
+        ),
+    )
     write_lesson(root, 13, "stall-detection")
     return root
 
@@ -218,8 +244,16 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, sitebui
 def test_build_site_writes_index_one_page_per_session_and_one_stylesheet(built) -> None:
     root, out, report = built
     assert report.ok
-    pages = ["index.html", "s00-setup.html", "s01-agent-loop.html", "s07-repair-loop.html", "s13-stall-detection.html"]
-    drawn = [] if report.undrawn else [f"{page[:-5]}-diagram.svg" for page in pages[1:]]  # where Graphviz is installed
+    pages = [
+        "index.html",
+        "s00-setup.html",
+        "s01-agent-loop.html",
+        "s07-repair-loop.html",
+        "s13-stall-detection.html",
+    ]
+    drawn = (
+        [] if report.undrawn else [f"{page[:-5]}-diagram.svg" for page in pages[1:]]
+    )  # where Graphviz is installed
     assert sorted(p.name for p in out.iterdir()) == sorted([*pages, *drawn, "style.css"])
     assert [lesson.number for lesson in report.lessons] == [0, 1, 7, 13]
 
@@ -234,7 +268,9 @@ def test_index_lists_every_session_with_time_and_what_it_ships(built) -> None:
         assert lesson.page in page.links, f"index does not link {lesson.page}"
         assert lesson.title in index
         assert f"<code>cafe/fixture{lesson.number}.py</code>" in index
-    assert text_of(index).count("10–20 min reading · 20–30 min notebook · 5 min self-check") == len(report.lessons)
+    assert text_of(index).count("10–20 min reading · 20–30 min notebook · 5 min self-check") == len(
+        report.lessons
+    )
     # the sessions not written yet are named, not linked
     assert "Session 02 · evals" in index and "s02-" not in " ".join(page.links)
 
@@ -247,17 +283,24 @@ def test_lesson_page_holds_every_required_part(built) -> None:
     assert sitebuild.COURSE_NAME in text
     assert "Session 07 · core path" in text
     assert "<h1>A bounded re-ask, fixture edition</h1>" in html
-    assert "Carried in" in text and "Today you ship" in text and "<code>cafe/fixture7.py</code>" in html
+    assert (
+        "Carried in" in text
+        and "Today you ship" in text
+        and "<code>cafe/fixture7.py</code>" in html
+    )
     # the module list: all fifteen, this session marked, written sessions linked
     modules = re.search(r'<nav class="modules".*?</nav>', html, re.S).group(0)
     assert modules.count("<li ") == 15
     assert re.search(r'<li value="7" class="current" aria-current="page">repair', modules)
-    assert '<a href="s01-agent-loop.html">loop</a>' in modules and '<a href="s13-stall-detection.html">stall</a>' in modules
+    assert (
+        '<a href="s01-agent-loop.html">loop</a>' in modules
+        and '<a href="s13-stall-detection.html">stall</a>' in modules
+    )
     assert "What this teaches:" in text and "what fixture session 7 teaches." in text
     assert "10–20 min reading · 20–30 min notebook · 5 min self-check" in text
     # prerequisites: linked where the page exists, plain text where it does not
     assert '<a href="s01-agent-loop.html">S01 (Fixture session 01)</a>' in html
-    assert "S02 (evals)" in text and "S06 (detect)" in text and 's02-' not in html
+    assert "S02 (evals)" in text and "S06 (detect)" in text and "s02-" not in html
     assert "Hands-on" in text and "toy.py runs offline by default." in text
     # on this page: the ten sections, each link landing on an element of the page
     toc = re.search(r'<nav class="toc".*?</nav>', html, re.S).group(0)
@@ -267,20 +310,33 @@ def test_lesson_page_holds_every_required_part(built) -> None:
     # tables scroll in their own box; a table of prose is marked to stack on a phone, each cell
     # labelled with its column; code is highlighted by pygments
     assert '<div class="scroll"><table>' in html and '<td data-label="pass rate">0.875</td>' in html
-    assert '<div class="scroll stack"><table>' in html and '<td data-label="Take">A take long enough' in html
+    assert (
+        '<div class="scroll stack"><table>' in html
+        and '<td data-label="Take">A take long enough' in html
+    )
     assert '<pre class="highlight"><code class="language-python"><span class="k">def</span>' in html
     assert '<details class="self-check"' in html
     assert 'href="../notebooks/s07-repair-loop.ipynb"' in html
     assert 'href="../sessions/s07-repair-loop/toy.py"' in html
-    assert 'rel="prev" href="s01-agent-loop.html"' in html and 'rel="next" href="s13-stall-detection.html"' in html
+    assert (
+        'rel="prev" href="s01-agent-loop.html"' in html
+        and 'rel="next" href="s13-stall-detection.html"' in html
+    )
     assert 'href="index.html"' in html
-    source = "sessions/s07-repair-loop/lesson.md"  # the footer names the file the page was built from
-    assert f"Generated by tools/build.py from {source} · {sitebuild.COURSE_NAME}, the course." in text
+    source = (
+        "sessions/s07-repair-loop/lesson.md"  # the footer names the file the page was built from
+    )
+    assert (
+        f"Generated by tools/build.py from {source} · {sitebuild.COURSE_NAME}, the course." in text
+    )
 
 
 def _loads_from_the_network(html: str) -> list[str]:
     """Everything a browser would fetch by itself from another host on opening the page."""
-    fetched = re.findall(r'<(?:img|script|iframe|link|source|video|audio|embed|object)\b[^>]*?(?:src|href|data)="([^"]+)"', html)
+    fetched = re.findall(
+        r'<(?:img|script|iframe|link|source|video|audio|embed|object)\b[^>]*?(?:src|href|data)="([^"]+)"',
+        html,
+    )
     return [url for url in fetched if re.match(r"(https?:)?//", url)]
 
 
@@ -290,7 +346,10 @@ def test_pages_have_no_script_and_load_nothing_from_the_network(built) -> None:
         html = page.read_text(encoding="utf-8")
         assert "<script" not in html, page.name
         assert not _loads_from_the_network(html), page.name
-        assert html.count('<link rel="stylesheet"') == 1 and '<link rel="stylesheet" href="style.css">' in html
+        assert (
+            html.count('<link rel="stylesheet"') == 1
+            and '<link rel="stylesheet" href="style.css">' in html
+        )
     css = (out / "style.css").read_text(encoding="utf-8")
     assert "@import" not in css and "url(" not in css
     assert ".highlight .k" in css, "the pygments colours live in the one stylesheet"
@@ -299,7 +358,7 @@ def test_pages_have_no_script_and_load_nothing_from_the_network(built) -> None:
 def _luminance(colour: str) -> float:
     hexa = colour.lstrip("#")
     hexa = "".join(c * 2 for c in hexa) if len(hexa) == 3 else hexa
-    channels = [int(hexa[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    channels = [int(hexa[i : i + 2], 16) / 255 for i in (0, 2, 4)]
     linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -314,21 +373,36 @@ def test_text_and_code_colours_are_readable(built) -> None:
     _, out, _ = built
     css = (out / "style.css").read_text(encoding="utf-8")
     var = dict(re.findall(r"--([a-z-]+):\s*(#[0-9a-fA-F]{3,6})", css))
-    for fg, bg in [("ink", "paper"), ("muted", "paper"), ("accent", "paper"), ("accent", "accent-soft"),
-                   ("ink", "code-bg"), ("muted", "accent-soft")]:
+    for fg, bg in [
+        ("ink", "paper"),
+        ("muted", "paper"),
+        ("accent", "paper"),
+        ("accent", "accent-soft"),
+        ("ink", "code-bg"),
+        ("muted", "accent-soft"),
+    ]:
         assert contrast(var[fg], var[bg]) >= 4.5, (fg, bg, round(contrast(var[fg], var[bg]), 2))
     tokens = re.findall(r"\.highlight \.(\w+) \{ color: (#[0-9a-fA-F]{3,6})", css)
     assert len(tokens) > 20, "the pygments token colours are missing from style.css"
-    faint = [(name, colour, round(contrast(colour, var["code-bg"]), 2)) for name, colour in tokens
-             if name != "w" and contrast(colour, var["code-bg"]) < 4.0]  # .w: visible-whitespace marks
+    faint = [
+        (name, colour, round(contrast(colour, var["code-bg"]), 2))
+        for name, colour in tokens
+        if name != "w" and contrast(colour, var["code-bg"]) < 4.0
+    ]  # .w: visible-whitespace marks
     assert not faint, f"code colours too faint on the code background: {faint}"
     generated = css.split("/* code colours:", 1)[1]
-    assert not re.search(r"^\.highlight \{|^pre \{", generated, re.M), "pygments' own rules override the code box"
+    assert not re.search(r"^\.highlight \{|^pre \{", generated, re.M), (
+        "pygments' own rules override the code box"
+    )
 
 
 def test_the_network_check_sees_what_a_browser_would_fetch() -> None:
-    assert _loads_from_the_network('<img alt="x" src="https://example.org/a.png">') == ["https://example.org/a.png"]
-    assert _loads_from_the_network('<link rel="stylesheet" href="//cdn.example/x.css">') == ["//cdn.example/x.css"]
+    assert _loads_from_the_network('<img alt="x" src="https://example.org/a.png">') == [
+        "https://example.org/a.png"
+    ]
+    assert _loads_from_the_network('<link rel="stylesheet" href="//cdn.example/x.css">') == [
+        "//cdn.example/x.css"
+    ]
     assert _loads_from_the_network('<a href="https://arxiv.org/abs/2310.01798">a reading</a>') == []
 
 
@@ -347,7 +421,12 @@ def test_build_opens_no_network_connection(tmp_path: Path, monkeypatch: pytest.M
 
 def test_raw_html_in_a_lesson_is_shown_as_text_not_run(tmp_path: Path) -> None:
     write_course(tmp_path)
-    write_lesson(tmp_path, 1, "agent-loop", extra_build='\n\n<script>alert("x")</script>\n\n<img src="x.png" onerror="alert(1)">')
+    write_lesson(
+        tmp_path,
+        1,
+        "agent-loop",
+        extra_build='\n\n<script>alert("x")</script>\n\n<img src="x.png" onerror="alert(1)">',
+    )
     build_site(tmp_path, tmp_path / "site")
     html = (tmp_path / "site" / "s01-agent-loop.html").read_text(encoding="utf-8")
     assert "<script" not in html and "<img" not in html
@@ -356,24 +435,34 @@ def test_raw_html_in_a_lesson_is_shown_as_text_not_run(tmp_path: Path) -> None:
 
 def test_an_image_from_the_network_is_refused_with_the_fix(tmp_path: Path) -> None:
     write_course(tmp_path)
-    write_lesson(tmp_path, 1, "agent-loop", extra_build=" ![a chart](https://example.org/chart.png)")
+    write_lesson(
+        tmp_path, 1, "agent-loop", extra_build=" ![a chart](https://example.org/chart.png)"
+    )
     problems = "\n".join(failure(tmp_path))
-    assert re.search(r"sessions/s01-agent-loop/lesson\.md: link 'https://example\.org/chart\.png' \(line \d+\): an image "
-                     r"from the network would load every time the page is viewed; save it in the repository", problems)
+    assert re.search(
+        r"sessions/s01-agent-loop/lesson\.md: link 'https://example\.org/chart\.png' \(line \d+\): an image "
+        r"from the network would load every time the page is viewed; save it in the repository",
+        problems,
+    )
 
 
 def test_self_check_questions_become_collapsed_details(built) -> None:
     _, out, _ = built
     html = (out / "s00-setup.html").read_text(encoding="utf-8")
-    blocks = re.findall(r'<details class="self-check" id="([^"]+)">\s*<summary>(.*?)</summary>\s*<div class="answer">(.*?)</div>\s*</details>',
-                        html, re.S)
+    blocks = re.findall(
+        r'<details class="self-check" id="([^"]+)">\s*<summary>(.*?)</summary>\s*<div class="answer">(.*?)</div>\s*</details>',
+        html,
+        re.S,
+    )
     assert [(anchor, summary) for anchor, summary, _ in blocks] == [
         ("which-page-renders-this-question", "Which page renders this question?"),
         ("does-a-second-question-get-its-own-block", "Does a second question get its own block?"),
     ]
     assert "the answer stays collapsed until opened" in blocks[0][2]
-    assert "<details class=\"self-check\" id=\"which-page-renders-this-question\" open" not in html
-    assert "<h3" not in html.split('id="self-check"')[1].split("</section>")[0], "questions are not plain headings"
+    assert '<details class="self-check" id="which-page-renders-this-question" open' not in html
+    assert "<h3" not in html.split('id="self-check"')[1].split("</section>")[0], (
+        "questions are not plain headings"
+    )
 
 
 def test_lesson_links_are_rewritten_to_site_pages_and_repository_files(built) -> None:
@@ -396,7 +485,12 @@ def test_first_and_last_pages_have_one_neighbour_each(built) -> None:
 def test_load_lesson_returns_the_validated_record(built) -> None:
     root, _, _ = built
     lesson = load_lesson(root / "sessions" / "s07-repair-loop" / "lesson.md")
-    assert (lesson.number, lesson.slug, lesson.path, lesson.folder) == (7, "repair-loop", "core", "s07-repair-loop")
+    assert (lesson.number, lesson.slug, lesson.path, lesson.folder) == (
+        7,
+        "repair-loop",
+        "core",
+        "s07-repair-loop",
+    )
     assert lesson.rel == "sessions/s07-repair-loop/lesson.md"
     assert lesson.prerequisites == (1, 2, 6)
     assert lesson.time == {"reading": "10–20 min", "notebook": "20–30 min", "self_check": "5 min"}
@@ -426,54 +520,113 @@ def test_missing_front_matter_field_names_file_and_field(tmp_path: Path) -> None
     write_course(tmp_path)
     write_lesson(tmp_path, 1, "agent-loop", front=front_matter(1, "agent-loop", hands_on=_DROP))
     problems = failure(tmp_path)
-    assert any(p.startswith("sessions/s01-agent-loop/lesson.md: field 'hands_on': missing") for p in problems), problems
+    assert any(
+        p.startswith("sessions/s01-agent-loop/lesson.md: field 'hands_on': missing")
+        for p in problems
+    ), problems
 
 
 def test_wrongly_typed_fields_name_file_field_and_expected_type(tmp_path: Path) -> None:
     write_course(tmp_path)
-    write_lesson(tmp_path, 1, "agent-loop", front=front_matter(
-        1, "loop", number="1", prerequisites="0", time={"reading": "10 min", "notebook": "5 min"},
-        ships=[], path="harness"))
+    write_lesson(
+        tmp_path,
+        1,
+        "agent-loop",
+        front=front_matter(
+            1,
+            "loop",
+            number="1",
+            prerequisites="0",
+            time={"reading": "10 min", "notebook": "5 min"},
+            ships=[],
+            path="harness",
+        ),
+    )
     problems = "\n".join(failure(tmp_path))
-    assert "sessions/s01-agent-loop/lesson.md: field 'number': expected an integer like 7, got a string ('1')" in problems
-    assert "sessions/s01-agent-loop/lesson.md: field 'prerequisites': expected a list of session numbers" in problems
+    assert (
+        "sessions/s01-agent-loop/lesson.md: field 'number': expected an integer like 7, got a string ('1')"
+        in problems
+    )
+    assert (
+        "sessions/s01-agent-loop/lesson.md: field 'prerequisites': expected a list of session numbers"
+        in problems
+    )
     assert "sessions/s01-agent-loop/lesson.md: field 'time.self_check': missing" in problems
-    assert "sessions/s01-agent-loop/lesson.md: field 'ships': expected a list with at least one" in problems
+    assert (
+        "sessions/s01-agent-loop/lesson.md: field 'ships': expected a list with at least one"
+        in problems
+    )
 
 
 def test_path_must_match_the_session_number(tmp_path: Path) -> None:
     write_course(tmp_path)
-    write_lesson(tmp_path, 13, "stall-detection", front=front_matter(13, "stall-detection", path="core"))
+    write_lesson(
+        tmp_path, 13, "stall-detection", front=front_matter(13, "stall-detection", path="core")
+    )
     problems = failure(tmp_path)
-    assert ("sessions/s13-stall-detection/lesson.md: field 'path': is 'core' but session 13 belongs on the harness path "
-            "(setup s00, core s01-s12, harness s13-s15)") in problems
+    assert (
+        "sessions/s13-stall-detection/lesson.md: field 'path': is 'core' but session 13 belongs on the harness path "
+        "(setup s00, core s01-s12, harness s13-s15)"
+    ) in problems
 
 
 def test_number_and_slug_must_match_the_folder(tmp_path: Path) -> None:
     write_course(tmp_path)
     write_lesson(tmp_path, 1, "agent-loop", front=front_matter(8, "the-loop", path="core"))
     problems = failure(tmp_path)
-    assert "sessions/s01-agent-loop/lesson.md: field 'number': is 8 but the folder says 01; make them match" in problems
-    assert "sessions/s01-agent-loop/lesson.md: field 'slug': is 'the-loop' but the folder says 'agent-loop'; make them match" in problems
+    assert (
+        "sessions/s01-agent-loop/lesson.md: field 'number': is 8 but the folder says 01; make them match"
+        in problems
+    )
+    assert (
+        "sessions/s01-agent-loop/lesson.md: field 'slug': is 'the-loop' but the folder says 'agent-loop'; make them match"
+        in problems
+    )
 
 
 def test_unknown_and_nested_fields_are_checked(tmp_path: Path) -> None:
     write_course(tmp_path)
-    write_lesson(tmp_path, 1, "agent-loop", front=front_matter(
-        1, "loop", prerequisite=[0], carried_in=[{"module": "cafe/endpoint/config.py", "session": "S00", "summary": "x"}]))
+    write_lesson(
+        tmp_path,
+        1,
+        "agent-loop",
+        front=front_matter(
+            1,
+            "loop",
+            prerequisite=[0],
+            carried_in=[{"module": "cafe/endpoint/config.py", "session": "S00", "summary": "x"}],
+        ),
+    )
     problems = "\n".join(failure(tmp_path))
     assert "sessions/s01-agent-loop/lesson.md: field 'prerequisite': unknown field" in problems
-    assert "sessions/s01-agent-loop/lesson.md: field 'carried_in[0].session': expected a session number (int), got 'S00'" in problems
+    assert (
+        "sessions/s01-agent-loop/lesson.md: field 'carried_in[0].session': expected a session number (int), got 'S00'"
+        in problems
+    )
 
 
 def test_entries_time_and_prerequisites_are_checked_one_by_one(tmp_path: Path) -> None:
     write_course(tmp_path)
-    write_lesson(tmp_path, 7, "repair-loop", front=front_matter(
-        7, "repair-loop",
-        carried_in=[{"module": "cafe/detect/checks.py", "session": 6, "sumary": "typo"}, "cafe/schema/ticket.py"],
-        ships=[{"module": "", "summary": "ships nothing"}],
-        time={"reading": "20 min", "notebook": "a long afternoon with the notebook and a pot of coffee", "self_check": 5},
-        prerequisites=[1, 7, 9]))
+    write_lesson(
+        tmp_path,
+        7,
+        "repair-loop",
+        front=front_matter(
+            7,
+            "repair-loop",
+            carried_in=[
+                {"module": "cafe/detect/checks.py", "session": 6, "sumary": "typo"},
+                "cafe/schema/ticket.py",
+            ],
+            ships=[{"module": "", "summary": "ships nothing"}],
+            time={
+                "reading": "20 min",
+                "notebook": "a long afternoon with the notebook and a pot of coffee",
+                "self_check": 5,
+            },
+            prerequisites=[1, 7, 9],
+        ),
+    )
     problems = "\n".join(failure(tmp_path))
     lesson = "sessions/s07-repair-loop/lesson.md"
     for expected in [
@@ -494,16 +647,22 @@ def test_missing_front_matter_block_is_reported(tmp_path: Path) -> None:
     path = tmp_path / "sessions" / "s01-agent-loop" / "lesson.md"
     path.write_text(path.read_text(encoding="utf-8").split("---\n", 2)[2], encoding="utf-8")
     problems = failure(tmp_path)
-    assert any(p.startswith("sessions/s01-agent-loop/lesson.md: front matter: missing") for p in problems), problems
+    assert any(
+        p.startswith("sessions/s01-agent-loop/lesson.md: front matter: missing") for p in problems
+    ), problems
 
 
 def test_missing_section_names_file_section_and_where_it_goes(tmp_path: Path) -> None:
     write_course(tmp_path)
-    body = BODY.format(number=1, extra_build="", extra_unlocks="").replace("## Annotated readings\n\n- The fixture, read slowly.\n\n", "")
+    body = BODY.format(number=1, extra_build="", extra_unlocks="").replace(
+        "## Annotated readings\n\n- The fixture, read slowly.\n\n", ""
+    )
     write_lesson(tmp_path, 1, "agent-loop", body=body)
     problems = failure(tmp_path)
-    assert ("sessions/s01-agent-loop/lesson.md: section '## Annotated readings': is missing; add '## Annotated readings' "
-            "after '## State of the art (as of Month YYYY)'") in problems
+    assert (
+        "sessions/s01-agent-loop/lesson.md: section '## Annotated readings': is missing; add '## Annotated readings' "
+        "after '## State of the art (as of Month YYYY)'"
+    ) in problems
 
 
 def test_sections_out_of_order_misnamed_or_undated_are_reported(tmp_path: Path) -> None:
@@ -511,58 +670,106 @@ def test_sections_out_of_order_misnamed_or_undated_are_reported(tmp_path: Path) 
     body = BODY.format(number=1, extra_build="", extra_unlocks="")
     body = body.replace("## The promise\n\nBy the end you have a fixture.\n\n", "")
     body = body.replace("## Self-check\n", "## The promise\n\nLate promise.\n\n## Self-check\n")
-    body = body.replace("(as of November 2026)", "(2026)").replace("## Checkpoint: the number you bank", "## Checkpoint")
+    body = body.replace("(as of November 2026)", "(2026)").replace(
+        "## Checkpoint: the number you bank", "## Checkpoint"
+    )
     write_lesson(tmp_path, 1, "agent-loop", body=body)
     problems = "\n".join(failure(tmp_path))
-    assert re.search(r"sessions/s01-agent-loop/lesson\.md: section '## The promise' \(line \d+\): is out of order: "
-                     r"it must come before '## Misconceptions and failure modes'", problems)
-    assert "section '## State of the art (2026)'" in problems and "must carry the month it was written" in problems
-    assert "section '## Checkpoint' (line" in problems and "is not one of the required sections" in problems
+    assert re.search(
+        r"sessions/s01-agent-loop/lesson\.md: section '## The promise' \(line \d+\): is out of order: "
+        r"it must come before '## Misconceptions and failure modes'",
+        problems,
+    )
+    assert (
+        "section '## State of the art (2026)'" in problems
+        and "must carry the month it was written" in problems
+    )
+    assert (
+        "section '## Checkpoint' (line" in problems
+        and "is not one of the required sections" in problems
+    )
 
 
 def test_state_of_the_art_table_needs_its_three_columns(tmp_path: Path) -> None:
     write_course(tmp_path)
-    write_lesson(tmp_path, 1, "agent-loop", body=BODY.format(number=1, extra_build="", extra_unlocks="").replace(
-        "| Development | Status | Take |", "| Development | Verdict | Take |"))
+    write_lesson(
+        tmp_path,
+        1,
+        "agent-loop",
+        body=BODY.format(number=1, extra_build="", extra_unlocks="").replace(
+            "| Development | Status | Take |", "| Development | Verdict | Take |"
+        ),
+    )
     problems = "\n".join(failure(tmp_path))
-    assert "the table's columns are Development | Verdict | Take; they must be Development | Status | Take" in problems
+    assert (
+        "the table's columns are Development | Verdict | Take; they must be Development | Status | Take"
+        in problems
+    )
 
 
 def test_self_check_needs_questions_with_answers(tmp_path: Path) -> None:
     write_course(tmp_path)
     body = BODY.format(number=1, extra_build="", extra_unlocks="").replace(
-        "Yes, one `details` block per question.\n", "")
+        "Yes, one `details` block per question.\n", ""
+    )
     write_lesson(tmp_path, 1, "agent-loop", body=body)
     problems = "\n".join(failure(tmp_path))
-    assert re.search(r"sessions/s01-agent-loop/lesson\.md: self-check question 'Does a second question get its own block\?' "
-                     r"\(line \d+\): has no answer", problems)
+    assert re.search(
+        r"sessions/s01-agent-loop/lesson\.md: self-check question 'Does a second question get its own block\?' "
+        r"\(line \d+\): has no answer",
+        problems,
+    )
 
 
 def test_broken_repository_link_names_file_line_and_path(tmp_path: Path) -> None:
     write_course(tmp_path)
-    path = write_lesson(tmp_path, 1, "agent-loop", extra_build=" See [the module](../../cafe/nothing_here.py).")
+    path = write_lesson(
+        tmp_path, 1, "agent-loop", extra_build=" See [the module](../../cafe/nothing_here.py)."
+    )
     problems = failure(tmp_path)
-    line = next(i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "nothing_here" in text)
-    assert (f"sessions/s01-agent-loop/lesson.md: link '../../cafe/nothing_here.py' (line {line}): cafe/nothing_here.py "
-            "does not exist in the repository; fix the path (links are relative to the lesson file)") in problems
+    line = next(
+        i
+        for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "nothing_here" in text
+    )
+    assert (
+        f"sessions/s01-agent-loop/lesson.md: link '../../cafe/nothing_here.py' (line {line}): cafe/nothing_here.py "
+        "does not exist in the repository; fix the path (links are relative to the lesson file)"
+    ) in problems
 
 
 def test_broken_anchor_on_this_page_and_on_another_page(tmp_path: Path) -> None:
     write_course(tmp_path)
-    write_lesson(tmp_path, 1, "agent-loop", extra_unlocks=" See [nowhere](#no-such-section) and "
-                                                    "[setup](../s00-setup/lesson.md#no-such-anchor).")
+    write_lesson(
+        tmp_path,
+        1,
+        "agent-loop",
+        extra_unlocks=" See [nowhere](#no-such-section) and "
+        "[setup](../s00-setup/lesson.md#no-such-anchor).",
+    )
     problems = "\n".join(failure(tmp_path))
-    assert re.search(r"sessions/s01-agent-loop/lesson\.md: link '#no-such-section' \(line \d+\): anchor '#no-such-section' "
-                     r"does not exist on this page; use one of: .*the-hook", problems)
-    assert re.search(r"sessions/s01-agent-loop/lesson\.md: link '\.\./s00-setup/lesson\.md#no-such-anchor' \(line \d+\): "
-                     r"anchor '#no-such-anchor' does not exist on s00-setup\.html", problems)
+    assert re.search(
+        r"sessions/s01-agent-loop/lesson\.md: link '#no-such-section' \(line \d+\): anchor '#no-such-section' "
+        r"does not exist on this page; use one of: .*the-hook",
+        problems,
+    )
+    assert re.search(
+        r"sessions/s01-agent-loop/lesson\.md: link '\.\./s00-setup/lesson\.md#no-such-anchor' \(line \d+\): "
+        r"anchor '#no-such-anchor' does not exist on s00-setup\.html",
+        problems,
+    )
 
 
 def test_link_to_a_session_that_does_not_exist(tmp_path: Path) -> None:
     write_course(tmp_path)
-    write_lesson(tmp_path, 1, "agent-loop", extra_unlocks=" Next: [detect](../s06-detect/lesson.md).")
+    write_lesson(
+        tmp_path, 1, "agent-loop", extra_unlocks=" Next: [detect](../s06-detect/lesson.md)."
+    )
     problems = "\n".join(failure(tmp_path))
-    assert "link '../s06-detect/lesson.md' (line" in problems and "there is no page s06-detect.html" in problems
+    assert (
+        "link '../s06-detect/lesson.md' (line" in problems
+        and "there is no page s06-detect.html" in problems
+    )
 
 
 def test_missing_notebook_and_toy_are_reported_with_the_fix(tmp_path: Path) -> None:
@@ -571,9 +778,14 @@ def test_missing_notebook_and_toy_are_reported_with_the_fix(tmp_path: Path) -> N
     (tmp_path / "notebooks" / "s01-agent-loop.ipynb").unlink()
     (tmp_path / "sessions" / "s01-agent-loop" / "toy.py").unlink()
     problems = "\n".join(failure(tmp_path))
-    assert ("sessions/s01-agent-loop/lesson.md: notebook link '../notebooks/s01-agent-loop.ipynb': notebooks/s01-agent-loop.ipynb does "
-            "not exist in the repository; write sessions/s01-agent-loop/notebook.py and run `python tools/build.py notebooks`") in problems
-    assert "sessions/s01-agent-loop/lesson.md: toy link '../sessions/s01-agent-loop/toy.py': sessions/s01-agent-loop/toy.py does not exist" in problems
+    assert (
+        "sessions/s01-agent-loop/lesson.md: notebook link '../notebooks/s01-agent-loop.ipynb': notebooks/s01-agent-loop.ipynb does "
+        "not exist in the repository; write sessions/s01-agent-loop/notebook.py and run `python tools/build.py notebooks`"
+    ) in problems
+    assert (
+        "sessions/s01-agent-loop/lesson.md: toy link '../sessions/s01-agent-loop/toy.py': sessions/s01-agent-loop/toy.py does not exist"
+        in problems
+    )
 
 
 def test_every_failure_is_collected_before_the_build_fails(tmp_path: Path) -> None:
@@ -591,27 +803,50 @@ def test_every_failure_is_collected_before_the_build_fails(tmp_path: Path) -> No
 
 
 def test_load_lesson_raises_lesson_error_listing_every_problem(tmp_path: Path) -> None:
-    path = write_lesson(tmp_path, 1, "agent-loop", front=front_matter(1, "agent-loop", title=3, time="an hour"))
+    path = write_lesson(
+        tmp_path, 1, "agent-loop", front=front_matter(1, "agent-loop", title=3, time="an hour")
+    )
     with pytest.raises(LessonError) as caught:
         load_lesson(path)
     wheres = [p.where for p in caught.value.problems]
     assert wheres == ["field 'title'", "field 'time'"]
-    assert "sessions/s01-agent-loop/lesson.md: field 'title': expected a non-empty string, got int (3)" in str(caught.value)
+    assert (
+        "sessions/s01-agent-loop/lesson.md: field 'title': expected a non-empty string, got int (3)"
+        in str(caught.value)
+    )
 
 
 def test_command_line_exits_non_zero_and_prints_the_problems(tmp_path: Path) -> None:
     write_course(tmp_path)
     write_lesson(tmp_path, 1, "agent-loop", front=front_matter(1, "agent-loop", title=_DROP))
-    run = subprocess.run([sys.executable, str(ROOT / "tools" / "sitebuild.py"), str(tmp_path), str(tmp_path / "out")],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "tools" / "sitebuild.py"),
+            str(tmp_path),
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 1, run.stdout + run.stderr
     assert "sessions/s01-agent-loop/lesson.md: field 'title': missing" in run.stderr
 
 
 def test_command_line_exits_zero_on_a_clean_course(tmp_path: Path) -> None:
     write_course(tmp_path)
-    run = subprocess.run([sys.executable, str(ROOT / "tools" / "sitebuild.py"), str(tmp_path), str(tmp_path / "out")],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "tools" / "sitebuild.py"),
+            str(tmp_path),
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     assert "site: 5 page(s), 4 session(s)" in run.stdout
 
@@ -631,7 +866,9 @@ def check_page_parts(html: str, lesson: sitebuild.Lesson, lessons: list[sitebuil
     where = lesson.page
     assert sitebuild.COURSE_NAME in text, where
     assert f"Session {lesson.number:02d} · {lesson.path} path" in text, where
-    assert f"<h1>{lesson.title}</h1>" in html.replace("&#39;", "'").replace("&#34;", "\"").replace("&amp;", "&"), where
+    assert f"<h1>{lesson.title}</h1>" in html.replace("&#39;", "'").replace("&#34;", '"').replace(
+        "&amp;", "&"
+    ), where
     assert "Carried in" in text and "Today you ship" in text, where
     for carried in lesson.carried_in:
         assert f"<code>{carried.module}</code>" in html, (where, carried.module)
@@ -654,14 +891,21 @@ def check_page_parts(html: str, lesson: sitebuild.Lesson, lessons: list[sitebuil
     assert anchors == [section.anchor for section in lesson.sections], where
     assert all(anchor in page.ids for anchor in anchors), where
     assert len(anchors) == len(sitebuild.REQUIRED_SECTIONS), where
-    assert html.count('<details class="self-check"') >= 1 and "<details class=\"self-check\" id" in html, where
-    assert f"../notebooks/{lesson.folder}.ipynb" in page.links and f"../sessions/{lesson.folder}/toy.py" in page.links, where
+    assert (
+        html.count('<details class="self-check"') >= 1 and '<details class="self-check" id' in html
+    ), where
+    assert (
+        f"../notebooks/{lesson.folder}.ipynb" in page.links
+        and f"../sessions/{lesson.folder}/toy.py" in page.links
+    ), where
     i = [other.page for other in lessons].index(lesson.page)
     if i > 0:
         assert f'rel="prev" href="{lessons[i - 1].page}"' in html, where
     if i + 1 < len(lessons):
         assert f'rel="next" href="{lessons[i + 1].page}"' in html, where
-    assert f"Generated by tools/build.py from <a href=\"../{lesson.rel}\">{lesson.rel}</a>" in html, where
+    assert f'Generated by tools/build.py from <a href="../{lesson.rel}">{lesson.rel}</a>' in html, (
+        where
+    )
 
 
 def test_every_fixture_page_holds_every_part(built) -> None:
@@ -682,15 +926,29 @@ def test_real_site_builds_with_a_page_per_session(tmp_path: Path) -> None:
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     index_text = text_of(index)
     assert len(report.lessons) == len(REAL_LESSONS)
-    assert sitebuild.COURSE_NAME in index_text and "Learner path" in index_text and "Instructor path" in index_text
+    assert (
+        sitebuild.COURSE_NAME in index_text
+        and "Learner path" in index_text
+        and "Instructor path" in index_text
+    )
     assert all(f"{name.capitalize()} path" in index_text for name in ("setup", "core", "harness"))
     for lesson in report.lessons:
         # the index: every session, linked, with its time estimate and what it ships
         assert f'href="{lesson.page}"' in index
-        assert " · ".join(f"{value} {label}" for label, value in
-                          [("reading", lesson.time["reading"]), ("notebook", lesson.time["notebook"]),
-                           ("self-check", lesson.time["self_check"])]) in index_text, lesson.page
-        assert all(f"<code>{shipped.module}</code>" in index for shipped in lesson.ships), lesson.page
+        assert (
+            " · ".join(
+                f"{value} {label}"
+                for label, value in [
+                    ("reading", lesson.time["reading"]),
+                    ("notebook", lesson.time["notebook"]),
+                    ("self-check", lesson.time["self_check"]),
+                ]
+            )
+            in index_text
+        ), lesson.page
+        assert all(f"<code>{shipped.module}</code>" in index for shipped in lesson.ships), (
+            lesson.page
+        )
         html = (tmp_path / "site" / lesson.page).read_text(encoding="utf-8")
         check_page_parts(html, lesson, report.lessons)
         assert "<script" not in html and not _loads_from_the_network(html), lesson.page
@@ -701,8 +959,10 @@ def test_two_lessons_with_one_number_are_reported(tmp_path: Path) -> None:
     write_lesson(tmp_path, 7, "retry", front=front_matter(7, "retry"))
     problems = failure(tmp_path)
     # the syllabus names one folder per session, so the second one is the one at fault
-    assert ("sessions/s07-retry/lesson.md: field 'slug': is 'retry' but cafe/course/syllabus.py names session 7 "
-            "'repair-loop': the folder must be sessions/s07-repair-loop") in problems
+    assert (
+        "sessions/s07-retry/lesson.md: field 'slug': is 'retry' but cafe/course/syllabus.py names session 7 "
+        "'repair-loop': the folder must be sessions/s07-repair-loop"
+    ) in problems
 
 
 def test_lesson_slug_or_number_outside_the_syllabus_is_reported(tmp_path: Path) -> None:
@@ -710,10 +970,14 @@ def test_lesson_slug_or_number_outside_the_syllabus_is_reported(tmp_path: Path) 
     write_lesson(tmp_path, 2, "checks", front=front_matter(2, "checks"))
     write_lesson(tmp_path, 16, "more", front=front_matter(16, "more", path="harness"))
     problems = failure(tmp_path)
-    assert ("sessions/s02-checks/lesson.md: field 'slug': is 'checks' but cafe/course/syllabus.py names session 2 "
-            "'evals': the folder must be sessions/s02-evals") in problems
-    assert ("sessions/s16-more/lesson.md: field 'number': session 16 is not in cafe/course/syllabus.py, which runs "
-            "0 to 15; add the session there first") in problems
+    assert (
+        "sessions/s02-checks/lesson.md: field 'slug': is 'checks' but cafe/course/syllabus.py names session 2 "
+        "'evals': the folder must be sessions/s02-evals"
+    ) in problems
+    assert (
+        "sessions/s16-more/lesson.md: field 'number': session 16 is not in cafe/course/syllabus.py, which runs "
+        "0 to 15; add the session there first"
+    ) in problems
 
 
 def test_link_to_a_lesson_that_failed_says_to_fix_that_lesson(tmp_path: Path) -> None:
@@ -721,8 +985,11 @@ def test_link_to_a_lesson_that_failed_says_to_fix_that_lesson(tmp_path: Path) ->
     write_lesson(tmp_path, 0, "setup", front=front_matter(0, "setup", ships=_DROP))
     problems = "\n".join(failure(tmp_path))
     assert "sessions/s00-setup/lesson.md: field 'ships': missing" in problems
-    assert ("sessions/s01-agent-loop/lesson.md: link '../s00-setup/lesson.md#the-hook' (line" in problems
-            and "sessions/s00-setup/lesson.md did not build" in problems)
+    assert (
+        "sessions/s01-agent-loop/lesson.md: link '../s00-setup/lesson.md#the-hook' (line"
+        in problems
+        and "sessions/s00-setup/lesson.md did not build" in problems
+    )
 
 
 def test_the_build_is_deterministic(tmp_path: Path) -> None:
@@ -758,16 +1025,24 @@ def _figure(html: str) -> str:
 
 def test_every_written_session_has_a_diagram_source() -> None:
     assert REAL_LESSONS
-    missing = [str(path.parent.relative_to(ROOT)) for path in REAL_LESSONS if not (path.parent / "diagram.dot").exists()]
-    assert not missing, f"sessions without a diagram.dot (docs/AUTHORING.md, 'The diagram'): {missing}"
+    missing = [
+        str(path.parent.relative_to(ROOT))
+        for path in REAL_LESSONS
+        if not (path.parent / "diagram.dot").exists()
+    ]
+    assert not missing, (
+        f"sessions without a diagram.dot (docs/AUTHORING.md, 'The diagram'): {missing}"
+    )
 
 
 def test_a_missing_diagram_names_the_file_and_the_fix(tmp_path: Path) -> None:
     write_course(tmp_path)
     write_lesson(tmp_path, 1, "agent-loop", diagram=None)
     (tmp_path / "sessions" / "s01-agent-loop" / "diagram.dot").unlink()
-    assert ("sessions/s01-agent-loop/diagram.dot: diagram: missing: every session has one Graphviz diagram of its "
-            "loop or seam (docs/AUTHORING.md, 'The diagram')") in failure(tmp_path)
+    assert (
+        "sessions/s01-agent-loop/diagram.dot: diagram: missing: every session has one Graphviz diagram of its "
+        "loop or seam (docs/AUTHORING.md, 'The diagram')"
+    ) in failure(tmp_path)
 
 
 def test_a_diagram_graphviz_cannot_draw_fails_the_build_naming_the_file(tmp_path: Path) -> None:
@@ -776,8 +1051,13 @@ def test_a_diagram_graphviz_cannot_draw_fails_the_build_naming_the_file(tmp_path
     write_lesson(tmp_path, 7, "repair-loop", diagram="digraph broken { ask -> ; }\n")
     problems = failure(tmp_path)
     assert len(problems) == 1, problems
-    assert problems[0].startswith("sessions/s07-repair-loop/diagram.dot: diagram: Graphviz cannot draw it: ")
-    assert "syntax error" in problems[0] and "dot -Tsvg sessions/s07-repair-loop/diagram.dot" in problems[0]
+    assert problems[0].startswith(
+        "sessions/s07-repair-loop/diagram.dot: diagram: Graphviz cannot draw it: "
+    )
+    assert (
+        "syntax error" in problems[0]
+        and "dot -Tsvg sessions/s07-repair-loop/diagram.dot" in problems[0]
+    )
 
 
 def test_the_diagram_is_drawn_inline_under_the_theory_heading(built) -> None:
@@ -792,16 +1072,25 @@ def test_the_diagram_is_drawn_inline_under_the_theory_heading(built) -> None:
     assert 'href="s07-repair-loop-diagram.svg">Open it full size</a>' in figure
     assert (out / "s07-repair-loop-diagram.svg").read_text(encoding="utf-8").startswith("<?xml")
     theory = html.index('<section class="lesson-section" id="the-theory-in-depth">')
-    assert theory < html.index('<figure class="diagram"') < html.index('id="build-in-the-notebook-predict-first"')
+    assert (
+        theory
+        < html.index('<figure class="diagram"')
+        < html.index('id="build-in-the-notebook-predict-first"')
+    )
     assert html.count('<figure class="diagram"') == 1
 
 
-def test_without_graphviz_the_page_shows_the_source_and_how_to_install_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_graphviz_the_page_shows_the_source_and_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = write_course(tmp_path / "course")
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no `dot` anywhere
     report = build_site(root, tmp_path / "site")
     assert report.ok and len(report.undrawn) == 4
-    assert "4 diagram(s) shown as their source text" in report.summary() and "sudo apt-get install graphviz" in report.summary()
+    assert (
+        "4 diagram(s) shown as their source text" in report.summary()
+        and "sudo apt-get install graphviz" in report.summary()
+    )
     figure = _figure((tmp_path / "site" / "s07-repair-loop.html").read_text(encoding="utf-8"))
     assert "<svg" not in figure and "sudo apt-get install graphviz" in figure
     assert "full size" not in figure and not list((tmp_path / "site").glob("*.svg"))
@@ -831,7 +1120,13 @@ def test_a_readme_without_the_instructor_command_is_a_problem(tmp_path: Path) ->
     write_course(tmp_path)
     fixture_index = tmp_path / "site" / "index.html"
     build_site(tmp_path, tmp_path / "site")
-    assert "<code>pytest --nbval-lax --fixture-flag notebooks/</code>" in fixture_index.read_text(encoding="utf-8")
-    (tmp_path / "README.md").write_text("# Fixture course\n\n## The instructor path\n\nRun the tests.\n", encoding="utf-8")
-    assert ("README.md: section '## The instructor path': needs a ```bash block whose `pytest ...` line checks every "
-            "notebook; the site's instructor path quotes it") in failure(tmp_path)
+    assert "<code>pytest --nbval-lax --fixture-flag notebooks/</code>" in fixture_index.read_text(
+        encoding="utf-8"
+    )
+    (tmp_path / "README.md").write_text(
+        "# Fixture course\n\n## The instructor path\n\nRun the tests.\n", encoding="utf-8"
+    )
+    assert (
+        "README.md: section '## The instructor path': needs a ```bash block whose `pytest ...` line checks every "
+        "notebook; the site's instructor path quotes it"
+    ) in failure(tmp_path)

@@ -37,9 +37,9 @@ import os
 import shutil
 import sys
 import threading
+from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -104,7 +104,9 @@ def _serve(site: Path, repo: Path) -> tuple[ThreadingHTTPServer, str]:
 
 
 @pytest.fixture(scope="module", params=["fixture", "real"])
-def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+def served(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict]:
     """A built site behind a loopback server: the fixture course, then the real sessions."""
     if request.param == "fixture":
         repo = write_course(tmp_path_factory.mktemp("course"))
@@ -121,13 +123,21 @@ def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         problems = ""
     if problems:
         pytest.fail(f"the {request.param} site does not build:\n{problems}", pytrace=False)
-    shots = Path(os.environ.get("CAFE_SCREENSHOT_DIR") or tmp_path_factory.mktemp("screenshots")) / request.param
+    shots = (
+        Path(os.environ.get("CAFE_SCREENSHOT_DIR") or tmp_path_factory.mktemp("screenshots"))
+        / request.param
+    )
     shots.mkdir(parents=True, exist_ok=True)
     server, base = _serve(out, repo)
     print(f"\nscreenshots of the {request.param} site: {shots}")
     try:
-        yield {"name": request.param, "base": base, "report": report, "shots": shots,
-               "full_pages": bool(os.environ.get("CAFE_SCREENSHOT_DIR"))}
+        yield {
+            "name": request.param,
+            "base": base,
+            "report": report,
+            "shots": shots,
+            "full_pages": bool(os.environ.get("CAFE_SCREENSHOT_DIR")),
+        }
     finally:
         server.shutdown()
         server.server_close()
@@ -142,14 +152,21 @@ def no_browser(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> pytest.Monkey
     return monkeypatch
 
 
-def test_missing_chromium_skips_on_a_learners_machine_and_says_how_to_install_it(no_browser) -> None:
-    with pytest.raises(pytest.skip.Exception, match="sudo apt-get install chromium chromium-driver"):
+def test_missing_chromium_skips_on_a_learners_machine_and_says_how_to_install_it(
+    no_browser,
+) -> None:
+    with pytest.raises(
+        pytest.skip.Exception, match="sudo apt-get install chromium chromium-driver"
+    ):
         locate_browser()
 
 
 def test_missing_chromium_fails_where_the_browser_is_required(no_browser) -> None:
     no_browser.setenv("CAFE_REQUIRE_BROWSER", "1")
-    with pytest.raises(pytest.fail.Exception, match="requires the browser test.*apt-get install chromium chromium-driver"):
+    with pytest.raises(
+        pytest.fail.Exception,
+        match="requires the browser test.*apt-get install chromium chromium-driver",
+    ):
         locate_browser()
     no_browser.delenv("CAFE_REQUIRE_BROWSER")
     no_browser.setenv("CI", "true")
@@ -170,12 +187,16 @@ def test_skip_browser_skips_on_purpose_but_not_where_required(no_browser) -> Non
 
 
 def _viewport(driver, size: tuple[int, int], mobile: bool) -> None:
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile},
+    )
 
 
 def _screenshot(driver, path: Path, full_page: bool = False) -> None:
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": full_page})
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": full_page}
+    )
     path.write_bytes(base64.b64decode(shot["data"]))
 
 
@@ -183,8 +204,12 @@ def _no_sideways_scroll(driver, width: int) -> None:
     # Compare with the device width, not window.innerWidth: a mobile browser zooms out to fit an
     # overflowing page, and innerWidth then grows to match the overflow.
     layout = driver.execute_script("return document.documentElement.clientWidth")
-    assert layout == width, f"the layout viewport is {layout}px, expected {width}px (meta viewport missing?)"
-    scroll = driver.execute_script("return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+    assert layout == width, (
+        f"the layout viewport is {layout}px, expected {width}px (meta viewport missing?)"
+    )
+    scroll = driver.execute_script(
+        "return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+    )
     wide = driver.execute_script("""
         const w = document.documentElement.clientWidth; const out = [];
         for (const el of document.querySelectorAll('body *')) {
@@ -192,7 +217,9 @@ def _no_sideways_scroll(driver, width: int) -> None:
           if (r.right > w + 1) out.push(el.tagName + '.' + el.className);
         }
         return out.slice(0, 5);""")
-    assert scroll <= width, f"page scrolls sideways at {width}px: scrollWidth {scroll}; too wide: {wide}"
+    assert scroll <= width, (
+        f"page scrolls sideways at {width}px: scrollWidth {scroll}; too wide: {wide}"
+    )
 
 
 # Text that sits on the screen edge: headings, paragraphs, list items, summaries outside a box that
@@ -210,11 +237,15 @@ EDGE_CHECK = """
 
 def _text_clear_of_the_edges(driver, page: str, width: int, margin: int = 8) -> None:
     touching = driver.execute_script(EDGE_CHECK, margin)
-    assert not touching, f"{page} at {width}px: text closer than {margin}px to the screen edge: {touching}"
+    assert not touching, (
+        f"{page} at {width}px: text closer than {margin}px to the screen edge: {touching}"
+    )
     squeezed = driver.execute_script("""
         return Array.from(document.querySelectorAll('.scroll.stack'))
           .filter(box => box.scrollWidth > box.clientWidth + 1).length""")
-    assert not squeezed, f"{page} at {width}px: {squeezed} prose table(s) still wider than the screen"
+    assert not squeezed, (
+        f"{page} at {width}px: {squeezed} prose table(s) still wider than the screen"
+    )
 
 
 # Where a reader would click: the element's centre, scrolled into view, must hit the element itself.
@@ -231,32 +262,63 @@ ON_TOP = """
 def _click_where_seen(driver, element, what: str) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
 
-    assert driver.execute_script(ON_TOP, element), f"{what} is not visible where a reader would click it"
-    box = driver.execute_script("const r = arguments[0].getClientRects()[0]; "
-                                "return [r.left + r.width / 2, r.top + r.height / 2]", element)
-    ActionChains(driver, duration=0).move_by_offset(0, 0).perform()  # pointer to the corner, no 250 ms glide
-    driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mousePressed", "x": box[0], "y": box[1], "button": "left", "clickCount": 1})
-    driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": box[0], "y": box[1], "button": "left", "clickCount": 1})
+    assert driver.execute_script(ON_TOP, element), (
+        f"{what} is not visible where a reader would click it"
+    )
+    box = driver.execute_script(
+        "const r = arguments[0].getClientRects()[0]; "
+        "return [r.left + r.width / 2, r.top + r.height / 2]",
+        element,
+    )
+    ActionChains(driver, duration=0).move_by_offset(
+        0, 0
+    ).perform()  # pointer to the corner, no 250 ms glide
+    driver.execute_cdp_cmd(
+        "Input.dispatchMouseEvent",
+        {"type": "mousePressed", "x": box[0], "y": box[1], "button": "left", "clickCount": 1},
+    )
+    driver.execute_cdp_cmd(
+        "Input.dispatchMouseEvent",
+        {"type": "mouseReleased", "x": box[0], "y": box[1], "button": "left", "clickCount": 1},
+    )
 
 
 def _lesson_first_on_a_phone(driver, page: str) -> None:
     from selenium.webdriver.common.by import By
 
-    top = driver.execute_script("return document.querySelector('.lesson-section h2').getBoundingClientRect().top")
-    assert 0 < top < PHONE[1] - 40, (f"{page} at {PHONE[0]}px: the lesson's first heading starts {top:.0f}px down, "
-                                      f"below the first screen ({PHONE[1]}px)")
+    top = driver.execute_script(
+        "return document.querySelector('.lesson-section h2').getBoundingClientRect().top"
+    )
+    assert 0 < top < PHONE[1] - 40, (
+        f"{page} at {PHONE[0]}px: the lesson's first heading starts {top:.0f}px down, "
+        f"below the first screen ({PHONE[1]}px)"
+    )
     folds = driver.find_elements(By.CSS_SELECTOR, "details.fold")
-    assert len(folds) == 3 and all(fold.get_attribute("open") is None for fold in folds), f"{page}: a fold starts open"
+    assert len(folds) == 3 and all(fold.get_attribute("open") is None for fold in folds), (
+        f"{page}: a fold starts open"
+    )
     entries = driver.find_elements(By.CSS_SELECTOR, "nav.toc a")
-    assert not any(driver.execute_script(ON_TOP, entry) for entry in entries), f"{page}: contents shown unfolded"
+    assert not any(driver.execute_script(ON_TOP, entry) for entry in entries), (
+        f"{page}: contents shown unfolded"
+    )
     driver.execute_script("window.scrollTo(0, 0)")
-    _click_where_seen(driver, driver.find_element(By.CSS_SELECTOR, "#page-on-this-page > summary"), f"{page}: 'On this page'")
+    _click_where_seen(
+        driver,
+        driver.find_element(By.CSS_SELECTOR, "#page-on-this-page > summary"),
+        f"{page}: 'On this page'",
+    )
     last = entries[-1]
     anchor = last.get_attribute("href").split("#", 1)[1]
     _click_where_seen(driver, last, f"{page}: the contents entry #{anchor}")
-    assert driver.execute_script("return location.hash") == f"#{anchor}", f"{page} on a phone: clicking {anchor}"
-    top = driver.execute_script(f"return document.getElementById({anchor!r}).getBoundingClientRect().top")
-    assert 0 <= top < PHONE[1], f"{page} on a phone: section #{anchor} is not in view after the click (top={top})"
+    assert driver.execute_script("return location.hash") == f"#{anchor}", (
+        f"{page} on a phone: clicking {anchor}"
+    )
+    top = driver.execute_script(
+        f"return document.getElementById({anchor!r}).getBoundingClientRect().top"
+    )
+    assert 0 <= top < PHONE[1], (
+        f"{page} on a phone: section #{anchor} is not in view after the click (top={top})"
+    )
 
 
 def _diagram_is_readable(driver, page: str, width: int) -> None:
@@ -269,12 +331,21 @@ def _diagram_is_readable(driver, page: str, width: int) -> None:
         const box = s.closest('.diagram-box'), w = s.getBoundingClientRect().width;
         return [w / (s.viewBox.baseVal.width * 4 / 3), w <= box.clientWidth + 1];""")
     if width == DESKTOP[0]:
-        assert 0.65 <= scale <= 1.01, f"{page} at {width}px: the diagram is drawn at {scale:.2f} of its size"
+        assert 0.65 <= scale <= 1.01, (
+            f"{page} at {width}px: the diagram is drawn at {scale:.2f} of its size"
+        )
         return
-    assert fits and scale <= 1.01, f"{page} at {width}px: the diagram does not fit the screen (scale {scale:.2f})"
+    assert fits and scale <= 1.01, (
+        f"{page} at {width}px: the diagram does not fit the screen (scale {scale:.2f})"
+    )
     link = driver.find_element(By.CSS_SELECTOR, "figure.diagram figcaption a")
-    status = driver.execute_script("return fetch(arguments[0], {method: 'HEAD'}).then(r => r.status)", link.get_attribute("href"))
-    assert link.text == "Open it full size" and status == 200, f"{page}: the full-size diagram link answered {status}"
+    status = driver.execute_script(
+        "return fetch(arguments[0], {method: 'HEAD'}).then(r => r.status)",
+        link.get_attribute("href"),
+    )
+    assert link.text == "Open it full size" and status == 200, (
+        f"{page}: the full-size diagram link answered {status}"
+    )
 
 
 def _pages(served: dict) -> list[str]:
@@ -297,9 +368,14 @@ def test_every_page_navigates_scrolls_toggles_and_fits_a_phone(driver, served) -
             _screenshot(driver, shots / f"{page[:-5]}-desktop-full.png", full_page=True)
 
         if page == "index.html":
-            links = {a.get_attribute("href").rsplit("/", 1)[-1] for a in driver.find_elements(By.CSS_SELECTOR, "li.session h3 a")}
+            links = {
+                a.get_attribute("href").rsplit("/", 1)[-1]
+                for a in driver.find_elements(By.CSS_SELECTOR, "li.session h3 a")
+            }
             assert links == {lesson.page for lesson in lessons}, "index does not link every session"
-            driver.find_element(By.LINK_TEXT, f"Session {lessons[0].number:02d} · {lessons[0].title}").click()
+            driver.find_element(
+                By.LINK_TEXT, f"Session {lessons[0].number:02d} · {lessons[0].title}"
+            ).click()
             assert driver.current_url == base + lessons[0].page
         else:
             _check_lesson_page(driver, base, page, lessons)
@@ -325,9 +401,11 @@ def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
 
     i = [lesson.page for lesson in lessons].index(page)
     # previous / next / index, from the top pager
-    for css, expected in (("nav.pager-top a.prev", lessons[i - 1].page if i else None),
-                          ("nav.pager-top a.next", lessons[i + 1].page if i + 1 < len(lessons) else None),
-                          ("nav.pager-top a.up", "index.html")):
+    for css, expected in (
+        ("nav.pager-top a.prev", lessons[i - 1].page if i else None),
+        ("nav.pager-top a.next", lessons[i + 1].page if i + 1 < len(lessons) else None),
+        ("nav.pager-top a.up", "index.html"),
+    ):
         found = driver.find_elements(By.CSS_SELECTOR, css)
         if expected is None:
             assert not found, f"{page}: {css} should not exist"
@@ -340,11 +418,15 @@ def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
 
     # the course name in the header leads to the index; the module list links the written sessions
     driver.find_element(By.CSS_SELECTOR, "header.site-header a.course").click()
-    assert driver.current_url == base + "index.html", f"{page}: the course name went to {driver.current_url}"
+    assert driver.current_url == base + "index.html", (
+        f"{page}: the course name went to {driver.current_url}"
+    )
     driver.back()
     current = driver.find_elements(By.CSS_SELECTOR, "nav.modules li.current")
     number = lessons[i].number
-    assert len(current) == (1 if 1 <= number <= 15 else 0), f"{page}: {len(current)} modules marked current"
+    assert len(current) == (1 if 1 <= number <= 15 else 0), (
+        f"{page}: {len(current)} modules marked current"
+    )
     others = driver.find_elements(By.CSS_SELECTOR, "nav.modules li a")
     if others:
         target = others[0].get_attribute("href").rsplit("/", 1)[-1]
@@ -355,14 +437,22 @@ def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
 
     # on this page: each entry lands on its section
     entries = driver.find_elements(By.CSS_SELECTOR, "nav.toc a")
-    assert len(entries) == len(sitebuild.REQUIRED_SECTIONS), f"{page}: on-this-page has {len(entries)} entries"
+    assert len(entries) == len(sitebuild.REQUIRED_SECTIONS), (
+        f"{page}: on-this-page has {len(entries)} entries"
+    )
     for entry in entries:
         anchor = entry.get_attribute("href").split("#", 1)[1]
         _click_where_seen(driver, entry, f"{page}: the contents entry #{anchor}")
-        assert driver.execute_script("return location.hash") == f"#{anchor}", f"{page}: clicking {anchor}"
-        top = driver.execute_script(f"return document.getElementById({anchor!r}).getBoundingClientRect().top")
+        assert driver.execute_script("return location.hash") == f"#{anchor}", (
+            f"{page}: clicking {anchor}"
+        )
+        top = driver.execute_script(
+            f"return document.getElementById({anchor!r}).getBoundingClientRect().top"
+        )
         height = driver.execute_script("return window.innerHeight")
-        assert 0 <= top < height, f"{page}: section #{anchor} is not in view after the click (top={top})"
+        assert 0 <= top < height, (
+            f"{page}: section #{anchor} is not in view after the click (top={top})"
+        )
 
     # a self-check answer: collapsed, opened by its question, closed again
     details = driver.find_elements(By.CSS_SELECTOR, "details.self-check")
@@ -370,10 +460,14 @@ def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
     first = details[0]
     answer = first.find_element(By.CSS_SELECTOR, ".answer")
     summary = first.find_element(By.TAG_NAME, "summary")
-    assert first.get_attribute("open") is None and not answer.is_displayed(), f"{page}: answer shown before a click"
+    assert first.get_attribute("open") is None and not answer.is_displayed(), (
+        f"{page}: answer shown before a click"
+    )
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
     summary.click()
-    assert first.get_attribute("open") is not None and answer.is_displayed(), f"{page}: the question did not open"
+    assert first.get_attribute("open") is not None and answer.is_displayed(), (
+        f"{page}: the question did not open"
+    )
     summary.click()
     assert first.get_attribute("open") is None, f"{page}: the question did not close"
 
@@ -382,5 +476,6 @@ def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
         for link in driver.find_elements(By.CSS_SELECTOR, css):
             href = link.get_attribute("href")
             status = driver.execute_script(
-                "return fetch(arguments[0], {method: 'HEAD'}).then(r => r.status)", href)
+                "return fetch(arguments[0], {method: 'HEAD'}).then(r => r.status)", href
+            )
             assert status == 200, f"{page}: {href} answered {status}"

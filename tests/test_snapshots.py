@@ -6,8 +6,16 @@ import subprocess
 
 import pytest
 
-from cafe.monitors.snapshots import (ABSENT, AT_HEAD, SnapshotStore, blob_hash, can_restore, fingerprint, mutated_since,
-                            restore)
+from cafe.monitors.snapshots import (
+    ABSENT,
+    AT_HEAD,
+    SnapshotStore,
+    blob_hash,
+    can_restore,
+    fingerprint,
+    mutated_since,
+    restore,
+)
 from cafe.world.workbench import open_workbench
 
 
@@ -34,35 +42,80 @@ def test_fingerprint_lists_changed_new_and_deleted_files_with_git_hashes(bench):
     (bench.root / "notes" / "a.txt").write_text("new\n", encoding="utf-8")
     (bench.root / "pytest.ini").unlink()
     found = fingerprint(bench.root)
-    git_hash = subprocess.run(["git", "hash-object", "bill.py"], cwd=bench.root, capture_output=True, text=True)
-    assert dict(found) == {"bill.py": git_hash.stdout.strip(), "notes/a.txt": blob_hash(b"new\n"),
-                           "pytest.ini": ABSENT}
+    git_hash = subprocess.run(
+        ["git", "hash-object", "bill.py"], cwd=bench.root, capture_output=True, text=True
+    )
+    assert dict(found) == {
+        "bill.py": git_hash.stdout.strip(),
+        "notes/a.txt": blob_hash(b"new\n"),
+        "pytest.ini": ABSENT,
+    }
 
 
 def test_fingerprint_of_a_clean_tree_is_empty(bench):
     assert dict(fingerprint(bench.root)) == {}
 
 
-@pytest.mark.parametrize("green, now, mutated", [
-    ({}, {}, set()), ({"a": "h1"}, {"a": "h1"}, set()), ({"a": "h1"}, {"a": "h2"}, {"a"}),
-    ({}, {"b": "h1"}, {"b"}), ({"c": "h1"}, {}, {"c"}), ({"d": ABSENT}, {"d": ABSENT}, set()),
-])
+@pytest.mark.parametrize(
+    "green, now, mutated",
+    [
+        ({}, {}, set()),
+        ({"a": "h1"}, {"a": "h1"}, set()),
+        ({"a": "h1"}, {"a": "h2"}, {"a"}),
+        ({}, {"b": "h1"}, {"b"}),
+        ({"c": "h1"}, {}, {"c"}),
+        ({"d": ABSENT}, {"d": ABSENT}, set()),
+    ],
+)
 def test_mutated_since_is_anything_changed_added_or_removed(green, now, mutated):
     assert mutated_since(green, now) == mutated
 
 
-@pytest.mark.parametrize("green, now, captured, allowed", [
-    (None, {}, {}, False),                                       # not a repository at green
-    ({}, None, {}, False),                                       # not a repository at the abort
-    ({}, {}, {}, True),                                          # nothing changed: nothing to put back
-    ({}, {"bill.py": "h2"}, {"bill.py": AT_HEAD}, True),         # harness edit of a clean file
-    ({"bill.py": "h1"}, {"bill.py": "h2"}, {"bill.py": "h1"}, True),  # harness edit of a green edit
-    ({}, {"bill.py": "h2", "check_bill.py": "h3"}, {"bill.py": AT_HEAD}, False),  # one uncaptured file
-    ({"bill.py": "h1"}, {"bill.py": "h2"}, {"bill.py": "h0"}, False),  # capture is not the green content
-    ({}, {"new.py": "h1"}, {"new.py": AT_HEAD}, True),           # created by the harness (absent at HEAD too)
-    ({"gone.py": ABSENT}, {"gone.py": "h1"}, {"gone.py": ABSENT}, True),  # deleted at green, then re-created
-    ({"old.txt": "h9"}, {"old.txt": "h9", "bill.py": "h2"}, {"bill.py": AT_HEAD}, True),  # dirty work unchanged
-])
+@pytest.mark.parametrize(
+    "green, now, captured, allowed",
+    [
+        (None, {}, {}, False),  # not a repository at green
+        ({}, None, {}, False),  # not a repository at the abort
+        ({}, {}, {}, True),  # nothing changed: nothing to put back
+        ({}, {"bill.py": "h2"}, {"bill.py": AT_HEAD}, True),  # harness edit of a clean file
+        (
+            {"bill.py": "h1"},
+            {"bill.py": "h2"},
+            {"bill.py": "h1"},
+            True,
+        ),  # harness edit of a green edit
+        (
+            {},
+            {"bill.py": "h2", "check_bill.py": "h3"},
+            {"bill.py": AT_HEAD},
+            False,
+        ),  # one uncaptured file
+        (
+            {"bill.py": "h1"},
+            {"bill.py": "h2"},
+            {"bill.py": "h0"},
+            False,
+        ),  # capture is not the green content
+        (
+            {},
+            {"new.py": "h1"},
+            {"new.py": AT_HEAD},
+            True,
+        ),  # created by the harness (absent at HEAD too)
+        (
+            {"gone.py": ABSENT},
+            {"gone.py": "h1"},
+            {"gone.py": ABSENT},
+            True,
+        ),  # deleted at green, then re-created
+        (
+            {"old.txt": "h9"},
+            {"old.txt": "h9", "bill.py": "h2"},
+            {"bill.py": AT_HEAD},
+            True,
+        ),  # dirty work unchanged
+    ],
+)
 def test_can_restore_only_when_every_mutated_path_can_be_put_back(green, now, captured, allowed):
     assert can_restore(green, now, captured) is allowed
 
@@ -74,7 +127,9 @@ def test_restore_puts_harness_edits_back_to_the_green_tree(bench):
     harness_write(bench, store, "bill.py", "broken version\n")
     harness_write(bench, store, "helper.py", "new file\n")
     assert restore(bench.root, at_green, store, mark) == ("bill.py", "helper.py")
-    assert (bench.root / "bill.py").read_text() == "green version\n" and not (bench.root / "helper.py").exists()
+    assert (bench.root / "bill.py").read_text() == "green version\n" and not (
+        bench.root / "helper.py"
+    ).exists()
     assert dict(fingerprint(bench.root)) == dict(at_green)
 
 
@@ -86,7 +141,10 @@ def test_restore_declines_a_shell_side_edit_and_touches_nothing(bench):
     subprocess.run(["sed", "-i", "s/1000/1001/", "check_bill.py"], cwd=bench.root, check=True)
     before = dict(fingerprint(bench.root))
     assert restore(bench.root, at_green, store, mark) == ()
-    assert dict(fingerprint(bench.root)) == before and (bench.root / "bill.py").read_text() == "broken version\n"
+    assert (
+        dict(fingerprint(bench.root)) == before
+        and (bench.root / "bill.py").read_text() == "broken version\n"
+    )
 
 
 def test_restore_declines_a_file_a_redirect_created(bench):
@@ -95,25 +153,34 @@ def test_restore_declines_a_file_a_redirect_created(bench):
     harness_write(bench, store, "bill.py", "broken\n")
     subprocess.run(["bash", "-c", "echo scratch > notes.txt"], cwd=bench.root, check=True)
     assert restore(bench.root, at_green, store, mark) == ()
-    assert (bench.root / "notes.txt").exists() and (bench.root / "bill.py").read_text() == "broken\n"
+    assert (bench.root / "notes.txt").exists() and (
+        bench.root / "bill.py"
+    ).read_text() == "broken\n"
 
 
 def test_restore_declines_when_the_shell_edited_a_file_before_the_harness_captured_it(bench):
     store = SnapshotStore()
     at_green, mark = fingerprint(bench.root), store.mark()
     subprocess.run(["sed", "-i", "s/share/part/", "bill.py"], cwd=bench.root, check=True)
-    harness_write(bench, store, "bill.py", "broken\n")  # its capture holds the sed's version, not green's
+    harness_write(
+        bench, store, "bill.py", "broken\n"
+    )  # its capture holds the sed's version, not green's
     assert restore(bench.root, at_green, store, mark) == ()
 
 
 def test_restore_leaves_work_that_was_dirty_before_the_run_alone(bench):
-    (bench.root / "pytest.ini").write_text("[pytest]\n# the owner's own uncommitted change\n", encoding="utf-8")
+    (bench.root / "pytest.ini").write_text(
+        "[pytest]\n# the owner's own uncommitted change\n", encoding="utf-8"
+    )
     (bench.root / "scratch.txt").write_text("mine\n", encoding="utf-8")
     store = SnapshotStore()
     at_green, mark = fingerprint(bench.root), store.mark()
     harness_write(bench, store, "bill.py", "broken\n")
     assert restore(bench.root, at_green, store, mark) == ("bill.py",)
-    assert "owner's own" in (bench.root / "pytest.ini").read_text() and (bench.root / "scratch.txt").exists()
+    assert (
+        "owner's own" in (bench.root / "pytest.ini").read_text()
+        and (bench.root / "scratch.txt").exists()
+    )
 
 
 def test_restore_declines_outside_a_repository(tmp_path):
@@ -126,5 +193,7 @@ def test_restore_declines_outside_a_repository(tmp_path):
 
 def test_blob_hash_matches_git_hash_object(bench):
     data = (bench.root / "bill.py").read_bytes()
-    git_hash = subprocess.run(["git", "hash-object", "bill.py"], cwd=bench.root, capture_output=True, text=True)
+    git_hash = subprocess.run(
+        ["git", "hash-object", "bill.py"], cwd=bench.root, capture_output=True, text=True
+    )
     assert blob_hash(data) == git_hash.stdout.strip() and blob_hash(None) == ABSENT

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from samples import notebook_outcomes
 from spoilers import find_spoilers
 
@@ -28,7 +27,7 @@ The run ends on retries_exhausted after three attempts.
 Predict the stop reason.
 """
 
-SPOILED_NOTEBOOK = '''# %% [markdown]
+SPOILED_NOTEBOOK = """# %% [markdown]
 # ## Why it ends on retries_exhausted
 
 # %% [markdown]
@@ -36,7 +35,7 @@ SPOILED_NOTEBOOK = '''# %% [markdown]
 
 # %%
 guess = course.predict("s99.stop_reason", "Which stop reason?", options=["passed", "retries_exhausted"])
-'''
+"""
 
 
 @pytest.mark.parametrize("folder", SESSIONS)
@@ -49,13 +48,25 @@ def test_spoilers_none_in_the_session_before_its_predictions(folder: str):
 
 
 def test_spoilers_found_in_a_lesson_a_notebook_text_and_a_heading():
-    found = find_spoilers({"s99.stop_reason": "retries_exhausted"}, SPOILED_LESSON, SPOILED_NOTEBOOK)
-    assert [line.split(": the ")[1].split(" ")[0] for line in found] == ["lesson", "notebook's", "heading"]
+    found = find_spoilers(
+        {"s99.stop_reason": "retries_exhausted"}, SPOILED_LESSON, SPOILED_NOTEBOOK
+    )
+    assert [line.split(": the ")[1].split(" ")[0] for line in found] == [
+        "lesson",
+        "notebook's",
+        "heading",
+    ]
 
 
 def test_spoilers_ignore_short_outcomes_that_any_text_contains():
-    assert find_spoilers({"s99.turns": "3", "s99.ok": "yes"}, "## The hook\n\n3 yes\n", "# %%\n"
-                         'a = course.predict("s99.turns", "?")\nb = course.predict("s99.ok", "?")\n') == []
+    assert (
+        find_spoilers(
+            {"s99.turns": "3", "s99.ok": "yes"},
+            "## The hook\n\n3 yes\n",
+            '# %%\na = course.predict("s99.turns", "?")\nb = course.predict("s99.ok", "?")\n',
+        )
+        == []
+    )
 
 
 def test_spoilers_found_after_the_build_section_are_fine():

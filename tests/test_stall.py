@@ -13,11 +13,21 @@ from dataclasses import replace
 import pytest
 
 from cafe.endpoint.client import make_client
-from cafe.stall.failure_state import CurrentFailure, FailureState, fold_diagnostic
 from cafe.loop.agent import ToolResult, TurnView, run_loop
+from cafe.stall.detector import (
+    MAX_STALL_WARNINGS,
+    STALL_KNOB_DEFAULTS,
+    STALL_PATTERNS,
+    DetectorState,
+    StallDetector,
+    StallReading,
+    Trip,
+    reset_action,
+    run_with_stall,
+    stall_config,
+)
+from cafe.stall.failure_state import CurrentFailure, FailureState, fold_diagnostic
 from cafe.stall.repeats import REPEATED_FAILURE_AFTER, RepeatCounters
-from cafe.stall.detector import (MAX_STALL_WARNINGS, STALL_KNOB_DEFAULTS, STALL_PATTERNS, DetectorState, StallDetector,
-                        StallReading, Trip, reset_action, run_with_stall, stall_config)
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
 
@@ -31,8 +41,16 @@ _DURATION = re.compile(r" in \d+(?:\.\d+)?s")
 def run_scenario(name, config=None, *, max_turns=None, rounds=6, max_verify_attempts=3, **kw):
     replies = scenario_replies(name, rounds=rounds)
     with open_workbench() as bench:
-        return run_with_stall(make_client(replies), ASK, bench.tools, verify=bench.verify, config=config,
-                              max_turns=max_turns or len(replies), max_verify_attempts=max_verify_attempts, **kw)
+        return run_with_stall(
+            make_client(replies),
+            ASK,
+            bench.tools,
+            verify=bench.verify,
+            config=config,
+            max_turns=max_turns or len(replies),
+            max_verify_attempts=max_verify_attempts,
+            **kw,
+        )
 
 
 def patterns(run):
@@ -45,17 +63,38 @@ def streaks(run):
 
 def steady(messages):
     """A transcript with pytest's timings removed, for comparing two runs."""
-    return [{**m, "content": _DURATION.sub("", m["content"]) if isinstance(m.get("content"), str) else m.get("content")}
-            for m in messages]
+    return [
+        {
+            **m,
+            "content": _DURATION.sub("", m["content"])
+            if isinstance(m.get("content"), str)
+            else m.get("content"),
+        }
+        for m in messages
+    ]
 
 
 def outcome(result):
     """Everything a run did, timings aside: how it ended, every turn's calls, results and nudges,
     the transcript, and the checks it spent."""
-    turns = [(t.turn, t.text, [(c.name, dict(c.arguments)) for c in t.calls],
-              [(r.name, r.ok, r.kind, r.forced, _DURATION.sub("", r.output)) for r in t.dispatch], t.nudges)
-             for t in result.turns]
-    return (result.stop_reason, result.detail, result.text, result.verify_attempts, turns, steady(result.messages))
+    turns = [
+        (
+            t.turn,
+            t.text,
+            [(c.name, dict(c.arguments)) for c in t.calls],
+            [(r.name, r.ok, r.kind, r.forced, _DURATION.sub("", r.output)) for r in t.dispatch],
+            t.nudges,
+        )
+        for t in result.turns
+    ]
+    return (
+        result.stop_reason,
+        result.detail,
+        result.text,
+        result.verify_attempts,
+        turns,
+        steady(result.messages),
+    )
 
 
 AWARE = stall_config(repair_aware=True)
@@ -66,10 +105,16 @@ AWARE_NO_MANDATE = stall_config(repair_aware=True, post_edit_reverify=False)
 
 
 def test_stall_knob_defaults_are_the_designs_and_read_only():
-    assert STALL_KNOB_DEFAULTS == {"repair_aware": False, "stuck_same_diagnostic_after": 3, "post_edit_reverify": True,
-                               "no_net_progress_extend_guard": False, "no_net_progress_extend_after": 3,
-                               "no_net_progress_hard_cap_after": 16, "reserved_terminal_verify": False,
-                               "reserved_terminal_verify_iterations": 2}
+    assert STALL_KNOB_DEFAULTS == {
+        "repair_aware": False,
+        "stuck_same_diagnostic_after": 3,
+        "post_edit_reverify": True,
+        "no_net_progress_extend_guard": False,
+        "no_net_progress_extend_after": 3,
+        "no_net_progress_hard_cap_after": 16,
+        "reserved_terminal_verify": False,
+        "reserved_terminal_verify_iterations": 2,
+    }
     config = stall_config()
     assert {k: getattr(config, k) for k in STALL_KNOB_DEFAULTS} == STALL_KNOB_DEFAULTS
     assert REPEATED_FAILURE_AFTER == 3
@@ -78,13 +123,19 @@ def test_stall_knob_defaults_are_the_designs_and_read_only():
 
 
 def test_stall_config_accepts_knobs_nested_under_repair_diagnostics():
-    config = stall_config({"repair_diagnostics": {"repair_aware": True, "stuck_same_diagnostic_after": 5}})
+    config = stall_config(
+        {"repair_diagnostics": {"repair_aware": True, "stuck_same_diagnostic_after": 5}}
+    )
     assert config.repair_aware is True and config.stuck_same_diagnostic_after == 5
 
 
 def test_stall_config_flat_knob_wins_over_nested():
-    config = stall_config({"stuck_same_diagnostic_after": 2,
-                           "repair_diagnostics": {"repair_aware": True, "stuck_same_diagnostic_after": 7}})
+    config = stall_config(
+        {
+            "stuck_same_diagnostic_after": 2,
+            "repair_diagnostics": {"repair_aware": True, "stuck_same_diagnostic_after": 7},
+        }
+    )
     assert config.stuck_same_diagnostic_after == 2
     assert config.repair_aware is True  # the nested block still supplies the knobs it alone sets
     assert stall_config({"repair_aware": False}, repair_aware=True).repair_aware is True
@@ -116,7 +167,16 @@ def test_edit_retest_thrash_trips_exactly_once():
     assert nudge.source == "stuck_same_diagnostic"
     assert "assert 999 == 1000" in nudge.text  # the nudge quotes the failing evidence
     assert nudge.text in [m["content"] for m in run.result.messages]
-    assert streaks(run)[:8] == [0, 1, 1, 2, 2, 3, 3, 4]  # edits hold the streak, failures advance it
+    assert streaks(run)[:8] == [
+        0,
+        1,
+        1,
+        2,
+        2,
+        3,
+        3,
+        4,
+    ]  # edits hold the streak, failures advance it
     assert run.stop_reason == "max_turns"
 
 
@@ -138,20 +198,35 @@ def test_productive_edit_resets_streak_and_never_trips():
     assert run.warnings == ()
     assert run.stop_reason == "done"
     assert max(streaks(run)) == 1  # every failure was a new one
-    with_mandate = run_scenario("productive", AWARE)  # the forced re-check and the model's own re-test agree
-    assert with_mandate.warnings == () and with_mandate.stop_reason == "done" and max(streaks(with_mandate)) == 2
-    signatures = {s.failure_state.last_diagnostic_signature for s in run.timeline if s.failure_state.last_diagnostic_class == "fail"}
+    with_mandate = run_scenario(
+        "productive", AWARE
+    )  # the forced re-check and the model's own re-test agree
+    assert (
+        with_mandate.warnings == ()
+        and with_mandate.stop_reason == "done"
+        and max(streaks(with_mandate)) == 2
+    )
+    signatures = {
+        s.failure_state.last_diagnostic_signature
+        for s in run.timeline
+        if s.failure_state.last_diagnostic_class == "fail"
+    }
     assert len(signatures) == 2  # 999 == 1000, then 1002 == 1000
 
 
 def test_success_clears_current_failure():
     run = run_scenario("productive", AWARE)
     assert run.stop_reason == "done" and run.current_failure is None
-    assert run.failure_state.last_diagnostic_class is None and run.failure_state.same_diagnostic_streak == 0
+    assert (
+        run.failure_state.last_diagnostic_class is None
+        and run.failure_state.same_diagnostic_streak == 0
+    )
 
 
 def test_stuck_stop_carries_current_failure():
-    config = stall_config(repair_aware=True, no_net_progress_extend_guard=True, no_net_progress_hard_cap_after=3)
+    config = stall_config(
+        repair_aware=True, no_net_progress_extend_guard=True, no_net_progress_hard_cap_after=3
+    )
     run = run_scenario("retest_only", config)
     assert run.stop_reason == "stuck"
     assert run.result.detail.startswith("no_net_progress_hard_cap")
@@ -180,17 +255,27 @@ def test_action_reset_preserves_the_model_in_a_run():
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", ["thrash", "productive", "varied_failures", "retest_only"])
 def test_repair_aware_off_is_a_no_op(scenario):
-    every_knob = stall_config(repair_aware=False, stuck_same_diagnostic_after=1, post_edit_reverify=True,
-                              no_net_progress_extend_guard=True, no_net_progress_extend_after=1,
-                              no_net_progress_hard_cap_after=1, reserved_terminal_verify=True,
-                              reserved_terminal_verify_iterations=5)
+    every_knob = stall_config(
+        repair_aware=False,
+        stuck_same_diagnostic_after=1,
+        post_edit_reverify=True,
+        no_net_progress_extend_guard=True,
+        no_net_progress_extend_after=1,
+        no_net_progress_hard_cap_after=1,
+        reserved_terminal_verify=True,
+        reserved_terminal_verify_iterations=5,
+    )
     off = run_scenario(scenario, every_knob, rounds=3)
     default = run_scenario(scenario, None, rounds=3)
     replies = scenario_replies(scenario, rounds=3)
     with open_workbench() as bench:
-        plain = run_loop(make_client(replies), ASK, bench.tools, verify=bench.verify, max_turns=len(replies))
+        plain = run_loop(
+            make_client(replies), ASK, bench.tools, verify=bench.verify, max_turns=len(replies)
+        )
     assert outcome(off.result) == outcome(default.result)
-    assert off.warnings == default.warnings and off.current_failure is None is default.current_failure
+    assert (
+        off.warnings == default.warnings and off.current_failure is None is default.current_failure
+    )
     if scenario == "retest_only":  # the blind detector trips here, with or without the knobs
         assert [w.pattern for w in off.warnings] == ["repeated_error"]
         return
@@ -211,7 +296,11 @@ def test_timeline_records_the_blind_counter_one_turn_behind():
     assert [s.same_action_repeats for s in thrash.timeline] == [0] + [1] * 11  # alternating actions
     retries = run_scenario("retest_only", None)
     assert [(s.same_action_repeats, s.pattern) for s in retries.timeline][:4] == [
-        (0, None), (1, None), (2, None), (REPEATED_FAILURE_AFTER, "repeated_error")]
+        (0, None),
+        (1, None),
+        (2, None),
+        (REPEATED_FAILURE_AFTER, "repeated_error"),
+    ]
 
 
 def test_repair_aware_suppresses_the_blind_repeated_failure_trip():
@@ -222,15 +311,19 @@ def test_repair_aware_suppresses_the_blind_repeated_failure_trip():
 def test_stuck_trip_needs_the_streak_to_go_up_not_just_a_new_failure():
     # with a threshold of 1 the first failure trips; the productive repair's second, different
     # failure leaves the streak at 1 (reset, not advanced), so it does not trip again
-    run = run_scenario("productive", stall_config(repair_aware=True, post_edit_reverify=False,
-                                                  stuck_same_diagnostic_after=1))
+    run = run_scenario(
+        "productive",
+        stall_config(repair_aware=True, post_edit_reverify=False, stuck_same_diagnostic_after=1),
+    )
     assert patterns(run) == [(2, "stuck_same_diagnostic")] and run.stop_reason == "done"
 
 
 @pytest.mark.slow
 def test_fold_lag_trips_one_turn_after_the_nth_failure():
     for threshold in (2, 3, 4):
-        run = run_scenario("retest_only", stall_config(repair_aware=True, stuck_same_diagnostic_after=threshold))
+        run = run_scenario(
+            "retest_only", stall_config(repair_aware=True, stuck_same_diagnostic_after=threshold)
+        )
         assert patterns(run) == [(threshold + 1, "stuck_same_diagnostic")]
 
 
@@ -251,15 +344,21 @@ def test_post_edit_reverify_is_bounded_by_max_verify_attempts():
 
 
 def test_reserved_terminal_verify_checks_an_edit_in_the_last_turns():
-    config = stall_config(repair_aware=True, post_edit_reverify=False, reserved_terminal_verify=True)
+    config = stall_config(
+        repair_aware=True, post_edit_reverify=False, reserved_terminal_verify=True
+    )
     run = run_scenario("edit_then_done", config, max_turns=2)
     forced = [(t.turn, r.name) for t in run.result.turns for r in t.dispatch if r.forced]
     assert forced == [(2, "run_tests")]
 
 
 def test_hard_cap_trips_on_varied_failures_and_survives_successful_edits():
-    config = stall_config(repair_aware=True, post_edit_reverify=False, no_net_progress_extend_guard=True,
-                          no_net_progress_hard_cap_after=4)
+    config = stall_config(
+        repair_aware=True,
+        post_edit_reverify=False,
+        no_net_progress_extend_guard=True,
+        no_net_progress_hard_cap_after=4,
+    )
     run = run_scenario("varied_failures", config)
     assert patterns(run) == [(8, "no_net_progress_hard_cap")]  # failing checks on turns 1, 3, 5, 7
     assert run.stop_reason == "stuck" and max(streaks(run)) == 1  # never the same failure twice
@@ -268,14 +367,22 @@ def test_hard_cap_trips_on_varied_failures_and_survives_successful_edits():
 
 def test_hard_cap_counts_a_failing_check_in_the_same_turn_as_an_edit():
     # every turn of same_turn_thrash edits and re-tests: the edit does not excuse the red check
-    config = stall_config(repair_aware=True, post_edit_reverify=False, no_net_progress_extend_guard=True,
-                          no_net_progress_hard_cap_after=3)
+    config = stall_config(
+        repair_aware=True,
+        post_edit_reverify=False,
+        no_net_progress_extend_guard=True,
+        no_net_progress_hard_cap_after=3,
+    )
     run = run_scenario("same_turn_thrash", config, rounds=4)
-    assert patterns(run) == [(4, "no_net_progress_hard_cap")]  # it outranks stuck_same_diagnostic on turn 4
+    assert patterns(run) == [
+        (4, "no_net_progress_hard_cap")
+    ]  # it outranks stuck_same_diagnostic on turn 4
 
 
 def test_hard_cap_is_off_without_the_guard():
-    config = stall_config(repair_aware=True, post_edit_reverify=False, no_net_progress_hard_cap_after=2)
+    config = stall_config(
+        repair_aware=True, post_edit_reverify=False, no_net_progress_hard_cap_after=2
+    )
     assert run_scenario("varied_failures", config).warnings == ()
 
 
@@ -284,15 +391,25 @@ def test_extension_is_refused_once_the_same_failure_holds():
     replies = scenario_replies("retest_only", rounds=3)
     allowed = []
     with open_workbench() as bench:
-        run_with_stall(make_client(replies), ASK, bench.tools, max_turns=4, detector=detector,
-                       observers=[lambda view: allowed.append(detector.extension_allowed())])
+        run_with_stall(
+            make_client(replies),
+            ASK,
+            bench.tools,
+            max_turns=4,
+            detector=detector,
+            observers=[lambda view: allowed.append(detector.extension_allowed())],
+        )
     assert allowed == [True, True, True, False]
     assert StallDetector(AWARE).extension_allowed()  # without the guard, always allowed
 
 
 def test_stall_patterns_are_the_declared_closed_set():
-    assert STALL_PATTERNS == {"stuck_same_diagnostic", "no_net_progress_hard_cap", "repeated_error",
-                              "repeated_same_observation"}  # plug-in checks declare their own
+    assert STALL_PATTERNS == {
+        "stuck_same_diagnostic",
+        "no_net_progress_hard_cap",
+        "repeated_error",
+        "repeated_same_observation",
+    }  # plug-in checks declare their own
 
 
 def test_reset_action_preserves_failure_state():
@@ -380,7 +497,9 @@ def test_check_fold_diagnostic_fails_a_pass_that_hides_an_edit_in_the_same_turn(
         return fold_diagnostic(state, dispatch)
 
     (problem,) = check_fold_diagnostic(pass_first)
-    assert problem.startswith("an edit and a passing re-test in one turn: last_diagnostic_class should be 'fail'")
+    assert problem.startswith(
+        "an edit and a passing re-test in one turn: last_diagnostic_class should be 'fail'"
+    )
 
 
 def test_check_signature_passes_the_detector_and_fails_raw_and_digit_blind_hashes():
@@ -388,12 +507,18 @@ def test_check_signature_passes_the_detector_and_fails_raw_and_digit_blind_hashe
     import re
 
     from cafe.exercises.s13 import SIGNATURE_PAIRS, check_signature
-
     from cafe.stall.evidence import failure_signature
 
-    assert check_signature(lambda out: failure_signature(ToolResult("c", "run_tests", {}, False, out, "verify"))) == []
+    assert (
+        check_signature(
+            lambda out: failure_signature(ToolResult("c", "run_tests", {}, False, out, "verify"))
+        )
+        == []
+    )
     raw = check_signature(lambda output: hashlib.sha256(output.encode()).hexdigest())
-    assert len(raw) == sum(same for *_, same in SIGNATURE_PAIRS) and all("signatures differ" in p for p in raw)
+    assert len(raw) == sum(same for *_, same in SIGNATURE_PAIRS) and all(
+        "signatures differ" in p for p in raw
+    )
     (blind,) = check_signature(lambda output: re.sub(r"\d+", "N", output))
     assert blind.startswith("a different wrong total: two different failures share a signature")
 
@@ -401,7 +526,9 @@ def test_check_signature_passes_the_detector_and_fails_raw_and_digit_blind_hashe
 def test_reserved_terminal_verify_does_not_repeat_a_check_the_turn_already_ran():
     detector = StallDetector(stall_config(repair_aware=True, reserved_terminal_verify=True))
     failing = fold_diagnostic(FailureState(), [FAIL_A])
-    detector.state = replace(detector.state, failure_state=fold_diagnostic(failing, [EDIT]))  # an edit unchecked
+    detector.state = replace(
+        detector.state, failure_state=fold_diagnostic(failing, [EDIT])
+    )  # an edit unchecked
     checked = TurnView(9, 10, (), (), (FAIL_A,), 0.0, 1, True)
     unchecked = TurnView(9, 10, (), (), (READ,), 0.0, 1, True)
     assert detector.reverify(checked) is None
@@ -412,9 +539,10 @@ def test_reserved_terminal_verify_does_not_repeat_a_check_the_turn_already_ran()
 
 @pytest.mark.slow
 def test_s13_notebook_stub_is_not_attempted_and_the_reference_passes():
+    from samples import run_notebook_source
+
     from cafe import course
     from cafe.exercises.s13 import check_fold_diagnostic
-    from samples import run_notebook_source
 
     namespace = run_notebook_source("s13-stall-detection")
     assert course.compare(namespace["my_fold"], check_fold_diagnostic).status == "not_attempted"
@@ -428,13 +556,27 @@ def test_stall_detector_works_the_same_against_a_live_endpoint():
     from cafe.endpoint.serve import running_server
 
     replies = scenario_replies("same_turn_thrash", rounds=4)
-    env = {"COURSE_MODE": "live", "CAFE_BASE_URL": "", "CAFE_API_KEY": "sk-local-test-key", "CAFE_MODEL": "cafe-scripted"}
+    env = {
+        "COURSE_MODE": "live",
+        "CAFE_BASE_URL": "",
+        "CAFE_API_KEY": "sk-local-test-key",
+        "CAFE_MODEL": "cafe-scripted",
+    }
     with running_server(script=replies) as server, open_workbench() as bench:
         client = make_client(environ={**env, "CAFE_BASE_URL": server.base_url})
-        run = run_with_stall(client, ASK, bench.tools, verify=bench.verify, config=AWARE, model="cafe-scripted",
-                             max_turns=len(replies))
+        run = run_with_stall(
+            client,
+            ASK,
+            bench.tools,
+            verify=bench.verify,
+            config=AWARE,
+            model="cafe-scripted",
+            max_turns=len(replies),
+        )
     assert patterns(run) == [(4, "stuck_same_diagnostic")]
-    assert run.current_failure is not None and run.current_failure.snippet.startswith("assert 999 == 1000")
+    assert run.current_failure is not None and run.current_failure.snippet.startswith(
+        "assert 999 == 1000"
+    )
 
 
 def test_run_with_stall_time_grows_linearly_with_the_turns():
@@ -445,7 +587,9 @@ def test_run_with_stall_time_grows_linearly_with_the_turns():
 
     def create(**request):
         call = SimpleNamespace(id=None, function=SimpleNamespace(name="run_tests", arguments="{}"))
-        return SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=None, tool_calls=[call]))])
+        return SimpleNamespace(
+            choices=[SimpleNamespace(message=SimpleNamespace(content=None, tool_calls=[call]))]
+        )
 
     def run_tests() -> str:
         """A check that always fails the same way."""
@@ -458,10 +602,18 @@ def test_run_with_stall_time_grows_linearly_with_the_turns():
         best = float("inf")
         for _ in range(3):
             start = time.process_time()
-            run = run_with_stall(instant, ASK, [failing], model="instant", max_turns=turns,
-                                 config=stall_config(repair_aware=True, stuck_same_diagnostic_after=turns + 1))
+            run = run_with_stall(
+                instant,
+                ASK,
+                [failing],
+                model="instant",
+                max_turns=turns,
+                config=stall_config(repair_aware=True, stuck_same_diagnostic_after=turns + 1),
+            )
             best = min(best, time.process_time() - start)
-        assert len(run.result.turns) == turns  # repair-aware (blind patterns off), threshold never reached
+        assert (
+            len(run.result.turns) == turns
+        )  # repair-aware (blind patterns off), threshold never reached
         return best
 
     assert any(seconds(1_000) <= 6 * seconds(250) + 0.001 for _ in range(3))

@@ -9,12 +9,31 @@ from hypothesis import strategies as st
 
 from cafe.consent import OrderSpec
 from cafe.endpoint.errors import ConfigError, EndpointError
-from cafe.repair.reask import OMELETTE_SPEC, UNSAFE_SPEC, Attempt, RepairResult, make_scripted_generator, repair_ticket
+from cafe.repair.reask import (
+    OMELETTE_SPEC,
+    UNSAFE_SPEC,
+    Attempt,
+    RepairResult,
+    make_scripted_generator,
+    repair_ticket,
+)
 from cafe.schema.ticket import Failure, Ticket
 from cafe.taxonomy import (
-    CLASS_TESTS, EXAMPLES_PER_CLASS, FAILURE_CLASSES, SETUP_PROBLEMS, Run, Taxonomy, class_tests, classify, code,
+    CLASS_TESTS,
+    EXAMPLES_PER_CLASS,
+    FAILURE_CLASSES,
+    SETUP_PROBLEMS,
+    Run,
+    Taxonomy,
+    class_tests,
+    classify,
+    code,
     comes_back,
-    first_fix, holds_throughout, run_from_trace, run_shift, sort_runs,
+    first_fix,
+    holds_throughout,
+    run_from_trace,
+    run_shift,
+    sort_runs,
 )
 
 SPEC = OrderSpec(table=4, items=("latte",), request="A latte for table 4.")
@@ -29,30 +48,51 @@ FAILURES = {
 
 def exhausted(*attempts: str) -> RepairResult:
     """An exhausted result whose attempts fail the lettered failures: exhausted("AB", "A")."""
-    return RepairResult("retries_exhausted", None, tuple(
-        Attempt(n, "{}", tuple(FAILURES[letter] for letter in letters), 0, None)
-        for n, letters in enumerate(attempts, start=1)))
+    return RepairResult(
+        "retries_exhausted",
+        None,
+        tuple(
+            Attempt(n, "{}", tuple(FAILURES[letter] for letter in letters), 0, None)
+            for n, letters in enumerate(attempts, start=1)
+        ),
+    )
 
 
 def run_of(*attempts: str) -> Run:
     return Run(SPEC, result=exhausted(*attempts))
 
 
-BLOCKED = Run(UNSAFE_SPEC, result=RepairResult("policy_violation", None, (), blocked_by=(
-    Failure("unsafe", "every item contains milk", "take a new order"),)))
+BLOCKED = Run(
+    UNSAFE_SPEC,
+    result=RepairResult(
+        "policy_violation",
+        None,
+        (),
+        blocked_by=(Failure("unsafe", "every item contains milk", "take a new order"),),
+    ),
+)
 TRANSPORT = Run(SPEC, transport="timeout", detail="did not answer within 30 s")
-PASSED = Run(SPEC, result=RepairResult("passed", Ticket(table=4, items=("latte",), allergies=(), notes=""), (
-    Attempt(1, "{}", (), 0, None),)))
+PASSED = Run(
+    SPEC,
+    result=RepairResult(
+        "passed",
+        Ticket(table=4, items=("latte",), allergies=(), notes=""),
+        (Attempt(1, "{}", (), 0, None),),
+    ),
+)
 
 
-@pytest.mark.parametrize("pattern, expected", [
-    (("A", "A", "A"), "systematic"),
-    (("A", "B", "A"), "alternating"),
-    (("A", "B", "C"), "drifting"),
-    (("A", "A", "B"), "drifting"),   # stuck, then moved on: nothing came back, nothing held
-    (("A", "B", "B"), "drifting"),
-    (("A",), "systematic"),          # one attempt: its failure held on every attempt there was
-])
+@pytest.mark.parametrize(
+    "pattern, expected",
+    [
+        (("A", "A", "A"), "systematic"),
+        (("A", "B", "A"), "alternating"),
+        (("A", "B", "C"), "drifting"),
+        (("A", "A", "B"), "drifting"),  # stuck, then moved on: nothing came back, nothing held
+        (("A", "B", "B"), "drifting"),
+        (("A",), "systematic"),  # one attempt: its failure held on every attempt there was
+    ],
+)
 def test_classify_cap_three_patterns_each_get_the_stated_class(pattern, expected):
     assert classify(run_of(*pattern)) == expected
 
@@ -123,7 +163,11 @@ def test_classify_all_cap_three_single_failure_patterns_fall_in_one_class_each()
 
 
 def test_holds_throughout_and_comes_back_read_the_attempts():
-    keys = [frozenset({("x", "1"), ("y", "2")}), frozenset({("x", "1")}), frozenset({("x", "1"), ("y", "2")})]
+    keys = [
+        frozenset({("x", "1"), ("y", "2")}),
+        frozenset({("x", "1")}),
+        frozenset({("x", "1"), ("y", "2")}),
+    ]
     assert holds_throughout(keys) == {("x", "1")}
     assert comes_back(keys) == [("y", "2")]
     assert holds_throughout([]) == frozenset()
@@ -140,7 +184,13 @@ def test_sort_runs_counts_add_up_and_keep_examples():
     runs = [PASSED, BLOCKED, TRANSPORT] + [run_of("A", "B", "A")] * 5 + [run_of("A", "A", "A")] * 2
     taxonomy = sort_runs(runs)
     assert taxonomy.runs == 10 and taxonomy.passed == 1 and taxonomy.failed == 9
-    assert dict(taxonomy.counts) == {"transport": 1, "blocked": 1, "systematic": 2, "alternating": 5, "drifting": 0}
+    assert dict(taxonomy.counts) == {
+        "transport": 1,
+        "blocked": 1,
+        "systematic": 2,
+        "alternating": 5,
+        "drifting": 0,
+    }
     assert sum(taxonomy.counts.values()) + taxonomy.passed == taxonomy.runs
     assert len(taxonomy.examples["alternating"]) == EXAMPLES_PER_CLASS
     assert taxonomy.piles[0] == ("alternating", "missing_field", 5)
@@ -181,7 +231,9 @@ class Failing:
 def test_run_shift_records_an_endpoint_failure_and_goes_on():
     orders = [SPEC, OrderSpec(table=9, items=("latte",)), OMELETTE_SPEC]
     seen = []
-    runs = run_shift(orders, Failing({9}, EndpointError("down", kind="connection")), on_run=seen.append)
+    runs = run_shift(
+        orders, Failing({9}, EndpointError("down", kind="connection")), on_run=seen.append
+    )
     assert [run.transport for run in runs] == [None, "connection", None]
     assert runs[1].detail == "down" and list(runs) == seen
     assert [classify(run) for run in runs] == ["systematic", "transport", "systematic"]
@@ -205,7 +257,9 @@ def test_run_shift_uses_the_runner_it_is_given():
         calls.append(spec.table)
         return repair_ticket(spec, generate, cap=1)
 
-    runs = run_shift([SPEC, OMELETTE_SPEC], make_scripted_generator(['{"table": 4}']), runner=runner)
+    runs = run_shift(
+        [SPEC, OMELETTE_SPEC], make_scripted_generator(['{"table": 4}']), runner=runner
+    )
     assert calls == [4, 4] and all(len(run.result.attempts) == 1 for run in runs)
     with pytest.raises(TypeError, match="must return a RepairResult"):
         run_shift([SPEC], make_scripted_generator(["{}"]), runner=lambda spec, generate: "passed")
@@ -235,11 +289,15 @@ def test_run_from_trace_gives_the_practice_shift_the_same_classes_through_a_trac
     write_traces(traces, tmp_path / "shift.jsonl")
     runs = [run_from_trace(trace) for trace in read_traces(tmp_path / "shift.jsonl")]
     direct = run_shift(practice_orders(), practice_generator())
-    assert ["passed" if run.passed else classify(run) for run in runs] == [o.designed for o in PRACTICE_SHIFT]
+    assert ["passed" if run.passed else classify(run) for run in runs] == [
+        o.designed for o in PRACTICE_SHIFT
+    ]
     for traced, ran in zip(runs, direct):
         assert traced.spec.table == ran.spec.table
         if ran.result is not None:
-            assert [a.failures for a in traced.result.attempts] == [a.failures for a in ran.result.attempts]
+            assert [a.failures for a in traced.result.attempts] == [
+                a.failures for a in ran.result.attempts
+            ]
             assert traced.result.ticket == ran.result.ticket
             assert traced.result.blocked_by == ran.result.blocked_by
     assert classify(traces[7]) == "alternating"  # classify takes a Trace as it is
@@ -261,6 +319,12 @@ def test_run_from_trace_refuses_a_run_that_stopped_on_a_bug():
 def test_run_from_trace_reads_a_span_quoting_a_quote_back():
     from cafe.trace.record import record_repair
 
-    result, trace = record_repair(SPEC, make_scripted_generator(['{"table": 4, "items": ["it\'s. Fix: me"], '
-                                                                '"allergies": [], "notes": ""}']))
-    assert [a.failures for a in run_from_trace(trace).result.attempts] == [a.failures for a in result.attempts]
+    result, trace = record_repair(
+        SPEC,
+        make_scripted_generator(
+            ['{"table": 4, "items": ["it\'s. Fix: me"], "allergies": [], "notes": ""}']
+        ),
+    )
+    assert [a.failures for a in run_from_trace(trace).result.attempts] == [
+        a.failures for a in result.attempts
+    ]

@@ -27,10 +27,15 @@ TOYS = sorted(ROOT.glob("sessions/s[0-9][0-9]-*/toy.py"))
 def _run_toy(path: Path, home: Path) -> subprocess.CompletedProcess:
     """`python toy.py`, offline, with `home` as its CAFE_HOME: a toy run by a test reads and writes
     there, never in your own ~/.cafe, where the notebooks run by other workers bank checkpoints."""
-    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_MODE", "CAFE_BASE_URL", "CAFE_API_KEY", "CAFE_MODEL")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("COURSE_MODE", "CAFE_BASE_URL", "CAFE_API_KEY", "CAFE_MODEL")
+    }
     env["CAFE_HOME"] = str(home)
-    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(path)], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300
+    )
 
 
 class ToyRun(NamedTuple):
@@ -39,8 +44,12 @@ class ToyRun(NamedTuple):
     stderr: str
 
 
-def _run_toy_here(path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch,
-                  capfd: pytest.CaptureFixture[str]) -> ToyRun:
+def _run_toy_here(
+    path: Path,
+    env: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> ToyRun:
     """Run the toy's file as `python toy.py` would (as `__main__`, no arguments, `env` exactly)."""
     for name in list(os.environ):
         if name not in env:
@@ -59,8 +68,9 @@ def _run_toy_here(path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPat
     return ToyRun(code, out, err)
 
 
-def _live_env(home: Path, base_url: str | None = None, key: str | None = None,
-              model: str = "cafe-scripted") -> dict[str, str]:
+def _live_env(
+    home: Path, base_url: str | None = None, key: str | None = None, model: str = "cafe-scripted"
+) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") or k == "CAFE_HEADLESS"}
     env.update(COURSE_MODE="live", CAFE_HOME=str(home))
     if base_url is not None:
@@ -75,40 +85,59 @@ def test_there_are_toys():
 @pytest.mark.parametrize("toy", TOYS, ids=[p.parent.name for p in TOYS])
 def test_toy_runs_offline_and_is_deterministic(toy, tmp_path):
     first = _run_toy(toy, tmp_path)
-    assert first.returncode == 0, f"{toy.parent.name}/toy.py failed:\n{first.stdout}\n{first.stderr}"
+    assert first.returncode == 0, (
+        f"{toy.parent.name}/toy.py failed:\n{first.stdout}\n{first.stderr}"
+    )
     assert first.stdout.strip(), f"{toy.parent.name}/toy.py printed nothing"
     second = _run_toy(toy, tmp_path)
-    assert second.stdout == first.stdout, f"{toy.parent.name}/toy.py printed something different on a second run"
+    assert second.stdout == first.stdout, (
+        f"{toy.parent.name}/toy.py printed something different on a second run"
+    )
 
 
 @pytest.mark.parametrize("toy", TOYS, ids=[p.parent.name for p in TOYS])
-def test_toy_in_live_mode_without_settings_says_which_variable_is_missing(toy, tmp_path, monkeypatch, capfd):
+def test_toy_in_live_mode_without_settings_says_which_variable_is_missing(
+    toy, tmp_path, monkeypatch, capfd
+):
     result = _run_toy_here(toy, _live_env(tmp_path), monkeypatch, capfd)
     assert result.returncode != 0
     assert "CAFE_BASE_URL" in result.stdout + result.stderr
-    assert "Traceback" not in result.stderr, f"{toy.parent.name}/toy.py crashed instead of explaining:\n{result.stderr}"
+    assert "Traceback" not in result.stderr, (
+        f"{toy.parent.name}/toy.py crashed instead of explaining:\n{result.stderr}"
+    )
 
 
 # A distinctive key: if any of it shows up in a toy's output, a code path printed it.
 KEY = "sk-toy-SECRET-5f3a9c1e7b2d4680"
 
 
-def _run_toy_live(path: Path, home: Path, base_url: str, key: str,
-                  model: str = "cafe-scripted") -> subprocess.CompletedProcess:
+def _run_toy_live(
+    path: Path, home: Path, base_url: str, key: str, model: str = "cafe-scripted"
+) -> subprocess.CompletedProcess:
     env = _live_env(home, base_url, key, model)
-    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(path)], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300
+    )
 
 
 @pytest.mark.parametrize("toy", TOYS, ids=[p.parent.name for p in TOYS])
 def test_toy_live_against_cafe_serve_never_prints_the_key(toy, tmp_path, monkeypatch, capfd):
     with running_server(api_key=KEY) as server:
         accepted = _run_toy_here(toy, _live_env(tmp_path, server.base_url, KEY), monkeypatch, capfd)
-        refused = _run_toy_here(toy, _live_env(tmp_path, server.base_url, "sk-wrong-SECRET-00000000"), monkeypatch, capfd)
+        refused = _run_toy_here(
+            toy,
+            _live_env(tmp_path, server.base_url, "sk-wrong-SECRET-00000000"),
+            monkeypatch,
+            capfd,
+        )
     for run in (accepted, refused):
         text = run.stdout + run.stderr
-        assert KEY not in text and "SECRET" not in text, f"{toy.parent.name}/toy.py printed the key:\n{text}"
-        assert "Traceback" not in run.stderr, f"{toy.parent.name}/toy.py crashed live:\n{run.stderr}"
+        assert KEY not in text and "SECRET" not in text, (
+            f"{toy.parent.name}/toy.py printed the key:\n{text}"
+        )
+        assert "Traceback" not in run.stderr, (
+            f"{toy.parent.name}/toy.py crashed live:\n{run.stderr}"
+        )
     assert refused.returncode != 0, f"{toy.parent.name}/toy.py exited 0 though the key was refused"
     assert "CAFE_API_KEY" in refused.stdout + refused.stderr
 
@@ -120,10 +149,18 @@ def test_s00_toy_offline_shows_the_scripted_tool_call(tmp_path):
 
 
 def test_s00_toy_live_against_another_model_says_your_model_chose(tmp_path):
-    script = Script([{"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}], models=["my-model"])
+    script = Script(
+        [{"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}],
+        models=["my-model"],
+    )
     with running_server(script, api_key=KEY) as server:
-        done = _run_toy_live(ROOT / "sessions" / "s00-setup" / "toy.py", tmp_path, server.base_url, KEY,
-                             model="my-model")
+        done = _run_toy_live(
+            ROOT / "sessions" / "s00-setup" / "toy.py",
+            tmp_path,
+            server.base_url,
+            KEY,
+            model="my-model",
+        )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "(your model chose this reply)" in done.stdout
     assert "cafe serve" not in done.stdout.split("answer:", 1)[1].split("next:", 1)[0]
@@ -131,7 +168,9 @@ def test_s00_toy_live_against_another_model_says_your_model_chose(tmp_path):
 
 def test_s00_toy_live_sends_the_request_to_the_endpoint(tmp_path):
     with running_server(api_key=KEY) as server:
-        done = _run_toy_live(ROOT / "sessions" / "s00-setup" / "toy.py", tmp_path, server.base_url, KEY)
+        done = _run_toy_live(
+            ROOT / "sessions" / "s00-setup" / "toy.py", tmp_path, server.base_url, KEY
+        )
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"mode:      live (model cafe-scripted at {server.base_url})" in done.stdout
     assert 'add_item {"item": ""}' in done.stdout
@@ -147,14 +186,20 @@ def test_s00_toy_live_sends_the_request_to_the_endpoint(tmp_path):
 def test_toy_ends_through_run_command_so_a_closed_pipe_is_quiet(toy):
     assert "run_command(main)" in toy.read_text(encoding="utf-8"), (
         f"{toy.parent.name}/toy.py should end with `raise SystemExit(run_command(main))` (cafe.cli.run_command), "
-        "so `python toy.py | head -2` ends without a BrokenPipeError traceback")
+        "so `python toy.py | head -2` ends without a BrokenPipeError traceback"
+    )
 
 
 def test_toy_piped_into_a_reader_that_stops_early_ends_without_a_traceback():
     # As `python sessions/s01-agent-loop/toy.py | head -1` does: read a line, close the pipe.
     toy = next(path for path in TOYS if path.parent.name.startswith("s01-"))
-    process = subprocess.Popen([sys.executable, str(toy)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               cwd=ROOT, env={**os.environ, "COURSE_MODE": "offline"})
+    process = subprocess.Popen(
+        [sys.executable, str(toy)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env={**os.environ, "COURSE_MODE": "offline"},
+    )
     process.stdout.readline()
     process.stdout.close()
     _, err = process.communicate(timeout=120)

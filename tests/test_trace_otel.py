@@ -12,11 +12,11 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind, StatusCode  # noqa: E402
 
 from cafe.endpoint.client import make_client  # noqa: E402
-from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel  # noqa: E402
 from cafe.repair.reask import make_model_generator  # noqa: E402
-from cafe.trace.spans import Span, Trace  # noqa: E402
-from cafe.trace.record import Recorder, record_repair  # noqa: E402
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel  # noqa: E402
 from cafe.trace.otel import export_trace, otel_value  # noqa: E402
+from cafe.trace.record import Recorder, record_repair  # noqa: E402
+from cafe.trace.spans import Span, Trace  # noqa: E402
 
 
 def _trace() -> Trace:
@@ -56,24 +56,38 @@ def test_export_trace_keeps_the_genai_attributes_and_times():
 
 
 def test_export_trace_error_type_sets_the_error_status():
-    trace = Trace("0" * 31 + "1", "2026-11-30T12:00:00+00:00",
-                  (Span("0000000000000001", None, "run", "r", 0.0, 1.0, {"error.type": "EndpointError"}),))
+    trace = Trace(
+        "0" * 31 + "1",
+        "2026-11-30T12:00:00+00:00",
+        (Span("0000000000000001", None, "run", "r", 0.0, 1.0, {"error.type": "EndpointError"}),),
+    )
     (otel,) = _exported(trace).values()
     assert otel.status.status_code == StatusCode.ERROR
 
 
 def test_export_trace_ids_that_are_not_hex_get_fresh_ones():
-    trace = Trace("my run", "2026-11-30T12:00:00+00:00", (Span("root", None, "run", "r", 0.0, 1.0, {}),))
+    trace = Trace(
+        "my run", "2026-11-30T12:00:00+00:00", (Span("root", None, "run", "r", 0.0, 1.0, {}),)
+    )
     exporter = InMemorySpanExporter()
     export_trace(trace, exporter)
     (otel,) = exporter.get_finished_spans()
     assert otel.context.trace_id != 0 and otel.context.span_id != 0
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("text", "text"), (3, 3), (True, True), (["a", "b"], ["a", "b"]), ([], "[]"), (None, "null"),
-    ([1, "a"], '[1, "a"]'), ({"b": 1, "a": [2]}, '{"a": [2], "b": 1}'),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("text", "text"),
+        (3, 3),
+        (True, True),
+        (["a", "b"], ["a", "b"]),
+        ([], "[]"),
+        (None, "null"),
+        ([1, "a"], '[1, "a"]'),
+        ({"b": 1, "a": [2]}, '{"a": [2], "b": 1}'),
+    ],
+)
 def test_otel_value_keeps_scalars_and_flat_lists_and_writes_the_rest_as_json(value, expected):
     assert otel_value(value) == expected
 

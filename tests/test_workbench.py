@@ -25,7 +25,9 @@ def bench():
 def test_open_workbench_copies_the_till_into_a_fresh_git_repo(bench):
     assert (bench.root / "bill.py").read_text() == project_file("bill.py")
     assert (bench.root / "check_bill.py").is_file()
-    log = subprocess.run(["git", "log", "--oneline"], cwd=bench.root, capture_output=True, text=True).stdout
+    log = subprocess.run(
+        ["git", "log", "--oneline"], cwd=bench.root, capture_output=True, text=True
+    ).stdout
     assert len(log.splitlines()) == 1 and "starting point" in log
     assert bench.changed_files() == () and bench.diff() == ""
 
@@ -45,7 +47,12 @@ def test_open_workbench_unknown_project_is_refused():
 
 def test_workbench_tools_have_the_right_kinds(bench):
     kinds = {t.name: t.kind for t in bench.tools}
-    assert kinds == {"read_file": "observe", "write_file": "mutate", "run_tests": "verify", "todo": "observe"}
+    assert kinds == {
+        "read_file": "observe",
+        "write_file": "mutate",
+        "run_tests": "verify",
+        "todo": "observe",
+    }
     assert bench.verify.name == "run_tests"
     write = next(t for t in bench.tools if t.name == "write_file").parameters
     assert write["required"] == ["path", "content"]
@@ -68,9 +75,16 @@ def test_run_tests_passes_after_the_real_fix(bench):
     assert "divmod" in bench.diff()
 
 
-@pytest.mark.parametrize("fix, words", [("round", "assert 999 == 1000"), ("int", "assert 999 == 1000"),
-                                        ("comment", "assert 999 == 1000"), ("ceil", "assert 1002 == 1000"),
-                                        ("plus_2", "assert 1005 == 1000")])
+@pytest.mark.parametrize(
+    "fix, words",
+    [
+        ("round", "assert 999 == 1000"),
+        ("int", "assert 999 == 1000"),
+        ("comment", "assert 999 == 1000"),
+        ("ceil", "assert 1002 == 1000"),
+        ("plus_2", "assert 1005 == 1000"),
+    ],
+)
 def test_wrong_fixes_fail_with_the_expected_words(bench, fix, words):
     bench.write_file("bill.py", edited_bill(fix))
     result = bench.run_tests()
@@ -113,8 +127,14 @@ def test_todo_board_adds_marks_and_lists(bench):
 
 
 def test_scenarios_are_the_declared_closed_set():
-    assert SCENARIOS == {"thrash", "same_turn_thrash", "productive", "edit_then_done", "retest_only",
-                         "varied_failures"}
+    assert SCENARIOS == {
+        "thrash",
+        "same_turn_thrash",
+        "productive",
+        "edit_then_done",
+        "retest_only",
+        "varied_failures",
+    }
     for name in SCENARIOS:
         replies = scenario_replies(name)  # type: ignore[arg-type]
         assert isinstance(replies[-1], str)  # every story ends with the agent claiming success
@@ -124,8 +144,13 @@ def test_scenarios_are_the_declared_closed_set():
 
 def test_productive_scenario_fixes_the_till_through_the_loop(bench):
     client = make_client(scenario_replies("productive"))
-    result = run_loop(client, [{"role": "user", "content": "The split is wrong."}], bench.tools,
-                      verify=bench.verify, max_turns=10)
+    result = run_loop(
+        client,
+        [{"role": "user", "content": "The split is wrong."}],
+        bench.tools,
+        verify=bench.verify,
+        max_turns=10,
+    )
     assert result.stop_reason == "done"
     outputs = [r.output for t in result.turns for r in t.dispatch if r.name == "run_tests"]
     assert "assert 999 == 1000" in outputs[0] and "assert 1002 == 1000" in outputs[1]
@@ -137,7 +162,9 @@ def test_scenarios_are_deterministic_across_workbenches():
     def run_outputs() -> list[str]:
         with open_workbench() as workbench:
             client = make_client(scenario_replies("thrash", rounds=2))
-            result = run_loop(client, [{"role": "user", "content": "fix"}], workbench.tools, max_turns=6)
+            result = run_loop(
+                client, [{"role": "user", "content": "fix"}], workbench.tools, max_turns=6
+            )
         return [r.output.rsplit(" in ", 1)[0] for t in result.turns for r in t.dispatch]
 
     assert run_outputs() == run_outputs()
@@ -145,12 +172,21 @@ def test_scenarios_are_deterministic_across_workbenches():
 
 @pytest.mark.slow
 def test_course_test_run_never_collects_the_till_tests():
-    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
-                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert "test_loop.py" in done.stdout  # the collection did run
     collected = [line for line in done.stdout.splitlines() if "::" in line]
     # A till test would be collected as "cafe/data/workbench/till/tests/check_bill.py::...".
-    assert not [node for node in collected if node.split("::")[0].startswith(("cafe/data/workbench", "check_bill"))]
+    assert not [
+        node
+        for node in collected
+        if node.split("::")[0].startswith(("cafe/data/workbench", "check_bill"))
+    ]
 
 
 def test_run_tests_ignores_the_callers_pytest_options(bench, monkeypatch):
@@ -166,7 +202,11 @@ def test_run_tests_never_hands_the_api_key_to_the_projects_tests(bench, monkeypa
     monkeypatch.setenv("OPENAI_API_KEY", secret)
     check = bench.root / "check_bill.py"
     # What a model could write: a test that prints the whole environment.
-    bench.write_file("check_bill.py", check.read_text() + "\n\ndef test_env():\n    import os\n    print(os.environ)\n    assert False\n")
+    bench.write_file(
+        "check_bill.py",
+        check.read_text()
+        + "\n\ndef test_env():\n    import os\n    print(os.environ)\n    assert False\n",
+    )
     result = bench.run_tests()
     assert "test_env" in result.text  # the printing test really ran and failed
     assert secret not in result.text

@@ -46,8 +46,16 @@ def _fixture_course(where: Path) -> Path:
 
 
 # What a scratch copy leaves out: version control, the environment, caches and build output.
-SCRATCH_IGNORE = shutil.ignore_patterns(".git", ".venv", "site", "__pycache__", ".pytest_cache", ".hypothesis",
-                                        "*.egg-info", ".ipynb_checkpoints")
+SCRATCH_IGNORE = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "site",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    "*.egg-info",
+    ".ipynb_checkpoints",
+)
 
 
 def _time_full_builds(runs: int, scratch: Path) -> list[float]:
@@ -57,8 +65,12 @@ def _time_full_builds(runs: int, scratch: Path) -> list[float]:
     times = []
     for i in range(runs):
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, str(copy / "tools" / "build.py")], cwd=copy,
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, str(copy / "tools" / "build.py")],
+            cwd=copy,
+            capture_output=True,
+            text=True,
+        )
         wall = time.perf_counter() - started
         if done.returncode:
             raise SystemExit(f"python tools/build.py failed in {copy}:\n{done.stdout}{done.stderr}")
@@ -72,32 +84,44 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=7)
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--fixture", action="store_true", help="build a 16-session fixture course")
-    which.add_argument("--full", action="store_true", help="python tools/build.py (notebooks and site), in a copy")
+    which.add_argument(
+        "--full", action="store_true", help="python tools/build.py (notebooks and site), in a copy"
+    )
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT / "tools"))
     if args.full:
         with tempfile.TemporaryDirectory(prefix="cafe-bench-") as tmp:
             times = _time_full_builds(args.runs, Path(tmp))
         lessons = len(list((ROOT / "sessions").glob("*/lesson.md")))
-        print(f"full build (notebooks + site), {lessons} session(s), {args.runs} runs: "
-              f"median {statistics.median(times) * 1000:.1f} ms per `python tools/build.py`")
+        print(
+            f"full build (notebooks + site), {lessons} session(s), {args.runs} runs: "
+            f"median {statistics.median(times) * 1000:.1f} ms per `python tools/build.py`"
+        )
         return 0
     with tempfile.TemporaryDirectory(prefix="cafe-bench-") as tmp:
         root = _fixture_course(Path(tmp) / "course") if args.fixture else ROOT
         lessons = len(list((root / "sessions").glob("*/lesson.md")))
         times = []
         for i in range(args.runs):
-            code = RUN.format(tools=str(ROOT / "tools"), root=str(root), out=str(Path(tmp) / f"site{i}"))
+            code = RUN.format(
+                tools=str(ROOT / "tools"), root=str(root), out=str(Path(tmp) / f"site{i}")
+            )
             started = time.perf_counter()
-            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+            done = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True
+            )
             wall = time.perf_counter() - started
             inside = float(done.stdout.strip().splitlines()[-1])
             times.append((wall, inside))
-            print(f"run {i + 1}: {wall * 1000:7.1f} ms process, {inside * 1000:7.1f} ms import + build"
-                  + (f"  {done.stderr.strip()}" if done.stderr.strip() else ""))
-    print(f"{'fixture' if args.fixture else 'real'} course, {lessons} lesson(s), {args.runs} runs: "
-          f"median {statistics.median(w for w, _ in times) * 1000:.1f} ms per process, "
-          f"{statistics.median(b for _, b in times) * 1000:.1f} ms import + build")
+            print(
+                f"run {i + 1}: {wall * 1000:7.1f} ms process, {inside * 1000:7.1f} ms import + build"
+                + (f"  {done.stderr.strip()}" if done.stderr.strip() else "")
+            )
+    print(
+        f"{'fixture' if args.fixture else 'real'} course, {lessons} lesson(s), {args.runs} runs: "
+        f"median {statistics.median(w for w, _ in times) * 1000:.1f} ms per process, "
+        f"{statistics.median(b for _, b in times) * 1000:.1f} ms import + build"
+    )
     return 0
 
 

@@ -66,8 +66,10 @@ def find_jobs(sessions: Path = SESSIONS, notebooks: Path = NOTEBOOKS) -> list[No
     for source in sorted(sessions.glob(f"*/{SOURCE_NAME}")):
         folder = source.parent.name
         if not SESSION_FOLDER.fullmatch(folder):
-            raise BuildError(f"{_rel(source)}: the folder name {folder!r} is not a session name; "
-                             "rename it like 's07-repair-loop' (s, two digits, a lower-case slug).")
+            raise BuildError(
+                f"{_rel(source)}: the folder name {folder!r} is not a session name; "
+                "rename it like 's07-repair-loop' (s, two digits, a lower-case slug)."
+            )
         jobs.append(NotebookJob(source, notebooks / f"{folder}.ipynb"))
     return jobs
 
@@ -79,12 +81,16 @@ def render_notebook(source: Path) -> str:
 
     text = source.read_text(encoding="utf-8")
     if not CELL_MARKER.search(text):
-        raise BuildError(f"{_rel(source)}: no '# %%' cell markers. Write it in jupytext percent format: "
-                         "'# %%' starts a code cell, '# %% [markdown]' a markdown cell.")
+        raise BuildError(
+            f"{_rel(source)}: no '# %%' cell markers. Write it in jupytext percent format: "
+            "'# %%' starts a code cell, '# %% [markdown]' a markdown cell."
+        )
     try:
         compile(text, str(source), "exec")  # markdown cells are comments, so the file is Python
     except SyntaxError as exc:
-        raise BuildError(f"{_rel(source)}, line {exc.lineno}: {exc.msg}. Fix the code cell there.") from None
+        raise BuildError(
+            f"{_rel(source)}, line {exc.lineno}: {exc.msg}. Fix the code cell there."
+        ) from None
 
     parsed = jupytext.reads(text, fmt="py:percent")
     notebook = nbformat.v4.new_notebook(metadata=dict(NOTEBOOK_METADATA))
@@ -95,8 +101,10 @@ def render_notebook(source: Path) -> str:
         elif cell.cell_type == "markdown":
             clean = nbformat.v4.new_markdown_cell(source=cell.source, metadata=metadata)
         else:
-            raise BuildError(f"{_rel(source)}: cell {number + 1} is a {cell.cell_type!r} cell; "
-                             "use '# %%' (code) or '# %% [markdown]' only.")
+            raise BuildError(
+                f"{_rel(source)}: cell {number + 1} is a {cell.cell_type!r} cell; "
+                "use '# %%' (code) or '# %% [markdown]' only."
+            )
         notebook.cells.append(clean)
     if not notebook.cells:
         raise BuildError(f"{_rel(source)}: no cells found.")
@@ -125,7 +133,9 @@ def _diagram_cell(folder: Path):
     from diagrams import caption_of
 
     caption = caption_of(source.read_text(encoding="utf-8")) or "The session's diagram."
-    return nbformat.v4.new_markdown_cell(f"![{caption}](../sessions/{folder.name}/diagram.svg)\n\n*{caption}*")
+    return nbformat.v4.new_markdown_cell(
+        f"![{caption}](../sessions/{folder.name}/diagram.svg)\n\n*{caption}*"
+    )
 
 
 def build_diagrams(sessions: Path = SESSIONS) -> int:
@@ -136,8 +146,11 @@ def build_diagrams(sessions: Path = SESSIONS) -> int:
 
     dot = find_dot()
     if dot is None:
-        print(f"build error: Graphviz's dot is not installed, so the diagrams cannot be drawn; "
-              f"install it ({INSTALL_GRAPHVIZ}). The committed drawings stay as they are.", file=sys.stderr)
+        print(
+            f"build error: Graphviz's dot is not installed, so the diagrams cannot be drawn; "
+            f"install it ({INSTALL_GRAPHVIZ}). The committed drawings stay as they are.",
+            file=sys.stderr,
+        )
         return 1
     drawn = 0
     for source in sorted(sessions.glob("*/diagram.dot")):
@@ -167,11 +180,15 @@ def stale_notebooks(jobs: Sequence[NotebookJob], notebooks: Path = NOTEBOOKS) ->
     expected = {job.target.name for job in jobs}
     for orphan in sorted(notebooks.glob("*.ipynb")):
         if orphan.name not in expected:
-            problems.append(f"{_rel(orphan)}: no source; expected sessions/{orphan.stem}/{SOURCE_NAME}")
+            problems.append(
+                f"{_rel(orphan)}: no source; expected sessions/{orphan.stem}/{SOURCE_NAME}"
+            )
     return problems
 
 
-def build_notebooks(check: bool = False, sessions: Path = SESSIONS, notebooks: Path = NOTEBOOKS) -> int:
+def build_notebooks(
+    check: bool = False, sessions: Path = SESSIONS, notebooks: Path = NOTEBOOKS
+) -> int:
     """Write (or with check=True, only compare) every notebook. Returns an exit status."""
     try:
         jobs = find_jobs(sessions, notebooks)
@@ -202,8 +219,11 @@ def build_site_command(root: Path = ROOT) -> int:
     """Run tools/sitebuild.py's build_site(root); imported here so notebooks build without it."""
     tools = root / "tools"
     if not (tools / "sitebuild.py").exists():
-        print(f"build error: {_rel(tools / 'sitebuild.py')} is missing, so the site cannot be built "
-              "yet; it must define build_site(root).", file=sys.stderr)
+        print(
+            f"build error: {_rel(tools / 'sitebuild.py')} is missing, so the site cannot be built "
+            "yet; it must define build_site(root).",
+            file=sys.stderr,
+        )
         return 1
     if str(tools) not in sys.path:
         sys.path.insert(0, str(tools))
@@ -225,10 +245,17 @@ def build_site_command(root: Path = ROOT) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tools/build.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("target", nargs="?", choices=["diagrams", "notebooks", "site"],
-                        help="what to build (default: notebooks, then site)")
-    parser.add_argument("--check", action="store_true",
-                        help="notebooks only: write nothing, exit 1 if any notebook is stale")
+    parser.add_argument(
+        "target",
+        nargs="?",
+        choices=["diagrams", "notebooks", "site"],
+        help="what to build (default: notebooks, then site)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="notebooks only: write nothing, exit 1 if any notebook is stale",
+    )
     args = parser.parse_args(argv)
     if args.check and args.target == "site":
         parser.error("--check applies to notebooks only")

@@ -27,8 +27,16 @@ from pathlib import Path
 
 from lesson_format import Problem
 
-__all__ = ["DIAGRAM_NAME", "DRAWING_NAME", "INSTALL_GRAPHVIZ", "Diagram", "caption_of", "draw_diagram", "find_dot",
-           "drawing_text"]
+__all__ = [
+    "DIAGRAM_NAME",
+    "DRAWING_NAME",
+    "INSTALL_GRAPHVIZ",
+    "Diagram",
+    "caption_of",
+    "draw_diagram",
+    "find_dot",
+    "drawing_text",
+]
 
 DIAGRAM_NAME = "diagram.dot"
 # The drawn copy committed beside it, which the notebooks show.
@@ -93,7 +101,9 @@ def _inline_svg(svg: str, caption: str) -> str:
     assert size is not None, "dot -Tsvg always writes <svg width=..pt height=..pt"
     natural = float(size.group(1)) * PX_PER_PT
     style = f"min-width: {natural * MIN_SCALE:.0f}px; max-width: {natural:.0f}px"
-    return svg.replace(size.group(0), f'<svg role="img" aria-label="{label}" style="{style}"', 1).strip()
+    return svg.replace(
+        size.group(0), f'<svg role="img" aria-label="{label}" style="{style}"', 1
+    ).strip()
 
 
 def draw_diagram(folder: Path, root: Path, dot: str | None) -> tuple[Diagram | None, list[Problem]]:
@@ -101,19 +111,39 @@ def draw_diagram(folder: Path, root: Path, dot: str | None) -> tuple[Diagram | N
     path = folder / DIAGRAM_NAME
     rel = str(path.relative_to(root))
     if not path.exists():
-        return None, [Problem(rel, "diagram", "missing: every session has one Graphviz diagram of its loop or "
-                                              "seam (docs/AUTHORING.md, 'The diagram')")]
+        return None, [
+            Problem(
+                rel,
+                "diagram",
+                "missing: every session has one Graphviz diagram of its loop or "
+                "seam (docs/AUTHORING.md, 'The diagram')",
+            )
+        ]
     source = path.read_text(encoding="utf-8")
     caption = _caption(source)
     if dot is None:
         return Diagram(rel, source, caption, None, None), []
     try:
-        done = subprocess.run([dot, "-Tsvg", str(path)], capture_output=True, text=True,
-                              timeout=DOT_TIMEOUT_SECONDS, check=False)
+        done = subprocess.run(
+            [dot, "-Tsvg", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=DOT_TIMEOUT_SECONDS,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
-        return None, [Problem(rel, "diagram", f"Graphviz took over {DOT_TIMEOUT_SECONDS}s; simplify the graph")]
+        return None, [
+            Problem(
+                rel, "diagram", f"Graphviz took over {DOT_TIMEOUT_SECONDS}s; simplify the graph"
+            )
+        ]
     if done.returncode != 0 or "<svg" not in done.stdout:
         said = " ".join(done.stderr.split()) or f"dot exited with status {done.returncode}"
-        return None, [Problem(rel, "diagram", f"Graphviz cannot draw it: {said}. Fix the DOT source "
-                                              f"(try `dot -Tsvg {rel}`)")]
+        return None, [
+            Problem(
+                rel,
+                "diagram",
+                f"Graphviz cannot draw it: {said}. Fix the DOT source (try `dot -Tsvg {rel}`)",
+            )
+        ]
     return Diagram(rel, source, caption, _inline_svg(done.stdout, caption), done.stdout), []

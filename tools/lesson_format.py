@@ -11,11 +11,13 @@ is read from its one declaration, `cafe/course/syllabus.py`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
+
+from lesson_markdown import Section, split_questions
 
 from cafe.course.syllabus import COURSE_PATHS, SESSIONS
-from lesson_markdown import Section, split_questions
 
 __all__ = [
     "COURSE_MODULES",
@@ -44,20 +46,26 @@ COURSE_MODULES: tuple[tuple[int, str, str], ...] = tuple(
 
 def _path_spans() -> dict[str, range]:
     """Which sessions each path holds, from the syllabus (each path is one unbroken run)."""
-    numbers = {name: [entry.number for entry in SESSIONS if entry.path == name] for name in COURSE_PATHS}
+    numbers = {
+        name: [entry.number for entry in SESSIONS if entry.path == name] for name in COURSE_PATHS
+    }
     return {name: range(found[0], found[-1] + 1) for name, found in numbers.items()}
 
 
 # Which sessions each path holds: setup s00, core s01-s12, harness s13-s15.
 PATHS: dict[str, range] = _path_spans()
-PATH_SPANS = ", ".join(f"{name} s{span[0]:02d}" + (f"-s{span[-1]:02d}" if len(span) > 1 else "")
-                       for name, span in PATHS.items())
+PATH_SPANS = ", ".join(
+    f"{name} s{span[0]:02d}" + (f"-s{span[-1]:02d}" if len(span) > 1 else "")
+    for name, span in PATHS.items()
+)
 SYLLABUS = "cafe/course/syllabus.py"
 
 MONTHS = (
     "January February March April May June July August September October November December"
 ).split()
-STATE_OF_THE_ART_RE = re.compile(r"State of the art \(as of (%s) (\d{4})\)$" % "|".join(MONTHS))
+STATE_OF_THE_ART_RE = re.compile(
+    r"State of the art \(as of ({}) (\d{{4}})\)$".format("|".join(MONTHS))
+)
 STATE_OF_THE_ART_EXAMPLE = "State of the art (as of November 2026)"
 
 # The ten `##` sections, in order (AUTHORING.md). The sixth is matched by `STATE_OF_THE_ART_RE`.
@@ -78,7 +86,18 @@ SELF_CHECK = "Self-check"
 SOTA_COLUMNS = ("Development", "Status", "Take")
 
 # The front-matter fields, all required, in the order docs/AUTHORING.md lists them.
-FIELDS = ("number", "slug", "title", "path", "carried_in", "ships", "teaches", "time", "prerequisites", "hands_on")
+FIELDS = (
+    "number",
+    "slug",
+    "title",
+    "path",
+    "carried_in",
+    "ships",
+    "teaches",
+    "time",
+    "prerequisites",
+    "hands_on",
+)
 
 TIME_KEYS = ("reading", "notebook", "self_check")
 TIME_LABELS = {"reading": "reading", "notebook": "notebook", "self_check": "self-check"}
@@ -117,9 +136,13 @@ def _is_int(value: Any) -> bool:
 
 
 def type_name(value: Any) -> str:
-    return {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean", type(None): "empty"}.get(
-        type(value), type(value).__name__
-    )
+    return {
+        dict: "a mapping",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        type(None): "empty",
+    }.get(type(value), type(value).__name__)
 
 
 class _FieldProblems:
@@ -135,13 +158,17 @@ class _FieldProblems:
     def text(self, name: str, value: Any) -> bool:
         """True when `value` is a non-empty string; otherwise report it."""
         if not isinstance(value, str) or not value.strip():
-            self.bad(name, f"expected a non-empty string, got {type_name(value)} ({value!r}); {EXAMPLE_FRONT_MATTER}")
+            self.bad(
+                name,
+                f"expected a non-empty string, got {type_name(value)} ({value!r}); {EXAMPLE_FRONT_MATTER}",
+            )
             return False
         return True
 
 
-def _check_identity(found: _FieldProblems, data: dict[str, Any], folder_number: int | None,
-                    folder_slug: str | None) -> int | None:
+def _check_identity(
+    found: _FieldProblems, data: dict[str, Any], folder_number: int | None, folder_slug: str | None
+) -> int | None:
     """number, slug, title, path: each well-typed and agreeing with the folder. Returns the number."""
     number = data.get("number")
     if "number" in data:
@@ -149,16 +176,30 @@ def _check_identity(found: _FieldProblems, data: dict[str, Any], folder_number: 
             found.bad("number", f"expected an integer like 7, got {type_name(number)} ({number!r})")
             number = None
         elif folder_number is not None and number != folder_number:
-            found.bad("number", f"is {number} but the folder says {folder_number:02d}; make them match")
+            found.bad(
+                "number", f"is {number} but the folder says {folder_number:02d}; make them match"
+            )
         elif number not in range(len(SESSIONS)):
-            found.bad("number", f"session {number} is not in {SYLLABUS}, which runs 0 to {len(SESSIONS) - 1}; "
-                                "add the session there first")
+            found.bad(
+                "number",
+                f"session {number} is not in {SYLLABUS}, which runs 0 to {len(SESSIONS) - 1}; "
+                "add the session there first",
+            )
     if "slug" in data and found.text("slug", data["slug"]):
         if folder_slug is not None and data["slug"] != folder_slug:
-            found.bad("slug", f"is {data['slug']!r} but the folder says {folder_slug!r}; make them match")
-        elif _is_int(number) and number in range(len(SESSIONS)) and data["slug"] != SESSIONS[number].slug:
-            found.bad("slug", f"is {data['slug']!r} but {SYLLABUS} names session {number} "
-                              f"{SESSIONS[number].slug!r}: the folder must be sessions/{SESSIONS[number].folder}")
+            found.bad(
+                "slug", f"is {data['slug']!r} but the folder says {folder_slug!r}; make them match"
+            )
+        elif (
+            _is_int(number)
+            and number in range(len(SESSIONS))
+            and data["slug"] != SESSIONS[number].slug
+        ):
+            found.bad(
+                "slug",
+                f"is {data['slug']!r} but {SYLLABUS} names session {number} "
+                f"{SESSIONS[number].slug!r}: the folder must be sessions/{SESSIONS[number].folder}",
+            )
     if "title" in data:
         found.text("title", data["title"])
     if "path" in data:
@@ -167,12 +208,18 @@ def _check_identity(found: _FieldProblems, data: dict[str, Any], folder_number: 
             found.bad("path", f"expected one of {', '.join(PATHS)}, got {value!r}")
         elif _is_int(number) and number not in PATHS[value]:
             right = next((name for name, span in PATHS.items() if number in span), None)
-            hint = f"session {number} belongs on the {right} path" if right else f"sessions run 00 to {len(SESSIONS) - 1:02d}"
+            hint = (
+                f"session {number} belongs on the {right} path"
+                if right
+                else f"sessions run 00 to {len(SESSIONS) - 1:02d}"
+            )
             found.bad("path", f"is {value!r} but {hint} ({PATH_SPANS})")
     return number if _is_int(number) else None
 
 
-def _check_entries(found: _FieldProblems, name: str, entries: list[Any], keys: tuple[str, ...]) -> None:
+def _check_entries(
+    found: _FieldProblems, name: str, entries: list[Any], keys: tuple[str, ...]
+) -> None:
     """Each entry of carried_in or ships is a mapping with exactly `keys`; `session` is an int, the rest text."""
     listed = ", ".join(keys[:-1]) + f" and {keys[-1]}"
     for i, entry in enumerate(entries):
@@ -185,7 +232,9 @@ def _check_entries(found: _FieldProblems, name: str, entries: list[Any], keys: t
                 found.bad(f"{where}.{key}", f"missing; each entry needs {listed}")
             elif key == "session":
                 if not _is_int(entry[key]):
-                    found.bad(f"{where}.session", f"expected a session number (int), got {entry[key]!r}")
+                    found.bad(
+                        f"{where}.session", f"expected a session number (int), got {entry[key]!r}"
+                    )
             else:
                 found.text(f"{where}.{key}", entry[key])
         for key in entry:
@@ -199,9 +248,14 @@ def _check_time(found: _FieldProblems, value: Any) -> None:
         return
     for key in TIME_KEYS:
         if key not in value:
-            found.bad(f"time.{key}", f"missing; time needs {', '.join(TIME_KEYS)} (e.g. '20–40 min')")
+            found.bad(
+                f"time.{key}", f"missing; time needs {', '.join(TIME_KEYS)} (e.g. '20–40 min')"
+            )
         elif found.text(f"time.{key}", value[key]) and len(value[key]) > MAX_TIME_CHARS:
-            found.bad(f"time.{key}", f"is {len(value[key])} characters; keep it a short estimate like '20–40 min'")
+            found.bad(
+                f"time.{key}",
+                f"is {len(value[key])} characters; keep it a short estimate like '20–40 min'",
+            )
     for key in value:
         if key not in TIME_KEYS:
             found.bad(f"time.{key}", f"unknown key; time has {', '.join(TIME_KEYS)}")
@@ -209,13 +263,18 @@ def _check_time(found: _FieldProblems, value: Any) -> None:
 
 def _check_prerequisites(found: _FieldProblems, value: Any, number: int | None) -> None:
     if not isinstance(value, list):
-        found.bad("prerequisites", f"expected a list of session numbers like [1, 2, 6], got {type_name(value)}")
+        found.bad(
+            "prerequisites",
+            f"expected a list of session numbers like [1, 2, 6], got {type_name(value)}",
+        )
         return
     for i, item in enumerate(value):
         if not _is_int(item):
             found.bad(f"prerequisites[{i}]", f"expected a session number (int), got {item!r}")
         elif number is not None and not 0 <= item < number:
-            found.bad(f"prerequisites[{i}]", f"session {item} is not an earlier session than {number}")
+            found.bad(
+                f"prerequisites[{i}]", f"session {item} is not an earlier session than {number}"
+            )
 
 
 def check_front_matter(
@@ -225,24 +284,38 @@ def check_front_matter(
     found = _FieldProblems(rel)
     for name in FIELDS:
         if name not in data:
-            found.bad(name, f"missing; every front-matter field is required ({', '.join(FIELDS)}); {EXAMPLE_FRONT_MATTER}")
+            found.bad(
+                name,
+                f"missing; every front-matter field is required ({', '.join(FIELDS)}); {EXAMPLE_FRONT_MATTER}",
+            )
     for name in data:
         if name not in FIELDS:
-            found.bad(str(name), f"unknown field; the fields are {', '.join(FIELDS)} (check the spelling)")
+            found.bad(
+                str(name), f"unknown field; the fields are {', '.join(FIELDS)} (check the spelling)"
+            )
 
     number = _check_identity(found, data, folder_number, folder_slug)
     if "carried_in" in data:
         value = data["carried_in"]
         if not isinstance(value, list):
-            found.bad("carried_in", f"expected a list of {{module, session, summary}} entries, got {type_name(value)}")
+            found.bad(
+                "carried_in",
+                f"expected a list of {{module, session, summary}} entries, got {type_name(value)}",
+            )
         else:
             if not value and number is not None and number > 0:
-                found.bad("carried_in", "is empty; only s00 may carry nothing in; list what earlier sessions gave you")
+                found.bad(
+                    "carried_in",
+                    "is empty; only s00 may carry nothing in; list what earlier sessions gave you",
+                )
             _check_entries(found, "carried_in", value, ("module", "session", "summary"))
     if "ships" in data:
         value = data["ships"]
         if not isinstance(value, list) or not value:
-            found.bad("ships", f"expected a list with at least one {{module, summary}} entry, got {value!r}")
+            found.bad(
+                "ships",
+                f"expected a list with at least one {{module, summary}} entry, got {value!r}",
+            )
         else:
             _check_entries(found, "ships", value, ("module", "summary"))
     for name in ("teaches", "hands_on"):
@@ -274,19 +347,37 @@ def check_sections(sections: list[Section], rel: str) -> list[Problem]:
         i = _section_index(section.title)
         if i is None:
             if section.title.lower().startswith("state of the art"):
-                problems.append(Problem(rel, where, f"the heading must carry the month it was written, "
-                                                    f"exactly like '## {STATE_OF_THE_ART_EXAMPLE}'"))
+                problems.append(
+                    Problem(
+                        rel,
+                        where,
+                        f"the heading must carry the month it was written, "
+                        f"exactly like '## {STATE_OF_THE_ART_EXAMPLE}'",
+                    )
+                )
             else:
                 close = [t for t in REQUIRED_SECTIONS if t.lower() == section.title.lower()]
-                hint = f"did you mean '## {close[0]}'?" if close else "make it a '###' subsection or use one of the ten required headings"
+                hint = (
+                    f"did you mean '## {close[0]}'?"
+                    if close
+                    else "make it a '###' subsection or use one of the ten required headings"
+                )
                 problems.append(Problem(rel, where, f"is not one of the required sections; {hint}"))
             continue
         if i in found:
-            problems.append(Problem(rel, where, f"appears twice (first at line {found[i].line}); keep one"))
+            problems.append(
+                Problem(rel, where, f"appears twice (first at line {found[i].line}); keep one")
+            )
             continue
         if furthest is not None and i < furthest[0]:
-            problems.append(Problem(rel, where, f"is out of order: it must come before '## {furthest[1].title}' "
-                                                f"(order: {'; '.join(REQUIRED_SECTIONS)})"))
+            problems.append(
+                Problem(
+                    rel,
+                    where,
+                    f"is out of order: it must come before '## {furthest[1].title}' "
+                    f"(order: {'; '.join(REQUIRED_SECTIONS)})",
+                )
+            )
         found[i] = section
         if furthest is None or i > furthest[0]:
             furthest = (i, section)
@@ -294,7 +385,9 @@ def check_sections(sections: list[Section], rel: str) -> list[Problem]:
         if i not in found:
             shown = STATE_OF_THE_ART_EXAMPLE if i == _SOTA_INDEX else title
             after = f"after '## {REQUIRED_SECTIONS[i - 1]}'" if i else "as the first section"
-            problems.append(Problem(rel, f"section '## {title}'", f"is missing; add '## {shown}' {after}"))
+            problems.append(
+                Problem(rel, f"section '## {title}'", f"is missing; add '## {shown}' {after}")
+            )
 
     if _SOTA_INDEX in found:
         problems += _check_sota_table(found[_SOTA_INDEX], rel)
@@ -317,8 +410,14 @@ def _check_sota_table(section: Section, rel: str) -> list[Problem]:
                     headers.append(t.content.strip())
             if tuple(headers) == SOTA_COLUMNS:
                 return []
-            return [Problem(rel, where, f"the table's columns are {' | '.join(headers)}; "
-                                        f"they must be {' | '.join(SOTA_COLUMNS)}")]
+            return [
+                Problem(
+                    rel,
+                    where,
+                    f"the table's columns are {' | '.join(headers)}; "
+                    f"they must be {' | '.join(SOTA_COLUMNS)}",
+                )
+            ]
     return [Problem(rel, where, f"needs a table with the columns {' | '.join(SOTA_COLUMNS)}")]
 
 
@@ -326,10 +425,21 @@ def _check_self_check(section: Section, rel: str) -> list[Problem]:
     intro, questions = split_questions(section)
     where = f"section '## {section.title}' (line {section.line})"
     if not questions:
-        return [Problem(rel, where, "has no questions; write each question as a '### ' heading with its answer below it")]
+        return [
+            Problem(
+                rel,
+                where,
+                "has no questions; write each question as a '### ' heading with its answer below it",
+            )
+        ]
     problems = []
     for inline, line, answer, _ in questions:
         if not any(t.type != "hr" for t in answer):
-            problems.append(Problem(rel, f"self-check question '{inline.content}' (line {line})",
-                                    "has no answer; write the answer as paragraphs under the question"))
+            problems.append(
+                Problem(
+                    rel,
+                    f"self-check question '{inline.content}' (line {line})",
+                    "has no answer; write the answer as paragraphs under the question",
+                )
+            )
     return problems

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -32,7 +32,15 @@ __all__ = [
 ]
 
 # ids the page template uses itself; lesson headings never take them
-TEMPLATE_IDS = ("page-top", "page-about", "page-on-this-page", "page-modules", "page-main", "page-nav", "page-diagram")
+TEMPLATE_IDS = (
+    "page-top",
+    "page-about",
+    "page-on-this-page",
+    "page-modules",
+    "page-main",
+    "page-nav",
+    "page-diagram",
+)
 
 # A table cell longer than this is prose, not a figure; such tables stack on a phone (style.css).
 PROSE_CELL_CHARS = 30
@@ -99,7 +107,9 @@ def make_markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "highlight": _highlight})
     md.enable(["table", "strikethrough"])
 
-    def table_open(self, tokens, idx, options, env):  # tables scroll inside their own box on a phone
+    def table_open(
+        self, tokens, idx, options, env
+    ):  # tables scroll inside their own box on a phone
         box = "scroll stack" if _label_table(tokens, idx) else "scroll"
         return f'<div class="{box}">' + md.renderer.renderToken(tokens, idx, options, env)
 
@@ -139,10 +149,14 @@ class Slugger:
 
 def inline_text(inline: Token) -> str:
     """The plain text of an inline token (code spans keep their content, markup is dropped)."""
-    return "".join(child.content for child in inline.children or () if child.type in ("text", "code_inline"))
+    return "".join(
+        child.content for child in inline.children or () if child.type in ("text", "code_inline")
+    )
 
 
-def split_questions(section: Section) -> tuple[list[Token], list[tuple[Token, int, list[Token], str]]]:
+def split_questions(
+    section: Section,
+) -> tuple[list[Token], list[tuple[Token, int, list[Token], str]]]:
     """Self-check tokens -> (intro tokens, [(question inline token, line, answer tokens, anchor)])."""
     intro: list[Token] = []
     questions: list[tuple[Token, int, list[Token], str]] = []
@@ -160,7 +174,9 @@ def split_questions(section: Section) -> tuple[list[Token], list[tuple[Token, in
     return intro, questions
 
 
-def sections_from_tokens(tokens: list[Token], body_line: int, reserved: Iterable[str] = TEMPLATE_IDS) -> tuple[list[Token], list[Section], Slugger]:
+def sections_from_tokens(
+    tokens: list[Token], body_line: int, reserved: Iterable[str] = TEMPLATE_IDS
+) -> tuple[list[Token], list[Section], Slugger]:
     """Split a parsed body on top-level `##` headings; give every heading a unique anchor."""
     slugger = Slugger(reserved)
     preamble: list[Token] = []
@@ -174,7 +190,9 @@ def sections_from_tokens(tokens: list[Token], body_line: int, reserved: Iterable
             if token.map:
                 token.map = [token.map[0] + body_line - 1, token.map[1] + body_line - 1]
             if token.tag == "h2":
-                sections.append((inline.content.strip(), anchor, token.map[0] + 1 if token.map else 0, []))
+                sections.append(
+                    (inline.content.strip(), anchor, token.map[0] + 1 if token.map else 0, [])
+                )
                 i += 3
                 continue
             token.attrSet("id", anchor)

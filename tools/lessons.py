@@ -12,9 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from lesson_format import (EXAMPLE_FRONT_MATTER, FOLDER_RE, STATE_OF_THE_ART_RE, TIME_KEYS, LessonError, Problem, check_front_matter,
-                           check_sections, type_name)
+from lesson_format import (
+    EXAMPLE_FRONT_MATTER,
+    FOLDER_RE,
+    STATE_OF_THE_ART_RE,
+    TIME_KEYS,
+    LessonError,
+    Problem,
+    check_front_matter,
+    check_sections,
+    type_name,
+)
 from lesson_markdown import Section, make_markdown, sections_from_tokens
 
 __all__ = [
@@ -78,7 +86,9 @@ class Lesson:
 
     def section(self, title: str) -> Section:
         for section in self.sections:
-            if section.title == title or (title == "State of the art" and STATE_OF_THE_ART_RE.match(section.title)):
+            if section.title == title or (
+                title == "State of the art" and STATE_OF_THE_ART_RE.match(section.title)
+            ):
                 return section
         raise KeyError(title)
 
@@ -115,7 +125,11 @@ def _parse(path: Path, root: Path) -> tuple[Lesson | None, list[Problem]]:
     if m:
         folder_number, folder_slug = int(m.group(1)), m.group(2)
     else:
-        problems.append(Problem(rel, "folder", f"folder '{folder}' must be named sNN-slug, e.g. s07-repair-loop"))
+        problems.append(
+            Problem(
+                rel, "folder", f"folder '{folder}' must be named sNN-slug, e.g. s07-repair-loop"
+            )
+        )
 
     try:
         text = path.read_text(encoding="utf-8")
@@ -124,15 +138,27 @@ def _parse(path: Path, root: Path) -> tuple[Lesson | None, list[Problem]]:
     yaml_text, body, body_line = split_front_matter(text)
     data: Any = None
     if yaml_text is None:
-        problems.append(Problem(rel, "front matter", "missing; start the file with YAML between two '---' lines "
-                                                     f"({EXAMPLE_FRONT_MATTER})"))
+        problems.append(
+            Problem(
+                rel,
+                "front matter",
+                "missing; start the file with YAML between two '---' lines "
+                f"({EXAMPLE_FRONT_MATTER})",
+            )
+        )
     else:
         try:
             data = yaml.safe_load(yaml_text)
         except yaml.YAMLError as exc:
-            problems.append(Problem(rel, "front matter", f"is not valid YAML: {exc}".replace("\n", " ")))
+            problems.append(
+                Problem(rel, "front matter", f"is not valid YAML: {exc}".replace("\n", " "))
+            )
         if data is not None and not isinstance(data, dict):
-            problems.append(Problem(rel, "front matter", f"must be a YAML mapping of fields, got {type_name(data)}"))
+            problems.append(
+                Problem(
+                    rel, "front matter", f"must be a YAML mapping of fields, got {type_name(data)}"
+                )
+            )
             data = None
         if isinstance(data, dict):
             problems += check_front_matter(data, folder_number, folder_slug, rel)
@@ -144,7 +170,9 @@ def _parse(path: Path, root: Path) -> tuple[Lesson | None, list[Problem]]:
     _, sections, _ = sections_from_tokens(tokens, body_line)
     problems += check_sections(sections, rel)
 
-    front_ok = isinstance(data, dict) and not any(p.where.startswith(("field", "front matter", "folder")) for p in problems)
+    front_ok = isinstance(data, dict) and not any(
+        p.where.startswith(("field", "front matter", "folder")) for p in problems
+    )
     if not front_ok:
         return None, problems
     lesson = Lesson(
@@ -155,7 +183,9 @@ def _parse(path: Path, root: Path) -> tuple[Lesson | None, list[Problem]]:
         slug=data["slug"],
         title=data["title"].strip(),
         path=data["path"],
-        carried_in=tuple(CarriedIn(e["module"], e["session"], e["summary"].strip()) for e in data["carried_in"]),
+        carried_in=tuple(
+            CarriedIn(e["module"], e["session"], e["summary"].strip()) for e in data["carried_in"]
+        ),
         ships=tuple(Shipped(e["module"], e["summary"].strip()) for e in data["ships"]),
         teaches=data["teaches"].strip(),
         time={key: data["time"][key].strip() for key in TIME_KEYS},
@@ -199,5 +229,11 @@ def load_all(root: Path) -> tuple[list[Lesson], list[Problem]]:
     lessons.sort(key=lambda lesson: (lesson.number, lesson.folder))
     for before, after in zip(lessons, lessons[1:]):
         if before.number == after.number:
-            problems.append(Problem(after.rel, "field 'number'", f"session {after.number} is also {before.rel}; renumber one"))
+            problems.append(
+                Problem(
+                    after.rel,
+                    "field 'number'",
+                    f"session {after.number} is also {before.rel}; renumber one",
+                )
+            )
     return lessons, problems

@@ -29,7 +29,12 @@ def instructor_command(root: Path) -> tuple[str, list[Problem]]:
     lines = [line.split("#", 1)[0].strip() for line in block.group(1).splitlines()] if block else []
     command = next((line for line in lines if line.startswith("pytest ")), None)
     if command is None:
-        return "pytest", [Problem("README.md", f"section '{INSTRUCTOR_HEADING}'",
-                                  "needs a ```bash block whose `pytest ...` line checks every notebook; "
-                                  "the site's instructor path quotes it")]
+        return "pytest", [
+            Problem(
+                "README.md",
+                f"section '{INSTRUCTOR_HEADING}'",
+                "needs a ```bash block whose `pytest ...` line checks every notebook; "
+                "the site's instructor path quotes it",
+            )
+        ]
     return command, []

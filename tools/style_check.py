@@ -67,8 +67,15 @@ class Import:
 
 def _source_files(package: Path) -> list[Path]:
     """The package's Python modules: files in folders that are packages (not data like `cafe/data/`)."""
-    return [path for path in sorted(package.rglob("*.py"))
-            if all((folder / "__init__.py").exists() for folder in path.parents if folder.is_relative_to(package))]
+    return [
+        path
+        for path in sorted(package.rglob("*.py"))
+        if all(
+            (folder / "__init__.py").exists()
+            for folder in path.parents
+            if folder.is_relative_to(package)
+        )
+    ]
 
 
 def cafe_modules(package: Path) -> dict[str, Path]:
@@ -106,7 +113,9 @@ def _shelves(package: Path, module_sessions: Mapping[str, int]) -> set[str]:
     return {name.rsplit(".", 1)[0] for name in module_sessions if name.count(".") == 2}
 
 
-def _resolve(node: ast.Import | ast.ImportFrom, source: str, is_package: bool, modules: Mapping[str, Path]) -> list[str]:
+def _resolve(
+    node: ast.Import | ast.ImportFrom, source: str, is_package: bool, modules: Mapping[str, Path]
+) -> list[str]:
     """The cafe modules one import statement needs (relative imports resolved against `source`)."""
     if isinstance(node, ast.Import):
         return [alias.name for alias in node.names if alias.name.split(".")[0] == "cafe"]
@@ -140,20 +149,33 @@ def imports(package: Path) -> list[Import]:
 def unmapped_modules(package: Path, module_sessions: Mapping[str, int]) -> list[str]:
     """Top-level modules the syllabus gives no session to, each with what to do about it."""
     shelves = _shelves(package, module_sessions)
-    names = [name for name in cafe_modules(package)
-             if unit(name) not in {"cafe", "cafe.__main__", EXERCISES} and name not in shelves]
-    unmapped = sorted({name if unit(name) in shelves else unit(name)
-                       for name in names if owner(name, module_sessions) is None})
-    return [f"{name.replace('.', '/')} belongs to no session: add it to the modules of its session in {SYLLABUS}"
-            for name in unmapped]
+    names = [
+        name
+        for name in cafe_modules(package)
+        if unit(name) not in {"cafe", "cafe.__main__", EXERCISES} and name not in shelves
+    ]
+    unmapped = sorted(
+        {
+            name if unit(name) in shelves else unit(name)
+            for name in names
+            if owner(name, module_sessions) is None
+        }
+    )
+    return [
+        f"{name.replace('.', '/')} belongs to no session: add it to the modules of its session in {SYLLABUS}"
+        for name in unmapped
+    ]
 
 
 def missing_modules(package: Path, listed: Mapping[str, int], written: set[int]) -> list[str]:
     """Modules the syllabus lists for a written session that do not exist."""
     units = set(cafe_modules(package))
-    return [f"{SYLLABUS} lists {name} for session {number:02d}, which is written, but there is no such module; "
-            "create it or correct the syllabus"
-            for name, number in sorted(listed.items()) if number in written and name not in units]
+    return [
+        f"{SYLLABUS} lists {name} for session {number:02d}, which is written, but there is no such module; "
+        "create it or correct the syllabus"
+        for name, number in sorted(listed.items())
+        if number in written and name not in units
+    ]
 
 
 def _session_of(name: str, module_sessions: Mapping[str, int]) -> int | None:
@@ -184,8 +206,10 @@ def _order_problem(edge: Import, module_sessions: Mapping[str, int]) -> str | No
     have = _session_of(source, module_sessions)
     if have is None or wanted is None or wanted <= have:
         return None
-    return (f"{edge} (session {wanted:02d}), but {source} is session {have:02d}: a module imports only modules of "
-            f"its own or an earlier session; move the code, or let the later module plug into this one")
+    return (
+        f"{edge} (session {wanted:02d}), but {source} is session {have:02d}: a module imports only modules of "
+        f"its own or an earlier session; move the code, or let the later module plug into this one"
+    )
 
 
 def import_order_problems(package: Path, module_sessions: Mapping[str, int]) -> list[str]:
@@ -207,7 +231,7 @@ def import_cycles(package: Path) -> list[list[str]]:
         state[name] = 1
         for target in sorted(graph.get(name, ())):
             if state.get(target) == 1:
-                loop = path[path.index(target):] + [target]
+                loop = path[path.index(target) :] + [target]
                 if frozenset(loop) not in seen:
                     seen.add(frozenset(loop))
                     cycles.append(loop)
@@ -227,8 +251,10 @@ def long_modules(package: Path, limit: int = MAX_MODULE_LINES) -> list[str]:
     for path in _source_files(package):
         lines = len(path.read_text(encoding="utf-8").splitlines())
         if lines > limit:
-            found.append(f"{path.relative_to(package.parent).as_posix()} is {lines} lines (limit {limit}); "
-                         "split it along a seam into modules of one concept each")
+            found.append(
+                f"{path.relative_to(package.parent).as_posix()} is {lines} lines (limit {limit}); "
+                "split it along a seam into modules of one concept each"
+            )
     return found
 
 
@@ -241,13 +267,19 @@ def long_functions(package: Path, limit: int = MAX_FUNCTION_LINES) -> list[str]:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 lines = (node.end_lineno or node.lineno) - node.lineno + 1
                 if lines > limit:
-                    found.append(f"{rel}:{node.lineno} {node.name}() is {lines} lines (limit {limit}); "
-                                 "split it into named steps")
+                    found.append(
+                        f"{rel}:{node.lineno} {node.name}() is {lines} lines (limit {limit}); "
+                        "split it into named steps"
+                    )
     return found
 
 
 def _written_sessions(root: Path, folders: Mapping[int, str]) -> set[int]:
-    return {number for number, folder in folders.items() if (root / "sessions" / folder / "lesson.md").exists()}
+    return {
+        number
+        for number, folder in folders.items()
+        if (root / "sessions" / folder / "lesson.md").exists()
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

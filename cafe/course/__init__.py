@@ -13,25 +13,25 @@ so on: the toolkit's public names are re-exported here.
 from __future__ import annotations
 
 from cafe.course.toolkit import (
-    HOME_VARIABLE,
-    HEADLESS_VARIABLE,
-    PROGRESS_FILE,
     COMPARE_STATUSES,
-    CompareStatus,
+    HEADLESS_VARIABLE,
+    HOME_VARIABLE,
+    PROGRESS_FILE,
     CompareResult,
+    CompareStatus,
     Prediction,
     Reveal,
-    headless,
-    progress_path,
-    load_progress,
-    save_progress,
     answers_path,
+    checkpoint,
+    compare,
+    headless,
+    load_progress,
     predict,
-    show_outcome,
+    progress_path,
     reveal,
     reveal_now,
-    compare,
-    checkpoint,
+    save_progress,
+    show_outcome,
 )
 
 __all__ = [

@@ -37,10 +37,12 @@ _KEY = re.compile(r"(s\d{2})\.([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def split_key(key: str) -> tuple[str, str]:
-    """"s07.why_cap" -> ("s07", "why_cap"); anything else is a ValueError that shows the shape."""
+    """ "s07.why_cap" -> ("s07", "why_cap"); anything else is a ValueError that shows the shape."""
     match = _KEY.fullmatch(key) if isinstance(key, str) else None
     if not match:
-        raise ValueError(f"{key!r} is not a course key; write it as '<session>.<name>', e.g. 's07.why_cap'.")
+        raise ValueError(
+            f"{key!r} is not a course key; write it as '<session>.<name>', e.g. 's07.why_cap'."
+        )
     return match.group(1), match.group(2)
 
 

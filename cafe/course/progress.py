@@ -108,13 +108,18 @@ def _read(path: Path) -> tuple[dict[str, Any], bool]:
                 return {**_empty(), **data}, True
     kept = _set_aside(path)
     if kept is None:
-        print(f"cafe: your progress file {path} is unusable: {reason}. It could not be moved aside, "
-              "so it is left untouched and nothing new will be saved until you move or fix it.",
-              file=sys.stderr)
+        print(
+            f"cafe: your progress file {path} is unusable: {reason}. It could not be moved aside, "
+            "so it is left untouched and nothing new will be saved until you move or fix it.",
+            file=sys.stderr,
+        )
         return _empty(), False
-    print(f"cafe: your progress file {path} is unusable: {reason}. The old file is kept, unchanged, "
-          f"as {kept}; a fresh progress file starts now (copy entries back from the old one if you "
-          "want them).", file=sys.stderr)
+    print(
+        f"cafe: your progress file {path} is unusable: {reason}. The old file is kept, unchanged, "
+        f"as {kept}; a fresh progress file starts now (copy entries back from the old one if you "
+        "want them).",
+        file=sys.stderr,
+    )
     return _empty(), True
 
 
@@ -135,7 +140,9 @@ def save_progress(data: Mapping[str, Any], path: str | Path | None = None) -> Pa
     target = Path(path) if path is not None else progress_path()
     target.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
-    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    handle, temp_name = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+    )
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as temp:
             temp.write(text)
@@ -154,7 +161,9 @@ def record(section: str, key: str, entry: Mapping[str, Any], *, session: str | N
     For the notebook toolkit: a save that fails is reported on stderr, never raised into a cell.
     """
     if section not in SECTIONS:
-        raise ValueError(f"{section!r} is not a progress section; use one of {', '.join(SECTIONS)}.")
+        raise ValueError(
+            f"{section!r} is not a progress section; use one of {', '.join(SECTIONS)}."
+        )
     path = progress_path()
     data, writable = _read(path)
     if not writable:
@@ -166,8 +175,11 @@ def record(section: str, key: str, entry: Mapping[str, Any], *, session: str | N
     try:
         save_progress(data, path)
     except OSError as exc:
-        print(f"cafe: could not save to your progress file {path} ({exc}); "
-              f"set {HOME_VARIABLE} to a folder you can write to.", file=sys.stderr)
+        print(
+            f"cafe: could not save to your progress file {path} ({exc}); "
+            f"set {HOME_VARIABLE} to a folder you can write to.",
+            file=sys.stderr,
+        )
         return False
     except (TypeError, ValueError) as exc:  # a value JSON cannot hold, such as NaN or a set
         print(f"cafe: did not save {section}/{key} to your progress file: {exc}", file=sys.stderr)

@@ -53,8 +53,10 @@ def answers_path(key: str, answers_dir: str | Path | None = None) -> Path:
 
 def _no_answers_file(path: Path, key: str) -> LookupError:
     _, name = split_key(key)
-    return LookupError(f"No answers file {path} for reveal key {key!r}; "
-                       f"create it with {{\"{name}\": \"...\"}} or pass source=.")
+    return LookupError(
+        f"No answers file {path} for reveal key {key!r}; "
+        f'create it with {{"{name}": "..."}} or pass source=.'
+    )
 
 
 def load_answer(key: str, answers_dir: str | Path | None = None) -> str:
@@ -68,8 +70,10 @@ def load_answer(key: str, answers_dir: str | Path | None = None) -> str:
     except json.JSONDecodeError as exc:
         raise LookupError(f"The answers file {path} is not valid JSON ({exc}); fix it.") from None
     if not isinstance(answers, dict) or name not in answers:
-        raise LookupError(f"The answers file {path} has no key {name!r} (asked for by {key!r}); "
-                          f"add it, or fix the key.")
+        raise LookupError(
+            f"The answers file {path} has no key {name!r} (asked for by {key!r}); "
+            f"add it, or fix the key."
+        )
     text = answers[name]
     if isinstance(text, list) and all(isinstance(line, str) for line in text):
         text = "\n".join(text)
@@ -115,13 +119,20 @@ class Reveal:
 
     def content(self) -> str:
         """Load the content now: the source of `source`, or the answer text for `key`."""
-        return _source_of(self.source) if self.source is not None else load_answer(self.key, self.answers_dir)
+        return (
+            _source_of(self.source)
+            if self.source is not None
+            else load_answer(self.key, self.answers_dir)
+        )
 
     def text(self) -> str:
         """The fixed plain-text form: never the content, always how to see it."""
         what = "Source" if self.source is not None else "Answer"
-        call = (f'course.reveal_now("{self.key}", source={source_name(self.source)})'
-                if self.source is not None else f'course.reveal_now("{self.key}")')
+        call = (
+            f'course.reveal_now("{self.key}", source={source_name(self.source)})'
+            if self.source is not None
+            else f'course.reveal_now("{self.key}")'
+        )
         return f"[reveal {self.key}] {what} hidden. Flip the switch, or run: {call}"
 
     def widget(self) -> Any:
@@ -130,8 +141,12 @@ class Reveal:
             import ipywidgets as widgets
 
             label = "source" if self.source is not None else "answer"
-            self.toggle = widgets.ToggleButton(value=False, description=f"Reveal {label}: {self.key}",
-                                               icon="eye", layout={"width": "auto"})
+            self.toggle = widgets.ToggleButton(
+                value=False,
+                description=f"Reveal {label}: {self.key}",
+                icon="eye",
+                layout={"width": "auto"},
+            )
             self.output = widgets.Output()
             self.toggle.observe(self._on_toggle, names="value")
             self._box = widgets.VBox([self.toggle, self.output])
@@ -176,7 +191,9 @@ def reveal(key: str, source: Any = None, *, answers_dir: str | Path | None = Non
         try:
             inspect.getsourcefile(source)
         except TypeError as exc:
-            raise LookupError(f"reveal {key!r}: cannot show the source of {source!r} ({exc}).") from None
+            raise LookupError(
+                f"reveal {key!r}: cannot show the source of {source!r} ({exc})."
+            ) from None
     if headless():
         print(handle.text())
     else:

@@ -52,8 +52,10 @@ def module_name(path: str) -> str:
     """`cafe/context.py` -> `cafe.context`, `cafe/repair/` -> `cafe.repair`, `cafe/world/menu.py` -> `cafe.world.menu`."""
     match = MODULE_RE.fullmatch(path)
     if match is None:
-        raise ValueError(f"{path!r} is not a module of cafe; write a top-level file like 'cafe/context.py', "
-                         "a topic package like 'cafe/repair/' or a file on a shelf like 'cafe/world/menu.py'")
+        raise ValueError(
+            f"{path!r} is not a module of cafe; write a top-level file like 'cafe/context.py', "
+            "a topic package like 'cafe/repair/' or a file on a shelf like 'cafe/world/menu.py'"
+        )
     return "cafe." + match.group(1).replace("/", ".")
 
 
@@ -65,20 +67,30 @@ class Session:
     slug: str  # the folder is sessions/sNN-<slug>, the notebook notebooks/sNN-<slug>.ipynb
     topic: str  # one word, as the site's module list and the README show it
     path: CoursePath
-    modules: tuple[str, ...]  # what it teaches, e.g. ("cafe/repair/", "cafe/stories/feedback_model.py")
+    modules: tuple[
+        str, ...
+    ]  # what it teaches, e.g. ("cafe/repair/", "cafe/stories/feedback_model.py")
     ships: str  # what it ships, in one line
 
     def __post_init__(self) -> None:
         if not SLUG_RE.fullmatch(self.slug):
-            raise ValueError(f"session {self.number}: slug {self.slug!r} must be lower-case words joined by hyphens")
+            raise ValueError(
+                f"session {self.number}: slug {self.slug!r} must be lower-case words joined by hyphens"
+            )
         if self.path not in COURSE_PATHS:
-            raise ValueError(f"session {self.number}: path {self.path!r} is not one of {', '.join(COURSE_PATHS)}")
+            raise ValueError(
+                f"session {self.number}: path {self.path!r} is not one of {', '.join(COURSE_PATHS)}"
+            )
         if not isinstance(self.modules, tuple):
-            raise TypeError(f"session {self.number}: modules must be a tuple of paths like ('cafe/loop/',)")
+            raise TypeError(
+                f"session {self.number}: modules must be a tuple of paths like ('cafe/loop/',)"
+            )
         for path in self.modules:
             module_name(path)  # raises, naming the entry, when it is not a cafe module
         if not self.ships.strip() or "\n" in self.ships:
-            raise ValueError(f"session {self.number}: ships must be one line saying what the session adds")
+            raise ValueError(
+                f"session {self.number}: ships must be one line saying what the session adds"
+            )
 
     @property
     def folder(self) -> str:
@@ -92,41 +104,141 @@ class Session:
 
 
 SESSIONS: tuple[Session, ...] = (
-    Session(0, "setup", "setup", "setup", ("cafe/endpoint/", "cafe/course/", "cafe/cli.py"),
-            "install check, offline vs live, `cafe doctor`, how the notebook cells work"),
+    Session(
+        0,
+        "setup",
+        "setup",
+        "setup",
+        ("cafe/endpoint/", "cafe/course/", "cafe/cli.py"),
+        "install check, offline vs live, `cafe doctor`, how the notebook cells work",
+    ),
     # The menu is the café's data from the first order on (session 01's order pad sells from it);
     # session 03 teaches why it is the trusted part of what the model sees.
-    Session(1, "agent-loop", "loop", "core", ("cafe/loop/", "cafe/world/menu.py", "cafe/world/orderpad.py"),
-            "the agent loop: ask, run the tools asked for, repeat; a turn budget and a named stop"),
-    Session(2, "evals", "evals", "core", ("cafe/evals/", "cafe/stories/waiter.py"),
-            "deterministic checks; every check has a fixture it passes and one it fails"),
-    Session(3, "context", "context", "core", ("cafe/context.py", "cafe/stories/obedient_waiter.py"),
-            "what the model sees: trusted menu vs untrusted request, the context budget"),
-    Session(4, "schema", "schema", "core", ("cafe/schema/",),
-            "the ticket contract (four fields) and strict structured output"),
-    Session(5, "consent-gate", "consent", "core", ("cafe/consent.py",),
-            "the consent gate: nothing may grow what the customer approved"),
-    Session(6, "detect", "detect", "core", ("cafe/detect/",),
-            "unsafe, off-menu, 86'd, out-of-scope and injected requests, caught before the pass"),
-    Session(7, "repair-loop", "repair", "core", ("cafe/repair/", "cafe/stories/feedback_model.py"),
-            "the bounded re-ask with a curated failure view and a closed stop-reason set"),
-    Session(8, "tracing", "trace", "core", ("cafe/trace/",),
-            "spans, a JSONL record of a live session, a replay proven content-identical"),
-    Session(9, "shift-report", "report", "core", ("cafe/report/",),
-            "a shift report: stop reasons, attempts, cost"),
-    Session(10, "failure-taxonomy", "taxonomy", "core", ("cafe/taxonomy.py", "cafe/stories/practice_shift.py"),
-            "error analysis: exhausted runs sorted into a failure taxonomy"),
-    Session(11, "cost-routing", "routing", "core", ("cafe/routing/",),
-            "cost-aware routing between models; what retries cost"),
-    Session(12, "model-judge", "judge", "core", ("cafe/judge/",),
-            "a model as judge, calibrated against the deterministic checks"),
-    Session(13, "stall-detection", "stall", "harness", ("cafe/stall/", "cafe/world/workbench.py",
-                                                        "cafe/world/pytest_runs.py", "cafe/stories/scenarios.py"),
-            "the evidence-aware repair loop: a current-failure model keyed on failure signatures"),
-    Session(14, "host-facts", "governor", "harness", ("cafe/governor/",),
-            "host-supplied facts (`progress_signal`, `remediation_delivered`) and the pace governor"),
-    Session(15, "run-monitors", "monitors", "harness", ("cafe/monitors/", "cafe/stories/monitor_stories.py"),
-            "verification tiers, the progress monitor, safe-state abort, residual objectives"),
+    Session(
+        1,
+        "agent-loop",
+        "loop",
+        "core",
+        ("cafe/loop/", "cafe/world/menu.py", "cafe/world/orderpad.py"),
+        "the agent loop: ask, run the tools asked for, repeat; a turn budget and a named stop",
+    ),
+    Session(
+        2,
+        "evals",
+        "evals",
+        "core",
+        ("cafe/evals/", "cafe/stories/waiter.py"),
+        "deterministic checks; every check has a fixture it passes and one it fails",
+    ),
+    Session(
+        3,
+        "context",
+        "context",
+        "core",
+        ("cafe/context.py", "cafe/stories/obedient_waiter.py"),
+        "what the model sees: trusted menu vs untrusted request, the context budget",
+    ),
+    Session(
+        4,
+        "schema",
+        "schema",
+        "core",
+        ("cafe/schema/",),
+        "the ticket contract (four fields) and strict structured output",
+    ),
+    Session(
+        5,
+        "consent-gate",
+        "consent",
+        "core",
+        ("cafe/consent.py",),
+        "the consent gate: nothing may grow what the customer approved",
+    ),
+    Session(
+        6,
+        "detect",
+        "detect",
+        "core",
+        ("cafe/detect/",),
+        "unsafe, off-menu, 86'd, out-of-scope and injected requests, caught before the pass",
+    ),
+    Session(
+        7,
+        "repair-loop",
+        "repair",
+        "core",
+        ("cafe/repair/", "cafe/stories/feedback_model.py"),
+        "the bounded re-ask with a curated failure view and a closed stop-reason set",
+    ),
+    Session(
+        8,
+        "tracing",
+        "trace",
+        "core",
+        ("cafe/trace/",),
+        "spans, a JSONL record of a live session, a replay proven content-identical",
+    ),
+    Session(
+        9,
+        "shift-report",
+        "report",
+        "core",
+        ("cafe/report/",),
+        "a shift report: stop reasons, attempts, cost",
+    ),
+    Session(
+        10,
+        "failure-taxonomy",
+        "taxonomy",
+        "core",
+        ("cafe/taxonomy.py", "cafe/stories/practice_shift.py"),
+        "error analysis: exhausted runs sorted into a failure taxonomy",
+    ),
+    Session(
+        11,
+        "cost-routing",
+        "routing",
+        "core",
+        ("cafe/routing/",),
+        "cost-aware routing between models; what retries cost",
+    ),
+    Session(
+        12,
+        "model-judge",
+        "judge",
+        "core",
+        ("cafe/judge/",),
+        "a model as judge, calibrated against the deterministic checks",
+    ),
+    Session(
+        13,
+        "stall-detection",
+        "stall",
+        "harness",
+        (
+            "cafe/stall/",
+            "cafe/world/workbench.py",
+            "cafe/world/pytest_runs.py",
+            "cafe/stories/scenarios.py",
+        ),
+        "the evidence-aware repair loop: a current-failure model keyed on failure signatures",
+    ),
+    Session(
+        14,
+        "host-facts",
+        "governor",
+        "harness",
+        ("cafe/governor/",),
+        "host-supplied facts (`progress_signal`, `remediation_delivered`) and the pace governor",
+    ),
+    Session(
+        15,
+        "run-monitors",
+        "monitors",
+        "harness",
+        ("cafe/monitors/", "cafe/stories/monitor_stories.py"),
+        "verification tiers, the progress monitor, safe-state abort, residual objectives",
+    ),
 )
 
 
@@ -136,7 +248,9 @@ def _module_sessions(sessions: tuple[Session, ...]) -> Mapping[str, int]:
     for entry in sessions:
         for name in entry.module_names:
             if name in found:
-                raise ValueError(f"{name} is listed under sessions {found[name]} and {entry.number}; keep it in one")
+                raise ValueError(
+                    f"{name} is listed under sessions {found[name]} and {entry.number}; keep it in one"
+                )
             found[name] = entry.number
     return MappingProxyType(found)
 
@@ -146,7 +260,9 @@ MODULE_SESSIONS: Mapping[str, int] = _module_sessions(SESSIONS)
 
 # The sessions run 00 to 15 without a gap, and the paths come in course order, each one unbroken.
 assert [entry.number for entry in SESSIONS] == list(range(len(SESSIONS)))
-assert [entry.path for entry in SESSIONS] == sorted((entry.path for entry in SESSIONS), key=COURSE_PATHS.index)
+assert [entry.path for entry in SESSIONS] == sorted(
+    (entry.path for entry in SESSIONS), key=COURSE_PATHS.index
+)
 
 
 def session(number: int) -> Session:

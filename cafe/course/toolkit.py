@@ -36,7 +36,14 @@ from datetime import datetime, timezone
 from typing import Any, Literal, get_args
 
 from cafe.course.cells import HEADLESS_VARIABLE, display_bundle, headless, source_name, split_key
-from cafe.course.progress import HOME_VARIABLE, PROGRESS_FILE, load_progress, progress_path, record, save_progress
+from cafe.course.progress import (
+    HOME_VARIABLE,
+    PROGRESS_FILE,
+    load_progress,
+    progress_path,
+    record,
+    save_progress,
+)
 from cafe.course.reveals import Reveal, answers_path, reveal, reveal_now
 
 __all__ = [
@@ -122,8 +129,14 @@ class Prediction:
     `course.predict(...)` displays nothing more: `predict` has already shown the question.
     """
 
-    def __init__(self, key: str, question: str, options: Sequence[str] | None = None,
-                 *, clock: Clock | None = None):
+    def __init__(
+        self,
+        key: str,
+        question: str,
+        options: Sequence[str] | None = None,
+        *,
+        clock: Clock | None = None,
+    ):
         split_key(key)
         self.key = key
         self.question = question
@@ -139,7 +152,9 @@ class Prediction:
     @value.setter
     def value(self, new: str | None) -> None:
         if new is not None and self.options is not None and new not in self.options:
-            raise ValueError(f"{new!r} is not one of the options for {self.key}: {list(self.options)}.")
+            raise ValueError(
+                f"{new!r} is not one of the options for {self.key}: {list(self.options)}."
+            )
         if new == self._value:
             return
         self._value = new
@@ -148,8 +163,11 @@ class Prediction:
             if self._widget.value != shown:
                 self._widget.value = shown
         if new not in (None, ""):
-            record("predictions", self.key,
-                   {"question": self.question, "value": new, "saved_at": _stamp(self._clock)})
+            record(
+                "predictions",
+                self.key,
+                {"question": self.question, "value": new, "saved_at": _stamp(self._clock)},
+            )
 
     def text(self) -> str:
         """The fixed plain-text form: headless output, and the fallback where widgets do not draw."""
@@ -159,8 +177,10 @@ class Prediction:
         if self._value is None:
             # No example value: whichever option we showed would read as a hint, and no guessed
             # variable name: the handle is whatever name the notebook assigned it to.
-            lines.append("  Record it before the run: set .value on the handle this cell assigned "
-                         "(the name left of `= course.predict(...)`) to your answer.")
+            lines.append(
+                "  Record it before the run: set .value on the handle this cell assigned "
+                "(the name left of `= course.predict(...)`) to your answer."
+            )
         else:
             lines.append(f"  your prediction: {_show(self._value)}")
         return "\n".join(lines)
@@ -173,13 +193,19 @@ class Prediction:
 
             label = {"description": "Your guess:", "style": {"description_width": "initial"}}
             if self.options is None:
-                control = widgets.Text(value=self._value or "", placeholder="type, then press Enter",
-                                       continuous_update=False, **label)
+                control = widgets.Text(
+                    value=self._value or "",
+                    placeholder="type, then press Enter",
+                    continuous_update=False,
+                    **label,
+                )
             elif len(self.options) <= 4:
                 control = widgets.ToggleButtons(options=self.options, value=self._value, **label)
             else:
                 control = widgets.Dropdown(options=self.options, value=self._value, **label)
-            control.observe(lambda change: setattr(self, "value", change["new"] or None), names="value")
+            control.observe(
+                lambda change: setattr(self, "value", change["new"] or None), names="value"
+            )
             self._widget = control
         return self._widget
 
@@ -190,8 +216,14 @@ class Prediction:
         return f"Prediction({self.key!r}, value={self._value!r})"
 
 
-def predict(key: str, question: str, options: Sequence[str] | None = None, *,
-            answer: str | None = None, clock: Clock | None = None) -> Prediction:
+def predict(
+    key: str,
+    question: str,
+    options: Sequence[str] | None = None,
+    *,
+    answer: str | None = None,
+    clock: Clock | None = None,
+) -> Prediction:
     """Ask for a prediction before the run and return its handle.
 
     `answer=` records one straight away (handy in scripts); so does `handle.value = "..."`.
@@ -207,7 +239,9 @@ def predict(key: str, question: str, options: Sequence[str] | None = None, *,
 
         import ipywidgets as widgets
 
-        title = widgets.HTML(value=f"<b>Predict first ({html.escape(key)}).</b> {html.escape(question)}")
+        title = widgets.HTML(
+            value=f"<b>Predict first ({html.escape(key)}).</b> {html.escape(question)}"
+        )
         display_bundle(widgets.VBox([title, prediction.widget()]), prediction.text())
     return prediction
 
@@ -220,10 +254,20 @@ def show_outcome(prediction: Prediction, actual: Any, *, clock: Clock | None = N
     else:
         same = guess == actual or str(guess).strip().casefold() == str(actual).strip().casefold()
         verdict, matched = ("match" if same else "no match"), same
-    print(f"[outcome {prediction.key}]\n  you predicted: {_show(guess) if guess is not None else '-'}"
-          f"\n  actual:        {_show(_jsonable(actual))}\n  {verdict}")
-    record("outcomes", prediction.key, {"predicted": guess, "actual": _jsonable(actual),
-                                        "match": matched, "saved_at": _stamp(clock)})
+    print(
+        f"[outcome {prediction.key}]\n  you predicted: {_show(guess) if guess is not None else '-'}"
+        f"\n  actual:        {_show(_jsonable(actual))}\n  {verdict}"
+    )
+    record(
+        "outcomes",
+        prediction.key,
+        {
+            "predicted": guess,
+            "actual": _jsonable(actual),
+            "match": matched,
+            "saved_at": _stamp(clock),
+        },
+    )
 
 
 # --- compare ----------------------------------------------------------------------------------
@@ -247,8 +291,10 @@ class CompareResult:
 def _as_problems(found: Any, check: Callable[..., Any]) -> tuple[str, ...]:
     """A check's answer as a tuple of problem strings; anything else is the check author's bug."""
     if isinstance(found, str) or not isinstance(found, Iterable):
-        raise TypeError(f"check {source_name(check)} must return a list of problem strings, "
-                        f"not {type(found).__name__}.")
+        raise TypeError(
+            f"check {source_name(check)} must return a list of problem strings, "
+            f"not {type(found).__name__}."
+        )
     return tuple(str(problem) for problem in found)
 
 
@@ -267,9 +313,14 @@ def _recording(fn: Callable[..., Any], raised: list[BaseException]) -> Callable[
     return learner
 
 
-def compare(fn: Callable[..., Any], check: Callable[[Callable[..., Any]], Iterable[str]], *,
-            key: str | None = None, hint: str | None = None,
-            clock: Clock | None = None) -> CompareResult:
+def compare(
+    fn: Callable[..., Any],
+    check: Callable[[Callable[..., Any]], Iterable[str]],
+    *,
+    key: str | None = None,
+    hint: str | None = None,
+    clock: Clock | None = None,
+) -> CompareResult:
     """Run `check(fn)` and report: not attempted yet (stub), passed, or each problem.
 
     The check is handed `fn` wrapped so that every exception `fn` raises is noted. When the check
@@ -290,14 +341,18 @@ def compare(fn: Callable[..., Any], check: Callable[[Callable[..., Any]], Iterab
         if isinstance(exc, NotImplementedError):
             result = CompareResult("not_attempted")  # the stub, still a stub
         else:  # the learner's code broke: say how, and keep the notebook running
-            result = CompareResult("failed", (f"calling {name} raised {type(exc).__name__}: {exc}",))
+            result = CompareResult(
+                "failed", (f"calling {name} raised {type(exc).__name__}: {exc}",)
+            )
     else:
         problems = _as_problems(found, check)
         result = CompareResult("failed", problems) if problems else CompareResult("passed")
 
     if result.status == "not_attempted":
-        print(f"[compare {name}] not attempted yet: {name} still raises NotImplementedError.\n"
-              f"  {hint or 'Replace the stub body with your own code, then run this cell again.'}")
+        print(
+            f"[compare {name}] not attempted yet: {name} still raises NotImplementedError.\n"
+            f"  {hint or 'Replace the stub body with your own code, then run this cell again.'}"
+        )
     elif result.status == "passed":
         print(f"[compare {name}] passed: every check holds.")
     else:
@@ -305,28 +360,43 @@ def compare(fn: Callable[..., Any], check: Callable[[Callable[..., Any]], Iterab
         print(f"[compare {name}] failed: {count} problem{'s' if count != 1 else ''}")
         print("\n".join(f"  - {problem}" for problem in result.problems))
     if key is not None:
-        record("exercises", key, {"status": result.status, "problems": list(result.problems),
-                                  "saved_at": _stamp(clock)})
+        record(
+            "exercises",
+            key,
+            {"status": result.status, "problems": list(result.problems), "saved_at": _stamp(clock)},
+        )
     return result
 
 
 # --- checkpoint -------------------------------------------------------------------------------
 
 
-def checkpoint(session: str, name: str, value: Any, model: str | None = None, *,
-               clock: Clock | None = None) -> None:
+def checkpoint(
+    session: str, name: str, value: Any, model: str | None = None, *, clock: Clock | None = None
+) -> None:
     """Bank a session's number: saved under `checkpoints[session][name]` with the model and time."""
     if not isinstance(session, str) or not _SESSION.fullmatch(session):
         raise ValueError(f"session must look like 's07', not {session!r}.")
     split_key(f"{session}.{name}")
     problem = _not_json(value, "value")
     if problem:
-        raise TypeError(f"checkpoint {session}.{name}: the value must be JSON data (numbers, text, "
-                        f"True/False/None, lists, dicts with text keys), but {problem}.")
+        raise TypeError(
+            f"checkpoint {session}.{name}: the value must be JSON data (numbers, text, "
+            f"True/False/None, lists, dicts with text keys), but {problem}."
+        )
     stored = json.loads(json.dumps(value))
-    saved = record("checkpoints", name, {"value": stored, "model": model, "saved_at": _stamp(clock)},
-                   session=session)
-    where = ("saved to your progress file; course.load_progress() reads it back" if saved
-             else "NOT saved: the message above says why and what to do")
-    print(f"[checkpoint {session}.{name}] banked {json.dumps(stored, ensure_ascii=False, sort_keys=True)}"
-          f" (model: {model or 'not given'})\n  {where}")
+    saved = record(
+        "checkpoints",
+        name,
+        {"value": stored, "model": model, "saved_at": _stamp(clock)},
+        session=session,
+    )
+    where = (
+        "saved to your progress file; course.load_progress() reads it back"
+        if saved
+        else "NOT saved: the message above says why and what to do"
+    )
+    print(
+        f"[checkpoint {session}.{name}] banked {json.dumps(stored, ensure_ascii=False, sort_keys=True)}"
+        f" (model: {model or 'not given'})\n  {where}"
+    )

@@ -12,48 +12,48 @@ Lesson: sessions/s06-detect/lesson.md. Notebook: notebooks/s06-detect.ipynb.
 
 from __future__ import annotations
 
+from cafe.detect.checks import (
+    DETECT_CHECKS,
+    INJECTION_PATTERNS,
+    LAYERS,
+    SCOPE_PATTERNS,
+    DetectLayer,
+    check_ticket,
+    scan_allergies,
+    scan_layer,
+    scan_request,
+    scan_scope,
+    scan_text,
+)
+from cafe.detect.confusion import (
+    CORPUS_PATH,
+    HALVES,
+    JUDGE_PROMPT,
+    LABELS,
+    Confusion,
+    LabelledRequest,
+    ModelJudge,
+    either,
+    layer_report,
+    load_corpus,
+    measure,
+    report_table,
+)
+from cafe.detect.intent import (
+    INTENT_RULES,
+    Rule,
+)
 from cafe.detect.normalize import (
     CONFUSABLES,
     LEET,
     Normalized,
     View,
-    normalize_text,
     decoded_views,
-)
-from cafe.detect.intent import (
-    Rule,
-    INTENT_RULES,
+    normalize_text,
 )
 from cafe.detect.shapes import (
     CONCESSION,
     SHAPE_RULES,
-)
-from cafe.detect.checks import (
-    DETECT_CHECKS,
-    LAYERS,
-    DetectLayer,
-    INJECTION_PATTERNS,
-    SCOPE_PATTERNS,
-    scan_text,
-    scan_layer,
-    scan_request,
-    scan_scope,
-    scan_allergies,
-    check_ticket,
-)
-from cafe.detect.confusion import (
-    CORPUS_PATH,
-    LABELS,
-    HALVES,
-    LabelledRequest,
-    Confusion,
-    load_corpus,
-    measure,
-    layer_report,
-    either,
-    report_table,
-    JUDGE_PROMPT,
-    ModelJudge,
 )
 
 __all__ = [

@@ -41,24 +41,91 @@ __all__ = ["CONFUSABLES", "LEET", "Normalized", "View", "normalize_text", "decod
 # text is lower-cased first). The pairs an attacker swaps in most often; the Unicode consortium's
 # confusables list (UTS #39) has thousands more.
 CONFUSABLES: dict[str, str] = {
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
-    "ԁ": "d", "һ": "h", "ӏ": "l", "к": "k", "м": "m", "т": "t", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ɑ": "a",
-    "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "τ": "t", "υ": "u", "χ": "x", "ε": "e",
-    "ı": "i", "օ": "o", "ս": "u", "ո": "n", "հ": "h", "ϲ": "c", "ϳ": "j", "ȷ": "j", "ɩ": "i",
+    "а": "a",
+    "е": "e",
+    "о": "o",
+    "р": "p",
+    "с": "c",
+    "у": "y",
+    "х": "x",
+    "і": "i",
+    "ј": "j",
+    "ѕ": "s",
+    "ԁ": "d",
+    "һ": "h",
+    "ӏ": "l",
+    "к": "k",
+    "м": "m",
+    "т": "t",
+    "ԛ": "q",
+    "ԝ": "w",
+    "ɡ": "g",
+    "ɑ": "a",
+    "α": "a",
+    "ο": "o",
+    "ρ": "p",
+    "ν": "v",
+    "ι": "i",
+    "κ": "k",
+    "τ": "t",
+    "υ": "u",
+    "χ": "x",
+    "ε": "e",
+    "ı": "i",
+    "օ": "o",
+    "ս": "u",
+    "ո": "n",
+    "հ": "h",
+    "ϲ": "c",
+    "ϳ": "j",
+    "ȷ": "j",
+    "ɩ": "i",
     # Latin small capitals, which NFKC leaves alone: ɪɢɴᴏʀᴇ
-    "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i", "ᴊ": "j", "ᴋ": "k",
-    "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w",
-    "ʏ": "y", "ᴢ": "z",
+    "ᴀ": "a",
+    "ʙ": "b",
+    "ᴄ": "c",
+    "ᴅ": "d",
+    "ᴇ": "e",
+    "ꜰ": "f",
+    "ɢ": "g",
+    "ʜ": "h",
+    "ɪ": "i",
+    "ᴊ": "j",
+    "ᴋ": "k",
+    "ʟ": "l",
+    "ᴍ": "m",
+    "ɴ": "n",
+    "ᴏ": "o",
+    "ᴘ": "p",
+    "ʀ": "r",
+    "ꜱ": "s",
+    "ᴛ": "t",
+    "ᴜ": "u",
+    "ᴠ": "v",
+    "ᴡ": "w",
+    "ʏ": "y",
+    "ᴢ": "z",
 }
 _CONFUSABLE_TABLE = str.maketrans(CONFUSABLES)
 # Letters drawn as emoji symbols, which NFKC leaves alone and no language writes words with:
 # negative squared 🅰 to 🆉, and the regional indicators 🇦 to 🇿 (two of which make a flag).
-_LETTER_SYMBOLS = {**{chr(0x1F170 + i): chr(ord("a") + i) for i in range(26)},
-                   **{chr(0x1F1E6 + i): chr(ord("a") + i) for i in range(26)}}
+_LETTER_SYMBOLS = {
+    **{chr(0x1F170 + i): chr(ord("a") + i) for i in range(26)},
+    **{chr(0x1F1E6 + i): chr(ord("a") + i) for i in range(26)},
+}
 # Digits and signs that stand for letters in "leetspeak" (1gn0r3 -> ignore). Folded only inside a
 # word that also holds a letter, so "2 lattes" and "table 12" keep their numbers, and not in a word
 # that is letters then digits ("base64", "rot13", "b12"): those are names, not disguises.
-LEET: dict[str, str] = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+LEET: dict[str, str] = {
+    "0": "o",
+    "1": "i",
+    "3": "e",
+    "4": "a",
+    "5": "s",
+    "7": "t",
+    "@": "a",
+    "$": "s",
+}
 _LEET_TABLE = str.maketrans(LEET)
 # Separators people put between the letters of a spelled-out word: "i g n o r e", "i.g.n.o.r.e".
 _SPELL_SEPARATORS = " .-_*·/|"
@@ -81,8 +148,8 @@ _LEET_WORD = re.compile(r"(?<![\w@$])(?=[\w@$]*?[^\W\d_])(?=[\w@$]*?[\d@$])[\w@$
 _NAME_WITH_NUMBER = re.compile(r"[^\W\d_]+\d+")
 _INNER_HYPHEN = re.compile(r"(?<=[^\W\d_])[-‐‑](?=[^\W\d_])")
 _LONE_LETTER = re.compile(r"(?<![^\W_])[^\W\d_](?![^\W_])")
-_BASE64_RUN = re.compile(r"[A-Za-z0-9+/\-_]{%d,}={0,2}" % ENCODED_MIN)
-_HEX_RUN = re.compile(r"(?:[0-9a-fA-F]{2}){%d,}" % (ENCODED_MIN // 2))
+_BASE64_RUN = re.compile(rf"[A-Za-z0-9+/\-_]{{{ENCODED_MIN},}}={{0,2}}")
+_HEX_RUN = re.compile(rf"(?:[0-9a-fA-F]{{2}}){{{ENCODED_MIN // 2},}}")
 # Percent-encoding ("ignore%20previous"): read when the text holds at least this many escapes.
 PERCENT_MIN = 3
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
@@ -103,8 +170,10 @@ class Normalized:
         """The customer's own text behind `text[start:end]`."""
         if start >= end or not self.origin:
             return ""
-        first, last = sorted((self.origin[start], self.origin[end - 1]))  # a reversed view runs backwards
-        return self.source[first:last + 1]
+        first, last = sorted(
+            (self.origin[start], self.origin[end - 1])
+        )  # a reversed view runs backwards
+        return self.source[first : last + 1]
 
 
 @dataclass(frozen=True)
@@ -161,9 +230,15 @@ def _is_leet(word: str) -> bool:
 
 def _fold_words(text: str) -> str:
     """Look-alike letters and leetspeak folded inside words. Both keep every position."""
-    text = _NON_ASCII_WORD.sub(lambda m: m.group().translate(_CONFUSABLE_TABLE)
-                               if _could_be_latin(m.group()) else m.group(), text)
-    return _LEET_WORD.sub(lambda m: m.group().translate(_LEET_TABLE) if _is_leet(m.group()) else m.group(), text)
+    text = _NON_ASCII_WORD.sub(
+        lambda m: (
+            m.group().translate(_CONFUSABLE_TABLE) if _could_be_latin(m.group()) else m.group()
+        ),
+        text,
+    )
+    return _LEET_WORD.sub(
+        lambda m: m.group().translate(_LEET_TABLE) if _is_leet(m.group()) else m.group(), text
+    )
 
 
 def _spelled_runs(text: str) -> list[tuple[int, int]]:
@@ -187,7 +262,7 @@ def _spelled_runs(text: str) -> list[tuple[int, int]]:
 
 
 def _drop_inner_hyphens(text: str, origin: list[int]) -> tuple[str, list[int]]:
-    """"ig-nore in-struc-tions" -> "ignore instructions": a hyphen between two letters goes."""
+    """ "ig-nore in-struc-tions" -> "ignore instructions": a hyphen between two letters goes."""
     cuts = [m.start() for m in _INNER_HYPHEN.finditer(text)]
     if not cuts:
         return text, origin
@@ -204,7 +279,7 @@ def _drop_inner_hyphens(text: str, origin: list[int]) -> tuple[str, list[int]]:
 
 
 def _join_spelled(text: str, origin: list[int]) -> tuple[str, list[int]]:
-    """"i g n o r e" -> "ignore": each spelled-out run keeps only its letters."""
+    """ "i g n o r e" -> "ignore": each spelled-out run keeps only its letters."""
     runs = _spelled_runs(text)
     if not runs:
         return text, origin
@@ -273,7 +348,10 @@ def decoded_views(text: str, plain: Normalized | None = None) -> tuple[View, ...
 
     `plain` is `normalize_text(text)` when the caller has it already."""
     views = []
-    for pattern, kind, decode in ((_BASE64_RUN, "base64", _decode_base64), (_HEX_RUN, "hex", _decode_hex)):
+    for pattern, kind, decode in (
+        (_BASE64_RUN, "base64", _decode_base64),
+        (_HEX_RUN, "hex", _decode_hex),
+    ):
         for match in pattern.finditer(text):
             decoded = decode(match.group())
             if decoded is not None:

@@ -45,8 +45,10 @@ class DoctorReport:
         return tuple(check for check in self.checks if not check.ok)
 
     def __repr__(self) -> str:  # the printed report is the readable form; keep the repr short
-        return (f"DoctorReport(ok={self.ok}, mode={self.mode!r}, "
-                f"checks={len(self.checks)}, failed={[c.name for c in self.failed]})")
+        return (
+            f"DoctorReport(ok={self.ok}, mode={self.mode!r}, "
+            f"checks={len(self.checks)}, failed={[c.name for c in self.failed]})"
+        )
 
 
 class ReportWriter:
@@ -57,10 +59,14 @@ class ReportWriter:
         self.key = key
         self.checks: list[Check] = []
 
-    def add(self, name: str, ok: bool, detail: str, fix: str = "", *, skipped: bool = False) -> None:
+    def add(
+        self, name: str, ok: bool, detail: str, fix: str = "", *, skipped: bool = False
+    ) -> None:
         # One line per check: a reply that spans lines (pretty-printed JSON, say) is folded.
         detail, fix = " ".join(detail.split()), " ".join(fix.split())
-        check = Check(name, ok, redact(detail, self.key), redact(fix, self.key) if not ok else "", skipped)
+        check = Check(
+            name, ok, redact(detail, self.key), redact(fix, self.key) if not ok else "", skipped
+        )
         self.checks.append(check)
         label = "skip" if skipped else (" ok " if ok else "FAIL")
         print(f"  [{label}] {name:<18} {check.detail}", file=self.out, flush=True)

@@ -30,16 +30,33 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO, TypeVar
 
+from cafe.endpoint import formats
 from cafe.endpoint.config import course_mode, live_settings, max_tokens, redact
 from cafe.endpoint.errors import EndpointError, RequestRejected
-from cafe.endpoint import formats
 from cafe.endpoint.formats import FORMAT_FIELD
 from cafe.endpoint.problems import PROBLEM_KINDS, EndpointProblem, ProblemKind, describe
 from cafe.endpoint.scripted import Reply, Responder, Script, ScriptedClient
 
-__all__ = ["DEFAULT_TIMEOUT_S", "SAID_CHARS", "WAIT_NOTICE_S", "PROBLEM_KINDS", "ProblemKind",
-           "EndpointProblem", "BadReply", "make_client", "chat", "chat_in_format", "complete", "list_models",
-           "within_deadline", "endpoint_of", "endpoint_said", "clip", "classify_error", "translate_error"]
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "SAID_CHARS",
+    "WAIT_NOTICE_S",
+    "PROBLEM_KINDS",
+    "ProblemKind",
+    "EndpointProblem",
+    "BadReply",
+    "make_client",
+    "chat",
+    "chat_in_format",
+    "complete",
+    "list_models",
+    "within_deadline",
+    "endpoint_of",
+    "endpoint_said",
+    "clip",
+    "classify_error",
+    "translate_error",
+]
 
 # Seconds before a live request gives up, for the whole request. Long enough for a slow local
 # model on a laptop, short enough that a dead endpoint is reported while the learner is looking.
@@ -83,8 +100,12 @@ def make_client(
     settings = live_settings(environ)
     import openai  # imported here so that `import cafe` stays light
 
-    return openai.OpenAI(base_url=settings.base_url, api_key=settings.api_key,
-                         timeout=timeout, max_retries=max_retries)
+    return openai.OpenAI(
+        base_url=settings.base_url,
+        api_key=settings.api_key,
+        timeout=timeout,
+        max_retries=max_retries,
+    )
 
 
 def endpoint_of(client: Any) -> str:
@@ -132,14 +153,23 @@ def _status_problem(exc: Any, key: str | None) -> EndpointProblem:
         # Some servers refuse an output format they cannot do with a 500 (llama-cpp-python's
         # validation error names `response_format`): a refusal of the request all the same.
         param = FORMAT_FIELD
-    kind: ProblemKind = ("key_refused" if status in (401, 403) else "not_found" if status == 404
-                         else "rate_limited" if status == 429
-                         else "rejected" if status in (400, 422) or param == FORMAT_FIELD
-                         else "http_error")
+    kind: ProblemKind = (
+        "key_refused"
+        if status in (401, 403)
+        else "not_found"
+        if status == 404
+        else "rate_limited"
+        if status == 429
+        else "rejected"
+        if status in (400, 422) or param == FORMAT_FIELD
+        else "http_error"
+    )
     if _looks_like_html(said):
         said = "a web page (HTML), not the API's JSON"
     headers = getattr(getattr(exc, "response", None), "headers", None) or {}
-    return EndpointProblem(kind, status, said, param, headers.get("retry-after") if status == 429 else None)
+    return EndpointProblem(
+        kind, status, said, param, headers.get("retry-after") if status == 429 else None
+    )
 
 
 def classify_error(exc: BaseException, key: str | None = None) -> EndpointProblem:
@@ -152,7 +182,9 @@ def classify_error(exc: BaseException, key: str | None = None) -> EndpointProble
     """
     import openai
 
-    if isinstance(exc, (openai.APITimeoutError, TimeoutError)):  # APITimeoutError is a connection error
+    if isinstance(
+        exc, (openai.APITimeoutError, TimeoutError)
+    ):  # APITimeoutError is a connection error
         return EndpointProblem("timeout")
     if isinstance(exc, openai.APIConnectionError):
         cause = str(exc.__cause__) if exc.__cause__ is not None else ""
@@ -162,16 +194,21 @@ def classify_error(exc: BaseException, key: str | None = None) -> EndpointProble
     if isinstance(exc, BadReply):
         return EndpointProblem(exc.kind, said=clip(redact(exc.said, key), SAID_CHARS))
     if isinstance(exc, json.JSONDecodeError):
-        return EndpointProblem("bad_body", said=f"the body is not valid JSON ({exc.msg}, at character {exc.pos})")
+        return EndpointProblem(
+            "bad_body", said=f"the body is not valid JSON ({exc.msg}, at character {exc.pos})"
+        )
     if isinstance(exc, openai.APIResponseValidationError):
         return EndpointProblem("bad_body", said="its fields do not match the API's")
     if isinstance(exc, ValueError):
         return EndpointProblem("bad_body", said=clip(redact(str(exc), key), SAID_CHARS))
-    return EndpointProblem("other", said=clip(redact(f"{type(exc).__name__}: {exc}", key), SAID_CHARS))
+    return EndpointProblem(
+        "other", said=clip(redact(f"{type(exc).__name__}: {exc}", key), SAID_CHARS)
+    )
 
 
-def within_deadline(call: Callable[[], T], seconds: float, *, waiting_for: str,
-                    notice: TextIO | None = None) -> T:
+def within_deadline(
+    call: Callable[[], T], seconds: float, *, waiting_for: str, notice: TextIO | None = None
+) -> T:
     """`call()`, given at most `seconds` in all; raise `TimeoutError` if it has not returned by then.
 
     The call runs in a worker thread so that the wait can be cut off whatever the socket is
@@ -192,8 +229,11 @@ def within_deadline(call: Callable[[], T], seconds: float, *, waiting_for: str,
     worker.start()
     worker.join(min(seconds, WAIT_NOTICE_S))
     if worker.is_alive() and seconds > WAIT_NOTICE_S:
-        print(f"cafe: waiting for {waiting_for} (giving up after {seconds:g} s)…",
-              file=notice or sys.stderr, flush=True)
+        print(
+            f"cafe: waiting for {waiting_for} (giving up after {seconds:g} s)…",
+            file=notice or sys.stderr,
+            flush=True,
+        )
         worker.join(max(0.0, seconds - (time.monotonic() - started)))
     if worker.is_alive():
         raise TimeoutError(f"no answer within {seconds:g} s")
@@ -238,7 +278,9 @@ def complete(client: Any, **kwargs: Any) -> Any:
         kwargs = {**kwargs, "max_tokens": max_tokens()}
     started = time.monotonic()
     try:
-        return _usable(within_deadline(lambda: create(**kwargs), seconds, waiting_for=endpoint_of(client)))
+        return _usable(
+            within_deadline(lambda: create(**kwargs), seconds, waiting_for=endpoint_of(client))
+        )
     except Exception as exc:
         if "max_tokens" not in kwargs or not _wants_completion_tokens(exc):
             raise
@@ -247,14 +289,17 @@ def complete(client: Any, **kwargs: Any) -> Any:
     renamed = {k: v for k, v in kwargs.items() if k != "max_tokens"}
     renamed["max_completion_tokens"] = kwargs["max_tokens"]
     left = max(0.1, seconds - (time.monotonic() - started))
-    return _usable(within_deadline(lambda: create(**renamed), left, waiting_for=endpoint_of(client)))
+    return _usable(
+        within_deadline(lambda: create(**renamed), left, waiting_for=endpoint_of(client))
+    )
 
 
 def _wants_completion_tokens(exc: BaseException) -> bool:
     """Is this a refusal of `max_tokens` that asks for `max_completion_tokens` instead?"""
     status = getattr(exc, "status_code", None)
-    return status in (400, 422) and (getattr(exc, "param", None) == "max_tokens"
-                                     or "max_completion_tokens" in endpoint_said(exc))
+    return status in (400, 422) and (
+        getattr(exc, "param", None) == "max_tokens" or "max_completion_tokens" in endpoint_said(exc)
+    )
 
 
 def list_models(client: Any, seconds: float) -> list[str]:
@@ -295,10 +340,10 @@ def translate_error(exc: Exception, client: Any, *, seconds: float | None = None
     limit = seconds if seconds is not None else _seconds(client, {})
     what, fix = describe(problem, url=url, key=key, seconds=limit)
     if problem.kind == "rejected":
-        return RequestRejected(f"{what}.", base_url=url, status=problem.status,
-                               param=problem.param)
-    return EndpointError(f"{what}. {fix} {DOCTOR_HINT}", base_url=url,
-                         status=problem.status, kind=problem.kind)
+        return RequestRejected(f"{what}.", base_url=url, status=problem.status, param=problem.param)
+    return EndpointError(
+        f"{what}. {fix} {DOCTOR_HINT}", base_url=url, status=problem.status, kind=problem.kind
+    )
 
 
 def chat(client: Any, **kwargs: Any) -> Any:
@@ -317,8 +362,15 @@ def chat(client: Any, **kwargs: Any) -> Any:
         raise translate_error(exc, client, seconds=_seconds(client, kwargs)) from None
 
 
-def chat_in_format(client: Any, kind: str, schema: dict[str, Any], name: str, *,
-                   rejections: list[str] | None = None, **kwargs: Any) -> tuple[Any, str]:
+def chat_in_format(
+    client: Any,
+    kind: str,
+    schema: dict[str, Any],
+    name: str,
+    *,
+    rejections: list[str] | None = None,
+    **kwargs: Any,
+) -> tuple[Any, str]:
     """`chat` asking for JSON in output format `kind`, stepping down through `OUTPUT_FORMATS`
     while the endpoint refuses the format; returns the completion and the format it took.
 
@@ -330,7 +382,9 @@ def chat_in_format(client: Any, kind: str, schema: dict[str, Any], name: str, *,
     while True:
         fmt = formats.response_format(kind, schema, name)
         try:
-            return chat(client, **kwargs, **({"response_format": fmt} if fmt is not None else {})), kind
+            return chat(
+                client, **kwargs, **({"response_format": fmt} if fmt is not None else {})
+            ), kind
         except RequestRejected as exc:
             if kind == formats.OUTPUT_FORMATS[-1] or not formats.about_format(exc):
                 raise

@@ -14,9 +14,10 @@ variable and re-run a cell. Session 00 (`sessions/s00-setup/lesson.md`) walks th
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal, Mapping
+from typing import Literal
 
 from cafe.endpoint.errors import ConfigError
 
@@ -44,11 +45,16 @@ MODES: tuple[Mode, ...] = ("offline", "live")
 OFFLINE_MODEL = "cafe-scripted"
 
 # What each live variable is for, and an example value shown when it is missing.
-LIVE_VARIABLES: Mapping[str, tuple[str, str]] = MappingProxyType({
-    "CAFE_BASE_URL": ("the endpoint's base URL, ending in /v1", "http://127.0.0.1:8000/v1"),
-    "CAFE_API_KEY": ("the key the endpoint expects (any non-empty text for a local server)", "sk-..."),
-    "CAFE_MODEL": ("the model name, as the endpoint's /v1/models lists it", "gpt-4o-mini"),
-})
+LIVE_VARIABLES: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "CAFE_BASE_URL": ("the endpoint's base URL, ending in /v1", "http://127.0.0.1:8000/v1"),
+        "CAFE_API_KEY": (
+            "the key the endpoint expects (any non-empty text for a local server)",
+            "sk-...",
+        ),
+        "CAFE_MODEL": ("the model name, as the endpoint's /v1/models lists it", "gpt-4o-mini"),
+    }
+)
 # The longest reply a live request asks for unless the caller says otherwise, in tokens, and the
 # variable that changes it. A ticket is about 100 tokens and a tool call less; 1,024 leaves room
 # for a wordy model while stopping one that would write until its context is full (a small local
@@ -113,7 +119,7 @@ def redact(text: str, key: str | None) -> str:
     body = text.rstrip("…")
     for length in range(len(key) - 1, KEY_PREFIX_CHARS - 1, -1):
         if body.endswith(key[:length]):
-            return body[:-length] + mask_key(key) + text[len(body):]
+            return body[:-length] + mask_key(key) + text[len(body) :]
     return text
 
 
@@ -158,7 +164,9 @@ def live_settings(environ: Mapping[str, str] | None = None) -> LiveSettings:
             f"CAFE_BASE_URL is {base_url!r}, which is not an http(s) URL. "
             "It should look like `http://127.0.0.1:8000/v1` or `https://api.openai.com/v1`."
         )
-    return LiveSettings(base_url=base_url, api_key=values["CAFE_API_KEY"], model=values["CAFE_MODEL"])
+    return LiveSettings(
+        base_url=base_url, api_key=values["CAFE_API_KEY"], model=values["CAFE_MODEL"]
+    )
 
 
 def model_name(environ: Mapping[str, str] | None = None) -> str:
@@ -174,7 +182,9 @@ def max_tokens(environ: Mapping[str, str] | None = None) -> int:
     if not raw:
         return DEFAULT_MAX_TOKENS
     if not raw.isdigit() or int(raw) < 1:
-        raise ConfigError(f"{MAX_TOKENS_VARIABLE} is {raw!r}; it must be a whole number of tokens of at "
-                          f"least 1, e.g. `export {MAX_TOKENS_VARIABLE}={DEFAULT_MAX_TOKENS}` (or unset it "
-                          f"for the default, {DEFAULT_MAX_TOKENS}).")
+        raise ConfigError(
+            f"{MAX_TOKENS_VARIABLE} is {raw!r}; it must be a whole number of tokens of at "
+            f"least 1, e.g. `export {MAX_TOKENS_VARIABLE}={DEFAULT_MAX_TOKENS}` (or unset it "
+            f"for the default, {DEFAULT_MAX_TOKENS})."
+        )
     return int(raw)

@@ -21,14 +21,27 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from cafe.endpoint.scripted import Reply
+from cafe.endpoint.scripted import Reply, default_responder
 
-__all__ = ["BRIEF_LINE", "since_customer", "user_texts", "brief_fields", "listed", "brief_ticket",
-           "waiter_responder", "ticket_responder", "routing_responder", "eager_responder", "gullible_responder"]
+__all__ = [
+    "BRIEF_LINE",
+    "since_customer",
+    "user_texts",
+    "brief_fields",
+    "listed",
+    "brief_ticket",
+    "waiter_responder",
+    "ticket_responder",
+    "routing_responder",
+    "eager_responder",
+    "gullible_responder",
+]
 
 # The words a customer uses for "how many", as the café's orders spell them.
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
-_ORDER_LINE = re.compile(r"\b(a|an|one|two|three|four|\d+)\s+([a-z][a-z ]*?)(?=,|\.|!|\?| and |\s+please|$)")
+_ORDER_LINE = re.compile(
+    r"\b(a|an|one|two|three|four|\d+)\s+([a-z][a-z ]*?)(?=,|\.|!|\?| and |\s+please|$)"
+)
 
 
 # --- small pure helpers ---------------------------------------------------------------------
@@ -48,14 +61,20 @@ def _ordered(text: str) -> list[tuple[str, int]]:
 def since_customer(messages: list[Mapping[str, Any]]) -> tuple[str, list[Mapping[str, Any]]]:
     """The customer's last words, and the messages after them."""
     for index in range(len(messages) - 1, -1, -1):
-        if messages[index].get("role") == "user" and isinstance(messages[index].get("content"), str):
-            return messages[index]["content"], list(messages[index + 1:])
+        if messages[index].get("role") == "user" and isinstance(
+            messages[index].get("content"), str
+        ):
+            return messages[index]["content"], list(messages[index + 1 :])
     return "", list(messages)
 
 
 def _called(messages: list[Mapping[str, Any]]) -> set[str]:
-    return {call["function"]["name"] for m in messages if m.get("role") == "assistant"
-            for call in m.get("tool_calls") or []}
+    return {
+        call["function"]["name"]
+        for m in messages
+        if m.get("role") == "assistant"
+        for call in m.get("tool_calls") or []
+    }
 
 
 # --- the session scripts --------------------------------------------------------------------
@@ -67,25 +86,41 @@ def waiter_responder(request: dict) -> Reply:
     offered = {t["function"]["name"]: t["function"] for t in request.get("tools") or []}
     said, since = since_customer(request.get("messages") or [])
     adder = next((name for name in ("add_to_ticket", "add_item") if name in offered), None)
-    if isinstance(request.get("tool_choice"), Mapping) or (adder is None and "look_up" not in offered):
+    if isinstance(request.get("tool_choice"), Mapping) or (
+        adder is None and "look_up" not in offered
+    ):
         # a forced call (the doctor's check), or tools this waiter does not know: call one once, then answer
-        return "Done." if any(m.get("role") == "tool" for m in since) else default_responder(request)
+        return (
+            "Done." if any(m.get("role") == "tool" for m in since) else default_responder(request)
+        )
     lines = _ordered(said)
     if not lines:
         return "What can I get you?"
     called = _called(since)
     if "look_up" in offered and "look_up" not in called and adder not in called:
-        return {"content": None, "tool_calls": [{"name": "look_up", "arguments": {"item": item}} for item, _ in lines]}
+        return {
+            "content": None,
+            "tool_calls": [{"name": "look_up", "arguments": {"item": item}} for item, _ in lines],
+        }
     if adder is not None and adder not in called:
         takes_quantity = "quantity" in offered[adder].get("parameters", {}).get("properties", {})
-        return {"content": None, "tool_calls": [
-            {"name": adder, "arguments": {"item": item, **({"quantity": n} if takes_quantity else {})}}
-            for item, n in lines]}
+        return {
+            "content": None,
+            "tool_calls": [
+                {
+                    "name": adder,
+                    "arguments": {"item": item, **({"quantity": n} if takes_quantity else {})},
+                }
+                for item, n in lines
+            ],
+        }
     return "On the ticket: " + ", ".join(f"{n} x {item}" for item, n in lines) + "."
 
 
 # The lines of session 07's brief a ticket is written from ("Order for table 3.", "Items: ...").
-BRIEF_LINE = re.compile(r"^(Order for table|Items:|Declared allergies:|Notes for the kitchen:)\s*(.*?)\.?$", re.M)
+BRIEF_LINE = re.compile(
+    r"^(Order for table|Items:|Declared allergies:|Notes for the kitchen:)\s*(.*?)\.?$", re.M
+)
 
 
 def brief_fields(brief: str) -> dict[str, str]:
@@ -95,8 +130,11 @@ def brief_fields(brief: str) -> dict[str, str]:
 
 def listed(fields: Mapping[str, str], key: str) -> list[str]:
     """A comma-separated brief line as a list, with "none" meaning an empty one."""
-    return [part.strip() for part in fields.get(key, "").split(",")
-            if part.strip() and part.strip().lower() not in ("none", "(none)")]
+    return [
+        part.strip()
+        for part in fields.get(key, "").split(",")
+        if part.strip() and part.strip().lower() not in ("none", "(none)")
+    ]
 
 
 def brief_ticket(brief: str) -> dict[str, Any]:
@@ -104,12 +142,18 @@ def brief_ticket(brief: str) -> dict[str, Any]:
     when the brief names none."""
     fields = brief_fields(brief)
     table = fields.get("Order for table", "")
-    return {"table": int(table) if table.isdigit() else 0, "items": listed(fields, "Items:"),
-            "allergies": listed(fields, "Declared allergies:"), "notes": ""}
+    return {
+        "table": int(table) if table.isdigit() else 0,
+        "items": listed(fields, "Items:"),
+        "allergies": listed(fields, "Declared allergies:"),
+        "notes": "",
+    }
 
 
 def user_texts(request: dict) -> list[str]:
-    return [m.get("content") or "" for m in request.get("messages") or [] if m.get("role") == "user"]
+    return [
+        m.get("content") or "" for m in request.get("messages") or [] if m.get("role") == "user"
+    ]
 
 
 def ticket_responder(request: dict) -> Reply:
@@ -140,8 +184,11 @@ def routing_responder(request: dict) -> Reply:
 # The trusted menu's lines in session 07's system prompt: name, price, and the 86'd mark.
 _MENU_LINE = re.compile(r"^- (.+?) \(\D?(\d+(?:\.\d+)?);[^)]*\)(\s+\[86'd)?", re.M)
 # What the customer's words must say for the eager drafter to "help" (session 05's tempting orders).
-_TEMPTATIONS = (("birthday", "notes", "Happy birthday! Free refill, on the house."),
-                ("starving", "items", "croissant"), ("two of us", "double", ""))
+_TEMPTATIONS = (
+    ("birthday", "notes", "Happy birthday! Free refill, on the house."),
+    ("starving", "items", "croissant"),
+    ("two of us", "double", ""),
+)
 _AVOIDS = re.compile(r"\bavoid\s+([a-z]+)")
 
 
@@ -152,7 +199,9 @@ def _swap_86d(items: list[str], system: str) -> list[str]:
     for item in items:
         price, out = menu.get(item, (0.0, False))
         open_now = [name for name, (_, gone) in menu.items() if not gone and name not in items]
-        swapped.append(min(open_now, key=lambda name: abs(menu[name][0] - price)) if out and open_now else item)
+        swapped.append(
+            min(open_now, key=lambda name: abs(menu[name][0] - price)) if out and open_now else item
+        )
     return swapped
 
 
@@ -175,10 +224,16 @@ def eager_responder(request: dict) -> Reply:
         words = (users[0].split("<<customer_words>>")[-1] if users else "").casefold()
         for cue, field, value in _TEMPTATIONS:
             if cue in words:
-                ticket.update({"notes": value} if field == "notes" else
-                              {"items": ticket["items"] * 2} if field == "double" else
-                              {"items": ticket["items"] + [value]})
-        ticket["allergies"] += [word for word in _AVOIDS.findall(words) if word not in ticket["allergies"]]
+                ticket.update(
+                    {"notes": value}
+                    if field == "notes"
+                    else {"items": ticket["items"] * 2}
+                    if field == "double"
+                    else {"items": ticket["items"] + [value]}
+                )
+        ticket["allergies"] += [
+            word for word in _AVOIDS.findall(words) if word not in ticket["allergies"]
+        ]
     return json.dumps(ticket)
 
 

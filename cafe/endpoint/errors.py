@@ -37,8 +37,14 @@ class EndpointError(CafeError):
     "key_refused", "web_page", ...), so a caller can branch on it instead of on the words.
     """
 
-    def __init__(self, message: str, *, base_url: str | None = None, status: int | None = None,
-                 kind: str = "other"):
+    def __init__(
+        self,
+        message: str,
+        *,
+        base_url: str | None = None,
+        status: int | None = None,
+        kind: str = "other",
+    ):
         super().__init__(message)
         self.base_url = base_url
         self.status = status
@@ -51,8 +57,14 @@ class RequestRejected(EndpointError):
     `param` is the request field the endpoint blamed (e.g. "response_format"), when it named one.
     """
 
-    def __init__(self, message: str, *, base_url: str | None = None, status: int | None = None,
-                 param: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        base_url: str | None = None,
+        status: int | None = None,
+        param: str | None = None,
+    ):
         super().__init__(message, base_url=base_url, status=status, kind="rejected")
         self.param = param
 

@@ -14,13 +14,23 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-__all__ = ["Faults", "ReplyFault", "REPLY_FAULTS", "JUNK_BYTES", "MALFORMED_BODY", "fault_error", "reply_body"]
+__all__ = [
+    "Faults",
+    "ReplyFault",
+    "REPLY_FAULTS",
+    "JUNK_BYTES",
+    "MALFORMED_BODY",
+    "fault_error",
+    "reply_body",
+]
 
 # What a `Faults(malformed=True)` reply sends: announced as JSON, cut off in the middle.
 MALFORMED_BODY = b'{"id": "chatcmpl-broken", "object": "chat.completion", "choices": [{"mess'
 # The page a `reply="html"` fault sends, like the front page of a chat web UI.
-HTML_PAGE = (b"<!DOCTYPE html>\n<html><head><title>Chat</title></head>"
-             b"<body><h1>Welcome</h1><p>Sign in to start chatting.</p></body></html>\n")
+HTML_PAGE = (
+    b"<!DOCTYPE html>\n<html><head><title>Chat</title></head>"
+    b"<body><h1>Welcome</h1><p>Sign in to start chatting.</p></body></html>\n"
+)
 # The wrong answers a `Faults(reply=...)` sends with HTTP 200, each a fault real endpoints show:
 #   empty          a 200 with no body at all        no_choices     a completion with "choices": []
 #   null_content   a choice whose content is null   html           a web page (a wrong base URL)
@@ -58,25 +68,42 @@ class Faults:
 
     def __post_init__(self) -> None:
         if self.status is not None and not 400 <= self.status <= 599:
-            raise ValueError(f"Faults(status={self.status}) must be an HTTP error status, 400 to 599.")
+            raise ValueError(
+                f"Faults(status={self.status}) must be an HTTP error status, 400 to 599."
+            )
         if self.delay_s < 0 or self.trickle_s < 0:
-            raise ValueError(f"Faults(delay_s={self.delay_s}, trickle_s={self.trickle_s}) must be zero or more seconds.")
+            raise ValueError(
+                f"Faults(delay_s={self.delay_s}, trickle_s={self.trickle_s}) must be zero or more seconds."
+            )
         if self.reply is not None and self.reply not in REPLY_FAULTS:
-            raise ValueError(f"Faults(reply={self.reply!r}) must be one of: {', '.join(sorted(REPLY_FAULTS))}.")
+            raise ValueError(
+                f"Faults(reply={self.reply!r}) must be one of: {', '.join(sorted(REPLY_FAULTS))}."
+            )
         if self.retry_after_s is not None and self.status != 429:
-            raise ValueError("Faults(retry_after_s=...) goes with status=429, the answer that carries it.")
+            raise ValueError(
+                "Faults(retry_after_s=...) goes with status=429, the answer that carries it."
+            )
         if self.times is not None and self.times < 1:
-            raise ValueError(f"Faults(times={self.times}) must be at least 1, or None for every request.")
+            raise ValueError(
+                f"Faults(times={self.times}) must be at least 1, or None for every request."
+            )
 
 
-def fault_error(status: int, retry_after_s: int | None = None) -> tuple[dict[str, Any], dict[str, str]]:
+def fault_error(
+    status: int, retry_after_s: int | None = None
+) -> tuple[dict[str, Any], dict[str, str]]:
     """(error body, extra headers) for an injected HTTP error, shaped like the real thing."""
     if status == 429:
         headers = {} if retry_after_s is None else {"Retry-After": str(retry_after_s)}
-        return _error("Rate limit reached (injected by cafe serve). Wait and try again.",
-                      "rate_limit_error", "rate_limit_exceeded"), headers
+        return _error(
+            "Rate limit reached (injected by cafe serve). Wait and try again.",
+            "rate_limit_error",
+            "rate_limit_exceeded",
+        ), headers
     if status >= 500:
-        return _error(f"The server had an error (HTTP {status}, injected by cafe serve).", "server_error"), {}
+        return _error(
+            f"The server had an error (HTTP {status}, injected by cafe serve).", "server_error"
+        ), {}
     return _error(f"HTTP {status} injected by cafe serve.", "invalid_request_error"), {}
 
 
@@ -86,8 +113,15 @@ def _error(message: str, kind: str, code: str | None = None) -> dict[str, Any]:
 
 def _completion(model: str, message: dict[str, Any] | None) -> bytes:
     choices = [] if message is None else [{"index": 0, "message": message, "finish_reason": "stop"}]
-    return json.dumps({"id": "chatcmpl-fault", "object": "chat.completion", "created": 0,
-                       "model": model, "choices": choices}).encode("utf-8")
+    return json.dumps(
+        {
+            "id": "chatcmpl-fault",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": choices,
+        }
+    ).encode("utf-8")
 
 
 def reply_body(reply: ReplyFault, model: str) -> tuple[str, bytes]:
@@ -103,8 +137,14 @@ def reply_body(reply: ReplyFault, model: str) -> tuple[str, bytes]:
     if reply == "junk":
         return "application/json", b"x" * JUNK_BYTES
     if reply == "bad_tool_args":
-        call = {"id": "call_fault", "type": "function",
-                "function": {"name": "add_item", "arguments": "{'item': latte"}}
-        return "application/json", _completion(model, {"role": "assistant", "content": None,
-                                                      "tool_calls": [call]})
-    raise ValueError(f"Unknown reply fault {reply!r}; use one of: {', '.join(sorted(REPLY_FAULTS))}.")
+        call = {
+            "id": "call_fault",
+            "type": "function",
+            "function": {"name": "add_item", "arguments": "{'item': latte"},
+        }
+        return "application/json", _completion(
+            model, {"role": "assistant", "content": None, "tool_calls": [call]}
+        )
+    raise ValueError(
+        f"Unknown reply fault {reply!r}; use one of: {', '.join(sorted(REPLY_FAULTS))}."
+    )

@@ -34,8 +34,17 @@ from typing import Any, Literal, get_args
 
 from cafe.endpoint.errors import RequestRejected
 
-__all__ = ["OutputFormat", "OUTPUT_FORMATS", "FORMAT_FIELD", "ENFORCED_KEYWORDS", "response_format",
-           "requested_format", "admits", "names_output_format", "about_format"]
+__all__ = [
+    "OutputFormat",
+    "OUTPUT_FORMATS",
+    "FORMAT_FIELD",
+    "ENFORCED_KEYWORDS",
+    "response_format",
+    "requested_format",
+    "admits",
+    "names_output_format",
+    "about_format",
+]
 
 OutputFormat = Literal["json_schema", "json_object_schema", "json_object", "plain"]
 # Strictest first: the order every step-down follows.
@@ -46,24 +55,45 @@ FORMAT_FIELD = "response_format"
 # The schema keywords every strict server the course has met enforces while it generates: types,
 # an object's fields, list items, fixed choices. Others (minimum, maxItems, pattern, ...) some
 # servers refuse, some drop, some enforce; `admits` assumes the weakest and ignores them.
-ENFORCED_KEYWORDS = frozenset({"type", "properties", "required", "additionalProperties", "items", "enum",
-                               "const", "anyOf", "$ref", "$defs"})
+ENFORCED_KEYWORDS = frozenset(
+    {
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "enum",
+        "const",
+        "anyOf",
+        "$ref",
+        "$defs",
+    }
+)
 # JSON type names and the Python values `json.loads` gives for them (a bool is not a number here).
 _JSON_TYPES: Mapping[str, tuple[type, ...]] = {
-    "object": (dict,), "array": (list,), "string": (str,), "integer": (int,), "number": (int, float),
-    "boolean": (bool,), "null": (type(None),),
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "null": (type(None),),
 }
 
 # How a server with no `param` in its refusal says the format was the problem: it names the field,
 # or says what it does not support about JSON output.
-_FORMAT_REFUSAL = re.compile(r"response[_ ]format|json[_ ]schema|json[_ ]object|structured output|json mode",
-                             re.IGNORECASE)
+_FORMAT_REFUSAL = re.compile(
+    r"response[_ ]format|json[_ ]schema|json[_ ]object|structured output|json mode", re.IGNORECASE
+)
 
 
 def response_format(kind: str, schema: dict[str, Any], name: str) -> dict[str, Any] | None:
     """The `response_format` argument for `kind` (one of `OUTPUT_FORMATS`); None for plain text."""
     if kind == "json_schema":
-        return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": name, "strict": True, "schema": schema},
+        }
     if kind == "json_object_schema":
         return {"type": "json_object", "schema": schema}
     if kind == "json_object":
@@ -82,11 +112,15 @@ def requested_format(argument: Mapping[str, Any] | None) -> tuple[str, dict[str,
     if argument.get("type") == "json_object":
         schema = argument.get("schema")
         return ("json_object_schema", dict(schema)) if schema else ("json_object", None)
-    raise ValueError(f"Unknown response_format {argument!r}; its type is one of text, json_object, json_schema.")
+    raise ValueError(
+        f"Unknown response_format {argument!r}; its type is one of text, json_object, json_schema."
+    )
 
 
 def _is(value: Any, kind: str) -> bool:
-    return isinstance(value, _JSON_TYPES.get(kind, ())) and (kind == "boolean" or not isinstance(value, bool))
+    return isinstance(value, _JSON_TYPES.get(kind, ())) and (
+        kind == "boolean" or not isinstance(value, bool)
+    )
 
 
 def _fits(value: Any, node: Mapping[str, Any], defs: Mapping[str, Any]) -> bool:
@@ -99,7 +133,9 @@ def _fits(value: Any, node: Mapping[str, Any], defs: Mapping[str, Any]) -> bool:
     if allowed is not None and not any(value == a and type(value) is type(a) for a in allowed):
         return False
     kinds = node.get("type")
-    if kinds is not None and not any(_is(value, kind) for kind in ([kinds] if isinstance(kinds, str) else kinds)):
+    if kinds is not None and not any(
+        _is(value, kind) for kind in ([kinds] if isinstance(kinds, str) else kinds)
+    ):
         return False
     if isinstance(value, dict):
         fields = node.get("properties", {})
@@ -107,7 +143,9 @@ def _fits(value: Any, node: Mapping[str, Any], defs: Mapping[str, Any]) -> bool:
             return False
         if node.get("additionalProperties") is False and any(name not in fields for name in value):
             return False
-        return all(_fits(item, fields[name], defs) for name, item in value.items() if name in fields)
+        return all(
+            _fits(item, fields[name], defs) for name, item in value.items() if name in fields
+        )
     if isinstance(value, list) and "items" in node:
         return all(_fits(item, node["items"], defs) for item in value)
     return True

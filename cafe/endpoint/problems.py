@@ -19,43 +19,78 @@ from cafe.endpoint.config import mask_key, redact
 __all__ = ["ProblemKind", "PROBLEM_KINDS", "PROBLEM_WORDS", "EndpointProblem", "describe"]
 
 # Every way an endpoint can fail us, as the client and the doctor tell them apart.
-ProblemKind = Literal["timeout", "connection", "key_refused", "not_found", "rate_limited", "rejected",
-                      "http_error", "bad_body", "web_page", "no_choices", "other"]
+ProblemKind = Literal[
+    "timeout",
+    "connection",
+    "key_refused",
+    "not_found",
+    "rate_limited",
+    "rejected",
+    "http_error",
+    "bad_body",
+    "web_page",
+    "no_choices",
+    "other",
+]
 PROBLEM_KINDS: frozenset[str] = frozenset(get_args(ProblemKind))
 
 # {kind: (what happened, how to fix it)}. The fields in braces come from `EndpointProblem` and
 # the caller: url, status, said (what the endpoint said), key (masked), seconds (the time limit),
 # wait (a Retry-After the endpoint sent) and about (the request field a refusal blamed).
-PROBLEM_WORDS: Mapping[str, tuple[str, str]] = MappingProxyType({
-    "timeout": ("The endpoint {url} did not answer within {seconds:g} s",
-                "Is the server overloaded, or the model still loading? Try again, or allow longer "
-                "(`cafe doctor --timeout 30`; `make_client(timeout=...)`)."),
-    "connection": ("Could not connect to the endpoint {url}: {said}",
-                   "Start the endpoint (to rehearse locally, run `cafe serve` in another terminal), "
-                   "or correct CAFE_BASE_URL."),
-    "key_refused": ("The endpoint {url} refused the API key {key} (HTTP {status})",
-                    "Check CAFE_API_KEY: it must be a key this endpoint accepts."),
-    "not_found": ("The endpoint {url} answered HTTP 404: {said}",
-                  "Check CAFE_MODEL against the models the endpoint lists, and that CAFE_BASE_URL "
-                  "ends in /v1."),
-    "rate_limited": ("The endpoint {url} is rate limiting us (HTTP 429{wait}): {said}",
-                     "Wait, then try again; check your plan's rate limits."),
-    "rejected": ("The endpoint {url} rejected the request (HTTP {status}{about}): {said}",
-                 "This endpoint or model does not support what was asked; the course needs it. "
-                 "Try another model, or a server that supports it."),
-    "http_error": ("The endpoint {url} failed with HTTP {status}: {said}",
-                   "The endpoint is up but failing; check its logs, or try again later."),
-    "bad_body": ("The endpoint {url} answered with something that is not a chat completion: {said}",
-                 "Is CAFE_BASE_URL an OpenAI-compatible endpoint, ending in /v1?"),
-    "web_page": ("The endpoint {url} answered with a web page, not the API",
-                 "Check that CAFE_BASE_URL ends in /v1 (a web page means the address is a site "
-                 "or a chat UI, not its API)."),
-    "no_choices": ("The endpoint {url} answered with no choices, so there is no reply to read",
-                   "The server is up but produced no reply; check its logs, and that CAFE_MODEL is "
-                   "a chat model."),
-    "other": ("The endpoint {url} could not be used: {said}",
-              "This looks like a bug or an unusual endpoint; please report it with this output."),
-})
+PROBLEM_WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "timeout": (
+            "The endpoint {url} did not answer within {seconds:g} s",
+            "Is the server overloaded, or the model still loading? Try again, or allow longer "
+            "(`cafe doctor --timeout 30`; `make_client(timeout=...)`).",
+        ),
+        "connection": (
+            "Could not connect to the endpoint {url}: {said}",
+            "Start the endpoint (to rehearse locally, run `cafe serve` in another terminal), "
+            "or correct CAFE_BASE_URL.",
+        ),
+        "key_refused": (
+            "The endpoint {url} refused the API key {key} (HTTP {status})",
+            "Check CAFE_API_KEY: it must be a key this endpoint accepts.",
+        ),
+        "not_found": (
+            "The endpoint {url} answered HTTP 404: {said}",
+            "Check CAFE_MODEL against the models the endpoint lists, and that CAFE_BASE_URL "
+            "ends in /v1.",
+        ),
+        "rate_limited": (
+            "The endpoint {url} is rate limiting us (HTTP 429{wait}): {said}",
+            "Wait, then try again; check your plan's rate limits.",
+        ),
+        "rejected": (
+            "The endpoint {url} rejected the request (HTTP {status}{about}): {said}",
+            "This endpoint or model does not support what was asked; the course needs it. "
+            "Try another model, or a server that supports it.",
+        ),
+        "http_error": (
+            "The endpoint {url} failed with HTTP {status}: {said}",
+            "The endpoint is up but failing; check its logs, or try again later.",
+        ),
+        "bad_body": (
+            "The endpoint {url} answered with something that is not a chat completion: {said}",
+            "Is CAFE_BASE_URL an OpenAI-compatible endpoint, ending in /v1?",
+        ),
+        "web_page": (
+            "The endpoint {url} answered with a web page, not the API",
+            "Check that CAFE_BASE_URL ends in /v1 (a web page means the address is a site "
+            "or a chat UI, not its API).",
+        ),
+        "no_choices": (
+            "The endpoint {url} answered with no choices, so there is no reply to read",
+            "The server is up but produced no reply; check its logs, and that CAFE_MODEL is "
+            "a chat model.",
+        ),
+        "other": (
+            "The endpoint {url} could not be used: {said}",
+            "This looks like a bug or an unusual endpoint; please report it with this output.",
+        ),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -76,10 +111,14 @@ class EndpointProblem:
 
     def __post_init__(self) -> None:
         if self.kind not in PROBLEM_KINDS:
-            raise ValueError(f"EndpointProblem kind {self.kind!r} is not one of {sorted(PROBLEM_KINDS)}.")
+            raise ValueError(
+                f"EndpointProblem kind {self.kind!r} is not one of {sorted(PROBLEM_KINDS)}."
+            )
 
 
-def describe(problem: EndpointProblem, *, url: str, key: str | None, seconds: float) -> tuple[str, str]:
+def describe(
+    problem: EndpointProblem, *, url: str, key: str | None, seconds: float
+) -> tuple[str, str]:
     """(what happened, how to fix it) for `problem`, in the words of `PROBLEM_WORDS`."""
     what, fix = PROBLEM_WORDS[problem.kind]
     fields = {

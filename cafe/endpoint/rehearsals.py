@@ -29,18 +29,44 @@ from typing import Any
 
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.drafters import (
-    eager_responder, gullible_responder, routing_responder, ticket_responder, waiter_responder,
+    eager_responder,
+    gullible_responder,
+    routing_responder,
+    ticket_responder,
+    waiter_responder,
 )
 from cafe.endpoint.scripted import Reply, Script
 from cafe.endpoint.stand_ins import (
-    SCRIPTS_DIR, SHIFT_HABITS, habit_orders, habits_responder, lenient_judge_responder, shift_responder,
+    SCRIPTS_DIR,
+    SHIFT_HABITS,
+    habit_orders,
+    habits_responder,
+    lenient_judge_responder,
+    shift_responder,
 )
 
-__all__ = ["OWNER_PREFIX", "DEFAULT_LABEL", "SESSION_SCRIPTS", "SCRIPTS_DIR", "session_script", "session_label",
-           "by_turn", "rehearsal_script", "default_rehearsal_note",
-           # the scripts themselves, importable from here as before
-           "waiter_responder", "ticket_responder", "routing_responder", "eager_responder", "gullible_responder",
-           "habits_responder", "habit_orders", "shift_responder", "SHIFT_HABITS", "lenient_judge_responder"]
+__all__ = [
+    "OWNER_PREFIX",
+    "DEFAULT_LABEL",
+    "SESSION_SCRIPTS",
+    "SCRIPTS_DIR",
+    "session_script",
+    "session_label",
+    "by_turn",
+    "rehearsal_script",
+    "default_rehearsal_note",
+    # the scripts themselves, importable from here as before
+    "waiter_responder",
+    "ticket_responder",
+    "routing_responder",
+    "eager_responder",
+    "gullible_responder",
+    "habits_responder",
+    "habit_orders",
+    "shift_responder",
+    "SHIFT_HABITS",
+    "lenient_judge_responder",
+]
 
 # `cafe serve` names itself in each model's `owned_by` field, which OpenAI's model list carries.
 OWNER_PREFIX = "cafe-serve:"
@@ -48,19 +74,21 @@ OWNER_PREFIX = "cafe-serve:"
 DEFAULT_LABEL = "default"
 
 # Session number -> the responder `cafe serve --session NN` answers from. Read-only.
-SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType({
-    "00": waiter_responder,
-    "01": waiter_responder,
-    "04": habits_responder,
-    "05": eager_responder,
-    "06": gullible_responder,
-    "07": ticket_responder,
-    "08": ticket_responder,  # session 08 records and replays session 07's re-ask
-    "09": ticket_responder,  # session 09's shift: the same drafter, over twenty orders
-    "10": shift_responder,
-    "11": routing_responder,
-    "12": lenient_judge_responder,
-})
+SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType(
+    {
+        "00": waiter_responder,
+        "01": waiter_responder,
+        "04": habits_responder,
+        "05": eager_responder,
+        "06": gullible_responder,
+        "07": ticket_responder,
+        "08": ticket_responder,  # session 08 records and replays session 07's re-ask
+        "09": ticket_responder,  # session 09's shift: the same drafter, over twenty orders
+        "10": shift_responder,
+        "11": routing_responder,
+        "12": lenient_judge_responder,
+    }
+)
 
 
 def _number(session: str) -> str:
@@ -97,7 +125,11 @@ def _from_file(path: Path) -> Script:
 
 
 def _available(folder: Path) -> list[str]:
-    files = {path.stem.removeprefix("s") for path in folder.glob("s[0-9][0-9].json")} if folder.is_dir() else set()
+    files = (
+        {path.stem.removeprefix("s") for path in folder.glob("s[0-9][0-9].json")}
+        if folder.is_dir()
+        else set()
+    )
     return sorted(set(SESSION_SCRIPTS) | files)
 
 
@@ -110,8 +142,10 @@ def session_script(session: str, *, folder: Path = SCRIPTS_DIR) -> Script:
     path = folder / f"s{number}.json"
     if path.is_file():
         return _from_file(path)
-    raise ValueError(f"No rehearsal script for session {number}; there are scripts for sessions "
-                     f"{', '.join(_available(folder))}. Without --session, the default rule answers.")
+    raise ValueError(
+        f"No rehearsal script for session {number}; there are scripts for sessions "
+        f"{', '.join(_available(folder))}. Without --session, the default rule answers."
+    )
 
 
 # --- telling a toy where its replies come from ------------------------------------------------
@@ -128,14 +162,19 @@ def rehearsal_script(client: Any, model: str) -> str | None:
     for entry in getattr(listed, "data", []):
         owner = getattr(entry, "owned_by", "") or ""
         if getattr(entry, "id", None) == model and owner.startswith(OWNER_PREFIX):
-            return owner[len(OWNER_PREFIX):]
+            return owner[len(OWNER_PREFIX) :]
     return None
 
 
 def default_rehearsal_note(session: str) -> str:
     """What a toy prints when `cafe serve`'s default rule answered it, in plain words."""
     number = _number(session)
-    return ("This is cafe serve's default rule, not a model: it calls the first tool offered with the "
-            "smallest valid arguments (an empty item, a zero), so the story does not read. "
-            + (f"Restart it with `cafe serve --session {number}` for replies written for this toy."
-               if number in _available(SCRIPTS_DIR) else "Start it with --script FILE to choose its replies."))
+    return (
+        "This is cafe serve's default rule, not a model: it calls the first tool offered with the "
+        "smallest valid arguments (an empty item, a zero), so the story does not read. "
+        + (
+            f"Restart it with `cafe serve --session {number}` for replies written for this toy."
+            if number in _available(SCRIPTS_DIR)
+            else "Start it with --script FILE to choose its replies."
+        )
+    )

@@ -30,7 +30,7 @@ import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.errors import ScriptExhausted
@@ -47,16 +47,29 @@ __all__ = [
     "CREATE_PARAMETERS",
 ]
 
-Reply = Union[str, Mapping[str, Any]]
+Reply = str | Mapping[str, Any]
 Responder = Callable[[dict], Reply]
 
 # The keyword arguments `chat.completions.create` accepts here: the ones the course uses, plus a
 # few harmless ones the SDK users often pass. Anything else is a TypeError, as in the real SDK.
 CREATE_PARAMETERS = frozenset(
     {
-        "model", "messages", "tools", "tool_choice", "response_format", "temperature", "seed",
-        "max_tokens", "max_completion_tokens", "top_p", "n", "stop", "timeout", "user",
-        "parallel_tool_calls", "stream",
+        "model",
+        "messages",
+        "tools",
+        "tool_choice",
+        "response_format",
+        "temperature",
+        "seed",
+        "max_tokens",
+        "max_completion_tokens",
+        "top_p",
+        "n",
+        "stop",
+        "timeout",
+        "user",
+        "parallel_tool_calls",
+        "stream",
     }
 )
 
@@ -104,8 +117,13 @@ def minimal_instance(schema: Mapping[str, Any]) -> Any:
             return {name: build(props[name]) for name in node.get("required", []) if name in props}
         if kind == "array":
             return [build(node["items"]) for _ in range(node.get("minItems", 0))]
-        return {"string": "", "integer": max(0, node.get("minimum", 0)), "number": 0,
-                "boolean": False, "null": None}.get(kind, None)
+        return {
+            "string": "",
+            "integer": max(0, node.get("minimum", 0)),
+            "number": 0,
+            "boolean": False,
+            "null": None,
+        }.get(kind, None)
 
     return build(schema)
 
@@ -120,7 +138,9 @@ def default_responder(request: dict) -> Reply:
             wanted = choice["function"]["name"]
             offered = [t["function"]["name"] for t in tools]
             if wanted not in offered:
-                raise ValueError(f"tool_choice names the tool {wanted!r}, but the request only offers {offered}.")
+                raise ValueError(
+                    f"tool_choice names the tool {wanted!r}, but the request only offers {offered}."
+                )
             tool = tools[offered.index(wanted)]["function"]
         arguments = minimal_instance(tool.get("parameters") or {"type": "object"})
         return {"content": None, "tool_calls": [{"name": tool["name"], "arguments": arguments}]}
@@ -128,8 +148,10 @@ def default_responder(request: dict) -> Reply:
     if response_format.get("type") == "json_schema":
         spec = response_format.get("json_schema")
         if not isinstance(spec, Mapping):
-            raise ValueError('response_format json_schema needs a "json_schema" object, e.g. '
-                             '{"type": "json_schema", "json_schema": {"name": "ticket", "schema": {...}}}.')
+            raise ValueError(
+                'response_format json_schema needs a "json_schema" object, e.g. '
+                '{"type": "json_schema", "json_schema": {"name": "ticket", "schema": {...}}}.'
+            )
         schema = spec.get("schema", {"type": "object"})
         return json.dumps(minimal_instance(schema))
     if response_format.get("type") == "json_object":
@@ -158,7 +180,9 @@ class Script:
         if source is None:
             source = default_responder
         if isinstance(source, (str, Mapping)):
-            raise TypeError("Script expects a list of replies or a function; wrap a single reply in a list.")
+            raise TypeError(
+                "Script expects a list of replies or a function; wrap a single reply in a list."
+            )
         if not callable(source):
             replies = list(source)
             if not replies:
@@ -171,13 +195,19 @@ class Script:
         self._served = 0
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
-        if isinstance(models, str) or not models or not all(isinstance(m, str) and m for m in models):
-            raise ValueError(f"Script models must be a non-empty list of model names, like "
-                             f"[{OFFLINE_MODEL!r}]; got {models!r}.")
+        if (
+            isinstance(models, str)
+            or not models
+            or not all(isinstance(m, str) and m for m in models)
+        ):
+            raise ValueError(
+                f"Script models must be a non-empty list of model names, like "
+                f"[{OFFLINE_MODEL!r}]; got {models!r}."
+            )
         self.models: tuple[str, ...] = tuple(models)
 
     @classmethod
-    def from_file(cls, path: str | Path) -> "Script":
+    def from_file(cls, path: str | Path) -> Script:
         """Load a script from JSON: a list of replies, or {"replies": [...], "cycle": bool, "models": [...]}."""
         path = Path(path)
         try:
@@ -191,9 +221,14 @@ class Script:
         if isinstance(data, list):
             data = {"replies": data}
         if not isinstance(data, dict) or not isinstance(data.get("replies"), list):
-            raise ValueError(f'Script file {path} must hold a list of replies or {{"replies": [...]}}.')
-        return cls(data["replies"], cycle=bool(data.get("cycle", False)),
-                   models=data.get("models", [OFFLINE_MODEL]))
+            raise ValueError(
+                f'Script file {path} must hold a list of replies or {{"replies": [...]}}.'
+            )
+        return cls(
+            data["replies"],
+            cycle=bool(data.get("cycle", False)),
+            models=data.get("models", [OFFLINE_MODEL]),
+        )
 
     def next_id(self) -> int:
         with self._lock:
@@ -221,21 +256,33 @@ def _normalize_reply(reply: Reply) -> dict:
     if isinstance(reply, str):
         return {"content": reply, "tool_calls": [], "finish_reason": "stop", "usage": None}
     if not isinstance(reply, Mapping):
-        raise TypeError(f"A scripted reply must be text or a dict, not {type(reply).__name__}: {reply!r}")
+        raise TypeError(
+            f"A scripted reply must be text or a dict, not {type(reply).__name__}: {reply!r}"
+        )
     unknown = set(reply) - {"content", "tool_calls", "finish_reason", "usage"}
     if unknown:
-        raise ValueError(f"A scripted reply has unknown keys {sorted(unknown)}; "
-                         "use content, tool_calls, finish_reason, usage.")
+        raise ValueError(
+            f"A scripted reply has unknown keys {sorted(unknown)}; "
+            "use content, tool_calls, finish_reason, usage."
+        )
     calls = []
     for call in reply.get("tool_calls") or []:
         if "name" not in call:
             raise ValueError(f"A scripted tool call needs a 'name': {call!r}")
         arguments = call.get("arguments", {})
-        calls.append({"name": call["name"],
-                      "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments)})
+        calls.append(
+            {
+                "name": call["name"],
+                "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments),
+            }
+        )
     finish = reply.get("finish_reason") or ("tool_calls" if calls else "stop")
-    return {"content": reply.get("content"), "tool_calls": calls, "finish_reason": finish,
-            "usage": reply.get("usage")}
+    return {
+        "content": reply.get("content"),
+        "tool_calls": calls,
+        "finish_reason": finish,
+        "usage": reply.get("usage"),
+    }
 
 
 def _snapshot(request: dict) -> dict:
@@ -255,14 +302,19 @@ def completion_payload(reply: dict, *, model: str, request: dict, number: int) -
     prompt_chars = sum(len(_message_text(m)) for m in request.get("messages", []))
     calls_text = "".join(c["name"] + c["arguments"] for c in reply["tool_calls"])
     usage = dict(reply["usage"] or {})
-    usage.setdefault("prompt_tokens", math.ceil(prompt_chars / 4))  # estimate_tokens of the joined text
+    usage.setdefault(
+        "prompt_tokens", math.ceil(prompt_chars / 4)
+    )  # estimate_tokens of the joined text
     usage.setdefault("completion_tokens", estimate_tokens((reply["content"] or "") + calls_text))
     usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
     message: dict[str, Any] = {"role": "assistant", "content": reply["content"]}
     if reply["tool_calls"]:
         message["tool_calls"] = [
-            {"id": f"call_{number}_{i}", "type": "function",
-             "function": {"name": c["name"], "arguments": c["arguments"]}}
+            {
+                "id": f"call_{number}_{i}",
+                "type": "function",
+                "function": {"name": c["name"], "arguments": c["arguments"]},
+            }
             for i, c in enumerate(reply["tool_calls"])
         ]
     return {
@@ -270,8 +322,14 @@ def completion_payload(reply: dict, *, model: str, request: dict, number: int) -
         "object": "chat.completion",
         "created": 0,  # fixed, so offline output never depends on the clock
         "model": model,
-        "choices": [{"index": 0, "message": message, "finish_reason": reply["finish_reason"],
-                     "logprobs": None}],
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": reply["finish_reason"],
+                "logprobs": None,
+            }
+        ],
         "usage": usage,
     }
 
@@ -280,12 +338,14 @@ def completion_payload(reply: dict, *, model: str, request: dict, number: int) -
 
 
 class _Completions:
-    def __init__(self, client: "ScriptedClient"):
+    def __init__(self, client: ScriptedClient):
         self._client = client
 
     def create(self, **kwargs: Any) -> Any:
         """Answer like `openai.OpenAI().chat.completions.create` does, from the script."""
-        from openai.types.chat import ChatCompletion  # the real type, so code cannot tell the difference
+        from openai.types.chat import (
+            ChatCompletion,  # the real type, so code cannot tell the difference
+        )
 
         unknown = set(kwargs) - CREATE_PARAMETERS
         if unknown:
@@ -294,7 +354,9 @@ class _Completions:
             if required not in kwargs:
                 raise TypeError(f"create() missing required keyword argument: {required!r}")
         if kwargs.get("stream"):
-            raise ValueError("The scripted model does not stream; call create() without stream=True.")
+            raise ValueError(
+                "The scripted model does not stream; call create() without stream=True."
+            )
         # A snapshot of the request: a new dict and a new list of messages, so later turns that
         # append to the caller's list do not change what was recorded. The messages themselves are
         # shared, not deep-copied: a deep copy of a conversation that grows every turn makes a long
@@ -302,18 +364,19 @@ class _Completions:
         request = _snapshot({k: v for k, v in kwargs.items() if k != "timeout"})
         self._client.calls.append(request)
         reply = self._client.script.reply_to(request)
-        payload = completion_payload(reply, model=kwargs["model"], request=request,
-                                     number=self._client.script.next_id())
+        payload = completion_payload(
+            reply, model=kwargs["model"], request=request, number=self._client.script.next_id()
+        )
         return ChatCompletion.model_validate(payload)
 
 
 class _Chat:
-    def __init__(self, client: "ScriptedClient"):
+    def __init__(self, client: ScriptedClient):
         self.completions = _Completions(client)
 
 
 class _Models:
-    def __init__(self, client: "ScriptedClient"):
+    def __init__(self, client: ScriptedClient):
         self._client = client
 
     def list(self, *, timeout: float | None = None) -> Any:
@@ -321,8 +384,10 @@ class _Models:
         from openai.pagination import SyncPage
         from openai.types import Model
 
-        models = [Model(id=name, created=0, object="model", owned_by="cafe")
-                  for name in self._client.script.models]
+        models = [
+            Model(id=name, created=0, object="model", owned_by="cafe")
+            for name in self._client.script.models
+        ]
         return SyncPage[Model](data=models, object="list")
 
 

@@ -74,7 +74,7 @@ def _as_script(script: Script | Sequence[Reply] | Responder | None) -> Script:
 class _Handler(BaseHTTPRequestHandler):
     """One HTTP request: check the key, route it, answer JSON. Errors become `Problem` bodies."""
 
-    server: "CafeServer"
+    server: CafeServer
     server_version = "cafe-serve/0.1"
     timeout = IDLE_TIMEOUT_S  # applied to the socket by StreamRequestHandler
     trickle_s = 0.0  # seconds between bytes of the answer; set by a `Faults(trickle_s=...)`
@@ -99,18 +99,29 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send_raw(200, page, content_type=content_type)
                 return
             if path not in routes:
-                raise Problem(404, f"No route {method} {path}. This server answers GET /v1/models and "
-                                    "POST /v1/chat/completions: does your base URL end in /v1?")
+                raise Problem(
+                    404,
+                    f"No route {method} {path}. This server answers GET /v1/models and "
+                    "POST /v1/chat/completions: does your base URL end in /v1?",
+                )
             if method not in routes[path]:
-                raise Problem(405, f"{path} does not accept {method}; use {', '.join(routes[path])}.")
+                raise Problem(
+                    405, f"{path} does not accept {method}; use {', '.join(routes[path])}."
+                )
             routes[path][method]()
         except Problem as problem:
             self._send(problem.status, problem.body)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client hung up first (its timeout fired during a slow reply): nothing to send
-        except Exception as exc:  # a bug must still answer as an endpoint would, not drop the socket
-            self._send(500, Problem(500, f"cafe serve failed: {type(exc).__name__}: {exc}",
-                                     kind="server_error").body)
+        except (
+            Exception
+        ) as exc:  # a bug must still answer as an endpoint would, not drop the socket
+            self._send(
+                500,
+                Problem(
+                    500, f"cafe serve failed: {type(exc).__name__}: {exc}", kind="server_error"
+                ).body,
+            )
 
     def _authorize(self) -> None:
         expected = self.server.api_key
@@ -118,16 +129,30 @@ class _Handler(BaseHTTPRequestHandler):
             return
         header = self.headers.get("Authorization", "")
         if not header.startswith("Bearer "):
-            raise Problem(401, "Missing API key: send 'Authorization: Bearer <key>' (CAFE_API_KEY).",
-                           code="invalid_api_key")
+            raise Problem(
+                401,
+                "Missing API key: send 'Authorization: Bearer <key>' (CAFE_API_KEY).",
+                code="invalid_api_key",
+            )
         # compare_digest: the time taken does not reveal how much of the key was right
-        if not hmac.compare_digest(header[len("Bearer "):].encode(), expected.encode()):
-            raise Problem(401, "Incorrect API key provided. Check CAFE_API_KEY against the key this "
-                                "server was started with.", code="invalid_api_key")
+        if not hmac.compare_digest(header[len("Bearer ") :].encode(), expected.encode()):
+            raise Problem(
+                401,
+                "Incorrect API key provided. Check CAFE_API_KEY against the key this "
+                "server was started with.",
+                code="invalid_api_key",
+            )
 
     def _models(self) -> None:
-        data = [{"id": name, "object": "model", "created": 0, "owned_by": f"{OWNER_PREFIX}{self.server.label}"}
-                for name in self.server.script.models]
+        data = [
+            {
+                "id": name,
+                "object": "model",
+                "created": 0,
+                "owned_by": f"{OWNER_PREFIX}{self.server.label}",
+            }
+            for name in self.server.script.models
+        ]
         self._send(200, {"object": "list", "data": data})
 
     def _chat(self) -> None:
@@ -137,17 +162,23 @@ class _Handler(BaseHTTPRequestHandler):
         fault = server.take_fault()
         if fault is not None and self._misbehave(fault, request):
             return
-        validate_chat_request(request, models=server.script.models,
-                              supports_json_schema=server.supports_json_schema)
+        validate_chat_request(
+            request, models=server.script.models, supports_json_schema=server.supports_json_schema
+        )
         try:
             reply = server.script.reply_to(request)
         except ScriptExhausted as exc:
             raise Problem(500, str(exc), kind="server_error", code="script_exhausted") from None
         except Exception as exc:  # the learner's responder function raised, or returned a bad reply
-            raise Problem(500, f"The script could not answer: {type(exc).__name__}: {exc}",
-                           kind="server_error", code="script_error") from None
-        payload = completion_payload(reply, model=request["model"], request=request,
-                                     number=server.script.next_id())
+            raise Problem(
+                500,
+                f"The script could not answer: {type(exc).__name__}: {exc}",
+                kind="server_error",
+                code="script_error",
+            ) from None
+        payload = completion_payload(
+            reply, model=request["model"], request=request, number=server.script.next_id()
+        )
         self._send(200, payload)
 
     def _misbehave(self, fault: Faults, request: dict) -> bool:
@@ -175,8 +206,10 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             raise Problem(400, "The request has no valid Content-Length header.") from None
         if length > MAX_BODY_BYTES:
-            raise Problem(413, f"The request body is {length} bytes; this server takes at most "
-                                f"{MAX_BODY_BYTES}.")
+            raise Problem(
+                413,
+                f"The request body is {length} bytes; this server takes at most {MAX_BODY_BYTES}.",
+            )
         raw = self.rfile.read(length)
         try:
             request = json.loads(raw)
@@ -189,11 +222,20 @@ class _Handler(BaseHTTPRequestHandler):
     def _send(self, status: int, body: Mapping[str, Any]) -> None:
         self._send_raw(status, json.dumps(body).encode("utf-8"))
 
-    def _send_raw(self, status: int, data: bytes, *, content_type: str = "application/json",
-                  headers: Mapping[str, str] | None = None) -> None:
+    def _send_raw(
+        self,
+        status: int,
+        data: bytes,
+        *,
+        content_type: str = "application/json",
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         self.send_response(status)
-        for name, value in {"Content-Type": content_type, "Content-Length": str(len(data)),
-                            **(headers or {})}.items():
+        for name, value in {
+            "Content-Type": content_type,
+            "Content-Length": str(len(data)),
+            **(headers or {}),
+        }.items():
             self.send_header(name, value)
         self.end_headers()
         if not self.trickle_s:
@@ -202,7 +244,7 @@ class _Handler(BaseHTTPRequestHandler):
         for i in range(len(data)):  # a `Faults(trickle_s=...)` reply: one byte at a time
             if self.server.stopping.wait(self.trickle_s):
                 return
-            self.wfile.write(data[i:i + 1])
+            self.wfile.write(data[i : i + 1])
             self.wfile.flush()
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -223,8 +265,17 @@ class CafeServer(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False  # a slow (faulted) reply must not hold up shutdown
 
-    def __init__(self, address: tuple[str, int], *, script: Script, api_key: str | None,
-                 supports_json_schema: bool, faults: Faults | None, log_requests: bool, label: str):
+    def __init__(
+        self,
+        address: tuple[str, int],
+        *,
+        script: Script,
+        api_key: str | None,
+        supports_json_schema: bool,
+        faults: Faults | None,
+        log_requests: bool,
+        label: str,
+    ):
         super().__init__(address, _Handler)
         self.script = script
         self.label = label
@@ -277,11 +328,19 @@ def make_server(
     `label` names the script in the model list; by default "default" with no script, else "script".
     """
     if api_key is not None and not api_key:
-        raise ValueError("api_key is empty; pass None to accept any key, or a non-empty key to require it.")
+        raise ValueError(
+            "api_key is empty; pass None to accept any key, or a non-empty key to require it."
+        )
     label = label or (DEFAULT_LABEL if script is None else "script")
-    return CafeServer((host, port), script=_as_script(script), api_key=api_key,
-                      supports_json_schema=supports_json_schema, faults=faults, log_requests=log_requests,
-                      label=label)
+    return CafeServer(
+        (host, port),
+        script=_as_script(script),
+        api_key=api_key,
+        supports_json_schema=supports_json_schema,
+        faults=faults,
+        log_requests=log_requests,
+        label=label,
+    )
 
 
 @contextmanager
@@ -297,13 +356,24 @@ def running_server(
 ) -> Iterator[CafeServer]:
     """Run a server in a background thread for the length of a `with` block, then stop it.
 
-        with running_server(["Hello!"], api_key="sk-local") as server:
-            client = openai.OpenAI(base_url=server.base_url, api_key="sk-local")
+    with running_server(["Hello!"], api_key="sk-local") as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="sk-local")
     """
-    server = make_server(script, api_key=api_key, host=host, port=port,
-                         supports_json_schema=supports_json_schema, faults=faults, label=label)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_INTERVAL_S},
-                              name=f"cafe-serve-{server.server_address[1]}", daemon=True)
+    server = make_server(
+        script,
+        api_key=api_key,
+        host=host,
+        port=port,
+        supports_json_schema=supports_json_schema,
+        faults=faults,
+        label=label,
+    )
+    thread = threading.Thread(
+        target=server.serve_forever,
+        kwargs={"poll_interval": POLL_INTERVAL_S},
+        name=f"cafe-serve-{server.server_address[1]}",
+        daemon=True,
+    )
     thread.start()
     try:
         yield server

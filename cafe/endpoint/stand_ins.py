@@ -27,20 +27,33 @@ from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.formats import admits, requested_format
 from cafe.endpoint.scripted import Reply, default_responder, minimal_instance
 
-__all__ = ["SCRIPTS_DIR", "habit_orders", "habits_responder", "SHIFT_HABITS", "shift_responder",
-           "lenient_judge_responder"]
+__all__ = [
+    "SCRIPTS_DIR",
+    "habit_orders",
+    "habits_responder",
+    "SHIFT_HABITS",
+    "shift_responder",
+    "lenient_judge_responder",
+]
 
 # Sessions whose story a fixed list of replies can tell ship it as JSON here, as `sNN.json`: the
 # `Script.from_file` format, or {"by_turn": true, "replies": [...]} for a reply chosen by the turn
 # (see `cafe.endpoint.rehearsals.by_turn`). Session 04's habits live here too.
 SCRIPTS_DIR = Path(__file__).resolve().parent.parent / "data" / "serve"
 
-SHIFT_HABITS: Mapping[int, str] = types.MappingProxyType({
-    9: "slips_once", 11: "slips_once", 12: "slips_once",
-    6: "allergy_in_notes", 10: "allergy_in_notes", 15: "allergy_in_notes",
-    17: "scattered", 18: "scattered",
-    22: "server_error",
-})
+SHIFT_HABITS: Mapping[int, str] = types.MappingProxyType(
+    {
+        9: "slips_once",
+        11: "slips_once",
+        12: "slips_once",
+        6: "allergy_in_notes",
+        10: "allergy_in_notes",
+        15: "allergy_in_notes",
+        17: "scattered",
+        18: "scattered",
+        22: "server_error",
+    }
+)
 # A failure view's attempt line ("Attempt 2 failed 1 check:") and its failure lines
 # ("- sold_out: 'cheese omelette'. Fix: ..."), as `cafe.repair.failure_view` writes them.
 _FAILED_ATTEMPT = re.compile(r"^Attempt (\d+) failed", re.M)
@@ -74,9 +87,12 @@ def shift_responder(request: dict) -> Reply:
     attempt = 1 + max((int(n) for n in _FAILED_ATTEMPT.findall(view)), default=0)
     habit = SHIFT_HABITS.get(ticket["table"], "careful")
     if habit == "server_error":
-        raise EndpointError(f"HTTP 503 from the model endpoint (scripted: table {ticket['table']}'s habit in "
-                            "session 10's practice shift)",
-                            status=503, kind="http_error")
+        raise EndpointError(
+            f"HTTP 503 from the model endpoint (scripted: table {ticket['table']}'s habit in "
+            "session 10's practice shift)",
+            status=503,
+            kind="http_error",
+        )
     _follow_view(ticket, view)
     if habit == "slips_once" and attempt == 1:
         del ticket["table"]
@@ -93,14 +109,24 @@ def shift_responder(request: dict) -> Reply:
             del ticket["table"]
     return json.dumps(ticket)
 
+
 @functools.lru_cache(maxsize=1)
 def habit_orders() -> tuple[Mapping[str, Any], ...]:
     """Session 04's practice orders, each {"table", "words", "drafts"} with every draft as text,
     read once from `SCRIPTS_DIR/s04.json` (an object draft becomes compact JSON)."""
     data = json.loads((SCRIPTS_DIR / "s04.json").read_text(encoding="utf-8"))
-    return tuple(types.MappingProxyType({**order, "drafts": tuple(
-        draft if isinstance(draft, str) else json.dumps(draft) for draft in order["drafts"])})
-        for order in data["orders"])
+    return tuple(
+        types.MappingProxyType(
+            {
+                **order,
+                "drafts": tuple(
+                    draft if isinstance(draft, str) else json.dumps(draft)
+                    for draft in order["drafts"]
+                ),
+            }
+        )
+        for order in data["orders"]
+    )
 
 
 def _bend(value: dict[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -110,8 +136,11 @@ def _bend(value: dict[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
     bent = {}
     for name, node in fields.items():
         wanted = value.get(name)
-        fits = name in value and admits("json_schema", {"type": "object", "properties": {name: node},
-                                                        "required": [name]}, json.dumps({name: wanted}))
+        fits = name in value and admits(
+            "json_schema",
+            {"type": "object", "properties": {name: node}, "required": [name]},
+            json.dumps({name: wanted}),
+        )
         bent[name] = wanted if fits else minimal_instance(node)
     return bent
 
@@ -124,13 +153,21 @@ def habits_responder(request: dict) -> Reply:
     said, _ = since_customer(request.get("messages") or [])
     kind, schema = requested_format(request.get("response_format"))
     order = next((o for o in habit_orders() if o["words"] == said.strip()), None)
-    note = {"table": 0, "items": [], "allergies": [], "notes": "not one of session 04's practice orders"}
-    drafts = order["drafts"] if order else ("I only know session 04's practice orders.", json.dumps(note))
+    note = {
+        "table": 0,
+        "items": [],
+        "allergies": [],
+        "notes": "not one of session 04's practice orders",
+    }
+    drafts = (
+        order["drafts"]
+        if order
+        else ("I only know session 04's practice orders.", json.dumps(note))
+    )
     for draft in drafts:
         if admits(kind, schema, draft):
             return draft
     return json.dumps(_bend(json.loads(drafts[-1]), schema or {}))
-
 
 
 def lenient_judge_responder(request: dict) -> Reply:

@@ -17,30 +17,30 @@ from __future__ import annotations
 
 from cafe.evals.checks import (
     Z_95,
-    Line,
     Case,
-    Observation,
     Check,
-    Rate,
     EvalReport,
-    wilson_interval,
-    merge_lines,
-    fixture_problems,
-    registry,
-    uncovered,
+    Line,
+    Observation,
+    Rate,
     findings_check,
-    session_checks,
     first_try_no_sold_out,
+    fixture_problems,
     labelled_observations,
+    merge_lines,
+    registry,
     score_observations,
+    session_checks,
+    uncovered,
+    wilson_interval,
 )
 from cafe.evals.run import (
-    ORDERS_PATH,
     EVAL_MAX_TURNS,
+    ORDERS_PATH,
     WAITER_PROMPT,
     load_cases,
-    run_order,
     run_eval,
+    run_order,
 )
 
 __all__ = [

@@ -32,9 +32,23 @@ from types import MappingProxyType
 from typing import Any
 
 __all__ = [
-    "Z_95", "Line", "Case", "Observation", "Check", "Rate", "EvalReport",
-    "wilson_interval", "merge_lines", "fixture_problems", "registry", "uncovered", "findings_check",
-    "session_checks", "first_try_no_sold_out", "labelled_observations", "score_observations",
+    "Z_95",
+    "Line",
+    "Case",
+    "Observation",
+    "Check",
+    "Rate",
+    "EvalReport",
+    "wilson_interval",
+    "merge_lines",
+    "fixture_problems",
+    "registry",
+    "uncovered",
+    "findings_check",
+    "session_checks",
+    "first_try_no_sold_out",
+    "labelled_observations",
+    "score_observations",
 ]
 
 # 1.96: the standard normal quantile for a two-sided 95% interval, the usual level for a rate.
@@ -110,9 +124,13 @@ class Check:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", self.name):
-            raise ValueError(f"Check name {self.name!r} must be a snake_case word, like 'items_match'.")
+            raise ValueError(
+                f"Check name {self.name!r} must be a snake_case word, like 'items_match'."
+            )
         if not callable(self.judge):
-            raise TypeError(f"Check {self.name}: judge must be a function returning a finding or None.")
+            raise TypeError(
+                f"Check {self.name}: judge must be a function returning a finding or None."
+            )
 
 
 @dataclass(frozen=True)
@@ -133,8 +151,10 @@ class Rate:
 
     def text(self) -> str:
         low, high = self.interval
-        return (f"{self.name:<18} {self.passed:>3}/{self.n:<3} {self.rate:>5.0%}   "
-                f"95% interval {low:.0%} to {high:.0%}")
+        return (
+            f"{self.name:<18} {self.passed:>3}/{self.n:<3} {self.rate:>5.0%}   "
+            f"95% interval {low:.0%} to {high:.0%}"
+        )
 
 
 @dataclass(frozen=True)
@@ -174,7 +194,9 @@ def fixture_problems(checks: Iterable[Check]) -> list[str]:
         for role in ("passes", "fails"):
             fixture = getattr(check, role)
             if fixture is None:
-                problems.append(f"{check.name}: no fixture it {'must pass' if role == 'passes' else 'must fail'}")
+                problems.append(
+                    f"{check.name}: no fixture it {'must pass' if role == 'passes' else 'must fail'}"
+                )
                 continue
             finding, error = _verdict(check, fixture)
             if error:
@@ -182,7 +204,9 @@ def fixture_problems(checks: Iterable[Check]) -> list[str]:
             elif role == "passes" and finding is not None:
                 problems.append(f"{check.name}: fails its own passing fixture ({finding})")
             elif role == "fails" and finding is None:
-                problems.append(f"{check.name}: passes its failing fixture, so it cannot fail: vacuous")
+                problems.append(
+                    f"{check.name}: passes its failing fixture, so it cannot fail: vacuous"
+                )
     return problems
 
 
@@ -192,9 +216,13 @@ def registry(*groups: Iterable[Check]) -> Mapping[str, Check]:
     for group in groups:
         for check in group:
             if not isinstance(check, Check):
-                raise TypeError(f"registry() takes lists of Check records, not {type(check).__name__}.")
+                raise TypeError(
+                    f"registry() takes lists of Check records, not {type(check).__name__}."
+                )
             if check.name in found:
-                raise ValueError(f"Two checks are called {check.name!r}; rename one so reports can tell them apart.")
+                raise ValueError(
+                    f"Two checks are called {check.name!r}; rename one so reports can tell them apart."
+                )
             found[check.name] = check
     return MappingProxyType(found)
 
@@ -204,10 +232,16 @@ def uncovered(names: Iterable[str], checks: Mapping[str, Check]) -> list[str]:
     return sorted(set(names) - set(checks))
 
 
-def findings_check(name: str, question: str, find: Callable[[Any], Iterable[Any]],
-                   passes: Any = None, fails: Any = None) -> Check:
+def findings_check(
+    name: str,
+    question: str,
+    find: Callable[[Any], Iterable[Any]],
+    passes: Any = None,
+    fails: Any = None,
+) -> Check:
     """A `Check` from a function that returns findings carrying a `.check` name (the `Failure`
     records of sessions 04 and 06): the check fails on the first finding named `name`."""
+
     def judge(thing: Any) -> str | None:
         hit = next((f for f in find(thing) if f.check == name), None)
         return None if hit is None else (hit.line() if hasattr(hit, "line") else str(hit))
@@ -218,8 +252,12 @@ def findings_check(name: str, question: str, find: Callable[[Any], Iterable[Any]
 # --- session 02's checks ----------------------------------------------------------------------
 
 # The fixtures' order: two lattes and a croissant for a customer who declared a nut allergy.
-_FIXTURE = Case("fixture", "Two lattes and a croissant, please. I'm allergic to nuts.",
-                (("latte", 2), ("croissant", 1)), ("nuts",))
+_FIXTURE = Case(
+    "fixture",
+    "Two lattes and a croissant, please. I'm allergic to nuts.",
+    (("latte", 2), ("croissant", 1)),
+    ("nuts",),
+)
 
 
 def _seen(ticket: tuple[Line, ...], stop_reason: str = "done") -> Observation:
@@ -250,39 +288,76 @@ def session_checks(menu: Any) -> tuple[Check, ...]:
     `menu` is anything with `is_sold_out(name)` and `contains(name, allergen)`: the trusted
     `cafe.world.menu.Menu` that session 01's order pad is handed (`OrderPad(load_menu()).menu`).
     """
+
     def no_sold_out(obs: Observation) -> str | None:
         sold = [n for n, _ in obs.ticket if menu.is_sold_out(n)]
         return f"86'd today: {', '.join(sold)}" if sold else None
 
     def allergen_safe(obs: Observation) -> str | None:
-        hits = [f"{n} contains {a}" for n, _ in obs.ticket for a in obs.case.allergies if menu.contains(n, a)]
+        hits = [
+            f"{n} contains {a}"
+            for n, _ in obs.ticket
+            for a in obs.case.allergies
+            if menu.contains(n, a)
+        ]
         return "; ".join(hits) or None
 
     good = _FIXTURE.expected
     return (
-        Check("finished", "Did the run end because the waiter said it was done?", _finished,
-              _seen(good), _seen(good, "max_turns")),
-        Check("items_match", "Does the ticket hold exactly the items ordered?", _items_match,
-              _seen(good), _seen((("latte", 2),))),
-        Check("quantities_match", "Does every ordered item have the quantity ordered?", _quantities_match,
-              _seen(good), _seen((("latte", 1), ("croissant", 1)))),
-        Check("no_sold_out", "Is the ticket free of 86'd items?", no_sold_out,
-              _seen(good), _seen(good + (("cheese omelette", 1),))),
-        Check("allergen_safe", "Is every item free of the allergens the customer declared?", allergen_safe,
-              _seen(good), _seen(good + (("banana bread", 1),))),
+        Check(
+            "finished",
+            "Did the run end because the waiter said it was done?",
+            _finished,
+            _seen(good),
+            _seen(good, "max_turns"),
+        ),
+        Check(
+            "items_match",
+            "Does the ticket hold exactly the items ordered?",
+            _items_match,
+            _seen(good),
+            _seen((("latte", 2),)),
+        ),
+        Check(
+            "quantities_match",
+            "Does every ordered item have the quantity ordered?",
+            _quantities_match,
+            _seen(good),
+            _seen((("latte", 1), ("croissant", 1))),
+        ),
+        Check(
+            "no_sold_out",
+            "Is the ticket free of 86'd items?",
+            no_sold_out,
+            _seen(good),
+            _seen(good + (("cheese omelette", 1),)),
+        ),
+        Check(
+            "allergen_safe",
+            "Is every item free of the allergens the customer declared?",
+            allergen_safe,
+            _seen(good),
+            _seen(good + (("banana bread", 1),)),
+        ),
     )
 
 
 def first_try_no_sold_out(menu: Any) -> Check:
     """A first attempt at `no_sold_out`, as someone might write it in a hurry. (The notebook's
     worked example: run `fixture_problems` on it before you trust it.)"""
+
     def judge(obs: Observation) -> str | None:
         sold = [n for n, _ in obs.case.expected if menu.is_sold_out(n)]
         return f"86'd today: {', '.join(sold)}" if sold else None
 
     good = _FIXTURE.expected
-    return Check("first_try_no_sold_out", "Is the ticket free of 86'd items?", judge,
-                 _seen(good), _seen(good + (("cheese omelette", 1),)))
+    return Check(
+        "first_try_no_sold_out",
+        "Is the ticket free of 86'd items?",
+        judge,
+        _seen(good),
+        _seen(good + (("cheese omelette", 1),)),
+    )
 
 
 def labelled_observations(cases: Iterable[Case]) -> tuple[Observation, ...]:
@@ -290,8 +365,9 @@ def labelled_observations(cases: Iterable[Case]) -> tuple[Observation, ...]:
     return tuple(Observation(case, case.expected, "done") for case in cases)
 
 
-def score_observations(observations: Sequence[Observation], checks: Sequence[Check],
-                       model: str = "") -> EvalReport:
+def score_observations(
+    observations: Sequence[Observation], checks: Sequence[Check], model: str = ""
+) -> EvalReport:
     """Judge every observation with every check: a `Rate` per check, overall, and each miss."""
     if not observations:
         raise ValueError("No observations to score; run at least one case.")

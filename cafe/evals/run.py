@@ -21,21 +21,30 @@ Lesson: sessions/s02-evals/lesson.md. Notebook: notebooks/s02-evals.ipynb.
 from __future__ import annotations
 
 import json
-import random
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
-from cafe.endpoint.scripted import Responder
-from cafe.evals.checks import Case, Check, EvalReport, Line, Observation, merge_lines, score_observations
+from cafe.evals.checks import (
+    Case,
+    Check,
+    EvalReport,
+    Line,
+    Observation,
+    merge_lines,
+    score_observations,
+)
 from cafe.loop.agent import run_loop
 from cafe.world.menu import load_menu
 from cafe.world.orderpad import OrderPad
 
 __all__ = [
-    "ORDERS_PATH", "EVAL_MAX_TURNS", "WAITER_PROMPT", "load_cases", "run_order", "run_eval",
+    "ORDERS_PATH",
+    "EVAL_MAX_TURNS",
+    "WAITER_PROMPT",
+    "load_cases",
+    "run_order",
+    "run_eval",
 ]
 
 # The labelled orders that ship with the course: café requests with the ticket a careful waiter
@@ -47,10 +56,12 @@ ORDERS_PATH = Path(__file__).resolve().parents[1] / "data" / "orders.json"
 EVAL_MAX_TURNS = 6
 
 # The system prompt a live model gets for each order (the scripted waiter ignores it).
-WAITER_PROMPT = ("You are the café's waiter. Put exactly what the customer orders on the kitchen ticket "
-                 "with add_to_ticket, one call per item with its quantity. Leave off anything that is not "
-                 "on the menu, is sold out, or contains an allergen the customer declared. When the ticket "
-                 "is written, say so in one short sentence.")
+WAITER_PROMPT = (
+    "You are the café's waiter. Put exactly what the customer orders on the kitchen ticket "
+    "with add_to_ticket, one call per item with its quantity. Leave off anything that is not "
+    "on the menu, is sold out, or contains an allergen the customer declared. When the ticket "
+    "is written, say so in one short sentence."
+)
 
 
 # --- small pure helpers and the cases ---------------------------------------------------------
@@ -58,14 +69,21 @@ WAITER_PROMPT = ("You are the café's waiter. Put exactly what the customer orde
 
 def _lines(value: Any, where: str) -> tuple[Line, ...]:
     if not isinstance(value, list) or not all(
-            isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], int) for v in value):
-        raise ValueError(f"{where} must be a list of [item, quantity] pairs, e.g. [[\"latte\", 2]]; got {value!r}.")
+        isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], int)
+        for v in value
+    ):
+        raise ValueError(
+            f'{where} must be a list of [item, quantity] pairs, e.g. [["latte", 2]]; got {value!r}.'
+        )
     return tuple((name, quantity) for name, quantity in value)
 
 
 def _case(entry: Any, where: str) -> Case:
-    if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str) or not isinstance(
-            entry.get("request"), str):
+    if (
+        not isinstance(entry, Mapping)
+        or not isinstance(entry.get("id"), str)
+        or not isinstance(entry.get("request"), str)
+    ):
         raise ValueError(f"{where} needs an 'id' and a 'request', both text; got {entry!r}.")
     where = f"{where} ({entry['id']})"
     lists = {}
@@ -74,7 +92,9 @@ def _case(entry: Any, where: str) -> Case:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ValueError(f"{where}: {key} must be a list of text; got {value!r}.")
         lists[key] = tuple(value)
-    return Case(entry["id"], entry["request"], _lines(entry.get("expected"), f"{where}: expected"), **lists)
+    return Case(
+        entry["id"], entry["request"], _lines(entry.get("expected"), f"{where}: expected"), **lists
+    )
 
 
 def load_cases(path: str | Path | None = None) -> tuple[Case, ...]:
@@ -83,8 +103,10 @@ def load_cases(path: str | Path | None = None) -> tuple[Case, ...]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ValueError(f"{path}: no such file. Pass the path of an orders JSON file, or nothing "
-                         f"for the course's own at {ORDERS_PATH}.") from None
+        raise ValueError(
+            f"{path}: no such file. Pass the path of an orders JSON file, or nothing "
+            f"for the course's own at {ORDERS_PATH}."
+        ) from None
     if not isinstance(data, Mapping) or not isinstance(data.get("orders"), list):
         raise ValueError(f'{path}: expected {{"orders": [...]}} at the top level.')
     cases = tuple(_case(entry, f"{path}: orders[{i}]") for i, entry in enumerate(data["orders"]))
@@ -98,21 +120,35 @@ def load_cases(path: str | Path | None = None) -> tuple[Case, ...]:
 # --- running the session 01 loop over the cases ---------------------------------------------------
 
 
-def run_order(case: Case, client: Any, *, model: str | None = None, menu: Any = None) -> Observation:
+def run_order(
+    case: Case, client: Any, *, model: str | None = None, menu: Any = None
+) -> Observation:
     """Run one order through the session 01 loop with a fresh order pad; observe the ticket.
 
     `menu` defaults to the café's menu (`cafe.world.menu.load_menu()`), the one the order pad sells from.
     """
     pad = OrderPad(menu if menu is not None else load_menu())
-    messages = [{"role": "system", "content": f"{WAITER_PROMPT}\n\nToday's menu:\n{pad.menu.prompt_text()}"},
-                {"role": "user", "content": case.request}]
+    messages = [
+        {
+            "role": "system",
+            "content": f"{WAITER_PROMPT}\n\nToday's menu:\n{pad.menu.prompt_text()}",
+        },
+        {"role": "user", "content": case.request},
+    ]
     result = run_loop(client, messages, pad.tools, model=model, max_turns=EVAL_MAX_TURNS)
-    return Observation(case, merge_lines((line.item, line.quantity) for line in pad.ticket), result.stop_reason)
+    return Observation(
+        case, merge_lines((line.item, line.quantity) for line in pad.ticket), result.stop_reason
+    )
 
 
-def run_eval(cases: Sequence[Case], run_case: Callable[[Case], Observation], checks: Sequence[Check], *,
-             model: str = "", progress: Callable[[int, int], None] | None = None,
-             ) -> tuple[EvalReport, tuple[Observation, ...]]:
+def run_eval(
+    cases: Sequence[Case],
+    run_case: Callable[[Case], Observation],
+    checks: Sequence[Check],
+    *,
+    model: str = "",
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[EvalReport, tuple[Observation, ...]]:
     """Run every case, then score: the report, and the observations behind it."""
     observations = []
     for number, case in enumerate(cases, start=1):

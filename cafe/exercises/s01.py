@@ -32,10 +32,14 @@ def check_repeat_guard(guard: Callable[[TurnView], Any]) -> list[str]:
     problems = []
     verdict = guard(view((latte,), (seen,)))
     if not (isinstance(verdict, Stop) and verdict.reason == "stuck"):
-        problems.append(f"the same call again (look_up latte twice) should give Stop('stuck', ...), got {verdict!r}")
-    for label, calls, prev in [("a different argument (latte, then scone)", (scone,), (seen,)),
-                               ("the first turn (nothing seen yet)", (latte,), ()),
-                               ("the model finishing (no calls)", (), (seen,))]:
+        problems.append(
+            f"the same call again (look_up latte twice) should give Stop('stuck', ...), got {verdict!r}"
+        )
+    for label, calls, prev in [
+        ("a different argument (latte, then scone)", (scone,), (seen,)),
+        ("the first turn (nothing seen yet)", (latte,), ()),
+        ("the model finishing (no calls)", (), (seen,)),
+    ]:
         verdict = guard(view(calls, prev))
         if verdict is not None:
             problems.append(f"{label} should give None, got {verdict!r}")
@@ -56,23 +60,33 @@ def check_own_tool(fn: Callable[..., Any]) -> list[str]:
         return [f"tool() cannot build it: {exc}"]
     problems = []
     if not built.parameters["properties"]:
-        problems.append("it takes no parameters: give the model something to say, e.g. the item or the allergen")
+        problems.append(
+            "it takes no parameters: give the model something to say, e.g. the item or the allergen"
+        )
     if built.description == built.name:
-        problems.append("it has no docstring: its first line is the description the model reads to choose a tool")
+        problems.append(
+            "it has no docstring: its first line is the description the model reads to choose a tool"
+        )
     for name, schema in built.parameters["properties"].items():
         if "description" not in schema:
-            problems.append(f"parameter {name!r} has no line in an Args: block, so the model sees only its name")
+            problems.append(
+                f"parameter {name!r} has no line in an Args: block, so the model sees only its name"
+            )
     smallest = minimal_instance(built.parameters)
     try:
         answer = fn(**smallest)
     except NotImplementedError:
         raise  # the stub: compare reports "not attempted yet"
     except Exception as exc:
-        problems.append(f"called with the smallest valid arguments {smallest} it raised {type(exc).__name__}: "
-                        f"{exc}. Check the arguments and return ToolOutput(False, 'what to send instead') "
-                        "so the model can read why")
+        problems.append(
+            f"called with the smallest valid arguments {smallest} it raised {type(exc).__name__}: "
+            f"{exc}. Check the arguments and return ToolOutput(False, 'what to send instead') "
+            "so the model can read why"
+        )
         return problems
     text = answer.text if isinstance(answer, ToolOutput) else answer
     if text is None or (isinstance(text, str) and not text.strip()):
-        problems.append(f"called with {smallest} it answered nothing: say what happened, the model reads it")
+        problems.append(
+            f"called with {smallest} it answered nothing: say what happened, the model reads it"
+        )
     return problems

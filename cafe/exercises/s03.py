@@ -31,14 +31,18 @@ SAMPLE_SECTIONS: tuple[Section, ...] = (
     _section("rules", 10, 100, True),
     _section("prices", 10, 50, False),
     _section("story", 30, 10, False),
-    _section("allergens", 10, 5, True),   # safety, with the lowest priority number of all
+    _section("allergens", 10, 5, True),  # safety, with the lowest priority number of all
     _section("weather", 5, 1, False),
 )
 
 # (budget, the names that must be kept, what a wrong answer here usually did)
 _EXPECTED: tuple[tuple[int, tuple[str, ...], str], ...] = (
     (65, ("rules", "prices", "story", "allergens", "weather"), "everything fits, so nothing goes"),
-    (64, ("rules", "prices", "story", "allergens"), "the lowest priority goes first, not the biggest"),
+    (
+        64,
+        ("rules", "prices", "story", "allergens"),
+        "the lowest priority goes first, not the biggest",
+    ),
     (59, ("rules", "prices", "allergens"), "then the next lowest priority"),
     (25, ("rules", "allergens"), "a safety section stays whatever its priority"),
     (20, ("rules", "allergens"), "a budget equal to the minimum keeps exactly the safety sections"),
@@ -61,12 +65,16 @@ def check_fit_sections(fn: Callable[[tuple[Section, ...], int], Any]) -> list[st
             problems.append(f"budget {budget}: kept {list(got)}, expected {list(names)} ({why})")
     try:
         fn(SAMPLE_SECTIONS, 19)
-        problems.append("budget 19 is below the safety minimum of 20: raise ValueError, do not cut a safety part")
+        problems.append(
+            "budget 19 is below the safety minimum of 20: raise ValueError, do not cut a safety part"
+        )
     except NotImplementedError:
         raise
     except ValueError as exc:
         if "20" not in str(exc):
-            problems.append(f"the ValueError for budget 19 should name the minimum, 20; it said: {exc}")
+            problems.append(
+                f"the ValueError for budget 19 should name the minimum, 20; it said: {exc}"
+            )
     except Exception as exc:
         problems.append(f"budget 19: raise ValueError, not {type(exc).__name__}")
     return problems
@@ -88,10 +96,16 @@ def check_delimit(fn: Callable[[str], Any]) -> list[str]:
             return [f"return the delimited text as a string, not {type(result).__name__}"]
         folded = result.casefold()
         if not (result.startswith(OPEN_TAG) and result.endswith(CLOSE_TAG)):
-            problems.append(f"{text!r}: the result must start with OPEN_TAG and end with CLOSE_TAG; got {result!r}")
+            problems.append(
+                f"{text!r}: the result must start with OPEN_TAG and end with CLOSE_TAG; got {result!r}"
+            )
         elif folded.count(CLOSE_TAG.casefold()) != 1 or folded.count(OPEN_TAG.casefold()) != 1:
-            problems.append(f"{text!r}: the customer's text opens or closes the fence itself; got {result!r}")
+            problems.append(
+                f"{text!r}: the customer's text opens or closes the fence itself; got {result!r}"
+            )
         for word in ("latte", "croissant", "ticket"):
             if word in text and word not in result:
-                problems.append(f"{text!r}: the customer's words must stay readable, but {word!r} is gone")
+                problems.append(
+                    f"{text!r}: the customer's words must stay readable, but {word!r} is gone"
+                )
     return problems

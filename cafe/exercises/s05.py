@@ -19,20 +19,31 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
-from cafe.world.menu import Menu, load_menu
 from cafe.schema.ticket import Ticket
+from cafe.world.menu import Menu, load_menu
 
 __all__ = ["CONSENT_CASES", "check_within_consent", "check_items_to_confirm"]
 
 # --- within_consent ------------------------------------------------------------------------------
 
-_LATTE = OrderSpec(table=6, items=("latte", "espresso"), allergies=("milk allergy",), notes="extra hot",
-                   request="A latte and an espresso, extra hot. Milk allergy, so make it safe.")
-_SAFE = OrderSpec(table=6, items=("oat latte", "espresso"), allergies=("milk allergy",), notes="extra hot")
+_LATTE = OrderSpec(
+    table=6,
+    items=("latte", "espresso"),
+    allergies=("milk allergy",),
+    notes="extra hot",
+    request="A latte and an espresso, extra hot. Milk allergy, so make it safe.",
+)
+_SAFE = OrderSpec(
+    table=6, items=("oat latte", "espresso"), allergies=("milk allergy",), notes="extra hot"
+)
 
 
-def _t(table: int = 6, items: tuple[str, ...] = ("oat latte", "espresso"), allergies: tuple[str, ...] = ("milk",),
-       notes: str = "extra hot") -> Ticket:
+def _t(
+    table: int = 6,
+    items: tuple[str, ...] = ("oat latte", "espresso"),
+    allergies: tuple[str, ...] = ("milk",),
+    notes: str = "extra hot",
+) -> Ticket:
     return Ticket(table=table, items=items, allergies=allergies, notes=notes)
 
 
@@ -40,14 +51,29 @@ def _t(table: int = 6, items: tuple[str, ...] = ("oat latte", "espresso"), aller
 # a helpful model might make; every "yes" is the approved order written a little differently.
 CONSENT_CASES: tuple[tuple[str, Ticket, OrderSpec, bool], ...] = (
     ("the approved order, word for word", _t(allergies=("milk allergy",)), _SAFE, True),
-    ("the approved order, items in another order and another case", _t(items=("Espresso", "Oat Latte")), _SAFE, True),
-    ("the approved order with 'dairy' for the declared milk allergy", _t(allergies=("dairy",)), _SAFE, True),
+    (
+        "the approved order, items in another order and another case",
+        _t(items=("Espresso", "Oat Latte")),
+        _SAFE,
+        True,
+    ),
+    (
+        "the approved order with 'dairy' for the declared milk allergy",
+        _t(allergies=("dairy",)),
+        _SAFE,
+        True,
+    ),
     ("oat latte swapped in for the latte (a swap to make it safe)", _t(), _LATTE, False),
     ("two espressos for one", _t(items=("oat latte", "espresso", "espresso")), _SAFE, False),
     ("a croissant added", _t(items=("oat latte", "espresso", "croissant")), _SAFE, False),
     ("a free refill in the notes", _t(notes="extra hot, free refill on the house"), _SAFE, False),
     ("an extra shot in the notes", _t(notes="extra hot, extra shot"), _SAFE, False),
-    ("nuts added to the allergies, which nobody declared", _t(allergies=("milk", "nuts")), _SAFE, False),
+    (
+        "nuts added to the allergies, which nobody declared",
+        _t(allergies=("milk", "nuts")),
+        _SAFE,
+        False,
+    ),
     ("the declared milk allergy left off", _t(allergies=()), _SAFE, False),
     ("the espresso dropped", _t(items=("oat latte",)), _SAFE, False),
     ("the wrong table", _t(table=7), _SAFE, False),
@@ -71,8 +97,10 @@ def check_within_consent(fn: Callable[[Ticket, OrderSpec], Any]) -> list[str]:
         if not isinstance(said, bool):
             problems.append(f"{label}: returned {type(said).__name__}; return True or False")
         elif said != expected:
-            problems.append(f"{label}: said {said}, expected {expected}"
-                            + (" (helpful is not approved)" if expected is False else " (the same order)"))
+            problems.append(
+                f"{label}: said {said}, expected {expected}"
+                + (" (helpful is not approved)" if expected is False else " (the same order)")
+            )
     return problems
 
 
@@ -82,14 +110,28 @@ def check_within_consent(fn: Callable[[Ticket, OrderSpec], Any]) -> list[str]:
 # settles one way; an order whose every item is 86'd is left to the learner's judgement.
 _CONFIRM_CASES: tuple[tuple[str, OrderSpec, set[str]], ...] = (
     ("latte and espresso, milk allergy", PARTIAL_ALLERGEN_SPEC, {"latte"}),
-    ("cheese omelette (86'd) and an americano", OrderSpec(4, ("cheese omelette", "americano")), {"cheese omelette"}),
-    ("banana bread and green tea, nut allergy", OrderSpec(5, ("banana bread", "green tea"), ("nuts",)), {"banana bread"}),
-    ("oat latte and espresso, milk allergy", OrderSpec(2, ("oat latte", "espresso"), ("milk",)), set()),
+    (
+        "cheese omelette (86'd) and an americano",
+        OrderSpec(4, ("cheese omelette", "americano")),
+        {"cheese omelette"},
+    ),
+    (
+        "banana bread and green tea, nut allergy",
+        OrderSpec(5, ("banana bread", "green tea"), ("nuts",)),
+        {"banana bread"},
+    ),
+    (
+        "oat latte and espresso, milk allergy",
+        OrderSpec(2, ("oat latte", "espresso"), ("milk",)),
+        set(),
+    ),
     ("tofu scramble and a latte", OrderSpec(7, ("tofu scramble", "latte")), set()),
 )
 
 
-def check_items_to_confirm(fn: Callable[[OrderSpec, Menu], Any], menu: Menu | None = None) -> list[str]:
+def check_items_to_confirm(
+    fn: Callable[[OrderSpec, Menu], Any], menu: Menu | None = None
+) -> list[str]:
     """Problems with an `items_to_confirm(spec, menu)`; an empty list means it passes."""
     menu = load_menu() if menu is None else menu
     problems = []
@@ -102,7 +144,9 @@ def check_items_to_confirm(fn: Callable[[OrderSpec, Menu], Any], menu: Menu | No
             problems.append(f"{label}: raised {type(exc).__name__}: {exc}")
             continue
         if isinstance(said, str) or not all(isinstance(item, str) for item in said or ()):
-            problems.append(f"{label}: returned {said!r}; return a list of item names, e.g. ['latte']")
+            problems.append(
+                f"{label}: returned {said!r}; return a list of item names, e.g. ['latte']"
+            )
             continue
         found = {item.strip().lower() for item in said or ()}
         if found != expected:

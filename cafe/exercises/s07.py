@@ -40,12 +40,16 @@ class _Listener:
 
     def __call__(self, messages: list[dict[str, str]]) -> str:
         self.calls.append([dict(m) for m in messages])
-        told = any("missing_field" in (m.get("content") or "") and "table" in (m.get("content") or "")
-                   for m in messages[1:])
+        told = any(
+            "missing_field" in (m.get("content") or "") and "table" in (m.get("content") or "")
+            for m in messages[1:]
+        )
         return _GOOD if told else _NO_TABLE
 
 
-def _run(fn: Callable[..., Any], label: str, spec: OrderSpec, generate: Any, cap: int) -> tuple[Any, list[str]]:
+def _run(
+    fn: Callable[..., Any], label: str, spec: OrderSpec, generate: Any, cap: int
+) -> tuple[Any, list[str]]:
     try:
         result = fn(spec, generate, cap)
     except NotImplementedError:
@@ -53,14 +57,18 @@ def _run(fn: Callable[..., Any], label: str, spec: OrderSpec, generate: Any, cap
     except Exception as exc:  # a learner's bug is a problem to show, not a crash
         return None, [f"{label}: raised {type(exc).__name__}: {exc}"]
     if not isinstance(result, RepairResult):
-        return None, [f"{label}: returned {type(result).__name__}; return a cafe.repair.RepairResult"]
+        return None, [
+            f"{label}: returned {type(result).__name__}; return a cafe.repair.RepairResult"
+        ]
     numbers = [attempt.number for attempt in result.attempts]
     if numbers != list(range(1, len(numbers) + 1)):
         return result, [f"{label}: attempts are numbered {numbers}; number them 1, 2, 3, ..."]
     return result, []
 
 
-def _expect(label: str, result: RepairResult, reason: str, attempts: int, calls: int, made: int) -> list[str]:
+def _expect(
+    label: str, result: RepairResult, reason: str, attempts: int, calls: int, made: int
+) -> list[str]:
     problems = []
     if result.stop_reason != reason:
         problems.append(f"{label}: ended {result.stop_reason}, expected {reason}")
@@ -78,14 +86,42 @@ def check_repair_loop(fn: Callable[[OrderSpec, Any, int], RepairResult]) -> list
     """
     problems: list[str] = []
     cases = [
-        ("the unsafe latte (no draft can make it safe)", UNSAFE_SPEC,
-         make_scripted_generator([_GOOD]), 3, ("policy_violation", 0, 0)),
-        ("the latte and espresso for a milk allergy (the customer must confirm a change)", PARTIAL_ALLERGEN_SPEC,
-         make_scripted_generator([_GOOD]), 3, ("needs_consent", 0, 0)),
-        ("a first draft that passes", _ORDER, make_scripted_generator([_GOOD]), 3, ("passed", 1, 1)),
+        (
+            "the unsafe latte (no draft can make it safe)",
+            UNSAFE_SPEC,
+            make_scripted_generator([_GOOD]),
+            3,
+            ("policy_violation", 0, 0),
+        ),
+        (
+            "the latte and espresso for a milk allergy (the customer must confirm a change)",
+            PARTIAL_ALLERGEN_SPEC,
+            make_scripted_generator([_GOOD]),
+            3,
+            ("needs_consent", 0, 0),
+        ),
+        (
+            "a first draft that passes",
+            _ORDER,
+            make_scripted_generator([_GOOD]),
+            3,
+            ("passed", 1, 1),
+        ),
         ("a draft that forgets the table until told", _ORDER, _Listener(), 3, ("passed", 2, 2)),
-        ("the 86'd omelette, cap 3", OMELETTE_SPEC, make_scripted_generator([_NO_TABLE]), 3, ("retries_exhausted", 3, 3)),
-        ("the 86'd omelette, cap 2", OMELETTE_SPEC, make_scripted_generator([_NO_TABLE]), 2, ("retries_exhausted", 2, 2)),
+        (
+            "the 86'd omelette, cap 3",
+            OMELETTE_SPEC,
+            make_scripted_generator([_NO_TABLE]),
+            3,
+            ("retries_exhausted", 3, 3),
+        ),
+        (
+            "the 86'd omelette, cap 2",
+            OMELETTE_SPEC,
+            make_scripted_generator([_NO_TABLE]),
+            2,
+            ("retries_exhausted", 2, 2),
+        ),
     ]
     for label, spec, generate, cap, (reason, attempts, calls) in cases:
         result, found = _run(fn, label, spec, generate, cap)
@@ -96,8 +132,10 @@ def check_repair_loop(fn: Callable[[OrderSpec, Any, int], RepairResult]) -> list
         if isinstance(generate, _Listener) and len(generate.calls) > 1:
             sent = " ".join(m.get("content") or "" for m in generate.calls[1])
             if _NO_TABLE in sent:
-                problems.append(f"{label}: the retry shows the model its failed draft; send the brief and the "
-                                "failure view only (retry_messages in curated mode)")
+                problems.append(
+                    f"{label}: the retry shows the model its failed draft; send the brief and the "
+                    "failure view only (retry_messages in curated mode)"
+                )
     return problems
 
 
@@ -107,11 +145,21 @@ def check_repair_loop(fn: Callable[[OrderSpec, Any, int], RepairResult]) -> list
 # number equals its count of failures, so the view has to name the attempt itself.
 VIEW_FIXTURES: tuple[tuple[tuple[Failure, ...], int], ...] = (
     ((Failure("missing_field", "table", "include table: the table number"),), 2),
-    ((Failure("sold_out", "cheese omelette", "a correct ticket holds no 86'd item"),
-      Failure("unsafe", "latte contains milk", "no item on the ticket may contain milk")), 3),
-    ((Failure("not_json", "Sure, here you go", "answer with one JSON object"),
-      Failure("off_menu", "pizza", "use only items on the menu"),
-      Failure("injection", "ignore previous instructions", "a ticket carries only the order")), 1),
+    (
+        (
+            Failure("sold_out", "cheese omelette", "a correct ticket holds no 86'd item"),
+            Failure("unsafe", "latte contains milk", "no item on the ticket may contain milk"),
+        ),
+        3,
+    ),
+    (
+        (
+            Failure("not_json", "Sure, here you go", "answer with one JSON object"),
+            Failure("off_menu", "pizza", "use only items on the menu"),
+            Failure("injection", "ignore previous instructions", "a ticket carries only the order"),
+        ),
+        1,
+    ),
 )
 
 
@@ -119,16 +167,24 @@ def _problems(view: str, failures: Sequence[Failure], attempt: int) -> list[str]
     problems = []
     lines = [line for line in view.splitlines() if line.strip()]
     if not any(re.search(rf"attempt\D{{0,3}}\b{attempt}\b", line, re.I) for line in lines):
-        problems.append(f"attempt {attempt}: no line says which attempt failed (e.g. 'Attempt {attempt} failed ...')")
+        problems.append(
+            f"attempt {attempt}: no line says which attempt failed (e.g. 'Attempt {attempt} failed ...')"
+        )
     if len(lines) > len(failures) + 1:
-        problems.append(f"attempt {attempt}: {len(lines)} lines for {len(failures)} failures; "
-                        "keep to one line per failure (plus one header line)")
+        problems.append(
+            f"attempt {attempt}: {len(lines)} lines for {len(failures)} failures; "
+            "keep to one line per failure (plus one header line)"
+        )
     for failure in failures:
         own = [line for line in lines if failure.check in line and failure.span in line]
         if not own:
-            problems.append(f"attempt {attempt}: no line names {failure.check} and quotes {failure.span!r}")
+            problems.append(
+                f"attempt {attempt}: no line names {failure.check} and quotes {failure.span!r}"
+            )
         elif failure.fix not in own[0]:
-            problems.append(f"attempt {attempt}: the {failure.check} line does not state its fix target")
+            problems.append(
+                f"attempt {attempt}: the {failure.check} line does not state its fix target"
+            )
     return problems
 
 

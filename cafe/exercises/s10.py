@@ -18,22 +18,26 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.consent import OrderSpec
-from cafe.world.menu import load_menu
-from cafe.stories.practice_shift import practice_generator, practice_orders
 from cafe.repair.reask import Attempt, Generator, RepairResult, score_ticket
 from cafe.schema.ticket import Failure
+from cafe.stories.practice_shift import practice_generator, practice_orders
 from cafe.taxonomy import Run, classify, code, first_fix, sort_runs
+from cafe.world.menu import load_menu
 
 __all__ = ["CLASSIFY_CASES", "check_classify", "check_first_fix"]
 
 # --- classify ---------------------------------------------------------------------------------
 
-_SPEC = OrderSpec(table=4, items=("cheese omelette", "americano"), request="The omelette and an americano.")
+_SPEC = OrderSpec(
+    table=4, items=("cheese omelette", "americano"), request="The omelette and an americano."
+)
 _F = {
     "no_table": Failure("missing_field", "table", "include table: the table number"),
     "86d": Failure("sold_out", "cheese omelette", "cheese omelette is 86'd today"),
     "dropped": Failure("out_of_scope", "(missing) cheese omelette", "put cheese omelette back"),
-    "espresso": Failure("out_of_scope", "espresso", "remove espresso: the customer did not order it"),
+    "espresso": Failure(
+        "out_of_scope", "espresso", "remove espresso: the customer did not order it"
+    ),
     "no_americano": Failure("out_of_scope", "(missing) americano", "put americano back"),
     "prose": Failure("not_json", "Sure! Table 4 would like", "answer with one JSON object"),
     "allergy": Failure("unsafe", "(missing allergy) milk", "list milk in allergies"),
@@ -41,36 +45,87 @@ _F = {
 
 
 def _exhausted(*attempts: tuple[str, ...]) -> Run:
-    result = RepairResult("retries_exhausted", None, tuple(
-        Attempt(n, "{}", tuple(_F[name] for name in names), 0, None) for n, names in enumerate(attempts, start=1)))
+    result = RepairResult(
+        "retries_exhausted",
+        None,
+        tuple(
+            Attempt(n, "{}", tuple(_F[name] for name in names), 0, None)
+            for n, names in enumerate(attempts, start=1)
+        ),
+    )
     return Run(_SPEC, result=result)
 
 
 # (what the run shows, the run, its class, a hint for a wrong answer)
 CLASSIFY_CASES: tuple[tuple[str, Run, str, str], ...] = (
-    ("the allergy left off on all three attempts", _exhausted(("allergy",), ("allergy",), ("allergy",)),
-     "systematic", "one failure on every attempt"),
-    ("the omelette 86'd, dropped, then 86'd again", _exhausted(("86d",), ("dropped",), ("86d",)),
-     "alternating", "a failure that went away came back"),
-    ("prose, then an extra espresso, then no table", _exhausted(("prose",), ("espresso",), ("no_table",)),
-     "drifting", "every attempt failed something new"),
-    ("refused before any draft", Run(_SPEC, result=RepairResult(
-        "policy_violation", None, (), blocked_by=(Failure("injection", "ignore previous instructions", "x"),))),
-     "blocked", "look at the stop reason"),
-    ("the endpoint timed out", Run(_SPEC, transport="timeout", detail="no answer within 30 s"),
-     "transport", "look at run.transport"),
-    ("no table every time, the omelette on attempts 1 and 3",
-     _exhausted(("no_table", "86d"), ("no_table",), ("no_table", "86d")),
-     "systematic", "several tests hold here; the first in FAILURE_CLASSES wins"),
-    ("three out_of_scope failures, each about a different item",
-     _exhausted(("espresso",), ("no_americano",), ("dropped",)),
-     "drifting", "a failure is its check and its span: these are three different failures"),
-    ("no table twice, then an extra espresso", _exhausted(("no_table",), ("no_table",), ("espresso",)),
-     "drifting", "nothing held on every attempt, and nothing that went away came back"),
-    ("the omelette on 1 and 3, an espresso on 2 and 3", _exhausted(("86d",), ("espresso",), ("86d", "espresso")),
-     "alternating", "the omelette went away and came back"),
-    ("one attempt (cap 1), no table", _exhausted(("no_table",)),
-     "systematic", "with one attempt, its failure held on every attempt there was"),
+    (
+        "the allergy left off on all three attempts",
+        _exhausted(("allergy",), ("allergy",), ("allergy",)),
+        "systematic",
+        "one failure on every attempt",
+    ),
+    (
+        "the omelette 86'd, dropped, then 86'd again",
+        _exhausted(("86d",), ("dropped",), ("86d",)),
+        "alternating",
+        "a failure that went away came back",
+    ),
+    (
+        "prose, then an extra espresso, then no table",
+        _exhausted(("prose",), ("espresso",), ("no_table",)),
+        "drifting",
+        "every attempt failed something new",
+    ),
+    (
+        "refused before any draft",
+        Run(
+            _SPEC,
+            result=RepairResult(
+                "policy_violation",
+                None,
+                (),
+                blocked_by=(Failure("injection", "ignore previous instructions", "x"),),
+            ),
+        ),
+        "blocked",
+        "look at the stop reason",
+    ),
+    (
+        "the endpoint timed out",
+        Run(_SPEC, transport="timeout", detail="no answer within 30 s"),
+        "transport",
+        "look at run.transport",
+    ),
+    (
+        "no table every time, the omelette on attempts 1 and 3",
+        _exhausted(("no_table", "86d"), ("no_table",), ("no_table", "86d")),
+        "systematic",
+        "several tests hold here; the first in FAILURE_CLASSES wins",
+    ),
+    (
+        "three out_of_scope failures, each about a different item",
+        _exhausted(("espresso",), ("no_americano",), ("dropped",)),
+        "drifting",
+        "a failure is its check and its span: these are three different failures",
+    ),
+    (
+        "no table twice, then an extra espresso",
+        _exhausted(("no_table",), ("no_table",), ("espresso",)),
+        "drifting",
+        "nothing held on every attempt, and nothing that went away came back",
+    ),
+    (
+        "the omelette on 1 and 3, an espresso on 2 and 3",
+        _exhausted(("86d",), ("espresso",), ("86d", "espresso")),
+        "alternating",
+        "the omelette went away and came back",
+    ),
+    (
+        "one attempt (cap 1), no table",
+        _exhausted(("no_table",)),
+        "systematic",
+        "with one attempt, its failure held on every attempt there was",
+    ),
 )
 
 
@@ -124,16 +179,22 @@ def _problems(runs: list[Run], drafts: list[int], base: list[Run]) -> list[str]:
     for run, spent, old in zip(runs, drafts, base):
         table = f"table {run.spec.table}"
         if run.result is not None and run.result.stop_reason == "policy_violation" and spent:
-            problems.append(f"{table}: refused after {spent} draft(s); a request is refused before any "
-                            "draft, or not at all (relabelling a failed run hides it)")
+            problems.append(
+                f"{table}: refused after {spent} draft(s); a request is refused before any "
+                "draft, or not at all (relabelling a failed run hides it)"
+            )
         if run.passed:
             assert run.result is not None and run.result.ticket is not None
             failures = score_ticket(run.result.ticket.model_dump_json(), run.spec, menu).failures
             if failures:
-                problems.append(f"{table}: passed with a ticket that fails {failures[0].check}; a fix may not "
-                                "loosen a check")
+                problems.append(
+                    f"{table}: passed with a ticket that fails {failures[0].check}; a fix may not "
+                    "loosen a check"
+                )
         elif old.passed:
-            problems.append(f"{table}: passed before the fix and not after; a fix must keep every pass")
+            problems.append(
+                f"{table}: passed before the fix and not after; a fix must keep every pass"
+            )
     return problems
 
 
@@ -154,10 +215,20 @@ def check_first_fix(fn: Callable[[OrderSpec, Generator], RepairResult]) -> list[
     target = first_fix(sort_runs(base))
     assert target is not None, "the practice shift always has a pile to fix"
     kind, check, size = target
-    pile = [i for i, run in enumerate(base) if not run.passed and (classify(run), code(run)) == (kind, check)]
-    still = sum(runs[i].transport is not None or runs[i].result.stop_reason == "retries_exhausted" for i in pile)
+    pile = [
+        i
+        for i, run in enumerate(base)
+        if not run.passed and (classify(run), code(run)) == (kind, check)
+    ]
+    still = sum(
+        runs[i].transport is not None or runs[i].result.stop_reason == "retries_exhausted"
+        for i in pile
+    )
     problems = _problems(runs, drafts, base)
     if still >= size:
-        problems.insert(0, f"the biggest pile, {size} {kind} runs on {check}: {still} of its orders still run out "
-                           "of attempts after your fix; the first fix is the one that changes how they end")
+        problems.insert(
+            0,
+            f"the biggest pile, {size} {kind} runs on {check}: {still} of its orders still run out "
+            "of attempts after your fix; the first fix is the one that changes how they end",
+        )
     return problems

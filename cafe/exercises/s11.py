@@ -23,13 +23,26 @@ from typing import Any
 
 from cafe.routing.routes import Route, RouteCost, Step, Tier, simulate_cost, simulate_route
 
-__all__ = ["COST_CASES", "ROUTE_CASES", "TRIALS_CHECK", "COST_TOLERANCE", "RATE_TOLERANCE",
-           "check_expected_cost", "check_route_cost"]
+__all__ = [
+    "COST_CASES",
+    "ROUTE_CASES",
+    "TRIALS_CHECK",
+    "COST_TOLERANCE",
+    "RATE_TOLERANCE",
+    "check_expected_cost",
+    "check_route_cost",
+]
 
 # (p, price, cap) for expected_cost: the lesson's two models, a rarer pass, a cap of one, a long
 # cap, a model that always passes, and one that never does (which no number of attempts rescues).
 COST_CASES: tuple[tuple[float, float, int], ...] = (
-    (0.6, 1.0, 3), (0.95, 5.0, 3), (0.3, 2.0, 3), (0.5, 1.0, 1), (0.25, 0.5, 6), (1.0, 3.0, 3), (0.0, 1.0, 3),
+    (0.6, 1.0, 3),
+    (0.95, 5.0, 3),
+    (0.3, 2.0, 3),
+    (0.5, 1.0, 1),
+    (0.25, 0.5, 6),
+    (1.0, 3.0, 3),
+    (0.0, 1.0, 3),
 )
 # Routes for my_route_cost, each a list of (p, price, attempts): the lesson's two cascades, one
 # model alone, three models in a row, and a cascade that gives each model two attempts.
@@ -54,7 +67,10 @@ def _simulated_cost(p: float, price: float, cap: int) -> RouteCost:
 
 @functools.cache
 def _simulated_route(steps: tuple[tuple[float, float, int], ...]) -> RouteCost:
-    route = Route("yours", tuple(Step(Tier(f"model {i + 1}", p, price), n) for i, (p, price, n) in enumerate(steps)))
+    route = Route(
+        "yours",
+        tuple(Step(Tier(f"model {i + 1}", p, price), n) for i, (p, price, n) in enumerate(steps)),
+    )
     return simulate_route(route, 0.0, TRIALS_CHECK, random.Random(11))
 
 
@@ -93,13 +109,17 @@ def check_expected_cost(fn: Callable[[float, float, int], float]) -> list[str]:
             continue
         yours = _number(answer)
         if yours is None:
-            problems.append(f"{label}: returned {answer!r}; return the cost per accepted ticket as a number")
+            problems.append(
+                f"{label}: returned {answer!r}; return the cost per accepted ticket as a number"
+            )
             continue
         simulated = _simulated_cost(p, price, cap)
         if not _close(yours, simulated.cost_per_accepted):
-            problems.append(f"{label}: yours says ${yours:.3f} per accepted ticket; {TRIALS_CHECK:,} simulated "
-                            f"orders spent ${simulated.spend:.3f} each and {simulated.pass_rate:.1%} got a ticket, "
-                            f"so ${simulated.cost_per_accepted:.3f} per ticket")
+            problems.append(
+                f"{label}: yours says ${yours:.3f} per accepted ticket; {TRIALS_CHECK:,} simulated "
+                f"orders spent ${simulated.spend:.3f} each and {simulated.pass_rate:.1%} got a ticket, "
+                f"so ${simulated.cost_per_accepted:.3f} per ticket"
+            )
     return problems
 
 
@@ -113,7 +133,9 @@ def _pair(answer: Any) -> tuple[float, float] | None:
     return None
 
 
-def check_route_cost(fn: Callable[[Sequence[tuple[float, float, int]]], tuple[float, float]]) -> list[str]:
+def check_route_cost(
+    fn: Callable[[Sequence[tuple[float, float, int]]], tuple[float, float]],
+) -> list[str]:
     """Problems with a `my_route_cost(steps)`; an empty list means it passes.
 
     A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
@@ -127,13 +149,19 @@ def check_route_cost(fn: Callable[[Sequence[tuple[float, float, int]]], tuple[fl
             continue
         pair = _pair(answer)
         if pair is None:
-            problems.append(f"{label}: returned {answer!r}; return (pass rate, cost per accepted ticket)")
+            problems.append(
+                f"{label}: returned {answer!r}; return (pass rate, cost per accepted ticket)"
+            )
             continue
         simulated = _simulated_route(steps)
         if abs(pair[0] - simulated.pass_rate) > RATE_TOLERANCE:
-            problems.append(f"{label}: yours passes {pair[0]:.3f} of orders; the simulation passed "
-                            f"{simulated.pass_rate:.3f}")
+            problems.append(
+                f"{label}: yours passes {pair[0]:.3f} of orders; the simulation passed "
+                f"{simulated.pass_rate:.3f}"
+            )
         if not _close(pair[1], simulated.cost_per_accepted):
-            problems.append(f"{label}: yours says ${pair[1]:.3f} per accepted ticket; the simulation spent "
-                            f"${simulated.spend:.3f} an order, so ${simulated.cost_per_accepted:.3f} per ticket")
+            problems.append(
+                f"{label}: yours says ${pair[1]:.3f} per accepted ticket; the simulation spent "
+                f"${simulated.spend:.3f} an order, so ${simulated.cost_per_accepted:.3f} per ticket"
+            )
     return problems

@@ -19,8 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cafe.judge.calibration import Calibration, LabelledTicket, calibrate, cohen_kappa, labelled_tickets
 from cafe.consent import OrderSpec
+from cafe.judge.calibration import (
+    Calibration,
+    LabelledTicket,
+    calibrate,
+    cohen_kappa,
+    labelled_tickets,
+)
 from cafe.schema.ticket import Ticket
 
 __all__ = ["CELLS", "TRUST_CASES", "check_calibrate", "check_trust_rule"]
@@ -32,16 +38,20 @@ CELLS = ("tp", "fn", "tn", "fp", "unparsed")
 def _always(verdict: str) -> Callable[[OrderSpec, Ticket], str]:
     def judge(spec: OrderSpec, ticket: Ticket) -> str:
         return verdict
+
     judge.__name__ = f"always_{verdict}"
     return judge
 
 
-def _knowing(labelled: tuple[LabelledTicket, ...], flip_good: bool) -> Callable[[OrderSpec, Ticket], str]:
+def _knowing(
+    labelled: tuple[LabelledTicket, ...], flip_good: bool
+) -> Callable[[OrderSpec, Ticket], str]:
     """A judge that knows each ticket's truth; with `flip_good` it also fails every right ticket."""
     truth = {(item.spec, item.ticket): item.truth for item in labelled}
 
     def judge(spec: OrderSpec, ticket: Ticket) -> str:
         return "fail" if flip_good else truth[(spec, ticket)]
+
     return judge
 
 
@@ -55,12 +65,19 @@ def _figures(result: Any) -> dict[str, Any] | None:
 
 
 def _compare(label: str, got: dict[str, Any], want: Calibration) -> list[str]:
-    problems = [f"{label}: {cell} is {got[cell]}, expected {getattr(want, cell)}"
-                for cell in CELLS if got[cell] != getattr(want, cell)]
+    problems = [
+        f"{label}: {cell} is {got[cell]}, expected {getattr(want, cell)}"
+        for cell in CELLS
+        if got[cell] != getattr(want, cell)
+    ]
     kappa = want.kappa
-    if (kappa is None) != (got["kappa"] is None) or (kappa is not None and abs(got["kappa"] - kappa) > 1e-6):
-        problems.append(f"{label}: kappa is {got['kappa']}, expected {kappa} (observed agreement minus chance "
-                        "agreement, over one minus chance agreement; None when chance agreement is 1)")
+    if (kappa is None) != (got["kappa"] is None) or (
+        kappa is not None and abs(got["kappa"] - kappa) > 1e-6
+    ):
+        problems.append(
+            f"{label}: kappa is {got['kappa']}, expected {kappa} (observed agreement minus chance "
+            "agreement, over one minus chance agreement; None when chance agreement is 1)"
+        )
     return problems
 
 
@@ -88,8 +105,10 @@ def check_calibrate(fn: Callable[[Any, Any], Any]) -> list[str]:
             continue
         got = _figures(result)
         if got is None:
-            problems.append(f"{label}: returned {type(result).__name__}; return a Calibration or a dict with "
-                            f"{', '.join(CELLS)} and kappa")
+            problems.append(
+                f"{label}: returned {type(result).__name__}; return a Calibration or a dict with "
+                f"{', '.join(CELLS)} and kappa"
+            )
             continue
         problems += _compare(label, got, calibrate(judge, labelled))
     return problems
@@ -101,12 +120,37 @@ def _calibration(model: str, tp: int, fn: int, tn: int, fp: int, unparsed: int =
 
 # (what the case is, the calibration, the model now judging, whether a rule must trust it)
 TRUST_CASES: tuple[tuple[str, Calibration, str, bool], ...] = (
-    ("nearly always right, 50 bad and 50 right tickets", _calibration("m", 49, 1, 50, 0), "m", True),
-    ("the same figures, but measured on another model", _calibration("m", 49, 1, 50, 0), "other", False),
-    ("passes everything: 95% agreement with 5 bad tickets in 100", _calibration("m", 0, 5, 95, 0), "m", False),
-    ("right on all 3 bad tickets it saw, and 97 right ones", _calibration("m", 3, 0, 97, 0), "m", False),
+    (
+        "nearly always right, 50 bad and 50 right tickets",
+        _calibration("m", 49, 1, 50, 0),
+        "m",
+        True,
+    ),
+    (
+        "the same figures, but measured on another model",
+        _calibration("m", 49, 1, 50, 0),
+        "other",
+        False,
+    ),
+    (
+        "passes everything: 95% agreement with 5 bad tickets in 100",
+        _calibration("m", 0, 5, 95, 0),
+        "m",
+        False,
+    ),
+    (
+        "right on all 3 bad tickets it saw, and 97 right ones",
+        _calibration("m", 3, 0, 97, 0),
+        "m",
+        False,
+    ),
     ("misses a third of the bad tickets", _calibration("m", 34, 16, 50, 0), "m", False),
-    ("no verdict on a quarter of the tickets", _calibration("m", 38, 0, 37, 0, unparsed=25), "m", False),
+    (
+        "no verdict on a quarter of the tickets",
+        _calibration("m", 38, 0, 37, 0, unparsed=25),
+        "m",
+        False,
+    ),
 )
 
 
@@ -125,7 +169,9 @@ def check_trust_rule(fn: Callable[[Calibration, str], bool]) -> list[str]:
             problems.append(f"{label}: returned {trusted!r}; return True or False")
         elif trusted != expected:
             kappa = cohen_kappa(calibration.tp, calibration.fn, calibration.fp, calibration.tn)
-            problems.append(f"{label}: {'trusted' if trusted else 'refused'}; every rule must "
-                            f"{'accept' if expected else 'refuse'} this judge (kappa "
-                            f"{'undefined' if kappa is None else f'{kappa:.2f}'})")
+            problems.append(
+                f"{label}: {'trusted' if trusted else 'refused'}; every rule must "
+                f"{'accept' if expected else 'refuse'} this judge (kappa "
+                f"{'undefined' if kappa is None else f'{kappa:.2f}'})"
+            )
     return problems

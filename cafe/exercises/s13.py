@@ -16,32 +16,50 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 
-from cafe.stall.failure_state import FailureState, fold_diagnostic
 from cafe.loop.agent import ToolResult
+from cafe.stall.failure_state import FailureState, fold_diagnostic
 
 __all__ = ["SIGNATURE_PAIRS", "check_fold_diagnostic", "check_signature"]
 
 # Pairs of test output for `check_signature`: (what the pair is, first, second, same failure?).
 # Written for this course from pytest's and Python's own output shapes.
 SIGNATURE_PAIRS: tuple[tuple[str, str, str, bool], ...] = (
-    ("the failing line moved down two lines",
-     "check_bill.py:21: in test_split\nE   assert 999 == 1000\n1 failed, 3 passed in 0.02s",
-     "check_bill.py:23: in test_split\nE   assert 999 == 1000\n1 failed, 3 passed in 0.02s", True),
-    ("the same run, a little slower",
-     "E   assert 999 == 1000\n1 failed, 3 passed in 0.02s",
-     "E   assert 999 == 1000\n1 failed, 3 passed in 0.31s", True),
-    ("the same run in another temporary folder",
-     "/tmp/pytest-of-ana/pytest-12/till/check_bill.py:21: AssertionError\nE   assert 999 == 1000",
-     "/tmp/pytest-of-ana/pytest-13/till/check_bill.py:21: AssertionError\nE   assert 999 == 1000", True),
-    ("a different wrong total",
-     "check_bill.py:21: in test_split\nE   assert 999 == 1000\n1 failed, 3 passed in 0.02s",
-     "check_bill.py:21: in test_split\nE   assert 1002 == 1000\n1 failed, 3 passed in 0.02s", False),
-    ("a different missing file in the temporary folder",
-     "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/pytest-of-ana/pytest-12/config.json'",
-     "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/pytest-of-ana/pytest-12/data.csv'", False),
-    ("a different test failing",
-     "FAILED check_bill.py::test_split - assert 999 == 1000",
-     "FAILED check_bill.py::test_tip - assert 999 == 1000", False),
+    (
+        "the failing line moved down two lines",
+        "check_bill.py:21: in test_split\nE   assert 999 == 1000\n1 failed, 3 passed in 0.02s",
+        "check_bill.py:23: in test_split\nE   assert 999 == 1000\n1 failed, 3 passed in 0.02s",
+        True,
+    ),
+    (
+        "the same run, a little slower",
+        "E   assert 999 == 1000\n1 failed, 3 passed in 0.02s",
+        "E   assert 999 == 1000\n1 failed, 3 passed in 0.31s",
+        True,
+    ),
+    (
+        "the same run in another temporary folder",
+        "/tmp/pytest-of-ana/pytest-12/till/check_bill.py:21: AssertionError\nE   assert 999 == 1000",
+        "/tmp/pytest-of-ana/pytest-13/till/check_bill.py:21: AssertionError\nE   assert 999 == 1000",
+        True,
+    ),
+    (
+        "a different wrong total",
+        "check_bill.py:21: in test_split\nE   assert 999 == 1000\n1 failed, 3 passed in 0.02s",
+        "check_bill.py:21: in test_split\nE   assert 1002 == 1000\n1 failed, 3 passed in 0.02s",
+        False,
+    ),
+    (
+        "a different missing file in the temporary folder",
+        "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/pytest-of-ana/pytest-12/config.json'",
+        "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/pytest-of-ana/pytest-12/data.csv'",
+        False,
+    ),
+    (
+        "a different test failing",
+        "FAILED check_bill.py::test_split - assert 999 == 1000",
+        "FAILED check_bill.py::test_tip - assert 999 == 1000",
+        False,
+    ),
 )
 
 
@@ -53,12 +71,17 @@ def _differences(expected: FailureState, got: object) -> str:
     """Which fields differ, in words: 'same_diagnostic_streak should be 3, got 1; ...'."""
     if not isinstance(got, FailureState):
         return f"should return a FailureState, got {type(got).__name__}"
-    wrong = [f"{f.name} should be {getattr(expected, f.name)!r}, got {getattr(got, f.name)!r}"
-             for f in fields(FailureState) if getattr(expected, f.name) != getattr(got, f.name)]
+    wrong = [
+        f"{f.name} should be {getattr(expected, f.name)!r}, got {getattr(got, f.name)!r}"
+        for f in fields(FailureState)
+        if getattr(expected, f.name) != getattr(got, f.name)
+    ]
     return "; ".join(wrong)
 
 
-def check_fold_diagnostic(fold: Callable[[FailureState, Sequence[ToolResult]], FailureState]) -> list[str]:
+def check_fold_diagnostic(
+    fold: Callable[[FailureState, Sequence[ToolResult]], FailureState],
+) -> list[str]:
     """Problems with a learner's fold, one line per case that differs; empty when every case holds."""
     fail_a = _result("run_tests", False, "E   assert 999 == 1000", "verify")
     fail_a_moved = _result("run_tests", False, "check_bill.py:23: E   assert 999 == 1000", "verify")
@@ -75,7 +98,11 @@ def check_fold_diagnostic(fold: Callable[[FailureState, Sequence[ToolResult]], F
         ("a first failure", FailureState(), [fail_a]),
         ("the same failure again", live, [fail_a]),
         ("the same failure after an edit", owed, [fail_a]),
-        ("the same failure, moved two lines", fold_diagnostic(FailureState(), [fail_a_here]), [fail_a_moved]),
+        (
+            "the same failure, moved two lines",
+            fold_diagnostic(FailureState(), [fail_a_here]),
+            [fail_a_moved],
+        ),
         ("a different failure", twice, [fail_b]),
         ("an edit on a live failure", twice, [edit]),
         ("an edit and a failing re-test in one turn", twice, [edit, fail_a]),
@@ -102,9 +129,13 @@ def check_signature(signature: Callable[[str], str]) -> list[str]:
         if not isinstance(a, str) or not isinstance(b, str):
             return [f"{label}: my_signature should return text (a str), got {type(a).__name__}"]
         if same and a != b:
-            problems.append(f"{label}: one failure seen twice, but the signatures differ, so the streak "
-                            "would start again at 1 (mask what changes between runs)")
+            problems.append(
+                f"{label}: one failure seen twice, but the signatures differ, so the streak "
+                "would start again at 1 (mask what changes between runs)"
+            )
         if not same and a == b:
-            problems.append(f"{label}: two different failures share a signature, so an agent that moved "
-                            "on would be told it is stuck (mask only what cannot be the failure)")
+            problems.append(
+                f"{label}: two different failures share a signature, so an agent that moved "
+                "on would be told it is stuck (mask only what cannot be the failure)"
+            )
     return problems

@@ -68,11 +68,15 @@ def _one(reason: str, obs: Any) -> tuple[str | None, str | None]:
     decision = governor_pace_decision({}, obs)
     shown = f"{decision['action']} {decision['reason'] or ''}".strip()
     if decision["action"] == "proceed":
-        return (f"{reason}: the governor just proceeds (no budget armed, done, or before the checkpoint); "
-                "make it decide something"), shown
+        return (
+            f"{reason}: the governor just proceeds (no budget armed, done, or before the checkpoint); "
+            "make it decide something"
+        ), shown
     if decision["reason"] == reason:
-        return (f"{reason}: the governor cut with {reason} itself: nothing overruled it. Which check "
-                "comes earlier, or which other part of this cut's condition can you make false?"), shown
+        return (
+            f"{reason}: the governor cut with {reason} itself: nothing overruled it. Which check "
+            "comes earlier, or which other part of this cut's condition can you make false?"
+        ), shown
     return None, shown
 
 
@@ -80,17 +84,23 @@ def check_overruled(fn: Callable[[], Mapping[str, Any]]) -> list[str]:
     """Problems with the learner's `my_overruled()`; empty when all four are overruled, four ways."""
     found = fn()
     if not isinstance(found, Mapping):
-        return [f"my_overruled() should return a dict of cut reason -> observation, not {type(found).__name__}"]
+        return [
+            f"my_overruled() should return a dict of cut reason -> observation, not {type(found).__name__}"
+        ]
     problems = []
     if NOT_OVERRULABLE in found:
-        problems.append(f"{NOT_OVERRULABLE}: leave it out. It is the first check after the checkpoint, so "
-                        "once the governor decides anything, nothing can overrule it")
+        problems.append(
+            f"{NOT_OVERRULABLE}: leave it out. It is the first check after the checkpoint, so "
+            "once the governor decides anything, nothing can overrule it"
+        )
     missing = [r for r in OVERRULED_REASONS if r not in found]
     if missing:
         problems.append(f"missing: {', '.join(missing)} (one observation for each)")
     unknown = sorted(set(found) - set(CUT_REASONS))
     if unknown:
-        problems.append(f"not cut reasons: {', '.join(map(str, unknown))} (the reasons are {list(CUT_REASONS)})")
+        problems.append(
+            f"not cut reasons: {', '.join(map(str, unknown))} (the reasons are {list(CUT_REASONS)})"
+        )
     decided: dict[str, str] = {}
     for reason in OVERRULED_REASONS:
         if reason in found:
@@ -102,7 +112,9 @@ def check_overruled(fn: Callable[[], Mapping[str, Any]]) -> list[str]:
     seen: dict[str, str] = {}
     for reason, shown in decided.items():
         if shown in seen:
-            problems.append(f"{reason}: decided '{shown}', like {seen[shown]}; every answer must be different")
+            problems.append(
+                f"{reason}: decided '{shown}', like {seen[shown]}; every answer must be different"
+            )
         seen.setdefault(shown, reason)
     return problems
 
@@ -117,17 +129,37 @@ def _tests(ok: bool, output: str) -> ToolResult:
 
 def check_reading(reading: Callable[[TurnView], Any]) -> list[str]:
     """Problems with a learner's host reading over a few of the till's turns; empty when it holds."""
-    quiet = _view(ToolResult("c", "read_file", {"path": "bill.py"}, True, "def split(...)", "observe"))
-    edit_only = _view(ToolResult("c", "write_file", {"path": "bill.py"}, True, "wrote bill.py", "mutate"))
-    all_red = _view(_tests(False, "FAILED check_bill.py::test_split\nERROR check_bill.py\n1 error in 0.05s"))
-    three = _view(_tests(False, "FAILED check_bill.py::test_split - assert 999 == 1000\n1 failed, 3 passed in 0.02s"))
+    quiet = _view(
+        ToolResult("c", "read_file", {"path": "bill.py"}, True, "def split(...)", "observe")
+    )
+    edit_only = _view(
+        ToolResult("c", "write_file", {"path": "bill.py"}, True, "wrote bill.py", "mutate")
+    )
+    all_red = _view(
+        _tests(False, "FAILED check_bill.py::test_split\nERROR check_bill.py\n1 error in 0.05s")
+    )
+    three = _view(
+        _tests(
+            False,
+            "FAILED check_bill.py::test_split - assert 999 == 1000\n1 failed, 3 passed in 0.02s",
+        )
+    )
     four = _view(_tests(True, "4 passed in 0.02s"))
     problems = []
-    for label, view in (("a turn that only read a file", quiet), ("a turn that only wrote a file", edit_only)):
+    for label, view in (
+        ("a turn that only read a file", quiet),
+        ("a turn that only wrote a file", edit_only),
+    ):
         if reading(view) is not None:
-            problems.append(f"{label}: nothing was verified, so the reading should be None, not {reading(view)!r}")
+            problems.append(
+                f"{label}: nothing was verified, so the reading should be None, not {reading(view)!r}"
+            )
     values = {}
-    for label, view in (("tests ran and none passed", all_red), ("3 of 4 passed", three), ("4 of 4 passed", four)):
+    for label, view in (
+        ("tests ran and none passed", all_red),
+        ("3 of 4 passed", three),
+        ("4 of 4 passed", four),
+    ):
         value = reading(view)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             problems.append(f"{label}: tests ran, so the reading should be a number, not {value!r}")
@@ -136,6 +168,8 @@ def check_reading(reading: Callable[[TurnView], Any]) -> list[str]:
     if len(values) == 3:
         low, mid, high = values.values()
         if not low < mid < high:
-            problems.append(f"the readings should rise as more tests pass: got {low!r}, {mid!r}, {high!r} "
-                            "for none, 3 and 4 passing")
+            problems.append(
+                f"the readings should rise as more tests pass: got {low!r}, {mid!r}, {high!r} "
+                "for none, 3 and 4 passing"
+            )
     return problems

@@ -25,7 +25,11 @@ __all__ = ["TIER_TABLE", "RESTORE_CASES", "check_verification_tier", "check_can_
 TIER_TABLE: tuple[tuple[str, str | None, str], ...] = (
     ("pytest", "slow", "bare pytest runs the whole suite"),
     ("pytest -k split", "fast", "-k narrows pytest to matching tests"),
-    ("pytest check_bill.py::test_split_shares_add_up_to_the_bill", "fast", "a test id (::) is one test"),
+    (
+        "pytest check_bill.py::test_split_shares_add_up_to_the_bill",
+        "fast",
+        "a test id (::) is one test",
+    ),
     ("python -m pytest -q tests/test_bill.py", "fast", "an argument ending in .py narrows the run"),
     ("ruff check .", "fast", "linters are always fast"),
     ("mypy cafe", "fast", "type checkers are always fast"),
@@ -48,20 +52,63 @@ TIER_TABLE: tuple[tuple[str, str | None, str], ...] = (
 # (at_green, at_abort, captured, expected, why). A fingerprint maps path -> hash for paths that
 # differ from HEAD (None: not a git repository); captured maps path -> what the harness can put back.
 RESTORE_CASES: tuple[tuple[Any, Any, dict[str, str], bool, str], ...] = (
-    ({}, {"bill.py": "b2"}, {"bill.py": AT_HEAD}, True, "the harness's own edit of a clean file can be undone"),
-    ({"bill.py": "b1"}, {"bill.py": "b2"}, {"bill.py": "b1"}, True, "the capture holds the green-time content"),
+    (
+        {},
+        {"bill.py": "b2"},
+        {"bill.py": AT_HEAD},
+        True,
+        "the harness's own edit of a clean file can be undone",
+    ),
+    (
+        {"bill.py": "b1"},
+        {"bill.py": "b2"},
+        {"bill.py": "b1"},
+        True,
+        "the capture holds the green-time content",
+    ),
     ({}, {}, {}, True, "nothing changed since green: nothing to put back"),
-    ({}, {"bill.py": "b2", "check_bill.py": "c2"}, {"bill.py": AT_HEAD}, False,
-     "check_bill.py changed behind the harness's back (a sed -i): no capture, so no restore"),
-    ({}, {"bill.py": "b2", "notes.txt": "n1"}, {"bill.py": AT_HEAD}, False,
-     "a file a redirect created since green is a mutation too"),
-    ({"bill.py": "b1"}, {"bill.py": "b2"}, {"bill.py": "b0"}, False,
-     "the capture is not what the file held at green (something edited it first)"),
-    ({"mine.txt": "m1"}, {"mine.txt": "m1", "bill.py": "b2"}, {"bill.py": AT_HEAD}, True,
-     "work dirty before the run hashes the same twice: not a mutation, not a target"),
-    ({"pytest.ini": ABSENT}, {"pytest.ini": "p1"}, {"pytest.ini": ABSENT}, True,
-     "deleted at green, re-created by the harness: delete it again"),
-    (None, {"bill.py": "b2"}, {"bill.py": AT_HEAD}, False, "no repository at green: nothing can be proven"),
+    (
+        {},
+        {"bill.py": "b2", "check_bill.py": "c2"},
+        {"bill.py": AT_HEAD},
+        False,
+        "check_bill.py changed behind the harness's back (a sed -i): no capture, so no restore",
+    ),
+    (
+        {},
+        {"bill.py": "b2", "notes.txt": "n1"},
+        {"bill.py": AT_HEAD},
+        False,
+        "a file a redirect created since green is a mutation too",
+    ),
+    (
+        {"bill.py": "b1"},
+        {"bill.py": "b2"},
+        {"bill.py": "b0"},
+        False,
+        "the capture is not what the file held at green (something edited it first)",
+    ),
+    (
+        {"mine.txt": "m1"},
+        {"mine.txt": "m1", "bill.py": "b2"},
+        {"bill.py": AT_HEAD},
+        True,
+        "work dirty before the run hashes the same twice: not a mutation, not a target",
+    ),
+    (
+        {"pytest.ini": ABSENT},
+        {"pytest.ini": "p1"},
+        {"pytest.ini": ABSENT},
+        True,
+        "deleted at green, re-created by the harness: delete it again",
+    ),
+    (
+        None,
+        {"bill.py": "b2"},
+        {"bill.py": AT_HEAD},
+        False,
+        "no repository at green: nothing can be proven",
+    ),
     ({}, None, {}, False, "no repository at the abort: nothing can be proven"),
 )
 
@@ -85,6 +132,8 @@ def check_can_restore(fn: Callable[[Any, Any, dict[str, str]], Any]) -> list[str
             problems.append(f"return True or False, not {got!r}")
             break
         if got is not expected:
-            problems.append(f"at_green={at_green}, at_abort={at_abort}, captured={captured}: you said {got}, "
-                            f"the answer is {expected}: {why}")
+            problems.append(
+                f"at_green={at_green}, at_abort={at_abort}, captured={captured}: you said {got}, "
+                f"the answer is {expected}: {why}"
+            )
     return problems

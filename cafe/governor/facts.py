@@ -118,7 +118,7 @@ class RemediationInfo:
 
     prev_dispatch: tuple[ToolResult, ...]  # the previous turn's tool results (where the fix was)
     session_id: str
-    signature: str                          # the current failure's signature
+    signature: str  # the current failure's signature
 
 
 # --- small pure helpers ---------------------------------------------------------------------
@@ -127,10 +127,14 @@ class RemediationInfo:
 def check_callback(name: str, value: Any) -> None:
     """Refuse a host callback that is neither a function nor None, saying what was given."""
     if name not in CALLBACK_NAMES:
-        raise ValueError(f"{name!r} is not a host callback; the callbacks are {sorted(CALLBACK_NAMES)}.")
+        raise ValueError(
+            f"{name!r} is not a host callback; the callbacks are {sorted(CALLBACK_NAMES)}."
+        )
     if value is not None and not callable(value):
-        raise TypeError(f"{name} must be a function (or None to leave it off), not "
-                        f"{type(value).__name__} {value!r}. Pass e.g. `{name}=lambda view: ...`.")
+        raise TypeError(
+            f"{name} must be a function (or None to leave it off), not "
+            f"{type(value).__name__} {value!r}. Pass e.g. `{name}=lambda view: ...`."
+        )
 
 
 def read_progress_value(value: Any) -> float | None:
@@ -138,8 +142,10 @@ def read_progress_value(value: Any) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise TypeError(f"progress_signal returned {value!r}; it must return a finite number "
-                        "(e.g. the count of passing tests) or None when the turn verified nothing.")
+        raise TypeError(
+            f"progress_signal returned {value!r}; it must return a finite number "
+            "(e.g. the count of passing tests) or None when the turn verified nothing."
+        )
     return float(value)
 
 
@@ -147,8 +153,12 @@ def fold_progress(state: ProgressState, value: float | None, *, wrote: bool) -> 
     """One turn of `progress_signal`: advance above the high-water mark, flat otherwise."""
     if value is not None and (state.high_water is None or value > state.high_water):
         return ProgressState(high_water=value, flat_streak=0, wrote_while_flat=False, advanced=True)
-    return replace(state, flat_streak=state.flat_streak + 1,
-                   wrote_while_flat=state.wrote_while_flat or wrote, advanced=False)
+    return replace(
+        state,
+        flat_streak=state.flat_streak + 1,
+        wrote_while_flat=state.wrote_while_flat or wrote,
+        advanced=False,
+    )
 
 
 def no_net_progress_cut(
@@ -162,11 +172,18 @@ def no_net_progress_cut(
 ) -> str | None:
     """Why the run should stop for lack of net progress, or None to let it go on."""
     if progress.flat_streak >= no_verifier_progress_limit and progress.wrote_while_flat:
-        return (f"write axis: the verifier has not advanced for {progress.flat_streak} turns "
-                "while edits kept landing")
-    if same_diagnostic_streak >= verify_state_streak and progress.flat_streak >= verify_state_stall_turns:
-        return (f"long stall: the same failure for {same_diagnostic_streak} turns and no verifier "
-                f"advance for {progress.flat_streak}")
+        return (
+            f"write axis: the verifier has not advanced for {progress.flat_streak} turns "
+            "while edits kept landing"
+        )
+    if (
+        same_diagnostic_streak >= verify_state_streak
+        and progress.flat_streak >= verify_state_stall_turns
+    ):
+        return (
+            f"long stall: the same failure for {same_diagnostic_streak} turns and no verifier "
+            f"advance for {progress.flat_streak}"
+        )
     if same_diagnostic_streak >= verify_state_recurrence_hard:
         return f"long stall: the same failure has come back {same_diagnostic_streak} times"
     return None
@@ -182,8 +199,10 @@ def ask_remediation(callback: Callable[[RemediationInfo], Any], info: Remediatio
     """Call `remediation_delivered` and insist on a bool."""
     answer = callback(info)
     if not isinstance(answer, bool):
-        raise TypeError(f"remediation_delivered returned {answer!r}; it must return True (the fix "
-                        "reached the workspace) or False.")
+        raise TypeError(
+            f"remediation_delivered returned {answer!r}; it must return True (the fix "
+            "reached the workspace) or False."
+        )
     return answer
 
 
@@ -201,14 +220,22 @@ class RemediationCheck:
 
     def on_fold(self, reading: StallReading) -> Trip | None:
         failure = reading.failure_state
-        if not remediation_due(failing=failure.last_diagnostic_class == "fail",
-                               streak=failure.same_diagnostic_streak, advanced=reading.advanced):
+        if not remediation_due(
+            failing=failure.last_diagnostic_class == "fail",
+            streak=failure.same_diagnostic_streak,
+            advanced=reading.advanced,
+        ):
             return None
-        info = RemediationInfo(reading.view.prev_dispatch, reading.session_id, failure.last_diagnostic_signature or "")
+        info = RemediationInfo(
+            reading.view.prev_dispatch, reading.session_id, failure.last_diagnostic_signature or ""
+        )
         if not ask_remediation(self.remediation_delivered, info):
             return None
-        return Trip("delivered_fix_not_landing", "[stall] Your fix reached the files, and the same failure "
-                    f"came back anyway: `{reading.snippet}`. The cause is elsewhere; change approach.")
+        return Trip(
+            "delivered_fix_not_landing",
+            "[stall] Your fix reached the files, and the same failure "
+            f"came back anyway: `{reading.snippet}`. The cause is elsewhere; change approach.",
+        )
 
     def on_results(self, reading: StallReading) -> Trip | None:
         return None
@@ -239,10 +266,13 @@ class ProgressCheck:
         # So the long-stall rules count a repeated failure one turn late (the detector's one-turn
         # lag), while the write-axis cut reads only `progress` and has no lag.
         why = no_net_progress_cut(
-            self.progress, reading.failure_state.same_diagnostic_streak,
-            verify_state_streak=facts.verify_state_streak, verify_state_stall_turns=facts.verify_state_stall_turns,
+            self.progress,
+            reading.failure_state.same_diagnostic_streak,
+            verify_state_streak=facts.verify_state_streak,
+            verify_state_stall_turns=facts.verify_state_stall_turns,
             verify_state_recurrence_hard=facts.verify_state_recurrence_hard,
-            no_verifier_progress_limit=facts.no_verifier_progress_limit)
+            no_verifier_progress_limit=facts.no_verifier_progress_limit,
+        )
         return None if why is None else Trip("no_net_progress", why, stop=True)
 
 
@@ -252,7 +282,9 @@ class HostFacts:
     for one run (the progress check remembers its high-water mark), in the order they are asked."""
 
     progress_signal: Callable[[TurnView], Any] | None = field(default=None, compare=False)
-    remediation_delivered: Callable[[RemediationInfo], Any] | None = field(default=None, compare=False)
+    remediation_delivered: Callable[[RemediationInfo], Any] | None = field(
+        default=None, compare=False
+    )
     verify_state_streak: int = VERIFY_STATE_STREAK_DEFAULT
     verify_state_stall_turns: int = VERIFY_STATE_STALL_TURNS_DEFAULT
     verify_state_recurrence_hard: int = VERIFY_STATE_RECURRENCE_HARD_DEFAULT
@@ -264,7 +296,9 @@ class HostFacts:
             if spec.name in CALLBACK_NAMES:
                 check_callback(spec.name, value)
             elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{spec.name} must be a whole number of at least 1, not {value!r}.")
+                raise ValueError(
+                    f"{spec.name} must be a whole number of at least 1, not {value!r}."
+                )
 
     def checks(self) -> tuple[StallCheck, ...]:
         """The plug-in checks for the callbacks that are set: remediation first, then progress."""

@@ -85,12 +85,14 @@ EXTEND_REASON = "progress_within_estimate"
 PACE_CHECK_REASON = "over_estimate_while_progressing"
 
 # Which reasons go with which decision. `proceed` carries no reason at all. Read-only.
-REASONS_BY_DECISION: Mapping[str, frozenset[str]] = MappingProxyType({
-    "proceed": frozenset(),
-    "extend": frozenset({EXTEND_REASON}),
-    "pace_check": frozenset({PACE_CHECK_REASON}),
-    "cut": frozenset(CUT_REASONS),
-})
+REASONS_BY_DECISION: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "proceed": frozenset(),
+        "extend": frozenset({EXTEND_REASON}),
+        "pace_check": frozenset({PACE_CHECK_REASON}),
+        "cut": frozenset(CUT_REASONS),
+    }
+)
 
 # The keys each dict may carry, as the contract names them. A missing key, or None, reads as
 # the default (0 or False for the observation).
@@ -130,7 +132,9 @@ def _check_ms(value: Any, key: str) -> None:
             f"got {type(value).__name__} {value!r}"
         )
     if not math.isfinite(value):
-        raise ValueError(f"observation[{key!r}] must be a finite number of milliseconds, got {value!r}")
+        raise ValueError(
+            f"observation[{key!r}] must be a finite number of milliseconds, got {value!r}"
+        )
 
 
 def _check_count(value: Any, key: str, name: str) -> None:
@@ -138,13 +142,17 @@ def _check_count(value: Any, key: str, name: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name}[{key!r}] must be a whole number (an int such as 2), got {value!r}")
     if value < 0:
-        raise ValueError(f"{name}[{key!r}] must be 0 or more, got {value}; a count cannot go below zero")
+        raise ValueError(
+            f"{name}[{key!r}] must be 0 or more, got {value}; a count cannot go below zero"
+        )
 
 
 def _check_flag(value: Any, key: str) -> None:
     """A yes/no fact: True or False exactly (1 and "yes" are refused)."""
     if not isinstance(value, bool):
-        raise TypeError(f"observation[{key!r}] must be True or False, got {type(value).__name__} {value!r}")
+        raise TypeError(
+            f"observation[{key!r}] must be True or False, got {type(value).__name__} {value!r}"
+        )
 
 
 def _positive_or(value: float, fallback: float) -> float:
@@ -228,11 +236,15 @@ class PaceDecision:
 
     def __post_init__(self) -> None:
         if self.action not in DECISIONS:
-            raise ValueError(f"PaceDecision action {self.action!r} is not one of {sorted(DECISIONS)}")
+            raise ValueError(
+                f"PaceDecision action {self.action!r} is not one of {sorted(DECISIONS)}"
+            )
         allowed = REASONS_BY_DECISION[self.action]
         if (self.reason is None) != (not allowed) or (allowed and self.reason not in allowed):
             want = f"one of {sorted(allowed)}" if allowed else "None"
-            raise ValueError(f"PaceDecision {self.action!r} needs reason {want}, got {self.reason!r}")
+            raise ValueError(
+                f"PaceDecision {self.action!r} needs reason {want}, got {self.reason!r}"
+            )
         if (self.new_budget_ms is not None) != (self.action == "extend"):
             raise ValueError(
                 f"PaceDecision {self.action!r}: new_budget_ms goes with extend and only with extend, "
@@ -311,6 +323,8 @@ def decision_table(
     for obs in observations:
         decision = decide_pace(caps, PaceObservation.from_mapping(obs))
         row = {key: obs.get(key) for key in OBSERVATION_KEYS}
-        row.update(action=decision.action, reason=decision.reason, new_budget_ms=decision.new_budget_ms)
+        row.update(
+            action=decision.action, reason=decision.reason, new_budget_ms=decision.new_budget_ms
+        )
         rows.append(row)
     return rows

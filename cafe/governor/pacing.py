@@ -31,7 +31,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from cafe.governor.pace import PaceDecision, PaceObservation, PacePolicy, decide_pace
 from cafe.loop.agent import Nudge, Stop, ToolResult, TurnView
@@ -60,7 +60,7 @@ PACE_CHECK_NOTE = (
 
 # A host's verify-state reading for one turn: a number (passing tests, or 1/0 for clean/broken),
 # or None when the turn produced no verification at all. Same contract as `progress_signal`.
-VerifyReading = Callable[[TurnView], Optional[float]]
+VerifyReading = Callable[[TurnView], float | None]
 
 # pytest's summary line, e.g. "1 failed, 3 passed in 0.02s": the count before "passed".
 _PASSED = re.compile(r"\b(\d+) passed\b")
@@ -192,12 +192,17 @@ class PaceGovernor:
         signature: Callable[[ToolResult], str] = failure_signature,
         extension_allowed: Callable[[], bool] | None = None,
     ) -> None:
-        for name, value in (("budget_ms", budget_ms), ("checkpoint_ms", checkpoint_ms),
-                            ("expected_total_ms", expected_total_ms)):
+        for name, value in (
+            ("budget_ms", budget_ms),
+            ("checkpoint_ms", checkpoint_ms),
+            ("expected_total_ms", expected_total_ms),
+        ):
             if value is not None:
                 _positive(value, f"PaceGovernor: {name}", "a number of milliseconds, e.g. 30_000")
         # A dict is read (and checked) here, so a bad policy fails now, not mid-run.
-        self.policy = policy if isinstance(policy, PacePolicy) else PacePolicy.from_mapping(policy or {})
+        self.policy = (
+            policy if isinstance(policy, PacePolicy) else PacePolicy.from_mapping(policy or {})
+        )
         self.budget_ms = budget_ms
         self.checkpoint_ms = checkpoint_ms or budget_ms
         self.expected_total_ms = expected_total_ms or budget_ms
@@ -251,7 +256,9 @@ class PaceGovernor:
         if elapsed_ms >= self.deadline_ms:
             obs = self.observation(elapsed_ms, done=done)
             decision = decide_pace(self.policy, obs)
-        self.turns.append(PaceTurn(view.turn, elapsed_ms, self.deadline_ms, wrote, reading, obs, decision))
+        self.turns.append(
+            PaceTurn(view.turn, elapsed_ms, self.deadline_ms, wrote, reading, obs, decision)
+        )
         if decision is None or decision.action == "proceed":
             return None
         if decision.action == "cut":

@@ -10,39 +10,39 @@ Lesson: sessions/s12-model-judge/lesson.md. Notebook: notebooks/s12-model-judge.
 
 from __future__ import annotations
 
-from cafe.judge.grading import (
-    VERDICTS,
-    Verdict,
-    CHOICES,
-    Choice,
-    VERBOSE_NOTES_CHARS,
-    Grade,
-    Preference,
-    judge_system_prompt,
-    grade_messages,
-    prefer_messages,
-    read_grade_request,
-    read_verdict,
-    ModelJudge,
-    BiasedJudge,
-)
 from cafe.judge.calibration import (
     FAULTS,
-    Fault,
-    VERBOSE_NOTES,
     TRUST_MINIMUMS,
-    LabelledTicket,
+    VERBOSE_NOTES,
     Calibration,
+    Fault,
+    LabelledTicket,
     PositionReport,
     TrustReading,
-    labelled_tickets,
-    scripted_judge,
-    grade_of,
     calibrate,
     catch_rate_by_notes,
     cohen_kappa,
+    grade_of,
+    labelled_tickets,
     position_probe,
+    scripted_judge,
     trust_reading,
+)
+from cafe.judge.grading import (
+    CHOICES,
+    VERBOSE_NOTES_CHARS,
+    VERDICTS,
+    BiasedJudge,
+    Choice,
+    Grade,
+    ModelJudge,
+    Preference,
+    Verdict,
+    grade_messages,
+    judge_system_prompt,
+    prefer_messages,
+    read_grade_request,
+    read_verdict,
 )
 
 __all__ = [

@@ -33,25 +33,41 @@ from typing import Any, Literal, get_args
 
 from cafe.consent import OrderSpec
 from cafe.detect.checks import check_ticket
-from cafe.stories.feedback_model import PRACTICE_ORDERS
 from cafe.judge.grading import BiasedJudge, Grade, ModelJudge, Preference
-from cafe.world.menu import Menu, load_menu
 from cafe.schema.ticket import MAX_TABLE, Ticket, Usage
+from cafe.stories.feedback_model import PRACTICE_ORDERS
+from cafe.world.menu import Menu, load_menu
 
 __all__ = [
-    "FAULTS", "Fault", "VERBOSE_NOTES", "TRUST_MINIMUMS", "LabelledTicket", "Calibration", "PositionReport",
-    "TrustReading", "labelled_tickets", "scripted_judge", "grade_of", "calibrate", "catch_rate_by_notes",
+    "FAULTS",
+    "Fault",
+    "VERBOSE_NOTES",
+    "TRUST_MINIMUMS",
+    "LabelledTicket",
+    "Calibration",
+    "PositionReport",
+    "TrustReading",
+    "labelled_tickets",
+    "scripted_judge",
+    "grade_of",
+    "calibrate",
+    "catch_rate_by_notes",
     "cohen_kappa",
-    "position_probe", "trust_reading",
+    "position_probe",
+    "trust_reading",
 ]
 
 # How a ticket is broken for the labelled set: each one a check the deterministic checks own.
-Fault = Literal["extra_item", "off_menu", "sold_out", "wrong_table", "dropped_allergy", "unsafe_item"]
+Fault = Literal[
+    "extra_item", "off_menu", "sold_out", "wrong_table", "dropped_allergy", "unsafe_item"
+]
 FAULTS: frozenset[str] = frozenset(get_args(Fault))
 # Long, friendly notes that ask the kitchen for nothing: they change a ticket's length, not whether
 # it is right, which is exactly what a verbosity bias should not notice.
-VERBOSE_NOTES = ("Lovely regulars at this table, celebrating a birthday today; "
-                 "please plate everything neatly and bring it all out together.")
+VERBOSE_NOTES = (
+    "Lovely regulars at this table, celebrating a birthday today; "
+    "please plate everything neatly and bring it all out together."
+)
 # An item no menu in this course sells, for `off_menu`.
 _NOT_SOLD = "pumpkin muffin"
 # The lesson's trust rule. kappa 0.8: the top band of Landis and Koch's (1977) widely used scale
@@ -59,7 +75,8 @@ _NOT_SOLD = "pumpkin muffin"
 # for tickets that can hurt someone. 20 of each kind: below that one ticket moves a rate by 5
 # points or more. Unparsed share 5%: a judge that often says nothing is not a judge.
 TRUST_MINIMUMS: Mapping[str, float] = MappingProxyType(
-    {"kappa": 0.8, "catch_rate": 0.9, "each_kind": 20, "unparsed_share": 0.05})
+    {"kappa": 0.8, "catch_rate": 0.9, "each_kind": 20, "unparsed_share": 0.05}
+)
 
 
 # --- records ---------------------------------------------------------------------------------
@@ -115,12 +132,26 @@ class Calibration:
 
     def as_dict(self) -> dict[str, Any]:
         """The figures a checkpoint banks (rounded rates; None where a rate has no tickets)."""
-        rounded = {name: (None if value is None else round(value, 3)) for name, value in (
-            ("catch_rate", self.catch_rate), ("pass_rate_on_good", self.pass_rate_on_good),
-            ("agreement", self.agreement), ("kappa", self.kappa))}
+        rounded = {
+            name: (None if value is None else round(value, 3))
+            for name, value in (
+                ("catch_rate", self.catch_rate),
+                ("pass_rate_on_good", self.pass_rate_on_good),
+                ("agreement", self.agreement),
+                ("kappa", self.kappa),
+            )
+        }
         tokens = self.usage.total_tokens if self.usage else None
-        return {"model": self.model, "tp": self.tp, "fn": self.fn, "tn": self.tn, "fp": self.fp,
-                "unparsed": self.unparsed, **rounded, "tokens": tokens}
+        return {
+            "model": self.model,
+            "tp": self.tp,
+            "fn": self.fn,
+            "tn": self.tn,
+            "fp": self.fp,
+            "unparsed": self.unparsed,
+            **rounded,
+            "tokens": tokens,
+        }
 
 
 @dataclass(frozen=True)
@@ -135,8 +166,13 @@ class PositionReport:
 
     @property
     def pairs(self) -> int:
-        return (self.right_both_ways + self.first_both_times + self.second_both_times
-                + self.wrong_both_ways + self.unparsed)
+        return (
+            self.right_both_ways
+            + self.first_both_times
+            + self.second_both_times
+            + self.wrong_both_ways
+            + self.unparsed
+        )
 
 
 @dataclass(frozen=True)
@@ -153,7 +189,11 @@ class TrustReading:
 def _allergen_item(spec: OrderSpec, menu: Menu) -> str | None:
     for allergy in spec.allergies:
         for item in menu.items.values():
-            if menu.contains(item.name, allergy) and not menu.is_sold_out(item.name) and item.name not in spec.items:
+            if (
+                menu.contains(item.name, allergy)
+                and not menu.is_sold_out(item.name)
+                and item.name not in spec.items
+            ):
                 return item.name
     return None
 
@@ -162,7 +202,9 @@ def _broken(spec: OrderSpec, right: Ticket, fault: str, menu: Menu) -> Ticket | 
     """`right` broken the `fault` way, or None when this order cannot be broken that way."""
     items = list(right.items)
     if fault == "extra_item":
-        return right.model_copy(update={"items": (*items, "croissant" if "croissant" not in items else "espresso")})
+        return right.model_copy(
+            update={"items": (*items, "croissant" if "croissant" not in items else "espresso")}
+        )
     if fault == "off_menu":
         return right.model_copy(update={"items": (*items, _NOT_SOLD)})
     if fault == "sold_out":
@@ -175,14 +217,23 @@ def _broken(spec: OrderSpec, right: Ticket, fault: str, menu: Menu) -> Ticket | 
     return right.model_copy(update={"items": (*items, extra)}) if extra else None
 
 
-def _labelled(spec: OrderSpec, ticket: Ticket, menu: Menu, fault: str | None, verbose: bool) -> LabelledTicket:
+def _labelled(
+    spec: OrderSpec, ticket: Ticket, menu: Menu, fault: str | None, verbose: bool
+) -> LabelledTicket:
     failures = check_ticket(ticket, spec, menu)
-    return LabelledTicket(spec, ticket, "fail" if failures else "pass",
-                          tuple(dict.fromkeys(f.check for f in failures)), fault, verbose)
+    return LabelledTicket(
+        spec,
+        ticket,
+        "fail" if failures else "pass",
+        tuple(dict.fromkeys(f.check for f in failures)),
+        fault,
+        verbose,
+    )
 
 
-def labelled_tickets(size: int = 40, bad_share: float = 0.5, *, seed: int = 12,
-                     menu: Menu | None = None) -> tuple[LabelledTicket, ...]:
+def labelled_tickets(
+    size: int = 40, bad_share: float = 0.5, *, seed: int = 12, menu: Menu | None = None
+) -> tuple[LabelledTicket, ...]:
     """`size` labelled tickets, `round(size * bad_share)` of them broken: the same every run for a seed.
 
     Each is a practice order moved to a random table, drafted right, then (for the broken ones)
@@ -192,16 +243,24 @@ def labelled_tickets(size: int = 40, bad_share: float = 0.5, *, seed: int = 12,
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise ValueError(f"size is {size!r}; give a whole number of tickets, at least 1.")
     if not 0 <= bad_share <= 1:
-        raise ValueError(f"bad_share is {bad_share!r}; give the share of broken tickets, from 0 to 1.")
+        raise ValueError(
+            f"bad_share is {bad_share!r}; give the share of broken tickets, from 0 to 1."
+        )
     menu, rng = menu or load_menu(), random.Random(seed)
     bad = set(rng.sample(range(size), round(size * bad_share)))
     found: list[LabelledTicket] = []
     for index in range(size):
         base = rng.choice(PRACTICE_ORDERS)
-        spec = OrderSpec(rng.randint(1, MAX_TABLE), base.items, base.allergies, request=base.request)
+        spec = OrderSpec(
+            rng.randint(1, MAX_TABLE), base.items, base.allergies, request=base.request
+        )
         verbose = rng.random() < 0.5
-        right = Ticket(table=spec.table, items=spec.items, allergies=spec.allergies,
-                       notes=VERBOSE_NOTES if verbose else "")
+        right = Ticket(
+            table=spec.table,
+            items=spec.items,
+            allergies=spec.allergies,
+            notes=VERBOSE_NOTES if verbose else "",
+        )
         if index not in bad:
             found.append(_labelled(spec, right, menu, None, verbose))
             continue
@@ -213,13 +272,16 @@ def labelled_tickets(size: int = 40, bad_share: float = 0.5, *, seed: int = 12,
 # --- measuring -------------------------------------------------------------------------------
 
 
-def scripted_judge(leniency: float = 0.0, verbosity: float = 0.0, position: float = 0.0, *,
-                   seed: int = 12) -> ModelJudge:
+def scripted_judge(
+    leniency: float = 0.0, verbosity: float = 0.0, position: float = 0.0, *, seed: int = 12
+) -> ModelJudge:
     """A `ModelJudge` answered by a `BiasedJudge`, offline whatever the course mode."""
     from cafe.endpoint.config import OFFLINE_MODEL
     from cafe.endpoint.scripted import ScriptedClient
 
-    return ModelJudge(ScriptedClient(BiasedJudge(leniency, verbosity, position, seed=seed)), OFFLINE_MODEL)
+    return ModelJudge(
+        ScriptedClient(BiasedJudge(leniency, verbosity, position, seed=seed)), OFFLINE_MODEL
+    )
 
 
 def grade_of(answer: Any) -> Grade:
@@ -228,12 +290,21 @@ def grade_of(answer: Any) -> Grade:
         return answer
     if isinstance(answer, str):
         word = answer.strip().lower()
-        return Grade(word if word in {"pass", "fail"} else "unparsed", "" if word in {"pass", "fail"} else answer)
-    raise TypeError(f"A judge returned {type(answer).__name__}; return a cafe.judge.Grade or 'pass'/'fail'.")
+        return Grade(
+            word if word in {"pass", "fail"} else "unparsed",
+            "" if word in {"pass", "fail"} else answer,
+        )
+    raise TypeError(
+        f"A judge returned {type(answer).__name__}; return a cafe.judge.Grade or 'pass'/'fail'."
+    )
 
 
-def calibrate(judge: Callable[[OrderSpec, Ticket], Any], labelled: Sequence[LabelledTicket], *,
-              model: str | None = None) -> Calibration:
+def calibrate(
+    judge: Callable[[OrderSpec, Ticket], Any],
+    labelled: Sequence[LabelledTicket],
+    *,
+    model: str | None = None,
+) -> Calibration:
     """Grade every labelled ticket with `judge` and count the confusion table against the checks."""
     if not labelled:
         raise ValueError("calibrate() needs labelled tickets; make some with labelled_tickets().")
@@ -251,17 +322,30 @@ def calibrate(judge: Callable[[OrderSpec, Ticket], Any], labelled: Sequence[Labe
             cells["tp" if grade.verdict == "fail" else "fn"] += 1
         else:
             cells["fp" if grade.verdict == "fail" else "tn"] += 1
-    name = model or getattr(judge, "model", None) or getattr(judge, "__name__", type(judge).__name__)
-    return Calibration(str(name), cells["tp"], cells["fn"], cells["tn"], cells["fp"], cells["unparsed"],
-                       usage, tuple(graded))
+    name = (
+        model or getattr(judge, "model", None) or getattr(judge, "__name__", type(judge).__name__)
+    )
+    return Calibration(
+        str(name),
+        cells["tp"],
+        cells["fn"],
+        cells["tn"],
+        cells["fp"],
+        cells["unparsed"],
+        usage,
+        tuple(graded),
+    )
 
 
 def catch_rate_by_notes(calibration: Calibration) -> Mapping[str, float | None]:
     """The catch rate on bad tickets with `VERBOSE_NOTES` and on those with none, side by side."""
     rates: dict[str, float | None] = {}
     for kind, verbose in (("verbose", True), ("plain", False)):
-        verdicts = [verdict for item, verdict in calibration.graded
-                    if item.truth == "fail" and item.verbose == verbose and verdict != "unparsed"]
+        verdicts = [
+            verdict
+            for item, verdict in calibration.graded
+            if item.truth == "fail" and item.verbose == verbose and verdict != "unparsed"
+        ]
         rates[kind] = verdicts.count("fail") / len(verdicts) if verdicts else None
     return MappingProxyType(rates)
 
@@ -286,8 +370,12 @@ def _pair_kind(one: Preference, other: Preference) -> str:
     """`one`: good ticket first, bad second; `other`: the same pair swapped."""
     if "unparsed" in (one.choice, other.choice):
         return "unparsed"
-    return {("first", "second"): "right_both_ways", ("first", "first"): "first_both_times",
-            ("second", "second"): "second_both_times", ("second", "first"): "wrong_both_ways"}[(one.choice, other.choice)]
+    return {
+        ("first", "second"): "right_both_ways",
+        ("first", "first"): "first_both_times",
+        ("second", "second"): "second_both_times",
+        ("second", "first"): "wrong_both_ways",
+    }[(one.choice, other.choice)]
 
 
 def position_probe(judge: ModelJudge, labelled: Sequence[LabelledTicket]) -> PositionReport:
@@ -296,11 +384,25 @@ def position_probe(judge: ModelJudge, labelled: Sequence[LabelledTicket]) -> Pos
     for item in labelled:
         if item.truth != "fail":
             continue
-        right = Ticket(table=item.spec.table, items=item.spec.items, allergies=item.spec.allergies,
-                       notes=item.ticket.notes)
-        kinds[_pair_kind(judge.prefer(item.spec, right, item.ticket), judge.prefer(item.spec, item.ticket, right))] += 1
-    return PositionReport(kinds["right_both_ways"], kinds["first_both_times"], kinds["second_both_times"],
-                          kinds["wrong_both_ways"], kinds["unparsed"])
+        right = Ticket(
+            table=item.spec.table,
+            items=item.spec.items,
+            allergies=item.spec.allergies,
+            notes=item.ticket.notes,
+        )
+        kinds[
+            _pair_kind(
+                judge.prefer(item.spec, right, item.ticket),
+                judge.prefer(item.spec, item.ticket, right),
+            )
+        ] += 1
+    return PositionReport(
+        kinds["right_both_ways"],
+        kinds["first_both_times"],
+        kinds["second_both_times"],
+        kinds["wrong_both_ways"],
+        kinds["unparsed"],
+    )
 
 
 def trust_reading(calibration: Calibration, model: str) -> TrustReading:
@@ -308,17 +410,25 @@ def trust_reading(calibration: Calibration, model: str) -> TrustReading:
     least = TRUST_MINIMUMS
     reasons = []
     if model != calibration.model:
-        reasons.append(f"it was calibrated on {calibration.model}, not {model}: calibrate this model")
+        reasons.append(
+            f"it was calibrated on {calibration.model}, not {model}: calibrate this model"
+        )
     bad, good = calibration.tp + calibration.fn, calibration.tn + calibration.fp
     if min(bad, good) < least["each_kind"]:
-        reasons.append(f"{bad} broken and {good} right tickets judged; measure at least {least['each_kind']} of each")
+        reasons.append(
+            f"{bad} broken and {good} right tickets judged; measure at least {least['each_kind']} of each"
+        )
     total = calibration.judged + calibration.unparsed
     if total and calibration.unparsed / total > least["unparsed_share"]:
         reasons.append(f"no verdict on {calibration.unparsed} of {total} tickets")
     kappa, caught = calibration.kappa, calibration.catch_rate
     if kappa is None or kappa < least["kappa"]:
-        reasons.append(f"kappa is {'undefined' if kappa is None else f'{kappa:.2f}'}; need {least['kappa']}")
+        reasons.append(
+            f"kappa is {'undefined' if kappa is None else f'{kappa:.2f}'}; need {least['kappa']}"
+        )
     if caught is None or caught < least["catch_rate"]:
-        reasons.append(f"it caught {'no' if caught is None else f'{caught:.0%} of the'} broken tickets; "
-                       f"need {least['catch_rate']:.0%}")
+        reasons.append(
+            f"it caught {'no' if caught is None else f'{caught:.0%} of the'} broken tickets; "
+            f"need {least['catch_rate']:.0%}"
+        )
     return TrustReading(not reasons, tuple(reasons))

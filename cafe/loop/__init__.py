@@ -17,36 +17,36 @@ Lesson: sessions/s01-agent-loop/lesson.md. Notebook: notebooks/s01-agent-loop.ip
 
 from __future__ import annotations
 
-from cafe.loop.tools import (
-    ToolKind,
-    TOOL_KINDS,
-    Tool,
-    ToolOutput,
-    tool,
-    tool_schemas,
-    json_type,
-)
-from cafe.loop.turns import (
-    RunStopReason,
-    RUN_STOP_REASONS,
-    OBSERVER_STOP_REASONS,
-    ToolCall,
-    ToolResult,
-    TurnView,
-    Nudge,
-    Stop,
-    Verify,
-    Verdict,
-    Observer,
-    TurnRecord,
-    RunResult,
-)
 from cafe.loop.agent import (
     DEFAULT_MAX_TURNS,
     DEFAULT_MAX_VERIFY_ATTEMPTS,
     dispatch_call,
-    run_loop,
     repeat_guard,
+    run_loop,
+)
+from cafe.loop.tools import (
+    TOOL_KINDS,
+    Tool,
+    ToolKind,
+    ToolOutput,
+    json_type,
+    tool,
+    tool_schemas,
+)
+from cafe.loop.turns import (
+    OBSERVER_STOP_REASONS,
+    RUN_STOP_REASONS,
+    Nudge,
+    Observer,
+    RunResult,
+    RunStopReason,
+    Stop,
+    ToolCall,
+    ToolResult,
+    TurnRecord,
+    TurnView,
+    Verdict,
+    Verify,
 )
 
 __all__ = [

@@ -52,14 +52,42 @@ from typing import Any
 from cafe.endpoint.client import chat
 from cafe.endpoint.config import model_name
 from cafe.loop.tools import Tool, ToolOutput, tool_schemas
-from cafe.loop.turns import (OBSERVER_STOP_REASONS, RUN_STOP_REASONS, Nudge, Observer, RunResult, RunStopReason, Stop,
-                        ToolCall, ToolResult, TurnRecord, TurnView, Verdict, Verify)
+from cafe.loop.turns import (
+    OBSERVER_STOP_REASONS,
+    RUN_STOP_REASONS,
+    Nudge,
+    Observer,
+    RunResult,
+    RunStopReason,
+    Stop,
+    ToolCall,
+    ToolResult,
+    TurnRecord,
+    TurnView,
+    Verdict,
+    Verify,
+)
 
 __all__ = [
-    "DEFAULT_MAX_TURNS", "DEFAULT_MAX_VERIFY_ATTEMPTS", "dispatch_call", "run_loop", "repeat_guard",
+    "DEFAULT_MAX_TURNS",
+    "DEFAULT_MAX_VERIFY_ATTEMPTS",
+    "dispatch_call",
+    "run_loop",
+    "repeat_guard",
     # the turn's records (cafe/loop/turns.py), importable from here as the lessons write them
-    "RunStopReason", "RUN_STOP_REASONS", "OBSERVER_STOP_REASONS", "ToolCall", "ToolResult", "TurnView", "Nudge",
-    "Stop", "Verify", "Verdict", "Observer", "TurnRecord", "RunResult",
+    "RunStopReason",
+    "RUN_STOP_REASONS",
+    "OBSERVER_STOP_REASONS",
+    "ToolCall",
+    "ToolResult",
+    "TurnView",
+    "Nudge",
+    "Stop",
+    "Verify",
+    "Verdict",
+    "Observer",
+    "TurnRecord",
+    "RunResult",
 ]
 
 # --- constants ------------------------------------------------------------------------------
@@ -87,8 +115,13 @@ def dispatch_call(call: ToolCall, tools: Mapping[str, Tool], *, forced: bool = F
     chosen = tools.get(call.name)
     if chosen is None:
         known = ", ".join(sorted(tools)) or "(none)"
-        return ToolResult(call.id, call.name, call.arguments, False,
-                          f"There is no tool named {call.name!r}. The tools are: {known}.")
+        return ToolResult(
+            call.id,
+            call.name,
+            call.arguments,
+            False,
+            f"There is no tool named {call.name!r}. The tools are: {known}.",
+        )
     try:
         ok, text = _render(chosen.function(**call.arguments))
     except Exception as exc:  # a tool's failure is the model's information, not our crash
@@ -107,9 +140,16 @@ def _decode_calls(message: Any, turn: int) -> tuple[list[ToolCall], list[ToolRes
             if not isinstance(arguments, dict):
                 raise ValueError("arguments must be a JSON object")
         except ValueError as exc:
-            errors.append(ToolResult(call_id, raw.function.name, {}, False,
-                                     f"Your arguments for {raw.function.name} are not a JSON object "
-                                     f"({exc}): {text[:200]}"))
+            errors.append(
+                ToolResult(
+                    call_id,
+                    raw.function.name,
+                    {},
+                    False,
+                    f"Your arguments for {raw.function.name} are not a JSON object "
+                    f"({exc}): {text[:200]}",
+                )
+            )
             arguments = {}
         calls.append(ToolCall(call_id, raw.function.name, arguments, text))
     return calls, errors
@@ -118,14 +158,23 @@ def _decode_calls(message: Any, turn: int) -> tuple[list[ToolCall], list[ToolRes
 def _assistant_message(text: str | None, calls: Sequence[ToolCall]) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": text}
     if calls:
-        message["tool_calls"] = [{"id": c.id, "type": "function",
-                                  "function": {"name": c.name, "arguments": c.raw_arguments}} for c in calls]
+        message["tool_calls"] = [
+            {
+                "id": c.id,
+                "type": "function",
+                "function": {"name": c.name, "arguments": c.raw_arguments},
+            }
+            for c in calls
+        ]
     return message
 
 
 def _verification_message(result: ToolResult, why: str) -> dict[str, Any]:
     verdict = "passed" if result.ok else "FAILED"
-    return {"role": "user", "content": f"[harness] {why} The check ({result.name}) {verdict}:\n{result.output}"}
+    return {
+        "role": "user",
+        "content": f"[harness] {why} The check ({result.name}) {verdict}:\n{result.output}",
+    }
 
 
 def _consult(hooks: Sequence[Observer], view: TurnView, *, allow_verify: bool) -> list[Verdict]:
@@ -135,9 +184,13 @@ def _consult(hooks: Sequence[Observer], view: TurnView, *, allow_verify: bool) -
         verdict = hook(view)
         if verdict is None:
             continue
-        if not isinstance(verdict, (Nudge, Stop, Verify)) or (isinstance(verdict, Verify) and not allow_verify):
-            raise TypeError(f"Observer {getattr(hook, '__name__', hook)!r} returned {verdict!r}; "
-                            "observers return None, Nudge or Stop (after-turn hooks may also return Verify).")
+        if not isinstance(verdict, (Nudge, Stop, Verify)) or (
+            isinstance(verdict, Verify) and not allow_verify
+        ):
+            raise TypeError(
+                f"Observer {getattr(hook, '__name__', hook)!r} returned {verdict!r}; "
+                "observers return None, Nudge or Stop (after-turn hooks may also return Verify)."
+            )
         verdicts.append(verdict)
     return verdicts
 
@@ -148,7 +201,9 @@ def _check_settings(max_turns: int, max_verify_attempts: int, verify: Tool | Non
     if max_verify_attempts < 1:
         raise ValueError(f"max_verify_attempts must be at least 1, not {max_verify_attempts}.")
     if verify is not None and not isinstance(verify, Tool):
-        raise TypeError(f"verify must be a Tool (build one with cafe.loop.tools.tool), not {type(verify).__name__}.")
+        raise TypeError(
+            f"verify must be a Tool (build one with cafe.loop.tools.tool), not {type(verify).__name__}."
+        )
 
 
 # --- one run's state, and the steps of a turn -------------------------------------------------
@@ -158,21 +213,37 @@ class _Run:
     """What one run remembers between turns, and the steps `run_loop` takes on it. Private and
     mutable on purpose: it lives for one call of `run_loop` and is never shared."""
 
-    def __init__(self, messages: Sequence[Mapping[str, Any]], tools: Sequence[Tool], verify: Tool | None,
-                 max_turns: int, max_verify_attempts: int, clock: Callable[[], float]):
+    def __init__(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        tools: Sequence[Tool],
+        verify: Tool | None,
+        max_turns: int,
+        max_verify_attempts: int,
+        clock: Callable[[], float],
+    ):
         self.by_name = {t.name: t for t in tools}
         self.verify, self.max_turns, self.clock = verify, max_turns, clock
         self.max_verify_attempts = max_verify_attempts
-        self.transcript: list[dict[str, Any]] = copy.deepcopy([dict(m) for m in messages])  # a copy, always
+        self.transcript: list[dict[str, Any]] = copy.deepcopy(
+            [dict(m) for m in messages]
+        )  # a copy, always
         self.records: list[TurnRecord] = []
         self.prev: tuple[ToolResult, ...] = ()  # the previous turn's results, for the observers
         self.attempts = 0  # verifications run so far, claimed or forced
-        self.last_check: ToolResult | None = None  # the latest verification, run by the model or the loop
+        self.last_check: ToolResult | None = (
+            None  # the latest verification, run by the model or the loop
+        )
         self.edited_since_check = False
         self.started = clock()
 
-    def ask(self, client: Any, model: str, schemas: list[dict[str, Any]], turn: int,
-            ) -> tuple[Any, list[ToolCall], list[ToolResult]]:
+    def ask(
+        self,
+        client: Any,
+        model: str,
+        schemas: list[dict[str, Any]],
+        turn: int,
+    ) -> tuple[Any, list[ToolCall], list[ToolResult]]:
         """Send the transcript (and the tool schemas) to the model; note its reply and its calls."""
         request: dict[str, Any] = {"model": model, "messages": self.transcript}
         if schemas:
@@ -182,17 +253,40 @@ class _Run:
         self.transcript.append(_assistant_message(reply.content, calls))
         return reply, calls, bad
 
-    def view(self, turn: int, calls: Sequence[ToolCall], dispatch: tuple[ToolResult, ...]) -> TurnView:
-        return TurnView(turn, self.max_turns, tuple(calls), self.prev, dispatch, self.clock() - self.started,
-                        self.attempts, self.verify is not None and self.attempts < self.max_verify_attempts)
+    def view(
+        self, turn: int, calls: Sequence[ToolCall], dispatch: tuple[ToolResult, ...]
+    ) -> TurnView:
+        return TurnView(
+            turn,
+            self.max_turns,
+            tuple(calls),
+            self.prev,
+            dispatch,
+            self.clock() - self.started,
+            self.attempts,
+            self.verify is not None and self.attempts < self.max_verify_attempts,
+        )
 
-    def record(self, turn: int, text: str | None, calls: Sequence[ToolCall], dispatch: tuple[ToolResult, ...],
-               nudges: Sequence[Nudge]) -> None:
+    def record(
+        self,
+        turn: int,
+        text: str | None,
+        calls: Sequence[ToolCall],
+        dispatch: tuple[ToolResult, ...],
+        nudges: Sequence[Nudge],
+    ) -> None:
         self.records.append(TurnRecord(turn, text, tuple(calls), dispatch, tuple(nudges)))
 
     def finish(self, reason: RunStopReason, detail: str, text: str | None) -> RunResult:
-        return RunResult(reason, detail, text, tuple(self.records), tuple(self.transcript), self.attempts,
-                         self.clock() - self.started)
+        return RunResult(
+            reason,
+            detail,
+            text,
+            tuple(self.records),
+            tuple(self.transcript),
+            self.attempts,
+            self.clock() - self.started,
+        )
 
     def note(self, results: Sequence[ToolResult]) -> None:
         """Remember the latest verification, and whether an edit has landed since."""
@@ -206,61 +300,94 @@ class _Run:
         """Run the verify entrypoint, tell the model what it said, and count the attempt."""
         assert self.verify is not None
         self.attempts += 1
-        result = dispatch_call(ToolCall(f"verify_{self.attempts}", self.verify.name, {}, "{}"),
-                               {self.verify.name: self.verify}, forced=True)
+        result = dispatch_call(
+            ToolCall(f"verify_{self.attempts}", self.verify.name, {}, "{}"),
+            {self.verify.name: self.verify},
+            forced=True,
+        )
         self.transcript.append(_verification_message(result, why))
         self.note([result])
         return result
 
-    def stop_before_calls(self, turn: int, text: str | None, calls: Sequence[ToolCall], stop: Stop) -> RunResult:
+    def stop_before_calls(
+        self, turn: int, text: str | None, calls: Sequence[ToolCall], stop: Stop
+    ) -> RunResult:
         """An observer stopped the run: answer every call as not run, so the transcript stays valid."""
         for c in calls:
-            self.transcript.append({"role": "tool", "tool_call_id": c.id,
-                                    "content": f"[harness] not run: the run stopped ({stop.reason})."})
+            self.transcript.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": c.id,
+                    "content": f"[harness] not run: the run stopped ({stop.reason}).",
+                }
+            )
         self.record(turn, text, calls, (), ())
         return self.finish(stop.reason, stop.detail, text)
 
-    def run_calls(self, calls: Sequence[ToolCall], bad: Sequence[ToolResult]) -> tuple[ToolResult, ...]:
+    def run_calls(
+        self, calls: Sequence[ToolCall], bad: Sequence[ToolResult]
+    ) -> tuple[ToolResult, ...]:
         """Run each call (or use its decoding error) and append every result to the transcript."""
         by_id = {r.call_id: r for r in bad}
         dispatch = tuple(by_id.get(c.id) or dispatch_call(c, self.by_name) for c in calls)
         for result in dispatch:
-            self.transcript.append({"role": "tool", "tool_call_id": result.call_id, "content": result.output})
+            self.transcript.append(
+                {"role": "tool", "tool_call_id": result.call_id, "content": result.output}
+            )
         self.note(dispatch)
         return dispatch
 
-    def check_claim(self, turn: int, text: str | None,
-                    nudges: Sequence[Nudge]) -> tuple[RunResult | None, tuple[ToolResult, ...]]:
+    def check_claim(
+        self, turn: int, text: str | None, nudges: Sequence[Nudge]
+    ) -> tuple[RunResult | None, tuple[ToolResult, ...]]:
         """The model says it is done. Returns the run's end, or (None, the failed check) to go on."""
         if self.verify is None:
             self.record(turn, text, (), (), nudges)
             return self.finish("done", "the model answered without calling a tool", text), ()
-        if self.attempts >= self.max_verify_attempts:  # no check left to spend: trust only a fresh pass
+        if (
+            self.attempts >= self.max_verify_attempts
+        ):  # no check left to spend: trust only a fresh pass
             self.record(turn, text, (), (), nudges)
             if self.last_check is not None and self.last_check.ok and not self.edited_since_check:
-                return self.finish("done", "the model finished and the last verification passed", text), ()
-            return self.finish("verify_failed", f"no verification attempts left ({self.attempts} used) "
-                               "to confirm the claimed finish", text), ()
+                return self.finish(
+                    "done", "the model finished and the last verification passed", text
+                ), ()
+            return self.finish(
+                "verify_failed",
+                f"no verification attempts left ({self.attempts} used) "
+                "to confirm the claimed finish",
+                text,
+            ), ()
         check = self.verify_now("You said you were done, so the harness checked.")
         if check.ok:
             self.record(turn, text, (), (check,), nudges)
             return self.finish("done", "the model finished and verification passed", text), ()
         if self.attempts >= self.max_verify_attempts:
             self.record(turn, text, (), (check,), nudges)
-            return self.finish("verify_failed", f"verification failed {self.attempts} time(s)", text), ()
+            return self.finish(
+                "verify_failed", f"verification failed {self.attempts} time(s)", text
+            ), ()
         return None, (check,)
 
-    def after_turn(self, hooks: Sequence[Observer], turn: int, calls: Sequence[ToolCall],
-                   dispatch: tuple[ToolResult, ...], nudges: list[Nudge],
-                   ) -> tuple[tuple[ToolResult, ...], Stop | None]:
+    def after_turn(
+        self,
+        hooks: Sequence[Observer],
+        turn: int,
+        calls: Sequence[ToolCall],
+        dispatch: tuple[ToolResult, ...],
+        nudges: list[Nudge],
+    ) -> tuple[tuple[ToolResult, ...], Stop | None]:
         """Show the turn's results to each hook, in list order, so a forced check is seen by later hooks."""
         stop = None
         for hook in hooks:
             for verdict in _consult([hook], self.view(turn, calls, dispatch), allow_verify=True):
                 if isinstance(verdict, Verify):
                     if self.verify is not None and self.attempts < self.max_verify_attempts:
-                        why = f"The harness re-ran the check ({verdict.reason})." if verdict.reason \
+                        why = (
+                            f"The harness re-ran the check ({verdict.reason})."
+                            if verdict.reason
                             else "The harness re-ran the check."
+                        )
                         dispatch = dispatch + (self.verify_now(why),)
                 elif isinstance(verdict, Stop):
                     stop = stop or verdict

@@ -126,7 +126,7 @@ class Tool:
 
     name: str
     description: str
-    parameters: Mapping[str, Any]          # JSON schema of the arguments (an object schema)
+    parameters: Mapping[str, Any]  # JSON schema of the arguments (an object schema)
     function: Callable[..., Any] = field(repr=False)
     kind: ToolKind = "observe"
 
@@ -140,16 +140,24 @@ class Tool:
         """This tool in the shape the chat completions API takes in its `tools` list."""
         return {
             "type": "function",
-            "function": {"name": self.name, "description": self.description,
-                         "parameters": dict(self.parameters)},
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": dict(self.parameters),
+            },
         }
 
 
 # --- the main functions ---------------------------------------------------------------------
 
 
-def tool(fn: Callable[..., Any], *, name: str | None = None, kind: ToolKind = "observe",
-         description: str | None = None) -> Tool:
+def tool(
+    fn: Callable[..., Any],
+    *,
+    name: str | None = None,
+    kind: ToolKind = "observe",
+    description: str | None = None,
+) -> Tool:
     """Build a `Tool` from a plain function, reading the schema off its signature.
 
     Every parameter needs a type hint (the model has to know what to send); parameters without a
@@ -164,19 +172,32 @@ def tool(fn: Callable[..., Any], *, name: str | None = None, kind: ToolKind = "o
     required: list[str] = []
     for param in inspect.signature(fn).parameters.values():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            raise TypeError(f"tool() cannot expose {fn.__name__}(*{param.name}): name every argument.")
+            raise TypeError(
+                f"tool() cannot expose {fn.__name__}(*{param.name}): name every argument."
+            )
         if param.name not in hints:
-            raise TypeError(f"tool() needs a type hint on {fn.__name__}'s parameter {param.name!r}.")
+            raise TypeError(
+                f"tool() needs a type hint on {fn.__name__}'s parameter {param.name!r}."
+            )
         schema = json_type(hints[param.name])
         if param.name in described:
             schema["description"] = described[param.name]
         properties[param.name] = schema
         if param.default is inspect.Parameter.empty:
             required.append(param.name)
-    parameters = {"type": "object", "properties": properties, "required": required,
-                  "additionalProperties": False}
-    return Tool(name=name or fn.__name__, description=description or summary or fn.__name__,
-                parameters=parameters, function=fn, kind=kind)
+    parameters = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+    return Tool(
+        name=name or fn.__name__,
+        description=description or summary or fn.__name__,
+        parameters=parameters,
+        function=fn,
+        kind=kind,
+    )
 
 
 def tool_schemas(tools: Sequence[Tool]) -> list[dict[str, Any]]:
@@ -184,5 +205,7 @@ def tool_schemas(tools: Sequence[Tool]) -> list[dict[str, Any]]:
     names = [t.name for t in tools]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise ValueError(f"Two tools share the name(s) {duplicates}; the model could not tell them apart.")
+        raise ValueError(
+            f"Two tools share the name(s) {duplicates}; the model could not tell them apart."
+        )
     return [t.schema() for t in tools]

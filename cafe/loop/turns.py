@@ -22,12 +22,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Union, get_args
+from typing import Any, Literal, get_args
 
 from cafe.loop.tools import ToolKind
 
-__all__ = ["RunStopReason", "RUN_STOP_REASONS", "OBSERVER_STOP_REASONS", "ToolCall", "ToolResult", "TurnView",
-           "Nudge", "Stop", "Verify", "Verdict", "Observer", "TurnRecord", "RunResult"]
+__all__ = [
+    "RunStopReason",
+    "RUN_STOP_REASONS",
+    "OBSERVER_STOP_REASONS",
+    "ToolCall",
+    "ToolResult",
+    "TurnView",
+    "Nudge",
+    "Stop",
+    "Verify",
+    "Verdict",
+    "Observer",
+    "TurnRecord",
+    "RunResult",
+]
 
 # --- constants ------------------------------------------------------------------------------
 
@@ -83,13 +96,13 @@ class TurnView:
 
     turn: int
     max_turns: int
-    calls: tuple[ToolCall, ...]            # proposed this turn; empty means "I am done"
+    calls: tuple[ToolCall, ...]  # proposed this turn; empty means "I am done"
     prev_dispatch: tuple[ToolResult, ...]  # what the previous turn's calls returned
-    dispatch: tuple[ToolResult, ...]       # this turn's results (after-turn hooks only)
-    elapsed: float                         # seconds since the run started, by the injected clock
-    verify_attempts: int                   # verifications the loop itself ran so far, claimed or forced;
-                                           # a check the model called as a tool does not count
-    can_verify: bool                       # a verify entrypoint exists and attempts remain
+    dispatch: tuple[ToolResult, ...]  # this turn's results (after-turn hooks only)
+    elapsed: float  # seconds since the run started, by the injected clock
+    verify_attempts: int  # verifications the loop itself ran so far, claimed or forced;
+    # a check the model called as a tool does not count
+    can_verify: bool  # a verify entrypoint exists and attempts remain
 
 
 @dataclass(frozen=True)
@@ -109,8 +122,10 @@ class Stop:
 
     def __post_init__(self) -> None:
         if self.reason not in OBSERVER_STOP_REASONS:
-            raise ValueError(f"Stop reason {self.reason!r} cannot come from an observer; "
-                             f"use one of {sorted(OBSERVER_STOP_REASONS)}.")
+            raise ValueError(
+                f"Stop reason {self.reason!r} cannot come from an observer; "
+                f"use one of {sorted(OBSERVER_STOP_REASONS)}."
+            )
 
 
 @dataclass(frozen=True)
@@ -120,8 +135,8 @@ class Verify:
     reason: str = ""
 
 
-Verdict = Union[Nudge, Stop, Verify]
-Observer = Callable[[TurnView], Union[Verdict, None]]
+Verdict = Nudge | Stop | Verify
+Observer = Callable[[TurnView], Verdict | None]
 
 
 @dataclass(frozen=True)
@@ -141,8 +156,8 @@ class RunResult:
 
     stop_reason: RunStopReason
     detail: str
-    text: str | None                 # the model's last words (its answer, when it finished)
+    text: str | None  # the model's last words (its answer, when it finished)
     turns: tuple[TurnRecord, ...]
     messages: tuple[Mapping[str, Any], ...]
-    verify_attempts: int             # as on `TurnView`: the loop's own verifications, not the model's
+    verify_attempts: int  # as on `TurnView`: the loop's own verifications, not the model's
     elapsed: float

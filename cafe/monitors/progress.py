@@ -36,9 +36,19 @@ from dataclasses import dataclass, replace
 from cafe.loop.agent import Nudge, TurnView
 
 __all__ = [
-    "STALL_PREFIX", "BUDGET_PREFIX", "MIN_STALL_THRESHOLD", "MAX_STALL_CHECKPOINTS", "BUDGET_NOTICE_PERCENTS",
-    "stall_threshold", "Boundary", "ProgressMonitorState", "progress_events", "fold_boundary",
-    "budget_notice", "stall_message", "ProgressMonitor",
+    "STALL_PREFIX",
+    "BUDGET_PREFIX",
+    "MIN_STALL_THRESHOLD",
+    "MAX_STALL_CHECKPOINTS",
+    "BUDGET_NOTICE_PERCENTS",
+    "stall_threshold",
+    "Boundary",
+    "ProgressMonitorState",
+    "progress_events",
+    "fold_boundary",
+    "budget_notice",
+    "stall_message",
+    "ProgressMonitor",
 ]
 
 # --- constants ------------------------------------------------------------------------------
@@ -63,7 +73,9 @@ def stall_threshold(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"progress_stall_threshold must be a whole number (or absent), not {value!r}.")
+        raise TypeError(
+            f"progress_stall_threshold must be a whole number (or absent), not {value!r}."
+        )
     return max(value, MIN_STALL_THRESHOLD)
 
 
@@ -102,7 +114,9 @@ def progress_events(state: ProgressMonitorState, now: Boundary) -> tuple[str, ..
     return tuple(events)
 
 
-def fold_boundary(state: ProgressMonitorState, now: Boundary, threshold: int) -> tuple[ProgressMonitorState, bool]:
+def fold_boundary(
+    state: ProgressMonitorState, now: Boundary, threshold: int
+) -> tuple[ProgressMonitorState, bool]:
     """Fold one boundary; True when it is due a `[stall]` checkpoint."""
     progressed = bool(progress_events(state, now))
     state = replace(state, previous=now, ever_changed=state.ever_changed | now.changed_files)
@@ -116,22 +130,28 @@ def fold_boundary(state: ProgressMonitorState, now: Boundary, threshold: int) ->
     return state, False
 
 
-def budget_notice(used: int, max_turns: int | None, announced: tuple[int, ...]) -> tuple[int, str] | None:
+def budget_notice(
+    used: int, max_turns: int | None, announced: tuple[int, ...]
+) -> tuple[int, str] | None:
     """(percent, notice) for the lowest threshold crossed and not yet announced, or None. The
     comparison is in whole numbers, `used * 100 >= max_turns * percent`, so 60% of 10 is turn 6."""
     if max_turns is None:
         return None
     for percent in BUDGET_NOTICE_PERCENTS:
         if percent not in announced and used * 100 >= max_turns * percent:
-            return percent, (f"{BUDGET_PREFIX} You've used {used} of {max_turns} turns; {max_turns - used} remain. "
-                             "Finish the most important open item first.")
+            return percent, (
+                f"{BUDGET_PREFIX} You've used {used} of {max_turns} turns; {max_turns - used} remain. "
+                "Finish the most important open item first."
+            )
     return None
 
 
 def stall_message(threshold: int) -> str:
-    return (f"{STALL_PREFIX} {threshold} turns have gone by without a new state: no todo closed, no new "
-            "file changed, no check turned green. What is blocking you? Change your approach, or cut the "
-            "task down to what you can finish.")
+    return (
+        f"{STALL_PREFIX} {threshold} turns have gone by without a new state: no todo closed, no new "
+        "file changed, no check turned green. What is blocking you? Change your approach, or cut the "
+        "task down to what you can finish."
+    )
 
 
 # --- the hook -------------------------------------------------------------------------------
@@ -142,9 +162,13 @@ class ProgressMonitor:
     `threshold` None turns the whole monitor off; `budget=False` silences the budget notices (the
     cap they count against is the loop's own, read from the view)."""
 
-    def __init__(self, read: Callable[[TurnView], Boundary], threshold: int | None, *, budget: bool = True):
+    def __init__(
+        self, read: Callable[[TurnView], Boundary], threshold: int | None, *, budget: bool = True
+    ):
         if not callable(read):
-            raise TypeError("ProgressMonitor needs read=a function returning a Boundary for the current turn.")
+            raise TypeError(
+                "ProgressMonitor needs read=a function returning a Boundary for the current turn."
+            )
         self.read = read
         self.threshold = stall_threshold(threshold)
         self.budget = budget
@@ -162,7 +186,9 @@ class ProgressMonitor:
         self.state, due = fold_boundary(self.state, now, self.threshold)
         if due:
             return self._send(stall_message(self.threshold), "stall")
-        notice = budget_notice(view.turn, view.max_turns if self.budget else None, self.state.notices)
+        notice = budget_notice(
+            view.turn, view.max_turns if self.budget else None, self.state.notices
+        )
         if notice is None:
             return None
         self.state = replace(self.state, notices=self.state.notices + (notice[0],))

@@ -40,25 +40,57 @@ from types import MappingProxyType
 from typing import Any
 
 from cafe.loop.agent import DEFAULT_MAX_TURNS, Observer, RunResult, TurnView, run_loop
-from cafe.monitors.progress import BUDGET_PREFIX, STALL_PREFIX, Boundary, ProgressMonitor, stall_threshold
-from cafe.monitors.safe_state import (RECOVERY_PREFIX, SAFE_STATE_MODES, SAFE_STATE_PREFIX, AbortRecord, SafeStateMode,
-                             SafeStateMonitor)
-from cafe.monitors.snapshots import SnapshotStore
 from cafe.loop.tools import Tool, ToolOutput, tool
-from cafe.monitors.tiers import (VERIFICATION_TIERS_MODES, VERIFY_PREFIX, VerificationTiersMode, VerifyGate,
-                               read_verification)
+from cafe.monitors.progress import (
+    BUDGET_PREFIX,
+    STALL_PREFIX,
+    Boundary,
+    ProgressMonitor,
+    stall_threshold,
+)
+from cafe.monitors.safe_state import (
+    RECOVERY_PREFIX,
+    SAFE_STATE_MODES,
+    SAFE_STATE_PREFIX,
+    AbortRecord,
+    SafeStateMode,
+    SafeStateMonitor,
+)
+from cafe.monitors.snapshots import SnapshotStore
+from cafe.monitors.tiers import (
+    VERIFICATION_TIERS_MODES,
+    VERIFY_PREFIX,
+    VerificationTiersMode,
+    VerifyGate,
+    read_verification,
+)
 from cafe.world.workbench import Todo, Workbench
 
 __all__ = [
-    "MONITOR_PREFIXES", "TRUNCATION_PREFIX", "OBJECTIVES_SHOWN", "COMMAND_TIMEOUT_S", "MonitorConfig",
-    "monitor_config", "residual_objectives", "truncation_notice", "monitored_tools", "RunMonitors",
-    "MonitoredRun", "run_with_monitors",
+    "MONITOR_PREFIXES",
+    "TRUNCATION_PREFIX",
+    "OBJECTIVES_SHOWN",
+    "COMMAND_TIMEOUT_S",
+    "MonitorConfig",
+    "monitor_config",
+    "residual_objectives",
+    "truncation_notice",
+    "monitored_tools",
+    "RunMonitors",
+    "MonitoredRun",
+    "run_with_monitors",
 ]
 
 # --- constants ------------------------------------------------------------------------------
 
 # Every tag a monitor's message starts with, in the order the lesson introduces them.
-MONITOR_PREFIXES: tuple[str, ...] = (VERIFY_PREFIX, STALL_PREFIX, BUDGET_PREFIX, RECOVERY_PREFIX, SAFE_STATE_PREFIX)
+MONITOR_PREFIXES: tuple[str, ...] = (
+    VERIFY_PREFIX,
+    STALL_PREFIX,
+    BUDGET_PREFIX,
+    RECOVERY_PREFIX,
+    SAFE_STATE_PREFIX,
+)
 # The truncation notice's first word, the loop's own tag for what the harness says.
 TRUNCATION_PREFIX = "[harness]"
 # Open items the notice lists before "+K more" (source design).
@@ -67,8 +99,14 @@ OBJECTIVES_SHOWN = 10
 COMMAND_TIMEOUT_S = 60.0
 # What a command sees: no bytecode or pytest cache in the work tree (either would show up as a
 # changed file), no third-party pytest plugins, a fixed width and no colour.
-_COMMAND_ENV = {"PYTHONDONTWRITEBYTECODE": "1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-                "PYTEST_ADDOPTS": "-p no:cacheprovider", "COLUMNS": "80", "NO_COLOR": "1", "PY_COLORS": "0"}
+_COMMAND_ENV = {
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    "PYTEST_ADDOPTS": "-p no:cacheprovider",
+    "COLUMNS": "80",
+    "NO_COLOR": "1",
+    "PY_COLORS": "0",
+}
 
 
 # --- configuration --------------------------------------------------------------------------
@@ -84,12 +122,18 @@ class MonitorConfig:
 
     def __post_init__(self) -> None:
         if self.verification_tiers not in VERIFICATION_TIERS_MODES:
-            raise ValueError(f"verification_tiers must be one of {sorted(VERIFICATION_TIERS_MODES)}, "
-                             f"not {self.verification_tiers!r}.")
+            raise ValueError(
+                f"verification_tiers must be one of {sorted(VERIFICATION_TIERS_MODES)}, "
+                f"not {self.verification_tiers!r}."
+            )
         if self.safe_state_abort not in SAFE_STATE_MODES:
-            raise ValueError(f"safe_state_abort must be one of {sorted(SAFE_STATE_MODES)}, not {self.safe_state_abort!r}.")
+            raise ValueError(
+                f"safe_state_abort must be one of {sorted(SAFE_STATE_MODES)}, not {self.safe_state_abort!r}."
+            )
         # clamped to at least 2; refused when it is not a whole number
-        object.__setattr__(self, "progress_stall_threshold", stall_threshold(self.progress_stall_threshold))
+        object.__setattr__(
+            self, "progress_stall_threshold", stall_threshold(self.progress_stall_threshold)
+        )
 
 
 def monitor_config(settings: Mapping[str, Any] | None = None) -> MonitorConfig:
@@ -98,7 +142,9 @@ def monitor_config(settings: Mapping[str, Any] | None = None) -> MonitorConfig:
     given = dict(settings or {})
     known = {f.name for f in fields(MonitorConfig)}
     if set(given) - known:
-        raise ValueError(f"Unknown monitor setting(s) {sorted(set(given) - known)}; the settings are {sorted(known)}.")
+        raise ValueError(
+            f"Unknown monitor setting(s) {sorted(set(given) - known)}; the settings are {sorted(known)}."
+        )
     return MonitorConfig(**given)
 
 
@@ -129,17 +175,30 @@ def truncation_notice(max_turns: int, todos: Sequence[Todo] = ()) -> str:
 
 def _command_env() -> dict[str, str]:
     secret = ("_API_KEY", "_TOKEN", "_SECRET")
-    env = {k: v for k, v in os.environ.items() if not k.upper().endswith(secret) and not k.startswith("PYTEST_")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.upper().endswith(secret) and not k.startswith("PYTEST_")
+    }
     env.update(_COMMAND_ENV)
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # this Python's pytest
+    env["PATH"] = os.pathsep.join(
+        [str(Path(sys.executable).parent), env.get("PATH", "")]
+    )  # this Python's pytest
     return env
 
 
 def _run_shell(command: str, root: Path, timeout_s: float) -> tuple[int | None, str]:
     """(exit status, output) of `bash -c command` in `root`; (None, "") when it timed out. The
     command runs in its own process group, so a timeout ends whatever it started too."""
-    process = subprocess.Popen(["bash", "-c", command], cwd=root, env=_command_env(), stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        ["bash", "-c", command],
+        cwd=root,
+        env=_command_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     try:
         output, _ = process.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
@@ -149,8 +208,9 @@ def _run_shell(command: str, root: Path, timeout_s: float) -> tuple[int | None, 
     return process.returncode, output
 
 
-def monitored_tools(bench: Workbench, store: SnapshotStore, *,
-                    command_timeout_s: float = COMMAND_TIMEOUT_S) -> tuple[Tool, ...]:
+def monitored_tools(
+    bench: Workbench, store: SnapshotStore, *, command_timeout_s: float = COMMAND_TIMEOUT_S
+) -> tuple[Tool, ...]:
     """The workbench's tools for a monitored run: `write_file` captures the file before writing;
     `run_command` runs a shell command in the project folder and captures nothing."""
 
@@ -161,7 +221,9 @@ def monitored_tools(bench: Workbench, store: SnapshotStore, *,
             path: the file's path relative to the project folder, e.g. bill.py
             content: the complete new text of the file
         """
-        if bench.root in (bench.root / path).resolve().parents:  # the workbench refuses any other path
+        if (
+            bench.root in (bench.root / path).resolve().parents
+        ):  # the workbench refuses any other path
             store.capture(bench.root, path)
         return bench.write_file(path, content)
 
@@ -173,12 +235,20 @@ def monitored_tools(bench: Workbench, store: SnapshotStore, *,
         """
         status, output = _run_shell(command, bench.root, command_timeout_s)
         if status is None:
-            return ToolOutput(False, f"$ {command}\nthe command did not finish within {command_timeout_s:g} seconds")
+            return ToolOutput(
+                False,
+                f"$ {command}\nthe command did not finish within {command_timeout_s:g} seconds",
+            )
         return ToolOutput(status == 0, f"$ {command}\nexit status {status}\n{output}")
 
     by_name = {t.name: t for t in bench.tools}
-    return (by_name["read_file"], tool(write_file, kind="mutate"), by_name["run_tests"], by_name["todo"],
-            tool(run_command, kind="observe"))
+    return (
+        by_name["read_file"],
+        tool(write_file, kind="mutate"),
+        by_name["run_tests"],
+        by_name["todo"],
+        tool(run_command, kind="observe"),
+    )
 
 
 # --- one run's monitors ---------------------------------------------------------------------
@@ -188,16 +258,24 @@ class RunMonitors:
     """The four features for one run on `bench`. Pass `tools`, `after_turn` and `verify` (with
     `max_verify_attempts`) to `run_loop`, or call `run_with_monitors`."""
 
-    def __init__(self, bench: Workbench, config: MonitorConfig | None = None, *,
-                 command_timeout_s: float = COMMAND_TIMEOUT_S):
+    def __init__(
+        self,
+        bench: Workbench,
+        config: MonitorConfig | None = None,
+        *,
+        command_timeout_s: float = COMMAND_TIMEOUT_S,
+    ):
         self.bench, self.config = bench, config or MonitorConfig()
         self.store = SnapshotStore()
         self.tools = monitored_tools(bench, self.store, command_timeout_s=command_timeout_s)
         self.gate = VerifyGate(self.config.verification_tiers)
         self.progress = ProgressMonitor(self._boundary, self.config.progress_stall_threshold)
         self.safe_state = SafeStateMonitor(self.config.safe_state_abort, bench.root, self.store)
-        self.after_turn: tuple[Observer, ...] = (self.gate.after_turn, self.safe_state.after_turn,
-                                                 self.progress.after_turn)
+        self.after_turn: tuple[Observer, ...] = (
+            self.gate.after_turn,
+            self.safe_state.after_turn,
+            self.progress.after_turn,
+        )
         self.verify, self.max_verify_attempts = self.gate.tool, self.gate.max_checks
         self._green = False
         self._written: set[str] = set()
@@ -208,11 +286,14 @@ class RunMonitors:
             check = read_verification(result)
             if check is not None:
                 self._green = check.passed  # latched: only a check moves it
-            elif result.kind == "mutate" and result.ok and isinstance(result.arguments.get("path"), str):
+            elif (
+                result.kind == "mutate"
+                and result.ok
+                and isinstance(result.arguments.get("path"), str)
+            ):
                 self._written.add(result.arguments["path"])
         changed = frozenset(self._written) | frozenset(self.bench.changed_files())
         return Boundary(sum(not t.done for t in self.bench.todos), changed, self._green)
-
 
 
 @dataclass(frozen=True)
@@ -237,28 +318,58 @@ def _messages(result: RunResult) -> tuple[str, ...]:
     to a claimed finish, then each turn's nudges."""
     sent = []
     for turn in result.turns:
-        sent += [r.output for r in turn.dispatch if r.forced and not r.ok and r.output.startswith(VERIFY_PREFIX)]
+        sent += [
+            r.output
+            for r in turn.dispatch
+            if r.forced and not r.ok and r.output.startswith(VERIFY_PREFIX)
+        ]
         sent += [n.text for n in turn.nudges if n.text.startswith(MONITOR_PREFIXES)]
     return tuple(sent)
 
 
-def run_with_monitors(client: Any, messages: Sequence[Mapping[str, Any]], bench: Workbench, *,
-                      config: MonitorConfig | None = None, max_turns: int = DEFAULT_MAX_TURNS,
-                      model: str | None = None, command_timeout_s: float = COMMAND_TIMEOUT_S,
-                      observers: Sequence[Observer] = (), after_turn: Sequence[Observer] = (),
-                      monitors: RunMonitors | None = None) -> MonitoredRun:
+def run_with_monitors(
+    client: Any,
+    messages: Sequence[Mapping[str, Any]],
+    bench: Workbench,
+    *,
+    config: MonitorConfig | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    model: str | None = None,
+    command_timeout_s: float = COMMAND_TIMEOUT_S,
+    observers: Sequence[Observer] = (),
+    after_turn: Sequence[Observer] = (),
+    monitors: RunMonitors | None = None,
+) -> MonitoredRun:
     """`run_loop` on `bench` with the monitors of `config` plugged in (yours run after them). Pass
     ready `monitors` instead to keep a handle on them (their store, their state) after the run."""
     if monitors is not None and (config is not None or monitors.bench is not bench):
-        raise ValueError("Pass either config or monitors (built on this bench), not both: "
-                         "RunMonitors(bench, config) holds the config.")
+        raise ValueError(
+            "Pass either config or monitors (built on this bench), not both: "
+            "RunMonitors(bench, config) holds the config."
+        )
     monitors = monitors or RunMonitors(bench, config, command_timeout_s=command_timeout_s)
-    result = run_loop(client, messages, monitors.tools, model=model, max_turns=max_turns, observers=observers,
-                      after_turn=[*monitors.after_turn, *after_turn], verify=monitors.verify,
-                      max_verify_attempts=monitors.max_verify_attempts)
+    result = run_loop(
+        client,
+        messages,
+        monitors.tools,
+        model=model,
+        max_turns=max_turns,
+        observers=observers,
+        after_turn=[*monitors.after_turn, *after_turn],
+        verify=monitors.verify,
+        max_verify_attempts=monitors.max_verify_attempts,
+    )
     sent = _messages(result)
-    counts = MappingProxyType({tag: sum(text.startswith(tag) for text in sent) for tag in MONITOR_PREFIXES})
+    counts = MappingProxyType(
+        {tag: sum(text.startswith(tag) for text in sent) for tag in MONITOR_PREFIXES}
+    )
     todos = bench.todos
     notice = truncation_notice(max_turns, todos) if result.stop_reason == "max_turns" else ""
-    return MonitoredRun(result, sent, counts, notice, tuple(t.item for t in todos if not t.done),
-                        tuple(monitors.safe_state.aborts))
+    return MonitoredRun(
+        result,
+        sent,
+        counts,
+        notice,
+        tuple(t.item for t in todos if not t.done),
+        tuple(monitors.safe_state.aborts),
+    )

@@ -45,9 +45,23 @@ from cafe.monitors.snapshots import Fingerprint, SnapshotStore, fingerprint, mut
 from cafe.monitors.tiers import is_verification_command, read_verification
 
 __all__ = [
-    "SafeStateMode", "SAFE_STATE_MODES", "SAFE_STATE_PREFIX", "RECOVERY_PREFIX", "CHECKPOINT_THRESHOLD",
-    "MAX_ABORTS", "MAX_EXCERPTS", "EXCERPT_CHARS", "TIMEOUT_MARKER", "streak_weight", "fold_streak",
-    "abort_due", "excerpt", "abort_message", "GreenPoint", "AbortRecord", "SafeStateMonitor",
+    "SafeStateMode",
+    "SAFE_STATE_MODES",
+    "SAFE_STATE_PREFIX",
+    "RECOVERY_PREFIX",
+    "CHECKPOINT_THRESHOLD",
+    "MAX_ABORTS",
+    "MAX_EXCERPTS",
+    "EXCERPT_CHARS",
+    "TIMEOUT_MARKER",
+    "streak_weight",
+    "fold_streak",
+    "abort_due",
+    "excerpt",
+    "abort_message",
+    "GreenPoint",
+    "AbortRecord",
+    "SafeStateMonitor",
 ]
 
 # --- constants ------------------------------------------------------------------------------
@@ -93,22 +107,30 @@ def abort_due(streak: int, threshold: int = CHECKPOINT_THRESHOLD) -> bool:
 def excerpt(output: str) -> str:
     """One failure, on one line, cut to `EXCERPT_CHARS`."""
     flat = " ".join(output.split())
-    return flat if len(flat) <= EXCERPT_CHARS else flat[:EXCERPT_CHARS - 1] + "…"
+    return flat if len(flat) <= EXCERPT_CHARS else flat[: EXCERPT_CHARS - 1] + "…"
 
 
-def abort_message(approaches: Sequence[str], excerpts: Sequence[str], *, restored: Sequence[str] = ()) -> str:
+def abort_message(
+    approaches: Sequence[str], excerpts: Sequence[str], *, restored: Sequence[str] = ()
+) -> str:
     """The `[safe-state]` message. With `restored`, the closing paragraph says the harness already
     put those files back, so the agent does not go looking for edits that are gone."""
     tried = "\n".join(f"- {a}" for a in approaches) or "- (no edits recorded by the harness)"
     seen = "\n".join(f"- {excerpt(e)}" for e in excerpts[-MAX_EXCERPTS:])
-    head = (f"{SAFE_STATE_PREFIX} Failures keep piling up, and the files now hold changes no check has "
-            f"passed, on top of a point where the checks were green.\nAbandoned since then:\n{tried}\n"
-            f"Recent failures:\n{seen}\n")
+    head = (
+        f"{SAFE_STATE_PREFIX} Failures keep piling up, and the files now hold changes no check has "
+        f"passed, on top of a point where the checks were green.\nAbandoned since then:\n{tried}\n"
+        f"Recent failures:\n{seen}\n"
+    )
     if restored:
-        return head + (f"The harness has put {', '.join(restored)} back as they were when the checks last "
-                       "passed. Do not undo anything. Propose ONE new approach, then try it.")
-    return head + ("Stop patching. Decide whether to return the changed files to their green state, then "
-                   "propose ONE new approach (not a list of options) and try it.")
+        return head + (
+            f"The harness has put {', '.join(restored)} back as they were when the checks last "
+            "passed. Do not undo anything. Propose ONE new approach, then try it."
+        )
+    return head + (
+        "Stop patching. Decide whether to return the changed files to their green state, then "
+        "propose ONE new approach (not a list of options) and try it."
+    )
 
 
 def _approach(result: ToolResult) -> str | None:
@@ -148,10 +170,18 @@ class AbortRecord:
 class SafeStateMonitor:
     """Rungs 2 and 3 for one run, over the work tree at `root` and the edit tool's `store`."""
 
-    def __init__(self, mode: SafeStateMode, root: str | Path, store: SnapshotStore, *,
-                 threshold: int = CHECKPOINT_THRESHOLD):
+    def __init__(
+        self,
+        mode: SafeStateMode,
+        root: str | Path,
+        store: SnapshotStore,
+        *,
+        threshold: int = CHECKPOINT_THRESHOLD,
+    ):
         if mode not in SAFE_STATE_MODES:
-            raise ValueError(f"safe_state_abort must be one of {sorted(SAFE_STATE_MODES)}, not {mode!r}.")
+            raise ValueError(
+                f"safe_state_abort must be one of {sorted(SAFE_STATE_MODES)}, not {mode!r}."
+            )
         if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
             raise ValueError(f"threshold must be a whole number of at least 1, not {threshold!r}.")
         self.mode, self.root, self.store, self.threshold = mode, Path(root), store, threshold
@@ -201,12 +231,20 @@ class SafeStateMonitor:
             return None
         before = self._note(view)
         green = self.green
-        if (abort_due(self.streak, self.threshold) and not self.fired_this_streak and len(self.aborts) < MAX_ABORTS
-                and green is not None and self._unverified_on_tree(green)):
+        if (
+            abort_due(self.streak, self.threshold)
+            and not self.fired_this_streak
+            and len(self.aborts) < MAX_ABORTS
+            and green is not None
+            and self._unverified_on_tree(green)
+        ):
             return self._abort(view.turn, green)
         if self.streak and self.streak // self.threshold > before // self.threshold:
-            return self._send(f"{RECOVERY_PREFIX} {self.streak} failures in a row (timeouts count double). "
-                              "Stop and take stock: what do these failures have in common?", "recovery")
+            return self._send(
+                f"{RECOVERY_PREFIX} {self.streak} failures in a row (timeouts count double). "
+                "Stop and take stock: what do these failures have in common?",
+                "recovery",
+            )
         return None
 
     def _abort(self, turn: int, green: GreenPoint) -> Nudge:
@@ -214,11 +252,15 @@ class SafeStateMonitor:
         restored: tuple[str, ...] = ()
         if self.mode == "auto":
             restored = restore(self.root, green.tree, self.store, green.mark)
-        self.aborts.append(AbortRecord(turn, self.mode, restored, self.mode == "auto" and not restored))
+        self.aborts.append(
+            AbortRecord(turn, self.mode, restored, self.mode == "auto" and not restored)
+        )
         if restored:
             self.edited_since_green = False
             self.green = GreenPoint(green.turn, green.tree, self.store.mark())
-        return self._send(abort_message(self.since_green, self.failures, restored=restored), "safe_state")
+        return self._send(
+            abort_message(self.since_green, self.failures, restored=restored), "safe_state"
+        )
 
     def _send(self, text: str, source: str) -> Nudge:
         self.sent.append(text)

@@ -35,8 +35,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-__all__ = ["ABSENT", "AT_HEAD", "Fingerprint", "blob_hash", "fingerprint", "mutated_since", "can_restore",
-           "Capture", "SnapshotStore", "restore"]
+__all__ = [
+    "ABSENT",
+    "AT_HEAD",
+    "Fingerprint",
+    "blob_hash",
+    "fingerprint",
+    "mutated_since",
+    "can_restore",
+    "Capture",
+    "SnapshotStore",
+    "restore",
+]
 
 # --- constants ------------------------------------------------------------------------------
 
@@ -63,8 +73,9 @@ def blob_hash(data: bytes | None) -> str:
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(["git", *args], cwd=root, env={**os.environ, **_GIT_ENV}, capture_output=True,
-                          check=False)
+    return subprocess.run(
+        ["git", *args], cwd=root, env={**os.environ, **_GIT_ENV}, capture_output=True, check=False
+    )
 
 
 def _status_paths(raw: bytes) -> list[str]:
@@ -106,15 +117,24 @@ def fingerprint(root: str | Path) -> Fingerprint | None:
 def mutated_since(at_green: Fingerprint, at_abort: Fingerprint) -> frozenset[str]:
     """Paths changed, added or removed between the two samples (a path missing from a sample is
     as at HEAD)."""
-    return frozenset(p for p in set(at_green) | set(at_abort) if at_green.get(p, AT_HEAD) != at_abort.get(p, AT_HEAD))
+    return frozenset(
+        p
+        for p in set(at_green) | set(at_abort)
+        if at_green.get(p, AT_HEAD) != at_abort.get(p, AT_HEAD)
+    )
 
 
-def can_restore(at_green: Fingerprint | None, at_abort: Fingerprint | None, captured: Mapping[str, str]) -> bool:
+def can_restore(
+    at_green: Fingerprint | None, at_abort: Fingerprint | None, captured: Mapping[str, str]
+) -> bool:
     """The gate: True only when every path mutated since green can be put back to its green-time
     content from `captured` (path -> hash of what the harness holds, ABSENT or AT_HEAD)."""
     if at_green is None or at_abort is None:
         return False
-    return all(captured.get(path) == at_green.get(path, AT_HEAD) for path in mutated_since(at_green, at_abort))
+    return all(
+        captured.get(path) == at_green.get(path, AT_HEAD)
+        for path in mutated_since(at_green, at_abort)
+    )
 
 
 # --- records: what the edit tool captured ---------------------------------------------------
@@ -139,7 +159,9 @@ class SnapshotStore:
     def capture(self, root: str | Path, path: str) -> None:
         """Remember what `root/path` holds now; call it just before writing the file."""
         target = Path(root) / path
-        self._captures.append(Capture(len(self._captures), path, target.read_bytes() if target.is_file() else None))
+        self._captures.append(
+            Capture(len(self._captures), path, target.read_bytes() if target.is_file() else None)
+        )
 
     def mark(self) -> int:
         return len(self._captures)
@@ -170,12 +192,18 @@ def _head_hash(root: Path, path: str) -> str:
 # --- the main function ----------------------------------------------------------------------
 
 
-def restore(root: str | Path, at_green: Fingerprint | None, store: SnapshotStore, mark: int) -> tuple[str, ...]:
+def restore(
+    root: str | Path, at_green: Fingerprint | None, store: SnapshotStore, mark: int
+) -> tuple[str, ...]:
     """Put every path mutated since the green moment back, if `can_restore` allows it; the paths
     written, or () when it declined (and then nothing was touched)."""
     root = Path(root)
     at_abort = fingerprint(root)
-    if at_green is None or at_abort is None or not can_restore(at_green, at_abort, store.restorable(root, mark)):
+    if (
+        at_green is None
+        or at_abort is None
+        or not can_restore(at_green, at_abort, store.restorable(root, mark))
+    ):
         return ()
     firsts = store.first_since(mark)
     changed = sorted(mutated_since(at_green, at_abort))
@@ -186,5 +214,7 @@ def restore(root: str | Path, at_green: Fingerprint | None, store: SnapshotStore
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(before)
-    assert dict(fingerprint(root) or {}) == dict(at_green), "restore did not bring back the green tree"
+    assert dict(fingerprint(root) or {}) == dict(at_green), (
+        "restore did not bring back the green tree"
+    )
     return tuple(changed)

@@ -43,11 +43,30 @@ from cafe.loop.agent import Nudge, ToolResult, TurnView
 from cafe.loop.tools import Tool, ToolOutput, tool
 
 __all__ = [
-    "VerificationTiersMode", "VERIFICATION_TIERS_MODES", "Tier", "TIERS", "VERIFY_PREFIX", "MESSAGE_CEILINGS",
-    "EDIT_PILE_NUDGE_AT", "VERIFY_MARKERS", "NON_VERIFY_WORDS", "ALWAYS_FAST", "CODE_SUFFIXES",
-    "split_segments", "is_verification_command", "verification_tier", "is_masked",
-    "Verification", "read_verification", "TierState", "fold_tiers", "unverified", "fast_green_only",
-    "mid_run_nudge", "finish_message", "VerifyGate",
+    "VerificationTiersMode",
+    "VERIFICATION_TIERS_MODES",
+    "Tier",
+    "TIERS",
+    "VERIFY_PREFIX",
+    "MESSAGE_CEILINGS",
+    "EDIT_PILE_NUDGE_AT",
+    "VERIFY_MARKERS",
+    "NON_VERIFY_WORDS",
+    "ALWAYS_FAST",
+    "CODE_SUFFIXES",
+    "split_segments",
+    "is_verification_command",
+    "verification_tier",
+    "is_masked",
+    "Verification",
+    "read_verification",
+    "TierState",
+    "fold_tiers",
+    "unverified",
+    "fast_green_only",
+    "mid_run_nudge",
+    "finish_message",
+    "VerifyGate",
 ]
 
 # --- constants ------------------------------------------------------------------------------
@@ -72,19 +91,43 @@ EDIT_PILE_NUDGE_AT = 3
 
 # Words that make a piece of a command a verification, whole words only. From the source design's
 # list, plus the plurals that script names use (`run-tests.sh`).
-VERIFY_MARKERS: frozenset[str] = frozenset({
-    "test", "tests", "build", "check", "checks", "lint", "compile", "pytest", "unittest", "tox", "make",
-    "ruff", "mypy", "flake8", "pylint", "tsc", "eslint", "clippy", "cargo", "npm", "go", "typecheck",
-})
+VERIFY_MARKERS: frozenset[str] = frozenset(
+    {
+        "test",
+        "tests",
+        "build",
+        "check",
+        "checks",
+        "lint",
+        "compile",
+        "pytest",
+        "unittest",
+        "tox",
+        "make",
+        "ruff",
+        "mypy",
+        "flake8",
+        "pylint",
+        "tsc",
+        "eslint",
+        "clippy",
+        "cargo",
+        "npm",
+        "go",
+        "typecheck",
+    }
+)
 # Words that make a piece something else, however many markers it holds (`npm install`,
 # `git checkout tests/`, `cargo add`): the source design's list.
 NON_VERIFY_WORDS: frozenset[str] = frozenset({"checkout", "install", "add", "remove", "uninstall"})
 # Linters and type checkers: fast whatever their arguments (the source design's rule).
-ALWAYS_FAST: frozenset[str] = frozenset({"ruff", "mypy", "flake8", "pylint", "tsc", "eslint", "clippy",
-                                         "check", "lint", "typecheck"})
+ALWAYS_FAST: frozenset[str] = frozenset(
+    {"ruff", "mypy", "flake8", "pylint", "tsc", "eslint", "clippy", "check", "lint", "typecheck"}
+)
 # What counts as a code file for the edit pile: source files, not notes or data.
-CODE_SUFFIXES: frozenset[str] = frozenset({".py", ".rs", ".ts", ".tsx", ".js", ".go", ".java", ".c", ".h",
-                                           ".cpp", ".rb", ".sh"})
+CODE_SUFFIXES: frozenset[str] = frozenset(
+    {".py", ".rs", ".ts", ".tsx", ".js", ".go", ".java", ".c", ".h", ".cpp", ".rb", ".sh"}
+)
 
 _SPLIT = re.compile(r"[&|;\n]")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -127,13 +170,15 @@ def _is_verify_segment(segment: str) -> bool:
 def is_verification_command(command: str) -> bool:
     """True when some piece of `command` runs a check (see the module docstring for the rule)."""
     if not isinstance(command, str):
-        raise TypeError(f"command must be the command line as a string, not {type(command).__name__}.")
+        raise TypeError(
+            f"command must be the command line as a string, not {type(command).__name__}."
+        )
     return any(_is_verify_segment(segment) for segment in split_segments(command))
 
 
 def _after(words: list[str], name: str) -> list[str]:
     index = next(i for i, word in enumerate(words) if word.lower() == name)
-    return words[index + 1:]
+    return words[index + 1 :]
 
 
 def _targets_one_test(arg: str) -> bool:
@@ -160,7 +205,9 @@ def verification_tier(command: str) -> Tier:
     """`fast` or `slow` for a verification command: its slowest verifying piece. A command that is
     not a verification raises ValueError (ask `is_verification_command` first)."""
     if not is_verification_command(command):
-        raise ValueError(f"{command!r} is not a verification command; check is_verification_command first.")
+        raise ValueError(
+            f"{command!r} is not a verification command; check is_verification_command first."
+        )
     tiers = [_segment_tier(s) for s in split_segments(command) if _is_verify_segment(s)]
     return "slow" if "slow" in tiers else "fast"
 
@@ -168,7 +215,9 @@ def verification_tier(command: str) -> Tier:
 def is_masked(command: str) -> bool:
     """True when the command's exit status may not be the check's: a pipe (`|`, `||`), a `;` with
     more after it, or a lone `&` that sends the check to the background. `&&` masks nothing."""
-    text = _REDIRECT.sub(" ", command).replace("&&", "  ")  # `2>&1` and `&>` redirect; they mask nothing
+    text = _REDIRECT.sub(" ", command).replace(
+        "&&", "  "
+    )  # `2>&1` and `&>` redirect; they mask nothing
     if "|" in text or re.search(r"(?<!&)&(?!&)", text):
         return True
     return bool(re.search(r";\s*\S", text))
@@ -235,27 +284,36 @@ def fold_tiers(state: TierState, results: Sequence[ToolResult]) -> TierState:
     for result in results:
         edited = _edited_code_file(result)
         if edited is not None:
-            state = replace(state, fast_green=False, slow_green=False, edited_since_green=True, ever_edited=True,
-                            edited_files=state.edited_files | {edited})
+            state = replace(
+                state,
+                fast_green=False,
+                slow_green=False,
+                edited_since_green=True,
+                ever_edited=True,
+                edited_files=state.edited_files | {edited},
+            )
             continue
         check = read_verification(result)
         if check is None:
             continue
         state = replace(state, last_passed=check.passed, edited_files=frozenset())
         if check.passed:
-            state = replace(state, edited_since_green=False,
-                            fast_green=state.fast_green or check.tier == "fast",
-                            slow_green=state.slow_green or check.tier == "slow")
+            state = replace(
+                state,
+                edited_since_green=False,
+                fast_green=state.fast_green or check.tier == "fast",
+                slow_green=state.slow_green or check.tier == "slow",
+            )
     return state
 
 
 def unverified(state: TierState) -> bool:
-    """"Did anything run?": code was edited and no passing check has covered the latest edit."""
+    """ "Did anything run?": code was edited and no passing check has covered the latest edit."""
     return state.ever_edited and (state.edited_since_green or state.last_passed is not True)
 
 
 def fast_green_only(state: TierState) -> bool:
-    """"Did the full suite run?": the code is covered, but only by fast checks."""
+    """ "Did the full suite run?": the code is covered, but only by fast checks."""
     return not unverified(state) and state.fast_green and not state.slow_green
 
 
@@ -267,9 +325,11 @@ def mid_run_nudge(state: TierState) -> str | None:
     if len(state.edited_files) < EDIT_PILE_NUDGE_AT:
         return None
     files = ", ".join(sorted(state.edited_files))
-    return (f"{VERIFY_PREFIX} {len(state.edited_files)} code files have changed ({files}) and no check has "
-            "run since. Run a fast check now (a linter, or the one test that covers your change) before "
-            "you edit further.")
+    return (
+        f"{VERIFY_PREFIX} {len(state.edited_files)} code files have changed ({files}) and no check has "
+        "run since. Run a fast check now (a linter, or the one test that covers your change) before "
+        "you edit further."
+    )
 
 
 def finish_message(state: TierState, *, tiers_on: bool) -> tuple[str, str] | None:
@@ -279,12 +339,20 @@ def finish_message(state: TierState, *, tiers_on: bool) -> tuple[str, str] | Non
     never hold at once. The `suite` escalation needs tiers on.
     """
     if unverified(state):
-        why = "the last check failed" if state.last_passed is False else "no passing check has run since your last edit"
-        return "ran", (f"{VERIFY_PREFIX} You are finishing, but {why}. Run the tests and make sure they pass "
-                       "before you say you are done.")
+        why = (
+            "the last check failed"
+            if state.last_passed is False
+            else "no passing check has run since your last edit"
+        )
+        return "ran", (
+            f"{VERIFY_PREFIX} You are finishing, but {why}. Run the tests and make sure they pass "
+            "before you say you are done."
+        )
     if tiers_on and fast_green_only(state):
-        return "suite", (f"{VERIFY_PREFIX} Only fast checks have passed on this code; the full suite has not "
-                         "been seen passing. Run the whole test suite once before you finish.")
+        return "suite", (
+            f"{VERIFY_PREFIX} Only fast checks have passed on this code; the full suite has not "
+            "been seen passing. Run the whole test suite once before you finish."
+        )
     return None
 
 
@@ -299,7 +367,9 @@ class VerifyGate:
 
     def __init__(self, mode: VerificationTiersMode = "off"):
         if mode not in VERIFICATION_TIERS_MODES:
-            raise ValueError(f"verification_tiers must be one of {sorted(VERIFICATION_TIERS_MODES)}, not {mode!r}.")
+            raise ValueError(
+                f"verification_tiers must be one of {sorted(VERIFICATION_TIERS_MODES)}, not {mode!r}."
+            )
         self.mode = mode
         self.state = TierState()
         self.used = {"ran": 0, "suite": 0}

@@ -49,7 +49,9 @@ def _check(p: float, n: int, stickiness: float = 0.0) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"n is {n!r}; give a whole number of attempts, 1 or more.")
     if not 0.0 <= stickiness <= 1.0:
-        raise ValueError(f"stickiness is {stickiness!r}; it is a probability from 0 (independent) to 1.")
+        raise ValueError(
+            f"stickiness is {stickiness!r}; it is a probability from 0 (independent) to 1."
+        )
 
 
 def pass_within_cap(p: float, n: int) -> float:
@@ -103,10 +105,21 @@ class LotteryRow:
     sticky: float
 
 
-def lottery_table(seed: int = 7, trials: int = TRIALS_DEFAULT, stickiness: float = 0.5,
-                  rows: tuple[tuple[float, int], ...] = LOTTERY_ROWS) -> list[LotteryRow]:
+def lottery_table(
+    seed: int = 7,
+    trials: int = TRIALS_DEFAULT,
+    stickiness: float = 0.5,
+    rows: tuple[tuple[float, int], ...] = LOTTERY_ROWS,
+) -> list[LotteryRow]:
     """The lesson's rows, each worked out by formula, by independent simulation, and with stickiness."""
     rng = random.Random(seed)
-    return [LotteryRow(p, n, pass_within_cap(p, n), simulate_independent(p, n, trials, rng),
-                       simulate_sticky(p, n, stickiness, trials, rng))
-            for p, n in rows]
+    return [
+        LotteryRow(
+            p,
+            n,
+            pass_within_cap(p, n),
+            simulate_independent(p, n, trials, rng),
+            simulate_sticky(p, n, stickiness, trials, rng),
+        )
+        for p, n in rows
+    ]

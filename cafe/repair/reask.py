@@ -29,16 +29,45 @@ from typing import Any, Literal, get_args
 from cafe.consent import OrderSpec, changes_to_confirm
 from cafe.context import DATA_RULES, customer_words
 from cafe.detect.checks import check_ticket, scan_allergies, scan_request
+from cafe.schema.ticket import (
+    Draft,
+    Failure,
+    StructuredDrafts,
+    Ticket,
+    Usage,
+    contract_text,
+    parse_draft,
+)
 from cafe.world.menu import Menu, allergen_key, load_menu
-from cafe.schema.ticket import Draft, Failure, StructuredDrafts, Ticket, Usage, contract_text, parse_draft
 
 __all__ = [
-    "CAP_DEFAULT", "STOP_REASONS", "StopReason", "RETRY_MODES", "RetryMode", "CHANGE_NOTHING_ELSE",
-    "OMELETTE_SPEC", "ALTERNATING_CANDIDATES", "UNSAFE_SPEC", "Message", "Generator",
-    "Score", "Attempt", "RepairResult", "ScriptedGenerator", "policy_failures",
-    "VIEW_FAILURES_MAX", "score_ticket", "attempt_failure_view", "failure_view",
-    "brief_for", "retry_messages", "system_prompt", "make_scripted_generator",
-    "make_model_generator", "repair_ticket", "attempts_to_pass",
+    "CAP_DEFAULT",
+    "STOP_REASONS",
+    "StopReason",
+    "RETRY_MODES",
+    "RetryMode",
+    "CHANGE_NOTHING_ELSE",
+    "OMELETTE_SPEC",
+    "ALTERNATING_CANDIDATES",
+    "UNSAFE_SPEC",
+    "Message",
+    "Generator",
+    "Score",
+    "Attempt",
+    "RepairResult",
+    "ScriptedGenerator",
+    "policy_failures",
+    "VIEW_FAILURES_MAX",
+    "score_ticket",
+    "attempt_failure_view",
+    "failure_view",
+    "brief_for",
+    "retry_messages",
+    "system_prompt",
+    "make_scripted_generator",
+    "make_model_generator",
+    "repair_ticket",
+    "attempts_to_pass",
 ]
 
 # Three attempts. Past it, plain resampling pays little (see the table in cafe.repair.lottery), and a
@@ -57,8 +86,10 @@ RETRY_MODES: tuple[str, ...] = get_args(RetryMode)
 
 # The first line of every failure view. Without it, models fix the named defect and "improve"
 # something else on the way, which the next scoring then fails.
-CHANGE_NOTHING_ELSE = ("Your last ticket was rejected. Write the ticket for the same order again, "
-                       "fixing only what is listed below. Change nothing else.")
+CHANGE_NOTHING_ELSE = (
+    "Your last ticket was rejected. Write the ticket for the same order again, "
+    "fixing only what is listed below. Change nothing else."
+)
 
 # The most failures one view lists. A draft can fail once per item, and a draft of a thousand
 # items would otherwise send a thousand lines; the first few are enough to fix, and the next
@@ -68,13 +99,17 @@ VIEW_FAILURES_MAX = 8
 # The lesson's worked example, shared by the toy, the notebook, the benchmark and the tests:
 # table 4 wants the cheese omelette, which is 86'd today, and the scripted drafts alternate
 # between forgetting the table and a complete ticket for the omelette. No draft can pass.
-OMELETTE_SPEC = OrderSpec(table=4, items=("cheese omelette",), request="The cheese omelette for table 4, please.")
+OMELETTE_SPEC = OrderSpec(
+    table=4, items=("cheese omelette",), request="The cheese omelette for table 4, please."
+)
 ALTERNATING_CANDIDATES: tuple[str, ...] = (
     '{"items": ["cheese omelette"], "allergies": [], "notes": ""}',
     '{"table": 4, "items": ["cheese omelette"], "allergies": [], "notes": ""}',
 )
 # A known unsafe request: the only item contains the allergen the customer declared.
-UNSAFE_SPEC = OrderSpec(table=2, items=("latte",), allergies=("milk",), request="A latte, please. I'm allergic to milk.")
+UNSAFE_SPEC = OrderSpec(
+    table=2, items=("latte",), allergies=("milk",), request="A latte, please. I'm allergic to milk."
+)
 
 Message = dict[str, str]
 # A generator turns messages into a draft: text, or a `Draft` carrying token usage too.
@@ -116,13 +151,19 @@ class RepairResult:
 
     def __post_init__(self) -> None:  # the invariants, checked on every result ever built
         if self.stop_reason not in STOP_REASONS:
-            raise ValueError(f"stop_reason {self.stop_reason!r} is not one of {sorted(STOP_REASONS)}.")
+            raise ValueError(
+                f"stop_reason {self.stop_reason!r} is not one of {sorted(STOP_REASONS)}."
+            )
         if (self.ticket is not None) != (self.stop_reason == "passed"):
-            raise ValueError(f"A {self.stop_reason} result {'needs' if self.ticket is None else 'cannot carry'} "
-                             "a ticket: a ticket exists exactly when the run passed.")
+            raise ValueError(
+                f"A {self.stop_reason} result {'needs' if self.ticket is None else 'cannot carry'} "
+                "a ticket: a ticket exists exactly when the run passed."
+            )
         if (self.stop_reason in ("policy_violation", "needs_consent")) != bool(self.blocked_by):
-            raise ValueError("blocked_by lists why a request was refused or sent back to the customer, so it "
-                             "is set exactly when stop_reason is policy_violation or needs_consent.")
+            raise ValueError(
+                "blocked_by lists why a request was refused or sent back to the customer, so it "
+                "is set exactly when stop_reason is policy_violation or needs_consent."
+            )
 
 
 def score_ticket(draft: str, spec: OrderSpec, menu: Menu) -> Score:
@@ -148,23 +189,30 @@ def failure_view(failures: Sequence[Failure], attempt: int) -> str:
     """
     shown = attempt_failure_view(failures[:VIEW_FAILURES_MAX], attempt)
     hidden = len(failures) - VIEW_FAILURES_MAX
-    more = f"\n({hidden} more failure{'' if hidden == 1 else 's'} not shown: fix these first.)" if hidden > 0 else ""
+    more = (
+        f"\n({hidden} more failure{'' if hidden == 1 else 's'} not shown: fix these first.)"
+        if hidden > 0
+        else ""
+    )
     return f"{CHANGE_NOTHING_ELSE}\n{shown}{more}"
 
 
 def brief_for(spec: OrderSpec) -> tuple[Message, ...]:
     """The first attempt's messages: the approved order, with the customer's words marked untrusted."""
-    text = (f"Order for table {spec.table}.\n"
-            f"Items: {', '.join(spec.items)}\n"
-            f"Declared allergies: {', '.join(spec.allergies) or 'none'}\n"
-            f"Notes for the kitchen: {spec.notes or '(none)'}\n"
-            f"{customer_words(spec.request)}\n"
-            "Write the kitchen ticket for this order.")
+    text = (
+        f"Order for table {spec.table}.\n"
+        f"Items: {', '.join(spec.items)}\n"
+        f"Declared allergies: {', '.join(spec.allergies) or 'none'}\n"
+        f"Notes for the kitchen: {spec.notes or '(none)'}\n"
+        f"{customer_words(spec.request)}\n"
+        "Write the kitchen ticket for this order."
+    )
     return ({"role": "user", "content": text},)
 
 
-def retry_messages(brief: Sequence[Message], failures: Sequence[Failure], attempt: int,
-                   mode: str = "curated") -> tuple[Message, ...]:
+def retry_messages(
+    brief: Sequence[Message], failures: Sequence[Failure], attempt: int, mode: str = "curated"
+) -> tuple[Message, ...]:
     """The messages for the attempt after `attempt`. Never includes a failed draft.
 
     `naive`: the identical brief again. `curated`: the brief plus `failure_view(failures, attempt)`.
@@ -172,7 +220,9 @@ def retry_messages(brief: Sequence[Message], failures: Sequence[Failure], attemp
     if mode not in RETRY_MODES:
         raise ValueError(f"Unknown retry mode {mode!r}; use one of: {', '.join(RETRY_MODES)}.")
     if isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 1:
-        raise ValueError(f"attempt is {attempt!r}; pass the number (1, 2, ...) of the attempt that failed.")
+        raise ValueError(
+            f"attempt is {attempt!r}; pass the number (1, 2, ...) of the attempt that failed."
+        )
     copied = tuple(dict(message) for message in brief)
     if mode == "naive":
         return copied
@@ -195,8 +245,13 @@ def policy_failures(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
     found = [*scan_request(spec), *scan_allergies(spec, menu)]
     for allergy in dict.fromkeys(allergen_key(a) for a in spec.allergies):
         if all(menu.contains(item, allergy) for item in spec.items):
-            found.append(Failure("unsafe", f"every item contains {allergy}: {', '.join(spec.items)}",
-                                 "take a new order from the customer; do not generate this one"))
+            found.append(
+                Failure(
+                    "unsafe",
+                    f"every item contains {allergy}: {', '.join(spec.items)}",
+                    "take a new order from the customer; do not generate this one",
+                )
+            )
     return tuple(found)
 
 
@@ -218,7 +273,9 @@ class ScriptedGenerator:
 def make_scripted_generator(candidates: Sequence[str]) -> ScriptedGenerator:
     """A generator with no model behind it: the drafts are the `candidates`, in order."""
     if isinstance(candidates, str) or not all(isinstance(c, str) for c in candidates):
-        raise TypeError("make_scripted_generator() takes a list of draft strings, e.g. ['{\"table\": 4, ...}'].")
+        raise TypeError(
+            "make_scripted_generator() takes a list of draft strings, e.g. ['{\"table\": 4, ...}']."
+        )
     if not candidates:
         raise ValueError("make_scripted_generator() needs at least one candidate draft.")
     return ScriptedGenerator(candidates)
@@ -226,11 +283,15 @@ def make_scripted_generator(candidates: Sequence[str]) -> ScriptedGenerator:
 
 def system_prompt(menu: Menu) -> str:
     """The model generator's system prompt: the job, the four ticket fields, the trusted menu."""
-    return (f"You write kitchen tickets for a café. {DATA_RULES['delimited']}\n"
-            f"{contract_text()}\n\nThe trusted menu (only these items exist today):\n{menu.prompt_text()}")
+    return (
+        f"You write kitchen tickets for a café. {DATA_RULES['delimited']}\n"
+        f"{contract_text()}\n\nThe trusted menu (only these items exist today):\n{menu.prompt_text()}"
+    )
 
 
-def make_model_generator(client: Any, model: str | None = None, *, menu: Menu | None = None) -> StructuredDrafts:
+def make_model_generator(
+    client: Any, model: str | None = None, *, menu: Menu | None = None
+) -> StructuredDrafts:
     """A generator backed by an endpoint (`make_client()`): strict JSON schema where supported.
 
     `model` defaults to `cafe.endpoint.config.model_name()` (`CAFE_MODEL` live, `cafe-scripted` offline).
@@ -246,7 +307,9 @@ def _as_draft(answer: Any) -> Draft:
         return answer
     if isinstance(answer, str):
         return Draft(answer)
-    raise TypeError(f"A generator must return the draft text (or a cafe.schema.Draft), not {type(answer).__name__}.")
+    raise TypeError(
+        f"A generator must return the draft text (or a cafe.schema.Draft), not {type(answer).__name__}."
+    )
 
 
 def _total(attempts: Sequence[Attempt]) -> Usage | None:
@@ -255,13 +318,23 @@ def _total(attempts: Sequence[Attempt]) -> Usage | None:
     return sum(reported[1:], reported[0]) if reported else None
 
 
-def repair_ticket(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAULT, mode: str = "curated",
-                  menu: Menu | None = None) -> RepairResult:
+def repair_ticket(
+    spec: OrderSpec,
+    generate: Generator,
+    *,
+    cap: int = CAP_DEFAULT,
+    mode: str = "curated",
+    menu: Menu | None = None,
+) -> RepairResult:
     """Generate, score, and re-ask with a curated failure view until a draft passes or `cap` runs out."""
     if not isinstance(spec, OrderSpec):
-        raise TypeError(f"repair_ticket() takes a cafe.consent.OrderSpec, not {type(spec).__name__}.")
+        raise TypeError(
+            f"repair_ticket() takes a cafe.consent.OrderSpec, not {type(spec).__name__}."
+        )
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
-        raise ValueError(f"cap is {cap!r}; give a whole number of attempts, 1 or more (default {CAP_DEFAULT}).")
+        raise ValueError(
+            f"cap is {cap!r}; give a whole number of attempts, 1 or more (default {CAP_DEFAULT})."
+        )
     if mode not in RETRY_MODES:
         raise ValueError(f"Unknown retry mode {mode!r}; use one of: {', '.join(RETRY_MODES)}.")
     menu = load_menu() if menu is None else menu
@@ -292,7 +365,9 @@ def attempts_to_pass(results: Sequence[RepairResult], cap: int = CAP_DEFAULT) ->
         if result.stop_reason == "passed":
             key = str(len(result.attempts))
             if key not in bins:
-                raise ValueError(f"A run passed on attempt {key}, past cap={cap}; pass the cap the runs used.")
+                raise ValueError(
+                    f"A run passed on attempt {key}, past cap={cap}; pass the cap the runs used."
+                )
             bins[key] += 1
         elif result.stop_reason == "retries_exhausted":
             bins["exhausted"] += 1
@@ -301,5 +376,7 @@ def attempts_to_pass(results: Sequence[RepairResult], cap: int = CAP_DEFAULT) ->
         elif result.stop_reason == "needs_consent":
             bins["confirm"] += 1
         else:
-            raise ValueError(f"Unknown stop_reason {result.stop_reason!r}; expected one of {sorted(STOP_REASONS)}.")
+            raise ValueError(
+                f"Unknown stop_reason {result.stop_reason!r}; expected one of {sorted(STOP_REASONS)}."
+            )
     return bins

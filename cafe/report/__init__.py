@@ -13,33 +13,6 @@ Lesson: sessions/s09-shift-report/lesson.md. Notebook: notebooks/s09-shift-repor
 
 from __future__ import annotations
 
-from cafe.report.summary import (
-    STOP_ORDER,
-    TOP_DEFAULT,
-    PER_TOKENS,
-    RunRecord,
-    Price,
-    ShiftSummary,
-    record_from_result,
-    count_stop_reasons,
-    run_cost,
-    cost_by_stop_reason,
-    summarize,
-    render_text,
-)
-from cafe.report.shift import (
-    SHIFT_ORDERS,
-    PRACTICE_PRICES,
-    scripted_drafter,
-    ticking,
-    run_shift,
-    synthetic_runs,
-)
-from cafe.report.traces import (
-    NO_MODEL,
-    record_from_trace,
-    read_shift,
-)
 from cafe.report.banked import (
     VALUE_CHARS,
     BankedCheckpoint,
@@ -49,14 +22,41 @@ from cafe.report.banked import (
 )
 from cafe.report.figures import (
     RUNS_AXIS,
-    stop_reason_figure,
     attempts_figure,
     cost_figure,
     failures_figure,
-    shift_figures,
     figure_svg,
     render_html,
+    shift_figures,
+    stop_reason_figure,
     write_html,
+)
+from cafe.report.shift import (
+    PRACTICE_PRICES,
+    SHIFT_ORDERS,
+    run_shift,
+    scripted_drafter,
+    synthetic_runs,
+    ticking,
+)
+from cafe.report.summary import (
+    PER_TOKENS,
+    STOP_ORDER,
+    TOP_DEFAULT,
+    Price,
+    RunRecord,
+    ShiftSummary,
+    cost_by_stop_reason,
+    count_stop_reasons,
+    record_from_result,
+    render_text,
+    run_cost,
+    summarize,
+)
+from cafe.report.traces import (
+    NO_MODEL,
+    read_shift,
+    record_from_trace,
 )
 
 __all__ = [

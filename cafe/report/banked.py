@@ -28,7 +28,13 @@ from typing import Any
 from cafe.course.progress import load_progress
 from cafe.course.syllabus import SESSIONS
 
-__all__ = ["VALUE_CHARS", "BankedCheckpoint", "BankedView", "banked_checkpoints", "render_banked_text"]
+__all__ = [
+    "VALUE_CHARS",
+    "BankedCheckpoint",
+    "BankedView",
+    "banked_checkpoints",
+    "render_banked_text",
+]
 
 # A checkpoint's session tag, as `course.checkpoint` writes it: "s" and two digits.
 _TAG = re.compile(r"s(\d{2})")
@@ -79,8 +85,13 @@ def _entry(tag: str, name: str, entry: Any) -> BankedCheckpoint | str:
     if not isinstance(entry, Mapping) or "value" not in entry:
         return f"{tag}.{name} is not a banked checkpoint (no value in it); left out"
     model, saved = entry.get("model"), entry.get("saved_at")
-    return BankedCheckpoint(tag, str(name), entry["value"], model if isinstance(model, str) else None,
-                            saved if isinstance(saved, str) else None)
+    return BankedCheckpoint(
+        tag,
+        str(name),
+        entry["value"],
+        model if isinstance(model, str) else None,
+        saved if isinstance(saved, str) else None,
+    )
 
 
 def banked_checkpoints(progress: Mapping[str, Any] | None = None) -> BankedView:
@@ -88,7 +99,9 @@ def banked_checkpoints(progress: Mapping[str, Any] | None = None) -> BankedView:
     data = load_progress() if progress is None else progress
     section = data.get("checkpoints", {}) if isinstance(data, Mapping) else None
     if not isinstance(section, Mapping):
-        return BankedView((), ("The progress data holds no checkpoints section, so nothing is shown.",))
+        return BankedView(
+            (), ("The progress data holds no checkpoints section, so nothing is shown.",)
+        )
     found, problems = [], []
     for tag in sorted(section):
         entries = section[tag]
@@ -98,8 +111,10 @@ def banked_checkpoints(progress: Mapping[str, Any] | None = None) -> BankedView:
         reason = _session_problem(str(tag))
         if reason is not None:
             count = len(entries)
-            problems.append(f"{tag}: {reason}, so its {count} checkpoint{'s' if count != 1 else ''} "
-                            f"({', '.join(sorted(map(str, entries)))}) {'are' if count != 1 else 'is'} not shown.")
+            problems.append(
+                f"{tag}: {reason}, so its {count} checkpoint{'s' if count != 1 else ''} "
+                f"({', '.join(sorted(map(str, entries)))}) {'are' if count != 1 else 'is'} not shown."
+            )
             continue
         for name in sorted(entries):
             made = _entry(str(tag), name, entries[name])
@@ -112,9 +127,13 @@ def render_banked_text(view: BankedView) -> str:
     if not view.checkpoints:
         lines = ["No checkpoints banked yet: each session's notebook banks one in its last step."]
     else:
-        lines = [f"Banked checkpoints: {len(view.checkpoints)}, from "
-                 + ", ".join(f"{model} ({n})" for model, n in view.models.items())]
-        lines += [f"  {c.session}.{c.name}  [{c.model or 'model not given'}]  {c.value_text()}"
-                  for c in view.checkpoints]
+        lines = [
+            f"Banked checkpoints: {len(view.checkpoints)}, from "
+            + ", ".join(f"{model} ({n})" for model, n in view.models.items())
+        ]
+        lines += [
+            f"  {c.session}.{c.name}  [{c.model or 'model not given'}]  {c.value_text()}"
+            for c in view.checkpoints
+        ]
     lines += [f"Not shown: {problem}" for problem in view.problems]
     return "\n".join(lines)

@@ -27,8 +27,17 @@ from typing import Any
 from cafe.report.banked import BankedView
 from cafe.report.summary import STOP_ORDER, RunRecord, ShiftSummary, render_text
 
-__all__ = ["RUNS_AXIS", "stop_reason_figure", "attempts_figure", "cost_figure", "failures_figure",
-           "shift_figures", "figure_svg", "render_html", "write_html"]
+__all__ = [
+    "RUNS_AXIS",
+    "stop_reason_figure",
+    "attempts_figure",
+    "cost_figure",
+    "failures_figure",
+    "shift_figures",
+    "figure_svg",
+    "render_html",
+    "write_html",
+]
 
 # The y-axis of every count: what is counted, and its unit.
 RUNS_AXIS = "runs (count)"
@@ -65,15 +74,24 @@ def _bars(axes: Any, labels: list[str], values: list[float], label: str, fmt: st
 def stop_reason_figure(summary: ShiftSummary) -> Any:
     """Runs per stop reason: one bar for each named ending (`STOP_ORDER`), empty ones included."""
     figure, axes = _figure(f"How the {summary.runs} runs ended", "stop reason", RUNS_AXIS)
-    _bars(axes, list(summary.stop_reasons), [float(n) for n in summary.stop_reasons.values()], "runs")
+    _bars(
+        axes, list(summary.stop_reasons), [float(n) for n in summary.stop_reasons.values()], "runs"
+    )
     return figure
 
 
 def attempts_figure(summary: ShiftSummary) -> Any:
     """Runs by the attempt that passed, then a bar for each way of not passing: the cap ran out
     ("exhausted"), refused ("blocked"), sent back to the customer ("confirm")."""
-    figure, axes = _figure("Attempts to pass", "attempt that passed, or how the run ended", RUNS_AXIS)
-    _bars(axes, list(summary.attempts_to_pass), [float(n) for n in summary.attempts_to_pass.values()], "runs")
+    figure, axes = _figure(
+        "Attempts to pass", "attempt that passed, or how the run ended", RUNS_AXIS
+    )
+    _bars(
+        axes,
+        list(summary.attempts_to_pass),
+        [float(n) for n in summary.attempts_to_pass.values()],
+        "runs",
+    )
     return figure
 
 
@@ -82,8 +100,14 @@ def cost_figure(summary: ShiftSummary) -> Any:
     currency = summary.currency or "no currency"
     figure, axes = _figure("Where the cost went", "stop reason", f"cost ({currency})")
     if summary.cost is None:
-        axes.text(0.5, 0.5, "no price table given: no cost to draw", ha="center", va="center",
-                  transform=axes.transAxes)
+        axes.text(
+            0.5,
+            0.5,
+            "no price table given: no cost to draw",
+            ha="center",
+            va="center",
+            transform=axes.transAxes,
+        )
         return figure
     _bars(axes, list(STOP_ORDER), [summary.cost_by_reason[r] for r in STOP_ORDER], "cost", "%.4f")
     return figure
@@ -96,7 +120,9 @@ def failures_figure(summary: ShiftSummary) -> Any:
         axes.text(0.5, 0.5, "no check failed", ha="center", va="center", transform=axes.transAxes)
         return figure
     names = list(summary.failures_by_check)[::-1]
-    bars = axes.barh(names, [summary.failures_by_check[n] for n in names], label="failures", color="#dd8452")
+    bars = axes.barh(
+        names, [summary.failures_by_check[n] for n in names], label="failures", color="#dd8452"
+    )
     axes.bar_label(bars, fmt="%g")
     axes.margins(x=0.15)
     return figure
@@ -104,8 +130,12 @@ def failures_figure(summary: ShiftSummary) -> Any:
 
 def shift_figures(summary: ShiftSummary) -> dict[str, Any]:
     """All four figures, by name."""
-    return {"stop reasons": stop_reason_figure(summary), "attempts to pass": attempts_figure(summary),
-            "cost": cost_figure(summary), "failed checks": failures_figure(summary)}
+    return {
+        "stop reasons": stop_reason_figure(summary),
+        "attempts to pass": attempts_figure(summary),
+        "cost": cost_figure(summary),
+        "failed checks": failures_figure(summary),
+    }
 
 
 def figure_svg(figure: Any) -> str:
@@ -118,15 +148,17 @@ def figure_svg(figure: Any) -> str:
     with matplotlib.rc_context({"svg.hashsalt": _SVG_SALT, "svg.fonttype": "none"}):
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
-    return text[text.index("<svg"):]
+    return text[text.index("<svg") :]
 
 
 # --- the HTML page --------------------------------------------------------------------------
 
 # The page's only styling, inline so the file needs nothing beside it: a readable column, ruled tables.
-_STYLE = ("body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#222}"
-          "table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .6rem;"
-          "text-align:left}td.n{text-align:right}figure{margin:1rem 0}pre{background:#f6f6f6;padding:.6rem}")
+_STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#222}"
+    "table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .6rem;"
+    "text-align:left}td.n{text-align:right}figure{margin:1rem 0}pre{background:#f6f6f6;padding:.6rem}"
+)
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
@@ -149,51 +181,97 @@ def _trace_link(run: RunRecord, base: Path | None) -> str:
 
 
 def _runs_table(rows: list[tuple[RunRecord, str]], what: str, base: Path | None) -> str:
-    return _table(["run", what, "ended", "attempts", "trace"],
-                  [[html.escape(run.run_id), html.escape(value), html.escape(run.stop_reason), str(run.attempts),
-                    _trace_link(run, base)] for run, value in rows])
+    return _table(
+        ["run", what, "ended", "attempts", "trace"],
+        [
+            [
+                html.escape(run.run_id),
+                html.escape(value),
+                html.escape(run.stop_reason),
+                str(run.attempts),
+                _trace_link(run, base),
+            ]
+            for run, value in rows
+        ],
+    )
 
 
 def _banked_section(banked: BankedView | None) -> str:
     if banked is None:
         return ""
-    rows = [[html.escape(c.session), html.escape(c.name), html.escape(c.model or "not given"),
-             f"<code>{html.escape(c.value_text())}</code>", html.escape(c.saved_at or "")] for c in banked.checkpoints]
-    table = _table(["session", "checkpoint", "model", "value", "saved"], rows) if rows else \
-        "<p>No checkpoints banked yet.</p>"
+    rows = [
+        [
+            html.escape(c.session),
+            html.escape(c.name),
+            html.escape(c.model or "not given"),
+            f"<code>{html.escape(c.value_text())}</code>",
+            html.escape(c.saved_at or ""),
+        ]
+        for c in banked.checkpoints
+    ]
+    table = (
+        _table(["session", "checkpoint", "model", "value", "saved"], rows)
+        if rows
+        else "<p>No checkpoints banked yet.</p>"
+    )
     problems = "".join(f"<li>{html.escape(p)}</li>" for p in banked.problems)
-    return f"<h2>Banked checkpoints</h2>{table}" + (f"<p>Not shown:</p><ul>{problems}</ul>" if problems else "")
+    return f"<h2>Banked checkpoints</h2>{table}" + (
+        f"<p>Not shown:</p><ul>{problems}</ul>" if problems else ""
+    )
 
 
-def render_html(summary: ShiftSummary, banked: BankedView | None = None, *, title: str = "Shift report",
-                base: str | Path | None = None) -> str:
+def render_html(
+    summary: ShiftSummary,
+    banked: BankedView | None = None,
+    *,
+    title: str = "Shift report",
+    base: str | Path | None = None,
+) -> str:
     """The whole report as one HTML page: text summary, tables, figures inline as SVG, checkpoints.
 
     `base` is the folder the page will be saved in; trace links are then written relative to it.
     """
     folder = None if base is None else Path(base)
-    counts = _table(["stop reason", "runs"], [[html.escape(r), str(n)] for r, n in summary.stop_reasons.items()]
-                    + [["<b>total</b>", f"<b>{sum(summary.stop_reasons.values())}</b>"]])
-    figures = "".join(f"<figure>{figure_svg(figure)}</figure>" for figure in shift_figures(summary).values())
-    slowest = _runs_table([(run, f"{run.seconds:.2f} s") for run in summary.slowest], "time", folder)
+    counts = _table(
+        ["stop reason", "runs"],
+        [[html.escape(r), str(n)] for r, n in summary.stop_reasons.items()]
+        + [["<b>total</b>", f"<b>{sum(summary.stop_reasons.values())}</b>"]],
+    )
+    figures = "".join(
+        f"<figure>{figure_svg(figure)}</figure>" for figure in shift_figures(summary).values()
+    )
+    slowest = _runs_table(
+        [(run, f"{run.seconds:.2f} s") for run in summary.slowest], "time", folder
+    )
     money = summary.currency or ""
-    costliest = _runs_table([(run, f"{cost:.4f} {money}") for run, cost in summary.costliest], "cost", folder)
+    costliest = _runs_table(
+        [(run, f"{cost:.4f} {money}") for run, cost in summary.costliest], "cost", folder
+    )
     notes = "".join(f"<li>{html.escape(note)}</li>" for note in summary.notes)
-    return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"
-            f"<pre>{html.escape(render_text(summary))}</pre>"
-            + (f"<h2>Notes</h2><ul>{notes}</ul>" if notes else "")
-            + f"<h2>How the runs ended</h2>{counts}<h2>Figures</h2>{figures}"
-            + (f"<h2>Slowest runs</h2>{slowest}" if summary.slowest else "")
-            + (f"<h2>Costliest runs</h2>{costliest}" if summary.costliest else "")
-            + _banked_section(banked) + "</body></html>\n")
+    return (
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"
+        f"<pre>{html.escape(render_text(summary))}</pre>"
+        + (f"<h2>Notes</h2><ul>{notes}</ul>" if notes else "")
+        + f"<h2>How the runs ended</h2>{counts}<h2>Figures</h2>{figures}"
+        + (f"<h2>Slowest runs</h2>{slowest}" if summary.slowest else "")
+        + (f"<h2>Costliest runs</h2>{costliest}" if summary.costliest else "")
+        + _banked_section(banked)
+        + "</body></html>\n"
+    )
 
 
-def write_html(path: str | Path, summary: ShiftSummary, banked: BankedView | None = None, *,
-               title: str = "Shift report") -> Path:
+def write_html(
+    path: str | Path,
+    summary: ShiftSummary,
+    banked: BankedView | None = None,
+    *,
+    title: str = "Shift report",
+) -> Path:
     """Write `render_html(...)` to `path` (folders made as needed) and return the path."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(render_html(summary, banked, title=title, base=target.parent), encoding="utf-8")
+    target.write_text(
+        render_html(summary, banked, title=title, base=target.parent), encoding="utf-8"
+    )
     return target
-

@@ -30,13 +30,26 @@ from typing import Any
 from cafe.consent import OrderSpec
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
-from cafe.world.menu import Menu
+from cafe.repair.reask import (
+    CAP_DEFAULT,
+    Generator,
+    RepairResult,
+    make_model_generator,
+    repair_ticket,
+)
 from cafe.report.summary import STOP_ORDER, Price, RunRecord, record_from_result
-from cafe.repair.reask import CAP_DEFAULT, Generator, RepairResult, make_model_generator, repair_ticket
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.trace.record import Recorder, record_repair, write_trace
+from cafe.world.menu import Menu
 
-__all__ = ["SHIFT_ORDERS", "PRACTICE_PRICES", "scripted_drafter", "ticking", "run_shift", "synthetic_runs"]
+__all__ = [
+    "SHIFT_ORDERS",
+    "PRACTICE_PRICES",
+    "scripted_drafter",
+    "ticking",
+    "run_shift",
+    "synthetic_runs",
+]
 
 # The lunchtime shift: session 07's ten everyday orders, then ten that no draft can turn into a
 # ticket as written, in three kinds, each stopped its own way by `repair_ticket`. Invented for
@@ -49,20 +62,41 @@ SHIFT_ORDERS: tuple[OrderSpec, ...] = PRACTICE_ORDERS + (
     OrderSpec(16, ("cheese omelette", "fruit salad"), request="Cheese omelette and a fruit salad."),
     # One item contains the allergy the customer declared; the other item is safe. No draft is made:
     # the customer is asked to confirm a change first (session 05's `changes_to_confirm`).
-    OrderSpec(17, ("oat latte", "croissant"), ("milk",), request="Oat latte and a croissant. I can't have milk."),
-    OrderSpec(19, ("green tea", "banana bread"), ("nuts",), request="Green tea and banana bread; nut allergy."),
-    OrderSpec(20, ("americano", "granola bowl"), ("milk",), request="Americano and a granola bowl, no dairy please."),
+    OrderSpec(
+        17,
+        ("oat latte", "croissant"),
+        ("milk",),
+        request="Oat latte and a croissant. I can't have milk.",
+    ),
+    OrderSpec(
+        19,
+        ("green tea", "banana bread"),
+        ("nuts",),
+        request="Green tea and banana bread; nut allergy.",
+    ),
+    OrderSpec(
+        20,
+        ("americano", "granola bowl"),
+        ("milk",),
+        request="Americano and a granola bowl, no dairy please.",
+    ),
     # Every item contains the declared allergen, or the allergy is one the menu cannot check:
     # refused by the policy pre-check, before any draft.
     OrderSpec(21, ("latte",), ("milk",), request="A latte. I'm allergic to milk."),
-    OrderSpec(22, ("croissant", "banana bread"), ("gluten",), request="A croissant and banana bread. I'm coeliac."),
+    OrderSpec(
+        22,
+        ("croissant", "banana bread"),
+        ("gluten",),
+        request="A croissant and banana bread. I'm coeliac.",
+    ),
     OrderSpec(23, ("espresso",), ("sesame",), request="An espresso. Sesame allergy."),
 )
 
 # Invented round figures for practice, per million tokens, priced for the offline model's name.
 # They are not any provider's price: put your own provider's list in the table you pass.
 PRACTICE_PRICES: Mapping[str, Price] = MappingProxyType(
-    {"cafe-scripted": Price(input_per_million=3.0, output_per_million=15.0)})
+    {"cafe-scripted": Price(input_per_million=3.0, output_per_million=15.0)}
+)
 
 Clock = Callable[[], float]
 
@@ -114,10 +148,18 @@ def _traced(order: OrderSpec, timed: _Timed, path: Path, **options: Any) -> Repa
     return result
 
 
-def run_shift(orders: Sequence[OrderSpec], generate: Generator, *, model: str,
-              clock: Clock = time.perf_counter, cap: int = CAP_DEFAULT, mode: str = "curated",
-              menu: Menu | None = None, trace_dir: str | Path | None = None,
-              on_run: Callable[[RunRecord], None] | None = None) -> tuple[RunRecord, ...]:
+def run_shift(
+    orders: Sequence[OrderSpec],
+    generate: Generator,
+    *,
+    model: str,
+    clock: Clock = time.perf_counter,
+    cap: int = CAP_DEFAULT,
+    mode: str = "curated",
+    menu: Menu | None = None,
+    trace_dir: str | Path | None = None,
+    on_run: Callable[[RunRecord], None] | None = None,
+) -> tuple[RunRecord, ...]:
     """Each order through `repair_ticket` with `generate`; one record per order, named `run-01`, ...
 
     With `trace_dir`, each run is recorded (`cafe.trace.record_repair`) to `trace_dir/run-NN.jsonl`
@@ -136,8 +178,13 @@ def run_shift(orders: Sequence[OrderSpec], generate: Generator, *, model: str,
             result = repair_ticket(order, timed, cap=cap, mode=mode, menu=menu)
         else:
             result = _traced(order, timed, path, cap=cap, mode=mode, menu=menu)
-        record = record_from_result(result, run_id=run_id, model=model, seconds=round(timed.seconds, 6),
-                                    trace=None if path is None else str(path))
+        record = record_from_result(
+            result,
+            run_id=run_id,
+            model=model,
+            seconds=round(timed.seconds, 6),
+            trace=None if path is None else str(path),
+        )
         records.append(record)
         if on_run is not None:
             on_run(record)
@@ -146,21 +193,36 @@ def run_shift(orders: Sequence[OrderSpec], generate: Generator, *, model: str,
 
 # How often each ending turns up in `synthetic_runs`: mostly passes, some exhausted, a few stopped
 # before any draft (refused, or sent back to the customer). Invented, like the runs themselves.
-_SYNTHETIC_MIX = MappingProxyType({"passed": 6, "retries_exhausted": 3, "policy_violation": 1, "needs_consent": 1})
+_SYNTHETIC_MIX = MappingProxyType(
+    {"passed": 6, "retries_exhausted": 3, "policy_violation": 1, "needs_consent": 1}
+)
 # The endings that stop a run before any draft; each is stopped by one failed check.
 _STOPPED_BEFORE_DRAFT = ("policy_violation", "needs_consent")
 
 
-def synthetic_runs(count: int, *, seed: int = 9, model: str = "cafe-scripted") -> tuple[RunRecord, ...]:
+def synthetic_runs(
+    count: int, *, seed: int = 9, model: str = "cafe-scripted"
+) -> tuple[RunRecord, ...]:
     """`count` made-up runs with a plausible spread of endings, tokens and times (for benchmarks)."""
     rng = random.Random(seed)
     checks = ("missing_field", "sold_out", "unsafe", "out_of_scope", "off_menu")
     runs = []
     for number in range(1, count + 1):
         reason = rng.choices(STOP_ORDER, weights=[_SYNTHETIC_MIX[r] for r in STOP_ORDER])[0]
-        attempts = {"passed": rng.randint(1, CAP_DEFAULT), "retries_exhausted": CAP_DEFAULT}.get(reason, 0)
+        attempts = {"passed": rng.randint(1, CAP_DEFAULT), "retries_exhausted": CAP_DEFAULT}.get(
+            reason, 0
+        )
         failed = attempts - (reason == "passed") + (reason in _STOPPED_BEFORE_DRAFT)
-        runs.append(RunRecord(f"run-{number:05d}", reason, attempts, model, 420 * attempts, 25 * attempts,
-                              seconds=round(rng.uniform(0.4, 1.6) * attempts, 3),
-                              failures={rng.choice(checks): failed} if failed else {}))
+        runs.append(
+            RunRecord(
+                f"run-{number:05d}",
+                reason,
+                attempts,
+                model,
+                420 * attempts,
+                25 * attempts,
+                seconds=round(rng.uniform(0.4, 1.6) * attempts, 3),
+                failures={rng.choice(checks): failed} if failed else {},
+            )
+        )
     return tuple(runs)

@@ -22,8 +22,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from cafe.report.summary import STOP_ORDER, RunRecord
-from cafe.trace.spans import AGENT_NAME, CHECK_FAILURES, Trace
 from cafe.trace.record import TraceFileError, read_traces
+from cafe.trace.spans import AGENT_NAME, CHECK_FAILURES, Trace
 
 __all__ = ["NO_MODEL", "record_from_trace", "read_shift"]
 
@@ -34,19 +34,32 @@ NO_MODEL = "(no model call)"
 def record_from_trace(trace: Trace, *, path: str | Path | None = None) -> RunRecord:
     """The report's view of one recorded repair run; ValueError when it is not one."""
     if not isinstance(trace, Trace):
-        raise TypeError(f"record_from_trace() takes a cafe.trace.spans.Trace (see cafe.trace.read_traces), "
-                        f"not {type(trace).__name__}.")
+        raise TypeError(
+            f"record_from_trace() takes a cafe.trace.spans.Trace (see cafe.trace.read_traces), "
+            f"not {type(trace).__name__}."
+        )
     reason = trace.stop_reason
     if reason not in STOP_ORDER:
         agent = trace.root.get(AGENT_NAME) or "an unnamed harness"
-        raise ValueError(f"run {trace.trace_id} (from {agent}) ends on {reason!r}, which is not a repair stop "
-                         f"reason ({', '.join(STOP_ORDER)}); this report counts runs of cafe.repair only.")
+        raise ValueError(
+            f"run {trace.trace_id} (from {agent}) ends on {reason!r}, which is not a repair stop "
+            f"reason ({', '.join(STOP_ORDER)}); this report counts runs of cafe.repair only."
+        )
     attempts = len(trace.of_kind("attempt"))
     usage = trace.usage if attempts else (0, 0)  # no attempt: nothing was sent, nothing billed
-    failures = Counter(name for span in trace.of_kind("check") for name in span.get(CHECK_FAILURES) or [])
-    return RunRecord(trace.trace_id, reason, attempts, trace.model or NO_MODEL,
-                     *(usage if usage is not None else (None, None)), seconds=round(trace.duration_s, 6),
-                     failures=dict(sorted(failures.items())), trace=None if path is None else str(path))
+    failures = Counter(
+        name for span in trace.of_kind("check") for name in span.get(CHECK_FAILURES) or []
+    )
+    return RunRecord(
+        trace.trace_id,
+        reason,
+        attempts,
+        trace.model or NO_MODEL,
+        *(usage if usage is not None else (None, None)),
+        seconds=round(trace.duration_s, 6),
+        failures=dict(sorted(failures.items())),
+        trace=None if path is None else str(path),
+    )
 
 
 def read_shift(paths: Iterable[str | Path]) -> tuple[tuple[RunRecord, ...], tuple[str, ...]]:

@@ -29,8 +29,15 @@ from pathlib import Path
 from cafe.repair.reask import RepairResult
 from cafe.schema.ticket import Usage
 
-__all__ = ["PRICES_PATH", "TOKENS_PER_PRICE_UNIT", "ModelPrice", "Measured", "load_prices", "attempt_price",
-           "measure_runs"]
+__all__ = [
+    "PRICES_PATH",
+    "TOKENS_PER_PRICE_UNIT",
+    "ModelPrice",
+    "Measured",
+    "load_prices",
+    "attempt_price",
+    "measure_runs",
+]
 
 # The shipped price table. Copy it, edit it, and pass your copy's path to `load_prices`.
 PRICES_PATH = Path(__file__).resolve().parents[1] / "data" / "prices.json"
@@ -40,7 +47,9 @@ TOKENS_PER_PRICE_UNIT = 1_000_000
 
 def _rate(value: object, what: str, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
-        raise ValueError(f"{name}: {what} is {value!r}; give the price in dollars per million tokens, 0 or more.")
+        raise ValueError(
+            f"{name}: {what} is {value!r}; give the price in dollars per million tokens, 0 or more."
+        )
     return float(value)
 
 
@@ -66,15 +75,23 @@ def load_prices(path: str | Path | None = None) -> Mapping[str, ModelPrice]:
     try:
         data = json.loads(where.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ValueError(f"No price table at {where}; copy {PRICES_PATH} there and edit it.") from None
+        raise ValueError(
+            f"No price table at {where}; copy {PRICES_PATH} there and edit it."
+        ) from None
     entries = data.get("models") if isinstance(data, dict) else None
     if not isinstance(entries, list):
-        raise ValueError(f"{where}: a price table is {{\"models\": [{{\"name\": ..., \"input_per_million\": ..., "
-                         "\"output_per_million\": ...}, ...]}; see the shipped one for an example.")
+        raise ValueError(
+            f'{where}: a price table is {{"models": [{{"name": ..., "input_per_million": ..., '
+            '"output_per_million": ...}, ...]}; see the shipped one for an example.'
+        )
     table: dict[str, ModelPrice] = {}
     for entry in entries:
-        price = ModelPrice(entry.get("name", ""), entry.get("input_per_million"), entry.get("output_per_million"),
-                           str(entry.get("read_on", "not given")))
+        price = ModelPrice(
+            entry.get("name", ""),
+            entry.get("input_per_million"),
+            entry.get("output_per_million"),
+            str(entry.get("read_on", "not given")),
+        )
         if price.name in table:
             raise ValueError(f"{where}: {price.name!r} is priced twice; keep one entry per model.")
         table[price.name] = price
@@ -84,9 +101,13 @@ def load_prices(path: str | Path | None = None) -> Mapping[str, ModelPrice]:
 def attempt_price(usage: Usage, price: ModelPrice) -> float:
     """Dollars for one attempt: prompt tokens at the input price plus completion tokens at the output price."""
     if not isinstance(usage, Usage):
-        raise TypeError(f"attempt_price() takes a cafe.schema.Usage (an Attempt's .usage), not {type(usage).__name__}.")
-    return (usage.prompt_tokens * price.input_per_million
-            + usage.completion_tokens * price.output_per_million) / TOKENS_PER_PRICE_UNIT
+        raise TypeError(
+            f"attempt_price() takes a cafe.schema.Usage (an Attempt's .usage), not {type(usage).__name__}."
+        )
+    return (
+        usage.prompt_tokens * price.input_per_million
+        + usage.completion_tokens * price.output_per_million
+    ) / TOKENS_PER_PRICE_UNIT
 
 
 @dataclass(frozen=True)
@@ -101,7 +122,9 @@ class Measured:
     prompt_tokens: int
     completion_tokens: int
     spend: float
-    prompt_by_attempt: tuple[float, ...]  # mean prompt tokens at attempt 1, 2, ... of the runs that got there
+    prompt_by_attempt: tuple[
+        float, ...
+    ]  # mean prompt tokens at attempt 1, 2, ... of the runs that got there
 
     @property
     def first_pass_rate(self) -> float:
@@ -130,21 +153,31 @@ class Measured:
 
         (Another model's tokenizer counts the same text a little differently; close enough to rank routes.)
         """
-        return (self.prompt_tokens * other.input_per_million + self.completion_tokens * other.output_per_million) \
-            / TOKENS_PER_PRICE_UNIT / self.attempts
+        return (
+            (
+                self.prompt_tokens * other.input_per_million
+                + self.completion_tokens * other.output_per_million
+            )
+            / TOKENS_PER_PRICE_UNIT
+            / self.attempts
+        )
 
 
 def _usages(results: Sequence[RepairResult]) -> list[list[Usage]]:
     runs = []
     for result in results:
         if not isinstance(result, RepairResult):
-            raise TypeError(f"measure_runs() takes repair_ticket results, not {type(result).__name__}.")
+            raise TypeError(
+                f"measure_runs() takes repair_ticket results, not {type(result).__name__}."
+            )
         if not result.attempts:
             continue
         missing = [a.number for a in result.attempts if a.usage is None]
         if missing:
-            raise ValueError(f"attempt(s) {missing} carry no token usage: the endpoint did not report it. "
-                             "Use a generator from make_model_generator, or price attempts by hand.")
+            raise ValueError(
+                f"attempt(s) {missing} carry no token usage: the endpoint did not report it. "
+                "Use a generator from make_model_generator, or price attempts by hand."
+            )
         runs.append([a.usage for a in result.attempts])
     return runs
 
@@ -153,14 +186,25 @@ def measure_runs(results: Sequence[RepairResult], price: ModelPrice) -> Measured
     """Count and price the attempts of `results` (from `repair_ticket`) at `price`."""
     runs = _usages(results)
     if not runs:
-        raise ValueError("None of these runs reached the generator; measure runs that drafted at least once.")
+        raise ValueError(
+            "None of these runs reached the generator; measure runs that drafted at least once."
+        )
     attempted = [r for r in results if r.attempts]
     flat = [usage for run in runs for usage in run]
     longest = max(len(run) for run in runs)
-    by_attempt = tuple(sum(run[k].prompt_tokens for run in runs if len(run) > k)
-                       / sum(1 for run in runs if len(run) > k) for k in range(longest))
+    by_attempt = tuple(
+        sum(run[k].prompt_tokens for run in runs if len(run) > k)
+        / sum(1 for run in runs if len(run) > k)
+        for k in range(longest)
+    )
     return Measured(
-        price=price, orders=len(runs), accepted=sum(r.stop_reason == "passed" for r in attempted),
-        attempts=len(flat), first_passed=sum(not r.attempts[0].failures for r in attempted),
-        prompt_tokens=sum(u.prompt_tokens for u in flat), completion_tokens=sum(u.completion_tokens for u in flat),
-        spend=sum(attempt_price(u, price) for u in flat), prompt_by_attempt=by_attempt)
+        price=price,
+        orders=len(runs),
+        accepted=sum(r.stop_reason == "passed" for r in attempted),
+        attempts=len(flat),
+        first_passed=sum(not r.attempts[0].failures for r in attempted),
+        prompt_tokens=sum(u.prompt_tokens for u in flat),
+        completion_tokens=sum(u.completion_tokens for u in flat),
+        spend=sum(attempt_price(u, price) for u in flat),
+        prompt_by_attempt=by_attempt,
+    )

@@ -31,10 +31,25 @@ from cafe.repair.lottery import pass_within_cap
 from cafe.repair.reask import CAP_DEFAULT
 
 __all__ = [
-    "CHEAP", "STRONG", "HIGHER_CAP", "STICKINESS_EXAMPLE", "TRIALS_ROUTES",
-    "Tier", "Step", "Route", "RouteCost", "RouteRow",
-    "expected_attempts", "expected_cost", "single", "cascade", "example_routes",
-    "route_cost", "simulate_route", "simulate_cost", "routing_table",
+    "CHEAP",
+    "STRONG",
+    "HIGHER_CAP",
+    "STICKINESS_EXAMPLE",
+    "TRIALS_ROUTES",
+    "Tier",
+    "Step",
+    "Route",
+    "RouteCost",
+    "RouteRow",
+    "expected_attempts",
+    "expected_cost",
+    "single",
+    "cascade",
+    "example_routes",
+    "route_cost",
+    "simulate_route",
+    "simulate_cost",
+    "routing_table",
 ]
 
 # The lesson's worked example: a cheap model that passes 6 attempts in 10 at 1 unit of money per
@@ -58,7 +73,12 @@ def _check_p(p: float) -> None:
 
 
 def _check_price(price: float) -> None:
-    if isinstance(price, bool) or not isinstance(price, (int, float)) or not price >= 0 or math.isinf(price):
+    if (
+        isinstance(price, bool)
+        or not isinstance(price, (int, float))
+        or not price >= 0
+        or math.isinf(price)
+    ):
         raise ValueError(f"price is {price!r}; give the money one attempt costs, 0 or more.")
 
 
@@ -69,7 +89,9 @@ def _check_cap(cap: int) -> None:
 
 def _check_stickiness(stickiness: float) -> None:
     if not 0.0 <= stickiness <= 1.0:
-        raise ValueError(f"stickiness is {stickiness!r}; it is a probability from 0 (independent) to 1.")
+        raise ValueError(
+            f"stickiness is {stickiness!r}; it is a probability from 0 (independent) to 1."
+        )
 
 
 def expected_attempts(p: float, cap: int) -> float:
@@ -131,9 +153,15 @@ class Route:
     steps: tuple[Step, ...]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.steps, tuple) or not self.steps or not all(isinstance(s, Step) for s in self.steps):
-            raise TypeError(f"Route {self.name!r} needs a non-empty tuple of Step(tier, attempts), e.g. "
-                            "(Step(cheap, 1), Step(strong, 2)).")
+        if (
+            not isinstance(self.steps, tuple)
+            or not self.steps
+            or not all(isinstance(s, Step) for s in self.steps)
+        ):
+            raise TypeError(
+                f"Route {self.name!r} needs a non-empty tuple of Step(tier, attempts), e.g. "
+                "(Step(cheap, 1), Step(strong, 2))."
+            )
 
     @property
     def cap(self) -> int:
@@ -173,21 +201,31 @@ def cascade(first: Tier, then: Tier, first_attempts: int = 1, cap: int = CAP_DEF
     """`first` for `first_attempts` attempts, then `then` for the rest of `cap`."""
     _check_cap(first_attempts)
     if cap <= first_attempts:
-        raise ValueError(f"cap {cap} leaves no attempt for {then.name} after {first_attempts} on {first.name}; "
-                         "give a cap larger than first_attempts.")
-    return Route(f"{first.name} {first_attempts} then {then.name} {cap - first_attempts}",
-                 (Step(first, first_attempts), Step(then, cap - first_attempts)))
+        raise ValueError(
+            f"cap {cap} leaves no attempt for {then.name} after {first_attempts} on {first.name}; "
+            "give a cap larger than first_attempts."
+        )
+    return Route(
+        f"{first.name} {first_attempts} then {then.name} {cap - first_attempts}",
+        (Step(first, first_attempts), Step(then, cap - first_attempts)),
+    )
 
 
 CHEAP = Tier("cheap", CHEAP_P, CHEAP_PRICE)
 STRONG = Tier("strong", STRONG_P, STRONG_PRICE)
 
 
-def example_routes(cheap: Tier = CHEAP, strong: Tier = STRONG, cap: int = CAP_DEFAULT,
-                   higher_cap: int = HIGHER_CAP) -> tuple[Route, ...]:
+def example_routes(
+    cheap: Tier = CHEAP, strong: Tier = STRONG, cap: int = CAP_DEFAULT, higher_cap: int = HIGHER_CAP
+) -> tuple[Route, ...]:
     """The lesson's five routes: each model alone, the cheap one with more room, two cascades."""
-    return (single(cheap, cap), single(strong, cap), cascade(cheap, strong, 1, cap),
-            cascade(cheap, strong, cap - 1, cap), single(cheap, higher_cap))
+    return (
+        single(cheap, cap),
+        single(strong, cap),
+        cascade(cheap, strong, 1, cap),
+        cascade(cheap, strong, cap - 1, cap),
+        single(cheap, higher_cap),
+    )
 
 
 def _retry_pass(tier: Tier, attempt_in_step: int, stickiness: float) -> float:
@@ -241,16 +279,32 @@ def simulate_route(route: Route, stickiness: float, trials: int, rng: random.Ran
     return RouteCost(passed / trials, attempts / trials, spend / trials)
 
 
-def simulate_cost(p: float, price: float, cap: int, stickiness: float = 0.0, trials: int = TRIALS_ROUTES,
-                  seed: int = 11) -> RouteCost:
+def simulate_cost(
+    p: float,
+    price: float,
+    cap: int,
+    stickiness: float = 0.0,
+    trials: int = TRIALS_ROUTES,
+    seed: int = 11,
+) -> RouteCost:
     """One model at one cap, simulated: the figures `expected_cost` is checked against."""
-    return simulate_route(single(Tier("model", p, price), cap), stickiness, trials, random.Random(seed))
+    return simulate_route(
+        single(Tier("model", p, price), cap), stickiness, trials, random.Random(seed)
+    )
 
 
-def routing_table(routes: Sequence[Route] | None = None, stickiness: float = 0.0, seed: int = 11,
-                  trials: int = TRIALS_ROUTES) -> list[RouteRow]:
+def routing_table(
+    routes: Sequence[Route] | None = None,
+    stickiness: float = 0.0,
+    seed: int = 11,
+    trials: int = TRIALS_ROUTES,
+) -> list[RouteRow]:
     """Each route by `route_cost` and by `simulate_route` (one seeded generator for the table)."""
     rng = random.Random(seed)
     chosen = example_routes() if routes is None else tuple(routes)
-    return [RouteRow(route, route_cost(route, stickiness), simulate_route(route, stickiness, trials, rng))
-            for route in chosen]
+    return [
+        RouteRow(
+            route, route_cost(route, stickiness), simulate_route(route, stickiness, trials, rng)
+        )
+        for route in chosen
+    ]

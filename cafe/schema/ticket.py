@@ -69,12 +69,14 @@ MAX_TABLE = 30
 TICKET_FIELDS: tuple[str, ...] = ("table", "items", "allergies", "notes")
 
 # What a correct value looks like, per field. Used in failure fix targets and in the prompt.
-FIELD_HINTS: Mapping[str, str] = MappingProxyType({
-    "table": f"the table number, a whole number from 1 to {MAX_TABLE}",
-    "items": "a non-empty list of menu item names, spelled as the menu spells them",
-    "allergies": "a list of the allergies the customer declared (an empty list if none)",
-    "notes": "free text for the kitchen (an empty string if none)",
-})
+FIELD_HINTS: Mapping[str, str] = MappingProxyType(
+    {
+        "table": f"the table number, a whole number from 1 to {MAX_TABLE}",
+        "items": "a non-empty list of menu item names, spelled as the menu spells them",
+        "allergies": "a list of the allergies the customer declared (an empty list if none)",
+        "notes": "free text for the kitchen (an empty string if none)",
+    }
+)
 
 # The checks this module can fail a draft on. Declared once; `cafe.detect` adds its own.
 ContractCheck = Literal["not_json", "missing_field", "unknown_field", "bad_value"]
@@ -88,7 +90,9 @@ FORMATS: tuple[str, ...] = OUTPUT_FORMATS
 TICKET_SCHEMA_NAME = "kitchen_ticket"
 
 # Keywords OpenAI's strict mode has not always accepted; the parser enforces them instead.
-_NOT_STRICT_SAFE = frozenset({"minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength"})
+_NOT_STRICT_SAFE = frozenset(
+    {"minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength"}
+)
 
 # How much of an offending value a failure quotes. A span is a pointer, not a copy of the draft:
 # 60 characters name any real menu item or field, and a retry prompt stays short whatever the
@@ -146,7 +150,9 @@ class Failure:
     def __post_init__(self) -> None:
         for name in ("check", "span", "fix"):
             if not isinstance(getattr(self, name), str):
-                raise TypeError(f"Failure.{name} must be text, not {type(getattr(self, name)).__name__}.")
+                raise TypeError(
+                    f"Failure.{name} must be text, not {type(getattr(self, name)).__name__}."
+                )
         object.__setattr__(self, "span", clip(self.span, SPAN_CHARS))
         object.__setattr__(self, "fix", clip(self.fix, FIX_CHARS))
 
@@ -174,8 +180,11 @@ class Usage:
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
-    def __add__(self, other: "Usage") -> "Usage":
-        return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens)
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+        )
 
 
 @dataclass(frozen=True)
@@ -210,8 +219,10 @@ def response_format(kind: str) -> dict[str, Any] | None:
 def contract_text() -> str:
     """The contract in words, for the system prompt: the four fields and what each must hold."""
     fields = "\n".join(f"- {name}: {FIELD_HINTS[name]}" for name in TICKET_FIELDS)
-    return ("Answer with one JSON object, a kitchen ticket with exactly these four fields:\n"
-            f"{fields}\nNo other fields, and no text outside the JSON object.")
+    return (
+        "Answer with one JSON object, a kitchen ticket with exactly these four fields:\n"
+        f"{fields}\nNo other fields, and no text outside the JSON object."
+    )
 
 
 # A fence's language tag: ```json. Stripped from a block before it is read.
@@ -229,7 +240,7 @@ def _fenced_blocks(text: str) -> list[str]:
     """
     parts = text.split("```")
     blocks = parts[1:-1:2]  # the odd parts are inside a fence; an unclosed last one is not
-    return [block[_FENCE_TAG.match(block).end():] for block in blocks]
+    return [block[_FENCE_TAG.match(block).end() :] for block in blocks]
 
 
 def extract_json(text: str) -> dict[str, Any] | None:
@@ -262,17 +273,27 @@ def extract_json(text: str) -> dict[str, Any] | None:
 
 def _failure_from(error: dict[str, Any]) -> tuple[str, Failure]:
     if not error.get("loc"):  # about the ticket as a whole (e.g. a string the JSON reader refuses)
-        return "<ticket>", Failure("bad_value", "<ticket>", f"write one JSON object of plain text with exactly "
-                                   f"{', '.join(TICKET_FIELDS)} ({error.get('msg', 'unreadable')})")
+        return "<ticket>", Failure(
+            "bad_value",
+            "<ticket>",
+            f"write one JSON object of plain text with exactly "
+            f"{', '.join(TICKET_FIELDS)} ({error.get('msg', 'unreadable')})",
+        )
     field = str(error["loc"][0])
     return field, _failure_for(field, error.get("type", ""), error.get("input"))
 
 
 def _failure_for(field: str, kind: str, value: Any) -> Failure:
     if kind == "missing":
-        return Failure("missing_field", field, f"include {field}: {FIELD_HINTS.get(field, 'see the contract')}")
+        return Failure(
+            "missing_field", field, f"include {field}: {FIELD_HINTS.get(field, 'see the contract')}"
+        )
     if kind == "extra_forbidden":
-        return Failure("unknown_field", field, f"remove {field}; a ticket has exactly {', '.join(TICKET_FIELDS)}")
+        return Failure(
+            "unknown_field",
+            field,
+            f"remove {field}; a ticket has exactly {', '.join(TICKET_FIELDS)}",
+        )
     hint = FIELD_HINTS.get(field, "see the contract")
     return Failure("bad_value", f"{field} = {clip(repr(value))}", f"{field} must be {hint}")
 
@@ -283,8 +304,16 @@ def parse_draft(draft: str) -> Parsed:
         raise TypeError(f"parse_draft() takes the model's text, not {type(draft).__name__}.")
     data = extract_json(draft)
     if data is None:
-        return Parsed(None, (Failure("not_json", clip(draft) or "(empty draft)",
-                                     "answer with one JSON object holding the four ticket fields"),))
+        return Parsed(
+            None,
+            (
+                Failure(
+                    "not_json",
+                    clip(draft) or "(empty draft)",
+                    "answer with one JSON object holding the four ticket fields",
+                ),
+            ),
+        )
     try:
         # Through JSON again so strict mode judges JSON types (a list is fine for a tuple field).
         return Parsed(Ticket.model_validate_json(json.dumps(data), strict=True), ())
@@ -323,8 +352,15 @@ class StructuredDrafts:
     def __call__(self, messages: Sequence[dict[str, Any]]) -> Draft:
         sent = [{"role": "system", "content": self.system_prompt}, *copy.deepcopy(list(messages))]
         # (No temperature: some reasoning models refuse any value but their own.)
-        completion, self.format = chat_in_format(self.client, self.format, strict_ticket_schema(), TICKET_SCHEMA_NAME,
-                                                 rejections=self.rejections, model=self.model, messages=sent)
+        completion, self.format = chat_in_format(
+            self.client,
+            self.format,
+            strict_ticket_schema(),
+            TICKET_SCHEMA_NAME,
+            rejections=self.rejections,
+            model=self.model,
+            messages=sent,
+        )
         text = (completion.choices[0].message.content or "") if completion.choices else ""
         usage = completion.usage
         counted = Usage(usage.prompt_tokens, usage.completion_tokens) if usage is not None else None

@@ -35,7 +35,15 @@ from cafe.endpoint.client import chat
 from cafe.endpoint.errors import RequestRejected
 from cafe.endpoint.rehearsals import habit_orders, session_script
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.schema.ticket import MAX_TABLE, TICKET_FIELDS, Parsed, Ticket, contract_text, parse_draft, strict_ticket_schema
+from cafe.schema.ticket import (
+    MAX_TABLE,
+    TICKET_FIELDS,
+    Parsed,
+    Ticket,
+    contract_text,
+    parse_draft,
+    strict_ticket_schema,
+)
 
 __all__ = [
     "LESSON_FORMATS",
@@ -80,8 +88,12 @@ def unenforced_keywords() -> tuple[Unenforced, ...]:
     """Every keyword `Ticket`'s full JSON schema puts on a field that `strict_ticket_schema()` drops."""
     full = Ticket.model_json_schema()["properties"]
     strict = strict_ticket_schema()["properties"]
-    return tuple(Unenforced(field, keyword, value) for field in TICKET_FIELDS
-                 for keyword, value in full[field].items() if keyword not in strict[field])
+    return tuple(
+        Unenforced(field, keyword, value)
+        for field in TICKET_FIELDS
+        for keyword, value in full[field].items()
+        if keyword not in strict[field]
+    )
 
 
 def closed_table_schema() -> dict[str, Any]:
@@ -115,7 +127,10 @@ def waiter_client() -> ScriptedClient:
 
 def ticket_messages(order: PracticeOrder) -> list[dict[str, str]]:
     """The request for one order: the contract in the system message, the customer's words as the user's."""
-    return [{"role": "system", "content": contract_text()}, {"role": "user", "content": order.words}]
+    return [
+        {"role": "system", "content": contract_text()},
+        {"role": "user", "content": order.words},
+    ]
 
 
 # --- one order, one format --------------------------------------------------------------------
@@ -139,12 +154,19 @@ class Trial:
 
 def _schema_for(kind: str, schema: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if kind not in formats.OUTPUT_FORMATS:
-        raise ValueError(f"Unknown output format {kind!r}; use one of {', '.join(formats.OUTPUT_FORMATS)}.")
+        raise ValueError(
+            f"Unknown output format {kind!r}; use one of {', '.join(formats.OUTPUT_FORMATS)}."
+        )
     return dict(schema or strict_ticket_schema()) if kind in SCHEMA_FORMATS else None
 
 
-def ask_once(client: Any, model: str, order: PracticeOrder, kind: str,
-             schema: Mapping[str, Any] | None = None) -> Trial:
+def ask_once(
+    client: Any,
+    model: str,
+    order: PracticeOrder,
+    kind: str,
+    schema: Mapping[str, Any] | None = None,
+) -> Trial:
     """Ask for `order`'s ticket in format `kind` (with `schema`, default the strict ticket schema).
 
     A refusal of the request is raised as the endpoint's `RequestRejected`; `format_trial` tells
@@ -183,7 +205,9 @@ class FormatTally:
     @property
     def checks(self) -> Mapping[str, int]:
         """How many drafts failed each check (a draft failing two checks counts under both)."""
-        return Counter(check for trial in self.trials for check in {f.check for f in trial.parsed.failures})
+        return Counter(
+            check for trial in self.trials for check in {f.check for f in trial.parsed.failures}
+        )
 
     @property
     def caught(self) -> int:
@@ -191,9 +215,15 @@ class FormatTally:
         return sum(trial.admitted and trial.parsed.ticket is None for trial in self.trials)
 
 
-def format_trial(client: Any, model: str, orders: Sequence[PracticeOrder] | None = None,
-                 kinds: Iterable[str] = LESSON_FORMATS, *, schema: Mapping[str, Any] | None = None,
-                 on_trial: Callable[[Trial], None] | None = None) -> dict[str, FormatTally]:
+def format_trial(
+    client: Any,
+    model: str,
+    orders: Sequence[PracticeOrder] | None = None,
+    kinds: Iterable[str] = LESSON_FORMATS,
+    *,
+    schema: Mapping[str, Any] | None = None,
+    on_trial: Callable[[Trial], None] | None = None,
+) -> dict[str, FormatTally]:
     """Every order asked for in every format in `kinds`: one `FormatTally` per format, in order.
 
     When the endpoint refuses a format (a `RequestRejected` about `response_format`), that format's

@@ -16,50 +16,50 @@ Lesson: sessions/s13-stall-detection/lesson.md. Notebook: notebooks/s13-stall-de
 
 from __future__ import annotations
 
+from cafe.stall.checks import (
+    StallCheck,
+    StallReading,
+    Trip,
+)
+from cafe.stall.detector import (
+    MAX_STALL_WARNINGS,
+    STALL_KNOB_DEFAULTS,
+    STALL_PATTERNS,
+    DetectorState,
+    StallConfig,
+    StallDetector,
+    StallPattern,
+    StallRun,
+    StallWarning,
+    TurnSnapshot,
+    reset_action,
+    run_with_stall,
+    stall_config,
+)
 from cafe.stall.evidence import (
-    SNIPPET_MAX_CHARS,
     EPHEMERAL_PORT_FLOOR,
-    normalize_evidence,
+    SNIPPET_MAX_CHARS,
     failure_signature,
     failure_snippet,
+    normalize_evidence,
 )
 from cafe.stall.failure_state import (
-    DiagnosticClass,
-    TurnClass,
-    FailureState,
-    classify_turn,
-    fold_diagnostic,
-    clear_current_failure,
     CurrentFailure,
+    DiagnosticClass,
+    FailureState,
+    TurnClass,
+    classify_turn,
+    clear_current_failure,
+    fold_diagnostic,
 )
 from cafe.stall.repeats import (
-    RepeatPattern,
     REPEAT_PATTERNS,
     REPEATED_FAILURE_AFTER,
     RepeatCounters,
+    RepeatPattern,
     action_key,
     count_repeats,
     repeat_trip,
-)
-from cafe.stall.checks import (
-    Trip,
-    StallReading,
-    StallCheck,
-)
-from cafe.stall.detector import (
-    StallPattern,
-    STALL_PATTERNS,
-    STALL_KNOB_DEFAULTS,
-    MAX_STALL_WARNINGS,
-    StallConfig,
-    stall_config,
-    StallWarning,
-    TurnSnapshot,
-    DetectorState,
-    reset_action,
-    StallDetector,
-    StallRun,
-    run_with_stall,
 )
 
 __all__ = [

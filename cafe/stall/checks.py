@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from cafe.stall.failure_state import FailureState
 from cafe.loop.agent import TurnView
+from cafe.stall.failure_state import FailureState
 
 __all__ = ["Trip", "StallReading", "StallCheck"]
 
@@ -51,7 +51,7 @@ class StallReading:
     view: TurnView
     failure_state: FailureState
     advanced: bool
-    snippet: str       # the latest failure, as it would be quoted to the model
+    snippet: str  # the latest failure, as it would be quoted to the model
     session_id: str
 
 

@@ -37,19 +37,44 @@ from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
-from cafe.stall.evidence import failure_signature, failure_snippet  # noqa: F401 (failure_signature: see pacing)
-from cafe.stall.failure_state import (CurrentFailure, FailureState, TurnClass, classify_turn, clear_current_failure,
-                                fold_diagnostic)
-from cafe.loop.agent import (DEFAULT_MAX_TURNS, DEFAULT_MAX_VERIFY_ATTEMPTS, Nudge, Observer, RunResult, Stop,
-                       TurnView, Verify, run_loop)
-from cafe.stall.repeats import RepeatCounters, RepeatPattern, count_repeats, repeat_trip
-from cafe.stall.checks import StallCheck, StallReading, Trip
+from cafe.loop.agent import (
+    DEFAULT_MAX_TURNS,
+    DEFAULT_MAX_VERIFY_ATTEMPTS,
+    Nudge,
+    Observer,
+    RunResult,
+    Stop,
+    TurnView,
+    Verify,
+    run_loop,
+)
 from cafe.loop.tools import Tool
+from cafe.stall.checks import StallCheck, StallReading, Trip
+from cafe.stall.evidence import failure_signature, failure_snippet  # noqa: F401 (failure_signature: see pacing)
+from cafe.stall.failure_state import (
+    CurrentFailure,
+    FailureState,
+    TurnClass,
+    classify_turn,
+    clear_current_failure,
+    fold_diagnostic,
+)
+from cafe.stall.repeats import RepeatCounters, RepeatPattern, count_repeats, repeat_trip
 
 __all__ = [
-    "StallPattern", "STALL_PATTERNS", "STALL_KNOB_DEFAULTS", "MAX_STALL_WARNINGS", "StallConfig", "stall_config",
-    "StallWarning", "TurnSnapshot", "DetectorState", "reset_action",
-    "StallDetector", "StallRun", "run_with_stall",
+    "StallPattern",
+    "STALL_PATTERNS",
+    "STALL_KNOB_DEFAULTS",
+    "MAX_STALL_WARNINGS",
+    "StallConfig",
+    "stall_config",
+    "StallWarning",
+    "TurnSnapshot",
+    "DetectorState",
+    "reset_action",
+    "StallDetector",
+    "StallRun",
+    "run_with_stall",
 ]
 
 # --- constants ------------------------------------------------------------------------------
@@ -91,11 +116,15 @@ class StallConfig:
                 if not isinstance(value, bool):
                     raise TypeError(f"{spec.name} must be true or false, not {value!r}.")
             elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{spec.name} must be a whole number of at least 1, not {value!r}.")
+                raise ValueError(
+                    f"{spec.name} must be a whole number of at least 1, not {value!r}."
+                )
 
 
 # Every knob and its default, read from `StallConfig` itself so the two can never disagree.
-STALL_KNOB_DEFAULTS: Mapping[str, bool | int] = MappingProxyType({f.name: f.default for f in fields(StallConfig)})
+STALL_KNOB_DEFAULTS: Mapping[str, bool | int] = MappingProxyType(
+    {f.name: f.default for f in fields(StallConfig)}
+)
 
 
 def stall_config(stall_diagnostics: Mapping[str, Any] | None = None, **flat: Any) -> StallConfig:
@@ -108,13 +137,17 @@ def stall_config(stall_diagnostics: Mapping[str, Any] | None = None, **flat: Any
     given = dict(stall_diagnostics or {})
     nested = given.pop("repair_diagnostics", None) or {}
     if not isinstance(nested, Mapping):
-        raise TypeError(f"repair_diagnostics must be a mapping of knobs, not {type(nested).__name__}.")
+        raise TypeError(
+            f"repair_diagnostics must be a mapping of knobs, not {type(nested).__name__}."
+        )
     merged = {**nested, **given, **flat}  # later wins: nested < flat mapping < keyword arguments
     unknown = set(merged) - set(STALL_KNOB_DEFAULTS)
     if unknown:
-        raise ValueError(f"Unknown stall_diagnostics key(s) {sorted(unknown)}; the knobs are "
-                         f"{sorted(STALL_KNOB_DEFAULTS)}. Host facts plug in as checks: "
-                         "StallDetector(config, checks=...).")
+        raise ValueError(
+            f"Unknown stall_diagnostics key(s) {sorted(unknown)}; the knobs are "
+            f"{sorted(STALL_KNOB_DEFAULTS)}. Host facts plug in as checks: "
+            "StallDetector(config, checks=...)."
+        )
     return StallConfig(**merged)
 
 
@@ -136,7 +169,7 @@ class TurnSnapshot:
     """The failure state as it stood after `observe` on one turn: what a notebook tabulates."""
 
     turn: int
-    folded: TurnClass   # the class of the PREVIOUS turn's results, folded on this turn
+    folded: TurnClass  # the class of the PREVIOUS turn's results, folded on this turn
     failure_state: FailureState
     pattern: str | None
     # The blind counter after the same fold: how many turns in a row the same action was answered
@@ -151,7 +184,7 @@ class DetectorState:
     failure_state: FailureState = FailureState()
     snippet: str = ""
     warnings_sent: int = 0
-    failing_verify_turns: int = 0              # the hard cap's counter
+    failing_verify_turns: int = 0  # the hard cap's counter
     repeats: RepeatCounters = RepeatCounters()  # the blind counters, cleared by `reset_action`
 
 
@@ -162,18 +195,25 @@ def reset_action(state: DetectorState) -> DetectorState:
 
 
 def _stuck_message(state: FailureState, snippet: str) -> str:
-    return (f"[stall] The same failure has now come back {state.same_diagnostic_streak} times, and the "
-            f"edits in between did not change it. The failing evidence still reads: `{snippet}`. "
-            "Retrying harder will not help: re-read the failing check, question your assumption "
-            "about the cause, and try a different fix.")
+    return (
+        f"[stall] The same failure has now come back {state.same_diagnostic_streak} times, and the "
+        f"edits in between did not change it. The failing evidence still reads: `{snippet}`. "
+        "Retrying harder will not help: re-read the failing check, question your assumption "
+        "about the cause, and try a different fix."
+    )
 
 
 class StallDetector:
     """The current-failure model wired into the loop. One detector per run; `checks` are the
     plug-in checks, consulted in list order (the first trip wins)."""
 
-    def __init__(self, config: StallConfig | None = None, *, checks: Sequence[StallCheck] = (),
-                 session_id: str = "session"):
+    def __init__(
+        self,
+        config: StallConfig | None = None,
+        *,
+        checks: Sequence[StallCheck] = (),
+        session_id: str = "session",
+    ):
         self.config = config or StallConfig()
         self.checks = tuple(checks)
         self.session_id = session_id
@@ -189,16 +229,23 @@ class StallDetector:
         # "The streak advanced": a fresh sighting of the same failure pushed it up on this fold.
         # An edit turn holds it, a new failure resets it, a pass clears it: none of those advance.
         advanced = failure.same_diagnostic_streak > before.failure_state.same_diagnostic_streak
-        state = replace(before, failure_state=failure,
-                        snippet=failure_snippet(deciding.output) if kind == "fail" and deciding else before.snippet,
-                        repeats=count_repeats(before.repeats, view.prev_dispatch, failed=kind == "fail"))
+        state = replace(
+            before,
+            failure_state=failure,
+            snippet=failure_snippet(deciding.output)
+            if kind == "fail" and deciding
+            else before.snippet,
+            repeats=count_repeats(before.repeats, view.prev_dispatch, failed=kind == "fail"),
+        )
         if kind == "fail" and any(r.kind == "verify" and not r.ok for r in view.prev_dispatch):
             state = replace(state, failing_verify_turns=state.failing_verify_turns + 1)
         elif kind == "pass":
             state = replace(state, failing_verify_turns=0)
         self.state = state
         trip = self._trip(StallReading(view, failure, advanced, state.snippet, self.session_id))
-        self.timeline.append(TurnSnapshot(view.turn, kind, failure, trip and trip.pattern, state.repeats.longest))
+        self.timeline.append(
+            TurnSnapshot(view.turn, kind, failure, trip and trip.pattern, state.repeats.longest)
+        )
         return self._register(view.turn, trip)
 
     def _trip(self, reading: StallReading) -> Trip | None:
@@ -207,10 +254,17 @@ class StallDetector:
         plug-in checks' `on_fold`; `stuck_same_diagnostic`, on the turn the streak advances to
         the threshold."""
         cfg, state = self.config, self.state
-        if (cfg.repair_aware and cfg.no_net_progress_extend_guard
-                and state.failing_verify_turns >= cfg.no_net_progress_hard_cap_after):
-            return Trip("no_net_progress_hard_cap", f"{state.failing_verify_turns} failing verification turns "
-                        f"without a clean pass (hard cap {cfg.no_net_progress_hard_cap_after})", stop=True)
+        if (
+            cfg.repair_aware
+            and cfg.no_net_progress_extend_guard
+            and state.failing_verify_turns >= cfg.no_net_progress_hard_cap_after
+        ):
+            return Trip(
+                "no_net_progress_hard_cap",
+                f"{state.failing_verify_turns} failing verification turns "
+                f"without a clean pass (hard cap {cfg.no_net_progress_hard_cap_after})",
+                stop=True,
+            )
         blind = None if cfg.repair_aware else repeat_trip(state.repeats)
         if blind is not None:
             return Trip(*blind)
@@ -218,7 +272,11 @@ class StallDetector:
         if trip is not None:
             return trip
         failure = reading.failure_state
-        if cfg.repair_aware and reading.advanced and failure.same_diagnostic_streak == cfg.stuck_same_diagnostic_after:
+        if (
+            cfg.repair_aware
+            and reading.advanced
+            and failure.same_diagnostic_streak == cfg.stuck_same_diagnostic_after
+        ):
             return Trip("stuck_same_diagnostic", _stuck_message(failure, reading.snippet))
         return None
 
@@ -228,8 +286,10 @@ class StallDetector:
             if trip is None:
                 continue
             if not isinstance(trip, Trip) or trip.pattern not in check.patterns:
-                raise TypeError(f"Stall check {type(check).__name__}.{seam} returned {trip!r}; a check returns "
-                                f"None or a Trip whose pattern is one of its patterns {sorted(check.patterns)}.")
+                raise TypeError(
+                    f"Stall check {type(check).__name__}.{seam} returned {trip!r}; a check returns "
+                    f"None or a Trip whose pattern is one of its patterns {sorted(check.patterns)}."
+                )
             return trip
         return None
 
@@ -248,17 +308,25 @@ class StallDetector:
         cfg = self.config
         if not cfg.repair_aware or not view.can_verify:
             return None
-        last_edit = max((i for i, r in enumerate(view.dispatch) if r.kind == "mutate" and r.ok), default=None)
+        last_edit = max(
+            (i for i, r in enumerate(view.dispatch) if r.kind == "mutate" and r.ok), default=None
+        )
         if last_edit is None:  # an edit from an earlier turn may still be unchecked
-            unchecked = self.state.failure_state.reverify_owed and not any(r.kind == "verify" for r in view.dispatch)
+            unchecked = self.state.failure_state.reverify_owed and not any(
+                r.kind == "verify" for r in view.dispatch
+            )
         else:
             unchecked = not any(r.kind == "verify" for r in view.dispatch[last_edit:])
         if cfg.post_edit_reverify and last_edit is not None and unchecked:
             if self.state.failure_state.last_diagnostic_class == "fail" or any(
-                    not r.ok for r in view.dispatch[:last_edit]):
+                not r.ok for r in view.dispatch[:last_edit]
+            ):
                 return Verify("post-edit re-verify: an edit landed on a failing check")
-        if (cfg.reserved_terminal_verify and view.max_turns - view.turn < cfg.reserved_terminal_verify_iterations
-                and unchecked):
+        if (
+            cfg.reserved_terminal_verify
+            and view.max_turns - view.turn < cfg.reserved_terminal_verify_iterations
+            and unchecked
+        ):
             return Verify("reserved terminal verify: the turn budget is nearly spent")
         return None
 
@@ -275,21 +343,33 @@ class StallDetector:
         if not (cfg.repair_aware and cfg.no_net_progress_extend_guard):
             return True
         failure = self.state.failure_state
-        return not (failure.last_diagnostic_class == "fail"
-                    and failure.same_diagnostic_streak >= cfg.no_net_progress_extend_after)
+        return not (
+            failure.last_diagnostic_class == "fail"
+            and failure.same_diagnostic_streak >= cfg.no_net_progress_extend_after
+        )
 
     def handback(self, result: RunResult) -> StallRun:
         """Attach the hand-back to a finished run: `current_failure` unless the run succeeded."""
         last = result.turns[-1].dispatch if result.turns else ()
-        failure = fold_diagnostic(self.state.failure_state, last)  # the final turn was never folded (the lag)
+        failure = fold_diagnostic(
+            self.state.failure_state, last
+        )  # the final turn was never folded (the lag)
         kind, deciding = classify_turn(last)
-        snippet = failure_snippet(deciding.output) if kind == "fail" and deciding else self.state.snippet
+        snippet = (
+            failure_snippet(deciding.output) if kind == "fail" and deciding else self.state.snippet
+        )
         if result.stop_reason == "done":
             failure = clear_current_failure(failure)
         self.state = replace(self.state, failure_state=failure, snippet=snippet)
         current = None
-        if self.config.repair_aware and failure.last_diagnostic_class == "fail" and failure.last_diagnostic_signature:
-            current = CurrentFailure("fail", failure.last_diagnostic_signature, snippet, failure.same_diagnostic_streak)
+        if (
+            self.config.repair_aware
+            and failure.last_diagnostic_class == "fail"
+            and failure.last_diagnostic_signature
+        ):
+            current = CurrentFailure(
+                "fail", failure.last_diagnostic_signature, snippet, failure.same_diagnostic_streak
+            )
         return StallRun(result, current, tuple(self.warnings), tuple(self.timeline), failure)
 
 
@@ -336,11 +416,21 @@ def run_with_stall(
     `detector` (then those three are its own).
     """
     if detector is not None and (config is not None or checks):
-        raise ValueError("Pass either a detector or its config and checks, not both: "
-                         "StallDetector(config, checks=...) holds them.")
+        raise ValueError(
+            "Pass either a detector or its config and checks, not both: "
+            "StallDetector(config, checks=...) holds them."
+        )
     detector = detector or StallDetector(config, checks=checks, session_id=session_id)
-    result = run_loop(client, messages, tools, model=model, max_turns=max_turns,
-                      observers=[detector.observe, *observers],
-                      after_turn=[detector.reverify, detector.consult_checks, *after_turn],
-                      verify=verify, max_verify_attempts=max_verify_attempts, clock=clock)
+    result = run_loop(
+        client,
+        messages,
+        tools,
+        model=model,
+        max_turns=max_turns,
+        observers=[detector.observe, *observers],
+        after_turn=[detector.reverify, detector.consult_checks, *after_turn],
+        verify=verify,
+        max_verify_attempts=max_verify_attempts,
+        clock=clock,
+    )
     return detector.handback(result)

@@ -54,8 +54,13 @@ from collections.abc import Callable
 
 from cafe.loop.agent import ToolResult
 
-__all__ = ["SNIPPET_MAX_CHARS", "EPHEMERAL_PORT_FLOOR", "normalize_evidence", "failure_signature",
-           "failure_snippet"]
+__all__ = [
+    "SNIPPET_MAX_CHARS",
+    "EPHEMERAL_PORT_FLOOR",
+    "normalize_evidence",
+    "failure_signature",
+    "failure_snippet",
+]
 
 # --- constants ------------------------------------------------------------------------------
 
@@ -68,7 +73,7 @@ EPHEMERAL_PORT_FLOOR = 32768
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _SPACE = re.compile(r"\s+")
-_ERROR_LINE = re.compile(r"^E [^\r\n]*", re.MULTILINE)             # pytest's "E   assert ..." lines
+_ERROR_LINE = re.compile(r"^E [^\r\n]*", re.MULTILINE)  # pytest's "E   assert ..." lines
 _NONBLANK_LINE = re.compile(r"^[^\S\r\n]*\S[^\r\n]*", re.MULTILINE)
 # Set and dict displays whose elements are all plain literals (strings without commas, numbers).
 _DISPLAY = re.compile(r"\{([^{}\n]*)\}")
@@ -97,40 +102,78 @@ def _rules() -> tuple[Rule, ...]:
     touch. Built on first use, not at import: the platform's temporary root comes from the
     environment (TMPDIR, through `tempfile`), and nothing in `cafe` reads it on import."""
     roots = sorted({tempfile.gettempdir().rstrip("/\\"), "/tmp", "/var/tmp"}, key=len, reverse=True)
-    tmp = re.compile(r"(?<![\w./-])(?:/private)?(?:/var/folders/[^/\s]+/[^/\s]+/T|"
-                     + "|".join(re.escape(r) for r in roots)
-                     + r")(?![\w.-])(?:[/\\][^/\\\s:'\"]+(?=[/\\]))?")
+    tmp = re.compile(
+        r"(?<![\w./-])(?:/private)?(?:/var/folders/[^/\s]+/[^/\s]+/T|"
+        + "|".join(re.escape(r) for r in roots)
+        + r")(?![\w.-])(?:[/\\][^/\\\s:'\"]+(?=[/\\]))?"
+    )
     return (
         (("\x1b",), _ANSI, ""),
         (tuple(roots) + ("/var/folders/",), tmp, "<tmp>"),
         (("pytest-",), re.compile(r"pytest-(?<![\w-]pytest-)\d+\b"), "pytest-<n>"),
         # pytest's summary ("3 passed in 0.02s (0:01:05)", older "in 0.03 seconds"), unittest's
         # ("Ran 4 tests in 0.003s"): the only places an "in <time>" is the runner's own clock.
-        ((" in ",), re.compile(r"\b((?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|rerun"
-                               r"|no tests ran|Ran \d+ tests?) in )\d+(?:\.\d+)?(?:s| seconds)\b"
-                               r"(?: \(\d+:\d\d:\d\d\))?"), r"\1<t>s"),
-        (("took ",), re.compile(r"took(?<!\wtook) \d+(?:\.\d+)? ?(?:ns|us|µs|ms|s|sec|secs|seconds|min|minutes)\b"),
-         "took <t>"),
-        ((":",), re.compile(r"\d{4}(?<!\d{5})-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"),
-         "<time>"),
+        (
+            (" in ",),
+            re.compile(
+                r"\b((?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|rerun"
+                r"|no tests ran|Ran \d+ tests?) in )\d+(?:\.\d+)?(?:s| seconds)\b"
+                r"(?: \(\d+:\d\d:\d\d\))?"
+            ),
+            r"\1<t>s",
+        ),
+        (
+            ("took ",),
+            re.compile(
+                r"took(?<!\wtook) \d+(?:\.\d+)? ?(?:ns|us|µs|ms|s|sec|secs|seconds|min|minutes)\b"
+            ),
+            "took <t>",
+        ),
+        (
+            (":",),
+            re.compile(
+                r"\d{4}(?<!\d{5})-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+            ),
+            "<time>",
+        ),
         ((":",), re.compile(r"\d\d(?<!\d{3}):\d\d:\d\d(?:[.,]\d+)?\b"), "<time>"),
         # A location: a line number right after a file extension of up to five characters
         # ("check_bill.py:21", "bill.py:12:5"). The extension is checked looking back from the
         # colon, so a long run of path characters is never rescanned from each start. (Here and
         # below a look-back sits after the first characters, never before them: the regex engine
         # then jumps from one candidate to the next instead of trying every position.)
-        ((":",), re.compile(":(?:" + "|".join(rf"(?<=\.[A-Za-z]\w{{{n}}}:)" for n in range(5)) + r")\d+(?::\d+)?"),
-         ":<line>"),
+        (
+            (":",),
+            re.compile(
+                ":(?:"
+                + "|".join(rf"(?<=\.[A-Za-z]\w{{{n}}}:)" for n in range(5))
+                + r")\d+(?::\d+)?"
+            ),
+            ":<line>",
+        ),
         (('File "',), re.compile(r'(File "[^"\n]*", line )\d+'), r"\1<n>"),
-        (("pid", "PID", "Pid"), re.compile(r"[Pp][Ii][Dd](?<!\w[Pp][Ii][Dd])[ =:#]*\d+"), "pid <n>"),
+        (
+            ("pid", "PID", "Pid"),
+            re.compile(r"[Pp][Ii][Dd](?<!\w[Pp][Ii][Dd])[ =:#]*\d+"),
+            "pid <n>",
+        ),
         # A port from the floor up (32768-65535) right after a local address: the end of an IPv4
         # address (".1:", ".1', ") or localhost, or IPv6's closing bracket.
-        ((":", ", "), re.compile(r"(?:3276[89]|327[7-9]\d|32[89]\d\d|3[3-9]\d{3}|[45]\d{4}|6[0-4]\d{3}"
-                                 r"|65[0-4]\d\d|655[0-2]\d|6553[0-5])\b(?:"
-                                 + "|".join(rf"(?<={host}{sep}\d{{5}})" for host in (r"\.\d", r"\.\d\d", r"\.\d\d\d",
-                                                                                    "localhost", r"\]")
-                                            for sep in (":", "', ") if not (host == r"\]" and sep != ":"))
-                                 + ")"), "<port>"),
+        (
+            (":", ", "),
+            re.compile(
+                r"(?:3276[89]|327[7-9]\d|32[89]\d\d|3[3-9]\d{3}|[45]\d{4}|6[0-4]\d{3}"
+                r"|65[0-4]\d\d|655[0-2]\d|6553[0-5])\b(?:"
+                + "|".join(
+                    rf"(?<={host}{sep}\d{{5}})"
+                    for host in (r"\.\d", r"\.\d\d", r"\.\d\d\d", "localhost", r"\]")
+                    for sep in (":", "', ")
+                    if not (host == r"\]" and sep != ":")
+                )
+                + ")"
+            ),
+            "<port>",
+        ),
         (("at 0x",), re.compile(r"at 0x(?<!\wat 0x)[0-9a-fA-F]+\b"), "at 0x<addr>"),
         (("{",), _DISPLAY, _sort_display),
     )
@@ -159,14 +202,17 @@ def failure_signature(result: ToolResult) -> str:
 
 def _quoted(text: str, start: int, end: int) -> str:
     """One line of the snippet, copied no further than a snippet can use (a line may be huge)."""
-    return text[start:min(end, start + SNIPPET_MAX_CHARS + 1)].strip()
+    return text[start : min(end, start + SNIPPET_MAX_CHARS + 1)].strip()
 
 
 def failure_snippet(output: str) -> str:
     """The few lines of a failure worth quoting: pytest's `E` lines if any, else the last lines.
     Colour codes and temporary folders are taken out; everything else is quoted as it was."""
     text = _apply(_rules()[:3], output)  # the first three rules: colour codes, temporary folders
-    chosen = [_quoted(text, m.start() + 1, m.end()) for m in itertools.islice(_ERROR_LINE.finditer(text), 3)]
+    chosen = [
+        _quoted(text, m.start() + 1, m.end())
+        for m in itertools.islice(_ERROR_LINE.finditer(text), 3)
+    ]
     if not chosen:
         last = collections.deque(_NONBLANK_LINE.finditer(text), maxlen=3)
         chosen = [_quoted(text, m.start(), m.end()) for m in last]

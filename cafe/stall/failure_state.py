@@ -28,11 +28,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from cafe.stall.evidence import failure_signature
 from cafe.loop.agent import ToolResult
+from cafe.stall.evidence import failure_signature
 
-__all__ = ["DiagnosticClass", "TurnClass", "FailureState", "classify_turn", "fold_diagnostic",
-           "clear_current_failure", "CurrentFailure"]
+__all__ = [
+    "DiagnosticClass",
+    "TurnClass",
+    "FailureState",
+    "classify_turn",
+    "fold_diagnostic",
+    "clear_current_failure",
+    "CurrentFailure",
+]
 
 # --- constants ------------------------------------------------------------------------------
 
@@ -82,14 +89,26 @@ def fold_diagnostic(state: FailureState, dispatch: Sequence[ToolResult]) -> Fail
     if kind == "fail":
         assert deciding is not None
         signature = failure_signature(deciding)
-        same = state.last_diagnostic_class == "fail" and state.last_diagnostic_signature == signature
+        same = (
+            state.last_diagnostic_class == "fail" and state.last_diagnostic_signature == signature
+        )
         checked = any(r.kind == "verify" for r in dispatch)
-        return FailureState("fail", signature, epoch, state.same_diagnostic_streak + 1 if same else 1,
-                            edit_since_failure=False, reverify_owed=state.reverify_owed and not checked)
+        return FailureState(
+            "fail",
+            signature,
+            epoch,
+            state.same_diagnostic_streak + 1 if same else 1,
+            edit_since_failure=False,
+            reverify_owed=state.reverify_owed and not checked,
+        )
     if kind == "edit":
         live = state.last_diagnostic_class == "fail"
-        return replace(state, write_epoch=epoch, edit_since_failure=state.edit_since_failure or live,
-                       reverify_owed=state.reverify_owed or live)
+        return replace(
+            state,
+            write_epoch=epoch,
+            edit_since_failure=state.edit_since_failure or live,
+            reverify_owed=state.reverify_owed or live,
+        )
     if kind == "pass":
         return FailureState("pass", None, epoch, 0, edit_since_failure=False, reverify_owed=False)
     if kind == "quiet":
@@ -113,5 +132,9 @@ class CurrentFailure:
 
     def as_dict(self) -> dict[str, Any]:
         """The block as JSON: {"class", "signature", "snippet", "same_diagnostic_streak"}."""
-        return {"class": self.diagnostic_class, "signature": self.signature, "snippet": self.snippet,
-                "same_diagnostic_streak": self.same_diagnostic_streak}
+        return {
+            "class": self.diagnostic_class,
+            "signature": self.signature,
+            "snippet": self.snippet,
+            "same_diagnostic_streak": self.same_diagnostic_streak,
+        }

@@ -22,11 +22,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from cafe.stall.evidence import normalize_evidence
 from cafe.loop.agent import ToolResult
+from cafe.stall.evidence import normalize_evidence
 
-__all__ = ["RepeatPattern", "REPEAT_PATTERNS", "REPEATED_FAILURE_AFTER", "RepeatCounters", "action_key",
-           "count_repeats", "repeat_trip"]
+__all__ = [
+    "RepeatPattern",
+    "REPEAT_PATTERNS",
+    "REPEATED_FAILURE_AFTER",
+    "RepeatCounters",
+    "action_key",
+    "count_repeats",
+    "repeat_trip",
+]
 
 # --- constants ------------------------------------------------------------------------------
 
@@ -59,10 +66,14 @@ class RepeatCounters:
 def action_key(dispatch: Sequence[ToolResult]) -> str:
     """The calls the model made this turn (names and arguments), as one comparable string.
     Verifications the loop forced are not the model's action and are left out."""
-    return json.dumps([[r.name, dict(r.arguments)] for r in dispatch if not r.forced], sort_keys=True)
+    return json.dumps(
+        [[r.name, dict(r.arguments)] for r in dispatch if not r.forced], sort_keys=True
+    )
 
 
-def count_repeats(counters: RepeatCounters, dispatch: Sequence[ToolResult], *, failed: bool) -> RepeatCounters:
+def count_repeats(
+    counters: RepeatCounters, dispatch: Sequence[ToolResult], *, failed: bool
+) -> RepeatCounters:
     """Fold one turn's results into the counters. A new action starts them again; a turn
     without results changes nothing."""
     if not dispatch:
@@ -80,9 +91,15 @@ def count_repeats(counters: RepeatCounters, dispatch: Sequence[ToolResult], *, f
 def repeat_trip(counters: RepeatCounters) -> tuple[RepeatPattern, str] | None:
     """The blind pattern these counters trip, with the note for the model, or None."""
     if counters.same_error >= REPEATED_FAILURE_AFTER:
-        return ("repeated_error", f"[stall] The same call has failed the same way {counters.same_error} "
-                "times in a row. Try something different.")
+        return (
+            "repeated_error",
+            f"[stall] The same call has failed the same way {counters.same_error} "
+            "times in a row. Try something different.",
+        )
     if counters.same_observation >= REPEATED_FAILURE_AFTER:
-        return ("repeated_same_observation", "[stall] The same call has returned the same output "
-                f"{counters.same_observation} times in a row. Try something different.")
+        return (
+            "repeated_same_observation",
+            "[stall] The same call has returned the same output "
+            f"{counters.same_observation} times in a row. Try something different.",
+        )
     return None

@@ -34,8 +34,17 @@ from typing import Any, Literal, get_args
 from cafe.consent import OrderSpec
 
 __all__ = [
-    "SLIPS", "Slip", "HABIT_RATE", "RECUR_RATE", "IMPROVE_RATE", "EXTRA_ITEM", "FENCE_WORDS",
-    "PRACTICE_ORDERS", "Order", "read_brief", "FeedbackModel",
+    "SLIPS",
+    "Slip",
+    "HABIT_RATE",
+    "RECUR_RATE",
+    "IMPROVE_RATE",
+    "EXTRA_ITEM",
+    "FENCE_WORDS",
+    "PRACTICE_ORDERS",
+    "Order",
+    "read_brief",
+    "FeedbackModel",
 ]
 
 # The three slips the model makes, each caught by a different check: no "table" (missing_field),
@@ -60,14 +69,38 @@ FENCE_WORDS = "change nothing else"
 # every item is on today's menu and safe for the allergies declared, so every order can pass.
 PRACTICE_ORDERS: tuple[OrderSpec, ...] = (
     OrderSpec(3, ("americano", "croissant"), request="An americano and a croissant."),
-    OrderSpec(5, ("oat latte", "fruit salad"), ("milk",), request="Oat latte and a fruit salad. No dairy for me."),
+    OrderSpec(
+        5,
+        ("oat latte", "fruit salad"),
+        ("milk",),
+        request="Oat latte and a fruit salad. No dairy for me.",
+    ),
     OrderSpec(7, ("green tea",), request="Just a green tea."),
-    OrderSpec(8, ("flat white", "banana bread"), request="A flat white and the banana bread, please."),
-    OrderSpec(9, ("tofu scramble", "oat latte"), ("egg",), request="Tofu scramble and an oat latte. Egg allergy."),
+    OrderSpec(
+        8, ("flat white", "banana bread"), request="A flat white and the banana bread, please."
+    ),
+    OrderSpec(
+        9,
+        ("tofu scramble", "oat latte"),
+        ("egg",),
+        request="Tofu scramble and an oat latte. Egg allergy.",
+    ),
     OrderSpec(11, ("cappuccino",), request="One cappuccino."),
-    OrderSpec(12, ("green tea", "fruit salad"), ("nuts",), request="Green tea and the fruit salad. I have a nut allergy."),
-    OrderSpec(14, ("hot chocolate", "croissant"), request="Hot chocolate and a croissant for my son."),
-    OrderSpec(15, ("avocado toast", "americano"), ("milk",), request="Avocado toast and an americano, I'm lactose intolerant."),
+    OrderSpec(
+        12,
+        ("green tea", "fruit salad"),
+        ("nuts",),
+        request="Green tea and the fruit salad. I have a nut allergy.",
+    ),
+    OrderSpec(
+        14, ("hot chocolate", "croissant"), request="Hot chocolate and a croissant for my son."
+    ),
+    OrderSpec(
+        15,
+        ("avocado toast", "americano"),
+        ("milk",),
+        request="Avocado toast and an americano, I'm lactose intolerant.",
+    ),
     OrderSpec(18, ("latte", "granola bowl"), request="A latte and the granola bowl."),
 )
 
@@ -85,8 +118,11 @@ def read_brief(text: str) -> Order | None:
     table, items, allergies = _TABLE.search(text), _ITEMS.search(text), _ALLERGIES.search(text)
     if table is None or items is None:
         return None
-    declared = () if allergies is None or allergies.group(1).strip() == "none" else \
-        tuple(a.strip() for a in allergies.group(1).split(","))
+    declared = (
+        ()
+        if allergies is None or allergies.group(1).strip() == "none"
+        else tuple(a.strip() for a in allergies.group(1).split(","))
+    )
     return int(table.group(1)), tuple(i.strip() for i in items.group(1).split(",")), declared
 
 
@@ -115,9 +151,15 @@ def _applies(slip: str, order: Order) -> bool:
 
 def _ticket(order: Order, slips: set[str], improve: bool) -> str:
     table, items, allergies = order
-    drafted = list(items[:-1] if "drop_item" in slips else items) + ([EXTRA_ITEM] if improve else [])
-    ticket: dict[str, Any] = {"table": table, "items": drafted,
-                              "allergies": [] if "no_allergy" in slips else list(allergies), "notes": ""}
+    drafted = list(items[:-1] if "drop_item" in slips else items) + (
+        [EXTRA_ITEM] if improve else []
+    )
+    ticket: dict[str, Any] = {
+        "table": table,
+        "items": drafted,
+        "allergies": [] if "no_allergy" in slips else list(allergies),
+        "notes": "",
+    }
     if "no_table" in slips:
         del ticket["table"]
     return json.dumps(ticket)
@@ -146,7 +188,9 @@ class FeedbackModel:
         users = [_text(m) for m in request.get("messages", []) if m.get("role") == "user"]
         order = read_brief(users[0]) if users else None
         if order is None:
-            return "I could not find an order in your message. Which table, and what would they like?"
+            return (
+                "I could not find an order in your message. Which table, and what would they like?"
+            )
         feedback = "\n".join(users[1:])
         count = self.drafts.get(users[0], 0) + 1
         self.drafts[users[0]] = count
@@ -156,4 +200,3 @@ class FeedbackModel:
         restless = bool(feedback) and FENCE_WORDS not in feedback.casefold()
         improve = restless and rng.random() < IMPROVE_RATE
         return _ticket(order, slips, improve)
-

@@ -31,8 +31,16 @@ from cafe.endpoint.scripted import Reply
 from cafe.monitors.run import COMMAND_TIMEOUT_S
 from cafe.stories.scenarios import call, edited_bill
 
-__all__ = ["Story", "STORIES", "STORY_TIMEOUT_S", "SHELL_EDIT", "EXPLORER_READS", "TASK", "story_replies",
-           "story_timeout"]
+__all__ = [
+    "Story",
+    "STORIES",
+    "STORY_TIMEOUT_S",
+    "SHELL_EDIT",
+    "EXPLORER_READS",
+    "TASK",
+    "story_replies",
+    "story_timeout",
+]
 
 # The stories, declared once (the module docstring says what each does).
 Story = Literal["explorer", "fast_finisher", "thrasher", "streak_after_green", "streak_shell_edit"]
@@ -43,29 +51,47 @@ STORIES: frozenset[str] = frozenset(get_args(Story))
 STORY_TIMEOUT_S = 1.5
 
 # The shell-side edit: a debugging message added to the failing assert, by sed, in place.
-SHELL_EDIT = "sed -i 's/assert sum(shares) == 1000$/assert sum(shares) == 1000, shares/' check_bill.py"
+SHELL_EDIT = (
+    "sed -i 's/assert sum(shares) == 1000$/assert sum(shares) == 1000, shares/' check_bill.py"
+)
 
 # The explorer's twenty reads: files, then the shell's ways of looking around.
 EXPLORER_READS: tuple[dict[str, Any], ...] = (
-    call("read_file", path="bill.py"), call("read_file", path="check_bill.py"), call("read_file", path="pytest.ini"),
-    call("run_command", command="ls -la"), call("run_command", command="git log --oneline"),
-    call("run_command", command="grep -n split bill.py"), call("run_command", command="grep -n split check_bill.py"),
-    call("run_command", command="wc -l bill.py check_bill.py"), call("run_command", command="grep -n PRICES bill.py"),
-    call("run_command", command="grep -n def bill.py"), call("read_file", path="bill.py"),
-    call("run_command", command="git show --stat HEAD"), call("run_command", command="grep -n round bill.py"),
-    call("run_command", command="grep -n covers bill.py"), call("run_command", command="head -5 bill.py"),
-    call("run_command", command="tail -5 bill.py"), call("run_command", command="grep -n assert check_bill.py"),
-    call("run_command", command="git status --short"), call("read_file", path="check_bill.py"),
+    call("read_file", path="bill.py"),
+    call("read_file", path="check_bill.py"),
+    call("read_file", path="pytest.ini"),
+    call("run_command", command="ls -la"),
+    call("run_command", command="git log --oneline"),
+    call("run_command", command="grep -n split bill.py"),
+    call("run_command", command="grep -n split check_bill.py"),
+    call("run_command", command="wc -l bill.py check_bill.py"),
+    call("run_command", command="grep -n PRICES bill.py"),
+    call("run_command", command="grep -n def bill.py"),
+    call("read_file", path="bill.py"),
+    call("run_command", command="git show --stat HEAD"),
+    call("run_command", command="grep -n round bill.py"),
+    call("run_command", command="grep -n covers bill.py"),
+    call("run_command", command="head -5 bill.py"),
+    call("run_command", command="tail -5 bill.py"),
+    call("run_command", command="grep -n assert check_bill.py"),
+    call("run_command", command="git status --short"),
+    call("read_file", path="check_bill.py"),
     call("run_command", command="python -c 'import bill; print(bill.split(1000, 3))'"),
 )
 
 # The task every story is given (and a live model too).
 TASK = [
-    {"role": "system", "content": "You maintain the café's till, a small Python project in a git repository. "
-                                  "Use the tools to read files, edit them, run commands and the tests, and "
-                                  "keep a todo board."},
-    {"role": "user", "content": "One of the till's tests fails. Find the bug in bill.py, fix it, check your "
-                                "fix, and say when you are done."},
+    {
+        "role": "system",
+        "content": "You maintain the café's till, a small Python project in a git repository. "
+        "Use the tools to read files, edit them, run commands and the tests, and "
+        "keep a todo board.",
+    },
+    {
+        "role": "user",
+        "content": "One of the till's tests fails. Find the bug in bill.py, fix it, check your "
+        "fix, and say when you are done.",
+    },
 ]
 
 _DONE = "The split now adds up; the till's tests pass."
@@ -78,14 +104,21 @@ def _turn(*calls: dict[str, Any]) -> dict[str, Any]:
 def _streak(first_look: dict[str, Any]) -> list[Reply]:
     return [
         _turn(call("write_file", path="bill.py", content=edited_bill("divmod"))),
-        _turn(call("run_tests")),                                          # green: the known-good point
+        _turn(call("run_tests")),  # green: the known-good point
         _turn(call("write_file", path="bill.py", content=edited_bill("plus_1"))),  # a bad "tidy-up"
         _turn(first_look),
-        _turn(call("run_tests")),                                          # red: +1
-        _turn(call("run_command", command="python -c 'import bill; print(bill.split(1000, 0))'")),  # +1
-        _turn(call("read_file", path="receipt.py")),                      # no such file: +1
-        _turn(call("run_command", command="sleep 10")),                   # a timeout: +2
-        _turn(call("run_command", command="python -c 'import bill; assert sum(bill.split(1000, 3)) == 1000'")),  # +1
+        _turn(call("run_tests")),  # red: +1
+        _turn(
+            call("run_command", command="python -c 'import bill; print(bill.split(1000, 0))'")
+        ),  # +1
+        _turn(call("read_file", path="receipt.py")),  # no such file: +1
+        _turn(call("run_command", command="sleep 10")),  # a timeout: +2
+        _turn(
+            call(
+                "run_command",
+                command="python -c 'import bill; assert sum(bill.split(1000, 3)) == 1000'",
+            )
+        ),  # +1
         _turn(call("run_tests")),
     ] + [_DONE] * 4  # "done", as often as the verify-before-done gate may answer it
 
@@ -100,20 +133,36 @@ def story_timeout(name: Story) -> float:
 def story_replies(name: Story) -> list[Reply]:
     """The scripted model's replies for one story (see the module docstring)."""
     if name == "explorer":
-        return ([_turn(call("todo", action="add", item="fix the bill split"))]
-                + [_turn(read) for read in EXPLORER_READS]
-                + [_turn(call("write_file", path="bill.py", content=edited_bill("divmod"))), _turn(call("run_tests")),
-                   _turn(call("todo", action="done", item="fix the bill split")), _DONE])
+        return (
+            [_turn(call("todo", action="add", item="fix the bill split"))]
+            + [_turn(read) for read in EXPLORER_READS]
+            + [
+                _turn(call("write_file", path="bill.py", content=edited_bill("divmod"))),
+                _turn(call("run_tests")),
+                _turn(call("todo", action="done", item="fix the bill split")),
+                _DONE,
+            ]
+        )
     if name == "fast_finisher":
-        return [_turn(call("run_tests")), _turn(call("write_file", path="bill.py", content=edited_bill("divmod"))),
-                _turn(call("run_command", command="pytest -k split")), _DONE, _turn(call("run_tests")), _DONE]
+        return [
+            _turn(call("run_tests")),
+            _turn(call("write_file", path="bill.py", content=edited_bill("divmod"))),
+            _turn(call("run_command", command="pytest -k split")),
+            _DONE,
+            _turn(call("run_tests")),
+            _DONE,
+        ]
     if name == "thrasher":
-        plan = [_turn(call("todo", action="add", item=item)) for item in
-                ("fix the bill split", "add a test for odd amounts", "tell the manager")]
+        plan = [
+            _turn(call("todo", action="add", item=item))
+            for item in ("fix the bill split", "add a test for odd amounts", "tell the manager")
+        ]
         edits = []
         for fix in ("round", "int", "comment", "round", "int", "comment"):
-            edits += [_turn(call("read_file", path="bill.py")),
-                      _turn(call("write_file", path="bill.py", content=edited_bill(fix)))]
+            edits += [
+                _turn(call("read_file", path="bill.py")),
+                _turn(call("write_file", path="bill.py", content=edited_bill(fix))),
+            ]
         return plan + edits + [_DONE]
     if name == "streak_after_green":
         return _streak(call("read_file", path="check_bill.py"))

@@ -23,8 +23,10 @@ __all__ = ["make_obedient_waiter"]
 
 # An instruction to the waiter: "put ... on this ticket", "add ... to the order". Spaces between
 # its words are required, which is exactly what datamarking takes away.
-_INSTRUCTION = re.compile(r"\b(?:add|put)\s+[^.;!?\n]*?\s+(?:on|to)\s+(?:the|this|my|every)\s+(?:ticket|order)\b",
-                          re.IGNORECASE)
+_INSTRUCTION = re.compile(
+    r"\b(?:add|put)\s+[^.;!?\n]*?\s+(?:on|to)\s+(?:the|this|my|every)\s+(?:ticket|order)\b",
+    re.IGNORECASE,
+)
 _FENCED = re.compile(re.escape(OPEN_TAG) + r".*?" + re.escape(CLOSE_TAG), re.DOTALL)
 
 
@@ -42,13 +44,23 @@ def make_obedient_waiter(names: Iterable[str]) -> Responder:
         if any(m.get("role") == "tool" for m in messages):
             return "The ticket is written."
         text = next(m["content"] for m in reversed(messages) if m.get("role") == "user")
-        visible = _FENCED.sub(" ", text)  # fenced text is data; datamarked text has no spaces to match
-        obeyed = [line for found in _INSTRUCTION.finditer(visible) for line in read_order(found.group(0), known)]
+        visible = _FENCED.sub(
+            " ", text
+        )  # fenced text is data; datamarked text has no spaces to match
+        obeyed = [
+            line
+            for found in _INSTRUCTION.finditer(visible)
+            for line in read_order(found.group(0), known)
+        ]
         ordered = read_order(_INSTRUCTION.sub(" ", unmark(text)), known)
         lines = merge_lines((*ordered, *obeyed))
         if not lines:
             return "Sorry, I could not find anything from today's menu in that."
-        return {"content": None, "tool_calls": [
-            {"name": "add_to_ticket", "arguments": {"item": n, "quantity": q}} for n, q in lines]}
+        return {
+            "content": None,
+            "tool_calls": [
+                {"name": "add_to_ticket", "arguments": {"item": n, "quantity": q}} for n, q in lines
+            ],
+        }
 
     return waiter

@@ -24,17 +24,21 @@ __all__ = ["BILL_FIXES", "Scenario", "SCENARIOS", "call", "edited_bill", "scenar
 # [333, 333, 333] for 1000 split three ways). Each is a real edit; what pytest says after it is
 # what the scenarios below rely on.
 _BUG = "    share = amount // people\n    return [share] * people\n"
-BILL_FIXES: Mapping[str, str] = MappingProxyType({
-    # no change in behaviour: pytest still says `assert 999 == 1000`
-    "round": "    share = round(amount / people)\n    return [share] * people\n",
-    "int": "    share = int(amount / people)\n    return [share] * people\n",
-    "comment": "    # each share is the bill divided by the number of people\n" + _BUG,
-    # a different failure: `assert 1002 == 1000`
-    "ceil": "    share = -(-amount // people)\n    return [share] * people\n",
-    # the real fix: hand the leftover pence out one at a time
-    "divmod": ("    share, leftover = divmod(amount, people)\n"
-               "    return [share + 1 if i < leftover else share for i in range(people)]\n"),
-})
+BILL_FIXES: Mapping[str, str] = MappingProxyType(
+    {
+        # no change in behaviour: pytest still says `assert 999 == 1000`
+        "round": "    share = round(amount / people)\n    return [share] * people\n",
+        "int": "    share = int(amount / people)\n    return [share] * people\n",
+        "comment": "    # each share is the bill divided by the number of people\n" + _BUG,
+        # a different failure: `assert 1002 == 1000`
+        "ceil": "    share = -(-amount // people)\n    return [share] * people\n",
+        # the real fix: hand the leftover pence out one at a time
+        "divmod": (
+            "    share, leftover = divmod(amount, people)\n"
+            "    return [share + 1 if i < leftover else share for i in range(people)]\n"
+        ),
+    }
+)
 
 
 def edited_bill(fix: str) -> str:
@@ -79,8 +83,9 @@ def _edit_and_test(fix: str) -> dict[str, Any]:
 #   edit_then_done    test, the right fix, then claims to be done without re-testing
 #   retest_only       runs the failing tests again and again without touching anything
 #   varied_failures   every edit produces a different wrong total: never the same failure twice
-Scenario = Literal["thrash", "same_turn_thrash", "productive", "edit_then_done", "retest_only",
-                   "varied_failures"]
+Scenario = Literal[
+    "thrash", "same_turn_thrash", "productive", "edit_then_done", "retest_only", "varied_failures"
+]
 SCENARIOS: frozenset[str] = frozenset(get_args(Scenario))
 
 _DONE = "The split now adds up; the till's tests should pass."
@@ -98,10 +103,22 @@ def scenario_replies(name: Scenario, *, rounds: int = 6) -> list[Reply]:
     if name == "same_turn_thrash":
         return [_test()] + [_edit_and_test(wrong[i % len(wrong)]) for i in range(rounds)] + [_DONE]
     if name == "productive":
-        return [_test(), _turn(call("read_file", path="bill.py")), _edit("ceil"), _test(),
-                _edit("divmod"), _test(), _DONE]
+        return [
+            _test(),
+            _turn(call("read_file", path="bill.py")),
+            _edit("ceil"),
+            _test(),
+            _edit("divmod"),
+            _test(),
+            _DONE,
+        ]
     if name == "edit_then_done":
-        return [_test(), _edit("divmod"), _turn(call("todo", action="add", item="tell the manager")), _DONE]
+        return [
+            _test(),
+            _edit("divmod"),
+            _turn(call("todo", action="add", item="tell the manager")),
+            _DONE,
+        ]
     if name == "retest_only":
         return [_test() for _ in range(rounds)] + [_DONE]
     if name == "varied_failures":

@@ -24,7 +24,8 @@ __all__ = ["NUMBER_WORDS", "read_order", "make_waiter"]
 
 # The quantity words the scripted waiter understands, and nothing more (on purpose).
 NUMBER_WORDS: Mapping[str, int] = MappingProxyType(
-    {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5})
+    {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+)
 
 
 def read_order(text: str, names: Iterable[str]) -> tuple[Line, ...]:
@@ -43,7 +44,9 @@ def read_order(text: str, names: Iterable[str]) -> tuple[Line, ...]:
     return merge_lines((name, quantity) for _, name, quantity in sorted(found))
 
 
-def make_waiter(names: Iterable[str], *, slip: float = 0.0, rng: random.Random | None = None) -> Responder:
+def make_waiter(
+    names: Iterable[str], *, slip: float = 0.0, rng: random.Random | None = None
+) -> Responder:
     """A scripted model for the order pad: it adds every item `read_order` finds, then says done.
 
     With `slip` > 0 it forgets the last item of an order that often, drawing from `rng` (pass a
@@ -52,7 +55,9 @@ def make_waiter(names: Iterable[str], *, slip: float = 0.0, rng: random.Random |
     if not 0 <= slip <= 1:
         raise ValueError(f"slip is {slip!r}; give a probability from 0 to 1.")
     if slip and rng is None:
-        raise ValueError("A waiter that slips needs rng=random.Random(seed), so runs can be repeated.")
+        raise ValueError(
+            "A waiter that slips needs rng=random.Random(seed), so runs can be repeated."
+        )
     known = tuple(names)
 
     def waiter(request: dict) -> Any:
@@ -65,7 +70,11 @@ def make_waiter(names: Iterable[str], *, slip: float = 0.0, rng: random.Random |
             lines.pop()
         if not lines:
             return "Sorry, I could not find anything from today's menu in that."
-        return {"content": None, "tool_calls": [
-            {"name": "add_to_ticket", "arguments": {"item": n, "quantity": q}} for n, q in lines]}
+        return {
+            "content": None,
+            "tool_calls": [
+                {"name": "add_to_ticket", "arguments": {"item": n, "quantity": q}} for n, q in lines
+            ],
+        }
 
     return waiter

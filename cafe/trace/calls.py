@@ -22,17 +22,47 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cafe.trace.spans import (ERROR_TYPE, FINISH_REASONS, INPUT_MESSAGES, INPUT_TOKENS, OPERATION, OUTPUT_MESSAGES,
-                        OUTPUT_TOKENS, PROVIDER, REQUEST_MODEL, RESPONSE_ID, RESPONSE_MODEL, Scrubber)
+from cafe.trace.spans import (
+    ERROR_TYPE,
+    FINISH_REASONS,
+    INPUT_MESSAGES,
+    INPUT_TOKENS,
+    OPERATION,
+    OUTPUT_MESSAGES,
+    OUTPUT_TOKENS,
+    PROVIDER,
+    REQUEST_MODEL,
+    RESPONSE_ID,
+    RESPONSE_MODEL,
+    Scrubber,
+)
 
-__all__ = ["REQUEST_KEYS", "ERROR_CHARS", "STATUS_CODE", "ERROR_MESSAGE", "ERROR_PARAM", "input_messages",
-           "output_messages", "request_attributes", "reply_of", "call_attributes", "chat_attributes", "error_attributes", "generator_attributes",
-           "provider_of"]
+__all__ = [
+    "REQUEST_KEYS",
+    "ERROR_CHARS",
+    "STATUS_CODE",
+    "ERROR_MESSAGE",
+    "ERROR_PARAM",
+    "input_messages",
+    "output_messages",
+    "request_attributes",
+    "reply_of",
+    "call_attributes",
+    "chat_attributes",
+    "error_attributes",
+    "generator_attributes",
+    "provider_of",
+]
 
 # The request attributes a replay compares, in the order it reports a difference: the model
 # asked for, how the answer must be shaped, which tools were offered, then the messages.
-REQUEST_KEYS = (REQUEST_MODEL, "gen_ai.output.type", "cafe.request.format", "cafe.request.tools",
-                INPUT_MESSAGES)
+REQUEST_KEYS = (
+    REQUEST_MODEL,
+    "gen_ai.output.type",
+    "cafe.request.format",
+    "cafe.request.tools",
+    INPUT_MESSAGES,
+)
 # A call that failed keeps what a replay needs to fail the same way: the HTTP status (OpenTelemetry's
 # general attribute name), the request field the endpoint blamed, and the first sentences of what
 # it said (as much as an error message of the client quotes).
@@ -63,8 +93,12 @@ def _tool_call_part(call: Any, clean: Scrubber) -> dict[str, Any]:
 def _message(message: Mapping[str, Any], clean: Scrubber) -> dict[str, Any]:
     role, text = message.get("role"), clean(_text(message.get("content")))
     if role == "tool":
-        return {"role": role, "parts": [{"type": "tool_call_response", "id": message.get("tool_call_id"),
-                                         "response": text}]}
+        return {
+            "role": role,
+            "parts": [
+                {"type": "tool_call_response", "id": message.get("tool_call_id"), "response": text}
+            ],
+        }
     parts = [{"type": "text", "content": text}] if text is not None else []
     parts += [_tool_call_part(c, clean) for c in message.get("tool_calls") or []]
     return {"role": role, "parts": parts}
@@ -80,8 +114,12 @@ def input_messages(messages: Sequence[Mapping[str, Any]], clean: Scrubber) -> li
     converted = []
     for message in messages:
         calls, content = message.get("tool_calls"), message.get("content")
-        key = (message.get("role"), content if isinstance(content, str) else repr(content),
-               message.get("tool_call_id"), repr(calls) if calls else "")
+        key = (
+            message.get("role"),
+            content if isinstance(content, str) else repr(content),
+            message.get("tool_call_id"),
+            repr(calls) if calls else "",
+        )
         found = clean.memo.get(key)
         if found is None:
             found = clean.memo[key] = _message(message, clean)
@@ -89,7 +127,9 @@ def input_messages(messages: Sequence[Mapping[str, Any]], clean: Scrubber) -> li
     return converted
 
 
-def _output_message(finish_reason: Any, content: Any, tool_calls: Any, clean: Scrubber) -> dict[str, Any]:
+def _output_message(
+    finish_reason: Any, content: Any, tool_calls: Any, clean: Scrubber
+) -> dict[str, Any]:
     parts = [{"type": "text", "content": clean(content)}] if content is not None else []
     parts += [_tool_call_part(c, clean) for c in tool_calls or []]
     return {"role": "assistant", "parts": parts, "finish_reason": finish_reason}
@@ -97,8 +137,10 @@ def _output_message(finish_reason: Any, content: Any, tool_calls: Any, clean: Sc
 
 def output_messages(completion: Any, clean: Scrubber) -> list[dict[str, Any]]:
     """The completion's choices as role + parts + finish_reason."""
-    return [_output_message(c.finish_reason, c.message.content, c.message.tool_calls, clean)
-            for c in completion.choices]
+    return [
+        _output_message(c.finish_reason, c.message.content, c.message.tool_calls, clean)
+        for c in completion.choices
+    ]
 
 
 def reply_of(completion: Any) -> tuple[Any, ...] | None:
@@ -108,9 +150,14 @@ def reply_of(completion: Any) -> tuple[Any, ...] | None:
     if completion is None or not hasattr(completion, "choices"):
         return None
     usage = getattr(completion, "usage", None)
-    return (completion.model, completion.id,
-            None if usage is None else (usage.prompt_tokens, usage.completion_tokens),
-            tuple([(c.finish_reason, c.message.content, c.message.tool_calls) for c in completion.choices]))
+    return (
+        completion.model,
+        completion.id,
+        None if usage is None else (usage.prompt_tokens, usage.completion_tokens),
+        tuple(
+            [(c.finish_reason, c.message.content, c.message.tool_calls) for c in completion.choices]
+        ),
+    )
 
 
 def request_attributes(kwargs: Mapping[str, Any], clean: Scrubber) -> dict[str, Any]:
@@ -118,35 +165,48 @@ def request_attributes(kwargs: Mapping[str, Any], clean: Scrubber) -> dict[str, 
     shape = kwargs.get("response_format") or {}
     tools = [t.get("function", {}).get("name") for t in kwargs.get("tools") or []]
     attributes: dict[str, Any] = {
-        OPERATION: "chat", REQUEST_MODEL: clean(kwargs.get("model")),
+        OPERATION: "chat",
+        REQUEST_MODEL: clean(kwargs.get("model")),
         "gen_ai.output.type": "json" if shape else "text",
         "cafe.request.format": shape.get("type") if isinstance(shape, dict) else None,
-        "cafe.request.tools": clean(tools) if tools else [], INPUT_MESSAGES: input_messages(kwargs.get("messages") or [], clean),
+        "cafe.request.tools": clean(tools) if tools else [],
+        INPUT_MESSAGES: input_messages(kwargs.get("messages") or [], clean),
     }
     if "temperature" in kwargs or "seed" in kwargs:  # the course's own calls send neither
-        for name, key in (("temperature", "gen_ai.request.temperature"), ("seed", "gen_ai.request.seed")):
+        for name, key in (
+            ("temperature", "gen_ai.request.temperature"),
+            ("seed", "gen_ai.request.seed"),
+        ):
             if isinstance(kwargs.get(name), (int, float)):
                 attributes[key] = kwargs[name]
     return attributes
 
 
-def call_attributes(kwargs: Mapping[str, Any], reply: tuple[Any, ...] | None, provider: str,
-                    clean: Scrubber) -> dict[str, Any]:
+def call_attributes(
+    kwargs: Mapping[str, Any], reply: tuple[Any, ...] | None, provider: str, clean: Scrubber
+) -> dict[str, Any]:
     """The request, and, for a call that answered, its `reply_of`: model, id, reasons, usage."""
     attributes = request_attributes(kwargs, clean)
     attributes[PROVIDER] = provider
     if reply is None:
         return attributes
     model, response_id, usage, choices = reply
-    attributes.update({RESPONSE_MODEL: clean(model), RESPONSE_ID: clean(response_id),
-                       FINISH_REASONS: [choice[0] for choice in choices],
-                       OUTPUT_MESSAGES: [_output_message(*choice, clean) for choice in choices]})
+    attributes.update(
+        {
+            RESPONSE_MODEL: clean(model),
+            RESPONSE_ID: clean(response_id),
+            FINISH_REASONS: [choice[0] for choice in choices],
+            OUTPUT_MESSAGES: [_output_message(*choice, clean) for choice in choices],
+        }
+    )
     if usage is not None:
         attributes[INPUT_TOKENS], attributes[OUTPUT_TOKENS] = usage
     return attributes
 
 
-def chat_attributes(kwargs: Mapping[str, Any], completion: Any, provider: str, clean: Scrubber) -> dict[str, Any]:
+def chat_attributes(
+    kwargs: Mapping[str, Any], completion: Any, provider: str, clean: Scrubber
+) -> dict[str, Any]:
     """The request, and, when the call returned one, the completion: model, id, reasons, usage."""
     return call_attributes(kwargs, reply_of(completion), provider, clean)
 
@@ -156,8 +216,10 @@ def error_attributes(exc: BaseException, clean: Scrubber) -> dict[str, Any]:
     OpenTelemetry HTTP conventions write it, so a replay that refuses alike records alike."""
     status = getattr(exc, "status_code", None) or getattr(exc, "status", None)
     status = status if isinstance(status, int) and not isinstance(status, bool) else None
-    attributes: dict[str, Any] = {ERROR_TYPE: str(status) if status else type(exc).__name__,
-                                  ERROR_MESSAGE: clean(str(exc)[:ERROR_CHARS])}
+    attributes: dict[str, Any] = {
+        ERROR_TYPE: str(status) if status else type(exc).__name__,
+        ERROR_MESSAGE: clean(str(exc)[:ERROR_CHARS]),
+    }
     if status:
         attributes[STATUS_CODE] = status
     param = getattr(exc, "param", None)
@@ -166,24 +228,45 @@ def error_attributes(exc: BaseException, clean: Scrubber) -> dict[str, Any]:
     return attributes
 
 
-def generator_attributes(generate: Any, messages: Sequence[Mapping[str, Any]], answer: Any,
-                         clean: Scrubber) -> dict[str, Any]:
+def generator_attributes(
+    generate: Any, messages: Sequence[Mapping[str, Any]], answer: Any, clean: Scrubber
+) -> dict[str, Any]:
     """A model call made from a generator with no recorded client: what it was sent and wrote."""
-    text = answer if isinstance(answer, str) else answer.text if hasattr(answer, "text") else str(answer)
+    text = (
+        answer
+        if isinstance(answer, str)
+        else answer.text
+        if hasattr(answer, "text")
+        else str(answer)
+    )
     attributes: dict[str, Any] = {
-        OPERATION: "chat", REQUEST_MODEL: clean(str(getattr(generate, "model", "scripted"))),
-        PROVIDER: "cafe.generator", INPUT_MESSAGES: input_messages(messages, clean),
-        OUTPUT_MESSAGES: [{"role": "assistant", "parts": [{"type": "text", "content": clean(text)}],
-                           "finish_reason": "stop"}],
+        OPERATION: "chat",
+        REQUEST_MODEL: clean(str(getattr(generate, "model", "scripted"))),
+        PROVIDER: "cafe.generator",
+        INPUT_MESSAGES: input_messages(messages, clean),
+        OUTPUT_MESSAGES: [
+            {
+                "role": "assistant",
+                "parts": [{"type": "text", "content": clean(text)}],
+                "finish_reason": "stop",
+            }
+        ],
         FINISH_REASONS: ["stop"],
     }
     usage = getattr(answer, "usage", None)
     if usage is not None:
-        attributes[INPUT_TOKENS], attributes[OUTPUT_TOKENS] = usage.prompt_tokens, usage.completion_tokens
+        attributes[INPUT_TOKENS], attributes[OUTPUT_TOKENS] = (
+            usage.prompt_tokens,
+            usage.completion_tokens,
+        )
     return attributes
 
 
 def provider_of(client: Any) -> str:
     """`cafe.scripted` for an offline client, `cafe.trace.replay` for a replay, else `openai` (the API spoken)."""
-    return str(getattr(client, "provider", None) or ("cafe.scripted" if getattr(client, "base_url", "")
-                                                       == "scripted://offline" else "openai"))
+    return str(
+        getattr(client, "provider", None)
+        or (
+            "cafe.scripted" if getattr(client, "base_url", "") == "scripted://offline" else "openai"
+        )
+    )

@@ -24,11 +24,24 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cafe.loop.agent import run_loop
-from cafe.trace.spans import (AGENT_NAME, ERROR_TYPE, EVALUATION_LABEL, EVALUATION_NAME, OPERATION, STOP_DETAIL, STOP_REASON,
-                        TOOL_ARGUMENTS, TOOL_CALL_ID, TOOL_NAME, TOOL_RESULT, TURN_NUMBER, Trace)
 from cafe.loop.tools import Tool
-from cafe.trace.record import OpenSpan, Recorder
 from cafe.loop.turns import RunResult, ToolResult, TurnView
+from cafe.trace.record import OpenSpan, Recorder
+from cafe.trace.spans import (
+    AGENT_NAME,
+    ERROR_TYPE,
+    EVALUATION_LABEL,
+    EVALUATION_NAME,
+    OPERATION,
+    STOP_DETAIL,
+    STOP_REASON,
+    TOOL_ARGUMENTS,
+    TOOL_CALL_ID,
+    TOOL_NAME,
+    TOOL_RESULT,
+    TURN_NUMBER,
+    Trace,
+)
 
 __all__ = ["record_loop"]
 
@@ -36,12 +49,28 @@ __all__ = ["record_loop"]
 def _result_attributes(result: ToolResult) -> tuple[str, str, dict[str, Any]]:
     """The span kind, name and attributes for one tool result."""
     if result.kind == "verify":
-        return "check", f"check {result.name}", {
-            EVALUATION_NAME: result.name, EVALUATION_LABEL: "pass" if result.ok else "fail",
-            TOOL_RESULT: result.output, "cafe.check.forced": result.forced}
-    return "tool_call", f"execute_tool {result.name}", {
-        OPERATION: "execute_tool", TOOL_NAME: result.name, TOOL_CALL_ID: result.call_id,
-        TOOL_ARGUMENTS: dict(result.arguments), TOOL_RESULT: result.output, "cafe.tool.ok": result.ok}
+        return (
+            "check",
+            f"check {result.name}",
+            {
+                EVALUATION_NAME: result.name,
+                EVALUATION_LABEL: "pass" if result.ok else "fail",
+                TOOL_RESULT: result.output,
+                "cafe.check.forced": result.forced,
+            },
+        )
+    return (
+        "tool_call",
+        f"execute_tool {result.name}",
+        {
+            OPERATION: "execute_tool",
+            TOOL_NAME: result.name,
+            TOOL_CALL_ID: result.call_id,
+            TOOL_ARGUMENTS: dict(result.arguments),
+            TOOL_RESULT: result.output,
+            "cafe.tool.ok": result.ok,
+        },
+    )
 
 
 class _Turns:
@@ -65,31 +94,47 @@ class _Turns:
     def add_results(self, result: RunResult) -> None:
         """One span per tool result of each turn, under that turn."""
         for record, span in zip(result.turns, self.turns):
-            answered = max((c.end for c in span.children if c.kind == "model_call" and c.end is not None),
-                           default=span.start)
+            answered = max(
+                (c.end for c in span.children if c.kind == "model_call" and c.end is not None),
+                default=span.start,
+            )
             done = self.tools_done.get(record.turn, span.end if span.end is not None else answered)
             for tool_result in record.dispatch:
                 kind, name, attributes = _result_attributes(tool_result)
-                self.recorder.add(span, kind, name, answered, max(done, answered),
-                                  self.recorder.scrub(attributes))
+                self.recorder.add(
+                    span, kind, name, answered, max(done, answered), self.recorder.scrub(attributes)
+                )
             if record.nudges:
                 span.attributes["cafe.turn.nudges"] = [n.text for n in record.nudges]
 
 
-def record_loop(client: Any, messages: Sequence[Mapping[str, Any]], tools: Sequence[Tool] = (), *,
-                recorder: Recorder | None = None, after_turn: Sequence[Any] = (),
-                **loop_options: Any) -> tuple[RunResult, Trace]:
+def record_loop(
+    client: Any,
+    messages: Sequence[Mapping[str, Any]],
+    tools: Sequence[Tool] = (),
+    *,
+    recorder: Recorder | None = None,
+    after_turn: Sequence[Any] = (),
+    **loop_options: Any,
+) -> tuple[RunResult, Trace]:
     """`run_loop(client, messages, tools, ...)`, recorded: the result and its trace.
 
     `loop_options` go to `run_loop` as they are (`model`, `max_turns`, `observers`, `verify`, ...).
     """
     recorder = recorder or Recorder()
-    run = recorder.open("run", "invoke_agent cafe.loop", {OPERATION: "invoke_agent", AGENT_NAME: "cafe.loop"})
+    run = recorder.open(
+        "run", "invoke_agent cafe.loop", {OPERATION: "invoke_agent", AGENT_NAME: "cafe.loop"}
+    )
     turns = _Turns(recorder, run)
     recorder.before_model_call = turns.next_turn
     try:
-        result = run_loop(recorder.client(client), messages, tools,
-                          after_turn=[*after_turn, turns.after_turn], **loop_options)
+        result = run_loop(
+            recorder.client(client),
+            messages,
+            tools,
+            after_turn=[*after_turn, turns.after_turn],
+            **loop_options,
+        )
     except Exception as exc:
         recorder.close_all({ERROR_TYPE: type(exc).__name__})
         raise
@@ -98,6 +143,13 @@ def record_loop(client: Any, messages: Sequence[Mapping[str, Any]], tools: Seque
     if turns.turns and recorder.current is turns.turns[-1]:
         recorder.close(turns.turns[-1])
     turns.add_results(result)
-    recorder.close(run, {STOP_REASON: result.stop_reason, STOP_DETAIL: result.detail,
-                         "cafe.run.turns": len(result.turns), "cafe.run.verify_attempts": result.verify_attempts})
+    recorder.close(
+        run,
+        {
+            STOP_REASON: result.stop_reason,
+            STOP_DETAIL: result.detail,
+            "cafe.run.turns": len(result.turns),
+            "cafe.run.verify_attempts": result.verify_attempts,
+        },
+    )
     return result, recorder.trace()

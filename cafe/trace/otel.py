@@ -36,8 +36,12 @@ def otel_value(value: Any) -> Any:
     """`value` as an OpenTelemetry attribute value: scalars and flat lists kept, the rest as JSON text."""
     if isinstance(value, _SCALARS):
         return value
-    if isinstance(value, (list, tuple)) and value and all(type(v) is type(value[0]) for v in value) \
-            and isinstance(value[0], _SCALARS):
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and all(type(v) is type(value[0]) for v in value)
+        and isinstance(value[0], _SCALARS)
+    ):
         return list(value)
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
@@ -52,7 +56,7 @@ def _as_int(hex_id: str, bits: int) -> int | None:
         number = int(hex_id, 16)
     except ValueError:
         return None
-    return number if 0 < number < 2 ** bits else None
+    return number if 0 < number < 2**bits else None
 
 
 def _ids(trace: Trace) -> Any:
@@ -87,8 +91,12 @@ def export_trace(trace: Trace, exporter: Any, *, service_name: str = "cafe") -> 
     from opentelemetry.trace import SpanKind, Status, StatusCode
 
     if not isinstance(trace, Trace):
-        raise TypeError(f"export_trace() takes a cafe.trace.spans.Trace, not {type(trace).__name__}.")
-    provider = TracerProvider(resource=Resource.create({"service.name": service_name}), id_generator=_ids(trace))
+        raise TypeError(
+            f"export_trace() takes a cafe.trace.spans.Trace, not {type(trace).__name__}."
+        )
+    provider = TracerProvider(
+        resource=Resource.create({"service.name": service_name}), id_generator=_ids(trace)
+    )
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     tracer = provider.get_tracer("cafe.trace.otel")
     started_ns = int(datetime.fromisoformat(trace.started_at).timestamp() * 1e9)
@@ -96,9 +104,12 @@ def export_trace(trace: Trace, exporter: Any, *, service_name: str = "cafe") -> 
     for span in trace.spans:  # trace order: every parent before its children
         parent = otel.set_span_in_context(made[span.parent_id]) if span.parent_id else None
         made[span.span_id] = tracer.start_span(
-            span.name, context=parent, kind=SpanKind.CLIENT if span.kind == "model_call" else SpanKind.INTERNAL,
+            span.name,
+            context=parent,
+            kind=SpanKind.CLIENT if span.kind == "model_call" else SpanKind.INTERNAL,
             attributes={"cafe.span.kind": span.kind, **otel_attributes(span)},
-            start_time=started_ns + int(span.start_s * 1e9))
+            start_time=started_ns + int(span.start_s * 1e9),
+        )
     for span in reversed(trace.spans):  # children end before their parents, as they did in the run
         sdk_span = made[span.span_id]
         if span.get(ERROR_TYPE) is not None:

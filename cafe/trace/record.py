@@ -44,20 +44,49 @@ from typing import Any
 
 from cafe.consent import OrderSpec
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.world.menu import Menu
 from cafe.repair.reask import CAP_DEFAULT, Generator, RepairResult, repair_ticket
 from cafe.schema.ticket import Failure
-from cafe.trace.spans import (AGENT_NAME, ATTEMPT_NUMBER, CHECK_FAILURES, CHECK_LINES, ERROR_TYPE, EVALUATION_LABEL,
-                        EVALUATION_NAME, OPERATION, STOP_REASON, DeferredAttributes, Scrubber, Span, Trace,
-                        content_hash)
-from cafe.trace.calls import (call_attributes, chat_attributes, error_attributes, generator_attributes, provider_of,
-                              reply_of)
+from cafe.trace.calls import (
+    call_attributes,
+    chat_attributes,
+    error_attributes,
+    generator_attributes,
+    provider_of,
+    reply_of,
+)
 from cafe.trace.file import TraceFileError, read_trace, read_traces, write_trace, write_traces
+from cafe.trace.spans import (
+    AGENT_NAME,
+    ATTEMPT_NUMBER,
+    CHECK_FAILURES,
+    CHECK_LINES,
+    ERROR_TYPE,
+    EVALUATION_LABEL,
+    EVALUATION_NAME,
+    OPERATION,
+    STOP_REASON,
+    DeferredAttributes,
+    Scrubber,
+    Span,
+    Trace,
+    content_hash,
+)
+from cafe.world.menu import Menu
 
 __all__ = [
-    "Recorder", "OpenSpan", "RecordingClient", "record_repair",
+    "Recorder",
+    "OpenSpan",
+    "RecordingClient",
+    "record_repair",
     # the reading side, importable from here as the lessons write it
-    "Span", "Trace", "content_hash", "read_trace", "read_traces", "write_trace", "write_traces", "TraceFileError",
+    "Span",
+    "Trace",
+    "content_hash",
+    "read_trace",
+    "read_traces",
+    "write_trace",
+    "write_traces",
+    "TraceFileError",
 ]
 
 
@@ -71,8 +100,10 @@ class OpenSpan:
     name: str
     start: float
     end: float | None = None
-    attributes: dict[str, Any] | DeferredAttributes = field(default_factory=dict)  # deferred: added, never opened
-    children: list["OpenSpan"] = field(default_factory=list)
+    attributes: dict[str, Any] | DeferredAttributes = field(
+        default_factory=dict
+    )  # deferred: added, never opened
+    children: list[OpenSpan] = field(default_factory=list)
 
 
 class Recorder:
@@ -82,8 +113,14 @@ class Recorder:
     `secrets` are masked wherever they appear; `client()` adds the wrapped client's key.
     """
 
-    def __init__(self, *, clock: Callable[[], float] = time.perf_counter, trace_id: str | None = None,
-                 started_at: str | None = None, secrets: Sequence[str] = ()):
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        trace_id: str | None = None,
+        started_at: str | None = None,
+        secrets: Sequence[str] = (),
+    ):
         self.clock = clock
         self.trace_id = trace_id or uuid.uuid4().hex
         self.started_at = started_at or datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -103,8 +140,14 @@ class Recorder:
         parent = self._stack[-1] if self._stack else None
         if parent is None and self._root is not None:
             raise ValueError("This recorder's run has ended; use a new Recorder for the next run.")
-        span = OpenSpan(f"{next(self._ids):016x}", parent.span_id if parent else None, kind, name, self.now(),
-                     attributes=dict(attributes or {}))
+        span = OpenSpan(
+            f"{next(self._ids):016x}",
+            parent.span_id if parent else None,
+            kind,
+            name,
+            self.now(),
+            attributes=dict(attributes or {}),
+        )
         (parent.children if parent else []).append(span)
         self._root = self._root or span
         self._stack.append(span)
@@ -113,13 +156,22 @@ class Recorder:
     def close(self, span: OpenSpan, attributes: Mapping[str, Any] | None = None) -> None:
         """End `span`, which must be the innermost open one, adding `attributes`."""
         if not self._stack or self._stack[-1] is not span:
-            raise ValueError(f"Span {span.name!r} is not the innermost open span; close spans in reverse order.")
+            raise ValueError(
+                f"Span {span.name!r} is not the innermost open span; close spans in reverse order."
+            )
         span.end = self.now()
         span.attributes.update(attributes or {})
         self._stack.pop()
 
-    def add(self, parent: OpenSpan, kind: str, name: str, start: float, end: float,
-            attributes: Mapping[str, Any]) -> OpenSpan:
+    def add(
+        self,
+        parent: OpenSpan,
+        kind: str,
+        name: str,
+        start: float,
+        end: float,
+        attributes: Mapping[str, Any],
+    ) -> OpenSpan:
         """Add a finished span under `parent`, with the times it had (`DeferredAttributes` kept as they are)."""
         kept = attributes if isinstance(attributes, DeferredAttributes) else dict(attributes)
         span = OpenSpan(f"{next(self._ids):016x}", parent.span_id, kind, name, start, end, kept)
@@ -135,8 +187,16 @@ class Recorder:
     def current(self) -> OpenSpan | None:
         return self._stack[-1] if self._stack else None
 
-    def model_call(self, kwargs: Mapping[str, Any], completion: Any, start: float, error: str | None,
-                   provider: str, *, exc: BaseException | None = None) -> None:
+    def model_call(
+        self,
+        kwargs: Mapping[str, Any],
+        completion: Any,
+        start: float,
+        error: str | None,
+        provider: str,
+        *,
+        exc: BaseException | None = None,
+    ) -> None:
         """Record one `chat.completions.create` call under the innermost open span: its request,
         and its completion or, for a call that failed, `error` and what `exc` says.
 
@@ -150,8 +210,16 @@ class Recorder:
         end, name = self.now(), f"chat {self.scrub(kwargs.get('model'))}"
         if exc is None and error is None:
             request = {**kwargs, "messages": list(kwargs.get("messages") or ())}
-            self.add(parent, "model_call", name, start, end,
-                     DeferredAttributes(call_attributes, request, reply_of(completion), provider, self.scrub))
+            self.add(
+                parent,
+                "model_call",
+                name,
+                start,
+                end,
+                DeferredAttributes(
+                    call_attributes, request, reply_of(completion), provider, self.scrub
+                ),
+            )
             return
         attributes = chat_attributes(kwargs, completion, provider, self.scrub)
         if exc is not None:
@@ -173,16 +241,30 @@ class Recorder:
     def trace(self) -> Trace:
         """The run's spans, frozen, in tree order (each span, then its children in the order opened)."""
         if self._root is None or self._stack:
-            raise ValueError("The run is still open (or never started): close every span before trace().")
+            raise ValueError(
+                "The run is still open (or never started): close every span before trace()."
+            )
         spans: list[Span] = []
 
         def freeze(span: OpenSpan) -> None:
             end = span.end if span.end is not None else span.start
             attributes = span.attributes  # the recorder keeps no other reference to a plain dict
-            spans.append(Span(span.span_id, span.parent_id, span.kind, span.name, span.start, end,
-                              attributes if isinstance(attributes, DeferredAttributes) else MappingProxyType(attributes)))
+            spans.append(
+                Span(
+                    span.span_id,
+                    span.parent_id,
+                    span.kind,
+                    span.name,
+                    span.start,
+                    end,
+                    attributes
+                    if isinstance(attributes, DeferredAttributes)
+                    else MappingProxyType(attributes),
+                )
+            )
             for child in span.children:
                 freeze(child)
+
         freeze(self._root)
         return Trace(self.trace_id, self.started_at, tuple(spans))
 
@@ -220,7 +302,9 @@ class RecordingClient:
 
     def __init__(self, inner: Any, recorder: Recorder):
         self._inner = inner
-        self.chat = _Chat(_RecordingCompletions(inner.chat.completions.create, recorder, provider_of(inner)))
+        self.chat = _Chat(
+            _RecordingCompletions(inner.chat.completions.create, recorder, provider_of(inner))
+        )
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
@@ -233,7 +317,9 @@ class _RecordingScriptedClient(ScriptedClient):
     def __init__(self, inner: ScriptedClient, recorder: Recorder):
         super().__init__(inner.script)
         self.calls = inner.calls
-        self.chat = _Chat(_RecordingCompletions(inner.chat.completions.create, recorder, provider_of(inner)))  # type: ignore[assignment]
+        self.chat = _Chat(
+            _RecordingCompletions(inner.chat.completions.create, recorder, provider_of(inner))
+        )  # type: ignore[assignment]
 
 
 # --- the re-ask, recorded ---------------------------------------------------------------------
@@ -244,7 +330,9 @@ class _AttemptRecorder:
 
     def __init__(self, generate: Generator, recorder: Recorder):
         self.generate, self.recorder = generate, recorder
-        self.attempts: list[tuple[OpenSpan, float]] = []  # each attempt and when its draft came back
+        self.attempts: list[
+            tuple[OpenSpan, float]
+        ] = []  # each attempt and when its draft came back
 
     def __call__(self, messages: list[dict[str, str]]) -> Any:
         self.end_attempt()
@@ -253,9 +341,16 @@ class _AttemptRecorder:
         answer = self.generate(messages)
         answered = recorder.now()  # the draft is back: its model call ends, its check starts
         if not span.children:  # no recording client behind the generator recorded its model call
-            recorder.add(span, "model_call", f"chat {getattr(self.generate, 'model', 'scripted')}",
-                         span.start, answered, DeferredAttributes(
-                             generator_attributes, self.generate, list(messages), answer, recorder.scrub))
+            recorder.add(
+                span,
+                "model_call",
+                f"chat {getattr(self.generate, 'model', 'scripted')}",
+                span.start,
+                answered,
+                DeferredAttributes(
+                    generator_attributes, self.generate, list(messages), answer, recorder.scrub
+                ),
+            )
         self.attempts.append((span, answered))
         return answer
 
@@ -266,20 +361,38 @@ class _AttemptRecorder:
 
 def _check_attributes(name: str, failures: Sequence[Failure], clean: Scrubber) -> dict[str, Any]:
     """A check as an evaluation: its name, pass or fail, the failed checks' names, a line each."""
-    return {EVALUATION_NAME: name, EVALUATION_LABEL: "fail" if failures else "pass",
-            CHECK_FAILURES: [f.check for f in failures], CHECK_LINES: [clean.text(f.line()) for f in failures]}
+    return {
+        EVALUATION_NAME: name,
+        EVALUATION_LABEL: "fail" if failures else "pass",
+        CHECK_FAILURES: [f.check for f in failures],
+        CHECK_LINES: [clean.text(f.line()) for f in failures],
+    }
 
 
 def _run_attributes(result: RepairResult) -> dict[str, Any]:
-    attributes: dict[str, Any] = {STOP_REASON: result.stop_reason, "cafe.run.attempts": len(result.attempts)}
+    attributes: dict[str, Any] = {
+        STOP_REASON: result.stop_reason,
+        "cafe.run.attempts": len(result.attempts),
+    }
     if result.usage is not None:
-        attributes.update({"gen_ai.usage.input_tokens": result.usage.prompt_tokens,
-                           "gen_ai.usage.output_tokens": result.usage.completion_tokens})
+        attributes.update(
+            {
+                "gen_ai.usage.input_tokens": result.usage.prompt_tokens,
+                "gen_ai.usage.output_tokens": result.usage.completion_tokens,
+            }
+        )
     return attributes
 
 
-def record_repair(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAULT, mode: str = "curated",
-                  menu: Menu | None = None, recorder: Recorder | None = None) -> tuple[RepairResult, Trace]:
+def record_repair(
+    spec: OrderSpec,
+    generate: Generator,
+    *,
+    cap: int = CAP_DEFAULT,
+    mode: str = "curated",
+    menu: Menu | None = None,
+    recorder: Recorder | None = None,
+) -> tuple[RepairResult, Trace]:
     """`repair_ticket(spec, generate, ...)`, recorded: the result and its trace.
 
     Pass the `recorder` whose `client()` the generator was built on to nest the real model calls
@@ -288,11 +401,22 @@ def record_repair(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
     `error.type` and the error goes on to the caller; `recorder.trace()` still has the spans.
     """
     if not isinstance(spec, OrderSpec):
-        raise TypeError(f"record_repair() takes a cafe.consent.OrderSpec, not {type(spec).__name__}.")
+        raise TypeError(
+            f"record_repair() takes a cafe.consent.OrderSpec, not {type(spec).__name__}."
+        )
     recorder = recorder or Recorder()
-    run = recorder.open("run", "invoke_agent cafe.repair", {
-        OPERATION: "invoke_agent", AGENT_NAME: "cafe.repair", "cafe.repair.cap": cap, "cafe.repair.mode": mode,
-        "cafe.order.table": spec.table, "cafe.order.items": list(spec.items)})
+    run = recorder.open(
+        "run",
+        "invoke_agent cafe.repair",
+        {
+            OPERATION: "invoke_agent",
+            AGENT_NAME: "cafe.repair",
+            "cafe.repair.cap": cap,
+            "cafe.repair.mode": mode,
+            "cafe.order.table": spec.table,
+            "cafe.order.items": list(spec.items),
+        },
+    )
     attempts = _AttemptRecorder(generate, recorder)
     try:
         result = repair_ticket(spec, attempts, cap=cap, mode=mode, menu=menu)
@@ -301,11 +425,23 @@ def record_repair(spec: OrderSpec, generate: Generator, *, cap: int = CAP_DEFAUL
         raise
     attempts.end_attempt()
     for (span, scored_from), attempt in zip(attempts.attempts, result.attempts):
-        recorder.add(span, "check", "check ticket", scored_from, span.end or scored_from,  # failures are a tuple
-                     DeferredAttributes(_check_attributes, "ticket", attempt.failures, recorder.scrub))
+        recorder.add(
+            span,
+            "check",
+            "check ticket",
+            scored_from,
+            span.end or scored_from,  # failures are a tuple
+            DeferredAttributes(_check_attributes, "ticket", attempt.failures, recorder.scrub),
+        )
     if result.blocked_by:
         now = recorder.now()
-        recorder.add(run, "check", "check policy", now, now,
-                     _check_attributes("policy", result.blocked_by, recorder.scrub))
+        recorder.add(
+            run,
+            "check",
+            "check policy",
+            now,
+            now,
+            _check_attributes("policy", result.blocked_by, recorder.scrub),
+        )
     recorder.close(run, _run_attributes(result))
     return result, recorder.trace()

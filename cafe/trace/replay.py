@@ -31,12 +31,37 @@ from typing import Any
 from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.endpoint.formats import FORMAT_FIELD
 from cafe.endpoint.scripted import ScriptedClient, completion_payload
-from cafe.trace.spans import (ERROR_TYPE, FINISH_REASONS, INPUT_TOKENS, OUTPUT_MESSAGES, OUTPUT_TOKENS, RESPONSE_MODEL, Span,
-                        Trace, Scrubber, canonical_spans)
-from cafe.trace.calls import ERROR_MESSAGE, ERROR_PARAM, REQUEST_KEYS, STATUS_CODE, request_attributes
+from cafe.trace.calls import (
+    ERROR_MESSAGE,
+    ERROR_PARAM,
+    REQUEST_KEYS,
+    STATUS_CODE,
+    request_attributes,
+)
+from cafe.trace.spans import (
+    ERROR_TYPE,
+    FINISH_REASONS,
+    INPUT_TOKENS,
+    OUTPUT_MESSAGES,
+    OUTPUT_TOKENS,
+    RESPONSE_MODEL,
+    Scrubber,
+    Span,
+    Trace,
+    canonical_spans,
+)
 
-__all__ = ["SHOWN_CHARS", "Difference", "ReplayDiverged", "ReplayClient", "replay_client", "recorded_reply",
-           "recorded_failure", "request_difference", "first_difference"]
+__all__ = [
+    "SHOWN_CHARS",
+    "Difference",
+    "ReplayDiverged",
+    "ReplayClient",
+    "replay_client",
+    "recorded_reply",
+    "recorded_failure",
+    "request_difference",
+    "first_difference",
+]
 
 # How much of a differing value a message quotes: enough to recognise a sentence, short enough
 # that a whole system prompt does not fill the screen.
@@ -47,7 +72,7 @@ SHOWN_CHARS = 120
 class Difference:
     """Where two recorded things part: a path into them and the value on each side."""
 
-    where: str      # e.g. "gen_ai.input.messages[1].parts[0].content"
+    where: str  # e.g. "gen_ai.input.messages[1].parts[0].content"
     recorded: Any
     replayed: Any
 
@@ -75,7 +100,9 @@ def _differ(recorded: Any, replayed: Any, where: str) -> Difference | None:
     """The first place `recorded` and `replayed` (JSON values) differ, depth first, or None."""
     if isinstance(recorded, dict) and isinstance(replayed, dict):
         for key in sorted(set(recorded) | set(replayed)):
-            found = _differ(recorded.get(key), replayed.get(key), f"{where}.{key}" if where else key)
+            found = _differ(
+                recorded.get(key), replayed.get(key), f"{where}.{key}" if where else key
+            )
             if found is not None:
                 return found
         return None
@@ -94,9 +121,15 @@ class ReplayDiverged(RuntimeError):
     """The replayed run asked for something the recording did not. `call` is 1-based."""
 
     def __init__(self, call: int, span: Span | None, difference: Difference):
-        where = f"model call {call} (span {span.name!r}, id {span.span_id})" if span else f"model call {call}"
-        super().__init__(f"The replay diverged at {where}: {difference}. Everything before it matched; "
-                         "the code, the prompt or the menu changed since the run was recorded.")
+        where = (
+            f"model call {call} (span {span.name!r}, id {span.span_id})"
+            if span
+            else f"model call {call}"
+        )
+        super().__init__(
+            f"The replay diverged at {where}: {difference}. Everything before it matched; "
+            "the code, the prompt or the menu changed since the run was recorded."
+        )
         self.call, self.span, self.difference = call, span, difference
 
 
@@ -105,18 +138,27 @@ def recorded_reply(span: Span) -> dict[str, Any]:
     content, tool calls, finish reason and token usage."""
     outputs = span.get(OUTPUT_MESSAGES)
     if not outputs:
-        raise ValueError(f"Span {span.name!r} (id {span.span_id}) recorded no reply (error: "
-                         f"{span.get('error.type', 'none')}); a call that failed cannot be replayed.")
+        raise ValueError(
+            f"Span {span.name!r} (id {span.span_id}) recorded no reply (error: "
+            f"{span.get('error.type', 'none')}); a call that failed cannot be replayed."
+        )
     parts = outputs[0]["parts"]
     texts = [p["content"] for p in parts if p.get("type") == "text"]
     calls = [p for p in parts if p.get("type") == "tool_call"]
     usage = None
     if span.get(INPUT_TOKENS) is not None:
-        usage = {"prompt_tokens": span.get(INPUT_TOKENS), "completion_tokens": span.get(OUTPUT_TOKENS) or 0}
-    return {"content": texts[0] if texts else None,
-            "tool_calls": [{"name": c["name"], "arguments": c["arguments"] or "{}"} for c in calls],
-            "finish_reason": (span.get(FINISH_REASONS) or [outputs[0].get("finish_reason") or "stop"])[0],
-            "usage": usage}
+        usage = {
+            "prompt_tokens": span.get(INPUT_TOKENS),
+            "completion_tokens": span.get(OUTPUT_TOKENS) or 0,
+        }
+    return {
+        "content": texts[0] if texts else None,
+        "tool_calls": [{"name": c["name"], "arguments": c["arguments"] or "{}"} for c in calls],
+        "finish_reason": (span.get(FINISH_REASONS) or [outputs[0].get("finish_reason") or "stop"])[
+            0
+        ],
+        "usage": usage,
+    }
 
 
 def recorded_failure(span: Span, base_url: str = "replay://") -> EndpointError:
@@ -128,14 +170,19 @@ def recorded_failure(span: Span, base_url: str = "replay://") -> EndpointError:
     """
     status, param = span.get(STATUS_CODE), span.get(ERROR_PARAM)
     message = span.get(ERROR_MESSAGE) or f"the recorded call failed ({span.get(ERROR_TYPE)})"
-    refused = status in (400, 422) or param == FORMAT_FIELD or (
-        isinstance(status, int) and status >= 500 and FORMAT_FIELD in message)
+    refused = (
+        status in (400, 422)
+        or param == FORMAT_FIELD
+        or (isinstance(status, int) and status >= 500 and FORMAT_FIELD in message)
+    )
     if refused:
         return RequestRejected(message, base_url=base_url, status=status, param=param)
     return EndpointError(message, base_url=base_url, status=status)
 
 
-def request_difference(span: Span, request: dict[str, Any], clean: Scrubber | None = None) -> Difference | None:
+def request_difference(
+    span: Span, request: dict[str, Any], clean: Scrubber | None = None
+) -> Difference | None:
     """Where `request` (the keyword arguments of `chat.completions.create`) differs from the request
     the recorded model call `span` made, or None when it is the same call.
 
@@ -151,11 +198,13 @@ def request_difference(span: Span, request: dict[str, Any], clean: Scrubber | No
 
 
 def _tool_call_ids(span: Span) -> list[str | None]:
-    return [p.get("id") for p in span.get(OUTPUT_MESSAGES)[0]["parts"] if p.get("type") == "tool_call"]
+    return [
+        p.get("id") for p in span.get(OUTPUT_MESSAGES)[0]["parts"] if p.get("type") == "tool_call"
+    ]
 
 
 class _ReplayCompletions:
-    def __init__(self, client: "ReplayClient"):
+    def __init__(self, client: ReplayClient):
         self._client = client
 
     def create(self, **kwargs: Any) -> Any:
@@ -164,15 +213,23 @@ class _ReplayCompletions:
 
         client = self._client
         span, reply = client.reply_for(kwargs)
-        payload = completion_payload(reply, model=span.get(RESPONSE_MODEL) or kwargs["model"],
-                                     request=kwargs, number=len(client.calls))
-        for call, recorded_id in zip(payload["choices"][0]["message"].get("tool_calls", []), _tool_call_ids(span)):
-            call["id"] = recorded_id or call["id"]  # the loop sends these ids back: keep the recorded ones
+        payload = completion_payload(
+            reply,
+            model=span.get(RESPONSE_MODEL) or kwargs["model"],
+            request=kwargs,
+            number=len(client.calls),
+        )
+        for call, recorded_id in zip(
+            payload["choices"][0]["message"].get("tool_calls", []), _tool_call_ids(span)
+        ):
+            call["id"] = (
+                recorded_id or call["id"]
+            )  # the loop sends these ids back: keep the recorded ones
         return ChatCompletion.model_validate(payload)
 
 
 class _Chat:
-    def __init__(self, client: "ReplayClient"):
+    def __init__(self, client: ReplayClient):
         self.completions = _ReplayCompletions(client)
 
 
@@ -200,7 +257,9 @@ class ReplayClient(ScriptedClient):
         """
         number = len(self.calls) + 1
         if number > len(self.recorded):
-            raise ReplayDiverged(number, None, Difference("calls (count)", len(self.recorded), number))
+            raise ReplayDiverged(
+                number, None, Difference("calls (count)", len(self.recorded), number)
+            )
         span = self.recorded[number - 1]
         found = request_difference(span, request, self.scrub)
         if found is not None:
@@ -215,8 +274,10 @@ def replay_client(trace: Trace, *, secrets: Sequence[str] = ()) -> ReplayClient:
     """A client that replays `trace`'s model calls. `secrets`: the keys the recording masked,
     so a request holding one compares equal to its masked recording."""
     if not isinstance(trace, Trace):
-        raise TypeError(f"replay_client() takes a cafe.trace.spans.Trace (read one with read_trace), not "
-                        f"{type(trace).__name__}.")
+        raise TypeError(
+            f"replay_client() takes a cafe.trace.spans.Trace (read one with read_trace), not "
+            f"{type(trace).__name__}."
+        )
     return ReplayClient(trace.model_calls, secrets)
 
 
@@ -231,6 +292,7 @@ def _finishing_order(trace: Trace) -> list[int]:
         for child in children.get(trace.spans[i].span_id, []):
             visit(child)
         order.append(i)
+
     visit(0)
     return order
 
@@ -248,6 +310,10 @@ def first_difference(recorded: Trace, replayed: Trace) -> tuple[Span, Difference
         found = _differ(old[i], new[i], "") if i < len(new) else None
         if found is not None:
             return recorded.spans[i], found
-    if len(old) != len(new):  # the replay went on after everything recorded matched, or stopped short
-        return recorded.spans[min(len(old), len(new)) - 1], Difference("spans (count)", len(old), len(new))
+    if len(old) != len(
+        new
+    ):  # the replay went on after everything recorded matched, or stopped short
+        return recorded.spans[min(len(old), len(new)) - 1], Difference(
+            "spans (count)", len(old), len(new)
+        )
     return None

@@ -33,12 +33,42 @@ from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 __all__ = [
-    "SpanKind", "SPAN_KINDS", "OPERATION", "REQUEST_MODEL", "RESPONSE_MODEL", "RESPONSE_ID",
-    "FINISH_REASONS", "INPUT_TOKENS", "OUTPUT_TOKENS", "INPUT_MESSAGES", "OUTPUT_MESSAGES",
-    "PROVIDER", "AGENT_NAME", "TOOL_NAME", "TOOL_CALL_ID", "TOOL_ARGUMENTS", "TOOL_RESULT",
-    "EVALUATION_NAME", "EVALUATION_LABEL", "ERROR_TYPE", "SERVER_ADDRESS", "STOP_REASON",
-    "STOP_DETAIL", "ATTEMPT_NUMBER", "TURN_NUMBER", "CHECK_FAILURES", "CHECK_LINES",
-    "NOT_HASHED", "REDACTED", "Scrubber", "scrub", "DeferredAttributes", "Span", "Trace", "canonical_spans", "content_hash",
+    "SpanKind",
+    "SPAN_KINDS",
+    "OPERATION",
+    "REQUEST_MODEL",
+    "RESPONSE_MODEL",
+    "RESPONSE_ID",
+    "FINISH_REASONS",
+    "INPUT_TOKENS",
+    "OUTPUT_TOKENS",
+    "INPUT_MESSAGES",
+    "OUTPUT_MESSAGES",
+    "PROVIDER",
+    "AGENT_NAME",
+    "TOOL_NAME",
+    "TOOL_CALL_ID",
+    "TOOL_ARGUMENTS",
+    "TOOL_RESULT",
+    "EVALUATION_NAME",
+    "EVALUATION_LABEL",
+    "ERROR_TYPE",
+    "SERVER_ADDRESS",
+    "STOP_REASON",
+    "STOP_DETAIL",
+    "ATTEMPT_NUMBER",
+    "TURN_NUMBER",
+    "CHECK_FAILURES",
+    "CHECK_LINES",
+    "NOT_HASHED",
+    "REDACTED",
+    "Scrubber",
+    "scrub",
+    "DeferredAttributes",
+    "Span",
+    "Trace",
+    "canonical_spans",
+    "content_hash",
 ]
 
 # The kinds of step a run is made of, parents first: a run holds turns (the agent loop) or
@@ -49,16 +79,16 @@ SPAN_KINDS: tuple[str, ...] = get_args(SpanKind)
 # Attribute names from the OpenTelemetry GenAI semantic conventions (the gen_ai registry of
 # the open-telemetry/semantic-conventions repository, as of November 2026), so that any tool
 # that reads GenAI spans reads these.
-OPERATION = "gen_ai.operation.name"        # "invoke_agent" (a run), "chat", "execute_tool"
-PROVIDER = "gen_ai.provider.name"          # who served the model: "openai" for a live endpoint
-AGENT_NAME = "gen_ai.agent.name"           # which harness ran: "cafe.repair", "cafe.loop"
+OPERATION = "gen_ai.operation.name"  # "invoke_agent" (a run), "chat", "execute_tool"
+PROVIDER = "gen_ai.provider.name"  # who served the model: "openai" for a live endpoint
+AGENT_NAME = "gen_ai.agent.name"  # which harness ran: "cafe.repair", "cafe.loop"
 REQUEST_MODEL = "gen_ai.request.model"
 RESPONSE_MODEL = "gen_ai.response.model"
 RESPONSE_ID = "gen_ai.response.id"
 FINISH_REASONS = "gen_ai.response.finish_reasons"
 INPUT_TOKENS = "gen_ai.usage.input_tokens"
 OUTPUT_TOKENS = "gen_ai.usage.output_tokens"
-INPUT_MESSAGES = "gen_ai.input.messages"    # [{"role": ..., "parts": [{"type": "text", ...}]}]
+INPUT_MESSAGES = "gen_ai.input.messages"  # [{"role": ..., "parts": [{"type": "text", ...}]}]
 OUTPUT_MESSAGES = "gen_ai.output.messages"
 TOOL_NAME = "gen_ai.tool.name"
 TOOL_CALL_ID = "gen_ai.tool.call.id"
@@ -66,15 +96,15 @@ TOOL_ARGUMENTS = "gen_ai.tool.call.arguments"
 TOOL_RESULT = "gen_ai.tool.call.result"
 EVALUATION_NAME = "gen_ai.evaluation.name"  # a check is an evaluation: its name...
 EVALUATION_LABEL = "gen_ai.evaluation.score.label"  # ...and "pass" or "fail"
-ERROR_TYPE = "error.type"                  # OpenTelemetry's general name for what went wrong
+ERROR_TYPE = "error.type"  # OpenTelemetry's general name for what went wrong
 SERVER_ADDRESS = "server.address"
 # The course's own names, for what the conventions do not cover.
-STOP_REASON = "cafe.run.stop_reason"       # one of the harness's closed set of stop reasons
+STOP_REASON = "cafe.run.stop_reason"  # one of the harness's closed set of stop reasons
 STOP_DETAIL = "cafe.run.stop_detail"
 ATTEMPT_NUMBER = "cafe.attempt.number"
 TURN_NUMBER = "cafe.turn.number"
-CHECK_FAILURES = "cafe.check.failures"     # the failed checks' names, e.g. ["missing_field"]
-CHECK_LINES = "cafe.check.lines"           # each failure as one readable line
+CHECK_FAILURES = "cafe.check.failures"  # the failed checks' names, e.g. ["missing_field"]
+CHECK_LINES = "cafe.check.lines"  # each failure as one readable line
 
 # Left out of the content hash: ids and where the run was served from. The same run replayed
 # from its trace has a new response id and a different server, and did the same thing.
@@ -95,7 +125,9 @@ _CREDENTIAL = re.compile(
 )
 # Text holding none of these (in any case) cannot match `_CREDENTIAL`, so the slower pattern is
 # not run on it: most of what a run sends (a menu, a ticket) holds none of them.
-_CREDENTIAL_HINT = re.compile(r"sk-|bearer|akia|gh[pousr]_|key|secret|token|password")  # on lower-cased text
+_CREDENTIAL_HINT = re.compile(
+    r"sk-|bearer|akia|gh[pousr]_|key|secret|token|password"
+)  # on lower-cased text
 
 
 # --- small pure helpers -----------------------------------------------------------------------
@@ -223,7 +255,9 @@ class Span:
         if self.kind not in SPAN_KINDS:
             raise ValueError(f"Span kind {self.kind!r} is not one of {', '.join(SPAN_KINDS)}.")
         if self.end_s < self.start_s:
-            raise ValueError(f"Span {self.name!r} ends ({self.end_s}) before it starts ({self.start_s}).")
+            raise ValueError(
+                f"Span {self.name!r} ends ({self.end_s}) before it starts ({self.start_s})."
+            )
         object.__setattr__(self, "attributes", _frozen(self.attributes))
 
     @property
@@ -253,10 +287,14 @@ class Trace:
         seen: set[str] = set()
         for span in self.spans:
             if span.span_id in seen:
-                raise ValueError(f"Span id {span.span_id!r} appears twice; each span needs its own id.")
+                raise ValueError(
+                    f"Span id {span.span_id!r} appears twice; each span needs its own id."
+                )
             if span is not self.spans[0] and span.parent_id not in seen:
-                raise ValueError(f"Span {span.name!r} names parent {span.parent_id!r}, which does not "
-                                 "come before it in the trace.")
+                raise ValueError(
+                    f"Span {span.name!r} names parent {span.parent_id!r}, which does not "
+                    "come before it in the trace."
+                )
             seen.add(span.span_id)
 
     @property
@@ -296,14 +334,19 @@ class Trace:
         counted = [c for c in self.model_calls if c.get(INPUT_TOKENS) is not None]
         if not counted:
             return None
-        return (sum(c.get(INPUT_TOKENS) for c in counted), sum(c.get(OUTPUT_TOKENS) or 0 for c in counted))
+        return (
+            sum(c.get(INPUT_TOKENS) for c in counted),
+            sum(c.get(OUTPUT_TOKENS) or 0 for c in counted),
+        )
 
     def walk(self) -> Iterator[tuple[int, Span]]:
         """Each span with its depth (the run is 0), in tree order: for printing an outline."""
+
         def visit(span: Span, depth: int) -> Iterator[tuple[int, Span]]:
             yield depth, span
             for child in self.children(span):
                 yield from visit(child, depth + 1)
+
         yield from visit(self.root, 0)
 
 
@@ -316,13 +359,20 @@ def canonical_spans(trace: Trace) -> list[dict[str, Any]]:
     A parent is named by its position in the trace, so the tree's shape still counts.
     """
     position = {span.span_id: i for i, span in enumerate(trace.spans)}
-    return [{"kind": s.kind, "name": s.name,
-             "parent": None if s.parent_id is None else position[s.parent_id],
-             "attributes": {k: v for k, v in s.attributes.items() if k not in NOT_HASHED}}
-            for s in trace.spans]
+    return [
+        {
+            "kind": s.kind,
+            "name": s.name,
+            "parent": None if s.parent_id is None else position[s.parent_id],
+            "attributes": {k: v for k, v in s.attributes.items() if k not in NOT_HASHED},
+        }
+        for s in trace.spans
+    ]
 
 
 def content_hash(trace: Trace) -> str:
     """`sha256:` and the hex digest of `canonical_spans(trace)` as sorted, compact JSON."""
-    text = json.dumps(canonical_spans(trace), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(
+        canonical_spans(trace), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()

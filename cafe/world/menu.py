@@ -54,15 +54,45 @@ ALLERGENS: frozenset[str] = frozenset({"milk", "dairy", "egg", "gluten", "nuts",
 # flag, so peanuts and every tree nut fold onto it; coeliac disease is a reaction to gluten.
 # Compiled for the course from the words customers use, not a food-safety reference: a word that
 # is not here is not guessed at (see `Menu.can_check`).
-ALLERGEN_ALIASES: Mapping[str, str] = MappingProxyType({
-    **dict.fromkeys(("dairy", "lactose", "cheese", "butter", "cream", "whey", "casein", "yogurt",
-                     "yoghurt"), "milk"),
-    **dict.fromkeys(("eggs", "egg white", "egg yolk"), "egg"),
-    **dict.fromkeys(("wheat", "barley", "rye", "spelt", "coeliac", "celiac"), "gluten"),
-    **dict.fromkeys(("nut", "tree nut", "tree nuts", "peanut", "groundnut", "almond", "hazelnut",
-                     "walnut", "cashew", "pecan", "pistachio", "macadamia", "brazil nut"), "nuts"),
-    **dict.fromkeys(("soya", "soybean", "soy bean", "soya bean", "tofu"), "soy"),
-})
+ALLERGEN_ALIASES: Mapping[str, str] = MappingProxyType(
+    {
+        **dict.fromkeys(
+            (
+                "dairy",
+                "lactose",
+                "cheese",
+                "butter",
+                "cream",
+                "whey",
+                "casein",
+                "yogurt",
+                "yoghurt",
+            ),
+            "milk",
+        ),
+        **dict.fromkeys(("eggs", "egg white", "egg yolk"), "egg"),
+        **dict.fromkeys(("wheat", "barley", "rye", "spelt", "coeliac", "celiac"), "gluten"),
+        **dict.fromkeys(
+            (
+                "nut",
+                "tree nut",
+                "tree nuts",
+                "peanut",
+                "groundnut",
+                "almond",
+                "hazelnut",
+                "walnut",
+                "cashew",
+                "pecan",
+                "pistachio",
+                "macadamia",
+                "brazil nut",
+            ),
+            "nuts",
+        ),
+        **dict.fromkeys(("soya", "soybean", "soy bean", "soya bean", "tofu"), "soy"),
+    }
+)
 
 # The keys a menu can be checked by: every allergen name a menu file may use, folded. A declared
 # allergy whose key is not one of these cannot be checked, however the menu is written.
@@ -72,18 +102,60 @@ ALLERGEN_KEYS: frozenset[str] = frozenset(ALLERGEN_ALIASES.get(name, name) for n
 # nuts", "milk protein", "gluten-free", "coeliac disease", "cow's milk". Dropped before looking
 # the rest up. A word that does change it ("no", "not", "and") is kept, so the phrase stays
 # unknown and is asked about rather than read the wrong way.
-_FRAMING_WORDS = frozenset({
-    "allergy", "allergies", "allergic", "allergen", "to", "intolerance", "intolerant", "sensitivity",
-    "sensitive", "severe", "severely", "mild", "very", "i", "i'm", "im", "am", "have", "has", "an",
-    "a", "all", "any", "protein", "proteins", "free", "disease", "products", "cow's", "cows",
-    "goat's", "goats", "sheep's",
-})
+_FRAMING_WORDS = frozenset(
+    {
+        "allergy",
+        "allergies",
+        "allergic",
+        "allergen",
+        "to",
+        "intolerance",
+        "intolerant",
+        "sensitivity",
+        "sensitive",
+        "severe",
+        "severely",
+        "mild",
+        "very",
+        "i",
+        "i'm",
+        "im",
+        "am",
+        "have",
+        "has",
+        "an",
+        "a",
+        "all",
+        "any",
+        "protein",
+        "proteins",
+        "free",
+        "disease",
+        "products",
+        "cow's",
+        "cows",
+        "goat's",
+        "goats",
+        "sheep's",
+    }
+)
 
 # What a customer writes for "no allergy": dropped, never checked. Compared with everything but
 # letters removed, so "N/A", "n.a.", "None." and "" all match.
-NO_ALLERGY_WORDS: frozenset[str] = frozenset({
-    "", "none", "na", "nil", "no", "nothing", "noallergies", "noallergy", "noneknown", "nka",
-})
+NO_ALLERGY_WORDS: frozenset[str] = frozenset(
+    {
+        "",
+        "none",
+        "na",
+        "nil",
+        "no",
+        "nothing",
+        "noallergies",
+        "noallergy",
+        "noneknown",
+        "nka",
+    }
+)
 
 _BRACKETED = re.compile(r"\([^()]*\)")  # "eggs (all)": a remark in brackets
 _NOT_A_WORD = re.compile(r"[^\w'\s]+")  # punctuation, hyphens included ("gluten-free")
@@ -174,7 +246,9 @@ class Menu:
 
 
 def _bad(source: str, field: str, problem: str) -> ValueError:
-    return ValueError(f"{source}: field {field!r} {problem}. Fix that entry in the menu file and load it again.")
+    return ValueError(
+        f"{source}: field {field!r} {problem}. Fix that entry in the menu file and load it again."
+    )
 
 
 def _parse_item(source: str, name: Any, data: Any) -> MenuItem:
@@ -182,21 +256,36 @@ def _parse_item(source: str, name: Any, data: Any) -> MenuItem:
     if not isinstance(name, str) or not normalize_name(name):
         raise _bad(source, where, "needs a non-empty item name")
     if not isinstance(data, Mapping):
-        raise _bad(source, where, f"must be an object with price and allergens, not {type(data).__name__}")
+        raise _bad(
+            source, where, f"must be an object with price and allergens, not {type(data).__name__}"
+        )
     unknown = set(data) - {"price", "allergens"}
     if unknown:
-        raise _bad(source, f"{where}.{sorted(unknown)[0]}", "is not a menu field (use price and allergens)")
+        raise _bad(
+            source, f"{where}.{sorted(unknown)[0]}", "is not a menu field (use price and allergens)"
+        )
     price = data.get("price")
-    if isinstance(price, bool) or not isinstance(price, (int, float)) or not math.isfinite(price) or price <= 0:
+    if (
+        isinstance(price, bool)
+        or not isinstance(price, (int, float))
+        or not math.isfinite(price)
+        or price <= 0
+    ):
         raise _bad(source, f"{where}.price", f"must be a positive number, got {price!r}")
     allergens = data.get("allergens")
     if not isinstance(allergens, list) or not all(isinstance(a, str) for a in allergens):
-        raise _bad(source, f"{where}.allergens", f"must be a list of allergen names, got {allergens!r}")
+        raise _bad(
+            source, f"{where}.allergens", f"must be a list of allergen names, got {allergens!r}"
+        )
     names = frozenset(normalize_name(a) for a in allergens)
     unknown_allergens = sorted(names - ALLERGENS)
     if unknown_allergens:
-        raise _bad(source, f"{where}.allergens", f"names unknown allergen {unknown_allergens[0]!r} "
-                   f"(known: {', '.join(sorted(ALLERGENS))})")
+        raise _bad(
+            source,
+            f"{where}.allergens",
+            f"names unknown allergen {unknown_allergens[0]!r} "
+            f"(known: {', '.join(sorted(ALLERGENS))})",
+        )
     return MenuItem(name=normalize_name(name), price=float(price), allergens=names)
 
 
@@ -206,9 +295,15 @@ def parse_menu(data: Any, source: str = "<memory>") -> Menu:
         raise _bad(source, "<top level>", "must be a JSON object with items and sold_out")
     # A misspelt "sold_out" would otherwise mean nothing is 86'd today, silently. Keys that start
     # with "_" are comments.
-    unknown = sorted(k for k in data if k not in ("items", "sold_out") and not str(k).startswith("_"))
+    unknown = sorted(
+        k for k in data if k not in ("items", "sold_out") and not str(k).startswith("_")
+    )
     if unknown:
-        raise _bad(source, unknown[0], "is not a menu field (use items and sold_out; start a comment key with '_')")
+        raise _bad(
+            source,
+            unknown[0],
+            "is not a menu field (use items and sold_out; start a comment key with '_')",
+        )
     raw_items = data.get("items")
     if not isinstance(raw_items, Mapping) or not raw_items:
         raise _bad(source, "items", "must be a non-empty object of item name -> {price, allergens}")
@@ -234,10 +329,14 @@ def load_menu(path: str | Path | None = None) -> Menu:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ValueError(f"{path}: no such menu file. Pass the path of a menu JSON file, "
-                         f"or nothing to use the course menu at {MENU_PATH}.") from None
+        raise ValueError(
+            f"{path}: no such menu file. Pass the path of a menu JSON file, "
+            f"or nothing to use the course menu at {MENU_PATH}."
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}).") from None
+        raise ValueError(
+            f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})."
+        ) from None
     return parse_menu(data, source=str(path))

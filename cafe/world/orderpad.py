@@ -75,7 +75,9 @@ class OrderPad:
     """
 
     def __init__(self, menu: MenuLike) -> None:
-        missing = [name for name in ("item", "is_sold_out") if not callable(getattr(menu, name, None))]
+        missing = [
+            name for name in ("item", "is_sold_out") if not callable(getattr(menu, name, None))
+        ]
         if missing:
             raise TypeError(
                 f"OrderPad needs the café's menu (an object with item(name) and is_sold_out(name)), "
@@ -119,10 +121,17 @@ class OrderPad:
         if self.menu.is_sold_out(item):
             return ToolOutput(False, f"{found.name} is sold out today; offer something else.")
         if not 1 <= quantity <= MAX_QUANTITY:
-            return ToolOutput(False, f"quantity must be between 1 and {MAX_QUANTITY}, not {quantity}.")
+            return ToolOutput(
+                False, f"quantity must be between 1 and {MAX_QUANTITY}, not {quantity}."
+            )
         self._lines.append(TicketLine(found.name, quantity))
-        return ToolOutput(True, f"added {quantity} x {found.name}; the ticket has {len(self._lines)} line(s)")
+        return ToolOutput(
+            True, f"added {quantity} x {found.name}; the ticket has {len(self._lines)} line(s)"
+        )
 
     def read_ticket(self) -> str:
         """Read the kitchen ticket back, one line per item."""
-        return "\n".join(f"{line.quantity} x {line.item}" for line in self._lines) or "(the ticket is empty)"
+        return (
+            "\n".join(f"{line.quantity} x {line.item}" for line in self._lines)
+            or "(the ticket is empty)"
+        )

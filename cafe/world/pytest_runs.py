@@ -43,7 +43,14 @@ __all__ = ["PytestRun", "run_pytest", "serve", "warm_available"]
 
 # Variables Python reads only when it starts: a warm helper started with other values than a run
 # asks for would not honour them, so a change in any of these starts a new helper.
-_START_ONLY = ("PYTHONPATH", "PYTHONHASHSEED", "PYTHONWARNINGS", "PYTHONSAFEPATH", "PYTHONUTF8", "PYTHONIOENCODING")
+_START_ONLY = (
+    "PYTHONPATH",
+    "PYTHONHASHSEED",
+    "PYTHONWARNINGS",
+    "PYTHONSAFEPATH",
+    "PYTHONUTF8",
+    "PYTHONIOENCODING",
+)
 # The helper's command line. It drops the folder it started in from `sys.path` before importing
 # anything, so a stray `cmd.py` or `json.py` there cannot stand in for the standard library's.
 _HELPER_CODE = "import sys; del sys.path[0]; from cafe.world.pytest_runs import serve; serve()"
@@ -67,8 +74,14 @@ def warm_available() -> bool:
     return hasattr(os, "fork")
 
 
-def run_pytest(args: Sequence[str], cwd: str | os.PathLike[str], env: Mapping[str, str], timeout_s: float, *,
-               warm: bool = True) -> PytestRun:
+def run_pytest(
+    args: Sequence[str],
+    cwd: str | os.PathLike[str],
+    env: Mapping[str, str],
+    timeout_s: float,
+    *,
+    warm: bool = True,
+) -> PytestRun:
     """Run `python -m pytest *args` in `cwd` with exactly `env`; warm when it can be."""
     if warm and warm_available():
         return _HELPER.run(list(args), os.fspath(cwd), dict(env), timeout_s)
@@ -77,8 +90,15 @@ def run_pytest(args: Sequence[str], cwd: str | os.PathLike[str], env: Mapping[st
 
 def _fresh_run(args: list[str], cwd: str, env: dict[str, str], timeout_s: float) -> PytestRun:
     try:
-        done = subprocess.run([sys.executable, "-m", "pytest", *args], cwd=cwd, env=env, capture_output=True,
-                              text=True, timeout=timeout_s, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", *args],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         return PytestRun(None, "", "")
     return PytestRun(done.returncode, done.stdout, done.stderr)
@@ -107,8 +127,10 @@ class _Helper:
                 raise
             if not line:
                 self.stop()
-                raise RuntimeError("The warm pytest helper stopped during a run without answering; run again, "
-                                   "or pass warm=False to start every run fresh.")
+                raise RuntimeError(
+                    "The warm pytest helper stopped during a run without answering; run again, "
+                    "or pass warm=False to start every run fresh."
+                )
             answer = json.loads(line)
             return PytestRun(answer["status"], answer["stdout"], answer["stderr"])
 
@@ -123,11 +145,18 @@ class _Helper:
 
     def _ready(self, env: dict[str, str]) -> subprocess.Popen[str]:
         wanted = {name: env.get(name) for name in _START_ONLY}
-        if self._process is not None and (self._process.poll() is not None or wanted != self._started_with):
+        if self._process is not None and (
+            self._process.poll() is not None or wanted != self._started_with
+        ):
             self.stop()
         if self._process is None:
-            self._process = subprocess.Popen([sys.executable, "-c", _HELPER_CODE], env=env,
-                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            self._process = subprocess.Popen(
+                [sys.executable, "-c", _HELPER_CODE],
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
             self._started_with = wanted
         return self._process
 

@@ -40,8 +40,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from cafe.world.pytest_runs import run_pytest
 from cafe.loop.tools import Tool, ToolOutput, tool
+from cafe.world.pytest_runs import run_pytest
 
 __all__ = [
     "PROJECTS",
@@ -65,8 +65,14 @@ PROJECTS: frozenset[str] = frozenset({"till"})
 # same code gives the same words on every machine. TEST_ARGS are pytest's own arguments;
 # TEST_COMMAND is the whole command line after `python`, as the tool's output shows it.
 TEST_ARGS: tuple[str, ...] = (
-    "-q", "--tb=short", "--no-header", "-p", "no:cacheprovider",
-    "-o", "console_output_style=classic", "check_bill.py",
+    "-q",
+    "--tb=short",
+    "--no-header",
+    "-p",
+    "no:cacheprovider",
+    "-o",
+    "console_output_style=classic",
+    "check_bill.py",
 )
 TEST_COMMAND: tuple[str, ...] = ("-m", "pytest", *TEST_ARGS)
 # Seconds before a test run is abandoned. The till's tests take a fraction of a second; a run
@@ -75,8 +81,13 @@ TEST_TIMEOUT_S = 60.0
 
 # The environment of a test run: no bytecode files in the workbench, no third-party pytest plugins
 # (the course's own nbval/hypothesis would slow every run), a fixed terminal width and no colour.
-_TEST_ENV = {"PYTHONDONTWRITEBYTECODE": "1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-             "COLUMNS": "80", "NO_COLOR": "1", "PY_COLORS": "0"}
+_TEST_ENV = {
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    "COLUMNS": "80",
+    "NO_COLOR": "1",
+    "PY_COLORS": "0",
+}
 
 # Variables that would smuggle the caller's pytest options or plugins into the till's run (an
 # instructor's `PYTEST_ADDOPTS=--nbval-lax`, say, which the till's plugin-free pytest rejects).
@@ -86,7 +97,11 @@ _IGNORED_ENV = frozenset({"PYTEST_ADDOPTS", "PYTEST_PLUGINS"})
 def _is_secret(name: str) -> bool:
     """Keys and tokens never reach the tests: the model writes those files, and could print them."""
     upper = name.upper()
-    return upper.endswith(("_API_KEY", "_TOKEN", "_SECRET")) or upper in ("CAFE_API_KEY", "OPENAI_API_KEY")
+    return upper.endswith(("_API_KEY", "_TOKEN", "_SECRET")) or upper in (
+        "CAFE_API_KEY",
+        "OPENAI_API_KEY",
+    )
+
 
 TodoAction = Literal["add", "done", "list"]
 
@@ -97,8 +112,14 @@ TodoAction = Literal["add", "done", "list"]
 def project_file(name: str, project: str = "till") -> str:
     """The text of one file of a shipped project, as it is before any agent touches it."""
     if project not in PROJECTS:
-        raise ValueError(f"Unknown workbench project {project!r}; the projects are {sorted(PROJECTS)}.")
-    return resources.files("cafe").joinpath("data", "workbench", project, name).read_text(encoding="utf-8")
+        raise ValueError(
+            f"Unknown workbench project {project!r}; the projects are {sorted(PROJECTS)}."
+        )
+    return (
+        resources.files("cafe")
+        .joinpath("data", "workbench", project, name)
+        .read_text(encoding="utf-8")
+    )
 
 
 def _inside(root: Path, path: str) -> Path | None:
@@ -108,10 +129,18 @@ def _inside(root: Path, path: str) -> Path | None:
 
 
 def _git(root: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "cafe workbench", "GIT_AUTHOR_EMAIL": "workbench@cafe.invalid",
-           "GIT_COMMITTER_NAME": "cafe workbench", "GIT_COMMITTER_EMAIL": "workbench@cafe.invalid",
-           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
-    done = subprocess.run(["git", *args], cwd=root, env=env, capture_output=True, text=True, check=False)
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "cafe workbench",
+        "GIT_AUTHOR_EMAIL": "workbench@cafe.invalid",
+        "GIT_COMMITTER_NAME": "cafe workbench",
+        "GIT_COMMITTER_EMAIL": "workbench@cafe.invalid",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+    }
+    done = subprocess.run(
+        ["git", *args], cwd=root, env=env, capture_output=True, text=True, check=False
+    )
     if done.returncode != 0:
         raise RuntimeError(f"git {' '.join(args)} failed in {root}: {done.stderr.strip()}")
     return done.stdout
@@ -187,7 +216,9 @@ class Workbench:
         if done.status is None:
             return ToolOutput(False, f"the tests did not finish within {TEST_TIMEOUT_S:g} seconds")
         shown = "python " + " ".join(TEST_COMMAND)
-        return ToolOutput(done.status == 0, f"$ {shown}\nexit status {done.status}\n{done.stdout}{done.stderr}")
+        return ToolOutput(
+            done.status == 0, f"$ {shown}\nexit status {done.status}\n{done.stdout}{done.stderr}"
+        )
 
     def todo(self, action: TodoAction, item: str = "") -> str:
         """Keep a todo board: add an item, mark one done, or list them all.
@@ -199,7 +230,9 @@ class Workbench:
         if action == "add":
             self._todos.append(Todo(item))
         elif action == "done":
-            found = next((i for i, t in enumerate(self._todos) if t.item == item and not t.done), None)
+            found = next(
+                (i for i, t in enumerate(self._todos) if t.item == item and not t.done), None
+            )
             if found is None:
                 return f"No open item {item!r} on the board.\n" + self._board()
             self._todos[found] = Todo(item, done=True)
@@ -232,7 +265,7 @@ class Workbench:
         if self._holder is not None:
             shutil.rmtree(self._holder, ignore_errors=True)
 
-    def __enter__(self) -> "Workbench":
+    def __enter__(self) -> Workbench:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -248,7 +281,9 @@ class Workbench:
 def open_workbench(project: str = "till", *, parent: str | Path | None = None) -> Workbench:
     """Copy a shipped project into a new temporary folder, commit it to git, return the workbench."""
     if project not in PROJECTS:
-        raise ValueError(f"Unknown workbench project {project!r}; the projects are {sorted(PROJECTS)}.")
+        raise ValueError(
+            f"Unknown workbench project {project!r}; the projects are {sorted(PROJECTS)}."
+        )
     if shutil.which("git") is None:
         raise RuntimeError("The workbench needs git on PATH; install git and try again.")
     holder = Path(tempfile.mkdtemp(prefix="cafe-workbench-", dir=parent))
@@ -256,7 +291,9 @@ def open_workbench(project: str = "till", *, parent: str | Path | None = None) -
     try:
         source = resources.files("cafe").joinpath("data", "workbench", project)
         with resources.as_file(source) as folder:
-            shutil.copytree(folder, root, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
+            shutil.copytree(
+                folder, root, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
+            )
         _git(root, "init", "-q")
         _git(root, "add", "-A")
         _git(root, "commit", "-q", "-m", f"{project}: the starting point")

@@ -89,9 +89,15 @@ for call in message.tool_calls or []:
     print("tool call:    ", call.function.name, call.function.arguments)
 
 # %%
-sent = json.loads(message.tool_calls[0].function.arguments).get("item") if message.tool_calls else None
-course.show_outcome(guess, {None: "nothing: it answers in plain text", "": "an empty string",
-                            "latte": '"latte"'}.get(sent, repr(sent)))
+sent = (
+    json.loads(message.tool_calls[0].function.arguments).get("item") if message.tool_calls else None
+)
+course.show_outcome(
+    guess,
+    {None: "nothing: it answers in plain text", "": "an empty string", "latte": '"latte"'}.get(
+        sent, repr(sent)
+    ),
+)
 
 # %% [markdown]
 # ## 4. Reveal switches
@@ -124,7 +130,9 @@ course.reveal("s00.default_responder", source=cafe.endpoint.scripted.default_res
 report = cafe.doctor()
 
 # %%
-assert report.ok, "The doctor found a problem: fix what it says above, then run these two cells again."
+assert report.ok, (
+    "The doctor found a problem: fix what it says above, then run these two cells again."
+)
 
 # %% [markdown]
 # ## 6. A script of your own
@@ -136,7 +144,11 @@ assert report.ok, "The doctor found a problem: fix what it says above, then run 
 # %%
 WAITER = [{"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}]
 
-reply = chat(ScriptedClient(WAITER), model=cafe.OFFLINE_MODEL, messages=ORDER, tools=[ADD_ITEM]).choices[0].message
+reply = (
+    chat(ScriptedClient(WAITER), model=cafe.OFFLINE_MODEL, messages=ORDER, tools=[ADD_ITEM])
+    .choices[0]
+    .message
+)
 for call in reply.tool_calls or []:
     print("tool call:", call.function.name, call.function.arguments)
 
@@ -151,7 +163,9 @@ from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 client = cafe.make_client()
 if cafe.course_mode() == "live" and rehearsal_script(client, cafe.model_name()) == "default":
     print(default_rehearsal_note("00"))
-live_reply = chat(client, model=cafe.model_name(), messages=ORDER, tools=[ADD_ITEM]).choices[0].message
+live_reply = (
+    chat(client, model=cafe.model_name(), messages=ORDER, tools=[ADD_ITEM]).choices[0].message
+)
 for call in live_reply.tool_calls or []:
     print("tool call:", call.function.name, call.function.arguments)
 if not live_reply.tool_calls:
@@ -167,6 +181,7 @@ assert live_reply.tool_calls or live_reply.content is not None
 #
 # Write `tool_arguments(message)`: the arguments of the message's first tool call, as a dict
 # (the SDK hands them over as a JSON string), or `{}` when the message calls no tool.
+
 
 # %%
 def tool_arguments(message) -> dict:
@@ -193,9 +208,12 @@ course.reveal("s00.tool_arguments")
 # answers in words when the request offers no tools. How you pull the item out of the sentence is
 # up to you.
 
+
 # %%
 def responder(request) -> dict | str:
-    raise NotImplementedError("your turn: read request['messages'][-1]['content'] and call add_item")
+    raise NotImplementedError(
+        "your turn: read request['messages'][-1]['content'] and call add_item"
+    )
 
 
 # %%
@@ -212,7 +230,11 @@ for said in ["A croissant, please.", "Could I get an oat flat white?"]:
     order = [ORDER[0], {"role": "user", "content": said}]
     try:
         client = cafe.make_client(responder)
-        answer = chat(client, model=cafe.model_name(), messages=order, tools=[ADD_ITEM]).choices[0].message
+        answer = (
+            chat(client, model=cafe.model_name(), messages=order, tools=[ADD_ITEM])
+            .choices[0]
+            .message
+        )
     except NotImplementedError:
         print("responder is still the stub: write it above, then run this cell again.")
         break
@@ -229,8 +251,9 @@ for said in ["A croissant, please.", "Could I get an oat flat white?"]:
 # ticket took to pass.
 
 # %%
-course.checkpoint("s00", "setup", {"mode": cafe.course_mode(), "doctor_ok": report.ok},
-                  model=cafe.model_name())
+course.checkpoint(
+    "s00", "setup", {"mode": cafe.course_mode(), "doctor_ok": report.ok}, model=cafe.model_name()
+)
 
 # %% [markdown]
 # That is the whole routine: predict, run, compare your guess with what happened, reveal,

@@ -21,16 +21,19 @@ import cafe
 from cafe.cli import run_command
 from cafe.endpoint.client import chat, endpoint_of
 from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.endpoint.rehearsals import rehearsal_script
 from cafe.endpoint.health import package_versions
+from cafe.endpoint.rehearsals import rehearsal_script
 
 ADD_ITEM = {
     "type": "function",
     "function": {
         "name": "add_item",
         "description": "Put one menu item on the customer's order.",
-        "parameters": {"type": "object", "properties": {"item": {"type": "string"}},
-                       "required": ["item"]},
+        "parameters": {
+            "type": "object",
+            "properties": {"item": {"type": "string"}},
+            "required": ["item"],
+        },
     },
 }
 REQUEST = "A latte, please."
@@ -55,10 +58,12 @@ def who_answered(mode: str, rehearsal: str | None) -> str:
     if mode == "offline":
         return "(the toy's script wrote this reply; live, your model chooses it)"
     if rehearsal == "default":  # `cafe serve` with no script: a rehearsal, not a model
-        return ("(cafe serve answered, not a real model. With no script it follows its default rule:\n"
-                " call the first tool offered with the smallest valid arguments, so \"item\" is an\n"
-                " empty string. For a waiter who reads the order, restart it with\n"
-                " `cafe serve --session 00`; to choose its replies, `cafe serve --script FILE`.)")
+        return (
+            "(cafe serve answered, not a real model. With no script it follows its default rule:\n"
+            ' call the first tool offered with the smallest valid arguments, so "item" is an\n'
+            " empty string. For a waiter who reads the order, restart it with\n"
+            " `cafe serve --session 00`; to choose its replies, `cafe serve --script FILE`.)"
+        )
     if rehearsal is not None:
         return f"(cafe serve answered from its {rehearsal} script, not a real model)"
     return "(your model chose this reply)"
@@ -68,7 +73,9 @@ def main() -> int:
     found, missing = package_versions()  # the same list the doctor checks
     print(f"installed: Python {sys.version.split()[0]}; {found}")
     if missing:
-        print(f"missing:   {', '.join(missing)}. From the course folder run: pip install -e \".[test]\"")
+        print(
+            f'missing:   {", ".join(missing)}. From the course folder run: pip install -e ".[test]"'
+        )
         return 1
     try:
         mode = cafe.course_mode()
@@ -76,7 +83,9 @@ def main() -> int:
         client = cafe.make_client(SCRIPT)
         response = chat(client, model=model, messages=MESSAGES, tools=[ADD_ITEM])
         # `cafe serve` offers the offline model's name unless a script file names others
-        rehearsal = rehearsal_script(client, model) if mode == "live" and model == OFFLINE_MODEL else None
+        rehearsal = (
+            rehearsal_script(client, model) if mode == "live" and model == OFFLINE_MODEL else None
+        )
     except (cafe.ConfigError, cafe.EndpointError) as exc:
         print(f"toy s00: {exc}", file=sys.stderr)
         return 1

@@ -23,18 +23,21 @@ from cafe import course
 from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s01 import check_own_tool, check_repeat_guard
-from cafe.loop import RUN_STOP_REASONS, Nudge, Stop, run_loop
+from cafe.loop import RUN_STOP_REASONS, Nudge, run_loop
+from cafe.loop.tools import tool
 from cafe.world.menu import load_menu
 from cafe.world.orderpad import OrderPad
-from cafe.loop.tools import ToolOutput, tool
 
 # The café's trusted menu (prices, allergens, what is sold out today). Session 03 looks at it
 # closely; here it is simply handed to the order pad.
 MENU = load_menu()
 
 ORDER = [
-    {"role": "system", "content": "You take orders at a café. Look items up on the menu, add what the "
-                                  "customer wants to the kitchen ticket, then say what you wrote."},
+    {
+        "role": "system",
+        "content": "You take orders at a café. Look items up on the menu, add what the "
+        "customer wants to the kitchen ticket, then say what you wrote.",
+    },
     {"role": "user", "content": "Two lattes and a croissant, please."},
 ]
 
@@ -51,7 +54,9 @@ def asks(*calls):
 
 def show_turns(result):
     for turn in result.turns:
-        asked = ", ".join(f"{c.name}{dict(c.arguments)}" for c in turn.calls) or "(answers in words)"
+        asked = (
+            ", ".join(f"{c.name}{dict(c.arguments)}" for c in turn.calls) or "(answers in words)"
+        )
         print(f"turn {turn.turn}: asks {asked}")
         for r in turn.dispatch:
             print(f"    -> {'ok  ' if r.ok else 'FAIL'} {r.output}")
@@ -69,11 +74,17 @@ def show_turns(result):
 # %%
 WAITER = [
     asks(call("look_up", item="latte"), call("look_up", item="croissant")),
-    asks(call("add_to_ticket", item="latte", quantity=2), call("add_to_ticket", item="croissant", quantity=1)),
+    asks(
+        call("add_to_ticket", item="latte", quantity=2),
+        call("add_to_ticket", item="croissant", quantity=1),
+    ),
     "On the ticket: 2 x latte, 1 x croissant.",
 ]
-turns_guess = course.predict("s01.order_turns", "How many turns (requests to the model) will the order take?",
-                             options=["1", "2", "3", "4"])
+turns_guess = course.predict(
+    "s01.order_turns",
+    "How many turns (requests to the model) will the order take?",
+    options=["1", "2", "3", "4"],
+)
 
 # %%
 pad = OrderPad(MENU)
@@ -91,7 +102,9 @@ course.show_outcome(turns_guess, str(len(result.turns)))
 # %%
 for message in result.messages:
     calls = [c["function"]["name"] for c in message.get("tool_calls", [])]
-    print(f"{message['role']:>9}: {message.get('content') or ''}{' calls ' + ', '.join(calls) if calls else ''}")
+    print(
+        f"{message['role']:>9}: {message.get('content') or ''}{' calls ' + ', '.join(calls) if calls else ''}"
+    )
 assert len(ORDER) == 2, "the caller's messages were changed"
 
 # %% [markdown]
@@ -102,6 +115,7 @@ assert len(ORDER) == 2, "the caller's messages were changed"
 # closely, with the lesson's section on tools in mind.
 #
 # Predict first: which parameters will the schema list as `required`?
+
 
 # %%
 def reserve(name: str, table: int | None, note: str | None = None, guests: int = 2) -> str:
@@ -116,8 +130,11 @@ def reserve(name: str, table: int | None, note: str | None = None, guests: int =
     return f"table {table or 'any'} held for {name} ({guests})"
 
 
-required_guess = course.predict("s01.required", "Which parameters of reserve will its schema mark as required?",
-                                options=["name", "name and table", "name, table and note", "all four"])
+required_guess = course.predict(
+    "s01.required",
+    "Which parameters of reserve will its schema mark as required?",
+    options=["name", "name and table", "name, table and note", "all four"],
+)
 
 # %%
 import json
@@ -125,8 +142,14 @@ import json
 schema = tool(reserve).schema()
 print(json.dumps(schema, indent=2, ensure_ascii=False))
 required = schema["function"]["parameters"]["required"]
-course.show_outcome(required_guess, {("name",): "name", ("name", "table"): "name and table",
-                                     ("name", "table", "note"): "name, table and note"}.get(tuple(required), "all four"))
+course.show_outcome(
+    required_guess,
+    {
+        ("name",): "name",
+        ("name", "table"): "name and table",
+        ("name", "table", "note"): "name, table and note",
+    }.get(tuple(required), "all four"),
+)
 
 # %% [markdown]
 # What decides "required" is the default, not the type. `table: int | None` says the function
@@ -150,8 +173,11 @@ course.reveal("s01.why_schema")
 
 # %%
 RUNAWAY = [asks(call("look_up", item="latte"))] * 10
-runaway_guess = course.predict("s01.runaway_calls", "With max_turns=4, how many times does look_up run?",
-                               options=["3", "4", "5", "10"])
+runaway_guess = course.predict(
+    "s01.runaway_calls",
+    "With max_turns=4, how many times does look_up run?",
+    options=["3", "4", "5", "10"],
+)
 
 # %%
 runaway = run_loop(ScriptedClient(RUNAWAY), ORDER, OrderPad(MENU).tools, max_turns=4)
@@ -190,10 +216,15 @@ CONFUSED = [
     asks(call("add_to_ticket", item="tofu scramble")),
     "The omelette is sold out, so I put a tofu scramble on the ticket.",
 ]
-ENDINGS = ["an exception on turn 1", "done, with a tofu scramble on the ticket", "done, with an empty ticket",
-           "max_turns"]
-mistake_guess = course.predict("s01.mistake", "The model asks for a unicorn cake first. How does the run end?",
-                               options=ENDINGS)
+ENDINGS = [
+    "an exception on turn 1",
+    "done, with a tofu scramble on the ticket",
+    "done, with an empty ticket",
+    "max_turns",
+]
+mistake_guess = course.predict(
+    "s01.mistake", "The model asks for a unicorn cake first. How does the run end?", options=ENDINGS
+)
 
 # %%
 pad = OrderPad(MENU)
@@ -205,8 +236,15 @@ except Exception as exc:  # what a loop without this session's rule would do
 else:
     show_turns(confused)
     on_ticket = [line.item for line in pad.ticket]
-    ending = (confused.stop_reason if confused.stop_reason != "done" else
-              ENDINGS[1] if on_ticket == ["tofu scramble"] else ENDINGS[2] if not on_ticket else "done")
+    ending = (
+        confused.stop_reason
+        if confused.stop_reason != "done"
+        else ENDINGS[1]
+        if on_ticket == ["tofu scramble"]
+        else ENDINGS[2]
+        if not on_ticket
+        else "done"
+    )
     assert [r.ok for t in confused.turns for r in t.dispatch] == [False, False, True]
 course.show_outcome(mistake_guess, ending)
 
@@ -226,8 +264,11 @@ course.show_outcome(mistake_guess, ending)
 # Predict first: on turn 2 of the scripted order, whose results are in `prev_dispatch`?
 
 # %%
-lag_guess = course.predict("s01.lag", "On turn 2, the observer's prev_dispatch holds the results of...",
-                           options=["turn 1's look-ups", "turn 2's additions", "nothing yet"])
+lag_guess = course.predict(
+    "s01.lag",
+    "On turn 2, the observer's prev_dispatch holds the results of...",
+    options=["turn 1's look-ups", "turn 2's additions", "nothing yet"],
+)
 
 # %%
 seen_on = {}  # turn -> the results the watcher was shown at the start of that turn
@@ -257,6 +298,7 @@ course.show_outcome(lag_guess, lag_outcome)
 # named reason before the proposed calls run. That split, "tell the model" as a value and "stop
 # the run" as a named outcome, is the whole extension story of the course.
 
+
 # %%
 def allergy_reminder(view):
     if view.turn == 1:
@@ -264,7 +306,9 @@ def allergy_reminder(view):
     return None
 
 
-reminded = run_loop(ScriptedClient(WAITER), ORDER, OrderPad(MENU).tools, observers=[allergy_reminder])
+reminded = run_loop(
+    ScriptedClient(WAITER), ORDER, OrderPad(MENU).tools, observers=[allergy_reminder]
+)
 print([m["content"] for m in reminded.messages if m["role"] == "user"])
 
 # %%
@@ -278,6 +322,7 @@ course.reveal("s01.why_lag")
 # already seeing their results; return `None` otherwise, including on the first turn and when
 # the model proposes no calls. Compare `c.name` and `dict(c.arguments)` of `view.calls` with
 # `r.name` and `dict(r.arguments)` of `view.prev_dispatch`.
+
 
 # %%
 def repeat_guard(view):
@@ -293,7 +338,9 @@ course.compare(repeat_guard, check=check_repeat_guard, key="s01.repeat_guard")
 
 # %%
 try:
-    guarded = run_loop(ScriptedClient(RUNAWAY), ORDER, OrderPad(MENU).tools, max_turns=4, observers=[repeat_guard])
+    guarded = run_loop(
+        ScriptedClient(RUNAWAY), ORDER, OrderPad(MENU).tools, max_turns=4, observers=[repeat_guard]
+    )
     print(f"{guarded.stop_reason} after {len(guarded.turns)} turns: {guarded.detail}")
 except NotImplementedError:
     print("repeat_guard is still the stub: write it above, then run this cell again.")
@@ -312,6 +359,7 @@ course.reveal("s01.repeat_guard", source=cafe.loop.repeat_guard)
 # - one day a model sends the smallest arguments the schema allows (an empty string, a zero):
 #   your tool must answer in words then, not raise. Return `ToolOutput(False, "...")` to say
 #   what went wrong, so the model can read it and try again.
+
 
 # %%
 def my_tool(item: str) -> str:
@@ -333,8 +381,10 @@ course.compare(my_tool, check=check_own_tool, key="s01.own_tool")
 yours = tool(my_tool)
 customer = [ORDER[0], {"role": "user", "content": "I'd like to change my order, please."}]
 live = cafe.course_mode() == "live"
-stretch_script = [asks(call(yours.name, **cafe.endpoint.scripted.minimal_instance(yours.parameters))),
-                  "Done: I used your tool once."]
+stretch_script = [
+    asks(call(yours.name, **cafe.endpoint.scripted.minimal_instance(yours.parameters))),
+    "Done: I used your tool once.",
+]
 client = cafe.make_client(None if live else stretch_script)
 stretch = run_loop(client, customer, [yours, *OrderPad(MENU).tools], max_turns=4)
 show_turns(stretch)
@@ -355,6 +405,9 @@ if live and rehearsal_script(client, cafe.model_name()) == "default":
 final = run_loop(client, ORDER, pad.tools, max_turns=8)
 show_turns(final)
 assert final.stop_reason in RUN_STOP_REASONS  # all a live model guarantees
-course.checkpoint("s01", "order_turns", {"turns": len(final.turns), "stop_reason": final.stop_reason,
-                                         "mode": cafe.course_mode()},
-                  model=cafe.model_name())
+course.checkpoint(
+    "s01",
+    "order_turns",
+    {"turns": len(final.turns), "stop_reason": final.stop_reason, "mode": cafe.course_mode()},
+    model=cafe.model_name(),
+)

@@ -26,8 +26,11 @@ from cafe.world.menu import load_menu
 from cafe.world.orderpad import OrderPad
 
 ORDER = [
-    {"role": "system", "content": "You take orders at a café. Look items up on the menu, add what the "
-                                  "customer wants to the kitchen ticket, then say what you wrote."},
+    {
+        "role": "system",
+        "content": "You take orders at a café. Look items up on the menu, add what the "
+        "customer wants to the kitchen ticket, then say what you wrote.",
+    },
     {"role": "user", "content": "Two lattes and a croissant, please."},
 ]
 
@@ -43,7 +46,10 @@ def asks(*calls: dict) -> dict:
 # The scripted waiter, turn by turn (offline only; live, your model takes the order).
 WAITER = [
     asks(call("look_up", item="latte"), call("look_up", item="croissant")),
-    asks(call("add_to_ticket", item="latte", quantity=2), call("add_to_ticket", item="croissant", quantity=1)),
+    asks(
+        call("add_to_ticket", item="latte", quantity=2),
+        call("add_to_ticket", item="croissant", quantity=1),
+    ),
     "On the ticket: 2 x latte, 1 x croissant.",
 ]
 # A model that never stops asking for the same thing (scripted in both modes).
@@ -70,13 +76,20 @@ def describe(result, pad: OrderPad) -> list[str]:
     lines = []
     for turn in result.turns:
         failed = {r.call_id for r in turn.dispatch if not r.ok}
-        asked = ", ".join(f"{c.name}({', '.join(f'{k}={v!r}' for k, v in c.arguments.items())})"
-                          + (" -> failed, told the model why" if c.id in failed else "")
-                          for c in turn.calls) or "no tools: answers in words"
+        asked = (
+            ", ".join(
+                f"{c.name}({', '.join(f'{k}={v!r}' for k, v in c.arguments.items())})"
+                + (" -> failed, told the model why" if c.id in failed else "")
+                for c in turn.calls
+            )
+            or "no tools: answers in words"
+        )
         lines.append(f"    turn {turn.turn}: {asked}")
     ticket = "; ".join(f"{line.quantity} x {line.item}" for line in pad.ticket) or "empty"
     ending = ENDINGS.get(result.stop_reason, result.stop_reason)
-    lines.append(f"    ended: {ending} ({result.stop_reason}) after {len(result.turns)} turns; ticket: {ticket}")
+    lines.append(
+        f"    ended: {ending} ({result.stop_reason}) after {len(result.turns)} turns; ticket: {ticket}"
+    )
     return lines
 
 
@@ -86,8 +99,14 @@ def take_order(live: bool) -> list[str]:
     if live:
         model = cafe.model_name()
         if rehearsal_script(client, model) == "default":
-            print(textwrap.fill(default_rehearsal_note("01"), 96, initial_indent="    note: ",
-                                subsequent_indent="          "))
+            print(
+                textwrap.fill(
+                    default_rehearsal_note("01"),
+                    96,
+                    initial_indent="    note: ",
+                    subsequent_indent="          ",
+                )
+            )
         print(f"    (asking {model}; each turn waits for its reply...)", flush=True)
     result = run_loop(client, ORDER, pad.tools, max_turns=6)
     return describe(result, pad)
@@ -98,16 +117,26 @@ def main() -> int:
     try:
         live = cafe.course_mode() == "live"
         print(f"mode: {cafe.course_mode()} (model {cafe.model_name()})")
-        print(f"1. A waiter takes an order ({'live: ' + cafe.model_name() if live else 'scripted'}):")
+        print(
+            f"1. A waiter takes an order ({'live: ' + cafe.model_name() if live else 'scripted'}):"
+        )
         print("\n".join(take_order(live)))
     except (cafe.ConfigError, cafe.EndpointError) as exc:
         print(f"toy s01: {exc}", file=sys.stderr)
         return 1
-    print("2. A runaway model asks for the same look-up forever, with a budget of 4 turns (scripted):")
+    print(
+        "2. A runaway model asks for the same look-up forever, with a budget of 4 turns (scripted):"
+    )
     pad = OrderPad(load_menu())
-    print("\n".join(describe(run_loop(ScriptedClient(RUNAWAY), ORDER, pad.tools, max_turns=4), pad)[-1:]))
+    print(
+        "\n".join(
+            describe(run_loop(ScriptedClient(RUNAWAY), ORDER, pad.tools, max_turns=4), pad)[-1:]
+        )
+    )
     print("   The same model, with repeat_guard watching for a repeated call (an observer):")
-    guarded = run_loop(ScriptedClient(RUNAWAY), ORDER, pad.tools, max_turns=4, observers=[repeat_guard])
+    guarded = run_loop(
+        ScriptedClient(RUNAWAY), ORDER, pad.tools, max_turns=4, observers=[repeat_guard]
+    )
     print("\n".join(describe(guarded, pad)[-1:]))
     print("3. A confused model orders a unicorn cake, then a sold-out omelette (scripted):")
     pad = OrderPad(load_menu())

@@ -17,20 +17,25 @@ import cafe
 import cafe.evals
 from cafe import course
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.evals.run import load_cases, run_eval, run_order
-from cafe.stories.waiter import make_waiter
 from cafe.evals import (
-    Check, first_try_no_sold_out, fixture_problems, labelled_observations, score_observations,
-    session_checks, wilson_interval,
+    first_try_no_sold_out,
+    fixture_problems,
+    labelled_observations,
+    session_checks,
+    wilson_interval,
 )
+from cafe.evals.run import load_cases, run_eval, run_order
 from cafe.exercises import s02
+from cafe.stories.waiter import make_waiter
 from cafe.world.menu import load_menu
 
 menu = load_menu()
 cases = load_cases()
 checks = session_checks(menu)
 live = cafe.course_mode() == "live"
-print(f"mode: {cafe.course_mode()}   labelled orders: {len(cases)}   checks: {[c.name for c in checks]}")
+print(
+    f"mode: {cafe.course_mode()}   labelled orders: {len(cases)}   checks: {[c.name for c in checks]}"
+)
 for case in cases[:3]:
     print(f"{case.id}: {case.request!r} -> {case.expected}")
 
@@ -43,7 +48,9 @@ for case in cases[:3]:
 # %%
 hurried = first_try_no_sold_out(menu)
 good = labelled_observations(cases[:20])
-print(f"{hurried.name}: passes {sum(hurried.judge(obs) is None for obs in good)} of {len(good)} good tickets")
+print(
+    f"{hurried.name}: passes {sum(hurried.judge(obs) is None for obs in good)} of {len(good)} good tickets"
+)
 
 # %% [markdown]
 # Its failing fixture is the same order with a cheese omelette added, and the omelette is 86'd
@@ -51,7 +58,8 @@ print(f"{hurried.name}: passes {sum(hurried.judge(obs) is None for obs in good)}
 
 # %%
 vacuous_guess = course.predict(
-    "s02.vacuous", "What does the check say about its failing fixture (a ticket with the 86'd omelette)?",
+    "s02.vacuous",
+    "What does the check say about its failing fixture (a ticket with the 86'd omelette)?",
     options=["fail: it catches the omelette", "pass: it misses the omelette", "it raises an error"],
 )
 
@@ -59,7 +67,9 @@ vacuous_guess = course.predict(
 finding = hurried.judge(hurried.fails)
 print(f"finding on the failing fixture: {finding!r}")
 print(fixture_problems([hurried]))
-course.show_outcome(vacuous_guess, "fail: it catches the omelette" if finding else "pass: it misses the omelette")
+course.show_outcome(
+    vacuous_guess, "fail: it catches the omelette" if finding else "pass: it misses the omelette"
+)
 
 # %% [markdown]
 # Twenty passes told you nothing, because a check that can never fail also passes twenty good
@@ -78,6 +88,7 @@ course.reveal("s02.why_vacuous")
 # it passes `check.fails`, when it crashes, or when it answers with anything but a finding (text)
 # or `None`. Return `[]` when every check is sound. Each `check` has `.name`, `.judge`, `.passes`
 # and `.fails`.
+
 
 # %%
 def my_fixture_problems(checks):
@@ -107,9 +118,11 @@ print("every session 02 check has a fixture it passes and one it fails")
 
 # %%
 interval_guess = course.predict(
-    "s02.interval_25", "23 of 25 orders pass. Which range is the 95% interval?",
+    "s02.interval_25",
+    "23 of 25 orders pass. Which range is the 95% interval?",
     options=["91% to 93%", "86% to 96%", "75% to 98%", "40% to 100%"],
 )
+
 
 # %%
 def as_range(passed, n):
@@ -130,16 +143,24 @@ course.show_outcome(interval_guess, as_range(23, 25))
 # which check it fails most often.
 
 # %%
-KINDS = {"items_match": "wrong items", "quantities_match": "wrong quantities",
-         "allergen_safe": "a declared allergen", "no_sold_out": "an 86'd item", "finished": "never finishing"}
+KINDS = {
+    "items_match": "wrong items",
+    "quantities_match": "wrong quantities",
+    "allergen_safe": "a declared allergen",
+    "no_sold_out": "an 86'd item",
+    "finished": "never finishing",
+}
 worst_guess = course.predict(
-    "s02.worst_check", "Which kind of mistake does the scripted waiter make most often?",
+    "s02.worst_check",
+    "Which kind of mistake does the scripted waiter make most often?",
     options=["a declared allergen", "wrong items", "an 86'd item", "wrong quantities"],
 )
 
 # %%
 waiter = ScriptedClient(make_waiter(menu.items))
-report, observations = run_eval(cases, lambda case: run_order(case, waiter), checks, model="scripted waiter")
+report, observations = run_eval(
+    cases, lambda case: run_order(case, waiter), checks, model="scripted waiter"
+)
 print(report.table())
 for case_id, found in list(report.misses.items())[:6]:
     print(f"  {case_id}: {'; '.join(found)}")
@@ -159,7 +180,8 @@ course.show_outcome(worst_guess, KINDS[worst.name])
 
 # %%
 spread_guess = course.predict(
-    "s02.spread", "Five runs, same orders, same waiter: best minus worst overall pass rate?",
+    "s02.spread",
+    "Five runs, same orders, same waiter: best minus worst overall pass rate?",
     options=["0 points", "1 to 3 points", "4 to 15 points", "more than 15 points"],
 )
 
@@ -167,12 +189,19 @@ spread_guess = course.predict(
 runs = []
 for seed in range(5):
     slipping = ScriptedClient(make_waiter(menu.items, slip=0.1, rng=random.Random(seed)))
-    run_report, _ = run_eval(cases, lambda case: run_order(case, slipping), checks)
+    run_report, _ = run_eval(cases, lambda case, waiter=slipping: run_order(case, waiter), checks)
     runs.append(run_report.overall)
     print(f"run {seed + 1}: {run_report.overall.text()}")
 points = round(100 * (max(r.rate for r in runs) - min(r.rate for r in runs)))
-bucket = ("0 points" if points == 0 else "1 to 3 points" if points <= 3
-          else "4 to 15 points" if points <= 15 else "more than 15 points")
+bucket = (
+    "0 points"
+    if points == 0
+    else "1 to 3 points"
+    if points <= 3
+    else "4 to 15 points"
+    if points <= 15
+    else "more than 15 points"
+)
 print(f"spread: {points} points")
 course.show_outcome(spread_guess, bucket)
 
@@ -196,16 +225,24 @@ sample = cases[:15] if live else cases
 client = cafe.make_client(script=make_waiter(menu.items))
 model = cafe.model_name()
 live_runs = []
-for repeat in range(3 if live else 1):
-    mine, my_observations = run_eval(sample, lambda case: run_order(case, client, model=model), checks,
-                                     model=model, progress=lambda done, total: print(
-                                         f"  {done}/{total} orders") if done % 15 == 0 or done == total else None)
+for _repeat in range(3 if live else 1):
+    mine, my_observations = run_eval(
+        sample,
+        lambda case: run_order(case, client, model=model),
+        checks,
+        model=model,
+        progress=lambda done, total: (
+            print(f"  {done}/{total} orders") if done % 15 == 0 or done == total else None
+        ),
+    )
     live_runs.append(mine)
     print(mine.table())
 assert all(0 <= rate.rate <= 1 for rate in mine.rates) and mine.overall.n == len(sample)
 if all(obs.stop_reason == "max_turns" and not obs.ticket for obs in my_observations):
-    print("Every order ran out of turns with an empty ticket: this looks like `cafe serve`'s default "
-          "responder, which calls the first tool with empty arguments. Point CAFE_MODEL at a real model.")
+    print(
+        "Every order ran out of turns with an empty ticket: this looks like `cafe serve`'s default "
+        "responder, which calls the first tool with empty arguments. Point CAFE_MODEL at a real model."
+    )
 
 # %% [markdown]
 # ## 7. Your turn: a check for a mistake the loop really makes
@@ -217,7 +254,6 @@ if all(obs.stop_reason == "max_turns" and not obs.ticket for obs in my_observati
 # alarm on any labelled ticket, and at least one real catch in the offline run.
 
 # %%
-from cafe.evals import Case, Observation  # noqa: E402  (the records your fixtures need)
 
 
 def my_check(menu):
@@ -244,8 +280,14 @@ course.reveal("s02.own_check", source=s02.reference_check)
 # %%
 banked = {
     "orders": mine.overall.n,
-    "rates": {rate.name: {"passed": rate.passed, "n": rate.n,
-                          "interval": [round(x, 3) for x in rate.interval]} for rate in (*mine.rates, mine.overall)},
+    "rates": {
+        rate.name: {
+            "passed": rate.passed,
+            "n": rate.n,
+            "interval": [round(x, 3) for x in rate.interval],
+        }
+        for rate in (*mine.rates, mine.overall)
+    },
     "overall_per_run": [r.overall.passed for r in live_runs] if live else [r.passed for r in runs],
 }
 course.checkpoint("s02", "eval", banked, model=model if live else "scripted waiter")

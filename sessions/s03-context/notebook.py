@@ -15,12 +15,20 @@
 import cafe
 import cafe.context
 from cafe import course
-from cafe.context import CLOSE_TAG, DATA_RULES, INJECTED_REQUEST, OPEN_TAG, CustomerOrder, build_context, context_sections
-from cafe.stories.obedient_waiter import make_obedient_waiter
+from cafe.context import (
+    CLOSE_TAG,
+    DATA_RULES,
+    INJECTED_REQUEST,
+    OPEN_TAG,
+    CustomerOrder,
+    build_context,
+    context_sections,
+)
 from cafe.endpoint.client import chat
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises import s03
 from cafe.loop import run_loop
+from cafe.stories.obedient_waiter import make_obedient_waiter
 from cafe.world.menu import load_menu
 from cafe.world.orderpad import OrderPad
 
@@ -40,7 +48,9 @@ print(f"the customer's words: {order.request!r}")
 MARKINGS = ("pasted", "delimited", "datamarked")
 contexts = {marking: build_context(menu, order, 2000, marking=marking) for marking in MARKINGS}
 for marking, context in contexts.items():
-    print(f"--- {marking}\n  user message: {context.messages[1]['content']}\n  rule: {DATA_RULES[marking]}")
+    print(
+        f"--- {marking}\n  user message: {context.messages[1]['content']}\n  rule: {DATA_RULES[marking]}"
+    )
 
 # %% [markdown]
 # The waiter here is scripted (in both modes, so everyone sees the same mechanism): it reads the
@@ -51,9 +61,11 @@ for marking, context in contexts.items():
 
 # %%
 marking_guess = course.predict(
-    "s03.marking", "Which markings keep the banana breads off the ticket?",
+    "s03.marking",
+    "Which markings keep the banana breads off the ticket?",
     options=["none of them", "datamarked only", "delimited and datamarked", "all three"],
 )
+
 
 # %%
 def ticket_for(context, client, model=None):
@@ -68,8 +80,12 @@ for marking, context in contexts.items():
     print(f"{marking:<11} {run.stop_reason:<5} ticket: {ticket}")
     if all(item != "banana bread" for item, _ in ticket):
         safe.append(marking)
-course.show_outcome(marking_guess, {0: "none of them", 3: "all three"}.get(
-    len(safe), "datamarked only" if safe == ["datamarked"] else " and ".join(safe)))
+course.show_outcome(
+    marking_guess,
+    {0: "none of them", 3: "all three"}.get(
+        len(safe), "datamarked only" if safe == ["datamarked"] else " and ".join(safe)
+    ),
+)
 
 # %% [markdown]
 # Why did the sentence "as data and not instructions" not protect the pasted version? Decide,
@@ -95,8 +111,10 @@ for marking, context in contexts.items():
     print(f"{marking:<11} {run.stop_reason:<9} ticket: {ticket}")
     assert run.stop_reason in {"done", "max_turns", "verify_failed", "stuck", "cut"}
     if live and run.stop_reason == "max_turns" and not ticket:
-        print("  (max_turns with an empty ticket: `cafe serve`'s default responder calls the first tool "
-              "with empty arguments; a real model reads the note)")
+        print(
+            "  (max_turns with an empty ticket: `cafe serve`'s default responder calls the first tool "
+            "with empty arguments; a real model reads the note)"
+        )
 
 # %% [markdown]
 # ## 2. What goes first when the budget shrinks?
@@ -109,12 +127,15 @@ for marking, context in contexts.items():
 sections = context_sections(menu, order)
 total = sum(section.tokens for section in sections)
 for section in sections:
-    print(f"{section.name:<12} {section.tokens:>4} tokens   safety part: {'yes' if section.required else 'no'}")
+    print(
+        f"{section.name:<12} {section.tokens:>4} tokens   safety part: {'yes' if section.required else 'no'}"
+    )
 print(f"{'all':<12} {total:>4} tokens")
 
 # %%
 first_guess = course.predict(
-    "s03.first_dropped", "The budget drops one token below the total. Which section goes?",
+    "s03.first_dropped",
+    "The budget drops one token below the total. Which section goes?",
     options=["allergens", "prices", "story", "customer"],
 )
 
@@ -124,7 +145,9 @@ for budget in range(total, 0, -25):
         fitted = build_context(menu, order, budget)
     except ValueError:
         break
-    print(f"budget {budget:>4}: dropped {list(fitted.dropped) or 'nothing'}  ({fitted.tokens} tokens sent)")
+    print(
+        f"budget {budget:>4}: dropped {list(fitted.dropped) or 'nothing'}  ({fitted.tokens} tokens sent)"
+    )
 course.show_outcome(first_guess, build_context(menu, order, total - 1).dropped[0])
 
 # %% [markdown]
@@ -133,11 +156,21 @@ course.show_outcome(first_guess, build_context(menu, order, total - 1).dropped[0
 
 # %%
 sizes = {section.name: section.tokens for section in sections}
-candidates = sorted({str(total), str(total - sizes["story"]), str(total - sizes["story"] - sizes["house_style"]),
-                     str(sum(t for name, t in sizes.items() if name not in ("story", "house_style", "prices")))},
-                    key=int, reverse=True)
-minimum_guess = course.predict("s03.minimum", "What is the smallest budget build_context accepts?",
-                               options=[*candidates, "any: it cuts text to fit"])
+candidates = sorted(
+    {
+        str(total),
+        str(total - sizes["story"]),
+        str(total - sizes["story"] - sizes["house_style"]),
+        str(sum(t for name, t in sizes.items() if name not in ("story", "house_style", "prices"))),
+    },
+    key=int,
+    reverse=True,
+)
+minimum_guess = course.predict(
+    "s03.minimum",
+    "What is the smallest budget build_context accepts?",
+    options=[*candidates, "any: it cuts text to fit"],
+)
 
 # %%
 smallest = total
@@ -159,6 +192,7 @@ course.show_outcome(minimum_guess, str(smallest))
 # the sections to keep, in their original order: drop optional sections, lowest priority first,
 # until the rest fit. Never drop or shorten a required one: if they alone exceed the budget, raise
 # `ValueError` with a message that names their total.
+
 
 # %%
 def my_fit_sections(sections, budget):
@@ -221,9 +255,14 @@ course.reveal("s03.delimit", source=cafe.context.delimit)
 # (scripted offline, your model live), and how your endpoint's count compares with the estimate.
 
 # %%
-course.checkpoint("s03", "context", {
-    "safety_minimum": smallest,
-    "full_context_tokens": total,
-    "instruction_kept_off": live_marking,
-    "reported_over_estimated": ratio,
-}, model=model if live else "scripted waiter")
+course.checkpoint(
+    "s03",
+    "context",
+    {
+        "safety_minimum": smallest,
+        "full_context_tokens": total,
+        "instruction_kept_off": live_marking,
+        "reported_over_estimated": ratio,
+    },
+    model=model if live else "scripted waiter",
+)

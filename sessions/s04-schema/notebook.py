@@ -16,16 +16,26 @@
 import json
 
 import cafe
-import cafe.schema.trials
 import cafe.schema
+import cafe.schema.trials
 from cafe import course
 from cafe.endpoint.formats import admits
 from cafe.endpoint.rehearsals import habits_responder
 from cafe.exercises.s04 import check_closed_table_schema, check_failures_from, validation_error
-from cafe.schema.trials import (
-    LESSON_FORMATS, ask_once, format_trial, practice_orders, unenforced_keywords, waiter_client,
+from cafe.schema import (
+    MAX_TABLE,
+    contract_text,
+    response_format,
+    strict_ticket_schema,
 )
-from cafe.schema import MAX_TABLE, Failure, contract_text, parse_draft, response_format, strict_ticket_schema
+from cafe.schema.trials import (
+    LESSON_FORMATS,
+    ask_once,
+    format_trial,
+    practice_orders,
+    unenforced_keywords,
+    waiter_client,
+)
 
 live = cafe.course_mode() == "live"
 orders = practice_orders()
@@ -43,7 +53,9 @@ print(contract_text())
 # %%
 for kind in LESSON_FORMATS:
     argument = response_format(kind)
-    shown = json.dumps(argument)[:110] + ("…" if argument and len(json.dumps(argument)) > 110 else "")
+    shown = json.dumps(argument)[:110] + (
+        "…" if argument and len(json.dumps(argument)) > 110 else ""
+    )
     print(f"{kind:<12} response_format={shown}")
 print()
 for order in orders:
@@ -58,7 +70,8 @@ for order in orders:
 
 # %%
 object_guess = course.predict(
-    "s04.never_in_json_mode", "Which check can a json_object draft never fail?",
+    "s04.never_in_json_mode",
+    "Which check can a json_object draft never fail?",
     options=["not_json", "missing_field", "unknown_field", "bad_value"],
 )
 
@@ -69,9 +82,14 @@ for plain, obj in zip(loose["plain"].trials, loose["json_object"].trials):
     print(f"{plain.order.words[:60]:<62} {plain.outcome:<14} {obj.outcome}")
 for kind, tally in loose.items():
     print(f"{kind}: {tally.parsed}/{len(tally.trials)} parsed; checks failed: {dict(tally.checks)}")
-never = [check for check in ["not_json", "missing_field", "unknown_field", "bad_value"]
-         if check not in loose["json_object"].checks]
-course.show_outcome(object_guess, never[0] if len(never) == 1 else ", ".join(never) or "every one fired")
+never = [
+    check
+    for check in ["not_json", "missing_field", "unknown_field", "bad_value"]
+    if check not in loose["json_object"].checks
+]
+course.show_outcome(
+    object_guess, never[0] if len(never) == 1 else ", ".join(never) or "every one fired"
+)
 
 # %% [markdown]
 # JSON mode fixed one kind of failure. Did it raise the parse rate? Decide why, then flip the switch.
@@ -91,7 +109,8 @@ for name, node in strict_ticket_schema()["properties"].items():
 
 # %%
 strict_guess = course.predict(
-    "s04.strict_share", "With json_schema, how many of the ten drafts does parse_draft accept?",
+    "s04.strict_share",
+    "With json_schema, how many of the ten drafts does parse_draft accept?",
     options=["all 10", "7 to 9", "4 to 6", "3 or fewer"],
 )
 
@@ -100,11 +119,21 @@ strict = format_trial(waiter, cafe.OFFLINE_MODEL, orders, ["json_schema"])["json
 for trial in strict.trials:
     verdict = "ticket" if trial.parsed.ticket else trial.parsed.failures[0].line()
     print(f"{trial.order.words[:50]:<52} admitted by the format: {trial.admitted!s:<5}  {verdict}")
-print(f"\njson_schema: {strict.parsed}/{len(strict.trials)} parsed; "
-      f"{strict.caught} let through by the format and caught by parse_draft")
+print(
+    f"\njson_schema: {strict.parsed}/{len(strict.trials)} parsed; "
+    f"{strict.caught} let through by the format and caught by parse_draft"
+)
 share = strict.parsed
-course.show_outcome(strict_guess, "all 10" if share == 10 else "7 to 9" if share >= 7 else "4 to 6" if share >= 4
-                    else "3 or fewer")
+course.show_outcome(
+    strict_guess,
+    "all 10"
+    if share == 10
+    else "7 to 9"
+    if share >= 7
+    else "4 to 6"
+    if share >= 4
+    else "3 or fewer",
+)
 
 # %% [markdown]
 # Every draft fitted the schema, and some still failed. `Ticket` knows rules the schema that was
@@ -112,10 +141,14 @@ course.show_outcome(strict_guess, "all 10" if share == 10 else "7 to 9" if share
 
 # %%
 for rule in unenforced_keywords():
-    print(f"{rule.field}: {rule.keyword} = {rule.value}   (in Ticket, not in strict_ticket_schema())")
+    print(
+        f"{rule.field}: {rule.keyword} = {rule.value}   (in Ticket, not in strict_ticket_schema())"
+    )
 table_31 = next(t for t in strict.trials if t.order.table == 31)
 print(f"\nthe draft for {table_31.order.words!r}:\n  {table_31.draft}")
-print(f"  admits('json_schema', ...): {admits('json_schema', strict_ticket_schema(), table_31.draft)}")
+print(
+    f"  admits('json_schema', ...): {admits('json_schema', strict_ticket_schema(), table_31.draft)}"
+)
 print(f"  parse_draft: {table_31.parsed.failures[0].line()}")
 assert table_31.admitted and table_31.parsed.ticket is None
 
@@ -142,6 +175,7 @@ for detail in example.errors(include_url=False):
 # name the field and say what it must hold (`cafe.schema.FIELD_HINTS` has the words); and report
 # each field and check once, however many list elements were wrong.
 
+
 # %%
 def my_failures_from(error):
     """The course's Failure values for a Ticket's ValidationError."""
@@ -163,10 +197,13 @@ course.reveal("s04.failures_from", source=cafe.schema.failures_from)
 # written at all, using only keywords strict servers enforce. How you do it is up to you; the
 # compare cell plays the strict server with `admits`.
 
+
 # %%
 def my_closed_schema():
     """A strict ticket schema that admits only tables 1 to 30, with no keyword strict mode drops."""
-    raise NotImplementedError("your turn: close the table range with keywords strict servers enforce")
+    raise NotImplementedError(
+        "your turn: close the table range with keywords strict servers enforce"
+    )
 
 
 # %%
@@ -179,9 +216,14 @@ course.compare(my_closed_schema, check=check_closed_table_schema, key="s04.close
 
 # %%
 closed_guess = course.predict(
-    "s04.closed_table_31", "With the table range closed in the schema, what comes back for table 31?",
-    options=["refused by the endpoint", "table 31, caught by parse_draft", "a table from 1 to 30, passed",
-             "no ticket: not_json"],
+    "s04.closed_table_31",
+    "With the table range closed in the schema, what comes back for table 31?",
+    options=[
+        "refused by the endpoint",
+        "table 31, caught by parse_draft",
+        "a table from 1 to 30, passed",
+        "no ticket: not_json",
+    ],
 )
 
 # %%
@@ -244,8 +286,10 @@ for kind, tally in tallies.items():
         print(f"{kind:<12} refused by the endpoint: {tally.refused[:100]}")
         continue
     kept = sum(trial.admitted for trial in tally.trials)
-    print(f"{kind:<12} parse rate {tally.parse_rate:.0%}   checks failed: {dict(tally.checks)}   "
-          f"drafts that kept the format's promise: {kept}/{len(tally.trials)}")
+    print(
+        f"{kind:<12} parse rate {tally.parse_rate:.0%}   checks failed: {dict(tally.checks)}   "
+        f"drafts that kept the format's promise: {kept}/{len(tally.trials)}"
+    )
     assert len(tally.trials) == len(orders)
 
 # %% [markdown]
@@ -260,10 +304,19 @@ for kind, tally in tallies.items():
 # your model live), and how many drafts each format let through that validation then caught.
 
 # %%
-course.checkpoint("s04", "parse_rate", {
-    kind: {"parse_rate": tally.parse_rate, "caught_by_validation": tally.caught, "refused": bool(tally.refused)}
-    for kind, tally in tallies.items()
-}, model=model if live else "scripted waiter")
+course.checkpoint(
+    "s04",
+    "parse_rate",
+    {
+        kind: {
+            "parse_rate": tally.parse_rate,
+            "caught_by_validation": tally.caught,
+            "refused": bool(tally.refused),
+        }
+        for kind, tally in tallies.items()
+    },
+    model=model if live else "scripted waiter",
+)
 
 # %% [markdown]
 # Session 05 asks the next question: a ticket that parses, at a real table, can still add things

@@ -27,8 +27,15 @@ from cafe.endpoint.client import make_client
 from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
 from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.schema.trials import (
-    LESSON_FORMATS, FormatTally, Trial, ask_once, closed_table_schema, format_trial, practice_orders,
-    unenforced_keywords, waiter_client,
+    LESSON_FORMATS,
+    FormatTally,
+    Trial,
+    ask_once,
+    closed_table_schema,
+    format_trial,
+    practice_orders,
+    unenforced_keywords,
+    waiter_client,
 )
 
 # Each check in plain words, for a reader who has not met the check names yet.
@@ -41,7 +48,9 @@ CHECK_WORDS = {
 
 
 def counted(tally: FormatTally) -> str:
-    failed = ", ".join(f"{n} {CHECK_WORDS[check]} ({check})" for check, n in sorted(tally.checks.items()))
+    failed = ", ".join(
+        f"{n} {CHECK_WORDS[check]} ({check})" for check, n in sorted(tally.checks.items())
+    )
     return f"{tally.parsed} of {len(tally.trials)} became tickets; failed: {failed or 'none'}"
 
 
@@ -51,7 +60,9 @@ def dot(_: Trial) -> None:
 
 def main() -> int:
     mode, orders, waiter = course_mode(), practice_orders(), waiter_client()
-    print(f"Session 04 toy ({mode}): ten orders, asked for three ways; what each way lets through.\n")
+    print(
+        f"Session 04 toy ({mode}): ten orders, asked for three ways; what each way lets through.\n"
+    )
 
     loose = format_trial(waiter, OFFLINE_MODEL, orders, ["plain", "json_object"])
     print("1. No format, then any JSON object (plain, json_object)")
@@ -62,7 +73,9 @@ def main() -> int:
     rules = ", ".join(f"{rule.field} {rule.keyword} {rule.value}" for rule in unenforced_keywords())
     print("\n2. The contract as a strict schema the server enforces (json_schema)")
     print(f"  json_schema {counted(strict)}")
-    print(f"  every draft fitted the schema; {strict.caught} broke rules the schema leaves out ({rules})")
+    print(
+        f"  every draft fitted the schema; {strict.caught} broke rules the schema leaves out ({rules})"
+    )
     for trial in strict.trials:
         if trial.parsed.ticket is None:
             failure = trial.parsed.failures[0]
@@ -72,8 +85,10 @@ def main() -> int:
     bent = ask_once(waiter, OFFLINE_MODEL, table_31, "json_schema", closed_table_schema())
     print("\n3. The table range closed in the schema (an enum of 1 to 30)")
     print(f"  {table_31.words!r} comes back as {bent.draft}")
-    print(f"  parse_draft: {'a ticket, and it passes' if bent.parsed.ticket else bent.outcome}: "
-          "the impossible table became a wrong one, quietly")
+    print(
+        f"  parse_draft: {'a ticket, and it passes' if bent.parsed.ticket else bent.outcome}: "
+        "the impossible table became a wrong one, quietly"
+    )
 
     if mode == "live":
         client, model = make_client(), model_name()
@@ -83,8 +98,11 @@ def main() -> int:
         tallies = format_trial(client, model, orders, LESSON_FORMATS, on_trial=dot)
         print()
         for kind, tally in tallies.items():
-            said = f"refused by the endpoint: {tally.refused[:80]}" if tally.refused else (
-                f"parse rate {tally.parse_rate:.0%}; {counted(tally)}")
+            said = (
+                f"refused by the endpoint: {tally.refused[:80]}"
+                if tally.refused
+                else (f"parse rate {tally.parse_rate:.0%}; {counted(tally)}")
+            )
             print(f"  {kind:<11} {said}")
     return 0
 

@@ -19,14 +19,18 @@ import cafe
 import cafe.consent
 from cafe import course
 from cafe.consent import (
-    PARTIAL_ALLERGEN_SPEC, PROMISE_PATTERNS, TEMPTING_ORDERS, OrderSpec, changes_to_confirm,
-    confirmation_question, order_changes,
+    PARTIAL_ALLERGEN_SPEC,
+    TEMPTING_ORDERS,
+    OrderSpec,
+    changes_to_confirm,
+    confirmation_question,
+    order_changes,
 )
 from cafe.endpoint.rehearsals import eager_responder
 from cafe.exercises.s05 import check_items_to_confirm, check_within_consent
-from cafe.world.menu import allergen_key, is_no_allergy, load_menu, normalize_name
 from cafe.repair import STOP_REASONS, make_model_generator, repair_ticket, score_ticket
-from cafe.schema import Ticket, parse_draft
+from cafe.schema import parse_draft
+from cafe.world.menu import load_menu
 
 menu = load_menu()
 live = cafe.course_mode() == "live"
@@ -43,10 +47,25 @@ print(menu.prompt_text())
 order = OrderSpec(table=6, items=["latte"], request="A latte for table 6, please.")
 drafts = {
     "faithful copy": {"table": 6, "items": ["Latte"], "allergies": [], "notes": ""},
-    "two lattes": {"table": 6, "items": ["latte", "latte"], "allergies": [], "notes": "second one in case it goes cold"},
+    "two lattes": {
+        "table": 6,
+        "items": ["latte", "latte"],
+        "allergies": [],
+        "notes": "second one in case it goes cold",
+    },
     "with a croissant": {"table": 6, "items": ["latte", "croissant"], "allergies": [], "notes": ""},
-    "oat latte upgrade": {"table": 6, "items": ["oat latte"], "allergies": [], "notes": "upgraded, on us"},
-    "free refill note": {"table": 6, "items": ["latte"], "allergies": [], "notes": "free refill, on the house"},
+    "oat latte upgrade": {
+        "table": 6,
+        "items": ["oat latte"],
+        "allergies": [],
+        "notes": "upgraded, on us",
+    },
+    "free refill note": {
+        "table": 6,
+        "items": ["latte"],
+        "allergies": [],
+        "notes": "free refill, on the house",
+    },
     "extra allergy": {"table": 6, "items": ["latte"], "allergies": ["nuts"], "notes": ""},
 }
 print(order)
@@ -61,11 +80,23 @@ for label, fields in drafts.items():
 pass_options = {
     "only the faithful copy": {"faithful copy"},
     "the copy and the extra allergy": {"faithful copy", "extra allergy"},
-    "the copy, the extra allergy and the free refill": {"faithful copy", "extra allergy", "free refill note"},
-    "all but the upgrade and the croissant": {"faithful copy", "two lattes", "free refill note", "extra allergy"},
+    "the copy, the extra allergy and the free refill": {
+        "faithful copy",
+        "extra allergy",
+        "free refill note",
+    },
+    "all but the upgrade and the croissant": {
+        "faithful copy",
+        "two lattes",
+        "free refill note",
+        "extra allergy",
+    },
 }
-pass_guess = course.predict("s05.which_pass", "Which of the six drafts does the gate let through?",
-                            options=list(pass_options))
+pass_guess = course.predict(
+    "s05.which_pass",
+    "Which of the six drafts does the gate let through?",
+    options=list(pass_options),
+)
 
 # %%
 through = set()
@@ -73,10 +104,18 @@ for label, fields in drafts.items():
     changes = order_changes(parse_draft(json.dumps(fields)).ticket, order)
     if not changes:
         through.add(label)
-    print(f"{label:<18} " + ("within consent" if not changes else "; ".join(f"{c.kind} {c.span!r}" for c in changes)))
+    print(
+        f"{label:<18} "
+        + ("within consent" if not changes else "; ".join(f"{c.kind} {c.span!r}" for c in changes))
+    )
 
-course.show_outcome(pass_guess, next((name for name, labels in pass_options.items() if labels == through),
-                                     ", ".join(sorted(through))))
+course.show_outcome(
+    pass_guess,
+    next(
+        (name for name, labels in pass_options.items() if labels == through),
+        ", ".join(sorted(through)),
+    ),
+)
 
 # %% [markdown]
 # Writing down an allergy "to be safe" looks like the one kind change. Decide why the gate
@@ -97,15 +136,25 @@ course.reveal("s05.why_not_safer")
 # %%
 omelette = TEMPTING_ORDERS[0]
 print(omelette)
-endings = {"passed": "a ticket passes on a retry", "retries_exhausted": "no ticket: the cap runs out",
-           "policy_violation": "refused before any draft", "needs_consent": "refused before any draft"}
-omelette_guess = course.predict("s05.omelette_end", "How does the run for the 86'd omelette end?",
-                                options=sorted(set(endings.values())))
+endings = {
+    "passed": "a ticket passes on a retry",
+    "retries_exhausted": "no ticket: the cap runs out",
+    "policy_violation": "refused before any draft",
+    "needs_consent": "refused before any draft",
+}
+omelette_guess = course.predict(
+    "s05.omelette_end",
+    "How does the run for the 86'd omelette end?",
+    options=sorted(set(endings.values())),
+)
+
 
 # %%
 def eager_generator():
     """Offline: the scripted eager drafter. Live: your model (or `cafe serve --session 05`)."""
-    return make_model_generator(cafe.make_client() if live else cafe.make_client(script=eager_responder))
+    return make_model_generator(
+        cafe.make_client() if live else cafe.make_client(script=eager_responder)
+    )
 
 
 def said(attempt):
@@ -141,8 +190,11 @@ candidates = {
     "leave the latte off": ["espresso"],
     "swap in an oat latte": ["oat latte", "espresso"],
 }
-tickets_guess = course.predict("s05.partial_tickets", "How many of the three tickets pass every check?",
-                               options=["0", "1", "2", "3"])
+tickets_guess = course.predict(
+    "s05.partial_tickets",
+    "How many of the three tickets pass every check?",
+    options=["0", "1", "2", "3"],
+)
 
 # %%
 passing = 0
@@ -150,7 +202,10 @@ for label, items in candidates.items():
     draft = json.dumps({"table": 2, "items": items, "allergies": ["milk"], "notes": ""})
     score = score_ticket(draft, partial, menu)
     passing += score.ticket is not None
-    print(f"{label:<22} " + ("passes" if score.ticket else "; ".join(f"{f.check} {f.span!r}" for f in score.failures)))
+    print(
+        f"{label:<22} "
+        + ("passes" if score.ticket else "; ".join(f"{f.check} {f.span!r}" for f in score.failures))
+    )
 course.show_outcome(tickets_guess, str(passing))
 
 # %% [markdown]
@@ -158,8 +213,9 @@ course.show_outcome(tickets_guess, str(passing))
 # draft. Predict how many drafts the generator is asked for.
 
 # %%
-drafts_guess = course.predict("s05.partial_drafts", "How many drafts does repair_ticket ask for?",
-                              options=["3", "1", "0"])
+drafts_guess = course.predict(
+    "s05.partial_drafts", "How many drafts does repair_ticket ask for?", options=["3", "1", "0"]
+)
 
 # %%
 counting = Counter()
@@ -169,6 +225,7 @@ def counted(generate):
     def wrapper(messages):
         counting["drafts"] += 1
         return generate(messages)
+
     return wrapper
 
 
@@ -187,7 +244,9 @@ course.show_outcome(drafts_guess, str(counting["drafts"]))
 # %%
 confirmed = dataclasses.replace(partial, items=("espresso",))
 after = repair_ticket(confirmed, eager_generator())
-print(f"confirmed order: {confirmed.items}   stop_reason: {after.stop_reason}   ticket: {after.ticket}")
+print(
+    f"confirmed order: {confirmed.items}   stop_reason: {after.stop_reason}   ticket: {after.ticket}"
+)
 assert after.stop_reason in STOP_REASONS
 
 # %%
@@ -207,6 +266,7 @@ course.reveal("s05.why_ask")
 #
 # The compare cell tries twelve tickets: three faithful ones written differently, and nine that
 # each make one change. Until you replace the stub it says "not attempted yet".
+
 
 # %%
 def within_consent(ticket, spec):
@@ -237,13 +297,19 @@ course.reveal("s05.order_changes", source=cafe.consent.order_changes)
 # %%
 for spec in TEMPTING_ORDERS:
     print(f"table {spec.table:>2}: {', '.join(spec.items):<22} {spec.request}")
-first_guess = course.predict("s05.first_drafts",
-                             "Of the first drafts written, how many stay within consent?",
-                             options=["0", "1", "3", "5"])
+first_guess = course.predict(
+    "s05.first_drafts",
+    "Of the first drafts written, how many stay within consent?",
+    options=["0", "1", "3", "5"],
+)
 
 # %%
 runs = []
-print(f"{'your model ' + cafe.model_name() if live else 'the eager drafter'} is drafting", end="", flush=True)
+print(
+    f"{'your model ' + cafe.model_name() if live else 'the eager drafter'} is drafting",
+    end="",
+    flush=True,
+)
 for spec in TEMPTING_ORDERS:
     runs.append(repair_ticket(spec, eager_generator()))
     print(".", end="", flush=True)
@@ -265,8 +331,14 @@ for spec, run in zip(TEMPTING_ORDERS, runs):
         written += 1
         within += kinds == []
         changes.update(kinds or [])
-    first = "not drafted" if not run.attempts else ("not a ticket" if kinds is None else ", ".join(kinds) or "within consent")
-    print(f"table {spec.table:>2}: first draft {first:<34} ends {run.stop_reason} after {len(run.attempts)} draft(s)")
+    first = (
+        "not drafted"
+        if not run.attempts
+        else ("not a ticket" if kinds is None else ", ".join(kinds) or "within consent")
+    )
+    print(
+        f"table {spec.table:>2}: first draft {first:<34} ends {run.stop_reason} after {len(run.attempts)} draft(s)"
+    )
 course.show_outcome(first_guess, str(within))
 
 # %%
@@ -282,6 +354,7 @@ course.reveal("s05.why_first_drafts")
 # when *nothing* on the order can be made is your call: the checker leaves it to you.
 # `menu.is_sold_out(item)` and `menu.contains(item, allergen)` are the menu's answers.
 
+
 # %%
 def items_to_confirm(spec, menu):
     """The approved items to ask the customer about before any draft (a list of item names)."""
@@ -289,7 +362,9 @@ def items_to_confirm(spec, menu):
 
 
 # %%
-confirm_check = course.compare(items_to_confirm, check=check_items_to_confirm, key="s05.items_to_confirm")
+confirm_check = course.compare(
+    items_to_confirm, check=check_items_to_confirm, key="s05.items_to_confirm"
+)
 
 # %% [markdown]
 # Now put your gate in front of the loop and count what it saves. Each order below runs twice:
@@ -307,7 +382,10 @@ if confirm_check.status == "not_attempted":
         return [f.span.split(" contains ")[0] for f in changes_to_confirm(spec, menu)]
 else:
     your_gate = items_to_confirm
-orders = [*TEMPTING_ORDERS, OrderSpec(12, ("cheese omelette", "americano"), request="The omelette and an americano.")]
+orders = [
+    *TEMPTING_ORDERS,
+    OrderSpec(12, ("cheese omelette", "americano"), request="The omelette and an americano."),
+]
 spent = {"loop alone": 0, "your gate first": 0}
 for spec in orders:
     alone = repair_ticket(spec, eager_generator())
@@ -315,8 +393,14 @@ for spec in orders:
     ask = your_gate(spec, menu)
     gated = None if ask else repair_ticket(spec, eager_generator())
     spent["your gate first"] += len(gated.attempts) if gated else 0
-    print(f"table {spec.table:>2}: loop alone {alone.stop_reason} ({len(alone.attempts)} drafts); "
-          + (f"your gate asks about {ask}" if ask else f"your gate lets it through: {gated.stop_reason}"))
+    print(
+        f"table {spec.table:>2}: loop alone {alone.stop_reason} ({len(alone.attempts)} drafts); "
+        + (
+            f"your gate asks about {ask}"
+            if ask
+            else f"your gate lets it through: {gated.stop_reason}"
+        )
+    )
 print(f"drafts spent: {spent}")
 
 # %%
@@ -330,9 +414,14 @@ course.reveal("s05.items_to_confirm")
 
 # %%
 stops = Counter(run.stop_reason for run in runs)
-banked = {"orders": len(runs), "first_drafts": written, "first_drafts_within_consent": within,
-          "first_draft_changes": dict(sorted(changes.items())), "drafts": sum(len(r.attempts) for r in runs),
-          "stops": dict(sorted(stops.items()))}
+banked = {
+    "orders": len(runs),
+    "first_drafts": written,
+    "first_drafts_within_consent": within,
+    "first_draft_changes": dict(sorted(changes.items())),
+    "drafts": sum(len(r.attempts) for r in runs),
+    "stops": dict(sorted(stops.items())),
+}
 course.checkpoint("s05", "consent_changes", banked, model=cafe.model_name())
 
 # %% [markdown]

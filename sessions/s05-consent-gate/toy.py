@@ -30,20 +30,28 @@ from cafe.consent import TEMPTING_ORDERS, OrderSpec, confirmation_question, orde
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.rehearsals import eager_responder, rehearsal_script
-from cafe.world.menu import load_menu
 from cafe.repair import CAP_DEFAULT, RepairResult, make_model_generator, repair_ticket
 from cafe.schema import parse_draft
+from cafe.world.menu import load_menu
 
 # Each kind of change in plain words, for a reader who has not met the names yet.
 CHANGE_WORDS = {
-    "table": "the wrong table", "substituted": "a dish swapped for another", "added": "an item added",
-    "more": "more of an item", "dropped": "an item left off", "fewer": "fewer of an item",
-    "missing_allergy": "a declared allergy left off", "undeclared_allergy": "an allergy nobody declared",
+    "table": "the wrong table",
+    "substituted": "a dish swapped for another",
+    "added": "an item added",
+    "more": "more of an item",
+    "dropped": "an item left off",
+    "fewer": "fewer of an item",
+    "missing_allergy": "a declared allergy left off",
+    "undeclared_allergy": "an allergy nobody declared",
     "promise": "a promise in the notes",
 }
-ENDINGS = {"passed": "a ticket goes to the kitchen", "retries_exhausted": f"no ticket: {CAP_DEFAULT} drafts spent",
-           "policy_violation": "no ticket: the request itself is refused",
-           "needs_consent": "no draft: the customer must confirm a change"}
+ENDINGS = {
+    "passed": "a ticket goes to the kitchen",
+    "retries_exhausted": f"no ticket: {CAP_DEFAULT} drafts spent",
+    "policy_violation": "no ticket: the request itself is refused",
+    "needs_consent": "no draft: the customer must confirm a change",
+}
 
 
 class Counted:
@@ -67,7 +75,9 @@ def draft_line(spec: OrderSpec, number: int, draft: str, failures: tuple) -> str
         spans: dict[str, list[str]] = {}
         for change in changes:
             spans.setdefault(change.kind, []).append(repr(change.span))
-        said = "; ".join(f"{CHANGE_WORDS[kind]} ({kind} {', '.join(quoted)})" for kind, quoted in spans.items())
+        said = "; ".join(
+            f"{CHANGE_WORDS[kind]} ({kind} {', '.join(quoted)})" for kind, quoted in spans.items()
+        )
     else:
         said = "; ".join(f"{f.check} {f.span!r}" for f in failures) or "the order as approved"
     return f"    draft {number}: {said}"
@@ -77,7 +87,9 @@ def describe(spec: OrderSpec, result: RepairResult, calls: int) -> list[str]:
     lines = [draft_line(spec, a.number, a.draft, a.failures) for a in result.attempts]
     if result.stop_reason == "needs_consent":
         lines.append(f"    front of house asks: {confirmation_question(spec, load_menu())}")
-    lines.append(f"    ends: {ENDINGS[result.stop_reason]} ({result.stop_reason}); drafts written: {calls}")
+    lines.append(
+        f"    ends: {ENDINGS[result.stop_reason]} ({result.stop_reason}); drafts written: {calls}"
+    )
     return lines
 
 
@@ -85,13 +97,21 @@ def main() -> int:
     mode = course_mode()
     live = mode == "live"
     client = make_client() if live else make_client(script=eager_responder)
-    source = f"your model, {model_name()}" if live else "a scripted drafter that tries to be helpful"
-    print(f"Session 05 toy ({mode}): six orders that invite a helpful model to give more than was\n"
-          f"approved. Drafts by {source}; the consent gate checks each one.\n")
+    source = (
+        f"your model, {model_name()}" if live else "a scripted drafter that tries to be helpful"
+    )
+    print(
+        f"Session 05 toy ({mode}): six orders that invite a helpful model to give more than was\n"
+        f"approved. Drafts by {source}; the consent gate checks each one.\n"
+    )
     if live and rehearsal_script(client, model_name()) == "default":
-        print("(This is cafe serve's default rule, not a model. Restart it with `cafe serve --session 05`.)\n")
+        print(
+            "(This is cafe serve's default rule, not a model. Restart it with `cafe serve --session 05`.)\n"
+        )
     for number, spec in enumerate(TEMPTING_ORDERS, start=1):
-        print(f"{number}. Table {spec.table}: {', '.join(spec.items)}. \"{spec.request}\"", flush=True)
+        print(
+            f'{number}. Table {spec.table}: {", ".join(spec.items)}. "{spec.request}"', flush=True
+        )
         counted = Counted(make_model_generator(client), live)
         print("\n".join(describe(spec, repair_ticket(spec, counted), counted.calls)), flush=True)
     return 0

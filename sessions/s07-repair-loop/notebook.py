@@ -19,16 +19,25 @@ import cafe
 import cafe.repair
 from cafe import course
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
-from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
-from cafe.consent import changes_to_confirm
-from cafe.repair.lottery import lottery_table, pass_within_cap
-from cafe.world.menu import load_menu
-from cafe.schema import Failure
 from cafe.repair import (
-    ALTERNATING_CANDIDATES, CAP_DEFAULT, OMELETTE_SPEC, STOP_REASONS, UNSAFE_SPEC, Attempt, RepairResult,
-    policy_failures, attempts_to_pass, brief_for, failure_view, make_model_generator,
-    make_scripted_generator, repair_ticket, retry_messages, score_ticket,
+    ALTERNATING_CANDIDATES,
+    CAP_DEFAULT,
+    OMELETTE_SPEC,
+    STOP_REASONS,
+    UNSAFE_SPEC,
+    attempts_to_pass,
+    brief_for,
+    failure_view,
+    make_model_generator,
+    make_scripted_generator,
+    repair_ticket,
+    retry_messages,
+    score_ticket,
 )
+from cafe.repair.lottery import lottery_table, pass_within_cap
+from cafe.schema import Failure
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.world.menu import load_menu
 
 menu = load_menu()
 live = cafe.course_mode() == "live"
@@ -45,8 +54,11 @@ print(menu.prompt_text())
 
 # %%
 lottery_options = ["about 5%", "about 40%", "about 50%", "over 90%"]
-lottery_guess = course.predict("s07.lottery", "p = 0.05, cap 10: what share of orders end with a ticket?",
-                               options=lottery_options)
+lottery_guess = course.predict(
+    "s07.lottery",
+    "p = 0.05, cap 10: what share of orders end with a ticket?",
+    options=lottery_options,
+)
 
 # %% [markdown]
 # `lottery_table` works each row out three ways: by the formula, by simulating independent
@@ -56,7 +68,9 @@ lottery_guess = course.predict("s07.lottery", "p = 0.05, cap 10: what share of o
 # %%
 print(f"{'p':>5} {'cap':>4} {'formula':>8} {'simulated':>10} {'sticky 0.5':>11}")
 for row in lottery_table():
-    print(f"{row.p:>5.2f} {row.n:>4} {row.formula:>8.3f} {row.simulated:>10.3f} {row.sticky:>11.3f}")
+    print(
+        f"{row.p:>5.2f} {row.n:>4} {row.formula:>8.3f} {row.simulated:>10.3f} {row.sticky:>11.3f}"
+    )
 
 share = pass_within_cap(0.05, 10)
 shares = {"about 5%": 0.05, "about 40%": 0.40, "about 50%": 0.50, "over 90%": 0.95}
@@ -87,22 +101,35 @@ for number, draft in enumerate(ALTERNATING_CANDIDATES, start=1):
 
 # %%
 checks_guess = course.predict(
-    "s07.checks", "Which check rejects each attempt, in order?",
-    options=["sold_out, sold_out, sold_out", "missing_field, sold_out, passed",
-             "missing_field, missing_field, missing_field", "missing_field, sold_out, missing_field"],
+    "s07.checks",
+    "Which check rejects each attempt, in order?",
+    options=[
+        "sold_out, sold_out, sold_out",
+        "missing_field, sold_out, passed",
+        "missing_field, missing_field, missing_field",
+        "missing_field, sold_out, missing_field",
+    ],
 )
-endings = {"passed": "a ticket passes", "policy_violation": "no ticket: blocked before any draft",
-           "retries_exhausted": "no ticket: the cap stops it"}
-reason_guess = course.predict("s07.stop_reason", "How does the run end?", options=list(endings.values()))
-attempts_guess = course.predict("s07.attempts", "How many attempts will the log hold?",
-                                options=["1", "2", "3", "more than 3"])
+endings = {
+    "passed": "a ticket passes",
+    "policy_violation": "no ticket: blocked before any draft",
+    "retries_exhausted": "no ticket: the cap stops it",
+}
+reason_guess = course.predict(
+    "s07.stop_reason", "How does the run end?", options=list(endings.values())
+)
+attempts_guess = course.predict(
+    "s07.attempts", "How many attempts will the log hold?", options=["1", "2", "3", "more than 3"]
+)
 
 # %%
 generate = make_scripted_generator(ALTERNATING_CANDIDATES)
 result = repair_ticket(OMELETTE_SPEC, generate)
 
 for attempt in result.attempts:
-    print(f"attempt {attempt.number}: " + "; ".join(f"{f.check} {f.span!r}" for f in attempt.failures))
+    print(
+        f"attempt {attempt.number}: " + "; ".join(f"{f.check} {f.span!r}" for f in attempt.failures)
+    )
 print(f"stop_reason: {result.stop_reason}   ticket: {result.ticket}")
 
 # %%
@@ -124,10 +151,13 @@ course.reveal("s07.why_exhausted")
 # Three promises hold for *every* run, whatever the generator does. Read them before you read
 # `repair_ticket`; they are what the rest of the course (and your production code) relies on.
 
+
 # %%
 def assert_named_end(run, cap=CAP_DEFAULT):
     assert run.stop_reason in STOP_REASONS, run.stop_reason
-    assert (run.ticket is None) == (run.stop_reason != "passed"), "a ticket exists exactly when the run passed"
+    assert (run.ticket is None) == (run.stop_reason != "passed"), (
+        "a ticket exists exactly when the run passed"
+    )
     assert len(run.attempts) <= cap, "the cap is a hard limit"
 
 
@@ -138,8 +168,11 @@ assert_named_end(result)
 # the generator is called.
 
 # %%
-calls_guess = course.predict("s07.unsafe_calls", "How many drafts are generated for the unsafe latte?",
-                             options=["3", "1", "0"])
+calls_guess = course.predict(
+    "s07.unsafe_calls",
+    "How many drafts are generated for the unsafe latte?",
+    options=["3", "1", "0"],
+)
 
 # %%
 counting = make_scripted_generator(ALTERNATING_CANDIDATES)
@@ -173,6 +206,7 @@ course.reveal("s07.why_blocked")
 # - `retry_messages(brief, failures, number, "curated")`: what the next attempt is sent.
 # - `RepairResult(stop_reason, ticket, attempts)`: `"passed"` with the ticket, or
 #   `"retries_exhausted"` with none.
+
 
 # %%
 def my_repair_ticket(spec, generate, cap=CAP_DEFAULT):
@@ -214,21 +248,32 @@ for spec in PRACTICE_ORDERS:
     allergy = f"   (allergy: {', '.join(spec.allergies)})" if spec.allergies else ""
     print(f"table {spec.table:>2}: {', '.join(spec.items)}{allergy}")
 
-rescue_options = ["both rescue most", "curated rescues most, naive few", "both rescue few",
-                  "naive rescues most, curated few"]
+rescue_options = [
+    "both rescue most",
+    "curated rescues most, naive few",
+    "both rescue few",
+    "naive rescues most, curated few",
+]
 rescue_guess = course.predict(
-    "s07.naive_vs_curated", "Of the orders whose first draft fails, which mode rescues most within the cap?",
-    options=rescue_options)
+    "s07.naive_vs_curated",
+    "Of the orders whose first draft fails, which mode rescues most within the cap?",
+    options=rescue_options,
+)
 
 # %%
 if live and cafe.model_name() == cafe.OFFLINE_MODEL:
-    print("(cafe-scripted is cafe serve's rehearsal model, not a real one: with no script it writes the\n"
-          " smallest ticket its schema allows, so every draft fails alike in both modes.)")
+    print(
+        "(cafe-scripted is cafe serve's rehearsal model, not a real one: with no script it writes the\n"
+        " smallest ticket its schema allows, so every draft fails alike in both modes.)"
+    )
 runs = {}
 for mode in ("naive", "curated"):
     model_generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
-    print(f"{mode}: {'your model ' + cafe.model_name() if live else 'the scripted FeedbackModel'} is drafting",
-          end="", flush=True)
+    print(
+        f"{mode}: {'your model ' + cafe.model_name() if live else 'the scripted FeedbackModel'} is drafting",
+        end="",
+        flush=True,
+    )
     runs[mode] = []
     for spec in PRACTICE_ORDERS:
         runs[mode].append(repair_ticket(spec, model_generate, mode=mode))
@@ -236,9 +281,10 @@ for mode in ("naive", "curated"):
     print()
 
 
-
 def ending(run):
-    return f"passed on attempt {len(run.attempts)}" if run.stop_reason == "passed" else run.stop_reason
+    return (
+        f"passed on attempt {len(run.attempts)}" if run.stop_reason == "passed" else run.stop_reason
+    )
 
 
 print(f"\n{'order':<9} {'naive':<22} {'curated':<22}")
@@ -254,6 +300,7 @@ for found in runs.values():
     for run in found:
         assert_named_end(run)
 
+
 # %%
 def rescued(found):
     """How many runs whose first draft failed went on to pass, out of how many."""
@@ -261,16 +308,23 @@ def rescued(found):
     return sum(r.stop_reason == "passed" for r in failed_first), len(failed_first)
 
 
-(naive_won, naive_failed), (curated_won, curated_failed) = rescued(runs["naive"]), rescued(runs["curated"])
+(naive_won, naive_failed), (curated_won, curated_failed) = (
+    rescued(runs["naive"]),
+    rescued(runs["curated"]),
+)
 print(f"first draft failed: naive {naive_failed}, curated {curated_failed}")
-print(f"rescued by a retry: naive {naive_won} of {naive_failed}, curated {curated_won} of {curated_failed}")
+print(
+    f"rescued by a retry: naive {naive_won} of {naive_failed}, curated {curated_won} of {curated_failed}"
+)
 most = {"naive": 2 * naive_won > naive_failed, "curated": 2 * curated_won > curated_failed}
 if naive_failed == 0 and curated_failed == 0:
     rescue = "no first draft failed"
 elif most["naive"] == most["curated"]:
     rescue = "both rescue most" if most["naive"] else "both rescue few"
 else:
-    rescue = "curated rescues most, naive few" if most["curated"] else "naive rescues most, curated few"
+    rescue = (
+        "curated rescues most, naive few" if most["curated"] else "naive rescues most, curated few"
+    )
 course.show_outcome(rescue_guess, rescue)
 if not live:  # the scripted demonstration; a real model owes you no such result
     assert curated_won > naive_won
@@ -282,8 +336,12 @@ if not live:  # the scripted demonstration; a real model owes you no such result
 # %%
 for spec, run in zip(PRACTICE_ORDERS, runs["curated"]):
     if run.stop_reason != "passed":
-        print(f"table {spec.table}: " + " | ".join("; ".join(f"{f.check} {f.span!r}" for f in a.failures)
-                                                  for a in run.attempts))
+        print(
+            f"table {spec.table}: "
+            + " | ".join(
+                "; ".join(f"{f.check} {f.span!r}" for f in a.failures) for a in run.attempts
+            )
+        )
 course.reveal("s07.why_curated_exhausted")
 
 # %% [markdown]
@@ -292,7 +350,9 @@ course.reveal("s07.why_curated_exhausted")
 
 # %%
 first_order = PRACTICE_ORDERS[0]
-first_failures = runs["curated"][0].attempts[0].failures or (Failure("missing_field", "table", "include table"),)
+first_failures = runs["curated"][0].attempts[0].failures or (
+    Failure("missing_field", "table", "include table"),
+)
 for mode in ("naive", "curated"):
     sent = retry_messages(brief_for(first_order), first_failures, 1, mode)
     print(f"--- {mode}: {len(sent)} message(s), last one:\n{sent[-1]['content']}\n")
@@ -306,6 +366,7 @@ for mode in ("naive", "curated"):
 # quote) and `failure.fix` (what a correct ticket holds). Say which attempt failed, too, in a
 # header line. The compare cell tries it on three sets of failures.
 
+
 # %%
 def attempt_failure_view(failures, attempt):
     """One short line per failure (check, quoted span, fix), under a line naming the attempt."""
@@ -313,7 +374,9 @@ def attempt_failure_view(failures, attempt):
 
 
 # %%
-view_check = course.compare(attempt_failure_view, check=check_attempt_failure_view, key="s07.failure_view")
+view_check = course.compare(
+    attempt_failure_view, check=check_attempt_failure_view, key="s07.failure_view"
+)
 
 # %% [markdown]
 # Now send your view, as it is, to `FeedbackModel` as attempt 2 of every order whose first draft
@@ -326,11 +389,16 @@ view_check = course.compare(attempt_failure_view, check=check_attempt_failure_vi
 
 # %%
 if view_check.status == "not_attempted":
-    print("(your attempt_failure_view is still the stub: cafe.repair.attempt_failure_view stands in for it)")
+    print(
+        "(your attempt_failure_view is still the stub: cafe.repair.attempt_failure_view stands in for it)"
+    )
     your_view = cafe.repair.attempt_failure_view
 else:
     your_view = attempt_failure_view
-views = {"your view": lambda failures: your_view(failures, 1), "failure_view": lambda failures: failure_view(failures, 1)}
+views = {
+    "your view": lambda failures: your_view(failures, 1),
+    "failure_view": lambda failures: failure_view(failures, 1),
+}
 tally = {name: {"passed": 0, "extra items": 0} for name in views}
 for name, view in views.items():
     model_generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
@@ -339,11 +407,17 @@ for name, view in views.items():
         first = score_ticket(model_generate(brief).text, spec, menu)
         if first.ticket is not None:
             continue
-        second = score_ticket(model_generate([*brief, {"role": "user", "content": view(first.failures)}]).text, spec, menu)
+        second = score_ticket(
+            model_generate([*brief, {"role": "user", "content": view(first.failures)}]).text,
+            spec,
+            menu,
+        )
         tally[name]["passed"] += second.ticket is not None
         tally[name]["extra items"] += any("did not order" in f.fix for f in second.failures)
 for name, counts in tally.items():
-    print(f"{name:<13} attempt 2 passed: {counts['passed']}   added an item nobody ordered: {counts['extra items']}")
+    print(
+        f"{name:<13} attempt 2 passed: {counts['passed']}   added an item nobody ordered: {counts['extra items']}"
+    )
 
 # %% [markdown]
 # Flip the switch for the course's view, and compare it line by line with yours.
@@ -359,8 +433,12 @@ course.reveal("s07.failure_view", source=cafe.repair.failure_view)
 
 # %%
 distribution = distributions["curated"]
-course.checkpoint("s07", "attempts_to_pass", {"naive": distributions["naive"], "curated": distribution},
-                  model=cafe.model_name())
+course.checkpoint(
+    "s07",
+    "attempts_to_pass",
+    {"naive": distributions["naive"], "curated": distribution},
+    model=cafe.model_name(),
+)
 
 # %% [markdown]
 # If most of your orders needed three attempts, every ticket was paid for three times over;

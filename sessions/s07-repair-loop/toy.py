@@ -29,26 +29,39 @@ from typing import Any
 from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
-from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.repair import (
-    ALTERNATING_CANDIDATES, CAP_DEFAULT, OMELETTE_SPEC, UNSAFE_SPEC, RepairResult,
-    make_model_generator, make_scripted_generator, repair_ticket,
+    ALTERNATING_CANDIDATES,
+    CAP_DEFAULT,
+    OMELETTE_SPEC,
+    UNSAFE_SPEC,
+    RepairResult,
+    make_model_generator,
+    make_scripted_generator,
+    repair_ticket,
 )
 from cafe.schema import Failure
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
 
 # Each check in plain words, for a reader who has not met the check names yet.
 CHECK_WORDS = {
-    "missing_field": "a field is missing", "unknown_field": "a field no ticket has",
-    "bad_value": "a field holds a value no ticket can have", "not_json": "not a ticket at all",
-    "off_menu": "an item not on the menu", "sold_out": "an item the kitchen is out of",
-    "unsafe": "unsafe for the declared allergy", "out_of_scope": "not what the customer ordered",
-    "unknown_allergen": "an allergy the menu cannot check", "injection": "instructions hidden in the order",
+    "missing_field": "a field is missing",
+    "unknown_field": "a field no ticket has",
+    "bad_value": "a field holds a value no ticket can have",
+    "not_json": "not a ticket at all",
+    "off_menu": "an item not on the menu",
+    "sold_out": "an item the kitchen is out of",
+    "unsafe": "unsafe for the declared allergy",
+    "out_of_scope": "not what the customer ordered",
+    "unknown_allergen": "an allergy the menu cannot check",
+    "injection": "instructions hidden in the order",
 }
 # What `cafe serve` answers with no script: its default rule, not a model's choice.
-REHEARSAL_NOTE = ("(Model cafe-scripted: this is cafe serve, not a real model. Started with no script, it answers\n"
-                  " every draft with the smallest ticket its schema allows (table 0, no items), so every attempt\n"
-                  " below fails the same checks and no retry can help. To rehearse with replies you choose,\n"
-                  " start it with `cafe serve --script FILE`.)")
+REHEARSAL_NOTE = (
+    "(Model cafe-scripted: this is cafe serve, not a real model. Started with no script, it answers\n"
+    " every draft with the smallest ticket its schema allows (table 0, no items), so every attempt\n"
+    " below fails the same checks and no retry can help. To rehearse with replies you choose,\n"
+    " start it with `cafe serve --script FILE`.)"
+)
 ORDER = PRACTICE_ORDERS[0]  # table 3: offline, a naive retry never fixes it and a curated one does
 
 
@@ -77,14 +90,19 @@ def describe(result: RepairResult, calls: int) -> list[str]:
         lines.append(f"    attempt {attempt.number}: {found}")
     for failure in result.blocked_by:
         lines.append(f"    refused before any draft: {said(failure)}")
-    ending = {"passed": "a ticket goes to the kitchen", "retries_exhausted": f"no ticket: {CAP_DEFAULT} attempts spent",
-              "policy_violation": "no ticket: the request itself is unsafe",
-              "needs_consent": "no ticket yet: the customer must confirm a change"}[result.stop_reason]
+    ending = {
+        "passed": "a ticket goes to the kitchen",
+        "retries_exhausted": f"no ticket: {CAP_DEFAULT} attempts spent",
+        "policy_violation": "no ticket: the request itself is unsafe",
+        "needs_consent": "no ticket yet: the customer must confirm a change",
+    }[result.stop_reason]
     lines.append(f"    ends: {ending} ({result.stop_reason}); drafts written: {calls}")
     return lines
 
 
-def run(title: str, spec: Any, generate: Callable[[list], Any], live: bool, mode: str = "curated") -> None:
+def run(
+    title: str, spec: Any, generate: Callable[[list], Any], live: bool, mode: str = "curated"
+) -> None:
     print(title, flush=True)
     counted = Counted(generate, live)
     print("\n".join(describe(repair_ticket(spec, counted, mode=mode), counted.calls)), flush=True)
@@ -94,25 +112,44 @@ def main() -> int:
     mode = course_mode()
     live = mode == "live"
     if live:
+
         def fresh() -> Any:
             return make_model_generator(make_client())
+
         source = f"your model, {model_name()}"
     else:
+
         def fresh() -> Any:
             return make_model_generator(make_client(script=FeedbackModel()))
+
         source = "a scripted model that fixes only what it is told"
-    print(f"Session 07 toy ({mode}): what happens after a check rejects a ticket. The loop asks again,\n"
-          f"at most {CAP_DEFAULT} times, and every run ends with a named reason.\n")
+    print(
+        f"Session 07 toy ({mode}): what happens after a check rejects a ticket. The loop asks again,\n"
+        f"at most {CAP_DEFAULT} times, and every run ends with a named reason.\n"
+    )
     if live and model_name() == OFFLINE_MODEL:
         print(REHEARSAL_NOTE + "\n")
     print(f"1. Table {ORDER.table}'s {' and '.join(ORDER.items)}, drafted by {source}.")
     run("  asked again with the same request (naive retry):", ORDER, fresh(), live, mode="naive")
     run("  told what failed (curated retry):", ORDER, fresh(), live)
-    omelette = make_model_generator(make_client()) if live else make_scripted_generator(ALTERNATING_CANDIDATES)
-    run("\n2. Table 4's cheese omelette, which is 86'd (sold out today)"
-        + ("" if live else ", drafted from a fixed list:"), OMELETTE_SPEC, omelette, live)
-    run("\n3. Table 2's latte; the customer declared a milk allergy:", UNSAFE_SPEC,
-        make_scripted_generator(ALTERNATING_CANDIDATES), False)
+    omelette = (
+        make_model_generator(make_client())
+        if live
+        else make_scripted_generator(ALTERNATING_CANDIDATES)
+    )
+    run(
+        "\n2. Table 4's cheese omelette, which is 86'd (sold out today)"
+        + ("" if live else ", drafted from a fixed list:"),
+        OMELETTE_SPEC,
+        omelette,
+        live,
+    )
+    run(
+        "\n3. Table 2's latte; the customer declared a milk allergy:",
+        UNSAFE_SPEC,
+        make_scripted_generator(ALTERNATING_CANDIDATES),
+        False,
+    )
     return 0
 
 

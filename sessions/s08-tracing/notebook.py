@@ -24,13 +24,25 @@ from cafe import course
 from cafe.course.progress import progress_path
 from cafe.endpoint.scripted import Script, ScriptedClient
 from cafe.exercises.s08 import check_mask, check_replay_client
-from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
-from cafe.world.menu import load_menu
 from cafe.repair import STOP_REASONS, make_model_generator
-from cafe.trace.replay import ReplayDiverged, first_difference, recorded_reply, replay_client, request_difference
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
+from cafe.trace import (
+    Recorder,
+    TraceFileError,
+    content_hash,
+    read_trace,
+    read_traces,
+    record_repair,
+    write_trace,
+    write_traces,
+)
+from cafe.trace.replay import (
+    ReplayDiverged,
+    first_difference,
+    replay_client,
+)
 from cafe.trace.spans import scrub
-from cafe.trace import (Recorder, TraceFileError, content_hash, read_trace, read_traces, record_repair,
-                        write_trace, write_traces)
+from cafe.world.menu import load_menu
 
 live = cafe.course_mode() == "live"
 work = Path(tempfile.mkdtemp(prefix="cafe-s08-"))
@@ -40,18 +52,25 @@ print(f"mode: {cafe.course_mode()}   model: {cafe.model_name()}   trace files go
 def scripted_run(spec, menu=None, mode="curated"):
     """One order through the re-ask, drafted by FeedbackModel, recorded: (result, trace)."""
     recorder = Recorder()
-    generate = make_model_generator(recorder.client(ScriptedClient(Script(FeedbackModel()))), "cafe-scripted", menu=menu)
+    generate = make_model_generator(
+        recorder.client(ScriptedClient(Script(FeedbackModel()))), "cafe-scripted", menu=menu
+    )
     return record_repair(spec, generate, recorder=recorder, menu=menu, mode=mode)
 
 
 def outline(trace):
     """One line per span, indented by depth: kind, name, and what the span says in a few words."""
     for depth, span in trace.walk():
-        said = {"model_call": f"{span.get('gen_ai.usage.input_tokens')} tokens in, "
-                              f"{span.get('gen_ai.usage.output_tokens')} out",
-                "check": f"{span.get('gen_ai.evaluation.score.label')} {span.get('cafe.check.failures') or ''}",
-                "run": f"ended {span.get('cafe.run.stop_reason')}"}.get(span.kind, "")
-        print(f"{'  ' * depth}{span.kind:<11} {span.name:<26} {span.duration_s * 1000:7.2f} ms  {said}")
+        said = {
+            "model_call": f"{span.get('gen_ai.usage.input_tokens')} tokens in, "
+            f"{span.get('gen_ai.usage.output_tokens')} out",
+            "check": f"{span.get('gen_ai.evaluation.score.label')} {span.get('cafe.check.failures') or ''}",
+            "run": f"ended {span.get('cafe.run.stop_reason')}",
+        }.get(span.kind, "")
+        print(
+            f"{'  ' * depth}{span.kind:<11} {span.name:<26} {span.duration_s * 1000:7.2f} ms  {said}"
+        )
+
 
 # %% [markdown]
 # ## 1. What does one run leave behind?
@@ -63,8 +82,11 @@ def outline(trace):
 
 # %%
 table5 = PRACTICE_ORDERS[1]
-spans_guess = course.predict("s08.span_count", "How many spans will the trace of table 5's run hold?",
-                             options=["3", "4", "7", "10"])
+spans_guess = course.predict(
+    "s08.span_count",
+    "How many spans will the trace of table 5's run hold?",
+    options=["3", "4", "7", "10"],
+)
 
 # %%
 result, trace = scripted_run(table5)
@@ -80,8 +102,10 @@ call = trace.model_calls[0]
 for name, value in sorted(call.attributes.items()):
     if not name.endswith("messages"):
         print(f"{name:<34} {value}")
-print(f"{'gen_ai.input.messages':<34} {len(call.get('gen_ai.input.messages'))} messages "
-      f"({', '.join(m['role'] for m in call.get('gen_ai.input.messages'))})")
+print(
+    f"{'gen_ai.input.messages':<34} {len(call.get('gen_ai.input.messages'))} messages "
+    f"({', '.join(m['role'] for m in call.get('gen_ai.input.messages'))})"
+)
 
 # %% [markdown]
 # ## 2. The same order, recorded twice: what stays the same?
@@ -90,16 +114,26 @@ print(f"{'gen_ai.input.messages':<34} {len(call.get('gen_ai.input.messages'))} m
 # clock times; it also has a content hash, `content_hash(trace)`, a digest of the spans.
 
 # %%
-twice_guess = course.predict("s08.twice", "Across the two recordings, what is equal?",
-                             options=["trace ids and hash", "the hash alone", "the trace ids alone", "neither"])
+twice_guess = course.predict(
+    "s08.twice",
+    "Across the two recordings, what is equal?",
+    options=["trace ids and hash", "the hash alone", "the trace ids alone", "neither"],
+)
 
 # %%
 _, again = scripted_run(table5)
 same_ids, same_hash = again.trace_id == trace.trace_id, content_hash(again) == content_hash(trace)
 print(f"trace ids: {trace.trace_id[:12]}… vs {again.trace_id[:12]}…   equal: {same_ids}")
 print(f"hashes:    {content_hash(trace)[:19]}… vs {content_hash(again)[:19]}…   equal: {same_hash}")
-course.show_outcome(twice_guess, {(True, True): "trace ids and hash", (False, True): "the hash alone",
-                                  (True, False): "the trace ids alone", (False, False): "neither"}[same_ids, same_hash])
+course.show_outcome(
+    twice_guess,
+    {
+        (True, True): "trace ids and hash",
+        (False, True): "the hash alone",
+        (True, False): "the trace ids alone",
+        (False, False): "neither",
+    }[same_ids, same_hash],
+)
 
 # %%
 course.reveal("s08.why_hash")
@@ -124,8 +158,11 @@ print(f"... {len(loaded.spans)} spans read back, hash unchanged")
 
 # %%
 text = path.read_text(encoding="utf-8")
-for label, broken in [("cut off", text[:-30]), ("edited", text.replace('"kind": "check"', '"kind": "chek"', 1)),
-                      ("from a newer course", text.replace('"schema_version": 1', '"schema_version": 2', 1))]:
+for label, broken in [
+    ("cut off", text[:-30]),
+    ("edited", text.replace('"kind": "check"', '"kind": "chek"', 1)),
+    ("from a newer course", text.replace('"schema_version": 1', '"schema_version": 2', 1)),
+]:
     (work / "broken.jsonl").write_text(broken, encoding="utf-8")
     try:
         read_trace(work / "broken.jsonl")
@@ -140,19 +177,38 @@ for label, broken in [("cut off", text[:-30]), ("edited", text.replace('"kind": 
 # again, with no model and no endpoint anywhere.
 
 # %%
-replay_guess = course.predict("s08.replay", "Replaying table 5's file with the same code: what comes out?",
-                              options=["same ending, same hash", "same ending, new hash", "another ending",
-                                       "an error: no model"])
+replay_guess = course.predict(
+    "s08.replay",
+    "Replaying table 5's file with the same code: what comes out?",
+    options=[
+        "same ending, same hash",
+        "same ending, new hash",
+        "another ending",
+        "an error: no model",
+    ],
+)
 
 # %%
 recorder = Recorder()
 replayed_result, replayed = record_repair(
-    table5, make_model_generator(recorder.client(replay_client(loaded)), "cafe-scripted"), recorder=recorder)
-same_end, same = replayed.stop_reason == loaded.stop_reason, content_hash(replayed) == content_hash(loaded)
+    table5,
+    make_model_generator(recorder.client(replay_client(loaded)), "cafe-scripted"),
+    recorder=recorder,
+)
+same_end, same = (
+    replayed.stop_reason == loaded.stop_reason,
+    content_hash(replayed) == content_hash(loaded),
+)
 print(f"recorded: {loaded.stop_reason}, {content_hash(loaded)[:19]}…")
 print(f"replayed: {replayed.stop_reason}, {content_hash(replayed)[:19]}…")
-course.show_outcome(replay_guess, "same ending, same hash" if same_end and same else
-                    "same ending, new hash" if same_end else "another ending")
+course.show_outcome(
+    replay_guess,
+    "same ending, same hash"
+    if same_end and same
+    else "same ending, new hash"
+    if same_end
+    else "another ending",
+)
 assert first_difference(loaded, replayed) is None
 
 # %% [markdown]
@@ -167,19 +223,31 @@ table3 = PRACTICE_ORDERS[0]
 _, table3_trace = scripted_run(table3)
 menu = load_menu()
 croissant_gone = dataclasses.replace(menu, sold_out=menu.sold_out | {"croissant"})
-where_guess = course.predict("s08.menu_changed", "Replayed against the new menu, where does the replay stop?",
-                             options=["nowhere: same hash", "model call 1", "the last model call",
-                                      "attempt 1's check"])
+where_guess = course.predict(
+    "s08.menu_changed",
+    "Replayed against the new menu, where does the replay stop?",
+    options=["nowhere: same hash", "model call 1", "the last model call", "attempt 1's check"],
+)
 
 # %%
 recorder = Recorder()
 try:
-    record_repair(table3, make_model_generator(recorder.client(replay_client(table3_trace)), "cafe-scripted",
-                                               menu=croissant_gone), recorder=recorder, menu=croissant_gone)
+    record_repair(
+        table3,
+        make_model_generator(
+            recorder.client(replay_client(table3_trace)), "cafe-scripted", menu=croissant_gone
+        ),
+        recorder=recorder,
+        menu=croissant_gone,
+    )
     stopped = "nowhere: same hash"
 except ReplayDiverged as diverged:
     print(diverged)
-    stopped = f"model call {diverged.call}" if diverged.call < len(table3_trace.model_calls) else "the last model call"
+    stopped = (
+        f"model call {diverged.call}"
+        if diverged.call < len(table3_trace.model_calls)
+        else "the last model call"
+    )
 course.show_outcome(where_guess, stopped)
 
 # %%
@@ -217,6 +285,7 @@ print(f"first difference: span {span.name!r} ({span.kind}): {difference}")
 # trace can reproduce them, and one run whose code changed. Until you replace the stub it says
 # "not attempted yet".
 
+
 # %%
 def my_replay_client(trace):
     """A client answering `trace`'s model calls in order; it raises at a call the recording did not make."""
@@ -245,6 +314,7 @@ course.reveal("s08.reply_for", source=cafe.trace.replay.ReplayClient.reply_for)
 # **Live stretch:** run this notebook with `COURSE_MODE=live`, then search the trace file the
 # checkpoint writes for your key, and for anything else you would not want in a log.
 
+
 # %%
 def my_mask(text):
     """`text` with anything that looks like a credential masked; ordinary text unchanged."""
@@ -255,8 +325,12 @@ def my_mask(text):
 mask_check = course.compare(my_mask, check=check_mask, key="s08.mask")
 
 # %%
-samples = ["Charge it to card 4242 4242 4242 4242, exp 12/29", "call me on +44 20 7946 0958",
-           "my token=cafe-till-778899", "Two flat whites for table 9."]
+samples = [
+    "Charge it to card 4242 4242 4242 4242, exp 12/29",
+    "call me on +44 20 7946 0958",
+    "my token=cafe-till-778899",
+    "Two flat whites for table 9.",
+]
 mask = my_mask if mask_check.status != "not_attempted" else scrub
 for sample in samples:
     print(f"{sample!r:55} -> {mask(sample)!r}")
@@ -282,8 +356,17 @@ source = cafe.make_client() if live else ScriptedClient(Script(FeedbackModel()))
 session = []
 for spec in PRACTICE_ORDERS[:3]:
     recorder = Recorder()
-    session.append((spec, record_repair(spec, make_model_generator(recorder.client(source)), recorder=recorder)[1]))
-    print(f"table {spec.table}: {session[-1][1].stop_reason} after {len(session[-1][1].model_calls)} model call(s)")
+    session.append(
+        (
+            spec,
+            record_repair(spec, make_model_generator(recorder.client(source)), recorder=recorder)[
+                1
+            ],
+        )
+    )
+    print(
+        f"table {spec.table}: {session[-1][1].stop_reason} after {len(session[-1][1].model_calls)} model call(s)"
+    )
 write_traces([run for _, run in session], session_path)
 
 matched = []
@@ -291,16 +374,30 @@ for (spec, run), stored in zip(session, read_traces(session_path)):
     assert run.stop_reason in STOP_REASONS
     recorder = Recorder()
     try:
-        record_repair(spec, make_model_generator(recorder.client(replay_client(stored)), run.model),
-                      recorder=recorder)
+        record_repair(
+            spec,
+            make_model_generator(recorder.client(replay_client(stored)), run.model),
+            recorder=recorder,
+        )
         matched.append(content_hash(recorder.trace()) == content_hash(stored))
-    except (ReplayDiverged, cafe.CafeError) as error:  # the code changed, or a failure the file cannot repeat
+    except (
+        ReplayDiverged,
+        cafe.CafeError,
+    ) as error:  # the code changed, or a failure the file cannot repeat
         print(f"table {spec.table}: replay stopped: {error}")
         matched.append(False)
 print(f"trace file: {session_path}\nevery replay matched: {all(matched)}")
-course.checkpoint("s08", "session_replay", {
-    "hashes": [content_hash(run) for _, run in session], "stop_reasons": [run.stop_reason for _, run in session],
-    "replay_matched": all(matched), "trace_file": str(session_path)}, model=cafe.model_name())
+course.checkpoint(
+    "s08",
+    "session_replay",
+    {
+        "hashes": [content_hash(run) for _, run in session],
+        "stop_reasons": [run.stop_reason for _, run in session],
+        "replay_matched": all(matched),
+        "trace_file": str(session_path),
+    },
+    model=cafe.model_name(),
+)
 
 # %% [markdown]
 # Session 09 reads files like this one: many runs, each ending under one name, counted into a

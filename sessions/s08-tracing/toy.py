@@ -31,16 +31,22 @@ from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.scripted import Script, ScriptedClient
-from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
-from cafe.world.menu import load_menu
 from cafe.repair import make_model_generator
-from cafe.trace.replay import ReplayDiverged, replay_client
+from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.trace import Recorder, Trace, content_hash, read_trace, record_repair, write_trace
+from cafe.trace.replay import ReplayDiverged, replay_client
+from cafe.world.menu import load_menu
 
 ORDER = PRACTICE_ORDERS[1]  # table 5: offline, FeedbackModel needs three attempts for it
 # What each kind of span is, for a reader meeting the names for the first time.
-KIND_WORDS = {"run": "the whole run", "attempt": "one draft and its scoring", "model_call": "the model was asked",
-              "check": "the draft was checked", "turn": "one turn", "tool_call": "a tool ran"}
+KIND_WORDS = {
+    "run": "the whole run",
+    "attempt": "one draft and its scoring",
+    "model_call": "the model was asked",
+    "check": "the draft was checked",
+    "turn": "one turn",
+    "tool_call": "a tool ran",
+}
 
 
 def said(span: Any) -> str:
@@ -74,13 +80,24 @@ def replay(trace: Trace, **menu: Any) -> Trace:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Record one run, write it to a file, replay it.")
-    parser.add_argument("--keep", metavar="FILE", help="write the trace here instead of a temporary file")
+    parser.add_argument(
+        "--keep", metavar="FILE", help="write the trace here instead of a temporary file"
+    )
     args = parser.parse_args(argv)
     live = course_mode() == "live"
-    source = f"your model, {model_name()}" if live else "a scripted model that fixes only what it is told"
-    print(f"Session 08 toy ({course_mode()}): a run becomes data. It is recorded as a trace (a tree of\n"
-          "spans), written to a file, and replayed from that file with no model at all.\n")
-    print(f"1. Table {ORDER.table}'s {' and '.join(ORDER.items)}, drafted by {source}, recorded:", flush=True)
+    source = (
+        f"your model, {model_name()}"
+        if live
+        else "a scripted model that fixes only what it is told"
+    )
+    print(
+        f"Session 08 toy ({course_mode()}): a run becomes data. It is recorded as a trace (a tree of\n"
+        "spans), written to a file, and replayed from that file with no model at all.\n"
+    )
+    print(
+        f"1. Table {ORDER.table}'s {' and '.join(ORDER.items)}, drafted by {source}, recorded:",
+        flush=True,
+    )
     trace = record(make_client() if live else ScriptedClient(Script(FeedbackModel())))
     show(trace)
     folder = None if args.keep else tempfile.TemporaryDirectory(prefix="cafe-s08-")
@@ -92,8 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     print("\n2. The file, replayed with the same code and no model (replay_client):")
     again = replay(read_trace(path))
     same = content_hash(again) == content_hash(trace)
-    print(f"    ended {again.stop_reason}, hash {content_hash(again)[:23]}…: "
-          + ("the same run, exactly" if same else "a different run"))
+    print(
+        f"    ended {again.stop_reason}, hash {content_hash(again)[:23]}…: "
+        + ("the same run, exactly" if same else "a different run")
+    )
 
     menu = load_menu()
     changed = dataclasses.replace(menu, sold_out=menu.sold_out | {ORDER.items[-1]})
@@ -103,10 +122,15 @@ def main(argv: list[str] | None = None) -> int:
         print("    the replay matched: the change did not reach what the model was sent")
     except ReplayDiverged as diverged:
         first = diverged.difference.where.startswith("gen_ai.input.messages[0]")
-        what = ("its first message (the system prompt, which lists the menu)" if first
-                else f"what it sends ({diverged.difference.where})")
+        what = (
+            "its first message (the system prompt, which lists the menu)"
+            if first
+            else f"what it sends ({diverged.difference.where})"
+        )
         print(f"    stopped at model call {diverged.call} (ReplayDiverged): {what}")
-        print("    is not what the recording sent, so no recorded reply fits; the replay says so instead")
+        print(
+            "    is not what the recording sent, so no recorded reply fits; the replay says so instead"
+        )
         print("    of guessing.")
     if folder is not None:
         folder.cleanup()

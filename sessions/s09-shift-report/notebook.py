@@ -20,15 +20,15 @@ from IPython.display import SVG, display
 
 import cafe
 from cafe import course, report
-from cafe.report.banked import banked_checkpoints, render_banked_text
 from cafe.exercises.s09 import check_cost_by_reason, check_summarize
-from cafe.world.menu import load_menu
 from cafe.repair import make_model_generator
+from cafe.report.banked import banked_checkpoints, render_banked_text
 from cafe.report.figures import figure_svg, shift_figures, write_html
-from cafe.report.traces import read_shift
 from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
-from cafe.trace.spans import AGENT_NAME, STOP_REASON, Span, Trace
+from cafe.report.traces import read_shift
 from cafe.trace import write_trace
+from cafe.trace.spans import AGENT_NAME, STOP_REASON, Span, Trace
+from cafe.world.menu import load_menu
 
 menu = load_menu()
 live = cafe.course_mode() == "live"
@@ -50,12 +50,19 @@ for spec in SHIFT_ORDERS:
     print(f"table {spec.table:>2}: {', '.join(spec.items):<32}{allergy}")
 
 # %%
-endings = {"passed": "a ticket passes", "retries_exhausted": "the cap ends the run",
-           "policy_violation": "refused before any draft", "needs_consent": "sent back to the customer"}
+endings = {
+    "passed": "a ticket passes",
+    "retries_exhausted": "the cap ends the run",
+    "policy_violation": "refused before any draft",
+    "needs_consent": "sent back to the customer",
+}
 print("how a run can end:", "; ".join(f"{reason} ({words})" for reason, words in endings.items()))
 no_ticket_options = {"2 or fewer": 2, "3 to 6": 6, "7 to 10": 10, "11 or more": len(SHIFT_ORDERS)}
-no_ticket_guess = course.predict("s09.no_ticket", "How many of the twenty runs will end without a ticket?",
-                                 options=list(no_ticket_options))
+no_ticket_guess = course.predict(
+    "s09.no_ticket",
+    "How many of the twenty runs will end without a ticket?",
+    options=list(no_ticket_options),
+)
 
 # %% [markdown]
 # Now the shift runs. Each run is recorded to its own trace file (session 08's `record_repair`),
@@ -63,7 +70,13 @@ no_ticket_guess = course.predict("s09.no_ticket", "How many of the twenty runs w
 # scripted model answers instantly, so each model call is timed as half a second.
 
 # %%
-runs = run_shift(SHIFT_ORDERS, scripted_drafter(), model=cafe.OFFLINE_MODEL, clock=ticking(0.5), trace_dir=workdir / "lunch")
+runs = run_shift(
+    SHIFT_ORDERS,
+    scripted_drafter(),
+    model=cafe.OFFLINE_MODEL,
+    clock=ticking(0.5),
+    trace_dir=workdir / "lunch",
+)
 counts = report.count_stop_reasons(runs)
 for reason, count in counts.items():
     print(f"{reason:<18} {count:>3}")
@@ -73,8 +86,12 @@ print(f"{'(total)':<18} {sum(counts.values()):>3}   runs: {len(runs)}")
 assert sum(counts.values()) == len(runs), "every run is counted under exactly one name"
 assert set(counts) == set(endings), "one row for every named ending, zeros included"
 no_ticket = len(runs) - counts["passed"]
-print(f"without a ticket: {no_ticket} of {len(runs)}; the biggest single row: {max(counts, key=counts.get)}")
-course.show_outcome(no_ticket_guess, next(option for option, most in no_ticket_options.items() if no_ticket <= most))
+print(
+    f"without a ticket: {no_ticket} of {len(runs)}; the biggest single row: {max(counts, key=counts.get)}"
+)
+course.show_outcome(
+    no_ticket_guess, next(option for option, most in no_ticket_options.items() if no_ticket <= most)
+)
 
 # %% [markdown]
 # Before you flip the switch, match each row to its orders: which ran out of attempts, which were
@@ -94,14 +111,28 @@ course.reveal("s09.why_no_ticket")
 
 # %%
 print(PRACTICE_PRICES)
-shares = {"passed": "the accepted tickets", "retries_exhausted": "the runs that ran out of attempts",
-          "policy_violation": "the refused orders", "needs_consent": "the orders sent back to the customer"}
-cost_guess = course.predict("s09.cost_went", "Which runs took the biggest share of the shift's cost?",
-                            options=list(shares.values()))
-times_options = {"about the same": 1.5, "1.5 to 3 times": 3, "3 to 6 times": 6, "more than 6 times": float("inf")}
-ticket_guess = course.predict("s09.per_ticket",
-                              "Cost per accepted ticket, against what the average passed run itself cost?",
-                              options=list(times_options))
+shares = {
+    "passed": "the accepted tickets",
+    "retries_exhausted": "the runs that ran out of attempts",
+    "policy_violation": "the refused orders",
+    "needs_consent": "the orders sent back to the customer",
+}
+cost_guess = course.predict(
+    "s09.cost_went",
+    "Which runs took the biggest share of the shift's cost?",
+    options=list(shares.values()),
+)
+times_options = {
+    "about the same": 1.5,
+    "1.5 to 3 times": 3,
+    "3 to 6 times": 6,
+    "more than 6 times": float("inf"),
+}
+ticket_guess = course.predict(
+    "s09.per_ticket",
+    "Cost per accepted ticket, against what the average passed run itself cost?",
+    options=list(times_options),
+)
 
 # %%
 summary = report.summarize(runs, PRACTICE_PRICES)
@@ -111,9 +142,13 @@ print(report.render_text(summary))
 course.show_outcome(cost_guess, shares[max(summary.cost_by_reason, key=summary.cost_by_reason.get)])
 own_cost = summary.cost_by_reason["passed"] / summary.accepted
 ratio = summary.cost_per_accepted / own_cost
-print(f"a passed run cost {own_cost:.5f} on average; each accepted ticket carries {summary.cost_per_accepted:.5f} "
-      f"({ratio:.1f} times)")
-course.show_outcome(ticket_guess, next(option for option, most in times_options.items() if ratio < most))
+print(
+    f"a passed run cost {own_cost:.5f} on average; each accepted ticket carries {summary.cost_per_accepted:.5f} "
+    f"({ratio:.1f} times)"
+)
+course.show_outcome(
+    ticket_guess, next(option for option, most in times_options.items() if ratio < most)
+)
 assert abs(sum(summary.cost_by_reason.values()) - summary.cost) < 1e-12
 
 # %%
@@ -127,7 +162,7 @@ course.reveal("s09.why_per_ticket")
 
 # %%
 figures = shift_figures(summary)
-for name, figure in figures.items():
+for _name, figure in figures.items():
     display(SVG(figure_svg(figure)))
 
 # %% [markdown]
@@ -136,7 +171,9 @@ for name, figure in figures.items():
 
 # %%
 costliest_run = summary.costliest[0][0]
-print(f"costliest: {costliest_run.run_id}, {costliest_run.stop_reason}, trace {costliest_run.trace}")
+print(
+    f"costliest: {costliest_run.run_id}, {costliest_run.stop_reason}, trace {costliest_run.trace}"
+)
 print(Path(costliest_run.trace).read_text(encoding="utf-8").splitlines()[0][:160], "...")
 
 # %% [markdown]
@@ -147,6 +184,7 @@ print(Path(costliest_run.trace).read_text(encoding="utf-8").splitlines()[0][:160
 # reason (with 0 when none ended so), and add up to the number of runs. And a run whose
 # `stop_reason` is not one of `report.STOP_ORDER`? There is no "other" bucket: decide what your
 # function does with it. The compare cell checks it both ways.
+
 
 # %%
 def summarize(runs):
@@ -175,12 +213,27 @@ broken = workdir / "broken"
 broken.mkdir(exist_ok=True)
 first = sorted((workdir / "lunch").glob("*.jsonl"))[0].read_text(encoding="utf-8")
 (broken / "cut.jsonl").write_text(first[: len(first) // 2], encoding="utf-8")
-loop_run = Trace("loop-01", "2026-11-30T12:00:00+00:00",
-                 (Span("s1", None, "run", "invoke_agent cafe.loop", 0.0, 0.1,
-                       {AGENT_NAME: "cafe.loop", STOP_REASON: "done"}),))
+loop_run = Trace(
+    "loop-01",
+    "2026-11-30T12:00:00+00:00",
+    (
+        Span(
+            "s1",
+            None,
+            "run",
+            "invoke_agent cafe.loop",
+            0.0,
+            0.1,
+            {AGENT_NAME: "cafe.loop", STOP_REASON: "done"},
+        ),
+    ),
+)
 write_trace(loop_run, broken / "loop.jsonl")
-counted_guess = course.predict("s09.counted", "How many runs will the report count?",
-                               options=["20", "21", "22", "none: it stops with an error"])
+counted_guess = course.predict(
+    "s09.counted",
+    "How many runs will the report count?",
+    options=["20", "21", "22", "none: it stops with an error"],
+)
 
 # %%
 files = sorted((workdir / "lunch").glob("*.jsonl")) + sorted(broken.glob("*.jsonl"))
@@ -206,6 +259,7 @@ print("\n".join(report.summarize(list(read_back[:3]) + quiet, PRACTICE_PRICES).n
 # has `input_tokens`, `output_tokens` (None when not reported) and `model`; `prices[model]` is a
 # `report.Price` with `input_per_million` and `output_per_million`. A run whose cost is unknown
 # adds nothing. List every stop reason, as in step 4.
+
 
 # %%
 def cost_by_reason(runs, prices):
@@ -243,10 +297,17 @@ for reason, cost in split(runs, my_prices).items():
 if live:
     model = cafe.model_name()
     print(f"live: your model {model} is drafting twenty orders", end="", flush=True)
-    mine = run_shift(SHIFT_ORDERS, make_model_generator(cafe.make_client()), model=model,
-                     trace_dir=workdir / "yours", on_run=lambda run: print(".", end="", flush=True))
+    mine = run_shift(
+        SHIFT_ORDERS,
+        make_model_generator(cafe.make_client()),
+        model=model,
+        trace_dir=workdir / "yours",
+        on_run=lambda run: print(".", end="", flush=True),
+    )
     print()
-    live_prices = {model: PRACTICE_PRICES[cafe.OFFLINE_MODEL]}  # replace with your provider's prices
+    live_prices = {
+        model: PRACTICE_PRICES[cafe.OFFLINE_MODEL]
+    }  # replace with your provider's prices
 else:
     model, mine, live_prices = cafe.OFFLINE_MODEL, runs, PRACTICE_PRICES
 yours = report.summarize(mine, live_prices)
@@ -258,7 +319,9 @@ print(report.render_text(yours))
 # It also lists your banked checkpoints: the next step.
 
 # %%
-page = write_html(workdir / "shift-report.html", yours, banked_checkpoints(), title=f"Shift report ({model})")
+page = write_html(
+    workdir / "shift-report.html", yours, banked_checkpoints(), title=f"Shift report ({model})"
+)
 print(f"wrote {page} ({page.stat().st_size:,} bytes); open it in a browser")
 
 # %% [markdown]
@@ -278,12 +341,23 @@ print(render_banked_text(banked_checkpoints()))
 # live your model. Step 8 (and any later report) will show it beside the others.
 
 # %%
-course.checkpoint("s09", "shift", {
-    "runs": yours.runs, "stop_reasons": dict(yours.stop_reasons), "attempts_to_pass": dict(yours.attempts_to_pass),
-    "tokens_per_accepted": None if yours.tokens_per_accepted is None else round(yours.tokens_per_accepted, 1),
-    "cost_per_accepted": None if yours.cost_per_accepted is None else round(yours.cost_per_accepted, 6),
-    "currency": yours.currency,
-}, model=model)
+course.checkpoint(
+    "s09",
+    "shift",
+    {
+        "runs": yours.runs,
+        "stop_reasons": dict(yours.stop_reasons),
+        "attempts_to_pass": dict(yours.attempts_to_pass),
+        "tokens_per_accepted": None
+        if yours.tokens_per_accepted is None
+        else round(yours.tokens_per_accepted, 1),
+        "cost_per_accepted": None
+        if yours.cost_per_accepted is None
+        else round(yours.cost_per_accepted, 6),
+        "currency": yours.currency,
+    },
+    model=model,
+)
 print(render_banked_text(banked_checkpoints()))
 
 # %% [markdown]

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cafe.report.banked import banked_checkpoints
 from cafe.cli import run_command
 from cafe.course.progress import progress_path
 from cafe.endpoint.client import make_client
@@ -29,13 +28,17 @@ from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
 from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.repair import make_model_generator
 from cafe.report import STOP_ORDER, RunRecord, render_text, summarize
+from cafe.report.banked import banked_checkpoints
 from cafe.report.figures import write_html
 from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
 
 # How each ending reads to a manager, with the stop reason after it, and its mark on the progress line.
-ENDINGS = {"passed": "a ticket reached the kitchen", "retries_exhausted": "the cap ended it, no ticket",
-           "policy_violation": "refused before any draft",
-           "needs_consent": "sent back: the customer must confirm a change"}
+ENDINGS = {
+    "passed": "a ticket reached the kitchen",
+    "retries_exhausted": "the cap ended it, no ticket",
+    "policy_violation": "refused before any draft",
+    "needs_consent": "sent back: the customer must confirm a change",
+}
 MARKS = {"passed": ".", "retries_exhausted": "x", "policy_violation": "-", "needs_consent": "?"}
 assert set(ENDINGS) == set(MARKS) == set(STOP_ORDER), "a word and a mark for every named ending"
 
@@ -48,8 +51,10 @@ def main() -> int:
     mode = course_mode()
     live = mode == "live"
     folder = progress_path().parent / "s09-shift"
-    print(f"Session 09 toy ({mode}): twenty lunch orders through the re-ask, then the shift report a\n"
-          "manager reads. Every run ends under one named stop reason, and the counts must add up.\n")
+    print(
+        f"Session 09 toy ({mode}): twenty lunch orders through the re-ask, then the shift report a\n"
+        "manager reads. Every run ends under one named stop reason, and the counts must add up.\n"
+    )
     if live:
         client: Any = make_client()
         model = model_name()
@@ -59,11 +64,18 @@ def main() -> int:
     else:
         model = OFFLINE_MODEL
         generate = scripted_drafter()
-        clock, source = ticking(0.5), "a scripted model that fixes what a retry names; each call timed as 0.5 s"
-    print(f"Drafting with {source}\n(. ticket, x cap reached, ? sent back to the customer, - refused):")
+        clock, source = (
+            ticking(0.5),
+            "a scripted model that fixes what a retry names; each call timed as 0.5 s",
+        )
+    print(
+        f"Drafting with {source}\n(. ticket, x cap reached, ? sent back to the customer, - refused):"
+    )
     print("  ", end="")
     options = {} if clock is None else {"clock": clock}
-    runs = run_shift(SHIFT_ORDERS, generate, model=model, trace_dir=folder / "traces", on_run=dot, **options)
+    runs = run_shift(
+        SHIFT_ORDERS, generate, model=model, trace_dir=folder / "traces", on_run=dot, **options
+    )
     print(f"  {len(runs)} runs\n")
     summary = summarize(runs, PRACTICE_PRICES)
     print(render_text(summary))
@@ -74,10 +86,14 @@ def main() -> int:
         wasted = summary.cost - summary.cost_by_reason["passed"]
         print(f"  {wasted / summary.cost:.0%} of the cost bought no ticket.")
     banked = banked_checkpoints()
-    page = write_html(folder / "shift-report.html", summary, banked, title=f"Shift report ({model})")
+    page = write_html(
+        folder / "shift-report.html", summary, banked, title=f"Shift report ({model})"
+    )
     print(f"\nReport page (figures inside): {page}")
-    print(f"It also lists the {len(banked.checkpoints)} checkpoint{'s' if len(banked.checkpoints) != 1 else ''} "
-          "your notebooks have banked, each with its model.")
+    print(
+        f"It also lists the {len(banked.checkpoints)} checkpoint{'s' if len(banked.checkpoints) != 1 else ''} "
+        "your notebooks have banked, each with its model."
+    )
     return 0
 
 

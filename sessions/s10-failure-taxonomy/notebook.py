@@ -16,13 +16,25 @@ import cafe
 import cafe.taxonomy
 from cafe import course
 from cafe.exercises.s10 import check_classify, check_first_fix
-from cafe.world.menu import load_menu
-from cafe.stories.practice_shift import PRACTICE_SHIFT, designed_counts, practice_generator, practice_orders
 from cafe.repair import Attempt, RepairResult, make_model_generator, repair_ticket
 from cafe.schema import Failure
-from cafe.taxonomy import (
-    FAILURE_CLASSES, Run, class_tests, classify, code, first_fix, run_shift, sort_runs,
+from cafe.stories.practice_shift import (
+    PRACTICE_SHIFT,
+    designed_counts,
+    practice_generator,
+    practice_orders,
 )
+from cafe.taxonomy import (
+    FAILURE_CLASSES,
+    Run,
+    class_tests,
+    classify,
+    code,
+    first_fix,
+    run_shift,
+    sort_runs,
+)
+from cafe.world.menu import load_menu
 
 menu = load_menu()
 live = cafe.course_mode() == "live"
@@ -47,13 +59,21 @@ for order in PRACTICE_SHIFT:
     print(f"table {spec.table:>2}: {', '.join(spec.items)}{allergy}")
 
 omelette_guess = course.predict(
-    "s10.omelette", "Table 14's three attempts fail which checks, in order?",
-    options=["sold_out, sold_out, sold_out", "sold_out, out_of_scope, sold_out",
-             "sold_out, out_of_scope, out_of_scope", "refused before any draft"])
+    "s10.omelette",
+    "Table 14's three attempts fail which checks, in order?",
+    options=[
+        "sold_out, sold_out, sold_out",
+        "sold_out, out_of_scope, sold_out",
+        "sold_out, out_of_scope, out_of_scope",
+        "refused before any draft",
+    ],
+)
 
 # %%
 print("The practice shift, drafted by the scripted stand-in", end="", flush=True)
-runs = run_shift(practice_orders(), practice_generator(), on_run=lambda run: print(".", end="", flush=True))
+runs = run_shift(
+    practice_orders(), practice_generator(), on_run=lambda run: print(".", end="", flush=True)
+)
 print()
 
 
@@ -62,9 +82,14 @@ def trace(run):
     if run.transport:
         return [f"    the endpoint failed ({run.transport}): {run.detail[:100]}"]
     if run.result.blocked_by:
-        return [f"    refused before any draft: {f.check} {f.span!r}" for f in run.result.blocked_by]
-    return [f"    attempt {a.number}: " + ("; ".join(f"{f.check} {f.span!r}" for f in a.failures) or "passed")
-            for a in run.result.attempts]
+        return [
+            f"    refused before any draft: {f.check} {f.span!r}" for f in run.result.blocked_by
+        ]
+    return [
+        f"    attempt {a.number}: "
+        + ("; ".join(f"{f.check} {f.span!r}" for f in a.failures) or "passed")
+        for a in run.result.attempts
+    ]
 
 
 for run in runs:
@@ -74,8 +99,12 @@ for run in runs:
 
 # %%
 table_14 = next(run for run in runs if run.spec.table == 14)
-course.show_outcome(omelette_guess, ", ".join(a.failures[0].check for a in table_14.result.attempts)
-                    if table_14.result.attempts else "refused before any draft")
+course.show_outcome(
+    omelette_guess,
+    ", ".join(a.failures[0].check for a in table_14.result.attempts)
+    if table_14.result.attempts
+    else "refused before any draft",
+)
 
 # %% [markdown]
 # The drafter did what it was told each time. Why did the run still go round in a circle? Decide,
@@ -92,7 +121,7 @@ course.reveal("s10.why_circle")
 
 # %%
 my_notes = {
-    14: "",   # table 14: what went wrong, in your words
+    14: "",  # table 14: what went wrong, in your words
     6: "",
     17: "",
 }
@@ -110,16 +139,27 @@ print(f"{sum(bool(note.strip()) for note in my_notes.values())} of {len(my_notes
 # omelette'` on attempts 1 and 3 only. How many of the five tests hold for it?
 
 # %%
-tests_guess = course.predict("s10.tests_held", "How many of the five class tests hold for this run?",
-                             options=["1", "2", "3", "4"])
+tests_guess = course.predict(
+    "s10.tests_held",
+    "How many of the five class tests hold for this run?",
+    options=["1", "2", "3", "4"],
+)
 
 # %%
 no_table = Failure("missing_field", "table", "include table")
 sold_out = Failure("sold_out", "cheese omelette", "cheese omelette is 86'd today")
-mixed = Run(table_14.spec, result=RepairResult("retries_exhausted", None, (
-    Attempt(1, "{}", (no_table, sold_out), 0, None),
-    Attempt(2, "{}", (no_table,), 0, None),
-    Attempt(3, "{}", (no_table, sold_out), 0, None))))
+mixed = Run(
+    table_14.spec,
+    result=RepairResult(
+        "retries_exhausted",
+        None,
+        (
+            Attempt(1, "{}", (no_table, sold_out), 0, None),
+            Attempt(2, "{}", (no_table,), 0, None),
+            Attempt(3, "{}", (no_table, sold_out), 0, None),
+        ),
+    ),
+)
 print(f"tests that hold: {class_tests(mixed)}")
 print(f"classify: {classify(mixed)}   (the first of {FAILURE_CLASSES})")
 course.show_outcome(tests_guess, str(len(class_tests(mixed))))
@@ -142,10 +182,15 @@ course.reveal("s10.why_precedence")
 # Predict the biggest pile before you sort.
 
 # %%
-pile_options = ["alternating on sold_out", "systematic on unsafe", "drifting on missing_field",
-                "transport on http_error"]
-pile_guess = course.predict("s10.biggest_pile", "Which (class, check) pile holds the most runs?",
-                            options=pile_options)
+pile_options = [
+    "alternating on sold_out",
+    "systematic on unsafe",
+    "drifting on missing_field",
+    "transport on http_error",
+]
+pile_guess = course.predict(
+    "s10.biggest_pile", "Which (class, check) pile holds the most runs?", options=pile_options
+)
 
 # %%
 taxonomy = sort_runs(runs)
@@ -155,14 +200,18 @@ print(f"{taxonomy.runs} runs: {taxonomy.passed} passed, {taxonomy.failed} did no
 print(f"{'class':<12} {'designed':>9} {'measured':>9} {'share':>7}")
 for name in FAILURE_CLASSES:
     share = designed.get(name, 0) / designed_failed
-    print(f"{name:<12} {designed.get(name, 0):>9} {taxonomy.counts[name]:>9} {taxonomy.shares()[name]:>7.0%}"
-          f"   (designed {share:.0%})")
+    print(
+        f"{name:<12} {designed.get(name, 0):>9} {taxonomy.counts[name]:>9} {taxonomy.shares()[name]:>7.0%}"
+        f"   (designed {share:.0%})"
+    )
 print(f"{'(sum)':<12} {designed_failed:>9} {sum(taxonomy.counts.values()):>9}")
 print("\npiles, biggest first:")
 for kind, check, count in taxonomy.piles:
     print(f"  {count:>2}  {kind} on {check}")
-assert taxonomy.passed + sum(taxonomy.counts.values()) == taxonomy.runs   # the counts add up
-assert {k: v for k, v in taxonomy.counts.items() if v} == {k: v for k, v in designed.items() if k != "passed"}
+assert taxonomy.passed + sum(taxonomy.counts.values()) == taxonomy.runs  # the counts add up
+assert {k: v for k, v in taxonomy.counts.items() if v} == {
+    k: v for k, v in designed.items() if k != "passed"
+}
 
 # %%
 kind, check, _ = taxonomy.piles[0]
@@ -171,7 +220,10 @@ course.show_outcome(pile_guess, f"{kind} on {check}")
 print("\nexamples per class:")
 for name in FAILURE_CLASSES:
     for run in taxonomy.examples[name][:2]:
-        print(f"  {name:<12} table {run.spec.table}: " + " | ".join(line.strip() for line in trace(run)))
+        print(
+            f"  {name:<12} table {run.spec.table}: "
+            + " | ".join(line.strip() for line in trace(run))
+        )
 
 # %% [markdown]
 # ## 4. Your turn: classify a run
@@ -181,6 +233,7 @@ for name in FAILURE_CLASSES:
 # and `attempts`; each attempt has `failures`, and each failure a `check` and a `span`. Two
 # failures are the same failure when both their check and their span agree. Test the classes in
 # the order of `FAILURE_CLASSES` and return the first that holds.
+
 
 # %%
 def my_classify(run):
@@ -229,6 +282,7 @@ fix_check = course.compare(my_fixed_runner, check=check_first_fix, key="s10.firs
 # %% [markdown]
 # Before and after, on the same shift: the counts per class and the drafts spent.
 
+
 # %%
 def shift_counts(runner):
     generate = practice_generator()
@@ -239,7 +293,10 @@ def shift_counts(runner):
 if fix_check.status == "not_attempted":
     print("(my_fixed_runner is still the stub: the before/after table appears once it runs)")
 else:
-    (before, drafts_before), (after, drafts_after) = shift_counts(repair_ticket), shift_counts(my_fixed_runner)
+    (before, drafts_before), (after, drafts_after) = (
+        shift_counts(repair_ticket),
+        shift_counts(my_fixed_runner),
+    )
     print(f"{'':<12} {'before':>7} {'after':>7}")
     for name in ("passed", *FAILURE_CLASSES):
         old = before.passed if name == "passed" else before.counts[name]
@@ -267,8 +324,14 @@ course.reveal("s10.first_fix")
 
 # %%
 your_generate = make_model_generator(cafe.make_client()) if live else practice_generator()
-print(f"your shift ({'your model ' + cafe.model_name() if live else 'the scripted stand-in'})", end="", flush=True)
-yours = run_shift(practice_orders(), your_generate, on_run=lambda run: print(".", end="", flush=True))
+print(
+    f"your shift ({'your model ' + cafe.model_name() if live else 'the scripted stand-in'})",
+    end="",
+    flush=True,
+)
+yours = run_shift(
+    practice_orders(), your_generate, on_run=lambda run: print(".", end="", flush=True)
+)
 print()
 your_taxonomy = sort_runs(yours)
 assert your_taxonomy.passed + sum(your_taxonomy.counts.values()) == your_taxonomy.runs == len(yours)
@@ -278,7 +341,11 @@ for name in FAILURE_CLASSES:
     print(f"  {name:<12} {your_taxonomy.counts[name]:>3}  ({your_taxonomy.shares()[name]:.0%})")
 for kind, check, count in your_taxonomy.piles[:5]:
     example = next((run for run in your_taxonomy.examples[kind] if code(run) == check), None)
-    shown = f"table {example.spec.table}: " + " | ".join(line.strip() for line in trace(example)) if example else "-"
+    shown = (
+        f"table {example.spec.table}: " + " | ".join(line.strip() for line in trace(example))
+        if example
+        else "-"
+    )
     print(f"  pile: {count} {kind} on {check}\n        e.g. {shown[:120]}")
 print(f"first fix for your shift: {first_fix(your_taxonomy)}")
 
@@ -298,12 +365,18 @@ print(f"first fix for your shift: {first_fix(your_taxonomy)}")
 # your model's own numbers live.
 
 # %%
-course.checkpoint("s10", "class_shares", {
-    "runs": your_taxonomy.runs, "passed": your_taxonomy.passed,
-    "counts": dict(your_taxonomy.counts),
-    "shares": {name: round(share, 3) for name, share in your_taxonomy.shares().items()},
-    "first_fix": list(first_fix(your_taxonomy) or []),
-}, model=cafe.model_name())
+course.checkpoint(
+    "s10",
+    "class_shares",
+    {
+        "runs": your_taxonomy.runs,
+        "passed": your_taxonomy.passed,
+        "counts": dict(your_taxonomy.counts),
+        "shares": {name: round(share, 3) for name, share in your_taxonomy.shares().items()},
+        "first_fix": list(first_fix(your_taxonomy) or []),
+    },
+    model=cafe.model_name(),
+)
 
 # %% [markdown]
 # A pile is a count of runs; session 11 turns it into money, since every exhausted run paid for

@@ -20,8 +20,8 @@ from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.rehearsals import rehearsal_script
-from cafe.stories.practice_shift import designed_counts, practice_generator, practice_orders
 from cafe.repair import make_model_generator
+from cafe.stories.practice_shift import designed_counts, practice_generator, practice_orders
 from cafe.taxonomy import FAILURE_CLASSES, Run, first_fix, run_shift, sort_runs
 
 # Each class in plain words, for a reader who has not met the names yet.
@@ -33,9 +33,11 @@ CLASS_WORDS = {
     "drifting": "the failures kept changing, and none came back",
 }
 # What `cafe serve` answers with no script: its default rule, not a model's choice.
-REHEARSAL_NOTE = ("(This is cafe serve's default rule, not a model: it answers every draft with the smallest ticket\n"
-                  " its schema allows, so every run fails the same way. Restart it with `cafe serve --session 10`\n"
-                  " for the practice shift's drafter.)")
+REHEARSAL_NOTE = (
+    "(This is cafe serve's default rule, not a model: it answers every draft with the smallest ticket\n"
+    " its schema allows, so every run fails the same way. Restart it with `cafe serve --session 10`\n"
+    " for the practice shift's drafter.)"
+)
 
 
 def attempts_line(run: Run) -> str:
@@ -56,14 +58,18 @@ def main() -> int:
         source = f"your model, {model_name()}"
     else:
         generate, source = practice_generator(), "the practice shift's scripted stand-in"
-    print(f"Session 10 toy ({course_mode()}): twenty orders drafted by {source}.\n"
-          "Every run that did not pass goes into exactly one failure class.\n")
+    print(
+        f"Session 10 toy ({course_mode()}): twenty orders drafted by {source}.\n"
+        "Every run that did not pass goes into exactly one failure class.\n"
+    )
     if live and rehearsal_script(client, model_name()) == "default":
         print(REHEARSAL_NOTE + "\n")
     print("running the shift ", end="", flush=True)
     runs = run_shift(practice_orders(), generate, on_run=lambda run: print(".", end="", flush=True))
     taxonomy = sort_runs(runs)
-    print(f"\n\n{taxonomy.passed} of {taxonomy.runs} orders passed. The other {taxonomy.failed}, by class:")
+    print(
+        f"\n\n{taxonomy.passed} of {taxonomy.runs} orders passed. The other {taxonomy.failed}, by class:"
+    )
     designed = designed_counts()
     for name in FAILURE_CLASSES:
         built = "" if live else f"; built with {designed.get(name, 0)}"
@@ -71,15 +77,19 @@ def main() -> int:
         for run in taxonomy.examples[name][:1]:
             print(f"       e.g. table {run.spec.table}: {attempts_line(run)}")
     total = taxonomy.passed + sum(taxonomy.counts.values())
-    print(f"\nThe counts add up: {taxonomy.passed} passed + {sum(taxonomy.counts.values())} sorted = {total} "
-          f"runs, each in one place.")
+    print(
+        f"\nThe counts add up: {taxonomy.passed} passed + {sum(taxonomy.counts.values())} sorted = {total} "
+        f"runs, each in one place."
+    )
     target = first_fix(taxonomy)
     if target is None:
         print("Nothing failed that a fix to the harness could change.")
     else:
         kind, check, count = target
-        print(f"Fix first: the biggest pile, {count} {kind} run{'s' if count != 1 else ''} on {check} "
-              "(the notebook asks you to write that fix and measure it).")
+        print(
+            f"Fix first: the biggest pile, {count} {kind} run{'s' if count != 1 else ''} on {check} "
+            "(the notebook asks you to write that fix and measure it)."
+        )
     return 0
 
 

@@ -15,12 +15,17 @@
 import cafe
 import cafe.judge.calibration
 from cafe import course
-from cafe.judge.calibration import (
-    TRUST_MINIMUMS, Calibration, calibrate, catch_rate_by_notes, cohen_kappa, labelled_tickets, position_probe,
-    scripted_judge, trust_reading,
-)
 from cafe.exercises.s12 import check_calibrate, check_trust_rule
 from cafe.judge import ModelJudge, grade_messages
+from cafe.judge.calibration import (
+    TRUST_MINIMUMS,
+    calibrate,
+    catch_rate_by_notes,
+    labelled_tickets,
+    position_probe,
+    scripted_judge,
+    trust_reading,
+)
 
 live = cafe.course_mode() == "live"
 labelled = labelled_tickets(40, 0.5)
@@ -48,8 +53,11 @@ print(f"\nthe checks say: {first.truth} {list(first.checks) or ''}")
 # Agreement is the share of tickets where the judge and the checks say the same thing.
 
 # %%
-agreement_guess = course.predict("s12.agreement", "The always-pass judge on 100 tickets, 5 broken: its agreement?",
-                                 options=["about 50%", "about 75%", "95%", "100%"])
+agreement_guess = course.predict(
+    "s12.agreement",
+    "The always-pass judge on 100 tickets, 5 broken: its agreement?",
+    options=["about 50%", "about 75%", "95%", "100%"],
+)
 
 # %%
 rare = labelled_tickets(100, 0.05)
@@ -63,7 +71,9 @@ course.show_outcome(agreement_guess, f"{lazy.agreement:.0%}")
 # no better than luck.
 
 # %%
-kappa_guess = course.predict("s12.kappa", "The same judge's kappa?", options=["about 0.95", "about 0.5", "0", "below 0"])
+kappa_guess = course.predict(
+    "s12.kappa", "The same judge's kappa?", options=["about 0.95", "about 0.5", "0", "below 0"]
+)
 
 # %%
 print(f"kappa {lazy.kappa:.2f}")
@@ -83,22 +93,33 @@ course.reveal("s12.why_kappa")
 # (of the right ones, the share it passes).
 
 # %%
-lenient_guess = course.predict("s12.leniency", "What does leniency 0.3 do to the two rates?", options=[
-    "it misses some broken tickets; good ones still pass",
-    "it fails some good tickets; broken ones still fail",
-    "both kinds of mistake",
-    "nothing you can see in 40 tickets",
-])
+lenient_guess = course.predict(
+    "s12.leniency",
+    "What does leniency 0.3 do to the two rates?",
+    options=[
+        "it misses some broken tickets; good ones still pass",
+        "it fails some good tickets; broken ones still fail",
+        "both kinds of mistake",
+        "nothing you can see in 40 tickets",
+    ],
+)
 
 # %%
 lenient = calibrate(scripted_judge(leniency=0.3), labelled)
-print(f"catch rate {lenient.catch_rate:.0%}   pass rate on good {lenient.pass_rate_on_good:.0%}   "
-      f"agreement {lenient.agreement:.0%}   kappa {lenient.kappa:.2f}")
+print(
+    f"catch rate {lenient.catch_rate:.0%}   pass rate on good {lenient.pass_rate_on_good:.0%}   "
+    f"agreement {lenient.agreement:.0%}   kappa {lenient.kappa:.2f}"
+)
 moved = (lenient.catch_rate < 1, lenient.pass_rate_on_good < 1)
-course.show_outcome(lenient_guess, {
-    (True, False): "it misses some broken tickets; good ones still pass",
-    (False, True): "it fails some good tickets; broken ones still fail",
-    (True, True): "both kinds of mistake", (False, False): "nothing you can see in 40 tickets"}[moved])
+course.show_outcome(
+    lenient_guess,
+    {
+        (True, False): "it misses some broken tickets; good ones still pass",
+        (False, True): "it fails some good tickets; broken ones still fail",
+        (True, True): "both kinds of mistake",
+        (False, False): "nothing you can see in 40 tickets",
+    }[moved],
+)
 
 # %% [markdown]
 # ## 3. Does a friendly note buy a pass?
@@ -108,17 +129,28 @@ course.show_outcome(lenient_guess, {
 # a broken ticket with a long note gets an extra 50% chance to pass.
 
 # %%
-verbose_guess = course.predict("s12.verbosity", "Catch rate on broken tickets with long notes vs without?",
-                               options=["about the same", "lower with long notes", "lower without notes"])
+verbose_guess = course.predict(
+    "s12.verbosity",
+    "Catch rate on broken tickets with long notes vs without?",
+    options=["about the same", "lower with long notes", "lower without notes"],
+)
 
 # %%
 wordy = calibrate(scripted_judge(leniency=0.1, verbosity=0.5), labelled)
 by_notes = catch_rate_by_notes(wordy)
 print(f"overall: catch rate {wordy.catch_rate:.0%}, kappa {wordy.kappa:.2f}")
-print(f"broken tickets with long notes: caught {by_notes['verbose']:.0%}   without: {by_notes['plain']:.0%}")
+print(
+    f"broken tickets with long notes: caught {by_notes['verbose']:.0%}   without: {by_notes['plain']:.0%}"
+)
 gap = by_notes["plain"] - by_notes["verbose"]
-course.show_outcome(verbose_guess, "about the same" if abs(gap) < 0.1 else
-                    "lower with long notes" if gap > 0 else "lower without notes")
+course.show_outcome(
+    verbose_guess,
+    "about the same"
+    if abs(gap) < 0.1
+    else "lower with long notes"
+    if gap > 0
+    else "lower without notes",
+)
 
 # %%
 course.reveal("s12.why_verbose")
@@ -133,13 +165,18 @@ course.reveal("s12.why_verbose")
 
 # %%
 pairs = sum(item.truth == "fail" for item in labelled)
-position_guess = course.predict("s12.position", f"Of {pairs} pairs, how many does it get right both ways round?",
-                                options=["all of them", "about three quarters", "about half", "none"])
+position_guess = course.predict(
+    "s12.position",
+    f"Of {pairs} pairs, how many does it get right both ways round?",
+    options=["all of them", "about three quarters", "about half", "none"],
+)
 
 # %%
 report = position_probe(scripted_judge(position=0.6), labelled)
-print(f"right both ways {report.right_both_ways}   first both times {report.first_both_times}   "
-      f"second both times {report.second_both_times}   wrong both ways {report.wrong_both_ways}")
+print(
+    f"right both ways {report.right_both_ways}   first both times {report.first_both_times}   "
+    f"second both times {report.second_both_times}   wrong both ways {report.wrong_both_ways}"
+)
 share = report.right_both_ways / report.pairs
 shares = {"all of them": 1.0, "about three quarters": 0.75, "about half": 0.5, "none": 0.0}
 course.show_outcome(position_guess, min(shares, key=lambda option: abs(shares[option] - share)))
@@ -163,6 +200,7 @@ course.reveal("s12.why_position")
 # Return a dict with those five and `kappa` (or a `Calibration`). Kappa is
 # (observed − chance) / (1 − chance), over the tickets with a verdict, where chance is
 # p(judge fails) × p(truth fails) + p(judge passes) × p(truth passes); give None when chance is 1.
+
 
 # %%
 def my_calibrate(judge, labelled):
@@ -212,6 +250,7 @@ assert yours.tp + yours.fn + yours.tn + yours.fp + yours.unparsed == len(labelle
 # there to use. **Live stretch:** the cell after it applies your rule to your own model's
 # calibration from step 6.
 
+
 # %%
 def my_trust_rule(calibration, model):
     """True when this judge may be used for `model`."""
@@ -240,7 +279,9 @@ course.reveal("s12.trust_rule", source=cafe.judge.calibration.trust_reading)
 # A calibration belongs to one model; when the model changes, this number is out of date.
 
 # %%
-course.checkpoint("s12", "calibration", {**figures, "trusted": reading.trusted}, model=cafe.model_name())
+course.checkpoint(
+    "s12", "calibration", {**figures, "trusted": reading.trusted}, model=cafe.model_name()
+)
 
 # %% [markdown]
 # Session 13 leaves the café's single tickets for long-running agents, where the same habit

@@ -15,12 +15,19 @@ answer is explained in one message, with exit status 1; `cafe doctor` gives the 
 
 from __future__ import annotations
 
-from cafe.judge.calibration import Calibration, calibrate, catch_rate_by_notes, labelled_tickets, scripted_judge, trust_reading
 from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.rehearsals import rehearsal_script
 from cafe.judge import ModelJudge
+from cafe.judge.calibration import (
+    Calibration,
+    calibrate,
+    catch_rate_by_notes,
+    labelled_tickets,
+    scripted_judge,
+    trust_reading,
+)
 
 # The scripted judges, in plain words first, then their biases.
 JUDGES = (
@@ -42,27 +49,38 @@ def main() -> int:
     labelled = labelled_tickets(40, 0.5)
     rare = labelled_tickets(100, 0.05)
     broken = sum(item.truth == "fail" for item in labelled)
-    print(f"Session 12 toy ({mode}): can a model grade tickets? Measure it against the checks first.\n"
-          f"{len(labelled)} tickets, {broken} of them broken, every label from the deterministic checks.\n")
+    print(
+        f"Session 12 toy ({mode}): can a model grade tickets? Measure it against the checks first.\n"
+        f"{len(labelled)} tickets, {broken} of them broken, every label from the deterministic checks.\n"
+    )
     for number, (words, biases) in enumerate(JUDGES, 1):
         print(f"{number}. {words}:", flush=True)
         print(f"   {line(calibrate(scripted_judge(**biases), labelled))}")
         if number == 1:
-            print(f"   on a day with 5 broken tickets in 100: {line(calibrate(scripted_judge(**biases), rare))}")
+            print(
+                f"   on a day with 5 broken tickets in 100: {line(calibrate(scripted_judge(**biases), rare))}"
+            )
         if biases.get("verbosity"):
             split = catch_rate_by_notes(calibrate(scripted_judge(**biases), labelled))
-            print(f"   broken tickets caught: {split['verbose']:.0%} with long notes, {split['plain']:.0%} without")
+            print(
+                f"   broken tickets caught: {split['verbose']:.0%} with long notes, {split['plain']:.0%} without"
+            )
     if mode != "live":
         print("\nRun with COURSE_MODE=live to grade the same tickets with your own model.")
         return 0
     client = make_client()
     print(f"\n4. your model, {model_name()}, grading all {len(labelled)} tickets …", flush=True)
     if rehearsal_script(client, model_name()) is not None:
-        print("   (this is cafe serve, not a real model: `cafe serve --session 12` passes every ticket)")
+        print(
+            "   (this is cafe serve, not a real model: `cafe serve --session 12` passes every ticket)"
+        )
     yours = calibrate(ModelJudge(client), labelled, model=model_name())
     print(f"   {line(yours)}   no verdict: {yours.unparsed}")
     reading = trust_reading(yours, model_name())
-    print("   the course's trust rule: " + ("use it" if reading.trusted else "do not use it yet: " + "; ".join(reading.reasons)))
+    print(
+        "   the course's trust rule: "
+        + ("use it" if reading.trusted else "do not use it yet: " + "; ".join(reading.reasons))
+    )
     return 0
 
 

@@ -23,20 +23,22 @@
 
 # %%
 import cafe
-from cafe.endpoint.config import OFFLINE_MODEL
 from cafe import course
-from cafe.loop import RUN_STOP_REASONS, ToolResult
+from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.stall.evidence import failure_signature, normalize_evidence
 from cafe.exercises.s13 import check_fold_diagnostic, check_signature
-from cafe.stall.failure_state import FailureState, classify_turn, fold_diagnostic
+from cafe.loop import RUN_STOP_REASONS, ToolResult
 from cafe.stall import run_with_stall, stall_config
+from cafe.stall.evidence import failure_signature, normalize_evidence
+from cafe.stall.failure_state import FailureState, fold_diagnostic
 from cafe.stories.scenarios import edited_bill, scenario_replies
 from cafe.world.workbench import open_workbench
 
-TASK = [{"role": "user", "content": "One of the till's tests fails. Fix bill.py and run the tests."}]
-BLIND = stall_config()                                        # the default: repair_aware off
-AWARE = stall_config(repair_aware=True)                       # the evidence-aware detector, default knobs
+TASK = [
+    {"role": "user", "content": "One of the till's tests fails. Fix bill.py and run the tests."}
+]
+BLIND = stall_config()  # the default: repair_aware off
+AWARE = stall_config(repair_aware=True)  # the evidence-aware detector, default knobs
 AWARE_NO_MANDATE = stall_config(repair_aware=True, post_edit_reverify=False)
 LIVE = cafe.course_mode() == "live"
 
@@ -46,14 +48,24 @@ def run(scenario, config, max_turns=None):
     budget defaults to the length of the agent's script."""
     replies = scenario_replies(scenario)
     with open_workbench() as bench:
-        return run_with_stall(ScriptedClient(replies), TASK, bench.tools, verify=bench.verify, config=config,
-                              max_turns=max_turns or len(replies))
+        return run_with_stall(
+            ScriptedClient(replies),
+            TASK,
+            bench.tools,
+            verify=bench.verify,
+            config=config,
+            max_turns=max_turns or len(replies),
+        )
 
 
 def calls_of(record):
     """One turn's tool results, short: 'write_file+run_tests*' (* marks a check the harness forced)."""
-    return "+".join(r.name + ("*" if r.forced else "") + ("" if r.ok else "(fail)") for r in record.dispatch) \
+    return (
+        "+".join(
+            r.name + ("*" if r.forced else "") + ("" if r.ok else "(fail)") for r in record.dispatch
+        )
         or "(answered)"
+    )
 
 
 def print_table(rows, columns):
@@ -66,8 +78,10 @@ def print_table(rows, columns):
 def blind_timeline(stalled):
     """Per turn: what ran, and the blind counter's count after folding the previous turn: how many
     turns in a row the same action was answered the same way. It trips at 3."""
-    rows = [(record.turn, calls_of(record), snap.same_action_repeats, snap.pattern or "")
-            for record, snap in zip(stalled.result.turns, stalled.timeline)]
+    rows = [
+        (record.turn, calls_of(record), snap.same_action_repeats, snap.pattern or "")
+        for record, snap in zip(stalled.result.turns, stalled.timeline)
+    ]
     print_table(rows, ["turn", "what ran", "same action, same answer", "trip"])
     print(f"stop_reason: {stalled.stop_reason}")
 
@@ -78,8 +92,17 @@ def timeline(stalled):
     rows = []
     for record, snap in zip(stalled.result.turns, stalled.timeline):
         m = snap.failure_state
-        rows.append((record.turn, calls_of(record), snap.folded, m.same_diagnostic_streak, m.write_epoch,
-                     m.reverify_owed, snap.pattern or ""))
+        rows.append(
+            (
+                record.turn,
+                calls_of(record),
+                snap.folded,
+                m.same_diagnostic_streak,
+                m.write_epoch,
+                m.reverify_owed,
+                snap.pattern or "",
+            )
+        )
     print_table(rows, ["turn", "what ran", "folded", "streak", "epoch", "owed", "trip"])
     print(f"stop_reason: {stalled.stop_reason}")
 
@@ -92,9 +115,11 @@ def failing_outputs(stalled):
 def rehearsal_note():
     """What to expect when `cafe serve` answers instead of a model (live mode, model cafe-scripted)."""
     if LIVE and cafe.model_name() == OFFLINE_MODEL:
-        print("(cafe serve answered, not a real model. With no script its default rule calls the first tool "
-              "offered,\n read_file, with an empty path, so every turn reads \"There is no file ''\". "
-              "Point CAFE_* at a real model\n to see a real repair.)")
+        print(
+            "(cafe serve answered, not a real model. With no script its default rule calls the first tool "
+            "offered,\n read_file, with an empty path, so every turn reads \"There is no file ''\". "
+            "Point CAFE_* at a real model\n to see a real repair.)"
+        )
 
 
 _model_runs = []
@@ -104,8 +129,16 @@ def your_model_run():
     """Live only: your model on a fresh till, repair-aware detector on, once per notebook run."""
     if not _model_runs:
         with open_workbench() as bench:
-            _model_runs.append(run_with_stall(cafe.make_client(), TASK, bench.tools, verify=bench.verify,
-                                              config=AWARE, max_turns=12))
+            _model_runs.append(
+                run_with_stall(
+                    cafe.make_client(),
+                    TASK,
+                    bench.tools,
+                    verify=bench.verify,
+                    config=AWARE,
+                    max_turns=12,
+                )
+            )
     return _model_runs[0]
 
 
@@ -131,8 +164,11 @@ print(first.text)
 # answered the same way, and trips at three. Predict first: does it trip on this agent?
 
 # %%
-blind_guess = course.predict("s13.blind_thrash", "Does the blind detector trip on the edit/re-test thrash?",
-                             options=["yes", "no"])
+blind_guess = course.predict(
+    "s13.blind_thrash",
+    "Does the blind detector trip on the edit/re-test thrash?",
+    options=["yes", "no"],
+)
 
 # %%
 blind = run("thrash", BLIND, max_turns=12)
@@ -154,13 +190,18 @@ assert max(snap.same_action_repeats for snap in blind.timeline) < 3
 # which turn does it trip?
 
 # %%
-lag_guess = course.predict("s13.lag_turn", "retest_only, threshold 3: on which turn is the trip?",
-                           options=["2", "3", "4", "5"])
+lag_guess = course.predict(
+    "s13.lag_turn",
+    "retest_only, threshold 3: on which turn is the trip?",
+    options=["2", "3", "4", "5"],
+)
 
 # %%
 rows = []
 for threshold in (2, 3, 4):
-    stalled = run("retest_only", stall_config(repair_aware=True, stuck_same_diagnostic_after=threshold))
+    stalled = run(
+        "retest_only", stall_config(repair_aware=True, stuck_same_diagnostic_after=threshold)
+    )
     rows.append((threshold, [w.turn for w in stalled.warnings]))
 print_table(rows, ["stuck_same_diagnostic_after", "trip on turn"])
 course.show_outcome(lag_guess, str(rows[1][1][0]))
@@ -178,8 +219,11 @@ course.reveal("s13.why_lag")
 # does `stuck_same_diagnostic` trip?
 
 # %%
-aware_guess = course.predict("s13.aware_trip_turn", "On which turn does stuck_same_diagnostic trip?",
-                             options=["3", "4", "5", "6", "never"])
+aware_guess = course.predict(
+    "s13.aware_trip_turn",
+    "On which turn does stuck_same_diagnostic trip?",
+    options=["3", "4", "5", "6", "never"],
+)
 
 # %%
 aware = run("thrash", AWARE_NO_MANDATE, max_turns=12)
@@ -214,8 +258,11 @@ course.reveal("s13.why_signature_streak")
 # failure at `check_bill.py:23` instead of `:21`, and re-run. Does the signature stay as it was?
 
 # %%
-moved_guess = course.predict("s13.moved_signature", "The failure moved from line 21 to line 23. Its signature...",
-                             options=["stays", "changes"])
+moved_guess = course.predict(
+    "s13.moved_signature",
+    "The failure moved from line 21 to line 23. Its signature...",
+    options=["stays", "changes"],
+)
 
 # %%
 noisy = "\x1b[31mE   assert 999 == 1000\x1b[0m\n/tmp/cafe-workbench-ab12/till/check_bill.py:21\n1 failed in 0.02s"
@@ -227,7 +274,9 @@ print(normalize_evidence("checksum 0xdeadbeef != 0x12345678"))
 
 with open_workbench() as bench:
     before = bench.run_tests()
-    bench.write_file("check_bill.py", "# two new lines at the top\n\n" + bench.read_file("check_bill.py").text)
+    bench.write_file(
+        "check_bill.py", "# two new lines at the top\n\n" + bench.read_file("check_bill.py").text
+    )
     moved = bench.run_tests()
     bench.write_file("bill.py", edited_bill("ceil"))
     different = bench.run_tests()
@@ -239,8 +288,9 @@ def signature_of(output):
 
 
 signatures = [signature_of(check) for check in (before, moved, different)]
-for label, signature in zip(["the original failure", "moved down two lines", "a different wrong total"],
-                            signatures):
+for label, signature in zip(
+    ["the original failure", "moved down two lines", "a different wrong total"], signatures
+):
     print(f"{label:24} {signature[:16]}...")
 course.show_outcome(moved_guess, "stays" if signatures[0] == signatures[1] else "changes")
 assert signatures[0] == signatures[1] != signatures[2]
@@ -252,8 +302,9 @@ assert signatures[0] == signatures[1] != signatures[2]
 # 1002); its second edit fixes the bug. Predict first: does the repair-aware detector trip?
 
 # %%
-productive_guess = course.predict("s13.productive_trips", "Does the productive repair trip the detector?",
-                                  options=["yes", "no"])
+productive_guess = course.predict(
+    "s13.productive_trips", "Does the productive repair trip the detector?", options=["yes", "no"]
+)
 
 # %%
 productive = run("productive", AWARE_NO_MANDATE)
@@ -275,8 +326,10 @@ assert productive.warnings == () and productive.stop_reason == "done"
 
 # %%
 reverify_guess = course.predict(
-    "s13.reverify_turn", "The edit lands on turn 2. When do the tests next run, mandate on / mandate off?",
-    options=["3 / never", "3 / 4", "2 / never", "2 / 4"])
+    "s13.reverify_turn",
+    "The edit lands on turn 2. When do the tests next run, mandate on / mandate off?",
+    options=["3 / never", "3 / 4", "2 / never", "2 / 4"],
+)
 
 # %%
 with_mandate = run("edit_then_done", AWARE)
@@ -284,15 +337,27 @@ without_mandate = run("edit_then_done", AWARE_NO_MANDATE)
 
 
 def first_check_after_edit(stalled):
-    return next((str(r.turn) for r in stalled.result.turns[1:] if any(d.name == "run_tests" for d in r.dispatch)),
-                "never")
+    return next(
+        (
+            str(r.turn)
+            for r in stalled.result.turns[1:]
+            if any(d.name == "run_tests" for d in r.dispatch)
+        ),
+        "never",
+    )
 
 
-for label, stalled in [("post_edit_reverify on", with_mandate), ("post_edit_reverify off", without_mandate)]:
+for label, stalled in [
+    ("post_edit_reverify on", with_mandate),
+    ("post_edit_reverify off", without_mandate),
+]:
     print(label)
     for record in stalled.result.turns:
         print(f"  turn {record.turn}: {calls_of(record)}")
-course.show_outcome(reverify_guess, f"{first_check_after_edit(with_mandate)} / {first_check_after_edit(without_mandate)}")
+course.show_outcome(
+    reverify_guess,
+    f"{first_check_after_edit(with_mandate)} / {first_check_after_edit(without_mandate)}",
+)
 
 # %% [markdown]
 # An edit that wrote successfully proves the file was written, not that the bug is gone. With
@@ -307,7 +372,12 @@ course.show_outcome(reverify_guess, f"{first_check_after_edit(with_mandate)} / {
 # %%
 aware_mandate = run("thrash", AWARE, max_turns=12)
 timeline(aware_mandate)
-print("trip turns, mandate off:", trip_turns, "  mandate on:", [w.turn for w in aware_mandate.warnings])
+print(
+    "trip turns, mandate off:",
+    trip_turns,
+    "  mandate on:",
+    [w.turn for w in aware_mandate.warnings],
+)
 assert [w.turn for w in aware_mandate.warnings] == [4]
 
 # %%
@@ -345,6 +415,7 @@ assert productive.current_failure is None
 #
 # The compare cell names each field your fold gets wrong, case by case.
 
+
 # %%
 def my_fold(state: FailureState, dispatch) -> FailureState:
     raise NotImplementedError("your turn: fold one turn's results into the failure state")
@@ -366,6 +437,7 @@ course.reveal("s13.fold", source=fold_diagnostic)
 # total, a different missing file, a different failing test (two failures each). Masking too
 # little and masking too much both fail, with a message saying which.
 
+
 # %%
 def my_signature(output: str) -> str:
     raise NotImplementedError("your turn: normalise the output, then hash it")
@@ -386,8 +458,10 @@ stretch = your_model_run() if LIVE else productive
 print(f"{'live: ' + cafe.model_name() if LIVE else 'offline: the scripted productive agent'}")
 rehearsal_note()
 evidence = failing_outputs(stretch)
-print(f"failing results: {len(evidence)}; different failures by failure_signature: "
-      f"{len({failure_signature(r) for r in evidence})}")
+print(
+    f"failing results: {len(evidence)}; different failures by failure_signature: "
+    f"{len({failure_signature(r) for r in evidence})}"
+)
 try:
     print(f"different failures by my_signature: {len({my_signature(r.output) for r in evidence})}")
 except NotImplementedError:
@@ -406,16 +480,28 @@ except NotImplementedError:
 # the hard cap stop it?
 
 # %%
-cap_guess = course.predict("s13.hard_cap_turn", "varied_failures, hard cap 4: on which turn does the run stop?",
-                           options=["4", "7", "8", "it never stops"])
+cap_guess = course.predict(
+    "s13.hard_cap_turn",
+    "varied_failures, hard cap 4: on which turn does the run stop?",
+    options=["4", "7", "8", "it never stops"],
+)
 
 # %%
-capped = run("varied_failures", stall_config(repair_aware=True, post_edit_reverify=False,
-                                             no_net_progress_extend_guard=True, no_net_progress_hard_cap_after=4),
-             max_turns=14)
+capped = run(
+    "varied_failures",
+    stall_config(
+        repair_aware=True,
+        post_edit_reverify=False,
+        no_net_progress_extend_guard=True,
+        no_net_progress_hard_cap_after=4,
+    ),
+    max_turns=14,
+)
 timeline(capped)
 print(capped.result.detail)
-course.show_outcome(cap_guess, str(len(capped.result.turns)) if capped.stop_reason == "stuck" else "it never stops")
+course.show_outcome(
+    cap_guess, str(len(capped.result.turns)) if capped.stop_reason == "stuck" else "it never stops"
+)
 assert capped.stop_reason == "stuck" and capped.warnings[0].pattern == "no_net_progress_hard_cap"
 
 # %% [markdown]
@@ -427,11 +513,20 @@ assert capped.stop_reason == "stuck" and capped.warnings[0].pattern == "no_net_p
 # same guard and both trips happen: the warning first, then the stop.
 
 # %%
-escalated = run("thrash", stall_config(repair_aware=True, post_edit_reverify=False,
-                                       no_net_progress_extend_guard=True, no_net_progress_hard_cap_after=5),
-                max_turns=12)
+escalated = run(
+    "thrash",
+    stall_config(
+        repair_aware=True,
+        post_edit_reverify=False,
+        no_net_progress_extend_guard=True,
+        no_net_progress_hard_cap_after=5,
+    ),
+    max_turns=12,
+)
 for warning in escalated.warnings:
-    print(f"turn {warning.turn}: {warning.pattern}: {'stopped the run' if warning.stopped else 'a warning the model reads'}")
+    print(
+        f"turn {warning.turn}: {warning.pattern}: {'stopped the run' if warning.stopped else 'a warning the model reads'}"
+    )
 print("stop_reason:", escalated.stop_reason)
 assert [w.stopped for w in escalated.warnings] == [False, True] and escalated.stop_reason == "stuck"
 
@@ -465,10 +560,18 @@ else:
 # %%
 if LIVE:
     mine = your_model_run()
-    banked = {"stop_reason": mine.stop_reason, "turns": len(mine.result.turns),
-              "trips": [[w.turn, w.pattern] for w in mine.warnings],
-              "handed_back_streak": mine.current_failure.same_diagnostic_streak if mine.current_failure else None}
+    banked = {
+        "stop_reason": mine.stop_reason,
+        "turns": len(mine.result.turns),
+        "trips": [[w.turn, w.pattern] for w in mine.warnings],
+        "handed_back_streak": mine.current_failure.same_diagnostic_streak
+        if mine.current_failure
+        else None,
+    }
 else:
-    banked = {"thrash_trip_turn": trip_turns[0], "blind_caught_thrash": bool(blind.warnings),
-              "productive_false_alarms": len(productive.warnings)}
+    banked = {
+        "thrash_trip_turn": trip_turns[0],
+        "blind_caught_thrash": bool(blind.warnings),
+        "productive_false_alarms": len(productive.warnings),
+    }
 course.checkpoint("s13", "stall_trips", banked, model=cafe.model_name())

@@ -27,18 +27,26 @@ from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
 
 TASK = [
-    {"role": "system", "content": "You maintain the café's till, a small Python project. Use the tools to "
-                                  "read files, edit them and run the tests."},
-    {"role": "user", "content": "One of the till's tests fails. Find the bug in bill.py, fix it, run the "
-                                "tests, and say when they pass."},
+    {
+        "role": "system",
+        "content": "You maintain the café's till, a small Python project. Use the tools to "
+        "read files, edit them and run the tests.",
+    },
+    {
+        "role": "user",
+        "content": "One of the till's tests fails. Find the bug in bill.py, fix it, run the "
+        "tests, and say when they pass.",
+    },
 ]
 MAX_TURNS = 12
 # A low hard cap, so the escalation (a warning, then a stop) fits in the toy's budget; the
 # detector's own default is 16.
 TOY_HARD_CAP = 5
-REHEARSAL = ("  (cafe serve answered, not a real model. With no script its default rule calls the first tool\n"
-             "   offered, read_file, with an empty path, so every turn reads \"There is no file ''\" and the\n"
-             "   detector sees that one failure over and over. Point CAFE_* at a real model for a real repair.)")
+REHEARSAL = (
+    "  (cafe serve answered, not a real model. With no script its default rule calls the first tool\n"
+    "   offered, read_file, with an empty path, so every turn reads \"There is no file ''\" and the\n"
+    "   detector sees that one failure over and over. Point CAFE_* at a real model for a real repair.)"
+)
 
 
 def progress(view) -> None:
@@ -51,43 +59,73 @@ def run(scenario: str | None, config):
     client = cafe.make_client(None if live else scenario_replies(scenario))
     print("   running ", end="", flush=True)
     with open_workbench() as bench:
-        stalled = run_with_stall(client, TASK, bench.tools, verify=bench.verify, config=config,
-                                 max_turns=MAX_TURNS, after_turn=[progress])
+        stalled = run_with_stall(
+            client,
+            TASK,
+            bench.tools,
+            verify=bench.verify,
+            config=config,
+            max_turns=MAX_TURNS,
+            after_turn=[progress],
+        )
     print(f" {len(stalled.result.turns)} turns")
     return stalled
 
 
 def trips(stalled) -> str:
     """The trips in words: 'warned the agent on turn 4 (stuck_same_diagnostic)', 'stopped ...'."""
-    said = [f"{'stopped the run' if w.stopped else 'warned the agent'} on turn {w.turn} ({w.pattern})"
-            for w in stalled.warnings]
+    said = [
+        f"{'stopped the run' if w.stopped else 'warned the agent'} on turn {w.turn} ({w.pattern})"
+        for w in stalled.warnings
+    ]
     return "; then ".join(said) or "sent no warning"
 
 
 def report(stalled) -> None:
-    ending = {"max_turns": "used its whole budget", "stuck": "was stopped as stuck",
-              "done": "finished, tests passing"}.get(stalled.stop_reason, "ended")
+    ending = {
+        "max_turns": "used its whole budget",
+        "stuck": "was stopped as stuck",
+        "done": "finished, tests passing",
+    }.get(stalled.stop_reason, "ended")
     print(f"   -> {trips(stalled)}; the run {ending} (stop reason: {stalled.stop_reason})")
     failure = stalled.current_failure
     if failure is not None:
-        print(f"      handed back as still failing: {failure.snippet} (seen {failure.same_diagnostic_streak} "
-              f"times in a row; current_failure)")
+        print(
+            f"      handed back as still failing: {failure.snippet} (seen {failure.same_diagnostic_streak} "
+            f"times in a row; current_failure)"
+        )
 
 
 def offline() -> None:
     aware = stall_config(repair_aware=True)
-    print("1. The thrash (edits that change nothing, each re-tested), watched by a counter of repeated actions "
-          "(blind counter):")
+    print(
+        "1. The thrash (edits that change nothing, each re-tested), watched by a counter of repeated actions "
+        "(blind counter):"
+    )
     report(run("thrash", stall_config()))
     print("2. The same thrash, watched by the detector that compares failures (repair_aware):")
     report(run("thrash", aware))
-    print("   The warning fires once per stuck episode, and only a second trip stops a run, so this one\n"
-          "   runs on until the budget is gone (max_turns, not stuck).")
-    print(f"3. The same thrash with the no-progress hard cap at {TOY_HARD_CAP} failing checks: the escalation "
-          "(no_net_progress_hard_cap):")
-    report(run("thrash", stall_config(repair_aware=True, no_net_progress_extend_guard=True,
-                                      no_net_progress_hard_cap_after=TOY_HARD_CAP)))
-    print("4. A real repair whose first edit changes the error (productive), watched by the same detector:")
+    print(
+        "   The warning fires once per stuck episode, and only a second trip stops a run, so this one\n"
+        "   runs on until the budget is gone (max_turns, not stuck)."
+    )
+    print(
+        f"3. The same thrash with the no-progress hard cap at {TOY_HARD_CAP} failing checks: the escalation "
+        "(no_net_progress_hard_cap):"
+    )
+    report(
+        run(
+            "thrash",
+            stall_config(
+                repair_aware=True,
+                no_net_progress_extend_guard=True,
+                no_net_progress_hard_cap_after=TOY_HARD_CAP,
+            ),
+        )
+    )
+    print(
+        "4. A real repair whose first edit changes the error (productive), watched by the same detector:"
+    )
     report(run("productive", aware))
 
 
@@ -95,17 +133,23 @@ def main() -> int:
     try:
         live = cafe.course_mode() == "live"
         model = cafe.model_name()
-        print(f"mode: {cafe.course_mode()} (model {model}); budget {MAX_TURNS} turns per run; a dot per turn")
+        print(
+            f"mode: {cafe.course_mode()} (model {model}); budget {MAX_TURNS} turns per run; a dot per turn"
+        )
         if live:
-            print("What this shows: your model fixing the café till (real files, real pytest), watched by the "
-                  "detector that asks 'is this the same failure as before?'.")
+            print(
+                "What this shows: your model fixing the café till (real files, real pytest), watched by the "
+                "detector that asks 'is this the same failure as before?'."
+            )
             if model == OFFLINE_MODEL:
                 print(REHEARSAL)
             print("1. Your model, repair-aware detector:")
             report(run(None, stall_config(repair_aware=True)))
             return 0
-        print("What this shows: an agent stuck on one failing test looks busy to a counter of repeated actions,\n"
-              "but not to a detector that compares the failures; and a real repair is left alone.")
+        print(
+            "What this shows: an agent stuck on one failing test looks busy to a counter of repeated actions,\n"
+            "but not to a detector that compares the failures; and a real repair is left alone."
+        )
         offline()
     except (cafe.ConfigError, cafe.EndpointError) as exc:
         print(f"\ntoy s13: {exc}", file=sys.stderr)

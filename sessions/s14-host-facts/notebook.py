@@ -24,7 +24,8 @@
 import cafe
 from cafe import course
 from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.governor.facts import HostFacts, ProgressCheck, RemediationInfo
+from cafe.endpoint.scripted import ScriptedClient
+from cafe.exercises.s14 import check_overruled, check_reading
 from cafe.governor import (
     CUT_REASONS,
     DECISIONS,
@@ -33,24 +34,27 @@ from cafe.governor import (
     decision_table,
     governor_pace_decision,
 )
-from cafe.exercises.s14 import check_overruled, check_reading
-from cafe.loop import RUN_STOP_REASONS, run_loop
+from cafe.governor.facts import HostFacts, ProgressCheck, RemediationInfo
 from cafe.governor.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.loop import RUN_STOP_REASONS, run_loop
 from cafe.stall import run_with_stall, stall_config
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
 
-TASK = [{"role": "user", "content": "One of the till's tests fails. Fix bill.py and run the tests."}]
+TASK = [
+    {"role": "user", "content": "One of the till's tests fails. Fix bill.py and run the tests."}
+]
 LIVE = cafe.course_mode() == "live"
 
 
 def rehearsal_note():
     """What to expect when `cafe serve` answers instead of a model (live mode, model cafe-scripted)."""
     if LIVE and cafe.model_name() == OFFLINE_MODEL:
-        print("(cafe serve answered, not a real model. With no script its default rule calls the first tool "
-              "offered,\n read_file, with an empty path, so every turn reads \"There is no file ''\". "
-              "Point CAFE_* at a real model\n to see a real repair.)")
+        print(
+            "(cafe serve answered, not a real model. With no script its default rule calls the first tool "
+            "offered,\n read_file, with an empty path, so every turn reads \"There is no file ''\". "
+            "Point CAFE_* at a real model\n to see a real repair.)"
+        )
 
 
 def calls_of(record) -> str:
@@ -94,6 +98,7 @@ writes_guess = course.predict(
 # detector as a `ProgressCheck`. The extra after-turn hook only records the check's memory of
 # `progress_signal` after each turn, for the table.
 
+
 # %%
 def varied_run(progress_signal):
     checks = [ProgressCheck(progress_signal)] if progress_signal else []
@@ -101,12 +106,25 @@ def varied_run(progress_signal):
 
     def record(view):
         for check in checks:
-            memory.append((check.progress.high_water, check.progress.flat_streak, check.progress.wrote_while_flat))
+            memory.append(
+                (
+                    check.progress.high_water,
+                    check.progress.flat_streak,
+                    check.progress.wrote_while_flat,
+                )
+            )
 
     with open_workbench() as bench:
-        run = run_with_stall(ScriptedClient(scenario_replies("varied_failures")), TASK, bench.tools,
-                             verify=bench.verify, config=stall_config(repair_aware=True), checks=checks,
-                             after_turn=[record], max_turns=14)
+        run = run_with_stall(
+            ScriptedClient(scenario_replies("varied_failures")),
+            TASK,
+            bench.tools,
+            verify=bench.verify,
+            config=stall_config(repair_aware=True),
+            checks=checks,
+            after_turn=[record],
+            max_turns=14,
+        )
     return run, memory
 
 
@@ -117,8 +135,10 @@ print(f"session 13 alone:     {blind.stop_reason} after {len(blind.result.turns)
 print(f"with progress_signal: {told.stop_reason} after {len(told.result.turns)} turns")
 print(f"  {told.result.detail}")
 print()
-rows = [(record.turn, calls_of(record), high, streak, wrote)
-        for record, (high, streak, wrote) in zip(told.result.turns, memory)]
+rows = [
+    (record.turn, calls_of(record), high, streak, wrote)
+    for record, (high, streak, wrote) in zip(told.result.turns, memory)
+]
 print_table(rows, ["turn", "calls", "best passing", "flat streak", "wrote while flat"])
 
 # %%
@@ -163,6 +183,7 @@ delivered_guess = course.predict(
     options=["2", "3", "4", "5"],
 )
 
+
 # %%
 def thrash_run(with_host_fact: bool):
     with open_workbench() as bench:
@@ -171,22 +192,38 @@ def thrash_run(with_host_fact: bool):
             """Host fact: every file the agent wrote last turn is on disk as it was sent."""
             writes = [r for r in info.prev_dispatch if r.kind == "mutate" and r.ok]
             return bool(writes) and all(
-                (bench.root / r.arguments["path"]).read_text(encoding="utf-8") == r.arguments["content"]
-                for r in writes)
+                (bench.root / r.arguments["path"]).read_text(encoding="utf-8")
+                == r.arguments["content"]
+                for r in writes
+            )
 
         facts = HostFacts(remediation_delivered=fix_delivered if with_host_fact else None)
-        return run_with_stall(ScriptedClient(scenario_replies("thrash")), TASK, bench.tools, verify=bench.verify,
-                              config=stall_config(repair_aware=True), checks=facts.checks(), max_turns=14)
+        return run_with_stall(
+            ScriptedClient(scenario_replies("thrash")),
+            TASK,
+            bench.tools,
+            verify=bench.verify,
+            config=stall_config(repair_aware=True),
+            checks=facts.checks(),
+            max_turns=14,
+        )
 
 
 plain, delivered = thrash_run(False), thrash_run(True)
 for name, run in (("session 13 alone", plain), ("with remediation_delivered", delivered)):
     print(f"{name}: {run.stop_reason} after {len(run.result.turns)} turns")
     for warning in run.warnings:
-        print(f"  turn {warning.turn}: {warning.pattern}{' (stopped the run)' if warning.stopped else ''}")
+        print(
+            f"  turn {warning.turn}: {warning.pattern}{' (stopped the run)' if warning.stopped else ''}"
+        )
 print()
-print_table([(s.turn, s.folded, s.failure_state.same_diagnostic_streak, s.pattern or "")
-             for s in delivered.timeline], ["turn", "folded", "same-failure streak", "pattern"])
+print_table(
+    [
+        (s.turn, s.folded, s.failure_state.same_diagnostic_streak, s.pattern or "")
+        for s in delivered.timeline
+    ],
+    ["turn", "folded", "same-failure streak", "pattern"],
+)
 
 # %%
 first = delivered.warnings[0]
@@ -229,13 +266,22 @@ print("observation:", list(OBSERVATION_KEYS))
 boundary_guess = course.predict(
     "s14.boundary",
     "Expected 90 s, checkpoint 30 s, progressing, extends_used 6, no pace checks yet: the decision at 120 000 ms?",
-    options=["cut: extend_budget_exhausted", "extend: progress_within_estimate",
-             "pace_check: over_estimate_while_progressing", "cut: pace_check_budget_exhausted"],
+    options=[
+        "cut: extend_budget_exhausted",
+        "extend: progress_within_estimate",
+        "pace_check: over_estimate_while_progressing",
+        "cut: pace_check_budget_exhausted",
+    ],
 )
 
 # %%
-RUN = {"armed_budget_ms": 30_000, "checkpoint_ms": 30_000, "expected_total_ms": 90_000,
-       "elapsed_ms": 30_000, "made_progress": True}
+RUN = {
+    "armed_budget_ms": 30_000,
+    "checkpoint_ms": 30_000,
+    "expected_total_ms": 90_000,
+    "elapsed_ms": 30_000,
+    "made_progress": True,
+}
 observations = [
     RUN,
     {**RUN, "elapsed_ms": 29_999},
@@ -252,8 +298,18 @@ observations = [
     {**RUN, "elapsed_ms": 120_000, "extends_used": 6},
 ]
 table = decision_table(observations)
-shown = ["elapsed_ms", "made_progress", "verifier_signature_unchanged", "env_blame_without_infra",
-         "done", "extends_used", "pace_checks_used", "action", "reason", "new_budget_ms"]
+shown = [
+    "elapsed_ms",
+    "made_progress",
+    "verifier_signature_unchanged",
+    "env_blame_without_infra",
+    "done",
+    "extends_used",
+    "pace_checks_used",
+    "action",
+    "reason",
+    "new_budget_ms",
+]
 print_table([[("" if row[c] is None else row[c]) for c in shown] for row in table], shown)
 
 # %%
@@ -269,34 +325,67 @@ course.show_outcome(boundary_guess, f"{table[-1]['action']}: {table[-1]['reason'
 
 # %%
 assert [row["action"] for row in table] == [
-    "extend", "proceed", "proceed", "cut", "cut", "cut", "cut", "extend", "pace_check", "cut", "cut", "cut",
-    "pace_check"]
-assert table[10]["reason"] == "no_progress_at_checkpoint" and table[11]["reason"] == "extend_budget_exhausted"
+    "extend",
+    "proceed",
+    "proceed",
+    "cut",
+    "cut",
+    "cut",
+    "cut",
+    "extend",
+    "pace_check",
+    "cut",
+    "cut",
+    "cut",
+    "pace_check",
+]
+assert (
+    table[10]["reason"] == "no_progress_at_checkpoint"
+    and table[11]["reason"] == "extend_budget_exhausted"
+)
 assert all((row["new_budget_ms"] is not None) == (row["action"] == "extend") for row in table)
 
 # %% [markdown]
 # Move one value at a time. In Jupyter the sliders below redraw the decision; headless, the cell
 # prints how to do the same by hand.
 
+
 # %%
-def explore(elapsed_ms=30_000, expected_total_ms=90_000, extends_used=0, pace_checks_used=0,
-            made_progress=True, verifier_signature_unchanged=False):
-    obs = {**RUN, "elapsed_ms": elapsed_ms, "expected_total_ms": expected_total_ms,
-           "extends_used": extends_used, "pace_checks_used": pace_checks_used,
-           "made_progress": made_progress, "verifier_signature_unchanged": verifier_signature_unchanged}
+def explore(
+    elapsed_ms=30_000,
+    expected_total_ms=90_000,
+    extends_used=0,
+    pace_checks_used=0,
+    made_progress=True,
+    verifier_signature_unchanged=False,
+):
+    obs = {
+        **RUN,
+        "elapsed_ms": elapsed_ms,
+        "expected_total_ms": expected_total_ms,
+        "extends_used": extends_used,
+        "pace_checks_used": pace_checks_used,
+        "made_progress": made_progress,
+        "verifier_signature_unchanged": verifier_signature_unchanged,
+    }
     print(governor_pace_decision({}, obs))
 
 
 if course.headless():
-    print("[widget s14.explore] Sliders for elapsed_ms, expected_total_ms and the two counters. "
-          "Without widgets, call explore(elapsed_ms=..., ...) yourself, e.g. explore(elapsed_ms=120_000).")
+    print(
+        "[widget s14.explore] Sliders for elapsed_ms, expected_total_ms and the two counters. "
+        "Without widgets, call explore(elapsed_ms=..., ...) yourself, e.g. explore(elapsed_ms=120_000)."
+    )
 else:
     import ipywidgets as widgets
 
-    widgets.interact(explore,
-                     elapsed_ms=widgets.IntSlider(30_000, 0, 200_000, 1_000),
-                     expected_total_ms=widgets.IntSlider(90_000, 0, 200_000, 5_000),
-                     extends_used=widgets.IntSlider(0, 0, 8), pace_checks_used=widgets.IntSlider(0, 0, 4))
+    widgets.interact(
+        explore,
+        elapsed_ms=widgets.IntSlider(30_000, 0, 200_000, 1_000),
+        expected_total_ms=widgets.IntSlider(90_000, 0, 200_000, 5_000),
+        extends_used=widgets.IntSlider(0, 0, 8),
+        pace_checks_used=widgets.IntSlider(0, 0, 4),
+    )
 
 # %%
 course.reveal("s14.boundary")
@@ -316,6 +405,7 @@ course.reveal("s14.boundary")
 # and at or past its checkpoint), and the four decisions (action and reason) must all differ.
 # Why is `no_progress_at_checkpoint` not on the list? The compare cell says, if you add it.
 # Start from `RUN` above; the default policy applies.
+
 
 # %%
 def my_overruled() -> dict:
@@ -356,9 +446,14 @@ course.reveal("s14.pace_decision_source", source=decide_pace)
 pace_guess = course.predict(
     "s14.steady_run",
     "Budget 30 s, 10 s a turn, a repair that needs 7 turns. Fixed timeout vs pace governor?",
-    options=["both finish", "timeout cuts it, governor lets it finish", "both cut it",
-             "governor cuts it, timeout lets it finish"],
+    options=[
+        "both finish",
+        "timeout cuts it, governor lets it finish",
+        "both cut it",
+        "governor cuts it, timeout lets it finish",
+    ],
 )
+
 
 # %%
 def governed(scenario: str, hook, facts: HostFacts | None = None, client=None):
@@ -368,17 +463,37 @@ def governed(scenario: str, hook, facts: HostFacts | None = None, client=None):
     with open_workbench() as bench:
         client = client or ScriptedClient(scenario_replies(scenario))
         if facts is not None:
-            return run_with_stall(client, TASK, bench.tools, verify=bench.verify,
-                                  config=stall_config(repair_aware=True), checks=facts.checks(),
-                                  observers=[clock.tick], after_turn=[hook], clock=clock, max_turns=14).result
-        return run_loop(client, TASK, bench.tools, verify=bench.verify, observers=[clock.tick],
-                        after_turn=[hook], clock=clock, max_turns=14)
+            return run_with_stall(
+                client,
+                TASK,
+                bench.tools,
+                verify=bench.verify,
+                config=stall_config(repair_aware=True),
+                checks=facts.checks(),
+                observers=[clock.tick],
+                after_turn=[hook],
+                clock=clock,
+                max_turns=14,
+            ).result
+        return run_loop(
+            client,
+            TASK,
+            bench.tools,
+            verify=bench.verify,
+            observers=[clock.tick],
+            after_turn=[hook],
+            clock=clock,
+            max_turns=14,
+        )
 
 
 def decisions(governor: PaceGovernor) -> list[str]:
-    return [f"turn {t.turn} ({t.elapsed_ms / 1000:g} s): {t.decision.action}"
-            + (f" {t.decision.reason}" if t.decision.reason else "")
-            for t in governor.turns if t.decision]
+    return [
+        f"turn {t.turn} ({t.elapsed_ms / 1000:g} s): {t.decision.action}"
+        + (f" {t.decision.reason}" if t.decision.reason else "")
+        for t in governor.turns
+        if t.decision
+    ]
 
 
 timed = governed("productive", wall_timeout(30_000))
@@ -390,9 +505,11 @@ for line in decisions(steady_governor):
     print("   ", line)
 
 # %%
-outcome = {("cut", "done"): "timeout cuts it, governor lets it finish", ("done", "done"): "both finish",
-           ("cut", "cut"): "both cut it"}.get((timed.stop_reason, steady.stop_reason),
-                                               "governor cuts it, timeout lets it finish")
+outcome = {
+    ("cut", "done"): "timeout cuts it, governor lets it finish",
+    ("done", "done"): "both finish",
+    ("cut", "cut"): "both cut it",
+}.get((timed.stop_reason, steady.stop_reason), "governor cuts it, timeout lets it finish")
 course.show_outcome(pace_guess, outcome)
 
 # %% [markdown]
@@ -405,9 +522,15 @@ course.show_outcome(pace_guess, outcome)
 
 # %%
 thrash_guess = course.predict(
-    "s14.thrash_cut_reason", "When and why does the governor stop the thrash?",
-    options=["turn 3: nothing moved by the first checkpoint", "turn 6: files changed, the verifier did not",
-             "turn 6: the agent blamed its environment", "never: every edit counts as progress"])
+    "s14.thrash_cut_reason",
+    "When and why does the governor stop the thrash?",
+    options=[
+        "turn 3: nothing moved by the first checkpoint",
+        "turn 6: files changed, the verifier did not",
+        "turn 6: the agent blamed its environment",
+        "never: every edit counts as progress",
+    ],
+)
 
 # %%
 thrash_governor = PaceGovernor(30_000, reading=passing_tests)
@@ -415,12 +538,18 @@ thrashed = governed("thrash", thrash_governor)
 print(f"pace governor: {thrashed.stop_reason} on turn {len(thrashed.turns)} ({thrashed.detail})")
 for line in decisions(thrash_governor):
     print("   ", line)
-WHY = {"no_progress_at_checkpoint": "nothing moved by the first checkpoint",
-       "no_verifier_progress": "files changed, the verifier did not",
-       "env_blame_without_infra": "the agent blamed its environment"}
+WHY = {
+    "no_progress_at_checkpoint": "nothing moved by the first checkpoint",
+    "no_verifier_progress": "files changed, the verifier did not",
+    "env_blame_without_infra": "the agent blamed its environment",
+}
 thrash_reason = thrash_governor.turns[-1].decision.reason
-course.show_outcome(thrash_guess, f"turn {len(thrashed.turns)}: {WHY.get(thrash_reason, thrash_reason)}"
-                    if thrashed.stop_reason == "cut" else "never: every edit counts as progress")
+course.show_outcome(
+    thrash_guess,
+    f"turn {len(thrashed.turns)}: {WHY.get(thrash_reason, thrash_reason)}"
+    if thrashed.stop_reason == "cut"
+    else "never: every edit counts as progress",
+)
 
 # %% [markdown]
 # The first checkpoint gives the benefit of the doubt: the first test reading counts as an
@@ -445,7 +574,10 @@ print("notes sent to the agent:", notes)
 assert timed.stop_reason == "cut" and steady.stop_reason == "done"
 assert steady_governor.extends_used == 1 and not any(r.nudges for r in steady.turns)
 assert thrashed.stop_reason == "cut" and "no_verifier_progress" in thrashed.detail
-assert [t.decision.action for t in tight_governor.turns if t.decision][:2] == ["extend", "pace_check"]
+assert [t.decision.action for t in tight_governor.turns if t.decision][:2] == [
+    "extend",
+    "pace_check",
+]
 assert notes and notes[0][1] == "pace_check" and tight.stop_reason == "done"
 
 # %% [markdown]
@@ -458,10 +590,15 @@ assert notes and notes[0][1] == "pace_check" and tight.stop_reason == "done"
 # %%
 alone_governor = PaceGovernor(30_000, reading=passing_tests)
 alone = governed("varied_failures", alone_governor)
-both = governed("varied_failures", PaceGovernor(30_000, reading=passing_tests),
-                facts=HostFacts(progress_signal=passing_tests))
+both = governed(
+    "varied_failures",
+    PaceGovernor(30_000, reading=passing_tests),
+    facts=HostFacts(progress_signal=passing_tests),
+)
 print(f"governor alone:          {alone.stop_reason} on turn {len(alone.turns)} ({alone.detail})")
-print(f"governor + stall signal: {both.stop_reason} on turn {len(both.turns)} ({both.detail[:60]}...)")
+print(
+    f"governor + stall signal: {both.stop_reason} on turn {len(both.turns)} ({both.detail[:60]}...)"
+)
 
 # %%
 assert alone.stop_reason == "cut" and "no_verifier_progress" not in alone.detail
@@ -480,9 +617,12 @@ course.reveal("s14.silent_extend")
 # relies on: `None` only when nothing was verified, a number (never `None`) when the tests ran
 # red, and a higher number for more passing tests.
 
+
 # %%
 def my_reading(view) -> float | None:
-    raise NotImplementedError("your turn: read this turn's verify results; None when there are none")
+    raise NotImplementedError(
+        "your turn: read this turn's verify results; None when there are none"
+    )
 
 
 # %%
@@ -495,14 +635,23 @@ course.compare(my_reading, check=check_reading, key="s14.reading")
 # *live* run: what it does is its choice, so the cell asserts nothing about it). Run it against your
 # model: did your reading change a decision? Which one, and why?
 
+
 # %%
 def governed_by(reading):
     governor = PaceGovernor(30_000, reading=reading)
     clock = TurnClock(10.0)
     client = cafe.make_client() if LIVE else ScriptedClient(scenario_replies("productive"))
     with open_workbench() as bench:
-        result = run_loop(client, TASK, bench.tools, verify=bench.verify, observers=[clock.tick],
-                          after_turn=[governor], clock=clock, max_turns=14)
+        result = run_loop(
+            client,
+            TASK,
+            bench.tools,
+            verify=bench.verify,
+            observers=[clock.tick],
+            after_turn=[governor],
+            clock=clock,
+            max_turns=14,
+        )
     return result, governor
 
 
@@ -530,9 +679,15 @@ for name, reading in readings.items():
 # %%
 if LIVE:
     live_governor = PaceGovernor(30_000, reading=passing_tests)
-    live = governed("productive", live_governor, facts=HostFacts(progress_signal=passing_tests),
-                    client=cafe.make_client())
-    print(f"live: {cafe.model_name()}: {live.stop_reason} on turn {len(live.turns)} ({live.detail})")
+    live = governed(
+        "productive",
+        live_governor,
+        facts=HostFacts(progress_signal=passing_tests),
+        client=cafe.make_client(),
+    )
+    print(
+        f"live: {cafe.model_name()}: {live.stop_reason} on turn {len(live.turns)} ({live.detail})"
+    )
     rehearsal_note()
     for line in decisions(live_governor):
         print("   ", line)
@@ -547,14 +702,19 @@ else:
 # the reason, and how many silent extensions the steady run used. Live, bank your model's run
 # under the governor: how it ended, on which turn, and what the governor decided along the way.
 
+
 # %%
 def ended(result) -> dict:
     return {"turn": len(result.turns), "stop_reason": result.stop_reason}
 
 
 if LIVE:
-    banked = {**ended(live), "extends_used": live_governor.extends_used,
-              "pace_checks_used": live_governor.pace_checks_used, "decisions": decisions(live_governor)}
+    banked = {
+        **ended(live),
+        "extends_used": live_governor.extends_used,
+        "pace_checks_used": live_governor.pace_checks_used,
+        "decisions": decisions(live_governor),
+    }
 else:
     banked = {
         "steady_fixed_timeout": ended(timed),

@@ -21,8 +21,8 @@ import sys
 import cafe
 from cafe.cli import run_command
 from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.loop import run_loop
 from cafe.governor.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
+from cafe.loop import run_loop
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
 
@@ -30,10 +30,16 @@ SECONDS_PER_TURN = 10.0
 BUDGET_MS = 30_000
 MAX_TURNS = 12
 TASK = [
-    {"role": "system", "content": "You maintain the café's till, a small Python project. Use the "
-                                  "tools to read files, edit them and run the tests."},
-    {"role": "user", "content": "One of the till's tests fails. Find the bug in bill.py, fix it, "
-                                "run the tests, and say when they pass."},
+    {
+        "role": "system",
+        "content": "You maintain the café's till, a small Python project. Use the "
+        "tools to read files, edit them and run the tests.",
+    },
+    {
+        "role": "user",
+        "content": "One of the till's tests fails. Find the bug in bill.py, fix it, "
+        "run the tests, and say when they pass.",
+    },
 ]
 # What each of the governor's decisions means, for the legend and the per-story lines.
 MEANING = {
@@ -51,9 +57,11 @@ WHY_CUT = {
     "pace_check_budget_exhausted": "it was told to wrap up too often",
 }
 ENDINGS = {"done": "finished (tests passing)", "cut": "was cut", "max_turns": "used every turn"}
-REHEARSAL = ("  (cafe serve answered, not a real model. With no script its default rule calls the first tool\n"
-             "   offered, read_file, with an empty path, so every turn reads \"There is no file ''\" and nothing\n"
-             "   is ever fixed. Point CAFE_* at a real model for a real repair.)")
+REHEARSAL = (
+    "  (cafe serve answered, not a real model. With no script its default rule calls the first tool\n"
+    "   offered, read_file, with an empty path, so every turn reads \"There is no file ''\" and nothing\n"
+    "   is ever fixed. Point CAFE_* at a real model for a real repair.)"
+)
 
 
 def progress(view) -> None:
@@ -68,22 +76,39 @@ def run(scenario: str | None, hook):
     clock = TurnClock(SECONDS_PER_TURN)
     print("   running ", end="", flush=True)
     with open_workbench() as bench:
-        result = run_loop(client, TASK, bench.tools, verify=bench.verify, observers=[clock.tick],
-                          after_turn=[hook, progress], clock=clock, max_turns=MAX_TURNS)
+        result = run_loop(
+            client,
+            TASK,
+            bench.tools,
+            verify=bench.verify,
+            observers=[clock.tick],
+            after_turn=[hook, progress],
+            clock=clock,
+            max_turns=MAX_TURNS,
+        )
     print(f" {len(result.turns)} turns")
     return result
 
 
 def decisions(governor: PaceGovernor) -> str:
-    asked = [f"at {t.elapsed_ms / 1000:g} s {MEANING[t.decision.action]} ({t.decision.action}"
-             + (f": {WHY_CUT[t.decision.reason]}, {t.decision.reason})" if t.decision.action == "cut" else ")")
-             for t in governor.turns if t.decision]
+    asked = [
+        f"at {t.elapsed_ms / 1000:g} s {MEANING[t.decision.action]} ({t.decision.action}"
+        + (
+            f": {WHY_CUT[t.decision.reason]}, {t.decision.reason})"
+            if t.decision.action == "cut"
+            else ")"
+        )
+        for t in governor.turns
+        if t.decision
+    ]
     return "; ".join(asked) or "never asked: the run finished inside its first budget"
 
 
 def ending(result) -> str:
-    return (f"-> the run {ENDINGS.get(result.stop_reason, 'ended')} on turn {len(result.turns)}, "
-            f"at {len(result.turns) * SECONDS_PER_TURN:g} s (stop reason: {result.stop_reason})")
+    return (
+        f"-> the run {ENDINGS.get(result.stop_reason, 'ended')} on turn {len(result.turns)}, "
+        f"at {len(result.turns) * SECONDS_PER_TURN:g} s (stop reason: {result.stop_reason})"
+    )
 
 
 def story(title: str, scenario: str | None, governed: bool) -> None:
@@ -99,20 +124,35 @@ def main() -> int:
     try:
         live = cafe.course_mode() == "live"
         model = cafe.model_name()
-        print(f"mode: {cafe.course_mode()} (model {model}); each turn costs {SECONDS_PER_TURN:g} s on a fake clock, "
-              f"budget {BUDGET_MS / 1000:g} s; a dot per turn")
-        print("What this shows: a fixed timeout stops a run when its time is up; a pace governor, when the time\n"
-              "is up, first asks what the run did with it.")
+        print(
+            f"mode: {cafe.course_mode()} (model {model}); each turn costs {SECONDS_PER_TURN:g} s on a fake clock, "
+            f"budget {BUDGET_MS / 1000:g} s; a dot per turn"
+        )
+        print(
+            "What this shows: a fixed timeout stops a run when its time is up; a pace governor, when the time\n"
+            "is up, first asks what the run did with it."
+        )
         print("Legend: " + "; ".join(f"{name} = {meaning}" for name, meaning in MEANING.items()))
         if live and model == OFFLINE_MODEL:
             print(REHEARSAL)
         who = "Your model" if live else "A repair that needs 7 turns (productive)"
-        story(f"1. {who}, under a fixed {BUDGET_MS / 1000:g} s timeout (wall_timeout):", None if live else "productive",
-              governed=False)
-        story(f"2. {who}, under the pace governor (PaceGovernor):", None if live else "productive", governed=True)
+        story(
+            f"1. {who}, under a fixed {BUDGET_MS / 1000:g} s timeout (wall_timeout):",
+            None if live else "productive",
+            governed=False,
+        )
+        story(
+            f"2. {who}, under the pace governor (PaceGovernor):",
+            None if live else "productive",
+            governed=True,
+        )
         if not live:
-            story("3. A busy agent going nowhere: it edits, and pytest says the same thing (thrash), under the "
-                  "governor:", "thrash", governed=True)
+            story(
+                "3. A busy agent going nowhere: it edits, and pytest says the same thing (thrash), under the "
+                "governor:",
+                "thrash",
+                governed=True,
+            )
     except (cafe.ConfigError, cafe.EndpointError) as exc:
         print(f"\ntoy s14: {exc}", file=sys.stderr)
         return 1

@@ -26,28 +26,49 @@ from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s15 import TIER_TABLE, check_can_restore, check_verification_tier
 from cafe.loop import RUN_STOP_REASONS
-from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
-from cafe.monitors import MONITOR_PREFIXES, TRUNCATION_PREFIX, MonitorConfig, RunMonitors, run_with_monitors
+from cafe.monitors import (
+    MONITOR_PREFIXES,
+    TRUNCATION_PREFIX,
+    MonitorConfig,
+    RunMonitors,
+    run_with_monitors,
+)
 from cafe.monitors.snapshots import can_restore, fingerprint
-from cafe.monitors.tiers import TierState, finish_message, fold_tiers, is_verification_command, verification_tier
+from cafe.monitors.tiers import (
+    TierState,
+    finish_message,
+    fold_tiers,
+    verification_tier,
+)
+from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
 from cafe.world.workbench import open_workbench
 
 LIVE = cafe.course_mode() == "live"
-ALL_ADVISORY = MonitorConfig(progress_stall_threshold=4, verification_tiers="advisory", safe_state_abort="advisory")
+ALL_ADVISORY = MonitorConfig(
+    progress_stall_threshold=4, verification_tiers="advisory", safe_state_abort="advisory"
+)
 
 
 def rehearsal_note():
     """What to expect when `cafe serve` answers instead of a model (live mode, model cafe-scripted)."""
     if LIVE and cafe.model_name() == OFFLINE_MODEL:
-        print("(cafe serve answered, not a real model. Started with --session 15 it replays a fixed repair;\n"
-              " with no script its default rule calls the first tool offered with an empty argument.)")
+        print(
+            "(cafe serve answered, not a real model. Started with --session 15 it replays a fixed repair;\n"
+            " with no script its default rule calls the first tool offered with an empty argument.)"
+        )
 
 
 def story(name, config, max_turns=30, client=None):
     """One story on a fresh workbench; returns the run and the files it left changed."""
     with open_workbench() as bench:
-        run = run_with_monitors(client or ScriptedClient(story_replies(name)), TASK, bench, config=config,
-                                max_turns=max_turns, command_timeout_s=story_timeout(name) if name else 60.0)
+        run = run_with_monitors(
+            client or ScriptedClient(story_replies(name)),
+            TASK,
+            bench,
+            config=config,
+            max_turns=max_turns,
+            command_timeout_s=story_timeout(name) if name else 60.0,
+        )
         return run, bench.changed_files()
 
 
@@ -55,8 +76,14 @@ def calls_of(record) -> str:
     """One turn's calls, short: 'run_command(pytest -k split)'; * marks the harness's own check."""
     shown = []
     for result in record.dispatch:
-        argument = result.arguments.get("command") or result.arguments.get("path") or result.arguments.get("item")
-        shown.append(result.name + ("*" if result.forced else "") + (f"({argument})" if argument else ""))
+        argument = (
+            result.arguments.get("command")
+            or result.arguments.get("path")
+            or result.arguments.get("item")
+        )
+        shown.append(
+            result.name + ("*" if result.forced else "") + (f"({argument})" if argument else "")
+        )
     return " + ".join(shown) or "(says it is done)"
 
 
@@ -64,8 +91,14 @@ def said(run):
     """(turn, first line) of every monitor message, in the order the agent got them."""
     found = []
     for record in run.result.turns:
-        texts = [r.output for r in record.dispatch if r.forced and not r.ok] + [n.text for n in record.nudges]
-        found += [(record.turn, text.splitlines()[0][:100]) for text in texts if text.startswith(MONITOR_PREFIXES)]
+        texts = [r.output for r in record.dispatch if r.forced and not r.ok] + [
+            n.text for n in record.nudges
+        ]
+        found += [
+            (record.turn, text.splitlines()[0][:100])
+            for text in texts
+            if text.startswith(MONITOR_PREFIXES)
+        ]
     return found
 
 
@@ -110,7 +143,9 @@ print(f"\nat the claim: fast_green={at_claim.fast_green}, slow_green={at_claim.s
 if at_claim.slow_green:
     course.show_outcome(suite_guess, "green: the latest check passed")
 else:
-    course.show_outcome(suite_guess, "fast tier only" if at_claim.fast_green else "red: the full run failed")
+    course.show_outcome(
+        suite_guess, "fast tier only" if at_claim.fast_green else "red: the full run failed"
+    )
 
 # %% [markdown]
 # The flags record green coverage, not invocation: the full suite *ran*, but it was never seen
@@ -207,9 +242,20 @@ print()
 print(thrashed.notice)
 
 # %%
-assert explored.stop_reason == "done" and explored.counts["[stall]"] == 0 and explored.counts["[budget]"] == 1
-assert thrashed.stop_reason == "max_turns" and thrashed.counts["[stall]"] == 2 and thrashed.counts["[budget]"] == 2
-assert thrashed.notice.startswith(TRUNCATION_PREFIX) and "Objectives still outstanding (3)" in thrashed.notice
+assert (
+    explored.stop_reason == "done"
+    and explored.counts["[stall]"] == 0
+    and explored.counts["[budget]"] == 1
+)
+assert (
+    thrashed.stop_reason == "max_turns"
+    and thrashed.counts["[stall]"] == 2
+    and thrashed.counts["[budget]"] == 2
+)
+assert (
+    thrashed.notice.startswith(TRUNCATION_PREFIX)
+    and "Objectives still outstanding (3)" in thrashed.notice
+)
 
 # %% [markdown]
 # The first edit (turn 5) arms the count; the rewrites of the same file on turns 7 and 9 are not
@@ -246,8 +292,13 @@ auto_guess = course.predict(
 # %%
 AUTO = MonitorConfig(safe_state_abort="auto")
 spoiled, spoiled_files = story("streak_shell_edit", AUTO)
-print_table([(r.turn, calls_of(r)[:70], "ok" if all(x.ok for x in r.dispatch) else "FAIL")
-             for r in spoiled.result.turns], ["turn", "calls", "result"])
+print_table(
+    [
+        (r.turn, calls_of(r)[:70], "ok" if all(x.ok for x in r.dispatch) else "FAIL")
+        for r in spoiled.result.turns
+    ],
+    ["turn", "calls", "result"],
+)
 print()
 for turn, text in said(spoiled):
     print(f"turn {turn}: {text}")
@@ -259,7 +310,10 @@ record = spoiled.aborts[0]
 if record.declined:
     course.show_outcome(auto_guess, "left alone: auto declines")
 else:
-    course.show_outcome(auto_guess, "restored: bill.py only" if record.restored == ("bill.py",) else "restored: both files")
+    course.show_outcome(
+        auto_guess,
+        "restored: bill.py only" if record.restored == ("bill.py",) else "restored: both files",
+    )
 
 # %% [markdown]
 # `check_bill.py` changed after the green point, and nothing the harness captured can put it back.
@@ -271,7 +325,10 @@ else:
 # %%
 restored, restored_files = story("streak_after_green", AUTO)
 print("abort:", restored.aborts[0])
-print("turn 10, the suite after the abort:", "passed" if restored.result.turns[9].dispatch[0].ok else "failed")
+print(
+    "turn 10, the suite after the abort:",
+    "passed" if restored.result.turns[9].dispatch[0].ok else "failed",
+)
 
 # %%
 assert record.declined and record.restored == () and "check_bill.py" in spoiled_files
@@ -291,9 +348,12 @@ course.reveal("s15.restore_gate")
 # Say `True` only when every path changed, added or removed between the two fingerprints can be
 # put back to exactly what it held at green.
 
+
 # %%
 def my_can_restore(at_green, at_abort, captured) -> bool:
-    raise NotImplementedError("your turn: True only if every path mutated since green can be put back")
+    raise NotImplementedError(
+        "your turn: True only if every path mutated since green can be put back"
+    )
 
 
 # %%
@@ -307,6 +367,7 @@ course.compare(my_can_restore, check=check_can_restore, key="s15.can_restore")
 # it does is its choice, so the cell asserts nothing about it). Did your model use the shell to
 # change files? Then neither gate can say yes.
 
+
 # %%
 def stretch(client):
     with open_workbench() as bench:
@@ -319,8 +380,12 @@ def stretch(client):
 
 print("live: " + cafe.model_name() if LIVE else "offline: the scripted explorer")
 rehearsal_note()
-mine, at_start, at_end, captured = stretch(cafe.make_client() if LIVE else ScriptedClient(story_replies("explorer")))
-print(f"{mine.stop_reason} after {len(mine.result.turns)} turns; changed since the start: {sorted(at_end)}")
+mine, at_start, at_end, captured = stretch(
+    cafe.make_client() if LIVE else ScriptedClient(story_replies("explorer"))
+)
+print(
+    f"{mine.stop_reason} after {len(mine.result.turns)} turns; changed since the start: {sorted(at_end)}"
+)
 print("captured by write_file:", captured)
 print("library gate:", can_restore(at_start, at_end, captured))
 try:
@@ -338,7 +403,9 @@ except NotImplementedError:
 # %%
 if LIVE:
     live_run, _ = story(None, ALL_ADVISORY, max_turns=12, client=cafe.make_client())
-    print(f"live: {cafe.model_name()}: {live_run.stop_reason} after {len(live_run.result.turns)} turns")
+    print(
+        f"live: {cafe.model_name()}: {live_run.stop_reason} after {len(live_run.result.turns)} turns"
+    )
     rehearsal_note()
     for turn, text in said(live_run):
         print(f"turn {turn}: {text}")
@@ -356,19 +423,27 @@ else:
 # thrasher and the fast finisher; with `auto`, the two streaks. Live, bank your model's run: its
 # counts and the objectives it left open on the todo board.
 
+
 # %%
 def counts(run) -> dict:
     return {tag: n for tag, n in run.counts.items() if n}
 
 
 if LIVE:
-    banked = {"advisory": {"your_model": counts(live_run)}, "open_objectives": list(live_run.open_objectives),
-              "stop_reason": live_run.stop_reason}
+    banked = {
+        "advisory": {"your_model": counts(live_run)},
+        "open_objectives": list(live_run.open_objectives),
+        "stop_reason": live_run.stop_reason,
+    }
 else:
     plain_thrash, _ = story("thrasher", MonitorConfig(), max_turns=16)
     banked = {
         "off": {"thrasher": counts(plain_thrash)},
-        "advisory": {"explorer": counts(explored), "thrasher": counts(thrashed), "fast_finisher": counts(tiered)},
+        "advisory": {
+            "explorer": counts(explored),
+            "thrasher": counts(thrashed),
+            "fast_finisher": counts(tiered),
+        },
         "auto": {"streak_after_green": counts(restored), "streak_shell_edit": counts(spoiled)},
     }
     print(banked)

@@ -20,11 +20,13 @@ import sys
 import cafe
 from cafe.cli import run_command
 from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
 from cafe.monitors import MONITOR_PREFIXES, MonitorConfig, run_with_monitors
+from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
 from cafe.world.workbench import open_workbench
 
-ALL_ON = MonitorConfig(progress_stall_threshold=4, verification_tiers="advisory", safe_state_abort="advisory")
+ALL_ON = MonitorConfig(
+    progress_stall_threshold=4, verification_tiers="advisory", safe_state_abort="advisory"
+)
 # What each monitor's tag means, for the legend.
 MEANING = {
     "[verify-before-done]": "the finish gate asked for a check (verification tiers)",
@@ -33,8 +35,10 @@ MEANING = {
     "[recovery]": "failures in a row: take stock (the ladder's second rung)",
     "[safe-state]": "stop digging, back to the last green point (safe-state abort)",
 }
-REHEARSAL = ("  (cafe serve answered, not a real model: with --session 15 it replays the fast finisher; with\n"
-             "   no script its default rule calls the first tool offered with an empty argument.)")
+REHEARSAL = (
+    "  (cafe serve answered, not a real model: with --session 15 it replays the fast finisher; with\n"
+    "   no script its default rule calls the first tool offered with an empty argument.)"
+)
 
 
 def dots(view) -> None:
@@ -47,8 +51,15 @@ def run(name: str | None, config: MonitorConfig, max_turns: int = 30):
     client = cafe.make_client(None if name is None else story_replies(name))
     print("   running ", end="", flush=True)
     with open_workbench() as bench:
-        result = run_with_monitors(client, TASK, bench, config=config, max_turns=max_turns,
-                                   command_timeout_s=story_timeout(name) if name else 60.0, after_turn=[dots])
+        result = run_with_monitors(
+            client,
+            TASK,
+            bench,
+            config=config,
+            max_turns=max_turns,
+            command_timeout_s=story_timeout(name) if name else 60.0,
+            after_turn=[dots],
+        )
         changed = bench.changed_files()
     print(f" {len(result.result.turns)} turns, ended {result.stop_reason}")
     return result, changed
@@ -62,22 +73,41 @@ def tally(run) -> str:
 def offline() -> None:
     print("1. An agent rewrites bill.py again and again and never runs a check (thrasher):")
     thrash, _ = run("thrasher", ALL_ON, max_turns=16)
-    print(f"   -> the progress monitor noticed no new state twice and counted the turns down: {tally(thrash)}")
+    print(
+        f"   -> the progress monitor noticed no new state twice and counted the turns down: {tally(thrash)}"
+    )
     print("      it ran out of turns, and the notice says what was left undone:")
     print("      " + thrash.notice.replace("\n", "\n      "))
-    print("2. An agent checks its fix with pytest -k split only, after a red full suite (fast_finisher):")
+    print(
+        "2. An agent checks its fix with pytest -k split only, after a red full suite (fast_finisher):"
+    )
     fast, _ = run("fast_finisher", MonitorConfig(verification_tiers="advisory"))
-    print(f"   -> at its finish only the fast tier had passed; the gate asked once for the full suite, the agent ran "
-          f"it: {tally(fast)}")
-    for name, title in (("streak_after_green", "A streak of failures after a green point (streak_after_green)"),
-                        ("streak_shell_edit", "The same streak, after a sed -i the harness never saw "
-                                              "(streak_shell_edit)")):
-        print(f"3. {title}, safe_state_abort auto:" if name == "streak_after_green" else f"4. {title}:")
+    print(
+        f"   -> at its finish only the fast tier had passed; the gate asked once for the full suite, the agent ran "
+        f"it: {tally(fast)}"
+    )
+    for name, title in (
+        ("streak_after_green", "A streak of failures after a green point (streak_after_green)"),
+        (
+            "streak_shell_edit",
+            "The same streak, after a sed -i the harness never saw (streak_shell_edit)",
+        ),
+    ):
+        print(
+            f"3. {title}, safe_state_abort auto:"
+            if name == "streak_after_green"
+            else f"4. {title}:"
+        )
         streak, changed = run(name, MonitorConfig(safe_state_abort="auto"))
         abort = streak.aborts[0]
-        done = (f"put {', '.join(abort.restored)} back as it was at green" if abort.restored
-                else "declined to touch the tree (it could not prove a restore safe) and only advised")
-        print(f"   -> on turn {abort.turn} the safe-state abort {done}; files changed at the end: {', '.join(changed)}")
+        done = (
+            f"put {', '.join(abort.restored)} back as it was at green"
+            if abort.restored
+            else "declined to touch the tree (it could not prove a restore safe) and only advised"
+        )
+        print(
+            f"   -> on turn {abort.turn} the safe-state abort {done}; files changed at the end: {', '.join(changed)}"
+        )
 
 
 def live() -> None:
@@ -95,7 +125,9 @@ def live() -> None:
 def main() -> int:
     try:
         print(f"mode: {cafe.course_mode()} (model {cafe.model_name()}); a dot per turn")
-        print("What this shows: four monitors that speak up when a run goes wrong without any error saying so.")
+        print(
+            "What this shows: four monitors that speak up when a run goes wrong without any error saying so."
+        )
         print("Legend:\n" + "\n".join(f"  {tag:<21} {MEANING[tag]}" for tag in MONITOR_PREFIXES))
         live() if cafe.course_mode() == "live" else offline()
     except (cafe.ConfigError, cafe.EndpointError) as exc:
