@@ -1,11 +1,19 @@
 """cafe: the package behind The Agent Harness Path.
 
-One module per session concept, each read beside its lesson, at the top of `cafe/` (loop, tools,
-menu, schema, detect, repair, ...). Which session teaches which module is declared once, in
+The folder is the course's table of contents. Each session's concept is one module or one topic
+package, read beside its lesson, in session order:
+
+    loop/ (01)  evals/ (02)  context.py (03)  schema/ (04)  consent.py (05)  detect/ (06)
+    repair/ (07)  trace/ (08)  report/ (09)  taxonomy.py (10)  routing/ (11)  judge/ (12)
+    stall/ (13)  governor/ (14)  monitors/ (15)
+
+A topic package's `__init__` names its session and lists its files in reading order. Beside them
+sit two shelves that are not harness code: `cafe.world` (the café's menu, its till, and the small
+project the late sessions work in) and `cafe.stories` (the scripted stand-ins that play the model
+in the notebooks' stories). Which session teaches which module is declared once, in
 `cafe.course.syllabus` (the README's sessions table and the site are checked against it).
 
-In sub-packages sits the machinery that runs the course (read it when you are curious, not for a
-lesson):
+Then the machinery that runs the course (read it when you are curious, not for a lesson):
 
 - `cafe.endpoint`  config, errors, the client, the scripted model, `cafe serve` and the doctor;
 - `cafe.course`    the notebook toolkit: predict, reveal, compare, checkpoint, the progress file;

@@ -3,6 +3,7 @@
 - `cafe.endpoint.config`      which mode we are in (`COURSE_MODE`) and the live endpoint's settings;
 - `cafe.endpoint.errors`      the package's errors, as one tree;
 - `cafe.endpoint.problems`    what can go wrong with an endpoint, and the one table of words for it;
+- `cafe.endpoint.protocol`    `ChatClient`: what the course needs of a client, as a type;
 - `cafe.endpoint.client`      `make_client()`: a scripted model offline, `openai.OpenAI` live; `chat()`;
 - `cafe.endpoint.scripted`    the scripted model itself, shared by offline runs and `cafe serve`;
 - `cafe.endpoint.validation`  what a chat request must look like to `cafe serve`;
@@ -11,5 +12,5 @@
 - `cafe.endpoint.probes`      the doctor's three questions to an endpoint;
 - `cafe.endpoint.health`      `doctor()`: is the endpoint usable, and if not, how to fix it.
 
-The harness modules at the top of `cafe/` reach a model only through `cafe.endpoint.client`.
+The harness packages (`cafe.loop`, `cafe.repair`, ...) reach a model only through `cafe.endpoint.client`.
 """
