@@ -35,7 +35,8 @@ from cafe.detect.checks import (
 from cafe.detect.intent import INTENT_RULES
 from cafe.detect.normalize import decoded_views, normalize_text
 from cafe.detect.shapes import SHAPE_RULES
-from cafe.schema.ticket import Ticket, clip, extract_json, parse_draft
+from cafe.schema.parsing import extract_json, parse_draft
+from cafe.schema.ticket import Ticket, clip
 from cafe.world.menu import allergen_key, is_no_allergy, load_menu, normalize_name
 
 # Linear work grows 4x when the input does; 6x leaves room for a busy machine's noise, and

@@ -34,7 +34,8 @@ from typing import Literal, get_args
 from cafe.consent import OrderSpec
 from cafe.endpoint.errors import EndpointError
 from cafe.repair.reask import Attempt, Generator, RepairResult, repair_ticket
-from cafe.schema.ticket import Failure, parse_draft
+from cafe.schema.parsing import parse_draft
+from cafe.schema.ticket import Failure
 from cafe.trace.spans import CHECK_LINES, ERROR_TYPE, OUTPUT_MESSAGES, Span, Trace
 
 __all__ = [

@@ -9,8 +9,8 @@ import pytest
 
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.endpoint.serve import running_server
-from cafe.evals.checks import session_checks
 from cafe.evals.run import EVAL_MAX_TURNS, load_cases, run_eval, run_order
+from cafe.evals.ticket_checks import session_checks
 from cafe.stories.waiter import make_waiter, read_order
 from cafe.world.menu import load_menu
 

@@ -15,19 +15,18 @@ from cafe.evals.checks import (
     Observation,
     Rate,
     findings_check,
-    first_try_no_sold_out,
     fixture_problems,
-    labelled_observations,
     merge_lines,
     registry,
     score_observations,
-    session_checks,
     uncovered,
     wilson_interval,
 )
 from cafe.evals.run import load_cases
+from cafe.evals.ticket_checks import first_try_no_sold_out, labelled_observations, session_checks
 from cafe.exercises import s02
-from cafe.schema.ticket import CONTRACT_CHECKS, Ticket, parse_draft
+from cafe.schema.parsing import parse_draft
+from cafe.schema.ticket import CONTRACT_CHECKS, Ticket
 from cafe.world.menu import load_menu
 
 MENU = load_menu()

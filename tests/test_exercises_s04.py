@@ -12,7 +12,8 @@ from cafe.exercises.s04 import (
     check_failures_from,
     validation_error,
 )
-from cafe.schema.ticket import Failure, failures_from, strict_ticket_schema
+from cafe.schema.parsing import failures_from
+from cafe.schema.ticket import Failure, strict_ticket_schema
 from cafe.schema.trials import closed_table_schema
 
 

@@ -36,7 +36,8 @@ from cafe.repair.reask import (
     score_ticket,
     system_prompt,
 )
-from cafe.schema.ticket import Draft, Failure, Ticket, Usage, extract_json
+from cafe.schema.parsing import extract_json
+from cafe.schema.ticket import Draft, Failure, Ticket, Usage
 from cafe.world.menu import load_menu
 
 MENU = load_menu()

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from cafe.endpoint.errors import RequestRejected
 from cafe.endpoint.serve import Faults, running_server
+from cafe.schema.drafts import StructuredDrafts
+from cafe.schema.parsing import extract_json, failures_from, parse_draft
 from cafe.schema.ticket import (
     CONTRACT_CHECKS,
     FIX_CHARS,
@@ -20,14 +22,10 @@ from cafe.schema.ticket import (
     TICKET_FIELDS,
     Draft,
     Failure,
-    StructuredDrafts,
     Ticket,
     Usage,
     clip,
     contract_text,
-    extract_json,
-    failures_from,
-    parse_draft,
     response_format,
     strict_ticket_schema,
 )

@@ -4,6 +4,7 @@ Read the files in this order:
 
 - `checks.py`: a `Check` with a fixture it passes and one it fails, `fixture_problems`, the Wilson
   interval behind every rate (`wilson_interval`), and scoring observations into an `EvalReport`;
+- `ticket_checks.py`: the café's five checks in that form (`session_checks`);
 - `run.py`: the labelled orders (`load_cases`) and session 01's loop run over each (`run_order`,
   `run_eval`).
 
@@ -24,13 +25,10 @@ from cafe.evals.checks import (
     Observation,
     Rate,
     findings_check,
-    first_try_no_sold_out,
     fixture_problems,
-    labelled_observations,
     merge_lines,
     registry,
     score_observations,
-    session_checks,
     uncovered,
     wilson_interval,
 )
@@ -41,6 +39,11 @@ from cafe.evals.run import (
     load_cases,
     run_eval,
     run_order,
+)
+from cafe.evals.ticket_checks import (
+    first_try_no_sold_out,
+    labelled_observations,
+    session_checks,
 )
 
 __all__ = [

@@ -8,13 +8,11 @@ the ticket is right, and how much to believe the answer. It adds:
 - `registry(*groups)`: the course's checks by name, built from explicit lists. Nothing registers
   itself on import; later sessions hand their checks in (`findings_check` adapts the `Failure`
   lists that sessions 04 and 06 produce), and `uncovered` names any check left without fixtures.
-- `session_checks(menu)`: this session's five checks over an `Observation` (a labelled order and
-  the ticket a run wrote for it).
 - `wilson_interval`, `Rate` and `score_observations`: a pass rate per check and overall, with its
   95% interval and the sample size, because a rate from 25 orders is not a rate from 400.
 
-Running the session 01 loop over the labelled orders is `cafe.evals.run`, the other half of this
-session. What it leaves out: what the model is shown (session 03, `cafe.context`), the ticket
+The café's own five checks are in `cafe.evals.ticket_checks`, and running the session 01 loop
+over the labelled orders is `cafe.evals.run`. What it leaves out: what the model is shown (session 03, `cafe.context`), the ticket
 contract's checks (session 04, `cafe.schema`) and detection beyond the menu (session 06,
 `cafe.detect`), whose checks join the registry from their side; and judging with a model
 (session 12).
@@ -45,9 +43,6 @@ __all__ = [
     "registry",
     "uncovered",
     "findings_check",
-    "session_checks",
-    "first_try_no_sold_out",
-    "labelled_observations",
     "score_observations",
 ]
 
@@ -247,122 +242,6 @@ def findings_check(
         return None if hit is None else (hit.line() if hasattr(hit, "line") else str(hit))
 
     return Check(name, question, judge, passes, fails)
-
-
-# --- session 02's checks ----------------------------------------------------------------------
-
-# The fixtures' order: two lattes and a croissant for a customer who declared a nut allergy.
-_FIXTURE = Case(
-    "fixture",
-    "Two lattes and a croissant, please. I'm allergic to nuts.",
-    (("latte", 2), ("croissant", 1)),
-    ("nuts",),
-)
-
-
-def _seen(ticket: tuple[Line, ...], stop_reason: str = "done") -> Observation:
-    return Observation(_FIXTURE, ticket, stop_reason)
-
-
-def _finished(obs: Observation) -> str | None:
-    return None if obs.stop_reason == "done" else f"the run stopped on {obs.stop_reason}, not done"
-
-
-def _items_match(obs: Observation) -> str | None:
-    wanted, written = {n for n, _ in obs.case.expected}, {n for n, _ in obs.ticket}
-    missing, extra = sorted(wanted - written), sorted(written - wanted)
-    if not missing and not extra:
-        return None
-    return f"missing {missing or 'nothing'}, not ordered {extra or 'nothing'}"
-
-
-def _quantities_match(obs: Observation) -> str | None:
-    wanted = dict(obs.case.expected)
-    wrong = [f"{n}: {q} for {wanted[n]}" for n, q in obs.ticket if n in wanted and wanted[n] != q]
-    return "; ".join(wrong) or None
-
-
-def session_checks(menu: Any) -> tuple[Check, ...]:
-    """This session's five checks over an `Observation`, each with its two fixtures.
-
-    `menu` is anything with `is_sold_out(name)` and `contains(name, allergen)`: the trusted
-    `cafe.world.menu.Menu` that session 01's order pad is handed (`OrderPad(load_menu()).menu`).
-    """
-
-    def no_sold_out(obs: Observation) -> str | None:
-        sold = [n for n, _ in obs.ticket if menu.is_sold_out(n)]
-        return f"86'd today: {', '.join(sold)}" if sold else None
-
-    def allergen_safe(obs: Observation) -> str | None:
-        hits = [
-            f"{n} contains {a}"
-            for n, _ in obs.ticket
-            for a in obs.case.allergies
-            if menu.contains(n, a)
-        ]
-        return "; ".join(hits) or None
-
-    good = _FIXTURE.expected
-    return (
-        Check(
-            "finished",
-            "Did the run end because the waiter said it was done?",
-            _finished,
-            _seen(good),
-            _seen(good, "max_turns"),
-        ),
-        Check(
-            "items_match",
-            "Does the ticket hold exactly the items ordered?",
-            _items_match,
-            _seen(good),
-            _seen((("latte", 2),)),
-        ),
-        Check(
-            "quantities_match",
-            "Does every ordered item have the quantity ordered?",
-            _quantities_match,
-            _seen(good),
-            _seen((("latte", 1), ("croissant", 1))),
-        ),
-        Check(
-            "no_sold_out",
-            "Is the ticket free of 86'd items?",
-            no_sold_out,
-            _seen(good),
-            _seen(good + (("cheese omelette", 1),)),
-        ),
-        Check(
-            "allergen_safe",
-            "Is every item free of the allergens the customer declared?",
-            allergen_safe,
-            _seen(good),
-            _seen(good + (("banana bread", 1),)),
-        ),
-    )
-
-
-def first_try_no_sold_out(menu: Any) -> Check:
-    """A first attempt at `no_sold_out`, as someone might write it in a hurry. (The notebook's
-    worked example: run `fixture_problems` on it before you trust it.)"""
-
-    def judge(obs: Observation) -> str | None:
-        sold = [n for n, _ in obs.case.expected if menu.is_sold_out(n)]
-        return f"86'd today: {', '.join(sold)}" if sold else None
-
-    good = _FIXTURE.expected
-    return Check(
-        "first_try_no_sold_out",
-        "Is the ticket free of 86'd items?",
-        judge,
-        _seen(good),
-        _seen(good + (("cheese omelette", 1),)),
-    )
-
-
-def labelled_observations(cases: Iterable[Case]) -> tuple[Observation, ...]:
-    """Each case's own label as if a run had written it: the good tickets a check must pass."""
-    return tuple(Observation(case, case.expected, "done") for case in cases)
 
 
 def score_observations(

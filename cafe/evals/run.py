@@ -1,17 +1,16 @@
-"""Running an eval: the labelled orders, a scripted waiter, and the session 01 loop over each order.
+"""Running an eval: the labelled orders, and the session 01 loop run over each of them.
 
 Session 02, the other half of `cafe.evals`. That module says what a trustworthy check is and how to
 report a rate; this one produces the observations to judge. It adds:
 
 - `load_cases`: the labelled orders in `cafe/data/orders.json` (a customer's words, the ticket a
   careful waiter writes, the allergies declared, and which checks each order probes);
-- `read_order` and `make_waiter`: the scripted model that plays the waiter offline. It reads menu
-  names and quantity words literally, nothing more, so it gets some orders wrong the way a
-  hurried human does; with `slip` it also forgets items at random, for the flaky-eval story;
 - `run_order`: one order through `cafe.loop.run_loop` with a fresh `cafe.world.orderpad.OrderPad`;
 - `run_eval`: every order, then `cafe.evals.score_observations`.
 
-What it leaves out: what the model is shown beyond a plain system prompt (session 03,
+Offline, the model is the scripted waiter on the stories shelf (`cafe.stories.waiter`), which
+reads menu names and quantity words literally and so gets some orders wrong the way a hurried
+human does. What it leaves out: what the model is shown beyond a plain system prompt (session 03,
 `cafe.context`), and structured tickets (session 04). Live mode is the same code with the client
 from `cafe.endpoint.client.make_client()`.
 
@@ -25,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from cafe.endpoint.protocol import ChatClient
 from cafe.evals.checks import (
     Case,
     Check,
@@ -35,7 +35,7 @@ from cafe.evals.checks import (
     score_observations,
 )
 from cafe.loop.agent import run_loop
-from cafe.world.menu import load_menu
+from cafe.world.menu import Menu, load_menu
 from cafe.world.orderpad import OrderPad
 
 __all__ = [
@@ -121,17 +121,18 @@ def load_cases(path: str | Path | None = None) -> tuple[Case, ...]:
 
 
 def run_order(
-    case: Case, client: Any, *, model: str | None = None, menu: Any = None
+    case: Case, client: ChatClient, *, model: str | None = None, menu: Menu | None = None
 ) -> Observation:
     """Run one order through the session 01 loop with a fresh order pad; observe the ticket.
 
     `menu` defaults to the café's menu (`cafe.world.menu.load_menu()`), the one the order pad sells from.
     """
-    pad = OrderPad(menu if menu is not None else load_menu())
+    menu = menu if menu is not None else load_menu()
+    pad = OrderPad(menu)
     messages = [
         {
             "role": "system",
-            "content": f"{WAITER_PROMPT}\n\nToday's menu:\n{pad.menu.prompt_text()}",
+            "content": f"{WAITER_PROMPT}\n\nToday's menu:\n{menu.prompt_text()}",
         },
         {"role": "user", "content": case.request},
     ]

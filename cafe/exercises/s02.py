@@ -18,8 +18,9 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.evals.checks import Case, Check, Observation, fixture_problems, labelled_observations
+from cafe.evals.checks import Case, Check, Observation, fixture_problems
 from cafe.evals.run import load_cases, run_order
+from cafe.evals.ticket_checks import labelled_observations
 from cafe.stories.waiter import make_waiter
 from cafe.world.menu import load_menu
 

@@ -162,9 +162,10 @@ def check_closed_table_schema(fn: Callable[[], Any]) -> list[str]:
             problems.append(
                 f"a good ticket at table {table} no longer gets through: {json.dumps({**GOOD, 'table': table})}"
             )
-    for table in (0, -3, MAX_TABLE + 1, 99, "7", 7.5):
-        if admits("json_schema", schema, json.dumps({**GOOD, "table": table})):
+    bad_tables: tuple[object, ...] = (0, -3, MAX_TABLE + 1, 99, "7", 7.5)
+    for bad in bad_tables:
+        if admits("json_schema", schema, json.dumps({**GOOD, "table": bad})):
             problems.append(
-                f"table {table!r} still gets through; only whole numbers from 1 to {MAX_TABLE} should"
+                f"table {bad!r} still gets through; only whole numbers from 1 to {MAX_TABLE} should"
             )
     return problems

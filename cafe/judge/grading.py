@@ -37,7 +37,8 @@ from cafe.consent import OrderSpec
 from cafe.detect.checks import check_ticket
 from cafe.endpoint.client import chat_in_format
 from cafe.endpoint.formats import OUTPUT_FORMATS
-from cafe.schema.ticket import Ticket, Usage, extract_json
+from cafe.schema.parsing import extract_json
+from cafe.schema.ticket import Ticket, Usage
 from cafe.world.menu import Menu, load_menu
 
 __all__ = [

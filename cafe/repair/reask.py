@@ -29,15 +29,9 @@ from typing import Any, Literal, get_args
 from cafe.consent import OrderSpec, changes_to_confirm
 from cafe.context import DATA_RULES, customer_words
 from cafe.detect.checks import check_ticket, scan_allergies, scan_request
-from cafe.schema.ticket import (
-    Draft,
-    Failure,
-    StructuredDrafts,
-    Ticket,
-    Usage,
-    contract_text,
-    parse_draft,
-)
+from cafe.schema.drafts import StructuredDrafts
+from cafe.schema.parsing import parse_draft
+from cafe.schema.ticket import Draft, Failure, Ticket, Usage, contract_text
 from cafe.world.menu import Menu, allergen_key, load_menu
 
 __all__ = [

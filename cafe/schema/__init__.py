@@ -2,8 +2,10 @@
 
 Read the files in this order:
 
-- `ticket.py`: `Ticket`, its strict schema (`strict_ticket_schema`), `parse_draft` (which never
-  raises) and the `Failure` records every later session reads;
+- `ticket.py`: `Ticket`, its strict schema (`strict_ticket_schema`) and the `Failure` records
+  every later session reads;
+- `parsing.py`: `parse_draft`, model text in, a ticket or named failures out, never raising;
+- `drafts.py`: `StructuredDrafts`, asking an endpoint in the strictest format it accepts;
 - `trials.py`: the same orders asked for in each output format, and the parse rate of each.
 
 Lesson: sessions/s04-schema/lesson.md. Notebook: notebooks/s04-schema.ipynb.
@@ -11,6 +13,14 @@ Lesson: sessions/s04-schema/lesson.md. Notebook: notebooks/s04-schema.ipynb.
 
 from __future__ import annotations
 
+from cafe.schema.drafts import (
+    StructuredDrafts,
+)
+from cafe.schema.parsing import (
+    extract_json,
+    failures_from,
+    parse_draft,
+)
 from cafe.schema.ticket import (
     CONTRACT_CHECKS,
     FIELD_HINTS,
@@ -23,14 +33,10 @@ from cafe.schema.ticket import (
     Failure,
     Format,
     Parsed,
-    StructuredDrafts,
     Ticket,
     Usage,
     clip,
     contract_text,
-    extract_json,
-    failures_from,
-    parse_draft,
     response_format,
     strict_ticket_schema,
 )

@@ -1,4 +1,4 @@
-"""The ticket contract: four fields, a strict JSON schema, and a parser that never raises.
+"""The ticket contract: four fields, their strict JSON schema, and the records every check reports in.
 
 Session 04 (`sessions/s04-schema`) shipped this module; session 07 carries it in to score every
 draft the repair loop sees. It adds:
@@ -7,15 +7,11 @@ draft the repair loop sees. It adds:
   pydantic model, and `Failure`, the one shape every check in the course reports in;
 - `strict_ticket_schema()` and `response_format()`: the same contract as a JSON schema the
   endpoint can enforce while it generates (strict structured output);
-- `parse_draft()`: raw model text in (JSON, JSON in a code fence or prose, or garbage), a ticket
-  or named failures out, and never an exception; `failures_from()` is its last step, pydantic's
-  `ValidationError` turned into `Failure`s;
-- `StructuredDrafts`: asks an endpoint for a draft, strictest format first, stepping down to JSON
-  mode and then plain text when the endpoint rejects the format (a `RequestRejected` that names
-  it); any other rejection is raised.
+- `Parsed`, `Usage` and `Draft`: what a parse and a model call give back.
 
-What it leaves out: what each output format lets through, measured on the same orders, which is
-`cafe.schema.trials` (this session's second module); whether the ticket is *right* (on the menu,
+Reading raw model text into a ticket is `cafe.schema.parsing`; asking an endpoint for a draft in
+the strictest format it accepts is `cafe.schema.drafts`. What this session leaves out: what each
+output format lets through, measured on the same orders, is `cafe.schema.trials`; whether the ticket is *right* (on the menu,
 safe, what the customer approved), which is `cafe.consent` and `cafe.detect`, sessions 05 and 06.
 Retrying a bad draft is `cafe.repair`, session 07. Lesson: sessions/s04-schema/lesson.md;
 notebook: notebooks/s04-schema.ipynb.
@@ -23,19 +19,15 @@ notebook: notebooks/s04-schema.ipynb.
 
 from __future__ import annotations
 
-import copy
-import itertools
-import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from cafe.endpoint import formats
-from cafe.endpoint.client import chat_in_format
 from cafe.endpoint.formats import OUTPUT_FORMATS, OutputFormat
 
 __all__ = [
@@ -56,10 +48,6 @@ __all__ = [
     "strict_ticket_schema",
     "response_format",
     "contract_text",
-    "extract_json",
-    "parse_draft",
-    "failures_from",
-    "StructuredDrafts",
 ]
 
 # The café has 30 tables (invented for the course; every fixture order uses one of them).
@@ -223,145 +211,3 @@ def contract_text() -> str:
         "Answer with one JSON object, a kitchen ticket with exactly these four fields:\n"
         f"{fields}\nNo other fields, and no text outside the JSON object."
     )
-
-
-# A fence's language tag: ```json. Stripped from a block before it is read.
-_FENCE_TAG = re.compile(r"[a-zA-Z]*")
-# How many '{' positions to try when the JSON is buried in prose; bounds the work on garbage.
-_MAX_STARTS = 32
-
-
-def _fenced_blocks(text: str) -> list[str]:
-    """The text between each pair of ``` fences, language tag dropped: ```json {...} ``` -> ' {...} '.
-
-    Split on the fences rather than matched with a pattern: a pattern with a tag, then any text up
-    to the closing fence, retries every shorter tag when no fence closes, and that is quadratic
-    on a long unclosed block.
-    """
-    parts = text.split("```")
-    blocks = parts[1:-1:2]  # the odd parts are inside a fence; an unclosed last one is not
-    return [block[_FENCE_TAG.match(block).end() :] for block in blocks]
-
-
-def extract_json(text: str) -> dict[str, Any] | None:
-    """The first JSON object in `text`: the whole text, a fenced block, or an object inside prose.
-
-    Linear in the length of `text`: each fenced block is read once, and at most `_MAX_STARTS`
-    '{' positions are tried.
-    """
-    chunks = [text, *_fenced_blocks(text)]
-    for chunk in chunks:
-        if not chunk.lstrip().startswith("{"):  # only an object is a ticket; skip the rest unread
-            continue
-        try:
-            value = json.loads(chunk)
-        except (ValueError, RecursionError):
-            continue
-        if isinstance(value, dict):
-            return value
-    decoder = json.JSONDecoder()
-    for match in itertools.islice(re.finditer(r"\{", text), _MAX_STARTS):
-        start = match.start()
-        try:
-            value, _ = decoder.raw_decode(text, start)
-        except (ValueError, RecursionError):
-            continue
-        if isinstance(value, dict):
-            return value
-    return None
-
-
-def _failure_from(error: dict[str, Any]) -> tuple[str, Failure]:
-    if not error.get("loc"):  # about the ticket as a whole (e.g. a string the JSON reader refuses)
-        return "<ticket>", Failure(
-            "bad_value",
-            "<ticket>",
-            f"write one JSON object of plain text with exactly "
-            f"{', '.join(TICKET_FIELDS)} ({error.get('msg', 'unreadable')})",
-        )
-    field = str(error["loc"][0])
-    return field, _failure_for(field, error.get("type", ""), error.get("input"))
-
-
-def _failure_for(field: str, kind: str, value: Any) -> Failure:
-    if kind == "missing":
-        return Failure(
-            "missing_field", field, f"include {field}: {FIELD_HINTS.get(field, 'see the contract')}"
-        )
-    if kind == "extra_forbidden":
-        return Failure(
-            "unknown_field",
-            field,
-            f"remove {field}; a ticket has exactly {', '.join(TICKET_FIELDS)}",
-        )
-    hint = FIELD_HINTS.get(field, "see the contract")
-    return Failure("bad_value", f"{field} = {clip(repr(value))}", f"{field} must be {hint}")
-
-
-def parse_draft(draft: str) -> Parsed:
-    """Turn raw model text into a `Ticket`, or into named failures. Never raises on any string."""
-    if not isinstance(draft, str):
-        raise TypeError(f"parse_draft() takes the model's text, not {type(draft).__name__}.")
-    data = extract_json(draft)
-    if data is None:
-        return Parsed(
-            None,
-            (
-                Failure(
-                    "not_json",
-                    clip(draft) or "(empty draft)",
-                    "answer with one JSON object holding the four ticket fields",
-                ),
-            ),
-        )
-    try:
-        # Through JSON again so strict mode judges JSON types (a list is fine for a tuple field).
-        return Parsed(Ticket.model_validate_json(json.dumps(data), strict=True), ())
-    except ValidationError as exc:
-        return Parsed(None, failures_from(exc))
-
-
-def failures_from(error: ValidationError) -> tuple[Failure, ...]:
-    """pydantic's errors for a ticket as `Failure`s: one per field and check, in pydantic's order."""
-    failures: dict[tuple[str, str], Failure] = {}
-    for detail in error.errors(include_url=False):
-        field, failure = _failure_from(detail)
-        # One failure per field and check, not one per bad list element.
-        failures.setdefault((field, failure.check), failure)
-    return tuple(failures.values())
-
-
-class StructuredDrafts:
-    """Ask an endpoint for ticket drafts, strictest output format the endpoint accepts first.
-
-    Tries `json_schema` (strict); when the endpoint refuses the request (`RequestRejected`: an
-    HTTP 400/422, or any status whose message names `response_format`) and the refusal is about the
-    output format, it steps down through `FORMATS` (llama-cpp-python's `json_object` with a
-    schema, then plain `json_object`, then plain text) and remembers the step for later calls. A refusal about anything else (the messages, the model)
-    is raised as it is: the format was not the problem, so dropping it would only hide the cause.
-    Transport failures are `EndpointError`s and are not caught: a dead endpoint is not a bad draft.
-    """
-
-    def __init__(self, client: Any, model: str, system_prompt: str):
-        self.client = client
-        self.model = model
-        self.system_prompt = system_prompt
-        self.format: str = FORMATS[0]
-        self.rejections: list[str] = []  # why each stronger format was dropped
-
-    def __call__(self, messages: Sequence[dict[str, Any]]) -> Draft:
-        sent = [{"role": "system", "content": self.system_prompt}, *copy.deepcopy(list(messages))]
-        # (No temperature: some reasoning models refuse any value but their own.)
-        completion, self.format = chat_in_format(
-            self.client,
-            self.format,
-            strict_ticket_schema(),
-            TICKET_SCHEMA_NAME,
-            rejections=self.rejections,
-            model=self.model,
-            messages=sent,
-        )
-        text = (completion.choices[0].message.content or "") if completion.choices else ""
-        usage = completion.usage
-        counted = Usage(usage.prompt_tokens, usage.completion_tokens) if usage is not None else None
-        return Draft(text=text, usage=counted)

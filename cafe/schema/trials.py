@@ -35,13 +35,13 @@ from cafe.endpoint.client import chat
 from cafe.endpoint.errors import RequestRejected
 from cafe.endpoint.rehearsals import habit_orders, session_script
 from cafe.endpoint.scripted import ScriptedClient
+from cafe.schema.parsing import parse_draft
 from cafe.schema.ticket import (
     MAX_TABLE,
     TICKET_FIELDS,
     Parsed,
     Ticket,
     contract_text,
-    parse_draft,
     strict_ticket_schema,
 )
 

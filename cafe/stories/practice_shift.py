@@ -29,7 +29,7 @@ from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.rehearsals import SHIFT_HABITS, shift_responder
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.repair.reask import make_model_generator
-from cafe.schema.ticket import StructuredDrafts
+from cafe.schema.drafts import StructuredDrafts
 
 __all__ = [
     "ShiftOrder",

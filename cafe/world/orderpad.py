@@ -40,9 +40,14 @@ MAX_QUANTITY = 20
 class MenuItemLike(Protocol):
     """One menu item as the pad reads it (`cafe.world.menu.MenuItem` is one)."""
 
-    name: str
-    price: float
-    allergens: Set[str]
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def price(self) -> float: ...
+
+    @property
+    def allergens(self) -> Set[str]: ...
 
 
 class MenuLike(Protocol):
