@@ -3,7 +3,8 @@ fails plausible wrong answers with a specific complaint."""
 
 from cafe import course
 from cafe.exercises.s12 import check_calibrate, check_trust_rule
-from cafe.judge.calibration import calibrate, trust_reading
+from cafe.judge.calibration import calibrate
+from cafe.judge.trust import trust_reading
 
 
 def _stub(*args):
