@@ -194,7 +194,7 @@ def test_reveals_state_the_counts_and_the_cost_ratio_the_shift_produces():
     }
     why = load_answer("s09.why_no_ticket")
     assert (
-        f"{_WORDS[summary.runs - summary.accepted]} of the twenty runs ended without a ticket"
+        f"{_WORDS[summary.runs - summary.accepted]} of the twenty orders ended without a ticket"
         in why
     )
     assert all(said[ending].format(_WORDS[counts[ending]]) in why for ending in ENDINGS)

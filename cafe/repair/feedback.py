@@ -1,8 +1,9 @@
 """What a retry is told: the brief, the failure view, and the two retry modes.
 
 Session 07 (`sessions/s07-repair-loop/lesson.md`, notebook `notebooks/s07-repair-loop.ipynb`).
-A retry is worth exactly the new information it carries, so what it is sent is an interface to
-design. This module holds that interface, apart from the loop that uses it (`cafe.repair.reask`):
+A retry helps only as much as it tells the model something the first attempt did not know, so
+what it is sent is an interface to design. This module holds that interface, apart from the loop
+that uses it (`cafe.repair.reask`):
 
 - `brief_for`: the first attempt's messages, the approved order with the customer's words marked
   as untrusted data;
