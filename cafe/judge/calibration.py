@@ -30,7 +30,7 @@ from typing import Any
 
 from cafe.consent import OrderSpec
 from cafe.judge.biased import BiasedJudge
-from cafe.judge.grading import Grade, ModelJudge, Preference
+from cafe.judge.grading import Grade, ModelJudge, Preference, Verdict
 from cafe.judge.labelled import LabelledTicket
 from cafe.schema.ticket import Ticket, Usage
 
@@ -64,7 +64,9 @@ class Calibration:
     fp: int  # right ticket, judge said fail: a false alarm
     unparsed: int = 0  # the judge gave no verdict
     usage: Usage | None = None  # tokens the judge used, when the endpoint reported them
-    graded: tuple[tuple[LabelledTicket, str], ...] = field(default=(), repr=False, compare=False)
+    graded: tuple[tuple[LabelledTicket, Verdict], ...] = field(
+        default=(), repr=False, compare=False
+    )
 
     @property
     def judged(self) -> int:
@@ -210,7 +212,7 @@ def calibrate(
         raise ValueError("calibrate() needs labelled tickets; make some with labelled_tickets().")
     cells: Counter[str] = Counter()
     usage: Usage | None = None
-    graded = []
+    graded: list[tuple[LabelledTicket, Verdict]] = []
     for item in labelled:
         grade = grade_of(judge(item.spec, item.ticket))
         graded.append((item, grade.verdict))
