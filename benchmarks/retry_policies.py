@@ -32,15 +32,12 @@ from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.errors import ConfigError, EndpointError
 from cafe.endpoint.scripted import Script
+from cafe.repair.feedback import Message, attempt_failure_view, brief_for, retry_messages
 from cafe.repair.reask import (
     ALTERNATING_CANDIDATES,
     CAP_DEFAULT,
     OMELETTE_SPEC,
-    Message,
-    attempt_failure_view,
-    brief_for,
     make_model_generator,
-    retry_messages,
     score_ticket,
 )
 from cafe.schema.ticket import Failure

@@ -7,20 +7,18 @@ import pytest
 
 from cafe.detect.checks import check_ticket
 from cafe.judge.calibration import (
-    FAULTS,
-    TRUST_MINIMUMS,
-    VERBOSE_NOTES,
     Calibration,
     calibrate,
     catch_rate_by_notes,
     cohen_kappa,
     grade_of,
-    labelled_tickets,
     position_probe,
+    probe_pairs,
     scripted_judge,
-    trust_reading,
 )
 from cafe.judge.grading import Grade
+from cafe.judge.labelled import FAULTS, VERBOSE_NOTES, labelled_tickets
+from cafe.judge.trust import TRUST_MINIMUMS, trust_reading
 from cafe.schema.ticket import Usage
 from cafe.world.menu import load_menu
 
@@ -124,6 +122,52 @@ def test_catch_rate_by_notes_shows_a_verbosity_bias_and_no_gap_without_one():
     fair = catch_rate_by_notes(calibrate(scripted_judge(), labelled))
     assert biased["plain"] == 1.0 and biased["verbose"] < 0.5
     assert fair == {"verbose": 1.0, "plain": 1.0}
+
+
+@pytest.mark.parametrize(
+    "dials, plain_through, verbose_through",
+    [
+        ({"leniency": 1.0}, 1.0, 1.0),
+        ({"leniency": 0.3}, 0.3, 0.3),
+        ({"leniency": 0.1, "verbosity": 0.5}, 0.1, 0.6),
+        ({"leniency": 0.15, "verbosity": 0.3}, 0.15, 0.45),
+    ],
+)
+def test_scripted_judge_given_its_tickets_realises_its_dials_exactly(
+    dials, plain_through, verbose_through
+):
+    labelled = labelled_tickets(40, 0.5)
+    result = calibrate(scripted_judge(**dials, tickets=labelled), labelled)
+    for verbose, rate in ((False, plain_through), (True, verbose_through)):
+        verdicts = [
+            v for item, v in result.graded if item.truth == "fail" and item.verbose == verbose
+        ]
+        assert verdicts.count("pass") == math.floor(rate * len(verdicts) + 0.5)
+    assert result.fp == 0 and result.pass_rate_on_good == 1.0
+
+
+def test_scripted_judge_lenient_three_in_ten_catches_seven_in_ten():
+    # The toy's second judge: "lets 30% of broken tickets through" must be what it measures.
+    labelled = labelled_tickets(40, 0.5)
+    result = calibrate(scripted_judge(leniency=0.3, tickets=labelled), labelled)
+    assert (result.tp, result.fn) == (14, 6) and result.catch_rate == 0.7
+
+
+def test_scripted_judge_verdicts_do_not_depend_on_the_order_tickets_are_graded_in():
+    labelled = labelled_tickets(40, 0.5)
+    judge = scripted_judge(leniency=0.3, verbosity=0.2, tickets=labelled)
+    forward = calibrate(judge, labelled).graded
+    backward = calibrate(judge, labelled[::-1]).graded
+    assert [v for _, v in forward] == [v for _, v in backward][::-1]
+
+
+def test_probe_pairs_put_each_broken_ticket_beside_its_twin_both_ways_round():
+    labelled = labelled_tickets(40, 0.5)
+    pairs = probe_pairs(labelled)
+    assert len(pairs) == 2 * sum(item.truth == "fail" for item in labelled)
+    for (spec, right, broken), (spec2, first, second) in zip(pairs[::2], pairs[1::2]):
+        assert spec == spec2 and (first, second) == (broken, right)
+        assert not check_ticket(right, spec, MENU) and check_ticket(broken, spec, MENU)
 
 
 def test_position_probe_sorts_every_pair_into_one_kind():

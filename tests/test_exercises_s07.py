@@ -6,7 +6,8 @@ import pytest
 import cafe.repair
 from cafe import course
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
-from cafe.repair.reask import attempt_failure_view, repair_ticket
+from cafe.repair.feedback import attempt_failure_view
+from cafe.repair.reask import repair_ticket
 
 
 def _stub(*args):
@@ -92,7 +93,7 @@ def _shows_the_draft(spec, generate, cap=3):
         ),
         (
             _no_policy_check,
-            "(the customer must confirm a change): ended retries_exhausted, expected needs_consent",
+            "a request with an instruction hidden in it: ended passed, expected policy_violation",
         ),
         (_shows_the_draft, "the retry shows the model its failed draft"),
         (lambda spec, generate, cap=3: None, "returned NoneType"),
@@ -160,6 +161,6 @@ def test_notebook_stubs_are_not_attempted_and_the_references_pass(tmp_path, monk
         == "not_attempted"
     )
     assert namespace["distributions"] == {
-        "naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0, "confirm": 0},
-        "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0, "confirm": 0},
+        "naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0},
+        "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0},
     }

@@ -6,14 +6,9 @@ from collections import Counter
 import pytest
 
 from cafe import course
-from cafe.exercises.s09 import check_cost_by_reason, check_summarize
-from cafe.report.summary import (
-    STOP_ORDER,
-    cost_by_stop_reason,
-    count_stop_reasons,
-    run_cost,
-    summarize,
-)
+from cafe.exercises.s09 import check_cost_by_ending, check_summarize
+from cafe.report.records import ENDINGS, STOP_ORDER
+from cafe.report.summary import cost_by_ending, count_endings, run_cost, summarize
 
 
 def _stub(*args):
@@ -24,8 +19,8 @@ def _stub(*args):
 
 
 def test_check_summarize_reference_passes_compare():
-    assert check_summarize(count_stop_reasons) == []
-    assert course.compare(count_stop_reasons, check=check_summarize).status == "passed"
+    assert check_summarize(count_endings) == []
+    assert course.compare(count_endings, check=check_summarize).status == "passed"
 
 
 def test_check_summarize_stub_is_not_attempted():
@@ -33,57 +28,68 @@ def test_check_summarize_stub_is_not_attempted():
 
 
 def _counter(runs):
-    return dict(Counter(run.stop_reason for run in runs))
+    return dict(Counter(run.ending for run in runs))
 
 
 def _other_bucket(runs):
-    counts = {reason: 0 for reason in (*STOP_ORDER, "other")}
+    counts = {ending: 0 for ending in (*ENDINGS, "other")}
     for run in runs:
-        counts[run.stop_reason if run.stop_reason in STOP_ORDER else "other"] += 1
+        counts[run.ending if run.ending in ENDINGS else "other"] += 1
     return counts
 
 
 def _skips_unknown(runs):
-    counts = {reason: 0 for reason in STOP_ORDER}
+    counts = {ending: 0 for ending in ENDINGS}
     for run in runs:
-        if run.stop_reason in counts:
-            counts[run.stop_reason] += 1
+        if run.ending in counts:
+            counts[run.ending] += 1
     return counts
 
 
-def _three_endings(runs):  # the repair loop's endings before needs_consent, and nothing else
-    counts = {"passed": 0, "retries_exhausted": 0, "policy_violation": 0}
+def _stop_reasons_only(runs):  # the loop's three stop reasons, and nothing else
+    counts = {reason: 0 for reason in STOP_ORDER}
     for run in runs:
-        if run.stop_reason not in counts:
-            raise ValueError(f"unknown stop reason {run.stop_reason!r}")
-        counts[run.stop_reason] += 1
+        if run.ending not in counts:
+            raise ValueError(f"unknown stop reason {run.ending!r}")
+        counts[run.ending] += 1
+    return counts
+
+
+def _old_four(runs):  # the loop's three plus the retired needs_consent, counting sent_back there
+    counts = {reason: 0 for reason in (*STOP_ORDER, "needs_consent")}
+    for run in runs:
+        if run.ending == "sent_back":
+            counts["needs_consent"] += 1
+        elif run.ending in counts:
+            counts[run.ending] += 1
+        else:
+            raise ValueError(f"unknown ending {run.ending!r}")
     return counts
 
 
 def _passed_or_failed(runs):
-    counts = {reason: 0 for reason in STOP_ORDER}
+    counts = {ending: 0 for ending in ENDINGS}
     for run in runs:
-        counts["passed" if run.stop_reason == "passed" else "retries_exhausted"] += 1
+        counts["passed" if run.ending == "passed" else "retries_exhausted"] += 1
     return counts
 
 
-def test_check_summarize_refuses_a_count_that_drops_a_run_sent_back_to_the_customer():
-    def drops_needs_consent(runs):
-        return count_stop_reasons([run for run in runs if run.stop_reason != "needs_consent"])
+def test_check_summarize_refuses_a_count_that_drops_an_order_sent_back_to_the_customer():
+    def drops_sent_back(runs):
+        return count_endings([run for run in runs if run.ending != "sent_back"])
 
-    assert any(
-        "the counts add up to" in problem for problem in check_summarize(drops_needs_consent)
-    )
+    assert any("the counts add up to" in problem for problem in check_summarize(drops_sent_back))
 
 
 @pytest.mark.parametrize(
     "wrong, complaint",
     [
-        (_counter, "missing; list every named reason, with 0"),
+        (_counter, "missing; list every ending, with 0"),
         (_other_bucket, "a report has no 'other' bucket"),
         (_skips_unknown, "a run ending on 'timeout' was counted"),
         (_passed_or_failed, "policy_violation is 0"),
-        (_three_endings, "needs_consent missing"),
+        (_stop_reasons_only, "sent_back missing"),
+        (_old_four, "keys ['needs_consent'] are not endings"),
         (lambda runs: None, "returned NoneType"),
         (lambda runs: 1 / 0, "raised ZeroDivisionError"),
     ],
@@ -94,22 +100,22 @@ def test_check_summarize_wrong_answers_fail_with_a_specific_complaint(wrong, com
     assert course.compare(wrong, check=check_summarize).status == "failed"
 
 
-# --- cost by stop reason --------------------------------------------------------------------------
+# --- cost by ending --------------------------------------------------------------------------------
 
 
-def test_check_cost_by_reason_reference_passes_compare():
-    assert check_cost_by_reason(cost_by_stop_reason) == []
-    assert course.compare(cost_by_stop_reason, check=check_cost_by_reason).status == "passed"
+def test_check_cost_by_ending_reference_passes_compare():
+    assert check_cost_by_ending(cost_by_ending) == []
+    assert course.compare(cost_by_ending, check=check_cost_by_ending).status == "passed"
 
 
-def test_check_cost_by_reason_stub_is_not_attempted():
-    assert course.compare(_stub, check=check_cost_by_reason).status == "not_attempted"
+def test_check_cost_by_ending_stub_is_not_attempted():
+    assert course.compare(_stub, check=check_cost_by_ending).status == "not_attempted"
 
 
 def _tokens_not_money(runs, prices):
-    totals = {reason: 0.0 for reason in STOP_ORDER}
+    totals = {ending: 0.0 for ending in ENDINGS}
     for run in runs:
-        totals[run.stop_reason] += run.tokens or 0
+        totals[run.ending] += run.tokens or 0
     return totals
 
 
@@ -118,7 +124,7 @@ def _no_zeros(runs, prices):
     for run in runs:
         cost = run_cost(run, prices)
         if cost:
-            totals[run.stop_reason] = totals.get(run.stop_reason, 0.0) + cost
+            totals[run.ending] = totals.get(run.ending, 0.0) + cost
     return totals
 
 
@@ -126,12 +132,12 @@ def _no_zeros(runs, prices):
     "wrong, complaint",
     [
         (_tokens_not_money, "tokens times the price per million"),
-        (_no_zeros, "exactly the stop reasons as keys"),
+        (_no_zeros, "exactly the endings as keys"),
         (lambda runs, prices: 1 / 0, "raised ZeroDivisionError"),
     ],
 )
-def test_check_cost_by_reason_wrong_answers_fail(wrong, complaint):
-    problems = check_cost_by_reason(wrong)
+def test_check_cost_by_ending_wrong_answers_fail(wrong, complaint):
+    problems = check_cost_by_ending(wrong)
     assert any(complaint in problem for problem in problems), problems
 
 
@@ -145,17 +151,18 @@ def test_notebook_stubs_are_not_attempted_and_the_shift_adds_up(tmp_path, monkey
     namespace = run_notebook_source("s09-shift-report")
     assert course.compare(namespace["summarize"], check=check_summarize).status == "not_attempted"
     assert (
-        course.compare(namespace["cost_by_reason"], check=check_cost_by_reason).status
+        course.compare(namespace["cost_by_ending"], check=check_cost_by_ending).status
         == "not_attempted"
     )
     assert namespace["counts"] == {
         "passed": 8,
         "retries_exhausted": 6,
         "policy_violation": 3,
-        "needs_consent": 3,
+        "sent_back": 3,
     }
     assert namespace["no_ticket"] == 12
-    assert len(namespace["read_back"]) == 20 and len(namespace["problems"]) == 2
+    # The three orders sent back have no trace (the loop never ran), so 17 of 20 read back.
+    assert len(namespace["read_back"]) == 17 and len(namespace["problems"]) == 2
     assert namespace["page"].is_file()
 
 
@@ -178,22 +185,22 @@ def test_reveals_state_the_counts_and_the_cost_ratio_the_shift_produces():
         run_shift(SHIFT_ORDERS, scripted_drafter(), model="cafe-scripted", clock=ticking()),
         PRACTICE_PRICES,
     )
-    counts = summary.stop_reasons
+    counts = summary.endings
     said = {
         "passed": "{} passed",
         "retries_exhausted": "{} ran out of attempts (retries_exhausted)",
-        "needs_consent": "{} were sent back to the customer (needs_consent)",
+        "sent_back": "{} were sent back to the customer (sent_back)",
         "policy_violation": "{} were refused (policy_violation)",
     }
     why = load_answer("s09.why_no_ticket")
     assert (
-        f"{_WORDS[summary.runs - summary.accepted]} of the twenty runs ended without a ticket"
+        f"{_WORDS[summary.runs - summary.accepted]} of the twenty orders ended without a ticket"
         in why
     )
-    assert all(said[reason].format(_WORDS[counts[reason]]) in why for reason in STOP_ORDER)
+    assert all(said[ending].format(_WORDS[counts[ending]]) in why for ending in ENDINGS)
     per_ticket = load_answer("s09.why_per_ticket")
-    ratio = summary.cost_per_accepted / (summary.cost_by_reason["passed"] / summary.accepted)
+    ratio = summary.cost_per_accepted / (summary.cost_by_ending["passed"] / summary.accepted)
     assert "about two and a half times" in per_ticket and 2.25 <= ratio < 2.75
     assert (
-        summary.cost_by_reason["retries_exhausted"] > summary.cost_by_reason["passed"]
+        summary.cost_by_ending["retries_exhausted"] > summary.cost_by_ending["passed"]
     )  # "spent more ... than"

@@ -3,7 +3,8 @@ fails plausible wrong answers with a specific complaint."""
 
 from cafe import course
 from cafe.exercises.s12 import check_calibrate, check_trust_rule
-from cafe.judge.calibration import calibrate, trust_reading
+from cafe.judge.calibration import calibrate
+from cafe.judge.trust import trust_reading
 
 
 def _stub(*args):
@@ -115,3 +116,27 @@ def test_notebook_stubs_are_not_attempted_and_the_checkpoint_banks_the_house_jud
     figures = namespace["figures"]
     assert figures["tp"] + figures["fn"] + figures["tn"] + figures["fp"] + figures["unparsed"] == 40
     assert namespace["reading"].trusted is False  # the house judge misses too many broken tickets
+    # The scripted judges realise their dials, so the notebook prints what the prose says.
+    lenient = namespace["lenient"]
+    assert (lenient.tp, lenient.fn, lenient.catch_rate) == (14, 6, 0.7)
+    assert (figures["tp"], figures["fn"], figures["kappa"]) == (14, 6, 0.7)
+    assert namespace["report"].right_both_ways == 8 and namespace["report"].pairs == 20
+
+
+def test_reveals_state_the_shares_the_scripted_judges_produce():
+    from cafe.course.reveals import load_answer
+    from cafe.judge.calibration import position_probe, scripted_judge
+    from cafe.judge.labelled import labelled_tickets
+
+    labelled = labelled_tickets(40, 0.5)
+    wordy = calibrate(scripted_judge(leniency=0.1, verbosity=0.5, tickets=labelled), labelled)
+    said = load_answer("s12.why_verbose")
+    for verbose in (True, False):
+        verdicts = [
+            v for item, v in wordy.graded if item.truth == "fail" and item.verbose == verbose
+        ]
+        assert f"{verdicts.count('fail')} of the {len(verdicts)}" in said
+    probe = position_probe(scripted_judge(position=0.6, tickets=labelled), labelled)
+    told = load_answer("s12.why_position")
+    assert f"{probe.right_both_ways} of the {probe.pairs} pairs" in told
+    assert f"the other {probe.first_both_times} land in 'first both times'" in told

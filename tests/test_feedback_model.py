@@ -5,14 +5,8 @@ import json
 import pytest
 
 import cafe
-from cafe.repair.reask import (
-    CHANGE_NOTHING_ELSE,
-    attempts_to_pass,
-    brief_for,
-    make_model_generator,
-    repair_ticket,
-    score_ticket,
-)
+from cafe.repair.feedback import CHANGE_NOTHING_ELSE, brief_for
+from cafe.repair.reask import attempts_to_pass, make_model_generator, repair_ticket, score_ticket
 from cafe.stories.feedback_model import (
     EXTRA_ITEM,
     FENCE_WORDS,
@@ -106,8 +100,8 @@ def test_feedback_model_curated_rescues_more_than_naive_on_the_same_orders():
     assert found["naive"]["1"] == found["curated"]["1"]  # the same first drafts
     assert found["curated"]["exhausted"] < found["naive"]["exhausted"]
     assert found == {
-        "naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0, "confirm": 0},
-        "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0, "confirm": 0},
+        "naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0},
+        "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0},
     }
 
 

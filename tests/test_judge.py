@@ -2,15 +2,16 @@
 scripted judge's biases, each measured on tickets whose truth the checks give."""
 
 import json
+import math
 
 import pytest
 
 from cafe.consent import OrderSpec
 from cafe.endpoint.errors import RequestRejected
 from cafe.endpoint.scripted import ScriptedClient
+from cafe.judge.biased import BiasedJudge, quota_keys
 from cafe.judge.grading import (
     VERBOSE_NOTES_CHARS,
-    BiasedJudge,
     Grade,
     ModelJudge,
     Preference,
@@ -169,3 +170,80 @@ def test_model_judge_unparsed_reply_is_counted_as_no_verdict():
     judge = ModelJudge(ScriptedClient(lambda request: "I'd rather not say."), "cafe-scripted")
     assert judge(SPEC, RIGHT).verdict == "unparsed"
     assert judge.prefer(SPEC, RIGHT, UNSAFE).choice == "unparsed"
+
+
+# --- quotas: a dial is a share of the requests it is told about --------------------------------
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 10, 20, 21])
+@pytest.mark.parametrize("rate", [0.0, 0.1, 0.25, 0.3, 0.5, 0.6, 1.0])
+def test_quota_keys_takes_floor_rate_times_n_plus_a_half(rate, n):
+    keys = [f"k{i}" for i in range(n)]
+    chosen = quota_keys(keys, rate, lambda key: (hash(key) % 97) / 97)
+    assert len(chosen) == math.floor(rate * n + 0.5) and chosen <= set(keys)
+
+
+def test_quota_keys_rounds_half_up_and_counts_a_repeated_key_each_time():
+    assert len(quota_keys(["a", "b"], 0.25, lambda key: 0.0)) == 1  # 0.5 rounds up
+    chosen = quota_keys(["a", "a", "b"], 1 / 3, {"a": 0.1, "b": 0.9}.__getitem__)
+    assert chosen == {"b"}  # "a" twice would overshoot a quota of one
+
+
+def test_quota_keys_picks_the_lowest_draws_whatever_the_order():
+    draws = {"a": 0.7, "b": 0.1, "c": 0.4, "d": 0.9}
+    assert quota_keys(list(draws), 0.5, draws.__getitem__) == {"b", "c"}
+    assert quota_keys(list(reversed(draws)), 0.5, draws.__getitem__) == {"b", "c"}
+
+
+def _broken(n, notes=""):
+    return [
+        (SPEC, UNSAFE.model_copy(update={"notes": notes or f"n{i}", "table": 5})) for i in range(n)
+    ]
+
+
+def _verdicts(judge, tickets):
+    return [_answer(judge, grade_messages(spec, ticket))["verdict"] for spec, ticket in tickets]
+
+
+@pytest.mark.parametrize("leniency", [0.0, 0.1, 0.3, 0.5, 0.6, 1.0])
+def test_biased_judge_lets_through_exactly_its_share_of_the_broken_tickets_it_is_told_about(
+    leniency,
+):
+    tickets = _broken(20)
+    verdicts = _verdicts(BiasedJudge(leniency=leniency, tickets=tickets), tickets)
+    assert verdicts.count("pass") == math.floor(leniency * 20 + 0.5)
+
+
+def test_biased_judge_quota_is_per_kind_of_note_and_order_independent():
+    plain, wordy = _broken(11), _broken(9, notes=LONG_NOTE)
+    wordy = [
+        (spec, t.model_copy(update={"notes": f"{LONG_NOTE}{i}"}))
+        for i, (spec, t) in enumerate(wordy)
+    ]
+    judge = BiasedJudge(leniency=0.1, verbosity=0.5, tickets=plain + wordy)
+    assert _verdicts(judge, plain).count("pass") == 1  # floor(1.1 + 0.5)
+    assert _verdicts(judge, wordy).count("pass") == 5  # floor(5.4 + 0.5)
+    backwards = BiasedJudge(leniency=0.1, verbosity=0.5, tickets=(wordy + plain)[::-1])
+    assert _verdicts(backwards, plain[::-1])[::-1] == _verdicts(judge, plain)
+
+
+def test_biased_judge_never_fails_a_right_ticket_it_is_told_about():
+    tickets = [(SPEC, RIGHT)] + _broken(4)
+    assert _verdicts(BiasedJudge(leniency=0.0, tickets=tickets), tickets[:1]) == ["pass"]
+
+
+@pytest.mark.parametrize("position", [0.0, 0.2, 0.6, 1.0])
+def test_biased_judge_names_the_first_ticket_in_exactly_its_share_of_the_pairs(position):
+    broken = [t for _, t in _broken(10)]
+    pairs = [(SPEC, RIGHT, t) for t in broken] + [(SPEC, t, RIGHT) for t in broken]
+    judge = BiasedJudge(position=position, pairs=pairs)
+    firsts = [_answer(judge, prefer_messages(*pair))["better"] == "A" for pair in pairs]
+    biased_second = sum(firsts[10:])  # the better ticket is second: "A" only by the bias
+    assert biased_second == math.floor(position * 10 + 0.5)
+    assert all(firsts[:10])  # the better ticket is first: the bias and the truth agree
+
+
+def test_biased_judge_outside_its_tickets_falls_back_to_a_draw_per_ticket():
+    told, other = _broken(10), _broken(40)[10:]
+    judge = BiasedJudge(leniency=0.5, tickets=told)
+    assert {"pass", "fail"} <= set(_verdicts(judge, other))

@@ -1,4 +1,4 @@
-"""cafe.report: every run under one named stop reason, counts that add up, cost per accepted ticket,
+"""cafe.report: every order under one named ending, counts that add up, cost per accepted ticket,
 and bad input (an empty shift, a run without usage, a model without a price) reported in words."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cafe.consent import OrderSpec
+from cafe.repair.front import front_of_house
 from cafe.repair.reask import (
     ALTERNATING_CANDIDATES,
     OMELETTE_SPEC,
@@ -20,26 +21,25 @@ from cafe.repair.reask import (
     make_scripted_generator,
     repair_ticket,
 )
-from cafe.report.summary import (
+from cafe.report.records import (
+    ENDINGS,
     STOP_ORDER,
     Price,
     RunRecord,
-    ShiftSummary,
-    count_stop_reasons,
     record_from_result,
-    render_text,
-    run_cost,
-    summarize,
+    record_from_sent_back,
 )
+from cafe.report.summary import ShiftSummary, count_endings, run_cost, summarize
+from cafe.report.text import render_text
 
 PRICES = {"m": Price(input_per_million=2.0, output_per_million=10.0)}
 
 
 def _run(
-    run_id: str, reason: str, attempts: int, tokens: tuple[int, int] | None = (100, 10), **extra
+    run_id: str, ending: str, attempts: int, tokens: tuple[int, int] | None = (100, 10), **extra
 ) -> RunRecord:
     counts = tokens if tokens is not None else (None, None)
-    return RunRecord(run_id, reason, attempts, extra.pop("model", "m"), *counts, **extra)
+    return RunRecord(run_id, ending, attempts, extra.pop("model", "m"), *counts, **extra)
 
 
 def _shift() -> list[RunRecord]:
@@ -59,8 +59,8 @@ def _shift() -> list[RunRecord]:
     ]
 
 
-# An order whose croissant holds the milk the customer declared, beside a safe americano: the loop
-# sends it back to the customer (needs_consent) before any draft.
+# An order whose croissant holds the milk the customer declared, beside a safe americano: front of
+# house sends it back to the customer before any draft, and the loop never runs.
 CONSENT_SPEC = OrderSpec(
     3, ("americano", "croissant"), ("milk",), request="Americano and a croissant; no milk."
 )
@@ -69,13 +69,17 @@ CONSENT_SPEC = OrderSpec(
 # --- the worked example: a shift of three kinds of ending ----------------------------------------
 
 
-def test_summarize_counts_every_run_under_its_stop_reason():
+def test_endings_are_the_loops_three_stop_reasons_then_sent_back():
+    assert ENDINGS == (*STOP_ORDER, "sent_back") and set(STOP_ORDER) == STOP_REASONS
+
+
+def test_summarize_counts_every_run_under_its_ending():
     summary = summarize(_shift(), PRICES)
-    assert dict(summary.stop_reasons) == {
+    assert dict(summary.endings) == {
         "passed": 2,
         "retries_exhausted": 1,
         "policy_violation": 1,
-        "needs_consent": 0,
+        "sent_back": 0,
     }
     assert dict(summary.attempts_to_pass) == {
         "1": 1,
@@ -83,19 +87,32 @@ def test_summarize_counts_every_run_under_its_stop_reason():
         "3": 0,
         "exhausted": 1,
         "blocked": 1,
-        "confirm": 0,
+        "sent back": 0,
     }
     assert summary.accepted == 2 and summary.runs == 4
 
 
-def test_summarize_counts_a_run_sent_back_to_the_customer_under_needs_consent():
-    result = repair_ticket(CONSENT_SPEC, make_scripted_generator(ALTERNATING_CANDIDATES))
-    record = record_from_result(result, run_id="consent", model="m")
+def test_summarize_counts_an_order_sent_back_to_the_customer_under_sent_back():
+    sent = front_of_house(CONSENT_SPEC)
+    assert sent is not None
+    record = record_from_sent_back(sent, run_id="consent", model="m")
     summary = summarize([*_shift(), record], PRICES)
-    assert summary.stop_reasons["needs_consent"] == 1 and summary.attempts_to_pass["confirm"] == 1
-    assert summary.cost_by_reason["needs_consent"] == 0 and summary.accepted == 2
+    assert summary.endings["sent_back"] == 1 and summary.attempts_to_pass["sent back"] == 1
+    assert summary.cost_by_ending["sent_back"] == 0 and summary.accepted == 2
     assert dict(record.failures) == {"unsafe": 1}  # the item the customer is asked about
-    assert re.search(r"^  needs_consent +1$", render_text(summary), re.MULTILINE)
+    assert (record.attempts, record.tokens, record.trace) == (0, 0, None)
+    assert re.search(r"^  sent_back +1$", render_text(summary), re.MULTILINE)
+
+
+def test_record_from_sent_back_refuses_a_repair_result():
+    result = repair_ticket(UNSAFE_SPEC, make_scripted_generator(ALTERNATING_CANDIDATES))
+    with pytest.raises(TypeError, match="SentBack"):
+        record_from_sent_back(result, run_id="x", model="m")  # type: ignore[arg-type]
+
+
+def test_run_record_sent_back_with_attempts_cannot_be_built():
+    with pytest.raises(ValueError, match="before any draft"):
+        _run("x", "sent_back", 2)
 
 
 def test_summarize_attempt_bins_agree_with_the_repair_loop_on_every_ending():
@@ -109,7 +126,6 @@ def test_summarize_attempt_bins_agree_with_the_repair_loop_on_every_ending():
         for order, drafts in [
             (OMELETTE_SPEC, ALTERNATING_CANDIDATES),
             (UNSAFE_SPEC, ALTERNATING_CANDIDATES),
-            (CONSENT_SPEC, ALTERNATING_CANDIDATES),
             (flat_white, second_time),
         ]
     ]
@@ -117,7 +133,8 @@ def test_summarize_attempt_bins_agree_with_the_repair_loop_on_every_ending():
     records = [
         record_from_result(result, run_id=str(n), model="m") for n, result in enumerate(results)
     ]
-    assert dict(summarize(records).attempts_to_pass) == attempts_to_pass(results)
+    bins = dict(summarize(records).attempts_to_pass)
+    assert bins == {**attempts_to_pass(results), "sent back": 0}
 
 
 def test_summarize_charges_wasted_runs_to_the_accepted_tickets():
@@ -130,8 +147,8 @@ def test_summarize_charges_wasted_runs_to_the_accepted_tickets():
     }
     assert summary.cost == pytest.approx(sum(expected.values()))
     assert summary.cost_per_accepted == pytest.approx(sum(expected.values()) / 2)
-    assert summary.cost_by_reason["retries_exhausted"] == pytest.approx(expected["c"])
-    assert summary.cost_by_reason["policy_violation"] == 0
+    assert summary.cost_by_ending["retries_exhausted"] == pytest.approx(expected["c"])
+    assert summary.cost_by_ending["policy_violation"] == 0
 
 
 def test_summarize_names_slowest_and_costliest_runs_with_their_traces():
@@ -149,32 +166,32 @@ def test_summarize_counts_failures_by_check_name():
     assert dict(summary.failures_by_check) == {"sold_out": 4, "unsafe": 3}
 
 
-@given(st.lists(st.sampled_from(STOP_ORDER), max_size=40))
-def test_summarize_counts_always_add_up_to_the_runs(reasons):
+@given(st.lists(st.sampled_from(ENDINGS), max_size=40))
+def test_summarize_counts_always_add_up_to_the_runs(endings):
     runs = [
-        _run(f"r{i}", reason, {"passed": 1, "retries_exhausted": 3}.get(reason, 0))
-        for i, reason in enumerate(reasons)
+        _run(f"r{i}", ending, {"passed": 1, "retries_exhausted": 3}.get(ending, 0))
+        for i, ending in enumerate(endings)
     ]
     summary = summarize(runs)
-    assert sum(summary.stop_reasons.values()) == len(runs) == sum(summary.attempts_to_pass.values())
-    assert list(summary.stop_reasons) == list(STOP_ORDER)
-    assert [summary.stop_reasons[reason] for reason in STOP_ORDER] == [
-        reasons.count(r) for r in STOP_ORDER
-    ]
+    assert sum(summary.endings.values()) == len(runs) == sum(summary.attempts_to_pass.values())
+    assert list(summary.endings) == list(ENDINGS)
+    assert [summary.endings[e] for e in ENDINGS] == [endings.count(e) for e in ENDINGS]
 
 
 # --- no "other" bucket ---------------------------------------------------------------------------
 
 
-def test_count_stop_reasons_refuses_an_unnamed_ending_instead_of_calling_it_other():
-    runs = [SimpleNamespace(stop_reason="passed"), SimpleNamespace(stop_reason="timeout")]
-    with pytest.raises(ValueError, match="'timeout'.*name every ending"):
-        count_stop_reasons(runs)
+@pytest.mark.parametrize("ending", ["timeout", "needs_consent", None])
+def test_count_endings_refuses_an_unnamed_ending_instead_of_calling_it_other(ending):
+    runs = [SimpleNamespace(ending="passed"), SimpleNamespace(ending=ending)]
+    with pytest.raises(ValueError, match=f"{ending!r}.*name every ending"):
+        count_endings(runs)
 
 
-def test_run_record_refuses_a_stop_reason_outside_the_set():
+@pytest.mark.parametrize("ending", ["crashed", "needs_consent"])
+def test_run_record_refuses_an_ending_outside_the_set(ending):
     with pytest.raises(ValueError, match="no 'other' bucket"):
-        _run("x", "crashed", 1)
+        _run("x", ending, 1)
 
 
 def test_shift_summary_refuses_counts_that_do_not_add_up():
@@ -184,11 +201,11 @@ def test_shift_summary_refuses_counts_that_do_not_add_up():
         ShiftSummary(
             **{
                 **fields,
-                "stop_reasons": {
+                "endings": {
                     "passed": 2,
                     "retries_exhausted": 1,
                     "policy_violation": 0,
-                    "needs_consent": 0,
+                    "sent_back": 0,
                 },
             }
         )
@@ -265,7 +282,7 @@ def test_summarize_refuses_a_price_table_in_two_currencies():
 def test_record_from_result_keeps_attempts_failures_and_unknown_usage():
     result = repair_ticket(OMELETTE_SPEC, make_scripted_generator(ALTERNATING_CANDIDATES))
     record = record_from_result(result, run_id="omelette", model="m", trace="runs/omelette.jsonl")
-    assert record.stop_reason == "retries_exhausted" and record.attempts == 3
+    assert record.ending == "retries_exhausted" and record.attempts == 3
     assert dict(record.failures) == {"missing_field": 2, "sold_out": 1}
     assert (
         record.input_tokens is None and run_cost(record, PRICES) is None

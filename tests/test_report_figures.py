@@ -15,13 +15,14 @@ from cafe.report.figures import (
     RUNS_AXIS,
     attempts_figure,
     cost_figure,
+    endings_figure,
     failures_figure,
     figure_svg,
     render_html,
-    stop_reason_figure,
     write_html,
 )
-from cafe.report.summary import STOP_ORDER, Price, RunRecord, summarize
+from cafe.report.records import ENDINGS, Price, RunRecord
+from cafe.report.summary import summarize
 
 matplotlib.use("Agg")
 
@@ -41,7 +42,7 @@ RUNS = [
         trace="traces/run <c>.jsonl",
     ),
     RunRecord("d", "policy_violation", 0, "m", 0, 0, failures={"unsafe": 1}),
-    RunRecord("e", "needs_consent", 0, "m", 0, 0, failures={"unsafe": 1}),
+    RunRecord("e", "sent_back", 0, "m", 0, 0, failures={"unsafe": 1}),
 ]
 
 
@@ -62,23 +63,23 @@ def _labels_apart(figure) -> bool:
     )
 
 
-def test_stop_reason_figure_has_a_bar_per_named_ending_and_labelled_axes():
-    axes, bars = _bars(stop_reason_figure(summarize(RUNS)))
-    assert bars == {"passed": 2, "retries_exhausted": 1, "policy_violation": 1, "needs_consent": 1}
-    assert list(bars) == list(STOP_ORDER)
-    assert axes.get_title() == "How the 5 runs ended"
-    assert (axes.get_xlabel(), axes.get_ylabel()) == ("stop reason", RUNS_AXIS)
+def test_endings_figure_has_a_bar_per_named_ending_and_labelled_axes():
+    axes, bars = _bars(endings_figure(summarize(RUNS)))
+    assert bars == {"passed": 2, "retries_exhausted": 1, "policy_violation": 1, "sent_back": 1}
+    assert list(bars) == list(ENDINGS)
+    assert axes.get_title() == "How the 5 orders ended"
+    assert (axes.get_xlabel(), axes.get_ylabel()) == ("ending", RUNS_AXIS)
     assert "(count)" in axes.get_ylabel()
 
 
-def test_stop_reason_and_cost_figures_keep_the_four_ending_names_apart():
+def test_endings_and_cost_figures_keep_the_four_ending_names_apart():
     summary = summarize(RUNS, PRICES)
-    assert _labels_apart(stop_reason_figure(summary)) and _labels_apart(cost_figure(summary))
+    assert _labels_apart(endings_figure(summary)) and _labels_apart(cost_figure(summary))
 
 
 def test_attempts_figure_shows_the_distribution_with_a_bar_for_each_way_of_not_passing():
     axes, bars = _bars(attempts_figure(summarize(RUNS)))
-    assert bars == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 1, "confirm": 1}
+    assert bars == {"1": 1, "2": 1, "3": 0, "exhausted": 1, "blocked": 1, "sent back": 1}
     assert axes.get_title() == "Attempts to pass" and axes.get_ylabel() == RUNS_AXIS
     assert _labels_apart(attempts_figure(summarize(RUNS)))
 
@@ -86,7 +87,7 @@ def test_attempts_figure_shows_the_distribution_with_a_bar_for_each_way_of_not_p
 def test_cost_figure_splits_cost_by_ending_in_the_price_table_currency():
     summary = summarize(RUNS, PRICES)
     axes, bars = _bars(cost_figure(summary))
-    assert bars == pytest.approx(dict(summary.cost_by_reason))
+    assert bars == pytest.approx(dict(summary.cost_by_ending))
     assert axes.get_ylabel() == "cost (EUR)" and axes.get_title() == "Where the cost went"
 
 
@@ -105,7 +106,7 @@ def test_failures_figure_has_a_bar_per_check_most_frequent_on_top():
 
 
 def test_figure_svg_is_inline_svg_and_the_same_every_time():
-    first, second = (figure_svg(stop_reason_figure(summarize(RUNS))) for _ in range(2))
+    first, second = (figure_svg(endings_figure(summarize(RUNS))) for _ in range(2))
     assert first.startswith("<svg") and first == second
     assert "retries_exhausted" in first  # text stays text, so the page can be searched
 

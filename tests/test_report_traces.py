@@ -12,8 +12,10 @@ from cafe.repair.reask import (
     make_model_generator,
     make_scripted_generator,
 )
+from cafe.report.records import record_from_result
 from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, ticking
-from cafe.report.summary import record_from_result, render_text, summarize
+from cafe.report.summary import summarize
+from cafe.report.text import render_text
 from cafe.report.traces import NO_MODEL, read_shift, record_from_trace
 from cafe.stories.feedback_model import FeedbackModel
 from cafe.trace.record import record_repair, write_trace
@@ -22,13 +24,13 @@ from cafe.trace.spans import STOP_REASON, Span, Trace
 
 def _same(record, other):
     return (
-        record.stop_reason,
+        record.ending,
         record.attempts,
         record.input_tokens,
         record.output_tokens,
         dict(record.failures),
     ) == (
-        other.stop_reason,
+        other.ending,
         other.attempts,
         other.input_tokens,
         other.output_tokens,
@@ -52,14 +54,18 @@ def test_run_shift_with_a_trace_dir_links_every_run_to_a_file_that_reads_back(tm
     runs = run_shift(
         SHIFT_ORDERS, generate, model="cafe-scripted", clock=ticking(), trace_dir=tmp_path
     )
-    assert all(run.trace == str(tmp_path / f"{run.run_id}.jsonl") for run in runs)
+    looped = [run for run in runs if run.ending != "sent_back"]
+    assert all(run.trace == str(tmp_path / f"{run.run_id}.jsonl") for run in looped)
+    # An order sent back before any draft has no run of the loop to record, so no trace file.
+    sent_back = [run for run in runs if run.ending == "sent_back"]
+    assert len(sent_back) == 3 and all(run.trace is None for run in sent_back)
     read, problems = read_shift(sorted(tmp_path.glob("*.jsonl")))
-    assert problems == () and len(read) == 20
-    assert all(_same(a, b) for a, b in zip(runs, read))
-    assert (
-        summarize(read, PRACTICE_PRICES).stop_reasons
-        == summarize(runs, PRACTICE_PRICES).stop_reasons
-    )
+    assert problems == () and len(read) == 17
+    assert all(_same(a, b) for a, b in zip(looped, read))
+    assert dict(summarize(read, PRACTICE_PRICES).endings) == {
+        **summarize(runs, PRACTICE_PRICES).endings,
+        "sent_back": 0,
+    }
 
 
 def test_refused_run_is_filed_under_no_model_and_costs_nothing():
@@ -78,7 +84,7 @@ def test_trace_without_usage_is_counted_and_reported_in_words(tmp_path):
     path = write_trace(trace, tmp_path / "quiet.jsonl")
     runs, problems = read_shift([path])
     summary = summarize(runs, PRACTICE_PRICES, notes=problems)
-    assert summary.stop_reasons["retries_exhausted"] == 1 and runs[0].input_tokens is None
+    assert summary.endings["retries_exhausted"] == 1 and runs[0].input_tokens is None
     assert "reported no token usage" in render_text(summary)
 
 
@@ -106,3 +112,24 @@ def test_read_shift_leaves_out_a_run_of_another_harness_and_names_it(tmp_path):
 def test_record_from_trace_refuses_something_that_is_not_a_trace():
     with pytest.raises(TypeError, match="cafe.trace.read_traces"):
         record_from_trace({"stop_reason": "passed"})
+
+
+def test_read_shift_names_a_trace_that_ends_on_the_retired_needs_consent(tmp_path):
+    # Written by an earlier version of the course, whose loop sent such orders back itself.
+    old = Trace(
+        "old-17",
+        "2026-11-30T12:00:00+00:00",
+        (
+            Span(
+                "s1",
+                None,
+                "run",
+                "invoke_agent cafe.repair",
+                0.0,
+                0.1,
+                {STOP_REASON: "needs_consent"},
+            ),
+        ),
+    )
+    runs, (problem,) = read_shift([write_trace(old, tmp_path / "old.jsonl")])
+    assert runs == () and "'needs_consent'" in problem and "sent back" in problem

@@ -834,8 +834,9 @@ def test_serve_session_12_judges_like_a_lenient_position_biased_judge_over_http(
     import openai
 
     from cafe.endpoint.rehearsals import session_script
-    from cafe.judge.calibration import calibrate, labelled_tickets, position_probe
+    from cafe.judge.calibration import calibrate, position_probe
     from cafe.judge.grading import ModelJudge
+    from cafe.judge.labelled import labelled_tickets
 
     labelled = labelled_tickets(8, 0.5)
     with running_server(session_script("12")) as server:

@@ -1,4 +1,4 @@
-"""cafe.report.shift: the 20-order shift through the repair loop, timed by a clock passed in, and a large
+"""cafe.report.shift: the 20-order shift past front of house and through the repair loop, timed by a clock passed in, and a large
 made-up shift whose report grows linearly."""
 
 from __future__ import annotations
@@ -29,19 +29,23 @@ def test_run_shift_gives_one_named_record_per_order():
     runs = _lunch()
     assert len(runs) == len(SHIFT_ORDERS) == 20
     assert [run.run_id for run in runs[:2]] == ["run-01", "run-02"]
-    assert sum(summarize(runs).stop_reasons.values()) == 20
+    assert sum(summarize(runs).endings.values()) == 20
 
 
 def test_run_shift_86d_orders_exhaust_the_cap_and_allergy_orders_stop_before_any_draft():
     by_table = {order.table: run for order, run in zip(SHIFT_ORDERS, _lunch())}
     assert all(
-        by_table[t].stop_reason == "retries_exhausted" and by_table[t].attempts == 3
+        by_table[t].ending == "retries_exhausted" and by_table[t].attempts == 3
         for t in (2, 6, 10, 16)
     )
-    # One item holds the customer's declared allergen, the other is safe: sent back to confirm a change.
-    assert all(by_table[t].stop_reason == "needs_consent" for t in (17, 19, 20))
+    # One item holds the customer's declared allergen, the other is safe: front of house sends it
+    # back to the customer before any draft.
+    assert all(by_table[t].ending == "sent_back" for t in (17, 19, 20))
+    assert all(
+        by_table[t].trace is None and by_table[t].failures == {"unsafe": 1} for t in (17, 19, 20)
+    )
     # Every item holds it, or the allergy cannot be checked: refused.
-    assert all(by_table[t].stop_reason == "policy_violation" for t in (21, 22, 23))
+    assert all(by_table[t].ending == "policy_violation" for t in (21, 22, 23))
     for table in (17, 19, 20, 21, 22, 23):
         assert (by_table[table].attempts, by_table[table].tokens, by_table[table].seconds) == (
             0,
@@ -50,8 +54,8 @@ def test_run_shift_86d_orders_exhaust_the_cap_and_allergy_orders_stop_before_any
         )
 
 
-def test_run_shift_shows_every_ending_of_the_repair_loop():
-    assert all(count > 0 for count in summarize(_lunch()).stop_reasons.values())
+def test_run_shift_shows_every_ending_a_report_knows():
+    assert all(count > 0 for count in summarize(_lunch()).endings.values())
 
 
 def test_run_shift_times_each_model_call_with_the_clock_it_is_given():
@@ -72,7 +76,19 @@ def test_scripted_drafter_stays_scripted_in_live_mode(monkeypatch):
     runs = run_shift(
         SHIFT_ORDERS[:3], scripted_drafter(), model=cafe.OFFLINE_MODEL, clock=ticking()
     )
-    assert [run.stop_reason for run in runs] == [run.stop_reason for run in _lunch()[:3]]
+    assert [run.ending for run in runs] == [run.ending for run in _lunch()[:3]]
+
+
+def test_run_shift_never_drafts_an_order_front_of_house_sent_back():
+    calls = []
+
+    def generate(messages):
+        calls.append(messages)
+        raise AssertionError("an order sent back reached the generator")
+
+    sent_back = [order for order in SHIFT_ORDERS if order.table in (17, 19, 20)]
+    runs = run_shift(sent_back, generate, model="m")
+    assert [run.ending for run in runs] == ["sent_back"] * 3 and calls == []
 
 
 def test_run_shift_calls_on_run_with_each_record():
@@ -95,13 +111,9 @@ def test_practice_prices_cover_the_offline_model():
 def test_synthetic_runs_have_every_ending_and_charge_the_stopped_ones_nothing():
     runs = synthetic_runs(500)
     summary = summarize(runs, PRACTICE_PRICES)
-    assert all(count > 0 for count in summary.stop_reasons.values())
-    assert (
-        summary.cost_by_reason["needs_consent"] == summary.cost_by_reason["policy_violation"] == 0
-    )
-    assert all(
-        sum(run.failures.values()) == 1 for run in runs if run.stop_reason == "needs_consent"
-    )
+    assert all(count > 0 for count in summary.endings.values())
+    assert summary.cost_by_ending["sent_back"] == summary.cost_by_ending["policy_violation"] == 0
+    assert all(sum(run.failures.values()) == 1 for run in runs if run.ending == "sent_back")
 
 
 def test_summarize_grows_linearly_with_the_shift():

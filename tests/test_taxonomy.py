@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.consent import OrderSpec
+from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
 from cafe.endpoint.errors import ConfigError, EndpointError
+from cafe.repair.front import front_of_house
 from cafe.repair.reask import (
     OMELETTE_SPEC,
     UNSAFE_SPEC,
@@ -136,6 +137,40 @@ def test_run_holds_a_result_or_a_transport_failure_never_both():
         Run(SPEC, result=exhausted("A"), transport="timeout")
     with pytest.raises(ValueError, match="exactly one"):
         Run(SPEC)
+
+
+def test_classify_an_order_sent_back_has_no_class_and_sort_runs_counts_it_apart():
+    sent = front_of_house(PARTIAL_ALLERGEN_SPEC)
+    run = Run(PARTIAL_ALLERGEN_SPEC, sent_back=sent)
+    assert class_tests(run) == ()
+    with pytest.raises(ValueError, match="sent back to the customer before any draft"):
+        classify(run)
+    taxonomy = sort_runs([run, PASSED, BLOCKED])
+    assert (taxonomy.sent_back, taxonomy.passed, taxonomy.failed) == (1, 1, 1)
+    assert taxonomy.counts["blocked"] == 1 and taxonomy.shares()["blocked"] == 1.0
+
+
+def test_taxonomy_counts_orders_sent_back_in_its_sum():
+    counts = dict.fromkeys(FAILURE_CLASSES, 0) | {"drifting": 1}
+    piles = (("drifting", "not_json", 1),)
+    assert Taxonomy(runs=3, passed=1, counts=counts, piles=piles, sent_back=1).failed == 1
+    with pytest.raises(ValueError, match="1 sent back"):
+        Taxonomy(runs=2, passed=1, counts=counts, piles=piles, sent_back=1)
+
+
+def test_run_shift_sends_an_order_back_before_the_runner_sees_it():
+    seen = []
+
+    def runner(spec, generate):
+        seen.append(spec.table)
+        return repair_ticket(spec, generate)
+
+    runs = run_shift(
+        [PARTIAL_ALLERGEN_SPEC, UNSAFE_SPEC], make_scripted_generator(["{}"]), runner=runner
+    )
+    assert runs[0].sent_back == front_of_house(PARTIAL_ALLERGEN_SPEC)
+    assert runs[1].result.stop_reason == "policy_violation"  # refused by the loop, not sent back
+    assert seen == [UNSAFE_SPEC.table]
 
 
 # Up to four attempts, each failing a non-empty subset of four failures: every shape the loop can make.
@@ -301,6 +336,28 @@ def test_run_from_trace_gives_the_practice_shift_the_same_classes_through_a_trac
             assert traced.result.ticket == ran.result.ticket
             assert traced.result.blocked_by == ran.result.blocked_by
     assert classify(traces[7]) == "alternating"  # classify takes a Trace as it is
+
+
+def test_run_from_trace_names_the_retired_needs_consent():
+    from cafe.trace.spans import STOP_REASON, Span, Trace
+
+    old = Trace(
+        "old",
+        "2026-11-30T12:00:00+00:00",
+        (
+            Span(
+                "s1",
+                None,
+                "run",
+                "invoke_agent cafe.repair",
+                0.0,
+                0.1,
+                {STOP_REASON: "needs_consent"},
+            ),
+        ),
+    )
+    with pytest.raises(ValueError, match="sent back to the customer"):
+        run_from_trace(old)
 
 
 def test_run_from_trace_refuses_a_run_that_stopped_on_a_bug():

@@ -191,7 +191,7 @@ SESSIONS: tuple[Session, ...] = (
         "failure-taxonomy",
         "taxonomy",
         "core",
-        ("cafe/taxonomy.py", "cafe/stories/practice_shift.py"),
+        ("cafe/taxonomy/", "cafe/stories/practice_shift.py"),
         "error analysis: exhausted runs sorted into a failure taxonomy",
     ),
     Session(

@@ -2,14 +2,14 @@
 
 The notebook (`notebooks/s09-shift-report.ipynb`) asks for two functions:
 
-1. `summarize(runs)`: how many runs ended on each stop reason. Every named reason appears (zeros
-   too), nothing else does, the counts add up to the runs, and a run that ends on a reason
-   outside the set is refused with a ValueError instead of going into an "other" bucket. It must
-   work on anything with a `stop_reason` (run records, session 08's traces). The course's
-   answer is `cafe.report.count_stop_reasons`; `check_summarize` runs it both ways: counting
-   runs that exist, and refusing one that cannot be counted.
-2. `cost_by_reason(runs, prices)`: what the shift cost, split by how the runs ended, counting
-   only the runs whose cost is known. The course's answer is `cafe.report.cost_by_stop_reason`.
+1. `summarize(runs)`: how many orders ended each way. Every one of `cafe.report.ENDINGS` appears
+   (zeros too), nothing else does, the counts add up to the runs, and a run that ends any other
+   way is refused with a ValueError instead of going into an "other" bucket. It must work on
+   anything with an `ending`. The course's answer is `cafe.report.count_endings`;
+   `check_summarize` runs it both ways: counting runs that exist, and refusing one that cannot
+   be counted (an unnamed ending, and `needs_consent`, a stop reason the loop no longer has).
+2. `cost_by_ending(runs, prices)`: what the shift cost, split by how the orders ended, counting
+   only the runs whose cost is known. The course's answer is `cafe.report.cost_by_ending`.
 """
 
 from __future__ import annotations
@@ -19,21 +19,15 @@ from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
 
-from cafe.report.summary import (
-    STOP_ORDER,
-    Price,
-    RunRecord,
-    cost_by_stop_reason,
-    count_stop_reasons,
-)
-from cafe.trace.spans import STOP_REASON, Span, Trace
+from cafe.report.records import ENDINGS, Price, RunRecord
+from cafe.report.summary import cost_by_ending, count_endings
 
-__all__ = ["check_summarize", "check_cost_by_reason"]
+__all__ = ["check_summarize", "check_cost_by_ending"]
 
 _PRICES = {"m": Price(input_per_million=2.0, output_per_million=10.0)}
 
 # Small shifts whose counts are easy to see; every list differs from the others in some count,
-# and the mixed one holds every ending of the repair loop (`needs_consent` too).
+# and the mixed one holds every ending a report knows (an order sent back by front of house too).
 _SHIFTS: dict[str, list[RunRecord]] = {
     "a mixed shift": [
         RunRecord("a", "passed", 1, "m", 100, 10),
@@ -41,7 +35,7 @@ _SHIFTS: dict[str, list[RunRecord]] = {
         RunRecord("c", "passed", 2, "m", 200, 20),
         RunRecord("d", "policy_violation", 0, "m", 0, 0),
         RunRecord("e", "retries_exhausted", 3, "m", None, None),
-        RunRecord("f", "needs_consent", 0, "m", 0, 0),
+        RunRecord("f", "sent_back", 0, "m", 0, 0, failures={"unsafe": 1}),
     ],
     "an empty shift": [],
     "a shift where nothing passed": [
@@ -49,15 +43,6 @@ _SHIFTS: dict[str, list[RunRecord]] = {
         RunRecord("y", "policy_violation", 0, "m", 0, 0),
     ],
 }
-
-
-def _trace(trace_id: str, reason: str) -> Trace:
-    """A one-span trace of a run that ended on `reason`, as session 08 records it."""
-    return Trace(
-        trace_id,
-        "2026-11-30T12:00:00+00:00",
-        (Span("s1", None, "run", "invoke_agent cafe.repair", 0.0, 1.0, {STOP_REASON: reason}),),
-    )
 
 
 def _call(fn: Callable[..., Any], label: str, *args: Any) -> tuple[Any, list[str]]:
@@ -71,27 +56,43 @@ def _call(fn: Callable[..., Any], label: str, *args: Any) -> tuple[Any, list[str
 
 def _counts_problems(label: str, got: Any, runs: Sequence[Any]) -> list[str]:
     if not isinstance(got, dict):
-        return [f"{label}: returned {type(got).__name__}; return a dict of stop reason -> count"]
+        return [f"{label}: returned {type(got).__name__}; return a dict of ending -> count"]
     problems = []
-    extra, missing = set(got) - set(STOP_ORDER), [r for r in STOP_ORDER if r not in got]
+    extra, missing = set(got) - set(ENDINGS), [r for r in ENDINGS if r not in got]
     if extra:
         problems.append(
-            f"{label}: keys {sorted(map(str, extra))} are not stop reasons; a report has no 'other' bucket"
+            f"{label}: keys {sorted(map(str, extra))} are not endings; a report has no 'other' bucket"
         )
     if missing:
         problems.append(
-            f"{label}: {', '.join(missing)} missing; list every named reason, with 0 when none ended so"
+            f"{label}: {', '.join(missing)} missing; list every ending, with 0 when none ended so"
         )
     counted = sum(v for v in got.values() if isinstance(v, int))
     if counted != len(runs):
         problems.append(f"{label}: the counts add up to {counted}, but there are {len(runs)} runs")
-    wanted = count_stop_reasons(runs)
-    wrong = [r for r in STOP_ORDER if r in got and got[r] != wanted[r]]
+    wanted = count_endings(runs)
+    wrong = [r for r in ENDINGS if r in got and got[r] != wanted[r]]
     if wrong and not problems:
         problems.append(
-            f"{label}: {', '.join(f'{r} is {got[r]}' for r in wrong)}; count each run once, by its stop_reason"
+            f"{label}: {', '.join(f'{r} is {got[r]}' for r in wrong)}; count each run once, by its ending"
         )
     return problems
+
+
+def _refused(fn: Callable[..., Any], ending: str, why: str) -> list[str]:
+    """The mixed shift plus one run ending on `ending`, which must be refused with ValueError."""
+    odd = [*_SHIFTS["a mixed shift"], SimpleNamespace(ending=ending)]
+    try:
+        got = fn(odd)
+    except NotImplementedError:
+        raise
+    except ValueError:
+        return []
+    except Exception as exc:
+        return [
+            f"a run ending on {ending!r}: raised {type(exc).__name__}; raise ValueError naming it"
+        ]
+    return [f"a run ending on {ending!r} was counted ({got!r}); refuse it with ValueError, {why}"]
 
 
 def check_summarize(fn: Callable[[Sequence[Any]], dict[str, int]]) -> list[str]:
@@ -101,36 +102,21 @@ def check_summarize(fn: Callable[[Sequence[Any]], dict[str, int]]) -> list[str]:
     for label, runs in _SHIFTS.items():
         got, raised = _call(fn, label, list(runs))
         problems += raised or _counts_problems(label, got, runs)
-    traces = [
-        _trace(f"t{i}", reason) for i, reason in enumerate(("passed", "passed", "policy_violation"))
-    ]
-    got, raised = _call(fn, "three traces", traces)
-    problems += raised or _counts_problems(
-        "three session 08 traces (anything with a stop_reason)", got, traces
+    problems += _refused(
+        fn, "timeout", "since an ending with no name cannot be counted under any name"
     )
-    odd = list(_SHIFTS["a mixed shift"]) + [SimpleNamespace(stop_reason="timeout")]
-    try:
-        got = fn(odd)
-    except NotImplementedError:
-        raise
-    except ValueError:
-        pass
-    except Exception as exc:
-        problems.append(
-            f"a run ending on 'timeout': raised {type(exc).__name__}; raise ValueError naming the reason"
-        )
-    else:
-        problems.append(
-            f"a run ending on 'timeout' was counted ({got!r}); refuse it with ValueError, since "
-            "an ending with no name cannot be counted under any name"
-        )
+    problems += _refused(
+        fn,
+        "needs_consent",
+        "since it is not an ending (an order sent back by front of house ends 'sent_back')",
+    )
     return problems
 
 
-def check_cost_by_reason(
+def check_cost_by_ending(
     fn: Callable[[Sequence[RunRecord], dict[str, Price]], dict[str, float]],
 ) -> list[str]:
-    """Problems with a `cost_by_reason(runs, prices)`; an empty list means it passes."""
+    """Problems with a `cost_by_ending(runs, prices)`; an empty list means it passes."""
     problems: list[str] = []
     cases = dict(
         _SHIFTS,
@@ -146,13 +132,11 @@ def check_cost_by_reason(
         if raised:
             problems += raised
             continue
-        if not isinstance(got, dict) or set(got) != set(STOP_ORDER):
-            problems.append(
-                f"{label}: return a dict with exactly the stop reasons as keys, got {got!r}"
-            )
+        if not isinstance(got, dict) or set(got) != set(ENDINGS):
+            problems.append(f"{label}: return a dict with exactly the endings as keys, got {got!r}")
             continue
-        wanted = cost_by_stop_reason(runs, _PRICES)
-        for reason in STOP_ORDER:
+        wanted = cost_by_ending(runs, _PRICES)
+        for reason in ENDINGS:
             if not isinstance(got[reason], (int, float)) or not math.isclose(
                 got[reason], wanted[reason], abs_tol=1e-12
             ):

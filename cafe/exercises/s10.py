@@ -21,7 +21,9 @@ from cafe.consent import OrderSpec
 from cafe.repair.reask import Attempt, Generator, RepairResult, score_ticket
 from cafe.schema.ticket import Failure
 from cafe.stories.practice_shift import practice_generator, practice_orders
-from cafe.taxonomy import Run, classify, code, first_fix, sort_runs
+from cafe.taxonomy.classes import classify, code
+from cafe.taxonomy.runs import Run
+from cafe.taxonomy.sorting import first_fix, run_shift, sort_runs
 from cafe.world.menu import load_menu
 
 __all__ = ["CLASSIFY_CASES", "check_classify", "check_first_fix"]
@@ -164,9 +166,9 @@ class _Counting:
 
 def _shift(runner: Callable[[OrderSpec, Generator], RepairResult]) -> tuple[list[Run], list[int]]:
     """The practice shift through `runner`, with the drafts each order cost."""
-    from cafe.taxonomy import run_shift
-
-    counting, runs, drafts = _Counting(practice_generator()), [], []
+    counting = _Counting(practice_generator())
+    runs: list[Run] = []
+    drafts: list[int] = []
     for spec in practice_orders():
         before = counting.calls
         runs.extend(run_shift([spec], counting, runner=runner))
@@ -177,6 +179,7 @@ def _shift(runner: Callable[[OrderSpec, Generator], RepairResult]) -> tuple[list
 def _problems(runs: list[Run], drafts: list[int], base: list[Run]) -> list[str]:
     menu, problems = load_menu(), []
     for run, spent, old in zip(runs, drafts, base):
+        assert run.spec is not None  # run_shift keeps every order's spec
         table = f"table {run.spec.table}"
         if run.result is not None and run.result.stop_reason == "policy_violation" and spent:
             problems.append(
@@ -196,6 +199,13 @@ def _problems(runs: list[Run], drafts: list[int], base: list[Run]) -> list[str]:
                 f"{table}: passed before the fix and not after; a fix must keep every pass"
             )
     return problems
+
+
+def _still_failing(run: Run) -> bool:
+    """Whether a run of the fixed shift still ends the way the pile's runs did: out of attempts."""
+    if run.result is None:
+        return run.transport is not None
+    return run.result.stop_reason == "retries_exhausted"
 
 
 def check_first_fix(fn: Callable[[OrderSpec, Generator], RepairResult]) -> list[str]:
@@ -220,10 +230,7 @@ def check_first_fix(fn: Callable[[OrderSpec, Generator], RepairResult]) -> list[
         for i, run in enumerate(base)
         if not run.passed and (classify(run), code(run)) == (kind, check)
     ]
-    still = sum(
-        runs[i].transport is not None or runs[i].result.stop_reason == "retries_exhausted"
-        for i in pile
-    )
+    still = sum(_still_failing(runs[i]) for i in pile)
     problems = _problems(runs, drafts, base)
     if still >= size:
         problems.insert(

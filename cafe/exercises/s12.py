@@ -20,13 +20,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from cafe.consent import OrderSpec
-from cafe.judge.calibration import (
-    Calibration,
-    LabelledTicket,
-    calibrate,
-    cohen_kappa,
-    labelled_tickets,
-)
+from cafe.judge.calibration import Calibration, calibrate, cohen_kappa
+from cafe.judge.labelled import LabelledTicket, labelled_tickets
 from cafe.schema.ticket import Ticket
 
 __all__ = ["CELLS", "TRUST_CASES", "check_calibrate", "check_trust_rule"]

@@ -7,19 +7,15 @@ and its notebook `notebooks/s12-model-judge.ipynb`. It adds:
   the menu in the system prompt) and reads back a `Grade`: `pass`, `fail`, or `unparsed` when
   the reply holds no verdict. `prefer` asks the pairwise question instead: which of two tickets
   is better for the order.
-- `BiasedJudge`: a scripted judge for offline runs. It knows the deterministic checks' answer
-  (it runs `cafe.detect.check_ticket`) and then errs on purpose, in three ways a learner can
-  dial: `leniency` (a bad ticket passes anyway), `verbosity` (a bad ticket with long, friendly
-  notes passes more often) and `position` (in a pairwise question, the first ticket wins).
-  Its errors are drawn from a seeded generator keyed on the ticket, so the same ticket gets the
-  same verdict on every run, in any order.
+- `grade_messages` / `prefer_messages`: the judge's prompt, the order and ticket(s) fenced as
+  data (`order_text`, `ticket_text`), and `read_grade_request`, which reads them back.
 
-The judge's prompt is built by `grade_messages` and `prefer_messages`, and read back from the
-ticket's and order's text by the scripted judge (`read_grade_request`), so offline and live runs
-go through the same request and the same parser.
+Offline, the judge behind the endpoint is `cafe.judge.biased.BiasedJudge`, a scripted judge whose
+biases you dial; it reads the same request with `read_grade_request`, so offline and live runs go
+through the same request and the same parser.
 
-What it leaves out: measuring the judge (agreement, the rates, Cohen's kappa, and the labelled
-tickets they are measured on) is `cafe.judge.calibration`; what a judge call costs in money is session
+What it leaves out: measuring the judge (agreement, the rates, Cohen's kappa) is
+`cafe.judge.calibration`, and the labelled tickets it is measured on `cafe.judge.labelled`; what a judge call costs in money is session
 11's price table. The deterministic checks stay the ground truth: a judge is for what they
 cannot check, never instead of them.
 """
@@ -27,16 +23,15 @@ cannot check, never instead of them.
 from __future__ import annotations
 
 import json
-import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 from cafe.consent import OrderSpec
-from cafe.detect.checks import check_ticket
 from cafe.endpoint.client import chat_in_format
 from cafe.endpoint.formats import OUTPUT_FORMATS
+from cafe.endpoint.protocol import ChatClient
 from cafe.schema.parsing import extract_json
 from cafe.schema.ticket import Ticket, Usage
 from cafe.world.menu import Menu, load_menu
@@ -50,21 +45,22 @@ __all__ = [
     "Grade",
     "Preference",
     "judge_system_prompt",
+    "order_text",
+    "ticket_text",
     "grade_messages",
     "prefer_messages",
     "read_grade_request",
     "read_verdict",
     "ModelJudge",
-    "BiasedJudge",
 ]
 
 # What a judge may answer about one ticket. `unparsed` is the judge's own failure (no verdict in
 # the reply): it is counted, never guessed into a pass or a fail.
 Verdict = Literal["pass", "fail", "unparsed"]
-VERDICTS: frozenset[str] = frozenset(get_args(Verdict))
+VERDICTS: frozenset[Verdict] = frozenset(get_args(Verdict))
 # What a judge may answer about two tickets: the first shown, the second, or no answer.
 Choice = Literal["first", "second", "unparsed"]
-CHOICES: frozenset[str] = frozenset(get_args(Choice))
+CHOICES: frozenset[Choice] = frozenset(get_args(Choice))
 # Notes longer than this read as "verbose" to the scripted judge: about two friendly sentences.
 VERBOSE_NOTES_CHARS = 60
 # The fences around the data the judge reads (the same idea as session 03's delimiting).
@@ -107,13 +103,15 @@ def _fence(tag: str, text: str) -> str:
     return f"<<{tag}>>\n{text.replace('<<', '< <')}\n<</{tag}>>"
 
 
-def _order_text(spec: OrderSpec) -> str:
+def order_text(spec: OrderSpec) -> str:
+    """The order as the judge sees it: table, items and declared allergies, as JSON."""
     return json.dumps(
         {"table": spec.table, "items": list(spec.items), "allergies": list(spec.allergies)}
     )
 
 
-def _ticket_text(ticket: Ticket) -> str:
+def ticket_text(ticket: Ticket) -> str:
+    """The ticket as the judge sees it, as JSON."""
     return json.dumps(ticket.model_dump(mode="json"))
 
 
@@ -123,7 +121,7 @@ def grade_messages(spec: OrderSpec, ticket: Ticket) -> list[dict[str, str]]:
         {
             "role": "user",
             "content": (
-                f"{_fence(_ORDER_TAG, _order_text(spec))}\n{_fence(_TICKET_TAG, _ticket_text(ticket))}\n"
+                f"{_fence(_ORDER_TAG, order_text(spec))}\n{_fence(_TICKET_TAG, ticket_text(ticket))}\n"
                 'Is this ticket right for this order? Answer with JSON only: {"verdict": "pass" or "fail", '
                 '"reason": "one sentence"}.'
             ),
@@ -137,8 +135,8 @@ def prefer_messages(spec: OrderSpec, first: Ticket, second: Ticket) -> list[dict
         {
             "role": "user",
             "content": (
-                f"{_fence(_ORDER_TAG, _order_text(spec))}\n{_fence(_TICKET_TAG + '_A', _ticket_text(first))}\n"
-                f"{_fence(_TICKET_TAG + '_B', _ticket_text(second))}\n"
+                f"{_fence(_ORDER_TAG, order_text(spec))}\n{_fence(_TICKET_TAG + '_A', ticket_text(first))}\n"
+                f"{_fence(_TICKET_TAG + '_B', ticket_text(second))}\n"
                 'Which ticket is better for this order? Answer with JSON only: {"better": "A" or "B", '
                 '"reason": "one sentence"}.'
             ),
@@ -159,12 +157,18 @@ def read_grade_request(text: str) -> tuple[OrderSpec, tuple[Ticket, ...]] | None
     return (spec, tickets) if tickets else None
 
 
-def read_verdict(reply: str) -> tuple[str, str]:
+def read_verdict(reply: str) -> tuple[Verdict, str]:
     """(verdict, reason) from a judge's reply: `pass`/`fail`, or `unparsed` with what it said."""
     found = extract_json(reply)
-    verdict = found.get("verdict") if found else None
-    if isinstance(verdict, str) and verdict.strip().lower() in {"pass", "fail"}:
-        return verdict.strip().lower(), str(found.get("reason", ""))
+    if found is None:
+        return "unparsed", reply[:200]
+    verdict = found.get("verdict")
+    word = verdict.strip().lower() if isinstance(verdict, str) else ""
+    reason = str(found.get("reason", ""))
+    if word == "pass":
+        return "pass", reason
+    if word == "fail":
+        return "fail", reason
     return "unparsed", reply[:200]
 
 
@@ -175,7 +179,7 @@ def read_verdict(reply: str) -> tuple[str, str]:
 class Grade:
     """A judge's answer about one ticket, and what asking cost in tokens (None when not reported)."""
 
-    verdict: str
+    verdict: Verdict
     reason: str = ""
     usage: Usage | None = None
 
@@ -190,7 +194,7 @@ class Grade:
 class Preference:
     """A judge's answer about two tickets: whether it prefers the one shown first or second."""
 
-    choice: str
+    choice: Choice
     reason: str = ""
     usage: Usage | None = None
 
@@ -207,9 +211,10 @@ class Preference:
 class ModelJudge:
     """A judge backed by an endpoint (`make_client()`): strict JSON schema first, stepping down
     through the output formats when the endpoint refuses one (`cafe.endpoint.client.chat_in_format`,
-    as `cafe.schema.StructuredDrafts` does for drafts). Call it with an order and a ticket for a `Grade`; `prefer` compares two."""
+    as `cafe.schema.StructuredDrafts` does for drafts). Call it with an order and a ticket for a
+    `Grade`; `prefer` compares two."""
 
-    def __init__(self, client: Any, model: str | None = None, *, menu: Menu | None = None):
+    def __init__(self, client: ChatClient, model: str | None = None, *, menu: Menu | None = None):
         from cafe.endpoint.config import model_name
 
         self.client, self.model = client, model or model_name()
@@ -237,76 +242,8 @@ class ModelJudge:
     def prefer(self, spec: OrderSpec, first: Ticket, second: Ticket) -> Preference:
         text, usage = self._ask(prefer_messages(spec, first, second), _PREFER_SCHEMA, "preference")
         found = extract_json(text)
-        better = str(found.get("better", "")).strip().upper() if found else ""
-        choice = {"A": "first", "B": "second"}.get(better, "unparsed")
-        return Preference(choice, str(found.get("reason", "")) if found else text[:200], usage)
-
-
-def _rate(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise ValueError(
-            f"BiasedJudge {name}={value!r}; give a probability from 0 to 1, e.g. {name}=0.3."
-        )
-    return float(value)
-
-
-class BiasedJudge:
-    """A scripted judge (a `Script` responder for `make_client`) with biases you set.
-
-    It reads the order and ticket from the request, runs the deterministic checks, and answers
-    as a judge would, except: a failing ticket passes with probability `leniency`, or
-    `leniency + verbosity` when its notes are longer than `VERBOSE_NOTES_CHARS`; and asked to
-    compare two tickets, it names the first one shown with probability `position`, whatever they
-    hold. Each draw is keyed on the seed and the request's data, so verdicts never depend on the
-    order tickets are graded in.
-    """
-
-    def __init__(
-        self,
-        leniency: float = 0.0,
-        verbosity: float = 0.0,
-        position: float = 0.0,
-        *,
-        seed: int = 12,
-        menu: Menu | None = None,
-    ):
-        self.leniency, self.verbosity = _rate("leniency", leniency), _rate("verbosity", verbosity)
-        self.position = _rate("position", position)
-        if self.leniency + self.verbosity > 1:
-            raise ValueError(
-                f"BiasedJudge leniency + verbosity is {self.leniency + self.verbosity}; "
-                "keep their sum at most 1 (it is the chance a verbose bad ticket passes)."
-            )
-        self.seed, self.menu = seed, menu or load_menu()
-
-    def _draw(self, *key: str) -> float:
-        return random.Random("|".join((str(self.seed), *key))).random()
-
-    def grade(self, spec: OrderSpec, ticket: Ticket) -> tuple[str, str]:
-        failures = check_ticket(ticket, spec, self.menu)
-        if not failures:
-            return "pass", "the ticket holds exactly the approved order"
-        slack = self.leniency + (self.verbosity if len(ticket.notes) > VERBOSE_NOTES_CHARS else 0.0)
-        if self._draw("grade", _order_text(spec), _ticket_text(ticket)) < slack:
-            return "pass", "looks fine to me"
-        return "fail", f"{failures[0].check}: {failures[0].span}"
-
-    def __call__(self, request: Mapping[str, Any]) -> str:
-        users = [m.get("content") for m in request.get("messages", []) if m.get("role") == "user"]
-        read = read_grade_request(users[-1]) if users and isinstance(users[-1], str) else None
-        if read is None:
-            return "I need an order and a ticket between the markers to judge anything."
-        spec, tickets = read
-        if len(tickets) == 1:
-            verdict, reason = self.grade(spec, tickets[0])
-            return json.dumps({"verdict": verdict, "reason": reason})
-        first, second = tickets[:2]
-        if (
-            self._draw("prefer", _order_text(spec), _ticket_text(first), _ticket_text(second))
-            < self.position
-        ):
-            return json.dumps({"better": "A", "reason": "the first one reads well"})
-        wrong = [len(check_ticket(t, spec, self.menu)) for t in (first, second)]
-        return json.dumps(
-            {"better": "B" if wrong[1] < wrong[0] else "A", "reason": "fewer problems"}
-        )
+        if found is None:
+            return Preference("unparsed", text[:200], usage)
+        better = str(found.get("better", "")).strip().upper()
+        choice: Choice = "first" if better == "A" else "second" if better == "B" else "unparsed"
+        return Preference(choice, str(found.get("reason", "")), usage)

@@ -2,9 +2,13 @@
 
 This is the second of the course's two loops. Session 01's `cafe.loop` runs tools turn by turn and
 ends with one of `RUN_STOP_REASONS`; this one asks for a whole ticket, scores it, and asks again
-with feedback, ending with one of `STOP_REASONS`. Read the files in this order:
+with feedback, ending with one of the three `STOP_REASONS`. Read the files in this order:
 
-- `reask.py`: `score_ticket`, the failure view (`failure_view`), and `repair_ticket` itself;
+- `reask.py`: `score_ticket`, the policy pre-check (`policy_failures`), and `repair_ticket` itself;
+- `feedback.py`: what a retry is told: the brief, the failure view (`failure_view`), the two
+  retry modes (`retry_messages`);
+- `front.py`: front of house, before the loop: an order the customer must change first is sent
+  back with a question (`front_of_house`, `SentBack`), never drafted;
 - `lottery.py`: what plain resampling would buy, the baseline a real retry is measured against.
 
 The scripted model that uses feedback in these stories is on the stories shelf
@@ -15,6 +19,22 @@ Lesson: sessions/s07-repair-loop/lesson.md. Notebook: notebooks/s07-repair-loop.
 
 from __future__ import annotations
 
+from cafe.repair.feedback import (
+    CHANGE_NOTHING_ELSE,
+    RETRY_MODES,
+    VIEW_FAILURES_MAX,
+    Message,
+    RetryMode,
+    attempt_failure_view,
+    brief_for,
+    check_mode,
+    failure_view,
+    retry_messages,
+)
+from cafe.repair.front import (
+    SentBack,
+    front_of_house,
+)
 from cafe.repair.lottery import (
     LOTTERY_ROWS,
     TRIALS_DEFAULT,
@@ -28,29 +48,20 @@ from cafe.repair.lottery import (
 from cafe.repair.reask import (
     ALTERNATING_CANDIDATES,
     CAP_DEFAULT,
-    CHANGE_NOTHING_ELSE,
     OMELETTE_SPEC,
-    RETRY_MODES,
     STOP_REASONS,
     UNSAFE_SPEC,
-    VIEW_FAILURES_MAX,
     Attempt,
     Generator,
-    Message,
     RepairResult,
-    RetryMode,
     Score,
     ScriptedGenerator,
     StopReason,
-    attempt_failure_view,
     attempts_to_pass,
-    brief_for,
-    failure_view,
     make_model_generator,
     make_scripted_generator,
     policy_failures,
     repair_ticket,
-    retry_messages,
     score_ticket,
     system_prompt,
 )
@@ -71,6 +82,7 @@ __all__ = [
     "STOP_REASONS",
     "Score",
     "ScriptedGenerator",
+    "SentBack",
     "StopReason",
     "TRIALS_DEFAULT",
     "UNSAFE_SPEC",
@@ -78,7 +90,9 @@ __all__ = [
     "attempt_failure_view",
     "attempts_to_pass",
     "brief_for",
+    "check_mode",
     "failure_view",
+    "front_of_house",
     "lottery_table",
     "make_model_generator",
     "make_scripted_generator",

@@ -5,15 +5,15 @@ Sessions 04 and 06 can say *what* is wrong with a draft (`cafe.schema`, `cafe.de
 module decides what happens next. It adds:
 
 - `score_ticket`: one draft in, a ticket or a list of named failures out, never an exception;
-- `failure_view` / `retry_messages`: what a retry is allowed to see (`naive` or `curated`);
-- `policy_failures`: requests that must never reach the generator at all (and, from session 05,
-  `cafe.consent.changes_to_confirm`: orders the customer must change before any draft can pass);
-- `repair_ticket`: the loop, which always ends on a stop reason from `STOP_REASONS`;
+- `policy_failures`: requests that must never reach the generator at all, and the yes/no check
+  the loop asks before its first draft, `_request_is_policy_blocked`;
+- `repair_ticket`: the loop, which always ends on one of the three stop reasons in `STOP_REASONS`;
 - `make_scripted_generator` and `make_model_generator`: the two kinds of generator it drives.
 
-A failure view stays short whatever the draft held: every `Failure` clips its span and fix where
-it is made (`cafe.schema.clip`), and `failure_view` lists at most `VIEW_FAILURES_MAX` of them.
-The notebook's your-turn checker for `attempt_failure_view` is `cafe.exercises.s07`.
+What a retry is sent (the brief, the failure view, the two retry modes) is `cafe.repair.feedback`.
+An order the customer must change before any ticket can pass never reaches this loop: front of
+house sends it back first (`cafe.repair.front`). The notebook's your-turn checkers are
+`cafe.exercises.s07`.
 
 What it leaves out: remembering anything across runs (S08 traces runs), sorting exhausted runs
 into failure classes (S10), and what retries cost in money (S11). The chance that plain
@@ -26,9 +26,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from cafe.consent import OrderSpec, changes_to_confirm
-from cafe.context import DATA_RULES, customer_words
+from cafe.consent import OrderSpec
+from cafe.context import DATA_RULES
 from cafe.detect.checks import check_ticket, scan_allergies, scan_request
+from cafe.endpoint.protocol import ChatClient
+from cafe.repair.feedback import Message, RetryMode, brief_for, check_mode, retry_messages
 from cafe.schema.drafts import StructuredDrafts
 from cafe.schema.parsing import parse_draft
 from cafe.schema.ticket import Draft, Failure, Ticket, Usage, contract_text
@@ -38,25 +40,16 @@ __all__ = [
     "CAP_DEFAULT",
     "STOP_REASONS",
     "StopReason",
-    "RETRY_MODES",
-    "RetryMode",
-    "CHANGE_NOTHING_ELSE",
     "OMELETTE_SPEC",
     "ALTERNATING_CANDIDATES",
     "UNSAFE_SPEC",
-    "Message",
     "Generator",
     "Score",
     "Attempt",
     "RepairResult",
     "ScriptedGenerator",
-    "policy_failures",
-    "VIEW_FAILURES_MAX",
     "score_ticket",
-    "attempt_failure_view",
-    "failure_view",
-    "brief_for",
-    "retry_messages",
+    "policy_failures",
     "system_prompt",
     "make_scripted_generator",
     "make_model_generator",
@@ -68,27 +61,11 @@ __all__ = [
 # defect that came back on the second attempt is systematic: a fourth only bills it again.
 CAP_DEFAULT = 3
 
-# How a run may end. Declared once; `repair_ticket` can return nothing else.
-# `needs_consent`: the approved order cannot pass as it stands and the customer must confirm a
-# change first (`cafe.consent.changes_to_confirm`, session 05); nothing is generated.
-StopReason = Literal["passed", "retries_exhausted", "policy_violation", "needs_consent"]
+# How a run may end, declared once; `repair_ticket` can return nothing else. A ticket exists
+# exactly when the run `passed`; `retries_exhausted` means the cap ran out, `policy_violation` that
+# the request itself was refused before any draft. (Seed 002's closed set, the same three.)
+StopReason = Literal["passed", "retries_exhausted", "policy_violation"]
 STOP_REASONS: frozenset[str] = frozenset(get_args(StopReason))
-
-# What a retry may see: the identical brief (`naive`) or the brief plus a failure view (`curated`).
-RetryMode = Literal["naive", "curated"]
-RETRY_MODES: tuple[str, ...] = get_args(RetryMode)
-
-# The first line of every failure view. Without it, models fix the named defect and "improve"
-# something else on the way, which the next scoring then fails.
-CHANGE_NOTHING_ELSE = (
-    "Your last ticket was rejected. Write the ticket for the same order again, "
-    "fixing only what is listed below. Change nothing else."
-)
-
-# The most failures one view lists. A draft can fail once per item, and a draft of a thousand
-# items would otherwise send a thousand lines; the first few are enough to fix, and the next
-# attempt's scoring shows the rest. Eight covers every failure of any real order in the course.
-VIEW_FAILURES_MAX = 8
 
 # The lesson's worked example, shared by the toy, the notebook, the benchmark and the tests:
 # table 4 wants the cheese omelette, which is 86'd today, and the scripted drafts alternate
@@ -105,7 +82,6 @@ UNSAFE_SPEC = OrderSpec(
     table=2, items=("latte",), allergies=("milk",), request="A latte, please. I'm allergic to milk."
 )
 
-Message = dict[str, str]
 # A generator turns messages into a draft: text, or a `Draft` carrying token usage too.
 Generator = Callable[[list[Message]], "str | Draft"]
 
@@ -153,10 +129,10 @@ class RepairResult:
                 f"A {self.stop_reason} result {'needs' if self.ticket is None else 'cannot carry'} "
                 "a ticket: a ticket exists exactly when the run passed."
             )
-        if (self.stop_reason in ("policy_violation", "needs_consent")) != bool(self.blocked_by):
+        if (self.stop_reason == "policy_violation") != bool(self.blocked_by):
             raise ValueError(
-                "blocked_by lists why a request was refused or sent back to the customer, so it "
-                "is set exactly when stop_reason is policy_violation or needs_consent."
+                "blocked_by lists why a request was refused before any draft, so it is set "
+                "exactly when stop_reason is policy_violation."
             )
 
 
@@ -169,62 +145,6 @@ def score_ticket(draft: str, spec: OrderSpec, menu: Menu) -> Score:
     return Score(None if failures else parsed.ticket, failures)
 
 
-def attempt_failure_view(failures: Sequence[Failure], attempt: int) -> str:
-    """One short line per failure, under a line naming the attempt. (The notebook's exercise.)"""
-    lines = [f"Attempt {attempt} failed {len(failures)} check{'' if len(failures) == 1 else 's'}:"]
-    lines += [f"- {failure.line()}" for failure in failures]
-    return "\n".join(lines)
-
-
-def failure_view(failures: Sequence[Failure], attempt: int) -> str:
-    """What a curated retry adds to the brief: the change-nothing-else line, then the failures.
-
-    At most `VIEW_FAILURES_MAX` failures are listed, then one line counting the rest.
-    """
-    shown = attempt_failure_view(failures[:VIEW_FAILURES_MAX], attempt)
-    hidden = len(failures) - VIEW_FAILURES_MAX
-    more = (
-        f"\n({hidden} more failure{'' if hidden == 1 else 's'} not shown: fix these first.)"
-        if hidden > 0
-        else ""
-    )
-    return f"{CHANGE_NOTHING_ELSE}\n{shown}{more}"
-
-
-def brief_for(spec: OrderSpec) -> tuple[Message, ...]:
-    """The first attempt's messages: the approved order, with the customer's words marked untrusted."""
-    text = (
-        f"Order for table {spec.table}.\n"
-        f"Items: {', '.join(spec.items)}\n"
-        f"Declared allergies: {', '.join(spec.allergies) or 'none'}\n"
-        f"Notes for the kitchen: {spec.notes or '(none)'}\n"
-        f"{customer_words(spec.request)}\n"
-        "Write the kitchen ticket for this order."
-    )
-    return ({"role": "user", "content": text},)
-
-
-def retry_messages(
-    brief: Sequence[Message], failures: Sequence[Failure], attempt: int, mode: str = "curated"
-) -> tuple[Message, ...]:
-    """The messages for the attempt after `attempt`. Never includes a failed draft.
-
-    `naive`: the identical brief again. `curated`: the brief plus `failure_view(failures, attempt)`.
-    """
-    if mode not in RETRY_MODES:
-        raise ValueError(f"Unknown retry mode {mode!r}; use one of: {', '.join(RETRY_MODES)}.")
-    if isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 1:
-        raise ValueError(
-            f"attempt is {attempt!r}; pass the number (1, 2, ...) of the attempt that failed."
-        )
-    copied = tuple(dict(message) for message in brief)
-    if mode == "naive":
-        return copied
-    if not failures:
-        raise ValueError("A curated retry needs the failures that rejected the draft; got none.")
-    return copied + ({"role": "user", "content": failure_view(failures, attempt)},)
-
-
 def policy_failures(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
     """Why a request must not reach the generator at all (empty when it may).
 
@@ -235,6 +155,10 @@ def policy_failures(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
     An unknown allergy stops the run rather than going to the retry: the model cannot confirm
     what the customer meant, and a ticket that reached the kitchen unchecked is the one mistake
     a café cannot take back. Front of house asks, then places the order again.
+
+    (An order where only *some* items contain a declared allergen is not refused here: there is
+    still an order, and front of house asks the customer which change they want before the loop
+    runs; see `cafe.repair.front`.)
     """
     found = [*scan_request(spec), *scan_allergies(spec, menu)]
     for allergy in dict.fromkeys(allergen_key(a) for a in spec.allergies):
@@ -247,6 +171,14 @@ def policy_failures(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
                 )
             )
     return tuple(found)
+
+
+def _request_is_policy_blocked(spec: OrderSpec, menu: Menu) -> bool:
+    """Whether the request itself is refused before the first draft (the loop's pre-check).
+
+    The name is the reference's (seed 002); the failures it stands for are `policy_failures`.
+    """
+    return bool(policy_failures(spec, menu))
 
 
 class ScriptedGenerator:
@@ -284,7 +216,7 @@ def system_prompt(menu: Menu) -> str:
 
 
 def make_model_generator(
-    client: Any, model: str | None = None, *, menu: Menu | None = None
+    client: ChatClient, model: str | None = None, *, menu: Menu | None = None
 ) -> StructuredDrafts:
     """A generator backed by an endpoint (`make_client()`): strict JSON schema where supported.
 
@@ -312,15 +244,8 @@ def _total(attempts: Sequence[Attempt]) -> Usage | None:
     return sum(reported[1:], reported[0]) if reported else None
 
 
-def repair_ticket(
-    spec: OrderSpec,
-    generate: Generator,
-    *,
-    cap: int = CAP_DEFAULT,
-    mode: str = "curated",
-    menu: Menu | None = None,
-) -> RepairResult:
-    """Generate, score, and re-ask with a curated failure view until a draft passes or `cap` runs out."""
+def _checked_options(spec: object, cap: object, mode: object) -> RetryMode:
+    """Refuse a caller's mistake by name before anything runs; the mode, checked."""
     if not isinstance(spec, OrderSpec):
         raise TypeError(
             f"repair_ticket() takes a cafe.consent.OrderSpec, not {type(spec).__name__}."
@@ -329,15 +254,28 @@ def repair_ticket(
         raise ValueError(
             f"cap is {cap!r}; give a whole number of attempts, 1 or more (default {CAP_DEFAULT})."
         )
-    if mode not in RETRY_MODES:
-        raise ValueError(f"Unknown retry mode {mode!r}; use one of: {', '.join(RETRY_MODES)}.")
+    return check_mode(mode)
+
+
+def repair_ticket(
+    spec: OrderSpec,
+    generate: Generator,
+    *,
+    cap: int = CAP_DEFAULT,
+    mode: RetryMode = "curated",
+    menu: Menu | None = None,
+) -> RepairResult:
+    """Generate, score, and re-ask with a curated failure view until a draft passes or `cap` runs out.
+
+    A request `_request_is_policy_blocked` refuses ends `policy_violation` before any draft. The
+    loop does not ask the customer anything: an order whose own allergies rule out one of its
+    items should be sent back by front of house before it gets here (`cafe.repair.front`);
+    handed one anyway, the loop drafts it like any other and every draft fails `unsafe`.
+    """
+    mode = _checked_options(spec, cap, mode)
     menu = load_menu() if menu is None else menu
-    blocked = policy_failures(spec, menu)
-    if blocked:
-        return RepairResult("policy_violation", None, (), blocked_by=blocked)
-    to_confirm = changes_to_confirm(spec, menu)  # no ticket can pass: ask, do not spend the cap
-    if to_confirm:
-        return RepairResult("needs_consent", None, (), blocked_by=to_confirm)
+    if _request_is_policy_blocked(spec, menu):
+        return RepairResult("policy_violation", None, (), blocked_by=policy_failures(spec, menu))
     brief = brief_for(spec)
     messages, attempts = brief, []
     for number in range(1, cap + 1):
@@ -352,9 +290,9 @@ def repair_ticket(
 
 
 def attempts_to_pass(results: Sequence[RepairResult], cap: int = CAP_DEFAULT) -> dict[str, int]:
-    """Bin runs by the attempt that passed ("1" .. cap), "exhausted", "blocked" (policy), or
-    "confirm" (sent back to the customer: `needs_consent`)."""
-    bins = {**{str(n): 0 for n in range(1, cap + 1)}, "exhausted": 0, "blocked": 0, "confirm": 0}
+    """Bin runs by the attempt that passed ("1" .. cap), "exhausted" (the cap ran out) or
+    "blocked" (refused by the policy pre-check): one bin per run, every bin listed."""
+    bins = {**{str(n): 0 for n in range(1, cap + 1)}, "exhausted": 0, "blocked": 0}
     for result in results:
         if result.stop_reason == "passed":
             key = str(len(result.attempts))
@@ -367,8 +305,6 @@ def attempts_to_pass(results: Sequence[RepairResult], cap: int = CAP_DEFAULT) ->
             bins["exhausted"] += 1
         elif result.stop_reason == "policy_violation":
             bins["blocked"] += 1
-        elif result.stop_reason == "needs_consent":
-            bins["confirm"] += 1
         else:
             raise ValueError(
                 f"Unknown stop_reason {result.stop_reason!r}; expected one of {sorted(STOP_REASONS)}."

@@ -1,9 +1,13 @@
-"""Session 09, the shift report: many runs in, one account of how they ended and what they cost.
+"""Session 09, the shift report: many orders in, one account of how they ended and what they cost.
 
 Read the files in this order:
 
-- `summary.py`: `RunRecord`, counting stop reasons and cost (`summarize`, `render_text`);
-- `shift.py`: a shift, many orders through the repair loop, each kept as a record;
+- `records.py`: `RunRecord`, one order as the report counts it, and its closed set of endings
+  (`ENDINGS`: the loop's three stop reasons, then front of house's `sent_back`);
+- `summary.py`: counting endings and cost, checked to add up (`summarize`);
+- `text.py`: the summary as plain text (`render_text`);
+- `shift.py`: a shift, many orders past front of house and through the repair loop, each kept as
+  a record;
 - `traces.py`: the same records read back from trace files;
 - `banked.py`: every number the learner banked, across sessions;
 - `figures.py`: the report drawn, for the notebook and as one HTML page.
@@ -24,12 +28,22 @@ from cafe.report.figures import (
     RUNS_AXIS,
     attempts_figure,
     cost_figure,
+    endings_figure,
     failures_figure,
     figure_svg,
     render_html,
     shift_figures,
-    stop_reason_figure,
     write_html,
+)
+from cafe.report.records import (
+    ENDINGS,
+    SENT_BACK,
+    STOP_ORDER,
+    Ending,
+    Price,
+    RunRecord,
+    record_from_result,
+    record_from_sent_back,
 )
 from cafe.report.shift import (
     PRACTICE_PRICES,
@@ -41,17 +55,15 @@ from cafe.report.shift import (
 )
 from cafe.report.summary import (
     PER_TOKENS,
-    STOP_ORDER,
     TOP_DEFAULT,
-    Price,
-    RunRecord,
     ShiftSummary,
-    cost_by_stop_reason,
-    count_stop_reasons,
-    record_from_result,
-    render_text,
+    cost_by_ending,
+    count_endings,
     run_cost,
     summarize,
+)
+from cafe.report.text import (
+    render_text,
 )
 from cafe.report.traces import (
     NO_MODEL,
@@ -62,12 +74,15 @@ from cafe.report.traces import (
 __all__ = [
     "BankedCheckpoint",
     "BankedView",
+    "ENDINGS",
+    "Ending",
     "NO_MODEL",
     "PER_TOKENS",
     "PRACTICE_PRICES",
     "Price",
     "RUNS_AXIS",
     "RunRecord",
+    "SENT_BACK",
     "SHIFT_ORDERS",
     "STOP_ORDER",
     "ShiftSummary",
@@ -75,13 +90,15 @@ __all__ = [
     "VALUE_CHARS",
     "attempts_figure",
     "banked_checkpoints",
-    "cost_by_stop_reason",
+    "cost_by_ending",
     "cost_figure",
-    "count_stop_reasons",
+    "count_endings",
+    "endings_figure",
     "failures_figure",
     "figure_svg",
     "read_shift",
     "record_from_result",
+    "record_from_sent_back",
     "record_from_trace",
     "render_banked_text",
     "render_html",
@@ -90,7 +107,6 @@ __all__ = [
     "run_shift",
     "scripted_drafter",
     "shift_figures",
-    "stop_reason_figure",
     "summarize",
     "synthetic_runs",
     "ticking",

@@ -102,7 +102,8 @@ def banked_checkpoints(progress: Mapping[str, Any] | None = None) -> BankedView:
         return BankedView(
             (), ("The progress data holds no checkpoints section, so nothing is shown.",)
         )
-    found, problems = [], []
+    found: list[BankedCheckpoint] = []
+    problems: list[str] = []
     for tag in sorted(section):
         entries = section[tag]
         if not isinstance(entries, Mapping):
@@ -118,7 +119,10 @@ def banked_checkpoints(progress: Mapping[str, Any] | None = None) -> BankedView:
             continue
         for name in sorted(entries):
             made = _entry(str(tag), name, entries[name])
-            (found if isinstance(made, BankedCheckpoint) else problems).append(made)
+            if isinstance(made, BankedCheckpoint):
+                found.append(made)
+            else:
+                problems.append(made)
     return BankedView(tuple(found), tuple(problems))
 
 

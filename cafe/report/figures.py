@@ -3,7 +3,7 @@
 Session 09 (`sessions/s09-shift-report/lesson.md`, notebook `notebooks/s09-shift-report.ipynb`).
 `cafe.report` computes a `ShiftSummary`; this module shows it. It adds:
 
-- four figures, each with a title and labelled axes with their units: `stop_reason_figure`,
+- four figures, each with a title and labelled axes with their units: `endings_figure`,
   `attempts_figure`, `cost_figure`, `failures_figure` (and `shift_figures` for all four);
 - `figure_svg`: a figure as inline SVG text, the same every run for the same figure;
 - `render_html` / `write_html`: a self-contained page (tables, the four figures inline, the
@@ -25,11 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from cafe.report.banked import BankedView
-from cafe.report.summary import STOP_ORDER, RunRecord, ShiftSummary, render_text
+from cafe.report.records import ENDINGS, RunRecord
+from cafe.report.summary import ShiftSummary
+from cafe.report.text import render_text
 
 __all__ = [
     "RUNS_AXIS",
-    "stop_reason_figure",
+    "endings_figure",
     "attempts_figure",
     "cost_figure",
     "failures_figure",
@@ -45,8 +47,8 @@ RUNS_AXIS = "runs (count)"
 _SIZE = (6.0, 3.2)
 # A fixed salt for the ids inside each SVG, so the same figure draws the same text every time.
 _SVG_SALT = "cafe-shift-report"
-# The size of the category names under the bars: at matplotlib's default size, the four stop
-# reasons ("retries_exhausted", "needs_consent", ...) run into each other in a figure this wide.
+# The size of the category names under the bars: at matplotlib's default size, the four endings
+# ("retries_exhausted", "policy_violation", ...) run into each other in a figure this wide.
 _CATEGORY_FONT = "small"
 
 
@@ -71,18 +73,16 @@ def _bars(axes: Any, labels: list[str], values: list[float], label: str, fmt: st
     axes.margins(y=0.15)
 
 
-def stop_reason_figure(summary: ShiftSummary) -> Any:
-    """Runs per stop reason: one bar for each named ending (`STOP_ORDER`), empty ones included."""
-    figure, axes = _figure(f"How the {summary.runs} runs ended", "stop reason", RUNS_AXIS)
-    _bars(
-        axes, list(summary.stop_reasons), [float(n) for n in summary.stop_reasons.values()], "runs"
-    )
+def endings_figure(summary: ShiftSummary) -> Any:
+    """Orders per ending: one bar for each of `ENDINGS`, empty ones included."""
+    figure, axes = _figure(f"How the {summary.runs} orders ended", "ending", RUNS_AXIS)
+    _bars(axes, list(summary.endings), [float(n) for n in summary.endings.values()], "runs")
     return figure
 
 
 def attempts_figure(summary: ShiftSummary) -> Any:
     """Runs by the attempt that passed, then a bar for each way of not passing: the cap ran out
-    ("exhausted"), refused ("blocked"), sent back to the customer ("confirm")."""
+    ("exhausted"), refused ("blocked"), sent back to the customer before any draft ("sent back")."""
     figure, axes = _figure(
         "Attempts to pass", "attempt that passed, or how the run ended", RUNS_AXIS
     )
@@ -98,7 +98,7 @@ def attempts_figure(summary: ShiftSummary) -> Any:
 def cost_figure(summary: ShiftSummary) -> Any:
     """What the shift's priced runs cost, split by how they ended. Says so when nothing is priced."""
     currency = summary.currency or "no currency"
-    figure, axes = _figure("Where the cost went", "stop reason", f"cost ({currency})")
+    figure, axes = _figure("Where the cost went", "ending", f"cost ({currency})")
     if summary.cost is None:
         axes.text(
             0.5,
@@ -109,7 +109,7 @@ def cost_figure(summary: ShiftSummary) -> Any:
             transform=axes.transAxes,
         )
         return figure
-    _bars(axes, list(STOP_ORDER), [summary.cost_by_reason[r] for r in STOP_ORDER], "cost", "%.4f")
+    _bars(axes, list(ENDINGS), [summary.cost_by_ending[e] for e in ENDINGS], "cost", "%.4f")
     return figure
 
 
@@ -131,7 +131,7 @@ def failures_figure(summary: ShiftSummary) -> Any:
 def shift_figures(summary: ShiftSummary) -> dict[str, Any]:
     """All four figures, by name."""
     return {
-        "stop reasons": stop_reason_figure(summary),
+        "endings": endings_figure(summary),
         "attempts to pass": attempts_figure(summary),
         "cost": cost_figure(summary),
         "failed checks": failures_figure(summary),
@@ -187,7 +187,7 @@ def _runs_table(rows: list[tuple[RunRecord, str]], what: str, base: Path | None)
             [
                 html.escape(run.run_id),
                 html.escape(value),
-                html.escape(run.stop_reason),
+                html.escape(run.ending),
                 str(run.attempts),
                 _trace_link(run, base),
             ]
@@ -233,9 +233,9 @@ def render_html(
     """
     folder = None if base is None else Path(base)
     counts = _table(
-        ["stop reason", "runs"],
-        [[html.escape(r), str(n)] for r, n in summary.stop_reasons.items()]
-        + [["<b>total</b>", f"<b>{sum(summary.stop_reasons.values())}</b>"]],
+        ["ending", "orders"],
+        [[html.escape(e), str(n)] for e, n in summary.endings.items()]
+        + [["<b>total</b>", f"<b>{sum(summary.endings.values())}</b>"]],
     )
     figures = "".join(
         f"<figure>{figure_svg(figure)}</figure>" for figure in shift_figures(summary).values()
@@ -253,7 +253,7 @@ def render_html(
         f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"
         f"<pre>{html.escape(render_text(summary))}</pre>"
         + (f"<h2>Notes</h2><ul>{notes}</ul>" if notes else "")
-        + f"<h2>How the runs ended</h2>{counts}<h2>Figures</h2>{figures}"
+        + f"<h2>How the orders ended</h2>{counts}<h2>Figures</h2>{figures}"
         + (f"<h2>Slowest runs</h2>{slowest}" if summary.slowest else "")
         + (f"<h2>Costliest runs</h2>{costliest}" if summary.costliest else "")
         + _banked_section(banked)

@@ -5,16 +5,18 @@ Session 07's `repair_ticket` handles one order. This module adds:
 
 - `SHIFT_ORDERS`: twenty orders with a known mix (everyday orders, orders naming an 86'd item,
   orders holding an item the customer's allergy rules out, and requests refused as they stand),
-  so that every ending of the repair loop turns up in one shift;
-- `run_shift`: every order through `repair_ticket`, timing each model call with a clock you pass,
-  and returning one `cafe.report.RunRecord` per order;
+  so that every ending a report knows (`cafe.report.ENDINGS`) turns up in one shift;
+- `run_shift`: every order past front of house (`cafe.repair.front_of_house`) and, unless it was
+  sent back to the customer, through `repair_ticket`, timing each model call with a clock you
+  pass, and returning one `cafe.report.RunRecord` per order;
 - `scripted_drafter`: session 07's `FeedbackModel` as a generator, scripted even in live mode;
 - `ticking`: a stand-in clock for offline runs, so the slowest runs are the same every time;
 - `PRACTICE_PRICES`: an invented price table to practise with (not any provider's prices);
 - `synthetic_runs`: a large made-up shift, for measuring how the report scales.
 
-With `trace_dir`, each run is also recorded with session 08's `cafe.trace.record_repair` and
-written to its own trace file, which the report links to. What it leaves out: replaying those
+With `trace_dir`, each run of the loop is also recorded with session 08's
+`cafe.trace.record_repair` and written to its own trace file, which the report links to (an
+order sent back has no run to record, so no trace). What it leaves out: replaying those
 runs (session 08), and choosing which model to send an order to (session 11).
 """
 
@@ -30,6 +32,8 @@ from typing import Any
 from cafe.consent import OrderSpec
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.scripted import ScriptedClient
+from cafe.repair.feedback import RetryMode
+from cafe.repair.front import SentBack, front_of_house
 from cafe.repair.reask import (
     CAP_DEFAULT,
     Generator,
@@ -37,7 +41,15 @@ from cafe.repair.reask import (
     make_model_generator,
     repair_ticket,
 )
-from cafe.report.summary import STOP_ORDER, Price, RunRecord, record_from_result
+from cafe.report.records import (
+    ENDINGS,
+    SENT_BACK,
+    Ending,
+    Price,
+    RunRecord,
+    record_from_result,
+    record_from_sent_back,
+)
 from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.trace.record import Recorder, record_repair, write_trace
 from cafe.world.menu import Menu
@@ -52,16 +64,16 @@ __all__ = [
 ]
 
 # The lunchtime shift: session 07's ten everyday orders, then ten that no draft can turn into a
-# ticket as written, in three kinds, each stopped its own way by `repair_ticket`. Invented for
-# teaching, like every order in the course.
+# ticket as written, in three kinds, each stopped its own way: by the loop's cap, by front of
+# house, by the loop's policy pre-check. Invented for teaching, like every order in the course.
 SHIFT_ORDERS: tuple[OrderSpec, ...] = PRACTICE_ORDERS + (
     # The cheese omelette is 86'd today (cafe/data/menu.json): drafts fail until the cap ends the run.
     OrderSpec(2, ("cheese omelette", "americano"), request="The cheese omelette and an americano."),
     OrderSpec(6, ("cheese omelette",), request="Cheese omelette, please."),
     OrderSpec(10, ("latte", "cheese omelette"), request="A latte and the cheese omelette."),
     OrderSpec(16, ("cheese omelette", "fruit salad"), request="Cheese omelette and a fruit salad."),
-    # One item contains the allergy the customer declared; the other item is safe. No draft is made:
-    # the customer is asked to confirm a change first (session 05's `changes_to_confirm`).
+    # One item contains the allergy the customer declared; the other item is safe. Front of house
+    # sends it back before any draft: the customer confirms a change first (`changes_to_confirm`).
     OrderSpec(
         17,
         ("oat latte", "croissant"),
@@ -148,6 +160,18 @@ def _traced(order: OrderSpec, timed: _Timed, path: Path, **options: Any) -> Repa
     return result
 
 
+def _one_order(
+    order: OrderSpec, timed: _Timed, path: Path | None, **options: Any
+) -> RepairResult | SentBack:
+    """Front of house, then the loop (recorded to `path` when given) unless the order went back."""
+    sent = front_of_house(order, options.get("menu"))
+    if sent is not None:
+        return sent
+    if path is None:
+        return repair_ticket(order, timed, **options)
+    return _traced(order, timed, path, **options)
+
+
 def run_shift(
     orders: Sequence[OrderSpec],
     generate: Generator,
@@ -155,15 +179,17 @@ def run_shift(
     model: str,
     clock: Clock = time.perf_counter,
     cap: int = CAP_DEFAULT,
-    mode: str = "curated",
+    mode: RetryMode = "curated",
     menu: Menu | None = None,
     trace_dir: str | Path | None = None,
     on_run: Callable[[RunRecord], None] | None = None,
 ) -> tuple[RunRecord, ...]:
-    """Each order through `repair_ticket` with `generate`; one record per order, named `run-01`, ...
+    """Each order past front of house, then through `repair_ticket` with `generate`; one record per
+    order, named `run-01`, ... An order front of house sends back is recorded as `sent_back`.
 
-    With `trace_dir`, each run is recorded (`cafe.trace.record_repair`) to `trace_dir/run-NN.jsonl`
-    and its record links there. `on_run` is called with each record as it is made (for progress).
+    With `trace_dir`, each run of the loop is recorded (`cafe.trace.record_repair`) to
+    `trace_dir/run-NN.jsonl` and its record links there. `on_run` is called with each record as
+    it is made (for progress).
     """
     if isinstance(orders, OrderSpec) or not all(isinstance(order, OrderSpec) for order in orders):
         raise TypeError("run_shift() takes a list of cafe.consent.OrderSpec, e.g. SHIFT_ORDERS.")
@@ -174,17 +200,15 @@ def run_shift(
     for number, order in enumerate(orders, start=1):
         run_id, timed = f"run-{number:02d}", _Timed(generate, clock, model)
         path = None if folder is None else folder / f"{run_id}.jsonl"
-        if path is None:
-            result = repair_ticket(order, timed, cap=cap, mode=mode, menu=menu)
+        outcome = _one_order(order, timed, path, cap=cap, mode=mode, menu=menu)
+        seconds = round(timed.seconds, 6)
+        if isinstance(outcome, SentBack):
+            record = record_from_sent_back(outcome, run_id=run_id, model=model, seconds=seconds)
         else:
-            result = _traced(order, timed, path, cap=cap, mode=mode, menu=menu)
-        record = record_from_result(
-            result,
-            run_id=run_id,
-            model=model,
-            seconds=round(timed.seconds, 6),
-            trace=None if path is None else str(path),
-        )
+            trace = None if path is None else str(path)
+            record = record_from_result(
+                outcome, run_id=run_id, model=model, seconds=seconds, trace=trace
+            )
         records.append(record)
         if on_run is not None:
             on_run(record)
@@ -193,11 +217,12 @@ def run_shift(
 
 # How often each ending turns up in `synthetic_runs`: mostly passes, some exhausted, a few stopped
 # before any draft (refused, or sent back to the customer). Invented, like the runs themselves.
-_SYNTHETIC_MIX = MappingProxyType(
-    {"passed": 6, "retries_exhausted": 3, "policy_violation": 1, "needs_consent": 1}
+_SYNTHETIC_MIX: Mapping[Ending, int] = MappingProxyType(
+    {"passed": 6, "retries_exhausted": 3, "policy_violation": 1, SENT_BACK: 1}
 )
-# The endings that stop a run before any draft; each is stopped by one failed check.
-_STOPPED_BEFORE_DRAFT = ("policy_violation", "needs_consent")
+assert tuple(_SYNTHETIC_MIX) == ENDINGS
+# The endings that stop an order before any draft; each is stopped by one failed check.
+_STOPPED_BEFORE_DRAFT = ("policy_violation", SENT_BACK)
 
 
 def synthetic_runs(
@@ -208,15 +233,15 @@ def synthetic_runs(
     checks = ("missing_field", "sold_out", "unsafe", "out_of_scope", "off_menu")
     runs = []
     for number in range(1, count + 1):
-        reason = rng.choices(STOP_ORDER, weights=[_SYNTHETIC_MIX[r] for r in STOP_ORDER])[0]
+        ending = rng.choices(ENDINGS, weights=list(_SYNTHETIC_MIX.values()))[0]
         attempts = {"passed": rng.randint(1, CAP_DEFAULT), "retries_exhausted": CAP_DEFAULT}.get(
-            reason, 0
+            ending, 0
         )
-        failed = attempts - (reason == "passed") + (reason in _STOPPED_BEFORE_DRAFT)
+        failed = attempts - (ending == "passed") + (ending in _STOPPED_BEFORE_DRAFT)
         runs.append(
             RunRecord(
                 f"run-{number:05d}",
-                reason,
+                ending,
                 attempts,
                 model,
                 420 * attempts,

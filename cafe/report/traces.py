@@ -4,15 +4,19 @@ Session 09 (`sessions/s09-shift-report/lesson.md`, notebook `notebooks/s09-shift
 Session 08 records each run as a trace (`cafe.trace`). This module adds the reading side the
 report needs:
 
-- `record_from_trace`: one repair run's trace as a `cafe.report.RunRecord`: its stop reason, the
+- `record_from_trace`: one repair run's trace as a `cafe.report.RunRecord`: it ends on the run's
+  stop reason; the
   attempt spans, the tokens its model calls reported, the checks that failed, how long it took,
   and the file it came from, so the report can link the run to its trace;
 - `read_shift`: every trace in a list of files, plus one sentence for each file or run that
   cannot be counted (a file cut off mid-line, a run of another harness), never a traceback.
 
 A trace without usage is still counted; `cafe.report.summarize` then says its tokens are unknown.
-What it leaves out: traces of the agent loop (session 01's `run_loop`), whose stop reasons are a
-different set, and replaying a run (session 08).
+An order front of house sent back has no trace: the loop never ran, so there is nothing to read
+back, and its record comes from `record_from_sent_back` when the shift runs. A trace that ends on
+`needs_consent` was written by an earlier version of the course, whose loop sent such orders back
+itself; it is refused with a sentence that says so. What it leaves out: traces of the agent loop
+(session 01's `run_loop`), whose stop reasons are a different set, and replaying a run (session 08).
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from cafe.report.summary import STOP_ORDER, RunRecord
+from cafe.repair.reask import StopReason
+from cafe.report.records import STOP_ORDER, RunRecord
 from cafe.trace.record import TraceFileError, read_traces
 from cafe.trace.spans import AGENT_NAME, CHECK_FAILURES, Trace
 
@@ -29,6 +34,28 @@ __all__ = ["NO_MODEL", "record_from_trace", "read_shift"]
 
 # The model a run is filed under when its trace holds no model call (stopped before any draft).
 NO_MODEL = "(no model call)"
+# The stop reason an earlier version of the course's loop gave an order it sent back to the
+# customer; front of house does that now, before the loop, and no loop run ends on it.
+_RETIRED = "needs_consent"
+
+
+def _stop_reason(trace: Trace) -> StopReason:
+    """The trace's stop reason, one of the repair loop's three; ValueError naming anything else."""
+    reason = trace.stop_reason
+    if reason == _RETIRED:
+        raise ValueError(
+            f"run {trace.trace_id} ends on {reason!r}, a stop reason the repair loop no longer has: "
+            "an earlier version of the course recorded an order sent back to the customer that way. "
+            "Run the shift again to count it; front of house now sends it back before any run."
+        )
+    for known in STOP_ORDER:
+        if reason == known:
+            return known
+    agent = trace.root.get(AGENT_NAME) or "an unnamed harness"
+    raise ValueError(
+        f"run {trace.trace_id} (from {agent}) ends on {reason!r}, which is not a repair stop "
+        f"reason ({', '.join(STOP_ORDER)}); this report counts runs of cafe.repair only."
+    )
 
 
 def record_from_trace(trace: Trace, *, path: str | Path | None = None) -> RunRecord:
@@ -38,15 +65,10 @@ def record_from_trace(trace: Trace, *, path: str | Path | None = None) -> RunRec
             f"record_from_trace() takes a cafe.trace.spans.Trace (see cafe.trace.read_traces), "
             f"not {type(trace).__name__}."
         )
-    reason = trace.stop_reason
-    if reason not in STOP_ORDER:
-        agent = trace.root.get(AGENT_NAME) or "an unnamed harness"
-        raise ValueError(
-            f"run {trace.trace_id} (from {agent}) ends on {reason!r}, which is not a repair stop "
-            f"reason ({', '.join(STOP_ORDER)}); this report counts runs of cafe.repair only."
-        )
+    reason = _stop_reason(trace)
     attempts = len(trace.of_kind("attempt"))
     usage = trace.usage if attempts else (0, 0)  # no attempt: nothing was sent, nothing billed
+    tokens_in, tokens_out = usage if usage is not None else (None, None)
     failures = Counter(
         name for span in trace.of_kind("check") for name in span.get(CHECK_FAILURES) or []
     )
@@ -55,7 +77,8 @@ def record_from_trace(trace: Trace, *, path: str | Path | None = None) -> RunRec
         reason,
         attempts,
         trace.model or NO_MODEL,
-        *(usage if usage is not None else (None, None)),
+        tokens_in,
+        tokens_out,
         seconds=round(trace.duration_s, 6),
         failures=dict(sorted(failures.items())),
         trace=None if path is None else str(path),

@@ -172,13 +172,14 @@ def _usages(results: Sequence[RepairResult]) -> list[list[Usage]]:
             )
         if not result.attempts:
             continue
-        missing = [a.number for a in result.attempts if a.usage is None]
-        if missing:
+        usages = [a.usage for a in result.attempts if a.usage is not None]
+        if len(usages) != len(result.attempts):
+            missing = [a.number for a in result.attempts if a.usage is None]
             raise ValueError(
                 f"attempt(s) {missing} carry no token usage: the endpoint did not report it. "
                 "Use a generator from make_model_generator, or price attempts by hand."
             )
-        runs.append([a.usage for a in result.attempts])
+        runs.append(usages)
     return runs
 
 

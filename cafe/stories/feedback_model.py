@@ -50,7 +50,7 @@ __all__ = [
 # The three slips the model makes, each caught by a different check: no "table" (missing_field),
 # the declared allergy left off (unsafe), the last item of the order left off (out_of_scope).
 Slip = Literal["no_table", "no_allergy", "drop_item"]
-SLIPS: tuple[str, ...] = get_args(Slip)
+SLIPS: tuple[Slip, ...] = get_args(Slip)
 
 # Invented for teaching (not measured on any model): an order provokes each slip that can apply
 # to it with this chance, fixed per order, since what confuses a model once confuses it again...
@@ -131,7 +131,7 @@ def _text(message: Mapping[str, Any]) -> str:
     return content if isinstance(content, str) else ""
 
 
-def _names(slip: str, order: Order, feedback: str) -> bool:
+def _names(slip: Slip, order: Order, feedback: str) -> bool:
     """Whether the feedback says what this slip is about, so a model knows what to fix."""
     table, items, _ = order
     words = feedback.casefold()
@@ -144,12 +144,12 @@ def _names(slip: str, order: Order, feedback: str) -> bool:
     raise ValueError(f"Unknown slip {slip!r}; expected one of {', '.join(SLIPS)}.")
 
 
-def _applies(slip: str, order: Order) -> bool:
+def _applies(slip: Slip, order: Order) -> bool:
     _, items, allergies = order
     return {"no_table": True, "no_allergy": bool(allergies), "drop_item": len(items) > 1}[slip]
 
 
-def _ticket(order: Order, slips: set[str], improve: bool) -> str:
+def _ticket(order: Order, slips: set[Slip], improve: bool) -> str:
     table, items, allergies = order
     drafted = list(items[:-1] if "drop_item" in slips else items) + (
         [EXTRA_ITEM] if improve else []
@@ -179,7 +179,7 @@ class FeedbackModel:
         self.seed = seed
         self.drafts: dict[str, int] = {}
 
-    def habits(self, order: Order) -> set[str]:
+    def habits(self, order: Order) -> set[Slip]:
         """The slips this order provokes: fixed per order and seed, like a model's blind spots."""
         rng = random.Random(f"{self.seed}|habits|{order!r}")
         return {slip for slip in SLIPS if rng.random() < HABIT_RATE and _applies(slip, order)}

@@ -18,6 +18,7 @@
 import cafe
 import cafe.repair
 from cafe import course
+from cafe.consent import PARTIAL_ALLERGEN_SPEC
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
 from cafe.repair import (
     ALTERNATING_CANDIDATES,
@@ -28,6 +29,7 @@ from cafe.repair import (
     attempts_to_pass,
     brief_for,
     failure_view,
+    front_of_house,
     make_model_generator,
     make_scripted_generator,
     repair_ticket,
@@ -189,23 +191,39 @@ course.show_outcome(calls_guess, str(len(counting.calls)))
 course.reveal("s07.why_blocked")
 
 # %% [markdown]
+# One more kind of order stops before the loop, but not as a refusal. Table 2's latte and espresso,
+# milk allergy: the espresso is fine, the latte is not, and only the customer can say which way to
+# change the order. `front_of_house` asks first (`SentBack`, with the question to put to them); the
+# loop alone would draft it like any other order. Compare the two.
+
+# %%
+print(PARTIAL_ALLERGEN_SPEC)
+sent = front_of_house(PARTIAL_ALLERGEN_SPEC)
+print(f"front of house: {sent.question}")
+keep_the_latte = '{"table": 2, "items": ["latte", "espresso"], "allergies": ["milk"], "notes": ""}'
+drafted = make_scripted_generator([keep_the_latte])
+alone = repair_ticket(PARTIAL_ALLERGEN_SPEC, drafted)
+print(f"the loop alone: {alone.stop_reason} after {len(drafted.calls)} drafts, each failing")
+print("   " + "; ".join(f"{f.check} {f.span!r}" for f in alone.attempts[-1].failures))
+assert alone.stop_reason in STOP_REASONS and len(STOP_REASONS) == 3
+
+# %% [markdown]
 # ## 4. Your turn: the bounded re-ask
 #
 # Write the loop itself. `my_repair_ticket(spec, generate, cap)` takes an `OrderSpec`, a
 # generator (messages in, draft text out) and a cap, and returns a `RepairResult`. Build it from
-# the pieces `cafe.repair` gives you, all imported above:
+# the pieces `cafe.repair` gives you (reach any not imported above as `cafe.repair.<name>`):
 #
 # - `policy_failures(spec, menu)`: the failures that mean the request must never reach
-#   the generator (empty when it may). Blocked: `RepairResult("policy_violation", None, (), blocked_by=...)`.
-# - `changes_to_confirm(spec, menu)` (session 05's consent gate): approved items the customer's own
-#   declared allergies rule out. Not empty: `RepairResult("needs_consent", None, (), blocked_by=...)`.
+#   the generator (empty when it may; `repair_ticket` asks it through `_request_is_policy_blocked`).
+#   Blocked: `RepairResult("policy_violation", None, (), blocked_by=...)`.
 # - `brief_for(spec)`: the first attempt's messages. `generate(list(messages))` returns a draft.
 # - `score_ticket(draft, spec, menu)`: a `Score` with `.ticket` (set when the draft passed) and `.failures`.
 # - `Attempt(number, draft, failures, prompt_chars, usage)`: one line of the log (here
 #   `prompt_chars` may be 0 and `usage` None).
 # - `retry_messages(brief, failures, number, "curated")`: what the next attempt is sent.
 # - `RepairResult(stop_reason, ticket, attempts)`: `"passed"` with the ticket, or
-#   `"retries_exhausted"` with none.
+#   `"retries_exhausted"` with none. Those three are the whole of `STOP_REASONS`.
 
 
 # %%

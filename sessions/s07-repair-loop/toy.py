@@ -13,9 +13,11 @@ name after:
 2. Table 4's cheese omelette, which is 86'd (kitchen slang: sold out today): no retry can fix
    an order for food the kitchen cannot make, so the cap ends it.
 3. A latte for a customer who declared a milk allergy: refused before any draft is written.
+4. A latte and an espresso for the same allergy: front of house sends it back to the customer
+   with a question (`front_of_house`), so the loop never drafts it.
 
-Live, stories 1 and 2 go to your endpoint through `make_model_generator(make_client())`; story 3
-still never reaches it. Against `cafe serve` with no script (model `cafe-scripted`), the server
+Live, stories 1 and 2 go to your endpoint through `make_model_generator(make_client())`; stories 3
+and 4 still never reach it. Against `cafe serve` with no script (model `cafe-scripted`), the server
 answers every draft with the smallest ticket its schema allows, and the toy says so. A missing
 setting or an endpoint that does not answer is explained in one message, with exit status 1;
 `cafe doctor` gives the full diagnosis.
@@ -27,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.cli import run_command
+from cafe.consent import PARTIAL_ALLERGEN_SPEC
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
 from cafe.repair import (
@@ -35,6 +38,7 @@ from cafe.repair import (
     OMELETTE_SPEC,
     UNSAFE_SPEC,
     RepairResult,
+    front_of_house,
     make_model_generator,
     make_scripted_generator,
     repair_ticket,
@@ -94,7 +98,6 @@ def describe(result: RepairResult, calls: int) -> list[str]:
         "passed": "a ticket goes to the kitchen",
         "retries_exhausted": f"no ticket: {CAP_DEFAULT} attempts spent",
         "policy_violation": "no ticket: the request itself is unsafe",
-        "needs_consent": "no ticket yet: the customer must confirm a change",
     }[result.stop_reason]
     lines.append(f"    ends: {ending} ({result.stop_reason}); drafts written: {calls}")
     return lines
@@ -150,6 +153,13 @@ def main() -> int:
         make_scripted_generator(ALTERNATING_CANDIDATES),
         False,
     )
+    print("\n4. Table 2's latte and espresso; the same milk allergy:", flush=True)
+    sent = front_of_house(PARTIAL_ALLERGEN_SPEC)
+    assert sent is not None  # the latte holds milk and the espresso does not
+    for failure in sent.conflicts:
+        print(f"    sent back before any draft: {said(failure)}")
+    print(f'    front of house asks: "{sent.question}"')
+    print("    ends: no ticket yet, no draft written; the customer's answer is a new order")
     return 0
 
 

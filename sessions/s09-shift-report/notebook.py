@@ -1,7 +1,7 @@
 # %% [markdown]
 # # Session 09 · The shift report
 #
-# One run ends on one named stop reason. A shift is many runs, and somebody has to read them all:
+# One run ends on one named stop reason. A shift is many orders, and somebody has to read them all:
 # the café's manager at closing time, or the engineer on call when the bill doubles. This notebook
 # turns twenty runs into the report they read: how every run ended, how many attempts passing
 # took, what each accepted ticket cost, which runs were slowest and costliest (with their
@@ -20,7 +20,7 @@ from IPython.display import SVG, display
 
 import cafe
 from cafe import course, report
-from cafe.exercises.s09 import check_cost_by_reason, check_summarize
+from cafe.exercises.s09 import check_cost_by_ending, check_summarize
 from cafe.repair import make_model_generator
 from cafe.report.banked import banked_checkpoints, render_banked_text
 from cafe.report.figures import figure_svg, shift_figures, write_html
@@ -40,9 +40,10 @@ print(menu.prompt_text())
 # ## 1. A lunchtime shift: how many runs will end without a ticket?
 #
 # Twenty orders come in. Read them against the menu: what is 86'd today, and which allergies each
-# customer declared. Each goes through session 07's re-ask (`repair_ticket`, cap 3, curated
-# retries), drafted by `FeedbackModel`, the stand-in that fixes what a retry names. A run can end
-# four ways, and only one of them sends a ticket to the kitchen.
+# customer declared. Each passes front of house (`front_of_house`), then goes through session 07's
+# re-ask (`repair_ticket`, cap 3, curated retries), drafted by `FeedbackModel`, the stand-in that
+# fixes what a retry names. An order can end four ways (`report.ENDINGS`), and only one of them
+# sends a ticket to the kitchen.
 
 # %%
 for spec in SHIFT_ORDERS:
@@ -53,21 +54,25 @@ for spec in SHIFT_ORDERS:
 endings = {
     "passed": "a ticket passes",
     "retries_exhausted": "the cap ends the run",
-    "policy_violation": "refused before any draft",
-    "needs_consent": "sent back to the customer",
+    "policy_violation": "the loop refuses it before any draft",
+    "sent_back": "front of house sends it back to the customer; the loop never runs",
 }
-print("how a run can end:", "; ".join(f"{reason} ({words})" for reason, words in endings.items()))
+assert tuple(endings) == report.ENDINGS
+print("how an order can end:")
+for ending, words in endings.items():
+    print(f"  {ending:<18} {words}")
 no_ticket_options = {"2 or fewer": 2, "3 to 6": 6, "7 to 10": 10, "11 or more": len(SHIFT_ORDERS)}
 no_ticket_guess = course.predict(
     "s09.no_ticket",
-    "How many of the twenty runs will end without a ticket?",
+    "How many of the twenty orders will end without a ticket?",
     options=list(no_ticket_options),
 )
 
 # %% [markdown]
-# Now the shift runs. Each run is recorded to its own trace file (session 08's `record_repair`),
-# and `run_shift` keeps one `RunRecord` per order. Offline, the clock is `ticking(0.5)`: the
-# scripted model answers instantly, so each model call is timed as half a second.
+# Now the shift runs. Each run of the loop is recorded to its own trace file (session 08's
+# `record_repair`), and `run_shift` keeps one `RunRecord` per order. Offline, the clock is
+# `ticking(0.5)`: the scripted model answers instantly, so each model call is timed as half a
+# second.
 
 # %%
 runs = run_shift(
@@ -77,9 +82,9 @@ runs = run_shift(
     clock=ticking(0.5),
     trace_dir=workdir / "lunch",
 )
-counts = report.count_stop_reasons(runs)
-for reason, count in counts.items():
-    print(f"{reason:<18} {count:>3}")
+counts = report.count_endings(runs)
+for ending, count in counts.items():
+    print(f"{ending:<18} {count:>3}")
 print(f"{'(total)':<18} {sum(counts.values()):>3}   runs: {len(runs)}")
 
 # %%
@@ -115,7 +120,7 @@ shares = {
     "passed": "the accepted tickets",
     "retries_exhausted": "the runs that ran out of attempts",
     "policy_violation": "the refused orders",
-    "needs_consent": "the orders sent back to the customer",
+    "sent_back": "the orders sent back to the customer",
 }
 cost_guess = course.predict(
     "s09.cost_went",
@@ -139,8 +144,8 @@ summary = report.summarize(runs, PRACTICE_PRICES)
 print(report.render_text(summary))
 
 # %%
-course.show_outcome(cost_guess, shares[max(summary.cost_by_reason, key=summary.cost_by_reason.get)])
-own_cost = summary.cost_by_reason["passed"] / summary.accepted
+course.show_outcome(cost_guess, shares[max(summary.cost_by_ending, key=summary.cost_by_ending.get)])
+own_cost = summary.cost_by_ending["passed"] / summary.accepted
 ratio = summary.cost_per_accepted / own_cost
 print(
     f"a passed run cost {own_cost:.5f} on average; each accepted ticket carries {summary.cost_per_accepted:.5f} "
@@ -149,7 +154,7 @@ print(
 course.show_outcome(
     ticket_guess, next(option for option, most in times_options.items() if ratio < most)
 )
-assert abs(sum(summary.cost_by_reason.values()) - summary.cost) < 1e-12
+assert abs(sum(summary.cost_by_ending.values()) - summary.cost) < 1e-12
 
 # %%
 course.reveal("s09.why_per_ticket")
@@ -157,7 +162,7 @@ course.reveal("s09.why_per_ticket")
 # %% [markdown]
 # ## 3. The report, drawn
 #
-# Four figures, each with a title and labelled axes: how the runs ended, attempts to pass, where
+# Four figures, each with a title and labelled axes: how the orders ended, attempts to pass, where
 # the cost went, and which checks failed. They are plain matplotlib figures, drawn here as SVG.
 
 # %%
@@ -171,42 +176,40 @@ for _name, figure in figures.items():
 
 # %%
 costliest_run = summary.costliest[0][0]
-print(
-    f"costliest: {costliest_run.run_id}, {costliest_run.stop_reason}, trace {costliest_run.trace}"
-)
+print(f"costliest: {costliest_run.run_id}, {costliest_run.ending}, trace {costliest_run.trace}")
 print(Path(costliest_run.trace).read_text(encoding="utf-8").splitlines()[0][:160], "...")
 
 # %% [markdown]
 # ## 4. Your turn: count a shift so the counts add up
 #
-# Write `summarize(runs)`: a dict from each stop reason to how many runs ended on it. It must
-# work on anything with a `stop_reason` (run records, or session 08's traces), list every named
-# reason (with 0 when none ended so), and add up to the number of runs. And a run whose
-# `stop_reason` is not one of `report.STOP_ORDER`? There is no "other" bucket: decide what your
-# function does with it. The compare cell checks it both ways.
+# Write `summarize(runs)`: a dict from each ending to how many runs ended that way. It must work
+# on anything with an `ending` (a `RunRecord` has one), list every one of `report.ENDINGS` (with
+# 0 when none ended so), and add up to the number of runs. And a run whose `ending` is not one of
+# them? There is no "other" bucket: decide what your function does with it. The compare cell
+# checks it both ways.
 
 
 # %%
 def summarize(runs):
-    """Stop reason -> number of runs, every named reason present; an unnamed ending refused."""
-    raise NotImplementedError("your turn: count the runs by stop reason")
+    """Ending -> number of runs, every named ending present; an unnamed ending refused."""
+    raise NotImplementedError("your turn: count the runs by ending")
 
 
 # %%
 course.compare(summarize, check=check_summarize, key="s09.summarize")
 
 # %% [markdown]
-# Tried it? Flip the switch for the course's version, `count_stop_reasons`.
+# Tried it? Flip the switch for the course's version, `count_endings`.
 
 # %%
-course.reveal("s09.count_stop_reasons", source=report.count_stop_reasons)
+course.reveal("s09.count_endings", source=report.count_endings)
 
 # %% [markdown]
 # ## 5. Bad input: what does the report count?
 #
-# Read the shift back from its twenty trace files, plus two more: one cut off half way through a
-# line (a crash while writing) and one from session 01's agent loop, whose stop reasons are a
-# different set. How many runs will the report count?
+# Read the shift back from its trace files, plus two more: one cut off half way through a line (a
+# crash while writing) and one from session 01's agent loop, whose stop reasons are a different
+# set. How many runs will the report count?
 
 # %%
 broken = workdir / "broken"
@@ -232,13 +235,17 @@ write_trace(loop_run, broken / "loop.jsonl")
 counted_guess = course.predict(
     "s09.counted",
     "How many runs will the report count?",
-    options=["20", "21", "22", "none: it stops with an error"],
+    options=["17", "20", "22", "none: it stops with an error"],
 )
 
 # %%
-files = sorted((workdir / "lunch").glob("*.jsonl")) + sorted(broken.glob("*.jsonl"))
+lunch_files = sorted((workdir / "lunch").glob("*.jsonl"))
+files = lunch_files + sorted(broken.glob("*.jsonl"))
 read_back, problems = read_shift(files)
-print(f"{len(files)} files, {len(read_back)} runs counted")
+print(
+    f"{len(runs)} orders, {len(lunch_files)} lunch traces + 2 more files: {len(read_back)} runs counted"
+)
+print(f"no trace for the {counts['sent_back']} orders sent back: the loop never ran on them")
 for problem in problems:
     print(" -", problem)
 course.show_outcome(counted_guess, str(len(read_back)))
@@ -255,41 +262,41 @@ print("\n".join(report.summarize(list(read_back[:3]) + quiet, PRACTICE_PRICES).n
 # %% [markdown]
 # ## 6. Your turn, open-ended: where the money went
 #
-# Write `cost_by_reason(runs, prices)`: the shift's cost split by how the runs ended. Each run
+# Write `cost_by_ending(runs, prices)`: the shift's cost split by how the orders ended. Each run
 # has `input_tokens`, `output_tokens` (None when not reported) and `model`; `prices[model]` is a
 # `report.Price` with `input_per_million` and `output_per_million`. A run whose cost is unknown
-# adds nothing. List every stop reason, as in step 4.
+# adds nothing. List every ending, as in step 4.
 
 
 # %%
-def cost_by_reason(runs, prices):
-    """Stop reason -> what the runs that ended on it cost; unknown costs add nothing."""
-    raise NotImplementedError("your turn: split the cost by stop reason")
+def cost_by_ending(runs, prices):
+    """Ending -> what the runs that ended that way cost; unknown costs add nothing."""
+    raise NotImplementedError("your turn: split the cost by ending")
 
 
 # %%
-cost_check = course.compare(cost_by_reason, check=check_cost_by_reason, key="s09.cost_by_reason")
+cost_check = course.compare(cost_by_ending, check=check_cost_by_ending, key="s09.cost_by_ending")
 
 # %% [markdown]
 # Then make it your own. Try a price table where output tokens cost twenty times what input
 # does, or two models at different prices, and see which ending's share moves. Or split the
 # cost by attempt number instead: how much did the third attempts cost, and what did they buy?
-# (Until yours passes the compare cell, the course's `cost_by_stop_reason` stands in for it.)
+# (Until yours passes the compare cell, the course's `cost_by_ending` stands in for it.)
 #
 # **Live stretch:** run this notebook with `COURSE_MODE=live`, put your provider's prices for
 # your model in `my_prices`, and split your own model's shift from step 7 the same way.
 
 # %%
-split = cost_by_reason if cost_check.status == "passed" else report.cost_by_stop_reason
+split = cost_by_ending if cost_check.status == "passed" else report.cost_by_ending
 my_prices = {cafe.OFFLINE_MODEL: report.Price(input_per_million=1.0, output_per_million=20.0)}
-for reason, cost in split(runs, my_prices).items():
-    print(f"{reason:<18} {cost:.5f}")
+for ending, cost in split(runs, my_prices).items():
+    print(f"{ending:<18} {cost:.5f}")
 
 # %% [markdown]
 # ## 7. Your model's shift, and the report you can send
 #
 # **Live** (`COURSE_MODE=live`): this cell sends the twenty orders to your model, timed by a
-# real clock, and asserts only what any model guarantees: every run is counted under one named
+# real clock, and asserts only what any model guarantees: every order is counted under one named
 # ending. Offline it runs the scripted shift again. Prices: the practice table's figures stand in
 # for your model's until you put your provider's own in `live_prices`.
 
@@ -311,7 +318,7 @@ if live:
 else:
     model, mine, live_prices = cafe.OFFLINE_MODEL, runs, PRACTICE_PRICES
 yours = report.summarize(mine, live_prices)
-assert sum(yours.stop_reasons.values()) == yours.runs == len(SHIFT_ORDERS)
+assert sum(yours.endings.values()) == yours.runs == len(SHIFT_ORDERS)
 print(report.render_text(yours))
 
 # %% [markdown]
@@ -346,7 +353,7 @@ course.checkpoint(
     "shift",
     {
         "runs": yours.runs,
-        "stop_reasons": dict(yours.stop_reasons),
+        "endings": dict(yours.endings),
         "attempts_to_pass": dict(yours.attempts_to_pass),
         "tokens_per_accepted": None
         if yours.tokens_per_accepted is None

@@ -1,11 +1,13 @@
-"""Session 09 toy: a twenty-order lunch shift through the re-ask, then the report a manager reads.
+"""Session 09 toy: a twenty-order lunch shift, then the report a manager reads.
 
     python sessions/s09-shift-report/toy.py                      # offline: a scripted model
     COURSE_MODE=live python sessions/s09-shift-report/toy.py     # the same orders, your model
 
-Every run of the shift ends on one named stop reason. The toy runs the twenty orders of
-`SHIFT_ORDERS` through `repair_ticket`, records each run to a trace file (session 08), and prints
-the shift report: how the runs ended (the counts add up), attempts to pass, tokens and cost per
+Every order of the shift ends under one named ending: one of the repair loop's three stop
+reasons, or `sent_back` when front of house sent it back to the customer before the loop ran. The
+toy runs the twenty orders of `SHIFT_ORDERS` past front of house and through `repair_ticket`,
+records each run of the loop to a trace file (session 08), and prints the shift report: how the
+orders ended (the counts add up), attempts to pass, tokens and cost per
 accepted ticket, the costliest runs with their traces, and the failed checks by name. It also
 writes the same report as one HTML page, figures inside and your banked checkpoints at the end,
 beside the traces in `$CAFE_HOME/s09-shift/` (default `~/.cafe/s09-shift/`).
@@ -27,24 +29,24 @@ from cafe.endpoint.client import make_client
 from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
 from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.repair import make_model_generator
-from cafe.report import STOP_ORDER, RunRecord, render_text, summarize
+from cafe.report import ENDINGS, RunRecord, render_text, summarize
 from cafe.report.banked import banked_checkpoints
 from cafe.report.figures import write_html
 from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
 
-# How each ending reads to a manager, with the stop reason after it, and its mark on the progress line.
-ENDINGS = {
+# How each ending reads to a manager, with its name after it, and its mark on the progress line.
+WORDS = {
     "passed": "a ticket reached the kitchen",
     "retries_exhausted": "the cap ended it, no ticket",
     "policy_violation": "refused before any draft",
-    "needs_consent": "sent back: the customer must confirm a change",
+    "sent_back": "sent back before any draft: the customer must confirm a change",
 }
-MARKS = {"passed": ".", "retries_exhausted": "x", "policy_violation": "-", "needs_consent": "?"}
-assert set(ENDINGS) == set(MARKS) == set(STOP_ORDER), "a word and a mark for every named ending"
+MARKS = {"passed": ".", "retries_exhausted": "x", "policy_violation": "-", "sent_back": "?"}
+assert set(WORDS) == set(MARKS) == set(ENDINGS), "a word and a mark for every named ending"
 
 
 def dot(run: RunRecord) -> None:
-    print(MARKS[run.stop_reason], end="", flush=True)
+    print(MARKS[run.ending], end="", flush=True)
 
 
 def main() -> int:
@@ -53,7 +55,7 @@ def main() -> int:
     folder = progress_path().parent / "s09-shift"
     print(
         f"Session 09 toy ({mode}): twenty lunch orders through the re-ask, then the shift report a\n"
-        "manager reads. Every run ends under one named stop reason, and the counts must add up.\n"
+        "manager reads. Every order ends under one named ending, and the counts must add up.\n"
     )
     if live:
         client: Any = make_client()
@@ -76,14 +78,14 @@ def main() -> int:
     runs = run_shift(
         SHIFT_ORDERS, generate, model=model, trace_dir=folder / "traces", on_run=dot, **options
     )
-    print(f"  {len(runs)} runs\n")
+    print(f"  {len(runs)} orders\n")
     summary = summarize(runs, PRACTICE_PRICES)
     print(render_text(summary))
     print("\nIn plain words:")
-    for reason, count in summary.stop_reasons.items():
-        print(f"  {count:>2} run{'s' if count != 1 else ' '}: {ENDINGS[reason]} ({reason})")
+    for ending, count in summary.endings.items():
+        print(f"  {count:>2} order{'s' if count != 1 else ' '}: {WORDS[ending]} ({ending})")
     if summary.cost:
-        wasted = summary.cost - summary.cost_by_reason["passed"]
+        wasted = summary.cost - summary.cost_by_ending["passed"]
         print(f"  {wasted / summary.cost:.0%} of the cost bought no ticket.")
     banked = banked_checkpoints()
     page = write_html(

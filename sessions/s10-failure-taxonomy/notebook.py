@@ -4,7 +4,7 @@
 # Session 07's loop ends every run on a named stop, and each run keeps its attempt log. This
 # notebook reads those logs for a whole shift: first run by run, in your own words, then sorted
 # into classes that never overlap, counted, and used to pick the one fix to make first. Read
-# `sessions/s10-failure-taxonomy/lesson.md` alongside; `cafe/taxonomy.py` is the code.
+# `sessions/s10-failure-taxonomy/lesson.md` alongside; `cafe/taxonomy/` is the code.
 #
 # The first half works on a *practice shift*: twenty orders drafted by a scripted stand-in
 # whose failures were put there on purpose, so you can check the method against a known answer.
@@ -208,7 +208,8 @@ print(f"{'(sum)':<12} {designed_failed:>9} {sum(taxonomy.counts.values()):>9}")
 print("\npiles, biggest first:")
 for kind, check, count in taxonomy.piles:
     print(f"  {count:>2}  {kind} on {check}")
-assert taxonomy.passed + sum(taxonomy.counts.values()) == taxonomy.runs  # the counts add up
+# the counts add up: passed, sent back to the customer (none on this shift) and the classes
+assert taxonomy.passed + taxonomy.sent_back + sum(taxonomy.counts.values()) == taxonomy.runs
 assert {k: v for k, v in taxonomy.counts.items() if v} == {
     k: v for k, v in designed.items() if k != "passed"
 }
@@ -334,8 +335,13 @@ yours = run_shift(
 )
 print()
 your_taxonomy = sort_runs(yours)
-assert your_taxonomy.passed + sum(your_taxonomy.counts.values()) == your_taxonomy.runs == len(yours)
-assert all(run.passed or classify(run) in FAILURE_CLASSES for run in yours)
+classified = sum(your_taxonomy.counts.values())
+assert (
+    your_taxonomy.passed + your_taxonomy.sent_back + classified == your_taxonomy.runs == len(yours)
+)
+assert all(
+    run.passed or run.sent_back is not None or classify(run) in FAILURE_CLASSES for run in yours
+)
 print(f"{your_taxonomy.passed} of {your_taxonomy.runs} passed")
 for name in FAILURE_CLASSES:
     print(f"  {name:<12} {your_taxonomy.counts[name]:>3}  ({your_taxonomy.shares()[name]:.0%})")

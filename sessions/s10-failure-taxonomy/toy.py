@@ -44,6 +44,8 @@ def attempts_line(run: Run) -> str:
     """A run in one line: the first failure of each attempt, or why it never drafted."""
     if run.transport:
         return f"the endpoint failed ({run.transport})"
+    if run.sent_back is not None:
+        return "sent back before any draft: " + run.sent_back.question
     assert run.result is not None
     if run.result.blocked_by:
         return "refused: " + ", ".join(f.check for f in run.result.blocked_by)
@@ -60,15 +62,21 @@ def main() -> int:
         generate, source = practice_generator(), "the practice shift's scripted stand-in"
     print(
         f"Session 10 toy ({course_mode()}): twenty orders drafted by {source}.\n"
-        "Every run that did not pass goes into exactly one failure class.\n"
+        "Every run the loop did not pass goes into exactly one failure class.\n"
     )
     if live and rehearsal_script(client, model_name()) == "default":
         print(REHEARSAL_NOTE + "\n")
     print("running the shift ", end="", flush=True)
     runs = run_shift(practice_orders(), generate, on_run=lambda run: print(".", end="", flush=True))
     taxonomy = sort_runs(runs)
+    sent_back = (
+        f" {taxonomy.sent_back} were sent back to the customer before any draft."
+        if taxonomy.sent_back
+        else ""
+    )
     print(
-        f"\n\n{taxonomy.passed} of {taxonomy.runs} orders passed. The other {taxonomy.failed}, by class:"
+        f"\n\n{taxonomy.passed} of {taxonomy.runs} orders passed.{sent_back} "
+        f"The other {taxonomy.failed}, by class:"
     )
     designed = designed_counts()
     for name in FAILURE_CLASSES:
@@ -76,9 +84,11 @@ def main() -> int:
         print(f"  {taxonomy.counts[name]:>2}: {CLASS_WORDS[name]} ({name}{built})")
         for run in taxonomy.examples[name][:1]:
             print(f"       e.g. table {run.spec.table}: {attempts_line(run)}")
-    total = taxonomy.passed + sum(taxonomy.counts.values())
+    classified = sum(taxonomy.counts.values())
+    total = taxonomy.passed + taxonomy.sent_back + classified
+    apart = f" + {taxonomy.sent_back} sent back" if taxonomy.sent_back else ""
     print(
-        f"\nThe counts add up: {taxonomy.passed} passed + {sum(taxonomy.counts.values())} sorted = {total} "
+        f"\nThe counts add up: {taxonomy.passed} passed{apart} + {classified} sorted = {total} "
         f"runs, each in one place."
     )
     target = first_fix(taxonomy)

@@ -5,7 +5,7 @@
 # agent explain the substitution well? The tempting answer is to ask a model. This notebook
 # treats that model as what it is, a classifier, and measures it against the checks the course
 # already trusts before believing it. Read `sessions/s12-model-judge/lesson.md` alongside;
-# `cafe/judge/grading.py` and `cafe/judge/calibration.py` are the code.
+# `cafe/judge/` is the code (`grading.py`, `biased.py`, `labelled.py`, `calibration.py`, `trust.py`).
 #
 # Each step is *predict first*: write your guess down before you run the cell that answers it.
 # The stories run on a scripted judge whose biases you set, in both modes; the cells that reach
@@ -14,18 +14,13 @@
 # %%
 import cafe
 import cafe.judge.calibration
+import cafe.judge.trust
 from cafe import course
 from cafe.exercises.s12 import check_calibrate, check_trust_rule
 from cafe.judge import ModelJudge, grade_messages
-from cafe.judge.calibration import (
-    TRUST_MINIMUMS,
-    calibrate,
-    catch_rate_by_notes,
-    labelled_tickets,
-    position_probe,
-    scripted_judge,
-    trust_reading,
-)
+from cafe.judge.calibration import calibrate, catch_rate_by_notes, position_probe, scripted_judge
+from cafe.judge.labelled import labelled_tickets
+from cafe.judge.trust import TRUST_MINIMUMS, trust_reading
 
 live = cafe.course_mode() == "live"
 labelled = labelled_tickets(40, 0.5)
@@ -61,7 +56,7 @@ agreement_guess = course.predict(
 
 # %%
 rare = labelled_tickets(100, 0.05)
-lazy = calibrate(scripted_judge(leniency=1.0), rare)
+lazy = calibrate(scripted_judge(leniency=1.0, tickets=rare), rare)
 print(f"agreement {lazy.agreement:.0%}   caught {lazy.tp} of {lazy.tp + lazy.fn} broken tickets")
 course.show_outcome(agreement_guess, f"{lazy.agreement:.0%}")
 
@@ -87,8 +82,9 @@ course.reveal("s12.why_kappa")
 # %% [markdown]
 # ## 2. A lenient judge: which mistake does it make?
 #
-# Back to the 40 tickets, half broken. This judge knows what the checks know, but 30% of the
-# time it lets a broken ticket through anyway (`leniency=0.3`). Two rates describe it: the
+# Back to the 40 tickets, half broken. This judge knows what the checks know, but of the broken
+# tickets it is shown it lets 30% through anyway (`leniency=0.3`: told which tickets it will
+# grade, the scripted judge picks exactly that share, so the dial is what you measure). Two rates describe it: the
 # *catch rate* (of the broken tickets, the share it fails) and the *pass rate on good tickets*
 # (of the right ones, the share it passes).
 
@@ -105,7 +101,7 @@ lenient_guess = course.predict(
 )
 
 # %%
-lenient = calibrate(scripted_judge(leniency=0.3), labelled)
+lenient = calibrate(scripted_judge(leniency=0.3, tickets=labelled), labelled)
 print(
     f"catch rate {lenient.catch_rate:.0%}   pass rate on good {lenient.pass_rate_on_good:.0%}   "
     f"agreement {lenient.agreement:.0%}   kappa {lenient.kappa:.2f}"
@@ -125,8 +121,9 @@ course.show_outcome(
 # ## 3. Does a friendly note buy a pass?
 #
 # Roughly one ticket in two carries a long, friendly note that asks the kitchen for nothing. It does
-# not change whether a ticket is right. This judge has `leniency=0.1` and `verbosity=0.5`:
-# a broken ticket with a long note gets an extra 50% chance to pass.
+# not change whether a ticket is right. This judge has `leniency=0.1` and `verbosity=0.5`: it
+# lets 10% of the broken tickets with no note through, and 10% + 50% = 60% of those with a long
+# one.
 
 # %%
 verbose_guess = course.predict(
@@ -136,7 +133,7 @@ verbose_guess = course.predict(
 )
 
 # %%
-wordy = calibrate(scripted_judge(leniency=0.1, verbosity=0.5), labelled)
+wordy = calibrate(scripted_judge(leniency=0.1, verbosity=0.5, tickets=labelled), labelled)
 by_notes = catch_rate_by_notes(wordy)
 print(f"overall: catch rate {wordy.catch_rate:.0%}, kappa {wordy.kappa:.2f}")
 print(
@@ -159,9 +156,9 @@ course.reveal("s12.why_verbose")
 # ## 4. Two tickets, asked both ways round
 #
 # Pairwise judging asks "which ticket is better?". Each broken ticket is put beside its right
-# twin, and the judge is asked twice: right ticket first, then broken ticket first. This judge
-# names whichever ticket it was shown first 60% of the time (`position=0.6`), and otherwise
-# answers correctly.
+# twin, and the judge is asked twice: right ticket first, then broken ticket first. In 60% of
+# the questions of each kind this judge names whichever ticket it was shown first
+# (`position=0.6`); in the rest it answers correctly.
 
 # %%
 pairs = sum(item.truth == "fail" for item in labelled)
@@ -172,7 +169,7 @@ position_guess = course.predict(
 )
 
 # %%
-report = position_probe(scripted_judge(position=0.6), labelled)
+report = position_probe(scripted_judge(position=0.6, tickets=labelled), labelled)
 print(
     f"right both ways {report.right_both_ways}   first both times {report.first_both_times}   "
     f"second both times {report.second_both_times}   wrong both ways {report.wrong_both_ways}"
@@ -230,7 +227,7 @@ if live:
     print(f"grading {len(labelled)} tickets with your model, {cafe.model_name()} …", flush=True)
     judge = ModelJudge(cafe.make_client())
 else:
-    judge = scripted_judge(leniency=0.15, verbosity=0.3, position=0.2)
+    judge = scripted_judge(leniency=0.15, verbosity=0.3, position=0.2, tickets=labelled)
 yours = calibrate(judge, labelled, model=cafe.model_name())
 figures = yours.as_dict()
 print(figures)
@@ -270,7 +267,7 @@ if rule_check.status == "passed":
 print(f"(the course's minimums: {dict(TRUST_MINIMUMS)})")
 
 # %%
-course.reveal("s12.trust_rule", source=cafe.judge.calibration.trust_reading)
+course.reveal("s12.trust_rule", source=cafe.judge.trust.trust_reading)
 
 # %% [markdown]
 # ## 8. Checkpoint: your judge's calibration

@@ -6,7 +6,8 @@
 Forty tickets for the practice orders, half of them broken, each labelled by the deterministic
 checks (`cafe.detect.check_ticket`). Three scripted judges grade them, each with one bias you
 can name (`cafe.judge.BiasedJudge`): one passes everything, one is lenient, one is swayed by
-long friendly notes. For each the toy prints raw agreement beside the catch rate and Cohen's
+long friendly notes. Each is told which tickets it will grade, so its dials are exact shares of
+them: the judge that "lets 30% of broken tickets through" lets 6 of the 20 through. For each the toy prints raw agreement beside the catch rate and Cohen's
 kappa (`cafe.judge.calibration.calibrate`), so you can see which number tells the truth. Live, your
 model grades the same forty tickets through `ModelJudge`, and the toy says whether the course's
 trust rule (`trust_reading`) would let you use it. A missing setting or an endpoint that does not
@@ -20,20 +21,18 @@ from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.endpoint.rehearsals import rehearsal_script
 from cafe.judge import ModelJudge
-from cafe.judge.calibration import (
-    Calibration,
-    calibrate,
-    catch_rate_by_notes,
-    labelled_tickets,
-    scripted_judge,
-    trust_reading,
-)
+from cafe.judge.calibration import Calibration, calibrate, catch_rate_by_notes, scripted_judge
+from cafe.judge.labelled import labelled_tickets
+from cafe.judge.trust import trust_reading
 
 # The scripted judges, in plain words first, then their biases.
 JUDGES = (
     ("a judge that passes every ticket", {"leniency": 1.0}),
     ("a lenient judge (lets 30% of broken tickets through)", {"leniency": 0.3}),
-    ("a judge swayed by long friendly notes", {"leniency": 0.1, "verbosity": 0.5}),
+    (
+        "a judge swayed by long friendly notes (lets 10% through, 60% with a long note)",
+        {"leniency": 0.1, "verbosity": 0.5},
+    ),
 )
 
 
@@ -42,6 +41,16 @@ def line(calibration: Calibration) -> str:
     caught = "n/a" if calibration.catch_rate is None else f"{calibration.catch_rate:.0%}"
     agreed = "n/a" if calibration.agreement is None else f"{calibration.agreement:.0%}"
     return f"agrees {agreed:>4}   catches {caught:>4} of broken tickets   kappa {kappa}"
+
+
+def caught(calibration: Calibration, verbose: bool) -> str:
+    """ "n of m": the broken tickets with (or without) long notes that the judge failed."""
+    verdicts = [
+        verdict
+        for item, verdict in calibration.graded
+        if item.truth == "fail" and item.verbose == verbose
+    ]
+    return f"{verdicts.count('fail')} of {len(verdicts)}"
 
 
 def main() -> int:
@@ -55,15 +64,17 @@ def main() -> int:
     )
     for number, (words, biases) in enumerate(JUDGES, 1):
         print(f"{number}. {words}:", flush=True)
-        print(f"   {line(calibrate(scripted_judge(**biases), labelled))}")
+        print(f"   {line(calibrate(scripted_judge(**biases, tickets=labelled), labelled))}")
         if number == 1:
-            print(
-                f"   on a day with 5 broken tickets in 100: {line(calibrate(scripted_judge(**biases), rare))}"
-            )
+            lazy = calibrate(scripted_judge(**biases, tickets=rare), rare)
+            print(f"   on a day with 5 broken tickets in 100: {line(lazy)}")
         if biases.get("verbosity"):
-            split = catch_rate_by_notes(calibrate(scripted_judge(**biases), labelled))
+            wordy = calibrate(scripted_judge(**biases, tickets=labelled), labelled)
+            split = catch_rate_by_notes(wordy)
             print(
-                f"   broken tickets caught: {split['verbose']:.0%} with long notes, {split['plain']:.0%} without"
+                "   broken tickets caught: "
+                f"{caught(wordy, True)} ({split['verbose']:.0%}) with long notes, "
+                f"{caught(wordy, False)} ({split['plain']:.0%}) without"
             )
     if mode != "live":
         print("\nRun with COURSE_MODE=live to grade the same tickets with your own model.")
