@@ -108,7 +108,7 @@ def test_progress_reads_the_latched_green_so_edit_then_green_cycles_still_stall(
     # The tier state goes stale on every edit; the progress monitor must not read that one, or
     # each edit-then-green cycle would look like a fresh turn to green and reset its count forever.
     from cafe.loop.agent import ToolResult, TurnView
-    from cafe.monitors.tiers import TierState, fold_tiers
+    from cafe.monitors.gate import TierState, fold_tiers
 
     edit = ToolResult(
         "e", "write_file", {"path": "bill.py", "content": "x"}, True, "wrote", "mutate"

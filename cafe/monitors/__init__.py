@@ -2,7 +2,8 @@
 
 Read the files in this order:
 
-- `tiers.py`: which commands verify the work, how thoroughly, and what passed;
+- `tiers.py`: which commands verify the work, and how thoroughly;
+- `gate.py`: the verify-before-done gate: what passed, and when a run may finish;
 - `progress.py`: a run that stopped reaching new states, and a visible turn budget;
 - `snapshots.py`: putting the work tree back to its last green state, only when provably safe;
 - `safe_state.py`: the abort itself: stop, restore, re-plan once;
@@ -15,6 +16,20 @@ Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitor
 
 from __future__ import annotations
 
+from cafe.monitors.gate import (
+    EDIT_PILE_NUDGE_AT,
+    MESSAGE_CEILINGS,
+    VERIFICATION_TIERS_MODES,
+    VERIFY_PREFIX,
+    TierState,
+    VerificationTiersMode,
+    VerifyGate,
+    fast_green_only,
+    finish_message,
+    fold_tiers,
+    mid_run_nudge,
+    unverified,
+)
 from cafe.monitors.progress import (
     BUDGET_NOTICE_PERCENTS,
     BUDGET_PREFIX,
@@ -78,27 +93,15 @@ from cafe.monitors.snapshots import (
 from cafe.monitors.tiers import (
     ALWAYS_FAST,
     CODE_SUFFIXES,
-    EDIT_PILE_NUDGE_AT,
-    MESSAGE_CEILINGS,
     NON_VERIFY_WORDS,
     TIERS,
-    VERIFICATION_TIERS_MODES,
     VERIFY_MARKERS,
-    VERIFY_PREFIX,
     Tier,
-    TierState,
     Verification,
-    VerificationTiersMode,
-    VerifyGate,
-    fast_green_only,
-    finish_message,
-    fold_tiers,
     is_masked,
     is_verification_command,
-    mid_run_nudge,
     read_verification,
     split_segments,
-    unverified,
     verification_tier,
 )
 

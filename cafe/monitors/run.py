@@ -6,7 +6,7 @@ from the validation of NASA's Deep Space 1 Remote Agent (Nayak et al., ISAIRAS'9
 
 | feature               | setting (`MonitorConfig`) | default | module                     |
 |-----------------------|---------------------------|---------|----------------------------|
-| verification tiers    | `verification_tiers`      | off     | `cafe/monitors/tiers.py`     |
+| verification tiers    | `verification_tiers`      | off     | `cafe/monitors/tiers.py` (+ `cafe/monitors/gate.py`) |
 | progress monitor      | `progress_stall_threshold`| None    | `cafe/monitors/progress.py` |
 | safe-state abort      | `safe_state_abort`        | off     | `cafe/monitors/safe_state.py` (+ `cafe/monitors/snapshots.py`) |
 | residual objectives   | none: always on           | on      | here (`residual_objectives`) |
@@ -41,6 +41,12 @@ from typing import Any
 
 from cafe.loop.agent import DEFAULT_MAX_TURNS, Observer, RunResult, TurnView, run_loop
 from cafe.loop.tools import Tool, ToolOutput, tool
+from cafe.monitors.gate import (
+    VERIFICATION_TIERS_MODES,
+    VERIFY_PREFIX,
+    VerificationTiersMode,
+    VerifyGate,
+)
 from cafe.monitors.progress import (
     BUDGET_PREFIX,
     STALL_PREFIX,
@@ -57,13 +63,7 @@ from cafe.monitors.safe_state import (
     SafeStateMonitor,
 )
 from cafe.monitors.snapshots import SnapshotStore
-from cafe.monitors.tiers import (
-    VERIFICATION_TIERS_MODES,
-    VERIFY_PREFIX,
-    VerificationTiersMode,
-    VerifyGate,
-    read_verification,
-)
+from cafe.monitors.tiers import read_verification
 from cafe.world.workbench import Todo, Workbench
 
 __all__ = [

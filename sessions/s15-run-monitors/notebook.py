@@ -33,13 +33,9 @@ from cafe.monitors import (
     RunMonitors,
     run_with_monitors,
 )
+from cafe.monitors.gate import TierState, finish_message, fold_tiers
 from cafe.monitors.snapshots import can_restore, fingerprint
-from cafe.monitors.tiers import (
-    TierState,
-    finish_message,
-    fold_tiers,
-    verification_tier,
-)
+from cafe.monitors.tiers import verification_tier
 from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
 from cafe.world.workbench import open_workbench
 
