@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.endpoint.scripted import minimal_instance
-from cafe.loop.turns import Stop, ToolCall, ToolResult, TurnView
 from cafe.loop.tools import ToolOutput, tool
+from cafe.loop.turns import Stop, ToolCall, ToolResult, TurnView
 
 __all__ = ["check_repeat_guard", "check_own_tool"]
 
