@@ -11,7 +11,7 @@ really runs and every edit really lands in the git work tree. `story_replies(nam
     thrasher         plans three todos, then edits bill.py again and again without testing, and
                      says it is done (on turn 16: a budget of 16 turns runs out there)
     streak_after_green   the fix, a green suite, a bad edit, then six weighted failures in a row
-                     with no check among them (four crashing commands, a missing file, a
+                     with no check among them (three shell commands that fail, a missing file, a
                      timeout), then the suite and "done"
     streak_shell_edit    the same, with a `sed -i` on check_bill.py after green, which the
                      harness's edit tool never saw
@@ -47,8 +47,9 @@ __all__ = [
 Story = Literal["explorer", "fast_finisher", "thrasher", "streak_after_green", "streak_shell_edit"]
 STORIES: frozenset[str] = frozenset(get_args(Story))
 
-# Seconds a command may run in the streak stories: long enough for their `python -c` commands on a
-# loaded machine, short enough that their `sleep 10` is a real timeout without a long wait.
+# Seconds a command may run in the streak stories: their other commands are `grep` and `git`,
+# done in milliseconds even on a loaded machine, so their `sleep 10` is a real timeout without a
+# long wait.
 STORY_TIMEOUT_S = 1.5
 
 # The shell-side edit: a debugging message added to the failing assert, by sed, in place.
@@ -102,11 +103,6 @@ def _turn(*calls: dict[str, Any]) -> Reply:
     return {"content": None, "tool_calls": list(calls)}
 
 
-def _python(code: str) -> dict[str, Any]:
-    """A one-line Python command the agent tries: it runs code, it is not a check."""
-    return call("run_command", command=f"python -c '{code}'")
-
-
 def _streak(first_look: dict[str, Any]) -> list[Reply]:
     # No check runs between the bad edit and the abort: a check of any outcome would count as
     # verifying the edit, and the abort would then have no unverified edit to act on.
@@ -115,11 +111,11 @@ def _streak(first_look: dict[str, Any]) -> list[Reply]:
         _turn(call("run_tests")),  # green: the known-good point
         _turn(call("write_file", path="bill.py", content=edited_bill("plus_1"))),  # a bad "tidy-up"
         _turn(first_look),
-        _turn(_python("import bill; assert bill.split(10, 3) == [4, 3, 3]")),  # +1
-        _turn(_python("import bill; print(bill.split(1000, 0))")),  # +1
+        _turn(call("run_command", command="grep -n divmod bill.py")),  # not there any more: +1
+        _turn(call("run_command", command="git diff --exit-code bill.py")),  # it differs: +1
         _turn(call("read_file", path="receipt.py")),  # no such file: +1
         _turn(call("run_command", command="sleep 10")),  # a timeout: +2
-        _turn(_python("import bill; assert sum(bill.split(1000, 3)) == 1000")),  # +1
+        _turn(call("run_command", command="grep -n 'people + 1' check_bill.py")),  # +1
         _turn(call("run_tests")),
     ] + [_DONE] * 2  # "done", and once more if the verify-before-done gate answers it
 
