@@ -14,6 +14,7 @@ import pytest
 
 from cafe.endpoint.client import make_client
 from cafe.loop.agent import ToolResult, TurnView, run_loop
+from cafe.loop.tools import ToolOutput, tool
 from cafe.stall.checks import StallReading, Trip
 from cafe.stall.config import STALL_KNOB_DEFAULTS, stall_config
 from cafe.stall.detector import STALL_PATTERNS, STALL_STOP_REASONS, StallDetector
@@ -651,3 +652,36 @@ def test_run_with_stall_time_grows_linearly_with_the_turns():
         return best
 
     assert any(seconds(1_000) <= 6 * seconds(250) + 0.001 for _ in range(3))
+
+
+def test_a_key_in_a_failing_output_never_reaches_a_nudge_a_warning_or_the_stop(monkeypatch):
+    from cafe.monitors.recovery import excerpt
+
+    key = "sk-cafe-" + "k3y" * 12
+    monkeypatch.setenv("CAFE_API_KEY", key)
+
+    def run_tests() -> ToolOutput:
+        """Run the tests."""
+        return ToolOutput(False, f"E   RuntimeError: the endpoint refused {key}\n1 failed")
+
+    check = tool(run_tests, kind="verify")
+    replies = [{"content": None, "tool_calls": [{"name": "run_tests", "arguments": {}}]}] * 6
+    for config, ending in ((AWARE, "stuck"), (stall_config(), "stuck")):
+        hard = stall_config(
+            repair_aware=config.repair_aware,
+            no_net_progress_extend_guard=True,
+            no_net_progress_hard_cap_after=4,
+        )
+        run = run_with_stall(
+            make_client(replies + ["Done."]), ASK, [check], verify=check, config=hard, max_turns=7
+        )
+        said = [n.text for t in run.result.turns for n in t.nudges]
+        said += [w.message for w in run.warnings] + [run.result.detail]
+        said += [run.current_failure.snippet] if run.current_failure else []
+        assert run.stop_reason == ending and said
+        assert not any(key in text or key[:12] in text for text in said), said
+    claims = run_with_stall(make_client(["Done."] * 3), ASK, [check], verify=check, max_turns=3)
+    told = [n.text for t in claims.result.turns for n in t.nudges]
+    assert claims.stop_reason == "verify_failed" and len(told) == 2
+    assert all("the endpoint refused" in text and key[:12] not in text for text in told)
+    assert key not in excerpt(f"run_tests: {key}")
