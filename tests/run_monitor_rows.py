@@ -469,7 +469,7 @@ GATE_ROWS = [
             ("finish", "advisory", None),
         ],
     ),
-    # verifier.rs module doc "Per-run message ceiling: off 1, advisory 2, blocking 3" (SEED: same),
+    # verifier.rs module doc and SEED: the per-run ceiling by mode (1, 2, 3),
     # i.e. the legacy one-shot (1, every mode) + escalations (0 / 1 / 2). A run that stays red hears ONE.
     (
         "per_run_message_ceiling/red_forever/off",
@@ -524,8 +524,8 @@ GATE_ROWS = [
 
 # run.rs should_nudge_fast_verify / build_fast_verify_reminder: the mid-run fast-check reminder.
 # Tiers on only; fires when edits_since_verify >= 3; one per run (MAX_VERIFY_NUDGES = 1), its own
-# budget, not part of the finalization ceiling. SEED: "once three code edits pile up with nothing
-# run since, one nudge asks for a fast check now". Each ("mid_run", ...) is one turn boundary.
+# budget, not part of the finalization ceiling. SEED: after three code edits with no check in
+# between, a single reminder to run a fast check. Each ("mid_run", ...) is one turn boundary.
 MID_RUN_ROWS = [
     (
         "mid_run_fires_at_three_edits_even_on_one_file (run.rs FAST_VERIFY_EDIT_THRESHOLD)",

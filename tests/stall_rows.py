@@ -150,7 +150,7 @@ ROWS = [
     ),
     dict(
         case="stuck_same_diagnostic fires once per stuck episode and re-arms after a reset",
-        seed="000 §The four behaviors 3 (trip only on the turn the streak advances to the threshold); "
+        seed="000 §The four behaviors 3 (it trips once, when the streak first reaches the threshold); "
         "escalation from stall.harn (max_feedback 1, consecutive trips reset by a non-tripping turn)",
         knobs={"repair_aware": True},
         turns=[
@@ -504,7 +504,7 @@ ROWS = [
     ),
     dict(
         case="remediation_delivered works without repair_aware",
-        seed="003 §remediation_delivered: fires whether or not the loop is otherwise repair-aware",
+        seed="003 §remediation_delivered: works with repair_aware off as well",
         knobs={"repair_aware": False},
         host={"remediation_delivered": "always"},
         turns=[[fix(), test()], [fix(), test()], [fix(), test()], [fix(), test()], []],
