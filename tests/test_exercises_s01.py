@@ -5,8 +5,9 @@ import pytest
 
 from cafe import course
 from cafe.exercises.s01 import check_own_tool, check_repeat_guard
-from cafe.loop.agent import Stop, repeat_guard
+from cafe.loop.guards import repeat_guard
 from cafe.loop.tools import ToolOutput
+from cafe.loop.turns import Stop
 
 # --- your turn 1: repeat_guard -----------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from cafe.governor.facts import (
     remediation_due,
 )
 from cafe.loop.agent import TurnView
-from cafe.stall.detector import run_with_stall, stall_config
+from cafe.stall import run_with_stall, stall_config
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
 
@@ -210,21 +210,31 @@ def test_progress_signal_write_axis_cut_stops_the_thrash_in_a_run():
 
 def test_progress_signal_long_stall_cuts_pure_retries_in_a_run():
     # retest_only never writes, so the write axis stays quiet; the passing count sits at 3 while the
-    # same failure comes back every turn. (The detector reads the streak a turn behind: the lag.)
+    # same failure comes back every turn. The check decides right after a turn, with that turn's
+    # failure folded in: the fourth sighting is turn 4's own test run.
     recurring = run_scenario(
         "retest_only", AWARE, rounds=8, checks=HostFacts(progress_signal=passing_tests).checks()
     )
-    assert patterns(recurring) == [(4, "stuck_same_diagnostic"), (5, "no_net_progress")]
+    assert patterns(recurring) == [(4, "stuck_same_diagnostic"), (4, "no_net_progress")]
     assert (
         recurring.result.detail
-        == "no_net_progress: long stall: the same failure has come back 4 times"
+        == "no_net_progress: long stall: the same failure has come back 4 times in a row"
     )
     flat_facts = HostFacts(
         progress_signal=passing_tests, verify_state_stall_turns=2, verify_state_recurrence_hard=99
     )
     flat = run_scenario("retest_only", AWARE, rounds=8, checks=flat_facts.checks())
-    assert patterns(flat) == [(4, "stuck_same_diagnostic"), (4, "no_net_progress")]
-    assert "same failure for 3 turns and no verifier advance for 3" in flat.result.detail
+    assert patterns(flat) == [(3, "no_net_progress")]
+    assert "same failure for 3 turns and no verifier advance for 2" in flat.result.detail
+
+
+def test_hard_recurrence_counts_a_failure_over_the_run_not_only_in_a_row():
+    # A, B, A, B, ...: the streak never passes 1, but A's fourth sighting is a hard recurrence
+    # (a whole run of it: test_stall_reference.py, "hard recurrence counts ... over the RUN")
+    flat = ProgressState(high_water=0, flat_streak=1)
+    why = no_net_progress_cut(flat, 1, recurrences=4)
+    assert why is not None and "4 times in this run" in why
+    assert no_net_progress_cut(flat, 1, recurrences=3) is None
 
 
 def test_progress_signal_advance_resets_the_flat_streak_in_a_run():
@@ -263,10 +273,11 @@ def test_remediation_delivered_true_trips_one_turn_sooner():
         and calls[0].signature == run.timeline[2].failure_state.last_diagnostic_signature
     )
     assert [r.name for r in calls[0].prev_dispatch] == ["write_file", "run_tests"]
-    # asked again when the streak advances to 3, and the host's answer outranks stuck_same_diagnostic;
-    # a second trip in the same run is past MAX_STALL_WARNINGS: the run stops as stuck
-    assert patterns(run) == [(3, "delivered_fix_not_landing"), (4, "delivered_fix_not_landing")]
-    assert run.stop_reason == "stuck" and len(calls) == 2
+    # asked again on every turn the streak advances, and the host's answer outranks
+    # stuck_same_diagnostic; only the first text is sent, and the run is not stopped for it
+    assert patterns(run) == [(turn, "delivered_fix_not_landing") for turn in (3, 4, 5, 6)]
+    assert [w.sent for w in run.warnings] == [True, False, False, False]
+    assert run.stop_reason == "max_turns" and len(calls) == 4
 
 
 def test_remediation_delivered_false_changes_nothing():
@@ -284,20 +295,20 @@ def test_remediation_delivered_works_without_repair_aware():
         rounds=4,
         session_id="till-42",
     )
-    assert patterns(run) == [(3, "delivered_fix_not_landing"), (4, "delivered_fix_not_landing")]
-    assert run.stop_reason == "stuck" and {info.session_id for info in seen} == {"till-42"}
+    assert patterns(run) == [(turn, "delivered_fix_not_landing") for turn in (3, 4, 5, 6)]
+    assert run.stop_reason == "max_turns" and {info.session_id for info in seen} == {"till-42"}
     assert run.current_failure is None  # the hand-back itself is a repair-aware feature
 
 
 def test_remediation_delivered_is_not_asked_on_a_turn_the_blind_detector_warned():
     # retest_only repeats the same call: with repair_aware off the blind repeated_error trips on
-    # turn 4, the turn the streak advances to 3, so the host is not asked then
+    # turns 4, 5 and 6 (the third in a row stops the run), so the host is not asked then
     asked = []
     run = run_scenario(
         "retest_only", checks=[RemediationCheck(lambda info: asked.append(info) or False)]
     )
-    assert patterns(run) == [(4, "repeated_error"), (5, "repeated_error")]
-    assert len(asked) == 1  # turn 3 only (streak 2); turns 4 and 5 belong to the blind warning
+    assert patterns(run) == [(4, "repeated_error"), (5, "repeated_error"), (6, "repeated_error")]
+    assert len(asked) == 1  # turn 3 only (streak 2); turns 4 to 6 belong to the blind warning
 
 
 def test_remediation_delivered_bad_return_raises_type_error():

@@ -14,6 +14,7 @@ import math
 import sys
 from pathlib import Path
 
+import governor_rows
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -671,3 +672,14 @@ def test_notebook_exercise_stubs_not_attempted_references_pass(capsys):
     assert course.compare(stubs["my_reading"], check=check_reading).status == "not_attempted"
     assert course.compare(_overruled_reference, check=check_overruled).status == "passed"
     assert course.compare(passing_tests, check=check_reading).status == "passed"
+
+
+# --- the reference cases, as rows (tests/governor_rows.py) ---------------------------------
+
+
+@pytest.mark.parametrize("row", governor_rows.ROWS, ids=lambda row: row["case"][:80])
+def test_pace_decision_row_matches_the_reference_or_the_documented_course_choice(row):
+    expected = row.get("course", row["expect"])
+    assert governor_pace_decision(row["policy"], row["obs"]) == expected
+    if "course" in row:
+        assert "Where the reference differs" in row["why"]

@@ -14,15 +14,17 @@ from cafe.endpoint.client import make_client
 from cafe.endpoint.errors import EndpointError
 from cafe.loop.agent import (
     DEFAULT_MAX_TURNS,
-    OBSERVER_STOP_REASONS,
     RUN_STOP_REASONS,
     Nudge,
+    Ran,
     Stop,
+    ToolCall,
     ToolResult,
     TurnView,
-    Verify,
+    dispatch_call,
     run_loop,
 )
+from cafe.loop.guards import GUARD_STOP_REASONS, repeat_guard
 from cafe.loop.tools import Tool, ToolOutput, json_type, tool, tool_schemas
 
 # --- tools used across the tests ------------------------------------------------------------
@@ -134,9 +136,9 @@ def test_tool_schemas_duplicate_names_are_refused():
 # --- the loop: how runs end ------------------------------------------------------------------
 
 
-def test_run_stop_reasons_are_the_documented_five():
-    assert RUN_STOP_REASONS == {"done", "max_turns", "verify_failed", "stuck", "cut"}
-    assert OBSERVER_STOP_REASONS == {"stuck", "cut"}
+def test_run_stop_reasons_are_the_loops_own_two():
+    assert RUN_STOP_REASONS == {"done", "max_turns"}
+    assert GUARD_STOP_REASONS == {"stuck"}
 
 
 def test_run_loop_runs_a_tool_then_stops_done():
@@ -182,36 +184,14 @@ def test_run_loop_default_turn_budget_is_ten():
 def test_run_loop_bad_budget_is_refused():
     with pytest.raises(ValueError, match="max_turns"):
         run_loop(make_client(["hi"]), USER, [], max_turns=0)
-    with pytest.raises(ValueError, match="max_verify_attempts"):
-        run_loop(make_client(["hi"]), USER, [], max_verify_attempts=0)
 
 
-def test_run_loop_verify_passing_on_done_stops_done():
-    client = make_client(["Finished."])
-    result = run_loop(client, USER, [], verify=tool(check))
-    assert result.stop_reason == "done"
-    assert result.verify_attempts == 1
-    assert result.turns[0].dispatch[0].forced is True
+def test_run_loop_refuses_the_loops_own_reasons_as_a_plug_ins():
+    with pytest.raises(ValueError, match="done"):
+        run_loop(make_client(["hi"]), USER, [], stop_reasons={"done"})
 
 
-def test_run_loop_failed_verify_is_told_to_the_model_and_the_run_goes_on():
-    failing = tool(
-        lambda: ToolOutput(False, "1 failed: split"),
-        name="run_tests",
-        kind="verify",
-        description="run the tests",
-    )
-    client = make_client(["Finished.", "Finished, really."])
-    result = run_loop(client, USER, [], verify=failing, max_verify_attempts=2)
-    assert result.stop_reason == "verify_failed"
-    assert result.verify_attempts == 2
-    told = [m["content"] for m in result.messages if m["role"] == "user"][1]
-    assert "FAILED" in told and "1 failed: split" in told
-    # the second request carried the failure back to the model
-    assert "1 failed: split" in client.calls[1]["messages"][-1]["content"]
-
-
-def test_run_loop_observer_stop_stuck_ends_before_the_calls_run():
+def test_run_loop_observer_stop_ends_before_the_calls_run():
     ran = []
 
     def record(item: str) -> str:
@@ -223,7 +203,9 @@ def test_run_loop_observer_stop_stuck_ends_before_the_calls_run():
         return Stop("stuck", "going round in circles") if view.turn == 2 else None
 
     client = make_client([reply_call("record", item="a"), reply_call("record", item="b")])
-    result = run_loop(client, USER, [tool(record)], observers=[stop_on_turn_2])
+    result = run_loop(
+        client, USER, [tool(record)], observers=[stop_on_turn_2], stop_reasons=GUARD_STOP_REASONS
+    )
     assert (result.stop_reason, result.detail) == ("stuck", "going round in circles")
     assert ran == ["a"]
     assert result.turns[-1].dispatch == ()
@@ -235,16 +217,43 @@ def test_run_loop_observer_stop_stuck_ends_before_the_calls_run():
     }
 
 
-def test_run_loop_after_turn_stop_cut_ends_after_the_turn():
+def test_run_loop_after_turn_stop_ends_after_the_turn():
     client = make_client([reply_call("add_item", item="latte")] * 3)
-    result = run_loop(client, USER, [ADD], after_turn=[lambda view: Stop("cut", "out of time")])
+    result = run_loop(
+        client,
+        USER,
+        [ADD],
+        after_turn=[lambda view: Stop("cut", "out of time")],
+        stop_reasons={"cut"},
+    )
     assert (result.stop_reason, len(result.turns)) == ("cut", 1)
     assert result.turns[0].dispatch[0].ok
 
 
-def test_stop_verdict_with_a_loop_only_reason_is_refused():
+def test_run_loop_refuses_a_stop_no_plug_in_declared_naming_it():
+    client = make_client([reply_call("add_item", item="latte")] * 3)
+    with pytest.raises(ValueError, match="'cut'.*declared: none"):
+        run_loop(client, USER, [ADD], after_turn=[lambda view: Stop("cut", "out of time")])
+    with pytest.raises(ValueError, match="'stuck'.*declared: \\['cut'\\]"):
+        run_loop(
+            make_client([reply_call("add_item", item="latte")]),
+            USER,
+            [ADD],
+            observers=[lambda view: Stop("stuck")],
+            stop_reasons={"cut"},
+        )
+
+
+def test_stop_with_a_loop_only_reason_is_refused():
     with pytest.raises(ValueError, match="done"):
-        Stop("done")  # type: ignore[arg-type]
+        Stop("done")
+    with pytest.raises(ValueError, match="reason"):
+        Stop("")
+
+
+def test_ran_needs_a_forced_result():
+    with pytest.raises(ValueError, match="forced"):
+        Ran(ToolResult("c", "check", {}, True, "ok"))
 
 
 # --- the loop: observers, after-turn hooks, verify, clock ------------------------------------
@@ -278,11 +287,12 @@ def test_observer_nudge_is_appended_after_the_turns_tool_results():
     assert result.turns[0].nudges == (Nudge("Mind the allergens.", "test"),)
 
 
-def test_observer_returning_verify_or_garbage_is_refused():
+def test_a_hook_answering_what_its_seam_does_not_take_is_refused():
+    forced = ToolResult("v", "check", {}, True, "ok", "verify", forced=True)
     client = make_client([reply_call("add_item", item="latte")])
-    with pytest.raises(TypeError, match="Observer"):
-        run_loop(client, USER, [ADD], observers=[lambda v: Verify("now")])
-    with pytest.raises(TypeError, match="Observer"):
+    with pytest.raises(TypeError, match="Nudge, Stop"):
+        run_loop(client, USER, [ADD], observers=[lambda v: Ran(forced)])
+    with pytest.raises(TypeError, match="answered 'stop!'"):
         run_loop(
             make_client([reply_call("add_item", item="latte")]),
             USER,
@@ -291,61 +301,70 @@ def test_observer_returning_verify_or_garbage_is_refused():
         )
 
 
-def test_after_turn_verify_runs_the_check_and_later_hooks_see_it():
+def forced_check(passing: bool = True, name: str = "check") -> ToolResult:
+    call = ToolCall("v", name, {"passing": passing}, "{}")
+    return dispatch_call(call, {name: tool(check, name=name, kind="verify")}, forced=True)
+
+
+def test_after_turn_ran_joins_the_turns_results_and_later_hooks_see_it():
     seen: list[tuple[ToolResult, ...]] = []
     client = make_client([reply_call("add_item", item="latte"), "done"])
     result = run_loop(
         client,
         USER,
         [ADD],
-        verify=tool(check, kind="verify"),
         after_turn=[
-            lambda v: Verify("after an edit") if v.turn == 1 else None,
+            lambda v: (Ran(forced_check()), Nudge("checked")) if v.turn == 1 else None,
             lambda v: seen.append(v.dispatch),
         ],
     )
     assert [r.name for r in seen[0]] == ["add_item", "check"]
-    assert seen[0][1].forced
-    assert result.verify_attempts == 2  # the forced one, and the one on "done"
-    assert "after an edit" in result.messages[3]["content"]
+    assert result.turns[0].dispatch[1].forced and result.turns[0].nudges == (Nudge("checked"),)
+    assert result.messages[3] == {"role": "user", "content": "checked"}
 
 
-def test_after_turn_verify_without_a_verify_entrypoint_is_a_no_op():
-    client = make_client([reply_call("add_item", item="latte"), "done"])
-    result = run_loop(client, USER, [ADD], after_turn=[lambda v: Verify()])
-    assert result.stop_reason == "done" and result.verify_attempts == 0
-    assert [r.name for r in result.turns[0].dispatch] == ["add_item"]
+def test_before_finish_no_answer_lets_the_finish_stand():
+    seen: list[TurnView] = []
+    result = run_loop(make_client(["Finished."]), USER, [], before_finish=[seen.append])
+    assert result.stop_reason == "done" and seen[0].calls == ()
+    assert result.detail == "the model answered without calling a tool"
 
 
-def test_after_turn_verify_is_bounded_by_max_verify_attempts():
-    client = make_client([reply_call("add_item", item="latte")] * 4 + ["done"])
+def test_before_finish_nudge_refuses_the_finish_and_the_model_reads_why():
+    refused = iter([True, False])
+
+    def not_yet(view: TurnView):
+        return Nudge("Run the tests first.", "test") if next(refused) else None
+
+    after: list[int] = []
+    client = make_client(["Finished.", "Finished, really."])
     result = run_loop(
-        client,
-        USER,
-        [ADD],
-        verify=tool(check, kind="verify"),
-        max_verify_attempts=2,
-        after_turn=[lambda v: Verify("every turn")],
-    )  # asks every turn; the loop says no after 2
-    forced = [(t.turn, r.name) for t in result.turns for r in t.dispatch if r.forced]
-    assert forced == [(1, "check"), (2, "check")] and result.verify_attempts == 2
-    # no check left for the claimed finish: the loop accepts it on the last check, which passed with
-    # no edit since (add_item is an observe tool)
-    assert result.stop_reason == "done"
-
-
-def test_done_with_no_attempts_left_trusts_only_a_fresh_passing_check():
-    verify = tool(check, kind="verify")
-    client = make_client([reply_call("add_item", item="latte"), "done"])
-    result = run_loop(
-        client,
-        USER,
-        [ADD],
-        verify=verify,
-        max_verify_attempts=1,
-        after_turn=[lambda v: Verify() if v.turn == 1 else None],
+        client, USER, [], before_finish=[not_yet], after_turn=[lambda v: after.append(v.turn)]
     )
-    assert (result.stop_reason, result.verify_attempts) == ("done", 1)
+    assert result.stop_reason == "done" and len(result.turns) == 2
+    assert after == [1]  # a refused finish is an ordinary turn: the after-turn hooks run
+    assert client.calls[1]["messages"][-1] == {"role": "user", "content": "Run the tests first."}
+
+
+def test_before_finish_ran_is_recorded_and_named_in_the_detail():
+    result = run_loop(
+        make_client(["Finished."]), USER, [], before_finish=[lambda v: Ran(forced_check())]
+    )
+    assert result.stop_reason == "done" and result.turns[0].dispatch[0].forced
+    assert result.detail.endswith("checked on the finish: check passed")
+
+
+def test_before_finish_stop_ends_the_run_with_the_declared_reason():
+    answer = (Ran(forced_check(False)), Stop("verify_failed", "the check failed"))
+    result = run_loop(
+        make_client(["Finished."]),
+        USER,
+        [],
+        before_finish=[lambda v: answer],
+        stop_reasons={"verify_failed"},
+    )
+    assert (result.stop_reason, result.detail) == ("verify_failed", "the check failed")
+    assert not result.turns[0].dispatch[0].ok
 
 
 def test_run_loop_clock_is_injected():
@@ -471,17 +490,16 @@ def test_order_pad_refuses_unknown_and_sold_out_items_as_failed_results():
 
 
 def test_repeat_guard_stops_a_model_asking_the_same_thing_again():
-    from cafe.loop.agent import repeat_guard
-
     client = make_client([reply_call("add_item", item="latte")] * 5)
-    result = run_loop(client, USER, [ADD], observers=[repeat_guard])
+    result = run_loop(
+        client, USER, [ADD], observers=[repeat_guard], stop_reasons=GUARD_STOP_REASONS
+    )
     assert result.stop_reason == "stuck" and len(result.turns) == 2
     assert "repeats the previous turn's calls (add_item)" in result.detail
 
 
 def test_check_repeat_guard_passes_the_reference_and_fails_a_stub():
     from cafe.exercises.s01 import check_repeat_guard
-    from cafe.loop.agent import repeat_guard
 
     assert check_repeat_guard(repeat_guard) == []
     assert len(check_repeat_guard(lambda view: None)) == 1
@@ -493,7 +511,6 @@ def test_s01_notebook_stub_is_not_attempted_and_the_reference_passes():
 
     from cafe import course
     from cafe.exercises.s01 import check_repeat_guard
-    from cafe.loop.agent import repeat_guard
 
     namespace = run_notebook_source("s01-agent-loop")
     assert course.compare(namespace["repeat_guard"], check_repeat_guard).status == "not_attempted"

@@ -4,10 +4,12 @@ on the real workbench: real writes, real git, real pytest runs (few of them: one
 from __future__ import annotations
 
 import pytest
+import run_monitor_rows
 
 import cafe
 from cafe.monitors.run import (
     MONITOR_PREFIXES,
+    MONITOR_SOURCES,
     OBJECTIVES_SHOWN,
     TRUNCATION_PREFIX,
     MonitorConfig,
@@ -105,10 +107,11 @@ def test_run_command_timeout_ends_the_command_and_reads_as_a_timeout():
 
 
 def test_progress_reads_the_latched_green_so_edit_then_green_cycles_still_stall():
-    # The tier state goes stale on every edit; the progress monitor must not read that one, or
-    # each edit-then-green cycle would look like a fresh turn to green and reset its count forever.
+    # The gate's status goes stale on every edit (tiers on); the progress monitor must not read
+    # that one, or each edit-then-green cycle would look like a fresh turn to green and reset its
+    # count forever.
     from cafe.loop.agent import ToolResult, TurnView
-    from cafe.monitors.tiers import TierState, fold_tiers
+    from cafe.monitors.gate import TierState, fold_tiers, verification_status
 
     edit = ToolResult(
         "e", "write_file", {"path": "bill.py", "content": "x"}, True, "wrote", "mutate"
@@ -118,7 +121,7 @@ def test_progress_reads_the_latched_green_so_edit_then_green_cycles_still_stall(
         monitors = RunMonitors(bench, MonitorConfig(progress_stall_threshold=2))
         turns = [(edit,), (green,), (edit,), (green,), (edit,)]
         sources = [
-            (nudge := monitors.progress.after_turn(TurnView(t, 30, (), (), results, 0.0, 0, True)))
+            (nudge := monitors.progress.after_turn(TurnView(t, 30, (), (), results, 0.0)))
             and nudge.source
             for t, results in enumerate(turns, start=1)
         ]
@@ -127,7 +130,7 @@ def test_progress_reads_the_latched_green_so_edit_then_green_cycles_still_stall(
     state = TierState()
     for results in turns:
         state = fold_tiers(state, results)
-        tier_green.append(state.slow_green)
+        tier_green.append(verification_status(state, "advisory") == "verified_green")
     assert tier_green == [
         False,
         True,
@@ -165,6 +168,16 @@ def test_story_thrasher_two_stalls_two_budget_notices_and_the_open_objectives():
         and run.counts["[stall]"] == 2
         and run.counts["[budget]"] == 2
     )
+    # three edits of one file with nothing run since: the gate's one mid-run nudge (turn 9)
+    mid_run = [
+        (t.turn, n.source)
+        for t in run.result.turns
+        for n in t.nudges
+        if "code edits have landed" in n.text
+    ]
+    assert mid_run == [(9, "verify_tiers")]
+    assert run.counts["[verify-before-done]"] == 2  # and the finish question on turn 16
+    assert run.verification == "unverified"
     assert (
         run.notice.startswith(TRUNCATION_PREFIX)
         and "Objectives still outstanding (3):" in run.notice
@@ -179,22 +192,34 @@ def test_story_thrasher_two_stalls_two_budget_notices_and_the_open_objectives():
 def test_story_default_config_sends_nothing_but_the_plain_finish_question():
     run, _, _ = story("thrasher", MonitorConfig(), max_turns=16)
     assert {tag: n for tag, n in run.counts.items() if n} == {"[verify-before-done]": 1}
-    assert "Objectives still outstanding (3):" in run.notice
+    assert "no check has run since your code edits" in run.messages[0]
+    assert run.stop_reason == "max_turns" and "Objectives still outstanding (3):" in run.notice
 
 
 @pytest.mark.slow
 def test_story_streak_after_green_auto_restores_and_the_suite_passes_again():
     run, changed, bill = story("streak_after_green", MonitorConfig(safe_state_abort="auto"))
-    assert run.aborts[0].restored == ("bill.py",) and run.stop_reason == "done"
+    assert run.aborts[0].turn == 9 and run.aborts[0].restored == ("bill.py",)
+    assert run.stop_reason == "done" and run.verification == "verified_green"
     assert "divmod" in bill and changed == ("bill.py",) and run.result.turns[9].dispatch[0].ok
+    assert run.counts["[recovery]"] == 1 and run.counts["[safe-state]"] == 1
 
 
 @pytest.mark.slow
-def test_story_streak_with_a_shell_side_edit_auto_declines_and_touches_nothing():
+def test_story_streak_with_a_shell_side_edit_auto_declines_and_the_red_run_ends_verify_failed():
     run, changed, bill = story("streak_shell_edit", MonitorConfig(safe_state_abort="auto"))
-    assert run.aborts[0].declined and run.aborts[0].restored == ()
+    assert run.aborts[0].turn == 9 and run.aborts[0].declined and run.aborts[0].restored == ()
     assert "+ 1" in bill and changed == ("bill.py", "check_bill.py")
     assert all(m.startswith(MONITOR_PREFIXES) for m in run.messages)
+    # the suite is still red at the end: the gate says so once, then the run ends, not "done"
+    assert run.stop_reason == "verify_failed" and run.verification == "verified_red"
+    assert "passed" not in run.result.detail and "last check failed" in run.result.detail
+    assert run.counts["[verify-before-done]"] == 1
+
+
+def test_monitor_messages_are_counted_by_their_source_not_their_text():
+    assert set(MONITOR_SOURCES) == {"verify_tiers", "stall", "budget", "recovery", "safe_state"}
+    assert MONITOR_PREFIXES == tuple(MONITOR_SOURCES.values())
 
 
 def test_serve_session_15_replays_the_fast_finisher_by_turn_over_http():
@@ -222,3 +247,12 @@ def test_serve_session_15_replays_the_fast_finisher_by_turn_over_http():
             model=OFFLINE_MODEL,
         )
     assert run.stop_reason == "done" and run.counts["[verify-before-done]"] == 1
+
+
+@pytest.mark.parametrize(
+    "case, titles, expected",
+    run_monitor_rows.RESIDUAL_ROWS,
+    ids=[row[0][:70] for row in run_monitor_rows.RESIDUAL_ROWS],
+)
+def test_residual_row_matches_the_reference(case, titles, expected):
+    assert residual_objectives([Todo(title) for title in titles]) == (expected or "")

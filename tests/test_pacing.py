@@ -12,6 +12,7 @@ from cafe.endpoint.scripted import ScriptedClient
 from cafe.governor.pace import EXTEND_REASON, PACE_CHECK_REASON, PacePolicy
 from cafe.governor.pacing import (
     PACE_CHECK_NOTE,
+    PACE_STOP_REASONS,
     PaceGovernor,
     TurnClock,
     passing_tests,
@@ -20,7 +21,7 @@ from cafe.governor.pacing import (
 )
 from cafe.loop.agent import Nudge, Stop, ToolResult, TurnView, run_loop
 from cafe.loop.tools import ToolOutput, tool
-from cafe.stall.detector import StallDetector, run_with_stall, stall_config
+from cafe.stall import StallDetector, VerifyEntrypoint, run_with_stall, stall_config
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
 
@@ -71,15 +72,29 @@ def till_run(edits, *, hooks, step=10.0, max_turns=12, governor=None):
             (float(r.output.split()[0]) for r in view.dispatch if r.kind == "verify"), None
         )
         hooks = [*hooks, governor]
-    return run_loop(
+    return run_verified(
         ScriptedClient(replies),
         [{"role": "user", "content": "fix the till"}],
         [tool(write_file, kind="mutate"), tool(read_file), tool(run_tests, kind="verify")],
-        verify=tool(run_tests, kind="verify"),
+        tool(run_tests, kind="verify"),
         observers=[clock.tick],
         after_turn=hooks,
         clock=clock,
         max_turns=max_turns,
+    )
+
+
+def run_verified(client, messages, tools, verify, *, after_turn=(), **options):
+    """`run_loop` with a verify entrypoint, and a pace governor's (or a timeout's) stop reason."""
+    verifier = VerifyEntrypoint(verify)
+    return run_loop(
+        client,
+        messages,
+        tools,
+        before_finish=[verifier.before_finish],
+        after_turn=[verifier.after_turn, *after_turn],
+        stop_reasons=PACE_STOP_REASONS | verifier.stop_reasons,
+        **options,
     )
 
 
@@ -192,14 +207,15 @@ def test_workbench_stall_guard_feeds_the_governor():
         )
         with open_workbench() as bench:
             clock = TurnClock(10.0)
+            detector.verifier = VerifyEntrypoint(bench.verify)
             run = run_with_stall(
                 ScriptedClient(scenario_replies("thrash")),
                 [{"role": "user", "content": "fix"}],
                 bench.tools,
-                verify=bench.verify,
                 detector=detector,
                 observers=[clock.tick],
                 after_turn=[governor],
+                stop_reasons=governor.stop_reasons,
                 clock=clock,
                 max_turns=12,
             )
@@ -254,8 +270,6 @@ def _view(*results):
         prev_dispatch=(),
         dispatch=tuple(results),
         elapsed=0.0,
-        verify_attempts=0,
-        can_verify=True,
     )
 
 
@@ -311,11 +325,11 @@ def test_turn_clock_rejects_non_positive_step(bad, error):
 def _bench_run(scenario, hook):
     with open_workbench() as bench:
         clock = TurnClock(10.0)
-        return run_loop(
+        return run_verified(
             ScriptedClient(scenario_replies(scenario)),
             [{"role": "user", "content": "fix"}],
             bench.tools,
-            verify=bench.verify,
+            bench.verify,
             observers=[clock.tick],
             after_turn=[hook],
             clock=clock,
@@ -397,7 +411,7 @@ def test_pace_governor_property_bounds_hold(facts, step, extend_max, pace_check_
                 ToolResult(f"v{turn}", "run_tests", {}, passing == 4, str(passing), "verify")
             )
         deadline_before = governor.deadline_ms
-        verdict = governor(TurnView(turn, 99, (), (), tuple(results), turn * step, 0, True))
+        verdict = governor(TurnView(turn, 99, (), (), tuple(results), turn * step))
         record = governor.turns[-1]
         # asked exactly when the armed deadline had passed
         assert (record.decision is not None) == (turn * step * 1000 >= deadline_before)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import run_monitor_rows
 
 from cafe.loop.agent import TurnView
 from cafe.monitors.progress import (
@@ -31,7 +32,7 @@ def run(
     monitor = ProgressMonitor(lambda view: next(readings), threshold, budget=max_turns is not None)
     out = []
     for turn in range(1, len(boundaries) + 1):
-        nudge = monitor.after_turn(TurnView(turn, max_turns or 100, (), (), (), 0.0, 0, False))
+        nudge = monitor.after_turn(TurnView(turn, max_turns or 100, (), (), (), 0.0))
         out.append(nudge and nudge.source)
     return out
 
@@ -131,16 +132,14 @@ def test_monitor_stall_outranks_budget_which_waits_a_poll():
 
 def test_monitor_off_without_a_threshold_sends_nothing_not_even_budget():
     monitor = ProgressMonitor(lambda view: at(), None)
-    assert all(
-        monitor.after_turn(TurnView(t, 5, (), (), (), 0.0, 0, False)) is None for t in range(1, 6)
-    )
+    assert all(monitor.after_turn(TurnView(t, 5, (), (), (), 0.0)) is None for t in range(1, 6))
 
 
 def test_monitor_messages_start_with_their_prefixes():
     readings = iter([at(files=("a.py",))] + [at(files=("a.py",))] * 9)
     monitor = ProgressMonitor(lambda view: next(readings), 2)
     for turn in range(1, 11):
-        monitor.after_turn(TurnView(turn, 10, (), (), (), 0.0, 0, False))
+        monitor.after_turn(TurnView(turn, 10, (), (), (), 0.0))
     assert monitor.sent and all(t.startswith((STALL_PREFIX, BUDGET_PREFIX)) for t in monitor.sent)
 
 
@@ -148,3 +147,24 @@ def test_fold_boundary_reads_the_whole_history_of_changed_files():
     state, _ = fold_boundary(ProgressMonitorState(), at(files=("a.py",)), 2)
     state, _ = fold_boundary(state, at(), 2)  # the file went back to HEAD: not a new state
     assert progress_events(state, at(files=("a.py",))) == ()
+
+
+# --- the reference's rows (tests/run_monitor_rows.py) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "case, threshold, snapshots, expected",
+    run_monitor_rows.PROGRESS_ROWS,
+    ids=[row[0][:70] for row in run_monitor_rows.PROGRESS_ROWS],
+)
+def test_progress_row_matches_the_reference(case, threshold, snapshots, expected):
+    boundaries = iter(
+        Boundary(todos, frozenset(f"file{i}.py" for i in range(files)), green)
+        for todos, files, green in snapshots
+    )
+    monitor = ProgressMonitor(lambda view: next(boundaries), threshold, budget=False)
+    fired = [
+        monitor.after_turn(TurnView(turn, 100, (), (), (), 0.0)) is not None
+        for turn in range(1, len(snapshots) + 1)
+    ]
+    assert fired == expected

@@ -1,4 +1,5 @@
-"""The safe-state abort (cafe/monitors/safe_state.py): the ladder's rungs 2 and 3, one test per rule.
+"""The safe-state abort (cafe/monitors/safe_state.py): the ladder's rung 3, one test per rule (rung
+2, the always-on recovery checkpoint, and the rows of the reference's decision: test_recovery.py).
 Tool results are written out by hand; the work tree they describe is a real git repository."""
 
 from __future__ import annotations
@@ -7,18 +8,13 @@ import subprocess
 
 import pytest
 
-from cafe.loop.agent import ToolResult, TurnView
+from cafe.loop.turns import ToolResult, TurnView
+from cafe.monitors.recovery import EXCERPT_CHARS, MAX_EXCERPTS, abort_due
 from cafe.monitors.safe_state import (
-    EXCERPT_CHARS,
     MAX_ABORTS,
-    MAX_EXCERPTS,
-    RECOVERY_PREFIX,
     SAFE_STATE_PREFIX,
     SafeStateMonitor,
-    abort_due,
     abort_message,
-    fold_streak,
-    streak_weight,
 )
 from cafe.monitors.snapshots import SnapshotStore
 from cafe.world.workbench import open_workbench
@@ -50,9 +46,7 @@ class Harness:
 
     def step(self, *results: ToolResult):
         self.turn += 1
-        return self.monitor.after_turn(
-            TurnView(self.turn, 30, (), (), tuple(results), 0.0, 0, True)
-        )
+        return self.monitor.after_turn(TurnView(self.turn, 30, (), (), tuple(results), 0.0))
 
     def green_then_broken(self) -> None:
         self.step(self.edit("green\n"))
@@ -67,21 +61,6 @@ def bench():
 
 
 @pytest.mark.parametrize(
-    "results, streak",
-    [
-        ([ERROR], 1),
-        ([TIMEOUT], 2),
-        ([ERROR, TIMEOUT, ERROR], 4),
-        ([ERROR, ERROR, LOOK], 0),
-        ([ERROR, LOOK, ERROR], 1),
-    ],
-)
-def test_streak_error_adds_one_timeout_two_and_any_success_clears_it(results, streak):
-    assert fold_streak(0, results) == streak
-    assert streak_weight(LOOK) == 0
-
-
-@pytest.mark.parametrize(
     "streak, threshold, due",
     [(5, 3, False), (6, 3, True), (7, 3, True), (3, 2, False), (4, 2, True)],
 )
@@ -93,33 +72,29 @@ def test_abort_fires_when_due_with_unverified_edits_on_a_green_point(bench):
     h = Harness(bench, "advisory")
     h.green_then_broken()
     sent = [h.step(ERROR) for _ in range(6)]
-    assert [s and s.source for s in sent] == [None, None, "recovery", None, None, "safe_state"]
+    assert [s and s.source for s in sent] == [None] * 5 + ["safe_state"]
+    assert sent[-1].text.startswith(SAFE_STATE_PREFIX)
 
 
 def test_abort_needs_a_verified_green_point_behind_the_run(bench):
     h = Harness(bench, "advisory")
     h.step(h.edit("broken\n"))
-    assert [s and s.source for s in (h.step(ERROR) for _ in range(6))][-1] == "recovery"
+    assert all(h.step(ERROR) is None for _ in range(6))
 
 
-def test_abort_needs_unverified_edits_on_the_tree(bench):
+def test_abort_needs_a_code_edit_since_the_last_check(bench):
     h = Harness(bench, "advisory")
     h.step(h.edit("green\n"))
     h.step(GREEN)
-    assert [s and s.source for s in (h.step(ERROR) for _ in range(6))][-1] == "recovery"
+    assert all(h.step(ERROR) is None for _ in range(6))
 
 
-def test_abort_replaces_the_recovery_checkpoint_of_its_boundary(bench):
+def test_abort_counts_any_check_as_verifying_the_edit_even_a_red_one(bench):
     h = Harness(bench, "advisory")
     h.green_then_broken()
-    for _ in range(5):
-        h.step(ERROR)
-    last = h.step(
-        ERROR
-    )  # the streak reaches 6, a multiple of 3: rung 2 would speak, rung 3 does instead
-    assert last.text.startswith(SAFE_STATE_PREFIX) and not any(
-        RECOVERY_PREFIX in t for t in h.monitor.sent[1:]
-    )
+    red = ToolResult("t", "run_tests", {}, False, "1 failed", "verify")
+    assert all(h.step(s) is None for s in [red] + [ERROR] * 5)  # the streak is 6, no edit waits
+    assert h.monitor.aborts == []
 
 
 def test_abort_once_per_failure_streak(bench):

@@ -14,20 +14,15 @@ import pytest
 
 from cafe.endpoint.client import make_client
 from cafe.loop.agent import ToolResult, TurnView, run_loop
-from cafe.stall.detector import (
-    MAX_STALL_WARNINGS,
-    STALL_KNOB_DEFAULTS,
-    STALL_PATTERNS,
-    DetectorState,
-    StallDetector,
-    StallReading,
-    Trip,
-    reset_action,
-    run_with_stall,
-    stall_config,
-)
+from cafe.loop.tools import ToolOutput, tool
+from cafe.stall.checks import StallReading, Trip
+from cafe.stall.config import STALL_KNOB_DEFAULTS, stall_config
+from cafe.stall.detector import STALL_PATTERNS, STALL_STOP_REASONS, StallDetector
 from cafe.stall.failure_state import CurrentFailure, FailureState, fold_diagnostic
-from cafe.stall.repeats import REPEATED_FAILURE_AFTER, RepeatCounters
+from cafe.stall.memory import DetectorState, reset_action
+from cafe.stall.repeats import REPEAT_SAME_ERROR, REPEAT_SAME_OBSERVATION, RepeatCounters
+from cafe.stall.run import run_with_stall
+from cafe.stall.verify import VERIFY_STOP_REASONS, VerifyEntrypoint
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
 
@@ -83,18 +78,11 @@ def outcome(result):
             t.text,
             [(c.name, dict(c.arguments)) for c in t.calls],
             [(r.name, r.ok, r.kind, r.forced, _DURATION.sub("", r.output)) for r in t.dispatch],
-            t.nudges,
+            [(n.source, _DURATION.sub("", n.text)) for n in t.nudges],
         )
         for t in result.turns
     ]
-    return (
-        result.stop_reason,
-        result.detail,
-        result.text,
-        result.verify_attempts,
-        turns,
-        steady(result.messages),
-    )
+    return (result.stop_reason, result.detail, result.text, turns, steady(result.messages))
 
 
 AWARE = stall_config(repair_aware=True)
@@ -114,10 +102,15 @@ def test_stall_knob_defaults_are_the_designs_and_read_only():
         "no_net_progress_hard_cap_after": 16,
         "reserved_terminal_verify": False,
         "reserved_terminal_verify_iterations": 2,
+        "repeat_same_error": 3,
+        "repeat_same_observation": 4,
+        "inject_feedback": True,
+        "max_feedback": 1,
+        "hard_stop_after_trips": 3,
     }
     config = stall_config()
     assert {k: getattr(config, k) for k in STALL_KNOB_DEFAULTS} == STALL_KNOB_DEFAULTS
-    assert REPEATED_FAILURE_AFTER == 3
+    assert (REPEAT_SAME_ERROR, REPEAT_SAME_OBSERVATION) == (3, 4)
     with pytest.raises(TypeError):
         STALL_KNOB_DEFAULTS["repair_aware"] = True  # type: ignore[index]
 
@@ -155,6 +148,9 @@ def test_stall_config_wrong_types_are_refused():
         stall_config(stuck_same_diagnostic_after=0)
     with pytest.raises(ValueError, match="no_net_progress_hard_cap_after"):
         stall_config(no_net_progress_hard_cap_after=True)
+    with pytest.raises(ValueError, match="repeat_same_observation must be .* at least 2"):
+        stall_config(repeat_same_observation=1)
+    assert stall_config(max_feedback=0).max_feedback == 0  # silent: trips are recorded, not sent
 
 
 # --- scenarios in the real workbench ---------------------------------------------------------
@@ -257,11 +253,11 @@ def test_action_reset_preserves_the_model_in_a_run():
 def test_repair_aware_off_is_a_no_op(scenario):
     every_knob = stall_config(
         repair_aware=False,
-        stuck_same_diagnostic_after=1,
+        stuck_same_diagnostic_after=2,
         post_edit_reverify=True,
         no_net_progress_extend_guard=True,
-        no_net_progress_extend_after=1,
-        no_net_progress_hard_cap_after=1,
+        no_net_progress_extend_after=2,
+        no_net_progress_hard_cap_after=2,
         reserved_terminal_verify=True,
         reserved_terminal_verify_iterations=5,
     )
@@ -269,17 +265,19 @@ def test_repair_aware_off_is_a_no_op(scenario):
     default = run_scenario(scenario, None, rounds=3)
     replies = scenario_replies(scenario, rounds=3)
     with open_workbench() as bench:
+        verifier = VerifyEntrypoint(bench.verify)
         plain = run_loop(
-            make_client(replies), ASK, bench.tools, verify=bench.verify, max_turns=len(replies)
+            make_client(replies),
+            ASK,
+            bench.tools,
+            before_finish=[verifier.before_finish],
+            after_turn=[verifier.after_turn],
+            stop_reasons=verifier.stop_reasons,
+            max_turns=len(replies),
         )
     assert outcome(off.result) == outcome(default.result)
-    assert (
-        off.warnings == default.warnings and off.current_failure is None is default.current_failure
-    )
-    if scenario == "retest_only":  # the blind detector trips here, with or without the knobs
-        assert [w.pattern for w in off.warnings] == ["repeated_error"]
-        return
-    for run in (off, default):  # elsewhere it stays silent: the same run as no detector at all
+    assert off.current_failure is None is default.current_failure
+    for run in (off, default):  # the blind detector stays silent: the same run as no detector
         assert outcome(run.result) == outcome(plain)
         assert run.warnings == ()
 
@@ -287,19 +285,27 @@ def test_repair_aware_off_is_a_no_op(scenario):
 def test_blind_detector_misses_the_thrash_but_catches_pure_retries():
     assert run_scenario("thrash", None, max_turns=12).warnings == ()  # the gap repair-aware closes
     blind = run_scenario("retest_only", None)
-    assert patterns(blind) == [(4, "repeated_error"), (5, "repeated_error")]
-    assert blind.stop_reason == "stuck" and MAX_STALL_WARNINGS == 1
+    assert patterns(blind) == [(4, "repeated_error"), (5, "repeated_error"), (6, "repeated_error")]
+    # the first is sent, the next two are recorded; the third in a row stops the run
+    assert [(w.sent, w.consecutive_trips, w.stopped) for w in blind.warnings] == [
+        (True, 1, False),
+        (False, 2, False),
+        (False, 3, True),
+    ]
+    assert blind.stop_reason == "stuck" and len(blind.result.turns) == 6
+    assert [n.source for t in blind.result.turns for n in t.nudges] == ["repeated_error"]
 
 
 def test_timeline_records_the_blind_counter_one_turn_behind():
     thrash = run_scenario("thrash", None, max_turns=12)
-    assert [s.same_action_repeats for s in thrash.timeline] == [0] + [1] * 11  # alternating actions
+    # alternating calls: each one differs from the call before it, so nothing ever counts up
+    assert {(s.same_error, s.same_observation) for s in thrash.timeline} == {(0, 1)}
     retries = run_scenario("retest_only", None)
-    assert [(s.same_action_repeats, s.pattern) for s in retries.timeline][:4] == [
-        (0, None),
+    assert [(s.same_error, s.pattern) for s in retries.timeline][:4] == [
+        (0, None),  # turn 1: run_tests has no result yet
         (1, None),
         (2, None),
-        (REPEATED_FAILURE_AFTER, "repeated_error"),
+        (REPEAT_SAME_ERROR, "repeated_error"),  # turn 4: it failed the same way three times
     ]
 
 
@@ -308,14 +314,16 @@ def test_repair_aware_suppresses_the_blind_repeated_failure_trip():
     assert patterns(run) == [(4, "stuck_same_diagnostic")]  # not also repeated_error
 
 
-def test_stuck_trip_needs_the_streak_to_go_up_not_just_a_new_failure():
-    # with a threshold of 1 the first failure trips; the productive repair's second, different
-    # failure leaves the streak at 1 (reset, not advanced), so it does not trip again
+def test_stuck_trip_needs_the_streak_to_go_up_not_only_to_stand_at_the_threshold():
+    # threshold 2: the thrash's second failure trips on turn 4; on turn 5 an edit turn holds the
+    # streak at 2 (not advanced) and on turn 6 it moves on to 3: neither trips again
     run = run_scenario(
-        "productive",
-        stall_config(repair_aware=True, post_edit_reverify=False, stuck_same_diagnostic_after=1),
+        "thrash",
+        stall_config(repair_aware=True, post_edit_reverify=False, stuck_same_diagnostic_after=2),
+        max_turns=8,
     )
-    assert patterns(run) == [(2, "stuck_same_diagnostic")] and run.stop_reason == "done"
+    assert patterns(run) == [(4, "stuck_same_diagnostic")]
+    assert streaks(run)[3:6] == [2, 2, 3]
 
 
 @pytest.mark.slow
@@ -340,7 +348,7 @@ def test_post_edit_reverify_forces_a_check_after_an_edit():
 def test_post_edit_reverify_is_bounded_by_max_verify_attempts():
     run = run_scenario("thrash", AWARE, max_turns=10, max_verify_attempts=1)
     forced = [t.turn for t in run.result.turns for r in t.dispatch if r.forced]
-    assert forced == [2] and run.result.verify_attempts == 1
+    assert forced == [2]
 
 
 def test_reserved_terminal_verify_checks_an_edit_in_the_last_turns():
@@ -414,7 +422,9 @@ def test_stall_patterns_are_the_declared_closed_set():
 
 def test_reset_action_preserves_failure_state():
     failing = fold_diagnostic(fold_diagnostic(FailureState(), [FAIL_A]), [FAIL_A])
-    state = DetectorState(failure_state=failing, repeats=RepeatCounters("x", 2, 1, "out"))
+    state = DetectorState(
+        failure_state=failing, repeats=RepeatCounters("x", "out", True, True, 2, 0)
+    )
     after = reset_action(state)
     assert after.failure_state == state.failure_state and after.repeats == RepeatCounters()
 
@@ -441,8 +451,25 @@ class _Always:
 def test_plug_in_check_at_the_fold_takes_the_turn_from_the_stuck_nudge():
     check = _Always("on_fold")
     run = run_scenario("retest_only", AWARE, checks=[check])
-    assert patterns(run)[:2] == [(1, "always"), (2, "always")] and run.stop_reason == "stuck"
+    assert patterns(run) == [
+        (turn, "always") for turn in range(1, 8)
+    ]  # never stuck_same_diagnostic
     assert all(isinstance(reading, StallReading) for _, reading in check.seen)
+
+
+def test_a_trip_after_a_clean_call_never_adds_up_to_a_stop():
+    # repair-aware, every proposed call trips nothing in the blind core, and that resets the count
+    # before the fold's trip is counted: one trip in a row, turn after turn, and one text sent
+    run = run_scenario("retest_only", AWARE, checks=[_Always("on_fold")])
+    assert {w.consecutive_trips for w in run.warnings} == {1}
+    assert [w.sent for w in run.warnings] == [True] + [False] * 6
+    assert run.stop_reason == "max_turns"  # the verify entrypoint refused the claimed finish
+    hard = run_scenario(
+        "retest_only",
+        stall_config(repair_aware=True, hard_stop_after_trips=1),
+        checks=[_Always("on_fold")],
+    )
+    assert hard.stop_reason == "stuck" and len(hard.result.turns) == 1
 
 
 def test_plug_in_check_after_the_turn_sees_this_turns_results_and_may_stop():
@@ -529,12 +556,20 @@ def test_reserved_terminal_verify_does_not_repeat_a_check_the_turn_already_ran()
     detector.state = replace(
         detector.state, failure_state=fold_diagnostic(failing, [EDIT])
     )  # an edit unchecked
-    checked = TurnView(9, 10, (), (), (FAIL_A,), 0.0, 1, True)
-    unchecked = TurnView(9, 10, (), (), (READ,), 0.0, 1, True)
-    assert detector.reverify(checked) is None
-    assert detector.reverify(unchecked) is not None
-    early = TurnView(3, 10, (), (), (READ,), 0.0, 1, True)
-    assert detector.reverify(early) is None  # outside the reserved last turns
+    checked = TurnView(9, 10, (), (), (FAIL_A,), 0.0)
+    unchecked = TurnView(9, 10, (), (), (READ,), 0.0)
+    assert detector.reverify(unchecked) is None  # no verify entrypoint: nothing to force
+    with open_workbench() as bench:
+        detector.verifier = VerifyEntrypoint(bench.verify)
+        assert detector.reverify(checked) is None
+        assert detector.reverify(unchecked) is not None
+        early = TurnView(3, 10, (), (), (READ,), 0.0)
+        assert detector.reverify(early) is None  # outside the reserved last turns
+
+
+def test_stall_plug_ins_declare_their_stop_reasons():
+    assert STALL_STOP_REASONS == {"stuck"} and VERIFY_STOP_REASONS == {"verify_failed"}
+    assert StallDetector.stop_reasons == STALL_STOP_REASONS
 
 
 @pytest.mark.slow
@@ -617,3 +652,36 @@ def test_run_with_stall_time_grows_linearly_with_the_turns():
         return best
 
     assert any(seconds(1_000) <= 6 * seconds(250) + 0.001 for _ in range(3))
+
+
+def test_a_key_in_a_failing_output_never_reaches_a_nudge_a_warning_or_the_stop(monkeypatch):
+    from cafe.monitors.recovery import excerpt
+
+    key = "sk-cafe-" + "k3y" * 12
+    monkeypatch.setenv("CAFE_API_KEY", key)
+
+    def run_tests() -> ToolOutput:
+        """Run the tests."""
+        return ToolOutput(False, f"E   RuntimeError: the endpoint refused {key}\n1 failed")
+
+    check = tool(run_tests, kind="verify")
+    replies = [{"content": None, "tool_calls": [{"name": "run_tests", "arguments": {}}]}] * 6
+    for config, ending in ((AWARE, "stuck"), (stall_config(), "stuck")):
+        hard = stall_config(
+            repair_aware=config.repair_aware,
+            no_net_progress_extend_guard=True,
+            no_net_progress_hard_cap_after=4,
+        )
+        run = run_with_stall(
+            make_client(replies + ["Done."]), ASK, [check], verify=check, config=hard, max_turns=7
+        )
+        said = [n.text for t in run.result.turns for n in t.nudges]
+        said += [w.message for w in run.warnings] + [run.result.detail]
+        said += [run.current_failure.snippet] if run.current_failure else []
+        assert run.stop_reason == ending and said
+        assert not any(key in text or key[:12] in text for text in said), said
+    claims = run_with_stall(make_client(["Done."] * 3), ASK, [check], verify=check, max_turns=3)
+    told = [n.text for t in claims.result.turns for n in t.nudges]
+    assert claims.stop_reason == "verify_failed" and len(told) == 2
+    assert all("the endpoint refused" in text and key[:12] not in text for text in told)
+    assert key not in excerpt(f"run_tests: {key}")

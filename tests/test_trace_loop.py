@@ -8,6 +8,7 @@ from cafe.endpoint.client import make_client
 from cafe.endpoint.errors import ScriptExhausted
 from cafe.loop.agent import run_loop
 from cafe.loop.tools import ToolOutput, tool
+from cafe.stall.verify import VerifyEntrypoint
 from cafe.trace.loop import record_loop
 from cafe.trace.record import Recorder
 from cafe.world.menu import load_menu
@@ -55,10 +56,13 @@ def test_record_loop_verify_entrypoint_is_a_check_span():
         passed = next(outcomes)
         return ToolOutput(ok=passed, text="all passed" if passed else "1 failed")
 
-    verify = tool(run_checks, kind="verify")
+    verifier = VerifyEntrypoint(tool(run_checks, kind="verify"))
     script = ["I am done.", "Done now."]
     result, trace = record_loop(
-        make_client(script), [{"role": "user", "content": "Go."}], verify=verify
+        make_client(script),
+        [{"role": "user", "content": "Go."}],
+        before_finish=[verifier.before_finish],
+        stop_reasons=verifier.stop_reasons,
     )
     assert result.stop_reason == "done"
     assert [c.get("gen_ai.evaluation.score.label") for c in trace.of_kind("check")] == [

@@ -10,6 +10,7 @@ import pytest
 
 from cafe.endpoint.client import make_client
 from cafe.loop.agent import run_loop
+from cafe.stall.verify import VerifyEntrypoint
 from cafe.stories.scenarios import BILL_FIXES, SCENARIOS, edited_bill, scenario_replies
 from cafe.world.workbench import PROJECTS, Workbench, open_workbench, project_file
 
@@ -144,11 +145,13 @@ def test_scenarios_are_the_declared_closed_set():
 
 def test_productive_scenario_fixes_the_till_through_the_loop(bench):
     client = make_client(scenario_replies("productive"))
+    verifier = VerifyEntrypoint(bench.verify)
     result = run_loop(
         client,
         [{"role": "user", "content": "The split is wrong."}],
         bench.tools,
-        verify=bench.verify,
+        before_finish=[verifier.before_finish],
+        stop_reasons=verifier.stop_reasons,
         max_turns=10,
     )
     assert result.stop_reason == "done"

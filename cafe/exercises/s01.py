@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.endpoint.scripted import minimal_instance
-from cafe.loop.agent import Stop, ToolCall, ToolResult, TurnView
 from cafe.loop.tools import ToolOutput, tool
+from cafe.loop.turns import Stop, ToolCall, ToolResult, TurnView
 
 __all__ = ["check_repeat_guard", "check_own_tool"]
 
@@ -27,7 +27,7 @@ def check_repeat_guard(guard: Callable[[TurnView], Any]) -> list[str]:
     seen = ToolResult("c0", "look_up", {"item": "latte"}, True, "latte: €4.20")
 
     def view(calls: tuple[ToolCall, ...], prev: tuple[ToolResult, ...]) -> TurnView:
-        return TurnView(2, 10, calls, prev, (), 0.0, 0, False)
+        return TurnView(2, 10, calls, prev, (), 0.0)
 
     problems = []
     verdict = guard(view((latte,), (seen,)))

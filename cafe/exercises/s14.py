@@ -120,7 +120,7 @@ def check_overruled(fn: Callable[[], Mapping[str, Any]]) -> list[str]:
 
 
 def _view(*results: ToolResult) -> TurnView:
-    return TurnView(2, 10, (), (), tuple(results), 0.0, 1, True)
+    return TurnView(2, 10, (), (), tuple(results), 0.0)
 
 
 def _tests(ok: bool, output: str) -> ToolResult:

@@ -53,7 +53,9 @@ from cafe.governor.pace import (
 )
 from cafe.governor.pacing import (
     PACE_CHECK_NOTE,
+    PACE_STOP_REASONS,
     PaceGovernor,
+    PaceStopReason,
     PaceTurn,
     TurnClock,
     VerifyReading,
@@ -78,11 +80,13 @@ __all__ = [
     "PACE_CHECK_MAX_DEFAULT",
     "PACE_CHECK_NOTE",
     "PACE_CHECK_REASON",
+    "PACE_STOP_REASONS",
     "POLICY_KEYS",
     "PaceDecision",
     "PaceGovernor",
     "PaceObservation",
     "PacePolicy",
+    "PaceStopReason",
     "PaceTurn",
     "ProgressCheck",
     "ProgressState",

@@ -14,11 +14,14 @@ reached the disk. The host can. Two callbacks carry those facts in, both optiona
   the streak is remembered). `no_net_progress_cut` turns that into a stop on either of two axes:
     long stall  the same failure has held for `verify_state_streak` turns AND the verifier has
                 been flat for `verify_state_stall_turns` turns, or the same failure has come
-                back `verify_state_recurrence_hard` times (both read the detector's
-                `same_diagnostic_streak`: consecutive sightings of one signature);
+                back `verify_state_recurrence_hard` times: in a row (the detector's
+                `same_diagnostic_streak`), or over the whole run with other failures in between
+                (its count of that signature), so A, B, A, B, ... cannot dodge it;
     write axis  the verifier has been flat for `no_verifier_progress_limit` turns and a write
                 landed during that flat stretch (busy editing, going nowhere).
-  Edits are activity, not progress; only the verifier moving counts.
+  Edits are activity, not progress; only the verifier moving counts. The check decides right
+  after a turn, on that turn's reading and with that turn's failure folded in, so both axes
+  describe the same turn.
 - `remediation_delivered(info) -> bool` (`RemediationCheck`, at the start of a turn): did the fix
   the agent just delivered reach the workspace? Asked only when the current diagnostic is a
   failure whose streak has reached `STALL_DELIVERED_FIX_AFTER` and advanced this turn, and no
@@ -26,7 +29,9 @@ reached the disk. The host can. Two callbacks carry those facts in, both optiona
   `repair_aware` off, a blind repeated-failure trip takes the turn). It is asked again on every
   such turn. True means the fix reached the workspace and the same failure still came back: the
   check trips `delivered_fix_not_landing`, a turn earlier than the plain same-failure nudge, and
-  outranks that nudge. It works with or without `repair_aware`.
+  outranks that nudge. It works with or without `repair_aware`. Like every trip it rides the
+  detector's escalation: its text is sent while the run's one message lasts, and it does not end
+  the run; what to do about a fix that does not land is the host's call.
 
 A callback must be a function or None; anything else is refused when `HostFacts` is built
 (`check_callback`), not halfway through a run. A callback that answers with the wrong type
@@ -45,7 +50,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
-from cafe.loop.agent import ToolResult, TurnView
+from cafe.loop.turns import ToolResult, TurnView
 from cafe.stall.checks import StallCheck, StallReading, Trip
 
 __all__ = [
@@ -165,12 +170,14 @@ def no_net_progress_cut(
     progress: ProgressState,
     same_diagnostic_streak: int,
     *,
+    recurrences: int = 0,
     verify_state_streak: int = VERIFY_STATE_STREAK_DEFAULT,
     verify_state_stall_turns: int = VERIFY_STATE_STALL_TURNS_DEFAULT,
     verify_state_recurrence_hard: int = VERIFY_STATE_RECURRENCE_HARD_DEFAULT,
     no_verifier_progress_limit: int = NO_VERIFIER_PROGRESS_LIMIT_DEFAULT,
 ) -> str | None:
-    """Why the run should stop for lack of net progress, or None to let it go on."""
+    """Why the run should stop for lack of net progress, or None to let it go on.
+    `recurrences` is how often the current failure has been seen over the whole run."""
     if progress.flat_streak >= no_verifier_progress_limit and progress.wrote_while_flat:
         return (
             f"write axis: the verifier has not advanced for {progress.flat_streak} turns "
@@ -185,7 +192,12 @@ def no_net_progress_cut(
             f"advance for {progress.flat_streak}"
         )
     if same_diagnostic_streak >= verify_state_recurrence_hard:
-        return f"long stall: the same failure has come back {same_diagnostic_streak} times"
+        return f"long stall: the same failure has come back {same_diagnostic_streak} times in a row"
+    if recurrences >= verify_state_recurrence_hard:
+        return (
+            f"long stall: the same failure has come back {recurrences} times in this run, "
+            "other failures in between"
+        )
     return None
 
 
@@ -261,13 +273,12 @@ class ProgressCheck:
         value = read_progress_value(self.progress_signal(view))
         wrote = any(r.kind == "mutate" and r.ok for r in view.dispatch)
         self.progress = fold_progress(self.progress, value, wrote=wrote)
-        # The two inputs are a turn apart. `progress` already holds THIS turn, but the streak is
-        # the one the detector folded at the start of this turn, from the PREVIOUS turn's results.
-        # So the long-stall rules count a repeated failure one turn late (the detector's one-turn
-        # lag), while the write-axis cut reads only `progress` and has no lag.
+        # `progress` holds THIS turn, and so does the reading: at `on_results` the detector has
+        # folded this turn's results into it, so both axes describe the same turn.
         why = no_net_progress_cut(
             self.progress,
             reading.failure_state.same_diagnostic_streak,
+            recurrences=reading.signature_count,
             verify_state_streak=facts.verify_state_streak,
             verify_state_stall_turns=facts.verify_state_stall_turns,
             verify_state_recurrence_hard=facts.verify_state_recurrence_hard,

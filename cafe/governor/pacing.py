@@ -31,13 +31,15 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from cafe.governor.pace import PaceDecision, PaceObservation, PacePolicy, decide_pace
-from cafe.loop.agent import Nudge, Stop, ToolResult, TurnView
+from cafe.loop.turns import Nudge, Stop, ToolResult, TurnView
 from cafe.stall.evidence import failure_signature
 
 __all__ = [
+    "PaceStopReason",
+    "PACE_STOP_REASONS",
     "PACE_CHECK_NOTE",
     "VerifyReading",
     "verify_state_of",
@@ -49,6 +51,11 @@ __all__ = [
 ]
 
 # --- constants ------------------------------------------------------------------------------
+
+# The one reason a pace governor (or the fixed timeout it replaces) stops a run with: the run was
+# cut on a budget or pace policy. Hand it to `run_loop(stop_reasons=...)` with the hook.
+PaceStopReason = Literal["cut"]
+PACE_STOP_REASONS: frozenset[str] = frozenset(get_args(PaceStopReason))
 
 # What the agent is told on a pace check. The course's own wording: the pace decision's contract
 # leaves the text to the host, and so the note lives here, not beside the pure decision.
@@ -177,8 +184,10 @@ class PaceGovernor:
 
     `policy` is a `PacePolicy`, or a dict of its caps (read with `PacePolicy.from_mapping`);
     `observation` and each `PaceTurn` hold the records the decision saw and gave. One governor per
-    run.
+    run; its stop reason is `cut` (`PACE_STOP_REASONS`).
     """
+
+    stop_reasons: frozenset[str] = PACE_STOP_REASONS
 
     def __init__(
         self,

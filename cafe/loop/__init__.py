@@ -1,13 +1,15 @@
 """Session 01, the agent loop: ask the model, run the tools it asks for, hand back the results, repeat.
 
-Everything later in the course wraps this loop or plugs into it; it is the first of the course's two
-loops (session 07's `cafe.repair` is the other: it re-asks for a whole ticket). Read the files in
-this order:
+The first of the course's two loops (session 07's `cafe.repair` is the other: it re-asks for a
+whole ticket); later sessions plug into this one through its hook lists and never edit it. Read
+the files in this order:
 
 - `tools.py`: a tool is a plain Python function; its JSON schema is read off the signature;
-- `turns.py`: the records one turn is made of (`ToolCall`, `ToolResult`, `TurnRecord`) and the
-  closed set of ways a run ends, `RUN_STOP_REASONS`;
-- `agent.py`: `run_loop` itself, its turn budget and the repeat guard.
+- `turns.py`: the records one turn is made of (`ToolCall`, `ToolResult`, `TurnRecord`), what a
+  hook may answer (`Nudge`, `Stop`, `Ran`) and the loop's own ways a run ends, `RUN_STOP_REASONS`;
+- `dispatch.py`: from the model's reply to calls, and from one call to its result;
+- `agent.py`: `run_loop` itself, its turn budget and its plug-in points;
+- `guards.py`: a first plug-in, the repeat guard, and how a plug-in declares its stop reasons.
 
 The café's till that the loop drives (`cafe/world/menu.py`, `cafe/world/orderpad.py`) is the
 café's world, not the harness, so it lives on the `cafe.world` shelf.
@@ -19,10 +21,17 @@ from __future__ import annotations
 
 from cafe.loop.agent import (
     DEFAULT_MAX_TURNS,
-    DEFAULT_MAX_VERIFY_ATTEMPTS,
-    dispatch_call,
-    repeat_guard,
     run_loop,
+)
+from cafe.loop.dispatch import (
+    assistant_message,
+    decode_calls,
+    dispatch_call,
+)
+from cafe.loop.guards import (
+    GUARD_STOP_REASONS,
+    GuardStopReason,
+    repeat_guard,
 )
 from cafe.loop.tools import (
     TOOL_KINDS,
@@ -34,10 +43,11 @@ from cafe.loop.tools import (
     tool_schemas,
 )
 from cafe.loop.turns import (
-    OBSERVER_STOP_REASONS,
     RUN_STOP_REASONS,
+    Hook,
+    HookAnswer,
     Nudge,
-    Observer,
+    Ran,
     RunResult,
     RunStopReason,
     Stop,
@@ -45,17 +55,17 @@ from cafe.loop.turns import (
     ToolResult,
     TurnRecord,
     TurnView,
-    Verdict,
-    Verify,
 )
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
-    "DEFAULT_MAX_VERIFY_ATTEMPTS",
+    "GUARD_STOP_REASONS",
+    "GuardStopReason",
+    "Hook",
+    "HookAnswer",
     "Nudge",
-    "OBSERVER_STOP_REASONS",
-    "Observer",
     "RUN_STOP_REASONS",
+    "Ran",
     "RunResult",
     "RunStopReason",
     "Stop",
@@ -67,8 +77,8 @@ __all__ = [
     "ToolResult",
     "TurnRecord",
     "TurnView",
-    "Verdict",
-    "Verify",
+    "assistant_message",
+    "decode_calls",
     "dispatch_call",
     "json_type",
     "repeat_guard",

@@ -1,42 +1,56 @@
 """The agent loop: ask the model, run the tools it asks for, hand back the results, repeat.
 
-Session 01. Everything later in the course is a policy wrapped around this one loop, so it is
-small on purpose and says out loud where the policies plug in. One run goes:
+Session 01. It is small on purpose and says out loud where later sessions plug in. One run goes:
 
     turn 1..max_turns:
         ask the model (the transcript so far, the tool schemas)
-        observers look at the turn before anything runs          -> may nudge, may stop
+        observers look at the turn before anything runs        -> may nudge, may stop
         no tool calls?  the model says it is done
-            no verify entrypoint: stop `done`
-            verify passes: stop `done`; fails: tell the model, go on (or stop `verify_failed`)
+            before-finish hooks look at the claim                -> may refuse it, stop, record a check
+            nobody refused: stop `done`
         otherwise run each call, append each result
-        after-turn hooks look at what ran                          -> may force a verify, nudge, stop
+        after-turn hooks look at what ran                        -> may nudge, stop, record a check
     out of turns: stop `max_turns`
 
-`run_loop` follows that sketch; its steps are methods of `_Run`, one run's private state. A run
-ends on one of `RUN_STOP_REASONS` (declared with the turn's records in `cafe/loop/turns.py`). "Tell the
-model" is a `Nudge` the loop appends as a message; "stop the run" is a `Stop` with a named
-reason. An unusable endpoint raises `cafe.endpoint.errors.EndpointError`: no policy decided that.
+`run_loop` follows that sketch; its steps are methods of `_Run`, one run's private state, and
+`cafe/loop/dispatch.py` turns a reply into calls and a call into its result.
 
-Plug-in points (later sessions use these and never edit the loop):
+Two loops, two stop sets. The course has two loops, and each ends on a closed set of its own.
+This one, `run_loop`, is the agent loop: it runs the tools a model asks for until the model says
+it is done. Session 07's re-ask, `cafe.repair.repair_ticket`, is the other: it asks for a whole
+ticket, scores it and asks again, and ends on its `STOP_REASONS` (`passed`, `retries_exhausted`,
+`policy_violation`). Everything else in the course wraps one of them or plugs into one.
 
-- `observers`: callables `(TurnView) -> Nudge | Stop | None`, called at the START of every
-  turn, after the model answered and before its calls run. They see the calls just proposed
-  (`view.calls`) and what the PREVIOUS turn's calls returned (`view.prev_dispatch`), never this
-  turn's results: the one-turn lag session 13 explains. A `Stop` means the calls never run.
-- `after_turn`: callables `(TurnView) -> Nudge | Stop | Verify | None`, called in list order
-  once the calls have run, with `view.dispatch` holding this turn's results. `Verify` makes the
-  loop run the verify entrypoint now (if there is one and `max_verify_attempts` is not used up;
-  otherwise it is ignored) and add the result (`forced=True`) to `dispatch`, so later hooks and
-  the next turn's `prev_dispatch` see it. Put a hook that forces a check before hooks that read it.
-- `verify`: a `Tool` taking no required arguments (the workbench's `run_tests`, say). When the
-  model says it is done, the loop runs it; a failure goes back to the model instead of ending
-  the run. Every run of it, claimed or forced, counts against `max_verify_attempts`.
+How a run of this loop ends. The loop's own reasons are two, `RUN_STOP_REASONS`: `done` and
+`max_turns` (declared with the records in `cafe/loop/turns.py`). Every other ending is a plug-in's
+`Stop`, and a plug-in declares the reasons it may stop with ONCE, in its own module, as a
+`Literal` and the frozenset read off it: `GUARD_STOP_REASONS` in `cafe/loop/guards.py` (the repeat
+guard, `stuck`); session 13's stall detector (`stuck`) and verify entrypoint (`verify_failed`);
+session 14's pace governor (`cut`). Whoever plugs a hook in hands its reasons to
+`run_loop(stop_reasons=...)`. The loop accepts a `Stop` whose reason was declared, and refuses
+anything else with a `ValueError` naming the reason, the hook and the declared reasons; a `Stop`
+can never name the loop's own two. "Tell the model" is a `Nudge` the loop sends as a message.
+An unusable endpoint raises `cafe.endpoint.errors.EndpointError`: no policy decided that.
+
+Plug-in points. A hook is a function `(TurnView) -> answer | tuple of answers | None`, and the
+loop asks the hooks of each list in order:
+
+- `observers`: at the START of every turn, after the model answered and before its calls run.
+  They see the calls just proposed (`view.calls`) and the PREVIOUS turn's results
+  (`view.prev_dispatch`), never this turn's: the one-turn lag session 13 explains. They answer
+  `Nudge` or `Stop`; on a `Stop` the proposed calls never run.
+- `after_turn`: once the calls have run, with `view.dispatch` holding this turn's results. They
+  answer `Nudge`, `Stop` or `Ran`: a tool the hook ran itself (a check, say), whose result joins
+  `dispatch`, so later hooks and the next turn's observers see it.
+- `before_finish`: when the model answers without calling a tool. They answer `Nudge` (the finish
+  is refused: the model reads why, the after-turn hooks run and the run goes on), `Stop`, or
+  `Ran`. When no hook refused, the run ends `done`. Session 13's verify entrypoint is one of
+  these: it runs a real check before a claimed finish may stand.
 - `clock`: a function returning seconds (default `time.monotonic`); `view.elapsed` is measured
   with it, so pace logic (session 14) tests without sleeping.
 
-Left out: what makes an answer right (session 02), what the model may see (session 03), repairing
-a bad answer (07), traces (08), noticing the agent going round in circles (13), pacing (14).
+Left out: what makes an answer right (02), what the model may see (03), repairing a bad answer
+(07), traces (08), checking a claimed finish and spotting a stall (13), pacing (14).
 
 Lesson: sessions/s01-agent-loop/lesson.md. Notebook: notebooks/s01-agent-loop.ipynb.
 """
@@ -44,19 +58,21 @@ Lesson: sessions/s01-agent-loop/lesson.md. Notebook: notebooks/s01-agent-loop.ip
 from __future__ import annotations
 
 import copy
-import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from cafe.endpoint.client import chat
 from cafe.endpoint.config import model_name
-from cafe.loop.tools import Tool, ToolOutput, tool_schemas
+from cafe.endpoint.protocol import ChatClient
+from cafe.loop.dispatch import assistant_message, decode_calls, dispatch_call
+from cafe.loop.tools import Tool, tool_schemas
 from cafe.loop.turns import (
-    OBSERVER_STOP_REASONS,
     RUN_STOP_REASONS,
+    Hook,
+    HookAnswer,
     Nudge,
-    Observer,
+    Ran,
     RunResult,
     RunStopReason,
     Stop,
@@ -64,146 +80,76 @@ from cafe.loop.turns import (
     ToolResult,
     TurnRecord,
     TurnView,
-    Verdict,
-    Verify,
 )
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
-    "DEFAULT_MAX_VERIFY_ATTEMPTS",
-    "dispatch_call",
     "run_loop",
-    "repeat_guard",
-    # the turn's records (cafe/loop/turns.py), importable from here as the lessons write them
+    # the turn's records (cafe/loop/turns.py) and the dispatch, importable from here too
+    "dispatch_call",
     "RunStopReason",
     "RUN_STOP_REASONS",
-    "OBSERVER_STOP_REASONS",
     "ToolCall",
     "ToolResult",
     "TurnView",
     "Nudge",
     "Stop",
-    "Verify",
-    "Verdict",
-    "Observer",
+    "Ran",
+    "HookAnswer",
+    "Hook",
     "TurnRecord",
     "RunResult",
 ]
 
 # --- constants ------------------------------------------------------------------------------
 
-# Course choices: ten model calls is plenty for the café's small tasks and short enough that a
-# runaway scripted run ends while a learner is still watching; three checks per run lets a model
-# fail verification twice and still finish.
+# Course choice: ten model calls is plenty for the café's small tasks and short enough that a
+# runaway scripted run ends while a learner is still watching.
 DEFAULT_MAX_TURNS = 10
-DEFAULT_MAX_VERIFY_ATTEMPTS = 3
+
+# What each seam's hooks may answer.
+_OBSERVER_ANSWERS = (Nudge, Stop)
+_LATER_ANSWERS = (Nudge, Stop, Ran)
 
 
 # --- small pure helpers ---------------------------------------------------------------------
 
 
-def _render(value: Any) -> tuple[bool, str]:
-    if isinstance(value, ToolOutput):
-        return value.ok, value.text
-    if isinstance(value, str):
-        return True, value
-    return True, json.dumps(value, default=str)
+def _hook_name(hook: Hook) -> str:
+    return getattr(hook, "__qualname__", None) or repr(hook)
 
 
-def dispatch_call(call: ToolCall, tools: Mapping[str, Tool], *, forced: bool = False) -> ToolResult:
-    """Run one call and return its result. Mistakes become error results the model can read."""
-    chosen = tools.get(call.name)
-    if chosen is None:
-        known = ", ".join(sorted(tools)) or "(none)"
-        return ToolResult(
-            call.id,
-            call.name,
-            call.arguments,
-            False,
-            f"There is no tool named {call.name!r}. The tools are: {known}.",
-        )
-    try:
-        ok, text = _render(chosen.function(**call.arguments))
-    except Exception as exc:  # a tool's failure is the model's information, not our crash
-        ok, text = False, f"{type(exc).__name__}: {exc}"
-    return ToolResult(call.id, call.name, call.arguments, ok, text, chosen.kind, forced)
-
-
-def _decode_calls(message: Any, turn: int) -> tuple[list[ToolCall], list[ToolResult]]:
-    """The calls in an assistant message, plus error results for any whose arguments are not JSON."""
-    calls, errors = [], []
-    for i, raw in enumerate(message.tool_calls or []):
-        call_id = raw.id or f"call_{turn}_{i}"
-        text = raw.function.arguments or "{}"
-        try:
-            arguments = json.loads(text)
-            if not isinstance(arguments, dict):
-                raise ValueError("arguments must be a JSON object")
-        except ValueError as exc:
-            errors.append(
-                ToolResult(
-                    call_id,
-                    raw.function.name,
-                    {},
-                    False,
-                    f"Your arguments for {raw.function.name} are not a JSON object "
-                    f"({exc}): {text[:200]}",
-                )
-            )
-            arguments = {}
-        calls.append(ToolCall(call_id, raw.function.name, arguments, text))
-    return calls, errors
-
-
-def _assistant_message(text: str | None, calls: Sequence[ToolCall]) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": text}
-    if calls:
-        message["tool_calls"] = [
-            {
-                "id": c.id,
-                "type": "function",
-                "function": {"name": c.name, "arguments": c.raw_arguments},
-            }
-            for c in calls
-        ]
-    return message
-
-
-def _verification_message(result: ToolResult, why: str) -> dict[str, Any]:
-    verdict = "passed" if result.ok else "FAILED"
-    return {
-        "role": "user",
-        "content": f"[harness] {why} The check ({result.name}) {verdict}:\n{result.output}",
-    }
-
-
-def _consult(hooks: Sequence[Observer], view: TurnView, *, allow_verify: bool) -> list[Verdict]:
-    """Show `view` to each hook in turn; collect the verdicts, refusing anything that is not one."""
-    verdicts = []
-    for hook in hooks:
-        verdict = hook(view)
-        if verdict is None:
-            continue
-        if not isinstance(verdict, (Nudge, Stop, Verify)) or (
-            isinstance(verdict, Verify) and not allow_verify
-        ):
+def _answers(hook: Hook, view: TurnView, allowed: tuple[type, ...]) -> tuple[HookAnswer, ...]:
+    """What one hook answered, as a tuple, refusing anything its seam does not accept."""
+    answer = hook(view)
+    found = () if answer is None else answer if isinstance(answer, tuple) else (answer,)
+    for item in found:
+        if not isinstance(item, allowed):
+            names = ", ".join(kind.__name__ for kind in allowed)
             raise TypeError(
-                f"Observer {getattr(hook, '__name__', hook)!r} returned {verdict!r}; "
-                "observers return None, Nudge or Stop (after-turn hooks may also return Verify)."
+                f"Hook {_hook_name(hook)!r} answered {item!r}; at this point a hook answers None, "
+                f"one of {names}, or a tuple of them."
             )
-        verdicts.append(verdict)
-    return verdicts
+    return found
 
 
-def _check_settings(max_turns: int, max_verify_attempts: int, verify: Tool | None) -> None:
-    if max_turns < 1:
-        raise ValueError(f"max_turns must be at least 1, not {max_turns}.")
-    if max_verify_attempts < 1:
-        raise ValueError(f"max_verify_attempts must be at least 1, not {max_verify_attempts}.")
-    if verify is not None and not isinstance(verify, Tool):
-        raise TypeError(
-            f"verify must be a Tool (build one with cafe.loop.tools.tool), not {type(verify).__name__}."
+def _check_settings(max_turns: int, stop_reasons: frozenset[str]) -> None:
+    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
+        raise ValueError(f"max_turns must be a whole number of at least 1, not {max_turns!r}.")
+    own = stop_reasons & RUN_STOP_REASONS
+    if own or not all(isinstance(r, str) and r for r in stop_reasons):
+        raise ValueError(
+            f"stop_reasons are the names your plug-ins declare, not {sorted(map(repr, stop_reasons))}: "
+            f"the loop's own {sorted(RUN_STOP_REASONS)} are not a plug-in's to name."
         )
+
+
+def _finish_detail(checks: Sequence[ToolResult]) -> str:
+    said = "the model answered without calling a tool"
+    if not checks:
+        return said
+    found = ", ".join(f"{r.name} {'passed' if r.ok else 'failed'}" for r in checks)
+    return f"{said}; checked on the finish: {found}"
 
 
 # --- one run's state, and the steps of a turn -------------------------------------------------
@@ -217,55 +163,66 @@ class _Run:
         self,
         messages: Sequence[Mapping[str, Any]],
         tools: Sequence[Tool],
-        verify: Tool | None,
         max_turns: int,
-        max_verify_attempts: int,
+        stop_reasons: frozenset[str],
         clock: Callable[[], float],
     ):
         self.by_name = {t.name: t for t in tools}
-        self.verify, self.max_turns, self.clock = verify, max_turns, clock
-        self.max_verify_attempts = max_verify_attempts
-        self.transcript: list[dict[str, Any]] = copy.deepcopy(
-            [dict(m) for m in messages]
-        )  # a copy, always
+        self.max_turns, self.stop_reasons, self.clock = max_turns, stop_reasons, clock
+        self.transcript: list[dict[str, Any]] = copy.deepcopy([dict(m) for m in messages])
         self.records: list[TurnRecord] = []
         self.prev: tuple[ToolResult, ...] = ()  # the previous turn's results, for the observers
-        self.attempts = 0  # verifications run so far, claimed or forced
-        self.last_check: ToolResult | None = (
-            None  # the latest verification, run by the model or the loop
-        )
-        self.edited_since_check = False
         self.started = clock()
 
     def ask(
-        self,
-        client: Any,
-        model: str,
-        schemas: list[dict[str, Any]],
-        turn: int,
-    ) -> tuple[Any, list[ToolCall], list[ToolResult]]:
+        self, client: ChatClient, model: str, schemas: list[dict[str, Any]], turn: int
+    ) -> tuple[str | None, list[ToolCall], list[ToolResult]]:
         """Send the transcript (and the tool schemas) to the model; note its reply and its calls."""
         request: dict[str, Any] = {"model": model, "messages": self.transcript}
         if schemas:
             request["tools"] = schemas
         reply = chat(client, **request).choices[0].message
-        calls, bad = _decode_calls(reply, turn)
-        self.transcript.append(_assistant_message(reply.content, calls))
-        return reply, calls, bad
+        calls, bad = decode_calls(reply, turn)
+        self.transcript.append(assistant_message(reply.content, calls))
+        return reply.content, calls, bad
 
     def view(
         self, turn: int, calls: Sequence[ToolCall], dispatch: tuple[ToolResult, ...]
     ) -> TurnView:
-        return TurnView(
-            turn,
-            self.max_turns,
-            tuple(calls),
-            self.prev,
-            dispatch,
-            self.clock() - self.started,
-            self.attempts,
-            self.verify is not None and self.attempts < self.max_verify_attempts,
-        )
+        elapsed = self.clock() - self.started
+        return TurnView(turn, self.max_turns, tuple(calls), self.prev, dispatch, elapsed)
+
+    def hear(
+        self,
+        hooks: Sequence[Hook],
+        turn: int,
+        calls: Sequence[ToolCall],
+        dispatch: tuple[ToolResult, ...],
+        allowed: tuple[type, ...],
+    ) -> tuple[tuple[ToolResult, ...], list[Nudge], Stop | None]:
+        """Ask each hook in list order; a `Ran` result joins `dispatch` before the next hook looks.
+        Returns the results, the nudges, and the first `Stop` (checked against the declared)."""
+        nudges: list[Nudge] = []
+        stop = None
+        for hook in hooks:
+            for answer in _answers(hook, self.view(turn, calls, dispatch), allowed):
+                if isinstance(answer, Ran):
+                    dispatch = dispatch + (answer.result,)
+                elif isinstance(answer, Stop):
+                    self.check_declared(hook, answer)
+                    stop = stop or answer
+                else:
+                    nudges.append(answer)
+        return dispatch, nudges, stop
+
+    def check_declared(self, hook: Hook, stop: Stop) -> None:
+        if stop.reason not in self.stop_reasons:
+            declared = sorted(self.stop_reasons) or "none"
+            raise ValueError(
+                f"Hook {_hook_name(hook)!r} stopped the run with {stop.reason!r}, a reason no plug-in "
+                f"declared (declared: {declared}). Pass the plug-in's reasons with it, e.g. "
+                "run_loop(..., stop_reasons=GUARD_STOP_REASONS)."
+            )
 
     def record(
         self,
@@ -277,37 +234,15 @@ class _Run:
     ) -> None:
         self.records.append(TurnRecord(turn, text, tuple(calls), dispatch, tuple(nudges)))
 
-    def finish(self, reason: RunStopReason, detail: str, text: str | None) -> RunResult:
+    def finish(self, reason: str, detail: str, text: str | None) -> RunResult:
         return RunResult(
             reason,
             detail,
             text,
             tuple(self.records),
             tuple(self.transcript),
-            self.attempts,
             self.clock() - self.started,
         )
-
-    def note(self, results: Sequence[ToolResult]) -> None:
-        """Remember the latest verification, and whether an edit has landed since."""
-        for result in results:
-            if result.kind == "verify":
-                self.last_check, self.edited_since_check = result, False
-            elif result.kind == "mutate" and result.ok:
-                self.edited_since_check = True
-
-    def verify_now(self, why: str) -> ToolResult:
-        """Run the verify entrypoint, tell the model what it said, and count the attempt."""
-        assert self.verify is not None
-        self.attempts += 1
-        result = dispatch_call(
-            ToolCall(f"verify_{self.attempts}", self.verify.name, {}, "{}"),
-            {self.verify.name: self.verify},
-            forced=True,
-        )
-        self.transcript.append(_verification_message(result, why))
-        self.note([result])
-        return result
 
     def stop_before_calls(
         self, turn: int, text: str | None, calls: Sequence[ToolCall], stop: Stop
@@ -334,66 +269,21 @@ class _Run:
             self.transcript.append(
                 {"role": "tool", "tool_call_id": result.call_id, "content": result.output}
             )
-        self.note(dispatch)
         return dispatch
 
-    def check_claim(
-        self, turn: int, text: str | None, nudges: Sequence[Nudge]
+    def claimed_finish(
+        self, hooks: Sequence[Hook], turn: int, text: str | None, nudges: list[Nudge]
     ) -> tuple[RunResult | None, tuple[ToolResult, ...]]:
-        """The model says it is done. Returns the run's end, or (None, the failed check) to go on."""
-        if self.verify is None:
-            self.record(turn, text, (), (), nudges)
-            return self.finish("done", "the model answered without calling a tool", text), ()
-        if (
-            self.attempts >= self.max_verify_attempts
-        ):  # no check left to spend: trust only a fresh pass
-            self.record(turn, text, (), (), nudges)
-            if self.last_check is not None and self.last_check.ok and not self.edited_since_check:
-                return self.finish(
-                    "done", "the model finished and the last verification passed", text
-                ), ()
-            return self.finish(
-                "verify_failed",
-                f"no verification attempts left ({self.attempts} used) "
-                "to confirm the claimed finish",
-                text,
-            ), ()
-        check = self.verify_now("You said you were done, so the harness checked.")
-        if check.ok:
-            self.record(turn, text, (), (check,), nudges)
-            return self.finish("done", "the model finished and verification passed", text), ()
-        if self.attempts >= self.max_verify_attempts:
-            self.record(turn, text, (), (check,), nudges)
-            return self.finish(
-                "verify_failed", f"verification failed {self.attempts} time(s)", text
-            ), ()
-        return None, (check,)
-
-    def after_turn(
-        self,
-        hooks: Sequence[Observer],
-        turn: int,
-        calls: Sequence[ToolCall],
-        dispatch: tuple[ToolResult, ...],
-        nudges: list[Nudge],
-    ) -> tuple[tuple[ToolResult, ...], Stop | None]:
-        """Show the turn's results to each hook, in list order, so a forced check is seen by later hooks."""
-        stop = None
-        for hook in hooks:
-            for verdict in _consult([hook], self.view(turn, calls, dispatch), allow_verify=True):
-                if isinstance(verdict, Verify):
-                    if self.verify is not None and self.attempts < self.max_verify_attempts:
-                        why = (
-                            f"The harness re-ran the check ({verdict.reason})."
-                            if verdict.reason
-                            else "The harness re-ran the check."
-                        )
-                        dispatch = dispatch + (self.verify_now(why),)
-                elif isinstance(verdict, Stop):
-                    stop = stop or verdict
-                else:
-                    nudges.append(verdict)
-        return dispatch, stop
+        """The model says it is done: the run's end, or (None, the checks run) when a
+        before-finish hook refused (its nudges join `nudges`, and the run goes on)."""
+        dispatch, refusals, stop = self.hear(hooks, turn, (), (), _LATER_ANSWERS)
+        nudges += refusals
+        if stop is None and refusals:
+            return None, dispatch
+        self.record(turn, text, (), dispatch, nudges)
+        if stop is not None:
+            return self.finish(stop.reason, stop.detail, text), dispatch
+        return self.finish("done", _finish_detail(dispatch), text), dispatch
 
     def next_turn(self, dispatch: tuple[ToolResult, ...], nudges: Sequence[Nudge]) -> None:
         """Send the nudges after the turn's results, and hand this turn's results to the next one."""
@@ -406,71 +296,52 @@ class _Run:
 
 
 def run_loop(
-    client: Any,
+    client: ChatClient,
     messages: Sequence[Mapping[str, Any]],
     tools: Sequence[Tool] = (),
     *,
     model: str | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
-    observers: Sequence[Observer] = (),
-    after_turn: Sequence[Observer] = (),
-    verify: Tool | None = None,
-    max_verify_attempts: int = DEFAULT_MAX_VERIFY_ATTEMPTS,
+    observers: Sequence[Hook] = (),
+    after_turn: Sequence[Hook] = (),
+    before_finish: Sequence[Hook] = (),
+    stop_reasons: Collection[str] = (),
     clock: Callable[[], float] = time.monotonic,
 ) -> RunResult:
-    """Run the agent loop until the model is done or a budget or observer stops it. `client` is
-    anything with the OpenAI client's interface (`cafe.make_client()` gives one);
-    `messages` is the opening transcript, copied and never modified. The module docstring lists
-    the plug-in points; `RUN_STOP_REASONS`, how a run can end.
+    """Run the agent loop until the model is done or a budget or a plug-in stops it. `client` is
+    anything with the OpenAI client's interface (`cafe.make_client()` gives one); `messages` is
+    the opening transcript, copied and never modified; `stop_reasons` are the reasons the hooks
+    you pass declare. The module docstring lists the plug-in points.
     """
-    _check_settings(max_turns, max_verify_attempts, verify)
+    declared = frozenset(stop_reasons)
+    _check_settings(max_turns, declared)
     schemas = tool_schemas(tools)
     model = model or model_name()
-    run = _Run(messages, tools, verify, max_turns, max_verify_attempts, clock)
+    run = _Run(messages, tools, max_turns, declared, clock)
 
     for turn in range(1, max_turns + 1):
         # Ask the model, with the transcript so far and the tool schemas.
-        reply, calls, bad = run.ask(client, model, schemas, turn)
+        text, calls, bad = run.ask(client, model, schemas, turn)
 
         # Observers look at the proposed calls before anything runs: they may nudge, or stop.
-        verdicts = _consult(observers, run.view(turn, calls, ()), allow_verify=False)
-        stop = next((v for v in verdicts if isinstance(v, Stop)), None)
+        _, nudges, stop = run.hear(observers, turn, calls, (), _OBSERVER_ANSWERS)
         if stop is not None:
-            return run.stop_before_calls(turn, reply.content, calls, stop)
-        nudges = [v for v in verdicts if isinstance(v, Nudge)]
+            return run.stop_before_calls(turn, text, calls, stop)
 
-        # No calls: the model says it is done (the verify entrypoint, if any, checks the claim).
-        if not calls:
-            ended, dispatch = run.check_claim(turn, reply.content, nudges)
+        if calls:
+            dispatch = run.run_calls(calls, bad)
+        else:
+            # No calls: the model says it is done. The before-finish hooks may refuse, or stop.
+            ended, dispatch = run.claimed_finish(before_finish, turn, text, nudges)
             if ended is not None:
                 return ended
-        else:
-            dispatch = run.run_calls(calls, bad)
 
-        # After-turn hooks look at what ran: they may force a check, nudge, or stop.
-        dispatch, stop = run.after_turn(after_turn, turn, calls, dispatch, nudges)
-        run.record(turn, reply.content, calls, dispatch, nudges)
+        # After-turn hooks look at what ran: they may nudge, stop, or record a check they ran.
+        dispatch, later, stop = run.hear(after_turn, turn, calls, dispatch, _LATER_ANSWERS)
+        nudges += later
+        run.record(turn, text, calls, dispatch, nudges)
         if stop is not None:
-            return run.finish(stop.reason, stop.detail, reply.content)
+            return run.finish(stop.reason, stop.detail, text)
         run.next_turn(dispatch, nudges)
 
     return run.finish("max_turns", f"the turn budget of {max_turns} ran out", run.records[-1].text)
-
-
-# --- a first observer (session 01's exercise; its checker is cafe/exercises/s01.py) ----------
-
-
-def _same_calls(calls: Sequence[ToolCall], results: Sequence[ToolResult]) -> bool:
-    asked = [(c.name, dict(c.arguments)) for c in calls]
-    seen = [(r.name, dict(r.arguments)) for r in results if not r.forced]
-    return bool(asked) and asked == seen
-
-
-def repeat_guard(view: TurnView) -> Stop | None:
-    """An observer: stop the run as `stuck` when the model asks for exactly the calls it just
-    made (same tools, same arguments) after seeing their results. The simplest stall detector;
-    session 13 explains why counting repeats is not enough."""
-    if _same_calls(view.calls, view.prev_dispatch):
-        names = ", ".join(c.name for c in view.calls)
-        return Stop("stuck", f"turn {view.turn} repeats the previous turn's calls ({names})")
-    return None

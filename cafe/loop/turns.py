@@ -5,13 +5,14 @@ reads as the steps of a turn and the records read as a list of what each step ha
 
     ToolCall      one call the model asked for
     ToolResult    what that call returned (or the error the model should read instead)
-    TurnView      what an observer or after-turn hook is shown
-    Nudge, Stop, Verify   what a hook may answer: tell the model, stop the run, check now
+    TurnView      what a hook is shown
+    Nudge, Stop, Ran   what a hook may answer: tell the model, stop the run, record a tool it ran
     TurnRecord    one turn, as it happened
     RunResult     how the run ended, with its whole transcript
 
-and the closed set of ways a run ends (`RunStopReason`). `cafe.loop` re-exports every name
-here, so `from cafe.loop.agent import ToolResult` works as the lessons write it.
+and the loop's own ways a run ends (`RunStopReason`). A plug-in that stops runs declares its own
+reasons in its own module (see `cafe/loop/agent.py`). `cafe.loop` re-exports every name here, so
+`from cafe.loop.agent import ToolResult` works as the lessons write it.
 
 Left out: the loop itself (`cafe/loop/agent.py`) and the tools (`cafe/loop/tools.py`).
 
@@ -29,31 +30,27 @@ from cafe.loop.tools import ToolKind
 __all__ = [
     "RunStopReason",
     "RUN_STOP_REASONS",
-    "OBSERVER_STOP_REASONS",
     "ToolCall",
     "ToolResult",
     "TurnView",
     "Nudge",
     "Stop",
-    "Verify",
-    "Verdict",
-    "Observer",
+    "Ran",
+    "HookAnswer",
+    "Hook",
     "TurnRecord",
     "RunResult",
 ]
 
 # --- constants ------------------------------------------------------------------------------
 
-# How every run ends. Declared once; code that reads a run's stop reason handles all five.
-#   done           the model answered without calling a tool (and the verify entrypoint, if any, passed)
-#   max_turns      the turn budget ran out first
-#   verify_failed  the model said it was done, the check failed, and max_verify_attempts were used up
-#   stuck          an observer judged the run to be going nowhere (session 13's stall detector)
-#   cut            an observer ended the run on a budget or pace policy (session 14's governor)
-RunStopReason = Literal["done", "max_turns", "verify_failed", "stuck", "cut"]
+# The loop's own ways a run ends, declared once. Nothing else may end a run on these two.
+#   done       the model answered without calling a tool, and no before-finish hook refused
+#   max_turns  the turn budget ran out first
+# Every other ending is a plug-in's `Stop`, with a reason that plug-in declares in its own module
+# (session 13's stall detector declares `stuck`, session 14's pace governor `cut`, ...).
+RunStopReason = Literal["done", "max_turns"]
 RUN_STOP_REASONS: frozenset[str] = frozenset(get_args(RunStopReason))
-# The reasons a `Stop` verdict may carry: the others are the loop's own to decide.
-OBSERVER_STOP_REASONS: frozenset[str] = frozenset({"stuck", "cut"})
 
 
 # --- records --------------------------------------------------------------------------------
@@ -74,8 +71,7 @@ class ToolResult:
     """What one call returned. `ok` is False for errors and for failures a tool reports.
 
     `kind` is the called tool's kind (`observe` when the tool does not exist). `forced` marks a
-    verification the loop ran itself (on a claimed finish, or because a hook asked for it),
-    rather than one the model called.
+    result a hook ran itself (a check on a claimed finish, say), rather than one the model called.
     """
 
     call_id: str
@@ -89,9 +85,10 @@ class ToolResult:
 
 @dataclass(frozen=True)
 class TurnView:
-    """What observers and after-turn hooks are shown. Fields a phase cannot know are empty.
+    """What a hook is shown. Fields a phase cannot know are empty.
 
-    At the start of a turn `dispatch` is empty; after it, `dispatch` holds this turn's results.
+    At the start of a turn `dispatch` is empty; after it, `dispatch` holds this turn's results
+    (with any a hook ran itself, so far). On a claimed finish `calls` is empty.
     """
 
     turn: int
@@ -100,14 +97,12 @@ class TurnView:
     prev_dispatch: tuple[ToolResult, ...]  # what the previous turn's calls returned
     dispatch: tuple[ToolResult, ...]  # this turn's results (after-turn hooks only)
     elapsed: float  # seconds since the run started, by the injected clock
-    verify_attempts: int  # verifications the loop itself ran so far, claimed or forced;
-    # a check the model called as a tool does not count
-    can_verify: bool  # a verify entrypoint exists and attempts remain
 
 
 @dataclass(frozen=True)
 class Nudge:
-    """Tell the model something: `text` is appended as a user message after this turn."""
+    """Tell the model something: `text` is appended as a user message after this turn. Answered to
+    a claimed finish, it also refuses the finish: the run goes on, and the model reads why."""
 
     text: str
     source: str = ""  # who sent it (e.g. a stall pattern name), for the record
@@ -115,28 +110,44 @@ class Nudge:
 
 @dataclass(frozen=True)
 class Stop:
-    """Stop the run now with a named reason (one of `OBSERVER_STOP_REASONS`)."""
+    """Stop the run now, with a named reason and a sentence saying why.
 
-    reason: RunStopReason
+    The reason is never one of the loop's own (`RUN_STOP_REASONS`): a plug-in declares the reasons
+    it may stop with in its own module, and `run_loop(stop_reasons=...)` is told them.
+    """
+
+    reason: str
     detail: str = ""
 
     def __post_init__(self) -> None:
-        if self.reason not in OBSERVER_STOP_REASONS:
+        if not isinstance(self.reason, str) or not self.reason:
+            raise ValueError(f"Stop needs a reason, a non-empty name; got {self.reason!r}.")
+        if self.reason in RUN_STOP_REASONS:
             raise ValueError(
-                f"Stop reason {self.reason!r} cannot come from an observer; "
-                f"use one of {sorted(OBSERVER_STOP_REASONS)}."
+                f"Stop reason {self.reason!r} belongs to the loop: only the loop ends a run "
+                f"{' or '.join(sorted(RUN_STOP_REASONS))}. A plug-in stops with a reason it declares."
             )
 
 
 @dataclass(frozen=True)
-class Verify:
-    """Run the verify entrypoint now, even though the model did not ask (after-turn hooks only)."""
+class Ran:
+    """A hook ran a tool itself, unasked (a check on a claimed finish, say): the loop adds `result`
+    to this turn's results, so later hooks and the next turn's observers see it. `result.forced`
+    must be True: it marks a result the model did not ask for."""
 
-    reason: str = ""
+    result: ToolResult
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.result, ToolResult) or not self.result.forced:
+            raise ValueError(
+                f"Ran needs a ToolResult with forced=True (the model did not call it), "
+                f"not {self.result!r}."
+            )
 
 
-Verdict = Nudge | Stop | Verify
-Observer = Callable[[TurnView], Verdict | None]
+# What a hook may answer: one of these, several of them as a tuple, or None.
+HookAnswer = Nudge | Stop | Ran
+Hook = Callable[[TurnView], HookAnswer | tuple[HookAnswer, ...] | None]
 
 
 @dataclass(frozen=True)
@@ -152,12 +163,12 @@ class TurnRecord:
 
 @dataclass(frozen=True)
 class RunResult:
-    """How a run ended. `messages` is the whole transcript: a new list, never the caller's."""
+    """How a run ended. `stop_reason` is one of `RUN_STOP_REASONS` or a reason a plug-in declared;
+    `messages` is the whole transcript: a new list, never the caller's."""
 
-    stop_reason: RunStopReason
+    stop_reason: str
     detail: str
     text: str | None  # the model's last words (its answer, when it finished)
     turns: tuple[TurnRecord, ...]
     messages: tuple[Mapping[str, Any], ...]
-    verify_attempts: int  # as on `TurnView`: the loop's own verifications, not the model's
     elapsed: float

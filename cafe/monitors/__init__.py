@@ -1,11 +1,14 @@
-"""Session 15, run monitors: verification tiers, the progress monitor, the safe-state abort.
+"""Session 15, run monitors: verification tiers, the progress monitor, the failure ladder.
 
 Read the files in this order:
 
-- `tiers.py`: which commands verify the work, how thoroughly, and what passed;
+- `tiers.py`: which commands verify the work, and how thoroughly;
+- `gate.py`: the verify-before-done gate: what passed, and when a run may finish;
 - `progress.py`: a run that stopped reaching new states, and a visible turn budget;
+- `recovery.py`: failures in a row, and the always-on recovery checkpoint (rung 2);
 - `snapshots.py`: putting the work tree back to its last green state, only when provably safe;
-- `safe_state.py`: the abort itself: stop, restore, re-plan once;
+- `safe_state.py`: the abort itself (rung 3): when it fires, and what it puts back;
+- `tools.py`: the tools of a monitored run, an edit tool that captures and a shell that does not;
 - `run.py`: the monitors plugged into the loop (`run_with_monitors`), and residual objectives.
 
 The stories the notebook runs are on the stories shelf (`cafe/stories/monitor_stories.py`).
@@ -15,6 +18,26 @@ Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitor
 
 from __future__ import annotations
 
+from cafe.monitors.gate import (
+    EDIT_PILE_NUDGE_AT,
+    ESCALATION_CAPS,
+    LEGACY_NUDGES,
+    MESSAGE_CEILINGS,
+    VERIFICATION_STATUSES,
+    VERIFICATION_TIERS_MODES,
+    VERIFY_PREFIX,
+    VERIFY_SOURCE,
+    TierState,
+    VerificationStatus,
+    VerificationTiersMode,
+    VerifyGate,
+    fast_green_only,
+    finish_message,
+    fold_tiers,
+    fresh_green,
+    mid_run_nudge,
+    verification_status,
+)
 from cafe.monitors.progress import (
     BUDGET_NOTICE_PERCENTS,
     BUDGET_PREFIX,
@@ -30,38 +53,47 @@ from cafe.monitors.progress import (
     stall_message,
     stall_threshold,
 )
+from cafe.monitors.recovery import (
+    CHECKPOINT_THRESHOLD,
+    EXCERPT_CHARS,
+    MAX_EXCERPTS,
+    RECOVERY_PREFIX,
+    RECOVERY_SOURCE,
+    TIMEOUT_MARKER,
+    FailureStreak,
+    RecoveryCheckpoint,
+    abort_due,
+    checkpoint_due,
+    excerpt,
+    fold_failures,
+    fold_streak,
+    recovery_message,
+    streak_weight,
+)
 from cafe.monitors.run import (
-    COMMAND_TIMEOUT_S,
     MONITOR_PREFIXES,
+    MONITOR_SOURCES,
     OBJECTIVES_SHOWN,
     TRUNCATION_PREFIX,
     MonitorConfig,
     MonitoredRun,
     RunMonitors,
     monitor_config,
-    monitored_tools,
     residual_objectives,
     run_with_monitors,
     truncation_notice,
 )
 from cafe.monitors.safe_state import (
-    CHECKPOINT_THRESHOLD,
-    EXCERPT_CHARS,
     MAX_ABORTS,
-    MAX_EXCERPTS,
-    RECOVERY_PREFIX,
     SAFE_STATE_MODES,
     SAFE_STATE_PREFIX,
-    TIMEOUT_MARKER,
+    SAFE_STATE_SOURCE,
     AbortRecord,
     GreenPoint,
     SafeStateMode,
     SafeStateMonitor,
-    abort_due,
+    abort_decision,
     abort_message,
-    excerpt,
-    fold_streak,
-    streak_weight,
 )
 from cafe.monitors.snapshots import (
     ABSENT,
@@ -78,28 +110,20 @@ from cafe.monitors.snapshots import (
 from cafe.monitors.tiers import (
     ALWAYS_FAST,
     CODE_SUFFIXES,
-    EDIT_PILE_NUDGE_AT,
-    MESSAGE_CEILINGS,
     NON_VERIFY_WORDS,
     TIERS,
-    VERIFICATION_TIERS_MODES,
     VERIFY_MARKERS,
-    VERIFY_PREFIX,
     Tier,
-    TierState,
     Verification,
-    VerificationTiersMode,
-    VerifyGate,
-    fast_green_only,
-    finish_message,
-    fold_tiers,
     is_masked,
     is_verification_command,
-    mid_run_nudge,
     read_verification,
     split_segments,
-    unverified,
     verification_tier,
+)
+from cafe.monitors.tools import (
+    COMMAND_TIMEOUT_S,
+    monitored_tools,
 )
 
 __all__ = [
@@ -115,15 +139,19 @@ __all__ = [
     "COMMAND_TIMEOUT_S",
     "Capture",
     "EDIT_PILE_NUDGE_AT",
+    "ESCALATION_CAPS",
     "EXCERPT_CHARS",
+    "FailureStreak",
     "Fingerprint",
     "GreenPoint",
+    "LEGACY_NUDGES",
     "MAX_ABORTS",
     "MAX_EXCERPTS",
     "MAX_STALL_CHECKPOINTS",
     "MESSAGE_CEILINGS",
     "MIN_STALL_THRESHOLD",
     "MONITOR_PREFIXES",
+    "MONITOR_SOURCES",
     "MonitorConfig",
     "MonitoredRun",
     "NON_VERIFY_WORDS",
@@ -131,9 +159,12 @@ __all__ = [
     "ProgressMonitor",
     "ProgressMonitorState",
     "RECOVERY_PREFIX",
+    "RECOVERY_SOURCE",
+    "RecoveryCheckpoint",
     "RunMonitors",
     "SAFE_STATE_MODES",
     "SAFE_STATE_PREFIX",
+    "SAFE_STATE_SOURCE",
     "STALL_PREFIX",
     "SafeStateMode",
     "SafeStateMonitor",
@@ -143,24 +174,31 @@ __all__ = [
     "TRUNCATION_PREFIX",
     "Tier",
     "TierState",
+    "VERIFICATION_STATUSES",
     "VERIFICATION_TIERS_MODES",
     "VERIFY_MARKERS",
     "VERIFY_PREFIX",
+    "VERIFY_SOURCE",
     "Verification",
+    "VerificationStatus",
     "VerificationTiersMode",
     "VerifyGate",
+    "abort_decision",
     "abort_due",
     "abort_message",
     "blob_hash",
     "budget_notice",
     "can_restore",
+    "checkpoint_due",
     "excerpt",
     "fast_green_only",
     "fingerprint",
     "finish_message",
     "fold_boundary",
+    "fold_failures",
     "fold_streak",
     "fold_tiers",
+    "fresh_green",
     "is_masked",
     "is_verification_command",
     "mid_run_nudge",
@@ -169,6 +207,7 @@ __all__ = [
     "mutated_since",
     "progress_events",
     "read_verification",
+    "recovery_message",
     "residual_objectives",
     "restore",
     "run_with_monitors",
@@ -177,6 +216,6 @@ __all__ = [
     "stall_threshold",
     "streak_weight",
     "truncation_notice",
-    "unverified",
+    "verification_status",
     "verification_tier",
 ]

@@ -1,46 +1,49 @@
-"""Run monitors: four watchers plugged into the loop, and the notice a truncated run leaves.
+"""Run monitors: the watchers plugged into the loop, and the notice a truncated run leaves.
 
 Session 15, the harness path's last session. Sessions 13 and 14 watch for an agent fighting the
 same failure. This session watches for trouble no failure announces, with four features taken
 from the validation of NASA's Deep Space 1 Remote Agent (Nayak et al., ISAIRAS'99):
 
-| feature               | setting (`MonitorConfig`) | default | module                     |
-|-----------------------|---------------------------|---------|----------------------------|
-| verification tiers    | `verification_tiers`      | off     | `cafe/monitors/tiers.py`     |
-| progress monitor      | `progress_stall_threshold`| None    | `cafe/monitors/progress.py` |
-| safe-state abort      | `safe_state_abort`        | off     | `cafe/monitors/safe_state.py` (+ `cafe/monitors/snapshots.py`) |
-| residual objectives   | none: always on           | on      | here (`residual_objectives`) |
+| feature               | setting (`MonitorConfig`) | default | module                         |
+|-----------------------|---------------------------|---------|--------------------------------|
+| verification tiers    | `verification_tiers`      | off     | `cafe/monitors/gate.py`        |
+| progress monitor      | `progress_stall_threshold`| None    | `cafe/monitors/progress.py`    |
+| safe-state abort      | `safe_state_abort`        | off     | `cafe/monitors/safe_state.py`  |
+| residual objectives   | none: always on           | on      | here (`residual_objectives`)   |
 
-`RunMonitors(bench, config)` builds them for one run on a real workbench (`cafe/world/workbench.py`):
-its tools (the workbench's four, with `write_file` capturing each file before it writes, plus
-`run_command`, a shell that captures nothing, as shells do), three after-turn hooks and the
-verify-before-done gate as the loop's verify entrypoint. `run_with_monitors` runs `run_loop`
-with them and hands back a `MonitoredRun`: every message each monitor sent, and for a run that
-hit `max_turns`, `truncation_notice`: `TRUNCATION_PREFIX` first (a reader that spots truncated
-runs by it keeps working), then the todo board's open items.
+and the recovery checkpoint (`cafe/monitors/recovery.py`), the ladder's second rung, which is on
+in every configuration. `RunMonitors(bench, config)` builds them for one run on a real workbench
+(`cafe/world/workbench.py`): the monitored tools (`cafe/monitors/tools.py`), three after-turn
+hooks (the gate, the failure ladder, the progress monitor) and the gate's before-finish hook.
+`run_with_monitors` runs `run_loop` with them and hands back a `MonitoredRun`: every message each
+monitor sent (counted by `Nudge.source`), the run's verification status, and for a run that hit
+`max_turns`, `truncation_notice`: `TRUNCATION_PREFIX` first (a reader that spots truncated runs
+by it keeps working), then the todo board's open items.
 
 Left out: the stall detector and pace governor (sessions 13 and 14; their hooks can be passed in
-`after_turn` and `observers`, but a hook that answers `Verify` now gets the verify-before-done
-gate, which holds the loop's verify seat here, not the workbench's `run_tests`), a sandbox for `run_command` (like the workbench, it only keeps to
-the project folder by its working directory: do not point an untrusted model at it).
+`observers`, `after_turn` and `before_finish`, with their `stop_reasons`).
 
 Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitors.ipynb.
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from cafe.loop.agent import DEFAULT_MAX_TURNS, Observer, RunResult, TurnView, run_loop
-from cafe.loop.tools import Tool, ToolOutput, tool
+from cafe.endpoint.protocol import ChatClient
+from cafe.loop.agent import DEFAULT_MAX_TURNS, run_loop
+from cafe.loop.turns import Hook, Nudge, RunResult, TurnView
+from cafe.monitors.gate import (
+    VERIFICATION_TIERS_MODES,
+    VERIFY_PREFIX,
+    VERIFY_SOURCE,
+    VerificationStatus,
+    VerificationTiersMode,
+    VerifyGate,
+)
 from cafe.monitors.progress import (
     BUDGET_PREFIX,
     STALL_PREFIX,
@@ -48,34 +51,29 @@ from cafe.monitors.progress import (
     ProgressMonitor,
     stall_threshold,
 )
+from cafe.monitors.recovery import RECOVERY_PREFIX, RECOVERY_SOURCE, RecoveryCheckpoint
 from cafe.monitors.safe_state import (
-    RECOVERY_PREFIX,
     SAFE_STATE_MODES,
     SAFE_STATE_PREFIX,
+    SAFE_STATE_SOURCE,
     AbortRecord,
     SafeStateMode,
     SafeStateMonitor,
 )
 from cafe.monitors.snapshots import SnapshotStore
-from cafe.monitors.tiers import (
-    VERIFICATION_TIERS_MODES,
-    VERIFY_PREFIX,
-    VerificationTiersMode,
-    VerifyGate,
-    read_verification,
-)
+from cafe.monitors.tiers import read_verification
+from cafe.monitors.tools import COMMAND_TIMEOUT_S, monitored_tools
 from cafe.world.workbench import Todo, Workbench
 
 __all__ = [
+    "MONITOR_SOURCES",
     "MONITOR_PREFIXES",
     "TRUNCATION_PREFIX",
     "OBJECTIVES_SHOWN",
-    "COMMAND_TIMEOUT_S",
     "MonitorConfig",
     "monitor_config",
     "residual_objectives",
     "truncation_notice",
-    "monitored_tools",
     "RunMonitors",
     "MonitoredRun",
     "run_with_monitors",
@@ -83,30 +81,22 @@ __all__ = [
 
 # --- constants ------------------------------------------------------------------------------
 
-# Every tag a monitor's message starts with, in the order the lesson introduces them.
-MONITOR_PREFIXES: tuple[str, ...] = (
-    VERIFY_PREFIX,
-    STALL_PREFIX,
-    BUDGET_PREFIX,
-    RECOVERY_PREFIX,
-    SAFE_STATE_PREFIX,
+# Every monitor message is a `Nudge` from one of these sources; each source's messages start
+# with its tag. In the order the lesson introduces them.
+MONITOR_SOURCES: Mapping[str, str] = MappingProxyType(
+    {
+        VERIFY_SOURCE: VERIFY_PREFIX,
+        "stall": STALL_PREFIX,
+        "budget": BUDGET_PREFIX,
+        RECOVERY_SOURCE: RECOVERY_PREFIX,
+        SAFE_STATE_SOURCE: SAFE_STATE_PREFIX,
+    }
 )
+MONITOR_PREFIXES: tuple[str, ...] = tuple(MONITOR_SOURCES.values())
 # The truncation notice's first word, the loop's own tag for what the harness says.
 TRUNCATION_PREFIX = "[harness]"
 # Open items the notice lists before "+K more" (source design).
 OBJECTIVES_SHOWN = 10
-# Seconds before `run_command` gives up on a command, like the workbench's test runs.
-COMMAND_TIMEOUT_S = 60.0
-# What a command sees: no bytecode or pytest cache in the work tree (either would show up as a
-# changed file), no third-party pytest plugins, a fixed width and no colour.
-_COMMAND_ENV = {
-    "PYTHONDONTWRITEBYTECODE": "1",
-    "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-    "PYTEST_ADDOPTS": "-p no:cacheprovider",
-    "COLUMNS": "80",
-    "NO_COLOR": "1",
-    "PY_COLORS": "0",
-}
 
 
 # --- configuration --------------------------------------------------------------------------
@@ -153,7 +143,7 @@ def monitor_config(settings: Mapping[str, Any] | None = None) -> MonitorConfig:
 
 def residual_objectives(todos: Sequence[Todo]) -> str:
     """The open items of the todo board as a block, or "" when none is open."""
-    still_open = [t.item for t in todos if not t.done]
+    still_open = [t.item.strip() for t in todos if not t.done]
     if not still_open:
         return ""
     lines = [f"Objectives still outstanding ({len(still_open)}):"]
@@ -170,93 +160,12 @@ def truncation_notice(max_turns: int, todos: Sequence[Todo] = ()) -> str:
     return f"{notice}\n{block}" if block else notice
 
 
-# --- the tools ------------------------------------------------------------------------------
-
-
-def _command_env() -> dict[str, str]:
-    secret = ("_API_KEY", "_TOKEN", "_SECRET")
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.upper().endswith(secret) and not k.startswith("PYTEST_")
-    }
-    env.update(_COMMAND_ENV)
-    env["PATH"] = os.pathsep.join(
-        [str(Path(sys.executable).parent), env.get("PATH", "")]
-    )  # this Python's pytest
-    return env
-
-
-def _run_shell(command: str, root: Path, timeout_s: float) -> tuple[int | None, str]:
-    """(exit status, output) of `bash -c command` in `root`; (None, "") when it timed out. The
-    command runs in its own process group, so a timeout ends whatever it started too."""
-    process = subprocess.Popen(
-        ["bash", "-c", command],
-        cwd=root,
-        env=_command_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        output, _ = process.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        return None, ""
-    return process.returncode, output
-
-
-def monitored_tools(
-    bench: Workbench, store: SnapshotStore, *, command_timeout_s: float = COMMAND_TIMEOUT_S
-) -> tuple[Tool, ...]:
-    """The workbench's tools for a monitored run: `write_file` captures the file before writing;
-    `run_command` runs a shell command in the project folder and captures nothing."""
-
-    def write_file(path: str, content: str) -> ToolOutput:
-        """Replace a text file of the project with new content (or create it).
-
-        Args:
-            path: the file's path relative to the project folder, e.g. bill.py
-            content: the complete new text of the file
-        """
-        if (
-            bench.root in (bench.root / path).resolve().parents
-        ):  # the workbench refuses any other path
-            store.capture(bench.root, path)
-        return bench.write_file(path, content)
-
-    def run_command(command: str) -> ToolOutput:
-        """Run a shell command in the project folder and report its exit status and output.
-
-        Args:
-            command: the command line, e.g. pytest -k split
-        """
-        status, output = _run_shell(command, bench.root, command_timeout_s)
-        if status is None:
-            return ToolOutput(
-                False,
-                f"$ {command}\nthe command did not finish within {command_timeout_s:g} seconds",
-            )
-        return ToolOutput(status == 0, f"$ {command}\nexit status {status}\n{output}")
-
-    by_name = {t.name: t for t in bench.tools}
-    return (
-        by_name["read_file"],
-        tool(write_file, kind="mutate"),
-        by_name["run_tests"],
-        by_name["todo"],
-        tool(run_command, kind="observe"),
-    )
-
-
 # --- one run's monitors ---------------------------------------------------------------------
 
 
 class RunMonitors:
-    """The four features for one run on `bench`. Pass `tools`, `after_turn` and `verify` (with
-    `max_verify_attempts`) to `run_loop`, or call `run_with_monitors`."""
+    """The monitors for one run on `bench`. Pass `tools`, `after_turn`, `before_finish` and
+    `stop_reasons` to `run_loop`, or call `run_with_monitors`."""
 
     def __init__(
         self,
@@ -270,15 +179,28 @@ class RunMonitors:
         self.tools = monitored_tools(bench, self.store, command_timeout_s=command_timeout_s)
         self.gate = VerifyGate(self.config.verification_tiers)
         self.progress = ProgressMonitor(self._boundary, self.config.progress_stall_threshold)
+        self.recovery = RecoveryCheckpoint()
         self.safe_state = SafeStateMonitor(self.config.safe_state_abort, bench.root, self.store)
-        self.after_turn: tuple[Observer, ...] = (
+        self.after_turn: tuple[Hook, ...] = (
             self.gate.after_turn,
-            self.safe_state.after_turn,
+            self.ladder,
             self.progress.after_turn,
         )
-        self.verify, self.max_verify_attempts = self.gate.tool, self.gate.max_checks
+        self.before_finish: tuple[Hook, ...] = (self.gate.before_finish,)
+        self.stop_reasons = self.gate.stop_reasons
         self._green = False
         self._written: set[str] = set()
+
+    def ladder(self, view: TurnView) -> Nudge | None:
+        """(After-turn hook.) Rungs 2 and 3 at one boundary: the safe-state abort when it fires,
+        taking the recovery checkpoint's place; else the checkpoint when it is due."""
+        due = self.recovery.fold(view)
+        aborted = self.safe_state.after_turn(view)
+        if aborted is not None:
+            if due:
+                self.recovery.mark_sent()
+            return aborted
+        return self.recovery.send() if due else None
 
     def _boundary(self, view: TurnView) -> Boundary:
         """The progress monitor's reading of the real workbench at the end of a turn."""
@@ -298,12 +220,15 @@ class RunMonitors:
 
 @dataclass(frozen=True)
 class MonitoredRun:
-    """A run and what its monitors did. `counts`: messages sent per tag in `MONITOR_PREFIXES`;
-    `notice`: the truncation notice when the run hit `max_turns`, else ""."""
+    """A run and what its monitors did. `messages`: every monitor message, in the order the
+    model received them; `counts`: how many per tag of `MONITOR_PREFIXES`; `verification`: the
+    gate's status when the run ended; `notice`: the truncation notice when the run hit
+    `max_turns`, else ""."""
 
     result: RunResult
     messages: tuple[str, ...]
     counts: Mapping[str, int]
+    verification: VerificationStatus
     notice: str
     open_objectives: tuple[str, ...]
     aborts: tuple[AbortRecord, ...]
@@ -313,22 +238,13 @@ class MonitoredRun:
         return self.result.stop_reason
 
 
-def _messages(result: RunResult) -> tuple[str, ...]:
-    """Every monitor message of a run, in the order the model received them: the gate's answers
-    to a claimed finish, then each turn's nudges."""
-    sent = []
-    for turn in result.turns:
-        sent += [
-            r.output
-            for r in turn.dispatch
-            if r.forced and not r.ok and r.output.startswith(VERIFY_PREFIX)
-        ]
-        sent += [n.text for n in turn.nudges if n.text.startswith(MONITOR_PREFIXES)]
-    return tuple(sent)
+def _sent(result: RunResult) -> tuple[Nudge, ...]:
+    """Every monitor message of a run, by its source, in the order the model received them."""
+    return tuple(n for t in result.turns for n in t.nudges if n.source in MONITOR_SOURCES)
 
 
 def run_with_monitors(
-    client: Any,
+    client: ChatClient,
     messages: Sequence[Mapping[str, Any]],
     bench: Workbench,
     *,
@@ -336,12 +252,14 @@ def run_with_monitors(
     max_turns: int = DEFAULT_MAX_TURNS,
     model: str | None = None,
     command_timeout_s: float = COMMAND_TIMEOUT_S,
-    observers: Sequence[Observer] = (),
-    after_turn: Sequence[Observer] = (),
+    observers: Sequence[Hook] = (),
+    after_turn: Sequence[Hook] = (),
+    before_finish: Sequence[Hook] = (),
+    stop_reasons: Collection[str] = (),
     monitors: RunMonitors | None = None,
 ) -> MonitoredRun:
-    """`run_loop` on `bench` with the monitors of `config` plugged in (yours run after them). Pass
-    ready `monitors` instead to keep a handle on them (their store, their state) after the run."""
+    """`run_loop` on `bench` with the monitors of `config` plugged in (yours run after them, with
+    the `stop_reasons` they declare). Pass ready `monitors` instead to keep a handle on them."""
     if monitors is not None and (config is not None or monitors.bench is not bench):
         raise ValueError(
             "Pass either config or monitors (built on this bench), not both: "
@@ -356,20 +274,18 @@ def run_with_monitors(
         max_turns=max_turns,
         observers=observers,
         after_turn=[*monitors.after_turn, *after_turn],
-        verify=monitors.verify,
-        max_verify_attempts=monitors.max_verify_attempts,
+        before_finish=[*monitors.before_finish, *before_finish],
+        stop_reasons=monitors.stop_reasons | set(stop_reasons),
     )
-    sent = _messages(result)
-    counts = MappingProxyType(
-        {tag: sum(text.startswith(tag) for text in sent) for tag in MONITOR_PREFIXES}
-    )
+    sent = _sent(result)
+    counts = {tag: sum(n.source == source for n in sent) for source, tag in MONITOR_SOURCES.items()}
     todos = bench.todos
-    notice = truncation_notice(max_turns, todos) if result.stop_reason == "max_turns" else ""
     return MonitoredRun(
         result,
-        sent,
-        counts,
-        notice,
-        tuple(t.item for t in todos if not t.done),
+        tuple(n.text for n in sent),
+        MappingProxyType(counts),
+        monitors.gate.status,
+        truncation_notice(max_turns, todos) if result.stop_reason == "max_turns" else "",
+        tuple(t.item.strip() for t in todos if not t.done),
         tuple(monitors.safe_state.aborts),
     )

@@ -1,30 +1,31 @@
 """The safe-state abort: stop digging, return to the last known-good point, and re-plan once.
 
 Session 15 (run monitors). A failing agent has a ladder of responses. Rung 1 is trying another
-way (session 13's strategy-shift nudge). Rung 2 is asking for a recovery: after
-`checkpoint_threshold` failures in a row the agent is told to stop and take stock (here the
-`[recovery]` checkpoint). Rung 3, this module, is aborting to a safe state. It fires at a turn
-boundary when all three hold:
+way (session 13's strategy-shift nudge). Rung 2 is asking for a recovery, the always-on
+`[recovery]` checkpoint (`cafe/monitors/recovery.py`). Rung 3, this module, is aborting to a
+safe state. When it fires is `abort_decision`, kept apart from how the tree is put back; it
+fires at a turn boundary when all of these hold:
 
-- the failure streak is due: an errored tool result adds 1, a timeout 2, any success clears it,
-  and it is due at twice the checkpoint threshold (3 -> 6);
-- edits nobody has verified sit on the tree (the tree differs from its green-time fingerprint);
-- a verified-green point exists behind the run (a check passed earlier).
+- the failure streak is due: weighted as rung 2 weighs it, at twice the checkpoint threshold
+  (3 -> 6);
+- code edits sit unverified: the edit tool changed code since the last check of any outcome
+  (`edits_since_verify`, the verify-before-done gate's own count, `cafe/monitors/gate.py`);
+- a verified-green point exists behind the run (a check passed earlier);
+- fewer than `MAX_ABORTS` have fired, and none yet in this failure streak.
 
-It REPLACES that boundary's recovery checkpoint: "retry" and "abort" in one breath contradict
-each other. The `[safe-state]` message lists the approaches abandoned since green and up to
+It takes the place of that boundary's recovery checkpoint: "retry" and "abort" in one breath
+contradict each other. The `[safe-state]` message lists the approaches abandoned since green and up to
 `MAX_EXCERPTS` failure excerpts (`EXCERPT_CHARS` each), and asks for ONE new approach: a menu of
 options invites cycling through them.
 
-Modes (`safe_state_abort`): `off` (the default: no rung 2 or 3 messages), `advisory` (the message
+Modes (`safe_state_abort`): `off` (the default: rung 3 is off; rung 2 is not), `advisory` (the message
 only; it writes nothing and names no undo command), `auto` (restores the tree to the green point
 first, but only when `cafe.monitors.snapshots.can_restore` proves every changed file can be put back; if
 not, it declines and behaves exactly as `advisory`, so the worst case is "auto did not fire").
 
 Why it cannot loop: it fires at most `MAX_ABORTS` times per run and at most once per failure
 streak; a new streak needs a success to clear the old one and six more weighted failures to grow;
-a restore writes files without calling any tool, so it adds no failures of its own; and a restore
-needs the tree to differ from green, which the restore itself undoes. Every path to a third
+and a restore writes files without calling any tool, so it adds no failures of its own. Every path to a third
 firing is closed by the cap, whatever the agent does.
 
 Left out: the green moment's bookkeeping for other tools (a command runner here reports through
@@ -40,24 +41,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
-from cafe.loop.agent import Nudge, ToolResult, TurnView
-from cafe.monitors.snapshots import Fingerprint, SnapshotStore, fingerprint, mutated_since, restore
+from cafe.loop.turns import Nudge, ToolResult, TurnView
+from cafe.monitors.gate import TierState, fold_tiers
+from cafe.monitors.recovery import (
+    CHECKPOINT_THRESHOLD,
+    MAX_EXCERPTS,
+    abort_due,
+    excerpt,
+    fold_streak,
+)
+from cafe.monitors.snapshots import Fingerprint, SnapshotStore, fingerprint, restore
 from cafe.monitors.tiers import is_verification_command, read_verification
 
 __all__ = [
     "SafeStateMode",
     "SAFE_STATE_MODES",
     "SAFE_STATE_PREFIX",
-    "RECOVERY_PREFIX",
-    "CHECKPOINT_THRESHOLD",
+    "SAFE_STATE_SOURCE",
     "MAX_ABORTS",
-    "MAX_EXCERPTS",
-    "EXCERPT_CHARS",
-    "TIMEOUT_MARKER",
-    "streak_weight",
-    "fold_streak",
-    "abort_due",
-    "excerpt",
+    "abort_decision",
     "abort_message",
     "GreenPoint",
     "AbortRecord",
@@ -70,44 +72,42 @@ SafeStateMode = Literal["off", "advisory", "auto"]
 SAFE_STATE_MODES: frozenset[str] = frozenset(get_args(SafeStateMode))
 
 SAFE_STATE_PREFIX = "[safe-state]"
-RECOVERY_PREFIX = "[recovery]"
-# Failures in a row before the recovery checkpoint (rung 2); the abort is due at twice this.
-CHECKPOINT_THRESHOLD = 3
-# Aborts per run, and how much failure evidence the message carries (the source design's numbers).
+SAFE_STATE_SOURCE = "safe_state"
+# Aborts per run (the source design's number).
 MAX_ABORTS = 2
-MAX_EXCERPTS = 5
-EXCERPT_CHARS = 160
-# How the workbench's tools word a timeout ("the tests did not finish within 60 seconds").
-TIMEOUT_MARKER = "did not finish within"
 
 
-# --- small pure helpers ---------------------------------------------------------------------
+# --- when the abort fires (the trigger) -----------------------------------------------------
 
 
-def streak_weight(result: ToolResult) -> int:
-    """What one result adds to the failure streak: 0 for a success (which clears it), 2 for a
-    timeout, 1 for any other error."""
-    if result.ok:
-        return 0
-    return 2 if TIMEOUT_MARKER in result.output else 1
+def abort_decision(
+    mode: SafeStateMode,
+    *,
+    due: bool,
+    edits_since_verify: int,
+    green_seen: bool,
+    aborts_used: int,
+    fired_this_streak: bool,
+) -> bool:
+    """Whether rung 3 fires at this boundary: never when `off`; otherwise only when the streak is
+    due, code edits sit unverified, a green point exists, the per-run cap is not spent and it
+    has not fired in this streak. Pure: the restore (and whether it can be proven safe) comes
+    after, and does not change this answer."""
+    if mode not in SAFE_STATE_MODES:
+        raise ValueError(
+            f"safe_state_abort must be one of {sorted(SAFE_STATE_MODES)}, not {mode!r}."
+        )
+    return (
+        mode != "off"
+        and due
+        and edits_since_verify > 0
+        and green_seen
+        and aborts_used < MAX_ABORTS
+        and not fired_this_streak
+    )
 
 
-def fold_streak(streak: int, results: Sequence[ToolResult]) -> int:
-    """The streak after one turn's results, in order."""
-    for result in results:
-        weight = streak_weight(result)
-        streak = 0 if weight == 0 else streak + weight
-    return streak
-
-
-def abort_due(streak: int, threshold: int = CHECKPOINT_THRESHOLD) -> bool:
-    return streak >= 2 * threshold
-
-
-def excerpt(output: str) -> str:
-    """One failure, on one line, cut to `EXCERPT_CHARS`."""
-    flat = " ".join(output.split())
-    return flat if len(flat) <= EXCERPT_CHARS else flat[: EXCERPT_CHARS - 1] + "…"
+# --- the message ----------------------------------------------------------------------------
 
 
 def abort_message(
@@ -168,7 +168,9 @@ class AbortRecord:
 
 
 class SafeStateMonitor:
-    """Rungs 2 and 3 for one run, over the work tree at `root` and the edit tool's `store`."""
+    """Rung 3 for one run, over the work tree at `root` and the edit tool's `store`. The trigger
+    (`_should_abort`) reads the failure streak and the gate's `edits_since_verify`; the abort
+    itself (`_abort`) decides whether the tree can be put back."""
 
     def __init__(
         self,
@@ -193,6 +195,7 @@ class SafeStateMonitor:
         self.failures: list[str] = []
         self.aborts: list[AbortRecord] = []
         self.sent: list[str] = []
+        self.tiers = TierState()  # the gate's fold of the same results: edits since a check
 
     def _note(self, view: TurnView) -> int:
         """Fold this turn's results; return the streak before them. A pass that no edit or command
@@ -218,33 +221,25 @@ class SafeStateMonitor:
             self.green = GreenPoint(view.turn, fingerprint(self.root), self.store.mark())
         return before
 
-    def _unverified_on_tree(self, green: GreenPoint) -> bool:
-        now = fingerprint(self.root)
-        if green.tree is None or now is None:
-            return self.edited_since_green
-        return bool(mutated_since(green.tree, now))
+    def _should_abort(self, view: TurnView) -> bool:
+        """The trigger: fold the turn's edits and checks, then ask `abort_decision`."""
+        self.tiers = fold_tiers(self.tiers, view.dispatch)
+        return abort_decision(
+            self.mode,
+            due=abort_due(self.streak, self.threshold),
+            edits_since_verify=self.tiers.edits_since_verify,
+            green_seen=self.green is not None,
+            aborts_used=len(self.aborts),
+            fired_this_streak=self.fired_this_streak,
+        )
 
     def after_turn(self, view: TurnView) -> Nudge | None:
-        """(After-turn hook.) The abort when due, else the recovery checkpoint when the streak
-        crossed a multiple of the threshold this turn, else nothing."""
+        """(After-turn hook.) The abort when `abort_decision` says so, else nothing."""
         if self.mode == "off":
             return None
-        before = self._note(view)
-        green = self.green
-        if (
-            abort_due(self.streak, self.threshold)
-            and not self.fired_this_streak
-            and len(self.aborts) < MAX_ABORTS
-            and green is not None
-            and self._unverified_on_tree(green)
-        ):
-            return self._abort(view.turn, green)
-        if self.streak and self.streak // self.threshold > before // self.threshold:
-            return self._send(
-                f"{RECOVERY_PREFIX} {self.streak} failures in a row (timeouts count double). "
-                "Stop and take stock: what do these failures have in common?",
-                "recovery",
-            )
+        self._note(view)
+        if self._should_abort(view) and self.green is not None:
+            return self._abort(view.turn, self.green)
         return None
 
     def _abort(self, turn: int, green: GreenPoint) -> Nudge:
@@ -259,7 +254,7 @@ class SafeStateMonitor:
             self.edited_since_green = False
             self.green = GreenPoint(green.turn, green.tree, self.store.mark())
         return self._send(
-            abort_message(self.since_green, self.failures, restored=restored), "safe_state"
+            abort_message(self.since_green, self.failures, restored=restored), SAFE_STATE_SOURCE
         )
 
     def _send(self, text: str, source: str) -> Nudge:

@@ -1,13 +1,18 @@
 """Session 13, stall detection that reads the evidence: is the agent still fighting the same failure?
 
-A plug-in for session 01's loop, built on a real work tree (`cafe/world/workbench.py`) where the
+Plug-ins for session 01's loop, built on a real work tree (`cafe/world/workbench.py`) where the
 agent's edits are real writes and its checks really run. Read the files in this order:
 
 - `evidence.py`: when two failing outputs are the same failure (signatures);
 - `failure_state.py`: the current-failure model, which failure is live and what is owed;
 - `repeats.py`: the blind repeat counters a loop has before it reads evidence;
+- `config.py`: the detector's knobs, their defaults and bounds;
+- `escalation.py`: what a trip does: the one message a run is sent, and the stop;
 - `checks.py`: the seam a stall check plugs into, and what it may answer;
-- `detector.py`: `StallDetector` and `run_with_stall`, which put them together.
+- `verify.py`: the verify entrypoint, a real check before a claimed finish may stand;
+- `memory.py`: what the detector remembers between turns, and the fold of one turn;
+- `detector.py`: `StallDetector`, which puts them together;
+- `run.py`: `run_with_stall`, the detector and the entrypoint plugged into the loop.
 
 The scripted agents that drive the stories are on the stories shelf (`cafe/stories/scenarios.py`).
 
@@ -21,20 +26,25 @@ from cafe.stall.checks import (
     StallReading,
     Trip,
 )
-from cafe.stall.detector import (
-    MAX_STALL_WARNINGS,
+from cafe.stall.config import (
     STALL_KNOB_DEFAULTS,
-    STALL_PATTERNS,
-    DetectorState,
+    STALL_KNOB_MINIMUMS,
     StallConfig,
+    stall_config,
+)
+from cafe.stall.detector import (
+    STALL_PATTERNS,
+    STALL_STOP_REASONS,
     StallDetector,
     StallPattern,
     StallRun,
+    StallStopReason,
+)
+from cafe.stall.escalation import (
+    Escalation,
     StallWarning,
-    TurnSnapshot,
-    reset_action,
-    run_with_stall,
-    stall_config,
+    register_recovery,
+    register_trip,
 )
 from cafe.stall.evidence import (
     EPHEMERAL_PORT_FLOOR,
@@ -52,50 +62,79 @@ from cafe.stall.failure_state import (
     clear_current_failure,
     fold_diagnostic,
 )
+from cafe.stall.memory import (
+    DetectorState,
+    TurnSnapshot,
+    fold_turn,
+    reset_action,
+)
 from cafe.stall.repeats import (
     REPEAT_PATTERNS,
-    REPEATED_FAILURE_AFTER,
+    REPEAT_SAME_ERROR,
+    REPEAT_SAME_OBSERVATION,
     RepeatCounters,
     RepeatPattern,
-    action_key,
-    count_repeats,
+    call_key,
+    count_call,
     repeat_trip,
+)
+from cafe.stall.run import (
+    run_with_stall,
+)
+from cafe.stall.verify import (
+    DEFAULT_MAX_VERIFY_ATTEMPTS,
+    VERIFY_STOP_REASONS,
+    VerifyEntrypoint,
+    VerifyStopReason,
+    scrub_output,
 )
 
 __all__ = [
     "CurrentFailure",
+    "DEFAULT_MAX_VERIFY_ATTEMPTS",
     "DetectorState",
     "DiagnosticClass",
     "EPHEMERAL_PORT_FLOOR",
+    "Escalation",
     "FailureState",
-    "MAX_STALL_WARNINGS",
-    "REPEATED_FAILURE_AFTER",
     "REPEAT_PATTERNS",
+    "REPEAT_SAME_ERROR",
+    "REPEAT_SAME_OBSERVATION",
     "RepeatCounters",
     "RepeatPattern",
     "SNIPPET_MAX_CHARS",
     "STALL_KNOB_DEFAULTS",
+    "STALL_KNOB_MINIMUMS",
     "STALL_PATTERNS",
+    "STALL_STOP_REASONS",
     "StallCheck",
     "StallConfig",
     "StallDetector",
     "StallPattern",
     "StallReading",
     "StallRun",
+    "StallStopReason",
     "StallWarning",
     "Trip",
     "TurnClass",
     "TurnSnapshot",
-    "action_key",
+    "VERIFY_STOP_REASONS",
+    "VerifyEntrypoint",
+    "VerifyStopReason",
+    "call_key",
     "classify_turn",
     "clear_current_failure",
-    "count_repeats",
+    "count_call",
     "failure_signature",
     "failure_snippet",
     "fold_diagnostic",
+    "fold_turn",
     "normalize_evidence",
+    "register_recovery",
+    "register_trip",
     "repeat_trip",
     "reset_action",
     "run_with_stall",
+    "scrub_output",
     "stall_config",
 ]

@@ -1,14 +1,23 @@
 """The blind repeat counters: the stall detector a loop has before it reads the evidence.
 
-Session 13. Before the current-failure model (`cafe/stall/detector.py`), a loop could only count: the same
-call, answered the same way, N times in a row. That catches an agent re-running one failing test
-without touching anything, and misses an agent that edits, re-tests, edits, re-tests without
-the error ever changing (every other turn is a different action, so the count keeps restarting).
-The stall detector keeps these counters beside its failure model: they trip only while
-`repair_aware` is off, and with it on the evidence-aware pattern owns repeated failures.
+Session 13. Before the current-failure model (`cafe/stall/detector.py`), a loop could only count:
+the same call, asked for again and again, answering the same way each time. The counters work
+per CALL, in the order the model proposes them, and each call is compared with the call
+processed just before it:
 
-    repeated_error             the same action failed with the same output N times running
-    repeated_same_observation  the same action returned the same (non-failing) output N times running
+    repeated_error             the call about to run has failed the same way `repeat_same_error`
+                               (3) times in a row
+    repeated_same_observation  the call has been asked for `repeat_same_observation` (4) times in
+                               a row (this request included) and keeps returning the same output
+
+A call's outcome is what the previous turn's first result of the same tool said (failing or not,
+and its output, normalised as `cafe.stall.evidence` does, so a changed timing is not a changed
+answer). A different call starts both counts again; so does an answer that changed.
+
+That catches an agent re-running one failing test without touching anything, and misses an agent
+that edits, re-tests, edits, re-tests without the error ever changing: every call differs from
+the one before it. The stall detector keeps these counters beside its failure model: they trip
+only while `repair_aware` is off; with it on, the evidence-aware pattern owns repeated failures.
 
 Left out: the current-failure model, the trips and the nudges (`cafe/stall/detector.py`).
 
@@ -17,21 +26,23 @@ Lesson: sessions/s13-stall-detection/lesson.md. Notebook: notebooks/s13-stall-de
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from cafe.loop.agent import ToolResult
+from cafe.loop.turns import ToolCall, ToolResult
 from cafe.stall.evidence import normalize_evidence
 
 __all__ = [
     "RepeatPattern",
     "REPEAT_PATTERNS",
-    "REPEATED_FAILURE_AFTER",
+    "REPEAT_SAME_ERROR",
+    "REPEAT_SAME_OBSERVATION",
     "RepeatCounters",
-    "action_key",
-    "count_repeats",
+    "call_key",
+    "count_call",
     "repeat_trip",
 ]
 
@@ -40,9 +51,11 @@ __all__ = [
 RepeatPattern = Literal["repeated_error", "repeated_same_observation"]
 REPEAT_PATTERNS: frozenset[str] = frozenset(get_args(RepeatPattern))
 
-# Three repeats, the older detector's threshold. Session 14's `remediation_delivered` is asked a
-# turn sooner (at 2), because it knows more than a count does.
-REPEATED_FAILURE_AFTER = 3
+# The thresholds of the design this session follows (the detector's `repeat_same_error` and
+# `repeat_same_observation` knobs). A failure repeating is the stronger signal, so it trips
+# sooner. Session 14's `remediation_delivered` is asked sooner still (at 2): it knows more.
+REPEAT_SAME_ERROR = 3
+REPEAT_SAME_OBSERVATION = 4
 
 
 # --- records and helpers --------------------------------------------------------------------
@@ -50,56 +63,86 @@ REPEATED_FAILURE_AFTER = 3
 
 @dataclass(frozen=True)
 class RepeatCounters:
-    """What the blind counters remember: the last action, its last output, and two run lengths."""
+    """What the blind counters remember about the last call they processed."""
 
-    last_action: str | None = None
-    same_error: int = 0
-    same_observation: int = 0
-    last_output: str | None = None
+    last_call: str = ""  # its name and arguments (`call_key`)
+    last_observation: str = ""  # what it answered last time, or the call itself when unknown
+    observation_known: bool = False  # the previous turn held a result of that tool
+    last_failed: bool = False  # that result was a failure
+    same_error: int = 0  # failures of this call, the same way, in a row
+    same_observation: int = 0  # asks for this call in a row, answered the same (this one counted)
 
     @property
     def longest(self) -> int:
-        """The current run length, failing or not (what a notebook tabulates)."""
+        """The larger of the two counts (what a notebook tabulates)."""
         return max(self.same_error, self.same_observation)
 
 
-def action_key(dispatch: Sequence[ToolResult]) -> str:
-    """The calls the model made this turn (names and arguments), as one comparable string.
-    Verifications the loop forced are not the model's action and are left out."""
-    return json.dumps(
-        [[r.name, dict(r.arguments)] for r in dispatch if not r.forced], sort_keys=True
+def call_key(call: ToolCall) -> str:
+    """A call's name and arguments, as one comparable string."""
+    return call.name + "\n" + json.dumps(dict(call.arguments), sort_keys=True, default=str)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _outcome(name: str, prev_dispatch: Sequence[ToolResult]) -> ToolResult | None:
+    """What the tool answered last turn: its first result there. A check a hook forced is not the
+    model's call and is skipped."""
+    return next((r for r in prev_dispatch if r.name == name and not r.forced), None)
+
+
+def count_call(
+    counters: RepeatCounters, call: ToolCall, prev_dispatch: Sequence[ToolResult]
+) -> RepeatCounters:
+    """Fold one proposed call into the counters (pure: returns new counters)."""
+    key = call_key(call)
+    same_call = key == counters.last_call
+    outcome = _outcome(call.name, prev_dispatch)
+    if outcome is None:
+        observation, failed = "call:" + _digest(key), False
+    else:
+        failed = not outcome.ok
+        observation = ("error:" if failed else "ok:") + _digest(normalize_evidence(outcome.output))
+    changed = (
+        outcome is not None
+        and counters.observation_known
+        and observation != counters.last_observation
+    )
+    if not same_call or failed:
+        same_observation = 0 if failed else 1
+    else:
+        same_observation = 1 if changed else counters.same_observation + 1
+    if not same_call or not failed:
+        same_error = 1 if failed else 0
+    else:
+        same_error = 1 if changed else counters.same_error + 1
+    return RepeatCounters(
+        key, observation, outcome is not None, failed, same_error, same_observation
     )
 
 
-def count_repeats(
-    counters: RepeatCounters, dispatch: Sequence[ToolResult], *, failed: bool
-) -> RepeatCounters:
-    """Fold one turn's results into the counters. A new action starts them again; a turn
-    without results changes nothing."""
-    if not dispatch:
-        return counters
-    action = action_key(dispatch)
-    if action != counters.last_action:
-        counters = RepeatCounters(last_action=action)
-    output = "\n".join(normalize_evidence(r.output) for r in dispatch)
-    again = output == counters.last_output
-    if failed:
-        return RepeatCounters(action, counters.same_error + 1 if again else 1, 0, output)
-    return RepeatCounters(action, 0, counters.same_observation + 1 if again else 1, output)
-
-
-def repeat_trip(counters: RepeatCounters) -> tuple[RepeatPattern, str] | None:
-    """The blind pattern these counters trip, with the note for the model, or None."""
-    if counters.same_error >= REPEATED_FAILURE_AFTER:
+def repeat_trip(
+    counters: RepeatCounters,
+    name: str,
+    *,
+    repeat_same_error: int = REPEAT_SAME_ERROR,
+    repeat_same_observation: int = REPEAT_SAME_OBSERVATION,
+) -> tuple[RepeatPattern, str] | None:
+    """The blind pattern these counters trip for the call `name`, with the note for the model."""
+    if counters.same_error >= repeat_same_error:
         return (
             "repeated_error",
-            f"[stall] The same call has failed the same way {counters.same_error} "
-            "times in a row. Try something different.",
+            f"[stall] {name} with the same arguments has failed the same way "
+            f"{counters.same_error} times in a row, and you are asking for it again. "
+            "Try something different.",
         )
-    if counters.same_observation >= REPEATED_FAILURE_AFTER:
+    if not counters.last_failed and counters.same_observation >= repeat_same_observation:
         return (
             "repeated_same_observation",
-            "[stall] The same call has returned the same output "
-            f"{counters.same_observation} times in a row. Try something different.",
+            f"[stall] You have asked for {name} with the same arguments "
+            f"{counters.same_observation} times in a row, and it keeps returning the same "
+            "output. Try something different.",
         )
     return None

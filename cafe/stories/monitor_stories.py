@@ -8,10 +8,11 @@ really runs and every edit really lands in the git work tree. `story_replies(nam
                      the full suite: exploring, not stalling
     fast_finisher    a red full suite, the fix, a green `pytest -k split`, then "done"; asked for
                      the full suite, it runs it
-    thrasher         plans three todos, then edits bill.py again and again without testing, until
-                     the turn budget runs out
+    thrasher         plans three todos, then edits bill.py again and again without testing, and
+                     says it is done (on turn 16: a budget of 16 turns runs out there)
     streak_after_green   the fix, a green suite, a bad edit, then six weighted failures in a row
-                     (a red suite, two crashing commands, a missing file, a timeout)
+                     with no check among them (three shell commands that fail, a missing file, a
+                     timeout), then the suite and "done"
     streak_shell_edit    the same, with a `sed -i` on check_bill.py after green, which the
                      harness's edit tool never saw
 
@@ -28,7 +29,7 @@ from __future__ import annotations
 from typing import Any, Literal, get_args
 
 from cafe.endpoint.scripted import Reply
-from cafe.monitors.run import COMMAND_TIMEOUT_S
+from cafe.monitors.tools import COMMAND_TIMEOUT_S
 from cafe.stories.scenarios import call, edited_bill
 
 __all__ = [
@@ -46,8 +47,9 @@ __all__ = [
 Story = Literal["explorer", "fast_finisher", "thrasher", "streak_after_green", "streak_shell_edit"]
 STORIES: frozenset[str] = frozenset(get_args(Story))
 
-# Seconds a command may run in the streak stories: long enough for their `python -c` commands on a
-# loaded machine, short enough that their `sleep 10` is a real timeout without a long wait.
+# Seconds a command may run in the streak stories: their other commands are `grep` and `git`,
+# done in milliseconds even on a loaded machine, so their `sleep 10` is a real timeout without a
+# long wait.
 STORY_TIMEOUT_S = 1.5
 
 # The shell-side edit: a debugging message added to the failing assert, by sed, in place.
@@ -97,30 +99,25 @@ TASK = [
 _DONE = "The split now adds up; the till's tests pass."
 
 
-def _turn(*calls: dict[str, Any]) -> dict[str, Any]:
+def _turn(*calls: dict[str, Any]) -> Reply:
     return {"content": None, "tool_calls": list(calls)}
 
 
 def _streak(first_look: dict[str, Any]) -> list[Reply]:
+    # No check runs between the bad edit and the abort: a check of any outcome would count as
+    # verifying the edit, and the abort would then have no unverified edit to act on.
     return [
         _turn(call("write_file", path="bill.py", content=edited_bill("divmod"))),
         _turn(call("run_tests")),  # green: the known-good point
         _turn(call("write_file", path="bill.py", content=edited_bill("plus_1"))),  # a bad "tidy-up"
         _turn(first_look),
-        _turn(call("run_tests")),  # red: +1
-        _turn(
-            call("run_command", command="python -c 'import bill; print(bill.split(1000, 0))'")
-        ),  # +1
+        _turn(call("run_command", command="grep -n divmod bill.py")),  # not there any more: +1
+        _turn(call("run_command", command="git diff --exit-code bill.py")),  # it differs: +1
         _turn(call("read_file", path="receipt.py")),  # no such file: +1
         _turn(call("run_command", command="sleep 10")),  # a timeout: +2
-        _turn(
-            call(
-                "run_command",
-                command="python -c 'import bill; assert sum(bill.split(1000, 3)) == 1000'",
-            )
-        ),  # +1
+        _turn(call("run_command", command="grep -n 'people + 1' check_bill.py")),  # +1
         _turn(call("run_tests")),
-    ] + [_DONE] * 4  # "done", as often as the verify-before-done gate may answer it
+    ] + [_DONE] * 2  # "done", and once more if the verify-before-done gate answers it
 
 
 def story_timeout(name: Story) -> float:
@@ -163,7 +160,7 @@ def story_replies(name: Story) -> list[Reply]:
                 _turn(call("read_file", path="bill.py")),
                 _turn(call("write_file", path="bill.py", content=edited_bill(fix))),
             ]
-        return plan + edits + [_DONE]
+        return plan + edits + [_DONE] * 2  # "done", and again if the gate refuses it
     if name == "streak_after_green":
         return _streak(call("read_file", path="check_bill.py"))
     if name == "streak_shell_edit":

@@ -60,19 +60,19 @@ def call(name: str, **arguments: Any) -> dict[str, Any]:
     return {"name": name, "arguments": arguments}
 
 
-def _turn(*calls: dict[str, Any]) -> dict[str, Any]:
+def _turn(*calls: dict[str, Any]) -> Reply:
     return {"content": None, "tool_calls": list(calls)}
 
 
-def _test() -> dict[str, Any]:
+def _test() -> Reply:
     return _turn(call("run_tests"))
 
 
-def _edit(fix: str) -> dict[str, Any]:
+def _edit(fix: str) -> Reply:
     return _turn(call("write_file", path="bill.py", content=edited_bill(fix)))
 
 
-def _edit_and_test(fix: str) -> dict[str, Any]:
+def _edit_and_test(fix: str) -> Reply:
     return _turn(call("write_file", path="bill.py", content=edited_bill(fix)), call("run_tests"))
 
 

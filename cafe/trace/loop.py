@@ -11,7 +11,8 @@ same way, through the seams the loop already offers and nothing else:
 - the `RunResult`: each turn's record says which tools ran and what they returned, and how the
   run ended.
 
-A tool call that is the verify entrypoint becomes a `check` span (`gen_ai.evaluation.*`), any
+A result of a `verify`-kind tool (the model's own check, or one a hook ran, such as session 13's
+verify entrypoint) becomes a `check` span (`gen_ai.evaluation.*`), any
 other a `tool_call` span (`gen_ai.operation.name` `execute_tool`). The loop does not time each
 tool on its own, so a turn's tool spans share the time from the model's answer to the hook.
 
@@ -119,7 +120,8 @@ def record_loop(
 ) -> tuple[RunResult, Trace]:
     """`run_loop(client, messages, tools, ...)`, recorded: the result and its trace.
 
-    `loop_options` go to `run_loop` as they are (`model`, `max_turns`, `observers`, `verify`, ...).
+    `loop_options` go to `run_loop` as they are (`model`, `max_turns`, `observers`,
+    `before_finish`, `stop_reasons`, ...).
     """
     recorder = recorder or Recorder()
     run = recorder.open(
@@ -149,7 +151,9 @@ def record_loop(
             STOP_REASON: result.stop_reason,
             STOP_DETAIL: result.detail,
             "cafe.run.turns": len(result.turns),
-            "cafe.run.verify_attempts": result.verify_attempts,
+            "cafe.run.verify_attempts": sum(
+                r.forced and r.kind == "verify" for t in result.turns for r in t.dispatch
+            ),
         },
     )
     return result, recorder.trace()

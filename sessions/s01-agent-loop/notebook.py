@@ -23,7 +23,7 @@ from cafe import course
 from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s01 import check_own_tool, check_repeat_guard
-from cafe.loop import RUN_STOP_REASONS, Nudge, run_loop
+from cafe.loop import GUARD_STOP_REASONS, RUN_STOP_REASONS, Nudge, run_loop
 from cafe.loop.tools import tool
 from cafe.world.menu import load_menu
 from cafe.world.orderpad import OrderPad
@@ -187,8 +187,9 @@ course.show_outcome(runaway_guess, str(sum(len(turn.dispatch) for turn in runawa
 # %% [markdown]
 # Each of the four turns was a request to the model, and each turn's call ran before the budget
 # was checked again. Look at the last line: the run did not end on `done`. Whatever happens, a
-# run ends on one of five names. Read these assertions before moving on:
-# they hold for every run in this notebook, and later sessions rely on them.
+# run with no stopping plug-in ends on one of the loop's own two names, `RUN_STOP_REASONS`. Read
+# these assertions before moving on: they hold for every such run in this notebook, and later
+# sessions rely on them.
 
 # %%
 print(sorted(RUN_STOP_REASONS))
@@ -296,7 +297,9 @@ course.show_outcome(lag_guess, lag_outcome)
 # An observer can also answer. Returning `Nudge(text)` tells the model something (the loop
 # appends it as a message after the turn); returning `Stop("stuck", why)` ends the run with a
 # named reason before the proposed calls run. That split, "tell the model" as a value and "stop
-# the run" as a named outcome, is the whole extension story of the course.
+# the run" as a named outcome, is the whole extension story of the course. A reason like `stuck`
+# is not the loop's own: the plug-in that uses it declares it (`GUARD_STOP_REASONS`), and you
+# hand it to `run_loop(stop_reasons=...)` with the plug-in.
 
 
 # %%
@@ -339,7 +342,12 @@ course.compare(repeat_guard, check=check_repeat_guard, key="s01.repeat_guard")
 # %%
 try:
     guarded = run_loop(
-        ScriptedClient(RUNAWAY), ORDER, OrderPad(MENU).tools, max_turns=4, observers=[repeat_guard]
+        ScriptedClient(RUNAWAY),
+        ORDER,
+        OrderPad(MENU).tools,
+        max_turns=4,
+        observers=[repeat_guard],
+        stop_reasons=GUARD_STOP_REASONS,
     )
     print(f"{guarded.stop_reason} after {len(guarded.turns)} turns: {guarded.detail}")
 except NotImplementedError:
@@ -375,7 +383,7 @@ course.compare(my_tool, check=check_own_tool, key="s01.own_tool")
 # arguments and then answers. With `COURSE_MODE=live` it is your model (**live**): does it choose
 # your tool, and with which arguments? Change the customer's words and the docstring, run it
 # again, and note what changed. A live run asserts only what any model guarantees: the run ends
-# on one of the five names.
+# on one of the loop's two names.
 
 # %%
 yours = tool(my_tool)

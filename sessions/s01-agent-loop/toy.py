@@ -21,7 +21,7 @@ import cafe
 from cafe.cli import run_command
 from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.loop import repeat_guard, run_loop
+from cafe.loop import GUARD_STOP_REASONS, repeat_guard, run_loop
 from cafe.world.menu import load_menu
 from cafe.world.orderpad import OrderPad
 
@@ -61,13 +61,12 @@ CONFUSED = [
     asks(call("add_to_ticket", item="tofu scramble")),
     "The omelette is sold out, so I put a tofu scramble on the ticket.",
 ]
-# How each way a run can end reads in plain words; the name in brackets is `stop_reason`.
+# How each way a run here can end reads in plain words; the name in brackets is `stop_reason`:
+# the loop's own two, and the one the repeat guard declares.
 ENDINGS = {
     "done": "the model said it was finished",
     "max_turns": "the turn budget ran out",
-    "stuck": "an observer saw it going round in circles",
-    "verify_failed": "its work failed the final check",
-    "cut": "an observer cut it short",
+    "stuck": "the repeat guard saw it asking for the same thing again",
 }
 
 
@@ -135,7 +134,12 @@ def main() -> int:
     )
     print("   The same model, with repeat_guard watching for a repeated call (an observer):")
     guarded = run_loop(
-        ScriptedClient(RUNAWAY), ORDER, pad.tools, max_turns=4, observers=[repeat_guard]
+        ScriptedClient(RUNAWAY),
+        ORDER,
+        pad.tools,
+        max_turns=4,
+        observers=[repeat_guard],
+        stop_reasons=GUARD_STOP_REASONS,
     )
     print("\n".join(describe(guarded, pad)[-1:]))
     print("3. A confused model orders a unicorn cake, then a sold-out omelette (scripted):")

@@ -13,7 +13,7 @@
 # 6. **The post-edit re-verify**: when an edit gets checked.
 # 7. **The hand-back**: what a run that ends without success says.
 # 8-9. **Your turn**: the fold, then a signature of your own (with a live stretch).
-# 10. **The hard cap**, and the escalation from a warning to a stop.
+# 10. **The hard cap**, and when trips turn from a message into a stop.
 # 11-12. **Your model** (live mode), and the **checkpoint**.
 #
 # Every run is real. A scripted agent works on the café's till (a bill calculator with one failing
@@ -28,7 +28,7 @@ from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s13 import check_fold_diagnostic, check_signature
 from cafe.loop import RUN_STOP_REASONS, ToolResult
-from cafe.stall import run_with_stall, stall_config
+from cafe.stall import STALL_STOP_REASONS, VERIFY_STOP_REASONS, run_with_stall, stall_config
 from cafe.stall.evidence import failure_signature, normalize_evidence
 from cafe.stall.failure_state import FailureState, fold_diagnostic
 from cafe.stories.scenarios import edited_bill, scenario_replies
@@ -76,13 +76,14 @@ def print_table(rows, columns):
 
 
 def blind_timeline(stalled):
-    """Per turn: what ran, and the blind counter's count after folding the previous turn: how many
-    turns in a row the same action was answered the same way. It trips at 3."""
+    """Per turn: what ran, and the blind counters for the call proposed that turn: how many times
+    in a row that same call failed the same way, and how many times in a row it was asked for
+    and answered the same."""
     rows = [
-        (record.turn, calls_of(record), snap.same_action_repeats, snap.pattern or "")
+        (record.turn, calls_of(record), snap.same_error, snap.same_observation, snap.pattern or "")
         for record, snap in zip(stalled.result.turns, stalled.timeline)
     ]
-    print_table(rows, ["turn", "what ran", "same action, same answer", "trip"])
+    print_table(rows, ["turn", "what ran", "same failure", "same answer", "trip"])
     print(f"stop_reason: {stalled.stop_reason}")
 
 
@@ -160,8 +161,10 @@ print(first.text)
 # matters (`round(amount / people)` still gives 333), re-tests, tries another such edit,
 # re-tests, and so on, for twelve turns.
 #
-# The **blind** detector (`repair_aware` off) counts how many times in a row the same action was
-# answered the same way, and trips at three. Predict first: does it trip on this agent?
+# The **blind** detector (`repair_aware` off) counts, call by call, how many times in a row the
+# same call was answered the same way: it trips when a call has failed the same way three times
+# (`repeat_same_error`) or has been asked for four times with the same answer
+# (`repeat_same_observation`). Predict first: does it trip on this agent?
 
 # %%
 blind_guess = course.predict(
@@ -174,11 +177,11 @@ blind_guess = course.predict(
 blind = run("thrash", BLIND, max_turns=12)
 blind_timeline(blind)
 course.show_outcome(blind_guess, "yes" if blind.warnings else "no")
-assert max(snap.same_action_repeats for snap in blind.timeline) < 3
+assert max(snap.same_error for snap in blind.timeline) < 3
 
 # %% [markdown]
-# The actions alternate (`write_file`, then `run_tests`), so each turn's action differs from the
-# one before, the count starts again at 1, and it never reaches three. The agent burned the whole
+# The calls alternate (`write_file`, then `run_tests`), so each call differs from the one before
+# it, both counts start again, and neither ever reaches its threshold. The agent burned the whole
 # budget and the run ended on `max_turns`, with nothing to say about why.
 #
 # ## 2. On which turn can a start-of-turn detector trip?
@@ -361,13 +364,14 @@ course.show_outcome(
 
 # %% [markdown]
 # An edit that wrote successfully proves the file was written, not that the bug is gone. With
-# the mandate, the loop runs its verify entrypoint right after an edit on a failing check, in the
-# same turn (the hook runs after the turn, so it has no lag). Without it, the fix goes unchecked
-# until the agent claims to be done, and the loop's own check on that claim runs it.
+# the mandate, the detector has the run's verify entrypoint run its check right after an edit on
+# a failing check, in the same turn (the hook runs after the turn, so it has no lag). Without it,
+# the fix goes unchecked until the agent claims to be done, and the entrypoint's check of that
+# claim runs it.
 #
 # Here is the section 3 thrash again, with the mandate on: each edit is now checked in its own
-# turn, so the sightings come faster. Those forced checks count against the loop's
-# `max_verify_attempts` (3): once spent, the `*` disappears.
+# turn, so the sightings come faster. Those forced checks come out of the entrypoint's one budget
+# (`DEFAULT_MAX_VERIFY_ATTEMPTS`, 3): once it is spent, the `*` disappears.
 
 # %%
 aware_mandate = run("thrash", AWARE, max_turns=12)
@@ -506,29 +510,42 @@ assert capped.stop_reason == "stuck" and capped.warnings[0].pattern == "no_net_p
 
 # %% [markdown]
 # The fourth failing check came on turn 7 and, one turn behind as always, the detector folded it on
-# turn 8. Not one of those failures repeated, and the streak never passed 1.
+# turn 8. Not one of those failures repeated, and the streak never passed 1. The hard cap is one
+# of the few trips that stop a run at once.
 #
-# Why did section 3's thrash end on `max_turns` and not `stuck`? The nudge fires once per stuck
-# episode, and only a *second* trip stops a run (`MAX_STALL_WARNINGS` is 1). Give the thrash the
-# same guard and both trips happen: the warning first, then the stop.
+# Why did section 3's thrash end on `max_turns` and not `stuck`? Because a trip is first of all a
+# message: the run's one message (`max_feedback`, 1) goes to the model, and later trips are only
+# recorded. What stops a run is trips coming back to back: `hard_stop_after_trips` (3) in a row,
+# with no call in between that tripped nothing. The blind detector on the `retest_only` agent
+# shows it: the same red test, proposed again and again.
 
 # %%
-escalated = run(
-    "thrash",
-    stall_config(
-        repair_aware=True,
-        post_edit_reverify=False,
-        no_net_progress_extend_guard=True,
-        no_net_progress_hard_cap_after=5,
-    ),
-    max_turns=12,
-)
+escalated = run("retest_only", BLIND)
 for warning in escalated.warnings:
+    if warning.stopped:
+        said = "stopped the run"
+    else:
+        said = (
+            "sent to the model" if warning.sent else "recorded, not sent (the one message is spent)"
+        )
     print(
-        f"turn {warning.turn}: {warning.pattern}: {'stopped the run' if warning.stopped else 'a warning the model reads'}"
+        f"turn {warning.turn}: {warning.pattern}, trip {warning.consecutive_trips} in a row: {said}"
     )
-print("stop_reason:", escalated.stop_reason)
-assert [w.stopped for w in escalated.warnings] == [False, True] and escalated.stop_reason == "stuck"
+print("stop_reason:", escalated.stop_reason, "| declared:", sorted(STALL_STOP_REASONS))
+assert [(w.sent, w.stopped) for w in escalated.warnings] == [
+    (True, False),
+    (False, False),
+    (False, True),
+]
+assert escalated.stop_reason == "stuck"
+
+# %% [markdown]
+# A call that trips nothing resets the count to zero. That is why the repair-aware trips of
+# section 3 never add up to a stop: every proposed call passes the blind counters cleanly before
+# the failure model is folded, so each `stuck_same_diagnostic` is the first trip in a row. A run
+# the evidence says is stuck still gets one grounded message, and the stop is left to the hard
+# cap, the turn budget, or the verify entrypoint refusing a claimed finish until its budget is
+# spent (`verify_failed`, the reason `VERIFY_STOP_REASONS` declares).
 
 # %% [markdown]
 # ## 11. Your model (live mode only)
@@ -545,7 +562,7 @@ if LIVE:
     rehearsal_note()
     timeline(mine)
     print("current_failure:", mine.current_failure and mine.current_failure.snippet)
-    assert mine.stop_reason in RUN_STOP_REASONS
+    assert mine.stop_reason in RUN_STOP_REASONS | STALL_STOP_REASONS | VERIFY_STOP_REASONS
 else:
     print("offline: skipped (set COURSE_MODE=live and the CAFE_* variables to run your model)")
 

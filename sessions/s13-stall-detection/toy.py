@@ -7,9 +7,9 @@ An agent works on the café till in a real temporary git repository: its edits a
 writes and `run_tests` really runs pytest. Offline, four short stories, each on one line in plain
 words with the technical name after: a scripted agent thrashes (edit, re-test, the same failure,
 again) under the blind counter, then under the repair-aware detector (one warning, and the run
-goes on to `max_turns`, because the warning fires once per stuck episode), then with the hard cap
-on (the warning, then the stop: `stuck`); last, a productive agent under the repair-aware
-detector. A dot is printed per turn while a run works. Offline the output is the same on every
+goes on to `max_turns`: a run is sent one warning, and only trips back to back stop it), then
+with the hard cap on (the warning, then the cap stops it at once: `stuck`); last, a productive
+agent under the repair-aware detector. A dot is printed per turn while a run works. Offline the output is the same on every
 run. Live, your model gets the repair-aware detector; against `cafe serve` (model
 `cafe-scripted`) the toy says that a rehearsal server, not a model, answered. A missing variable
 or an unusable endpoint is explained in one message and the toy exits with status 1.
@@ -39,8 +39,8 @@ TASK = [
     },
 ]
 MAX_TURNS = 12
-# A low hard cap, so the escalation (a warning, then a stop) fits in the toy's budget; the
-# detector's own default is 16.
+# A low hard cap, so the stop after the warning fits in the toy's budget; the detector's own
+# default is 16.
 TOY_HARD_CAP = 5
 REHEARSAL = (
     "  (cafe serve answered, not a real model. With no script its default rule calls the first tool\n"
@@ -72,12 +72,17 @@ def run(scenario: str | None, config):
     return stalled
 
 
+def _trip(warning) -> str:
+    if warning.stopped:
+        return "stopped the run"
+    return (
+        "warned the agent" if warning.sent else "noted a trip (not sent: the one message was spent)"
+    )
+
+
 def trips(stalled) -> str:
     """The trips in words: 'warned the agent on turn 4 (stuck_same_diagnostic)', 'stopped ...'."""
-    said = [
-        f"{'stopped the run' if w.stopped else 'warned the agent'} on turn {w.turn} ({w.pattern})"
-        for w in stalled.warnings
-    ]
+    said = [f"{_trip(w)} on turn {w.turn} ({w.pattern})" for w in stalled.warnings]
     return "; then ".join(said) or "sent no warning"
 
 
@@ -86,6 +91,7 @@ def report(stalled) -> None:
         "max_turns": "used its whole budget",
         "stuck": "was stopped as stuck",
         "done": "finished, tests passing",
+        "verify_failed": "claimed a finish the check refused, until no check was left",
     }.get(stalled.stop_reason, "ended")
     print(f"   -> {trips(stalled)}; the run {ending} (stop reason: {stalled.stop_reason})")
     failure = stalled.current_failure
@@ -106,12 +112,12 @@ def offline() -> None:
     print("2. The same thrash, watched by the detector that compares failures (repair_aware):")
     report(run("thrash", aware))
     print(
-        "   The warning fires once per stuck episode, and only a second trip stops a run, so this one\n"
-        "   runs on until the budget is gone (max_turns, not stuck)."
+        "   A run is sent one warning; later trips are noted, and only trips back to back (three in a\n"
+        "   row) stop it. This one runs on until the budget is gone (max_turns, not stuck)."
     )
     print(
-        f"3. The same thrash with the no-progress hard cap at {TOY_HARD_CAP} failing checks: the escalation "
-        "(no_net_progress_hard_cap):"
+        f"3. The same thrash with the no-progress hard cap at {TOY_HARD_CAP} failing checks, which stops "
+        "a run at once (no_net_progress_hard_cap):"
     )
     report(
         run(

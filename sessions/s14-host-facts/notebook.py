@@ -35,9 +35,21 @@ from cafe.governor import (
     governor_pace_decision,
 )
 from cafe.governor.facts import HostFacts, ProgressCheck, RemediationInfo
-from cafe.governor.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
+from cafe.governor.pacing import (
+    PACE_STOP_REASONS,
+    PaceGovernor,
+    TurnClock,
+    passing_tests,
+    wall_timeout,
+)
 from cafe.loop import RUN_STOP_REASONS, run_loop
-from cafe.stall import run_with_stall, stall_config
+from cafe.stall import (
+    STALL_STOP_REASONS,
+    VERIFY_STOP_REASONS,
+    VerifyEntrypoint,
+    run_with_stall,
+    stall_config,
+)
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
 
@@ -213,9 +225,8 @@ plain, delivered = thrash_run(False), thrash_run(True)
 for name, run in (("session 13 alone", plain), ("with remediation_delivered", delivered)):
     print(f"{name}: {run.stop_reason} after {len(run.result.turns)} turns")
     for warning in run.warnings:
-        print(
-            f"  turn {warning.turn}: {warning.pattern}{' (stopped the run)' if warning.stopped else ''}"
-        )
+        said = "stopped the run" if warning.stopped else "sent" if warning.sent else "recorded"
+        print(f"  turn {warning.turn}: {warning.pattern} ({said})")
 print()
 print_table(
     [
@@ -236,8 +247,11 @@ assert first.turn == plain.warnings[0].turn - 1, "the host fact escalates one tu
 
 # %% [markdown]
 # The detector only raises the flag. What to do about a delivered fix that changed nothing
-# (switch strategy, give the agent a new tool, call a person) is your host's policy. Here the
-# loop's own policy applies: one warning is sent to the agent, the next trip stops the run.
+# (switch strategy, give the agent a new tool, call a person) is your host's policy. The
+# detector's own escalation applies meanwhile: the first warning is sent to the agent, and the
+# later ones are recorded for the host but not sent. None of them stops the run: each comes after
+# a call that tripped nothing, so none is a second trip in a row. The run goes on until its verify
+# entrypoint has no check left, and ends on that.
 
 # %%
 course.reveal("s14.delivered_fix")
@@ -472,19 +486,28 @@ def governed(scenario: str, hook, facts: HostFacts | None = None, client=None):
                 checks=facts.checks(),
                 observers=[clock.tick],
                 after_turn=[hook],
+                stop_reasons=PACE_STOP_REASONS,
                 clock=clock,
                 max_turns=14,
             ).result
-        return run_loop(
-            client,
-            TASK,
-            bench.tools,
-            verify=bench.verify,
-            observers=[clock.tick],
-            after_turn=[hook],
-            clock=clock,
-            max_turns=14,
-        )
+        return checked_run(client, bench, hook, clock)
+
+
+def checked_run(client, bench, hook, clock):
+    """The loop with the till's verify entrypoint and one pace hook, each plugged into its seam
+    and each bringing the stop reason it declares."""
+    verifier = VerifyEntrypoint(bench.verify)
+    return run_loop(
+        client,
+        TASK,
+        bench.tools,
+        observers=[clock.tick],
+        after_turn=[verifier.after_turn, hook],
+        before_finish=[verifier.before_finish],
+        stop_reasons=PACE_STOP_REASONS | VERIFY_STOP_REASONS,
+        clock=clock,
+        max_turns=14,
+    )
 
 
 def decisions(governor: PaceGovernor) -> list[str]:
@@ -642,16 +665,7 @@ def governed_by(reading):
     clock = TurnClock(10.0)
     client = cafe.make_client() if LIVE else ScriptedClient(scenario_replies("productive"))
     with open_workbench() as bench:
-        result = run_loop(
-            client,
-            TASK,
-            bench.tools,
-            verify=bench.verify,
-            observers=[clock.tick],
-            after_turn=[governor],
-            clock=clock,
-            max_turns=14,
-        )
+        result = checked_run(client, bench, governor, clock)
     return result, governor
 
 
@@ -691,7 +705,10 @@ if LIVE:
     rehearsal_note()
     for line in decisions(live_governor):
         print("   ", line)
-    assert live.stop_reason in RUN_STOP_REASONS
+    assert (
+        live.stop_reason
+        in RUN_STOP_REASONS | STALL_STOP_REASONS | VERIFY_STOP_REASONS | PACE_STOP_REASONS
+    )
 else:
     print("offline: skipped (set COURSE_MODE=live and the CAFE_* variables to run your model)")
 

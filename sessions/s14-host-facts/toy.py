@@ -21,8 +21,15 @@ import sys
 import cafe
 from cafe.cli import run_command
 from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.governor.pacing import PaceGovernor, TurnClock, passing_tests, wall_timeout
+from cafe.governor.pacing import (
+    PACE_STOP_REASONS,
+    PaceGovernor,
+    TurnClock,
+    passing_tests,
+    wall_timeout,
+)
 from cafe.loop import run_loop
+from cafe.stall import VerifyEntrypoint
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
 
@@ -56,7 +63,12 @@ WHY_CUT = {
     "extend_budget_exhausted": "it used every silent extension",
     "pace_check_budget_exhausted": "it was told to wrap up too often",
 }
-ENDINGS = {"done": "finished (tests passing)", "cut": "was cut", "max_turns": "used every turn"}
+ENDINGS = {
+    "done": "finished (tests passing)",
+    "cut": "was cut",
+    "max_turns": "used every turn",
+    "verify_failed": "claimed a finish its check refused, until no check was left",
+}
 REHEARSAL = (
     "  (cafe serve answered, not a real model. With no script its default rule calls the first tool\n"
     "   offered, read_file, with an empty path, so every turn reads \"There is no file ''\" and nothing\n"
@@ -76,13 +88,15 @@ def run(scenario: str | None, hook):
     clock = TurnClock(SECONDS_PER_TURN)
     print("   running ", end="", flush=True)
     with open_workbench() as bench:
+        verifier = VerifyEntrypoint(bench.verify)  # a claimed finish is checked (session 13)
         result = run_loop(
             client,
             TASK,
             bench.tools,
-            verify=bench.verify,
             observers=[clock.tick],
-            after_turn=[hook, progress],
+            after_turn=[verifier.after_turn, hook, progress],
+            before_finish=[verifier.before_finish],
+            stop_reasons=PACE_STOP_REASONS | verifier.stop_reasons,
             clock=clock,
             max_turns=MAX_TURNS,
         )

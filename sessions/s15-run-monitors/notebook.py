@@ -27,19 +27,16 @@ from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s15 import TIER_TABLE, check_can_restore, check_verification_tier
 from cafe.loop import RUN_STOP_REASONS
 from cafe.monitors import (
-    MONITOR_PREFIXES,
+    MONITOR_SOURCES,
     TRUNCATION_PREFIX,
     MonitorConfig,
     RunMonitors,
     run_with_monitors,
 )
+from cafe.monitors.gate import TierState, finish_message, fold_tiers
 from cafe.monitors.snapshots import can_restore, fingerprint
-from cafe.monitors.tiers import (
-    TierState,
-    finish_message,
-    fold_tiers,
-    verification_tier,
-)
+from cafe.monitors.tiers import verification_tier
+from cafe.stall import VERIFY_STOP_REASONS
 from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
 from cafe.world.workbench import open_workbench
 
@@ -88,18 +85,14 @@ def calls_of(record) -> str:
 
 
 def said(run):
-    """(turn, first line) of every monitor message, in the order the agent got them."""
-    found = []
-    for record in run.result.turns:
-        texts = [r.output for r in record.dispatch if r.forced and not r.ok] + [
-            n.text for n in record.nudges
-        ]
-        found += [
-            (record.turn, text.splitlines()[0][:100])
-            for text in texts
-            if text.startswith(MONITOR_PREFIXES)
-        ]
-    return found
+    """(turn, first line) of every monitor message, in the order the agent got them: the nudges
+    whose source is one of the monitors."""
+    return [
+        (record.turn, nudge.text.splitlines()[0][:100])
+        for record in run.result.turns
+        for nudge in record.nudges
+        if nudge.source in MONITOR_SOURCES
+    ]
 
 
 def print_table(rows, columns):
@@ -114,8 +107,8 @@ def print_table(rows, columns):
 #
 # The scripted agent `fast_finisher` runs the whole suite (it fails: the bill split is wrong),
 # fixes `bill.py`, runs `pytest -k split` (only the tests whose names mention the split), and says
-# it is done. The verify-before-done gate is the loop's verify entrypoint: it is asked each time
-# the agent claims a finish. Tiers are on (`advisory`).
+# it is done. The verify-before-done gate is a before-finish hook: it is asked each time the agent
+# claims a finish, and may refuse it with a message. Tiers are on (`advisory`).
 #
 # Predict first: when the agent claims its finish, what does the harness hold about the suite?
 
@@ -150,7 +143,8 @@ else:
 # %% [markdown]
 # The flags record green coverage, not invocation: the full suite *ran*, but it was never seen
 # passing, so only the fast flag is set. The gate asks once for the full suite; the agent runs it
-# (`run_tests` on turn 5), it passes, and the next claim ends the run `done`.
+# (`run_tests` on turn 5), it passes, and the next claim ends the run `done`, with the run's
+# `verification` recorded as `verified_green`.
 #
 # With tiers `off` the gate asks only "did anything run since your last edit?", and on this same
 # evidence the answer is yes: the run would have ended on turn 4 with the suite never seen green.
@@ -158,6 +152,7 @@ else:
 
 # %%
 assert tiered.stop_reason == "done" and tiered.counts["[verify-before-done]"] == 1
+assert tiered.verification == "verified_green"
 assert at_claim.fast_green and not at_claim.slow_green
 assert finish_message(at_claim, tiers_on=False) is None  # tiers off: nothing to say at turn 4
 assert finish_message(at_claim, tiers_on=True)[0] == "suite"
@@ -251,6 +246,7 @@ assert (
     thrashed.stop_reason == "max_turns"
     and thrashed.counts["[stall]"] == 2
     and thrashed.counts["[budget]"] == 2
+    and thrashed.counts["[verify-before-done]"] == 2
 )
 assert (
     thrashed.notice.startswith(TRUNCATION_PREFIX)
@@ -261,9 +257,10 @@ assert (
 # The first edit (turn 5) arms the count; the rewrites of the same file on turns 7 and 9 are not
 # new states, so turn 9 is the fourth barren boundary. A second checkpoint needs a full four more
 # (turn 13), and there is no third. The budget notices went out at 60% (turn 10) and 85% (turn 14)
-# of 16. The tier gate sent no mid-run nudge: one file rewritten six times is one code file, and
-# the nudge counts distinct files. The run hit `max_turns`, and its notice ends with what the
-# todo board still had open.
+# of 16. The tier gate sent its one mid-run reminder on turn 9, the third rewrite with nothing run
+# since (it counts code edits, not distinct files), and refused the claimed finish on turn 16: no
+# check had ever run. Then the turns ran out. The run hit `max_turns`, and its notice ends with
+# what the todo board still had open.
 
 # %%
 course.reveal("s15.arming")
@@ -273,9 +270,10 @@ course.reveal("s15.arming")
 #
 # The `streak_shell_edit` agent fixes `bill.py`, sees the suite pass (the green point), then
 # spoils `bill.py` with a bad edit through `write_file`. It then runs a `sed -i` on
-# `check_bill.py` through `run_command`, and from there every call fails: a red suite, two
-# crashing commands, a missing file, a timeout (which counts double). At a weighted streak of 6,
-# twice the recovery checkpoint's 3, the safe-state abort is due.
+# `check_bill.py` through `run_command`, and from there every call fails, and none of them is a
+# check: three shell commands that fail, a missing file, a timeout (which counts double). At a
+# weighted streak of 6, twice the recovery checkpoint's 3, with the bad edit still unchecked,
+# the safe-state abort is due.
 #
 # `safe_state_abort` is `auto`. The harness's `write_file` captured each file before writing it;
 # `run_command` captured nothing.
@@ -304,6 +302,7 @@ for turn, text in said(spoiled):
     print(f"turn {turn}: {text}")
 print("abort:", spoiled.aborts[0])
 print("files still changed at the end:", spoiled_files)
+print(f"ended: {spoiled.stop_reason} ({spoiled.result.detail})")
 
 # %%
 record = spoiled.aborts[0]
@@ -318,9 +317,10 @@ else:
 # %% [markdown]
 # `check_bill.py` changed after the green point, and nothing the harness captured can put it back.
 # Restoring `bill.py` alone would leave a tree that never existed: green code under a test file
-# nobody has run. So `auto` declines and sends the advisory message instead. The same story
-# without the `sed` (`streak_after_green`) restores `bill.py`, and the suite passes again on
-# the next turn.
+# nobody has run. So `auto` declines and sends the advisory message instead. The agent's last
+# suite run is red, so its claimed finish gets the gate's one message and then ends the run
+# `verify_failed`: a red run never ends `done`. The same story without the `sed`
+# (`streak_after_green`) restores `bill.py`, and the suite passes again on the next turn.
 
 # %%
 restored, restored_files = story("streak_after_green", AUTO)
@@ -332,6 +332,8 @@ print(
 
 # %%
 assert record.declined and record.restored == () and "check_bill.py" in spoiled_files
+assert spoiled.stop_reason == "verify_failed" and spoiled.verification == "verified_red"
+assert spoiled.stop_reason in VERIFY_STOP_REASONS and "passed" not in spoiled.result.detail
 assert restored.aborts[0].restored == ("bill.py",) and restored.result.turns[9].dispatch[0].ok
 assert spoiled.counts["[recovery]"] == 1 and spoiled.counts["[safe-state]"] == 1
 
@@ -411,7 +413,7 @@ if LIVE:
         print(f"turn {turn}: {text}")
     if live_run.notice:
         print(live_run.notice)
-    assert live_run.stop_reason in RUN_STOP_REASONS
+    assert live_run.stop_reason in RUN_STOP_REASONS | VERIFY_STOP_REASONS
 else:
     print("offline: skipped (set COURSE_MODE=live and the CAFE_* variables to run your model)")
 

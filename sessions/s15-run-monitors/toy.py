@@ -35,6 +35,19 @@ MEANING = {
     "[recovery]": "failures in a row: take stock (the ladder's second rung)",
     "[safe-state]": "stop digging, back to the last green point (safe-state abort)",
 }
+# How the verify-before-done gate's record of the run reads, and how each ending reads.
+VERDICT = {
+    "verified_green": "green",
+    "verified_red": "red",
+    "unverified": "not run since the last edit",
+    "fast_green_only": "only a fast check",
+    "no_code_edited": "not needed (no code changed)",
+}
+ENDED = {
+    "done": "the run ended done",
+    "verify_failed": "the run ended verify_failed, never done",
+    "max_turns": "the turns ran out",
+}
 REHEARSAL = (
     "  (cafe serve answered, not a real model: with --session 15 it replays the fast finisher; with\n"
     "   no script its default rule calls the first tool offered with an empty argument.)"
@@ -74,7 +87,8 @@ def offline() -> None:
     print("1. An agent rewrites bill.py again and again and never runs a check (thrasher):")
     thrash, _ = run("thrasher", ALL_ON, max_turns=16)
     print(
-        f"   -> the progress monitor noticed no new state twice and counted the turns down: {tally(thrash)}"
+        "   -> the progress monitor noticed no new state twice and counted the turns down, and the gate\n"
+        f"      asked for a check mid-run and at the finish: {tally(thrash)}"
     )
     print("      it ran out of turns, and the notice says what was left undone:")
     print("      " + thrash.notice.replace("\n", "\n      "))
@@ -107,6 +121,9 @@ def offline() -> None:
         )
         print(
             f"   -> on turn {abort.turn} the safe-state abort {done}; files changed at the end: {', '.join(changed)}"
+        )
+        print(
+            f"      the last suite run was {VERDICT[streak.verification]}: {ENDED[streak.stop_reason]}"
         )
 
 
