@@ -1336,3 +1336,36 @@ def test_search_entries_skip_answers_figures_and_keep_code() -> None:
     assert "<\\/script>" in site_search.search_index(
         {"a.html": page.replace("Alpha", "&lt;/script&gt;")}
     )
+
+
+import lesson_readings  # noqa: E402
+
+READINGS_BODY = BODY.replace(
+    "- The fixture, read slowly.",
+    '- **[Linked, "A paper"](https://arxiv.org/abs/2210.03629).** Read it.\n'
+    '- **Unlinked, "A page".** Read it, see [the promise](#the-promise).\n'
+    "- **Strauss and Corbin, *Basics of Qualitative Research*.** A book.\n"
+    "- **Your own agent's longest run.** Yours.\n"
+    "- **Two links** ([one](https://example.org/1), [two](https://example.org/2)).",
+)
+
+
+def test_readings_without_a_link_are_named_in_the_summary_books_and_your_own_exempt(
+    tmp_path: Path,
+) -> None:
+    write_course(tmp_path)
+    path = write_lesson(tmp_path, 1, "agent-loop", body=READINGS_BODY)
+    lesson = load_lesson(path)
+    line = next(
+        i
+        for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "Unlinked" in text
+    )
+    assert lesson_readings.unlinked_readings(lesson) == [
+        f"sessions/s01-agent-loop/lesson.md:{line}"
+    ]
+    report = build_site(tmp_path, tmp_path / "site")
+    assert f"sessions/s01-agent-loop/lesson.md:{line}" in report.unlinked
+    assert "annotated reading(s) have no link" in report.summary()
+    html = (tmp_path / "site" / "s01-agent-loop.html").read_text(encoding="utf-8")
+    assert '<a href="https://arxiv.org/abs/2210.03629">Linked, &quot;A paper&quot;</a>' in html

@@ -7,6 +7,7 @@ same parsed, validated record the builder renders. The lesson format is the cont
     lesson_markdown.py   the markdown-it parser, pygments highlighting, heading anchors, sections
     lesson_format.py     what a lesson.md must hold, and the checks for its front matter and sections
     lessons.py           load a lesson.md into a validated Lesson record (load_lesson)
+    lesson_readings.py   which annotated readings lack a link (a note in the build's summary)
     site_links.py        point lesson and guide links at the site, then check every link and anchor
     diagrams.py          each session's diagram as inline SVG: drawn by Graphviz, or the committed one
     site_commands.py     the commands the site quotes from README.md (the notebook check)
@@ -47,6 +48,7 @@ import jinja2
 from diagrams import INSTALL_GRAPHVIZ, Diagram, draw_diagram, find_dot
 from lesson_format import COURSE_MODULES, REQUIRED_SECTIONS, LessonError, Problem
 from lesson_markdown import Section, make_markdown
+from lesson_readings import unlinked_readings
 from lessons import Lesson, discover_lessons, load_all, load_lesson
 from pygments.formatters import HtmlFormatter
 from site_commands import instructor_command
@@ -103,6 +105,8 @@ class BuildReport:
     # diagrams shown from the committed diagram.svg, because Graphviz is missing
     committed: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # repository files copied under files/
+    # annotated readings with no link (lesson_readings.py): "sessions/sNN-x/lesson.md:LINE"
+    unlinked: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -119,6 +123,12 @@ class BuildReport:
                 f"\nnote: {len(self.committed)} diagram(s) shown from their committed drawing "
                 f"(diagram.svg), because Graphviz's `dot` is not installed; after editing a "
                 f"diagram.dot, install it ({INSTALL_GRAPHVIZ}) and run `python tools/build.py diagrams`"
+            )
+        if self.unlinked:
+            shown = ", ".join(self.unlinked[:3]) + (", ..." if len(self.unlinked) > 3 else "")
+            line += (
+                f"\nnote: {len(self.unlinked)} annotated reading(s) have no link ({shown}); give "
+                "each the address of what it names (a book or the learner's own is exempt)"
             )
         if self.undrawn:
             line += (
@@ -244,6 +254,7 @@ def build_site(root: Path | str, out: Path | str | None = None) -> BuildReport:
     report = BuildReport(out=out)
     lessons, report.problems = load_all(root)
     report.lessons = lessons
+    report.unlinked = [where for lesson in lessons for where in unlinked_readings(lesson)]
     rendered, images = _render_all(root, lessons, report)
     extra = {"style.css", SCRIPT_NAME, INDEX_NAME, *images}
     report.problems += check_links(rendered.pages, rendered.origins, rendered.sources, root, extra)
