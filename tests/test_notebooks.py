@@ -41,6 +41,7 @@ def _load_builder():
 
 
 build = _load_builder()
+import notebook_guard as guard  # noqa: E402  (tools/, on the path once the builder is loaded)
 
 
 def _target(source: Path) -> Path:
@@ -129,7 +130,12 @@ def test_every_committed_notebook_has_a_source():
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[n.stem for n in NOTEBOOKS])
 def test_committed_notebook_has_no_outputs_counts_or_widget_state(notebook):
     data = json.loads(notebook.read_text(encoding="utf-8"))
-    assert set(data["metadata"]) <= {"kernelspec", "language_info"}, "volatile notebook metadata"
+    assert set(data["metadata"]) <= {"kernelspec", "language_info", "cafe"}, (
+        "volatile notebook metadata"
+    )
+    record = data["metadata"]["cafe"]  # what the builder wrote, so it never overwrites work
+    assert record["cells_sha256"] == guard.cells_digest(data), "the build record is stale"
+    assert record["source"] == f"sessions/{notebook.stem}/notebook.py"
     assert "widgets" not in data["metadata"]
     assert data["metadata"]["kernelspec"]["name"] == "python3"
     for number, cell in enumerate(data["cells"]):

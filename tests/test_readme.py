@@ -3,6 +3,8 @@
 import re
 from pathlib import Path
 
+import pytest
+
 from cafe.course.syllabus import SESSIONS, Session
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,5 +97,86 @@ def test_ci_installs_chromium_and_requires_the_browser_test():
     assert lines.index("export CAFE_REQUIRE_BROWSER=1") < lines.index(
         "pytest -n auto --dist loadfile --nbval-lax --nbval-current-env"
     )
-    assert "sudo apt-get install chromium chromium-driver" in _section("Quickstart")
-    assert "CAFE_REQUIRE_BROWSER=1" in _section("Quickstart")
+    # a maintainer's matter: docs/maintaining.md says how to install the browser and require it
+    maintaining = (ROOT / "docs" / "maintaining.md").read_text(encoding="utf-8")
+    assert "sudo apt-get install chromium chromium-driver" in maintaining
+    assert "CAFE_REQUIRE_BROWSER=1" in maintaining
+    assert "[docs/maintaining.md](docs/maintaining.md)" in README
+
+
+# --- the learner's first hour -----------------------------------------------------------------
+
+
+def _fenced(text: str, language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", text, re.S)
+
+
+def test_quickstart_checks_the_set_up_then_runs_session_00():
+    first = _shell_blocks(_section("Quickstart"))[0].strip().splitlines()
+    assert first[-2:] == ["cafe doctor", "cafe toy 00"], first
+    assert first.index('pip install -e ".[test]"') < first.index("cafe doctor")
+
+
+def test_quickstart_gives_windows_the_same_steps_in_powershell():
+    bash = _shell_blocks(_section("Quickstart"))[0].strip().splitlines()
+    blocks = _fenced(_section("Quickstart"), "powershell")
+    assert len(blocks) == 1, "the Quickstart needs one ```powershell block beside the bash one"
+    powershell = blocks[0].strip().splitlines()
+    assert powershell[:2] == ["py -m venv .venv", ".venv\\Scripts\\Activate.ps1"]
+    assert powershell[2:] == bash[1:], "the PowerShell block must install and run what bash does"
+    assert ".venv\\Scripts\\activate.bat" in _section("Quickstart")  # cmd.exe
+
+
+def test_live_mode_offers_a_dotenv_file_and_powershell_lines():
+    live = " ".join(_section("Live mode").split())
+    assert "`.env` file" in live and "the shell wins" in live
+    assert '$env:CAFE_API_KEY = "sk-..."' in live
+
+
+def test_the_stale_planned_sentence_is_gone():
+    assert "Sessions marked *planned*" not in README
+
+
+def test_get_the_course_comes_before_the_quickstart_and_names_git_for_windows():
+    assert README.index("## Get the course") < README.index("## Quickstart")
+    assert "git clone" in _section("Get the course")
+    assert "Git for Windows" in _section("Get the course")
+
+
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _anchors(markdown: str) -> set[str]:
+    """GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens."""
+    headings = re.findall(r"^#{1,6} (.+)$", markdown, re.M)
+    return {re.sub(r"[^a-z0-9 _-]", "", h.lower()).replace(" ", "-") for h in headings}
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md"))],
+)
+def test_every_relative_link_in_the_readme_and_docs_resolves(page):
+    source = ROOT / page
+    text = source.read_text(encoding="utf-8")
+    broken = []
+    for link in _LINK.findall(text):
+        if re.match(r"[a-z]+:", link):
+            continue  # another site: not followed here
+        path, _, anchor = link.partition("#")
+        target = (source.parent / path).resolve() if path else source
+        if not target.exists():
+            broken.append(f"{link}: no file {target.relative_to(ROOT)}")
+        elif anchor and target.suffix == ".md":
+            if anchor not in _anchors(target.read_text(encoding="utf-8")):
+                broken.append(f"{link}: no heading #{anchor} in {target.relative_to(ROOT)}")
+    assert not broken, f"{page}: broken links: {broken}"
+
+
+def test_license_is_the_mit_licence_pyproject_names():
+    licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License\n")
+    assert "Copyright (c) 2026 The Agent Harness Path contributors" in licence
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'^license = (\{ text = "MIT" \}|"MIT")$', pyproject, re.M)
+    assert "[LICENSE](LICENSE)" in README

@@ -254,7 +254,8 @@ def test_build_site_writes_index_one_page_per_session_and_one_stylesheet(built) 
     drawn = (
         [] if report.undrawn else [f"{page[:-5]}-diagram.svg" for page in pages[1:]]
     )  # where Graphviz is installed
-    assert sorted(p.name for p in out.iterdir()) == sorted([*pages, *drawn, "style.css"])
+    site = ["style.css", "search.js", "search-index.js", "files", "docs-authoring.html"]
+    assert sorted(p.name for p in out.iterdir()) == sorted([*pages, *drawn, *site])
     assert [lesson.number for lesson in report.lessons] == [0, 1, 7, 13]
 
 
@@ -316,8 +317,8 @@ def test_lesson_page_holds_every_required_part(built) -> None:
     )
     assert '<pre class="highlight"><code class="language-python"><span class="k">def</span>' in html
     assert '<details class="self-check"' in html
-    assert 'href="../notebooks/s07-repair-loop.ipynb"' in html
-    assert 'href="../sessions/s07-repair-loop/toy.py"' in html
+    assert 'href="files/notebooks/s07-repair-loop.ipynb"' in html
+    assert 'href="files/sessions/s07-repair-loop/toy.py"' in html
     assert (
         'rel="prev" href="s01-agent-loop.html"' in html
         and 'rel="next" href="s13-stall-detection.html"' in html
@@ -340,11 +341,11 @@ def _loads_from_the_network(html: str) -> list[str]:
     return [url for url in fetched if re.match(r"(https?:)?//", url)]
 
 
-def test_pages_have_no_script_and_load_nothing_from_the_network(built) -> None:
+def test_pages_run_only_the_local_search_script_and_load_nothing_from_the_network(built) -> None:
     _, out, _ = built
     for page in out.glob("*.html"):
         html = page.read_text(encoding="utf-8")
-        assert "<script" not in html, page.name
+        assert re.findall(r"<script[^>]*>", html) == ['<script src="search.js" defer>'], page.name
         assert not _loads_from_the_network(html), page.name
         assert (
             html.count('<link rel="stylesheet"') == 1
@@ -429,7 +430,7 @@ def test_raw_html_in_a_lesson_is_shown_as_text_not_run(tmp_path: Path) -> None:
     )
     build_site(tmp_path, tmp_path / "site")
     html = (tmp_path / "site" / "s01-agent-loop.html").read_text(encoding="utf-8")
-    assert "<script" not in html and "<img" not in html
+    assert html.count("<script") == 1 and "<img" not in html  # the one script: search.js
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
 
 
@@ -469,8 +470,8 @@ def test_lesson_links_are_rewritten_to_site_pages_and_repository_files(built) ->
     _, out, _ = built
     html = (out / "s01-agent-loop.html").read_text(encoding="utf-8")
     assert 'href="s00-setup.html#the-hook"' in html  # ../s00-setup/lesson.md#the-hook
-    assert 'href="../sessions/s01-agent-loop/toy.py"' in html  # toy.py, relative to the lesson
-    assert 'href="../docs/AUTHORING.md"' in html
+    assert 'href="files/sessions/s01-agent-loop/toy.py"' in html  # toy.py, relative to the lesson
+    assert 'href="docs-authoring.html"' in html  # ../../docs/AUTHORING.md: a guide is a page
     assert 'href="#the-promise"' in html
 
 
@@ -734,7 +735,7 @@ def test_broken_repository_link_names_file_line_and_path(tmp_path: Path) -> None
     )
     assert (
         f"sessions/s01-agent-loop/lesson.md: link '../../cafe/nothing_here.py' (line {line}): cafe/nothing_here.py "
-        "does not exist in the repository; fix the path (links are relative to the lesson file)"
+        "does not exist in the repository; fix the path (links are relative to the file they are in)"
     ) in problems
 
 
@@ -779,11 +780,11 @@ def test_missing_notebook_and_toy_are_reported_with_the_fix(tmp_path: Path) -> N
     (tmp_path / "sessions" / "s01-agent-loop" / "toy.py").unlink()
     problems = "\n".join(failure(tmp_path))
     assert (
-        "sessions/s01-agent-loop/lesson.md: notebook link '../notebooks/s01-agent-loop.ipynb': notebooks/s01-agent-loop.ipynb does "
+        "sessions/s01-agent-loop/lesson.md: notebook link 'files/notebooks/s01-agent-loop.ipynb': notebooks/s01-agent-loop.ipynb does "
         "not exist in the repository; write sessions/s01-agent-loop/notebook.py and run `python tools/build.py notebooks`"
     ) in problems
     assert (
-        "sessions/s01-agent-loop/lesson.md: toy link '../sessions/s01-agent-loop/toy.py': sessions/s01-agent-loop/toy.py does not exist"
+        "sessions/s01-agent-loop/lesson.md: toy link 'files/sessions/s01-agent-loop/toy.py': sessions/s01-agent-loop/toy.py does not exist"
         in problems
     )
 
@@ -848,7 +849,7 @@ def test_command_line_exits_zero_on_a_clean_course(tmp_path: Path) -> None:
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
-    assert "site: 5 page(s), 4 session(s)" in run.stdout
+    assert "site: 6 page(s), 4 session(s)" in run.stdout  # index, 4 sessions, 1 guide
 
 
 # ---------------------------------------------------------------------------------------------
@@ -895,17 +896,17 @@ def check_page_parts(html: str, lesson: sitebuild.Lesson, lessons: list[sitebuil
         html.count('<details class="self-check"') >= 1 and '<details class="self-check" id' in html
     ), where
     assert (
-        f"../notebooks/{lesson.folder}.ipynb" in page.links
-        and f"../sessions/{lesson.folder}/toy.py" in page.links
+        f"files/notebooks/{lesson.folder}.ipynb" in page.links
+        and f"files/sessions/{lesson.folder}/toy.py" in page.links
     ), where
     i = [other.page for other in lessons].index(lesson.page)
     if i > 0:
         assert f'rel="prev" href="{lessons[i - 1].page}"' in html, where
     if i + 1 < len(lessons):
         assert f'rel="next" href="{lessons[i + 1].page}"' in html, where
-    assert f'Generated by tools/build.py from <a href="../{lesson.rel}">{lesson.rel}</a>' in html, (
-        where
-    )
+    assert (
+        f'Generated by tools/build.py from <a href="files/{lesson.rel}">{lesson.rel}</a>' in html
+    ), where
 
 
 def test_every_fixture_page_holds_every_part(built) -> None:
@@ -951,7 +952,7 @@ def test_real_site_builds_with_a_page_per_session(tmp_path: Path) -> None:
         )
         html = (tmp_path / "site" / lesson.page).read_text(encoding="utf-8")
         check_page_parts(html, lesson, report.lessons)
-        assert "<script" not in html and not _loads_from_the_network(html), lesson.page
+        assert not _loads_from_the_network(html), lesson.page
 
 
 def test_two_lessons_with_one_number_are_reported(tmp_path: Path) -> None:
@@ -996,8 +997,13 @@ def test_the_build_is_deterministic(tmp_path: Path) -> None:
     root = write_course(tmp_path / "course")
     build_site(root, tmp_path / "a")
     build_site(root, tmp_path / "b")
-    for page in (tmp_path / "a").iterdir():
-        assert page.read_bytes() == (tmp_path / "b" / page.name).read_bytes(), page.name
+    written = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*"))
+    assert written == sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*"))
+    for path in written:
+        if (tmp_path / "a" / path).is_file():
+            assert (tmp_path / "a" / path).read_bytes() == (tmp_path / "b" / path).read_bytes(), (
+                path
+            )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1068,7 +1074,7 @@ def test_the_diagram_is_drawn_inline_under_the_theory_heading(built) -> None:
     assert '<svg role="img" aria-label="The fixture\'s loop: ask, check, ask again."' in figure
     assert "<?xml" not in html and "<!DOCTYPE svg" not in html and "<!--" not in figure
     assert ">again</text>" in figure, "the edge label is drawn as SVG text"
-    assert 'href="../sessions/s07-repair-loop/diagram.dot"' in figure
+    assert 'href="files/sessions/s07-repair-loop/diagram.dot"' in figure
     assert 'href="s07-repair-loop-diagram.svg">Open it full size</a>' in figure
     assert (out / "s07-repair-loop-diagram.svg").read_text(encoding="utf-8").startswith("<?xml")
     theory = html.index('<section class="lesson-section" id="the-theory-in-depth">')
@@ -1130,3 +1136,236 @@ def test_a_readme_without_the_instructor_command_is_a_problem(tmp_path: Path) ->
         "README.md: section '## The instructor path': needs a ```bash block whose `pytest ...` line checks every "
         "notebook; the site's instructor path quotes it"
     ) in failure(tmp_path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 28: committed drawings without Graphviz, legible diagrams, a site that stands alone,
+# the guides as pages, and search
+
+sys.path.insert(0, str(ROOT / "tools"))
+import diagrams  # noqa: E402
+import site_search  # noqa: E402
+
+COMMITTED_DRAWINGS = sorted(ROOT.glob("sessions/s[0-9][0-9]-*/diagram.svg"))
+# Drawings wider than the desktop column at their legible scale: the session owners redraw them
+# narrower (the proposed diagram.dot for each is in the issue 28 report); until then their box
+# scrolls sideways on a desktop too. A strict xfail: once a redraw lands, remove it from here.
+TOO_WIDE_FOR_NOW = {"s02-evals", "s07-repair-loop"}
+
+
+def _drawing(width_pt: float, font_pt: float) -> str:
+    return (
+        f'<svg width="{width_pt}pt" height="100pt" viewBox="0.00 0.00 {width_pt} 100.00">'
+        f'<text font-size="{font_pt}">a</text><text font-size="14.00">b</text></svg>'
+    )
+
+
+def test_a_drawing_is_never_shown_smaller_than_its_smallest_label_stays_legible() -> None:
+    svg = _drawing(600, 10.0)
+    assert diagrams.smallest_label_pt(svg) == 10.0
+    assert diagrams.natural_width_px(svg) == pytest.approx(800)
+    # 10 pt is 13.3 px at natural size; 9 px is reached at 0.675 of it
+    assert diagrams.legible_scale(svg) == pytest.approx(9 / (10 * 4 / 3))
+    assert diagrams.legible_scale(_drawing(600, 6.0)) == 1.0  # tiny labels: never below natural
+    assert diagrams.fits_column(_drawing(790, 10.0)) and not diagrams.fits_column(
+        _drawing(800, 10.0)
+    )
+    style = re.search(r'style="([^"]+)"', diagrams._inline_svg(svg, "A caption.")).group(1)
+    assert style == "min-width: 540px; max-width: 800px"
+
+
+@pytest.mark.parametrize(
+    "drawing",
+    [
+        pytest.param(
+            path,
+            id=path.parent.name,
+            marks=[pytest.mark.xfail(strict=True, reason="redraw pending (issue 28 report)")]
+            if path.parent.name in TOO_WIDE_FOR_NOW
+            else [],
+        )
+        for path in COMMITTED_DRAWINGS
+    ],
+)
+def test_every_committed_diagram_fits_the_desktop_column_with_legible_labels(drawing: Path) -> None:
+    svg = drawing.read_text(encoding="utf-8")
+    width = diagrams.natural_width_px(svg) * diagrams.legible_scale(svg)
+    assert diagrams.fits_column(svg), (
+        f"{drawing.relative_to(ROOT)}: {width:.0f} px wide with its smallest label at "
+        f"{diagrams.MIN_LABEL_PX:.0f} px; the desktop column holds {diagrams.DESKTOP_COLUMN_PX:.0f} "
+        "px. Redraw it narrower (rankdir=TB, shorter lines in wide nodes; docs/AUTHORING.md)"
+    )
+
+
+def test_without_graphviz_the_page_uses_the_committed_drawing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = write_course(tmp_path / "course")
+    _needs_graphviz()
+    for folder in (root / "sessions").iterdir():  # what `python tools/build.py diagrams` commits
+        drawn = subprocess.run(
+            ["dot", "-Tsvg", str(folder / "diagram.dot")], capture_output=True, text=True
+        )
+        (folder / "diagram.svg").write_text(diagrams.drawing_text(drawn.stdout), encoding="utf-8")
+    (root / "sessions" / "s13-stall-detection" / "diagram.svg").unlink()  # one never drawn
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no `dot` anywhere
+    report = build_site(root, tmp_path / "site")
+    assert report.undrawn == ["sessions/s13-stall-detection/diagram.dot"]
+    assert len(report.committed) == 3 and "committed drawing" in report.summary()
+    figure = _figure((tmp_path / "site" / "s07-repair-loop.html").read_text(encoding="utf-8"))
+    assert '<svg role="img" aria-label="The fixture\'s loop: ask, check, ask again."' in figure
+    assert "digraph" not in figure, "no DOT source shown to a learner"
+    assert 'href="s07-repair-loop-diagram.svg">Open it full size</a>' in figure
+    assert (tmp_path / "site" / "s07-repair-loop-diagram.svg").exists()
+    undrawn = _figure((tmp_path / "site" / "s13-stall-detection.html").read_text(encoding="utf-8"))
+    assert "digraph fixture" in undrawn and "sudo apt-get install graphviz" in undrawn
+
+
+def test_every_real_page_shows_a_drawing_even_without_graphviz(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    report = build_site(ROOT, tmp_path / "site")
+    assert not report.undrawn and len(report.committed) == len(report.lessons)
+    for lesson in report.lessons:
+        figure = _figure((tmp_path / "site" / lesson.page).read_text(encoding="utf-8"))
+        assert "<svg" in figure and "digraph" not in figure, lesson.page
+
+
+class _Links(HTMLParser):
+    """Every href and src of a page, and its ids."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(values["id"] or "")
+        self.links += [values[a] or "" for a in ("href", "src") if values.get(a)]
+
+
+def test_the_site_copied_alone_to_another_folder_has_no_broken_link(tmp_path: Path) -> None:
+    import shutil
+
+    build_site(ROOT, tmp_path / "build" / "site")
+    alone = tmp_path / "host" / "public"  # as a static host serves it: nothing around it
+    shutil.copytree(tmp_path / "build" / "site", alone)
+    broken, checked = [], 0
+    for page in sorted(alone.glob("*.html")):
+        for link in _Links(page.read_text(encoding="utf-8")).links:
+            if re.match(r"[a-z]+:|//", link):
+                continue
+            checked += 1
+            path, _, anchor = link.partition("#")
+            target = (alone / path).resolve() if path else page
+            if path.startswith("../") or not target.is_relative_to(alone.resolve()):
+                broken.append(f"{page.name}: {link} leaves the site")
+            elif not target.is_file():
+                broken.append(f"{page.name}: {link} does not exist")
+            elif anchor and target.suffix == ".html":
+                if anchor not in _Links(target.read_text(encoding="utf-8")).ids:
+                    broken.append(f"{page.name}: {link}: no #{anchor} there")
+    assert checked > 500 and not broken, broken[:20]
+    assert (alone / "files" / "notebooks" / "s00-setup.ipynb").is_file()
+    assert (alone / "docs-troubleshooting.html").is_file()
+
+
+def test_a_link_out_of_the_site_is_a_problem_naming_the_fix(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    write_lesson(tmp_path, 1, "agent-loop", extra_build=" [up](../../../elsewhere.md)")
+    problems = "\n".join(failure(tmp_path))
+    assert (
+        "link '../../../elsewhere.md'" in problems and "points outside the repository" in problems
+    )
+
+
+def test_the_guides_are_pages_listed_on_the_index_troubleshooting_first(tmp_path: Path) -> None:
+    report = build_site(ROOT, tmp_path / "site")
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    guides = re.search(r'<section class="guides" id="guides">(.*?)</section>', index, re.S).group(1)
+    pages = re.findall(r'href="(docs-[a-z-]+\.html)"', guides)
+    expected = sorted(f"docs-{p.stem.lower()}.html" for p in (ROOT / "docs").glob("*.md"))
+    assert pages[0] == "docs-troubleshooting.html" and sorted(pages) == expected
+    trouble = (tmp_path / "site" / "docs-troubleshooting.html").read_text(encoding="utf-8")
+    assert "<h1>When something does not work</h1>" in trouble
+    assert '<section class="lesson-section" id="windows-notes">' in trouble
+    assert 'href="files/docs/troubleshooting.md"' in trouble
+    assert len(report.pages) == len(report.lessons) + len(expected) + 1
+
+
+def test_the_search_index_has_every_section_of_every_page_and_no_answer(tmp_path: Path) -> None:
+    report = build_site(ROOT, tmp_path / "site")
+    text = (tmp_path / "site" / "search-index.js").read_text(encoding="utf-8")
+    assert text.startswith("window.CAFE_SEARCH = ") and text.endswith(";\n")
+    import json
+
+    entries = json.loads(text[len("window.CAFE_SEARCH = ") : -2])
+    by_page: dict[str, list[str]] = {}
+    for entry in entries:
+        page, anchor = entry["u"].split("#")
+        by_page.setdefault(page, []).append(anchor)
+        assert entry["p"] and entry["s"] and entry["x"], entry["u"]
+    for lesson in report.lessons:
+        assert by_page[lesson.page] == [s.anchor for s in lesson.sections], lesson.page
+    assert any(page.startswith("docs-troubleshooting") for page in by_page)
+    # a snippet must never show a self-check answer
+    answers = re.findall(
+        r'<div class="answer">(.*?)</div>',
+        (tmp_path / "site" / "s07-repair-loop.html").read_text(encoding="utf-8"),
+        re.S,
+    )
+    first = " ".join(re.sub(r"<[^>]+>", " ", answers[0]).split())[:60]
+    assert answers and first not in text
+
+
+def test_search_entries_skip_answers_figures_and_keep_code() -> None:
+    page = """<html><head><title>S01 · Loop — The Agent Harness Path</title></head><body>
+    <section class="lesson-section" id="one"><h2>One <code>x</code></h2><p>Alpha
+    <code>max_turns</code></p><figure><svg><text>label</text></svg></figure></section>
+    <section class="lesson-section" id="self-check"><h2>Self-check</h2><details><summary>Why?</summary>
+    <div class="answer"><p>Because <div>nested</div> secret.</p></div></details><p>After.</p></section>
+    </body></html>"""
+    assert site_search.search_entries({"s01-loop.html": page}) == [
+        {"u": "s01-loop.html#one", "p": "S01 · Loop", "s": "One x", "x": "Alpha max_turns"},
+        {"u": "s01-loop.html#self-check", "p": "S01 · Loop", "s": "Self-check", "x": "Why? After."},
+    ]
+    assert "<\\/script>" in site_search.search_index(
+        {"a.html": page.replace("Alpha", "&lt;/script&gt;")}
+    )
+
+
+import lesson_readings  # noqa: E402
+
+READINGS_BODY = BODY.replace(
+    "- The fixture, read slowly.",
+    '- **[Linked, "A paper"](https://arxiv.org/abs/2210.03629).** Read it.\n'
+    '- **Unlinked, "A page".** Read it, see [the promise](#the-promise).\n'
+    "- **Strauss and Corbin, *Basics of Qualitative Research*.** A book.\n"
+    "- **Your own agent's longest run.** Yours.\n"
+    "- **Two links** ([one](https://example.org/1), [two](https://example.org/2)).",
+)
+
+
+def test_readings_without_a_link_are_named_in_the_summary_books_and_your_own_exempt(
+    tmp_path: Path,
+) -> None:
+    write_course(tmp_path)
+    path = write_lesson(tmp_path, 1, "agent-loop", body=READINGS_BODY)
+    lesson = load_lesson(path)
+    line = next(
+        i
+        for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "Unlinked" in text
+    )
+    assert lesson_readings.unlinked_readings(lesson) == [
+        f"sessions/s01-agent-loop/lesson.md:{line}"
+    ]
+    report = build_site(tmp_path, tmp_path / "site")
+    assert f"sessions/s01-agent-loop/lesson.md:{line}" in report.unlinked
+    assert "annotated reading(s) have no link" in report.summary()
+    html = (tmp_path / "site" / "s01-agent-loop.html").read_text(encoding="utf-8")
+    assert '<a href="https://arxiv.org/abs/2210.03629">Linked, &quot;A paper&quot;</a>' in html

@@ -3,16 +3,23 @@
     python tools/build.py diagrams           draw sessions/sNN-slug/diagram.svg from its diagram.dot (needs Graphviz)
     python tools/build.py notebooks          write notebooks/sNN-slug.ipynb from sessions/sNN-slug/notebook.py
     python tools/build.py notebooks --check  write nothing; exit 1 listing every stale or missing notebook
+    python tools/build.py notebooks --force  rewrite even notebooks holding work, keeping a copy of each
     python tools/build.py site               build the site (tools/sitebuild.py's build_site(root))
     python tools/build.py                    diagrams (where Graphviz is installed), notebooks, then site
 
 A session's notebook shows its diagram under the first cell when `diagram.svg` is there.
 
+The builder never destroys work (tools/notebook_guard.py): it records in each notebook's metadata
+a digest of the cells it wrote, and rewrites a notebook only while its cells still have that
+digest and no cell holds outputs. A notebook someone edited or ran is refused by name, and the
+others are still built; `--force` rewrites it after keeping a copy in build/replaced-notebooks/.
+
 Sessions are found by folder name (`sessions/sNN-slug/` holding a `notebook.py`), so a new
 session needs no change here. A generated notebook is clean and deterministic: no outputs, no
 execution counts, no widget state, no jupytext or kernel-version metadata, cell ids numbered in
-order; the same source always gives the same bytes, which is what lets
-`tests/test_notebooks.py` compare the committed notebook with its source byte for byte.
+order, and the build record; the same source always gives the same bytes, which is what lets
+`tests/test_notebooks.py` compare the committed notebook with its source byte for byte. Files are
+written with "\n" line endings on every platform.
 """
 
 from __future__ import annotations
@@ -27,6 +34,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SESSIONS = ROOT / "sessions"
 NOTEBOOKS = ROOT / "notebooks"
+if str(ROOT / "tools") not in sys.path:  # tools/ as a module folder, also when loaded by path
+    sys.path.insert(0, str(ROOT / "tools"))
+
+from notebook_guard import BUILD_RECORD, REPLACED, build_record, keep_copy, safe_to_rewrite  # noqa: E402
 
 # Folder names the builder accepts: "s07-repair-loop" (two digits, lower-case slug).
 SESSION_FOLDER = re.compile(r"s\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -113,6 +124,9 @@ def render_notebook(source: Path) -> str:
         notebook.cells.insert(1, picture)
     for number, cell in enumerate(notebook.cells):
         cell["id"] = f"cell-{number:03d}"  # stable ids: the same source gives the same bytes
+    notebook.metadata[BUILD_RECORD] = build_record(
+        notebook, f"sessions/{source.parent.name}/{SOURCE_NAME}"
+    )
     nbformat.validate(notebook)
     return nbformat.writes(notebook, version=4).rstrip("\n") + "\n"
 
@@ -161,7 +175,7 @@ def build_diagrams(sessions: Path = SESSIONS) -> int:
             return 1
         target, text = source.parent / "diagram.svg", drawing_text(diagram.standalone)
         if not target.exists() or target.read_text(encoding="utf-8") != text:
-            target.write_text(text, encoding="utf-8")
+            target.write_text(text, encoding="utf-8", newline="\n")
             print(f"wrote {_rel(target)}")
         drawn += 1
     print(f"diagrams: {drawn} drawn")
@@ -186,33 +200,69 @@ def stale_notebooks(jobs: Sequence[NotebookJob], notebooks: Path = NOTEBOOKS) ->
     return problems
 
 
+REFUSAL_ADVICE = (
+    "These notebooks hold work that is not in their source, so the build left them as they are "
+    "(the other notebooks were built). To keep your work, copy each one elsewhere first (for "
+    "example into work/); `python tools/build.py notebooks --force` then rewrites them, keeping "
+    "a copy of each in {folder}/."
+)
+
+
+def _write_notebook(job: NotebookJob, force: bool, backups: Path) -> str | None:
+    """Write one notebook if that loses nothing (or `force`); the refusal line when it would."""
+    text = render_notebook(job.source)
+    old = job.target.read_text(encoding="utf-8") if job.target.exists() else None
+    if old == text:
+        return None
+    verdict = safe_to_rewrite(job.target, text)
+    if not verdict.safe and not force:
+        return f"{_rel(job.target)}: not rewritten: {verdict.why}"
+    if not verdict.safe:
+        kept = keep_copy(job.target, backups)
+        print(f"kept the old {_rel(job.target)} ({verdict.why}) as {_rel(kept)}")
+    job.target.write_text(text, encoding="utf-8", newline="\n")
+    print(f"wrote {_rel(job.target)}")
+    return None
+
+
+def _check_notebooks(jobs: Sequence[NotebookJob], notebooks: Path) -> int:
+    problems = stale_notebooks(jobs, notebooks)
+    for line in problems:
+        print(f"stale: {line}")
+    if problems:
+        print("Run `python tools/build.py notebooks` and commit the result.")
+        return 1
+    print(f"notebooks: all {len(jobs)} up to date")
+    return 0
+
+
 def build_notebooks(
-    check: bool = False, sessions: Path = SESSIONS, notebooks: Path = NOTEBOOKS
+    check: bool = False,
+    sessions: Path = SESSIONS,
+    notebooks: Path = NOTEBOOKS,
+    force: bool = False,
+    backups: Path = ROOT / REPLACED,
 ) -> int:
-    """Write (or with check=True, only compare) every notebook. Returns an exit status."""
+    """Write (or with check=True, only compare) every notebook. Returns an exit status.
+
+    A notebook holding work (tools/notebook_guard.py) is refused, by name, and the rest are built;
+    the status is then 1. With `force` it is rewritten after a copy is kept in `backups`.
+    """
     try:
         jobs = find_jobs(sessions, notebooks)
         if check:
-            problems = stale_notebooks(jobs, notebooks)
-            for line in problems:
-                print(f"stale: {line}")
-            if problems:
-                print("Run `python tools/build.py notebooks` and commit the result.")
-                return 1
-            print(f"notebooks: all {len(jobs)} up to date")
-            return 0
+            return _check_notebooks(jobs, notebooks)
         notebooks.mkdir(parents=True, exist_ok=True)
-        for job in jobs:
-            text = render_notebook(job.source)
-            old = job.target.read_text(encoding="utf-8") if job.target.exists() else None
-            if old != text:
-                job.target.write_text(text, encoding="utf-8")
-                print(f"wrote {_rel(job.target)}")
-        print(f"notebooks: {len(jobs)} built")
-        return 0
+        refused = [line for job in jobs if (line := _write_notebook(job, force, backups))]
     except BuildError as exc:
         print(f"build error: {exc}", file=sys.stderr)
         return 1
+    for line in refused:
+        print(f"build: {line}", file=sys.stderr)
+    if refused:
+        print(REFUSAL_ADVICE.format(folder=_rel(backups)), file=sys.stderr)
+    print(f"notebooks: {len(jobs) - len(refused)} built, {len(refused)} refused")
+    return 1 if refused else 0
 
 
 def build_site_command(root: Path = ROOT) -> int:
@@ -243,32 +293,48 @@ def build_site_command(root: Path = ROOT) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tools/build.py", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "target",
         nargs="?",
         choices=["diagrams", "notebooks", "site"],
-        help="what to build (default: notebooks, then site)",
+        help="what to build (default: diagrams where Graphviz is installed, notebooks, then site)",
     )
     parser.add_argument(
         "--check",
         action="store_true",
         help="notebooks only: write nothing, exit 1 if any notebook is stale",
     )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help=f"notebooks: rewrite notebooks that hold edits or outputs, keeping a copy of each in "
+        f"{REPLACED.as_posix()}/",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
     args = parser.parse_args(argv)
-    if args.check and args.target == "site":
-        parser.error("--check applies to notebooks only")
+    if (args.check or args.force) and args.target in ("site", "diagrams"):
+        parser.error("--check and --force apply to notebooks only")
+    if args.check and args.force:
+        parser.error("--check writes nothing, so it cannot be combined with --force")
     if args.target == "notebooks" or args.check:
-        return build_notebooks(check=args.check)
+        return build_notebooks(check=args.check, force=args.force)
     if args.target == "site":
         return build_site_command()
     if args.target == "diagrams":
         return build_diagrams()
     from shutil import which
 
-    drew = build_diagrams() if which("dot") else 0  # without Graphviz, the committed drawings serve
-    return drew or build_notebooks() or build_site_command()
+    # without Graphviz, the committed drawings serve; a refused notebook does not stop the site
+    statuses = [build_diagrams() if which("dot") else 0]
+    statuses.append(build_notebooks(force=args.force))
+    statuses.append(build_site_command())
+    return max(statuses)
 
 
 if __name__ == "__main__":

@@ -6,9 +6,16 @@ SVG inline in the page, after the heading of "The theory in depth", and writes i
 as `site/sNN-slug-diagram.svg` for viewing full size.
 
 Graphviz is a Debian package (`apt-get install graphviz`), installed by `.ci/run`. Where `dot` is
-missing the build still succeeds: the page shows the diagram's source text with the command that
-installs Graphviz, and the build's summary says so. A source that `dot` rejects is a build problem
-naming the file and Graphviz's own message.
+missing (a learner's usual machine) the page uses the drawing committed beside the source,
+`diagram.svg`; only a session without one shows its source text, with the command that installs
+Graphviz, and the build's summary says so. A source that `dot` rejects is a build problem naming
+the file and Graphviz's own message.
+
+Legible at every width: a drawing is never shown smaller than the scale at which its smallest
+label is `MIN_LABEL_PX` tall. On a desktop it is fitted to its column down to that scale
+(`fits_column` says whether it gets there: a diagram too wide for it must be redrawn narrower);
+on a phone, whose column is narrower than any legible drawing, the drawing keeps that size and
+scrolls sideways inside its own box, never the page, and the caption links it full size.
 
 The notebooks show it too, from a drawn copy committed beside the source: `python tools/build.py
 diagrams` writes `diagram.svg` next to each `diagram.dot` (dot's SVG without its comments, so the
@@ -34,8 +41,12 @@ __all__ = [
     "Diagram",
     "caption_of",
     "draw_diagram",
-    "find_dot",
     "drawing_text",
+    "find_dot",
+    "fits_column",
+    "legible_scale",
+    "natural_width_px",
+    "smallest_label_pt",
 ]
 
 DIAGRAM_NAME = "diagram.dot"
@@ -49,11 +60,14 @@ _PROLOGUE = re.compile(r"\A.*?(?=<svg\b)", re.S)
 _COMMENT = re.compile(r"<!--.*?-->\s*", re.S)
 # dot sizes its SVG in points; a CSS pixel is 3/4 of a point.
 PX_PER_PT = 4 / 3
-# The smallest scale a diagram is shown at on a desktop: dot's 10-11 pt labels stay about 9-10 px
-# tall. Wider than its column at this scale, it scrolls sideways inside its own box. A phone fits
-# it to the screen, and the page links the full-size SVG file for zooming.)
-MIN_SCALE = 0.66
+# The smallest a label may be drawn, in CSS pixels: below about 9 px text stops being readable
+# without zooming (dot's 10 pt labels are 13.3 px at natural size, so they may shrink to 0.675).
+MIN_LABEL_PX = 9.0
+# The desktop column a diagram is fitted to: the lesson's measure (46rem = 736 px, style.css)
+# less the diagram box's padding (2 x 0.6rem) and border (2 x 1 px).
+DESKTOP_COLUMN_PX = 736 - 2 * 0.6 * 16 - 2
 _SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
+_FONT_SIZE = re.compile(r'font-size="([\d.]+)"')
 # The caption is the first sentence of the source's leading `//` comment.
 _LEADING_COMMENT = re.compile(r"\A(?:\s*//[^\n]*\n)+")
 
@@ -65,8 +79,9 @@ class Diagram:
     rel: str  # repository-relative path of diagram.dot
     source: str  # the DOT text
     caption: str  # the first sentence of the source's leading comment
-    svg: str | None  # inline <svg>...</svg>, or None where `dot` is not installed
-    standalone: str | None  # dot's SVG file as it wrote it, for the full-size link
+    svg: str | None  # inline <svg>...</svg>; None when neither dot nor a committed drawing has it
+    standalone: str | None  # the SVG file (dot's, or the committed one), for the full-size link
+    committed: bool = False  # drawn from the committed diagram.svg, because dot is not installed
 
 
 def find_dot() -> str | None:
@@ -92,18 +107,52 @@ def _caption(source: str) -> str:
     return re.split(r"(?<=\.)\s", text.strip(), maxsplit=1)[0]
 
 
+def natural_width_px(svg: str) -> float:
+    """The drawing's width at its natural size, in CSS pixels (dot writes it in points)."""
+    size = _SIZE.search(svg)
+    if size is None:
+        raise ValueError("not an SVG drawn by Graphviz: no <svg width=..pt height=..pt>")
+    return float(size.group(1)) * PX_PER_PT
+
+
+def smallest_label_pt(svg: str) -> float:
+    """The smallest font size any label of the drawing uses, in points (dot's default is 14)."""
+    sizes = [float(found) for found in _FONT_SIZE.findall(svg)]
+    return min(sizes) if sizes else 14.0
+
+
+def legible_scale(svg: str) -> float:
+    """The smallest scale at which the drawing's smallest label is still MIN_LABEL_PX tall."""
+    return min(1.0, MIN_LABEL_PX / (smallest_label_pt(svg) * PX_PER_PT))
+
+
+def fits_column(svg: str, column_px: float = DESKTOP_COLUMN_PX) -> bool:
+    """Whether the drawing fits a column of `column_px` with every label still legible."""
+    return natural_width_px(svg) * legible_scale(svg) <= column_px + 0.5
+
+
 def _inline_svg(svg: str, caption: str) -> str:
-    """dot's SVG, fit for the inside of an HTML page: no prologue or comments, labelled, and scaled
-    to its column between MIN_SCALE and its natural size (its viewBox keeps the proportions)."""
+    """An SVG drawing fit for the inside of an HTML page: no prologue or comments, labelled, and
+    scaled to its column between its legible scale and its natural size (its viewBox keeps the
+    proportions)."""
     svg = _COMMENT.sub("", _PROLOGUE.sub("", svg, count=1))
     label = caption.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
     size = _SIZE.search(svg)
     assert size is not None, "dot -Tsvg always writes <svg width=..pt height=..pt"
-    natural = float(size.group(1)) * PX_PER_PT
-    style = f"min-width: {natural * MIN_SCALE:.0f}px; max-width: {natural:.0f}px"
+    natural = natural_width_px(svg)
+    style = f"min-width: {natural * legible_scale(svg):.0f}px; max-width: {natural:.0f}px"
     return svg.replace(
         size.group(0), f'<svg role="img" aria-label="{label}" style="{style}"', 1
     ).strip()
+
+
+def _committed(folder: Path, rel: str, source: str, caption: str) -> Diagram:
+    """Where dot is missing: the drawing committed beside the source, else the source alone."""
+    drawing = folder / DRAWING_NAME
+    if not drawing.exists():
+        return Diagram(rel, source, caption, None, None)
+    text = drawing.read_text(encoding="utf-8")
+    return Diagram(rel, source, caption, _inline_svg(text, caption), text, committed=True)
 
 
 def draw_diagram(folder: Path, root: Path, dot: str | None) -> tuple[Diagram | None, list[Problem]]:
@@ -122,7 +171,7 @@ def draw_diagram(folder: Path, root: Path, dot: str | None) -> tuple[Diagram | N
     source = path.read_text(encoding="utf-8")
     caption = _caption(source)
     if dot is None:
-        return Diagram(rel, source, caption, None, None), []
+        return _committed(folder, rel, source, caption), []
     try:
         done = subprocess.run(
             [dot, "-Tsvg", str(path)],

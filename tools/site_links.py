@@ -1,10 +1,17 @@
 """Links on the course site: point lesson links at the site, then check every link on every page.
 
-Lessons link relative to their own file (`../s01-agent-loop/lesson.md#the-hook`, `toy.py`), so
-they also work when read on a forge. `rewrite_links` turns those into site links
-(`s01-agent-loop.html#the-hook`, `../sessions/s07-repair-loop/toy.py`) and remembers where each
-came from; `check_links` then scans every generated page and reports each link or anchor that does
-not resolve as a `Problem` naming the lesson, the link (with its line) and the fix.
+Lessons and docs link relative to their own file (`../s01-agent-loop/lesson.md#the-hook`,
+`toy.py`, `../../docs/doctor.md`), so they also work when read on a forge. `rewrite_links` turns
+those into site links and remembers where each came from:
+
+- another lesson becomes its page (`s01-agent-loop.html#the-hook`);
+- a page of `docs/` becomes its page on the site (`docs-doctor.html`);
+- any other repository file becomes its copy under `files/` (`files/sessions/s07-repair-loop/toy.py`),
+  which the build writes beside the pages (`linked_files` lists them).
+
+So the site never links outside itself: `site/` works copied alone to any static host, or opened
+from a checkout. `check_links` then scans every generated page and reports each link or anchor that
+does not resolve as a `Problem` naming the source file, the link (with its line) and the fix.
 """
 
 from __future__ import annotations
@@ -18,10 +25,30 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from lesson_format import Problem
-from lessons import Lesson
 from markdown_it.token import Token
 
-__all__ = ["LinkOrigin", "check_links", "rewrite_links"]
+__all__ = ["FILES", "LinkOrigin", "check_links", "docs_page", "linked_files", "rewrite_links"]
+
+# The folder of the site that holds copies of the repository files its pages link to.
+FILES = "files"
+_LESSON = re.compile(r"sessions/([^/]+)/lesson\.md")
+_DOC = re.compile(r"docs/([A-Za-z0-9_-]+)\.md")
+
+
+def docs_page(rel: str) -> str | None:
+    """The site page of a `docs/<name>.md` file (`docs-<name>.html`), or None for another path."""
+    match = _DOC.fullmatch(rel)
+    return f"docs-{match.group(1).lower()}.html" if match else None
+
+
+def _site_target(target: str, fragment: str, docs: frozenset[str]) -> str:
+    """Where a repository path `target` lives on the site."""
+    lesson = _LESSON.fullmatch(target)
+    if lesson:
+        return f"{lesson.group(1)}.html{fragment}"
+    if target in docs:
+        return f"{docs_page(target)}{fragment}"
+    return f"{FILES}/{target}{fragment}"
 
 
 @dataclass(frozen=True)
@@ -32,14 +59,18 @@ class LinkOrigin:
 
 
 def rewrite_links(
-    lesson: Lesson, tokens: Iterable[Token], root: Path, origins: dict[str, LinkOrigin]
+    rel: str,
+    tokens: Iterable[Token],
+    root: Path,
+    origins: dict[str, LinkOrigin],
+    docs: frozenset[str] = frozenset(),
 ) -> None:
-    """Point lesson links at the site: `../sNN-x/lesson.md#a` -> `sNN-x.html#a`, repo files -> `../path`.
+    """Point the links of the markdown file `rel` (repository-relative) at the site.
 
-    Links in lesson.md are written relative to the lesson file, so they also work when the file is
-    read on a forge. Records where each rewritten href came from, for error messages.
+    `docs` holds the `docs/*.md` paths the site renders as pages. Records where each rewritten
+    href came from, for error messages.
     """
-    lesson_dir = posixpath.dirname(lesson.rel)
+    base = posixpath.dirname(rel)
     for token in tokens:
         children = token.children or ()
         for child in children:
@@ -48,7 +79,7 @@ def rewrite_links(
                 continue
             written = str(child.attrs.get(attr, ""))
             place = f"line {token.map[0] + 1}" if token.map else "front matter"
-            origin = LinkOrigin(lesson.rel, f"link '{written}' ({place})")
+            origin = LinkOrigin(rel, f"link '{written}' ({place})")
             parts = urlsplit(written)
             if parts.scheme or written.startswith("//") or not written:
                 if (
@@ -59,23 +90,30 @@ def rewrite_links(
             if not parts.path:  # '#anchor' on this page
                 origins.setdefault(written, origin)
                 continue
-            target = posixpath.normpath(posixpath.join(lesson_dir, unquote(parts.path)))
-            fragment = f"#{parts.fragment}" if parts.fragment else ""
-            m = re.fullmatch(r"sessions/([^/]+)/lesson\.md", target)
-            new = f"{m.group(1)}.html{fragment}" if m else f"../{target}{fragment}"
+            target = posixpath.normpath(posixpath.join(base, unquote(parts.path)))
             if target.startswith("../") or target == "..":
-                new = written  # outside the repository: leave it, the check reports it
                 origins.setdefault(
-                    new,
+                    written,
                     LinkOrigin(
-                        lesson.rel,
-                        origin.where,
-                        "points outside the repository; link to a file inside it",
+                        rel, origin.where, "points outside the repository; link to a file inside it"
                     ),
                 )
-                continue
+                continue  # left as written: the check reports it
+            fragment = f"#{parts.fragment}" if parts.fragment else ""
+            new = _site_target(target, fragment, docs)
             child.attrs[attr] = new
             origins.setdefault(new, origin)
+
+
+def linked_files(pages: dict[str, str]) -> set[str]:
+    """The repository paths the pages link under `files/`, which the build copies into the site."""
+    found = set()
+    for text in pages.values():
+        for _, href in _scan(text).links:
+            path = unquote(urlsplit(href).path)
+            if path.startswith(f"{FILES}/"):
+                found.add(posixpath.normpath(path[len(FILES) + 1 :]))
+    return found
 
 
 class _PageScan(HTMLParser):
@@ -115,6 +153,79 @@ def _scan(page_html: str) -> _PageScan:
     return scan
 
 
+def _page_problem(
+    page: str,
+    fragment: str,
+    name: str,
+    scans: dict[str, _PageScan],
+    root: Path,
+    extra_files: set[str],
+) -> str | None:
+    """What is wrong with a link to `page` (a page or file of the site), or None."""
+    if page in scans:
+        if fragment and fragment not in scans[page].ids:
+            known = ", ".join(sorted(i for i in scans[page].ids if not i.startswith("page-"))[:20])
+            on = "this page" if page == name else page
+            return f"anchor '#{fragment}' does not exist on {on}; use one of: {known}"
+        return None
+    if page in extra_files:
+        return None
+    lesson = re.fullmatch(r"(s\d{2}-[^/]+)\.html", page)
+    if lesson and (root / "sessions" / lesson.group(1) / "lesson.md").exists():
+        return (
+            f"sessions/{lesson.group(1)}/lesson.md did not build (its problems are listed "
+            f"in this report), so the link cannot be checked; fix that lesson first"
+        )
+    return (
+        f"there is no page {page}"
+        + (f" (no sessions/{lesson.group(1)}/lesson.md)" if lesson else "")
+        + "; link to an existing session's lesson.md, e.g. ../s01-loop/lesson.md"
+    )
+
+
+def _network_problem(tag: str, scheme: str) -> str | None:
+    """A link to another host is fine to follow; something the page would fetch from it is not."""
+    if tag == "a" or scheme == "data":
+        return None
+    what = {"img": "an image", "link": "a stylesheet", "script": "a script"}.get(tag, f"a <{tag}>")
+    return (
+        f"{what} from the network would load every time the page is viewed; save it in the "
+        "repository and link it by its relative path"
+    )
+
+
+def _link_problem(
+    name: str,
+    tag: str,
+    href: str,
+    origin: LinkOrigin,
+    scans: dict[str, _PageScan],
+    root: Path,
+    extra_files: set[str],
+) -> str | None:
+    """What is wrong with one link of page `name`, or None when it resolves."""
+    parts = urlsplit(href)
+    if parts.scheme or href.startswith("//"):
+        return _network_problem(tag, parts.scheme)
+    fragment = unquote(parts.fragment)
+    # the page's place is site/<name>; anything it links must stay inside site/
+    target = (
+        posixpath.normpath(posixpath.join("site", unquote(parts.path)))
+        if parts.path
+        else f"site/{name}"
+    )
+    if not target.startswith("site/"):
+        return origin.hint or "points outside the site; link to a file of the repository"
+    if target.startswith(f"site/{FILES}/"):
+        repository = target[len(f"site/{FILES}/") :]
+        if (root / repository).is_file():
+            return None
+        return f"{repository} does not exist in the repository; " + (
+            origin.hint or "fix the path (links are relative to the file they are in)"
+        )
+    return _page_problem(target[len("site/") :], fragment, name, scans, root, extra_files)
+
+
 def check_links(
     pages: dict[str, str],
     origins: dict[str, dict[str, LinkOrigin]],
@@ -122,81 +233,23 @@ def check_links(
     root: Path,
     extra_files: set[str],
 ) -> list[Problem]:
-    """Every href/src on every page resolves: site pages and their anchors, repository files.
+    """Every href/src on every page resolves inside the site: its pages and their anchors, the
+    files it writes (`extra_files`), and repository files copied under `files/`.
 
     Links to other hosts are not followed (no network at build time), but anything the browser
-    would fetch by itself on opening the page (an image, a stylesheet) must come from the
-    repository, so that nothing is fetched at view time either.
+    would fetch by itself on opening the page (an image, a stylesheet, a script) must come from
+    the site, so that nothing is fetched at view time either.
     """
     scans = {name: _scan(text) for name, text in pages.items()}
     problems: list[Problem] = []
     for name, scan in scans.items():
-        seen: set[tuple[str, str]] = set()
-        for tag, href in scan.links:
-            if (tag, href) in seen:
-                continue
-            seen.add((tag, href))
-            parts = urlsplit(href)
+        for tag, href in dict.fromkeys(scan.links):  # each distinct link once, in page order
             origin = origins.get(name, {}).get(href) or LinkOrigin(
                 page_sources[name],
                 f"generated link '{href}' on {name}",
                 "this link comes from the page template",
             )
-            if parts.scheme or href.startswith("//"):
-                if tag != "a" and parts.scheme not in ("data",):
-                    what = {"img": "an image", "link": "a stylesheet", "script": "a script"}.get(
-                        tag, f"a <{tag}>"
-                    )
-                    problems.append(
-                        Problem(
-                            origin.file,
-                            origin.where,
-                            f"{what} from the network would load every "
-                            "time the page is viewed; save it in the repository and link it by "
-                            "its relative path",
-                        )
-                    )
-                continue
-            fragment = unquote(parts.fragment)
-            # the page's place in the repository is site/<name>
-            target = (
-                posixpath.normpath(posixpath.join("site", unquote(parts.path)))
-                if parts.path
-                else f"site/{name}"
-            )
-            problem = None
-            if target.startswith("../") or target == "..":
-                problem = origin.hint or "points outside the repository; link to a file inside it"
-            elif target.startswith("site/"):
-                page = target[len("site/") :]
-                if page in scans:
-                    if fragment and fragment not in scans[page].ids:
-                        known = ", ".join(
-                            sorted(i for i in scans[page].ids if not i.startswith("page-"))[:20]
-                        )
-                        on = "this page" if page == name else page
-                        problem = (
-                            f"anchor '#{fragment}' does not exist on {on}; use one of: {known}"
-                        )
-                elif page not in extra_files:
-                    lesson = re.fullmatch(r"(s\d{2}-[^/]+)\.html", page)
-                    if lesson and (root / "sessions" / lesson.group(1) / "lesson.md").exists():
-                        problem = (
-                            f"sessions/{lesson.group(1)}/lesson.md did not build (its problems are listed "
-                            f"in this report), so the link cannot be checked; fix that lesson first"
-                        )
-                    else:
-                        problem = (
-                            f"there is no page {page}"
-                            + (f" (no sessions/{lesson.group(1)}/lesson.md)" if lesson else "")
-                            + "; link to an existing session's lesson.md, e.g. ../s01-loop/lesson.md"
-                        )
-            else:
-                # a repository file; anchors into files other than lessons are not checked
-                if not (root / target).exists():
-                    problem = f"{target} does not exist in the repository; " + (
-                        origin.hint or "fix the path (links are relative to the lesson file)"
-                    )
+            problem = _link_problem(name, tag, href, origin, scans, root, extra_files)
             if problem:
                 problems.append(Problem(origin.file, origin.where, problem))
     return problems

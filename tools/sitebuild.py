@@ -1,16 +1,20 @@
-"""Build the course site: one HTML page per session, an index, one stylesheet.
+"""Build the course site: one HTML page per session and per guide, an index, search, one stylesheet.
 
 `python tools/build.py site` calls `build_site(root)`; tests call `load_lesson(path)` to get the
 same parsed, validated record the builder renders. The lesson format is the contract in
-`docs/AUTHORING.md`. The builder is five modules, read in this order:
+`docs/AUTHORING.md`. The builder's modules, read in this order:
 
     lesson_markdown.py   the markdown-it parser, pygments highlighting, heading anchors, sections
     lesson_format.py     what a lesson.md must hold, and the checks for its front matter and sections
     lessons.py           load a lesson.md into a validated Lesson record (load_lesson)
-    site_links.py        point lesson links at the site, then check every link and anchor
-    diagrams.py          draw each session's diagram.dot with Graphviz, as inline SVG
+    lesson_readings.py   which annotated readings lack a link (a note in the build's summary)
+    site_links.py        point lesson and guide links at the site, then check every link and anchor
+    diagrams.py          each session's diagram as inline SVG: drawn by Graphviz, or the committed one
     site_commands.py     the commands the site quotes from README.md (the notebook check)
-    sitebuild.py         this file: render pages with jinja2, write them, report (build_site)
+    site_pages.py        what the lesson and index templates need
+    site_docs.py         the guides, docs/*.md, as pages
+    site_search.py       the search index (search-index.js) that site_templates/search.js reads
+    sitebuild.py         this file: render every page with jinja2, check, write, report (build_site)
 
 The session map (paths, topics, modules, folder names) comes from `cafe/course/syllabus.py`.
 Every failure is a `Problem` naming the file, the field or link, and what to fix. The build
@@ -18,45 +22,40 @@ collects all of them, writes what it could, and then raises `SiteBuildError` lis
 
 Layout of the output (`site/` by default, ignored by git):
 
-    site/index.html            the course, both paths, every session
+    site/index.html            the course, both paths, every session, the guides
     site/sNN-slug.html         one page per session
+    site/docs-NAME.html        one page per guide (docs/NAME.md)
     site/sNN-slug-diagram.svg  the session's diagram, full size (the page also holds it inline)
     site/style.css             the one stylesheet (layout + pygments colours)
+    site/search.js             the search box's script, and site/search-index.js, what it searches
+    site/files/...             copies of the repository files the pages link to (notebooks, toys,
+                               lesson and diagram sources), at their repository paths
 
-Pages link into the repository with paths relative to `site/` at the repository root
-(`../notebooks/s07-repair-loop.ipynb`, `../sessions/s07-repair-loop/toy.py`), so they open from a
-checkout; repository links are checked against `root` whatever `out` is.
+Nothing a page links to lies outside `site/`, so the folder works copied alone to any static host,
+and opened from disk (`file://`) as well.
 """
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import jinja2
 from diagrams import INSTALL_GRAPHVIZ, Diagram, draw_diagram, find_dot
-from lesson_format import (
-    COURSE_MODULES,
-    PATHS,
-    REQUIRED_SECTIONS,
-    SELF_CHECK,
-    TIME_KEYS,
-    TIME_LABELS,
-    LessonError,
-    Problem,
-)
-from lesson_markdown import Section, make_markdown, sections_from_tokens, split_questions
+from lesson_format import COURSE_MODULES, REQUIRED_SECTIONS, LessonError, Problem
+from lesson_markdown import Section, make_markdown
+from lesson_readings import unlinked_readings
 from lessons import Lesson, discover_lessons, load_all, load_lesson
-from markdown_it import MarkdownIt
 from pygments.formatters import HtmlFormatter
 from site_commands import instructor_command
-from site_links import LinkOrigin, check_links, rewrite_links
-
-from cafe.course.syllabus import SESSIONS
+from site_docs import find_guides, render_guides
+from site_links import FILES, LinkOrigin, check_links, linked_files
+from site_pages import COURSE_NAME, Site, diagram_file, index_paths, lesson_context
+from site_search import INDEX_NAME, SCRIPT_NAME, search_index
 
 __all__ = [
     "COURSE_NAME",
@@ -74,12 +73,7 @@ __all__ = [
     "main",
 ]
 
-COURSE_NAME = "The Agent Harness Path"
-
 TEMPLATES = Path(__file__).parent / "site_templates"
-
-# The section whose heading the session's diagram follows (docs/AUTHORING.md, "The diagram").
-DIAGRAM_SECTION = REQUIRED_SECTIONS[2]
 
 # Pygments' 'default' style: its token colours keep at least 4:1 contrast on the stylesheet's
 # code background (--code-bg); 'friendly' drops to 2.2:1 for constants and 2.6:1 for comments.
@@ -106,9 +100,13 @@ class BuildReport:
     lessons: list[Lesson] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
-    undrawn: list[str] = field(
-        default_factory=list
-    )  # diagrams shown as source: Graphviz is missing
+    # diagrams shown as their source: Graphviz is missing and no drawing is committed
+    undrawn: list[str] = field(default_factory=list)
+    # diagrams shown from the committed diagram.svg, because Graphviz is missing
+    committed: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)  # repository files copied under files/
+    # annotated readings with no link (lesson_readings.py): "sessions/sNN-x/lesson.md:LINE"
+    unlinked: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -120,27 +118,35 @@ class BuildReport:
             f"site: {len(self.pages)} page(s), {len(self.lessons)} session(s) -> {self.out} "
             f"in {self.seconds:.2f}s ({state})"
         )
+        if self.committed:
+            line += (
+                f"\nnote: {len(self.committed)} diagram(s) shown from their committed drawing "
+                f"(diagram.svg), because Graphviz's `dot` is not installed; after editing a "
+                f"diagram.dot, install it ({INSTALL_GRAPHVIZ}) and run `python tools/build.py diagrams`"
+            )
+        if self.unlinked:
+            shown = ", ".join(self.unlinked[:3]) + (", ..." if len(self.unlinked) > 3 else "")
+            line += (
+                f"\nnote: {len(self.unlinked)} annotated reading(s) have no link ({shown}); give "
+                "each the address of what it names (a book or the learner's own is exempt)"
+            )
         if self.undrawn:
             line += (
                 f"\nnote: {len(self.undrawn)} diagram(s) shown as their source text, because Graphviz's "
-                f"`dot` is not installed; to draw them: {INSTALL_GRAPHVIZ}, then rebuild"
+                f"`dot` is not installed and no drawing is committed; to draw them: {INSTALL_GRAPHVIZ}, "
+                "then rebuild"
             )
         return line
 
 
-# ---------------------------------------------------------------------------------------------
-# Rendering
-
-
 def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(
+    return jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=jinja2.select_autoescape(["html"]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    return env
 
 
 def _stylesheet() -> str:
@@ -151,138 +157,93 @@ def _stylesheet() -> str:
     return f"{base}\n/* code colours: pygments '{CODE_STYLE}' style, generated by tools/sitebuild.py */\n{colours}\n"
 
 
-def _render_lesson_parts(
-    lesson: Lesson, root: Path, md: MarkdownIt, origins: dict[str, LinkOrigin]
-) -> dict[str, Any]:
-    """Render the lesson body: preamble, sections (self-check as <details>), inline front-matter text."""
-    env: dict[str, Any] = {}
-    tokens = md.parse(lesson.body, env)  # fresh tokens: rendering rewrites links in place
-    preamble, sections, _ = sections_from_tokens(tokens, lesson.body_line)
-    rewrite_links(lesson, tokens, root, origins)
-    render = lambda toks: md.renderer.render(list(toks), md.options, env)  # noqa: E731
+@dataclass
+class _Rendered:
+    """Every page of the site as text, where each page's links come from, and its source file."""
 
-    rendered = []
-    for section in sections:
-        item: dict[str, Any] = {
-            "title": section.title,
-            "anchor": section.anchor,
-            "questions": None,
-            "title_html": md.renderInline(section.title, env),
-        }
-        if section.title == SELF_CHECK:
-            intro, questions = split_questions(section)
-            item["html"] = render(intro)
-            item["questions"] = [
-                {
-                    "html": md.renderer.renderInline(inline.children or [], md.options, env),
-                    "anchor": anchor,
-                    "answer": render(answer),
-                }
-                for inline, _, answer, anchor in questions
-            ]
-        else:
-            item["html"] = render(section.tokens)
-        rendered.append(item)
-
-    def inline(text: str) -> str:
-        inline_tokens = md.parseInline(text, env)
-        rewrite_links(lesson, inline_tokens, root, origins)
-        return md.renderer.render(inline_tokens, md.options, env)
-
-    return {"preamble": render(preamble), "sections": rendered, "inline": inline}
+    pages: dict[str, str] = field(default_factory=dict)
+    origins: dict[str, dict[str, LinkOrigin]] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
 
 
-def _format_time(time_: dict[str, str]) -> list[tuple[str, str]]:
-    return [(TIME_LABELS[k], time_[k]) for k in TIME_KEYS]
-
-
-def _lesson_context(
-    lesson: Lesson,
-    neighbours: tuple[Lesson | None, Lesson | None],
-    by_number: dict[int, Lesson],
-    root: Path,
-    md: MarkdownIt,
-    diagram: Diagram | None,
-) -> tuple[dict[str, Any], dict[str, LinkOrigin]]:
-    """What lesson.html needs for one page, and where each of its links comes from."""
-    origins: dict[str, LinkOrigin] = {}
-    parts = _render_lesson_parts(lesson, root, md, origins)
-    inline = parts["inline"]
-    notebook = f"notebooks/{lesson.folder}.ipynb"
-    toy = f"sessions/{lesson.folder}/toy.py"
-    origins[f"../{notebook}"] = LinkOrigin(
-        lesson.rel,
-        f"notebook link '../{notebook}'",
-        f"write sessions/{lesson.folder}/notebook.py and run `python tools/build.py notebooks`",
-    )
-    origins[f"../{toy}"] = LinkOrigin(
-        lesson.rel,
-        f"toy link '../{toy}'",
-        f"add sessions/{lesson.folder}/toy.py (docs/AUTHORING.md, toy.py)",
-    )
-
-    def page_of(number: int) -> str | None:
-        return by_number[number].page if number in by_number else None
-
-    context = {
-        "course": COURSE_NAME,
-        "lesson": lesson,
-        "path_label": f"{lesson.path} path",
-        "title_text": f"{lesson.label} · {lesson.title}",
-        "teaches": inline(lesson.teaches),
-        "hands_on": inline(lesson.hands_on),
-        "carried_in": [
-            {
-                "module": c.module,
-                "session": c.session,
-                "summary": inline(c.summary),
-                "page": page_of(c.session),
-            }
-            for c in lesson.carried_in
-        ],
-        "ships": [{"module": s.module, "summary": inline(s.summary)} for s in lesson.ships],
-        "time": _format_time(lesson.time),
-        "prerequisites": [
-            {
-                "label": f"S{n:02d}",
-                "title": by_number[n].title if n in by_number else _topic(n),
-                "page": page_of(n),
-            }
-            for n in lesson.prerequisites
-        ],
-        "modules": [
-            {
-                "number": n,
-                "topic": topic,
-                "module": module,
-                "current": n == lesson.number,
-                "page": page_of(n),
-            }
-            for n, topic, module in COURSE_MODULES
-        ],
-        "preamble": parts["preamble"],
-        "sections": parts["sections"],
-        "notebook": f"../{notebook}",
-        "toy": f"../{toy}",
-        "source": f"../{lesson.rel}",
-        "prev": neighbours[0],
-        "next": neighbours[1],
-        "diagram": diagram,
-        "diagram_file": _diagram_file(lesson),
-        "diagram_section": DIAGRAM_SECTION,
-        "install_graphviz": INSTALL_GRAPHVIZ,
-    }
-    if diagram is not None:
-        origins[f"../{diagram.rel}"] = LinkOrigin(
-            lesson.rel,
-            f"diagram link '../{diagram.rel}'",
-            f"add {diagram.rel} (docs/AUTHORING.md, 'The diagram')",
+def _render_lessons(
+    lessons: list[Lesson], site: Site, jenv: jinja2.Environment, diagrams: dict[str, Diagram | None]
+) -> _Rendered:
+    rendered = _Rendered()
+    by_number = {lesson.number: lesson for lesson in lessons}
+    for i, lesson in enumerate(lessons):
+        neighbours = (
+            lessons[i - 1] if i > 0 else None,
+            lessons[i + 1] if i + 1 < len(lessons) else None,
         )
-    return context, origins
+        context, origins = lesson_context(
+            lesson, neighbours, by_number, site, diagrams[lesson.page]
+        )
+        rendered.pages[lesson.page] = jenv.get_template("lesson.html").render(**context)
+        rendered.origins[lesson.page] = origins
+        rendered.sources[lesson.page] = lesson.rel
+    return rendered
+
+
+def _render_all(
+    root: Path, lessons: list[Lesson], report: BuildReport
+) -> tuple[_Rendered, dict[str, str]]:
+    """Every page (lessons, guides, index), and the full-size diagram files, by name."""
+    guides = find_guides(root)
+    site = Site(root, make_markdown(), frozenset(guide.rel for guide in guides))
+    jenv = _environment()
+    diagrams, images = _draw_diagrams(lessons, root, report)
+    rendered = _render_lessons(lessons, site, jenv, diagrams)
+    pages, origins, found = render_guides(guides, site, jenv)
+    report.problems += found
+    rendered.pages.update(pages)
+    rendered.origins.update(origins)
+    rendered.sources.update({guide.page: guide.rel for guide in guides})
+    command, found = instructor_command(root)
+    report.problems += found
+    troubleshooting = next((g.page for g in guides if g.page == "docs-troubleshooting.html"), None)
+    rendered.pages["index.html"] = jenv.get_template("index.html").render(
+        course=COURSE_NAME,
+        paths=index_paths(lessons, site.md),
+        sessions=lessons,
+        notebook_check=command,
+        guides=guides,
+        troubleshooting=troubleshooting,
+    )
+    rendered.sources["index.html"] = "tools/site_templates/index.html"
+    return rendered, images
+
+
+def _write(
+    out: Path, root: Path, rendered: _Rendered, images: dict[str, str], report: BuildReport
+) -> None:
+    """Write the site into `out`: stale pages removed, other files of `out` left alone."""
+    out.mkdir(parents=True, exist_ok=True)
+    for stale in [*out.glob("*.html"), *out.glob("*-diagram.svg")]:
+        if stale.name not in rendered.pages and stale.name not in images:
+            stale.unlink()
+    written = {
+        "style.css": _stylesheet(),
+        SCRIPT_NAME: (TEMPLATES / SCRIPT_NAME).read_text(encoding="utf-8"),
+        INDEX_NAME: search_index(rendered.pages),
+        **images,
+    }
+    for name, text in written.items():
+        (out / name).write_text(text, encoding="utf-8", newline="\n")
+    for name, text in rendered.pages.items():
+        (out / name).write_text(text, encoding="utf-8", newline="\n")
+        report.pages.append(out / name)
+    shutil.rmtree(out / FILES, ignore_errors=True)  # the copies are the build's: made afresh
+    for rel in sorted(linked_files(rendered.pages)):
+        if (root / rel).is_file():
+            (out / FILES / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(root / rel, out / FILES / rel)
+            report.files.append(rel)
 
 
 def build_site(root: Path | str, out: Path | str | None = None) -> BuildReport:
-    """Render every session under `root/sessions` into `out` (default `root/site`).
+    """Render every session under `root/sessions`, and every guide in `root/docs`, into `out`
+    (default `root/site`).
 
     Returns a `BuildReport` when the course is clean. Otherwise writes what it could and raises
     `SiteBuildError` listing every problem (front matter, sections, links) at once.
@@ -293,62 +254,23 @@ def build_site(root: Path | str, out: Path | str | None = None) -> BuildReport:
     report = BuildReport(out=out)
     lessons, report.problems = load_all(root)
     report.lessons = lessons
-
-    md = make_markdown()
-    jenv = _environment()
-    by_number = {lesson.number: lesson for lesson in lessons}
-    pages: dict[str, str] = {}
-    origins: dict[str, dict[str, LinkOrigin]] = {}
-    page_sources: dict[str, str] = {"index.html": "tools/site_templates/index.html"}
-    diagrams, images = _draw_diagrams(lessons, root, report)
-    for i, lesson in enumerate(lessons):
-        neighbours = (
-            lessons[i - 1] if i > 0 else None,
-            lessons[i + 1] if i + 1 < len(lessons) else None,
-        )
-        context, origins[lesson.page] = _lesson_context(
-            lesson, neighbours, by_number, root, md, diagrams[lesson.page]
-        )
-        pages[lesson.page] = jenv.get_template("lesson.html").render(**context)
-        page_sources[lesson.page] = lesson.rel
-    command, found = instructor_command(root)
-    report.problems += found
-    pages["index.html"] = jenv.get_template("index.html").render(
-        course=COURSE_NAME,
-        paths=_index_paths(lessons, md),
-        sessions=lessons,
-        notebook_check=command,
-    )
-
-    report.problems += check_links(
-        pages, origins, page_sources, root, extra_files={"style.css", *images}
-    )
-
-    out.mkdir(parents=True, exist_ok=True)
-    for stale in [*out.glob("*.html"), *out.glob("*-diagram.svg")]:
-        if stale.name not in pages and stale.name not in images:
-            stale.unlink()
-    (out / "style.css").write_text(_stylesheet(), encoding="utf-8")
-    for name, text in images.items():
-        (out / name).write_text(text, encoding="utf-8")
-    for name, text in pages.items():
-        (out / name).write_text(text, encoding="utf-8")
-        report.pages.append(out / name)
+    report.unlinked = [where for lesson in lessons for where in unlinked_readings(lesson)]
+    rendered, images = _render_all(root, lessons, report)
+    extra = {"style.css", SCRIPT_NAME, INDEX_NAME, *images}
+    report.problems += check_links(rendered.pages, rendered.origins, rendered.sources, root, extra)
+    _write(out, root, rendered, images, report)
     report.seconds = time.perf_counter() - started
     if report.problems:
         raise SiteBuildError(report.problems, report)
     return report
 
 
-def _diagram_file(lesson: Lesson) -> str:
-    return f"{lesson.folder}-diagram.svg"
-
-
 def _draw_diagrams(
     lessons: list[Lesson], root: Path, report: BuildReport
 ) -> tuple[dict[str, Diagram | None], dict[str, str]]:
     """Each page's diagram (None when its source is missing or broken: a problem in `report`), and
-    the full-size SVG files to write, by name. Diagrams Graphviz could not draw go to `report.undrawn`."""
+    the full-size SVG files to write, by name. Diagrams shown as source go to `report.undrawn`,
+    those from a committed drawing to `report.committed`."""
     dot = find_dot()
     diagrams: dict[str, Diagram | None] = {}
     images: dict[str, str] = {}
@@ -359,43 +281,15 @@ def _draw_diagrams(
     for lesson, (diagram, found) in zip(lessons, drawn):
         report.problems += found
         diagrams[lesson.page] = diagram
-        if diagram is not None and diagram.standalone is None:
+        if diagram is None:
+            continue
+        if diagram.standalone is None:
             report.undrawn.append(diagram.rel)
-        elif diagram is not None:
-            images[_diagram_file(lesson)] = diagram.standalone
+            continue
+        if diagram.committed:
+            report.committed.append(diagram.rel)
+        images[diagram_file(lesson)] = diagram.standalone
     return diagrams, images
-
-
-def _topic(number: int) -> str:
-    """The session's topic from the syllabus (cafe/course/syllabus.py)."""
-    return SESSIONS[number].topic if 0 <= number < len(SESSIONS) else f"session {number}"
-
-
-def _index_paths(lessons: list[Lesson], md: MarkdownIt) -> list[dict[str, Any]]:
-    """Sessions grouped by path, each with its time estimate and what it ships; planned ones named."""
-    env: dict[str, Any] = {}
-    inline = lambda text: md.renderInline(text, env)  # noqa: E731
-    present = {lesson.number: lesson for lesson in lessons}
-    groups = []
-    for name, span in PATHS.items():
-        entries = []
-        for n in span:
-            if n in present:
-                lesson = present[n]
-                entries.append(
-                    {
-                        "lesson": lesson,
-                        "time": _format_time(lesson.time),
-                        "ships": [
-                            {"module": s.module, "summary": inline(s.summary)} for s in lesson.ships
-                        ],
-                    }
-                )
-            else:
-                module = ", ".join(SESSIONS[n].modules) or None
-                entries.append({"lesson": None, "number": n, "topic": _topic(n), "module": module})
-        groups.append({"name": name, "entries": entries})
-    return groups
 
 
 # ---------------------------------------------------------------------------------------------
