@@ -1147,10 +1147,6 @@ import diagrams  # noqa: E402
 import site_search  # noqa: E402
 
 COMMITTED_DRAWINGS = sorted(ROOT.glob("sessions/s[0-9][0-9]-*/diagram.svg"))
-# Drawings wider than the desktop column at their legible scale: the session owners redraw them
-# narrower (the proposed diagram.dot for each is in the issue 28 report); until then their box
-# scrolls sideways on a desktop too. A strict xfail: once a redraw lands, remove it from here.
-TOO_WIDE_FOR_NOW = {"s02-evals", "s07-repair-loop"}
 
 
 def _drawing(width_pt: float, font_pt: float) -> str:
@@ -1175,17 +1171,7 @@ def test_a_drawing_is_never_shown_smaller_than_its_smallest_label_stays_legible(
 
 
 @pytest.mark.parametrize(
-    "drawing",
-    [
-        pytest.param(
-            path,
-            id=path.parent.name,
-            marks=[pytest.mark.xfail(strict=True, reason="redraw pending (issue 28 report)")]
-            if path.parent.name in TOO_WIDE_FOR_NOW
-            else [],
-        )
-        for path in COMMITTED_DRAWINGS
-    ],
+    "drawing", COMMITTED_DRAWINGS, ids=[path.parent.name for path in COMMITTED_DRAWINGS]
 )
 def test_every_committed_diagram_fits_the_desktop_column_with_legible_labels(drawing: Path) -> None:
     svg = drawing.read_text(encoding="utf-8")

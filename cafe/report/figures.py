@@ -158,13 +158,16 @@ _STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#222}"
     "table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .6rem;"
     "text-align:left}td.n{text-align:right}figure{margin:1rem 0}pre{background:#f6f6f6;padding:.6rem}"
+    # a phone: figures shrink to the column, long lines wrap, a wide table scrolls in its own box
+    "figure svg{width:100%;height:auto;max-width:576px}pre{white-space:pre-wrap;overflow-wrap:anywhere}"
+    ".scroll{overflow-x:auto}td a{overflow-wrap:anywhere}"
 )
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    return f"<table><tr>{head}</tr>{body}</table>"
+    return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
 
 
 def _trace_link(run: RunRecord, base: Path | None) -> str:
@@ -249,7 +252,8 @@ def render_html(
     )
     notes = "".join(f"<li>{html.escape(note)}</li>" for note in summary.notes)
     return (
-        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>'
         f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"
         f"<pre>{html.escape(render_text(summary))}</pre>"
         + (f"<h2>Notes</h2><ul>{notes}</ul>" if notes else "")
