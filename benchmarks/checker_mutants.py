@@ -69,7 +69,7 @@ class Row:
 
 
 def banks(only: str | None) -> list[tuple[Bank, dict[str, str]]]:
-    """Every bank with its excused mutants, in session order; `only` keeps one session or checker."""
+    """Every bank with its excused mutants, in session order; `only` keeps a session or checker."""
     found = []
     for path in sorted((TESTS / "banks").glob("bank_s[0-9][0-9].py")):
         module = importlib.import_module(f"banks.{path.stem}")

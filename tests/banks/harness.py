@@ -150,7 +150,7 @@ def _code_lines(source: str) -> list[str]:
 
 
 def reference_lines(bank: Bank) -> set[str]:
-    """Every code line of the reference and of its mutation targets, at least MIN_SOURCE_LINE long."""
+    """Every code line of the reference and its mutation targets, MIN_SOURCE_LINE long or more."""
     import importlib
 
     functions: list[Any] = [bank.reference]
