@@ -22,7 +22,7 @@ from types import ModuleType
 
 import pytest
 from banks import mutants
-from banks.harness import Bank, Entry, reference_lines, verdict
+from banks.harness import Bank, Entry, Verdict, reference_lines, verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 BANK_FILES = sorted((ROOT / "tests" / "banks").glob("bank_s[0-9][0-9].py"))
@@ -126,6 +126,17 @@ def test_bank_file_names_its_session_and_excuses_only_its_checkers(path: Path) -
                 f"{path.name}: {checker} excuses {key!r} with {reason!r}; start the reason with "
                 f"one of {', '.join(EXCUSES)} and a colon"
             )
+
+
+@pytest.mark.usefixtures("home")
+def test_bank_verdict_says_crashed_when_the_checker_itself_raises() -> None:
+    def broken_checker(fn):
+        return [fn(1)["missing"]]  # the checker reads a key the learner's value never had
+
+    found = verdict(broken_checker, lambda n: {})
+    assert found == Verdict("checker crashed", ("KeyError: 'missing'",))
+    assert verdict(broken_checker, lambda n: {"missing": "a problem"}).status == "rejected"
+    assert verdict(lambda fn: [] if fn(1) == 2 else ["no"], lambda n: n + 1).status == "accepted"
 
 
 # --- coverage ---------------------------------------------------------------------------------

@@ -239,7 +239,9 @@ def outcome_problems(found: Session) -> list[str]:
                 f"{list(d.options)}"
             )
         printed = _printed_options(found, key)
-        if printed is not None and printed != list(d.options):
+        if printed is None:
+            problems.append(f"{key}: the notebook prints no options for it; declare a choice")
+        elif printed != list(d.options):
             problems.append(
                 f"{key}: declared options {list(d.options)}, the notebook offers {printed}"
             )
@@ -359,19 +361,22 @@ def _broken(**changes: Any) -> Session:
             "the notebook offers",
         ),
         ({"options": ("a", "b")}, outcome_problems, "is not one of its options"),
-        ({"key": "x"}, declared_problems, "asked but not declared"),
         ({"giveaways": ("the kitchen closed",)}, spoils_problems, "no giveaway matches"),
         ({"taught_by": ("retries are cheap",)}, taught_problems, "reasoning cannot reach"),
     ],
 )
 def test_spoilers_fixture_checks_catch_a_broken_declaration(changes, check, said) -> None:
-    session = _broken(**changes)
-    if "key" in changes:
-        session = dataclasses.replace(
-            session, declarations={"s99.other": session.declarations["s99.cap_gives_up"]}
-        )
-    problems = check(session)
+    problems = check(_broken(**changes))
     assert any(said in problem for problem in problems), problems
+
+
+def test_spoilers_fixture_key_asked_but_not_declared_and_declared_but_not_asked() -> None:
+    (declared,) = fixture().declarations.values()
+    other = dataclasses.replace(fixture(), declarations={"s99.other": declared})
+    assert declared_problems(other) == [
+        "the fixture session: s99.cap_gives_up is asked but not declared",
+        "the fixture session: s99.other is declared but asked 0 times",
+    ]
 
 
 def test_spoilers_predict_cell_that_runs_code_is_named() -> None:

@@ -314,13 +314,13 @@ BANKS = (
                 "ids_of_the_misses",
                 ids_of_the_misses,
                 "judge what happened, not which order it was",
-                "o26 renamed h25 -> not caught",
+                "o26 under another id -> not caught",
             ),
             Entry(
                 "crashes_on_an_empty_ticket",
                 crashes_on_an_empty_ticket,
                 "a judge must read every ticket the loop writes, the empty one too",
-                "o31 (empty ticket) -> IndexError",
+                "o13 (the 86'd omelette, an empty ticket) -> IndexError",
             ),
             Entry(
                 "fixtures_swapped",

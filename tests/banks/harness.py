@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import importlib
 import inspect
 import io
 import textwrap
@@ -72,7 +73,6 @@ class Bank:
     reference_module: str = ""
     targets: tuple[str, ...] = ()
     adapt: Callable[[Mapping[str, Any]], Callable[..., Any]] | None = None
-    notes: str = ""
 
     @property
     def checker_name(self) -> str:
@@ -151,8 +151,6 @@ def _code_lines(source: str) -> list[str]:
 
 def reference_lines(bank: Bank) -> set[str]:
     """Every code line of the reference and its mutation targets, MIN_SOURCE_LINE long or more."""
-    import importlib
-
     functions: list[Any] = [bank.reference]
     module = importlib.import_module(bank.mutation_module)
     functions += [getattr(module, name) for name in bank.mutation_targets]
