@@ -1,0 +1,376 @@
+"""Session 02's banks: `check_fixture_problems` and `check_own_check` (cafe/exercises/s02.py).
+
+The exercise ideas: a check is trusted only when it has a fixture it must pass and one it must
+fail and both behave (the fixture invariant, for every check in the list); and a check of your
+own judges what the ticket says against what the customer said, catches a real miss, and raises
+no false alarm on a correct ticket.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+from banks.harness import Bank, Entry
+from cafe.evals.checks import Case, Check, Observation, fixture_problems
+from cafe.evals.ticket_checks import first_try_no_sold_out
+from cafe.exercises.s02 import check_fixture_problems, check_own_check, reference_check
+
+# --- fixture_problems: wrong ------------------------------------------------------------------
+
+
+def _judged(check: Check, fixture: Any) -> tuple[Any, str | None]:
+    """(finding, error) as a learner's helper might write it."""
+    try:
+        finding = check.judge(fixture)
+    except Exception as exc:
+        return None, f"raised {type(exc).__name__}"
+    if finding is not None and not isinstance(finding, str):
+        return None, f"answered {finding!r}"
+    return finding, None
+
+
+def first_check_only(checks: list[Check]) -> list[str]:
+    """Judges checks[0] and forgets the rest of the list."""
+    return fixture_problems(list(checks)[:1])
+
+
+def stops_at_first_problem(checks: list[Check]) -> list[str]:
+    """Returns as soon as one check is broken."""
+    for check in checks:
+        found = fixture_problems([check])
+        if found:
+            return found[:1]
+    return []
+
+
+def truthy_fixtures(checks: list[Check]) -> list[str]:
+    """`if not check.passes` reads a fixture of 0 (or "", or an empty ticket) as missing."""
+    problems = []
+    for check in checks:
+        if not check.passes or not check.fails:
+            problems.append(f"{check.name}: a fixture is missing")
+            continue
+        for role, must_fail in (("passes", False), ("fails", True)):
+            finding, error = _judged(check, getattr(check, role))
+            if error:
+                problems.append(f"{check.name}: judge {error} on its {role} fixture")
+            elif (finding is not None) != must_fail:
+                problems.append(f"{check.name}: wrong on its {role} fixture")
+    return problems
+
+
+def only_passing_fixture(checks: list[Check]) -> list[str]:
+    """Half the invariant: tries the fixture the check must pass, never the one it must fail."""
+    return [f"{c.name}: fails its passing fixture" for c in checks if c.judge(c.passes)]
+
+
+def unnamed_problems(checks: list[Check]) -> list[str]:
+    """Right verdicts, but no problem says which check is broken."""
+    return ["a check is broken" for _ in fixture_problems(checks)]
+
+
+def no_crash_guard(checks: list[Check]) -> list[str]:
+    """A judge that raises takes the whole report down with it."""
+    problems = []
+    for check in checks:
+        if check.passes is None or check.fails is None:
+            problems.append(f"{check.name}: missing fixture")
+            continue
+        if check.judge(check.passes) is not None:
+            problems.append(f"{check.name}: fails its passing fixture")
+        if check.judge(check.fails) is None:
+            problems.append(f"{check.name}: vacuous")
+    return problems
+
+
+def set_of_names(checks: list[Check]) -> set[str]:
+    """The right checks named, in a set instead of the list the exercise asks for."""
+    return {p.split(":")[0] + ": broken" for p in fixture_problems(checks)}
+
+
+# --- fixture_problems: right ------------------------------------------------------------------
+
+
+def right_explicit(checks: list[Check]) -> list[str]:
+    """Each role spelled out, with its own message."""
+    problems = []
+    for check in checks:
+        missing = [role for role in ("passes", "fails") if getattr(check, role) is None]
+        if missing:
+            problems += [f"{check.name}: no {role} fixture" for role in missing]
+            continue
+        for role, must_fail in (("passes", False), ("fails", True)):
+            finding, error = _judged(check, getattr(check, role))
+            if error is None and isinstance(finding, str) and not finding.strip():
+                error = "gave an empty finding"
+            if error is not None:
+                problems.append(f"{check.name}: judge {error} on the {role} fixture")
+            elif must_fail and finding is None:
+                problems.append(f"{check.name}: passes its failing fixture (vacuous)")
+            elif not must_fail and finding is not None:
+                problems.append(f"{check.name}: fails its passing fixture: {finding}")
+    return problems
+
+
+def _problems_of(check: Check) -> Iterator[str]:
+    if check.passes is None:
+        yield f"{check.name} lacks a fixture to pass"
+    if check.fails is None:
+        yield f"{check.name} lacks a fixture to fail"
+    if check.passes is None or check.fails is None:
+        return
+    for fixture, should_fail in ((check.passes, False), (check.fails, True)):
+        try:
+            said = check.judge(fixture)
+        except Exception as exc:
+            yield f"{check.name} crashed: {exc}"
+            continue
+        if not (said is None or isinstance(said, str) and said.strip()):
+            yield f"{check.name} gave {said!r}, not a finding"
+        elif (said is not None) != should_fail:
+            yield f"{check.name} is wrong on {fixture!r}"
+
+
+def right_generator(checks: list[Check]) -> list[str]:
+    """A generator of problems per check, flattened."""
+    return [problem for check in checks for problem in _problems_of(check)]
+
+
+# --- own check: wrong -------------------------------------------------------------------------
+
+_FIXTURE_CASE = Case("fixture", "A latte, no croissant this time.", (("latte", 1),))
+
+
+def _check(name: str, judge: Any) -> Check:
+    return Check(
+        name,
+        "?",
+        judge,
+        Observation(_FIXTURE_CASE, (("latte", 1),), "done"),
+        Observation(_FIXTURE_CASE, (("latte", 1), ("croissant", 1)), "done"),
+    )
+
+
+def vacuous(menu: Any) -> Check:
+    """The notebook's hurried check handed in: it reads the label, so it cannot fail."""
+    return first_try_no_sold_out(menu)
+
+
+def flags_two_items(menu: Any) -> Check:
+    """A false alarm on every correct ticket with two items."""
+    return _check("no_food", lambda o: "two items" if len(o.ticket) > 1 else None)
+
+
+def ids_of_the_misses(menu: Any) -> Check:
+    """The visible misses hard-coded by order id, not judged from what happened."""
+
+    def judge(obs: Observation) -> str | None:
+        known = obs.case.id in ("o26", "fixture") and ("croissant", 1) in obs.ticket
+        return "a known miss" if known else None
+
+    return _check("known_misses", judge)
+
+
+def crashes_on_an_empty_ticket(menu: Any) -> Check:
+    """Reads ticket[0], and the loop sometimes writes an empty ticket."""
+
+    def judge(obs: Observation) -> str | None:
+        first, _ = obs.ticket[0]
+        last, _ = obs.ticket[-1]
+        said = obs.case.request.lower()
+        return "said no to it" if f"no {first}" in said or f"no {last}" in said else None
+
+    return _check("said_no_first", judge)
+
+
+def fixtures_swapped(menu: Any) -> Check:
+    """The fixture it must pass and the one it must fail, the wrong way round."""
+    good = reference_check(menu)
+    return dataclasses.replace(good, passes=good.fails, fails=good.passes)
+
+
+def yes_no_judge(menu: Any) -> Check:
+    """A judge answering True/False instead of a finding or None."""
+    good = reference_check(menu)
+    return dataclasses.replace(good, judge=lambda obs: good.judge(obs) is None)
+
+
+# --- own check: right -------------------------------------------------------------------------
+
+
+def right_quantity(menu: Any) -> Check:
+    """Catches a count that differs from the order ("a couple", "six", "a dozen")."""
+
+    def judge(obs: Observation) -> str | None:
+        asked, wrote = dict(obs.case.expected), dict(obs.ticket)
+        off = [item for item in asked if item in wrote and wrote[item] != asked[item]]
+        return f"quantity of {', '.join(off)} differs from the order" if off else None
+
+    case = Case("fixture", "Six lattes.", (("latte", 6),))
+    return Check(
+        "quantity_read",
+        "Does each item's count match the order?",
+        judge,
+        Observation(case, (("latte", 6),), "done"),
+        Observation(case, (("latte", 1),), "done"),
+    )
+
+
+_SPOKEN = {"gluten": "gluten", "coeliac": "gluten", "nuts": "nuts", "egg": "egg", "milk": "milk"}
+
+
+def right_allergen(menu: Any) -> Check:
+    """Catches an item holding an allergen the customer named in words."""
+
+    def judge(obs: Observation) -> str | None:
+        said = obs.case.request.lower()
+        named = {allergen for word, allergen in _SPOKEN.items() if word in said}
+        hit = sorted({i for i, _ in obs.ticket for a in named if menu.contains(i, a)})
+        return f"{', '.join(hit)} holds what the customer cannot have" if hit else None
+
+    case = Case("fixture", "A latte and toast; I'm coeliac.", (("latte", 1),))
+    return Check(
+        "spoken_allergen",
+        "Does the ticket avoid allergens the customer named?",
+        judge,
+        Observation(case, (("latte", 1),), "done"),
+        Observation(case, (("latte", 1), ("avocado toast", 1)), "done"),
+    )
+
+
+# --- the banks --------------------------------------------------------------------------------
+
+BANKS = (
+    Bank(
+        "s02",
+        check_fixture_problems,
+        fixture_problems,
+        wrong=(
+            Entry(
+                "first_check_only",
+                first_check_only,
+                "only the first check of the list is judged",
+                "[even, always_ok] -> []",
+            ),
+            Entry(
+                "stops_at_first_problem",
+                stops_at_first_problem,
+                "every broken check must be named, not only the first",
+                "[always_ok, upside_down] -> names always_ok only",
+            ),
+            Entry(
+                "truthy_fixtures",
+                truthy_fixtures,
+                "a fixture of 0 is a fixture, not a missing one",
+                "Check(passes=0, fails=3) -> 'a fixture is missing'",
+            ),
+            Entry(
+                "only_passing_fixture",
+                only_passing_fixture,
+                "a check must also fail its failing fixture",
+                "always_ok -> []",
+            ),
+            Entry(
+                "unnamed_problems",
+                unnamed_problems,
+                "a problem names the check it is about",
+                "always_ok -> ['a check is broken']",
+            ),
+            Entry(
+                "no_crash_guard",
+                no_crash_guard,
+                "a judge that crashes is a broken check",
+                "fragile -> ZeroDivisionError",
+            ),
+            Entry(
+                "set_of_names",
+                set_of_names,
+                "a list of problem strings, not a set",
+                "always_ok -> {'always_ok: broken'}",
+            ),
+        ),
+        right=(
+            Entry("right_explicit", right_explicit, "each role spelled out, own messages"),
+            Entry("right_generator", right_generator, "a generator of problems per check"),
+        ),
+        reference_module="cafe.evals.checks",
+        targets=("fixture_problems", "_verdict"),
+    ),
+    Bank(
+        "s02",
+        check_own_check,
+        reference_check,
+        wrong=(
+            Entry("vacuous", vacuous, "a check that cannot fail", "its failing fixture passes"),
+            Entry(
+                "flags_two_items",
+                flags_two_items,
+                "no false alarm on a correct ticket",
+                "o02 (two items, correct) flagged",
+            ),
+            Entry(
+                "ids_of_the_misses",
+                ids_of_the_misses,
+                "judge what happened, not which order it was",
+                "o26 under another id -> not caught",
+            ),
+            Entry(
+                "crashes_on_an_empty_ticket",
+                crashes_on_an_empty_ticket,
+                "a judge must read every ticket the loop writes, the empty one too",
+                "o13 (the 86'd omelette, an empty ticket) -> IndexError",
+            ),
+            Entry(
+                "fixtures_swapped",
+                fixtures_swapped,
+                "the passing fixture must pass",
+                "fails its passing fixture",
+            ),
+            Entry(
+                "yes_no_judge",
+                yes_no_judge,
+                "a judge returns a finding or None",
+                "returns True on a good ticket",
+            ),
+        ),
+        right=(
+            Entry("right_quantity", right_quantity, "counts on the ticket against the order"),
+            Entry("right_allergen", right_allergen, "allergens the customer named in words"),
+        ),
+    ),
+)
+
+# Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}. The key
+# is what `benchmarks/checker_mutants.py --survivors` prints; the reason's first word is one of
+# equivalent, text, validation, outside, open (see docs/AUTHORING.md, "Its exercises").
+_TEXT = "text: the wording of the missing-fixture message; the exercise asks only that it names the check"
+_OPEN = (
+    "open: the fixtures' order ids, requests, quantities and stop text are the learner's to "
+    "choose; the mutant is still a check that keeps the invariant and catches a real miss"
+)
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_fixture_problems": {
+        "fixture_problems:10: negate_test: `'must pass' if role == 'passes' else 'must fail'` -> `'must pass' if not role == 'passes' else 'must fail'`": _TEXT,
+        "fixture_problems:10: compare: `role == 'passes'` -> `role != 'passes'`": _TEXT,
+        "fixture_problems:10: constant: `'must pass'` -> `'XXmust passXX'`": _TEXT,
+        "fixture_problems:10: constant: `'must fail'` -> `'XXmust failXX'`": _TEXT,
+        "fixture_problems:10: constant: `'passes'` -> `'XXpassesXX'`": _TEXT,
+        "fixture_problems:12: break_continue: `continue` -> `break`": "outside: after a missing fixture it skips the same check's other fixture; the check is named already, and one problem per broken check is all the exercise asks",
+    },
+    "check_own_check": {
+        "reference_check:8: constant: `', '` -> `'XX, XX'`": "text: how the finding joins the refused items",
+        "reference_check:10: constant: `'fixture'` -> `'XXfixtureXX'`": _OPEN,
+        "reference_check:10: constant: `'A latte, no croissant this time.'` -> `'XXA latte, no croissant this time.XX'`": _OPEN,
+        "reference_check:10: constant: `'latte'` -> `'XXlatteXX'`": _OPEN,
+        "reference_check:10: constant: `1` -> `2`": _OPEN,
+        "reference_check:13: constant: `'Is every item on the ticket one the customer did not refuse?'` -> `'XXIs every item on the ticket one the customer did not refuse?XX'`": "text: the check's question",
+        "reference_check:15: constant: `'done'` -> `'XXdoneXX'`": _OPEN,
+        "reference_check:15: constant: `'latte'` -> `'XXlatteXX'`": _OPEN,
+        "reference_check:15: constant: `1` -> `2`": _OPEN,
+        "reference_check:16: constant: `'done'` -> `'XXdoneXX'`": _OPEN,
+        "reference_check:16: constant: `'latte'` -> `'XXlatteXX'`": _OPEN,
+        "reference_check:16: constant: `1` -> `2`": _OPEN,
+    },
+}
