@@ -12,6 +12,7 @@ Notebook: notebooks/s02-evals.ipynb. The library code they exercise: `cafe.evals
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from cafe.endpoint.scripted import ScriptedClient
 from cafe.evals.checks import Case, Check, Observation, fixture_problems
 from cafe.evals.run import load_cases, run_order
 from cafe.evals.ticket_checks import labelled_observations
+from cafe.exercises.feedback import Described, Raised, call, mismatch, wrong_type
 from cafe.stories.waiter import make_waiter
 from cafe.world.menu import load_menu
 
@@ -72,7 +74,7 @@ _SAMPLES: tuple[tuple[str, Check, bool], ...] = (
 )
 
 
-def check_fixture_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
+def _sample_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
     """Problems with a learner's `fixture_problems`; empty when every sample is judged right."""
     problems = []
     for label, check, broken in _SAMPLES:
@@ -94,6 +96,62 @@ def check_fixture_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
     return problems
 
 
+_BY_NAME = {check.name: check for _, check, _ in _SAMPLES}
+_ZERO_OK = Check("zero_ok", "Is it even?", _is_even, 0, 3)  # 0 is a fixture, not a missing one
+# (label, the list handed in, the names the problems must name, the idea it bears on)
+_LISTS: tuple[tuple[str, list[Check], frozenset[str], str], ...] = (
+    (
+        "a sound check whose passing fixture is 0",
+        [_ZERO_OK],
+        frozenset(),
+        "a fixture of 0 is still a fixture: test it against None",
+    ),
+    (
+        "three checks in one list: sound, vacuous, upside down",
+        [_BY_NAME["even"], _BY_NAME["always_ok"], _BY_NAME["upside_down"]],
+        frozenset({"always_ok", "upside_down"}),
+        "every check in the list is judged, and every broken one named",
+    ),
+    (
+        "a list whose broken check comes last",
+        [_ZERO_OK, _BY_NAME["even"], _BY_NAME["fragile"]],
+        frozenset({"fragile"}),
+        "every check in the list is judged, not only the first",
+    ),
+    (
+        "a check that fails its passing fixture (3) and fails its failing one (5) too",
+        [Check("odd_one_out", "Is it even?", _is_even, 3, 5)],
+        frozenset({"odd_one_out"}),
+        "the passing fixture must pass, whatever the failing one does",
+    ),
+    ("an empty list", [], frozenset(), "no checks, no problems"),
+)
+
+
+def _named(found: list[str], checks: list[Check]) -> frozenset[str]:
+    """The checks a list of problems names, as whole words (so 'even' is not in 'always_ok')."""
+    return frozenset(c.name for c in checks if any(re.search(rf"\b{c.name}\b", p) for p in found))
+
+
+def _list_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
+    problems = []
+    for label, checks, broken, idea in _LISTS:
+        found = call(fn, list(checks))
+        if isinstance(found, Raised):
+            problems.append(found.problem(label))
+        elif not isinstance(found, list) or not all(isinstance(p, str) for p in found):
+            return [wrong_type(label, found, "a list of problem strings")]
+        elif _named(found, checks) != broken:
+            want = f"problems naming {sorted(broken)}" if broken else "no problems"
+            problems.append(mismatch(label, found, Described(want), idea))
+    return problems
+
+
+def check_fixture_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
+    """Problems with a learner's `fixture_problems`: one check at a time, then whole lists."""
+    return _sample_problems(fn) or _list_problems(fn)
+
+
 @functools.lru_cache(maxsize=1)
 def offline_observations() -> tuple[Observation, ...]:
     """Every labelled order run once through the session 01 loop with the scripted waiter."""
@@ -101,24 +159,47 @@ def offline_observations() -> tuple[Observation, ...]:
     return tuple(run_order(case, client) for case in load_cases())
 
 
+def _judge_on(
+    check: Check, observations: list[Observation]
+) -> tuple[list[tuple[str, str]], str | None]:
+    """(case id, finding) for each observation the judge flags, or the problem when it raised."""
+    flagged = []
+    for obs in observations:
+        said = call(check.judge, obs)
+        if isinstance(said, Raised):
+            return [], Raised("your check's judge", said.error, said.message).problem(
+                f"order {obs.case.request!r} (ticket {obs.ticket})"
+            )
+        if said is not None:
+            flagged.append((obs.case.id, said))
+    return flagged, None
+
+
 def check_own_check(fn: Callable[[Any], Any]) -> list[str]:
     """Problems with a learner's own check: built by `fn(menu)`, judged three ways."""
-    check = fn(load_menu())
+    check = call(fn, load_menu())
+    if isinstance(check, Raised):
+        return [check.problem("building your check")]
     if not isinstance(check, Check):
-        return [f"return a cafe.evals.Check, not {type(check).__name__}"]
+        return [wrong_type("building your check", check, "a cafe.evals.Check")]
     problems = fixture_problems([check])
-    alarms = [
-        (o.case.id, f)
-        for o in labelled_observations(load_cases())
-        if (f := check.judge(o)) is not None
-    ]
+    alarms, raised = _judge_on(check, list(labelled_observations(load_cases())))
+    if raised:
+        return [*problems, raised]
     if alarms:
         shown = "; ".join(f"{case_id}: {finding}" for case_id, finding in alarms[:_SHOWN])
         problems.append(f"it fails {len(alarms)} labelled (correct) ticket(s), e.g. {shown}")
-    if not any(check.judge(o) is not None for o in offline_observations()):
+    renamed = [
+        dataclasses.replace(o, case=dataclasses.replace(o.case, id=f"h{i:02d}"))
+        for i, o in enumerate(offline_observations())
+    ]
+    caught, raised = _judge_on(check, renamed)
+    if raised:
+        return [*problems, raised]
+    if not caught:
         problems.append(
-            "it catches none of the orders the session 01 loop gets wrong offline; "
-            "read report.misses and pick one"
+            "it catches none of the orders the session 01 loop gets wrong offline (their ids "
+            "renamed): judge what the ticket says against what the customer said; read report.misses"
         )
     return problems
 
