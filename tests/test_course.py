@@ -301,14 +301,26 @@ def test_checkpoint_prints_and_saves_value_model_and_time(capsys, home):
     )
     assert capsys.readouterr().out == (
         '[checkpoint s07.attempts_to_pass] banked {"1": 1, "2": 1, "3": 0, "exhausted": 1} '
-        "(model: cafe-scripted)\n"
+        "(scripted; model: cafe-scripted)\n"
         "  saved to your progress file; course.load_progress() reads it back\n"
     )
     assert course.load_progress()["checkpoints"]["s07"]["attempts_to_pass"] == {
         "value": {"1": 1, "2": 1, "3": 0, "exhausted": 1},
         "model": "cafe-scripted",
+        "source": "scripted",
         "saved_at": "2026-11-29T12:00:00+00:00",
     }
+
+
+def test_checkpoint_labels_whose_number_it_is(home, capsys, monkeypatch):
+    course.checkpoint("s06", "your_rule_catch_rate", 0.8, model="cafe-scripted", source="yours")
+    assert "(yours; model: cafe-scripted)" in capsys.readouterr().out
+    assert course.load_progress()["checkpoints"]["s06"]["your_rule_catch_rate"]["source"] == "yours"
+    with pytest.raises(ValueError, match="yours, scripted, live"):
+        course.checkpoint("s06", "x", 1, source="mine")
+    monkeypatch.setenv("COURSE_MODE", "live")
+    course.checkpoint("s06", "live_rate", 0.5, model="gpt")
+    assert course.load_progress()["checkpoints"]["s06"]["live_rate"]["source"] == "live"
 
 
 def test_checkpoint_keeps_other_entries(home):

@@ -45,6 +45,7 @@ from cafe.course.progress import (
     save_progress,
 )
 from cafe.course.reveals import Reveal, answers_path, reveal, reveal_now
+from cafe.endpoint.config import course_mode
 
 __all__ = [
     "HOME_VARIABLE",
@@ -66,6 +67,8 @@ __all__ = [
     "reveal_now",
     "compare",
     "checkpoint",
+    "Source",
+    "SOURCES",
 ]
 
 # A checkpoint's session tag: "s07", the first half of a course key (see `cafe.course.cells`).
@@ -76,6 +79,9 @@ CompareStatus = Literal["not_attempted", "passed", "failed"]
 COMPARE_STATUSES: frozenset[str] = frozenset(get_args(CompareStatus))
 
 Clock = Callable[[], datetime]
+# Whose number a checkpoint banks: your own exercise's, the scripted run's, or your model's.
+Source = Literal["yours", "scripted", "live"]
+SOURCES: tuple[str, ...] = get_args(Source)
 
 
 # --- small helpers ----------------------------------------------------------------------------
@@ -372,11 +378,26 @@ def compare(
 
 
 def checkpoint(
-    session: str, name: str, value: Any, model: str | None = None, *, clock: Clock | None = None
+    session: str,
+    name: str,
+    value: Any,
+    model: str | None = None,
+    *,
+    source: Source | None = None,
+    clock: Clock | None = None,
 ) -> None:
-    """Bank a session's number: saved under `checkpoints[session][name]` with the model and time."""
+    """Bank a session's number: saved under `checkpoints[session][name]` with the model and time.
+
+    `source` says whose number it is (`SOURCES`): `yours` for a figure your own exercise produced,
+    `scripted` for the course's scripted run, `live` for a run against your model. Left out, it is
+    `live` in live mode and `scripted` offline.
+    """
     if not isinstance(session, str) or not _SESSION.fullmatch(session):
         raise ValueError(f"session must look like 's07', not {session!r}.")
+    if source is None:
+        source = "live" if course_mode() == "live" else "scripted"
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}.")
     split_key(f"{session}.{name}")
     problem = _not_json(value, "value")
     if problem:
@@ -388,7 +409,7 @@ def checkpoint(
     saved = record(
         "checkpoints",
         name,
-        {"value": stored, "model": model, "saved_at": _stamp(clock)},
+        {"value": stored, "model": model, "source": source, "saved_at": _stamp(clock)},
         session=session,
     )
     where = (
@@ -398,5 +419,5 @@ def checkpoint(
     )
     print(
         f"[checkpoint {session}.{name}] banked {json.dumps(stored, ensure_ascii=False, sort_keys=True)}"
-        f" (model: {model or 'not given'})\n  {where}"
+        f" ({source}; model: {model or 'not given'})\n  {where}"
     )
