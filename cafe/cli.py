@@ -25,7 +25,7 @@ from cafe.endpoint.config import mask_key
 from cafe.endpoint.errors import CafeError
 from cafe.endpoint.faults import REPLY_FAULTS, Faults
 from cafe.endpoint.rehearsals import session_label, session_script
-from cafe.endpoint.scripted import Script
+from cafe.endpoint.script import Script
 from cafe.endpoint.serve import DEFAULT_HOST, DEFAULT_PORT, POLL_INTERVAL_S, CafeServer, make_server
 
 __all__ = ["main", "run_command", "find_toy", "sessions_dir", "serve_forever"]

@@ -118,7 +118,8 @@ def test_scripted_client_calls_a_responder_function_with_the_request():
 
 def test_scripted_client_records_calls_that_a_responder_cannot_change():
     def meddling(request: dict) -> str:
-        request["messages"].append({"role": "user", "content": "injected"})
+        request["model"] = "another"
+        request["messages"] = [{"role": "user", "content": "injected"}]
         return "ok"
 
     messages = [{"role": "user", "content": "Hello!"}]
@@ -126,6 +127,17 @@ def test_scripted_client_records_calls_that_a_responder_cannot_change():
     client.chat.completions.create(model=MODEL, messages=messages, temperature=0)
     assert messages == [{"role": "user", "content": "Hello!"}]
     assert client.calls == [{"model": MODEL, "messages": messages, "temperature": 0}]
+
+
+def test_a_responder_sees_the_messages_read_only():
+    def appending(request: dict) -> str:
+        request["messages"].append({"role": "user", "content": "injected"})
+        return "ok"
+
+    messages = [{"role": "user", "content": "Hello!"}]
+    with pytest.raises(AttributeError, match="append"):
+        ScriptedClient(appending).chat.completions.create(model=MODEL, messages=messages)
+    assert messages == [{"role": "user", "content": "Hello!"}]
 
 
 # --- the default responder ------------------------------------------------------------------

@@ -36,7 +36,7 @@ from types import MappingProxyType
 from typing import Any, TextIO
 
 from cafe.endpoint.checks import Check, DoctorReport, ReportWriter
-from cafe.endpoint.client import classify_error, endpoint_of, make_client
+from cafe.endpoint.client import endpoint_of, make_client
 from cafe.endpoint.config import (
     LIVE_VARIABLES,
     MAX_TOKENS_VARIABLE,
@@ -47,9 +47,10 @@ from cafe.endpoint.config import (
     mask_key,
     max_tokens,
 )
+from cafe.endpoint.diagnosis import classify_error
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.probes import probe_formats, probe_json, probe_models, probe_tools
-from cafe.endpoint.problems import describe
+from cafe.endpoint.problems import EndpointProblem, describe
 from cafe.endpoint.scripted import ScriptedClient
 
 __all__ = [
@@ -86,6 +87,7 @@ NETWORK_CHECKS = (
 # Why later network checks are skipped after a failure that would only repeat (or hang) in them.
 UNREACHABLE = "endpoint unreachable"
 NOT_ANSWERING = "the endpoint did not answer in time (busy, or stuck behind an earlier request)"
+TOO_SLOW = "the model is too slow for this time limit (each check would wait it out; see --timeout)"
 KEY_REFUSED = "the endpoint refused the key"
 WRONG_PATH = "no API at this base URL (is /v1 missing?)"
 NOT_THE_API = "the base URL answers with a web page, not the API"
@@ -94,6 +96,7 @@ NOT_THE_API = "the base URL answers with a web page, not the API"
 STOPS: Mapping[str, str] = MappingProxyType(
     {
         "timeout": NOT_ANSWERING,
+        "slow": TOO_SLOW,
         "connection": UNREACHABLE,
         "key_refused": KEY_REFUSED,
         "web_page": NOT_THE_API,
@@ -145,6 +148,8 @@ def _explain(
     something different (`LISTING_WORDS`).
     """
     problem = classify_error(exc, key)
+    if problem.kind == "timeout" and not listing:  # it listed its models: up, just not done yet
+        problem = EndpointProblem("slow")
     what, fix = describe(problem, url=url, key=key, seconds=timeout)
     if listing and problem.kind in LISTING_WORDS:
         what, fix = (

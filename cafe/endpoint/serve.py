@@ -37,10 +37,11 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from cafe.endpoint.completions import Reply, Responder, completion_payload
 from cafe.endpoint.errors import ScriptExhausted
 from cafe.endpoint.faults import MALFORMED_BODY, Faults, fault_error, reply_body
 from cafe.endpoint.rehearsals import DEFAULT_LABEL, OWNER_PREFIX
-from cafe.endpoint.scripted import Reply, Responder, Script, completion_payload
+from cafe.endpoint.script import Script
 from cafe.endpoint.validation import Problem, validate_chat_request
 
 __all__ = [

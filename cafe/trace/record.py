@@ -43,7 +43,7 @@ from types import MappingProxyType
 from typing import Any
 
 from cafe.consent import OrderSpec
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.protocol import ChatClient
 from cafe.repair.reask import CAP_DEFAULT, Generator, RepairResult, repair_ticket
 from cafe.schema.ticket import Failure
 from cafe.trace.calls import (
@@ -228,14 +228,12 @@ class Recorder:
             attributes[ERROR_TYPE] = error
         self.add(parent, "model_call", name, start, end, attributes)
 
-    def client(self, inner: Any) -> Any:
+    def client(self, inner: ChatClient) -> RecordingClient:
         """A client that answers as `inner` does and records each model call in this run."""
         key = getattr(inner, "api_key", None)
         if isinstance(key, str) and key:
             self.secrets += (key,)
             self.scrub = Scrubber(self.secrets)
-        if isinstance(inner, ScriptedClient):
-            return _RecordingScriptedClient(inner, self)
         return RecordingClient(inner, self)
 
     def trace(self) -> Trace:
@@ -294,13 +292,15 @@ class _Chat:
 
 
 class RecordingClient:
-    """Wraps a live client: `chat.completions.create` is recorded, everything else is the client's.
+    """Wraps any client, scripted or live: `chat.completions.create` is recorded, everything else
+    is the client's.
 
-    Attributes it does not define (`base_url`, `timeout`, `models`, ...) are the wrapped
-    client's, so `cafe.endpoint.client.chat` treats it as the client itself.
+    Attributes it does not define (`base_url`, `timeout`, `reply_cap`, `models`, `calls`, ...)
+    are the wrapped client's, so `cafe.endpoint.client.chat` asks it with the same limits as the
+    client itself, and a test can still read a scripted client's `calls` through it.
     """
 
-    def __init__(self, inner: Any, recorder: Recorder):
+    def __init__(self, inner: ChatClient, recorder: Recorder):
         self._inner = inner
         self.chat = _Chat(
             _RecordingCompletions(inner.chat.completions.create, recorder, provider_of(inner))
@@ -308,18 +308,6 @@ class RecordingClient:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
-
-
-class _RecordingScriptedClient(ScriptedClient):
-    """The recording client for an offline one. Still a `ScriptedClient`, so `chat` answers it
-    directly, as it does the client it wraps, instead of through the live path's deadline thread."""
-
-    def __init__(self, inner: ScriptedClient, recorder: Recorder):
-        super().__init__(inner.script)
-        self.calls = inner.calls
-        self.chat = _Chat(
-            _RecordingCompletions(inner.chat.completions.create, recorder, provider_of(inner))
-        )  # type: ignore[assignment]
 
 
 # --- the re-ask, recorded ---------------------------------------------------------------------

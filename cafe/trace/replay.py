@@ -4,7 +4,7 @@ Session 08 (`sessions/s08-tracing/lesson.md`, notebook `notebooks/s08-tracing.ip
 (`cafe.trace`) holds every model call's request and reply. This module turns it back into a
 model:
 
-- `replay_client(trace)`: a scripted client (`ReplayClient`) that, asked for call k, checks the
+- `replay_client(trace)`: a client (`ReplayClient`) that, asked for call k, checks the
   request is the one the recording made at call k, then answers with the recorded reply: the
   same text, tool calls (ids included), finish reason, token counts and model name. Run the same
   code against it and the run happens again, with no endpoint and no key. Its core is
@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cafe.endpoint.completions import completion_payload
 from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.endpoint.formats import FORMAT_FIELD
-from cafe.endpoint.scripted import ScriptedClient, completion_payload
 from cafe.trace.calls import (
     ERROR_MESSAGE,
     ERROR_PARAM,
@@ -216,7 +216,7 @@ class _ReplayCompletions:
         payload = completion_payload(
             reply,
             model=span.get(RESPONSE_MODEL) or kwargs["model"],
-            request=kwargs,
+            request={"messages": kwargs["messages"]},  # no reply cap: the recorded reply, whole
             number=len(client.calls),
         )
         for call, recorded_id in zip(
@@ -233,18 +233,19 @@ class _Chat:
         self.completions = _ReplayCompletions(client)
 
 
-class ReplayClient(ScriptedClient):
-    """A scripted client answering from a recording. `recorded` are its model calls, in order;
-    `calls` the requests it has answered; `unused` how many recorded calls were never asked for."""
+class ReplayClient:
+    """A client answering from a recording, asked through `cafe.endpoint.client.chat` like any
+    other. `recorded` are its model calls, in order; `calls` the requests it has answered;
+    `unused` how many recorded calls were never asked for."""
 
     provider = "cafe.trace.replay"
     base_url = "replay://recording"
 
     def __init__(self, model_calls: Sequence[Span], secrets: Sequence[str] = ()):
-        super().__init__()
         self.recorded: tuple[Span, ...] = tuple(model_calls)
         self.scrub = Scrubber(tuple(secrets))  # the recorder masked these; mask the request alike
-        self.chat = _Chat(self)  # type: ignore[assignment]
+        self.calls: list[dict[str, Any]] = []
+        self.chat = _Chat(self)
 
     @property
     def unused(self) -> int:
