@@ -217,6 +217,8 @@ class ScriptedClient:
         reply_cap: int = DEFAULT_MAX_TOKENS,
         timeout: float = DEFAULT_TIMEOUT_S,
     ):
+        import openai.types.chat  # noqa: F401  # loaded now, not inside the first call's deadline
+
         self.script = script if isinstance(script, Script) else Script(script)
         self.reply_cap = reply_cap
         self.timeout = timeout

@@ -2,11 +2,15 @@
 
 Read the files in this order:
 
+- `attributes.py`: what a span holds (the attribute names), the scrubber every value passes,
+  and attributes built on first read;
 - `spans.py`: what a trace is made of (`Span`, `Trace`) and the hash of its content;
-- `file.py`: the trace file, one JSON object a line (`write_trace`, `read_trace`);
+- `file.py`: the trace file, one JSON object a line, with the digests that make an edit show
+  (`write_trace`, `read_trace`);
 - `calls.py`: one model call as span attributes, in the OpenTelemetry GenAI conventions' names;
-- `record.py`: `Recorder` and `record_repair`, which take spans from the harness's seams;
-- `loop.py`: the same for a run of session 01's agent loop;
+- `recorder.py`: `Recorder`, which builds a run's spans, and the client that records each call;
+- `record.py`: `record_repair`, session 07's re-ask recorded through its seams;
+- `loop.py`: `record_loop`, the same for a run of session 01's agent loop;
 - `replay.py`: a client that answers each call with the recorded reply, and the proof it matched;
 - `otel.py`: sending a recorded trace to any OpenTelemetry backend.
 
@@ -15,6 +19,38 @@ Lesson: sessions/s08-tracing/lesson.md. Notebook: notebooks/s08-tracing.ipynb.
 
 from __future__ import annotations
 
+from cafe.trace.attributes import (
+    AGENT_NAME,
+    ATTEMPT_NUMBER,
+    CHECK_FAILURES,
+    CHECK_LINES,
+    ERROR_TYPE,
+    EVALUATION_LABEL,
+    EVALUATION_NAME,
+    FINISH_REASONS,
+    INPUT_MESSAGES,
+    INPUT_TOKENS,
+    NOT_HASHED,
+    OPERATION,
+    OUTPUT_MESSAGES,
+    OUTPUT_TOKENS,
+    PROVIDER,
+    REDACTED,
+    REQUEST_MODEL,
+    RESPONSE_ID,
+    RESPONSE_MODEL,
+    SERVER_ADDRESS,
+    STOP_DETAIL,
+    STOP_REASON,
+    TOOL_ARGUMENTS,
+    TOOL_CALL_ID,
+    TOOL_NAME,
+    TOOL_RESULT,
+    TURN_NUMBER,
+    DeferredAttributes,
+    Scrubber,
+    scrub,
+)
 from cafe.trace.calls import (
     ERROR_CHARS,
     ERROR_MESSAGE,
@@ -50,10 +86,12 @@ from cafe.trace.otel import (
     otel_value,
 )
 from cafe.trace.record import (
+    record_repair,
+)
+from cafe.trace.recorder import (
     OpenSpan,
     Recorder,
     RecordingClient,
-    record_repair,
 )
 from cafe.trace.replay import (
     SHOWN_CHARS,
@@ -67,42 +105,12 @@ from cafe.trace.replay import (
     request_difference,
 )
 from cafe.trace.spans import (
-    AGENT_NAME,
-    ATTEMPT_NUMBER,
-    CHECK_FAILURES,
-    CHECK_LINES,
-    ERROR_TYPE,
-    EVALUATION_LABEL,
-    EVALUATION_NAME,
-    FINISH_REASONS,
-    INPUT_MESSAGES,
-    INPUT_TOKENS,
-    NOT_HASHED,
-    OPERATION,
-    OUTPUT_MESSAGES,
-    OUTPUT_TOKENS,
-    PROVIDER,
-    REDACTED,
-    REQUEST_MODEL,
-    RESPONSE_ID,
-    RESPONSE_MODEL,
-    SERVER_ADDRESS,
     SPAN_KINDS,
-    STOP_DETAIL,
-    STOP_REASON,
-    TOOL_ARGUMENTS,
-    TOOL_CALL_ID,
-    TOOL_NAME,
-    TOOL_RESULT,
-    TURN_NUMBER,
-    DeferredAttributes,
-    Scrubber,
     Span,
     SpanKind,
     Trace,
     canonical_spans,
     content_hash,
-    scrub,
 )
 
 __all__ = [

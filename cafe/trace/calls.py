@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cafe.trace.spans import (
+from cafe.endpoint.protocol import ChatClient
+from cafe.trace.attributes import (
     ERROR_TYPE,
     FINISH_REASONS,
     INPUT_MESSAGES,
@@ -196,7 +197,7 @@ def call_attributes(
             RESPONSE_MODEL: clean(model),
             RESPONSE_ID: clean(response_id),
             FINISH_REASONS: [choice[0] for choice in choices],
-            OUTPUT_MESSAGES: [_output_message(*choice, clean) for choice in choices],
+            OUTPUT_MESSAGES: [_output_message(c[0], c[1], c[2], clean) for c in choices],
         }
     )
     if usage is not None:
@@ -262,7 +263,7 @@ def generator_attributes(
     return attributes
 
 
-def provider_of(client: Any) -> str:
+def provider_of(client: ChatClient) -> str:
     """`cafe.scripted` for an offline client, `cafe.trace.replay` for a replay, else `openai` (the API spoken)."""
     return str(
         getattr(client, "provider", None)

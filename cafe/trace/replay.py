@@ -31,14 +31,7 @@ from typing import Any
 from cafe.endpoint.completions import completion_payload
 from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.endpoint.formats import FORMAT_FIELD
-from cafe.trace.calls import (
-    ERROR_MESSAGE,
-    ERROR_PARAM,
-    REQUEST_KEYS,
-    STATUS_CODE,
-    request_attributes,
-)
-from cafe.trace.spans import (
+from cafe.trace.attributes import (
     ERROR_TYPE,
     FINISH_REASONS,
     INPUT_TOKENS,
@@ -46,10 +39,15 @@ from cafe.trace.spans import (
     OUTPUT_TOKENS,
     RESPONSE_MODEL,
     Scrubber,
-    Span,
-    Trace,
-    canonical_spans,
 )
+from cafe.trace.calls import (
+    ERROR_MESSAGE,
+    ERROR_PARAM,
+    REQUEST_KEYS,
+    STATUS_CODE,
+    request_attributes,
+)
+from cafe.trace.spans import Span, Trace, canonical_spans
 
 __all__ = [
     "SHOWN_CHARS",
