@@ -19,7 +19,7 @@ Shapes are a porous filter, so they are never the only guard: the values come fr
 `known_secrets()`, which reads the course's key, any variable named like a secret, and the
 credentials inside `CAFE_BASE_URL`, when it is called. `display_url` shows a URL with its
 credentials masked, wherever a URL is printed. `cafe.endpoint.config.redact` and
-`cafe.trace.spans.Scrubber` are this redactor with the course's keys in it.
+`cafe.trace.attributes.Scrubber` are this redactor with the course's keys in it.
 
 Session 00 (`sessions/s00-setup/lesson.md`) explains what the course promises about the key.
 """

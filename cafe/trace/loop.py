@@ -15,7 +15,7 @@ A tool call that is the verify entrypoint becomes a `check` span (`gen_ai.evalua
 other a `tool_call` span (`gen_ai.operation.name` `execute_tool`). The loop does not time each
 tool on its own, so a turn's tool spans share the time from the model's answer to the hook.
 
-What it leaves out: the loop itself (session 01), and the re-ask (`cafe.trace`).
+What it leaves out: the loop itself (session 01), and the re-ask (`cafe.trace.record`).
 """
 
 from __future__ import annotations

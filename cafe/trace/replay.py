@@ -18,7 +18,10 @@ model:
   again as it was live, so a generator that stepped down to a weaker format steps down alike.
 
 A replay is proven identical when `cafe.trace.spans.content_hash` of the replayed run's trace equals
-the recording's. What it leaves out: choosing which runs to keep (session 09's report links the
+the recording's: for a trace read from a file, `Trace.recorded_hash`, the hash its header recorded
+when it was written (checked again before the replay starts), not a hash of whatever was read.
+Every malformed recording ends in a `TraceFileError`, whether it is found when the file is read
+or when the replay starts; `ReplayDiverged` is kept for "the code changed". What it leaves out: choosing which runs to keep (session 09's report links the
 interesting ones) and replaying a run whose model calls were not recorded through a client.
 """
 
@@ -31,6 +34,7 @@ from typing import Any
 from cafe.endpoint.completions import completion_payload
 from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.endpoint.formats import FORMAT_FIELD
+from cafe.trace.attribute_shapes import ShapeError, check_attributes
 from cafe.trace.attributes import (
     ERROR_TYPE,
     FINISH_REASONS,
@@ -47,7 +51,8 @@ from cafe.trace.calls import (
     STATUS_CODE,
     request_attributes,
 )
-from cafe.trace.spans import Span, Trace, canonical_spans
+from cafe.trace.lines import TraceFileError
+from cafe.trace.spans import Span, Trace, canonical_spans, content_hash
 
 __all__ = [
     "SHOWN_CHARS",
@@ -269,14 +274,36 @@ class ReplayClient:
         return span, recorded_reply(span)
 
 
+def _checked(trace: Trace) -> None:
+    """A trace is checked before it answers anything: every span's attributes have the shapes a
+    replay reads (`cafe.trace.attribute_shapes`), and a trace read from a file still hashes to
+    what the file recorded. Either failure is a `TraceFileError`, as when reading a file."""
+    for span in trace.spans:
+        try:
+            check_attributes(span.attributes)
+        except ShapeError as exc:
+            raise TraceFileError(
+                f"trace {trace.trace_id!r}", 0, f"span {span.name!r} (id {span.span_id}): {exc}."
+            ) from None
+    if trace.recorded_hash is not None and content_hash(trace) != trace.recorded_hash:
+        raise TraceFileError(
+            f"trace {trace.trace_id!r}",
+            0,
+            f"hashes to {content_hash(trace)}, but its file recorded {trace.recorded_hash}; "
+            "it was changed after it was read.",
+        )
+
+
 def replay_client(trace: Trace, *, secrets: Sequence[str] = ()) -> ReplayClient:
-    """A client that replays `trace`'s model calls. `secrets`: the keys the recording masked,
-    so a request holding one compares equal to its masked recording."""
+    """A client that replays `trace`'s model calls, once the trace is checked (`_checked`).
+    `secrets`: the keys the recording masked, so a request holding one compares equal to its
+    masked recording."""
     if not isinstance(trace, Trace):
         raise TypeError(
             f"replay_client() takes a cafe.trace.spans.Trace (read one with read_trace), not "
             f"{type(trace).__name__}."
         )
+    _checked(trace)
     return ReplayClient(trace.model_calls, secrets)
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
@@ -157,11 +157,15 @@ class Trace:
 
     `trace_id` names the run; `started_at` is the wall-clock time it started (ISO 8601, UTC).
     The first span is the run's root (kind `run`); every other span's parent is in the trace.
+    `recorded_hash` is what a trace file said its content hashes to (see `cafe.trace.file`).
     """
 
     trace_id: str
     started_at: str
     spans: tuple[Span, ...]
+    # The content hash the trace file's header recorded when it was written, checked when the
+    # file was read; None for a trace built in memory or read from a file of schema version 1.
+    recorded_hash: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not self.spans or self.spans[0].parent_id is not None or self.spans[0].kind != "run":
