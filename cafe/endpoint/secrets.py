@@ -12,8 +12,9 @@ A `Redactor` masks, in this order:
    not inside `locally`);
 2. by fragment: any run of `FRAGMENT_CHARS` characters of a secret of `FRAGMENT_SECRET_CHARS` or
    more, and a message that ends in the first few characters of one (someone else cut it);
-3. by shape, `SECRET_SHAPES`: the kinds of credential the course can name (`sk-...`, `Bearer ...`,
-   `api_key=...`, a password inside a URL, ...), masked even when nobody said what the key is.
+3. by shape, `SECRET_SHAPES` (`cafe.endpoint.secret_shapes`): the kinds of credential the course
+   can name (`sk-...`, `Bearer ...`, `api_key=...`, a password inside a URL, ...), masked even
+   when nobody said what the key is.
 
 Shapes are a porous filter, so they are never the only guard: the values come from
 `known_secrets()`, which reads the course's key, any variable named like a secret, and the
@@ -27,13 +28,15 @@ Session 00 (`sessions/s00-setup/lesson.md`) explains what the course promises ab
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from cafe.endpoint.environment import course_environ
+from cafe.endpoint.errors import ConfigError
+from cafe.endpoint.secret_shapes import REDACTED, SECRET_SHAPES, SecretShape, mask_shapes
 
 __all__ = [
     "REDACTED",
@@ -51,8 +54,6 @@ __all__ = [
     "redactor_for",
 ]
 
-# What a masked secret reads as in a trace or a file.
-REDACTED = "[redacted]"
 # Secrets shorter than this are masked only as whole tokens: a local server takes any key, and
 # masking every "a" or "sk" inside other words would garble the text.
 SHORT_SECRET_CHARS = 8
@@ -86,63 +87,6 @@ SECRET_QUERY_NAMES = frozenset(
         "client_secret",
     }
 )
-# Text holding none of these (in any case) cannot match a shape, so the shapes are not run on it.
-_SHAPE_HINT = re.compile(
-    r"sk-|bearer|basic|akia|asia|gh[pousr]_|github_pat|xox|aiza|glpat|hf_|eyj|private key|@"
-    r"|key|token|secret|passw|pwd|auth|sig",
-    re.IGNORECASE,
-)
-
-
-@dataclass(frozen=True)
-class SecretShape:
-    """One kind of credential the course can recognise: its name, and a pattern whose `value`
-    group is the secret (the rest, such as `api_key=`, stays readable)."""
-
-    name: str
-    pattern: re.Pattern[str]
-
-
-def _shape(name: str, pattern: str, flags: int = 0) -> SecretShape:
-    return SecretShape(name, re.compile(pattern, flags))
-
-
-_QUERY_NAME = (
-    r"(?:api[-_]?key|key|token|access[-_]token|auth|sig|signature|password|secret|client[-_]secret)"
-)
-# One shape a line; each was checked against the course's own texts (menus, tickets, lessons),
-# none of which it masks.
-SECRET_SHAPES: tuple[SecretShape, ...] = (
-    _shape("OpenAI or Anthropic key", r"\b(?P<value>sk-(?:proj-|ant-)?[A-Za-z0-9_-]{8,})"),
-    _shape("bearer token", r"\bBearer\s+(?P<value>[A-Za-z0-9._~+/=-]{8,})", re.IGNORECASE),
-    _shape("basic credentials", r"\bBasic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})"),
-    _shape("AWS access key id", r"\b(?P<value>(?:AKIA|ASIA)[0-9A-Z]{16})\b"),
-    _shape("GitHub token", r"\b(?P<value>gh[pousr]_[A-Za-z0-9]{20,})"),
-    _shape("GitHub fine-grained token", r"\b(?P<value>github_pat_[A-Za-z0-9_]{20,})"),
-    _shape("Slack token", r"\b(?P<value>xox[abposr]-[A-Za-z0-9-]{10,})"),
-    _shape("Google API key", r"\b(?P<value>AIza[0-9A-Za-z_-]{35})"),
-    _shape("GitLab token", r"\b(?P<value>glpat-[A-Za-z0-9_-]{20,})"),
-    _shape("Hugging Face token", r"\b(?P<value>hf_[A-Za-z0-9]{20,})"),
-    _shape("JSON web token", r"\b(?P<value>eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,})"),
-    _shape(
-        "private key block",
-        r"(?P<value>-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z))",
-    ),
-    _shape("credentials in a URL", r"//(?P<value>[^/\s@?#]+)@(?=[^\s@/]+)"),
-    _shape(
-        "credential in a URL query",
-        rf"[?&;]{_QUERY_NAME}=(?P<value>[^&#\s\"'<>]+)",
-        re.IGNORECASE,
-    ),
-    _shape(
-        "credential assignment",
-        r"\b(?:api[-_]?key|apikey|x-api-key|secret|client[-_]secret|access[-_]token|token"
-        r"|password|passwd|pwd)\b\s*[:=]\s*[\"']?(?P<value>[^\s\"',;&]{8,})",
-        re.IGNORECASE,
-    ),
-)
-
-
 # --- small pure helpers -----------------------------------------------------------------------
 
 
@@ -170,7 +114,7 @@ def display_url(url: str) -> str:
     try:
         parts = urlsplit(url)
     except ValueError:  # a broken IPv6 literal, say: mask what looks like a credential
-        return _mask_shapes(url)
+        return mask_shapes(url)
     netloc = parts.netloc
     if "@" in netloc:
         netloc = "***@" + netloc.rsplit("@", 1)[1]
@@ -202,8 +146,12 @@ def url_secrets(url: str) -> tuple[str, ...]:
 def known_secrets(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """The secret values the course knows of, read now (not at import): the course's key at any
     length, other variables named like a secret (`*_TOKEN`, `*_PASSWORD`, ...) from 8 characters,
-    and the credentials inside `CAFE_BASE_URL`."""
-    env = course_environ(environ)
+    and the credentials inside `CAFE_BASE_URL`. Never raises: scrubbing must not fail where a
+    settings file named by `CAFE_ENV_FILE` is missing (the environment alone is used then)."""
+    try:
+        env = course_environ(environ)
+    except ConfigError:  # a settings file that cannot be read: scrub with what can be
+        env = os.environ
     found = [env.get(name, "").strip() for name in COURSE_KEYS]
     for name, value in env.items():
         if name.upper().endswith(SECRET_SUFFIXES) and name not in COURSE_KEYS:
@@ -211,24 +159,6 @@ def known_secrets(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
                 found.append(value.strip())
     found += url_secrets(env.get("CAFE_BASE_URL", ""))
     return tuple(s for s in dict.fromkeys(found) if s)
-
-
-def _mask_shapes(text: str) -> str:
-    """`text` with the `value` of every `SECRET_SHAPES` match masked."""
-    if not _SHAPE_HINT.search(text):
-        return text
-    for shape in SECRET_SHAPES:
-
-        def masked(match: re.Match[str]) -> str:
-            whole, start = match.group(0), match.start()
-            return (
-                whole[: match.start("value") - start]
-                + REDACTED
-                + whole[match.end("value") - start :]
-            )
-
-        text = shape.pattern.sub(masked, text)
-    return text
 
 
 # --- the redactor -----------------------------------------------------------------------------
@@ -320,7 +250,7 @@ class Redactor:
         clean = self._cut_prefix(self._fragments(clean))
         if self._short is not None:
             clean = self._short.sub(lambda m: self._mask(m.group(0)), clean)
-        clean = _mask_shapes(clean)
+        clean = mask_shapes(clean)
         if len(self._clean) >= self.MEMO_LIMIT:
             self._clean.clear()
         self._clean[value] = clean
