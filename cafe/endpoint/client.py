@@ -49,7 +49,7 @@ from cafe.endpoint.diagnosis import (
 from cafe.endpoint.environment import course_environ
 from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.endpoint.problems import PROBLEM_KINDS, EndpointProblem, ProblemKind, describe
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.protocol import ChatClient, EndpointClient
 from cafe.endpoint.scripted import Reply, Responder, Script, ScriptedClient
 from cafe.endpoint.secrets import display_url, known_secrets
 
@@ -155,12 +155,12 @@ def make_client(
     return LiveClient(sdk, reply_cap=cap, timeout=seconds)
 
 
-def endpoint_of(client: Any) -> str:
+def endpoint_of(client: object) -> str:
     """The client's base URL as it may be shown (credentials masked; `scripted://offline` offline)."""
     return display_url(str(getattr(client, "base_url", "unknown endpoint")).rstrip("/"))
 
 
-def _seconds(client: Any, kwargs: Mapping[str, Any]) -> float:
+def _seconds(client: object, kwargs: Mapping[str, Any]) -> float:
     """The time limit of one call: its own `timeout=`, else the client's, else the default."""
     for value in (kwargs.get("timeout"), getattr(client, "timeout", None)):
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
@@ -168,7 +168,7 @@ def _seconds(client: Any, kwargs: Mapping[str, Any]) -> float:
     return DEFAULT_TIMEOUT_S
 
 
-def _reply_cap(client: Any) -> int:
+def _reply_cap(client: object) -> int:
     """The reply cap of a client `make_client` made, else the default."""
     cap = getattr(client, "reply_cap", None)
     return (
@@ -226,7 +226,7 @@ def complete(client: ChatClient, **kwargs: Any) -> Any:
     return _usable(within_deadline(lambda: create(**renamed), left, waiting_for=url))
 
 
-def model_entries(client: Any, seconds: float) -> list[tuple[str, str]]:
+def model_entries(client: EndpointClient, seconds: float) -> list[tuple[str, str]]:
     """(name, owner) of each model the endpoint lists, within `seconds`; raises like `complete`.
 
     The owner (`owned_by`) is how `cafe serve` names the script it answers from.
@@ -248,12 +248,12 @@ def model_entries(client: Any, seconds: float) -> list[tuple[str, str]]:
     return [(str(m.id), str(getattr(m, "owned_by", "") or "")) for m in listed]
 
 
-def list_models(client: Any, seconds: float) -> list[str]:
+def list_models(client: EndpointClient, seconds: float) -> list[str]:
     """The model names the endpoint lists, within `seconds`; raises like `complete`."""
     return [name for name, _ in model_entries(client, seconds)]
 
 
-def _client_key(client: Any) -> str | None:
+def _client_key(client: object) -> str | None:
     key = getattr(client, "api_key", None)
     if isinstance(key, str):
         return key
@@ -262,7 +262,7 @@ def _client_key(client: Any) -> str | None:
 
 
 def translate_error(
-    exc: BaseException, client: Any, *, seconds: float | None = None
+    exc: BaseException, client: object, *, seconds: float | None = None
 ) -> EndpointError:
     """Turn a failed call into an `EndpointError` that says what happened and what to do.
 

@@ -25,7 +25,7 @@ from cafe.endpoint.checks import ReportWriter
 from cafe.endpoint.diagnosis import classify_error
 from cafe.endpoint.probes import probe_formats, probe_json, probe_models, probe_tools
 from cafe.endpoint.problems import EndpointProblem, describe
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.protocol import EndpointClient
 from cafe.endpoint.speed import advice, measure_speed
 
 __all__ = ["NETWORK_CHECKS", "REACH_TIMEOUT_S", "Probing", "endpoint_checks"]
@@ -85,7 +85,7 @@ class Probing:
     """What the network checks work with: the client and its URL as shown, the model, each
     check's time limit (`timeout`), and the reply cap and deadline live calls get."""
 
-    client: ChatClient
+    client: EndpointClient
     url: str
     model: str
     timeout: float

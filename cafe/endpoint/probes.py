@@ -15,7 +15,7 @@ from typing import Any
 from cafe.endpoint.client import complete, list_models
 from cafe.endpoint.diagnosis import classify_error, clip, endpoint_said
 from cafe.endpoint.formats import FORMAT_FIELD, OUTPUT_FORMATS, names_output_format, response_format
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.protocol import ChatClient, EndpointClient
 
 __all__ = ["probe_models", "probe_json", "probe_formats", "probe_tools"]
 
@@ -87,7 +87,7 @@ def _json_object(content: str | None) -> bool:
         return False
 
 
-def probe_models(client: ChatClient, timeout: float) -> list[str]:
+def probe_models(client: EndpointClient, timeout: float) -> list[str]:
     """The names of the models the endpoint lists."""
     return list_models(client, timeout)
 

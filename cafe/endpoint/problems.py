@@ -12,28 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal, get_args
+from typing import get_args
 
 from cafe.endpoint.config import redact
+from cafe.endpoint.errors import ProblemKind
 from cafe.endpoint.secrets import mask_key
 
 __all__ = ["ProblemKind", "PROBLEM_KINDS", "PROBLEM_WORDS", "EndpointProblem", "describe"]
 
-# Every way an endpoint can fail us, as the client and the doctor tell them apart.
-ProblemKind = Literal[
-    "timeout",
-    "slow",
-    "connection",
-    "key_refused",
-    "not_found",
-    "rate_limited",
-    "rejected",
-    "http_error",
-    "bad_body",
-    "web_page",
-    "no_choices",
-    "other",
-]
+# The closed set of `ProblemKind` (declared in `cafe.endpoint.errors`, beside `EndpointError`).
 PROBLEM_KINDS: frozenset[str] = frozenset(get_args(ProblemKind))
 
 # {kind: (what happened, how to fix it)}. The fields in braces come from `EndpointProblem` and

@@ -36,7 +36,7 @@ from cafe.endpoint.drafters import (
     ticket_responder,
     waiter_responder,
 )
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.protocol import EndpointClient
 from cafe.endpoint.script import Script
 from cafe.endpoint.stand_ins import (
     SCRIPTS_DIR,
@@ -156,7 +156,7 @@ def session_script(session: str, *, folder: Path = SCRIPTS_DIR) -> Script:
 # --- telling a toy where its replies come from ------------------------------------------------
 
 
-def rehearsal_script(client: ChatClient, model: str) -> str | None:
+def rehearsal_script(client: EndpointClient, model: str) -> str | None:
     """The label of the script a `cafe serve` endpoint answers `model` from ("default",
     "session-01", "script"); None for any other endpoint or the offline client. Asks the model
     list only (within `LISTING_S`), so it spends no scripted reply; an endpoint that cannot list

@@ -199,7 +199,7 @@ class Trace:
     def children(self, span: Span) -> tuple[Span, ...]:
         return tuple(s for s in self.spans if s.parent_id == span.span_id)
 
-    def of_kind(self, kind: str) -> tuple[Span, ...]:
+    def of_kind(self, kind: SpanKind) -> tuple[Span, ...]:
         if kind not in SPAN_KINDS:
             raise ValueError(f"Unknown span kind {kind!r}; use one of {', '.join(SPAN_KINDS)}.")
         return tuple(s for s in self.spans if s.kind == kind)
