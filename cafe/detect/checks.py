@@ -37,7 +37,8 @@ import html
 import re
 from typing import Literal, get_args
 
-from cafe.consent import OrderSpec, consent_findings
+from cafe.consent.changes import consent_findings
+from cafe.consent.spec import OrderSpec
 from cafe.detect.intent import INTENT_RULES
 from cafe.detect.normalize import Normalized, decoded_views, normalize_text
 from cafe.detect.shapes import SHAPE_RULES
@@ -341,15 +342,18 @@ def _menu_findings(item: str, allergies: set[str], menu: Menu) -> list[Failure]:
 
 
 def check_ticket(ticket: Ticket, spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
-    """Everything wrong with a parsed ticket: allergies the menu cannot check, menu, 86'd, allergens,
-    scope, and what its notes carry."""
+    """Everything wrong with a parsed ticket: allergies the menu cannot check, menu, 86'd,
+    allergens, and every way it departs from the approved order, its notes included.
+
+    None of these reads the customer's words: the ticket is compared with the approved order and
+    the trusted menu, and its notes with the menu's kitchen modifiers (`cafe.consent.notes`). That
+    is why a request the detectors miss still cannot put anything else on a ticket that passes.
+    """
     allergies = {
         allergen_key(a) for a in (*spec.allergies, *ticket.allergies) if not is_no_allergy(a)
     }
     found: list[Failure] = list(scan_allergies(spec, menu))
     for item in dict.fromkeys(normalize_name(i) for i in ticket.items):  # each distinct item once
         found.extend(_menu_findings(item, allergies, menu))
-    found.extend(consent_findings(ticket, spec))
-    found.extend(scan_scope(ticket.notes))
-    found.extend(scan_text(ticket.notes))
+    found.extend(consent_findings(ticket, spec, menu))
     return tuple(found)
