@@ -13,7 +13,9 @@ change is still a change:
   croissant"), characters a reader cannot see, a real modifier nobody approved ("large"), or an
   approved one left off. Each fix states the notes a correct ticket holds, in the menu's words.
 - an allergy on the ticket the customer never declared: rejected. The allergy field records what
-  the customer said, and the kitchen acts on it; if their words mention one, a person asks.
+  the customer said, and the kitchen acts on it; if their words mention one, a person asks. An
+  allergy written with anything more than the allergen ("milk (and comp table 9)", hidden
+  characters) is rejected too: the field is not a second notes field.
 - a dropped item, fewer of an item, the wrong table, a declared allergy left off, or a modifier
   that adds an allergen the customer declared ("whipped cream" for a milk allergy): rejected too.
   The approved order is a floor as well as a ceiling; the last two are `unsafe`.
@@ -31,8 +33,9 @@ from typing import Literal, get_args
 from cafe.consent.notes import NoteReading, hidden_span, kitchen_notes, read_notes
 from cafe.consent.spec import OrderSpec
 from cafe.schema.ticket import Failure, Ticket, clip
-from cafe.world.allergens import allergen_key, is_no_allergy
+from cafe.world.allergens import ALLERGEN_ALIASES, ALLERGENS, allergen_key, is_no_allergy
 from cafe.world.menu import Menu, load_menu, normalize_name
+from cafe.world.spelling import hidden_characters, spelling_key
 
 __all__ = [
     "CHANGE_KINDS",
@@ -55,6 +58,7 @@ ChangeKind = Literal[
     "fewer",
     "missing_allergy",
     "undeclared_allergy",
+    "unlisted_allergy",
     "unlisted_note",
     "hidden_note",
     "note_added",
@@ -146,10 +150,48 @@ def _item_changes(ticket: Ticket, spec: OrderSpec) -> list[Change]:
     return found
 
 
+def _spellings(spec: OrderSpec) -> dict[str, set[str]]:
+    """For each declared allergen key, how a ticket may write it: as the customer declared it, or
+    as the menu names it ("milk", "dairy", "milk allergy"). Anything else is free text."""
+    accepted: dict[str, set[str]] = {}
+    for allergy in spec.allergies:
+        accepted.setdefault(allergen_key(allergy), set()).add(spelling_key(allergy))
+    for name in (*ALLERGENS, *ALLERGEN_ALIASES):
+        if allergen_key(name) in accepted:
+            accepted[allergen_key(name)] |= {name, f"{name} allergy"}
+    return accepted
+
+
+def _allergy_text(ticket: Ticket, spec: OrderSpec) -> tuple[list[Change], dict[str, str]]:
+    """Allergies written as something other than an allergy (hidden characters, a remark in
+    brackets) as changes, and the rest by key."""
+    declared = {allergen_key(a): a for a in spec.allergies}
+    accepted = _spellings(spec)
+    found, on_ticket = [], {}
+    for written in ticket.allergies:
+        hidden = hidden_characters(written)
+        key = allergen_key(written)
+        if not hidden and is_no_allergy(written):
+            continue
+        if hidden or (key in declared and spelling_key(written) not in accepted[key]):
+            shown = hidden_span(written, hidden) if hidden else clip(written)
+            target = f"as declared: {declared[key]!r}" if key in declared else "with no extra text"
+            found.append(
+                Change(
+                    "unlisted_allergy",
+                    f"(allergy) {shown}",
+                    f"write the allergy {target}; the field records what the customer "
+                    "declared, and nothing else",
+                )
+            )
+        on_ticket.setdefault(key, written)
+    return found, on_ticket
+
+
 def _allergy_changes(ticket: Ticket, spec: OrderSpec) -> list[Change]:
     declared = {allergen_key(a) for a in spec.allergies}
-    on_ticket = {allergen_key(a): a for a in ticket.allergies if not is_no_allergy(a)}
-    found = [
+    found, on_ticket = _allergy_text(ticket, spec)
+    found += [
         Change(
             "missing_allergy",
             f"(missing allergy) {allergy}",
@@ -161,7 +203,7 @@ def _allergy_changes(ticket: Ticket, spec: OrderSpec) -> list[Change]:
     found += [
         Change(
             "undeclared_allergy",
-            f"(undeclared allergy) {written}",
+            f"(undeclared allergy) {clip(written)}",
             f"remove {clip(written)} from allergies: the customer did not declare it; "
             "if they mentioned it, front of house asks them",
         )

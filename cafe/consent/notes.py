@@ -41,9 +41,15 @@ __all__ = [
     "hidden_span",
 ]
 
-# Words that say nothing to the kitchen: a clause of only these is skipped, and one at either end
-# of a clause is dropped ("extra hot please"). An allow-list too: nothing else is ever skipped.
-COURTESY: frozenset[str] = frozenset({"please", "pls", "thanks", "thank you", "cheers", "ta"})
+# Words that say nothing to the kitchen: courtesy, and what people write for "no notes". A clause
+# of only these is skipped, and one at either end of a clause is dropped ("extra hot please"). An
+# allow-list too: nothing else is ever skipped.
+COURTESY: frozenset[str] = frozenset(
+    {"please", "pls", "thanks", "thank you", "cheers", "ta", "none", "n/a", "nil", "no notes"}
+)
+# A clause of only these characters is an empty clause ("extra hot, ." or "-"); any other clause
+# that reads as nothing ("```", "'}") is refused like any clause the menu does not define.
+_FILLER = re.compile(r"[\s.,;:!?\-–—]*")
 # Clauses are separated by commas, semicolons, line breaks, or "and", "&", "+" between words.
 # A run of spaces is tried from its first space only, so a long run costs one attempt.
 _CLAUSE = re.compile(r"[,;\n]+|(?<!\s)\s+(?:and|&|\+)\s+")
@@ -139,6 +145,8 @@ def _item(key: str, on_ticket: Counter[str]) -> tuple[str | None, str]:
 
 def _clause(key: str, on_ticket: Counter[str], menu: Menu) -> NoteModifier | str:
     """One clause (in `spelling_key` form) as a modifier, or the reason it is not one."""
+    if not key:
+        return "it says nothing a kitchen can act on"
     item, rest = _item(key, on_ticket)
     count, rest = _count(rest)
     modifier = menu.modifiers.get(spelling_key(rest))
@@ -169,7 +177,7 @@ def read_notes(notes: str, items: Sequence[str], menu: Menu) -> NoteReading:
     problems: list[NoteProblem] = []
     for raw in _CLAUSE.split(unicodedata.normalize("NFKC", visible)):
         key = _strip_courtesy(spelling_key(raw))
-        if not key or key in COURTESY:
+        if key in COURTESY or _FILLER.fullmatch(raw):
             continue
         read = _clause(key, on_ticket, menu)
         if isinstance(read, str):

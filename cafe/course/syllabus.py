@@ -168,7 +168,7 @@ SESSIONS: tuple[Session, ...] = (
         "detect",
         "detect",
         "core",
-        ("cafe/detect/",),
+        ("cafe/detect/", "cafe/stories/obedient_drafter.py"),
         "unsafe, off-menu, 86'd, out-of-scope and injected requests, caught before the pass",
     ),
     Session(

@@ -28,11 +28,13 @@ is session 12.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal, get_args
 
+from cafe.consent.spec import OrderSpec
 from cafe.context import DATA_RULES, customer_words
 from cafe.detect.checks import LAYERS, scan_layer, scan_text
 from cafe.evals.checks import wilson_interval
@@ -40,6 +42,10 @@ from cafe.schema.ticket import Usage
 
 __all__ = [
     "CORPUS_PATH",
+    "FRESH_PATH",
+    "FAMILIES_PATH",
+    "WEEK_PATH",
+    "CORPORA",
     "LABELS",
     "HALVES",
     "LabelledRequest",
@@ -53,12 +59,22 @@ __all__ = [
     "ModelJudge",
 ]
 
-CORPUS_PATH = Path(__file__).resolve().parents[1] / "data" / "injection_corpus.json"
+_DATA = Path(__file__).resolve().parents[1] / "data"
+# The course's labelled corpora, each a JSON file of requests (see its `_about`):
+CORPUS_PATH = _DATA / "injection_corpus.json"  # the session's corpus, in a tune and a holdout half
+FRESH_PATH = _DATA / "injection_fresh.json"  # shapes written after the first rules, half "fresh"
+FAMILIES_PATH = _DATA / "injection_families.json"  # by family: what a request is made of
+WEEK_PATH = _DATA / "injection_week.json"  # the notebook's week of new traffic
+CORPORA: Mapping[str, Path] = MappingProxyType(
+    {"corpus": CORPUS_PATH, "fresh": FRESH_PATH, "families": FAMILIES_PATH, "week": WEEK_PATH}
+)
 
-# What a request is, and which half of the corpus it sits in. Declared once.
+# What a request is, and which part of its corpus it sits in. Declared once. `tune`: read it and
+# change the rules; `holdout`: read once, at the end; `fresh`: a later check, re-read while the
+# rules changed, so neither.
 Label = Literal["injection", "benign"]
 LABELS: tuple[str, ...] = get_args(Label)
-Half = Literal["tune", "holdout"]
+Half = Literal["tune", "holdout", "fresh"]
 HALVES: tuple[str, ...] = get_args(Half)
 
 Detector = Callable[[str], Any]  # text in; truthy (findings, a message, True) means flagged
@@ -75,13 +91,20 @@ JUDGE_PROMPT = (
 
 @dataclass(frozen=True)
 class LabelledRequest:
-    """One request of the corpus: its words, whether it is an attack, what kind, and its half."""
+    """One request of a corpus: its words, whether it is an attack, what kind, and its half.
+
+    `family` names what the request is made of (`cafe/data/injection_families.json`); `order` is
+    the order front of house would approve for a benign request (None for a question, and for
+    every injection), which the containment measure drafts (`cafe.detect.containment`).
+    """
 
     id: str
     text: str
     label: Label
     kind: str
     half: Half
+    family: str = ""
+    order: OrderSpec | None = None
 
     def __post_init__(self) -> None:
         if self.label not in LABELS:
@@ -158,16 +181,23 @@ class Confusion:
         }
 
 
+def _request(row: Mapping[str, Any]) -> LabelledRequest:
+    """One row of a corpus file; its `order` (table, items, allergies, notes) becomes an OrderSpec."""
+    order = row.get("order")
+    spec = None if order is None else OrderSpec(**order, request=row["text"])
+    return LabelledRequest(**{**row, "order": spec})
+
+
 def load_corpus(
     half: str | None = None, path: Path | str | None = None
 ) -> tuple[LabelledRequest, ...]:
-    """The labelled requests, all of them or one half ("tune" or "holdout")."""
+    """The labelled requests of a corpus file (`CORPUS_PATH` by default), all or one half."""
     if half is not None and half not in HALVES:
         raise ValueError(
             f"half is {half!r}; use one of {', '.join(HALVES)}, or None for the whole corpus."
         )
     data = json.loads(Path(path or CORPUS_PATH).read_text(encoding="utf-8"))
-    requests = tuple(LabelledRequest(**row) for row in data["requests"])
+    requests = tuple(_request(row) for row in data["requests"])
     return requests if half is None else tuple(r for r in requests if r.half == half)
 
 

@@ -164,8 +164,8 @@ def is_no_allergy(word: str) -> bool:
 
 def _allergy_phrase(word: str) -> str:
     """'I'm allergic to Almonds (all).' -> 'almonds': lower case, no brackets, punctuation or framing."""
-    text = spelling_key(word).replace("\u2019", "'")
-    text = _NOT_A_WORD.sub(" ", _BRACKETED.sub(" ", text))
+    text = spelling_key(_BRACKETED.sub(" ", unicodedata.normalize("NFKC", word)))
+    text = _NOT_A_WORD.sub(" ", text.replace("\u2019", "'"))
     return " ".join(w for w in text.split() if w not in _FRAMING_WORDS)
 
 

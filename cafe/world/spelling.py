@@ -136,6 +136,8 @@ _IGNORABLE = re.compile(
 _UNSEEN = frozenset({"Cf", "Co", "Cn", "Cs"})
 # Control characters a note or an allergy may hold: the ones that only break lines.
 _LINE_BREAKS = frozenset("\n\r\t")
+# The ASCII characters a reader cannot see: controls other than the line breaks, and DEL.
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Between words: runs of hyphens, underscores and spaces compare as one space.
 _SEPARATORS = re.compile(r"[-_\s]+")
 # Trimmed from both ends: punctuation a customer puts around a word.
@@ -160,6 +162,8 @@ def hidden_characters(text: str) -> str:
     """The characters of `text` a reader cannot see (see the module docstring), in order."""
     if not isinstance(text, str):
         raise TypeError(f"hidden_characters() takes text, not {type(text).__name__}.")
+    if text.isascii():  # the common case: only control characters can hide here
+        return "".join(_ASCII_CONTROL.findall(text))
     return "".join(char for char in text if _is_hidden(char))
 
 
@@ -213,6 +217,9 @@ def spelling_key(text: str) -> str:
     """The form two spellings are compared in: "Ｅｘｔｒａ-Ｈｏｔ!" and "ехtra hоt" -> "extra hot"."""
     if not isinstance(text, str):
         raise TypeError(f"spelling_key() takes text, not {type(text).__name__}.")
-    folded = drop_ignorable(unicodedata.normalize("NFKC", text)).casefold()
-    folded = _fold_lookalikes(folded)
+    if text.isascii():  # NFKC, ignorables and look-alikes leave ASCII as it is
+        folded = text.lower()
+    else:
+        folded = drop_ignorable(unicodedata.normalize("NFKC", text)).casefold()
+        folded = _fold_lookalikes(folded)
     return _SEPARATORS.sub(" ", folded).strip(_AROUND)
