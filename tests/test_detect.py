@@ -410,7 +410,8 @@ def test_scan_text_markup_itself_is_not_an_injection(notes):
 
 # --- the keyword guards never change what is found ----------------------------------------------
 
-from cafe.detect import checks as detect  # noqa: E402  (the module itself: the guards are private to it)
+from cafe.detect import checks  # noqa: E402  (the module itself: the guards are private to it)
+from cafe.detect.phrases import INJECTION_PATTERNS, SCOPE_PATTERNS  # noqa: E402
 
 _PIECES = st.sampled_from(
     [
@@ -442,36 +443,30 @@ _PIECES = st.sampled_from(
 )
 
 
-def _unguarded(patterns, text):
-    return sorted((name, m.group(0)) for name, pattern in patterns for m in pattern.finditer(text))
+def _unguarded(rules, text):
+    return sorted((rule.name, m.group(0)) for rule in rules for m in rule.pattern.finditer(text))
 
 
-def _guarded(patterns, keywords, text):
+def _guarded(rules, text):
     return sorted(
-        (name, m.group(0))
-        for name, pattern in detect._may_match(patterns, keywords, text)
-        for m in pattern.finditer(text)
+        (rule.name, m.group(0))
+        for rule in checks._may_match(rules, text)
+        for m in rule.pattern.finditer(text)
     )
 
 
 def test_keyword_guards_line_up_with_their_patterns():
-    for patterns, keywords in (
-        (detect.INJECTION_PATTERNS, detect.INJECTION_KEYWORDS),
-        (detect.SCOPE_PATTERNS, detect.SCOPE_KEYWORDS),
-    ):
-        assert len(patterns) == len(keywords)
-        for (name, pattern), words in zip(patterns, keywords):
-            assert all(word in pattern.pattern for word in words), (name, words)
+    for rules in (INJECTION_PATTERNS, SCOPE_PATTERNS):
+        for rule in rules:
+            source = rule.pattern.pattern.replace("\\ ", " ")
+            assert rule.keywords and all(word in source for word in rule.keywords), rule.name
 
 
 @settings(max_examples=300)
 @given(st.lists(_PIECES, max_size=12).map("".join))
 def test_keyword_guards_never_skip_a_pattern_that_would_match(text):
-    for patterns, keywords in (
-        (detect.INJECTION_PATTERNS, detect.INJECTION_KEYWORDS),
-        (detect.SCOPE_PATTERNS, detect.SCOPE_KEYWORDS),
-    ):
-        assert _guarded(patterns, keywords, text) == _unguarded(patterns, text)
+    for rules in (INJECTION_PATTERNS, SCOPE_PATTERNS):
+        assert _guarded(rules, text) == _unguarded(rules, text)
 
 
 # --- layers: cheapest first, each measurable alone ---------------------------------------------
@@ -480,7 +475,7 @@ from cafe.detect.checks import LAYERS, scan_layer  # noqa: E402
 
 
 def test_scan_layer_unknown_layer_names_the_layers():
-    with pytest.raises(ValueError, match="phrases, normalized, intent, decoded"):
+    with pytest.raises(ValueError, match="phrases, normalized, structure, intent, decoded"):
         scan_layer("latte", "regex")
 
 

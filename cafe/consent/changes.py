@@ -219,15 +219,8 @@ def _target(approved: NoteReading) -> str:
     return f"the notes must read {notes!r}" if notes else "the notes must be empty"
 
 
-def _note_changes(ticket: Ticket, spec: OrderSpec, menu: Menu) -> list[Change]:
-    """The notes compared with the approved notes, both read as the menu's modifiers.
-
-    Both are read against the approved items: a ticket's items are compared on their own, and a
-    ticket that passes holds exactly those items, so a swapped item is one change, not three.
-    """
-    reading = read_notes(ticket.notes, spec.items, menu)
-    approved = read_notes(spec.notes, spec.items, menu)
-    target = _target(approved)
+def _unreadable_notes(ticket: Ticket, reading: NoteReading, target: str) -> list[Change]:
+    """Hidden characters, and clauses that are not modifiers the menu defines for this order."""
     found = []
     if reading.hidden:
         found.append(
@@ -237,7 +230,7 @@ def _note_changes(ticket: Ticket, spec: OrderSpec, menu: Menu) -> list[Change]:
                 f"write the notes as plain text, with no invisible characters; {target}",
             )
         )
-    found += [
+    return found + [
         Change(
             "unlisted_note",
             f"(notes) {problem.clause}",
@@ -246,6 +239,18 @@ def _note_changes(ticket: Ticket, spec: OrderSpec, menu: Menu) -> list[Change]:
         )
         for problem in reading.problems
     ]
+
+
+def _note_changes(ticket: Ticket, spec: OrderSpec, menu: Menu) -> list[Change]:
+    """The notes compared with the approved notes, both read as the menu's modifiers.
+
+    Both are read against the approved items: a ticket's items are compared on their own, and a
+    ticket that passes holds exactly those items, so a swapped item is one change, not three.
+    """
+    reading = read_notes(ticket.notes, spec.items, menu)
+    approved = read_notes(spec.notes, spec.items, menu)
+    target = _target(approved)
+    found = _unreadable_notes(ticket, reading, target)
     have = Counter(m.key for m in reading.modifiers)
     want = Counter(m.key for m in approved.modifiers)
     texts = {m.key: m.text() for m in (*approved.modifiers, *reading.modifiers)}

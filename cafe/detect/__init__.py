@@ -23,9 +23,7 @@ from __future__ import annotations
 
 from cafe.detect.checks import (
     DETECT_CHECKS,
-    INJECTION_PATTERNS,
     LAYERS,
-    SCOPE_PATTERNS,
     DetectLayer,
     check_ticket,
     scan_allergies,
@@ -76,12 +74,14 @@ from cafe.detect.intent import (
     INTENT_RULES,
 )
 from cafe.detect.normalize import (
-    CONFUSABLES,
     LEET,
+    SPLIT_MARKS,
     Normalized,
-    View,
-    decoded_views,
     normalize_text,
+)
+from cafe.detect.phrases import (
+    INJECTION_PATTERNS,
+    SCOPE_PATTERNS,
 )
 from cafe.detect.rules import (
     FRAGMENTS,
@@ -92,10 +92,23 @@ from cafe.detect.rules import (
     near,
     rule,
     then,
+    within,
     words,
 )
 from cafe.detect.shapes import (
     SHAPE_RULES,
+)
+from cafe.detect.structure import (
+    STRUCTURE_FAMILIES,
+    STRUCTURE_RULES,
+)
+from cafe.detect.views import (
+    ENCODED_MIN,
+    PERCENT_MIN,
+    PRINTABLE_SHARE,
+    ZERO_WIDTH_MIN,
+    View,
+    decoded_views,
 )
 
 __all__ = [
@@ -106,7 +119,6 @@ __all__ = [
     "breaches",
     "CAP",
     "check_ticket",
-    "CONFUSABLES",
     "Confusion",
     "ContainmentReport",
     "CORPORA",
@@ -115,6 +127,7 @@ __all__ = [
     "DETECT_CHECKS",
     "DetectLayer",
     "either",
+    "ENCODED_MIN",
     "Ending",
     "ENDINGS",
     "FAMILIES_PATH",
@@ -139,6 +152,8 @@ __all__ = [
     "near",
     "normalize_text",
     "Normalized",
+    "PERCENT_MIN",
+    "PRINTABLE_SHARE",
     "report_table",
     "Rule",
     "rule",
@@ -152,9 +167,14 @@ __all__ = [
     "screen",
     "SEP",
     "SHAPE_RULES",
+    "SPLIT_MARKS",
+    "STRUCTURE_FAMILIES",
+    "STRUCTURE_RULES",
     "then",
     "View",
     "WEEK_PATH",
+    "within",
     "words",
     "WORDS_PATH",
+    "ZERO_WIDTH_MIN",
 ]

@@ -12,7 +12,8 @@ turns away. This module measures both, on requests whose answer is known:
   with precision, recall, the share of benign requests blocked, each with the session 02 Wilson
   interval, and the ids of every miss;
 - `layer_report(requests)`: one `Confusion` per layer of `cafe.detect.LAYERS`, each on its own,
-  and one for the whole detector (`scan_text`);
+  and one for the whole detector (`scan_text`); `family_report(requests)`: one per family and
+  half of `cafe/data/injection_families.json`, whose held-out figures are the lesson's;
 - `either(*detectors)`: a detector that flags what any of them flags, to add a rule of your own.
 
 A detector is any function from text to a verdict: findings, a message or a bool, read as
@@ -53,6 +54,7 @@ __all__ = [
     "load_corpus",
     "measure",
     "layer_report",
+    "family_report",
     "either",
     "report_table",
     "JUDGE_PROMPT",
@@ -231,6 +233,22 @@ def layer_report(
         for layer in LAYERS
     ]
     return (*found, measure(whole, requests, name="whole"))
+
+
+def family_report(
+    requests: Sequence[LabelledRequest], detector: Detector = scan_text
+) -> tuple[Confusion, ...]:
+    """One `Confusion` per family and half ("markup, holdout"), in the order the families appear:
+    an injection family fills caught/missed, a benign one blocked/passed."""
+    keys = dict.fromkeys((r.family or r.kind, r.half) for r in requests)
+    return tuple(
+        measure(
+            detector,
+            [r for r in requests if (r.family or r.kind, r.half) == (family, half)],
+            name=f"{family}, {half}",
+        )
+        for family, half in keys
+    )
 
 
 def report_table(confusions: Sequence[Confusion]) -> str:

@@ -190,7 +190,7 @@ GRANT_RULES: tuple[Rule, ...] = (
         \b(?:confirm|mark|record|log|register|ring|charge|bill|process|enter)\b
         (?:{sep}\w+){0,5}?{sep}
         (?:as\s+)?(?:paid\ in\ full|prepaid|settled|comped|free\ of\ charge|complimentary
-                   |on\ the\ house|at\ zero|as\ free|up\ free|nothing)\b
+                   |on\ the\ house|at\ zero|at\ 0|as\ free|up\ free|nothing)\b
         (?![^.!?\n]{0,80}\?)
         """,
         ("confirm", "mark", "record", "log", "register", "ring", "charge", "bill", "process")

@@ -272,6 +272,7 @@ INTENT_RULES: tuple[Rule, ...] = (
           \b(?:enable|activate|enter|engage|unlock|switch\ (?:to|into|on)|turn\ on|go\ into|now\ in
              |you\ are\ in|you're\ in)\s+(?:\w+\s+){0,2}?mode\b
         | \b(?:{modes})\s+mode\s+(?:on|enabled|activated|engaged|unlocked)\b
+          (?!\s+(?:my|your|the|a|an|this|that|his|her|our|their|his)\b)
         """,
         ("mode",),
     ),

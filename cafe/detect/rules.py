@@ -8,8 +8,8 @@ which every match contains. Word lists that several rules use ("ignore", "set as
 `cafe/data/detect_words.json`, and a pattern names a list in braces: `{dismiss}`. It adds:
 
 - `Rule`, and `rule(name, source, keywords)`, which fills in the lists and compiles the source;
-- `near(first, second, gap)` and `then(...)`: two ideas in one sentence, at most `gap` words apart,
-  every gap bounded, so each rule stays linear in its text;
+- `near(first, second, gap)`, `then(...)` and `within(...)`: two ideas in one sentence, at most
+  `gap` words apart, every gap bounded, so each rule stays linear in its text;
 - `words(name)`, a list as loaded, and `literal_words(...)`, the words a keyword guard looks for;
 - `SEP` and the shared fragments (`FRAGMENTS`): between two words of a clause; "free" that is not
   a diet label ("gluten free"); a concession that is not a question ("... free, can I have one?").
@@ -38,6 +38,7 @@ __all__ = [
     "literal_words",
     "near",
     "then",
+    "within",
     "rule",
 ]
 
@@ -156,11 +157,21 @@ def then(first: str, second: str, gap: int) -> str:
     return rf"\b(?:{first})\b(?:{{sep}}\w+){{0,{gap}}}?{{sep}}(?:{second})"
 
 
-def rule(name: str, source: str, keywords: tuple[str, ...], *, raw: bool = False) -> Rule:
+def within(marker: str, target: str, gap: int) -> str:
+    """A structure `marker` (which may end in a sign, such as "assistant:"), then at most `gap`
+    words of the same line, then a `target` word. A pasted turn or a claim runs on past a full
+    stop, so the window is the line, not the sentence. Each word is read whole: linear."""
+    return rf"(?:{marker})[^\w\n]*(?:\w+[^\w\n]+){{0,{gap}}}?(?:{target})\b"
+
+
+def rule(
+    name: str, source: str, keywords: tuple[str, ...], *, raw: bool = False, flags: int = 0
+) -> Rule:
     """A `Rule` from a VERBOSE `source` naming lists in braces; "@list" keywords are its words.
 
-    The source's own non-ASCII words are folded like the lists', unless the rule reads `raw` text.
+    The source's own non-ASCII words are folded like the lists', unless the rule reads `raw`
+    text (as written: case, invisible characters and all; `flags` may add `re.IGNORECASE`).
     """
-    pattern = re.compile(_expand(source if raw else _fold(source)), re.VERBOSE)
+    pattern = re.compile(_expand(source if raw else _fold(source)), re.VERBOSE | flags)
     keys = literal_words(*keywords)
     return Rule(name, pattern, keys if raw else tuple(_fold(k) for k in keys), raw=raw)
