@@ -167,7 +167,8 @@ def _allergy_text(ticket: Ticket, spec: OrderSpec) -> tuple[list[Change], dict[s
     brackets) as changes, and the rest by key."""
     declared = {allergen_key(a): a for a in spec.allergies}
     accepted = _spellings(spec)
-    found, on_ticket = [], {}
+    found: list[Change] = []
+    on_ticket: dict[str, str] = {}
     for written in ticket.allergies:
         hidden = hidden_characters(written)
         key = allergen_key(written)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, get_args
@@ -38,8 +39,10 @@ from typing import Any, Literal, get_args
 from cafe.consent.spec import OrderSpec
 from cafe.context import DATA_RULES, customer_words
 from cafe.detect.checks import LAYERS, scan_layer, scan_text
+from cafe.endpoint.client import chat
+from cafe.endpoint.protocol import ChatClient
 from cafe.evals.checks import wilson_interval
-from cafe.schema.ticket import Usage
+from cafe.schema.ticket import Failure, Usage
 
 __all__ = [
     "CORPUS_PATH",
@@ -228,11 +231,12 @@ def layer_report(
     requests: Sequence[LabelledRequest], whole: Detector = scan_text
 ) -> tuple[Confusion, ...]:
     """One `Confusion` per layer of `LAYERS`, each layer alone, then the whole detector."""
-    found = [
-        measure(lambda text, layer=layer: scan_layer(text, layer), requests, name=layer)
-        for layer in LAYERS
-    ]
+    found = [measure(partial(_one_layer, layer=layer), requests, name=layer) for layer in LAYERS]
     return (*found, measure(whole, requests, name="whole"))
+
+
+def _one_layer(text: str, layer: str) -> tuple[Failure, ...]:
+    return scan_layer(text, layer)
 
 
 def family_report(
@@ -280,13 +284,16 @@ class ModelJudge:
     """A model as a detector: `judge(text)` asks it whether `text` is an injection, and returns a
     finding when it answers INJECTION, None otherwise. `calls` and `usage` count what it cost."""
 
-    def __init__(self, client: Any, model: str):
+    def __init__(self, client: ChatClient, model: str):
         self.client, self.model = client, model
         self.calls = 0
         self.usage = Usage(0, 0)
 
     def __call__(self, text: str) -> str | None:
-        response = self.client.chat.completions.create(
+        """Ask the model about `text` through the course client (`cafe.endpoint.client.chat`: its
+        deadline, reply cap and named errors), never the SDK directly."""
+        response = chat(
+            self.client,
             model=self.model,
             messages=[
                 {"role": "system", "content": JUDGE_PROMPT},

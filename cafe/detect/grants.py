@@ -38,7 +38,13 @@ _GIVEN = r"""
   | \b(?:is|are)\ optional
 )
 """
-_STANDING_WORDS = ("from now on", "going forward", "from here on", "for the rest of", "henceforth")
+_STANDING_WORDS: tuple[str, ...] = (
+    "from now on",
+    "going forward",
+    "from here on",
+    "for the rest of",
+    "henceforth",
+)
 _STANDING_WORDS += ("until", "starting", "for this", "for the")
 
 GRANT_RULES: tuple[Rule, ...] = (

@@ -25,7 +25,8 @@ from cafe.detect.rules import Rule, rule
 
 __all__ = ["INJECTION_PATTERNS", "SCOPE_PATTERNS"]
 
-_RAW = {"raw": True, "flags": re.IGNORECASE}
+# Every phrase rule reads the text as written, case ignored.
+_ANY_CASE = re.IGNORECASE
 
 INJECTION_PATTERNS: tuple[Rule, ...] = (
     rule(
@@ -36,7 +37,8 @@ INJECTION_PATTERNS: tuple[Rule, ...] = (
         \s+(?:instructions?|rules|prompts?|directions)
         """,
         ("ignore", "disregard", "forget", "override"),
-        **_RAW,
+        raw=True,
+        flags=_ANY_CASE,
     ),
     rule(
         "override",
@@ -45,9 +47,10 @@ INJECTION_PATTERNS: tuple[Rule, ...] = (
         \s+(?:instructions|rules|guidelines|system\s+prompt)
         """,
         ("ignore", "disregard", "forget", "override"),
-        **_RAW,
+        raw=True,
+        flags=_ANY_CASE,
     ),
-    rule("prompt_leak", r"\bsystem\s+prompt\b", ("prompt",), **_RAW),
+    rule("prompt_leak", r"\bsystem\s+prompt\b", ("prompt",), raw=True, flags=_ANY_CASE),
     # Not "you are now my/the ...", nor "a favourite": praise (`cafe.detect.intent` has the roles).
     rule(
         "role_swap",
@@ -56,11 +59,12 @@ INJECTION_PATTERNS: tuple[Rule, ...] = (
         (?!\s+(?:favou?rite|fave|regular|institution|staple|gem)\b)
         """,
         ("now",),
-        **_RAW,
+        raw=True,
+        flags=_ANY_CASE,
     ),
     # Only the modes no phone or card reader has: "developer mode on my phone" is an order's
     # small talk, and `cafe.detect.intent` reads a mode being switched on.
-    rule("mode_switch", r"\b(?:jailbreak|dan)\s+mode\b", ("mode",), **_RAW),
+    rule("mode_switch", r"\b(?:jailbreak|dan)\s+mode\b", ("mode",), raw=True, flags=_ANY_CASE),
     # At the start of a line, spaces and tabs only ([^\S\n]): a `\s*` here would let every newline
     # of a long blank run start a match that reads the rest of the run (quadratic). Not on a line
     # that reads as a row of pasted data (a price, a | or · between fields): "Developer: Bean Lab
@@ -73,7 +77,7 @@ INJECTION_PATTERNS: tuple[Rule, ...] = (
         """,
         ("system", "assistant", "developer"),
         raw=True,
-        flags=re.IGNORECASE | re.MULTILINE,
+        flags=_ANY_CASE | re.MULTILINE,
     ),
     # One optional slash between two runs of spaces, not `\s*/?\s*`, which can split one long run
     # between its two halves in every possible way.
@@ -81,9 +85,10 @@ INJECTION_PATTERNS: tuple[Rule, ...] = (
         "fake_header",
         r"<\|?\s*(?:/\s*)?(?:system|im_start|im_end)\b",
         ("system", "im_start", "im_end"),
-        **_RAW,
+        raw=True,
+        flags=_ANY_CASE,
     ),
-    rule("new_rules", r"\bnew\s+instructions\s*:", ("instructions",), **_RAW),
+    rule("new_rules", r"\bnew\s+instructions\s*:", ("instructions",), raw=True, flags=_ANY_CASE),
 )
 
 # A negated ask ("I don't want a refund") is not an ask. Invented for the café; extend it from
@@ -96,9 +101,10 @@ SCOPE_PATTERNS: tuple[Rule, ...] = (
         \b(?:give|issue|process|want|get|need|like)\s+(?:me\s+|us\s+)?(?:a\s+|my\s+|our\s+)?refund\b
         """,
         ("refund",),
-        **_RAW,
+        raw=True,
+        flags=_ANY_CASE,
     ),
-    rule("refund", r"\brefund\s+(?:me|us|my|our)\b", ("refund",), **_RAW),
+    rule("refund", r"\brefund\s+(?:me|us|my|our)\b", ("refund",), raw=True, flags=_ANY_CASE),
     rule(
         "errand",
         r"""
@@ -106,7 +112,8 @@ SCOPE_PATTERNS: tuple[Rule, ...] = (
         (?:taxi|cab|uber|flight|hotel)\b
         """,
         ("taxi", "cab", "uber", "flight", "hotel"),
-        **_RAW,
+        raw=True,
+        flags=_ANY_CASE,
     ),
     rule(
         "writing",
@@ -115,6 +122,7 @@ SCOPE_PATTERNS: tuple[Rule, ...] = (
         (?:poem|song|story|essay|limerick|email|letter|code)\b
         """,
         ("poem", "song", "story", "essay", "limerick", "email", "letter", "code"),
-        **_RAW,
+        raw=True,
+        flags=_ANY_CASE,
     ),
 )

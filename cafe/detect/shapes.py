@@ -29,10 +29,29 @@ __all__ = ["SHAPE_RULES"]
 # Verbs that ask to be shown something.
 _SHOW = r"""show|tell|give|copy|paste|print|list|share|reveal|recite|read\ out|what|dump|send
 |write|output|display|repeat|quote|echo"""
-_SHOWN_WORDS = ("show", "tell", "give", "copy", "paste", "print", "list", "share", "reveal")
+_SHOWN_WORDS: tuple[str, ...] = (
+    "show",
+    "tell",
+    "give",
+    "copy",
+    "paste",
+    "print",
+    "list",
+    "share",
+    "reveal",
+)
 _SHOWN_WORDS += ("recite", "read out", "what", "dump", "send", "write", "output", "display")
 _SHOWN_WORDS += ("repeat", "quote", "echo")
-_ANSWER_WORDS = ("write", "say", "output", "print", "reply", "respond", "answer", "type")
+_ANSWER_WORDS: tuple[str, ...] = (
+    "write",
+    "say",
+    "output",
+    "print",
+    "reply",
+    "respond",
+    "answer",
+    "type",
+)
 _ANSWER_WORDS += ("return", "don", "do not", "instead of", "never", "no need", "end", "start")
 _ANSWER_WORDS += ("begin", "finish", "sign", "prefix", "speak", "talk")
 
