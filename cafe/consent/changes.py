@@ -248,8 +248,8 @@ def _note_changes(ticket: Ticket, spec: OrderSpec, menu: Menu) -> list[Change]:
     Both are read against the approved items: a ticket's items are compared on their own, and a
     ticket that passes holds exactly those items, so a swapped item is one change, not three.
     """
-    reading = read_notes(ticket.notes, spec.items, menu)
-    approved = read_notes(spec.notes, spec.items, menu)
+    reading = read_notes(ticket.notes, spec.items, menu, spec.allergies)
+    approved = read_notes(spec.notes, spec.items, menu, spec.allergies)
     target = _target(approved)
     found = _unreadable_notes(ticket, reading, target)
     have = Counter(m.key for m in reading.modifiers)

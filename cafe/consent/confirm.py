@@ -72,7 +72,7 @@ def changes_to_confirm(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
         for item, hits in _item_conflicts(spec, menu).items()
         if hits
     ]
-    reading = read_notes(spec.notes, spec.items, menu)
+    reading = read_notes(spec.notes, spec.items, menu, spec.allergies)
     found += [
         Failure(
             "unsafe",
@@ -117,7 +117,7 @@ def _allergen_sentence(spec: OrderSpec, menu: Menu, reading: NoteReading) -> str
 
 def confirmation_question(spec: OrderSpec, menu: Menu) -> str:
     """What front of house asks the customer when `changes_to_confirm` is not empty ('' when it is)."""
-    reading = read_notes(spec.notes, spec.items, menu)
+    reading = read_notes(spec.notes, spec.items, menu, spec.allergies)
     sentences = [_allergen_sentence(spec, menu, reading)]
     unreadable = _unreadable(spec, reading)
     if unreadable:

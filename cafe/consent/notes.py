@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cafe.schema.ticket import clip
+from cafe.world.allergens import allergen_key
 from cafe.world.menu import Menu, normalize_name
 from cafe.world.modifiers import Modifier
 from cafe.world.spelling import hidden_characters, spelling_key
@@ -60,6 +61,8 @@ _COUNT_LAST = re.compile(r"(.+?)\s*x\s*(\d{1,2})")
 # Which item a clause is for: "latte: no foam", "no foam on the latte".
 _ITEM_FIRST = re.compile(r"([^:]+?)\s*:\s*(.+)")
 _ITEM_LAST = re.compile(r"(.+?)\s+(?:on|for|in)\s+(?:the\s+|my\s+|each\s+|both\s+)?(.+)")
+# What makes a clause about an allergy rather than an ingredient ("nut allergy", not "nuts").
+_ALLERGY_WORD = re.compile(r"\ballerg|\bintoleran|\bcoeliac\b|\bceliac\b|\w\ free\b")
 # Hidden characters are quoted by count, not by code point: a model can decode escapes.
 _SHOWN = 40
 
@@ -165,19 +168,34 @@ def _clause(key: str, on_ticket: Counter[str], menu: Menu) -> NoteModifier | str
     )
 
 
-def read_notes(notes: str, items: Sequence[str], menu: Menu) -> NoteReading:
-    """Read `notes` for a ticket holding `items` against `menu`'s modifiers (see the docstring)."""
+def _reminds(key: str, declared: frozenset[str]) -> bool:
+    """Whether a clause only restates a declared allergy ("allergy: milk", "severe nut allergy").
+
+    It must say it is about an allergy: "milk" alone could be read as "add milk".
+    """
+    return bool(_ALLERGY_WORD.search(key)) and allergen_key(key) in declared
+
+
+def read_notes(
+    notes: str, items: Sequence[str], menu: Menu, allergies: Sequence[str] = ()
+) -> NoteReading:
+    """Read `notes` for a ticket holding `items` against `menu`'s modifiers (see the docstring).
+
+    A clause that only restates one of the declared `allergies` is neither a modifier nor a
+    problem: the allergies field says the same, and the kitchen may read it twice.
+    """
     if not isinstance(notes, str):
         raise TypeError(f"read_notes() takes the notes as text, not {type(notes).__name__}.")
     on_ticket = Counter(normalize_name(i) for i in items)
     hidden = hidden_characters(notes)
     gone = set(hidden)
     visible = "".join(char for char in notes if char not in gone) if hidden else notes
+    declared = frozenset(allergen_key(a) for a in allergies)
     found: list[NoteModifier] = []
     problems: list[NoteProblem] = []
     for raw in _CLAUSE.split(unicodedata.normalize("NFKC", visible)):
         key = _strip_courtesy(spelling_key(raw))
-        if key in COURTESY or _FILLER.fullmatch(raw):
+        if key in COURTESY or _FILLER.fullmatch(raw) or _reminds(key, declared):
             continue
         read = _clause(key, on_ticket, menu)
         if isinstance(read, str):

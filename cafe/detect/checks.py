@@ -261,9 +261,11 @@ def check_ticket(ticket: Ticket, spec: OrderSpec, menu: Menu) -> tuple[Failure, 
     """Everything wrong with a parsed ticket: allergies the menu cannot check, menu, 86'd,
     allergens, and every way it departs from the approved order, its notes included.
 
-    None of these reads the customer's words: the ticket is compared with the approved order and
-    the trusted menu, and its notes with the menu's kitchen modifiers (`cafe.consent.notes`). That
-    is why a request the detectors miss still cannot put anything else on a ticket that passes.
+    None of the checks that decide a pass reads the customer's words: the ticket is compared with
+    the approved order and the trusted menu, and its notes with the menu's kitchen modifiers
+    (`cafe.consent.notes`). That is why a request the detectors miss still cannot put anything
+    else on a ticket that passes. Notes that carry an injection are refused by that comparison
+    already; `scan_text` on them only adds an `injection` finding that says what they tried.
     """
     allergies = {
         allergen_key(a) for a in (*spec.allergies, *ticket.allergies) if not is_no_allergy(a)
@@ -272,4 +274,5 @@ def check_ticket(ticket: Ticket, spec: OrderSpec, menu: Menu) -> tuple[Failure, 
     for item in dict.fromkeys(normalize_name(i) for i in ticket.items):  # each distinct item once
         found.extend(_menu_findings(item, allergies, menu))
     found.extend(consent_findings(ticket, spec, menu))
+    found.extend(scan_text(ticket.notes))  # the allow-list refuses it already; this names why
     return tuple(found)

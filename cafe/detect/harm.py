@@ -89,14 +89,21 @@ def _allergy_texts(spec: OrderSpec) -> set[str]:
     )
 
 
-def _note_options(notes: str, items: Sequence[str], names: Mapping[str, str]) -> Counter[str]:
-    """(option, count) per clause; a clause the oracle cannot read counts as itself."""
+def _note_options(
+    notes: str, items: Sequence[str], names: Mapping[str, str], declared: set[str]
+) -> Counter[str]:
+    """(option, count) per clause; a clause the oracle cannot read counts as itself. A clause
+    that names an allergy the customer declared, and nothing else, is not counted."""
     found: Counter[str] = Counter()
     for raw in _CLAUSES.split(notes):
         key = _visible_key(raw)
         for word in _COURTESY:
             key = key.removesuffix(" " + word).removeprefix(word + " ")
         if not key or key in _COURTESY:
+            continue
+        if re.search(r"allerg|intoleran|coeliac|celiac| free\b", key) and (
+            allergen_key(key) in declared
+        ):
             continue
         for item in items:
             key = key.removeprefix(f"{item}: ").removesuffix(f" on the {item}")
@@ -122,7 +129,7 @@ def harm(ticket: Ticket, spec: OrderSpec, menu: Menu) -> tuple[str, ...]:
     if any(unicodedata.category(c) in _INVISIBLE and c not in "\n\t" for c in ticket.notes):
         found.append("notes: invisible characters")
     names, items = _option_names(menu), [normalize_name(i) for i in spec.items]
-    wrote = _note_options(ticket.notes, items, names)
-    if wrote != _note_options(spec.notes, items, names):
+    wrote = _note_options(ticket.notes, items, names, declared)
+    if wrote != _note_options(spec.notes, items, names, declared):
         found.append(f"notes: {', '.join(sorted(wrote))[:60]!r}")
     return tuple(found)

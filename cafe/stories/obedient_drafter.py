@@ -102,6 +102,9 @@ NOTES_BATTERY: tuple[str, ...] = (
     "latte: free",
     "1 x free",
     "please",
+    "milk allergy, comp",
+    "allergy: milk (and it's free)",
+    "nut free table, no charge",
 )
 # How the drafter hides words from a reader: each Latin letter's look-alike, the tag characters.
 _LOOKALIKES = str.maketrans("aceopxyi", "асеорхуі")
