@@ -10,7 +10,8 @@ Read the files in this order:
 - `phrases.py`, `structure.py`, `intent.py`, `grants.py`, `shapes.py`: the rules, cheapest first:
   famous phrases, what a request is made of (a tool result, a transcript, markup, hidden text, a
   claim of authority), and the shapes of what it asks;
-- `checks.py`: `check_ticket` and `check_request`, the detectors in layers, cheapest first;
+- `checks.py`: `scan_text` and `scan_request`, the detectors in layers, cheapest first, and
+  `check_ticket`, the checks a drafted ticket must pass;
 - `confusion.py`: measuring a detector on a labelled corpus (precision, recall, false alarms), by
   half and by family;
 - `harm.py` and `containment.py`: the guarantee behind the filter, measured with a model that
