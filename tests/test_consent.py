@@ -16,6 +16,7 @@ from cafe.consent import (
     changes_to_confirm,
     confirmation_question,
     consent_findings,
+    kitchen_ticket,
     order_changes,
     within_consent,
 )
@@ -360,3 +361,24 @@ def _seconds(notes: str) -> float:
 def test_order_changes_time_grows_linearly_with_the_note(shape):
     # Four times the note may take about four times as long, not sixteen (a ratio, not a deadline).
     assert _seconds(shape(128_000)) < 8 * _seconds(shape(32_000)) + 0.01
+
+
+# --- the ticket the kitchen receives ------------------------------------------------------------
+
+
+def test_kitchen_ticket_rewrites_a_passed_ticket_in_the_menus_words():
+    spec = OrderSpec(table=3, items=["latte", "espresso"], allergies=["Dairy"], notes="to go")
+    drafted = _ticket(
+        spec, items=("Espresso", "LATTE "), allergies=("milk",), notes="ＴＡＫＥＡＷＡＹ, please"
+    )
+    kitchen = kitchen_ticket(drafted, spec, MENU)
+    assert (kitchen.items, kitchen.allergies, kitchen.notes) == (
+        ("espresso", "latte"),
+        ("Dairy",),
+        "to go",
+    )
+
+
+def test_kitchen_ticket_refuses_a_ticket_that_is_not_within_consent():
+    with pytest.raises(ValueError, match="note_added"):
+        kitchen_ticket(_ticket(LATTE, notes="extra hot, large"), LATTE, MENU)

@@ -5,6 +5,7 @@ Read the files in this order:
 - `spec.py`: `OrderSpec`, the order as front of house approved it, and the session's stories;
 - `notes.py`: a ticket's notes read as an allow-list of the menu's kitchen modifiers;
 - `changes.py`: `order_changes`, every way a drafted ticket departs from the approved order;
+- `kitchen.py`: `kitchen_ticket`, a ticket that passed, rewritten in the menu's own words;
 - `confirm.py`: `changes_to_confirm` and `confirmation_question`, for an order no ticket can pass.
 
 Lesson: sessions/s05-consent-gate/lesson.md. Notebook: notebooks/s05-consent-gate.ipynb.
@@ -25,6 +26,9 @@ from cafe.consent.confirm import (
     changes_to_confirm,
     confirmation_question,
 )
+from cafe.consent.kitchen import (
+    kitchen_ticket,
+)
 from cafe.consent.notes import (
     COURTESY,
     NoteModifier,
@@ -41,23 +45,24 @@ from cafe.consent.spec import (
 )
 
 __all__ = [
-    "CHANGE_KINDS",
-    "COURTESY",
     "Change",
+    "CHANGE_KINDS",
     "ChangeKind",
-    "NoteModifier",
-    "NoteProblem",
-    "NoteReading",
-    "OrderSpec",
-    "PARTIAL_ALLERGEN_SPEC",
-    "TEMPTING_ORDERS",
-    "UNSAFE_CHANGES",
     "changes_to_confirm",
     "confirmation_question",
     "consent_findings",
+    "COURTESY",
     "hidden_span",
     "kitchen_notes",
+    "kitchen_ticket",
+    "NoteModifier",
+    "NoteProblem",
+    "NoteReading",
     "order_changes",
+    "OrderSpec",
+    "PARTIAL_ALLERGEN_SPEC",
     "read_notes",
+    "TEMPTING_ORDERS",
+    "UNSAFE_CHANGES",
     "within_consent",
 ]
