@@ -79,8 +79,11 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
           ["']?\b(?:{tool_key})["']?\s*[:=]\s*["'{\[]
         | ["']type["']\s*:\s*["'](?:function|tool)
         | </?(?:tool|function)(?:call)?(?:results?|response|output|use)s?\b
-        | (?:^|\n)[^\S\n]*(?:{tool_key})(?:\s*\([^)\n]{0,40}\))?[^\S\n]*:
-        | \b(?:tool|function|plugin|api)\ (?:call\ )?(?:results?|responses?|outputs?)\b
+        | (?:^|\n)[^\S\n]*(?:(?:tool|function)(?:call)?(?:output|response|result)s?|plugin\ ?output
+                           |action\ ?input)(?:\s*\([^)\n]{0,40}\))?[^\S\n]*:
+        | (?:^|\n)[^\S\n]*observation[^\S\n]*:[^\n]{0,120}?
+          (?:\b\w+\(|[{=]|\breturned\b|\bavailable\b|\b0[.,]00\b)
+        | \b(?:tool|function|plugin)\ (?:call\ )?(?:results?|responses?|outputs?)\b
         | \bresult\ of\ \w+\(
         | \b\w+(?:\.\w+)*\([^()\n]{0,60}\)\s*(?:->|=>|returned|returns)
         | (?:^|\n)[^\S\n]*(?:>>>|\$)\ [a-z]
@@ -95,12 +98,12 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
     ),
     rule(
         "transcript",
-        within(_MACHINE_TURN, "{ticket_target}", 25),
+        within(_MACHINE_TURN, "{claimed_change}", 25),
         ("@machine_role", "<", "#", "["),
     ),
     rule(
         "transcript",
-        within(_TWO_SPEAKERS, "{ticket_target}", 40),
+        within(_TWO_SPEAKERS, "{claimed_change}", 40),
         ("@person_role",),
     ),
     rule(
@@ -113,11 +116,15 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         | <!--
         | \[//\]\s*:\s*\#
         | </?(?:instructions?|system|system\w+|policy|prompt|rules?|admin|override|config|meta)\b
-        | \|\s*(?:price|charge|total|status|discount|amount|allergen\ ?check|allergy\ ?check
-                 |allergencheck|allergycheck|setting|override|rule|policy|instruction)\s*\|
-        | (?:^|\n)[^\S\n]*(?:price|charge|total|status|discount|amount(?:\ due)?|balance
-                           |allergy\ ?check|allergen\ ?check|allergycheck|allergencheck
-                           |pricing)\s*[:=]\s*\S
+        | \|\s*(?:status|discount|allergen\ ?check|allergy\ ?check|allergencheck|allergycheck
+                 |setting|override|rule|policy|instruction)\s*\|
+        | \|\s*(?:price|charge|total|amount|cost)\s*\|[^\n]*\n(?:[^\n]*\n){0,20}?
+          [^\n]*\|\s*[£€$]?0(?:[.,]0{1,2})?\s*\|
+        | (?:^|\n)[^\S\n]*(?:price|charge|total|discount|amount(?:\ due)?|balance|pricing)
+          \s*[:=]\s*(?:[£€$]?0(?:[.,]0+)?\b|free|nothing|zero|waived|comp\w*|100\s*%|all\ ?free)
+        | (?:^|\n)[^\S\n]*status\s*[:=]\s*(?:paid|settled|comped|approved|prepaid|free)\b
+        | (?:^|\n)[^\S\n]*(?:allergy|allergen)\ ?check\s*[:=]\s*(?:off|skip\w*|disabled|false|no|none
+                                                        |done|passed)\b
         | (?:^|\n)\[(?:ticket|order|system|pricing|policy|admin)\]
         | \bprice\b[^\n]*\n[^\n]*,\ ?0(?:[.,]00?)?\b
         """,
@@ -141,7 +148,7 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
     ),
     rule(
         "authority_pretext",
-        within(_CLAIM, "{ticket_target}|{concession}", 30),
+        within(_CLAIM, "{authority_target}", 30),
         ("@claimed_team", "this is", "note from", "as the", "as your", "relayed", "speaking for")
         + ("your", "our", "official", "owner", "manager", "developer", "engineer", "admin")
         + ("vendor",),
