@@ -164,7 +164,8 @@ def hidden_characters(text: str) -> str:
         raise TypeError(f"hidden_characters() takes text, not {type(text).__name__}.")
     if text.isascii():  # the common case: only control characters can hide here
         return "".join(_ASCII_CONTROL.findall(text))
-    return "".join(char for char in text if _is_hidden(char))
+    hidden = {char for char in set(text) if _is_hidden(char)}  # each distinct character once
+    return "".join(char for char in text if char in hidden) if hidden else ""
 
 
 @functools.lru_cache(maxsize=4096)
