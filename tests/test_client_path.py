@@ -14,8 +14,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 from cafe.endpoint.client import chat, make_client
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,11 +21,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("cafe", "sessions")
 # The one module allowed to call the SDK: the door itself.
 DOOR = "cafe/endpoint/client.py"
-# Modules that still call the SDK themselves and are being routed through `chat()` on another
-# branch. Each entry is a debt, not a permission: the lead removes it when that branch merges.
-KNOWN_DIRECT_CALLS_TO_REMOVE_AT_MERGE = {
-    "cafe/detect/confusion.py": "ModelJudge; the 'contain' branch routes it through chat()",
-}
 # Attribute chains whose call is a call to the endpoint.
 SDK_CALLS = {("completions", "create"), ("completions", "parse"), ("models", "list")}
 
@@ -51,7 +44,7 @@ def test_no_module_calls_the_sdk_itself():
     offenders = []
     for path in _scanned_files():
         name = path.relative_to(ROOT).as_posix()
-        if name == DOOR or name in KNOWN_DIRECT_CALLS_TO_REMOVE_AT_MERGE:
+        if name == DOOR:
             continue
         offenders += [f"{name}:{line}" for line in sdk_calls(path.read_text(encoding="utf-8"))]
     assert not offenders, (
@@ -74,9 +67,8 @@ def test_the_scan_finds_a_direct_call_and_not_a_docstring_or_a_forward():
     assert sdk_calls(source) == [3, 7]
 
 
-@pytest.mark.parametrize("allowed", [DOOR, *sorted(KNOWN_DIRECT_CALLS_TO_REMOVE_AT_MERGE)])
-def test_every_listed_module_exists(allowed):
-    assert (ROOT / allowed).is_file(), f"{allowed} moved: update this test"
+def test_the_door_exists():
+    assert (ROOT / DOOR).is_file(), f"{DOOR} moved: update this test"
 
 
 def test_the_door_calls_the_sdk():
