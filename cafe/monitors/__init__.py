@@ -6,7 +6,9 @@ Read the files in this order:
 - `runners.py`: which runner a command calls, and how thoroughly it checks (the tiers);
 - `tiers.py`: what a run's checks passed, and what the verify-before-done gate says about it;
 - `progress.py`: a run that stopped reaching new states, and a visible turn budget;
-- `snapshots.py`: putting the work tree back to its last green state, only when provably safe;
+- `worktree.py`: what the work tree holds at one moment, read without trusting git's view of it;
+- `safe_write.py`: writing inside the work tree without ever following a link out of it;
+- `snapshots.py`: putting the work tree back to its last green state, only when provably exact;
 - `safe_state.py`: the abort itself: stop, restore, re-plan once;
 - `run.py`: the monitors plugged into the loop (`run_with_monitors`), and residual objectives.
 
@@ -99,13 +101,17 @@ from cafe.monitors.safe_state import (
     fold_streak,
     streak_weight,
 )
+from cafe.monitors.safe_write import (
+    Plan,
+    apply,
+    dir_fd_available,
+)
 from cafe.monitors.snapshots import (
-    ABSENT,
     AT_HEAD,
+    UNCAPTURABLE,
     Capture,
-    Fingerprint,
+    RestoreOutcome,
     SnapshotStore,
-    blob_hash,
     can_restore,
     fingerprint,
     mutated_since,
@@ -133,6 +139,20 @@ from cafe.monitors.tiers import (
     read_verification,
     unverified,
 )
+from cafe.monitors.worktree import (
+    ABSENT,
+    MAX_SAMPLE_BYTES,
+    MAX_SAMPLE_ENTRIES,
+    RESTORE_DECLINES,
+    Fingerprint,
+    RestoreDecline,
+    TreeSample,
+    blob_hash,
+    changed_paths,
+    head_hashes,
+    read_regular,
+    sample_tree,
+)
 
 __all__ = [
     "ABSENT",
@@ -157,6 +177,8 @@ __all__ = [
     "GreenPoint",
     "MAX_ABORTS",
     "MAX_EXCERPTS",
+    "MAX_SAMPLE_BYTES",
+    "MAX_SAMPLE_ENTRIES",
     "MAX_STALL_CHECKPOINTS",
     "MESSAGE_CEILINGS",
     "MIN_STALL_THRESHOLD",
@@ -169,10 +191,14 @@ __all__ = [
     "NO_TEST_SUBCOMMANDS",
     "OBJECTIVES_SHOWN",
     "PAIR_MARKERS",
+    "Plan",
     "ProgressMonitor",
     "ProgressMonitorState",
     "RECOVERY_PREFIX",
+    "RESTORE_DECLINES",
     "RUNNER_TIERS",
+    "RestoreDecline",
+    "RestoreOutcome",
     "RunMonitors",
     "SAFE_STATE_MODES",
     "SAFE_STATE_PREFIX",
@@ -188,6 +214,8 @@ __all__ = [
     "Tier",
     "TierRule",
     "TierState",
+    "TreeSample",
+    "UNCAPTURABLE",
     "VALUE_FLAGS",
     "VERIFICATION_TIERS_MODES",
     "VERIFY_MARKERS",
@@ -199,13 +227,16 @@ __all__ = [
     "WRAPPERS",
     "abort_due",
     "abort_message",
+    "apply",
     "blob_hash",
     "budget_notice",
     "can_restore",
+    "changed_paths",
     "code_paths_touched",
     "command_name",
     "command_words",
     "declined_pass",
+    "dir_fd_available",
     "excerpt",
     "fast_green_only",
     "fingerprint",
@@ -213,6 +244,7 @@ __all__ = [
     "fold_boundary",
     "fold_streak",
     "fold_tiers",
+    "head_hashes",
     "is_code_path",
     "is_masked",
     "is_verification_command",
@@ -222,12 +254,14 @@ __all__ = [
     "monitored_tools",
     "mutated_since",
     "progress_events",
+    "read_regular",
     "read_verification",
     "residual_objectives",
     "restore",
     "run_with_monitors",
     "runner_call",
     "runs_no_tests",
+    "sample_tree",
     "segment_runs_no_tests",
     "segment_tier",
     "split_segments",

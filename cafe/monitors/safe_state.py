@@ -18,8 +18,9 @@ options invites cycling through them.
 
 Modes (`safe_state_abort`): `off` (the default: no rung 2 or 3 messages), `advisory` (the message
 only; it writes nothing and names no undo command), `auto` (restores the tree to the green point
-first, but only when `cafe.monitors.snapshots.can_restore` proves every changed file can be put back; if
-not, it declines and behaves exactly as `advisory`, so the worst case is "auto did not fire").
+first, but only when `cafe.monitors.snapshots.restore` proves it can put back every change exactly;
+if not, it declines with a named reason, `RestoreDecline`, and behaves exactly as `advisory`, so
+the worst case is "auto did not fire"). Nothing on this path raises out of the monitor.
 
 Why it cannot loop: it fires at most `MAX_ABORTS` times per run and at most once per failure
 streak; a new streak needs a success to clear the old one and six more weighted failures to grow;
@@ -41,8 +42,9 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from cafe.loop.agent import Nudge, ToolResult, TurnView
-from cafe.monitors.snapshots import Fingerprint, SnapshotStore, fingerprint, mutated_since, restore
+from cafe.monitors.snapshots import SnapshotStore, fingerprint, mutated_since, restore
 from cafe.monitors.tiers import is_verification_command, read_verification
+from cafe.monitors.worktree import Fingerprint, RestoreDecline, TreeSample, sample_tree
 
 __all__ = [
     "SafeStateMode",
@@ -147,21 +149,27 @@ def _approach(result: ToolResult) -> str | None:
 
 @dataclass(frozen=True)
 class GreenPoint:
-    """The last moment a check passed: the turn, the tree's fingerprint, the capture position."""
+    """The last moment a check passed: the turn, the tree's fingerprint, the capture position,
+    and the whole sample a restore starts from (or why the tree could not be sampled)."""
 
     turn: int
     tree: Fingerprint | None
     mark: int
+    sample: TreeSample | RestoreDecline | None = None
 
 
 @dataclass(frozen=True)
 class AbortRecord:
-    """One abort: when, in which mode, and what was restored (empty when nothing was)."""
+    """One abort: when, in which mode, and what was restored (empty when nothing was). When
+    `auto` declined, `reason` names why and `path` the file it is about, if any (for
+    `restore_unverified`, the files that were written)."""
 
     turn: int
     mode: str
     restored: tuple[str, ...]
-    declined: bool  # auto was asked for and could not prove a restore safe
+    declined: bool  # auto was asked for and could not prove a restore exact
+    reason: RestoreDecline | None = None
+    path: str = ""
 
 
 # --- the hook -------------------------------------------------------------------------------
@@ -215,7 +223,9 @@ class SafeStateMonitor:
                 if found not in self.since_green:
                     self.since_green.append(found)
         if green_now:
-            self.green = GreenPoint(view.turn, fingerprint(self.root), self.store.mark())
+            sample = sample_tree(self.root)
+            tree = sample.files if isinstance(sample, TreeSample) else None
+            self.green = GreenPoint(view.turn, tree, self.store.mark(), sample)
         return before
 
     def _unverified_on_tree(self, green: GreenPoint) -> bool:
@@ -249,18 +259,27 @@ class SafeStateMonitor:
 
     def _abort(self, turn: int, green: GreenPoint) -> Nudge:
         self.fired_this_streak = True
-        restored: tuple[str, ...] = ()
-        if self.mode == "auto":
-            restored = restore(self.root, green.tree, self.store, green.mark)
-        self.aborts.append(
-            AbortRecord(turn, self.mode, restored, self.mode == "auto" and not restored)
-        )
-        if restored:
+        if self.mode != "auto":
+            self.aborts.append(AbortRecord(turn, self.mode, (), False))
+            return self._send(abort_message(self.since_green, self.failures), "safe_state")
+        outcome = restore(self.root, green.sample, self.store, green.mark)
+        if outcome.declined is None:
+            self.aborts.append(AbortRecord(turn, self.mode, outcome.restored, False))
             self.edited_since_green = False
-            self.green = GreenPoint(green.turn, green.tree, self.store.mark())
-        return self._send(
-            abort_message(self.since_green, self.failures, restored=restored), "safe_state"
+            self.green = GreenPoint(green.turn, green.tree, self.store.mark(), green.sample)
+            text = abort_message(self.since_green, self.failures, restored=outcome.restored)
+            return self._send(text, "safe_state")
+        written = ", ".join(outcome.restored)
+        self.aborts.append(
+            AbortRecord(turn, self.mode, (), True, outcome.declined, written or outcome.path)
         )
+        text = abort_message(self.since_green, self.failures)
+        if outcome.declined == "restore_unverified":
+            text += (
+                f"\nThe harness tried to put {written} back, but the files do not match their "
+                "green state; look at them before you change anything else."
+            )
+        return self._send(text, "safe_state")
 
     def _send(self, text: str, source: str) -> Nudge:
         self.sent.append(text)
