@@ -3,6 +3,8 @@
 A plug-in for session 01's loop, built on a real work tree (`cafe/world/workbench.py`) where the
 agent's edits are real writes and its checks really run. Read the files in this order:
 
+- `noise.py`: run-to-run noise in failure output, as rules by token class (random by construction);
+- `runner_noise.py`: the noise a test runner writes in its own positions (clocks, durations, ids);
 - `evidence.py`: when two failing outputs are the same failure (signatures);
 - `failure_state.py`: the current-failure model, which failure is live and what is owed;
 - `repeats.py`: the blind repeat counters a loop has before it reads evidence;
@@ -37,8 +39,8 @@ from cafe.stall.detector import (
     stall_config,
 )
 from cafe.stall.evidence import (
-    EPHEMERAL_PORT_FLOOR,
     SNIPPET_MAX_CHARS,
+    data_spans,
     failure_signature,
     failure_snippet,
     normalize_evidence,
@@ -52,6 +54,15 @@ from cafe.stall.failure_state import (
     clear_current_failure,
     fold_diagnostic,
 )
+from cafe.stall.noise import (
+    EPHEMERAL_PORT_FLOOR,
+    SCOPES,
+    Rule,
+    Scope,
+    anywhere_rules,
+    rule,
+    temp_rules,
+)
 from cafe.stall.repeats import (
     REPEAT_PATTERNS,
     REPEATED_FAILURE_AFTER,
@@ -60,6 +71,9 @@ from cafe.stall.repeats import (
     action_key,
     count_repeats,
     repeat_trip,
+)
+from cafe.stall.runner_noise import (
+    outside_data_rules,
 )
 
 __all__ = [
@@ -73,9 +87,12 @@ __all__ = [
     "REPEAT_PATTERNS",
     "RepeatCounters",
     "RepeatPattern",
+    "Rule",
+    "SCOPES",
     "SNIPPET_MAX_CHARS",
     "STALL_KNOB_DEFAULTS",
     "STALL_PATTERNS",
+    "Scope",
     "StallCheck",
     "StallConfig",
     "StallDetector",
@@ -87,15 +104,20 @@ __all__ = [
     "TurnClass",
     "TurnSnapshot",
     "action_key",
+    "anywhere_rules",
     "classify_turn",
     "clear_current_failure",
     "count_repeats",
+    "data_spans",
     "failure_signature",
     "failure_snippet",
     "fold_diagnostic",
     "normalize_evidence",
+    "outside_data_rules",
     "repeat_trip",
     "reset_action",
+    "rule",
     "run_with_stall",
     "stall_config",
+    "temp_rules",
 ]
