@@ -11,6 +11,7 @@ import pytest
 from cafe.endpoint.client import make_client
 from cafe.loop.agent import run_loop
 from cafe.stories.scenarios import BILL_FIXES, SCENARIOS, edited_bill, scenario_replies
+from cafe.world import workbench
 from cafe.world.workbench import PROJECTS, Workbench, open_workbench, project_file
 
 REPO = Path(__file__).resolve().parents[1]
@@ -222,7 +223,10 @@ def test_workbench_close_leaves_a_folder_it_did_not_make(tmp_path):
 
 
 def test_open_workbench_that_fails_leaves_no_temporary_folder(tmp_path, monkeypatch):
-    monkeypatch.setenv("GIT_INDEX_FILE", str(tmp_path / "missing" / "index"))
+    def broken_git(root, *args):
+        raise RuntimeError(f"git {' '.join(args)} failed in {root}: no space left")
+
+    monkeypatch.setattr(workbench, "_git", broken_git)
     with pytest.raises(RuntimeError):
         open_workbench(parent=tmp_path)
     assert list(tmp_path.glob("cafe-workbench-*")) == []

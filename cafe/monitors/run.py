@@ -30,8 +30,6 @@ Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitor
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -64,6 +62,7 @@ from cafe.monitors.tiers import (
     VerifyGate,
     read_verification,
 )
+from cafe.world.processes import find_shell, run_captured
 from cafe.world.workbench import Todo, Workbench
 
 __all__ = [
@@ -106,6 +105,7 @@ _COMMAND_ENV = {
     "COLUMNS": "80",
     "NO_COLOR": "1",
     "PY_COLORS": "0",
+    "PYTHONIOENCODING": "utf-8",  # output is read as UTF-8 on every platform (Windows too)
 }
 
 
@@ -188,24 +188,13 @@ def _command_env() -> dict[str, str]:
 
 
 def _run_shell(command: str, root: Path, timeout_s: float) -> tuple[int | None, str]:
-    """(exit status, output) of `bash -c command` in `root`; (None, "") when it timed out. The
-    command runs in its own process group, so a timeout ends whatever it started too."""
-    process = subprocess.Popen(
-        ["bash", "-c", command],
-        cwd=root,
-        env=_command_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
+    """(exit status, output) of `command` in the shell `find_shell` picks, run in `root`;
+    (None, "") when it timed out. A timeout ends whatever the command started too, on every
+    platform (`cafe/world/processes.py`)."""
+    done = run_captured(
+        find_shell().argv(command), root, _command_env(), timeout_s, merge_stderr=True
     )
-    try:
-        output, _ = process.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        return None, ""
-    return process.returncode, output
+    return (None, "") if done.status is None else (done.status, done.stdout)
 
 
 def monitored_tools(
