@@ -115,15 +115,16 @@ def data_spans(text: str) -> list[tuple[int, int]]:
 def _outside_data(text: str) -> str:
     """The runner rules applied to everything but the data spans: each span is swapped for one
     NUL (no rule matches or removes one; the text's own NULs are gone), and the spans go back in
-    order afterwards."""
-    spans = data_spans(text)
+    order afterwards. Only rules whose key words occur run (and with none, no span is sought)."""
+    rules = tuple(r for r in outside_data_rules() if any(k in text for k in r.keywords))
+    spans = data_spans(text) if rules else []
     if not spans:
-        return _apply(outside_data_rules(), text)
+        return _apply(rules, text)
     kept = [text[start:end] for start, end in spans]
     ends = [0] + [end for _, end in spans]
     starts = [start for start, _ in spans] + [len(text)]
     outside = [text[a:b] for a, b in zip(ends, starts)]
-    parts = _apply(outside_data_rules(), "\x00".join(outside)).split("\x00")
+    parts = _apply(rules, "\x00".join(outside)).split("\x00")
     woven: list[str] = [""] * (2 * len(kept) + 1)
     woven[0::2], woven[1::2] = parts, kept
     return "".join(woven)
