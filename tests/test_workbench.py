@@ -230,3 +230,31 @@ def test_open_workbench_that_fails_leaves_no_temporary_folder(tmp_path, monkeypa
     with pytest.raises(RuntimeError):
         open_workbench(parent=tmp_path)
     assert list(tmp_path.glob("cafe-workbench-*")) == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the hook is a POSIX shell script")
+def test_changed_files_runs_no_filter_or_hook_the_agent_configured(tmp_path):
+    marker = tmp_path / "ran.txt"
+    with open_workbench() as bench:
+        hook = tmp_path / "hook.sh"
+        hook.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+        hook.chmod(0o755)
+        subprocess.run(["git", "config", "core.fsmonitor", str(hook)], cwd=bench.root, check=True)
+        subprocess.run(
+            ["git", "config", "filter.hide.clean", f"touch {marker}; cat"],
+            cwd=bench.root,
+            check=True,
+        )
+        (bench.root / ".git" / "info" / "attributes").write_text("*.py filter=hide\n")
+        (bench.root / "bill.py").write_text("changed\n", encoding="utf-8")
+        (bench.root / "new.py").write_text("new\n", encoding="utf-8")
+        (bench.root / "pytest.ini").unlink()
+        assert bench.changed_files() == ("bill.py", "new.py", "pytest.ini")
+    assert not marker.exists()
+
+
+def test_git_missing_is_a_runtime_error_naming_git(monkeypatch, tmp_path):
+    with open_workbench() as bench:
+        monkeypatch.setenv("PATH", str(tmp_path))
+        with pytest.raises(RuntimeError, match="git"):
+            bench.changed_files()

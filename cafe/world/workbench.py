@@ -144,14 +144,17 @@ def _git(root: Path, *args: str) -> str:
     a repository setting the agent wrote cannot make the harness run a program of its choosing."""
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("GIT_")}
     env.update(_GIT_ENV)
-    done = subprocess.run(
-        ["git", "-c", "core.fsmonitor=false", *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    try:
+        done = subprocess.run(
+            ["git", "-c", "core.fsmonitor=false", *args],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except OSError as error:  # git is not on PATH (any more), or cannot be started
+        raise RuntimeError(f"git {' '.join(args)} could not run in {root}: {error}") from error
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip()
         raise RuntimeError(f"git {' '.join(args)} failed in {root}: {message}")
