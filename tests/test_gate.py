@@ -24,7 +24,6 @@ from cafe.monitors.gate import (
     fresh_green,
     verification_status,
 )
-from cafe.monitors.tiers import is_masked
 
 
 def command(text: str, ok: bool = True) -> ToolResult:
@@ -161,7 +160,8 @@ def _results(event) -> list[ToolResult]:
     if kind == "edit":
         return [edit(event[1])]
     if kind == "patch":
-        return [edit(path) for path in dict.fromkeys(event[1])]
+        operations = [{"type": "update", "path": path} for path in event[1]]
+        return [ToolResult("p", "apply_patch", {"operations": operations}, True, "ok", "mutate")]
     if kind == "read":
         return [ToolResult("r", "read_file", {"path": event[1]}, True, "text")]
     return [command(event[1], ok=event[2] == "pass")]
@@ -197,19 +197,7 @@ def _play(events) -> None:
                 assert isinstance(answer, Nudge) and KINDS[rest[1]] in answer.text, event
 
 
-# Rows whose outcome rests on the command rules of cafe/monitors/tiers.py (a separate part of
-# the work): expected to fail until those rules read a newline chain as masking, then to pass.
-_NEEDS_NEWLINE_MASKING = pytest.mark.xfail(
-    not is_masked("pytest\necho done"),
-    reason="tiers.is_masked does not yet read a newline chain as masking",
-    strict=True,
-)
-GATE_CASES = [
-    pytest.param(*row, id=row[0][:70], marks=_NEEDS_NEWLINE_MASKING)
-    if row[0].startswith("newline_chained")
-    else pytest.param(*row, id=row[0][:70])
-    for row in rows.GATE_ROWS + rows.MID_RUN_ROWS
-]
+GATE_CASES = [pytest.param(*row, id=row[0][:70]) for row in rows.GATE_ROWS + rows.MID_RUN_ROWS]
 
 
 @pytest.mark.parametrize(
