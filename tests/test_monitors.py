@@ -209,6 +209,7 @@ def test_story_streak_after_green_auto_restores_and_the_suite_passes_again():
 def test_story_streak_with_a_shell_side_edit_auto_declines_and_the_red_run_ends_verify_failed():
     run, changed, bill = story("streak_shell_edit", MonitorConfig(safe_state_abort="auto"))
     assert run.aborts[0].turn == 9 and run.aborts[0].declined and run.aborts[0].restored == ()
+    assert (run.aborts[0].reason, run.aborts[0].path) == ("uncaptured_change", "check_bill.py")
     assert "+ 1" in bill and changed == ("bill.py", "check_bill.py")
     assert all(m.startswith(MONITOR_PREFIXES) for m in run.messages)
     # the suite is still red at the end: the gate says so once, then the run ends, not "done"

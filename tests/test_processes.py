@@ -167,8 +167,8 @@ def _gone(pid: int) -> bool:
 
 
 def test_run_command_tool_reports_status_output_and_a_timeout():
-    from cafe.monitors.tools import monitored_tools
     from cafe.monitors.snapshots import SnapshotStore
+    from cafe.monitors.tools import monitored_tools
     from cafe.world.workbench import open_workbench
 
     with open_workbench() as bench:
