@@ -73,6 +73,33 @@ def test_fresh_green_needs_a_pass_with_no_code_edit_after_it():
     assert fresh_green(state) and not fresh_green(fold_tiers(state, [edit("bill.py")]))
 
 
+@pytest.mark.parametrize(
+    "passed, why, said",
+    [
+        ("pytest | tail -3", "masked", "exit status was not the check's own"),
+        ("! pytest", "masked", "exit status was not the check's own"),
+        ("pytest --collect-only", "runs_no_tests", "it ran no test"),
+        ("cargo test --no-run", "runs_no_tests", "it ran no test"),
+    ],
+)
+def test_a_pass_that_does_not_count_is_remembered_with_its_reason_and_named_at_the_finish(
+    passed, why, said
+):
+    gate = VerifyGate("off")
+    gate.after_turn(view(edit("bill.py"), command(passed)))
+    assert gate.state.declined == (why, passed) and gate.state.edits_since_verify == 1
+    answer = gate.before_finish(FINISH)
+    assert isinstance(answer, Nudge) and said in answer.text and passed in answer.text
+    gate.after_turn(view(command("pytest", ok=False)))  # a recorded check clears the reason
+    assert gate.state.declined is None
+
+
+def test_one_patch_call_counts_each_code_file_it_touches():
+    ops = [{"path": "a.py"}, {"path": "b.rs", "new_path": "c.rs"}, {"path": "README.md"}]
+    patch = ToolResult("p", "apply_patch", {"operations": ops}, True, "ok", "mutate")
+    assert fold_tiers(TierState(), [patch]).edits_since_verify == 3
+
+
 # --- the gate as hooks ----------------------------------------------------------------------
 
 

@@ -218,6 +218,23 @@ def test_story_streak_with_a_shell_side_edit_auto_declines_and_the_red_run_ends_
     assert run.counts["[verify-before-done]"] == 1
 
 
+def test_progress_monitor_keeps_its_last_reading_when_git_cannot_read_the_tree(monkeypatch):
+    # git gone mid-run (or the repository broken by a command): the progress boundary must not
+    # let the RuntimeError out of the run; it keeps git's last reading and the edit tool's writes
+    def git_is_gone():
+        raise RuntimeError("git ls-tree could not run: no such file")
+
+    with open_workbench() as bench:
+        replies = story_replies("thrasher")
+        monitors = RunMonitors(bench, MonitorConfig(progress_stall_threshold=4))
+        monkeypatch.setattr(bench, "changed_files", git_is_gone)
+        run = run_with_monitors(
+            cafe.make_client(replies), TASK, bench, max_turns=16, monitors=monitors
+        )
+    assert run.stop_reason == "max_turns" and len(run.result.turns) == 16
+    assert run.counts["[stall]"] >= 1  # the monitor still read bill.py's rewrites as barren
+
+
 def test_monitor_messages_are_counted_by_their_source_not_their_text():
     assert set(MONITOR_SOURCES) == {"verify_tiers", "stall", "budget", "recovery", "safe_state"}
     assert MONITOR_PREFIXES == tuple(MONITOR_SOURCES.values())
