@@ -18,7 +18,8 @@ differs" note):
   pytest` turns a failure into a success). A masked command that passed proves nothing.
 
 Which runner a piece calls, and how thoroughly it runs it (the tiers), is next door in
-`cafe/monitors/runners.py`; what the gate does with a reading is in `cafe/monitors/tiers.py`.
+`cafe/monitors/runners.py`; one tool result read as evidence is `cafe/monitors/tiers.py`, and
+what the gate does with it is `cafe/monitors/gate.py`.
 
 Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitors.ipynb.
 """
