@@ -228,6 +228,7 @@ SESSIONS: tuple[Session, ...] = (
             "cafe/stall/",
             "cafe/world/workbench.py",
             "cafe/world/pytest_runs.py",
+            "cafe/world/processes.py",
             "cafe/stories/scenarios.py",
         ),
         "the evidence-aware repair loop: a current-failure model keyed on failure signatures",
