@@ -11,7 +11,7 @@ import pytest
 from cafe import course
 from cafe.course import progress
 
-EMPTY = {"version": 1, "predictions": {}, "outcomes": {}, "exercises": {}, "checkpoints": {}}
+EMPTY = {"version": 1, **{section: {} for section in progress.SECTIONS}}
 
 
 pytestmark = pytest.mark.usefixtures(
@@ -64,6 +64,7 @@ def test_progress_round_trips(tmp_path):
         "outcomes": {},
         "exercises": {},
         "checkpoints": {"s07": {"n": {"value": [1, 2.5, None]}}},
+        "live_failures": {"s08.session": {"kind": "timeout"}},
     }
     path = progress.save_progress(data, tmp_path / "p" / "progress.json")
     assert progress.load_progress(path) == data

@@ -3,6 +3,7 @@
 - `cafe.course.predictions`  predict first, then show the outcome beside the prediction;
 - `cafe.course.reveals`      the reveal switch: an answer or a function's source, read only when flipped;
 - `cafe.course.toolkit`      compare a your-turn function with its check; bank a checkpoint;
+- `cafe.course.live`         live cells: an endpoint problem is one line, and the notebook goes on;
 - `cafe.course.progress`     the progress file you own: where it lives, atomic writes, damage set aside;
 - `cafe.course.cells`        what every cell shares: the course key, headless text, scrubbed printing;
 - `cafe.course.syllabus`     the session map, declared once: numbers, slugs, topics and modules.
@@ -14,6 +15,7 @@ so on: each module's public names for notebooks are re-exported here.
 from __future__ import annotations
 
 from cafe.course.cells import HEADLESS_VARIABLE, headless
+from cafe.course.live import LiveBatch, LiveStory, each_live, live_story
 from cafe.course.predictions import Prediction, predict, show_outcome
 from cafe.course.progress import (
     HOME_VARIABLE,
@@ -37,6 +39,11 @@ __all__ = [
     # cafe.course.cells
     "HEADLESS_VARIABLE",
     "headless",
+    # cafe.course.live
+    "LiveStory",
+    "LiveBatch",
+    "live_story",
+    "each_live",
     # cafe.course.predictions
     "Prediction",
     "predict",

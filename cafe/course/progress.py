@@ -8,7 +8,8 @@
      "predictions": {"s07.stop_reason": {"question": ..., "value": ..., "saved_at": ...}},
      "outcomes":    {"s07.stop_reason": {"predicted": ..., "actual": ..., "match": ..., ...}},
      "exercises":   {"s07.failure_view": {"status": "passed", "problems": [], ...}},
-     "checkpoints": {"s07": {"attempts_to_pass": {"value": ..., "model": ..., "saved_at": ...}}}}
+     "checkpoints": {"s07": {"attempts_to_pass": {"value": ..., "model": ..., "saved_at": ...}}},
+     "live_failures": {"s08.session": {"kind": "timeout", "reason": ..., "saved_at": ...}}}
 
 Three promises, because the file holds the learner's own work. A write is atomic (a temporary
 file in the same folder, then `os.replace`), so a crash half way leaves the old file whole. An
@@ -33,7 +34,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cafe.course.progress_reading import read_progress
+from cafe.course.progress_reading import SECTIONS, read_progress
 from cafe.endpoint.environment import course_environ
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.secrets import known_secrets, redactor_for
@@ -55,8 +56,6 @@ HOME_VARIABLE = "CAFE_HOME"
 PROGRESS_FILE = "progress.json"
 # Bumped only if the layout above changes shape; readers can then convert old files.
 PROGRESS_VERSION = 1
-# The sections. Checkpoints nest by session ("s07" -> name -> entry); the others are keyed by key.
-SECTIONS = ("predictions", "outcomes", "exercises", "checkpoints")
 
 
 def progress_path(environ: Mapping[str, str] | None = None) -> Path:

@@ -34,8 +34,8 @@ MAX_DEPTH = 32
 # The longest integer kept: well past any count a session banks, short of Python's own limit
 # (4,300 digits) on turning text into an int.
 MAX_DIGITS = 100
-# The four sections, and the one whose entries are grouped by session.
-SECTIONS = ("predictions", "outcomes", "exercises", "checkpoints")
+# The sections, and the one whose entries are grouped by session.
+SECTIONS = ("predictions", "outcomes", "exercises", "checkpoints", "live_failures")
 GROUPED = "checkpoints"
 _WHITESPACE = " \t\n\r"
 # The standard library's reader of one JSON string (the C one when there is one): (text, end).

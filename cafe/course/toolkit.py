@@ -26,8 +26,10 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from cafe.course.cells import Clock, say, source_name, split_key, stamp
-from cafe.course.progress import record
+from cafe.course.live import LiveBatch, LiveStory
+from cafe.course.progress import load_progress, record
 from cafe.endpoint.config import course_mode
+from cafe.endpoint.errors import ConfigError
 
 __all__ = [
     "COMPARE_STATUSES",
@@ -176,6 +178,29 @@ def compare(
 # --- checkpoint -------------------------------------------------------------------------------
 
 
+def _failed_need(needs: Iterable[LiveStory[Any] | LiveBatch[Any, Any]]) -> dict[str, Any] | None:
+    """The first needed live story that failed, as the entry to bank in its figure's place."""
+    for story in needs:
+        if isinstance(story, LiveStory) and story.failed:
+            return {"failed": story.failed, "reason": story.reason, "story": story.key}
+        if isinstance(story, LiveBatch) and story.failed and not story.done:
+            kind = story.failed[0][1]
+            return {"failed": kind, "reason": story.summary(), "story": story.key}
+    return None
+
+
+def _banked_before(session: str, name: str) -> bool:
+    """True when the progress file already holds a figure for `session.name`."""
+    try:
+        banked = load_progress().get("checkpoints", {}).get(session, {}).get(name)
+    except ConfigError:  # no usable progress folder: `record` says so when it tries to save
+        return False
+    if not isinstance(banked, dict) or "value" not in banked:
+        return False
+    value = banked["value"]
+    return not (isinstance(value, dict) and "failed" in value)
+
+
 def checkpoint(
     session: str,
     name: str,
@@ -183,6 +208,7 @@ def checkpoint(
     model: str | None = None,
     *,
     source: Source | None = None,
+    needs: Iterable[LiveStory[Any] | LiveBatch[Any, Any]] = (),
     clock: Clock | None = None,
 ) -> None:
     """Bank a session's number: saved under `checkpoints[session][name]` with the model and time.
@@ -190,6 +216,10 @@ def checkpoint(
     `source` says whose number it is (`SOURCES`): `yours` for a figure your own exercise produced,
     `scripted` for the course's scripted run, `live` for a run against your model. Left out, it is
     `live` in live mode and `scripted` offline.
+
+    `needs` names the live stories (`cafe.course.live`) the value came from. When one of them
+    failed, an earlier entry for this checkpoint is kept as it was; with none, the failure itself
+    is banked (`{"failed": kind, "reason": ...}`), never a figure the failed run did not earn.
     """
     if not isinstance(session, str) or not _SESSION.fullmatch(session):
         raise ValueError(f"session must look like 's07', not {session!r}.")
@@ -198,6 +228,15 @@ def checkpoint(
     if source not in SOURCES:
         raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}.")
     split_key(f"{session}.{name}")
+    failure = _failed_need(needs)
+    if failure is not None:
+        if _banked_before(session, name):
+            say(
+                f"[checkpoint {session}.{name}] not replaced: {failure['story']} stopped on an "
+                f"endpoint problem ({failure['failed']}), so the figure you banked before stays."
+            )
+            return
+        value = failure
     problem = _not_json(value, "value")
     if problem:
         raise TypeError(
