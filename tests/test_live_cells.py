@@ -89,3 +89,14 @@ def test_a_bad_key_is_refused_before_the_model_is_called():
     with pytest.raises(ValueError):
         live_story("session eight", lambda: called.append(1))
     assert called == []
+
+
+def test_print_table_pads_each_column_to_its_widest_cell(capsys):
+    course.print_table([(1, "latte"), (12, "tea")], ["table", "item"])
+    assert capsys.readouterr().out == "table  item\n1      latte\n12     tea\n"
+
+
+def test_counted_counts_calls_and_passes_replies_through(capsys):
+    counted = course.Counted(lambda messages: len(messages), announce=True)
+    assert counted([1, 2]) == 2 and counted([]) == 0 and counted.calls == 2
+    assert "waiting for draft 2" in capsys.readouterr().out

@@ -14,7 +14,7 @@ so on: each module's public names for notebooks are re-exported here.
 
 from __future__ import annotations
 
-from cafe.course.cells import HEADLESS_VARIABLE, headless
+from cafe.course.cells import HEADLESS_VARIABLE, Counted, headless, print_table
 from cafe.course.live import LiveBatch, LiveStory, each_live, live_story
 from cafe.course.predictions import Prediction, predict, show_outcome
 from cafe.course.progress import (
@@ -39,6 +39,8 @@ __all__ = [
     # cafe.course.cells
     "HEADLESS_VARIABLE",
     "headless",
+    "print_table",
+    "Counted",
     # cafe.course.live
     "LiveStory",
     "LiveBatch",

@@ -9,7 +9,9 @@ these, so each rule is written once:
   cannot draw widgets print instead;
 - a callable is named in messages by its module and qualified name;
 - what a cell prints is scrubbed of every secret first (`say`), and values are shown and
-  stamped the same way everywhere (`shown`, `jsonable`, `stamp`).
+  stamped the same way everywhere (`shown`, `jsonable`, `stamp`);
+- a plain text table (`print_table`) and a generator that counts its calls (`Counted`), which
+  notebooks and toys share.
 
 What to show lives with each mechanic, not here. ipywidgets and IPython are never imported at
 module level, so importing this stays cheap. Session 00 (`sessions/s00-setup/`) introduces it.
@@ -20,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
@@ -39,6 +41,8 @@ __all__ = [
     "shown",
     "jsonable",
     "stamp",
+    "print_table",
+    "Counted",
 ]
 
 # Set to 1 (the test suite does) to get plain text instead of widgets, even inside a kernel.
@@ -107,3 +111,26 @@ def jsonable(value: Any) -> Any:
 def stamp(clock: Clock | None = None) -> str:
     """The time now (or `clock()`), as the progress file writes it: ISO 8601, UTC, to the second."""
     return (clock or (lambda: datetime.now(timezone.utc)))().isoformat(timespec="seconds")
+
+
+def print_table(rows: Sequence[Sequence[Any]], columns: Sequence[str]) -> None:
+    """Rows under their column names, each column as wide as its widest cell: the same bytes
+    on every run, and no library beyond print."""
+    widths = [max(len(str(c)), *(len(str(row[i])) for row in rows)) for i, c in enumerate(columns)]
+    say("  ".join(str(c).ljust(w) for c, w in zip(columns, widths)).rstrip())
+    for row in rows:
+        say("  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip())
+
+
+class Counted:
+    """A generator (messages in, a reply out) that counts its calls; with `announce`, it says
+    which draft it is waiting for, so a slow live model is seen to be working."""
+
+    def __init__(self, generate: Callable[[list[Any]], Any], announce: bool = False):
+        self.generate, self.calls, self.announce = generate, 0, announce
+
+    def __call__(self, messages: list[Any]) -> Any:
+        self.calls += 1
+        if self.announce:
+            print(f"    … waiting for draft {self.calls}", flush=True)
+        return self.generate(messages)
