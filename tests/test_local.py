@@ -3,9 +3,11 @@ course's settings, says how to point the course at it, and never hangs on Ctrl-C
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -136,3 +138,31 @@ def test_a_server_that_crashes_gets_the_rebuild_hint(tmp_path, monkeypatch, caps
     )
     assert local.run_local(model=model, out=sys.stdout, start=lambda command: crashed) == -11
     assert "GGML_NATIVE=OFF" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM to a process is POSIX")
+def test_sigterm_to_cafe_local_stops_the_server_too(tmp_path):
+    """A service manager or `kill` stops `cafe local` with SIGTERM: the server must not outlive it."""
+    runner = textwrap.dedent("""
+        import subprocess, sys
+        from pathlib import Path
+        from cafe.endpoint import local
+        local.importlib.util.find_spec = lambda name, *a: object()
+        def start(command):
+            server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+            print(server.pid, flush=True)
+            return server
+        sys.exit(local.run_local(model=Path(sys.argv[1]), out=sys.stderr, start=start))
+    """)
+    model = tmp_path / "m.gguf"
+    model.write_bytes(b"GGUF")
+    parent = subprocess.Popen(
+        [sys.executable, "-c", runner, str(model)], stdout=subprocess.PIPE, text=True
+    )
+    server_pid = int(parent.stdout.readline())
+    parent.terminate()
+    assert parent.wait(timeout=30) == 0
+    with pytest.raises(ProcessLookupError):
+        for _ in range(50):  # reaped by run_local's wait; allow a moment
+            os.kill(server_pid, 0)
+            time.sleep(0.1)

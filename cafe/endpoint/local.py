@@ -29,10 +29,13 @@ walks through it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import signal
 import subprocess
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -154,6 +157,24 @@ def _stop(process: subprocess.Popen, out: TextIO) -> None:
         process.wait()
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Inside the block, a SIGTERM (a service manager's stop, `kill`) is read as Ctrl-C, so the
+    server is stopped with `cafe local` rather than left running on its port."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers belong to the main thread; elsewhere only Ctrl-C stops it
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_local(
     *,
     port: int = DEFAULT_LOCAL_PORT,
@@ -181,7 +202,8 @@ def run_local(
     print("  cafe doctor\nCtrl-C stops the server.", file=out, flush=True)
     process = start(command)
     try:
-        code = process.wait()
+        with _terminate_as_interrupt():
+            code = process.wait()
     except KeyboardInterrupt:
         _stop(process, out)
         return 0
