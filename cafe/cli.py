@@ -191,9 +191,9 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
     doctor.add_argument(
         "--timeout",
         type=_seconds,
-        default=10.0,
-        help="seconds each chat check may wait for a reply (default 10); "
-        "the model list, checked first, waits at most 5",
+        default=None,
+        help="seconds each chat check may wait for a reply (default: CAFE_TIMEOUT_S when set, "
+        "else 10); the model list, checked first, waits at most 5",
     )
     doctor.set_defaults(run=_doctor)
 

@@ -424,3 +424,11 @@ def test_doctor_tool_probe_passes_against_cafe_serve_session_scripts(session):
         report, text = run(live_env(server.base_url))
     assert check(report, "tool calls").ok, text
     assert "NameError" not in text and "script could not answer" not in text
+
+
+def test_the_chat_checks_wait_as_long_as_your_calls_do_when_you_set_the_deadline():
+    from cafe.endpoint.health import _check_timeout
+
+    assert _check_timeout({}, None, 60.0) == DEFAULT_TIMEOUT_S  # nothing set: the short probe
+    assert _check_timeout({"CAFE_TIMEOUT_S": "130"}, None, 130.0) == 130.0  # cafe local's line
+    assert _check_timeout({"CAFE_TIMEOUT_S": "130"}, 5.0, 130.0) == 5.0  # --timeout wins

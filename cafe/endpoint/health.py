@@ -13,7 +13,8 @@ every failure:
 
 Offline (the default) it runs the same model checks against the scripted model, so they pass,
 and says how to go live. Live, it talks to `CAFE_BASE_URL` with no hidden retries and short
-limits on each whole request (`--timeout`, 10 s). The speed line says how many reply tokens a
+limits on each whole request (`--timeout`; 10 s, or `CAFE_TIMEOUT_S` when you set it, as `cafe
+local` tells you to: a slow model given the deadline your calls get is slow, not dead). The speed line says how many reply tokens a
 second the model writes and, when a reply at the cap would outlast the deadline live calls get,
 which `CAFE_TIMEOUT_S` (and `CAFE_MAX_TOKENS`) fit it. The closing summary counts what passed,
 failed and was skipped, so the totals add up to the lines above it.
@@ -64,9 +65,16 @@ __all__ = [
     "REACH_TIMEOUT_S",
 ]
 
-# Seconds each chat check (JSON round trip, output format, tool calls, speed) may take;
-# `cafe doctor --timeout` changes it.
+# Seconds each chat check (JSON round trip, output format, tool calls, speed) may take, unless
+# `CAFE_TIMEOUT_S` is set (then the checks get the deadline your calls get); `--timeout` wins.
 DEFAULT_TIMEOUT_S = 10.0
+
+
+def _check_timeout(env: Mapping[str, str], timeout: float | None, deadline: float) -> float:
+    """`--timeout` when given; else the deadline you set in `CAFE_TIMEOUT_S`; else 10 s."""
+    if timeout is not None:
+        return timeout
+    return deadline if (env.get(TIMEOUT_VARIABLE) or "").strip() else DEFAULT_TIMEOUT_S
 
 
 def _summary(result: DoctorReport) -> str:
@@ -108,9 +116,10 @@ def _limits(env: Mapping[str, str]) -> tuple[int, float] | ConfigError:
         return exc
 
 
-def _offline_checks(report: ReportWriter, env: Mapping[str, str], timeout: float) -> None:
+def _offline_checks(report: ReportWriter, env: Mapping[str, str], timeout: float | None) -> None:
     limits = _limits(env)
     cap, deadline = limits if not isinstance(limits, ConfigError) else (1024, 60.0)
+    timeout = _check_timeout(env, timeout, deadline)
     client = ScriptedClient(reply_cap=cap, timeout=timeout)
     report.add("base URL", True, f"{endpoint_of(client)} (no network offline)")
     report.add("API key", True, "not needed offline")
@@ -120,7 +129,7 @@ def _offline_checks(report: ReportWriter, env: Mapping[str, str], timeout: float
     )
 
 
-def _live_checks(report: ReportWriter, env: Mapping[str, str], timeout: float) -> None:
+def _live_checks(report: ReportWriter, env: Mapping[str, str], timeout: float | None) -> None:
     """The live settings, then the endpoint checks against them."""
     try:
         settings = live_settings(env)
@@ -143,6 +152,7 @@ def _live_checks(report: ReportWriter, env: Mapping[str, str], timeout: float) -
         report.skip(NETWORK_CHECKS, "the reply cap or the deadline is not valid")
         return
     cap, deadline = limits
+    timeout = _check_timeout(env, timeout, deadline)
     report.add(
         "model",
         True,
@@ -173,7 +183,7 @@ def _environment(
 def doctor(
     *,
     environ: Mapping[str, str] | None = None,
-    timeout: float = DEFAULT_TIMEOUT_S,
+    timeout: float | None = None,
     out: TextIO | None = None,
     lookups: Lookups | None = None,
 ) -> DoctorReport:
@@ -181,7 +191,7 @@ def doctor(
 
     `environ` defaults to the course's settings (the environment, then `.env`), `out` to
     `sys.stdout` (looked up at call time). `timeout` is the seconds each chat check may take in
-    all; the model list gets at most `REACH_TIMEOUT_S`. `lookups` fakes the tool lookups in tests.
+    all (None: `CAFE_TIMEOUT_S` when set, else `DEFAULT_TIMEOUT_S`); the model list gets at most `REACH_TIMEOUT_S`. `lookups` fakes the tool lookups in tests.
     Never raises for a set-up problem: those are failed checks that say how to fix them.
     """
     env, env_path, env_problem = _environment(environ)
