@@ -1,4 +1,5 @@
-"""The `cafe` command: `cafe doctor`, `cafe toy NN`, `cafe serve`, `cafe local`, `cafe --version`.
+"""The `cafe` command: `cafe doctor`, `cafe toy NN`, `cafe serve`, `cafe local`, `cafe progress`,
+`cafe --version`.
 
 Also reachable as `python -m cafe`. Each subcommand is a thin shell around a library function, so
 everything the command does can be done from a notebook too: `cafe.endpoint.health.doctor`,
@@ -20,6 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from cafe.course.record_view import add_progress_command
 from cafe.endpoint.errors import CafeError
 from cafe.endpoint.faults import REPLY_FAULTS, Faults
 from cafe.endpoint.serve_command import serve_forever
@@ -294,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=version_text())
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in (_add_doctor, _add_toy, _add_serve, _add_local):
+    for add in (_add_doctor, _add_toy, _add_serve, _add_local, add_progress_command):
         add(sub)
     return parser
 

@@ -201,6 +201,29 @@ def _banked_before(session: str, name: str) -> bool:
     return not (isinstance(value, dict) and "failed" in value)
 
 
+def _as_json(session: str, name: str, value: Any) -> Any:
+    """`value` as the progress file will hold it; a value JSON cannot hold is a `TypeError`."""
+    problem = _not_json(value, "value")
+    if problem:
+        raise TypeError(
+            f"checkpoint {session}.{name}: the value must be JSON data (numbers, text, "
+            f"True/False/None, lists, dicts with text keys), but {problem}."
+        )
+    return json.loads(json.dumps(value))
+
+
+def _checked_source(session: str, name: str, source: Source | None) -> Source:
+    """The checkpoint's source (the mode's default when left out), once its names are checked."""
+    if not isinstance(session, str) or not _SESSION.fullmatch(session):
+        raise ValueError(f"session must look like 's07', not {session!r}.")
+    if source is None:
+        source = "live" if course_mode() == "live" else "scripted"
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}.")
+    split_key(f"{session}.{name}")
+    return source
+
+
 def checkpoint(
     session: str,
     name: str,
@@ -221,13 +244,7 @@ def checkpoint(
     failed, an earlier entry for this checkpoint is kept as it was; with none, the failure itself
     is banked (`{"failed": kind, "reason": ...}`), never a figure the failed run did not earn.
     """
-    if not isinstance(session, str) or not _SESSION.fullmatch(session):
-        raise ValueError(f"session must look like 's07', not {session!r}.")
-    if source is None:
-        source = "live" if course_mode() == "live" else "scripted"
-    if source not in SOURCES:
-        raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}.")
-    split_key(f"{session}.{name}")
+    source = _checked_source(session, name, source)
     failure = _failed_need(needs)
     if failure is not None:
         if _banked_before(session, name):
@@ -237,13 +254,7 @@ def checkpoint(
             )
             return
         value = failure
-    problem = _not_json(value, "value")
-    if problem:
-        raise TypeError(
-            f"checkpoint {session}.{name}: the value must be JSON data (numbers, text, "
-            f"True/False/None, lists, dicts with text keys), but {problem}."
-        )
-    stored = json.loads(json.dumps(value))
+    stored = _as_json(session, name, value)
     saved = record(
         "checkpoints",
         name,
@@ -255,7 +266,6 @@ def checkpoint(
         if saved
         else "NOT saved: the message above says why and what to do"
     )
-    say(
-        f"[checkpoint {session}.{name}] banked {json.dumps(stored, ensure_ascii=False, sort_keys=True)}"
-        f" ({source}; model: {model or 'not given'})\n  {where}"
-    )
+    shown = json.dumps(stored, ensure_ascii=False, sort_keys=True)
+    say(f"[checkpoint {session}.{name}] banked {shown} ({source}; model: {model or 'not given'})")
+    say(f"  {where}")
