@@ -231,3 +231,55 @@ def test_notebook_stubs_are_not_attempted_and_the_references_pass(tmp_path, monk
         "naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0},
         "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0},
     }
+
+
+def _run_with_solutions(tmp_path, monkeypatch, replacements):
+    """The notebook source with its stubs replaced by working solutions; the progress file."""
+    import contextlib
+    import io
+    import json
+    from pathlib import Path
+
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))
+    path = Path(__file__).resolve().parent.parent / "sessions" / "s07-repair-loop" / "notebook.py"
+    source = path.read_text(encoding="utf-8")
+    for stub, solution in replacements.items():
+        assert stub in source, stub
+        source = source.replace(stub, solution)
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(source, str(path), "exec"), {"__name__": "__notebook__"})
+    return json.loads((tmp_path / "progress.json").read_text(encoding="utf-8"))
+
+
+def test_notebook_banks_your_figures_only_once_your_exercises_pass(tmp_path, monkeypatch):
+    progress = _run_with_solutions(
+        tmp_path,
+        monkeypatch,
+        {
+            'raise NotImplementedError("your turn: write the bounded re-ask")': (
+                "return cafe.repair.repair_ticket(spec, generate, cap=cap)"
+            ),
+            'raise NotImplementedError("your turn: write the failure view")': (
+                "return cafe.repair.attempt_failure_view(failures, attempt)"
+            ),
+        },
+    )
+    banked = progress["checkpoints"]["s07"]
+    assert banked["attempts_to_pass"]["source"] == "scripted"
+    assert banked["your_loop_attempts_to_pass"]["source"] == "yours"
+    assert banked["your_loop_attempts_to_pass"]["value"] == {
+        "1": 4,
+        "2": 3,
+        "3": 1,
+        "exhausted": 2,
+        "blocked": 0,
+    }
+    assert banked["your_failure_view"]["source"] == "yours"
+    assert banked["your_failure_view"]["value"]["of"] == 6
+
+
+def test_notebook_banks_nothing_as_yours_for_the_stubs(tmp_path, monkeypatch):
+    progress = _run_with_solutions(tmp_path, monkeypatch, {})
+    banked = progress["checkpoints"]["s07"]
+    assert set(banked) == {"attempts_to_pass"}
+    assert {entry["source"] for entry in banked.values()} == {"scripted"}
