@@ -19,6 +19,7 @@ import cafe
 import cafe.repair
 from cafe import course
 from cafe.consent import PARTIAL_ALLERGEN_SPEC
+from cafe.endpoint.rehearsals import DEFAULT_LABEL, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
 from cafe.repair import (
@@ -372,16 +373,29 @@ assert curated_won > naive_won  # the scripted story, the same in both modes
 # %%
 offline_figures = f"naive {naive_won} of {naive_failed}, curated {curated_won} of {curated_failed}"
 measured = None
+live_batches = []
 if live:
-    if cafe.model_name() == cafe.OFFLINE_MODEL:
+    if rehearsal_script(cafe.make_client(), cafe.model_name()) == DEFAULT_LABEL:
         print(
-            "(cafe-scripted is cafe serve's rehearsal model, not a real one: with no script it writes\n"
-            " the smallest ticket its schema allows, so every draft fails alike in both modes.)"
+            "(this is cafe serve's default rule, not a real model: it writes the smallest ticket its\n"
+            " schema allows, so every draft fails alike in both modes. Restart it with\n"
+            " `cafe serve --session 07` for drafts written for this notebook.)"
         )
-    measured = run_modes(cafe.make_client, cafe.model_name())
+    measured = {}
+    for mode in ("naive", "curated"):
+        drafts = make_model_generator(cafe.make_client(), cafe.model_name())
+        batch = course.each_live(
+            f"s07.your_model_{mode}",
+            PRACTICE_ORDERS,
+            lambda spec, drafts=drafts, mode=mode: repair_ticket(spec, drafts, mode=mode),
+            model=cafe.model_name(),
+        )
+        live_batches.append(batch)
+        measured[mode] = batch.values
     for found in measured.values():
         for run in found:
             assert_named_end(run)
+if live and not any(batch.skipped("the rescue counts") for batch in live_batches):
     (live_naive, live_naive_of), (live_curated, live_curated_of) = (
         rescued(measured["naive"]),
         rescued(measured["curated"]),
@@ -394,9 +408,10 @@ if live:
     print(
         "If curated rescues no more than naive, your model is not using the feedback: a very\n"
         "small model may not, and then the cap only adds cost. If no first draft failed, these\n"
-        "orders are easy for your model and there was nothing to rescue."
+        "orders are easy for your model and there was nothing to rescue. An order that hit an\n"
+        "endpoint problem is left out of both counts."
     )
-else:
+elif not live:
     print(f"the stand-in (offline): {offline_figures}")
     print("Run the notebook with COURSE_MODE=live to measure the same on your model.")
 
@@ -471,22 +486,34 @@ views = {
     "failure_view": lambda failures: failure_view(failures, 1),
 }
 tally = {name: {"failed first": 0, "passed": 0, "extra items": 0} for name in views}
+
+
+def attempt_two(spec, generate, view):
+    """(first draft failed, attempt 2 passed, attempt 2 added an item) for one order."""
+    brief = list(brief_for(spec))
+    first = score_ticket(generate(brief).text, spec, menu)
+    if first.ticket is not None:
+        return False, False, False
+    retry = [*brief, {"role": "user", "content": view(first.failures)}]
+    second = score_ticket(generate(retry).text, spec, menu)
+    return True, second.ticket is not None, any("did not order" in f.fix for f in second.failures)
+
+
+view_batches = {}
 for name, view in views.items():
     model_generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
-    for spec in PRACTICE_ORDERS:
-        brief = list(brief_for(spec))
-        first = score_ticket(model_generate(brief).text, spec, menu)
-        if first.ticket is not None:
-            continue
-        tally[name]["failed first"] += 1
-        second = score_ticket(
-            model_generate([*brief, {"role": "user", "content": view(first.failures)}]).text,
-            spec,
-            menu,
-        )
-        tally[name]["passed"] += second.ticket is not None
-        tally[name]["extra items"] += any("did not order" in f.fix for f in second.failures)
+    key = "s07.your_view_drafts" if name == "your view" else "s07.course_view_drafts"
+    batch = course.each_live(
+        key, PRACTICE_ORDERS, lambda spec, g=model_generate, v=view: attempt_two(spec, g, v)
+    )
+    view_batches[name] = batch
+    for failed_first, passed, extra in batch.values:
+        tally[name]["failed first"] += failed_first
+        tally[name]["passed"] += passed
+        tally[name]["extra items"] += extra
 for name, counts in tally.items():
+    if view_batches[name].skipped(f"{name}'s attempt-2 count"):
+        continue
     print(
         f"{name:<13} attempt 2 passed: {counts['passed']} of {counts['failed first']}"
         f"   added an item nobody ordered: {counts['extra items']}"
@@ -515,9 +542,13 @@ if measured is not None:
     course.checkpoint(
         "s07",
         "your_model_attempts_to_pass",
-        {mode: attempts_to_pass(found) for mode, found in measured.items()},
+        {
+            **{mode: attempts_to_pass(found) for mode, found in measured.items()},
+            "endpoint_problems": {b.key: len(b.failed) for b in live_batches},
+        },
         model=cafe.model_name(),
         source="live",
+        needs=live_batches,
     )
 if loop_check.status == "passed":
     as_text = make_model_generator(ScriptedClient(FeedbackModel()), cafe.OFFLINE_MODEL)
@@ -545,6 +576,7 @@ if view_check.status == "passed":
         },
         model=cafe.model_name(),
         source="yours",
+        needs=[view_batches["your view"]],
     )
 else:
     print("your failure view has not passed its compare cell yet: nothing of it is banked as yours")
