@@ -61,7 +61,9 @@ assert tuple(endings) == report.ENDINGS
 print("how an order can end:")
 for ending, words in endings.items():
     print(f"  {ending:<18} {words}")
-no_ticket_options = {"2 or fewer": 2, "3 to 6": 6, "7 to 10": 10, "11 or more": len(SHIFT_ORDERS)}
+
+# %%
+no_ticket_options = {"3 or fewer": 3, "4 to 8": 8, "9 to 14": 14, "15 or more": len(SHIFT_ORDERS)}
 no_ticket_guess = course.predict(
     "s09.no_ticket",
     "How many of the twenty orders will end without a ticket?",
@@ -122,21 +124,20 @@ shares = {
     "policy_violation": "the refused orders",
     "sent_back": "the orders sent back to the customer",
 }
+
+# %%
 cost_guess = course.predict(
     "s09.cost_went",
     "Which runs took the biggest share of the shift's cost?",
     options=list(shares.values()),
 )
-times_options = {
-    "about the same": 1.5,
-    "1.5 to 3 times": 3,
-    "3 to 6 times": 6,
-    "more than 6 times": float("inf"),
-}
+
+# %%
+times_options = ["about the same", "1.5 to 3 times", "3 to 6 times", "more than 6 times"]
 ticket_guess = course.predict(
     "s09.per_ticket",
     "Cost per accepted ticket, against what the average passed run itself cost?",
-    options=list(times_options),
+    options=times_options,
 )
 
 # %%
@@ -151,8 +152,9 @@ print(
     f"a passed run cost {own_cost:.5f} on average; each accepted ticket carries {summary.cost_per_accepted:.5f} "
     f"({ratio:.1f} times)"
 )
+times_bounds = (1.5, 3, 6, float("inf"))  # each option's upper bound, in order
 course.show_outcome(
-    ticket_guess, next(option for option, most in times_options.items() if ratio < most)
+    ticket_guess, next(option for option, most in zip(times_options, times_bounds) if ratio < most)
 )
 assert abs(sum(summary.cost_by_ending.values()) - summary.cost) < 1e-12
 
@@ -232,6 +234,8 @@ loop_run = Trace(
     ),
 )
 write_trace(loop_run, broken / "loop.jsonl")
+
+# %%
 counted_guess = course.predict(
     "s09.counted",
     "How many runs will the report count?",
