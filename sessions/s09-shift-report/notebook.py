@@ -347,6 +347,13 @@ if story is None or not story.skipped("your shift's report"):
     assert yours.runs + len(failed) == len(SHIFT_ORDERS), "every order ended or hit the endpoint"
     assert sum(yours.endings.values()) == yours.runs, "every ended order under one named ending"
     print(report.render_text(yours))
+    if live:
+        print(
+            f"\nwithout a ticket: your model {yours.runs - yours.accepted} of {yours.runs}, "
+            f"the stand-in {no_ticket} of {len(runs)}. Ten orders here cannot become a ticket "
+            "as written, whatever the model;\nmore than ten without one means your model missed "
+            "orders the stand-in got through, fewer means an order was let through that should not be."
+        )
     if failed:
         print(
             f"{len(failed)} of {len(SHIFT_ORDERS)} orders hit an endpoint problem: the report "
