@@ -91,7 +91,7 @@ LAB_CASES = [
     LabCase(
         "s09-shift-report",
         "s09.no_ticket",
-        "7 to 10",
+        "9 to 14",
         "s09.why_no_ticket",
         "summarize",
         "cafe.exercises.s09.check_summarize",

@@ -4,13 +4,14 @@ fails plausible wrong answers with a specific complaint."""
 import pytest
 
 import cafe.repair
+import cafe.world.menu
 from cafe import course
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
 from cafe.repair.feedback import attempt_failure_view
 from cafe.repair.reask import repair_ticket
 
 
-def _stub(*args):
+def _stub(*args, **kwargs):
     raise NotImplementedError("your turn")
 
 
@@ -84,19 +85,19 @@ def _shows_the_draft(spec, generate, cap=3):
     [
         (
             _naive,
-            "a draft that forgets the table until told: ended retries_exhausted, expected passed",
+            "a model that fixes what a retry names: ended 'retries_exhausted', expected 'passed'",
         ),
-        (_fixed_cap, "cap 2: 3 attempts in the log, expected 2"),
+        (_fixed_cap, "cap 2: drafts asked for: 3, expected 2"),
         (
             _no_policy_check,
-            "the unsafe latte (no draft can make it safe): ended retries_exhausted, expected policy_violation",
+            "the unsafe latte: ended 'retries_exhausted', expected 'policy_violation'",
         ),
         (
             _no_policy_check,
-            "a request with an instruction hidden in it: ended passed, expected policy_violation",
+            "an instruction hidden in the request: ended 'passed', expected 'policy_violation'",
         ),
-        (_shows_the_draft, "the retry shows the model its failed draft"),
-        (lambda spec, generate, cap=3: None, "returned NoneType"),
+        (_shows_the_draft, "the retry after attempt 1 shows the failed draft"),
+        (lambda spec, generate, cap=3: None, "returned None; return a cafe.repair.RepairResult"),
         (lambda spec, generate, cap=3: 1 / 0, "raised ZeroDivisionError"),
     ],
 )
@@ -104,6 +105,58 @@ def test_check_repair_loop_wrong_loops_fail_with_a_specific_complaint(wrong, com
     problems = check_repair_loop(wrong)
     assert any(complaint in problem for problem in problems), problems
     assert course.compare(wrong, check=check_repair_loop).status == "failed"
+
+
+def test_check_repair_loop_takes_the_cap_by_name_or_by_place():
+    # repair_ticket takes cap only by name; the notebook's stub takes it either way
+    assert check_repair_loop(repair_ticket) == []
+
+    def by_place(spec, generate, limit):
+        return repair_ticket(spec, generate, cap=limit)
+
+    assert check_repair_loop(by_place) == []
+
+
+def test_check_repair_loop_scores_every_check_not_only_the_contract():
+    # Issue 26: a loop scoring with parse_draft alone passed every case and sent the 86'd
+    # omelette to the kitchen; complete tickets that fail the menu, the 86'd list and the
+    # scope now reach the loop.
+    from cafe.schema.parsing import parse_draft
+
+    def contract_only(spec, generate, cap=3):
+        brief = cafe.repair.brief_for(spec)
+        messages, attempts = brief, []
+        if cafe.repair.policy_failures(spec, cafe.world.menu.load_menu()):
+            blocked = cafe.repair.policy_failures(spec, cafe.world.menu.load_menu())
+            return cafe.repair.RepairResult("policy_violation", None, (), blocked_by=blocked)
+        for number in range(1, cap + 1):
+            draft = generate(list(messages))
+            parsed = parse_draft(draft)
+            attempts.append(cafe.repair.Attempt(number, draft, parsed.failures, 0, None))
+            if parsed.ticket is not None:
+                return cafe.repair.RepairResult("passed", parsed.ticket, tuple(attempts))
+            messages = cafe.repair.retry_messages(brief, parsed.failures, number, "curated")
+        return cafe.repair.RepairResult("retries_exhausted", None, tuple(attempts))
+
+    problems = check_repair_loop(contract_only)
+    assert any("the 86'd omelette as a complete ticket: ended 'passed'" in p for p in problems), (
+        problems
+    )
+    assert all(len(p.splitlines()) <= 2 for p in problems)
+
+
+def test_check_repair_loop_an_order_the_customer_can_change_is_drafted_not_refused():
+    from cafe.consent import changes_to_confirm
+    from cafe.world.menu import load_menu
+
+    def refuses_it(spec, generate, cap=3):
+        conflicts = changes_to_confirm(spec, load_menu())
+        if conflicts:
+            return cafe.repair.RepairResult("policy_violation", None, (), blocked_by=conflicts)
+        return repair_ticket(spec, generate, cap=cap)
+
+    problems = check_repair_loop(refuses_it)
+    assert any("latte and espresso, milk allergy: ended 'policy_violation'" in p for p in problems)
 
 
 # --- the failure view ------------------------------------------------------------------------------
@@ -135,6 +188,20 @@ def test_check_attempt_failure_view_vague_views_fail(attempt):
     assert course.compare(attempt, check=check_attempt_failure_view).status == "failed"
 
 
+def test_check_attempt_failure_view_accepts_the_course_failure_view():
+    # Issue 26: the checker rejected failure_view, which the notebook reveals to imitate,
+    # for its change-nothing-else line.
+    assert check_attempt_failure_view(cafe.repair.failure_view) == []
+
+
+def test_check_attempt_failure_view_one_line_for_all_failures_is_not_one_line_each():
+    def one_line(failures, attempt):
+        return f"Attempt {attempt} failed: " + "; ".join(f.line() for f in failures)
+
+    problems = check_attempt_failure_view(one_line)
+    assert any("a line of its own" in problem for problem in problems), problems
+
+
 def test_check_attempt_failure_view_a_count_is_not_the_attempt():
     # Passed the old checker, whose fixture for attempt k held k failures: "2 failed" read as attempt 2.
     def counts_only(failures, attempt):
@@ -164,3 +231,55 @@ def test_notebook_stubs_are_not_attempted_and_the_references_pass(tmp_path, monk
         "naive": {"1": 4, "2": 0, "3": 0, "exhausted": 6, "blocked": 0},
         "curated": {"1": 4, "2": 3, "3": 1, "exhausted": 2, "blocked": 0},
     }
+
+
+def _run_with_solutions(tmp_path, monkeypatch, replacements):
+    """The notebook source with its stubs replaced by working solutions; the progress file."""
+    import contextlib
+    import io
+    import json
+    from pathlib import Path
+
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))
+    path = Path(__file__).resolve().parent.parent / "sessions" / "s07-repair-loop" / "notebook.py"
+    source = path.read_text(encoding="utf-8")
+    for stub, solution in replacements.items():
+        assert stub in source, stub
+        source = source.replace(stub, solution)
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(source, str(path), "exec"), {"__name__": "__notebook__"})
+    return json.loads((tmp_path / "progress.json").read_text(encoding="utf-8"))
+
+
+def test_notebook_banks_your_figures_only_once_your_exercises_pass(tmp_path, monkeypatch):
+    progress = _run_with_solutions(
+        tmp_path,
+        monkeypatch,
+        {
+            'raise NotImplementedError("your turn: write the bounded re-ask")': (
+                "return cafe.repair.repair_ticket(spec, generate, cap=cap)"
+            ),
+            'raise NotImplementedError("your turn: write the failure view")': (
+                "return cafe.repair.attempt_failure_view(failures, attempt)"
+            ),
+        },
+    )
+    banked = progress["checkpoints"]["s07"]
+    assert banked["attempts_to_pass"]["source"] == "scripted"
+    assert banked["your_loop_attempts_to_pass"]["source"] == "yours"
+    assert banked["your_loop_attempts_to_pass"]["value"] == {
+        "1": 4,
+        "2": 3,
+        "3": 1,
+        "exhausted": 2,
+        "blocked": 0,
+    }
+    assert banked["your_failure_view"]["source"] == "yours"
+    assert banked["your_failure_view"]["value"]["of"] == 6
+
+
+def test_notebook_banks_nothing_as_yours_for_the_stubs(tmp_path, monkeypatch):
+    progress = _run_with_solutions(tmp_path, monkeypatch, {})
+    banked = progress["checkpoints"]["s07"]
+    assert set(banked) == {"attempts_to_pass"}
+    assert {entry["source"] for entry in banked.values()} == {"scripted"}

@@ -62,16 +62,16 @@ def _drifting_first(run):
     [
         (
             _by_check_name,
-            "three out_of_scope failures, each about a different item: you said 'systematic', expected "
-            "'drifting' (a failure is its check and its span",
+            "three out_of_scope failures, each about a different item: returned 'systematic', "
+            "expected 'drifting'\n  (a failure is its check and its span",
         ),
         (
             _drifting_first,
-            "the omelette 86'd, dropped, then 86'd again: you said 'drifting', expected 'alternating'",
+            "the omelette 86'd, dropped, then 86'd again: returned 'drifting', expected 'alternating'",
         ),
         (
             lambda run: "systematic",
-            "prose, then an extra espresso, then no table: you said 'systematic'",
+            "prose, then an extra espresso, then no table: returned 'systematic'",
         ),
     ],
 )

@@ -217,9 +217,9 @@ def test_repair_ticket_non_order_ask_in_notes_is_retried_not_blocked():
     result = repair_ticket(spec, generate)
     assert result.stop_reason == "passed" and len(result.attempts) == 2
     assert [(f.check, f.span) for f in result.attempts[0].failures] == [
-        ("out_of_scope", "call me a taxi")
+        ("out_of_scope", "(notes) call me a taxi")
     ]
-    assert "'call me a taxi'" in generate.calls[1][-1]["content"]
+    assert "'(notes) call me a taxi'" in generate.calls[1][-1]["content"]
 
 
 # --- retry_messages and the failure view -------------------------------------------------------
@@ -839,7 +839,7 @@ def test_toy_live_mode_runs_the_same_orders_against_an_endpoint():
         "ends: no ticket: the request itself is unsafe (policy_violation); drafts written: 0"
         in run.stdout
     )
-    assert "this is cafe serve, not a real model" in run.stdout
+    assert "This is cafe serve answering from a script (script), not a real model." in run.stdout
     assert sent == 9  # the blocked order never reached the endpoint
     assert "sk-local-test" not in run.stdout + run.stderr
 
@@ -868,7 +868,7 @@ def test_benchmark_accumulate_keeps_every_draft_and_curated_stays_flat():
     assert sent[1] == {"role": "assistant", "content": ALTERNATING_CANDIDATES[0]}
 
 
-def test_lesson_quotes_the_benchmark_numbers_it_measured():
+def test_note_quotes_the_benchmark_numbers_it_measured():
     import runpy
     from pathlib import Path
 
@@ -876,8 +876,9 @@ def test_lesson_quotes_the_benchmark_numbers_it_measured():
 
     root = Path(__file__).resolve().parents[1]
     bench = runpy.run_path(str(root / "benchmarks" / "retry_policies.py"))
+    # The figures are maintainer material: they live in the session's note, not the lesson.
     lesson = " ".join(
-        (root / "sessions" / "s07-repair-loop" / "lesson.md").read_text(encoding="utf-8").split()
+        (root / "docs" / "notes" / "s07-repair-loop.md").read_text(encoding="utf-8").split()
     )
     for cap, policies in (
         (CAP_DEFAULT, ("naive", "curated", "accumulate")),
@@ -889,7 +890,7 @@ def test_lesson_quotes_the_benchmark_numbers_it_measured():
             )
             total = sum(r.prompt_chars for r in rows)
             assert f"{total:,}" in lesson, (
-                f"lesson.md should quote {total:,} characters for {policy} at cap {cap}"
+                f"docs/notes/s07-repair-loop.md should quote {total:,} characters for {policy} at cap {cap}"
             )
 
 

@@ -130,3 +130,63 @@ def test_summarize_grows_linearly_with_the_shift():
         return min(times)
 
     assert best(large) / best(small) < 50
+
+
+# --- an endpoint problem costs one order, not the shift (issue 29) ----------------------------
+
+
+def _timing_out_on(call_numbers, kind="timeout"):
+    """The scripted drafter, except that the given calls (1-based) raise EndpointError(kind)."""
+    from cafe.endpoint.errors import EndpointError
+
+    drafts, calls = scripted_drafter(), [0]
+
+    def generate(messages):
+        calls[0] += 1
+        if calls[0] in call_numbers:
+            raise EndpointError("The endpoint did not answer within 60 s.", kind=kind)
+        return drafts(messages)
+
+    return generate
+
+
+def test_run_shift_endpoint_timeout_costs_only_its_order(tmp_path):
+    failed = []
+    runs = run_shift(
+        SHIFT_ORDERS,
+        _timing_out_on({1}),
+        model="m",
+        clock=ticking(),
+        trace_dir=tmp_path,
+        on_failure=failed.append,
+    )
+    assert len(runs) + len(failed) == len(SHIFT_ORDERS)
+    assert [(f.run_id, f.table, f.kind) for f in failed] == [
+        ("run-01", SHIFT_ORDERS[0].table, "timeout")
+    ]
+    assert "run-01" not in {run.run_id for run in runs}
+    assert failed[0].trace is not None and "error.type" in (tmp_path / "run-01.jsonl").read_text()
+    assert "run-01" in failed[0].note() and "timeout" in failed[0].note()
+    assert sum(summarize(runs, notes=[f.note() for f in failed]).endings.values()) == len(runs)
+
+
+def test_run_shift_endpoint_error_without_a_handler_stops_the_shift():
+    from cafe.endpoint.errors import EndpointError
+
+    with pytest.raises(EndpointError):
+        run_shift(SHIFT_ORDERS, _timing_out_on({1}), model="m", clock=ticking())
+
+
+def test_run_shift_setup_problem_stops_the_shift_even_with_a_handler():
+    from cafe.endpoint.errors import EndpointError
+
+    failed = []
+    with pytest.raises(EndpointError):
+        run_shift(
+            SHIFT_ORDERS,
+            _timing_out_on({1}, kind="key_refused"),
+            model="m",
+            clock=ticking(),
+            on_failure=failed.append,
+        )
+    assert failed == []

@@ -6,10 +6,15 @@ The notebook (`notebooks/s09-shift-report.ipynb`) asks for two functions:
    (zeros too), nothing else does, the counts add up to the runs, and a run that ends any other
    way is refused with a ValueError instead of going into an "other" bucket. It must work on
    anything with an `ending`. The course's answer is `cafe.report.count_endings`;
-   `check_summarize` runs it both ways: counting runs that exist, and refusing one that cannot
-   be counted (an unnamed ending, and `needs_consent`, a stop reason the loop no longer has).
+   `check_summarize` runs it both ways: counting shifts that exist, and refusing a run that
+   cannot be counted wherever it sits in the shift (an unnamed ending, `needs_consent`, a stop
+   reason the loop no longer has, session 01's `done`, a run with no ending at all).
 2. `cost_by_ending(runs, prices)`: what the shift cost, split by how the orders ended, counting
-   only the runs whose cost is known. The course's answer is `cafe.report.cost_by_ending`.
+   only the runs whose cost is known, each run at its own model's price, every digit kept. The
+   course's answer is `cafe.report.cost_by_ending`.
+
+Rejections are worded with `cafe.exercises.feedback`: the case, what came back, what was
+expected, and the idea it bears on.
 """
 
 from __future__ import annotations
@@ -19,80 +24,121 @@ from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
 
+from cafe.exercises.feedback import Described, Raised, call, mismatch, wrong_type
 from cafe.report.records import ENDINGS, Price, RunRecord
 from cafe.report.summary import cost_by_ending, count_endings
 
 __all__ = ["check_summarize", "check_cost_by_ending"]
 
 _PRICES = {"m": Price(input_per_million=2.0, output_per_million=10.0)}
+# Two models at two prices, output dearer than input: a run is charged at its own model's price.
+_TWO_PRICES = {"m": Price(2.0, 10.0), "strong": Price(15.0, 60.0)}
 
 # Small shifts whose counts are easy to see; every list differs from the others in some count,
 # and the mixed one holds every ending a report knows (an order sent back by front of house too).
+_MIXED = [
+    RunRecord("a", "passed", 1, "m", 100, 10),
+    RunRecord("b", "retries_exhausted", 3, "m", 300, 30),
+    RunRecord("c", "passed", 2, "m", 200, 20),
+    RunRecord("d", "policy_violation", 0, "m", 0, 0),
+    RunRecord("e", "retries_exhausted", 3, "m", None, None),
+    RunRecord("f", "sent_back", 0, "m", 0, 0, failures={"unsafe": 1}),
+]
 _SHIFTS: dict[str, list[RunRecord]] = {
-    "a mixed shift": [
-        RunRecord("a", "passed", 1, "m", 100, 10),
-        RunRecord("b", "retries_exhausted", 3, "m", 300, 30),
-        RunRecord("c", "passed", 2, "m", 200, 20),
-        RunRecord("d", "policy_violation", 0, "m", 0, 0),
-        RunRecord("e", "retries_exhausted", 3, "m", None, None),
-        RunRecord("f", "sent_back", 0, "m", 0, 0, failures={"unsafe": 1}),
-    ],
+    "a mixed shift": _MIXED,
     "an empty shift": [],
     "a shift where nothing passed": [
         RunRecord("x", "policy_violation", 0, "m", 0, 0),
         RunRecord("y", "policy_violation", 0, "m", 0, 0),
     ],
+    "a shift of sent-back orders and one pass": [
+        RunRecord("s1", "sent_back", 0, "m", 0, 0),
+        RunRecord("s2", "sent_back", 0, "m", 0, 0),
+        RunRecord("s3", "passed", 3, "m", 900, 90),
+    ],
 }
 
+# Runs no report can count, each placed somewhere else in the mixed shift: first, in the middle,
+# last. (label, the odd run, where it goes, why it cannot be counted.)
+_UNCOUNTABLE: tuple[tuple[str, Any, int, str], ...] = (
+    ("a run ending on 'timeout', last", SimpleNamespace(ending="timeout"), 6, "no such ending"),
+    (
+        "a run ending on 'needs_consent', first",
+        SimpleNamespace(ending="needs_consent"),
+        0,
+        "an order sent back by front of house ends 'sent_back'",
+    ),
+    (
+        "session 01's loop run ('done') in the middle",
+        SimpleNamespace(ending="done"),
+        3,
+        "'done' is the agent loop's stop, not an ending of a shift",
+    ),
+    ("a run with no ending at all, second", SimpleNamespace(run_id="z"), 1, "it has no ending"),
+    ("a run whose ending is None, first", SimpleNamespace(ending=None), 0, "it has no ending"),
+)
 
-def _call(fn: Callable[..., Any], label: str, *args: Any) -> tuple[Any, list[str]]:
-    try:
-        return fn(*args), []
-    except NotImplementedError:
-        raise
-    except Exception as exc:  # the learner's bug is a problem to show, not a crash
-        return None, [f"{label}: raised {type(exc).__name__}: {exc}"]
+# Shifts whose costs do not come out round, for the cost split. (label, runs, prices.)
+_COST_CASES: tuple[tuple[str, list[RunRecord], dict[str, Price]], ...] = (
+    *((label, runs, _PRICES) for label, runs in _SHIFTS.items()),
+    (
+        "a run of a model with no price",
+        [*_MIXED, RunRecord("z", "passed", 1, "unpriced", 50, 5)],
+        _PRICES,
+    ),
+    (
+        "two models at two prices, the dearer one first",
+        [
+            RunRecord("s1", "passed", 1, "strong", 1234, 567),
+            RunRecord("m1", "retries_exhausted", 3, "m", 4321, 765),
+            RunRecord("m2", "passed", 2, "m", 2500, 333),
+        ],
+        _TWO_PRICES,
+    ),
+    (
+        "replies cut off: 500 tokens sent and none back, then 1 and none",
+        [
+            RunRecord("q", "retries_exhausted", 1, "m", 500, 0),
+            RunRecord("r", "passed", 1, "m", 120, 40),
+            RunRecord("t", "retries_exhausted", 1, "strong", 1, 0),
+        ],
+        _TWO_PRICES,
+    ),
+)
+
+_COUNT_IDEA = "one row per named ending, zeros too, each run counted once by its ending"
+_REFUSE_IDEA = "a run no ending names is refused with ValueError, never counted or skipped"
+_COST_IDEA = (
+    "each run's tokens at its own model's price per million, every digit kept; "
+    "an unknown cost adds nothing"
+)
 
 
-def _counts_problems(label: str, got: Any, runs: Sequence[Any]) -> list[str]:
+def _counts_problem(label: str, got: Any, runs: Sequence[Any]) -> str | None:
+    """The first thing wrong with `got` as the counts of `runs`, or None."""
+    if isinstance(got, Raised):
+        return got.problem(label)
     if not isinstance(got, dict):
-        return [f"{label}: returned {type(got).__name__}; return a dict of ending -> count"]
-    problems = []
-    extra, missing = set(got) - set(ENDINGS), [r for r in ENDINGS if r not in got]
-    if extra:
-        problems.append(
-            f"{label}: keys {sorted(map(str, extra))} are not endings; a report has no 'other' bucket"
-        )
-    if missing:
-        problems.append(
-            f"{label}: {', '.join(missing)} missing; list every ending, with 0 when none ended so"
-        )
-    counted = sum(v for v in got.values() if isinstance(v, int))
-    if counted != len(runs):
-        problems.append(f"{label}: the counts add up to {counted}, but there are {len(runs)} runs")
+        return wrong_type(label, got, "a dict of ending -> count")
     wanted = count_endings(runs)
-    wrong = [r for r in ENDINGS if r in got and got[r] != wanted[r]]
-    if wrong and not problems:
-        problems.append(
-            f"{label}: {', '.join(f'{r} is {got[r]}' for r in wrong)}; count each run once, by its ending"
-        )
-    return problems
+    if got != wanted:
+        return mismatch(label, got, wanted, _COUNT_IDEA)
+    return None
 
 
-def _refused(fn: Callable[..., Any], ending: str, why: str) -> list[str]:
-    """The mixed shift plus one run ending on `ending`, which must be refused with ValueError."""
-    odd = [*_SHIFTS["a mixed shift"], SimpleNamespace(ending=ending)]
+def _refusal_problem(fn: Callable[..., Any], label: str, odd: Any, at: int, why: str) -> str | None:
+    """The mixed shift with `odd` inserted at `at` must be refused with ValueError (or a subclass
+    of it, which a learner may well define)."""
+    runs = [*_MIXED[:at], odd, *_MIXED[at:]]
     try:
-        got = fn(odd)
+        got = fn(runs)
     except NotImplementedError:
         raise
     except ValueError:
-        return []
-    except Exception as exc:
-        return [
-            f"a run ending on {ending!r}: raised {type(exc).__name__}; raise ValueError naming it"
-        ]
-    return [f"a run ending on {ending!r} was counted ({got!r}); refuse it with ValueError, {why}"]
+        return None
+    except Exception as exc:  # the learner's choice of error is a problem to show
+        return f"{label}: raised {type(exc).__name__}; raise ValueError naming the ending ({why})"
+    return mismatch(label, got, Described("ValueError"), f"{_REFUSE_IDEA} ({why})")
 
 
 def check_summarize(fn: Callable[[Sequence[Any]], dict[str, int]]) -> list[str]:
@@ -100,17 +146,31 @@ def check_summarize(fn: Callable[[Sequence[Any]], dict[str, int]]) -> list[str]:
     counts of real shifts must add up, and an unnamed ending must be refused, not counted."""
     problems: list[str] = []
     for label, runs in _SHIFTS.items():
-        got, raised = _call(fn, label, list(runs))
-        problems += raised or _counts_problems(label, got, runs)
-    problems += _refused(
-        fn, "timeout", "since an ending with no name cannot be counted under any name"
-    )
-    problems += _refused(
-        fn,
-        "needs_consent",
-        "since it is not an ending (an order sent back by front of house ends 'sent_back')",
-    )
+        problem = _counts_problem(label, call(fn, list(runs)), runs)
+        if problem:
+            problems.append(problem)
+    for label, odd, at, why in _UNCOUNTABLE:
+        problem = _refusal_problem(fn, label, odd, at, why)
+        if problem:
+            problems.append(problem)
     return problems
+
+
+def _cost_problem(label: str, got: Any, wanted: dict[str, float]) -> str | None:
+    """The first thing wrong with `got` as the cost split `wanted`, or None."""
+    if isinstance(got, Raised):
+        return got.problem(label)
+    if not isinstance(got, dict) or set(got) != set(ENDINGS):
+        return wrong_type(label, got, "a dict with exactly the endings as keys")
+    for ending in ENDINGS:
+        cost = got[ending]
+        if (
+            isinstance(cost, bool)
+            or not isinstance(cost, (int, float))
+            or not math.isclose(cost, wanted[ending], rel_tol=1e-9, abs_tol=1e-12)
+        ):
+            return mismatch(f"{label}, {ending}", cost, wanted[ending], _COST_IDEA)
+    return None
 
 
 def check_cost_by_ending(
@@ -118,30 +178,9 @@ def check_cost_by_ending(
 ) -> list[str]:
     """Problems with a `cost_by_ending(runs, prices)`; an empty list means it passes."""
     problems: list[str] = []
-    cases = dict(
-        _SHIFTS,
-        **{
-            "a run of a model with no price": [
-                *_SHIFTS["a mixed shift"],
-                RunRecord("z", "passed", 1, "unpriced", 50, 5),
-            ]
-        },
-    )
-    for label, runs in cases.items():
-        got, raised = _call(fn, label, list(runs), dict(_PRICES))
-        if raised:
-            problems += raised
-            continue
-        if not isinstance(got, dict) or set(got) != set(ENDINGS):
-            problems.append(f"{label}: return a dict with exactly the endings as keys, got {got!r}")
-            continue
-        wanted = cost_by_ending(runs, _PRICES)
-        for reason in ENDINGS:
-            if not isinstance(got[reason], (int, float)) or not math.isclose(
-                got[reason], wanted[reason], abs_tol=1e-12
-            ):
-                problems.append(
-                    f"{label}: {reason} cost {got[reason]!r}, expected {wanted[reason]:.6f} "
-                    "(tokens times the price per million, over a million; unknown costs add nothing)"
-                )
+    for label, runs, prices in _COST_CASES:
+        got = call(fn, list(runs), dict(prices))
+        problem = _cost_problem(label, got, cost_by_ending(runs, prices))
+        if problem:
+            problems.append(problem)
     return problems

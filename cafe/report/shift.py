@@ -11,6 +11,9 @@ Session 07's `repair_ticket` handles one order. This module adds:
   pass, and returning one `cafe.report.RunRecord` per order;
 - `scripted_drafter`: session 07's `FeedbackModel` as a generator, scripted even in live mode;
 - `ticking`: a stand-in clock for offline runs, so the slowest runs are the same every time;
+- `NotReached`: an order whose run stopped on an endpoint problem (a timeout, a dropped
+  connection): `run_shift` hands it to `on_failure` and goes on, so one slow reply costs one order,
+  not the shift. It has no ending: the loop never finished, so the report leaves it out and says so;
 - `PRACTICE_PRICES`: an invented price table to practise with (not any provider's prices);
 - `synthetic_runs`: a large made-up shift, for measuring how the report scales.
 
@@ -25,12 +28,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from cafe.consent import OrderSpec
 from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.repair.feedback import RetryMode
 from cafe.repair.front import SentBack, front_of_house
@@ -59,6 +64,8 @@ __all__ = [
     "PRACTICE_PRICES",
     "scripted_drafter",
     "ticking",
+    "SETUP_KINDS",
+    "NotReached",
     "run_shift",
     "synthetic_runs",
 ]
@@ -112,6 +119,33 @@ PRACTICE_PRICES: Mapping[str, Price] = MappingProxyType(
 
 Clock = Callable[[], float]
 
+# Endpoint problems that no later order can escape (the key refused, no such model, a web page
+# where the API should be): they stop the shift, as a missing setting does. Every other kind
+# (a timeout, a dropped connection, a rate limit) costs the order it hit.
+SETUP_KINDS: frozenset[str] = frozenset({"key_refused", "not_found", "web_page"})
+
+
+@dataclass(frozen=True)
+class NotReached:
+    """An order whose run stopped on an endpoint problem: no ending, so no row of the report.
+
+    `kind` is the `EndpointError`'s kind ("timeout", "connection", ...), `reason` its first line
+    (already free of the key); `trace` the file recording the run up to the failure, when kept.
+    """
+
+    run_id: str
+    table: int
+    kind: str
+    reason: str
+    trace: str | None = None
+
+    def note(self) -> str:
+        """One sentence for the report's notes."""
+        return (
+            f"{self.run_id} (table {self.table}): the endpoint failed ({self.kind}); "
+            "left out of the report's counts."
+        )
+
 
 def scripted_drafter(seed: int = 7) -> Generator:
     """Session 07's `FeedbackModel` behind a model generator, offline in every mode.
@@ -154,8 +188,15 @@ class _Timed:
 
 
 def _traced(order: OrderSpec, timed: _Timed, path: Path, **options: Any) -> RepairResult:
-    """`record_repair` (session 08) for one order, its trace written to `path`."""
-    result, trace = record_repair(order, timed, recorder=Recorder(trace_id=path.stem), **options)
+    """`record_repair` (session 08) for one order, its trace written to `path`; a run that an
+    endpoint problem stopped is written too (its spans closed with `error.type`) before the error
+    goes on."""
+    recorder = Recorder(trace_id=path.stem)
+    try:
+        result, trace = record_repair(order, timed, recorder=recorder, **options)
+    except EndpointError:
+        write_trace(recorder.trace(), path)
+        raise
     write_trace(trace, path)
     return result
 
@@ -172,6 +213,16 @@ def _one_order(
     return _traced(order, timed, path, **options)
 
 
+def _record(
+    outcome: RepairResult | SentBack, run_id: str, model: str, seconds: float, path: Path | None
+) -> RunRecord:
+    """The report's record of one order that ended: sent back, or a run of the loop."""
+    if isinstance(outcome, SentBack):
+        return record_from_sent_back(outcome, run_id=run_id, model=model, seconds=seconds)
+    trace = None if path is None else str(path)
+    return record_from_result(outcome, run_id=run_id, model=model, seconds=seconds, trace=trace)
+
+
 def run_shift(
     orders: Sequence[OrderSpec],
     generate: Generator,
@@ -183,6 +234,7 @@ def run_shift(
     menu: Menu | None = None,
     trace_dir: str | Path | None = None,
     on_run: Callable[[RunRecord], None] | None = None,
+    on_failure: Callable[[NotReached], None] | None = None,
 ) -> tuple[RunRecord, ...]:
     """Each order past front of house, then through `repair_ticket` with `generate`; one record per
     order, named `run-01`, ... An order front of house sends back is recorded as `sent_back`.
@@ -190,6 +242,10 @@ def run_shift(
     With `trace_dir`, each run of the loop is recorded (`cafe.trace.record_repair`) to
     `trace_dir/run-NN.jsonl` and its record links there. `on_run` is called with each record as
     it is made (for progress).
+
+    An `EndpointError` stops only its own order when `on_failure` is given: the order is handed to
+    it as a `NotReached` (no record: the run has no ending) and the shift goes on. A kind in
+    `SETUP_KINDS`, and any error without `on_failure`, stops the shift, as any other error does.
     """
     if isinstance(orders, OrderSpec) or not all(isinstance(order, OrderSpec) for order in orders):
         raise TypeError("run_shift() takes a list of cafe.consent.OrderSpec, e.g. SHIFT_ORDERS.")
@@ -200,15 +256,16 @@ def run_shift(
     for number, order in enumerate(orders, start=1):
         run_id, timed = f"run-{number:02d}", _Timed(generate, clock, model)
         path = None if folder is None else folder / f"{run_id}.jsonl"
-        outcome = _one_order(order, timed, path, cap=cap, mode=mode, menu=menu)
-        seconds = round(timed.seconds, 6)
-        if isinstance(outcome, SentBack):
-            record = record_from_sent_back(outcome, run_id=run_id, model=model, seconds=seconds)
-        else:
-            trace = None if path is None else str(path)
-            record = record_from_result(
-                outcome, run_id=run_id, model=model, seconds=seconds, trace=trace
-            )
+        try:
+            outcome = _one_order(order, timed, path, cap=cap, mode=mode, menu=menu)
+        except EndpointError as exc:
+            if on_failure is None or exc.kind in SETUP_KINDS:
+                raise
+            reason = str(exc).strip().split("\n", 1)[0]
+            trace = None if path is None or not path.exists() else str(path)
+            on_failure(NotReached(run_id, order.table, exc.kind, reason, trace))
+            continue
+        record = _record(outcome, run_id, model, round(timed.seconds, 6), path)
         records.append(record)
         if on_run is not None:
             on_run(record)

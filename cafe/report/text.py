@@ -10,6 +10,8 @@ by `cafe.report.figures`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from cafe.report.records import ENDINGS, RunRecord
 from cafe.report.summary import ShiftSummary
 
@@ -37,10 +39,30 @@ def _endings(summary: ShiftSummary) -> list[str]:
     return [*lines, f"  {'(total)':<{width}}  {sum(summary.endings.values()):>5}"]
 
 
+# The attempts-to-pass bins of an order with no ticket (`cafe.report.summary`), as a manager reads them.
+_UNPASSED_WORDS: Mapping[str, str] = {
+    "exhausted": "cap reached",
+    "blocked": "refused",
+    "sent back": "sent back",
+}
+
+
+def _attempts_line(bins: Mapping[str, int]) -> str:
+    """Orders by the attempt that passed, then those that never did, each bin in plain words:
+    "passed on attempt 1: 4 orders, on attempt 2: 3, ...; no ticket: cap reached 6, ..."."""
+    passed = [(key, n) for key, n in bins.items() if key.isdigit()]
+    others = [(key, n) for key, n in bins.items() if not key.isdigit()]
+    on = ", ".join(
+        f"{'passed on attempt ' if i == 0 else 'on attempt '}{key}: {n}"
+        for i, (key, n) in enumerate(passed)
+    )
+    rest = ", ".join(f"{_UNPASSED_WORDS.get(key, key)} {n}" for key, n in others)
+    return f"Attempts to pass (orders): {on}; no ticket: {rest}"
+
+
 def _spending(summary: ShiftSummary) -> list[str]:
     lines = [
-        "Attempts to pass: "
-        + ", ".join(f"{key}: {n}" for key, n in summary.attempts_to_pass.items()),
+        _attempts_line(summary.attempts_to_pass),
         f"Tokens: {summary.tokens:,} ({summary.input_tokens:,} in, {summary.output_tokens:,} out); "
         f"per accepted ticket: {_per(summary.tokens_per_accepted, 'tokens')}",
     ]

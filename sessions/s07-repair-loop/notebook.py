@@ -19,6 +19,8 @@ import cafe
 import cafe.repair
 from cafe import course
 from cafe.consent import PARTIAL_ALLERGEN_SPEC
+from cafe.endpoint.rehearsals import DEFAULT_LABEL, rehearsal_script
+from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
 from cafe.repair import (
     ALTERNATING_CANDIDATES,
@@ -106,10 +108,10 @@ checks_guess = course.predict(
     "s07.checks",
     "Which check rejects each attempt, in order?",
     options=[
-        "sold_out, sold_out, sold_out",
-        "missing_field, sold_out, passed",
-        "missing_field, missing_field, missing_field",
+        "missing_field, passed",
+        "missing_field, sold_out",
         "missing_field, sold_out, missing_field",
+        "sold_out, sold_out, sold_out, sold_out",
     ],
 )
 endings = {
@@ -166,22 +168,35 @@ def assert_named_end(run, cap=CAP_DEFAULT):
 assert_named_end(result)
 
 # %% [markdown]
-# Now a second order: a latte for a customer who declared a milk allergy. Predict how many times
-# the generator is called.
+# Now a second order: table 2 wants a latte, and the customer declared a milk allergy. The same
+# scripted generator stands ready with its drafts. How does `repair_ticket` end this run?
 
 # %%
-calls_guess = course.predict(
-    "s07.unsafe_calls",
-    "How many drafts are generated for the unsafe latte?",
-    options=["3", "1", "0"],
+latte_endings = {
+    ("passed", 1): "a ticket after 1 draft, milk in its allergies",
+    ("retries_exhausted", 3): "no ticket after 3 drafts, each failing unsafe",
+    ("policy_violation", 0): "refused before any draft",
+    ("policy_violation", 1): "refused after 1 draft failed unsafe",
+}
+latte_guess = course.predict(
+    "s07.milk_latte",
+    "Table 2's latte, milk allergy: how does the run end?",
+    options=list(latte_endings.values()),
 )
 
 # %%
 counting = make_scripted_generator(ALTERNATING_CANDIDATES)
 blocked = repair_ticket(UNSAFE_SPEC, counting)
-print(f"stop_reason: {blocked.stop_reason}   blocked by: {[f.line() for f in blocked.blocked_by]}")
+print(f"stop_reason: {blocked.stop_reason}   drafts asked for: {len(counting.calls)}")
+print(f"blocked by: {[f.line() for f in blocked.blocked_by]}")
 assert_named_end(blocked)
-course.show_outcome(calls_guess, str(len(counting.calls)))
+course.show_outcome(
+    latte_guess,
+    latte_endings.get(
+        (blocked.stop_reason, len(counting.calls)),
+        f"{blocked.stop_reason} after {len(counting.calls)} drafts",
+    ),
+)
 
 # %% [markdown]
 # Why not try once and let the scorer reject the latte? Decide what a retry could change about
@@ -233,12 +248,14 @@ def my_repair_ticket(spec, generate, cap=CAP_DEFAULT):
 
 
 # %% [markdown]
-# The compare cell runs your loop against generators whose behaviour is known: one that passes
-# at once, one that forgets the table until a retry says so, one that never passes (at two caps),
-# and the unsafe latte. Until you replace the stub it says "not attempted yet".
+# The compare cell runs your loop against generators whose behaviour is known: a draft that
+# passes at once, a model that forgets the table until a retry says so, drafts that never pass
+# (at two caps), complete tickets that only the menu, the 86'd list or the order's scope can
+# reject, the two requests that must be refused, and table 2's latte and espresso. Until you
+# replace the stub it says "not attempted yet".
 
 # %%
-course.compare(my_repair_ticket, check=check_repair_loop, key="s07.repair_loop")
+loop_check = course.compare(my_repair_ticket, check=check_repair_loop, key="s07.repair_loop")
 
 # %% [markdown]
 # Tried it? Flip the switch for the course's loop, `repair_ticket`.
@@ -249,23 +266,23 @@ course.reveal("s07.repair_ticket", source=cafe.repair.repair_ticket)
 # %% [markdown]
 # ## 5. Naive or curated: which retry repairs?
 #
-# Now a stand-in that behaves the way the lesson says models behave. `FeedbackModel` writes each
-# ticket from the order in the brief, with the slips this order tends to provoke (no table, a
-# declared allergy left off, an item left off). It fixes a slip only when the feedback names
-# what the slip is about. It plugs into `make_model_generator` exactly as your endpoint does.
+# Now a stand-in for a model. `FeedbackModel` writes each ticket from the order in its brief,
+# with the slips this order tends to provoke (no table, a declared allergy left off, an item left
+# off), and it reads every message it is sent. It plugs into `make_model_generator` exactly as
+# your endpoint does.
 #
 # The same ten orders go through the loop twice: once with `naive` retries (the brief again,
 # unchanged) and once with `curated` ones (the brief plus the failure view). The first draft of
-# each order is the same in both runs; only what a retry is told differs.
-#
-# **Live** (`COURSE_MODE=live`): the same cell sends all twenty runs to your model instead, and
-# asserts only what any model guarantees: every run ends on a named stop, within the cap.
+# each order is the same in both runs; only what a retry is told differs. This story is scripted
+# in both modes, so it reads the same for everyone; step 5b measures the same thing on your
+# model when you run live.
 
 # %%
 for spec in PRACTICE_ORDERS:
     allergy = f"   (allergy: {', '.join(spec.allergies)})" if spec.allergies else ""
     print(f"table {spec.table:>2}: {', '.join(spec.items)}{allergy}")
 
+# %%
 rescue_options = [
     "both rescue most",
     "curated rescues most, naive few",
@@ -278,25 +295,20 @@ rescue_guess = course.predict(
     options=rescue_options,
 )
 
+
 # %%
-if live and cafe.model_name() == cafe.OFFLINE_MODEL:
-    print(
-        "(cafe-scripted is cafe serve's rehearsal model, not a real one: with no script it writes the\n"
-        " smallest ticket its schema allows, so every draft fails alike in both modes.)"
-    )
-runs = {}
-for mode in ("naive", "curated"):
-    model_generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
-    print(
-        f"{mode}: {'your model ' + cafe.model_name() if live else 'the scripted FeedbackModel'} is drafting",
-        end="",
-        flush=True,
-    )
-    runs[mode] = []
-    for spec in PRACTICE_ORDERS:
-        runs[mode].append(repair_ticket(spec, model_generate, mode=mode))
-        print(".", end="", flush=True)
-    print()
+def run_modes(client_for, model):
+    """Every practice order through the loop once per retry mode: {mode: [RepairResult]}."""
+    found = {}
+    for mode in ("naive", "curated"):
+        drafts = make_model_generator(client_for(), model)
+        print(f"{mode}: {model} is drafting", end="", flush=True)
+        found[mode] = []
+        for spec in PRACTICE_ORDERS:
+            found[mode].append(repair_ticket(spec, drafts, mode=mode))
+            print(".", end="", flush=True)
+        print()
+    return found
 
 
 def ending(run):
@@ -305,6 +317,13 @@ def ending(run):
     )
 
 
+def rescued(found):
+    """How many runs whose first draft failed went on to pass, out of how many."""
+    failed_first = [r for r in found if r.attempts and r.attempts[0].failures]
+    return sum(r.stop_reason == "passed" for r in failed_first), len(failed_first)
+
+
+runs = run_modes(lambda: ScriptedClient(FeedbackModel()), cafe.OFFLINE_MODEL)
 print(f"\n{'order':<9} {'naive':<22} {'curated':<22}")
 for spec, naive, curated in zip(PRACTICE_ORDERS, runs["naive"], runs["curated"]):
     print(f"table {spec.table:<3} {ending(naive):<22} {ending(curated):<22}")
@@ -318,14 +337,7 @@ for found in runs.values():
     for run in found:
         assert_named_end(run)
 
-
 # %%
-def rescued(found):
-    """How many runs whose first draft failed went on to pass, out of how many."""
-    failed_first = [r for r in found if r.attempts and r.attempts[0].failures]
-    return sum(r.stop_reason == "passed" for r in failed_first), len(failed_first)
-
-
 (naive_won, naive_failed), (curated_won, curated_failed) = (
     rescued(runs["naive"]),
     rescued(runs["curated"]),
@@ -335,17 +347,73 @@ print(
     f"rescued by a retry: naive {naive_won} of {naive_failed}, curated {curated_won} of {curated_failed}"
 )
 most = {"naive": 2 * naive_won > naive_failed, "curated": 2 * curated_won > curated_failed}
-if naive_failed == 0 and curated_failed == 0:
-    rescue = "no first draft failed"
-elif most["naive"] == most["curated"]:
+if most["naive"] == most["curated"]:
     rescue = "both rescue most" if most["naive"] else "both rescue few"
 else:
     rescue = (
         "curated rescues most, naive few" if most["curated"] else "naive rescues most, curated few"
     )
 course.show_outcome(rescue_guess, rescue)
-if not live:  # the scripted demonstration; a real model owes you no such result
-    assert curated_won > naive_won
+assert curated_won > naive_won  # the scripted story, the same in both modes
+
+# %% [markdown]
+# How does `FeedbackModel` decide? It fixes a slip only when the feedback names what the slip is
+# about, and now and then "improves" a ticket unless it is told to change nothing else. A naive
+# retry names nothing, so a naive attempt is the first draft's slips drawn again. That is the
+# claim of this section, shown on a stand-in built to show it. Whether *your* model uses feedback
+# at all is a measurement, not something to assume: step 5b.
+#
+# ### 5b. Your model: does a curated retry rescue more?
+#
+# **Live** (`COURSE_MODE=live`): this cell sends the same ten orders to your model, once per
+# mode (up to sixty requests), and prints how many orders each mode rescued beside the
+# stand-in's figures. It asserts only what any model guarantees: every run ends on a named stop,
+# within the cap. Offline it says how to run it.
+
+# %%
+offline_figures = f"naive {naive_won} of {naive_failed}, curated {curated_won} of {curated_failed}"
+measured = None
+live_batches = []
+if live:
+    if rehearsal_script(cafe.make_client(), cafe.model_name()) == DEFAULT_LABEL:
+        print(
+            "(this is cafe serve's default rule, not a real model: it writes the smallest ticket its\n"
+            " schema allows, so every draft fails alike in both modes. Restart it with\n"
+            " `cafe serve --session 07` for drafts written for this notebook.)"
+        )
+    measured = {}
+    for mode in ("naive", "curated"):
+        drafts = make_model_generator(cafe.make_client(), cafe.model_name())
+        batch = course.each_live(
+            f"s07.your_model_{mode}",
+            PRACTICE_ORDERS,
+            lambda spec, drafts=drafts, mode=mode: repair_ticket(spec, drafts, mode=mode),
+            model=cafe.model_name(),
+        )
+        live_batches.append(batch)
+        measured[mode] = batch.values
+    for found in measured.values():
+        for run in found:
+            assert_named_end(run)
+if live and not any(batch.skipped("the rescue counts") for batch in live_batches):
+    (live_naive, live_naive_of), (live_curated, live_curated_of) = (
+        rescued(measured["naive"]),
+        rescued(measured["curated"]),
+    )
+    print(f"rescued by a retry, the stand-in (offline): {offline_figures}")
+    print(
+        f"rescued by a retry, your model {cafe.model_name()}: naive {live_naive} of "
+        f"{live_naive_of}, curated {live_curated} of {live_curated_of}"
+    )
+    print(
+        "If curated rescues no more than naive, your model is not using the feedback: a very\n"
+        "small model may not, and then the cap only adds cost. If no first draft failed, these\n"
+        "orders are easy for your model and there was nothing to rescue. An order that hit an\n"
+        "endpoint problem is left out of both counts."
+    )
+elif not live:
+    print(f"the stand-in (offline): {offline_figures}")
+    print("Run the notebook with COURSE_MODE=live to measure the same on your model.")
 
 # %% [markdown]
 # Did any curated run still run out of attempts? If so, look at what its attempts failed, in
@@ -417,24 +485,38 @@ views = {
     "your view": lambda failures: your_view(failures, 1),
     "failure_view": lambda failures: failure_view(failures, 1),
 }
-tally = {name: {"passed": 0, "extra items": 0} for name in views}
+tally = {name: {"failed first": 0, "passed": 0, "extra items": 0} for name in views}
+
+
+def attempt_two(spec, generate, view):
+    """(first draft failed, attempt 2 passed, attempt 2 added an item) for one order."""
+    brief = list(brief_for(spec))
+    first = score_ticket(generate(brief).text, spec, menu)
+    if first.ticket is not None:
+        return False, False, False
+    retry = [*brief, {"role": "user", "content": view(first.failures)}]
+    second = score_ticket(generate(retry).text, spec, menu)
+    return True, second.ticket is not None, any("did not order" in f.fix for f in second.failures)
+
+
+view_batches = {}
 for name, view in views.items():
     model_generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
-    for spec in PRACTICE_ORDERS:
-        brief = list(brief_for(spec))
-        first = score_ticket(model_generate(brief).text, spec, menu)
-        if first.ticket is not None:
-            continue
-        second = score_ticket(
-            model_generate([*brief, {"role": "user", "content": view(first.failures)}]).text,
-            spec,
-            menu,
-        )
-        tally[name]["passed"] += second.ticket is not None
-        tally[name]["extra items"] += any("did not order" in f.fix for f in second.failures)
+    key = "s07.your_view_drafts" if name == "your view" else "s07.course_view_drafts"
+    batch = course.each_live(
+        key, PRACTICE_ORDERS, lambda spec, g=model_generate, v=view: attempt_two(spec, g, v)
+    )
+    view_batches[name] = batch
+    for failed_first, passed, extra in batch.values:
+        tally[name]["failed first"] += failed_first
+        tally[name]["passed"] += passed
+        tally[name]["extra items"] += extra
 for name, counts in tally.items():
+    if view_batches[name].skipped(f"{name}'s attempt-2 count"):
+        continue
     print(
-        f"{name:<13} attempt 2 passed: {counts['passed']}   added an item nobody ordered: {counts['extra items']}"
+        f"{name:<13} attempt 2 passed: {counts['passed']} of {counts['failed first']}"
+        f"   added an item nobody ordered: {counts['extra items']}"
     )
 
 # %% [markdown]
@@ -444,19 +526,60 @@ for name, counts in tally.items():
 course.reveal("s07.failure_view", source=cafe.repair.failure_view)
 
 # %% [markdown]
-# ## 7. Checkpoint: the attempts-to-pass distribution
+# ## 7. Checkpoint: the attempts-to-pass distribution, and your own figures
 #
-# Bank both distributions from step 5 with the model that produced them: offline that is the
-# scripted stand-in, live it is your model's own numbers.
+# Bank step 5's two distributions (the scripted stand-in's, labelled so), your model's from
+# step 5b when you ran live, and what your own work produced: your loop's distribution on the
+# same ten orders (drafted by the stand-in, curated retries), and how many orders your failure
+# view got through on attempt 2 in step 6. Your figures are banked only once your exercise has
+# passed its compare cell: the course's stand-ins are never banked under your name.
 
 # %%
-distribution = distributions["curated"]
 course.checkpoint(
-    "s07",
-    "attempts_to_pass",
-    {"naive": distributions["naive"], "curated": distribution},
-    model=cafe.model_name(),
+    "s07", "attempts_to_pass", distributions, model=cafe.OFFLINE_MODEL, source="scripted"
 )
+if measured is not None:
+    course.checkpoint(
+        "s07",
+        "your_model_attempts_to_pass",
+        {
+            **{mode: attempts_to_pass(found) for mode, found in measured.items()},
+            "endpoint_problems": {b.key: len(b.failed) for b in live_batches},
+        },
+        model=cafe.model_name(),
+        source="live",
+        needs=live_batches,
+    )
+if loop_check.status == "passed":
+    as_text = make_model_generator(ScriptedClient(FeedbackModel()), cafe.OFFLINE_MODEL)
+    yours = [
+        my_repair_ticket(spec, lambda messages: as_text(messages).text) for spec in PRACTICE_ORDERS
+    ]
+    course.checkpoint(
+        "s07",
+        "your_loop_attempts_to_pass",
+        attempts_to_pass(yours),
+        model=cafe.OFFLINE_MODEL,
+        source="yours",
+    )
+else:
+    print("your loop has not passed its compare cell yet: nothing of it is banked as yours")
+if view_check.status == "passed":
+    course.checkpoint(
+        "s07",
+        "your_failure_view",
+        {
+            "attempt_2_passed": tally["your view"]["passed"],
+            "of": tally["your view"]["failed first"],
+            "added_items": tally["your view"]["extra items"],
+            "failure_view_passed": tally["failure_view"]["passed"],
+        },
+        model=cafe.model_name(),
+        source="yours",
+        needs=[view_batches["your view"]],
+    )
+else:
+    print("your failure view has not passed its compare cell yet: nothing of it is banked as yours")
 
 # %% [markdown]
 # If most of your orders needed three attempts, every ticket was paid for three times over;

@@ -17,8 +17,9 @@ name after:
    with a question (`front_of_house`), so the loop never drafts it.
 
 Live, stories 1 and 2 go to your endpoint through `make_model_generator(make_client())`; stories 3
-and 4 still never reach it. Against `cafe serve` with no script (model `cafe-scripted`), the server
-answers every draft with the smallest ticket its schema allows, and the toy says so. A missing
+and 4 still never reach it. Against `cafe serve` with no script, the server answers every draft with
+the smallest ticket its schema allows, and the toy says so (`cafe serve --session 07` answers
+with drafts written for it instead). A missing
 setting or an endpoint that does not answer is explained in one message, with exit status 1;
 `cafe doctor` gives the full diagnosis.
 """
@@ -30,8 +31,10 @@ from typing import Any
 
 from cafe.cli import run_command
 from cafe.consent import PARTIAL_ALLERGEN_SPEC
+from cafe.course import Counted
 from cafe.endpoint.client import make_client
-from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
+from cafe.endpoint.config import course_mode, model_name
+from cafe.endpoint.rehearsals import DEFAULT_LABEL, rehearsal_script
 from cafe.repair import (
     ALTERNATING_CANDIDATES,
     CAP_DEFAULT,
@@ -61,25 +64,12 @@ CHECK_WORDS = {
 }
 # What `cafe serve` answers with no script: its default rule, not a model's choice.
 REHEARSAL_NOTE = (
-    "(Model cafe-scripted: this is cafe serve, not a real model. Started with no script, it answers\n"
-    " every draft with the smallest ticket its schema allows (table 0, no items), so every attempt\n"
-    " below fails the same checks and no retry can help. To rehearse with replies you choose,\n"
-    " start it with `cafe serve --script FILE`.)"
+    "(Model cafe-scripted: this is cafe serve's default rule, not a real model. It answers every\n"
+    " draft with the smallest ticket its schema allows (table 0, no items), so every attempt below\n"
+    " fails the same checks and no retry can help. Restart it with `cafe serve --session 07`\n"
+    " for drafts written for this toy.)"
 )
 ORDER = PRACTICE_ORDERS[0]  # table 3: offline, a naive retry never fixes it and a curated one does
-
-
-class Counted:
-    """Wraps a generator and counts its calls; live, it says which draft it is waiting for."""
-
-    def __init__(self, generate: Callable[[list], Any], announce: bool):
-        self.generate, self.calls, self.announce = generate, 0, announce
-
-    def __call__(self, messages: list) -> Any:
-        self.calls += 1
-        if self.announce:
-            print(f"    … waiting for draft {self.calls}", flush=True)
-        return self.generate(messages)
 
 
 def said(failure: Failure) -> str:
@@ -127,11 +117,14 @@ def main() -> int:
 
         source = "a scripted model that fixes only what it is told"
     print(
-        f"Session 07 toy ({mode}): what happens after a check rejects a ticket. The loop asks again,\n"
-        f"at most {CAP_DEFAULT} times, and every run ends with a named reason.\n"
+        f"Session 07 toy ({mode}): what happens after a check rejects a ticket.\n"
+        f"The loop asks again, at most {CAP_DEFAULT} times, and every run ends with a named reason.\n"
     )
-    if live and model_name() == OFFLINE_MODEL:
+    rehearsal = rehearsal_script(make_client(), model_name()) if live else None
+    if rehearsal == DEFAULT_LABEL:
         print(REHEARSAL_NOTE + "\n")
+    elif rehearsal is not None:
+        print(f"(This is cafe serve answering from a script ({rehearsal}), not a real model.)\n")
     print(f"1. Table {ORDER.table}'s {' and '.join(ORDER.items)}, drafted by {source}.")
     run("  asked again with the same request (naive retry):", ORDER, fresh(), live, mode="naive")
     run("  told what failed (curated retry):", ORDER, fresh(), live)
@@ -142,7 +135,7 @@ def main() -> int:
     )
     run(
         "\n2. Table 4's cheese omelette, which is 86'd (sold out today)"
-        + ("" if live else ", drafted from a fixed list:"),
+        + (":" if live else ", drafted from a fixed list:"),
         OMELETTE_SPEC,
         omelette,
         live,

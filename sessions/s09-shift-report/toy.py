@@ -14,7 +14,8 @@ beside the traces in `$CAFE_HOME/s09-shift/` (default `~/.cafe/s09-shift/`).
 
 Cost needs prices, and the course knows none: offline the toy uses `PRACTICE_PRICES`, an invented
 table for the scripted model. Live, your model has no price in that table, and the report says so
-instead of guessing. Against `cafe serve` started with no script, the server's default rule
+instead of guessing. An order the endpoint fails on (a timeout) is marked `!`, left out of the
+counts and named in the report's notes; the shift goes on. Against `cafe serve` started with no script, the server's default rule
 answers every draft with the smallest ticket its schema allows, and the toy says so; start it
 with `cafe serve --session 09` for a drafter that reads its feedback.
 """
@@ -32,7 +33,14 @@ from cafe.repair import make_model_generator
 from cafe.report import ENDINGS, RunRecord, render_text, summarize
 from cafe.report.banked import banked_checkpoints
 from cafe.report.figures import write_html
-from cafe.report.shift import PRACTICE_PRICES, SHIFT_ORDERS, run_shift, scripted_drafter, ticking
+from cafe.report.shift import (
+    PRACTICE_PRICES,
+    SHIFT_ORDERS,
+    NotReached,
+    run_shift,
+    scripted_drafter,
+    ticking,
+)
 
 # How each ending reads to a manager, with its name after it, and its mark on the progress line.
 WORDS = {
@@ -43,10 +51,17 @@ WORDS = {
 }
 MARKS = {"passed": ".", "retries_exhausted": "x", "policy_violation": "-", "sent_back": "?"}
 assert set(WORDS) == set(MARKS) == set(ENDINGS), "a word and a mark for every named ending"
+MARKS["not reached"] = "!"  # live only: the endpoint failed on the order, which has no ending
 
 
 def dot(run: RunRecord) -> None:
     print(MARKS[run.ending], end="", flush=True)
+
+
+def set_aside(order: NotReached, failed: list[NotReached]) -> None:
+    """An order the endpoint failed on: its mark now, a note in the report later."""
+    print(MARKS["not reached"], end="", flush=True)
+    failed.append(order)
 
 
 def main() -> int:
@@ -54,8 +69,8 @@ def main() -> int:
     live = mode == "live"
     folder = progress_path().parent / "s09-shift"
     print(
-        f"Session 09 toy ({mode}): twenty lunch orders through the re-ask, then the shift report a\n"
-        "manager reads. Every order ends under one named ending, and the counts must add up.\n"
+        f"Session 09 toy ({mode}): a lunch shift of twenty orders, then the report a manager reads.\n"
+        "Every order ends under one named ending, and the counts must add up.\n"
     )
     if live:
         client: Any = make_client()
@@ -71,15 +86,22 @@ def main() -> int:
             "a scripted model that fixes what a retry names; each call timed as 0.5 s",
         )
     print(
-        f"Drafting with {source}\n(. ticket, x cap reached, ? sent back to the customer, - refused):"
+        f"Drafting with {source}\n(. ticket, x cap reached, ? sent back to the customer, - refused, ! endpoint failed):"
     )
     print("  ", end="")
     options = {} if clock is None else {"clock": clock}
+    failed: list[NotReached] = []
     runs = run_shift(
-        SHIFT_ORDERS, generate, model=model, trace_dir=folder / "traces", on_run=dot, **options
+        SHIFT_ORDERS,
+        generate,
+        model=model,
+        trace_dir=folder / "traces",
+        on_run=dot,
+        on_failure=lambda order: set_aside(order, failed),
+        **options,
     )
-    print(f"  {len(runs)} orders\n")
-    summary = summarize(runs, PRACTICE_PRICES)
+    print(f"  {len(runs) + len(failed)} orders\n")
+    summary = summarize(runs, PRACTICE_PRICES, notes=[order.note() for order in failed])
     print(render_text(summary))
     print("\nIn plain words:")
     for ending, count in summary.endings.items():

@@ -19,7 +19,7 @@ from __future__ import annotations
 from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.rehearsals import rehearsal_script
+from cafe.endpoint.rehearsals import DEFAULT_LABEL, rehearsal_script
 from cafe.repair import make_model_generator
 from cafe.stories.practice_shift import designed_counts, practice_generator, practice_orders
 from cafe.taxonomy import FAILURE_CLASSES, Run, first_fix, run_shift, sort_runs
@@ -61,10 +61,10 @@ def main() -> int:
     else:
         generate, source = practice_generator(), "the practice shift's scripted stand-in"
     print(
-        f"Session 10 toy ({course_mode()}): twenty orders drafted by {source}.\n"
-        "Every run the loop did not pass goes into exactly one failure class.\n"
+        f"Session 10 toy ({course_mode()}): every run of a shift that did not pass, in one failure class.\n"
+        f"Twenty orders, drafted by {source}.\n"
     )
-    if live and rehearsal_script(client, model_name()) == "default":
+    if live and rehearsal_script(client, model_name()) == DEFAULT_LABEL:
         print(REHEARSAL_NOTE + "\n")
     print("running the shift ", end="", flush=True)
     runs = run_shift(practice_orders(), generate, on_run=lambda run: print(".", end="", flush=True))
@@ -80,7 +80,7 @@ def main() -> int:
     )
     designed = designed_counts()
     for name in FAILURE_CLASSES:
-        built = "" if live else f"; built with {designed.get(name, 0)}"
+        built = "" if live else f"; the stand-in was built to give {designed.get(name, 0)}"
         print(f"  {taxonomy.counts[name]:>2}: {CLASS_WORDS[name]} ({name}{built})")
         for run in taxonomy.examples[name][:1]:
             print(f"       e.g. table {run.spec.table}: {attempts_line(run)}")

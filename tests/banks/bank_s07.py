@@ -1,0 +1,516 @@
+"""Session 07's banks: `check_repair_loop` and `check_attempt_failure_view` (cafe/exercises/s07.py).
+
+The exercise ideas: the bounded re-ask refuses a request no draft can fix before the first draft;
+scores every draft against every check (the contract, then the menu, the 86'd list, the order's
+scope and the allergies); logs each draft with what scoring found; ends on the first clean draft
+or at the cap, never later, never sooner; and tells each retry the brief plus a view of what the
+last attempt failed, never the failed draft. A failure view says which attempt failed and gives
+each failure one short line: its check, its quoted span, its fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from banks.harness import Bank, Entry
+from cafe.consent import changes_to_confirm
+from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
+from cafe.repair.feedback import attempt_failure_view, brief_for, failure_view, retry_messages
+from cafe.repair.reask import (
+    Attempt,
+    RepairResult,
+    policy_failures,
+    repair_ticket,
+    score_ticket,
+)
+from cafe.schema.parsing import parse_draft
+from cafe.schema.ticket import Failure, contract_text
+from cafe.world.menu import load_menu
+
+MENU = load_menu()
+Scorer = Callable[[str, Any], tuple[Any, tuple[Failure, ...]]]
+
+
+def _every_check(draft: str, spec: Any) -> tuple[Any, tuple[Failure, ...]]:
+    score = score_ticket(draft, spec, MENU)
+    return score.ticket, score.failures
+
+
+def _retry(brief: Any, failures: Sequence[Failure], number: int, draft: str) -> list[Any]:
+    return list(retry_messages(brief, failures, number, "curated"))
+
+
+def _loop(
+    spec: Any,
+    generate: Any,
+    cap: int,
+    *,
+    score: Scorer = _every_check,
+    retry: Callable[[Any, Sequence[Failure], int, str], list[Any]] = _retry,
+    logged: Callable[[tuple[Failure, ...]], tuple[Failure, ...]] = lambda found: found,
+) -> RepairResult:
+    """The loop as a learner writes it, with one piece swappable per wrong entry."""
+    blocked = policy_failures(spec, MENU)
+    if blocked:
+        return RepairResult("policy_violation", None, (), blocked_by=blocked)
+    brief = brief_for(spec)
+    messages, attempts = list(brief), []
+    for number in range(1, cap + 1):
+        draft = generate(list(messages))
+        ticket, failures = score(draft, spec)
+        attempts.append(Attempt(number, draft, logged(failures), 0, None))
+        if ticket is not None:
+            return RepairResult("passed", ticket, tuple(attempts))
+        messages = retry(brief, failures, number, draft)
+    return RepairResult("retries_exhausted", None, tuple(attempts))
+
+
+# --- the bounded re-ask: wrong ---------------------------------------------------------------
+
+
+def contract_only(spec, generate, cap=3):
+    """Scores each draft with parse_draft (session 04) alone: menu, 86'd list, scope unchecked."""
+
+    def score(draft, spec):
+        parsed = parse_draft(draft)
+        return parsed.ticket, parsed.failures
+
+    return _loop(spec, generate, cap, score=score)
+
+
+def next_attempt_named(spec, generate, cap=3):
+    """The view after attempt 1 says attempt 2 failed (counts the attempt about to be made)."""
+    return _loop(
+        spec,
+        generate,
+        cap,
+        retry=lambda brief, failures, n, draft: _retry(brief, failures, n + 1, draft),
+    )
+
+
+def log_without_failures(spec, generate, cap=3):
+    """The log keeps each draft but not what failed in it (session 10 reads that log)."""
+    return _loop(spec, generate, cap, logged=lambda found: ())
+
+
+def naive_retry(spec, generate, cap=3):
+    """Asks again with the brief alone: another draw, nothing learned."""
+    return _loop(spec, generate, cap, retry=lambda brief, failures, n, draft: list(brief))
+
+
+def shows_the_failed_draft(spec, generate, cap=3):
+    """Keeps the rejected draft in view, as many retry libraries do."""
+
+    def retry(brief, failures, n, draft):
+        view = {"role": "user", "content": failure_view(failures, n)}
+        return [*brief, {"role": "assistant", "content": draft}, view]
+
+    return _loop(spec, generate, cap, retry=retry)
+
+
+def view_without_brief(spec, generate, cap=3):
+    """Sends the failure view alone, so the retry no longer sees the order."""
+    return _loop(
+        spec,
+        generate,
+        cap,
+        retry=lambda brief, failures, n, draft: [
+            {"role": "user", "content": failure_view(failures, n)}
+        ],
+    )
+
+
+def first_failure_only(spec, generate, cap=3):
+    """Tells the retry about the first failure and drops the rest."""
+    return _loop(
+        spec,
+        generate,
+        cap,
+        retry=lambda brief, failures, n, draft: _retry(brief, failures[:1], n, draft),
+    )
+
+
+def fixed_cap(spec, generate, cap=3):
+    """Ignores the cap it is given and always allows three attempts."""
+    return _loop(spec, generate, 3)
+
+
+def no_policy_check(spec, generate, cap=3):
+    """Drafts before asking whether the request may be drafted at all."""
+    brief = brief_for(spec)
+    messages, attempts = list(brief), []
+    for number in range(1, cap + 1):
+        draft = generate(list(messages))
+        score = score_ticket(draft, spec, MENU)
+        attempts.append(Attempt(number, draft, score.failures, 0, None))
+        if score.ticket is not None:
+            return RepairResult("passed", score.ticket, tuple(attempts))
+        messages = retry_messages(brief, score.failures, number, "curated")
+    return RepairResult("retries_exhausted", None, tuple(attempts))
+
+
+def policy_after_a_draft(spec, generate, cap=3):
+    """Drafts once, then asks the policy: a draft paid for on a request that was never allowed."""
+    draft = generate(list(brief_for(spec)))
+    blocked = policy_failures(spec, MENU)
+    if blocked:
+        return RepairResult("policy_violation", None, (), blocked_by=blocked)
+    first = score_ticket(draft, spec, MENU)
+    log = [Attempt(1, draft, first.failures, 0, None)]
+    if first.ticket is not None:
+        return RepairResult("passed", first.ticket, tuple(log))
+    rest = _loop(spec, generate, cap - 1) if cap > 1 else None
+    if rest is None:
+        return RepairResult("retries_exhausted", None, tuple(log))
+    more = tuple(Attempt(a.number + 1, a.draft, a.failures, 0, None) for a in rest.attempts)
+    return RepairResult(rest.stop_reason, rest.ticket, (*log, *more))
+
+
+def refuses_what_the_customer_can_change(spec, generate, cap=3):
+    """Folds front of house into the refusal: a question for the customer becomes a refusal."""
+    conflicts = changes_to_confirm(spec, MENU)
+    if conflicts and not policy_failures(spec, MENU):
+        return RepairResult("policy_violation", None, (), blocked_by=conflicts)
+    return _loop(spec, generate, cap)
+
+
+def keeps_going_after_a_pass(spec, generate, cap=3):
+    """Drafts until the cap even when a draft has passed (each one billed)."""
+    blocked = policy_failures(spec, MENU)
+    if blocked:
+        return RepairResult("policy_violation", None, (), blocked_by=blocked)
+    brief, attempts, ticket = brief_for(spec), [], None
+    messages = list(brief)
+    for number in range(1, cap + 1):
+        draft = generate(list(messages))
+        score = score_ticket(draft, spec, MENU)
+        attempts.append(Attempt(number, draft, score.failures, 0, None))
+        ticket = ticket or score.ticket
+        if score.failures:
+            messages = list(retry_messages(brief, score.failures, number, "curated"))
+    if ticket is None:
+        return RepairResult("retries_exhausted", None, tuple(attempts))
+    return RepairResult("passed", ticket, tuple(attempts))
+
+
+def stops_when_a_failure_repeats(spec, generate, cap=3):
+    """Gives up as soon as an attempt fails exactly as the one before, under the cap."""
+    result = _loop(spec, generate, cap)
+    for index in range(1, len(result.attempts)):
+        before, now = result.attempts[index - 1], result.attempts[index]
+        if result.stop_reason != "passed" and before.failures == now.failures:
+            return RepairResult("retries_exhausted", None, result.attempts[: index + 1])
+    return result
+
+
+def keeps_the_first_ticket(spec, generate, cap=3):
+    """Returns the first draft that parsed as the ticket, not the draft that passed."""
+    result = _loop(spec, generate, cap)
+    if result.stop_reason != "passed":
+        return result
+    parsed = [parse_draft(a.draft).ticket for a in result.attempts]
+    first = next(ticket for ticket in parsed if ticket is not None)
+    return RepairResult("passed", first, result.attempts)
+
+
+# --- the bounded re-ask: right ---------------------------------------------------------------
+
+
+def right_while_loop(spec, generate, cap=3):
+    """A while loop over the log, its own retry messages built from attempt_failure_view."""
+    menu = load_menu()
+    refused = policy_failures(spec, menu)
+    if refused:
+        return RepairResult("policy_violation", None, (), blocked_by=tuple(refused))
+    brief = [dict(m) for m in brief_for(spec)]
+    messages: list[dict[str, str]] = list(brief)
+    log: list[Attempt] = []
+    while len(log) < cap:
+        draft = generate([dict(m) for m in messages])
+        scored = score_ticket(draft, spec, menu)
+        chars = sum(len(m["content"]) for m in messages)
+        log.append(Attempt(len(log) + 1, draft, scored.failures, chars, None))
+        if not scored.failures:
+            return RepairResult("passed", scored.ticket, tuple(log))
+        view = attempt_failure_view(scored.failures, len(log))
+        messages = [*brief, {"role": "user", "content": view}]
+    return RepairResult("retries_exhausted", None, tuple(log))
+
+
+def _attempts(spec, generate, sent, number, cap, menu):
+    """Recursive: one attempt, then the rest; returns (ticket or None, attempts)."""
+    draft = generate(list(sent))
+    scored = score_ticket(draft, spec, menu)
+    here = (Attempt(number, draft, scored.failures, 0, None),)
+    if scored.ticket is not None or number == cap:
+        return scored.ticket, here
+    lines = "\n".join(f"* [{f.check}] {f.span!r} -> {f.fix}" for f in scored.failures)
+    view = f"Attempt {number} was rejected; fix only these:\n{lines}"
+    ticket, rest = _attempts(
+        spec, generate, [*sent[:1], {"role": "user", "content": view}], number + 1, cap, menu
+    )
+    return ticket, here + rest
+
+
+def right_recursive(spec, generate, cap=3):
+    """Recursion over attempts, a view of its own ('[check] span -> fix')."""
+    menu = load_menu()
+    if policy_failures(spec, menu):
+        return RepairResult("policy_violation", None, (), blocked_by=policy_failures(spec, menu))
+    ticket, attempts = _attempts(spec, generate, list(brief_for(spec)), 1, cap, menu)
+    if ticket is None:
+        return RepairResult("retries_exhausted", None, attempts)
+    return RepairResult("passed", ticket, attempts)
+
+
+# --- the failure view: wrong -----------------------------------------------------------------
+
+
+def one_line(failures, attempt):
+    """Every failure on the header's line."""
+    return f"Attempt {attempt} failed: " + "; ".join(f.line() for f in failures)
+
+
+def header_counts_failures(failures, attempt):
+    """The header counts the failures instead of naming the attempt."""
+    return f"{len(failures)} failed:\n" + "\n".join(f.line() for f in failures)
+
+
+def first_failure_shown(failures, attempt):
+    """Lists the first failure only."""
+    return f"Attempt {attempt} failed:\n- {failures[0].line()}"
+
+
+def no_fix(failures, attempt):
+    """Names and quotes each failure, but never says what a correct ticket holds."""
+    return f"Attempt {attempt} failed:\n" + "\n".join(f"- {f.check}: {f.span!r}" for f in failures)
+
+
+def no_span(failures, attempt):
+    """Names each check and its fix, but not where the draft went wrong."""
+    return f"Attempt {attempt} failed:\n" + "\n".join(
+        f"- {f.check}. Fix: {f.fix}" for f in failures
+    )
+
+
+def next_attempt_number(failures, attempt):
+    """Names the attempt about to be made, not the one that failed."""
+    return f"Attempt {attempt + 1}: fix these\n" + "\n".join(f"- {f.line()}" for f in failures)
+
+
+def two_lines_each(failures, attempt):
+    """The span on one line, the fix on the next."""
+    lines = [f"Attempt {attempt} failed:"]
+    for f in failures:
+        lines += [f"- {f.check}: {f.span!r}", f"  fix: {f.fix}"]
+    return "\n".join(lines)
+
+
+def whole_rubric(failures, attempt):
+    """Sends the whole ticket contract again above the failures ("so it has everything")."""
+    rubric = " ".join(contract_text().split())
+    return f"Attempt {attempt} failed. The rules: {rubric}\n" + "\n".join(
+        f"- {f.line()}" for f in failures
+    )
+
+
+def attempt_one_always(failures, attempt):
+    """The visible example hard-coded: every view says attempt 1."""
+    return "Attempt 1 failed:\n" + "\n".join(f"- {f.line()}" for f in failures)
+
+
+# --- the failure view: right -----------------------------------------------------------------
+
+
+def right_numbered(failures, attempt):
+    """A numbered list, its own wording."""
+    return "\n".join(
+        [
+            f"Attempt {attempt} was rejected. Fix only these:",
+            *(f"{i}. [{f.check}] '{f.span}' -> {f.fix}" for i, f in enumerate(failures, 1)),
+        ]
+    )
+
+
+def right_table_rows(failures, attempt):
+    """Markdown-ish rows under a heading, the attempt in words and digits."""
+    rows = [f"| {f.check} | {f.span} | {f.fix} |" for f in failures]
+    return f"Your attempt #{attempt} did not pass:\n\n" + "\n".join(rows)
+
+
+# --- the banks --------------------------------------------------------------------------------
+
+
+BANKS = (
+    Bank(
+        "s07",
+        check_repair_loop,
+        repair_ticket,  # the course's own loop, as the notebook reveals it: accepted as it is
+        wrong=(
+            Entry(
+                "contract_only",
+                contract_only,
+                "every check scores a draft, not only the ticket contract",
+                "the 86'd omelette as a complete ticket -> passed, sent to the kitchen",
+            ),
+            Entry(
+                "next_attempt_named",
+                next_attempt_named,
+                "the retry names the attempt that failed",
+                "the retry after attempt 1 says 'Attempt 2 failed'",
+            ),
+            Entry(
+                "log_without_failures",
+                log_without_failures,
+                "the log records what scoring found in each draft",
+                "attempt 1 of the omelette logs no failures",
+            ),
+            Entry(
+                "naive_retry",
+                naive_retry,
+                "a retry carries the failure view",
+                "the listener is never told the table is missing -> exhausted",
+            ),
+            Entry(
+                "shows_the_failed_draft",
+                shows_the_failed_draft,
+                "the failed draft stays out of the retry",
+                "the retry after attempt 1 holds the draft with no table",
+            ),
+            Entry(
+                "view_without_brief",
+                view_without_brief,
+                "a curated retry keeps the brief",
+                "the retry after attempt 1 starts with the view",
+            ),
+            Entry(
+                "first_failure_only",
+                first_failure_only,
+                "the retry names every failure of the last attempt",
+                "pumpkin muffin: off_menu named, out_of_scope left out",
+            ),
+            Entry(
+                "fixed_cap",
+                fixed_cap,
+                "the cap given is the cap",
+                "cap 2 -> 3 drafts",
+            ),
+            Entry(
+                "no_policy_check",
+                no_policy_check,
+                "a request no draft can fix is refused before the first draft",
+                "the injected request -> passed",
+            ),
+            Entry(
+                "policy_after_a_draft",
+                policy_after_a_draft,
+                "the policy is asked before any draft is paid for",
+                "the unsafe latte -> 1 draft, then refused",
+            ),
+            Entry(
+                "refuses_what_the_customer_can_change",
+                refuses_what_the_customer_can_change,
+                "the loop refuses only what policy_failures names",
+                "latte and espresso, milk allergy -> policy_violation",
+            ),
+            Entry(
+                "keeps_going_after_a_pass",
+                keeps_going_after_a_pass,
+                "the first clean draft ends the run",
+                "a first draft that passes -> 3 drafts",
+            ),
+            Entry(
+                "stops_when_a_failure_repeats",
+                stops_when_a_failure_repeats,
+                "a retry after each failure until the cap",
+                "the complete omelette -> 2 drafts at cap 3",
+            ),
+            Entry(
+                "keeps_the_first_ticket",
+                keeps_the_first_ticket,
+                "the ticket is the draft that passed",
+                "pumpkin muffin then the latte -> ticket holds the muffin",
+            ),
+        ),
+        right=(
+            Entry("right_while_loop", right_while_loop, "a while loop, its own messages"),
+            Entry("right_recursive", right_recursive, "recursion, a view of its own"),
+        ),
+        reference_module="cafe.repair.reask",
+        targets=("repair_ticket", "score_ticket", "_request_is_policy_blocked"),
+    ),
+    Bank(
+        "s07",
+        check_attempt_failure_view,
+        attempt_failure_view,
+        wrong=(
+            Entry("one_line", one_line, "one line per failure", "3 failures on the header line"),
+            Entry(
+                "header_counts_failures",
+                header_counts_failures,
+                "the header names the attempt",
+                "attempt 2 with 1 failure -> '1 failed:'",
+            ),
+            Entry(
+                "first_failure_shown",
+                first_failure_shown,
+                "every failure is listed",
+                "3 failures -> 1 listed",
+            ),
+            Entry("no_fix", no_fix, "each line states the fix", "missing_field: 'table'"),
+            Entry("no_span", no_span, "each line quotes the span", "missing_field. Fix: ..."),
+            Entry(
+                "next_attempt_number",
+                next_attempt_number,
+                "the attempt that failed, not the next",
+                "attempt 2 -> 'Attempt 3'",
+            ),
+            Entry(
+                "two_lines_each",
+                two_lines_each,
+                "one line per failure",
+                "the fix on a line of its own",
+            ),
+            Entry(
+                "whole_rubric",
+                whole_rubric,
+                "the view is short: the rubric stays out",
+                "the contract's text on the header line",
+            ),
+            Entry(
+                "attempt_one_always",
+                attempt_one_always,
+                "the attempt is the one given",
+                "attempt 3 -> 'Attempt 1'",
+            ),
+        ),
+        right=(
+            Entry("failure_view", failure_view, "the course's view, change-nothing-else line"),
+            Entry("right_numbered", right_numbered, "a numbered list"),
+            Entry("right_table_rows", right_table_rows, "table rows under a heading"),
+        ),
+    ),
+)
+
+# Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}.
+_CHARS = "outside: Attempt.prompt_chars, which the notebook says may be 0"
+_PLURAL = "text: the header's plural ('1 check' / '2 checks'); the header still names the attempt"
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_repair_loop": {
+        "repair_ticket:25: boolop: `m.get('content') or ''` -> `m.get('content') and ''`": _CHARS,
+        "repair_ticket:25: constant: `''` -> `'XX'`": _CHARS,
+        "repair_ticket:25: constant: `'content'` -> `'XXcontentXX'`": _CHARS,
+    },
+    "check_attempt_failure_view": {
+        "attempt_failure_view:5: constant: `'\\n'` -> `'XX\\nXX'`": (
+            "text: 'XX' at the end of each line and the start of the next; still a header "
+            "naming the attempt and one line per failure with its check, span and fix"
+        ),
+        "attempt_failure_view:3: negate_test: `'' if len(failures) == 1 else 's'` -> `'' if not len(failures) == 1 else 's'`": _PLURAL,
+        "attempt_failure_view:3: compare: `len(failures) == 1` -> `len(failures) != 1`": _PLURAL,
+        "attempt_failure_view:3: constant: `''` -> `'XX'`": _PLURAL,
+        "attempt_failure_view:3: constant: `'s'` -> `'XXsXX'`": _PLURAL,
+        "attempt_failure_view:3: constant: `1` -> `2`": _PLURAL,
+    },
+}

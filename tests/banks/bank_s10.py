@@ -1,0 +1,404 @@
+"""Session 10's banks: `check_classify` and `check_first_fix` (cafe/exercises/s10.py).
+
+The exercise ideas: a run's class is the first of `FAILURE_CLASSES` whose test holds, where a
+failure is its check and its span, "systematic" means one failure on every attempt however many
+there were, and "alternating" means a failure that went away came back, whenever; and the first
+fix is the one that changes how every order of the biggest pile ends, before the loop, without
+loosening a check, losing a pass, or calling a run refused after drafts were spent on it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from banks.harness import Bank, Entry
+from cafe.exercises.s10 import check_classify, check_first_fix
+from cafe.repair.reask import RepairResult, repair_ticket
+from cafe.schema.ticket import Failure, Ticket
+from cafe.taxonomy.classes import classify
+from cafe.world.menu import load_menu
+
+MENU = load_menu()
+
+# --- classify: wrong ---------------------------------------------------------------------------
+
+
+def _keys(run: Any) -> list[set[tuple[str, str]]]:
+    return [{(f.check, f.span) for f in a.failures} for a in run.result.attempts]
+
+
+def _head(run: Any) -> str | None:
+    if run.transport is not None:
+        return "transport"
+    if run.result.stop_reason == "policy_violation":
+        return "blocked"
+    return None
+
+
+def three_attempts_assumed(run: Any) -> str:
+    """Alternating read as: in attempt 1, gone in 2, back in 3."""
+    keys = _keys(run) if _head(run) is None else []
+    if _head(run):
+        return str(_head(run))
+    if set.intersection(*keys):
+        return "systematic"
+    if len(keys) >= 3 and (keys[0] - keys[1]) & keys[2]:
+        return "alternating"
+    return "drifting"
+
+
+def first_failure_throughout(run: Any) -> str:
+    """Systematic read from attempt 1's first failure only."""
+    if _head(run):
+        return str(_head(run))
+    keys = _keys(run)
+    first = run.result.attempts[0].failures[0]
+    if all((first.check, first.span) in k for k in keys):
+        return "systematic"
+    for key in set().union(*keys):
+        present = [key in k for k in keys]
+        start, end = present.index(True), len(present) - present[::-1].index(True)
+        if not all(present[start:end]):
+            return "alternating"
+    return "drifting"
+
+
+def same_set_every_time(run: Any) -> str:
+    """Systematic only when every attempt failed exactly the same things."""
+    if _head(run):
+        return str(_head(run))
+    keys = _keys(run)
+    if all(k == keys[0] for k in keys):
+        return "systematic"
+    found = classify(run)
+    return found if found != "systematic" else "alternating"
+
+
+def by_check_name(run: Any) -> str:
+    """Failures compared by check name alone: three different out_of_scope items read as one."""
+    if _head(run):
+        return str(_head(run))
+    names = [{f.check for f in a.failures} for a in run.result.attempts]
+    return "systematic" if set.intersection(*names) else classify(run)
+
+
+def drifting_first(run: Any) -> str:
+    """The classes tested out of order: any change reads as drifting."""
+    if _head(run):
+        return str(_head(run))
+    keys = _keys(run)
+    if any(a != b for a, b in zip(keys, keys[1:])):
+        return "drifting"
+    return "systematic"
+
+
+def last_attempt_decides(run: Any) -> str:
+    """The first attempt against the last only."""
+    if _head(run):
+        return str(_head(run))
+    keys = _keys(run)
+    if keys[0] & keys[-1]:
+        return "systematic" if all(keys[0] & k for k in keys) else "alternating"
+    return "drifting"
+
+
+def back_from_attempt_one_only(run: Any) -> str:
+    """Only a failure of attempt 1 can come back."""
+    if _head(run):
+        return str(_head(run))
+    keys = _keys(run)
+    if set.intersection(*keys):
+        return "systematic"
+    if any(key not in later for key in keys[0] for later in keys[1:-1]) and keys[0] & keys[-1]:
+        return "alternating"
+    return "drifting"
+
+
+def blocked_first(run: Any) -> str:
+    """Reads the stop reason before asking whether the endpoint failed: a transport run has none."""
+    if run.result.stop_reason == "policy_violation":
+        return "blocked"
+    if run.transport is not None:
+        return "transport"
+    return classify(run)
+
+
+# --- classify: right ---------------------------------------------------------------------------
+
+
+def reference_classify(run: Any) -> str:
+    """`cafe.taxonomy.classify` in one function, as a learner writes it (the library spreads it
+    over `CLASS_TESTS` and three helpers); the mutation benchmark mutates this one."""
+    if run.transport is not None:
+        return "transport"
+    if run.result.stop_reason == "policy_violation":
+        return "blocked"
+    keys = [frozenset((f.check, f.span) for f in a.failures) for a in run.result.attempts]
+    if frozenset.intersection(*keys):
+        return "systematic"
+    for key in frozenset().union(*keys):
+        present = [key in attempt for attempt in keys]
+        first, last = present.index(True), len(present) - 1 - present[::-1].index(True)
+        if not all(present[first : last + 1]):
+            return "alternating"
+    if any(before != after for before, after in zip(keys, keys[1:])):
+        return "drifting"
+    raise ValueError("no class test holds for this run")
+
+
+def right_index_walk(run: Any) -> str:
+    """Gaps between a failure's first and last sighting."""
+    if run.transport:
+        return "transport"
+    if run.result.stop_reason == "policy_violation":
+        return "blocked"
+    attempts = [[(f.check, f.span) for f in a.failures] for a in run.result.attempts]
+    if any(all(key in later for later in attempts) for key in attempts[0]):
+        return "systematic"
+    for key in {key for attempt in attempts for key in attempt}:
+        where = [i for i, attempt in enumerate(attempts) if key in attempt]
+        if where[-1] - where[0] + 1 != len(where):
+            return "alternating"
+    return "drifting"
+
+
+def right_string_pattern(run: Any) -> str:
+    """Each failure's presence as a string of 1s and 0s; '1+0+1' is a comeback."""
+    if run.transport is not None:
+        return "transport"
+    if run.result.stop_reason == "policy_violation":
+        return "blocked"
+    seen = _keys(run)
+    if set.intersection(*seen):
+        return "systematic"
+    for key in set.union(*seen):
+        if re.search(r"10+1", "".join("1" if key in s else "0" for s in seen)):
+            return "alternating"
+    return "drifting"
+
+
+# --- first fix ---------------------------------------------------------------------------------
+
+
+def _stop_86d(spec: Any, items: Any) -> RepairResult:
+    return RepairResult(
+        "policy_violation",
+        None,
+        (),
+        blocked_by=tuple(
+            Failure("sold_out", item, "tell the customer; take a new order") for item in items
+        ),
+    )
+
+
+def stop_86d_first(spec: Any, generate: Any) -> RepairResult:
+    """The course's fix (cafe/data/answers/s10.json): an 86'd item stops the order before the loop."""
+    sold = [item for item in spec.items if MENU.is_sold_out(item)]
+    return _stop_86d(spec, sold) if sold else repair_ticket(spec, generate)
+
+
+def one_order_only(spec: Any, generate: Any) -> RepairResult:
+    """Fixes the first example it read: table 14."""
+    if spec.table == 14:
+        return _stop_86d(spec, ["cheese omelette"])
+    return repair_ticket(spec, generate)
+
+
+def omelette_alone_only(spec: Any, generate: Any) -> RepairResult:
+    """Stops only orders made entirely of 86'd items; the mixed orders still go round."""
+    if all(MENU.is_sold_out(item) for item in spec.items):
+        return _stop_86d(spec, spec.items)
+    return repair_ticket(spec, generate)
+
+
+def bigger_cap(spec: Any, generate: Any) -> RepairResult:
+    """More attempts for the same circle."""
+    return repair_ticket(spec, generate, cap=5)
+
+
+def relabel(spec: Any, generate: Any) -> RepairResult:
+    """Runs the loop, then calls every exhausted run a refusal."""
+    result = repair_ticket(spec, generate)
+    if result.stop_reason == "retries_exhausted":
+        return RepairResult("policy_violation", None, (), blocked_by=result.attempts[-1].failures)
+    return result
+
+
+def waive_86d(spec: Any, generate: Any) -> RepairResult:
+    """Passes an 86'd order with the omelette left off: the scope check loosened."""
+    result = repair_ticket(spec, generate)
+    if any(MENU.is_sold_out(item) for item in spec.items):
+        kept = tuple(item for item in spec.items if not MENU.is_sold_out(item)) or ("americano",)
+        ticket = Ticket(table=spec.table, items=kept, allergies=spec.allergies, notes="")
+        return RepairResult("passed", ticket, result.attempts)
+    return result
+
+
+def block_allergies(spec: Any, generate: Any) -> RepairResult:
+    """Fixes the wrong pile, and bluntly: every order with an allergy is refused."""
+    if spec.allergies:
+        return _stop_86d(spec, spec.allergies)
+    return repair_ticket(spec, generate)
+
+
+def stop_after_drafting(spec: Any, generate: Any) -> RepairResult:
+    """Drafts once, then refuses the 86'd order: the right pile, a draft spent first."""
+    result = repair_ticket(spec, generate, cap=1)
+    sold = [item for item in spec.items if MENU.is_sold_out(item)]
+    if sold:
+        return _stop_86d(spec, sold)
+    return result if result.stop_reason == "passed" else repair_ticket(spec, generate)
+
+
+def right_policy_wrapper(spec: Any, generate: Any) -> RepairResult:
+    """One failure per distinct 86'd item, the menu loaded per call."""
+    menu = load_menu()
+    gone = tuple(
+        Failure("sold_out", item, f"{item} is 86'd today: ask the customer for something else")
+        for item in dict.fromkeys(spec.items)
+        if menu.is_sold_out(item)
+    )
+    return (
+        RepairResult("policy_violation", None, (), blocked_by=gone)
+        if gone
+        else repair_ticket(spec, generate)
+    )
+
+
+def right_first_item_check(spec: Any, generate: Any) -> RepairResult:
+    """Stops at the first 86'd item it meets."""
+    for item in spec.items:
+        if item in MENU.sold_out:
+            return _stop_86d(spec, [item])
+    return repair_ticket(spec, generate)
+
+
+BANKS = (
+    Bank(
+        "s10",
+        check_classify,
+        reference_classify,
+        wrong=(
+            Entry(
+                "three_attempts_assumed",
+                three_attempts_assumed,
+                "a comeback can happen on any later attempt",
+                "86d, espresso, no table, 86d -> drifting",
+            ),
+            Entry(
+                "first_failure_throughout",
+                first_failure_throughout,
+                "any failure held throughout makes it systematic",
+                "(86d, no table), (no table), (no table, espresso) -> alternating",
+            ),
+            Entry(
+                "same_set_every_time",
+                same_set_every_time,
+                "systematic needs one failure on every attempt, not identical attempts",
+                "no table throughout, the omelette on 1 and 3 -> alternating",
+            ),
+            Entry(
+                "by_check_name",
+                by_check_name,
+                "a failure is its check and its span",
+                "three different out_of_scope items -> systematic",
+            ),
+            Entry(
+                "drifting_first",
+                drifting_first,
+                "the classes are tested in FAILURE_CLASSES order",
+                "86d, dropped, 86d -> drifting",
+            ),
+            Entry(
+                "last_attempt_decides",
+                last_attempt_decides,
+                "every attempt counts, not the first and last",
+                "prose, espresso, no table, espresso -> drifting",
+            ),
+            Entry(
+                "back_from_attempt_one_only",
+                back_from_attempt_one_only,
+                "a failure first seen later can come back too",
+                "prose, espresso, no table, espresso -> drifting",
+            ),
+            Entry(
+                "blocked_first",
+                blocked_first,
+                "transport comes first: a run the endpoint failed has no log to read",
+                "a timeout -> AttributeError",
+            ),
+        ),
+        right=(
+            Entry("right_index_walk", right_index_walk, "gaps between first and last sighting"),
+            Entry("right_string_pattern", right_string_pattern, "presence pattern '10+1'"),
+            Entry("classify", classify, "the course's own classify, as the notebook reveals it"),
+        ),
+    ),
+    Bank(
+        "s10",
+        check_first_fix,
+        stop_86d_first,
+        wrong=(
+            Entry(
+                "one_order_only",
+                one_order_only,
+                "every order of the pile",
+                "tables 4, 6, 16, 19 still exhausted",
+            ),
+            Entry(
+                "omelette_alone_only",
+                omelette_alone_only,
+                "every order holding an 86'd item, not only those made of them",
+                "omelette and americano still exhausted",
+            ),
+            Entry(
+                "bigger_cap", bigger_cap, "a circle is not fixed by more laps", "5 still exhausted"
+            ),
+            Entry("relabel", relabel, "refused means before any draft", "refused after 3 drafts"),
+            Entry(
+                "waive_86d",
+                waive_86d,
+                "a fix may not loosen a check",
+                "passed without the omelette",
+            ),
+            Entry(
+                "block_allergies",
+                block_allergies,
+                "the pile the taxonomy names",
+                "table 5 no longer passes",
+            ),
+            Entry(
+                "stop_after_drafting",
+                stop_after_drafting,
+                "the fix belongs before the loop",
+                "refused after 1 draft",
+            ),
+        ),
+        right=(
+            Entry(
+                "right_policy_wrapper", right_policy_wrapper, "one failure per distinct 86'd item"
+            ),
+            Entry("right_first_item_check", right_first_item_check, "stops at the first 86'd item"),
+        ),
+        targets=("stop_86d_first", "_stop_86d"),
+    ),
+)
+
+# Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}.
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_classify": {
+        "reference_classify:13: constant: `1` -> `2`": (
+            "equivalent: a gap lies strictly between a failure's first and last sighting, so a "
+            "slice that stops one short of the last still holds it"
+        ),
+    },
+    "check_first_fix": {
+        "_stop_86d:7: constant: `'sold_out'` -> `'XXsold_outXX'`": (
+            "open: the exercise is open-ended; the check a refusal is filed under is the "
+            "learner's to name (the before/after table and the piles show it)"
+        ),
+        "_stop_86d:7: constant: `'tell the customer; take a new order'` -> "
+        "`'XXtell the customer; take a new orderXX'`": "text: the refusal's fix, for people",
+    },
+}
