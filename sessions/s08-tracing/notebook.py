@@ -408,6 +408,12 @@ for (spec, run, failed), stored in zip(session, stored_runs):
     assert failed is not None or run.stop_reason in STOP_REASONS
     matched.append(replay_matches(spec, stored, failed, replay_client))
 print(f"trace file: {session_path}\nevery replay matched: {all(matched)}")
+if live:
+    print(
+        "Offline, the scripted session replays to the same hashes. Your model's runs are frozen "
+        "in the file the same way, so a replay that did not match means the code or the file "
+        "changed between recording and replay (the line above names the call), not the model."
+    )
 course.checkpoint(
     "s08",
     "session_replay",
