@@ -393,7 +393,8 @@ def what_your_responder_sends(said):
     message = reply.choices[0].message
     if not message.tool_calls:
         return f"words: {message.content}"
-    return json.loads(message.tool_calls[0].function.arguments).get("item")
+    sent = message.tool_calls[0].function.arguments
+    return json.loads(sent).get("item")
 
 
 NOT_BANKED = {"failed": "has not passed its check yet", "not_attempted": "is still the stub"}
