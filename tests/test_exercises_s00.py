@@ -4,7 +4,12 @@ and fails a plausible wrong answer with a complaint that says what is wrong."""
 import json
 
 from cafe import course
-from cafe.exercises.s00 import check_responder, check_tool_arguments
+from cafe.exercises.s00 import (
+    check_responder,
+    check_tool_arguments,
+    reference_responder,
+    reference_tool_arguments,
+)
 
 
 def tool_arguments(message) -> dict:
@@ -28,7 +33,8 @@ def test_check_tool_arguments_reference_passes_and_raw_json_text_fails():
         return message.tool_calls[0].function.arguments if message.tool_calls else {}  # noqa: E731
 
     problems = check_tool_arguments(raw_text)
-    assert problems and "expected {'item': 'latte', 'size': 'large'}" in problems[0]
+    assert problems[0].startswith('one call: returned str (\'{"item": "latte"')
+    assert "return a dict, such as {'item': 'latte', 'size': 'large'}" in problems[0]
 
 
 def test_check_tool_arguments_crashing_on_plain_text_is_reported():
@@ -48,8 +54,19 @@ def test_check_responder_always_latte_fails_naming_the_order_it_misread():
         return {"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}  # noqa: E731
 
     problems = check_responder(always_latte)
-    assert problems[0].startswith("for 'A croissant, please.' it sent item 'latte'")
-    assert problems[-1].startswith("with no tools offered it still called a tool")
+    assert problems[0].startswith("for 'A croissant, please.': returned {'tool_calls'")
+    assert "expected an add_item call with item 'croissant'" in problems[0]
+    assert problems[-1].startswith("for 'A latte, please.' with no tools offered: returned")
+
+
+def test_the_references_pass_and_a_reply_no_script_can_hold_is_named_not_a_crash():
+    assert check_tool_arguments(reference_tool_arguments) == []
+    assert check_responder(reference_responder) == []
+    result = course.compare(lambda request: None, check=check_responder)
+    assert result.status == "failed"
+    assert "returned None; return text, or a dict" in result.problems[0]
+    result = course.compare(lambda request: {"item": "latte"}, check=check_responder)
+    assert result.status == "failed" and "returned dict" in result.problems[0]
 
 
 def test_notebook_stubs_are_not_attempted(tmp_path, monkeypatch):

@@ -185,7 +185,8 @@ def test_s00_stub_is_not_attempted_and_the_revealed_answer_passes():
         exec(load_answer("s00.tool_arguments"), reference)
         assert course.compare(reference["tool_arguments"], check).status == "passed"
         wrong = course.compare(lambda message: {}, check)
-    assert wrong.status == "failed" and len(wrong.problems) == 1
+    assert wrong.status == "failed" and len(wrong.problems) == 4  # every reply with a call
+    assert wrong.problems[0].startswith("one call: returned {}, expected {'item': 'latte'")
 
 
 # --- the builder ------------------------------------------------------------------------------

@@ -174,8 +174,11 @@ def test_s00_toy_live_sends_the_request_to_the_endpoint(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"mode:      live (model cafe-scripted at {server.base_url})" in done.stdout
     assert 'add_item {"item": ""}' in done.stdout
-    assert "(cafe serve answered, not a real model." in done.stdout  # not "your model chose"
-    assert "smallest valid arguments" in done.stdout and "cafe serve --script FILE" in done.stdout
+    assert (
+        "(This is cafe serve's default rule, not a model" in done.stdout
+    )  # not "your model chose"
+    assert "smallest valid arguments" in done.stdout and "--session 00" in done.stdout
+    assert "--script FILE" not in done.stdout  # session 00 has a rehearsal script: name it
     assert "your model chose" not in done.stdout
     (request,) = server.requests  # the script is ignored live: the endpoint answered
     assert request["messages"][-1] == {"role": "user", "content": "A latte, please."}

@@ -4,22 +4,40 @@ The notebook's first exercise asks for `tool_arguments(message)`, the first tool
 as a dict; the second for a responder, the function a `Script` calls with each request to choose
 the scripted model's reply. Both are tried on the scripted client the course runs offline
 (`cafe.endpoint.scripted.ScriptedClient`), so they check the same in both modes.
+
+- `check_tool_arguments(fn)` hands `fn` replies the way the SDK delivers them: one call, two calls
+  (the first one counts), words beside a call, a call with no arguments, JSON's `true` and `null`,
+  and a reply in words (`{}`).
+- `check_responder(fn)` sends orders the notebook never shows ("An americano", a second order after
+  the waiter's question) and requests with no tools, so a responder must read the customer's last
+  message, and answer in words whenever no tool is on offer. A reply the scripted model cannot
+  send (None, a number, a dict with other keys) is a problem named as such, not a crash.
+
+`reference_tool_arguments` and `reference_responder` are one answer each.
 Notebook: notebooks/s00-setup.ipynb.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
 from cafe.endpoint.client import chat
-from cafe.endpoint.completions import Reply
+from cafe.endpoint.completions import Reply, normalize_reply
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.protocol import ChatClient
 from cafe.endpoint.scripted import ScriptedClient
+from cafe.exercises.feedback import Described, Raised, call, mismatch, shown, wrong_type
 
-__all__ = ["ADD_ITEM", "check_tool_arguments", "check_responder"]
+__all__ = [
+    "ADD_ITEM",
+    "check_tool_arguments",
+    "check_responder",
+    "reference_tool_arguments",
+    "reference_responder",
+]
 
 # The one tool session 00's requests offer: put a menu item on the order.
 ADD_ITEM = {
@@ -34,58 +52,201 @@ ADD_ITEM = {
         },
     },
 }
+_SYSTEM = {"role": "system", "content": "You take orders at a small café."}
 
 
 def _ask(client: ChatClient, said: str, tools: list[dict] | None) -> Any:
-    messages = [
-        {"role": "system", "content": "You take orders at a small café."},
-        {"role": "user", "content": said},
-    ]
+    messages = [_SYSTEM, {"role": "user", "content": said}]
     return chat(
         client, model=OFFLINE_MODEL, messages=messages, **({"tools": tools} if tools else {})
     )
 
 
-def check_tool_arguments(fn: Callable[[Any], dict]) -> list[str]:
-    """Problems with a learner's `tool_arguments`, tried on a tool call and on a plain-text reply."""
-    replies: list[Reply] = [
-        {"tool_calls": [{"name": "add_item", "arguments": {"item": "latte", "size": "large"}}]},
+def _add(*arguments: Any) -> list[dict]:
+    return [{"name": "add_item", "arguments": args} for args in arguments]
+
+
+# --- tool_arguments ---------------------------------------------------------------------------
+
+# (case, the scripted reply, the dict tool_arguments must return, the idea the case tests)
+_ARGUMENT_CASES: tuple[tuple[str, Reply, dict, str], ...] = (
+    (
+        "one call",
+        {"tool_calls": _add({"item": "latte", "size": "large"})},
+        {"item": "latte", "size": "large"},
+        "every argument of the call, as a dict",
+    ),
+    (
+        "a reply in words",
         "We are out of oat milk today.",
-    ]
-    client = ScriptedClient(replies)
+        {},
+        "no tool call means no arguments: an empty dict (tool_calls is None then)",
+    ),
+    (
+        "a call using JSON's true and null",
+        {"tool_calls": _add({"item": "flat white", "shots": 2, "iced": True, "note": None})},
+        {"item": "flat white", "shots": 2, "iced": True, "note": None},
+        "the arguments are a JSON string: parse them as JSON, whatever the order holds",
+    ),
+    (
+        "two calls",
+        {"tool_calls": _add({"item": "scone", "warm": True}, {"item": "latte"})},
+        {"item": "scone", "warm": True},
+        "the first call's arguments, on their own",
+    ),
+    (
+        "words beside a call",
+        {"content": "Adding a mocha for you.", "tool_calls": _add({"item": "mocha"})},
+        {"item": "mocha"},
+        "a reply may hold text and a tool call: the call still counts",
+    ),
+    (
+        "a call with no arguments",
+        {"tool_calls": [{"name": "add_item", "arguments": "{}"}]},
+        {},
+        "an empty arguments object is an empty dict",
+    ),
+)
+
+
+def check_tool_arguments(fn: Callable[[Any], dict]) -> list[str]:
+    """Problems with a learner's `tool_arguments`, tried on six replies as the SDK delivers them."""
+    client = ScriptedClient([reply for _, reply, _, _ in _ARGUMENT_CASES])
     problems = []
-    for reply, wanted in zip(replies, [{"item": "latte", "size": "large"}, {}]):
-        got = fn(_ask(client, "?", [ADD_ITEM]).choices[0].message)
-        if got != wanted:
-            problems.append(f"for the reply {reply!r} it returned {got!r}, expected {wanted!r}")
+    for case, _, wanted, idea in _ARGUMENT_CASES:
+        got = call(fn, _ask(client, "?", [ADD_ITEM]).choices[0].message)
+        if isinstance(got, Raised):
+            problems.append(got.problem(case))
+        elif not isinstance(got, dict):
+            problems.append(wrong_type(case, got, f"a dict, such as {shown(wanted)}"))
+        elif got != wanted:
+            problems.append(mismatch(case, got, wanted, idea))
     return problems
+
+
+def reference_tool_arguments(message: Any) -> dict:
+    """The first tool call's arguments as a dict; {} when the message has no tool call."""
+    if not message.tool_calls:
+        return {}
+    found: dict = json.loads(message.tool_calls[0].function.arguments)
+    return found
+
+
+# --- responder --------------------------------------------------------------------------------
+
+# (what the customer said, in order, and the item the responder must put on the order)
+_ORDERS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("A latte, please.",), "latte", "send the item the customer named"),
+    (("A croissant, please.",), "croissant", "send the item the customer named"),
+    (("One flat white, please.",), "flat white", "an item can be more than one word"),
+    (("An americano, please.",), "americano", "'An' and 'One' start an order as 'A' does"),
+    (("A banana bread, please.",), "banana bread", "read the item from the words"),
+    (
+        ("A latte, please.", "A cinnamon bun, please."),
+        "cinnamon bun",
+        "read the customer's LAST message, not the first",
+    ),
+)
+# Requests with no tool on offer: the responder must answer in words.
+_NO_TOOLS = ("Thank you!", "A latte, please.")
+_REPLY_SHAPE = "text, or a dict like {'tool_calls': [{'name': 'add_item', 'arguments': {...}}]}"
+
+
+def _conversation(said: tuple[str, ...]) -> list[dict]:
+    messages: list[dict] = [_SYSTEM]
+    for number, words in enumerate(said):
+        if number:
+            messages.append({"role": "assistant", "content": "Anything else?"})
+        messages.append({"role": "user", "content": words})
+    return messages
+
+
+def _reply_of(responder: Callable[[dict], Any], said: tuple[str, ...], tools: bool) -> Any:
+    """(what the responder returned, the message the scripted model sent with it as its script),
+    or a problem string when the responder raised or returned what no scripted reply can be."""
+    case = f"for {said[-1]!r}" + ("" if tools else " with no tools offered")
+    seen: list[Any] = []
+
+    def script(request: dict) -> Any:
+        seen.append(call(responder, request))
+        try:
+            normalize_reply(seen[-1])
+        except (TypeError, ValueError):
+            return "?"
+        return seen[-1]
+
+    extra = {"tools": [ADD_ITEM]} if tools else {}
+    messages = _conversation(said)
+    reply = chat(ScriptedClient(script), model=OFFLINE_MODEL, messages=messages, **extra)
+    if isinstance(seen[0], Raised):
+        return seen[0].problem(case)
+    try:
+        normalize_reply(seen[0])
+    except (TypeError, ValueError):
+        return wrong_type(case, seen[0], _REPLY_SHAPE)
+    return seen[0], reply.choices[0].message
+
+
+def _sent_item(message: Any) -> Any:
+    """The `item` argument of the message's first call (the arguments text when it is not JSON)."""
+    try:
+        arguments = json.loads(message.tool_calls[0].function.arguments or "{}")
+    except ValueError:
+        return message.tool_calls[0].function.arguments
+    return arguments.get("item") if isinstance(arguments, dict) else arguments
+
+
+def _order_problem(
+    responder: Callable[[dict], Any], said: tuple[str, ...], item: str, idea: str
+) -> str | None:
+    answer = _reply_of(responder, said, tools=True)
+    if isinstance(answer, str):
+        return answer
+    returned, message = answer
+    calls = message.tool_calls or []
+    sent = _sent_item(message) if calls and calls[0].function.name == "add_item" else None
+    if isinstance(sent, str) and sent.strip().casefold() == item:
+        return None
+    wanted = Described(f"an add_item call with item {item!r}")
+    return mismatch(f"for {said[-1]!r}", returned, wanted, idea)
 
 
 def check_responder(responder: Callable[[dict], Any]) -> list[str]:
-    """Problems with a learner's responder: it must put the item the customer names on the order,
-    and answer in words when the request offers no tools."""
+    """Problems with a learner's responder: it must put the item the customer names in their last
+    message on the order, and answer in words whenever the request offers no tools."""
     problems = []
-    for said, item in [
-        ("A latte, please.", "latte"),
-        ("A croissant, please.", "croissant"),
-        ("One flat white, please.", "flat white"),
-    ]:
-        message = _ask(ScriptedClient(responder), said, [ADD_ITEM]).choices[0].message
-        calls = message.tool_calls or []
-        if not calls or calls[0].function.name != "add_item":
-            problems.append(
-                f"for {said!r} it should call add_item, but it answered {message.content!r}"
-            )
+    for said, item, idea in _ORDERS:
+        problem = _order_problem(responder, said, item, idea)
+        if problem:
+            problems.append(problem)
+    for words in _NO_TOOLS:
+        answer = _reply_of(responder, (words,), tools=False)
+        if isinstance(answer, str):
+            problems.append(answer)
             continue
-        sent = json.loads(calls[0].function.arguments).get("item")
-        if sent != item:
+        returned, message = answer
+        if message.tool_calls or not (message.content or "").strip():
             problems.append(
-                f"for {said!r} it sent item {sent!r}; read the customer's last message "
-                f"(request['messages'][-1]['content']) and send {item!r}"
+                mismatch(
+                    f"for {words!r} with no tools offered",
+                    returned,
+                    Described('words, e.g. "You\'re welcome!"'),
+                    "with no tool on offer, the only way to answer is in words",
+                )
             )
-    message = _ask(ScriptedClient(responder), "Thank you!", None).choices[0].message
-    if message.tool_calls:
-        problems.append(
-            'with no tools offered it still called a tool: answer in words, e.g. "You\'re welcome!"'
-        )
     return problems
+
+
+_ORDER = re.compile(r"^\s*(?:a|an|one)\s+(?P<item>.+?)(?:,?\s*please)?[.!?]*\s*$", re.I)
+
+
+def reference_responder(request: dict) -> Reply:
+    """Put the item of the customer's last message on the order; words when no tool is offered."""
+    if not request.get("tools"):
+        return "You're welcome!"
+    said = request["messages"][-1]["content"]
+    match = _ORDER.match(said)
+    if match is None:
+        return "Sorry, what would you like?"
+    item = match["item"].lower()
+    return {"tool_calls": [{"name": "add_item", "arguments": {"item": item}}]}

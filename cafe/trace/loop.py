@@ -139,7 +139,7 @@ def record_loop(
             **loop_options,
         )
     except Exception as exc:
-        recorder.close_all({ERROR_TYPE: type(exc).__name__})
+        recorder.close_all({ERROR_TYPE: type(exc).__name__}, exc)
         raise
     finally:
         recorder.before_model_call = None

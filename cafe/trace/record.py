@@ -191,7 +191,7 @@ def record_repair(
     try:
         result = repair_ticket(spec, attempts, cap=cap, mode=mode, menu=menu)
     except Exception as exc:  # an endpoint that failed: the trace says so, the caller still sees it
-        recorder.close_all({ERROR_TYPE: type(exc).__name__})
+        recorder.close_all({ERROR_TYPE: type(exc).__name__}, exc)
         raise
     attempts.end_attempt()
     _add_checks(recorder, run, attempts, result)

@@ -21,6 +21,7 @@ name, an order's items). A model call's attributes are built when they are first
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -88,6 +89,11 @@ class Recorder:
         self._ids = itertools.count(1)
         self._root: OpenSpan | None = None
         self._stack: list[OpenSpan] = []
+        # The model call under way: (request, start, provider). A call the course's deadline gave
+        # up on is still running in its worker thread; close_all records it as failed, and the
+        # worker, finishing late, finds it taken and records nothing.
+        self._in_flight: tuple[Mapping[str, Any], float, str] | None = None
+        self._lock = threading.Lock()
 
     def now(self) -> float:
         return round(self.clock() - self._t0, 6)  # microseconds: what the file keeps
@@ -142,10 +148,31 @@ class Recorder:
         parent.children.append(span)
         return span
 
-    def close_all(self, attributes: Mapping[str, Any]) -> None:
-        """End every open span, innermost first, each with `attributes` (a run cut short by an error)."""
+    def close_all(self, attributes: Mapping[str, Any], exc: BaseException | None = None) -> None:
+        """End every open span, innermost first, each with `attributes` (a run cut short by an
+        error). A model call still under way (one the deadline gave up on) is recorded first, as
+        failed with `exc`, so the trace keeps the request and its replay raises the same error."""
+        pending = self.call_ended(self._in_flight)
+        if pending is not None and exc is not None and self._stack:
+            kwargs, start, provider = pending
+            self.model_call(kwargs, None, start, None, provider, exc=exc)
         while self._stack:
             self.close(self._stack[-1], attributes)
+
+    def call_started(self, kwargs: Mapping[str, Any], start: float, provider: str) -> Any:
+        """Note a model call under way; the token `call_ended` takes back."""
+        with self._lock:
+            self._in_flight = (kwargs, start, provider)
+            return self._in_flight
+
+    def call_ended(self, token: Any) -> tuple[Mapping[str, Any], float, str] | None:
+        """The call `token` names, when it is still the one under way (then no longer); None when
+        it was taken already (recorded as failed by `close_all`)."""
+        with self._lock:
+            if token is None or self._in_flight is not token:
+                return None
+            self._in_flight = None
+            return token
 
     @property
     def current(self) -> OpenSpan | None:
@@ -235,12 +262,15 @@ class _RecordingCompletions:
         if recorder.before_model_call is not None:
             recorder.before_model_call()
         start = recorder.now()
+        token = recorder.call_started(kwargs, start, self._provider)
         try:
             completion = self._create(**kwargs)
         except Exception as exc:
-            recorder.model_call(kwargs, None, start, None, self._provider, exc=exc)
+            if recorder.call_ended(token) is not None:
+                recorder.model_call(kwargs, None, start, None, self._provider, exc=exc)
             raise
-        recorder.model_call(kwargs, completion, start, None, self._provider)
+        if recorder.call_ended(token) is not None:  # else: recorded as failed when abandoned
+            recorder.model_call(kwargs, completion, start, None, self._provider)
         return completion
 
 

@@ -100,6 +100,61 @@ course.show_outcome(
 )
 
 # %% [markdown]
+# ## 3b. Predict again: two tools on offer
+#
+# Same customer, same words, and again no script. This time the request offers two tools with
+# the same one text argument, `item`: `remove_item` (take an item off the order), listed first,
+# and then `add_item`. A waiter who listened would add the latte. What about this one?
+
+# %%
+REMOVE_ITEM = {
+    "type": "function",
+    "function": {
+        "name": "remove_item",
+        "description": "Take one menu item off the customer's order.",
+        "parameters": ADD_ITEM["function"]["parameters"],
+    },
+}
+
+# %%
+guess_tools = course.predict(
+    "s00.two_tools",
+    "The same request, with remove_item offered before add_item, goes to the scripted model with no script. What does it send?",
+    options=[
+        'add_item with "latte"',
+        "add_item with an empty item",
+        "remove_item with an empty item",
+        "no tool: it answers in plain text",
+    ],
+)
+
+# %%
+two = (
+    chat(
+        ScriptedClient(),
+        model=cafe.OFFLINE_MODEL,
+        messages=ORDER,
+        tools=[REMOVE_ITEM, ADD_ITEM],
+    )
+    .choices[0]
+    .message
+)
+for call in two.tool_calls or []:
+    print("tool call:", call.function.name, call.function.arguments)
+first_call = two.tool_calls[0] if two.tool_calls else None
+picked = (
+    "no tool: it answers in plain text"
+    if first_call is None
+    else f"{first_call.function.name} with "
+    + (
+        "an empty item"
+        if json.loads(first_call.function.arguments).get("item") == ""
+        else '"latte"'
+    )
+)
+course.show_outcome(guess_tools, picked)
+
+# %% [markdown]
 # ## 4. Reveal switches
 #
 # Explanations and reference code sit behind switches. A switch loads its content only when you
@@ -144,33 +199,93 @@ assert report.ok, (
 # %%
 WAITER = [{"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}]
 
-reply = (
-    chat(ScriptedClient(WAITER), model=cafe.OFFLINE_MODEL, messages=ORDER, tools=[ADD_ITEM])
-    .choices[0]
-    .message
-)
+waiter = ScriptedClient(WAITER)
+reply = chat(waiter, model=cafe.OFFLINE_MODEL, messages=ORDER, tools=[ADD_ITEM]).choices[0].message
 for call in reply.tool_calls or []:
     print("tool call:", call.function.name, call.function.arguments)
 
 # %% [markdown]
+# The waiter has used its one reply. A second customer walks in and says the same words, and the
+# same `waiter` client is asked again. Think about where a scripted model's replies come from,
+# then predict what comes back.
+
+# %%
+guess_again = course.predict(
+    "s00.second_customer",
+    "The same waiter client, whose script holds one reply, is asked for 'A latte, please.' a second time. What comes back?",
+    options=[
+        "the same add_item call again",
+        "add_item with an empty item",
+        "plain text",
+        "an error that says so",
+    ],
+)
+
+# %%
+from cafe.endpoint.errors import CafeError
+
+try:
+    again = chat(waiter, model=cafe.OFFLINE_MODEL, messages=ORDER, tools=[ADD_ITEM])
+    calls = again.choices[0].message.tool_calls or []
+    args = json.loads(calls[0].function.arguments) if calls else None
+    second = (
+        "plain text"
+        if args is None
+        else (
+            "the same add_item call again"
+            if args == {"item": "latte"}
+            else "add_item with an empty item"
+        )
+    )
+    print("reply:", again.choices[0].message)
+except CafeError as exc:
+    print(f"{type(exc).__name__}: {exc}")
+    second = "an error that says so"
+course.show_outcome(guess_again, second)
+
+# %% [markdown]
 # **Live cell.** `cafe.make_client()` is the scripted model with no script offline, and your
 # endpoint with `COURSE_MODE=live`: this is what a real model makes of "A latte, please." It
-# asserts only what any model guarantees: a reply came back, as a tool call or as text.
+# prints what your model sent beside what the scripted model sent in section 3, and asserts only
+# what any model guarantees: a reply came back, as a tool call or as text. If the endpoint fails
+# (a timeout, a refused key), the cell says so in one line and the notebook goes on.
 
 # %%
 from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 
-client = cafe.make_client()
-if cafe.course_mode() == "live" and rehearsal_script(client, cafe.model_name()) == "default":
-    print(default_rehearsal_note("00"))
-live_reply = (
-    chat(client, model=cafe.model_name(), messages=ORDER, tools=[ADD_ITEM]).choices[0].message
-)
-for call in live_reply.tool_calls or []:
-    print("tool call:", call.function.name, call.function.arguments)
-if not live_reply.tool_calls:
-    print("text:", live_reply.content)
-assert live_reply.tool_calls or live_reply.content is not None
+
+def first_reply_live():
+    """Your model's reply to the first order, with add_item on offer."""
+    client = cafe.make_client()
+    if cafe.course_mode() == "live" and rehearsal_script(client, cafe.model_name()) == "default":
+        print(default_rehearsal_note("00"))
+    return (
+        chat(client, model=cafe.model_name(), messages=ORDER, tools=[ADD_ITEM]).choices[0].message
+    )
+
+
+live_first = course.live_story("s00.live_reply", first_reply_live, model=cafe.model_name())
+if not live_first.skipped("comparing your model's reply with the scripted one"):
+    live_reply = live_first.value
+    for call in live_reply.tool_calls or []:
+        print("tool call:", call.function.name, call.function.arguments)
+    if not live_reply.tool_calls:
+        print("text:", live_reply.content)
+    assert live_reply.tool_calls or live_reply.content is not None
+    live_item = (
+        json.loads(live_reply.tool_calls[0].function.arguments).get("item")
+        if live_reply.tool_calls
+        else None
+    )
+    print(
+        f"item sent: {live_item!r} by {cafe.model_name()}; {sent!r} by the scripted model in section 3"
+    )
+    if cafe.course_mode() == "live":
+        print(
+            "A real model that read the order sends something like 'latte'. The same empty item "
+            "means your endpoint answers by a rule (cafe serve with no script, say); no tool call "
+            "at all means your model does not call tools here (the doctor's tool check says so)."
+        )
 
 # %% [markdown]
 # ## 7. Your turn (1 of 2): read a tool call
@@ -217,43 +332,85 @@ def responder(request) -> dict | str:
 
 
 # %%
-course.compare(responder, check=check_responder, key="s00.responder")
+responder_result = course.compare(responder, check=check_responder, key="s00.responder")
 
 # %% [markdown]
 # **Live stretch.** Run the next cell offline to see your responder take two orders. Then run it
 # with `COURSE_MODE=live`: your model answers instead. Which orders does it read better than your
 # responder, and where does it do something your responder never would (ask a question, add a
-# size)? The cell asserts only that every order got a reply.
+# size)? The cell asserts only that every order that reached the model got a reply; an order the
+# endpoint failed on is named and left out.
 
 # %%
-for said in ["A croissant, please.", "Could I get an oat flat white?"]:
+STRETCH = ["A croissant, please.", "Could I get an oat flat white?"]
+
+
+def answer_to(said):
+    """The reply to one customer's words: your responder offline, your model live."""
     order = [ORDER[0], {"role": "user", "content": said}]
-    try:
-        client = cafe.make_client(responder)
-        answer = (
-            chat(client, model=cafe.model_name(), messages=order, tools=[ADD_ITEM])
-            .choices[0]
-            .message
-        )
-    except NotImplementedError:
-        print("responder is still the stub: write it above, then run this cell again.")
-        break
+    client = cafe.make_client(responder)
+    return (
+        chat(client, model=cafe.model_name(), messages=order, tools=[ADD_ITEM]).choices[0].message
+    )
+
+
+try:
+    stretch = course.each_live("s00.stretch", STRETCH, answer_to, model=cafe.model_name())
+except NotImplementedError:
+    print("responder is still the stub: write it above, then run this cell again.")
+    stretch = None
+for said, answer in stretch.done if stretch else []:
     calls = [f"{c.function.name} {c.function.arguments}" for c in answer.tool_calls or []]
     print(f"{said!r:>34} -> {'; '.join(calls) or answer.content}")
     assert calls or answer.content is not None
+for said, kind in stretch.failed if stretch else []:
+    print(f"{said!r:>34} -> not answered: endpoint {kind}")
 
 # %% [markdown]
 # ## 9. Checkpoint
 #
 # Each session ends by banking a number in your progress file (`course.progress_path()` says
-# where it is). For this session the number is simply whether your set-up works, with the mode
-# and model you ran it on. Later sessions bank real measurements, such as how many attempts a
-# ticket took to pass.
+# where it is). For this session the first entry is simply whether your set-up works, with the
+# mode and model you ran it on. The second is yours: once your responder has passed, the item it
+# puts on the order for each stretch order, read from your function and never from the course's
+# (nothing is banked under your name while it has not passed). Later sessions bank real
+# measurements, such as how many attempts a ticket took to pass.
 
 # %%
 course.checkpoint(
     "s00", "setup", {"mode": cafe.course_mode(), "doctor_ok": report.ok}, model=cafe.model_name()
 )
+
+
+def what_your_responder_sends(said):
+    """What your responder does with `said`: the item it sends, or its words."""
+    order = [ORDER[0], {"role": "user", "content": said}]
+    try:
+        client = ScriptedClient(responder)
+        reply = chat(client, model=cafe.OFFLINE_MODEL, messages=order, tools=[ADD_ITEM])
+    except Exception as exc:  # a responder that passed can still trip on words it never saw
+        return f"raised {type(exc).__name__}"
+    message = reply.choices[0].message
+    if not message.tool_calls:
+        return f"words: {message.content}"
+    sent = message.tool_calls[0].function.arguments
+    return json.loads(sent).get("item")
+
+
+NOT_BANKED = {"failed": "has not passed its check yet", "not_attempted": "is still the stub"}
+if responder_result.status == "passed":
+    course.checkpoint(
+        "s00",
+        "your_responder",
+        {"passed": True, "sends": {said: what_your_responder_sends(said) for said in STRETCH}},
+        model=None,
+        source="yours",
+    )
+else:
+    print(
+        "[checkpoint s00.your_responder] not banked: your responder "
+        f"{NOT_BANKED[responder_result.status]}."
+    )
 
 # %% [markdown]
 # That is the whole routine: predict, run, compare your guess with what happened, reveal,

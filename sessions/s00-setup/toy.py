@@ -16,13 +16,14 @@ endpoint that does not answer is explained in one message and the toy exits with
 from __future__ import annotations
 
 import sys
+import textwrap
 
 import cafe
 from cafe.cli import run_command
 from cafe.endpoint.client import chat, endpoint_of
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.health import package_versions
-from cafe.endpoint.rehearsals import rehearsal_script
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 
 ADD_ITEM = {
     "type": "function",
@@ -58,18 +59,21 @@ def who_answered(mode: str, rehearsal: str | None) -> str:
     if mode == "offline":
         return "(the toy's script wrote this reply; live, your model chooses it)"
     if rehearsal == "default":  # `cafe serve` with no script: a rehearsal, not a model
-        return (
-            "(cafe serve answered, not a real model. With no script it follows its default rule:\n"
-            ' call the first tool offered with the smallest valid arguments, so "item" is an\n'
-            " empty string. For a waiter who reads the order, restart it with\n"
-            " `cafe serve --session 00`; to choose its replies, `cafe serve --script FILE`.)"
-        )
+        return "(" + textwrap.fill(default_rehearsal_note("00"), width=88) + ")"
     if rehearsal is not None:
         return f"(cafe serve answered from its {rehearsal} script, not a real model)"
     return "(your model chose this reply)"
 
 
 def main() -> int:
+    try:
+        mode = cafe.course_mode()
+    except cafe.ConfigError as exc:
+        print(f"toy s00: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"Session 00 toy ({mode}): is the course installed, and does one chat make the round trip?"
+    )
     found, missing = package_versions()  # the same list the doctor checks
     print(f"installed: Python {sys.version.split()[0]}; {found}")
     if missing:
@@ -78,7 +82,6 @@ def main() -> int:
         )
         return 1
     try:
-        mode = cafe.course_mode()
         model = cafe.model_name()
         client = cafe.make_client(SCRIPT)
         response = chat(client, model=model, messages=MESSAGES, tools=[ADD_ITEM])

@@ -82,6 +82,8 @@ def outline(trace):
 
 # %%
 table5 = PRACTICE_ORDERS[1]
+
+# %%
 spans_guess = course.predict(
     "s08.span_count",
     "How many spans will the trace of table 5's run hold?",
@@ -228,6 +230,8 @@ table3 = PRACTICE_ORDERS[0]
 _, table3_trace = scripted_run(table3)
 menu = load_menu()
 croissant_gone = dataclasses.replace(menu, sold_out=menu.sold_out | {"croissant"})
+
+# %%
 where_guess = course.predict(
     "s08.menu_changed",
     "Replayed against the new menu, where does the replay stop?",
@@ -287,8 +291,9 @@ print(f"first difference: span {span.name!r} ({span.kind}): {difference}")
 #   answers with what it returns.
 #
 # The compare cell replays three runs recorded from replies no model would write, so only the
-# trace can reproduce them, and one run whose code changed. Until you replace the stub it says
-# "not attempted yet".
+# trace can reproduce them; then runs whose code changed (the retries, the menu, the model asked
+# for) and a recording that runs out before the code stops asking. Until you replace the stub it
+# says "not attempted yet".
 
 
 # %%
@@ -298,7 +303,7 @@ def my_replay_client(trace):
 
 
 # %%
-course.compare(my_replay_client, check=check_replay_client, key="s08.replay_client")
+replay_check = course.compare(my_replay_client, check=check_replay_client, key="s08.replay_client")
 
 # %% [markdown]
 # Tried it? Flip the switch for the course's version: `ReplayClient.reply_for` is its core.
@@ -312,8 +317,9 @@ course.reveal("s08.reply_for", source=cafe.trace.replay.ReplayClient.reply_for)
 # A trace keeps what the model was sent and what it said, and customers type anything. The
 # recorder masks the client's own key by value and anything that *looks* like a credential by
 # its shape. Write `my_mask(text)`: the text with credential-looking parts replaced (by
-# `[redacted]`, say), and ordinary café text left exactly as it was. The compare cell tries five
-# secrets in sentences and four ordinary texts. Then add the shapes *you* worry about (a card
+# `[redacted]`, say), and ordinary café text left exactly as it was. The compare cell tries eight
+# secrets in sentences (no piece of six characters of a secret may stay) and seven ordinary
+# texts, a model's name and a trace's ids among them. Then add the shapes *you* worry about (a card
 # number? a phone number?) and run the last cell of this step.
 #
 # **Live stretch:** run this notebook with `COURSE_MODE=live`, then search the trace file the
@@ -353,56 +359,95 @@ course.reveal("s08.scrub", source=cafe.trace.spans.Scrubber.text)
 #
 # **Live:** this cell calls your model three to nine times, and asserts only what any model
 # guarantees: each run ends on a named stop reason, and a replay of what was recorded matches.
+# When your endpoint fails on an order (a timeout, a dropped connection), that run is not lost:
+# its trace is written with the others, its spans closed with the error's type, and its replay
+# raises the same error, which counts as a match. The cell names the order and goes on.
 
 # %%
+from cafe.endpoint.errors import EndpointError
+
 session_path = progress_path().parent / "traces" / "s08-session.jsonl"
 session_path.parent.mkdir(parents=True, exist_ok=True)
 source = cafe.make_client() if live else ScriptedClient(Script(FeedbackModel()))
-session = []
-for spec in PRACTICE_ORDERS[:3]:
-    recorder = Recorder()
-    session.append(
-        (
-            spec,
-            record_repair(spec, make_model_generator(recorder.client(source)), recorder=recorder)[
-                1
-            ],
-        )
-    )
-    print(
-        f"table {spec.table}: {session[-1][1].stop_reason} after {len(session[-1][1].model_calls)} model call(s)"
-    )
-write_traces([run for _, run in session], session_path)
 
-matched = []
-for (spec, run), stored in zip(session, read_traces(session_path)):
-    assert run.stop_reason in STOP_REASONS
+
+def record_order(spec):
+    """One order recorded: (spec, trace, the endpoint problem's kind or None)."""
     recorder = Recorder()
+    generate = make_model_generator(recorder.client(source))
     try:
-        record_repair(
-            spec,
-            make_model_generator(recorder.client(replay_client(stored)), run.model),
-            recorder=recorder,
-        )
-        matched.append(content_hash(recorder.trace()) == content_hash(stored))
-    except (
-        ReplayDiverged,
-        cafe.CafeError,
-    ) as error:  # the code changed, or a failure the file cannot repeat
+        run = record_repair(spec, generate, recorder=recorder)[1]
+    except EndpointError as problem:  # the trace keeps the failed call, closed with error.type
+        print(f"table {spec.table}: endpoint {problem.kind}, recorded as failed")
+        return spec, recorder.trace(), problem.kind
+    print(f"table {spec.table}: {run.stop_reason} after {len(run.model_calls)} model call(s)")
+    return spec, run, None
+
+
+session = [record_order(spec) for spec in PRACTICE_ORDERS[:3]]
+write_traces([run for _, run, _ in session], session_path)
+
+
+def replay_matches(spec, stored, failed, client_for):
+    """Replay `stored` with `client_for(stored)`: does it end as the recording did, same hash?"""
+    recorder = Recorder()
+    generate = make_model_generator(recorder.client(client_for(stored)), stored.model)
+    try:
+        record_repair(spec, generate, recorder=recorder)
+    except EndpointError:  # a recorded failure replays as the same error, the same message
+        return failed is not None
+    except Exception as error:  # the code changed, or the file cannot repeat the run
         print(f"table {spec.table}: replay stopped: {error}")
-        matched.append(False)
+        return False
+    return failed is None and content_hash(recorder.trace()) == content_hash(stored)
+
+
+stored_runs = read_traces(session_path)
+matched = []
+for (spec, run, failed), stored in zip(session, stored_runs):
+    assert failed is not None or run.stop_reason in STOP_REASONS
+    matched.append(replay_matches(spec, stored, failed, replay_client))
 print(f"trace file: {session_path}\nevery replay matched: {all(matched)}")
+if live:
+    print(
+        "Offline, the scripted session replays to the same hashes. Your model's runs are frozen "
+        "in the file the same way, so a replay that did not match means the code or the file "
+        "changed between recording and replay (the line above names the call), not the model."
+    )
 course.checkpoint(
     "s08",
     "session_replay",
     {
-        "hashes": [content_hash(run) for _, run in session],
-        "stop_reasons": [run.stop_reason for _, run in session],
+        "hashes": [content_hash(run) for _, run, _ in session],
+        "stop_reasons": [
+            run.stop_reason if failed is None else f"endpoint:{failed}"
+            for _, run, failed in session
+        ],
         "replay_matched": all(matched),
         "trace_file": str(session_path),
     },
     model=cafe.model_name(),
 )
+
+# %% [markdown]
+# Your replay client and your mask, on the same file: once each has passed its check, the
+# second entry banks what *your* code did with your session (whether your client replays every
+# run of the file to the same hash, and how many of the four samples above your mask changed),
+# marked as yours. Nothing is banked under your name for an exercise that has not passed.
+
+# %%
+yours = {}
+if replay_check.status == "passed":
+    yours["your_replay_matched"] = all(
+        replay_matches(spec, stored, failed, my_replay_client)
+        for (spec, _, failed), stored in zip(session, stored_runs)
+    )
+if mask_check.status == "passed":
+    yours["your_mask_changed"] = sum(my_mask(sample) != sample for sample in samples)
+if yours:
+    course.checkpoint("s08", "your_replay", yours, model=None, source="yours")
+else:
+    print("[checkpoint s08.your_replay] not banked: neither exercise has passed yet.")
 
 # %% [markdown]
 # Session 09 reads files like this one: many runs, each ending under one name, counted into a

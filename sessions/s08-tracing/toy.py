@@ -48,6 +48,20 @@ KIND_WORDS = {
     "tool_call": "a tool ran",
 }
 
+# Each check in plain words, for a reader who has not met the check names yet (as toy 07 says them).
+CHECK_WORDS = {
+    "missing_field": "a field is missing",
+    "unknown_field": "a field no ticket has",
+    "bad_value": "a field holds a value no ticket can have",
+    "not_json": "not a ticket at all",
+    "off_menu": "an item not on the menu",
+    "sold_out": "an item the kitchen is out of",
+    "unsafe": "unsafe for the declared allergy",
+    "out_of_scope": "not what the customer ordered",
+    "unknown_allergen": "an allergy the menu cannot check",
+    "injection": "instructions hidden in the order",
+}
+
 
 def said(span: Any) -> str:
     """A few words on what one span records."""
@@ -55,7 +69,8 @@ def said(span: Any) -> str:
         return f"{span.get('gen_ai.usage.input_tokens')} tokens in, {span.get('gen_ai.usage.output_tokens')} out"
     if span.kind == "check":
         failed = span.get("cafe.check.failures")
-        return f"failed: {', '.join(failed)}" if failed else "passed"
+        words = [f"{CHECK_WORDS.get(name, name)} ({name})" for name in failed or ()]
+        return f"failed: {', '.join(words)}" if words else "passed"
     if span.kind == "run":
         return f"ended {span.get('cafe.run.stop_reason')}"
     return ""
