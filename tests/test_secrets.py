@@ -150,20 +150,26 @@ def story_loop(key: str) -> list:
 def story_stall(key: str) -> list:
     """Session 13: a verify tool failing with the key, so the stall detector's nudges and the
     run's stop detail quote the failing output."""
-    from cafe.stall.detector import StallDetector, stall_config
+    from cafe.stall.config import stall_config
+    from cafe.stall.detector import StallDetector
+    from cafe.stall.verify import VerifyEntrypoint
 
     tools = _loop_tools(key)
     verify = tools[1]
     replies = [{"tool_calls": [{"name": "run_tests", "arguments": {}}]}] * 9 + ["done"]
-    detector = StallDetector(stall_config(repair_aware=True), session_id="s")  # quotes evidence
+    verifier = VerifyEntrypoint(verify)
+    detector = StallDetector(  # repair-aware: its nudges quote the failing evidence
+        stall_config(repair_aware=True), session_id="s", verifier=verifier
+    )
     _, trace = record_loop(
         EchoingClient(key, replies),
         [{"role": "user", "content": "fix it"}],
         [verify],
-        verify=verify,
         max_turns=9,
         observers=[detector.observe],
-        after_turn=[detector.reverify, detector.consult_checks],
+        after_turn=[verifier.after_turn, detector.reverify, detector.consult_checks],
+        before_finish=[verifier.before_finish],
+        stop_reasons=verifier.stop_reasons | detector.stop_reasons,
     )
     return [trace]
 
@@ -191,8 +197,8 @@ def story_monitors(key: str) -> list:
         [{"role": "user", "content": f"Fix the bill. Key: {key}"}],
         monitors.tools,
         after_turn=monitors.after_turn,
-        verify=monitors.verify,
-        max_verify_attempts=monitors.max_verify_attempts,
+        before_finish=monitors.before_finish,
+        stop_reasons=monitors.stop_reasons,
         max_turns=6,
     )
     return [trace]
