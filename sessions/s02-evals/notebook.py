@@ -11,6 +11,7 @@
 # cell. Everything runs offline on a scripted waiter unless you set `COURSE_MODE=live`.
 
 # %%
+import inspect
 import random
 
 import cafe
@@ -40,43 +41,53 @@ for case in cases[:3]:
     print(f"{case.id}: {case.request!r} -> {case.expected}")
 
 # %% [markdown]
-# ## 1. A check that passes every good ticket: can it still be wrong?
+# ## 1. What does a check say about its failing fixture?
 #
-# Someone wrote a first version of the "nothing 86'd on the ticket" check. Here it is on the first
-# twenty labelled orders, each observed with its own correct ticket.
+# Someone wrote a first version of the "nothing 86'd on the ticket" check. Here is its judge, the
+# function that looks at one observation and returns a finding or `None`, and what it says about
+# the first twenty labelled orders, each observed with its own correct ticket.
 
 # %%
-hurried = first_try_no_sold_out(menu)
+draft_check = first_try_no_sold_out(menu)
+print(inspect.getsource(draft_check.judge))
 good = labelled_observations(cases[:20])
-print(
-    f"{hurried.name}: passes {sum(hurried.judge(obs) is None for obs in good)} of {len(good)} good tickets"
-)
+passed = sum(draft_check.judge(obs) is None for obs in good)
+print(f"{draft_check.name}: passes {passed} of {len(good)} good tickets")
 
 # %% [markdown]
-# Its failing fixture is the same order with a cheese omelette added, and the omelette is 86'd
-# today. Predict what the check says about that ticket.
+# Its failing fixture is one observation: the customer's order with its label, and the ticket a
+# run wrote for it. The cheese omelette is 86'd today.
 
 # %%
-vacuous_guess = course.predict(
-    "s02.vacuous",
-    "What does the check say about its failing fixture (a ticket with the 86'd omelette)?",
+fails = draft_check.fails
+print(f"order:  {fails.case.request!r}")
+print(f"label (obs.case.expected): {fails.case.expected}")
+print(f"ticket the run wrote (obs.ticket): {fails.ticket}")
+print(f"86'd today: {sorted(menu.sold_out)}")
+
+# %% [markdown]
+# Read the judge line by line against that observation, then predict its verdict.
+
+# %%
+fixture_guess = course.predict(
+    "s02.failing_fixture",
+    "What does the check say about its failing fixture?",
     options=["fail: it catches the omelette", "pass: it misses the omelette", "it raises an error"],
 )
 
 # %%
-finding = hurried.judge(hurried.fails)
+finding = draft_check.judge(draft_check.fails)
 print(f"finding on the failing fixture: {finding!r}")
-print(fixture_problems([hurried]))
+print(fixture_problems([draft_check]))
 course.show_outcome(
-    vacuous_guess, "fail: it catches the omelette" if finding else "pass: it misses the omelette"
+    fixture_guess, "fail: it catches the omelette" if finding else "pass: it misses the omelette"
 )
 
 # %% [markdown]
 # Twenty passes told you nothing, because a check that can never fail also passes twenty good
-# tickets. Read the check's source and find the line that makes it blind, then flip the switch.
+# tickets. Which line makes it blind? Decide, then flip the switch.
 
 # %%
-course.reveal("s02.hurried_source", source=cafe.evals.first_try_no_sold_out)
 course.reveal("s02.why_vacuous")
 
 # %% [markdown]
@@ -97,14 +108,16 @@ def my_fixture_problems(checks):
 
 
 # %%
-course.compare(my_fixture_problems, check=s02.check_fixture_problems, key="s02.fixture_problems")
+fixture_result = course.compare(
+    my_fixture_problems, check=s02.check_fixture_problems, key="s02.fixture_problems"
+)
 
 # %%
 course.reveal("s02.fixture_problems", source=cafe.evals.fixture_problems)
 
 # %% [markdown]
-# The course's own checks go through the same invariant; `tests/test_evals.py` adds the checks of
-# sessions 04 and 06 and fails when any check anywhere lacks either fixture.
+# The course's own checks go through the same invariant (and the course's tests hold the checks
+# of later sessions to it too).
 
 # %%
 assert fixture_problems(checks) == [], fixture_problems(checks)
@@ -216,9 +229,9 @@ course.reveal("s02.comparing_models")
 # ## 6. Against your model (live when `COURSE_MODE=live`)
 #
 # This cell uses `cafe.make_client`: offline it runs the scripted waiter again; live, your model
-# writes the tickets, three times over the first fifteen orders, so you see your own spread. It
-# asserts only what any model guarantees: every order was observed and every rate lies between
-# 0 and 1.
+# writes the tickets, three times over the first fifteen orders, so you see your own spread beside
+# the slipping waiter's. It asserts only what any model guarantees: every order was observed and
+# every rate lies between 0 and 1.
 
 # %%
 sample = cases[:15] if live else cases
@@ -238,6 +251,20 @@ for _repeat in range(3 if live else 1):
     live_runs.append(mine)
     print(mine.table())
 assert all(0 <= rate.rate <= 1 for rate in mine.rates) and mine.overall.n == len(sample)
+mine_worst = min(mine.rates, key=lambda rate: rate.passed)
+print(f"most frequent mistake: scripted waiter {KINDS[worst.name]}; {model}: {KINDS[mine_worst.name]}")
+if live:
+    overall = [run.overall.rate for run in live_runs]
+    mine_points = round(100 * (max(overall) - min(overall)))
+    print(
+        f"spread of the overall pass rate: offline, five runs of the slipping waiter, {points} "
+        f"points; {model}, {len(live_runs)} runs over {len(sample)} orders, {mine_points} points"
+    )
+    print(
+        "A spread of 0 says your endpoint wrote the same tickets each time (temperature 0, or a "
+        "cache), not that one run settles a comparison; a wider spread than the waiter's says "
+        "single runs of your model tell even less."
+    )
 if all(obs.stop_reason == "max_turns" and not obs.ticket for obs in my_observations):
     print(
         "Every order ran out of turns with an empty ticket: this looks like `cafe serve`'s default "
@@ -262,7 +289,7 @@ def my_check(menu):
 
 
 # %%
-course.compare(my_check, check=s02.check_own_check, key="s02.own_check")
+own_result = course.compare(my_check, check=s02.check_own_check, key="s02.own_check")
 
 # %% [markdown]
 # One answer, after your own attempt. Live stretch: run your check over `my_observations` (your
@@ -274,8 +301,11 @@ course.reveal("s02.own_check", source=s02.reference_check)
 # %% [markdown]
 # ## Checkpoint: the numbers you bank
 #
-# Your eval's figures, with the sample size and interval for each, and the model that earned them
-# (live: your model's runs; offline: the scripted waiter's).
+# Two entries. `eval`: the eval's figures, with the sample size and interval for each, and the
+# model that earned them (live: your model's runs; offline: the scripted waiter's). `your_checks`:
+# what your own functions did, banked only for an exercise that passed: the checks your
+# `my_fixture_problems` names broken among the course's five and the draft check, and how many
+# orders your `my_check` catches in the offline run (live: on your model's tickets too).
 
 # %%
 banked = {
@@ -291,3 +321,14 @@ banked = {
     "overall_per_run": [r.overall.passed for r in live_runs] if live else [r.passed for r in runs],
 }
 course.checkpoint("s02", "eval", banked, model=model if live else "scripted waiter")
+
+# %%
+yours = s02.your_figures(
+    my_fixture_problems if fixture_result.passed else None,
+    my_check if own_result.passed else None,
+    list(my_observations) if live else None,
+)
+if yours:
+    course.checkpoint("s02", "your_checks", yours, model=model, source="yours")
+else:
+    print("[checkpoint s02.your_checks] nothing of yours banked: no exercise has passed yet.")
