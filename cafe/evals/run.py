@@ -6,7 +6,8 @@ report a rate; this one produces the observations to judge. It adds:
 - `load_cases`: the labelled orders in `cafe/data/orders.json` (a customer's words, the ticket a
   careful waiter writes, the allergies declared, and which checks each order probes);
 - `run_order`: one order through `cafe.loop.run_loop` with a fresh `cafe.world.orderpad.OrderPad`;
-- `run_eval`: every order, then `cafe.evals.score_observations`.
+- `run_eval`: every order, then `cafe.evals.score_observations`; an order the endpoint failed
+  (`EndpointError`) is counted apart, in `EvalReport.unreached`, and the eval goes on.
 
 Offline, the model is the scripted waiter on the stories shelf (`cafe.stories.waiter`), which
 reads menu names and quantity words literally and so gets some orders wrong the way a hurried
@@ -21,9 +22,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
+from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.protocol import ChatClient
 from cafe.evals.checks import (
     Case,
@@ -150,10 +154,22 @@ def run_eval(
     model: str = "",
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[EvalReport, tuple[Observation, ...]]:
-    """Run every case, then score: the report, and the observations behind it."""
-    observations = []
+    """Run every case, then score: the report, and the observations behind it.
+
+    An order whose run raises an `EndpointError` (a timeout, a dropped connection) was never
+    observed: it goes in `EvalReport.unreached` with the problem's kind, and the eval goes on, so
+    one slow reply costs one order. When no order reached the model there is nothing to score, and
+    the last error is raised.
+    """
+    observations, unreached = [], {}
     for number, case in enumerate(cases, start=1):
-        observations.append(run_case(case))
+        try:
+            observations.append(run_case(case))
+        except EndpointError as exc:
+            unreached[case.id], last = exc.kind, exc
         if progress is not None:
             progress(number, len(cases))
-    return score_observations(observations, checks, model), tuple(observations)
+    if unreached and not observations:
+        raise last
+    report = score_observations(observations, checks, model)
+    return replace(report, unreached=MappingProxyType(unreached)), tuple(observations)
