@@ -160,3 +160,15 @@ def test_run_eval_with_no_order_reaching_the_model_raises_the_endpoint_error():
     with pytest.raises(EndpointError) as caught:
         run_eval(CASES[:3], lambda case: run_order(case, client), CHECKS)
     assert caught.value.kind == "timeout"
+
+
+def test_run_eval_stops_at_once_on_a_refused_key():
+    calls = []
+
+    def refused(case):
+        calls.append(case.id)
+        raise EndpointError("The endpoint refused the key.", kind="key_refused")
+
+    with pytest.raises(EndpointError):
+        run_eval(CASES, refused, CHECKS)
+    assert calls == [CASES[0].id]

@@ -49,6 +49,7 @@ __all__ = [
     "load_cases",
     "run_order",
     "run_eval",
+    "UNRECOVERABLE",
 ]
 
 # The labelled orders that ship with the course: café requests with the ticket a careful waiter
@@ -58,6 +59,11 @@ ORDERS_PATH = Path(__file__).resolve().parents[1] / "data" / "orders.json"
 # Turns one order may take: a waiter needs one to add the items and one to say it is done; six
 # leaves room for a live model that looks items up first.
 EVAL_MAX_TURNS = 6
+
+# Endpoint problems no later order can escape (a refused key, a model the endpoint does not have,
+# an address that serves a web page): `run_eval` stops on them at once instead of counting every
+# order as unreached. Any other kind (a timeout, a dropped connection) costs only its own order.
+UNRECOVERABLE: frozenset[str] = frozenset({"key_refused", "not_found", "web_page"})
 
 # The system prompt a live model gets for each order (the scripted waiter ignores it).
 WAITER_PROMPT = (
@@ -158,14 +164,16 @@ def run_eval(
 
     An order whose run raises an `EndpointError` (a timeout, a dropped connection) was never
     observed: it goes in `EvalReport.unreached` with the problem's kind, and the eval goes on, so
-    one slow reply costs one order. When no order reached the model there is nothing to score, and
-    the last error is raised.
+    one slow reply costs one order. A problem in `UNRECOVERABLE` (a refused key) is raised at once,
+    and so is the last error when no order reached the model: there is nothing to score.
     """
     observations, unreached = [], {}
     for number, case in enumerate(cases, start=1):
         try:
             observations.append(run_case(case))
         except EndpointError as exc:
+            if exc.kind in UNRECOVERABLE:
+                raise
             unreached[case.id], last = exc.kind, exc
         if progress is not None:
             progress(number, len(cases))
