@@ -14,6 +14,7 @@
 
 # %%
 import json
+from textwrap import shorten
 
 import cafe
 import cafe.schema
@@ -70,7 +71,7 @@ for order in orders:
 # %%
 plain = format_trial(waiter, cafe.OFFLINE_MODEL, orders, ["plain"])["plain"]
 for trial in plain.trials:
-    print(f"{trial.order.words[:60]:<62} {trial.outcome}")
+    print(f"{shorten(trial.order.words, 60, placeholder='…'):<62} {trial.outcome}")
 print(f"plain: {plain.parsed}/{len(plain.trials)} parsed; checks failed: {dict(plain.checks)}")
 
 # %% [markdown]
@@ -88,7 +89,9 @@ object_guess = course.predict(
 loose = format_trial(waiter, cafe.OFFLINE_MODEL, orders, ["json_object"])
 print(f"{'order':<62} {'plain':<14} json_object")
 for plain_trial, obj in zip(plain.trials, loose["json_object"].trials):
-    print(f"{plain_trial.order.words[:60]:<62} {plain_trial.outcome:<14} {obj.outcome}")
+    print(
+        f"{shorten(plain_trial.order.words, 60, placeholder='…'):<62} {plain_trial.outcome:<14} {obj.outcome}"
+    )
 loose = {"plain": plain, **loose}
 for kind, tally in loose.items():
     print(f"{kind}: {tally.parsed}/{len(tally.trials)} parsed; checks failed: {dict(tally.checks)}")
@@ -132,7 +135,9 @@ strict_guess = course.predict(
 strict = format_trial(waiter, cafe.OFFLINE_MODEL, orders, ["json_schema"])["json_schema"]
 for trial in strict.trials:
     verdict = "ticket" if trial.parsed.ticket else trial.parsed.failures[0].line()
-    print(f"{trial.order.words[:50]:<52} admitted by the format: {trial.admitted!s:<5}  {verdict}")
+    print(
+        f"{shorten(trial.order.words, 50, placeholder='…'):<52} admitted by the format: {trial.admitted!s:<5}  {verdict}"
+    )
 print(
     f"\njson_schema: {strict.parsed}/{len(strict.trials)} parsed; "
     f"{strict.caught} let through by the format and caught by parse_draft"
