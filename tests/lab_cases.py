@@ -45,8 +45,8 @@ class LabCase:
 LAB_CASES = [
     LabCase(
         "s04-schema",
-        "s04.never_in_json_mode",
-        "not_json",
+        "s04.json_mode_parses",
+        "the same, 2",
         "s04.why_dropped",
         "my_failures_from",
         "cafe.exercises.s04.check_failures_from",

@@ -1,6 +1,8 @@
 """cafe.context: untrusted words are marked and cannot escape their fence; the budget drops
 low-priority text first and never a safety part; the scripted waiter obeys only unmarked text."""
 
+import re
+
 import pytest
 from samples import run_notebook_source
 
@@ -174,3 +176,30 @@ def test_notebook_stubs_read_not_attempted():
         (namespace["my_delimit"], s03.check_delimit),
     ):
         assert course.compare(stub, check=check).status == "not_attempted"
+
+
+def test_check_fit_sections_odd_learner_output_is_a_problem_not_a_crash():
+    for odd in (lambda s, b: None, lambda s, b: 42, lambda s, b: [s[0].name]):
+        problems = s03.check_fit_sections(odd)
+        assert problems and all(isinstance(p, str) for p in problems)
+    raising = s03.check_fit_sections(lambda s, b: {}["no such key"])
+    assert any("raised KeyError" in p for p in raising)
+
+
+def test_check_delimit_a_tag_hidden_in_a_tag_is_caught():
+    tags = re.compile(re.escape(OPEN_TAG) + "|" + re.escape(CLOSE_TAG), re.IGNORECASE)
+    problems = s03.check_delimit(lambda text: f"{OPEN_TAG}{tags.sub('', text)}{CLOSE_TAG}")
+    assert any("hidden inside" in p for p in problems)
+
+
+def test_your_figures_bank_only_the_functions_given_and_what_they_did():
+    sections = context_sections(load_menu(), CustomerOrder(table=5, request=INJECTED_REQUEST))
+    assert s03.your_figures(None, None, sections) == {}
+    figures = s03.your_figures(fit_sections, delimit, sections)
+    assert figures["fit_sections"] == {
+        "smallest_budget": 246,
+        "dropped_one_below_total": ["story"],
+    }
+    assert figures["delimit"] == {"attacks": len(s03.ATTACKS), "held": len(s03.ATTACKS)}
+    bare = s03.your_figures(None, lambda text: f"{OPEN_TAG}{text}{CLOSE_TAG}", sections)
+    assert bare["delimit"]["held"] < len(s03.ATTACKS)

@@ -7,6 +7,7 @@ import random
 import openai
 import pytest
 
+from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.endpoint.serve import running_server
 from cafe.evals.run import EVAL_MAX_TURNS, load_cases, run_eval, run_order
@@ -115,3 +116,59 @@ def test_run_order_against_the_default_responder_runs_out_of_turns():
     observation = run_order(CASES[0], ScriptedClient())
     assert observation.stop_reason == "max_turns" and observation.ticket == ()
     assert EVAL_MAX_TURNS == 6
+
+
+class _TimesOutOn:
+    """A chat client that answers as the scripted waiter, except that a request whose customer
+    words are in `slow` raises the timeout the course's client raises for a reply too slow."""
+
+    def __init__(self, slow):
+        self.slow, self.inner = set(slow), ScriptedClient(make_waiter(MENU.items))
+        self.chat = self
+
+    @property
+    def completions(self):
+        return self
+
+    def create(self, **request):
+        words = [m.get("content") for m in request["messages"] if m.get("role") == "user"]
+        if set(words) & self.slow:
+            raise EndpointError("The endpoint did not answer within 60 s.", kind="timeout")
+        return self.inner.chat.completions.create(**request)
+
+
+def test_run_eval_counts_an_order_that_timed_out_as_unreached_and_goes_on():
+    slow = {CASES[1].request, CASES[4].request}
+    client = _TimesOutOn(slow)
+    seen = []
+    report, observations = run_eval(
+        CASES,
+        lambda case: run_order(case, client),
+        CHECKS,
+        progress=lambda done, total: seen.append(done),
+    )
+    assert dict(report.unreached) == {CASES[1].id: "timeout", CASES[4].id: "timeout"}
+    assert report.overall.n == len(observations) == len(CASES) - 2
+    assert seen == list(range(1, len(CASES) + 1))
+    assert "2 of 45 orders hit an endpoint problem (timeout)" in report.table()
+    full, _ = _scripted_report()
+    assert full.unreached == {} and "endpoint" not in full.table()
+
+
+def test_run_eval_with_no_order_reaching_the_model_raises_the_endpoint_error():
+    client = _TimesOutOn({case.request for case in CASES[:3]})
+    with pytest.raises(EndpointError) as caught:
+        run_eval(CASES[:3], lambda case: run_order(case, client), CHECKS)
+    assert caught.value.kind == "timeout"
+
+
+def test_run_eval_stops_at_once_on_a_refused_key():
+    calls = []
+
+    def refused(case):
+        calls.append(case.id)
+        raise EndpointError("The endpoint refused the key.", kind="key_refused")
+
+    with pytest.raises(EndpointError):
+        run_eval(CASES, refused, CHECKS)
+    assert calls == [CASES[0].id]

@@ -281,3 +281,15 @@ def test_notebook_stubs_read_not_attempted():
         (namespace["my_check"], s02.check_own_check),
     ):
         assert course.compare(stub, check=check).status == "not_attempted"
+
+
+def test_your_figures_bank_only_the_functions_given_and_what_they_did():
+    assert s02.your_figures(None, None) == {}
+    figures = s02.your_figures(fixture_problems, s02.reference_check)
+    assert figures["fixture_problems"] == {
+        "checks_judged": 6,
+        "named_broken": ["first_try_no_sold_out"],
+    }
+    assert figures["own_check"]["orders_offline"] == 45
+    assert figures["own_check"]["caught_offline"] >= 1
+    assert s02.your_figures(lambda checks: [], None)["fixture_problems"]["named_broken"] == []

@@ -9,7 +9,7 @@ import openai
 import pytest
 
 from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.endpoint.errors import RequestRejected
+from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.endpoint.formats import admits
 from cafe.endpoint.rehearsals import habit_orders, habits_responder, session_script
 from cafe.endpoint.serve import Faults, running_server
@@ -156,3 +156,47 @@ def test_habits_responder_unknown_words_get_a_note_in_the_format_asked():
     assert admits(
         "json_schema", closed_table_schema(), ask(closed)
     )  # bent to a table the schema allows
+
+
+class _TimesOut:
+    """The offline waiter, except that the orders in `slow` time out as a slow endpoint does."""
+
+    def __init__(self, slow, kind="timeout"):
+        self.slow, self.kind, self.inner = set(slow), kind, waiter_client()
+        self.chat = self
+
+    @property
+    def completions(self):
+        return self
+
+    def create(self, **request):
+        if any(m.get("content") in self.slow for m in request["messages"]):
+            raise EndpointError("The endpoint did not answer within 60 s.", kind=self.kind)
+        return self.inner.chat.completions.create(**request)
+
+
+def test_format_trial_an_order_that_times_out_costs_that_order_only(offline):
+    slow = {practice_orders()[2].words, practice_orders()[7].words}
+    tallies = format_trial(_TimesOut(slow), OFFLINE_MODEL)
+    for kind, tally in tallies.items():
+        assert [(order.words, why) for order, why in tally.failed] == [
+            (practice_orders()[2].words, "timeout"),
+            (practice_orders()[7].words, "timeout"),
+        ]
+        assert len(tally.trials) + len(tally.failed) == len(practice_orders())
+        kept = [t.draft for t in offline[kind].trials if t.order.words not in slow]
+        assert [t.draft for t in tally.trials] == kept
+    assert offline["plain"].failed == ()
+
+
+def test_format_trial_a_refused_key_is_raised_at_once():
+    with pytest.raises(EndpointError) as caught:
+        format_trial(_TimesOut({practice_orders()[0].words}, "key_refused"), OFFLINE_MODEL)
+    assert caught.value.kind == "key_refused"
+
+
+def test_format_trial_no_order_reaching_the_model_in_any_format_raises():
+    every = {order.words for order in practice_orders()}
+    with pytest.raises(EndpointError) as caught:
+        format_trial(_TimesOut(every), OFFLINE_MODEL)
+    assert caught.value.kind == "timeout" and "No order reached" in str(caught.value)

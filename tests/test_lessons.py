@@ -28,6 +28,7 @@ import ast
 import builtins
 import importlib
 import keyword
+import math
 import pkgutil
 import re
 import sys
@@ -486,3 +487,105 @@ def test_the_same_lesson_with_real_names_passes(tmp_path: Path) -> None:
         "`json.dumps` and `retry_messages(brief, failures, attempt, mode)` all exist.",
     )
     check_lesson_identifiers(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading time: what `time.reading` states holds the lesson's words at WORDS_PER_MINUTE
+
+WORDS_PER_MINUTE = 200  # issue 27's reading speed
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_RANGE = re.compile(r"(\d+)\s*[–-]\s*(\d+) min")
+_ONE = re.compile(r"(\d+) min")
+_SPLIT = re.compile(r"(\d+) min before the notebook, (\d+) after")
+
+
+def prose_words(text: str) -> int:
+    """Words a reader reads: outside fenced code blocks, tokens holding a letter or digit (so a
+    table's pipes and rules, and a list's dashes, are not words)."""
+    count, fence = 0, None
+    for line in text.splitlines():
+        opened = _FENCE.match(line)
+        if fence is None and opened:
+            fence = opened.group(1)[:3]
+        elif fence is not None:
+            fence = None if line.strip().startswith(fence) else fence
+        else:
+            count += sum(1 for token in line.split() if re.search(r"\w", token))
+    return count
+
+
+def lesson_words(path: Path) -> tuple[int, int]:
+    """(words up to the end of Build, words after it) in the lesson's body."""
+    _, body, _ = split_front_matter(path.read_text(encoding="utf-8"))
+    before, marker, after = body.partition("\n## Checkpoint")
+    return prose_words(before), prose_words(marker + after)
+
+
+def stated_minutes(reading: str) -> list[tuple[int, int]]:
+    """(low, high) minutes per part `reading` states: one part for "15–20 min" or "15 min", two
+    for "8 min before the notebook, 7 after"."""
+    text = reading.replace("minutes", "min")
+    if found := _SPLIT.fullmatch(text):
+        return [(int(found[1]), int(found[1])), (int(found[2]), int(found[2]))]
+    if found := _RANGE.fullmatch(text):
+        return [(int(found[1]), int(found[2]))]
+    if found := _ONE.fullmatch(text):
+        return [(int(found[1]), int(found[1]))]
+    return []
+
+
+def reading_time_problem(path: Path) -> str | None:
+    """Why the stated reading time does not hold the lesson's words, or None when it does."""
+    reading = load_lesson(path).time["reading"]
+    before, after = lesson_words(path)
+    parts = [before, after] if "before the notebook" in reading else [before + after]
+    minutes = [words / WORDS_PER_MINUTE for words in parts]
+    stated = stated_minutes(reading)
+    # rounding either way: 15.6 minutes is "15" or "16", and inside 16–20 or 10–15
+    if len(stated) == len(minutes) and all(
+        math.floor(m) <= high and math.ceil(m) >= low
+        for m, (low, high) in zip(minutes, stated, strict=True)
+    ):
+        return None
+    at = f"{WORDS_PER_MINUTE} words a minute"
+    return (
+        f"{path.relative_to(ROOT)}: time.reading says {reading!r}, but the body reads "
+        f"{before + after} words ({before} up to the end of Build, {after} after) = "
+        f"{(before + after) / WORDS_PER_MINUTE:.1f} min at {at}; state "
+        f"'{round(before / WORDS_PER_MINUTE)} min before the notebook, "
+        f"{round(after / WORDS_PER_MINUTE)} after' or a range that holds "
+        f"{(before + after) / WORDS_PER_MINUTE:.1f} min (docs/AUTHORING.md, 'Reading time')"
+    )
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=LESSON_IDS)
+def test_lesson_reading_time_matches_its_words(path: Path) -> None:
+    problem = reading_time_problem(path)
+    assert problem is None, problem
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("one two three", 3),
+        ("| a | b |\n|---|---|\n| 3 | x |", 4),
+        ("- a list item\n\n```python\nnot = counted(at_all)\n```\nafter", 4),
+        ("~~~\ncode\n~~~\n`code span` counts", 3),
+    ],
+)
+def test_prose_words_leaves_out_code_blocks_and_pipes(text: str, words: int) -> None:
+    assert prose_words(text) == words
+
+
+@pytest.mark.parametrize(
+    ("reading", "parts"),
+    [
+        ("15–20 min", [(15, 20)]),
+        ("15-20 min", [(15, 20)]),
+        ("16 min", [(16, 16)]),
+        ("8 min before the notebook, 7 after", [(8, 8), (7, 7)]),
+        ("a quarter of an hour", []),
+    ],
+)
+def test_stated_minutes_reads_a_range_a_figure_or_a_split(reading: str, parts) -> None:
+    assert stated_minutes(reading) == parts

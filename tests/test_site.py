@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import sitebuild  # noqa: E402
+from site_pages import format_time  # noqa: E402
 from sitebuild import LessonError, SiteBuildError, build_site, load_lesson  # noqa: E402
 
 # ---------------------------------------------------------------------------------------------
@@ -226,6 +227,37 @@ class _Page(HTMLParser):
             self.links.append(values["href"] or "")
 
 
+class Fold(HTMLParser):
+    """The page's "After the notebook" fold: whether it is closed, the lesson sections in it and
+    the ones outside it, in page order."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.closed = True
+        self.inside: list[str] = []
+        self.outside: list[str] = []
+        self.count = 0
+        self._depth = 0  # <details> elements open inside the fold, the fold itself counted
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        classes = (values.get("class") or "").split()
+        if tag == "details" and self._depth:
+            self._depth += 1
+        elif tag == "details" and "after-notebook" in classes:
+            self.count += 1
+            self._depth = 1
+            self.closed = self.closed and "open" not in values
+            assert values.get("id") == "after-the-notebook", values
+        elif tag == "section" and "lesson-section" in classes:
+            (self.inside if self._depth else self.outside).append(values.get("id") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "details" and self._depth:
+            self._depth -= 1
+
+
 def text_of(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
 
@@ -303,11 +335,13 @@ def test_lesson_page_holds_every_required_part(built) -> None:
     assert '<a href="s01-agent-loop.html">S01 (Fixture session 01)</a>' in html
     assert "S02 (evals)" in text and "S06 (detect)" in text and "s02-" not in html
     assert "Hands-on" in text and "toy.py runs offline by default." in text
-    # on this page: the ten sections, each link landing on an element of the page
+    # on this page: the four sections before the notebook, the fold after it, what it unlocks;
+    # each link landing on an element of the page
     toc = re.search(r'<nav class="toc".*?</nav>', html, re.S).group(0)
     anchors = re.findall(r'href="#([^"]+)"', toc)
-    assert len(anchors) == 10 and all(a in page.ids for a in anchors)
-    assert anchors[5] == "state-of-the-art-as-of-november-2026"
+    assert len(anchors) == 6 and all(a in page.ids for a in anchors)
+    assert anchors[3:5] == ["build-in-the-notebook-predict-first", "after-the-notebook"]
+    assert "state-of-the-art-as-of-november-2026" in page.ids
     # tables scroll in their own box; a table of prose is marked to stack on a phone, each cell
     # labelled with its column; code is highlighted by pygments
     assert '<div class="scroll"><table>' in html and '<td data-label="pass rate">0.875</td>' in html
@@ -889,9 +923,12 @@ def check_page_parts(html: str, lesson: sitebuild.Lesson, lessons: list[sitebuil
     assert "Hands-on" in text, where
     toc = re.search(r'<nav class="toc".*?</nav>', html, re.S).group(0)
     anchors = re.findall(r'href="#([^"]+)"', toc)
-    assert anchors == [section.anchor for section in lesson.sections], where
+    sections = [section.anchor for section in lesson.sections]
+    assert anchors == [*sections[:4], "after-the-notebook", sections[-1]], where
     assert all(anchor in page.ids for anchor in anchors), where
-    assert len(anchors) == len(sitebuild.REQUIRED_SECTIONS), where
+    fold = Fold(html)
+    assert fold.inside == sections[4:9] and fold.outside == [*sections[:4], sections[-1]], where
+    assert fold.closed, where
     assert (
         html.count('<details class="self-check"') >= 1 and '<details class="self-check" id' in html
     ), where
@@ -933,20 +970,13 @@ def test_real_site_builds_with_a_page_per_session(tmp_path: Path) -> None:
         and "Instructor path" in index_text
     )
     assert all(f"{name.capitalize()} path" in index_text for name in ("setup", "core", "harness"))
+    # the kitchen words every lesson links to are a guide page, listed on the index
+    glossary = (tmp_path / "site" / "docs-glossary.html").read_text(encoding="utf-8")
+    assert 'href="docs-glossary.html"' in index and "86'd" in glossary, "docs/glossary.md"
     for lesson in report.lessons:
         # the index: every session, linked, with its time estimate and what it ships
         assert f'href="{lesson.page}"' in index
-        assert (
-            " · ".join(
-                f"{value} {label}"
-                for label, value in [
-                    ("reading", lesson.time["reading"]),
-                    ("notebook", lesson.time["notebook"]),
-                    ("self-check", lesson.time["self_check"]),
-                ]
-            )
-            in index_text
-        ), lesson.page
+        assert " · ".join(format_time(lesson.time)) in index_text, lesson.page
         assert all(f"<code>{shipped.module}</code>" in index for shipped in lesson.ships), (
             lesson.page
         )

@@ -54,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import sitebuild  # noqa: E402
 from browser import CHROMIUM_FLAGS, locate_browser  # noqa: E402
+from lesson_format import AFTER_NOTEBOOK  # noqa: E402
 from test_site import write_course  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -328,10 +329,9 @@ DIAGRAM_MEASURE = """
 
 
 def _diagram_is_readable(driver, page: str, width: int) -> None:
-    """Both widths: the smallest label at 9 px or more. Desktop: fitted to the column, unless the
-    drawing still waits for its redraw. Phone: the full-size link answers."""
+    """Both widths: the smallest label at 9 px or more. Desktop: fitted to the column. Phone: the
+    full-size link answers."""
     from selenium.webdriver.common.by import By
-    from test_site import TOO_WIDE_FOR_NOW
 
     measured = driver.execute_script(DIAGRAM_MEASURE)
     assert measured is not None, f"{page}: no drawn diagram"
@@ -341,8 +341,7 @@ def _diagram_is_readable(driver, page: str, width: int) -> None:
         f"{smallest:.1f}px tall"
     )
     if width == DESKTOP[0]:
-        if page[: -len(".html")] not in TOO_WIDE_FOR_NOW:
-            assert not scrolls, f"{page} at {width}px: the diagram does not fit its column"
+        assert not scrolls, f"{page} at {width}px: the diagram does not fit its column"
         return
     link = driver.find_element(By.CSS_SELECTOR, "figure.diagram figcaption a.full-size")
     status = driver.execute_script(
@@ -446,9 +445,17 @@ def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
         assert driver.current_url == base + target
         driver.back()
 
-    # on this page: each entry lands on its section
+    # the sections after Build sit in one closed fold, closed on a desktop too
+    fold = driver.find_element(By.CSS_SELECTOR, "details.after-notebook")
+    inside = fold.find_elements(By.CSS_SELECTOR, "section.lesson-section")
+    assert fold.get_attribute("open") is None and len(inside) == len(AFTER_NOTEBOOK), page
+    assert not any(section.is_displayed() for section in inside), (
+        f"{page}: a section after the notebook shows before the fold is opened"
+    )
+
+    # on this page: each entry lands on its section (the fold's entry on the fold, still closed)
     entries = driver.find_elements(By.CSS_SELECTOR, "nav.toc a")
-    assert len(entries) == len(sitebuild.REQUIRED_SECTIONS), (
+    assert len(entries) == len(sitebuild.REQUIRED_SECTIONS) - len(AFTER_NOTEBOOK) + 1, (
         f"{page}: on-this-page has {len(entries)} entries"
     )
     for entry in entries:
@@ -465,7 +472,14 @@ def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
             f"{page}: section #{anchor} is not in view after the click (top={top})"
         )
 
-    # a self-check answer: collapsed, opened by its question, closed again
+    assert fold.get_attribute("open") is None, f"{page}: the contents entry opened the fold"
+
+    # the fold opens on its summary; a self-check answer inside it: collapsed, opened by its
+    # question, closed again
+    fold_summary = fold.find_element(By.TAG_NAME, "summary")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", fold_summary)
+    fold_summary.click()
+    assert fold.get_attribute("open") is not None and inside[0].is_displayed(), page
     details = driver.find_elements(By.CSS_SELECTOR, "details.self-check")
     assert details, f"{page}: no self-check <details>"
     first = details[0]

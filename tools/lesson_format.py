@@ -1,9 +1,11 @@
 """The lesson format (docs/AUTHORING.md) as data and checks: what a lesson.md must hold.
 
-The constants say what a lesson must contain (fields, paths, the ten sections); the checks
-compare one lesson's parsed front matter and sections with them and return a `Problem` per
-failure, naming the file, the field or section, and what to fix. Nothing here reads files or
-raises: `lessons.py` loads a lesson.md and calls these checks; link checks live in `site_links.py`.
+The constants say what a lesson must contain (fields, paths, the ten sections, the reading
+order); the checks compare one lesson's sections with them and return a `Problem` per failure,
+naming the file, the section and line, and what to fix. Nothing here reads files or raises:
+`lessons.py` loads a lesson.md and calls these checks. The front-matter checks live in
+`lesson_front.py`, the reading order (the Build section's last line, folded self-check answers)
+in `lesson_order.py`, link checks in `site_links.py`.
 The session map (each session's number, folder, path, topic and modules) is not declared here: it
 is read from its one declaration, `cafe/course/syllabus.py`.
 """
@@ -13,28 +15,32 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from lesson_markdown import Section, split_questions
 
 from cafe.course.syllabus import COURSE_PATHS, SESSIONS
 
 __all__ = [
+    "AFTER_NOTEBOOK",
+    "ANSWER_CLOSE",
+    "ANSWER_OPEN",
+    "BUILD",
     "COURSE_MODULES",
     "EXAMPLE_FRONT_MATTER",
     "FIELDS",
     "FOLDER_RE",
     "PATHS",
+    "READING_ORDER_LINE",
     "REQUIRED_SECTIONS",
+    "REQUIRE_READING_ORDER",
     "SELF_CHECK",
     "STATE_OF_THE_ART_RE",
     "TIME_KEYS",
     "TIME_LABELS",
     "LessonError",
     "Problem",
-    "check_front_matter",
     "check_sections",
-    "type_name",
+    "section_index",
 ]
 
 # The session map, read from its one declaration (cafe/course/syllabus.py): number -> (topic,
@@ -83,6 +89,20 @@ REQUIRED_SECTIONS: tuple[str, ...] = (
 )
 _SOTA_INDEX = 5
 SELF_CHECK = "Self-check"
+BUILD = REQUIRED_SECTIONS[3]
+# The sections the site folds under one closed "After the notebook" marker: read after the
+# notebook, so nothing in them can give a prediction away (docs/AUTHORING.md, "Reading order").
+AFTER_NOTEBOOK = REQUIRED_SECTIONS[4:9]
+# The Build section's last line, telling the learner the order: the lesson up to here, then the
+# notebook, then the rest of the page. Checked by lesson_order.check_reading_order.
+READING_ORDER_LINE = "Work through the notebook now, then come back for the rest of this page."
+# Until every lesson ends its Build section with READING_ORDER_LINE and wraps each self-check
+# answer (ANSWER_OPEN ... ANSWER_CLOSE), both are optional; set True to require them.
+REQUIRE_READING_ORDER = False
+# The two lines that fold a self-check answer in lesson.md, as GitHub shows it. The site's
+# markdown runs with raw HTML off, so the loader strips exactly these lines inside Self-check.
+ANSWER_OPEN = "<details><summary>Answer</summary>"
+ANSWER_CLOSE = "</details>"
 SOTA_COLUMNS = ("Development", "Status", "Take")
 
 # The front-matter fields, all required, in the order docs/AUTHORING.md lists them.
@@ -127,208 +147,7 @@ class LessonError(ValueError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
-# ---------------------------------------------------------------------------------------------
-# Checks: each returns the problems it found, never raises
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def type_name(value: Any) -> str:
-    return {
-        dict: "a mapping",
-        list: "a list",
-        str: "a string",
-        bool: "a boolean",
-        type(None): "empty",
-    }.get(type(value), type(value).__name__)
-
-
-class _FieldProblems:
-    """Collects one lesson's front-matter problems, each naming the field it is about."""
-
-    def __init__(self, rel: str) -> None:
-        self.rel = rel
-        self.problems: list[Problem] = []
-
-    def bad(self, name: str, message: str) -> None:
-        self.problems.append(Problem(self.rel, f"field '{name}'", message))
-
-    def text(self, name: str, value: Any) -> bool:
-        """True when `value` is a non-empty string; otherwise report it."""
-        if not isinstance(value, str) or not value.strip():
-            self.bad(
-                name,
-                f"expected a non-empty string, got {type_name(value)} ({value!r}); {EXAMPLE_FRONT_MATTER}",
-            )
-            return False
-        return True
-
-
-def _check_identity(
-    found: _FieldProblems, data: dict[str, Any], folder_number: int | None, folder_slug: str | None
-) -> int | None:
-    """number, slug, title, path: each well-typed and agreeing with the folder. Returns the number."""
-    number = data.get("number")
-    if "number" in data:
-        if not _is_int(number):
-            found.bad("number", f"expected an integer like 7, got {type_name(number)} ({number!r})")
-            number = None
-        elif folder_number is not None and number != folder_number:
-            found.bad(
-                "number", f"is {number} but the folder says {folder_number:02d}; make them match"
-            )
-        elif number not in range(len(SESSIONS)):
-            found.bad(
-                "number",
-                f"session {number} is not in {SYLLABUS}, which runs 0 to {len(SESSIONS) - 1}; "
-                "add the session there first",
-            )
-    if "slug" in data and found.text("slug", data["slug"]):
-        if folder_slug is not None and data["slug"] != folder_slug:
-            found.bad(
-                "slug", f"is {data['slug']!r} but the folder says {folder_slug!r}; make them match"
-            )
-        elif (
-            _is_int(number)
-            and number in range(len(SESSIONS))
-            and data["slug"] != SESSIONS[number].slug
-        ):
-            found.bad(
-                "slug",
-                f"is {data['slug']!r} but {SYLLABUS} names session {number} "
-                f"{SESSIONS[number].slug!r}: the folder must be sessions/{SESSIONS[number].folder}",
-            )
-    if "title" in data:
-        found.text("title", data["title"])
-    if "path" in data:
-        value = data["path"]
-        if value not in PATHS:
-            found.bad("path", f"expected one of {', '.join(PATHS)}, got {value!r}")
-        elif _is_int(number) and number not in PATHS[value]:
-            right = next((name for name, span in PATHS.items() if number in span), None)
-            hint = (
-                f"session {number} belongs on the {right} path"
-                if right
-                else f"sessions run 00 to {len(SESSIONS) - 1:02d}"
-            )
-            found.bad("path", f"is {value!r} but {hint} ({PATH_SPANS})")
-    return number if _is_int(number) else None
-
-
-def _check_entries(
-    found: _FieldProblems, name: str, entries: list[Any], keys: tuple[str, ...]
-) -> None:
-    """Each entry of carried_in or ships is a mapping with exactly `keys`; `session` is an int, the rest text."""
-    listed = ", ".join(keys[:-1]) + f" and {keys[-1]}"
-    for i, entry in enumerate(entries):
-        where = f"{name}[{i}]"
-        if not isinstance(entry, dict):
-            found.bad(where, f"expected a mapping with {listed}, got {type_name(entry)}")
-            continue
-        for key in keys:
-            if key not in entry:
-                found.bad(f"{where}.{key}", f"missing; each entry needs {listed}")
-            elif key == "session":
-                if not _is_int(entry[key]):
-                    found.bad(
-                        f"{where}.session", f"expected a session number (int), got {entry[key]!r}"
-                    )
-            else:
-                found.text(f"{where}.{key}", entry[key])
-        for key in entry:
-            if key not in keys:
-                found.bad(f"{where}.{key}", f"unknown key; each entry has {listed}")
-
-
-def _check_time(found: _FieldProblems, value: Any) -> None:
-    if not isinstance(value, dict):
-        found.bad("time", f"expected a mapping with {', '.join(TIME_KEYS)}, got {type_name(value)}")
-        return
-    for key in TIME_KEYS:
-        if key not in value:
-            found.bad(
-                f"time.{key}", f"missing; time needs {', '.join(TIME_KEYS)} (e.g. '20–40 min')"
-            )
-        elif found.text(f"time.{key}", value[key]) and len(value[key]) > MAX_TIME_CHARS:
-            found.bad(
-                f"time.{key}",
-                f"is {len(value[key])} characters; keep it a short estimate like '20–40 min'",
-            )
-    for key in value:
-        if key not in TIME_KEYS:
-            found.bad(f"time.{key}", f"unknown key; time has {', '.join(TIME_KEYS)}")
-
-
-def _check_prerequisites(found: _FieldProblems, value: Any, number: int | None) -> None:
-    if not isinstance(value, list):
-        found.bad(
-            "prerequisites",
-            f"expected a list of session numbers like [1, 2, 6], got {type_name(value)}",
-        )
-        return
-    for i, item in enumerate(value):
-        if not _is_int(item):
-            found.bad(f"prerequisites[{i}]", f"expected a session number (int), got {item!r}")
-        elif number is not None and not 0 <= item < number:
-            found.bad(
-                f"prerequisites[{i}]", f"session {item} is not an earlier session than {number}"
-            )
-
-
-def check_front_matter(
-    data: dict[str, Any], folder_number: int | None, folder_slug: str | None, rel: str
-) -> list[Problem]:
-    """Every field present, none unknown, each of the type docs/AUTHORING.md gives, in field order."""
-    found = _FieldProblems(rel)
-    for name in FIELDS:
-        if name not in data:
-            found.bad(
-                name,
-                f"missing; every front-matter field is required ({', '.join(FIELDS)}); {EXAMPLE_FRONT_MATTER}",
-            )
-    for name in data:
-        if name not in FIELDS:
-            found.bad(
-                str(name), f"unknown field; the fields are {', '.join(FIELDS)} (check the spelling)"
-            )
-
-    number = _check_identity(found, data, folder_number, folder_slug)
-    if "carried_in" in data:
-        value = data["carried_in"]
-        if not isinstance(value, list):
-            found.bad(
-                "carried_in",
-                f"expected a list of {{module, session, summary}} entries, got {type_name(value)}",
-            )
-        else:
-            if not value and number is not None and number > 0:
-                found.bad(
-                    "carried_in",
-                    "is empty; only s00 may carry nothing in; list what earlier sessions gave you",
-                )
-            _check_entries(found, "carried_in", value, ("module", "session", "summary"))
-    if "ships" in data:
-        value = data["ships"]
-        if not isinstance(value, list) or not value:
-            found.bad(
-                "ships",
-                f"expected a list with at least one {{module, summary}} entry, got {value!r}",
-            )
-        else:
-            _check_entries(found, "ships", value, ("module", "summary"))
-    for name in ("teaches", "hands_on"):
-        if name in data:
-            found.text(name, data[name])
-    if "time" in data:
-        _check_time(found, data["time"])
-    if "prerequisites" in data:
-        _check_prerequisites(found, data["prerequisites"], number)
-    return found.problems
-
-
-def _section_index(title: str) -> int | None:
+def section_index(title: str) -> int | None:
     """Position of a heading in REQUIRED_SECTIONS, or None when it is not one of them."""
     if STATE_OF_THE_ART_RE.match(title):
         return _SOTA_INDEX
@@ -344,7 +163,7 @@ def check_sections(sections: list[Section], rel: str) -> list[Problem]:
     furthest: tuple[int, Section] | None = None  # the latest required section seen so far
     for section in sections:
         where = f"section '## {section.title}' (line {section.line})"
-        i = _section_index(section.title)
+        i = section_index(section.title)
         if i is None:
             if section.title.lower().startswith("state of the art"):
                 problems.append(

@@ -2,7 +2,9 @@
 
 `load_lesson(path)` returns the record or raises `LessonError` listing every problem;
 `load_all(root)` loads the whole course without raising, so the site build can report every
-lesson's problems at once. What a lesson must hold, and the checks, are in `lesson_format.py`.
+lesson's problems at once. What a lesson must hold, and the checks, are in `lesson_format.py`
+(sections), `lesson_front.py` (front matter) and `lesson_order.py` (the reading order). A
+lesson's `body` is what the site renders: its self-check answer wrappers already blanked.
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ from lesson_format import (
     TIME_KEYS,
     LessonError,
     Problem,
-    check_front_matter,
     check_sections,
-    type_name,
 )
+from lesson_front import check_front_matter, type_name
 from lesson_markdown import Section, make_markdown, sections_from_tokens
+from lesson_order import check_reading_order, strip_answer_wrappers
 
 __all__ = [
     "CarriedIn",
@@ -165,6 +167,8 @@ def _parse(path: Path, root: Path) -> tuple[Lesson | None, list[Problem]]:
         elif data is None and not problems:
             problems.append(Problem(rel, "front matter", "is empty; every field is required"))
 
+    problems += check_reading_order(body, body_line, rel)
+    body = strip_answer_wrappers(body)
     md = make_markdown()
     tokens = md.parse(body, {})
     _, sections, _ = sections_from_tokens(tokens, body_line)

@@ -15,12 +15,14 @@ from typing import Any
 
 from diagrams import INSTALL_GRAPHVIZ, Diagram
 from lesson_format import (
+    AFTER_NOTEBOOK,
     COURSE_MODULES,
     PATHS,
     REQUIRED_SECTIONS,
     SELF_CHECK,
     TIME_KEYS,
     TIME_LABELS,
+    section_index,
 )
 from lesson_markdown import sections_from_tokens, split_questions
 from lessons import Lesson
@@ -30,10 +32,13 @@ from site_links import FILES, LinkOrigin, rewrite_links
 from cafe.course.syllabus import SESSIONS
 
 __all__ = [
+    "AFTER_NOTEBOOK_ID",
+    "AFTER_NOTEBOOK_SUMMARY",
     "COURSE_NAME",
     "DIAGRAM_SECTION",
     "Site",
     "diagram_file",
+    "format_time",
     "index_paths",
     "lesson_context",
 ]
@@ -42,6 +47,12 @@ COURSE_NAME = "The Agent Harness Path"
 
 # The section whose heading the session's diagram follows (docs/AUTHORING.md, "The diagram").
 DIAGRAM_SECTION = REQUIRED_SECTIONS[2]
+# The one closed <details> holding the sections read after the notebook (AFTER_NOTEBOOK), and
+# its summary line; the page's contents list it as one entry.
+AFTER_NOTEBOOK_ID = "after-the-notebook"
+AFTER_NOTEBOOK_SUMMARY = "After the notebook"
+AFTER_NOTEBOOK_HOLDS = "checkpoint, state of the art, readings, misconceptions, self-check"
+_FOLDED = frozenset(REQUIRED_SECTIONS.index(title) for title in AFTER_NOTEBOOK)
 
 
 @dataclass(frozen=True)
@@ -58,8 +69,30 @@ def diagram_file(lesson: Lesson) -> str:
     return f"{lesson.folder}-diagram.svg"
 
 
-def _format_time(time_: dict[str, str]) -> list[tuple[str, str]]:
-    return [(TIME_LABELS[k], time_[k]) for k in TIME_KEYS]
+def format_time(time_: dict[str, str]) -> list[str]:
+    """Each estimate as the page shows it: "25–35 min reading", or, for a reading time split
+    around the notebook, "reading 8 min before the notebook, 7 after"."""
+    return [
+        f"{TIME_LABELS[k]} {time_[k]}" if "notebook" in time_[k] else f"{time_[k]} {TIME_LABELS[k]}"
+        for k in TIME_KEYS
+    ]
+
+
+def _fold(sections: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sections split around the fold: those read before the notebook, the ones folded
+    after it (Checkpoint to Self-check), and the rest (What this unlocks) below the fold."""
+    folded = [s for s in sections if section_index(s["title"]) in _FOLDED]
+    first = sections.index(folded[0]) if folded else len(sections)
+    return {
+        "before": sections[:first],
+        "folded": folded,
+        "after": [s for s in sections[first:] if s not in folded],
+        "after_notebook": {
+            "id": AFTER_NOTEBOOK_ID,
+            "summary": AFTER_NOTEBOOK_SUMMARY,
+            "holds": AFTER_NOTEBOOK_HOLDS,
+        },
+    }
 
 
 def _topic(number: int) -> str:
@@ -157,7 +190,7 @@ def _about(lesson: Lesson, by_number: dict[int, Lesson], inline: Any) -> dict[st
             for c in lesson.carried_in
         ],
         "ships": [{"module": s.module, "summary": inline(s.summary)} for s in lesson.ships],
-        "time": _format_time(lesson.time),
+        "time": format_time(lesson.time),
         "prerequisites": [
             {
                 "label": f"S{n:02d}",
@@ -198,6 +231,7 @@ def lesson_context(
         **_about(lesson, by_number, parts["inline"]),
         "preamble": parts["preamble"],
         "sections": parts["sections"],
+        **_fold(parts["sections"]),
         "notebook": f"{FILES}/notebooks/{lesson.folder}.ipynb",
         "toy": f"{FILES}/sessions/{lesson.folder}/toy.py",
         "source": f"{FILES}/{lesson.rel}",
@@ -229,6 +263,6 @@ def index_paths(lessons: list[Lesson], md: MarkdownIt) -> list[dict[str, Any]]:
                 {"module": s.module, "summary": md.renderInline(s.summary, env)}
                 for s in lesson.ships
             ]
-            entries.append({"lesson": lesson, "time": _format_time(lesson.time), "ships": ships})
+            entries.append({"lesson": lesson, "time": format_time(lesson.time), "ships": ships})
         groups.append({"name": name, "entries": entries})
     return groups

@@ -5,7 +5,9 @@ same parsed, validated record the builder renders. The lesson format is the cont
 `docs/AUTHORING.md`. The builder's modules, read in this order:
 
     lesson_markdown.py   the markdown-it parser, pygments highlighting, heading anchors, sections
-    lesson_format.py     what a lesson.md must hold, and the checks for its front matter and sections
+    lesson_format.py     what a lesson.md must hold, and the checks for its sections
+    lesson_front.py      the checks for its front matter
+    lesson_order.py      the reading order: Build's last line, self-check answers folded
     lessons.py           load a lesson.md into a validated Lesson record (load_lesson)
     lesson_readings.py   which annotated readings lack a link (a note in the build's summary)
     site_links.py        point lesson and guide links at the site, then check every link and anchor

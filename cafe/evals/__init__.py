@@ -35,6 +35,7 @@ from cafe.evals.checks import (
 from cafe.evals.run import (
     EVAL_MAX_TURNS,
     ORDERS_PATH,
+    UNRECOVERABLE,
     WAITER_PROMPT,
     load_cases,
     run_eval,
@@ -55,6 +56,7 @@ __all__ = [
     "ORDERS_PATH",
     "Observation",
     "Rate",
+    "UNRECOVERABLE",
     "WAITER_PROMPT",
     "Z_95",
     "findings_check",

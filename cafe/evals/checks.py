@@ -160,10 +160,20 @@ class EvalReport:
     rates: tuple[Rate, ...]
     overall: Rate
     misses: Mapping[str, tuple[str, ...]]  # case id -> the findings of the checks it failed
+    # case id -> the endpoint problem that kept the order from the model (`ProblemKind`): such
+    # an order was never observed, so it is in no rate (`cafe.evals.run.run_eval` fills this)
+    unreached: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def table(self) -> str:
         lines = [f"model: {self.model}   orders: {self.overall.n}"]
         lines += [rate.text() for rate in self.rates] + [self.overall.text()]
+        if self.unreached:
+            kinds = ", ".join(sorted(set(self.unreached.values())))
+            total = self.overall.n + len(self.unreached)
+            lines.append(
+                f"{len(self.unreached)} of {total} orders hit an endpoint problem ({kinds}); "
+                f"the rates above cover the other {self.overall.n}"
+            )
         return "\n".join(lines)
 
 

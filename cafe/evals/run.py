@@ -6,7 +6,8 @@ report a rate; this one produces the observations to judge. It adds:
 - `load_cases`: the labelled orders in `cafe/data/orders.json` (a customer's words, the ticket a
   careful waiter writes, the allergies declared, and which checks each order probes);
 - `run_order`: one order through `cafe.loop.run_loop` with a fresh `cafe.world.orderpad.OrderPad`;
-- `run_eval`: every order, then `cafe.evals.score_observations`.
+- `run_eval`: every order, then `cafe.evals.score_observations`; an order the endpoint failed
+  (`EndpointError`) is counted apart, in `EvalReport.unreached`, and the eval goes on.
 
 Offline, the model is the scripted waiter on the stories shelf (`cafe.stories.waiter`), which
 reads menu names and quantity words literally and so gets some orders wrong the way a hurried
@@ -21,9 +22,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
+from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.protocol import ChatClient
 from cafe.evals.checks import (
     Case,
@@ -45,6 +49,7 @@ __all__ = [
     "load_cases",
     "run_order",
     "run_eval",
+    "UNRECOVERABLE",
 ]
 
 # The labelled orders that ship with the course: café requests with the ticket a careful waiter
@@ -54,6 +59,11 @@ ORDERS_PATH = Path(__file__).resolve().parents[1] / "data" / "orders.json"
 # Turns one order may take: a waiter needs one to add the items and one to say it is done; six
 # leaves room for a live model that looks items up first.
 EVAL_MAX_TURNS = 6
+
+# Endpoint problems no later order can escape (a refused key, a model the endpoint does not have,
+# an address that serves a web page): `run_eval` stops on them at once instead of counting every
+# order as unreached. Any other kind (a timeout, a dropped connection) costs only its own order.
+UNRECOVERABLE: frozenset[str] = frozenset({"key_refused", "not_found", "web_page"})
 
 # The system prompt a live model gets for each order (the scripted waiter ignores it).
 WAITER_PROMPT = (
@@ -150,10 +160,24 @@ def run_eval(
     model: str = "",
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[EvalReport, tuple[Observation, ...]]:
-    """Run every case, then score: the report, and the observations behind it."""
-    observations = []
+    """Run every case, then score: the report, and the observations behind it.
+
+    An order whose run raises an `EndpointError` (a timeout, a dropped connection) was never
+    observed: it goes in `EvalReport.unreached` with the problem's kind, and the eval goes on, so
+    one slow reply costs one order. A problem in `UNRECOVERABLE` (a refused key) is raised at once,
+    and so is the last error when no order reached the model: there is nothing to score.
+    """
+    observations, unreached = [], {}
     for number, case in enumerate(cases, start=1):
-        observations.append(run_case(case))
+        try:
+            observations.append(run_case(case))
+        except EndpointError as exc:
+            if exc.kind in UNRECOVERABLE:
+                raise
+            unreached[case.id], last = exc.kind, exc
         if progress is not None:
             progress(number, len(cases))
-    return score_observations(observations, checks, model), tuple(observations)
+    if unreached and not observations:
+        raise last
+    report = score_observations(observations, checks, model)
+    return replace(report, unreached=MappingProxyType(unreached)), tuple(observations)

@@ -6,6 +6,9 @@
 - `check_own_check(fn)` judges the open-ended exercise: `fn(menu)` returns a `cafe.evals.Check`
   that keeps the invariant, passes every labelled ticket in `cafe/data/orders.json`, and catches
   at least one order the session 01 loop gets wrong offline. `reference_check` is one answer.
+- `your_figures(fixture_fn, check_fn, observations)` is what the checkpoint banks as yours: what
+  your invariant finds in the course's checks, and what your check catches offline (and, given
+  your model's observations, there). Pass only the functions whose exercise passed.
 
 Notebook: notebooks/s02-evals.ipynb. The library code they exercise: `cafe.evals`, `cafe.evals.run`.
 """
@@ -21,12 +24,18 @@ from typing import Any
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.evals.checks import Case, Check, Observation, fixture_problems
 from cafe.evals.run import load_cases, run_order
-from cafe.evals.ticket_checks import labelled_observations
-from cafe.exercises.feedback import Described, Raised, call, mismatch, wrong_type
+from cafe.evals.ticket_checks import first_try_no_sold_out, labelled_observations, session_checks
+from cafe.exercises.feedback import Described, Raised, call, mismatch, shown, wrong_type
 from cafe.stories.waiter import make_waiter
 from cafe.world.menu import load_menu
 
-__all__ = ["check_fixture_problems", "check_own_check", "reference_check", "offline_observations"]
+__all__ = [
+    "check_fixture_problems",
+    "check_own_check",
+    "reference_check",
+    "offline_observations",
+    "your_figures",
+]
 
 # How many false alarms a report lists before it stops: enough to see the pattern.
 _SHOWN = 3
@@ -96,6 +105,16 @@ def _sample_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
     return problems
 
 
+def _false_for_a_pass(n: int) -> Any:  # the mistake under test: False where None belongs
+    return False if n % 2 == 0 else f"{n} is odd"
+
+
+def _key_error_on_even(n: int) -> str | None:
+    if n % 2 == 0:
+        raise KeyError("the judge looked up a field the observation does not have")
+    return f"{n} is odd"
+
+
 _BY_NAME = {check.name: check for _, check, _ in _SAMPLES}
 _ZERO_OK = Check("zero_ok", "Is it even?", _is_even, 0, 3)  # 0 is a fixture, not a missing one
 # (label, the list handed in, the names the problems must name, the idea it bears on)
@@ -123,6 +142,18 @@ _LISTS: tuple[tuple[str, list[Check], frozenset[str], str], ...] = (
         [Check("odd_one_out", "Is it even?", _is_even, 3, 5)],
         frozenset({"odd_one_out"}),
         "the passing fixture must pass, whatever the failing one does",
+    ),
+    (
+        "a judge that answers False (not None) for its passing fixture",
+        [_BY_NAME["even"], Check("falsy_pass", "Is it even?", _false_for_a_pass, 2, 3)],
+        frozenset({"falsy_pass"}),
+        "a judge answers a finding (text) or None; False is neither",
+    ),
+    (
+        "a judge that raises KeyError on its passing fixture",
+        [Check("brittle", "Is it even?", _key_error_on_even, 2, 3), _ZERO_OK],
+        frozenset({"brittle"}),
+        "a judge that crashes on either fixture, with any error, is a broken check",
     ),
     ("an empty list", [], frozenset(), "no checks, no problems"),
 )
@@ -221,3 +252,35 @@ def reference_check(menu: Any) -> Check:
         Observation(case, (("latte", 1),), "done"),
         Observation(case, (("latte", 1), ("croissant", 1)), "done"),
     )
+
+
+def _caught(check: Check, observations: list[Observation]) -> int | str:
+    """How many observations your check flags, or what went wrong (it raised on one)."""
+    flagged, raised = _judge_on(check, observations)
+    return raised if raised else len(flagged)
+
+
+def your_figures(
+    fixture_fn: Callable[[list[Check]], Any] | None,
+    check_fn: Callable[[Any], Any] | None,
+    observations: list[Observation] | None = None,
+) -> dict[str, Any]:
+    """The figures your own work produced, for the checkpoint: only for the functions given
+    (give a function only once its exercise passed; `{}` when none is given)."""
+    menu, figures = load_menu(), dict[str, Any]()
+    if fixture_fn is not None:
+        checks = [*session_checks(menu), first_try_no_sold_out(menu)]
+        found = call(fixture_fn, checks)
+        named = sorted(_named(found, checks)) if isinstance(found, list) else shown(found)
+        figures["fixture_problems"] = {"checks_judged": len(checks), "named_broken": named}
+    if check_fn is not None:
+        check = call(check_fn, menu)
+        if isinstance(check, Check):
+            offline = list(offline_observations())
+            mine: dict[str, Any] = {"name": check.name, "orders_offline": len(offline)}
+            mine["caught_offline"] = _caught(check, offline)
+            if observations is not None:
+                mine["orders_on_your_model"] = len(observations)
+                mine["caught_on_your_model"] = _caught(check, list(observations))
+            figures["own_check"] = mine
+    return figures

@@ -4,12 +4,16 @@ closes the table range.
 - `check_failures_from(fn)` judges your `failures_from(error)`: given the `ValidationError` that
   `Ticket` raised for a bad draft, return `Failure`s with the course's check names
   (`missing_field`, `unknown_field`, `bad_value`), a span that names the field (and, for a bad
-  value, quotes it), a fix that names the field, and one failure per field and check however many
-  list elements were wrong.
+  value, quotes it, as Python or JSON writes it), a fix that names the field and what it must
+  hold, and one failure per field and check however many list elements were wrong.
 - `check_closed_table_schema(fn)` judges your `closed_schema()`: a strict ticket schema (every
   field required, no other fields) that uses none of the keywords `strict_ticket_schema()` drops,
   still lets a good ticket through, and no longer lets a table outside 1 to 30 through
-  (`cafe.endpoint.formats.admits` plays the strict server).
+  (`cafe.endpoint.formats.admits` plays the strict server): every table from 1 to 30, no other
+  table value, and nothing the strict schema refused for another reason.
+- `your_figures(failures_fn, schema_fn, example)` is what the checkpoint banks as yours: the
+  failures your function gives for the notebook's example, and how many tables from 0 to 31 your
+  closed schema lets through. Pass only the functions whose exercise passed.
 
 Notebook: notebooks/s04-schema.ipynb. The library code they exercise: `cafe.schema` and
 `cafe.schema.trials`.
@@ -18,16 +22,24 @@ Notebook: notebooks/s04-schema.ipynb. The library code they exercise: `cafe.sche
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
 
 from cafe.endpoint.formats import admits
-from cafe.schema.ticket import MAX_TABLE, TICKET_FIELDS, Failure, Ticket
+from cafe.exercises.feedback import Described, Raised, call, mismatch, shown, wrong_type
+from cafe.schema.ticket import FIELD_HINTS, MAX_TABLE, TICKET_FIELDS, Failure, Ticket
 from cafe.schema.trials import unenforced_keywords
 
-__all__ = ["BAD_DRAFTS", "validation_error", "check_failures_from", "check_closed_table_schema"]
+__all__ = [
+    "BAD_DRAFTS",
+    "validation_error",
+    "check_failures_from",
+    "check_closed_table_schema",
+    "your_figures",
+]
 
 GOOD = {"table": 4, "items": ["latte"], "allergies": [], "notes": ""}
 
@@ -79,38 +91,65 @@ def _field_of(failure: Failure) -> str:
     return failure.span.split(" ", 1)[0]
 
 
+# What a fix must say a field holds: one of these words (from `FIELD_HINTS`, with their plain
+# synonyms) beside the field's name. A field outside the contract needs only its name: it must go.
+_HOLDS: Mapping[str, tuple[str, ...]] = {
+    "table": ("number", "whole", "integer", "30"),
+    "items": ("list", "menu", "empty", "names"),
+    "allergies": ("list", "declared", "empty", "none"),
+    "notes": ("text", "string", "empty"),
+}
+
+
+def _quotes(span: str, value: Any) -> bool:
+    """Does `span` quote `value` (or one of its elements), as Python or as JSON writes it?"""
+    forms = [value, *(value if isinstance(value, list) else [])]
+    texts = [repr(v) for v in forms] + [json.dumps(v) for v in forms]
+    return any(text[:20] in span for text in texts)
+
+
+def _fix_problem(case: str, failure: Failure) -> str | None:
+    """What the fix of one failure leaves out: the field's name, or what the field must hold."""
+    field = _field_of(failure)
+    words = _HOLDS.get(field, ())
+    says = any(re.search(rf"\b{re.escape(w)}\b", failure.fix, re.IGNORECASE) for w in words)
+    if field in failure.fix and (says or not words):
+        return None
+    return mismatch(
+        case,
+        failure.fix,
+        Described(f"a fix naming {field!r} and what it must hold ({FIELD_HINTS.get(field)})"),
+        "the fix is what the re-ask tells the model: the field, and what to put there",
+    )
+
+
 def _judge_one(
     draft: dict[str, Any], expected: frozenset[tuple[str, str]], why: str, got: Any
 ) -> list[str]:
+    case = f"draft {shown(draft, 70)}"
     if not isinstance(got, (list, tuple)) or not all(isinstance(f, Failure) for f in got):
-        return [f"{draft}: return a list of Failure(check, span, fix) values, not {got!r:.80}"]
-    problems = []
+        return [wrong_type(case, got, "a list of Failure(check, span, fix) values")]
     seen = [(f.check, _field_of(f)) for f in got]
-    for check, field in sorted(expected - set(seen)):
-        problems.append(
-            f"{draft}: expected a {check} failure whose span starts with {field!r} ({why}); "
-            f"got {[f.line() for f in got]}"
-        )
-    extra = [pair for pair in seen if pair not in expected]
-    if extra:
-        problems.append(f"{draft}: unexpected failures {extra} (expected only {sorted(expected)})")
-    if len(seen) != len(set(seen)):
-        problems.append(
-            f"{draft}: one failure per field and check, not one per bad element ({why})"
-        )
+    if set(seen) != expected or len(seen) != len(set(seen)):
+        return [mismatch(case, sorted(seen), sorted(expected), why)]
+    problems = []
     for failure in got:
-        field = _field_of(failure)
-        if field not in failure.fix:
-            problems.append(f"{draft}: the fix {failure.fix!r} should name the field {field!r}")
-        value = draft.get(field)
-        quotable = [
-            value,
-            *(value if isinstance(value, list) else []),
-        ]  # the value, or the bad element
-        if failure.check == "bad_value" and not any(repr(v)[:20] in failure.span for v in quotable):
+        if failure.check == "bad_value" and not _quotes(
+            failure.span, draft.get(_field_of(failure))
+        ):
             problems.append(
-                f"{draft}: the span of a bad_value should quote the value ({value!r}); got {failure.span!r}"
+                mismatch(
+                    case,
+                    failure.span,
+                    Described(
+                        f"a span that quotes the bad value, {shown(draft.get(_field_of(failure)))}"
+                    ),
+                    "the span points at what is wrong, so quote the value the draft held",
+                )
             )
+        problem = _fix_problem(case, failure)
+        if problem:
+            problems.append(problem)
     return problems
 
 
@@ -118,9 +157,11 @@ def check_failures_from(fn: Callable[[ValidationError], Any]) -> list[str]:
     """Problems with a learner's `failures_from`; empty when every bad draft is reported right."""
     problems: list[str] = []
     for draft, expected, why in BAD_DRAFTS:
-        problems.extend(
-            _judge_one(draft, expected, why, fn(validation_error(draft)))[:2]
-        )  # the two that matter most
+        got = call(fn, validation_error(draft))
+        if isinstance(got, Raised):
+            problems.append(got.problem(f"draft {shown(draft, 70)}"))
+            continue
+        problems.extend(_judge_one(draft, expected, why, got)[:2])  # the two that matter most
     return problems
 
 
@@ -134,20 +175,36 @@ def _keywords(node: Any) -> set[str]:
     return set()
 
 
-def check_closed_table_schema(fn: Callable[[], Any]) -> list[str]:
-    """Problems with a learner's `closed_schema()`; empty when a strict server could enforce it and
-    no table outside 1 to `MAX_TABLE` gets through."""
-    schema = fn()
-    if not isinstance(schema, dict) or schema.get("type") != "object":
-        return [
-            f"return a JSON schema for the ticket (a dict with type 'object'), not {schema!r:.80}"
-        ]
+def _admits(schema: dict[str, Any], ticket: dict[str, Any]) -> bool | str:
+    """Would a strict server enforcing `schema` send `ticket`? Or why it could not read the schema."""
+    try:
+        return admits("json_schema", schema, json.dumps(ticket))
+    except (
+        Exception
+    ) as exc:  # a learner's schema the strict server cannot read is a problem to show
+        return f"{type(exc).__name__}: {exc}"
+
+
+# Tickets the strict schema refuses for other reasons than the table: closing the table must not
+# open another field.
+_STILL_REFUSED: tuple[dict[str, Any], ...] = (
+    {**GOOD, "items": "latte"},
+    {**GOOD, "notes": None},
+    {**GOOD, "notes": 5},
+    {**GOOD, "allergies": None},
+    {**GOOD, "table": 4, "extra": 1},
+)
+_BAD_TABLES: tuple[object, ...] = (0, -3, MAX_TABLE + 1, 99, "7", 7.5, None, True, [4])
+
+
+def _shape_problems(schema: dict[str, Any]) -> list[str]:
+    """Keywords a strict server may drop, and the strict-mode shape (every field, nothing else)."""
     problems = []
     dropped = {rule.keyword for rule in unenforced_keywords()} & _keywords(schema)
     if dropped:
         problems.append(
-            f"the schema uses {sorted(dropped)}, which strict_ticket_schema() drops: not every strict "
-            "server enforces them. Use keywords they do (type, enum, const, anyOf, ...)"
+            f"your schema uses {sorted(dropped)}, which strict_ticket_schema() drops: not every "
+            "strict server enforces them. Use keywords they do (type, enum, const, anyOf, ...)"
         )
     if (
         sorted(schema.get("required", [])) != sorted(TICKET_FIELDS)
@@ -157,15 +214,70 @@ def check_closed_table_schema(fn: Callable[[], Any]) -> list[str]:
             f"strict mode wants every field required ({', '.join(TICKET_FIELDS)}) and "
             "additionalProperties set to False"
         )
-    for table in (1, 17, MAX_TABLE):
-        if not admits("json_schema", schema, json.dumps({**GOOD, "table": table})):
+    return problems
+
+
+def check_closed_table_schema(fn: Callable[[], Any]) -> list[str]:
+    """Problems with a learner's `closed_schema()`; empty when a strict server could enforce it,
+    every table from 1 to `MAX_TABLE` gets through and nothing else does."""
+    schema = call(fn)
+    if isinstance(schema, Raised):
+        return [schema.problem("closed_schema()")]
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        return [wrong_type("closed_schema()", schema, "a JSON schema dict with type 'object'")]
+    problems = _shape_problems(schema)
+    verdicts = {t: _admits(schema, {**GOOD, "table": t}) for t in range(1, MAX_TABLE + 1)}
+    unread = next((v for v in verdicts.values() if isinstance(v, str)), None)
+    if unread:
+        return [*problems, f"the strict server could not read your schema: {shown(unread, 80)}"]
+    shut = [t for t, admitted in verdicts.items() if admitted is not True]
+    if shut:
+        problems.append(
+            f"tables 1 to {MAX_TABLE}: your schema refuses table(s) {shut}; every table the café "
+            "has must still get through"
+        )
+    for bad in _BAD_TABLES:
+        if _admits(schema, {**GOOD, "table": bad}) is True:
             problems.append(
-                f"a good ticket at table {table} no longer gets through: {json.dumps({**GOOD, 'table': table})}"
+                f"table {json.dumps(bad)}: your schema lets it through; only whole numbers from 1 "
+                f"to {MAX_TABLE} may be written"
             )
-    bad_tables: tuple[object, ...] = (0, -3, MAX_TABLE + 1, 99, "7", 7.5)
-    for bad in bad_tables:
-        if admits("json_schema", schema, json.dumps({**GOOD, "table": bad})):
+    for ticket in _STILL_REFUSED:
+        if _admits(schema, ticket) is True:
             problems.append(
-                f"table {bad!r} still gets through; only whole numbers from 1 to {MAX_TABLE} should"
+                f"{json.dumps(ticket)}: your schema lets it through, and the strict schema refused "
+                "it; close the table without opening another field"
             )
     return problems
+
+
+# --- the learner's own figures, for the checkpoint ------------------------------------------
+
+
+def your_figures(
+    failures_fn: Callable[[ValidationError], Any] | None,
+    schema_fn: Callable[[], Any] | None,
+    example: ValidationError,
+) -> dict[str, Any]:
+    """The figures your own functions produce, for the checkpoint: only for the functions given
+    (give one only once its exercise passed; `{}` when none is given). `example` is the
+    notebook's validation error; the tables are tried from 0 to one past `MAX_TABLE`."""
+    figures: dict[str, Any] = {}
+    if failures_fn is not None:
+        found = call(failures_fn, example)
+        lines = (
+            [f.line() for f in found if isinstance(f, Failure)]
+            if isinstance(found, (list, tuple))
+            else []
+        )
+        figures["failures_from"] = {"example": lines}
+    if schema_fn is not None:
+        schema = call(schema_fn)
+        if isinstance(schema, dict):
+            tables = range(0, MAX_TABLE + 2)
+            admitted = [t for t in tables if _admits(schema, {**GOOD, "table": t}) is True]
+            figures["closed_schema"] = {
+                "tables_tried": len(tables),
+                "tables_admitted": len(admitted),
+            }
+    return figures

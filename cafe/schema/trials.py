@@ -13,7 +13,8 @@ Session 04's second module (`cafe.schema` is the contract itself). It adds:
   (`cafe.endpoint.formats.admits`), and what `parse_draft` made of it, as a `Trial`;
 - `format_trial()`: every order in every format, one `FormatTally` each: drafts sent, tickets
   parsed, the checks that fired, the drafts a format let through that validation then caught; a
-  format the endpoint refuses is counted as refused, never as failed drafts;
+  format the endpoint refuses is counted as refused, never as failed drafts, and an order that
+  meets an endpoint problem (a timeout) is counted apart, in `FormatTally.failed`;
 - `closed_table_schema()`: the strict schema with the table range written as an `enum`, a keyword
   strict servers do enforce (the reference answer to the notebook's second exercise).
 
@@ -32,9 +33,11 @@ from typing import Any
 
 from cafe.endpoint import formats
 from cafe.endpoint.client import chat
-from cafe.endpoint.errors import RequestRejected
+from cafe.endpoint.errors import EndpointError, RequestRejected
+from cafe.endpoint.protocol import ChatClient
 from cafe.endpoint.rehearsals import habit_orders, session_script
 from cafe.endpoint.scripted import ScriptedClient
+from cafe.evals.run import UNRECOVERABLE
 from cafe.schema.parsing import parse_draft
 from cafe.schema.ticket import (
     MAX_TABLE,
@@ -161,7 +164,7 @@ def _schema_for(kind: str, schema: Mapping[str, Any] | None) -> dict[str, Any] |
 
 
 def ask_once(
-    client: Any,
+    client: ChatClient,
     model: str,
     order: PracticeOrder,
     kind: str,
@@ -187,11 +190,14 @@ def ask_once(
 
 @dataclass(frozen=True)
 class FormatTally:
-    """What one format did over the practice orders. `refused` holds the endpoint's refusal, if any."""
+    """What one format did over the practice orders. `refused` holds the endpoint's refusal, if any;
+    `failed` the orders whose request met an endpoint problem, each with its kind ("timeout", ...):
+    they were never drafted, so they are in no figure below."""
 
     format: str
     trials: tuple[Trial, ...]
     refused: str | None = None
+    failed: tuple[tuple[PracticeOrder, str], ...] = ()
 
     @property
     def parsed(self) -> int:
@@ -215,8 +221,36 @@ class FormatTally:
         return sum(trial.admitted and trial.parsed.ticket is None for trial in self.trials)
 
 
+def _tally(
+    client: ChatClient,
+    model: str,
+    orders: Sequence[PracticeOrder],
+    kind: str,
+    schema: Mapping[str, Any] | None,
+    on_trial: Callable[[Trial], None] | None,
+) -> FormatTally:
+    """Every order in one format; an endpoint problem costs its own order, a refusal the format."""
+    trials: list[Trial] = []
+    failed: list[tuple[PracticeOrder, str]] = []
+    for order in orders:
+        try:
+            trials.append(ask_once(client, model, order, kind, schema))
+        except RequestRejected as exc:
+            if not formats.about_format(exc):
+                raise
+            return FormatTally(kind, (), refused=str(exc))
+        except EndpointError as exc:
+            if exc.kind in UNRECOVERABLE:
+                raise
+            failed.append((order, exc.kind))
+            continue
+        if on_trial is not None:
+            on_trial(trials[-1])
+    return FormatTally(kind, tuple(trials), failed=tuple(failed))
+
+
 def format_trial(
-    client: Any,
+    client: ChatClient,
     model: str,
     orders: Sequence[PracticeOrder] | None = None,
     kinds: Iterable[str] = LESSON_FORMATS,
@@ -228,23 +262,22 @@ def format_trial(
 
     When the endpoint refuses a format (a `RequestRejected` about `response_format`), that format's
     tally is `refused` and the trial moves on to the next; any other refusal is raised, since a
-    weaker format would not cure it. `on_trial` is called after each draft (for progress lines).
+    weaker format would not cure it. An order whose request meets any other endpoint problem (a
+    timeout, a dropped connection) goes in the tally's `failed` and the trial goes on, so one slow
+    draft costs one order; a problem no later request can escape
+    (`cafe.evals.run.UNRECOVERABLE`: a refused key) is raised, and so is an `EndpointError` when no
+    order reached the model in any format. `on_trial` is called after each draft (for progress
+    lines).
     """
     orders = practice_orders() if orders is None else tuple(orders)
     if not orders:
         raise ValueError("format_trial needs at least one order; practice_orders() gives ten.")
-    tallies: dict[str, FormatTally] = {}
-    for kind in kinds:
-        trials: list[Trial] = []
-        try:
-            for order in orders:
-                trials.append(ask_once(client, model, order, kind, schema))
-                if on_trial is not None:
-                    on_trial(trials[-1])
-        except RequestRejected as exc:
-            if not formats.about_format(exc):
-                raise
-            tallies[kind] = FormatTally(kind, (), refused=str(exc))
-            continue
-        tallies[kind] = FormatTally(kind, tuple(trials))
+    tallies = {kind: _tally(client, model, orders, kind, schema, on_trial) for kind in kinds}
+    failed = [kind for tally in tallies.values() for _, kind in tally.failed]
+    if failed and not any(tally.trials for tally in tallies.values()):
+        raise EndpointError(
+            f"No order reached {model} in any format: every request met an endpoint problem "
+            f"({', '.join(sorted(set(failed)))}). Run `cafe doctor` to check the endpoint.",
+            kind=failed[-1],  # type: ignore[arg-type]  # a kind an EndpointError carried
+        )
     return tallies

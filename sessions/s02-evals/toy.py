@@ -9,8 +9,9 @@ at the sold-out check, which cannot fail. Story 2 runs the 45 labelled orders th
 session 01 loop and prints each check's pass rate with its 95% interval. Story 3 shows the same
 92% from 25 and from 400 orders. Story 4 runs the same eval three times with a waiter that
 forgets an item now and then (live: three runs of your model over ten orders) and prints the
-spread. A missing setting or an endpoint that does not answer is explained in one message, with
-exit status 1.
+spread. Every line says in plain words what it counts, with the check's name after. An order your
+endpoint fails (a timeout) is counted apart and the eval goes on; a missing setting, or an
+endpoint that answers no order at all, is explained in one message, with exit status 1.
 """
 
 from __future__ import annotations
@@ -20,11 +21,28 @@ import random
 from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
+from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.evals import first_try_no_sold_out, fixture_problems, session_checks, wilson_interval
+from cafe.evals import (
+    EvalReport,
+    first_try_no_sold_out,
+    fixture_problems,
+    session_checks,
+    wilson_interval,
+)
 from cafe.evals.run import load_cases, run_eval, run_order
 from cafe.stories.waiter import make_waiter
 from cafe.world.menu import load_menu
+
+# What each check asks, in plain words, for a reader who has not met the check names yet.
+CHECK_WORDS = {
+    "finished": "the run ended normally",
+    "items_match": "the right items",
+    "quantities_match": "the right quantities",
+    "no_sold_out": "nothing sold out today",
+    "allergen_safe": "nothing the customer is allergic to",
+    "overall": "every check at once",
+}
 
 
 def progress(done: int, total: int) -> None:
@@ -32,20 +50,46 @@ def progress(done: int, total: int) -> None:
         print(f"  ... {done}/{total} orders run")
 
 
+def rate_lines(report: EvalReport) -> list[str]:
+    """One line per check, plain words first, then the figures and the check's name."""
+    lines = []
+    for rate in (*report.rates, report.overall):
+        low, high = rate.interval
+        lines.append(
+            f"  {CHECK_WORDS[rate.name]:<36} {rate.passed:>2}/{rate.n:<2} {rate.rate:>4.0%}  "
+            f"(95% interval {low:.0%} to {high:.0%}; {rate.name})"
+        )
+    if report.unreached:
+        lines.append(f"  {report.table().splitlines()[-1]}")
+    return lines
+
+
+def story_invariant(menu) -> None:
+    checks = session_checks(menu)
+    print("1. Can each check fail? (the fixture invariant)")
+    sound = "each passes its good example and fails its bad one"
+    print(f"  the five session checks: {'; '.join(fixture_problems(checks)) or sound}")
+    draft = first_try_no_sold_out(menu)
+    problems = fixture_problems([draft])
+    verdict = (
+        "it passes the bad ticket it was written to catch,\n    so it can never fail"
+        if any("passes its failing fixture" in p for p in problems)
+        else "; ".join(problems) or "sound"
+    )
+    print(f"  a first try at the sold-out check: {verdict} ({draft.name}: vacuous)")
+
+
 def main() -> int:
     mode, menu, cases = course_mode(), load_menu(), load_cases()
     checks = session_checks(menu)
-    print(f"Session 02 toy ({mode}): can each check fail, and how sure is a pass rate?\n")
-
-    print("1. Does every check fail when it should? (the fixture invariant)")
-    print(
-        f"  the five session checks: {fixture_problems(checks) or 'each passes one fixture and fails the other'}"
-    )
-    print(f"  a hurried sold-out check: {fixture_problems([first_try_no_sold_out(menu)])[0]}")
+    print(f"Session 02 toy ({mode}): whether each check can fail, and how sure a pass rate is.\n")
+    story_invariant(menu)
 
     live = mode == "live"
     client = make_client() if live else ScriptedClient(make_waiter(menu.items))
     model = model_name() if live else "scripted waiter"
+    if live and rehearsal_script(client, model) == DEFAULT_LABEL:
+        print(f"\n({default_rehearsal_note('02')})")
     print(f"\n2. {len(cases)} labelled orders through the session 01 loop ({model}; the eval run)")
     report, observations = run_eval(
         cases,
@@ -54,12 +98,7 @@ def main() -> int:
         model=model,
         progress=progress,
     )
-    print("\n".join("  " + line for line in report.table().splitlines()))
-    if live and all(o.stop_reason == "max_turns" and not o.ticket for o in observations):
-        print(
-            "  Every order ran out of turns with an empty ticket: that is `cafe serve`'s default responder,\n"
-            "  which calls the first tool with empty arguments. Point CAFE_MODEL at a real model."
-        )
+    print("\n".join(rate_lines(report)))
 
     print("\n3. The same 92% from 25 orders and from 400 (the Wilson interval)")
     for passed, n in ((23, 25), (368, 400)):
@@ -79,7 +118,11 @@ def main() -> int:
             sample, lambda case, waiter=again: run_order(case, waiter, model=model_name()), checks
         )
         rates.append(run.overall.rate)
-        print(f"  run {seed + 1}: {run.overall.passed}/{run.overall.n} orders passed every check")
+        unreached = f" ({len(run.unreached)} hit an endpoint problem)" if run.unreached else ""
+        print(
+            f"  run {seed + 1}: {run.overall.passed} of {run.overall.n} orders passed every "
+            f"check{unreached}"
+        )
     print(
         f"  spread: {round(100 * (max(rates) - min(rates)))} points between the best and worst run"
     )

@@ -9,8 +9,9 @@ pasted, delimited and datamarked, to a scripted waiter that obeys only instructi
 marked as data (scripted in both modes; live, your model then gets the same three prompts).
 Story 2 shrinks the budget and shows which sections go. Story 3 asks for a budget below the
 safety minimum and prints the error. Live, story 4 compares the token estimate with what your
-endpoint reports. A missing setting or an endpoint that does not answer is explained in one
-message, with exit status 1.
+endpoint reports. Every line says in plain words what happened, with the technical name after.
+Live, a prompt your endpoint fails (a timeout) says so on its line and the toy goes on; a missing
+setting is explained in one message, with exit status 1.
 """
 
 from __future__ import annotations
@@ -26,24 +27,39 @@ from cafe.context import (
 )
 from cafe.endpoint.client import chat, make_client
 from cafe.endpoint.config import course_mode, model_name
+from cafe.endpoint.errors import EndpointError
+from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
+from cafe.evals.run import UNRECOVERABLE
 from cafe.loop import run_loop
 from cafe.stories.obedient_waiter import make_obedient_waiter
 from cafe.world.menu import load_menu
 from cafe.world.orderpad import OrderPad
 
+# Each marking in plain words, for a reader who has not met the names yet.
+MARKING_WORDS = {
+    "pasted": "the words as written",
+    "delimited": "the words between two tags",
+    "datamarked": "every space replaced by a mark",
+}
+
 
 def ticket(menu, context, client) -> str:
+    """The ticket a run writes for `context`, in plain words first; an endpoint problem in words."""
     pad = OrderPad(menu)
-    run = run_loop(client, context.messages, pad.tools, model=model_name(), max_turns=4)
-    lines = ", ".join(f"{line.quantity} x {line.item}" for line in pad.ticket) or "empty"
-    return f"{lines}  (stopped: {run.stop_reason})"
+    try:
+        run = run_loop(client, context.messages, pad.tools, model=model_name(), max_turns=4)
+    except EndpointError as error:
+        if error.kind in UNRECOVERABLE:  # a refused key fails every prompt: stop and say so
+            raise
+        return f"not run: the endpoint failed ({error.kind})"
+    lines = ", ".join(f"{line.quantity} x {line.item}" for line in pad.ticket) or "nothing"
+    obeyed = any(line.item == "banana bread" for line in pad.ticket)
+    verdict = "the note was obeyed" if obeyed else "the note was not obeyed"
+    return f"{verdict}: {lines} (stop reason {run.stop_reason})"
 
 
-def main() -> int:
-    mode, menu = course_mode(), load_menu()
-    order = CustomerOrder(table=5, request=INJECTED_REQUEST)
-    print(f"Session 03 toy ({mode}): what the model is shown, and what a budget may drop.\n")
+def story_markings(menu, order, live: bool) -> None:
     print(
         f"1. A note that gives orders, pasted or marked as data (spotlighting)\n  the words: {order.request!r}"
     )
@@ -52,20 +68,27 @@ def main() -> int:
         for m in ("pasted", "delimited", "datamarked")
     }
     assert set(contexts) == MARKINGS
+    stand_in = ScriptedClient(make_obedient_waiter(menu.items))
     for marking, context in contexts.items():
         print(
-            f"  {marking:<10} scripted waiter's ticket: {ticket(menu, context, ScriptedClient(make_obedient_waiter(menu.items)))}"
+            f"  {MARKING_WORDS[marking]} ({marking}), scripted waiter: {ticket(menu, context, stand_in)}"
         )
-    if mode == "live":
-        client = make_client()
-        answers = [ticket(menu, context, client) for context in contexts.values()]
-        for marking, answer in zip(contexts, answers):
-            print(f"  {marking:<10} {model_name()}'s ticket: {answer}")
-        if all(a == "empty  (stopped: max_turns)" for a in answers):
-            print(
-                "  Empty tickets and max_turns every time: that is `cafe serve`'s default responder, which calls\n"
-                "  the first tool with empty arguments. Point CAFE_MODEL at a real model to see it read the note."
-            )
+    if not live:
+        return
+    client = make_client()
+    if rehearsal_script(client, model_name()) == DEFAULT_LABEL:
+        print(f"  ({default_rehearsal_note('03')})")
+    for marking, context in contexts.items():
+        print(
+            f"  {MARKING_WORDS[marking]} ({marking}), {model_name()}: {ticket(menu, context, client)}"
+        )
+
+
+def main() -> int:
+    mode, menu = course_mode(), load_menu()
+    order = CustomerOrder(table=5, request=INJECTED_REQUEST)
+    print(f"Session 03 toy ({mode}): what the model is shown, and what a budget may drop.\n")
+    story_markings(menu, order, mode == "live")
 
     sizes = {s.name: s.tokens for s in context_sections(menu, order)}
     total = sum(sizes.values())
@@ -88,7 +111,15 @@ def main() -> int:
         print(f"  refused: {error}")
 
     if mode == "live":
-        reply = chat(client, model=model_name(), messages=list(full.messages))
+        try:
+            reply = chat(make_client(), model=model_name(), messages=list(full.messages))
+        except EndpointError as error:
+            if error.kind in UNRECOVERABLE:
+                raise
+            print(
+                f"\n4. The estimate against your endpoint: not run, the endpoint failed ({error.kind})"
+            )
+            return 0
         reported = reply.usage.prompt_tokens if reply.usage else "not reported"
         print(
             f"\n4. The estimate against your endpoint: estimated {full.tokens} tokens, reported {reported}"

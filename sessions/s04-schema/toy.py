@@ -15,9 +15,10 @@ out. The toy tells three stories, in plain words with the technical name after:
    as a ticket for a table that exists, and passes.
 
 Live, story 4 sends the ten orders to your model in each format and prints its parse rate per
-format; a format the endpoint refuses is said to be refused. Against `cafe serve` with no
-`--session 04`, the default rule answers and the toy says so. A missing setting or an endpoint
-that does not answer is explained in one message, with exit status 1.
+format; a format the endpoint refuses is said to be refused, and an order the endpoint fails (a
+timeout) is counted apart. Against `cafe serve` with no `--session 04`, the default rule answers
+and the toy says so. A missing setting or a refused key is explained in one message, with exit
+status 1.
 """
 
 from __future__ import annotations
@@ -54,6 +55,21 @@ def counted(tally: FormatTally) -> str:
     return f"{tally.parsed} of {len(tally.trials)} became tickets; failed: {failed or 'none'}"
 
 
+# Each format in plain words, before its technical name.
+FORMAT_WORDS = {
+    "plain": "no format",
+    "json_object": "any JSON object",
+    "json_schema": "the strict schema",
+}
+
+
+def short(text: str, width: int) -> str:
+    """`text` cut at a word boundary to fit `width` characters, with "…" when it was cut."""
+    if len(text) <= width:
+        return text
+    return text[: width - 1].rsplit(" ", 1)[0] + "…"
+
+
 def dot(_: Trial) -> None:
     print(".", end="", flush=True)
 
@@ -67,26 +83,28 @@ def main() -> int:
     loose = format_trial(waiter, OFFLINE_MODEL, orders, ["plain", "json_object"])
     print("1. No format, then any JSON object (plain, json_object)")
     for kind, tally in loose.items():
-        print(f"  {kind:<11} {counted(tally)}")
+        print(f"  {FORMAT_WORDS[kind]} ({kind}): {counted(tally)}")
 
     strict = format_trial(waiter, OFFLINE_MODEL, orders, ["json_schema"])["json_schema"]
     rules = ", ".join(f"{rule.field} {rule.keyword} {rule.value}" for rule in unenforced_keywords())
     print("\n2. The contract as a strict schema the server enforces (json_schema)")
-    print(f"  json_schema {counted(strict)}")
+    print(f"  {FORMAT_WORDS['json_schema']} (json_schema): {counted(strict)}")
     print(
         f"  every draft fitted the schema; {strict.caught} broke rules the schema leaves out ({rules})"
     )
     for trial in strict.trials:
         if trial.parsed.ticket is None:
             failure = trial.parsed.failures[0]
-            print(f"    {trial.order.words[:52]:<54} caught: {failure.span} ({failure.check})")
+            print(
+                f"    {short(trial.order.words, 52):<54} caught: {failure.span} ({failure.check})"
+            )
 
     table_31 = next(order for order in orders if order.table == 31)
     bent = ask_once(waiter, OFFLINE_MODEL, table_31, "json_schema", closed_table_schema())
     print("\n3. The table range closed in the schema (an enum of 1 to 30)")
     print(f"  {table_31.words!r} comes back as {bent.draft}")
     print(
-        f"  parse_draft: {'a ticket, and it passes' if bent.parsed.ticket else bent.outcome}: "
+        f"  checked (parse_draft): {'a ticket, and it passes' if bent.parsed.ticket else bent.outcome}: "
         "the impossible table became a wrong one, quietly"
     )
 
@@ -98,12 +116,16 @@ def main() -> int:
         tallies = format_trial(client, model, orders, LESSON_FORMATS, on_trial=dot)
         print()
         for kind, tally in tallies.items():
-            said = (
-                f"refused by the endpoint: {tally.refused[:80]}"
-                if tally.refused
-                else (f"parse rate {tally.parse_rate:.0%}; {counted(tally)}")
-            )
-            print(f"  {kind:<11} {said}")
+            if tally.refused:
+                said = f"refused by the endpoint: {short(tally.refused, 80)}"
+            elif not tally.trials:
+                said = "every order hit an endpoint problem; no parse rate"
+            else:
+                said = f"parse rate {tally.parse_rate:.0%}; {counted(tally)}"
+            if tally.failed:
+                kinds = ", ".join(sorted({kind for _, kind in tally.failed}))
+                said += f"; {len(tally.failed)} not drafted (endpoint problem: {kinds})"
+            print(f"  {FORMAT_WORDS[kind]} ({kind}): {said}")
     return 0
 
 

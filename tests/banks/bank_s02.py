@@ -90,6 +90,45 @@ def set_of_names(checks: list[Check]) -> set[str]:
     return {p.split(":")[0] + ": broken" for p in fixture_problems(checks)}
 
 
+def truthy_findings(checks: list[Check]) -> list[str]:
+    """`if finding:` decides pass or fail, so a judge answering False (or "") for a pass looks sound."""
+    problems = []
+    for check in checks:
+        if check.passes is None or check.fails is None:
+            problems.append(f"{check.name}: a fixture is missing")
+            continue
+        try:
+            on_good, on_bad = check.judge(check.passes), check.judge(check.fails)
+        except Exception as exc:
+            problems.append(f"{check.name}: the judge crashed ({exc})")
+            continue
+        if on_good:
+            problems.append(f"{check.name}: fails its passing fixture")
+        if not on_bad:
+            problems.append(f"{check.name}: passes its failing fixture")
+    return problems
+
+
+def catches_the_sample_error_only(checks: list[Check]) -> list[str]:
+    """Guards the judge against the one error the visible sample raises, ZeroDivisionError."""
+    problems = []
+    for check in checks:
+        if check.passes is None or check.fails is None:
+            problems.append(f"{check.name}: missing fixture")
+            continue
+        for fixture, must_fail in ((check.passes, False), (check.fails, True)):
+            try:
+                finding = check.judge(fixture)
+            except ZeroDivisionError:
+                problems.append(f"{check.name}: crashed")
+                continue
+            if finding is not None and not isinstance(finding, str):
+                problems.append(f"{check.name}: not a finding")
+            elif (finding is not None) != must_fail:
+                problems.append(f"{check.name}: wrong verdict")
+    return problems
+
+
 # --- fixture_problems: right ------------------------------------------------------------------
 
 
@@ -283,6 +322,18 @@ BANKS = (
                 no_crash_guard,
                 "a judge that crashes is a broken check",
                 "fragile -> ZeroDivisionError",
+            ),
+            Entry(
+                "truthy_findings",
+                truthy_findings,
+                "a judge answers a finding or None, and False for a pass is neither",
+                "Check(judge=False on 2, 'odd' on 3) -> []",
+            ),
+            Entry(
+                "catches_the_sample_error_only",
+                catches_the_sample_error_only,
+                "any error a judge raises breaks the check, not only the sample's",
+                "a judge raising KeyError -> the function itself raises",
             ),
             Entry(
                 "set_of_names",
