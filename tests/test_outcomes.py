@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
+from cafe.endpoint.errors import SETUP_PROBLEMS
 from cafe.endpoint.problems import PROBLEM_KINDS
 from cafe.repair.front import SentBack, front_of_house
 from cafe.repair.reask import Attempt, RepairResult
@@ -27,7 +28,7 @@ from cafe.schema.ticket import Failure, Ticket
 from cafe.stories.practice_shift import practice_generator, practice_orders
 from cafe.taxonomy.classes import FAILURE_CLASSES, classify, code
 from cafe.taxonomy.runs import Run, run_from_trace
-from cafe.taxonomy.sorting import SETUP_PROBLEMS, first_fix, sort_runs
+from cafe.taxonomy.sorting import first_fix, sort_runs
 from cafe.taxonomy.sorting import run_shift as sort_shift
 from cafe.trace.record import record_repair
 

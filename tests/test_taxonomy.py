@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
-from cafe.endpoint.errors import ConfigError, EndpointError
+from cafe.endpoint.errors import SETUP_PROBLEMS, ConfigError, EndpointError
 from cafe.repair.front import front_of_house
 from cafe.repair.reask import (
     OMELETTE_SPEC,
@@ -23,7 +23,6 @@ from cafe.taxonomy import (
     CLASS_TESTS,
     EXAMPLES_PER_CLASS,
     FAILURE_CLASSES,
-    SETUP_PROBLEMS,
     Run,
     Taxonomy,
     class_tests,

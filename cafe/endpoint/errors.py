@@ -23,6 +23,7 @@ from typing import Literal
 
 __all__ = [
     "ProblemKind",
+    "SETUP_PROBLEMS",
     "CafeError",
     "ConfigError",
     "EndpointError",
@@ -47,6 +48,11 @@ ProblemKind = Literal[
     "no_choices",
     "other",
 ]
+# The problems that mean the settings are wrong, not that one call was unlucky: a refused key, a
+# model or path the endpoint does not have, a web page where the API should be. Every later call
+# would fail the same way, so a loop over orders stops at the first of them (sessions 02, 04, 09
+# and 10 all read this one set).
+SETUP_PROBLEMS: frozenset[str] = frozenset({"key_refused", "not_found", "web_page"})
 
 
 class CafeError(Exception):

@@ -35,7 +35,6 @@ from cafe.evals.checks import (
 from cafe.evals.run import (
     EVAL_MAX_TURNS,
     ORDERS_PATH,
-    UNRECOVERABLE,
     WAITER_PROMPT,
     load_cases,
     run_eval,
@@ -56,7 +55,6 @@ __all__ = [
     "ORDERS_PATH",
     "Observation",
     "Rate",
-    "UNRECOVERABLE",
     "WAITER_PROMPT",
     "Z_95",
     "findings_check",

@@ -27,7 +27,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from cafe.endpoint.errors import EndpointError
+from cafe.endpoint.errors import SETUP_PROBLEMS, EndpointError
 from cafe.endpoint.protocol import ChatClient
 from cafe.evals.checks import (
     Case,
@@ -49,7 +49,6 @@ __all__ = [
     "load_cases",
     "run_order",
     "run_eval",
-    "UNRECOVERABLE",
 ]
 
 # The labelled orders that ship with the course: café requests with the ticket a careful waiter
@@ -60,10 +59,6 @@ ORDERS_PATH = Path(__file__).resolve().parents[1] / "data" / "orders.json"
 # leaves room for a live model that looks items up first.
 EVAL_MAX_TURNS = 6
 
-# Endpoint problems no later order can escape (a refused key, a model the endpoint does not have,
-# an address that serves a web page): `run_eval` stops on them at once instead of counting every
-# order as unreached. Any other kind (a timeout, a dropped connection) costs only its own order.
-UNRECOVERABLE: frozenset[str] = frozenset({"key_refused", "not_found", "web_page"})
 
 # The system prompt a live model gets for each order (the scripted waiter ignores it).
 WAITER_PROMPT = (
@@ -164,7 +159,7 @@ def run_eval(
 
     An order whose run raises an `EndpointError` (a timeout, a dropped connection) was never
     observed: it goes in `EvalReport.unreached` with the problem's kind, and the eval goes on, so
-    one slow reply costs one order. A problem in `UNRECOVERABLE` (a refused key) is raised at once,
+    one slow reply costs one order. A problem in `SETUP_PROBLEMS` (a refused key) is raised at once,
     and so is the last error when no order reached the model: there is nothing to score.
     """
     observations, unreached = [], {}
@@ -172,7 +167,7 @@ def run_eval(
         try:
             observations.append(run_case(case))
         except EndpointError as exc:
-            if exc.kind in UNRECOVERABLE:
+            if exc.kind in SETUP_PROBLEMS:
                 raise
             unreached[case.id], last = exc.kind, exc
         if progress is not None:

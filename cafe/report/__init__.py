@@ -47,7 +47,6 @@ from cafe.report.records import (
 )
 from cafe.report.shift import (
     PRACTICE_PRICES,
-    SETUP_KINDS,
     SHIFT_ORDERS,
     NotReached,
     run_shift,
@@ -86,7 +85,6 @@ __all__ = [
     "RUNS_AXIS",
     "RunRecord",
     "SENT_BACK",
-    "SETUP_KINDS",
     "SHIFT_ORDERS",
     "STOP_ORDER",
     "ShiftSummary",

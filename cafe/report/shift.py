@@ -35,7 +35,7 @@ from typing import Any
 
 from cafe.consent import OrderSpec
 from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.endpoint.errors import EndpointError
+from cafe.endpoint.errors import SETUP_PROBLEMS, EndpointError
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.repair.feedback import RetryMode
 from cafe.repair.front import SentBack, front_of_house
@@ -64,7 +64,6 @@ __all__ = [
     "PRACTICE_PRICES",
     "scripted_drafter",
     "ticking",
-    "SETUP_KINDS",
     "NotReached",
     "run_shift",
     "synthetic_runs",
@@ -118,11 +117,6 @@ PRACTICE_PRICES: Mapping[str, Price] = MappingProxyType(
 )
 
 Clock = Callable[[], float]
-
-# Endpoint problems that no later order can escape (the key refused, no such model, a web page
-# where the API should be): they stop the shift, as a missing setting does. Every other kind
-# (a timeout, a dropped connection, a rate limit) costs the order it hit.
-SETUP_KINDS: frozenset[str] = frozenset({"key_refused", "not_found", "web_page"})
 
 
 @dataclass(frozen=True)
@@ -245,7 +239,7 @@ def run_shift(
 
     An `EndpointError` stops only its own order when `on_failure` is given: the order is handed to
     it as a `NotReached` (no record: the run has no ending) and the shift goes on. A kind in
-    `SETUP_KINDS`, and any error without `on_failure`, stops the shift, as any other error does.
+    `SETUP_PROBLEMS`, and any error without `on_failure`, stops the shift, as any other error does.
     """
     if isinstance(orders, OrderSpec) or not all(isinstance(order, OrderSpec) for order in orders):
         raise TypeError("run_shift() takes a list of cafe.consent.OrderSpec, e.g. SHIFT_ORDERS.")
@@ -259,7 +253,7 @@ def run_shift(
         try:
             outcome = _one_order(order, timed, path, cap=cap, mode=mode, menu=menu)
         except EndpointError as exc:
-            if on_failure is None or exc.kind in SETUP_KINDS:
+            if on_failure is None or exc.kind in SETUP_PROBLEMS:
                 raise
             reason = str(exc).strip().split("\n", 1)[0]
             trace = None if path is None or not path.exists() else str(path)

@@ -33,11 +33,10 @@ from typing import Any
 
 from cafe.endpoint import formats
 from cafe.endpoint.client import chat
-from cafe.endpoint.errors import EndpointError, RequestRejected
+from cafe.endpoint.errors import SETUP_PROBLEMS, EndpointError, RequestRejected
 from cafe.endpoint.protocol import ChatClient
 from cafe.endpoint.rehearsals import habit_orders, session_script
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.evals.run import UNRECOVERABLE
 from cafe.schema.parsing import parse_draft
 from cafe.schema.ticket import (
     MAX_TABLE,
@@ -240,7 +239,7 @@ def _tally(
                 raise
             return FormatTally(kind, (), refused=str(exc))
         except EndpointError as exc:
-            if exc.kind in UNRECOVERABLE:
+            if exc.kind in SETUP_PROBLEMS:
                 raise
             failed.append((order, exc.kind))
             continue
@@ -265,7 +264,7 @@ def format_trial(
     weaker format would not cure it. An order whose request meets any other endpoint problem (a
     timeout, a dropped connection) goes in the tally's `failed` and the trial goes on, so one slow
     draft costs one order; a problem no later request can escape
-    (`cafe.evals.run.UNRECOVERABLE`: a refused key) is raised, and so is an `EndpointError` when no
+    (`cafe.endpoint.errors.SETUP_PROBLEMS`: a refused key) is raised, and so is an `EndpointError` when no
     order reached the model in any format. `on_trial` is called after each draft (for progress
     lines).
     """

@@ -35,7 +35,6 @@ from cafe.taxonomy.runs import (
 )
 from cafe.taxonomy.sorting import (
     EXAMPLES_PER_CLASS,
-    SETUP_PROBLEMS,
     Runner,
     Taxonomy,
     first_fix,
@@ -51,7 +50,6 @@ __all__ = [
     "FailureKey",
     "Run",
     "Runner",
-    "SETUP_PROBLEMS",
     "Taxonomy",
     "attempt_keys",
     "changes",

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from cafe.consent import OrderSpec
-from cafe.endpoint.errors import EndpointError
+from cafe.endpoint.errors import SETUP_PROBLEMS, EndpointError
 from cafe.repair.front import front_of_house
 from cafe.repair.reask import Generator, RepairResult, repair_ticket
 from cafe.taxonomy.classes import FAILURE_CLASSES, FailureClass, classify, code
@@ -34,7 +34,6 @@ from cafe.taxonomy.runs import Run
 from cafe.world.menu import Menu, load_menu
 
 __all__ = [
-    "SETUP_PROBLEMS",
     "EXAMPLES_PER_CLASS",
     "Runner",
     "Taxonomy",
@@ -43,10 +42,6 @@ __all__ = [
     "run_shift",
 ]
 
-# Endpoint problems (`cafe.endpoint.problems.PROBLEM_KINDS`) that mean the settings are wrong, not
-# that one request failed: a refused key, an unknown model, a base URL that is a web page. Every
-# order would fail the same way, so `run_shift` stops and lets the error say how to fix it.
-SETUP_PROBLEMS: frozenset[str] = frozenset({"key_refused", "not_found", "web_page"})
 
 # How many example runs a taxonomy keeps per class: enough to read, few enough to read them all.
 EXAMPLES_PER_CLASS = 3

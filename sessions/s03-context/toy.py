@@ -27,10 +27,9 @@ from cafe.context import (
 )
 from cafe.endpoint.client import chat, make_client
 from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.errors import EndpointError
+from cafe.endpoint.errors import SETUP_PROBLEMS, EndpointError
 from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.evals.run import UNRECOVERABLE
 from cafe.loop import run_loop
 from cafe.stories.obedient_waiter import make_obedient_waiter
 from cafe.world.menu import load_menu
@@ -50,7 +49,7 @@ def ticket(menu, context, client) -> str:
     try:
         run = run_loop(client, context.messages, pad.tools, model=model_name(), max_turns=4)
     except EndpointError as error:
-        if error.kind in UNRECOVERABLE:  # a refused key fails every prompt: stop and say so
+        if error.kind in SETUP_PROBLEMS:  # a refused key fails every prompt: stop and say so
             raise
         return f"not run: the endpoint failed ({error.kind})"
     lines = ", ".join(f"{line.quantity} x {line.item}" for line in pad.ticket) or "nothing"
@@ -114,7 +113,7 @@ def main() -> int:
         try:
             reply = chat(make_client(), model=model_name(), messages=list(full.messages))
         except EndpointError as error:
-            if error.kind in UNRECOVERABLE:
+            if error.kind in SETUP_PROBLEMS:
                 raise
             print(
                 f"\n4. The estimate against your endpoint: not run, the endpoint failed ({error.kind})"
