@@ -97,9 +97,18 @@ def report(stalled) -> None:
     failure = stalled.current_failure
     if failure is not None:
         print(
-            f"      handed back as still failing: {failure.snippet} (seen {failure.same_diagnostic_streak} "
+            f"      handed back as still failing: {words(failure.snippet, 120)} "
+            f"(seen {failure.same_diagnostic_streak} "
             f"times in a row; current_failure)"
         )
+
+
+def words(text: str, limit: int) -> str:
+    """`text` on one line, cut at a word boundary with "…" when it is longer than `limit`."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    return flat[: limit - 1].rsplit(" ", 1)[0].rstrip("…") + "…"
 
 
 def offline() -> None:
@@ -139,23 +148,26 @@ def main() -> int:
     try:
         live = cafe.course_mode() == "live"
         model = cafe.model_name()
+        if live:
+            print(
+                "Session 13 toy (live): your model fixing the café till (real files, real pytest),\n"
+                "watched by the detector that asks 'is this the same failure as before?'."
+            )
+        else:
+            print(
+                "Session 13 toy (offline): an agent stuck on one failing test looks busy to a counter of\n"
+                "repeated actions, but not to a detector that compares the failures; and a real repair\n"
+                "is left alone."
+            )
         print(
             f"mode: {cafe.course_mode()} (model {model}); budget {MAX_TURNS} turns per run; a dot per turn"
         )
         if live:
-            print(
-                "What this shows: your model fixing the café till (real files, real pytest), watched by the "
-                "detector that asks 'is this the same failure as before?'."
-            )
             if model == OFFLINE_MODEL:
                 print(REHEARSAL)
             print("1. Your model, repair-aware detector:")
             report(run(None, stall_config(repair_aware=True)))
             return 0
-        print(
-            "What this shows: an agent stuck on one failing test looks busy to a counter of repeated actions,\n"
-            "but not to a detector that compares the failures; and a real repair is left alone."
-        )
         offline()
     except (cafe.ConfigError, cafe.EndpointError) as exc:
         print(f"\ntoy s13: {exc}", file=sys.stderr)
