@@ -127,26 +127,36 @@ def offline() -> None:
         )
 
 
-def live() -> None:
+def words(text: str, limit: int) -> str:
+    """`text` on one line, cut at a word boundary with "…" when it is longer than `limit`."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    return flat[: limit - 1].rsplit(" ", 1)[0].rstrip("…") + "…"
+
+
+def run_live() -> None:
     if cafe.model_name() == OFFLINE_MODEL:
         print(REHEARSAL)
     print("Your model on the till, every monitor on (advisory, stall threshold 4, 12 turns):")
     mine, changed = run(None, ALL_ON, max_turns=12)
     print(f"   -> {tally(mine)}; files changed: {', '.join(changed) or 'none'}")
     for text in mine.messages:
-        print("      " + text.splitlines()[0][:110])
+        print("      " + words(text.splitlines()[0], 110))
     if mine.notice:
         print("      " + mine.notice.replace("\n", "\n      "))
 
 
 def main() -> int:
     try:
-        print(f"mode: {cafe.course_mode()} (model {cafe.model_name()}); a dot per turn")
+        live = cafe.course_mode() == "live"
         print(
-            "What this shows: four monitors that speak up when a run goes wrong without any error saying so."
+            f"Session 15 toy ({'live' if live else 'offline'}): four monitors that speak up when a "
+            "run goes wrong\nwithout any error saying so."
         )
+        print(f"mode: {cafe.course_mode()} (model {cafe.model_name()}); a dot per turn")
         print("Legend:\n" + "\n".join(f"  {tag:<21} {MEANING[tag]}" for tag in MONITOR_PREFIXES))
-        live() if cafe.course_mode() == "live" else offline()
+        run_live() if live else offline()
     except (cafe.ConfigError, cafe.EndpointError) as exc:
         print(f"\ntoy s15: {exc}", file=sys.stderr)
         return 1
