@@ -27,7 +27,7 @@
 # %%
 import cafe
 from cafe import course
-from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s13 import check_fold_diagnostic, check_signature
 from cafe.loop import RUN_STOP_REASONS, ToolResult
@@ -110,13 +110,9 @@ def failing_outputs(stalled):
 
 
 def rehearsal_note():
-    """What to expect when `cafe serve` answers instead of a model (live mode, model cafe-scripted)."""
-    if LIVE and cafe.model_name() == OFFLINE_MODEL:
-        print(
-            "(cafe serve answered, not a real model. With no script its default rule calls the first tool "
-            "offered,\n read_file, with an empty path, so every turn reads \"There is no file ''\". "
-            "Point CAFE_* at a real model\n to see a real repair.)"
-        )
+    """What to expect when `cafe serve`'s default rule answers instead of a model (live mode)."""
+    if LIVE and rehearsal_script(cafe.make_client(), cafe.model_name()) == "default":
+        print(default_rehearsal_note("13"))
 
 
 _model_runs = []

@@ -18,10 +18,11 @@ or an unusable endpoint is explained in one message and the toy exits with statu
 from __future__ import annotations
 
 import sys
+import textwrap
 
 import cafe
 from cafe.cli import run_command
-from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.stall import run_with_stall, stall_config
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
@@ -42,11 +43,6 @@ MAX_TURNS = 12
 # A low hard cap, so the stop after the warning fits in the toy's budget; the detector's own
 # default is 16.
 TOY_HARD_CAP = 5
-REHEARSAL = (
-    "  (cafe serve answered, not a real model. With no script its default rule calls the first tool\n"
-    "   offered, read_file, with an empty path, so every turn reads \"There is no file ''\" and the\n"
-    "   detector sees that one failure over and over. Point CAFE_* at a real model for a real repair.)"
-)
 
 
 def progress(view) -> None:
@@ -163,8 +159,15 @@ def main() -> int:
             f"mode: {cafe.course_mode()} (model {model}); budget {MAX_TURNS} turns per run; a dot per turn"
         )
         if live:
-            if model == OFFLINE_MODEL:
-                print(REHEARSAL)
+            if rehearsal_script(cafe.make_client(), cafe.model_name()) == "default":
+                print(
+                    textwrap.fill(
+                        default_rehearsal_note("13"),
+                        96,
+                        initial_indent="  ",
+                        subsequent_indent="  ",
+                    )
+                )
             print("1. Your model, repair-aware detector:")
             report(run(None, stall_config(repair_aware=True)))
             return 0

@@ -23,7 +23,7 @@
 # %%
 import cafe
 from cafe import course
-from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s15 import TIER_EXAMPLES, check_can_restore, check_verification_tier
 from cafe.loop import RUN_STOP_REASONS
@@ -47,12 +47,9 @@ ALL_ADVISORY = MonitorConfig(
 
 
 def rehearsal_note():
-    """What to expect when `cafe serve` answers instead of a model (live mode, model cafe-scripted)."""
-    if LIVE and cafe.model_name() == OFFLINE_MODEL:
-        print(
-            "(cafe serve answered, not a real model. Started with --session 15 it replays a fixed repair;\n"
-            " with no script its default rule calls the first tool offered with an empty argument.)"
-        )
+    """What to expect when `cafe serve`'s default rule answers instead of a model (live mode)."""
+    if LIVE and rehearsal_script(cafe.make_client(), cafe.model_name()) == "default":
+        print(default_rehearsal_note("15"))
 
 
 def story(name, config, max_turns=30, client=None):
@@ -89,11 +86,18 @@ def counts(run) -> dict:
     return {tag: n for tag, n in run.counts.items() if n}
 
 
+def cut(text, limit):
+    """`text` cut at a word boundary with "…" when it is longer than `limit`."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
 def said(run):
     """(turn, first line) of every monitor message, in the order the agent got them: the nudges
     whose source is one of the monitors."""
     return [
-        (record.turn, nudge.text.splitlines()[0][:100])
+        (record.turn, cut(nudge.text.splitlines()[0], 100))
         for record in run.result.turns
         for nudge in record.nudges
         if nudge.source in MONITOR_SOURCES
@@ -298,7 +302,7 @@ AUTO = MonitorConfig(safe_state_abort="auto")
 spoiled, spoiled_files = story("streak_shell_edit", AUTO)
 course.print_table(
     [
-        (r.turn, calls_of(r)[:70], "ok" if all(x.ok for x in r.dispatch) else "FAIL")
+        (r.turn, cut(calls_of(r), 70), "ok" if all(x.ok for x in r.dispatch) else "FAIL")
         for r in spoiled.result.turns
     ],
     ["turn", "calls", "result"],

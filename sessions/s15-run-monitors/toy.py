@@ -16,10 +16,11 @@ or an unusable endpoint is explained in one message and the toy exits with statu
 from __future__ import annotations
 
 import sys
+import textwrap
 
 import cafe
 from cafe.cli import run_command
-from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.monitors import MONITOR_PREFIXES, MonitorConfig, run_with_monitors
 from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
 from cafe.world.workbench import open_workbench
@@ -48,10 +49,6 @@ ENDED = {
     "verify_failed": "the run ended verify_failed, never done",
     "max_turns": "the turns ran out",
 }
-REHEARSAL = (
-    "  (cafe serve answered, not a real model: with --session 15 it replays the fast finisher; with\n"
-    "   no script its default rule calls the first tool offered with an empty argument.)"
-)
 
 
 def dots(view) -> None:
@@ -136,8 +133,12 @@ def words(text: str, limit: int) -> str:
 
 
 def run_live() -> None:
-    if cafe.model_name() == OFFLINE_MODEL:
-        print(REHEARSAL)
+    if rehearsal_script(cafe.make_client(), cafe.model_name()) == "default":
+        print(
+            textwrap.fill(
+                default_rehearsal_note("15"), 96, initial_indent="  ", subsequent_indent="  "
+            )
+        )
     print("Your model on the till, every monitor on (advisory, stall threshold 4, 12 turns):")
     mine, changed = run(None, ALL_ON, max_turns=12)
     print(f"   -> {tally(mine)}; files changed: {', '.join(changed) or 'none'}")
