@@ -19,7 +19,7 @@ from cafe.exercises.feedback import Described, Raised, call, mismatch, wrong_typ
 from cafe.loop.tools import Tool, ToolOutput, tool
 from cafe.loop.turns import Stop, ToolCall, ToolResult, TurnView
 
-__all__ = ["check_repeat_guard", "check_own_tool"]
+__all__ = ["GUARD_CASES", "check_repeat_guard", "check_own_tool"]
 
 
 def _call(call_id: str, item: str, name: str = "look_up", **more: Any) -> ToolCall:
