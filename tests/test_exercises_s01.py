@@ -22,10 +22,10 @@ def test_check_repeat_guard_names_only_guard_fails_on_a_different_argument():
         return Stop("stuck", "repeat") if view.calls and same else None
 
     problems = check_repeat_guard(names_only)
-    assert problems == [
-        "a different argument (latte, then scone) should give None, got "
-        "Stop(reason='stuck', detail='repeat')"
-    ]
+    assert problems[0].startswith(
+        "look_up scone after look_up latte: returned Stop(reason='stuck', detail='repeat'), "
+        "expected None"
+    ), problems
     assert course.compare(names_only, check=check_repeat_guard).status == "failed"
 
 
@@ -86,7 +86,7 @@ def fussy(item: str) -> str:
         ),
         (
             fussy,
-            "called with the smallest valid arguments {'item': ''} it raised ValueError: item is empty",
+            "called with the smallest arguments {'item': ''}: fussy raised ValueError: item is empty",
         ),
         (lambda item: "removed", "tool() cannot build it: tool() needs a type hint"),
     ],
@@ -102,3 +102,44 @@ def test_check_own_tool_without_a_docstring_says_the_model_reads_it():
         return "ok"
 
     assert any("no docstring" in problem for problem in check_own_tool(silent))
+
+
+# --- the checkpoint: the learner's own figure ------------------------------------------------
+
+_GUARD_STUB = "raise NotImplementedError(\"your turn: return Stop('stuck', ...) or None\")"
+# A right guard shaped unlike the course's: each call as (name, sorted arguments), compared as lists.
+_GUARD_SOLVED = (
+    "asked = [(c.name, sorted(dict(c.arguments).items())) for c in view.calls]\n"
+    "    seen = [(r.name, sorted(dict(r.arguments).items())) for r in view.prev_dispatch]\n"
+    "    return Stop('stuck', 'same calls again') if asked and asked == seen else None"
+)
+
+
+def _run_notebook(tmp_path, monkeypatch, replace=None):
+    import contextlib
+    import io
+    from pathlib import Path
+
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))
+    path = Path(__file__).resolve().parents[1] / "sessions" / "s01-agent-loop" / "notebook.py"
+    source = path.read_text(encoding="utf-8")
+    if replace:
+        assert replace[0] in source, "the notebook's stub changed"
+        source = source.replace(replace[0], replace[1])
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(source, str(path), "exec"), {"__name__": "__notebook__"})
+    return course.load_progress()["checkpoints"]["s01"]
+
+
+def test_notebook_stub_banks_only_the_scripted_figure(tmp_path, monkeypatch):
+    checkpoints = _run_notebook(tmp_path, monkeypatch)
+    assert checkpoints["order_turns"]["source"] == "scripted"
+    assert checkpoints["order_turns"]["value"]["turns"] == 3
+    assert "your_guard" not in checkpoints, "a stub's figures are never banked as the learner's"
+
+
+def test_notebook_with_the_guard_solved_banks_the_learners_own_figure(tmp_path, monkeypatch):
+    checkpoints = _run_notebook(tmp_path, monkeypatch, (_GUARD_STUB, _GUARD_SOLVED))
+    yours = checkpoints["your_guard"]
+    assert yours["source"] == "yours" and yours["model"] is None
+    assert yours["value"] == {"stop_reason": "stuck", "turns": 2, "turns_without": 4}

@@ -64,4 +64,62 @@ def test_restore_wrong_answers_name_the_case():
 
     problems = check_can_restore(captured_only)
     assert problems and any("behind the harness's back" in p for p in problems)
-    assert check_can_restore(lambda g, a, c: "yes") == ["return True or False, not 'yes'"]
+    (wrong,) = check_can_restore(lambda g, a, c: "yes")
+    assert wrong.endswith("returned str ('yes'); return True or False")
+
+
+def test_tier_table_passed_through_is_not_the_learners_work():
+    answers = {command: expected for command, expected, _ in TIER_TABLE}
+    problems = check_verification_tier(lambda c: answers.get(c, "slow"))
+    assert problems and all("expected" in p or "more rows" in p for p in problems)
+    assert course.compare(lambda c: answers[c], check=check_verification_tier).status == "failed"
+
+
+def test_tier_examples_hold_no_answers():
+    from cafe.exercises.s15 import TIER_EXAMPLES, TIER_HELD_OUT
+
+    assert all(isinstance(command, str) for command in TIER_EXAMPLES)
+    assert not {c for c, _, _ in TIER_HELD_OUT} & {c for c, _, _ in TIER_TABLE}
+    assert all(reference_tier(c) == expected for c, expected, _ in TIER_HELD_OUT)
+
+
+# --- the checkpoint: the learner's own figures -----------------------------------------------
+
+_SOLVED = {
+    "raise NotImplementedError(\"your turn: 'fast', 'slow', or None when the command checks nothing\")": (
+        "from cafe.monitors.runners import verification_tier as tier\n"
+        "    from cafe.monitors.tiers import is_verification_command as verifies\n"
+        "    return tier(command) if verifies(command) else None"
+    ),
+    'raise NotImplementedError(\n        "your turn: True only if every path mutated since green can be put back"\n    )': (
+        "if at_green is None or at_abort is None:\n"
+        "        return False\n"
+        "    for path in {**at_green, **at_abort}:\n"
+        "        then, now = at_green.get(path, '<head>'), at_abort.get(path, '<head>')\n"
+        "        if then != now and captured.get(path) != then:\n"
+        "            return False\n"
+        "    return True"
+    ),
+}
+
+
+def test_notebook_with_the_exercises_solved_banks_the_learners_own_figures(tmp_path, monkeypatch):
+    import contextlib
+    import io
+    from pathlib import Path
+
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))
+    path = Path(__file__).resolve().parents[1] / "sessions" / "s15-run-monitors" / "notebook.py"
+    source = path.read_text(encoding="utf-8")
+    for stub, body in _SOLVED.items():
+        assert stub in source, f"the notebook's stub changed: {stub}"
+        source = source.replace(stub, body)
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(source, str(path), "exec"), {"__name__": "__notebook__"})
+    checkpoints = course.load_progress()["checkpoints"]["s15"]
+    assert checkpoints["monitor_messages"]["source"] == "scripted"
+    yours = checkpoints["your_gates"]
+    assert yours["source"] == "yours" and yours["model"] is None
+    agreed, total = yours["value"]["tier_agrees"].split(" of ")
+    assert agreed == total and int(total) >= 5
+    assert yours["value"]["restore_gate"] == {"library": True, "yours": True}

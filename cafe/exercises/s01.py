@@ -10,54 +10,123 @@ Notebook: notebooks/s01-agent-loop.ipynb.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from cafe.endpoint.scripted import minimal_instance
-from cafe.loop.tools import ToolOutput, tool
+from cafe.exercises.feedback import Described, Raised, call, mismatch, wrong_type
+from cafe.loop.tools import Tool, ToolOutput, tool
 from cafe.loop.turns import Stop, ToolCall, ToolResult, TurnView
 
-__all__ = ["check_repeat_guard", "check_own_tool"]
+__all__ = ["GUARD_CASES", "check_repeat_guard", "check_own_tool"]
+
+
+def _call(call_id: str, item: str, name: str = "look_up", **more: Any) -> ToolCall:
+    arguments = {"item": item, **more}
+    return ToolCall(call_id, name, arguments, json.dumps(arguments))
+
+
+def _seen(item: str, name: str = "look_up", **more: Any) -> ToolResult:
+    return ToolResult("c0", name, {"item": item, **more}, True, f"{item}: ok")
+
+
+_SAME = "exactly the calls it just saw answered, in the same order: the model is going round"
+_NEW = "not exactly the same calls in the same order: the model is asking for something new"
+# (case, calls proposed this turn, results of the previous turn, should the guard stop?, idea)
+GUARD_CASES: tuple[tuple[str, tuple[ToolCall, ...], tuple[ToolResult, ...], bool, str], ...] = (
+    ("look_up latte after look_up latte", (_call("c1", "latte"),), (_seen("latte"),), True, _SAME),
+    (
+        "look_up latte and scone after the same two",
+        (_call("c1", "latte"), _call("c2", "scone")),
+        (_seen("latte"), _seen("scone")),
+        True,
+        _SAME + "; every call counts, not just the first",
+    ),
+    (
+        "look_up {size, item} after {item, size}",
+        (ToolCall("c1", "look_up", {"size": "large", "item": "latte"}, ""),),
+        (_seen("latte", size="large"),),
+        True,
+        "the same arguments written in another key order are the same call: compare dicts",
+    ),
+    ("look_up scone after look_up latte", (_call("c1", "scone"),), (_seen("latte"),), False, _NEW),
+    (
+        "add_to_ticket latte after look_up latte",
+        (_call("c1", "latte", "add_to_ticket"),),
+        (_seen("latte"),),
+        False,
+        "another tool with the same arguments is another call: compare the names too",
+    ),
+    ("the first turn (nothing seen yet)", (_call("c1", "latte"),), (), False, _NEW),
+    ("the model answering in words (no calls)", (), (_seen("latte"),), False, _NEW),
+    ("the model answering in words on turn 1", (), (), False, "no calls is never a repeat"),
+    (
+        "latte and scone after latte and muffin",
+        (_call("c1", "latte"), _call("c2", "scone")),
+        (_seen("latte"), _seen("muffin")),
+        False,
+        _NEW + "; a repeated first call is not enough",
+    ),
+    (
+        "scone and latte after latte and scone",
+        (_call("c1", "scone"), _call("c2", "latte")),
+        (_seen("latte"), _seen("scone")),
+        False,
+        _NEW + "; the order of the calls counts",
+    ),
+    (
+        "latte and scone after latte alone",
+        (_call("c1", "latte"), _call("c2", "scone")),
+        (_seen("latte"),),
+        False,
+        _NEW + "; an extra call makes it a different turn",
+    ),
+    (
+        "latte alone after latte and scone",
+        (_call("c1", "latte"),),
+        (_seen("latte"), _seen("scone")),
+        False,
+        _NEW + "; a call dropped makes it a different turn",
+    ),
+    (
+        "latte twice after latte once",
+        (_call("c1", "latte"), _call("c2", "latte")),
+        (_seen("latte"),),
+        False,
+        _NEW + "; count the calls, not just which ones",
+    ),
+)
+
+
+def _guard_problem(case: str, verdict: Any, stop: bool, idea: str) -> str | None:
+    if isinstance(verdict, Raised):
+        return verdict.problem(case)
+    if stop and not (isinstance(verdict, Stop) and verdict.reason == "stuck"):
+        return mismatch(case, verdict, Described("Stop('stuck', <why>)"), idea)
+    if not stop and verdict is not None:
+        return mismatch(case, verdict, None, idea)
+    return None
 
 
 def check_repeat_guard(guard: Callable[[TurnView], Any]) -> list[str]:
-    """Problems with a learner's `repeat_guard`; empty when it holds."""
-    latte = ToolCall("c1", "look_up", {"item": "latte"}, '{"item": "latte"}')
-    scone = ToolCall("c2", "look_up", {"item": "scone"}, '{"item": "scone"}')
-    seen = ToolResult("c0", "look_up", {"item": "latte"}, True, "latte: €4.20")
+    """Problems with a learner's `repeat_guard`; empty when it holds.
 
-    def view(calls: tuple[ToolCall, ...], prev: tuple[ToolResult, ...]) -> TurnView:
-        return TurnView(2, 10, calls, prev, (), 0.0)
-
+    Each case is one turn: the calls the model proposes and the results of the previous turn. The
+    guard must stop (`Stop("stuck", ...)`) exactly when the two hold the same calls (names and
+    arguments) in the same order, and answer None otherwise.
+    """
     problems = []
-    verdict = guard(view((latte,), (seen,)))
-    if not (isinstance(verdict, Stop) and verdict.reason == "stuck"):
-        problems.append(
-            f"the same call again (look_up latte twice) should give Stop('stuck', ...), got {verdict!r}"
-        )
-    for label, calls, prev in [
-        ("a different argument (latte, then scone)", (scone,), (seen,)),
-        ("the first turn (nothing seen yet)", (latte,), ()),
-        ("the model finishing (no calls)", (), (seen,)),
-    ]:
-        verdict = guard(view(calls, prev))
-        if verdict is not None:
-            problems.append(f"{label} should give None, got {verdict!r}")
+    for case, calls, prev, stop, idea in GUARD_CASES:
+        verdict = call(guard, TurnView(2, 10, calls, prev, (), 0.0))
+        problem = _guard_problem(case, verdict, stop, idea)
+        if problem:
+            problems.append(problem)
     return problems
 
 
-def check_own_tool(fn: Callable[..., Any]) -> list[str]:
-    """Problems with a tool of the learner's own; empty when the model can read it and call it safely.
-
-    The model sees only the schema, so the function needs a docstring (its first line is the
-    description) and an `Args:` line for every parameter. Then the tool is called with the
-    smallest arguments its schema allows (empty text, zero): a model will send those one day, and
-    the tool must answer in words, not raise.
-    """
-    try:
-        built = tool(fn)
-    except (TypeError, ValueError) as exc:
-        return [f"tool() cannot build it: {exc}"]
+def _schema_problems(built: Tool) -> list[str]:
+    """What the model cannot read off the tool: no parameters, no description, an unnamed one."""
     problems = []
     if not built.parameters["properties"]:
         problems.append(
@@ -72,21 +141,68 @@ def check_own_tool(fn: Callable[..., Any]) -> list[str]:
             problems.append(
                 f"parameter {name!r} has no line in an Args: block, so the model sees only its name"
             )
-    smallest = minimal_instance(built.parameters)
-    try:
-        answer = fn(**smallest)
-    except NotImplementedError:
-        raise  # the stub: compare reports "not attempted yet"
-    except Exception as exc:
-        problems.append(
-            f"called with the smallest valid arguments {smallest} it raised {type(exc).__name__}: "
-            f"{exc}. Check the arguments and return ToolOutput(False, 'what to send instead') "
-            "so the model can read why"
+    return problems
+
+
+def _ordinary(schema: dict[str, Any]) -> Any:
+    """An everyday value for one parameter: text 'latte', 2, 1.5, True, a one-element list."""
+    if "enum" in schema:
+        return schema["enum"][-1]
+    kind = schema.get("type", "string")
+    kind = kind[0] if isinstance(kind, list) else kind
+    if kind == "array":
+        return [_ordinary(schema.get("items", {}))]
+    return {"string": "latte", "integer": 2, "number": 1.5, "boolean": True}.get(kind, "latte")
+
+
+def _answer_problem(fn: Callable[..., Any], arguments: dict[str, Any], what: str) -> str | None:
+    """Why the tool's answer to `arguments` is no answer (it raised, or said nothing); else None."""
+    answer = call(fn, **arguments)
+    case = f"called with {what} {arguments}"
+    if isinstance(answer, Raised):
+        return (
+            f"{answer.problem(case)}. A tool answers in words: return "
+            "ToolOutput(False, 'what to send instead') so the model can read why"
         )
-        return problems
     text = answer.text if isinstance(answer, ToolOutput) else answer
     if text is None or (isinstance(text, str) and not text.strip()):
-        problems.append(
-            f"called with {smallest} it answered nothing: say what happened, the model reads it"
-        )
+        return wrong_type(case, answer, "a sentence saying what happened: the model reads it")
+    return None
+
+
+def check_own_tool(fn: Callable[..., Any]) -> list[str]:
+    """Problems with a tool of the learner's own; empty when the model can read it and call it safely.
+
+    The model sees only the schema, so the function needs a docstring (its first line is the
+    description) and an `Args:` line for every parameter. Then the tool is called twice: with
+    everyday arguments ('latte', 2), and with the smallest its schema allows (empty text, zero), as
+    a model will send one day. Both times it must answer in words, not raise; and an empty text
+    in a required parameter is a request it cannot carry out, so it must say so with
+    `ToolOutput(False, ...)` rather than report a success.
+    """
+    try:
+        built = tool(fn)
+    except (TypeError, ValueError) as exc:
+        return [f"tool() cannot build it: {exc}"]
+    problems = _schema_problems(built)
+    properties = built.parameters["properties"]
+    ordinary = {name: _ordinary(properties[name]) for name in built.parameters.get("required", [])}
+    smallest = minimal_instance(built.parameters)
+    for arguments, what in ((ordinary, "everyday arguments"), (smallest, "the smallest arguments")):
+        problem = _answer_problem(fn, arguments, what)
+        if problem:
+            problems.append(problem)
+    empty = sorted(name for name, value in smallest.items() if value == "")
+    if empty and not problems:
+        answer = call(fn, **smallest)
+        if not (isinstance(answer, ToolOutput) and answer.ok is False):
+            problems.append(
+                mismatch(
+                    f"called with {smallest}",
+                    answer,
+                    Described("ToolOutput(False, '<what to send instead>')"),
+                    f"an empty {', '.join(empty)} is nothing the tool can act on; reporting "
+                    "success would tell the model the job is done",
+                )
+            )
     return problems

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 
+from cafe.exercises.feedback import Raised, call, shown, wrong_type
 from cafe.loop.agent import ToolResult
 from cafe.stall.failure_state import FailureState, fold_diagnostic
 
@@ -60,6 +61,42 @@ SIGNATURE_PAIRS: tuple[tuple[str, str, str, bool], ...] = (
         "FAILED check_bill.py::test_tip - assert 999 == 1000",
         False,
     ),
+    (
+        "a different wrong total in the short summary",
+        "FAILED check_bill.py::test_split - assert 999 == 1000",
+        "FAILED check_bill.py::test_split - assert 1002 == 1000",
+        False,
+    ),
+    (
+        "the same object at another address",
+        "E   AssertionError: <bill.Bill object at 0x7f3a2c1d9e50> has no tip",
+        "E   AssertionError: <bill.Bill object at 0x7f9b11e04c10> has no tip",
+        True,
+    ),
+    (
+        "the same failure logged a few seconds later",
+        "2026-11-30 12:00:01,204 ERROR total 999 != 1000",
+        "2026-11-30 12:00:07,881 ERROR total 999 != 1000",
+        True,
+    ),
+    (
+        "the same failure, in colour and plain",
+        "\x1b[31mE   assert 999 == 1000\x1b[0m\n1 failed in 0.02s",
+        "E   assert 999 == 1000\n1 failed in 0.02s",
+        True,
+    ),
+    (
+        "the same error on another test worker",
+        "ERROR [gw0] check_bill.py::test_tip - KeyError: 'tip'",
+        "ERROR [gw1] check_bill.py::test_tip - KeyError: 'tip'",
+        True,
+    ),
+    (
+        "a different call in the failing assertion",
+        "E   assert split(1000, 3) == [334, 333, 333]",
+        "E   assert split(1000, 4) == [250, 250, 250, 250]",
+        False,
+    ),
 )
 
 
@@ -67,10 +104,8 @@ def _result(name: str, ok: bool, output: str, kind: str) -> ToolResult:
     return ToolResult("c", name, {}, ok, output, kind)  # type: ignore[arg-type]
 
 
-def _differences(expected: FailureState, got: object) -> str:
+def _differences(expected: FailureState, got: FailureState) -> str:
     """Which fields differ, in words: 'same_diagnostic_streak should be 3, got 1; ...'."""
-    if not isinstance(got, FailureState):
-        return f"should return a FailureState, got {type(got).__name__}"
     wrong = [
         f"{f.name} should be {getattr(expected, f.name)!r}, got {getattr(got, f.name)!r}"
         for f in fields(FailureState)
@@ -79,10 +114,16 @@ def _differences(expected: FailureState, got: object) -> str:
     return "; ".join(wrong)
 
 
-def check_fold_diagnostic(
-    fold: Callable[[FailureState, Sequence[ToolResult]], FailureState],
-) -> list[str]:
-    """Problems with a learner's fold, one line per case that differs; empty when every case holds."""
+_NEW = "a different signature starts the streak again at 1"
+_SAME = "the same signature as the live failure adds one to the streak"
+_HOLD = "an edit keeps the diagnosis: it is evidence of a try, not of a fix"
+_OWED = "an edit on top of a live failure owes a re-verify; only a verify tool pays it"
+_FIRST = "the first failing result decides the turn, so an edit cannot hide a failed re-test"
+_EPOCH = "write_epoch counts successful mutate results only"
+
+
+def _fold_cases() -> list[tuple[str, FailureState, list[ToolResult], str]]:
+    """(case, start state, one turn's results, the idea it tests), built from one failing test."""
     fail_a = _result("run_tests", False, "E   assert 999 == 1000", "verify")
     fail_a_moved = _result("run_tests", False, "check_bill.py:23: E   assert 999 == 1000", "verify")
     fail_a_here = _result("run_tests", False, "check_bill.py:21: E   assert 999 == 1000", "verify")
@@ -94,48 +135,69 @@ def check_fold_diagnostic(
     live = fold_diagnostic(FailureState(), [fail_a])
     twice = fold_diagnostic(live, [fail_a])
     owed = fold_diagnostic(twice, [edit])
-    cases = [
-        ("a first failure", FailureState(), [fail_a]),
-        ("the same failure again", live, [fail_a]),
-        ("the same failure after an edit", owed, [fail_a]),
-        (
-            "the same failure, moved two lines",
-            fold_diagnostic(FailureState(), [fail_a_here]),
-            [fail_a_moved],
-        ),
-        ("a different failure", twice, [fail_b]),
-        ("an edit on a live failure", twice, [edit]),
-        ("an edit and a failing re-test in one turn", twice, [edit, fail_a]),
-        ("an edit and a passing re-test in one turn", twice, [edit, passed]),
-        ("a refused write while a re-verify is owed", owed, [refused]),
-        ("a clean pass after an edit", owed, [passed]),
-        ("a turn that only reads", twice, [read]),
-        ("an empty turn", twice, []),
+    green = fold_diagnostic(live, [passed])
+    moved_from = fold_diagnostic(FailureState(), [fail_a_here])
+    return [
+        ("a first failure", FailureState(), [fail_a], _NEW),
+        ("the same failure again", live, [fail_a], _SAME),
+        ("the same failure after an edit", owed, [fail_a], _SAME + "; an edit does not reset it"),
+        ("the same failure, moved two lines", moved_from, [fail_a_moved], _SAME),
+        ("a different failure", twice, [fail_b], _NEW),
+        ("an edit on a live failure", twice, [edit], _OWED),
+        ("an edit before anything was tested", FailureState(), [edit], _HOLD + "; nothing is owed"),
+        ("an edit after a clean pass", green, [edit], _HOLD + "; nothing failing, nothing owed"),
+        ("an edit and a failing re-test in one turn", twice, [edit, fail_a], _FIRST),
+        ("an edit and a passing re-test in one turn", twice, [edit, passed], _EPOCH),
+        ("two failing checks in one turn, a new one first", live, [fail_b, fail_a], _FIRST),
+        ("an edit and a failing re-test while one is owed", owed, [edit, fail_a], _OWED),
+        ("a refused write while a re-verify is owed", owed, [refused], _OWED + "; " + _EPOCH),
+        ("a clean pass after an edit", owed, [passed], "a clean pass clears the failure"),
+        ("a turn that only reads", twice, [read], "a quiet turn changes nothing"),
+        ("an empty turn", twice, [], "a quiet turn changes nothing"),
     ]
+
+
+def check_fold_diagnostic(
+    fold: Callable[[FailureState, Sequence[ToolResult]], FailureState],
+) -> list[str]:
+    """Problems with a learner's fold, one per case that differs; empty when every case holds."""
     problems = []
-    for label, start, dispatch in cases:
+    for label, start, dispatch, idea in _fold_cases():
         expected = fold_diagnostic(start, dispatch)
-        got = fold(start, list(dispatch))
-        if got != expected:
-            problems.append(f"{label}: {_differences(expected, got)}")
+        got = call(fold, start, list(dispatch))
+        if isinstance(got, Raised):
+            problems.append(got.problem(label))
+        elif not isinstance(got, FailureState):
+            problems.append(wrong_type(label, got, "a new FailureState"))
+        elif got != expected:
+            problems.append(f"{label}: {_differences(expected, got)}\n  ({idea})")
     return problems
+
+
+def _signature_problem(label: str, a: object, b: object, same: bool) -> str | None:
+    for value in (a, b):
+        if isinstance(value, Raised):
+            return value.problem(label)
+        if not isinstance(value, str):
+            return wrong_type(label, value, "text (a str): the signature")
+    if same and a != b:
+        return (
+            f"{label}: one failure seen twice, but the signatures differ ({shown(a, 40)} and "
+            f"{shown(b, 40)}),\n  so the streak would start again at 1 (mask what changes between runs)"
+        )
+    if not same and a == b:
+        return (
+            f"{label}: two different failures share the signature {shown(a, 40)},\n  so an agent "
+            "that moved on would be told it is stuck (mask only what cannot be the failure)"
+        )
+    return None
 
 
 def check_signature(signature: Callable[[str], str]) -> list[str]:
     """Problems with a learner's signature over `SIGNATURE_PAIRS`; empty when every pair holds."""
     problems = []
     for label, first, second, same in SIGNATURE_PAIRS:
-        a, b = signature(first), signature(second)
-        if not isinstance(a, str) or not isinstance(b, str):
-            return [f"{label}: my_signature should return text (a str), got {type(a).__name__}"]
-        if same and a != b:
-            problems.append(
-                f"{label}: one failure seen twice, but the signatures differ, so the streak "
-                "would start again at 1 (mask what changes between runs)"
-            )
-        if not same and a == b:
-            problems.append(
-                f"{label}: two different failures share a signature, so an agent that moved "
-                "on would be told it is stuck (mask only what cannot be the failure)"
-            )
+        problem = _signature_problem(label, call(signature, first), call(signature, second), same)
+        if problem:
+            problems.append(problem)
     return problems

@@ -1,9 +1,11 @@
 """Session 15's your-turn checkers: the tier of a command, then the restore gate.
 
 1. `check_verification_tier` checks the notebook's `my_tier(command)`: "fast", "slow", or None
-   when the command verifies nothing, over `TIER_TABLE`, real commands read both ways (checks and
-   non-checks, narrowed and whole-suite runs, masked-looking chains). Each wrong row is named with
-   the rule it breaks.
+   when the command verifies nothing, over `TIER_TABLE` and `TIER_HELD_OUT`, real commands read
+   both ways (checks and non-checks, narrowed and whole-suite runs, chains). The notebook shows
+   only `TIER_EXAMPLES` (commands, no answers) and never imports either table, so a function that
+   looks answers up instead of reading the command fails on the rows it has never seen. Each
+   wrong row is named with the rule it breaks.
 2. `check_can_restore` checks the notebook's `my_can_restore(at_green, at_abort, captured)`, the
    gate before an automatic restore, over `RESTORE_CASES`: it must say yes only when every path
    changed since green can be put back from what the harness captured.
@@ -16,9 +18,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from cafe.exercises.feedback import Raised, call, mismatch, wrong_type
 from cafe.monitors.snapshots import ABSENT, AT_HEAD
 
-__all__ = ["TIER_TABLE", "RESTORE_CASES", "check_verification_tier", "check_can_restore"]
+__all__ = [
+    "TIER_TABLE",
+    "TIER_HELD_OUT",
+    "TIER_EXAMPLES",
+    "RESTORE_CASES",
+    "check_verification_tier",
+    "check_can_restore",
+]
 
 # (command, expected answer, the rule that decides it). The answers follow the rules the session
 # teaches; tests/test_exercises_s15.py checks that `cafe.monitors.tiers` gives every one of them.
@@ -60,6 +70,38 @@ TIER_TABLE: tuple[tuple[str, str | None, str], ...] = (
     ("ls -la", None, "no marker: not a verification"),
     ("sed -i 's/a/b/' bill.py", None, "an edit is not a check"),
 )
+
+# More rows of the same rules, never shown before the compare cell: a classifier that reads the
+# command gets them right; one that looks the visible rows up does not.
+TIER_HELD_OUT: tuple[tuple[str, str | None, str], ...] = (
+    ("pytest -m smoke", "fast", "-m narrows pytest to marked tests"),
+    ("pytest tests/test_bill.py::test_tip", "fast", "a test id (::) is one test"),
+    ("python -m pytest tests/", "slow", "a folder is not one test: the whole suite under it"),
+    ("pytest -x tests", "slow", "-x stops at the first failure; it does not narrow"),
+    ("ruff check . ; pytest -q", "slow", "a ';' chain is as slow as its slowest verifying piece"),
+    ("mypy --strict cafe && ruff check .", "fast", "two fast pieces make a fast chain"),
+    ("pytest -k split && echo done", "fast", "a piece that verifies nothing has no tier"),
+    ("flake8 bill.py", "fast", "linters are always fast"),
+    ("go test ./...", "slow", "go test without -run is the whole suite"),
+    ("go test -run TestTip ./...", "fast", "go test -run picks tests"),
+    ("cargo test -p till split", "fast", "-p's value is no name, but split is one"),
+    ("CI=1 npm test", "slow", "VAR=value stripped, then npm test: the whole suite"),
+    ("make test", "slow", "make is always slow, whatever its target"),
+    ("npm install", None, "install is a non-verify word"),
+    ("git add tests/", None, "add is a non-verify word, and git only manages files"),
+    ("pip uninstall pytest", None, "uninstall is a non-verify word"),
+    ("poetry add pytest", None, "add is a non-verify word: pytest is being installed, not run"),
+    ("python bill.py", None, "no marker: running a program is not a check"),
+    ("cd till && pytest -q", "slow", "cd verifies nothing; the pytest after it is the whole suite"),
+    ("echo testing", None, "testing is not the whole word test"),
+    ("grep -r pytest .", None, "grep only looks, whatever it looks for"),
+    ("cat tests/test_bill.py", None, "cat only shows a file, whatever it names"),
+)
+
+# The commands the notebook prints before its compare cell: commands only, never the answers.
+TIER_EXAMPLES: tuple[str, ...] = tuple(command for command, _, _ in TIER_TABLE[:6])
+# A wrong classifier can miss most of 43 rows; this many are shown, then a count of the rest.
+SHOWN_PROBLEMS = 8
 
 # (at_green, at_abort, captured, expected, why). A fingerprint maps path -> hash for paths that
 # differ from HEAD (None: not a git repository); captured maps path -> what the harness can put back.
@@ -122,16 +164,52 @@ RESTORE_CASES: tuple[tuple[Any, Any, dict[str, str], bool, str], ...] = (
         "no sample at green (not a repository, say): nothing can be proven",
     ),
     ({}, None, {}, False, "no sample at the abort: nothing can be proven"),
+    (
+        {"bill.py": "b1"},
+        {},
+        {},
+        False,
+        "bill.py went back to HEAD since green: a change too, and nothing captured its green bytes",
+    ),
+    (
+        {"bill.py": "b1"},
+        {},
+        {"bill.py": "b1"},
+        True,
+        "bill.py went back to HEAD since green, and the capture holds its green-time content",
+    ),
+    (
+        {},
+        {"bill.py": "b2"},
+        {"bill.py": AT_HEAD, "notes.txt": AT_HEAD},
+        True,
+        "a capture of a path that did not change is never needed, and never in the way",
+    ),
+    (
+        {},
+        {"bill.py": "b2"},
+        {"bill.py": ABSENT},
+        False,
+        "bill.py existed at green (as at HEAD): a capture saying it was absent is the wrong content",
+    ),
 )
 
 
 def check_verification_tier(fn: Callable[[str], Any]) -> list[str]:
-    """Problems with `my_tier(command)`; empty when every row of `TIER_TABLE` comes out right."""
+    """Problems with `my_tier(command)`; empty when every row of `TIER_TABLE` and `TIER_HELD_OUT`
+    comes out right. At most `SHOWN_PROBLEMS` rows are named, then how many more are wrong."""
     problems = []
-    for command, expected, why in TIER_TABLE:
-        got = fn(command)
-        if got != expected:
-            problems.append(f"{command!r}: you said {got!r}, the answer is {expected!r} ({why})")
+    for command, expected, why in TIER_TABLE + TIER_HELD_OUT:
+        got = call(fn, command)
+        if isinstance(got, Raised):
+            problems.append(got.problem(repr(command)))
+        elif got is not None and not isinstance(got, str):
+            problems.append(wrong_type(repr(command), got, '"fast", "slow" or None'))
+        elif got != expected:
+            problems.append(mismatch(repr(command), got, expected, why))
+    if len(problems) > SHOWN_PROBLEMS:
+        more = len(problems) - SHOWN_PROBLEMS
+        problems = [*problems[:SHOWN_PROBLEMS], f"... and {more} more rows wrong"]
     return problems
 
 
@@ -139,13 +217,13 @@ def check_can_restore(fn: Callable[[Any, Any, dict[str, str]], Any]) -> list[str
     """Problems with `my_can_restore(at_green, at_abort, captured)` over `RESTORE_CASES`."""
     problems = []
     for at_green, at_abort, captured, expected, why in RESTORE_CASES:
-        got = fn(at_green, at_abort, dict(captured))
-        if not isinstance(got, bool):
-            problems.append(f"return True or False, not {got!r}")
-            break
-        if got is not expected:
-            problems.append(
-                f"at_green={at_green}, at_abort={at_abort}, captured={captured}: you said {got}, "
-                f"the answer is {expected}: {why}"
-            )
+        case = f"at_green={at_green}, at_abort={at_abort}, captured={captured}"
+        got = call(fn, at_green, at_abort, dict(captured))
+        if isinstance(got, Raised):
+            problems.append(got.problem(case))
+        elif not isinstance(got, bool):
+            problems.append(wrong_type(case, got, "True or False"))
+            break  # the same type on every case: once is enough
+        elif got is not expected:
+            problems.append(mismatch(case, got, expected, why))
     return problems

@@ -23,8 +23,14 @@ from cafe import course
 from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s01 import check_own_tool, check_repeat_guard
-from cafe.loop import GUARD_STOP_REASONS, RUN_STOP_REASONS, Nudge, run_loop
-from cafe.loop.tools import tool
+from cafe.loop import (
+    GUARD_STOP_REASONS,
+    RUN_STOP_REASONS,
+    Nudge,
+    Stop,  # noqa: F401  (yours to return from repeat_guard)
+    run_loop,
+)
+from cafe.loop.tools import ToolOutput, tool  # noqa: F401  (ToolOutput: for your tool)
 from cafe.world.menu import load_menu
 from cafe.world.orderpad import OrderPad
 
@@ -66,10 +72,18 @@ def show_turns(result):
 # %% [markdown]
 # ## 1. An order, through tools
 #
-# The scripted waiter below (a script in both modes) first looks up both items (two tool calls in one turn), then adds
-# both to the ticket, then answers in words. A *turn* is one request to the model.
+# The waiter here is scripted (in both modes). It asks for both look-ups at once, then both
+# additions at once, and it is finished once both items are on the ticket. A *turn* is one
+# request to the model.
 #
 # Predict first: how many turns will the run take?
+
+# %%
+turns_guess = course.predict(
+    "s01.order_turns",
+    "How many turns (requests to the model) will the order take?",
+    options=["1", "2", "3", "4"],
+)
 
 # %%
 WAITER = [
@@ -80,13 +94,6 @@ WAITER = [
     ),
     "On the ticket: 2 x latte, 1 x croissant.",
 ]
-turns_guess = course.predict(
-    "s01.order_turns",
-    "How many turns (requests to the model) will the order take?",
-    options=["1", "2", "3", "4"],
-)
-
-# %%
 pad = OrderPad(MENU)
 result = run_loop(ScriptedClient(WAITER), ORDER, pad.tools, max_turns=6)
 show_turns(result)
@@ -130,6 +137,7 @@ def reserve(name: str, table: int | None, note: str | None = None, guests: int =
     return f"table {table or 'any'} held for {name} ({guests})"
 
 
+# %%
 required_guess = course.predict(
     "s01.required",
     "Which parameters of reserve will its schema mark as required?",
@@ -173,6 +181,8 @@ course.reveal("s01.why_schema")
 
 # %%
 RUNAWAY = [asks(call("look_up", item="latte"))] * 10
+
+# %%
 runaway_guess = course.predict(
     "s01.runaway_calls",
     "With max_turns=4, how many times does look_up run?",
@@ -205,29 +215,32 @@ course.reveal("s01.why_budget")
 # ## 4. What happens to an order the café cannot fill?
 #
 # This time the scripted model asks to add something the café does not sell (a unicorn cake),
-# then the cheese omelette, which is 86'd (kitchen slang for sold out) today, and then a tofu
-# scramble. Its last turn says what it did.
+# then the cheese omelette, which is 86'd today (kitchen slang for sold out; the
+# [glossary](../docs/glossary.md) has the café's other words), then a tofu scramble, and then it
+# answers in words.
 #
 # Predict first: how does the run end?
 
 # %%
-CONFUSED = [
-    asks(call("add_to_ticket", item="unicorn cake")),
-    asks(call("add_to_ticket", item="cheese omelette")),
-    asks(call("add_to_ticket", item="tofu scramble")),
-    "The omelette is sold out, so I put a tofu scramble on the ticket.",
-]
 ENDINGS = [
     "an exception on turn 1",
     "done, with a tofu scramble on the ticket",
     "done, with an empty ticket",
     "max_turns",
 ]
-mistake_guess = course.predict(
-    "s01.mistake", "The model asks for a unicorn cake first. How does the run end?", options=ENDINGS
+unfillable_guess = course.predict(
+    "s01.unfillable_order",
+    "The model asks for a unicorn cake first. How does the run end?",
+    options=ENDINGS,
 )
 
 # %%
+CONFUSED = [
+    asks(call("add_to_ticket", item="unicorn cake")),
+    asks(call("add_to_ticket", item="cheese omelette")),
+    asks(call("add_to_ticket", item="tofu scramble")),
+    "I have written what I could on the ticket.",
+]
 pad = OrderPad(MENU)
 try:
     confused = run_loop(ScriptedClient(CONFUSED), ORDER, pad.tools)
@@ -247,7 +260,7 @@ else:
         else "done"
     )
     assert [r.ok for t in confused.turns for r in t.dispatch] == [False, False, True]
-course.show_outcome(mistake_guess, ending)
+course.show_outcome(unfillable_guess, ending)
 
 # %% [markdown]
 # Neither mistake raised an exception: each came back as a failed result, with words the model
@@ -257,16 +270,16 @@ course.show_outcome(mistake_guess, ending)
 # %% [markdown]
 # ## 5. What does an observer see on turn 2?
 #
-# Later sessions never edit the loop. They plug in. An *observer* is a function the loop calls at
-# the start of every turn, once the model has answered and before any of that answer's tool
-# calls run. It is handed a `TurnView`: `view.calls` are the calls the model has just proposed,
-# and `view.prev_dispatch` holds the most recent tool results the loop has.
+# Later sessions never edit the loop. They plug in. An *observer* is a function the loop calls on
+# every turn, at the seam the lesson's loop marks. It is handed a `TurnView`: `view.calls` are
+# the calls the model has just proposed, and `view.prev_dispatch` holds the most recent tool
+# results the loop has.
 #
 # Predict first: on turn 2 of the scripted order, whose results are in `prev_dispatch`?
 
 # %%
-lag_guess = course.predict(
-    "s01.lag",
+view_guess = course.predict(
+    "s01.observer_view",
     "On turn 2, the observer's prev_dispatch holds the results of...",
     options=["turn 1's look-ups", "turn 2's additions", "nothing yet"],
 )
@@ -286,12 +299,12 @@ def watcher(view):
 watched = run_loop(ScriptedClient(WAITER), ORDER, OrderPad(MENU).tools, observers=[watcher])
 on_turn_2 = seen_on[2]  # compare it with what each turn's calls really returned
 if not on_turn_2:
-    lag_outcome = "nothing yet"
+    view_outcome = "nothing yet"
 elif on_turn_2 == watched.turns[0].dispatch:
-    lag_outcome = "turn 1's look-ups"
+    view_outcome = "turn 1's look-ups"
 elif on_turn_2 == watched.turns[1].dispatch:
-    lag_outcome = "turn 2's additions"
-course.show_outcome(lag_guess, lag_outcome)
+    view_outcome = "turn 2's additions"
+course.show_outcome(view_guess, view_outcome)
 
 # %% [markdown]
 # An observer can also answer. Returning `Nudge(text)` tells the model something (the loop
@@ -333,14 +346,18 @@ def repeat_guard(view):
 
 
 # %%
-course.compare(repeat_guard, check=check_repeat_guard, key="s01.repeat_guard")
+guard_check = course.compare(repeat_guard, check=check_repeat_guard, key="s01.repeat_guard")
 
 # %% [markdown]
 # When your guard passes, try it on the runaway model: it should stop on turn 2 instead of
-# burning the whole budget. (Until you write it, this cell says so and moves on.)
+# burning the whole budget. (Until your guard passes, this cell says so and moves on; the
+# checkpoint banks these figures as yours only once it has.)
 
 # %%
-try:
+guarded = None
+if guard_check.status != "passed":
+    print(f"repeat_guard has not passed yet ({guard_check.status}): fix it above, then rerun.")
+else:
     guarded = run_loop(
         ScriptedClient(RUNAWAY),
         ORDER,
@@ -350,8 +367,7 @@ try:
         stop_reasons=GUARD_STOP_REASONS,
     )
     print(f"{guarded.stop_reason} after {len(guarded.turns)} turns: {guarded.detail}")
-except NotImplementedError:
-    print("repeat_guard is still the stub: write it above, then run this cell again.")
+    print(f"without your guard: {runaway.stop_reason} after {len(runaway.turns)} turns")
 
 # %%
 course.reveal("s01.repeat_guard", source=cafe.loop.repeat_guard)
@@ -383,7 +399,8 @@ course.compare(my_tool, check=check_own_tool, key="s01.own_tool")
 # arguments and then answers. With `COURSE_MODE=live` it is your model (**live**): does it choose
 # your tool, and with which arguments? Change the customer's words and the docstring, run it
 # again, and note what changed. A live run asserts only what any model guarantees: the run ends
-# on one of the loop's two names.
+# on one of the loop's two names. If the endpoint fails, the cell says so in one line and the
+# notebook goes on.
 
 # %%
 yours = tool(my_tool)
@@ -393,29 +410,73 @@ stretch_script = [
     asks(call(yours.name, **cafe.endpoint.scripted.minimal_instance(yours.parameters))),
     "Done: I used your tool once.",
 ]
-client = cafe.make_client(None if live else stretch_script)
-stretch = run_loop(client, customer, [yours, *OrderPad(MENU).tools], max_turns=4)
-show_turns(stretch)
-assert stretch.stop_reason in RUN_STOP_REASONS
+
+
+def run_stretch():
+    client = cafe.make_client(None if live else stretch_script)
+    return run_loop(client, customer, [yours, *OrderPad(MENU).tools], max_turns=4)
+
+
+stretch = course.live_story("s01.stretch", run_stretch, model=cafe.model_name())
+if not stretch.skipped("showing the stretch run"):
+    show_turns(stretch.value)
+    assert stretch.value.stop_reason in RUN_STOP_REASONS
+    used = sum(c.name == yours.name for t in stretch.value.turns for c in t.calls)
+    print(f"your tool was called {used} time(s) in {len(stretch.value.turns)} turn(s).")
 
 # %% [markdown]
 # ## 8. Checkpoint: turns to take an order
 #
 # This cell is **live** when `COURSE_MODE=live`: your model takes the order. Offline the scripted
-# waiter does. Bank how many turns it took and how it ended. A model that needs many more turns
-# than the script is paying for every one of them, and session 11 puts a price on that.
+# waiter does. Bank how many turns it took and how it ended, beside the scripted waiter's run from
+# section 1. A model that needs many more turns than the script is paying for every one of them,
+# and session 11 puts a price on that. Your repeat guard's figures on the runaway model are banked
+# too, as yours, once it has passed.
+
 
 # %%
-pad = OrderPad(MENU)
-client = cafe.make_client(None if live else WAITER)
-if live and rehearsal_script(client, cafe.model_name()) == "default":
-    print(default_rehearsal_note("01"))
-final = run_loop(client, ORDER, pad.tools, max_turns=8)
-show_turns(final)
-assert final.stop_reason in RUN_STOP_REASONS  # all a live model guarantees
+def take_order():
+    client = cafe.make_client(None if live else WAITER)
+    if live and rehearsal_script(client, cafe.model_name()) == "default":
+        print(default_rehearsal_note("01"))
+    pad = OrderPad(MENU)
+    return run_loop(client, ORDER, pad.tools, max_turns=8), pad
+
+
+taken = course.live_story("s01.order", take_order, model=cafe.model_name())
+if not taken.skipped("the order's turn count"):
+    final, final_pad = taken.value
+    show_turns(final)
+    assert final.stop_reason in RUN_STOP_REASONS  # all a live model guarantees
+    tool_calls = sum(len(t.calls) for t in final.turns)
+    print(f"scripted waiter (section 1): {len(result.turns)} turns, {result.stop_reason}")
+    print(
+        f"{cafe.model_name()}: {len(final.turns)} turns, {final.stop_reason}, {tool_calls} tool calls"
+    )
+    if tool_calls == 0:
+        print(
+            "Your model answered without calling a tool, so nothing reached the ticket; the "
+            "scripted waiter above shows the tool path."
+        )
+    figures = {"turns": len(final.turns), "stop_reason": final.stop_reason}
+else:
+    figures = {}
 course.checkpoint(
     "s01",
     "order_turns",
-    {"turns": len(final.turns), "stop_reason": final.stop_reason, "mode": cafe.course_mode()},
+    {**figures, "mode": cafe.course_mode()},
     model=cafe.model_name(),
+    needs=[taken],
 )
+if guarded is not None:
+    course.checkpoint(
+        "s01",
+        "your_guard",
+        {
+            "stop_reason": guarded.stop_reason,
+            "turns": len(guarded.turns),
+            "turns_without": len(runaway.turns),
+        },
+        model=None,
+        source="yours",
+    )

@@ -112,9 +112,12 @@ def take_order(live: bool) -> list[str]:
 
 
 def main() -> int:
-    print("The agent loop asks the model, runs the tools it asks for, and stops on a named reason.")
     try:
         live = cafe.course_mode() == "live"
+        print(
+            f"Session 01 toy ({'live' if live else 'offline'}): the agent loop asks the model, runs "
+            "the tools it asks for,\nand stops on a named reason."
+        )
         print(f"mode: {cafe.course_mode()} (model {cafe.model_name()})")
         print(
             f"1. A waiter takes an order ({'live: ' + cafe.model_name() if live else 'scripted'}):"

@@ -9,12 +9,15 @@
 # 2. **The lag**: on which turn a detector that runs at the start of a turn can trip.
 # 3. **The thrash** again, under the repair-aware detector.
 # 4. **What counts as one failure**: the signature, and what its normalization ignores.
-# 5. **A repair that changes its error**, under the same detector.
+# 5. **An agent whose error keeps changing**, under the same detector.
 # 6. **The post-edit re-verify**: when an edit gets checked.
 # 7. **The hand-back**: what a run that ends without success says.
 # 8-9. **Your turn**: the fold, then a signature of your own (with a live stretch).
 # 10. **The hard cap**, and when trips turn from a message into a stop.
 # 11-12. **Your model** (live mode), and the **checkpoint**.
+#
+# *Live* cells meet your endpoint: if it fails, the cell says so in one line, the cells that need
+# its run say they are skipped, and the notebook goes on.
 #
 # Every run is real. A scripted agent works on the café's till (a bill calculator with one failing
 # test) in a temporary git repository: its edits are real file writes, and `run_tests` really runs
@@ -24,7 +27,7 @@
 # %%
 import cafe
 from cafe import course
-from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s13 import check_fold_diagnostic, check_signature
 from cafe.loop import RUN_STOP_REASONS, ToolResult
@@ -68,13 +71,6 @@ def calls_of(record):
     )
 
 
-def print_table(rows, columns):
-    widths = [max(len(str(c)), *(len(str(row[i])) for row in rows)) for i, c in enumerate(columns)]
-    print("  ".join(str(c).ljust(w) for c, w in zip(columns, widths)))
-    for row in rows:
-        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)))
-
-
 def blind_timeline(stalled):
     """Per turn: what ran, and the blind counters for the call proposed that turn: how many times
     in a row that same call failed the same way, and how many times in a row it was asked for
@@ -83,7 +79,7 @@ def blind_timeline(stalled):
         (record.turn, calls_of(record), snap.same_error, snap.same_observation, snap.pattern or "")
         for record, snap in zip(stalled.result.turns, stalled.timeline)
     ]
-    print_table(rows, ["turn", "what ran", "same failure", "same answer", "trip"])
+    course.print_table(rows, ["turn", "what ran", "same failure", "same answer", "trip"])
     print(f"stop_reason: {stalled.stop_reason}")
 
 
@@ -104,7 +100,7 @@ def timeline(stalled):
                 snap.pattern or "",
             )
         )
-    print_table(rows, ["turn", "what ran", "folded", "streak", "epoch", "owed", "trip"])
+    course.print_table(rows, ["turn", "what ran", "folded", "streak", "epoch", "owed", "trip"])
     print(f"stop_reason: {stalled.stop_reason}")
 
 
@@ -114,33 +110,39 @@ def failing_outputs(stalled):
 
 
 def rehearsal_note():
-    """What to expect when `cafe serve` answers instead of a model (live mode, model cafe-scripted)."""
-    if LIVE and cafe.model_name() == OFFLINE_MODEL:
-        print(
-            "(cafe serve answered, not a real model. With no script its default rule calls the first tool "
-            "offered,\n read_file, with an empty path, so every turn reads \"There is no file ''\". "
-            "Point CAFE_* at a real model\n to see a real repair.)"
-        )
+    """What to expect when `cafe serve`'s default rule answers instead of a model (live mode)."""
+    if LIVE and rehearsal_script(cafe.make_client(), cafe.model_name()) == "default":
+        print(default_rehearsal_note("13"))
 
 
 _model_runs = []
 
 
+def _run_your_model():
+    with open_workbench() as bench:
+        return run_with_stall(
+            cafe.make_client(),
+            TASK,
+            bench.tools,
+            verify=bench.verify,
+            config=AWARE,
+            max_turns=12,
+        )
+
+
 def your_model_run():
-    """Live only: your model on a fresh till, repair-aware detector on, once per notebook run."""
+    """Live only: your model on a fresh till, repair-aware detector on, once per notebook run.
+    A `LiveStory`: its `value` is the run, or `failed` names the endpoint problem that stopped it."""
     if not _model_runs:
-        with open_workbench() as bench:
-            _model_runs.append(
-                run_with_stall(
-                    cafe.make_client(),
-                    TASK,
-                    bench.tools,
-                    verify=bench.verify,
-                    config=AWARE,
-                    max_turns=12,
-                )
-            )
+        _model_runs.append(
+            course.live_story("s13.your_model", _run_your_model, model=cafe.model_name())
+        )
     return _model_runs[0]
+
+
+def tool_calls_in(stalled):
+    """How many tool calls the model itself asked for in a run (forced checks left out)."""
+    return sum(len(record.calls) for record in stalled.result.turns)
 
 
 # %% [markdown]
@@ -206,7 +208,7 @@ for threshold in (2, 3, 4):
         "retest_only", stall_config(repair_aware=True, stuck_same_diagnostic_after=threshold)
     )
     rows.append((threshold, [w.turn for w in stalled.warnings]))
-print_table(rows, ["stuck_same_diagnostic_after", "trip on turn"])
+course.print_table(rows, ["stuck_same_diagnostic_after", "trip on turn"])
 course.show_outcome(lag_guess, str(rows[1][1][0]))
 assert all(turns == [threshold + 1] for threshold, turns in rows)
 
@@ -251,21 +253,25 @@ assert "assert 999 == 1000" in nudge.text  # it quotes the real failing evidence
 course.reveal("s13.why_signature_streak")
 
 # %% [markdown]
-# ## 4. Does moving the failing line change its signature?
+# ## 4. Which red runs count as one failure?
 #
 # The signature is the SHA-256 of the failing output after normalisation. Each kind of run-to-run
 # noise has its own rule (the table is in the lesson and in `cafe/stall/noise.py`, with the rules
 # for what a test runner writes in `cafe/stall/runner_noise.py`), and each rule masks a token only
 # where it cannot be the failure itself: a runner's rule never looks inside the test's own data.
 #
-# Predict first: we add two lines at the top of the till's test file, so pytest reports the
-# failure at `check_bill.py:23` instead of `:21`, and re-run. Does the signature stay as it was?
+# Three real pytest runs of the till, each red: (1) the original failure; (2) the same test after
+# we add two lines at the top of the test file, so pytest reports it two lines further down; (3)
+# the original test file again, after an edit to `split` that rounds up instead of down.
+#
+# Predict first: which of the three runs share a signature?
 
 # %%
-moved_guess = course.predict(
-    "s13.moved_signature",
-    "The failure moved from line 21 to line 23. Its signature...",
-    options=["stays", "changes"],
+signatures_guess = course.predict(
+    "s13.which_signatures",
+    "Three red runs: the original, the same test two lines lower, a new edit to split. "
+    "Which share a signature?",
+    options=["all three", "the first two", "the first and the third", "none"],
 )
 
 # %%
@@ -292,34 +298,70 @@ def signature_of(output):
 
 
 signatures = [signature_of(check) for check in (before, moved, different)]
-for label, signature in zip(
-    ["the original failure", "moved down two lines", "a different wrong total"], signatures
+for label, check, signature in zip(
+    ["1. the original", "2. two lines lower", "3. rounds up"],
+    (before, moved, different),
+    signatures,
 ):
-    print(f"{label:24} {signature[:16]}...")
-course.show_outcome(moved_guess, "stays" if signatures[0] == signatures[1] else "changes")
+    said = next((line for line in check.text.splitlines() if line.startswith("E ")), "")
+    print(f"{label:20} {signature[:16]}...  {said.strip()}")
+shared = {
+    (True, False, False): "the first two",
+    (False, True, False): "the first and the third",
+    (True, True, True): "all three",
+}.get(
+    (
+        signatures[0] == signatures[1],
+        signatures[0] == signatures[2],
+        signatures[1] == signatures[2],
+    ),
+    "none",
+)
+course.show_outcome(signatures_guess, shared)
 assert signatures[0] == signatures[1] != signatures[2]
 
 # %% [markdown]
-# ## 5. Does a repair that changes its error trip the detector?
+# ## 5. An agent whose error keeps changing
 #
-# The `productive` agent's first edit is wrong too, but it *changes* the error (999 becomes
-# 1002); its second edit fixes the bug. Predict first: does the repair-aware detector trip?
+# The `varied_failures` agent works like the thrash: it runs the tests on turns 1, 3, 5, ... and
+# edits `bill.py` in between, for twelve turns, and never fixes the bug. But each of its edits is
+# wrong in a new way, so each red run reports a different wrong total. The detector is the
+# repair-aware one of section 3, threshold 3, no re-verify mandate.
+#
+# Predict first: does `stuck_same_diagnostic` trip on this agent?
 
 # %%
-productive_guess = course.predict(
-    "s13.productive_trips", "Does the productive repair trip the detector?", options=["yes", "no"]
+changing_guess = course.predict(
+    "s13.changing_error",
+    "The varied_failures agent, twelve turns: does stuck_same_diagnostic trip?",
+    options=["yes", "no"],
 )
+
+# %%
+varied = run("varied_failures", AWARE_NO_MANDATE, max_turns=12)
+timeline(varied)
+for result in failing_outputs(varied):
+    said = next((line for line in result.output.splitlines() if line.startswith("E ")), "")
+    print(f"  {failure_signature(result)[:12]}...  {said.strip()}")
+varied_trips = [w.turn for w in varied.warnings if w.pattern == "stuck_same_diagnostic"]
+course.show_outcome(changing_guess, "yes" if varied_trips else "no")
+assert not varied.warnings and varied.stop_reason == "max_turns"
+
+# %% [markdown]
+# Every red run had a signature of its own, so the streak started again at 1 each time and never
+# reached 3. That reset is the detector's safety property: an agent whose error moves is never
+# told it is stuck on the same failure. Here it also means a twelve-turn run that never got
+# anywhere went unflagged; section 10 comes back to that.
+#
+# The `productive` agent below is what the reset is for. Its first edit is wrong too but changes
+# the error (999 becomes 1002); its second edit fixes the bug. No trip, and a run that ends `done`.
 
 # %%
 productive = run("productive", AWARE_NO_MANDATE)
 timeline(productive)
-course.show_outcome(productive_guess, "yes" if productive.warnings else "no")
 assert productive.warnings == () and productive.stop_reason == "done"
 
 # %% [markdown]
-# A different signature resets the streak to 1: the error moved, which is what progress looks
-# like. That reset is the detector's safety property: an agent that is getting somewhere is never
-# flagged, however many edits it makes.
 #
 # ## 6. After an edit, when do the tests run again?
 #
@@ -427,7 +469,7 @@ def my_fold(state: FailureState, dispatch) -> FailureState:
 
 
 # %%
-course.compare(my_fold, check=check_fold_diagnostic, key="s13.fold")
+fold_check = course.compare(my_fold, check=check_fold_diagnostic, key="s13.fold")
 
 # %%
 course.reveal("s13.fold", source=fold_diagnostic)
@@ -437,10 +479,11 @@ course.reveal("s13.fold", source=fold_diagnostic)
 #
 # Write `my_signature(output)`: test output in, a short text out, equal for two sightings of one
 # failure and different for two failures. Any approach is fine (regular expressions, keeping
-# only pytest's `E` lines, ...). The compare cell tries it on pairs: a failure that moved two
-# lines, ran slower, ran in another temporary folder (one failure each), and a different wrong
-# total, a different missing file, a different failing test (two failures each). Masking too
-# little and masking too much both fail, with a message saying which.
+# only pytest's `E` lines, ...). The compare cell tries it on pairs of one failure seen twice (it
+# moved two lines, ran slower, ran in another temporary folder, in colour, on another test worker,
+# with an object at another address, logged a few seconds later) and pairs of two failures (a
+# different wrong total, a different missing file, a different failing test, a different call in
+# the assertion). Masking too little and masking too much both fail, with a message saying which.
 
 
 # %%
@@ -449,7 +492,7 @@ def my_signature(output: str) -> str:
 
 
 # %%
-course.compare(my_signature, check=check_signature, key="s13.signature")
+signature_check = course.compare(my_signature, check=check_signature, key="s13.signature")
 
 # %% [markdown]
 # **Stretch.** The cell below counts how many different failures a run met, by
@@ -459,23 +502,32 @@ course.compare(my_signature, check=check_signature, key="s13.signature")
 # the same failures? What changed, and which of your rules decided it?
 
 # %%
-stretch = your_model_run() if LIVE else productive
-print(f"{'live: ' + cafe.model_name() if LIVE else 'offline: the scripted productive agent'}")
-rehearsal_note()
-evidence = failing_outputs(stretch)
-print(
-    f"failing results: {len(evidence)}; different failures by failure_signature: "
-    f"{len({failure_signature(r) for r in evidence})}"
-)
-try:
-    print(f"different failures by my_signature: {len({my_signature(r.output) for r in evidence})}")
-except NotImplementedError:
-    print("my_signature is still a stub: write it above, then run this cell again.")
+stretch = your_model_run() if LIVE else course.LiveStory("s13.stretch", value=productive)
+evidence = []
+if not stretch.skipped("counting your model's failures"):
+    print(f"{'live: ' + cafe.model_name() if LIVE else 'offline: the scripted productive agent'}")
+    rehearsal_note()
+    evidence = failing_outputs(stretch.value)
+    print(
+        f"failing results: {len(evidence)}; different failures by failure_signature: "
+        f"{len({failure_signature(r) for r in evidence})}"
+    )
+    if signature_check.status == "passed":
+        mine_count = len({my_signature(r.output) for r in evidence})
+        print(f"different failures by my_signature: {mine_count}")
+    else:
+        print(f"my_signature has not passed yet ({signature_check.status}): fix it, then rerun.")
+    if LIVE and not evidence:
+        print(
+            "Your model's run had no failing result, so there was nothing to count: "
+            f"it asked for {tool_calls_in(stretch.value)} tool calls in "
+            f"{len(stretch.value.result.turns)} turns. The scripted agents above show the count."
+        )
 
 # %% [markdown]
-# ## 10. Can an agent escape by changing the error?
+# ## 10. When does a run that never fixes anything stop?
 #
-# The `varied_failures` agent makes every edit produce a *different* wrong total, so the
+# Section 5's `varied_failures` agent makes every edit produce a *different* wrong total, so the
 # signature never repeats and `stuck_same_diagnostic` can never trip. The no-net-progress guard
 # adds a second counter that counts every failing verification turn, survives edits, and resets
 # only on a clean pass without an edit. Its default cap is 16; here we set 4 to keep the run short,
@@ -557,39 +609,89 @@ assert escalated.stop_reason == "stuck"
 # Offline it is skipped.
 
 # %%
-if LIVE:
-    mine = your_model_run()
+if not LIVE:
+    print("offline: skipped (set COURSE_MODE=live and the CAFE_* variables to run your model)")
+elif not your_model_run().skipped("your model's timeline"):
+    mine = your_model_run().value
     print(f"live: {cafe.model_name()}")
     rehearsal_note()
     timeline(mine)
     print("current_failure:", mine.current_failure and mine.current_failure.snippet)
     assert mine.stop_reason in RUN_STOP_REASONS | STALL_STOP_REASONS | VERIFY_STOP_REASONS
-else:
-    print("offline: skipped (set COURSE_MODE=live and the CAFE_* variables to run your model)")
+    print(
+        f"offline, the scripted thrash (section 3): tripped on turn {trip_turns[0]}, "
+        f"ended {aware.stop_reason}"
+    )
+    print(
+        f"your model: {tool_calls_in(mine)} tool calls, {len(failing_outputs(mine))} failing "
+        f"results, trips on turns {[w.turn for w in mine.warnings] or 'none'}, ended {mine.stop_reason}"
+    )
+    if not failing_outputs(mine):
+        print(
+            "No failing result reached the detector, so it had nothing to fold: a model that "
+            "never runs the tests (or calls no tool at all) cannot be seen to be stuck. The "
+            "scripted agents above show the mechanism."
+        )
 
 # %% [markdown]
 # ## 12. Checkpoint
 #
 # Offline, bank what the detectors did on the scripted agents: the turn the repair-aware detector
 # tripped on the thrash, whether the blind counter caught it, and the number of false alarms on
-# the productive repair. Live, bank your model's run instead: how it ended, after how many turns,
-# which trips fired, and the streak of the failure it handed back.
+# the agent whose error kept changing and on the productive repair. Live, bank your model's run
+# instead: how it ended, after how many turns, which trips fired, and the streak of the failure it
+# handed back (if the endpoint failed, what you banked before is kept).
+#
+# Then your own work, banked as yours once it has passed its check: the turn on which your fold's
+# streak reaches 3 on the thrash's evidence (the detector trips one turn later), and how many
+# different failures your signature counts among the stretch run's red results.
 
 # %%
+needs = []
 if LIVE:
-    mine = your_model_run()
-    banked = {
-        "stop_reason": mine.stop_reason,
-        "turns": len(mine.result.turns),
-        "trips": [[w.turn, w.pattern] for w in mine.warnings],
-        "handed_back_streak": mine.current_failure.same_diagnostic_streak
-        if mine.current_failure
-        else None,
-    }
+    needs = [your_model_run()]
+    banked = {}
+    if your_model_run().ok:
+        mine = your_model_run().value
+        banked = {
+            "stop_reason": mine.stop_reason,
+            "turns": len(mine.result.turns),
+            "tool_calls": tool_calls_in(mine),
+            "trips": [[w.turn, w.pattern] for w in mine.warnings],
+            "handed_back_streak": mine.current_failure.same_diagnostic_streak
+            if mine.current_failure
+            else None,
+        }
 else:
     banked = {
         "thrash_trip_turn": trip_turns[0],
         "blind_caught_thrash": bool(blind.warnings),
+        "changing_error_false_alarms": len(varied.warnings),
         "productive_false_alarms": len(productive.warnings),
     }
-course.checkpoint("s13", "stall_trips", banked, model=cafe.model_name())
+course.checkpoint("s13", "stall_trips", banked, model=cafe.model_name(), needs=needs)
+
+
+def your_streak_turn(fold):
+    """The turn whose results take your fold's streak to 3, folding the thrash run turn by turn."""
+    state = FailureState()
+    for record in aware.result.turns:
+        state = fold(state, record.dispatch)
+        if state.same_diagnostic_streak >= 3:
+            return record.turn
+    return None
+
+
+yours = {}
+if fold_check.status == "passed":
+    yours["fold_streak_3_on_turn"] = your_streak_turn(my_fold)
+    yours["detector_trip_turn"] = trip_turns[0]
+if signature_check.status == "passed" and evidence:
+    yours["failures_by_your_signature"] = len({my_signature(r.output) for r in evidence})
+    yours["failures_by_failure_signature"] = len({failure_signature(r) for r in evidence})
+if yours:
+    # the signature read your model's output in live mode; the fold reads the scripted thrash
+    model = cafe.model_name() if LIVE and "failures_by_your_signature" in yours else None
+    course.checkpoint("s13", "your_fold_and_signature", yours, model=model, source="yours")
+else:
+    print("nothing of yours banked yet: your fold and signature bank here once they pass.")

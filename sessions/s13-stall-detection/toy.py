@@ -18,10 +18,11 @@ or an unusable endpoint is explained in one message and the toy exits with statu
 from __future__ import annotations
 
 import sys
+import textwrap
 
 import cafe
 from cafe.cli import run_command
-from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.stall import run_with_stall, stall_config
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
@@ -42,11 +43,6 @@ MAX_TURNS = 12
 # A low hard cap, so the stop after the warning fits in the toy's budget; the detector's own
 # default is 16.
 TOY_HARD_CAP = 5
-REHEARSAL = (
-    "  (cafe serve answered, not a real model. With no script its default rule calls the first tool\n"
-    "   offered, read_file, with an empty path, so every turn reads \"There is no file ''\" and the\n"
-    "   detector sees that one failure over and over. Point CAFE_* at a real model for a real repair.)"
-)
 
 
 def progress(view) -> None:
@@ -97,9 +93,18 @@ def report(stalled) -> None:
     failure = stalled.current_failure
     if failure is not None:
         print(
-            f"      handed back as still failing: {failure.snippet} (seen {failure.same_diagnostic_streak} "
+            f"      handed back as still failing: {words(failure.snippet, 120)} "
+            f"(seen {failure.same_diagnostic_streak} "
             f"times in a row; current_failure)"
         )
+
+
+def words(text: str, limit: int) -> str:
+    """`text` on one line, cut at a word boundary with "…" when it is longer than `limit`."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    return flat[: limit - 1].rsplit(" ", 1)[0].rstrip("…") + "…"
 
 
 def offline() -> None:
@@ -139,23 +144,33 @@ def main() -> int:
     try:
         live = cafe.course_mode() == "live"
         model = cafe.model_name()
+        if live:
+            print(
+                "Session 13 toy (live): your model fixing the café till (real files, real pytest),\n"
+                "watched by the detector that asks 'is this the same failure as before?'."
+            )
+        else:
+            print(
+                "Session 13 toy (offline): an agent stuck on one failing test looks busy to a counter of\n"
+                "repeated actions, but not to a detector that compares the failures; and a real repair\n"
+                "is left alone."
+            )
         print(
             f"mode: {cafe.course_mode()} (model {model}); budget {MAX_TURNS} turns per run; a dot per turn"
         )
         if live:
-            print(
-                "What this shows: your model fixing the café till (real files, real pytest), watched by the "
-                "detector that asks 'is this the same failure as before?'."
-            )
-            if model == OFFLINE_MODEL:
-                print(REHEARSAL)
+            if rehearsal_script(cafe.make_client(), cafe.model_name()) == "default":
+                print(
+                    textwrap.fill(
+                        default_rehearsal_note("13"),
+                        96,
+                        initial_indent="  ",
+                        subsequent_indent="  ",
+                    )
+                )
             print("1. Your model, repair-aware detector:")
             report(run(None, stall_config(repair_aware=True)))
             return 0
-        print(
-            "What this shows: an agent stuck on one failing test looks busy to a counter of repeated actions,\n"
-            "but not to a detector that compares the failures; and a real repair is left alone."
-        )
         offline()
     except (cafe.ConfigError, cafe.EndpointError) as exc:
         print(f"\ntoy s13: {exc}", file=sys.stderr)

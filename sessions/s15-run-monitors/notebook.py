@@ -17,14 +17,15 @@
 # Every run here is real: a scripted agent works on the café's till in a temporary git repository,
 # its edits are real file writes, its commands (`pytest -k split`, `sed -i`, `sleep`) really run.
 # The stories stay scripted in both modes, so everyone sees the same mechanism; only cells marked
-# *live* use your model.
+# *live* use your model. A live cell that meets an endpoint problem says so in one line, the cells
+# that need its run say they are skipped, and the notebook goes on.
 
 # %%
 import cafe
 from cafe import course
-from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
-from cafe.exercises.s15 import TIER_TABLE, check_can_restore, check_verification_tier
+from cafe.exercises.s15 import TIER_EXAMPLES, check_can_restore, check_verification_tier
 from cafe.loop import RUN_STOP_REASONS
 from cafe.monitors import (
     MONITOR_SOURCES,
@@ -34,7 +35,6 @@ from cafe.monitors import (
     run_with_monitors,
 )
 from cafe.monitors.gate import TierState, finish_message, fold_tiers
-from cafe.monitors.runners import verification_tier
 from cafe.monitors.snapshots import can_restore, fingerprint
 from cafe.stall import VERIFY_STOP_REASONS
 from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
@@ -47,12 +47,9 @@ ALL_ADVISORY = MonitorConfig(
 
 
 def rehearsal_note():
-    """What to expect when `cafe serve` answers instead of a model (live mode, model cafe-scripted)."""
-    if LIVE and cafe.model_name() == OFFLINE_MODEL:
-        print(
-            "(cafe serve answered, not a real model. Started with --session 15 it replays a fixed repair;\n"
-            " with no script its default rule calls the first tool offered with an empty argument.)"
-        )
+    """What to expect when `cafe serve`'s default rule answers instead of a model (live mode)."""
+    if LIVE and rehearsal_script(cafe.make_client(), cafe.model_name()) == "default":
+        print(default_rehearsal_note("15"))
 
 
 def story(name, config, max_turns=30, client=None):
@@ -84,22 +81,27 @@ def calls_of(record) -> str:
     return " + ".join(shown) or "(says it is done)"
 
 
+def counts(run) -> dict:
+    """How many messages each monitor sent in a run, the silent ones left out."""
+    return {tag: n for tag, n in run.counts.items() if n}
+
+
+def cut(text, limit):
+    """`text` cut at a word boundary with "…" when it is longer than `limit`."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
 def said(run):
     """(turn, first line) of every monitor message, in the order the agent got them: the nudges
     whose source is one of the monitors."""
     return [
-        (record.turn, nudge.text.splitlines()[0][:100])
+        (record.turn, cut(nudge.text.splitlines()[0], 100))
         for record in run.result.turns
         for nudge in record.nudges
         if nudge.source in MONITOR_SOURCES
     ]
-
-
-def print_table(rows, columns):
-    widths = [max(len(str(c)), *(len(str(row[i])) for row in rows)) for i, c in enumerate(columns)]
-    print("  ".join(str(c).ljust(w) for c, w in zip(columns, widths)))
-    for row in rows:
-        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)))
 
 
 # %% [markdown]
@@ -121,7 +123,7 @@ suite_guess = course.predict(
 
 # %%
 tiered, _ = story("fast_finisher", MonitorConfig(verification_tiers="advisory"))
-print_table([(r.turn, calls_of(r)) for r in tiered.result.turns], ["turn", "calls"])
+course.print_table([(r.turn, calls_of(r)) for r in tiered.result.turns], ["turn", "calls"])
 print()
 for turn, text in said(tiered):
     print(f"turn {turn}: {text}")
@@ -172,13 +174,15 @@ course.reveal("s15.green_coverage")
 # pytest). Tiers: linters and type checkers (`go vet` too) are always fast; pytest is fast only
 # when narrowed (`-k`, `-m`, `::`, a `.py` file); `cargo test` and `go test -run` are fast with a
 # test name, and an option's value (`-p till`) is no name; `make` is always slow, whatever its
-# target; a chain is as slow as its slowest piece; anything unknown is slow.
+# target; a chain is as slow as its slowest verifying piece (a piece that verifies nothing has no
+# tier); anything unknown is slow.
 #
 # Write `my_tier(command)`: `"fast"`, `"slow"`, or `None` when the command verifies nothing. The
-# compare cell runs it over a table of real commands and names the rule behind each wrong row.
+# compare cell runs it over some forty real commands, most of which you have not seen, and names
+# the rule behind each wrong row: read the command, do not list answers.
 
 # %%
-print_table([(c,) for c, _, _ in TIER_TABLE[:6]], ["some of the commands it is checked on"])
+course.print_table([(c,) for c in TIER_EXAMPLES], ["some of the commands it is checked on"])
 
 
 def my_tier(command: str) -> str | None:
@@ -186,9 +190,11 @@ def my_tier(command: str) -> str | None:
 
 
 # %%
-course.compare(my_tier, check=check_verification_tier, key="s15.tier")
+tier_check = course.compare(my_tier, check=check_verification_tier, key="s15.tier")
 
 # %%
+from cafe.monitors.runners import verification_tier
+
 course.reveal("s15.tier_source", source=verification_tier)
 
 # %% [markdown]
@@ -270,7 +276,7 @@ assert (
 course.reveal("s15.arming")
 
 # %% [markdown]
-# ## 4. After a `sed -i` behind the harness's back, does `auto` restore the tree?
+# ## 4. A failure streak after green: what does `auto` do?
 #
 # The `streak_shell_edit` agent fixes `bill.py`, sees the suite pass (the green point), then
 # spoils `bill.py` with a bad edit through `write_file`. It then runs a `sed -i` on
@@ -286,7 +292,7 @@ course.reveal("s15.arming")
 
 # %%
 auto_guess = course.predict(
-    "s15.auto_restores",
+    "s15.back_to_green",
     "Green point, a bad write_file edit, a sed -i, six weighted failures. With auto, the tree is...",
     options=["restored: both files", "restored: bill.py only", "left alone: auto declines"],
 )
@@ -294,9 +300,9 @@ auto_guess = course.predict(
 # %%
 AUTO = MonitorConfig(safe_state_abort="auto")
 spoiled, spoiled_files = story("streak_shell_edit", AUTO)
-print_table(
+course.print_table(
     [
-        (r.turn, calls_of(r)[:70], "ok" if all(x.ok for x in r.dispatch) else "FAIL")
+        (r.turn, cut(calls_of(r), 70), "ok" if all(x.ok for x in r.dispatch) else "FAIL")
         for r in spoiled.result.turns
     ],
     ["turn", "calls", "result"],
@@ -366,7 +372,7 @@ def my_can_restore(at_green, at_abort, captured) -> bool:
 
 
 # %%
-course.compare(my_can_restore, check=check_can_restore, key="s15.can_restore")
+restore_check = course.compare(my_can_restore, check=check_can_restore, key="s15.can_restore")
 
 # %% [markdown]
 # **Stretch.** The cell below lets an agent work on a fresh till with every monitor on in
@@ -389,18 +395,26 @@ def stretch(client):
 
 print("live: " + cafe.model_name() if LIVE else "offline: the scripted explorer")
 rehearsal_note()
-mine, at_start, at_end, captured = stretch(
-    cafe.make_client() if LIVE else ScriptedClient(story_replies("explorer"))
+stretched = course.live_story(
+    "s15.stretch",
+    lambda: stretch(cafe.make_client() if LIVE else ScriptedClient(story_replies("explorer"))),
+    model=cafe.model_name(),
 )
-print(
-    f"{mine.stop_reason} after {len(mine.result.turns)} turns; changed since the start: {sorted(at_end)}"
-)
-print("captured by write_file:", captured)
-print("library gate:", can_restore(at_start, at_end, captured))
-try:
-    print("your gate:   ", my_can_restore(at_start, at_end, captured))
-except NotImplementedError:
-    print("your gate:    still a stub; write it above, then run this cell again.")
+gates = None
+if not stretched.skipped("the restore question"):
+    mine, at_start, at_end, captured = stretched.value
+    print(
+        f"{mine.stop_reason} after {len(mine.result.turns)} turns; "
+        f"changed since the start: {sorted(at_end or {})}"
+    )
+    print("captured by write_file:", captured)
+    gates = {"library": can_restore(at_start, at_end, captured)}
+    print("library gate:", gates["library"])
+    if restore_check.status == "passed":
+        gates["yours"] = my_can_restore(at_start, at_end, captured)
+        print("your gate:   ", gates["yours"])
+    else:
+        print(f"your gate:    not passed yet ({restore_check.status}); fix it above, then rerun.")
 
 # %% [markdown]
 # ## 6. Your model with every monitor on (live mode only), and the checkpoint
@@ -410,17 +424,32 @@ except NotImplementedError:
 # the run ended on a named stop reason. Offline it is skipped.
 
 # %%
+model_story = None
 if LIVE:
-    live_run, _ = story(None, ALL_ADVISORY, max_turns=12, client=cafe.make_client())
-    print(
-        f"live: {cafe.model_name()}: {live_run.stop_reason} after {len(live_run.result.turns)} turns"
+    model_story = course.live_story(
+        "s15.your_model",
+        lambda: story(None, ALL_ADVISORY, max_turns=12, client=cafe.make_client())[0],
+        model=cafe.model_name(),
     )
-    rehearsal_note()
-    for turn, text in said(live_run):
-        print(f"turn {turn}: {text}")
-    if live_run.notice:
-        print(live_run.notice)
-    assert live_run.stop_reason in RUN_STOP_REASONS | VERIFY_STOP_REASONS
+    if not model_story.skipped("your model's monitored run"):
+        live_run = model_story.value
+        print(
+            f"live: {cafe.model_name()}: {live_run.stop_reason} after "
+            f"{len(live_run.result.turns)} turns"
+        )
+        rehearsal_note()
+        for turn, text in said(live_run):
+            print(f"turn {turn}: {text}")
+        if live_run.notice:
+            print(live_run.notice)
+        assert live_run.stop_reason in RUN_STOP_REASONS | VERIFY_STOP_REASONS
+        print(f"offline, the scripted thrasher: {counts(thrashed)}")
+        print(f"your model:                     {counts(live_run)}")
+        if not any(r.dispatch for r in live_run.result.turns):
+            print(
+                "Your model called no tool, so no monitor had anything to watch: the scripted "
+                "stories above show each one at work."
+            )
 else:
     print("offline: skipped (set COURSE_MODE=live and the CAFE_* variables to run your model)")
 
@@ -430,20 +459,23 @@ else:
 # Bank, per mode, how many messages each monitor sent. Offline that is the scripted stories: with
 # the defaults (`off`), the thrasher; all in `advisory`, the explorer, the
 # thrasher and the fast finisher; with `auto`, the two streaks. Live, bank your model's run: its
-# counts and the objectives it left open on the todo board.
+# counts and the objectives it left open on the todo board (if its run failed on the endpoint,
+# what you banked before is kept).
+#
+# Then your own work, banked as yours once it has passed its check: how many of the commands the
+# scripted agents ran your `my_tier` reads as the library does, and your gate's answer on the
+# stretch beside the library's.
 
 
 # %%
-def counts(run) -> dict:
-    return {tag: n for tag, n in run.counts.items() if n}
-
-
 if LIVE:
-    banked = {
-        "advisory": {"your_model": counts(live_run)},
-        "open_objectives": list(live_run.open_objectives),
-        "stop_reason": live_run.stop_reason,
-    }
+    banked = {}
+    if model_story.ok:
+        banked = {
+            "advisory": {"your_model": counts(live_run)},
+            "open_objectives": list(live_run.open_objectives),
+            "stop_reason": live_run.stop_reason,
+        }
 else:
     plain_thrash, _ = story("thrasher", MonitorConfig(), max_turns=16)
     banked = {
@@ -456,7 +488,39 @@ else:
         "auto": {"streak_after_green": counts(restored), "streak_shell_edit": counts(spoiled)},
     }
     print(banked)
-course.checkpoint("s15", "monitor_messages", banked, model=cafe.model_name())
+course.checkpoint(
+    "s15", "monitor_messages", banked, model=cafe.model_name(), needs=[model_story] if LIVE else []
+)
+
+
+from cafe.monitors.tiers import is_verification_command
+
+
+def commands_run(*runs):
+    """Every distinct command the runs passed to run_command, in order."""
+    seen = []
+    for run in runs:
+        for record in run.result.turns:
+            for result in record.dispatch:
+                command = result.arguments.get("command")
+                if result.name == "run_command" and command and command not in seen:
+                    seen.append(command)
+    return seen
+
+
+yours = {}
+if tier_check.status == "passed":
+    ran = commands_run(tiered, explored, thrashed, spoiled, restored)
+    library = [verification_tier(c) if is_verification_command(c) else None for c in ran]
+    agree = sum(my_tier(c) == want for c, want in zip(ran, library))
+    yours["tier_agrees"] = f"{agree} of {len(ran)}"
+if gates is not None and "yours" in gates:
+    yours["restore_gate"] = gates
+if yours:
+    model = cafe.model_name() if LIVE and "restore_gate" in yours else None
+    course.checkpoint("s15", "your_gates", yours, model=model, source="yours")
+else:
+    print("nothing of yours banked yet: your tier and gate bank here once they pass.")
 
 # %% [markdown]
 # That is the harness path's end: a loop (session 01), a detector that reads the failure (13),

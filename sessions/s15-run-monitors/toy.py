@@ -16,10 +16,11 @@ or an unusable endpoint is explained in one message and the toy exits with statu
 from __future__ import annotations
 
 import sys
+import textwrap
 
 import cafe
 from cafe.cli import run_command
-from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.monitors import MONITOR_PREFIXES, MonitorConfig, run_with_monitors
 from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
 from cafe.world.workbench import open_workbench
@@ -48,10 +49,6 @@ ENDED = {
     "verify_failed": "the run ended verify_failed, never done",
     "max_turns": "the turns ran out",
 }
-REHEARSAL = (
-    "  (cafe serve answered, not a real model: with --session 15 it replays the fast finisher; with\n"
-    "   no script its default rule calls the first tool offered with an empty argument.)"
-)
 
 
 def dots(view) -> None:
@@ -127,26 +124,40 @@ def offline() -> None:
         )
 
 
-def live() -> None:
-    if cafe.model_name() == OFFLINE_MODEL:
-        print(REHEARSAL)
+def words(text: str, limit: int) -> str:
+    """`text` on one line, cut at a word boundary with "…" when it is longer than `limit`."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    return flat[: limit - 1].rsplit(" ", 1)[0].rstrip("…") + "…"
+
+
+def run_live() -> None:
+    if rehearsal_script(cafe.make_client(), cafe.model_name()) == "default":
+        print(
+            textwrap.fill(
+                default_rehearsal_note("15"), 96, initial_indent="  ", subsequent_indent="  "
+            )
+        )
     print("Your model on the till, every monitor on (advisory, stall threshold 4, 12 turns):")
     mine, changed = run(None, ALL_ON, max_turns=12)
     print(f"   -> {tally(mine)}; files changed: {', '.join(changed) or 'none'}")
     for text in mine.messages:
-        print("      " + text.splitlines()[0][:110])
+        print("      " + words(text.splitlines()[0], 110))
     if mine.notice:
         print("      " + mine.notice.replace("\n", "\n      "))
 
 
 def main() -> int:
     try:
-        print(f"mode: {cafe.course_mode()} (model {cafe.model_name()}); a dot per turn")
+        live = cafe.course_mode() == "live"
         print(
-            "What this shows: four monitors that speak up when a run goes wrong without any error saying so."
+            f"Session 15 toy ({'live' if live else 'offline'}): four monitors that speak up when a "
+            "run goes wrong\nwithout any error saying so."
         )
+        print(f"mode: {cafe.course_mode()} (model {cafe.model_name()}); a dot per turn")
         print("Legend:\n" + "\n".join(f"  {tag:<21} {MEANING[tag]}" for tag in MONITOR_PREFIXES))
-        live() if cafe.course_mode() == "live" else offline()
+        run_live() if live else offline()
     except (cafe.ConfigError, cafe.EndpointError) as exc:
         print(f"\ntoy s15: {exc}", file=sys.stderr)
         return 1

@@ -1,0 +1,410 @@
+"""Session 01's banks: `check_repeat_guard` and `check_own_tool` (cafe/exercises/s01.py).
+
+The exercise ideas: a repeat guard stops a run only when the model asks for exactly the calls
+whose results it has just seen (same tools, same arguments, same order, no call more or less),
+and answers None otherwise; a tool of your own is read by the model only through its schema, and
+answers in words, never by raising, whatever arguments the model sends (an empty text it cannot
+act on is a failure it reports with `ToolOutput(False, ...)`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from banks.harness import Bank, Entry
+from cafe.exercises.s01 import check_own_tool, check_repeat_guard
+from cafe.loop.guards import repeat_guard
+from cafe.loop.tools import ToolOutput
+from cafe.loop.turns import Nudge, Stop, TurnView
+
+# --- repeat_guard: wrong ----------------------------------------------------------------------
+
+
+def _stop(view: TurnView) -> Stop:
+    return Stop("stuck", f"turn {view.turn} repeats its calls")
+
+
+def _pairs(items: Any) -> list[tuple[str, dict[str, Any]]]:
+    return [(item.name, dict(item.arguments)) for item in items]
+
+
+def first_only(view: TurnView) -> Stop | None:
+    """Compares the first call with the first result and forgets the rest."""
+    if view.calls and view.prev_dispatch:
+        if _pairs(view.calls[:1]) == _pairs(view.prev_dispatch[:1]):
+            return _stop(view)
+    return None
+
+
+def order_ignored(view: TurnView) -> Stop | None:
+    """Compares sets of calls, so the same calls in another order count as a repeat."""
+    asked = {(c.name, json.dumps(dict(c.arguments), sort_keys=True)) for c in view.calls}
+    seen = {(r.name, json.dumps(dict(r.arguments), sort_keys=True)) for r in view.prev_dispatch}
+    return _stop(view) if asked and asked == seen else None
+
+
+def zip_pairs(view: TurnView) -> Stop | None:
+    """zip() stops at the shorter side, so an extra or a dropped call goes unseen."""
+    pairs = list(zip(_pairs(view.calls), _pairs(view.prev_dispatch)))
+    return _stop(view) if pairs and all(a == b for a, b in pairs) else None
+
+
+def any_repeat(view: TurnView) -> Stop | None:
+    """One call seen before is enough to stop."""
+    seen = _pairs(view.prev_dispatch)
+    return _stop(view) if any(pair in seen for pair in _pairs(view.calls)) else None
+
+
+def text_arguments(view: TurnView) -> Stop | None:
+    """Compares the arguments' text, so the same arguments in another key order differ."""
+    asked = [(c.name, str(dict(c.arguments))) for c in view.calls]
+    seen = [(r.name, str(dict(r.arguments))) for r in view.prev_dispatch]
+    return _stop(view) if asked and asked == seen else None
+
+
+def names_only(view: TurnView) -> Stop | None:
+    """Compares the tool names and forgets the arguments."""
+    same = [c.name for c in view.calls] == [r.name for r in view.prev_dispatch]
+    return _stop(view) if view.calls and same else None
+
+
+def arguments_only(view: TurnView) -> Stop | None:
+    """Compares the arguments and forgets which tool was called."""
+    asked = [dict(c.arguments) for c in view.calls]
+    seen = [dict(r.arguments) for r in view.prev_dispatch]
+    return _stop(view) if asked and asked == seen else None
+
+
+def nudge_instead(view: TurnView) -> Nudge | None:
+    """Tells the model instead of stopping the run."""
+    same = view.calls and _pairs(view.calls) == _pairs(view.prev_dispatch)
+    return Nudge("You already asked for that.") if same else None
+
+
+def this_turns_results(view: TurnView) -> Stop | None:
+    """Reads view.dispatch, which is empty when observers run."""
+    same = view.calls and _pairs(view.calls) == _pairs(view.dispatch)
+    return _stop(view) if same else None
+
+
+def empty_is_a_repeat(view: TurnView) -> Stop | None:
+    """Stops when both sides are empty: a first turn answered in words counts as a repeat."""
+    return _stop(view) if _pairs(view.calls) == _pairs(view.prev_dispatch) else None
+
+
+def other_reason(view: TurnView) -> Stop | None:
+    """The right comparison, stopping with a reason nobody declared."""
+    same = view.calls and _pairs(view.calls) == _pairs(view.prev_dispatch)
+    return Stop("repeat", "same calls again") if same else None
+
+
+def visible_example(view: TurnView) -> Stop | None:
+    """The notebook's runaway model hard-coded: look_up latte twice stops, nothing else."""
+    latte = [("look_up", {"item": "latte"})]
+    same = _pairs(view.calls) == latte and _pairs(view.prev_dispatch) == latte
+    return _stop(view) if same else None
+
+
+# --- repeat_guard: right ----------------------------------------------------------------------
+
+
+def right_loop(view: TurnView) -> Stop | None:
+    """An explicit loop over the pairs, after checking both sides are as long."""
+    if not view.calls or len(view.calls) != len(view.prev_dispatch):
+        return None
+    for proposed, result in zip(view.calls, view.prev_dispatch):
+        if proposed.name != result.name or dict(proposed.arguments) != dict(result.arguments):
+            return None
+    return Stop("stuck", "the model asked for exactly what it just saw")
+
+
+def right_json(view: TurnView) -> Stop | None:
+    """Each call as one canonical JSON text (sorted keys), compared as lists."""
+
+    def key(name: str, arguments: Any) -> str:
+        return name + json.dumps(dict(arguments), sort_keys=True)
+
+    asked = [key(c.name, c.arguments) for c in view.calls]
+    seen = [key(r.name, r.arguments) for r in view.prev_dispatch]
+    return Stop("stuck", "same calls again") if asked and asked == seen else None
+
+
+# --- own tool ---------------------------------------------------------------------------------
+
+
+def remove_from_ticket(item: str, quantity: int = 1) -> ToolOutput:
+    """Take an item off the kitchen ticket.
+
+    Args:
+        item: the menu item, as the ticket spells it
+        quantity: how many to take off
+    """
+    if not item.strip():
+        return ToolOutput(False, "Name the item to remove, e.g. latte.")
+    return ToolOutput(True, f"removed {quantity} x {item}")
+
+
+def no_args_block(item: str) -> str:
+    """Take an item off the ticket."""
+    return f"removed {item}" if item else ToolOutput(False, "name an item").text
+
+
+def no_docstring(item: str) -> Any:
+    if not item:
+        return ToolOutput(False, "name an item")
+    return f"removed {item}"
+
+
+def raises_on_empty(item: str) -> str:
+    """Take an item off the ticket.
+
+    Args:
+        item: the menu item
+    """
+    if not item:
+        raise ValueError("item is empty")
+    return f"removed {item}"
+
+
+def echoes(item: str) -> Any:
+    """Take an item off the ticket.
+
+    Args:
+        item: the menu item
+    """
+    return item if item else ToolOutput(False, "")
+
+
+def divides_by_zero(ways: int) -> str:
+    """Split the bill between guests.
+
+    Args:
+        ways: how many guests pay
+    """
+    return f"each pays {12.40 / ways:.2f}"
+
+
+def claims_success_on_empty(item: str) -> str:
+    """Take an item off the ticket.
+
+    Args:
+        item: the menu item
+    """
+    return f"removed {item}"
+
+
+def crashes_on_a_real_item(guests: str) -> ToolOutput:
+    """Split the bill between guests.
+
+    Args:
+        guests: how many guests pay
+    """
+    if not guests.strip():
+        return ToolOutput(False, "Say how many guests pay, e.g. 2.")
+    return ToolOutput(True, f"each pays {12.40 / int(guests):.2f}")
+
+
+NOTED: list[str] = []
+
+
+def side_effect_only(allergen: str) -> None:
+    """Note an allergy for the kitchen.
+
+    Args:
+        allergen: what the customer is allergic to
+    """
+    if not allergen:
+        raise ValueError("no allergen")
+    NOTED.append(allergen)
+
+
+def takes_nothing() -> str:
+    """Read out today's specials."""
+    return "soup of the day: tomato"
+
+
+def right_split_bill(ways: int, total: float = 0.0) -> ToolOutput:
+    """Split the bill evenly.
+
+    Args:
+        ways: how many guests share the bill, at least 1
+        total: the bill in euros
+    """
+    if ways < 1:
+        return ToolOutput(False, "Say how many guests share the bill: 1 or more.")
+    return ToolOutput(True, f"{ways} shares of {total / ways:.2f} euros")
+
+
+def right_ask_allergies(allergen: str) -> str | ToolOutput:
+    """Say which menu items contain an allergen.
+
+    Args:
+        allergen: the allergen to look for, e.g. milk or nuts
+    """
+    from cafe.world.menu import load_menu
+
+    if not allergen.strip():
+        return ToolOutput(False, "Name an allergen, e.g. milk.")
+    menu = load_menu()
+    found = [item for item in menu.items if menu.contains(item, allergen)]
+    return ", ".join(found) or f"nothing on the menu lists {allergen}"
+
+
+# --- the banks --------------------------------------------------------------------------------
+
+BANKS = (
+    Bank(
+        "s01",
+        check_repeat_guard,
+        repeat_guard,
+        wrong=(
+            Entry(
+                "first_only",
+                first_only,
+                "every call counts, not only the first",
+                "latte+scone after latte+muffin -> Stop",
+            ),
+            Entry(
+                "order_ignored",
+                order_ignored,
+                "the same calls in another order are not a repeat",
+                "scone+latte after latte+scone -> Stop",
+            ),
+            Entry(
+                "zip_pairs",
+                zip_pairs,
+                "a call more or less makes it a different turn",
+                "latte+scone after latte -> Stop",
+            ),
+            Entry(
+                "any_repeat",
+                any_repeat,
+                "one repeated call among new ones is progress",
+                "latte+scone after latte -> Stop",
+            ),
+            Entry(
+                "text_arguments",
+                text_arguments,
+                "arguments are a mapping: key order does not make a new call",
+                "{size, item} after {item, size} -> None",
+            ),
+            Entry("names_only", names_only, "the arguments count", "scone after latte -> Stop"),
+            Entry(
+                "arguments_only",
+                arguments_only,
+                "the tool's name counts",
+                "add_to_ticket latte after look_up latte -> Stop",
+            ),
+            Entry(
+                "nudge_instead",
+                nudge_instead,
+                "a stuck run is stopped with a named reason, not nudged",
+                "latte after latte -> Nudge",
+            ),
+            Entry(
+                "this_turns_results",
+                this_turns_results,
+                "observers run before the turn's calls: the results seen are prev_dispatch",
+                "latte after latte -> None",
+            ),
+            Entry(
+                "empty_is_a_repeat",
+                empty_is_a_repeat,
+                "no calls is the model finishing, never a repeat",
+                "no calls on turn 1 -> Stop",
+            ),
+            Entry(
+                "other_reason",
+                other_reason,
+                "the guard stops with the reason it declares, stuck",
+                "latte after latte -> Stop('repeat')",
+            ),
+            Entry(
+                "visible_example",
+                visible_example,
+                "the rule, not the runaway model's one call",
+                "latte+scone twice -> None",
+            ),
+        ),
+        right=(
+            Entry("right_loop", right_loop, "an explicit loop after a length check"),
+            Entry("right_json", right_json, "each call as canonical JSON text"),
+        ),
+        targets=("repeat_guard", "_same_calls"),
+    ),
+    Bank(
+        "s01",
+        check_own_tool,
+        remove_from_ticket,
+        wrong=(
+            Entry("no_args_block", no_args_block, "the model reads only the schema", "no Args:"),
+            Entry("no_docstring", no_docstring, "the description is the docstring", "none"),
+            Entry(
+                "raises_on_empty",
+                raises_on_empty,
+                "a tool answers in words, never by raising",
+                "item='' -> ValueError",
+            ),
+            Entry(
+                "echoes",
+                echoes,
+                "an answer the model can read",
+                "item='' -> ToolOutput(False, '')",
+            ),
+            Entry(
+                "divides_by_zero",
+                divides_by_zero,
+                "the smallest arguments include a zero",
+                "ways=0 -> ZeroDivisionError",
+            ),
+            Entry(
+                "claims_success_on_empty",
+                claims_success_on_empty,
+                "an empty item is a request the tool cannot carry out: say so, do not succeed",
+                "item='' -> 'removed '",
+            ),
+            Entry(
+                "crashes_on_a_real_item",
+                crashes_on_a_real_item,
+                "a model sends everyday words too, not only the smallest arguments",
+                "guests='latte' -> ValueError",
+            ),
+            Entry(
+                "side_effect_only",
+                side_effect_only,
+                "a tool answers something the model can read",
+                "allergen='latte' -> None",
+            ),
+            Entry("takes_nothing", takes_nothing, "a tool the model can say something to", "()"),
+        ),
+        right=(
+            Entry("right_split_bill", right_split_bill, "a count parameter, zero refused"),
+            Entry("right_ask_allergies", right_ask_allergies, "reads the menu, empty refused"),
+        ),
+    ),
+)
+
+_TEXT = "text: the wording of a sentence the tool or the guard returns; any sentence is right"
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_repeat_guard": {
+        "repeat_guard:5: constant: `', '` -> `'XX, XX'`": _TEXT,
+        "_same_calls:3: drop_filter: `for r in results if not r.forced` -> `for r in results`": (
+            "outside: a forced result is one a hook ran itself (session 13's check on a claimed "
+            "finish); the exercise, as the notebook states it, compares with every result in "
+            "prev_dispatch, and no run of session 01 has a hook that forces one"
+        ),
+    },
+    "check_own_tool": {
+        "remove_from_ticket:1: constant: `1` -> `2`": (
+            "open: an optional parameter's default is the tool's own choice"
+        ),
+        "remove_from_ticket:10: constant: `True` -> `False`": (
+            "open: whether an everyday request succeeds depends on the tool's world (removing a "
+            "latte from a ticket without one is a fair failure); the check asks only for an answer "
+            "in words"
+        ),
+        "remove_from_ticket:9: constant: `'Name the item to remove, e.g. latte.'` -> "
+        "`'XXName the item to remove, e.g. latte.XX'`": _TEXT,
+    },
+}

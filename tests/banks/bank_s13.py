@@ -1,0 +1,426 @@
+"""Session 13's banks: `check_fold_diagnostic` and `check_signature` (cafe/exercises/s13.py).
+
+The exercise ideas: the fold keeps one current failure per run, its streak counting sightings of
+one signature (an edit holds it, a new signature restarts it, a clean pass clears it), the first
+failing result deciding a turn, a re-verify owed only for an edit on top of a live failure and
+paid only by a verify tool; a signature masks what changes between two runs of one failure and
+keeps what tells two failures apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from banks.harness import Bank, Entry
+from cafe.exercises.s13 import check_fold_diagnostic, check_signature
+from cafe.loop.turns import ToolResult
+from cafe.stall.evidence import failure_signature, normalize_evidence
+from cafe.stall.failure_state import FailureState, classify_turn, fold_diagnostic
+
+# --- the fold: wrong --------------------------------------------------------------------------
+
+
+def owes_after_any_edit(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """Every edit owes a re-verify, even with nothing failing."""
+    folded = fold_diagnostic(state, dispatch)
+    kind, _ = classify_turn(dispatch)
+    if kind == "edit":
+        return replace(folded, edit_since_failure=True, reverify_owed=True)
+    return folded
+
+
+def last_failure_decides(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """The last failing result of a turn decides it, not the first."""
+    failing = [r for r in dispatch if not r.ok]
+    if len(failing) < 2:
+        return fold_diagnostic(state, dispatch)
+    return fold_diagnostic(state, [*[r for r in dispatch if r.ok], failing[-1]])
+
+
+def edit_keyed(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """An edit resets the streak: the design that never sees a thrash."""
+    folded = fold_diagnostic(state, dispatch)
+    edited = any(r.kind == "mutate" and r.ok for r in dispatch)
+    return replace(folded, same_diagnostic_streak=0) if edited else folded
+
+
+def pass_first(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """A passing check wins over the edit beside it, and the epoch counts every mutate."""
+    if all(r.ok for r in dispatch) and any(r.kind == "verify" for r in dispatch):
+        epoch = state.write_epoch + sum(r.kind == "mutate" for r in dispatch)
+        return FailureState("pass", None, epoch, 0)
+    return fold_diagnostic(state, dispatch)
+
+
+def refused_write_counts(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """Every mutate result bumps the epoch, a refused write too."""
+    folded = fold_diagnostic(state, dispatch)
+    refused = sum(1 for r in dispatch if r.kind == "mutate" and not r.ok)
+    return replace(folded, write_epoch=folded.write_epoch + refused)
+
+
+def any_failure_pays(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """Any failing result pays the re-verify, a refused write too."""
+    folded = fold_diagnostic(state, dispatch)
+    return replace(folded, reverify_owed=False) if any(not r.ok for r in dispatch) else folded
+
+
+def raw_signature(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """Hashes the output as it is: a moved line is a new failure."""
+    kind, deciding = classify_turn(dispatch)
+    folded = fold_diagnostic(state, dispatch)
+    if kind != "fail" or deciding is None:
+        return folded
+    signature = hashlib.sha256(deciding.output.encode()).hexdigest()
+    same = (state.last_diagnostic_class, state.last_diagnostic_signature) == ("fail", signature)
+    streak = state.same_diagnostic_streak + 1 if same else 1
+    return replace(folded, last_diagnostic_signature=signature, same_diagnostic_streak=streak)
+
+
+def streak_from_zero(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """Off by one: a first sighting counts 0, so every trip comes one sighting late."""
+    folded = fold_diagnostic(state, dispatch)
+    if folded.last_diagnostic_class == "fail":
+        return replace(folded, same_diagnostic_streak=folded.same_diagnostic_streak - 1)
+    return folded
+
+
+def quiet_clears(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """A turn that only reads (or does nothing) clears the failure, as if it had passed."""
+    kind, _ = classify_turn(dispatch)
+    if kind == "quiet":
+        return FailureState(write_epoch=state.write_epoch)
+    return fold_diagnostic(state, dispatch)
+
+
+def owed_survives_a_pass(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """A clean pass clears the failure but leaves the re-verify owed."""
+    folded = fold_diagnostic(state, dispatch)
+    return (
+        replace(folded, reverify_owed=state.reverify_owed)
+        if folded.last_diagnostic_class == "pass"
+        else folded
+    )
+
+
+# --- the fold: right --------------------------------------------------------------------------
+
+
+def right_by_hand(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """No classify_turn: the first failing result, else an edit, else a check."""
+    epoch = state.write_epoch + sum(r.kind == "mutate" and r.ok for r in dispatch)
+    failing = next((r for r in dispatch if not r.ok), None)
+    if failing is not None:
+        sig = failure_signature(failing)
+        again = (state.last_diagnostic_class, state.last_diagnostic_signature) == ("fail", sig)
+        streak = state.same_diagnostic_streak + 1 if again else 1
+        owed = state.reverify_owed and not any(r.kind == "verify" for r in dispatch)
+        return FailureState("fail", sig, epoch, streak, False, owed)
+    if any(r.kind == "mutate" for r in dispatch):
+        live = state.last_diagnostic_class == "fail"
+        return FailureState(
+            state.last_diagnostic_class,
+            state.last_diagnostic_signature,
+            epoch,
+            state.same_diagnostic_streak,
+            state.edit_since_failure or live,
+            state.reverify_owed or live,
+        )
+    if any(r.kind == "verify" for r in dispatch):
+        return FailureState("pass", None, epoch, 0, False, False)
+    return state
+
+
+def right_match(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """classify_turn and a match statement, each branch a replace()."""
+    kind, deciding = classify_turn(dispatch)
+    epoch = state.write_epoch + len([r for r in dispatch if r.ok and r.kind == "mutate"])
+    match kind:
+        case "fail" if deciding is not None:
+            sig = failure_signature(deciding)
+            again = state.last_diagnostic_class == "fail" and sig == state.last_diagnostic_signature
+            return replace(
+                state,
+                last_diagnostic_class="fail",
+                last_diagnostic_signature=sig,
+                write_epoch=epoch,
+                same_diagnostic_streak=(state.same_diagnostic_streak if again else 0) + 1,
+                edit_since_failure=False,
+                reverify_owed=state.reverify_owed and all(r.kind != "verify" for r in dispatch),
+            )
+        case "edit":
+            if state.last_diagnostic_class != "fail":
+                return replace(state, write_epoch=epoch)
+            return replace(state, write_epoch=epoch, edit_since_failure=True, reverify_owed=True)
+        case "pass":
+            return FailureState("pass", None, epoch)
+        case _:
+            return state
+
+
+# --- the signature: the learner-shaped reference ------------------------------------------------
+
+
+def signature_by_rules(output: str) -> str:
+    """Mask each kind of noise with its own rule, fold the spaces, hash what is left."""
+    noise = [
+        (r"\x1b\[[0-9;]*m", ""),  # colour codes
+        (r"(?<=\.py):\d+", ":<line>"),  # a line number after a file name
+        (r"\b\d+(?:\.\d+)?s\b", "<secs>"),  # a duration
+        (r"pytest-\d+", "pytest-<n>"),  # pytest's numbered temporary folders
+        (r"\bat 0x[0-9a-fA-F]+", "at <addr>"),  # an object's address
+        (r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?", "<time>"),  # a log line's clock
+        (r"\[gw\d+\]", "[gw]"),  # an xdist worker
+    ]
+    text = output
+    for pattern, mask in noise:
+        text = re.sub(pattern, mask, text)
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
+
+
+# --- the signature: wrong ---------------------------------------------------------------------
+
+
+def digits_outside_error_lines(output: str) -> str:
+    """Every number masked except on pytest's E lines."""
+    lines = [
+        line if line.lstrip().startswith("E ") else re.sub(r"\d+", "N", line)
+        for line in output.splitlines()
+    ]
+    return "\n".join(lines)
+
+
+def addresses_kept(output: str) -> str:
+    """Lines, durations and temporary folders masked; object addresses left in."""
+    text = re.sub(r"\.py:\d+", ".py:N", output)
+    text = re.sub(r" in \d+(\.\d+)?s", " in Ts", text)
+    text = re.sub(r"pytest-\d+", "pytest-N", text)
+    return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+", "<time>", text)
+
+
+def timestamps_kept(output: str) -> str:
+    """Lines, durations, folders and addresses masked; a log line's clock left in."""
+    text = re.sub(r"\.py:\d+", ".py:N", output)
+    text = re.sub(r" in \d+(\.\d+)?s", " in Ts", text)
+    text = re.sub(r"pytest-\d+", "pytest-N", text)
+    return re.sub(r"at 0x[0-9a-f]+", "at 0xADDR", text)
+
+
+def raw_hash(output: str) -> str:
+    """Nothing masked."""
+    return hashlib.sha256(output.encode()).hexdigest()
+
+
+def digit_blind(output: str) -> str:
+    """Every digit masked, the wrong total too."""
+    return re.sub(r"\d+", "N", output)
+
+
+def tmp_path_whole(output: str) -> str:
+    """A whole temporary path masked, the file's name too."""
+    text = re.sub(r"/tmp/\S+", "<tmp>", output)
+    text = re.sub(r":\d+", ":N", text)
+    text = re.sub(r" in \d+(\.\d+)?s", " in Ts", text)
+    text = re.sub(r"at 0x[0-9a-f]+", "at 0xADDR", text)
+    return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+", "<time>", text)
+
+
+def first_line_only(output: str) -> str:
+    """The first line only."""
+    return output.splitlines()[0] if output else ""
+
+
+def error_lines_only(output: str) -> str:
+    """pytest's E lines only: every other line of the failure dropped."""
+    kept = [line.strip() for line in output.splitlines() if line.lstrip().startswith("E ")]
+    return "\n".join(kept)
+
+
+def visible_pairs(output: str) -> str:
+    """The notebook's three 'same' pairs hard-coded: each known noise masked by literal text."""
+    for noise in ("21", "23", "0.02s", "0.31s", "pytest-12", "pytest-13"):
+        output = output.replace(noise, "N")
+    return output
+
+
+# --- the signature: right ---------------------------------------------------------------------
+
+
+def right_course(output: str) -> str:
+    """The course's own failure_signature, on a result built from the text."""
+    return failure_signature(ToolResult("c", "run_tests", {}, False, output, "verify"))
+
+
+def right_normalize(output: str) -> str:
+    """The course's normalize_evidence, and a hash of the learner's choosing."""
+    return hashlib.sha1(normalize_evidence(output).encode()).hexdigest()[:12]
+
+
+def right_tokens(output: str) -> str:
+    """Word by word: each noisy token replaced by its kind, the rest kept; no hash."""
+    kinds = (
+        (re.compile(r".*\.py:\d+:?"), "<file:line>"),
+        (re.compile(r"\d+(\.\d+)?s"), "<secs>"),
+        (re.compile(r"0x[0-9a-fA-F]+>?"), "<addr>"),
+        (re.compile(r"\d\d:\d\d:\d\d,\d+"), "<clock>"),
+        (re.compile(r"\S*pytest-\d+\S*"), None),
+        (re.compile(r"\[gw\d+\]"), "[gw]"),
+    )
+    words = []
+    for word in re.sub(r"\x1b\[[0-9;]*m", "", output).split():
+        for pattern, kind in kinds:
+            if pattern.fullmatch(word):
+                word = kind if kind is not None else re.sub(r"pytest-\d+", "pytest-N", word)
+                break
+        words.append(word)
+    return " ".join(words)
+
+
+# --- the banks --------------------------------------------------------------------------------
+
+BANKS = (
+    Bank(
+        "s13",
+        check_fold_diagnostic,
+        fold_diagnostic,
+        wrong=(
+            Entry(
+                "owes_after_any_edit",
+                owes_after_any_edit,
+                "only an edit on a live failure owes a re-verify",
+                "edit after a clean pass -> reverify_owed True",
+            ),
+            Entry(
+                "last_failure_decides",
+                last_failure_decides,
+                "the first failing result decides a turn",
+                "[fail_b, fail_a] after fail_a -> streak 2",
+            ),
+            Entry(
+                "edit_keyed",
+                edit_keyed,
+                "an edit holds the streak: it is a try, not a fix",
+                "edit on a live failure -> streak 0",
+            ),
+            Entry(
+                "pass_first",
+                pass_first,
+                "an edit beside a passing re-test is still an edit",
+                "[edit, pass] -> class pass",
+            ),
+            Entry(
+                "refused_write_counts",
+                refused_write_counts,
+                "the epoch counts successful writes only",
+                "a refused write -> epoch + 1",
+            ),
+            Entry(
+                "any_failure_pays",
+                any_failure_pays,
+                "only a verify tool pays the re-verify",
+                "a refused write while owed -> owed False",
+            ),
+            Entry(
+                "raw_signature",
+                raw_signature,
+                "one failure moved two lines is still one failure",
+                "moved two lines -> streak 1",
+            ),
+            Entry(
+                "streak_from_zero",
+                streak_from_zero,
+                "a first sighting is a streak of 1",
+                "first failure -> streak 0",
+            ),
+            Entry(
+                "quiet_clears",
+                quiet_clears,
+                "a turn that only reads changes nothing",
+                "read_file on a live failure -> class None",
+            ),
+            Entry(
+                "owed_survives_a_pass",
+                owed_survives_a_pass,
+                "a clean pass clears everything owed",
+                "pass after an edit -> owed True",
+            ),
+        ),
+        right=(
+            Entry("right_by_hand", right_by_hand, "no classify_turn, explicit branches"),
+            Entry("right_match", right_match, "classify_turn and a match statement"),
+        ),
+        targets=("fold_diagnostic", "classify_turn"),
+    ),
+    Bank(
+        "s13",
+        check_signature,
+        signature_by_rules,
+        wrong=(
+            Entry(
+                "digits_outside_error_lines",
+                digits_outside_error_lines,
+                "a number outside the E lines can be the failure",
+                "short summary 999 vs 1002 -> same",
+            ),
+            Entry(
+                "addresses_kept",
+                addresses_kept,
+                "an object's address changes on every run",
+                "0x7f3a... vs 0x7f9b... -> differ",
+            ),
+            Entry(
+                "timestamps_kept",
+                timestamps_kept,
+                "a log line's clock changes on every run",
+                "12:00:01 vs 12:00:07 -> differ",
+            ),
+            Entry("raw_hash", raw_hash, "nothing masked", "moved line -> differ"),
+            Entry("digit_blind", digit_blind, "every digit masked", "999 vs 1002 -> same"),
+            Entry(
+                "tmp_path_whole",
+                tmp_path_whole,
+                "a missing file's name is the failure",
+                "config.json vs data.csv -> same",
+            ),
+            Entry("first_line_only", first_line_only, "the first line only", "moved -> differ"),
+            Entry(
+                "error_lines_only",
+                error_lines_only,
+                "the failing test's name and the summary are the failure too",
+                "test_split vs test_tip -> same",
+            ),
+            Entry(
+                "visible_pairs",
+                visible_pairs,
+                "the rule, not the visible pairs' literal noise",
+                "0x7f3a... vs 0x7f9b... -> differ",
+            ),
+        ),
+        right=(
+            Entry("right_course", right_course, "the course's own failure_signature"),
+            Entry("right_normalize", right_normalize, "normalize_evidence with another hash"),
+            Entry("right_tokens", right_tokens, "token by token, no hash"),
+        ),
+    ),
+)
+
+_MASK = "equivalent: the text a rule masks with; any fixed text does, as long as it is the same every run"
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_signature": {
+        "signature_by_rules:5: constant: `':<line>'` -> `'XX:<line>XX'`": _MASK,
+        "signature_by_rules:6: constant: `'<secs>'` -> `'XX<secs>XX'`": _MASK,
+        "signature_by_rules:7: constant: `'pytest-<n>'` -> `'XXpytest-<n>XX'`": _MASK,
+        "signature_by_rules:8: constant: `'at <addr>'` -> `'XXat <addr>XX'`": _MASK,
+        "signature_by_rules:9: constant: `'<time>'` -> `'XX<time>XX'`": _MASK,
+        "signature_by_rules:10: constant: `'[gw]'` -> `'XX[gw]XX'`": _MASK,
+        "signature_by_rules:15: constant: `16` -> `17`": (
+            "equivalent: how much of the hash is kept; 17 hex digits tell the pairs apart as 16 do"
+        ),
+        "signature_by_rules:15: constant: `' '` -> `'XX XX'`": (
+            "equivalent: the text the folded spaces are joined with; any fixed text does"
+        ),
+    },
+}

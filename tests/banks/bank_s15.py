@@ -1,0 +1,395 @@
+"""Session 15's banks: `check_verification_tier` and `check_can_restore` (cafe/exercises/s15.py).
+
+The exercise ideas: a command's tier is read from the command itself, piece by piece (split on
+`&`, `|`, `;` and newlines, leading `VAR=value` words dropped): a piece verifies when it holds a
+marker as a whole word and no non-verify word, and a looking command (`cat`, `grep`, `git`)
+never does; linters are fast, pytest is fast only when narrowed, a chain is as slow as its
+slowest verifying piece. The restore gate says yes only when every path that changed between
+green and the abort, either way, can be put back to exactly what it held at green.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from banks.harness import Bank, Entry
+from cafe.exercises.s15 import TIER_TABLE, check_can_restore, check_verification_tier
+from cafe.monitors.runners import verification_tier
+from cafe.monitors.snapshots import ABSENT, AT_HEAD, can_restore
+from cafe.monitors.tiers import is_verification_command
+
+# --- my_tier: the learner-shaped reference ------------------------------------------------------
+
+
+def tier_by_rules(command: str) -> str | None:
+    """The notebook's rules, one piece of the command at a time."""
+    markers = {"test", "tests", "pytest", "make", "ruff", "mypy", "tsc", "vet", "flake8"}
+    non_verify = {"install", "checkout", "add", "uninstall"}
+    looks = {"cat", "which", "grep", "git"}
+    always_fast = {"ruff", "mypy", "tsc", "flake8", "vet"}
+    tiers = []
+    for piece in re.split(r"[&|;\n]", command):
+        words = piece.split()
+        while words and re.match(r"^\w+=", words[0]):
+            words = words[1:]
+        if words[:2] == ["python", "-m"]:
+            words = words[2:]
+        names = [w.lstrip("-").lower() for w in words]
+        if not words or names[0] in looks or set(names) & non_verify:
+            continue
+        script = re.split(r"[-_./]", names[0])
+        if not (set(names) & markers or set(script) & markers):
+            continue
+        if set(names) & always_fast:
+            tiers.append("fast")
+        elif names[0] == "pytest":
+            narrowed = any(
+                w.startswith(("-k", "-m")) or "::" in w or w.endswith(".py") for w in words
+            )
+            tiers.append("fast" if narrowed else "slow")
+        elif names[:2] == ["cargo", "test"]:
+            rest = words[2:]
+            named = [
+                w
+                for i, w in enumerate(rest)
+                if not w.startswith("-") and (i == 0 or rest[i - 1] != "-p")
+            ]
+            tiers.append("fast" if named else "slow")
+        elif names[:2] == ["go", "test"]:
+            tiers.append("fast" if "-run" in words else "slow")
+        else:
+            tiers.append("slow")
+    if not tiers:
+        return None
+    return "slow" if "slow" in tiers else "fast"
+
+
+# --- my_tier: wrong -------------------------------------------------------------------------
+
+_ANSWERS = {command: expected for command, expected, _ in TIER_TABLE}
+
+
+def table_lookup(command: str) -> str | None:
+    """The course's table passed through: the visible answers looked up, the rest guessed."""
+    return _ANSWERS.get(command, "slow" if "test" in command else None)
+
+
+def course_tier(command: str) -> str | None:
+    """The course's answer, as the library gives it."""
+    return verification_tier(command) if is_verification_command(command) else None
+
+
+def split_on_and_only(command: str) -> str | None:
+    """'&&' is the only chain it knows: ';', '|' and newlines are read as part of one piece."""
+    pieces = [re.sub(r"[;|\n]", " ", piece) for piece in command.split("&&")]
+    found = [t for t in (tier_by_rules(piece) for piece in pieces) if t]
+    return None if not found else ("slow" if "slow" in found else "fast")
+
+
+def any_argument_narrows(command: str) -> str | None:
+    """pytest with any argument at all counts as narrowed."""
+    found = course_tier(command)
+    if (
+        found == "slow"
+        and re.search(r"\bpytest \S", command)
+        and "&" not in command
+        and ";" not in command
+    ):
+        return "fast"
+    return found
+
+
+def fastest_piece_wins(command: str) -> str | None:
+    """A chain is as fast as its fastest piece."""
+    tiers = [course_tier(piece) for piece in re.split(r"[&|;\n]", command) if piece.strip()]
+    found = [t for t in tiers if t]
+    return None if not found else ("fast" if "fast" in found else "slow")
+
+
+def pytest_always_slow(command: str) -> str | None:
+    """pytest is slow whatever narrows it."""
+    found = course_tier(command)
+    return "slow" if found and "pytest" in command else found
+
+
+def check_substring(command: str) -> str | None:
+    """'check' anywhere in the text makes a fast check, a file name too."""
+    return "fast" if "check" in command else course_tier(command)
+
+
+def marker_substring(command: str) -> str | None:
+    """A marker inside a longer word counts: 'testing' reads as 'test'."""
+    if "test" in command and course_tier(command) is None and "install" not in command:
+        return "slow"
+    return course_tier(command)
+
+
+def non_verify_ignored(command: str) -> str | None:
+    """Forgets the non-verify words: installing pytest reads as running it."""
+    if re.search(r"\b(install|uninstall|add)\b", command) and "pytest" in command:
+        return "slow"
+    return course_tier(command)
+
+
+def launcher_unread(command: str) -> str | None:
+    """python -m pytest is not read as pytest: unknown, so slow."""
+    return "slow" if command.startswith("python -m") else course_tier(command)
+
+
+def fast_or_slow_only(command: str) -> str:
+    """Never None: a command that checks nothing is called slow."""
+    return course_tier(command) or "slow"
+
+
+# --- my_tier: right -------------------------------------------------------------------------
+
+
+def right_pieces(command: str) -> str | None:
+    """The course's rules applied piece by piece through the library's own pieces."""
+    from cafe.monitors.commands import split_segments
+    from cafe.monitors.runners import segment_tier
+    from cafe.monitors.tiers import is_verification_command as verifies
+
+    tiers = [segment_tier(piece) for piece in split_segments(command) if verifies(piece)]
+    return None if not tiers else max(tiers, key=("fast", "slow").index)
+
+
+# --- my_can_restore: wrong ------------------------------------------------------------------
+
+
+def abort_paths_only(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
+    """Walks what differs at the abort, and misses a path that went back to HEAD."""
+    if at_green is None or at_abort is None:
+        return False
+    changed = [p for p in at_abort if at_abort[p] != at_green.get(p, AT_HEAD)]
+    return all(captured.get(p) == at_green.get(p, AT_HEAD) for p in changed)
+
+
+def captured_only(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
+    """Trusts the captures and never looks at what changed."""
+    if at_green is None or at_abort is None:
+        return False
+    return all(captured.get(p) == at_green.get(p, AT_HEAD) for p in captured)
+
+
+def missing_means_absent(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
+    """Reads a path missing from a fingerprint as a deleted file, not as HEAD's version."""
+    if at_green is None or at_abort is None:
+        return False
+    paths = {
+        p for p in {*at_green, *at_abort} if at_green.get(p, ABSENT) != at_abort.get(p, ABSENT)
+    }
+    return all(captured.get(p) == at_green.get(p, ABSENT) for p in paths)
+
+
+def exact_capture_set(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
+    """Wants a capture for the changed paths and no others."""
+    if at_green is None or at_abort is None:
+        return False
+    changed = {
+        p for p in {*at_green, *at_abort} if at_green.get(p, AT_HEAD) != at_abort.get(p, AT_HEAD)
+    }
+    return set(captured) == changed and all(
+        captured[p] == at_green.get(p, AT_HEAD) for p in changed
+    )
+
+
+def captured_at_all(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
+    """A capture exists for every changed path; what it holds is never compared."""
+    if at_green is None or at_abort is None:
+        return False
+    changed = {
+        p for p in {*at_green, *at_abort} if at_green.get(p, AT_HEAD) != at_abort.get(p, AT_HEAD)
+    }
+    return all(p in captured for p in changed)
+
+
+def empty_is_none(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
+    """'if not at_green': a clean tree read as no sample at all."""
+    if not at_green or not at_abort:
+        return False
+    return can_restore(at_green, at_abort, captured)
+
+
+def none_is_empty(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
+    """A missing sample read as a clean tree: nothing proven, yet a yes."""
+    return can_restore(at_green or {}, at_abort or {}, captured)
+
+
+# --- my_can_restore: right ------------------------------------------------------------------
+
+
+def right_sets(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
+    """Set algebra: the moved paths are a subset of those captured at their green content."""
+    if at_green is None or at_abort is None:
+        return False
+    paths = set(at_green) | set(at_abort)
+    moved = {p for p in paths if at_green.get(p, AT_HEAD) != at_abort.get(p, AT_HEAD)}
+    return moved <= {p for p, held in captured.items() if held == at_green.get(p, AT_HEAD)}
+
+
+def right_loop(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
+    """One loop over every path either side names, returning at the first that cannot go back."""
+    if None in (at_green, at_abort):
+        return False
+    for path in {**at_green, **at_abort}:
+        then, now = at_green.get(path, AT_HEAD), at_abort.get(path, AT_HEAD)
+        if then != now and captured.get(path) != then:
+            return False
+    return True
+
+
+# --- the banks --------------------------------------------------------------------------------
+
+BANKS = (
+    Bank(
+        "s15",
+        check_verification_tier,
+        tier_by_rules,
+        wrong=(
+            Entry(
+                "table_lookup",
+                table_lookup,
+                "the tier is read from the command, not looked up in the course's table",
+                "'pytest -m smoke' -> 'slow'",
+            ),
+            Entry(
+                "split_on_and_only",
+                split_on_and_only,
+                "';', '|' and newlines split a command too",
+                "'ruff check . ; pytest -q' -> 'fast'",
+            ),
+            Entry(
+                "any_argument_narrows",
+                any_argument_narrows,
+                "only -k, -m, :: or a .py file narrows pytest",
+                "'pytest -x tests' -> 'fast'",
+            ),
+            Entry(
+                "fastest_piece_wins",
+                fastest_piece_wins,
+                "a chain is as slow as its slowest verifying piece",
+                "'ruff check . && pytest' -> 'fast'",
+            ),
+            Entry(
+                "pytest_always_slow",
+                pytest_always_slow,
+                "a narrowed pytest is fast",
+                "'pytest -k split' -> 'slow'",
+            ),
+            Entry(
+                "check_substring",
+                check_substring,
+                "a marker counts only as a whole word",
+                "'cat check_bill.py' -> 'fast'",
+            ),
+            Entry(
+                "marker_substring",
+                marker_substring,
+                "testing is not the whole word test",
+                "'echo testing' -> 'slow'",
+            ),
+            Entry(
+                "non_verify_ignored",
+                non_verify_ignored,
+                "install, add, uninstall: nothing is checked",
+                "'pip install pytest' -> 'slow'",
+            ),
+            Entry(
+                "launcher_unread",
+                launcher_unread,
+                "python -m pytest is pytest",
+                "'python -m pytest -q tests/test_bill.py' -> 'slow'",
+            ),
+            Entry(
+                "fast_or_slow_only",
+                fast_or_slow_only,
+                "a command that checks nothing has no tier: None",
+                "'ls -la' -> 'slow'",
+            ),
+        ),
+        right=(
+            Entry("course_tier", course_tier, "the course's own verification_tier"),
+            Entry("right_pieces", right_pieces, "the library's pieces, the slowest kept"),
+        ),
+    ),
+    Bank(
+        "s15",
+        check_can_restore,
+        can_restore,
+        wrong=(
+            Entry(
+                "abort_paths_only",
+                abort_paths_only,
+                "a path that went back to HEAD since green changed too",
+                "({'bill.py': 'b1'}, {}, {}) -> True",
+            ),
+            Entry(
+                "captured_only",
+                captured_only,
+                "what changed decides, not what was captured",
+                "sed -i on check_bill.py -> True",
+            ),
+            Entry(
+                "missing_means_absent",
+                missing_means_absent,
+                "a path missing from a fingerprint is as at HEAD",
+                "capture '<head>' for bill.py -> False",
+            ),
+            Entry(
+                "exact_capture_set",
+                exact_capture_set,
+                "an extra capture is never in the way",
+                "captures bill.py and notes.txt -> False",
+            ),
+            Entry(
+                "captured_at_all",
+                captured_at_all,
+                "the capture must hold the green-time content",
+                "capture b0 where green held b1 -> True",
+            ),
+            Entry(
+                "empty_is_none",
+                empty_is_none,
+                "a clean tree ({}) is a sample; None is none",
+                "({}, {'bill.py': 'b2'}, ...) -> False",
+            ),
+            Entry(
+                "none_is_empty",
+                none_is_empty,
+                "no sample proves nothing",
+                "(None, {'bill.py': 'b2'}, ...) -> True",
+            ),
+        ),
+        right=(
+            Entry("right_sets", right_sets, "set algebra over the moved paths"),
+            Entry("right_loop", right_loop, "one loop, the first path that cannot go back"),
+        ),
+        targets=("can_restore", "_first_uncaptured"),
+    ),
+)
+
+_LABEL = (
+    "equivalent: an internal label; the answer depends only on whether a piece is 'slow', and "
+    "'fast' is returned as a literal"
+)
+_REDUNDANT = (
+    "equivalent: redundant in this reference; every row where the word appears is decided by "
+    "another rule too (git rows hold a non-verify word, cat rows no whole-word marker)"
+)
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_verification_tier": {
+        "tier_by_rules:4: constant: `'checkout'` -> `'XXcheckoutXX'`": _REDUNDANT,
+        "tier_by_rules:5: constant: `'cat'` -> `'XXcatXX'`": _REDUNDANT,
+        "tier_by_rules:5: constant: `'git'` -> `'XXgitXX'`": _REDUNDANT,
+        "tier_by_rules:21: constant: `'fast'` -> `'XXfastXX'`": _LABEL,
+        "tier_by_rules:26: constant: `'fast'` -> `'XXfastXX'`": _LABEL,
+        "tier_by_rules:34: constant: `'fast'` -> `'XXfastXX'`": _LABEL,
+        "tier_by_rules:36: constant: `'fast'` -> `'XXfastXX'`": _LABEL,
+        "tier_by_rules:14: constant: `'-'` -> `'XX-XX'`": (
+            "equivalent: lstrip('XX-XX') strips the same leading dashes, and no command word "
+            "starts with X"
+        ),
+    },
+}
