@@ -35,9 +35,9 @@ from cafe.trace.calls import (
     call_attributes,
     chat_attributes,
     error_attributes,
-    provider_of,
     reply_of,
 )
+from cafe.trace.origin import Origin, origin_of
 from cafe.trace.spans import SPAN_KINDS, Span, SpanKind, Trace
 
 __all__ = ["OpenSpan", "Recorder", "RecordingClient"]
@@ -157,7 +157,7 @@ class Recorder:
         completion: Any,
         start: float,
         error: str | None,
-        provider: str,
+        origin: Origin | str,
         *,
         exc: BaseException | None = None,
     ) -> None:
@@ -181,11 +181,11 @@ class Recorder:
                 start,
                 end,
                 DeferredAttributes(
-                    call_attributes, request, reply_of(completion), provider, self.scrub
+                    call_attributes, request, reply_of(completion), origin, self.scrub
                 ),
             )
             return
-        attributes = chat_attributes(kwargs, completion, provider, self.scrub)
+        attributes = chat_attributes(kwargs, completion, origin, self.scrub)
         if exc is not None:
             attributes.update(error_attributes(exc, self.scrub))
         if error is not None:
@@ -226,8 +226,8 @@ class Recorder:
 
 
 class _RecordingCompletions:
-    def __init__(self, create: Callable[..., Any], recorder: Recorder, provider: str):
-        self._create, self._recorder, self._provider = create, recorder, provider
+    def __init__(self, create: Callable[..., Any], recorder: Recorder, origin: Origin):
+        self._create, self._recorder, self._origin = create, recorder, origin
 
     def create(self, **kwargs: Any) -> Any:
         """Call the wrapped client, then record the request and its answer (or its error)."""
@@ -238,9 +238,9 @@ class _RecordingCompletions:
         try:
             completion = self._create(**kwargs)
         except Exception as exc:
-            recorder.model_call(kwargs, None, start, None, self._provider, exc=exc)
+            recorder.model_call(kwargs, None, start, None, self._origin, exc=exc)
             raise
-        recorder.model_call(kwargs, completion, start, None, self._provider)
+        recorder.model_call(kwargs, completion, start, None, self._origin)
         return completion
 
 
@@ -261,7 +261,7 @@ class RecordingClient:
     def __init__(self, inner: ChatClient, recorder: Recorder):
         self._inner = inner
         self.chat = _Chat(
-            _RecordingCompletions(inner.chat.completions.create, recorder, provider_of(inner))
+            _RecordingCompletions(inner.chat.completions.create, recorder, origin_of(inner))
         )
 
     def __getattr__(self, name: str) -> Any:
