@@ -178,7 +178,9 @@ def test_evaluation_results_are_log_events_with_a_log_exporter():
 
 def test_export_nobody_accepts_raises_naming_how_to_start_jaeger():
     with otlp_receiver(refuse=True) as (url, received):
-        with pytest.raises(TraceExportError, match=r"not accepted.*docs/traces\.md"):
+        with pytest.raises(
+            TraceExportError, match=rf"not accepted.*at {url}/v1/traces\?.*docs/traces\.md"
+        ):
             export_trace(_trace(), OTLPSpanExporter(endpoint=f"{url}/v1/traces", timeout=2))
     assert received.posts == {"/v1/traces": 1}
 

@@ -219,10 +219,11 @@ def export_traces(
             sdk_provider.force_flush()
             sdk_provider.shutdown()
     if not all(results):  # the SDK only logs a failed export; a learner must see it
+        where = getattr(exporter, "_endpoint", None)  # the OTLP exporters keep their URL here
         raise TraceExportError(
             f"{results.count(False)} of {len(results)} batches of spans were not accepted "
-            f"({type(exporter).__name__} said FAILURE): is a backend listening where the "
-            f"exporter sends them? {_HOW_TO}."
+            f"({type(exporter).__name__} said FAILURE): is a backend listening at "
+            f"{where or 'the address the exporter sends to'}? {_HOW_TO}."
         )
     return sent
 
