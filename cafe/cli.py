@@ -24,6 +24,7 @@ from pathlib import Path
 from cafe.course.record_view import add_progress_command
 from cafe.endpoint.errors import CafeError
 from cafe.endpoint.faults import REPLY_FAULTS, Faults
+from cafe.endpoint.rehearsals import available_sessions
 from cafe.endpoint.serve_command import serve_forever
 from cafe.endpoint.terminal import scrubbed_output
 
@@ -234,7 +235,8 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
         "--session",
         default=None,
         metavar="NN",
-        help="answer from session NN's rehearsal script, so its toy's story reads live (00, 01, 13, 14)",
+        help="answer from session NN's rehearsal script, so its toy's story reads live "
+        f"(sessions with one: {', '.join(available_sessions())})",
     )
     serve.add_argument(
         "--log", action="store_true", help="print one line per request (never the key)"

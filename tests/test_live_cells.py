@@ -100,3 +100,12 @@ def test_counted_counts_calls_and_passes_replies_through(capsys):
     counted = course.Counted(lambda messages: len(messages), announce=True)
     assert counted([1, 2]) == 2 and counted([]) == 0 and counted.calls == 2
     assert "waiting for draft 2" in capsys.readouterr().out
+
+
+def test_a_figure_that_counts_failures_is_still_a_figure_kept_on_a_later_failure(capsys):
+    # Sessions bank counts named "failed" (orders the endpoint failed on): that is a figure, not
+    # the failure record checkpoint(needs=...) writes, so a later failed story keeps it.
+    course.checkpoint("s02", "rates", {"failed": 1, "passed": 9}, model="m", source="live")
+    failed = live_story("s02.eval", _timeout)
+    course.checkpoint("s02", "rates", {}, model="m", needs=[failed])
+    assert course.load_progress()["checkpoints"]["s02"]["rates"]["value"]["passed"] == 9

@@ -545,7 +545,8 @@ def test_cafe_serve_command_prints_exports_answers_and_stops_on_ctrl_c():
     assert code == 0
     assert re.search(r"http://127\.0\.0\.1:\d+/v1", base_url)
     assert "export COURSE_MODE=live" in server.output
-    assert "export CAFE_API_KEY=" in server.output and "…cdef" in server.output
+    assert "export CAFE_API_KEY=" not in server.output  # no line to copy that would get 401
+    assert "Also set CAFE_API_KEY to the key you gave --api-key (…cdef)" in server.output
     assert "Goodbye" in server.output
     assert "beyond loopback" not in server.output
     assert "Traceback" not in server.output  # Ctrl-C is a clean stop, not a crash

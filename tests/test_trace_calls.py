@@ -157,7 +157,7 @@ def test_generator_attributes_of_a_bare_generator_name_it_and_its_draft():
     attributes = generator_attributes(lambda messages: "{}", TRANSCRIPT[:2], "{}", Scrubber())
     assert (
         attributes["gen_ai.request.model"] == "scripted"
-        and attributes["gen_ai.provider.name"] == "cafe.generator"
+        and attributes["gen_ai.provider.name"] == "cafe.scripted"
     )
     assert attributes["gen_ai.output.messages"][0]["parts"][0]["content"] == "{}"
 

@@ -25,9 +25,9 @@ def _trace() -> Trace:
     return record_repair(PRACTICE_ORDERS[1], generate, recorder=recorder)[1]
 
 
-def _exported(trace: Trace):
+def _exported(trace: Trace, **options):
     exporter = InMemorySpanExporter()
-    assert export_trace(trace, exporter) == len(trace.spans)
+    assert export_trace(trace, exporter, **options) == len(trace.spans)
     return {format(s.context.span_id, "016x"): s for s in exporter.get_finished_spans()}
 
 
@@ -43,7 +43,7 @@ def test_export_trace_every_span_keeps_its_id_parent_and_trace_id():
 
 def test_export_trace_keeps_the_genai_attributes_and_times():
     trace = _trace()
-    sent = _exported(trace)
+    sent = _exported(trace, capture_content=True)
     call = trace.model_calls[0]
     otel = sent[call.span_id]
     assert otel.kind == SpanKind.CLIENT and sent[trace.root.span_id].kind == SpanKind.INTERNAL

@@ -198,7 +198,7 @@ def _banked_before(session: str, name: str) -> bool:
     if not isinstance(banked, dict) or "value" not in banked:
         return False
     value = banked["value"]
-    return not (isinstance(value, dict) and "failed" in value)
+    return not (isinstance(value, dict) and {"failed", "story"} <= value.keys())
 
 
 def _as_json(session: str, name: str, value: Any) -> Any:

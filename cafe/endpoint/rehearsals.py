@@ -55,7 +55,9 @@ __all__ = [
     "session_script",
     "session_label",
     "by_turn",
+    "available_sessions",
     "rehearsal_script",
+    "rehearsal_note",
     "default_rehearsal_note",
     # the scripts themselves, importable from here as before
     "waiter_responder",
@@ -129,7 +131,9 @@ def _from_file(path: Path) -> Script:
     return Script.from_file(path)
 
 
-def _available(folder: Path) -> list[str]:
+def available_sessions(folder: Path = SCRIPTS_DIR) -> list[str]:
+    """The sessions `cafe serve --session NN` has a script for, in order ("00", "01", "04", ...):
+    those in `SESSION_SCRIPTS` and those with a file `folder/sNN.json`."""
     files = (
         {path.stem.removeprefix("s") for path in folder.glob("s[0-9][0-9].json")}
         if folder.is_dir()
@@ -149,7 +153,7 @@ def session_script(session: str, *, folder: Path = SCRIPTS_DIR) -> Script:
         return _from_file(path)
     raise ValueError(
         f"No rehearsal script for session {number}; there are scripts for sessions "
-        f"{', '.join(_available(folder))}. Without --session, the default rule answers."
+        f"{', '.join(available_sessions(folder))}. Without --session, the default rule answers."
     )
 
 
@@ -171,15 +175,43 @@ def rehearsal_script(client: EndpointClient, model: str) -> str | None:
     return None
 
 
-def default_rehearsal_note(session: str) -> str:
-    """What a toy prints when `cafe serve`'s default rule answered it, in plain words."""
-    number = _number(session)
+def _default_note(number: str) -> str:
+    hint = (
+        f"Restart it with `cafe serve --session {number}` for replies written for this toy."
+        if number in available_sessions()
+        else "Start it with `cafe serve --script FILE` to choose its replies."
+    )
     return (
         "This is cafe serve's default rule, not a model: it calls the first tool offered with the "
-        "smallest valid arguments (an empty item, a zero), so the story does not read. "
-        + (
-            f"Restart it with `cafe serve --session {number}` for replies written for this toy."
-            if number in _available(SCRIPTS_DIR)
-            else "Start it with --script FILE to choose its replies."
-        )
+        "smallest valid arguments (an empty item, a zero), so the story does not read. " + hint
     )
+
+
+def rehearsal_note(session: str, label: str | None) -> str:
+    """What session `session`'s toy or notebook says about where its live replies came from, given
+    `label` from `rehearsal_script`: "" for a real endpoint (None); the script it answered from
+    for `cafe serve`, with the `--session NN` to restart with when the script is not this one's.
+    """
+    number = _number(session)
+    if label is None:
+        return ""
+    if label == DEFAULT_LABEL:
+        return _default_note(number)
+    if label == session_label(number):
+        return f"(cafe serve answered from session {number}'s script, not a real model.)"
+    if label.startswith("session-"):
+        restart = (
+            f"restart it with `cafe serve --session {number}`."
+            if number in available_sessions()
+            else f"session {number} has no script, so restart it without --session."
+        )
+        return (
+            f"(cafe serve is answering from {label.replace('-', ' ')}'s script, written for "
+            f"another toy: {restart})"
+        )
+    return "(cafe serve answered from your --script file, not a real model.)"
+
+
+def default_rehearsal_note(session: str) -> str:
+    """What a toy prints when `cafe serve`'s default rule answered it, in plain words."""
+    return _default_note(_number(session))

@@ -26,29 +26,37 @@ __all__ = ["serve_forever", "banner"]
 
 
 def banner(server: CafeServer, api_key: str | None) -> str:
+    """What `cafe serve` prints on start: where it listens, what it answers from, and lines to copy.
+
+    Every line in the copyable block works as it stands. With `--api-key` the key cannot be one of
+    them (it is never printed), so the block leaves CAFE_API_KEY out and a sentence after it says
+    to set it: copying the block then gets the doctor's "CAFE_API_KEY is not set", never a 401.
+    """
+    exports = [
+        "export COURSE_MODE=live",
+        f"export CAFE_BASE_URL={server.base_url}",
+        f"export CAFE_MODEL={server.script.models[0]}",
+    ]
     if api_key is None:
-        key_line = (
-            "export CAFE_API_KEY=sk-local        # any non-empty text: this server checks no key"
-        )
-        key_note = "any key is accepted"
+        exports.insert(2, "export CAFE_API_KEY=sk-local    # any text: this server checks no key")
+        key_note, after = "any key is accepted", []
     else:
-        key_line = (
-            f"export CAFE_API_KEY=YOUR-KEY        "
-            f"# the value you passed to --api-key ({mask_key(api_key)})"
-        )
-        key_note = f"requests must carry the key you gave ({mask_key(api_key)})"
+        masked = mask_key(api_key)
+        key_note = f"requests must carry the key you gave --api-key ({masked})"
+        after = [
+            f"Also set CAFE_API_KEY to the key you gave --api-key ({masked}): it is not printed",
+            "here, and any other key gets 401.",
+        ]
     lines = [
         f"cafe serve: a scripted OpenAI-compatible endpoint at {server.base_url}",
         f"Models: {', '.join(server.script.models)}; {key_note}.",
         f"Replies: {_replies_note(server.label)}.",
         "To point the course at it, run these in another terminal:",
         "",
-        "  export COURSE_MODE=live",
-        f"  export CAFE_BASE_URL={server.base_url}",
-        f"  {key_line}",
-        f"  export CAFE_MODEL={server.script.models[0]}",
+        *(f"  {line}" for line in exports),
         "",
-        "then `cafe doctor` to check. Press Ctrl-C to stop.",
+        *after,
+        "Then run `cafe doctor` to check. Press Ctrl-C to stop.",
     ]
     if not ipaddress.ip_address(str(server.server_address[0])).is_loopback:
         lines.append(

@@ -167,11 +167,13 @@ def ticking(step: float = 0.5) -> Clock:
 class _Timed:
     """Wraps a generator; adds up the seconds its calls took, as `clock` measures them.
 
-    `model` is the name a trace files the generator's calls under when no recorded client is behind it.
+    `model` is the name a trace files the generator's calls under when no recorded client is behind it,
+    and `client` the generator's own (if it has one), so the trace names the endpoint it served from.
     """
 
     def __init__(self, generate: Generator, clock: Clock, model: str):
         self.generate, self.clock, self.model, self.seconds = generate, clock, model, 0.0
+        self.client = getattr(generate, "client", None)
 
     def __call__(self, messages: list[dict[str, str]]) -> Any:
         start = self.clock()

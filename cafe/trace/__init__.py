@@ -9,12 +9,14 @@ Read the files in this order:
 - `attribute_shapes.py`: the shapes of the attributes readers rely on, checked on the way in;
 - `parse.py`: reading a file's lines back into runs, each line checked;
 - `file.py`: writing a trace file, and reading one (`write_trace`, `read_trace`);
+- `origin.py`: where a model call was served (provider, server address and port);
 - `calls.py`: one model call as span attributes, in the OpenTelemetry GenAI conventions' names;
 - `recorder.py`: `Recorder`, which builds a run's spans, and the client that records each call;
 - `record.py`: `record_repair`, session 07's re-ask recorded through its seams;
 - `loop.py`: `record_loop`, the same for a run of session 01's agent loop;
 - `replay.py`: a client that answers each call with the recorded reply, and the proof it matched;
-- `otel.py`: sending a recorded trace to any OpenTelemetry backend.
+- `evaluations.py`: a check's verdict as the conventions' `gen_ai.evaluation.result` event;
+- `otel.py`: sending recorded traces to any OpenTelemetry backend (docs/traces.md: Jaeger).
 
 Lesson: sessions/s08-tracing/lesson.md. Notebook: notebooks/s08-tracing.ipynb.
 """
@@ -33,6 +35,7 @@ from cafe.trace.attributes import (
     ATTEMPT_NUMBER,
     CHECK_FAILURES,
     CHECK_LINES,
+    CONTENT_ATTRIBUTES,
     ERROR_TYPE,
     EVALUATION_LABEL,
     EVALUATION_NAME,
@@ -45,10 +48,12 @@ from cafe.trace.attributes import (
     OUTPUT_TOKENS,
     PROVIDER,
     REDACTED,
+    REQUEST_MAX_TOKENS,
     REQUEST_MODEL,
     RESPONSE_ID,
     RESPONSE_MODEL,
     SERVER_ADDRESS,
+    SERVER_PORT,
     STOP_DETAIL,
     STOP_REASON,
     TOOL_ARGUMENTS,
@@ -71,10 +76,18 @@ from cafe.trace.calls import (
     error_attributes,
     generator_attributes,
     input_messages,
+    origin_attributes,
     output_messages,
     provider_of,
     reply_of,
     request_attributes,
+)
+from cafe.trace.evaluations import (
+    EVALUATION_EVENT,
+    emit_evaluations,
+    evaluation_attributes,
+    judged_calls,
+    log_provider,
 )
 from cafe.trace.file import (
     read_trace,
@@ -97,8 +110,19 @@ from cafe.trace.lines import (
 from cafe.trace.loop import (
     record_loop,
 )
+from cafe.trace.origin import (
+    LIVE_PROVIDER,
+    SCRIPTED_PROVIDER,
+    Origin,
+    generator_origin,
+    origin_of,
+)
 from cafe.trace.otel import (
+    CAPTURE_VARIABLE,
+    TraceExportError,
+    capture_content_from_env,
     export_trace,
+    export_traces,
     otel_attributes,
     otel_value,
 )
@@ -137,8 +161,10 @@ __all__ = [
     "AGENT_NAME",
     "ATTEMPT_NUMBER",
     "ATTRIBUTE_SHAPES",
+    "CAPTURE_VARIABLE",
     "CHECK_FAILURES",
     "CHECK_LINES",
+    "CONTENT_ATTRIBUTES",
     "DIGEST_CHARS",
     "DeferredAttributes",
     "Difference",
@@ -146,6 +172,7 @@ __all__ = [
     "ERROR_MESSAGE",
     "ERROR_PARAM",
     "ERROR_TYPE",
+    "EVALUATION_EVENT",
     "EVALUATION_LABEL",
     "EVALUATION_NAME",
     "FINISH_REASONS",
@@ -153,6 +180,7 @@ __all__ = [
     "HEADER_KEYS",
     "INPUT_MESSAGES",
     "INPUT_TOKENS",
+    "LIVE_PROVIDER",
     "MAX_DEPTH",
     "MAX_LINE_CHARS",
     "NOT_HASHED",
@@ -160,9 +188,11 @@ __all__ = [
     "OUTPUT_MESSAGES",
     "OUTPUT_TOKENS",
     "OpenSpan",
+    "Origin",
     "PROVIDER",
     "REDACTED",
     "REQUEST_KEYS",
+    "REQUEST_MAX_TOKENS",
     "REQUEST_MODEL",
     "RESPONSE_ID",
     "RESPONSE_MODEL",
@@ -171,7 +201,9 @@ __all__ = [
     "ReplayClient",
     "ReplayDiverged",
     "SCHEMA_VERSION",
+    "SCRIPTED_PROVIDER",
     "SERVER_ADDRESS",
+    "SERVER_PORT",
     "SHOWN_CHARS",
     "SPAN_KEYS",
     "SPAN_KINDS",
@@ -188,18 +220,28 @@ __all__ = [
     "TOOL_RESULT",
     "TURN_NUMBER",
     "Trace",
+    "TraceExportError",
     "TraceFileError",
     "call_attributes",
     "canonical_spans",
+    "capture_content_from_env",
     "chat_attributes",
     "check_attributes",
     "content_hash",
+    "emit_evaluations",
     "error_attributes",
+    "evaluation_attributes",
     "export_trace",
+    "export_traces",
     "first_difference",
     "generator_attributes",
+    "generator_origin",
     "header_problem",
     "input_messages",
+    "judged_calls",
+    "log_provider",
+    "origin_attributes",
+    "origin_of",
     "otel_attributes",
     "otel_value",
     "output_messages",

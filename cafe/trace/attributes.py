@@ -44,6 +44,8 @@ __all__ = [
     "EVALUATION_LABEL",
     "ERROR_TYPE",
     "SERVER_ADDRESS",
+    "SERVER_PORT",
+    "REQUEST_MAX_TOKENS",
     "STOP_REASON",
     "STOP_DETAIL",
     "ATTEMPT_NUMBER",
@@ -51,6 +53,7 @@ __all__ = [
     "CHECK_FAILURES",
     "CHECK_LINES",
     "NOT_HASHED",
+    "CONTENT_ATTRIBUTES",
     "REDACTED",
     "Scrubber",
     "scrub",
@@ -78,7 +81,9 @@ TOOL_RESULT = "gen_ai.tool.call.result"
 EVALUATION_NAME = "gen_ai.evaluation.name"  # a check is an evaluation: its name...
 EVALUATION_LABEL = "gen_ai.evaluation.score.label"  # ...and "pass" or "fail"
 ERROR_TYPE = "error.type"  # OpenTelemetry's general name for what went wrong
-SERVER_ADDRESS = "server.address"
+SERVER_ADDRESS = "server.address"  # the endpoint's host name (stable OpenTelemetry attribute)
+SERVER_PORT = "server.port"  # required by the conventions whenever server.address is set
+REQUEST_MAX_TOKENS = "gen_ai.request.max_tokens"  # the reply cap the call was sent with
 # The course's own names, for what the conventions do not cover.
 STOP_REASON = "cafe.run.stop_reason"  # one of the harness's closed set of stop reasons
 STOP_DETAIL = "cafe.run.stop_detail"
@@ -89,7 +94,30 @@ CHECK_LINES = "cafe.check.lines"  # each failure as one readable line
 
 # Left out of the content hash: ids and where the run was served from. The same run replayed
 # from its trace has a new response id and a different server, and did the same thing.
-NOT_HASHED: frozenset[str] = frozenset({RESPONSE_ID, TOOL_CALL_ID, PROVIDER, SERVER_ADDRESS})
+# The reply cap is a setting of the endpoint (`CAFE_MAX_TOKENS`), not part of what the run did.
+NOT_HASHED: frozenset[str] = frozenset(
+    {RESPONSE_ID, TOOL_CALL_ID, PROVIDER, SERVER_ADDRESS, SERVER_PORT, REQUEST_MAX_TOKENS}
+)
+
+# What was said: the attributes that quote the order, the brief, a draft or a tool's answer. The
+# conventions make the gen_ai ones Opt-In ("don't record instructions, inputs, or outputs" by
+# default); the course's own ones quote the same text. The course's JSONL keeps them all (replay
+# compares the messages); `cafe.trace.otel` sends them to a backend only when asked to.
+CONTENT_ATTRIBUTES: frozenset[str] = frozenset(
+    {
+        INPUT_MESSAGES,
+        OUTPUT_MESSAGES,
+        "gen_ai.system_instructions",
+        "gen_ai.tool.definitions",
+        TOOL_ARGUMENTS,
+        TOOL_RESULT,
+        CHECK_LINES,  # each failure quotes the draft, e.g. "(notes) call me a taxi for 9"
+        STOP_DETAIL,
+        "cafe.order.items",
+        "cafe.turn.nudges",  # what the loop told the model
+        "cafe.error.message",  # the endpoint's words, which may quote the request
+    }
+)
 
 
 class Scrubber(Redactor):

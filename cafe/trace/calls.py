@@ -11,6 +11,8 @@ two in one step.
 Messages are written the way the conventions' `gen_ai.input.messages` / `gen_ai.output.messages`
 write them: a role and a list of parts (`text`, `tool_call`, `tool_call_response`). A tool call's
 arguments are kept as the exact text the model sent, so a replay hands back the same bytes.
+Each call also says where it was served (`origin_attributes`: the provider's name, the server's
+address and port, from `cafe.trace.origin`) and the reply cap it was sent with.
 
 Every string taken from a call goes through the `cafe.trace.attributes.Scrubber` passed in, so
 no secret is kept. An error's text is scrubbed before it is clipped (`ERROR_CHARS`), so no cut
@@ -33,11 +35,15 @@ from cafe.trace.attributes import (
     OUTPUT_MESSAGES,
     OUTPUT_TOKENS,
     PROVIDER,
+    REQUEST_MAX_TOKENS,
     REQUEST_MODEL,
     RESPONSE_ID,
     RESPONSE_MODEL,
+    SERVER_ADDRESS,
+    SERVER_PORT,
     Scrubber,
 )
+from cafe.trace.origin import Origin, generator_origin, origin_of
 
 __all__ = [
     "REQUEST_KEYS",
@@ -54,6 +60,7 @@ __all__ = [
     "error_attributes",
     "generator_attributes",
     "provider_of",
+    "origin_attributes",
 ]
 
 # The request attributes a replay compares, in the order it reports a difference: the model
@@ -179,6 +186,9 @@ def request_attributes(kwargs: Mapping[str, Any], clean: Scrubber) -> dict[str, 
         "cafe.request.tools": clean(tools) if tools else [],
         INPUT_MESSAGES: input_messages(kwargs.get("messages") or [], clean),
     }
+    cap = kwargs.get("max_tokens", kwargs.get("max_completion_tokens"))
+    if isinstance(cap, int) and not isinstance(cap, bool):  # `complete()` sends the reply cap
+        attributes[REQUEST_MAX_TOKENS] = cap
     if "temperature" in kwargs or "seed" in kwargs:  # the course's own calls send neither
         for name, key in (
             ("temperature", "gen_ai.request.temperature"),
@@ -189,12 +199,28 @@ def request_attributes(kwargs: Mapping[str, Any], clean: Scrubber) -> dict[str, 
     return attributes
 
 
+def origin_attributes(origin: Origin | str) -> dict[str, Any]:
+    """`gen_ai.provider.name`, and `server.address` and `server.port` when the origin has them.
+    A bare string is a provider name with no server (as a test may write it)."""
+    origin = Origin(origin) if isinstance(origin, str) else origin
+    attributes: dict[str, Any] = {PROVIDER: origin.provider}
+    if origin.address is not None:
+        attributes[SERVER_ADDRESS] = origin.address
+        if origin.port is not None:
+            attributes[SERVER_PORT] = origin.port
+    return attributes
+
+
 def call_attributes(
-    kwargs: Mapping[str, Any], reply: tuple[Any, ...] | None, provider: str, clean: Scrubber
+    kwargs: Mapping[str, Any],
+    reply: tuple[Any, ...] | None,
+    origin: Origin | str,
+    clean: Scrubber,
 ) -> dict[str, Any]:
-    """The request, and, for a call that answered, its `reply_of`: model, id, reasons, usage."""
+    """The request, where it was served (`origin_attributes`), and, for a call that answered,
+    its `reply_of`: model, id, reasons, usage."""
     attributes = request_attributes(kwargs, clean)
-    attributes[PROVIDER] = provider
+    attributes.update(origin_attributes(origin))
     if reply is None:
         return attributes
     model, response_id, usage, choices = reply
@@ -212,10 +238,10 @@ def call_attributes(
 
 
 def chat_attributes(
-    kwargs: Mapping[str, Any], completion: Any, provider: str, clean: Scrubber
+    kwargs: Mapping[str, Any], completion: Any, origin: Origin | str, clean: Scrubber
 ) -> dict[str, Any]:
     """The request, and, when the call returned one, the completion: model, id, reasons, usage."""
-    return call_attributes(kwargs, reply_of(completion), provider, clean)
+    return call_attributes(kwargs, reply_of(completion), origin, clean)
 
 
 def error_attributes(exc: BaseException, clean: Scrubber) -> dict[str, Any]:
@@ -249,7 +275,7 @@ def generator_attributes(
     attributes: dict[str, Any] = {
         OPERATION: "chat",
         REQUEST_MODEL: clean(str(getattr(generate, "model", "scripted"))),
-        PROVIDER: "cafe.generator",
+        **origin_attributes(generator_origin(generate)),
         INPUT_MESSAGES: input_messages(messages, clean),
         OUTPUT_MESSAGES: [
             {
@@ -270,10 +296,6 @@ def generator_attributes(
 
 
 def provider_of(client: ChatClient) -> str:
-    """`cafe.scripted` for an offline client, `cafe.trace.replay` for a replay, else `openai` (the API spoken)."""
-    return str(
-        getattr(client, "provider", None)
-        or (
-            "cafe.scripted" if getattr(client, "base_url", "") == "scripted://offline" else "openai"
-        )
-    )
+    """The provider name of `client`'s calls (`cafe.trace.origin.origin_of`): `cafe.scripted`
+    offline, the client's own name for a replay, else `openai` (the API spoken)."""
+    return origin_of(client).provider

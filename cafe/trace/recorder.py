@@ -36,9 +36,9 @@ from cafe.trace.calls import (
     call_attributes,
     chat_attributes,
     error_attributes,
-    provider_of,
     reply_of,
 )
+from cafe.trace.origin import Origin, origin_of
 from cafe.trace.spans import SPAN_KINDS, Span, SpanKind, Trace
 
 __all__ = ["OpenSpan", "Recorder", "RecordingClient"]
@@ -89,10 +89,10 @@ class Recorder:
         self._ids = itertools.count(1)
         self._root: OpenSpan | None = None
         self._stack: list[OpenSpan] = []
-        # The model call under way: (request, start, provider). A call the course's deadline gave
+        # The model call under way: (request, start, origin). A call the course's deadline gave
         # up on is still running in its worker thread; close_all records it as failed, and the
         # worker, finishing late, finds it taken and records nothing.
-        self._in_flight: tuple[Mapping[str, Any], float, str] | None = None
+        self._in_flight: tuple[Mapping[str, Any], float, Origin | str] | None = None
         self._lock = threading.Lock()
 
     def now(self) -> float:
@@ -154,18 +154,18 @@ class Recorder:
         failed with `exc`, so the trace keeps the request and its replay raises the same error."""
         pending = self.call_ended(self._in_flight)
         if pending is not None and exc is not None and self._stack:
-            kwargs, start, provider = pending
-            self.model_call(kwargs, None, start, None, provider, exc=exc)
+            kwargs, start, origin = pending
+            self.model_call(kwargs, None, start, None, origin, exc=exc)
         while self._stack:
             self.close(self._stack[-1], attributes)
 
-    def call_started(self, kwargs: Mapping[str, Any], start: float, provider: str) -> Any:
+    def call_started(self, kwargs: Mapping[str, Any], start: float, origin: Origin | str) -> Any:
         """Note a model call under way; the token `call_ended` takes back."""
         with self._lock:
-            self._in_flight = (kwargs, start, provider)
+            self._in_flight = (kwargs, start, origin)
             return self._in_flight
 
-    def call_ended(self, token: Any) -> tuple[Mapping[str, Any], float, str] | None:
+    def call_ended(self, token: Any) -> tuple[Mapping[str, Any], float, Origin | str] | None:
         """The call `token` names, when it is still the one under way (then no longer); None when
         it was taken already (recorded as failed by `close_all`)."""
         with self._lock:
@@ -184,7 +184,7 @@ class Recorder:
         completion: Any,
         start: float,
         error: str | None,
-        provider: str,
+        origin: Origin | str,
         *,
         exc: BaseException | None = None,
     ) -> None:
@@ -208,11 +208,11 @@ class Recorder:
                 start,
                 end,
                 DeferredAttributes(
-                    call_attributes, request, reply_of(completion), provider, self.scrub
+                    call_attributes, request, reply_of(completion), origin, self.scrub
                 ),
             )
             return
-        attributes = chat_attributes(kwargs, completion, provider, self.scrub)
+        attributes = chat_attributes(kwargs, completion, origin, self.scrub)
         if exc is not None:
             attributes.update(error_attributes(exc, self.scrub))
         if error is not None:
@@ -253,8 +253,8 @@ class Recorder:
 
 
 class _RecordingCompletions:
-    def __init__(self, create: Callable[..., Any], recorder: Recorder, provider: str):
-        self._create, self._recorder, self._provider = create, recorder, provider
+    def __init__(self, create: Callable[..., Any], recorder: Recorder, origin: Origin):
+        self._create, self._recorder, self._origin = create, recorder, origin
 
     def create(self, **kwargs: Any) -> Any:
         """Call the wrapped client, then record the request and its answer (or its error)."""
@@ -262,15 +262,15 @@ class _RecordingCompletions:
         if recorder.before_model_call is not None:
             recorder.before_model_call()
         start = recorder.now()
-        token = recorder.call_started(kwargs, start, self._provider)
+        token = recorder.call_started(kwargs, start, self._origin)
         try:
             completion = self._create(**kwargs)
         except Exception as exc:
             if recorder.call_ended(token) is not None:
-                recorder.model_call(kwargs, None, start, None, self._provider, exc=exc)
+                recorder.model_call(kwargs, None, start, None, self._origin, exc=exc)
             raise
         if recorder.call_ended(token) is not None:  # else: recorded as failed when abandoned
-            recorder.model_call(kwargs, completion, start, None, self._provider)
+            recorder.model_call(kwargs, completion, start, None, self._origin)
         return completion
 
 
@@ -291,7 +291,7 @@ class RecordingClient:
     def __init__(self, inner: ChatClient, recorder: Recorder):
         self._inner = inner
         self.chat = _Chat(
-            _RecordingCompletions(inner.chat.completions.create, recorder, provider_of(inner))
+            _RecordingCompletions(inner.chat.completions.create, recorder, origin_of(inner))
         )
 
     def __getattr__(self, name: str) -> Any:
