@@ -39,7 +39,7 @@ def test_check_calibrate_catches_raw_agreement_reported_as_kappa():
             "kappa": result.agreement,
         }
 
-    assert any("kappa is 0.95" in problem for problem in check_calibrate(agreement))
+    assert any("returned {'kappa': 0.95}" in problem for problem in check_calibrate(agreement))
 
 
 def test_check_calibrate_catches_the_positive_class_swapped():
@@ -93,7 +93,8 @@ def test_check_trust_rule_catches_a_rule_on_raw_agreement():
 
 def test_check_trust_rule_catches_a_rule_that_trusts_nothing_and_a_non_boolean():
     assert any(
-        "accept" in problem for problem in check_trust_rule(lambda calibration, model: False)
+        "returned 'refused', expected 'trusted'" in problem
+        for problem in check_trust_rule(lambda calibration, model: False)
     )
     assert any(
         "True or False" in problem for problem in check_trust_rule(lambda calibration, model: "yes")
