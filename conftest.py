@@ -92,6 +92,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.loadscopereorder = False
     config.stash[_HOME_BEFORE] = os.environ.get("CAFE_HOME")
     os.environ["CAFE_HOME"] = tempfile.mkdtemp(prefix="cafe-test-home-")
+    os.environ["CAFE_ENV_FILE"] = ""  # a learner's own .env must not send the suite live
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -22,22 +22,24 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from cafe.consent.spec import OrderSpec
 from cafe.detect.checks import (
-    INJECTION_PATTERNS,
     LAYERS,
-    SCOPE_PATTERNS,
-    OrderSpec,
     check_ticket,
     scan_layer,
     scan_scope,
     scan_text,
 )
 from cafe.detect.intent import INTENT_RULES
-from cafe.detect.normalize import decoded_views, normalize_text
+from cafe.detect.normalize import normalize_text
+from cafe.detect.phrases import INJECTION_PATTERNS, SCOPE_PATTERNS
 from cafe.detect.shapes import SHAPE_RULES
+from cafe.detect.structure import STRUCTURE_RULES
+from cafe.detect.views import decoded_views
 from cafe.schema.parsing import extract_json, parse_draft
 from cafe.schema.ticket import Ticket, clip
-from cafe.world.menu import allergen_key, is_no_allergy, load_menu, normalize_name
+from cafe.world.allergens import allergen_key, is_no_allergy
+from cafe.world.menu import load_menu, normalize_name
 
 # Linear work grows 4x when the input does; 6x leaves room for a busy machine's noise, and
 # quadratic work (16x) is well past it.
@@ -130,8 +132,8 @@ CASES: tuple[Case, ...] = (
 # slow scan points at its pattern.
 PATTERN_CASES: tuple[Case, ...] = (
     tuple(
-        Case(f"detect pattern {i} ({name})", lambda text, p=pattern: list(p.finditer(text)))
-        for i, (name, pattern) in enumerate(INJECTION_PATTERNS + SCOPE_PATTERNS)
+        Case(f"detect pattern {i} ({r.name})", lambda text, p=r.pattern: list(p.finditer(text)))
+        for i, r in enumerate(INJECTION_PATTERNS + SCOPE_PATTERNS)
     )
     + tuple(
         Case(f"intent rule {i} ({rule.name})", lambda text, p=rule.pattern: list(p.finditer(text)))
@@ -140,6 +142,12 @@ PATTERN_CASES: tuple[Case, ...] = (
     + tuple(
         Case(f"shape rule {i} ({rule.name})", lambda text, p=rule.pattern: list(p.finditer(text)))
         for i, rule in enumerate(SHAPE_RULES)
+    )
+    + tuple(
+        Case(
+            f"structure rule {i} ({rule.name})", lambda text, p=rule.pattern: list(p.finditer(text))
+        )
+        for i, rule in enumerate(STRUCTURE_RULES)
     )
 )
 

@@ -3,7 +3,7 @@
 The folder is the course's table of contents. Each session's concept is one module or one topic
 package, read beside its lesson, in session order:
 
-    loop/ (01)  evals/ (02)  context.py (03)  schema/ (04)  consent.py (05)  detect/ (06)
+    loop/ (01)  evals/ (02)  context.py (03)  schema/ (04)  consent/ (05)  detect/ (06)
     repair/ (07)  trace/ (08)  report/ (09)  taxonomy.py (10)  routing/ (11)  judge/ (12)
     stall/ (13)  governor/ (14)  monitors/ (15)
 

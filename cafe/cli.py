@@ -1,34 +1,39 @@
-"""The `cafe` command: `cafe doctor`, `cafe toy NN`, `cafe serve`, `cafe local`.
+"""The `cafe` command: `cafe doctor`, `cafe toy NN`, `cafe serve`, `cafe local`, `cafe --version`.
 
 Also reachable as `python -m cafe`. Each subcommand is a thin shell around a library function, so
 everything the command does can be done from a notebook too: `cafe.endpoint.health.doctor`,
-the session toys, and `cafe.endpoint.serve` (this module adds only the serve command's banner,
-its fault flags and its Ctrl-C handling). Output piped into a command that stops reading early
-(`cafe doctor | head -3`) ends quietly; `run_command` gives the toys the same behaviour.
+the session toys, `cafe.endpoint.serve_command.serve_forever` and `cafe.endpoint.local.run_local`.
+This module adds the flags and `run_command`, which every command and toy runs through: it ends
+in a plain message, never a traceback, for the expected troubles, and while the command runs it
+scrubs every secret from what reaches the terminal (`cafe.endpoint.terminal`). Output piped into
+a command that stops reading early (`cafe doctor | head -3`) ends quietly.
 """
 
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import os
+import platform
 import re
-import signal
 import subprocess
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
 
-from cafe.endpoint.config import mask_key
 from cafe.endpoint.errors import CafeError
 from cafe.endpoint.faults import REPLY_FAULTS, Faults
-from cafe.endpoint.rehearsals import session_label, session_script
-from cafe.endpoint.scripted import Script
-from cafe.endpoint.serve import DEFAULT_HOST, DEFAULT_PORT, POLL_INTERVAL_S, CafeServer, make_server
+from cafe.endpoint.serve_command import serve_forever
+from cafe.endpoint.terminal import scrubbed_output
 
-__all__ = ["main", "run_command", "find_toy", "sessions_dir", "serve_forever"]
+__all__ = [
+    "main",
+    "run_command",
+    "find_toy",
+    "sessions_dir",
+    "serve_forever",
+    "build_parser",
+    "version_text",
+]
 
 # `cafe toy`'s usage line. argparse would list the optional pass-through arguments as required
 # ("required: number, toy_args"), so the number is checked in `_toy` and the usage is spelled out.
@@ -88,131 +93,6 @@ def _doctor(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _banner(server: CafeServer, api_key: str | None) -> str:
-    if api_key is None:
-        key_line = (
-            "export CAFE_API_KEY=sk-local        # any non-empty text: this server checks no key"
-        )
-        key_note = "any key is accepted"
-    else:
-        key_line = (
-            f"export CAFE_API_KEY=YOUR-KEY        "
-            f"# the value you passed to --api-key ({mask_key(api_key)})"
-        )
-        key_note = f"requests must carry the key you gave ({mask_key(api_key)})"
-    lines = [
-        f"cafe serve: a scripted OpenAI-compatible endpoint at {server.base_url}",
-        f"Models: {', '.join(server.script.models)}; {key_note}.",
-        f"Replies: {_replies_note(server.label)}.",
-        "To point the course at it, run these in another terminal:",
-        "",
-        "  export COURSE_MODE=live",
-        f"  export CAFE_BASE_URL={server.base_url}",
-        f"  {key_line}",
-        f"  export CAFE_MODEL={server.script.models[0]}",
-        "",
-        "then `cafe doctor` to check. Press Ctrl-C to stop.",
-    ]
-    if not ipaddress.ip_address(server.server_address[0]).is_loopback:
-        lines.append(
-            "Note: this server listens beyond loopback; "
-            "anyone who can reach this machine can use it."
-        )
-    return "\n".join(lines)
-
-
-def _replies_note(label: str) -> str:
-    if label == "default":
-        return (
-            "the default rule (the first tool offered, smallest arguments); --session NN fits a toy"
-        )
-    if label.startswith("session-"):
-        return f"the script for session {label.removeprefix('session-')}'s toy and notebook"
-    return "your script file"
-
-
-def _chosen_script(script_path: str | None, session: str | None) -> tuple[Script, str]:
-    """The script `cafe serve` answers from, and its label: --script, --session, or the default rule."""
-    if script_path and session:
-        raise ValueError("give --script or --session, not both.")
-    if session:
-        return session_script(session), session_label(session)
-    return (Script.from_file(script_path), "script") if script_path else (Script(), "default")
-
-
-def _raise_interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
-
-
-def serve_forever(
-    *,
-    host: str = DEFAULT_HOST,
-    port: int = DEFAULT_PORT,
-    api_key: str | None = None,
-    script_path: str | None = None,
-    session: str | None = None,
-    log_requests: bool = False,
-    faults: Faults | None = None,
-    out: TextIO | None = None,
-) -> int:
-    """`cafe serve`: answer HTTP requests until Ctrl-C (or SIGTERM), then return 0. `session` ("01")
-    answers from that session's rehearsal script instead of the default rule.
-    Returns 2 when the script file cannot be loaded or the port cannot be bound, after saying why.
-    """
-    out = out or sys.stdout
-    try:
-        script, label = _chosen_script(script_path, session)
-        server = make_server(
-            script,
-            api_key=api_key,
-            host=host,
-            port=port,
-            log_requests=log_requests,
-            faults=faults,
-            label=label,
-        )
-    except ValueError as exc:
-        print(f"cafe serve: {exc}", file=sys.stderr)
-        return 2
-    except PermissionError as exc:
-        print(
-            f"cafe serve: not allowed to listen on {host}:{port} ({exc.strerror or exc}). Ports below "
-            "1024 usually need administrator rights; pick one above 1024 with --port.",
-            file=sys.stderr,
-        )
-        return 2
-    except (OSError, OverflowError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        print(
-            f"cafe serve: could not listen on {host}:{port} ({reason}). Is another server using "
-            "that port? Pick another with --port, or --port 0 for any free one.",
-            file=sys.stderr,
-        )
-        return 2
-    # Ctrl-C and SIGTERM both mean "stop cleanly", even if our parent started us ignoring SIGINT.
-    previous = {}
-    if (
-        threading.current_thread() is threading.main_thread()
-    ):  # only the main thread may set handlers
-        previous = {
-            sig: signal.signal(sig, _raise_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)
-        }
-    print(_banner(server, api_key), file=out, flush=True)
-    if faults is not None:
-        print(f"Misbehaving on purpose: {faults}.", file=out, flush=True)
-    try:
-        server.serve_forever(poll_interval=POLL_INTERVAL_S)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stopping.set()
-        server.server_close()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    print("\ncafe serve: stopped. Goodbye from the café.", file=out, flush=True)
-    return 0
-
-
 def _faults(args: argparse.Namespace) -> Faults | None:
     """The `Faults` the --fault-* flags ask for, or None when there are none."""
     chosen = {
@@ -224,7 +104,9 @@ def _faults(args: argparse.Namespace) -> Faults | None:
         "reply": args.fault_reply,
         "times": args.fault_times,
     }
-    given = {name: value for name, value in chosen.items() if value not in (None, False)}
+    given = {
+        name: value for name, value in chosen.items() if value is not None and value is not False
+    }
     return Faults(**given) if given else None
 
 
@@ -243,6 +125,15 @@ def _serve(args: argparse.Namespace) -> int:
         log_requests=args.log,
         faults=faults,
     )
+
+
+def _local(args: argparse.Namespace) -> int:
+    from cafe.endpoint.local import run_local
+
+    return run_local(port=args.port)
+
+
+# --- argparse types ---------------------------------------------------------------------------
 
 
 def _seconds(text: str) -> float:
@@ -271,12 +162,31 @@ def _port(text: str) -> int:
     return port
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="cafe", description="The Agent Harness Path course tools."
-    )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+def _count(minimum: int) -> Callable[[str], int]:
+    """An argparse type for a whole number of at least `minimum`."""
 
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"[0-9]{1,9}", text.strip()) or int(text) < minimum:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a whole number of {minimum} or more, e.g. {max(minimum, 3)}"
+            )
+        return int(text)
+
+    return parse
+
+
+# --- the parser -------------------------------------------------------------------------------
+
+
+def version_text() -> str:
+    """What `cafe --version` prints: the version, the Python running it, and where cafe is
+    installed from (which answers "which cafe does my kernel see?")."""
+    from cafe import __version__
+
+    return f"cafe {__version__} (Python {platform.python_version()}; {Path(__file__).resolve().parent})"
+
+
+def _add_doctor(sub: argparse._SubParsersAction) -> None:
     doctor = sub.add_parser("doctor", help="check the mode, the endpoint, the key and the model")
     doctor.add_argument(
         "--timeout",
@@ -287,6 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     doctor.set_defaults(run=_doctor)
 
+
+def _add_toy(sub: argparse._SubParsersAction) -> None:
     toy = sub.add_parser(
         "toy", usage=TOY_USAGE, help="run a session's toy script, e.g. `cafe toy 07`"
     )
@@ -298,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     toy.set_defaults(run=_toy)
 
+
+def _add_serve(sub: argparse._SubParsersAction) -> None:
     serve = sub.add_parser(
         "serve", help="run a local OpenAI-compatible endpoint answering from a script"
     )
@@ -326,19 +240,6 @@ def build_parser() -> argparse.ArgumentParser:
     _fault_flags(serve)
     serve.set_defaults(run=_serve)
 
-    local = sub.add_parser(
-        "local", help="serve a small real model on this machine (needs the [local] extra)"
-    )
-    local.add_argument("--port", type=_port, default=8011, help="port to listen on (default 8011)")
-    local.set_defaults(run=_local)
-    return parser
-
-
-def _local(args: argparse.Namespace) -> int:
-    from cafe.endpoint.local import run_local
-
-    return run_local(port=args.port)
-
 
 def _fault_flags(serve: argparse.ArgumentParser) -> None:
     """`cafe serve --fault-*`: make chat completions misbehave, to rehearse the unhappy paths."""
@@ -355,7 +256,7 @@ def _fault_flags(serve: argparse.ArgumentParser) -> None:
     )
     faults.add_argument(
         "--fault-retry-after",
-        type=int,
+        type=_count(0),
         metavar="S",
         help="with --fault-status 429: the Retry-After to send",
     )
@@ -375,13 +276,37 @@ def _fault_flags(serve: argparse.ArgumentParser) -> None:
         "--fault-reply", choices=sorted(REPLY_FAULTS), help="answer 200 with this wrong answer"
     )
     faults.add_argument(
-        "--fault-times", type=int, metavar="N", help="misbehave on the first N requests only"
+        "--fault-times", type=_count(1), metavar="N", help="misbehave on the first N requests only"
     )
+
+
+def _add_local(sub: argparse._SubParsersAction) -> None:
+    local = sub.add_parser(
+        "local", help="serve a small real model on this machine (needs the [local] extra)"
+    )
+    local.add_argument("--port", type=_port, default=8011, help="port to listen on (default 8011)")
+    local.set_defaults(run=_local)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cafe", description="The Agent Harness Path course tools."
+    )
+    parser.add_argument("--version", action="version", version=version_text())
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in (_add_doctor, _add_toy, _add_serve, _add_local):
+        add(sub)
+    return parser
+
+
+# --- running a command ------------------------------------------------------------------------
 
 
 def run_command(run: Callable[[], int], *, name: str | None = None) -> int:
     """`run()`'s exit status, ending in a plain message, never a traceback, for the expected troubles.
 
+    - While `run()` runs, stdout and stderr scrub every secret the course knows of from what is
+      written (`cafe.endpoint.terminal.scrubbed_output`), and the real streams come back after.
     - An endpoint or set-up problem (`CafeError`: a missing variable, a dead endpoint) prints its
       message, which already says how to fix it, after the program's `name` (default: the script's
       file name, e.g. `toy.py: ...`), and exits 1.
@@ -393,8 +318,13 @@ def run_command(run: Callable[[], int], *, name: str | None = None) -> int:
     The toys end with `raise SystemExit(run_command(main))`.
     """
     try:
-        return run()
-    except CafeError as exc:
+        with scrubbed_output():
+            try:
+                return run()
+            except CafeError as exc:
+                print(f"{name or Path(sys.argv[0]).name}: {exc}", file=sys.stderr)
+                return 1
+    except CafeError as exc:  # the settings could not even be read to start scrubbing
         print(f"{name or Path(sys.argv[0]).name}: {exc}", file=sys.stderr)
         return 1
     except BrokenPipeError:

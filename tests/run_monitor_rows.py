@@ -23,8 +23,8 @@ Vocabulary of the gate rows:
               "suite" (fast-green-only escalation), None (nothing: the budget is spent or all is well)
   events, in order:
       ("edit", path)               one edit-tool call on one file
-      ("patch", [path, ...])       one edit-tool call touching several files (the course's edit tool
-                                   writes one file a call: one edit per distinct file)
+      ("patch", [path, ...])       one patch-tool call whose operations touch several files: one
+                                   edit per distinct code file (`code_paths_touched`)
       ("read", path)               a read: not an edit, not a verification
       ("run", command, outcome)    a shell command; outcome "pass" | "fail" | "error" (error = fail)
       ("status", mode, expected)   the gate's status in `mode`

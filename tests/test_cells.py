@@ -22,7 +22,7 @@ def test_split_key_rejects_anything_else_and_shows_the_shape(key):
 
 def test_source_name_is_module_and_qualified_name():
     assert source_name(course.checkpoint) == "cafe.course.toolkit.checkpoint"
-    assert source_name(course.Prediction.text) == "cafe.course.toolkit.Prediction.text"
+    assert source_name(course.Prediction.text) == "cafe.course.predictions.Prediction.text"
 
 
 @pytest.mark.parametrize("value", ["1", "true", "YES", " on "])

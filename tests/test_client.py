@@ -14,6 +14,7 @@ from cafe.endpoint.client import (
     PROBLEM_KINDS,
     SAID_CHARS,
     EndpointProblem,
+    LiveClient,
     chat,
     classify_error,
     clip,
@@ -59,11 +60,11 @@ def test_make_client_offline_uses_a_script_as_given():
 
 def test_make_client_live_points_the_sdk_at_the_configured_endpoint():
     client = make_client(environ=live_env("http://127.0.0.1:8123/v1"), timeout=7.5)
-    assert isinstance(client, openai.OpenAI)
+    assert isinstance(client, LiveClient) and isinstance(client.sdk, openai.OpenAI)
     assert endpoint_of(client) == "http://127.0.0.1:8123/v1"
     assert client.api_key == KEY
-    assert client.max_retries == 0  # the course counts its own attempts
-    assert client.timeout == 7.5
+    assert client.sdk.max_retries == 0  # the course counts its own attempts
+    assert client.timeout == 7.5 and client.sdk.timeout == 7.5
 
 
 def test_make_client_live_default_timeout_is_bounded():
@@ -73,7 +74,7 @@ def test_make_client_live_default_timeout_is_bounded():
 
 def test_make_client_live_ignores_the_script():
     client = make_client(["never used"], environ=live_env("http://127.0.0.1:8123/v1"))
-    assert isinstance(client, openai.OpenAI)
+    assert isinstance(client, LiveClient)
 
 
 def test_make_client_live_missing_variable_raises_config_error():
@@ -119,10 +120,23 @@ def test_chat_connection_refused_names_the_url_and_cafe_doctor():
     assert error.base_url == url
 
 
-def test_chat_timeout_names_the_url_and_cafe_doctor():
+def test_chat_slow_endpoint_is_named_slow_not_dead():
     with running_server(faults=Faults(delay_s=2.0)) as server:
         error = chat_error(server.base_url, timeout=0.2)
-    assert f"The endpoint {server.base_url} did not answer within 0.2 s" in str(error)
+    message = str(error)
+    assert error.kind == "slow"
+    assert f"The endpoint {server.base_url} is up, but the model did not finish" in message
+    assert "within 0.2 s" in message and "slow, not dead" in message
+    assert "CAFE_TIMEOUT_S" in message and "CAFE_MAX_TOKENS" in message
+    assert "cafe doctor" in message
+
+
+def test_a_missed_deadline_against_a_dead_address_is_a_timeout_not_slow():
+    url = dead_url()  # refuses every connection: nobody is there writing a reply
+    client = make_client(environ=live_env(url), timeout=0.2)
+    error = translate_error(TimeoutError("no answer within 0.2 s"), client)
+    assert error.kind == "timeout"
+    assert f"The endpoint {url} did not answer within 0.2 s" in str(error)
     assert "cafe doctor" in str(error)
 
 
@@ -353,7 +367,7 @@ def test_chat_says_once_that_it_is_waiting_and_gives_the_seconds_when_it_gives_u
         error = chat_error(server.base_url, timeout=limit)
     err = capsys.readouterr().err
     assert err.count("waiting for") == 1 and f"giving up after {limit:g} s" in err
-    assert f"did not answer within {limit:g} s" in str(error) and error.kind == "timeout"
+    assert f"did not finish its reply within {limit:g} s" in str(error) and error.kind == "slow"
 
 
 def test_chat_gives_up_on_a_trickling_reply_near_its_whole_timeout():
@@ -363,4 +377,4 @@ def test_chat_gives_up_on_a_trickling_reply_near_its_whole_timeout():
         started = time.monotonic()
         error = chat_error(server.base_url, timeout=1.0)
         took = time.monotonic() - started
-    assert error.kind == "timeout" and took < 2.0  # before: each trickled byte restarted the clock
+    assert error.kind == "slow" and took < 2.0  # before: each trickled byte restarted the clock

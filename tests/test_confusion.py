@@ -21,7 +21,8 @@ CORPUS = load_corpus()
 def test_load_corpus_has_at_least_100_requests_in_two_balanced_halves():
     assert len(CORPUS) >= 100
     assert len({r.id for r in CORPUS}) == len(CORPUS)
-    for half in HALVES:
+    assert HALVES == ("tune", "holdout", "fresh")
+    for half in ("tune", "holdout"):
         for label in LABELS:
             assert sum(r.half == half and r.label == label for r in CORPUS) >= 30, (half, label)
 
@@ -90,7 +91,7 @@ def test_layer_report_has_each_layer_then_the_whole():
     )  # the whole flags what any layer flags
 
 
-@pytest.mark.parametrize("half", HALVES)
+@pytest.mark.parametrize("half", ["tune", "holdout"])
 def test_whole_detector_catches_most_attacks_and_blocks_few_orders_on_each_half(half):
     # The session's bar: at least 75% of injections caught, at most 5% of benign requests blocked.
     found = measure(scan_text, load_corpus(half))

@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 from cafe.consent import (
     CHANGE_KINDS,
     PARTIAL_ALLERGEN_SPEC,
-    PROMISE_PATTERNS,
     Change,
     OrderSpec,
     changes_to_confirm,
     confirmation_question,
     consent_findings,
+    kitchen_ticket,
     order_changes,
     within_consent,
 )
@@ -44,7 +44,7 @@ def _ticket(spec: OrderSpec, **overrides) -> Ticket:
 
 
 def _kinds(ticket: Ticket, spec: OrderSpec) -> list[str]:
-    return [change.kind for change in order_changes(ticket, spec)]
+    return [change.kind for change in order_changes(ticket, spec, MENU)]
 
 
 # --- the faithful ticket, and the ways of writing it that are not changes -------------------------
@@ -73,15 +73,17 @@ def test_within_consent_items_in_another_order_and_allergy_aliases_pass():
 @pytest.mark.parametrize(
     "notes",
     [
-        "no milk please",
-        "gluten-free please",
-        "dairy free, extra hot",
-        "severe nut allergy, separate board",
-        "<b>extra hot</b>",
-        "free from nuts",
+        "Extra-Hot!",
+        "ＥＸＴＲＡ ＨＯＴ",
+        "ехtra hоt",  # two Cyrillic letters
+        "extra hot please",
+        "very hot",
+        "latte: extra hot",
+        "extra hot on the latte",
+        "1 x extra hot",
     ],
 )
-def test_order_changes_ordinary_kitchen_notes_are_not_promises(notes):
+def test_within_consent_the_approved_modifier_however_it_is_written_passes(notes):
     assert _kinds(_ticket(LATTE, notes=notes), LATTE) == []
 
 
@@ -89,9 +91,7 @@ def test_order_changes_ordinary_kitchen_notes_are_not_promises(notes):
 
 
 def test_order_changes_86d_swap_is_one_substitution_naming_both_items():
-    (change,) = order_changes(
-        _ticket(OMELETTE, items=("tofu scramble",), notes="omelette is 86'd"), OMELETTE
-    )
+    (change,) = order_changes(_ticket(OMELETTE, items=("tofu scramble",)), OMELETTE)
     assert change.kind == "substituted"
     assert change.span == "tofu scramble in place of cheese omelette"
     assert "put cheese omelette back" in change.fix and "yes" in change.fix
@@ -121,34 +121,77 @@ def test_order_changes_add_on_item_is_added():
 
 
 @pytest.mark.parametrize(
-    ("notes", "phrases"),
+    ("notes", "kinds", "span"),
     [
-        ("extra hot. free refill, on the house", ["free", "refill", "on the house"]),
-        ("complimentary cookie", ["complimentary"]),
-        ("10% off for the wait", ["10% off"]),
-        ("make it a large", ["make it a large"]),
-        ("extra hot, extra shot", ["extra shot"]),
-        ("add a croissant for the kid", ["add a croissant"]),
-        ("free&#32;refill", ["free", "refill"]),
-        ("threw in a cookie, birthday bonus", ["threw in", "bonus"]),
+        ("extra hot, free refill, on the house", ["unlisted_note"] * 2, "(notes) free refill"),
+        ("extra hot, paid", ["unlisted_note"], "(notes) paid"),
+        ("extra hot, and a croissant", ["unlisted_note"], "(notes) a croissant"),
+        ("extra hot, ｆｒｅｅ", ["unlisted_note"], "(notes) free"),
+        ("extra hot, large", ["note_added"], "(notes) large"),
+        ("extra hot, to go", ["note_added"], "(notes) to go"),
+        ("extra hot, whipped cream", ["unlisted_note"], "(notes) whipped cream"),
+        ("extra hot, 2 x decaf", ["unlisted_note"], "(notes) 2 x decaf"),
+        ("", ["note_dropped"], "(missing note) extra hot"),
+        ("large", ["note_added", "note_dropped"], "(notes) large"),
     ],
 )
-def test_order_changes_promises_in_the_notes_are_quoted(notes, phrases):
+def test_order_changes_notes_beyond_the_approved_modifiers_are_named(notes, kinds, span):
     changes = order_changes(_ticket(LATTE, notes=notes), LATTE)
-    assert [c.kind for c in changes] == ["promise"] * len(phrases)
-    assert [c.span for c in changes] == phrases
+    assert [c.kind for c in changes] == kinds
+    assert changes[0].span == span
+    assert all(c.fix.endswith("the notes must read 'extra hot'") for c in changes)
+    assert {c.failure().check for c in changes} == {"out_of_scope"}
 
 
-def test_order_changes_promise_the_customer_approved_is_kept():
-    spec = OrderSpec(
-        table=6, items=["americano"], notes="free refill, on the house (manager said so)"
+@pytest.mark.parametrize(
+    "notes",
+    [
+        "extra hot" + "".join(chr(0xE0000 + ord(c)) for c in "add 2 croissants"),
+        "extra\u200b hot",
+        "extra hot\u202e",
+        "extra hot\ufe0f",
+    ],
+)
+def test_order_changes_hidden_characters_are_refused_and_counted_not_quoted(notes):
+    changes = order_changes(_ticket(LATTE, notes=notes), LATTE)
+    assert changes[0].kind == "hidden_note"
+    assert "hidden characters]" in changes[0].span
+    assert all(ord(char) < 0x2000 for change in changes for char in change.span + change.fix)
+
+
+def test_order_changes_modifier_that_adds_a_declared_allergen_is_unsafe():
+    spec = OrderSpec(table=3, items=["hot chocolate"], allergies=["nuts"])
+    milk = OrderSpec(table=3, items=["hot chocolate"], allergies=["milk"], notes="")
+    assert _kinds(_ticket(spec, notes="whipped cream"), spec) == ["note_added"]
+    changes = order_changes(_ticket(milk, notes="whipped cream"), milk)
+    assert [c.kind for c in changes] == ["note_added", "unsafe_note"]
+    assert (
+        changes[1].failure().check == "unsafe" and changes[1].span == "whipped cream contains milk"
     )
-    assert within_consent(_ticket(spec, notes="free refill, on the house"), spec)
 
 
-def test_order_changes_promise_in_the_request_alone_is_not_approval():
-    spec = OrderSpec(table=6, items=["americano"], request="An americano, and a free refill please")
-    assert _kinds(_ticket(spec, notes="free refill"), spec) == ["promise", "promise"]
+def test_order_changes_a_promise_is_never_a_kitchen_note_even_when_approved():
+    spec = OrderSpec(table=6, items=["americano"], notes="free refill, on the house")
+    assert _kinds(_ticket(spec), spec) == ["unlisted_note", "unlisted_note"]
+    assert [f.span for f in changes_to_confirm(spec, MENU)] == [
+        "(notes) free refill",
+        "(notes) on the house",
+    ]
+
+
+def test_order_changes_request_words_are_never_approval():
+    spec = OrderSpec(table=6, items=["americano"], request="An americano, to go please")
+    assert _kinds(_ticket(spec, notes="to go"), spec) == ["note_added"]
+
+
+def test_order_changes_modifier_scoped_to_one_item_is_not_the_same_as_all():
+    spec = OrderSpec(table=6, items=["latte", "cappuccino"], notes="no foam")
+    assert _kinds(_ticket(spec, notes="no foam on the latte, cappuccino: no foam"), spec) == [
+        "note_added",
+        "note_added",
+        "note_dropped",
+    ]
+    assert _kinds(_ticket(spec, notes="No Foam"), spec) == []
 
 
 def test_order_changes_undeclared_allergy_is_removed_not_kept():
@@ -175,7 +218,7 @@ def test_order_changes_every_kind_is_declared_and_reported_in_a_fixed_order():
         table=5,
         items=("croissant", "espresso", "oat latte"),
         allergies=("nuts",),
-        notes="on the house",
+        notes="on the house\u200b, to go",
     )
     kinds = _kinds(ticket, spec)
     assert kinds == [
@@ -184,7 +227,9 @@ def test_order_changes_every_kind_is_declared_and_reported_in_a_fixed_order():
         "added",
         "missing_allergy",
         "undeclared_allergy",
-        "promise",
+        "hidden_note",
+        "unlisted_note",
+        "note_added",
     ]
     assert set(kinds) <= CHANGE_KINDS
 
@@ -199,16 +244,6 @@ def test_order_changes_wrong_types_say_what_to_pass():
         order_changes(_ticket(LATTE), {"table": 6})
 
 
-def test_promise_patterns_are_named():
-    assert {name for name, _ in PROMISE_PATTERNS} == {
-        "giveaway",
-        "discount",
-        "refill",
-        "upgrade",
-        "add_on",
-    }
-
-
 @settings(max_examples=80, deadline=None)
 @given(
     st.lists(st.sampled_from([*MENU.items, "x" * 5_000]), min_size=1, max_size=4),
@@ -217,8 +252,8 @@ def test_promise_patterns_are_named():
 )
 def test_order_changes_any_ticket_findings_are_bounded_and_exact(items, allergies, notes):
     ticket = Ticket(table=4, items=tuple(items), allergies=tuple(allergies), notes=notes)
-    findings = consent_findings(ticket, LATTE)
-    assert within_consent(ticket, LATTE) == (findings == [])
+    findings = consent_findings(ticket, LATTE, MENU)
+    assert within_consent(ticket, LATTE, MENU) == (findings == [])
     for finding in findings:
         assert finding.check in ("unsafe", "out_of_scope")
         assert len(finding.span) <= SPAN_CHARS and len(finding.fix) <= FIX_CHARS
@@ -260,11 +295,43 @@ def test_confirmation_question_confirmed_order_needs_no_question():
     assert within_consent(_ticket(confirmed), confirmed)
 
 
-def test_order_changes_diet_note_in_the_approved_notes_does_not_approve_a_giveaway():
-    spec = OrderSpec(table=6, items=["americano"], notes="gluten-free please")
-    assert [
-        c.span for c in order_changes(_ticket(spec, notes="gluten-free please, free refill"), spec)
-    ] == ["free", "refill"]
+@pytest.mark.parametrize(
+    ("notes", "spans"),
+    [
+        ("milk on the side", ["(notes) milk on the side"]),
+        ("extra hot, whipped cream", ["(notes) whipped cream"]),
+        ("to go\U000e0070\U000e0061\U000e0069\U000e0064", ["(notes) to go [+4 hidden characters]"]),
+    ],
+)
+def test_changes_to_confirm_approved_notes_the_ticket_cannot_carry_are_asked_about(notes, spans):
+    spec = OrderSpec(table=3, items=["oat latte", "espresso"], allergies=["milk"], notes=notes)
+    assert [f.span for f in changes_to_confirm(spec, MENU)] == spans
+    question = confirmation_question(spec, MENU)
+    assert question.startswith("Table 3:") and "kitchen options" in question
+
+
+@pytest.mark.parametrize("notes", ["allergy: milk", "severe milk allergy", "dairy-free please"])
+def test_order_changes_a_note_that_restates_a_declared_allergy_is_neither_asked_nor_refused(notes):
+    spec = OrderSpec(table=3, items=["oat latte"], allergies=["milk"], notes=notes)
+    assert changes_to_confirm(spec, MENU) == ()
+    assert _kinds(_ticket(spec), spec) == [] and _kinds(_ticket(spec, notes=""), spec) == []
+    undeclared = OrderSpec(table=3, items=["oat latte"], notes=notes)
+    assert changes_to_confirm(undeclared, MENU) != ()  # an allergy nobody declared: ask
+    assert _kinds(_ticket(spec, notes="milk"), spec) == ["unlisted_note"]  # "add milk"?
+
+
+def test_changes_to_confirm_approved_modifier_with_a_declared_allergen_is_unsafe():
+    spec = OrderSpec(table=3, items=["hot chocolate"], allergies=["nuts"], notes="whipped cream")
+    assert changes_to_confirm(spec, MENU) == ()
+    milk = OrderSpec(
+        table=3, items=["espresso", "americano"], allergies=["milk"], notes="with milk"
+    )
+    (finding,) = changes_to_confirm(milk, MENU)
+    assert (finding.check, finding.span) == ("unsafe", "dash of milk contains milk")
+    assert confirmation_question(milk, MENU) == (
+        "Table 3: the dash of milk adds milk, and you told us about your allergy. "
+        "Would you like something else in its place?"
+    )
 
 
 def _seconds(notes: str) -> float:
@@ -274,7 +341,7 @@ def _seconds(notes: str) -> float:
         5
     ):  # the best of five: the machine is shared, and only the fastest run is the cost
         start = time.perf_counter()
-        order_changes(ticket, LATTE)
+        order_changes(ticket, LATTE, MENU)
         best = min(best, time.perf_counter() - start)
     return best
 
@@ -284,11 +351,34 @@ def _seconds(notes: str) -> float:
     [
         lambda n: "1" * n,
         lambda n: "free" + " " * n,
-        lambda n: "free -" + " " * n,
+        lambda n: "extra hot" + " " * n + "and",
         lambda n: ("on " + " " * 50) * (n // 50),
-        lambda n: "add a " * (n // 6),
+        lambda n: "latte: 2 x " * (n // 11),
+        lambda n: "\u200b" * n,
+        lambda n: "extra hot, " * (n // 11),
     ],
 )
-def test_promise_patterns_time_grows_linearly_with_the_note(shape):
+def test_order_changes_time_grows_linearly_with_the_note(shape):
     # Four times the note may take about four times as long, not sixteen (a ratio, not a deadline).
     assert _seconds(shape(128_000)) < 8 * _seconds(shape(32_000)) + 0.01
+
+
+# --- the ticket the kitchen receives ------------------------------------------------------------
+
+
+def test_kitchen_ticket_rewrites_a_passed_ticket_in_the_menus_words():
+    spec = OrderSpec(table=3, items=["latte", "espresso"], allergies=["Dairy"], notes="to go")
+    drafted = _ticket(
+        spec, items=("Espresso", "LATTE "), allergies=("milk",), notes="ＴＡＫＥＡＷＡＹ, please"
+    )
+    kitchen = kitchen_ticket(drafted, spec, MENU)
+    assert (kitchen.items, kitchen.allergies, kitchen.notes) == (
+        ("espresso", "latte"),
+        ("Dairy",),
+        "to go",
+    )
+
+
+def test_kitchen_ticket_refuses_a_ticket_that_is_not_within_consent():
+    with pytest.raises(ValueError, match="note_added"):
+        kitchen_ticket(_ticket(LATTE, notes="extra hot, large"), LATTE, MENU)

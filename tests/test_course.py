@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cafe import course
-from cafe.course import toolkit
+from cafe.course import predictions
 
 FIXED = datetime(2026, 11, 29, 12, 0, 0, tzinfo=timezone.utc)
 
@@ -116,7 +116,7 @@ def test_predict_in_jupyter_displays_the_widget_with_a_text_fallback(monkeypatch
     import IPython.display
 
     shown = []
-    monkeypatch.setattr(toolkit, "headless", lambda environ=None: False)
+    monkeypatch.setattr(predictions, "headless", lambda environ=None: False)
     monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append(obj))
     guess = course.predict("s07.stop_reason", "Which?", options=["passed", "retries_exhausted"])
     (bundle,) = shown

@@ -16,12 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.loop.agent import ToolResult
-from cafe.stall.evidence import (
-    EPHEMERAL_PORT_FLOOR,
-    failure_signature,
-    failure_snippet,
-    normalize_evidence,
-)
+from cafe.stall.evidence import failure_signature, failure_snippet, normalize_evidence
+from cafe.stall.noise import EPHEMERAL_PORT_FLOOR
 from cafe.stories.scenarios import edited_bill
 from cafe.world.workbench import open_workbench, project_file
 
@@ -386,6 +382,11 @@ HOSTILE = [
     " in 0.1s",
     "at 0x",
     "pytest-",
+    "'a ",  # an opening quote that never closes, again and again
+    "KeyError: ",
+    " [ 5%]",
+    "✓ a (",
+    " ... ",
 ]
 
 

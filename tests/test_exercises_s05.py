@@ -1,12 +1,17 @@
 """cafe.exercises.s05: each checker passes the reference, says "not attempted" for the stub, and
 fails plausible wrong answers with a specific complaint."""
 
+from collections import Counter
+
 import pytest
 
 from cafe import course
-from cafe.consent import within_consent
+from cafe.consent import read_notes, within_consent
 from cafe.exercises.s05 import CONSENT_CASES, check_items_to_confirm, check_within_consent
-from cafe.world.menu import normalize_name
+from cafe.world.allergens import allergen_key, is_no_allergy
+from cafe.world.menu import load_menu, normalize_name
+
+MENU = load_menu()
 
 
 def _stub(*args):
@@ -47,9 +52,55 @@ def _exact_strings(ticket, spec):
     )
 
 
+_FORBIDDEN = ("free", "on the house", "refill", "comp", "discount")
+
+
+def _deny_list(ticket, spec):
+    """Everything right but the notes, which are held to a list of forbidden words."""
+    same = ticket.table == spec.table and Counter(map(normalize_name, ticket.items)) == Counter(
+        map(normalize_name, spec.items)
+    )
+    allergies = {allergen_key(a) for a in ticket.allergies if not is_no_allergy(a)}
+    same = same and allergies == {allergen_key(a) for a in spec.allergies}
+    return same and not any(word in ticket.notes.lower() for word in _FORBIDDEN)
+
+
+def _notes_as_written(ticket, spec):
+    """Everything right, and the notes compared as written, lower-cased."""
+    return _deny_list(ticket, spec) and ticket.notes.lower() == spec.notes.lower()
+
+
+def _notes_by_modifier_only(ticket, spec):
+    """Reads the notes against the menu, but lets hidden characters and unknown clauses through."""
+    got = read_notes(ticket.notes, spec.items, MENU)
+    want = read_notes(spec.notes, spec.items, MENU)
+    keys = Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
+    return _deny_list(ticket.model_copy(update={"notes": ""}), spec) and keys
+
+
+def _within_by_reading(ticket, spec):
+    """A second correct answer, written from the pieces the notebook lists."""
+    got = read_notes(ticket.notes, spec.items, MENU)
+    want = read_notes(spec.notes, spec.items, MENU)
+    same = Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
+    return _notes_as_written(ticket.model_copy(update={"notes": spec.notes}), spec) and (
+        got.clean and same
+    )
+
+
+def test_check_within_consent_accepts_another_correct_answer():
+    assert check_within_consent(_within_by_reading) == []
+
+
 @pytest.mark.parametrize(
     "wrong, complaint",
     [
+        (_deny_list, "an extra shot in the notes, which nobody approved: said True"),
+        (_deny_list, "'free' in full-width letters in the notes: said True, expected False"),
+        (_deny_list, "words hidden in characters nobody sees: said True, expected False"),
+        (_notes_as_written, "the approved note written 'Extra-Hot!': said False, expected True"),
+        (_notes_by_modifier_only, "a free refill in the notes: said True, expected False"),
+        (_notes_by_modifier_only, "words hidden in characters nobody sees: said True"),
         (_items_only, "a free refill in the notes: said True, expected False"),
         (
             _items_only,
@@ -125,6 +176,7 @@ def test_notebook_stubs_are_not_attempted_and_the_story_holds(tmp_path, monkeypa
         == "not_attempted"
     )
     assert namespace["through"] == {"faithful copy"}
+    assert namespace["through_notes"] == 3 and len(namespace["missed_by_list"]) == 5
     assert (
         namespace["omelette_run"].stop_reason == "retries_exhausted"
     )  # the 86'd omelette spends the cap

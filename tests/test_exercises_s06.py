@@ -85,3 +85,19 @@ def test_fresh_requests_move_the_table_when_the_reference_rule_joins():
     before = measure(scan_text, FRESH_REQUESTS)
     after = measure(either(scan_text, HEARSAY_RULE.judge), FRESH_REQUESTS)
     assert after.caught > before.caught and after.blocked > before.blocked
+
+
+def test_notebook_stubs_are_not_attempted_and_the_bound_holds(tmp_path, monkeypatch):
+    from samples import run_notebook_source
+
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))  # the notebook banks a checkpoint
+    namespace = run_notebook_source("s06-detect")
+    assert course.compare(namespace["my_rule"], check=check_detection_rule).status == (
+        "not_attempted"
+    )
+    contained = namespace["contained"]
+    assert [len(r.breaches) for r in contained.values()] == [0, 0]
+    assert contained[False].refused == 0 and contained[True].refused > 0
+    assert namespace["family_whole"].caught == 68 and namespace["family_whole"].blocked == 1
+    banked = namespace["figures"]["containment"]
+    assert banked["detection_off"]["harmful_tickets_passed"] == 0

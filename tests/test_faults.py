@@ -52,8 +52,14 @@ ROWS = [
     ),
     ("500", Faults(status=500), 1, "failed with HTTP 500", ("error", "http_error")),
     ("503", Faults(status=503), 1, "failed with HTTP 503", ("error", "http_error")),
-    ("hang", Faults(delay_s=30), 1, "did not answer within 1 s", ("error", "timeout")),
-    ("trickle", Faults(trickle_s=0.3), 1, "did not answer within 1 s", ("error", "timeout")),
+    ("hang", Faults(delay_s=30), 1, "did not finish its reply within 1 s", ("error", "slow")),
+    (
+        "trickle",
+        Faults(trickle_s=0.3),
+        1,
+        "did not finish its reply within 1 s",
+        ("error", "slow"),
+    ),
     ("malformed JSON", Faults(malformed=True), 1, "not valid JSON", ("error", "bad_body")),
     ("empty 200", Faults(reply="empty"), 1, "not a chat completion", ("error", "bad_body")),
     (

@@ -99,10 +99,12 @@ def test_every_live_request_carries_a_reply_cap():
     assert [request["max_tokens"] for request in server.requests] == [DEFAULT_MAX_TOKENS, 7]
 
 
-def test_the_reply_cap_is_one_setting(monkeypatch):
-    monkeypatch.setenv("CAFE_MAX_TOKENS", "300")
+def test_the_reply_cap_is_one_setting_read_from_the_environ_the_client_was_made_with(
+    monkeypatch,
+):
+    monkeypatch.setenv("CAFE_MAX_TOKENS", "900")  # not what `complete` reads: the client has one
     with running_dialect_server() as server:
-        chat(client_for(server), model=MODEL, messages=ASK)
+        chat(client_for(server, CAFE_MAX_TOKENS="300"), model=MODEL, messages=ASK)
     assert server.requests[0]["max_tokens"] == 300
 
 

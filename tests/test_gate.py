@@ -24,7 +24,6 @@ from cafe.monitors.gate import (
     fresh_green,
     verification_status,
 )
-from cafe.monitors.tiers import is_masked
 
 
 def command(text: str, ok: bool = True) -> ToolResult:
@@ -72,6 +71,33 @@ def test_edits_since_verify_counts_each_code_edit_and_any_check_resets_it():
 def test_fresh_green_needs_a_pass_with_no_code_edit_after_it():
     state = fold_tiers(TierState(), [edit("bill.py"), command("pytest")])
     assert fresh_green(state) and not fresh_green(fold_tiers(state, [edit("bill.py")]))
+
+
+@pytest.mark.parametrize(
+    "passed, why, said",
+    [
+        ("pytest | tail -3", "masked", "exit status was not the check's own"),
+        ("! pytest", "masked", "exit status was not the check's own"),
+        ("pytest --collect-only", "runs_no_tests", "it ran no test"),
+        ("cargo test --no-run", "runs_no_tests", "it ran no test"),
+    ],
+)
+def test_a_pass_that_does_not_count_is_remembered_with_its_reason_and_named_at_the_finish(
+    passed, why, said
+):
+    gate = VerifyGate("off")
+    gate.after_turn(view(edit("bill.py"), command(passed)))
+    assert gate.state.declined == (why, passed) and gate.state.edits_since_verify == 1
+    answer = gate.before_finish(FINISH)
+    assert isinstance(answer, Nudge) and said in answer.text and passed in answer.text
+    gate.after_turn(view(command("pytest", ok=False)))  # a recorded check clears the reason
+    assert gate.state.declined is None
+
+
+def test_one_patch_call_counts_each_code_file_it_touches():
+    ops = [{"path": "a.py"}, {"path": "b.rs", "new_path": "c.rs"}, {"path": "README.md"}]
+    patch = ToolResult("p", "apply_patch", {"operations": ops}, True, "ok", "mutate")
+    assert fold_tiers(TierState(), [patch]).edits_since_verify == 3
 
 
 # --- the gate as hooks ----------------------------------------------------------------------
@@ -161,7 +187,8 @@ def _results(event) -> list[ToolResult]:
     if kind == "edit":
         return [edit(event[1])]
     if kind == "patch":
-        return [edit(path) for path in dict.fromkeys(event[1])]
+        operations = [{"type": "update", "path": path} for path in event[1]]
+        return [ToolResult("p", "apply_patch", {"operations": operations}, True, "ok", "mutate")]
     if kind == "read":
         return [ToolResult("r", "read_file", {"path": event[1]}, True, "text")]
     return [command(event[1], ok=event[2] == "pass")]
@@ -197,19 +224,7 @@ def _play(events) -> None:
                 assert isinstance(answer, Nudge) and KINDS[rest[1]] in answer.text, event
 
 
-# Rows whose outcome rests on the command rules of cafe/monitors/tiers.py (a separate part of
-# the work): expected to fail until those rules read a newline chain as masking, then to pass.
-_NEEDS_NEWLINE_MASKING = pytest.mark.xfail(
-    not is_masked("pytest\necho done"),
-    reason="tiers.is_masked does not yet read a newline chain as masking",
-    strict=True,
-)
-GATE_CASES = [
-    pytest.param(*row, id=row[0][:70], marks=_NEEDS_NEWLINE_MASKING)
-    if row[0].startswith("newline_chained")
-    else pytest.param(*row, id=row[0][:70])
-    for row in rows.GATE_ROWS + rows.MID_RUN_ROWS
-]
+GATE_CASES = [pytest.param(*row, id=row[0][:70]) for row in rows.GATE_ROWS + rows.MID_RUN_ROWS]
 
 
 @pytest.mark.parametrize(

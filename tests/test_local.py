@@ -61,8 +61,9 @@ def test_local_exports_point_the_course_at_the_server():
     assert local.local_exports(9001) == [
         "export COURSE_MODE=live",
         "export CAFE_BASE_URL=http://127.0.0.1:9001/v1",
-        "export CAFE_API_KEY=local",
+        "export CAFE_API_KEY=smollm2-local-key",
         "export CAFE_MODEL=smollm2",
+        "export CAFE_TIMEOUT_S=130",
     ]
 
 

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from cafe.endpoint.local import LOCAL_KEY
+
 ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = [
@@ -72,8 +74,9 @@ def local_server(tmp_path_factory):
             **os.environ,
             "COURSE_MODE": "live",
             "CAFE_BASE_URL": url,
-            "CAFE_API_KEY": "local",
+            "CAFE_API_KEY": LOCAL_KEY,
             "CAFE_MODEL": "smollm2",
+            "CAFE_TIMEOUT_S": "130",  # what `cafe local` suggests for a small model on a CPU
         }
     finally:
         process.terminate()

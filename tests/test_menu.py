@@ -225,7 +225,21 @@ def test_allergen_keys_are_the_menu_vocabulary_folded():
 
 
 @pytest.mark.parametrize(
-    "word", ["", "  ", "none", "None", "None.", "n/a", "N/A", "n.a.", "nil", "-", "No allergies"]
+    "word",
+    [
+        "",
+        "  ",
+        "\u200b",
+        "none",
+        "None",
+        "None.",
+        "n/a",
+        "N/A",
+        "n.a.",
+        "nil",
+        "No allergies",
+        "ＮＯＮＥ",
+    ],
 )
 def test_is_no_allergy_placeholders_mean_none(word):
     assert is_no_allergy(word)
@@ -234,6 +248,25 @@ def test_is_no_allergy_placeholders_mean_none(word):
 @pytest.mark.parametrize("word", ["nuts", "no nuts", "nut", "牛奶", "sesame", "milk allergy"])
 def test_is_no_allergy_real_allergies_are_not_placeholders(word):
     assert not is_no_allergy(word)
+
+
+# Allergies written without letters: emoji for peanut, milk, egg, wheat, chestnut and beans, and
+# strings no allergen list can read. None of them means "none".
+LETTERLESS = ["🥜", "🥛", "🥚", "🌾", "🌰", "🫘", "🥜🥜", "🚫🥛", "!!!", "—", "-", "123", "#4", "⚠️"]
+
+
+@pytest.mark.parametrize("word", [*LETTERLESS, "none 🥜", "n/a!!1"])
+def test_is_no_allergy_refuses_symbols_and_emoji(word, menu):
+    assert not is_no_allergy(word)
+    assert not menu.can_check(word)
+
+
+def test_allergen_key_letterless_allergies_keep_their_own_text():
+    assert allergen_key("🥜") == "🥜" and allergen_key("🥛") == "🥛"
+    assert allergen_key("🥜") != allergen_key("🥛")
+    assert (
+        allergen_key("ＭＩＬＫ allergy") == "milk" and allergen_key("mіlk") == "milk"
+    )  # Cyrillic і
 
 
 def test_allergen_aliases_are_read_only():

@@ -209,12 +209,30 @@ def test_story_streak_after_green_auto_restores_and_the_suite_passes_again():
 def test_story_streak_with_a_shell_side_edit_auto_declines_and_the_red_run_ends_verify_failed():
     run, changed, bill = story("streak_shell_edit", MonitorConfig(safe_state_abort="auto"))
     assert run.aborts[0].turn == 9 and run.aborts[0].declined and run.aborts[0].restored == ()
+    assert (run.aborts[0].reason, run.aborts[0].path) == ("uncaptured_change", "check_bill.py")
     assert "+ 1" in bill and changed == ("bill.py", "check_bill.py")
     assert all(m.startswith(MONITOR_PREFIXES) for m in run.messages)
     # the suite is still red at the end: the gate says so once, then the run ends, not "done"
     assert run.stop_reason == "verify_failed" and run.verification == "verified_red"
     assert "passed" not in run.result.detail and "last check failed" in run.result.detail
     assert run.counts["[verify-before-done]"] == 1
+
+
+def test_progress_monitor_keeps_its_last_reading_when_git_cannot_read_the_tree(monkeypatch):
+    # git gone mid-run (or the repository broken by a command): the progress boundary must not
+    # let the RuntimeError out of the run; it keeps git's last reading and the edit tool's writes
+    def git_is_gone():
+        raise RuntimeError("git ls-tree could not run: no such file")
+
+    with open_workbench() as bench:
+        replies = story_replies("thrasher")
+        monitors = RunMonitors(bench, MonitorConfig(progress_stall_threshold=4))
+        monkeypatch.setattr(bench, "changed_files", git_is_gone)
+        run = run_with_monitors(
+            cafe.make_client(replies), TASK, bench, max_turns=16, monitors=monitors
+        )
+    assert run.stop_reason == "max_turns" and len(run.result.turns) == 16
+    assert run.counts["[stall]"] >= 1  # the monitor still read bill.py's rewrites as barren
 
 
 def test_monitor_messages_are_counted_by_their_source_not_their_text():

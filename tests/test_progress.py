@@ -11,7 +11,7 @@ import pytest
 from cafe import course
 from cafe.course import progress
 
-EMPTY = {"version": 1, "predictions": {}, "outcomes": {}, "exercises": {}, "checkpoints": {}}
+EMPTY = {"version": 1, **{section: {} for section in progress.SECTIONS}}
 
 
 pytestmark = pytest.mark.usefixtures(
@@ -64,6 +64,7 @@ def test_progress_round_trips(tmp_path):
         "outcomes": {},
         "exercises": {},
         "checkpoints": {"s07": {"n": {"value": [1, 2.5, None]}}},
+        "live_failures": {"s08.session": {"kind": "timeout"}},
     }
     path = progress.save_progress(data, tmp_path / "p" / "progress.json")
     assert progress.load_progress(path) == data
@@ -195,3 +196,77 @@ def test_record_of_a_value_json_cannot_hold_is_not_saved_and_not_raised(home, ca
     assert progress.record("outcomes", "s07.a", {"actual": float("nan")}) is False
     assert "did not save outcomes/s07.a" in capsys.readouterr().err
     assert saved(home)["predictions"] == {"s07.a": {"value": "x"}}  # the earlier entry is intact
+
+
+# --- what cannot be read is set aside, one entry at a time, and nothing is lost ---------------
+
+
+def _old_file(home: Path, text: str) -> None:
+    home.mkdir(exist_ok=True)
+    (home / "progress.json").write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("bad", "why"),
+    [
+        ('{"actual": NaN}', "holds NaN"),
+        ('{"actual": Infinity}', "holds Infinity"),
+        ('{"actual": ' + "9" * 5000 + "}", "holds a number of 5000 digits"),
+        ('{"deep": ' + "[" * 5000 + "]" * 5000 + "}", "nests more than 32 deep"),
+        ('{"deep": ' + "[" * 40 + "]" * 40 + "}", "nests more than 32 deep"),
+        ('"just text"', "is a JSON str, not an object"),
+    ],
+)
+def test_unreadable_entries_are_set_aside_and_later_saves_work(home, capsys, bad, why):
+    text = (
+        '{"version": 1, "predictions": {"s05.keep": {"value": "x"}}, '
+        f'"outcomes": {{"s05.old": {bad}, "s05.fine": {{"actual": 3}}}}, '
+        '"exercises": {}, "checkpoints": {"s05": {"n": {"value": 2}}}}'
+    )
+    _old_file(home, text)
+    assert progress.record("outcomes", "s05.new", {"actual": 4})
+    err = capsys.readouterr().err
+    assert "outcomes/s05.old" in err and why in err and "set-aside-1" in err
+    assert (home / "progress.json.set-aside-1").read_text(encoding="utf-8") == text  # nothing lost
+    data = saved(home)
+    assert "s05.old" not in data["outcomes"]
+    assert data["outcomes"]["s05.fine"] == {"actual": 3} and data["outcomes"]["s05.new"]
+    assert data["predictions"]["s05.keep"] == {"value": "x"}
+    assert data["checkpoints"]["s05"]["n"] == {"value": 2}
+    assert progress.record("outcomes", "s05.later", {"actual": 5})  # no longer blocked
+    assert capsys.readouterr().err == ""
+
+
+def test_save_error_blames_the_new_entry_not_an_old_one(home, capsys):
+    _old_file(home, '{"version": 1, "outcomes": {"s05.old": {"actual": 1}}}')
+    assert progress.record("outcomes", "s05.new", {"actual": float("inf")}) is False
+    err = capsys.readouterr().err
+    assert "did not save outcomes/s05.new" in err and "the new entry" in err
+    assert saved(home)["outcomes"] == {"s05.old": {"actual": 1}}
+
+
+def test_a_deeply_nested_whole_file_is_set_aside_whole_not_a_traceback(home, capsys):
+    _old_file(home, "[" * 100_000 + "]" * 100_000)
+    assert progress.load_progress() == EMPTY
+    assert "nests deeper than any progress file" in capsys.readouterr().err
+    assert (home / "progress.json.corrupt-1").exists()
+
+
+def test_cafe_home_that_is_a_file_is_one_line_with_the_fix(tmp_path, monkeypatch, capsys):
+    afile = tmp_path / "home.txt"
+    afile.write_text("not a folder")
+    monkeypatch.setenv("CAFE_HOME", str(afile))
+    with pytest.raises(progress.ConfigError, match=r"CAFE_HOME is .*that is a file, not a folder"):
+        progress.progress_path()
+    assert progress.record("outcomes", "s05.x", {"actual": 1}) is False
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "export CAFE_HOME=~/.cafe" in err
+    assert afile.read_text() == "not a folder"
+
+
+def test_record_scrubs_secrets_before_saving(home, monkeypatch):
+    key = "q7Zr2mWx9LpT4vNc8BfH3kJd6Ys1Ga5E"
+    monkeypatch.setenv("CAFE_API_KEY", key)
+    assert progress.record("outcomes", "s05.x", {"actual": f"the key is {key}!", key: 1})
+    text = (home / "progress.json").read_text(encoding="utf-8")
+    assert key not in text and key[:8] not in text

@@ -15,7 +15,7 @@ from cafe.world import pytest_runs
 from cafe.world.pytest_runs import run_pytest, warm_available
 from cafe.world.workbench import TEST_ARGS, open_workbench
 
-pytestmark = pytest.mark.skipif(not warm_available(), reason="no os.fork here: every run is fresh")
+warm_only = pytest.mark.skipif(not warm_available(), reason="no os.fork here: every run is fresh")
 
 ARGS = ["-q", "--no-header", "-p", "no:cacheprovider", "-o", "console_output_style=classic"]
 
@@ -42,6 +42,7 @@ def without_timing(text: str) -> str:
     return re.sub(r" in \d+\.\d+s", " in Ns", text)
 
 
+@warm_only
 def test_run_pytest_warm_and_fresh_say_the_same_words_about_the_till():
     with open_workbench() as bench:
         env = base_env()
@@ -53,6 +54,7 @@ def test_run_pytest_warm_and_fresh_say_the_same_words_about_the_till():
     assert warm.stderr == fresh.stderr
 
 
+@warm_only
 def test_run_pytest_sees_each_edit_made_between_runs(tmp_path):
     root = project(
         tmp_path,
@@ -68,6 +70,7 @@ def test_run_pytest_sees_each_edit_made_between_runs(tmp_path):
     assert second.status == 0 and "1 passed" in second.stdout
 
 
+@warm_only
 def test_run_pytest_gives_the_run_exactly_the_environment_asked_for(tmp_path, monkeypatch):
     monkeypatch.setenv("CAFE_TEST_LEAK", "from-the-harness")
     root = project(
@@ -83,6 +86,7 @@ def test_run_pytest_gives_the_run_exactly_the_environment_asked_for(tmp_path, mo
     assert "asked yes" in done.stdout and "leak None" in done.stdout
 
 
+@warm_only
 def test_run_pytest_reseeds_random_in_every_run(tmp_path):
     root = project(
         tmp_path,
@@ -100,6 +104,7 @@ def test_run_pytest_reseeds_random_in_every_run(tmp_path):
     assert len(draws) == 3
 
 
+@warm_only
 def test_run_pytest_timeout_kills_the_run_and_what_it_started(tmp_path):
     pid_file = tmp_path / "sleeper.pid"
     root = project(
@@ -120,6 +125,7 @@ def test_run_pytest_timeout_kills_the_run_and_what_it_started(tmp_path):
     )  # still serving
 
 
+@warm_only
 def test_run_pytest_restarts_the_helper_for_a_new_pythonpath(tmp_path):
     lib = tmp_path / "lib"
     lib.mkdir()
@@ -136,6 +142,7 @@ def test_run_pytest_restarts_the_helper_for_a_new_pythonpath(tmp_path):
     )
 
 
+@warm_only
 def test_run_pytest_starts_a_new_helper_when_the_old_one_died(tmp_path):
     root = project(tmp_path, **{"check_ok.py": "def test_ok():\n    pass\n"})
     assert run_pytest([*ARGS, "check_ok.py"], root, base_env(), 60).status == 0
@@ -144,6 +151,7 @@ def test_run_pytest_starts_a_new_helper_when_the_old_one_died(tmp_path):
     assert run_pytest([*ARGS, "check_ok.py"], root, base_env(), 60).status == 0
 
 
+@warm_only
 def test_run_pytest_replaces_a_helper_found_dead_only_when_asked(tmp_path, monkeypatch):
     root = project(tmp_path, **{"check_ok.py": "def test_ok():\n    pass\n"})
     assert run_pytest([*ARGS, "check_ok.py"], root, base_env(), 60).status == 0
@@ -155,6 +163,7 @@ def test_run_pytest_replaces_a_helper_found_dead_only_when_asked(tmp_path, monke
     assert pytest_runs._HELPER._process is not helper
 
 
+@warm_only
 def test_run_pytest_helper_ignores_a_stray_module_where_the_harness_runs(tmp_path, monkeypatch):
     (tmp_path / "cmd.py").write_text(
         "raise ImportError('the stray cmd.py was imported')\n", encoding="utf-8"
@@ -166,6 +175,7 @@ def test_run_pytest_helper_ignores_a_stray_module_where_the_harness_runs(tmp_pat
     assert done.status == 0, done.stdout + done.stderr
 
 
+@warm_only
 def test_run_pytest_stopping_the_helper_ends_the_run_in_progress(tmp_path):
     pid_file = tmp_path / "run.pid"
     root = project(
@@ -214,3 +224,33 @@ def _zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
     except OSError:
         return False
+
+
+def _sleeper(tmp_path: Path) -> tuple[Path, Path]:
+    """A test that starts a grandchild (plain Python, so every platform has it) and sleeps."""
+    pid_file = tmp_path / "sleeper.pid"
+    root = project(
+        tmp_path,
+        **{
+            "check_slow.py": "import subprocess, sys, time\n\ndef test_slow():\n"
+            "    child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])\n"
+            f"    open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+            "    time.sleep(30)\n"
+        },
+    )
+    return root, pid_file
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="checks the grandchild with os.kill(pid, 0)")
+def test_fresh_run_timeout_kills_the_run_and_what_it_started(tmp_path):
+    root, pid_file = _sleeper(tmp_path)
+    started = time.monotonic()
+    done = run_pytest([*ARGS, "check_slow.py"], root, base_env(), 3, warm=False)
+    assert done.status is None and time.monotonic() - started < 15
+    assert not _alive(int(pid_file.read_text()))
+
+
+def test_fresh_run_reports_status_and_both_streams(tmp_path):
+    root = project(tmp_path, **{"check_one.py": "def test_one():\n    assert 1 == 2\n"})
+    done = run_pytest([*ARGS, "check_one.py"], root, base_env(), 60, warm=False)
+    assert done.status == 1 and "assert 1 == 2" in done.stdout

@@ -4,11 +4,10 @@ Tool results are written out by hand; the work tree they describe is a real git 
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from cafe.loop.turns import ToolResult, TurnView
+from cafe.monitors import snapshots
 from cafe.monitors.recovery import EXCERPT_CHARS, MAX_EXCERPTS, abort_due
 from cafe.monitors.safe_state import (
     MAX_ABORTS,
@@ -159,7 +158,8 @@ def test_auto_restores_the_green_tree_when_every_change_was_captured(bench):
 def test_auto_declines_after_a_shell_side_edit_and_behaves_as_advisory(bench):
     h = Harness(bench, "auto")
     h.green_then_broken()
-    subprocess.run(["sed", "-i", "s/1000/1001/", "check_bill.py"], cwd=bench.root, check=True)
+    checks = bench.root / "check_bill.py"  # as `sed -i s/1000/1001/` would, behind the harness
+    checks.write_text(checks.read_text().replace("1000", "1001"))
     h.step(
         ToolResult(
             "c",
@@ -172,9 +172,24 @@ def test_auto_declines_after_a_shell_side_edit_and_behaves_as_advisory(bench):
     last = [h.step(ERROR) for _ in range(6)][-1]
     record = h.monitor.aborts[0]
     assert record.declined and record.restored == () and "Stop patching" in last.text
+    assert (record.reason, record.path) == ("uncaptured_change", "check_bill.py")
     assert (bench.root / "bill.py").read_text() == "broken\n" and "1001" in (
         bench.root / "check_bill.py"
     ).read_text()
+
+
+def test_auto_that_cannot_confirm_its_restore_says_so_and_never_claims_it(bench, monkeypatch):
+    def half(root, plan, **options):
+        (bench.root / "bill.py").write_text("neither\n")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(snapshots, "apply", half)
+    h = Harness(bench, "auto")
+    h.green_then_broken()
+    last = [h.step(ERROR) for _ in range(6)][-1]
+    record = h.monitor.aborts[0]
+    assert (record.declined, record.reason, record.path) == (True, "restore_unverified", "bill.py")
+    assert "tried to put bill.py back" in last.text and "Do not undo" not in last.text
 
 
 def test_off_sends_nothing(bench):

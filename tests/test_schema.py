@@ -339,3 +339,12 @@ def test_structured_drafts_steps_down_past_a_500_that_refuses_json_schema():
     assert drafts.format == "json_object_schema"
     assert [r["response_format"]["type"] for r in server.requests] == ["json_schema", "json_object"]
     assert server.requests[-1]["response_format"]["schema"] == strict_ticket_schema()
+
+
+def test_clip_masks_a_key_before_it_cuts(monkeypatch):
+    # A key that straddles the cut must not leave its first characters behind.
+    key = "sk-" + "q7" * 20
+    monkeypatch.setenv("CAFE_API_KEY", key)
+    for pad in range(0, 60, 7):
+        quoted = clip("x" * pad + " " + key + " and more words after it", 40)
+        assert key[:8] not in quoted and key[3:11] not in quoted, quoted

@@ -118,7 +118,8 @@ def test_scripted_client_calls_a_responder_function_with_the_request():
 
 def test_scripted_client_records_calls_that_a_responder_cannot_change():
     def meddling(request: dict) -> str:
-        request["messages"].append({"role": "user", "content": "injected"})
+        request["model"] = "another"
+        request["messages"] = [{"role": "user", "content": "injected"}]
         return "ok"
 
     messages = [{"role": "user", "content": "Hello!"}]
@@ -126,6 +127,17 @@ def test_scripted_client_records_calls_that_a_responder_cannot_change():
     client.chat.completions.create(model=MODEL, messages=messages, temperature=0)
     assert messages == [{"role": "user", "content": "Hello!"}]
     assert client.calls == [{"model": MODEL, "messages": messages, "temperature": 0}]
+
+
+def test_a_responder_sees_the_messages_read_only():
+    def appending(request: dict) -> str:
+        request["messages"].append({"role": "user", "content": "injected"})
+        return "ok"
+
+    messages = [{"role": "user", "content": "Hello!"}]
+    with pytest.raises(AttributeError, match="append"):
+        ScriptedClient(appending).chat.completions.create(model=MODEL, messages=messages)
+    assert messages == [{"role": "user", "content": "Hello!"}]
 
 
 # --- the default responder ------------------------------------------------------------------
@@ -342,3 +354,59 @@ def test_offline_json_schema_request_without_a_schema_object_is_a_clear_error():
         client.chat.completions.create(
             model="cafe-scripted", messages=HELLO, response_format={"type": "json_schema"}
         )
+
+
+# --- linear in the length of the conversation ---------------------------------------------------
+
+
+def _conversation(turns: int) -> float:
+    """CPU seconds for `turns` turns of one growing conversation through the scripted client."""
+    import time
+
+    client = ScriptedClient(Script(["ok"], cycle=True))
+    messages = [{"role": "user", "content": "A latte, please."}]
+    started = time.process_time()
+    for turn in range(turns):
+        client.chat.completions.create(model=MODEL, messages=messages)
+        messages.append({"role": "assistant", "content": "ok"})
+        messages.append({"role": "user", "content": f"turn {turn}"})
+    return time.process_time() - started
+
+
+def test_scripted_client_cost_grows_linearly_with_the_turns():
+    _conversation(50)  # warm: the SDK's types load on the first call
+    small, large = _conversation(1000), _conversation(4000)
+    assert large < 6 * small + 0.2, (small, large)  # quadratic would be about 16 times
+    assert large < 4.0  # 10,000 turns in about 2 s of CPU on a laptop: benchmarks/scripted_turns.py
+
+
+def test_scripted_client_records_each_call_as_it_was_sent():
+    client = ScriptedClient(Script(["ok"], cycle=True))
+    messages = [{"role": "user", "content": "one"}]
+    client.chat.completions.create(model=MODEL, messages=messages)
+    messages.append({"role": "assistant", "content": "ok"})
+    client.chat.completions.create(model=MODEL, messages=messages)
+    assert [len(call["messages"]) for call in client.calls] == [1, 2]
+    assert client.calls[0]["messages"] == [{"role": "user", "content": "one"}]
+
+
+def test_popped_message_starts_a_new_log_and_leaves_the_record_alone():
+    client = ScriptedClient(Script(["ok"], cycle=True))
+    messages = [{"role": "user", "content": "one"}, {"role": "user", "content": "two"}]
+    client.chat.completions.create(model=MODEL, messages=messages)
+    messages.pop()
+    messages.append({"role": "user", "content": "three"})
+    reply = client.chat.completions.create(model=MODEL, messages=messages)
+    assert client.calls[0]["messages"] == [
+        {"role": "user", "content": "one"},
+        {"role": "user", "content": "two"},
+    ]
+    assert client.calls[1]["messages"][-1] == {"role": "user", "content": "three"}
+    assert reply.usage.prompt_tokens == 2  # "one" + "three": counted from the new log
+
+
+def test_a_reply_longer_than_the_cap_is_cut_with_finish_reason_length():
+    client = ScriptedClient(["word " * 50])
+    reply = client.chat.completions.create(model=MODEL, messages=HELLO, max_tokens=5)
+    assert reply.choices[0].message.content == "word word word word "
+    assert reply.choices[0].finish_reason == "length" and reply.usage.completion_tokens == 5

@@ -24,9 +24,10 @@ import openai
 import pytest
 from pydantic import BaseModel
 
-from cafe.cli import _banner, build_parser, serve_forever
+from cafe.cli import build_parser, serve_forever
 from cafe.endpoint.scripted import Script
 from cafe.endpoint.serve import Faults, make_server, running_server
+from cafe.endpoint.serve_command import banner
 
 KEY = "sk-test-SECRET-1234567890abcdef"
 MODEL = "cafe-scripted"
@@ -103,11 +104,11 @@ def test_serve_banner_warns_only_when_listening_beyond_loopback():
     for host, warned in (("127.0.0.1", False), ("0.0.0.0", True)):
         server = make_server(host=host)
         try:
-            banner = _banner(server, None)
+            text = banner(server, None)
         finally:
             server.server_close()
-        assert ("listens beyond loopback" in banner) is warned
-        assert "export CAFE_BASE_URL=http://127.0.0.1:" in banner
+        assert ("listens beyond loopback" in text) is warned
+        assert "export CAFE_BASE_URL=http://127.0.0.1:" in text
 
 
 def test_serve_lists_the_script_models():

@@ -81,7 +81,9 @@ def test_shape_rules_pass_orders_that_borrow_the_words(text):
 def test_shape_rules_keywords_appear_in_their_patterns():
     for rule in SHAPE_RULES:
         assert rule.keywords, rule.name
-        assert all(word in rule.pattern.pattern for word in rule.keywords), rule.name
+        assert all(word in rule.pattern.pattern.replace("\\ ", " ") for word in rule.keywords), (
+            rule.name
+        )
 
 
 def test_shape_rules_gaps_never_cross_a_sentence():

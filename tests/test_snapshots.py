@@ -6,16 +6,17 @@ import subprocess
 
 import pytest
 
+from cafe.monitors import snapshots
 from cafe.monitors.snapshots import (
-    ABSENT,
     AT_HEAD,
+    UNCAPTURABLE,
     SnapshotStore,
-    blob_hash,
     can_restore,
     fingerprint,
     mutated_since,
     restore,
 )
+from cafe.monitors.worktree import ABSENT, blob_hash, sample_tree
 from cafe.world.workbench import open_workbench
 
 
@@ -123,36 +124,42 @@ def test_can_restore_only_when_every_mutated_path_can_be_put_back(green, now, ca
 def test_restore_puts_harness_edits_back_to_the_green_tree(bench):
     store = SnapshotStore()
     harness_write(bench, store, "bill.py", "green version\n")
-    at_green, mark = fingerprint(bench.root), store.mark()
+    at_green, mark = sample_tree(bench.root), store.mark()
     harness_write(bench, store, "bill.py", "broken version\n")
     harness_write(bench, store, "helper.py", "new file\n")
-    assert restore(bench.root, at_green, store, mark) == ("bill.py", "helper.py")
+    outcome = restore(bench.root, at_green, store, mark)
+    assert outcome.restored == ("bill.py", "helper.py") and outcome.declined is None
     assert (bench.root / "bill.py").read_text() == "green version\n" and not (
         bench.root / "helper.py"
     ).exists()
-    assert dict(fingerprint(bench.root)) == dict(at_green)
+    assert sample_tree(bench.root) == at_green
 
 
 def test_restore_declines_a_shell_side_edit_and_touches_nothing(bench):
     store = SnapshotStore()
     harness_write(bench, store, "bill.py", "green version\n")
-    at_green, mark = fingerprint(bench.root), store.mark()
+    at_green, mark = sample_tree(bench.root), store.mark()
     harness_write(bench, store, "bill.py", "broken version\n")
     subprocess.run(["sed", "-i", "s/1000/1001/", "check_bill.py"], cwd=bench.root, check=True)
-    before = dict(fingerprint(bench.root))
-    assert restore(bench.root, at_green, store, mark) == ()
+    before = sample_tree(bench.root)
+    outcome = restore(bench.root, at_green, store, mark)
+    assert (outcome.restored, outcome.declined, outcome.path) == (
+        (),
+        "uncaptured_change",
+        "check_bill.py",
+    )
     assert (
-        dict(fingerprint(bench.root)) == before
+        sample_tree(bench.root) == before
         and (bench.root / "bill.py").read_text() == "broken version\n"
     )
 
 
 def test_restore_declines_a_file_a_redirect_created(bench):
     store = SnapshotStore()
-    at_green, mark = fingerprint(bench.root), store.mark()
+    at_green, mark = sample_tree(bench.root), store.mark()
     harness_write(bench, store, "bill.py", "broken\n")
-    subprocess.run(["bash", "-c", "echo scratch > notes.txt"], cwd=bench.root, check=True)
-    assert restore(bench.root, at_green, store, mark) == ()
+    (bench.root / "notes.txt").write_text("scratch\n", encoding="utf-8")  # as `echo >` would
+    assert restore(bench.root, at_green, store, mark).declined == "uncaptured_change"
     assert (bench.root / "notes.txt").exists() and (
         bench.root / "bill.py"
     ).read_text() == "broken\n"
@@ -160,12 +167,12 @@ def test_restore_declines_a_file_a_redirect_created(bench):
 
 def test_restore_declines_when_the_shell_edited_a_file_before_the_harness_captured_it(bench):
     store = SnapshotStore()
-    at_green, mark = fingerprint(bench.root), store.mark()
+    at_green, mark = sample_tree(bench.root), store.mark()
     subprocess.run(["sed", "-i", "s/share/part/", "bill.py"], cwd=bench.root, check=True)
     harness_write(
         bench, store, "bill.py", "broken\n"
     )  # its capture holds the sed's version, not green's
-    assert restore(bench.root, at_green, store, mark) == ()
+    assert restore(bench.root, at_green, store, mark).declined == "uncaptured_change"
 
 
 def test_restore_leaves_work_that_was_dirty_before_the_run_alone(bench):
@@ -174,9 +181,9 @@ def test_restore_leaves_work_that_was_dirty_before_the_run_alone(bench):
     )
     (bench.root / "scratch.txt").write_text("mine\n", encoding="utf-8")
     store = SnapshotStore()
-    at_green, mark = fingerprint(bench.root), store.mark()
+    at_green, mark = sample_tree(bench.root), store.mark()
     harness_write(bench, store, "bill.py", "broken\n")
-    assert restore(bench.root, at_green, store, mark) == ("bill.py",)
+    assert restore(bench.root, at_green, store, mark).restored == ("bill.py",)
     assert (
         "owner's own" in (bench.root / "pytest.ini").read_text()
         and (bench.root / "scratch.txt").exists()
@@ -187,7 +194,8 @@ def test_restore_declines_outside_a_repository(tmp_path):
     store = SnapshotStore()
     store.capture(tmp_path, "bill.py")
     (tmp_path / "bill.py").write_text("broken\n", encoding="utf-8")
-    assert restore(tmp_path, fingerprint(tmp_path), store, 0) == ()
+    assert sample_tree(tmp_path) == "not_a_repository"
+    assert restore(tmp_path, sample_tree(tmp_path), store, 0).declined == "not_a_repository"
     assert (tmp_path / "bill.py").read_text() == "broken\n"
 
 
@@ -197,3 +205,54 @@ def test_blob_hash_matches_git_hash_object(bench):
         ["git", "hash-object", "bill.py"], cwd=bench.root, capture_output=True, text=True
     )
     assert blob_hash(data) == git_hash.stdout.strip() and blob_hash(None) == ABSENT
+
+
+def test_restore_refuses_a_fingerprint_where_a_sample_belongs(bench):
+    with pytest.raises(TypeError, match="sample_tree"):
+        restore(bench.root, {"bill.py": "h"}, SnapshotStore(), 0)
+
+
+def test_restore_declines_when_nothing_changed_since_green(bench):
+    store = SnapshotStore()
+    at_green = sample_tree(bench.root)
+    assert restore(bench.root, at_green, store, 0).declined == "nothing_to_restore"
+    assert restore(bench.root, None, store, 0).declined == "no_green_point"
+    assert restore(bench.root, "nested_repository", store, 0).declined == "nested_repository"
+
+
+def test_restore_that_fails_before_writing_is_an_io_error_and_changes_nothing(bench, monkeypatch):
+    store = SnapshotStore()
+    at_green, mark = sample_tree(bench.root), store.mark()
+    harness_write(bench, store, "bill.py", "broken\n")
+
+    def refuse(root, plan, **options):
+        raise PermissionError("read-only folder")
+
+    monkeypatch.setattr(snapshots, "apply", refuse)
+    outcome = restore(bench.root, at_green, store, mark)
+    assert outcome.declined == "io_error" and outcome.restored == ()
+    assert (bench.root / "bill.py").read_text() == "broken\n"
+
+
+def test_restore_that_cannot_confirm_its_writes_never_claims_success(bench, monkeypatch):
+    store = SnapshotStore()
+    at_green, mark = sample_tree(bench.root), store.mark()
+    harness_write(bench, store, "bill.py", "broken\n")
+
+    def half(root, plan, **options):
+        (bench.root / "bill.py").write_text("neither green nor broken\n")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(snapshots, "apply", half)
+    outcome = restore(bench.root, at_green, store, mark)
+    assert outcome.declined == "restore_unverified" and outcome.restored == ("bill.py",)
+
+
+def test_capture_of_a_link_or_folder_is_never_restorable(bench, tmp_path):
+    store = SnapshotStore()
+    (bench.root / "folder").mkdir()
+    store.capture(bench.root, "folder")
+    store.capture(bench.root, "missing.py")
+    captured = store.restorable(bench.root, 0)
+    assert captured["folder"] == UNCAPTURABLE and captured["missing.py"] == AT_HEAD
+    assert not store.first_since(0)["folder"].is_file

@@ -42,7 +42,17 @@ def test_write_trace_then_read_trace_gives_the_same_trace(tmp_path):
 def test_write_trace_header_then_one_span_per_line_in_fixed_key_order(tmp_path):
     trace = _trace()
     rows = _lines(write_trace(trace, tmp_path / "t.jsonl"))
-    assert list(rows[0]) == ["record", "schema_version", "trace_id", "started_at", "spans"]
+    assert list(rows[0]) == [
+        "record",
+        "schema_version",
+        "trace_id",
+        "started_at",
+        "spans",
+        "content_hash",
+        "line_sha256",
+        "header_sha256",
+    ]
+    assert rows[0]["content_hash"] == content_hash(trace)
     assert (
         rows[0]["schema_version"] == SCHEMA_VERSION
         and rows[0]["spans"] == len(trace.spans) == len(rows) - 1

@@ -12,6 +12,7 @@ from cafe.endpoint.client import make_client
 from cafe.loop.agent import run_loop
 from cafe.stall.verify import VerifyEntrypoint
 from cafe.stories.scenarios import BILL_FIXES, SCENARIOS, edited_bill, scenario_replies
+from cafe.world import workbench
 from cafe.world.workbench import PROJECTS, Workbench, open_workbench, project_file
 
 REPO = Path(__file__).resolve().parents[1]
@@ -225,7 +226,38 @@ def test_workbench_close_leaves_a_folder_it_did_not_make(tmp_path):
 
 
 def test_open_workbench_that_fails_leaves_no_temporary_folder(tmp_path, monkeypatch):
-    monkeypatch.setenv("GIT_INDEX_FILE", str(tmp_path / "missing" / "index"))
+    def broken_git(root, *args):
+        raise RuntimeError(f"git {' '.join(args)} failed in {root}: no space left")
+
+    monkeypatch.setattr(workbench, "_git", broken_git)
     with pytest.raises(RuntimeError):
         open_workbench(parent=tmp_path)
     assert list(tmp_path.glob("cafe-workbench-*")) == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the hook is a POSIX shell script")
+def test_changed_files_runs_no_filter_or_hook_the_agent_configured(tmp_path):
+    marker = tmp_path / "ran.txt"
+    with open_workbench() as bench:
+        hook = tmp_path / "hook.sh"
+        hook.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+        hook.chmod(0o755)
+        subprocess.run(["git", "config", "core.fsmonitor", str(hook)], cwd=bench.root, check=True)
+        subprocess.run(
+            ["git", "config", "filter.hide.clean", f"touch {marker}; cat"],
+            cwd=bench.root,
+            check=True,
+        )
+        (bench.root / ".git" / "info" / "attributes").write_text("*.py filter=hide\n")
+        (bench.root / "bill.py").write_text("changed\n", encoding="utf-8")
+        (bench.root / "new.py").write_text("new\n", encoding="utf-8")
+        (bench.root / "pytest.ini").unlink()
+        assert bench.changed_files() == ("bill.py", "new.py", "pytest.ini")
+    assert not marker.exists()
+
+
+def test_git_missing_is_a_runtime_error_naming_git(monkeypatch, tmp_path):
+    with open_workbench() as bench:
+        monkeypatch.setenv("PATH", str(tmp_path))
+        with pytest.raises(RuntimeError, match="git"):
+            bench.changed_files()

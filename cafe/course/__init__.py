@@ -1,57 +1,72 @@
 """The machinery that runs the course's notebooks (no harness code lives here).
 
-- `cafe.course.toolkit`   predict, show_outcome, compare, checkpoint: the four notebook mechanics;
-- `cafe.course.reveals`   the reveal switch: an answer or a function's source, read only when flipped;
-- `cafe.course.progress`  the progress file you own: where it lives, atomic writes, damage set aside;
-- `cafe.course.cells`     what the notebook cells share: the course key, headless text, widget display;
-- `cafe.course.syllabus`  the session map, declared once: numbers, slugs, topics and modules.
+- `cafe.course.predictions`  predict first, then show the outcome beside the prediction;
+- `cafe.course.reveals`      the reveal switch: an answer or a function's source, read only when flipped;
+- `cafe.course.toolkit`      compare a your-turn function with its check; bank a checkpoint;
+- `cafe.course.live`         live cells: an endpoint problem is one line, and the notebook goes on;
+- `cafe.course.progress`     the progress file you own: where it lives, atomic writes, damage set aside;
+- `cafe.course.cells`        what every cell shares: the course key, headless text, scrubbed printing;
+- `cafe.course.syllabus`     the session map, declared once: numbers, slugs, topics and modules.
 
 Notebooks write `from cafe import course` and call `course.predict(...)`, `course.reveal(...)` and
-so on: the toolkit's public names are re-exported here.
+so on: each module's public names for notebooks are re-exported here.
 """
 
 from __future__ import annotations
 
-from cafe.course.toolkit import (
-    COMPARE_STATUSES,
-    HEADLESS_VARIABLE,
+from cafe.course.cells import HEADLESS_VARIABLE, Counted, headless, print_table
+from cafe.course.live import LiveBatch, LiveStory, each_live, live_story
+from cafe.course.predictions import Prediction, predict, show_outcome
+from cafe.course.progress import (
     HOME_VARIABLE,
     PROGRESS_FILE,
+    load_progress,
+    progress_path,
+    save_progress,
+)
+from cafe.course.reveals import Reveal, answers_path, reveal, reveal_now
+from cafe.course.toolkit import (
+    COMPARE_STATUSES,
+    SOURCES,
     CompareResult,
     CompareStatus,
-    Prediction,
-    Reveal,
-    answers_path,
+    Source,
     checkpoint,
     compare,
-    headless,
-    load_progress,
-    predict,
-    progress_path,
-    reveal,
-    reveal_now,
-    save_progress,
-    show_outcome,
 )
 
 __all__ = [
-    "HOME_VARIABLE",
+    # cafe.course.cells
     "HEADLESS_VARIABLE",
-    "PROGRESS_FILE",
-    "COMPARE_STATUSES",
-    "CompareStatus",
-    "CompareResult",
-    "Prediction",
-    "Reveal",
     "headless",
+    "print_table",
+    "Counted",
+    # cafe.course.live
+    "LiveStory",
+    "LiveBatch",
+    "live_story",
+    "each_live",
+    # cafe.course.predictions
+    "Prediction",
+    "predict",
+    "show_outcome",
+    # cafe.course.progress
+    "HOME_VARIABLE",
+    "PROGRESS_FILE",
     "progress_path",
     "load_progress",
     "save_progress",
+    # cafe.course.reveals
+    "Reveal",
     "answers_path",
-    "predict",
-    "show_outcome",
     "reveal",
     "reveal_now",
+    # cafe.course.toolkit
+    "COMPARE_STATUSES",
+    "CompareStatus",
+    "CompareResult",
     "compare",
     "checkpoint",
+    "Source",
+    "SOURCES",
 ]

@@ -8,13 +8,20 @@
      "predictions": {"s07.stop_reason": {"question": ..., "value": ..., "saved_at": ...}},
      "outcomes":    {"s07.stop_reason": {"predicted": ..., "actual": ..., "match": ..., ...}},
      "exercises":   {"s07.failure_view": {"status": "passed", "problems": [], ...}},
-     "checkpoints": {"s07": {"attempts_to_pass": {"value": ..., "model": ..., "saved_at": ...}}}}
+     "checkpoints": {"s07": {"attempts_to_pass": {"value": ..., "model": ..., "saved_at": ...}}},
+     "live_failures": {"s08.session": {"kind": "timeout", "reason": ..., "saved_at": ...}}}
 
-Two promises, because the file holds the learner's own work. A write is atomic (a temporary file
-in the same folder, then `os.replace`), so a crash half way leaves the old file whole. And a file
-that cannot be read is never overwritten: it is renamed aside (`progress.json.corrupt-1`, then
-`-2`, ...) with a message saying where, and a fresh file starts; if even the rename fails, nothing
-new is saved until the learner moves it. Session 00 (`sessions/s00-setup/lesson.md`) introduces it.
+Three promises, because the file holds the learner's own work. A write is atomic (a temporary
+file in the same folder, then `os.replace`), so a crash half way leaves the old file whole. An
+entry that cannot be read back (`NaN` from an old version, a number thousands of digits long,
+nesting thousands deep) is set aside on its own (`cafe.course.progress_reading`): the file as it
+was is copied to `progress.json.set-aside-1` (then `-2`, ...), the rest is kept, and later saves
+work. A file whose structure cannot be read at all is never overwritten: it is renamed aside
+(`progress.json.corrupt-1`, ...) with a message saying where, and a fresh file starts; if even
+the rename fails, nothing new is saved until the learner moves it. And no secret is saved: every
+entry is scrubbed (`cafe.endpoint.config.redact`'s redactor) before it is written. `CAFE_HOME`
+is checked where it is read (a file, a relative path or a folder you cannot write to is a
+`ConfigError` naming it). Session 00 (`sessions/s00-setup/lesson.md`) introduces it.
 """
 
 from __future__ import annotations
@@ -26,6 +33,12 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from cafe.course.progress_reading import SECTIONS, read_progress
+from cafe.endpoint.environment import course_environ
+from cafe.endpoint.errors import ConfigError
+from cafe.endpoint.secrets import known_secrets, redactor_for
+from cafe.endpoint.variables import parse_home
 
 __all__ = [
     "HOME_VARIABLE",
@@ -43,15 +56,15 @@ HOME_VARIABLE = "CAFE_HOME"
 PROGRESS_FILE = "progress.json"
 # Bumped only if the layout above changes shape; readers can then convert old files.
 PROGRESS_VERSION = 1
-# The sections. Checkpoints nest by session ("s07" -> name -> entry); the others are keyed by key.
-SECTIONS = ("predictions", "outcomes", "exercises", "checkpoints")
 
 
 def progress_path(environ: Mapping[str, str] | None = None) -> Path:
-    """`$CAFE_HOME/progress.json`, or `~/.cafe/progress.json` when `CAFE_HOME` is unset or empty."""
-    env = os.environ if environ is None else environ
-    home = env.get(HOME_VARIABLE, "").strip()
-    folder = Path(home).expanduser() if home else Path.home() / ".cafe"
+    """`$CAFE_HOME/progress.json`, or `~/.cafe/progress.json` when `CAFE_HOME` is unset or empty.
+
+    A `CAFE_HOME` that is a file, not a full path, or a folder you cannot write to is a
+    `ConfigError` saying so, with an example."""
+    home = course_environ(environ).get(HOME_VARIABLE, "")
+    folder = parse_home(home) if home.strip() else Path.home() / ".cafe"
     return folder / PROGRESS_FILE
 
 
@@ -59,25 +72,17 @@ def _empty() -> dict[str, Any]:
     return {"version": PROGRESS_VERSION, **{section: {} for section in SECTIONS}}
 
 
-def _problem_with(data: Any) -> str | None:
-    """Why `data` is not a progress record, or None when it is one."""
-    if not isinstance(data, dict):
-        return f"it holds a JSON {type(data).__name__}, not an object"
-    for section in SECTIONS:
-        if not isinstance(data.get(section, {}), dict):
-            return f"its {section!r} entry is not an object"
-    for session, entries in data.get("checkpoints", {}).items():
-        if not isinstance(entries, dict):
-            return f"its checkpoints for {session!r} are not an object"
-    return None
+def _free_name(path: Path, label: str) -> Path:
+    """The first `progress.json.<label>-<n>` that does not exist yet."""
+    number = 1
+    while path.with_name(f"{path.name}.{label}-{number}").exists():
+        number += 1
+    return path.with_name(f"{path.name}.{label}-{number}")
 
 
 def _set_aside(path: Path) -> Path | None:
     """Rename a broken file to the first free `progress.json.corrupt-<n>`; None if we cannot."""
-    number = 1
-    while path.with_name(f"{path.name}.corrupt-{number}").exists():
-        number += 1
-    target = path.with_name(f"{path.name}.corrupt-{number}")
+    target = _free_name(path, "corrupt")
     try:
         os.replace(path, target)
     except OSError:
@@ -85,27 +90,8 @@ def _set_aside(path: Path) -> Path | None:
     return target
 
 
-def _read(path: Path) -> tuple[dict[str, Any], bool]:
-    """The progress data, and whether it is safe to write back to `path`.
-
-    A missing file is a fresh start. A file we cannot read or parse is renamed aside and reported;
-    if even the rename fails, we say so and refuse to write, so the learner's entries survive.
-    """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return _empty(), True
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = f"it could not be read ({type(exc).__name__}: {exc})"
-    else:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            reason = f"it is not valid JSON ({exc})"
-        else:
-            reason = _problem_with(data)
-            if reason is None:
-                return {**_empty(), **data}, True
+def _unusable(path: Path, reason: str) -> tuple[dict[str, Any], bool]:
+    """A file that cannot be read at all: renamed aside and reported; refused if it cannot move."""
     kept = _set_aside(path)
     if kept is None:
         print(
@@ -121,6 +107,49 @@ def _read(path: Path) -> tuple[dict[str, Any], bool]:
         file=sys.stderr,
     )
     return _empty(), True
+
+
+def _keep_copy(path: Path, text: str, set_aside: tuple[tuple[str, str], ...]) -> bool:
+    """Copy the file as it was, then say which entries were set aside; False if it cannot copy."""
+    copy = _free_name(path, "set-aside")
+    try:
+        copy.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(
+            f"cafe: your progress file {path} has entries that cannot be read back, and a copy "
+            f"could not be kept ({exc}); nothing new will be saved until you fix or move it.",
+            file=sys.stderr,
+        )
+        return False
+    listed = "; ".join(f"{where} {why}" for where, why in set_aside)
+    print(
+        f"cafe: set aside {len(set_aside)} entr{'y' if len(set_aside) == 1 else 'ies'} of your "
+        f"progress file that cannot be read back ({listed}). The file as it was is kept, "
+        f"unchanged, as {copy}; everything else is kept and later saves work.",
+        file=sys.stderr,
+    )
+    return True
+
+
+def _read(path: Path) -> tuple[dict[str, Any], bool]:
+    """The progress data, and whether it is safe to write back to `path`.
+
+    A missing file is a fresh start. Entries that cannot be read back are set aside (a copy of
+    the file kept first); a file that cannot be read at all is renamed aside and reported; if
+    even that fails, we say so and refuse to write, so the learner's entries survive.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return _empty(), True
+    except (OSError, UnicodeDecodeError) as exc:
+        return _unusable(path, f"it could not be read ({type(exc).__name__}: {exc})")
+    reading = read_progress(text)
+    if reading.problem is not None:
+        return _unusable(path, reading.problem)
+    if reading.set_aside and not _keep_copy(path, text, reading.set_aside):
+        return _empty(), False
+    return {**_empty(), **reading.data}, True
 
 
 def load_progress(path: str | Path | None = None) -> dict[str, Any]:
@@ -155,6 +184,17 @@ def save_progress(data: Mapping[str, Any], path: str | Path | None = None) -> Pa
     return target
 
 
+def _stored(
+    data: dict[str, Any], section: str, key: str, entry: Mapping[str, Any], session: str | None
+) -> None:
+    """Put the scrubbed `entry` into `data` (no secret is ever saved)."""
+    clean = redactor_for(known_secrets(), show_tail=True)(dict(entry))
+    if session is None:
+        data[section][key] = clean
+    else:
+        data[section].setdefault(session, {})[key] = clean
+
+
 def record(section: str, key: str, entry: Mapping[str, Any], *, session: str | None = None) -> bool:
     """Read the file, set one entry, write it back; True when it was saved.
 
@@ -164,14 +204,15 @@ def record(section: str, key: str, entry: Mapping[str, Any], *, session: str | N
         raise ValueError(
             f"{section!r} is not a progress section; use one of {', '.join(SECTIONS)}."
         )
-    path = progress_path()
+    try:
+        path = progress_path()
+    except ConfigError as exc:
+        print(f"cafe: did not save {section}/{key}: {exc}", file=sys.stderr)
+        return False
     data, writable = _read(path)
     if not writable:
         return False
-    if session is None:
-        data[section][key] = dict(entry)
-    else:
-        data[section].setdefault(session, {})[key] = dict(entry)
+    _stored(data, section, key, entry, session)
     try:
         save_progress(data, path)
     except OSError as exc:
@@ -182,6 +223,10 @@ def record(section: str, key: str, entry: Mapping[str, Any], *, session: str | N
         )
         return False
     except (TypeError, ValueError) as exc:  # a value JSON cannot hold, such as NaN or a set
-        print(f"cafe: did not save {section}/{key} to your progress file: {exc}", file=sys.stderr)
+        print(
+            f"cafe: did not save {section}/{key} to your progress file: the new entry holds a "
+            f"value JSON cannot store ({exc}); the file is unchanged.",
+            file=sys.stderr,
+        )
         return False
     return True

@@ -91,9 +91,9 @@ def _source_of(obj: Any) -> str:
 
 def _highlight(code: str) -> str:
     """Python source as highlighted HTML (pygments ships with the course)."""
-    from pygments import highlight
-    from pygments.formatters import HtmlFormatter
-    from pygments.lexers import PythonLexer
+    from pygments import highlight  # type: ignore[import-untyped]
+    from pygments.formatters import HtmlFormatter  # type: ignore[import-untyped]
+    from pygments.lexers import PythonLexer  # type: ignore[import-untyped]
 
     return highlight(code, PythonLexer(), HtmlFormatter(noclasses=True))
 
@@ -138,7 +138,7 @@ class Reveal:
     def widget(self) -> Any:
         """A ToggleButton above an empty Output; built once."""
         if self._box is None:
-            import ipywidgets as widgets
+            import ipywidgets as widgets  # type: ignore[import-untyped]
 
             label = "source" if self.source is not None else "answer"
             self.toggle = widgets.ToggleButton(

@@ -113,13 +113,22 @@ SESSIONS: tuple[Session, ...] = (
         "install check, offline vs live, `cafe doctor`, how the notebook cells work",
     ),
     # The menu is the café's data from the first order on (session 01's order pad sells from it);
-    # session 03 teaches why it is the trusted part of what the model sees.
+    # session 03 teaches why it is the trusted part of what the model sees, session 05 its kitchen
+    # modifiers and how the café compares spellings (allergens, spelling, modifiers: the menu's own
+    # files, which it imports).
     Session(
         1,
         "agent-loop",
         "loop",
         "core",
-        ("cafe/loop/", "cafe/world/menu.py", "cafe/world/orderpad.py"),
+        (
+            "cafe/loop/",
+            "cafe/world/menu.py",
+            "cafe/world/allergens.py",
+            "cafe/world/spelling.py",
+            "cafe/world/modifiers.py",
+            "cafe/world/orderpad.py",
+        ),
         "the agent loop: ask, run the tools asked for, repeat; a turn budget and a named stop",
     ),
     Session(
@@ -151,7 +160,7 @@ SESSIONS: tuple[Session, ...] = (
         "consent-gate",
         "consent",
         "core",
-        ("cafe/consent.py",),
+        ("cafe/consent/",),
         "the consent gate: nothing may grow what the customer approved",
     ),
     Session(
@@ -159,7 +168,7 @@ SESSIONS: tuple[Session, ...] = (
         "detect",
         "detect",
         "core",
-        ("cafe/detect/",),
+        ("cafe/detect/", "cafe/stories/obedient_drafter.py"),
         "unsafe, off-menu, 86'd, out-of-scope and injected requests, caught before the pass",
     ),
     Session(
@@ -219,6 +228,7 @@ SESSIONS: tuple[Session, ...] = (
             "cafe/stall/",
             "cafe/world/workbench.py",
             "cafe/world/pytest_runs.py",
+            "cafe/world/processes.py",
             "cafe/stories/scenarios.py",
         ),
         "the evidence-aware repair loop: a current-failure model keyed on failure signatures",

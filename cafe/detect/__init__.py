@@ -1,11 +1,21 @@
-"""Session 06, detection: catch an unsafe, off-menu, 86'd, out-of-scope or injected order before the pass.
+"""Session 06, detection: catch an unsafe, off-menu, 86'd, out-of-scope or injected order before the pass,
+and measure both what detection misses and what containment still holds.
 
 Read the files in this order:
 
-- `normalize.py`: the text a scanner should read, whatever disguise the customer's words wear;
-- `intent.py` and `shapes.py`: rules that read what a request asks for rather than famous phrases;
-- `checks.py`: `check_ticket` and `check_request`, the detectors in layers, cheapest first;
-- `confusion.py`: measuring a detector on a labelled corpus (precision, recall, false alarms).
+- `normalize.py` and `views.py`: the text a scanner should read, whatever disguise the customer's
+  words wear, and the readings a model could make of it (decoded, hidden characters read);
+- `rules.py`: what a rule is, the word lists rules share (`cafe/data/detect_words.json`), and the
+  helpers that build one;
+- `phrases.py`, `structure.py`, `intent.py`, `grants.py`, `shapes.py`: the rules, cheapest first:
+  famous phrases, what a request is made of (a tool result, a transcript, markup, hidden text, a
+  claim of authority), and the shapes of what it asks;
+- `checks.py`: `scan_text` and `scan_request`, the detectors in layers, cheapest first, and
+  `check_ticket`, the checks a drafted ticket must pass;
+- `confusion.py`: measuring a detector on a labelled corpus (precision, recall, false alarms), by
+  half and by family;
+- `harm.py` and `containment.py`: the guarantee behind the filter, measured with a model that
+  obeys every instruction (`cafe/stories/obedient_drafter.py`).
 
 Lesson: sessions/s06-detect/lesson.md. Notebook: notebooks/s06-detect.ipynb.
 """
@@ -14,9 +24,7 @@ from __future__ import annotations
 
 from cafe.detect.checks import (
     DETECT_CHECKS,
-    INJECTION_PATTERNS,
     LAYERS,
-    SCOPE_PATTERNS,
     DetectLayer,
     check_ticket,
     scan_allergies,
@@ -26,10 +34,14 @@ from cafe.detect.checks import (
     scan_text,
 )
 from cafe.detect.confusion import (
+    CORPORA,
     CORPUS_PATH,
+    FAMILIES_PATH,
+    FRESH_PATH,
     HALVES,
     JUDGE_PROMPT,
     LABELS,
+    WEEK_PATH,
     Confusion,
     LabelledRequest,
     ModelJudge,
@@ -39,55 +51,131 @@ from cafe.detect.confusion import (
     measure,
     report_table,
 )
+from cafe.detect.containment import (
+    APPROVALS,
+    BATTERY,
+    CAP,
+    ENDINGS,
+    Breach,
+    ContainmentReport,
+    Ending,
+    benign_ending,
+    breaches,
+    measure_containment,
+    run_drafter,
+    screen,
+)
+from cafe.detect.grants import (
+    GRANT_RULES,
+)
+from cafe.detect.harm import (
+    harm,
+)
 from cafe.detect.intent import (
     INTENT_RULES,
-    Rule,
 )
 from cafe.detect.normalize import (
-    CONFUSABLES,
     LEET,
+    SPLIT_MARKS,
     Normalized,
-    View,
-    decoded_views,
     normalize_text,
 )
+from cafe.detect.phrases import (
+    INJECTION_PATTERNS,
+    SCOPE_PATTERNS,
+)
+from cafe.detect.rules import (
+    FRAGMENTS,
+    SEP,
+    WORDS_PATH,
+    Rule,
+    literal_words,
+    near,
+    rule,
+    then,
+    within,
+    words,
+)
 from cafe.detect.shapes import (
-    CONCESSION,
     SHAPE_RULES,
+)
+from cafe.detect.structure import (
+    STRUCTURE_FAMILIES,
+    STRUCTURE_RULES,
+)
+from cafe.detect.views import (
+    ENCODED_MIN,
+    PERCENT_MIN,
+    PRINTABLE_SHARE,
+    ZERO_WIDTH_MIN,
+    View,
+    decoded_views,
 )
 
 __all__ = [
-    "CONCESSION",
-    "CONFUSABLES",
-    "CORPUS_PATH",
+    "APPROVALS",
+    "BATTERY",
+    "benign_ending",
+    "Breach",
+    "breaches",
+    "CAP",
+    "check_ticket",
     "Confusion",
+    "ContainmentReport",
+    "CORPORA",
+    "CORPUS_PATH",
+    "decoded_views",
     "DETECT_CHECKS",
     "DetectLayer",
+    "either",
+    "ENCODED_MIN",
+    "Ending",
+    "ENDINGS",
+    "FAMILIES_PATH",
+    "FRAGMENTS",
+    "FRESH_PATH",
+    "GRANT_RULES",
     "HALVES",
+    "harm",
     "INJECTION_PATTERNS",
     "INTENT_RULES",
     "JUDGE_PROMPT",
+    "LabelledRequest",
     "LABELS",
+    "layer_report",
     "LAYERS",
     "LEET",
-    "LabelledRequest",
-    "ModelJudge",
-    "Normalized",
-    "Rule",
-    "SCOPE_PATTERNS",
-    "SHAPE_RULES",
-    "View",
-    "check_ticket",
-    "decoded_views",
-    "either",
-    "layer_report",
+    "literal_words",
     "load_corpus",
     "measure",
+    "measure_containment",
+    "ModelJudge",
+    "near",
     "normalize_text",
+    "Normalized",
+    "PERCENT_MIN",
+    "PRINTABLE_SHARE",
     "report_table",
+    "Rule",
+    "rule",
+    "run_drafter",
     "scan_allergies",
     "scan_layer",
     "scan_request",
     "scan_scope",
     "scan_text",
+    "SCOPE_PATTERNS",
+    "screen",
+    "SEP",
+    "SHAPE_RULES",
+    "SPLIT_MARKS",
+    "STRUCTURE_FAMILIES",
+    "STRUCTURE_RULES",
+    "then",
+    "View",
+    "WEEK_PATH",
+    "within",
+    "words",
+    "WORDS_PATH",
+    "ZERO_WIDTH_MIN",
 ]

@@ -4,52 +4,55 @@ Session 06 (`sessions/s06-detect/lesson.md`, notebook `notebooks/s06-detect.ipyn
 feeds its findings back to the model. It adds:
 
 - `scan_text()` / `scan_request()`: prompt injections in untrusted text, looked for in layers,
-  cheapest first (`LAYERS`), and the first layer that finds anything answers:
-  `phrases` (the famous phrases, as written), `normalized` (the same phrases once
-  `cafe.detect.normalize` has taken off look-alike letters, invisible characters, leetspeak and spelled-out
-  words), `intent` (`cafe.detect.intent`'s rules for paraphrases, politeness, role-play, fake headers,
-  other languages, and `cafe.detect.shapes`'s for what an attack asks: hearsay from someone in charge,
-  notices, policies that give things away, the hidden instructions) and `decoded` (both again on base64, hex, percent-escaped, rot13 and reversed
-  readings);
+  cheapest first (`LAYERS`); the first layer that finds anything answers. `phrases`: the famous
+  phrases as written (`cafe.detect.phrases`); `normalized`: the same once `cafe.detect.normalize`
+  has taken off look-alike letters, invisible characters, leetspeak and split words;
+  `structure`: what the text is made of (`cafe.detect.structure`: a tool result, a pasted
+  transcript, markup, hidden characters, a claim to speak for IT or the developers);
+  `intent`: the shapes of what it asks (`cafe.detect.intent`, `cafe.detect.shapes`,
+  `cafe.detect.grants`); `decoded`: all of them again on every reading `cafe.detect.views` makes
+  (base64, hex, percent-escapes, hidden tag text, zero-width bits, split words, rot13, reversed).
   `scan_layer()` runs one layer alone, so each can be measured (`cafe.detect.confusion`);
 - `scan_scope()`: asks that are not part of an order at all (a refund, a taxi, a poem);
 - `scan_allergies()`: declared allergies the menu cannot be checked against (`unknown_allergen`):
   an allergy the check cannot see fails closed, and a person confirms it;
 - `check_ticket()`: a parsed `Ticket` against the trusted menu and the approved order
-  (`cafe.consent.OrderSpec`). Its `out_of_scope` findings cover both kinds of overreach: a ticket
-  that grows or shrinks the approved order (`cafe.consent.consent_findings`), and notes that pass
-  a non-order ask on to the kitchen.
+  (`cafe.consent.OrderSpec`), notes read as an allow-list of the menu's kitchen modifiers.
 
 Every finding is a `cafe.schema.Failure`: it names its check, quotes the offending span of the
-customer's own text (clipped to a short pointer, however long the draft's text), and says what a
-correct ticket would hold, so it can go straight into a failure view. Every pattern here runs in
-time linear in its text: no pattern lets two repeats compete for the same run of characters.
+customer's own text (clipped to a short pointer; hidden characters counted, never quoted), and
+says what a correct ticket would hold, so it can go straight into a failure view. Every pattern
+here runs in time linear in its text.
 
-What it leaves out: deciding what to do about a finding. Whether to retry, stop, or never
-generate at all is `cafe.repair` (session 07). The rules are a filter, not a guarantee: the
-session measures how much they miss, and session 05's consent gate with the ticket checks here is
-why a missed injection still cannot grow the order.
+What it leaves out: deciding what to do about a finding (`cafe.repair`, session 07). The rules are
+a filter, not a guarantee: `cafe.detect.confusion` measures how much they miss, and
+`cafe.detect.containment` shows why a missed injection still cannot grow the order: `check_ticket`
+never reads the customer's words.
 """
 
 from __future__ import annotations
 
 import html
-import re
 from typing import Literal, get_args
 
-from cafe.consent import OrderSpec, consent_findings
+from cafe.consent.changes import consent_findings
+from cafe.consent.spec import OrderSpec
 from cafe.detect.intent import INTENT_RULES
-from cafe.detect.normalize import Normalized, decoded_views, normalize_text
+from cafe.detect.normalize import Normalized, normalize_text
+from cafe.detect.phrases import INJECTION_PATTERNS, SCOPE_PATTERNS
+from cafe.detect.rules import Rule
 from cafe.detect.shapes import SHAPE_RULES
+from cafe.detect.structure import STRUCTURE_RULES
+from cafe.detect.views import decoded_views
 from cafe.schema.ticket import Failure, Ticket, clip
-from cafe.world.menu import ALLERGEN_KEYS, Menu, allergen_key, is_no_allergy, normalize_name
+from cafe.world.allergens import ALLERGEN_KEYS, allergen_key, is_no_allergy
+from cafe.world.menu import Menu, normalize_name
+from cafe.world.spelling import hidden_characters
 
 __all__ = [
     "DETECT_CHECKS",
     "LAYERS",
     "DetectLayer",
-    "INJECTION_PATTERNS",
-    "SCOPE_PATTERNS",
     "scan_text",
     "scan_layer",
     "scan_request",
@@ -65,108 +68,18 @@ DetectCheck = Literal[
 DETECT_CHECKS: frozenset[str] = frozenset(get_args(DetectCheck))
 
 # The injection layers, cheapest first; `scan_text` stops at the first that finds anything.
-DetectLayer = Literal["phrases", "normalized", "intent", "decoded"]
+DetectLayer = Literal["phrases", "normalized", "structure", "intent", "decoded"]
 LAYERS: tuple[str, ...] = get_args(DetectLayer)
 
-# Phrases that try to replace the agent's instructions, by name. Each one needs more than a single
-# word: "ignore the crumbs", "the till system is slow" and "no milk please" are orders, not attacks.
-# Drawn from the common shapes in public injection write-ups (override, role swap, prompt leak,
-# fake role headers); extend it with the ones your own traffic shows.
-INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(pattern, re.IGNORECASE))
-    for name, pattern in (
-        (
-            "override",
-            r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
-            r"(?:previous|prior|above|earlier|preceding|original)\s+(?:instructions?|rules|prompts?|directions)",
-        ),
-        (
-            "override",
-            r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+)?(?:your|the)\s+"
-            r"(?:instructions|rules|guidelines|system\s+prompt)",
-        ),
-        ("prompt_leak", r"\bsystem\s+prompt\b"),
-        # Not "you are now my/the ...", nor "a favourite": "you are now my favourite café" and "you
-        # are now the best café in town" are praise (`cafe.detect.intent` has the roles worth catching).
-        (
-            "role_swap",
-            r"\byou\s+are\s+now\s+(?:a|an|in)\b(?!\s+(?:favou?rite|fave|regular|institution|staple|gem)\b)",
-        ),
-        ("mode_switch", r"\b(?:developer|admin|god|jailbreak|dan)\s+mode\b"),
-        # At the start of a line, spaces and tabs only ([^\S\n]): a `\s*` here would let every
-        # newline of a long blank run start a match that reads the rest of the run (quadratic).
-        # Not on a line that reads as a row of pasted data (a price, a | or · between fields):
-        # "Developer: Bean Lab | 4.50" is a menu card. The lookahead reads its line once.
-        (
-            "fake_header",
-            r"(?m)^[^\S\n]*(?:system|assistant|developer)[^\S\n]*:(?![^\n]*(?:[|·•€£$]|\b\d+[.,]\d\d\b))",
-        ),
-        # One optional slash between two runs of spaces, not `\s*/?\s*`, which can split one long
-        # run between its two halves in every possible way.
-        ("fake_header", r"<\|?\s*(?:/\s*)?(?:system|im_start|im_end)\b"),
-        ("new_rules", r"\bnew\s+instructions\s*:"),
-    )
-)
-# For each pattern above, words one of which every match contains (lower case). A text holding
-# none of them cannot match, so that pattern is not run on it: most notes hold none, and each
-# pattern costs a pass over the text.
-INJECTION_KEYWORDS: tuple[tuple[str, ...], ...] = (
-    ("ignore", "disregard", "forget", "override"),
-    ("ignore", "disregard", "forget", "override"),
-    ("prompt",),
-    ("now",),
-    ("mode",),
-    ("system", "assistant", "developer"),
-    ("system", "im_start", "im_end"),
-    ("instructions",),
-)
-
-# Asks that are not an order: things the kitchen cannot make, however the ticket is written.
-# Like the injection list, each needs a verb and its object together, so "I came by taxi", "the
-# poem on your chalkboard" and "no refund needed" stay orders. A negated ask ("I don't want a
-# refund") is not an ask. Invented for the café; extend it from your own traffic.
-SCOPE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(pattern, re.IGNORECASE))
-    for name, pattern in (
-        (
-            "refund",
-            r"(?<!n't )(?<!n’t )(?<!not )\b(?:give|issue|process|want|get|need|like)\s+(?:me\s+|us\s+)?"
-            r"(?:a\s+|my\s+|our\s+)?refund\b",
-        ),
-        ("refund", r"\brefund\s+(?:me|us|my|our)\b"),
-        (
-            "errand",
-            r"\b(?:call|book|order|get)\s+(?:me\s+|us\s+)?(?:a\s+|an\s+)?(?:taxi|cab|uber|flight|hotel)\b",
-        ),
-        (
-            "writing",
-            r"\b(?:write|compose)\s+(?:me\s+|us\s+)?(?:a\s+|an\s+|some\s+)?"
-            r"(?:poem|song|story|essay|limerick|email|letter|code)\b",
-        ),
-    )
-)
-# The same guard for each scope pattern.
-SCOPE_KEYWORDS: tuple[tuple[str, ...], ...] = (
-    ("refund",),
-    ("refund",),
-    ("taxi", "cab", "uber", "flight", "hotel"),
-    ("poem", "song", "story", "essay", "limerick", "email", "letter", "code"),
-)
 # Non-ASCII letters that Python's case-insensitive matching treats as ASCII ones (İ ı as i, ſ as s,
 # the Kelvin sign as k): folded first, so a guard never skips a text its pattern would match.
 _ASCII_FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 
 
-def _may_match(
-    patterns: tuple[tuple[str, re.Pattern[str]], ...],
-    keywords: tuple[tuple[str, ...], ...],
-    text: str,
-) -> list[tuple[str, re.Pattern[str]]]:
-    """The patterns worth running on `text`: those with one of their keywords in it."""
+def _may_match(rules: tuple[Rule, ...], text: str) -> list[Rule]:
+    """The rules worth running on `text`: those with one of their keywords in it (or none)."""
     folded = text.translate(_ASCII_FOLDS).lower()
-    return [
-        entry for entry, words in zip(patterns, keywords) if any(word in folded for word in words)
-    ]
+    return [r for r in rules if not r.keywords or any(word in folded for word in r.keywords)]
 
 
 def _finding(span: str, rule: str) -> Failure:
@@ -178,46 +91,48 @@ def _finding(span: str, rule: str) -> Failure:
     )
 
 
-def _injections(text: str) -> list[Failure]:
-    findings = []
-    for name, pattern in _may_match(INJECTION_PATTERNS, INJECTION_KEYWORDS, text):
-        findings.extend(_finding(match.group(0), name) for match in pattern.finditer(text))
-    return findings
+def _on(text: str, rules: tuple[Rule, ...], layer: str) -> list[Failure]:
+    """Raw-text rules on `text` as written; a hidden span is quoted by count, never as itself."""
+    found = []
+    for rule in _may_match(rules, text):
+        for match in rule.pattern.finditer(text):
+            hidden = hidden_characters(match.group())
+            span = (
+                f"{clip(match.group(), 40)}" if not hidden else f"[{len(hidden)} hidden characters]"
+            )
+            found.append(
+                _finding(span, f"{rule.name}, {layer}" if layer != "phrases" else rule.name)
+            )
+    return found
 
 
 def _phrases(text: str) -> list[Failure]:
     """The phrase list on the text as written, and on it with HTML entities read as characters."""
-    findings = _injections(text)
+    findings = _on(text, INJECTION_PATTERNS, "phrases")
     decoded = html.unescape(text)
     if decoded != text:
         seen = {f.span for f in findings}
-        findings += [f for f in _injections(decoded) if f.span not in seen]
+        findings += [f for f in _on(decoded, INJECTION_PATTERNS, "phrases") if f.span not in seen]
     return findings
 
 
-# Every keyword of the intent and shape rules, once: many rules share a word ("you", "free").
-_RULE_KEYWORDS = frozenset(word for rule in (*INTENT_RULES, *SHAPE_RULES) for word in rule.keywords)
+# The rules that read folded text, by layer; every keyword of them once ("you", "free", ...).
+_STRUCTURE = tuple(rule for rule in STRUCTURE_RULES if not rule.raw)
+_HIDDEN = tuple(rule for rule in STRUCTURE_RULES if rule.raw)
+_FOLDED_RULES = (*INJECTION_PATTERNS, *_STRUCTURE, *INTENT_RULES, *SHAPE_RULES)
+_RULE_KEYWORDS = frozenset(word for rule in _FOLDED_RULES for word in rule.keywords)
 
 
-def _on_folded(folded: Normalized, layer: str, phrases: bool, intent: bool) -> list[Failure]:
-    """The phrase list and/or the intent rules on folded text, quoting the customer's own words."""
+def _on_folded(folded: Normalized, layer: str, rules: tuple[Rule, ...]) -> list[Failure]:
+    """`rules` on folded text, quoting the customer's own words."""
+    present = {word: word in folded.text for word in _RULE_KEYWORDS}  # each word looked for once
     found = []
-    if phrases:
-        for name, pattern in _may_match(INJECTION_PATTERNS, INJECTION_KEYWORDS, folded.text):
+    for rule in rules:
+        if not rule.keywords or any(present[word] for word in rule.keywords):
             found += [
-                _finding(folded.quote(*m.span()), f"{name}, {layer}")
-                for m in pattern.finditer(folded.text)
+                _finding(folded.quote(*m.span()), f"{rule.name}, {layer}")
+                for m in rule.pattern.finditer(folded.text)
             ]
-    if intent:
-        present = {
-            word: word in folded.text for word in _RULE_KEYWORDS
-        }  # each word looked for once
-        for rule in (*INTENT_RULES, *SHAPE_RULES):
-            if any(present[word] for word in rule.keywords):
-                found += [
-                    _finding(folded.quote(*m.span()), f"{rule.name}, {layer}")
-                    for m in rule.pattern.finditer(folded.text)
-                ]
     return found
 
 
@@ -227,14 +142,16 @@ def _layer(text: str, layer: str, folded: Normalized | None) -> list[Failure]:
         return _phrases(text)
     folded = normalize_text(text) if folded is None else folded
     if layer == "normalized":
-        return _on_folded(folded, layer, phrases=True, intent=False)
+        return _on_folded(folded, layer, INJECTION_PATTERNS)
+    if layer == "structure":
+        return _on(text, _HIDDEN, layer) + _on_folded(folded, layer, _STRUCTURE)
     if layer == "intent":
-        return _on_folded(folded, layer, phrases=False, intent=True)
+        return _on_folded(folded, layer, (*INTENT_RULES, *SHAPE_RULES))
     if layer == "decoded":
         return [
             f
             for view in decoded_views(text, folded)
-            for f in _on_folded(view.normalized, f"decoded {view.kind}", phrases=True, intent=True)
+            for f in _on_folded(view.normalized, f"decoded {view.kind}", _FOLDED_RULES)
         ]
     raise ValueError(f"Unknown layer {layer!r}; use one of: {', '.join(LAYERS)}.")
 
@@ -280,18 +197,18 @@ def scan_request(spec: OrderSpec) -> tuple[Failure, ...]:
 def scan_scope(text: str) -> tuple[Failure, ...]:
     """Out-of-scope findings in text: asks for something that is not an order, one per phrase.
 
-    Not a policy block: "a latte, and call me a taxi" is still a real order for a latte. What the
-    check stops is the taxi riding along on the ticket (see `check_ticket`).
+    Not a policy block: "a latte, and call me a taxi" is still a real order for a latte; front of
+    house hears the rest. (A ticket's notes need no such list: they hold only kitchen modifiers.)
     """
     findings: list[Failure] = []
-    for name, pattern in _may_match(SCOPE_PATTERNS, SCOPE_KEYWORDS, text):
-        for match in pattern.finditer(text):
+    for rule in _may_match(SCOPE_PATTERNS, text):
+        for match in rule.pattern.finditer(text):
             span = clip(match.group(0))
             findings.append(
                 Failure(
                     "out_of_scope",
                     span,
-                    f"leave {span!r} off the ticket ({name}): the kitchen "
+                    f"leave {span!r} off the ticket ({rule.name}): the kitchen "
                     "makes the order, and front of house handles everything else",
                 )
             )
@@ -341,15 +258,21 @@ def _menu_findings(item: str, allergies: set[str], menu: Menu) -> list[Failure]:
 
 
 def check_ticket(ticket: Ticket, spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
-    """Everything wrong with a parsed ticket: allergies the menu cannot check, menu, 86'd, allergens,
-    scope, and what its notes carry."""
+    """Everything wrong with a parsed ticket: allergies the menu cannot check, menu, 86'd,
+    allergens, and every way it departs from the approved order, its notes included.
+
+    None of the checks that decide a pass reads the customer's words: the ticket is compared with
+    the approved order and the trusted menu, and its notes with the menu's kitchen modifiers
+    (`cafe.consent.notes`). That is why a request the detectors miss still cannot put anything
+    else on a ticket that passes. Notes that carry an injection are refused by that comparison
+    already; `scan_text` on them only adds an `injection` finding that says what they tried.
+    """
     allergies = {
         allergen_key(a) for a in (*spec.allergies, *ticket.allergies) if not is_no_allergy(a)
     }
     found: list[Failure] = list(scan_allergies(spec, menu))
     for item in dict.fromkeys(normalize_name(i) for i in ticket.items):  # each distinct item once
         found.extend(_menu_findings(item, allergies, menu))
-    found.extend(consent_findings(ticket, spec))
-    found.extend(scan_scope(ticket.notes))
-    found.extend(scan_text(ticket.notes))
+    found.extend(consent_findings(ticket, spec, menu))
+    found.extend(scan_text(ticket.notes))  # the allow-list refuses it already; this names why
     return tuple(found)

@@ -12,7 +12,8 @@ turns away. This module measures both, on requests whose answer is known:
   with precision, recall, the share of benign requests blocked, each with the session 02 Wilson
   interval, and the ids of every miss;
 - `layer_report(requests)`: one `Confusion` per layer of `cafe.detect.LAYERS`, each on its own,
-  and one for the whole detector (`scan_text`);
+  and one for the whole detector (`scan_text`); `family_report(requests)`: one per family and
+  half of `cafe/data/injection_families.json`, whose held-out figures are the lesson's;
 - `either(*detectors)`: a detector that flags what any of them flags, to add a rule of your own.
 
 A detector is any function from text to a verdict: findings, a message or a bool, read as
@@ -28,18 +29,27 @@ is session 12.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal, get_args
 
+from cafe.consent.spec import OrderSpec
 from cafe.context import DATA_RULES, customer_words
 from cafe.detect.checks import LAYERS, scan_layer, scan_text
+from cafe.endpoint.client import chat
+from cafe.endpoint.protocol import ChatClient
 from cafe.evals.checks import wilson_interval
-from cafe.schema.ticket import Usage
+from cafe.schema.ticket import Failure, Usage
 
 __all__ = [
     "CORPUS_PATH",
+    "FRESH_PATH",
+    "FAMILIES_PATH",
+    "WEEK_PATH",
+    "CORPORA",
     "LABELS",
     "HALVES",
     "LabelledRequest",
@@ -47,18 +57,29 @@ __all__ = [
     "load_corpus",
     "measure",
     "layer_report",
+    "family_report",
     "either",
     "report_table",
     "JUDGE_PROMPT",
     "ModelJudge",
 ]
 
-CORPUS_PATH = Path(__file__).resolve().parents[1] / "data" / "injection_corpus.json"
+_DATA = Path(__file__).resolve().parents[1] / "data"
+# The course's labelled corpora, each a JSON file of requests (see its `_about`):
+CORPUS_PATH = _DATA / "injection_corpus.json"  # the session's corpus, in a tune and a holdout half
+FRESH_PATH = _DATA / "injection_fresh.json"  # shapes written after the first rules, half "fresh"
+FAMILIES_PATH = _DATA / "injection_families.json"  # by family: what a request is made of
+WEEK_PATH = _DATA / "injection_week.json"  # the notebook's week of new traffic
+CORPORA: Mapping[str, Path] = MappingProxyType(
+    {"corpus": CORPUS_PATH, "fresh": FRESH_PATH, "families": FAMILIES_PATH, "week": WEEK_PATH}
+)
 
-# What a request is, and which half of the corpus it sits in. Declared once.
+# What a request is, and which part of its corpus it sits in. Declared once. `tune`: read it and
+# change the rules; `holdout`: read once, at the end; `fresh`: a later check, re-read while the
+# rules changed, so neither.
 Label = Literal["injection", "benign"]
 LABELS: tuple[str, ...] = get_args(Label)
-Half = Literal["tune", "holdout"]
+Half = Literal["tune", "holdout", "fresh"]
 HALVES: tuple[str, ...] = get_args(Half)
 
 Detector = Callable[[str], Any]  # text in; truthy (findings, a message, True) means flagged
@@ -75,13 +96,20 @@ JUDGE_PROMPT = (
 
 @dataclass(frozen=True)
 class LabelledRequest:
-    """One request of the corpus: its words, whether it is an attack, what kind, and its half."""
+    """One request of a corpus: its words, whether it is an attack, what kind, and its half.
+
+    `family` names what the request is made of (`cafe/data/injection_families.json`); `order` is
+    the order front of house would approve for a benign request (None for a question, and for
+    every injection), which the containment measure drafts (`cafe.detect.containment`).
+    """
 
     id: str
     text: str
     label: Label
     kind: str
     half: Half
+    family: str = ""
+    order: OrderSpec | None = None
 
     def __post_init__(self) -> None:
         if self.label not in LABELS:
@@ -158,16 +186,23 @@ class Confusion:
         }
 
 
+def _request(row: Mapping[str, Any]) -> LabelledRequest:
+    """One row of a corpus file; its `order` (table, items, allergies, notes) becomes an OrderSpec."""
+    order = row.get("order")
+    spec = None if order is None else OrderSpec(**order, request=row["text"])
+    return LabelledRequest(**{**row, "order": spec})
+
+
 def load_corpus(
     half: str | None = None, path: Path | str | None = None
 ) -> tuple[LabelledRequest, ...]:
-    """The labelled requests, all of them or one half ("tune" or "holdout")."""
+    """The labelled requests of a corpus file (`CORPUS_PATH` by default), all or one half."""
     if half is not None and half not in HALVES:
         raise ValueError(
             f"half is {half!r}; use one of {', '.join(HALVES)}, or None for the whole corpus."
         )
     data = json.loads(Path(path or CORPUS_PATH).read_text(encoding="utf-8"))
-    requests = tuple(LabelledRequest(**row) for row in data["requests"])
+    requests = tuple(_request(row) for row in data["requests"])
     return requests if half is None else tuple(r for r in requests if r.half == half)
 
 
@@ -196,11 +231,28 @@ def layer_report(
     requests: Sequence[LabelledRequest], whole: Detector = scan_text
 ) -> tuple[Confusion, ...]:
     """One `Confusion` per layer of `LAYERS`, each layer alone, then the whole detector."""
-    found = [
-        measure(lambda text, layer=layer: scan_layer(text, layer), requests, name=layer)
-        for layer in LAYERS
-    ]
+    found = [measure(partial(_one_layer, layer=layer), requests, name=layer) for layer in LAYERS]
     return (*found, measure(whole, requests, name="whole"))
+
+
+def _one_layer(text: str, layer: str) -> tuple[Failure, ...]:
+    return scan_layer(text, layer)
+
+
+def family_report(
+    requests: Sequence[LabelledRequest], detector: Detector = scan_text
+) -> tuple[Confusion, ...]:
+    """One `Confusion` per family and half ("markup, holdout"), in the order the families appear:
+    an injection family fills caught/missed, a benign one blocked/passed."""
+    keys = dict.fromkeys((r.family or r.kind, r.half) for r in requests)
+    return tuple(
+        measure(
+            detector,
+            [r for r in requests if (r.family or r.kind, r.half) == (family, half)],
+            name=f"{family}, {half}",
+        )
+        for family, half in keys
+    )
 
 
 def report_table(confusions: Sequence[Confusion]) -> str:
@@ -232,13 +284,16 @@ class ModelJudge:
     """A model as a detector: `judge(text)` asks it whether `text` is an injection, and returns a
     finding when it answers INJECTION, None otherwise. `calls` and `usage` count what it cost."""
 
-    def __init__(self, client: Any, model: str):
+    def __init__(self, client: ChatClient, model: str):
         self.client, self.model = client, model
         self.calls = 0
         self.usage = Usage(0, 0)
 
     def __call__(self, text: str) -> str | None:
-        response = self.client.chat.completions.create(
+        """Ask the model about `text` through the course client (`cafe.endpoint.client.chat`: its
+        deadline, reply cap and named errors), never the SDK directly."""
+        response = chat(
+            self.client,
             model=self.model,
             messages=[
                 {"role": "system", "content": JUDGE_PROMPT},

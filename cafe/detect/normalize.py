@@ -2,111 +2,39 @@
 
 Session 06 (`sessions/s06-detect/lesson.md`, notebook `notebooks/s06-detect.ipynb`). A pattern
 that matches "ignore previous instructions" misses "Іgnоrе" written with Cyrillic letters, the
-same words with invisible characters between the letters, "1gn0r3", "i g n o r e", and the whole
-sentence in base64. A model reads through every one of those disguises; a regular expression
-reads none. This module takes the disguises off before the patterns in `cafe.detect` run:
+same words with invisible characters between the letters, "1gn0r3", "i g n o r e" and
+"dis_regard". A model reads through every one of those disguises; a regular expression reads
+none. `normalize_text(text)` takes them off before the patterns in `cafe.detect` run: Unicode
+NFKC (full-width and stylised letters become plain ones), lower case, accents and invisible
+characters dropped, look-alike letters folded onto Latin ones inside words that could be Latin
+(`cafe.world.spelling.latin_lookalike`: Unicode's confusables data and the course's own rows),
+digits standing for letters folded inside words (`LEET`), marks inside words dropped
+(`SPLIT_MARKS`: "ig-nore", "dis_regard", "Ign*ore"), and letters spelled out one at a time
+("i g n o r e", "i.g.n.o.r.e") joined.
 
-- `normalize_text(text)`: Unicode NFKC (full-width and stylised letters become plain ones),
-  lower case, accents and invisible characters (zero-width spaces and joiners, soft hyphens,
-  byte-order marks, tag characters) dropped, look-alike letters folded onto Latin ones inside
-  words that could be Latin (`CONFUSABLES`), digits standing for letters folded inside words
-  (`LEET`), hyphens inside words dropped ("ig-nore"), and letters spelled out one at a time
-  ("i g n o r e", "i.g.n.o.r.e") joined.
-- `decoded_views(text)`: what the text says once decoded: base64 and hex runs, percent-escapes,
-  rot13, and the text read backwards.
+Invisible characters are dropped from this reading so the visible words read cleanly; what they
+may carry (tag characters that spell text, zero-width bits, reversed text) is not thrown away but
+read on its own by `cafe.detect.views`, and `cafe.detect.structure` flags that they are there.
 
 Every character of a `Normalized` text remembers which character of the customer's text it came
 from, so a finding can quote the customer's own words, not the folded copy. Every step is one
 pass over the text (a `str.translate`, or a regular expression whose repeats cannot compete for
 the same characters), so the work grows linearly with the input.
 
-What it leaves out: deciding whether the unmasked text is an attack (`cafe.detect`, this
-session) and what to do about it (`cafe.repair`, session 07). Look-alike folding is a short
-table of the letters that pass for Latin ones, not the full Unicode confusables list.
+What it leaves out: deciding whether the unmasked text is an attack (`cafe.detect.checks`, this
+session) and what to do about it (`cafe.repair`, session 07).
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import codecs
 import re
 import unicodedata
-import urllib.parse
 from dataclasses import dataclass
 
-__all__ = ["CONFUSABLES", "LEET", "Normalized", "View", "normalize_text", "decoded_views"]
+from cafe.world.spelling import latin_lookalike
 
-# Cyrillic, Greek and other letters that look like Latin ones in most fonts (lower case, since the
-# text is lower-cased first). The pairs an attacker swaps in most often; the Unicode consortium's
-# confusables list (UTS #39) has thousands more.
-CONFUSABLES: dict[str, str] = {
-    "а": "a",
-    "е": "e",
-    "о": "o",
-    "р": "p",
-    "с": "c",
-    "у": "y",
-    "х": "x",
-    "і": "i",
-    "ј": "j",
-    "ѕ": "s",
-    "ԁ": "d",
-    "һ": "h",
-    "ӏ": "l",
-    "к": "k",
-    "м": "m",
-    "т": "t",
-    "ԛ": "q",
-    "ԝ": "w",
-    "ɡ": "g",
-    "ɑ": "a",
-    "α": "a",
-    "ο": "o",
-    "ρ": "p",
-    "ν": "v",
-    "ι": "i",
-    "κ": "k",
-    "τ": "t",
-    "υ": "u",
-    "χ": "x",
-    "ε": "e",
-    "ı": "i",
-    "օ": "o",
-    "ս": "u",
-    "ո": "n",
-    "հ": "h",
-    "ϲ": "c",
-    "ϳ": "j",
-    "ȷ": "j",
-    "ɩ": "i",
-    # Latin small capitals, which NFKC leaves alone: ɪɢɴᴏʀᴇ
-    "ᴀ": "a",
-    "ʙ": "b",
-    "ᴄ": "c",
-    "ᴅ": "d",
-    "ᴇ": "e",
-    "ꜰ": "f",
-    "ɢ": "g",
-    "ʜ": "h",
-    "ɪ": "i",
-    "ᴊ": "j",
-    "ᴋ": "k",
-    "ʟ": "l",
-    "ᴍ": "m",
-    "ɴ": "n",
-    "ᴏ": "o",
-    "ᴘ": "p",
-    "ʀ": "r",
-    "ꜱ": "s",
-    "ᴛ": "t",
-    "ᴜ": "u",
-    "ᴠ": "v",
-    "ᴡ": "w",
-    "ʏ": "y",
-    "ᴢ": "z",
-}
-_CONFUSABLE_TABLE = str.maketrans(CONFUSABLES)
+__all__ = ["LEET", "SPLIT_MARKS", "Normalized", "normalize_text"]
+
 # Letters drawn as emoji symbols, which NFKC leaves alone and no language writes words with:
 # negative squared 🅰 to 🆉, and the regional indicators 🇦 to 🇿 (two of which make a flag).
 _LETTER_SYMBOLS = {
@@ -131,10 +59,6 @@ _LEET_TABLE = str.maketrans(LEET)
 _SPELL_SEPARATORS = " .-_*·/|"
 # A spelled-out word needs at least this many letters ("a l l" counts; "a b" is two words).
 SPELLED_MIN = 3
-# A base64 or hex run must be at least this long to be worth decoding (12 bytes of text).
-ENCODED_MIN = 16
-# Decoded bytes count as text when at least this share of them is printable.
-PRINTABLE_SHARE = 0.9
 
 # Unicode categories dropped: combining marks (accents, and the vowel signs of Indic scripts, which
 # regular expressions do not count as letters) and format characters (zero-width spaces and
@@ -146,13 +70,12 @@ _ASCII_OR_NOT = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]+")
 _NON_ASCII_WORD = re.compile(r"(?<!\w)(?=\w*?[^\x00-\x7f])\w+")
 _LEET_WORD = re.compile(r"(?<![\w@$])(?=[\w@$]*?[^\W\d_])(?=[\w@$]*?[\d@$])[\w@$]+")
 _NAME_WITH_NUMBER = re.compile(r"[^\W\d_]+\d+")
-_INNER_HYPHEN = re.compile(r"(?<=[^\W\d_])[-‐‑](?=[^\W\d_])")
+# Marks people put inside a word to break it for a pattern: "ig-nore", "dis_regard", "Ign*ore",
+# "dis·regard". One between two letters is dropped; `cafe.detect.views` also reads them as spaces
+# ("IGNORE_PREVIOUS_INSTRUCTIONS"), since either reading may be the meant one.
+SPLIT_MARKS = "-‐‑_*·"
+_INNER_HYPHEN = re.compile(rf"(?<=[^\W\d_])[{re.escape(SPLIT_MARKS)}](?=[^\W\d_])")
 _LONE_LETTER = re.compile(r"(?<![^\W_])[^\W\d_](?![^\W_])")
-_BASE64_RUN = re.compile(rf"[A-Za-z0-9+/\-_]{{{ENCODED_MIN},}}={{0,2}}")
-_HEX_RUN = re.compile(rf"(?:[0-9a-fA-F]{{2}}){{{ENCODED_MIN // 2},}}")
-# Percent-encoding ("ignore%20previous"): read when the text holds at least this many escapes.
-PERCENT_MIN = 3
-_PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
 
 
 @dataclass(frozen=True)
@@ -174,14 +97,6 @@ class Normalized:
             (self.origin[start], self.origin[end - 1])
         )  # a reversed view runs backwards
         return self.source[first : last + 1]
-
-
-@dataclass(frozen=True)
-class View:
-    """One way of reading a text: `kind` says how it was decoded ("base64", "rot13", ...)."""
-
-    kind: str
-    normalized: Normalized
 
 
 # --- the steps, each one pass ------------------------------------------------------------------
@@ -221,7 +136,7 @@ def _fold_chars(text: str) -> tuple[str, list[int]]:
 
 
 def _could_be_latin(word: str) -> bool:
-    return all(char.isascii() or char in CONFUSABLES for char in word)
+    return all(char.isascii() or latin_lookalike(char) is not None for char in word)
 
 
 def _is_leet(word: str) -> bool:
@@ -232,7 +147,9 @@ def _fold_words(text: str) -> str:
     """Look-alike letters and leetspeak folded inside words. Both keep every position."""
     text = _NON_ASCII_WORD.sub(
         lambda m: (
-            m.group().translate(_CONFUSABLE_TABLE) if _could_be_latin(m.group()) else m.group()
+            "".join(latin_lookalike(c) or c for c in m.group())
+            if _could_be_latin(m.group())
+            else m.group()
         ),
         text,
     )
@@ -306,59 +223,3 @@ def normalize_text(text: str) -> Normalized:
     folded, origin = _drop_inner_hyphens(folded, origin)
     folded, origin = _join_spelled(folded, origin)
     return Normalized(folded, tuple(origin), text)
-
-
-# --- decoded views ----------------------------------------------------------------------------
-
-
-def _as_text(raw: bytes) -> str | None:
-    """`raw` as UTF-8 text when it decodes and is nearly all printable; None for binary noise."""
-    try:
-        decoded = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    printable = sum(char.isprintable() or char in "\n\t" for char in decoded)
-    return decoded if decoded and printable >= PRINTABLE_SHARE * len(decoded) else None
-
-
-def _decode_base64(run: str) -> str | None:
-    padded = run.rstrip("=") + "=" * (-len(run.rstrip("=")) % 4)
-    try:
-        return _as_text(base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True))
-    except (binascii.Error, ValueError):
-        return None
-
-
-def _decode_hex(run: str) -> str | None:
-    return _as_text(bytes.fromhex(run))
-
-
-def _blob_view(kind: str, decoded: str, text: str, start: int, end: int) -> View:
-    """A decoded run, its characters traced back (proportionally) into the run that encoded it."""
-    inner = normalize_text(decoded)
-    scale = (end - start) / max(len(decoded), 1)
-    origin = tuple(start + min(int(i * scale), end - start - 1) for i in inner.origin)
-    return View(kind, Normalized(inner.text, origin, text))
-
-
-def decoded_views(text: str, plain: Normalized | None = None) -> tuple[View, ...]:
-    """Readings of `text` a model could make and a pattern could not: each base64 or hex run
-    decoded (when it decodes to text), percent-escapes read, the whole text in rot13, and the
-    whole text backwards.
-
-    `plain` is `normalize_text(text)` when the caller has it already."""
-    views = []
-    for pattern, kind, decode in (
-        (_BASE64_RUN, "base64", _decode_base64),
-        (_HEX_RUN, "hex", _decode_hex),
-    ):
-        for match in pattern.finditer(text):
-            decoded = decode(match.group())
-            if decoded is not None:
-                views.append(_blob_view(kind, decoded, text, match.start(), match.end()))
-    if len(_PERCENT.findall(text)) >= PERCENT_MIN:
-        views.append(_blob_view("percent", urllib.parse.unquote(text), text, 0, len(text)))
-    plain = normalize_text(text) if plain is None else plain
-    views.append(View("rot13", Normalized(codecs.encode(plain.text, "rot13"), plain.origin, text)))
-    views.append(View("reversed", Normalized(plain.text[::-1], plain.origin[::-1], text)))
-    return tuple(views)

@@ -1,16 +1,19 @@
 """What `cafe doctor` reports: one `Check` per line, a `DoctorReport` of them all, and the writer.
 
 `ReportWriter` prints each check as it is added, one line each (plus a fix line for a failure),
-with the API key redacted from every line, and keeps them for the `DoctorReport` the doctor
-returns. `cafe.endpoint.health` runs the checks. Session 00 (`sessions/s00-setup/lesson.md`).
+with every secret scrubbed from every line (`cafe.endpoint.secrets`: the API key, the other
+secrets the settings hold, and anything shaped like a credential), and keeps them for the
+`DoctorReport` the doctor returns. `cafe.endpoint.health` runs the checks. Session 00 (`sessions/s00-setup/lesson.md`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from cafe.endpoint.config import Mode, redact
+from cafe.endpoint.secrets import redactor_for
+from cafe.endpoint.variables import Mode
 
 __all__ = ["Check", "DoctorReport", "ReportWriter"]
 
@@ -52,11 +55,15 @@ class DoctorReport:
 
 
 class ReportWriter:
-    """Collects checks and prints each as it is added, with the key redacted from every line."""
+    """Collects checks and prints each as it is added, every line scrubbed of `key` and `secrets`
+    (masked keys read `…` plus at most their last 4 characters)."""
 
-    def __init__(self, out: TextIO, key: str | None):
+    def __init__(self, out: TextIO, key: str | None, *, secrets: Sequence[str] = ()):
         self.out = out
         self.key = key
+        self.clean = redactor_for(
+            tuple(dict.fromkeys(((key,) if key else ()) + tuple(secrets))), show_tail=True
+        )
         self.checks: list[Check] = []
 
     def add(
@@ -65,7 +72,7 @@ class ReportWriter:
         # One line per check: a reply that spans lines (pretty-printed JSON, say) is folded.
         detail, fix = " ".join(detail.split()), " ".join(fix.split())
         check = Check(
-            name, ok, redact(detail, self.key), redact(fix, self.key) if not ok else "", skipped
+            name, ok, self.clean.text(detail), self.clean.text(fix) if not ok else "", skipped
         )
         self.checks.append(check)
         label = "skip" if skipped else (" ok " if ok else "FAIL")
@@ -73,9 +80,9 @@ class ReportWriter:
         if check.fix and not skipped:
             print(f"         {'':<18} fix: {check.fix}", file=self.out, flush=True)
 
-    def skip(self, names: tuple[str, ...], why: str) -> None:
+    def skip(self, names: Sequence[str], why: str) -> None:
         for name in names:
             self.add(name, False, f"skipped: {why}", skipped=True)
 
     def say(self, text: str) -> None:
-        print(redact(text, self.key), file=self.out, flush=True)
+        print(self.clean.text(text), file=self.out, flush=True)

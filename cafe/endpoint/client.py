@@ -1,41 +1,57 @@
-"""One client factory for both modes, and one place that turns endpoint trouble into clear errors.
+"""One client factory for both modes, and one door every model call goes through.
 
-`make_client()` returns an object with the `openai.OpenAI` interface:
+`make_client()` returns a client with the `openai.OpenAI` interface (`cafe.endpoint.protocol.ChatClient`):
 
 - offline: a `ScriptedClient` answering from the script you pass (or `default_responder`);
-- live: `openai.OpenAI(base_url=CAFE_BASE_URL, api_key=CAFE_API_KEY)`, with a timeout.
+- live: a `LiveClient`, which is `openai.OpenAI(base_url=CAFE_BASE_URL, api_key=CAFE_API_KEY)`
+  with no hidden retries, plus the course's limits.
 
-Code built on it (every `make_model_generator` in the course) does not know which it got.
-`chat(client, ...)` wraps `client.chat.completions.create(...)` so that a dead, slow or refusing
-endpoint becomes an `EndpointError` naming the endpoint and pointing at `cafe doctor`, instead of
-a stack trace from deep inside an HTTP library, or worse, a fake "the model failed" result.
+Both carry the same two limits, read from the `environ` handed to `make_client` (or the course's
+settings, `cafe.endpoint.environment`): `reply_cap`, the longest reply a call asks for
+(`CAFE_MAX_TOKENS`), and `timeout`, the seconds a whole call may take (`CAFE_TIMEOUT_S`).
 
-Two things the SDK alone does not do. Its timeout limits each wait for the next bytes, so a server
-that trickles a byte at a time never times out; here every request runs against a deadline for
-the whole call (`within_deadline`), and a call still waiting after `WAIT_NOTICE_S` says so once
-on stderr. And an answer that is not a chat completion (a web page, an empty list of choices)
-is named rather than passed on.
-
-`classify_error(exc)` sorts a failure into one of the `PROBLEM_KINDS` of `cafe.endpoint.problems`;
-the words for each kind live in that module's one table, which the doctor reads too.
+`chat(client, ...)` is the door. Offline and live alike, it asks with the reply cap (unless the
+call sets its own), runs the call against the deadline (`cafe.endpoint.deadline`), and checks
+that the answer is a chat completion with a choice to read. A dead, slow or refusing endpoint
+becomes an `EndpointError` that names the endpoint, says what happened (a slow model is named
+slow, not dead) and points at `cafe doctor`, instead of a stack trace from deep inside an HTTP
+library, or worse, a fake "the model failed" result. No module of the course calls the SDK's
+`create` itself (a test checks it). How a failure is sorted and worded is `cafe.endpoint.diagnosis`
+and `cafe.endpoint.problems`.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import sys
-import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TextIO, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from cafe.endpoint import formats
-from cafe.endpoint.config import course_mode, live_settings, max_tokens, redact
+from cafe.endpoint.config import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_TIMEOUT_S,
+    call_timeout,
+    course_mode,
+    live_settings,
+    max_tokens,
+)
+from cafe.endpoint.deadline import WAIT_NOTICE_S, within_deadline
+from cafe.endpoint.diagnosis import (
+    SAID_CHARS,
+    BadReply,
+    accepts_connections,
+    classify_error,
+    clip,
+    endpoint_errors,
+    endpoint_said,
+    looks_like_html,
+)
+from cafe.endpoint.environment import course_environ
 from cafe.endpoint.errors import EndpointError, RequestRejected
-from cafe.endpoint.formats import FORMAT_FIELD
 from cafe.endpoint.problems import PROBLEM_KINDS, EndpointProblem, ProblemKind, describe
+from cafe.endpoint.protocol import ChatClient, EndpointClient
 from cafe.endpoint.scripted import Reply, Responder, Script, ScriptedClient
+from cafe.endpoint.secrets import display_url, known_secrets
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -45,11 +61,13 @@ __all__ = [
     "ProblemKind",
     "EndpointProblem",
     "BadReply",
+    "LiveClient",
     "make_client",
     "chat",
     "chat_in_format",
     "complete",
     "list_models",
+    "model_entries",
     "within_deadline",
     "endpoint_of",
     "endpoint_said",
@@ -58,202 +76,112 @@ __all__ = [
     "translate_error",
 ]
 
-# Seconds before a live request gives up, for the whole request. Long enough for a slow local
-# model on a laptop, short enough that a dead endpoint is reported while the learner is looking.
-DEFAULT_TIMEOUT_S = 60.0
-# How much of what an endpoint said an error message quotes: room for a sentence or two of hint
-# (cafe serve's 404 says which routes it does answer), not a whole HTML error page.
-SAID_CHARS = 300
-# After this many seconds without an answer a call says, once, that it is waiting: long enough
-# that a healthy endpoint never triggers it, short enough that silence never looks like a hang.
-WAIT_NOTICE_S = 2.0
 # The closing hint of every client error.
 DOCTOR_HINT = "Run `cafe doctor` to check the endpoint, key and model."
 
-T = TypeVar("T")
 
+class LiveClient:
+    """A live client: the `openai.OpenAI` client `sdk`, with the course's two limits.
 
-class BadReply(ValueError):
-    """An HTTP 200 answer that cannot be used: `kind` is "web_page", "no_choices" or "bad_body"."""
+    `chat`, `models`, `base_url` and `api_key` are the SDK client's; `reply_cap` and `timeout` are
+    what `chat()` applies to each call. `close()` closes the SDK client's connections.
+    """
 
-    def __init__(self, kind: ProblemKind, said: str = ""):
-        super().__init__(said or kind)
-        self.kind = kind
-        self.said = said
+    def __init__(self, sdk: Any, *, reply_cap: int, timeout: float):
+        self.sdk = sdk
+        self.reply_cap = reply_cap
+        self.timeout = timeout
+
+    @property
+    def chat(self) -> Any:
+        return self.sdk.chat
+
+    @property
+    def models(self) -> Any:
+        return self.sdk.models
+
+    @property
+    def base_url(self) -> str:
+        return str(self.sdk.base_url)
+
+    @property
+    def api_key(self) -> str:
+        return str(self.sdk.api_key)
+
+    def close(self) -> None:
+        self.sdk.close()
+
+    def __repr__(self) -> str:
+        return (
+            f"LiveClient(base_url={endpoint_of(self)!r}, reply_cap={self.reply_cap}, "
+            f"timeout={self.timeout:g})"
+        )
 
 
 def make_client(
     script: Script | Sequence[Reply] | Responder | None = None,
     *,
     environ: Mapping[str, str] | None = None,
-    timeout: float = DEFAULT_TIMEOUT_S,
+    timeout: float | None = None,
     max_retries: int = 0,
-) -> Any:
-    """Return a scripted client offline, or an `openai.OpenAI` client live.
+) -> ScriptedClient | LiveClient:
+    """A scripted client offline, or a `LiveClient` live, each with the course's limits.
 
-    `script` is only used offline. `timeout` is the seconds a whole request may take (`chat`
-    enforces it). `max_retries` defaults to 0 so that the course's own loops, which count
-    attempts on purpose, are not multiplied by hidden SDK retries.
+    `script` is only used offline. `timeout` is the seconds a whole call may take (default
+    `CAFE_TIMEOUT_S`, else 60); the reply cap is `CAFE_MAX_TOKENS` (else 1,024). Every setting is
+    validated here, so a malformed one is a `ConfigError` before any call. `max_retries` defaults
+    to 0 so that the course's own loops, which count attempts on purpose, are not multiplied by
+    hidden SDK retries.
     """
-    if course_mode(environ) == "offline":
-        return ScriptedClient(script)
-    settings = live_settings(environ)
+    env = course_environ(environ)
+    mode = course_mode(env)
+    cap = max_tokens(env)
+    if timeout is not None and not (
+        isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0
+    ):
+        raise ValueError(f"timeout is {timeout!r}; give the seconds a call may take, above 0.")
+    seconds = float(timeout) if timeout is not None else call_timeout(env)
+    if mode == "offline":
+        return ScriptedClient(script, reply_cap=cap, timeout=seconds)
+    settings = live_settings(env)
     import openai  # imported here so that `import cafe` stays light
 
-    return openai.OpenAI(
+    sdk = openai.OpenAI(
         base_url=settings.base_url,
         api_key=settings.api_key,
-        timeout=timeout,
+        timeout=seconds,
         max_retries=max_retries,
     )
+    return LiveClient(sdk, reply_cap=cap, timeout=seconds)
 
 
-def endpoint_of(client: Any) -> str:
-    """The client's base URL as text (`scripted://offline` for the scripted client)."""
-    return str(getattr(client, "base_url", "unknown endpoint")).rstrip("/")
+def endpoint_of(client: object) -> str:
+    """The client's base URL as it may be shown (credentials masked; `scripted://offline` offline)."""
+    return display_url(str(getattr(client, "base_url", "unknown endpoint")).rstrip("/"))
 
 
-def endpoint_said(exc: Any) -> str:
-    """What the endpoint itself said in an HTTP error: its JSON body's message when it sent one.
-
-    The SDK's own text ("Error code: 404 - {...}") wraps that message in its repr; a learner needs
-    only the words.
-    """
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict) and isinstance(body.get("message"), str) and body["message"].strip():
-        return body["message"].strip()
-    text = str(getattr(exc, "message", exc))
-    if text.startswith("Error code: "):
-        text = text.split(" - ", 1)[1] if " - " in text else ""
-    return text.strip() or "no message"
-
-
-def clip(text: str, limit: int) -> str:
-    """`text` cut to at most `limit` characters plus "…", at a word boundary when there is one."""
-    if len(text) <= limit:
-        return text
-    cut = text[:limit]
-    space = cut.rfind(" ")
-    if space > limit // 2:  # a long run with no space (a URL, a JSON blob) is cut where it stands
-        cut = cut[:space]
-    return cut.rstrip(" ,.;:") + "…"
-
-
-def _looks_like_html(text: str) -> bool:
-    return text.lstrip()[:200].lower().startswith(("<!doctype html", "<html", "<head", "<body"))
-
-
-def _status_problem(exc: Any, key: str | None) -> EndpointProblem:
-    status = exc.status_code
-    full = redact(endpoint_said(exc), key)
-    said = clip(full, SAID_CHARS)  # mask first: a cut can split the key
-    param = getattr(exc, "param", None)
-    param = param if isinstance(param, str) and param else None
-    if param is None and status >= 500 and FORMAT_FIELD in full:
-        # Some servers refuse an output format they cannot do with a 500 (llama-cpp-python's
-        # validation error names `response_format`): a refusal of the request all the same.
-        param = FORMAT_FIELD
-    kind: ProblemKind = (
-        "key_refused"
-        if status in (401, 403)
-        else "not_found"
-        if status == 404
-        else "rate_limited"
-        if status == 429
-        else "rejected"
-        if status in (400, 422) or param == FORMAT_FIELD
-        else "http_error"
-    )
-    if _looks_like_html(said):
-        said = "a web page (HTML), not the API's JSON"
-    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
-    return EndpointProblem(
-        kind, status, said, param, headers.get("retry-after") if status == 429 else None
-    )
-
-
-def classify_error(exc: BaseException, key: str | None = None) -> EndpointProblem:
-    """Sort an exception from talking to an endpoint into an `EndpointProblem`.
-
-    Every `openai` SDK error gets its kind; `TimeoutError` (a missed deadline) is `timeout`; a
-    `BadReply` keeps its own; any other `ValueError` (a garbled body) is `bad_body`; anything else
-    is `other`, so a caller that must not crash (the doctor) can still report it. What the
-    endpoint said is masked with `key` before it is clipped.
-    """
-    import openai
-
-    if isinstance(
-        exc, (openai.APITimeoutError, TimeoutError)
-    ):  # APITimeoutError is a connection error
-        return EndpointProblem("timeout")
-    if isinstance(exc, openai.APIConnectionError):
-        cause = str(exc.__cause__) if exc.__cause__ is not None else ""
-        return EndpointProblem("connection", said=clip(redact(cause, key), SAID_CHARS))
-    if isinstance(exc, openai.APIStatusError):
-        return _status_problem(exc, key)
-    if isinstance(exc, BadReply):
-        return EndpointProblem(exc.kind, said=clip(redact(exc.said, key), SAID_CHARS))
-    if isinstance(exc, json.JSONDecodeError):
-        return EndpointProblem(
-            "bad_body", said=f"the body is not valid JSON ({exc.msg}, at character {exc.pos})"
-        )
-    if isinstance(exc, openai.APIResponseValidationError):
-        return EndpointProblem("bad_body", said="its fields do not match the API's")
-    if isinstance(exc, ValueError):
-        return EndpointProblem("bad_body", said=clip(redact(str(exc), key), SAID_CHARS))
-    return EndpointProblem(
-        "other", said=clip(redact(f"{type(exc).__name__}: {exc}", key), SAID_CHARS)
-    )
-
-
-def within_deadline(
-    call: Callable[[], T], seconds: float, *, waiting_for: str, notice: TextIO | None = None
-) -> T:
-    """`call()`, given at most `seconds` in all; raise `TimeoutError` if it has not returned by then.
-
-    The call runs in a worker thread so that the wait can be cut off whatever the socket is
-    doing. After `WAIT_NOTICE_S` it prints, once, to `notice` (default stderr) that it is still
-    waiting for `waiting_for` and for how long at most. A call cut off finishes (or fails) in the
-    background; its answer is thrown away.
-    """
-    outcome: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            outcome["value"] = call()
-        except BaseException as exc:  # handed to the waiting thread, which raises it
-            outcome["error"] = exc
-
-    worker = threading.Thread(target=work, name="cafe-endpoint-call", daemon=True)
-    started = time.monotonic()
-    worker.start()
-    worker.join(min(seconds, WAIT_NOTICE_S))
-    if worker.is_alive() and seconds > WAIT_NOTICE_S:
-        print(
-            f"cafe: waiting for {waiting_for} (giving up after {seconds:g} s)…",
-            file=notice or sys.stderr,
-            flush=True,
-        )
-        worker.join(max(0.0, seconds - (time.monotonic() - started)))
-    if worker.is_alive():
-        raise TimeoutError(f"no answer within {seconds:g} s")
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
-
-
-def _seconds(client: Any, kwargs: Mapping[str, Any]) -> float:
-    """The time limit of one request: its own `timeout=`, else the client's, else the default."""
+def _seconds(client: object, kwargs: Mapping[str, Any]) -> float:
+    """The time limit of one call: its own `timeout=`, else the client's, else the default."""
     for value in (kwargs.get("timeout"), getattr(client, "timeout", None)):
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
             return float(value)
     return DEFAULT_TIMEOUT_S
 
 
+def _reply_cap(client: object) -> int:
+    """The reply cap of a client `make_client` made, else the default."""
+    cap = getattr(client, "reply_cap", None)
+    return (
+        cap
+        if isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1
+        else DEFAULT_MAX_TOKENS
+    )
+
+
 def _usable(completion: Any) -> Any:
     """`completion` if it has a choice to read; otherwise raise `BadReply` naming what it is."""
     if isinstance(completion, str):  # the SDK hands back the text of a body that is not JSON
-        if _looks_like_html(completion):
+        if looks_like_html(completion):
             raise BadReply("web_page", "a web page (HTML), not the API's JSON")
         raise BadReply("bad_body", f"text, not JSON: {clip(completion, 80)!r}")
     choices = getattr(completion, "choices", None)
@@ -264,36 +192,6 @@ def _usable(completion: Any) -> Any:
     return completion
 
 
-def complete(client: Any, **kwargs: Any) -> Any:
-    """`client.chat.completions.create(**kwargs)` within the request's time limit, checked usable.
-
-    Raises what went wrong as it is (an `openai` error, `TimeoutError`, `BadReply`); `chat` turns
-    it into an `EndpointError`, the doctor into a failed check.
-    """
-    if isinstance(client, ScriptedClient):
-        return client.chat.completions.create(**kwargs)  # scripted errors are already clear
-    seconds = _seconds(client, kwargs)
-    create = client.chat.completions.create
-    if "max_tokens" not in kwargs and "max_completion_tokens" not in kwargs:
-        kwargs = {**kwargs, "max_tokens": max_tokens()}
-    started = time.monotonic()
-    try:
-        return _usable(
-            within_deadline(lambda: create(**kwargs), seconds, waiting_for=endpoint_of(client))
-        )
-    except Exception as exc:
-        if "max_tokens" not in kwargs or not _wants_completion_tokens(exc):
-            raise
-    # Newer OpenAI models take the same limit under another name; ask once more with it, within
-    # what is left of the time limit.
-    renamed = {k: v for k, v in kwargs.items() if k != "max_tokens"}
-    renamed["max_completion_tokens"] = kwargs["max_tokens"]
-    left = max(0.1, seconds - (time.monotonic() - started))
-    return _usable(
-        within_deadline(lambda: create(**renamed), left, waiting_for=endpoint_of(client))
-    )
-
-
 def _wants_completion_tokens(exc: BaseException) -> bool:
     """Is this a refusal of `max_tokens` that asks for `max_completion_tokens` instead?"""
     status = getattr(exc, "status_code", None)
@@ -302,41 +200,83 @@ def _wants_completion_tokens(exc: BaseException) -> bool:
     )
 
 
-def list_models(client: Any, seconds: float) -> list[str]:
-    """The model names the endpoint lists, within `seconds`; raises like `complete`."""
-    if isinstance(client, ScriptedClient):
-        return [model.id for model in client.models.list(timeout=seconds).data]
+def complete(client: ChatClient, **kwargs: Any) -> Any:
+    """`client.chat.completions.create(**kwargs)` with the client's reply cap, within the call's
+    time limit, checked usable: the same path for a scripted client and a live one.
 
-    def fetch() -> list[str]:
-        raw = client.models.with_raw_response.list(timeout=seconds)
+    Raises what went wrong as it is (an `openai` error, `TimeoutError`, `BadReply`, or whatever a
+    scripted model raised); `chat` turns the endpoint's troubles into an `EndpointError`, the
+    doctor into a failed check.
+    """
+    seconds = _seconds(client, kwargs)
+    create = client.chat.completions.create
+    if "max_tokens" not in kwargs and "max_completion_tokens" not in kwargs:
+        kwargs = {**kwargs, "max_tokens": _reply_cap(client)}
+    started, url = time.monotonic(), endpoint_of(client)
+    try:
+        return _usable(within_deadline(lambda: create(**kwargs), seconds, waiting_for=url))
+    except Exception as exc:
+        if "max_tokens" not in kwargs or not _wants_completion_tokens(exc):
+            raise
+    # Newer OpenAI models take the same limit under another name; ask once more with it, within
+    # what is left of the time limit.
+    renamed = {k: v for k, v in kwargs.items() if k != "max_tokens"}
+    renamed["max_completion_tokens"] = kwargs["max_tokens"]
+    left = max(0.1, seconds - (time.monotonic() - started))
+    return _usable(within_deadline(lambda: create(**renamed), left, waiting_for=url))
+
+
+def model_entries(client: EndpointClient, seconds: float) -> list[tuple[str, str]]:
+    """(name, owner) of each model the endpoint lists, within `seconds`; raises like `complete`.
+
+    The owner (`owned_by`) is how `cafe serve` names the script it answers from.
+    """
+
+    def fetch() -> list[Any]:
+        raw_client = getattr(client.models, "with_raw_response", None)
+        if raw_client is None:  # a scripted client: no HTTP, just its list
+            return list(client.models.list(timeout=seconds).data)
+        raw = raw_client.list(timeout=seconds)
         kind = raw.headers.get("content-type", "")
-        if "html" in kind or _looks_like_html(raw.text[:200]):
+        if "html" in kind or looks_like_html(raw.text[:200]):
             raise BadReply("web_page", "a web page (HTML), not the API's JSON")
         if "json" not in kind:
             raise BadReply("bad_body", f"{kind or 'no content type'}, not JSON")
-        return [model.id for model in raw.parse().data or []]
+        return list(raw.parse().data or [])
 
-    return within_deadline(fetch, seconds, waiting_for=endpoint_of(client))
+    listed = within_deadline(fetch, seconds, waiting_for=endpoint_of(client))
+    return [(str(m.id), str(getattr(m, "owned_by", "") or "")) for m in listed]
 
 
-def _client_key(client: Any) -> str | None:
+def list_models(client: EndpointClient, seconds: float) -> list[str]:
+    """The model names the endpoint lists, within `seconds`; raises like `complete`."""
+    return [name for name, _ in model_entries(client, seconds)]
+
+
+def _client_key(client: object) -> str | None:
     key = getattr(client, "api_key", None)
-    return key if isinstance(key, str) else os.environ.get("CAFE_API_KEY")
+    if isinstance(key, str):
+        return key
+    secrets = known_secrets()
+    return secrets[0] if secrets else None
 
 
-def translate_error(exc: Exception, client: Any, *, seconds: float | None = None) -> EndpointError:
-    """Turn a failed request into an `EndpointError` that says what happened and what to do.
+def translate_error(
+    exc: BaseException, client: object, *, seconds: float | None = None
+) -> EndpointError:
+    """Turn a failed call into an `EndpointError` that says what happened and what to do.
 
-    Accepts what `complete` raises: `openai` SDK errors, `TimeoutError` and `ValueError` (a
-    garbled body, or a `BadReply`). Anything else is a programming mistake and raises `TypeError`.
-    `seconds` is the time limit the request had (default: the client's).
+    Accepts what `complete` raises about the endpoint (`endpoint_errors()`); anything else is a
+    programming mistake and raises `TypeError`. `seconds` is the time limit the call had (default:
+    the client's). A call that ran out of time against an endpoint that still takes connections
+    is `slow`, not `timeout`: the model is writing, just not fast enough for the limit.
     """
-    import openai
-
-    if not isinstance(exc, (openai.OpenAIError, ValueError, TimeoutError)):
-        raise TypeError(f"translate_error() only handles openai errors, not {type(exc).__name__}")
+    if not isinstance(exc, endpoint_errors()) and not isinstance(exc, ValueError):
+        raise TypeError(f"translate_error() only handles endpoint errors, not {type(exc).__name__}")
     url, key = endpoint_of(client), _client_key(client)
     problem = classify_error(exc, key)
+    if problem.kind == "timeout" and accepts_connections(str(getattr(client, "base_url", ""))):
+        problem = EndpointProblem("slow")
     limit = seconds if seconds is not None else _seconds(client, {})
     what, fix = describe(problem, url=url, key=key, seconds=limit)
     if problem.kind == "rejected":
@@ -346,24 +286,18 @@ def translate_error(exc: Exception, client: Any, *, seconds: float | None = None
     )
 
 
-def chat(client: Any, **kwargs: Any) -> Any:
-    """`client.chat.completions.create(**kwargs)`, with endpoint failures raised as `EndpointError`.
-
-    The whole request gets the client's timeout (or its own `timeout=`). The completion it
-    returns always has at least one choice, so callers may read `choices[0]`.
-    """
-    if isinstance(client, ScriptedClient):
-        return client.chat.completions.create(**kwargs)  # scripted errors are already clear
-    import openai
-
+def chat(client: ChatClient, **kwargs: Any) -> Any:
+    """`client.chat.completions.create(**kwargs)` through the course's door (see `complete`), with
+    the endpoint's failures raised as `EndpointError`. The completion it returns always has at
+    least one choice, so callers may read `choices[0]`."""
     try:
         return complete(client, **kwargs)
-    except (openai.OpenAIError, ValueError, TimeoutError) as exc:
+    except endpoint_errors() as exc:
         raise translate_error(exc, client, seconds=_seconds(client, kwargs)) from None
 
 
 def chat_in_format(
-    client: Any,
+    client: ChatClient,
     kind: str,
     schema: dict[str, Any],
     name: str,
@@ -378,7 +312,13 @@ def chat_in_format(
     it is: a weaker format would only hide the cause. Each refusal stepped past is appended to
     `rejections` when one is given. `cafe.schema.StructuredDrafts` (session 04) and
     `cafe.judge.ModelJudge` (session 12) ask through here and remember the format for next time.
+    `kind` is text because the callers keep it as text; anything outside the closed set is a
+    `ValueError` naming the formats.
     """
+    if kind not in formats.OUTPUT_FORMATS:
+        raise ValueError(
+            f"Unknown output format {kind!r}; use one of {', '.join(formats.OUTPUT_FORMATS)}."
+        )
     while True:
         fmt = formats.response_format(kind, schema, name)
         try:

@@ -1,25 +1,41 @@
-"""Course configuration: which mode we are in, and where the live model lives.
+"""Course configuration: which mode we are in, where the live model lives, and how long it may take.
 
-Two modes, chosen with the environment variable `COURSE_MODE`:
+Two modes, chosen with the variable `COURSE_MODE`:
 
 - `offline` (the default): every model is a scripted stand-in that answers from a script.
   Nothing leaves the machine and every run is deterministic.
 - `live`: the same code talks to an OpenAI-compatible endpoint described by three variables,
   `CAFE_BASE_URL`, `CAFE_API_KEY` and `CAFE_MODEL`.
 
-The environment is read when a function here is called, never at import, so a notebook can set a
-variable and re-run a cell. Session 00 (`sessions/s00-setup/lesson.md`) walks through both modes.
+Two more shape every call, in both modes: `CAFE_MAX_TOKENS`, the longest reply a call asks for,
+and `CAFE_TIMEOUT_S`, the seconds a whole call may take (`cafe doctor` measures the endpoint's
+speed and says which values fit it). Each variable is checked by its validator in
+`cafe.endpoint.variables` and read from `cafe.endpoint.environment.course_environ`: the
+environment, then a `.env` file. They are read when a function here is called, never at import,
+so a notebook can set a variable and re-run a cell. `redact` masks every secret the course knows
+of (`cafe.endpoint.secrets`). Session 00 (`sessions/s00-setup/lesson.md`) walks through both modes.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
 
+from cafe.endpoint.environment import course_environ
 from cafe.endpoint.errors import ConfigError
+from cafe.endpoint.secrets import display_url, known_secrets, mask_key, redactor_for
+from cafe.endpoint.variables import (
+    MODES,
+    VARIABLES,
+    Mode,
+    parse_api_key,
+    parse_base_url,
+    parse_max_tokens,
+    parse_mode,
+    parse_model,
+    parse_timeout,
+)
 
 __all__ = [
     "MODES",
@@ -33,13 +49,12 @@ __all__ = [
     "DEFAULT_MAX_TOKENS",
     "MAX_TOKENS_VARIABLE",
     "max_tokens",
-    "SEARCHED_KEY_CHARS",
+    "DEFAULT_TIMEOUT_S",
+    "TIMEOUT_VARIABLE",
+    "call_timeout",
     "mask_key",
     "redact",
 ]
-
-Mode = Literal["offline", "live"]
-MODES: tuple[Mode, ...] = ("offline", "live")
 
 # The model name the scripted stand-in reports, offline and from `cafe serve` by default.
 OFFLINE_MODEL = "cafe-scripted"
@@ -47,94 +62,52 @@ OFFLINE_MODEL = "cafe-scripted"
 # What each live variable is for, and an example value shown when it is missing.
 LIVE_VARIABLES: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
-        "CAFE_BASE_URL": ("the endpoint's base URL, ending in /v1", "http://127.0.0.1:8000/v1"),
-        "CAFE_API_KEY": (
-            "the key the endpoint expects (any non-empty text for a local server)",
-            "sk-...",
-        ),
-        "CAFE_MODEL": ("the model name, as the endpoint's /v1/models lists it", "gpt-4o-mini"),
+        name: (VARIABLES[name].meaning, VARIABLES[name].example)
+        for name in ("CAFE_BASE_URL", "CAFE_API_KEY", "CAFE_MODEL")
     }
 )
-# The longest reply a live request asks for unless the caller says otherwise, in tokens, and the
+# The longest reply a call asks for unless the caller says otherwise, in tokens, and the
 # variable that changes it. A ticket is about 100 tokens and a tool call less; 1,024 leaves room
 # for a wordy model while stopping one that would write until its context is full (a small local
 # model in JSON mode can run for minutes, and a local server keeps generating after we give up).
 DEFAULT_MAX_TOKENS = 1024
 MAX_TOKENS_VARIABLE = "CAFE_MAX_TOKENS"
-# Keys shorter than this are never searched for inside other text: a local server accepts any
-# key, and masking every "a" or "sk" in a report would garble it. (It is also the length below
-# which `mask_key` shows none of the key.)
-SEARCHED_KEY_CHARS = 8
-# The shortest tail of a clipped message that is masked when it is the start of the key.
-KEY_PREFIX_CHARS = 4
-
-
-def _env(environ: Mapping[str, str] | None) -> Mapping[str, str]:
-    return os.environ if environ is None else environ
+# Seconds a whole call may take unless `CAFE_TIMEOUT_S` (or the caller) says otherwise. Enough for
+# a hosted model or a fast local one; a small model on a laptop CPU writing a full 1,024-token
+# reply needs more, and `cafe doctor` measures how much (see `cafe.endpoint.speed`).
+DEFAULT_TIMEOUT_S = 60.0
+TIMEOUT_VARIABLE = "CAFE_TIMEOUT_S"
 
 
 def course_mode(environ: Mapping[str, str] | None = None) -> Mode:
-    """Return the course mode from `COURSE_MODE` (unset or empty means `offline`)."""
-    raw = _env(environ).get("COURSE_MODE", "").strip()
-    if raw == "":
-        return "offline"
-    value = raw.lower()
-    if value == "offline":
-        return "offline"
-    if value == "live":
-        return "live"
-    raise ConfigError(
-        f"COURSE_MODE is {raw!r}, but it must be one of: offline, live. "
-        "Unset it (or `export COURSE_MODE=offline`) for scripted runs, "
-        "or `export COURSE_MODE=live` to use your own endpoint."
-    )
+    """The course mode from `COURSE_MODE` (unset or empty means `offline`)."""
+    return parse_mode(course_environ(environ).get("COURSE_MODE", ""))
 
 
-def mask_key(key: str | None) -> str:
-    """Show an API key as at most its last 4 characters: `sk-abc...wxyz` becomes `…wxyz`.
+def redact(text: str, key: str | None = None) -> str:
+    """`text` with `key` and every secret the course knows of masked (`cafe.endpoint.secrets`).
 
-    Keys of 8 characters or fewer are fully hidden, since 4 of them would be half the secret.
+    By value at any length (a key shorter than 8 characters only as a whole word, so a local key
+    such as `a` does not garble the text), by fragment, and by shape (`sk-...`, `Bearer ...`,
+    `api_key=...`, credentials in a URL). A masked key reads `…` plus its last 4 characters.
     """
-    if key is None:
-        return "(not set)"
-    if not key:
-        return "(empty)"
-    if len(key) <= SEARCHED_KEY_CHARS:
-        return "****"
-    return "…" + key[-4:]
-
-
-def redact(text: str, key: str | None) -> str:
-    """`text` with the key masked where it occurs, including a cut-off start of it at the end.
-
-    Only keys of at least `SEARCHED_KEY_CHARS` characters are searched for: a short key (a local
-    server takes anything, even `a`) would match inside ordinary words and garble the report,
-    while eight or more characters matching the key are the key, wherever they stand. A message
-    cut short (ending in "…" or not) can end in the first characters of the key; that tail is
-    masked too.
-    """
-    if not key or len(key) < SEARCHED_KEY_CHARS:
-        return text
-    text = text.replace(key, mask_key(key))
-    body = text.rstrip("…")
-    for length in range(len(key) - 1, KEY_PREFIX_CHARS - 1, -1):
-        if body.endswith(key[:length]):
-            return body[:-length] + mask_key(key) + text[len(body) :]
-    return text
+    secrets = tuple(dict.fromkeys(((key,) if key else ()) + known_secrets()))
+    return redactor_for(secrets, show_tail=True).text(text)
 
 
 @dataclass(frozen=True)
 class LiveSettings:
-    """The three live variables. The key is kept out of `repr` so it cannot leak by printing."""
+    """The three live variables, validated. Neither the key nor a password in the URL is ever in
+    the `repr`, so printing the settings cannot leak them."""
 
     base_url: str
     api_key: str = field(repr=False)
     model: str
 
-    def __repr__(self) -> str:  # the dataclass repr would be fine, but say the masking out loud
+    def __repr__(self) -> str:
         return (
-            f"LiveSettings(base_url={self.base_url!r}, api_key={mask_key(self.api_key)!r}, "
-            f"model={self.model!r})"
+            f"LiveSettings(base_url={display_url(self.base_url)!r}, "
+            f"api_key={mask_key(self.api_key)!r}, model={self.model!r})"
         )
 
 
@@ -142,30 +115,24 @@ def _missing(name: str, *, empty: bool) -> ConfigError:
     meaning, example = LIVE_VARIABLES[name]
     state = "is set but empty" if empty else "is not set"
     return ConfigError(
-        f"{name} {state}. COURSE_MODE=live needs it: {meaning}. "
-        f"Set it in your shell with `export {name}={example}` (or in a notebook with "
-        f"`os.environ[{name!r}] = ...`), then run `cafe doctor` to check the endpoint."
+        f"{name} {state}. COURSE_MODE=live needs it: {meaning}. Set it in your shell with "
+        f"`export {name}={example}`, or as the line {name}={example} in a .env file (in a "
+        f"notebook: `os.environ[{name!r}] = ...`), then run `cafe doctor` to check the endpoint."
     )
 
 
 def live_settings(environ: Mapping[str, str] | None = None) -> LiveSettings:
-    """Read `CAFE_BASE_URL`, `CAFE_API_KEY` and `CAFE_MODEL`; raise `ConfigError` naming any missing one."""
-    env = _env(environ)
-    values = {}
+    """`CAFE_BASE_URL`, `CAFE_API_KEY` and `CAFE_MODEL`, each validated; a `ConfigError` names the
+    first one missing or malformed."""
+    env = course_environ(environ)
     for name in LIVE_VARIABLES:
         value = env.get(name)
         if value is None or not value.strip():
             raise _missing(name, empty=value is not None)
-        value = value.strip()
-        values[name] = value
-    base_url = values["CAFE_BASE_URL"].rstrip("/")
-    if not base_url.startswith(("http://", "https://")):
-        raise ConfigError(
-            f"CAFE_BASE_URL is {base_url!r}, which is not an http(s) URL. "
-            "It should look like `http://127.0.0.1:8000/v1` or `https://api.openai.com/v1`."
-        )
     return LiveSettings(
-        base_url=base_url, api_key=values["CAFE_API_KEY"], model=values["CAFE_MODEL"]
+        base_url=parse_base_url(env["CAFE_BASE_URL"]),
+        api_key=parse_api_key(env["CAFE_API_KEY"]),
+        model=parse_model(env["CAFE_MODEL"]),
     )
 
 
@@ -177,14 +144,12 @@ def model_name(environ: Mapping[str, str] | None = None) -> str:
 
 
 def max_tokens(environ: Mapping[str, str] | None = None) -> int:
-    """The reply length live requests ask for: `CAFE_MAX_TOKENS`, else `DEFAULT_MAX_TOKENS`."""
-    raw = _env(environ).get(MAX_TOKENS_VARIABLE, "").strip()
-    if not raw:
-        return DEFAULT_MAX_TOKENS
-    if not raw.isdigit() or int(raw) < 1:
-        raise ConfigError(
-            f"{MAX_TOKENS_VARIABLE} is {raw!r}; it must be a whole number of tokens of at "
-            f"least 1, e.g. `export {MAX_TOKENS_VARIABLE}={DEFAULT_MAX_TOKENS}` (or unset it "
-            f"for the default, {DEFAULT_MAX_TOKENS})."
-        )
-    return int(raw)
+    """The longest reply a call asks for: `CAFE_MAX_TOKENS`, else `DEFAULT_MAX_TOKENS`."""
+    raw = course_environ(environ).get(MAX_TOKENS_VARIABLE, "")
+    return parse_max_tokens(raw) if raw.strip() else DEFAULT_MAX_TOKENS
+
+
+def call_timeout(environ: Mapping[str, str] | None = None) -> float:
+    """The seconds a whole call may take: `CAFE_TIMEOUT_S`, else `DEFAULT_TIMEOUT_S`."""
+    raw = course_environ(environ).get(TIMEOUT_VARIABLE, "")
+    return parse_timeout(raw) if raw.strip() else DEFAULT_TIMEOUT_S

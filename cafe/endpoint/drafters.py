@@ -21,7 +21,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from cafe.endpoint.scripted import Reply, default_responder
+from cafe.endpoint.completions import Reply
+from cafe.endpoint.script import default_responder
 
 __all__ = [
     "BRIEF_LINE",

@@ -19,7 +19,34 @@ endpoint.
 
 from __future__ import annotations
 
-__all__ = ["CafeError", "ConfigError", "EndpointError", "RequestRejected", "ScriptExhausted"]
+from typing import Literal
+
+__all__ = [
+    "ProblemKind",
+    "CafeError",
+    "ConfigError",
+    "EndpointError",
+    "RequestRejected",
+    "ScriptExhausted",
+]
+
+# Every way an endpoint can fail us, as the client and the doctor tell them apart; what each one
+# means and how to fix it is `cafe.endpoint.problems.PROBLEM_WORDS`. Declared here, beside the
+# error that carries it, because this module imports nothing.
+ProblemKind = Literal[
+    "timeout",
+    "slow",
+    "connection",
+    "key_refused",
+    "not_found",
+    "rate_limited",
+    "rejected",
+    "http_error",
+    "bad_body",
+    "web_page",
+    "no_choices",
+    "other",
+]
 
 
 class CafeError(Exception):
@@ -33,8 +60,8 @@ class ConfigError(CafeError, ValueError):
 class EndpointError(CafeError):
     """The model endpoint could not be used. The message names the endpoint and the fix.
 
-    `kind` says which problem it was, one of `cafe.endpoint.problems.PROBLEM_KINDS` ("timeout",
-    "key_refused", "web_page", ...), so a caller can branch on it instead of on the words.
+    `kind` says which problem it was, one of `ProblemKind` ("timeout", "slow", "key_refused",
+    "web_page", ...), so a caller can branch on it instead of on the words.
     """
 
     def __init__(
@@ -43,7 +70,7 @@ class EndpointError(CafeError):
         *,
         base_url: str | None = None,
         status: int | None = None,
-        kind: str = "other",
+        kind: ProblemKind = "other",
     ):
         super().__init__(message)
         self.base_url = base_url

@@ -79,6 +79,10 @@ class Faults:
             raise ValueError(
                 f"Faults(reply={self.reply!r}) must be one of: {', '.join(sorted(REPLY_FAULTS))}."
             )
+        if self.retry_after_s is not None and self.retry_after_s < 0:
+            raise ValueError(
+                f"Faults(retry_after_s={self.retry_after_s}) must be zero or more seconds."
+            )
         if self.retry_after_s is not None and self.status != 429:
             raise ValueError(
                 "Faults(retry_after_s=...) goes with status=429, the answer that carries it."

@@ -48,7 +48,7 @@ __all__ = [
 
 OutputFormat = Literal["json_schema", "json_object_schema", "json_object", "plain"]
 # Strictest first: the order every step-down follows.
-OUTPUT_FORMATS: tuple[str, ...] = get_args(OutputFormat)
+OUTPUT_FORMATS: tuple[OutputFormat, ...] = get_args(OutputFormat)
 # The request field that carries the output format, as refusals name it.
 FORMAT_FIELD = "response_format"
 
@@ -103,7 +103,9 @@ def response_format(kind: str, schema: dict[str, Any], name: str) -> dict[str, A
     raise ValueError(f"Unknown output format {kind!r}; use one of {', '.join(OUTPUT_FORMATS)}.")
 
 
-def requested_format(argument: Mapping[str, Any] | None) -> tuple[str, dict[str, Any] | None]:
+def requested_format(
+    argument: Mapping[str, Any] | None,
+) -> tuple[OutputFormat, dict[str, Any] | None]:
     """A request's `response_format` read back: (one of `OUTPUT_FORMATS`, its schema or None)."""
     if not argument or argument.get("type") == "text":
         return "plain", None

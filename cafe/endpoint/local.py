@@ -10,7 +10,10 @@ run time), with settings the course works with:
 
 Every request the course sends carries a reply cap (`CAFE_MAX_TOKENS`, see
 `cafe.endpoint.config`), because a small model in JSON mode can otherwise write until its context
-is full, and the server keeps generating a reply its caller has given up on. Ctrl-C stops the
+is full, and the server keeps generating a reply its caller has given up on. The lines it prints
+also set a deadline (`CAFE_TIMEOUT_S`) that fits a reply at that cap from a small model on a busy
+laptop CPU, longer than the default 60 s; `cafe doctor` measures your machine and says if it
+needs more (a slow model is slow, not dead). Ctrl-C stops the
 server; if it is busy generating and has not exited after `STOP_GRACE_S`, it is killed.
 
 What a 135M model can show: real, varied drafts that the repair loop scores and sends back,
@@ -33,7 +36,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from cafe.endpoint.config import DEFAULT_MAX_TOKENS, TIMEOUT_VARIABLE
 from cafe.endpoint.errors import ConfigError
+from cafe.endpoint.speed import deadline_for
 
 __all__ = [
     "LOCAL_MODEL_PACKAGE",
@@ -59,8 +64,15 @@ DEFAULT_LOCAL_PORT = 8011
 CONTEXT_TOKENS = 4096
 # Seconds a stopping server gets to finish before it is killed (it may be mid-reply).
 STOP_GRACE_S = 5.0
-# A local server accepts any key; this one makes the exports complete.
-LOCAL_KEY = "local"
+# A local server accepts any key; this one makes the exports complete. Long and odd enough that
+# masking it by value (every secret is, wherever it appears) never garbles ordinary words, as a
+# key such as "local" would ("a **** server").
+LOCAL_KEY = "smollm2-local-key"
+# SmolLM2-135M's reply speed as measured here (1 December 2026, llama-cpp-python 0.3.36, two
+# cores, idle): 26 to 28 tokens a second. The deadline `cafe local` suggests follows from it
+# (`cafe.endpoint.speed.deadline_for`, which allows for a busy machine); `cafe doctor` measures
+# the learner's own machine and says if it needs more.
+LOCAL_TOKENS_PER_S = 27.0
 
 INSTALL_HINT = 'Install the local extra from the course checkout: pip install -e ".[local]"'
 # A server killed by a segmentation fault (-11 from Python, 139 from a shell). Seen here with a
@@ -116,12 +128,15 @@ def server_command(
 
 
 def local_exports(port: int = DEFAULT_LOCAL_PORT, alias: str = LOCAL_ALIAS) -> list[str]:
-    """The shell lines that point the course at the local server."""
+    """The shell lines that point the course at the local server, with a deadline that fits a
+    small model on a laptop CPU writing a reply at the default cap."""
+    deadline = deadline_for(DEFAULT_MAX_TOKENS, LOCAL_TOKENS_PER_S)
     return [
         "export COURSE_MODE=live",
         f"export CAFE_BASE_URL=http://127.0.0.1:{port}/v1",
         f"export CAFE_API_KEY={LOCAL_KEY}",
         f"export CAFE_MODEL={alias}",
+        f"export {TIMEOUT_VARIABLE}={deadline:g}",
     ]
 
 

@@ -12,8 +12,10 @@ import json
 import time
 from typing import Any
 
-from cafe.endpoint.client import classify_error, clip, complete, endpoint_said, list_models
+from cafe.endpoint.client import complete, list_models
+from cafe.endpoint.diagnosis import classify_error, clip, endpoint_said
 from cafe.endpoint.formats import FORMAT_FIELD, OUTPUT_FORMATS, names_output_format, response_format
+from cafe.endpoint.protocol import ChatClient, EndpointClient
 
 __all__ = ["probe_models", "probe_json", "probe_formats", "probe_tools"]
 
@@ -60,7 +62,7 @@ def _short(text: Any) -> str:
     return clip(" ".join(str(text).split()), SHOWN_CHARS)
 
 
-def _ask(client: Any, timeout: float, **request: Any) -> Any:
+def _ask(client: ChatClient, timeout: float, **request: Any) -> Any:
     """One probe request, at temperature 0 so the verdict does not hang on one sampling draw.
 
     Some models take no temperature but their own (OpenAI's reasoning models refuse 0); a refusal
@@ -85,12 +87,12 @@ def _json_object(content: str | None) -> bool:
         return False
 
 
-def probe_models(client: Any, timeout: float) -> list[str]:
+def probe_models(client: EndpointClient, timeout: float) -> list[str]:
     """The names of the models the endpoint lists."""
     return list_models(client, timeout)
 
 
-def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, float]:
+def probe_json(client: ChatClient, model: str, timeout: float) -> tuple[bool, str, float]:
     """(passed, what was seen, milliseconds taken) for a JSON-mode request."""
     started = time.perf_counter()
     reply = _ask(
@@ -109,7 +111,7 @@ def probe_json(client: Any, model: str, timeout: float) -> tuple[bool, str, floa
     return True, f"asked for a JSON object and got one: {_short(content)}", elapsed_ms
 
 
-def probe_tools(client: Any, model: str, timeout: float) -> tuple[bool, str]:
+def probe_tools(client: ChatClient, model: str, timeout: float) -> tuple[bool, str]:
     """(passed, what was seen) for a request that forces a call to the tool `add_item`."""
     reply = _ask(
         client,
@@ -144,7 +146,7 @@ def probe_tools(client: Any, model: str, timeout: float) -> tuple[bool, str]:
     )
 
 
-def probe_formats(client: Any, model: str, timeout: float) -> tuple[str, list[str]]:
+def probe_formats(client: ChatClient, model: str, timeout: float) -> tuple[str, list[str]]:
     """(the strictest output format the endpoint honours, why each stricter one was passed over).
 
     Walks `cafe.endpoint.formats.OUTPUT_FORMATS` as the lessons' drafts do: a refusal that names

@@ -1,6 +1,6 @@
 """What can go wrong talking to an endpoint, declared once, with what it means and how to fix it.
 
-`cafe.endpoint.client.classify_error` sorts a failure into one `ProblemKind` and records it as an
+`cafe.endpoint.diagnosis.classify_error` sorts a failure into one `ProblemKind` and records it as an
 `EndpointProblem`; `describe` turns that record into two sentences, what happened and how to fix
 it, from the one table `PROBLEM_WORDS`. The client's `EndpointError` messages and the doctor's
 failed checks (`cafe.endpoint.health`) both read that table, so a fault is named the same way
@@ -12,26 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal, get_args
+from typing import get_args
 
-from cafe.endpoint.config import mask_key, redact
+from cafe.endpoint.config import redact
+from cafe.endpoint.errors import ProblemKind
+from cafe.endpoint.secrets import mask_key
 
 __all__ = ["ProblemKind", "PROBLEM_KINDS", "PROBLEM_WORDS", "EndpointProblem", "describe"]
 
-# Every way an endpoint can fail us, as the client and the doctor tell them apart.
-ProblemKind = Literal[
-    "timeout",
-    "connection",
-    "key_refused",
-    "not_found",
-    "rate_limited",
-    "rejected",
-    "http_error",
-    "bad_body",
-    "web_page",
-    "no_choices",
-    "other",
-]
+# The closed set of `ProblemKind` (declared in `cafe.endpoint.errors`, beside `EndpointError`).
 PROBLEM_KINDS: frozenset[str] = frozenset(get_args(ProblemKind))
 
 # {kind: (what happened, how to fix it)}. The fields in braces come from `EndpointProblem` and
@@ -41,8 +30,16 @@ PROBLEM_WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
         "timeout": (
             "The endpoint {url} did not answer within {seconds:g} s",
-            "Is the server overloaded, or the model still loading? Try again, or allow longer "
-            "(`cafe doctor --timeout 30`; `make_client(timeout=...)`).",
+            "Is the server running, or is it stuck, overloaded or still loading its model? Check "
+            "it, then try again; if it is only slow, allow longer (CAFE_TIMEOUT_S, or `cafe "
+            "doctor --timeout 30`).",
+        ),
+        "slow": (
+            "The endpoint {url} is up, but the model did not finish its reply within {seconds:g} s",
+            "It is slow, not dead: a small model on a CPU can need minutes for a long reply. Allow "
+            "more time (CAFE_TIMEOUT_S; the doctor's own checks: `cafe doctor --timeout 60`) or ask "
+            "for shorter replies (CAFE_MAX_TOKENS); `cafe doctor` measures the model's speed and "
+            "says which values fit it.",
         ),
         "connection": (
             "Could not connect to the endpoint {url}: {said}",

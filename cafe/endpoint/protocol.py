@@ -1,6 +1,6 @@
 """What the course needs of a chat client, written down as a `Protocol`: `client.chat.completions.create`.
 
-Both clients the course hands out satisfy it: `openai.OpenAI` live, `ScriptedClient` offline, and so
+Both clients the course hands out satisfy it (and `EndpointClient`, which can list models too): `openai.OpenAI` live, `ScriptedClient` offline, and so
 does any wrapper a later session builds (session 08's recording client, its replay client). Code
 that takes a client types it `ChatClient`, never `Any`, so mypy checks that what is passed in can
 be asked for a completion. The harness never calls `create` itself: it calls
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-__all__ = ["ChatClient", "ChatNamespace", "Completions"]
+__all__ = ["ChatClient", "ChatNamespace", "Completions", "ModelList", "EndpointClient"]
 
 
 class Completions(Protocol):
@@ -32,3 +32,17 @@ class ChatClient(Protocol):
 
     @property
     def chat(self) -> ChatNamespace: ...
+
+
+class ModelList(Protocol):
+    """`client.models`: `list()`, the models the endpoint offers."""
+
+    def list(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+class EndpointClient(ChatClient, Protocol):
+    """A chat client that can also list the endpoint's models (`client.models.list()`): what the
+    doctor asks of a client. `openai.OpenAI`, `LiveClient` and `ScriptedClient` all can."""
+
+    @property
+    def models(self) -> ModelList: ...

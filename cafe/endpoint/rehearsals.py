@@ -25,8 +25,9 @@ import json
 import types
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
+from cafe.endpoint.client import model_entries
+from cafe.endpoint.completions import Reply
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.drafters import (
     eager_responder,
@@ -35,7 +36,8 @@ from cafe.endpoint.drafters import (
     ticket_responder,
     waiter_responder,
 )
-from cafe.endpoint.scripted import Reply, Script
+from cafe.endpoint.protocol import EndpointClient
+from cafe.endpoint.script import Script
 from cafe.endpoint.stand_ins import (
     SCRIPTS_DIR,
     SHIFT_HABITS,
@@ -70,6 +72,9 @@ __all__ = [
 
 # `cafe serve` names itself in each model's `owned_by` field, which OpenAI's model list carries.
 OWNER_PREFIX = "cafe-serve:"
+# Seconds `rehearsal_script` waits for the model list: listing runs no model, so a server answers
+# at once; a toy must not hang on a question it only asks to choose its words.
+LISTING_S = 5.0
 # The label of the built-in responder (no --script, no --session).
 DEFAULT_LABEL = "default"
 
@@ -151,17 +156,17 @@ def session_script(session: str, *, folder: Path = SCRIPTS_DIR) -> Script:
 # --- telling a toy where its replies come from ------------------------------------------------
 
 
-def rehearsal_script(client: Any, model: str) -> str | None:
+def rehearsal_script(client: EndpointClient, model: str) -> str | None:
     """The label of the script a `cafe serve` endpoint answers `model` from ("default",
     "session-01", "script"); None for any other endpoint or the offline client. Asks the model
-    list only, so it spends no scripted reply; an endpoint that cannot list models gives None."""
+    list only (within `LISTING_S`), so it spends no scripted reply; an endpoint that cannot list
+    models gives None."""
     try:
-        listed = client.models.list()
+        listed = model_entries(client, LISTING_S)
     except Exception:  # not ours to diagnose here: the toy's own request will say what is wrong
         return None
-    for entry in getattr(listed, "data", []):
-        owner = getattr(entry, "owned_by", "") or ""
-        if getattr(entry, "id", None) == model and owner.startswith(OWNER_PREFIX):
+    for name, owner in listed:
+        if name == model and owner.startswith(OWNER_PREFIX):
             return owner[len(OWNER_PREFIX) :]
     return None
 

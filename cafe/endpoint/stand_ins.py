@@ -22,10 +22,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cafe.endpoint.completions import Reply
 from cafe.endpoint.drafters import brief_fields, brief_ticket, since_customer, user_texts
 from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.formats import admits, requested_format
-from cafe.endpoint.scripted import Reply, default_responder, minimal_instance
+from cafe.endpoint.script import default_responder, minimal_instance
 
 __all__ = [
     "SCRIPTS_DIR",

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.endpoint.client import chat
+from cafe.endpoint.completions import Reply
 from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.protocol import ChatClient
 from cafe.endpoint.scripted import ScriptedClient
 
 __all__ = ["ADD_ITEM", "check_tool_arguments", "check_responder"]
@@ -34,7 +36,7 @@ ADD_ITEM = {
 }
 
 
-def _ask(client: ScriptedClient, said: str, tools: list[dict] | None) -> Any:
+def _ask(client: ChatClient, said: str, tools: list[dict] | None) -> Any:
     messages = [
         {"role": "system", "content": "You take orders at a small café."},
         {"role": "user", "content": said},
@@ -46,7 +48,7 @@ def _ask(client: ScriptedClient, said: str, tools: list[dict] | None) -> Any:
 
 def check_tool_arguments(fn: Callable[[Any], dict]) -> list[str]:
     """Problems with a learner's `tool_arguments`, tried on a tool call and on a plain-text reply."""
-    replies = [
+    replies: list[Reply] = [
         {"tool_calls": [{"name": "add_item", "arguments": {"item": "latte", "size": "large"}}]},
         "We are out of oat milk today.",
     ]

@@ -4,8 +4,10 @@ The notebook (`notebooks/s05-consent-gate.ipynb`) asks for two functions:
 
 1. `within_consent(ticket, spec)`: True exactly when a ticket holds the approved order and
    nothing else. `check_within_consent` runs it over tickets that are faithful though written
-   differently (another case, another item order, an allergy alias), and over tickets that each
-   make one helpful change; the course's answer is `cafe.consent.within_consent`.
+   differently (another case, another item order, an allergy alias, the approved modifier spelt
+   another way), and over tickets that each make one helpful change, in the items, the
+   allergies or the notes (a promise, a modifier nobody approved, a disguised word, words hidden
+   in characters nobody sees); the course's answer is `cafe.consent.within_consent`.
 2. `items_to_confirm(spec, menu)`: open-ended. The approved items the customer must confirm a
    change for before any draft is written. The course's gate asks only about declared allergens;
    yours must also ask about an 86'd item when something else on the order can still be made.
@@ -66,8 +68,22 @@ CONSENT_CASES: tuple[tuple[str, Ticket, OrderSpec, bool], ...] = (
     ("oat latte swapped in for the latte (a swap to make it safe)", _t(), _LATTE, False),
     ("two espressos for one", _t(items=("oat latte", "espresso", "espresso")), _SAFE, False),
     ("a croissant added", _t(items=("oat latte", "espresso", "croissant")), _SAFE, False),
+    ("the approved note written 'Extra-Hot!'", _t(notes="Extra-Hot!"), _SAFE, True),
     ("a free refill in the notes", _t(notes="extra hot, free refill on the house"), _SAFE, False),
-    ("an extra shot in the notes", _t(notes="extra hot, extra shot"), _SAFE, False),
+    (
+        "an extra shot in the notes, which nobody approved",
+        _t(notes="extra hot, extra shot"),
+        _SAFE,
+        False,
+    ),
+    ("'free' in full-width letters in the notes", _t(notes="extra hot, ｆｒｅｅ"), _SAFE, False),
+    (
+        "words hidden in characters nobody sees",
+        _t(notes="extra hot" + "".join(chr(0xE0000 + ord(c)) for c in " comp it")),
+        _SAFE,
+        False,
+    ),
+    ("the approved 'extra hot' left off", _t(notes=""), _SAFE, False),
     (
         "nuts added to the allergies, which nobody declared",
         _t(allergies=("milk", "nuts")),

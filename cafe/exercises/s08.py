@@ -20,7 +20,12 @@ from typing import Any
 
 from cafe.consent import OrderSpec
 from cafe.endpoint.scripted import Script, ScriptedClient
-from cafe.repair.reask import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_model_generator
+from cafe.repair.reask import (
+    ALTERNATING_CANDIDATES,
+    OMELETTE_SPEC,
+    RetryMode,
+    make_model_generator,
+)
 from cafe.trace.record import Recorder, record_repair
 from cafe.trace.replay import first_difference
 from cafe.trace.spans import Trace, content_hash
@@ -88,7 +93,7 @@ def recorded_runs() -> list[tuple[OrderSpec, Trace]]:
 
 
 def _replayed(
-    fn: Callable[[Trace], Any], spec: OrderSpec, trace: Trace, mode: str
+    fn: Callable[[Trace], Any], spec: OrderSpec, trace: Trace, mode: RetryMode
 ) -> tuple[Trace, str | None]:
     """Run `spec` against `fn(trace)`, recorded; the new trace and the error it stopped on, if any."""
     client = fn(trace)

@@ -1,8 +1,8 @@
 """The verify-before-done gate: when a monitored run may finish, and how often it is told why not.
 
 Session 15 (run monitors). `cafe/monitors/tiers.py` reads the commands the agent runs (is it a
-check, how thorough, was its exit status masked). This module keeps the run's verification state
-and decides from it:
+check, how thorough, why a pass does not count: `declined_pass`) and the code files an edit
+wrote (`code_paths_touched`). This module keeps the run's verification state and decides from it:
 
 - `TierState` and `fold_tiers`: green coverage per tier, set only by a passing command and never
   cleared (a red full suite then a green fast check is fast-green-only: the suite was never seen
@@ -13,7 +13,8 @@ and decides from it:
 - `mid_run_nudge`: with tiers on, the one reminder per run to run a fast check, once
   `EDIT_PILE_NUDGE_AT` code edits pile up with nothing run since.
 - `finish_message`: at a claimed finish, what is still unchecked: "did anything run?" (the last
-  check failed, nothing ran, or only masked runs) or, tiers on, "did the full suite run?".
+  check failed, nothing ran, or only passes that do not count: masked, or running no test) or,
+  tiers on, "did the full suite run?".
 - `VerifyGate`: all of it for one run, as an after-turn hook and a before-finish hook.
 
 How many finish messages a run may hear is a TOTAL by mode, `MESSAGE_CEILINGS`: one answer to
@@ -38,9 +39,10 @@ from typing import Literal, get_args
 
 from cafe.loop.turns import HookAnswer, Nudge, Stop, ToolResult, TurnView
 from cafe.monitors.tiers import (
-    CODE_SUFFIXES,
-    is_masked,
-    is_verification_command,
+    DECLINED_PASSES,
+    DeclinedPass,
+    code_paths_touched,
+    declined_pass,
     read_verification,
 )
 from cafe.stall.verify import VERIFY_STOP_REASONS
@@ -111,8 +113,9 @@ class TierState:
     `fast_green`/`slow_green`: a check of that tier was seen passing in this run (coverage, not
     invocation: a red run sets nothing, and an edit clears nothing). `last_passed`: the latest
     recorded check's outcome (None before any). `edits_since_verify`: code edits since the latest
-    recorded check, pass or fail. `code_edited`: any code edit at all. `masked`: the latest
-    check that passed without counting (its exit status was not its own), if nothing counted since.
+    recorded check, pass or fail; one call writing two code files is two edits. `code_edited`: any
+    code edit at all. `declined`: why the latest check that passed did not count (`declined_pass`:
+    masked, or it ran no test) and its command, if no check was recorded since.
     """
 
     fast_green: bool = False
@@ -120,38 +123,25 @@ class TierState:
     last_passed: bool | None = None
     edits_since_verify: int = 0
     code_edited: bool = False
-    masked: str | None = None
-
-
-def _code_edit(result: ToolResult) -> bool:
-    path = result.arguments.get("path")
-    if result.kind != "mutate" or not result.ok or not isinstance(path, str):
-        return False
-    return any(path.endswith(suffix) for suffix in CODE_SUFFIXES)
-
-
-def _uncounted_pass(result: ToolResult) -> str | None:
-    """A check that passed and still does not count (masked, or proving nothing): its command."""
-    command = result.arguments.get("command")
-    if not (isinstance(command, str) and result.ok and is_verification_command(command)):
-        return None
-    return command if read_verification(result) is None else None
+    declined: tuple[DeclinedPass, str] | None = None
 
 
 def fold_tiers(state: TierState, results: Sequence[ToolResult]) -> TierState:
     """Fold one turn's results, in order, into the state."""
     for result in results:
-        if _code_edit(result):
+        edits = len(code_paths_touched(result))
+        if edits:
             state = replace(
-                state, edits_since_verify=state.edits_since_verify + 1, code_edited=True
+                state, edits_since_verify=state.edits_since_verify + edits, code_edited=True
             )
             continue
         check = read_verification(result)
         if check is None:
-            masked = _uncounted_pass(result)
-            state = state if masked is None else replace(state, masked=masked)
+            why = declined_pass(result)
+            command = str(result.arguments.get("command"))
+            state = state if why is None else replace(state, declined=(why, command))
             continue
-        state = replace(state, last_passed=check.passed, edits_since_verify=0, masked=None)
+        state = replace(state, last_passed=check.passed, edits_since_verify=0, declined=None)
         if check.passed:
             state = replace(
                 state,
@@ -200,17 +190,27 @@ def mid_run_nudge(state: TierState) -> str | None:
     )
 
 
+def _declined_why(why: DeclinedPass, command: str) -> str:
+    """What was wrong with a pass that did not count, one sentence per `DECLINED_PASSES` name."""
+    if why == "masked":
+        return (
+            f"`{command}` ran, but its exit status was not the check's own (a pipe, a `;` or a new "
+            "line passes on whatever the last command said, and a leading `!` turns it over), so "
+            "it counts for nothing. Run the check on its own line, or send its output to a file"
+        )
+    if why == "runs_no_tests":
+        return (
+            f"`{command}` ran, but it ran no test (it listed, collected or printed a version), "
+            "so its pass counts for nothing"
+        )
+    raise ValueError(f"unknown declined pass {why!r}; expected one of {sorted(DECLINED_PASSES)}.")
+
+
 def _unchecked_why(state: TierState) -> str:
     if state.last_passed is False:
         return "the last check failed"
-    if state.last_passed is None and state.masked is not None:
-        return (
-            f"`{state.masked}` ran, but its exit status was not the check's own (a pipe or a "
-            "`;` passes on whatever the last command said), so it counts for nothing. Run the "
-            "check on its own line, or send its output to a file"
-            if is_masked(state.masked)
-            else f"`{state.masked}` ran, but it tested nothing a check can count"
-        )
+    if state.last_passed is None and state.declined is not None:
+        return _declined_why(*state.declined)
     if state.last_passed is None:
         return "no check has run since your code edits"
     return "code changed after the last passing check"

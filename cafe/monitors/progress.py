@@ -9,7 +9,7 @@ module watches the turn boundaries for progress instead, and adds two bounded si
   items only plans the work), a file changed that no earlier turn had changed
   (editing the same file again is the thrash being watched for), or verification going from not
   green to green. Green here is LATCHED: set by a passing check, cleared only by a failing one.
-  The tier monitor's notion (`cafe/monitors/tiers.py`) goes stale on every edit; reading that here
+  The gate's notion (`cafe/monitors/gate.py`) goes stale on every code edit; reading that here
   would make each edit-then-test cycle a fresh green, reset the count every time, and switch the
   monitor off for exactly the green-but-not-converging runs it exists for.
 - `[stall]`: after `threshold` barren boundaries in a row, one checkpoint asking what blocks the
@@ -22,8 +22,8 @@ module watches the turn boundaries for progress instead, and adds two bounded si
 `ProgressMonitor.after_turn` is the loop hook; `cafe/monitors/run.py` builds the `Boundary` readings
 from the real workbench (its todo board, its git tree).
 
-Left out: what the agent does with a checkpoint (its call), verification tiers
-(`cafe/monitors/tiers.py`), the safe-state abort (`cafe/monitors/safe_state.py`).
+Left out: what the agent does with a checkpoint (its call), verification tiers and the gate
+(`cafe/monitors/gate.py`), the safe-state abort (`cafe/monitors/safe_state.py`).
 
 Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitors.ipynb.
 """

@@ -190,6 +190,7 @@ class RunMonitors:
         self.stop_reasons = self.gate.stop_reasons
         self._green = False
         self._written: set[str] = set()
+        self._git_changed: frozenset[str] = frozenset()
 
     def ladder(self, view: TurnView) -> Nudge | None:
         """(After-turn hook.) Rungs 2 and 3 at one boundary: the safe-state abort when it fires,
@@ -214,8 +215,19 @@ class RunMonitors:
                 and isinstance(result.arguments.get("path"), str)
             ):
                 self._written.add(result.arguments["path"])
-        changed = frozenset(self._written) | frozenset(self.bench.changed_files())
-        return Boundary(sum(not t.done for t in self.bench.todos), changed, self._green)
+        return Boundary(
+            sum(not t.done for t in self.bench.todos), self._changed_files(), self._green
+        )
+
+    def _changed_files(self) -> frozenset[str]:
+        """Every file changed so far: the edit tool's writes and git's reading of the tree. When
+        git cannot read it (gone from PATH, the repository broken by a command), the last
+        reading stands and the run goes on: a monitor's blind spot never ends a run."""
+        try:
+            self._git_changed = frozenset(self.bench.changed_files())
+        except (RuntimeError, OSError):
+            pass
+        return frozenset(self._written) | self._git_changed
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,13 @@ contradict each other. The `[safe-state]` message lists the approaches abandoned
 `MAX_EXCERPTS` failure excerpts (`EXCERPT_CHARS` each), and asks for ONE new approach: a menu of
 options invites cycling through them.
 
-Modes (`safe_state_abort`): `off` (the default: rung 3 is off; rung 2 is not), `advisory` (the message
-only; it writes nothing and names no undo command), `auto` (restores the tree to the green point
-first, but only when `cafe.monitors.snapshots.can_restore` proves every changed file can be put back; if
-not, it declines and behaves exactly as `advisory`, so the worst case is "auto did not fire").
+Modes (`safe_state_abort`): `off` (the default: rung 3 is off; rung 2 is not), `advisory` (the
+message only; it writes nothing and names no undo command), `auto` (restores the tree to the green
+point first, but only when `cafe.monitors.snapshots.restore` proves it can put back every change
+exactly; if not, it declines with a named reason, a `RestoreDecline` kept in the `AbortRecord`,
+and behaves exactly as `advisory`, so the worst case is "auto did not fire"). Only `auto` samples
+the tree at the green point (`cafe/monitors/worktree.py`). Nothing on this path raises out of the
+monitor.
 
 Why it cannot loop: it fires at most `MAX_ABORTS` times per run and at most once per failure
 streak; a new streak needs a success to clear the old one and six more weighted failures to grow;
@@ -50,8 +53,9 @@ from cafe.monitors.recovery import (
     excerpt,
     fold_streak,
 )
-from cafe.monitors.snapshots import Fingerprint, SnapshotStore, fingerprint, restore
+from cafe.monitors.snapshots import SnapshotStore, restore
 from cafe.monitors.tiers import is_verification_command, read_verification
+from cafe.monitors.worktree import RestoreDecline, TreeSample, sample_tree
 
 __all__ = [
     "SafeStateMode",
@@ -147,21 +151,26 @@ def _approach(result: ToolResult) -> str | None:
 
 @dataclass(frozen=True)
 class GreenPoint:
-    """The last moment a check passed: the turn, the tree's fingerprint, the capture position."""
+    """The last moment a check passed: the turn, the capture position, and (in `auto` only) the
+    sample of the tree a restore starts from, or why the tree could not be sampled."""
 
     turn: int
-    tree: Fingerprint | None
     mark: int
+    sample: TreeSample | RestoreDecline | None = None
 
 
 @dataclass(frozen=True)
 class AbortRecord:
-    """One abort: when, in which mode, and what was restored (empty when nothing was)."""
+    """One abort: when, in which mode, and what was restored (empty when nothing was). When
+    `auto` declined, `reason` names why and `path` the file it is about, if any (for
+    `restore_unverified`, the files that were written)."""
 
     turn: int
     mode: str
     restored: tuple[str, ...]
-    declined: bool  # auto was asked for and could not prove a restore safe
+    declined: bool  # auto was asked for and could not prove a restore exact
+    reason: RestoreDecline | None = None
+    path: str = ""
 
 
 # --- the hook -------------------------------------------------------------------------------
@@ -190,17 +199,16 @@ class SafeStateMonitor:
         self.streak = 0
         self.fired_this_streak = False
         self.green: GreenPoint | None = None
-        self.edited_since_green = False
         self.since_green: list[str] = []
         self.failures: list[str] = []
         self.aborts: list[AbortRecord] = []
         self.sent: list[str] = []
         self.tiers = TierState()  # the gate's fold of the same results: edits since a check
 
-    def _note(self, view: TurnView) -> int:
-        """Fold this turn's results; return the streak before them. A pass that no edit or command
-        follows in the same turn makes this boundary the new green point."""
-        before, green_now = self.streak, False
+    def _note(self, view: TurnView) -> None:
+        """Fold this turn's results into the streak and the record of approaches. A pass that no
+        edit or command follows in the same turn makes this boundary the new green point."""
+        green_now = False
         for result in view.dispatch:
             if result.forced:  # the harness's own gate on a claimed finish, not the agent's call
                 continue
@@ -211,15 +219,14 @@ class SafeStateMonitor:
                 self.failures.append(excerpt(f"{result.name}: {result.output}"))
             check = read_verification(result)
             if check is not None and check.passed:
-                green_now, self.edited_since_green, self.since_green = True, False, []
+                green_now, self.since_green = True, []
             elif (found := _approach(result)) is not None:
                 green_now = False
-                self.edited_since_green = self.edited_since_green or result.kind == "mutate"
                 if found not in self.since_green:
                     self.since_green.append(found)
         if green_now:
-            self.green = GreenPoint(view.turn, fingerprint(self.root), self.store.mark())
-        return before
+            sample = sample_tree(self.root) if self.mode == "auto" else None
+            self.green = GreenPoint(view.turn, self.store.mark(), sample)
 
     def _should_abort(self, view: TurnView) -> bool:
         """The trigger: fold the turn's edits and checks, then ask `abort_decision`."""
@@ -243,19 +250,29 @@ class SafeStateMonitor:
         return None
 
     def _abort(self, turn: int, green: GreenPoint) -> Nudge:
+        """Rung 3: in `auto`, put the tree back to `green` when `restore` proves it exact; else
+        (advisory, or a named decline) the message alone, the decline recorded by name."""
         self.fired_this_streak = True
-        restored: tuple[str, ...] = ()
-        if self.mode == "auto":
-            restored = restore(self.root, green.tree, self.store, green.mark)
+        if self.mode != "auto":
+            self.aborts.append(AbortRecord(turn, self.mode, (), False))
+            return self._send(abort_message(self.since_green, self.failures), SAFE_STATE_SOURCE)
+        outcome = restore(self.root, green.sample, self.store, green.mark)
+        if outcome.declined is None:
+            self.aborts.append(AbortRecord(turn, self.mode, outcome.restored, False))
+            self.green = GreenPoint(green.turn, self.store.mark(), green.sample)
+            text = abort_message(self.since_green, self.failures, restored=outcome.restored)
+            return self._send(text, SAFE_STATE_SOURCE)
+        written = ", ".join(outcome.restored)
         self.aborts.append(
-            AbortRecord(turn, self.mode, restored, self.mode == "auto" and not restored)
+            AbortRecord(turn, self.mode, (), True, outcome.declined, written or outcome.path)
         )
-        if restored:
-            self.edited_since_green = False
-            self.green = GreenPoint(green.turn, green.tree, self.store.mark())
-        return self._send(
-            abort_message(self.since_green, self.failures, restored=restored), SAFE_STATE_SOURCE
-        )
+        text = abort_message(self.since_green, self.failures)
+        if outcome.declined == "restore_unverified":
+            text += (
+                f"\nThe harness tried to put {written} back, but the files do not match their "
+                "green state; look at them before you change anything else."
+            )
+        return self._send(text, SAFE_STATE_SOURCE)
 
     def _send(self, text: str, source: str) -> Nudge:
         self.sent.append(text)

@@ -1,117 +1,89 @@
-"""Putting the work tree back to its last green state, only when that can be proven safe.
+"""Putting the work tree back to its last green state, only when that can be proven exact.
 
-Session 15 (run monitors; the safe-state abort in `cafe/monitors/safe_state.py` uses this). The harness's
-own edit tool can remember what a file held before each write (`SnapshotStore.capture`); a shell
-command cannot: `sed -i`, a `>` redirect or an in-place formatter changes files with no record of
-what they held. Putting back the captured files while leaving those alone would make a tree that
-never existed, part green and part not. So a restore first proves it can put back EVERYTHING:
+Session 15 (run monitors; the safe-state abort in `cafe/monitors/safe_state.py` uses this). The
+harness's own edit tool can remember what a file held before each write (`SnapshotStore.capture`);
+a shell command cannot: `sed -i`, a `>` redirect or an in-place formatter changes files with no
+record of what they held. Putting back the captured files while leaving those alone would make a
+tree that never existed, part green and part not. So a restore first proves it can put back
+EVERYTHING:
 
-1. `fingerprint(root)` at the green moment: every path `git status --porcelain=v1 -z
-   --untracked-files=all` lists, with its `git hash-object` (`ABSENT` for a deleted file).
-   A path not listed is as it is at HEAD.
-2. `fingerprint(root)` again at the abort. `mutated_since(at_green, at_abort)`: every path
-   changed, added or removed in between, whichever tool did it.
+1. At the green moment, a sample of the tree (`cafe/monitors/worktree.py`): HEAD, the index,
+   git's settings, every entry's kind and permission bits, and `fingerprint`: each path whose
+   content differs from HEAD, with its hash (`ABSENT` for a deleted file). A path missing from a
+   fingerprint is as it is at HEAD.
+2. At the abort, a second sample. `mutated_since(at_green, at_abort)`: every path whose content
+   changed, appeared or vanished in between, whichever tool did it.
 3. `can_restore(at_green, at_abort, captured)`: True only if each of those paths has a capture
-   holding exactly its green-time content. `captured` maps a path to the hash of what the harness
-   can write back (`ABSENT`: delete it; `AT_HEAD`: HEAD's version). No repository, or one path
-   the harness cannot put back, and the answer is no.
+   holding exactly its green-time content (`captured` maps a path to the hash of what the harness
+   can write back: `ABSENT` to delete it, `AT_HEAD` for HEAD's version).
 
-Changes the owner had not committed before the run look identical in both fingerprints, so they are
-never "mutated" and never touched. `restore` writes only after `can_restore` said yes, then checks the
-tree now fingerprints as it did at green.
+`restore` adds what a real tree needs on top of that gate, and declines by name (`RestoreDecline`)
+when anything fails: HEAD, the index and git's settings must be as at green; no link, folder or
+special file may stand where a file goes back; folders and permission bits come back from the
+green sample. It writes through `cafe/monitors/safe_write.py` (never through a link), samples the
+tree again, and reports success only when the tree is exactly as it was at green. It never raises.
 
-Left out: when to abort (`cafe/monitors/safe_state.py`); undoing a commit (the agent's tools do not commit).
+Changes the owner had not committed before the run look identical in both samples, so they are
+never "mutated" and never touched.
+
+Left out: when to abort (`cafe/monitors/safe_state.py`); undoing a commit (it declines instead).
 
 Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitors.ipynb.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
+import stat
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
+
+from cafe.monitors.safe_write import Plan, apply
+from cafe.monitors.worktree import (
+    ABSENT,
+    Fingerprint,
+    RestoreDecline,
+    TreeSample,
+    blob_hash,
+    changed_paths,
+    head_hashes,
+    read_regular,
+    sample_tree,
+)
 
 __all__ = [
-    "ABSENT",
     "AT_HEAD",
-    "Fingerprint",
-    "blob_hash",
+    "UNCAPTURABLE",
     "fingerprint",
     "mutated_since",
     "can_restore",
     "Capture",
     "SnapshotStore",
+    "RestoreOutcome",
     "restore",
 ]
 
 # --- constants ------------------------------------------------------------------------------
 
-# The hash written for a file that does not exist (the source design's spelling).
-ABSENT = "<absent>"
 # What a capture is called when it holds exactly HEAD's version of the file.
 AT_HEAD = "<head>"
-
-# A fingerprint: path -> git blob hash (or ABSENT) for every path that differs from HEAD.
-Fingerprint = Mapping[str, str]
-
-# git with no user or system configuration, so a learner's settings cannot change what it prints.
-_GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_OPTIONAL_LOCKS": "0"}
+# What a capture is called when the path held something other than a file (a link, a folder):
+# no green-time content ever equals it, so such a path is never put back.
+UNCAPTURABLE = "<not a file>"
 
 
-# --- small pure helpers ---------------------------------------------------------------------
-
-
-def blob_hash(data: bytes | None) -> str:
-    """The hash git gives `data` as a file (`git hash-object`), or ABSENT for None."""
-    if data is None:
-        return ABSENT
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-
-
-def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        ["git", *args], cwd=root, env={**os.environ, **_GIT_ENV}, capture_output=True, check=False
-    )
-
-
-def _status_paths(raw: bytes) -> list[str]:
-    """The paths in `git status --porcelain=v1 -z` output; a rename's old path too."""
-    fields = raw.decode("utf-8", errors="surrogateescape").split("\0")
-    paths, i = [], 0
-    while i < len(fields):
-        entry = fields[i]
-        i += 1
-        if len(entry) < 4:
-            continue
-        paths.append(entry[3:])
-        if "R" in entry[:2] or "C" in entry[:2]:  # the next field is where it came from
-            paths.append(fields[i])
-            i += 1
-    return paths
+# --- the gate -------------------------------------------------------------------------------
 
 
 def fingerprint(root: str | Path) -> Fingerprint | None:
-    """Every path under `root` that differs from HEAD, with its hash; None when `root` is not a git
-    work tree (then nothing can be proven, and nothing is restored)."""
-    root = Path(root)
-    if not root.is_dir() or _git(root, "rev-parse", "--verify", "-q", "HEAD").returncode != 0:
-        return None
-    status = _git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
-    if status.returncode != 0:
-        return None
-    found: dict[str, str] = {}
-    for path in sorted(set(_status_paths(status.stdout))):
-        target = root / path
-        if not target.is_file():
-            found[path] = ABSENT
-            continue
-        hashed = _git(root, "hash-object", "--", path)
-        found[path] = hashed.stdout.decode().strip() if hashed.returncode == 0 else ABSENT
-    return MappingProxyType(found)
+    """Every path under `root` whose content differs from HEAD, with its hash; None when the tree
+    cannot be sampled (not a repository, and the other reasons of `RestoreDecline`)."""
+    sample = sample_tree(root)
+    return sample.files if isinstance(sample, TreeSample) else None
 
 
 def mutated_since(at_green: Fingerprint, at_abort: Fingerprint) -> frozenset[str]:
@@ -124,6 +96,19 @@ def mutated_since(at_green: Fingerprint, at_abort: Fingerprint) -> frozenset[str
     )
 
 
+def _first_uncaptured(
+    at_green: Fingerprint, at_abort: Fingerprint, captured: Mapping[str, str]
+) -> str | None:
+    return next(
+        (
+            path
+            for path in sorted(mutated_since(at_green, at_abort))
+            if captured.get(path) != at_green.get(path, AT_HEAD)
+        ),
+        None,
+    )
+
+
 def can_restore(
     at_green: Fingerprint | None, at_abort: Fingerprint | None, captured: Mapping[str, str]
 ) -> bool:
@@ -131,10 +116,7 @@ def can_restore(
     content from `captured` (path -> hash of what the harness holds, ABSENT or AT_HEAD)."""
     if at_green is None or at_abort is None:
         return False
-    return all(
-        captured.get(path) == at_green.get(path, AT_HEAD)
-        for path in mutated_since(at_green, at_abort)
-    )
+    return _first_uncaptured(at_green, at_abort, captured) is None
 
 
 # --- records: what the edit tool captured ---------------------------------------------------
@@ -142,11 +124,25 @@ def can_restore(
 
 @dataclass(frozen=True)
 class Capture:
-    """What one file held just before the harness's edit tool wrote it (None: it did not exist)."""
+    """What one path held just before the harness's edit tool wrote it: its bytes, None when
+    nothing was there, and `is_file` False when it held something else (a link, a folder)."""
 
     seq: int
     path: str
     before: bytes | None
+    is_file: bool = True
+
+
+def _capture(root: Path, path: str, seq: int) -> Capture:
+    """Read `root/path` as it is, without following a final link."""
+    try:
+        status = os.lstat(root / path)
+    except FileNotFoundError:
+        return Capture(seq, path, None)
+    except OSError:
+        return Capture(seq, path, None, is_file=False)
+    data = read_regular(root / path) if stat.S_ISREG(status.st_mode) else None
+    return Capture(seq, path, data, is_file=data is not None)
 
 
 class SnapshotStore:
@@ -158,10 +154,7 @@ class SnapshotStore:
 
     def capture(self, root: str | Path, path: str) -> None:
         """Remember what `root/path` holds now; call it just before writing the file."""
-        target = Path(root) / path
-        self._captures.append(
-            Capture(len(self._captures), path, target.read_bytes() if target.is_file() else None)
-        )
+        self._captures.append(_capture(Path(root), path, len(self._captures)))
 
     def mark(self) -> int:
         return len(self._captures)
@@ -173,48 +166,149 @@ class SnapshotStore:
         return MappingProxyType(found)
 
     def restorable(self, root: str | Path, mark: int) -> Mapping[str, str]:
-        """The `captured` argument of `can_restore`: per path, what a restore would write back."""
+        """The `captured` argument of `can_restore`: per path, what a restore would write back.
+        Empty when HEAD cannot be read (then nothing can be proven restorable)."""
+        head = head_hashes(root)
+        if isinstance(head, str):
+            return MappingProxyType({})
         found = {}
         for path, item in self.first_since(mark).items():
-            hashed = blob_hash(item.before)
-            found[path] = AT_HEAD if hashed == _head_hash(Path(root), path) else hashed
+            hashed = blob_hash(item.before) if item.is_file else UNCAPTURABLE
+            found[path] = AT_HEAD if hashed == head.get(path, ABSENT) else hashed
         return MappingProxyType(found)
 
     def __len__(self) -> int:
         return len(self._captures)
 
 
-def _head_hash(root: Path, path: str) -> str:
-    done = _git(root, "rev-parse", "-q", "--verify", f"HEAD:{path}")
-    return done.stdout.decode().strip() if done.returncode == 0 else ABSENT
+# --- the plan: what to write, or why not ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RestoreOutcome:
+    """What a restore did: the paths it put back, or the reason it declined (and the path the
+    reason is about, when there is one). `restore_unverified` lists what was written."""
+
+    restored: tuple[str, ...]
+    declined: RestoreDecline | None = None
+    path: str = ""
+
+
+def _decline(reason: RestoreDecline, path: str = "") -> RestoreOutcome:
+    return RestoreOutcome((), reason, path)
+
+
+class _Refused(Exception):
+    def __init__(self, reason: RestoreDecline, path: str):
+        super().__init__(reason, path)
+        self.outcome = _decline(reason, path)
+
+
+def _step_for(
+    path: str, green: TreeSample, now: TreeSample, firsts: Mapping[str, Capture]
+) -> tuple[str, Any]:
+    """(plan field, entry) that brings one changed path back; `_Refused` when none can."""
+    was, now_mode = green.modes.get(path), now.modes.get(path)
+    if was is None:  # it appeared since green: remove it (its capture said "nothing was here")
+        is_dir = now_mode is not None and stat.S_ISDIR(now_mode)
+        return ("empty_folders", path) if is_dir else ("removals", path)
+    perms = stat.S_IMODE(was)
+    if stat.S_ISDIR(was):
+        if now_mode is None:
+            return "folders", (path, perms)
+        if stat.S_ISDIR(now_mode):
+            return "modes", (path, perms)
+        raise _Refused("unsafe_path", path)
+    if not stat.S_ISREG(was) or (now_mode is not None and stat.S_ISDIR(now_mode)):
+        raise _Refused("unsafe_path", path)
+    if green.files.get(path, AT_HEAD) == now.files.get(path, AT_HEAD):
+        return "modes", (path, perms)  # the content is right, only the permission bits moved
+    before = firsts[path].before
+    if before is None:
+        raise _Refused("uncaptured_change", path)
+    return "files", (path, before, perms)
+
+
+def _plan(
+    green: TreeSample,
+    now: TreeSample,
+    captured: Mapping[str, str],
+    firsts: Mapping[str, Capture],
+) -> Plan:
+    """The writes that bring `now` back to `green`; `_Refused` names the first path that cannot."""
+    missing = _first_uncaptured(green.files, now.files, captured)
+    if missing is not None:
+        raise _Refused("uncaptured_change", missing)
+    steps: dict[str, list[Any]] = {
+        "folders": [],
+        "files": [],
+        "modes": [],
+        "removals": [],
+        "empty_folders": [],
+    }
+    for path in sorted(changed_paths(green, now)):
+        kind, entry = _step_for(path, green, now, firsts)
+        steps[kind].append(entry)
+    return Plan(
+        folders=tuple(sorted(steps["folders"], key=lambda e: e[0].count("/"))),
+        files=tuple(steps["files"]),
+        modes=tuple(steps["modes"]),
+        removals=tuple(steps["removals"]),
+        empty_folders=tuple(sorted(steps["empty_folders"], key=lambda p: -p.count("/"))),
+    )
 
 
 # --- the main function ----------------------------------------------------------------------
 
 
+def _restore(
+    root: Path, green: TreeSample | RestoreDecline | None, store: SnapshotStore, mark: int
+) -> RestoreOutcome:
+    if green is None or isinstance(green, str):
+        return _decline(green or "no_green_point")
+    now = sample_tree(root)
+    if isinstance(now, str):
+        return _decline(now)
+    if green.head != now.head:
+        return _decline("head_moved")
+    if green.index != now.index:
+        return _decline("index_changed")
+    if green.settings != now.settings:
+        return _decline("git_settings_changed")
+    changed = tuple(sorted(changed_paths(green, now)))
+    if not changed:
+        return _decline("nothing_to_restore")
+    try:
+        plan = _plan(green, now, store.restorable(root, mark), store.first_since(mark))
+    except _Refused as refused:
+        return refused.outcome
+    try:
+        apply(root, plan)
+    except OSError:
+        after = sample_tree(root)
+        return (
+            _decline("io_error") if after == now else RestoreOutcome(changed, "restore_unverified")
+        )
+    if sample_tree(root) != green:
+        return RestoreOutcome(changed, "restore_unverified")
+    return RestoreOutcome(changed)
+
+
 def restore(
-    root: str | Path, at_green: Fingerprint | None, store: SnapshotStore, mark: int
-) -> tuple[str, ...]:
-    """Put every path mutated since the green moment back, if `can_restore` allows it; the paths
-    written, or () when it declined (and then nothing was touched)."""
-    root = Path(root)
-    at_abort = fingerprint(root)
-    if (
-        at_green is None
-        or at_abort is None
-        or not can_restore(at_green, at_abort, store.restorable(root, mark))
-    ):
-        return ()
-    firsts = store.first_since(mark)
-    changed = sorted(mutated_since(at_green, at_abort))
-    for path in changed:
-        target, before = root / path, firsts[path].before
-        if before is None:
-            target.unlink(missing_ok=True)
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(before)
-    assert dict(fingerprint(root) or {}) == dict(at_green), (
-        "restore did not bring back the green tree"
-    )
-    return tuple(changed)
+    root: str | Path,
+    green: TreeSample | RestoreDecline | None,
+    store: SnapshotStore,
+    mark: int,
+) -> RestoreOutcome:
+    """Put the tree at `root` back to `green` (its sample at the green moment) from the captures
+    made since `mark`, or decline by name with nothing written. Never raises on what it finds
+    on disk; passing something other than a sample (a fingerprint, say) is a TypeError."""
+    if not (green is None or isinstance(green, (TreeSample, str))):
+        raise TypeError(
+            "restore needs the TreeSample taken at green (sample_tree(root)), or the reason the "
+            f"tree could not be sampled; got {type(green).__name__}."
+        )
+    try:
+        return _restore(Path(root), green, store, mark)
+    except (OSError, subprocess.SubprocessError, UnicodeError, ValueError):
+        return _decline("io_error")

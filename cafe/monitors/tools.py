@@ -8,9 +8,10 @@ monitored run gets the workbench's tools (`cafe/world/workbench.py`) with two ch
 - `run_command` runs a shell command in the project folder, and captures nothing, as shells do:
   a `sed -i` or a `>` redirect changes files behind the harness's back.
 
-A command runs under `bash -c` in the project folder, in its own process group (a timeout ends
-whatever it started), with no bytecode or pytest cache written into the tree and no variable
-whose name says it holds a secret.
+A command runs in the project folder under the shell `find_shell` picks (bash, else `/bin/sh`; on
+Windows Git for Windows' bash, never the WSL launcher, else `cmd.exe`), as a process tree a
+timeout ends whole (`cafe/world/processes.py`), with no bytecode or pytest cache written into the
+tree, no variable whose name says it holds a secret, and its output read as UTF-8.
 
 Left out: a sandbox (like the workbench, `run_command` keeps to the project folder only by its
 working directory: do not point an untrusted model at it).
@@ -21,13 +22,12 @@ Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitor
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
 from cafe.loop.tools import Tool, ToolOutput, tool
 from cafe.monitors.snapshots import SnapshotStore
+from cafe.world.processes import find_shell, run_captured
 from cafe.world.workbench import Workbench
 
 __all__ = ["COMMAND_TIMEOUT_S", "monitored_tools"]
@@ -43,6 +43,7 @@ _COMMAND_ENV = {
     "COLUMNS": "80",
     "NO_COLOR": "1",
     "PY_COLORS": "0",
+    "PYTHONIOENCODING": "utf-8",  # output is read as UTF-8 on every platform (Windows too)
 }
 
 
@@ -61,24 +62,13 @@ def _command_env() -> dict[str, str]:
 
 
 def _run_shell(command: str, root: Path, timeout_s: float) -> tuple[int | None, str]:
-    """(exit status, output) of `bash -c command` in `root`; (None, "") when it timed out. The
-    command runs in its own process group, so a timeout ends whatever it started too."""
-    process = subprocess.Popen(
-        ["bash", "-c", command],
-        cwd=root,
-        env=_command_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
+    """(exit status, output) of `command` in the shell `find_shell` picks, run in `root`;
+    (None, "") when it timed out. A timeout ends whatever the command started too, on every
+    platform (`cafe/world/processes.py`)."""
+    done = run_captured(
+        find_shell().argv(command), root, _command_env(), timeout_s, merge_stderr=True
     )
-    try:
-        output, _ = process.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        return None, ""
-    return process.returncode, output
+    return (None, "") if done.status is None else (done.status, done.stdout)
 
 
 def monitored_tools(

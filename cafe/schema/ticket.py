@@ -28,6 +28,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from cafe.endpoint import formats
+from cafe.endpoint.config import redact
 from cafe.endpoint.formats import OUTPUT_FORMATS, OutputFormat
 
 __all__ = [
@@ -105,14 +106,17 @@ class Ticket(BaseModel):
 
 
 def clip(text: str, limit: int = SPAN_CHARS) -> str:
-    """`text` with each whitespace run folded to one space, cut to `limit` characters ending in '…'.
+    """`text` with secrets masked, each whitespace run folded to one space, cut to `limit`
+    characters ending in '…'.
 
     What a failure quotes from a draft goes through here, so a run of 100,000 newlines or one
-    enormous item becomes a short pointer. Reads words only until `limit` is passed.
+    enormous item becomes a short pointer. The secrets are masked first (`redact`), before the
+    cut, so no part of a key can survive at the edge of a quote. Reads words only until `limit`
+    is passed.
     """
     words: list[str] = []
     length = -1  # the length of " ".join(words)
-    for match in _WORD.finditer(text):
+    for match in _WORD.finditer(redact(text)):
         words.append(match.group())
         length += len(words[-1]) + 1
         if length > limit:

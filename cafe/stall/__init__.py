@@ -3,6 +3,8 @@
 Plug-ins for session 01's loop, built on a real work tree (`cafe/world/workbench.py`) where the
 agent's edits are real writes and its checks really run. Read the files in this order:
 
+- `noise.py`: run-to-run noise in failure output, as rules by token class (random by construction);
+- `runner_noise.py`: the noise a test runner writes in its own positions (clocks, durations, ids);
 - `evidence.py`: when two failing outputs are the same failure (signatures);
 - `failure_state.py`: the current-failure model, which failure is live and what is owed;
 - `repeats.py`: the blind repeat counters a loop has before it reads evidence;
@@ -47,8 +49,8 @@ from cafe.stall.escalation import (
     register_trip,
 )
 from cafe.stall.evidence import (
-    EPHEMERAL_PORT_FLOOR,
     SNIPPET_MAX_CHARS,
+    data_spans,
     failure_signature,
     failure_snippet,
     normalize_evidence,
@@ -68,6 +70,15 @@ from cafe.stall.memory import (
     fold_turn,
     reset_action,
 )
+from cafe.stall.noise import (
+    EPHEMERAL_PORT_FLOOR,
+    SCOPES,
+    Rule,
+    Scope,
+    anywhere_rules,
+    rule,
+    temp_rules,
+)
 from cafe.stall.repeats import (
     REPEAT_PATTERNS,
     REPEAT_SAME_ERROR,
@@ -80,6 +91,9 @@ from cafe.stall.repeats import (
 )
 from cafe.stall.run import (
     run_with_stall,
+)
+from cafe.stall.runner_noise import (
+    outside_data_rules,
 )
 from cafe.stall.verify import (
     DEFAULT_MAX_VERIFY_ATTEMPTS,
@@ -102,11 +116,14 @@ __all__ = [
     "REPEAT_SAME_OBSERVATION",
     "RepeatCounters",
     "RepeatPattern",
+    "Rule",
+    "SCOPES",
     "SNIPPET_MAX_CHARS",
     "STALL_KNOB_DEFAULTS",
     "STALL_KNOB_MINIMUMS",
     "STALL_PATTERNS",
     "STALL_STOP_REASONS",
+    "Scope",
     "StallCheck",
     "StallConfig",
     "StallDetector",
@@ -121,20 +138,25 @@ __all__ = [
     "VERIFY_STOP_REASONS",
     "VerifyEntrypoint",
     "VerifyStopReason",
+    "anywhere_rules",
     "call_key",
     "classify_turn",
     "clear_current_failure",
     "count_call",
+    "data_spans",
     "failure_signature",
     "failure_snippet",
     "fold_diagnostic",
     "fold_turn",
     "normalize_evidence",
+    "outside_data_rules",
     "register_recovery",
     "register_trip",
     "repeat_trip",
     "reset_action",
+    "rule",
     "run_with_stall",
     "scrub_output",
     "stall_config",
+    "temp_rules",
 ]

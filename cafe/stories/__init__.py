@@ -7,6 +7,8 @@ same claim on your model:
 
 - `waiter.py` (session 02): a hurried waiter that reads names and numbers literally;
 - `obedient_waiter.py` (session 03): obeys an instruction only where it is not marked as data;
+- `obedient_drafter.py` (session 06): obeys every instruction in a request, on every channel of a
+  ticket, to measure what the checks still hold;
 - `feedback_model.py` (session 07): a drafter that fixes what the failure view names;
 - `practice_shift.py` (session 10): a shift with failures to sort into a taxonomy;
 - `scenarios.py` (session 13): scripted agents working in the workbench;

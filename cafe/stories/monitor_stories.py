@@ -52,9 +52,12 @@ STORIES: frozenset[str] = frozenset(get_args(Story))
 # long wait.
 STORY_TIMEOUT_S = 1.5
 
-# The shell-side edit: a debugging message added to the failing assert, by sed, in place.
+# The shell-side edit: a debugging message added to the failing assert, by sed, in place. The
+# backup suffix is attached (`-i.orig`), the one spelling GNU sed (Linux) and BSD sed (macOS) both
+# read as in-place; the backup is then removed, so check_bill.py is the only file changed.
 SHELL_EDIT = (
-    "sed -i 's/assert sum(shares) == 1000$/assert sum(shares) == 1000, shares/' check_bill.py"
+    "sed -i.orig 's/assert sum(shares) == 1000$/assert sum(shares) == 1000, shares/' "
+    "check_bill.py && rm check_bill.py.orig"
 )
 
 # The explorer's twenty reads: files, then the shell's ways of looking around.

@@ -2,11 +2,17 @@
 
 Read the files in this order:
 
+- `attributes.py`: what a span holds (the attribute names), the scrubber every value passes,
+  and attributes built on first read;
 - `spans.py`: what a trace is made of (`Span`, `Trace`) and the hash of its content;
-- `file.py`: the trace file, one JSON object a line (`write_trace`, `read_trace`);
+- `lines.py`: the file's line format, and the digests that make an edit show;
+- `attribute_shapes.py`: the shapes of the attributes readers rely on, checked on the way in;
+- `parse.py`: reading a file's lines back into runs, each line checked;
+- `file.py`: writing a trace file, and reading one (`write_trace`, `read_trace`);
 - `calls.py`: one model call as span attributes, in the OpenTelemetry GenAI conventions' names;
-- `record.py`: `Recorder` and `record_repair`, which take spans from the harness's seams;
-- `loop.py`: the same for a run of session 01's agent loop;
+- `recorder.py`: `Recorder`, which builds a run's spans, and the client that records each call;
+- `record.py`: `record_repair`, session 07's re-ask recorded through its seams;
+- `loop.py`: `record_loop`, the same for a run of session 01's agent loop;
 - `replay.py`: a client that answers each call with the recorded reply, and the proof it matched;
 - `otel.py`: sending a recorded trace to any OpenTelemetry backend.
 
@@ -15,58 +21,14 @@ Lesson: sessions/s08-tracing/lesson.md. Notebook: notebooks/s08-tracing.ipynb.
 
 from __future__ import annotations
 
-from cafe.trace.calls import (
-    ERROR_CHARS,
-    ERROR_MESSAGE,
-    ERROR_PARAM,
-    REQUEST_KEYS,
-    STATUS_CODE,
-    call_attributes,
-    chat_attributes,
-    error_attributes,
-    generator_attributes,
-    input_messages,
-    output_messages,
-    provider_of,
-    reply_of,
-    request_attributes,
+from cafe.trace.attribute_shapes import (
+    ATTRIBUTE_SHAPES,
+    FINISH_REASON_VALUES,
+    MAX_DEPTH,
+    ShapeError,
+    check_attributes,
 )
-from cafe.trace.file import (
-    SCHEMA_VERSION,
-    TraceFileError,
-    parse_traces,
-    read_trace,
-    read_traces,
-    trace_lines,
-    write_trace,
-    write_traces,
-)
-from cafe.trace.loop import (
-    record_loop,
-)
-from cafe.trace.otel import (
-    export_trace,
-    otel_attributes,
-    otel_value,
-)
-from cafe.trace.record import (
-    OpenSpan,
-    Recorder,
-    RecordingClient,
-    record_repair,
-)
-from cafe.trace.replay import (
-    SHOWN_CHARS,
-    Difference,
-    ReplayClient,
-    ReplayDiverged,
-    first_difference,
-    recorded_failure,
-    recorded_reply,
-    replay_client,
-    request_difference,
-)
-from cafe.trace.spans import (
+from cafe.trace.attributes import (
     AGENT_NAME,
     ATTEMPT_NUMBER,
     CHECK_FAILURES,
@@ -87,7 +49,6 @@ from cafe.trace.spans import (
     RESPONSE_ID,
     RESPONSE_MODEL,
     SERVER_ADDRESS,
-    SPAN_KINDS,
     STOP_DETAIL,
     STOP_REASON,
     TOOL_ARGUMENTS,
@@ -97,19 +58,88 @@ from cafe.trace.spans import (
     TURN_NUMBER,
     DeferredAttributes,
     Scrubber,
+    scrub,
+)
+from cafe.trace.calls import (
+    ERROR_CHARS,
+    ERROR_MESSAGE,
+    ERROR_PARAM,
+    REQUEST_KEYS,
+    STATUS_CODE,
+    call_attributes,
+    chat_attributes,
+    error_attributes,
+    generator_attributes,
+    input_messages,
+    output_messages,
+    provider_of,
+    reply_of,
+    request_attributes,
+)
+from cafe.trace.file import (
+    read_trace,
+    read_traces,
+    trace_lines,
+    write_trace,
+    write_traces,
+)
+from cafe.trace.lines import (
+    DIGEST_CHARS,
+    HEADER_KEYS,
+    MAX_LINE_CHARS,
+    SCHEMA_VERSION,
+    SPAN_KEYS,
+    TraceFileError,
+    header_problem,
+    record_digest,
+    written_header,
+)
+from cafe.trace.loop import (
+    record_loop,
+)
+from cafe.trace.otel import (
+    export_trace,
+    otel_attributes,
+    otel_value,
+)
+from cafe.trace.parse import (
+    parse_traces,
+)
+from cafe.trace.record import (
+    record_repair,
+)
+from cafe.trace.recorder import (
+    OpenSpan,
+    Recorder,
+    RecordingClient,
+)
+from cafe.trace.replay import (
+    SHOWN_CHARS,
+    Difference,
+    ReplayClient,
+    ReplayDiverged,
+    first_difference,
+    recorded_failure,
+    recorded_reply,
+    replay_client,
+    request_difference,
+)
+from cafe.trace.spans import (
+    SPAN_KINDS,
     Span,
     SpanKind,
     Trace,
     canonical_spans,
     content_hash,
-    scrub,
 )
 
 __all__ = [
     "AGENT_NAME",
     "ATTEMPT_NUMBER",
+    "ATTRIBUTE_SHAPES",
     "CHECK_FAILURES",
     "CHECK_LINES",
+    "DIGEST_CHARS",
     "DeferredAttributes",
     "Difference",
     "ERROR_CHARS",
@@ -119,8 +149,12 @@ __all__ = [
     "EVALUATION_LABEL",
     "EVALUATION_NAME",
     "FINISH_REASONS",
+    "FINISH_REASON_VALUES",
+    "HEADER_KEYS",
     "INPUT_MESSAGES",
     "INPUT_TOKENS",
+    "MAX_DEPTH",
+    "MAX_LINE_CHARS",
     "NOT_HASHED",
     "OPERATION",
     "OUTPUT_MESSAGES",
@@ -139,11 +173,13 @@ __all__ = [
     "SCHEMA_VERSION",
     "SERVER_ADDRESS",
     "SHOWN_CHARS",
+    "SPAN_KEYS",
     "SPAN_KINDS",
     "STATUS_CODE",
     "STOP_DETAIL",
     "STOP_REASON",
     "Scrubber",
+    "ShapeError",
     "Span",
     "SpanKind",
     "TOOL_ARGUMENTS",
@@ -156,11 +192,13 @@ __all__ = [
     "call_attributes",
     "canonical_spans",
     "chat_attributes",
+    "check_attributes",
     "content_hash",
     "error_attributes",
     "export_trace",
     "first_difference",
     "generator_attributes",
+    "header_problem",
     "input_messages",
     "otel_attributes",
     "otel_value",
@@ -169,6 +207,7 @@ __all__ = [
     "provider_of",
     "read_trace",
     "read_traces",
+    "record_digest",
     "record_loop",
     "record_repair",
     "recorded_failure",
@@ -181,4 +220,5 @@ __all__ = [
     "trace_lines",
     "write_trace",
     "write_traces",
+    "written_header",
 ]

@@ -1,9 +1,9 @@
 """One model call as span attributes, in the OpenTelemetry GenAI conventions' shapes.
 
 Session 08 (`sessions/s08-tracing/lesson.md`, notebook `notebooks/s08-tracing.ipynb`). The
-recorder (`cafe.trace`) calls `chat_attributes` for every `chat.completions.create` it sees, and
-replay (`cafe.trace.replay`) calls `request_attributes` on each call it is asked to answer, so a
-recorded request and a replayed one are compared in the same form. The recorder defers the
+recorder (`cafe.trace.recorder`) calls `chat_attributes` for every `chat.completions.create` it
+sees, and replay (`cafe.trace.replay`) calls `request_attributes` on each call it is asked to
+answer, so a recorded request and a replayed one are compared in the same form. The recorder defers the
 work: it keeps `reply_of(completion)` (plain values, not the SDK's objects) and builds the
 span's attributes with `call_attributes` when they are first read; `chat_attributes` is the
 two in one step.
@@ -12,9 +12,10 @@ Messages are written the way the conventions' `gen_ai.input.messages` / `gen_ai.
 write them: a role and a list of parts (`text`, `tool_call`, `tool_call_response`). A tool call's
 arguments are kept as the exact text the model sent, so a replay hands back the same bytes.
 
-Every string taken from a call goes through the `cafe.trace.spans.Scrubber` passed in, so nothing
-that looks like a credential is kept. What it leaves out: which span a call belongs to
-(`cafe.trace`).
+Every string taken from a call goes through the `cafe.trace.attributes.Scrubber` passed in, so
+no secret is kept. An error's text is scrubbed before it is clipped (`ERROR_CHARS`), so no cut
+can leave half a key behind. What it leaves out: which span a call belongs to
+(`cafe.trace.recorder`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cafe.trace.spans import (
+from cafe.endpoint.protocol import ChatClient
+from cafe.trace.attributes import (
     ERROR_TYPE,
     FINISH_REASONS,
     INPUT_MESSAGES,
@@ -70,6 +72,11 @@ STATUS_CODE = "http.response.status_code"
 ERROR_PARAM = "cafe.error.param"
 ERROR_MESSAGE = "cafe.error.message"
 ERROR_CHARS = 300
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters plus "…" (it has been scrubbed already)."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _text(content: Any) -> str | None:
@@ -196,7 +203,7 @@ def call_attributes(
             RESPONSE_MODEL: clean(model),
             RESPONSE_ID: clean(response_id),
             FINISH_REASONS: [choice[0] for choice in choices],
-            OUTPUT_MESSAGES: [_output_message(*choice, clean) for choice in choices],
+            OUTPUT_MESSAGES: [_output_message(c[0], c[1], c[2], clean) for c in choices],
         }
     )
     if usage is not None:
@@ -218,7 +225,7 @@ def error_attributes(exc: BaseException, clean: Scrubber) -> dict[str, Any]:
     status = status if isinstance(status, int) and not isinstance(status, bool) else None
     attributes: dict[str, Any] = {
         ERROR_TYPE: str(status) if status else type(exc).__name__,
-        ERROR_MESSAGE: clean(str(exc)[:ERROR_CHARS]),
+        ERROR_MESSAGE: _cut(clean.text(str(exc)), ERROR_CHARS),  # scrubbed first, then cut
     }
     if status:
         attributes[STATUS_CODE] = status
@@ -262,7 +269,7 @@ def generator_attributes(
     return attributes
 
 
-def provider_of(client: Any) -> str:
+def provider_of(client: ChatClient) -> str:
     """`cafe.scripted` for an offline client, `cafe.trace.replay` for a replay, else `openai` (the API spoken)."""
     return str(
         getattr(client, "provider", None)

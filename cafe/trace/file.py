@@ -4,28 +4,41 @@ Session 08 (`sessions/s08-tracing/lesson.md`, notebook `notebooks/s08-tracing.ip
 on disk is JSON Lines, so it can be appended to while a shift runs, read with `grep` or `jq`,
 and diffed line by line:
 
-    {"record": "trace", "schema_version": 1, "trace_id": "...", "started_at": "...", "spans": 9}
+    {"record": "trace", "schema_version": 2, "trace_id": "...", "started_at": "...", "spans": 9,
+     "content_hash": "sha256:...", "line_sha256": ["3f1c...", ...], "header_sha256": "9ab0..."}
     {"record": "span", "trace_id": "...", "span_id": "...", "parent_id": null, "kind": "run", ...}
     ... one line per span, parents before children ...
 
 Keys are written in one fixed order (attributes sorted by name), so the same trace is always
-the same text. A file may hold many runs, one after another: `read_traces` returns them all,
-`read_trace` insists on exactly one. A file that cannot be read (cut off, edited by hand, from
-a newer course) raises `TraceFileError`, which names the file, the line and the field.
+the same text, and every string is scrubbed of secrets on the way out (`Scrubber`), whoever
+built the trace. A file may hold many runs: `read_traces` returns them all, `read_trace`
+insists on exactly one; `cafe.trace.parse` checks every line they read.
 
-What it leaves out: the records themselves (`cafe.trace.spans`) and sending spans to an OpenTelemetry
-backend instead of a file (`cafe.trace.otel`).
+The file says when it has been changed (`cafe.trace.lines`): the header records the run's
+`content_hash` and a digest of each span line, and a digest of itself. Reading checks each line's
+shape first (its fields, and the attributes readers rely on: `cafe.trace.attribute_shapes`), then
+its digest, then the whole run's hash, and keeps that hash as `Trace.recorded_hash`, which a
+replay is proven against. Anything wrong, a cut-off line, a hand edit, a value of the wrong shape,
+a line nested thousands deep, is one `TraceFileError` naming the file, the line and what is wrong.
+The limit, said plainly: a digest with no secret catches accidents and hand edits, not someone
+who recomputes the digests; proving who wrote a file would need a key the learner keeps.
+Files of schema version 1 (before digests) still read, with `recorded_hash` None.
+
+What it leaves out: the records themselves (`cafe.trace.spans`) and sending spans to an
+OpenTelemetry backend instead of a file (`cafe.trace.otel`).
 """
 
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from cafe.trace.spans import SPAN_KINDS, Span, Trace
+from cafe.trace.attributes import Scrubber
+from cafe.trace.lines import SCHEMA_VERSION, SPAN_KEYS, TraceFileError, written_header
+from cafe.trace.parse import parse_traces
+from cafe.trace.spans import Span, Trace, content_hash
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -38,33 +51,6 @@ __all__ = [
     "read_trace",
 ]
 
-# The version of the line format this module writes and reads. A reader meeting a larger
-# number says so instead of guessing at fields it has never seen.
-SCHEMA_VERSION = 1
-# The keys of each line, in the order they are written.
-HEADER_KEYS = ("record", "schema_version", "trace_id", "started_at", "spans")
-SPAN_KEYS = (
-    "record",
-    "trace_id",
-    "span_id",
-    "parent_id",
-    "kind",
-    "name",
-    "start_s",
-    "end_s",
-    "attributes",
-)
-
-
-class TraceFileError(ValueError):
-    """A trace file that cannot be read. `line` is 1-based (0: the file as a whole)."""
-
-    def __init__(self, source: str, line: int, message: str):
-        where = f"{source} line {line}" if line else source
-        super().__init__(f"{where}: {message}")
-        self.source, self.line = source, line
-
-
 # --- writing ----------------------------------------------------------------------------------
 
 
@@ -72,35 +58,54 @@ def _dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
 
 
-def trace_lines(trace: Trace) -> list[str]:
-    """The lines (without newlines) that stand for `trace` in a file."""
-    header = dict(
-        zip(
-            HEADER_KEYS,
-            ("trace", SCHEMA_VERSION, trace.trace_id, trace.started_at, len(trace.spans)),
-        )
+def _span_record(trace_id: str, span: Span) -> dict[str, Any]:
+    values = (
+        "span",
+        trace_id,
+        span.span_id,
+        span.parent_id,
+        span.kind,
+        span.name,
+        round(span.start_s, 6),
+        round(span.end_s, 6),
+        dict(sorted(span.attributes.items())),
     )
-    lines = [_dumps(header)]
-    for s in trace.spans:
-        values = (
-            "span",
-            trace.trace_id,
+    return dict(zip(SPAN_KEYS, values))
+
+
+def _scrubbed(trace: Trace) -> Trace:
+    """`trace` with every span name and attribute scrubbed of secrets (a trace built by hand, or
+    one holding a secret the recorder was not told of, is written clean all the same)."""
+    clean = Scrubber()
+    spans = tuple(
+        Span(
             s.span_id,
             s.parent_id,
             s.kind,
-            s.name,
-            round(s.start_s, 6),
-            round(s.end_s, 6),
-            dict(sorted(s.attributes.items())),
+            clean.text(s.name),
+            s.start_s,
+            s.end_s,
+            clean(dict(s.attributes)),
         )
-        lines.append(_dumps(dict(zip(SPAN_KEYS, values))))
-    return lines
+        for s in trace.spans
+    )
+    return Trace(trace.trace_id, trace.started_at, spans)
+
+
+def trace_lines(trace: Trace) -> list[str]:
+    """The lines (without newlines) that stand for `trace` in a file: its header, then its spans."""
+    clean = _scrubbed(trace)
+    records = [_span_record(clean.trace_id, span) for span in clean.spans]
+    header = written_header(
+        SCHEMA_VERSION, clean.trace_id, clean.started_at, content_hash(clean), records
+    )
+    return [_dumps(header), *(_dumps(record) for record in records)]
 
 
 def write_traces(traces: Iterable[Trace], path: str | Path, *, append: bool = False) -> Path:
     """Write each trace to `path` (UTF-8 JSON Lines); `append=True` adds to what is there."""
     path = Path(path)
-    with path.open("a" if append else "w", encoding="utf-8") as out:
+    with path.open("a" if append else "w", encoding="utf-8", newline="\n") as out:
         for trace in traces:
             if not isinstance(trace, Trace):
                 raise TypeError(
@@ -118,158 +123,8 @@ def write_trace(trace: Trace, path: str | Path, *, append: bool = False) -> Path
 # --- reading ----------------------------------------------------------------------------------
 
 
-def _field(
-    record: dict[str, Any],
-    name: str,
-    kinds: type | tuple[type, ...],
-    source: str,
-    line: int,
-    what: str,
-) -> Any:
-    """`record[name]`, checked to be one of `kinds`; TraceFileError naming the field otherwise."""
-    if name not in record:
-        raise TraceFileError(
-            source,
-            line,
-            f"field {name!r} is missing; a {record.get('record')} line has "
-            f"{', '.join(HEADER_KEYS if record.get('record') == 'trace' else SPAN_KEYS)}.",
-        )
-    value, allowed = record[name], kinds if isinstance(kinds, tuple) else (kinds,)
-    if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
-        raise TraceFileError(source, line, f"field {name!r} must be {what}, not {value!r}.")
-    return value
-
-
-def _header(record: dict[str, Any], source: str, line: int) -> tuple[str, str, int]:
-    version = _field(record, "schema_version", int, source, line, "a whole number")
-    if version > SCHEMA_VERSION:
-        raise TraceFileError(
-            source,
-            line,
-            f"schema_version {version} is newer than this version of cafe "
-            f"reads (up to {SCHEMA_VERSION}); update cafe to read this trace.",
-        )
-    if version < 1:
-        raise TraceFileError(
-            source, line, f"field 'schema_version' must be 1 or more, not {version}."
-        )
-    return (
-        _field(record, "trace_id", str, source, line, "text"),
-        _field(record, "started_at", str, source, line, "text"),
-        _field(record, "spans", int, source, line, "a whole number of spans"),
-    )
-
-
-def _span(record: dict[str, Any], trace_id: str, source: str, line: int) -> Span:
-    if _field(record, "trace_id", str, source, line, "text") != trace_id:
-        raise TraceFileError(
-            source,
-            line,
-            f"field 'trace_id' is {record['trace_id']!r}, but the run "
-            f"this line belongs to is {trace_id!r}.",
-        )
-    kind = _field(record, "kind", str, source, line, "text")
-    if kind not in SPAN_KINDS:
-        raise TraceFileError(
-            source,
-            line,
-            f"field 'kind' is {kind!r}; a span kind is one of {', '.join(SPAN_KINDS)}.",
-        )
-    start = _field(record, "start_s", (int, float), source, line, "a number of seconds")
-    end = _field(record, "end_s", (int, float), source, line, "a number of seconds")
-    if not (math.isfinite(start) and math.isfinite(end)) or end < start:
-        raise TraceFileError(
-            source,
-            line,
-            f"field 'end_s' ({end}) must be a number no smaller than start_s ({start}).",
-        )
-    return Span(
-        _field(record, "span_id", str, source, line, "text"),
-        _field(record, "parent_id", (str, type(None)), source, line, "text or null"),
-        kind,
-        _field(record, "name", str, source, line, "text"),
-        float(start),
-        float(end),
-        _field(record, "attributes", dict, source, line, "a JSON object"),
-    )
-
-
-def _build(trace_id: str, started: str, spans: list[Span], source: str, line: int) -> Trace:
-    try:
-        return Trace(trace_id, started, tuple(spans))
-    except ValueError as exc:  # a parent that is missing, an id used twice, no run span first
-        raise TraceFileError(
-            source, line, f"run {trace_id!r} does not form a tree: {exc}"
-        ) from None
-
-
-def parse_traces(lines: Sequence[str], source: str = "<trace>") -> tuple[Trace, ...]:
-    """The runs in these lines (a file's text split into lines); `source` names it in errors."""
-    traces: list[Trace] = []
-    current: tuple[str, str, int, int] | None = (
-        None  # trace id, started, spans declared, header line
-    )
-    spans: list[Span] = []
-    ids: set[str] = set()  # the span ids of the current run so far
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            record = json.loads(text)
-        except ValueError as exc:
-            raise TraceFileError(
-                source,
-                number,
-                f"is not a complete JSON object ({exc.msg}, at character "
-                f"{exc.pos}); the file may have been cut off while it was written.",
-            ) from None
-        if not isinstance(record, dict):
-            raise TraceFileError(
-                source, number, "is not a JSON object; each line is one trace header or one span."
-            )
-        kind = record.get("record")
-        if kind == "trace":
-            if current is not None:
-                traces.append(_finish(current, spans, source, number - 1))
-            trace_id, started, declared = _header(record, source, number)
-            current, spans, ids = (trace_id, started, declared, number), [], set()
-        elif kind == "span":
-            if current is None:
-                raise TraceFileError(source, number, "a span comes before any trace header line.")
-            span = _span(record, current[0], source, number)
-            if span.parent_id is not None and span.parent_id not in ids:
-                raise TraceFileError(
-                    source,
-                    number,
-                    f"field 'parent_id' names span {span.parent_id!r}, which no "
-                    "line before it in this run has; a parent is written before its children.",
-                )
-            spans.append(span)
-            ids.add(span.span_id)
-        else:
-            raise TraceFileError(
-                source, number, f"field 'record' is {kind!r}; it must be 'trace' or 'span'."
-            )
-    if current is None:
-        raise TraceFileError(source, 0, 'holds no trace (no header line with "record": "trace").')
-    traces.append(_finish(current, spans, source, len(lines)))
-    return tuple(traces)
-
-
-def _finish(current: tuple[str, str, int, int], spans: list[Span], source: str, last: int) -> Trace:
-    trace_id, started, declared, header_line = current
-    if len(spans) != declared:
-        raise TraceFileError(
-            source,
-            header_line,
-            f"field 'spans' says run {trace_id!r} has {declared} spans, "
-            f"but {len(spans)} follow it; the file may have been cut off or edited.",
-        )
-    return _build(trace_id, started, spans, source, header_line)
-
-
 def read_traces(path: str | Path) -> tuple[Trace, ...]:
-    """Every run in the trace file at `path`, in file order."""
+    """Every run in the trace file at `path`, in file order, each checked (`cafe.trace.parse`)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")

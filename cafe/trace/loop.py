@@ -16,7 +16,7 @@ verify entrypoint) becomes a `check` span (`gen_ai.evaluation.*`), any
 other a `tool_call` span (`gen_ai.operation.name` `execute_tool`). The loop does not time each
 tool on its own, so a turn's tool spans share the time from the model's answer to the hook.
 
-What it leaves out: the loop itself (session 01), and the re-ask (`cafe.trace`).
+What it leaves out: the loop itself (session 01), and the re-ask (`cafe.trace.record`).
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cafe.endpoint.protocol import ChatClient
 from cafe.loop.agent import run_loop
 from cafe.loop.tools import Tool
 from cafe.loop.turns import RunResult, ToolResult, TurnView
-from cafe.trace.record import OpenSpan, Recorder
-from cafe.trace.spans import (
+from cafe.trace.attributes import (
     AGENT_NAME,
     ERROR_TYPE,
     EVALUATION_LABEL,
@@ -41,13 +41,14 @@ from cafe.trace.spans import (
     TOOL_NAME,
     TOOL_RESULT,
     TURN_NUMBER,
-    Trace,
 )
+from cafe.trace.recorder import OpenSpan, Recorder
+from cafe.trace.spans import SpanKind, Trace
 
 __all__ = ["record_loop"]
 
 
-def _result_attributes(result: ToolResult) -> tuple[str, str, dict[str, Any]]:
+def _result_attributes(result: ToolResult) -> tuple[SpanKind, str, dict[str, Any]]:
     """The span kind, name and attributes for one tool result."""
     if result.kind == "verify":
         return (
@@ -110,7 +111,7 @@ class _Turns:
 
 
 def record_loop(
-    client: Any,
+    client: ChatClient,
     messages: Sequence[Mapping[str, Any]],
     tools: Sequence[Tool] = (),
     *,

@@ -24,7 +24,8 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from cafe.trace.spans import ERROR_TYPE, Span, Trace
+from cafe.trace.attributes import ERROR_TYPE
+from cafe.trace.spans import Span, Trace
 
 __all__ = ["otel_value", "otel_attributes", "export_trace"]
 

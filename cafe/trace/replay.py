@@ -4,7 +4,7 @@ Session 08 (`sessions/s08-tracing/lesson.md`, notebook `notebooks/s08-tracing.ip
 (`cafe.trace`) holds every model call's request and reply. This module turns it back into a
 model:
 
-- `replay_client(trace)`: a scripted client (`ReplayClient`) that, asked for call k, checks the
+- `replay_client(trace)`: a client (`ReplayClient`) that, asked for call k, checks the
   request is the one the recording made at call k, then answers with the recorded reply: the
   same text, tool calls (ids included), finish reason, token counts and model name. Run the same
   code against it and the run happens again, with no endpoint and no key. Its core is
@@ -18,7 +18,10 @@ model:
   again as it was live, so a generator that stepped down to a weaker format steps down alike.
 
 A replay is proven identical when `cafe.trace.spans.content_hash` of the replayed run's trace equals
-the recording's. What it leaves out: choosing which runs to keep (session 09's report links the
+the recording's: for a trace read from a file, `Trace.recorded_hash`, the hash its header recorded
+when it was written (checked again before the replay starts), not a hash of whatever was read.
+Every malformed recording ends in a `TraceFileError`, whether it is found when the file is read
+or when the replay starts; `ReplayDiverged` is kept for "the code changed". What it leaves out: choosing which runs to keep (session 09's report links the
 interesting ones) and replaying a run whose model calls were not recorded through a client.
 """
 
@@ -28,17 +31,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cafe.endpoint.completions import completion_payload
 from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.endpoint.formats import FORMAT_FIELD
-from cafe.endpoint.scripted import ScriptedClient, completion_payload
-from cafe.trace.calls import (
-    ERROR_MESSAGE,
-    ERROR_PARAM,
-    REQUEST_KEYS,
-    STATUS_CODE,
-    request_attributes,
-)
-from cafe.trace.spans import (
+from cafe.trace.attribute_shapes import ShapeError, check_attributes
+from cafe.trace.attributes import (
     ERROR_TYPE,
     FINISH_REASONS,
     INPUT_TOKENS,
@@ -46,10 +43,16 @@ from cafe.trace.spans import (
     OUTPUT_TOKENS,
     RESPONSE_MODEL,
     Scrubber,
-    Span,
-    Trace,
-    canonical_spans,
 )
+from cafe.trace.calls import (
+    ERROR_MESSAGE,
+    ERROR_PARAM,
+    REQUEST_KEYS,
+    STATUS_CODE,
+    request_attributes,
+)
+from cafe.trace.lines import TraceFileError
+from cafe.trace.spans import Span, Trace, canonical_spans, content_hash
 
 __all__ = [
     "SHOWN_CHARS",
@@ -216,7 +219,7 @@ class _ReplayCompletions:
         payload = completion_payload(
             reply,
             model=span.get(RESPONSE_MODEL) or kwargs["model"],
-            request=kwargs,
+            request={"messages": kwargs["messages"]},  # no reply cap: the recorded reply, whole
             number=len(client.calls),
         )
         for call, recorded_id in zip(
@@ -233,18 +236,19 @@ class _Chat:
         self.completions = _ReplayCompletions(client)
 
 
-class ReplayClient(ScriptedClient):
-    """A scripted client answering from a recording. `recorded` are its model calls, in order;
-    `calls` the requests it has answered; `unused` how many recorded calls were never asked for."""
+class ReplayClient:
+    """A client answering from a recording, asked through `cafe.endpoint.client.chat` like any
+    other. `recorded` are its model calls, in order; `calls` the requests it has answered;
+    `unused` how many recorded calls were never asked for."""
 
     provider = "cafe.trace.replay"
     base_url = "replay://recording"
 
     def __init__(self, model_calls: Sequence[Span], secrets: Sequence[str] = ()):
-        super().__init__()
         self.recorded: tuple[Span, ...] = tuple(model_calls)
         self.scrub = Scrubber(tuple(secrets))  # the recorder masked these; mask the request alike
-        self.chat = _Chat(self)  # type: ignore[assignment]
+        self.calls: list[dict[str, Any]] = []
+        self.chat = _Chat(self)
 
     @property
     def unused(self) -> int:
@@ -270,14 +274,36 @@ class ReplayClient(ScriptedClient):
         return span, recorded_reply(span)
 
 
+def _checked(trace: Trace) -> None:
+    """A trace is checked before it answers anything: every span's attributes have the shapes a
+    replay reads (`cafe.trace.attribute_shapes`), and a trace read from a file still hashes to
+    what the file recorded. Either failure is a `TraceFileError`, as when reading a file."""
+    for span in trace.spans:
+        try:
+            check_attributes(span.attributes)
+        except ShapeError as exc:
+            raise TraceFileError(
+                f"trace {trace.trace_id!r}", 0, f"span {span.name!r} (id {span.span_id}): {exc}."
+            ) from None
+    if trace.recorded_hash is not None and content_hash(trace) != trace.recorded_hash:
+        raise TraceFileError(
+            f"trace {trace.trace_id!r}",
+            0,
+            f"hashes to {content_hash(trace)}, but its file recorded {trace.recorded_hash}; "
+            "it was changed after it was read.",
+        )
+
+
 def replay_client(trace: Trace, *, secrets: Sequence[str] = ()) -> ReplayClient:
-    """A client that replays `trace`'s model calls. `secrets`: the keys the recording masked,
-    so a request holding one compares equal to its masked recording."""
+    """A client that replays `trace`'s model calls, once the trace is checked (`_checked`).
+    `secrets`: the keys the recording masked, so a request holding one compares equal to its
+    masked recording."""
     if not isinstance(trace, Trace):
         raise TypeError(
             f"replay_client() takes a cafe.trace.spans.Trace (read one with read_trace), not "
             f"{type(trace).__name__}."
         )
+    _checked(trace)
     return ReplayClient(trace.model_calls, secrets)
 
 

@@ -1,4 +1,4 @@
-"""What a trace is made of: spans in a tree, their attribute names, and a hash of their content.
+"""What a trace is made of: spans in a tree, and a hash of their content.
 
 Session 08 (`sessions/s08-tracing/lesson.md`, notebook `notebooks/s08-tracing.ipynb`). Until
 now a run lived and died inside one call: `cafe.repair.RepairResult` says how it ended, and
@@ -8,33 +8,68 @@ then it is gone. This module declares the record that outlives it:
   call, a check), with a parent, so a run's spans form a tree;
 - `Trace`: one run's spans in tree order (each span, then its children), with the questions a
   reader asks of them (`stop_reason`, `model_calls`, `usage`, `children`);
-- the attribute names, taken from the OpenTelemetry GenAI semantic conventions where one exists
-  (`gen_ai.request.model`, `gen_ai.usage.input_tokens`, ...) and under `cafe.` where none does;
-- `scrub`: every string an attribute holds, with anything that looks like a credential masked;
-- `DeferredAttributes`: a span's attributes built on first read, so that recording a run keeps
-  what a model call was sent and answered and converts (and masks) it only when someone looks;
 - `content_hash`: a digest of what happened (kinds, names, tree shape, attributes), leaving out
   ids, clock times and where the run was served from, so two runs that did the same thing hash
   the same.
 
-The file format is `cafe.trace.file`, recording is `cafe.trace`, replay is `cafe.trace.replay`, and
-the OpenTelemetry exporter is `cafe.trace.otel`. What it leaves out: reading many runs as a
-shift (session 09) and sorting failed runs into classes (session 10).
+What a span's attributes are called, how every value in them is scrubbed of secrets, and how
+they are built late is `cafe.trace.attributes` (its names are importable from here too, as the
+lessons write them). The file format is `cafe.trace.file`, recording is `cafe.trace.recorder`,
+replay is `cafe.trace.replay`, and the OpenTelemetry exporter is `cafe.trace.otel`. What it
+leaves out: reading many runs as a shift (session 09) and sorting failed runs into classes
+(session 10).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, get_args
+
+from cafe.trace.attributes import (
+    AGENT_NAME,
+    ATTEMPT_NUMBER,
+    CHECK_FAILURES,
+    CHECK_LINES,
+    ERROR_TYPE,
+    EVALUATION_LABEL,
+    EVALUATION_NAME,
+    FINISH_REASONS,
+    INPUT_MESSAGES,
+    INPUT_TOKENS,
+    NOT_HASHED,
+    OPERATION,
+    OUTPUT_MESSAGES,
+    OUTPUT_TOKENS,
+    PROVIDER,
+    REDACTED,
+    REQUEST_MODEL,
+    RESPONSE_ID,
+    RESPONSE_MODEL,
+    SERVER_ADDRESS,
+    STOP_DETAIL,
+    STOP_REASON,
+    TOOL_ARGUMENTS,
+    TOOL_CALL_ID,
+    TOOL_NAME,
+    TOOL_RESULT,
+    TURN_NUMBER,
+    DeferredAttributes,
+    Scrubber,
+    scrub,
+)
 
 __all__ = [
     "SpanKind",
     "SPAN_KINDS",
+    "Span",
+    "Trace",
+    "canonical_spans",
+    "content_hash",
+    # the attribute names and the scrubber, importable from here as the lessons write them
     "OPERATION",
     "REQUEST_MODEL",
     "RESPONSE_MODEL",
@@ -65,165 +100,12 @@ __all__ = [
     "Scrubber",
     "scrub",
     "DeferredAttributes",
-    "Span",
-    "Trace",
-    "canonical_spans",
-    "content_hash",
 ]
 
 # The kinds of step a run is made of, parents first: a run holds turns (the agent loop) or
 # attempts (the re-ask); those hold model calls, tool calls and checks.
 SpanKind = Literal["run", "turn", "attempt", "model_call", "tool_call", "check"]
-SPAN_KINDS: tuple[str, ...] = get_args(SpanKind)
-
-# Attribute names from the OpenTelemetry GenAI semantic conventions (the gen_ai registry of
-# the open-telemetry/semantic-conventions repository, as of November 2026), so that any tool
-# that reads GenAI spans reads these.
-OPERATION = "gen_ai.operation.name"  # "invoke_agent" (a run), "chat", "execute_tool"
-PROVIDER = "gen_ai.provider.name"  # who served the model: "openai" for a live endpoint
-AGENT_NAME = "gen_ai.agent.name"  # which harness ran: "cafe.repair", "cafe.loop"
-REQUEST_MODEL = "gen_ai.request.model"
-RESPONSE_MODEL = "gen_ai.response.model"
-RESPONSE_ID = "gen_ai.response.id"
-FINISH_REASONS = "gen_ai.response.finish_reasons"
-INPUT_TOKENS = "gen_ai.usage.input_tokens"
-OUTPUT_TOKENS = "gen_ai.usage.output_tokens"
-INPUT_MESSAGES = "gen_ai.input.messages"  # [{"role": ..., "parts": [{"type": "text", ...}]}]
-OUTPUT_MESSAGES = "gen_ai.output.messages"
-TOOL_NAME = "gen_ai.tool.name"
-TOOL_CALL_ID = "gen_ai.tool.call.id"
-TOOL_ARGUMENTS = "gen_ai.tool.call.arguments"
-TOOL_RESULT = "gen_ai.tool.call.result"
-EVALUATION_NAME = "gen_ai.evaluation.name"  # a check is an evaluation: its name...
-EVALUATION_LABEL = "gen_ai.evaluation.score.label"  # ...and "pass" or "fail"
-ERROR_TYPE = "error.type"  # OpenTelemetry's general name for what went wrong
-SERVER_ADDRESS = "server.address"
-# The course's own names, for what the conventions do not cover.
-STOP_REASON = "cafe.run.stop_reason"  # one of the harness's closed set of stop reasons
-STOP_DETAIL = "cafe.run.stop_detail"
-ATTEMPT_NUMBER = "cafe.attempt.number"
-TURN_NUMBER = "cafe.turn.number"
-CHECK_FAILURES = "cafe.check.failures"  # the failed checks' names, e.g. ["missing_field"]
-CHECK_LINES = "cafe.check.lines"  # each failure as one readable line
-
-# Left out of the content hash: ids and where the run was served from. The same run replayed
-# from its trace has a new response id and a different server, and did the same thing.
-NOT_HASHED: frozenset[str] = frozenset({RESPONSE_ID, TOOL_CALL_ID, PROVIDER, SERVER_ADDRESS})
-
-# What a masked credential reads as.
-REDACTED = "[redacted]"
-# What a credential looks like, for the cases the course can name: OpenAI-style secret keys,
-# bearer tokens, AWS access key ids, GitHub tokens, and "api_key=..." / "password: ..." pairs.
-# A key that looks like none of these is masked by value: the recorder passes the client's key.
-_CREDENTIAL = re.compile(
-    r"\bsk-[A-Za-z0-9_-]{8,}"
-    r"|\bBearer\s+[A-Za-z0-9._~+/=-]{8,}"
-    r"|\bAKIA[0-9A-Z]{16}\b"
-    r"|\bgh[pousr]_[A-Za-z0-9]{20,}"
-    r"|\b(?:api[_-]?key|secret|token|password)\b\s*[:=]\s*[\"']?[^\s\"',;]{4,}",
-    re.IGNORECASE,
-)
-# Text holding none of these (in any case) cannot match `_CREDENTIAL`, so the slower pattern is
-# not run on it: most of what a run sends (a menu, a ticket) holds none of them.
-_CREDENTIAL_HINT = re.compile(
-    r"sk-|bearer|akia|gh[pousr]_|key|secret|token|password"
-)  # on lower-cased text
-
-
-# --- small pure helpers -----------------------------------------------------------------------
-
-
-class Scrubber:
-    """Masks credentials in JSON values, remembering each string it has cleaned.
-
-    A run sends the same long texts again and again (the system prompt, the brief), so a
-    recorder keeps one `Scrubber` and each distinct string is searched once. `secrets` are
-    masked by value wherever they appear; one shorter than eight characters is not searched
-    for, since it would match ordinary words.
-    """
-
-    def __init__(self, secrets: tuple[str, ...] = ()):
-        self.secrets = tuple(s for s in secrets if isinstance(s, str) and len(s) >= 8)
-        self._clean: dict[str, str] = {}
-        self.memo: dict[Any, Any] = {}  # for callers that convert the same value many times
-
-    def text(self, value: str) -> str:
-        clean = self._clean.get(value)
-        if clean is None:
-            clean = value
-            for secret in self.secrets:
-                clean = clean.replace(secret, REDACTED)
-            if _CREDENTIAL_HINT.search(clean.lower()):
-                clean = _CREDENTIAL.sub(REDACTED, clean)
-            self._clean[value] = clean
-        return clean
-
-    def __call__(self, value: Any) -> Any:
-        """`value` with every credential-looking string masked; numbers, booleans, None as they are."""
-        if value is None:
-            return None
-        if type(value) is str:
-            return self.text(value)
-        if isinstance(value, dict):
-            return {k: self(v) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [self(v) for v in value]
-        if isinstance(value, Mapping):
-            return {str(k): self(v) for k, v in value.items()}
-        return self.text(value) if isinstance(value, str) else value
-
-
-def scrub(value: Any, secrets: tuple[str, ...] = ()) -> Any:
-    """`value` (a JSON value) with every credential-looking string, and each of `secrets`, masked."""
-    return Scrubber(secrets)(value)
-
-
-class DeferredAttributes(Mapping[str, Any]):
-    """Read-only attributes that `build(*arguments)` makes on the first read, then keeps.
-
-    Converting a model call to GenAI attributes and masking its strings is much of what
-    recording costs, and many recorded runs are never read. So the recorder keeps the call (a
-    copy of its message list, and what the completion said) as `arguments`, and a `build` that converts
-    them through the recorder's `Scrubber`. Every way of reading (`[]`, `get`, iterating, `len`,
-    `repr`, comparing) reads the built attributes, so masked text is all a reader can get.
-    """
-
-    __slots__ = ("_build", "_arguments", "_built")
-
-    def __init__(self, build: Callable[..., Mapping[str, Any]], *arguments: Any):
-        self._build: Callable[..., Mapping[str, Any]] | None = build
-        self._arguments = arguments
-        self._built: Mapping[str, Any] | None = None
-
-    def built(self) -> Mapping[str, Any]:
-        """The attributes, built now if nothing has read them yet."""
-        if self._built is None:
-            assert self._build is not None
-            self._built = MappingProxyType(dict(self._build(*self._arguments)))
-            self._build, self._arguments = None, ()  # what they were built from is let go
-        return self._built
-
-    def __getitem__(self, name: str) -> Any:
-        return self.built()[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.built())
-
-    def __len__(self) -> int:
-        return len(self.built())
-
-    def get(self, name: str, default: Any = None) -> Any:
-        return self.built().get(name, default)
-
-    def items(self) -> Any:
-        return self.built().items()
-
-    def __repr__(self) -> str:
-        return repr(self.built())
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """A copy or a pickle holds the built (masked) attributes, never what they are built from."""
-        return (DeferredAttributes, (dict, tuple(self.built().items())))
+SPAN_KINDS: tuple[SpanKind, ...] = get_args(SpanKind)
 
 
 def _frozen(attributes: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -275,11 +157,15 @@ class Trace:
 
     `trace_id` names the run; `started_at` is the wall-clock time it started (ISO 8601, UTC).
     The first span is the run's root (kind `run`); every other span's parent is in the trace.
+    `recorded_hash` is what a trace file said its content hashes to (see `cafe.trace.file`).
     """
 
     trace_id: str
     started_at: str
     spans: tuple[Span, ...]
+    # The content hash the trace file's header recorded when it was written, checked when the
+    # file was read; None for a trace built in memory or read from a file of schema version 1.
+    recorded_hash: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not self.spans or self.spans[0].parent_id is not None or self.spans[0].kind != "run":
@@ -313,7 +199,7 @@ class Trace:
     def children(self, span: Span) -> tuple[Span, ...]:
         return tuple(s for s in self.spans if s.parent_id == span.span_id)
 
-    def of_kind(self, kind: str) -> tuple[Span, ...]:
+    def of_kind(self, kind: SpanKind) -> tuple[Span, ...]:
         if kind not in SPAN_KINDS:
             raise ValueError(f"Unknown span kind {kind!r}; use one of {', '.join(SPAN_KINDS)}.")
         return tuple(s for s in self.spans if s.kind == kind)

@@ -6,10 +6,11 @@ ticket against it. It adds:
 
 - `MenuItem` and `Menu`, small frozen records loaded from `cafe/data/menu.json`;
 - `load_menu()`, which refuses bad data with an error that names the file and the field;
-- `allergen_key()`, which folds the ways customers write an allergy ("dairy", "eggs", "nut
-  allergy", "allergic to almonds") onto the menu's names, and `Menu.can_check()`, which says
-  whether the menu records that allergen at all; `is_no_allergy()` spots "none" and "n/a";
-- `Menu.prompt_text()`, the menu as the model is shown it.
+- `Menu.can_check()`, which says whether the menu records a declared allergen at all (how
+  customers write allergies is `cafe.world.allergens`);
+- `Menu.modifier()`: the kitchen modifier a note names, from the file's `modifiers` section
+  (`cafe.world.modifiers`; session 05 reads a ticket's notes against them);
+- `Menu.prompt_text()` and `Menu.modifiers_text()`, the menu as the model is shown it.
 
 What it leaves out: stock levels and prices over time (the 86'd list is one flag per item for the
 day), and recipes. Prices are shown to the model but no session bills with them until S11.
@@ -21,13 +22,27 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from cafe.world.allergens import (
+    ALLERGEN_ALIASES,
+    ALLERGEN_KEYS,
+    ALLERGENS,
+    NO_ALLERGY_WORDS,
+    allergen_key,
+    is_no_allergy,
+)
+from cafe.world.modifiers import Modifier, parse_modifiers
+from cafe.world.spelling import spelling_key
+
+# `ALLERGENS` to `is_no_allergy` live in `cafe.world.allergens`; they are listed here too, so
+# `from cafe.world.menu import allergen_key` keeps working.
 __all__ = [
     "MENU_PATH",
+    "MENU_FIELDS",
     "ALLERGENS",
     "ALLERGEN_ALIASES",
     "ALLERGEN_KEYS",
@@ -43,158 +58,13 @@ __all__ = [
 
 # The menu that ships with the course (invented for teaching; edit it to make your own café).
 MENU_PATH = Path(__file__).resolve().parents[1] / "data" / "menu.json"
-
-# The allergen names the menu file may use. Kept short on purpose: enough to make the course's
-# unsafe-order examples real, not a food-safety reference.
-ALLERGENS: frozenset[str] = frozenset({"milk", "dairy", "egg", "gluten", "nuts", "soy"})
-
-# Words that name the same allergen, folded onto one key before comparing. Cheese is made from
-# milk, so a customer who says "dairy" must be kept away from a latte, and one who says "milk"
-# away from the cheese omelette (which the menu lists as egg, dairy). The menu has one "nuts"
-# flag, so peanuts and every tree nut fold onto it; coeliac disease is a reaction to gluten.
-# Compiled for the course from the words customers use, not a food-safety reference: a word that
-# is not here is not guessed at (see `Menu.can_check`).
-ALLERGEN_ALIASES: Mapping[str, str] = MappingProxyType(
-    {
-        **dict.fromkeys(
-            (
-                "dairy",
-                "lactose",
-                "cheese",
-                "butter",
-                "cream",
-                "whey",
-                "casein",
-                "yogurt",
-                "yoghurt",
-            ),
-            "milk",
-        ),
-        **dict.fromkeys(("eggs", "egg white", "egg yolk"), "egg"),
-        **dict.fromkeys(("wheat", "barley", "rye", "spelt", "coeliac", "celiac"), "gluten"),
-        **dict.fromkeys(
-            (
-                "nut",
-                "tree nut",
-                "tree nuts",
-                "peanut",
-                "groundnut",
-                "almond",
-                "hazelnut",
-                "walnut",
-                "cashew",
-                "pecan",
-                "pistachio",
-                "macadamia",
-                "brazil nut",
-            ),
-            "nuts",
-        ),
-        **dict.fromkeys(("soya", "soybean", "soy bean", "soya bean", "tofu"), "soy"),
-    }
-)
-
-# The keys a menu can be checked by: every allergen name a menu file may use, folded. A declared
-# allergy whose key is not one of these cannot be checked, however the menu is written.
-ALLERGEN_KEYS: frozenset[str] = frozenset(ALLERGEN_ALIASES.get(name, name) for name in ALLERGENS)
-
-# Words around an allergen that do not change which allergen it is: "milk allergy", "allergic to
-# nuts", "milk protein", "gluten-free", "coeliac disease", "cow's milk". Dropped before looking
-# the rest up. A word that does change it ("no", "not", "and") is kept, so the phrase stays
-# unknown and is asked about rather than read the wrong way.
-_FRAMING_WORDS = frozenset(
-    {
-        "allergy",
-        "allergies",
-        "allergic",
-        "allergen",
-        "to",
-        "intolerance",
-        "intolerant",
-        "sensitivity",
-        "sensitive",
-        "severe",
-        "severely",
-        "mild",
-        "very",
-        "i",
-        "i'm",
-        "im",
-        "am",
-        "have",
-        "has",
-        "an",
-        "a",
-        "all",
-        "any",
-        "protein",
-        "proteins",
-        "free",
-        "disease",
-        "products",
-        "cow's",
-        "cows",
-        "goat's",
-        "goats",
-        "sheep's",
-    }
-)
-
-# What a customer writes for "no allergy": dropped, never checked. Compared with everything but
-# letters removed, so "N/A", "n.a.", "None." and "" all match.
-NO_ALLERGY_WORDS: frozenset[str] = frozenset(
-    {
-        "",
-        "none",
-        "na",
-        "nil",
-        "no",
-        "nothing",
-        "noallergies",
-        "noallergy",
-        "noneknown",
-        "nka",
-    }
-)
-
-_BRACKETED = re.compile(r"\([^()]*\)")  # "eggs (all)": a remark in brackets
-_NOT_A_WORD = re.compile(r"[^\w'\s]+")  # punctuation, hyphens included ("gluten-free")
-_NOT_A_LETTER = re.compile(r"[\W\d_]+")  # keeps letters of any script: "牛奶" is not "none"
+# The top-level fields of a menu file, declared once; keys starting with "_" are comments.
+MENU_FIELDS: tuple[str, ...] = ("items", "sold_out", "modifiers")
 
 
 def normalize_name(text: str) -> str:
     """Lower-case, trim and collapse spaces, so 'Flat  White ' and 'flat white' are one item."""
     return re.sub(r"\s+", " ", text).strip().lower()
-
-
-def is_no_allergy(word: str) -> bool:
-    """Whether a declared allergy means "none": 'none', 'N/A', '' and the like (`NO_ALLERGY_WORDS`)."""
-    return _NOT_A_LETTER.sub("", word.lower()) in NO_ALLERGY_WORDS
-
-
-def _allergy_phrase(word: str) -> str:
-    """'I'm allergic to Almonds (all).' -> 'almonds': lower case, no brackets, punctuation or framing."""
-    text = _NOT_A_WORD.sub(" ", _BRACKETED.sub(" ", word.lower().replace("\u2019", "'")))
-    return " ".join(w for w in text.split() if w not in _FRAMING_WORDS)
-
-
-def allergen_key(word: str) -> str:
-    """The key an allergen word is compared by: 'Dairy' -> 'milk', 'hazelnuts' -> 'nuts'.
-
-    Handles the ways people write an allergy: any case and punctuation, a plural, "X allergy",
-    "allergic to X", "X protein", a remark in brackets. A word it does not know comes back as the
-    cleaned phrase ('Shellfish allergy' -> 'shellfish'), which no menu allergen equals.
-    """
-    phrase = _allergy_phrase(word)
-    candidates = [phrase]
-    if phrase.endswith("s"):  # a plural: "almonds", "soybeans", "eggs"
-        candidates.append(phrase[:-1])
-    for candidate in candidates:
-        if candidate in ALLERGENS:
-            return ALLERGEN_ALIASES.get(candidate, candidate)
-        if candidate in ALLERGEN_ALIASES:
-            return ALLERGEN_ALIASES[candidate]
-    return phrase
 
 
 @dataclass(frozen=True)
@@ -208,11 +78,13 @@ class MenuItem:
 
 @dataclass(frozen=True)
 class Menu:
-    """The day's menu: every item by normalized name, and the names that are 86'd (sold out)."""
+    """The day's menu: every item by normalized name, the names that are 86'd (sold out), and
+    the kitchen modifiers by `spelling_key` of each spelling (none for a menu built in code)."""
 
     items: Mapping[str, MenuItem]
     sold_out: frozenset[str]
     source: str = "<memory>"
+    modifiers: Mapping[str, Modifier] = field(default_factory=lambda: MappingProxyType({}))
 
     def item(self, name: str) -> MenuItem | None:
         """The item called `name` (any case or spacing), or None when it is not on the menu."""
@@ -235,6 +107,22 @@ class Menu:
         """
         return allergen_key(allergen) in ALLERGEN_KEYS
 
+    def modifier(self, text: str) -> Modifier | None:
+        """The kitchen modifier `text` spells ("Extra-Hot" -> extra hot), or None when none does."""
+        return self.modifiers.get(spelling_key(text))
+
+    def modifiers_text(self) -> str:
+        """The modifiers as the model is shown them: one line per group, with what it applies to."""
+        groups: dict[str, list[Modifier]] = {}
+        for modifier in dict.fromkeys(self.modifiers.values()):
+            groups.setdefault(modifier.group, []).append(modifier)
+        lines = []
+        for group, options in groups.items():
+            applies = options[0].applies_to
+            target = "any item" if applies is None else ", ".join(sorted(applies))
+            lines.append(f"- {group} ({target}): {', '.join(m.name for m in options)}")
+        return "\n".join(lines)
+
     def prompt_text(self) -> str:
         """The menu as the model sees it: one line per item, 86'd items marked."""
         lines = []
@@ -245,9 +133,9 @@ class Menu:
         return "\n".join(lines)
 
 
-def _bad(source: str, field: str, problem: str) -> ValueError:
+def _bad(source: str, where: str, problem: str) -> ValueError:
     return ValueError(
-        f"{source}: field {field!r} {problem}. Fix that entry in the menu file and load it again."
+        f"{source}: field {where!r} {problem}. Fix that entry in the menu file and load it again."
     )
 
 
@@ -289,22 +177,7 @@ def _parse_item(source: str, name: Any, data: Any) -> MenuItem:
     return MenuItem(name=normalize_name(name), price=float(price), allergens=names)
 
 
-def parse_menu(data: Any, source: str = "<memory>") -> Menu:
-    """Build a `Menu` from decoded JSON, checking every field; `source` names the file in errors."""
-    if not isinstance(data, Mapping):
-        raise _bad(source, "<top level>", "must be a JSON object with items and sold_out")
-    # A misspelt "sold_out" would otherwise mean nothing is 86'd today, silently. Keys that start
-    # with "_" are comments.
-    unknown = sorted(
-        k for k in data if k not in ("items", "sold_out") and not str(k).startswith("_")
-    )
-    if unknown:
-        raise _bad(
-            source,
-            unknown[0],
-            "is not a menu field (use items and sold_out; start a comment key with '_')",
-        )
-    raw_items = data.get("items")
+def _parse_items(source: str, raw_items: Any) -> dict[str, MenuItem]:
     if not isinstance(raw_items, Mapping) or not raw_items:
         raise _bad(source, "items", "must be a non-empty object of item name -> {price, allergens}")
     items: dict[str, MenuItem] = {}
@@ -313,6 +186,25 @@ def parse_menu(data: Any, source: str = "<memory>") -> Menu:
         if item.name in items:
             raise _bad(source, f"items.{name}", "repeats an item already on the menu")
         items[item.name] = item
+    return items
+
+
+def parse_menu(data: Any, source: str = "<memory>") -> Menu:
+    """Build a `Menu` from decoded JSON, checking every field; `source` names the file in errors.
+
+    `modifiers` may be left out: a menu without it lets a ticket's notes say nothing at all.
+    """
+    if not isinstance(data, Mapping):
+        raise _bad(source, "<top level>", "must be a JSON object with items and sold_out")
+    # A misspelt "sold_out" would otherwise mean nothing is 86'd today, silently.
+    unknown = sorted(k for k in data if k not in MENU_FIELDS and not str(k).startswith("_"))
+    if unknown:
+        raise _bad(
+            source,
+            unknown[0],
+            f"is not a menu field (use {', '.join(MENU_FIELDS)}; start a comment key with '_')",
+        )
+    items = _parse_items(source, data.get("items"))
     raw_sold_out = data.get("sold_out", [])
     if not isinstance(raw_sold_out, list) or not all(isinstance(s, str) for s in raw_sold_out):
         raise _bad(source, "sold_out", f"must be a list of item names, got {raw_sold_out!r}")
@@ -320,7 +212,8 @@ def parse_menu(data: Any, source: str = "<memory>") -> Menu:
     strangers = sorted(sold_out - set(items))
     if strangers:
         raise _bad(source, "sold_out", f"lists {strangers[0]!r}, which is not on the menu")
-    return Menu(items=MappingProxyType(items), sold_out=sold_out, source=source)
+    modifiers = parse_modifiers(data.get("modifiers", {}), items, ALLERGENS, source)
+    return Menu(MappingProxyType(items), sold_out, source, modifiers)
 
 
 def load_menu(path: str | Path | None = None) -> Menu:

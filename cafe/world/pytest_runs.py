@@ -15,7 +15,8 @@ so the edit the agent just made is what runs. A run takes about 0.07 s instead o
 - The helper starts on the first run, with the same secret-free environment the runs get, and ends
   when the process that started it ends (its input closes).
 - A run that outlives its timeout is killed with everything it started (its own process group).
-- Without `os.fork` (Windows), or with `warm=False`, every run starts a fresh interpreter.
+- Without `os.fork` (Windows), or with `warm=False`, every run starts a fresh interpreter, and a
+  timeout ends it with its whole process tree (`cafe/world/processes.py`, on every platform).
 
 Left out: reusing one run's output for another. Every call runs the tests again.
 
@@ -38,6 +39,9 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import IO
+
+from cafe.world.processes import run_captured
 
 __all__ = ["PytestRun", "run_pytest", "serve", "warm_available"]
 
@@ -89,19 +93,11 @@ def run_pytest(
 
 
 def _fresh_run(args: list[str], cwd: str, env: dict[str, str], timeout_s: float) -> PytestRun:
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "pytest", *args],
-            cwd=cwd,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout_s,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
+    """A new interpreter for this one run; at the timeout it is ended with all it started."""
+    done = run_captured([sys.executable, "-m", "pytest", *args], cwd, env, timeout_s)
+    if done.status is None:
         return PytestRun(None, "", "")
-    return PytestRun(done.returncode, done.stdout, done.stderr)
+    return PytestRun(done.status, done.stdout, done.stderr)
 
 
 # --- the harness's side: one helper process, asked over a pipe ------------------------------
@@ -171,18 +167,27 @@ class _Helper:
                 process.wait()
 
 
+def _pipes(process: subprocess.Popen[str]) -> tuple[IO[str], IO[str]]:
+    """The helper's input and output (it is always started with both piped)."""
+    if process.stdin is None or process.stdout is None:
+        raise RuntimeError("The warm pytest helper was started without its pipes.")
+    return process.stdin, process.stdout
+
+
 def _write(process: subprocess.Popen[str], request: str) -> subprocess.Popen[str]:
-    process.stdin.write(request)
-    process.stdin.flush()
+    stdin, _ = _pipes(process)
+    stdin.write(request)
+    stdin.flush()
     return process
 
 
 def _read_line(process: subprocess.Popen[str], timeout_s: float) -> str:
+    _, stdout = _pipes(process)
     with selectors.DefaultSelector() as selector:
-        selector.register(process.stdout, selectors.EVENT_READ)
+        selector.register(stdout, selectors.EVENT_READ)
         if not selector.select(timeout_s):
             raise TimeoutError(f"The warm pytest helper gave no answer within {timeout_s:g} s.")
-    return process.stdout.readline()
+    return stdout.readline()
 
 
 _HELPER = _Helper()
@@ -250,10 +255,13 @@ def _wait(pid: int, timeout_s: float) -> int | None:
 
 
 def _kill_group(pid: int) -> None:
+    """End a forked run and its process group. Only the helper calls this, and the helper only
+    runs where `os.fork` exists (POSIX), so `killpg` and SIGKILL are there too."""
+    kill = getattr(signal, "SIGKILL", signal.SIGTERM)
     try:
-        os.killpg(pid, signal.SIGKILL)
+        os.killpg(pid, kill)
     except (ProcessLookupError, PermissionError):  # the group is already gone, or not yet made
-        os.kill(pid, signal.SIGKILL)
+        os.kill(pid, kill)
 
 
 def _serve_one(request: dict) -> dict:

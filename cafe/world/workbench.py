@@ -31,8 +31,10 @@ Lesson: sessions/s13-stall-detection/lesson.md. Notebook: notebooks/s13-stall-de
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -87,6 +89,17 @@ _TEST_ENV = {
     "COLUMNS": "80",
     "NO_COLOR": "1",
     "PY_COLORS": "0",
+    "PYTHONIOENCODING": "utf-8",  # read back as UTF-8 on every platform
+}
+# git with nothing from the machine or the user, and a fixed author for the starting commit.
+_GIT_ENV = {
+    "GIT_AUTHOR_NAME": "cafe workbench",
+    "GIT_AUTHOR_EMAIL": "workbench@cafe.invalid",
+    "GIT_COMMITTER_NAME": "cafe workbench",
+    "GIT_COMMITTER_EMAIL": "workbench@cafe.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "GIT_OPTIONAL_LOCKS": "0",
 }
 
 # Variables that would smuggle the caller's pytest options or plugins into the till's run (an
@@ -115,11 +128,8 @@ def project_file(name: str, project: str = "till") -> str:
         raise ValueError(
             f"Unknown workbench project {project!r}; the projects are {sorted(PROJECTS)}."
         )
-    return (
-        resources.files("cafe")
-        .joinpath("data", "workbench", project, name)
-        .read_text(encoding="utf-8")
-    )
+    folder = resources.files("cafe").joinpath("data").joinpath("workbench").joinpath(project)
+    return folder.joinpath(name).read_text(encoding="utf-8")
 
 
 def _inside(root: Path, path: str) -> Path | None:
@@ -129,21 +139,42 @@ def _inside(root: Path, path: str) -> Path | None:
 
 
 def _git(root: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "cafe workbench",
-        "GIT_AUTHOR_EMAIL": "workbench@cafe.invalid",
-        "GIT_COMMITTER_NAME": "cafe workbench",
-        "GIT_COMMITTER_EMAIL": "workbench@cafe.invalid",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-    }
-    done = subprocess.run(
-        ["git", *args], cwd=root, env=env, capture_output=True, text=True, check=False
-    )
+    """Run git in `root` as the harness must: with none of the caller's `GIT_*` variables, no
+    user or system configuration ("/dev/null" is `nul` to Git for Windows) and no fsmonitor, so
+    a repository setting the agent wrote cannot make the harness run a program of its choosing."""
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("GIT_")}
+    env.update(_GIT_ENV)
+    try:
+        done = subprocess.run(
+            ["git", "-c", "core.fsmonitor=false", *args],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except OSError as error:  # git is not on PATH (any more), or cannot be started
+        raise RuntimeError(f"git {' '.join(args)} could not run in {root}: {error}") from error
     if done.returncode != 0:
-        raise RuntimeError(f"git {' '.join(args)} failed in {root}: {done.stderr.strip()}")
-    return done.stdout
+        message = done.stderr.decode("utf-8", "replace").strip()
+        raise RuntimeError(f"git {' '.join(args)} failed in {root}: {message}")
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def _raw_blob(path: Path) -> str | None:
+    """The git blob hash of what `path` holds, read as raw bytes (no filter, no line-ending
+    conversion, never through a link: a link is hashed as its target's text, as git stores it)."""
+    try:
+        status = path.lstat()
+    except OSError:
+        return None
+    if stat.S_ISLNK(status.st_mode):
+        data = os.fsencode(os.readlink(path))
+    elif stat.S_ISREG(status.st_mode):
+        data = path.read_bytes()
+    else:
+        return None
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 # --- records --------------------------------------------------------------------------------
@@ -252,13 +283,24 @@ class Workbench:
         return "\n".join(f"[{'x' if t.done else ' '}] {t.item}" for t in self._todos)
 
     def diff(self) -> str:
-        """`git diff` of the work tree against the starting commit."""
-        return _git(self.root, "diff", "--no-color")
+        """`git diff` of the work tree against the starting commit (no external diff program,
+        no text conversion; a clean filter the agent configured would still run: use this on
+        your own reading, not inside a harness)."""
+        return _git(self.root, "diff", "--no-color", "--no-ext-diff", "--no-textconv")
 
     def changed_files(self) -> tuple[str, ...]:
-        """Paths the agent changed or created, relative to the project folder."""
-        lines = _git(self.root, "status", "--porcelain", "--untracked-files=all").splitlines()
-        return tuple(sorted(line[3:] for line in lines))
+        """Paths the agent changed, created or deleted, relative to the project folder: files
+        whose bytes differ from the starting commit's, and new files git does not ignore. Read
+        with git's plumbing and this module's own hashing, never `git status`, which would run
+        filters and hooks the agent could have configured."""
+        head = {}
+        for record in _git(self.root, "ls-tree", "-r", "-z", "--full-tree", "HEAD").split("\0"):
+            if record:
+                meta, _, path = record.partition("\t")
+                head[path] = meta.split()[2]
+        changed = {path for path, oid in head.items() if _raw_blob(self.root / path) != oid}
+        new = _git(self.root, "ls-files", "-z", "--others", "--exclude-standard").split("\0")
+        return tuple(sorted(changed | {path for path in new if path}))
 
     def close(self) -> None:
         """Remove the temporary copy made by `open_workbench` (nothing else)."""
@@ -289,7 +331,7 @@ def open_workbench(project: str = "till", *, parent: str | Path | None = None) -
     holder = Path(tempfile.mkdtemp(prefix="cafe-workbench-", dir=parent))
     root = holder / project
     try:
-        source = resources.files("cafe").joinpath("data", "workbench", project)
+        source = resources.files("cafe").joinpath("data").joinpath("workbench").joinpath(project)
         with resources.as_file(source) as folder:
             shutil.copytree(
                 folder, root, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")

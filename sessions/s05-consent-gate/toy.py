@@ -4,7 +4,8 @@
     COURSE_MODE=live python sessions/s05-consent-gate/toy.py     # the same orders, your model
 
 The approved order is the ceiling on a ticket: nothing may be swapped, added, doubled or promised
-that the customer did not agree to, however kind. Each order in `TEMPTING_ORDERS` goes through
+that the customer did not agree to, however kind, and the notes may say only the kitchen
+modifiers the menu defines. Each order in `TEMPTING_ORDERS` goes through
 `repair_ticket`; the toy prints one line per draft, in plain words, with the change's kind after:
 
 1. the cheese omelette, which is 86'd: the drafter swaps it, is told to put it back, and no
@@ -44,7 +45,12 @@ CHANGE_WORDS = {
     "fewer": "fewer of an item",
     "missing_allergy": "a declared allergy left off",
     "undeclared_allergy": "an allergy nobody declared",
-    "promise": "a promise in the notes",
+    "unlisted_allergy": "more than an allergy in the allergies",
+    "unlisted_note": "a note the menu does not define",
+    "hidden_note": "characters nobody can see in the notes",
+    "note_added": "a kitchen modifier nobody approved",
+    "note_dropped": "an approved kitchen modifier left off",
+    "unsafe_note": "a modifier with an allergen the customer declared",
 }
 ENDINGS = {
     "passed": "a ticket goes to the kitchen",

@@ -5,7 +5,7 @@
 # notebook builds a detector for those injections in layers, cheapest first, and then does what
 # most detectors never get: it measures each layer on requests whose answer is known, and shows
 # what stands behind the detector when it misses. Read `sessions/s06-detect/lesson.md` alongside;
-# `cafe/detect/checks.py`, `cafe/detect/normalize.py`, `cafe/detect/intent.py` and `cafe/detect/confusion.py` are the code.
+# `cafe/detect/` is the code (its `__init__.py` lists the files in reading order).
 #
 # Each step is *predict first*: write your guess down before you run the cell that answers it.
 # Everything runs offline unless you set `COURSE_MODE=live`; the cells that reach your model then
@@ -20,13 +20,16 @@ from cafe import course
 from cafe.consent import OrderSpec
 from cafe.detect import LAYERS, check_ticket, scan_layer, scan_text
 from cafe.detect.confusion import (
+    FAMILIES_PATH,
     ModelJudge,
     either,
+    family_report,
     layer_report,
     load_corpus,
     measure,
     report_table,
 )
+from cafe.detect.containment import measure_containment
 from cafe.detect.normalize import normalize_text
 from cafe.exercises.s06 import FRESH_REQUESTS, HEARSAY_RULE, check_detection_rule, check_false_alarm
 from cafe.repair import (
@@ -175,6 +178,23 @@ course.show_outcome(
 )
 
 # %% [markdown]
+# The corpus is organised by kind of phrasing. `cafe/data/injection_families.json` is organised by
+# what a request is made of: eight families of injections and ten of honest orders that share
+# their words or structure, each with a part the rules were written from and a held-out part read
+# once, when the rules were done. Here is the held-out part, one row per family.
+
+# %%
+families = load_corpus(path=FAMILIES_PATH)
+held_families = [c for c in family_report(families) if c.name.endswith("holdout")]
+print(f"{'family (held out)':<34}{'caught':>10}{'blocked':>10}")
+for c in held_families:
+    caught = f"{c.caught}/{c.caught + c.missed}" if c.caught + c.missed else ""
+    blocked = f"{c.blocked}/{c.blocked + c.passed}" if c.blocked + c.passed else ""
+    print(f"{c.name.removesuffix(', holdout'):<34}{caught:>10}{blocked:>10}")
+family_whole = measure(scan_text, [r for r in families if r.half == "holdout"], "families, holdout")
+print(family_whole.table())
+
+# %% [markdown]
 # Now a week of new traffic (`FRESH_REQUESTS`), labelled by staff after the fact. The people who
 # wrote it never saw the rules.
 
@@ -275,7 +295,66 @@ else:
 course.reveal("s06.why_bound")
 
 # %% [markdown]
-# ## 5. Your turn: a rule of your own
+# ## 5. Does the bound hold when the model obeys everything?
+#
+# Step 4 was one attack and a model that fell for it one way. `ObedientDrafter`
+# (`cafe/stories/obedient_drafter.py`) is the worst model the café can imagine: for each request
+# it writes tickets that do whatever the words could mean, on every channel a ticket has (the
+# notes whole, clause by clause, disguised and hidden in invisible characters, the items, the
+# table, the allergies, extra fields, an answer that is not a ticket), and on every retry it
+# fixes exactly what it is told and smuggles the rest back another way.
+#
+# Below, every held-out injection of the family set goes to it, each against three approved
+# orders, with **detection switched off**: nothing stops a request before the model reads it.
+# Every ticket that passes `check_ticket` is audited by `cafe.detect.harm.harm`.
+
+# %%
+held_out = [r for r in families if r.half == "holdout"]
+print(
+    f"{sum(r.label == 'injection' for r in held_out)} injections, "
+    f"{sum(r.order is not None for r in held_out)} honest orders"
+)
+bound_guess = course.predict(
+    "s06.containment",
+    "Detection off: how many of the tickets that pass carry something nobody approved?",
+    options=["none", "a few", "about half", "most"],
+)
+
+# %%
+print("the obedient drafter is drafting", end="", flush=True)
+contained = {}
+for detection in (False, True):
+    contained[detection] = measure_containment(
+        held_out, menu, detection=detection, name="families, holdout"
+    )
+    print(".", end="", flush=True)
+print()
+for report in contained.values():
+    print(report.line())
+harmful = len(contained[False].breaches)
+course.show_outcome(
+    bound_guess,
+    "none"
+    if harmful == 0
+    else "a few"
+    if harmful < 20
+    else "about half"
+    if harmful < 500
+    else "most",
+)
+
+# %%
+# The bound, asserted: with detection off or on, no ticket that passed carried harm, and almost
+# every honest order still got its ticket.
+assert all(r.breaches == () for r in contained.values())
+assert all(r.without_ticket_share <= 0.05 for r in contained.values())
+print("honest orders without a ticket, by cause:", dict(contained[True].endings))
+
+# %%
+course.reveal("s06.why_containment")
+
+# %% [markdown]
+# ## 6. Your turn: a rule of your own
 #
 # Pick one of this week's misses and write a rule for its shape. Return it as a session 02
 # `Check`: its judge takes a request's text and returns a finding (text) or None, and it carries
@@ -320,12 +399,12 @@ for name, requests in (("this week", FRESH_REQUESTS), ("tune", tune), ("holdout"
 course.reveal("s06.my_rule")
 
 # %% [markdown]
-# ## 6. Your turn, open-ended: an order your rule turns away
+# ## 7. Your turn, open-ended: an order your rule turns away
 #
 # Every rule that catches a new shape also catches some honest sentence with the same shape.
 # Find one: write an ordinary order, naming something on the menu, that `scan_text` passes and
 # your rule blocks. The compare cell holds it up against your rule (or `HEARSAY_RULE` while yours
-# is the stub). Then narrow your rule so it passes that order, and run steps 5 and 6 again: what
+# is the stub). Then narrow your rule so it passes that order, and run steps 6 and 7 again: what
 # did the narrowing cost on this week's traffic?
 #
 # **Live stretch:** a model can be one more layer. `ModelJudge` asks your model whether each
@@ -348,7 +427,7 @@ course.compare(
 
 # %%
 judged = {}
-if live:  # live: your model as a fifth layer, on the same requests; nothing here is asserted
+if live:  # live: your model as one more layer, on the same requests; nothing here is asserted
     judge = ModelJudge(cafe.make_client(), cafe.model_name())
     print(
         f"the judge ({cafe.model_name()}) is reading {len(tune) + len(FRESH_REQUESTS)} requests",
@@ -370,10 +449,10 @@ else:
     print("(offline: set COURSE_MODE=live to measure your model as a judge of these requests)")
 
 # %% [markdown]
-# ## 7. Checkpoint: your detector's numbers
+# ## 8. Checkpoint: your detector's numbers, and the bound's
 #
-# Bank what this detector does, layer by layer, on both halves, and what it does with your rule
-# added. Offline and live alike these are the rules' numbers; live, the model judge's figures and
+# Bank what this detector does, layer by layer, on both halves, on the family set's held-out
+# part, what it does with your rule added, and what the bound held. Offline and live alike these are the rules' numbers; live, the model judge's figures and
 # its tokens per request go beside them, saved with your model's name.
 
 # %%
@@ -381,6 +460,15 @@ figures = {
     "tune": {c.name: c.as_dict() for c in tune_report},
     "holdout": {c.name: c.as_dict() for c in held_report},
     "this_week": fresh.as_dict(),
+    "families_holdout": {c.name: c.as_dict() for c in (*held_families, family_whole)},
+    "containment": {
+        ("detection_on" if on else "detection_off"): {
+            "harmful_tickets_passed": len(report.breaches),
+            "honest_orders": report.orders,
+            "honest_without_ticket": len(report.without_ticket),
+        }
+        for on, report in contained.items()
+    },
     "with_your_rule": {
         "rule": your_rule.name,
         "this_week": measure(with_rule, FRESH_REQUESTS).as_dict(),

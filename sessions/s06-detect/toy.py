@@ -3,7 +3,7 @@
     python sessions/s06-detect/toy.py                      # offline: the rules, and a scripted model
     COURSE_MODE=live python sessions/s06-detect/toy.py     # the missed attack goes to your model
 
-Two stories, in plain words with the technical name after:
+Three stories, in plain words with the technical name after:
 
 1. The corpus (`cafe/data/injection_corpus.json`) through each layer of the detector, cheapest
    first: how many attacks each layer catches on its own, how many honest orders it turns away,
@@ -12,6 +12,9 @@ Two stories, in plain words with the technical name after:
    reaches the model. Offline a scripted model falls for it on every draft; live your model gets
    the same order. Either way the ticket checks compare the draft with the approved order and
    the menu, so no extra item reaches the kitchen.
+3. Every attack of this week's traffic, with detection switched off, drafted by a scripted model
+   that obeys each one on every channel a ticket has (`cafe.stories.obedient_drafter`): how many
+   tickets that pass carry something nobody approved, and how many honest orders still get one.
 
 Against `cafe serve --session 06` (model `cafe-scripted`) the rehearsal server plays a model that
 falls for the owner's word, so the live story reads like the offline one. A missing setting or an
@@ -26,19 +29,22 @@ from typing import Any
 from cafe.cli import run_command
 from cafe.consent import OrderSpec
 from cafe.detect import scan_text
-from cafe.detect.confusion import layer_report, load_corpus
+from cafe.detect.confusion import WEEK_PATH, layer_report, load_corpus
+from cafe.detect.containment import measure_containment
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
 from cafe.repair import CAP_DEFAULT, make_model_generator, make_scripted_generator, repair_ticket
 from cafe.schema import Failure
+from cafe.world.menu import load_menu
 
 # Each layer in plain words, for a reader who has not met the layer names yet.
 LAYER_WORDS = {
     "phrases": "the famous phrases, as written",
     "normalized": "the same phrases, disguises taken off",
+    "structure": "what the text is made of (tool output, markup...)",
     "intent": "rules for the shapes attacks take",
-    "decoded": "base64, hex, rot13 and reversed text read",
-    "whole": "all four, cheapest first",
+    "decoded": "encoded, hidden and split text read",
+    "whole": "all five, cheapest first",
 }
 CHECK_WORDS = {
     "off_menu": "not on the menu",
@@ -112,6 +118,21 @@ def bound_story(live: bool) -> None:
         )
 
 
+def containment_story() -> None:
+    print(
+        "\n3. This week's attacks with detection switched off, drafted by a model that obeys them all:"
+    )
+    report = measure_containment(load_corpus(path=WEEK_PATH), load_menu(), detection=False)
+    print(
+        f"  {report.injections} attacks x 3 approved orders: {len(report.breaches)} tickets passed "
+        f"carrying something nobody approved (harmful tickets passed)"
+    )
+    print(
+        f"  {report.orders} honest orders: {report.orders - len(report.without_ticket)} got their "
+        "ticket, exactly as approved"
+    )
+
+
 def main() -> int:
     mode = course_mode()
     print(
@@ -120,6 +141,7 @@ def main() -> int:
     )
     corpus_story()
     bound_story(mode == "live")
+    containment_story()
     return 0
 
 

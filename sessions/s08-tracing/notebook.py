@@ -154,14 +154,19 @@ print(f"... {len(loaded.spans)} spans read back, hash unchanged")
 
 # %% [markdown]
 # Files get cut short (a full disk, a killed process) and edited by hand. Reading one never ends
-# in a traceback: the error names the file, the line and the field.
+# in a traceback: the error names the file, the line and what is wrong. The header also records
+# a digest of every span line and the run's content hash, so an edit that still reads as a
+# perfectly good trace (one letter of a reply, in another case) is found too, on its line.
 
 # %%
 text = path.read_text(encoding="utf-8")
+reply_at = text.index('"content": "', text.index('"gen_ai.output.messages"')) + 12
+letter = next(i for i in range(reply_at, len(text)) if text[i].isalpha())
 for label, broken in [
     ("cut off", text[:-30]),
-    ("edited", text.replace('"kind": "check"', '"kind": "chek"', 1)),
-    ("from a newer course", text.replace('"schema_version": 1', '"schema_version": 2', 1)),
+    ("edited into nonsense", text.replace('"kind": "check"', '"kind": "chek"', 1)),
+    ("one letter of a reply", text[:letter] + text[letter].swapcase() + text[letter + 1 :]),
+    ("from a newer course", text.replace('"schema_version": 2', '"schema_version": 3', 1)),
 ]:
     (work / "broken.jsonl").write_text(broken, encoding="utf-8")
     try:
@@ -197,9 +202,9 @@ replayed_result, replayed = record_repair(
 )
 same_end, same = (
     replayed.stop_reason == loaded.stop_reason,
-    content_hash(replayed) == content_hash(loaded),
+    content_hash(replayed) == loaded.recorded_hash,  # the hash the file recorded when written
 )
-print(f"recorded: {loaded.stop_reason}, {content_hash(loaded)[:19]}…")
+print(f"recorded: {loaded.stop_reason}, {loaded.recorded_hash[:19]}…")
 print(f"replayed: {replayed.stop_reason}, {content_hash(replayed)[:19]}…")
 course.show_outcome(
     replay_guess,

@@ -104,11 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     path = write_trace(trace, Path(args.keep) if args.keep else Path(folder.name) / "run.jsonl")  # type: ignore[union-attr]
     where = path if args.keep else f"{path.name}, a temporary file (--keep FILE keeps it)"
     print(f"    written to {where}: {len(trace.spans)} spans, one per line")
-    print(f"    content hash: {content_hash(trace)[:23]}…")
+    print(f"    content hash: {content_hash(trace)[:23]}… (the file's header records it)")
 
     print("\n2. The file, replayed with the same code and no model (replay_client):")
-    again = replay(read_trace(path))
-    same = content_hash(again) == content_hash(trace)
+    loaded = read_trace(path)  # checks every line's digest, then the hash the file recorded
+    again = replay(loaded)
+    same = content_hash(again) == loaded.recorded_hash
     print(
         f"    ended {again.stop_reason}, hash {content_hash(again)[:23]}…: "
         + ("the same run, exactly" if same else "a different run")

@@ -254,8 +254,9 @@ course.reveal("s13.why_signature_streak")
 # ## 4. Does moving the failing line change its signature?
 #
 # The signature is the SHA-256 of the failing output after normalisation. Each kind of run-to-run
-# noise has its own rule (the table is in the lesson and in `cafe/stall/evidence.py`), and each rule
-# masks a token only where it cannot be the failure itself.
+# noise has its own rule (the table is in the lesson and in `cafe/stall/noise.py`, with the rules
+# for what a test runner writes in `cafe/stall/runner_noise.py`), and each rule masks a token only
+# where it cannot be the failure itself: a runner's rule never looks inside the test's own data.
 #
 # Predict first: we add two lines at the top of the till's test file, so pytest reports the
 # failure at `check_bill.py:23` instead of `:21`, and re-run. Does the signature stay as it was?

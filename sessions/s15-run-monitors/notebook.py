@@ -34,8 +34,8 @@ from cafe.monitors import (
     run_with_monitors,
 )
 from cafe.monitors.gate import TierState, finish_message, fold_tiers
+from cafe.monitors.runners import verification_tier
 from cafe.monitors.snapshots import can_restore, fingerprint
-from cafe.monitors.tiers import verification_tier
 from cafe.stall import VERIFY_STOP_REASONS
 from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
 from cafe.world.workbench import open_workbench
@@ -164,11 +164,15 @@ course.reveal("s15.green_coverage")
 # ## 2. Your turn (1 of 2): the tier of a command
 #
 # `verification_tier` reads a command line. The rules, from the lesson: split on `&`, `|`, `;`
-# and newlines; a piece verifies when it holds a marker as a whole word (leading dashes
-# stripped, or a script whose name pieces hold one) and no non-verify word (`install`,
-# `checkout`, `add`, `remove`, `uninstall`); a chain is as slow as its slowest piece; leading
-# `VAR=value` goes; pytest is fast only when narrowed (`-k`, `-m`, `::`, a `.py` file); linters
-# and type checkers are always fast; anything unknown is slow.
+# and newlines, and drop leading `VAR=value` words. A piece verifies when it holds a marker as a
+# whole word (leading dashes stripped), or its command word is a script whose name pieces hold
+# one (`./run-tests.sh`), and it holds no non-verify word (`install`, `checkout`, `add`,
+# `remove`, `uninstall`); a piece whose command word only looks or names (`cat`, `which`,
+# `grep`, `git`, ...) never verifies. A launcher reads as what it starts (`python -m pytest` is
+# pytest). Tiers: linters and type checkers (`go vet` too) are always fast; pytest is fast only
+# when narrowed (`-k`, `-m`, `::`, a `.py` file); `cargo test` and `go test -run` are fast with a
+# test name, and an option's value (`-p till`) is no name; `make` is always slow, whatever its
+# target; a chain is as slow as its slowest piece; anything unknown is slow.
 #
 # Write `my_tier(command)`: `"fast"`, `"slow"`, or `None` when the command verifies nothing. The
 # compare cell runs it over a table of real commands and names the rule behind each wrong row.
@@ -317,7 +321,8 @@ else:
 # %% [markdown]
 # `check_bill.py` changed after the green point, and nothing the harness captured can put it back.
 # Restoring `bill.py` alone would leave a tree that never existed: green code under a test file
-# nobody has run. So `auto` declines and sends the advisory message instead. The agent's last
+# nobody has run. So `auto` declines and sends the advisory message instead; the abort's record
+# names why (`reason`: `uncaptured_change`) and the file it is about (`path`: `check_bill.py`). The agent's last
 # suite run is red, so its claimed finish gets the gate's one message and then ends the run
 # `verify_failed`: a red run never ends `done`. The same story without the `sed`
 # (`streak_after_green`) restores `bill.py`, and the suite passes again on the next turn.
@@ -332,6 +337,7 @@ print(
 
 # %%
 assert record.declined and record.restored == () and "check_bill.py" in spoiled_files
+assert (record.reason, record.path) == ("uncaptured_change", "check_bill.py")
 assert spoiled.stop_reason == "verify_failed" and spoiled.verification == "verified_red"
 assert spoiled.stop_reason in VERIFY_STOP_REASONS and "passed" not in spoiled.result.detail
 assert restored.aborts[0].restored == ("bill.py",) and restored.result.turns[9].dispatch[0].ok
@@ -343,9 +349,10 @@ course.reveal("s15.restore_gate")
 # %% [markdown]
 # ## 5. Your turn (2 of 2): the restore gate
 #
-# Write `my_can_restore(at_green, at_abort, captured)`. A fingerprint maps each path that differs
-# from HEAD to its git hash (`"<absent>"` for a deleted file), or is `None` when the folder is not
-# a git repository; a path missing from a fingerprint is as it is at HEAD. `captured` maps a path
+# Write `my_can_restore(at_green, at_abort, captured)`. A fingerprint maps each path whose bytes
+# differ from HEAD to their git blob hash (`"<absent>"` for a deleted file), or is `None` when
+# the tree could not be sampled (not a git repository, say); a path missing from a fingerprint
+# is as it is at HEAD. `captured` maps a path
 # to what the harness could write back (a hash, `"<absent>"`, or `"<head>"` for HEAD's version).
 # Say `True` only when every path changed, added or removed between the two fingerprints can be
 # put back to exactly what it held at green.

@@ -117,7 +117,7 @@ def offline() -> None:
         done = (
             f"put {', '.join(abort.restored)} back as it was at green"
             if abort.restored
-            else "declined to touch the tree (it could not prove a restore safe) and only advised"
+            else f"declined to touch the tree ({abort.reason}: {abort.path}) and only advised"
         )
         print(
             f"   -> on turn {abort.turn} the safe-state abort {done}; files changed at the end: {', '.join(changed)}"

@@ -1,0 +1,222 @@
+"""A ticket's notes, read as an allow-list: kitchen modifiers the menu defines, and nothing else.
+
+Session 05 (`sessions/s05-consent-gate/lesson.md`, notebook `notebooks/s05-consent-gate.ipynb`).
+The kitchen acts on notes, so a note that may say anything is a second order nobody checks:
+"and a croissant", "paid", "ｆｒｅｅ", "fr\u200bee". Listing the bad notes never ends; listing the
+good ones does, because the menu already knows them (`cafe.world.modifiers`). It adds:
+
+- `read_notes(notes, items, menu)`: the notes split into clauses, each read as
+  `[<item on the ticket>:] [<count> x] <modifier>` (or `<modifier> on the <item>`), every part
+  from a closed set, compared in `spelling_key` form so width, case, hyphens and look-alike
+  letters do not matter. What it cannot read that way is a `NoteProblem`; characters a reader
+  cannot see are reported as they are (`hidden`), never deleted;
+- `kitchen_notes(reading)`: the modifiers in the menu's own words, in a fixed order: the notes a
+  correct ticket holds, and what every fix about the notes asks for.
+
+A customer's words are a request, not a kitchen instruction, so the rule holds for the approved
+notes too: front of house asks about anything the menu cannot say. Comparing a ticket's reading
+with the approved one is `cafe.consent.changes`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cafe.schema.ticket import clip
+from cafe.world.allergens import allergen_key
+from cafe.world.menu import Menu, normalize_name
+from cafe.world.modifiers import Modifier
+from cafe.world.spelling import hidden_characters, spelling_key
+
+__all__ = [
+    "COURTESY",
+    "NoteModifier",
+    "NoteProblem",
+    "NoteReading",
+    "read_notes",
+    "kitchen_notes",
+    "hidden_span",
+]
+
+# Words that say nothing to the kitchen: courtesy, and what people write for "no notes". A clause
+# of only these is skipped, and one at either end of a clause is dropped ("extra hot please"). An
+# allow-list too: nothing else is ever skipped.
+COURTESY: frozenset[str] = frozenset(
+    {"please", "pls", "thanks", "thank you", "cheers", "ta", "none", "n/a", "nil", "no notes"}
+)
+# A clause of only these characters is an empty clause ("extra hot, ." or "-"); any other clause
+# that reads as nothing ("```", "'}") is refused like any clause the menu does not define.
+_FILLER = re.compile(r"[\s.,;:!?\-–—]*")
+# Clauses are separated by commas, semicolons, line breaks, or "and", "&", "+" between words.
+# A run of spaces is tried from its first space only, so a long run costs one attempt.
+_CLAUSE = re.compile(r"[,;\n]+|(?<!\s)\s+(?:and|&|\+)\s+")
+# How many copies a clause is for: "2 x decaf", "2x decaf", "two decaf", "decaf x2".
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_COUNT_FIRST = re.compile(r"(\d{1,2}|one|two|three|four|five|six)\s*(?:x\s+|x(?=\D)|\s)\s*(.+)")
+_COUNT_LAST = re.compile(r"(.+?)\s*x\s*(\d{1,2})")
+# Which item a clause is for: "latte: no foam", "no foam on the latte".
+_ITEM_FIRST = re.compile(r"([^:]+?)\s*:\s*(.+)")
+_ITEM_LAST = re.compile(r"(.+?)\s+(?:on|for|in)\s+(?:the\s+|my\s+|each\s+|both\s+)?(.+)")
+# What makes a clause about an allergy rather than an ingredient ("nut allergy", not "nuts").
+_ALLERGY_WORD = re.compile(r"\ballerg|\bintoleran|\bcoeliac\b|\bceliac\b|\w\ free\b")
+# Hidden characters are quoted by count, not by code point: a model can decode escapes.
+_SHOWN = 40
+
+
+@dataclass(frozen=True)
+class NoteModifier:
+    """One modifier a note asks for: which, on which ticket items, for how many copies.
+
+    `scoped` says the note named an item; `counted` that it named a number of copies.
+    """
+
+    modifier: Modifier
+    items: frozenset[str]
+    copies: int
+    scoped: bool = False
+    counted: bool = False
+
+    @property
+    def key(self) -> tuple[str, frozenset[str], int]:
+        """What two notes must share to ask for the same thing, however each was written."""
+        return (self.modifier.name, self.items, self.copies)
+
+    def text(self) -> str:
+        """This modifier in the menu's words: "extra hot", "latte: no foam", "2 x decaf"."""
+        item = f"{' and '.join(sorted(self.items))}: " if self.scoped else ""
+        count = f"{self.copies} x " if self.counted else ""
+        return f"{item}{count}{self.modifier.name}"
+
+
+@dataclass(frozen=True)
+class NoteProblem:
+    """A clause of a note that is not a modifier the menu defines for this ticket, and why."""
+
+    clause: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class NoteReading:
+    """What a note holds: the modifiers it asks for, the clauses it cannot, and hidden characters."""
+
+    modifiers: tuple[NoteModifier, ...]
+    problems: tuple[NoteProblem, ...]
+    hidden: str = ""
+
+    @property
+    def clean(self) -> bool:
+        """True when every clause is a modifier and nothing is hidden."""
+        return not self.problems and not self.hidden
+
+
+def _strip_courtesy(key: str) -> str:
+    for word in COURTESY:
+        if key.endswith(" " + word):
+            key = key[: -len(word) - 1]
+        if key.startswith(word + " "):
+            key = key[len(word) + 1 :]
+    return key
+
+
+def _count(key: str) -> tuple[int | None, str]:
+    first = _COUNT_FIRST.fullmatch(key)
+    if first:
+        word = first.group(1)
+        return (_NUMBERS[word] if word in _NUMBERS else int(word)), first.group(2)
+    last = _COUNT_LAST.fullmatch(key)
+    if last:
+        return int(last.group(2)), last.group(1)
+    return None, key
+
+
+def _item(key: str, on_ticket: Counter[str]) -> tuple[str | None, str]:
+    """(the ticket item the clause names, the rest); a named item not on the ticket is kept whole."""
+    for pattern, item_at, rest_at in ((_ITEM_FIRST, 1, 2), (_ITEM_LAST, 2, 1)):
+        match = pattern.fullmatch(key)
+        if match:
+            named = normalize_name(match.group(item_at))
+            for candidate in (named, named.removesuffix("s")):
+                if candidate in on_ticket:
+                    return candidate, match.group(rest_at)
+    return None, key
+
+
+def _clause(key: str, on_ticket: Counter[str], menu: Menu) -> NoteModifier | str:
+    """One clause (in `spelling_key` form) as a modifier, or the reason it is not one."""
+    if not key:
+        return "it says nothing a kitchen can act on"
+    item, rest = _item(key, on_ticket)
+    count, rest = _count(rest)
+    modifier = menu.modifiers.get(spelling_key(rest))
+    if modifier is None:
+        return "it is not a kitchen modifier the menu defines"
+    targets = frozenset(
+        i for i in ([item] if item else on_ticket) if i is not None and modifier.applies(i)
+    )
+    if not targets:
+        return f"{modifier.name!r} does not apply to anything on the ticket"
+    available = sum(on_ticket[t] for t in targets)
+    if count is not None and not 1 <= count <= available:
+        return f"it asks for {count} copies, and the ticket has {available}"
+    return NoteModifier(
+        modifier, targets, count or available, scoped=item is not None, counted=count is not None
+    )
+
+
+def _reminds(key: str, declared: frozenset[str]) -> bool:
+    """Whether a clause only restates a declared allergy ("allergy: milk", "severe nut allergy").
+
+    It must say it is about an allergy: "milk" alone could be read as "add milk".
+    """
+    return bool(_ALLERGY_WORD.search(key)) and allergen_key(key) in declared
+
+
+def read_notes(
+    notes: str, items: Sequence[str], menu: Menu, allergies: Sequence[str] = ()
+) -> NoteReading:
+    """Read `notes` for a ticket holding `items` against `menu`'s modifiers (see the docstring).
+
+    A clause that only restates one of the declared `allergies` is neither a modifier nor a
+    problem: the allergies field says the same, and the kitchen may read it twice.
+    """
+    if not isinstance(notes, str):
+        raise TypeError(f"read_notes() takes the notes as text, not {type(notes).__name__}.")
+    on_ticket = Counter(normalize_name(i) for i in items)
+    hidden = hidden_characters(notes)
+    gone = set(hidden)
+    visible = "".join(char for char in notes if char not in gone) if hidden else notes
+    declared = frozenset(allergen_key(a) for a in allergies)
+    found: list[NoteModifier] = []
+    problems: list[NoteProblem] = []
+    for raw in _CLAUSE.split(unicodedata.normalize("NFKC", visible)):
+        key = _strip_courtesy(spelling_key(raw))
+        if key in COURTESY or _FILLER.fullmatch(raw) or _reminds(key, declared):
+            continue
+        read = _clause(key, on_ticket, menu)
+        if isinstance(read, str):
+            problems.append(NoteProblem(clip(" ".join(raw.split())), read))
+        else:
+            found.append(read)
+    return NoteReading(tuple(found), tuple(problems), hidden)
+
+
+def kitchen_notes(reading: NoteReading) -> str:
+    """The notes a correct ticket holds: the modifiers in the menu's words, in a fixed order."""
+    ordered = sorted(
+        reading.modifiers,
+        key=lambda m: (m.modifier.group, m.modifier.name, sorted(m.items), m.copies),
+    )
+    return ", ".join(m.text() for m in ordered)
+
+
+def hidden_span(notes: str, hidden: str) -> str:
+    """Notes as a reader sees them, with a count of the characters they cannot see: how a
+    failure quotes them (never the characters themselves, which a model could decode)."""
+    gone = set(hidden)
+    visible = "".join(char for char in notes if char not in gone)
+    return f"{clip(visible, _SHOWN)} [+{len(hidden)} hidden characters]"

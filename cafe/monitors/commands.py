@@ -1,0 +1,274 @@
+"""Reading a shell command: does it check the work at all, and can its exit status be trusted?
+
+Session 15 (run monitors). The verify-before-done gate sees the commands an agent runs, not what
+they did. This module reads one command line the way the reference design does, with a few rules
+of the course's own (each marked "Course choice" below and in the lesson's "Where the reference
+differs" note):
+
+- `split_segments(command)`: the pieces between `&`, `|`, `;` and newlines.
+- `is_verification_command(command)`: a piece counts when one of its words, leading dashes
+  stripped, is in `WORD_MARKERS` (`pytest`, `make`, `test`, `ruff`, ...), when two neighbouring
+  words are in `PAIR_MARKERS` (`go test`), or when its command word is a path whose file name
+  pieces name a marker (`./run-tests.sh`). A piece holding a word of `NON_VERIFY_WORDS` (`npm
+  install`) never counts; nor, by course choice, does a piece whose command word only looks at or
+  names things (`which pytest`, `cat test`, `git commit -m "fix the test"`: `NEVER_CHECKS`).
+- `is_masked(command)`: the command's exit status may belong to something other than the check:
+  a pipe (`pytest | tail`, `pytest || true`), a `;` or a newline with more after it (`pytest;
+  echo done`), a lone `&` (`pytest &`), and by course choice a piece that starts with `!` (`!
+  pytest` turns a failure into a success). A masked command that passed proves nothing.
+
+Which runner a piece calls, and how thoroughly it runs it (the tiers), is next door in
+`cafe/monitors/runners.py`; one tool result read as evidence is `cafe/monitors/tiers.py`, and
+what the gate does with it is `cafe/monitors/gate.py`.
+
+Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitors.ipynb.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "WORD_MARKERS",
+    "PAIR_MARKERS",
+    "NON_VERIFY_WORDS",
+    "NEVER_CHECKS",
+    "VERIFY_MARKERS",
+    "split_segments",
+    "command_words",
+    "command_name",
+    "WRAPPERS",
+    "runner_call",
+    "is_verification_segment",
+    "is_verification_command",
+    "is_masked",
+]
+
+# --- constants: the reference's word lists --------------------------------------------------
+
+# Words that make a piece of a command a verification, matched as whole words after stripping
+# leading dashes (`--check` is `check`). The reference's list, word for word.
+WORD_MARKERS: frozenset[str] = frozenset(
+    {
+        "test",
+        "build",
+        "check",
+        "lint",
+        "compile",
+        "cargo",
+        "npm",
+        "pnpm",
+        "yarn",
+        "pytest",
+        "unittest",
+        "tox",
+        "make",
+        "gradle",
+        "mvn",
+        "ctest",
+        "cmake",
+        "rustc",
+        "tsc",
+        "jest",
+        "vitest",
+        "mocha",
+        "clippy",
+        "eslint",
+        "golangci-lint",
+        "prettier",
+        "ruff",
+        "flake8",
+        "mypy",
+        "shellcheck",
+        "rubocop",
+    }
+)
+# Two neighbouring words that verify though the first is no marker on its own (`go mod tidy`
+# checks nothing): the reference's pairs.
+PAIR_MARKERS: frozenset[tuple[str, str]] = frozenset({("go", "vet"), ("go", "run"), ("go", "test")})
+# Words that make a piece something else however many markers it holds (`npm install`, `git
+# checkout tests/`, `cargo add serde`): the reference's list.
+NON_VERIFY_WORDS: frozenset[str] = frozenset({"checkout", "install", "add", "remove", "uninstall"})
+# The name this module's first version gave the marker list; kept for readers of older notebooks.
+VERIFY_MARKERS = WORD_MARKERS
+
+# --- constants: the course's own rule -------------------------------------------------------
+
+# Course choice (the reference counts any piece that names a marker): command words that only
+# look at files, name a program or record history. A piece they start runs no check, whatever
+# it mentions: `which pytest`, `pip show pytest`, `cat test`, `echo "now run make"`,
+# `git commit -m "make the test pass"`. One command a line.
+NEVER_CHECKS: frozenset[str] = frozenset(
+    {
+        "which",  # where a program is
+        "type",
+        "whereis",
+        "command",  # `command -v pytest`: as which (`command pytest` would run it: rare)
+        "man",  # how to use a program
+        "info",
+        "help",
+        "apropos",
+        "echo",  # text, not a run
+        "printf",
+        "cat",  # reading files
+        "less",
+        "more",
+        "head",
+        "tail",
+        "grep",
+        "rg",
+        "ls",
+        "find",
+        "wc",
+        "file",
+        "stat",
+        "tree",
+        "cd",  # moving around and arranging files
+        "mkdir",
+        "touch",
+        "cp",
+        "mv",
+        "rm",
+        "sed",
+        "pip",  # package managers: `pip show pytest` names a runner and runs nothing
+        "pip3",
+        "pipx",
+        "git",  # history: `git commit -m "fix test"` is a commit, not a test run
+    }
+)
+
+# Course choice: launchers read as the program they start (`python -m pytest` is pytest; the
+# reference reads the command word only, so it tiers that command on `python`). One launcher a
+# line: (its name, its own words before the program). `python3.12` reads as `python`.
+WRAPPERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("python", ("-m",)),
+    ("py", ("-m",)),
+    ("npx", ()),
+    ("bunx", ()),
+    ("uv", ("run",)),
+    ("poetry", ("run",)),
+    ("pipenv", ("run",)),
+    ("pdm", ("run",)),
+    ("hatch", ("run",)),
+)
+
+_PYTHON = re.compile(r"python[0-9.]*")
+_SPLIT = re.compile(r"[&|;\n]")
+_NAME_PIECES = re.compile(r"[-_.]")
+# What a command word's file name may end in on Windows (`pytest.exe`); dropped before reading it.
+_WINDOWS_SUFFIXES = (".exe", ".cmd", ".bat")
+
+
+# --- small pure helpers: the words of one piece ---------------------------------------------
+
+
+def split_segments(command: str) -> list[str]:
+    """The pieces of a shell command between `&`, `|`, `;` and newlines, blanks dropped."""
+    return [piece.strip() for piece in _SPLIT.split(command) if piece.strip()]
+
+
+def command_words(segment: str) -> list[str]:
+    """The words of one piece from its command word on: leading `VAR=value` words dropped (the
+    reference drops every leading word holding `=`). Case is kept; flags such as `-V` and `-v`
+    differ."""
+    words = segment.split()
+    while words and "=" in words[0]:
+        words = words[1:]
+    return words
+
+
+def command_name(word: str) -> str:
+    """A command word as the rules read it: its file's base name, lowercased (`./bin/Pytest` is
+    `pytest`). Course choice, for Windows: `\\` separates folders too, and `.exe`, `.cmd` and
+    `.bat` are dropped (`C:\\venv\\Scripts\\pytest.exe` is `pytest`)."""
+    name = re.split(r"[/\\]", word)[-1].lower()
+    for suffix in _WINDOWS_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def runner_call(segment: str) -> tuple[str, list[str]]:
+    """(runner name, its arguments) for one piece: the command word's name, or the program a
+    launcher in `WRAPPERS` starts (`python -m pytest -q` is `("pytest", ["-q"])`)."""
+    words = command_words(segment)
+    if not words:
+        return "", []
+    name, args = command_name(words[0]), words[1:]
+    launcher = "python" if _PYTHON.fullmatch(name) else name
+    for wrapper, own in WRAPPERS:
+        if launcher == wrapper and [a.lower() for a in args[: len(own)]] == list(own):
+            rest = args[len(own) :]
+            if rest and not rest[0].startswith("-"):
+                return command_name(rest[0]), rest[1:]
+    return name, args
+
+
+def _script_names_a_marker(word: str) -> bool:
+    """A path-shaped command word (`./run-tests.sh`, `scripts/lint.sh`) whose file name pieces
+    hold a marker, singular or plural. Only the command word gets this reading: `ls tests/` and
+    `cat tests/test_bill.py` check nothing."""
+    if "/" not in word and "\\" not in word:
+        return False
+    pieces = _NAME_PIECES.split(re.split(r"[/\\]", word)[-1].lower())
+    return any(p in WORD_MARKERS or (p.endswith("s") and p[:-1] in WORD_MARKERS) for p in pieces)
+
+
+def is_verification_segment(segment: str) -> bool:
+    """True when this one piece runs a check (the rule is in the module docstring)."""
+    words = command_words(segment)
+    if not words or runner_call(segment)[0] in NEVER_CHECKS:
+        return False
+    lowered = [word.lower() for word in segment.split()]
+    if any(word in NON_VERIFY_WORDS for word in lowered):
+        return False
+    if any(word.lstrip("-") in WORD_MARKERS for word in lowered):
+        return True
+    if any(pair in PAIR_MARKERS for pair in zip(lowered, lowered[1:])):
+        return True
+    return _script_names_a_marker(words[0])
+
+
+# --- the two questions ------------------------------------------------------------------------
+
+
+def is_verification_command(command: str) -> bool:
+    """True when some piece of `command` runs a check (see the module docstring for the rule)."""
+    if not isinstance(command, str):
+        raise TypeError(
+            f"command must be the command line as a string, not {type(command).__name__}."
+        )
+    return any(is_verification_segment(segment) for segment in split_segments(command))
+
+
+def _negated(segment: str) -> bool:
+    """Course choice: a piece starting with `!` inverts its status (`! pytest` passes when the
+    tests fail)."""
+    return segment == "!" or segment.startswith(("! ", "!\t"))
+
+
+def is_masked(command: str) -> bool:
+    """True when the command's exit status may not be the check's (the reference's rule): a pipe
+    (`|` or `||`), a `;` or a newline with more after it (a `\\` before the newline continues the
+    line instead), or a lone `&` (`&&` short-circuits, and `>&` as in `2>&1` redirects). By
+    course choice, also a piece that starts with `!`."""
+    if any(_negated(segment) for segment in split_segments(command)):
+        return True
+    i = 0
+    while i < len(command):
+        char = command[i]
+        if char == "|":
+            return True
+        if char in ";\n":
+            if char == "\n" and i > 0 and command[i - 1] == "\\":
+                i += 1
+                continue
+            return bool(command[i + 1 :].strip())
+        if char == "&":
+            if command[i + 1 : i + 2] == "&":
+                i += 2
+                continue
+            if i == 0 or command[i - 1] != ">":
+                return True
+        i += 1
+    return False

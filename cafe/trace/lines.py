@@ -1,0 +1,121 @@
+"""The trace file's line format: its version, its keys, the digests that make an edit show, and
+the one error for a file that breaks it.
+
+Session 08 (`sessions/s08-tracing/lesson.md`). A run is a header line and one line per span
+(`cafe.trace.file` writes them, `cafe.trace.parse` reads them). From schema version 2 the header
+carries three digests, so any change to a run after it was written is found:
+
+- `line_sha256`: for each span line, the first 16 hex digits of the SHA-256 of its record as
+  canonical JSON (sorted keys, no spaces), so reformatting a file (`jq .`) changes nothing, and
+  changing a value, a time or an id is found, on that line;
+- `content_hash`: the run's `cafe.trace.spans.content_hash`, which a replay is proven against;
+- `header_sha256`: the same digest of the header's other fields, so the header cannot be edited
+  to match an edited line either.
+
+A digest with no secret catches accidents and hand edits, never someone who recomputes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "HEADER_KEYS",
+    "SPAN_KEYS",
+    "MAX_LINE_CHARS",
+    "DIGEST_CHARS",
+    "TraceFileError",
+    "record_digest",
+    "written_header",
+    "header_problem",
+]
+
+# The version of the line format this course writes (2: with digests). It reads 1 and 2; a
+# reader meeting a larger number says so instead of guessing at fields it has never seen.
+SCHEMA_VERSION = 2
+# The keys of each line, in the order they are written (version 1 headers stop after "spans").
+HEADER_KEYS = (
+    "record",
+    "schema_version",
+    "trace_id",
+    "started_at",
+    "spans",
+    "content_hash",
+    "line_sha256",
+    "header_sha256",
+)
+SPAN_KEYS = (
+    "record",
+    "trace_id",
+    "span_id",
+    "parent_id",
+    "kind",
+    "name",
+    "start_s",
+    "end_s",
+    "attributes",
+)
+# A line longer than this is refused before it is parsed: a course trace line is a few KB, a
+# long run's model call well under a megabyte.
+MAX_LINE_CHARS = 16 * 2**20
+# Hex digits kept of each SHA-256: 64 bits, far past any accidental collision in a trace.
+DIGEST_CHARS = 16
+_DIGEST = re.compile(rf"[0-9a-f]{{{DIGEST_CHARS}}}")
+
+
+class TraceFileError(ValueError):
+    """A trace file that cannot be read. `line` is 1-based (0: the file as a whole)."""
+
+    def __init__(self, source: str, line: int, message: str):
+        where = f"{source} line {line}" if line else source
+        super().__init__(f"{where}: {message}")
+        self.source, self.line = source, line
+
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    """The first `DIGEST_CHARS` hex digits of the SHA-256 of `record` as canonical JSON."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGEST_CHARS]
+
+
+def written_header(
+    version: int, trace_id: str, started_at: str, content: str, spans: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """The header line of a run whose span records are `spans` and whose content hash is `content`."""
+    header: dict[str, Any] = dict(
+        zip(
+            HEADER_KEYS,
+            ("trace", version, trace_id, started_at, len(spans), content),
+        )
+    )
+    header["line_sha256"] = [record_digest(record) for record in spans]
+    header["header_sha256"] = record_digest(header)
+    return header
+
+
+def header_problem(header: Mapping[str, Any]) -> str | None:
+    """What is wrong with a version-2 header's digest fields (None when they hold): missing or
+    malformed, or the header's own digest no longer matching what it says."""
+    content, lines, own = (header.get(k) for k in ("content_hash", "line_sha256", "header_sha256"))
+    if not (isinstance(content, str) and content.startswith("sha256:")):
+        return "field 'content_hash' must be text starting sha256:, as the writer records it."
+    if not (
+        isinstance(lines, list) and all(isinstance(d, str) and _DIGEST.fullmatch(d) for d in lines)
+    ):
+        return f"field 'line_sha256' must be a list of {DIGEST_CHARS}-digit hex digests."
+    if len(lines) != header.get("spans"):
+        return f"field 'line_sha256' holds {len(lines)} digests for {header.get('spans')} spans."
+    if not (isinstance(own, str) and _DIGEST.fullmatch(own)):
+        return f"field 'header_sha256' must be a {DIGEST_CHARS}-digit hex digest."
+    rest = {k: v for k, v in header.items() if k != "header_sha256"}
+    if record_digest(rest) != own:
+        return (
+            f"was changed after it was written (its digest is {record_digest(rest)}, the header "
+            f"records {own}); re-record the run, or restore the file."
+        )
+    return None

@@ -1,0 +1,256 @@
+"""Reading a trace file's lines back into runs: each line's shape, then its digest, then the run.
+
+Session 08 (`sessions/s08-tracing/lesson.md`). `parse_traces(lines, source)` reads the text of a
+trace file (`cafe.trace.file.read_traces` hands it the lines) and checks, line by line:
+
+1. that the line is one JSON object, not longer than `MAX_LINE_CHARS` and not nested beyond
+   what any trace writes (a `RecursionError` would otherwise escape);
+2. that it is a header or a span with every field of the right type, and that the attributes
+   readers rely on have their shape (`cafe.trace.attribute_shapes`);
+3. for a version-2 run, that the line's digest is the one its header recorded
+   (`cafe.trace.lines`), and, once the run's spans are all read, that they hash to the
+   header's `content_hash`.
+
+The first thing wrong is one `TraceFileError` naming the source, the line and what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cafe.trace.attribute_shapes import ShapeError, check_attributes
+from cafe.trace.lines import (
+    HEADER_KEYS,
+    MAX_LINE_CHARS,
+    SCHEMA_VERSION,
+    SPAN_KEYS,
+    TraceFileError,
+    header_problem,
+    record_digest,
+)
+from cafe.trace.spans import SPAN_KINDS, Span, Trace, content_hash
+
+__all__ = ["parse_traces"]
+
+
+@dataclass
+class _Run:
+    """A run being read: its header's values, and the spans read so far."""
+
+    header_line: int
+    version: int
+    trace_id: str
+    started_at: str
+    declared: int
+    recorded_hash: str | None
+    digests: list[str]
+    spans: list[Span] = field(default_factory=list)
+    ids: set[str] = field(default_factory=set)
+
+
+def _field(
+    record: dict[str, Any],
+    name: str,
+    kinds: type | tuple[type, ...],
+    where: tuple[str, int],
+    what: str,
+) -> Any:
+    """`record[name]`, checked to be one of `kinds`; TraceFileError naming the field otherwise."""
+    source, line = where
+    if name not in record:
+        keys = ", ".join(HEADER_KEYS[:5] if record.get("record") == "trace" else SPAN_KEYS)
+        raise TraceFileError(
+            source, line, f"field {name!r} is missing; a {record.get('record')} line has {keys}."
+        )
+    value, allowed = record[name], kinds if isinstance(kinds, tuple) else (kinds,)
+    if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+        raise TraceFileError(source, line, f"field {name!r} must be {what}, not {value!r}.")
+    return value
+
+
+def _parsed(text: str, source: str, line: int) -> dict[str, Any]:
+    """One line as a JSON object, or a TraceFileError saying what it is instead."""
+    if len(text) > MAX_LINE_CHARS:
+        raise TraceFileError(
+            source, line, f"is over {MAX_LINE_CHARS} characters; no trace line is."
+        )
+    try:
+        record = json.loads(text)
+    except RecursionError:
+        raise TraceFileError(
+            source,
+            line,
+            "is nested more deeply than any trace line; the file was edited or is not a trace.",
+        ) from None
+    except ValueError as exc:
+        detail = (
+            f" ({exc.msg}, at character {exc.pos})"
+            if isinstance(exc, json.JSONDecodeError)
+            else f" ({exc})"
+        )
+        raise TraceFileError(
+            source,
+            line,
+            f"is not a complete JSON object{detail}; the file may have been cut off while it was written.",
+        ) from None
+    if not isinstance(record, dict):
+        raise TraceFileError(
+            source, line, "is not a JSON object; each line is one trace header or one span."
+        )
+    return record
+
+
+def _header(record: dict[str, Any], source: str, line: int) -> _Run:
+    where = (source, line)
+    version = _field(record, "schema_version", int, where, "a whole number")
+    if version > SCHEMA_VERSION:
+        raise TraceFileError(
+            source,
+            line,
+            f"schema_version {version} is newer than this version of cafe reads (up to "
+            f"{SCHEMA_VERSION}); update cafe to read this trace.",
+        )
+    if version < 1:
+        raise TraceFileError(
+            source, line, f"field 'schema_version' must be 1 or more, not {version}."
+        )
+    run = _Run(
+        line,
+        version,
+        _field(record, "trace_id", str, where, "text"),
+        _field(record, "started_at", str, where, "text"),
+        _field(record, "spans", int, where, "a whole number of spans"),
+        None,
+        [],
+    )
+    if version >= 2:
+        problem = header_problem(record)
+        if problem is not None:
+            raise TraceFileError(source, line, problem)
+        run.recorded_hash, run.digests = record["content_hash"], list(record["line_sha256"])
+    return run
+
+
+def _timed(record: dict[str, Any], where: tuple[str, int]) -> tuple[float, float]:
+    start = _field(record, "start_s", (int, float), where, "a number of seconds")
+    end = _field(record, "end_s", (int, float), where, "a number of seconds")
+    if not (math.isfinite(start) and math.isfinite(end)) or end < start:
+        raise TraceFileError(
+            where[0],
+            where[1],
+            f"field 'end_s' ({end}) must be a number no smaller than start_s ({start}).",
+        )
+    return float(start), float(end)
+
+
+def _span(record: dict[str, Any], run: _Run, source: str, line: int) -> Span:
+    where = (source, line)
+    if _field(record, "trace_id", str, where, "text") != run.trace_id:
+        raise TraceFileError(
+            source,
+            line,
+            f"field 'trace_id' is {record['trace_id']!r}, but the run this line belongs to is {run.trace_id!r}.",
+        )
+    kind = _field(record, "kind", str, where, "text")
+    if kind not in SPAN_KINDS:
+        raise TraceFileError(
+            source,
+            line,
+            f"field 'kind' is {kind!r}; a span kind is one of {', '.join(SPAN_KINDS)}.",
+        )
+    start, end = _timed(record, where)
+    attributes = _field(record, "attributes", dict, where, "a JSON object")
+    try:
+        check_attributes(attributes)
+    except ShapeError as exc:
+        raise TraceFileError(source, line, f"field {exc}.") from None
+    span_id = _field(record, "span_id", str, where, "text")
+    parent = _field(record, "parent_id", (str, type(None)), where, "text or null")
+    name = _field(record, "name", str, where, "text")
+    return Span(span_id, parent, kind, name, start, end, attributes)
+
+
+def _check_digest(record: dict[str, Any], run: _Run, source: str, line: int) -> None:
+    """A version-2 span line must hash to the digest its header recorded for it."""
+    index = len(run.spans)
+    if run.version < 2 or index >= len(run.digests):
+        return  # version 1 has no digests; a surplus line is counted when the run ends
+    found = record_digest(record)
+    if found != run.digests[index]:
+        raise TraceFileError(
+            source,
+            line,
+            f"was changed after it was written (its digest is {found}, the header on line "
+            f"{run.header_line} records {run.digests[index]}); re-record the run, or restore "
+            "the file.",
+        )
+
+
+def _add_span(record: dict[str, Any], run: _Run, source: str, line: int) -> None:
+    span = _span(record, run, source, line)
+    if span.parent_id is not None and span.parent_id not in run.ids:
+        raise TraceFileError(
+            source,
+            line,
+            f"field 'parent_id' names span {span.parent_id!r}, which no line before it in this "
+            "run has; a parent is written before its children.",
+        )
+    _check_digest(record, run, source, line)
+    run.spans.append(span)
+    run.ids.add(span.span_id)
+
+
+def _finish(run: _Run, source: str) -> Trace:
+    """The run read, once its declared spans are all there and (version 2) hash as recorded."""
+    if len(run.spans) != run.declared:
+        raise TraceFileError(
+            source,
+            run.header_line,
+            f"field 'spans' says run {run.trace_id!r} has {run.declared} spans, but "
+            f"{len(run.spans)} follow it; the file may have been cut off or edited.",
+        )
+    try:
+        trace = Trace(run.trace_id, run.started_at, tuple(run.spans), run.recorded_hash)
+    except ValueError as exc:  # a parent that is missing, an id used twice, no run span first
+        raise TraceFileError(
+            source, run.header_line, f"run {run.trace_id!r} does not form a tree: {exc}"
+        ) from None
+    if run.recorded_hash is not None and content_hash(trace) != run.recorded_hash:
+        raise TraceFileError(
+            source,
+            run.header_line,
+            f"run {run.trace_id!r} hashes to {content_hash(trace)}, but its header records "
+            f"{run.recorded_hash}; it was written by a version of cafe that hashes differently.",
+        )
+    return trace
+
+
+def parse_traces(lines: Sequence[str], source: str = "<trace>") -> tuple[Trace, ...]:
+    """The runs in these lines (a file's text split into lines); `source` names it in errors."""
+    traces: list[Trace] = []
+    run: _Run | None = None
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        record = _parsed(text, source, number)
+        kind = record.get("record")
+        if kind == "trace":
+            if run is not None:
+                traces.append(_finish(run, source))
+            run = _header(record, source, number)
+        elif kind == "span":
+            if run is None:
+                raise TraceFileError(source, number, "a span comes before any trace header line.")
+            _add_span(record, run, source, number)
+        else:
+            raise TraceFileError(
+                source, number, f"field 'record' is {kind!r}; it must be 'trace' or 'span'."
+            )
+    if run is None:
+        raise TraceFileError(source, 0, 'holds no trace (no header line with "record": "trace").')
+    traces.append(_finish(run, source))
+    return tuple(traces)

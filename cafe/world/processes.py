@@ -1,0 +1,200 @@
+"""Starting a command and ending it with everything it started, on Linux, macOS and Windows.
+
+Session 13 (machinery behind the workbench's fresh pytest runs, and session 15's `run_command`).
+A command the agent runs may start others (a shell starts pytest, pytest starts workers), and a
+timeout must end them all, not just the first. Operating systems differ in how:
+
+- POSIX (Linux, macOS): the command starts in a new session, so it leads a process group of its
+  own, and the whole group is sent SIGKILL (`os.killpg`). Grandchildren whose parent already
+  exited are still in the group.
+- Windows: no process groups of that kind and no SIGKILL. The command starts in a new process
+  group (`CREATE_NEW_PROCESS_GROUP`), and `taskkill /T /F` ends it with the tree of processes it
+  started. (A grandchild whose parent already exited has left that tree: Windows cannot find it
+  again without a job object, which this course does without.)
+
+`find_shell()` picks the shell a command line runs in: bash where there is one (on Windows, the
+bash that Git for Windows ships next to git, never WSL's launcher, which would run the command
+in a Linux machine that cannot see this folder), else `/bin/sh`, else `cmd.exe`. Every function
+takes the platform (and the lookups it needs) as a parameter, so a test can ask what Windows would
+get on any machine.
+
+Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitors.ipynb.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PureWindowsPath
+from typing import Any, Literal
+
+__all__ = [
+    "Family",
+    "family_of",
+    "Shell",
+    "find_shell",
+    "popen_options",
+    "kill_tree",
+    "Finished",
+    "run_captured",
+]
+
+# --- constants ------------------------------------------------------------------------------
+
+# How a platform groups and ends processes: POSIX process groups, or Windows process trees.
+Family = Literal["posix", "windows"]
+# Windows' flag for a new process group (subprocess only defines the name on Windows).
+_CREATE_NEW_PROCESS_GROUP = 0x00000200
+# POSIX's call that signals a whole process group (absent on Windows).
+_KILLPG: Callable[[int, int], None] | None = getattr(os, "killpg", None)
+# Seconds to wait for a killed command's pipes to close before giving up on them.
+_DRAIN_S = 5.0
+
+
+def family_of(platform: str) -> Family:
+    """`windows` for `win32` (and `cygwin`'s native Python does not exist here), else `posix`."""
+    return "windows" if platform.startswith("win") else "posix"
+
+
+# --- the shell ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shell:
+    """A shell a command line can run in: its name (`bash`, `sh`, `cmd`) and the words before
+    the command line."""
+
+    name: str
+    prefix: tuple[str, ...]
+
+    def argv(self, command: str) -> list[str]:
+        """The full command line as a list, ready for `subprocess`."""
+        return [*self.prefix, command]
+
+
+def _git_bash(which: Callable[[str], str | None], is_file: Callable[[str], bool]) -> str | None:
+    """The bash of Git for Windows, found from git.exe (`<Git>\\cmd\\git.exe`)."""
+    git = which("git")
+    if git is None:
+        return None
+    home = PureWindowsPath(git).parent.parent
+    for candidate in (home / "bin" / "bash.exe", home / "usr" / "bin" / "bash.exe"):
+        if is_file(str(candidate)):
+            return str(candidate)
+    return None
+
+
+def find_shell(
+    platform: str = sys.platform,
+    *,
+    which: Callable[[str], str | None] = shutil.which,
+    is_file: Callable[[str], bool] = os.path.isfile,
+    environ: Mapping[str, str] = os.environ,
+) -> Shell:
+    """The shell `run_command` uses on `platform` (see the module docstring for the order)."""
+    if family_of(platform) == "posix":
+        bash = which("bash")
+        return Shell("bash", (bash, "-c")) if bash else Shell("sh", ("/bin/sh", "-c"))
+    bash = _git_bash(which, is_file)
+    if bash is None:
+        found = which("bash")
+        if found and "system32" not in found.lower():  # System32\bash.exe is WSL's launcher
+            bash = found
+    if bash is not None:
+        return Shell("bash", (bash, "-c"))
+    return Shell("cmd", (environ.get("COMSPEC", "cmd.exe"), "/d", "/s", "/c"))
+
+
+# --- starting and ending --------------------------------------------------------------------
+
+
+def popen_options(platform: str = sys.platform) -> dict[str, Any]:
+    """What `subprocess.Popen` needs so that the command leads a group `kill_tree` can end."""
+    if family_of(platform) == "windows":
+        return {"creationflags": _CREATE_NEW_PROCESS_GROUP}
+    return {"start_new_session": True}
+
+
+def kill_tree(
+    process: subprocess.Popen[Any],
+    platform: str = sys.platform,
+    *,
+    killpg: Callable[[int, int], None] | None = _KILLPG,
+    run: Callable[..., Any] = subprocess.run,
+) -> None:
+    """End `process` and everything it started, whether or not it is still running itself."""
+    if family_of(platform) == "posix" and killpg is not None:
+        try:  # SIGKILL where the platform names it; SIGTERM is the one every platform has
+            killpg(process.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+        except (ProcessLookupError, PermissionError):
+            pass  # the group is gone (or was never made): the process itself is killed below
+    elif family_of(platform) == "windows" and process.poll() is None:
+        run(["taskkill", "/T", "/F", "/PID", str(process.pid)], capture_output=True, check=False)
+    if process.poll() is None:
+        process.kill()
+    process.wait()
+
+
+# --- running a command to the end, or to its timeout ----------------------------------------
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A command that ended: its exit status (None when it was killed at its timeout) and what
+    it printed, decoded as UTF-8 (bytes that are not UTF-8 become U+FFFD)."""
+
+    status: int | None
+    stdout: str
+    stderr: str
+
+
+def _drain(process: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
+    """Whatever a killed command's pipes still hold; empty when something outside its group
+    keeps them open."""
+    try:
+        out, err = process.communicate(timeout=_DRAIN_S)
+    except subprocess.TimeoutExpired:
+        for pipe in (process.stdout, process.stderr):
+            if pipe is not None:
+                pipe.close()
+        process.wait()
+        return b"", b""
+    return out or b"", err or b""
+
+
+def run_captured(
+    argv: Sequence[str],
+    cwd: str | os.PathLike[str],
+    env: Mapping[str, str],
+    timeout_s: float,
+    *,
+    merge_stderr: bool = False,
+    platform: str = sys.platform,
+) -> Finished:
+    """Run `argv` in `cwd` with exactly `env`; at `timeout_s` end it with its whole tree.
+    With `merge_stderr`, stderr goes into stdout (in the order the command wrote them)."""
+    process = subprocess.Popen(
+        list(argv),
+        cwd=cwd,
+        env=dict(env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
+        **popen_options(platform),
+    )
+    try:
+        out, err = process.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        kill_tree(process, platform)
+        out, err = _drain(process)
+        return Finished(None, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"))
+    return Finished(
+        process.returncode,
+        (out or b"").decode("utf-8", "replace"),
+        (err or b"").decode("utf-8", "replace"),
+    )

@@ -1,0 +1,97 @@
+"""cafe.endpoint.speed and the doctor's speed line: how fast the model writes, and the settings that fit.
+
+A call that is not streamed comes back when the whole reply is written, so a deadline that ignores
+the reply cap and the model's speed cuts off a healthy model (session 08's "did not answer within
+60 s" on a small local model). The doctor measures reply tokens per second and, when a reply at
+the cap would outlast the deadline live calls get, says which `CAFE_TIMEOUT_S` (and, past five
+minutes, which `CAFE_MAX_TOKENS`) fit; a slow model is named slow, not dead.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+from endpoints import live_env
+
+from cafe.endpoint.client import make_client
+from cafe.endpoint.health import doctor
+from cafe.endpoint.script import default_responder
+from cafe.endpoint.serve import running_server
+from cafe.endpoint.speed import (
+    SLOW_TOKENS_PER_S,
+    Speed,
+    advice,
+    deadline_for,
+    measure_speed,
+)
+from cafe.endpoint.variables import parse_max_tokens, parse_timeout
+
+
+def slow_model(tokens_per_s: float):
+    """A scripted model that takes as long as a model writing `tokens_per_s` would. Asked to
+    count (the speed probe) it writes every token the request allows, four characters each;
+    anything else gets the default reply, about ten tokens' worth of waiting."""
+
+    def reply(request: dict):
+        text = request["messages"][-1]["content"]
+        if not text.startswith("Count from 1"):
+            time.sleep(10 / tokens_per_s)
+            return default_responder(request)
+        tokens = request.get("max_tokens") or 16
+        time.sleep(tokens / tokens_per_s)
+        return "word" * tokens
+
+    return reply
+
+
+def test_deadline_follows_the_cap_and_the_speed_and_never_drops_below_the_default():
+    assert (
+        deadline_for(1024, 27) == 130
+    )  # SmolLM2 on two idle cores: 15 s + 1024/27 x 3, rounded up
+    assert deadline_for(1024, 1000) == 60  # a hosted model never comes near the default
+    assert deadline_for(256, 27) < deadline_for(1024, 27)
+    with pytest.raises(ValueError):
+        deadline_for(0, 27)
+
+
+def test_advice_fits_a_fast_model_and_says_so():
+    fits, said, fix = advice(Speed(tokens_per_s=80, first_token_s=0.4), 1024, 60)
+    assert fits and fix == "" and "80 reply tokens/s" in said and "which fits" in said
+
+
+def test_advice_for_a_slow_model_recommends_a_deadline_and_names_it_slow_not_dead():
+    fits, said, fix = advice(Speed(tokens_per_s=9, first_token_s=3), 1024, 60)
+    assert not fits
+    assert "slow, not dead" in said and "past the 60 s calls allow" in said
+    timeout = fix.split("export CAFE_TIMEOUT_S=")[1].split()[0].rstrip(";")
+    assert "CAFE_MAX_TOKENS" in fix  # 1,024 tokens at 9/s would need more than five minutes
+    cap = int(fix.split("export CAFE_MAX_TOKENS=")[1].split()[0])
+    assert parse_timeout(timeout) >= deadline_for(cap, 9) and parse_max_tokens(str(cap)) < 1024
+
+
+def test_advice_keeps_the_cap_when_a_longer_deadline_is_enough():
+    fits, _, fix = advice(Speed(tokens_per_s=27, first_token_s=2), 1024, 60)
+    assert not fits and "export CAFE_TIMEOUT_S=130" in fix and "CAFE_MAX_TOKENS" not in fix
+    assert SLOW_TOKENS_PER_S < 27
+
+
+def test_measure_speed_times_the_writing_not_the_fixed_cost():
+    client = make_client(slow_model(200), environ={})
+    speed = measure_speed(client, "cafe-scripted", timeout=10)
+    assert speed is not None and 100 < speed.tokens_per_s < 260
+
+
+def test_doctor_against_a_slow_model_reports_its_speed_and_the_settings_that_fit():
+    with running_server(slow_model(40)) as server:
+        out = io.StringIO()
+        report = doctor(environ=live_env(server.base_url), timeout=10, out=out)
+    (speed,) = [c for c in report.checks if c.name == "speed"]
+    assert not speed.ok, out.getvalue()
+    assert "reply tokens/s" in speed.detail and "past the 60 s calls allow" in speed.detail
+    assert "export CAFE_TIMEOUT_S=" in speed.fix
+    with running_server(slow_model(40)) as server:
+        env = {**live_env(server.base_url), "CAFE_TIMEOUT_S": "120", "CAFE_MAX_TOKENS": "256"}
+        report = doctor(environ=env, timeout=10, out=io.StringIO())
+    assert [c for c in report.checks if c.name == "speed"][0].ok  # the advised settings fit
