@@ -29,8 +29,7 @@ from typing import Any
 
 from cafe.consent import OrderSpec
 from cafe.exercises.feedback import Raised, call, mismatch, wrong_type
-from cafe.judge.calibration import Calibration, calibrate
-from cafe.judge.grading import Grade
+from cafe.judge.calibration import Calibration, calibrate, grade_of
 from cafe.judge.labelled import LabelledTicket, labelled_tickets
 from cafe.schema.ticket import Ticket
 
@@ -139,7 +138,7 @@ def _mixed_cases() -> list[JudgeCase]:
         ),
         JudgeCase(
             "a judge that answers Grade records, as ModelJudge does",
-            _by_truth(mixed, lambda t, n: Grade(t, "read the ticket")),
+            _by_truth(mixed, lambda t, n: grade_of(t)),
             mixed,
             "reading",
             "read each answer with grade_of: a Grade or a verdict word",
@@ -244,7 +243,8 @@ def _case(
     model: str = "m",
     now: str = "m",
 ) -> TrustCase:
-    return TrustCase(label, Calibration(model, *cells), now, trusted, idea)
+    tp, fn, tn, fp, unparsed = (*cells, 0)[:5]
+    return TrustCase(label, Calibration(model, tp, fn, tn, fp, unparsed), now, trusted, idea)
 
 
 # The floor every rule keeps, whatever its own thresholds; cells are (tp, fn, tn, fp[, unparsed]).

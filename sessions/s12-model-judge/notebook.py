@@ -113,8 +113,9 @@ course.show_outcome(
 # %% [markdown]
 # ## 3. Long notes and short ones: what does the overall catch rate show?
 #
-# Roughly one ticket in two carries a long, friendly note that asks the kitchen for nothing; it
-# does not change whether a ticket is right. Of the 20 broken tickets, 9 carry one. This judge has
+# Roughly one ticket in two carries long notes the customer asked for and front of house
+# approved (to stay, a window seat, cutlery, no rush): the same notes are on the order, so they
+# do not change whether a ticket is right. Of the 20 broken tickets, 9 carry them. This judge has
 # `leniency=0.1` and `verbosity=0.5`. Step 2's lenient judge caught 70% of the broken tickets.
 
 # %%
@@ -211,8 +212,11 @@ course.reveal("s12.calibrate", source=cafe.judge.calibration.calibrate)
 #
 # Offline this cell grades the 40 tickets with the house judge, a scripted judge with small
 # biases of each kind. **Live** (`COURSE_MODE=live`) it sends all 40 to your model through
-# `ModelJudge`: 40 requests, and the tokens they cost are counted. A real model owes you no
-# particular numbers, so the cell asserts only that every ticket was counted once.
+# `ModelJudge`: 40 requests, and the tokens they cost are counted. A ticket whose request meets an
+# endpoint problem (a timeout, a dropped connection) is counted as `failed` and left out of the
+# figures; if the endpoint cannot be used at all, the cell says so in one line and the cells that
+# need your model's calibration say they are skipped. A real model owes you no particular
+# numbers, so the cell asserts only that every ticket was counted once.
 
 # %%
 house = calibrate(
@@ -220,17 +224,24 @@ house = calibrate(
     labelled,
     model=cafe.model_name() if not live else "the house judge",
 )
+graded = course.LiveStory("s12.your_judge", value=house)  # offline: the house judge, no request
 if live:
     print(f"grading {len(labelled)} tickets with your model, {cafe.model_name()} …", flush=True)
-    judge = ModelJudge(cafe.make_client())
-    yours = calibrate(judge, labelled, model=cafe.model_name())
-else:
-    yours = house
+    graded = course.live_story(
+        "s12.your_judge",
+        lambda: calibrate(ModelJudge(cafe.make_client()), labelled, model=cafe.model_name()),
+        model=cafe.model_name(),
+    )
+yours = graded.value if graded.ok else house
 figures = yours.as_dict()
-print(figures)
-if yours.usage is not None:
-    print(f"{yours.usage.total_tokens / len(labelled):.0f} tokens per ticket judged")
-assert yours.tp + yours.fn + yours.tn + yours.fp + yours.unparsed == len(labelled)
+if graded.ok:
+    print(figures)
+    if yours.failed:
+        print(f"{yours.failed} of {len(labelled)} tickets hit an endpoint problem; not graded")
+    if yours.usage is not None and yours.judged + yours.unparsed:
+        asked = yours.judged + yours.unparsed
+        print(f"{yours.usage.total_tokens / asked:.0f} tokens per ticket the judge answered")
+    assert yours.judged + yours.unparsed + yours.failed == len(labelled)
 
 # %% [markdown]
 # **Live:** the cell below prints your model's figures beside the house judge's, the verbosity
@@ -253,10 +264,16 @@ def judge_line(name, c):
 
 
 print(judge_line("the house judge (scripted)", house))
-if live:
-    print(judge_line(f"your model {cafe.model_name()}", yours))
-else:
+if not live:
     print("  offline: live mode puts your model's line here")
+elif not graded.skipped("your model's line"):
+    print(judge_line(f"your model {cafe.model_name()}", yours))
+    if yours.kappa is None or yours.kappa < 0.2:
+        print(
+            "  Your model's verdicts agree with the checks little better than luck would. That is "
+            "a finding, not a broken cell: it is what calibrating is for, and the house judge's "
+            "line shows what the biases look like when there is a signal to bias."
+        )
 
 # %% [markdown]
 # ## 7. Your turn, open-ended: when may you use it?
@@ -284,11 +301,13 @@ rule_check = course.compare(my_trust_rule, check=check_trust_rule, key="s12.trus
 
 # %%
 reading = trust_reading(yours, cafe.model_name())
-print(f"the course's rule on {yours.model}: {'trusted' if reading.trusted else 'not trusted'}")
-for reason in reading.reasons:
-    print(f"  - {reason}")
-if rule_check.passed:
-    print(f"your rule: {'trusted' if my_trust_rule(yours, cafe.model_name()) else 'not trusted'}")
+if not graded.skipped("the trust reading of your model"):
+    print(f"the course's rule on {yours.model}: {'trusted' if reading.trusted else 'not trusted'}")
+    for reason in reading.reasons:
+        print(f"  - {reason}")
+    if rule_check.passed:
+        trusts = my_trust_rule(yours, cafe.model_name())
+        print(f"your rule: {'trusted' if trusts else 'not trusted'}")
 print(f"(the course's minimums: {dict(TRUST_MINIMUMS)})")
 
 # %%
@@ -301,7 +320,8 @@ course.reveal("s12.trust_rule", source=cafe.judge.trust.trust_reading)
 # offline, your model live. The second is yours: your `my_calibrate` run over the very verdicts
 # step 6's judge gave (replayed, no new requests), and what your trust rule says of that
 # calibration. It holds only what your functions produced once they passed their checks. A
-# calibration belongs to one model; when the model changes, these numbers are out of date.
+# calibration belongs to one model; when the model changes, these numbers are out of date. If
+# step 6 met an endpoint problem, neither entry replaces what you banked before.
 
 
 # %%
@@ -322,11 +342,15 @@ def replayed(calibration):
 
 
 course.checkpoint(
-    "s12", "calibration", {**figures, "trusted": reading.trusted}, model=cafe.model_name()
+    "s12",
+    "calibration",
+    {**figures, "trusted": reading.trusted},
+    model=cafe.model_name(),
+    needs=[graded],
 )
 your_judge_rules = {}
 if calibrate_check.passed:
-    mine = my_calibrate(replayed(yours), labelled)
+    mine = my_calibrate(replayed(yours), [item for item, _ in yours.graded])
     cells = mine.as_dict() if hasattr(mine, "as_dict") else dict(mine)
     your_judge_rules["calibration"] = {
         key: (round(value, 3) if isinstance(value, float) else value)
@@ -337,7 +361,12 @@ if rule_check.passed:
     your_judge_rules["your_rule_trusts_it"] = my_trust_rule(yours, cafe.model_name())
 if your_judge_rules:
     course.checkpoint(
-        "s12", "your_judge_rules", your_judge_rules, model=cafe.model_name(), source="yours"
+        "s12",
+        "your_judge_rules",
+        your_judge_rules,
+        model=cafe.model_name(),
+        source="yours",
+        needs=[graded],
     )
 else:
     print(

@@ -407,5 +407,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "trust_reading:22: compare: `caught < least['catch_rate']` -> `caught <= least['catch_rate']`": _STRICTER,
         "trust_reading:20: constant: `'undefined'` -> `'XXundefinedXX'`": _TEXT,
         "trust_reading:24: constant: `'no'` -> `'XXnoXX'`": _TEXT,
+        "trust_reading:28: delete_statement: `reasons.append(f'{calibration.failed} tickets were never graded (en...` -> `pass`": (
+            "outside: tickets the endpoint never graded are an issue-29 guard of the course's "
+            "rule; the exercise's floor is about the judge's figures, and a learner's rule is "
+            "never handed a calibration with ungraded tickets"
+        ),
     },
 }
