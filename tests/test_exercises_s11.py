@@ -210,3 +210,41 @@ def test_notebook_with_the_exercises_solved_banks_the_learners_own_figures(tmp_p
     assert yours["source"] == "yours" and yours["model"] is None
     assert yours["value"]["expected_cost_cap_3"] == {"cheap": 1.6667, "strong": 5.2632}
     assert yours["value"]["routes"] == checkpoints["cost_per_accepted"]["value"]["routes"]
+
+
+class _Down:
+    """A client whose every request times out."""
+
+    def __init__(self):
+        self.chat = self
+        self.completions = self
+
+    def create(self, *args, **kwargs):
+        from cafe.endpoint.errors import EndpointError
+
+        raise EndpointError("The endpoint did not answer within 60 s.", kind="timeout")
+
+
+def test_notebook_live_with_a_dead_endpoint_says_so_and_goes_on(tmp_path, monkeypatch):
+    import contextlib
+    import io
+    from pathlib import Path
+
+    import cafe
+
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))
+    monkeypatch.setenv("COURSE_MODE", "live")
+    monkeypatch.setenv("CAFE_MODEL", "my-model")
+    monkeypatch.setenv("CAFE_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("CAFE_API_KEY", "sk-test-not-a-real-key")
+    monkeypatch.setattr(cafe, "make_client", lambda *a, **k: _Down())
+    path = Path(__file__).resolve().parents[1] / "sessions" / "s11-cost-routing" / "notebook.py"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), {"__name__": "nb"})
+    text = printed.getvalue()
+    assert "live: s11.live_naive stopped" in text and "10 of 10 items hit an endpoint" in text
+    assert "skipped: your model's figures" in text
+    assert "skipped: the closed form for your model" in text
+    banked = course.load_progress()["checkpoints"]["s11"]["cost_per_accepted"]
+    assert banked["value"]["failed"] == "timeout"  # the failure, never the scripted figures
