@@ -16,7 +16,7 @@ from cafe.judge.calibration import (
     probe_pairs,
     scripted_judge,
 )
-from cafe.judge.grading import Grade
+from cafe.judge.grading import Grade, ModelJudge
 from cafe.judge.labelled import FAULTS, VERBOSE_NOTES, labelled_tickets
 from cafe.judge.trust import TRUST_MINIMUMS, trust_reading
 from cafe.schema.ticket import Usage
@@ -208,3 +208,59 @@ def test_trust_reading_refuses_and_says_why(calibration, model, word):
 def test_trust_minimums_are_read_only():
     with pytest.raises(TypeError):
         TRUST_MINIMUMS["kappa"] = 0.1  # type: ignore[index]
+
+
+class _Flaky:
+    """A chat client that times out on every `every`-th request and passes the rest on."""
+
+    def __init__(self, inner, every=4, kind="timeout"):
+        self.inner, self.every, self.kind, self.calls = inner, every, kind, 0
+        self.chat = self
+        self.completions = self
+
+    def create(self, *args, **kwargs):
+        from cafe.endpoint.errors import EndpointError
+
+        self.calls += 1
+        if self.calls % self.every == 0:
+            raise EndpointError("The endpoint did not answer within 60 s.", kind=self.kind)
+        return self.inner.chat.completions.create(*args, **kwargs)
+
+
+def test_calibrate_counts_a_ticket_the_endpoint_failed_on_and_goes_on():
+    labelled = labelled_tickets(40, 0.5)
+    scripted = scripted_judge(tickets=labelled)
+    flaky = _Flaky(scripted.client)
+    result = calibrate(ModelJudge(flaky, "m"), labelled)
+    assert result.failed == 10 and flaky.calls == 40
+    assert result.judged + result.unparsed + result.failed == len(labelled)
+    assert len(result.graded) == 30 and result.as_dict()["not_graded"] == 10
+    assert (result.fn, result.fp, result.unparsed) == (0, 0, 0)  # the rest graded as ever
+    reading = trust_reading(result, "m")
+    assert not reading.trusted and any("never graded" in r for r in reading.reasons)
+
+
+def test_calibrate_stops_on_a_setup_problem():
+    from cafe.endpoint.errors import EndpointError
+
+    labelled = labelled_tickets(8, 0.5)
+    scripted = scripted_judge(tickets=labelled)
+    with pytest.raises(EndpointError):
+        calibrate(ModelJudge(_Flaky(scripted.client, every=1, kind="key_refused"), "m"), labelled)
+
+
+def test_trust_reading_refuses_a_calibration_with_tickets_never_graded():
+    full = Calibration("m", 45, 5, 48, 2)
+    holed = Calibration("m", 45, 5, 48, 2, failed=3)
+    assert trust_reading(full, "m").trusted and not trust_reading(holed, "m").trusted
+
+
+def test_calibrate_with_every_ticket_failed_raises_the_last_error():
+    from cafe.endpoint.errors import EndpointError
+
+    labelled = labelled_tickets(6, 0.5)
+    scripted = scripted_judge(tickets=labelled)
+    flaky = _Flaky(scripted.client, every=1)
+    with pytest.raises(EndpointError, match="did not answer"):
+        calibrate(ModelJudge(flaky, "m"), labelled)
+    assert flaky.calls == 6  # it tried every ticket before giving up

@@ -1,6 +1,8 @@
 """cafe.exercises.s12: each checker passes the reference, says "not attempted" for the stub, and
 fails plausible wrong answers with a specific complaint."""
 
+import pytest
+
 from cafe import course
 from cafe.exercises.s12 import check_calibrate, check_trust_rule
 from cafe.judge.calibration import calibrate
@@ -39,7 +41,7 @@ def test_check_calibrate_catches_raw_agreement_reported_as_kappa():
             "kappa": result.agreement,
         }
 
-    assert any("kappa is 0.95" in problem for problem in check_calibrate(agreement))
+    assert any("returned {'kappa': 0.95}" in problem for problem in check_calibrate(agreement))
 
 
 def test_check_calibrate_catches_the_positive_class_swapped():
@@ -93,7 +95,8 @@ def test_check_trust_rule_catches_a_rule_on_raw_agreement():
 
 def test_check_trust_rule_catches_a_rule_that_trusts_nothing_and_a_non_boolean():
     assert any(
-        "accept" in problem for problem in check_trust_rule(lambda calibration, model: False)
+        "returned 'refused', expected 'trusted'" in problem
+        for problem in check_trust_rule(lambda calibration, model: False)
     )
     assert any(
         "True or False" in problem for problem in check_trust_rule(lambda calibration, model: "yes")
@@ -140,3 +143,90 @@ def test_reveals_state_the_shares_the_scripted_judges_produce():
     told = load_answer("s12.why_position")
     assert f"{probe.right_both_ways} of the {probe.pairs} pairs" in told
     assert f"the other {probe.first_both_times} land in 'first both times'" in told
+
+
+_SOLVED = {
+    'raise NotImplementedError("your turn: count the confusion table and work out kappa")': (
+        "return calibrate(judge, labelled)"
+    ),
+    'raise NotImplementedError("your turn: decide when a judge may be trusted")': (
+        "return trust_reading(calibration, model).trusted"
+    ),
+}
+
+
+def _run(source_changes=None):
+    import contextlib
+    import io
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "sessions" / "s12-model-judge" / "notebook.py"
+    source = path.read_text(encoding="utf-8")
+    for stub, body in (source_changes or {}).items():
+        assert stub in source, f"the notebook's stub changed: {stub}"
+        source = source.replace(stub, body)
+    namespace = {"__name__": "__notebook__"}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, str(path), "exec"), namespace)
+    return namespace, out.getvalue()
+
+
+def test_notebook_solved_banks_the_learners_reading_beside_the_house_judge(tmp_path, monkeypatch):
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))
+    _run(_SOLVED)
+    banked = course.load_progress()["checkpoints"]["s12"]
+    assert banked["calibration"]["source"] == "scripted"
+    yours = banked["your_judge_rules"]
+    assert yours["source"] == "yours"
+    assert yours["value"]["calibration"] == {
+        key: banked["calibration"]["value"][key] for key in ("tp", "fn", "tn", "fp", "unparsed")
+    } | {"kappa": banked["calibration"]["value"]["kappa"]}
+    assert yours["value"]["your_rule_trusts_it"] is False
+
+
+class _Down:
+    """A client whose every request meets an endpoint problem of one kind."""
+
+    def __init__(self, kind):
+        self.kind = kind
+        self.chat = self
+        self.completions = self
+
+    def create(self, *args, **kwargs):
+        from cafe.endpoint.errors import EndpointError
+
+        raise EndpointError("The endpoint did not answer within 60 s.", kind=self.kind)
+
+
+@pytest.mark.parametrize("kind", ["timeout", "key_refused"])
+def test_notebook_live_with_a_dead_endpoint_goes_on_and_keeps_what_was_banked(
+    tmp_path, monkeypatch, kind
+):
+    import cafe
+    from cafe.judge.calibration import scripted_judge
+    from cafe.judge.labelled import labelled_tickets
+
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))
+    monkeypatch.setenv("COURSE_MODE", "live")
+    monkeypatch.setenv("CAFE_MODEL", "my-model")
+    monkeypatch.setenv("CAFE_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("CAFE_API_KEY", "sk-test-not-a-real-key")
+    # A first live run that works (a scripted judge behind the client) banks both entries...
+    working = scripted_judge(leniency=0.5, tickets=labelled_tickets(40, 0.5)).client
+    monkeypatch.setattr(cafe, "make_client", lambda *a, **k: working)
+    _run(_SOLVED)
+    before = course.load_progress()["checkpoints"]["s12"]
+    assert before["calibration"]["model"] == "my-model"
+    assert before["calibration"]["source"] == "live"
+    assert before["calibration"]["value"]["not_graded"] == 0
+    # ...and a second one against a dead endpoint says so, goes on, and replaces neither.
+    monkeypatch.setattr(cafe, "make_client", lambda *a, **k: _Down(kind))
+    namespace, printed = _run(_SOLVED)
+    assert namespace["graded"].failed == kind
+    assert "live: s12.your_judge stopped" in printed
+    assert "skipped: your model's line needs s12.your_judge" in printed
+    assert "skipped: the trust reading of your model" in printed
+    after = course.load_progress()["checkpoints"]["s12"]
+    assert after["calibration"] == before["calibration"]
+    assert after["your_judge_rules"] == before["your_judge_rules"]

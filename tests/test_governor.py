@@ -639,9 +639,10 @@ def test_check_reading_passes_the_till_reading_and_fails_one_that_invents_zero()
 
     assert check_reading(passing_tests) == []
     problems = check_reading(lambda view: 0)
-    assert any("should be None, not 0" in p for p in problems) and any(
-        "should rise" in p for p in problems
-    )
+    assert any("only read a file: returned 0, expected None" in p for p in problems)
+    assert any("returned 0, expected more than 0" in p for p in problems)
+    raising = check_reading(lambda view: view.dispatch[0].output.split()[0] + 1)
+    assert raising and all("raised" in p for p in raising[:2]), raising
 
 
 # --- the notebook's your-turn: the stubs are not attempted, the references pass -------------

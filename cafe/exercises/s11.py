@@ -11,6 +11,9 @@ passes, however it is written:
 2. `my_route_cost(steps)`: a route given as (p, price, attempts) per model, tried in order,
    returning (pass rate, cost per accepted ticket). `check_route_cost` compares it with
    `cafe.routing.simulate_route`; the course's answer is `cafe.routing.route_cost`.
+
+Each case carries the idea it tests, and a rejection names the case, what the learner's function
+returned, what the simulation found, and that idea (`cafe.exercises.feedback`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from cafe.exercises.feedback import Described, Raised, call, mismatch, wrong_type
 from cafe.routing.routes import Route, RouteCost, Step, Tier, simulate_cost, simulate_route
 
 __all__ = [
@@ -29,30 +33,39 @@ __all__ = [
     "TRIALS_CHECK",
     "COST_TOLERANCE",
     "RATE_TOLERANCE",
+    "RATE_IDEA",
     "check_expected_cost",
     "check_route_cost",
 ]
 
-# (p, price, cap) for expected_cost: the lesson's two models, a rarer pass, a cap of one, a long
-# cap, a model that always passes, and one that never does (which no number of attempts rescues).
-COST_CASES: tuple[tuple[float, float, int], ...] = (
-    (0.6, 1.0, 3),
-    (0.95, 5.0, 3),
-    (0.3, 2.0, 3),
-    (0.5, 1.0, 1),
-    (0.25, 0.5, 6),
-    (1.0, 3.0, 3),
-    (0.0, 1.0, 3),
+RouteSteps = tuple[tuple[float, float, int], ...]
+
+# (p, price, cap, the idea the case tests) for expected_cost: the lesson's two models, a rarer
+# pass, a cap of one, a long cap, a model that always passes, and one that never does.
+COST_CASES: tuple[tuple[float, float, int, str], ...] = (
+    (0.6, 1.0, 3, "every attempt is paid for, failed ones too, and divided by the tickets"),
+    (0.95, 5.0, 3, "the figure is money: the price per attempt is in it"),
+    (0.3, 2.0, 3, "an attempt is paid for only when every attempt before it failed"),
+    (0.5, 1.0, 1, "one attempt: an order costs one price and passes with p"),
+    (0.25, 0.5, 6, "the cap allows exactly cap attempts"),
+    (1.0, 3.0, 3, "a model that always passes pays for one attempt per ticket"),
+    (0.0, 1.0, 3, "no order ever gets a ticket: a ticket is infinitely dear (math.inf)"),
 )
-# Routes for my_route_cost, each a list of (p, price, attempts): the lesson's two cascades, one
-# model alone, three models in a row, and a cascade that gives each model two attempts.
-ROUTE_CASES: tuple[tuple[tuple[float, float, int], ...], ...] = (
-    ((0.6, 1.0, 1), (0.95, 5.0, 2)),
-    ((0.6, 1.0, 2), (0.95, 5.0, 1)),
-    ((0.6, 1.0, 3),),
-    ((0.3, 1.0, 1), (0.5, 2.0, 1), (0.9, 8.0, 1)),
-    ((0.2, 0.5, 2), (0.7, 3.0, 2)),
+# Routes for my_route_cost, each (steps, the idea the case tests), steps as (p, price, attempts):
+# the lesson's two cascades, one model alone, three models in a row, two attempts each, a route
+# that never passes, a first model that never passes, and one whose first model always does.
+ROUTE_CASES: tuple[tuple[RouteSteps, str], ...] = (
+    (((0.6, 1.0, 1), (0.95, 5.0, 2)), "a later model is paid for only when the earlier failed"),
+    (((0.6, 1.0, 2), (0.95, 5.0, 1)), "each attempt is paid for only when it happens"),
+    (((0.6, 1.0, 3),), "a step gives its model all of its attempts"),
+    (((0.3, 1.0, 1), (0.5, 2.0, 1), (0.9, 8.0, 1)), "every step runs, each with its own model"),
+    (((0.2, 0.5, 2), (0.7, 3.0, 2)), "the spend per order is divided by the pass rate"),
+    (((0.0, 1.0, 2),), "no order ever gets a ticket: a ticket is infinitely dear (math.inf)"),
+    (((0.0, 0.5, 1), (0.9, 4.0, 1)), "a model that never passes is still paid for"),
+    (((1.0, 2.0, 1), (0.5, 9.0, 3)), "no model after a pass is paid for"),
 )
+# The idea a wrong pass rate bears on, whichever route shows it.
+RATE_IDEA = "an order goes without a ticket only when every attempt of every step fails"
 # Simulated orders per case: at p >= 0.25 the spend per ticket is then within about 1% of the truth.
 TRIALS_CHECK = 40_000
 # How far an answer may sit from the simulation: four times that 1%, and 0.01 on a pass rate.
@@ -66,7 +79,7 @@ def _simulated_cost(p: float, price: float, cap: int) -> RouteCost:
 
 
 @functools.cache
-def _simulated_route(steps: tuple[tuple[float, float, int], ...]) -> RouteCost:
+def _simulated_route(steps: RouteSteps) -> RouteCost:
     route = Route(
         "yours",
         tuple(Step(Tier(f"model {i + 1}", p, price), n) for i, (p, price, n) in enumerate(steps)),
@@ -75,6 +88,7 @@ def _simulated_route(steps: tuple[tuple[float, float, int], ...]) -> RouteCost:
 
 
 def _number(value: Any) -> float | None:
+    """A learner's number as a float; None for anything else (a bool, a string, NaN, None)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
         return None
     return float(value)
@@ -82,48 +96,45 @@ def _number(value: Any) -> float | None:
 
 def _close(yours: float, simulated: float) -> bool:
     if math.isinf(simulated):
-        return math.isinf(yours)
+        return yours == math.inf
     return math.isfinite(yours) and abs(yours - simulated) <= COST_TOLERANCE * simulated
 
 
-def _call(fn: Callable[..., Any], label: str, *args: Any) -> tuple[Any, list[str]]:
-    try:
-        return fn(*args), []
-    except NotImplementedError:
-        raise
-    except Exception as exc:  # a learner's bug is a problem to show, not a crash
-        return None, [f"{label}: raised {type(exc).__name__}: {exc}"]
+def _money(simulated: RouteCost) -> Described:
+    """What the simulation found, in words: the spend per order, the pass rate, their ratio."""
+    per_ticket = simulated.cost_per_accepted
+    return Described(
+        f"about {per_ticket:.4g} ({TRIALS_CHECK:,} simulated orders spent {simulated.spend:.4g} "
+        f"each and {simulated.pass_rate:.1%} got a ticket)"
+        if math.isfinite(per_ticket)
+        else "math.inf (no simulated order got a ticket)"
+    )
 
 
-def check_expected_cost(fn: Callable[[float, float, int], float]) -> list[str]:
+def check_expected_cost(fn: Callable[[float, float, int], Any]) -> list[str]:
     """Problems with an `expected_cost(p, price, cap)`; an empty list means it passes.
 
     A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
     """
     problems: list[str] = []
-    for p, price, cap in COST_CASES:
-        label = f"p={p}, price=${price:g}, cap {cap}"
-        answer, found = _call(fn, label, p, price, cap)
-        if found:
-            problems += found
+    for p, price, cap, idea in COST_CASES:
+        label = f"expected_cost({p}, {price:g}, {cap})"
+        answer = call(fn, p, price, cap)
+        if isinstance(answer, Raised):
+            problems.append(answer.problem(label))
             continue
         yours = _number(answer)
         if yours is None:
-            problems.append(
-                f"{label}: returned {answer!r}; return the cost per accepted ticket as a number"
-            )
+            problems.append(wrong_type(label, answer, "the cost per accepted ticket as a number"))
             continue
         simulated = _simulated_cost(p, price, cap)
         if not _close(yours, simulated.cost_per_accepted):
-            problems.append(
-                f"{label}: yours says ${yours:.3f} per accepted ticket; {TRIALS_CHECK:,} simulated "
-                f"orders spent ${simulated.spend:.3f} each and {simulated.pass_rate:.1%} got a ticket, "
-                f"so ${simulated.cost_per_accepted:.3f} per ticket"
-            )
+            problems.append(mismatch(label, answer, _money(simulated), idea))
     return problems
 
 
 def _pair(answer: Any) -> tuple[float, float] | None:
+    """(pass rate, cost per accepted ticket) from a learner's answer: a pair or a RouteCost."""
     if isinstance(answer, RouteCost):
         return answer.pass_rate, answer.cost_per_accepted
     if isinstance(answer, Sequence) and not isinstance(answer, str) and len(answer) == 2:
@@ -133,35 +144,33 @@ def _pair(answer: Any) -> tuple[float, float] | None:
     return None
 
 
-def check_route_cost(
-    fn: Callable[[Sequence[tuple[float, float, int]]], tuple[float, float]],
-) -> list[str]:
+def _route_problem(label: str, answer: Any, steps: RouteSteps, idea: str) -> str | None:
+    """The problem with one route's answer, or None when it matches the simulation."""
+    pair = _pair(answer)
+    if pair is None:
+        return wrong_type(label, answer, "(pass rate, cost per accepted ticket)")
+    simulated = _simulated_route(steps)
+    if abs(pair[0] - simulated.pass_rate) > RATE_TOLERANCE:
+        want = Described(f"a pass rate of about {simulated.pass_rate:.3f} (the simulation's)")
+        return mismatch(label, answer, want, RATE_IDEA)
+    if not _close(pair[1], simulated.cost_per_accepted):
+        return mismatch(label, answer, _money(simulated), idea)
+    return None
+
+
+def check_route_cost(fn: Callable[[list[tuple[float, float, int]]], Any]) -> list[str]:
     """Problems with a `my_route_cost(steps)`; an empty list means it passes.
 
     A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
     """
     problems: list[str] = []
-    for steps in ROUTE_CASES:
+    for steps, idea in ROUTE_CASES:
         label = "route " + " then ".join(f"(p={p}, ${price:g}) x{n}" for p, price, n in steps)
-        answer, found = _call(fn, label, [tuple(step) for step in steps])
-        if found:
-            problems += found
+        answer = call(fn, [tuple(step) for step in steps])
+        if isinstance(answer, Raised):
+            problems.append(answer.problem(label))
             continue
-        pair = _pair(answer)
-        if pair is None:
-            problems.append(
-                f"{label}: returned {answer!r}; return (pass rate, cost per accepted ticket)"
-            )
-            continue
-        simulated = _simulated_route(steps)
-        if abs(pair[0] - simulated.pass_rate) > RATE_TOLERANCE:
-            problems.append(
-                f"{label}: yours passes {pair[0]:.3f} of orders; the simulation passed "
-                f"{simulated.pass_rate:.3f}"
-            )
-        if not _close(pair[1], simulated.cost_per_accepted):
-            problems.append(
-                f"{label}: yours says ${pair[1]:.3f} per accepted ticket; the simulation spent "
-                f"${simulated.spend:.3f} an order, so ${simulated.cost_per_accepted:.3f} per ticket"
-            )
+        problem = _route_problem(label, answer, steps, idea)
+        if problem:
+            problems.append(problem)
     return problems

@@ -6,8 +6,9 @@
    decisions different and none of them a plain `proceed`. Solving it means reasoning about the
    order of `cafe.governor.decide_pace`, not copying its table.
 2. `check_reading` checks the notebook's `my_reading(view)`, a host reading for the till written
-   any way the learner likes: nothing verified reads as None, a red run is a number (not None),
-   and more passing tests read higher.
+   any way the learner likes: nothing verified reads as None; a turn whose tests ran (an edit
+   before them in the same turn included) reads a number; and the numbers rise from a suite that
+   did not load, through 0, 1 and 3 of 4 passing, to all 4.
 
 Notebook: notebooks/s14-host-facts.ipynb. Lesson: sessions/s14-host-facts/lesson.md.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cafe.exercises.feedback import Described, Raised, call, mismatch, wrong_type
 from cafe.governor.pace import (
     CUT_REASONS,
     EXTEND_MAX_DEFAULT,
@@ -66,13 +68,13 @@ def _one(reason: str, obs: Any) -> tuple[str | None, str | None]:
     if not _condition(reason, record):
         return f"{reason}: its condition does not hold here ({_FACT[reason]})", None
     decision = governor_pace_decision({}, obs)
-    shown = f"{decision['action']} {decision['reason'] or ''}".strip()
+    shown = f"{decision['action']} {decision.get('reason') or ''}".strip()
     if decision["action"] == "proceed":
         return (
             f"{reason}: the governor just proceeds (no budget armed, done, or before the checkpoint); "
             "make it decide something"
         ), shown
-    if decision["reason"] == reason:
+    if decision.get("reason") == reason:
         return (
             f"{reason}: the governor cut with {reason} itself: nothing overruled it. Which check "
             "comes earlier, or which other part of this cut's condition can you make false?"
@@ -82,11 +84,11 @@ def _one(reason: str, obs: Any) -> tuple[str | None, str | None]:
 
 def check_overruled(fn: Callable[[], Mapping[str, Any]]) -> list[str]:
     """Problems with the learner's `my_overruled()`; empty when all four are overruled, four ways."""
-    found = fn()
+    found = call(fn)
+    if isinstance(found, Raised):
+        return [found.problem("my_overruled()")]
     if not isinstance(found, Mapping):
-        return [
-            f"my_overruled() should return a dict of cut reason -> observation, not {type(found).__name__}"
-        ]
+        return [wrong_type("my_overruled()", found, "a dict of cut reason -> observation")]
     problems = []
     if NOT_OVERRULABLE in found:
         problems.append(
@@ -127,49 +129,67 @@ def _tests(ok: bool, output: str) -> ToolResult:
     return ToolResult("c", "run_tests", {}, ok, output, "verify")
 
 
+_EDIT = ToolResult("c", "write_file", {"path": "bill.py"}, True, "wrote bill.py", "mutate")
+_READ = ToolResult("c", "read_file", {"path": "bill.py"}, True, "def split(...)", "observe")
+_SPLIT = "FAILED check_bill.py::test_split - assert 999 == 1000"
+# Turns where nothing was verified: the reading is None, whatever else happened.
+QUIET_VIEWS: tuple[tuple[str, TurnView], ...] = (
+    ("a turn that only read a file", _view(_READ)),
+    ("a turn that only wrote a file", _view(_EDIT)),
+)
+# Turns where the tests ran, from none passing to all four: each reads a number...
+RISING_VIEWS: tuple[tuple[str, TurnView], ...] = (
+    ("the suite did not even load (1 error)", _view(_tests(False, f"{_SPLIT}\n1 error in 0.05s"))),
+    ("0 of 4 passed", _view(_tests(False, f"{_SPLIT}\n4 failed in 0.02s"))),
+    ("1 of 4 passed", _view(_tests(False, f"{_SPLIT}\n3 failed, 1 passed in 0.02s"))),
+    (
+        "3 of 4 passed, after an edit in the same turn",
+        _view(_EDIT, _tests(False, f"{_SPLIT}\n1 failed, 3 passed in 0.02s")),
+    ),
+    ("4 of 4 passed", _view(_tests(True, "4 passed in 0.02s"))),
+    (
+        "1 of 4 passed, then all 4 on a second run in the same turn",
+        _view(
+            _tests(False, f"{_SPLIT}\n3 failed, 1 passed in 0.02s"),
+            _EDIT,
+            _tests(True, "4 passed in 0.02s"),
+        ),
+    ),
+)
+# ...and each of these pairs (lower, higher) must read strictly higher for the second: a suite
+# that did not load and one where every test failed may read alike, both below 1 of 4 passing;
+# a turn whose second run went green reads above 3 of 4, whatever its first run read.
+RISES: tuple[tuple[int, int], ...] = ((0, 2), (1, 2), (2, 3), (3, 4), (3, 5))
+READING_IDEA = (
+    "a host reading counts what the tests verified: None when nothing ran, a number that rises "
+    "with every test that passes"
+)
+
+
+def _read_number(reading: Callable[[TurnView], Any], label: str, view: TurnView) -> Any:
+    """The reading of one view where tests ran; a problem string when it is not a number."""
+    value = call(reading, view)
+    if isinstance(value, Raised):
+        return value.problem(label)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return mismatch(label, value, Described("a number"), READING_IDEA)
+    return value
+
+
 def check_reading(reading: Callable[[TurnView], Any]) -> list[str]:
     """Problems with a learner's host reading over a few of the till's turns; empty when it holds."""
-    quiet = _view(
-        ToolResult("c", "read_file", {"path": "bill.py"}, True, "def split(...)", "observe")
-    )
-    edit_only = _view(
-        ToolResult("c", "write_file", {"path": "bill.py"}, True, "wrote bill.py", "mutate")
-    )
-    all_red = _view(
-        _tests(False, "FAILED check_bill.py::test_split\nERROR check_bill.py\n1 error in 0.05s")
-    )
-    three = _view(
-        _tests(
-            False,
-            "FAILED check_bill.py::test_split - assert 999 == 1000\n1 failed, 3 passed in 0.02s",
-        )
-    )
-    four = _view(_tests(True, "4 passed in 0.02s"))
-    problems = []
-    for label, view in (
-        ("a turn that only read a file", quiet),
-        ("a turn that only wrote a file", edit_only),
-    ):
-        if reading(view) is not None:
-            problems.append(
-                f"{label}: nothing was verified, so the reading should be None, not {reading(view)!r}"
-            )
-    values = {}
-    for label, view in (
-        ("tests ran and none passed", all_red),
-        ("3 of 4 passed", three),
-        ("4 of 4 passed", four),
-    ):
-        value = reading(view)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            problems.append(f"{label}: tests ran, so the reading should be a number, not {value!r}")
-        else:
-            values[label] = value
-    if len(values) == 3:
-        low, mid, high = values.values()
-        if not low < mid < high:
-            problems.append(
-                f"the readings should rise as more tests pass: got {low!r}, {mid!r}, {high!r} "
-                "for none, 3 and 4 passing"
-            )
+    problems: list[str] = []
+    for label, view in QUIET_VIEWS:
+        value = call(reading, view)
+        if isinstance(value, Raised):
+            problems.append(value.problem(label))
+        elif value is not None:
+            problems.append(mismatch(label, value, None, READING_IDEA))
+    read = [(label, _read_number(reading, label, view)) for label, view in RISING_VIEWS]
+    problems += [value for _, value in read if isinstance(value, str)]
+    for lower, higher in RISES:
+        (low_label, low), (label, value) = read[lower], read[higher]
+        if not isinstance(low, str) and not isinstance(value, str) and not low < value:
+            expected = Described(f"more than {low!r} (what {low_label} read)")
+            problems.append(mismatch(label, value, expected, READING_IDEA))
     return problems

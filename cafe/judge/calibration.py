@@ -6,7 +6,9 @@ A judge that says `pass` or `fail` is a classifier, and the labelled tickets of
 
 - `calibrate(judge, labelled)`: grades every ticket and counts the four cells of the confusion
   table (`Calibration`), with the judge's `unparsed` answers counted on their own, never folded
-  into a verdict. A bad ticket is the positive class: a true positive is a bad ticket caught;
+  into a verdict, and the tickets the endpoint failed on (`failed`: a timeout, a dropped
+  connection) counted apart again: one slow reply costs one ticket, not the calibration. A bad
+  ticket is the positive class: a true positive is a bad ticket caught;
 - `cohen_kappa`: agreement corrected for the agreement chance alone would give, the number that
   class imbalance cannot inflate (an always-`pass` judge on 95 good tickets out of 100 agrees 95%
   of the time and has a kappa of 0);
@@ -29,10 +31,12 @@ from types import MappingProxyType
 from typing import Any
 
 from cafe.consent import OrderSpec
+from cafe.endpoint.errors import EndpointError
 from cafe.judge.biased import BiasedJudge
 from cafe.judge.grading import Grade, ModelJudge, Preference, Verdict
 from cafe.judge.labelled import LabelledTicket
 from cafe.schema.ticket import Ticket, Usage
+from cafe.taxonomy.sorting import SETUP_PROBLEMS
 
 __all__ = [
     "Calibration",
@@ -67,6 +71,7 @@ class Calibration:
     graded: tuple[tuple[LabelledTicket, Verdict], ...] = field(
         default=(), repr=False, compare=False
     )
+    failed: int = 0  # the endpoint failed before the judge answered: never graded at all
 
     @property
     def judged(self) -> int:
@@ -110,6 +115,8 @@ class Calibration:
             "tn": self.tn,
             "fp": self.fp,
             "unparsed": self.unparsed,
+            # not "failed": a checkpoint value holding that key reads as a failed live story
+            "not_graded": self.failed,
             **rounded,
             "tokens": tokens,
         }
@@ -207,14 +214,27 @@ def calibrate(
     *,
     model: str | None = None,
 ) -> Calibration:
-    """Grade every labelled ticket with `judge` and count the confusion table against the checks."""
+    """Grade every labelled ticket with `judge` and count the confusion table against the checks.
+
+    A ticket whose request hit an `EndpointError` (a timeout, a dropped connection) is counted as
+    `failed` and left out of every other figure; a set-up problem (`SETUP_PROBLEMS`: a refused
+    key, a model the endpoint does not have) still stops the calibration, as no ticket could pass,
+    and so does the last ticket's error when every ticket failed: there is nothing to report.
+    """
     if not labelled:
         raise ValueError("calibrate() needs labelled tickets; make some with labelled_tickets().")
     cells: Counter[str] = Counter()
     usage: Usage | None = None
     graded: list[tuple[LabelledTicket, Verdict]] = []
     for item in labelled:
-        grade = grade_of(judge(item.spec, item.ticket))
+        try:
+            answer = judge(item.spec, item.ticket)
+        except EndpointError as exc:
+            cells["failed"] += 1
+            if exc.kind in SETUP_PROBLEMS or cells["failed"] == len(labelled):
+                raise
+            continue
+        grade = grade_of(answer)
         graded.append((item, grade.verdict))
         if grade.usage is not None:
             usage = grade.usage if usage is None else usage + grade.usage
@@ -236,6 +256,7 @@ def calibrate(
         cells["unparsed"],
         usage,
         tuple(graded),
+        cells["failed"],
     )
 
 

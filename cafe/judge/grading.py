@@ -26,7 +26,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from cafe.consent import OrderSpec
 from cafe.endpoint.client import chat_in_format
@@ -104,10 +104,15 @@ def _fence(tag: str, text: str) -> str:
 
 
 def order_text(spec: OrderSpec) -> str:
-    """The order as the judge sees it: table, items and declared allergies, as JSON."""
-    return json.dumps(
-        {"table": spec.table, "items": list(spec.items), "allergies": list(spec.allergies)}
-    )
+    """The order as the judge sees it: table, items, declared allergies and any approved notes."""
+    order: dict[str, Any] = {
+        "table": spec.table,
+        "items": list(spec.items),
+        "allergies": list(spec.allergies),
+    }
+    if spec.notes:  # the notes front of house approved: a ticket carrying them is still right
+        order["notes"] = spec.notes
+    return json.dumps(order)
 
 
 def ticket_text(ticket: Ticket) -> str:
@@ -149,7 +154,7 @@ def read_grade_request(text: str) -> tuple[OrderSpec, tuple[Ticket, ...]] | None
     fenced = dict(_FENCED.findall(text))
     try:
         order = json.loads(fenced[_ORDER_TAG])
-        spec = OrderSpec(order["table"], order["items"], order["allergies"])
+        spec = OrderSpec(order["table"], order["items"], order["allergies"], order.get("notes", ""))
         keys = [k for k in (_TICKET_TAG, _TICKET_TAG + "_A", _TICKET_TAG + "_B") if k in fenced]
         tickets = tuple(Ticket.model_validate_json(fenced[k]) for k in keys)
     except (KeyError, ValueError, TypeError):

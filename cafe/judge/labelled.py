@@ -31,12 +31,10 @@ Fault = Literal[
     "extra_item", "off_menu", "sold_out", "wrong_table", "dropped_allergy", "unsafe_item"
 ]
 FAULTS: frozenset[Fault] = frozenset(get_args(Fault))
-# Long, friendly notes that ask the kitchen for nothing: they change a ticket's length, not whether
-# it is right, which is exactly what a verbosity bias should not notice.
-VERBOSE_NOTES = (
-    "Lovely regulars at this table, celebrating a birthday today; "
-    "please plate everything neatly and bring it all out together."
-)
+# Long notes the customer asked for and front of house approved: service modifiers from the menu
+# (any item takes them), so a ticket carrying them is exactly as right as one without. They change
+# a ticket's length, not whether it is right, which is what a verbosity bias should not notice.
+VERBOSE_NOTES = "to stay, window seat, bring together, no rush, cutlery, napkins"
 # An item no menu in this course sells, for `off_menu`.
 _NOT_SOLD = "pumpkin muffin"
 
@@ -104,8 +102,9 @@ def labelled_tickets(
     """`size` labelled tickets, `round(size * bad_share)` of them broken: the same every run for a seed.
 
     Each is a practice order moved to a random table, drafted right, then (for the broken ones)
-    broken one of the `FAULTS` ways; about half carry `VERBOSE_NOTES`. The label comes from the
-    checks, so a break that happened not to break anything would be labelled right.
+    broken one of the `FAULTS` ways; about half carry `VERBOSE_NOTES`, approved on the order as
+    well as written on the ticket. The label comes from the checks, so a break that happened not
+    to break anything would be labelled right.
     """
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise ValueError(f"size is {size!r}; give a whole number of tickets, at least 1.")
@@ -118,16 +117,10 @@ def labelled_tickets(
     found: list[LabelledTicket] = []
     for index in range(size):
         base = rng.choice(PRACTICE_ORDERS)
-        spec = OrderSpec(
-            rng.randint(1, MAX_TABLE), base.items, base.allergies, request=base.request
-        )
-        verbose = rng.random() < 0.5
-        right = Ticket(
-            table=spec.table,
-            items=spec.items,
-            allergies=spec.allergies,
-            notes=VERBOSE_NOTES if verbose else "",
-        )
+        table, verbose = rng.randint(1, MAX_TABLE), rng.random() < 0.5
+        notes = VERBOSE_NOTES if verbose else ""
+        spec = OrderSpec(table, base.items, base.allergies, notes, base.request)
+        right = Ticket(table=spec.table, items=spec.items, allergies=spec.allergies, notes=notes)
         if index not in bad:
             found.append(_labelled(spec, right, menu, None, verbose))
             continue

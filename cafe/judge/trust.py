@@ -3,8 +3,9 @@
 Session 12 (`sessions/s12-model-judge/lesson.md`, notebook `notebooks/s12-model-judge.ipynb`).
 A calibration (`cafe.judge.calibration`) says how a judge did on labelled tickets; this module
 turns it into a decision the lesson ends on: trust a judge only with a calibration of this very
-model, on enough tickets of both kinds, with kappa and the catch rate high enough, and few
-replies without a verdict. `trust_reading` says yes or no, and every reason for a no.
+model, on enough tickets of both kinds, with kappa and the catch rate high enough, few replies
+without a verdict, and every ticket graded (an endpoint failure leaves a hole in the measure).
+`trust_reading` says yes or no, and every reason for a no.
 """
 
 from __future__ import annotations
@@ -59,5 +60,9 @@ def trust_reading(calibration: Calibration, model: str) -> TrustReading:
         reasons.append(
             f"it caught {'no' if caught is None else f'{caught:.0%} of the'} broken tickets; "
             f"need {least['catch_rate']:.0%}"
+        )
+    if calibration.failed:  # the tickets it never graded may be exactly the hard ones
+        reasons.append(
+            f"{calibration.failed} tickets were never graded (endpoint problems): calibrate again"
         )
     return TrustReading(not reasons, tuple(reasons))

@@ -9,7 +9,7 @@
 #
 # Each step is *predict first*: write your guess down before you run the cell that answers it.
 # The stories run on a scripted judge whose biases you set, in both modes; the cells that reach
-# your model when `COURSE_MODE=live` say so.
+# your model when `COURSE_MODE=live` say so, and print its figures beside the scripted ones.
 
 # %%
 import cafe
@@ -17,7 +17,7 @@ import cafe.judge.calibration
 import cafe.judge.trust
 from cafe import course
 from cafe.exercises.s12 import check_calibrate, check_trust_rule
-from cafe.judge import ModelJudge, grade_messages
+from cafe.judge import Grade, ModelJudge, grade_messages
 from cafe.judge.calibration import calibrate, catch_rate_by_notes, position_probe, scripted_judge
 from cafe.judge.labelled import labelled_tickets
 from cafe.judge.trust import TRUST_MINIMUMS, trust_reading
@@ -80,23 +80,22 @@ assert lazy.tp + lazy.fn + lazy.tn + lazy.fp + lazy.unparsed == len(rare)
 course.reveal("s12.why_kappa")
 
 # %% [markdown]
-# ## 2. A lenient judge: which mistake does it make?
+# ## 2. A lenient judge: which mistake does it make, and how often?
 #
-# Back to the 40 tickets, half broken. This judge knows what the checks know, but of the broken
-# tickets it is shown it lets 30% through anyway (`leniency=0.3`: told which tickets it will
-# grade, the scripted judge picks exactly that share, so the dial is what you measure). Two rates describe it: the
-# *catch rate* (of the broken tickets, the share it fails) and the *pass rate on good tickets*
-# (of the right ones, the share it passes).
+# Back to the 40 tickets, 20 of them broken. This judge knows what the checks know, but it has a
+# leniency of 0.3 (`leniency=0.3`), and it is told which tickets it will grade, so its dial is
+# exact on them. Two rates describe a judge: the *catch rate* (of the broken tickets, the share it
+# fails) and the *pass rate on good tickets* (of the right ones, the share it passes).
 
 # %%
 lenient_guess = course.predict(
     "s12.leniency",
-    "What does leniency 0.3 do to the two rates?",
+    "Leniency 0.3 on these 40 tickets: its catch rate, and its pass rate on good tickets?",
     options=[
-        "it misses some broken tickets; good ones still pass",
-        "it fails some good tickets; broken ones still fail",
-        "both kinds of mistake",
-        "nothing you can see in 40 tickets",
+        "catch 70%, good tickets 100%",
+        "catch 100%, good tickets 70%",
+        "catch 70%, good tickets 70%",
+        "catch 85%, good tickets 85%",
     ],
 )
 
@@ -106,47 +105,42 @@ print(
     f"catch rate {lenient.catch_rate:.0%}   pass rate on good {lenient.pass_rate_on_good:.0%}   "
     f"agreement {lenient.agreement:.0%}   kappa {lenient.kappa:.2f}"
 )
-moved = (lenient.catch_rate < 1, lenient.pass_rate_on_good < 1)
 course.show_outcome(
     lenient_guess,
-    {
-        (True, False): "it misses some broken tickets; good ones still pass",
-        (False, True): "it fails some good tickets; broken ones still fail",
-        (True, True): "both kinds of mistake",
-        (False, False): "nothing you can see in 40 tickets",
-    }[moved],
+    f"catch {lenient.catch_rate:.0%}, good tickets {lenient.pass_rate_on_good:.0%}",
 )
 
 # %% [markdown]
-# ## 3. Does a friendly note buy a pass?
+# ## 3. Long notes and short ones: what does the overall catch rate show?
 #
-# Roughly one ticket in two carries a long, friendly note that asks the kitchen for nothing. It does
-# not change whether a ticket is right. This judge has `leniency=0.1` and `verbosity=0.5`: it
-# lets 10% of the broken tickets with no note through, and 10% + 50% = 60% of those with a long
-# one.
+# Roughly one ticket in two carries long notes the customer asked for and front of house
+# approved (to stay, a window seat, cutlery, no rush): the same notes are on the order, so they
+# do not change whether a ticket is right. Of the 20 broken tickets, 9 carry them. This judge has
+# `leniency=0.1` and `verbosity=0.5`. Step 2's lenient judge caught 70% of the broken tickets.
 
 # %%
 verbose_guess = course.predict(
     "s12.verbosity",
-    "Catch rate on broken tickets with long notes vs without?",
-    options=["about the same", "lower with long notes", "lower without notes"],
+    "Leniency 0.1 and verbosity 0.5: its overall catch rate, against step 2's judge (70%)?",
+    options=["about the same", "clearly lower", "clearly higher"],
 )
 
 # %%
 wordy = calibrate(scripted_judge(leniency=0.1, verbosity=0.5, tickets=labelled), labelled)
-by_notes = catch_rate_by_notes(wordy)
 print(f"overall: catch rate {wordy.catch_rate:.0%}, kappa {wordy.kappa:.2f}")
-print(
-    f"broken tickets with long notes: caught {by_notes['verbose']:.0%}   without: {by_notes['plain']:.0%}"
-)
-gap = by_notes["plain"] - by_notes["verbose"]
+gap = wordy.catch_rate - lenient.catch_rate
 course.show_outcome(
     verbose_guess,
-    "about the same"
-    if abs(gap) < 0.1
-    else "lower with long notes"
-    if gap > 0
-    else "lower without notes",
+    "about the same" if abs(gap) < 0.1 else "clearly higher" if gap > 0 else "clearly lower",
+)
+
+# %% [markdown]
+# The same overall figure as step 2's judge. Now split it by what should not matter, the notes:
+
+# %%
+by_notes = catch_rate_by_notes(wordy)
+print(
+    f"broken tickets with long notes: caught {by_notes['verbose']:.0%}   without: {by_notes['plain']:.0%}"
 )
 
 # %%
@@ -156,16 +150,17 @@ course.reveal("s12.why_verbose")
 # ## 4. Two tickets, asked both ways round
 #
 # Pairwise judging asks "which ticket is better?". Each broken ticket is put beside its right
-# twin, and the judge is asked twice: right ticket first, then broken ticket first. In 60% of
-# the questions of each kind this judge names whichever ticket it was shown first
-# (`position=0.6`); in the rest it answers correctly.
+# twin, and the judge is asked twice: right ticket first, then broken ticket first. This judge
+# has a position bias of 0.6 (`position=0.6`), exact on these pairs.
 
 # %%
 pairs = sum(item.truth == "fail" for item in labelled)
+
+# %%
 position_guess = course.predict(
     "s12.position",
-    f"Of {pairs} pairs, how many does it get right both ways round?",
-    options=["all of them", "about three quarters", "about half", "none"],
+    f"Of the {pairs} pairs, how many does it get right both ways round?",
+    options=["20", "12", "8", "3"],
 )
 
 # %%
@@ -174,9 +169,7 @@ print(
     f"right both ways {report.right_both_ways}   first both times {report.first_both_times}   "
     f"second both times {report.second_both_times}   wrong both ways {report.wrong_both_ways}"
 )
-share = report.right_both_ways / report.pairs
-shares = {"all of them": 1.0, "about three quarters": 0.75, "about half": 0.5, "none": 0.0}
-course.show_outcome(position_guess, min(shares, key=lambda option: abs(shares[option] - share)))
+course.show_outcome(position_guess, str(report.right_both_ways))
 assert report.pairs == pairs
 
 # %%
@@ -206,7 +199,7 @@ def my_calibrate(judge, labelled):
 
 
 # %%
-course.compare(my_calibrate, check=check_calibrate, key="s12.calibrate")
+calibrate_check = course.compare(my_calibrate, check=check_calibrate, key="s12.calibrate")
 
 # %% [markdown]
 # Tried it? Flip the switch for the course's `calibrate` (its kappa is `cohen_kappa`, in the same module).
@@ -219,21 +212,68 @@ course.reveal("s12.calibrate", source=cafe.judge.calibration.calibrate)
 #
 # Offline this cell grades the 40 tickets with the house judge, a scripted judge with small
 # biases of each kind. **Live** (`COURSE_MODE=live`) it sends all 40 to your model through
-# `ModelJudge`: 40 requests, and the tokens they cost are counted. A real model owes you no
-# particular numbers, so the cell asserts only that every ticket was counted once.
+# `ModelJudge`: 40 requests, and the tokens they cost are counted. A ticket whose request meets an
+# endpoint problem (a timeout, a dropped connection) is counted as `failed` and left out of the
+# figures; if the endpoint cannot be used at all, the cell says so in one line and the cells that
+# need your model's calibration say they are skipped. A real model owes you no particular
+# numbers, so the cell asserts only that every ticket was counted once.
 
 # %%
+house = calibrate(
+    scripted_judge(leniency=0.15, verbosity=0.3, position=0.2, tickets=labelled),
+    labelled,
+    model=cafe.model_name() if not live else "the house judge",
+)
+graded = course.LiveStory("s12.your_judge", value=house)  # offline: the house judge, no request
 if live:
     print(f"grading {len(labelled)} tickets with your model, {cafe.model_name()} …", flush=True)
-    judge = ModelJudge(cafe.make_client())
-else:
-    judge = scripted_judge(leniency=0.15, verbosity=0.3, position=0.2, tickets=labelled)
-yours = calibrate(judge, labelled, model=cafe.model_name())
+    graded = course.live_story(
+        "s12.your_judge",
+        lambda: calibrate(ModelJudge(cafe.make_client()), labelled, model=cafe.model_name()),
+        model=cafe.model_name(),
+    )
+yours = graded.value if graded.ok else house
 figures = yours.as_dict()
-print(figures)
-if yours.usage is not None:
-    print(f"{yours.usage.total_tokens / len(labelled):.0f} tokens per ticket judged")
-assert yours.tp + yours.fn + yours.tn + yours.fp + yours.unparsed == len(labelled)
+if graded.ok:
+    print(figures)
+    if yours.failed:
+        print(f"{yours.failed} of {len(labelled)} tickets hit an endpoint problem; not graded")
+    if yours.usage is not None and yours.judged + yours.unparsed:
+        asked = yours.judged + yours.unparsed
+        print(f"{yours.usage.total_tokens / asked:.0f} tokens per ticket the judge answered")
+    assert yours.judged + yours.unparsed + yours.failed == len(labelled)
+
+# %% [markdown]
+# **Live:** the cell below prints your model's figures beside the house judge's, the verbosity
+# split included. The house judge's biases are dials; your model's are whatever it has. A catch
+# rate clearly lower with long notes than without is the verbosity bias of step 3 in a real
+# model; failed right tickets (a low pass rate on good ones) mean a strict judge, not a lenient
+# one; many `unparsed` replies mean the prompt or the model does not give verdicts reliably.
+
+
+# %%
+def judge_line(name, c):
+    split = catch_rate_by_notes(c)
+    rate = lambda value: "-" if value is None else f"{value:.0%}"  # noqa: E731
+    kappa = "undefined" if c.kappa is None else f"{c.kappa:.2f}"
+    return (
+        f"  {name:<24} catch {rate(c.catch_rate):>4}   good passed {rate(c.pass_rate_on_good):>4}   "
+        f"kappa {kappa:>9}   unparsed {c.unparsed:>2}   caught with long notes "
+        f"{rate(split['verbose']):>4}, without {rate(split['plain']):>4}"
+    )
+
+
+print(judge_line("the house judge (scripted)", house))
+if not live:
+    print("  offline: live mode puts your model's line here")
+elif not graded.skipped("your model's line"):
+    print(judge_line(f"your model {cafe.model_name()}", yours))
+    if yours.kappa is None or yours.kappa < 0.2:
+        print(
+            "  Your model's verdicts agree with the checks little better than luck would. That is "
+            "a finding, not a broken cell: it is what calibrating is for, and the house judge's "
+            "line shows what the biases look like when there is a signal to bias."
+        )
 
 # %% [markdown]
 # ## 7. Your turn, open-ended: when may you use it?
@@ -241,8 +281,10 @@ assert yours.tp + yours.fn + yours.tn + yours.fp + yours.unparsed == len(labelle
 # Write `my_trust_rule(calibration, model)`: True when a judge with this calibration, now
 # running `model`, may be used. Your thresholds are yours to choose; the checker holds every rule
 # to a floor (it must refuse the always-pass judge, a judge measured on another model, one seen on
-# three broken tickets, one that often gives no verdict, and one that misses a third of the
-# broken tickets; it must accept one that is nearly always right on plenty of both).
+# three broken tickets or on none, one that often gives no verdict, one that fails every ticket,
+# and one that misses a third of the broken tickets; it must accept one that is nearly always
+# right on plenty of both). Kappa and the rates are None when there was nothing to measure, so
+# your rule must not compare None with a number.
 # `calibration.kappa`, `.catch_rate`, `.pass_rate_on_good`, `.tp` … `.unparsed` and `.model` are
 # there to use. **Live stretch:** the cell after it applies your rule to your own model's
 # calibration from step 6.
@@ -259,11 +301,13 @@ rule_check = course.compare(my_trust_rule, check=check_trust_rule, key="s12.trus
 
 # %%
 reading = trust_reading(yours, cafe.model_name())
-print(f"the course's rule on {yours.model}: {'trusted' if reading.trusted else 'not trusted'}")
-for reason in reading.reasons:
-    print(f"  - {reason}")
-if rule_check.status == "passed":
-    print(f"your rule: {'trusted' if my_trust_rule(yours, cafe.model_name()) else 'not trusted'}")
+if not graded.skipped("the trust reading of your model"):
+    print(f"the course's rule on {yours.model}: {'trusted' if reading.trusted else 'not trusted'}")
+    for reason in reading.reasons:
+        print(f"  - {reason}")
+    if rule_check.passed:
+        trusts = my_trust_rule(yours, cafe.model_name())
+        print(f"your rule: {'trusted' if trusts else 'not trusted'}")
 print(f"(the course's minimums: {dict(TRUST_MINIMUMS)})")
 
 # %%
@@ -272,13 +316,63 @@ course.reveal("s12.trust_rule", source=cafe.judge.trust.trust_reading)
 # %% [markdown]
 # ## 8. Checkpoint: your judge's calibration
 #
-# Bank step 6's figures with the model they came from: the house judge offline, your model live.
-# A calibration belongs to one model; when the model changes, this number is out of date.
+# Two entries. The first is step 6's figures with the model they came from: the house judge
+# offline, your model live. The second is yours: your `my_calibrate` run over the very verdicts
+# step 6's judge gave (replayed, no new requests), and what your trust rule says of that
+# calibration. It holds only what your functions produced once they passed their checks. A
+# calibration belongs to one model; when the model changes, these numbers are out of date. If
+# step 6 met an endpoint problem, neither entry replaces what you banked before.
+
 
 # %%
+def replayed(calibration):
+    """A judge that answers each ticket as `calibration`'s judge did, without asking again."""
+    answers = {}
+    for item, verdict in calibration.graded:
+        answers.setdefault((item.spec, item.ticket), []).append(verdict)
+    asked = {}
+
+    def judge(spec, ticket):
+        said = answers[(spec, ticket)]
+        n = asked.get((spec, ticket), 0)
+        asked[(spec, ticket)] = n + 1
+        return Grade(said[n % len(said)])
+
+    return judge
+
+
 course.checkpoint(
-    "s12", "calibration", {**figures, "trusted": reading.trusted}, model=cafe.model_name()
+    "s12",
+    "calibration",
+    {**figures, "trusted": reading.trusted},
+    model=cafe.model_name(),
+    needs=[graded],
 )
+your_judge_rules = {}
+if calibrate_check.passed:
+    mine = my_calibrate(replayed(yours), [item for item, _ in yours.graded])
+    cells = mine.as_dict() if hasattr(mine, "as_dict") else dict(mine)
+    your_judge_rules["calibration"] = {
+        key: (round(value, 3) if isinstance(value, float) else value)
+        for key, value in cells.items()
+        if key in ("tp", "fn", "tn", "fp", "unparsed", "kappa")
+    }
+if rule_check.passed:
+    your_judge_rules["your_rule_trusts_it"] = my_trust_rule(yours, cafe.model_name())
+if your_judge_rules:
+    course.checkpoint(
+        "s12",
+        "your_judge_rules",
+        your_judge_rules,
+        model=cafe.model_name(),
+        source="yours",
+        needs=[graded],
+    )
+else:
+    print(
+        "[checkpoint s12.your_judge_rules] nothing banked yet: my_calibrate and my_trust_rule "
+        "have not passed"
+    )
 
 # %% [markdown]
 # Session 13 leaves the café's single tickets for long-running agents, where the same habit

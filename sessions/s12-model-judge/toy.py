@@ -6,12 +6,13 @@
 Forty tickets for the practice orders, half of them broken, each labelled by the deterministic
 checks (`cafe.detect.check_ticket`). Three scripted judges grade them, each with one bias you
 can name (`cafe.judge.BiasedJudge`): one passes everything, one is lenient, one is swayed by
-long friendly notes. Each is told which tickets it will grade, so its dials are exact shares of
-them: the judge that "lets 30% of broken tickets through" lets 6 of the 20 through. For each the toy prints raw agreement beside the catch rate and Cohen's
-kappa (`cafe.judge.calibration.calibrate`), so you can see which number tells the truth. Live, your
+long notes. Each is told which tickets it will grade, so its dials are exact shares of them: the
+judge that lets 30% of the broken tickets through lets 6 of the 20 through, and so catches 70%.
+For each the toy prints raw agreement beside the catch rate and Cohen's kappa (`cafe.judge.calibration.calibrate`), so you can see which number tells the truth. Live, your
 model grades the same forty tickets through `ModelJudge`, and the toy says whether the course's
-trust rule (`trust_reading`) would let you use it. A missing setting or an endpoint that does not
-answer is explained in one message, with exit status 1; `cafe doctor` gives the full diagnosis.
+trust rule (`trust_reading`) would let you use it; a ticket whose request times out is counted
+as not graded, and the toy goes on. A missing setting or an endpoint that cannot be used at all
+is explained in one message, with exit status 1; `cafe doctor` gives the full diagnosis.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from cafe.cli import run_command
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.rehearsals import rehearsal_script
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.judge import ModelJudge
 from cafe.judge.calibration import Calibration, calibrate, catch_rate_by_notes, scripted_judge
 from cafe.judge.labelled import labelled_tickets
@@ -28,9 +29,9 @@ from cafe.judge.trust import trust_reading
 # The scripted judges, in plain words first, then their biases.
 JUDGES = (
     ("a judge that passes every ticket", {"leniency": 1.0}),
-    ("a lenient judge (lets 30% of broken tickets through)", {"leniency": 0.3}),
+    ("a lenient judge (leniency 0.3: lets 30% of the broken tickets through)", {"leniency": 0.3}),
     (
-        "a judge swayed by long friendly notes (lets 10% through, 60% with a long note)",
+        "a judge swayed by long notes (lets 10% of the broken tickets through, 60% with long notes)",
         {"leniency": 0.1, "verbosity": 0.5},
     ),
 )
@@ -59,7 +60,8 @@ def main() -> int:
     rare = labelled_tickets(100, 0.05)
     broken = sum(item.truth == "fail" for item in labelled)
     print(
-        f"Session 12 toy ({mode}): can a model grade tickets? Measure it against the checks first.\n"
+        f"Session 12 toy ({mode}): three scripted judges measured against the checks, "
+        "raw agreement beside the catch rate and kappa.\n"
         f"{len(labelled)} tickets, {broken} of them broken, every label from the deterministic checks.\n"
     )
     for number, (words, biases) in enumerate(JUDGES, 1):
@@ -81,12 +83,15 @@ def main() -> int:
         return 0
     client = make_client()
     print(f"\n4. your model, {model_name()}, grading all {len(labelled)} tickets …", flush=True)
-    if rehearsal_script(client, model_name()) is not None:
-        print(
-            "   (this is cafe serve, not a real model: `cafe serve --session 12` passes every ticket)"
-        )
+    script = rehearsal_script(client, model_name())
+    if script == "default":
+        print(f"   {default_rehearsal_note('12')}")
+    elif script is not None:
+        print("   (this is cafe serve's session-12 script, not a model: it passes every ticket)")
     yours = calibrate(ModelJudge(client), labelled, model=model_name())
     print(f"   {line(yours)}   no verdict: {yours.unparsed}")
+    if yours.failed:
+        print(f"   not graded (an endpoint problem, such as a timeout): {yours.failed} tickets")
     reading = trust_reading(yours, model_name())
     print(
         "   the course's trust rule: "

@@ -4,11 +4,11 @@
 # Session 13's detector spots a failure that keeps coming back with the same signature. This
 # notebook hands the harness what only the host can tell it, and watches what changes:
 #
-# 1. **Writes are not progress.** An agent keeps editing the till, and every edit produces a
-#    *different* wrong total. The signature never repeats, so session 13 sees nothing. The
-#    host's `progress_signal` (how many tests pass) sees the truth.
+# 1. **Are writes progress?** An agent keeps editing the till, and every edit produces a
+#    *different* wrong total. What does session 13's detector make of that, and what does the
+#    host's `progress_signal` (how many tests pass) add?
 # 2. **A delivered fix that changed nothing.** The agent's fix reaches the file, and the same
-#    failure comes back. With `remediation_delivered` the detector says so a turn sooner.
+#    failure comes back. What does `remediation_delivered` change about when the detector speaks?
 # 3. **The pace governor's decisions**, as a table you can push across its boundaries.
 # 4. **Your turn (1 of 2):** observations where a cut's own fact holds and another check wins.
 # 5. **The governor drives a real loop** on a fake clock, against a fixed timeout.
@@ -23,7 +23,7 @@
 # %%
 import cafe
 from cafe import course
-from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s14 import check_overruled, check_reading
 from cafe.governor import (
@@ -60,27 +60,18 @@ LIVE = cafe.course_mode() == "live"
 
 
 def rehearsal_note():
-    """What to expect when `cafe serve` answers instead of a model (live mode, model cafe-scripted)."""
-    if LIVE and cafe.model_name() == OFFLINE_MODEL:
-        print(
-            "(cafe serve answered, not a real model. With no script its default rule calls the first tool "
-            "offered,\n read_file, with an empty path, so every turn reads \"There is no file ''\". "
-            "Point CAFE_* at a real model\n to see a real repair.)"
-        )
+    """What to expect when `cafe serve` answers instead of a model (live mode)."""
+    script = rehearsal_script(cafe.make_client(), cafe.model_name()) if LIVE else None
+    if script == DEFAULT_LABEL:
+        print(default_rehearsal_note("14"))
+    elif script is not None:
+        print("(cafe serve's session-14 script answered, not a model: the same repair every time.)")
 
 
 def calls_of(record) -> str:
     """One turn's tool calls, short: 'write_file+run_tests*' (* marks a check the harness forced)."""
     names = [r.name + ("*" if r.forced else "") for r in record.dispatch]
     return "+".join(names) or "(answered)"
-
-
-def print_table(rows, columns):
-    """A plain text table: no extra library, the same bytes on every run."""
-    widths = [max(len(str(c)), *(len(str(row[i])) for row in rows)) for i, c in enumerate(columns)]
-    print("  ".join(str(c).ljust(w) for c, w in zip(columns, widths)))
-    for row in rows:
-        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)))
 
 
 # %% [markdown]
@@ -100,7 +91,7 @@ def print_table(rows, columns):
 
 # %%
 writes_guess = course.predict(
-    "s14.writes_cut_turn",
+    "s14.varied_run_end",
     "With progress_signal set, on which turn does the varied_failures run stop?",
     options=["2", "4", "8", "it never stops early"],
 )
@@ -151,7 +142,7 @@ rows = [
     (record.turn, calls_of(record), high, streak, wrote)
     for record, (high, streak, wrote) in zip(told.result.turns, memory)
 ]
-print_table(rows, ["turn", "calls", "best passing", "flat streak", "wrote while flat"])
+course.print_table(rows, ["turn", "calls", "best passing", "flat streak", "wrote while flat"])
 
 # %%
 course.show_outcome(writes_guess, str(len(told.result.turns)))
@@ -184,7 +175,9 @@ course.reveal("s14.writes_not_progress")
 # for each write in the previous turn, is the file on disk now exactly what the agent sent? That
 # is `remediation_delivered`. When the answer is yes and the same failure is back, the detector
 # raises `delivered_fix_not_landing` (the fix was delivered, but it had no effect on the
-# failure), and it asks from a streak of 2, one turn before the plain nudge at 3.
+# failure). The host is asked at the start of a turn, once the same failure has come back
+# `STALL_DELIVERED_FIX_AFTER` (2) times in a row. Each edit is re-tested in its own turn, so the
+# same failure comes back on turns 1, 2, 3, and so on.
 #
 # Predict first: with `remediation_delivered` set, on which turn is the first warning raised?
 
@@ -228,7 +221,7 @@ for name, run in (("session 13 alone", plain), ("with remediation_delivered", de
         said = "stopped the run" if warning.stopped else "sent" if warning.sent else "recorded"
         print(f"  turn {warning.turn}: {warning.pattern} ({said})")
 print()
-print_table(
+course.print_table(
     [
         (s.turn, s.folded, s.failure_state.same_diagnostic_streak, s.pattern or "")
         for s in delivered.timeline
@@ -324,7 +317,7 @@ shown = [
     "reason",
     "new_budget_ms",
 ]
-print_table([[("" if row[c] is None else row[c]) for c in shown] for row in table], shown)
+course.print_table([[("" if row[c] is None else row[c]) for c in shown] for row in table], shown)
 
 # %%
 course.show_outcome(boundary_guess, f"{table[-1]['action']}: {table[-1]['reason']}")
@@ -545,7 +538,7 @@ course.show_outcome(pace_guess, outcome)
 
 # %%
 thrash_guess = course.predict(
-    "s14.thrash_cut_reason",
+    "s14.thrash_governed",
     "When and why does the governor stop the thrash?",
     options=[
         "turn 3: nothing moved by the first checkpoint",
@@ -649,7 +642,7 @@ def my_reading(view) -> float | None:
 
 
 # %%
-course.compare(my_reading, check=check_reading, key="s14.reading")
+reading_check = course.compare(my_reading, check=check_reading, key="s14.reading")
 
 # %% [markdown]
 # **Stretch.** The cell below runs one repair under `PaceGovernor` twice, once reading
@@ -669,15 +662,28 @@ def governed_by(reading):
     return result, governor
 
 
+def stretch_run(name, reading):
+    """One governed run, as a live story in live mode (an endpoint problem is one line)."""
+    if not LIVE:
+        return course.LiveStory(f"s14.stretch_{name}", value=governed_by(reading))
+    run = lambda: governed_by(reading)  # noqa: E731
+    return course.live_story(f"s14.stretch_{name}", run, model=cafe.model_name())
+
+
 print(f"{'live: ' + cafe.model_name() if LIVE else 'offline: the scripted productive agent'}")
 rehearsal_note()
 readings = {"passing_tests": passing_tests, "my_reading": my_reading}
+stretch = {}
 for name, reading in readings.items():
     try:
-        result, governor = governed_by(reading)
+        story = stretch_run(name, reading)
     except NotImplementedError:
         print(f"{name}: still a stub; write it above, then run this cell again.")
         continue
+    if story.skipped(f"the {name} run"):
+        continue
+    result, governor = story.value
+    stretch[name] = story
     print(f"{name}: {result.stop_reason} on turn {len(result.turns)}")
     for line in decisions(governor):
         print("   ", line)
@@ -686,31 +692,46 @@ for name, reading in readings.items():
 # ## 7. Your model under the governor (live mode only)
 #
 # With `COURSE_MODE=live` this cell puts your own model on the till under the pace governor, with
-# `progress_signal` plugged into the stall detector as well. It is a *live* cell: it asserts only
-# that the run ended on a named stop reason. Offline it is skipped, and the checkpoint banks the
-# scripted runs instead.
+# `progress_signal` plugged into the stall detector as well, and prints the scripted productive
+# agent's run beside it. It is a *live* cell: it asserts only that the run ended on a named stop
+# reason. If the endpoint fails, the cell says so in one line and the checkpoint keeps what you
+# banked before. Offline it is skipped, and the checkpoint banks the scripted runs instead.
 
 # %%
+live_run = course.LiveStory("s14.your_model")  # offline: nothing ran
 if LIVE:
     live_governor = PaceGovernor(30_000, reading=passing_tests)
-    live = governed(
-        "productive",
-        live_governor,
-        facts=HostFacts(progress_signal=passing_tests),
-        client=cafe.make_client(),
+    live_run = course.live_story(
+        "s14.your_model",
+        lambda: governed(
+            "productive",
+            live_governor,
+            facts=HostFacts(progress_signal=passing_tests),
+            client=cafe.make_client(),
+        ),
+        model=cafe.model_name(),
     )
+if not LIVE:
+    print("offline: skipped (set COURSE_MODE=live and the CAFE_* variables to run your model)")
+elif not live_run.skipped("your model's run under the governor"):
+    live = live_run.value
     print(
         f"live: {cafe.model_name()}: {live.stop_reason} on turn {len(live.turns)} ({live.detail})"
     )
     rehearsal_note()
     for line in decisions(live_governor):
         print("   ", line)
+    print(f"scripted productive agent: {steady.stop_reason} on turn {len(steady.turns)}")
+    if not any(record.dispatch for record in live.turns):
+        print(
+            "Your model called no tool, so no test ran and the governor had no reading to weigh: "
+            "its decisions above come from the clock alone. The scripted runs in section 5 show "
+            "what it does with a reading."
+        )
     assert (
         live.stop_reason
         in RUN_STOP_REASONS | STALL_STOP_REASONS | VERIFY_STOP_REASONS | PACE_STOP_REASONS
     )
-else:
-    print("offline: skipped (set COURSE_MODE=live and the CAFE_* variables to run your model)")
 
 # %% [markdown]
 # ## Checkpoint
@@ -718,6 +739,9 @@ else:
 # Offline, bank how each scripted run ended, fixed timeout against pace governor: the turn and
 # the reason, and how many silent extensions the steady run used. Live, bank your model's run
 # under the governor: how it ended, on which turn, and what the governor decided along the way.
+#
+# A second entry is yours, once `my_reading` has passed its check: how section 6's run ended and
+# what the governor decided with your reading, beside the same with `passing_tests`.
 
 
 # %%
@@ -725,13 +749,15 @@ def ended(result) -> dict:
     return {"turn": len(result.turns), "stop_reason": result.stop_reason}
 
 
-if LIVE:
+if LIVE and live_run.ok:
     banked = {
         **ended(live),
         "extends_used": live_governor.extends_used,
         "pace_checks_used": live_governor.pace_checks_used,
         "decisions": decisions(live_governor),
     }
+elif LIVE:
+    banked = {}  # the live run failed: the checkpoint keeps what you banked before
 else:
     banked = {
         "steady_fixed_timeout": ended(timed),
@@ -741,7 +767,27 @@ else:
         "varied_governor_alone": ended(alone),
         "varied_with_progress_signal": ended(both),
     }
-course.checkpoint("s14", "timeout_vs_governor", banked, model=cafe.model_name())
+course.checkpoint("s14", "timeout_vs_governor", banked, model=cafe.model_name(), needs=[live_run])
+
+
+def governed_figures(story):
+    result, governor = story.value
+    return {**ended(result), "decisions": decisions(governor)}
+
+
+if reading_check.passed and "my_reading" in stretch:
+    course.checkpoint(
+        "s14",
+        "your_reading",
+        {name: governed_figures(story) for name, story in stretch.items()},
+        model=cafe.model_name(),
+        source="yours",
+        needs=list(stretch.values()),
+    )
+elif reading_check.passed:
+    print("[checkpoint s14.your_reading] nothing banked: section 6's run with your reading failed")
+else:
+    print("[checkpoint s14.your_reading] nothing banked yet: my_reading has not passed its check")
 
 # %% [markdown]
 # Session 15 asks the next question: how much do you trust each piece of evidence, and when a

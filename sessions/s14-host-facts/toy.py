@@ -9,8 +9,9 @@ writes, real pytest runs). Every turn is charged 10 seconds on a fake clock, and
 second agent, busy but going nowhere (its edits leave pytest saying the same thing), runs under
 the governor too. Each story is one line in plain words with the technical name after, a legend
 says what the governor's decisions mean, and a dot per turn shows a run is working. Offline the
-output is the same on every run. Live, against `cafe serve` (model `cafe-scripted`), the toy says
-that a rehearsal server, not a model, answered. A missing variable or an unusable endpoint is
+output is the same on every run. Live, against `cafe serve`, the toy says that a rehearsal
+server, not a model, answered (and, when it was started with no script, to restart it with
+`--session 14`). A missing variable or an unusable endpoint is
 explained in one message and the toy exits with status 1.
 """
 
@@ -20,7 +21,7 @@ import sys
 
 import cafe
 from cafe.cli import run_command
-from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.governor.pacing import (
     PACE_STOP_REASONS,
     PaceGovernor,
@@ -50,7 +51,7 @@ TASK = [
 ]
 # What each of the governor's decisions means, for the legend and the per-story lines.
 MEANING = {
-    "proceed": "let it run (nothing to decide yet)",
+    "proceed": "let it run on (the run was done, or nothing called for a decision)",
     "extend": "moved the deadline one checkpoint on, silently",
     "pace_check": "told the agent to wrap up",
     "cut": "stopped the run",
@@ -69,11 +70,7 @@ ENDINGS = {
     "max_turns": "used every turn",
     "verify_failed": "claimed a finish its check refused, until no check was left",
 }
-REHEARSAL = (
-    "  (cafe serve answered, not a real model. With no script its default rule calls the first tool\n"
-    "   offered, read_file, with an empty path, so every turn reads \"There is no file ''\" and nothing\n"
-    "   is ever fixed. Point CAFE_* at a real model for a real repair.)"
-)
+SCRIPTED = "  (cafe serve's session-14 script answered, not a model: the same repair every time.)"
 
 
 def progress(view) -> None:
@@ -106,7 +103,8 @@ def run(scenario: str | None, hook):
 
 def decisions(governor: PaceGovernor) -> str:
     asked = [
-        f"at {t.elapsed_ms / 1000:g} s {MEANING[t.decision.action]} ({t.decision.action}"
+        f"at {t.elapsed_ms / 1000:g} s {MEANING[t.decision.action].split(' (')[0]} "
+        f"({t.decision.action}"
         + (
             f": {WHY_CUT[t.decision.reason]}, {t.decision.reason})"
             if t.decision.action == "cut"
@@ -139,16 +137,23 @@ def main() -> int:
         live = cafe.course_mode() == "live"
         model = cafe.model_name()
         print(
-            f"mode: {cafe.course_mode()} (model {model}); each turn costs {SECONDS_PER_TURN:g} s on a fake clock, "
-            f"budget {BUDGET_MS / 1000:g} s; a dot per turn"
+            f"Session 14 toy ({cafe.course_mode()}): the same till repair under a fixed timeout "
+            "and under the pace governor."
         )
         print(
-            "What this shows: a fixed timeout stops a run when its time is up; a pace governor, when the time\n"
-            "is up, first asks what the run did with it."
+            f"Model {model}; each turn costs {SECONDS_PER_TURN:g} s on a fake clock, "
+            f"budget {BUDGET_MS / 1000:g} s; a dot per turn."
+        )
+        print(
+            "A fixed timeout stops a run when its time is up; a pace governor, when the time is "
+            "up, first asks what the run did with it."
         )
         print("Legend: " + "; ".join(f"{name} = {meaning}" for name, meaning in MEANING.items()))
-        if live and model == OFFLINE_MODEL:
-            print(REHEARSAL)
+        script = rehearsal_script(cafe.make_client(), model) if live else None
+        if script == DEFAULT_LABEL:
+            print("  " + default_rehearsal_note("14"))
+        elif script is not None:
+            print(SCRIPTED)
         who = "Your model" if live else "A repair that needs 7 turns (productive)"
         story(
             f"1. {who}, under a fixed {BUDGET_MS / 1000:g} s timeout (wall_timeout):",

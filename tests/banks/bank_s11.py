@@ -1,0 +1,368 @@
+"""Session 11's banks: `check_expected_cost` and `check_route_cost` (cafe/exercises/s11.py).
+
+The exercise ideas: the figure is money per *accepted* ticket, so every attempt is paid for,
+failed ones too, and the sum is divided by the tickets, not the orders; an attempt is paid for
+only when it happens (when every attempt before it failed); an order that never gets a ticket
+costs money and buys nothing, so a model that never passes makes a ticket infinitely dear
+(`math.inf`). A route walks its models in order, each for its own attempts, and a later model is
+paid for only when the earlier ones failed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from banks.harness import Bank, Entry
+from cafe.exercises.s11 import check_expected_cost, check_route_cost
+from cafe.repair.lottery import pass_within_cap
+from cafe.routing.routes import Route, Step, Tier, expected_attempts, expected_cost, route_cost
+
+Steps = Sequence[tuple[float, float, int]]
+
+# --- expected_cost: wrong ---------------------------------------------------------------------
+
+
+def per_order(p: float, price: float, cap: int) -> float:
+    """What an order costs, forgetting that only some orders end with a ticket."""
+    return price * expected_attempts(p, cap)
+
+
+def whole_cap(p: float, price: float, cap: int) -> float:
+    """Every order pays for every attempt, even those a pass made unnecessary."""
+    passed = pass_within_cap(p, cap)
+    return price * cap / passed if passed else math.inf
+
+
+def one_attempt_each(p: float, price: float, cap: int) -> float:
+    """One attempt per order, divided by the pass rate within the cap."""
+    return price / pass_within_cap(p, cap) if p else math.inf
+
+
+def no_zero_guard(p: float, price: float, cap: int) -> float:
+    """The simplified form, with nothing for a model that never passes."""
+    return price / p
+
+
+def one_term_too_many(p: float, price: float, cap: int) -> float:
+    """Off by one: sums the chances of cap + 1 attempts."""
+    attempts = sum((1 - p) ** k for k in range(cap + 1))
+    passed = pass_within_cap(p, cap)
+    return price * attempts / passed if passed else math.inf
+
+
+def one_term_too_few(p: float, price: float, cap: int) -> float:
+    """Off by one: sums the chances of cap - 1 attempts (at least one)."""
+    attempts = sum((1 - p) ** k for k in range(cap - 1)) or 1.0
+    passed = pass_within_cap(p, cap)
+    return price * attempts / passed if passed else math.inf
+
+
+def zero_for_never(p: float, price: float, cap: int) -> float:
+    """ "No ticket, no cost": a model that never passes is free."""
+    return price / p if p else 0.0
+
+
+def cap_times_price_over_p(p: float, price: float, cap: int) -> float:
+    """Every attempt of the cap, each buying p of a ticket."""
+    return price * cap / p if p else math.inf
+
+
+def ignores_price(p: float, price: float, cap: int) -> float:
+    """Expected attempts per ticket, with the price left out."""
+    return 1 / p if p else math.inf
+
+
+def cheap_model_hard_coded(p: float, price: float, cap: int) -> float:
+    """The lesson's cheap model (p = 0.6) hard-coded for every case."""
+    return price / 0.6 if p else math.inf
+
+
+# --- expected_cost: right ---------------------------------------------------------------------
+
+
+def right_simplified(p: float, price: float, cap: int) -> float:
+    """The factor cancelled: price / p, and infinity when p is 0."""
+    return price / p if p > 0 else math.inf
+
+
+def right_sum(p: float, price: float, cap: int) -> float:
+    """Spend summed attempt by attempt, over the tickets the cap buys."""
+    if p == 0:
+        return math.inf
+    spent = sum(price * (1 - p) ** (k - 1) for k in range(1, cap + 1))
+    return spent / (1 - (1 - p) ** cap)
+
+
+# --- route_cost: the reference, learner-shaped for the mutation benchmark ----------------------
+
+
+def my_route_cost(steps: Steps) -> tuple[float, float]:
+    """The course's `route_cost` without stickiness, on (p, price, attempts) steps, as the hint
+    says: walk the attempts, keeping the chance an order is still without a ticket."""
+    reach, spend = 1.0, 0.0
+    for p, price, attempts in steps:
+        for _ in range(attempts):
+            spend += reach * price
+            reach *= 1.0 - p
+    rate = 1.0 - reach
+    return rate, (spend / rate if rate > 0 else math.inf)
+
+
+# --- route_cost: wrong ------------------------------------------------------------------------
+
+
+def pays_every_model(steps: Steps) -> tuple[float, float]:
+    """Charges each model one attempt, whether or not an earlier one passed."""
+    reach, spend = 1.0, 0.0
+    for p, price, n in steps:
+        spend += price
+        reach *= (1 - p) ** n
+    return 1 - reach, spend / (1 - reach) if reach < 1 else math.inf
+
+
+def first_model_only(steps: Steps) -> tuple[float, float]:
+    """The first model for the whole cap; the later models never run."""
+    p, price, _ = steps[0]
+    cap = sum(step[2] for step in steps)
+    return pass_within_cap(p, cap), expected_cost(p, price, cap)
+
+
+def pays_whole_step(steps: Steps) -> tuple[float, float]:
+    """A model that is reached is paid for all its attempts."""
+    reach, spend = 1.0, 0.0
+    for p, price, n in steps:
+        spend += reach * price * n
+        reach *= (1 - p) ** n
+    return 1 - reach, spend / (1 - reach) if reach < 1 else math.inf
+
+
+def spend_not_per_ticket(steps: Steps) -> tuple[float, float]:
+    """Money per order, not per accepted ticket."""
+    reach, spend = 1.0, 0.0
+    for p, price, n in steps:
+        for _ in range(n):
+            spend += reach * price
+            reach *= 1 - p
+    return 1 - reach, spend
+
+
+def no_zero_guard_route(steps: Steps) -> tuple[float, float]:
+    """Divides by the pass rate with nothing for a route that never passes."""
+    reach, spend = 1.0, 0.0
+    for p, price, n in steps:
+        for _ in range(n):
+            spend += reach * price
+            reach *= 1 - p
+    return 1 - reach, spend / (1 - reach)
+
+
+def one_attempt_per_model(steps: Steps) -> tuple[float, float]:
+    """Each model gets one attempt, whatever its step says."""
+    return my_route_cost([(p, price, 1) for p, price, _ in steps])
+
+
+def cascade_hard_coded(steps: Steps) -> tuple[float, float]:
+    """The lesson's cascade (cheap once, then strong twice) answered for every route."""
+    return 0.999, 3.1 / 0.999
+
+
+def zero_for_never_route(steps: Steps) -> tuple[float, float]:
+    """A route that never passes costs nothing per ticket."""
+    rate, cost = my_route_cost(steps)
+    return rate, cost if math.isfinite(cost) else 0.0
+
+
+# --- route_cost: right ------------------------------------------------------------------------
+
+
+def right_recursive(steps: Steps) -> tuple[float, float]:
+    """One attempt at a time, recursively: what is left after it, and what it and the rest cost."""
+
+    def walk(rest: tuple[tuple[float, float, int], ...], reach: float) -> tuple[float, float]:
+        if not rest:
+            return reach, 0.0
+        (p, price, n), tail = rest[0], rest[1:]
+        left, spent = walk(((p, price, n - 1), *tail) if n > 1 else tail, reach * (1 - p))
+        return left, reach * price + spent
+
+    left, spend = walk(tuple((p, price, n) for p, price, n in steps if n > 0), 1.0)
+    rate = 1 - left
+    return rate, (spend / rate if rate > 0 else math.inf)
+
+
+def right_record(steps: Steps) -> object:
+    """The course's `route_cost` called on a `Route`, handing back its `RouteCost` record."""
+    return route_cost(
+        Route("r", tuple(Step(Tier(str(i), p, price), n) for i, (p, price, n) in enumerate(steps)))
+    )
+
+
+def right_closed_form(steps: Steps) -> tuple[float, float]:
+    """Per model, a geometric series: the attempts it is paid for are (1 - (1 - p)^n) / p times the
+    chance it is reached; the chance of no ticket multiplies down by (1 - p)^n."""
+    reach, spend = 1.0, 0.0
+    for p, price, n in steps:
+        paid = n if p == 0 else (1 - (1 - p) ** n) / p
+        spend += reach * price * paid
+        reach *= (1 - p) ** n
+    return 1 - reach, spend / (1 - reach) if reach < 1 else math.inf
+
+
+# --- the banks --------------------------------------------------------------------------------
+
+BANKS = (
+    Bank(
+        "s11",
+        check_expected_cost,
+        expected_cost,
+        wrong=(
+            Entry(
+                "per_order",
+                per_order,
+                "the spend per order is divided by the share of orders that get a ticket",
+                "p=0.3, $2, cap 3: $4.38 instead of $6.67",
+            ),
+            Entry(
+                "whole_cap",
+                whole_cap,
+                "an attempt is paid for only when every attempt before it failed",
+                "p=0.6, $1, cap 3: $3.21 instead of $1.67",
+            ),
+            Entry(
+                "one_attempt_each",
+                one_attempt_each,
+                "failed attempts are paid for too",
+                "p=0.3, $2, cap 3: $3.04 instead of $6.67",
+            ),
+            Entry(
+                "no_zero_guard",
+                no_zero_guard,
+                "a model that never passes makes a ticket infinitely dear",
+                "p=0: ZeroDivisionError",
+            ),
+            Entry(
+                "one_term_too_many",
+                one_term_too_many,
+                "the cap allows cap attempts, not cap + 1",
+                "p=0.3, $2, cap 3: $8.18 instead of $6.67",
+            ),
+            Entry(
+                "one_term_too_few",
+                one_term_too_few,
+                "the cap allows cap attempts, not cap - 1",
+                "p=0.3, $2, cap 3: $5.18 instead of $6.67",
+            ),
+            Entry(
+                "zero_for_never",
+                zero_for_never,
+                "orders without a ticket cost money and buy nothing",
+                "p=0: 0 instead of inf",
+            ),
+            Entry(
+                "cap_times_price_over_p",
+                cap_times_price_over_p,
+                "each attempt buys p of a ticket, not the whole cap",
+                "p=0.6, $1, cap 3: $5 instead of $1.67",
+            ),
+            Entry(
+                "ignores_price",
+                ignores_price,
+                "the figure is money, so the price is in it",
+                "p=0.95, $5, cap 3: 1.05 instead of $5.26",
+            ),
+            Entry(
+                "cheap_model_hard_coded",
+                cheap_model_hard_coded,
+                "the pass rate is an input, not the lesson's 0.6",
+                "p=0.95, $5, cap 3: $8.33 instead of $5.26",
+            ),
+        ),
+        right=(
+            Entry("right_simplified", right_simplified, "price / p: the shared factor cancelled"),
+            Entry(
+                "right_sum", right_sum, "the spend summed attempt by attempt, over the pass rate"
+            ),
+        ),
+        targets=("expected_cost", "expected_attempts"),
+    ),
+    Bank(
+        "s11",
+        check_route_cost,
+        my_route_cost,
+        wrong=(
+            Entry(
+                "pays_every_model",
+                pays_every_model,
+                "a later model is paid for only when the earlier attempts failed",
+                "cheap x1 then strong x2: $6.01 instead of $3.10",
+            ),
+            Entry(
+                "first_model_only",
+                first_model_only,
+                "every step of the route runs, each with its own model",
+                "cheap x1 then strong x2: passes 0.936 instead of 0.999",
+            ),
+            Entry(
+                "pays_whole_step",
+                pays_whole_step,
+                "each attempt is paid for only when it happens",
+                "cheap x2 then strong x1: $6.77 instead of $2.79",
+            ),
+            Entry(
+                "spend_not_per_ticket",
+                spend_not_per_ticket,
+                "the spend per order is divided by the pass rate",
+                "cheap x3: $1.56 instead of $1.67",
+            ),
+            Entry(
+                "no_zero_guard_route",
+                no_zero_guard_route,
+                "a route that never passes makes a ticket infinitely dear",
+                "(p=0) x2: ZeroDivisionError",
+            ),
+            Entry(
+                "one_attempt_per_model",
+                one_attempt_per_model,
+                "a step gives its model all of its attempts",
+                "cheap x3: passes 0.6 instead of 0.936",
+            ),
+            Entry(
+                "cascade_hard_coded",
+                cascade_hard_coded,
+                "the route is an input, not the lesson's cascade",
+                "cheap x3: $3.10 instead of $1.67",
+            ),
+            Entry(
+                "zero_for_never_route",
+                zero_for_never_route,
+                "orders without a ticket cost money and buy nothing",
+                "(p=0) x2: 0 instead of inf",
+            ),
+        ),
+        right=(
+            Entry("right_recursive", right_recursive, "recursive, one attempt at a time"),
+            Entry("right_record", right_record, "the course's route_cost, as a RouteCost record"),
+            Entry("right_closed_form", right_closed_form, "a geometric series per model"),
+        ),
+    ),
+)
+
+# Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}.
+# The key is what `benchmarks/checker_mutants.py` prints; the reason's first word is one of
+# equivalent, text, validation, outside, open (docs/AUTHORING.md, "Its exercises").
+_VALIDATION = (
+    "validation: the library refuses a price, p or cap out of range with a message; the "
+    "exercise's cases are all valid, and the notebook does not ask the learner to check them"
+)
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_expected_cost": {
+        "expected_cost:7: delete_statement: `_check_price(price)` -> `pass`": _VALIDATION,
+        "expected_attempts:6: delete_statement: `_check_p(p)` -> `pass`": _VALIDATION,
+        "expected_attempts:7: delete_statement: `_check_cap(cap)` -> `pass`": _VALIDATION,
+        "expected_attempts:9: return_none: `return float(cap)` -> `return None`": (
+            "equivalent: expected_cost returns math.inf as soon as the pass rate is 0, so it never "
+            "asks expected_attempts about p = 0, the only input that reaches this line"
+        ),
+    },
+}

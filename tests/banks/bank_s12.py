@@ -1,0 +1,416 @@
+"""Session 12's banks: `check_calibrate` and `check_trust_rule` (cafe/exercises/s12.py).
+
+The exercise ideas: a judge is a classifier measured against labels it cannot argue with; a
+broken ticket is the positive class (tp: broken, judge failed it); a reply with no verdict is
+counted apart (`unparsed`), never folded into pass or fail, and kappa is worked out over the
+tickets with a verdict, as (observed - chance) / (1 - chance) with each rater's own habits, and is
+None when chance agreement is 1. A trust rule refuses a calibration made on another model, one
+measured on too few tickets of a kind, one whose agreement is luck, one that often says nothing,
+and one that misses many broken tickets; it accepts one that is nearly always right on plenty of
+both, and it never raises on a calibration whose kappa or rates are None.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from banks.harness import Bank, Entry
+from cafe.exercises.s12 import check_calibrate, check_trust_rule
+from cafe.judge.calibration import Calibration, calibrate, cohen_kappa, grade_of
+from cafe.judge.labelled import LabelledTicket
+from cafe.judge.trust import trust_reading
+
+Judge = Callable[..., Any]
+Labelled = Sequence[LabelledTicket]
+
+# --- calibrate: the reference, learner-shaped for the mutation benchmark ----------------------
+
+
+def my_calibrate(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """The course's `calibrate` with `cohen_kappa` inline, returning the dict the notebook allows
+    (the library's Calibration computes kappa with the library's function, which a mutant of a
+    copy could never reach)."""
+    tp = fn = tn = fp = unparsed = 0
+    for item in labelled:
+        verdict = grade_of(judge(item.spec, item.ticket)).verdict
+        if verdict == "unparsed":
+            unparsed += 1
+        elif item.truth == "fail":
+            if verdict == "fail":
+                tp += 1
+            else:
+                fn += 1
+        elif verdict == "fail":
+            fp += 1
+        else:
+            tn += 1
+    total = tp + fn + fp + tn
+    kappa = None
+    if total:
+        observed = (tp + tn) / total
+        judge_fail, truth_fail = (tp + fp) / total, (tp + fn) / total
+        chance = judge_fail * truth_fail + (1 - judge_fail) * (1 - truth_fail)
+        kappa = None if chance == 1 else (observed - chance) / (1 - chance)
+    return {"tp": tp, "fn": fn, "tn": tn, "fp": fp, "unparsed": unparsed, "kappa": kappa}
+
+
+def _cells(
+    judge: Judge, labelled: Labelled, verdict_of: Callable[[Any], Any] | None = None
+) -> dict[str, int]:
+    """The five cells, with the judge's answer read by `verdict_of` (default: `grade_of`)."""
+    read = verdict_of or (lambda answer: grade_of(answer).verdict)
+    cells = dict(tp=0, fn=0, tn=0, fp=0, unparsed=0)
+    for item in labelled:
+        verdict = read(judge(item.spec, item.ticket))
+        if verdict not in ("pass", "fail"):
+            cells["unparsed"] += 1
+        elif item.truth == "fail":
+            cells["tp" if verdict == "fail" else "fn"] += 1
+        else:
+            cells["fp" if verdict == "fail" else "tn"] += 1
+    return cells
+
+
+def _kappa(cells: dict[str, int]) -> float | None:
+    return cohen_kappa(cells["tp"], cells["fn"], cells["fp"], cells["tn"])
+
+
+# --- calibrate: wrong -------------------------------------------------------------------------
+
+
+def unparsed_as_agreement(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """Kappa over every ticket, a reply with no verdict counted as agreeing with the checks."""
+    cells = _cells(judge, labelled)
+    total = len(labelled)
+    if cells["unparsed"] == total:
+        return {**cells, "kappa": None}
+    observed = (cells["tp"] + cells["tn"] + cells["unparsed"]) / total
+    judge_fail = (cells["tp"] + cells["fp"]) / total
+    truth_fail = (cells["tp"] + cells["fn"]) / total
+    chance = judge_fail * truth_fail + (1 - judge_fail) * (1 - truth_fail)
+    return {**cells, "kappa": None if chance == 1 else (observed - chance) / (1 - chance)}
+
+
+def raw_words(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """Compares the judge's answer as written: a Grade, or " PASS", reads as no verdict."""
+    cells = _cells(judge, labelled, verdict_of=lambda answer: answer)
+    return {**cells, "kappa": _kappa(cells)}
+
+
+def no_undefined_kappa(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """Divides by 1 - chance without asking whether chance agreement is 1."""
+    cells = _cells(judge, labelled)
+    tp, fn, tn, fp = cells["tp"], cells["fn"], cells["tn"], cells["fp"]
+    total = tp + fn + tn + fp
+    if total == 0:
+        return {**cells, "kappa": None}
+    jf, tf = (tp + fp) / total, (tp + fn) / total
+    chance = jf * tf + (1 - jf) * (1 - tf)
+    return {**cells, "kappa": ((tp + tn) / total - chance) / (1 - chance)}
+
+
+def unparsed_as_pass(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """A reply with no verdict is read as a pass."""
+    cells = _cells(judge, labelled, lambda a: "fail" if grade_of(a).verdict == "fail" else "pass")
+    return {**cells, "kappa": _kappa(cells)}
+
+
+def unparsed_as_fail(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """A reply with no verdict is read as a fail, "to be safe"."""
+    cells = _cells(judge, labelled, lambda a: "pass" if grade_of(a).verdict == "pass" else "fail")
+    return {**cells, "kappa": _kappa(cells)}
+
+
+def agreement_as_kappa(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """Raw agreement handed back as kappa."""
+    cells = _cells(judge, labelled)
+    judged = cells["tp"] + cells["fn"] + cells["tn"] + cells["fp"]
+    return {**cells, "kappa": (cells["tp"] + cells["tn"]) / judged if judged else None}
+
+
+def good_is_positive(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """The positive class flipped: a right ticket passed counts as a true positive."""
+    c = _cells(judge, labelled)
+    flipped = dict(tp=c["tn"], fn=c["fp"], tn=c["tp"], fp=c["fn"], unparsed=c["unparsed"])
+    return {**flipped, "kappa": _kappa(flipped)}
+
+
+def scotts_pi(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """Chance from the two raters' pooled fail rate (Scott's pi), not from each rater's own."""
+    cells = _cells(judge, labelled)
+    tp, fn, tn, fp = cells["tp"], cells["fn"], cells["tn"], cells["fp"]
+    total = tp + fn + tn + fp
+    if not total:
+        return {**cells, "kappa": None}
+    pooled = ((tp + fp) + (tp + fn)) / (2 * total)
+    chance = pooled**2 + (1 - pooled) ** 2
+    return {**cells, "kappa": None if chance == 1 else ((tp + tn) / total - chance) / (1 - chance)}
+
+
+def kappa_as_text(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """The right cells, with kappa formatted for a report ("0.34") instead of a number."""
+    cells = _cells(judge, labelled)
+    kappa = _kappa(cells)
+    return {**cells, "kappa": "undefined" if kappa is None else f"{kappa:.2f}"}
+
+
+# --- calibrate: right -------------------------------------------------------------------------
+
+
+def right_counter(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """A Counter over (truth, verdict), kappa from the marginals."""
+    seen: Counter[tuple[str, str]] = Counter()
+    for item in labelled:
+        seen[(item.truth, grade_of(judge(item.spec, item.ticket)).verdict)] += 1
+    tp, fn = seen[("fail", "fail")], seen[("fail", "pass")]
+    tn, fp = seen[("pass", "pass")], seen[("pass", "fail")]
+    unparsed = len(labelled) - tp - fn - tn - fp
+    n = tp + fn + tn + fp
+    kappa = None
+    if n:
+        p_o = (tp + tn) / n
+        p_e = ((tp + fp) * (tp + fn) + (tn + fn) * (tn + fp)) / n**2
+        kappa = None if p_e == 1 else (p_o - p_e) / (1 - p_e)
+    return dict(tp=tp, fn=fn, tn=tn, fp=fp, unparsed=unparsed, kappa=kappa)
+
+
+def right_calibration_record(judge: Judge, labelled: Labelled) -> Calibration:
+    """The cells counted by hand, handed back as a Calibration (its kappa is a property)."""
+    c = _cells(judge, labelled)
+    return Calibration("mine", c["tp"], c["fn"], c["tn"], c["fp"], c["unparsed"])
+
+
+# --- trust rule -------------------------------------------------------------------------------
+
+
+def course_trust_rule(calibration: Calibration, model: str) -> bool:
+    """The course's rule, as the notebook's exercise asks for it: True or False."""
+    return trust_reading(calibration, model).trusted
+
+
+def kappa_only(c: Calibration, model: str) -> bool:
+    """Kappa alone: the model, the counts and the silences never asked about."""
+    return c.kappa is not None and c.kappa >= 0.8
+
+
+def agreement_only(c: Calibration, model: str) -> bool:
+    """Raw agreement, the figure kappa exists to correct."""
+    return c.model == model and (c.agreement or 0) >= 0.95
+
+
+def model_by_prefix(c: Calibration, model: str) -> bool:
+    """Models matched by prefix: gpt-4o-mini's calibration used for gpt-4o."""
+    same = c.model.startswith(model) or model.startswith(c.model)
+    return same and trust_reading(c, c.model).trusted
+
+
+def crashes_without_broken_tickets(c: Calibration, model: str) -> bool:
+    """Compares kappa and the catch rate with numbers, though either can be None."""
+    enough = min(c.tp + c.fn, c.tn + c.fp) >= 20
+    quiet = c.unparsed <= 0.05 * (c.judged + c.unparsed)
+    return c.model == model and c.kappa >= 0.8 and c.catch_rate >= 0.9 and enough and quiet  # type: ignore[operator]
+
+
+def unparsed_ignored(c: Calibration, model: str) -> bool:
+    """Never asks how often the judge said nothing."""
+    enough = min(c.tp + c.fn, c.tn + c.fp) >= 20
+    return c.model == model and enough and (c.kappa or 0) >= 0.8 and (c.catch_rate or 0) >= 0.9
+
+
+def few_is_fine(c: Calibration, model: str) -> bool:
+    """No minimum number of tickets of each kind."""
+    quiet = c.unparsed <= 0.05 * (c.judged + c.unparsed)
+    return c.model == model and (c.kappa or 0) >= 0.8 and (c.catch_rate or 0) >= 0.9 and quiet
+
+
+def trust_reading_object(c: Calibration, model: str) -> object:
+    """Hands back the course's whole reading, which is always truthy, instead of True or False."""
+    return trust_reading(c, model)
+
+
+def right_strict(c: Calibration, model: str) -> bool:
+    """Stricter thresholds, the pass rate on good tickets too."""
+    if c.model != model or c.kappa is None or c.catch_rate is None or c.pass_rate_on_good is None:
+        return False
+    total = c.judged + c.unparsed
+    return (
+        c.kappa >= 0.85
+        and c.catch_rate >= 0.95
+        and c.pass_rate_on_good >= 0.9
+        and c.tp + c.fn >= 30
+        and c.tn + c.fp >= 30
+        and c.unparsed / total <= 0.02
+    )
+
+
+def right_reasons(c: Calibration, model: str) -> bool:
+    """Its own thresholds, each failed test a reason, trusted when there is none."""
+    reasons = []
+    if model != c.model:
+        reasons.append("other model")
+    if min(c.tp + c.fn, c.tn + c.fp) < 25:
+        reasons.append("too few")
+    if c.unparsed > 0.04 * (c.judged + c.unparsed):
+        reasons.append("silent")
+    kappa = c.kappa if c.kappa is not None else -1.0
+    caught = c.catch_rate if c.catch_rate is not None else 0.0
+    if kappa < 0.75 or caught < 0.9:
+        reasons.append("weak")
+    return not reasons
+
+
+# --- the banks --------------------------------------------------------------------------------
+
+BANKS = (
+    Bank(
+        "s12",
+        check_calibrate,
+        my_calibrate,
+        wrong=(
+            Entry(
+                "unparsed_as_agreement",
+                unparsed_as_agreement,
+                "kappa is over the tickets with a verdict; a non-answer agrees with nothing",
+                "no verdict on every fifth of 30 tickets: kappa 0.447 instead of 0.338",
+            ),
+            Entry(
+                "raw_words",
+                raw_words,
+                "a judge may answer a Grade or a verdict word: read it with grade_of",
+                "a judge answering Grade('pass'): every ticket unparsed",
+            ),
+            Entry(
+                "no_undefined_kappa",
+                no_undefined_kappa,
+                "kappa is None when chance agreement is 1",
+                "20 right tickets, the always-pass judge: ZeroDivisionError",
+            ),
+            Entry(
+                "unparsed_as_pass",
+                unparsed_as_pass,
+                "a reply with no verdict is counted apart, not as a pass",
+                "the never-answering judge: tn 12 instead of unparsed 24",
+            ),
+            Entry(
+                "unparsed_as_fail",
+                unparsed_as_fail,
+                "a reply with no verdict is counted apart, not as a fail",
+                "the never-answering judge: tp 12, fp 12 instead of unparsed 24",
+            ),
+            Entry(
+                "agreement_as_kappa",
+                agreement_as_kappa,
+                "kappa subtracts the agreement chance alone would give",
+                "the always-pass judge, 2 broken in 40: kappa 0.95 instead of 0",
+            ),
+            Entry(
+                "good_is_positive",
+                good_is_positive,
+                "a broken ticket is the positive class",
+                "the always-right judge: tp counts right tickets",
+            ),
+            Entry(
+                "scotts_pi",
+                scotts_pi,
+                "chance agreement comes from each rater's own habits (Cohen), not a pooled rate",
+                "the always-pass judge: kappa -0.026 instead of 0",
+            ),
+            Entry(
+                "kappa_as_text",
+                kappa_as_text,
+                "kappa is a number (or None), not a formatted string",
+                "the always-right judge: kappa '1.00'",
+            ),
+        ),
+        right=(
+            Entry("right_counter", right_counter, "a Counter over (truth, verdict) pairs"),
+            Entry("right_calibration_record", right_calibration_record, "a Calibration record"),
+            Entry("course_calibrate", calibrate, "the course's own calibrate"),
+        ),
+    ),
+    Bank(
+        "s12",
+        check_trust_rule,
+        course_trust_rule,
+        wrong=(
+            Entry(
+                "kappa_only",
+                kappa_only,
+                "a calibration describes one model",
+                "the same figures measured on another model: trusted",
+            ),
+            Entry(
+                "agreement_only",
+                agreement_only,
+                "agreement is luck when nearly every ticket is fine",
+                "the always-pass judge, 95% agreement: trusted",
+            ),
+            Entry(
+                "model_by_prefix",
+                model_by_prefix,
+                "another model is another model, whatever its name shares",
+                "gpt-4o-mini's calibration for gpt-4o: trusted",
+            ),
+            Entry(
+                "crashes_without_broken_tickets",
+                crashes_without_broken_tickets,
+                "kappa and the rates are None when there is nothing to measure",
+                "100 right tickets, no broken one: TypeError",
+            ),
+            Entry(
+                "unparsed_ignored",
+                unparsed_ignored,
+                "a judge that often says nothing is not a judge",
+                "no verdict on a quarter of the tickets: trusted",
+            ),
+            Entry(
+                "few_is_fine",
+                few_is_fine,
+                "a rate measured on three tickets moves by a third with one ticket",
+                "right on all 3 broken tickets it saw: trusted",
+            ),
+            Entry(
+                "trust_reading_object",
+                trust_reading_object,
+                "the rule answers True or False",
+                "returns a TrustReading",
+            ),
+        ),
+        right=(
+            Entry("right_strict", right_strict, "stricter thresholds, good tickets too"),
+            Entry("right_reasons", right_reasons, "its own thresholds, listed as reasons"),
+        ),
+        reference_module="cafe.judge.trust",
+        targets=("trust_reading",),
+        adapt=lambda ns: lambda calibration, model: ns["trust_reading"](calibration, model).trusted,
+    ),
+)
+
+# Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}. The key is
+# what `benchmarks/checker_mutants.py` prints; the reason's first word is one of equivalent, text,
+# validation, outside, open (docs/AUTHORING.md, "Its exercises").
+_STRICTER = (
+    "open: a stricter rule than the course's (a higher bar, or a count or share that can only "
+    "refuse more); the exercise leaves the thresholds to the learner above the floor"
+)
+_TEXT = "text: the wording of a reason the course's reading gives; the exercise asks for True/False"
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_trust_rule": {
+        "trust_reading:10: compare: `min(bad, good) < least['each_kind']` -> `min(bad, good) <= least['each_kind']`": _STRICTER,
+        "trust_reading:9: binop: `calibration.tp + calibration.fn` -> `calibration.tp - calibration.fn`": _STRICTER,
+        "trust_reading:9: binop: `calibration.tn + calibration.fp` -> `calibration.tn - calibration.fp`": _STRICTER,
+        "trust_reading:15: compare: `calibration.unparsed / total > least['unparsed_share']` -> `calibration.unparsed / total >= least['unparsed_share']`": _STRICTER,
+        "trust_reading:15: binop: `calibration.unparsed / total` -> `calibration.unparsed * total`": _STRICTER,
+        "trust_reading:18: compare: `kappa < least['kappa']` -> `kappa <= least['kappa']`": _STRICTER,
+        "trust_reading:22: compare: `caught < least['catch_rate']` -> `caught <= least['catch_rate']`": _STRICTER,
+        "trust_reading:20: constant: `'undefined'` -> `'XXundefinedXX'`": _TEXT,
+        "trust_reading:24: constant: `'no'` -> `'XXnoXX'`": _TEXT,
+        "trust_reading:28: delete_statement: `reasons.append(f'{calibration.failed} tickets were never graded (en...` -> `pass`": (
+            "outside: tickets the endpoint never graded are an issue-29 guard of the course's "
+            "rule; the exercise's floor is about the judge's figures, and a learner's rule is "
+            "never handed a calibration with ungraded tickets"
+        ),
+    },
+}
