@@ -180,7 +180,15 @@ def test_notebook_stubs_are_not_attempted_and_the_story_holds(tmp_path, monkeypa
     assert (
         namespace["omelette_run"].stop_reason == "retries_exhausted"
     )  # the 86'd omelette spends the cap
-    assert namespace["passing"] == 0 and namespace["asked"].stop_reason == "needs_consent"
+    assert namespace["passing"] == 0 and namespace["handled_as"] == "sent_back"
+    assert namespace["alone"].stop_reason == "retries_exhausted"  # the loop alone spends the cap
+    assert namespace["counting"].calls == 3
     assert namespace["after"].stop_reason == "passed"
-    assert namespace["banked"]["first_drafts_within_consent"] == 0
-    assert namespace["banked"]["stops"] == {"needs_consent": 1, "passed": 4, "retries_exhausted": 1}
+    assert namespace["scripted"]["within"] == 0
+    assert namespace["scripted"]["items_only_lets_through"] == 2
+    assert namespace["banked"]["endings"] == {
+        "passed": 4,
+        "retries_exhausted": 1,
+        "sent_back": 1,
+    }
+    assert namespace["your_figures"] == {}  # nothing banked under the learner's name for stubs
