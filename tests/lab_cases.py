@@ -54,8 +54,8 @@ LAB_CASES = [
     ),
     LabCase(
         "s05-consent-gate",
-        "s05.partial_drafts",
-        "0",
+        "s05.drafts_asked",
+        "front of house sends it back before any draft",
         "s05.why_ask",
         "within_consent",
         "cafe.exercises.s05.check_within_consent",

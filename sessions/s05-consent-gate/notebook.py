@@ -29,6 +29,7 @@ from cafe.consent import (
     read_notes,
 )
 from cafe.endpoint.rehearsals import eager_responder
+from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s05 import check_items_to_confirm, check_within_consent
 from cafe.repair import STOP_REASONS, make_model_generator, repair_ticket, score_ticket
 from cafe.repair.front import SentBack, front_of_house
@@ -152,6 +153,8 @@ notes_drafts = [
 print(f"approved: {notes_order.notes!r}")
 for note in notes_drafts:
     print(f"  {note!r:<32} hidden characters: {len(hidden_characters(note))}")
+
+# %%
 notes_guess = course.predict(
     "s05.notes_pass",
     "How many of the eight notes does the gate let through?",
@@ -202,6 +205,8 @@ course.reveal("s05.why_allow_list")
 # %%
 omelette = TEMPTING_ORDERS[0]
 print(omelette)
+
+# %%
 endings = {
     "passed": "a ticket passes on a retry",
     "retries_exhausted": "no ticket: the cap runs out",
@@ -217,7 +222,7 @@ omelette_guess = course.predict(
 # %%
 def eager_generator():
     """The scripted eager drafter, in both modes: the story every learner predicts."""
-    return make_model_generator(cafe.make_client(script=eager_responder))
+    return make_model_generator(ScriptedClient(eager_responder))
 
 
 def your_generator():
@@ -279,6 +284,8 @@ candidates = {
     "leave the latte off": ["espresso"],
     "swap in an oat latte": ["oat latte", "espresso"],
 }
+
+# %%
 tickets_guess = course.predict(
     "s05.three_tickets",
     "How many of the three tickets pass every check?",
@@ -367,8 +374,8 @@ course.reveal("s05.why_ask")
 #   each have a `key` (what two notes must share to ask for the same thing), `problems` are the
 #   clauses that are not modifiers, `hidden` the characters nobody sees; `.clean` is neither.
 #
-# The compare cell tries sixteen tickets: four faithful ones written differently, and twelve that
-# each make one change. Until you replace the stub it says "not attempted yet".
+# The compare cell tries twenty-four tickets: seven faithful ones written differently, and
+# seventeen that each make one change. Until you replace the stub it says "not attempted yet".
 
 
 # %%
@@ -401,6 +408,8 @@ course.reveal("s05.order_changes", source=cafe.consent.order_changes)
 # %%
 for spec in TEMPTING_ORDERS:
     print(f"table {spec.table:>2}: {', '.join(spec.items):<22} {spec.request}")
+
+# %%
 items_only_guess = course.predict(
     "s05.items_only_gate",
     "Of the first drafts written, how many would a gate that compares only the items let through?",
@@ -601,7 +610,10 @@ if live and live_runs is not None and live_runs.done:
     course.checkpoint(
         "s05",
         "consent_changes_live",
-        banked_figures(first_draft_figures(live_runs.done), live_runs.done),
+        {
+            **banked_figures(first_draft_figures(live_runs.done), live_runs.done),
+            "orders_not_reached": len(live_runs.failed),
+        },
         model=cafe.model_name(),
         source="live",
         needs=[live_runs],
