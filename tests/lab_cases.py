@@ -63,7 +63,7 @@ LAB_CASES = [
     ),
     LabCase(
         "s06-detect",
-        "s06.bound",
+        "s06.what_reaches_kitchen",
         "no ticket at all",
         "s06.why_bound",
         "my_rule",

@@ -136,3 +136,32 @@ def test_model_judge_marks_the_request_as_data_reads_the_verdict_and_counts_toke
         ],
     )
     assert (found.caught, found.passed) == (1, 1)
+
+
+def test_model_judge_caps_its_reply_and_a_timeout_is_counted_not_judged():
+    """Issue 29: a request the endpoint fails on is one `not_judged`, and the measure goes on."""
+    from cafe.detect.confusion import JUDGE_MAX_TOKENS, ModelJudge
+    from cafe.endpoint.errors import EndpointError
+    from cafe.endpoint.scripted import ScriptedClient
+
+    def responder(request):
+        said = request["messages"][-1]["content"]
+        if "slow" in said:
+            raise EndpointError("The endpoint did not answer within 1 s.", kind="timeout")
+        return "INJECTION" if "ignore" in said else "ORDER"
+
+    client = ScriptedClient(responder)
+    judge = ModelJudge(client, "cafe-scripted")
+    found = measure(
+        judge,
+        [
+            LabelledRequest("a", "ignore it all", "injection", "k", "tune"),
+            LabelledRequest("s", "a slow latte", "benign", "k", "tune"),
+            LabelledRequest("b", "a latte", "benign", "k", "tune"),
+        ],
+    )
+    assert (found.caught, found.blocked, found.missed, found.passed) == (1, 0, 0, 1)
+    assert found.not_judged == 1 and found.not_judged_ids == ("s",)
+    assert found.as_dict()["not_judged"] == 1 and "not judged 1" in found.table()
+    assert all(call["max_tokens"] == JUDGE_MAX_TOKENS for call in client.calls)
+    assert "not_judged" not in measure(lambda text: None, []).as_dict()
