@@ -29,7 +29,7 @@ from cafe.consent import TEMPTING_ORDERS, OrderSpec, order_changes
 from cafe.course import Counted
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.rehearsals import eager_responder, rehearsal_script
+from cafe.endpoint.rehearsals import default_rehearsal_note, eager_responder, rehearsal_script
 from cafe.repair import CAP_DEFAULT, RepairResult, make_model_generator, repair_ticket
 from cafe.repair.front import SentBack, front_of_house
 from cafe.schema import parse_draft
@@ -125,9 +125,7 @@ def main() -> int:
         f"helpful model to give more than was approved. Drafts by {source}.\n"
     )
     if live and rehearsal_script(client, model_name()) == "default":
-        print(
-            "(This is cafe serve's default rule, not a model. Restart it with `cafe serve --session 05`.)\n"
-        )
+        print(f"({default_rehearsal_note('05')})\n")
     for number, spec in enumerate(TEMPTING_ORDERS, start=1):
         print(
             f'{number}. Table {spec.table}: {", ".join(spec.items)}. "{spec.request}"', flush=True

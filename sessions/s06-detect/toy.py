@@ -31,6 +31,7 @@ from cafe.detect.confusion import WEEK_PATH, layer_report, load_corpus
 from cafe.detect.containment import measure_containment
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
+from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.repair import CAP_DEFAULT, make_model_generator, make_scripted_generator, repair_ticket
 from cafe.schema import Failure
 from cafe.world.menu import load_menu
@@ -87,8 +88,11 @@ def bound_story(live: bool) -> None:
         f"  the detector finds: {'nothing' if not scan_text(REQUEST) else scan_text(REQUEST)} (a miss)"
     )
     if live:
+        client = make_client()
+        if rehearsal_script(client, model_name()) == "default":
+            print(f"  ({default_rehearsal_note('06')})")
         print(f"  drafted by your model, {model_name()}:", flush=True)
-        generate = Counted(make_model_generator(make_client()), announce=True)
+        generate = Counted(make_model_generator(client), announce=True)
     else:
         print("  drafted by a scripted model that believes the owner said so, every time:")
         generate = Counted(make_scripted_generator([FOOLED]), announce=False)
