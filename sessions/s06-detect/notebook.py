@@ -22,7 +22,6 @@ from cafe.consent import OrderSpec
 from cafe.detect import LAYERS, check_ticket, scan_layer, scan_text
 from cafe.detect.confusion import (
     FAMILIES_PATH,
-    ModelJudge,
     either,
     family_report,
     layer_report,
@@ -31,6 +30,7 @@ from cafe.detect.confusion import (
     report_table,
 )
 from cafe.detect.containment import measure_containment
+from cafe.detect.model_judge import ModelJudge
 from cafe.detect.normalize import normalize_text
 from cafe.exercises.s06 import (
     BENIGN_BLOCKED_MAX,
