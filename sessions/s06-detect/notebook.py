@@ -535,7 +535,12 @@ if judged:  # live only: the model judge's figures and what each request cost it
         "s06",
         "judge",
         {
-            **{name: found.as_dict() for name, found in judged.items()},
+            # a half the judge could not judge at all has no figures to bank, only its count
+            **{
+                name: found.as_dict()
+                for name, found in judged.items()
+                if found.caught + found.missed + found.blocked + found.passed
+            },
             "not_judged": sum(found.not_judged for found in judged.values()),
             "tokens_per_request": round(judge.tokens_per_request(), 1),
         },
