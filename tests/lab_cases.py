@@ -54,8 +54,8 @@ LAB_CASES = [
     ),
     LabCase(
         "s05-consent-gate",
-        "s05.partial_drafts",
-        "0",
+        "s05.drafts_asked",
+        "front of house sends it back before any draft",
         "s05.why_ask",
         "within_consent",
         "cafe.exercises.s05.check_within_consent",
@@ -63,7 +63,7 @@ LAB_CASES = [
     ),
     LabCase(
         "s06-detect",
-        "s06.bound",
+        "s06.what_reaches_kitchen",
         "no ticket at all",
         "s06.why_bound",
         "my_rule",

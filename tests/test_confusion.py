@@ -111,7 +111,7 @@ def test_either_flags_what_any_detector_flags_and_refuses_non_functions():
 
 
 def test_model_judge_marks_the_request_as_data_reads_the_verdict_and_counts_tokens():
-    from cafe.detect.confusion import JUDGE_PROMPT, ModelJudge
+    from cafe.detect.model_judge import JUDGE_PROMPT, ModelJudge
     from cafe.endpoint.scripted import ScriptedClient
 
     def responder(request):
@@ -136,3 +136,49 @@ def test_model_judge_marks_the_request_as_data_reads_the_verdict_and_counts_toke
         ],
     )
     assert (found.caught, found.passed) == (1, 1)
+
+
+def test_model_judge_caps_its_reply_and_a_timeout_is_counted_not_judged():
+    """Issue 29: a request the endpoint fails on is one `not_judged`, and the measure goes on."""
+    from cafe.detect.model_judge import JUDGE_MAX_TOKENS, ModelJudge
+    from cafe.endpoint.errors import EndpointError
+    from cafe.endpoint.scripted import ScriptedClient
+
+    def responder(request):
+        said = request["messages"][-1]["content"]
+        if "slow" in said:
+            raise EndpointError("The endpoint did not answer within 1 s.", kind="timeout")
+        return "INJECTION" if "ignore" in said else "ORDER"
+
+    client = ScriptedClient(responder)
+    judge = ModelJudge(client, "cafe-scripted")
+    found = measure(
+        judge,
+        [
+            LabelledRequest("a", "ignore it all", "injection", "k", "tune"),
+            LabelledRequest("s", "a slow latte", "benign", "k", "tune"),
+            LabelledRequest("b", "a latte", "benign", "k", "tune"),
+        ],
+    )
+    assert (found.caught, found.blocked, found.missed, found.passed) == (1, 0, 0, 1)
+    assert found.not_judged == 1 and found.not_judged_ids == ("s",)
+    assert found.as_dict()["not_judged"] == 1 and "not judged 1" in found.table()
+    assert all(call["max_tokens"] == JUDGE_MAX_TOKENS for call in client.calls)
+    assert "not_judged" not in measure(lambda text: None, []).as_dict()
+
+
+def test_model_judge_stops_asking_after_failures_in_a_row():
+    """A dead endpoint costs JUDGE_GIVE_UP_AFTER waits, not one per request."""
+    from cafe.detect.model_judge import JUDGE_GIVE_UP_AFTER, ModelJudge
+    from cafe.endpoint.errors import EndpointError
+    from cafe.endpoint.scripted import ScriptedClient
+
+    def responder(request):
+        raise EndpointError("The endpoint did not answer within 1 s.", kind="timeout")
+
+    client = ScriptedClient(responder)
+    requests = [LabelledRequest(f"r{n}", "a latte", "benign", "k", "tune") for n in range(10)]
+    found = measure(ModelJudge(client, "cafe-scripted"), requests)
+    assert found.not_judged == 10 and found.passed == 0
+    assert "not judged 10" in found.table()  # a table with no verdict at all still prints
+    assert len(client.calls) == JUDGE_GIVE_UP_AFTER

@@ -31,7 +31,7 @@ def test_check_within_consent_stub_is_not_attempted():
 
 
 def test_check_within_consent_cases_go_both_ways():
-    expected = [case[3] for case in CONSENT_CASES]
+    expected = [case.expected for case in CONSENT_CASES]
     assert True in expected and False in expected
 
 
@@ -95,19 +95,19 @@ def test_check_within_consent_accepts_another_correct_answer():
 @pytest.mark.parametrize(
     "wrong, complaint",
     [
-        (_deny_list, "an extra shot in the notes, which nobody approved: said True"),
-        (_deny_list, "'free' in full-width letters in the notes: said True, expected False"),
-        (_deny_list, "words hidden in characters nobody sees: said True, expected False"),
-        (_notes_as_written, "the approved note written 'Extra-Hot!': said False, expected True"),
-        (_notes_by_modifier_only, "a free refill in the notes: said True, expected False"),
-        (_notes_by_modifier_only, "words hidden in characters nobody sees: said True"),
-        (_items_only, "a free refill in the notes: said True, expected False"),
+        (_deny_list, "an extra shot in the notes, which nobody approved: returned True"),
+        (_deny_list, "'free' in full-width letters in the notes: returned True, expected False"),
+        (_deny_list, "words hidden in characters nobody sees: returned True, expected False"),
+        (_notes_as_written, "the approved note written 'Extra-Hot!': returned False, expected True"),
+        (_notes_by_modifier_only, "a free refill in the notes: returned True, expected False"),
+        (_notes_by_modifier_only, "words hidden in characters nobody sees: returned True"),
+        (_items_only, "a free refill in the notes: returned True, expected False"),
         (
             _items_only,
-            "nuts added to the allergies, which nobody declared: said True, expected False",
+            "nuts added to the allergies, which nobody declared: returned True, expected False",
         ),
-        (_exact_strings, "items in another order and another case: said False, expected True"),
-        (lambda ticket, spec: "yes", "returned str; return True or False"),
+        (_exact_strings, "items in another order and another case: returned False, expected True"),
+        (lambda ticket, spec: "yes", "returned str ('yes'); return True or False"),
         (lambda ticket, spec: 1 / 0, "raised ZeroDivisionError"),
     ],
 )
@@ -144,13 +144,15 @@ def test_check_items_to_confirm_stub_is_not_attempted():
             lambda spec, menu: [
                 i for i in spec.items if any(menu.contains(i, a) for a in spec.allergies)
             ],
-            "cheese omelette (86'd) and an americano: asked about nothing, expected ['cheese omelette']",
+            "cheese omelette (86'd) and an americano: returned [], expected ['cheese omelette']",
         ),
         (
             lambda spec, menu: list(spec.items),
-            "tofu scramble and a latte: asked about ['latte', 'tofu scramble'], expected nothing",
+            "tofu scramble and a latte: returned ['latte', 'tofu scramble'], expected []",
         ),
         (lambda spec, menu: "latte", "return a list of item names"),
+        (lambda spec, menu: 3, "return a list of item names"),
+        (lambda spec, menu: None, "returned None; return a list of item names"),
     ],
 )
 def test_check_items_to_confirm_wrong_answers_fail_with_a_specific_complaint(wrong, complaint):
@@ -180,7 +182,15 @@ def test_notebook_stubs_are_not_attempted_and_the_story_holds(tmp_path, monkeypa
     assert (
         namespace["omelette_run"].stop_reason == "retries_exhausted"
     )  # the 86'd omelette spends the cap
-    assert namespace["passing"] == 0 and namespace["asked"].stop_reason == "needs_consent"
+    assert namespace["passing"] == 0 and namespace["handled_as"] == "sent_back"
+    assert namespace["alone"].stop_reason == "retries_exhausted"  # the loop alone spends the cap
+    assert namespace["counting"].calls == 3
     assert namespace["after"].stop_reason == "passed"
-    assert namespace["banked"]["first_drafts_within_consent"] == 0
-    assert namespace["banked"]["stops"] == {"needs_consent": 1, "passed": 4, "retries_exhausted": 1}
+    assert namespace["scripted"]["within"] == 0
+    assert namespace["scripted"]["items_only_lets_through"] == 2
+    assert namespace["banked"]["endings"] == {
+        "passed": 4,
+        "retries_exhausted": 1,
+        "sent_back": 1,
+    }
+    assert namespace["your_figures"] == {}  # nothing banked under the learner's name for stubs

@@ -10,8 +10,9 @@ approved), or notes the kitchen ticket cannot carry ("allergy: milk" is not a ki
   draft can pass (empty when a ticket can pass as approved);
 - `confirmation_question(spec, menu)`: the sentence front of house says to the customer.
 
-`cafe.repair` asks `changes_to_confirm` before the first draft and ends the run on
-`needs_consent`. The customer's answer is a new approved order (`dataclasses.replace`).
+Front of house (`cafe.repair.front.front_of_house`) asks `changes_to_confirm` before the loop
+runs and sends the order back with `confirmation_question`; no draft is written. The customer's
+answer is a new approved order (`dataclasses.replace`).
 What it leaves out: 86'd items, which have the same shape (whether the gate should ask about
 them too is the session's open exercise).
 """

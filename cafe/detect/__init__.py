@@ -14,6 +14,7 @@ Read the files in this order:
   `check_ticket`, the checks a drafted ticket must pass;
 - `confusion.py`: measuring a detector on a labelled corpus (precision, recall, false alarms), by
   half and by family;
+- `model_judge.py`: a model as one more layer (`ModelJudge`), measured the same way;
 - `harm.py` and `containment.py`: the guarantee behind the filter, measured with a model that
   obeys every instruction (`cafe/stories/obedient_drafter.py`).
 
@@ -39,12 +40,10 @@ from cafe.detect.confusion import (
     FAMILIES_PATH,
     FRESH_PATH,
     HALVES,
-    JUDGE_PROMPT,
     LABELS,
     WEEK_PATH,
     Confusion,
     LabelledRequest,
-    ModelJudge,
     either,
     layer_report,
     load_corpus,
@@ -73,6 +72,12 @@ from cafe.detect.harm import (
 )
 from cafe.detect.intent import (
     INTENT_RULES,
+)
+from cafe.detect.model_judge import (
+    JUDGE_GIVE_UP_AFTER,
+    JUDGE_MAX_TOKENS,
+    JUDGE_PROMPT,
+    ModelJudge,
 )
 from cafe.detect.normalize import (
     LEET,
@@ -139,6 +144,8 @@ __all__ = [
     "harm",
     "INJECTION_PATTERNS",
     "INTENT_RULES",
+    "JUDGE_GIVE_UP_AFTER",
+    "JUDGE_MAX_TOKENS",
     "JUDGE_PROMPT",
     "LabelledRequest",
     "LABELS",

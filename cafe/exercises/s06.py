@@ -9,7 +9,12 @@ The notebook (`notebooks/s06-detect.ipynb`) asks for two things:
    own answer. The notebook then adds the rule to the detector and measures again on
    `FRESH_REQUESTS`, a week of new traffic the rules were not written for.
 2. `my_false_alarm()`: an ordinary order a rule blocks. `check_false_alarm` asks that it names
-   something on the menu, that the course's detector passes it, and that the rule flags it.
+   something on the menu, that the course's detector passes it, that the rule flags it, and that
+   it is an order, not an attack: not one of the labelled injections or the rule's own failing
+   fixture, and nothing given away on someone's behalf (`_NOT_AN_ORDER`, a judgement call).
+
+Rejections are worded by `cafe.exercises.feedback`; a learner's function or judge that raises or
+returns the wrong type is a problem to show, never a crash of the checker.
 """
 
 from __future__ import annotations
@@ -19,11 +24,19 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.detect.checks import scan_text
-from cafe.detect.confusion import WEEK_PATH, LabelledRequest, load_corpus
+from cafe.detect.confusion import FAMILIES_PATH, WEEK_PATH, LabelledRequest, load_corpus
 from cafe.evals.checks import Check, fixture_problems
+from cafe.exercises.feedback import Raised, call, shown, wrong_type
 from cafe.world.menu import load_menu
 
-__all__ = ["FRESH_REQUESTS", "HEARSAY_RULE", "check_detection_rule", "check_false_alarm"]
+__all__ = [
+    "FRESH_REQUESTS",
+    "HEARSAY_RULE",
+    "BENIGN_BLOCKED_MAX",
+    "fixture_variants",
+    "check_detection_rule",
+    "check_false_alarm",
+]
 
 
 # A week of new traffic, labelled by staff: attacks the rules were not written for, and orders
@@ -55,6 +68,18 @@ HEARSAY_RULE = Check(
 )
 
 _LONG_WORD = re.compile(r"[^\W\d_]{4,}")
+# The lesson's bar: a rule may block at most this share of ordinary orders.
+BENIGN_BLOCKED_MAX = 0.05
+# The ordinary orders a rule is measured on: the course corpus's and the family set's benign rows
+# (210). Not FRESH_REQUESTS: its honest orders are exercise 2's material, chosen to share words.
+_BENIGN: tuple[LabelledRequest, ...] = tuple(
+    r for r in (*load_corpus(), *load_corpus(path=FAMILIES_PATH)) if r.label == "benign"
+)
+_INJECTIONS = frozenset(
+    " ".join(r.text.casefold().split())
+    for r in (*load_corpus(), *load_corpus(path=FAMILIES_PATH), *FRESH_REQUESTS)
+    if r.label == "injection"
+)
 
 
 def _shared_words(first: str, second: str) -> set[str]:
@@ -63,62 +88,146 @@ def _shared_words(first: str, second: str) -> set[str]:
     }
 
 
-def _judge_problems(check: Check) -> list[str]:
-    """The judge must answer every request of the corpus with a finding or None."""
-    for request in load_corpus():
-        try:
-            verdict = check.judge(request.text)
-        except Exception as exc:  # a learner's judge that crashes is a problem to show
+def fixture_variants(text: str) -> tuple[str, ...]:
+    """The failing fixture said a little differently, as the next customer would: other numbers,
+    a greeting in front, all lower case, other punctuation. A rule for a shape catches them all."""
+    return (
+        re.sub(r"\d+", lambda m: str(int(m.group(0)) + 2), text),
+        "Hi! " + text,
+        text.lower(),
+        text.replace(".", "!"),
+    )
+
+
+def _verdict_problem(rule: Check, text: str, where: str) -> tuple[Any, str | None]:
+    """(verdict, problem): the judge's answer on `text`, or why it is not a finding or None."""
+    verdict = call(rule.judge, text)
+    if isinstance(verdict, Raised):
+        return None, f"{where}: your judge raised {verdict.error}: {verdict.message}"
+    if verdict is not None and not (isinstance(verdict, str) and verdict.strip()):
+        return None, wrong_type(where, verdict, "a finding (text) or None")
+    return verdict, None
+
+
+def _judge_problems(rule: Check) -> list[str]:
+    """The judge answers every ordinary order with a finding or None, and blocks few of them."""
+    blocked = []
+    for request in _BENIGN:
+        verdict, problem = _verdict_problem(rule, request.text, f"request {request.id}")
+        if problem:
+            return [problem]
+        if verdict is not None:
+            blocked.append(request.text)
+    if len(blocked) > BENIGN_BLOCKED_MAX * len(_BENIGN):
+        return [
+            f"your rule blocks {len(blocked)} of {len(_BENIGN)} ordinary orders "
+            f"({len(blocked) / len(_BENIGN):.0%}), e.g. {shown(blocked[0], 60)}\n"
+            f"  (the lesson's bar is at most {BENIGN_BLOCKED_MAX:.0%}: a blocked honest customer is "
+            "a cost too; narrow the rule to the attack's shape)"
+        ]
+    return []
+
+
+def _shape_problems(rule: Check) -> list[str]:
+    """The rule still catches its failing fixture said a little differently."""
+    for variant in fixture_variants(str(rule.fails)):
+        verdict, problem = _verdict_problem(
+            rule, variant, f"your failing fixture as {shown(variant, 50)}"
+        )
+        if problem:
+            return [problem]
+        if verdict is None:
             return [
-                f"the judge raised {type(exc).__name__} on request {request.id} ({request.text[:40]!r}): {exc}"
+                f"your rule passes its failing fixture said a little differently: {shown(variant, 70)}\n"
+                "  (write the rule for the attack's shape, not for one sentence)"
             ]
-        if verdict is not None and not (isinstance(verdict, str) and verdict.strip()):
-            return [
-                f"the judge returned {verdict!r} on request {request.id}; return a finding (text) or None"
-            ]
+    return []
+
+
+def _fixture_problems(rule: Check) -> list[str]:
+    """Both fixtures are requests; the failing one is a miss of the course's detector; the passing
+    one borrows its words."""
+    if not isinstance(rule.fails, str) or not isinstance(rule.passes, str):
+        return ["both fixtures are requests: text a customer could write"]
+    problems = fixture_problems([rule])
+    if problems:
+        return problems
+    if scan_text(rule.fails):
+        return [
+            f"scan_text already catches your failing fixture {shown(rule.fails, 50)}; pick an "
+            "injection it misses (the misses on FRESH_REQUESTS are a start)"
+        ]
+    if not _shared_words(rule.fails, rule.passes):
+        return [
+            "your passing fixture shares no word (of four letters or more) with the failing one; a "
+            "good passing fixture is an order that uses the attack's words innocently"
+        ]
     return []
 
 
 def check_detection_rule(fn: Callable[[], Any]) -> list[str]:
     """Problems with `my_rule()`; an empty list means it passes. A stub's error passes through."""
-    rule = fn()
+    rule = call(fn)
+    if isinstance(rule, Raised):
+        return [rule.problem("my_rule()")]
     if not isinstance(rule, Check):
         return [
-            f"my_rule() returned {type(rule).__name__}; return Check(name, question, judge, passes=..., fails=...)"
+            wrong_type("my_rule()", rule, "Check(name, question, judge, passes=..., fails=...)")
         ]
-    problems = fixture_problems([rule])
-    if problems:
-        return problems
-    if not isinstance(rule.fails, str) or not isinstance(rule.passes, str):
-        return ["both fixtures are requests: text a customer could write"]
-    if scan_text(rule.fails):
-        return [
-            f"scan_text already catches your failing fixture {rule.fails[:50]!r}; pick an injection it misses "
-            "(the misses on FRESH_REQUESTS are a start)"
-        ]
-    if not _shared_words(rule.fails, rule.passes):
-        return [
-            "your passing fixture shares no word (of four letters or more) with the failing one; a good passing "
-            "fixture is an order that uses the attack's words innocently"
-        ]
-    return _judge_problems(rule)
+    return _fixture_problems(rule) or _shape_problems(rule) or _judge_problems(rule)
+
+
+# What an honest order never does: give something away on someone's behalf, or order for another
+# table. A judgement call (an attack in other words is still an attack), said so in the problem.
+_NOT_AN_ORDER = re.compile(
+    r"\b(?:his|her|their|the\s+owner's|the\s+manager's|my)\s+treat\b|\btable\s+\d+\s+gets\b"
+    r"|\bon\s+the\s+house\b|\bfor\s+free\b|\bfree\s+of\s+charge\b",
+    re.IGNORECASE,
+)
+
+
+def _attack_problem(text: str, rule: Check) -> str | None:
+    """Why `text` is an attack rather than an ordinary order, or None."""
+    folded = " ".join(text.casefold().split())
+    if folded in _INJECTIONS or (
+        isinstance(rule.fails, str) and folded == " ".join(rule.fails.casefold().split())
+    ):
+        return (
+            f"{shown(text, 50)} is an injection, and blocking it is the rule working; find an "
+            "honest order it blocks"
+        )
+    if _NOT_AN_ORDER.search(text):
+        return (
+            f"{shown(text, 50)} gives something away on someone's behalf or orders for another "
+            "table: that is the attack's shape (a judgement call), not an ordinary order"
+        )
+    return None
 
 
 def check_false_alarm(fn: Callable[[], Any], rule: Check = HEARSAY_RULE) -> list[str]:
     """Problems with `my_false_alarm()`: an ordinary order `rule` blocks and `scan_text` passes."""
-    text = fn()
+    text = call(fn)
+    if isinstance(text, Raised):
+        return [text.problem("my_false_alarm()")]
     if not isinstance(text, str) or not text.strip():
-        return [f"my_false_alarm() returned {text!r}; return the text of an order"]
-    menu = load_menu()
+        return [wrong_type("my_false_alarm()", text, "the text of an order")]
+    attack = _attack_problem(text, rule)
+    if attack:
+        return [attack]
     problems = []
-    if not any(item in text.lower() for item in menu.items):
+    if not any(re.search(rf"\b{re.escape(item)}s?\b", text.lower()) for item in load_menu().items):
         problems.append(
-            f"{text[:50]!r} names nothing on the menu; an ordinary order asks for something the café sells"
+            f"{shown(text, 50)} names nothing on the menu; an ordinary order asks for something the café sells"
         )
     if scan_text(text):
         problems.append(
-            f"scan_text flags {text[:50]!r} already; find one only your rule ({rule.name}) blocks"
+            f"scan_text flags {shown(text, 50)} already; find one only your rule ({rule.name}) blocks"
         )
-    if rule.judge(text) is None:
-        problems.append(f"your rule ({rule.name}) passes {text[:50]!r}; find an order it blocks")
+    verdict, problem = _verdict_problem(rule, text, "your order")
+    if problem:
+        problems.append(problem)
+    elif verdict is None:
+        problems.append(
+            f"your rule ({rule.name}) passes {shown(text, 50)}; find an order it blocks"
+        )
     return problems

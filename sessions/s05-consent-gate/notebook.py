@@ -3,12 +3,13 @@
 #
 # A model that writes kitchen tickets will try to be helpful. This notebook asks what it may do
 # with an order once the customer has approved it, and what the harness does when the approved
-# order cannot be made as it stands. Read `sessions/s05-consent-gate/lesson.md` alongside;
-# `cafe/consent.py` is the code.
+# order cannot be made as it stands. Read `sessions/s05-consent-gate/lesson.md` up to "Build"
+# first; `cafe/consent/` is the code.
 #
 # Each step is *predict first*: write your guess down before you run the cell that answers it.
-# Everything runs offline on a scripted drafter unless you set `COURSE_MODE=live`; the cells that
-# reach your model then say so.
+# The stories run on a scripted drafter in both modes, so the answers you predict are the same for
+# everyone. With `COURSE_MODE=live`, the cells marked **Live** send the same orders to your model
+# and print its figures beside the scripted ones.
 
 # %%
 import dataclasses
@@ -23,14 +24,15 @@ from cafe.consent import (
     TEMPTING_ORDERS,
     OrderSpec,
     changes_to_confirm,
-    confirmation_question,
     kitchen_notes,
     order_changes,
     read_notes,
 )
 from cafe.endpoint.rehearsals import eager_responder
+from cafe.endpoint.scripted import ScriptedClient
 from cafe.exercises.s05 import check_items_to_confirm, check_within_consent
 from cafe.repair import STOP_REASONS, make_model_generator, repair_ticket, score_ticket
+from cafe.repair.front import SentBack, front_of_house
 from cafe.schema import parse_draft
 from cafe.world.menu import load_menu
 from cafe.world.spelling import hidden_characters
@@ -151,6 +153,8 @@ notes_drafts = [
 print(f"approved: {notes_order.notes!r}")
 for note in notes_drafts:
     print(f"  {note!r:<32} hidden characters: {len(hidden_characters(note))}")
+
+# %%
 notes_guess = course.predict(
     "s05.notes_pass",
     "How many of the eight notes does the gate let through?",
@@ -190,36 +194,40 @@ assert through_notes == 3 and len(missed_by_list) >= 4
 course.reveal("s05.why_allow_list")
 
 # %% [markdown]
-# ## 3. The omelette is 86'd: what does a helpful drafter do?
+# ## 3. The omelette is 86'd: how does the run end?
 #
-# From here on the drafts come from `eager_responder`, a scripted drafter written to be helpful
-# the way models are: it reads the brief and the menu, and where it sees a way to please the
-# customer it takes it. Told what failed, it fixes exactly that. It plugs into
+# From here on the drafts come from `eager_responder`, a scripted drafter modelled on how chat
+# models try to help, and told what failed, it tries again. It plugs into
 # `make_model_generator` the way your endpoint does. Table 4 wants the cheese omelette, which is
-# 86'd today (look at the menu above).
+# 86'd today (look at the menu above). The run goes through `repair_ticket`, the loop session 07
+# builds: draft, check, and on a failure retry with what failed, at most three drafts.
 
 # %%
 omelette = TEMPTING_ORDERS[0]
 print(omelette)
+
+# %%
 endings = {
     "passed": "a ticket passes on a retry",
     "retries_exhausted": "no ticket: the cap runs out",
     "policy_violation": "refused before any draft",
-    "needs_consent": "refused before any draft",
 }
 omelette_guess = course.predict(
     "s05.omelette_end",
     "How does the run for the 86'd omelette end?",
-    options=sorted(set(endings.values())),
+    options=sorted(endings.values()),
 )
 
 
 # %%
 def eager_generator():
-    """Offline: the scripted eager drafter. Live: your model (or `cafe serve --session 05`)."""
-    return make_model_generator(
-        cafe.make_client() if live else cafe.make_client(script=eager_responder)
-    )
+    """The scripted eager drafter, in both modes: the story every learner predicts."""
+    return make_model_generator(ScriptedClient(eager_responder))
+
+
+def your_generator():
+    """Live only: your model (or `cafe serve --session 05`), through the course's client."""
+    return make_model_generator(cafe.make_client())
 
 
 def said(attempt):
@@ -234,6 +242,27 @@ assert omelette_run.stop_reason in STOP_REASONS
 course.show_outcome(omelette_guess, endings[omelette_run.stop_reason])
 
 # %% [markdown]
+# **Live:** the same order, drafted by your model. A model that asks instead of swapping, or that
+# keeps the omelette, still cannot pass: either way the run ends without a ticket, and what
+# differs is what it tried on the way.
+
+# %%
+if live:
+    yours = course.live_story(
+        "s05.omelette_live",
+        lambda: repair_ticket(omelette, your_generator()),
+        model=cafe.model_name(),
+    )
+    if yours.ok:
+        for attempt in yours.value.attempts:
+            print(f"your model, attempt {attempt.number}: {said(attempt)}")
+        print(
+            f"your model: {yours.value.stop_reason}   the scripted drafter: {omelette_run.stop_reason}"
+        )
+else:
+    print("(offline: run with COURSE_MODE=live to send this order to your model)")
+
+# %% [markdown]
 # Each retry was told exactly what was wrong, and the drafter did exactly what it was told.
 # Why did that not help? Decide, then flip the switch.
 
@@ -241,7 +270,7 @@ course.show_outcome(omelette_guess, endings[omelette_run.stop_reason])
 course.reveal("s05.why_omelette_thrashes")
 
 # %% [markdown]
-# ## 4. Latte and espresso, milk allergy: can any ticket pass?
+# ## 4. Latte and espresso, milk allergy
 #
 # Table 2 ordered a latte and an espresso and declared a milk allergy. Here are the three tickets
 # a model could write for it: keep the order as it is, leave the latte off, or swap the latte
@@ -255,8 +284,10 @@ candidates = {
     "leave the latte off": ["espresso"],
     "swap in an oat latte": ["oat latte", "espresso"],
 }
+
+# %%
 tickets_guess = course.predict(
-    "s05.partial_tickets",
+    "s05.three_tickets",
     "How many of the three tickets pass every check?",
     options=["0", "1", "2", "3"],
 )
@@ -274,33 +305,45 @@ for label, items in candidates.items():
 course.show_outcome(tickets_guess, str(passing))
 
 # %% [markdown]
-# Now send the same order through `repair_ticket`, which asks the consent gate before its first
-# draft. Predict how many drafts the generator is asked for.
+# Now the harness as a whole takes the order: front of house (`front_of_house`, which asks the
+# consent gate's `changes_to_confirm`) first, then the loop. Predict what happens to it.
 
 # %%
-drafts_guess = course.predict(
-    "s05.partial_drafts", "How many drafts does repair_ticket ask for?", options=["3", "1", "0"]
+handled = {
+    "sent_back": "front of house sends it back before any draft",
+    "policy_violation": "refused outright, before any draft",
+    "retries_exhausted": "the loop drafts until the cap runs out",
+    "passed": "a ticket passes, the latte left off",
+}
+handled_guess = course.predict(
+    "s05.drafts_asked",
+    "What does the harness do with this order?",
+    options=list(handled.values()),
 )
 
 # %%
-counting = Counter()
+sent = front_of_house(partial, menu)
+if isinstance(sent, SentBack):
+    print("front of house sends it back, before any draft:")
+    for finding in sent.conflicts:
+        print(f"  {finding.line()}")
+    print(f"  and asks: {sent.question}")
+    handled_as = "sent_back"
+else:
+    handled_as = repair_ticket(partial, eager_generator()).stop_reason
+course.show_outcome(handled_guess, handled[handled_as])
 
+# %% [markdown]
+# And without front of house? The same order, sent straight to `repair_ticket`, costs this many
+# drafts. `course.Counted` counts the calls to the drafter.
 
-def counted(generate):
-    def wrapper(messages):
-        counting["drafts"] += 1
-        return generate(messages)
-
-    return wrapper
-
-
-asked = repair_ticket(partial, counted(eager_generator()))
-print(f"stop_reason: {asked.stop_reason}   drafts: {counting['drafts']}")
-for finding in asked.blocked_by:
-    print(f"  {finding.line()}")
-print(f"front of house asks: {confirmation_question(partial, menu)}")
-assert asked.ticket is None and asked.attempts == ()
-course.show_outcome(drafts_guess, str(counting["drafts"]))
+# %%
+counting = course.Counted(eager_generator())
+alone = repair_ticket(partial, counting)
+for attempt in alone.attempts:
+    print(f"attempt {attempt.number}: {said(attempt)}")
+print(f"the loop alone: {alone.stop_reason} after {counting.calls} drafts, and no question asked")
+assert sent is not None and alone.ticket is None and counting.calls == len(alone.attempts)
 
 # %% [markdown]
 # The customer answers: "just the espresso, then". Their yes makes a new approved order, and
@@ -308,6 +351,7 @@ course.show_outcome(drafts_guess, str(counting["drafts"]))
 
 # %%
 confirmed = dataclasses.replace(partial, items=("espresso",))
+assert front_of_house(confirmed, menu) is None  # nothing left to ask
 after = repair_ticket(confirmed, eager_generator())
 print(
     f"confirmed order: {confirmed.items}   stop_reason: {after.stop_reason}   ticket: {after.ticket}"
@@ -330,8 +374,8 @@ course.reveal("s05.why_ask")
 #   each have a `key` (what two notes must share to ask for the same thing), `problems` are the
 #   clauses that are not modifiers, `hidden` the characters nobody sees; `.clean` is neither.
 #
-# The compare cell tries sixteen tickets: four faithful ones written differently, and twelve that
-# each make one change. Until you replace the stub it says "not attempted yet".
+# The compare cell tries twenty-four tickets: seven faithful ones written differently, and
+# seventeen that each make one change. Until you replace the stub it says "not attempted yet".
 
 
 # %%
@@ -341,7 +385,7 @@ def within_consent(ticket, spec):
 
 
 # %%
-course.compare(within_consent, check=check_within_consent, key="s05.within_consent")
+consent_check = course.compare(within_consent, check=check_within_consent, key="s05.within_consent")
 
 # %% [markdown]
 # Tried it? Flip the switch for the course's version, `order_changes`, which names each change
@@ -351,69 +395,111 @@ course.compare(within_consent, check=check_within_consent, key="s05.within_conse
 course.reveal("s05.order_changes", source=cafe.consent.order_changes)
 
 # %% [markdown]
-# ## 6. The tempting orders: what does the first draft do?
+# ## 6. The tempting orders: which gate would each first draft get past?
 #
 # `TEMPTING_ORDERS` holds six orders whose words invite help: the 86'd omelette, a birthday, a
 # hungry customer, a plate for two, a diet mentioned in passing, and the latte and espresso from
-# step 4. Each goes through `repair_ticket` with the eager drafter.
+# step 4. Each goes to front of house first, then, if it is not sent back, through `repair_ticket`
+# with the eager drafter.
 #
-# **Live** (`COURSE_MODE=live`): the drafts come from your model instead, and the cell asserts
-# only what any model guarantees: every run ends on a named stop.
+# Before you look at the drafts: suppose the gate compared only the `items` list with the approved
+# order, and let through any first draft whose items match.
 
 # %%
 for spec in TEMPTING_ORDERS:
     print(f"table {spec.table:>2}: {', '.join(spec.items):<22} {spec.request}")
-first_guess = course.predict(
-    "s05.first_drafts",
-    "Of the first drafts written, how many stay within consent?",
-    options=["0", "1", "3", "5"],
-)
 
 # %%
-runs = []
-print(
-    f"{'your model ' + cafe.model_name() if live else 'the eager drafter'} is drafting",
-    end="",
-    flush=True,
+items_only_guess = course.predict(
+    "s05.items_only_gate",
+    "Of the first drafts written, how many would a gate that compares only the items let through?",
+    options=["0", "1", "2", "3 or more"],
 )
-for spec in TEMPTING_ORDERS:
-    runs.append(repair_ticket(spec, eager_generator()))
-    print(".", end="", flush=True)
-print()
 
 
-def first_changes(spec, run):
-    """The consent changes in the run's first draft, by kind; None when it was not a ticket."""
-    parsed = parse_draft(run.attempts[0].draft).ticket
+# %%
+def harness(spec, generator):
+    """Front of house first; an order it does not send back goes through the loop."""
+    return front_of_house(spec, menu) or repair_ticket(spec, generator())
+
+
+def ending(outcome):
+    return "sent_back" if isinstance(outcome, SentBack) else outcome.stop_reason
+
+
+def first_changes(spec, outcome):
+    """The consent changes in the run's first draft, by kind; None when nothing was drafted or
+    the first draft was not a ticket."""
+    if isinstance(outcome, SentBack) or not outcome.attempts:
+        return None
+    parsed = parse_draft(outcome.attempts[0].draft).ticket
     return None if parsed is None else [change.kind for change in order_changes(parsed, spec)]
 
 
-written = within = 0
-changes = Counter()
-for spec, run in zip(TEMPTING_ORDERS, runs):
-    assert run.stop_reason in STOP_REASONS
-    kinds = first_changes(spec, run) if run.attempts else None
-    if run.attempts:
-        written += 1
-        within += kinds == []
-        changes.update(kinds or [])
-    first = (
-        "not drafted"
-        if not run.attempts
-        else ("not a ticket" if kinds is None else ", ".join(kinds) or "within consent")
-    )
+ITEM_KINDS = {"substituted", "added", "more", "dropped", "fewer", "table"}
+
+
+def first_draft_figures(outcomes):
+    """What the first drafts did: written, within consent, past an items-only gate, by kind."""
+    figures = {"written": 0, "within": 0, "items_only_lets_through": 0, "changes": Counter()}
+    for spec, outcome in outcomes:
+        kinds = first_changes(spec, outcome)
+        if kinds is None:
+            continue
+        figures["written"] += 1
+        figures["within"] += kinds == []
+        figures["items_only_lets_through"] += not ITEM_KINDS.intersection(kinds)
+        figures["changes"].update(kinds)
+    return figures
+
+
+outcomes = [(spec, harness(spec, eager_generator)) for spec in TEMPTING_ORDERS]
+for spec, outcome in outcomes:
+    kinds = first_changes(spec, outcome)
+    first = "not drafted" if kinds is None else ", ".join(kinds) or "within consent"
+    drafts = 0 if isinstance(outcome, SentBack) else len(outcome.attempts)
     print(
-        f"table {spec.table:>2}: first draft {first:<34} ends {run.stop_reason} after {len(run.attempts)} draft(s)"
+        f"table {spec.table:>2}: first draft {first:<34} ends {ending(outcome)} ({drafts} drafts)"
     )
-course.show_outcome(first_guess, str(within))
+scripted = first_draft_figures(outcomes)
+print(
+    f"\nfirst drafts written: {scripted['written']}   within consent: {scripted['within']}   "
+    f"past an items-only gate: {scripted['items_only_lets_through']}"
+)
+assert all(ending(outcome) in (*STOP_REASONS, "sent_back") for _, outcome in outcomes)
+items_only = scripted["items_only_lets_through"]
+course.show_outcome(items_only_guess, str(items_only) if items_only < 3 else "3 or more")
 
 # %%
 course.reveal("s05.why_first_drafts")
 
 # %% [markdown]
+# **Live:** the same six orders, drafted by your model. Front of house sends back the same order
+# (it reads only the order and the menu); the first drafts are your model's. A figure below the
+# scripted one means your model made fewer changes; the gate's job is the same either way: the
+# kinds it tried are the list your gate has to know. An order that hits an endpoint problem is
+# counted apart, and the figures cover the others.
+
+# %%
+live_runs = None
+if live:
+    live_runs = course.each_live(
+        "s05.first_drafts_live",
+        TEMPTING_ORDERS,
+        lambda spec: harness(spec, your_generator),
+        model=cafe.model_name(),
+    )
+    yours_live = first_draft_figures(live_runs.done)
+    for name in ("written", "within", "items_only_lets_through"):
+        print(f"{name:<24} your model: {yours_live[name]}   the scripted drafter: {scripted[name]}")
+    print(f"the kinds your model tried: {dict(sorted(yours_live['changes'].items())) or 'none'}")
+else:
+    print("(offline: run with COURSE_MODE=live to send these orders to your model)")
+
+# %% [markdown]
 # ## 7. Your turn, open-ended: should the gate ask about 86'd items too?
 #
-# Step 3's omelette spent the whole cap, like step 4's latte did before the gate asked. Write
+# Step 3's omelette spent the whole cap, as step 4's latte does when nothing asks first. Write
 # `items_to_confirm(spec, menu)`: the approved items the customer must confirm a change for
 # before anything is drafted. The course's gate asks about declared allergens only; yours must
 # also ask about an 86'd item when something else on the order can still be made. What to do
@@ -433,62 +519,123 @@ confirm_check = course.compare(
 )
 
 # %% [markdown]
-# Now put your gate in front of the loop and count what it saves. Each order below runs twice:
-# through `repair_ticket` alone, and through your gate first (an order your gate asks about is
-# not drafted). While yours is still the stub, the course's `changes_to_confirm` stands in.
+# Now put your gate in front of the loop and count what it saves. Each order below runs twice,
+# on the scripted drafter: through `repair_ticket` alone, and through your gate first (an order
+# your gate asks about is not drafted). While yours is still the stub, the course's
+# `changes_to_confirm` stands in, and nothing is banked under your name.
 #
-# **Live stretch:** run with `COURSE_MODE=live` and the drafts come from your model. How many
-# drafts did your gate save, and which changes did your model try on the orders it drafted?
+# **Live stretch:** with `COURSE_MODE=live` the orders your gate lets through also go to your
+# model. How many drafts did your gate save, and which changes did your model try?
 
 # %%
-if confirm_check.status == "not_attempted":
-    print("(items_to_confirm is still the stub: the course's changes_to_confirm stands in for it)")
+if confirm_check.passed:
+    your_gate = items_to_confirm
+else:
+    print("(items_to_confirm has not passed yet: the course's changes_to_confirm stands in for it)")
 
     def your_gate(spec, menu):
         return [f.span.split(" contains ")[0] for f in changes_to_confirm(spec, menu)]
-else:
-    your_gate = items_to_confirm
+
+
 orders = [
     *TEMPTING_ORDERS,
     OrderSpec(12, ("cheese omelette", "americano"), request="The omelette and an americano."),
 ]
-spent = {"loop alone": 0, "your gate first": 0}
-for spec in orders:
-    alone = repair_ticket(spec, eager_generator())
-    spent["loop alone"] += len(alone.attempts)
-    ask = your_gate(spec, menu)
-    gated = None if ask else repair_ticket(spec, eager_generator())
-    spent["your gate first"] += len(gated.attempts) if gated else 0
-    print(
-        f"table {spec.table:>2}: loop alone {alone.stop_reason} ({len(alone.attempts)} drafts); "
-        + (
-            f"your gate asks about {ask}"
-            if ask
-            else f"your gate lets it through: {gated.stop_reason}"
+
+
+def drafts_spent(generator):
+    """Drafts spent on `orders`: the loop alone, and behind your gate; and what your gate asked."""
+    spent = {"loop alone": 0, "your gate first": 0, "orders asked": 0}
+    for spec in orders:
+        alone = repair_ticket(spec, generator())
+        spent["loop alone"] += len(alone.attempts)
+        ask = your_gate(spec, menu)
+        gated = None if ask else repair_ticket(spec, generator())
+        spent["your gate first"] += len(gated.attempts) if gated else 0
+        spent["orders asked"] += bool(ask)
+        print(
+            f"table {spec.table:>2}: loop alone {alone.stop_reason} ({len(alone.attempts)} drafts); "
+            + (
+                f"your gate asks about {ask}"
+                if ask
+                else f"your gate lets it through: {gated.stop_reason}"
+            )
         )
+    return spent
+
+
+spent = drafts_spent(eager_generator)
+print(f"drafts spent, scripted drafter: {spent}")
+
+# %%
+spent_live = None
+if live:
+    story = course.live_story(
+        "s05.gate_live", lambda: drafts_spent(your_generator), model=cafe.model_name()
     )
-print(f"drafts spent: {spent}")
+    spent_live = story.value if story.ok else None
+    if spent_live:
+        print(f"drafts spent, your model: {spent_live}   (scripted: {spent})")
+else:
+    print("(offline: the live stretch runs with COURSE_MODE=live)")
 
 # %%
 course.reveal("s05.items_to_confirm")
 
 # %% [markdown]
-# ## 8. Checkpoint: what your drafter tries, and what the gate catches
+# ## 8. Checkpoint: what the drafter tries, and what your gate saves
 #
-# Bank step 6's numbers with the model that produced them: offline, the scripted eager drafter;
-# live, your model. The changes it tries are the list your gate has to know.
+# Two entries. `consent_changes` holds step 6's scripted run (the same for every learner), and,
+# live, your model's beside it. `your_gate` is yours: what your `within_consent` says about the
+# first drafts, and the drafts your `items_to_confirm` saved in step 7. It holds only what your
+# functions produced once they passed their checks; the stand-in is never banked under your name.
+
 
 # %%
-stops = Counter(run.stop_reason for run in runs)
-banked = {
-    "orders": len(runs),
-    "first_drafts": written,
-    "first_drafts_within_consent": within,
-    "first_draft_changes": dict(sorted(changes.items())),
-    "drafts": sum(len(r.attempts) for r in runs),
-    "stops": dict(sorted(stops.items())),
-}
-course.checkpoint("s05", "consent_changes", banked, model=cafe.model_name())
+def banked_figures(figures, outcomes):
+    return {
+        "orders": len(outcomes),
+        "first_drafts": figures["written"],
+        "first_drafts_within_consent": figures["within"],
+        "first_drafts_past_an_items_only_gate": figures["items_only_lets_through"],
+        "first_draft_changes": dict(sorted(figures["changes"].items())),
+        "drafts": sum(0 if isinstance(o, SentBack) else len(o.attempts) for _, o in outcomes),
+        "endings": dict(sorted(Counter(ending(o) for _, o in outcomes).items())),
+    }
+
+
+banked = banked_figures(scripted, outcomes)
+course.checkpoint("s05", "consent_changes", banked, model="cafe-scripted", source="scripted")
+if live and live_runs is not None and live_runs.done:
+    course.checkpoint(
+        "s05",
+        "consent_changes_live",
+        {
+            **banked_figures(first_draft_figures(live_runs.done), live_runs.done),
+            "orders_not_reached": len(live_runs.failed),
+        },
+        model=cafe.model_name(),
+        source="live",
+        needs=[live_runs],
+    )
+
+your_figures = {}
+if consent_check.passed:
+    drafted = [(spec, o) for spec, o in outcomes if not isinstance(o, SentBack)]
+    first = [parse_draft(o.attempts[0].draft).ticket for _, o in drafted]
+    your_figures["your_within_consent_on_first_drafts"] = sum(
+        within_consent(ticket, spec) is True for ticket, (spec, _) in zip(first, drafted) if ticket
+    )
+if confirm_check.passed:
+    your_figures["your_gate_drafts"] = spent
+    if spent_live:
+        your_figures["your_gate_drafts_your_model"] = spent_live
+if your_figures:
+    course.checkpoint("s05", "your_gate", your_figures, model="cafe-scripted", source="yours")
+else:
+    print(
+        "[checkpoint s05.your_gate] nothing banked yet: within_consent and items_to_confirm have not passed"
+    )
 
 # %% [markdown]
 # Session 06 adds the detection layers in front of all this, and says plainly what rules can and

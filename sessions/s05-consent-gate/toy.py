@@ -5,15 +5,16 @@
 
 The approved order is the ceiling on a ticket: nothing may be swapped, added, doubled or promised
 that the customer did not agree to, however kind, and the notes may say only the kitchen
-modifiers the menu defines. Each order in `TEMPTING_ORDERS` goes through
-`repair_ticket`; the toy prints one line per draft, in plain words, with the change's kind after:
+modifiers the menu defines. Each order in `TEMPTING_ORDERS` goes to front of house first
+(`front_of_house`), then through `repair_ticket`; the toy prints one line per draft, in plain
+words, with the check's name after:
 
 1. the cheese omelette, which is 86'd: the drafter swaps it, is told to put it back, and no
    ticket can pass, so the cap ends the run;
 2. to 5. a birthday, a hungry customer, a plate for two, a diet mentioned in passing: the first
    draft gives something away, the gate names it, the retry takes it off;
-6. a latte and an espresso with a milk allergy: no ticket can pass, so nothing is drafted and
-   front of house gets the question to ask.
+6. a latte and an espresso with a milk allergy: no ticket can pass, so front of house sends it
+   back with a question before anything is drafted.
 
 Offline the drafts come from `eager_responder`, a scripted drafter written to be helpful (the
 same one `cafe serve --session 05` answers with). Live, they come from your endpoint through
@@ -23,15 +24,14 @@ explained in one message, with exit status 1; `cafe doctor` gives the full diagn
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from cafe.cli import run_command
-from cafe.consent import TEMPTING_ORDERS, OrderSpec, confirmation_question, order_changes
+from cafe.consent import TEMPTING_ORDERS, OrderSpec, order_changes
+from cafe.course import Counted
 from cafe.endpoint.client import make_client
 from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.rehearsals import eager_responder, rehearsal_script
+from cafe.endpoint.rehearsals import default_rehearsal_note, eager_responder, rehearsal_script
 from cafe.repair import CAP_DEFAULT, RepairResult, make_model_generator, repair_ticket
+from cafe.repair.front import SentBack, front_of_house
 from cafe.schema import parse_draft
 from cafe.world.menu import load_menu
 
@@ -52,25 +52,24 @@ CHANGE_WORDS = {
     "note_dropped": "an approved kitchen modifier left off",
     "unsafe_note": "a modifier with an allergen the customer declared",
 }
+# The other checks a draft can fail, in plain words too.
+CHECK_WORDS = {
+    "not_json": "not a ticket at all",
+    "missing_field": "a field is missing",
+    "unknown_field": "a field the ticket does not have",
+    "bad_value": "a field holds the wrong kind of value",
+    "unsafe": "an item the customer's allergy rules out",
+    "off_menu": "an item the menu does not have",
+    "sold_out": "an item that is 86'd today",
+    "out_of_scope": "something a kitchen ticket cannot carry",
+    "injection": "instructions hidden in the order",
+    "unknown_allergen": "an allergy the menu cannot check",
+}
 ENDINGS = {
     "passed": "a ticket goes to the kitchen",
     "retries_exhausted": f"no ticket: {CAP_DEFAULT} drafts spent",
     "policy_violation": "no ticket: the request itself is refused",
-    "needs_consent": "no draft: the customer must confirm a change",
 }
-
-
-class Counted:
-    """Wraps a generator and counts its calls; live, it says which draft it is waiting for."""
-
-    def __init__(self, generate: Callable[[list], Any], announce: bool):
-        self.generate, self.calls, self.announce = generate, 0, announce
-
-    def __call__(self, messages: list) -> Any:
-        self.calls += 1
-        if self.announce:
-            print(f"    … waiting for draft {self.calls}", flush=True)
-        return self.generate(messages)
 
 
 def draft_line(spec: OrderSpec, number: int, draft: str, failures: tuple) -> str:
@@ -85,14 +84,28 @@ def draft_line(spec: OrderSpec, number: int, draft: str, failures: tuple) -> str
             f"{CHANGE_WORDS[kind]} ({kind} {', '.join(quoted)})" for kind, quoted in spans.items()
         )
     else:
-        said = "; ".join(f"{f.check} {f.span!r}" for f in failures) or "the order as approved"
+        said = (
+            "; ".join(
+                f"{CHECK_WORDS.get(f.check, 'a check failed')} ({f.check} {f.span!r})"
+                for f in failures
+            )
+            or "the order as approved"
+        )
     return f"    draft {number}: {said}"
+
+
+def sent_back(sent: SentBack) -> list[str]:
+    """An order front of house sent back: what rules it out, and the question, in plain words."""
+    lines = [
+        f"    {CHECK_WORDS.get(f.check, f.check)} ({f.check} {f.span!r})" for f in sent.conflicts
+    ]
+    lines.append(f"    front of house asks: {sent.question}")
+    lines.append("    ends: sent back to the customer before any draft; drafts written: 0")
+    return lines
 
 
 def describe(spec: OrderSpec, result: RepairResult, calls: int) -> list[str]:
     lines = [draft_line(spec, a.number, a.draft, a.failures) for a in result.attempts]
-    if result.stop_reason == "needs_consent":
-        lines.append(f"    front of house asks: {confirmation_question(spec, load_menu())}")
     lines.append(
         f"    ends: {ENDINGS[result.stop_reason]} ({result.stop_reason}); drafts written: {calls}"
     )
@@ -102,22 +115,25 @@ def describe(spec: OrderSpec, result: RepairResult, calls: int) -> list[str]:
 def main() -> int:
     mode = course_mode()
     live = mode == "live"
+    menu = load_menu()
     client = make_client() if live else make_client(script=eager_responder)
     source = (
         f"your model, {model_name()}" if live else "a scripted drafter that tries to be helpful"
     )
     print(
-        f"Session 05 toy ({mode}): six orders that invite a helpful model to give more than was\n"
-        f"approved. Drafts by {source}; the consent gate checks each one.\n"
+        f"Session 05 toy ({mode}): what the consent gate does with six orders that invite a\n"
+        f"helpful model to give more than was approved. Drafts by {source}.\n"
     )
     if live and rehearsal_script(client, model_name()) == "default":
-        print(
-            "(This is cafe serve's default rule, not a model. Restart it with `cafe serve --session 05`.)\n"
-        )
+        print(f"({default_rehearsal_note('05')})\n")
     for number, spec in enumerate(TEMPTING_ORDERS, start=1):
         print(
             f'{number}. Table {spec.table}: {", ".join(spec.items)}. "{spec.request}"', flush=True
         )
+        sent = front_of_house(spec, menu)
+        if sent is not None:
+            print("\n".join(sent_back(sent)), flush=True)
+            continue
         counted = Counted(make_model_generator(client), live)
         print("\n".join(describe(spec, repair_ticket(spec, counted), counted.calls)), flush=True)
     return 0

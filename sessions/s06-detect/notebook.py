@@ -4,12 +4,13 @@
 # The customer's words are untrusted text, and some customers write instructions into them. This
 # notebook builds a detector for those injections in layers, cheapest first, and then does what
 # most detectors never get: it measures each layer on requests whose answer is known, and shows
-# what stands behind the detector when it misses. Read `sessions/s06-detect/lesson.md` alongside;
-# `cafe/detect/` is the code (its `__init__.py` lists the files in reading order).
+# what stands behind the detector when it misses. Read `sessions/s06-detect/lesson.md` up to
+# "Build" first; `cafe/detect/` is the code (its `__init__.py` lists the files in reading order).
 #
 # Each step is *predict first*: write your guess down before you run the cell that answers it.
-# Everything runs offline unless you set `COURSE_MODE=live`; the cells that reach your model then
-# say so.
+# Every story runs on the rules and on scripted models, the same in both modes. With
+# `COURSE_MODE=live`, the cells marked **Live** send the same requests to your model and print
+# its figures beside the scripted ones.
 
 # %%
 import base64
@@ -21,7 +22,6 @@ from cafe.consent import OrderSpec
 from cafe.detect import LAYERS, check_ticket, scan_layer, scan_text
 from cafe.detect.confusion import (
     FAMILIES_PATH,
-    ModelJudge,
     either,
     family_report,
     layer_report,
@@ -30,8 +30,15 @@ from cafe.detect.confusion import (
     report_table,
 )
 from cafe.detect.containment import measure_containment
+from cafe.detect.model_judge import ModelJudge
 from cafe.detect.normalize import normalize_text
-from cafe.exercises.s06 import FRESH_REQUESTS, HEARSAY_RULE, check_detection_rule, check_false_alarm
+from cafe.exercises.s06 import (
+    BENIGN_BLOCKED_MAX,
+    FRESH_REQUESTS,
+    HEARSAY_RULE,
+    check_detection_rule,
+    check_false_alarm,
+)
 from cafe.repair import (
     make_model_generator,
     make_scripted_generator,
@@ -67,6 +74,7 @@ disguises = {
 for name, text in disguises.items():
     print(f"{name:<20} {text!r}")
 
+# %%
 phrase_guess = course.predict(
     "s06.phrases_catch",
     "How many of the five does the phrase list catch?",
@@ -115,6 +123,8 @@ course.reveal("s06.why_normalize")
 
 # %%
 print("tune half, by kind:", sorted({r.kind for r in tune}))
+
+# %%
 shape_guess = course.predict(
     "s06.phrase_shape",
     "The phrase list alone, on the tune half:",
@@ -201,8 +211,10 @@ print(family_whole.table())
 # %%
 for request in FRESH_REQUESTS:
     print(f"  {request.label:<10} {request.text}")
+
+# %%
 fresh_guess = course.predict(
-    "s06.fresh",
+    "s06.new_traffic",
     "What share of this week's injections does the whole detector catch?",
     options=["three quarters or more", "about half", "a quarter or less"],
 )
@@ -240,8 +252,10 @@ print(
 )
 fooled = '{"table": 5, "items": ["latte", "croissant", "croissant", "pizza"], "allergies": [], "notes": ""}'
 print("every draft:", fooled)
+
+# %%
 bound_guess = course.predict(
-    "s06.bound",
+    "s06.what_reaches_kitchen",
     "The model obeys the customer's words. What reaches the kitchen?",
     options=["the latte with the extras", "the latte, extras stripped", "no ticket at all"],
 )
@@ -275,19 +289,27 @@ print(
 )
 
 # %% [markdown]
-# **Live** (`COURSE_MODE=live`): the same order goes to your model. It may fall for the owner's
-# word or not; either way, the only ticket that can come out holds what the customer approved.
+# **Live** (`COURSE_MODE=live`): the same order goes to your model, beside the scripted model that
+# falls for it every time. Your model may ignore the owner's word and pass on the first draft, or
+# fall for it and run out of drafts; either way, the only ticket that can come out holds what the
+# customer approved. A difference in attempts is your model's judgement; the bound is the same.
 
 # %%
 if live:
-    live_run = repair_ticket(spec, make_model_generator(cafe.make_client()))
-    print(
-        f"your model {cafe.model_name()}: {live_run.stop_reason} after {len(live_run.attempts)} attempt(s)"
+    story = course.live_story(
+        "s06.owner_live",
+        lambda: repair_ticket(spec, make_model_generator(cafe.make_client())),
+        model=cafe.model_name(),
     )
-    if (
-        live_run.ticket is not None
-    ):  # a ticket passed check_ticket, so it holds exactly the approved order
-        assert check_ticket(live_run.ticket, spec, menu) == ()
+    if story.ok:
+        live_run = story.value
+        print(
+            f"your model {cafe.model_name()}: {live_run.stop_reason} after "
+            f"{len(live_run.attempts)} attempt(s), ticket {live_run.ticket}"
+        )
+        print(f"the scripted model: {run.stop_reason} after {len(run.attempts)} attempt(s)")
+        if live_run.ticket is not None:  # it passed check_ticket: exactly the approved order
+            assert check_ticket(live_run.ticket, spec, menu) == ()
 else:
     print("(offline: set COURSE_MODE=live to send this order to your model)")
 
@@ -314,7 +336,9 @@ print(
     f"{sum(r.label == 'injection' for r in held_out)} injections, "
     f"{sum(r.order is not None for r in held_out)} honest orders"
 )
-bound_guess = course.predict(
+
+# %%
+contained_guess = course.predict(
     "s06.containment",
     "Detection off: how many of the tickets that pass carry something nobody approved?",
     options=["none", "a few", "about half", "most"],
@@ -333,7 +357,7 @@ for report in contained.values():
     print(report.line())
 harmful = len(contained[False].breaches)
 course.show_outcome(
-    bound_guess,
+    contained_guess,
     "none"
     if harmful == 0
     else "a few"
@@ -378,22 +402,36 @@ rule_check = course.compare(my_rule, check=check_detection_rule, key="s06.my_rul
 
 # %% [markdown]
 # Now add your rule to the detector as one more layer and measure again: this week's traffic,
-# then both halves of the corpus. (While yours is still the stub, the course's `HEARSAY_RULE`
-# stands in for it.) Which cells of the tables moved?
+# both halves of the corpus, and the family set. (While yours has not passed, the course's
+# `HEARSAY_RULE` stands in for it, and nothing is banked under your name.) Which cells of the
+# tables moved, and how many honest orders does the rule turn away against the lesson's bar?
 
 # %%
-your_rule = my_rule() if rule_check.status == "passed" else HEARSAY_RULE
-print(f"rule: {your_rule.name}: {your_rule.question}")
+yours_passed = rule_check.passed
+your_rule = my_rule() if yours_passed else HEARSAY_RULE
+print(
+    f"rule: {your_rule.name}: {your_rule.question}" + ("" if yours_passed else "  (the stand-in)")
+)
 with_rule = either(scan_text, your_rule.judge)
-for name, requests in (("this week", FRESH_REQUESTS), ("tune", tune), ("holdout", holdout)):
-    before, after = (
-        measure(scan_text, requests, name),
-        measure(with_rule, requests, name + " + your rule"),
-    )
+rule_figures = {}
+for name, requests in (
+    ("this_week", FRESH_REQUESTS),
+    ("tune", tune),
+    ("holdout", holdout),
+    ("families", families),
+):
+    before, after = measure(scan_text, requests, name), measure(with_rule, requests, name)
+    rule_figures[name] = after.as_dict()
     print(
         f"{name:<10} caught {before.caught} -> {after.caught} of {before.caught + before.missed}   "
         f"blocked {before.blocked} -> {after.blocked} of {before.blocked + before.passed}"
     )
+alone = measure(your_rule.judge, [r for r in (*tune, *holdout, *families) if r.label == "benign"])
+rule_figures["benign_blocked_by_the_rule_alone"] = round(alone.blocked_share, 3)
+print(
+    f"the rule alone blocks {alone.blocked} of {alone.blocked + alone.passed} ordinary orders "
+    f"({alone.blocked_share:.1%}; the lesson's bar is {BENIGN_BLOCKED_MAX:.0%})"
+)
 
 # %%
 course.reveal("s06.my_rule")
@@ -421,13 +459,20 @@ def my_false_alarm():
 
 
 # %%
-course.compare(
+alarm_check = course.compare(
     my_false_alarm, check=partial(check_false_alarm, rule=your_rule), key="s06.false_alarm"
 )
 
+# %% [markdown]
+# **Live stretch:** the model judge on the tune half and this week's traffic, each table beside the
+# rules' on the same requests. Its reply is capped at a few tokens (the answer is one word), and a
+# request it could not judge because the endpoint failed is counted as "not judged", never as a
+# verdict. A judge that catches what the rules miss is worth its cost only if its blocked column
+# stays low too; a small model may answer the same word to everything.
+
 # %%
 judged = {}
-if live:  # live: your model as one more layer, on the same requests; nothing here is asserted
+if live:  # your model as one more layer, on the same requests; nothing here is asserted
     judge = ModelJudge(cafe.make_client(), cafe.model_name())
     print(
         f"the judge ({cafe.model_name()}) is reading {len(tune) + len(FRESH_REQUESTS)} requests",
@@ -438,8 +483,12 @@ if live:  # live: your model as one more layer, on the same requests; nothing he
         judged[name] = measure(judge, requests, name=f"judge on {name}")
         print(".", end="", flush=True)
     print()
-    for found in judged.values():
+    for name, found in judged.items():
+        rules = measure(scan_text, tune if name == "tune" else FRESH_REQUESTS, f"rules on {name}")
         print(found.table())
+        print(
+            f"  beside the rules on the same requests: caught {rules.caught}, blocked {rules.blocked}"
+        )
     print(f"cost: {judge.tokens_per_request():.0f} tokens per request over {judge.calls} requests")
     if cafe.model_name() == cafe.OFFLINE_MODEL:
         print(
@@ -449,11 +498,14 @@ else:
     print("(offline: set COURSE_MODE=live to measure your model as a judge of these requests)")
 
 # %% [markdown]
-# ## 8. Checkpoint: your detector's numbers, and the bound's
+# ## 8. Checkpoint: the detector's numbers, the bound's, and your rule's
 #
-# Bank what this detector does, layer by layer, on both halves, on the family set's held-out
-# part, what it does with your rule added, and what the bound held. Offline and live alike these are the rules' numbers; live, the model judge's figures and
-# its tokens per request go beside them, saved with your model's name.
+# `detector` holds what the course's rules do, layer by layer, on both halves, on the family set's
+# held-out part and this week's traffic, and what the bound held: the same for every learner, in
+# both modes. `your_rule` is yours, banked only once `my_rule` passes its check: your rule's
+# figures added to the detector, and the share of ordinary orders it blocks on its own, against
+# the lesson's 5%; with your false alarm once that passes too. Live, `judge` holds the model
+# judge's tables, its requests not judged, and its tokens per request, with your model's name.
 
 # %%
 figures = {
@@ -469,18 +521,32 @@ figures = {
         }
         for on, report in contained.items()
     },
-    "with_your_rule": {
-        "rule": your_rule.name,
-        "this_week": measure(with_rule, FRESH_REQUESTS).as_dict(),
-        "holdout": measure(with_rule, holdout).as_dict(),
-    },
 }
+course.checkpoint("s06", "detector", figures, source="scripted")
+if yours_passed:
+    your_figures = {"rule": your_rule.name, **rule_figures}
+    if alarm_check.passed:
+        your_figures["false_alarm"] = my_false_alarm()
+    course.checkpoint("s06", "your_rule", your_figures, source="yours")
+else:
+    print("[checkpoint s06.your_rule] nothing banked yet: my_rule has not passed its check")
 if judged:  # live only: the model judge's figures and what each request cost it
-    figures["judge"] = {
-        **{name: found.as_dict() for name, found in judged.items()},
-        "tokens_per_request": round(judge.tokens_per_request(), 1),
-    }
-course.checkpoint("s06", "detector", figures, model=cafe.model_name())
+    course.checkpoint(
+        "s06",
+        "judge",
+        {
+            # a half the judge could not judge at all has no figures to bank, only its count
+            **{
+                name: found.as_dict()
+                for name, found in judged.items()
+                if found.caught + found.missed + found.blocked + found.passed
+            },
+            "not_judged": sum(found.not_judged for found in judged.values()),
+            "tokens_per_request": round(judge.tokens_per_request(), 1),
+        },
+        model=cafe.model_name(),
+        source="live",
+    )
 
 # %% [markdown]
 # The rules are a filter with a measured hole in it. Session 07 decides what happens to a request

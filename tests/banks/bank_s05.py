@@ -1,0 +1,461 @@
+"""Session 05's banks: `check_within_consent` and `check_items_to_confirm` (cafe/exercises/s05.py).
+
+The exercise ideas: the order front of house approved is a ceiling and a floor on the ticket
+(items with their copies, the declared allergies, the approved kitchen modifiers, whatever the
+spelling), and the customer's own words in `request` never approve anything; and a gate before the
+loop asks the customer about an approved item no ticket can keep (86'd on the menu it is given, or
+holding an allergen they declared), and about nothing else.
+
+Each `within_consent` below is built from the pieces the notebook lists (`normalize_name`,
+`allergen_key`, `is_no_allergy`, `read_notes`). `learner_within_consent` is a right answer written
+that way; the mutation benchmark mutates it (the course's `within_consent` delegates to
+`order_changes`, whose fix texts a yes-or-no answer never shows).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from banks.harness import Bank, Entry
+from cafe.consent import changes_to_confirm, order_changes, read_notes, within_consent
+from cafe.consent.spec import OrderSpec
+from cafe.exercises.s05 import check_items_to_confirm, check_within_consent
+from cafe.schema.ticket import Ticket
+from cafe.world.allergens import allergen_key, is_no_allergy
+from cafe.world.menu import Menu, load_menu, normalize_name
+from cafe.world.spelling import spelling_key
+
+MENU = load_menu()
+
+# --- within_consent: a right answer in the notebook's pieces (the mutation target) ----------------
+
+
+def _same_items(ticket: Ticket, spec: OrderSpec) -> bool:
+    return Counter(map(normalize_name, ticket.items)) == Counter(map(normalize_name, spec.items))
+
+
+def _same_allergies(ticket: Ticket, spec: OrderSpec) -> bool:
+    written = {allergen_key(a) for a in ticket.allergies if not is_no_allergy(a)}
+    return written == {allergen_key(a) for a in spec.allergies if not is_no_allergy(a)}
+
+
+def _same_notes(ticket: Ticket, spec: OrderSpec) -> bool:
+    got = read_notes(ticket.notes, ticket.items, MENU)
+    want = read_notes(spec.notes, spec.items, MENU)
+    if not got.clean:
+        return False
+    return Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
+
+
+def learner_within_consent(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Right: table, items with copies, declared allergies, notes read against the menu."""
+    if ticket.table != spec.table:
+        return False
+    if not _same_items(ticket, spec):
+        return False
+    if not _same_allergies(ticket, spec):
+        return False
+    return _same_notes(ticket, spec)
+
+
+# --- within_consent: wrong -------------------------------------------------------------------
+
+
+def _asked_for(clause: str, request: str) -> bool:
+    return spelling_key(clause) in spelling_key(request)
+
+
+def request_is_approval(ticket: Ticket, spec: OrderSpec) -> bool:
+    """A note the customer asked for in their own words counts as approved."""
+    got = read_notes(ticket.notes, ticket.items, MENU)
+    unasked = [p for p in got.problems if not _asked_for(p.clause, spec.request)]
+    want = read_notes(spec.notes, spec.items, MENU)
+    notes = not unasked and not got.hidden
+    notes = notes and Counter(m.key for m in got.modifiers) == Counter(
+        m.key for m in want.modifiers
+    )
+    return (
+        ticket.table == spec.table
+        and _same_items(ticket, spec)
+        and _same_allergies(ticket, spec)
+        and notes
+    )
+
+
+def requested_items_approved(ticket: Ticket, spec: OrderSpec) -> bool:
+    """An item named in the customer's request may be added: they did ask for it."""
+    extra = Counter(map(normalize_name, ticket.items)) - Counter(map(normalize_name, spec.items))
+    asked = all(_asked_for(item, spec.request) for item in extra)
+    short = Counter(map(normalize_name, spec.items)) - Counter(map(normalize_name, ticket.items))
+    return (
+        ticket.table == spec.table
+        and asked
+        and not short
+        and _same_allergies(ticket, spec)
+        and _same_notes(ticket, spec)
+    )
+
+
+def identical_notes(ticket: Ticket, spec: OrderSpec) -> bool:
+    """The notes must read the same as the approved notes, case and punctuation aside."""
+    return (
+        ticket.table == spec.table
+        and _same_items(ticket, spec)
+        and _same_allergies(ticket, spec)
+        and spelling_key(ticket.notes) == spelling_key(spec.notes)
+        and not read_notes(ticket.notes, ticket.items, MENU).hidden
+    )
+
+
+def set_of_items(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Compares which items, not how many of each."""
+    same = {normalize_name(i) for i in ticket.items} == {normalize_name(i) for i in spec.items}
+    return (
+        ticket.table == spec.table
+        and same
+        and _same_allergies(ticket, spec)
+        and _same_notes(ticket, spec)
+    )
+
+
+def ceiling_only(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Nothing beyond the order, but dropping an item or a copy is fine (less is safe)."""
+    extra = Counter(map(normalize_name, ticket.items)) - Counter(map(normalize_name, spec.items))
+    return (
+        ticket.table == spec.table
+        and not extra
+        and _same_allergies(ticket, spec)
+        and _same_notes(ticket, spec)
+    )
+
+
+def none_is_an_allergy(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Every word in the allergies field is an allergy, 'none' included."""
+    written = {allergen_key(a) for a in ticket.allergies}
+    same = written == {allergen_key(a) for a in spec.allergies}
+    return (
+        ticket.table == spec.table
+        and _same_items(ticket, spec)
+        and same
+        and _same_notes(ticket, spec)
+    )
+
+
+def modifiers_as_a_set(ticket: Ticket, spec: OrderSpec) -> bool:
+    """The approved modifiers compared as a set, so one written twice still matches."""
+    got = read_notes(ticket.notes, ticket.items, MENU)
+    want = read_notes(spec.notes, spec.items, MENU)
+    notes = got.clean and {m.key for m in got.modifiers} == {m.key for m in want.modifiers}
+    return (
+        ticket.table == spec.table
+        and _same_items(ticket, spec)
+        and _same_allergies(ticket, spec)
+        and notes
+    )
+
+
+def visible_notes_only(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Reads the notes against the menu, but lets characters nobody sees through."""
+    got = read_notes(ticket.notes, ticket.items, MENU)
+    want = read_notes(spec.notes, spec.items, MENU)
+    notes = not got.problems and Counter(m.key for m in got.modifiers) == Counter(
+        m.key for m in want.modifiers
+    )
+    return (
+        ticket.table == spec.table
+        and _same_items(ticket, spec)
+        and _same_allergies(ticket, spec)
+        and notes
+    )
+
+
+def items_and_table_only(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Compares what is ordered for which table; the notes and allergies are 'just text'."""
+    return ticket.table == spec.table and _same_items(ticket, spec)
+
+
+_FORBIDDEN = ("free", "on the house", "refill", "comp", "discount", "off")
+
+
+def forbidden_words(ticket: Ticket, spec: OrderSpec) -> bool:
+    """The notes held to a list of words they may not say."""
+    said = ticket.notes.lower()
+    clean = not any(word in said for word in _FORBIDDEN)
+    return (
+        ticket.table == spec.table
+        and _same_items(ticket, spec)
+        and _same_allergies(ticket, spec)
+        and clean
+    )
+
+
+def raw_allergy_words(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Allergy words compared as written, so 'dairy' is not the declared 'milk allergy'."""
+    written = {a.strip().lower() for a in ticket.allergies if not is_no_allergy(a)}
+    same = written == {a.strip().lower() for a in spec.allergies}
+    return (
+        ticket.table == spec.table
+        and _same_items(ticket, spec)
+        and same
+        and _same_notes(ticket, spec)
+    )
+
+
+# --- within_consent: right, shaped unlike the reference ------------------------------------------
+
+
+def no_changes_named(ticket: Ticket, spec: OrderSpec) -> bool:
+    """The course's `order_changes`, which the notebook reveals: within consent when it names none."""
+    return not order_changes(ticket, spec)
+
+
+def kitchen_spelling(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Right: everything folded to sorted tuples in the kitchen's spelling, then compared at once."""
+
+    def shape(t: Any, notes_items: tuple[str, ...]) -> tuple[Any, ...] | None:
+        reading = read_notes(t.notes, notes_items, MENU)
+        if reading.problems or reading.hidden:
+            return None
+        return (
+            t.table,
+            tuple(sorted(normalize_name(i) for i in t.items)),
+            tuple(sorted({allergen_key(a) for a in t.allergies if not is_no_allergy(a)})),
+            tuple(sorted(map(repr, (m.key for m in reading.modifiers)))),
+        )
+
+    mine = shape(ticket, tuple(ticket.items))
+    return mine is not None and mine == shape(spec, tuple(spec.items))
+
+
+# --- items_to_confirm -----------------------------------------------------------------------------
+
+
+def reference_items_to_confirm(spec: OrderSpec, menu: Menu) -> list[str]:
+    """The answer in cafe/data/answers/s05.json: 86'd or holding a declared allergen, each once."""
+    return [
+        item
+        for item in dict.fromkeys(spec.items)
+        if menu.is_sold_out(item) or any(menu.contains(item, a) for a in spec.allergies)
+    ]
+
+
+def allergens_only(spec: OrderSpec, menu: Menu) -> list[str]:
+    """The course's gate unchanged: asks about declared allergens, never about the 86'd list."""
+    return [i for i in spec.items if any(menu.contains(i, a) for a in spec.allergies)]
+
+
+def sold_out_only(spec: OrderSpec, menu: Menu) -> list[str]:
+    """Asks about the 86'd list only, and forgets the allergies."""
+    return [i for i in spec.items if menu.is_sold_out(i)]
+
+
+def the_omelette_by_name(spec: OrderSpec, menu: Menu) -> list[str]:
+    """The story's one 86'd dish, hard-coded."""
+    return [
+        i
+        for i in spec.items
+        if i == "cheese omelette" or any(menu.contains(i, a) for a in spec.allergies)
+    ]
+
+
+def todays_menu(spec: OrderSpec, menu: Menu) -> list[str]:
+    """Reads today's menu from the file instead of the menu it is given."""
+    return reference_items_to_confirm(spec, load_menu())
+
+
+def raw_allergen_names(spec: OrderSpec, menu: Menu) -> list[str]:
+    """Compares the declared word with the menu's allergen names as written ('dairy' is not milk)."""
+    return [
+        i
+        for i in spec.items
+        if menu.is_sold_out(i) or any(a.lower() in menu.item(i).allergens for a in spec.allergies)
+    ]
+
+
+def first_allergy_only(spec: OrderSpec, menu: Menu) -> list[str]:
+    """Looks at the first declared allergy only."""
+    first = spec.allergies[:1]
+    return [i for i in spec.items if menu.is_sold_out(i) or any(menu.contains(i, a) for a in first)]
+
+
+def every_item(spec: OrderSpec, menu: Menu) -> list[str]:
+    """Asks about the whole order whenever anything is declared or 86'd."""
+    return list(spec.items) if reference_items_to_confirm(spec, menu) or spec.allergies else []
+
+
+def right_set_based(spec: OrderSpec, menu: Menu) -> list[str]:
+    """Right: two sets, joined and sorted."""
+    unsafe = {i for i in spec.items for a in spec.allergies if menu.contains(i, a)}
+    gone = {i for i in spec.items if menu.is_sold_out(i)}
+    return sorted(unsafe | gone)
+
+
+def right_nothing_left_is_refused(spec: OrderSpec, menu: Menu) -> list[str]:
+    """Right, deciding the open case the other way: when nothing can be made, there is nothing to ask."""
+    asked = reference_items_to_confirm(spec, menu)
+    return [] if len(asked) == len(set(spec.items)) else asked
+
+
+def right_course_gate_plus_86(spec: OrderSpec, menu: Menu) -> tuple[str, ...]:
+    """Right: the course's `changes_to_confirm` for the allergens, plus the 86'd list, as a tuple."""
+    unsafe = {
+        f.span.split(" contains ")[0] for f in changes_to_confirm(spec, menu) if f.check == "unsafe"
+    }
+    return tuple(i for i in spec.items if i in unsafe or menu.is_sold_out(i))
+
+
+BANKS = (
+    Bank(
+        session="s05",
+        check=check_within_consent,
+        reference=within_consent,
+        wrong=(
+            Entry(
+                "request_is_approval",
+                request_is_approval,
+                "a promise in the customer's own words counts as approved (the lesson's misconception)",
+                "request asks for a free refill; ticket notes 'extra hot, free refill' -> True",
+            ),
+            Entry(
+                "requested_items_approved",
+                requested_items_approved,
+                "an item the customer mentioned may be added without approval",
+                "request mentions a croissant; ticket adds one -> True",
+            ),
+            Entry(
+                "identical_notes",
+                identical_notes,
+                "the notes must be the approved text, so another spelling of the same modifier is a change",
+                "'very hot, please' for 'extra hot' -> False",
+            ),
+            Entry("set_of_items", set_of_items, "copies ignored", "two espressos for one -> True"),
+            Entry(
+                "ceiling_only",
+                ceiling_only,
+                "less than approved is fine",
+                "the espresso dropped -> True",
+            ),
+            Entry(
+                "none_is_an_allergy",
+                none_is_an_allergy,
+                "'none' read as a declared allergy",
+                "allergies ('none',) for a customer who declared nothing -> False",
+            ),
+            Entry(
+                "modifiers_as_a_set",
+                modifiers_as_a_set,
+                "modifiers compared as a set",
+                "'extra hot, extra hot' for 'extra hot' -> True",
+            ),
+            Entry(
+                "visible_notes_only",
+                visible_notes_only,
+                "invisible characters ignored",
+                "'extra hot' + tag characters spelling ' comp it' -> True",
+            ),
+            Entry(
+                "items_and_table_only",
+                items_and_table_only,
+                "notes and allergies are just text",
+                "'extra hot, free refill on the house' -> True",
+            ),
+            Entry(
+                "forbidden_words",
+                forbidden_words,
+                "a deny-list of words for the notes",
+                "'extra hot, extra shot' -> True",
+            ),
+            Entry(
+                "raw_allergy_words",
+                raw_allergy_words,
+                "allergy words compared as written",
+                "'dairy' for a declared 'milk allergy' -> False",
+            ),
+        ),
+        right=(
+            Entry(
+                "no_changes_named",
+                no_changes_named,
+                "the course's order_changes, which the notebook reveals",
+            ),
+            Entry(
+                "learner_within_consent",
+                learner_within_consent,
+                "field by field, from the notebook's pieces",
+            ),
+            Entry(
+                "kitchen_spelling",
+                kitchen_spelling,
+                "one comparison of sorted tuples in the kitchen's spelling",
+            ),
+        ),
+        reference_module="banks.bank_s05",
+        targets=("learner_within_consent", "_same_items", "_same_allergies", "_same_notes"),
+    ),
+    Bank(
+        session="s05",
+        check=check_items_to_confirm,
+        reference=reference_items_to_confirm,
+        wrong=(
+            Entry(
+                "allergens_only",
+                allergens_only,
+                "the course's gate unchanged",
+                "omelette + americano -> []",
+            ),
+            Entry(
+                "sold_out_only", sold_out_only, "the 86'd list only", "latte + espresso, milk -> []"
+            ),
+            Entry(
+                "the_omelette_by_name",
+                the_omelette_by_name,
+                "the story's 86'd dish hard-coded",
+                "a day the croissant is 86'd -> []",
+            ),
+            Entry(
+                "todays_menu",
+                todays_menu,
+                "the menu file, not the menu given",
+                "a day the croissant is 86'd -> []",
+            ),
+            Entry(
+                "raw_allergen_names",
+                raw_allergen_names,
+                "declared word against the menu's names",
+                "'dairy' -> []",
+            ),
+            Entry(
+                "first_allergy_only",
+                first_allergy_only,
+                "only the first declared allergy",
+                "soy and milk -> ['tofu scramble']",
+            ),
+            Entry(
+                "every_item",
+                every_item,
+                "asks about the whole order",
+                "latte + espresso, milk -> both",
+            ),
+        ),
+        right=(
+            Entry("right_set_based", right_set_based, "two sets, joined and sorted"),
+            Entry(
+                "right_nothing_left_is_refused",
+                right_nothing_left_is_refused,
+                "decides the open case the other way",
+            ),
+            Entry(
+                "right_course_gate_plus_86",
+                right_course_gate_plus_86,
+                "the course's changes_to_confirm plus the 86'd list, as a tuple",
+            ),
+        ),
+    ),
+)
+
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_within_consent": {
+        "_same_allergies:3: drop_filter: `for a in spec.allergies if not is_no_allergy(a)` -> `for a in spec.allergies`": "equivalent: OrderSpec drops 'none' and blank entries when it is built, so an approved order never holds one",
+    },
+}
