@@ -98,7 +98,10 @@ def test_check_within_consent_accepts_another_correct_answer():
         (_deny_list, "an extra shot in the notes, which nobody approved: returned True"),
         (_deny_list, "'free' in full-width letters in the notes: returned True, expected False"),
         (_deny_list, "words hidden in characters nobody sees: returned True, expected False"),
-        (_notes_as_written, "the approved note written 'Extra-Hot!': returned False, expected True"),
+        (
+            _notes_as_written,
+            "the approved note written 'Extra-Hot!': returned False, expected True",
+        ),
         (_notes_by_modifier_only, "a free refill in the notes: returned True, expected False"),
         (_notes_by_modifier_only, "words hidden in characters nobody sees: returned True"),
         (_items_only, "a free refill in the notes: returned True, expected False"),
