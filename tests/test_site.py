@@ -57,6 +57,8 @@ def fixture_session(number: int) -> str:
 
 Open the [toy](toy.py) and the [module docs](../../docs/AUTHORING.md).{extra_build}
 
+Work through the notebook now, then come back for the rest of this page.
+
 ## Checkpoint: the number you bank
 
 The number of pages that rendered.
@@ -79,11 +81,19 @@ The number of pages that rendered.
 
 ### Which page renders this question?
 
+<details><summary>Answer</summary>
+
 The fixture page for session {number}; the answer stays collapsed until opened.
+
+</details>
 
 ### Does a second question get its own block?
 
+<details><summary>Answer</summary>
+
 Yes, one `details` block per question.
+
+</details>
 
 ## What this unlocks
 

@@ -44,12 +44,12 @@ ANSWERS = (
 
 def in_order(number: int = 1, *, line: bool = True, wrapped: bool = True) -> str:
     """The fixture lesson body, with the reading-order line ending Build and/or folded answers."""
-    body = BODY
-    if line:
-        body = body.replace(BUILD_END + "{extra_build}", BUILD_END + "\n\n" + READING_ORDER_LINE)
-    if wrapped:
+    body = BODY  # test_site's fixture lesson has both, as every lesson must
+    if not line:
+        body = body.replace("{extra_build}\n\n" + READING_ORDER_LINE, "{extra_build}")
+    if not wrapped:
         for answer in ANSWERS:
-            body = body.replace(answer, f"{ANSWER_OPEN}\n\n{answer}\n\n{ANSWER_CLOSE}")
+            body = body.replace(f"{ANSWER_OPEN}\n\n{answer}\n\n{ANSWER_CLOSE}", answer)
     return body.format(number=number, extra_build="", extra_unlocks="")
 
 
@@ -230,7 +230,8 @@ def test_the_switch_makes_the_build_refuse_a_lesson_out_of_order(
     assert build_site(tmp_path, tmp_path / "site").ok
     monkeypatch.setattr(lesson_format, "REQUIRE_READING_ORDER", True)
     assert build_site(tmp_path, tmp_path / "site2").ok
-    write_lesson(tmp_path, 1, "agent-loop")  # the old shape: no line, answers not folded
+    old_shape = in_order(1, line=False, wrapped=False)  # no line, answers not folded
+    write_lesson(tmp_path, 1, "agent-loop", body=old_shape)
     found = failure(tmp_path)
     assert len(found) == 3 and all(p.startswith(REL) for p in found), found
     monkeypatch.setattr(lesson_format, "REQUIRE_READING_ORDER", False)

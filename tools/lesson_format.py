@@ -96,9 +96,10 @@ AFTER_NOTEBOOK = REQUIRED_SECTIONS[4:9]
 # The Build section's last line, telling the learner the order: the lesson up to here, then the
 # notebook, then the rest of the page. Checked by lesson_order.check_reading_order.
 READING_ORDER_LINE = "Work through the notebook now, then come back for the rest of this page."
-# Until every lesson ends its Build section with READING_ORDER_LINE and wraps each self-check
-# answer (ANSWER_OPEN ... ANSWER_CLOSE), both are optional; set True to require them.
-REQUIRE_READING_ORDER = False
+# Every lesson ends its Build section with READING_ORDER_LINE and wraps each self-check answer
+# (ANSWER_OPEN ... ANSWER_CLOSE); the build refuses a lesson that does not. (False would let an
+# old-shape lesson through, for a course being converted.)
+REQUIRE_READING_ORDER = True
 # The two lines that fold a self-check answer in lesson.md, as GitHub shows it. The site's
 # markdown runs with raw HTML off, so the loader strips exactly these lines inside Self-check.
 ANSWER_OPEN = "<details><summary>Answer</summary>"
