@@ -1203,8 +1203,9 @@ def test_a_drawing_is_never_shown_smaller_than_its_smallest_label_stays_legible(
     # 10 pt is 13.3 px at natural size; 9 px is reached at 0.675 of it
     assert diagrams.legible_scale(svg) == pytest.approx(9 / (10 * 4 / 3))
     assert diagrams.legible_scale(_drawing(600, 6.0)) == 1.0  # tiny labels: never below natural
-    assert diagrams.fits_column(_drawing(790, 10.0)) and not diagrams.fits_column(
-        _drawing(800, 10.0)
+    # at 0.675, a drawing w pt wide takes 0.9 w px: the 683 px column holds 759 pt, not 760
+    assert diagrams.fits_column(_drawing(755, 10.0)) and not diagrams.fits_column(
+        _drawing(765, 10.0)
     )
     style = re.search(r'style="([^"]+)"', diagrams._inline_svg(svg, "A caption.")).group(1)
     assert style == "min-width: 540px; max-width: 800px"

@@ -63,9 +63,10 @@ PX_PER_PT = 4 / 3
 # The smallest a label may be drawn, in CSS pixels: below about 9 px text stops being readable
 # without zooming (dot's 10 pt labels are 13.3 px at natural size, so they may shrink to 0.675).
 MIN_LABEL_PX = 9.0
-# The desktop column a diagram is fitted to: the lesson's measure (46rem = 736 px, style.css)
-# less the diagram box's padding (2 x 0.6rem) and border (2 x 1 px).
-DESKTOP_COLUMN_PX = 736 - 2 * 0.6 * 16 - 2
+# The desktop column a diagram is fitted to (style.css): the layout's 64rem less its padding
+# (2 x 1.25rem), the sidebar (15rem) and the gap (2.5rem) leaves the lesson 44rem = 704 px, less
+# the diagram box's padding (2 x 0.6rem) and border (2 x 1 px). Measured in Chromium at 1280 px.
+DESKTOP_COLUMN_PX = 44 * 16 - 2 * 0.6 * 16 - 2
 _SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
 _FONT_SIZE = re.compile(r'font-size="([\d.]+)"')
 # The caption is the first sentence of the source's leading `//` comment.
