@@ -20,6 +20,8 @@ from IPython.display import SVG, display
 
 import cafe
 from cafe import course, report
+from cafe.course.record import read_record
+from cafe.course.record_view import render_record_text
 from cafe.exercises.s09 import check_cost_by_ending, check_summarize
 from cafe.repair import make_model_generator
 from cafe.report.banked import banked_checkpoints, render_banked_text
@@ -382,6 +384,14 @@ else:
 
 # %%
 print(render_banked_text(banked_checkpoints()))
+
+# %% [markdown]
+# The same file holds more than figures: every prediction you made and whether it matched, and
+# every exercise you passed. `cafe progress` in a terminal prints that whole record (with
+# `--session 09` for one session in detail); this cell prints it too.
+
+# %%
+print(render_record_text(read_record()))
 
 # %% [markdown]
 # ## 9. Checkpoint: your shift in numbers
