@@ -73,6 +73,24 @@ def test_within_deadline_says_once_that_it_is_waiting_and_for_how_long():
     assert f"{WAIT_NOTICE_S + 0.3:g} s" in notice.getvalue()
 
 
+def test_within_deadline_says_it_waits_at_most_once_a_minute_on_one_stream():
+    import time
+
+    from cafe.endpoint.deadline import NOTICE_EVERY_S
+
+    first, second = io.StringIO(), io.StringIO()
+    for stream in (first, first, second):
+        within_deadline(
+            lambda: time.sleep(WAIT_NOTICE_S + 0.2),
+            WAIT_NOTICE_S + 2,
+            waiting_for="x",
+            notice=stream,
+        )
+    assert first.getvalue().count("waiting for x") == 1  # the second slow call stayed quiet
+    assert second.getvalue().count("waiting for x") == 1  # a fresh stream hears it
+    assert NOTICE_EVERY_S >= 30
+
+
 def test_within_deadline_passes_on_the_value_and_the_error():
     assert within_deadline(lambda: 42, 1, waiting_for="x") == 42
     with pytest.raises(KeyError):
