@@ -200,3 +200,30 @@ def test_format_trial_no_order_reaching_the_model_in_any_format_raises():
     with pytest.raises(EndpointError) as caught:
         format_trial(_TimesOut(every), OFFLINE_MODEL)
     assert caught.value.kind == "timeout" and "No order reached" in str(caught.value)
+
+
+@pytest.mark.slow
+def test_toy_04_live_tries_the_schema_in_json_mode_when_json_schema_is_refused():
+    """llama-cpp-python's server (`cafe local`) refuses `json_schema`; the toy then sends the same
+    schema as `json_object_schema` so the strict-schema row still has a parse rate."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    toy = Path(__file__).resolve().parent.parent / "sessions" / "s04-schema" / "toy.py"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") or k == "CAFE_HOME"}
+    with running_server(session_script("04"), supports_json_schema=False) as server:
+        env |= {
+            "COURSE_MODE": "live",
+            "CAFE_BASE_URL": server.base_url,
+            "CAFE_API_KEY": "sk-local",
+            "CAFE_MODEL": OFFLINE_MODEL,
+        }
+        done = subprocess.run(
+            [sys.executable, str(toy)], capture_output=True, text=True, env=env, timeout=120
+        )
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = done.stdout.split("4. Your model", 1)[1]
+    assert "(json_schema): refused by the endpoint" in rows
+    assert "in JSON mode's spelling (json_object_schema): parse rate" in rows
