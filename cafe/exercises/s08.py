@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cafe.consent import OrderSpec
+from cafe.endpoint.protocol import ChatClient
 from cafe.endpoint.scripted import Script, ScriptedClient
 from cafe.exercises.feedback import Described, Raised, call, mismatch, shown, wrong_type
 from cafe.repair.reask import (
@@ -128,7 +129,7 @@ def _is_client(client: Any) -> bool:
     return hasattr(getattr(getattr(client, "chat", None), "completions", None), "create")
 
 
-def _replayed(client: Any, spec: OrderSpec, how: _Replay) -> _Replayed:
+def _replayed(client: ChatClient, spec: OrderSpec, how: _Replay) -> _Replayed:
     """Run `spec` against `client`, recorded the way `how` says."""
     recorder = Recorder()
     generate = make_model_generator(recorder.client(client), how.model, menu=how.menu)

@@ -166,7 +166,7 @@ class AbortRecord:
     `restore_unverified`, the files that were written)."""
 
     turn: int
-    mode: str
+    mode: SafeStateMode
     restored: tuple[str, ...]
     declined: bool  # auto was asked for and could not prove a restore exact
     reason: RestoreDecline | None = None
