@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 from typing import Any
 
@@ -319,6 +320,29 @@ def test_known_secrets_are_read_when_asked_from_the_settings():
         "abcd1234",
     )
     assert url_secrets("http://h/v1?key=abc") == ()  # too short to mask without garbling
+
+
+def test_known_secrets_follow_the_environment_and_the_settings_file_as_they_change(
+    tmp_path, monkeypatch
+):
+    """The process reading is kept between calls (every quoted failure asks), never past a change."""
+    for name in [name for name in os.environ if name.startswith("CAFE_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    assert "first-key-123" not in known_secrets()
+    monkeypatch.setenv("CAFE_API_KEY", "first-key-123")
+    assert "first-key-123" in known_secrets()
+    monkeypatch.setenv("CAFE_API_KEY", "second-key-456")
+    assert "second-key-456" in known_secrets() and "first-key-123" not in known_secrets()
+    monkeypatch.delenv("CAFE_API_KEY")
+    settings = tmp_path / ".env"
+    settings.write_text("CAFE_API_KEY=from-the-file-1\n", encoding="utf-8")
+    assert "from-the-file-1" in known_secrets()
+    settings.write_text("CAFE_API_KEY=from-the-file-2\n", encoding="utf-8")  # same size, same tick
+    assert "from-the-file-2" in known_secrets() and "from-the-file-1" not in known_secrets()
+    monkeypatch.setenv("CAFE_ENV_FILE", str(tmp_path / "missing.env"))
+    assert "from-the-file-2" not in known_secrets()  # that file is no longer read
+    assert redact("key from-the-file-2 here") == "key from-the-file-2 here"
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,7 @@ never reads the customer's words.
 from __future__ import annotations
 
 import html
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 from cafe.consent.changes import consent_findings
 from cafe.consent.spec import OrderSpec
@@ -116,19 +116,33 @@ def _phrases(text: str) -> list[Failure]:
     return findings
 
 
-# The rules that read folded text, by layer; every keyword of them once ("you", "free", ...).
+class _Folded(NamedTuple):
+    """Rules that read folded text, with every keyword of theirs once ("you", "free", ...)."""
+
+    rules: tuple[Rule, ...]
+    keywords: frozenset[str]
+
+
+def _folded(*rules: Rule) -> _Folded:
+    return _Folded(rules, frozenset(word for rule in rules for word in rule.keywords))
+
+
+# The rules of each layer that reads folded text.
 _STRUCTURE = tuple(rule for rule in STRUCTURE_RULES if not rule.raw)
 _HIDDEN = tuple(rule for rule in STRUCTURE_RULES if rule.raw)
-_FOLDED_RULES = (*INJECTION_PATTERNS, *_STRUCTURE, *INTENT_RULES, *SHAPE_RULES)
-_RULE_KEYWORDS = frozenset(word for rule in _FOLDED_RULES for word in rule.keywords)
+_NORMALIZED_LAYER = _folded(*INJECTION_PATTERNS)
+_STRUCTURE_LAYER = _folded(*_STRUCTURE)
+_INTENT_LAYER = _folded(*INTENT_RULES, *SHAPE_RULES)
+_DECODED_LAYER = _folded(*INJECTION_PATTERNS, *_STRUCTURE, *INTENT_RULES, *SHAPE_RULES)
 
 
-def _on_folded(folded: Normalized, layer: str, rules: tuple[Rule, ...]) -> list[Failure]:
-    """`rules` on folded text, quoting the customer's own words."""
-    present = {word: word in folded.text for word in _RULE_KEYWORDS}  # each word looked for once
+def _on_folded(folded: Normalized, layer: str, rules: _Folded) -> list[Failure]:
+    """`rules` on folded text, quoting the customer's own words. Each keyword is looked for
+    once; a rule runs its pattern only when one of its keywords is in the text."""
+    present = {word for word in rules.keywords if word in folded.text}
     found = []
-    for rule in rules:
-        if not rule.keywords or any(present[word] for word in rule.keywords):
+    for rule in rules.rules:
+        if not rule.keywords or not present.isdisjoint(rule.keywords):
             found += [
                 _finding(folded.quote(*m.span()), f"{rule.name}, {layer}")
                 for m in rule.pattern.finditer(folded.text)
@@ -142,16 +156,16 @@ def _layer(text: str, layer: str, folded: Normalized | None) -> list[Failure]:
         return _phrases(text)
     folded = normalize_text(text) if folded is None else folded
     if layer == "normalized":
-        return _on_folded(folded, layer, INJECTION_PATTERNS)
+        return _on_folded(folded, layer, _NORMALIZED_LAYER)
     if layer == "structure":
-        return _on(text, _HIDDEN, layer) + _on_folded(folded, layer, _STRUCTURE)
+        return _on(text, _HIDDEN, layer) + _on_folded(folded, layer, _STRUCTURE_LAYER)
     if layer == "intent":
-        return _on_folded(folded, layer, (*INTENT_RULES, *SHAPE_RULES))
+        return _on_folded(folded, layer, _INTENT_LAYER)
     if layer == "decoded":
         return [
             f
             for view in decoded_views(text, folded)
-            for f in _on_folded(view.normalized, f"decoded {view.kind}", _FOLDED_RULES)
+            for f in _on_folded(view.normalized, f"decoded {view.kind}", _DECODED_LAYER)
         ]
     raise ValueError(f"Unknown layer {layer!r}; use one of: {', '.join(LAYERS)}.")
 

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from cafe.endpoint.environment import course_environ
+from cafe.endpoint.environment import ENV_FILE, ENV_FILE_VARIABLE, course_environ
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.secret_shapes import REDACTED, SECRET_SHAPES, SecretShape, mask_shapes
 
@@ -147,11 +147,52 @@ def known_secrets(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """The secret values the course knows of, read now (not at import): the course's key at any
     length, other variables named like a secret (`*_TOKEN`, `*_PASSWORD`, ...) from 8 characters,
     and the credentials inside `CAFE_BASE_URL`. Never raises: scrubbing must not fail where a
-    settings file named by `CAFE_ENV_FILE` is missing (the environment alone is used then)."""
+    settings file named by `CAFE_ENV_FILE` is missing (the environment alone is used then).
+
+    Every failure a check quotes is scrubbed, so this runs tens of thousands of times in a
+    session's stories. Read from the process environment (no `environ` given), the answer is kept
+    until the environment or the settings file's text changes (`_settings_now`), which costs a
+    stat and a small read instead of a parse of the file and of every variable."""
+    if environ is not None:
+        return _secrets_in(environ)
+    now = _settings_now()
+    last = _LAST_READ.get("process")  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] == now:
+        return last[1]
     try:
-        env = course_environ(environ)
+        env = course_environ()
     except ConfigError:  # a settings file that cannot be read: scrub with what can be
         env = os.environ
+    found = _secrets_in(env)
+    _LAST_READ["process"] = (now, found)
+    return found
+
+
+# The settings `known_secrets()` last read from the process, and what it found in them.
+_LAST_READ: dict[str, tuple[tuple[Any, ...], tuple[str, ...]]] = {}
+
+
+def _settings_now() -> tuple[Any, ...]:
+    """What `known_secrets()` reads, in a form cheap to compare: every variable of the process
+    environment, and the path and bytes of the settings file `env_file()` would read (None when
+    there is none or it cannot be read). Plain `os` calls: this runs on every quoted failure."""
+    stored = getattr(os.environ, "_data", None)  # CPython keeps the environment as bytes here
+    variables = frozenset(stored.items() if isinstance(stored, dict) else os.environ.items())
+    named = os.environ.get(ENV_FILE_VARIABLE)
+    if named is not None and not named.strip():
+        return variables, None
+    path = (
+        os.path.join(os.getcwd(), ENV_FILE) if named is None else os.path.expanduser(named.strip())
+    )
+    try:
+        with open(path, "rb") as settings:
+            return variables, (path, settings.read())
+    except OSError:  # no such file, a folder, unreadable: `known_secrets` copes as it reads
+        return variables, None
+
+
+def _secrets_in(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The secrets `known_secrets` names, read from `env`."""
     found = [env.get(name, "").strip() for name in COURSE_KEYS]
     for name, value in env.items():
         if name.upper().endswith(SECRET_SUFFIXES) and name not in COURSE_KEYS:
