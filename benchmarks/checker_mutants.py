@@ -15,7 +15,11 @@ Printed per checker: whether the reference passes, mutants, killed (crashes of t
 timeouts count as killed, and are listed), excused, survived, the rate, and every survivor's key
 (the line to paste into `EQUIVALENT` with a reason, if it is not wrong). Excuses that no longer
 match a surviving mutant are listed as stale. Exit status 1 when a checker is under the bar
-(`KILL_RATE_BAR`), or its reference fails; 2 when `--only` matches no bank.
+(`KILL_RATE_BAR`), its reference fails, or it has a stale excuse; 2 when `--only` matches no bank.
+
+This is the mutation analysis the test suite leaves out (it takes minutes); the suite keeps the
+banks' wrong solutions and checks that every mutation target, copied unmutated, still passes.
+Run it when a checker, a reference or a bank changes.
 """
 
 from __future__ import annotations
@@ -131,14 +135,16 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(measure(bank, excused))
         print(report(rows[-1]), flush=True)
     below = [row.checker for row in rows if row.below_bar]
+    stale = [row.checker for row in rows if row.stale]
     print(
         f"\n{len(rows)} checkers, {sum(row.mutants for row in rows)} mutants; "
-        f"{len(below)} below the {KILL_RATE_BAR:.0%} bar: {', '.join(below) or 'none'}"
+        f"{len(below)} below the {KILL_RATE_BAR:.0%} bar: {', '.join(below) or 'none'}; "
+        f"stale excuses in {', '.join(stale) or 'none'}"
     )
     if args.json:
         data = [{**asdict(row), "rate": row.rate} for row in rows]
         Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    return 1 if below else 0
+    return 1 if below or stale else 0
 
 
 if __name__ == "__main__":
