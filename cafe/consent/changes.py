@@ -150,15 +150,19 @@ def _item_changes(ticket: Ticket, spec: OrderSpec) -> list[Change]:
     return found
 
 
+# Each name the menu gives an allergen ("milk", "dairy", "hazelnuts"), with its key, worked out once.
+_MENU_NAMES = tuple((name, allergen_key(name)) for name in (*sorted(ALLERGENS), *ALLERGEN_ALIASES))
+
+
 def _spellings(spec: OrderSpec) -> dict[str, set[str]]:
     """For each declared allergen key, how a ticket may write it: as the customer declared it, or
     as the menu names it ("milk", "dairy", "milk allergy"). Anything else is free text."""
     accepted: dict[str, set[str]] = {}
     for allergy in spec.allergies:
         accepted.setdefault(allergen_key(allergy), set()).add(spelling_key(allergy))
-    for name in (*ALLERGENS, *ALLERGEN_ALIASES):
-        if allergen_key(name) in accepted:
-            accepted[allergen_key(name)] |= {name, f"{name} allergy"}
+    for name, key in _MENU_NAMES:
+        if key in accepted:
+            accepted[key] |= {name, f"{name} allergy"}
     return accepted
 
 
