@@ -208,3 +208,14 @@ def test_toy_piped_into_a_reader_that_stops_early_ends_without_a_traceback():
     _, err = process.communicate(timeout=120)
     assert b"Traceback" not in err and b"BrokenPipeError" not in err, err.decode()
     assert process.returncode in (0, 141)  # 141: stopped by the closed pipe, as a shell reports it
+
+
+def test_toy_15_live_says_plainly_when_the_model_called_no_tool(tmp_path, monkeypatch, capfd):
+    """A small model (SmolLM2 through `cafe local`) answers in prose and never calls a tool: the
+    monitors have nothing to watch, and the toy says so rather than leave "ended done" alone."""
+    toy = ROOT / "sessions" / "s15-run-monitors" / "toy.py"
+    with running_server(["I would fix the till by checking the rounding."]) as server:
+        run = _run_toy_here(toy, _live_env(tmp_path, server.base_url, KEY), monkeypatch, capfd)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 turn, ended done" in run.stdout
+    assert "called no tool, so the monitors had nothing to watch" in run.stdout

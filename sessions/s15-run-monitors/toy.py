@@ -71,7 +71,8 @@ def run(name: str | None, config: MonitorConfig, max_turns: int = 30):
             after_turn=[dots],
         )
         changed = bench.changed_files()
-    print(f" {len(result.result.turns)} turns, ended {result.stop_reason}")
+    turns = len(result.result.turns)
+    print(f" {turns} turn{'' if turns == 1 else 's'}, ended {result.stop_reason}")
     return result, changed
 
 
@@ -142,6 +143,11 @@ def run_live() -> None:
     print("Your model on the till, every monitor on (advisory, stall threshold 4, 12 turns):")
     mine, changed = run(None, ALL_ON, max_turns=12)
     print(f"   -> {tally(mine)}; files changed: {', '.join(changed) or 'none'}")
+    if not any(turn.calls for turn in mine.result.turns):
+        print(
+            f"      {cafe.model_name()} called no tool, so the monitors had nothing to watch; offline\n"
+            "      (without COURSE_MODE=live) scripted agents show each monitor speaking up"
+        )
     for text in mine.messages:
         print("      " + words(text.splitlines()[0], 110))
     if mine.notice:
