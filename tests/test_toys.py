@@ -210,12 +210,22 @@ def test_toy_piped_into_a_reader_that_stops_early_ends_without_a_traceback():
     assert process.returncode in (0, 141)  # 141: stopped by the closed pipe, as a shell reports it
 
 
-def test_toy_15_live_says_plainly_when_the_model_called_no_tool(tmp_path, monkeypatch, capfd):
+PROSE = "I would fix the till by checking the rounding."  # never a tool call
+PROSE_ONLY = {
+    "s13-stall-detection": "had no failures to compare",
+    "s14-host-facts": "its time went on nothing the governor could",
+    "s15-run-monitors": "so the monitors had nothing to watch",
+}
+
+
+@pytest.mark.parametrize("folder", sorted(PROSE_ONLY))
+def test_toys_13_to_15_live_say_plainly_when_the_model_called_no_tool(
+    folder, tmp_path, monkeypatch, capfd
+):
     """A small model (SmolLM2 through `cafe local`) answers in prose and never calls a tool: the
-    monitors have nothing to watch, and the toy says so rather than leave "ended done" alone."""
-    toy = ROOT / "sessions" / "s15-run-monitors" / "toy.py"
-    with running_server(["I would fix the till by checking the rounding."]) as server:
+    toy says what that leaves unshown rather than let its ending stand alone."""
+    toy = ROOT / "sessions" / folder / "toy.py"
+    with running_server(Script([PROSE], cycle=True)) as server:
         run = _run_toy_here(toy, _live_env(tmp_path, server.base_url, KEY), monkeypatch, capfd)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "1 turn, ended done" in run.stdout
-    assert "called no tool, so the monitors had nothing to watch" in run.stdout
+    assert "called no tool" in run.stdout and PROSE_ONLY[folder] in run.stdout, run.stdout

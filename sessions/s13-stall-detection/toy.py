@@ -169,7 +169,14 @@ def main() -> int:
                     )
                 )
             print("1. Your model, repair-aware detector:")
-            report(run(None, stall_config(repair_aware=True)))
+            stalled = run(None, stall_config(repair_aware=True))
+            report(stalled)
+            if not any(turn.calls for turn in stalled.result.turns):
+                print(
+                    f"      {model} called no tool: it never edited or ran anything, so the detector\n"
+                    "      had no failures to compare; offline, scripted agents show it telling a stuck\n"
+                    "      run from a real repair"
+                )
             return 0
         offline()
     except (cafe.ConfigError, cafe.EndpointError) as exc:

@@ -130,6 +130,11 @@ def story(title: str, scenario: str | None, governed: bool) -> None:
     print(f"   {ending(result)}")
     if governed:
         print(f"      the governor, each time the deadline came: {decisions(hook)}")
+    if scenario is None and not any(turn.calls for turn in result.turns):
+        print(
+            f"      {cafe.model_name()} called no tool, so its time went on nothing the governor could\n"
+            "      weigh; offline, scripted agents show a repair extended and a thrash cut"
+        )
 
 
 def main() -> int:
