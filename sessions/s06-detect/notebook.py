@@ -494,6 +494,12 @@ if live:  # your model as one more layer, on the same requests; nothing here is 
         print(
             "(cafe-scripted is cafe serve's rehearsal model, not a real one: it answers ORDER to every question.)"
         )
+    elif not any(found.caught + found.blocked for found in judged.values()):
+        print(
+            f"{cafe.model_name()} flagged nothing at all, attack or not: a judge that never says "
+            "INJECTION cannot show what a judge adds. The rules' figures beside it still stand; "
+            "a 7B-class model shows a judge at work."
+        )
 else:
     print("(offline: set COURSE_MODE=live to measure your model as a judge of these requests)")
 
