@@ -4,6 +4,7 @@ The lesson's worked example is `test_format_trial_strict_schema_lets_table_31_th
 """
 
 import json
+import os
 
 import openai
 import pytest
@@ -206,7 +207,6 @@ def test_format_trial_no_order_reaching_the_model_in_any_format_raises():
 def test_toy_04_live_tries_the_schema_in_json_mode_when_json_schema_is_refused():
     """llama-cpp-python's server (`cafe local`) refuses `json_schema`; the toy then sends the same
     schema as `json_object_schema` so the strict-schema row still has a parse rate."""
-    import os
     import subprocess
     import sys
     from pathlib import Path
@@ -227,3 +227,27 @@ def test_toy_04_live_tries_the_schema_in_json_mode_when_json_schema_is_refused()
     rows = done.stdout.split("4. Your model", 1)[1]
     assert "(json_schema): refused by the endpoint" in rows
     assert "in JSON mode's spelling (json_object_schema): parse rate" in rows
+
+
+def test_notebook_04_live_tries_the_schema_in_json_mode_when_json_schema_is_refused(
+    tmp_path, monkeypatch
+):
+    """Notebook 04's live cells against a server that refuses `json_schema`, as `cafe local`
+    does: the table-31 stretch and the parse-rate cell both send the schema as
+    `json_object_schema` instead, so the strict schema still gets a figure."""
+    from samples import run_notebook_source
+
+    for name in [name for name in os.environ if name.startswith("CAFE_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path))
+    monkeypatch.setenv("CAFE_HEADLESS", "1")
+    with running_server(session_script("04"), supports_json_schema=False) as server:
+        monkeypatch.setenv("COURSE_MODE", "live")
+        monkeypatch.setenv("CAFE_BASE_URL", server.base_url)
+        monkeypatch.setenv("CAFE_API_KEY", "sk-local")
+        monkeypatch.setenv("CAFE_MODEL", OFFLINE_MODEL)
+        namespace = run_notebook_source("s04-schema")
+    tallies = namespace["tallies"]
+    assert tallies["json_schema"].refused and not tallies["json_schema"].trials
+    assert len(tallies["json_object_schema"].trials) == len(namespace["orders"])
+    assert set(namespace["stretch"].value) == {"strict", "closed"}

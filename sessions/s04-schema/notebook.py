@@ -280,13 +280,16 @@ def table_31_live():
     client = cafe.make_client()
     found = {}
     for label, schema in [("strict", strict_ticket_schema()), ("closed", closed_schema)]:
-        try:
-            trial = ask_once(client, cafe.model_name(), table_31.order, "json_schema", schema)
-        except cafe.RequestRejected as refusal:
-            print(f"{label}: your endpoint refused json_schema: {refusal}")
-            continue
-        found[label] = trial.outcome
-        print(f"{label}: {trial.draft[:120]!r}  ->  {trial.outcome}")
+        # json_object_schema is the same schema as llama-cpp-python's server spells it
+        for kind in ("json_schema", "json_object_schema"):
+            try:
+                trial = ask_once(client, cafe.model_name(), table_31.order, kind, schema)
+            except cafe.RequestRejected as refusal:
+                print(f"{label}: your endpoint refused {kind}: {str(refusal)[:90]}…")
+                continue
+            found[label] = trial.outcome
+            print(f"{label} ({kind}): {trial.draft[:120]!r}  ->  {trial.outcome}")
+            break
     return found
 
 
@@ -310,21 +313,28 @@ else:
 # of the three formats (thirty requests); a format your endpoint refuses is counted as refused, and
 # an order that meets an endpoint problem (a timeout) is counted apart while the rest go on. The
 # cell asserts only what any endpoint guarantees: every order of every format was either drafted,
-# set apart, or the format was refused. (If yours refuses `json_schema`, try its cousin:
-# `format_trial(client, model, orders, ["json_object_schema"])` sends the schema the way
-# llama-cpp-python's server spells it.)
+# set apart, or the format was refused. If yours refuses `json_schema`, the cell tries its cousin
+# `json_object_schema` too: the same schema, spelled the way llama-cpp-python's server (and so
+# `cafe local`) takes it.
 
 # %%
 client = cafe.make_client(script=habits_responder)
 model = cafe.model_name()
 
 
+def dot(_trial) -> None:
+    print(".", end="", flush=True)
+
+
 def all_formats():
     print(f"asking {model}", end="", flush=True)
     try:
-        return format_trial(
-            client, model, orders, on_trial=lambda _: print(".", end="", flush=True)
-        )
+        tallies = format_trial(client, model, orders, on_trial=dot)
+        if tallies[
+            "json_schema"
+        ].refused:  # the schema again, as llama-cpp-python's server takes it
+            tallies |= format_trial(client, model, orders, ["json_object_schema"], on_trial=dot)
+        return tallies
     finally:
         print()
 
