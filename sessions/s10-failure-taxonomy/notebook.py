@@ -357,11 +357,10 @@ if not your_story.skipped("your shift's taxonomy"):
     for name in FAILURE_CLASSES:
         print(f"  {name:<12} {your_taxonomy.counts[name]:>3}  ({your_taxonomy.shares()[name]:.0%})")
     for kind, check, count in your_taxonomy.piles[:5]:
-        example = next((run for run in your_taxonomy.examples[kind] if code(run) == check), None)
-        shown = (
-            f"table {example.spec.table}: " + " | ".join(line.strip() for line in trace(example))
-            if example
-            else "-"
+        failed = (run for run in yours if not run.passed and run.sent_back is None)
+        example = next(run for run in failed if classify(run) == kind and code(run) == check)
+        shown = f"table {example.spec.table}: " + " | ".join(
+            line.strip() for line in trace(example)
         )
         print(f"  pile: {count} {kind} on {check}\n        e.g. {shown[:120]}")
     print(f"first fix for your shift: {first_fix(your_taxonomy)}")
