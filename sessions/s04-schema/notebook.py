@@ -343,16 +343,16 @@ trial_story = course.live_story("s04.parse_rates", all_formats, model=model)
 tallies = {} if trial_story.skipped("the parse rate per format") else trial_story.value
 for kind, tally in tallies.items():
     if tally.refused:
-        print(f"{kind:<12} refused by the endpoint: {tally.refused[:100]}")
+        print(f"{kind:<18} refused by the endpoint: {tally.refused[:100]}")
         continue
     assert len(tally.trials) + len(tally.failed) == len(orders)
     if not tally.trials:
-        print(f"{kind:<12} every order hit an endpoint problem: no parse rate")
+        print(f"{kind:<18} every order hit an endpoint problem: no parse rate")
         continue
     kept = sum(trial.admitted for trial in tally.trials)
     unreached = f"   not drafted (endpoint): {len(tally.failed)}" if tally.failed else ""
     print(
-        f"{kind:<12} parse rate {tally.parse_rate:.0%}   checks failed: {dict(tally.checks)}   "
+        f"{kind:<18} parse rate {tally.parse_rate:.0%}   checks failed: {dict(tally.checks)}   "
         f"drafts that kept the format's promise: {kept}/{len(tally.trials)}{unreached}"
     )
 
