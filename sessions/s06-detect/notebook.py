@@ -483,8 +483,10 @@ if live:  # your model as one more layer, on the same requests; nothing here is 
         judged[name] = measure(judge, requests, name=f"judge on {name}")
         print(".", end="", flush=True)
     print()
+    rules_caught = 0
     for name, found in judged.items():
         rules = measure(scan_text, tune if name == "tune" else FRESH_REQUESTS, f"rules on {name}")
+        rules_caught += rules.caught
         print(found.table())
         print(
             f"  beside the rules on the same requests: caught {rules.caught}, blocked {rules.blocked}"
@@ -494,11 +496,14 @@ if live:  # your model as one more layer, on the same requests; nothing here is 
         print(
             "(cafe-scripted is cafe serve's rehearsal model, not a real one: it answers ORDER to every question.)"
         )
-    elif not any(found.caught + found.blocked for found in judged.values()):
+    elif (
+        not any(found.not_judged for found in judged.values())
+        and 2 * sum(found.caught for found in judged.values()) < rules_caught
+    ):
         print(
-            f"{cafe.model_name()} flagged nothing at all, attack or not: a judge that never says "
-            "INJECTION cannot show what a judge adds. The rules' figures beside it still stand; "
-            "a 7B-class model shows a judge at work."
+            f"{cafe.model_name()} caught {sum(found.caught for found in judged.values())} attacks "
+            f"where the rules caught {rules_caught}: a judge this weak cannot show what a judge "
+            "adds. Its figures measure this model, not judges; a 7B-class model shows one at work."
         )
 else:
     print("(offline: set COURSE_MODE=live to measure your model as a judge of these requests)")
