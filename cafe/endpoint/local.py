@@ -200,12 +200,14 @@ def run_local(
     for line in local_exports(port):
         print(f"  {line}", file=out)
     print("  cafe doctor\nCtrl-C stops the server.", file=out, flush=True)
-    process = start(command)
+    process = None
     try:
-        with _terminate_as_interrupt():
+        with _terminate_as_interrupt():  # before the start: a SIGTERM right after it stops both
+            process = start(command)
             code = process.wait()
     except KeyboardInterrupt:
-        _stop(process, out)
+        if process is not None:
+            _stop(process, out)
         return 0
     if code in CRASH_CODES:
         print(f"cafe local: the server crashed (exit {code}). {CRASH_HINT}", file=sys.stderr)
