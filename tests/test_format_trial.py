@@ -5,9 +5,13 @@ The lesson's worked example is `test_format_trial_strict_schema_lets_table_31_th
 
 import json
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import openai
 import pytest
+from samples import run_notebook_source
 
 from cafe.endpoint.config import OFFLINE_MODEL
 from cafe.endpoint.errors import EndpointError, RequestRejected
@@ -115,6 +119,7 @@ def test_format_trial_a_refused_format_is_counted_as_refused_and_the_rest_still_
     assert tallies["json_schema"].trials == () and "json_schema" in tallies["json_schema"].refused
     assert tallies["json_schema"].parse_rate is None
     assert tallies["json_object"].parsed == 1 and tallies["plain"].parsed == 1
+    assert len(tallies["json_object_schema"].trials) == 1  # the same promise, spelled the other way
 
 
 def test_format_trial_a_refusal_about_something_else_is_raised():
@@ -207,10 +212,6 @@ def test_format_trial_no_order_reaching_the_model_in_any_format_raises():
 def test_toy_04_live_tries_the_schema_in_json_mode_when_json_schema_is_refused():
     """llama-cpp-python's server (`cafe local`) refuses `json_schema`; the toy then sends the same
     schema as `json_object_schema` so the strict-schema row still has a parse rate."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
     toy = Path(__file__).resolve().parent.parent / "sessions" / "s04-schema" / "toy.py"
     env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") or k == "CAFE_HOME"}
     with running_server(session_script("04"), supports_json_schema=False) as server:
@@ -235,8 +236,6 @@ def test_notebook_04_live_tries_the_schema_in_json_mode_when_json_schema_is_refu
     """Notebook 04's live cells against a server that refuses `json_schema`, as `cafe local`
     does: the table-31 stretch and the parse-rate cell both send the schema as
     `json_object_schema` instead, so the strict schema still gets a figure."""
-    from samples import run_notebook_source
-
     for name in [name for name in os.environ if name.startswith("CAFE_")]:
         monkeypatch.delenv(name)
     monkeypatch.setenv("CAFE_HOME", str(tmp_path))

@@ -5,7 +5,8 @@ a time never times out, and neither does a scripted responder stuck in a loop. `
 runs the call on a worker thread and stops waiting when its time is up, whatever the socket or the
 script is doing; a call still waiting after `WAIT_NOTICE_S` says so, so silence never looks like a
 hang. On a slow model every call waits: the notice then comes at most once every `NOTICE_EVERY_S`
-on one stream, so a toy making forty slow calls prints a line a minute, not forty. `cafe.endpoint.client.complete` puts every call, offline and live, through it.
+on one stream, so a toy making forty slow calls prints a line a minute, not forty.
+`cafe.endpoint.client.complete` puts every call, offline and live, through it.
 Session 00 (`sessions/s00-setup/lesson.md`) shows a call running out of time.
 """
 
@@ -22,7 +23,7 @@ from typing import Any, TextIO, TypeVar
 
 __all__ = ["NOTICE_EVERY_S", "WAIT_NOTICE_S", "within_deadline"]
 
-# After this many seconds without an answer a call says, once, that it is waiting: long enough
+# After this many seconds without an answer a call says that it is waiting: long enough
 # that a healthy endpoint never triggers it, short enough that silence never looks like a hang.
 WAIT_NOTICE_S = 2.0
 # After a notice, the next one on the same stream waits at least this long.

@@ -42,6 +42,7 @@ from cafe.schema.ticket import (
 )
 from cafe.schema.trials import (
     LESSON_FORMATS,
+    SAME_PROMISE,
     SCHEMA_FORMATS,
     TICKET_SCHEMA_NAME,
     FormatTally,
@@ -67,6 +68,7 @@ __all__ = [
     "Format",
     "FormatTally",
     "LESSON_FORMATS",
+    "SAME_PROMISE",
     "MAX_TABLE",
     "Parsed",
     "PracticeOrder",

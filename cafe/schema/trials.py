@@ -49,6 +49,7 @@ from cafe.schema.ticket import (
 
 __all__ = [
     "LESSON_FORMATS",
+    "SAME_PROMISE",
     "SCHEMA_FORMATS",
     "TICKET_SCHEMA_NAME",
     "Unenforced",
@@ -66,8 +67,11 @@ __all__ = [
 
 # The three ways the lesson asks for a ticket, strictest first. (`cafe.endpoint.formats` also
 # knows llama-cpp-python's spelling of a schema, `json_object_schema`; it promises what
-# `json_schema` promises, so the lesson leaves it to `cafe doctor`.)
+# `json_schema` promises, so the lesson only meets it where a server refuses `json_schema`.)
 LESSON_FORMATS: tuple[str, ...] = ("json_schema", "json_object", "plain")
+# A refused format, and the other spelling of the same promise that `format_trial` tries then:
+# llama-cpp-python's server (`cafe local`) takes a schema only as `json_object_schema`.
+SAME_PROMISE = {"json_schema": "json_object_schema"}
 # The formats that send a schema, which `admits` needs to judge a draft by.
 SCHEMA_FORMATS = frozenset({"json_schema", "json_object_schema"})
 # The name the schema travels under in a `json_schema` request (servers require one).
@@ -260,8 +264,9 @@ def format_trial(
     """Every order asked for in every format in `kinds`: one `FormatTally` per format, in order.
 
     When the endpoint refuses a format (a `RequestRejected` about `response_format`), that format's
-    tally is `refused` and the trial moves on to the next; any other refusal is raised, since a
-    weaker format would not cure it. An order whose request meets any other endpoint problem (a
+    tally is `refused` and the trial moves on to the next, after trying the same promise in its
+    other spelling (`SAME_PROMISE`) under that spelling's name; any other refusal is raised, since
+    a weaker format would not cure it. An order whose request meets any other endpoint problem (a
     timeout, a dropped connection) goes in the tally's `failed` and the trial goes on, so one slow
     draft costs one order; a problem no later request can escape
     (`cafe.endpoint.errors.SETUP_PROBLEMS`: a refused key) is raised, and so is an `EndpointError` when no
@@ -271,7 +276,12 @@ def format_trial(
     orders = practice_orders() if orders is None else tuple(orders)
     if not orders:
         raise ValueError("format_trial needs at least one order; practice_orders() gives ten.")
-    tallies = {kind: _tally(client, model, orders, kind, schema, on_trial) for kind in kinds}
+    tallies: dict[str, FormatTally] = {}
+    for kind in kinds:
+        tallies[kind] = _tally(client, model, orders, kind, schema, on_trial)
+        other = SAME_PROMISE.get(kind)
+        if tallies[kind].refused and other is not None and other not in kinds:
+            tallies[other] = _tally(client, model, orders, other, schema, on_trial)
     failed = [kind for tally in tallies.values() for _, kind in tally.failed]
     if failed and not any(tally.trials for tally in tallies.values()):
         raise EndpointError(

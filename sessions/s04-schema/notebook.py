@@ -32,6 +32,7 @@ from cafe.schema import (
 )
 from cafe.schema.trials import (
     LESSON_FORMATS,
+    SAME_PROMISE,
     ask_once,
     format_trial,
     practice_orders,
@@ -280,8 +281,7 @@ def table_31_live():
     client = cafe.make_client()
     found = {}
     for label, schema in [("strict", strict_ticket_schema()), ("closed", closed_schema)]:
-        # json_object_schema is the same schema as llama-cpp-python's server spells it
-        for kind in ("json_schema", "json_object_schema"):
+        for kind in ("json_schema", SAME_PROMISE["json_schema"]):
             try:
                 trial = ask_once(client, cafe.model_name(), table_31.order, kind, schema)
             except cafe.RequestRejected as refusal:
@@ -322,19 +322,12 @@ client = cafe.make_client(script=habits_responder)
 model = cafe.model_name()
 
 
-def dot(_trial) -> None:
-    print(".", end="", flush=True)
-
-
 def all_formats():
     print(f"asking {model}", end="", flush=True)
     try:
-        tallies = format_trial(client, model, orders, on_trial=dot)
-        if tallies[
-            "json_schema"
-        ].refused:  # the schema again, as llama-cpp-python's server takes it
-            tallies |= format_trial(client, model, orders, ["json_object_schema"], on_trial=dot)
-        return tallies
+        return format_trial(
+            client, model, orders, on_trial=lambda _: print(".", end="", flush=True)
+        )
     finally:
         print()
 

@@ -17,8 +17,8 @@ out. The toy tells three stories, in plain words with the technical name after:
 Live, story 4 sends the ten orders to your model in each format and prints its parse rate per
 format; a format the endpoint refuses is said to be refused (a refused `json_schema` is tried
 again as `json_object_schema`, the spelling llama-cpp-python's server takes), and an order the
-endpoint fails (a timeout) is counted apart. Against `cafe serve` with no `--session 04`, the default rule answers
-and the toy says so. A missing setting or a refused key is explained in one message, with exit
+endpoint fails (a timeout) is counted apart. Against `cafe serve` with no `--session 04`, the
+default rule answers and the toy says so. A missing setting or a refused key is explained in one message, with exit
 status 1.
 """
 
@@ -116,8 +116,6 @@ def main() -> int:
             print(f"\n  note: {default_rehearsal_note('04')}")
         print(f"\n4. Your model, {model}: the ten orders in each format ", end="", flush=True)
         tallies = format_trial(client, model, orders, LESSON_FORMATS, on_trial=dot)
-        if tallies["json_schema"].refused:  # llama-cpp-python's server spells the schema this way
-            tallies |= format_trial(client, model, orders, ["json_object_schema"], on_trial=dot)
         print()
         for kind, tally in tallies.items():
             if tally.refused:
