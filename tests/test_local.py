@@ -144,13 +144,14 @@ def test_a_server_that_crashes_gets_the_rebuild_hint(tmp_path, monkeypatch, caps
 def test_sigterm_to_cafe_local_stops_the_server_too(tmp_path):
     """A service manager or `kill` stops `cafe local` with SIGTERM: the server must not outlive it."""
     runner = textwrap.dedent("""
-        import subprocess, sys
+        import subprocess, sys, time
         from pathlib import Path
         from cafe.endpoint import local
         local.importlib.util.find_spec = lambda name, *a: object()
         def start(command):
             server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
             print(server.pid, flush=True)
+            time.sleep(0.5)  # the SIGTERM comes while the start is still under way
             return server
         sys.exit(local.run_local(model=Path(sys.argv[1]), out=sys.stderr, start=start))
     """)

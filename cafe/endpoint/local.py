@@ -158,19 +158,31 @@ def _stop(process: subprocess.Popen, out: TextIO) -> None:
 
 
 @contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
+def _terminate_as_interrupt() -> Iterator[Callable[[], None]]:
     """Inside the block, a SIGTERM (a service manager's stop, `kill`) is read as Ctrl-C, so the
-    server is stopped with `cafe local` rather than left running on its port."""
+    server is stopped with `cafe local` rather than left running on its port.
+
+    It yields `arm`: until `arm()` is called, a SIGTERM is only remembered, so one that comes while
+    the server is starting cannot lose the handle needed to stop it; `arm()` then acts on it."""
+    state = {"armed": False, "pending": False}
+
+    def arm() -> None:
+        state["armed"] = True
+        if state["pending"]:
+            raise KeyboardInterrupt
+
     if threading.current_thread() is not threading.main_thread():
-        yield  # signal handlers belong to the main thread; elsewhere only Ctrl-C stops it
+        yield arm  # signal handlers belong to the main thread; elsewhere only Ctrl-C stops it
         return
 
     def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
+        if state["armed"]:
+            raise KeyboardInterrupt
+        state["pending"] = True
 
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:
-        yield
+        yield arm
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -202,8 +214,9 @@ def run_local(
     print("  cafe doctor\nCtrl-C stops the server.", file=out, flush=True)
     process = None
     try:
-        with _terminate_as_interrupt():  # before the start: a SIGTERM right after it stops both
+        with _terminate_as_interrupt() as arm:  # in place before the start: nothing slips between
             process = start(command)
+            arm()  # a SIGTERM that came during the start is acted on now
             code = process.wait()
     except KeyboardInterrupt:
         if process is not None:
