@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from cafe.endpoint.environment import course_environ, env_file
+from cafe.endpoint.environment import ENV_FILE, ENV_FILE_VARIABLE, course_environ
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.secret_shapes import REDACTED, SECRET_SHAPES, SecretShape, mask_shapes
 
@@ -174,14 +174,20 @@ _LAST_READ: dict[str, tuple[tuple[Any, ...], tuple[str, ...]]] = {}
 
 def _settings_now() -> tuple[Any, ...]:
     """What `known_secrets()` reads, in a form cheap to compare: every variable of the process
-    environment, and the path and bytes of the settings file `env_file()` names (None when there
-    is none or it cannot be read)."""
+    environment, and the path and bytes of the settings file `env_file()` would read (None when
+    there is none or it cannot be read). Plain `os` calls: this runs on every quoted failure."""
     stored = getattr(os.environ, "_data", None)  # CPython keeps the environment as bytes here
     variables = frozenset(stored.items() if isinstance(stored, dict) else os.environ.items())
+    named = os.environ.get(ENV_FILE_VARIABLE)
+    if named is not None and not named.strip():
+        return variables, None
+    path = (
+        os.path.join(os.getcwd(), ENV_FILE) if named is None else os.path.expanduser(named.strip())
+    )
     try:
-        path = env_file()
-        return variables, None if path is None else (path, path.read_bytes())
-    except (ConfigError, OSError):  # `known_secrets` copes with these as it reads
+        with open(path, "rb") as settings:
+            return variables, (path, settings.read())
+    except OSError:  # no such file, a folder, unreadable: `known_secrets` copes as it reads
         return variables, None
 
 
