@@ -19,6 +19,17 @@ the browser, JupyterLab, endpoint and timeout tests spend part of their time wai
 worker runs other tests meanwhile. Measured on 2 cores (30 Nov 2026): 2 workers 5 min 48 s, 3
 workers 5 min 16 s, 4 workers 5 min 23 s.
 
+Every run is in a random order and under one hash seed, both printed in the header so a failure
+can be replayed. pytest-randomly shuffles the files and the tests in each file (`--randomly-seed`);
+a notebook's cells go back to their own order, since each cell runs on the state the cells above it
+left. Python picks a new hash seed for each process, which reorders what a set or a frozenset holds
+when it is printed or compared as text: `pytest_configure` picks one for the run (from the
+randomly seed, unless `PYTHONHASHSEED` is already set) and the workers and every subprocess they
+start inherit it. A test that passes under one seed and fails under another is itself the bug
+(the s05 bank's `kitchen_spelling` compared `repr`s of frozensets, and failed under 1 seed in 8).
+Replay: `PYTHONHASHSEED=H pytest -p randomly --randomly-seed=R ...` with the two figures the
+header printed; `-p no:randomly` runs in file order.
+
 A test run never reads or writes your own `~/.cafe`: `pytest_configure` points `CAFE_HOME` at a
 new temporary folder for the run (one per worker), so the notebooks nbval runs bank their offline
 numbers there, not over the checkpoints your own model earned. Tests that need a home of their own
@@ -62,6 +73,8 @@ LONGEST_FIRST = (
 )
 # Where the run keeps the CAFE_HOME it found, to put it back at the end.
 _HOME_BEFORE = pytest.StashKey[str | None]()
+# Whether this run set PYTHONHASHSEED itself (and so takes it away at the end).
+_HASH_SEED_SET = pytest.StashKey[bool]()
 
 
 def _is_slow(item: pytest.Item) -> bool:
@@ -87,15 +100,41 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return cores + 1
 
 
+def _hash_seed(config: pytest.Config) -> str:
+    """The run's hash seed: PYTHONHASHSEED if set, else one drawn from the randomly seed."""
+    if "PYTHONHASHSEED" in os.environ:
+        return os.environ["PYTHONHASHSEED"]
+    order_seed = getattr(config.option, "randomly_seed", None)
+    # 0 means "no randomisation" to Python, so the figure is kept in 1 .. 2**32 - 1
+    number = order_seed if isinstance(order_seed, int) else int.from_bytes(os.urandom(4), "big")
+    return str(number % (2**32 - 1) + 1)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-randomly has settled its seed
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config.option, "loadscopereorder"):  # pytest-xdist is installed
         config.option.loadscopereorder = False
+    if not hasattr(config, "workerinput"):  # the controller: workers inherit its environment
+        config.stash[_HASH_SEED_SET] = "PYTHONHASHSEED" not in os.environ
+        os.environ["PYTHONHASHSEED"] = _hash_seed(config)
     config.stash[_HOME_BEFORE] = os.environ.get("CAFE_HOME")
     os.environ["CAFE_HOME"] = tempfile.mkdtemp(prefix="cafe-test-home-")
     os.environ["CAFE_ENV_FILE"] = ""  # a learner's own .env must not send the suite live
 
 
+def pytest_report_header(config: pytest.Config) -> str:
+    seed = os.environ.get("PYTHONHASHSEED", "random")
+    here = (
+        " (this process drew its own: run with -n to replay it exactly)"
+        if config.stash.get(_HASH_SEED_SET, False) and not getattr(config.option, "numprocesses", 0)
+        else ""
+    )
+    return f"hash seed: PYTHONHASHSEED={seed} for the workers and their subprocesses{here}"
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(_HASH_SEED_SET, False):
+        os.environ.pop("PYTHONHASHSEED", None)
     if _HOME_BEFORE not in config.stash:
         return
     shutil.rmtree(os.environ["CAFE_HOME"], ignore_errors=True)
@@ -110,4 +149,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if _is_slow(item):
             item.add_marker(pytest.mark.slow)
-    items.sort(key=_run_order)  # stable: a notebook's cells keep their order
+    items.sort(key=_run_order)  # stable: the shuffled order holds within each group
+    _cells_in_notebook_order(items)
+
+
+def _cells_in_notebook_order(items: list[pytest.Item]) -> None:
+    """Put each notebook's cells back in the order they run, in the slots they were shuffled to.
+
+    A cell runs on what the cells above it left in the kernel, so nbval's items are never shuffled.
+    """
+    slots = [i for i, item in enumerate(items) if hasattr(item, "cell_num")]
+    cells = sorted((items[i] for i in slots), key=lambda c: (str(c.path), c.cell_num))
+    for slot, cell in zip(slots, cells):
+        items[slot] = cell

@@ -1,10 +1,11 @@
 """Every session's toy runs offline with no arguments, succeeds, and prints the same thing twice;
 live, against `cafe serve`, no toy ever prints the API key, whether the server takes it or not.
 
-The offline runs start a fresh interpreter each time (a new hash seed each run, so an output that
-depends on set order shows up as a difference). The live checks are about what a toy prints, so
-they run the toy's file as `__main__` in this process (`_run_toy_here`), with the environment set
-and both output streams captured at the file-descriptor level: the same check without paying
+The offline runs start a fresh interpreter each time, under two hash seeds, the run's and the
+next one (so an output that depends on set order shows up as a difference; the suite otherwise
+hands every subprocess the run's one PYTHONHASHSEED). The live checks are about what a toy prints,
+so they run the toy's file as `__main__` in this process (`_run_toy_here`), with the environment
+set and both output streams captured at the file-descriptor level: the same check without paying
 0.8 s of interpreter and SDK start-up 48 times.
 """
 
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TOYS = sorted(ROOT.glob("sessions/s[0-9][0-9]-*/toy.py"))
 
 
-def _run_toy(path: Path, home: Path) -> subprocess.CompletedProcess:
+def _run_toy(path: Path, home: Path, hash_seed: str) -> subprocess.CompletedProcess:
     """`python toy.py`, offline, with `home` as its CAFE_HOME: a toy run by a test reads and writes
     there, never in your own ~/.cafe, where the notebooks run by other workers bank checkpoints."""
     env = {
@@ -33,6 +34,7 @@ def _run_toy(path: Path, home: Path) -> subprocess.CompletedProcess:
         if k not in ("COURSE_MODE", "CAFE_BASE_URL", "CAFE_API_KEY", "CAFE_MODEL")
     }
     env["CAFE_HOME"] = str(home)
+    env["PYTHONHASHSEED"] = hash_seed
     return subprocess.run(
         [sys.executable, str(path)], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300
     )
@@ -84,12 +86,13 @@ def test_there_are_toys():
 
 @pytest.mark.parametrize("toy", TOYS, ids=[p.parent.name for p in TOYS])
 def test_toy_runs_offline_and_is_deterministic(toy, tmp_path):
-    first = _run_toy(toy, tmp_path)
+    run_seed = int(os.environ.get("PYTHONHASHSEED") or "1")
+    first = _run_toy(toy, tmp_path, hash_seed=str(run_seed))
     assert first.returncode == 0, (
         f"{toy.parent.name}/toy.py failed:\n{first.stdout}\n{first.stderr}"
     )
     assert first.stdout.strip(), f"{toy.parent.name}/toy.py printed nothing"
-    second = _run_toy(toy, tmp_path)
+    second = _run_toy(toy, tmp_path, hash_seed=str(run_seed % (2**32 - 1) + 1))
     assert second.stdout == first.stdout, (
         f"{toy.parent.name}/toy.py printed something different on a second run"
     )
@@ -143,7 +146,7 @@ def test_toy_live_against_cafe_serve_never_prints_the_key(toy, tmp_path, monkeyp
 
 
 def test_s00_toy_offline_shows_the_scripted_tool_call(tmp_path):
-    out = _run_toy(ROOT / "sessions" / "s00-setup" / "toy.py", tmp_path).stdout
+    out = _run_toy(ROOT / "sessions" / "s00-setup" / "toy.py", tmp_path, hash_seed="1").stdout
     assert 'answer:    a tool call: add_item {"item": "latte"}' in out
     assert "mode:      offline" in out
 

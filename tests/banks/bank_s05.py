@@ -221,7 +221,13 @@ def kitchen_spelling(ticket: Ticket, spec: OrderSpec) -> bool:
             t.table,
             tuple(sorted(normalize_name(i) for i in t.items)),
             tuple(sorted({allergen_key(a) for a in t.allergies if not is_no_allergy(a)})),
-            tuple(sorted(map(repr, (m.key for m in reading.modifiers)))),
+            # a modifier's items are a set: sorted before they are compared, never their repr,
+            # whose order follows the process's hash seed (PYTHONHASHSEED)
+            tuple(
+                sorted(
+                    (m.modifier.name, tuple(sorted(m.items)), m.copies) for m in reading.modifiers
+                )
+            ),
         )
 
     mine = shape(ticket, tuple(ticket.items))
