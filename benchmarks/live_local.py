@@ -49,7 +49,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from cafe.endpoint.local import LOCAL_ALIAS, LOCAL_KEY, local_exports
+from cafe.endpoint.server.local import LOCAL_ALIAS, LOCAL_KEY, local_exports
 
 # The course checkout this script belongs to.
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ fails and all `CAP_DEFAULT` attempts are spent. Each policy decides what attempt
 
 For every attempt it prints the characters sent (system prompt included) and the prompt tokens
 the endpoint reported. Offline the endpoint is the scripted client, whose token counts are an
-estimate (one token per four characters, `cafe.endpoint.scripted.estimate_tokens`); live they are your
+estimate (one token per four characters, `cafe.endpoint.client.scripted.estimate_tokens`); live they are your
 endpoint's own counts.
 """
 
@@ -28,10 +28,10 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import course_mode, model_name
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.client.scripted import Script
 from cafe.endpoint.errors import ConfigError, EndpointError
-from cafe.endpoint.scripted import Script
+from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.repair.feedback import Message, attempt_failure_view, brief_for, retry_messages
 from cafe.repair.reask import (
     ALTERNATING_CANDIDATES,

@@ -15,7 +15,7 @@ import argparse
 import time
 from types import SimpleNamespace
 
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.loop.agent import run_loop
 from cafe.loop.tools import tool
 from cafe.stall.detector import run_with_stall, stall_config

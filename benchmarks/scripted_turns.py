@@ -7,7 +7,7 @@ Each turn sends the whole conversation so far, as the agent loop sends its trans
 grown by two messages a turn), and appends the answer and the next user message. Three ways:
 
 - `client`: `ScriptedClient.chat.completions.create` alone, the scripted model's own cost;
-- `chat`: the same through `cafe.endpoint.client.chat`, the one door every call goes through
+- `chat`: the same through `cafe.endpoint.client.chat.chat`, the one door every call goes through
   offline and live (reply cap, the deadline's worker thread, the check of the answer);
 - `chat, rebuilt`: `chat` with a new list every turn (a caller that copies its messages), which
   costs one copy per call: the case the running log cannot help, run over `--rebuilt` turns
@@ -35,8 +35,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cafe.endpoint.client import chat  # noqa: E402
-from cafe.endpoint.scripted import Script, ScriptedClient  # noqa: E402
+from cafe.endpoint.client.chat import chat  # noqa: E402
+from cafe.endpoint.client.scripted import Script, ScriptedClient  # noqa: E402
 
 MODEL = "cafe-scripted"
 FIRST = {"role": "user", "content": "A latte for table 5, please. " * 4}

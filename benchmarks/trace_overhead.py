@@ -29,8 +29,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from cafe.endpoint.client import make_client
-from cafe.endpoint.scripted import Script
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.client.scripted import Script
 from cafe.repair.reask import (
     ALTERNATING_CANDIDATES,
     OMELETTE_SPEC,

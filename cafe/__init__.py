@@ -27,14 +27,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import OFFLINE_MODEL, course_mode, live_settings, mask_key, model_name
+from cafe.endpoint.client.chat import make_client
 from cafe.endpoint.errors import (
     CafeError,
     ConfigError,
     EndpointError,
     RequestRejected,
     ScriptExhausted,
+)
+from cafe.endpoint.settings.config import (
+    OFFLINE_MODEL,
+    course_mode,
+    live_settings,
+    mask_key,
+    model_name,
 )
 
 __version__ = "0.1.0"
@@ -57,7 +63,7 @@ __all__ = [
 
 
 def doctor(**kwargs: Any) -> Any:
-    """Check the course set-up and the model endpoint; see `cafe.endpoint.health.doctor` for the details."""
-    from cafe.endpoint.health import doctor as run_doctor
+    """Check the course set-up and the model endpoint; see `cafe.endpoint.doctor.health.doctor` for the details."""
+    from cafe.endpoint.doctor.health import doctor as run_doctor
 
     return run_doctor(**kwargs)

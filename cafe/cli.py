@@ -2,11 +2,11 @@
 `cafe --version`.
 
 Also reachable as `python -m cafe`. Each subcommand is a thin shell around a library function, so
-everything the command does can be done from a notebook too: `cafe.endpoint.health.doctor`,
-the session toys, `cafe.endpoint.serve_command.serve_forever` and `cafe.endpoint.local.run_local`.
+everything the command does can be done from a notebook too: `cafe.endpoint.doctor.health.doctor`,
+the session toys, `cafe.endpoint.server.command.serve_forever` and `cafe.endpoint.server.local.run_local`.
 This module adds the flags and `run_command`, which every command and toy runs through: it ends
 in a plain message, never a traceback, for the expected troubles, and while the command runs it
-scrubs every secret from what reaches the terminal (`cafe.endpoint.terminal`). Output piped into
+scrubs every secret from what reaches the terminal (`cafe.endpoint.secrets.terminal`). Output piped into
 a command that stops reading early (`cafe doctor | head -3`) ends quietly.
 """
 
@@ -23,10 +23,10 @@ from pathlib import Path
 
 from cafe.course.record_view import add_progress_command
 from cafe.endpoint.errors import CafeError
-from cafe.endpoint.faults import REPLY_FAULTS, Faults
-from cafe.endpoint.rehearsals import available_sessions
-from cafe.endpoint.serve_command import serve_forever
-from cafe.endpoint.terminal import scrubbed_output
+from cafe.endpoint.scripts.rehearsals import available_sessions
+from cafe.endpoint.secrets.terminal import scrubbed_output
+from cafe.endpoint.server.command import serve_forever
+from cafe.endpoint.server.faults import REPLY_FAULTS, Faults
 
 __all__ = [
     "main",
@@ -90,7 +90,7 @@ def _toy(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from cafe.endpoint.health import doctor
+    from cafe.endpoint.doctor.health import doctor
 
     report = doctor(timeout=args.timeout)
     return 0 if report.ok else 1
@@ -131,7 +131,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _local(args: argparse.Namespace) -> int:
-    from cafe.endpoint.local import run_local
+    from cafe.endpoint.server.local import run_local
 
     return run_local(port=args.port)
 
@@ -310,7 +310,7 @@ def run_command(run: Callable[[], int], *, name: str | None = None) -> int:
     """`run()`'s exit status, ending in a plain message, never a traceback, for the expected troubles.
 
     - While `run()` runs, stdout and stderr scrub every secret the course knows of from what is
-      written (`cafe.endpoint.terminal.scrubbed_output`), and the real streams come back after.
+      written (`cafe.endpoint.secrets.terminal.scrubbed_output`), and the real streams come back after.
     - An endpoint or set-up problem (`CafeError`: a missing variable, a dead endpoint) prints its
       message, which already says how to fix it, after the program's `name` (default: the script's
       file name, e.g. `toy.py: ...`), and exits 1.

@@ -12,7 +12,7 @@ comes back; this module decides what goes in. It adds:
 - `fit_sections` and `build_context(menu, spec, budget)`: fit what the model sees into a budget,
   dropping low-priority text first, never a safety part, and refusing a budget below their size;
 
-Token counts are estimates (`cafe.endpoint.scripted.estimate_tokens`, four characters a token),
+Token counts are estimates (`cafe.endpoint.client.scripted.estimate_tokens`, four characters a token),
 not a tokenizer: the lesson says so and the notebook checks the estimate against what a live
 endpoint reports. What it leaves out: the ticket's own format (session 04, `cafe.schema`),
 detecting injection patterns (session 06, `cafe.detect`), and the consent gate (session 05).
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
-from cafe.endpoint.scripted import estimate_tokens
+from cafe.endpoint.client.scripted import estimate_tokens
 
 __all__ = [
     "Marking",

@@ -231,3 +231,59 @@ def test_size_checks_name_the_offender_and_the_limit(tmp_path: Path) -> None:
     assert style_check.long_modules(package) == [
         "cafe/stall.py is 351 lines (limit 350); split it along a seam into modules of one concept each"
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# The endpoint's rooms
+
+ENDPOINT = PACKAGE / "endpoint"
+# What a session's harness may not import: the command line and the tests use these rooms.
+COMMAND_LINE_ROOMS = ("cafe.endpoint.server", "cafe.endpoint.doctor")
+
+
+def test_endpoint_opens_on_at_most_eight_entries() -> None:
+    entries = sorted(p.name for p in ENDPOINT.iterdir() if p.name != "__pycache__")
+    assert len(entries) <= 8, f"cafe/endpoint/ has {len(entries)} entries: {entries}"
+
+
+@pytest.mark.parametrize(
+    "room",
+    sorted(p for p in ENDPOINT.iterdir() if (p / "__init__.py").exists()),
+    ids=lambda p: p.name,
+)
+def test_each_endpoint_room_lists_its_files_in_its_docstring(room: Path) -> None:
+    import ast
+
+    doc = ast.get_docstring(ast.parse((room / "__init__.py").read_text(encoding="utf-8"))) or ""
+    files = sorted(p.stem for p in room.glob("*.py") if p.name != "__init__.py")
+    unlisted = [name for name in files if f"`{name}`" not in doc]
+    assert files and not unlisted, (
+        f"cafe/endpoint/{room.name}/__init__.py does not list {unlisted} in its docstring"
+    )
+
+
+def test_no_session_module_imports_the_server_or_the_doctor() -> None:
+    machinery = ("cafe.endpoint", "cafe.cli", *style_check.PACKAGE_ENTRY)
+    problems = [
+        str(edge)
+        for edge in style_check.imports(PACKAGE)
+        if edge.target.startswith(COMMAND_LINE_ROOMS)
+        and not (edge.source in machinery or edge.source.startswith("cafe.endpoint."))
+    ]
+    assert not problems, "a session's module reaches the server or the doctor:\n" + _listing(
+        problems
+    )
+
+
+def test_the_rooms_rule_catches_a_session_module_that_imports_the_doctor(tmp_path: Path) -> None:
+    package = _package(
+        tmp_path,
+        {
+            "loop.py": "from cafe.endpoint.doctor.health import doctor\n",
+            "endpoint/__init__.py": "",
+            "endpoint/doctor/__init__.py": "",
+            "endpoint/doctor/health.py": "",
+        },
+    )
+    targets = [e.target for e in style_check.imports(package) if e.source == "cafe.loop"]
+    assert targets == ["cafe.endpoint.doctor.health"]

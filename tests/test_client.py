@@ -1,4 +1,4 @@
-"""Tests for cafe/endpoint/client.py: one factory for both modes, and endpoint trouble turned into clear errors.
+"""Tests for cafe/endpoint/client/chat.py: one factory for both modes, and endpoint trouble turned into clear errors.
 
 The live cases drive the real `openai` SDK over HTTP against `cafe serve` (`running_server`).
 """
@@ -9,7 +9,7 @@ import openai
 import pytest
 from endpoints import KEY, MODEL, dead_url, live_env
 
-from cafe.endpoint.client import (
+from cafe.endpoint.client.chat import (
     DEFAULT_TIMEOUT_S,
     PROBLEM_KINDS,
     SAID_CHARS,
@@ -23,9 +23,9 @@ from cafe.endpoint.client import (
     make_client,
     translate_error,
 )
+from cafe.endpoint.client.scripted import Script, ScriptedClient
 from cafe.endpoint.errors import ConfigError, EndpointError, RequestRejected
-from cafe.endpoint.scripted import Script, ScriptedClient
-from cafe.endpoint.serve import Faults, running_server
+from cafe.endpoint.server.serve import Faults, running_server
 
 HELLO = [{"role": "user", "content": "Hello!"}]
 
@@ -360,7 +360,7 @@ def test_clip_cuts_at_a_word_boundary_when_there_is_one(text, limit, expected):
 
 
 def test_chat_says_once_that_it_is_waiting_and_gives_the_seconds_when_it_gives_up(capsys):
-    from cafe.endpoint.client import WAIT_NOTICE_S
+    from cafe.endpoint.client.chat import WAIT_NOTICE_S
 
     limit = WAIT_NOTICE_S + 0.5
     with running_server(faults=Faults(delay_s=30)) as server:

@@ -1,6 +1,6 @@
 """One door to a model: no module calls the SDK's `create` (or `models.list`) itself.
 
-`cafe.endpoint.client.chat` (with `complete`, `chat_in_format` and `list_models`) puts the reply
+`cafe.endpoint.client.chat.chat` (with `complete`, `chat_in_format` and `list_models`) puts the reply
 cap, the deadline for the whole call, the check of the answer and the named `EndpointError`s
 around every model call, offline and live alike. Code that calls
 `client.chat.completions.create(...)` itself gets none of that: a slow local model then ends a
@@ -14,13 +14,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from cafe.endpoint.client import chat, make_client
+from cafe.endpoint.client.chat import chat, make_client
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where the code learners run lives: the package, and the toys and notebook sources.
 SCANNED = ("cafe", "sessions")
 # The one module allowed to call the SDK: the door itself.
-DOOR = "cafe/endpoint/client.py"
+DOOR = "cafe/endpoint/client/chat.py"
 # Attribute chains whose call is a call to the endpoint.
 SDK_CALLS = {("completions", "create"), ("completions", "parse"), ("models", "list")}
 
@@ -49,7 +49,7 @@ def test_no_module_calls_the_sdk_itself():
         offenders += [f"{name}:{line}" for line in sdk_calls(path.read_text(encoding="utf-8"))]
     assert not offenders, (
         "These call the OpenAI SDK directly, so their calls carry no reply cap, no deadline and "
-        "no named error. Call `cafe.endpoint.client.chat` (or `chat_in_format`, `list_models`) "
+        "no named error. Call `cafe.endpoint.client.chat.chat` (or `chat_in_format`, `list_models`) "
         "instead:\n" + "\n".join(offenders)
     )
 

@@ -1,4 +1,4 @@
-"""Tests for cafe/endpoint/config.py: the two modes, the three live variables, and keeping the key hidden."""
+"""Tests for cafe/endpoint/settings/config.py: the two modes, the three live variables, and keeping the key hidden."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cafe.endpoint.config import (
+from cafe.endpoint.errors import CafeError, ConfigError
+from cafe.endpoint.settings.config import (
     LIVE_VARIABLES,
     MODES,
     OFFLINE_MODEL,
@@ -20,7 +21,6 @@ from cafe.endpoint.config import (
     model_name,
     redact,
 )
-from cafe.endpoint.errors import CafeError, ConfigError
 
 KEY = "sk-test-SECRET-1234567890abcdef"
 LIVE = {
@@ -183,7 +183,7 @@ def test_live_settings_repr_never_shows_the_key():
 def test_config_reads_nothing_at_import():
     # A broken environment must not stop `import cafe`: it is read only when a function asks.
     code = (
-        "import sys, cafe, cafe.endpoint.config, cafe.endpoint.client, cafe.endpoint.scripted, cafe.endpoint.serve, cafe.endpoint.health\n"
+        "import sys, cafe, cafe.endpoint.settings.config, cafe.endpoint.client.chat, cafe.endpoint.client.scripted, cafe.endpoint.server.serve, cafe.endpoint.doctor.health\n"
         "assert 'openai' not in sys.modules, 'importing cafe pulled in openai'\n"
         "print('imported')\n"
     )

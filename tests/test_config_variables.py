@@ -1,4 +1,4 @@
-"""cafe.endpoint.variables: every setting checked where it enters, each failure one line with the fix.
+"""cafe.endpoint.settings.variables: every setting checked where it enters, each failure one line with the fix.
 
 Each validator takes the raw text of one variable and returns what the course uses, or raises
 one `ConfigError`: a single line that names the variable, shows its value (a key masked, a URL
@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import call_timeout, live_settings, max_tokens
-from cafe.endpoint.environment import course_environ, env_file
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.doctor.health import doctor
 from cafe.endpoint.errors import ConfigError
-from cafe.endpoint.health import doctor
-from cafe.endpoint.variables import (
+from cafe.endpoint.settings.config import call_timeout, live_settings, max_tokens
+from cafe.endpoint.settings.environment import course_environ, env_file
+from cafe.endpoint.settings.variables import (
     MAX_TOKENS_CEILING,
     VARIABLES,
     parse_api_key,

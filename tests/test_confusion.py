@@ -112,7 +112,7 @@ def test_either_flags_what_any_detector_flags_and_refuses_non_functions():
 
 def test_model_judge_marks_the_request_as_data_reads_the_verdict_and_counts_tokens():
     from cafe.detect.model_judge import JUDGE_PROMPT, ModelJudge
-    from cafe.endpoint.scripted import ScriptedClient
+    from cafe.endpoint.client.scripted import ScriptedClient
 
     def responder(request):
         said = request["messages"][-1]["content"]
@@ -141,8 +141,8 @@ def test_model_judge_marks_the_request_as_data_reads_the_verdict_and_counts_toke
 def test_model_judge_caps_its_reply_and_a_timeout_is_counted_not_judged():
     """Issue 29: a request the endpoint fails on is one `not_judged`, and the measure goes on."""
     from cafe.detect.model_judge import JUDGE_MAX_TOKENS, ModelJudge
+    from cafe.endpoint.client.scripted import ScriptedClient
     from cafe.endpoint.errors import EndpointError
-    from cafe.endpoint.scripted import ScriptedClient
 
     def responder(request):
         said = request["messages"][-1]["content"]
@@ -170,8 +170,8 @@ def test_model_judge_caps_its_reply_and_a_timeout_is_counted_not_judged():
 def test_model_judge_stops_asking_after_failures_in_a_row():
     """A dead endpoint costs JUDGE_GIVE_UP_AFTER waits, not one per request."""
     from cafe.detect.model_judge import JUDGE_GIVE_UP_AFTER, ModelJudge
+    from cafe.endpoint.client.scripted import ScriptedClient
     from cafe.endpoint.errors import EndpointError
-    from cafe.endpoint.scripted import ScriptedClient
 
     def responder(request):
         raise EndpointError("The endpoint did not answer within 1 s.", kind="timeout")

@@ -27,7 +27,7 @@ from cafe.context import (
     mark_data,
     unmark,
 )
-from cafe.endpoint.scripted import ScriptedClient, estimate_tokens
+from cafe.endpoint.client.scripted import ScriptedClient, estimate_tokens
 from cafe.exercises import s03
 from cafe.loop.agent import run_loop
 from cafe.stories.obedient_waiter import make_obedient_waiter

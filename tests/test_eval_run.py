@@ -7,9 +7,9 @@ import random
 import openai
 import pytest
 
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.endpoint.errors import EndpointError
-from cafe.endpoint.scripted import ScriptedClient
-from cafe.endpoint.serve import running_server
+from cafe.endpoint.server.serve import running_server
 from cafe.evals.run import EVAL_MAX_TURNS, load_cases, run_eval, run_order
 from cafe.evals.ticket_checks import session_checks
 from cafe.stories.waiter import make_waiter, read_order

@@ -4,8 +4,8 @@ fails plausible wrong answers with a specific complaint."""
 from __future__ import annotations
 
 from cafe import course
-from cafe.endpoint.client import make_client
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.exercises.s08 import MASK_PLAIN, MASK_SECRETS, check_mask, check_replay_client
 from cafe.stories.feedback_model import FeedbackModel
 from cafe.trace.replay import recorded_reply, replay_client, request_difference

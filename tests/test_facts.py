@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from cafe.endpoint.client import make_client
+from cafe.endpoint.client.chat import make_client
 from cafe.governor import facts
 from cafe.governor.facts import (
     HOST_FACT_PATTERNS,

@@ -1,6 +1,6 @@
 """Every endpoint fault, named: one row per fault, driven through `cafe serve` over real HTTP.
 
-Each row starts a local server acting out one fault (`cafe.endpoint.faults.Faults`, the same
+Each row starts a local server acting out one fault (`cafe.endpoint.server.faults.Faults`, the same
 misbehaviour `cafe serve --fault-*` offers), then checks both readers of the endpoint:
 
 - the doctor (`cafe doctor --timeout 1`, run in-process through `cafe.cli.main`): its exit code,
@@ -21,10 +21,10 @@ import pytest
 from endpoints import KEY, dead_url, live_env
 
 from cafe.cli import main
-from cafe.endpoint.client import make_client
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.client.problems import PROBLEM_KINDS
 from cafe.endpoint.errors import EndpointError
-from cafe.endpoint.problems import PROBLEM_KINDS
-from cafe.endpoint.serve import Faults, running_server
+from cafe.endpoint.server.serve import Faults, running_server
 from cafe.repair.reask import OMELETTE_SPEC, make_model_generator, repair_ticket
 
 # Seconds each request may take in the table; the hang and trickle rows must give up near it.

@@ -13,11 +13,11 @@ import openai
 import pytest
 from samples import run_notebook_source
 
-from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.client.formats import admits
 from cafe.endpoint.errors import EndpointError, RequestRejected
-from cafe.endpoint.formats import admits
-from cafe.endpoint.rehearsals import habit_orders, habits_responder, session_script
-from cafe.endpoint.serve import Faults, running_server
+from cafe.endpoint.scripts.rehearsals import habit_orders, habits_responder, session_script
+from cafe.endpoint.server.serve import Faults, running_server
+from cafe.endpoint.settings.config import OFFLINE_MODEL
 from cafe.schema.ticket import MAX_TABLE, contract_text, response_format, strict_ticket_schema
 from cafe.schema.trials import (
     LESSON_FORMATS,

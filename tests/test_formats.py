@@ -1,4 +1,4 @@
-"""cafe.endpoint.formats and the reply cap: structured output that steps down for servers that
+"""cafe.endpoint.client.formats and the reply cap: structured output that steps down for servers that
 spell it differently (detected by trying, never by name), and every live request bounded."""
 
 from __future__ import annotations
@@ -7,18 +7,18 @@ import pytest
 from dialects import MODEL, running_dialect_server
 from endpoints import live_env
 
-from cafe.endpoint.client import chat, classify_error, make_client
-from cafe.endpoint.config import DEFAULT_MAX_TOKENS, max_tokens
-from cafe.endpoint.errors import ConfigError, EndpointError, RequestRejected
-from cafe.endpoint.formats import (
+from cafe.endpoint.client.chat import chat, classify_error, make_client
+from cafe.endpoint.client.formats import (
     OUTPUT_FORMATS,
     about_format,
     admits,
     requested_format,
     response_format,
 )
-from cafe.endpoint.health import doctor
-from cafe.endpoint.probes import probe_formats
+from cafe.endpoint.doctor.health import doctor
+from cafe.endpoint.doctor.probes import probe_formats
+from cafe.endpoint.errors import ConfigError, EndpointError, RequestRejected
+from cafe.endpoint.settings.config import DEFAULT_MAX_TOKENS, max_tokens
 
 SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
 ASK = [{"role": "user", "content": "Reply with a JSON object."}]

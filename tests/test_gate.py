@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 import run_monitor_rows as rows
 
-from cafe.endpoint.client import make_client
+from cafe.endpoint.client.chat import make_client
 from cafe.loop.agent import run_loop
 from cafe.loop.tools import ToolOutput, tool
 from cafe.loop.turns import Nudge, Stop, ToolResult, TurnView

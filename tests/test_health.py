@@ -1,4 +1,4 @@
-"""Tests for cafe/endpoint/health.py: `cafe doctor` offline, against `cafe serve`, and against broken set-ups.
+"""Tests for cafe/endpoint/doctor/health.py: `cafe doctor` offline, against `cafe serve`, and against broken set-ups.
 
 Every scenario also checks the one promise that matters most: the API key never shows up.
 """
@@ -18,9 +18,15 @@ from endpoints import KEY, dead_url, live_env
 
 import cafe
 from cafe.cli import main
-from cafe.endpoint.health import DEFAULT_TIMEOUT_S, REACH_TIMEOUT_S, Check, DoctorReport, doctor
-from cafe.endpoint.scripted import Script
-from cafe.endpoint.serve import Faults, running_server
+from cafe.endpoint.client.scripted import Script
+from cafe.endpoint.doctor.health import (
+    DEFAULT_TIMEOUT_S,
+    REACH_TIMEOUT_S,
+    Check,
+    DoctorReport,
+    doctor,
+)
+from cafe.endpoint.server.serve import Faults, running_server
 
 ENDPOINT_CHECKS = (
     "endpoint reachable",
@@ -416,9 +422,9 @@ def test_doctor_names_a_web_page_at_the_base_url_and_skips_the_rest():
 
 @pytest.mark.parametrize("session", ["00", "01"])
 def test_doctor_tool_probe_passes_against_cafe_serve_session_scripts(session):
-    """Regression: `cafe/endpoint/drafters.py` once called `default_responder` without importing
+    """Regression: `cafe/endpoint/scripts/drafters.py` once called `default_responder` without importing
     it, so the doctor's tool probe against `cafe serve --session 00` or `01` hit a NameError."""
-    from cafe.endpoint.rehearsals import session_label, session_script
+    from cafe.endpoint.scripts.rehearsals import session_label, session_script
 
     with running_server(session_script(session), label=session_label(session)) as server:
         report, text = run(live_env(server.base_url))
@@ -427,7 +433,7 @@ def test_doctor_tool_probe_passes_against_cafe_serve_session_scripts(session):
 
 
 def test_the_chat_checks_wait_as_long_as_your_calls_do_when_you_set_the_deadline():
-    from cafe.endpoint.health import _check_timeout
+    from cafe.endpoint.doctor.health import _check_timeout
 
     assert _check_timeout({}, None, 60.0) == DEFAULT_TIMEOUT_S  # nothing set: the short probe
     assert _check_timeout({"CAFE_TIMEOUT_S": "130"}, None, 130.0) == 130.0  # cafe local's line

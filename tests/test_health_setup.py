@@ -1,4 +1,4 @@
-"""cafe.endpoint.setup_checks: the doctor checks what the sessions run on this machine, and the settings.
+"""cafe.endpoint.doctor.setup_checks: the doctor checks what the sessions run on this machine, and the settings.
 
 Sessions 13-15 run real tests (pytest), keep the agent's project in a git work tree, and session
 15 runs shell commands with bash; the doctor names whichever is missing, with how to install it.
@@ -14,8 +14,8 @@ from types import SimpleNamespace
 import pytest
 
 from cafe.cli import main, version_text
-from cafe.endpoint.health import doctor
-from cafe.endpoint.setup_checks import PACKAGES, Lookups
+from cafe.endpoint.doctor.health import doctor
+from cafe.endpoint.doctor.setup_checks import PACKAGES, Lookups
 
 
 def run(lookups: Lookups | None = None, **env: str):

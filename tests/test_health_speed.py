@@ -1,4 +1,4 @@
-"""cafe.endpoint.speed and the doctor's speed line: how fast the model writes, and the settings that fit.
+"""cafe.endpoint.doctor.speed and the doctor's speed line: how fast the model writes, and the settings that fit.
 
 A call that is not streamed comes back when the whole reply is written, so a deadline that ignores
 the reply cap and the model's speed cuts off a healthy model (session 08's "did not answer within
@@ -15,18 +15,18 @@ import time
 import pytest
 from endpoints import live_env
 
-from cafe.endpoint.client import make_client
-from cafe.endpoint.health import doctor
-from cafe.endpoint.script import default_responder
-from cafe.endpoint.serve import running_server
-from cafe.endpoint.speed import (
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.client.script import default_responder
+from cafe.endpoint.doctor.health import doctor
+from cafe.endpoint.doctor.speed import (
     SLOW_TOKENS_PER_S,
     Speed,
     advice,
     deadline_for,
     measure_speed,
 )
-from cafe.endpoint.variables import parse_max_tokens, parse_timeout
+from cafe.endpoint.server.serve import running_server
+from cafe.endpoint.settings.variables import parse_max_tokens, parse_timeout
 
 
 def slow_model(tokens_per_s: float):

@@ -7,8 +7,8 @@ import math
 import pytest
 
 from cafe.consent import OrderSpec
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.endpoint.errors import RequestRejected
-from cafe.endpoint.scripted import ScriptedClient
 from cafe.judge.biased import BiasedJudge, quota_keys
 from cafe.judge.grading import (
     VERBOSE_NOTES_CHARS,

@@ -373,8 +373,8 @@ def test_identifier_of_tells_names_from_paths_and_commands(span: str, name: str 
     [
         "cafe",
         "config",
-        "cafe.endpoint.config",
-        "cafe.endpoint.config.course_mode",
+        "cafe.endpoint.settings.config",
+        "cafe.endpoint.settings.config.course_mode",
         "course_mode",
         "make_client",
         "COURSE_MODE",
@@ -396,7 +396,7 @@ def test_resolves_names_cafe_python_and_the_allowlist_declare(name: str) -> None
     "name",
     [
         "no_such_function_anywhere",
-        "cafe.endpoint.config.no_such_name",
+        "cafe.endpoint.settings.config.no_such_name",
         "cafe.no_such_module",
         "json.no_such_name",
         "config.no_such_name",
@@ -419,8 +419,8 @@ def test_unknown_identifiers_lists_lesson_line_and_span(tmp_path: Path) -> None:
 
         ## The hook
 
-        Set `COURSE_MODE` with `cafe.endpoint.config.course_mode` or call `make_client(mode="offline")`;
-        see `cafe/endpoint/config.py` and run `cafe doctor` or `toy.py`.
+        Set `COURSE_MODE` with `cafe.endpoint.settings.config.course_mode` or call `make_client(mode="offline")`;
+        see `cafe/endpoint/settings/config.py` and run `cafe doctor` or `toy.py`.
 
         | Development | Status | Take |
         |---|---|---|
@@ -430,7 +430,7 @@ def test_unknown_identifiers_lists_lesson_line_and_span(tmp_path: Path) -> None:
         fenced_code_is_not_checked()
         ```
 
-        The record has `cafe.endpoint.config.definitely_missing`, and `None` is Python.
+        The record has `cafe.endpoint.settings.config.definitely_missing`, and `None` is Python.
         """),
         encoding="utf-8",
     )
@@ -438,7 +438,7 @@ def test_unknown_identifiers_lists_lesson_line_and_span(tmp_path: Path) -> None:
     assert missing == [
         (3, "made_up_in_front_matter"),
         (13, "not_in_cafe_at_all"),
-        (19, "cafe.endpoint.config.definitely_missing"),
+        (19, "cafe.endpoint.settings.config.definitely_missing"),
     ]
     message = _report(path, missing)
     assert f"{path}:13: `not_in_cafe_at_all`" in message

@@ -41,7 +41,7 @@ def test_ruff_selects_pyflakes_bugbear_pyupgrade_and_import_sorting():
 
 
 def test_ruff_finds_an_undefined_name_like_the_one_that_shipped(tmp_path: Path):
-    # cafe/endpoint/drafters.py once called default_responder without importing it; `cafe doctor`
+    # cafe/endpoint/scripts/drafters.py once called default_responder without importing it; `cafe doctor`
     # reached it against `cafe serve --session 01`. F821 names it before any test runs the path.
     ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
     if not Path(ruff).exists():

@@ -1,4 +1,4 @@
-"""cafe.endpoint.local: `cafe local` finds the shipped model file, serves it on loopback with the
+"""cafe.endpoint.server.local: `cafe local` finds the shipped model file, serves it on loopback with the
 course's settings, says how to point the course at it, and never hangs on Ctrl-C."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from cafe.cli import main
-from cafe.endpoint import local
 from cafe.endpoint.errors import ConfigError
+from cafe.endpoint.server import local
 
 
 def _fake_package(root: Path, name: str, with_model: bool) -> None:
@@ -146,7 +146,7 @@ def test_sigterm_to_cafe_local_stops_the_server_too(tmp_path):
     runner = textwrap.dedent("""
         import subprocess, sys, time
         from pathlib import Path
-        from cafe.endpoint import local
+        from cafe.endpoint.server import local
         local.importlib.util.find_spec = lambda name, *a: object()
         def start(command):
             server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from cafe.endpoint.local import LOCAL_KEY
+from cafe.endpoint.server.local import LOCAL_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
 

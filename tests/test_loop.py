@@ -10,7 +10,7 @@ from typing import Literal
 import pytest
 from endpoints import dead_url, live_env
 
-from cafe.endpoint.client import make_client
+from cafe.endpoint.client.chat import make_client
 from cafe.endpoint.errors import EndpointError
 from cafe.loop.agent import (
     DEFAULT_MAX_TURNS,
@@ -434,7 +434,7 @@ def test_run_loop_never_mutates_the_callers_messages():
 
 
 def test_run_loop_live_against_running_server_calls_tools():
-    from cafe.endpoint.serve import running_server
+    from cafe.endpoint.server.serve import running_server
 
     script = [reply_call("add_item", item="latte", quantity=2), "Two lattes on the ticket."]
     with running_server(script=script) as server:

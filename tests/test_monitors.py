@@ -247,9 +247,9 @@ def test_serve_session_15_replays_the_fast_finisher_by_turn_over_http():
 
     import openai
 
-    from cafe.endpoint.config import OFFLINE_MODEL
-    from cafe.endpoint.rehearsals import SCRIPTS_DIR, session_script
-    from cafe.endpoint.serve import running_server
+    from cafe.endpoint.scripts.rehearsals import SCRIPTS_DIR, session_script
+    from cafe.endpoint.server.serve import running_server
+    from cafe.endpoint.settings.config import OFFLINE_MODEL
 
     data = json.loads((SCRIPTS_DIR / "s15.json").read_text(encoding="utf-8"))
     assert data["by_turn"] is True and data["replies"] == story_replies("fast_finisher"), (

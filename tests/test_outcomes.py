@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
+from cafe.endpoint.client.problems import PROBLEM_KINDS
 from cafe.endpoint.errors import SETUP_PROBLEMS
-from cafe.endpoint.problems import PROBLEM_KINDS
 from cafe.repair.front import SentBack, front_of_house
 from cafe.repair.reask import Attempt, RepairResult
 from cafe.report.figures import attempts_figure, cost_figure, endings_figure, failures_figure

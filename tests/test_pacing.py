@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.governor.pace import EXTEND_REASON, PACE_CHECK_REASON, PacePolicy
 from cafe.governor.pacing import (
     PACE_CHECK_NOTE,

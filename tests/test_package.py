@@ -88,7 +88,7 @@ def test_cafe_doctor_timeout_must_be_a_positive_number(value, capsys):
 def test_import_cafe_then_every_plumbing_module_stays_light():
     # The modules a notebook imports first must not drag the SDK or the widgets in either.
     code = (
-        "import sys, cafe, cafe.endpoint.config, cafe.endpoint.client, cafe.course, cafe.course.progress, cafe.endpoint.scripted; "
+        "import sys, cafe, cafe.endpoint.settings.config, cafe.endpoint.client.chat, cafe.course, cafe.course.progress, cafe.endpoint.client.scripted; "
         "print(' '.join(sorted(sys.modules)))"
     )
     loaded = _run(code).split()

@@ -4,9 +4,9 @@ against `cafe serve --session 10`, and the first fix the taxonomy names moves th
 import openai
 
 from cafe.consent import OrderSpec
-from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.endpoint.rehearsals import SHIFT_HABITS, session_script, shift_responder
-from cafe.endpoint.serve import running_server
+from cafe.endpoint.scripts.rehearsals import SHIFT_HABITS, session_script, shift_responder
+from cafe.endpoint.server.serve import running_server
+from cafe.endpoint.settings.config import OFFLINE_MODEL
 from cafe.repair.reask import RepairResult, brief_for, make_model_generator, repair_ticket
 from cafe.schema.ticket import Failure
 from cafe.stories.practice_shift import (

@@ -7,15 +7,15 @@ from typing import get_args
 
 import pytest
 
-from cafe.endpoint.client import WAIT_NOTICE_S, classify_error, within_deadline
-from cafe.endpoint.errors import EndpointError, RequestRejected
-from cafe.endpoint.problems import (
+from cafe.endpoint.client.chat import WAIT_NOTICE_S, classify_error, within_deadline
+from cafe.endpoint.client.problems import (
     PROBLEM_KINDS,
     PROBLEM_WORDS,
     EndpointProblem,
     ProblemKind,
     describe,
 )
+from cafe.endpoint.errors import EndpointError, RequestRejected
 
 
 def test_problem_words_keys_equal_the_declared_kinds():
@@ -76,7 +76,7 @@ def test_within_deadline_says_once_that_it_is_waiting_and_for_how_long():
 def test_within_deadline_says_it_waits_at_most_once_a_minute_on_one_stream():
     import time
 
-    from cafe.endpoint.deadline import NOTICE_EVERY_S
+    from cafe.endpoint.client.deadline import NOTICE_EVERY_S
 
     first, second = io.StringIO(), io.StringIO()
     for stream in (first, first, second):

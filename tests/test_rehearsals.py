@@ -1,4 +1,4 @@
-"""cafe.endpoint.rehearsals and `cafe serve`'s banner: what a learner is told about the rehearsal
+"""cafe.endpoint.scripts.rehearsals and `cafe serve`'s banner: what a learner is told about the rehearsal
 server is right for every `--session`, built from the scripts that exist, and safe to copy."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ import openai
 import pytest
 
 from cafe.cli import build_parser
-from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.endpoint.rehearsals import (
+from cafe.endpoint.scripts.rehearsals import (
     SESSION_SCRIPTS,
     available_sessions,
     default_rehearsal_note,
@@ -20,8 +19,9 @@ from cafe.endpoint.rehearsals import (
     session_label,
     session_script,
 )
-from cafe.endpoint.serve import make_server, running_server
-from cafe.endpoint.serve_command import banner
+from cafe.endpoint.server.command import banner
+from cafe.endpoint.server.serve import make_server, running_server
+from cafe.endpoint.settings.config import OFFLINE_MODEL
 
 KEY = "sk-test-SECRET-1234567890abcdef"
 ALL_SESSIONS = [f"{n:02d}" for n in range(16)]

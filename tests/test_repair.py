@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
-from cafe.endpoint.client import make_client
+from cafe.endpoint.client.chat import make_client
 from cafe.endpoint.errors import EndpointError, RequestRejected
-from cafe.endpoint.serve import Faults, running_server
+from cafe.endpoint.server.serve import Faults, running_server
 from cafe.repair.feedback import (
     CHANGE_NOTHING_ELSE,
     RETRY_MODES,
@@ -812,7 +812,7 @@ def test_toy_live_mode_runs_the_same_orders_against_an_endpoint():
     import sys
     from pathlib import Path
 
-    from cafe.endpoint.scripted import Script
+    from cafe.endpoint.client.scripted import Script
 
     toy = Path(__file__).resolve().parents[1] / "sessions" / "s07-repair-loop" / "toy.py"
     with running_server(
@@ -851,7 +851,7 @@ def test_benchmark_accumulate_keeps_every_draft_and_curated_stays_flat():
     bench = runpy.run_path(
         str(Path(__file__).resolve().parents[1] / "benchmarks" / "retry_policies.py")
     )
-    from cafe.endpoint.scripted import Script
+    from cafe.endpoint.client.scripted import Script
 
     rows = {
         policy: bench["run_policy"](
@@ -872,7 +872,7 @@ def test_note_quotes_the_benchmark_numbers_it_measured():
     import runpy
     from pathlib import Path
 
-    from cafe.endpoint.scripted import Script
+    from cafe.endpoint.client.scripted import Script
 
     root = Path(__file__).resolve().parents[1]
     bench = runpy.run_path(str(root / "benchmarks" / "retry_policies.py"))

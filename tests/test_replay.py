@@ -9,8 +9,8 @@ import openai
 import pytest
 from endpoints import KEY
 
-from cafe.endpoint.client import make_client
-from cafe.endpoint.serve import running_server
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.server.serve import running_server
 from cafe.repair.reask import make_model_generator
 from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.trace.loop import record_loop
@@ -150,7 +150,7 @@ def test_replay_client_takes_a_trace_not_a_path():
 def test_replay_of_a_cafe_serve_session_08_rehearsal_matches_and_holds_no_key(tmp_path):
     """The learner's checkpoint, rehearsed: a live run over HTTP against `cafe serve --session 08`,
     with a key the server requires, recorded to a file, then replayed from the file alone."""
-    from cafe.endpoint.rehearsals import session_script
+    from cafe.endpoint.scripts.rehearsals import session_script
 
     spec = PRACTICE_ORDERS[1]
     with running_server(session_script("08"), api_key=KEY) as server:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.endpoint.errors import RequestRejected
-from cafe.endpoint.serve import Faults, running_server
+from cafe.endpoint.server.serve import Faults, running_server
 from cafe.schema.drafts import StructuredDrafts
 from cafe.schema.parsing import extract_json, failures_from, parse_draft
 from cafe.schema.ticket import (

@@ -1,4 +1,4 @@
-"""Tests for cafe/endpoint/scripted.py: the offline model, its scripts, and the payloads it shares with `cafe serve`."""
+"""Tests for cafe/endpoint/client/scripted.py: the offline model, its scripts, and the payloads it shares with `cafe serve`."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import threading
 import pytest
 from openai.types.chat import ChatCompletion
 
-from cafe.endpoint.errors import ScriptExhausted
-from cafe.endpoint.scripted import (
+from cafe.endpoint.client.scripted import (
     Script,
     ScriptedClient,
     completion_payload,
@@ -17,6 +16,7 @@ from cafe.endpoint.scripted import (
     estimate_tokens,
     minimal_instance,
 )
+from cafe.endpoint.errors import ScriptExhausted
 
 MODEL = "cafe-scripted"
 HELLO = [{"role": "user", "content": "Hello!"}]
@@ -320,7 +320,7 @@ def test_script_from_file_bad_json_says_so(tmp_path):
 
 
 def test_default_responder_tool_choice_naming_an_unoffered_tool_is_a_clear_error():
-    from cafe.endpoint.scripted import default_responder
+    from cafe.endpoint.client.scripted import default_responder
 
     tools = [
         {"type": "function", "function": {"name": "add_item", "parameters": {"type": "object"}}}

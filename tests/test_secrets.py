@@ -1,7 +1,7 @@
 """No secret leaks: a key planted in every field a model or a tool can echo, through every story the
 course records, is found in no trace file, no progress file and nothing printed.
 
-`cafe.endpoint.secrets.Redactor` is the one scrubber (by value at any length, by fragment, by
+`cafe.endpoint.secrets.redaction.Redactor` is the one scrubber (by value at any length, by fragment, by
 shape); the recorder, the trace file, the progress file, the doctor, the notebook cells and the
 terminal (`cafe.cli.run_command`) all use it, and each scrubs before it clips.
 """
@@ -17,13 +17,19 @@ from typing import Any
 import pytest
 
 from cafe.consent import OrderSpec
-from cafe.endpoint.client import chat, make_client
-from cafe.endpoint.config import redact
-from cafe.endpoint.diagnosis import clip
+from cafe.endpoint.client.chat import chat, make_client
+from cafe.endpoint.client.diagnosis import clip
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.doctor.health import doctor
 from cafe.endpoint.errors import EndpointError
-from cafe.endpoint.health import doctor
-from cafe.endpoint.scripted import ScriptedClient
-from cafe.endpoint.secrets import REDACTED, Redactor, display_url, known_secrets, url_secrets
+from cafe.endpoint.secrets.redaction import (
+    REDACTED,
+    Redactor,
+    display_url,
+    known_secrets,
+    redact,
+    url_secrets,
+)
 from cafe.loop.tools import ToolOutput, tool
 from cafe.repair.reask import make_model_generator, make_scripted_generator
 from cafe.trace.attributes import Scrubber

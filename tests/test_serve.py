@@ -1,4 +1,4 @@
-"""Tests for cafe/endpoint/serve.py: the local OpenAI-compatible endpoint, driven by the real `openai` SDK over HTTP.
+"""Tests for cafe/endpoint/server/serve.py: the local OpenAI-compatible endpoint, driven by the real `openai` SDK over HTTP.
 
 Requests the SDK would never send (no key, broken JSON) go through `urllib`, so the server's own
 answers to them are checked too.
@@ -25,9 +25,9 @@ import pytest
 from pydantic import BaseModel
 
 from cafe.cli import build_parser, serve_forever
-from cafe.endpoint.scripted import Script
-from cafe.endpoint.serve import Faults, make_server, running_server
-from cafe.endpoint.serve_command import banner
+from cafe.endpoint.client.scripted import Script
+from cafe.endpoint.server.command import banner
+from cafe.endpoint.server.serve import Faults, make_server, running_server
 
 KEY = "sk-test-SECRET-1234567890abcdef"
 MODEL = "cafe-scripted"
@@ -638,7 +638,7 @@ ORDER = [
 
 
 def test_serve_session_script_takes_the_order_through_the_tools_over_http():
-    from cafe.endpoint.rehearsals import session_script
+    from cafe.endpoint.scripts.rehearsals import session_script
     from cafe.loop.agent import run_loop
     from cafe.world.menu import load_menu
     from cafe.world.orderpad import OrderPad
@@ -658,7 +658,7 @@ def test_serve_session_script_takes_the_order_through_the_tools_over_http():
 
 
 def test_serve_session_script_for_session_00_reads_the_item_add_item_needs():
-    from cafe.endpoint.rehearsals import session_script
+    from cafe.endpoint.scripts.rehearsals import session_script
 
     with running_server(session_script("0")) as server:
         reply = ask(
@@ -672,7 +672,7 @@ def test_serve_session_script_for_session_00_reads_the_item_add_item_needs():
 
 
 def test_serve_session_script_unknown_session_names_the_ones_there_are():
-    from cafe.endpoint.rehearsals import session_script
+    from cafe.endpoint.scripts.rehearsals import session_script
 
     with pytest.raises(
         ValueError,
@@ -684,8 +684,8 @@ def test_serve_session_script_unknown_session_names_the_ones_there_are():
 
 
 def test_rehearsal_script_tells_the_default_rule_a_session_script_and_other_endpoints_apart():
-    from cafe.endpoint.rehearsals import rehearsal_script, session_script
-    from cafe.endpoint.scripted import ScriptedClient
+    from cafe.endpoint.client.scripted import ScriptedClient
+    from cafe.endpoint.scripts.rehearsals import rehearsal_script, session_script
 
     with running_server() as server:
         assert rehearsal_script(sdk(server), MODEL) == "default"
@@ -728,7 +728,7 @@ def test_toy_01_against_the_default_rule_says_so_and_against_its_script_reads_th
     toy = REPO / "sessions" / "s01-agent-loop" / "toy.py"
     outputs = {}
     for label, script in (("default", None), ("session-01", "01")):
-        from cafe.endpoint.rehearsals import session_script
+        from cafe.endpoint.scripts.rehearsals import session_script
 
         with running_server(session_script(script) if script else None, label=label) as server:
             env.update(
@@ -756,7 +756,7 @@ def test_toy_01_against_the_default_rule_says_so_and_against_its_script_reads_th
 
 
 def test_serve_session_script_reads_a_json_file_for_a_session_without_a_responder(tmp_path):
-    from cafe.endpoint.rehearsals import SCRIPTS_DIR, SESSION_SCRIPTS, session_script
+    from cafe.endpoint.scripts.rehearsals import SCRIPTS_DIR, SESSION_SCRIPTS, session_script
 
     # A session with no script of its own yet (as the course grows, the first such number).
     free = next(
@@ -778,7 +778,7 @@ def test_serve_session_script_reads_a_json_file_for_a_session_without_a_responde
 
 @pytest.mark.parametrize("session", ["13", "14"])
 def test_serve_session_scripts_13_and_14_are_the_productive_repair_reply_by_turn(session):
-    from cafe.endpoint.rehearsals import SCRIPTS_DIR, session_script
+    from cafe.endpoint.scripts.rehearsals import SCRIPTS_DIR, session_script
     from cafe.stories.scenarios import scenario_replies
 
     data = json.loads((SCRIPTS_DIR / f"s{session}.json").read_text(encoding="utf-8"))
@@ -795,7 +795,7 @@ def test_serve_session_scripts_13_and_14_are_the_productive_repair_reply_by_turn
 
 
 def test_by_turn_answers_by_the_assistant_turns_already_in_the_request():
-    from cafe.endpoint.rehearsals import by_turn
+    from cafe.endpoint.scripts.rehearsals import by_turn
 
     responder = by_turn(["one", "two"])
     said = [{"role": "user", "content": "hi"}]
@@ -814,7 +814,7 @@ def test_serve_session_07_drafts_like_a_model_that_uses_feedback_over_http():
     import openai
 
     from cafe.consent import OrderSpec
-    from cafe.endpoint.rehearsals import session_script
+    from cafe.endpoint.scripts.rehearsals import session_script
     from cafe.repair.reask import make_model_generator, repair_ticket
 
     spec = OrderSpec(
@@ -835,7 +835,7 @@ def test_serve_session_12_judges_like_a_lenient_position_biased_judge_over_http(
     # catch rate of 0 and kappa 0, and the position probe finds every pair "first both times".
     import openai
 
-    from cafe.endpoint.rehearsals import session_script
+    from cafe.endpoint.scripts.rehearsals import session_script
     from cafe.judge.calibration import calibrate, position_probe
     from cafe.judge.grading import ModelJudge
     from cafe.judge.labelled import labelled_tickets
@@ -853,7 +853,7 @@ def test_serve_session_12_judges_like_a_lenient_position_biased_judge_over_http(
 def test_serve_session_11_passes_odd_tables_first_and_fixes_even_ones_only_when_told_over_http():
     import openai
 
-    from cafe.endpoint.rehearsals import session_script
+    from cafe.endpoint.scripts.rehearsals import session_script
     from cafe.repair.reask import make_model_generator, repair_ticket
     from cafe.stories.feedback_model import PRACTICE_ORDERS
 
@@ -884,7 +884,7 @@ def test_serve_session_05_drafts_like_an_eager_model_over_http():
     import openai
 
     from cafe.consent import TEMPTING_ORDERS
-    from cafe.endpoint.rehearsals import session_script
+    from cafe.endpoint.scripts.rehearsals import session_script
     from cafe.repair.reask import make_model_generator, repair_ticket
 
     omelette, birthday = TEMPTING_ORDERS[0], TEMPTING_ORDERS[1]
@@ -910,7 +910,7 @@ def test_serve_session_06_drafts_like_a_model_that_falls_for_the_owners_word_ove
 
     from cafe.consent import OrderSpec
     from cafe.detect.checks import scan_text
-    from cafe.endpoint.rehearsals import session_script
+    from cafe.endpoint.scripts.rehearsals import session_script
     from cafe.repair.reask import make_model_generator, repair_ticket
 
     request = (

@@ -112,7 +112,7 @@ def front_matter(number: int, slug: str, /, **changes: Any) -> dict[str, Any]:
         if number == 0
         else [
             {
-                "module": "cafe/endpoint/config.py",
+                "module": "cafe/endpoint/settings/config.py",
                 "session": 0,
                 "summary": "the mode switch, `COURSE_MODE`.",
             }
@@ -639,7 +639,9 @@ def test_unknown_and_nested_fields_are_checked(tmp_path: Path) -> None:
             1,
             "loop",
             prerequisite=[0],
-            carried_in=[{"module": "cafe/endpoint/config.py", "session": "S00", "summary": "x"}],
+            carried_in=[
+                {"module": "cafe/endpoint/settings/config.py", "session": "S00", "summary": "x"}
+            ],
         ),
     )
     problems = "\n".join(failure(tmp_path))

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from cafe.endpoint.client import make_client
+from cafe.endpoint.client.chat import make_client
 from cafe.loop.agent import ToolResult, TurnView, run_loop
 from cafe.loop.tools import ToolOutput, tool
 from cafe.stall.checks import StallReading, Trip
@@ -593,7 +593,7 @@ def test_s13_notebook_stub_is_not_attempted_and_the_reference_passes():
 
 
 def test_stall_detector_works_the_same_against_a_live_endpoint():
-    from cafe.endpoint.serve import running_server
+    from cafe.endpoint.server.serve import running_server
 
     replies = scenario_replies("same_turn_thrash", rounds=4)
     env = {

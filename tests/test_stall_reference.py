@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import stall_rows
 
-from cafe.endpoint.client import make_client
+from cafe.endpoint.client.chat import make_client
 from cafe.governor.facts import HostFacts
 from cafe.loop.tools import ToolOutput, tool
 from cafe.loop.turns import TurnView

@@ -18,8 +18,8 @@ from typing import NamedTuple
 
 import pytest
 
-from cafe.endpoint.scripted import Script
-from cafe.endpoint.serve import running_server
+from cafe.endpoint.client.scripted import Script
+from cafe.endpoint.server.serve import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 TOYS = sorted(ROOT.glob("sessions/s[0-9][0-9]-*/toy.py"))

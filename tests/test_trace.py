@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.consent import OrderSpec
-from cafe.endpoint.client import make_client
-from cafe.endpoint.serve import running_server
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.server.serve import running_server
 from cafe.repair.reask import (
     ALTERNATING_CANDIDATES,
     OMELETTE_SPEC,

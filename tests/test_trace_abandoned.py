@@ -1,6 +1,6 @@
 """A model call the course's deadline gave up on is still recorded (issue 29, session 08).
 
-The deadline (`cafe.endpoint.client.within_deadline`) leaves the call running in its worker thread
+The deadline (`cafe.endpoint.client.chat.within_deadline`) leaves the call running in its worker thread
 and raises `EndpointError(kind="timeout")`. `record_repair` closes the run with `error.type`; the
 call under way is recorded as failed there, with its request, so the trace file keeps the failed
 order and its replay raises the same error. The worker, finishing late, records nothing more.
@@ -14,8 +14,8 @@ import time
 import pytest
 
 from cafe.consent import OrderSpec
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.endpoint.errors import EndpointError
-from cafe.endpoint.scripted import ScriptedClient
 from cafe.repair import make_model_generator
 from cafe.trace import Recorder, content_hash, read_traces, record_repair, write_traces
 from cafe.trace.replay import replay_client

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cafe.endpoint.client import make_client
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.trace.calls import (
     call_attributes,
     chat_attributes,

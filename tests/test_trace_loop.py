@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cafe.endpoint.client import make_client
+from cafe.endpoint.client.chat import make_client
 from cafe.endpoint.errors import ScriptExhausted
 from cafe.loop.agent import run_loop
 from cafe.loop.tools import ToolOutput, tool

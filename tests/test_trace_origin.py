@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.endpoint.rehearsals import session_script
-from cafe.endpoint.scripted import ScriptedClient
-from cafe.endpoint.serve import running_server
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import session_script
+from cafe.endpoint.server.serve import running_server
+from cafe.endpoint.settings.config import OFFLINE_MODEL
 from cafe.repair.reask import make_model_generator
 from cafe.report.shift import SHIFT_ORDERS, run_shift, scripted_drafter
 from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel

@@ -11,7 +11,7 @@ pytest.importorskip("opentelemetry.sdk")
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter  # noqa: E402
 from opentelemetry.trace import SpanKind, StatusCode  # noqa: E402
 
-from cafe.endpoint.client import make_client  # noqa: E402
+from cafe.endpoint.client.chat import make_client  # noqa: E402
 from cafe.repair.reask import make_model_generator  # noqa: E402
 from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel  # noqa: E402
 from cafe.trace.otel import export_trace, otel_value  # noqa: E402

@@ -18,7 +18,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E4
 )
 from otlp_receiver import otlp_receiver  # noqa: E402
 
-from cafe.endpoint.client import make_client  # noqa: E402
+from cafe.endpoint.client.chat import make_client  # noqa: E402
 from cafe.repair.reask import make_model_generator  # noqa: E402
 from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel  # noqa: E402
 from cafe.trace.attributes import CONTENT_ATTRIBUTES  # noqa: E402

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cafe.endpoint.scripted import Script, ScriptedClient
+from cafe.endpoint.client.scripted import Script, ScriptedClient
 from cafe.repair.reask import make_model_generator
 from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.trace.file import TraceFileError, read_trace, trace_lines, write_trace

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cafe.endpoint.client import make_client
+from cafe.endpoint.client.chat import make_client
 from cafe.loop.agent import run_loop
 from cafe.stall.verify import VerifyEntrypoint
 from cafe.stories.scenarios import BILL_FIXES, SCENARIOS, edited_bill, scenario_replies

@@ -90,7 +90,7 @@ def cafe_modules(package: Path) -> dict[str, Path]:
 
 
 def unit(name: str) -> str:
-    """The top-level module a name belongs to: `cafe.endpoint.client` -> `cafe.endpoint`."""
+    """The top-level module a name belongs to: `cafe.endpoint.client.chat` -> `cafe.endpoint`."""
     return ".".join(name.split(".")[:2])
 
 

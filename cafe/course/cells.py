@@ -26,9 +26,9 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from cafe.endpoint.config import redact
-from cafe.endpoint.environment import course_environ
-from cafe.endpoint.variables import parse_headless
+from cafe.endpoint.secrets.redaction import redact
+from cafe.endpoint.settings.environment import course_environ
+from cafe.endpoint.settings.variables import parse_headless
 
 __all__ = [
     "HEADLESS_VARIABLE",

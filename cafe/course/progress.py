@@ -19,7 +19,7 @@ was is copied to `progress.json.set-aside-1` (then `-2`, ...), the rest is kept,
 work. A file whose structure cannot be read at all is never overwritten: it is renamed aside
 (`progress.json.corrupt-1`, ...) with a message saying where, and a fresh file starts; if even
 the rename fails, nothing new is saved until the learner moves it. And no secret is saved: every
-entry is scrubbed (`cafe.endpoint.config.redact`'s redactor) before it is written. `CAFE_HOME`
+entry is scrubbed (`cafe.endpoint.secrets.redaction.redact`'s redactor) before it is written. `CAFE_HOME`
 is checked where it is read (a file, a relative path or a folder you cannot write to is a
 `ConfigError` naming it). Session 00 (`sessions/s00-setup/lesson.md`) introduces it.
 """
@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from cafe.course.progress_reading import SECTIONS, read_progress
-from cafe.endpoint.environment import course_environ
 from cafe.endpoint.errors import ConfigError
-from cafe.endpoint.secrets import known_secrets, redactor_for
-from cafe.endpoint.variables import parse_home
+from cafe.endpoint.secrets.redaction import known_secrets, redactor_for
+from cafe.endpoint.settings.environment import course_environ
+from cafe.endpoint.settings.variables import parse_home
 
 __all__ = [
     "HOME_VARIABLE",

@@ -28,8 +28,8 @@ from typing import Any, Literal, get_args
 from cafe.course.cells import Clock, say, source_name, split_key, stamp
 from cafe.course.live import LiveBatch, LiveStory
 from cafe.course.progress import load_progress, record
-from cafe.endpoint.config import course_mode
 from cafe.endpoint.errors import ConfigError
+from cafe.endpoint.settings.config import course_mode
 
 __all__ = [
     "COMPARE_STATUSES",

@@ -3,7 +3,7 @@
 Session 06 (`sessions/s06-detect/lesson.md`, notebook `notebooks/s06-detect.ipynb`, the live
 stretch). `ModelJudge(client, model)` asks the learner's model whether a request tries to give
 the café's assistant instructions, with the request marked as data (session 03's
-`customer_words`), through the course client (`cafe.endpoint.client.chat`: its deadline and
+`customer_words`), through the course client (`cafe.endpoint.client.chat.chat`: its deadline and
 named errors) with a reply cap of `JUDGE_MAX_TOKENS`. It counts the requests asked and the tokens
 they cost, so its figures sit beside the rules' in `cafe.detect.confusion.measure`, which counts a
 request the endpoint failed on as not judged.
@@ -14,9 +14,9 @@ What it leaves out: calibrating a model judge (how far its verdicts can be trust
 from __future__ import annotations
 
 from cafe.context import DATA_RULES, customer_words
-from cafe.endpoint.client import chat
+from cafe.endpoint.client.chat import chat
+from cafe.endpoint.client.protocol import ChatClient
 from cafe.endpoint.errors import EndpointError
-from cafe.endpoint.protocol import ChatClient
 from cafe.schema.ticket import Usage
 
 __all__ = ["JUDGE_PROMPT", "JUDGE_MAX_TOKENS", "JUDGE_GIVE_UP_AFTER", "ModelJudge"]
@@ -53,7 +53,7 @@ class ModelJudge:
         self.last_failure: EndpointError | None = None
 
     def __call__(self, text: str) -> str | None:
-        """Ask the model about `text` through the course client (`cafe.endpoint.client.chat`: its
+        """Ask the model about `text` through the course client (`cafe.endpoint.client.chat.chat`: its
         deadline, reply cap and named errors), never the SDK directly."""
         if self.last_failure is not None and self.failed_in_a_row >= JUDGE_GIVE_UP_AFTER:
             raise EndpointError(

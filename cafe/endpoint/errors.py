@@ -13,7 +13,7 @@ model, or a named stop reason. The hierarchy:
     └── ScriptExhausted        a scripted (offline) model was asked for more replies than it has
 
 Messages say what happened, the offending value, and what to do next. None of them ever
-contains the API key: `cafe.endpoint.config.redact` runs over anything that came back from the
+contains the API key: `cafe.endpoint.secrets.redaction.redact` runs over anything that came back from the
 endpoint.
 """
 
@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 # Every way an endpoint can fail us, as the client and the doctor tell them apart; what each one
-# means and how to fix it is `cafe.endpoint.problems.PROBLEM_WORDS`. Declared here, beside the
+# means and how to fix it is `cafe.endpoint.client.problems.PROBLEM_WORDS`. Declared here, beside the
 # error that carries it, because this module imports nothing.
 ProblemKind = Literal[
     "timeout",

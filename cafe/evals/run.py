@@ -13,7 +13,7 @@ Offline, the model is the scripted waiter on the stories shelf (`cafe.stories.wa
 reads menu names and quantity words literally and so gets some orders wrong the way a hurried
 human does. What it leaves out: what the model is shown beyond a plain system prompt (session 03,
 `cafe.context`), and structured tickets (session 04). Live mode is the same code with the client
-from `cafe.endpoint.client.make_client()`.
+from `cafe.endpoint.client.chat.make_client()`.
 
 Lesson: sessions/s02-evals/lesson.md. Notebook: notebooks/s02-evals.ipynb.
 """
@@ -27,8 +27,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from cafe.endpoint.client.protocol import ChatClient
 from cafe.endpoint.errors import SETUP_PROBLEMS, EndpointError
-from cafe.endpoint.protocol import ChatClient
 from cafe.evals.checks import (
     Case,
     Check,

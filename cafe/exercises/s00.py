@@ -3,7 +3,7 @@
 The notebook's first exercise asks for `tool_arguments(message)`, the first tool call's arguments
 as a dict; the second for a responder, the function a `Script` calls with each request to choose
 the scripted model's reply. Both are tried on the scripted client the course runs offline
-(`cafe.endpoint.scripted.ScriptedClient`), so they check the same in both modes.
+(`cafe.endpoint.client.scripted.ScriptedClient`), so they check the same in both modes.
 
 - `check_tool_arguments(fn)` hands `fn` replies the way the SDK delivers them: one call, two calls
   (the first one counts), words beside a call, a call with no arguments, JSON's `true` and `null`,
@@ -24,11 +24,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from cafe.endpoint.client import chat
-from cafe.endpoint.completions import Reply, normalize_reply
-from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.endpoint.protocol import ChatClient
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.chat import chat
+from cafe.endpoint.client.completions import Reply, normalize_reply
+from cafe.endpoint.client.protocol import ChatClient
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.settings.config import OFFLINE_MODEL
 from cafe.exercises.feedback import Described, Raised, call, mismatch, shown, wrong_type
 
 __all__ = [

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from cafe.endpoint.scripted import minimal_instance
+from cafe.endpoint.client.scripted import minimal_instance
 from cafe.exercises.feedback import Described, Raised, call, mismatch, wrong_type
 from cafe.loop.tools import Tool, ToolOutput, tool
 from cafe.loop.turns import Stop, ToolCall, ToolResult, TurnView

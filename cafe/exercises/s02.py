@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.evals.checks import Case, Check, Observation, fixture_problems
 from cafe.evals.run import load_cases, run_order
 from cafe.evals.ticket_checks import first_try_no_sold_out, labelled_observations, session_checks

@@ -9,7 +9,7 @@ closes the table range.
 - `check_closed_table_schema(fn)` judges your `closed_schema()`: a strict ticket schema (every
   field required, no other fields) that uses none of the keywords `strict_ticket_schema()` drops,
   still lets a good ticket through, and no longer lets a table outside 1 to 30 through
-  (`cafe.endpoint.formats.admits` plays the strict server): every table from 1 to 30, no other
+  (`cafe.endpoint.client.formats.admits` plays the strict server): every table from 1 to 30, no other
   table value, and nothing the strict schema refused for another reason.
 - `your_figures(failures_fn, schema_fn, example)` is what the checkpoint banks as yours: the
   failures your function gives for the notebook's example, and how many tables from 0 to 31 your
@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from cafe.endpoint.formats import admits
+from cafe.endpoint.client.formats import admits
 from cafe.exercises.feedback import Described, Raised, call, mismatch, shown, wrong_type
 from cafe.schema.ticket import FIELD_HINTS, MAX_TABLE, TICKET_FIELDS, Failure, Ticket
 from cafe.schema.trials import unenforced_keywords

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cafe.consent import OrderSpec
-from cafe.endpoint.protocol import ChatClient
-from cafe.endpoint.scripted import Script, ScriptedClient
+from cafe.endpoint.client.protocol import ChatClient
+from cafe.endpoint.client.scripted import Script, ScriptedClient
 from cafe.exercises.feedback import Described, Raised, call, mismatch, shown, wrong_type
 from cafe.repair.reask import (
     ALTERNATING_CANDIDATES,

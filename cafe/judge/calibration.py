@@ -178,8 +178,8 @@ def scripted_judge(
     `position=0.6` names the first ticket in 60% of the `probe_pairs` questions. Without them,
     each dial is a per-ticket chance, and the share you see varies with the tickets.
     """
-    from cafe.endpoint.config import OFFLINE_MODEL
-    from cafe.endpoint.scripted import ScriptedClient
+    from cafe.endpoint.client.scripted import ScriptedClient
+    from cafe.endpoint.settings.config import OFFLINE_MODEL
 
     biased = BiasedJudge(
         leniency,

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from cafe.consent import OrderSpec
-from cafe.endpoint.client import chat_in_format
-from cafe.endpoint.formats import OUTPUT_FORMATS
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.client.chat import chat_in_format
+from cafe.endpoint.client.formats import OUTPUT_FORMATS
+from cafe.endpoint.client.protocol import ChatClient
 from cafe.schema.parsing import extract_json
 from cafe.schema.ticket import Ticket, Usage
 from cafe.world.menu import Menu, load_menu
@@ -215,12 +215,12 @@ class Preference:
 
 class ModelJudge:
     """A judge backed by an endpoint (`make_client()`): strict JSON schema first, stepping down
-    through the output formats when the endpoint refuses one (`cafe.endpoint.client.chat_in_format`,
+    through the output formats when the endpoint refuses one (`cafe.endpoint.client.chat.chat_in_format`,
     as `cafe.schema.StructuredDrafts` does for drafts). Call it with an order and a ticket for a
     `Grade`; `prefer` compares two."""
 
     def __init__(self, client: ChatClient, model: str | None = None, *, menu: Menu | None = None):
-        from cafe.endpoint.config import model_name
+        from cafe.endpoint.settings.config import model_name
 
         self.client, self.model = client, model or model_name()
         self.system_prompt = judge_system_prompt(menu or load_menu())

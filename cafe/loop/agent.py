@@ -62,9 +62,9 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from cafe.endpoint.client import chat
-from cafe.endpoint.config import model_name
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.client.chat import chat
+from cafe.endpoint.client.protocol import ChatClient
+from cafe.endpoint.settings.config import model_name
 from cafe.loop.dispatch import assistant_message, decode_calls, dispatch_call
 from cafe.loop.tools import Tool, tool_schemas
 from cafe.loop.turns import (

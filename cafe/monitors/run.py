@@ -33,7 +33,7 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any
 
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.client.protocol import ChatClient
 from cafe.loop.agent import DEFAULT_MAX_TURNS, run_loop
 from cafe.loop.turns import Hook, Nudge, RunResult, TurnView
 from cafe.monitors.gate import (

@@ -29,7 +29,7 @@ from typing import Any, Literal, get_args
 from cafe.consent import OrderSpec
 from cafe.context import DATA_RULES
 from cafe.detect.checks import check_ticket, scan_allergies, scan_request
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.client.protocol import ChatClient
 from cafe.repair.feedback import Message, RetryMode, brief_for, check_mode, retry_messages
 from cafe.schema.drafts import StructuredDrafts
 from cafe.schema.parsing import parse_draft
@@ -220,10 +220,10 @@ def make_model_generator(
 ) -> StructuredDrafts:
     """A generator backed by an endpoint (`make_client()`): strict JSON schema where supported.
 
-    `model` defaults to `cafe.endpoint.config.model_name()` (`CAFE_MODEL` live, `cafe-scripted` offline).
+    `model` defaults to `cafe.endpoint.settings.config.model_name()` (`CAFE_MODEL` live, `cafe-scripted` offline).
     Its drafts carry token usage, which `repair_ticket` sums across attempts.
     """
-    from cafe.endpoint.config import model_name
+    from cafe.endpoint.settings.config import model_name
 
     return StructuredDrafts(client, model or model_name(), system_prompt(menu or load_menu()))
 

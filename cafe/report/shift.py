@@ -34,9 +34,9 @@ from types import MappingProxyType
 from typing import Any
 
 from cafe.consent import OrderSpec
-from cafe.endpoint.config import OFFLINE_MODEL
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.endpoint.errors import SETUP_PROBLEMS, EndpointError
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.settings.config import OFFLINE_MODEL
 from cafe.repair.feedback import RetryMode
 from cafe.repair.front import SentBack, front_of_house
 from cafe.repair.reask import (

@@ -14,8 +14,8 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from cafe.endpoint.client import chat_in_format
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.client.chat import chat_in_format
+from cafe.endpoint.client.protocol import ChatClient
 from cafe.schema.ticket import FORMATS, TICKET_SCHEMA_NAME, Draft, Usage, strict_ticket_schema
 
 __all__ = ["StructuredDrafts"]

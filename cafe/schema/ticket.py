@@ -27,9 +27,9 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cafe.endpoint import formats
-from cafe.endpoint.config import redact
-from cafe.endpoint.formats import OUTPUT_FORMATS, OutputFormat
+from cafe.endpoint.client import formats
+from cafe.endpoint.client.formats import OUTPUT_FORMATS, OutputFormat
+from cafe.endpoint.secrets.redaction import redact
 
 __all__ = [
     "MAX_TABLE",
@@ -72,7 +72,7 @@ ContractCheck = Literal["not_json", "missing_field", "unknown_field", "bad_value
 CONTRACT_CHECKS: frozenset[str] = frozenset(get_args(ContractCheck))
 
 # Output formats, strictest first: the order `StructuredDrafts` steps down through. Declared with
-# the endpoint side (`cafe.endpoint.formats`), which also knows each server's spelling of them.
+# the endpoint side (`cafe.endpoint.client.formats`), which also knows each server's spelling of them.
 Format = OutputFormat
 FORMATS: tuple[str, ...] = OUTPUT_FORMATS
 # The name the strict schema travels under in `response_format`.

@@ -10,7 +10,7 @@ Session 04's second module (`cafe.schema` is the contract itself). It adds:
 - `practice_orders()` and `waiter_client()`: ten orders, and an offline waiter with habits that
   answers each format as a server enforcing it would (`cafe serve --session 04` answers the same);
 - `ask_once()`, one order in one format: the draft, whether the format could have let it out
-  (`cafe.endpoint.formats.admits`), and what `parse_draft` made of it, as a `Trial`;
+  (`cafe.endpoint.client.formats.admits`), and what `parse_draft` made of it, as a `Trial`;
 - `format_trial()`: every order in every format, one `FormatTally` each: drafts sent, tickets
   parsed, the checks that fired, the drafts a format let through that validation then caught; a
   format the endpoint refuses is counted as refused, never as failed drafts, and an order that
@@ -31,12 +31,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cafe.endpoint import formats
-from cafe.endpoint.client import chat
+from cafe.endpoint.client.chat import chat, formats
+from cafe.endpoint.client.protocol import ChatClient
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.endpoint.errors import SETUP_PROBLEMS, EndpointError, RequestRejected
-from cafe.endpoint.protocol import ChatClient
-from cafe.endpoint.rehearsals import habit_orders, session_script
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import habit_orders, session_script
 from cafe.schema.parsing import parse_draft
 from cafe.schema.ticket import (
     MAX_TABLE,
@@ -65,7 +64,7 @@ __all__ = [
     "format_trial",
 ]
 
-# The three ways the lesson asks for a ticket, strictest first. (`cafe.endpoint.formats` also
+# The three ways the lesson asks for a ticket, strictest first. (`cafe.endpoint.client.formats` also
 # knows llama-cpp-python's spelling of a schema, `json_object_schema`; it promises what
 # `json_schema` promises, so the lesson only meets it where a server refuses `json_schema`.)
 LESSON_FORMATS: tuple[str, ...] = ("json_schema", "json_object", "plain")

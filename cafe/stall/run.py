@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.client.protocol import ChatClient
 from cafe.loop.agent import DEFAULT_MAX_TURNS, run_loop
 from cafe.loop.tools import Tool
 from cafe.loop.turns import Hook

@@ -18,7 +18,7 @@ Each check it runs is handed to the loop as `Ran(result)` (marked `forced`), so 
 turn's results where the stall detector's fold and the next turn's observers see it.
 
 Every tool output it quotes to the model goes through `scrub_output` first, which masks the
-endpoint's key (`cafe.endpoint.config.redact`): a failing check may print its environment.
+endpoint's key (`cafe.endpoint.secrets.redaction.redact`): a failing check may print its environment.
 
 The one stop reason it declares is `verify_failed` (`VERIFY_STOP_REASONS`); pass it to
 `run_loop(stop_reasons=...)` with the hooks, or let `run_with_stall` do it.
@@ -35,7 +35,7 @@ import os
 from collections.abc import Sequence
 from typing import Literal, get_args
 
-from cafe.endpoint.config import redact
+from cafe.endpoint.secrets.redaction import redact
 from cafe.loop.dispatch import dispatch_call
 from cafe.loop.tools import Tool
 from cafe.loop.turns import HookAnswer, Nudge, Ran, Stop, ToolCall, ToolResult, TurnView
@@ -59,7 +59,7 @@ DEFAULT_MAX_VERIFY_ATTEMPTS = 3
 
 # Where a check's message to the model comes from (`Nudge.source`).
 _SOURCE = "verify"
-# The variable holding the live endpoint's key (`cafe.endpoint.config`), read when it is needed.
+# The variable holding the live endpoint's key (`cafe.endpoint.settings.config`), read when it is needed.
 _KEY_VARIABLE = "CAFE_API_KEY"
 
 

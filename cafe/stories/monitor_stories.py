@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from cafe.endpoint.scripted import Reply
+from cafe.endpoint.client.scripted import Reply
 from cafe.monitors.tools import COMMAND_TIMEOUT_S
 from cafe.stories.scenarios import call, edited_bill
 

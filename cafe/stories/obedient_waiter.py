@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from cafe.context import CLOSE_TAG, OPEN_TAG, unmark
-from cafe.endpoint.scripted import Responder
+from cafe.endpoint.client.scripted import Responder
 from cafe.evals.checks import merge_lines
 from cafe.stories.waiter import read_order
 

@@ -7,7 +7,7 @@ it has been run on a shift whose answer is known. This module is that shift:
 - `PRACTICE_SHIFT`: twenty orders, each with the way its run was built to end (`ShiftOrder`);
 - `designed_counts()`: that known mix as counts, to set beside what `cafe.taxonomy.sort_runs`
   measures;
-- `practice_generator()`: the scripted drafter behind it, `cafe.endpoint.rehearsals.shift_responder`,
+- `practice_generator()`: the scripted drafter behind it, `cafe.endpoint.scripts.rehearsals.shift_responder`,
   reached through `make_model_generator` exactly as a real endpoint is, and scripted in both
   modes. `cafe serve --session 10` answers from the same responder, so the shift reads the same
   over HTTP.
@@ -25,9 +25,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from cafe.consent import OrderSpec
-from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.endpoint.rehearsals import SHIFT_HABITS, shift_responder
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import SHIFT_HABITS, shift_responder
+from cafe.endpoint.settings.config import OFFLINE_MODEL
 from cafe.repair.reask import make_model_generator
 from cafe.schema.drafts import StructuredDrafts
 

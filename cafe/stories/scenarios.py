@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
-from cafe.endpoint.scripted import Reply
+from cafe.endpoint.client.scripted import Reply
 from cafe.world.workbench import project_file
 
 __all__ = ["BILL_FIXES", "Scenario", "SCENARIOS", "call", "edited_bill", "scenario_replies"]

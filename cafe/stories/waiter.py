@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from cafe.endpoint.scripted import Responder
+from cafe.endpoint.client.scripted import Responder
 from cafe.evals.checks import Line, merge_lines
 
 __all__ = ["NUMBER_WORDS", "read_order", "make_waiter"]

@@ -6,7 +6,7 @@ Session 10 (`sessions/s10-failure-taxonomy/lesson.md`, notebook
 
 - `result`: the repair loop ran and ended on a stop reason (`cafe.repair.RepairResult`);
 - `transport`: the endpoint failed before the loop could end (the problem kind of the
-  `EndpointError`, from `cafe.endpoint.problems.PROBLEM_KINDS`), so the shift went on without it;
+  `EndpointError`, from `cafe.endpoint.client.problems.PROBLEM_KINDS`), so the shift went on without it;
 - `sent_back`: front of house sent the order back to the customer before any draft
   (`cafe.repair.SentBack`), so the loop never ran.
 

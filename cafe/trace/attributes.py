@@ -8,7 +8,7 @@ Session 08 (`sessions/s08-tracing/lesson.md`, notebook `notebooks/s08-tracing.ip
 - `Scrubber` (and `scrub`): every string a span keeps, with every secret masked as `REDACTED`:
   the keys the recorder was given and the ones the course knows of, by value at any length and
   by fragment, and anything shaped like a credential. It is the course's one redactor,
-  `cafe.endpoint.secrets.Redactor`, in the form a trace needs;
+  `cafe.endpoint.secrets.redaction.Redactor`, in the form a trace needs;
 - `DeferredAttributes`: a span's attributes built on first read, so that recording a run keeps
   what a model call was sent and answered and converts (and masks) it only when someone looks.
 
@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from cafe.endpoint.secrets import REDACTED, Redactor, known_secrets
+from cafe.endpoint.secrets.redaction import REDACTED, Redactor, known_secrets
 
 __all__ = [
     "OPERATION",
@@ -126,7 +126,7 @@ class Scrubber(Redactor):
     A run sends the same long texts again and again (the system prompt, the brief), so a recorder
     keeps one `Scrubber` and each distinct string is searched once. It masks `secrets` (the keys
     the recorder was handed) and every secret the course knows of when it is made
-    (`cafe.endpoint.secrets.known_secrets`: the course's key, variables named like secrets, the
+    (`cafe.endpoint.secrets.redaction.known_secrets`: the course's key, variables named like secrets, the
     credentials in `CAFE_BASE_URL`): a long one wherever it stands, or any 8-character run of it;
     a short one as a whole word. Then anything shaped like a credential (`SECRET_SHAPES`).
     """

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.client.protocol import ChatClient
 from cafe.trace.attributes import (
     ERROR_TYPE,
     FINISH_REASONS,

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.client.protocol import ChatClient
 from cafe.loop.agent import run_loop
 from cafe.loop.tools import Tool
 from cafe.loop.turns import RunResult, ToolResult, TurnView

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.client.protocol import ChatClient
 
 __all__ = [
     "LIVE_PROVIDER",
@@ -38,7 +38,7 @@ __all__ = [
 LIVE_PROVIDER = "openai"
 # The course's own name for replies written in-process (no well-known value applies).
 SCRIPTED_PROVIDER = "cafe.scripted"
-# The base URL of the offline scripted client (`cafe.endpoint.scripted.ScriptedClient`).
+# The base URL of the offline scripted client (`cafe.endpoint.client.scripted.ScriptedClient`).
 _SCRIPTED_URL = "scripted://offline"
 # The port a URL means when it names none, by scheme (HTTP's and HTTPS's defaults).
 _DEFAULT_PORTS = {"http": 80, "https": 443}

@@ -30,7 +30,7 @@ from datetime import datetime, timezone
 from types import MappingProxyType
 from typing import Any
 
-from cafe.endpoint.protocol import ChatClient
+from cafe.endpoint.client.protocol import ChatClient
 from cafe.trace.attributes import ERROR_TYPE, DeferredAttributes, Scrubber
 from cafe.trace.calls import (
     call_attributes,
@@ -284,7 +284,7 @@ class RecordingClient:
     is the client's.
 
     Attributes it does not define (`base_url`, `timeout`, `reply_cap`, `models`, `calls`, ...)
-    are the wrapped client's, so `cafe.endpoint.client.chat` asks it with the same limits as the
+    are the wrapped client's, so `cafe.endpoint.client.chat.chat` asks it with the same limits as the
     client itself, and a test can still read a scripted client's `calls` through it.
     """
 

@@ -31,9 +31,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cafe.endpoint.completions import completion_payload
+from cafe.endpoint.client.completions import completion_payload
+from cafe.endpoint.client.formats import FORMAT_FIELD
 from cafe.endpoint.errors import EndpointError, RequestRejected
-from cafe.endpoint.formats import FORMAT_FIELD
 from cafe.trace.attribute_shapes import ShapeError, check_attributes
 from cafe.trace.attributes import (
     ERROR_TYPE,
@@ -137,7 +137,7 @@ class ReplayDiverged(RuntimeError):
 
 
 def recorded_reply(span: Span) -> dict[str, Any]:
-    """The reply a recorded model call got, as a reply a `cafe.endpoint.scripted.Script` accepts:
+    """The reply a recorded model call got, as a reply a `cafe.endpoint.client.scripted.Script` accepts:
     content, tool calls, finish reason and token usage."""
     outputs = span.get(OUTPUT_MESSAGES)
     if not outputs:
@@ -237,7 +237,7 @@ class _Chat:
 
 
 class ReplayClient:
-    """A client answering from a recording, asked through `cafe.endpoint.client.chat` like any
+    """A client answering from a recording, asked through `cafe.endpoint.client.chat.chat` like any
     other. `recorded` are its model calls, in order; `calls` the requests it has answered;
     `unused` how many recorded calls were never asked for."""
 

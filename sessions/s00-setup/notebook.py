@@ -66,14 +66,14 @@ guess = course.predict(
 )
 
 # %% [markdown]
-# Now run it. `ScriptedClient` is the offline stand-in; `cafe.endpoint.client.chat` sends the
+# Now run it. `ScriptedClient` is the offline stand-in; `cafe.endpoint.client.chat.chat` sends the
 # request and turns endpoint trouble into a clear error.
 
 # %%
 import json
 
-from cafe.endpoint.client import chat
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.chat import chat
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.exercises.s00 import ADD_ITEM, check_responder, check_tool_arguments
 
 ORDER = [
@@ -171,7 +171,7 @@ course.reveal("s00.why_tool_call")
 # follows when no script is given.
 
 # %%
-course.reveal("s00.default_responder", source=cafe.endpoint.scripted.default_responder)
+course.reveal("s00.default_responder", source=cafe.endpoint.client.scripted.default_responder)
 
 # %% [markdown]
 # ## 5. Ask the doctor
@@ -251,7 +251,7 @@ course.show_outcome(guess_again, second)
 # (a timeout, a refused key), the cell says so in one line and the notebook goes on.
 
 # %%
-from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
 
 
 def first_reply_live():

@@ -7,7 +7,7 @@ It checks that the course's packages import, then sends one café request (with 
 offer) through `cafe.make_client()` and prints what came back, in a few lines. Offline the reply
 comes from `SCRIPT`, the toy's one-reply script, so the output is the same on every run; live,
 `make_client` ignores the script and your model chooses the reply. Rehearsing against
-`cafe serve`, the toy says which script answered (`cafe.endpoint.rehearsals.rehearsal_script`):
+`cafe serve`, the toy says which script answered (`cafe.endpoint.scripts.rehearsals.rehearsal_script`):
 the server's default rule, or `cafe serve --session 00`'s waiter. A missing variable or an
 endpoint that does not answer is explained in one message and the toy exits with status 1;
 `cafe doctor` gives the full diagnosis.
@@ -20,10 +20,10 @@ import textwrap
 
 import cafe
 from cafe.cli import run_command
-from cafe.endpoint.client import chat, endpoint_of
-from cafe.endpoint.config import OFFLINE_MODEL
-from cafe.endpoint.health import package_versions
-from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.endpoint.client.chat import chat, endpoint_of
+from cafe.endpoint.doctor.health import package_versions
+from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.endpoint.settings.config import OFFLINE_MODEL
 
 ADD_ITEM = {
     "type": "function",

@@ -20,8 +20,8 @@
 # %%
 import cafe
 from cafe import course
-from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.exercises.s01 import check_own_tool, check_repeat_guard
 from cafe.loop import (
     GUARD_STOP_REASONS,
@@ -407,7 +407,7 @@ yours = tool(my_tool)
 customer = [ORDER[0], {"role": "user", "content": "I'd like to change my order, please."}]
 live = cafe.course_mode() == "live"
 stretch_script = [
-    asks(call(yours.name, **cafe.endpoint.scripted.minimal_instance(yours.parameters))),
+    asks(call(yours.name, **cafe.endpoint.client.scripted.minimal_instance(yours.parameters))),
     "Done: I used your tool once.",
 ]
 

@@ -19,8 +19,8 @@ import textwrap
 
 import cafe
 from cafe.cli import run_command
-from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.loop import GUARD_STOP_REASONS, repeat_guard, run_loop
 from cafe.world.menu import load_menu
 from cafe.world.orderpad import OrderPad

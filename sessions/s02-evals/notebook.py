@@ -17,8 +17,8 @@ import random
 import cafe
 import cafe.evals
 from cafe import course
-from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.evals import (
     first_try_no_sold_out,
     fixture_problems,

@@ -19,10 +19,10 @@ from __future__ import annotations
 import random
 
 from cafe.cli import run_command
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
+from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.evals import (
     EvalReport,
     first_try_no_sold_out,

@@ -24,9 +24,9 @@ from cafe.context import (
     build_context,
     context_sections,
 )
-from cafe.endpoint.client import chat
-from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.chat import chat
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.exercises import s03
 from cafe.loop import RUN_STOP_REASONS, run_loop
 from cafe.stories.obedient_waiter import make_obedient_waiter

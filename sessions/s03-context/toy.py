@@ -25,11 +25,11 @@ from cafe.context import (
     build_context,
     context_sections,
 )
-from cafe.endpoint.client import chat, make_client
-from cafe.endpoint.config import course_mode, model_name
+from cafe.endpoint.client.chat import chat, make_client
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.endpoint.errors import SETUP_PROBLEMS, EndpointError
-from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
+from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.loop import run_loop
 from cafe.stories.obedient_waiter import make_obedient_waiter
 from cafe.world.menu import load_menu

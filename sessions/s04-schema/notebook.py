@@ -20,8 +20,8 @@ import cafe
 import cafe.schema
 import cafe.schema.trials
 from cafe import course
-from cafe.endpoint.formats import admits
-from cafe.endpoint.rehearsals import habits_responder
+from cafe.endpoint.client.formats import admits
+from cafe.endpoint.scripts.rehearsals import habits_responder
 from cafe.exercises import s04
 from cafe.exercises.s04 import check_closed_table_schema, check_failures_from, validation_error
 from cafe.schema import (

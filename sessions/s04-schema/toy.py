@@ -25,9 +25,9 @@ status 1.
 from __future__ import annotations
 
 from cafe.cli import run_command
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
-from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.endpoint.settings.config import OFFLINE_MODEL, course_mode, model_name
 from cafe.schema.trials import (
     LESSON_FORMATS,
     FormatTally,

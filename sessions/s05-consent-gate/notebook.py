@@ -28,8 +28,8 @@ from cafe.consent import (
     order_changes,
     read_notes,
 )
-from cafe.endpoint.rehearsals import eager_responder
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import eager_responder
 from cafe.exercises.s05 import check_items_to_confirm, check_within_consent
 from cafe.repair import STOP_REASONS, make_model_generator, repair_ticket, score_ticket
 from cafe.repair.front import SentBack, front_of_house

@@ -27,9 +27,13 @@ from __future__ import annotations
 from cafe.cli import run_command
 from cafe.consent import TEMPTING_ORDERS, OrderSpec, order_changes
 from cafe.course import Counted
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.rehearsals import default_rehearsal_note, eager_responder, rehearsal_script
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.scripts.rehearsals import (
+    default_rehearsal_note,
+    eager_responder,
+    rehearsal_script,
+)
+from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.repair import CAP_DEFAULT, RepairResult, make_model_generator, repair_ticket
 from cafe.repair.front import SentBack, front_of_house
 from cafe.schema import parse_draft

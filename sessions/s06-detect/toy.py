@@ -29,9 +29,9 @@ from cafe.course import Counted
 from cafe.detect import scan_text
 from cafe.detect.confusion import WEEK_PATH, layer_report, load_corpus
 from cafe.detect.containment import measure_containment
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.repair import CAP_DEFAULT, make_model_generator, make_scripted_generator, repair_ticket
 from cafe.schema import Failure
 from cafe.world.menu import load_menu

@@ -19,8 +19,8 @@ import cafe
 import cafe.repair
 from cafe import course
 from cafe.consent import PARTIAL_ALLERGEN_SPEC
-from cafe.endpoint.rehearsals import DEFAULT_LABEL, rehearsal_script
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, rehearsal_script
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
 from cafe.repair import (
     ALTERNATING_CANDIDATES,

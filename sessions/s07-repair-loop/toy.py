@@ -32,9 +32,9 @@ from typing import Any
 from cafe.cli import run_command
 from cafe.consent import PARTIAL_ALLERGEN_SPEC
 from cafe.course import Counted
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.rehearsals import DEFAULT_LABEL, rehearsal_script
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, rehearsal_script
+from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.repair import (
     ALTERNATING_CANDIDATES,
     CAP_DEFAULT,

@@ -22,7 +22,7 @@ import cafe
 import cafe.trace.replay
 from cafe import course
 from cafe.course.progress import progress_path
-from cafe.endpoint.scripted import Script, ScriptedClient
+from cafe.endpoint.client.scripted import Script, ScriptedClient
 from cafe.exercises.s08 import check_mask, check_replay_client
 from cafe.repair import STOP_REASONS, make_model_generator
 from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel

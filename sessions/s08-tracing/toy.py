@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from cafe.cli import run_command
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.scripted import Script, ScriptedClient
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.client.scripted import Script, ScriptedClient
+from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.repair import make_model_generator
 from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.trace import Recorder, Trace, content_hash, read_trace, record_repair, write_trace

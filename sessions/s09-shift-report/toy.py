@@ -26,9 +26,9 @@ from typing import Any
 
 from cafe.cli import run_command
 from cafe.course.progress import progress_path
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import OFFLINE_MODEL, course_mode, model_name
-from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
+from cafe.endpoint.settings.config import OFFLINE_MODEL, course_mode, model_name
 from cafe.repair import make_model_generator
 from cafe.report import ENDINGS, RunRecord, render_text, summarize
 from cafe.report.banked import banked_checkpoints

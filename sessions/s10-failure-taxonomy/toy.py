@@ -17,9 +17,9 @@ setting is explained in one message, with exit status 1; `cafe doctor` gives the
 from __future__ import annotations
 
 from cafe.cli import run_command
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.rehearsals import DEFAULT_LABEL, rehearsal_script
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, rehearsal_script
+from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.repair import make_model_generator
 from cafe.stories.practice_shift import designed_counts, practice_generator, practice_orders
 from cafe.taxonomy import FAILURE_CLASSES, Run, first_fix, run_shift, sort_runs

@@ -18,7 +18,7 @@ import random
 import cafe
 import cafe.routing
 from cafe import course
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.exercises.s11 import check_expected_cost, check_route_cost
 from cafe.repair import CAP_DEFAULT, make_model_generator, repair_ticket
 from cafe.repair.lottery import simulate_sticky

@@ -24,9 +24,9 @@ import math
 from typing import Any
 
 from cafe.cli import run_command
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
+from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.repair import CAP_DEFAULT, make_model_generator, repair_ticket
 from cafe.routing import (
     CHEAP,

@@ -18,9 +18,9 @@ is explained in one message, with exit status 1; `cafe doctor` gives the full di
 from __future__ import annotations
 
 from cafe.cli import run_command
-from cafe.endpoint.client import make_client
-from cafe.endpoint.config import course_mode, model_name
-from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.judge import ModelJudge
 from cafe.judge.calibration import Calibration, calibrate, catch_rate_by_notes, scripted_judge
 from cafe.judge.labelled import labelled_tickets

@@ -27,8 +27,8 @@
 # %%
 import cafe
 from cafe import course
-from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.exercises.s13 import check_fold_diagnostic, check_signature
 from cafe.loop import RUN_STOP_REASONS, ToolResult
 from cafe.stall import STALL_STOP_REASONS, VERIFY_STOP_REASONS, run_with_stall, stall_config

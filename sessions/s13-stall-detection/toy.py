@@ -22,7 +22,7 @@ import textwrap
 
 import cafe
 from cafe.cli import run_command
-from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.stall import run_with_stall, stall_config
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench

@@ -23,8 +23,8 @@
 # %%
 import cafe
 from cafe import course
-from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.exercises.s14 import check_overruled, check_reading
 from cafe.governor import (
     CUT_REASONS,

@@ -21,7 +21,7 @@ import sys
 
 import cafe
 from cafe.cli import run_command
-from cafe.endpoint.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
+from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.governor.pacing import (
     PACE_STOP_REASONS,
     PaceGovernor,

@@ -23,8 +23,8 @@
 # %%
 import cafe
 from cafe import course
-from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.exercises.s15 import TIER_EXAMPLES, check_can_restore, check_verification_tier
 from cafe.loop import RUN_STOP_REASONS
 from cafe.monitors import (

@@ -20,7 +20,7 @@ import textwrap
 
 import cafe
 from cafe.cli import run_command
-from cafe.endpoint.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
 from cafe.monitors import MONITOR_PREFIXES, MonitorConfig, run_with_monitors
 from cafe.stories.monitor_stories import TASK, story_replies, story_timeout
 from cafe.world.workbench import open_workbench

@@ -13,8 +13,8 @@ import re
 from typing import Any
 
 from banks.harness import Bank, Entry
-from cafe.endpoint.client import make_client
-from cafe.endpoint.scripted import ScriptedClient
+from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.exercises.s08 import check_mask, check_replay_client
 from cafe.stories.feedback_model import FeedbackModel
 from cafe.trace.replay import recorded_reply, replay_client, request_difference

