@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +19,7 @@ from cafe.stall.evidence import failure_signature, failure_snippet, normalize_ev
 from cafe.stall.noise import EPHEMERAL_PORT_FLOOR
 from cafe.stories.scenarios import edited_bill
 from cafe.world.workbench import open_workbench, project_file
+from work import grows_linearly
 
 # --- signatures: the rules one by one ------------------------------------------------------------------------------
 
@@ -390,34 +390,15 @@ HOSTILE = [
 ]
 
 
-def _seconds(function, text, loops):
-    """CPU seconds per call, the best of two timings of `loops` calls: a busy moment on a shared
-    machine only ever adds time."""
-    best = float("inf")
-    for _ in range(2):
-        start = time.process_time()
-        for _ in range(loops):
-            function(text)
-        best = min(best, time.process_time() - start)
-    return best / loops
-
-
-def grows_linearly(function, small):
-    """Time at 4x the size is at most 6x the time (quadratic work would be 16x). Calls are looped
-    until the small size takes about 2 ms, so the ratio is not timer noise. Asked up to three
-    times: a loaded machine can spoil one comparison, never three in a row for a 16x slowdown."""
-    loops = max(1, min(10_000, int(0.002 / max(_seconds(function, small, 1), 1e-7))))
-    return any(
-        _seconds(function, small * 4, loops) <= 6 * _seconds(function, small, loops)
-        for _ in range(3)
-    )
-
-
 @pytest.mark.parametrize("unit", HOSTILE)
 @pytest.mark.parametrize(
     "function", [normalize_evidence, failure_snippet], ids=["normalize", "snippet"]
 )
-def test_scanning_time_grows_linearly_with_the_input(function, unit):
-    # 4,000 and 16,000 characters: both sit in the processor's cache, so the ratio is the work's
-    # (a quadratic rule shows 16x at any size); benchmarks/scan_speed.py times 1 MB.
-    assert grows_linearly(function, (unit * (4_000 // len(unit) + 1))[:4_000])
+def test_scanning_work_grows_linearly_with_the_input(function, unit):
+    # 1,000 and 4,000 characters, counted in steps (tests/work.py); benchmarks/scan_speed.py
+    # times 1 MB.
+    def make(n):
+        text = (unit * (n // len(unit) + 1))[:n]
+        return lambda: function(text)
+
+    assert grows_linearly(make, 1_000)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import time
 from types import SimpleNamespace
 from typing import Literal
 
@@ -26,6 +25,7 @@ from cafe.loop.agent import (
 )
 from cafe.loop.guards import GUARD_STOP_REASONS, repeat_guard
 from cafe.loop.tools import Tool, ToolOutput, json_type, tool, tool_schemas
+from work import grows_linearly
 
 # --- tools used across the tests ------------------------------------------------------------
 
@@ -539,19 +539,19 @@ class InstantModel:
         )
 
 
-def loop_seconds(turns: int, runner=run_loop) -> float:
-    best = float("inf")
-    for _ in range(3):  # the best of three: a busy moment on a shared machine only ever adds time
-        start = time.process_time()
+def loop_of(turns: int, runner=run_loop):
+    """The call `growth` counts: `turns` turns of a model that asks for a tool every time."""
+
+    def call():
         result = runner(InstantModel(), USER, [ADD], model="instant", max_turns=turns)
-        best = min(best, time.process_time() - start)
         assert len(result.turns) == turns
-    return best
+
+    return call
 
 
-def test_run_loop_time_grows_linearly_with_the_turns():
-    # 4x the turns may take at most 6x the time; a transcript copied or re-read every turn is 16x
-    assert any(loop_seconds(1_000) <= 6 * loop_seconds(250) + 0.001 for _ in range(3))
+def test_run_loop_work_grows_linearly_with_the_turns():
+    # 4x the turns may cost about 4x the steps; a transcript copied or re-read every turn is 16x
+    assert grows_linearly(loop_of, 100)
 
 
 def test_run_loop_copies_the_opening_messages_once_not_every_turn():

@@ -493,7 +493,8 @@ class ServeProcess:
         )
         self.lines: queue.Queue[str] = queue.Queue()
         self.seen: list[str] = []
-        threading.Thread(target=self._pump, daemon=True).start()
+        self.pump = threading.Thread(target=self._pump, daemon=True)
+        self.pump.start()
 
     def _pump(self) -> None:
         for line in self.process.stdout:
@@ -517,7 +518,7 @@ class ServeProcess:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
         code = self.process.wait(timeout=10)
-        time.sleep(0.05)  # let the pump thread take the last lines
+        self.pump.join(timeout=10)  # the pump ends at the end of the output: every line is in
         while not self.lines.empty():
             self.seen.append(self.lines.get())
         return code

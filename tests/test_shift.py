@@ -3,8 +3,6 @@ made-up shift whose report grows linearly."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 import cafe
@@ -19,6 +17,7 @@ from cafe.report.shift import (
 )
 from cafe.report.summary import summarize
 from cafe.stories.feedback_model import FeedbackModel
+from work import grows_linearly
 
 
 def _lunch():
@@ -116,20 +115,14 @@ def test_synthetic_runs_have_every_ending_and_charge_the_stopped_ones_nothing():
     assert all(sum(run.failures.values()) == 1 for run in runs if run.ending == "sent_back")
 
 
-def test_summarize_grows_linearly_with_the_shift():
-    """Ten times the runs costs about ten times the time, not a hundred: a ratio, not a deadline.
-    The limit leaves room for a busy machine and for the larger shift falling out of the cache."""
-    small, large = synthetic_runs(2_000), synthetic_runs(20_000)
+def test_summarize_work_grows_linearly_with_the_shift():
+    """Four times the runs costs about four times the steps, not sixteen (counted, not timed)."""
 
-    def best(runs):
-        times = []
-        for _ in range(3):
-            start = time.perf_counter()
-            summarize(runs, PRACTICE_PRICES)
-            times.append(time.perf_counter() - start)
-        return min(times)
+    def make(n):
+        runs = synthetic_runs(n)
+        return lambda: summarize(runs, PRACTICE_PRICES)
 
-    assert best(large) / best(small) < 50
+    assert grows_linearly(make, 500)
 
 
 # --- an endpoint problem costs one order, not the shift (issue 29) ----------------------------

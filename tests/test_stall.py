@@ -25,6 +25,7 @@ from cafe.stall.run import run_with_stall
 from cafe.stall.verify import VERIFY_STOP_REASONS, VerifyEntrypoint
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
+from work import grows_linearly
 
 ASK = [{"role": "user", "content": "The till's split is wrong; please fix it."}]
 FAIL_A = ToolResult("c", "run_tests", {}, False, "E   assert 999 == 1000", "verify")
@@ -619,8 +620,7 @@ def test_stall_detector_works_the_same_against_a_live_endpoint():
     )
 
 
-def test_run_with_stall_time_grows_linearly_with_the_turns():
-    import time
+def test_run_with_stall_work_grows_linearly_with_the_turns():
     from types import SimpleNamespace
 
     from cafe.loop.tools import tool
@@ -638,10 +638,8 @@ def test_run_with_stall_time_grows_linearly_with_the_turns():
     instant = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=create)))
     failing = tool(run_tests, kind="verify")
 
-    def seconds(turns):
-        best = float("inf")
-        for _ in range(3):
-            start = time.process_time()
+    def stalled(turns):
+        def call():
             run = run_with_stall(
                 instant,
                 ASK,
@@ -650,13 +648,12 @@ def test_run_with_stall_time_grows_linearly_with_the_turns():
                 max_turns=turns,
                 config=stall_config(repair_aware=True, stuck_same_diagnostic_after=turns + 1),
             )
-            best = min(best, time.process_time() - start)
-        assert (
-            len(run.result.turns) == turns
-        )  # repair-aware (blind patterns off), threshold never reached
-        return best
+            # repair-aware (blind patterns off), threshold never reached
+            assert len(run.result.turns) == turns
 
-    assert any(seconds(1_000) <= 6 * seconds(250) + 0.001 for _ in range(3))
+        return call
+
+    assert grows_linearly(stalled, 50)
 
 
 def test_a_key_in_a_failing_output_never_reaches_a_nudge_a_warning_or_the_stop(monkeypatch):

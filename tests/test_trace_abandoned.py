@@ -9,7 +9,6 @@ order and its replay raises the same error. The worker, finishing late, records 
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -24,8 +23,9 @@ ORDER = OrderSpec(4, ("latte",), request="A latte, please.")
 TICKET = '{"table": 4, "items": ["latte"], "allergies": [], "notes": ""}'
 
 
-def _slow_then_done(release: threading.Event):
+def _slow_then_done(release: threading.Event, workers: list[threading.Thread]):
     def responder(request):
+        workers.append(threading.current_thread())  # the thread the deadline will abandon
         release.wait(5)  # held until the test lets it finish, after the deadline fired
         return TICKET
 
@@ -33,8 +33,8 @@ def _slow_then_done(release: threading.Event):
 
 
 def test_a_call_past_its_deadline_is_recorded_as_failed_and_replays_as_the_same_error(tmp_path):
-    release = threading.Event()
-    client = ScriptedClient(_slow_then_done(release), timeout=0.2)
+    release, workers = threading.Event(), []
+    client = ScriptedClient(_slow_then_done(release, workers), timeout=0.2)
     recorder = Recorder()
     generate = make_model_generator(recorder.client(client), "cafe-scripted")
     with pytest.raises(EndpointError) as stopped:
@@ -45,7 +45,11 @@ def test_a_call_past_its_deadline_is_recorded_as_failed_and_replays_as_the_same_
     assert call.get("error.type") == "EndpointError"
     assert call.get("gen_ai.input.messages")  # the request is kept, so a replay can compare it
     release.set()
-    time.sleep(0.3)  # the worker finishes late: it must not add a second model call
+    # the worker finishes late (an abandoned worker ends after its call): wait until it has,
+    # then check that it added no second model call
+    (worker,) = workers
+    worker.join(timeout=10)
+    assert not worker.is_alive(), "the abandoned call still running 10 s after it was released"
     assert len(recorder.trace().model_calls) == 1
 
     path = write_traces([trace], tmp_path / "session.jsonl")
