@@ -77,7 +77,8 @@ def test_the_settings_line_says_a_dot_env_file_was_read(tmp_path, monkeypatch):
     out = io.StringIO()
     report = doctor(out=out)
     (settings,) = [c for c in report.checks if c.name == "settings"]
-    assert settings.ok and f"then {tmp_path / '.env'} (the environment wins)" in settings.detail
+    assert settings.ok and f"then {tmp_path / '.env'} (the nearest .env " in settings.detail
+    assert "the environment wins)" in settings.detail
     assert "replies capped" not in out.getvalue() or "512" in out.getvalue()
 
 

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import ChainMap
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TextIO
 
 from cafe.endpoint.client.chat import endpoint_of, make_client
@@ -63,7 +63,7 @@ from cafe.endpoint.settings.config import (
     live_settings,
     max_tokens,
 )
-from cafe.endpoint.settings.environment import course_environ, env_file
+from cafe.endpoint.settings.environment import SettingsFile, file_settings, find_env_file
 
 __all__ = [
     "Check",
@@ -180,15 +180,17 @@ def _live_checks(report: ReportWriter, env: Mapping[str, str], timeout: float | 
 
 def _environment(
     environ: Mapping[str, str] | None,
-) -> tuple[Mapping[str, str], Path | None, str | None]:
-    """(the settings, the .env file they include or None, why a named file could not be read)."""
+) -> tuple[Mapping[str, str], SettingsFile | None, str | None]:
+    """(the settings, the settings file they include and why that one, why a file could not be
+    read). A file that cannot be read leaves the environment alone, and its one line."""
     if environ is not None:
         return environ, None, None
     try:
-        path = env_file()
+        source = find_env_file()
+        extra = file_settings(source.path) if source.path is not None else {}
     except ConfigError as exc:
         return os.environ, None, str(exc)
-    return course_environ(), path, None
+    return (ChainMap(os.environ, extra) if extra else os.environ), source, None
 
 
 def doctor(
@@ -205,12 +207,14 @@ def doctor(
     all (None: `CAFE_TIMEOUT_S` when set, else `DEFAULT_TIMEOUT_S`); the model list gets at most `REACH_TIMEOUT_S`. `lookups` fakes the tool lookups in tests.
     Never raises for a set-up problem: those are failed checks that say how to fix them.
     """
-    env, env_path, env_problem = _environment(environ)
+    env, env_source, env_problem = _environment(environ)
     out = sys.stdout if out is None else out
     key = (env.get("CAFE_API_KEY") or "").strip() or None
     report = ReportWriter(out, key, secrets=known_secrets(env) if env_problem is None else ())
     report.say("cafe doctor: checking the course set-up")
-    mode = setup_checks(report, env, env_path=env_path, env_problem=env_problem, lookups=lookups)
+    mode = setup_checks(
+        report, env, env_source=env_source, env_problem=env_problem, lookups=lookups
+    )
     if mode is None:
         report.skip(NETWORK_CHECKS, "COURSE_MODE is not valid")
     elif mode == "offline":

@@ -24,12 +24,11 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
-from pathlib import Path
 from typing import Any
 
 from cafe.endpoint.doctor.checks import ReportWriter
 from cafe.endpoint.errors import ConfigError
-from cafe.endpoint.settings.environment import ENV_FILE_VARIABLE
+from cafe.endpoint.settings.environment import ENV_FILE_VARIABLE, SettingsFile
 from cafe.endpoint.settings.variables import (
     Mode,
     parse_headless,
@@ -64,6 +63,8 @@ BASH_FIX = (
     "Install bash (Windows: Git for Windows' Git Bash; Debian/Ubuntu: sudo apt-get install "
     "bash). Session 15's run_command tool runs `bash -c`."
 )
+# The way out when the settings file cannot be read, after the message's own fix.
+UNSET_FIX = f"set {ENV_FILE_VARIABLE} to nothing to read no file"
 PYTEST_FIX = (
     "From the course checkout, run `pip install -e .` (pytest is one of the course's "
     "dependencies). Sessions 13-15 run the café project's tests with it."
@@ -126,13 +127,22 @@ def _install_checks(report: ReportWriter) -> None:
     )
 
 
+def _settings_source(source: SettingsFile | None) -> str:
+    """Where the settings were read from, as the `settings` line says it."""
+    if source is None:  # the caller passed the settings themselves
+        return "the settings given"
+    if source.path is None:
+        return f"the environment ({source.origin})"
+    return f"the environment, then {source.path} ({source.origin}; the environment wins)"
+
+
 def _settings_check(
-    report: ReportWriter, env: Mapping[str, str], path: Path | None, problem: str | None
+    report: ReportWriter, env: Mapping[str, str], source: SettingsFile | None, problem: str | None
 ) -> None:
-    """ "settings": where they come from (`path`: the `.env` file read, if any; `problem`: why
-    the file named could not be), and that each one set is valid."""
+    """ "settings": where they come from (`source`: the settings file read, if any, and why that
+    one; `problem`: why the file could not be read), and that each one set is valid."""
     if problem is not None:
-        report.add("settings", False, problem, f"Point {ENV_FILE_VARIABLE} at a file, or unset it.")
+        report.add("settings", False, problem, f"Fix the file as the message says, or {UNSET_FIX}.")
         return
     problems = []
     for name, parse in CHECKED_HERE.items():
@@ -142,11 +152,12 @@ def _settings_check(
                 parse(raw)
             except ConfigError as exc:
                 problems.append(str(exc))
-    source = f"the environment, then {path} (the environment wins)" if path else "the environment"
     if problems:
         report.add("settings", False, " ".join(problems), "Fix each variable as its message says.")
     else:
-        report.add("settings", True, f"read from {source}; every one set is valid")
+        report.add(
+            "settings", True, f"read from {_settings_source(source)}; every one set is valid"
+        )
 
 
 def _tool_checks(report: ReportWriter, lookups: Lookups) -> None:
@@ -182,15 +193,15 @@ def setup_checks(
     report: ReportWriter,
     env: Mapping[str, str],
     *,
-    env_path: Path | None = None,
+    env_source: SettingsFile | None = None,
     env_problem: str | None = None,
     lookups: Lookups | None = None,
 ) -> Mode | None:
     """Every check of this machine, in the report's order; returns the mode, or None when
-    `COURSE_MODE` is invalid. `env_path` is the `.env` file the settings were read from, if any;
-    `env_problem` why the file `CAFE_ENV_FILE` names could not be read."""
+    `COURSE_MODE` is invalid. `env_source` is the settings file looked for and why that one
+    (None when the caller passed the settings); `env_problem` why it could not be read."""
     mode = _mode_check(report, env)
     _install_checks(report)
-    _settings_check(report, env, env_path, env_problem)
+    _settings_check(report, env, env_source, env_problem)
     _tool_checks(report, lookups or Lookups())
     return mode

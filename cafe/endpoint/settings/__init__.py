@@ -2,7 +2,9 @@
 
 Read the files in this order:
 
-- `environment`  the environment first, then a `.env` file (`CAFE_ENV_FILE` says which);
+- `environment`  the environment first, then the nearest `.env` up to the course root
+                 (`CAFE_ENV_FILE` names another, or none);
+- `reading`      how that file is read: a regular file, at most 64 KiB, UTF-8, or one line why not;
 - `variables`    one validator per setting, each failing with a one-line error that says the fix;
 - `config`       the mode (`COURSE_MODE`), the live settings, the reply cap and the deadline.
 """
