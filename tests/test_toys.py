@@ -25,9 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 TOYS = sorted(ROOT.glob("sessions/s[0-9][0-9]-*/toy.py"))
 
 
-def _run_toy(path: Path, home: Path, hash_seed: str) -> subprocess.CompletedProcess:
-    """`python toy.py`, offline, with `home` as its CAFE_HOME: a toy run by a test reads and writes
-    there, never in your own ~/.cafe, where the notebooks run by other workers bank checkpoints."""
+def _toy_process(path: Path, home: Path, hash_seed: str) -> subprocess.Popen:
+    """`python toy.py`, offline, started (not waited for), with `home` as its CAFE_HOME: a toy run
+    by a test reads and writes there, never in your own ~/.cafe, where the notebooks run by other
+    workers bank checkpoints."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -35,9 +36,27 @@ def _run_toy(path: Path, home: Path, hash_seed: str) -> subprocess.CompletedProc
     }
     env["CAFE_HOME"] = str(home)
     env["PYTHONHASHSEED"] = hash_seed
-    return subprocess.run(
-        [sys.executable, str(path)], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300
+    return subprocess.Popen(
+        [sys.executable, str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
     )
+
+
+def _finished(process: subprocess.Popen) -> subprocess.CompletedProcess:
+    try:
+        out, err = process.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def _run_toy(path: Path, home: Path, hash_seed: str) -> subprocess.CompletedProcess:
+    return _finished(_toy_process(path, home, hash_seed))
 
 
 class ToyRun(NamedTuple):
@@ -86,14 +105,24 @@ def test_there_are_toys():
 
 @pytest.mark.parametrize("toy", TOYS, ids=[p.parent.name for p in TOYS])
 def test_toy_runs_offline_and_is_deterministic(toy, tmp_path):
+    # The two runs go side by side (half the wait), each with a home of its own, under two hash
+    # seeds.
     run_seed = int(os.environ.get("PYTHONHASHSEED") or "1")
-    first = _run_toy(toy, tmp_path, hash_seed=str(run_seed))
+    started = [
+        _toy_process(toy, tmp_path / "first", hash_seed=str(run_seed)),
+        _toy_process(toy, tmp_path / "second", hash_seed=str(run_seed % (2**32 - 1) + 1)),
+    ]
+    first, second = (_finished(process) for process in started)
+    # each run names its own home where it writes (session 09's traces): the one allowed difference
+    outputs = [
+        run.stdout.replace(str(tmp_path / name), "<home>")
+        for run, name in ((first, "first"), (second, "second"))
+    ]
     assert first.returncode == 0, (
         f"{toy.parent.name}/toy.py failed:\n{first.stdout}\n{first.stderr}"
     )
     assert first.stdout.strip(), f"{toy.parent.name}/toy.py printed nothing"
-    second = _run_toy(toy, tmp_path, hash_seed=str(run_seed % (2**32 - 1) + 1))
-    assert second.stdout == first.stdout, (
+    assert outputs[1] == outputs[0], (
         f"{toy.parent.name}/toy.py printed something different on a second run"
     )
 
