@@ -217,14 +217,45 @@ def test_a_malformed_trace_in_memory_is_refused_before_the_replay(lines):
         replay_client(bad)
 
 
-def test_a_version_1_file_still_reads_unverified(lines):
+def _version_1(lines: list[str]) -> list[str]:
     header = json.loads(lines[0])
     for key in ("content_hash", "line_sha256", "header_sha256"):
         del header[key]
     header["schema_version"] = 1
-    (trace,) = parse_traces([json.dumps(header), *lines[1:]])
+    return [json.dumps(header), *lines[1:]]
+
+
+def test_a_version_1_file_reads_unverified_only_when_asked(lines):
+    with pytest.raises(TraceFileError, match="line 1: schema_version 1 was written before"):
+        parse_traces(_version_1(lines), "t.jsonl")
+    (trace,) = parse_traces(_version_1(lines), allow_unverified=True)
     assert trace.recorded_hash is None
     assert content_hash(_replayed(trace)) == content_hash(trace)
+
+
+def test_an_edited_version_2_file_relabelled_as_1_is_refused_even_when_unverified_is_allowed(lines):
+    reply = _line_with(lines, '"gen_ai.output.messages"')
+    edited = _edit(lines, reply, '"content": "', '"content": "X')
+    relabelled = [edited[0].replace('"schema_version": 2', '"schema_version": 1'), *edited[1:]]
+    with pytest.raises(TraceFileError) as caught:
+        parse_traces(relabelled, "t.jsonl", allow_unverified=True)
+    assert caught.value.line == 1
+    assert "a version-2 run relabelled as 1" in str(caught.value)
+    assert "content_hash, line_sha256, header_sha256" in str(caught.value)
+
+
+def test_an_edited_file_relabelled_as_1_with_its_digests_stripped_is_refused_by_default(lines):
+    reply = _line_with(lines, '"gen_ai.output.messages"')
+    stripped = _version_1(_edit(lines, reply, '"content": "', '"content": "X'))
+    with pytest.raises(TraceFileError, match="line 1: schema_version 1 .* cannot be found"):
+        parse_traces(stripped, "t.jsonl")
+
+
+def test_a_run_appended_twice_is_an_error_naming_both_headers(lines):
+    with pytest.raises(TraceFileError) as caught:
+        parse_traces([*lines, *lines], "t.jsonl")
+    assert caught.value.line == len(lines) + 1
+    assert "run 'run-1' is here a second time (its first header is on line 1)" in str(caught.value)
 
 
 # --- nothing but TraceFileError escapes ---------------------------------------------------------

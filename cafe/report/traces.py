@@ -9,7 +9,8 @@ report needs:
   attempt spans, the tokens its model calls reported, the checks that failed, how long it took,
   and the file it came from, so the report can link the run to its trace;
 - `read_shift`: every trace in a list of files, plus one sentence for each file or run that
-  cannot be counted (a file cut off mid-line, a run of another harness), never a traceback.
+  cannot be counted (a file cut off mid-line, a run of another harness, a run already read from
+  another file), never a traceback.
 
 A trace without usage is still counted; `cafe.report.summarize` then says its tokens are unknown.
 An order front of house sent back has no trace: the loop never ran, so there is nothing to read
@@ -28,7 +29,7 @@ from pathlib import Path
 from cafe.repair.reask import StopReason
 from cafe.report.records import STOP_ORDER, RunRecord
 from cafe.trace.record import TraceFileError, read_traces
-from cafe.trace.spans import AGENT_NAME, CHECK_FAILURES, Trace
+from cafe.trace.spans import AGENT_NAME, CHECK_FAILURES, Trace, content_hash
 
 __all__ = ["NO_MODEL", "record_from_trace", "read_shift"]
 
@@ -88,17 +89,28 @@ def record_from_trace(trace: Trace, *, path: str | Path | None = None) -> RunRec
 def read_shift(paths: Iterable[str | Path]) -> tuple[tuple[RunRecord, ...], tuple[str, ...]]:
     """Every repair run in the trace files at `paths`, and a sentence for each that is left out.
 
-    Pass the sentences on as `summarize(runs, notes=problems)` so the report shows them.
+    A run found again in a later file (the same id, start time and content: a file copied, or a
+    run appended to a second file) is counted once. Pass the sentences on as
+    `summarize(runs, notes=problems)` so the report shows them.
     """
     runs: list[RunRecord] = []
     problems: list[str] = []
-    for path in paths:
+    seen: dict[tuple[str, str, str], tuple[int, str | Path]] = {}  # run -> (file number, file)
+    for number, path in enumerate(paths):
         try:
             traces = read_traces(path)
         except TraceFileError as exc:
             problems.append(f"Not counted: {exc}")
             continue
         for trace in traces:
+            key = (trace.trace_id, trace.started_at, trace.recorded_hash or content_hash(trace))
+            first, source = seen.setdefault(key, (number, path))
+            if first != number:
+                problems.append(
+                    f"Not counted twice, from {path}: run {trace.trace_id} is the same run as "
+                    f"the one read from {source} (same id, start and content)."
+                )
+                continue
             try:
                 runs.append(record_from_trace(trace, path=path))
             except ValueError as exc:

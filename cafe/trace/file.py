@@ -14,15 +14,22 @@ the same text, and every string is scrubbed of secrets on the way out (`Scrubber
 built the trace. A file may hold many runs: `read_traces` returns them all, `read_trace`
 insists on exactly one; `cafe.trace.parse` checks every line they read.
 
-The file says when it has been changed (`cafe.trace.lines`): the header records the run's
+What the writer writes, the reader reads back as it was written: each line is one line of JSON
+whatever the text holds (`cafe.trace.lines.dump_line` escapes the separators some readers split
+lines on, and lone surrogates), the reader splits the file at "\\n" and nowhere else, and the
+writer refuses, before it writes a byte, what the reader would refuse: an attribute of the wrong
+shape, a line over `MAX_LINE_CHARS`, a time that is not a finite number, a run already in the file.
+
+The file says when it has been damaged (`cafe.trace.lines`): the header records the run's
 `content_hash` and a digest of each span line, and a digest of itself. Reading checks each line's
 shape first (its fields, and the attributes readers rely on: `cafe.trace.attribute_shapes`), then
 its digest, then the whole run's hash, and keeps that hash as `Trace.recorded_hash`, which a
 replay is proven against. Anything wrong, a cut-off line, a hand edit, a value of the wrong shape,
-a line nested thousands deep, is one `TraceFileError` naming the file, the line and what is wrong.
-The limit, said plainly: a digest with no secret catches accidents and hand edits, not someone
-who recomputes the digests; proving who wrote a file would need a key the learner keeps.
-Files of schema version 1 (before digests) still read, with `recorded_hash` None.
+a line nested thousands deep, a run appended twice, is one `TraceFileError` naming the file, the
+line and what is wrong. The limit, said plainly: the digests are corruption-evident, not
+tamper-evident; with no secret they catch accidents and hand edits, not someone who recomputes
+them, and proving who wrote a file would need a key the learner keeps outside it. Files of schema
+version 1 (before digests) read only with `allow_unverified=True`, with `recorded_hash` None.
 
 What it leaves out: the records themselves (`cafe.trace.spans`) and sending spans to an
 OpenTelemetry backend instead of a file (`cafe.trace.otel`).
@@ -31,12 +38,21 @@ OpenTelemetry backend instead of a file (`cafe.trace.otel`).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from cafe.trace.attribute_shapes import ShapeError, check_attributes
 from cafe.trace.attributes import Scrubber
-from cafe.trace.lines import SCHEMA_VERSION, SPAN_KEYS, TraceFileError, written_header
+from cafe.trace.lines import (
+    MAX_LINE_CHARS,
+    SCHEMA_VERSION,
+    SPAN_KEYS,
+    TraceFileError,
+    dump_line,
+    written_header,
+)
 from cafe.trace.parse import parse_traces
 from cafe.trace.spans import Span, Trace, content_hash
 
@@ -52,10 +68,6 @@ __all__ = [
 ]
 
 # --- writing ----------------------------------------------------------------------------------
-
-
-def _dumps(record: dict[str, Any]) -> str:
-    return json.dumps(record, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
 
 
 def _span_record(trace_id: str, span: Span) -> dict[str, Any]:
@@ -92,26 +104,84 @@ def _scrubbed(trace: Trace) -> Trace:
     return Trace(trace.trace_id, trace.started_at, spans)
 
 
+def _readable(span: Span) -> None:
+    """ValueError naming `span` when the reader would refuse its line: a time that is not a finite
+    number, or an attribute whose shape is not what readers rely on."""
+    if not (math.isfinite(span.start_s) and math.isfinite(span.end_s)):
+        raise ValueError(
+            f"span {span.name!r} runs from {span.start_s} to {span.end_s}; a trace records "
+            "times as finite numbers of seconds."
+        )
+    try:
+        check_attributes(span.attributes)
+    except ShapeError as exc:
+        raise ValueError(f"span {span.name!r} cannot be written: {exc}.") from None
+
+
+def _line(record: dict[str, Any]) -> str:
+    line = dump_line(record)
+    if len(line) > MAX_LINE_CHARS:
+        raise ValueError(
+            f"span {record.get('name', record.get('trace_id'))!r} would be a line of {len(line)} "
+            f"characters, over the {MAX_LINE_CHARS} a reader reads; record less of it."
+        )
+    return line
+
+
 def trace_lines(trace: Trace) -> list[str]:
-    """The lines (without newlines) that stand for `trace` in a file: its header, then its spans."""
+    """The lines (without newlines) that stand for `trace` in a file: its header, then its spans.
+
+    ValueError when a line would be one the reader refuses, so nothing unreadable is written."""
     clean = _scrubbed(trace)
+    for span in clean.spans:
+        _readable(span)
     records = [_span_record(clean.trace_id, span) for span in clean.spans]
     header = written_header(
         SCHEMA_VERSION, clean.trace_id, clean.started_at, content_hash(clean), records
     )
-    return [_dumps(header), *(_dumps(record) for record in records)]
+    return [_line(header), *(_line(record) for record in records)]
+
+
+def _ids_in(path: Path) -> set[str]:
+    """The run ids of the headers already in the file at `path` (none when it cannot be read:
+    the reader will say what is wrong with it)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    ids = set()
+    for line in text.split("\n"):
+        if line.startswith('{"record": "trace"'):
+            try:
+                ids.add(str(json.loads(line).get("trace_id")))
+            except (ValueError, RecursionError, AttributeError):
+                continue
+    return ids
 
 
 def write_traces(traces: Iterable[Trace], path: str | Path, *, append: bool = False) -> Path:
-    """Write each trace to `path` (UTF-8 JSON Lines); `append=True` adds to what is there."""
+    """Write each trace to `path` (UTF-8 JSON Lines); `append=True` adds to what is there.
+
+    Every line is made before the file is opened, so a trace that cannot be written (a
+    ValueError saying why) leaves the file as it was. A run already in the file, or twice in
+    `traces`, is a ValueError too: the reader would refuse the file, and a report count it twice."""
     path = Path(path)
+    ids = _ids_in(path) if append else set()
+    text: list[str] = []
+    for trace in traces:
+        if not isinstance(trace, Trace):
+            raise TypeError(
+                f"write_traces() takes cafe.trace.spans.Trace records, not {type(trace).__name__}."
+            )
+        if trace.trace_id in ids:
+            raise ValueError(
+                f"run {trace.trace_id!r} is already in {path}; a run written twice would be "
+                "counted twice. Write each run once, or give a new run its own trace_id."
+            )
+        ids.add(trace.trace_id)
+        text += trace_lines(trace)
     with path.open("a" if append else "w", encoding="utf-8", newline="\n") as out:
-        for trace in traces:
-            if not isinstance(trace, Trace):
-                raise TypeError(
-                    f"write_traces() takes cafe.trace.spans.Trace records, not {type(trace).__name__}."
-                )
-            out.write("\n".join(trace_lines(trace)) + "\n")
+        out.write("".join(line + "\n" for line in text))
     return path
 
 
@@ -123,23 +193,27 @@ def write_trace(trace: Trace, path: str | Path, *, append: bool = False) -> Path
 # --- reading ----------------------------------------------------------------------------------
 
 
-def read_traces(path: str | Path) -> tuple[Trace, ...]:
-    """Every run in the trace file at `path`, in file order, each checked (`cafe.trace.parse`)."""
+def read_traces(path: str | Path, *, allow_unverified: bool = False) -> tuple[Trace, ...]:
+    """Every run in the trace file at `path`, in file order, each checked (`cafe.trace.parse`).
+
+    The file is split at "\\n" only, the one line break the writer writes between records;
+    `allow_unverified=True` also reads runs of schema version 1, which carry no digests."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline="") as source:
+            text = source.read()
     except FileNotFoundError:
         raise TraceFileError(
             str(path), 0, "does not exist; record a run with cafe.trace first."
         ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise TraceFileError(str(path), 0, f"could not be read as UTF-8 text ({exc}).") from None
-    return parse_traces(text.splitlines(), str(path))
+    return parse_traces(text.split("\n"), str(path), allow_unverified=allow_unverified)
 
 
-def read_trace(path: str | Path) -> Trace:
+def read_trace(path: str | Path, *, allow_unverified: bool = False) -> Trace:
     """The one run in the trace file at `path` (use `read_traces` for a file of many)."""
-    traces = read_traces(path)
+    traces = read_traces(path, allow_unverified=allow_unverified)
     if len(traces) != 1:
         raise TraceFileError(
             str(path),

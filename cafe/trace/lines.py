@@ -1,18 +1,22 @@
-"""The trace file's line format: its version, its keys, the digests that make an edit show, and
-the one error for a file that breaks it.
+"""The trace file's line format: its version, its keys, how a line is written so that it stays one
+line, the digests that make an accident show, and the one error for a file that breaks it.
 
 Session 08 (`sessions/s08-tracing/lesson.md`). A run is a header line and one line per span
-(`cafe.trace.file` writes them, `cafe.trace.parse` reads them). From schema version 2 the header
-carries three digests, so any change to a run after it was written is found:
+(`cafe.trace.file` writes them, `cafe.trace.parse` reads them). `dump_line` writes a record as
+one line of JSON that every reader splits in the same place: the characters JSON leaves raw but
+some line readers break on (U+0085, U+2028, U+2029: Python's `str.splitlines` splits on all
+three) are escaped, and so are lone surrogates, which UTF-8 cannot hold. From schema version 2 the
+header carries three digests, so a run that was damaged after it was written is found:
 
 - `line_sha256`: for each span line, the first 16 hex digits of the SHA-256 of its record as
   canonical JSON (sorted keys, no spaces), so reformatting a file (`jq .`) changes nothing, and
-  changing a value, a time or an id is found, on that line;
+  a changed value, time or id is found, on that line;
 - `content_hash`: the run's `cafe.trace.spans.content_hash`, which a replay is proven against;
-- `header_sha256`: the same digest of the header's other fields, so the header cannot be edited
-  to match an edited line either.
+- `header_sha256`: the same digest of the header's other fields, so an edit to the header
+  shows too, and a header relabelled as version 1 still carries them and is refused.
 
-A digest with no secret catches accidents and hand edits, never someone who recomputes it.
+The digests are corruption-evident, not tamper-evident: they have no key, so they find a cut, a
+flipped byte or a hand edit, never a forger, who can recompute every one of them.
 """
 
 from __future__ import annotations
@@ -29,14 +33,17 @@ __all__ = [
     "SPAN_KEYS",
     "MAX_LINE_CHARS",
     "DIGEST_CHARS",
+    "DIGEST_FIELDS",
     "TraceFileError",
+    "dump_line",
     "record_digest",
     "written_header",
     "header_problem",
 ]
 
-# The version of the line format this course writes (2: with digests). It reads 1 and 2; a
-# reader meeting a larger number says so instead of guessing at fields it has never seen.
+# The version of the line format this course writes (2: with digests). It reads 2, and 1 only
+# when asked (nothing in a version-1 file shows an edit); a larger number it refuses by name
+# instead of guessing at fields it has never seen.
 SCHEMA_VERSION = 2
 # The keys of each line, in the order they are written (version 1 headers stop after "spans").
 HEADER_KEYS = (
@@ -60,12 +67,19 @@ SPAN_KEYS = (
     "end_s",
     "attributes",
 )
+# The header fields a version-2 run adds: a version-1 header carrying any of them was relabelled.
+DIGEST_FIELDS = HEADER_KEYS[5:]
 # A line longer than this is refused before it is parsed: a course trace line is a few KB, a
 # long run's model call well under a megabyte.
 MAX_LINE_CHARS = 16 * 2**20
 # Hex digits kept of each SHA-256: 64 bits, far past any accidental collision in a trace.
 DIGEST_CHARS = 16
 _DIGEST = re.compile(rf"[0-9a-f]{{{DIGEST_CHARS}}}")
+# What `dump_line` escapes: next line (U+0085), line and paragraph separators (U+2028, U+2029),
+# which JSON may leave raw and `str.splitlines` splits on, and lone surrogates, which UTF-8 cannot
+# encode. (Every other line break is a control character, which JSON always escapes.)
+_UNSAFE = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
+_ESCAPES = {c: f"\\u{c:04x}" for c in (0x85, 0x2028, 0x2029, *range(0xD800, 0xE000))}
 
 
 class TraceFileError(ValueError):
@@ -77,10 +91,19 @@ class TraceFileError(ValueError):
         self.source, self.line = source, line
 
 
+def dump_line(record: Mapping[str, Any]) -> str:
+    """`record` as one line of JSON: keys in the order given, non-ASCII text kept readable, and
+    every character a line reader could split on, or UTF-8 could not encode, escaped (`\\u2028`).
+    Those characters only ever stand inside a JSON string, where the escape means the same."""
+    text = json.dumps(record, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+    return text.translate(_ESCAPES) if _UNSAFE.search(text) else text  # a search costs less
+
+
 def record_digest(record: Mapping[str, Any]) -> str:
-    """The first `DIGEST_CHARS` hex digits of the SHA-256 of `record` as canonical JSON."""
+    """The first `DIGEST_CHARS` hex digits of the SHA-256 of `record` as canonical JSON (a lone
+    surrogate hashed as its three bytes, `surrogatepass`, since UTF-8 proper has none)."""
     text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGEST_CHARS]
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:DIGEST_CHARS]
 
 
 def written_header(

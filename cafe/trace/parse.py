@@ -9,9 +9,13 @@ trace file (`cafe.trace.file.read_traces` hands it the lines) and checks, line b
    readers rely on have their shape (`cafe.trace.attribute_shapes`);
 3. for a version-2 run, that the line's digest is the one its header recorded
    (`cafe.trace.lines`), and, once the run's spans are all read, that they hash to the
-   header's `content_hash`.
+   header's `content_hash`;
+4. that no run comes twice: a run appended to its file again would be counted twice.
 
-The first thing wrong is one `TraceFileError` naming the source, the line and what is wrong.
+A version-1 header (written before the digests) is read only with `allow_unverified=True`, since
+nothing in it shows an edit: otherwise an edited version-2 file relabelled as 1 would read as
+clean. One that still carries a version-2 field is refused even then. The first thing wrong is
+one `TraceFileError` naming the source, the line and what is wrong.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any
 
 from cafe.trace.attribute_shapes import ShapeError, check_attributes
 from cafe.trace.lines import (
+    DIGEST_FIELDS,
     HEADER_KEYS,
     MAX_LINE_CHARS,
     SCHEMA_VERSION,
@@ -104,9 +109,10 @@ def _parsed(text: str, source: str, line: int) -> dict[str, Any]:
     return record
 
 
-def _header(record: dict[str, Any], source: str, line: int) -> _Run:
-    where = (source, line)
-    version = _field(record, "schema_version", int, where, "a whole number")
+def _version(record: dict[str, Any], source: str, line: int, allow_unverified: bool) -> int:
+    """The header's schema version, if this reader reads it: 2, or 1 when `allow_unverified`
+    and the header carries none of version 2's digest fields (else it was relabelled)."""
+    version = _field(record, "schema_version", int, (source, line), "a whole number")
     if version > SCHEMA_VERSION:
         raise TraceFileError(
             source,
@@ -118,6 +124,29 @@ def _header(record: dict[str, Any], source: str, line: int) -> _Run:
         raise TraceFileError(
             source, line, f"field 'schema_version' must be 1 or more, not {version}."
         )
+    carried = [name for name in DIGEST_FIELDS if name in record]
+    if version < SCHEMA_VERSION and carried:
+        raise TraceFileError(
+            source,
+            line,
+            f"schema_version {version} has no digests, but this header carries "
+            f"{', '.join(carried)}: a version-{SCHEMA_VERSION} run relabelled as {version}, "
+            "which would hide any edit; restore the file or re-record the run.",
+        )
+    if version < SCHEMA_VERSION and not allow_unverified:
+        raise TraceFileError(
+            source,
+            line,
+            f"schema_version {version} was written before traces carried digests, so an edit "
+            "to it cannot be found; re-record the run, or read it with allow_unverified=True "
+            "if you trust where it came from.",
+        )
+    return version
+
+
+def _header(record: dict[str, Any], source: str, line: int, allow_unverified: bool) -> _Run:
+    where = (source, line)
+    version = _version(record, source, line, allow_unverified)
     run = _Run(
         line,
         version,
@@ -229,10 +258,27 @@ def _finish(run: _Run, source: str) -> Trace:
     return trace
 
 
-def parse_traces(lines: Sequence[str], source: str = "<trace>") -> tuple[Trace, ...]:
-    """The runs in these lines (a file's text split into lines); `source` names it in errors."""
+def _once(run: _Run, seen: dict[str, int], source: str) -> None:
+    """Note `run`'s id as read; a TraceFileError naming both lines when it was read before."""
+    first = seen.setdefault(run.trace_id, run.header_line)
+    if first != run.header_line:
+        raise TraceFileError(
+            source,
+            run.header_line,
+            f"run {run.trace_id!r} is here a second time (its first header is on line {first}): "
+            "a run appended twice would be counted twice; remove one copy.",
+        )
+
+
+def parse_traces(
+    lines: Sequence[str], source: str = "<trace>", *, allow_unverified: bool = False
+) -> tuple[Trace, ...]:
+    """The runs in these lines (a file's text split at each "\\n"); `source` names it in errors.
+
+    `allow_unverified=True` also reads runs of schema version 1, which carry no digests."""
     traces: list[Trace] = []
     run: _Run | None = None
+    seen: dict[str, int] = {}  # each run's id -> the line of its header
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
@@ -241,7 +287,8 @@ def parse_traces(lines: Sequence[str], source: str = "<trace>") -> tuple[Trace, 
         if kind == "trace":
             if run is not None:
                 traces.append(_finish(run, source))
-            run = _header(record, source, number)
+            run = _header(record, source, number, allow_unverified)
+            _once(run, seen, source)
         elif kind == "span":
             if run is None:
                 raise TraceFileError(source, number, "a span comes before any trace header line.")

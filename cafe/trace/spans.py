@@ -261,8 +261,9 @@ def canonical_spans(trace: Trace) -> list[dict[str, Any]]:
 
 
 def content_hash(trace: Trace) -> str:
-    """`sha256:` and the hex digest of `canonical_spans(trace)` as sorted, compact JSON."""
+    """`sha256:` and the hex digest of `canonical_spans(trace)` as sorted, compact JSON (a lone
+    surrogate, which UTF-8 proper cannot hold, hashed as its three bytes: `surrogatepass`)."""
     text = json.dumps(
         canonical_spans(trace), sort_keys=True, separators=(",", ":"), ensure_ascii=False
     )
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
