@@ -5,7 +5,8 @@ Read the files in this order:
 - `attributes.py`: what a span holds (the attribute names), the scrubber every value passes,
   and attributes built on first read;
 - `spans.py`: what a trace is made of (`Span`, `Trace`) and the hash of its content;
-- `lines.py`: the file's line format, and the digests that make an edit show;
+- `lines.py`: the file's line format (one record, one line, whatever its text), and the digests
+  that make an accident show;
 - `attribute_shapes.py`: the shapes of the attributes readers rely on, checked on the way in;
 - `parse.py`: reading a file's lines back into runs, each line checked;
 - `file.py`: writing a trace file, and reading one (`write_trace`, `read_trace`);
@@ -98,11 +99,13 @@ from cafe.trace.file import (
 )
 from cafe.trace.lines import (
     DIGEST_CHARS,
+    DIGEST_FIELDS,
     HEADER_KEYS,
     MAX_LINE_CHARS,
     SCHEMA_VERSION,
     SPAN_KEYS,
     TraceFileError,
+    dump_line,
     header_problem,
     record_digest,
     written_header,
@@ -166,6 +169,7 @@ __all__ = [
     "CHECK_LINES",
     "CONTENT_ATTRIBUTES",
     "DIGEST_CHARS",
+    "DIGEST_FIELDS",
     "DeferredAttributes",
     "Difference",
     "ERROR_CHARS",
@@ -233,6 +237,7 @@ __all__ = [
     "evaluation_attributes",
     "export_trace",
     "export_traces",
+    "dump_line",
     "first_difference",
     "generator_attributes",
     "generator_origin",
