@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cafe.endpoint.errors import ConfigError
-from cafe.endpoint.settings.reading import read_settings, shown_path
+from cafe.endpoint.settings.reading import read_settings, settings_bytes, shown_path
 
 __all__ = [
     "ENV_FILE",
@@ -46,6 +46,7 @@ __all__ = [
     "env_file",
     "file_settings",
     "course_environ",
+    "settings_snapshot",
 ]
 
 # The settings file looked for, from the current folder up to the course root.
@@ -156,3 +157,15 @@ def course_environ(environ: Mapping[str, str] | None = None) -> Mapping[str, str
     if path is None:
         return os.environ
     return ChainMap(os.environ, file_settings(path))
+
+
+def settings_snapshot() -> tuple[str, bytes | str] | None:
+    """What the settings file holds now, in a form cheap to compare, for a cache that must know
+    when to read the settings again (the redactor's `known_secrets`): (its path, its bytes), or
+    (its path or `CAFE_ENV_FILE`'s value, why it cannot be read); None when no file is read. Never
+    raises, never blocks on a pipe, never reads more than `reading.MAX_SETTINGS_BYTES` + 1."""
+    try:
+        path = env_file()
+        return None if path is None else (str(path), settings_bytes(path))
+    except ConfigError as exc:
+        return os.environ.get(ENV_FILE_VARIABLE, ENV_FILE), str(exc)

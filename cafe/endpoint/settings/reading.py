@@ -14,7 +14,8 @@ settings valid. Now the file is read in three steps, each of which either passes
    mark (Notepad's "Unicode"); any other byte sequence, and a NUL, is refused.
 
 Then python-dotenv reads the `KEY=value` lines from the text (`dotenv_values`, which never changes
-`os.environ`). Which file is read, and from where, is `cafe.endpoint.settings.environment`.
+`os.environ`); a line it cannot read is refused by its number rather than skipped unseen. Which
+file is read, and from where, is `cafe.endpoint.settings.environment`.
 Session 00 (`sessions/s00-setup/lesson.md`) and `docs/doctor.md` show a `.env` file.
 """
 
@@ -23,17 +24,28 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 import stat
 from pathlib import Path
 
 from cafe.endpoint.errors import ConfigError
 
-__all__ = ["MAX_SETTINGS_BYTES", "shown_path", "file_kind", "settings_text", "read_settings"]
+__all__ = [
+    "MAX_SETTINGS_BYTES",
+    "shown_path",
+    "file_kind",
+    "settings_bytes",
+    "settings_text",
+    "read_settings",
+]
 
 # The largest settings file read, in bytes. The course's eight variables take under 1 KiB with
 # comments; 64 KiB leaves room for other tools' lines in a shared `.env` while refusing a device
 # such as /dev/zero, or a log or data file named by mistake, before memory runs out.
 MAX_SETTINGS_BYTES = 64 * 1024
+# A variable's name, as a line with no "=" must spell it (python-dotenv reads such a line as a name
+# with no value; text decoded in the wrong encoding reads as one too).
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 # The byte-order marks decoded (a UTF-16 file without one is refused: its NUL bytes give it away).
 UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 # What each kind of file that is not a regular file is called in a message, by `stat` test.
@@ -90,7 +102,10 @@ def _read_bytes(path: Path) -> bytes:
         kind = file_kind(os.fstat(descriptor).st_mode)
         if kind is not None:
             raise _refused(path, f"is {kind}, not a regular file")
-        return handle.read(MAX_SETTINGS_BYTES + 1)
+        try:
+            return handle.read(MAX_SETTINGS_BYTES + 1)
+        except OSError as exc:  # a file in /proc that would block, a disk error
+            raise _refused(path, f"cannot be read ({exc.strerror or exc})") from None
 
 
 def _decode(path: Path, data: bytes) -> str:
@@ -99,13 +114,16 @@ def _decode(path: Path, data: bytes) -> str:
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        problem = (
-            "starts with a UTF-16 byte-order mark but is not UTF-16 text"
-            if encoding == "utf-16"
-            else f"is not UTF-8 text (byte 0x{data[exc.start]:02X} at position {exc.start} is "
-            "not UTF-8: was it saved as Latin-1 or Windows-1252?)"
-        )
-        raise _refused(path, problem, SAVE_AS_UTF8) from None
+        if b"\x00" in data and encoding != "utf-16":  # UTF-16 without its mark, most likely
+            text = "\x00"
+        else:
+            problem = (
+                "starts with a UTF-16 byte-order mark but is not UTF-16 text"
+                if encoding == "utf-16"
+                else f"is not UTF-8 text (byte 0x{data[exc.start]:02X} at position {exc.start} "
+                "is not UTF-8: was it saved as Latin-1 or Windows-1252?)"
+            )
+            raise _refused(path, problem, SAVE_AS_UTF8) from None
     if "\x00" in text:
         raise _refused(
             path,
@@ -116,22 +134,48 @@ def _decode(path: Path, data: bytes) -> str:
     return text
 
 
-def settings_text(path: Path) -> str:
-    """The text of the settings file `path`, checked as the module docstring says; a
-    `ConfigError` of one line names the file, what is wrong with it, and the fix."""
+def settings_bytes(path: Path) -> bytes:
+    """The bytes of the settings file `path` once its type and size have passed (steps 1 and 2
+    of the module docstring); never blocks, and never reads more than `MAX_SETTINGS_BYTES` + 1."""
     data = _read_bytes(path)
     if len(data) > MAX_SETTINGS_BYTES:
         raise _refused(
             path,
             f"is over {MAX_SETTINGS_BYTES // 1024} KiB, far more than a few settings need",
         )
-    return _decode(path, data)
+    return data
+
+
+def settings_text(path: Path) -> str:
+    """The text of the settings file `path`, checked as the module docstring says; a
+    `ConfigError` of one line names the file, what is wrong with it, and the fix."""
+    return _decode(path, settings_bytes(path))
+
+
+def _check_lines(path: Path, text: str) -> None:
+    """Refuse a line python-dotenv cannot read as `NAME=value` (it would skip it with a warning
+    nobody sees), and a bare word that is not a variable name (text decoded in the wrong
+    encoding reads so). The line is named by number only: it may hold the key."""
+    from dotenv.parser import parse_stream
+
+    for binding in parse_stream(io.StringIO(text)):
+        bare = binding.value is None and binding.key is not None
+        if binding.error or (bare and not NAME.fullmatch(binding.key or "")):
+            raise _refused(
+                path,
+                f"has a line it cannot read as NAME=value (line {binding.original.line})",
+                "write it as e.g. COURSE_MODE=live (a # starts a comment), and run `cafe doctor` "
+                "again",
+            )
 
 
 def read_settings(path: Path) -> dict[str, str]:
-    """The `KEY=value` settings in the file `path`, as python-dotenv reads them from its checked
-    text (a key with no value is left out); a `ConfigError` when the file cannot be read."""
+    """The `NAME=value` settings in the file `path`, as python-dotenv reads them from its checked
+    text (a name with no value is left out); a `ConfigError` when the file cannot be read, or
+    holds a line that is not a setting."""
     from dotenv import dotenv_values  # imported here so that `import cafe` stays light
 
-    values = dotenv_values(stream=io.StringIO(settings_text(path)))
+    text = settings_text(path)
+    _check_lines(path, text)
+    values = dotenv_values(stream=io.StringIO(text))
     return {key: value for key, value in values.items() if value is not None}
