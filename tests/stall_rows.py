@@ -54,6 +54,10 @@ def fix(tag=None):
     return ("apply_fix", {} if tag is None else {"tag": tag}, True, "edit applied")
 
 
+def refused(tag=None):
+    return ("apply_fix", {} if tag is None else {"tag": tag}, False, "refused: no such folder src/")
+
+
 def read(output, path="bill.py"):
     return ("read_file", {"path": path}, True, output)
 
@@ -460,6 +464,93 @@ ROWS = [
         },
         why="lesson 13, Where the reference differs: a read is not evidence about the bug "
         "(cafe.stall.failure_state.classify_turn calls it quiet)",
+    ),
+    # ---- issue 36: a turn read in the order it ran; a failing tool that is not the check ---------
+    dict(
+        case="a fix verified green later in the same turn, then the budget runs out",
+        seed="000 §The signature IS the progress signal (on a turn with an edit, a result that did not "
+        "fail is taken for the edit's success: a re-verify is owed, the model kept); §The four "
+        "behaviors 4 (a stop that is not a success carries current_failure)",
+        knobs={"repair_aware": True},
+        max_turns=3,
+        turns=[[test()], [test()], [fix(), test(PASS_3, ok=True)]],
+        expect={
+            "stop": ("max_turns", 3),
+            "current_failure": {
+                "class": "fail",
+                "snippet_has": "expected 5 got 4",
+                "same_diagnostic_streak": 2,
+            },
+        },
+        course={"stop": ("max_turns", 3), "streaks": [0, 1, 2], "current_failure": None},
+        why="lesson 13, Where the reference differs: a turn's results are read in the order they "
+        "ran, so a check after the edit is the edit verified",
+    ),
+    dict(
+        case="the hard cap resets on a fix verified green in the same turn as its edit",
+        seed="000 §Surface: the hard cap 'resets only on a clean non-edit verification pass'",
+        knobs={
+            "repair_aware": True,
+            "no_net_progress_extend_guard": True,
+            "no_net_progress_hard_cap_after": 3,
+            "stuck_same_diagnostic_after": 99,
+        },
+        turns=[
+            [test(FAIL_A, tag="A")],
+            [test(FAIL_B, tag="B")],
+            [fix(), test(PASS_3, ok=True)],
+            [test(FAIL_C, tag="C")],
+            [test(FAIL_D, tag="D")],
+            [],
+        ],
+        expect={"warnings": [(5, "no_net_progress_hard_cap", "stop")], "stop": ("stuck", 5)},
+        course={"warnings": [], "stop": ("done", 6)},
+        why="lesson 13, Where the reference differs: a turn's results are read in the order they "
+        "ran, so a check after the edit is the edit verified",
+    ),
+    dict(
+        case="a red test alternating with a refused write is flagged",
+        seed="000 §The signature IS the progress signal: '__agent_stall_turn_result returns the first "
+        "*failing* dispatch result' (so the refused write becomes the diagnostic and resets the streak)",
+        knobs={"repair_aware": True},
+        turns=[[test()], [refused()], [test()], [refused()], [test()], []],
+        expect={"warnings": [], "stop": ("done", 6), "streaks": [0, 1, 1, 1, 1, 1]},
+        course={
+            "warnings": [(6, "stuck_same_diagnostic", True)],
+            "stop": ("done", 6),
+            "streaks": [0, 1, 1, 2, 2, 3],
+        },
+        why="lesson 13, Where the reference differs: a failing tool that is not the check is "
+        "evidence about that tool, not a new live failure",
+    ),
+    dict(
+        case="a red test and a refused write in one turn, again and again, is flagged",
+        seed="000 §The signature IS the progress signal (first failing dispatch result is the diagnostic)",
+        knobs={"repair_aware": True},
+        turns=[[refused(), test()] for _ in range(4)] + [[]],
+        expect={"warnings": [], "stop": ("done", 5), "streaks": [0, 1, 1, 1, 1]},
+        course={
+            "warnings": [(4, "stuck_same_diagnostic", True)],
+            "stop": ("done", 5),
+            "streaks": [0, 1, 2, 3, 4],
+        },
+        why="lesson 13, Where the reference differs: a failing tool that is not the check is "
+        "evidence about that tool, not a new live failure",
+    ),
+    dict(
+        case="a write refused the same way again and again, repair-aware",
+        seed="000 §The signature IS the progress signal (the refused write is the diagnostic, so its "
+        "streak trips stuck_same_diagnostic); §Interaction with the legacy patterns (blind trips "
+        "suppressed)",
+        knobs={"repair_aware": True},
+        turns=[[refused()] for _ in range(5)] + [[]],
+        expect={"warnings": [(4, "stuck_same_diagnostic", True)], "stop": ("done", 6)},
+        course={
+            "warnings": [(4, "repeated_error", True), (5, "repeated_error", False)],
+            "stop": ("done", 6),
+        },
+        why="lesson 13, Where the reference differs: a failing tool that is not the check is "
+        "evidence about that tool, so the blind repeated_error keeps watching it",
     ),
     dict(
         case="repair_aware suppresses the blind repeated_error trip",

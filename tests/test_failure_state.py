@@ -26,6 +26,8 @@ FAIL_B = result("E   assert 1002 == 1000")
 PASS = result("4 passed", ok=True)
 EDIT = result("wrote 10 characters", ok=True, kind="mutate", name="write_file")
 READ = result("text", ok=True, kind="observe", name="read_file")
+REFUSED = result("no such folder: src/", kind="mutate", name="write_file")
+BROKEN_READ = result("FileNotFoundError: nope.py", kind="observe", name="read_file")
 
 
 def fold_all(*turns):
@@ -50,7 +52,7 @@ def test_fold_productive_edit_resets_streak():
     assert model.last_diagnostic_signature == failure_signature(FAIL_B)
 
 
-def test_fold_classifies_a_turn_by_its_first_failing_result():
+def test_fold_classifies_a_turn_by_its_first_failing_check():
     assert classify_turn([EDIT, FAIL_A]) == ("fail", FAIL_A)
     model = fold_all([FAIL_A], [EDIT, FAIL_A])
     assert model.same_diagnostic_streak == 2 and model.write_epoch == 1
@@ -67,9 +69,36 @@ def test_fold_edit_on_a_live_failure_owes_a_reverify_and_keeps_the_state():
     assert not fold_diagnostic(after, [FAIL_A]).reverify_owed  # the re-test paid the debt
 
 
-def test_fold_edit_turn_with_a_passing_check_still_owes_a_reverify():
-    after = fold_all([FAIL_A], [EDIT, PASS])  # the edit's turn: its success is not verification
-    assert after.last_diagnostic_class == "fail" and after.reverify_owed
+def test_fold_pass_after_an_edit_in_the_same_turn_clears_the_state():
+    # the results are read in the order they ran: the check saw the edit and passed
+    after = fold_all([FAIL_A], [EDIT, PASS])
+    assert after == FailureState("pass", None, 1, 0, False, False)
+
+
+def test_fold_edit_after_a_check_in_the_same_turn_is_still_unchecked():
+    after = fold_all([FAIL_A], [FAIL_A, EDIT])
+    assert (after.last_diagnostic_class, after.same_diagnostic_streak) == ("fail", 2)
+    assert after.reverify_owed and after.edit_since_failure
+    green = fold_all([FAIL_A], [PASS, EDIT])  # the edit lands on a green tree: nothing owed
+    assert green == FailureState("pass", None, 1, 0, False, False)
+
+
+def test_fold_latest_checked_stretch_of_a_turn_decides_it():
+    assert classify_turn([FAIL_A, EDIT, PASS]) == ("pass", PASS)
+    assert classify_turn([PASS, EDIT, FAIL_B]) == ("fail", FAIL_B)
+    assert classify_turn([FAIL_A, EDIT, FAIL_B, EDIT]) == ("fail", FAIL_B)
+    assert classify_turn([EDIT, FAIL_B, FAIL_A]) == ("fail", FAIL_B)  # first failing in a stretch
+    assert classify_turn([EDIT, PASS, FAIL_A]) == ("fail", FAIL_A)  # a pass cannot hide it
+
+
+def test_fold_failing_tool_that_is_not_a_check_leaves_the_live_failure_alone():
+    live = fold_all([FAIL_A], [FAIL_A])
+    for other in (REFUSED, BROKEN_READ):
+        assert classify_turn([other]) == ("quiet", None)
+        assert fold_diagnostic(live, [other]) == live
+        assert fold_diagnostic(FailureState(), [other]) == FailureState()
+    # a red test alternating with a refused write: the streak keeps counting
+    assert fold_all([FAIL_A], [REFUSED], [FAIL_A], [REFUSED], [FAIL_A]).same_diagnostic_streak == 3
 
 
 def test_fold_clean_pass_on_a_non_edit_turn_clears_the_state():
@@ -89,7 +118,20 @@ def test_clear_current_failure_keeps_only_the_epoch():
     )
 
 
-dispatches = st.lists(st.sampled_from([FAIL_A, FAIL_B, PASS, EDIT, READ]), max_size=3)
+dispatches = st.lists(
+    st.sampled_from([FAIL_A, FAIL_B, PASS, EDIT, READ, REFUSED, BROKEN_READ]), max_size=4
+)
+
+
+def _deciding_check(dispatch):
+    """An oracle written apart from classify_turn: the checks that ran after the last successful
+    edit before the turn's last check; the first failing one of them, else the first of them."""
+    checks = [i for i, r in enumerate(dispatch) if r.kind == "verify"]
+    if not checks:
+        return None
+    edits = [i for i in range(checks[-1]) if dispatch[i] is EDIT]
+    since = [dispatch[i] for i in checks if i > (edits[-1] if edits else -1)]
+    return next((r for r in since if not r.ok), since[0])
 
 
 @settings(max_examples=200, deadline=None)
@@ -100,6 +142,12 @@ def test_fold_invariants_hold_for_any_turn_sequence(turns):
         before = model
         model = fold_diagnostic(before, dispatch)
         kind, deciding = classify_turn(dispatch)
+        expected = _deciding_check(dispatch)
+        if expected is not None:
+            assert (kind, deciding) == ("pass" if expected.ok else "fail", expected)
+        # a failing tool that is not a check is not evidence about the bug
+        kept = [r for r in dispatch if r.ok or r.kind == "verify"]
+        assert fold_diagnostic(before, kept) == fold_diagnostic(before, dispatch)
         assert model.write_epoch == before.write_epoch + sum(r is EDIT for r in dispatch)
         assert model.same_diagnostic_streak >= 0
         if kind == "fail":

@@ -518,19 +518,21 @@ def test_check_fold_diagnostic_fails_a_streak_that_edits_reset():
     ), problems
 
 
-def test_check_fold_diagnostic_fails_a_pass_that_hides_an_edit_in_the_same_turn():
+def test_check_fold_diagnostic_fails_an_edit_that_hides_the_check_run_after_it():
     from cafe.exercises.s13 import check_fold_diagnostic
 
-    def pass_first(state, dispatch):  # a passing check wins over the edit beside it
-        if all(r.ok for r in dispatch) and any(r.kind == "verify" for r in dispatch):
-            epoch = state.write_epoch + sum(1 for r in dispatch if r.kind == "mutate")
-            return FailureState("pass", None, epoch, 0)
+    def edit_first(state, dispatch):  # the old rule: any turn with an edit is an edit
+        if any(r.kind == "mutate" and r.ok for r in dispatch) and all(r.ok for r in dispatch):
+            return fold_diagnostic(state, [r for r in dispatch if r.kind == "mutate"])
         return fold_diagnostic(state, dispatch)
 
-    (problem,) = check_fold_diagnostic(pass_first)
-    assert problem.startswith(
-        "an edit and a passing re-test in one turn: last_diagnostic_class should be 'fail'"
-    )
+    problems = check_fold_diagnostic(edit_first)
+    assert any(
+        p.startswith(
+            "an edit and a passing re-test in one turn: last_diagnostic_class should be 'pass'"
+        )
+        for p in problems
+    ), problems
 
 
 def test_check_signature_passes_the_detector_and_fails_raw_and_digit_blind_hashes():

@@ -2,8 +2,8 @@
 
 1. `check_fold_diagnostic` runs a learner's fold (the notebook's `my_fold`, the mechanism of
    `cafe.stall.failure_state.fold_diagnostic`) over the cases that matter and names each field that
-   differs, so a plausible wrong fold (a streak reset by edits, a pass that hides an edit, a
-   re-verify paid by a failed write) fails with a specific complaint.
+   differs, so a plausible wrong fold (a streak reset by edits, an edit that hides the check run
+   after it, a refused write taken for the bug's failure) fails with a specific complaint.
 2. `check_signature` runs a learner's `my_signature(output)`, written any way they like, over
    pairs of real-looking test output: pairs that are one failure seen twice must share a
    signature, pairs that are two failures must not.
@@ -117,8 +117,12 @@ def _differences(expected: FailureState, got: FailureState) -> str:
 _NEW = "a different signature starts the streak again at 1"
 _SAME = "the same signature as the live failure adds one to the streak"
 _HOLD = "an edit keeps the diagnosis: it is evidence of a try, not of a fix"
-_OWED = "an edit on top of a live failure owes a re-verify; only a verify tool pays it"
-_FIRST = "the first failing result decides the turn, so an edit cannot hide a failed re-test"
+_OWED = "an edit on top of a live failure owes a re-verify; only a check after it pays it"
+_FIRST = "the first failing check decides the turn, so an edit cannot hide a failed re-test"
+_ORDER = "results are read in the order they ran: a check after the edit is the edit verified"
+_LATER = "results are read in the order they ran: an edit after the turn's last check is unchecked"
+_STILL = "with no edit between them, a passing check cannot hide a failing one"
+_TOOL = "a failing tool that is not a check is about that tool, not the bug: nothing changes"
 _EPOCH = "write_epoch counts successful mutate results only"
 
 
@@ -131,6 +135,7 @@ def _fold_cases() -> list[tuple[str, FailureState, list[ToolResult], str]]:
     passed = _result("run_tests", True, "4 passed", "verify")
     edit = _result("write_file", True, "wrote bill.py", "mutate")
     refused = _result("write_file", False, "no such folder: src/", "mutate")
+    missing = _result("read_file", False, "FileNotFoundError: bil.py", "observe")
     read = _result("read_file", True, "def split(...)", "observe")
     live = fold_diagnostic(FailureState(), [fail_a])
     twice = fold_diagnostic(live, [fail_a])
@@ -147,10 +152,23 @@ def _fold_cases() -> list[tuple[str, FailureState, list[ToolResult], str]]:
         ("an edit before anything was tested", FailureState(), [edit], _HOLD + "; nothing is owed"),
         ("an edit after a clean pass", green, [edit], _HOLD + "; nothing failing, nothing owed"),
         ("an edit and a failing re-test in one turn", twice, [edit, fail_a], _FIRST),
-        ("an edit and a passing re-test in one turn", twice, [edit, passed], _EPOCH),
+        ("an edit and a passing re-test in one turn", twice, [edit, passed], _ORDER),
+        ("a failing test and then an edit in one turn", twice, [fail_a, edit], _LATER),
+        ("a passing test and then an edit in one turn", twice, [passed, edit], _LATER),
+        ("a red test, a fix, a green test in one turn", twice, [fail_a, edit, passed], _ORDER),
         ("two failing checks in one turn, a new one first", live, [fail_b, fail_a], _FIRST),
+        ("a red test, a read, a green test, no edit", twice, [fail_a, read, passed], _STILL),
+        ("a red test, an edit, the same red test", twice, [fail_a, edit, fail_a], _ORDER),
         ("an edit and a failing re-test while one is owed", owed, [edit, fail_a], _OWED),
-        ("a refused write while a re-verify is owed", owed, [refused], _OWED + "; " + _EPOCH),
+        ("a refused write on a live failure", twice, [refused], _TOOL + "; " + _EPOCH),
+        ("a refused write while a re-verify is owed", owed, [refused], _TOOL),
+        ("a missing file before anything was tested", FailureState(), [missing], _TOOL),
+        (
+            "a red test and a refused write in one turn",
+            twice,
+            [fail_a, refused],
+            _SAME + "; the refused write beside it is about the write",
+        ),
         ("a clean pass after an edit", owed, [passed], "a clean pass clears the failure"),
         ("a turn that only reads", twice, [read], "a quiet turn changes nothing"),
         ("an empty turn", twice, [], "a quiet turn changes nothing"),

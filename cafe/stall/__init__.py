@@ -62,6 +62,7 @@ from cafe.stall.failure_state import (
     TurnClass,
     classify_turn,
     clear_current_failure,
+    edited_after_last_check,
     fold_diagnostic,
 )
 from cafe.stall.memory import (
@@ -87,6 +88,7 @@ from cafe.stall.repeats import (
     RepeatPattern,
     call_key,
     count_call,
+    outside_the_model,
     repeat_trip,
 )
 from cafe.stall.run import (
@@ -144,12 +146,14 @@ __all__ = [
     "clear_current_failure",
     "count_call",
     "data_spans",
+    "edited_after_last_check",
     "failure_signature",
     "failure_snippet",
     "fold_diagnostic",
     "fold_turn",
     "normalize_evidence",
     "outside_data_rules",
+    "outside_the_model",
     "register_recovery",
     "register_trip",
     "repeat_trip",

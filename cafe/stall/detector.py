@@ -17,7 +17,8 @@ keyed on failure signatures from `cafe/stall/evidence.py`) and plugs it into `ca
 
 With `repair_aware` on, `stuck_same_diagnostic` trips when a fresh failure pushes the streak up
 to the threshold, and at no other time (once per stuck episode), quoting the failing evidence;
-the blind patterns stay quiet so the two never fire for one thing. With it off (the default)
+the blind patterns stay quiet about checks so the two never fire for one thing (a tool that is
+not a check failing again is still `repeated_error`'s, `outside_the_model`). With it off (the default)
 every repair knob is inert and the detector is the blind one. Every trip rides the escalation of
 `cafe/stall/escalation.py`: the first text of the run is sent, trips in a row stop the run as
 `stuck`, a call that trips nothing resets the count; the hard cap stops it at once.
@@ -42,9 +43,15 @@ from cafe.loop.turns import HookAnswer, Nudge, RunResult, Stop, TurnView
 from cafe.stall.checks import StallCheck, StallReading, Trip
 from cafe.stall.config import StallConfig
 from cafe.stall.escalation import StallWarning, register_recovery, register_trip
-from cafe.stall.failure_state import CurrentFailure, FailureState, clear_current_failure
+from cafe.stall.failure_state import (
+    CurrentFailure,
+    FailureState,
+    clear_current_failure,
+    edited_after_last_check,
+    fold_diagnostic,
+)
 from cafe.stall.memory import DetectorState, TurnSnapshot, fold_turn, reset_action
-from cafe.stall.repeats import RepeatPattern, count_call, repeat_trip
+from cafe.stall.repeats import RepeatPattern, count_call, outside_the_model, repeat_trip
 from cafe.stall.verify import VerifyEntrypoint
 
 __all__ = [
@@ -152,14 +159,18 @@ class StallDetector:
             repeats = count_call(self.state.repeats, call, view.prev_dispatch)
             self.state = replace(self.state, repeats=repeats)
             cfg = self.config
-            found = None
-            if not cfg.repair_aware:
-                found = repeat_trip(
-                    repeats,
-                    call.name,
-                    repeat_same_error=cfg.repeat_same_error,
-                    repeat_same_observation=cfg.repeat_same_observation,
-                )
+            found = repeat_trip(
+                repeats,
+                call.name,
+                repeat_same_error=cfg.repeat_same_error,
+                repeat_same_observation=cfg.repeat_same_observation,
+            )
+            if (
+                cfg.repair_aware
+                and found
+                and not outside_the_model(found[0], call, view.prev_dispatch)
+            ):
+                found = None  # the failure model owns it
             if found is None:
                 self._recover()
             else:
@@ -239,20 +250,11 @@ class StallDetector:
         cfg, verifier = self.config, self.verifier
         if not cfg.repair_aware or verifier is None or not verifier.can_verify:
             return None
-        last_edit = max(
-            (i for i, r in enumerate(view.dispatch) if r.kind == "mutate" and r.ok), default=None
-        )
-        if last_edit is None:  # an edit from an earlier turn may still be unchecked
-            unchecked = self.state.failure_state.reverify_owed and not any(
-                r.kind == "verify" for r in view.dispatch
-            )
-        else:
-            unchecked = not any(r.kind == "verify" for r in view.dispatch[last_edit:])
-        if cfg.post_edit_reverify and last_edit is not None and unchecked:
-            if self.state.failure_state.last_diagnostic_class == "fail" or any(
-                not r.ok for r in view.dispatch[:last_edit]
-            ):
-                return verifier.run_check("post-edit re-verify: an edit landed on a failing check")
+        edited = edited_after_last_check(view.dispatch)  # an edit this turn, not checked since
+        after = fold_diagnostic(self.state.failure_state, view.dispatch)
+        if cfg.post_edit_reverify and edited and after.reverify_owed:
+            return verifier.run_check("post-edit re-verify: an edit landed on a failing check")
+        unchecked = edited or after.reverify_owed
         if (
             cfg.reserved_terminal_verify
             and view.max_turns - view.turn < cfg.reserved_terminal_verify_iterations

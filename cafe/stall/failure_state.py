@@ -13,9 +13,16 @@ is that memory, as six fields and one pure fold over each turn's tool results:
 
 The streak is keyed on the SIGNATURE, not on edits: the same signature adds one, even with edits
 in between (an edit that leaves the same error changed nothing); a different signature starts
-again at 1 (the error moved: that is progress); a clean verification on a turn without edits
-clears it. A successful edit on a live failure keeps the state, bumps the epoch and owes a
-re-verify: "the write worked" is not "the bug is fixed".
+again at 1 (the error moved: that is progress); a clean verification with no edit after it clears
+it. A successful edit on a live failure keeps the state, bumps the epoch and owes a re-verify:
+"the write worked" is not "the bug is fixed".
+
+A turn's results are read in the order they ran. Only a check (a `verify` result) is evidence
+about the bug: a failing read or a refused write is evidence about that tool, so it neither
+replaces the live failure nor touches its streak. The turn's successful edits cut it into
+stretches, and the latest stretch that ran a check speaks for the turn, so a fix that a later
+check in the same turn saw pass leaves nothing owed, and an edit after the turn's last check is
+still unchecked.
 
 Left out: when to warn or stop, and how the fold is wired into the loop (`cafe/stall/detector.py`).
 
@@ -36,6 +43,7 @@ __all__ = [
     "TurnClass",
     "FailureState",
     "classify_turn",
+    "edited_after_last_check",
     "fold_diagnostic",
     "clear_current_failure",
     "CurrentFailure",
@@ -44,11 +52,12 @@ __all__ = [
 # --- constants ------------------------------------------------------------------------------
 
 DiagnosticClass = Literal["pass", "fail"]
-# How one turn's results read as evidence (`classify_turn`):
-#   fail   some result failed (the FIRST failing one is the turn's diagnostic)
-#   edit   nothing failed and a workspace-changing call succeeded
-#   pass   nothing failed, nothing was edited, and a verification passed
-#   quiet  none of those: no results, or only reads (reading a file proves nothing about the bug)
+# How one turn's results read as evidence (`classify_turn`), the latest checked stretch deciding:
+#   fail   a check in that stretch failed (the FIRST failing one is the turn's diagnostic)
+#   pass   that stretch ran checks and every one passed
+#   edit   no check ran, and a workspace-changing call succeeded
+#   quiet  none of those: no results, only reads, or only failing tools that are not checks
+#          (reading a file proves nothing about the bug; a refused write is about the write)
 TurnClass = Literal["fail", "edit", "pass", "quiet"]
 
 
@@ -67,39 +76,65 @@ class FailureState:
     reverify_owed: bool = False
 
 
+def _is_edit(result: ToolResult) -> bool:
+    return result.kind == "mutate" and result.ok
+
+
+def _latest_checks(dispatch: Sequence[ToolResult]) -> list[ToolResult]:
+    """The checks of the turn's latest stretch that ran any (successful edits end a stretch)."""
+    latest: list[ToolResult] = []
+    stretch: list[ToolResult] = []
+    for result in dispatch:
+        if _is_edit(result) and stretch:
+            latest, stretch = stretch, []
+        elif result.kind == "verify":
+            stretch.append(result)
+    return stretch or latest
+
+
+def edited_after_last_check(dispatch: Sequence[ToolResult]) -> bool:
+    """True when a successful edit ran after the turn's last check (or with no check at all)."""
+    unchecked = False
+    for result in dispatch:
+        if result.kind == "verify":
+            unchecked = False
+        elif _is_edit(result):
+            unchecked = True
+    return unchecked
+
+
 def classify_turn(dispatch: Sequence[ToolResult]) -> tuple[TurnClass, ToolResult | None]:
-    """A turn's class and its deciding result. The FIRST failing result wins, so an edit's own
-    success cannot hide a failed re-test later in the same turn."""
-    failing = next((r for r in dispatch if not r.ok), None)
-    if failing is not None:
-        return "fail", failing
-    edit = next((r for r in dispatch if r.kind == "mutate"), None)
+    """A turn's class and its deciding result, reading the results in the order they ran. In the
+    latest stretch that ran checks the FIRST failing check wins, so an edit's own success cannot
+    hide a failed re-test, and a pass seen after the edit is the edit verified."""
+    checks = _latest_checks(dispatch)
+    if checks:
+        failing = next((r for r in checks if not r.ok), None)
+        return ("fail", failing) if failing is not None else ("pass", checks[0])
+    edit = next((r for r in dispatch if _is_edit(r)), None)
     if edit is not None:
         return "edit", edit
-    check = next((r for r in dispatch if r.kind == "verify"), None)
-    if check is not None:
-        return "pass", check
     return "quiet", None
 
 
 def fold_diagnostic(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
     """Fold one turn's results into the failure state. Pure: returns a new state."""
     kind, deciding = classify_turn(dispatch)
-    epoch = state.write_epoch + sum(1 for r in dispatch if r.kind == "mutate" and r.ok)
+    epoch = state.write_epoch + sum(1 for r in dispatch if _is_edit(r))
     if kind == "fail":
         assert deciding is not None
         signature = failure_signature(deciding)
         same = (
             state.last_diagnostic_class == "fail" and state.last_diagnostic_signature == signature
         )
-        checked = any(r.kind == "verify" for r in dispatch)
+        unchecked = edited_after_last_check(dispatch)  # an edit on top of the failure just seen
         return FailureState(
             "fail",
             signature,
             epoch,
             state.same_diagnostic_streak + 1 if same else 1,
-            edit_since_failure=False,
-            reverify_owed=state.reverify_owed and not checked,
+            edit_since_failure=unchecked,
+            reverify_owed=unchecked,
         )
     if kind == "edit":
         live = state.last_diagnostic_class == "fail"
@@ -109,7 +144,7 @@ def fold_diagnostic(state: FailureState, dispatch: Sequence[ToolResult]) -> Fail
             edit_since_failure=state.edit_since_failure or live,
             reverify_owed=state.reverify_owed or live,
         )
-    if kind == "pass":
+    if kind == "pass":  # an edit after the pass lands on a green tree: nothing is owed
         return FailureState("pass", None, epoch, 0, edit_since_failure=False, reverify_owed=False)
     if kind == "quiet":
         return state

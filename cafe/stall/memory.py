@@ -90,9 +90,8 @@ def fold_turn(
             state,
             snippet=failure_snippet(scrub_output(deciding.output)),
             signature_counts=MappingProxyType(counts),
+            failing_verify_turns=state.failing_verify_turns + 1,  # a `fail` turn is a failed check
         )
-        if any(r.kind == "verify" and not r.ok for r in dispatch):
-            state = replace(state, failing_verify_turns=state.failing_verify_turns + 1)
     elif kind == "pass":
         state = replace(state, failing_verify_turns=0)
     return state, kind, advanced

@@ -17,7 +17,10 @@ answer). A different call starts both counts again; so does an answer that chang
 That catches an agent re-running one failing test without touching anything, and misses an agent
 that edits, re-tests, edits, re-tests without the error ever changing: every call differs from
 the one before it. The stall detector keeps these counters beside its failure model: they trip
-only while `repair_aware` is off; with it on, the evidence-aware pattern owns repeated failures.
+while `repair_aware` is off; with it on, the evidence-aware pattern owns repeated failures of
+checks, and the counters keep only what the failure model does not read: a tool that is not a
+check failing the same way again (`outside_the_model`), since a refused write is evidence about
+the write, not about the bug.
 
 Left out: the current-failure model, the trips and the nudges (`cafe/stall/detector.py`).
 
@@ -44,6 +47,7 @@ __all__ = [
     "call_key",
     "count_call",
     "repeat_trip",
+    "outside_the_model",
 ]
 
 # --- constants ------------------------------------------------------------------------------
@@ -146,3 +150,12 @@ def repeat_trip(
             "output. Try something different.",
         )
     return None
+
+
+def outside_the_model(
+    pattern: RepeatPattern, call: ToolCall, prev_dispatch: Sequence[ToolResult]
+) -> bool:
+    """True when a blind trip is about something the current-failure model never reads, so it
+    still trips with `repair_aware` on: `repeated_error` for a tool that is not a check."""
+    outcome = _outcome(call.name, prev_dispatch)
+    return pattern == "repeated_error" and outcome is not None and outcome.kind != "verify"

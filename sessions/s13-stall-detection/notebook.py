@@ -33,7 +33,12 @@ from cafe.exercises.s13 import check_fold_diagnostic, check_signature
 from cafe.loop import RUN_STOP_REASONS, ToolResult
 from cafe.stall import STALL_STOP_REASONS, VERIFY_STOP_REASONS, run_with_stall, stall_config
 from cafe.stall.evidence import failure_signature, normalize_evidence
-from cafe.stall.failure_state import FailureState, fold_diagnostic
+from cafe.stall.failure_state import (
+    FailureState,
+    classify_turn,
+    edited_after_last_check,
+    fold_diagnostic,
+)
 from cafe.stories.scenarios import edited_bill, scenario_replies
 from cafe.world.workbench import open_workbench
 
@@ -447,17 +452,40 @@ assert productive.current_failure is None
 # %% [markdown]
 # A successful run clears the state first, so it never reports a stale failure.
 #
+# A run can also run out of turns right after a good turn. The hand-back folds the final turn
+# first, reading its calls in the order they ran. Below, the thrash's live failure meets two
+# final turns made of the same two calls, a write to `bill.py` and a test run, in both orders.
+
+# %%
+red = failing_outputs(aware)[-1]
+write = ToolResult("w", "write_file", {"path": "bill.py"}, True, "wrote bill.py", "mutate")
+green = ToolResult("t", "run_tests", {}, True, "4 passed in 0.02s", "verify")
+for label, last_turn in [
+    ("write, then green tests", [write, green]),
+    ("red tests, then write", [red, write]),
+]:
+    after = fold_diagnostic(aware.failure_state, last_turn)
+    kind, _ = classify_turn(last_turn)
+    unchecked = edited_after_last_check(last_turn)
+    print(f"{label:24} turn: {kind:5} edit unchecked: {unchecked!s:5} hand-back: ", end="")
+    print(after.last_diagnostic_class, "with a re-verify owed" if after.reverify_owed else "")
+assert fold_diagnostic(aware.failure_state, [write, green]).last_diagnostic_class == "pass"
+assert fold_diagnostic(aware.failure_state, [red, write]).reverify_owed
+
+# %% [markdown]
 # ## 8. Your turn (1 of 2): the fold
 #
 # Write `my_fold(state, dispatch)`: given the current `FailureState` and one turn's results,
-# return the new state. Use `classify_turn(dispatch)` (it returns the turn's class, one of
-# `fail`, `edit`, `pass`, `quiet`, and the deciding result) and `failure_signature(result)`.
+# return the new state. Use `classify_turn(dispatch)` (it reads the results in the order they ran
+# and returns the turn's class, one of `fail`, `edit`, `pass`, `quiet`, and the deciding result),
+# `edited_after_last_check(dispatch)` and `failure_signature(result)`.
 #
-# - `fail`: same signature as a live failure → streak + 1, otherwise 1; `edit_since_failure`
-#   becomes False; `reverify_owed` is paid if the turn ran a `verify` tool.
-# - `edit`: keep the diagnosis; if a failure is live, set `edit_since_failure` and `reverify_owed`.
+# - `fail`: same signature as a live failure → streak + 1, otherwise 1; `edit_since_failure` and
+#   `reverify_owed` are True only when a successful edit ran after the turn's last check.
+# - `edit` (no check ran): keep the diagnosis; if a failure is live, set `edit_since_failure` and
+#   `reverify_owed`.
 # - `pass`: class `pass`, no signature, streak 0, nothing owed.
-# - `quiet`: change nothing.
+# - `quiet` (reads, nothing, or only failing tools that are not checks): change nothing.
 # - In every case, `write_epoch` grows by the number of successful `mutate` results.
 #
 # The compare cell names each field your fold gets wrong, case by case.

@@ -1,9 +1,10 @@
 """Session 13's banks: `check_fold_diagnostic` and `check_signature` (cafe/exercises/s13.py).
 
 The exercise ideas: the fold keeps one current failure per run, its streak counting sightings of
-one signature (an edit holds it, a new signature restarts it, a clean pass clears it), the first
-failing result deciding a turn, a re-verify owed only for an edit on top of a live failure and
-paid only by a verify tool; a signature masks what changes between two runs of one failure and
+one signature (an edit holds it, a new signature restarts it, a clean pass clears it), a turn's
+results read in the order they ran (the first failing check of its latest checked stretch
+decides it; a failing tool that is not a check changes nothing), a re-verify owed only for an
+edit on top of a live failure and paid only by a check that ran after it; a signature masks what changes between two runs of one failure and
 keeps what tells two failures apart.
 """
 
@@ -47,12 +48,29 @@ def edit_keyed(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureSt
     return replace(folded, same_diagnostic_streak=0) if edited else folded
 
 
-def pass_first(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
-    """A passing check wins over the edit beside it, and the epoch counts every mutate."""
-    if all(r.ok for r in dispatch) and any(r.kind == "verify" for r in dispatch):
-        epoch = state.write_epoch + sum(r.kind == "mutate" for r in dispatch)
-        return FailureState("pass", None, epoch, 0)
+def edit_decides_the_turn(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """Any turn with a successful edit is an edit, whatever its checks said after it."""
+    if any(r.kind == "verify" and not r.ok for r in dispatch):
+        return fold_diagnostic(state, dispatch)
+    if any(r.kind == "mutate" and r.ok for r in dispatch):
+        return fold_diagnostic(state, [r for r in dispatch if r.kind == "mutate"])
     return fold_diagnostic(state, dispatch)
+
+
+def any_failure_decides(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """The first failing result of any tool is the turn's diagnostic, a refused write too."""
+    failing = next((r for r in dispatch if not r.ok), None)
+    if failing is None or failing.kind == "verify":
+        return fold_diagnostic(state, dispatch)
+    return fold_diagnostic(state, [replace(failing, kind="verify")])
+
+
+def check_pays_any_edit(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """A check anywhere in the turn pays for every edit in it, one that ran after it too."""
+    folded = fold_diagnostic(state, dispatch)
+    if any(r.kind == "verify" for r in dispatch):
+        return replace(folded, edit_since_failure=False, reverify_owed=False)
+    return folded
 
 
 def refused_write_counts(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
@@ -110,16 +128,25 @@ def owed_survives_a_pass(state: FailureState, dispatch: Sequence[ToolResult]) ->
 
 
 def right_by_hand(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
-    """No classify_turn: the first failing result, else an edit, else a check."""
+    """No classify_turn: a walk over the results in order, the last checked stretch kept."""
     epoch = state.write_epoch + sum(r.kind == "mutate" and r.ok for r in dispatch)
-    failing = next((r for r in dispatch if not r.ok), None)
-    if failing is not None:
-        sig = failure_signature(failing)
+    verdict, stretch, edit_after = None, None, False  # stretch: first failing check, else a pass
+    for r in dispatch:
+        if r.kind == "mutate" and r.ok:
+            verdict, stretch, edit_after = stretch or verdict, None, True
+        elif r.kind == "verify":
+            if stretch is None or (stretch.ok and not r.ok):
+                stretch = r
+            edit_after = False
+    verdict = stretch or verdict
+    if verdict is not None and not verdict.ok:
+        sig = failure_signature(verdict)
         again = (state.last_diagnostic_class, state.last_diagnostic_signature) == ("fail", sig)
         streak = state.same_diagnostic_streak + 1 if again else 1
-        owed = state.reverify_owed and not any(r.kind == "verify" for r in dispatch)
-        return FailureState("fail", sig, epoch, streak, False, owed)
-    if any(r.kind == "mutate" for r in dispatch):
+        return FailureState("fail", sig, epoch, streak, edit_after, edit_after)
+    if verdict is not None:
+        return FailureState("pass", None, epoch, 0, False, False)
+    if edit_after:
         live = state.last_diagnostic_class == "fail"
         return FailureState(
             state.last_diagnostic_class,
@@ -129,8 +156,6 @@ def right_by_hand(state: FailureState, dispatch: Sequence[ToolResult]) -> Failur
             state.edit_since_failure or live,
             state.reverify_owed or live,
         )
-    if any(r.kind == "verify" for r in dispatch):
-        return FailureState("pass", None, epoch, 0, False, False)
     return state
 
 
@@ -138,6 +163,9 @@ def right_match(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureS
     """classify_turn and a match statement, each branch a replace()."""
     kind, deciding = classify_turn(dispatch)
     epoch = state.write_epoch + len([r for r in dispatch if r.ok and r.kind == "mutate"])
+    checks = [i for i, r in enumerate(dispatch) if r.kind == "verify"]
+    after = dispatch[checks[-1] + 1 :] if checks else []
+    unchecked = any(r.kind == "mutate" and r.ok for r in after)
     match kind:
         case "fail" if deciding is not None:
             sig = failure_signature(deciding)
@@ -148,8 +176,8 @@ def right_match(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureS
                 last_diagnostic_signature=sig,
                 write_epoch=epoch,
                 same_diagnostic_streak=(state.same_diagnostic_streak if again else 0) + 1,
-                edit_since_failure=False,
-                reverify_owed=state.reverify_owed and all(r.kind != "verify" for r in dispatch),
+                edit_since_failure=unchecked,
+                reverify_owed=unchecked,
             )
         case "edit":
             if state.last_diagnostic_class != "fail":
@@ -306,10 +334,22 @@ BANKS = (
                 "edit on a live failure -> streak 0",
             ),
             Entry(
-                "pass_first",
-                pass_first,
-                "an edit beside a passing re-test is still an edit",
-                "[edit, pass] -> class pass",
+                "edit_decides_the_turn",
+                edit_decides_the_turn,
+                "a check that ran after the edit verifies it",
+                "[edit, pass] -> class fail, owed True",
+            ),
+            Entry(
+                "any_failure_decides",
+                any_failure_decides,
+                "a refused write is about the write, not the bug",
+                "[refused] on a live failure -> a new signature, streak 1",
+            ),
+            Entry(
+                "check_pays_any_edit",
+                check_pays_any_edit,
+                "an edit after the turn's last check is still unchecked",
+                "[fail_a, edit] -> owed False",
             ),
             Entry(
                 "refused_write_counts",
@@ -352,7 +392,7 @@ BANKS = (
             Entry("right_by_hand", right_by_hand, "no classify_turn, explicit branches"),
             Entry("right_match", right_match, "classify_turn and a match statement"),
         ),
-        targets=("fold_diagnostic", "classify_turn"),
+        targets=("fold_diagnostic", "classify_turn", "_latest_checks", "edited_after_last_check"),
     ),
     Bank(
         "s13",
@@ -409,6 +449,11 @@ BANKS = (
 
 _MASK = "equivalent: the text a rule masks with; any fixed text does, as long as it is the same every run"
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_fold_diagnostic": {
+        "edited_after_last_check:3: constant: `False` -> `True`": (
+            "equivalent: the fold asks only about a turn that ran a check, and the check sets it"
+        ),
+    },
     "check_signature": {
         "signature_by_rules:5: constant: `':<line>'` -> `'XX:<line>XX'`": _MASK,
         "signature_by_rules:6: constant: `'<secs>'` -> `'XX<secs>XX'`": _MASK,
