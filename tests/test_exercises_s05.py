@@ -8,7 +8,7 @@ import pytest
 from cafe import course
 from cafe.consent import read_notes, within_consent
 from cafe.exercises.s05 import CONSENT_CASES, check_items_to_confirm, check_within_consent
-from cafe.world.allergens import allergen_key, is_no_allergy
+from cafe.world.allergens import allergen_key, allergy_name, is_no_allergy
 from cafe.world.menu import load_menu, normalize_name
 
 MENU = load_menu()
@@ -60,9 +60,19 @@ def _deny_list(ticket, spec):
     same = ticket.table == spec.table and Counter(map(normalize_name, ticket.items)) == Counter(
         map(normalize_name, spec.items)
     )
-    allergies = {allergen_key(a) for a in ticket.allergies if not is_no_allergy(a)}
-    same = same and allergies == {allergen_key(a) for a in spec.allergies}
+    allergies = [allergy_name(a) for a in ticket.allergies if not is_no_allergy(a)]
+    beside = bool(allergies) and len(allergies) < len(ticket.allergies)  # "none" beside one
+    same = same and not beside and set(allergies) == {allergy_name(a) for a in spec.allergies}
     return same and not any(word in ticket.notes.lower() for word in _FORBIDDEN)
+
+
+def _by_allergen_key(ticket, spec):
+    """Right but for the allergies, compared by the group they put at risk: 'butter' for milk."""
+    allergies = {allergen_key(a) for a in ticket.allergies if not is_no_allergy(a)}
+    same = allergies == {allergen_key(a) for a in spec.allergies}
+    return same and _within_by_reading(
+        ticket.model_copy(update={"allergies": spec.allergies}), spec
+    )
 
 
 def _notes_as_written(ticket, spec):
@@ -110,6 +120,8 @@ def test_check_within_consent_accepts_another_correct_answer():
             "nuts added to the allergies, which nobody declared: returned True, expected False",
         ),
         (_exact_strings, "items in another order and another case: returned False, expected True"),
+        (_by_allergen_key, "'butter' written for the declared milk allergy: returned True"),
+        (_by_allergen_key, "'none' written beside the declared milk allergy: returned True"),
         (lambda ticket, spec: "yes", "returned str ('yes'); return True or False"),
         (lambda ticket, spec: 1 / 0, "raised ZeroDivisionError"),
     ],

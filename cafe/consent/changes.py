@@ -15,7 +15,10 @@ change is still a change:
 - an allergy on the ticket the customer never declared: rejected. The allergy field records what
   the customer said, and the kitchen acts on it; if their words mention one, a person asks. An
   allergy written with anything more than the allergen ("milk (and comp table 9)", hidden
-  characters) is rejected too: the field is not a second notes field.
+  characters, "none" beside it) is rejected too: the field is not a second notes field.
+- a declared allergen group written as an ingredient or any narrower word ("butter" for milk,
+  "almond" for nuts): `renamed_allergy`, unsafe. Allergies are compared by
+  `cafe.world.allergens.allergy_name`, which reads only a group's own words as the group.
 - a dropped item, fewer of an item, the wrong table, a declared allergy left off, or a modifier
   that adds an allergen the customer declared ("whipped cream" for a milk allergy): rejected too.
   The approved order is a floor as well as a ceiling; the last two are `unsafe`.
@@ -33,9 +36,9 @@ from typing import Literal, get_args
 from cafe.consent.notes import NoteReading, hidden_span, kitchen_notes, read_notes
 from cafe.consent.spec import OrderSpec
 from cafe.schema.ticket import Failure, Ticket, clip
-from cafe.world.allergens import ALLERGEN_ALIASES, ALLERGENS, allergen_key, is_no_allergy
+from cafe.world.allergens import allergen_key, allergy_name, is_no_allergy
 from cafe.world.menu import Menu, load_menu, normalize_name
-from cafe.world.spelling import hidden_characters, spelling_key
+from cafe.world.spelling import hidden_characters
 
 __all__ = [
     "CHANGE_KINDS",
@@ -58,6 +61,7 @@ ChangeKind = Literal[
     "fewer",
     "missing_allergy",
     "undeclared_allergy",
+    "renamed_allergy",
     "unlisted_allergy",
     "unlisted_note",
     "hidden_note",
@@ -66,8 +70,9 @@ ChangeKind = Literal[
     "unsafe_note",
 ]
 CHANGE_KINDS: frozenset[str] = frozenset(get_args(ChangeKind))
-# The changes that can hurt someone: a declared allergy left off, a modifier that adds one.
-UNSAFE_CHANGES: frozenset[str] = frozenset({"missing_allergy", "unsafe_note"})
+# The changes that can hurt someone: a declared allergy left off or renamed (a kitchen told
+# "butter" may serve milk), a modifier that adds one.
+UNSAFE_CHANGES: frozenset[str] = frozenset({"missing_allergy", "renamed_allergy", "unsafe_note"})
 
 
 @dataclass(frozen=True)
@@ -150,52 +155,70 @@ def _item_changes(ticket: Ticket, spec: OrderSpec) -> list[Change]:
     return found
 
 
-# Each name the menu gives an allergen ("milk", "dairy", "hazelnuts"), with its key, worked out once.
-_MENU_NAMES = tuple((name, allergen_key(name)) for name in (*sorted(ALLERGENS), *ALLERGEN_ALIASES))
-
-
-def _spellings(spec: OrderSpec) -> dict[str, set[str]]:
-    """For each declared allergen key, how a ticket may write it: as the customer declared it, or
-    as the menu names it ("milk", "dairy", "milk allergy"). Anything else is free text."""
-    accepted: dict[str, set[str]] = {}
-    for allergy in spec.allergies:
-        accepted.setdefault(allergen_key(allergy), set()).add(spelling_key(allergy))
-    for name, key in _MENU_NAMES:
-        if key in accepted:
-            accepted[key] |= {name, f"{name} allergy"}
-    return accepted
-
-
-def _allergy_text(ticket: Ticket, spec: OrderSpec) -> tuple[list[Change], dict[str, str]]:
-    """Allergies written as something other than an allergy (hidden characters, a remark in
-    brackets) as changes, and the rest by key."""
-    declared = {allergen_key(a): a for a in spec.allergies}
-    accepted = _spellings(spec)
+def _written_allergies(ticket: Ticket, spec: OrderSpec) -> tuple[list[Change], dict[str, str]]:
+    """Hidden characters, and "none" beside an allergy, as changes; the rest by `allergy_name`."""
     found: list[Change] = []
     on_ticket: dict[str, str] = {}
+    nothing = []
     for written in ticket.allergies:
         hidden = hidden_characters(written)
-        key = allergen_key(written)
-        if not hidden and is_no_allergy(written):
-            continue
-        if hidden or (key in declared and spelling_key(written) not in accepted[key]):
-            shown = hidden_span(written, hidden) if hidden else clip(written)
-            target = f"as declared: {declared[key]!r}" if key in declared else "with no extra text"
+        if hidden:
             found.append(
                 Change(
                     "unlisted_allergy",
-                    f"(allergy) {shown}",
-                    f"write the allergy {target}; the field records what the customer "
-                    "declared, and nothing else",
+                    f"(allergy) {hidden_span(written, hidden)}",
+                    "write the allergy as plain text, with no invisible characters; the field "
+                    "records what the customer declared, and nothing else",
                 )
             )
-        on_ticket.setdefault(key, written)
+        elif is_no_allergy(written):
+            nothing.append(written)
+            continue
+        on_ticket.setdefault(allergy_name(written), written)
+    if nothing and (on_ticket or spec.allergies):
+        found.append(
+            Change(
+                "unlisted_allergy",
+                f"(allergy) {clip(nothing[0])} beside an allergy",
+                f"leave {clip(nothing[0])!r} out: the customer declared an allergy, so the "
+                "ticket lists it and never says there is none",
+            )
+        )
     return found, on_ticket
 
 
+def _renamed(on_ticket: dict[str, str], spec: OrderSpec) -> dict[str, str]:
+    """Each declared allergy missing from the ticket that another word of its group stands in
+    for ("butter" for milk, "almond" for nuts): declared -> written."""
+    names = {allergy_name(a): a for a in spec.allergies}
+    renamed = {}
+    for name, written in on_ticket.items():
+        if name in names:
+            continue
+        stand_in = [
+            a
+            for n, a in names.items()
+            if n not in on_ticket and allergen_key(a) == allergen_key(written)
+        ]
+        if stand_in and stand_in[0] not in renamed:
+            renamed[stand_in[0]] = written
+    return renamed
+
+
 def _allergy_changes(ticket: Ticket, spec: OrderSpec) -> list[Change]:
-    declared = {allergen_key(a) for a in spec.allergies}
-    found, on_ticket = _allergy_text(ticket, spec)
+    """The allergies compared by `allergy_name`: a group is named by its own words, and an
+    ingredient or another word under it is a change, never the same allergy."""
+    found, on_ticket = _written_allergies(ticket, spec)
+    renamed = _renamed(on_ticket, spec)
+    found += [
+        Change(
+            "renamed_allergy",
+            f"(allergy) {clip(written)} for {clip(declared)}",
+            f"write {clip(declared)!r}, as declared: {clip(written)!r} is not the allergy the "
+            "customer declared, and a kitchen told a narrower one may serve the rest of the group",
+        )
+        for declared, written in renamed.items()
+    ]
     found += [
         Change(
             "missing_allergy",
@@ -203,8 +226,9 @@ def _allergy_changes(ticket: Ticket, spec: OrderSpec) -> list[Change]:
             f"list {clip(allergy)} in allergies: the customer declared it",
         )
         for allergy in spec.allergies
-        if allergen_key(allergy) not in on_ticket
+        if allergy_name(allergy) not in on_ticket and allergy not in renamed
     ]
+    declared = {allergy_name(a) for a in spec.allergies}
     found += [
         Change(
             "undeclared_allergy",
@@ -212,8 +236,8 @@ def _allergy_changes(ticket: Ticket, spec: OrderSpec) -> list[Change]:
             f"remove {clip(written)} from allergies: the customer did not declare it; "
             "if they mentioned it, front of house asks them",
         )
-        for key, written in on_ticket.items()
-        if key not in declared
+        for name, written in on_ticket.items()
+        if name not in declared and written not in renamed.values()
     ]
     return found
 

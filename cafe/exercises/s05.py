@@ -4,9 +4,10 @@ The notebook (`notebooks/s05-consent-gate.ipynb`) asks for two functions:
 
 1. `within_consent(ticket, spec)`: True exactly when a ticket holds the approved order and
    nothing else. `check_within_consent` runs it over tickets that are faithful though written
-   differently (another case, another item order, an allergy alias, the approved modifier spelt
-   another way), and over tickets that each make one helpful change, in the items, the
-   allergies or the notes (a promise, a modifier nobody approved, a disguised word, words hidden
+   differently (another case, another item order, the customer's own word for the declared
+   allergen group, the approved modifier spelt another way), and over tickets that each make one
+   helpful change, in the items, the allergies (an ingredient for the declared group, "none"
+   beside it) or the notes (a promise, a modifier nobody approved, a disguised word, words hidden
    in characters nobody sees), including changes the customer only asked for in their own words
    (`spec.request` is never approval); the course's answer is `cafe.consent.within_consent`.
 2. `items_to_confirm(spec, menu)`: open-ended. The approved items the customer must confirm a
@@ -203,6 +204,20 @@ CONSENT_CASES: tuple[ConsentCase, ...] = (
         _ALLERGIES,
     ),
     ConsentCase("the declared milk allergy left off", _t(allergies=()), _SAFE, False, _ALLERGIES),
+    ConsentCase(
+        "'butter' written for the declared milk allergy",
+        _t(allergies=("butter",)),
+        _SAFE,
+        False,
+        "an ingredient names part of a group: a kitchen told 'butter' may serve milk",
+    ),
+    ConsentCase(
+        "'none' written beside the declared milk allergy",
+        _t(allergies=("none", "milk")),
+        _SAFE,
+        False,
+        "'none' beside an allergy contradicts it: the ticket lists the allergy and nothing else",
+    ),
     ConsentCase(
         "'none' in the allergies of a customer who declared nothing",
         Ticket(table=3, items=("espresso",), allergies=("none",), notes=""),

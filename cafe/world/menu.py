@@ -6,8 +6,8 @@ ticket against it. It adds:
 
 - `MenuItem` and `Menu`, small frozen records loaded from `cafe/data/menu.json`;
 - `load_menu()`, which refuses bad data with an error that names the file and the field;
-- `Menu.can_check()`, which says whether the menu records a declared allergen at all (how
-  customers write allergies is `cafe.world.allergens`);
+- `Menu.can_check()`, which says whether the menu records a declared allergen's group at all
+  (the groups, and how customers write allergies, are `cafe.world.allergens`);
 - `Menu.modifier()`: the kitchen modifier a note names, from the file's `modifiers` section
   (`cafe.world.modifiers`; session 05 reads a ticket's notes against them);
 - `Menu.prompt_text()` and `Menu.modifiers_text()`, the menu as the model is shown it.
@@ -29,6 +29,7 @@ from typing import Any
 
 from cafe.world.allergens import (
     ALLERGEN_ALIASES,
+    ALLERGEN_GROUPS,
     ALLERGEN_KEYS,
     ALLERGENS,
     NO_ALLERGY_WORDS,
@@ -43,6 +44,7 @@ from cafe.world.spelling import spelling_key
 __all__ = [
     "MENU_PATH",
     "MENU_FIELDS",
+    "MENU_ALLERGEN_NAMES",
     "ALLERGENS",
     "ALLERGEN_ALIASES",
     "ALLERGEN_KEYS",
@@ -58,6 +60,11 @@ __all__ = [
 
 # The menu that ships with the course (invented for teaching; edit it to make your own café).
 MENU_PATH = Path(__file__).resolve().parents[1] / "data" / "menu.json"
+# How a menu file may name an allergen: a name of one of the groups the menu records ("milk",
+# "dairy"), from the standard's data (`cafe/data/allergens.json`); never an ingredient ("butter").
+MENU_ALLERGEN_NAMES: frozenset[str] = frozenset(
+    name for key in ALLERGENS for name in ALLERGEN_GROUPS[key].names
+)
 # The top-level fields of a menu file, declared once; keys starting with "_" are comments.
 MENU_FIELDS: tuple[str, ...] = ("items", "sold_out", "modifiers")
 
@@ -69,7 +76,8 @@ def normalize_name(text: str) -> str:
 
 @dataclass(frozen=True)
 class MenuItem:
-    """One thing the café sells. `allergens` holds the names the menu file uses (from `ALLERGENS`)."""
+    """One thing the café sells. `allergens` holds the allergen groups it contains, as the menu
+    file names them: each is one of the names of a group in `ALLERGENS` ("milk" or "dairy")."""
 
     name: str
     price: float
@@ -94,7 +102,8 @@ class Menu:
         return normalize_name(name) in self.sold_out
 
     def contains(self, name: str, allergen: str) -> bool:
-        """Whether the item `name` contains `allergen` (an alias like 'dairy' counts as 'milk')."""
+        """Whether the item `name` may contain `allergen`: 'dairy' is the milk group, and an
+        ingredient puts its group at risk ('butter' for any item with milk)."""
         item = self.item(name)
         wanted = allergen_key(allergen)
         return item is not None and any(allergen_key(a) == wanted for a in item.allergens)
@@ -166,13 +175,13 @@ def _parse_item(source: str, name: Any, data: Any) -> MenuItem:
             source, f"{where}.allergens", f"must be a list of allergen names, got {allergens!r}"
         )
     names = frozenset(normalize_name(a) for a in allergens)
-    unknown_allergens = sorted(names - ALLERGENS)
+    unknown_allergens = sorted(names - MENU_ALLERGEN_NAMES)
     if unknown_allergens:
         raise _bad(
             source,
             f"{where}.allergens",
             f"names unknown allergen {unknown_allergens[0]!r} "
-            f"(known: {', '.join(sorted(ALLERGENS))})",
+            f"(the groups this menu records: {', '.join(sorted(ALLERGENS))}, or another name of one)",
         )
     return MenuItem(name=normalize_name(name), price=float(price), allergens=names)
 
@@ -212,7 +221,7 @@ def parse_menu(data: Any, source: str = "<memory>") -> Menu:
     strangers = sorted(sold_out - set(items))
     if strangers:
         raise _bad(source, "sold_out", f"lists {strangers[0]!r}, which is not on the menu")
-    modifiers = parse_modifiers(data.get("modifiers", {}), items, ALLERGENS, source)
+    modifiers = parse_modifiers(data.get("modifiers", {}), items, MENU_ALLERGEN_NAMES, source)
     return Menu(MappingProxyType(items), sold_out, source, modifiers)
 
 

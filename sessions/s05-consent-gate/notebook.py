@@ -369,13 +369,14 @@ course.reveal("s05.why_ask")
 # the same four plus the customer's `request` (untrusted, and never approval). Useful pieces:
 #
 # - `normalize_name(name)`: "Latte " and "latte" are one item; `Counter` counts copies.
-# - `allergen_key(word)`: "dairy" and "milk allergy" are both milk; `is_no_allergy(word)`: "none".
+# - `allergy_name(word)`: "dairy" and "milk allergy" both name the milk group, an ingredient
+#   ("butter") names only itself; `is_no_allergy(word)`: "none", never beside an allergy.
 # - `read_notes(notes, items, menu)`: a note read against the menu's modifiers. Its `modifiers`
 #   each have a `key` (what two notes must share to ask for the same thing), `problems` are the
 #   clauses that are not modifiers, `hidden` the characters nobody sees; `.clean` is neither.
 #
-# The compare cell tries twenty-four tickets: seven faithful ones written differently, and
-# seventeen that each make one change. Until you replace the stub it says "not attempted yet".
+# The compare cell tries twenty-six tickets: seven faithful ones written differently, and
+# nineteen that each make one change. Until you replace the stub it says "not attempted yet".
 
 
 # %%

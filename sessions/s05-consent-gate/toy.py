@@ -49,6 +49,7 @@ CHANGE_WORDS = {
     "fewer": "fewer of an item",
     "missing_allergy": "a declared allergy left off",
     "undeclared_allergy": "an allergy nobody declared",
+    "renamed_allergy": "an ingredient written for the declared allergen group",
     "unlisted_allergy": "more than an allergy in the allergies",
     "unlisted_note": "a note the menu does not define",
     "hidden_note": "characters nobody can see in the notes",

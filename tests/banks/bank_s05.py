@@ -7,7 +7,7 @@ loop asks the customer about an approved item no ticket can keep (86'd on the me
 holding an allergen they declared), and about nothing else.
 
 Each `within_consent` below is built from the pieces the notebook lists (`normalize_name`,
-`allergen_key`, `is_no_allergy`, `read_notes`). `learner_within_consent` is a right answer written
+`allergy_name`, `is_no_allergy`, `read_notes`). `learner_within_consent` is a right answer written
 that way; the mutation benchmark mutates it (the course's `within_consent` delegates to
 `order_changes`, whose fix texts a yes-or-no answer never shows).
 """
@@ -22,7 +22,7 @@ from cafe.consent import changes_to_confirm, order_changes, read_notes, within_c
 from cafe.consent.spec import OrderSpec
 from cafe.exercises.s05 import check_items_to_confirm, check_within_consent
 from cafe.schema.ticket import Ticket
-from cafe.world.allergens import allergen_key, is_no_allergy
+from cafe.world.allergens import allergen_key, allergy_name, is_no_allergy
 from cafe.world.menu import Menu, load_menu, normalize_name
 from cafe.world.spelling import spelling_key
 
@@ -36,8 +36,10 @@ def _same_items(ticket: Ticket, spec: OrderSpec) -> bool:
 
 
 def _same_allergies(ticket: Ticket, spec: OrderSpec) -> bool:
-    written = {allergen_key(a) for a in ticket.allergies if not is_no_allergy(a)}
-    return written == {allergen_key(a) for a in spec.allergies if not is_no_allergy(a)}
+    written = {allergy_name(a) for a in ticket.allergies if not is_no_allergy(a)}
+    if written and len(written) < len(ticket.allergies):
+        return False  # "none" beside an allergy
+    return written == {allergy_name(a) for a in spec.allergies if not is_no_allergy(a)}
 
 
 def _same_notes(ticket: Ticket, spec: OrderSpec) -> bool:
@@ -217,10 +219,12 @@ def kitchen_spelling(ticket: Ticket, spec: OrderSpec) -> bool:
         reading = read_notes(t.notes, notes_items, MENU)
         if reading.problems or reading.hidden:
             return None
+        real = [a for a in t.allergies if not is_no_allergy(a)]
         return (
             t.table,
             tuple(sorted(normalize_name(i) for i in t.items)),
-            tuple(sorted({allergen_key(a) for a in t.allergies if not is_no_allergy(a)})),
+            tuple(sorted({allergy_name(a) for a in real})),
+            len(t.allergies) - len(real) if real else 0,  # "none" beside an allergy
             # a modifier's items are a set: sorted before they are compared, never their repr,
             # whose order follows the process's hash seed (PYTHONHASHSEED)
             tuple(
