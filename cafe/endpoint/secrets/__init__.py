@@ -4,6 +4,8 @@ Redaction happens where text leaves the program (a trace, the terminal, a cell, 
 not inside the code that parses or decides. Read the files in this order:
 
 - `shapes`     what a credential looks like, for keys nobody named;
-- `redaction`  one redactor, by value, fragment and shape; URLs shown without their credentials;
+- `encodings`  a known key in disguise: spaced out, percent-encoded, hex, base64 at each alignment;
+- `redaction`  one redactor, by value, encoding, fragment and shape; URLs shown without their
+               credentials;
 - `terminal`   a stream that scrubs what a command prints before it reaches the terminal.
 """

@@ -8,11 +8,12 @@ clipped: a cut made first can leave half a key that no longer matches anything.
 A `Redactor` masks, in this order:
 
 1. by value, the secrets it holds: a secret of `SHORT_SECRET_CHARS` or more wherever it stands,
-   a shorter one only as a whole token (so a local key like `local` is masked in `key local`,
-   not inside `locally`);
-2. by fragment: any run of `FRAGMENT_CHARS` characters of a secret of `FRAGMENT_SECRET_CHARS` or
+   a shorter one only as a whole token (`local` is masked in `key local`, not in `locally`);
+2. by encoding, a secret of `ENCODED_SECRET_CHARS` or more spaced out, percent-encoded, in hex
+   or in base64 at any of its three alignments (`cafe.endpoint.secrets.encodings`);
+3. by fragment: any run of `FRAGMENT_CHARS` characters of a secret of `FRAGMENT_SECRET_CHARS` or
    more, and a message that ends in the first few characters of one (someone else cut it);
-3. by shape, `SECRET_SHAPES` (`cafe.endpoint.secrets.shapes`): the kinds of credential the course
+4. by shape, `SECRET_SHAPES` (`cafe.endpoint.secrets.shapes`): the kinds of credential the course
    can name (`sk-...`, `Bearer ...`, `api_key=...`, a password inside a URL, ...), masked even
    when nobody said what the key is.
 
@@ -35,12 +36,14 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from cafe.endpoint.errors import ConfigError
+from cafe.endpoint.secrets.encodings import ENCODED_SECRET_CHARS, encoded_patterns
 from cafe.endpoint.secrets.shapes import REDACTED, SECRET_SHAPES, SecretShape, mask_shapes
 from cafe.endpoint.settings.environment import ENV_FILE, ENV_FILE_VARIABLE, course_environ
 
 __all__ = [
     "REDACTED",
     "SHORT_SECRET_CHARS",
+    "ENCODED_SECRET_CHARS",
     "FRAGMENT_CHARS",
     "COURSE_KEYS",
     "SECRET_QUERY_NAMES",
@@ -238,6 +241,7 @@ class Redactor:
         self._fragment = (
             re.compile("|".join(re.escape(g) for g in self._grams)) if self._grams else None
         )
+        self._encoded = [(p, s) for s in self._long for p in encoded_patterns(s)]
         self._clean: dict[str, str] = {}
         self.memo: dict[Any, Any] = {}  # for callers that convert the same value many times
 
@@ -254,6 +258,22 @@ class Redactor:
             if end >= best:
                 best, owner = end, secret
         return best, owner
+
+    def _encodings(self, text: str) -> str:
+        """`text` with every stretch an encoded secret covers masked (overlapping finds as one)."""
+        found = sorted(
+            (m.start(), m.end(), secret)
+            for pattern, secret in self._encoded
+            for m in pattern.finditer(text)
+        )
+        pieces, last = [], 0
+        for start, end, secret in found:
+            if end <= last:
+                continue  # inside a stretch already masked
+            if start >= last:
+                pieces += [text[last:start], self._mask(secret)]
+            last = end
+        return "".join(pieces) + text[last:] if pieces else text
 
     def _fragments(self, text: str) -> str:
         if self._fragment is None:
@@ -289,7 +309,7 @@ class Redactor:
         for secret in self._long:
             if secret in clean:
                 clean = clean.replace(secret, self._mask(secret))
-        clean = self._cut_prefix(self._fragments(clean))
+        clean = self._cut_prefix(self._fragments(self._encodings(clean)))
         if self._short is not None:
             clean = self._short.sub(lambda m: self._mask(m.group(0)), clean)
         clean = mask_shapes(clean)
