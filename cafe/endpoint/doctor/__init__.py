@@ -7,5 +7,6 @@ Read the files in this order:
 - `probes`          the questions the doctor asks an endpoint;
 - `speed`           how fast the model writes, and the cap and deadline that fit it;
 - `network_checks`  the checks that talk to the model;
+- `crashes`         how a local model server dies, and the fix for each way;
 - `health`          `doctor()`: all of it, in order.
 """

@@ -16,6 +16,12 @@ laptop CPU, longer than the default 60 s; `cafe doctor` measures your machine an
 needs more (a slow model is slow, not dead). Ctrl-C stops the
 server; if it is busy generating and has not exited after `STOP_GRACE_S`, it is killed.
 
+The server's own output (thousands of lines as it loads) goes to a log file whose path is
+printed first; the lines to copy are printed last, once the server answers. `--port 0` is
+resolved to a free port before anything is printed, and a port already taken is refused in one
+line. However the server dies (SIGILL, SIGSEGV, SIGBUS, SIGABRT, an exit before it answered),
+`cafe local` says so in one line with the cause and the fix (`cafe.endpoint.doctor.crashes`).
+
 What a 135M model can show: real, varied drafts that the repair loop scores and sends back,
 schema-constrained JSON, timing and token counts from a real endpoint. What it cannot: it does not
 choose tools when free to, so sessions 01, 13 and 14 show only their "answered without tools"
@@ -30,15 +36,23 @@ walks through it.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import importlib.util
+import os
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import threading
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
+from cafe.endpoint.doctor.crashes import SHELL_SIGNAL_BASE, crash_message, signal_of
 from cafe.endpoint.doctor.speed import deadline_for
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.settings.config import DEFAULT_MAX_TOKENS, TIMEOUT_VARIABLE
@@ -53,6 +67,9 @@ __all__ = [
     "find_model_file",
     "server_command",
     "local_exports",
+    "start_server",
+    "answers",
+    "usable_port",
     "run_local",
 ]
 
@@ -78,16 +95,12 @@ LOCAL_KEY = "smollm2-local-key"
 LOCAL_TOKENS_PER_S = 27.0
 
 INSTALL_HINT = 'Install the local extra from the course checkout: pip install -e ".[local]"'
-# A server killed by a segmentation fault (-11 from Python, 139 from a shell). Seen here with a
-# llama-cpp-python built for a processor whose newest instructions (AMX, AVX-512) the virtual
-# machine advertises but does not run: a rebuild for a plainer instruction set fixes it.
-CRASH_CODES = frozenset({-11, 139})
-CRASH_HINT = (
-    "If that happened on the first reply, llama-cpp-python was built for instructions this "
-    'machine cannot run; rebuild it for a plainer set: CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON '
-    '-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF" pip install --force-reinstall '
-    "--no-deps --no-cache-dir llama-cpp-python"
-)
+# Seconds between two looks at whether the server answers yet, and the limit on one look.
+POLL_S = 0.25
+READY_PROBE_S = 2.0
+# Seconds between two "still starting" lines while the model loads (about 2 s here; longer on a
+# slow disk or a busy machine).
+STILL_STARTING_S = 15.0
 
 
 def find_model_file(package: str = LOCAL_MODEL_PACKAGE, filename: str = LOCAL_MODEL_FILE) -> Path:
@@ -187,41 +200,134 @@ def _terminate_as_interrupt() -> Iterator[Callable[[], None]]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def run_local(
-    *,
-    port: int = DEFAULT_LOCAL_PORT,
-    model: Path | None = None,
-    out: TextIO | None = None,
-    start: Callable[[list[str]], subprocess.Popen] = subprocess.Popen,
-) -> int:
-    """Serve the local model until Ctrl-C; 0 on a clean stop, 2 when something is not installed."""
-    out = out or sys.stdout
+def start_server(command: list[str], log: BinaryIO) -> subprocess.Popen:
+    """Start the server, its output going to `log` rather than the terminal."""
+    return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+
+
+def answers(port: int) -> bool:
+    """Whether a server on loopback `port` answers `GET /v1/models` (any HTTP status counts),
+    asked directly: a proxy named in the environment must not answer for it."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
-        if importlib.util.find_spec("llama_cpp") is None:
-            raise ConfigError(f"llama-cpp-python is not installed. {INSTALL_HINT}")
-        path = model or find_model_file()
-    except ConfigError as exc:
-        print(f"cafe local: {exc}", file=sys.stderr)
-        return 2
-    command = server_command(path, port=port)
+        with opener.open(f"http://127.0.0.1:{port}/v1/models", timeout=READY_PROBE_S):
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except (OSError, http.client.HTTPException, ValueError):
+        return False
+
+
+def usable_port(port: int) -> int:
+    """`port` if loopback has it free, or a free one for 0; a `ConfigError` when it is taken."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        if os.name != "nt":  # as the server binds: a port left in TIME_WAIT is free to it
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            raise ConfigError(
+                f"port {port} on 127.0.0.1 is taken ({exc.strerror or exc}): another `cafe "
+                "local` or `cafe serve` may be running there. Stop it, or pick another port: "
+                "`cafe local --port 0` takes any free one."
+            ) from None
+        return int(probe.getsockname()[1])
+
+
+def _wait_until_answering(
+    process: subprocess.Popen,
+    port: int,
+    ready: Callable[[int], bool],
+    log: Path,
+    out: TextIO,
+) -> bool:
+    """True once the server answers; False if it ends first. Says so while the model loads."""
+    began = time.monotonic()
+    said = 0
+    while process.poll() is None:
+        if ready(port):
+            return True
+        time.sleep(POLL_S)
+        waited = time.monotonic() - began
+        if waited >= (said + 1) * STILL_STARTING_S:
+            said += 1
+            print(f"cafe local: still starting ({waited:.0f} s); its log: {log}", file=out)
+    return False
+
+
+def _serving(port: int, out: TextIO) -> None:
+    """The lines to copy, last, once the server answers."""
     print(
-        f"cafe local: serving {path.name} as {LOCAL_ALIAS!r} on http://127.0.0.1:{port}/v1 "
-        f"(context {CONTEXT_TOKENS} tokens). In another terminal:",
+        f"cafe local: the server answers on http://127.0.0.1:{port}/v1. In another terminal:",
         file=out,
     )
     for line in local_exports(port):
         print(f"  {line}", file=out)
     print("  cafe doctor\nCtrl-C stops the server.", file=out, flush=True)
-    process = None
+
+
+def _open_log(log: Path | None, port: int) -> tuple[Path, BinaryIO]:
+    """The server's log file, opened for writing: `log`, or a new file in the temporary folder."""
     try:
-        with _terminate_as_interrupt() as arm:  # in place before the start: nothing slips between
-            process = start(command)
+        if log is not None:
+            return log, log.open("wb")
+        handle, name = tempfile.mkstemp(prefix=f"cafe-local-{port}-", suffix=".log")
+    except OSError as exc:
+        where = log or tempfile.gettempdir()
+        raise ConfigError(
+            f"cannot write the server's log in {where} ({exc.strerror or exc}); free some room "
+            "there, or set TMPDIR (Windows: TEMP) to a folder you can write to."
+        ) from None
+    return Path(name), os.fdopen(handle, "wb")
+
+
+def _ended(code: int, answered: bool, log: Path) -> int:
+    """Say how the server ended; `cafe local`'s exit status for it (128 + N for signal N)."""
+    if code == 0 and answered:
+        return 0
+    print(f"cafe local: {crash_message(code, answered=answered, log=log)}", file=sys.stderr)
+    number = signal_of(code)
+    return SHELL_SIGNAL_BASE + number if number is not None else (code or 1)
+
+
+def run_local(
+    *,
+    port: int = DEFAULT_LOCAL_PORT,
+    model: Path | None = None,
+    out: TextIO | None = None,
+    log: Path | None = None,
+    start: Callable[[list[str], BinaryIO], subprocess.Popen] = start_server,
+    ready: Callable[[int], bool] = answers,
+) -> int:
+    """Serve the local model until Ctrl-C: 0 on a clean stop, 2 when something is not installed
+    or the port is taken, 128 + N when the server died of signal N (as a shell says it)."""
+    out = out or sys.stdout
+    try:
+        if importlib.util.find_spec("llama_cpp") is None:
+            raise ConfigError(f"llama-cpp-python is not installed. {INSTALL_HINT}")
+        path = model or find_model_file()
+        port = usable_port(port)
+        log, sink = _open_log(log, port)
+    except ConfigError as exc:
+        print(f"cafe local: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"cafe local: starting {path.name} as {LOCAL_ALIAS!r} on http://127.0.0.1:{port}/v1 "
+        f"(context {CONTEXT_TOKENS} tokens); the server's log: {log}",
+        file=out,
+        flush=True,
+    )
+    process, answered = None, False
+    try:
+        with sink, _terminate_as_interrupt() as arm:  # in place before the start
+            process = start(server_command(path, port=port), sink)
             arm()  # a SIGTERM that came during the start is acted on now
+            answered = _wait_until_answering(process, port, ready, log, out)
+            if answered:
+                _serving(port, out)
             code = process.wait()
     except KeyboardInterrupt:
         if process is not None:
             _stop(process, out)
         return 0
-    if code in CRASH_CODES:
-        print(f"cafe local: the server crashed (exit {code}). {CRASH_HINT}", file=sys.stderr)
-    return code
+    return _ended(code, answered, log)
