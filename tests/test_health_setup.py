@@ -8,14 +8,20 @@ The lookups are parameters, so these tests play machines without them.
 from __future__ import annotations
 
 import io
+import re
 import subprocess
+from importlib import metadata
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from cafe.cli import main, version_text
+from cafe.endpoint.doctor import setup_checks
 from cafe.endpoint.doctor.health import doctor
 from cafe.endpoint.doctor.setup_checks import PACKAGES, Lookups
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(lookups: Lookups | None = None, **env: str):
@@ -45,7 +51,7 @@ def _git_runs(args, **kwargs):
     [
         (Lookups(which=_no("git"), run=_git_runs), "git", "Install git"),
         (Lookups(which=_no("bash"), run=_git_runs), "shell", "Install bash"),
-        (Lookups(find_spec=lambda name: None, run=_git_runs), "pytest", "pip install -e ."),
+        (Lookups(find_spec=lambda name: None, run=_git_runs), "pytest", 'pip install -e ".[test]"'),
     ],
 )
 def test_a_missing_tool_is_named_with_how_to_install_it(lookups, failed, fix):
@@ -97,3 +103,59 @@ def test_cafe_version_names_the_version_python_and_where_cafe_is(capsys):
     out = capsys.readouterr().out
     assert out.strip() == version_text()
     assert out.startswith("cafe 0.1.0 (Python 3.") and "/cafe)" in out
+
+
+# --- every hint for a missing package installs it ------------------------------------------------
+
+# `pip install -e .` or `pip install -e ".[a,b]"`, as a hint writes it between backticks.
+INSTALL = re.compile(r'`pip install -e (?:\.|"\.\[([a-z0-9_,-]+)\]")`')
+
+
+def _name(requirement: str) -> str:
+    """A requirement's distribution name, normalised as pip compares them (PEP 503)."""
+    match = re.match(r"[A-Za-z0-9._-]+", requirement.strip())
+    assert match, requirement
+    return re.sub(r"[-_.]+", "-", match.group(0)).lower()
+
+
+def _installed_by(hint: str) -> set[str]:
+    """The distributions the install command in `hint` brings, read from pyproject.toml."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and later
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    (match,) = INSTALL.finditer(hint)
+    extras = match.group(1).split(",") if match.group(1) else []
+    wanted = list(project["dependencies"])
+    for extra in extras:
+        wanted += project["optional-dependencies"][extra]  # an extra pyproject lacks: KeyError
+    return {_name(project["name"])} | {_name(r) for r in wanted}
+
+
+def _missing(*names: str) -> SimpleNamespace:
+    """importlib.metadata as the doctor sees it on a machine without `names`."""
+
+    def version(name: str) -> str:
+        if name in names:
+            raise metadata.PackageNotFoundError(name)
+        return metadata.version(name)
+
+    return SimpleNamespace(version=version, PackageNotFoundError=metadata.PackageNotFoundError)
+
+
+@pytest.mark.parametrize("names", [(name,) for name in PACKAGES] + [PACKAGES])
+def test_the_fix_for_a_missing_package_names_a_command_that_installs_it(monkeypatch, names):
+    monkeypatch.setattr(setup_checks, "metadata", _missing(*names))
+    checks, text = run(Lookups(run=_git_runs))
+    packages = checks["packages"]
+    assert not packages.ok and all(f"{name} (not installed)" in packages.detail for name in names)
+    brought = _installed_by(packages.fix)
+    assert {_name(name) for name in names} <= brought, (packages.fix, names)
+
+
+def test_the_fix_for_pytest_that_cannot_be_imported_installs_it():
+    checks, _ = run(Lookups(find_spec=lambda name: None, run=_git_runs))
+    assert _name("pytest") in _installed_by(checks["pytest"].fix)
+
+
+def test_every_extra_the_doctor_names_is_in_pyproject():
+    for extra in setup_checks.EXTRA_OF.values():
+        assert _installed_by(f'`pip install -e ".[{extra}]"`')

@@ -21,9 +21,10 @@ import importlib.util
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
+from types import MappingProxyType
 from typing import Any
 
 from cafe.endpoint.doctor.checks import ReportWriter
@@ -38,7 +39,15 @@ from cafe.endpoint.settings.variables import (
     parse_timeout,
 )
 
-__all__ = ["PACKAGES", "MIN_PYTHON", "Lookups", "package_versions", "setup_checks"]
+__all__ = [
+    "PACKAGES",
+    "MIN_PYTHON",
+    "EXTRA_OF",
+    "Lookups",
+    "install_command",
+    "package_versions",
+    "setup_checks",
+]
 
 # The distributions whose versions the report shows: the course itself and what its sessions use.
 PACKAGES = ("cafe", "openai", "pydantic", "ipywidgets", "jupyterlab", "jupytext", "pytest")
@@ -65,9 +74,20 @@ BASH_FIX = (
 )
 # The way out when the settings file cannot be read, after the message's own fix.
 UNSET_FIX = f"set {ENV_FILE_VARIABLE} to nothing to read no file"
+# The extra of pyproject.toml that brings each package the report shows, where a plain
+# `pip install -e .` does not (tests/test_health_setup.py reads pyproject.toml to keep this true).
+EXTRA_OF: Mapping[str, str] = MappingProxyType({"pytest": "test"})
+
+
+def install_command(names: Iterable[str]) -> str:
+    """The one command, run from the course checkout, that installs every package in `names`."""
+    extras = sorted({EXTRA_OF[name] for name in names if name in EXTRA_OF})
+    return f'pip install -e ".[{",".join(extras)}]"' if extras else "pip install -e ."
+
+
 PYTEST_FIX = (
-    "From the course checkout, run `pip install -e .` (pytest is one of the course's "
-    "dependencies). Sessions 13-15 run the café project's tests with it."
+    f"From the course checkout, run `{install_command(['pytest'])}` (pytest comes with the "
+    "course's test extra). Sessions 13-15 run the café project's tests with it."
 )
 
 
@@ -123,7 +143,7 @@ def _install_checks(report: ReportWriter) -> None:
         not missing,
         shown,
         f"Install what is missing ({', '.join(missing)}): "
-        "from the course checkout, run `pip install -e .`",
+        f"from the course checkout, run `{install_command(missing)}`",
     )
 
 
