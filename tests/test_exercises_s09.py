@@ -6,6 +6,8 @@ from collections import Counter
 import pytest
 
 from cafe import course
+from cafe.exercises.feedback import library_answer
+from cafe.exercises.reference_s09 import cost_split, endings_counted
 from cafe.exercises.s09 import check_cost_by_ending, check_summarize
 from cafe.report.records import ENDINGS, STOP_ORDER
 from cafe.report.summary import cost_by_ending, count_endings, run_cost, summarize
@@ -19,8 +21,16 @@ def _stub(*args):
 
 
 def test_check_summarize_reference_passes_compare():
-    assert check_summarize(count_endings) == []
-    assert course.compare(count_endings, check=check_summarize).status == "passed"
+    assert check_summarize(endings_counted) == []
+    assert course.compare(endings_counted, check=check_summarize).status == "passed"
+
+
+def test_check_summarize_refuses_the_course_s_own_count_endings():
+    def calls_the_course(runs):
+        return count_endings(runs)
+
+    for handed_in in (count_endings, calls_the_course):
+        assert check_summarize(handed_in) == [library_answer("count_endings")]
 
 
 def test_check_summarize_stub_is_not_attempted():
@@ -76,7 +86,7 @@ def _passed_or_failed(runs):
 
 def test_check_summarize_refuses_a_count_that_drops_an_order_sent_back_to_the_customer():
     def drops_sent_back(runs):
-        return count_endings([run for run in runs if run.ending != "sent_back"])
+        return endings_counted([run for run in runs if run.ending != "sent_back"])
 
     assert any(
         "a mixed shift: returned" in problem and "each run counted once" in problem
@@ -107,8 +117,27 @@ def test_check_summarize_wrong_answers_fail_with_a_specific_complaint(wrong, com
 
 
 def test_check_cost_by_ending_reference_passes_compare():
-    assert check_cost_by_ending(cost_by_ending) == []
-    assert course.compare(cost_by_ending, check=check_cost_by_ending).status == "passed"
+    assert check_cost_by_ending(cost_split) == []
+    assert course.compare(cost_split, check=check_cost_by_ending).status == "passed"
+
+
+def test_check_cost_by_ending_refuses_the_course_s_own_function():
+    assert check_cost_by_ending(cost_by_ending) == [library_answer("cost_by_ending")]
+
+
+def test_check_summarize_shows_a_shrunk_generated_input_a_case_never_varies():
+    def strips_and_folds(runs):  # reads ' Passed' as passed: a spelling the report must refuse
+        counts = dict.fromkeys(ENDINGS, 0)
+        for run in runs:
+            ending = str(getattr(run, "ending", "")).strip().lower()
+            if ending not in counts:
+                raise ValueError(ending)
+            counts[ending] += 1
+        return counts
+
+    problems = check_summarize(strips_and_folds)
+    assert len(problems) == 1 and problems[0].startswith("on [namespace(ending=")
+    assert "expected raises ValueError" in problems[0]
 
 
 def test_check_cost_by_ending_stub_is_not_attempted():

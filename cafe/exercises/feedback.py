@@ -38,7 +38,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SHOWN_CHARS", "Raised", "Described", "call", "shown", "mismatch", "wrong_type"]
+__all__ = [
+    "SHOWN_CHARS",
+    "Raised",
+    "Described",
+    "call",
+    "shown",
+    "mismatch",
+    "wrong_type",
+    "counterexample",
+    "library_answer",
+]
 
 # A value longer than this is cut with "…": enough to see a ticket or a short list, and a
 # problem still fits on about two lines of a notebook's output.
@@ -147,3 +157,17 @@ def wrong_type(case: str, returned: Any, wanted: str) -> str:
     what = _type_of(returned)
     value = "" if returned is None else f" ({shown(returned, SHOWN_CHARS // 2)})"
     return f"{case}: returned {what}{value}; return {' '.join(wanted.split())}"
+
+
+def counterexample(given: Any, returned: Any, expected: Any, idea: str) -> str:
+    """The rejection of a generated input (`cafe.exercises.generated`): the input, shrunk to a
+    small one, what came back, what was expected, and the idea, in two lines."""
+    return mismatch(f"on {shown(given, SHOWN_CHARS - 20)}", returned, expected, idea)
+
+
+def library_answer(name: str) -> str:
+    """The rejection of the course's own function handed in as the learner's answer."""
+    return (
+        f"this is the course's `{name}` (or calls it); write your own: the exercise is to build "
+        "it, and the course's answer is what the reveal shows"
+    )

@@ -24,9 +24,19 @@ from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
 
-from cafe.exercises.feedback import Described, Raised, call, mismatch, wrong_type
-from cafe.report.records import ENDINGS, Price, RunRecord
-from cafe.report.summary import cost_by_ending, count_endings
+from cafe.exercises.feedback import (
+    Described,
+    Raised,
+    call,
+    counterexample,
+    library_answer,
+    mismatch,
+    wrong_type,
+)
+from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.reference_s09 import ENDINGS, cost_split, endings_counted, priced_shifts, shifts
+from cafe.report import summary
+from cafe.report.records import Price, RunRecord
 
 __all__ = ["check_summarize", "check_cost_by_ending"]
 
@@ -108,6 +118,10 @@ _COST_CASES: tuple[tuple[str, list[RunRecord], dict[str, Price]], ...] = (
 
 _COUNT_IDEA = "one row per named ending, zeros too, each run counted once by its ending"
 _REFUSE_IDEA = "a run no ending names is refused with ValueError, never counted or skipped"
+_GENERATED_IDEA = (
+    "every named ending counted, zeros too; an ending spelt any other way (case, spaces) "
+    "is refused with ValueError"
+)
 _COST_IDEA = (
     "each run's tokens at its own model's price per million, every digit kept; "
     "an unknown cost adds nothing"
@@ -120,7 +134,7 @@ def _counts_problem(label: str, got: Any, runs: Sequence[Any]) -> str | None:
         return got.problem(label)
     if not isinstance(got, dict):
         return wrong_type(label, got, "a dict of ending -> count")
-    wanted = count_endings(runs)
+    wanted = endings_counted(runs)
     if got != wanted:
         return mismatch(label, got, wanted, _COUNT_IDEA)
     return None
@@ -144,6 +158,8 @@ def _refusal_problem(fn: Callable[..., Any], label: str, odd: Any, at: int, why:
 def check_summarize(fn: Callable[[Sequence[Any]], dict[str, int]]) -> list[str]:
     """Problems with a `summarize(runs)`; an empty list means it passes. Checked both ways: the
     counts of real shifts must add up, and an unnamed ending must be refused, not counted."""
+    if is_library(fn, summary.count_endings):
+        return [library_answer("count_endings")]
     problems: list[str] = []
     for label, runs in _SHIFTS.items():
         problem = _counts_problem(label, call(fn, list(runs)), runs)
@@ -153,6 +169,10 @@ def check_summarize(fn: Callable[[Sequence[Any]], dict[str, int]]) -> list[str]:
         problem = _refusal_problem(fn, label, odd, at, why)
         if problem:
             problems.append(problem)
+    if not problems:
+        found = first_difference(fn, endings_counted, shifts(RunRecord), idea=_GENERATED_IDEA)
+        if found:
+            problems.append(counterexample(found.given, found.returned, found.expected, found.idea))
     return problems
 
 
@@ -163,24 +183,45 @@ def _cost_problem(label: str, got: Any, wanted: dict[str, float]) -> str | None:
     if not isinstance(got, dict) or set(got) != set(ENDINGS):
         return wrong_type(label, got, "a dict with exactly the endings as keys")
     for ending in ENDINGS:
-        cost = got[ending]
-        if (
-            isinstance(cost, bool)
-            or not isinstance(cost, (int, float))
-            or not math.isclose(cost, wanted[ending], rel_tol=1e-9, abs_tol=1e-12)
-        ):
-            return mismatch(f"{label}, {ending}", cost, wanted[ending], _COST_IDEA)
+        if not _close(got[ending], wanted[ending]):
+            return mismatch(f"{label}, {ending}", got[ending], wanted[ending], _COST_IDEA)
     return None
+
+
+def _close(cost: Any, wanted: float) -> bool:
+    return (
+        not isinstance(cost, bool)
+        and isinstance(cost, (int, float))
+        and math.isclose(cost, wanted, rel_tol=1e-9, abs_tol=1e-12)
+    )
+
+
+def _same_split(got: Any, wanted: Any) -> bool:
+    """Two cost splits agree: the same endings, each cost equal to every digit that matters."""
+    return (
+        isinstance(got, dict)
+        and set(got) == set(wanted)
+        and all(_close(got[ending], wanted[ending]) for ending in wanted)
+    )
 
 
 def check_cost_by_ending(
     fn: Callable[[Sequence[RunRecord], dict[str, Price]], dict[str, float]],
 ) -> list[str]:
     """Problems with a `cost_by_ending(runs, prices)`; an empty list means it passes."""
+    if is_library(fn, summary.cost_by_ending):
+        return [library_answer("cost_by_ending")]
     problems: list[str] = []
     for label, runs, prices in _COST_CASES:
         got = call(fn, list(runs), dict(prices))
-        problem = _cost_problem(label, got, cost_by_ending(runs, prices))
+        problem = _cost_problem(label, got, cost_split(runs, prices))
         if problem:
             problems.append(problem)
+    if not problems:
+        shifts_priced = priced_shifts(RunRecord, Price)
+        found = first_difference(
+            fn, cost_split, shifts_priced, idea=_COST_IDEA, same=_same_split, unpack=True
+        )
+        if found:
+            problems.append(counterexample(found.given, found.returned, found.expected, found.idea))
     return problems

@@ -13,7 +13,9 @@ from collections import Counter
 from typing import Any
 
 from banks.harness import Bank, Entry
+from cafe.exercises.reference_s09 import cost_split, endings_counted
 from cafe.exercises.s09 import check_cost_by_ending, check_summarize
+from cafe.report import summary
 from cafe.report.records import ENDINGS, SENT_BACK
 from cafe.report.summary import PER_TOKENS, cost_by_ending, count_endings, run_cost
 
@@ -259,12 +261,106 @@ def right_run_cost(runs: Any, prices: Any) -> dict[str, float]:
     return totals
 
 
+# --- mistakes only generated inputs find (issue 35) ---------------------------------------------
+
+
+def folds_case_and_spaces(runs: Any) -> dict[str, int]:
+    """Reads ' Passed' as passed: tidies a spelling the report must refuse."""
+    counts = dict.fromkeys(ENDINGS, 0)
+    for run in runs:
+        ending = str(getattr(run, "ending", None)).strip().lower()
+        if ending not in counts:
+            raise ValueError(f"unknown ending {ending!r}")
+        counts[ending] += 1
+    return counts
+
+
+def once_per_run_id(runs: Any) -> dict[str, int]:
+    """Counts a run listed twice once, by its id: the counts no longer add up to the runs."""
+    seen: dict[Any, Any] = {}
+    for run in runs:
+        if getattr(run, "ending", None) not in ENDINGS:
+            raise ValueError(f"unknown ending {getattr(run, 'ending', None)!r}")
+        seen.setdefault(getattr(run, "run_id", id(run)), run)
+    return {e: sum(1 for r in seen.values() if r.ending == e) for e in ENDINGS}
+
+
+def calls_the_course(runs: Any) -> dict[str, int]:
+    """Hands the course's count_endings back instead of writing one."""
+    return summary.count_endings(runs)
+
+
+def right_sorted_tally(runs: Any) -> dict[str, int]:
+    """Refuse first, then tally a sorted list of endings with list.count."""
+    endings = [getattr(run, "ending", None) for run in runs]
+    odd = [e for e in endings if e not in ENDINGS]
+    if odd:
+        raise ValueError(f"a run ends on {odd[0]!r}, which no report names")
+    return {ending: sorted(endings).count(ending) for ending in ENDINGS}
+
+
+def model_name_folded(runs: Any, prices: Any) -> dict[str, float]:
+    """Finds 'M' and 'm ' under m's price: a model the table does not price is charged anyway."""
+    folded = {model.strip().lower(): price for model, price in prices.items()}
+    totals = dict.fromkeys(ENDINGS, 0.0)
+    for run in runs:
+        price = folded.get(run.model.strip().lower())
+        if price is not None and run.input_tokens is not None:
+            totals[run.ending] += (
+                run.input_tokens * price.input_per_million
+                + run.output_tokens * price.output_per_million
+            ) / PER_TOKENS
+    return totals
+
+
+def free_input_is_free(runs: Any, prices: Any) -> dict[str, float]:
+    """Skips a model whose input price is 0, though its output still costs."""
+    totals = dict.fromkeys(ENDINGS, 0.0)
+    for run in runs:
+        price = prices.get(run.model)
+        if price and price.input_per_million and run.input_tokens is not None:
+            totals[run.ending] += (
+                run.input_tokens * price.input_per_million
+                + run.output_tokens * price.output_per_million
+            ) / PER_TOKENS
+    return totals
+
+
+def right_per_model_first(runs: Any, prices: Any) -> dict[str, float]:
+    """Tokens summed per (ending, model) first, then priced once per pair."""
+    tokens: dict[tuple[str, str], list[int]] = {}
+    for run in runs:
+        if run.input_tokens is not None and run.model in prices:
+            pair = tokens.setdefault((run.ending, run.model), [0, 0])
+            pair[0] += run.input_tokens
+            pair[1] += run.output_tokens
+    totals = dict.fromkeys(ENDINGS, 0.0)
+    for (ending, model), (sent, back) in tokens.items():
+        price = prices[model]
+        totals[ending] += (sent * price.input_per_million + back * price.output_per_million) / 1e6
+    return totals
+
+
 BANKS = (
     Bank(
         "s09",
         check_summarize,
-        count_endings,
+        endings_counted,
         wrong=(
+            Entry(
+                "folds_case_and_spaces",
+                folds_case_and_spaces,
+                "an ending spelt any other way is not an ending",
+                "a run ending on ' Passed' -> counted as passed",
+            ),
+            Entry(
+                "once_per_run_id",
+                once_per_run_id,
+                "every run in the list is counted, a repeated one too",
+                "the same run listed twice -> counted once",
+            ),
+            Entry("calls_the_course", calls_the_course, "write your own", "count_endings"),
+            Entry("count_endings", count_endings, "the course's own function", "itself"),
             Entry(
                 "refuses_known_names",
                 refuses_known_names,
@@ -313,15 +409,29 @@ BANKS = (
         right=(
             Entry("right_counter", right_counter, "Counter, then refuse the unnamed"),
             Entry("right_check_first", right_check_first, "check every run, then count"),
+            Entry("right_sorted_tally", right_sorted_tally, "refuse first, list.count"),
         ),
-        reference_module="cafe.report.summary",
-        targets=("count_endings",),
+        reference_module="cafe.exercises.reference_s09",
+        targets=("endings_counted",),
     ),
     Bank(
         "s09",
         check_cost_by_ending,
-        cost_by_ending,
+        cost_split,
         wrong=(
+            Entry(
+                "model_name_folded",
+                model_name_folded,
+                "a price belongs to the model named exactly",
+                "a run of 'M' charged at m's price",
+            ),
+            Entry(
+                "free_input_is_free",
+                free_input_is_free,
+                "a price of 0 for input still charges output",
+                "input free, output 10 -> nothing charged",
+            ),
+            Entry("cost_by_ending", cost_by_ending, "the course's own function", "itself"),
             Entry(
                 "one_price_for_all",
                 one_price_for_all,
@@ -360,25 +470,12 @@ BANKS = (
         right=(
             Entry("right_fsum", right_fsum, "each token count priced on its own, fsum"),
             Entry("right_run_cost", right_run_cost, "the course's run_cost per run"),
+            Entry("right_per_model_first", right_per_model_first, "tokens per model, then price"),
         ),
-        reference_module="cafe.report.summary",
-        targets=("cost_by_ending", "run_cost"),
+        reference_module="cafe.exercises.reference_s09",
+        targets=("cost_split", "_cost"),
     ),
 )
 
 # Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}.
-_NOTHING = (
-    "equivalent: None and 0.0 both add nothing to the split; only summarize's list of unpriced "
-    "runs tells them apart"
-)
-_NO_PROMPT = (
-    "outside: only a run with 0 tokens sent and some back tells it apart, and no endpoint "
-    "replies to a prompt of 0 tokens"
-)
-EQUIVALENT: dict[str, dict[str, str]] = {
-    "check_cost_by_ending": {
-        "run_cost:4: return_none: `return 0.0` -> `return None`": _NOTHING,
-        "run_cost:3: compare: `run.output_tokens == 0` -> `run.output_tokens != 0`": _NO_PROMPT,
-        "run_cost:3: constant: `0` -> `1`": _NO_PROMPT,
-    },
-}
+EQUIVALENT: dict[str, dict[str, str]] = {}

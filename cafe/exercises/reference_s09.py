@@ -1,0 +1,121 @@
+"""Session 09's references, written apart from `cafe.report.summary`, and the inputs to try them on.
+
+`check_summarize` and `check_cost_by_ending` (`cafe.exercises.s09`) compare the learner's function
+with these on generated shifts (`cafe.exercises.generated`); `tests/test_exercise_references.py`
+holds them to the library's `count_endings` and `cost_by_ending` on the same inputs, so a bug on
+either side fails a test instead of a learner's grade. The endings are pinned here, as the lesson
+lists them, rather than read from the library.
+
+This module imports nothing from `cafe` (only `cafe.exercises.sNN` may).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from types import SimpleNamespace
+from typing import Any
+
+__all__ = ["ENDINGS", "ODD_ENDINGS", "endings_counted", "cost_split", "shifts", "priced_shifts"]
+
+# How an order of a shift ends, in the order the lesson's report lists them.
+ENDINGS = ("passed", "retries_exhausted", "policy_violation", "sent_back")
+# Endings no report may count: near misses in case and spacing, the retired and the foreign.
+ODD_ENDINGS = (
+    "Passed",
+    "passed ",
+    " sent_back",
+    "PASSED",
+    "timeout",
+    "needs_consent",
+    "done",
+    "other",
+    "",
+    None,
+)
+_PER_MILLION = 1_000_000
+
+
+def endings_counted(runs: Iterable[Any]) -> dict[str, int]:
+    """Every ending with its count (zeros too); ValueError for a run with any other ending."""
+    runs = list(runs)
+    for run in runs:
+        if getattr(run, "ending", None) not in ENDINGS:
+            raise ValueError(f"no such ending: {getattr(run, 'ending', None)!r}")
+    return {ending: sum(1 for run in runs if run.ending == ending) for ending in ENDINGS}
+
+
+def _cost(run: Any, prices: Mapping[str, Any]) -> float:
+    """What one run cost, or 0 when it is unknown (no usage, or no price for its model)."""
+    price = prices.get(run.model)
+    if price is None or run.input_tokens is None or run.output_tokens is None:
+        return 0.0
+    spent = (
+        run.input_tokens * price.input_per_million + run.output_tokens * price.output_per_million
+    )
+    return spent / _PER_MILLION
+
+
+def cost_split(runs: Iterable[Any], prices: Mapping[str, Any]) -> dict[str, float]:
+    """The shift's known cost by ending, every ending listed; every digit kept (`math.fsum`)."""
+    parts: dict[str, list[float]] = {ending: [] for ending in ENDINGS}
+    for run in runs:
+        parts[run.ending].append(_cost(run, prices))
+    return {ending: math.fsum(costs) for ending, costs in parts.items()}
+
+
+# --- generated inputs --------------------------------------------------------------------------
+
+
+def shifts(record: Any) -> Any:
+    """Shifts of `record`s (a RunRecord-like constructor), with now and then a run whose ending
+    no report names (a SimpleNamespace), anywhere in the shift."""
+    from hypothesis import strategies as st
+
+    named = st.builds(
+        lambda ending, n: record(
+            f"r{n}", ending, 0 if ending in ("sent_back", "policy_violation") else 1, "m", 0, 0
+        ),
+        st.sampled_from(ENDINGS),
+        st.integers(0, 99),
+    )
+    odd = st.one_of(
+        st.sampled_from(ODD_ENDINGS).map(lambda ending: SimpleNamespace(ending=ending)),
+        st.just(SimpleNamespace(run_id="no ending")),
+    )
+    return st.lists(st.one_of(named, named, named, odd), max_size=8)
+
+
+def priced_shifts(record: Any, price: Any) -> Any:
+    """(runs, prices): runs of priced, unpriced and mis-spelt models, usage reported or not,
+    0 tokens each way and counts in the millions; prices with output dearer or cheaper."""
+    from hypothesis import strategies as st
+
+    tokens = st.one_of(st.none(), st.just(0), st.integers(0, 5000), st.integers(0, 3_000_000))
+
+    def run(n: int, ending: str, model: str, used: Any) -> Any:
+        attempts = {"passed": 1, "retries_exhausted": 3}.get(ending, 0)
+        pair = (None, None) if used is None else used
+        return record(f"r{n}", ending, attempts, model, *pair)
+
+    usage = st.one_of(
+        st.none(),
+        st.tuples(tokens.filter(lambda t: t is not None), tokens.filter(lambda t: t is not None)),
+    )
+    runs = st.lists(
+        st.builds(
+            run,
+            st.integers(0, 99),
+            st.sampled_from(ENDINGS),
+            st.sampled_from(("m", "strong", "unpriced", "M", "m ")),
+            usage,
+        ),
+        max_size=6,
+    )
+    money = st.one_of(
+        st.just(0.0), st.floats(0.01, 100, allow_nan=False).map(lambda x: round(x, 2))
+    )
+    table = st.dictionaries(
+        st.sampled_from(("m", "strong")), st.builds(price, money, money), max_size=2
+    )
+    return st.tuples(runs, table)
