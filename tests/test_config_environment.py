@@ -115,3 +115,20 @@ def test_the_doctor_says_which_file_it_read_and_why(course, monkeypatch, folder)
         settings.detail
     )
     assert f"the course root {course}; the environment wins)" in settings.detail
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="cafe/endpoint/secrets/redaction.py's _settings_now keys its cache on the current "
+    "folder's .env only, so a key changed in a root .env read from work/ is not masked until it "
+    "reads the file the settings read (settings_snapshot); its owner's change, not this file's",
+)
+def test_a_key_changed_in_the_root_dot_env_is_masked_from_a_subfolder(course, monkeypatch):
+    from cafe.endpoint.secrets.redaction import redact
+
+    monkeypatch.chdir(course / "work")
+    monkeypatch.delenv("CAFE_API_KEY", raising=False)
+    (course / ".env").write_text("CAFE_API_KEY=firstkey-0123456789\n", encoding="utf-8")
+    assert "firstkey-0123456789" not in redact("a firstkey-0123456789 b")
+    (course / ".env").write_text("CAFE_API_KEY=secondkey-9876543210\n", encoding="utf-8")
+    assert "secondkey-9876543210" not in redact("a secondkey-9876543210 b")
