@@ -34,6 +34,13 @@ Vocabulary of the gate rows:
       ("mid_run", mode, expected)  a turn boundary: does the mid-run fast-check reminder fire
 """
 
+# A status event may carry a fourth item, {"course": ..., "why": ...}: the course's answer where it
+# differs from the reference on purpose, and the lesson note that says why.
+OFF_MODE_STALE = (
+    "lesson 15, Where the reference differs: with tiers off a green still goes stale once code "
+    "edits follow it, as the finish already says"
+)
+
 # --- the verify-before-done gate, event by event ------------------------------------------------
 
 GATE_ROWS = [
@@ -306,7 +313,12 @@ GATE_ROWS = [
             ("status", "advisory", "verified_green"),
             ("edit", "src/b.rs"),
             ("status", "advisory", "unverified"),
-            ("status", "off", "verified_green"),
+            (
+                "status",
+                "off",
+                "verified_green",
+                {"course": "unverified", "why": OFF_MODE_STALE},
+            ),
             ("run", "cargo test", "pass"),
             ("status", "advisory", "verified_green"),
         ],
@@ -637,6 +649,17 @@ END_ROWS = [
             ("finish", "advisory", None),
         ],
         ("done", ["verification passed"], [], "fast_green_only"),
+    ),
+    (
+        "COURSE: a green that code edits came after, tiers off: the run ends as its status says",
+        [
+            ("edit", "bill.py"),
+            ("run", "pytest", "pass"),
+            ("edit", "bill.py"),
+            ("finish", "off", "unverified"),
+            ("finish", "off", None),
+        ],
+        ("verify_failed", ["passed"], ["code changed"], "unverified"),
     ),
     (
         "ISSUE24: green suite ends done and may say so",

@@ -55,7 +55,7 @@ def test_tier_flags_are_never_cleared_by_an_edit_staleness_is_the_edit_count():
     state = fold_tiers(TierState(), [edit("bill.py"), command("pytest"), edit("bill.py")])
     assert state.slow_green and state.edits_since_verify == 1
     assert verification_status(state, "advisory") == "unverified"  # stale: tiers on
-    assert verification_status(state, "off") == "verified_green"  # tiers off: latched
+    assert verification_status(state, "off") == "unverified"  # tiers off too: as the finish
     state = fold_tiers(state, [command("pytest -k split")])  # a fast check covers the edit
     assert verification_status(state, "advisory") == "verified_green"
 
@@ -209,7 +209,8 @@ def _play(events) -> None:
         pending = []
         kind, *rest = event
         if kind == "status":
-            assert verification_status(gate.state, rest[0]) == rest[1], event
+            expected = rest[2]["course"] if len(rest) > 2 else rest[1]
+            assert verification_status(gate.state, rest[0]) == expected, event
         elif kind == "edits_since_verify":
             assert gate.state.edits_since_verify == rest[0], event
         elif kind == "fresh_green":
@@ -225,6 +226,12 @@ def _play(events) -> None:
 
 
 GATE_CASES = [pytest.param(*row, id=row[0][:70]) for row in rows.GATE_ROWS + rows.MID_RUN_ROWS]
+
+
+def test_every_course_answer_in_a_gate_row_names_its_lesson_note():
+    chosen = [e for _, events in rows.GATE_ROWS for e in events if len(e) > 3]
+    assert chosen and all("Where the reference differs" in e[3]["why"] for e in chosen)
+    assert all(e[3]["course"] != e[2] for e in chosen)
 
 
 @pytest.mark.parametrize(

@@ -248,6 +248,17 @@ COURSE_MORE_ROWS = [
     ("COURSE: npx launches jest", "npx jest src/bill.test.js", "fast"),
     ("COURSE: uv run launches pytest", "uv run pytest -q", "slow"),
     ("COURSE: poetry run launches pytest", "poetry run pytest -k split", "fast"),
+    ("COURSE: uvx launches ruff", "uvx ruff check .", "fast"),
+    ("COURSE: env launches ruff", "env CI=1 ruff check .", "fast"),
+    ("COURSE: timeout launches pytest", "timeout 60 pytest -k split", "fast"),
+    ("COURSE: timeout launches the whole suite", "timeout 60 pytest", "slow"),
+    ("COURSE: coverage run -m launches pytest", "coverage run -m pytest check_bill.py", "fast"),
+    ("COURSE: launchers nest", "env CI=1 timeout 300 uv run pytest -q", "slow"),
+    ("COURSE: a launcher before a listing", "timeout 60 pytest --collect-only", "no_tests"),
+    ("COURSE: seed 001's format check is fast", "black --check .", "fast"),
+    ("COURSE: seed 001's format check is fast", "rustfmt --check src/main.rs", "fast"),
+    ("COURSE: seed 001's format check is fast", "isort --check .", "fast"),
+    ("COURSE: seed 001's format check, launched", "uvx black --check .", "fast"),
     ("COURSE: an option value ending in .py is not a target", "pytest --cov=bill.py", "slow"),
     ("COURSE: an option value is not a target", "pytest -p no:randomly -o addopts=", "slow"),
     ("COURSE: -kEXPR is -k EXPR", "pytest -ksplit", "fast"),
@@ -362,7 +373,17 @@ def test_declined_pass_names_why_a_pass_is_not_green():
     [
         ("python -m pytest -q", ("pytest", ["-q"])),
         ("PYTHONPATH=. python3 -m pytest", ("pytest", [])),
-        ("npx --yes jest", ("npx", ["--yes", "jest"])),  # a flag before the program: left as it is
+        ("npx --yes jest", ("jest", [])),  # the launcher's own flags are skipped
+        ("uvx ruff check .", ("ruff", ["check", "."])),
+        ("env CI=1 ruff check .", ("ruff", ["check", "."])),
+        ("env -u HOME FOO=1 pytest -k a", ("pytest", ["-k", "a"])),
+        ("timeout 60 pytest -k split", ("pytest", ["-k", "split"])),
+        ("timeout -s KILL 60s uv run pytest x.py", ("pytest", ["x.py"])),  # launchers nest
+        ("coverage run -m pytest tests/t.py", ("pytest", ["tests/t.py"])),
+        ("coverage run --branch -m pytest", ("pytest", [])),
+        ("coverage report", ("coverage", ["report"])),  # starts no program
+        ("python check_bill.py", ("python", ["check_bill.py"])),  # a script, not a module
+        ("uv sync", ("uv", ["sync"])),
         ("python -c 'print(1)'", ("python", ["-c", "'print(1)'"])),
         ("", ("", [])),
     ],

@@ -27,6 +27,9 @@ Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitor
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
 
 __all__ = [
     "WORD_MARKERS",
@@ -37,6 +40,7 @@ __all__ = [
     "split_segments",
     "command_words",
     "command_name",
+    "Launcher",
     "WRAPPERS",
     "runner_call",
     "is_verification_segment",
@@ -137,20 +141,59 @@ NEVER_CHECKS: frozenset[str] = frozenset(
     }
 )
 
-# Course choice: launchers read as the program they start (`python -m pytest` is pytest; the
-# reference reads the command word only, so it tiers that command on `python`). One launcher a
-# line: (its name, its own words before the program). `python3.12` reads as `python`.
-WRAPPERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("python", ("-m",)),
-    ("py", ("-m",)),
-    ("npx", ()),
-    ("bunx", ()),
-    ("uv", ("run",)),
-    ("poetry", ("run",)),
-    ("pipenv", ("run",)),
-    ("pdm", ("run",)),
-    ("hatch", ("run",)),
+
+@dataclass(frozen=True)
+class Launcher:
+    """A command that starts another program, and how to find that program among its words."""
+
+    name: str
+    own: tuple[str, ...] = ()  # its own words first: `run` of `uv run`
+    module_flag: str = ""  # the program is the word after this flag (`python -m pytest`)
+    value_flags: frozenset[str] = frozenset()  # its flags whose value is the next word
+    values: int = 0  # plain words it takes before the program (`timeout 60`)
+    settings: bool = False  # it takes `NAME=value` words before the program (`env`)
+
+    def program_at(self, args: Sequence[str]) -> int | None:
+        """Where the program it starts sits in `args`, or None when it starts none."""
+        if [a.lower() for a in args[: len(self.own)]] != list(self.own):
+            return None
+        i, plain = len(self.own), 0
+        while i < len(args):
+            word = args[i]
+            if self.module_flag and word == self.module_flag:
+                return i + 1 if i + 1 < len(args) else None
+            if word.startswith("-"):
+                i += 2 if word in self.value_flags else 1
+            elif self.settings and "=" in word:
+                i += 1
+            elif plain < self.values:
+                plain, i = plain + 1, i + 1
+            else:
+                return None if self.module_flag else i
+        return None
+
+
+# Course choice: a launcher is read as the program it starts, one rule for all of them (the
+# reference reads the command word only, so it tiers `python -m pytest x.py` on `python`).
+# Launchers nest: `timeout 60 uv run pytest` is pytest. `python3.12` reads as `python`.
+WRAPPERS: tuple[Launcher, ...] = (
+    Launcher("python", module_flag="-m", value_flags=frozenset({"-X", "-W"})),
+    Launcher("py", module_flag="-m", value_flags=frozenset({"-X", "-W"})),
+    Launcher("coverage", ("run",), "-m", frozenset({"--rcfile", "--source", "--data-file"})),
+    Launcher("npx", value_flags=frozenset({"-p", "--package", "-c", "--call"})),
+    Launcher("bunx", value_flags=frozenset({"-p", "--package"})),
+    Launcher("uvx", value_flags=frozenset({"--from", "--with", "--python", "-p"})),
+    Launcher("uv", ("run",), value_flags=frozenset({"--with", "--python", "-p", "--directory"})),
+    Launcher("poetry", ("run",)),
+    Launcher("pipenv", ("run",)),
+    Launcher("pdm", ("run",)),
+    Launcher("hatch", ("run",)),
+    Launcher("env", value_flags=frozenset({"-u", "--unset", "-C", "--chdir"}), settings=True),
+    Launcher("timeout", value_flags=frozenset({"-s", "--signal", "-k", "--kill-after"}), values=1),
 )
+_LAUNCHERS: Mapping[str, Launcher] = MappingProxyType({w.name: w for w in WRAPPERS})
+# How many launchers deep a command is read (`env A=1 timeout 60 uv run pytest` is three).
+_MAX_LAUNCHERS = 8
 
 _PYTHON = re.compile(r"python[0-9.]*")
 _SPLIT = re.compile(r"[&|;\n]")
@@ -190,17 +233,18 @@ def command_name(word: str) -> str:
 
 def runner_call(segment: str) -> tuple[str, list[str]]:
     """(runner name, its arguments) for one piece: the command word's name, or the program a
-    launcher in `WRAPPERS` starts (`python -m pytest -q` is `("pytest", ["-q"])`)."""
+    launcher in `WRAPPERS` starts, through any number of launchers (`timeout 60 python -m
+    pytest -q` is `("pytest", ["-q"])`)."""
     words = command_words(segment)
     if not words:
         return "", []
     name, args = command_name(words[0]), words[1:]
-    launcher = "python" if _PYTHON.fullmatch(name) else name
-    for wrapper, own in WRAPPERS:
-        if launcher == wrapper and [a.lower() for a in args[: len(own)]] == list(own):
-            rest = args[len(own) :]
-            if rest and not rest[0].startswith("-"):
-                return command_name(rest[0]), rest[1:]
+    for _ in range(_MAX_LAUNCHERS):
+        launcher = _LAUNCHERS.get("python" if _PYTHON.fullmatch(name) else name)
+        at = launcher.program_at(args) if launcher is not None else None
+        if at is None:
+            break
+        name, args = command_name(args[at]), args[at + 1 :]
     return name, args
 
 

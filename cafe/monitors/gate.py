@@ -8,8 +8,10 @@ wrote (`code_paths_touched`). This module keeps the run's verification state and
   cleared (a red full suite then a green fast check is fast-green-only: the suite was never seen
   passing); the latest check's outcome; and `edits_since_verify`, the code edits made since the
   last check of any outcome (the same file edited three times is three edits).
-- `verification_status`: where the run stands, one of `VERIFICATION_STATUSES`. With tiers on, a
-  green goes stale while code edits sit after it; with tiers off a green stays green.
+- `verification_status`: where the run stands, one of `VERIFICATION_STATUSES`. A green goes
+  stale while code edits sit after it, in every mode (course choice: the reference's tiers-off
+  status keeps it green, while the finish below refuses it, so the run's status would contradict
+  how it ended); with tiers off any fresh green is `verified_green`.
 - `mid_run_nudge`: with tiers on, the one reminder per run to run a fast check, once
   `EDIT_PILE_NUDGE_AT` code edits pile up with nothing run since.
 - `finish_message`: at a claimed finish, what is still unchecked: "did anything run?" (the last
@@ -77,7 +79,7 @@ VERIFICATION_TIERS_MODES: frozenset[str] = frozenset(get_args(VerificationTiersM
 # Where a run stands, the design's five statuses:
 #   no_code_edited   no code file was edited (notes and docs do not count)
 #   verified_red     the latest check failed
-#   unverified       code was edited and no check passed since (or, tiers on, edits sit after it)
+#   unverified       code was edited and no check passed since (or code edits sit after it)
 #   fast_green_only  tiers on: green, but only fast checks were ever seen passing
 #   verified_green   green, the full suite included (tiers off: any green)
 VerificationStatus = Literal[
@@ -159,10 +161,10 @@ def verification_status(state: TierState, mode: VerificationTiersMode) -> Verifi
         return "verified_red"
     if state.last_passed is None:
         return "unverified"
-    if mode == "off":
-        return "verified_green"  # tiers off: a green stays green
     if state.edits_since_verify > 0:
-        return "unverified"  # green, and stale: code changed after it
+        return "unverified"  # green, and stale: code changed after it (in every mode)
+    if mode == "off":
+        return "verified_green"  # tiers off: any fresh green
     return "fast_green_only" if not state.slow_green else "verified_green"
 
 

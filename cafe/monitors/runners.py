@@ -14,8 +14,9 @@ does (the tables below are its rules as data, one runner a line):
   its version, its help, the list of tests it would collect (`pytest --collect-only`, `cargo
   test --no-run`, `jest --listTests`). A pass of such a command proves nothing about the code.
 
-Also by course choice: `python -m pytest`, `npx jest`, `uv run pytest` and their like are read as
-the runner they wrap; pytest's rerun-failed and stepwise modes (`--lf`, `--sw`) and jest's
+Also by course choice: `python -m pytest`, `npx jest`, `uv run pytest`, `timeout 60 pytest` and
+every other launcher are read as the runner they wrap (one rule, `cafe/monitors/commands.py`);
+the format checkers seed 001 calls fast and the reference's list leaves out are fast; pytest's rerun-failed and stepwise modes (`--lf`, `--sw`) and jest's
 `--onlyFailures` run part of the suite, so a pass is `fast` coverage.
 
 Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitors.ipynb.
@@ -41,6 +42,7 @@ __all__ = [
     "TIER_RULES",
     "RUNNER_TIERS",
     "FAST_LINTERS",
+    "FORMAT_CHECKERS",
     "ALWAYS_FAST",
     "FAST_SCRIPT_WORDS",
     "CARGO_VALUE_FLAGS",
@@ -78,6 +80,11 @@ FAST_LINTERS: frozenset[str] = frozenset(
         "clippy",
     }
 )
+# Course choice, from seed 001 (format checks, type checks and linters are fast): format
+# checkers the reference's list leaves out, so `black --check .` is no longer a `slow` green.
+FORMAT_CHECKERS: frozenset[str] = frozenset(
+    {"black", "isort", "rustfmt", "stylua", "dprint", "biome", "taplo", "shfmt"}
+)
 # The reference's dispatch on the command word; every other command word is `slow` (make,
 # gradle, mvn, ctest, tox, scripts, ...).
 RUNNER_TIERS: Mapping[str, TierRule] = MappingProxyType(
@@ -93,7 +100,7 @@ RUNNER_TIERS: Mapping[str, TierRule] = MappingProxyType(
         "mocha": "js_runner",
         "tsc": "fast",  # type checkers: never run a test
         "rustc": "fast",
-        **{linter: "fast" for linter in sorted(FAST_LINTERS)},
+        **{linter: "fast" for linter in sorted(FAST_LINTERS | FORMAT_CHECKERS)},
     }
 )
 # Every command word that is fast whatever its arguments (earlier name, kept).
