@@ -111,6 +111,7 @@ def test_ask_remediation_insists_on_a_bool():
     info = RemediationInfo((), "session", "abc")
     assert facts.ask_remediation(lambda i: True, info) is True
     assert facts.ask_remediation(lambda i: False, info) is False
+    assert facts.ask_remediation(lambda i: None, info) is False  # the reference's "not delivered"
     with pytest.raises(TypeError, match="remediation_delivered returned 1"):
         facts.ask_remediation(lambda i: 1, info)
 

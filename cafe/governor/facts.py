@@ -208,12 +208,16 @@ def remediation_due(*, failing: bool, streak: int, advanced: bool) -> bool:
 
 
 def ask_remediation(callback: Callable[[RemediationInfo], Any], info: RemediationInfo) -> bool:
-    """Call `remediation_delivered` and insist on a bool."""
+    """Call `remediation_delivered`: True or False, and None read as False (the host does not
+    know of a delivery, as the reference reads it). Anything else is refused: a running count
+    of deliveries (which the reference reads by its increases) is not the bool seed 003 asks for."""
     answer = callback(info)
+    if answer is None:
+        return False
     if not isinstance(answer, bool):
         raise TypeError(
             f"remediation_delivered returned {answer!r}; it must return True (the fix "
-            "reached the workspace) or False."
+            "reached the workspace), False or None (not known to have reached it)."
         )
     return answer
 
