@@ -5,6 +5,7 @@
 - `cafe.course.toolkit`      compare a your-turn function with its check; bank a checkpoint;
 - `cafe.course.live`         live cells: an endpoint problem is one line, and the notebook goes on;
 - `cafe.course.progress`     the progress file you own: where it lives, atomic writes, damage set aside;
+- `cafe.course.strict`       strict mode for instructors: `CAFE_STRICT=1` fails a cell whose exercise failed;
 - `cafe.course.cells`        what every cell shares: the course key, headless text, scrubbed printing;
 - `cafe.course.syllabus`     the session map, declared once: numbers, slugs, topics and modules.
 
@@ -25,6 +26,7 @@ from cafe.course.progress import (
     save_progress,
 )
 from cafe.course.reveals import Reveal, answers_path, reveal, reveal_now
+from cafe.course.strict import STRICT_VARIABLE, StrictModeError, is_strict
 from cafe.course.toolkit import (
     COMPARE_STATUSES,
     SOURCES,
@@ -61,6 +63,10 @@ __all__ = [
     "answers_path",
     "reveal",
     "reveal_now",
+    # cafe.course.strict
+    "STRICT_VARIABLE",
+    "StrictModeError",
+    "is_strict",
     # cafe.course.toolkit
     "COMPARE_STATUSES",
     "CompareStatus",

@@ -13,7 +13,8 @@ checkpoint included, would never run). Instead:
 - `each_live(key, items, run)` does the same per item (a shift of orders, a list of requests), so
   one timeout costs one order, not the nineteen that went well.
 
-Nothing you banked earlier is touched: `cafe.course.checkpoint(..., needs=[story])` keeps an
+In strict mode (`CAFE_STRICT=1`, `cafe.course.strict`, for instructors) the endpoint problem also
+fails the cell, once per story or batch. Nothing you banked earlier is touched: `cafe.course.checkpoint(..., needs=[story])` keeps an
 earlier figure when a story it needs failed (see `cafe.course.toolkit`).
 """
 
@@ -25,6 +26,7 @@ from typing import Any, Generic, TypeVar
 
 from cafe.course.cells import say, split_key, stamp
 from cafe.course.progress import record
+from cafe.course.strict import fail_cell
 from cafe.endpoint.errors import EndpointError
 
 __all__ = ["LiveStory", "LiveBatch", "live_story", "each_live"]
@@ -76,6 +78,7 @@ def _note_failure(key: str, exc: EndpointError, model: str | None) -> LiveStory[
     )
     entry = {"kind": exc.kind, "reason": reason, "model": model, "saved_at": stamp()}
     record("live_failures", key, entry)
+    fail_cell(f"live story {key} stopped on an endpoint problem ({exc.kind}): {reason}")
     return LiveStory(key, failed=exc.kind, reason=reason)
 
 

@@ -25,6 +25,7 @@ from cafe.course.cells import (
     stamp,
 )
 from cafe.course.progress import record
+from cafe.course.strict import fail_cell
 
 __all__ = ["Prediction", "predict", "show_outcome"]
 
@@ -154,7 +155,10 @@ def predict(
 
 
 def show_outcome(prediction: Prediction, actual: Any, *, clock: Clock | None = None) -> None:
-    """Print the prediction beside the outcome, say whether they match, and save both."""
+    """Print the prediction beside the outcome, say whether they match, and save both.
+
+    In strict mode (`CAFE_STRICT=1`, `cafe.course.strict`) an outcome with no prediction recorded
+    before it also fails the cell."""
     guess = prediction.value
     if guess is None:
         verdict, matched = "no prediction was recorded (predict before you run next time)", None
@@ -175,3 +179,5 @@ def show_outcome(prediction: Prediction, actual: Any, *, clock: Clock | None = N
             "saved_at": stamp(clock),
         },
     )
+    if guess is None:  # strict mode (instructors): an outcome shown unpredicted fails its cell
+        fail_cell(f"{prediction.key}: the outcome was shown with no prediction recorded first")

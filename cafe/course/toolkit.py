@@ -28,6 +28,7 @@ from typing import Any, Literal, get_args
 from cafe.course.cells import Clock, say, source_name, split_key, stamp
 from cafe.course.live import LiveBatch, LiveStory
 from cafe.course.progress import load_progress, record
+from cafe.course.strict import fail_cell
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.settings.config import course_mode
 
@@ -159,7 +160,8 @@ def compare(
     lets an exception out, that note decides whose it is: the stub's `NotImplementedError` is
     "not attempted yet", not a failure; any other exception from the learner's function is
     reported as a problem, so the notebook keeps going; an exception the learner's function never
-    raised is a bug in the check and is raised. With `key=`, the status is saved.
+    raised is a bug in the check and is raised. With `key=`, the status is saved. In strict mode
+    (`CAFE_STRICT=1`, `cafe.course.strict`) anything but "passed" also fails the cell.
     """
     if key is not None:
         split_key(key)  # a bad key is the notebook author's mistake: say so before running anything
@@ -172,6 +174,8 @@ def compare(
             key,
             {"status": result.status, "problems": list(result.problems), "saved_at": stamp(clock)},
         )
+    if result.status != "passed":  # strict mode (instructors): an exercise not done fails its cell
+        fail_cell(_report(result, name, hint).splitlines()[0])
     return result
 
 
