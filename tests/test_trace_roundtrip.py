@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 from cafe.repair.reask import ALTERNATING_CANDIDATES, OMELETTE_SPEC, make_scripted_generator
 from cafe.report.traces import read_shift
 from cafe.trace.attribute_shapes import ATTRIBUTE_SHAPES
-from cafe.trace.attributes import OUTPUT_MESSAGES, STOP_REASON, Scrubber
+from cafe.trace.attributes import OUTPUT_MESSAGES, STOP_REASON
 from cafe.trace.file import read_trace, read_traces, trace_lines, write_trace, write_traces
 from cafe.trace.lines import MAX_LINE_CHARS, TraceFileError
 from cafe.trace.record import Recorder, record_repair
-from cafe.trace.spans import SPAN_KINDS, Span, Trace
+from cafe.trace.spans import SPAN_KINDS, Span, Trace, scrubbed
 
 # The characters that broke the round trip, or might: line breaks JSON leaves raw, the ones it
 # escapes, lone surrogates at both ends of their range, NUL, a byte-order mark, a replacement
@@ -89,25 +89,14 @@ traces = st.lists(
 
 
 def _as_written(trace: Trace) -> Trace:
-    """What the writer promises to write: every string scrubbed of secrets, times to the
-    microsecond, tuples as lists (as JSON has them)."""
-    clean = Scrubber()
-    return Trace(
-        trace.trace_id,
-        trace.started_at,
-        tuple(
-            Span(
-                s.span_id,
-                s.parent_id,
-                s.kind,
-                clean.text(s.name),
-                round(s.start_s, 6),
-                round(s.end_s, 6),
-                clean(dict(s.attributes)),
-            )
-            for s in trace.spans
-        ),
+    """What the writer promises to write: every string scrubbed of secrets (`scrubbed`), times to
+    the microsecond, tuples as lists (as JSON has them)."""
+    clean = scrubbed(trace)
+    rounded = tuple(
+        dataclasses.replace(s, start_s=round(s.start_s, 6), end_s=round(s.end_s, 6))
+        for s in clean.spans
     )
+    return dataclasses.replace(clean, spans=rounded)
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cafe.endpoint.secrets.redaction import redact
 from cafe.trace.attributes import (
     CHECK_FAILURES,
     CHECK_LINES,
@@ -60,7 +61,11 @@ Shape = Callable[[Any, str], None]
 
 
 class ShapeError(ValueError):
-    """An attribute value that does not have the shape its readers rely on; the message names its path."""
+    """An attribute value that does not have the shape its readers rely on; the message names its
+    path, and quotes the value with every secret in it masked."""
+
+    def __init__(self, message: str):
+        super().__init__(redact(message))
 
 
 def _fail(path: str, wanted: str, value: Any) -> ShapeError:

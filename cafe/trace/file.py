@@ -43,8 +43,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from cafe.endpoint.secrets.redaction import redact
 from cafe.trace.attribute_shapes import ShapeError, check_attributes
-from cafe.trace.attributes import Scrubber
 from cafe.trace.lines import (
     MAX_LINE_CHARS,
     SCHEMA_VERSION,
@@ -54,7 +54,7 @@ from cafe.trace.lines import (
     written_header,
 )
 from cafe.trace.parse import parse_traces
-from cafe.trace.spans import Span, Trace, content_hash
+from cafe.trace.spans import Span, Trace, content_hash, scrubbed
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -85,23 +85,10 @@ def _span_record(trace_id: str, span: Span) -> dict[str, Any]:
     return dict(zip(SPAN_KEYS, values))
 
 
-def _scrubbed(trace: Trace) -> Trace:
-    """`trace` with every span name and attribute scrubbed of secrets (a trace built by hand, or
-    one holding a secret the recorder was not told of, is written clean all the same)."""
-    clean = Scrubber()
-    spans = tuple(
-        Span(
-            s.span_id,
-            s.parent_id,
-            s.kind,
-            clean.text(s.name),
-            s.start_s,
-            s.end_s,
-            clean(dict(s.attributes)),
-        )
-        for s in trace.spans
-    )
-    return Trace(trace.trace_id, trace.started_at, spans)
+def _shown(name: Any) -> str:
+    """A span's name as an error quotes it: at most 60 characters of its repr."""
+    shown = repr(name)
+    return shown if len(shown) <= 60 else shown[:59] + "…"
 
 
 def _readable(span: Span) -> None:
@@ -109,21 +96,25 @@ def _readable(span: Span) -> None:
     number, or an attribute whose shape is not what readers rely on."""
     if not (math.isfinite(span.start_s) and math.isfinite(span.end_s)):
         raise ValueError(
-            f"span {span.name!r} runs from {span.start_s} to {span.end_s}; a trace records "
-            "times as finite numbers of seconds."
+            redact(
+                f"span {_shown(span.name)} runs from {span.start_s} to {span.end_s}; a trace records "
+                "times as finite numbers of seconds."
+            )
         )
     try:
         check_attributes(span.attributes)
     except ShapeError as exc:
-        raise ValueError(f"span {span.name!r} cannot be written: {exc}.") from None
+        raise ValueError(redact(f"span {_shown(span.name)} cannot be written: {exc}.")) from None
 
 
 def _line(record: dict[str, Any]) -> str:
     line = dump_line(record)
     if len(line) > MAX_LINE_CHARS:
         raise ValueError(
-            f"span {record.get('name', record.get('trace_id'))!r} would be a line of {len(line)} "
-            f"characters, over the {MAX_LINE_CHARS} a reader reads; record less of it."
+            redact(
+                f"span {_shown(record.get('name', record.get('trace_id')))} would be a line of "
+                f"{len(line)} characters, over the {MAX_LINE_CHARS} a reader reads; record less."
+            )
         )
     return line
 
@@ -132,7 +123,7 @@ def trace_lines(trace: Trace) -> list[str]:
     """The lines (without newlines) that stand for `trace` in a file: its header, then its spans.
 
     ValueError when a line would be one the reader refuses, so nothing unreadable is written."""
-    clean = _scrubbed(trace)
+    clean = scrubbed(trace)  # ids, names, attributes: a hand-made trace is written clean too
     for span in clean.spans:
         _readable(span)
     records = [_span_record(clean.trace_id, span) for span in clean.spans]
@@ -173,13 +164,17 @@ def write_traces(traces: Iterable[Trace], path: str | Path, *, append: bool = Fa
             raise TypeError(
                 f"write_traces() takes cafe.trace.spans.Trace records, not {type(trace).__name__}."
             )
-        if trace.trace_id in ids:
+        lines = trace_lines(trace)
+        written_id = json.loads(lines[0])["trace_id"]  # as written: scrubbed of secrets
+        if written_id in ids:
             raise ValueError(
-                f"run {trace.trace_id!r} is already in {path}; a run written twice would be "
-                "counted twice. Write each run once, or give a new run its own trace_id."
+                redact(
+                    f"run {written_id!r} is already in {path}; a run written twice would be "
+                    "counted twice. Write each run once, or give a new run its own trace_id."
+                )
             )
-        ids.add(trace.trace_id)
-        text += trace_lines(trace)
+        ids.add(written_id)
+        text += lines
     with path.open("a" if append else "w", encoding="utf-8", newline="\n") as out:
         out.write("".join(line + "\n" for line in text))
     return path

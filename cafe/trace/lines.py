@@ -27,6 +27,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cafe.endpoint.secrets.redaction import redact
+
 __all__ = [
     "SCHEMA_VERSION",
     "HEADER_KEYS",
@@ -83,11 +85,12 @@ _ESCAPES = {c: f"\\u{c:04x}" for c in (0x85, 0x2028, 0x2029, *range(0xD800, 0xE0
 
 
 class TraceFileError(ValueError):
-    """A trace file that cannot be read. `line` is 1-based (0: the file as a whole)."""
+    """A trace file that cannot be read. `line` is 1-based (0: the file as a whole). The message
+    quotes what the file holds, so it is scrubbed of secrets like everything the course shows."""
 
     def __init__(self, source: str, line: int, message: str):
         where = f"{source} line {line}" if line else source
-        super().__init__(f"{where}: {message}")
+        super().__init__(redact(f"{where}: {message}"))
         self.source, self.line = source, line
 
 

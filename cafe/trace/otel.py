@@ -10,6 +10,8 @@ extra: `pip install -e ".[otel]"`, which brings the OTLP/HTTP exporter too).
   offsets) and attributes. A model call is a `CLIENT` span, the rest `INTERNAL`; a span with
   `error.type` gets the status `ERROR`. Spans are batched (`BatchSpanProcessor`): one request to
   the backend for a whole shift, not one per span.
+- Keys never leave: every span passes `cafe.trace.spans.scrubbed` first, as on its way to the
+  file, so a trace built by hand is exported as clean as a recorded one.
 - What was said stays home by default. The GenAI conventions make message content Opt-In, so
   the attributes in `CONTENT_ATTRIBUTES` are left out of an export unless `capture_content=True`
   or `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` asks for them (the variable
@@ -32,14 +34,16 @@ from datetime import datetime
 from typing import Any
 
 from cafe.endpoint.errors import CafeError
+from cafe.endpoint.secrets.redaction import display_url, redact
 from cafe.trace.attributes import (
     CONTENT_ATTRIBUTES,
     ERROR_TYPE,
     EVALUATION_LABEL,
     EVALUATION_NAME,
+    Scrubber,
 )
 from cafe.trace.evaluations import emit_evaluations, log_provider
-from cafe.trace.spans import Span, Trace
+from cafe.trace.spans import Span, Trace, scrubbed
 
 __all__ = [
     "CAPTURE_VARIABLE",
@@ -178,6 +182,14 @@ def _emit(trace: Trace, tracer: Any, logs: Any, capture: bool) -> int:
     return len(made)
 
 
+def _checked(trace: Any) -> Trace:
+    if not isinstance(trace, Trace):
+        raise TypeError(
+            f"export_trace() takes a cafe.trace.spans.Trace, not {type(trace).__name__}."
+        )
+    return trace
+
+
 def export_traces(
     traces: Iterable[Trace],
     exporter: Any,
@@ -198,12 +210,8 @@ def export_traces(
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
-    traces = list(traces)
-    for trace in traces:
-        if not isinstance(trace, Trace):
-            raise TypeError(
-                f"export_trace() takes a cafe.trace.spans.Trace, not {type(trace).__name__}."
-            )
+    clean = Scrubber()
+    traces = [scrubbed(_checked(trace), clean) for trace in traces]
     capture = capture_content_from_env() if capture_content is None else capture_content
     resource, ids = Resource.create({"service.name": service_name}), _ids()
     results: list[bool] = []  # one per batch the exporter was handed: accepted or not
@@ -221,9 +229,12 @@ def export_traces(
     if not all(results):  # the SDK only logs a failed export; a learner must see it
         where = getattr(exporter, "_endpoint", None)  # the OTLP exporters keep their URL here
         raise TraceExportError(
-            f"{results.count(False)} of {len(results)} batches of spans were not accepted "
-            f"({type(exporter).__name__} said FAILURE): is a backend listening at "
-            f"{where or 'the address the exporter sends to'}? {_HOW_TO}."
+            redact(
+                f"{results.count(False)} of {len(results)} batches of spans were not accepted "
+                f"({type(exporter).__name__} said FAILURE): is a backend listening at "
+                f"{display_url(str(where)) if where else 'the address the exporter sends to'}? "
+                f"{_HOW_TO}."
+            )
         )
     return sent
 

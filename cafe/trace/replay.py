@@ -34,6 +34,7 @@ from typing import Any
 from cafe.endpoint.client.completions import completion_payload
 from cafe.endpoint.client.formats import FORMAT_FIELD
 from cafe.endpoint.errors import EndpointError, RequestRejected
+from cafe.endpoint.secrets.redaction import redact
 from cafe.trace.attribute_shapes import ShapeError, check_attributes
 from cafe.trace.attributes import (
     ERROR_TYPE,
@@ -130,8 +131,10 @@ class ReplayDiverged(RuntimeError):
             else f"model call {call}"
         )
         super().__init__(
-            f"The replay diverged at {where}: {difference}. Everything before it matched; "
-            "the code, the prompt or the menu changed since the run was recorded."
+            redact(
+                f"The replay diverged at {where}: {difference}. Everything before it matched; "
+                "the code, the prompt or the menu changed since the run was recorded."
+            )
         )
         self.call, self.span, self.difference = call, span, difference
 

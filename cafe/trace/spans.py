@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
+from cafe.endpoint.secrets.redaction import redact
 from cafe.trace.attributes import (
     AGENT_NAME,
     ATTEMPT_NUMBER,
@@ -71,6 +72,7 @@ __all__ = [
     "Trace",
     "canonical_spans",
     "content_hash",
+    "scrubbed",
     # the attribute names and the scrubber, importable from here as the lessons write them
     "OPERATION",
     "REQUEST_MODEL",
@@ -139,10 +141,12 @@ class Span:
 
     def __post_init__(self) -> None:
         if self.kind not in SPAN_KINDS:
-            raise ValueError(f"Span kind {self.kind!r} is not one of {', '.join(SPAN_KINDS)}.")
+            raise ValueError(
+                redact(f"Span kind {self.kind!r} is not one of {', '.join(SPAN_KINDS)}.")
+            )
         if self.end_s < self.start_s:
             raise ValueError(
-                f"Span {self.name!r} ends ({self.end_s}) before it starts ({self.start_s})."
+                redact(f"Span {self.name!r} ends ({self.end_s}) before it starts ({self.start_s}).")
             )
         object.__setattr__(self, "attributes", _frozen(self.attributes))
 
@@ -178,12 +182,14 @@ class Trace:
         for span in self.spans:
             if span.span_id in seen:
                 raise ValueError(
-                    f"Span id {span.span_id!r} appears twice; each span needs its own id."
+                    redact(f"Span id {span.span_id!r} appears twice; each span needs its own id.")
                 )
             if span is not self.spans[0] and span.parent_id not in seen:
                 raise ValueError(
-                    f"Span {span.name!r} names parent {span.parent_id!r}, which does not "
-                    "come before it in the trace."
+                    redact(
+                        f"Span {span.name!r} names parent {span.parent_id!r}, which does not "
+                        "come before it in the trace."
+                    )
                 )
             seen.add(span.span_id)
 
@@ -205,7 +211,9 @@ class Trace:
 
     def of_kind(self, kind: SpanKind) -> tuple[Span, ...]:
         if kind not in SPAN_KINDS:
-            raise ValueError(f"Unknown span kind {kind!r}; use one of {', '.join(SPAN_KINDS)}.")
+            raise ValueError(
+                redact(f"Unknown span kind {kind!r}; use one of {', '.join(SPAN_KINDS)}.")
+            )
         return tuple(s for s in self.spans if s.kind == kind)
 
     @property
@@ -238,6 +246,27 @@ class Trace:
                 yield from visit(child, depth + 1)
 
         yield from visit(self.root, 0)
+
+
+def scrubbed(trace: Trace, clean: Scrubber | None = None) -> Trace:
+    """`trace` with every string in it masked by `clean` (a new `Scrubber` when None): ids, start
+    time, names and attributes. Whatever leaves the process (the trace file, an OpenTelemetry
+    export) passes through it, so a trace built by hand, or holding a secret its recorder was not
+    told of, leaves clean all the same."""
+    clean = clean or Scrubber()
+    spans = tuple(
+        Span(
+            clean.text(s.span_id),
+            None if s.parent_id is None else clean.text(s.parent_id),
+            s.kind,
+            clean.text(s.name),
+            s.start_s,
+            s.end_s,
+            clean(dict(s.attributes)),
+        )
+        for s in trace.spans
+    )
+    return Trace(clean.text(trace.trace_id), clean.text(trace.started_at), spans)
 
 
 # --- the content hash -------------------------------------------------------------------------
