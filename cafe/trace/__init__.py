@@ -158,6 +158,7 @@ from cafe.trace.spans import (
     Trace,
     canonical_spans,
     content_hash,
+    scrubbed,
 )
 
 __all__ = [
@@ -264,6 +265,7 @@ __all__ = [
     "request_attributes",
     "request_difference",
     "scrub",
+    "scrubbed",
     "trace_lines",
     "write_trace",
     "write_traces",
