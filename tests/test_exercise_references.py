@@ -14,6 +14,12 @@ from hypothesis import HealthCheck, given, settings
 
 from cafe.exercises.generated import Raises, outcome
 from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shifts, shifts
+from cafe.exercises.reference_s12 import calibrations, confusion, floor_trusts, judge_days
+from cafe.exercises.s12 import CELLS
+from cafe.judge.calibration import Calibration, calibrate
+from cafe.judge.grading import Grade
+from cafe.judge.labelled import labelled_tickets
+from cafe.judge.trust import trust_reading
 from cafe.report.records import Price, RunRecord
 from cafe.report.summary import cost_by_ending, count_endings
 
@@ -53,3 +59,32 @@ def test_reference_s09_cost_split_agrees_with_cost_by_ending(shift):
     got, want = _agree(cost_split, cost_by_ending, runs, prices) or ({}, {})
     assert set(got) == set(want)
     assert all(math.isclose(got[k], want[k], rel_tol=1e-9, abs_tol=1e-12) for k in want)
+
+
+# --- session 12 -----------------------------------------------------------------------------
+
+_POOL = tuple({(t.spec, t.ticket): t for t in labelled_tickets(24, 0.5, seed=5)}.values())
+
+
+@SEEDED
+@given(judge_days(_POOL, Grade))
+def test_reference_s12_confusion_agrees_with_calibrate(day):
+    want = calibrate(day.judge(), day.labelled())
+    got = confusion(day.judge(), day.labelled())
+    assert {cell: got[cell] for cell in CELLS} == {cell: getattr(want, cell) for cell in CELLS}
+    if want.kappa is None:
+        assert got["kappa"] is None
+    else:
+        assert math.isclose(got["kappa"], want.kappa, abs_tol=1e-12)
+
+
+@SEEDED
+@given(calibrations(Calibration))
+def test_reference_s12_floor_trusts_agrees_with_trust_reading(pair):
+    calibration, model = pair
+    assert floor_trusts(calibration, model) is trust_reading(calibration, model).trusted
+
+
+def test_reference_s12_floor_trusts_refuses_a_calibration_with_tickets_never_graded():
+    calibration = Calibration("m", 49, 1, 50, 0, 0, failed=1)
+    assert floor_trusts(calibration, "m") is trust_reading(calibration, "m").trusted is False

@@ -4,8 +4,10 @@ fails plausible wrong answers with a specific complaint."""
 import pytest
 
 from cafe import course
+from cafe.exercises.feedback import library_answer
+from cafe.exercises.reference_s12 import confusion, floor_trusts
 from cafe.exercises.s12 import check_calibrate, check_trust_rule
-from cafe.judge.calibration import calibrate
+from cafe.judge.calibration import Calibration, calibrate, cohen_kappa
 from cafe.judge.trust import trust_reading
 
 
@@ -14,47 +16,61 @@ def _stub(*args):
 
 
 def test_check_calibrate_reference_passes_and_stub_is_not_attempted():
-    assert check_calibrate(calibrate) == []
+    assert check_calibrate(confusion) == []
     assert course.compare(_stub, check=check_calibrate).status == "not_attempted"
 
 
-def test_check_calibrate_accepts_a_dict_answer():
-    def as_dict(judge, labelled):
-        result = calibrate(judge, labelled)
-        return {
-            "tp": result.tp,
-            "fn": result.fn,
-            "tn": result.tn,
-            "fp": result.fp,
-            "unparsed": result.unparsed,
-            "kappa": result.kappa,
-        }
+def test_check_calibrate_refuses_the_course_s_calibrate_and_a_wrapper_of_it():
+    def wraps(judge, labelled):
+        return calibrate(judge, labelled)
 
-    assert check_calibrate(as_dict) == []
+    for handed_in in (calibrate, wraps):
+        assert check_calibrate(handed_in) == [library_answer("calibrate")]
+
+
+def test_check_calibrate_shows_a_shrunk_day_where_a_substring_reads_a_verdict():
+    def substring(judge, labelled):  # 'passed' read as pass: only a generated answer says it
+        cells = dict.fromkeys(("tp", "fn", "tn", "fp", "unparsed"), 0)
+        for item in labelled:
+            word = str(getattr(judge(item.spec, item.ticket), "verdict", "")).lower()
+            word = judge(item.spec, item.ticket) if word == "" else word
+            said = "fail" if "fail" in word.lower() else "pass" if "pass" in word.lower() else "?"
+            if said == "?":
+                cells["unparsed"] += 1
+            elif item.truth == "fail":
+                cells["tp" if said == "fail" else "fn"] += 1
+            else:
+                cells["tn" if said == "pass" else "fp"] += 1
+        tp, fn, tn, fp = cells["tp"], cells["fn"], cells["tn"], cells["fp"]
+        return {**cells, "kappa": cohen_kappa(tp, fn, fp, tn)}
+
+    problems = check_calibrate(substring)
+    assert len(problems) == 1 and problems[0].startswith("on tickets "), problems
+    assert "'Pass.'" in problems[0] or "'passed'" in problems[0]
+
+
+def test_check_calibrate_accepts_a_calibration_record():
+    def as_record(judge, labelled):
+        found = confusion(judge, labelled)
+        cells = [found[cell] for cell in ("tp", "fn", "tn", "fp", "unparsed")]
+        return Calibration("m", *cells)
+
+    assert check_calibrate(as_record) == []
 
 
 def test_check_calibrate_catches_raw_agreement_reported_as_kappa():
     def agreement(judge, labelled):
-        result = calibrate(judge, labelled)
-        return {
-            **{c: getattr(result, c) for c in ("tp", "fn", "tn", "fp", "unparsed")},
-            "kappa": result.agreement,
-        }
+        result = confusion(judge, labelled)
+        judged = sum(result[c] for c in ("tp", "fn", "tn", "fp"))
+        return {**result, "kappa": (result["tp"] + result["tn"]) / judged if judged else None}
 
     assert any("returned {'kappa': 0.95}" in problem for problem in check_calibrate(agreement))
 
 
 def test_check_calibrate_catches_the_positive_class_swapped():
     def swapped(judge, labelled):
-        r = calibrate(judge, labelled)
-        return {
-            "tp": r.tn,
-            "fn": r.fp,
-            "tn": r.tp,
-            "fp": r.fn,
-            "unparsed": r.unparsed,
-            "kappa": r.kappa,
-        }
+        r = confusion(judge, labelled)
+        return {**r, "tp": r["tn"], "fn": r["fp"], "tn": r["tp"], "fp": r["fn"]}
 
     assert any("tp is" in problem for problem in check_calibrate(swapped))
 
@@ -65,7 +81,7 @@ def test_check_calibrate_catches_no_verdict_counted_as_a_pass():
             answer = judge(spec, ticket)
             return answer if answer in ("pass", "fail") else "pass"
 
-        return calibrate(strict, labelled)
+        return confusion(strict, labelled)
 
     assert any(
         "never gives a verdict" in problem and "unparsed" in problem
@@ -81,10 +97,34 @@ def test_check_calibrate_reports_a_crash_and_a_wrong_type():
 
 
 def test_check_trust_rule_reference_passes_and_stub_is_not_attempted():
-    assert (
-        check_trust_rule(lambda calibration, model: trust_reading(calibration, model).trusted) == []
-    )
+    assert check_trust_rule(floor_trusts) == []
     assert course.compare(_stub, check=check_trust_rule).status == "not_attempted"
+
+
+def test_check_trust_rule_refuses_the_course_s_trust_reading():
+    def course_rule(calibration, model):
+        return trust_reading(calibration, model).trusted
+
+    assert check_trust_rule(course_rule) == [library_answer("trust_reading")]
+
+
+def test_check_trust_rule_accepts_a_stricter_rule_and_shows_a_looser_one_shrunk():
+    def stricter(calibration, model):
+        return floor_trusts(calibration, model) and calibration.tp + calibration.fn >= 40
+
+    assert check_trust_rule(stricter) == []
+
+    def kappa_seven(calibration, model):  # kappa 0.7: looser than the lesson's 0.8
+        return (
+            model == calibration.model
+            and min(calibration.tp + calibration.fn, calibration.tn + calibration.fp) >= 20
+            and calibration.unparsed <= 0.05 * (calibration.judged + calibration.unparsed)
+            and (calibration.kappa or 0) >= 0.7
+            and (calibration.catch_rate or 0) >= 0.9
+        )
+
+    problems = check_trust_rule(kappa_seven)
+    assert len(problems) == 1 and problems[0].startswith("on ("), problems
 
 
 def test_check_trust_rule_catches_a_rule_on_raw_agreement():
@@ -147,10 +187,11 @@ def test_reveals_state_the_shares_the_scripted_judges_produce():
 
 _SOLVED = {
     'raise NotImplementedError("your turn: count the confusion table and work out kappa")': (
-        "return calibrate(judge, labelled)"
+        "from cafe.exercises.reference_s12 import confusion\n    return confusion(judge, labelled)"
     ),
     'raise NotImplementedError("your turn: decide when a judge may be trusted")': (
-        "return trust_reading(calibration, model).trusted"
+        "from cafe.exercises.reference_s12 import floor_trusts\n"
+        "    return floor_trusts(calibration, model)"
     ),
 }
 

@@ -7,14 +7,16 @@ The notebook (`notebooks/s12-model-judge.ipynb`) asks for two functions:
    and Cohen's kappa over the tickets with a verdict. `check_calibrate` runs it with judges whose
    answers are known (always right, passing everything, failing everything, never answering, one
    that mixes non-answers with mistakes, one answering `Grade` records, one answering verdict
-   words in odd case and spacing, and one on a day with no broken ticket at all) and compares
-   every cell with `cafe.judge.calibration.calibrate`, the course's own answer.
-2. `my_trust_rule(calibration, model)`: True when the judge may be used. Open-ended: the checker
-   only holds it to the floor every rule must keep (`TRUST_CASES`): refuse a judge measured on
-   another model, one whose agreement is luck, one measured on a handful of broken tickets or on
-   none, one that often gives no verdict, one that fails everything, and one that misses a third
-   of the broken tickets even where kappa looks fine; accept a judge that is nearly always right
-   on plenty of both. It must answer True or False, and never raise on a kappa that is None.
+   words in odd case and spacing, and one on a day with no broken ticket at all), then on
+   generated days (tickets listed twice, any answer), each compared with `confusion`
+   (`cafe.exercises.reference_s12`), written apart from the course's `calibrate`, which it refuses
+   to be handed.
+2. `my_trust_rule(calibration, model)`: True when the judge may be used. Open-ended: a rule may be
+   stricter than the lesson's, never looser. The checker holds it to the floor (`TRUST_CASES`,
+   each minimum at its edge: 19 of a kind, 6% unparsed, an 88% catch rate, a model whose name
+   only shares a stem), then on generated calibrations: any your rule trusts, the lesson's rule
+   (`floor_trusts`) must trust too. It must accept a judge nearly always right on plenty of both,
+   answer True or False, and never raise on a kappa that is None.
 
 A rejection names the case, what the learner's function returned, what was expected and the idea
 the case tests (`cafe.exercises.feedback`).
@@ -28,8 +30,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from cafe.consent import OrderSpec
-from cafe.exercises.feedback import Raised, call, mismatch, wrong_type
-from cafe.judge.calibration import Calibration, calibrate, grade_of
+from cafe.exercises.feedback import (
+    Raised,
+    call,
+    counterexample,
+    library_answer,
+    mismatch,
+    wrong_type,
+)
+from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.reference_s12 import (
+    TRUST_ROWS,
+    calibrations,
+    confusion,
+    floor_trusts,
+    judge_days,
+)
+from cafe.judge import calibration as _course
+from cafe.judge import trust as _course_trust
+from cafe.judge.calibration import Calibration, grade_of
+from cafe.judge.grading import Grade
 from cafe.judge.labelled import LabelledTicket, labelled_tickets
 from cafe.schema.ticket import Ticket
 
@@ -178,7 +198,7 @@ def _idea(differs: list[str], about: str, own: str) -> str:
 
 
 def _compare(
-    label: str, got: dict[str, Any], want: Calibration, about: str, own: str
+    label: str, got: dict[str, Any], want: dict[str, Any], about: str, own: str
 ) -> str | None:
     """The one problem with a learner's figures on one case, or None when they match."""
     kappa = got["kappa"]
@@ -186,9 +206,9 @@ def _compare(
         isinstance(kappa, bool) or not isinstance(kappa, (int, float)) or math.isnan(kappa)
     ):
         return wrong_type(f"{label}: kappa", kappa, "kappa as a number, or None")
-    expected = {**{cell: getattr(want, cell) for cell in CELLS}, "kappa": want.kappa}
+    expected = {key: want[key] for key in (*CELLS, "kappa")}
     differs = [cell for cell in CELLS if got[cell] != expected[cell]]
-    kappa_off = _kappa_differs(kappa, want.kappa)
+    kappa_off = _kappa_differs(kappa, want["kappa"])
     if not differs and not kappa_off:
         return None
     shown = differs + ["kappa"] if kappa_off else differs
@@ -200,12 +220,38 @@ def _compare(
     )
 
 
+def _same_figures(got: Any, want: dict[str, Any]) -> bool:
+    figures = _figures(got)
+    return figures is not None and _compare("", figures, want, "cells", "") is None
+
+
+def _generated_calibrate(fn: Callable[[Judge, Labelled], Any]) -> str | None:
+    """The first generated day (tickets repeated, answers in odd case and spacing, Grade records,
+    replies with no verdict) where your figures differ from the reference's, shrunk."""
+    pool = tuple({(t.spec, t.ticket): t for t in labelled_tickets(24, 0.5, seed=5)}.values())
+    days = judge_days(pool, Grade)
+    found = first_difference(
+        lambda day: fn(day.judge(), day.labelled()),
+        lambda day: confusion(day.judge(), day.labelled()),
+        days,
+        idea=CELLS_IDEA + "; a verdict word in any case or spacing is still that verdict",
+        same=_same_figures,
+        examples=200,  # each day grades up to 12 tickets twice: 200 days stay near a second
+    )
+    if found is None:
+        return None
+    shown = _figures(found.returned) or found.returned
+    return counterexample(found.given, shown, found.expected, found.idea)
+
+
 def check_calibrate(fn: Callable[[Judge, Labelled], Any]) -> list[str]:
     """Problems with a `my_calibrate(judge, labelled)`; an empty list means it passes.
 
     It may return a `Calibration` or a dict with tp, fn, tn, fp, unparsed and kappa. A stub's
     `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
     """
+    if is_library(fn, _course.calibrate):
+        return [library_answer("calibrate")]
     problems: list[str] = []
     for case in _cases():
         label = case.label
@@ -217,10 +263,12 @@ def check_calibrate(fn: Callable[[Judge, Labelled], Any]) -> list[str]:
         if got is None:
             wanted = f"a Calibration or a dict with {', '.join(CELLS)} and kappa"
             return [*problems, wrong_type(label, result, wanted)]
-        problem = _compare(label, got, calibrate(case.judge, case.labelled), case.about, case.idea)
+        want = confusion(case.judge, case.labelled)
+        problem = _compare(label, got, want, case.about, case.idea)
         if problem:
             problems.append(problem)
-    return problems
+    found = None if problems else _generated_calibrate(fn)
+    return [*problems, found] if found else problems
 
 
 @dataclass(frozen=True)
@@ -235,94 +283,52 @@ class TrustCase:
 
 
 def _case(
-    label: str,
-    cells: tuple[int, ...],
-    trusted: bool,
-    idea: str,
-    *,
-    model: str = "m",
-    now: str = "m",
+    label: str, cells: tuple[int, ...], trusted: bool, idea: str, model: str, now: str
 ) -> TrustCase:
     tp, fn, tn, fp, unparsed = (*cells, 0)[:5]
     return TrustCase(label, Calibration(model, tp, fn, tn, fp, unparsed), now, trusted, idea)
 
 
-# The floor every rule keeps, whatever its own thresholds; cells are (tp, fn, tn, fp[, unparsed]).
-TRUST_CASES: tuple[TrustCase, ...] = (
-    _case(
-        "nearly always right, 50 broken and 50 right tickets",
-        (49, 1, 50, 0),
-        True,
-        "a judge that is nearly always right on plenty of both may be used",
-    ),
-    _case(
-        "the same figures, but measured on another model",
-        (49, 1, 50, 0),
-        False,
-        "a calibration describes the one model it measured",
-        now="other",
-    ),
-    _case(
-        "calibrated on gpt-4o-mini, now running gpt-4o",
-        (49, 1, 50, 0),
-        False,
-        "another model is another model, whatever its name shares",
-        model="gpt-4o-mini",
-        now="gpt-4o",
-    ),
-    _case(
-        "passes everything: 95% agreement with 5 broken tickets in 100",
-        (0, 5, 95, 0),
-        False,
-        "agreement is luck when nearly every ticket is fine",
-    ),
-    _case(
-        "right on all 3 broken tickets it saw, and 97 right ones",
-        (3, 0, 97, 0),
-        False,
-        "a rate measured on 3 tickets moves by a third with one ticket",
-    ),
-    _case(
-        "no broken ticket at all: 100 right tickets, all passed",
-        (0, 0, 100, 0),
-        False,
-        "with nothing broken to catch, kappa and the catch rate are None: nothing was measured",
-    ),
-    _case(
-        "misses a third of the broken tickets",
-        (34, 16, 50, 0),
-        False,
-        "the catch rate is the judge's job: a third missed is too many",
-    ),
-    _case(
-        "misses a third of 50 broken tickets among 2,000 (kappa 0.81)",
-        (34, 16, 1950, 0),
-        False,
-        "kappa can look fine when most tickets are right; the catch rate says what it missed",
-    ),
-    _case(
-        "fails every ticket: every broken one caught, every right one failed",
-        (50, 0, 0, 50),
-        False,
-        "catching everything by failing everything is kappa 0, no better than luck",
-    ),
-    _case(
-        "no verdict on 60 of 100 tickets, right on the 40 it judged",
-        (20, 0, 20, 0, 60),
-        False,
-        "a judge that says nothing most of the time is not a judge",
-    ),
-    _case(
-        "no verdict on a quarter of the tickets",
-        (38, 0, 37, 0, 25),
-        False,
-        "a judge that often says nothing is not a judge",
-    ),
+# The floor every rule keeps, whatever its own thresholds (cafe.exercises.reference_s12 lists
+# them: each of the lesson's minimums, at its edge, and a model whose name only shares a stem).
+TRUST_CASES: tuple[TrustCase, ...] = tuple(_case(*row) for row in TRUST_ROWS)
+_FLOOR_IDEA = (
+    "your rule may be stricter than the lesson's, never looser: 20 broken and 20 right tickets, "
+    "at most 5% unparsed, kappa 0.8, catch rate 0.9, the very model measured"
 )
+
+
+def _within_floor(got: Any, floor: Any) -> bool:
+    return isinstance(got, bool) and (floor is True or got is False)
+
+
+def _generated_trust(fn: Callable[[Calibration, str], Any]) -> str | None:
+    """The first generated calibration your rule trusts and the lesson's rule refuses, shrunk."""
+    found = first_difference(
+        fn,
+        floor_trusts,
+        calibrations(Calibration),
+        idea=_FLOOR_IDEA,
+        same=_within_floor,
+        unpack=True,
+    )
+    if found is None:
+        return None
+    said = {True: "trusted", False: "refused"}
+    got = (
+        said.get(found.returned, found.returned)
+        if isinstance(found.returned, bool)
+        else found.returned
+    )
+    return counterexample(
+        found.given, got, "refused (or raises nothing and says False)", found.idea
+    )
 
 
 def check_trust_rule(fn: Callable[[Calibration, str], Any]) -> list[str]:
     """Problems with a `my_trust_rule(calibration, model)`; empty when it keeps the floor."""
+    if is_library(fn, _course_trust.trust_reading):
+        return [library_answer("trust_reading")]
     problems: list[str] = []
     for case in TRUST_CASES:
         label, expected, idea = case.label, case.trusted, case.idea
@@ -334,4 +340,5 @@ def check_trust_rule(fn: Callable[[Calibration, str], Any]) -> list[str]:
         elif trusted != expected:
             said = {True: "trusted", False: "refused"}
             problems.append(mismatch(label, said[trusted], said[expected], idea))
-    return problems
+    found = None if problems else _generated_trust(fn)
+    return [*problems, found] if found else problems

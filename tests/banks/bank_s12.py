@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from banks.harness import Bank, Entry
+from cafe.exercises.reference_s12 import floor_trusts
 from cafe.exercises.s12 import check_calibrate, check_trust_rule
 from cafe.judge.calibration import Calibration, calibrate, cohen_kappa, grade_of
 from cafe.judge.labelled import LabelledTicket
@@ -156,6 +157,29 @@ def kappa_as_text(judge: Judge, labelled: Labelled) -> dict[str, Any]:
     return {**cells, "kappa": "undefined" if kappa is None else f"{kappa:.2f}"}
 
 
+def substring_verdict(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """Reads a verdict by substring: 'passed' and 'Pass.' taken for pass."""
+
+    def read(answer: Any) -> str:
+        word = str(getattr(answer, "verdict", answer)).lower()
+        return "fail" if "fail" in word else "pass" if "pass" in word else "unparsed"
+
+    cells = _cells(judge, labelled, read)
+    return {**cells, "kappa": _kappa(cells)}
+
+
+def once_per_ticket(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """Grades a ticket listed twice once: the table no longer adds up to the tickets."""
+    unique = list({(item.spec, item.ticket): item for item in labelled}.values())
+    cells = _cells(judge, unique)
+    return {**cells, "kappa": _kappa(cells)}
+
+
+def calls_calibrate(judge: Judge, labelled: Labelled) -> Calibration:
+    """Hands the course's calibrate back instead of counting."""
+    return calibrate(judge, labelled)
+
+
 # --- calibrate: right -------------------------------------------------------------------------
 
 
@@ -200,10 +224,56 @@ def agreement_only(c: Calibration, model: str) -> bool:
     return c.model == model and (c.agreement or 0) >= 0.95
 
 
+def _floor_but(c: Calibration, model: str, **loose: Any) -> bool:
+    """The lesson's rule written out, with one of its tests loosened by `loose`."""
+    same = loose.get("same", lambda a, b: a == b)(c.model, model)
+    least = loose.get("each_kind", 20)
+    quiet = c.unparsed <= loose.get("unparsed", 0.05) * (c.judged + c.unparsed)
+    kappa, caught = c.kappa, c.catch_rate
+    return (
+        same
+        and min(c.tp + c.fn, c.tn + c.fp) >= least
+        and quiet
+        and kappa is not None
+        and kappa >= loose.get("kappa", 0.8)
+        and caught is not None
+        and caught >= loose.get("catch_rate", 0.9)
+    )
+
+
 def model_by_prefix(c: Calibration, model: str) -> bool:
     """Models matched by prefix: gpt-4o-mini's calibration used for gpt-4o."""
-    same = c.model.startswith(model) or model.startswith(c.model)
-    return same and trust_reading(c, c.model).trusted
+    return _floor_but(c, model, same=lambda a, b: a.startswith(b) or b.startswith(a))
+
+
+def model_substring(c: Calibration, model: str) -> bool:
+    """Models matched by substring: gpt-4o's calibration used for gpt-4o-mini."""
+    return _floor_but(c, model, same=lambda a, b: a in b)
+
+
+def model_case_folded(c: Calibration, model: str) -> bool:
+    """Models matched after strip().lower(): 'GPT-4o' taken for 'gpt-4o'."""
+    return _floor_but(c, model, same=lambda a, b: a.strip().lower() == b.strip().lower())
+
+
+def nineteen_is_enough(c: Calibration, model: str) -> bool:
+    """19 of a kind accepted where the lesson asks for 20."""
+    return _floor_but(c, model, each_kind=19)
+
+
+def fifteen_percent_unparsed(c: Calibration, model: str) -> bool:
+    """15% without a verdict accepted where the lesson's limit is 5%."""
+    return _floor_but(c, model, unparsed=0.15)
+
+
+def kappa_three_quarters(c: Calibration, model: str) -> bool:
+    """Kappa 0.75 accepted where the lesson asks for 0.8."""
+    return _floor_but(c, model, kappa=0.75)
+
+
+def catch_rate_85(c: Calibration, model: str) -> bool:
+    """A catch rate of 85% accepted where the lesson asks for 90%."""
+    return _floor_but(c, model, catch_rate=0.85)
 
 
 def crashes_without_broken_tickets(c: Calibration, model: str) -> bool:
@@ -226,8 +296,8 @@ def few_is_fine(c: Calibration, model: str) -> bool:
 
 
 def trust_reading_object(c: Calibration, model: str) -> object:
-    """Hands back the course's whole reading, which is always truthy, instead of True or False."""
-    return trust_reading(c, model)
+    """Hands back a whole reading, which is always truthy, instead of True or False."""
+    return (_floor_but(c, model), "reasons")
 
 
 def right_strict(c: Calibration, model: str) -> bool:
@@ -256,7 +326,7 @@ def right_reasons(c: Calibration, model: str) -> bool:
         reasons.append("silent")
     kappa = c.kappa if c.kappa is not None else -1.0
     caught = c.catch_rate if c.catch_rate is not None else 0.0
-    if kappa < 0.75 or caught < 0.9:
+    if kappa < 0.8 or caught < 0.9:
         reasons.append("weak")
     return not reasons
 
@@ -323,18 +393,68 @@ BANKS = (
                 "kappa is a number (or None), not a formatted string",
                 "the always-right judge: kappa '1.00'",
             ),
+            Entry(
+                "substring_verdict",
+                substring_verdict,
+                "a verdict is the word pass or fail, in any case or spacing, not a word holding it",
+                "a judge answering 'passed' -> counted as a pass",
+            ),
+            Entry(
+                "once_per_ticket",
+                once_per_ticket,
+                "every labelled ticket is graded, one listed twice too",
+                "the same ticket twice -> counted once",
+            ),
+            Entry("calls_calibrate", calls_calibrate, "write your own", "calibrate"),
+            Entry("course_calibrate", calibrate, "the course's own calibrate", "itself"),
         ),
         right=(
             Entry("right_counter", right_counter, "a Counter over (truth, verdict) pairs"),
             Entry("right_calibration_record", right_calibration_record, "a Calibration record"),
-            Entry("course_calibrate", calibrate, "the course's own calibrate"),
         ),
     ),
     Bank(
         "s12",
         check_trust_rule,
-        course_trust_rule,
+        floor_trusts,
         wrong=(
+            Entry(
+                "model_substring",
+                model_substring,
+                "another model is another model, whatever its name shares",
+                "gpt-4o's calibration for gpt-4o-mini: trusted",
+            ),
+            Entry(
+                "model_case_folded",
+                model_case_folded,
+                "a calibration describes the model named exactly",
+                "GPT-4o's calibration for gpt-4o: trusted",
+            ),
+            Entry(
+                "nineteen_is_enough",
+                nineteen_is_enough,
+                "20 of each kind at least",
+                "19 broken tickets, all caught: trusted",
+            ),
+            Entry(
+                "fifteen_percent_unparsed",
+                fifteen_percent_unparsed,
+                "at most 5% unparsed",
+                "6 of 100 with no verdict: trusted",
+            ),
+            Entry(
+                "kappa_three_quarters",
+                kappa_three_quarters,
+                "kappa 0.8 at least",
+                "20 and 20, 2 missed, 3 false alarms (kappa 0.75): trusted",
+            ),
+            Entry(
+                "catch_rate_85",
+                catch_rate_85,
+                "the catch rate 90% at least",
+                "44 of 50 broken tickets caught: trusted",
+            ),
+            Entry("course_trust_rule", course_trust_rule, "write your own", "trust_reading"),
             Entry(
                 "kappa_only",
                 kappa_only,
@@ -382,35 +502,12 @@ BANKS = (
             Entry("right_strict", right_strict, "stricter thresholds, good tickets too"),
             Entry("right_reasons", right_reasons, "its own thresholds, listed as reasons"),
         ),
-        reference_module="cafe.judge.trust",
-        targets=("trust_reading",),
-        adapt=lambda ns: lambda calibration, model: ns["trust_reading"](calibration, model).trusted,
+        reference_module="cafe.exercises.reference_s12",
+        targets=("floor_trusts", "_kappa"),
     ),
 )
 
 # Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}. The key is
 # what `benchmarks/checker_mutants.py` prints; the reason's first word is one of equivalent, text,
 # validation, outside, open (docs/AUTHORING.md, "Its exercises").
-_STRICTER = (
-    "open: a stricter rule than the course's (a higher bar, or a count or share that can only "
-    "refuse more); the exercise leaves the thresholds to the learner above the floor"
-)
-_TEXT = "text: the wording of a reason the course's reading gives; the exercise asks for True/False"
-EQUIVALENT: dict[str, dict[str, str]] = {
-    "check_trust_rule": {
-        "trust_reading:10: compare: `min(bad, good) < least['each_kind']` -> `min(bad, good) <= least['each_kind']`": _STRICTER,
-        "trust_reading:9: binop: `calibration.tp + calibration.fn` -> `calibration.tp - calibration.fn`": _STRICTER,
-        "trust_reading:9: binop: `calibration.tn + calibration.fp` -> `calibration.tn - calibration.fp`": _STRICTER,
-        "trust_reading:15: compare: `calibration.unparsed / total > least['unparsed_share']` -> `calibration.unparsed / total >= least['unparsed_share']`": _STRICTER,
-        "trust_reading:15: binop: `calibration.unparsed / total` -> `calibration.unparsed * total`": _STRICTER,
-        "trust_reading:18: compare: `kappa < least['kappa']` -> `kappa <= least['kappa']`": _STRICTER,
-        "trust_reading:22: compare: `caught < least['catch_rate']` -> `caught <= least['catch_rate']`": _STRICTER,
-        "trust_reading:20: constant: `'undefined'` -> `'XXundefinedXX'`": _TEXT,
-        "trust_reading:24: constant: `'no'` -> `'XXnoXX'`": _TEXT,
-        "trust_reading:28: delete_statement: `reasons.append(f'{calibration.failed} tickets were never graded (en...` -> `pass`": (
-            "outside: tickets the endpoint never graded are an issue-29 guard of the course's "
-            "rule; the exercise's floor is about the judge's figures, and a learner's rule is "
-            "never handed a calibration with ungraded tickets"
-        ),
-    },
-}
+EQUIVALENT: dict[str, dict[str, str]] = {}

@@ -1,0 +1,293 @@
+"""Session 12's references, written apart from `cafe.judge`, and the inputs to try them on.
+
+`check_calibrate` and `check_trust_rule` (`cafe.exercises.s12`) compare the learner's functions
+with these on generated inputs (`cafe.exercises.generated`); `tests/test_exercise_references.py`
+holds them to the library's `calibrate` and `trust_reading`. The trust rule's minimums are
+pinned here as the lesson states them (20 of each kind, at most 5% unparsed, kappa 0.8, catch
+rate 0.9, the very model the calibration measured), not read from `cafe.judge.trust`.
+
+This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): what it builds from the
+course's records (a `Calibration`, labelled tickets) is passed in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "EACH_KIND",
+    "UNPARSED_SHARE",
+    "KAPPA",
+    "CATCH_RATE",
+    "confusion",
+    "floor_trusts",
+    "JudgeDay",
+    "judge_days",
+    "calibrations",
+    "TRUST_ROWS",
+]
+
+# The lesson's trust rule ("When may you use a judge?"): a rule may be stricter, never looser.
+EACH_KIND = 20  # broken and right tickets judged, at least, each
+UNPARSED_SHARE = 0.05  # replies with no verdict, at most, of every ticket asked
+KAPPA = 0.8  # Landis and Koch's top band
+CATCH_RATE = 0.9  # broken tickets failed, at least
+
+
+def _verdict(answer: Any) -> str:
+    """'pass', 'fail' or 'unparsed' for a judge's answer: a verdict word, or a record with one."""
+    word = answer if isinstance(answer, str) else getattr(answer, "verdict", None)
+    if not isinstance(word, str):
+        raise TypeError(f"a judge answered {answer!r}, neither a verdict word nor a Grade")
+    word = word.strip().lower()
+    return word if word in ("pass", "fail") else "unparsed"
+
+
+def _kappa(tp: int, fn: int, tn: int, fp: int) -> float | None:
+    judged = tp + fn + tn + fp
+    if not judged:
+        return None
+    judge_fails, truly_fails = (tp + fp) / judged, (tp + fn) / judged
+    luck = judge_fails * truly_fails + (1 - judge_fails) * (1 - truly_fails)
+    if luck == 1:
+        return None
+    return ((tp + tn) / judged - luck) / (1 - luck)
+
+
+def confusion(judge: Callable[..., Any], labelled: Sequence[Any]) -> dict[str, Any]:
+    """The five cells of `judge` against the checks' truth (a broken ticket the positive class),
+    and kappa over the tickets with a verdict."""
+    cells = dict.fromkeys(("tp", "fn", "tn", "fp", "unparsed"), 0)
+    for item in labelled:
+        said = _verdict(judge(item.spec, item.ticket))
+        if said == "unparsed":
+            cells["unparsed"] += 1
+        elif item.truth == "fail":
+            cells["tp" if said == "fail" else "fn"] += 1
+        else:
+            cells["tn" if said == "pass" else "fp"] += 1
+    return {**cells, "kappa": _kappa(cells["tp"], cells["fn"], cells["tn"], cells["fp"])}
+
+
+def floor_trusts(calibration: Any, model: str) -> bool:
+    """Whether the lesson's rule lets this judge be used for `model`: the floor of every rule."""
+    tp, fn, tn, fp = calibration.tp, calibration.fn, calibration.tn, calibration.fp
+    asked = tp + fn + tn + fp + calibration.unparsed
+    kappa = _kappa(tp, fn, tn, fp)
+    return (
+        model == calibration.model
+        and min(tp + fn, tn + fp) >= EACH_KIND
+        and calibration.unparsed <= UNPARSED_SHARE * asked
+        and kappa is not None
+        and kappa >= KAPPA
+        and tp >= CATCH_RATE * (tp + fn)
+        and not getattr(calibration, "failed", 0)
+    )
+
+
+# --- generated inputs --------------------------------------------------------------------------
+
+# What a judge may answer: verdict words in any case and spacing, and replies with no verdict.
+ANSWERS = ("pass", "fail", " PASS", "Fail\n", "FAIL", "Pass.", "I cannot tell", "", "passed")
+
+
+@dataclass(frozen=True)
+class JudgeDay:
+    """A generated calibration day: which labelled tickets (by their place in a pool) and what
+    the judge answers on each. A ticket listed twice gets the answer of its first listing."""
+
+    picks: tuple[tuple[int, Any], ...]
+    pool: tuple[Any, ...]
+
+    def __deepcopy__(self, memo: Any) -> JudgeDay:
+        return self  # frozen, of frozen records: each call builds its own list and judge
+
+    def labelled(self) -> list[Any]:
+        return [self.pool[n] for n, _ in self.picks]
+
+    def judge(self) -> Callable[..., Any]:
+        answers: dict[Any, Any] = {}
+        for n, answer in self.picks:
+            answers.setdefault((self.pool[n].spec, self.pool[n].ticket), answer)
+
+        def judge(spec: Any, ticket: Any) -> Any:
+            return answers[(spec, ticket)]
+
+        return judge
+
+    def __repr__(self) -> str:
+        truths = "".join("F" if self.pool[n].truth == "fail" else "p" for n, _ in self.picks)
+        answers = ", ".join(repr(answer) for _, answer in self.picks)
+        return f"tickets {truths or '(none)'} (F broken, p right) answered {answers or 'nothing'}"
+
+
+def judge_days(pool: Sequence[Any], grade: Callable[[Any], Any]) -> Any:
+    """Days of up to 12 tickets from `pool` (distinct tickets, broken and right), repeats too,
+    answered by words from ANSWERS or by `grade(verdict)` records."""
+    from hypothesis import strategies as st
+
+    answer = st.one_of(
+        st.sampled_from(ANSWERS), st.sampled_from(("pass", "fail", "unparsed")).map(grade)
+    )
+    picks = st.lists(st.tuples(st.integers(0, len(pool) - 1), answer), min_size=1, max_size=12)
+    return picks.map(lambda chosen: JudgeDay(tuple(chosen), tuple(pool)))
+
+
+def calibrations(make: Callable[..., Any]) -> Any:
+    """(calibration, model now judging), most of them at or beside an edge of the rule: a count of
+    each kind around 20, misses around a 90% catch rate, unparsed replies around 5%, false alarms
+    from none to a quarter (kappa either side of 0.8); and model names that share a stem, case or
+    a space with the one calibrated."""
+    from hypothesis import strategies as st
+
+    counts = st.sampled_from((EACH_KIND, EACH_KIND - 1, EACH_KIND + 1, 30, 50, 100, 0, 3))
+    edge = st.integers(-1, 2)
+    names = st.sampled_from(("gpt-4o", "gpt-4o-mini", "GPT-4o", "gpt-4o ", "judge"))
+    same = st.just(("judge", "judge"))
+    models = st.one_of(same, same, same, st.tuples(names, names))
+
+    def build(bad: int, good: int, miss: int, alarm: int, quiet: int, pair: Any) -> Any:
+        missed = min(bad, max(0, bad - math.ceil(CATCH_RATE * bad) + miss))
+        alarms = min(good, alarm * max(1, good // 20))
+        asked = bad + good
+        unparsed = max(0, math.floor(UNPARSED_SHARE * asked / (1 - UNPARSED_SHARE)) + quiet)
+        calibration = make(pair[0], bad - missed, missed, good - alarms, alarms, unparsed)
+        return calibration, pair[1]
+
+    alarm = st.integers(0, 5)
+    return st.builds(build, counts, counts, edge, alarm, edge, models)
+
+
+# --- the hand-picked trust cases ------------------------------------------------------------------
+
+_LUCK = "agreement is luck when nearly every ticket is fine"
+_FEW = f"measure at least {EACH_KIND} broken and {EACH_KIND} right tickets: with fewer, one ticket moves a rate 5 points"
+_QUIET = "a judge that often says nothing is not a judge: at most 5% unparsed"
+_MODEL = "a calibration describes the one model it measured, whatever another's name shares"
+# (label, (tp, fn, tn, fp[, unparsed]), the floor trusts it, the idea, calibrated model, model now)
+TRUST_ROWS: tuple[tuple[str, tuple[int, ...], bool, str, str, str], ...] = (
+    (
+        "nearly always right, 50 broken and 50 right tickets",
+        (49, 1, 50, 0),
+        True,
+        "a judge that is nearly always right on plenty of both may be used",
+        "m",
+        "m",
+    ),
+    (
+        "the same figures, but measured on another model",
+        (49, 1, 50, 0),
+        False,
+        _MODEL,
+        "m",
+        "other",
+    ),
+    (
+        "calibrated on gpt-4o-mini, now running gpt-4o",
+        (49, 1, 50, 0),
+        False,
+        _MODEL,
+        "gpt-4o-mini",
+        "gpt-4o",
+    ),
+    (
+        "calibrated on gpt-4o, now running gpt-4o-mini",
+        (49, 1, 50, 0),
+        False,
+        _MODEL,
+        "gpt-4o",
+        "gpt-4o-mini",
+    ),
+    (
+        "passes everything: 95% agreement with 5 broken tickets in 100",
+        (0, 5, 95, 0),
+        False,
+        _LUCK,
+        "m",
+        "m",
+    ),
+    (
+        "right on all 3 broken tickets it saw, and 97 right ones",
+        (3, 0, 97, 0),
+        False,
+        _FEW,
+        "m",
+        "m",
+    ),
+    (
+        "right on all 19 broken tickets it saw, and 80 right ones",
+        (19, 0, 80, 0),
+        False,
+        _FEW,
+        "m",
+        "m",
+    ),
+    (
+        "right on 80 broken tickets and all 19 right ones it saw",
+        (80, 0, 19, 0),
+        False,
+        _FEW,
+        "m",
+        "m",
+    ),
+    (
+        "no broken ticket at all: 100 right tickets, all passed",
+        (0, 0, 100, 0),
+        False,
+        "with nothing broken to catch, kappa and the catch rate are None: nothing was measured",
+        "m",
+        "m",
+    ),
+    (
+        "misses a third of the broken tickets",
+        (34, 16, 50, 0),
+        False,
+        "the catch rate is the judge's job: a third missed is too many",
+        "m",
+        "m",
+    ),
+    (
+        "misses a third of 50 broken tickets among 2,000 (kappa 0.81)",
+        (34, 16, 1950, 0),
+        False,
+        "kappa can look fine when most tickets are right; the catch rate says what it missed",
+        "m",
+        "m",
+    ),
+    (
+        "catches 44 of 50 broken tickets (88%), every right one passed",
+        (44, 6, 50, 0),
+        False,
+        "the catch rate must reach 90%: 88% is under it",
+        "m",
+        "m",
+    ),
+    (
+        "fails every ticket: every broken one caught, every right one failed",
+        (50, 0, 0, 50),
+        False,
+        "catching everything by failing everything is kappa 0, no better than luck",
+        "m",
+        "m",
+    ),
+    (
+        "no verdict on 60 of 100 tickets, right on the 40 it judged",
+        (20, 0, 20, 0, 60),
+        False,
+        _QUIET,
+        "m",
+        "m",
+    ),
+    ("no verdict on a quarter of the tickets", (38, 0, 37, 0, 25), False, _QUIET, "m", "m"),
+    (
+        "no verdict on 6 of 100 tickets (6%), right on the rest",
+        (47, 0, 47, 0, 6),
+        False,
+        _QUIET,
+        "m",
+        "m",
+    ),
+)
