@@ -43,6 +43,11 @@ FAIL_B = "AssertionError: expected 5 got 6"
 FAIL_C = "AssertionError: expected 5 got 7"
 FAIL_D = "AssertionError: expected 5 got 8"
 PASS_3 = "3 passed in 0.01s"
+LONG_TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    + '  File "till.py", line 3, in split\n' * 300
+    + "AssertionError: expected 5 got 9"
+)
 FAIL_3 = "1 failed, 3 passed in 0.01s\nE   assert 999 == 1000"
 
 
@@ -551,6 +556,22 @@ ROWS = [
         },
         why="lesson 13, Where the reference differs: a failing tool that is not the check is "
         "evidence about that tool, so the blind repeated_error keeps watching it",
+    ),
+    dict(
+        case="the hand-back of a long traceback keeps its last line",
+        seed="000 §The four behaviors 4 (current_failure's snippet); the reference keeps up to "
+        "4,000 characters of the failing output, head and tail",
+        knobs={"repair_aware": True},
+        max_turns=3,
+        turns=[[test(LONG_TRACEBACK)] for _ in range(3)],
+        expect={
+            "stop": ("max_turns", 3),
+            "current_failure": {
+                "class": "fail",
+                "snippet_has": "AssertionError: expected 5 got 9",
+                "same_diagnostic_streak": 3,
+            },
+        },
     ),
     dict(
         case="repair_aware suppresses the blind repeated_error trip",

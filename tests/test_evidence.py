@@ -15,7 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.loop.agent import ToolResult
-from cafe.stall.evidence import failure_signature, failure_snippet, normalize_evidence
+from cafe.stall.evidence import (
+    HANDBACK_MAX_CHARS,
+    failure_signature,
+    failure_snippet,
+    handback_snippet,
+    normalize_evidence,
+)
 from cafe.stall.noise import EPHEMERAL_PORT_FLOOR
 from cafe.stories.scenarios import edited_bill
 from cafe.world.workbench import open_workbench, project_file
@@ -103,6 +109,32 @@ def test_failure_snippet_quotes_pytest_error_lines():
     assert failure_snippet(PYTEST_FAILURE) == "assert 999 == 1000"
     assert failure_snippet("no E lines\nlast words") == "no E lines; last words"
     assert len(failure_snippet("E " + "x" * 1000)) <= 240
+
+
+def test_handback_snippet_keeps_a_short_output_whole():
+    output = "E   assert 999 == 1000\n1 failed, 3 passed in 0.02s"
+    assert handback_snippet(output) == output
+
+
+def test_handback_snippet_keeps_head_and_tail_of_a_long_traceback():
+    output = "Traceback (most recent call last):\n" + "  frame\n" * 2000 + "KeyError: 'tip'"
+    kept = handback_snippet(output)
+    assert len(kept) == HANDBACK_MAX_CHARS
+    assert kept.startswith("Traceback") and kept.endswith("KeyError: 'tip'")
+    assert "KeyError: 'tip'" in failure_snippet(output)  # the line a nudge quotes, kept too
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="ab \n", max_size=9000))
+def test_handback_snippet_is_the_whole_text_or_a_head_and_a_tail_of_it(text):
+    kept, whole = handback_snippet(text), text.strip()
+    assert len(kept) <= HANDBACK_MAX_CHARS
+    if len(whole) <= HANDBACK_MAX_CHARS:
+        assert kept == whole
+    else:
+        head, cut, tail = kept.partition("\n[… cut …]\n")
+        assert cut and whole.startswith(head) and whole.endswith(tail)
+        assert abs(len(head) - len(tail)) <= 1
 
 
 @settings(max_examples=100, deadline=None)

@@ -49,10 +49,12 @@ from cafe.stall.escalation import (
     register_trip,
 )
 from cafe.stall.evidence import (
+    HANDBACK_MAX_CHARS,
     SNIPPET_MAX_CHARS,
     data_spans,
     failure_signature,
     failure_snippet,
+    handback_snippet,
     normalize_evidence,
 )
 from cafe.stall.failure_state import (
@@ -111,6 +113,7 @@ __all__ = [
     "DetectorState",
     "DiagnosticClass",
     "EPHEMERAL_PORT_FLOOR",
+    "HANDBACK_MAX_CHARS",
     "Escalation",
     "FailureState",
     "REPEAT_PATTERNS",
@@ -151,6 +154,7 @@ __all__ = [
     "failure_snippet",
     "fold_diagnostic",
     "fold_turn",
+    "handback_snippet",
     "normalize_evidence",
     "outside_data_rules",
     "outside_the_model",

@@ -322,7 +322,7 @@ class StallDetector:
             current = CurrentFailure(
                 "fail",
                 failure.last_diagnostic_signature,
-                state.snippet,
+                state.handback,
                 failure.same_diagnostic_streak,
             )
         return StallRun(result, current, tuple(self.warnings), tuple(self.timeline), failure)

@@ -2,8 +2,9 @@
 
 Session 13. The stall detector (`cafe/stall/detector.py`) keys its streak on a failure's signature, so
 the signature has to move when the failure moves and stay put when only noise moves. This module
-normalises a tool's output, hashes it (`failure_signature`) and picks the lines worth quoting
-back to the model (`failure_snippet`). Session 14's pace governor (`cafe/governor/pacing.py`) uses the
+normalises a tool's output, hashes it (`failure_signature`), picks the lines worth quoting back to
+the model (`failure_snippet`) and keeps the head and tail a run's hand-back carries
+(`handback_snippet`). Session 14's pace governor (`cafe/governor/pacing.py`) uses the
 same signature to ask "is the verifier still saying the same thing?".
 
 `normalize_evidence` applies the rules of `cafe/stall/noise.py` (noise by construction, masked
@@ -49,12 +50,18 @@ __all__ = [
     "normalize_evidence",
     "failure_signature",
     "failure_snippet",
+    "HANDBACK_MAX_CHARS",
+    "handback_snippet",
 ]
 
 # --- constants ------------------------------------------------------------------------------
 
 # Course choice: enough for pytest's `E` lines, short enough to quote inside a nudge.
 SNIPPET_MAX_CHARS = 240
+# The reference's hand-back keeps this much of the failing output, its head and its tail, so the
+# failing line at the end of a long traceback survives next to the command's first lines.
+HANDBACK_MAX_CHARS = 4000
+_CUT = "\n[… cut …]\n"  # what stands between the head and the tail of a clipped hand-back
 
 _SPACE = re.compile(r"\s+")
 _ERROR_LINE = re.compile(r"^E [^\r\n]*", re.MULTILINE)  # pytest's "E   assert ..." lines
@@ -163,3 +170,15 @@ def failure_snippet(output: str) -> str:
         chosen = [_quoted(text, m.start(), m.end()) for m in last]
     snippet = "; ".join(chosen)
     return snippet if len(snippet) <= SNIPPET_MAX_CHARS else snippet[: SNIPPET_MAX_CHARS - 1] + "…"
+
+
+def handback_snippet(output: str) -> str:
+    """The failure as a run's hand-back carries it: the whole output (colour codes and temporary
+    folders taken out) when it fits in `HANDBACK_MAX_CHARS`, else its head and its tail with a
+    mark where the middle was cut, `HANDBACK_MAX_CHARS` in all."""
+    text = _apply(temp_rules(), output).strip()
+    if len(text) <= HANDBACK_MAX_CHARS:
+        return text
+    kept = HANDBACK_MAX_CHARS - len(_CUT)
+    head = kept // 2
+    return text[:head] + _CUT + text[len(text) - (kept - head) :]

@@ -158,7 +158,9 @@ def clear_current_failure(state: FailureState) -> FailureState:
 
 @dataclass(frozen=True)
 class CurrentFailure:
-    """What is still failing when a run ends without success: the hand-back block."""
+    """What is still failing when a run ends without success: the hand-back block. Its `snippet`
+    is the failing output's head and tail (`cafe.stall.evidence.handback_snippet`), longer than
+    the few lines a nudge quotes."""
 
     diagnostic_class: DiagnosticClass
     signature: str

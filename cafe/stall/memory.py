@@ -8,7 +8,8 @@ one turn's results into it, purely, so the detector can fold the previous turn a
 turn and preview this turn after it. `TurnSnapshot` is one row of the detector's timeline.
 
 Every failing output is scrubbed (`cafe.stall.verify.scrub_output`) before it is clipped into the
-quoted snippet, so the endpoint's key never reaches a nudge, a stop detail or a trace.
+quoted snippet and the hand-back's, so the endpoint's key never reaches a nudge, a stop detail, a
+hand-back or a trace.
 
 Left out: when anything trips, and what the loop is told (`cafe/stall/detector.py`).
 
@@ -23,7 +24,7 @@ from types import MappingProxyType
 
 from cafe.loop.turns import ToolResult
 from cafe.stall.escalation import Escalation
-from cafe.stall.evidence import failure_snippet
+from cafe.stall.evidence import failure_snippet, handback_snippet
 from cafe.stall.failure_state import FailureState, TurnClass, classify_turn, fold_diagnostic
 from cafe.stall.repeats import RepeatCounters
 from cafe.stall.verify import scrub_output
@@ -55,6 +56,7 @@ class DetectorState:
 
     failure_state: FailureState = FailureState()
     snippet: str = ""  # the latest failure as quoted to the model (key masked, clipped)
+    handback: str = ""  # the same failure as the hand-back carries it (key masked, head and tail)
     failing_verify_turns: int = 0  # the hard cap's counter
     repeats: RepeatCounters = RepeatCounters()  # the blind counters, cleared by `reset_action`
     # Every failure signature seen this run and how often, never reset: a failure that comes
@@ -86,9 +88,11 @@ def fold_turn(
     if kind == "fail" and deciding is not None:
         signature = failure.last_diagnostic_signature or ""
         counts = {**state.signature_counts, signature: state.signature_counts.get(signature, 0) + 1}
+        scrubbed = scrub_output(deciding.output)
         state = replace(
             state,
-            snippet=failure_snippet(scrub_output(deciding.output)),
+            snippet=failure_snippet(scrubbed),
+            handback=handback_snippet(scrubbed),
             signature_counts=MappingProxyType(counts),
             failing_verify_turns=state.failing_verify_turns + 1,  # a `fail` turn is a failed check
         )

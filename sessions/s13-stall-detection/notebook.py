@@ -439,14 +439,17 @@ course.reveal("s13.why_reverify")
 # ## 7. What does a run that gives up hand back?
 #
 # A run that ends without success carries `current_failure`: the class, the signature, a
-# snippet of the evidence, and the streak. Compare the thrash from section 3 with the productive
+# snippet of the evidence (the failing output itself, up to `HANDBACK_MAX_CHARS` of its head and
+# tail, longer than the line a nudge quotes), and the streak. Compare the thrash from section 3 with the productive
 # repair from section 5.
 
 # %%
 failure = aware.current_failure
-print(aware.stop_reason, {**failure.as_dict(), "signature": failure.signature[:12] + "..."})
+shown = {"signature": failure.signature[:12] + "...", "snippet": f"{len(failure.snippet)} chars"}
+print(aware.stop_reason, {**failure.as_dict(), **shown})
+print("the snippet's last lines:", *failure.snippet.splitlines()[-3:], sep="\n  ")
 print(productive.stop_reason, productive.current_failure)
-assert failure.as_dict()["class"] == "fail" and failure.snippet.startswith("assert 999 == 1000")
+assert failure.as_dict()["class"] == "fail" and "assert 999 == 1000" in failure.snippet
 assert productive.current_failure is None
 
 # %% [markdown]
@@ -644,7 +647,7 @@ elif not your_model_run().skipped("your model's timeline"):
     print(f"live: {cafe.model_name()}")
     rehearsal_note()
     timeline(mine)
-    print("current_failure:", mine.current_failure and mine.current_failure.snippet)
+    print("current_failure:", mine.current_failure and mine.current_failure.snippet[-300:])
     assert mine.stop_reason in RUN_STOP_REASONS | STALL_STOP_REASONS | VERIFY_STOP_REASONS
     print(
         f"offline, the scripted thrash (section 3): tripped on turn {trip_turns[0]}, "

@@ -23,7 +23,7 @@ import textwrap
 import cafe
 from cafe.cli import run_command
 from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
-from cafe.stall import run_with_stall, stall_config
+from cafe.stall import failure_snippet, run_with_stall, stall_config
 from cafe.stories.scenarios import scenario_replies
 from cafe.world.workbench import open_workbench
 
@@ -93,9 +93,9 @@ def report(stalled) -> None:
     failure = stalled.current_failure
     if failure is not None:
         print(
-            f"      handed back as still failing: {words(failure.snippet, 120)} "
-            f"(seen {failure.same_diagnostic_streak} "
-            f"times in a row; current_failure)"
+            f"      handed back as still failing: {words(failure_snippet(failure.snippet), 120)} "
+            f"(seen {failure.same_diagnostic_streak} times in a row; current_failure, "
+            f"{len(failure.snippet)} characters of the output)"
         )
 
 
