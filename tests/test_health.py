@@ -151,6 +151,7 @@ def test_doctor_dead_port_fails_fast_naming_the_url():
     reachable = check(report, "endpoint reachable")
     assert not reachable.ok and url in reachable.detail
     assert "CAFE_BASE_URL" in reachable.fix and "cafe serve" in reachable.fix
+    assert "if it was `cafe local`, start it again" in reachable.fix  # not only "cafe serve"
     for name in ENDPOINT_CHECKS[1:]:
         assert check(report, name).skipped
         assert check(report, name).detail == "skipped: endpoint unreachable"

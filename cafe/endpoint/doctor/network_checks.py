@@ -60,9 +60,11 @@ STOPS: Mapping[str, str] = MappingProxyType(
         "web_page": NOT_THE_API,
     }
 )
-# The model list's own words for two problems. Listing models runs no model, so a slow list means
-# a stuck server; and every OpenAI-compatible server lists its models, so a 404 there means the
-# path is wrong (usually a missing /v1), not CAFE_MODEL, which has not even been asked about yet.
+# The model list's own words for three problems. Listing models runs no model, so a slow list
+# means a stuck server; a refused connection, most often a server that stopped (a `cafe local`
+# whose server died says why in its own terminal); and every OpenAI-compatible server lists its
+# models, so a 404 there means the path is wrong (usually a missing /v1), not CAFE_MODEL, which
+# has not even been asked about yet.
 LISTING_WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
         "timeout": (
@@ -70,6 +72,13 @@ LISTING_WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
             "A working server lists its models at once, so it is busy or stuck. A local server "
             "(llama.cpp, LM Studio) answers one request at a time and keeps generating a reply "
             "its caller gave up on: wait for it to finish, or restart it; then run `cafe doctor` again.",
+        ),
+        "connection": (
+            "Could not connect to the endpoint {url}: {said}",
+            "Nothing answers there. Start your endpoint; if it was `cafe local`, start it again "
+            "(when its server dies, the last line `cafe local` printed says of what, and the "
+            "fix). Or correct CAFE_BASE_URL; to rehearse with scripted answers, run `cafe serve` "
+            "in another terminal and use the lines it prints.",
         ),
         "not_found": (
             "The endpoint {url}/models answered HTTP 404: {said}",
