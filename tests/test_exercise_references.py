@@ -14,14 +14,19 @@ from hypothesis import HealthCheck, given, settings
 
 from cafe.exercises.generated import Raises, outcome
 from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shifts, shifts
+from cafe.exercises.reference_s10 import failure_class, runs
 from cafe.exercises.reference_s12 import calibrations, confusion, floor_trusts, judge_days
 from cafe.exercises.s12 import CELLS
 from cafe.judge.calibration import Calibration, calibrate
 from cafe.judge.grading import Grade
 from cafe.judge.labelled import labelled_tickets
 from cafe.judge.trust import trust_reading
+from cafe.repair.reask import Attempt, RepairResult
 from cafe.report.records import Price, RunRecord
 from cafe.report.summary import cost_by_ending, count_endings
+from cafe.schema.ticket import Failure
+from cafe.taxonomy.classes import classify
+from cafe.taxonomy.runs import Run
 
 SEEDED = settings(
     max_examples=300,
@@ -88,3 +93,14 @@ def test_reference_s12_floor_trusts_agrees_with_trust_reading(pair):
 def test_reference_s12_floor_trusts_refuses_a_calibration_with_tickets_never_graded():
     calibration = Calibration("m", 49, 1, 50, 0, 0, failed=1)
     assert floor_trusts(calibration, "m") is trust_reading(calibration, "m").trusted is False
+
+
+# --- session 10 -----------------------------------------------------------------------------
+
+
+@SEEDED
+@given(runs(Run, RepairResult, Attempt, Failure))
+def test_reference_s10_failure_class_agrees_with_classify(run):
+    both = _agree(failure_class, classify, run)
+    if both:
+        assert both[0] == both[1]

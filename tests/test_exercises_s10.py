@@ -4,6 +4,8 @@ fails plausible wrong answers with a specific complaint."""
 import pytest
 
 from cafe import course
+from cafe.exercises.feedback import library_answer
+from cafe.exercises.reference_s10 import failure_class
 from cafe.exercises.s10 import CLASSIFY_CASES, check_classify, check_first_fix
 from cafe.repair.reask import RepairResult, repair_ticket
 from cafe.schema.ticket import Failure, Ticket
@@ -21,8 +23,27 @@ def _stub(*args):
 
 
 def test_check_classify_reference_passes_compare():
-    assert check_classify(classify) == []
-    assert course.compare(classify, check=check_classify).status == "passed"
+    assert check_classify(failure_class) == []
+    assert course.compare(failure_class, check=check_classify).status == "passed"
+
+
+def test_check_classify_refuses_the_course_s_classify():
+    assert check_classify(classify) == [library_answer("classify")]
+
+
+def test_check_classify_shows_a_shrunk_run_where_a_failure_listed_twice_misleads():
+    def counts(run):  # systematic when a failure was seen as often as there were attempts
+        if run.transport is not None or run.result.stop_reason == "policy_violation":
+            return failure_class(run)
+        attempts = run.result.attempts
+        seen = [(f.check, f.span) for a in attempts for f in a.failures]
+        if any(seen.count(key) == len(attempts) for key in seen):
+            return "systematic"
+        return failure_class(run)
+
+    problems = check_classify(counts)
+    assert len(problems) == 1 and problems[0].startswith("on attempts: "), problems
+    assert "returned 'systematic'" in problems[0]
 
 
 def test_check_classify_stub_is_not_attempted():
@@ -42,7 +63,7 @@ def _by_check_name(run):
     names = [{f.check for f in a.failures} for a in run.result.attempts]
     if set.intersection(*names):
         return "systematic"
-    return classify(run)
+    return failure_class(run)
 
 
 def _drifting_first(run):

@@ -161,8 +161,10 @@ def wrong_type(case: str, returned: Any, wanted: str) -> str:
 
 def counterexample(given: Any, returned: Any, expected: Any, idea: str) -> str:
     """The rejection of a generated input (`cafe.exercises.generated`): the input, shrunk to a
-    small one, what came back, what was expected, and the idea, in two lines."""
-    return mismatch(f"on {shown(given, SHOWN_CHARS - 20)}", returned, expected, idea)
+    small one, what came back, what was expected, and the idea, in two lines. A `Described`
+    input is shown as written (a run as its failures per attempt, say), any other as `repr`."""
+    said = _cut(given.text, SHOWN_CHARS - 20) if isinstance(given, Described) else None
+    return mismatch(f"on {said or shown(given, SHOWN_CHARS - 20)}", returned, expected, idea)
 
 
 def library_answer(name: str) -> str:

@@ -48,14 +48,16 @@ class Raises:
         return f"raises {self.kind.__name__}"
 
 
-def outcome(fn: Callable[..., Any], *args: Any) -> Any:
-    """`fn(*args)` on copies of `args` (a learner's function may change its input), or `Raises`."""
+def outcome(fn: Callable[..., Any], *args: Any, copied: bool = True) -> Any:
+    """`fn(*args)` on copies of `args` (a learner's function may change its input), or `Raises`.
+    `copied=False` passes frozen records as they are, which saves the copying."""
+    if copied:
+        try:
+            args = copy.deepcopy(args)
+        except Exception:  # a value that cannot be copied (a client, a generator) goes as it is
+            pass
     try:
-        copied = copy.deepcopy(args)
-    except Exception:  # a value that cannot be copied (a client, a generator) is passed as it is
-        copied = args
-    try:
-        return fn(*copied)
+        return fn(*args)
     except Exception as exc:  # NotImplementedError too: the cases, run first, catch the stub
         return Raises(type(exc))
 
@@ -91,12 +93,14 @@ def first_difference(
     same: Callable[[Any, Any], bool] = lambda got, want: bool(got == want),
     unpack: bool = False,
     examples: int = EXAMPLES,
+    frozen: bool = False,
 ) -> Difference | None:
     """The shrunk input where `fn` and `reference` first differ, or None when they agree.
 
     `inputs` is a Hypothesis strategy; each drawn value is the one argument of both functions,
     or, with `unpack=True`, a tuple of their arguments. A raised exception is an outcome like a
-    value: both must raise (the learner's error the reference's type or a subclass), or neither. `same(got, want)` decides agreement.
+    value: both must raise (the learner's error the reference's type or a subclass), or neither.
+    Each function gets its own deep copy of the input, unless `frozen` says it cannot change. `same(got, want)` decides agreement.
     """
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import NoSuchExample
@@ -105,8 +109,8 @@ def first_difference(
         return tuple(value) if unpack else (value,)
 
     def differs(value: Any) -> bool:
-        want = outcome(reference, *args(value))
-        return not _same_outcome(outcome(fn, *args(value)), want, same)
+        want = outcome(reference, *args(value), copied=not frozen)
+        return not _same_outcome(outcome(fn, *args(value), copied=not frozen), want, same)
 
     seeded = settings(
         max_examples=examples,
@@ -120,7 +124,8 @@ def first_difference(
         given = find(inputs, differs, settings=seeded)
     except NoSuchExample:
         return None
-    got, want = outcome(fn, *args(given)), outcome(reference, *args(given))
+    got = outcome(fn, *args(given), copied=not frozen)
+    want = outcome(reference, *args(given), copied=not frozen)
     return Difference(given, got, want, idea)
 
 

@@ -5,7 +5,9 @@ The notebook (`notebooks/s10-failure-taxonomy.ipynb`) asks for two functions:
 1. `my_classify(run)`: one failure class for a run that did not pass, the first of
    `cafe.taxonomy.FAILURE_CLASSES` whose test holds. `check_classify` runs it over `CLASSIFY_CASES`,
    hand-built runs that include the ones where two tests hold and the ones where the check's name
-   alone misleads; the course's answer is `cafe.taxonomy.classify`.
+   alone misleads, then compares it with `failure_class` (`cafe.exercises.reference_s10`) on
+   generated runs (up to six attempts, failures repeated, listed in any order). The course's
+   answer is `cafe.taxonomy.classify`, which the checker refuses to be handed.
 2. `my_fixed_runner(spec, generate)`: the practice shift's runner with the one fix the taxonomy says
    to make first. `check_first_fix` runs the whole practice shift through it and holds it to what a
    fix must do: shrink the biggest pile, keep every pass, loosen no check, and never call a run
@@ -18,10 +20,20 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.consent import OrderSpec
-from cafe.exercises.feedback import Raised, call, mismatch
+from cafe.exercises.feedback import (
+    Described,
+    Raised,
+    call,
+    counterexample,
+    library_answer,
+    mismatch,
+)
+from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.reference_s10 import failure_class, runs
 from cafe.repair.reask import Attempt, Generator, RepairResult, score_ticket
 from cafe.schema.ticket import Failure
 from cafe.stories.practice_shift import practice_generator, practice_orders
+from cafe.taxonomy import classes as _course
 from cafe.taxonomy.classes import classify, code
 from cafe.taxonomy.runs import Run
 from cafe.taxonomy.sorting import first_fix, run_shift, sort_runs
@@ -182,6 +194,8 @@ def check_classify(fn: Callable[[Run], str]) -> list[str]:
 
     A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
     """
+    if is_library(fn, _course.classify, _course.class_tests):
+        return [library_answer("classify")]
     problems = []
     for label, run, expected, hint in CLASSIFY_CASES:
         got = call(fn, run)
@@ -189,7 +203,32 @@ def check_classify(fn: Callable[[Run], str]) -> list[str]:
             problems.append(got.problem(label))
         elif got != expected:
             problems.append(mismatch(label, got, expected, hint))
+    if not problems:
+        generated = runs(Run, RepairResult, Attempt, Failure)
+        found = first_difference(
+            fn, failure_class, generated, idea=_GENERATED_IDEA, frozen=True, examples=200
+        )
+        if found:
+            given = Described(_log(found.given))
+            problems.append(counterexample(given, found.returned, found.expected, found.idea))
     return problems
+
+
+_GENERATED_IDEA = (
+    "transport, blocked, then one failure (check and span) on every attempt, then one that "
+    "went away and came back, then any change: the first that holds"
+)
+
+
+def _log(run: Run) -> str:
+    """A generated run as its failures per attempt: 'missing_field table, ... | ...'."""
+    if run.transport is not None:
+        return f"a run stopped by the endpoint ({run.transport})"
+    assert run.result is not None
+    if run.result.stop_reason == "policy_violation":
+        return f"a run refused before any draft ({run.result.blocked_by[0].check})"
+    attempts = [", ".join(f"{f.check} {f.span!r}" for f in a.failures) for a in run.result.attempts]
+    return "attempts: " + " | ".join(attempts)
 
 
 # --- the first fix ----------------------------------------------------------------------------

@@ -13,10 +13,11 @@ import re
 from typing import Any
 
 from banks.harness import Bank, Entry
+from cafe.exercises.reference_s10 import failure_class as classify  # the wrong ones' fall-back
 from cafe.exercises.s10 import check_classify, check_first_fix
 from cafe.repair.reask import RepairResult, repair_ticket
 from cafe.schema.ticket import Failure, Ticket
-from cafe.taxonomy.classes import classify
+from cafe.taxonomy import classes as course
 from cafe.world.menu import load_menu
 
 MENU = load_menu()
@@ -124,7 +125,58 @@ def blocked_first(run: Any) -> str:
     return classify(run)
 
 
+def counts_occurrences(run: Any) -> str:
+    """Systematic when a failure was counted as many times as there were attempts: one listed
+    twice on one attempt and missing from another still reaches the count."""
+    if _head(run):
+        return str(_head(run))
+    attempts = run.result.attempts
+    seen: dict[tuple[str, str], int] = {}
+    for attempt in attempts:
+        for f in attempt.failures:
+            seen[(f.check, f.span)] = seen.get((f.check, f.span), 0) + 1
+    if any(count == len(attempts) for count in seen.values()):
+        return "systematic"
+    return classify(run)
+
+
+def neighbours_only(run: Any) -> str:
+    """Alternating only when a failure is back two attempts later (A, B, A), not after a longer
+    gap, and with A, B, B read as a streak that came back."""
+    if _head(run):
+        return str(_head(run))
+    keys = _keys(run)
+    if set.intersection(*keys):
+        return "systematic"
+    if any(k & keys[n + 2] - keys[n + 1] for n, k in enumerate(keys[:-2])):
+        return "alternating"
+    return "drifting" if len(keys) > 1 else "systematic"
+
+
+def calls_the_course(run: Any) -> str:
+    """Hands the course's classify back instead of writing one."""
+    return course.classify(run)
+
+
 # --- classify: right ---------------------------------------------------------------------------
+
+
+def right_positions(run: Any) -> str:
+    """Each failure's attempt numbers: on all of them, or with a gap between two of them."""
+    if run.transport is not None:
+        return "transport"
+    if run.result.stop_reason == "policy_violation":
+        return "blocked"
+    attempts = run.result.attempts
+    where: dict[tuple[str, str], set[int]] = {}
+    for n, attempt in enumerate(attempts):
+        for f in attempt.failures:
+            where.setdefault((f.check, f.span), set()).add(n)
+    if any(len(at) == len(attempts) for at in where.values()):
+        return "systematic"
+    if any(max(at) - min(at) + 1 > len(at) for at in where.values()):
+        return "alternating"
+    return "drifting"
 
 
 def reference_classify(run: Any) -> str:
@@ -281,6 +333,20 @@ BANKS = (
         reference_classify,
         wrong=(
             Entry(
+                "counts_occurrences",
+                counts_occurrences,
+                "a failure listed twice on one attempt is still one failure of that attempt",
+                "(no table, no table), (espresso) -> systematic",
+            ),
+            Entry(
+                "neighbours_only",
+                neighbours_only,
+                "a failure that came back after any gap alternates; a streak does not",
+                "86d, espresso, no table, 86d -> drifting",
+            ),
+            Entry("calls_the_course", calls_the_course, "write your own", "classify"),
+            Entry("course_classify", course.classify, "the course's own classify", "itself"),
+            Entry(
                 "three_attempts_assumed",
                 three_attempts_assumed,
                 "a comeback can happen on any later attempt",
@@ -332,7 +398,11 @@ BANKS = (
         right=(
             Entry("right_index_walk", right_index_walk, "gaps between first and last sighting"),
             Entry("right_string_pattern", right_string_pattern, "presence pattern '10+1'"),
-            Entry("classify", classify, "the course's own classify, as the notebook reveals it"),
+            Entry(
+                "right_positions",
+                right_positions,
+                "each failure's attempt numbers: all of them, or a gap between two",
+            ),
         ),
     ),
     Bank(

@@ -1,0 +1,83 @@
+"""Session 10's reference classifier, written apart from `cafe.taxonomy.classes`, and the runs to
+try it on.
+
+`check_classify` (`cafe.exercises.s10`) compares the learner's `my_classify` with `failure_class`
+on generated runs (`cafe.exercises.generated`); `tests/test_exercise_references.py` holds it to
+the library's `classify` on the same runs. The classes and their order are pinned here as the
+lesson states them.
+
+This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the course's records
+(`Run`, `RepairResult`, `Attempt`, `Failure`) are passed in to build the generated runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["CLASSES", "failure_class", "runs"]
+
+# The five classes in the lesson's order: when several tests hold, the earliest wins.
+CLASSES = ("transport", "blocked", "systematic", "alternating", "drifting")
+
+
+def _returns(present: list[bool]) -> bool:
+    """Whether a failure was there, went away, and was there again."""
+    on = [n for n, here in enumerate(present) if here]
+    return bool(on) and on[-1] - on[0] + 1 != len(on)
+
+
+def failure_class(run: Any) -> str:
+    """The first class whose test holds for a run that did not pass."""
+    if run.transport is not None:
+        return "transport"
+    if run.result.stop_reason == "policy_violation":
+        return "blocked"
+    attempts = [{(f.check, f.span) for f in a.failures} for a in run.result.attempts]
+    every = set().union(*attempts)
+    if attempts and any(all(key in seen for seen in attempts) for key in every):
+        return "systematic"
+    if any(_returns([key in seen for seen in attempts]) for key in every):
+        return "alternating"
+    if any(a != b for a, b in zip(attempts, attempts[1:])):
+        return "drifting"
+    raise ValueError("no class test holds: every attempt of an exhausted run fails something")
+
+
+# --- generated runs ----------------------------------------------------------------------------
+
+# Failures that share a check or a span with another: only check and span together name one.
+_FAILURES = (
+    ("missing_field", "table"),
+    ("sold_out", "cheese omelette"),
+    ("out_of_scope", "cheese omelette"),
+    ("out_of_scope", "espresso"),
+    ("unsafe", "(missing allergy) milk"),
+)
+
+
+def runs(
+    make_run: Callable[..., Any],
+    make_result: Callable[..., Any],
+    make_attempt: Callable[..., Any],
+    make_failure: Callable[..., Any],
+) -> Any:
+    """Runs that did not pass: exhausted after 1 to 6 attempts, each failing 1 to 3 failures
+    (one listed twice now and then), in any order; refused; or stopped by the endpoint."""
+    from hypothesis import strategies as st
+
+    failure = st.sampled_from(_FAILURES).map(lambda cs: make_failure(cs[0], cs[1], "fix it"))
+    attempt = st.lists(failure, min_size=1, max_size=3)
+
+    def exhausted(logs: list[list[Any]]) -> Any:
+        made = tuple(make_attempt(n, "{}", tuple(f), 0, None) for n, f in enumerate(logs, 1))
+        return make_run(None, result=make_result("retries_exhausted", None, made))
+
+    blocked = failure.map(
+        lambda f: make_run(None, result=make_result("policy_violation", None, (), blocked_by=(f,)))
+    )
+    transport = st.sampled_from(("timeout", "rate_limited")).map(
+        lambda kind: make_run(None, transport=kind)
+    )
+    many = st.lists(attempt, min_size=1, max_size=6).map(exhausted)
+    return st.one_of(many, many, many, blocked, transport)
