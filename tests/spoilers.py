@@ -19,9 +19,15 @@ A giveaway found anywhere in what was read is a spoiler. `label_words` (words th
 but a label may not) are looked for only in the key, the printed question and the headings.
 
 Phrases match after `words` normalises both sides (case, markdown marks, `_ - / : =` as spaces,
-number words as digits, a light stem), so "three turns", "3 turns" and "Three turn(s)" are one
-phrase; `"a … b"` matches a, then b within `GAP` words, in one sentence; `"&a b c"` matches all
-three in one sentence, in any order; anything else is an exact phrase.
+numbers as values (`number_words`: digits, words, percentages, shares such as "two in five"), a
+light stem), so "three turns", "3 turns" and "Three turn(s)" are one phrase and "40%" is caught
+by "two orders in five"; `"a … b"` matches a, then b within `GAP` words, in one sentence;
+`"&a b c"` matches all three in one sentence, in any order; anything else is an exact phrase. A
+table cell ends a phrase: its words never run into the next cell's.
+
+Whatever a declaration lists, the outcome's own words count too (`own_words`, issue 37): the
+outcome as written, when it is telling, and the part of its option after a colon; a sentence or
+table that names two or more of the options lists the choices and is not read as picking one.
 """
 
 from __future__ import annotations
@@ -32,19 +38,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import yaml
+from number_words import numbers, same
 
 GAP = 6  # words allowed between the parts of an "a … b" phrase
 # The lesson sections the site folds under "after the notebook" (the issue's reading order).
 FOLDED = ("## Checkpoint", "## State of the art", "## Annotated readings", "## Misconceptions")
 FOLDED += ("## Self-check",)
-NUMBER_WORDS = {
-    word: str(n)
-    for n, word in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-        "fifteen sixteen seventeen eighteen nineteen twenty".split()
-    )
-}
-NUMBER_WORDS |= {"once": "1", "twice": "2", "first": "1st", "second": "2nd", "third": "3rd"}
+ORDINALS = {"first": "1st", "second": "2nd", "third": "3rd"}
 _SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ing", ""), ("en", ""))
 
 
@@ -68,16 +68,18 @@ def stem(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """`text` as a reader takes it in: folded, unmarked, numbers as digits, stemmed."""
+    """`text` as a reader takes it in: folded, unmarked, numbers as values, stemmed."""
     text = re.sub(r"[`*]", "", text.casefold()).replace("’", "'")
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 1,200 is one number
     text = re.sub(r"'s\b", "", text)
-    text = re.sub(r"[_\-/:=|,()\[\]{}\"<>]", " ", text)
-    found = []
-    for raw in re.findall(r"[\w.%+'$€]+", text):
-        raw = raw.strip(".'")
-        if raw:
-            found.append(stem(NUMBER_WORDS.get(raw, raw)))
-    return found
+    text = re.sub(r"[_\-/:=,()\[\]{}\"<>]", " ", text)
+    # A table's "|" stays, as a word no phrase holds: a phrase's words are adjacent only
+    # within one cell ("| `model_call` | one call |" does not say "model call 1").
+    raw = [w.strip(".'") for w in re.findall(r"[\w.%+'$€]+|\|", text)]
+    return [
+        word if word.startswith("#") else stem(ORDINALS.get(word, word))
+        for word in numbers([w for w in raw if w])
+    ]
 
 
 def sentences(text: str) -> list[list[str]]:
@@ -96,7 +98,9 @@ class Phrase:
 
     def found_in(self, sentence: list[str]) -> bool:
         if self.unordered:
-            return all(word in sentence for part in self.parts for word in part)
+            return all(
+                any(same(word, seen) for seen in sentence) for part in self.parts for word in part
+            )
         return _ordered(sentence, self.parts, 0, None)
 
 
@@ -108,7 +112,8 @@ def _ordered(
     first, n = parts[0], len(parts[0])
     last = len(sentence) - n if limit is None else min(len(sentence) - n, start + limit)
     return any(
-        tuple(sentence[i : i + n]) == first and _ordered(sentence, parts[1:], i + n, GAP)
+        all(same(a, b) for a, b in zip(sentence[i : i + n], first))
+        and _ordered(sentence, parts[1:], i + n, GAP)
         for i in range(start, last + 1)
     )
 
@@ -306,16 +311,76 @@ def before_prediction(key: str, lesson: str, cells: list[Cell]) -> list[tuple[st
     raise LookupError(f"no notebook cell asks for prediction {key}")
 
 
+# --- what an outcome gives away by itself ------------------------------------------------------
+
+# Words that only hedge a figure ("about 40%" is given away by "40%").
+HEDGES = ("about", "around", "roughly")
+# Words that carry no answer on their own: a part of an option made only of these and one other
+# word ("no ticket", "the same") names no choice.
+FILLERS = {
+    stem(w)
+    for w in "a an the it its and or of to in on at by for with from no not only same all".split()
+}
+TELLING_CHARS = 8  # a one-word outcome longer than this is telling ("3" is in every text)
+
+
+def _telling(found: list[str]) -> bool:
+    """Two words that are not fillers, one long word, or a share ("40%", not the count "3")."""
+    kept = [word for word in found if word not in FILLERS]
+    if len(kept) == 1 and kept[0].startswith("#"):
+        return "~" in kept[0] or "/" in kept[0] or "." in kept[0]
+    return len(kept) > 1 or (len(kept) == 1 and len(kept[0]) > TELLING_CHARS)
+
+
+def own_words(outcome: str, options: Iterable[str]) -> list[Phrase]:
+    """The giveaways an outcome brings by itself, whatever its declaration says (issue 37): the
+    outcome as written (numbers as values, a leading hedge dropped), when it is telling; and the
+    part after a colon ("no ticket: the cap stops it"), when no other option holds it."""
+    others = [" ".join(words(option)) for option in options if option != outcome]
+    phrases = []
+    head, colon, answer = outcome.partition(":")
+    for part in [outcome] + ([answer] if colon else []):
+        found = words(part)
+        while found and found[0] in HEDGES:
+            found = found[1:]
+        if part is answer and any(" ".join(found) in other for other in others):
+            continue
+        if _telling(found):
+            phrases.append(Phrase(part.strip(), (tuple(found),)))
+    return phrases
+
+
+def _lists_options(sentence: list[str], options: list[Phrase]) -> bool:
+    """Whether a sentence names two or more of the options: it lists the choices (a dict of
+    labels, a row of routes), it does not pick one."""
+    return sum(option.found_in(sentence) for option in options) >= 2
+
+
+def _unlisted(text: str, options: list[Phrase]) -> str:
+    """`text` without its tables that name two or more options between their rows: such a
+    table lists the choices (every stop reason and its rule), one row at a time."""
+    tables = re.findall(r"(?m)(?:^[ \t]*\|.*\n?)+", text)
+    for table in tables:
+        if _lists_options([word for word in words(table) if word != "|"], options):
+            text = text.replace(table, "\n")
+    return text
+
+
 def spoilers(
     key: str,
     giveaways: Iterable[str],
     lesson: str,
     cells: list[Cell],
     label_words: Iterable[str] = (),
+    outcome: tuple[str, tuple[str, ...]] | None = None,
 ) -> list[str]:
-    """Every place read before `key` is asked that holds one of its giveaways, one line each."""
+    """Every place read before `key` is asked that holds one of its giveaways, one line each.
+    With `outcome` (the outcome and its options), the outcome's own words count too
+    (`own_words`), except in a sentence that lists the options."""
     phrases = [compile_phrase(p) for p in giveaways]
     labels = phrases + [compile_phrase(p) for p in label_words]
+    own = own_words(*outcome) if outcome else []
+    choices = [compile_phrase(o) for o in outcome[1] if words(o)] if outcome else []
     found = set()
     for where, text in before_prediction(key, lesson, cells):
         is_label = where.startswith("notebook heading") or where.startswith(
@@ -323,10 +388,17 @@ def spoilers(
         )
         for phrase, sentence in find(labels if is_label else phrases, text):
             found.add(f"{key}: {where} gives it away ({phrase!r}): {sentence!r}")
+        for sentence in sentences(_unlisted(text, choices)) if own else ():
+            if not _lists_options(sentence, choices):
+                found |= {
+                    f"{key}: {where} states its outcome ({p.source!r}): {' '.join(sentence)[:160]!r}"
+                    for p in own
+                    if p.found_in(sentence)
+                }
     key_words = words(key.split(".", 1)[-1])
     found |= {
         f"{key}: the key itself gives it away ({p.source!r})"
-        for p in labels
+        for p in labels + own
         if p.found_in(key_words)
     }
     return sorted(found)
