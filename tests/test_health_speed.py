@@ -83,6 +83,47 @@ def test_measure_speed_times_the_writing_not_the_fixed_cost():
     assert speed is not None and 100 < speed.tokens_per_s < 260
 
 
+def caching_model(tokens_per_s: float, reading_s: float):
+    """A model that takes `reading_s` to read a prompt, unless it has read one that opened the
+    same way before (as llama.cpp reuses a cached prefix), then writes at `tokens_per_s`."""
+    seen: set[str] = set()
+
+    def reply(request: dict):
+        opening = request["messages"][0]["content"]
+        if opening not in seen:
+            seen.add(opening)
+            time.sleep(reading_s)
+        tokens = request.get("max_tokens") or 16
+        time.sleep(tokens / tokens_per_s)
+        return "word" * tokens
+
+    return reply
+
+
+def test_a_server_that_caches_prompts_cannot_inflate_the_speed():
+    """Asked the same prompt twice, such a server skipped the second reading and the doctor
+    read 380,000 tokens/s; each probe now opens with its own tag, so both are read."""
+    client = make_client(caching_model(200, reading_s=0.4), environ={})
+    speed = measure_speed(client, "cafe-scripted", timeout=10)
+    assert speed is not None and 100 < speed.tokens_per_s < 260
+    assert speed.first_token_s >= 0.4  # the reading is in the time to the first token
+    same = make_client(caching_model(200, reading_s=0.4), environ={})
+    inflated = measure_speed(same, "cafe-scripted", timeout=10, tag=lambda: "fixed")
+    assert inflated is not None and inflated.tokens_per_s > 1000  # the old probe's mistake
+
+
+def test_no_two_speed_probes_share_an_opening():
+    openings: list[str] = []
+
+    def reply(request: dict):
+        openings.append(request["messages"][0]["content"])
+        return "word" * (request.get("max_tokens") or 16)
+
+    measure_speed(make_client(reply, environ={}), "cafe-scripted", timeout=10)
+    measure_speed(make_client(reply, environ={}), "cafe-scripted", timeout=10)
+    assert len(openings) == 4 and len(set(openings)) == 4
+
+
 def test_doctor_against_a_slow_model_reports_its_speed_and_the_settings_that_fit():
     with running_server(slow_model(40)) as server:
         out = io.StringIO()

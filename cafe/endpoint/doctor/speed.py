@@ -4,7 +4,10 @@ A call that is not streamed comes back when the whole reply is written, so the t
 the time before the first token plus the reply's tokens divided by the model's speed. The reply
 cap (`CAFE_MAX_TOKENS`) bounds the second part; the deadline (`CAFE_TIMEOUT_S`) must cover both,
 or a healthy but slow model is cut off and looks dead. `measure_speed` asks the same question
-twice, for one token and for `SPEED_PROBE_TOKENS`, so the difference is writing alone; `advice`
+twice, for one token and for `SPEED_PROBE_TOKENS`, so the difference is writing alone; each time
+the prompt opens with a fresh random tag, so a server that keeps the work done on a prompt it has
+seen (llama.cpp reuses a cached prefix) cannot skip the second one's reading, which once made the
+difference vanish and the speed read 380,000 tokens a second (issue 38); `advice`
 compares a reply at the cap with the deadline and, when they do not fit, names the settings that
 would (`deadline_for`), a smaller cap too when the deadline alone would pass five minutes.
 
@@ -17,7 +20,9 @@ well over the 60 s default on a busy laptop. Session 00 (`sessions/s00-setup/les
 from __future__ import annotations
 
 import math
+import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cafe.endpoint.client.chat import complete
@@ -32,6 +37,7 @@ __all__ = [
     "SLOW_TOKENS_PER_S",
     "CAP_STEPS",
     "Speed",
+    "probe_messages",
     "measure_speed",
     "deadline_for",
     "advice",
@@ -57,7 +63,9 @@ ROUND_S = 10
 # The longest deadline the doctor recommends before it recommends a smaller cap instead.
 PATIENCE_S = 300.0
 # The question the probe asks: a reply that can run as long as it is allowed to.
-_COUNTING = [{"role": "user", "content": "Count from 1 to 500 in words, separated by commas."}]
+_COUNTING = {"role": "user", "content": "Count from 1 to 500 in words, separated by commas."}
+# Random bytes in each probe's opening tag: two probes share no prefix a server could reuse.
+TAG_BYTES = 6
 
 
 @dataclass(frozen=True)
@@ -68,23 +76,41 @@ class Speed:
     first_token_s: float
 
 
-def _timed(client: ChatClient, model: str, tokens: int, timeout: float) -> tuple[float, int]:
+def _fresh_tag() -> str:
+    return secrets.token_hex(TAG_BYTES)
+
+
+def probe_messages(tag: str) -> list[dict[str, str]]:
+    """The speed probe's prompt, opening with `tag` so that no two probes share a prefix."""
+    return [{"role": "system", "content": f"Speed probe {tag}."}, dict(_COUNTING)]
+
+
+def _timed(
+    client: ChatClient, model: str, tokens: int, timeout: float, tag: str
+) -> tuple[float, int]:
     """(seconds, tokens written) for one plain-text request capped at `tokens`."""
     started = time.perf_counter()
     reply = complete(
-        client, model=model, messages=_COUNTING, max_tokens=tokens, temperature=0, timeout=timeout
+        client,
+        model=model,
+        messages=probe_messages(tag),
+        max_tokens=tokens,
+        temperature=0,
+        timeout=timeout,
     )
     usage = getattr(reply, "usage", None)
     written = getattr(usage, "completion_tokens", None)
     return time.perf_counter() - started, written if isinstance(written, int) else tokens
 
 
-def measure_speed(client: ChatClient, model: str, timeout: float) -> Speed | None:
-    """The model's writing speed from two requests (1 token, then `SPEED_PROBE_TOKENS`); None
-    when the model stopped after a token or two, which leaves nothing to time. Raises what
-    `cafe.endpoint.client.chat.complete` raises."""
-    fixed, _ = _timed(client, model, 1, timeout)
-    total, written = _timed(client, model, SPEED_PROBE_TOKENS, timeout)
+def measure_speed(
+    client: ChatClient, model: str, timeout: float, *, tag: Callable[[], str] = _fresh_tag
+) -> Speed | None:
+    """The model's writing speed from two requests (1 token, then `SPEED_PROBE_TOKENS`), each
+    opening with its own `tag()`; None when the model stopped after a token or two, which
+    leaves nothing to time. Raises what `cafe.endpoint.client.chat.complete` raises."""
+    fixed, _ = _timed(client, model, 1, timeout, tag())
+    total, written = _timed(client, model, SPEED_PROBE_TOKENS, timeout, tag())
     if written < 3:
         return None
     per_token = max(total - fixed, 1e-4) / (written - 1)
