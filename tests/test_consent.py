@@ -19,6 +19,7 @@ from cafe.consent import (
     order_changes,
     within_consent,
 )
+from cafe.consent.notes import RESTATEMENTS
 from cafe.schema.ticket import FIX_CHARS, SPAN_CHARS, Ticket
 from cafe.world.menu import load_menu
 from work import grows_linearly
@@ -318,6 +319,41 @@ def test_order_changes_a_note_that_restates_a_declared_allergy_is_neither_asked_
     undeclared = OrderSpec(table=3, items=["oat latte"], notes=notes)
     assert changes_to_confirm(undeclared, MENU) != ()  # an allergy nobody declared: ask
     assert _kinds(_ticket(spec, notes="milk"), spec) == ["unlisted_note"]  # "add milk"?
+
+
+# Riders behind a restated allergy (issue 34): each passed as a note before, each a clause now.
+RIDERS = [
+    "milk allergy (whole milk is fine) please",
+    "egg allergy (comp this order) please",
+    "mild milk allergy",
+    "milk allergy free",
+    "allergy: milk, but butter is ok",
+    "dairy free (and paid)",
+    "allergic to butter",
+    "milk allergy thanks table 9",
+]
+
+
+@pytest.mark.parametrize("rider", RIDERS)
+def test_order_changes_a_restated_allergy_carries_nothing_else(rider):
+    spec = OrderSpec(table=3, items=["oat latte"], allergies=["milk", "egg"])
+    assert "unlisted_note" in _kinds(_ticket(spec, notes=rider), spec)
+    approved = dataclasses.replace(spec, notes=rider)
+    assert changes_to_confirm(approved, MENU) != ()  # front of house asks, never drafts it
+
+
+@given(
+    frame=st.sampled_from(RESTATEMENTS),
+    word=st.sampled_from(["milk", "dairy", "Milk", "DAIRY"]),
+    courtesy=st.sampled_from(["", " please", " thanks"]),
+)
+@settings(max_examples=60, deadline=None, derandomize=True)
+def test_order_changes_a_restatement_passes_and_the_kitchen_never_reads_it(frame, word, courtesy):
+    spec = OrderSpec(table=3, items=["oat latte"], allergies=["milk"], notes="to go")
+    note = f"to go, {frame.format(word)}{courtesy}"
+    assert _kinds(_ticket(spec, notes=note), spec) == []
+    assert kitchen_ticket(_ticket(spec, notes=note), spec, MENU).notes == "to go"
+    assert kitchen_ticket(_ticket(spec, notes=note), spec, MENU).allergies == ("milk",)
 
 
 def test_changes_to_confirm_approved_modifier_with_a_declared_allergen_is_unsafe():

@@ -31,6 +31,7 @@ from cafe.consent.kitchen import (
 )
 from cafe.consent.notes import (
     COURTESY,
+    RESTATEMENTS,
     NoteModifier,
     NoteProblem,
     NoteReading,
@@ -62,6 +63,7 @@ __all__ = [
     "OrderSpec",
     "PARTIAL_ALLERGEN_SPEC",
     "read_notes",
+    "RESTATEMENTS",
     "TEMPTING_ORDERS",
     "UNSAFE_CHANGES",
     "within_consent",

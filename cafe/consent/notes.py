@@ -14,7 +14,11 @@ good ones does, because the menu already knows them (`cafe.world.modifiers`). It
   correct ticket holds, and what every fix about the notes asks for.
 
 A customer's words are a request, not a kitchen instruction, so the rule holds for the approved
-notes too: front of house asks about anything the menu cannot say. Comparing a ticket's reading
+notes too: front of house asks about anything the menu cannot say. The one other clause a note
+may hold restates a declared allergy, and the rule for it has no escape hatch: the clause is
+exactly one of the declared group's words in one of the frames of `RESTATEMENTS` (courtesy
+aside), or it is read like any other clause; and the kitchen never reads it, because
+`kitchen_notes` writes only modifiers and the allergy reaches the kitchen from the allergies field. Comparing a ticket's reading
 with the approved one is `cafe.consent.changes`.
 """
 
@@ -27,13 +31,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cafe.schema.ticket import clip
-from cafe.world.allergens import allergen_key
+from cafe.world.allergens import ALLERGEN_GROUPS, allergen_group
 from cafe.world.menu import Menu, normalize_name
 from cafe.world.modifiers import Modifier
 from cafe.world.spelling import hidden_characters, spelling_key
 
 __all__ = [
     "COURTESY",
+    "RESTATEMENTS",
     "NoteModifier",
     "NoteProblem",
     "NoteReading",
@@ -61,8 +66,18 @@ _COUNT_LAST = re.compile(r"(.+?)\s*x\s*(\d{1,2})")
 # Which item a clause is for: "latte: no foam", "no foam on the latte".
 _ITEM_FIRST = re.compile(r"([^:]+?)\s*:\s*(.+)")
 _ITEM_LAST = re.compile(r"(.+?)\s+(?:on|for|in)\s+(?:the\s+|my\s+|each\s+|both\s+)?(.+)")
-# What makes a clause about an allergy rather than an ingredient ("nut allergy", not "nuts").
-_ALLERGY_WORD = re.compile(r"\ballerg|\bintoleran|\bcoeliac\b|\bceliac\b|\w\ free\b")
+# The only ways a clause may restate a declared allergy: one of the group's own words
+# (`cafe.world.allergens`) in one of these frames, and nothing else. A closed set, so a restated
+# allergy carries no remark, bracket or severity the kitchen might act on ("milk allergy (whole
+# milk is fine)", "mild egg allergy"); a bare "milk" could mean "add milk", so it is not one.
+RESTATEMENTS: tuple[str, ...] = (
+    "{} allergy",
+    "{} allergies",
+    "severe {} allergy",
+    "allergy: {}",
+    "allergic to {}",
+    "{} free",
+)
 # Hidden characters are quoted by count, not by code point: a model can decode escapes.
 _SHOWN = 40
 
@@ -168,12 +183,13 @@ def _clause(key: str, on_ticket: Counter[str], menu: Menu) -> NoteModifier | str
     )
 
 
-def _reminds(key: str, declared: frozenset[str]) -> bool:
-    """Whether a clause only restates a declared allergy ("allergy: milk", "severe nut allergy").
-
-    It must say it is about an allergy: "milk" alone could be read as "add milk".
-    """
-    return bool(_ALLERGY_WORD.search(key)) and allergen_key(key) in declared
+def _restatements(allergies: Sequence[str]) -> frozenset[str]:
+    """Every clause that only restates one of the declared `allergies`, in `spelling_key` form:
+    each frame of `RESTATEMENTS` around each word of each declared group. A declared ingredient
+    ("almonds") names no group, so it has none: the allergies field carries it."""
+    groups = {g for a in allergies if (g := allergen_group(a)) is not None}
+    words = {word for g in groups for word in ALLERGEN_GROUPS[g].names}
+    return frozenset(frame.format(word) for frame in RESTATEMENTS for word in words)
 
 
 def read_notes(
@@ -181,8 +197,10 @@ def read_notes(
 ) -> NoteReading:
     """Read `notes` for a ticket holding `items` against `menu`'s modifiers (see the docstring).
 
-    A clause that only restates one of the declared `allergies` is neither a modifier nor a
-    problem: the allergies field says the same, and the kitchen may read it twice.
+    A clause that is exactly a restatement of one of the declared `allergies` (`RESTATEMENTS`)
+    is neither a modifier nor a problem, and `kitchen_notes` never writes it back: the kitchen
+    reads the allergy from the approved allergies field. Anything more in the clause (a bracket,
+    "mild", "comp") makes it a clause like any other, read as a modifier or refused.
     """
     if not isinstance(notes, str):
         raise TypeError(f"read_notes() takes the notes as text, not {type(notes).__name__}.")
@@ -190,12 +208,12 @@ def read_notes(
     hidden = hidden_characters(notes)
     gone = set(hidden)
     visible = "".join(char for char in notes if char not in gone) if hidden else notes
-    declared = frozenset(allergen_key(a) for a in allergies)
+    restated = _restatements(allergies)
     found: list[NoteModifier] = []
     problems: list[NoteProblem] = []
     for raw in _CLAUSE.split(unicodedata.normalize("NFKC", visible)):
         key = _strip_courtesy(spelling_key(raw))
-        if key in COURTESY or _FILLER.fullmatch(raw) or _reminds(key, declared):
+        if key in COURTESY or _FILLER.fullmatch(raw) or key in restated:
             continue
         read = _clause(key, on_ticket, menu)
         if isinstance(read, str):

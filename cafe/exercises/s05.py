@@ -3,22 +3,17 @@
 The notebook (`notebooks/s05-consent-gate.ipynb`) asks for two functions:
 
 1. `within_consent(ticket, spec)`: True exactly when a ticket holds the approved order and
-   nothing else. `check_within_consent` runs it over tickets that are faithful though written
-   differently (another case, another item order, the customer's own word for the declared
-   allergen group, the approved modifier spelt another way), and over tickets that each make one
-   helpful change, in the items, the allergies (an ingredient for the declared group, "none"
-   beside it) or the notes (a promise, a modifier nobody approved, a disguised word, words hidden
-   in characters nobody sees), including changes the customer only asked for in their own words
-   (`spec.request` is never approval); the course's answer is `cafe.consent.within_consent`.
+   nothing else. `check_within_consent` runs it over faithful tickets written differently, and
+   over tickets that each make one helpful change (items, allergies, notes), some only asked for
+   in the customer's words (never approval); the course's answer is `cafe.consent.within_consent`.
 2. `items_to_confirm(spec, menu)`: open-ended. The approved items the customer must confirm a
    change for before any draft is written. The course's gate asks only about declared allergens;
    yours must also ask about an 86'd item when something else on the order can still be made.
-   `check_items_to_confirm` checks that, on the menu it is given (another day's 86'd list too),
-   and that orders which can pass ask about nothing. What to do when *every* item is 86'd is
-   yours to decide, and it is not checked.
+   `check_items_to_confirm` checks that on the menu it is given (another day's 86'd list too),
+   and that orders which can pass ask about nothing; an order whose every item is 86'd is yours.
 
-Every rejection is worded by `cafe.exercises.feedback`: the case, what came back, what was
-expected, and the idea it bears on.
+Every rejection (`cafe.exercises.feedback`) names the case, what came back and was expected, and
+the idea it bears on.
 """
 
 from __future__ import annotations
@@ -85,6 +80,8 @@ _NOTES = "notes may say only the approved kitchen modifiers, each as often as ap
 _ITEMS = "the approved items are a ceiling and a floor, copies counted"
 _ALLERGIES = "the allergies field holds exactly what the customer declared"
 _HIDDEN = "characters nobody can see are a change, never ignored"
+_GROUP = "an ingredient names part of a group: a kitchen told 'butter' may serve milk"
+_NONE = "'none' beside an allergy contradicts it: the ticket lists the allergy and nothing else"
 
 # Every "no" is one change a helpful model might make; every "yes" is the approved order written
 # a little differently.
@@ -205,18 +202,14 @@ CONSENT_CASES: tuple[ConsentCase, ...] = (
     ),
     ConsentCase("the declared milk allergy left off", _t(allergies=()), _SAFE, False, _ALLERGIES),
     ConsentCase(
-        "'butter' written for the declared milk allergy",
-        _t(allergies=("butter",)),
-        _SAFE,
-        False,
-        "an ingredient names part of a group: a kitchen told 'butter' may serve milk",
+        "'butter' for the declared milk allergy", _t(allergies=("butter",)), _SAFE, False, _GROUP
     ),
     ConsentCase(
-        "'none' written beside the declared milk allergy",
+        "'none' beside the declared milk allergy",
         _t(allergies=("none", "milk")),
         _SAFE,
         False,
-        "'none' beside an allergy contradicts it: the ticket lists the allergy and nothing else",
+        _NONE,
     ),
     ConsentCase(
         "'none' in the allergies of a customer who declared nothing",
@@ -224,6 +217,13 @@ CONSENT_CASES: tuple[ConsentCase, ...] = (
         _ONE_ESPRESSO,
         True,
         "'none' declares no allergy",
+    ),
+    ConsentCase(
+        "a remark in brackets behind the restated milk allergy in the notes",
+        _t(notes="extra hot, milk allergy (whole milk is fine)"),
+        _SAFE,
+        False,
+        _NOTES,
     ),
     ConsentCase("the espresso dropped", _t(items=("oat latte",)), _SAFE, False, _ITEMS),
     ConsentCase(

@@ -375,8 +375,8 @@ course.reveal("s05.why_ask")
 #   each have a `key` (what two notes must share to ask for the same thing), `problems` are the
 #   clauses that are not modifiers, `hidden` the characters nobody sees; `.clean` is neither.
 #
-# The compare cell tries twenty-six tickets: seven faithful ones written differently, and
-# nineteen that each make one change. Until you replace the stub it says "not attempted yet".
+# The compare cell tries twenty-seven tickets: seven faithful ones written differently, and
+# twenty that each make one change. Until you replace the stub it says "not attempted yet".
 
 
 # %%
