@@ -1,0 +1,192 @@
+"""`cafe grade SUBMISSIONS`: run every learner's notebooks and write the class's gradebook.
+
+    cafe grade submissions/ --out gradebook/ [--jobs 2] [--time-limit 300]
+
+SUBMISSIONS is a folder or a zip in any layout `cafe.grading.submissions` reads. Each notebook is
+run on a copy, from a clean kernel, offline and without the instructor's secrets
+(`cafe.grading.runner`), several at once (`--jobs`, the machine's cores by default), each within
+`--time-limit` seconds. A line on stderr says how far it has got. The gradebook's three files
+(`cafe.grading.writers`) go to `--out`, with each run's executed notebook under `--out/runs/`.
+
+Exit status: 0 when the gradebook was written (whatever the learners' results), 2 when
+SUBMISSIONS cannot be found or `--out` is inside it (the grader never writes into a submission).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import cafe
+from cafe.grading.gradebook import Line, course_items, notebook_lines, record_lines
+from cafe.grading.runner import NotebookRun, run_notebook
+from cafe.grading.submissions import Submission, collect
+from cafe.grading.writers import write_gradebook
+
+__all__ = ["COURSE_NOTEBOOKS", "grade", "build_parser", "main"]
+
+# The course's own notebooks, which say what each session asks for (`course_items`).
+COURSE_NOTEBOOKS = Path(__file__).resolve().parent.parent.parent / "notebooks"
+# A notebook's time limit by default: session 13 to 15's real pytest runs take about 10 s on two
+# cores (docs/teaching.md); thirty times that is room for a slow machine, not for a stuck loop.
+DEFAULT_LIMIT = 300.0
+
+Job = tuple[Submission, Path, Path]  # (whose, the notebook copy, the folder to run it in)
+
+
+def _progress(done: int, total: int, started: float, label: str) -> None:
+    """One line on stderr: how many notebooks are graded, the time so far, the last one."""
+    elapsed = time.monotonic() - started
+    text = f"graded {done} of {total} notebooks, {elapsed:.0f} s: {label}"
+    if sys.stderr.isatty():
+        print(f"\r{text[:100]:<100}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+    else:
+        print(text, file=sys.stderr, flush=True)
+
+
+def _jobs(submissions: Sequence[Submission], work: Path) -> list[Job]:
+    jobs = []
+    for number, submission in enumerate(submissions):
+        for index, notebook in enumerate(submission.notebooks):
+            jobs.append(
+                (submission, notebook, work / "runs" / f"{number}" / f"{index}-{notebook.stem}")
+            )
+    return jobs
+
+
+def _run_all(jobs: Sequence[Job], workers: int, seconds: float) -> dict[int, NotebookRun]:
+    """Run every job, `workers` at a time, saying how far it has got; results by job index."""
+    results: dict[int, NotebookRun] = {}
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = {
+            pool.submit(run_notebook, notebook, folder, seconds): i
+            for i, (_, notebook, folder) in enumerate(jobs)
+        }
+        for future in as_completed(futures):
+            index = futures[future]
+            submission, notebook, _ = jobs[index]
+            try:
+                results[index] = future.result()
+            except Exception as exc:  # the runner itself failed: named, never dropped
+                results[index] = NotebookRun("failed_to_run", f"{type(exc).__name__}: {exc}")
+            label = f"{submission.learner}/{notebook.name}: {results[index].status}"
+            _progress(len(results), len(jobs), started, label)
+    return results
+
+
+def _keep_executed(run: NotebookRun, out: Path, learner_folder: str, name: str) -> None:
+    if run.executed is not None:
+        target = out / "runs" / learner_folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(run.executed, target)
+
+
+def _learner_lines(
+    submission: Submission, runs: Sequence[tuple[Path, NotebookRun]], out: Path, folder: str
+) -> list[Line]:
+    """Every line for one learner: submission problems, each notebook's run, their own file."""
+    who = submission.learner
+    lines = [
+        Line(who, "", "submission", submission.origin, "unreadable", problem, "submission")
+        for problem in submission.problems
+    ]
+    expected = [course_items(notebook, COURSE_NOTEBOOKS) for notebook, _ in runs]
+    first = [
+        notebook_lines(who, nb.name, run, items, {}) for (nb, run), items in zip(runs, expected)
+    ]
+    covered = {line.session for group in first for line in group} - {""}
+    own_lines: list[Line] = []
+    own: dict[str, Any] = {}
+    if submission.progress is not None:
+        own_lines, own = record_lines(who, submission.progress, covered)
+    for (notebook, run), items in zip(runs, expected):
+        _keep_executed(run, out, folder, notebook.name)
+        lines += notebook_lines(who, notebook.name, run, items, own)
+    return lines + own_lines
+
+
+def grade(source: Path, out: Path, workers: int, seconds: float) -> list[Line]:
+    """Grade every submission in `source` into `out` (see the module docstring)."""
+    with tempfile.TemporaryDirectory(prefix="cafe-grade-") as scratch:
+        work = Path(scratch)
+        submissions = collect(source, work / "copies")
+        jobs = _jobs(submissions, work)
+        results = _run_all(jobs, workers, seconds)
+        lines: list[Line] = []
+        for number, submission in enumerate(submissions):
+            runs = [(jobs[i][1], results[i]) for i in range(len(jobs)) if jobs[i][0] is submission]
+            lines += _learner_lines(
+                submission, runs, out, f"{number:03d}-{submission.learner}"[:80]
+            )
+    made_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    write_gradebook(
+        lines, out, made_at, {"course_version": cafe.__version__, "source": str(source)}
+    )
+    return lines
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cafe grade", description="Grade a class's notebooks into a gradebook."
+    )
+    parser.add_argument(
+        "submissions",
+        type=Path,
+        help="a folder (one sub-folder per learner, or nbgrader's submitted/) or a zip",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("gradebook"),
+        help="where the gradebook goes (default: ./gradebook)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="notebooks run at once (default: the cores)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_LIMIT,
+        help="seconds per notebook (default: 300)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`cafe grade`: 0 when the gradebook was written, 2 for a mistake in the command line."""
+    args = build_parser().parse_args(argv)
+    source, out = args.submissions.resolve(), args.out.resolve()
+    if not source.exists():
+        print(
+            f"cafe grade: {args.submissions} does not exist; name the folder or zip of submissions.",
+            file=sys.stderr,
+        )
+        return 2
+    if source.is_dir() and out.is_relative_to(source):
+        print(
+            f"cafe grade: --out {args.out} is inside the submissions; choose a folder outside them.",
+            file=sys.stderr,
+        )
+        return 2
+    if args.jobs < 1 or args.time_limit <= 0:
+        print("cafe grade: --jobs must be 1 or more and --time-limit above 0.", file=sys.stderr)
+        return 2
+    lines = grade(source, out, args.jobs, args.time_limit)
+    learners = len({line.learner for line in lines})
+    print(
+        f"graded {learners} learner{'s' if learners != 1 else ''}: {out / 'gradebook.html'} (also .csv, .json)"
+    )
+    return 0

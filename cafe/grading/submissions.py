@@ -1,0 +1,198 @@
+"""Finding a class's submissions: one learner each, their notebooks and progress file, copied out.
+
+`collect(source, work)` reads what an instructor collected and returns one `Submission` per
+learner, with every file copied under `work` (the grader runs and reads only the copies). It
+understands three layouts, and a zip of any of them:
+
+- one folder per learner (`alice/`, `bob/`), holding notebooks (`*.ipynb`, in any sub-folder such
+  as `work/`) and/or a progress file (`progress.json`);
+- nbgrader's `submitted/<learner>/<assignment>/*.ipynb` (LMS exports unpacked the same way);
+- hand-ins made by `cafe hand-in` (`cafe.grading.handin`): a zip holding `manifest.json`, loose in
+  the folder (`alice.zip`) or inside a learner's folder.
+
+What cannot be read is never dropped: a zip that is not one, a notebook that is not JSON, a path
+that would escape the folder, a file too big to be a notebook: each is one line in the learner's
+`problems` (or, for something that belongs to no learner, in a submission of its own named after
+the file). Checkpoint folders (`.ipynb_checkpoints`) and hidden files are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+__all__ = ["Submission", "collect", "unpack", "MANIFEST"]
+
+MANIFEST = "manifest.json"  # what marks a hand-in (`cafe.grading.handin` writes it)
+PROGRESS = "progress.json"
+# Limits on what a submission may unpack to: far past a class's notebooks, short of a zip bomb.
+MAX_MEMBER_BYTES = 50 * 1024 * 1024
+MAX_TOTAL_BYTES = 500 * 1024 * 1024
+MAX_MEMBERS = 5000
+_UNSAFE = re.compile(r"[^A-Za-z0-9._@+-]+")
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One learner's work, as copies: notebooks (sorted by name), a progress file, what went wrong."""
+
+    learner: str
+    origin: str  # where it came from, as the instructor named it
+    notebooks: tuple[Path, ...] = ()
+    progress: Path | None = None
+    problems: tuple[str, ...] = ()
+
+
+def _skipped(path: PurePosixPath) -> bool:
+    return any(part.startswith(".") or part == "__MACOSX" for part in path.parts)
+
+
+def unpack(archive: Path, into: Path) -> list[str]:
+    """Unpack `archive` into `into`, refusing unsafe members; the problems found, in words."""
+    try:
+        with zipfile.ZipFile(archive) as zipped:
+            members = zipped.infolist()
+            if len(members) > MAX_MEMBERS or sum(m.file_size for m in members) > MAX_TOTAL_BYTES:
+                return [f"{archive.name} unpacks to more than a class's work; not opened"]
+            problems = []
+            for member in members:
+                name = PurePosixPath(member.filename)
+                if name.is_absolute() or ".." in name.parts or "\\" in member.filename:
+                    problems.append(
+                        f"{archive.name}: {member.filename!r} points outside the zip; skipped"
+                    )
+                elif member.file_size > MAX_MEMBER_BYTES:
+                    problems.append(
+                        f"{archive.name}: {member.filename} is too big to be a notebook; skipped"
+                    )
+                elif not member.is_dir() and not _skipped(name):
+                    target = into.joinpath(*name.parts)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    with zipped.open(member) as read, target.open("wb") as write:
+                        shutil.copyfileobj(read, write)
+            return problems
+    except (zipfile.BadZipFile, OSError, RuntimeError, EOFError) as exc:
+        return [f"{archive.name} cannot be opened as a zip ({type(exc).__name__}: {exc})"]
+
+
+def _notebook_problem(path: Path) -> str | None:
+    """Why `path` cannot be a notebook (None when it reads as one)."""
+    try:
+        if path.stat().st_size > MAX_MEMBER_BYTES:
+            return "it is too big to be a notebook"
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"it cannot be read ({type(exc).__name__}: {exc})"
+    except ValueError as exc:
+        return f"it is not a notebook: not valid JSON ({exc})"
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        return "it is not a notebook: no list of cells"
+    return None
+
+
+def _files(folder: Path, pattern: str) -> list[Path]:
+    """The files matching `pattern` under `folder`: no hidden ones, and no links (a link could
+    point at any file on the instructor's machine)."""
+    found = []
+    for path in folder.rglob(pattern):
+        inside = PurePosixPath(*path.relative_to(folder).parts)
+        if path.is_file() and not path.is_symlink() and not _skipped(inside):
+            found.append(path)
+    return sorted(found)
+
+
+def _learner_name(folder: Path, fallback: str) -> str:
+    """The learner a hand-in's manifest names, else `fallback`."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return fallback
+    name = manifest.get("learner") if isinstance(manifest, dict) else None
+    return name.strip() if isinstance(name, str) and name.strip() else fallback
+
+
+def _gather(learner: str, origin: str, found: Path, problems: list[str]) -> Submission:
+    """The submission in the unpacked folder `found`: notebooks, one progress file, problems."""
+    for archive in _files(found, "*.zip"):  # a hand-in inside a learner's folder
+        problems += unpack(archive, archive.with_suffix(""))
+    notebooks = []
+    for path in _files(found, "*.ipynb"):
+        why = _notebook_problem(path)
+        if why is None:
+            notebooks.append(path)
+        else:
+            problems.append(f"{path.relative_to(found)} cannot be graded: {why}")
+    progress = _files(found, PROGRESS)
+    if len(progress) > 1:
+        problems.append(
+            f"{len(progress)} progress files; read {progress[0].relative_to(found)}, not "
+            + ", ".join(str(p.relative_to(found)) for p in progress[1:])
+        )
+    if not notebooks and not progress and not problems:
+        problems.append("no notebook and no progress file in it")
+    return Submission(
+        learner,
+        origin,
+        tuple(sorted(notebooks, key=lambda p: p.name)),
+        progress[0] if progress else None,
+        tuple(problems),
+    )
+
+
+def _entries(source: Path) -> list[tuple[str, Path]]:
+    """(learner, path) for each learner's entry in `source`: nbgrader's layout, or one per entry."""
+    root = source / "submitted" if (source / "submitted").is_dir() else source
+    entries = []
+    for path in sorted(root.iterdir()):
+        if path.name.startswith(".") or path.name == "__MACOSX":
+            continue
+        if path.is_dir() or path.suffix.lower() in (".zip", ".json", ".ipynb"):
+            entries.append((path.stem if path.is_file() else path.name, path))
+        else:
+            entries.append((path.name, path))
+    return entries
+
+
+def _one(learner: str, entry: Path, work: Path) -> Submission:
+    """Copy one learner's entry (a folder, a zip, a loose file) to `work` and gather it."""
+    found = work / (_UNSAFE.sub("_", learner) or "learner")
+    number = 1
+    while found.exists():
+        number += 1
+        found = found.with_name(f"{_UNSAFE.sub('_', learner)}-{number}")
+    found.mkdir(parents=True)
+    problems: list[str] = []
+    if entry.is_dir():
+        shutil.copytree(entry, found, dirs_exist_ok=True, symlinks=True)
+    elif entry.suffix.lower() == ".zip":
+        problems += unpack(entry, found)
+        learner = _learner_name(found, learner)
+    elif entry.suffix.lower() in (".ipynb", ".json"):
+        shutil.copyfile(
+            entry, found / (PROGRESS if entry.suffix.lower() == ".json" else entry.name)
+        )
+    else:
+        return Submission(
+            learner,
+            entry.name,
+            problems=(f"{entry.name} is neither a folder, a zip nor a notebook",),
+        )
+    return _gather(learner, entry.name, found, problems)
+
+
+def collect(source: Path, work: Path) -> list[Submission]:
+    """Every learner's submission in `source` (a folder or a zip), copied under `work`."""
+    work.mkdir(parents=True, exist_ok=True)
+    if source.is_file():
+        unpacked = work / "class"
+        unpacked.mkdir()
+        problems = unpack(source, unpacked)
+        if problems and not any(unpacked.iterdir()):
+            return [Submission(source.stem, source.name, problems=tuple(problems))]
+        inner = [p for p in unpacked.iterdir() if not p.name.startswith(".")]
+        source = inner[0] if len(inner) == 1 and inner[0].is_dir() else unpacked
+    return [_one(learner, entry, work / "learners") for learner, entry in _entries(source)]

@@ -1,0 +1,187 @@
+"""The gradebook's three files: gradebook.csv, gradebook.json and gradebook.html.
+
+- `gradebook.csv`: one row per `Line` (`cafe.grading.gradebook`), columns `COLUMNS`, for a
+  spreadsheet or an LMS import (filter on `kind`, pivot on `learner`);
+- `gradebook.json`: the same lines, a per-learner summary and the class summary, for tools;
+- `gradebook.html`: one page with the class summary first (which exercises most learners fail,
+  which predictions most miss, which notebooks did not run) and a learner-by-session table.
+
+Every text that came from a submission is escaped in the page and written as data in the others;
+a learner's code has no way into the page's markup.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from cafe.grading.gradebook import Line
+
+__all__ = ["COLUMNS", "class_summary", "learner_summary", "write_gradebook"]
+
+COLUMNS = ("learner", "session", "kind", "key", "result", "detail", "origin")
+# How many rows each of the page's "most" tables shows.
+TOP = 15
+
+
+def learner_summary(lines: Sequence[Line]) -> dict[str, dict[str, Any]]:
+    """Per learner: exercises passed of those graded, predictions matched of those made, checkpoints
+    banked, notebooks that did not run cleanly, and problems with the submission."""
+    found: dict[str, dict[str, Any]] = {}
+    for line in lines:
+        s = found.setdefault(
+            line.learner,
+            {
+                "exercises": 0,
+                "passed": 0,
+                "predictions": 0,
+                "made": 0,
+                "matched": 0,
+                "checkpoints": 0,
+                "notebooks": 0,
+                "not_clean": [],
+                "problems": [],
+            },
+        )
+        if line.kind == "exercise":
+            s["exercises"] += 1
+            s["passed"] += line.result == "passed"
+        elif line.kind == "prediction":
+            s["predictions"] += 1
+            s["made"] += line.result in ("matched", "missed", "not_shown")
+            s["matched"] += line.result == "matched"
+        elif line.kind == "checkpoint":
+            s["checkpoints"] += line.result == "banked"
+        elif line.kind == "notebook":
+            s["notebooks"] += 1
+            if line.result != "ran":
+                s["not_clean"].append(f"{line.key}: {line.result}")
+        elif line.result == "unreadable":
+            s["problems"].append(f"{line.key}: {line.detail}")
+    return found
+
+
+def class_summary(lines: Sequence[Line]) -> dict[str, Any]:
+    """Which exercises most learners fail, which predictions most miss, what did not run."""
+    tried: Counter[str] = Counter()
+    failed: Counter[str] = Counter()
+    asked: Counter[str] = Counter()
+    missed: Counter[str] = Counter()
+    for line in lines:
+        if line.kind == "exercise":
+            tried[line.key] += 1
+            failed[line.key] += line.result != "passed"
+        elif line.kind == "prediction" and line.result in ("matched", "missed"):
+            asked[line.key] += 1
+            missed[line.key] += line.result == "missed"
+    return {
+        "learners": len({line.learner for line in lines}),
+        "exercises_failed": [
+            {"key": k, "failed": failed[k], "of": tried[k]}
+            for k, _ in failed.most_common()
+            if failed[k]
+        ],
+        "predictions_missed": [
+            {"key": k, "missed": missed[k], "of": asked[k]}
+            for k, _ in missed.most_common()
+            if missed[k]
+        ],
+        "not_run": [
+            asdict(line) for line in lines if line.kind == "notebook" and line.result != "ran"
+        ],
+        "unreadable": [asdict(line) for line in lines if line.result == "unreadable"],
+    }
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row) + "</tr>"
+        for row in rows
+    )
+    return f"<table><tr>{head}</tr>{body}</table>" if rows else "<p>None.</p>"
+
+
+def _bar(count: int, total: int) -> str:
+    return f"{count} of {total} ({round(100 * count / total) if total else 0}%)"
+
+
+def _people(learners: dict[str, dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [
+        (
+            name,
+            f"{s['passed']} of {s['exercises']}",
+            f"{s['matched']} of {s['made']} made ({s['predictions']} asked)",
+            s["checkpoints"],
+            "; ".join(s["not_clean"]) or "-",
+            "; ".join(s["problems"]) or "-",
+        )
+        for name, s in sorted(learners.items())
+    ]
+
+
+_STYLE = (
+    "<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}"
+    "table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #ccc;"
+    "padding:.3em .6em;text-align:left;vertical-align:top}th{background:#f3f3f3}</style>"
+)
+
+
+def _page(summary: dict[str, Any], learners: dict[str, dict[str, Any]], made_at: str) -> str:
+    failed = [(e["key"], _bar(e["failed"], e["of"])) for e in summary["exercises_failed"][:TOP]]
+    missed = [(p["key"], _bar(p["missed"], p["of"])) for p in summary["predictions_missed"][:TOP]]
+    not_run = [(n["learner"], n["key"], n["result"], n["detail"]) for n in summary["not_run"]]
+    unreadable = [(u["learner"], u["key"], u["detail"]) for u in summary["unreadable"]]
+    columns = ["learner", "exercises passed", "predictions matched", "checkpoints"]
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Gradebook</title>",
+        _STYLE + "</head><body>",
+        f"<h1>Gradebook</h1><p>{summary['learners']} learners, graded {html.escape(made_at)}. "
+        "Every row is in gradebook.csv; docs/teaching.md says what each column means.</p>",
+        "<h2>Exercises most learners fail</h2>",
+        _table(["exercise", "failed or not done"], failed),
+        "<h2>Predictions most missed</h2>",
+        _table(["prediction", "missed, of those made"], missed),
+        "<h2>Notebooks that did not run cleanly</h2>",
+        _table(["learner", "notebook", "result", "why"], not_run),
+        "<h2>Submissions that could not be read</h2>",
+        _table(["learner", "file", "why"], unreadable),
+        "<h2>Learners</h2>",
+        _table([*columns, "notebooks", "problems"], _people(learners)),
+        "</body></html>\n",
+    ]
+    return "\n".join(parts)
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet will not read as a formula (a learner's text may start with =)."""
+    return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@") else value
+
+
+def write_gradebook(
+    lines: Sequence[Line], out: Path, made_at: str, extra: dict[str, Any]
+) -> list[Path]:
+    """Write the three files into `out`; return their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "gradebook.csv", out / "gradebook.json", out / "gradebook.html"]
+    with paths[0].open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(COLUMNS)
+        writer.writerows([_cell(getattr(line, column)) for column in COLUMNS] for line in lines)
+    summary, learners = class_summary(lines), learner_summary(lines)
+    document = {
+        "made_at": made_at,
+        **extra,
+        "summary": summary,
+        "learners": learners,
+        "lines": [asdict(line) for line in lines],
+    }
+    paths[1].write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    paths[2].write_text(_page(summary, learners, made_at), encoding="utf-8")
+    return paths
