@@ -306,3 +306,28 @@ def test_sigterm_to_cafe_local_stops_the_server_too(tmp_path):
         for _ in range(50):  # reaped by run_local's wait; allow a moment
             os.kill(server_pid, 0)
             time.sleep(0.1)
+
+
+@POSIX_SIGNALS
+def test_the_cafe_local_command_reports_an_illegal_instruction_in_one_line(tmp_path):
+    """End to end, as a learner runs it: `python -m cafe local --port 0` with stand-ins for
+    llama-cpp-python (its server dies of SIGILL at once) and for the model package."""
+    server = tmp_path / "llama_cpp" / "server"
+    server.mkdir(parents=True)
+    (tmp_path / "llama_cpp" / "__init__.py").write_text("")
+    (server / "__init__.py").write_text("")
+    (server / "__main__.py").write_text("import os, signal\nos.kill(os.getpid(), signal.SIGILL)\n")
+    _fake_package(tmp_path, local.LOCAL_MODEL_PACKAGE, with_model=True)
+    environ = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    done = subprocess.run(
+        [sys.executable, "-m", "cafe", "local", "--port", "0"],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 128 + signal.SIGILL
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("cafe local: the server died of SIGILL before it answered a request")
+    assert "-DGGML_NATIVE=OFF" in line and "Traceback" not in done.stdout
+    assert done.stdout.startswith("cafe local: starting ") and "CAFE_BASE_URL" not in done.stdout
