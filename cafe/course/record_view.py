@@ -1,7 +1,8 @@
 """Your record as `cafe progress` prints it: one line per session, or one session in detail, or JSON.
 
 `cafe.course.record` reads the progress file into a `LearnerRecord`; this module only shows it,
-and declares the `cafe progress` command (`cafe.cli` adds it beside `doctor` and `toy`).
+and declares the `cafe progress` command (`cafe.cli` adds it beside `doctor` and `toy`), whose
+`--reset` and `--export` are `cafe.course.progress_reset` and `cafe.grading.handin`.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ import json
 import re
 import sys
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
+from cafe.course.progress import progress_path
 from cafe.course.record import LearnerRecord, SessionRecord, read_record
 from cafe.course.syllabus import SESSIONS
 
@@ -153,6 +156,8 @@ def progress_command(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+    if getattr(args, "reset", False) or getattr(args, "export", None) is not None:
+        return _reset_or_export(args, session)
     record = read_record(args.file)
     if args.json:
         print(json.dumps(record_as_json(record), indent=2, ensure_ascii=False, sort_keys=True))
@@ -161,12 +166,45 @@ def progress_command(args: argparse.Namespace) -> int:
     return 1 if record.unreadable else 0
 
 
+def _reset_or_export(args: argparse.Namespace, session: str | None) -> int:
+    """`--reset` (a backup kept; `cafe.course.progress_reset`) or `--export` (the hand-in zip)."""
+    from cafe.course.progress_reset import reset_progress
+    from cafe.grading.handin import main as hand_in_main
+
+    path = Path(args.file) if args.file else progress_path()
+    if args.export is not None:
+        hand_in = ["--progress", str(path), "--work", args.work]
+        hand_in += ["--out", args.export] if args.export else []
+        return hand_in_main(hand_in + (["--learner", args.learner] if args.learner else []))
+    try:
+        print(reset_progress(path, session))
+    except ValueError as exc:
+        print(f"cafe progress: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def add_progress_command(sub: argparse._SubParsersAction) -> None:
-    """Declare `cafe progress [--json] [--session NN] [--file PATH]` on `cafe`'s subcommands."""
+    """Declare `cafe progress [--json] [--session NN] [--file PATH] [--reset] [--export [ZIP]]`
+    on `cafe`'s subcommands."""
     progress = sub.add_parser(
         "progress", help="print your record: predictions, exercises and banked figures"
     )
     progress.add_argument("--json", action="store_true", help="the record as JSON, for tools")
     progress.add_argument("--session", help="one session in detail, e.g. --session 07")
     progress.add_argument("--file", help="a progress file other than $CAFE_HOME/progress.json")
+    progress.add_argument(
+        "--reset",
+        action="store_true",
+        help="start over: the file is kept as progress.json.backup-N (with --session: one session)",
+    )
+    progress.add_argument(
+        "--export",
+        nargs="?",
+        const="",
+        metavar="ZIP",
+        help="hand in: work/ notebooks and this file in one zip (default hand-in-<you>.zip)",
+    )
+    progress.add_argument("--learner", help="with --export: your name as your instructor knows it")
+    progress.add_argument("--work", default="work", help="with --export: your notebooks' folder")
     progress.set_defaults(run=progress_command)
