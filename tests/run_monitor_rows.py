@@ -20,6 +20,7 @@ Vocabulary of the gate rows:
   statuses:   "no_code_edited" | "verified_green" | "verified_red" | "unverified" | "fast_green_only"
   finish:     what the gate sends on a claimed finish: "red" (the last check failed), "unverified"
               (nothing ran), "masked" (a check ran, its exit status piped or sequenced away),
+              "own_script" (the check was a script the agent wrote in the run),
               "suite" (fast-green-only escalation), None (nothing: the budget is spent or all is well)
   events, in order:
       ("edit", path)               one edit-tool call on one file
@@ -170,6 +171,39 @@ GATE_ROWS = [
                 "pass",
             ),
             ("status", "off", "unverified"),
+        ],
+    ),
+    # DERIVED (issue 36's held-out rows: the reference declines a green from a script the agent
+    # wrote in the same run; no test of the reference is named)
+    (
+        "a_green_from_a_script_written_this_run_is_declined",
+        [
+            ("edit", "bill.py"),
+            ("edit", "check.sh"),
+            ("run", "./check.sh", "pass"),
+            ("status", "off", "unverified"),
+            ("finish", "off", "own_script"),
+        ],
+    ),
+    (
+        "a_green_from_a_script_written_by_the_shell_is_declined",
+        [
+            ("edit", "bill.py"),
+            ("run", "printf 'exit 0' > scripts/check.sh && chmod +x scripts/check.sh", "pass"),
+            ("run", "timeout 60 scripts/check.sh", "pass"),
+            ("status", "advisory", "unverified"),
+        ],
+    ),
+    (
+        "a_script_the_run_did_not_write_still_counts",
+        [("edit", "bill.py"), ("run", "./check.sh", "pass"), ("status", "off", "verified_green")],
+    ),
+    (
+        "a_red_from_a_script_written_this_run_is_still_red",
+        [
+            ("edit", "check.sh"),
+            ("run", "./check.sh", "fail"),
+            ("status", "off", "verified_red"),
         ],
     ),
     # verifier.rs masked_failure_is_still_recorded_as_red

@@ -178,6 +178,7 @@ KINDS = {  # how each finish kind of the rows reads in the gate's text
     "red": "the last check failed",
     "unverified": "no check has run",
     "masked": "exit status was not the check's own",
+    "own_script": "a script you wrote in this run",
     "suite": "full suite",
 }
 

@@ -29,7 +29,12 @@ from cafe.monitors.runners import (
     runs_no_tests,
     verification_tier,
 )
-from cafe.monitors.tiers import code_paths_touched, declined_pass, read_verification
+from cafe.monitors.tiers import (
+    code_paths_touched,
+    declined_pass,
+    paths_written,
+    read_verification,
+)
 
 TIER_ROWS = [
     ("seed_fast_examples", "cargo check", "fast"),
@@ -255,6 +260,7 @@ COURSE_MORE_ROWS = [
     ("COURSE: coverage run -m launches pytest", "coverage run -m pytest check_bill.py", "fast"),
     ("COURSE: launchers nest", "env CI=1 timeout 300 uv run pytest -q", "slow"),
     ("COURSE: a launcher before a listing", "timeout 60 pytest --collect-only", "no_tests"),
+    ("COURSE: a script behind a launcher is recognised", "timeout 60 ./run-tests.sh", "slow"),
     ("COURSE: seed 001's format check is fast", "black --check .", "fast"),
     ("COURSE: seed 001's format check is fast", "rustfmt --check src/main.rs", "fast"),
     ("COURSE: seed 001's format check is fast", "isort --check .", "fast"),
@@ -365,6 +371,44 @@ def test_declined_pass_names_why_a_pass_is_not_green():
     assert (
         declined_pass(ToolResult("c", "run_command", {"command": "pytest | tail"}, False, "x"))
         is None
+    )
+
+
+def test_declined_pass_names_a_script_the_run_wrote():
+    def passed(command: str) -> ToolResult:
+        return ToolResult("c", "run_command", {"command": command}, True, "ok")
+
+    written = frozenset({"check.sh", "scripts/lint.sh"})
+    assert declined_pass(passed("./check.sh"), written) == "own_script"
+    assert declined_pass(passed("timeout 60 ./scripts/lint.sh"), written) == "own_script"
+    assert declined_pass(passed("./check.sh")) is None  # not written in this run
+    assert declined_pass(passed("pytest check_new.py"), {"check_new.py"}) is None  # a test file
+    assert read_verification(passed("./check.sh"), written) is None
+    failed = ToolResult("c", "run_command", {"command": "./check.sh"}, False, "no")
+    assert read_verification(failed, written).passed is False  # a red is red whoever wrote it
+
+
+@pytest.mark.parametrize(
+    ("command", "paths"),
+    [
+        ("printf 'exit 0' > check.sh", {"check.sh"}),
+        ("cat >> ./scripts/t.sh <<'EOF'", {"scripts/t.sh"}),
+        ("echo ok | tee -a lint.sh", {"lint.sh"}),
+        ("pytest -q 2>&1", set()),
+        ("pytest -q &> log.txt", set()),
+        ("ls", set()),
+    ],
+)
+def test_paths_written_reads_a_shell_commands_redirections(command, paths):
+    result = ToolResult("c", "run_command", {"command": command}, True, "")
+    assert paths_written(result) == paths
+
+
+def test_paths_written_reads_an_edit_tools_path_whatever_the_file():
+    edit = ToolResult("e", "write_file", {"path": "./notes/check"}, True, "wrote", "mutate")
+    assert paths_written(edit) == {"notes/check"}
+    assert (
+        paths_written(ToolResult("e", "write_file", {"path": "x"}, False, "no", "mutate")) == set()
     )
 
 

@@ -35,6 +35,7 @@ from cafe.monitors.commands import (
     is_masked,
     is_verification_command,
     is_verification_segment,
+    program_word,
     runner_call,
     split_segments,
 )
@@ -159,6 +160,7 @@ from cafe.monitors.tiers import (
     code_paths_touched,
     declined_pass,
     is_code_path,
+    paths_written,
     read_verification,
 )
 from cafe.monitors.tools import (
@@ -298,6 +300,8 @@ __all__ = [
     "progress_events",
     "read_regular",
     "read_verification",
+    "paths_written",
+    "program_word",
     "recovery_message",
     "residual_objectives",
     "restore",

@@ -43,6 +43,7 @@ __all__ = [
     "Launcher",
     "WRAPPERS",
     "runner_call",
+    "program_word",
     "is_verification_segment",
     "is_verification_command",
     "is_masked",
@@ -231,21 +232,33 @@ def command_name(word: str) -> str:
     return name
 
 
-def runner_call(segment: str) -> tuple[str, list[str]]:
-    """(runner name, its arguments) for one piece: the command word's name, or the program a
-    launcher in `WRAPPERS` starts, through any number of launchers (`timeout 60 python -m
-    pytest -q` is `("pytest", ["-q"])`)."""
+def _launched(segment: str) -> tuple[str, list[str]]:
+    """(program word as written, its arguments): the command word, or what launchers start."""
     words = command_words(segment)
     if not words:
         return "", []
-    name, args = command_name(words[0]), words[1:]
+    word, args = words[0], words[1:]
     for _ in range(_MAX_LAUNCHERS):
+        name = command_name(word)
         launcher = _LAUNCHERS.get("python" if _PYTHON.fullmatch(name) else name)
         at = launcher.program_at(args) if launcher is not None else None
         if at is None:
             break
-        name, args = command_name(args[at]), args[at + 1 :]
-    return name, args
+        word, args = args[at], args[at + 1 :]
+    return word, args
+
+
+def runner_call(segment: str) -> tuple[str, list[str]]:
+    """(runner name, its arguments) for one piece: the command word's name, or the program a
+    launcher in `WRAPPERS` starts, through any number of launchers (`timeout 60 python -m
+    pytest -q` is `("pytest", ["-q"])`)."""
+    word, args = _launched(segment)
+    return command_name(word), args
+
+
+def program_word(segment: str) -> str:
+    """The program one piece runs, as written (`./check.sh`, also behind `timeout 60`)."""
+    return _launched(segment)[0]
 
 
 def _script_names_a_marker(word: str) -> bool:
@@ -270,7 +283,7 @@ def is_verification_segment(segment: str) -> bool:
         return True
     if any(pair in PAIR_MARKERS for pair in zip(lowered, lowered[1:])):
         return True
-    return _script_names_a_marker(words[0])
+    return _script_names_a_marker(program_word(segment))  # behind launchers too
 
 
 # --- the two questions ------------------------------------------------------------------------

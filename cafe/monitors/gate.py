@@ -45,6 +45,7 @@ from cafe.monitors.tiers import (
     DeclinedPass,
     code_paths_touched,
     declined_pass,
+    paths_written,
     read_verification,
 )
 from cafe.stall.verify import VERIFY_STOP_REASONS
@@ -117,7 +118,8 @@ class TierState:
     recorded check's outcome (None before any). `edits_since_verify`: code edits since the latest
     recorded check, pass or fail; one call writing two code files is two edits. `code_edited`: any
     code edit at all. `declined`: why the latest check that passed did not count (`declined_pass`:
-    masked, or it ran no test) and its command, if no check was recorded since.
+    masked, a script of the agent's own, or it ran no test) and its command, if no check was recorded
+    since. `written`: every file the run wrote, so a script it wrote is known when it runs.
     """
 
     fast_green: bool = False
@@ -126,20 +128,23 @@ class TierState:
     edits_since_verify: int = 0
     code_edited: bool = False
     declined: tuple[DeclinedPass, str] | None = None
+    written: frozenset[str] = frozenset()  # every file written in the run (`paths_written`)
 
 
 def fold_tiers(state: TierState, results: Sequence[ToolResult]) -> TierState:
     """Fold one turn's results, in order, into the state."""
     for result in results:
+        if written := paths_written(result):
+            state = replace(state, written=state.written | written)
         edits = len(code_paths_touched(result))
         if edits:
             state = replace(
                 state, edits_since_verify=state.edits_since_verify + edits, code_edited=True
             )
             continue
-        check = read_verification(result)
+        check = read_verification(result, state.written)
         if check is None:
-            why = declined_pass(result)
+            why = declined_pass(result, state.written)
             command = str(result.arguments.get("command"))
             state = state if why is None else replace(state, declined=(why, command))
             continue
@@ -199,6 +204,11 @@ def _declined_why(why: DeclinedPass, command: str) -> str:
             f"`{command}` ran, but its exit status was not the check's own (a pipe, a `;` or a new "
             "line passes on whatever the last command said, and a leading `!` turns it over), so "
             "it counts for nothing. Run the check on its own line, or send its output to a file"
+        )
+    if why == "own_script":
+        return (
+            f"`{command}` ran a script you wrote in this run, so its pass says only what you made "
+            "it say; it counts for nothing. Run the project's own checks"
         )
     if why == "runs_no_tests":
         return (

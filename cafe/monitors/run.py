@@ -61,7 +61,7 @@ from cafe.monitors.safe_state import (
     SafeStateMonitor,
 )
 from cafe.monitors.snapshots import SnapshotStore
-from cafe.monitors.tiers import read_verification
+from cafe.monitors.tiers import paths_written, read_verification
 from cafe.monitors.tools import COMMAND_TIMEOUT_S, monitored_tools
 from cafe.world.workbench import Todo, Workbench
 
@@ -190,6 +190,7 @@ class RunMonitors:
         self.stop_reasons = self.gate.stop_reasons
         self._green = False
         self._written: set[str] = set()
+        self._authored: frozenset[str] = frozenset()  # every file written, for `read_verification`
         self._git_changed: frozenset[str] = frozenset()
 
     def ladder(self, view: TurnView) -> Nudge | None:
@@ -206,7 +207,8 @@ class RunMonitors:
     def _boundary(self, view: TurnView) -> Boundary:
         """The progress monitor's reading of the real workbench at the end of a turn."""
         for result in view.dispatch:
-            check = read_verification(result)
+            self._authored |= paths_written(result)
+            check = read_verification(result, self._authored)
             if check is not None:
                 self._green = check.passed  # latched: only a check moves it
             elif (

@@ -54,7 +54,7 @@ from cafe.monitors.recovery import (
     fold_streak,
 )
 from cafe.monitors.snapshots import SnapshotStore, restore
-from cafe.monitors.tiers import is_verification_command, read_verification
+from cafe.monitors.tiers import is_verification_command, paths_written, read_verification
 from cafe.monitors.worktree import RestoreDecline, TreeSample, sample_tree
 
 __all__ = [
@@ -208,16 +208,17 @@ class SafeStateMonitor:
     def _note(self, view: TurnView) -> None:
         """Fold this turn's results into the streak and the record of approaches. A pass that no
         edit or command follows in the same turn makes this boundary the new green point."""
-        green_now = False
+        green_now, written = False, self.tiers.written
         for result in view.dispatch:
             if result.forced:  # the harness's own gate on a claimed finish, not the agent's call
                 continue
+            written |= paths_written(result)
             self.streak = fold_streak(self.streak, [result])
             if self.streak == 0:
                 self.failures, self.fired_this_streak = [], False
             else:
                 self.failures.append(excerpt(f"{result.name}: {result.output}"))
-            check = read_verification(result)
+            check = read_verification(result, written)
             if check is not None and check.passed:
                 green_now, self.since_green = True, []
             elif (found := _approach(result)) is not None:

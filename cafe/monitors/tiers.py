@@ -7,9 +7,10 @@ nothing while edits pile up unchecked. This module reads the commands the agent 
 - which commands check the work and whether their exit status can be trusted
   (`is_verification_command`, `is_masked`) are read in `cafe/monitors/commands.py`; how
   thoroughly (`verification_tier`: `fast` or `slow`) in `cafe/monitors/runners.py`.
-- `read_verification(result)`: one tool result as verification evidence (its tier and whether it
-  passed) or None. A pass whose exit status is masked, or that ran no test, is not evidence
-  (`declined_pass` says which). The workbench's `run_tests` tool is the till's whole suite: `slow`.
+- `read_verification(result, written)`: one tool result as verification evidence (its tier and
+  whether it passed) or None. A pass whose exit status is masked, that ran a script the agent
+  wrote in this run (`paths_written` collects what it wrote), or that ran no test, is not
+  evidence (`declined_pass` says which). The workbench's `run_tests` tool is the till's whole suite: `slow`.
 - `code_paths_touched(result)`: the code files one edit-tool call wrote (`CODE_SUFFIXES`); the
   gate counts each of them as one edit made since the last check.
 
@@ -24,6 +25,9 @@ Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitor
 
 from __future__ import annotations
 
+import posixpath
+import re
+from collections.abc import Set
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -32,6 +36,7 @@ from cafe.monitors.commands import (
     is_masked,
     is_verification_command,
     is_verification_segment,
+    program_word,
     split_segments,
 )
 from cafe.monitors.runners import (
@@ -48,6 +53,7 @@ __all__ = [
     "DECLINED_PASSES",
     "is_code_path",
     "code_paths_touched",
+    "paths_written",
     "Verification",
     "declined_pass",
     "read_verification",
@@ -66,10 +72,15 @@ CODE_SUFFIXES: frozenset[str] = frozenset(
 )
 # The argument names an edit tool may carry a file's path under (the reference's).
 _PATH_KEYS = ("path", "file_path", "file")
+# A shell command writes a file through a redirection (`> check.sh`, `>> log`; not `2>&1`) or tee.
+_REDIRECT = re.compile(
+    r"(?:^|[^0-9&>])>>?[ \t]*([^\s;&|<>()]+)|\btee[ \t]+(?:-a[ \t]+)?([^\s;&|<>()]+)"
+)
 
 # Why a verification command that passed was not recorded as green: its exit status may be
-# another command's (`is_masked`), or it ran no test at all (`runs_no_tests`, course choice).
-DeclinedPass = Literal["masked", "runs_no_tests"]
+# another command's (`is_masked`), it ran no test at all (`runs_no_tests`, course choice), or the
+# program it ran is a script the agent itself wrote in this run (`own_script`, the reference's).
+DeclinedPass = Literal["masked", "runs_no_tests", "own_script"]
 DECLINED_PASSES: frozenset[str] = frozenset(get_args(DeclinedPass))
 
 
@@ -90,15 +101,43 @@ def _command_of(result: ToolResult) -> str | None:
     return command if isinstance(command, str) else None
 
 
-def declined_pass(result: ToolResult) -> DeclinedPass | None:
+def _normal(path: str) -> str:
+    return posixpath.normpath(path.replace("\\", "/"))
+
+
+def paths_written(result: ToolResult) -> frozenset[str]:
+    """Every file one call wrote, normalised (`./check.sh` is `check.sh`): a successful edit
+    tool's path arguments, whatever the file, and the files a shell command redirects into."""
+    command = _command_of(result)
+    if command is not None:
+        return frozenset(_normal(a or b) for a, b in _REDIRECT.findall(command))
+    if result.kind != "mutate" or not result.ok:
+        return frozenset()
+    paths = [result.arguments.get(key) for key in _PATH_KEYS]
+    return frozenset(_normal(p) for p in paths if isinstance(p, str) and p)
+
+
+def _runs_own_script(command: str, written: Set[str]) -> bool:
+    """A verifying piece of `command` runs, as its program, a file written in this run."""
+    return any(
+        _normal(program_word(s)) in written
+        for s in split_segments(command)
+        if is_verification_segment(s)
+    )
+
+
+def declined_pass(result: ToolResult, written: Set[str] = frozenset()) -> DeclinedPass | None:
     """Why a passing verification command is not recorded as green, or None: its exit status may
-    be another command's (`masked`), or it ran no test (`runs_no_tests`). The gate can then say
-    what was wrong with the run instead of claiming that nothing ran."""
+    be another command's (`masked`), it ran a script the agent wrote in this run (`own_script`:
+    `written` holds the run's `paths_written`), or it ran no test (`runs_no_tests`). The gate can
+    then say what was wrong with the run instead of claiming that nothing ran."""
     command = _command_of(result)
     if command is None or not result.ok or not is_verification_command(command):
         return None
     if is_masked(command):
         return "masked"
+    if written and _runs_own_script(command, written):
+        return "own_script"
     return "runs_no_tests" if runs_no_tests(command) else None
 
 
@@ -115,14 +154,14 @@ def _tier_of_checks(command: str) -> Tier:
     return "slow" if "slow" in tiers else "fast"
 
 
-def read_verification(result: ToolResult) -> Verification | None:
+def read_verification(result: ToolResult, written: Set[str] = frozenset()) -> Verification | None:
     """The evidence in one result, or None: a recognised command (a pass that `declined_pass`
     names is not recorded; a failure always is), or a `verify`-kind tool the model called (the
     whole suite, so `slow`). A check the loop forced on a claimed finish is the harness's own
-    gate, not the agent's evidence."""
+    gate, not the agent's evidence. `written`: the files written so far in the run."""
     command = _command_of(result)
     if command is not None:
-        if not is_verification_command(command) or declined_pass(result) is not None:
+        if not is_verification_command(command) or declined_pass(result, written) is not None:
             return None
         return Verification(_tier_of_checks(command), result.ok, command)
     if result.kind == "verify" and not result.forced:
