@@ -68,13 +68,17 @@ class SettingsFile:
 
 def course_root(start: Path) -> Path | None:
     """The nearest folder at or above `start` that holds a `ROOT_MARKER` (None when none does)."""
-    return next((f for f in (start, *start.parents) if (f / ROOT_MARKER).is_file()), None)
+    marked = (f for f in (start, *start.parents) if os.path.isfile(os.path.join(f, ROOT_MARKER)))
+    return next(marked, None)
 
 
 def folders_searched(start: Path) -> tuple[Path, ...]:
     """The folders whose `.env` counts, nearest first: `start` and each folder above it up to the
     course root; only `start` outside a course checkout."""
-    root = course_root(start)
+    return _up_to(start, course_root(start))
+
+
+def _up_to(start: Path, root: Path | None) -> tuple[Path, ...]:
     if root is None:
         return (start,)
     return (start, *start.parents[: len(start.parents) - len(root.parents)])
@@ -101,16 +105,16 @@ def _named(named: str) -> SettingsFile:
 
 def _nearest(start: Path) -> SettingsFile:
     """The nearest `.env` from `start` up to the course root, as the module docstring says."""
-    for folder in folders_searched(start):
-        path = folder / ENV_FILE
-        if os.path.lexists(path) and not path.is_dir():
-            return SettingsFile(path, f"the nearest {ENV_FILE}{_searched(start)}")
-    return SettingsFile(None, f"no {ENV_FILE} file{_searched(start)}")
-
-
-def _searched(start: Path) -> str:
-    """Where the search for a `.env` from `start` looked, as the doctor says it."""
     root = course_root(start)
+    for folder in _up_to(start, root):
+        path = folder / ENV_FILE
+        if os.path.lexists(path) and not os.path.isdir(path):
+            return SettingsFile(path, f"the nearest {ENV_FILE}{_searched(start, root)}")
+    return SettingsFile(None, f"no {ENV_FILE} file{_searched(start, root)}")
+
+
+def _searched(start: Path, root: Path | None) -> str:
+    """Where the search for a `.env` from `start` to `root` looked, as the doctor says it."""
     if root is None:
         return (
             f" in the current folder {shown_path(start)}, which is outside any course checkout "

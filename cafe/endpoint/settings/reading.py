@@ -22,6 +22,7 @@ Session 00 (`sessions/s00-setup/lesson.md`) and `docs/doctor.md` show a `.env` f
 from __future__ import annotations
 
 import codecs
+import functools
 import io
 import os
 import re
@@ -152,30 +153,32 @@ def settings_text(path: Path) -> str:
     return _decode(path, settings_bytes(path))
 
 
-def _check_lines(path: Path, text: str) -> None:
-    """Refuse a line python-dotenv cannot read as `NAME=value` (it would skip it with a warning
-    nobody sees), and a bare word that is not a variable name (text decoded in the wrong
-    encoding reads so). The line is named by number only: it may hold the key."""
+@functools.lru_cache(maxsize=8)
+def _parsed(text: str) -> tuple[tuple[tuple[str, str], ...], int | None]:
+    """(the `NAME=value` settings in `text`, the number of its first line python-dotenv cannot
+    read as one, or None). A line that is a bare word but not a variable name (what text decoded
+    in the wrong encoding reads as) counts as unreadable. Kept for the last few texts: a run asks
+    for its settings at every call, and the file seldom changes."""
+    from dotenv import dotenv_values  # imported here so that `import cafe` stays light
     from dotenv.parser import parse_stream
 
     for binding in parse_stream(io.StringIO(text)):
         bare = binding.value is None and binding.key is not None
         if binding.error or (bare and not NAME.fullmatch(binding.key or "")):
-            raise _refused(
-                path,
-                f"has a line it cannot read as NAME=value (line {binding.original.line})",
-                "write it as e.g. COURSE_MODE=live (a # starts a comment), and run `cafe doctor` "
-                "again",
-            )
+            return (), binding.original.line
+    values = dotenv_values(stream=io.StringIO(text))
+    return tuple((key, value) for key, value in values.items() if value is not None), None
 
 
 def read_settings(path: Path) -> dict[str, str]:
     """The `NAME=value` settings in the file `path`, as python-dotenv reads them from its checked
     text (a name with no value is left out); a `ConfigError` when the file cannot be read, or
-    holds a line that is not a setting."""
-    from dotenv import dotenv_values  # imported here so that `import cafe` stays light
-
-    text = settings_text(path)
-    _check_lines(path, text)
-    values = dotenv_values(stream=io.StringIO(text))
-    return {key: value for key, value in values.items() if value is not None}
+    holds a line that is not a setting (named by its number only: the line may hold the key)."""
+    settings, bad_line = _parsed(settings_text(path))
+    if bad_line is not None:
+        raise _refused(
+            path,
+            f"has a line it cannot read as NAME=value (line {bad_line})",
+            "write it as e.g. COURSE_MODE=live (a # starts a comment), and run `cafe doctor` again",
+        )
+    return dict(settings)
