@@ -9,10 +9,14 @@ instead of becoming a learner's wrong grade. Derandomized: the same inputs every
 from __future__ import annotations
 
 import math
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
+from cafe.exercises import s08
 from cafe.exercises.generated import Raises, outcome
+from cafe.exercises.reference_s08 import leaks, masked, plain, secrets
 from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shifts, shifts
 from cafe.exercises.reference_s10 import failure_class, runs
 from cafe.exercises.reference_s12 import calibrations, confusion, floor_trusts, judge_days
@@ -27,6 +31,8 @@ from cafe.report.summary import cost_by_ending, count_endings
 from cafe.schema.ticket import Failure
 from cafe.taxonomy.classes import classify
 from cafe.taxonomy.runs import Run
+from cafe.trace.replay import replay_client
+from cafe.trace.spans import content_hash, scrub
 
 SEEDED = settings(
     max_examples=300,
@@ -104,3 +110,35 @@ def test_reference_s10_failure_class_agrees_with_classify(run):
     both = _agree(failure_class, classify, run)
     if both:
         assert both[0] == both[1]
+
+
+# --- session 08 -----------------------------------------------------------------------------
+
+
+@SEEDED
+@given(secrets())
+def test_reference_s08_masks_and_the_course_s_scrub_hide_every_generated_secret(given_text):
+    for mask in (masked, scrub):
+        assert not leaks(given_text, mask(given_text[0])), (mask.__name__, given_text)
+
+
+@SEEDED
+@given(plain())
+def test_reference_s08_masks_and_the_course_s_scrub_leave_generated_plain_text(text):
+    assert masked(text) == text and scrub(text) == text
+
+
+def _replays() -> list[tuple[Any, Any, Any]]:
+    same = [(spec, trace, s08._Replay()) for spec, trace in s08.recorded_runs()]
+    return same + [(spec, trace, how) for _, spec, trace, how, _, _ in s08._diverging_cases()]
+
+
+@pytest.mark.parametrize("spec, trace, how", _replays())
+def test_reference_s08_replay_answers_and_stops_where_the_course_s_replay_client_does(
+    spec, trace, how
+):
+    ours = s08._replayed(s08.reference_replay(trace), spec, how)
+    course = s08._replayed(replay_client(trace), spec, how)
+    assert (ours.error is None, ours.answered) == (course.error is None, course.answered)
+    if course.error is None:  # a stopped replay records its own error's words: only a run compares
+        assert content_hash(ours.trace) == content_hash(course.trace) == content_hash(trace)

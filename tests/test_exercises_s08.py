@@ -6,7 +6,15 @@ from __future__ import annotations
 from cafe import course
 from cafe.endpoint.client.chat import make_client
 from cafe.endpoint.client.scripted import ScriptedClient
-from cafe.exercises.s08 import MASK_PLAIN, MASK_SECRETS, check_mask, check_replay_client
+from cafe.exercises.feedback import library_answer
+from cafe.exercises.reference_s08 import masked
+from cafe.exercises.s08 import (
+    MASK_PLAIN,
+    MASK_SECRETS,
+    check_mask,
+    check_replay_client,
+    reference_replay,
+)
 from cafe.stories.feedback_model import FeedbackModel
 from cafe.trace.replay import recorded_reply, replay_client, request_difference
 from cafe.trace.spans import scrub
@@ -36,8 +44,33 @@ def _learner_replay_client(trace):
 
 
 def test_check_replay_client_reference_passes_compare():
-    assert check_replay_client(replay_client) == []
-    assert course.compare(replay_client, check=check_replay_client).status == "passed"
+    assert check_replay_client(reference_replay) == []
+    assert course.compare(reference_replay, check=check_replay_client).status == "passed"
+
+
+def test_check_replay_client_refuses_the_course_s_replay_client():
+    assert check_replay_client(replay_client) == [library_answer("replay_client")]
+
+
+def test_check_replay_client_a_replay_blind_to_the_output_format_is_stopped():
+    def format_blind(trace):  # compares the model and the messages, not the response_format
+        left = list(trace.model_calls)
+
+        def answer(request):
+            span = left.pop(0)
+            asked = {k: v for k, v in request.items() if k != "response_format"}
+            recorded_format = span.get("gen_ai.output.type")
+            difference = request_difference(span, asked)
+            if difference is not None and recorded_format is None:
+                raise LookupError("differs")
+            if difference is not None and "output" not in str(difference):
+                raise LookupError("differs")
+            return recorded_reply(span)
+
+        return ScriptedClient(answer)
+
+    problems = check_replay_client(format_blind)
+    assert any("another output format" in problem for problem in problems), problems
 
 
 def test_check_replay_client_the_hinted_solution_passes():
@@ -99,8 +132,25 @@ def test_check_replay_client_not_a_client_says_what_to_return():
 
 
 def test_check_mask_reference_passes_and_stub_is_not_attempted():
-    assert check_mask(scrub) == []
+    assert check_mask(masked) == []
     assert course.compare(_stub, check=check_mask).status == "not_attempted"
+
+
+def test_check_mask_refuses_the_course_s_scrub():
+    assert check_mask(scrub) == [library_answer("scrub")]
+
+
+def test_check_mask_shows_a_shrunk_generated_secret_the_cases_never_try():
+    import re
+
+    def title_case_labels_missed(text):  # 'password' and 'PASSWORD' yes; 'Password' no
+        text = re.sub(r"\bsk-[\w-]{8,}|\bAKIA[0-9A-Z]{16}\b|(?<=Bearer )\S{8,}", "[m]", text)
+        labels = r"(api[_-]?key|API[_-]?KEY|token|TOKEN|password|PASSWORD|secret|Secret|SECRET)"
+        return re.sub(rf"\b{labels}(\s*[:=]\s*)[^\s,;]+", r"\1\2[m]", text)
+
+    problems = check_mask(title_case_labels_missed)
+    assert len(problems) == 1 and problems[0].startswith("on '"), problems
+    assert "mask every credential" in problems[0]
 
 
 def test_check_mask_identity_leaves_every_secret():
@@ -130,7 +180,7 @@ def test_check_mask_leaving_most_of_a_secret_is_caught():
     def half(text):  # masks the key's tell-tale start and four characters, keeps the rest
         if "sk-proj-" in text:
             return re.sub(r"sk-proj-\w{4}", "[redacted]", text)
-        return scrub(text)
+        return masked(text)
 
     (problem,) = check_mask(half)
     assert "'LxV9mN' is still there" in problem

@@ -31,7 +31,15 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-__all__ = ["EXAMPLES", "Raises", "Difference", "first_difference", "outcome", "is_library"]
+__all__ = [
+    "EXAMPLES",
+    "Raises",
+    "Difference",
+    "first_difference",
+    "first_broken",
+    "outcome",
+    "is_library",
+]
 
 # Inputs tried per check: a few hundred find a difference the cases missed, and a check of a
 # small function still runs in well under a second.
@@ -102,7 +110,7 @@ def first_difference(
     value: both must raise (the learner's error the reference's type or a subclass), or neither.
     Each function gets its own deep copy of the input, unless `frozen` says it cannot change. `same(got, want)` decides agreement.
     """
-    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis import find
     from hypothesis.errors import NoSuchExample
 
     def args(value: Any) -> tuple[Any, ...]:
@@ -112,7 +120,19 @@ def first_difference(
         want = outcome(reference, *args(value), copied=not frozen)
         return not _same_outcome(outcome(fn, *args(value), copied=not frozen), want, same)
 
-    seeded = settings(
+    try:
+        given = find(inputs, differs, settings=_seeded(examples))
+    except NoSuchExample:
+        return None
+    got = outcome(fn, *args(given), copied=not frozen)
+    want = outcome(reference, *args(given), copied=not frozen)
+    return Difference(given, got, want, idea)
+
+
+def _seeded(examples: int) -> Any:
+    from hypothesis import HealthCheck, Phase, settings
+
+    return settings(
         max_examples=examples,
         derandomize=True,
         database=None,
@@ -120,13 +140,27 @@ def first_difference(
         suppress_health_check=list(HealthCheck),
         phases=(Phase.explicit, Phase.generate, Phase.shrink),
     )
+
+
+def first_broken(
+    fn: Callable[..., Any],
+    inputs: Any,
+    broken: Callable[[Any, Any], bool],
+    *,
+    examples: int = EXAMPLES,
+) -> tuple[Any, Any] | None:
+    """For an open-ended exercise, judged by a property rather than one answer: the shrunk input
+    where `broken(input, what fn returned)` holds, with what `fn` returned there, or None."""
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
     try:
-        given = find(inputs, differs, settings=seeded)
+        given = find(
+            inputs, lambda value: broken(value, outcome(fn, value)), settings=_seeded(examples)
+        )
     except NoSuchExample:
         return None
-    got = outcome(fn, *args(given), copied=not frozen)
-    want = outcome(reference, *args(given), copied=not frozen)
-    return Difference(given, got, want, idea)
+    return given, outcome(fn, given)
 
 
 def _names(code: Any) -> set[str]:

@@ -8,18 +8,18 @@ The notebook (`notebooks/s08-tracing.ipynb`) asks for two functions:
    guess, so only the trace can reproduce them; then runs whose code changed in ways a count of
    messages cannot see (naive retries, an 86'd croissant in the system prompt, another model
    asked) and a recording that runs out before the code stops asking. Each must stop, after
-   answering exactly the calls that matched. The course's answer is
-   `cafe.trace.replay.replay_client`.
+   answering exactly the calls that matched (another output format asked for too). The course's
+   `replay_client` is refused; `reference_replay` is written apart from it.
 2. `my_mask(text)`: the text with anything that looks like a credential masked, and ordinary
    café text left exactly as it was. `check_mask` tries secrets in sentences (no run of six of a
    secret's characters may stay, and the sentence's own word must) and ordinary text, model
-   names and trace ids included. The course's answer is `cafe.trace.spans.scrub`.
+   names and trace ids included, then generated ones (`cafe.exercises.reference_s08`). The
+   course's `scrub` is refused: write your own.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,13 +27,36 @@ from typing import Any
 from cafe.consent import OrderSpec
 from cafe.endpoint.client.protocol import ChatClient
 from cafe.endpoint.client.scripted import Script, ScriptedClient
-from cafe.exercises.feedback import Described, Raised, call, mismatch, shown, wrong_type
+from cafe.exercises.feedback import (
+    Described,
+    Raised,
+    call,
+    counterexample,
+    library_answer,
+    mismatch,
+    shown,
+    wrong_type,
+)
+from cafe.exercises.generated import first_broken, is_library
+from cafe.exercises.reference_s08 import (
+    MASK_IDEA,
+    MASK_PLAIN,
+    MASK_SECRETS,
+    leaks,
+    left_of,
+    plain,
+    secrets,
+    ticket_json,
+)
 from cafe.repair.reask import (
     ALTERNATING_CANDIDATES,
     OMELETTE_SPEC,
     RetryMode,
     make_model_generator,
 )
+from cafe.schema.drafts import FORMATS
+from cafe.trace import replay as _course
+from cafe.trace import spans as _spans
 from cafe.trace.record import Recorder, record_repair
 from cafe.trace.replay import first_difference
 from cafe.trace.spans import Trace, content_hash
@@ -43,24 +66,11 @@ __all__ = [
     "REPLAY_RUNS",
     "MASK_SECRETS",
     "MASK_PLAIN",
+    "reference_replay",
     "recorded_runs",
     "check_replay_client",
     "check_mask",
 ]
-
-
-def _ticket(
-    table: int | None, items: list[str], notes: str = "", allergies: tuple[str, ...] = ()
-) -> str:
-    ticket: dict[str, Any] = {
-        "table": table,
-        "items": items,
-        "allergies": list(allergies),
-        "notes": notes,
-    }
-    if table is None:
-        del ticket["table"]
-    return json.dumps(ticket)
 
 
 # Runs recorded from fixed replies, odd enough (a note about the window seat, a ticket for the
@@ -76,16 +86,16 @@ REPLAY_RUNS: tuple[tuple[OrderSpec, tuple[str, ...]], ...] = (
     (
         _WINDOW,
         (
-            _ticket(None, ["americano", "croissant"], "window seat"),
-            _ticket(3, ["americano", "croissant"], "window seat"),
+            ticket_json(None, ["americano", "croissant"], "window seat"),
+            ticket_json(3, ["americano", "croissant"], "window seat"),
         ),
     ),
     (
         _OAT,
         (
-            _ticket(7, ["oat latte"], "", ("milk",)),
-            _ticket(5, ["oat latte"]),
-            _ticket(5, ["oat latte"], "", ("milk",)),
+            ticket_json(7, ["oat latte"], "", ("milk",)),
+            ticket_json(5, ["oat latte"]),
+            ticket_json(5, ["oat latte"], "", ("milk",)),
         ),
     ),
     (OMELETTE_SPEC, ALTERNATING_CANDIDATES),
@@ -113,6 +123,7 @@ class _Replay:
     cap: int = 3
     menu: Menu | None = None
     model: str = "cafe-scripted"
+    format: str = FORMATS[0]
 
 
 @dataclass(frozen=True)
@@ -133,6 +144,7 @@ def _replayed(client: ChatClient, spec: OrderSpec, how: _Replay) -> _Replayed:
     """Run `spec` against `client`, recorded the way `how` says."""
     recorder = Recorder()
     generate = make_model_generator(recorder.client(client), how.model, menu=how.menu)
+    generate.format = how.format
     error = None
     try:
         record_repair(spec, generate, cap=how.cap, mode=how.mode, menu=how.menu, recorder=recorder)
@@ -207,6 +219,12 @@ def _diverging_cases() -> list[tuple[str, OrderSpec, Trace, _Replay, int, str]]:
             "the model asked for is part of the call the recording made",
         ),
         (
+            f"table {window.table}'s run replayed asking for another output format",
+            *(window, full, _Replay(format=FORMATS[-1])),
+            0,
+            "the output format asked for is part of the call: compare the whole request",
+        ),
+        (
             f"a one-call recording of table {window.table}, replayed with 3 attempts",
             *(window, one_call, _Replay()),
             1,
@@ -235,11 +253,29 @@ def _stops_where_it_differs(
     return _said(case, said, f"a stop after answering {matching} call(s)", idea)
 
 
+def reference_replay(trace: Trace) -> ScriptedClient:
+    """The replay, written apart from `cafe.trace.replay.ReplayClient`, from the notebook's pieces:
+    each request compared with the next recorded call, answered with its reply, or refused."""
+    left = list(trace.model_calls)
+
+    def answer(request: dict[str, Any]) -> dict[str, Any]:
+        if not left:
+            raise LookupError("the recording has no call left for this request")
+        span = left.pop(0)
+        if _course.request_difference(span, request) is not None:
+            raise LookupError(f"this call differs from the recording's: {span.name}")
+        return _course.recorded_reply(span)
+
+    return ScriptedClient(answer)
+
+
 def check_replay_client(fn: Callable[[Trace], Any]) -> list[str]:
     """Problems with a `my_replay_client(trace)`; an empty list means it passes.
 
     A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
     """
+    if is_library(fn, _course.replay_client, _course.ReplayClient):
+        return [library_answer("replay_client")]
     runs = recorded_runs()
     client = _client_for(fn, f"table {runs[0][0].table}'s recorded run", runs[0][1])
     if isinstance(client, str):  # one line is enough: no case can run without a client
@@ -251,48 +287,6 @@ def check_replay_client(fn: Callable[[Trace], Any]) -> list[str]:
 
 # --- masking credentials ----------------------------------------------------------------------
 
-# Things that must never reach a trace, each inside an ordinary sentence: the secret must go, and
-# a word of the sentence around it must stay (masking the whole text hides what happened).
-MASK_SECRETS: tuple[tuple[str, str, str], ...] = (
-    ("Use key sk-proj-7Hq2LxV9mN4pR8sT1wZ3 for the order", "sk-proj-7Hq2LxV9mN4pR8sT1wZ3", "order"),
-    (
-        "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc123",
-        "eyJhbGciOiJIUzI1NiJ9.e30.abc123",
-        "Authorization",
-    ),
-    ("the till's api_key=till-4f9a2c7e81 is in the drawer", "till-4f9a2c7e81", "drawer"),
-    ("password: espresso-martini-99, do not share", "espresso-martini-99", "share"),
-    ("AWS key AKIAIOSFODNN7EXAMPLE leaked", "AKIAIOSFODNN7EXAMPLE", "leaked"),
-    ("PASSWORD=Latte-Art-2026 for the till", "Latte-Art-2026", "till"),
-    ("my token=cafe-till-778899 expires today", "cafe-till-778899", "expires"),
-    ("Secret: 7d1e55aa9c0b, keep it safe", "7d1e55aa9c0b", "safe"),
-)
-# Ordinary text a mask must leave exactly as it is: a model's name and a trace's ids are long,
-# full of digits and never a credential.
-MASK_PLAIN: tuple[str, ...] = (
-    "Order for table 4.\nItems: oat latte, banana bread\nDeclared allergies: milk",
-    "The key to good coffee is fresh beans; ask-me-anything about the skim-free menu.",
-    '{"table": 12, "items": ["flat white"], "allergies": [], "notes": "extra hot"}',
-    "A token of thanks for the barista: a tip of 2 euros.",
-    "model gpt-4o-mini-2024-07-18 answered in 1.2 s",
-    "trace 4bf92f3577b34da6a3ce929d0e0e4736, span 00f067aa0ba902b7",
-    "The secret ingredient is cinnamon.",
-)
-# A masked text may keep no run of this many characters of a secret: "sk-proj-[redacted]" hides
-# nothing, and neither does a mask that drops only the label.
-LEFT_RUN = 6
-
-
-def _left_of(secret: str, text: str, masked: str) -> str | None:
-    """The first run of LEFT_RUN characters of `secret` still in `masked` (a run that is also in
-    the sentence around the secret does not count)."""
-    around = text.replace(secret, " ")
-    for start in range(len(secret) - LEFT_RUN + 1):
-        run = secret[start : start + LEFT_RUN]
-        if run in masked and run not in around:
-            return run
-    return None
-
 
 def _secret_problem(fn: Callable[[str], Any], text: str, secret: str, kept: str) -> str | None:
     masked = call(fn, text)
@@ -301,7 +295,7 @@ def _secret_problem(fn: Callable[[str], Any], text: str, secret: str, kept: str)
         return masked.problem(case)
     if not isinstance(masked, str):
         return wrong_type(case, masked, "the text, with the secret masked")
-    left = _left_of(secret, text, masked)
+    left = left_of(secret, text, masked)
     if left is not None:
         idea = f"{left!r} is still there: mask all of it, whatever its shape or its label's case"
         return mismatch(case, masked, Described(f"no part of {secret!r} left"), idea)
@@ -324,12 +318,29 @@ def _plain_problem(fn: Callable[[str], Any], text: str) -> str | None:
     return None
 
 
+def _generated_mask(fn: Callable[[str], Any]) -> str | None:
+    """The first generated secret your mask leaves, or ordinary text it changes, shrunk."""
+    found = first_broken(lambda given: fn(given[0]), secrets(), leaks, examples=150)
+    if found:
+        (text, secret, _), masked = found
+        want = Described(f"no part of {secret!r} left, the sentence kept")
+        return counterexample(text, masked, want, MASK_IDEA)
+    changed = first_broken(fn, plain(), lambda text, masked: masked != text, examples=150)
+    if changed:
+        return counterexample(changed[0], changed[1], changed[0], MASK_IDEA)
+    return None
+
+
 def check_mask(fn: Callable[[str], str]) -> list[str]:
     """Problems with a `my_mask(text)`; an empty list means it passes."""
+    if is_library(fn, _spans.scrub, _spans.Scrubber):
+        return [library_answer("scrub")]
     text = MASK_SECRETS[0][0]
     first = call(fn, text)
     if not isinstance(first, (str, Raised)):  # one line is enough: nothing else can be read
         return [wrong_type(f"the secret in {shown(text, 60)}", first, "the text, masked")]
     found = [_secret_problem(fn, *secret) for secret in MASK_SECRETS]
     found += [_plain_problem(fn, text) for text in MASK_PLAIN]
-    return [problem for problem in found if problem]
+    problems = [problem for problem in found if problem]
+    generated = None if problems else _generated_mask(fn)
+    return [*problems, generated] if generated else problems

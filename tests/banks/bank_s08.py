@@ -15,7 +15,8 @@ from typing import Any
 from banks.harness import Bank, Entry
 from cafe.endpoint.client.chat import make_client
 from cafe.endpoint.client.scripted import ScriptedClient
-from cafe.exercises.s08 import check_mask, check_replay_client
+from cafe.exercises.reference_s08 import masked
+from cafe.exercises.s08 import check_mask, check_replay_client, reference_replay
 from cafe.stories.feedback_model import FeedbackModel
 from cafe.trace.replay import recorded_reply, replay_client, request_difference
 from cafe.trace.spans import scrub
@@ -121,6 +122,28 @@ def the_replies(trace: Any) -> list:
     return [recorded_reply(span) for span in trace.model_calls]
 
 
+def format_blind(trace: Any) -> ScriptedClient:
+    """Compares the model and the messages, and never the output format asked for."""
+    left = list(trace.model_calls)
+
+    def answer(request: dict) -> Any:
+        if not left:
+            raise LookupError("no recorded call left")
+        span = left.pop(0)
+        if request.get("model") != span.get("gen_ai.request.model"):
+            raise LookupError("another model")
+        if request["messages"] != _recorded_messages(span):
+            raise LookupError("other messages")
+        return recorded_reply(span)
+
+    return ScriptedClient(answer)
+
+
+def calls_the_course(trace: Any) -> Any:
+    """Hands the course's replay_client back instead of building one."""
+    return replay_client(trace)
+
+
 # --- replay client: right -----------------------------------------------------------------------
 
 
@@ -194,8 +217,26 @@ def label_dropped(text: str) -> str:
 
 def hex_is_secret(text: str) -> str:
     """Every run of 12 hex digits or more is a secret: trace and span ids too."""
-    text = scrub(text)
+    text = masked(text)
     return re.sub(r"\b[0-9a-f]{12,}\b", "[redacted]", text)
+
+
+def title_case_labels_missed(text: str) -> str:
+    """Labels in lower case and capitals, not in title case: 'Password:' and 'Api-Key=' kept."""
+    text = re.sub(r"\bsk-[\w-]{8,}|\bAKIA[0-9A-Z]{16}\b|(?<=Bearer )\S{8,}", "[m]", text)
+    labels = r"(api[_-]?key|API[_-]?KEY|token|TOKEN|password|PASSWORD|secret|Secret|SECRET)"
+    return re.sub(rf"\b{labels}(\s*[:=]\s*)[^\s,;]+", r"\1\2[m]", text)
+
+
+def short_keys_kept(text: str) -> str:
+    """sk- keys of 20 characters or more only: a short project key slips through."""
+    text = re.sub(r"\bsk-[\w-]{20,}|\bAKIA[0-9A-Z]{16}\b|(?<=Bearer )\S{8,}", "[m]", text)
+    return re.sub(rf"(?i)\b({_LABELS})(\s*[:=]\s*)[^\s,;]+", r"\1\2[m]", text)
+
+
+def wraps_scrub(text: str) -> str:
+    """Hands the course's scrub back instead of writing a mask."""
+    return scrub(text)
 
 
 # --- mask: right --------------------------------------------------------------------------------
@@ -241,8 +282,16 @@ BANKS = (
     Bank(
         "s08",
         check_replay_client,
-        replay_client,
+        reference_replay,
         wrong=(
+            Entry(
+                "format_blind",
+                format_blind,
+                "the output format asked for is part of the call",
+                "a replay asking for json_object where the recording asked for a schema",
+            ),
+            Entry("calls_the_course", calls_the_course, "write your own", "replay_client"),
+            Entry("replay_client", replay_client, "the course's own function", "itself"),
             Entry(
                 "message_count_only",
                 message_count_only,
@@ -276,14 +325,28 @@ BANKS = (
             Entry("right_hinted", right_hinted, "the notebook's hints, call by call"),
             Entry("right_iterator", right_iterator, "an iterator over the spans"),
         ),
-        reference_module="cafe.trace.replay",
-        targets=("replay_client", "ReplayClient"),
+        reference_module="cafe.exercises.s08",
+        targets=("reference_replay",),
     ),
     Bank(
         "s08",
         check_mask,
-        scrub,
+        masked,
         wrong=(
+            Entry(
+                "title_case_labels_missed",
+                title_case_labels_missed,
+                "a label in any case is a label",
+                "'Password: x9…' kept",
+            ),
+            Entry(
+                "short_keys_kept",
+                short_keys_kept,
+                "an sk- key of any length is a key",
+                "'sk-abcdefgh1' kept",
+            ),
+            Entry("wraps_scrub", wraps_scrub, "write your own", "scrub"),
+            Entry("scrub", scrub, "the course's own function", "itself"),
             Entry("prefix_only", prefix_only, "mask the whole secret", "sk-proj-[redacted]7Hq2…"),
             Entry(
                 "labels_lower_case_only",
@@ -307,34 +370,10 @@ BANKS = (
             Entry("right_patterns", right_patterns, "shapes replaced in turn, labels in any case"),
             Entry("right_word_by_word", right_word_by_word, "word by word, a flag for the next"),
         ),
+        reference_module="cafe.exercises.reference_s08",
+        targets=("masked",),
     ),
 )
 
 # Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}.
-_FAILURE = (
-    "outside: replaying a recorded endpoint failure as the same error is the library's extra "
-    "(session 08's live cell uses it); the exercise's recordings hold no failed call"
-)
-EQUIVALENT: dict[str, dict[str, str]] = {
-    "check_replay_client": {
-        "replay_client:10: delete_statement: `_checked(trace)` -> `pass`": (
-            "validation: the library refuses a damaged or edited trace before replaying it; the "
-            "exercise hands the learner well-formed recordings"
-        ),
-        "ReplayClient:6: constant: `'cafe.trace.replay'` -> `'XXcafe.trace.replayXX'`": (
-            "text: the provider name a trace records for the replay"
-        ),
-        "ReplayClient:7: constant: `'replay://recording'` -> `'XXreplay://recordingXX'`": (
-            "text: the address a trace records for the replay"
-        ),
-        "ReplayClient:17: return_none: `return len(self.recorded) - len(self.calls)` -> `return None`": (
-            "outside: `unused` is a report for the library's callers; the exercise asks for a client"
-        ),
-        "ReplayClient:17: binop: `len(self.recorded) - len(self.calls)` -> `len(self.recorded) + len(self.calls)`": (
-            "outside: `unused` is a report for the library's callers; the exercise asks for a client"
-        ),
-        "ReplayClient:34: boolop: `not span.get(OUTPUT_MESSAGES) and span.get(ERROR_TYPE) is not None` -> `not span.get(OUTPUT_MESSAGES) or span.get(ERROR_TYPE) is not None`": _FAILURE,
-        "ReplayClient:34: unary_drop: `not span.get(OUTPUT_MESSAGES)` -> `span.get(OUTPUT_MESSAGES)`": _FAILURE,
-        "ReplayClient:34: compare: `span.get(ERROR_TYPE) is not None` -> `span.get(ERROR_TYPE) is None`": _FAILURE,
-    },
-}
+EQUIVALENT: dict[str, dict[str, str]] = {}
