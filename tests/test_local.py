@@ -143,8 +143,8 @@ def _yes(port: int) -> bool:
     return True
 
 
-# A stand-in for llama-cpp-python's server: it writes log lines, answers `GET /v1/models` once on
-# the port its command line names (unless told to die first), then dies as it is told.
+# A stand-in for llama-cpp-python's server: it writes log lines, answers one request on the port
+# its command line names (unless told to die first), then dies as it is told.
 FAKE_SERVER = textwrap.dedent("""
     import http.server, os, signal, sys
     port, answer, death = int(sys.argv[1]), sys.argv[2] == "answer", sys.argv[3]
@@ -155,8 +155,11 @@ FAKE_SERVER = textwrap.dedent("""
             self.send_header("Content-Type", "application/json")
             self.end_headers()
             self.wfile.write(b'{"object": "list", "data": []}')
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.do_GET()
         def log_message(self, *args):
-            print("GET /v1/models 200", flush=True)
+            print(f"{self.command} {self.path} 200", flush=True)
     if answer:
         http.server.HTTPServer(("127.0.0.1", port), Handler).handle_request()
     if death.isdigit():
@@ -252,7 +255,7 @@ def test_the_lines_to_copy_come_last_and_the_server_log_goes_to_a_file(
     assert lines[0].startswith("cafe local: starting ") and str(log) in lines[0]
     assert lines[-2:] == ["  cafe doctor", "Ctrl-C stops the server."]
     assert lines[-7].strip() == "export COURSE_MODE=live"
-    assert "GET /v1/models 200" in log.read_text()
+    assert "POST /v1/chat/completions 200" in log.read_text()  # a first reply, not a listing
 
 
 def test_port_0_is_resolved_to_the_real_port_before_the_lines_to_copy(

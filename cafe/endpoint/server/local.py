@@ -17,7 +17,8 @@ needs more (a slow model is slow, not dead). Ctrl-C stops the
 server; if it is busy generating and has not exited after `STOP_GRACE_S`, it is killed.
 
 The server's own output (thousands of lines as it loads) goes to a log file whose path is
-printed first; the lines to copy are printed last, once the server answers. `--port 0` is
+printed first; the lines to copy are printed last, once the server has written a first reply (one
+token), so a build this processor cannot run fails here rather than on a notebook's first cell. `--port 0` is
 resolved to a free port before anything is printed, and a port already taken is refused in one
 line. However the server dies (SIGILL, SIGSEGV, SIGBUS, SIGABRT, an exit before it answered),
 `cafe local` says so in one line with the cause and the fix (`cafe.endpoint.doctor.crashes`).
@@ -38,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import importlib.util
+import json
 import os
 import signal
 import socket
@@ -97,7 +99,9 @@ LOCAL_TOKENS_PER_S = 27.0
 INSTALL_HINT = 'Install the local extra from the course checkout: pip install -e ".[local]"'
 # Seconds between two looks at whether the server answers yet, and the limit on one look.
 POLL_S = 0.25
-READY_PROBE_S = 2.0
+# Seconds the first reply may take once the server takes connections: reading a short prompt and
+# writing one token takes about a second here, idle (a refused connection returns at once).
+READY_PROBE_S = 60.0
 # Seconds between two "still starting" lines while the model loads (about 2 s here; longer on a
 # slow disk or a busy machine).
 STILL_STARTING_S = 15.0
@@ -206,11 +210,18 @@ def start_server(command: list[str], log: BinaryIO) -> subprocess.Popen:
 
 
 def answers(port: int) -> bool:
-    """Whether a server on loopback `port` answers `GET /v1/models` (any HTTP status counts),
-    asked directly: a proxy named in the environment must not answer for it."""
+    """Whether the server on loopback `port` answers a one-token chat request (any HTTP status
+    counts): a real reply, so a build this processor cannot run dies here, before the lines to
+    copy, not on the learner's first cell. Asked directly: a proxy must not answer for it."""
+    body = {"model": LOCAL_ALIAS, "messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1}
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/v1/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {LOCAL_KEY}"},
+    )
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
-        with opener.open(f"http://127.0.0.1:{port}/v1/models", timeout=READY_PROBE_S):
+        with opener.open(request, timeout=READY_PROBE_S):
             return True
     except urllib.error.HTTPError:
         return True
