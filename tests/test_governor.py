@@ -679,6 +679,13 @@ def test_notebook_exercise_stubs_not_attempted_references_pass(capsys):
 
 
 @pytest.mark.parametrize("row", governor_rows.ROWS, ids=lambda row: row["case"][:80])
+def test_pace_decision_row_says_where_its_expectation_comes_from(row):
+    from stall_rows import provenance_problem
+
+    assert provenance_problem(row) is None, row["case"]
+
+
+@pytest.mark.parametrize("row", governor_rows.ROWS, ids=lambda row: row["case"][:80])
 def test_pace_decision_row_matches_the_reference_or_the_documented_course_choice(row):
     expected = row.get("course", row["expect"])
     assert governor_pace_decision(row["policy"], row["obs"]) == expected

@@ -157,6 +157,23 @@ def test_stall_row_matches_the_reference_or_the_documented_course_choice(row):
         assert any(expected["nudge_quotes"] in text for text in got["nudges"])
 
 
+@pytest.mark.parametrize(
+    "row", stall_rows.ROWS + stall_rows.CONFIG_ROWS, ids=lambda row: row["case"][:80]
+)
+def test_stall_row_says_where_its_expectation_comes_from(row):
+    assert stall_rows.provenance_problem(row) is None, row["case"]
+
+
+def test_a_reference_row_without_a_citation_is_refused():
+    row = {"source": "reference", "cite": "it is obvious", "case": "x"}
+    assert "without a citation" in stall_rows.provenance_problem(row)
+    assert stall_rows.provenance_problem({**row, "cite": "seed 000 §Surface"}) is None
+    assert "basis" in stall_rows.provenance_problem({"source": "derived", "case": "x"})
+    assert "source" in stall_rows.provenance_problem({"case": "x"})
+    chosen = {"source": "derived", "basis": "b", "course": {}, "why": "because"}
+    assert "lesson note" in stall_rows.provenance_problem(chosen)
+
+
 def test_every_course_choice_row_names_its_lesson_note():
     chosen = [row for row in stall_rows.ROWS if "course" in row]
     assert chosen and all("Where the reference differs" in row["why"] for row in chosen)
