@@ -11,7 +11,9 @@ Every row names the case it mirrors. Sources:
   fast-check reminder: MAX_VERIFY_NUDGES = 1, FAST_VERIFY_EDIT_THRESHOLD = 3), failure_tracker.rs
   (rung 2), safe_state.rs (SafeStateEngine::decide, MAX_SAFE_STATE_ABORTS = 2), progress.rs,
   residual.rs;
-- ISSUE24 / COURSE: a rule the reference does not state, the course's, documented in the lesson.
+- ISSUE24 / COURSE: a rule the reference does not state, the course's, documented in the lesson;
+- (derived ...): worked out from the reference's rules, not one of its cases.
+`row_source` reads which one a row is from its case; the tests refuse a row that cites nothing.
 
 The command rules (which command is a check, its tier, masking) have their own rows, beside
 `cafe/monitors/tiers.py`'s tests.
@@ -35,12 +37,37 @@ Vocabulary of the gate rows:
       ("mid_run", mode, expected)  a turn boundary: does the mid-run fast-check reminder fire
 """
 
+import re
+
 # A status event may carry a fourth item, {"course": ..., "why": ...}: the course's answer where it
 # differs from the reference on purpose, and the lesson note that says why.
 OFF_MODE_STALE = (
     "lesson 15, Where the reference differs: with tiers off a green still goes stale once code "
     "edits follow it, as the finish already says"
 )
+
+# --- where a row's answer comes from ------------------------------------------------------------
+
+# A reference case as the reference names its test: snake_case, maybe a /variant, maybe a note in
+# parentheses; or one that names the reference's file (`run.rs`), an issue of it, or a seed section.
+_REFERENCE_NAME = re.compile(r"[a-z0-9_]+(/\S+)*( \(.+\))?")
+_REFERENCE_MARK = re.compile(r"\.rs\b|dirge-|seed 00\d|SEED")
+
+
+def row_source(case: str) -> str | None:
+    """Where a tuple row's answer comes from, read off its case: "course" (`COURSE:` or
+    `ISSUE24:`, the course's own rule, in the lesson's "Where the reference differs" note),
+    "derived" (`(derived ...)`: worked out from the reference's rules, the note says which), or
+    "reference" (the case is the name of the reference's test, or cites its file or a seed
+    section). None: the row cites nothing, which the tests refuse."""
+    if case.startswith(("COURSE:", "ISSUE24:")):
+        return "course"
+    if "(derived" in case:
+        return "derived"
+    if _REFERENCE_NAME.fullmatch(case) or _REFERENCE_MARK.search(case):
+        return "reference"
+    return None
+
 
 # --- the verify-before-done gate, event by event ------------------------------------------------
 
@@ -176,7 +203,7 @@ GATE_ROWS = [
     # DERIVED (issue 36's held-out rows: the reference declines a green from a script the agent
     # wrote in the same run; no test of the reference is named)
     (
-        "a_green_from_a_script_written_this_run_is_declined",
+        "a_green_from_a_script_written_this_run_is_declined (derived: issue 36, the reference declines a pass of the run's own script)",
         [
             ("edit", "bill.py"),
             ("edit", "check.sh"),
@@ -186,7 +213,7 @@ GATE_ROWS = [
         ],
     ),
     (
-        "a_green_from_a_script_written_by_the_shell_is_declined",
+        "a_green_from_a_script_written_by_the_shell_is_declined (derived: issue 36, the reference declines a pass of the run's own script)",
         [
             ("edit", "bill.py"),
             ("run", "printf 'exit 0' > scripts/check.sh && chmod +x scripts/check.sh", "pass"),
@@ -195,11 +222,11 @@ GATE_ROWS = [
         ],
     ),
     (
-        "a_script_the_run_did_not_write_still_counts",
+        "a_script_the_run_did_not_write_still_counts (derived: issue 36, the reference declines a pass of the run's own script)",
         [("edit", "bill.py"), ("run", "./check.sh", "pass"), ("status", "off", "verified_green")],
     ),
     (
-        "a_red_from_a_script_written_this_run_is_still_red",
+        "a_red_from_a_script_written_this_run_is_still_red (derived: issue 36, the reference declines a pass of the run's own script)",
         [
             ("edit", "check.sh"),
             ("run", "./check.sh", "fail"),
@@ -890,27 +917,27 @@ SAFE_STATE_MESSAGE_FACTS = {
 # Story-level consequences of the reference trigger (edits_since_verify > 0, any verification resets).
 SAFE_STATE_STORY_ROWS = [
     (
-        "course streak shape: green, bad edit, RED suite, 6 failures -> reference DECLINES (counter reset by the red run)",
+        "course streak shape: green, bad edit, RED suite, 6 failures -> reference DECLINES (counter reset by the red run) (derived from seed 001 §Safe-state abort)",
         ["edit", "green", "edit", "red_verification", "streak6"],
         None,
     ),
     (
-        "green, bad edit, 6 failures with no verification in between -> fires",
+        "green, bad edit, 6 failures with no verification in between -> fires (derived from seed 001 §Safe-state abort)",
         ["edit", "green", "edit", "streak6"],
         "advisory",
     ),
     (
-        "green, only a shell (sed) change, 6 failures -> reference DECLINES (no edit-tool code edit)",
+        "green, only a shell (sed) change, 6 failures -> reference DECLINES (no edit-tool code edit) (derived from seed 001 §Safe-state abort)",
         ["edit", "green", "shell_edit", "streak6"],
         None,
     ),
     (
-        "green, a doc-only edit, 6 failures -> reference DECLINES (doc edits are not code edits)",
+        "green, a doc-only edit, 6 failures -> reference DECLINES (doc edits are not code edits) (derived from seed 001 §Safe-state abort)",
         ["edit", "green", "edit_doc", "streak6"],
         None,
     ),
     (
-        "green, bad edit committed by the shell, 6 failures -> advisory FIRES (counter, not tree diff); "
+        "(derived from seed 001 §Safe-state abort) green, bad edit committed by the shell, 6 failures -> advisory FIRES (counter, not tree diff); "
         "auto: nothing differs from green-vs-now -> declines to advisory wording ('claiming a restore would be a lie')",
         ["edit", "green", "edit", "shell_commit", "streak6"],
         "advisory",
@@ -986,7 +1013,10 @@ BUDGET_ROWS = [
         [(90, 100, True), (90, 100, True), (90, 100, False)],
     ),
     ("budget_silent_without_a_cap", [(1000, 0, False)]),
-    ("budget 60% of 10 is turn 6 (integer compare)", [(5, 10, False), (6, 10, True)]),
+    (
+        "budget 60% of 10 is turn 6 (derived: seed 001's 60% mark, compared in whole turns)",
+        [(5, 10, False), (6, 10, True)],
+    ),
 ]
 BUDGET_MESSAGE_FACTS = {
     "tag": "[budget]",

@@ -229,6 +229,24 @@ def _play(events) -> None:
 GATE_CASES = [pytest.param(*row, id=row[0][:70]) for row in rows.GATE_ROWS + rows.MID_RUN_ROWS]
 
 
+ROW_TABLES = [
+    name for name in dir(rows) if name.endswith("_ROWS") and isinstance(getattr(rows, name), list)
+]
+
+
+@pytest.mark.parametrize("table", ROW_TABLES)
+def test_every_monitor_row_says_where_its_answer_comes_from(table):
+    uncited = [row[0] for row in getattr(rows, table) if rows.row_source(row[0]) is None]
+    assert not uncited, f"{table}: rows that cite no reference case, derivation or course rule"
+
+
+def test_row_source_refuses_a_row_that_cites_nothing():
+    assert rows.row_source("Budget marks fire in order") is None
+    assert rows.row_source("budget_marks_fire_once_each_in_order") == "reference"
+    assert rows.row_source("x (derived from seed 001)") == "derived"
+    assert rows.row_source("COURSE: a rule of ours") == "course"
+
+
 def test_every_course_answer_in_a_gate_row_names_its_lesson_note():
     chosen = [e for _, events in rows.GATE_ROWS for e in events if len(e) > 3]
     assert chosen and all("Where the reference differs" in e[3]["why"] for e in chosen)

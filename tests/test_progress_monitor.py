@@ -168,3 +168,17 @@ def test_progress_row_matches_the_reference(case, threshold, snapshots, expected
         for turn in range(1, len(snapshots) + 1)
     ]
     assert fired == expected
+
+
+@pytest.mark.parametrize(
+    ("case", "polls"),
+    run_monitor_rows.BUDGET_ROWS,
+    ids=[row[0][:70] for row in run_monitor_rows.BUDGET_ROWS],
+)
+def test_budget_row_matches_the_reference(case, polls):
+    announced: tuple[int, ...] = ()
+    for used, cap, fires in polls:
+        found = budget_notice(used, cap or None, announced)  # a cap of 0 is no cap
+        assert (found is not None) is fires, (case, used, cap)
+        if found is not None:
+            announced += (found[0],)

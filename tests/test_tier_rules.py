@@ -348,6 +348,15 @@ def test_course_command_rows(case, command, expected):
     assert _outcome(command) == want
 
 
+def test_every_command_row_says_where_its_answer_comes_from():
+    from run_monitor_rows import row_source
+
+    tables = TIER_ROWS + TIER_ROWS_DERIVED + RECOGNITION_ROWS + MASK_ROWS
+    tables += COURSE_COMMAND_ROWS + COURSE_MORE_ROWS
+    assert not [row[0] for row in tables if row_source(row[0]) is None]
+    assert all(row_source(row[0]) == "course" for row in COURSE_COMMAND_ROWS + COURSE_MORE_ROWS)
+
+
 def test_every_row_table_names_its_case():
     tables = TIER_ROWS + TIER_ROWS_DERIVED + RECOGNITION_ROWS + MASK_ROWS
     assert all(isinstance(row[0], str) and row[0].strip() for row in tables)
