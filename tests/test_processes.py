@@ -177,3 +177,74 @@ def test_run_command_tool_reports_status_output_and_a_timeout():
         slow = tools["run_command"].function(command='python -c "import time; time.sleep(30)"')
     assert quick.ok and "exit status 0" in quick.text and "hi" in quick.text
     assert not slow.ok and "did not finish within 2 seconds" in slow.text
+
+
+# --- no key in, no key out ------------------------------------------------------------------
+
+KEY = "q7Zr2mWx9LpT4vNc8BfH3kJd6Ys1Ga5EuR0tXe"
+# A child that prints its whole environment, then the key as it would read it from a file on disk
+# (the learner's .env), raw and in three disguises.
+PRINTS_ENV = (
+    "import base64, os, sys; print(sorted(os.environ.items())); key = open(sys.argv[1]).read(); "
+    "print(key, base64.b64encode(b'x' + key.encode()).decode(), key.encode().hex(), "
+    "' '.join(key))"
+)
+
+
+def _key_file(tmp_path) -> str:
+    path = tmp_path / "key.txt"
+    path.write_text(KEY, encoding="utf-8")
+    return str(path)
+
+
+def _holds_key(text: str) -> list[str]:
+    forms = {
+        "raw": KEY,
+        "base64": __import__("base64").b64encode(b"x" + KEY.encode()).decode()[4:-4],
+        "hex": KEY.encode().hex(),
+        "spaced": " ".join(KEY),
+    }
+    return [name for name, form in forms.items() if form in text] + [
+        KEY[i : i + 8] for i in range(len(KEY) - 7) if KEY[i : i + 8] in text
+    ]
+
+
+def test_without_secrets_drops_the_key_secret_names_and_values_that_hold_a_secret(monkeypatch):
+    from cafe.world.processes import without_secrets
+
+    monkeypatch.setenv("CAFE_API_KEY", KEY)
+    env = {
+        "PATH": "/usr/bin",
+        "CAFE_API_KEY": KEY,
+        "OPENAI_API_KEY": "sk-other-0123456789",
+        "GITHUB_TOKEN": "ghp_notthecourses",
+        "MY_SETTING": KEY,  # named like nothing in particular, holding the key
+        "AUTH_HEADER": f"Bearer {KEY}",
+        "CAFE_MODEL": "m",
+    }
+    assert without_secrets(env) == {"PATH": "/usr/bin", "CAFE_MODEL": "m"}
+
+
+def test_a_command_that_prints_its_environment_shows_no_key(monkeypatch, tmp_path):
+    monkeypatch.setenv("CAFE_API_KEY", KEY)
+    env = {**os.environ, "MY_SETTING": KEY}
+    done = run_captured([sys.executable, "-c", PRINTS_ENV, _key_file(tmp_path)], tmp_path, env, 30)
+    assert done.status == 0 and "PATH" in done.stdout
+    assert "CAFE_API_KEY" not in done.stdout and "MY_SETTING" not in done.stdout
+    assert "[redacted]" in done.stdout and not _holds_key(done.stdout), _holds_key(done.stdout)
+
+
+def test_the_run_command_tool_shows_the_model_no_key(monkeypatch, tmp_path):
+    from cafe.monitors.snapshots import SnapshotStore
+    from cafe.monitors.tools import monitored_tools
+    from cafe.world.workbench import open_workbench
+
+    monkeypatch.setenv("CAFE_API_KEY", KEY)
+    monkeypatch.setenv("MY_SETTING", KEY)
+    with open_workbench() as bench:
+        tools = {t.name: t for t in monitored_tools(bench, SnapshotStore(), command_timeout_s=30)}
+        shown = tools["run_command"].function(
+            command=f'python -c "{PRINTS_ENV}" {_key_file(tmp_path)}'
+        )
+    assert shown.ok and "exit status 0" in shown.text
+    assert "CAFE_API_KEY" not in shown.text and not _holds_key(shown.text)

@@ -254,3 +254,30 @@ def test_fresh_run_reports_status_and_both_streams(tmp_path):
     root = project(tmp_path, **{"check_one.py": "def test_one():\n    assert 1 == 2\n"})
     done = run_pytest([*ARGS, "check_one.py"], root, base_env(), 60, warm=False)
     assert done.status == 1 and "assert 1 == 2" in done.stdout
+
+
+KEY = "q7Zr2mWx9LpT4vNc8BfH3kJd6Ys1Ga5EuR0tXe"
+# A failing test that prints its environment and the key read from a file (the learner's .env):
+# pytest shows what a failing test printed.
+LEAKY_TEST = """
+import base64, os
+
+def test_prints_what_it_can_find():
+    key = open(os.path.join(os.path.dirname(__file__), "key.txt")).read()
+    print(sorted(os.environ.items()))
+    print(key, key.encode().hex(), base64.b64encode(key.encode()).decode())
+    assert False
+"""
+
+
+@pytest.mark.parametrize("warm", [True, False], ids=["warm", "fresh"])
+def test_a_run_gets_no_key_and_shows_none(tmp_path, monkeypatch, warm):
+    monkeypatch.setenv("CAFE_API_KEY", KEY)
+    folder = project(tmp_path / "p", **{"test_leak.py": LEAKY_TEST, "key.txt": KEY})
+    env = base_env(CAFE_API_KEY=KEY, MY_SETTING=KEY)
+    done = run_pytest(ARGS, folder, env, 60, warm=warm)
+    shown = done.stdout + done.stderr
+    assert done.status == 1 and "PATH" in shown and "[redacted]" in shown
+    assert "CAFE_API_KEY" not in shown and "MY_SETTING" not in shown
+    for form in (KEY, KEY.encode().hex(), *(KEY[i : i + 8] for i in range(len(KEY) - 7))):
+        assert form not in shown

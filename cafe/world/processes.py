@@ -12,6 +12,15 @@ timeout must end them all, not just the first. Operating systems differ in how:
   started. (A grandchild whose parent already exited has left that tree: Windows cannot find it
   again without a job object, which this course does without.)
 
+A command the agent runs must not hand the key to the model: `without_secrets(env)` is the
+environment every command here starts with (no course key, no variable named like a secret, none
+whose value holds a secret the course knows of), and what a command prints passes the course's
+redactor (`cafe.endpoint.secrets.redaction`, every encoding of a key included) before anyone reads
+it. What this cannot close from inside one process: a command runs with the learner's rights, so
+it can still read the learner's `.env` file, or this process's environment through
+`/proc/<pid>/environ` on Linux; the redactor masks what it prints of a known key, and only another
+user, a container or a sandbox keeps it from reading them.
+
 `find_shell()` picks the shell a command line runs in: bash where there is one (on Windows, the
 bash that Git for Windows ships next to git, never WSL's launcher, which would run the command
 in a Linux machine that cannot see this folder), else `/bin/sh`, else `cmd.exe`. Every function
@@ -33,6 +42,14 @@ from dataclasses import dataclass
 from pathlib import PureWindowsPath
 from typing import Any, Literal
 
+from cafe.endpoint.secrets.redaction import (
+    COURSE_KEYS,
+    SECRET_SUFFIXES,
+    SHORT_SECRET_CHARS,
+    known_secrets,
+    redactor_for,
+)
+
 __all__ = [
     "Family",
     "family_of",
@@ -40,6 +57,8 @@ __all__ = [
     "find_shell",
     "popen_options",
     "kill_tree",
+    "command_secrets",
+    "without_secrets",
     "Finished",
     "run_captured",
 ]
@@ -140,6 +159,34 @@ def kill_tree(
     process.wait()
 
 
+# --- what a command may see, and what it may show -------------------------------------------
+
+
+def command_secrets(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The secrets a command must neither be given nor shown: every secret the course knows of now
+    (this process's environment and settings file) and those `env` itself holds."""
+    return tuple(dict.fromkeys((*known_secrets(), *known_secrets(env))))
+
+
+def without_secrets(env: Mapping[str, str]) -> dict[str, str]:
+    """`env` without the course's key (`CAFE_API_KEY`, `OPENAI_API_KEY`), any variable named like a
+    secret (`*_KEY`, `*_TOKEN`, `*_PASSWORD`, ...), and any variable whose value is a known secret
+    or, for one of 8 characters or more, holds it (a URL with a password, a copied header)."""
+    secrets = command_secrets(env)
+    long = [secret for secret in secrets if len(secret) >= SHORT_SECRET_CHARS]
+
+    def secret(name: str, value: str) -> bool:
+        upper = name.upper()
+        return (
+            upper in COURSE_KEYS
+            or upper.endswith(SECRET_SUFFIXES)
+            or value.strip() in secrets
+            or any(key in value for key in long)
+        )
+
+    return {name: value for name, value in env.items() if not secret(name, value)}
+
+
 # --- running a command to the end, or to its timeout ----------------------------------------
 
 
@@ -176,12 +223,14 @@ def run_captured(
     merge_stderr: bool = False,
     platform: str = sys.platform,
 ) -> Finished:
-    """Run `argv` in `cwd` with exactly `env`; at `timeout_s` end it with its whole tree.
-    With `merge_stderr`, stderr goes into stdout (in the order the command wrote them)."""
+    """Run `argv` in `cwd` with `env` less its secrets (`without_secrets`); at `timeout_s` end it
+    with its whole tree. With `merge_stderr`, stderr goes into stdout (in the order the command
+    wrote them). What it printed comes back with every known secret masked, in any encoding."""
+    clean = redactor_for(command_secrets(env))
     process = subprocess.Popen(
         list(argv),
         cwd=cwd,
-        env=dict(env),
+        env=without_secrets(env),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
@@ -192,9 +241,11 @@ def run_captured(
     except subprocess.TimeoutExpired:
         kill_tree(process, platform)
         out, err = _drain(process)
-        return Finished(None, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"))
+        status = None
+    else:
+        status = process.returncode
     return Finished(
-        process.returncode,
-        (out or b"").decode("utf-8", "replace"),
-        (err or b"").decode("utf-8", "replace"),
+        status,
+        clean.text((out or b"").decode("utf-8", "replace")),
+        clean.text((err or b"").decode("utf-8", "replace")),
     )

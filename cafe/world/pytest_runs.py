@@ -14,6 +14,10 @@ so the edit the agent just made is what runs. A run takes about 0.07 s instead o
 
 - The helper starts on the first run, with the same secret-free environment the runs get, and ends
   when the process that started it ends (its input closes).
+- Secret-free means `cafe.world.processes.without_secrets`: whatever environment the caller hands
+  over, a run gets it without the course's key and anything else that holds a known secret, and
+  what it printed comes back with every known secret masked (a test may print its environment,
+  or read the learner's `.env`).
 - A run that outlives its timeout is killed with everything it started (its own process group).
 - Without `os.fork` (Windows), or with `warm=False`, every run starts a fresh interpreter, and a
   timeout ends it with its whole process tree (`cafe/world/processes.py`, on every platform).
@@ -41,7 +45,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO
 
-from cafe.world.processes import run_captured
+from cafe.endpoint.secrets.redaction import redactor_for
+from cafe.world.processes import command_secrets, run_captured, without_secrets
 
 __all__ = ["PytestRun", "run_pytest", "serve", "warm_available"]
 
@@ -86,10 +91,14 @@ def run_pytest(
     *,
     warm: bool = True,
 ) -> PytestRun:
-    """Run `python -m pytest *args` in `cwd` with exactly `env`; warm when it can be."""
+    """Run `python -m pytest *args` in `cwd` with `env` less its secrets; warm when it can be.
+    What the run printed comes back with every known secret masked."""
+    clean, given = redactor_for(command_secrets(env)), without_secrets(env)
     if warm and warm_available():
-        return _HELPER.run(list(args), os.fspath(cwd), dict(env), timeout_s)
-    return _fresh_run(list(args), os.fspath(cwd), dict(env), timeout_s)
+        done = _HELPER.run(list(args), os.fspath(cwd), given, timeout_s)
+    else:
+        done = _fresh_run(list(args), os.fspath(cwd), given, timeout_s)
+    return PytestRun(done.status, clean.text(done.stdout), clean.text(done.stderr))
 
 
 def _fresh_run(args: list[str], cwd: str, env: dict[str, str], timeout_s: float) -> PytestRun:
