@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import subprocess
 import sys
@@ -200,7 +201,7 @@ def _key_file(tmp_path) -> str:
 def _holds_key(text: str) -> list[str]:
     forms = {
         "raw": KEY,
-        "base64": __import__("base64").b64encode(b"x" + KEY.encode()).decode()[4:-4],
+        "base64": base64.b64encode(b"x" + KEY.encode()).decode()[4:-4],
         "hex": KEY.encode().hex(),
         "spaced": " ".join(KEY),
     }
