@@ -1,7 +1,9 @@
 """The checkers' references agree with the library they were written apart from (issue 35).
 
-A checker compares the learner's function with a reference in `cafe/exercises/reference_sNN.py`,
-never with the library function the exercise asks for. Each test here runs a reference and the
+A checker compares the learner's function with a reference in `cafe/exercises/reference_sNN.py`
+(session 08's replay and session 07's loop: `reference_replay` and `reference_repair` in the
+checker's module, built from the notebook's pieces), never with the library function the exercise
+asks for. Each test here runs a reference and the
 library on the same generated inputs the checker draws from, so a bug on either side fails here
 instead of becoming a learner's wrong grade. Derandomized: the same inputs every run.
 """
@@ -14,7 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from cafe.exercises import s08
+from cafe.exercises import reference_s07, s07, s08
 from cafe.exercises.generated import Raises, outcome
 from cafe.exercises.reference_s08 import leaks, masked, plain, secrets
 from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shifts, shifts
@@ -25,7 +27,8 @@ from cafe.judge.calibration import Calibration, calibrate
 from cafe.judge.grading import Grade
 from cafe.judge.labelled import labelled_tickets
 from cafe.judge.trust import trust_reading
-from cafe.repair.reask import Attempt, RepairResult
+from cafe.repair.feedback import attempt_failure_view
+from cafe.repair.reask import Attempt, RepairResult, repair_ticket
 from cafe.report.records import Price, RunRecord
 from cafe.report.summary import cost_by_ending, count_endings
 from cafe.schema.ticket import Failure
@@ -142,3 +145,30 @@ def test_reference_s08_replay_answers_and_stops_where_the_course_s_replay_client
     assert (ours.error is None, ours.answered) == (course.error is None, course.answered)
     if course.error is None:  # a stopped replay records its own error's words: only a run compares
         assert content_hash(ours.trace) == content_hash(course.trace) == content_hash(trace)
+
+
+# --- session 07 -----------------------------------------------------------------------------
+
+
+@SEEDED
+@given(reference_s07.draft_runs())
+def test_reference_s07_loop_runs_as_repair_ticket_does(given_run):
+    drafts, cap = given_run
+    ours = s07._played(s07.reference_repair, given_run)
+    course_run = s07._played(
+        lambda spec, generate, cap: repair_ticket(spec, generate, cap=cap), given_run
+    )
+    assert ours == course_run, (drafts, cap)
+
+
+@SEEDED
+@given(reference_s07.failure_sets(Failure))
+def test_reference_s07_view_keeps_every_property_the_checker_tests(given_view):
+    failures, attempt = given_view
+    assert (
+        reference_s07.view_problem(reference_s07.view(failures, attempt), failures, attempt) is None
+    )
+    assert (
+        reference_s07.view_problem(attempt_failure_view(failures, attempt), failures, attempt)
+        is None
+    )

@@ -1,13 +1,18 @@
 """cafe.exercises.s07: each checker passes the reference, says "not attempted" for the stub, and
 fails plausible wrong answers with a specific complaint."""
 
+import dataclasses
+
 import pytest
 
 import cafe.repair
 import cafe.world.menu
 from cafe import course
-from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
-from cafe.repair.feedback import attempt_failure_view
+from cafe.exercises import reference_s07 as ref
+from cafe.exercises import s07
+from cafe.exercises.feedback import library_answer
+from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop, reference_repair
+from cafe.repair.feedback import attempt_failure_view, retry_messages
 from cafe.repair.reask import repair_ticket
 
 
@@ -19,24 +24,44 @@ def _stub(*args, **kwargs):
 
 
 def _reference(spec, generate, cap=3):
-    return repair_ticket(spec, generate, cap=cap)
+    return reference_repair(spec, generate, cap)
 
 
-def test_check_repair_loop_reference_passes_compare():
-    assert check_repair_loop(_reference) == []
-    assert course.compare(_reference, check=check_repair_loop).status == "passed"
+def _loop_with(**pieces):
+    """The reference loop with some of its pieces swapped: a learner's loop gone wrong there."""
+    swapped = dataclasses.replace(s07._PIECES, **pieces)
+    return lambda spec, generate, cap=3: ref.loop(spec, generate, cap, swapped)
 
 
-def test_check_repair_loop_stub_is_not_attempted():
-    assert course.compare(_stub, check=check_repair_loop).status == "not_attempted"
+def test_check_repair_loop_refuses_the_course_s_repair_ticket():
+    assert check_repair_loop(repair_ticket) == [library_answer("repair_ticket")]
 
 
-def _naive(spec, generate, cap=3):
-    return repair_ticket(spec, generate, cap=cap, mode="naive")
+def test_check_repair_loop_a_loop_passing_its_running_messages_fails():
+    def running(spec, generate, cap=3):  # appends each view to the messages it keeps sending
+        menu = cafe.world.menu.load_menu()
+        messages, attempts = list(cafe.repair.brief_for(spec)), []
+        if cafe.repair.policy_failures(spec, menu):
+            blocked = cafe.repair.policy_failures(spec, menu)
+            return cafe.repair.RepairResult("policy_violation", None, (), blocked_by=blocked)
+        for number in range(1, cap + 1):
+            draft = generate(list(messages))
+            score = cafe.repair.score_ticket(draft, spec, menu)
+            attempts.append(cafe.repair.Attempt(number, draft, score.failures, 0, None))
+            if score.ticket is not None:
+                return cafe.repair.RepairResult("passed", score.ticket, tuple(attempts))
+            messages.append(retry_messages(messages, score.failures, number, "curated")[-1])
+        return cafe.repair.RepairResult("retries_exhausted", None, tuple(attempts))
+
+    problems = check_repair_loop(running)
+    assert any("added messages: 2, expected 1" in problem for problem in problems), problems
+
+
+_naive = _loop_with(retry=lambda brief, failures, number: brief)
 
 
 def _fixed_cap(spec, generate, cap=3):
-    return repair_ticket(spec, generate)
+    return reference_repair(spec, generate)
 
 
 def _no_policy_check(spec, generate, cap=3):
@@ -108,13 +133,14 @@ def test_check_repair_loop_wrong_loops_fail_with_a_specific_complaint(wrong, com
 
 
 def test_check_repair_loop_takes_the_cap_by_name_or_by_place():
-    # repair_ticket takes cap only by name; the notebook's stub takes it either way
-    assert check_repair_loop(repair_ticket) == []
+    # a loop may take cap only by name, as repair_ticket does; the notebook's stub either way
+    def by_name(spec, generate, *, cap=3):
+        return reference_repair(spec, generate, cap)
 
     def by_place(spec, generate, limit):
-        return repair_ticket(spec, generate, cap=limit)
+        return reference_repair(spec, generate, limit)
 
-    assert check_repair_loop(by_place) == []
+    assert check_repair_loop(by_name) == [] and check_repair_loop(by_place) == []
 
 
 def test_check_repair_loop_scores_every_check_not_only_the_contract():
@@ -153,7 +179,7 @@ def test_check_repair_loop_an_order_the_customer_can_change_is_drafted_not_refus
         conflicts = changes_to_confirm(spec, load_menu())
         if conflicts:
             return cafe.repair.RepairResult("policy_violation", None, (), blocked_by=conflicts)
-        return repair_ticket(spec, generate, cap=cap)
+        return reference_repair(spec, generate, cap)
 
     problems = check_repair_loop(refuses_it)
     assert any("latte and espresso, milk allergy: ended 'policy_violation'" in p for p in problems)
@@ -163,8 +189,17 @@ def test_check_repair_loop_an_order_the_customer_can_change_is_drafted_not_refus
 
 
 def test_check_attempt_failure_view_reference_passes_compare():
-    assert check_attempt_failure_view(attempt_failure_view) == []
-    assert course.compare(attempt_failure_view, check=check_attempt_failure_view).status == "passed"
+    assert check_attempt_failure_view(ref.view) == []
+    assert course.compare(ref.view, check=check_attempt_failure_view).status == "passed"
+
+
+def test_check_attempt_failure_view_shows_a_view_that_grows_with_the_attempt():
+    def carries_history(failures, attempt):
+        earlier = f" (after {', '.join(map(str, range(1, attempt)))})" if attempt > 3 else ""
+        return ref.view(failures, attempt) + earlier
+
+    (problem,) = check_attempt_failure_view(carries_history)
+    assert problem.startswith("on attempt ") and "no longer than the view of attempt 1" in problem
 
 
 def test_check_attempt_failure_view_stub_is_not_attempted():
@@ -188,10 +223,9 @@ def test_check_attempt_failure_view_vague_views_fail(attempt):
     assert course.compare(attempt, check=check_attempt_failure_view).status == "failed"
 
 
-def test_check_attempt_failure_view_accepts_the_course_failure_view():
-    # Issue 26: the checker rejected failure_view, which the notebook reveals to imitate,
-    # for its change-nothing-else line.
-    assert check_attempt_failure_view(cafe.repair.failure_view) == []
+def test_check_attempt_failure_view_refuses_the_course_s_views():
+    for course_view in (attempt_failure_view, cafe.repair.failure_view):
+        assert check_attempt_failure_view(course_view) == [library_answer("attempt_failure_view")]
 
 
 def test_check_attempt_failure_view_one_line_for_all_failures_is_not_one_line_each():
@@ -257,10 +291,11 @@ def test_notebook_banks_your_figures_only_once_your_exercises_pass(tmp_path, mon
         monkeypatch,
         {
             'raise NotImplementedError("your turn: write the bounded re-ask")': (
-                "return cafe.repair.repair_ticket(spec, generate, cap=cap)"
+                "from cafe.exercises.s07 import reference_repair\n"
+                "    return reference_repair(spec, generate, cap)"
             ),
             'raise NotImplementedError("your turn: write the failure view")': (
-                "return cafe.repair.attempt_failure_view(failures, attempt)"
+                "from cafe.exercises.reference_s07 import view\n    return view(failures, attempt)"
             ),
         },
     )

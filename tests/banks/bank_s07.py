@@ -15,6 +15,8 @@ from typing import Any
 
 from banks.harness import Bank, Entry
 from cafe.consent import changes_to_confirm
+from cafe.exercises import s07
+from cafe.exercises.reference_s07 import view
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
 from cafe.repair.feedback import attempt_failure_view, brief_for, failure_view, retry_messages
 from cafe.repair.reask import (
@@ -339,6 +341,43 @@ def right_table_rows(failures, attempt):
     return f"Your attempt #{attempt} did not pass:\n\n" + "\n".join(rows)
 
 
+# --- mistakes only generated inputs or the growth property find (issue 35) -----------------------
+
+
+def running_messages(spec, generate, cap=3):
+    """Passes the running messages to each retry: every earlier failure view rides along."""
+    blocked = policy_failures(spec, MENU)
+    if blocked:
+        return RepairResult("policy_violation", None, (), blocked_by=blocked)
+    messages, attempts = list(brief_for(spec)), []
+    for number in range(1, cap + 1):
+        draft = generate(list(messages))
+        score = score_ticket(draft, spec, MENU)
+        attempts.append(Attempt(number, draft, score.failures, 0, None))
+        if score.ticket is not None:
+            return RepairResult("passed", score.ticket, tuple(attempts))
+        messages.append(retry_messages(brief_for(spec), score.failures, number, "curated")[-1])
+    return RepairResult("retries_exhausted", None, tuple(attempts))
+
+
+def calls_the_course(spec, generate, cap=3):
+    """Hands the course's repair_ticket back instead of writing the loop."""
+    return repair_ticket(spec, generate, cap=cap)
+
+
+def carries_history(failures, attempt):
+    """A line per earlier attempt too: the view grows with the attempt number."""
+    earlier = [f"(attempt {n} failed as well)" for n in range(1, attempt)]
+    return "\n".join([*earlier, attempt_failure_view(failures, attempt)])
+
+
+def right_sentences(failures, attempt):
+    """A sentence per failure under a header: 'Your attempt 2 did not pass.'"""
+    lines = [f"Your attempt {attempt} did not pass."]
+    lines += [f"The {f.check} check flagged '{f.span}'; {f.fix}." for f in failures]
+    return "\n".join(lines)
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 
@@ -346,8 +385,16 @@ BANKS = (
     Bank(
         "s07",
         check_repair_loop,
-        repair_ticket,  # the course's own loop, as the notebook reveals it: accepted as it is
+        s07.reference_repair,
         wrong=(
+            Entry(
+                "running_messages",
+                running_messages,
+                "each retry is the brief and one view, not every earlier view",
+                "the retry after attempt 2 carries two views",
+            ),
+            Entry("calls_the_course", calls_the_course, "write your own", "repair_ticket"),
+            Entry("repair_ticket", repair_ticket, "the course's own loop", "itself"),
             Entry(
                 "contract_only",
                 contract_only,
@@ -437,14 +484,28 @@ BANKS = (
             Entry("right_while_loop", right_while_loop, "a while loop, its own messages"),
             Entry("right_recursive", right_recursive, "recursion, a view of its own"),
         ),
-        reference_module="cafe.repair.reask",
-        targets=("repair_ticket", "score_ticket", "_request_is_policy_blocked"),
+        reference_module="cafe.exercises.reference_s07",
+        targets=("loop",),
+        adapt=lambda ns: lambda spec, generate, cap=3: ns["loop"](spec, generate, cap, s07._PIECES),
     ),
     Bank(
         "s07",
         check_attempt_failure_view,
-        attempt_failure_view,
+        view,
         wrong=(
+            Entry(
+                "carries_history",
+                carries_history,
+                "the view does not grow with the attempt number",
+                "attempt 5: four lines about earlier attempts",
+            ),
+            Entry(
+                "attempt_failure_view",
+                attempt_failure_view,
+                "the course's own view",
+                "itself",
+            ),
+            Entry("failure_view", failure_view, "the course's own view", "itself"),
             Entry("one_line", one_line, "one line per failure", "3 failures on the header line"),
             Entry(
                 "header_counts_failures",
@@ -486,7 +547,7 @@ BANKS = (
             ),
         ),
         right=(
-            Entry("failure_view", failure_view, "the course's view, change-nothing-else line"),
+            Entry("right_sentences", right_sentences, "a sentence per failure"),
             Entry("right_numbered", right_numbered, "a numbered list"),
             Entry("right_table_rows", right_table_rows, "table rows under a heading"),
         ),
@@ -494,23 +555,4 @@ BANKS = (
 )
 
 # Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}.
-_CHARS = "outside: Attempt.prompt_chars, which the notebook says may be 0"
-_PLURAL = "text: the header's plural ('1 check' / '2 checks'); the header still names the attempt"
-EQUIVALENT: dict[str, dict[str, str]] = {
-    "check_repair_loop": {
-        "repair_ticket:25: boolop: `m.get('content') or ''` -> `m.get('content') and ''`": _CHARS,
-        "repair_ticket:25: constant: `''` -> `'XX'`": _CHARS,
-        "repair_ticket:25: constant: `'content'` -> `'XXcontentXX'`": _CHARS,
-    },
-    "check_attempt_failure_view": {
-        "attempt_failure_view:5: constant: `'\\n'` -> `'XX\\nXX'`": (
-            "text: 'XX' at the end of each line and the start of the next; still a header "
-            "naming the attempt and one line per failure with its check, span and fix"
-        ),
-        "attempt_failure_view:3: negate_test: `'' if len(failures) == 1 else 's'` -> `'' if not len(failures) == 1 else 's'`": _PLURAL,
-        "attempt_failure_view:3: compare: `len(failures) == 1` -> `len(failures) != 1`": _PLURAL,
-        "attempt_failure_view:3: constant: `''` -> `'XX'`": _PLURAL,
-        "attempt_failure_view:3: constant: `'s'` -> `'XXsXX'`": _PLURAL,
-        "attempt_failure_view:3: constant: `1` -> `2`": _PLURAL,
-    },
-}
+EQUIVALENT: dict[str, dict[str, str]] = {}
