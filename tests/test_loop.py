@@ -95,6 +95,18 @@ def test_tool_schema_reads_types_defaults_and_docstring():
     assert params["additionalProperties"] is False
 
 
+def test_tool_schema_required_optional_parameter_may_be_null():
+    """A parameter the model must send, whose type admits None, says so with JSON's null."""
+
+    def reserve(name: str, table: int | None, note: str | None = None) -> str:
+        return f"{name} {table} {note}"
+
+    params = tool(reserve).parameters
+    assert params["required"] == ["name", "table"]
+    assert params["properties"]["table"]["type"] == ["integer", "null"]
+    assert params["properties"]["note"]["type"] == "string"  # has a default: left out instead
+
+
 def test_tool_schema_handles_literal_lists_and_dicts():
     params = tool(size).parameters
     assert params["properties"]["cup"] == {"type": "string", "enum": ["small", "large"]}
@@ -397,6 +409,40 @@ def test_wrong_arguments_become_an_error_result():
     result = run_loop(client, USER, [ADD])
     bad = result.turns[0].dispatch[0]
     assert not bad.ok and bad.output.startswith("TypeError")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (
+            {"item": "latte", "quantity": "two"},
+            'quantity must be an integer (a whole number), not "two".',
+        ),
+        (
+            {"item": "latte", "quantity": 2.5},
+            "quantity must be an integer (a whole number), not 2.5.",
+        ),
+        (
+            {"item": "latte", "quantity": True},
+            "quantity must be an integer (a whole number), not true.",
+        ),
+        ({"item": 3}, "item must be a string, not 3."),
+    ],
+)
+def test_argument_of_the_wrong_json_type_becomes_a_sentence(arguments, said):
+    client = make_client([reply_call("add_item", **arguments), "sorry"])
+    result = run_loop(client, USER, [ADD])
+    bad = result.turns[0].dispatch[0]
+    assert not bad.ok and bad.output == said
+
+
+def test_null_for_a_required_optional_parameter_reaches_the_function():
+    def reserve(guest: str, table: int | None) -> str:
+        return f"{guest}: {table or 'any free table'}"
+
+    client = make_client([reply_call("reserve", guest="Ada", table=None), "held"])
+    result = run_loop(client, USER, [tool(reserve)])
+    assert result.turns[0].dispatch[0].output == "Ada: any free table"
 
 
 def test_arguments_that_are_not_json_become_an_error_result():

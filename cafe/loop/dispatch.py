@@ -2,8 +2,9 @@
 
 Session 01. The loop (`cafe/loop/agent.py`) hands the model's reply here and gets back the calls
 it holds; each call then goes through `dispatch_call`, which always answers with a `ToolResult`:
-an unknown tool, arguments that are not JSON, or an exception inside the tool become a failed
-result the model can read, never a crash of the harness.
+an unknown tool, arguments that are not JSON, an argument of the wrong JSON type for the tool's
+schema ("quantity must be an integer (a whole number), not 'two'"), or an exception inside the
+tool become a failed result the model can read, never a crash of the harness.
 
 Left out: which calls to run and when (the loop), what the results mean (later sessions).
 
@@ -19,10 +20,21 @@ from typing import Any
 from cafe.loop.tools import Tool, ToolOutput
 from cafe.loop.turns import ToolCall, ToolResult
 
-__all__ = ["dispatch_call", "decode_calls", "assistant_message"]
+__all__ = ["dispatch_call", "decode_calls", "assistant_message", "argument_problem"]
 
 # How much of an undecodable argument string the model is shown back.
 _SHOWN_ARGUMENT_CHARS = 200
+# JSON Schema's scalar type names, the Python values json.loads gives for each, and how the
+# sentence names them (bool is an int in Python, so it is ruled out of the number types).
+_JSON_TYPES: Mapping[str, tuple[tuple[type, ...], str]] = {
+    "string": ((str,), "a string"),
+    "integer": ((int,), "an integer (a whole number)"),
+    "number": ((int, float), "a number"),
+    "boolean": ((bool,), "true or false"),
+    "array": ((list,), "a list"),
+    "object": ((dict,), "an object"),
+    "null": ((type(None),), "null"),
+}
 
 
 def _render(value: Any) -> tuple[bool, str]:
@@ -31,6 +43,27 @@ def _render(value: Any) -> tuple[bool, str]:
     if isinstance(value, str):
         return True, value
     return True, json.dumps(value, default=str)
+
+
+def _is(value: Any, json_type: str) -> bool:
+    python_types, _ = _JSON_TYPES[json_type]
+    if isinstance(value, bool) and json_type in ("integer", "number"):
+        return False
+    return isinstance(value, python_types)
+
+
+def argument_problem(arguments: Mapping[str, Any], parameters: Mapping[str, Any]) -> str | None:
+    """The first argument whose value is not of the JSON type its schema names, as a sentence
+    the model can act on; None when every typed argument fits."""
+    properties = parameters.get("properties", {})
+    for name, value in arguments.items():
+        wanted = properties.get(name, {}).get("type") if isinstance(properties, Mapping) else None
+        types = [wanted] if isinstance(wanted, str) else list(wanted or [])
+        types = [t for t in types if t in _JSON_TYPES]
+        if types and not any(_is(value, t) for t in types):
+            said = " or ".join(_JSON_TYPES[t][1] for t in types)
+            return f"{name} must be {said}, not {json.dumps(value, default=str)}."
+    return None
 
 
 def dispatch_call(call: ToolCall, tools: Mapping[str, Tool], *, forced: bool = False) -> ToolResult:
@@ -47,6 +80,9 @@ def dispatch_call(call: ToolCall, tools: Mapping[str, Tool], *, forced: bool = F
             f"There is no tool named {call.name!r}. The tools are: {known}.",
             forced=forced,
         )
+    problem = argument_problem(call.arguments, chosen.parameters)
+    if problem is not None:
+        return ToolResult(call.id, call.name, call.arguments, False, problem, chosen.kind, forced)
     try:
         ok, text = _render(chosen.function(**call.arguments))
     except Exception as exc:  # a tool's failure is the model's information, not our crash

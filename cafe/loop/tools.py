@@ -8,17 +8,17 @@ with JSON arguments. This module is the translation layer:
   workspace, or does it check the work?). The kind is what later sessions reason about: the
   stall detector of session 13 treats a `mutate` call as an edit and a `verify` call as evidence.
 - `tool(fn)` builds a `Tool` from a plain function: the type hints give the JSON types, the
-  parameters without a default are required, the docstring's first paragraph is the description
-  and its `Args:` block describes each argument.
+  parameters without a default are required (a required `X | None` may be sent as `null`), the
+  docstring's first paragraph is the description and its `Args:` block describes each argument.
 - `ToolOutput` lets a function say "I ran, and the answer is a failure" without raising, which is
   what a test runner needs (a red test run is a result, not a crash).
 - `tool_schemas(tools)` is the `tools=[...]` list the OpenAI chat API expects.
 
 The session's worked example, the café's order pad built from these pieces, is `cafe/world/orderpad.py`.
 
-Left out: running the tools and feeding results back (that is `cafe.loop`), argument validation
-beyond what Python's own call does (a wrong argument becomes an error result the model reads),
-and structured outputs (session 04, `cafe.schema`).
+Left out: running the tools and feeding results back (that is `cafe.loop`; its dispatch turns an
+argument of the wrong JSON type into an error result the model reads, and checks nothing beyond
+the types), and structured outputs (session 04, `cafe.schema`).
 
 Lesson: sessions/s01-agent-loop/lesson.md. Notebook: notebooks/s01-agent-loop.ipynb.
 """
@@ -77,7 +77,7 @@ def json_type(annotation: Any) -> dict[str, Any]:
         return {"type": "object"}
     if origin in (Union, types.UnionType):
         members = [a for a in get_args(annotation) if a is not type(None)]
-        if len(members) == 1:  # `X | None`: the model may leave it out; the default covers it
+        if len(members) == 1:  # `X | None`: `tool` adds null when the parameter has no default
             return json_type(members[0])
     raise TypeError(
         f"tool() cannot describe the annotation {annotation!r} as JSON. Use str, int, float, bool, "
@@ -102,6 +102,11 @@ def _docstring_parts(fn: Callable[..., Any]) -> tuple[str, dict[str, str]]:
             elif line.strip() and not line.startswith((" ", "\t")):
                 in_args = False
     return summary, described
+
+
+def _admits_none(annotation: Any) -> bool:
+    """Whether an annotation is `X | None` (or `Optional[X]`)."""
+    return get_origin(annotation) in (Union, types.UnionType) and type(None) in get_args(annotation)
 
 
 # --- records --------------------------------------------------------------------------------
@@ -180,6 +185,9 @@ def tool(
                 f"tool() needs a type hint on {fn.__name__}'s parameter {param.name!r}."
             )
         schema = json_type(hints[param.name])
+        if param.default is inspect.Parameter.empty and _admits_none(hints[param.name]):
+            # The model must send it, and None is one of its values: JSON says so with null.
+            schema["type"] = [schema["type"], "null"]
         if param.name in described:
             schema["description"] = described[param.name]
         properties[param.name] = schema

@@ -161,8 +161,9 @@ course.show_outcome(
 
 # %% [markdown]
 # What decides "required" is the default, not the type. `table: int | None` says the function
-# *accepts* None, but without a default the call cannot leave it out, so the model must send it
-# (possibly as `null`). `note: str | None = None` may be left out. The type hints give the JSON
+# *accepts* None, but without a default the call cannot leave it out, so the model must send it;
+# its schema lists `null` beside `integer`, so "any free table" can be said. `note: str | None =
+# None` may be left out, so its schema gives only the string. The type hints give the JSON
 # types, and the docstring's `Args:` block gives the descriptions the model reads.
 #
 # Try it on your own function: give `note_allergy` a docstring with an `Args:` block and type

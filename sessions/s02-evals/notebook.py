@@ -300,6 +300,7 @@ if live and live_runs:
 # alarm on any labelled ticket, and at least one real catch in the offline run.
 
 # %%
+from cafe.evals import Case, Check, Observation  # noqa: F401  (the pieces your check is built from)
 
 
 def my_check(menu):

@@ -197,6 +197,9 @@ for detail in example.errors(include_url=False):
 
 
 # %%
+from cafe.schema import FIELD_HINTS, Failure  # noqa: F401  (what your function returns, and the words)
+
+
 def my_failures_from(error):
     """The course's Failure values for a Ticket's ValidationError."""
     raise NotImplementedError("your turn: turn pydantic's errors into Failure values")

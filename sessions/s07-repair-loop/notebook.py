@@ -227,7 +227,7 @@ assert alone.stop_reason in STOP_REASONS and len(STOP_REASONS) == 3
 #
 # Write the loop itself. `my_repair_ticket(spec, generate, cap)` takes an `OrderSpec`, a
 # generator (messages in, draft text out) and a cap, and returns a `RepairResult`. Build it from
-# the pieces `cafe.repair` gives you (reach any not imported above as `cafe.repair.<name>`):
+# the pieces `cafe.repair` gives you (the cell below imports the ones not imported above):
 #
 # - `policy_failures(spec, menu)`: the failures that mean the request must never reach
 #   the generator (empty when it may; `repair_ticket` asks it through `_request_is_policy_blocked`).
@@ -242,6 +242,9 @@ assert alone.stop_reason in STOP_REASONS and len(STOP_REASONS) == 3
 
 
 # %%
+from cafe.repair import Attempt, RepairResult, policy_failures  # noqa: F401  (your loop's pieces)
+
+
 def my_repair_ticket(spec, generate, cap=CAP_DEFAULT):
     """Policy check first; then at most `cap` drafts, a curated retry after each failure."""
     raise NotImplementedError("your turn: write the bounded re-ask")

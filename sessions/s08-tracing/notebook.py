@@ -297,6 +297,9 @@ print(f"first difference: span {span.name!r} ({span.kind}): {difference}")
 
 
 # %%
+from cafe.trace.replay import recorded_reply, request_difference  # noqa: F401  (your client's pieces)
+
+
 def my_replay_client(trace):
     """A client answering `trace`'s model calls in order; it raises at a call the recording did not make."""
     raise NotImplementedError("your turn: build the replay client")
@@ -411,8 +414,10 @@ print(f"trace file: {session_path}\nevery replay matched: {all(matched)}")
 if live:
     print(
         "Offline, the scripted session replays to the same hashes. Your model's runs are frozen "
-        "in the file the same way, so a replay that did not match means the code or the file "
-        "changed between recording and replay (the line above names the call), not the model."
+        "in the file the same way, so a replay that did not match is not the model: either the "
+        "code or the file changed between recording and replay, or a reply held something that "
+        "looked like a key and was recorded masked, so the replay answers with [redacted] and "
+        "the run takes another path (the line above names the call)."
     )
 course.checkpoint(
     "s08",
