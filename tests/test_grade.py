@@ -1,4 +1,4 @@
-"""cafe.grading: a class's submissions, copied and run offline without secrets, become a gradebook
+"""cafe.course.grading: a class's submissions, copied and run offline without secrets, become a gradebook
 that names every problem, and no submission is changed."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 import learners
 import pytest
 
-from cafe.grading import command, gradebook, handin, runner, submissions, writers
-from cafe.grading.gradebook import Line
+from cafe.course.grading import command, gradebook, handin, runner, submissions, writers
+from cafe.course.grading.gradebook import Line
 
 SECRET = "sk-instructor-SECRET-0123456789abcdef"
 TOKEN = "instructor-cloud-token-9876543210"

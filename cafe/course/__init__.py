@@ -6,6 +6,7 @@
 - `cafe.course.live`         live cells: an endpoint problem is one line, and the notebook goes on;
 - `cafe.course.progress`     the progress file you own: where it lives, atomic writes, damage set aside;
 - `cafe.course.strict`       strict mode for instructors: `CAFE_STRICT=1` fails a cell whose exercise failed;
+- `cafe.course.grading`      for instructors: `cafe grade` and the learner's hand-in (a package; not re-exported);
 - `cafe.course.cells`        what every cell shares: the course key, headless text, scrubbed printing;
 - `cafe.course.syllabus`     the session map, declared once: numbers, slugs, topics and modules.
 

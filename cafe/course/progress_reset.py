@@ -5,7 +5,7 @@
   a fresh one); with `session` ("s07") the backup is a copy and only that session's entries are
   taken out of the file. Nothing is ever deleted: the backup holds everything as it was, and
   copying it back over `progress.json` undoes the reset.
-- `export_progress(...)` is the learner's hand-in (`cafe.grading.handin`): their `work/`
+- `export_progress(...)` is the learner's hand-in (`cafe.course.grading.handin`): their `work/`
   notebooks and this file in one zip with a manifest, for `cafe grade`.
 
 `cafe.course.record_view` declares both flags on `cafe progress`. Session 00 introduces the file

@@ -2,7 +2,7 @@
 
 `cafe.course.record` reads the progress file into a `LearnerRecord`; this module only shows it,
 and declares the `cafe progress` command (`cafe.cli` adds it beside `doctor` and `toy`), whose
-`--reset` and `--export` are `cafe.course.progress_reset` and `cafe.grading.handin`.
+`--reset` and `--export` are `cafe.course.progress_reset` and `cafe.course.grading.handin`.
 """
 
 from __future__ import annotations
@@ -168,8 +168,8 @@ def progress_command(args: argparse.Namespace) -> int:
 
 def _reset_or_export(args: argparse.Namespace, session: str | None) -> int:
     """`--reset` (a backup kept; `cafe.course.progress_reset`) or `--export` (the hand-in zip)."""
+    from cafe.course.grading.handin import main as hand_in_main
     from cafe.course.progress_reset import reset_progress
-    from cafe.grading.handin import main as hand_in_main
 
     path = Path(args.file) if args.file else progress_path()
     if args.export is not None:

@@ -9,8 +9,8 @@ may import only modules of its own or an earlier session.
 A session's `modules` are what it teaches, in one of three forms: a topic package (`cafe/repair/`,
 every file in it), a one-module topic (`cafe/context.py`), or one file on a shared shelf
 (`cafe/world/menu.py`: the café's world; `cafe/stories/feedback_model.py`: a scripted stand-in
-that drives a story). Session 00 teaches the course's machinery: `cafe/endpoint/`, `cafe/course/`,
-`cafe/grading/` (for instructors) and the `cafe` command. Modules of a session not written yet may be listed before they exist.
+that drives a story). Session 00 teaches the course's machinery: `cafe/endpoint/`, `cafe/course/`
+and the `cafe` command. Modules of a session not written yet may be listed before they exist.
 Adding a module to `cafe/` means adding it (or its package) to one session here; the architecture
 test names any module missing from the map.
 
@@ -109,7 +109,7 @@ SESSIONS: tuple[Session, ...] = (
         "setup",
         "setup",
         "setup",
-        ("cafe/endpoint/", "cafe/course/", "cafe/grading/", "cafe/cli.py"),
+        ("cafe/endpoint/", "cafe/course/", "cafe/cli.py"),
         "install check, offline vs live, `cafe doctor`, how the notebook cells work",
     ),
     # The menu is the café's data from the first order on (session 01's order pad sells from it);

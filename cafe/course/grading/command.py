@@ -2,11 +2,11 @@
 
     cafe grade submissions/ --out gradebook/ [--jobs 2] [--time-limit 300]
 
-SUBMISSIONS is a folder or a zip in any layout `cafe.grading.submissions` reads. Each notebook is
+SUBMISSIONS is a folder or a zip in any layout `cafe.course.grading.submissions` reads. Each notebook is
 run on a copy, from a clean kernel, offline and without the instructor's secrets
-(`cafe.grading.runner`), several at once (`--jobs`, the machine's cores by default), each within
+(`cafe.course.grading.runner`), several at once (`--jobs`, the machine's cores by default), each within
 `--time-limit` seconds. A line on stderr says how far it has got. The gradebook's three files
-(`cafe.grading.writers`) go to `--out`, with each run's executed notebook under `--out/runs/`.
+(`cafe.course.grading.writers`) go to `--out`, with each run's executed notebook under `--out/runs/`.
 
 Exit status: 0 when the gradebook was written (whatever the learners' results), 2 when
 SUBMISSIONS cannot be found or `--out` is inside it (the grader never writes into a submission).
@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import cafe
-from cafe.grading.gradebook import Line, course_items, notebook_lines, record_lines
-from cafe.grading.runner import NotebookRun, run_notebook
-from cafe.grading.submissions import Submission, collect
-from cafe.grading.writers import write_gradebook
+from cafe.course.grading.gradebook import Line, course_items, notebook_lines, record_lines
+from cafe.course.grading.runner import NotebookRun, run_notebook
+from cafe.course.grading.submissions import Submission, collect
+from cafe.course.grading.writers import write_gradebook
 
 __all__ = ["COURSE_NOTEBOOKS", "grade", "build_parser", "main"]
 

@@ -1,6 +1,6 @@
 """The gradebook: one line per learner, session and thing graded, read from what the runs banked.
 
-A graded notebook banks its results in a progress file of its own (`cafe.grading.runner` gives each
+A graded notebook banks its results in a progress file of its own (`cafe.course.grading.runner` gives each
 run a fresh `CAFE_HOME`), in the format `cafe.course.progress` describes: `exercises` (each
 compare's status and problems), `predictions` and `outcomes` (each guess, and what happened), and
 `checkpoints`. `grade_learner` turns those, and the learner's own progress file when they handed
@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from cafe.course.grading.runner import NotebookRun
 from cafe.course.record import LearnerRecord, read_record
-from cafe.grading.runner import NotebookRun
 
 __all__ = ["Kind", "KINDS", "Line", "course_items", "notebook_lines", "record_lines"]
 

@@ -1,6 +1,6 @@
 """The gradebook's three files: gradebook.csv, gradebook.json and gradebook.html.
 
-- `gradebook.csv`: one row per `Line` (`cafe.grading.gradebook`), columns `COLUMNS`, for a
+- `gradebook.csv`: one row per `Line` (`cafe.course.grading.gradebook`), columns `COLUMNS`, for a
   spreadsheet or an LMS import (filter on `kind`, pivot on `learner`);
 - `gradebook.json`: the same lines, a per-learner summary and the class summary, for tools;
 - `gradebook.html`: one page with the class summary first (which exercises most learners fail,
@@ -21,7 +21,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from cafe.grading.gradebook import Line
+from cafe.course.grading.gradebook import Line
 
 __all__ = ["COLUMNS", "class_summary", "learner_summary", "write_gradebook"]
 

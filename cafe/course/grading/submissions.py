@@ -7,7 +7,7 @@ understands three layouts, and a zip of any of them:
 - one folder per learner (`alice/`, `bob/`), holding notebooks (`*.ipynb`, in any sub-folder such
   as `work/`) and/or a progress file (`progress.json`);
 - nbgrader's `submitted/<learner>/<assignment>/*.ipynb` (LMS exports unpacked the same way);
-- hand-ins made by `cafe hand-in` (`cafe.grading.handin`): a zip holding `manifest.json`, loose in
+- hand-ins made by `cafe hand-in` (`cafe.course.grading.handin`): a zip holding `manifest.json`, loose in
   the folder (`alice.zip`) or inside a learner's folder.
 
 What cannot be read is never dropped: a zip that is not one, a notebook that is not JSON, a path
@@ -27,7 +27,7 @@ from pathlib import Path, PurePosixPath
 
 __all__ = ["Submission", "collect", "unpack", "MANIFEST"]
 
-MANIFEST = "manifest.json"  # what marks a hand-in (`cafe.grading.handin` writes it)
+MANIFEST = "manifest.json"  # what marks a hand-in (`cafe.course.grading.handin` writes it)
 PROGRESS = "progress.json"
 # Limits on what a submission may unpack to: far past a class's notebooks, short of a zip bomb.
 MAX_MEMBER_BYTES = 50 * 1024 * 1024

@@ -10,7 +10,7 @@ The zip holds the notebooks under `work/` (every `*.ipynb` in it, checkpoint fol
      "course_version": "0.1.0", "notebooks": [{"path": "work/s00-setup.ipynb", "sha256": "...",
      "bytes": 5120}], "progress": {"path": "progress.json", "sha256": "..."}, "secrets_masked": 0}
 
-`cafe grade` (`cafe.grading.submissions`) reads it, loose in the submissions folder or inside a
+`cafe grade` (`cafe.course.grading.submissions`) reads it, loose in the submissions folder or inside a
 learner's folder, and names the learner from the manifest. Nothing of the learner's is changed:
 the files are read, never moved. The progress file holds no secret (every entry is scrubbed when
 saved); a notebook might (a key pasted into a cell), so any key the course knows of (your

@@ -2,7 +2,7 @@
 
 `run_notebook(notebook, folder, seconds)` copies the notebook into `folder` (a place of its own
 under the grader's working folder) and runs it there in a child process
-(`python -m cafe.grading.kernel_run`), which starts a fresh Jupyter kernel. The submission itself
+(`python -m cafe.course.grading.kernel_run`), which starts a fresh Jupyter kernel. The submission itself
 is never opened for writing.
 
 The child's environment is built from an allow-list (`PASSED_ON`), never copied from the
@@ -145,7 +145,7 @@ def run_notebook(notebook: Path, folder: Path, seconds: float) -> NotebookRun:
     copy = folder / notebook.name
     shutil.copyfile(notebook, copy)
     executed, result_path = folder / "executed.ipynb", folder / "result.json"
-    command = [sys.executable, "-m", "cafe.grading.kernel_run"]
+    command = [sys.executable, "-m", "cafe.course.grading.kernel_run"]
     command += [str(copy), str(executed), str(result_path), f"{seconds:g}"]
     with subprocess.Popen(
         command,

@@ -1,6 +1,6 @@
 """One notebook run from a clean kernel, in the child process `cafe grade` starts for it.
 
-    python -m cafe.grading.kernel_run NOTEBOOK EXECUTED RESULT SECONDS
+    python -m cafe.course.grading.kernel_run NOTEBOOK EXECUTED RESULT SECONDS
 
 Runs every cell of NOTEBOOK in a fresh Jupyter kernel (nbclient, which comes with Jupyter),
 carrying on past a cell that raises, so one error costs one cell. The whole notebook has SECONDS:
@@ -12,7 +12,7 @@ and shut down. The executed notebook is written to EXECUTED and what happened to
 
 "cell" counts code cells from 0, as nbval's "Cell N" does. The kernel's process id is written to
 RESULT's folder as `kernel.pid` as soon as it starts, so the parent can stop a kernel this process
-could not. The environment is the parent's to choose (`cafe.grading.runner` gives an allow-list);
+could not. The environment is the parent's to choose (`cafe.course.grading.runner` gives an allow-list);
 nothing here reads it. Exit status: 0 whenever RESULT was written.
 """
 
