@@ -248,3 +248,21 @@ def test_a_class_gives_the_expected_gradebook_and_no_submission_changes(tmp_path
     summary = json.loads((out / "gradebook.json").read_text())["summary"]
     assert summary["learners"] == 9
     assert {e["key"] for e in summary["exercises_failed"]} >= {"s00.tool_arguments"}
+
+
+def test_collect_groups_an_lms_flat_export_by_learner(tmp_path):
+    source = tmp_path / "export"
+    source.mkdir()
+    for name in (
+        "annsmith_101_9001_s00-setup.ipynb",
+        "annsmith_LATE_101_9002_s01-agent-loop.ipynb",
+    ):
+        (source / name).write_text('{"cells": []}')
+    (source / "bobjones_102_9003_progress.json").write_text("{}")
+    found = {s.learner: s for s in submissions.collect(source, tmp_path / "work")}
+    assert set(found) == {"annsmith", "bobjones"}
+    assert [p.name for p in found["annsmith"].notebooks] == [
+        "s00-setup.ipynb",
+        "s01-agent-loop.ipynb",
+    ]
+    assert found["bobjones"].progress is not None

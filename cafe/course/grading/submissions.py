@@ -7,6 +7,8 @@ understands three layouts, and a zip of any of them:
 - one folder per learner (`alice/`, `bob/`), holding notebooks (`*.ipynb`, in any sub-folder such
   as `work/`) and/or a progress file (`progress.json`);
 - nbgrader's `submitted/<learner>/<assignment>/*.ipynb` (LMS exports unpacked the same way);
+- an LMS's flat export, files named `<learner>_<id>_<id>_<file>` (Canvas's form), one learner
+  each by the name before the ids;
 - hand-ins made by `cafe hand-in` (`cafe.course.grading.handin`): a zip holding `manifest.json`, loose in
   the folder (`alice.zip`) or inside a learner's folder.
 
@@ -34,6 +36,8 @@ MAX_MEMBER_BYTES = 50 * 1024 * 1024
 MAX_TOTAL_BYTES = 500 * 1024 * 1024
 MAX_MEMBERS = 5000
 _UNSAFE = re.compile(r"[^A-Za-z0-9._@+-]+")
+# A file as an LMS exports it, Canvas's form: `<learner>_<user id>_<submission id>_<file>`.
+LMS_NAME = re.compile(r"([^_]+)_(?:LATE_)?\d+_\d+_(.+\.(?:ipynb|json|zip))")
 
 
 @dataclass(frozen=True)
@@ -184,6 +188,25 @@ def _one(learner: str, entry: Path, work: Path) -> Submission:
     return _gather(learner, entry.name, found, problems)
 
 
+def _lms_folders(source: Path, work: Path) -> Path:
+    """`source` itself, or, when it holds files named the way an LMS exports them
+    (`<learner>_<id>_<id>_<file>`, Canvas's form, `LATE_` allowed), a copy of it with those files
+    moved into one folder per learner under their own names."""
+    named = [(p, LMS_NAME.fullmatch(p.name)) for p in sorted(source.iterdir()) if p.is_file()]
+    if not any(match for _, match in named):
+        return source
+    grouped = work / "lms"
+    for path, match in named:
+        folder, name = (match.group(1), match.group(2)) if match else (path.stem, path.name)
+        target = grouped / folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    for path in sorted(source.iterdir()):
+        if path.is_dir() and not path.name.startswith("."):
+            shutil.copytree(path, grouped / path.name, dirs_exist_ok=True, symlinks=True)
+    return grouped
+
+
 def collect(source: Path, work: Path) -> list[Submission]:
     """Every learner's submission in `source` (a folder or a zip), copied under `work`."""
     work.mkdir(parents=True, exist_ok=True)
@@ -195,4 +218,6 @@ def collect(source: Path, work: Path) -> list[Submission]:
             return [Submission(source.stem, source.name, problems=tuple(problems))]
         inner = [p for p in unpacked.iterdir() if not p.name.startswith(".")]
         source = inner[0] if len(inner) == 1 and inner[0].is_dir() else unpacked
+    if not (source / "submitted").is_dir():
+        source = _lms_folders(source, work)
     return [_one(learner, entry, work / "learners") for learner, entry in _entries(source)]
