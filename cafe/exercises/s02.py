@@ -96,7 +96,7 @@ def _sample_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
             continue
         if not isinstance(found, list) or not all(isinstance(p, str) for p in found):
             return [f"return a list of problem strings, not {found!r}"]
-        if broken and not any(check.name in p for p in found):
+        if broken and not any(check.name in _unquoted(p, [check]) for p in found):
             problems.append(
                 f"{label} ({check.name}): expected a problem naming {check.name!r}, got {found}"
             )
@@ -159,9 +159,19 @@ _LISTS: tuple[tuple[str, list[Check], frozenset[str], str], ...] = (
 )
 
 
+def _unquoted(problem: str, checks: list[Check]) -> str:
+    """A problem with every check's question taken out: a message may quote the question it
+    asks ("always_ok (Is it even?): ..."), and a word of it is not a check it names."""
+    for question in sorted({c.question for c in checks}, key=len, reverse=True):
+        problem = problem.replace(question, " ")
+    return problem
+
+
 def _named(found: list[str], checks: list[Check]) -> frozenset[str]:
-    """The checks a list of problems names, as whole words (so 'even' is not in 'always_ok')."""
-    return frozenset(c.name for c in checks if any(re.search(rf"\b{c.name}\b", p) for p in found))
+    """The checks a list of problems names, as whole words (so 'even' is not in 'always_ok'),
+    outside the questions the problems quote."""
+    said = [_unquoted(p, checks) for p in found]
+    return frozenset(c.name for c in checks if any(re.search(rf"\b{c.name}\b", p) for p in said))
 
 
 def _list_problems(fn: Callable[[list[Check]], Any]) -> list[str]:

@@ -153,6 +153,15 @@ def right_explicit(checks: list[Check]) -> list[str]:
     return problems
 
 
+def right_quotes_questions(checks: list[Check]) -> list[str]:
+    """Each problem names its check and quotes the question it asks: "always_ok (Is it even?)"."""
+    problems = []
+    for check in checks:
+        said = f"{check.name} ({check.question!r})"
+        problems += [f"{said}: {p.split(': ', 1)[1]}" for p in right_explicit([check])]
+    return problems
+
+
 def _problems_of(check: Check) -> Iterator[str]:
     if check.passes is None:
         yield f"{check.name} lacks a fixture to pass"
@@ -345,6 +354,11 @@ BANKS = (
         right=(
             Entry("right_explicit", right_explicit, "each role spelled out, own messages"),
             Entry("right_generator", right_generator, "a generator of problems per check"),
+            Entry(
+                "right_quotes_questions",
+                right_quotes_questions,
+                "each problem quotes its check's question too (issue 35: it was refused)",
+            ),
         ),
         reference_module="cafe.evals.checks",
         targets=("fixture_problems", "_verdict"),
