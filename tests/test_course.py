@@ -16,6 +16,7 @@ from cafe import course
 from cafe.course import predictions
 
 FIXED = datetime(2026, 11, 29, 12, 0, 0, tzinfo=timezone.utc)
+PREDICTIONS = Path(__file__).resolve().parent.parent / "cafe" / "data" / "predictions"
 
 
 def clock() -> datetime:
@@ -155,6 +156,32 @@ def test_predict_widget_change_records_the_value(home):
     }
 
 
+def test_predict_buttons_show_each_option_whole():
+    """Issue 37: 62 of 205 options were cut off ("nothing: it answe…") at a fixed button width.
+    Each button is as wide as its text, and the row wraps instead of clipping."""
+    options = ["nothing: it answers in plain text", "a", "the copy, the extra allergy and more"]
+    control = course.predict("s07.long", "Which?", options=options + ["b", "c"]).widget()
+    assert type(control).__name__ == "ToggleButtons"
+    assert control.style.button_width == "auto"
+    assert control.layout.flex_flow == "row wrap" and control.layout.width == "100%"
+    assert list(control.tooltips) == options + ["b", "c"]
+
+
+def test_every_declared_option_fits_one_button_line():
+    """A button is one line of text; at the notebook's width (about 700 px of 13 px text) an
+    option up to 60 characters fits, and the longest the course asks is well under it."""
+    longest = max(
+        (
+            option
+            for path in PREDICTIONS.glob("s*.json")
+            for d in json.loads(path.read_text(encoding="utf-8")).values()
+            for option in d["options"]
+        ),
+        key=len,
+    )
+    assert len(longest) <= 60, longest
+
+
 def test_predict_plain_assignment_updates_the_widget():
     guess = course.predict("s07.stop_reason", "Which?", options=["passed", "retries_exhausted"])
     control = guess.widget()
@@ -166,6 +193,7 @@ def test_predict_without_options_is_a_text_box_and_many_options_a_dropdown():
     assert type(course.predict("s07.free", "Why?").widget()).__name__ == "Text"
     many = course.predict("s07.many", "Which?", options=list("abcdefg"))
     assert type(many.widget()).__name__ == "Dropdown"
+    assert many.widget().layout.width == "100%"  # the chosen option shows whole
     text = course.predict("s07.free", "Why?")
     text.widget().value = "because"
     assert text.value == "because"

@@ -27,7 +27,11 @@ from cafe.course.cells import (
 from cafe.course.progress import record
 from cafe.course.strict import fail_cell
 
-__all__ = ["Prediction", "predict", "show_outcome"]
+__all__ = ["Prediction", "predict", "show_outcome", "MAX_BUTTONS"]
+
+# Up to this many options show as buttons, each as wide as its text and wrapping onto more
+# lines; more than this is a list to pick from, a Dropdown as wide as the notebook.
+MAX_BUTTONS = 6
 
 
 class Prediction:
@@ -94,23 +98,42 @@ class Prediction:
         return "\n".join(lines)
 
     def widget(self) -> Any:
-        """The ipywidgets control (built once): ToggleButtons for a few options, a Dropdown for
-        many, a Text box without options. Its changes land in `.value`."""
+        """The ipywidgets control (built once): ToggleButtons for up to `MAX_BUTTONS` options, a
+        Dropdown for more, a Text box without options. Its changes land in `.value`.
+
+        Every option must be read whole before it is chosen, and ipywidgets cuts a button's text
+        to a fixed width with an ellipsis ("nothing: it answe…"). So each button is as wide as
+        its own text (`button_width="auto"`), the buttons wrap onto more lines when the row is
+        full, and a Dropdown spans the notebook's width."""
         if self._widget is None:
             import ipywidgets as widgets  # type: ignore[import-untyped]
 
-            label = {"description": "Your guess:", "style": {"description_width": "initial"}}
+            label = {"description": "Your guess:"}
             if self.options is None:
                 control = widgets.Text(
                     value=self._value or "",
                     placeholder="type, then press Enter",
                     continuous_update=False,
+                    style={"description_width": "initial"},
                     **label,
                 )
-            elif len(self.options) <= 4:
-                control = widgets.ToggleButtons(options=self.options, value=self._value, **label)
+            elif len(self.options) <= MAX_BUTTONS:
+                control = widgets.ToggleButtons(
+                    options=self.options,
+                    value=self._value,
+                    style={"description_width": "initial", "button_width": "auto"},
+                    layout=widgets.Layout(width="100%", flex_flow="row wrap"),
+                    tooltips=list(self.options),
+                    **label,
+                )
             else:
-                control = widgets.Dropdown(options=self.options, value=self._value, **label)
+                control = widgets.Dropdown(
+                    options=self.options,
+                    value=self._value,
+                    style={"description_width": "initial"},
+                    layout=widgets.Layout(width="100%"),
+                    **label,
+                )
             control.observe(
                 lambda change: setattr(self, "value", change["new"] or None), names="value"
             )
