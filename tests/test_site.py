@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import sitebuild  # noqa: E402
+from lesson_format import AFTER_NOTEBOOK, REQUIRED_SECTIONS  # noqa: E402
 from site_pages import format_time  # noqa: E402
 from sitebuild import LessonError, SiteBuildError, build_site, load_lesson  # noqa: E402
 
@@ -1339,7 +1340,9 @@ def test_the_search_index_has_every_section_of_every_page_and_no_answer(tmp_path
         by_page.setdefault(page, []).append(anchor)
         assert entry["p"] and entry["s"] and entry["x"], entry["u"]
     for lesson in report.lessons:
-        assert by_page[lesson.page] == [s.anchor for s in lesson.sections], lesson.page
+        folded = {REQUIRED_SECTIONS.index(title) for title in AFTER_NOTEBOOK}  # as the site folds
+        unfolded = [s.anchor for i, s in enumerate(lesson.sections) if i not in folded]
+        assert by_page[lesson.page] == unfolded, lesson.page  # nothing read after the notebook
     assert any(page.startswith("docs-troubleshooting") for page in by_page)
     # a snippet must never show a self-check answer
     answers = re.findall(
@@ -1365,6 +1368,22 @@ def test_search_entries_skip_answers_figures_and_keep_code() -> None:
     assert "<\\/script>" in site_search.search_index(
         {"a.html": page.replace("Alpha", "&lt;/script&gt;")}
     )
+
+
+def test_search_entries_skip_what_is_folded_after_the_notebook() -> None:
+    """Issue 37: the search showed seven prediction answers from the folded sections."""
+    page = """<html><head><title>S01 · Loop — The Agent Harness Path</title></head><body>
+    <section class="lesson-section" id="build"><h2>Build</h2><p>Predict first.</p></section>
+    <details class="after-notebook" id="after-the-notebook"><summary>After the notebook</summary>
+    <section class="lesson-section" id="checkpoint"><h2>Checkpoint</h2><p>It stops at 4.</p>
+    <details><summary>Why?</summary><p>nested fold</p></details></section>
+    <section class="lesson-section" id="self-check"><h2>Self-check</h2><p>Q</p></section>
+    </details>
+    <section class="lesson-section" id="what-this-unlocks"><h2>What this unlocks</h2><p>Next.</p>
+    </section></body></html>"""
+    entries = site_search.search_entries({"s01-loop.html": page})
+    assert [e["u"].split("#")[1] for e in entries] == ["build", "what-this-unlocks"]
+    assert "stops at 4" not in site_search.search_index({"s01-loop.html": page})
 
 
 import lesson_readings  # noqa: E402

@@ -10,9 +10,11 @@ No server and no dependency. The index is a script file, `search-index.js`, that
 used. A script tag, unlike `fetch()`, also works when the site is opened from disk (`file://`),
 so search works the same from a checkout and on any static host.
 
-What is left out of the index: the answers of a lesson's self-check (a search result's snippet
-would otherwise show an answer before the learner tried the question), and the diagram (its
-labels repeat the text around it).
+What is left out of the index: everything folded "After the notebook" (Checkpoint to
+Self-check, the closed `<details class="after-notebook">`: those sections state results, and a
+search result's snippet would show them before the learner made the notebook's predictions;
+issue 37 found seven answers that way), the answers of any self-check (the same reason), and the
+diagram (its labels repeat the text around it).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ SCRIPT_NAME = "search.js"
 # The title of a page is "S07 · Its title — The Agent Harness Path"; the course name is dropped.
 TITLE_SEPARATOR = " — "
 # Elements whose text stays out of the index: (tag, a class it must carry, or "" for any).
-SKIPPED = (("div", "answer"), ("figure", ""), ("svg", ""))
+SKIPPED = (("details", "after-notebook"), ("div", "answer"), ("figure", ""), ("svg", ""))
 
 
 class _Sections(HTMLParser):
