@@ -367,3 +367,26 @@ def test_ordinary_cafe_text_is_left_alone(text):
 def test_a_live_client_carries_its_key_to_the_recorder():
     client = make_client(environ={"COURSE_MODE": "offline"})
     assert chat(client, model="m", messages=[{"role": "user", "content": "hi"}]).choices
+
+
+def test_a_key_printed_a_piece_at_a_time_is_masked_and_a_flushed_dot_goes_out_at_once(
+    capsys, monkeypatch
+):
+    """`print(*key)` writes each character on its own; the terminal guard scrubs whole lines."""
+    from cafe.cli import run_command
+
+    monkeypatch.setenv("CAFE_API_KEY", LONG_KEY)
+    seen_before_the_line_ended = []
+
+    def command() -> int:
+        print(*LONG_KEY)
+        print(LONG_KEY[:5], LONG_KEY[5:10], LONG_KEY[10:], sep="")
+        print(".", end="", flush=True)
+        seen_before_the_line_ended.append(capsys.readouterr().out)
+        print(" done, key", " ".join(LONG_KEY), end="")  # the last line has no newline
+        return 0
+
+    assert run_command(command) == 0
+    printed = seen_before_the_line_ended[0] + capsys.readouterr().out
+    assert seen_before_the_line_ended[0].endswith(".")
+    assert "done, key" in printed and not leaks(printed.replace(" ", ""), LONG_KEY), printed
