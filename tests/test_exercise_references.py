@@ -16,12 +16,15 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from cafe.context import fit_sections
 from cafe.exercises import reference_s07, s07, s08
 from cafe.exercises.generated import Raises, outcome
+from cafe.exercises.reference_s03 import fitted, section_sets
 from cafe.exercises.reference_s08 import leaks, masked, plain, secrets
 from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shifts, shifts
 from cafe.exercises.reference_s10 import failure_class, runs
 from cafe.exercises.reference_s12 import calibrations, confusion, floor_trusts, judge_days
+from cafe.exercises.s03 import _section
 from cafe.exercises.s12 import CELLS
 from cafe.judge.calibration import Calibration, calibrate
 from cafe.judge.grading import Grade
@@ -172,3 +175,15 @@ def test_reference_s07_view_keeps_every_property_the_checker_tests(given_view):
         reference_s07.view_problem(attempt_failure_view(failures, attempt), failures, attempt)
         is None
     )
+
+
+# --- session 03 -----------------------------------------------------------------------------
+
+
+@SEEDED
+@given(section_sets(_section))
+def test_reference_s03_fitted_agrees_with_fit_sections(given_set):
+    sections, budget = given_set
+    both = _agree(fitted, fit_sections, sections, budget)
+    if both:
+        assert both[0] == both[1]

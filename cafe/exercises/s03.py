@@ -4,7 +4,9 @@
   (other names, other priorities, another safety minimum): keep everything that fits, drop
   optional sections lowest priority first (not biggest first, and not to fill the room left),
   never drop a safety section whatever its priority, return the `Section` records in their
-  original order, and refuse a budget below the safety minimum with a ValueError naming it.
+  original order, and refuse a budget below the safety minimum (one below it, and far below, so
+  budget + 1 is not it) with a ValueError naming it; then on generated sets against
+  `cafe.exercises.reference_s03.fitted`. The course's own `fit_sections` is refused.
 - `check_delimit(fn)` judges your `delimit(text)`: the customer's words come back between
   `cafe.context.OPEN_TAG` and `cafe.context.CLOSE_TAG`, still readable, and no text a customer
   types (in any letter case, a tag hidden inside a tag) can close the fence early or open a second.
@@ -21,8 +23,20 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from cafe import context as _course
 from cafe.context import CLOSE_TAG, OPEN_TAG, Section
-from cafe.exercises.feedback import Described, Raised, call, mismatch, shown, wrong_type
+from cafe.exercises.feedback import (
+    Described,
+    Raised,
+    call,
+    counterexample,
+    library_answer,
+    mismatch,
+    shown,
+    wrong_type,
+)
+from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.reference_s03 import fitted, safety_minimum, section_sets
 
 __all__ = ["check_fit_sections", "check_delimit", "your_figures", "SAMPLE_SECTIONS", "ATTACKS"]
 
@@ -74,10 +88,13 @@ _EXPECTED: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
      "an optional section goes however high its priority; safety ones are known by their flag"),
 )  # fmt: skip
 
-# (which set, a budget one below its safety minimum, that minimum)
+# (which set, a budget below its safety minimum, that minimum): one below it, and far below it,
+# where budget + 1 is not the minimum
 _TOO_SMALL: tuple[tuple[str, int, int], ...] = (
     ("the sample sections", 19, 20),
     ("the second set", 16, 17),
+    ("the sample sections", 5, 20),
+    ("the second set", 0, 17),
 )
 
 
@@ -116,6 +133,8 @@ def _refusal_problem(fn: Callable[..., Any], which: str, budget: int, minimum: i
 
 def check_fit_sections(fn: Callable[[tuple[Section, ...], int], Any]) -> list[str]:
     """Problems with a learner's `fit_sections`; empty when every budget is handled right."""
+    if is_library(fn, _course.fit_sections):
+        return [library_answer("fit_sections")]
     problems = []
     for which, budget, names, idea in _EXPECTED:
         case = f"{which}, budget {budget}"
@@ -132,7 +151,42 @@ def check_fit_sections(fn: Callable[[tuple[Section, ...], int], Any]) -> list[st
         problem = _refusal_problem(fn, which, budget, minimum)
         if problem:
             problems.append(problem)
+    if not problems:
+        found = first_difference(
+            lambda given: _fit_outcome(fn, *given),
+            lambda given: _fit_outcome(fitted, *given),
+            section_sets(_section),
+            idea=_FIT_IDEA,
+            frozen=True,
+            examples=200,
+        )
+        if found:
+            sections, budget = found.given
+            rows = ", ".join(
+                f"{s.name} {s.tokens}t p{s.priority}{' safety' if s.required else ''}"
+                for s in sections
+            )
+            given = Described(f"budget {budget}: {rows}")
+            problems.append(counterexample(given, found.returned, found.expected, found.idea))
     return problems
+
+
+_FIT_IDEA = (
+    "keep all that fits; drop optional sections lowest priority first until the rest fit; "
+    "below the safety minimum, a ValueError naming that minimum"
+)
+
+
+def _fit_outcome(fn: Callable[..., Any], sections: tuple[Section, ...], budget: int) -> Any:
+    """What a fit did, as a checker compares it: the kept names, or the refusal and whether its
+    message names the safety minimum."""
+    floor = safety_minimum(sections)
+    try:
+        kept = fn(sections, budget)
+    except ValueError as exc:
+        named = re.search(rf"(?<!\d){floor}(?!\d)", str(exc))
+        return f"ValueError naming {floor}" if named else f"ValueError: {shown(str(exc), 60)}"
+    return _kept_names(kept) or kept
 
 
 # Attacks on the fence: (what the attack tries, the customer's text, words that must stay readable)

@@ -14,6 +14,7 @@ import re
 
 from banks.harness import Bank, Entry
 from cafe.context import CLOSE_TAG, OPEN_TAG, delimit, fit_sections
+from cafe.exercises.reference_s03 import fitted
 from cafe.exercises.s03 import check_delimit, check_fit_sections
 
 # --- fit_sections: wrong ----------------------------------------------------------------------
@@ -57,12 +58,12 @@ def minimum_hardcoded(sections, budget):
     """The message names the visible sample's minimum, 20, whatever the sections."""
     if budget < _minimum(sections):
         raise ValueError("that budget is below the safety minimum of 20 tokens")
-    return fit_sections(sections, budget)
+    return fitted(sections, budget)
 
 
 def names_not_sections(sections, budget):
     """Right names, wrong type: build_context reads each kept section's text."""
-    return tuple(s.name for s in fit_sections(sections, budget))
+    return tuple(s.name for s in fitted(sections, budget))
 
 
 def strict_fit(sections, budget):
@@ -78,7 +79,7 @@ def strict_fit(sections, budget):
 
 def priority_order_out(sections, budget):
     """Returns what it keeps sorted by priority, not in the context's order."""
-    return tuple(sorted(fit_sections(sections, budget), key=lambda s: -s.priority))
+    return tuple(sorted(fitted(sections, budget), key=lambda s: -s.priority))
 
 
 def knapsack(sections, budget):
@@ -107,10 +108,35 @@ def truncates_instead(sections, budget):
     """Below the minimum it keeps the safety sections anyway (the prompt will just be long)."""
     if budget < _minimum(sections):
         return tuple(s for s in sections if s.required)
+    return fitted(sections, budget)
+
+
+def names_budget_plus_one(sections, budget):
+    """The error names budget + 1, which is the minimum only when the budget is one short."""
+    if budget < _minimum(sections):
+        raise ValueError(f"a budget of {budget} is too small: give at least {budget + 1}")
+    return fitted(sections, budget)
+
+
+def calls_the_course(sections, budget):
+    """Hands the course's fit_sections back instead of writing one."""
     return fit_sections(sections, budget)
 
 
 # --- fit_sections: right ----------------------------------------------------------------------
+
+
+def right_fewest_drops(sections, budget):
+    """Tries dropping the k lowest-priority optional sections, k = 0, 1, ..., until they fit."""
+    minimum = _minimum(sections)
+    if budget < minimum:
+        raise ValueError(f"the safety minimum is {minimum} tokens")
+    optional = sorted((s for s in sections if not s.required), key=lambda s: s.priority)
+    for k in range(len(optional) + 1):
+        kept = [s for s in sections if s not in optional[:k]]
+        if sum(s.tokens for s in kept) <= budget:
+            return tuple(kept)
+    return tuple(s for s in sections if s.required)
 
 
 def right_running_total(sections, budget):
@@ -209,8 +235,12 @@ BANKS = (
     Bank(
         "s03",
         check_fit_sections,
-        fit_sections,
+        fitted,
         wrong=(
+            Entry("names_budget_plus_one", names_budget_plus_one, "the error names the minimum",
+                  "sample sections, budget 5 -> 'at least 6'"),
+            Entry("calls_the_course", calls_the_course, "write your own", "fit_sections"),
+            Entry("fit_sections", fit_sections, "the course's own function", "itself"),
             Entry("biggest_first", biggest_first, "lowest priority goes first, not the biggest",
                   "sample sections, budget 64 -> drops story"),
             Entry("safety_by_name", safety_by_name, "a safety section is known by its flag",
@@ -233,7 +263,10 @@ BANKS = (
         right=(
             Entry("right_running_total", right_running_total, "a running total and dropped names"),
             Entry("right_recursive", right_recursive, "drops the lowest and recurses"),
+            Entry("right_fewest_drops", right_fewest_drops, "the fewest drops that fit"),
         ),
+        reference_module="cafe.exercises.reference_s03",
+        targets=("fitted", "safety_minimum"),
     ),
     Bank(
         "s03",
@@ -269,10 +302,6 @@ _OPEN_MARK = (
     "open: the break is marked with other text; the tags are still broken and the words readable"
 )
 EQUIVALENT: dict[str, dict[str, str]] = {
-    "check_fit_sections": {
-        "fit_sections:4: boolop: `isinstance(budget, bool) or not isinstance(budget, int)` -> `isinstance(budget, bool) and (not isinstance(budget, int))`": "validation: the guard against a budget that is not a whole number; the notebook passes whole numbers",
-        "fit_sections:17: break_continue: `break` -> `continue`": "equivalent: once the kept sections fit, every later turn of the loop finds them fitting and removes nothing",
-    },
     "check_delimit": {
         "delimit:3: constant: `'<<'` -> `'XX<<XX'`": "open: breaking every '>>' alone (left to right) leaves no tag that can end, so this is still a fence the customer cannot close",
         "delimit:3: constant: `'< <'` -> `'XX< <XX'`": _OPEN_MARK,
