@@ -266,3 +266,21 @@ def test_collect_groups_an_lms_flat_export_by_learner(tmp_path):
         "s01-agent-loop.ipynb",
     ]
     assert found["bobjones"].progress is not None
+
+
+def test_a_learner_name_from_a_manifest_cannot_leave_the_runs_folder():
+    assert command._folder_name(3, "../../etc/passwd") == "003-_etc_passwd"
+    assert "/" not in command._folder_name(0, "a/b\\c")
+
+
+def test_the_commands_plug_into_a_parent_parser_as_cafe_cli_adds_them(tmp_path, capsys):
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="cafe")
+    sub = parser.add_subparsers(dest="command", required=True)
+    command.add_grade_command(sub)
+    handin.add_hand_in_command(sub)
+    args = parser.parse_args(["grade", str(tmp_path / "none"), "--jobs", "1"])
+    assert args.run(args) == 2 and "does not exist" in capsys.readouterr().err
+    args = parser.parse_args(["hand-in", "--work", str(tmp_path / "w"), "--progress", "x.json"])
+    assert args.run(args) == 2 and "nothing to hand in" in capsys.readouterr().err

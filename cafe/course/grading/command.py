@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -32,7 +33,7 @@ from cafe.course.grading.runner import NotebookRun, run_notebook
 from cafe.course.grading.submissions import Submission, collect
 from cafe.course.grading.writers import write_gradebook
 
-__all__ = ["COURSE_NOTEBOOKS", "grade", "build_parser", "main"]
+__all__ = ["COURSE_NOTEBOOKS", "grade", "build_parser", "add_grade_command", "run_grade", "main"]
 
 # The course's own notebooks, which say what each session asks for (`course_items`).
 COURSE_NOTEBOOKS = Path(__file__).resolve().parent.parent.parent / "notebooks"
@@ -115,6 +116,12 @@ def _learner_lines(
     return lines + own_lines
 
 
+def _folder_name(number: int, learner: str) -> str:
+    """The learner's folder under `--out/runs/`: a number, then their name with anything that is
+    not a plain file-name character (a `/`, a `..` from a hand-in's manifest) made `_`."""
+    return f"{number:03d}-" + re.sub(r"[^A-Za-z0-9_@+-]+", "_", learner)[:60]
+
+
 def grade(source: Path, out: Path, workers: int, seconds: float) -> list[Line]:
     """Grade every submission in `source` into `out` (see the module docstring)."""
     with tempfile.TemporaryDirectory(prefix="cafe-grade-") as scratch:
@@ -125,9 +132,7 @@ def grade(source: Path, out: Path, workers: int, seconds: float) -> list[Line]:
         lines: list[Line] = []
         for number, submission in enumerate(submissions):
             runs = [(jobs[i][1], results[i]) for i in range(len(jobs)) if jobs[i][0] is submission]
-            lines += _learner_lines(
-                submission, runs, out, f"{number:03d}-{submission.learner}"[:80]
-            )
+            lines += _learner_lines(submission, runs, out, _folder_name(number, submission.learner))
     made_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     write_gradebook(
         lines, out, made_at, {"course_version": cafe.__version__, "source": str(source)}
@@ -135,10 +140,13 @@ def grade(source: Path, out: Path, workers: int, seconds: float) -> list[Line]:
     return lines
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="cafe grade", description="Grade a class's notebooks into a gradebook."
-    )
+DESCRIPTION = "Grade a class's notebooks into a gradebook (CSV, JSON and an HTML summary)."
+
+
+def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    """`cafe grade`'s arguments, on `parser` (a subcommand's) or on a parser of its own."""
+    if parser is None:
+        parser = argparse.ArgumentParser(prog="cafe grade", description=DESCRIPTION)
     parser.add_argument(
         "submissions",
         type=Path,
@@ -165,9 +173,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_grade_command(sub: argparse._SubParsersAction) -> None:
+    """Declare `cafe grade` on `cafe`'s subcommands (`cafe.cli` adds it beside `progress`)."""
+    grade = sub.add_parser("grade", help=DESCRIPTION, description=DESCRIPTION)
+    build_parser(grade).set_defaults(run=run_grade)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """`cafe grade`: 0 when the gradebook was written, 2 for a mistake in the command line."""
-    args = build_parser().parse_args(argv)
+    return run_grade(build_parser().parse_args(argv))
+
+
+def run_grade(args: argparse.Namespace) -> int:
+    """`cafe grade` with its arguments parsed (see `main`)."""
     source, out = args.submissions.resolve(), args.out.resolve()
     if not source.exists():
         print(

@@ -35,7 +35,7 @@ from cafe.course.progress import progress_path
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.secrets.redaction import known_secrets, mask_key
 
-__all__ = ["FORMAT", "hand_in", "main"]
+__all__ = ["FORMAT", "hand_in", "build_parser", "add_hand_in_command", "run_hand_in", "main"]
 
 FORMAT = "cafe-hand-in"  # the manifest's "format", so a grader knows what it opened
 
@@ -94,10 +94,13 @@ def hand_in(work: Path, progress: Path | None, out: Path, learner: str) -> dict[
     return manifest
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="cafe hand-in", description="Pack your work/ notebooks and progress file into one zip."
-    )
+DESCRIPTION = "Pack your work/ notebooks and progress file into one zip to hand in."
+
+
+def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    """`cafe hand-in`'s arguments, on `parser` (a subcommand's) or on a parser of its own."""
+    if parser is None:
+        parser = argparse.ArgumentParser(prog="cafe hand-in", description=DESCRIPTION)
     parser.add_argument("--learner", help="your name as your instructor knows it (default: login)")
     parser.add_argument("--work", type=Path, default=Path("work"), help="default: ./work")
     parser.add_argument("--progress", type=Path, help="default: $CAFE_HOME/progress.json")
@@ -105,9 +108,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_hand_in_command(sub: argparse._SubParsersAction) -> None:
+    """Declare `cafe hand-in` on `cafe`'s subcommands (`cafe.cli` adds it beside `progress`)."""
+    hand = sub.add_parser("hand-in", help=DESCRIPTION, description=DESCRIPTION)
+    build_parser(hand).set_defaults(run=run_hand_in)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """`cafe hand-in`: 0 when the zip was written, 2 when there is nothing to hand in."""
-    args = build_parser().parse_args(argv)
+    return run_hand_in(build_parser().parse_args(argv))
+
+
+def run_hand_in(args: argparse.Namespace) -> int:
+    """`cafe hand-in` with its arguments parsed (see `main`)."""
     learner = (args.learner or getpass.getuser()).strip()
     try:
         progress = args.progress or progress_path()
