@@ -17,11 +17,12 @@ needs more (a slow model is slow, not dead). Ctrl-C stops the
 server; if it is busy generating and has not exited after `STOP_GRACE_S`, it is killed.
 
 The server's own output (thousands of lines as it loads) goes to a log file whose path is
-printed first; the lines to copy are printed last, once the server has written a first reply (one
-token), so a build this processor cannot run fails here rather than on a notebook's first cell. `--port 0` is
-resolved to a free port before anything is printed, and a port already taken is refused in one
-line. However the server dies (SIGILL, SIGSEGV, SIGBUS, SIGABRT, an exit before it answered),
-`cafe local` says so in one line with the cause and the fix (`cafe.endpoint.doctor.crashes`).
+printed first; the lines to copy are printed last, once the server has written a first reply
+(one token), so a build this processor cannot run fails here rather than on a notebook's first
+cell. `--port 0` is resolved to a free port before anything is printed, and a port already taken
+is refused in one line. However the server dies (SIGILL, SIGSEGV, SIGBUS, SIGABRT, an exit before
+it answered), `cafe local` says so in one line with the cause and the fix
+(`cafe.endpoint.doctor.crashes`).
 
 What a 135M model can show: real, varied drafts that the repair loop scores and sends back,
 schema-constrained JSON, timing and token counts from a real endpoint. What it cannot: it does not
@@ -30,8 +31,9 @@ and verify-failure paths with it. A 7B to 8B instruction-tuned model with tool c
 Ollama, vLLM, LM Studio or llama.cpp's `llama-server --jinja`) shows the whole course.
 
 Install: `pip install -e ".[local]"` from the course checkout (llama-cpp-python compiles from
-source: about five minutes on two cores, with a C++ compiler and cmake). Session 00's lesson
-walks through it.
+source, with a C++ compiler and cmake; on a virtual machine, with the plain-instruction-set flags
+of `cafe.endpoint.doctor.crashes.SAFE_BUILD`). `docs/local-model.md` and session 00's lesson walk
+through it.
 """
 
 from __future__ import annotations
