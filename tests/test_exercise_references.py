@@ -23,6 +23,7 @@ from cafe.exercises.reference_s03 import fitted, section_sets
 from cafe.exercises.reference_s08 import leaks, masked, plain, secrets
 from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shifts, shifts
 from cafe.exercises.reference_s10 import failure_class, runs
+from cafe.exercises.reference_s11 import costs, per_ticket, route, routes
 from cafe.exercises.reference_s12 import calibrations, confusion, floor_trusts, judge_days
 from cafe.exercises.s03 import _section
 from cafe.exercises.s12 import CELLS
@@ -34,6 +35,7 @@ from cafe.repair.feedback import attempt_failure_view
 from cafe.repair.reask import Attempt, RepairResult, repair_ticket
 from cafe.report.records import Price, RunRecord
 from cafe.report.summary import cost_by_ending, count_endings
+from cafe.routing.routes import Route, Step, Tier, expected_cost, route_cost, simulate_cost
 from cafe.schema.ticket import Failure
 from cafe.taxonomy.classes import classify
 from cafe.taxonomy.runs import Run
@@ -187,3 +189,28 @@ def test_reference_s03_fitted_agrees_with_fit_sections(given_set):
     both = _agree(fitted, fit_sections, sections, budget)
     if both:
         assert both[0] == both[1]
+
+
+# --- session 11 -----------------------------------------------------------------------------
+
+
+@SEEDED
+@given(costs())
+def test_reference_s11_per_ticket_agrees_with_expected_cost(case):
+    ours, course_cost = per_ticket(*case), expected_cost(*case)
+    assert ours == course_cost or math.isclose(ours, course_cost, rel_tol=1e-9), case
+
+
+@SEEDED
+@given(routes())
+def test_reference_s11_route_agrees_with_route_cost(steps):
+    tiers = tuple(Step(Tier(str(i), p, price), n) for i, (p, price, n) in enumerate(steps))
+    found = route_cost(Route("r", tiers))
+    rate, cost = route(steps)
+    assert math.isclose(rate, found.pass_rate, abs_tol=1e-12)
+    assert cost == found.cost_per_accepted or math.isclose(cost, found.cost_per_accepted)
+
+
+def test_reference_s11_per_ticket_sits_where_the_simulation_does():
+    simulated = simulate_cost(0.3, 2.0, 3, trials=40_000, seed=11).cost_per_accepted
+    assert abs(per_ticket(0.3, 2.0, 3) - simulated) <= 0.04 * simulated

@@ -6,9 +6,19 @@ import math
 import pytest
 
 from cafe import course
+from cafe.exercises.feedback import library_answer
+from cafe.exercises.reference_s11 import per_ticket, route
 from cafe.exercises.s11 import check_expected_cost, check_route_cost
 from cafe.repair.lottery import pass_within_cap
-from cafe.routing.routes import Route, Step, Tier, expected_attempts, expected_cost, route_cost
+from cafe.routing.routes import (
+    Route,
+    RouteCost,
+    Step,
+    Tier,
+    expected_attempts,
+    expected_cost,
+    route_cost,
+)
 
 
 def _stub(*args):
@@ -19,8 +29,9 @@ def _stub(*args):
 
 
 def test_check_expected_cost_reference_passes_compare():
-    assert check_expected_cost(expected_cost) == []
-    assert course.compare(expected_cost, check=check_expected_cost).status == "passed"
+    assert check_expected_cost(per_ticket) == []
+    assert course.compare(per_ticket, check=check_expected_cost).status == "passed"
+    assert check_expected_cost(expected_cost) == [library_answer("expected_cost")]
 
 
 def test_check_expected_cost_the_simplified_form_passes_too():
@@ -72,10 +83,23 @@ def test_check_expected_cost_wrong_answers_fail_with_a_specific_complaint(wrong,
 
 
 def _reference(steps):
-    found = route_cost(
-        Route("r", tuple(Step(Tier(str(i), p, price), n) for i, (p, price, n) in enumerate(steps)))
-    )
-    return found.pass_rate, found.cost_per_accepted
+    return route(steps)
+
+
+def test_check_route_cost_refuses_the_course_s_route_cost():
+    def wraps(steps):
+        tiers = tuple(Step(Tier(str(i), p, price), n) for i, (p, price, n) in enumerate(steps))
+        return route_cost(Route("r", tiers))
+
+    assert check_route_cost(wraps) == [library_answer("route_cost")]
+
+
+def test_check_expected_cost_shows_a_free_model_that_never_passes_costing_nothing():
+    def free_never_free(p, price, cap):  # 0/0 read as 0: no ticket ever comes, so inf
+        return price / p if p else (0.0 if price == 0 else math.inf)
+
+    (problem,) = check_expected_cost(free_never_free)
+    assert problem.startswith("on (0.0, 0.0, 1): returned 0.0, expected inf"), problem
 
 
 def test_check_route_cost_reference_passes_compare():
@@ -84,17 +108,14 @@ def test_check_route_cost_reference_passes_compare():
 
 
 def test_check_route_cost_a_route_cost_record_is_accepted_as_the_answer():
-    assert (
-        check_route_cost(
-            lambda steps: route_cost(
-                Route(
-                    "r",
-                    tuple(Step(Tier(str(i), p, price), n) for i, (p, price, n) in enumerate(steps)),
-                )
-            )
-        )
-        == []
-    )
+    def record(steps):
+        reach, attempts, spend = 1.0, 0.0, 0.0
+        for p, price, n in steps:
+            for _ in range(n):
+                attempts, spend, reach = attempts + reach, spend + reach * price, reach * (1 - p)
+        return RouteCost(1.0 - reach, attempts, spend)
+
+    assert check_route_cost(record) == []
 
 
 def test_check_route_cost_stub_is_not_attempted():

@@ -6,11 +6,13 @@ passes, however it is written:
 
 1. `expected_cost(p, price, cap)`: the money one accepted ticket costs when each attempt passes
    with probability p and costs `price`, with at most `cap` attempts. `check_expected_cost`
-   compares it with `cafe.routing.simulate_cost` on several (p, price, cap); the course's answer
-   is `cafe.routing.expected_cost`.
+   compares it with `cafe.routing.simulate_cost` on several (p, price, cap), then with the exact
+   `cafe.exercises.reference_s11.per_ticket` on generated ones (p at and beside 0 and 1, free
+   models, caps 1 to 8). The course's `expected_cost` is refused: write your own.
 2. `my_route_cost(steps)`: a route given as (p, price, attempts) per model, tried in order,
    returning (pass rate, cost per accepted ticket). `check_route_cost` compares it with
-   `cafe.routing.simulate_route`; the course's answer is `cafe.routing.route_cost`.
+   `cafe.routing.simulate_route`, then with the exact `reference_s11.route` on generated routes.
+   The course's `route_cost` is refused.
 
 Each case carries the idea it tests, and a rejection names the case, what the learner's function
 returned, what the simulation found, and that idea (`cafe.exercises.feedback`).
@@ -24,7 +26,18 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cafe.exercises.feedback import Described, Raised, call, mismatch, wrong_type
+from cafe.exercises.feedback import (
+    Described,
+    Raised,
+    call,
+    counterexample,
+    library_answer,
+    mismatch,
+    wrong_type,
+)
+from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.reference_s11 import costs, per_ticket, route, routes
+from cafe.routing import routes as _course
 from cafe.routing.routes import Route, RouteCost, Step, Tier, simulate_cost, simulate_route
 
 __all__ = [
@@ -116,6 +129,8 @@ def check_expected_cost(fn: Callable[[float, float, int], Any]) -> list[str]:
 
     A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
     """
+    if is_library(fn, _course.expected_cost):
+        return [library_answer("expected_cost")]
     problems: list[str] = []
     for p, price, cap, idea in COST_CASES:
         label = f"expected_cost({p}, {price:g}, {cap})"
@@ -130,7 +145,45 @@ def check_expected_cost(fn: Callable[[float, float, int], Any]) -> list[str]:
         simulated = _simulated_cost(p, price, cap)
         if not _close(yours, simulated.cost_per_accepted):
             problems.append(mismatch(label, answer, _money(simulated), idea))
-    return problems
+    found = None if problems else _generated(fn, per_ticket, costs(), _same_cost)
+    return [*problems, found] if found else problems
+
+
+_GENERATED_IDEA = (
+    "every attempt paid for while the order is still without a ticket, over the orders that "
+    "got one: a pass rate of 0 makes a ticket infinitely dear, a free model costs 0"
+)
+
+
+def _same_cost(yours: Any, exact: float) -> bool:
+    number = _number(yours)
+    return number is not None and (
+        number == exact if exact in (0.0, math.inf) else _close(number, exact)
+    )
+
+
+def _same_route(yours: Any, exact: tuple[float, float]) -> bool:
+    pair = _pair(yours)
+    return pair is not None and (
+        abs(pair[0] - exact[0]) <= RATE_TOLERANCE and _same_cost(pair[1], exact[1])
+    )
+
+
+def _generated(fn: Callable[..., Any], exact: Any, inputs: Any, same: Any) -> str | None:
+    """The first generated input where `fn` and the exact answer differ, shrunk, or None."""
+    unpack = exact is per_ticket
+    found = first_difference(
+        fn if unpack else (lambda steps: fn([tuple(s) for s in steps])),
+        exact,
+        inputs,
+        idea=_GENERATED_IDEA,
+        same=same,
+        unpack=unpack,
+        frozen=True,
+    )
+    return (
+        counterexample(found.given, found.returned, found.expected, found.idea) if found else None
+    )
 
 
 def _pair(answer: Any) -> tuple[float, float] | None:
@@ -163,6 +216,8 @@ def check_route_cost(fn: Callable[[list[tuple[float, float, int]]], Any]) -> lis
 
     A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
     """
+    if is_library(fn, _course.route_cost):
+        return [library_answer("route_cost")]
     problems: list[str] = []
     for steps, idea in ROUTE_CASES:
         label = "route " + " then ".join(f"(p={p}, ${price:g}) x{n}" for p, price, n in steps)
@@ -173,4 +228,5 @@ def check_route_cost(fn: Callable[[list[tuple[float, float, int]]], Any]) -> lis
         problem = _route_problem(label, answer, steps, idea)
         if problem:
             problems.append(problem)
-    return problems
+    found = None if problems else _generated(fn, route, routes(), _same_route)
+    return [*problems, found] if found else problems

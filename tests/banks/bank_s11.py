@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 
 from banks.harness import Bank, Entry
+from cafe.exercises.reference_s11 import per_ticket
 from cafe.exercises.s11 import check_expected_cost, check_route_cost
 from cafe.repair.lottery import pass_within_cap
 from cafe.routing.routes import Route, Step, Tier, expected_attempts, expected_cost, route_cost
@@ -173,6 +174,38 @@ def zero_for_never_route(steps: Steps) -> tuple[float, float]:
     return rate, cost if math.isfinite(cost) else 0.0
 
 
+def free_step_skipped(steps: Steps) -> tuple[float, float]:
+    """Leaves a free model (price 0) out of the route, as if it cost nothing and did nothing."""
+    return my_route_cost([step for step in steps if step[1] > 0] or list(steps))
+
+
+def wraps_route_cost(steps: Steps) -> object:
+    """Hands the course's route_cost back instead of working the route out."""
+    return route_cost(
+        Route("r", tuple(Step(Tier(str(i), p, price), n) for i, (p, price, n) in enumerate(steps)))
+    )
+
+
+def free_never_is_free(p: float, price: float, cap: int) -> float:
+    """0 / 0 read as 0: a free model that never passes is given a price of nothing per ticket."""
+    if p == 0:
+        return 0.0 if price == 0 else math.inf
+    return price / p
+
+
+def calls_the_course(p: float, price: float, cap: int) -> float:
+    """Hands the course's expected_cost back instead of working it out."""
+    return expected_cost(p, price, cap)
+
+
+def right_by_cases(p: float, price: float, cap: int) -> float:
+    """No ticket ever: infinite; else the spend per order over the orders that pass."""
+    if p == 0:
+        return math.inf
+    passed = 1 - (1 - p) ** cap
+    return price * passed / p / passed
+
+
 # --- route_cost: right ------------------------------------------------------------------------
 
 
@@ -215,8 +248,16 @@ BANKS = (
     Bank(
         "s11",
         check_expected_cost,
-        expected_cost,
+        per_ticket,
         wrong=(
+            Entry(
+                "free_never_is_free",
+                free_never_is_free,
+                "no ticket ever comes, so a ticket is infinitely dear, free model or not",
+                "p=0, $0: 0 instead of inf",
+            ),
+            Entry("calls_the_course", calls_the_course, "write your own", "expected_cost"),
+            Entry("expected_cost", expected_cost, "the course's own function", "itself"),
             Entry(
                 "per_order",
                 per_order,
@@ -283,14 +324,24 @@ BANKS = (
             Entry(
                 "right_sum", right_sum, "the spend summed attempt by attempt, over the pass rate"
             ),
+            Entry("right_by_cases", right_by_cases, "p = 0 first, then the spend over the passes"),
         ),
-        targets=("expected_cost", "expected_attempts"),
+        reference_module="cafe.exercises.reference_s11",
+        targets=("per_ticket",),
     ),
     Bank(
         "s11",
         check_route_cost,
         my_route_cost,
         wrong=(
+            Entry(
+                "free_step_skipped",
+                free_step_skipped,
+                "a free model is still tried: its attempts can pass",
+                "(p=0.5, $0) then (p=0.5, $1): pass rate 0.5 instead of 0.75",
+            ),
+            Entry("wraps_route_cost", wraps_route_cost, "write your own", "route_cost"),
+            Entry("right_record", right_record, "the course's route_cost, handed back", "itself"),
             Entry(
                 "pays_every_model",
                 pays_every_model,
@@ -342,7 +393,6 @@ BANKS = (
         ),
         right=(
             Entry("right_recursive", right_recursive, "recursive, one attempt at a time"),
-            Entry("right_record", right_record, "the course's route_cost, as a RouteCost record"),
             Entry("right_closed_form", right_closed_form, "a geometric series per model"),
         ),
     ),
@@ -351,18 +401,4 @@ BANKS = (
 # Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}.
 # The key is what `benchmarks/checker_mutants.py` prints; the reason's first word is one of
 # equivalent, text, validation, outside, open (docs/AUTHORING.md, "Its exercises").
-_VALIDATION = (
-    "validation: the library refuses a price, p or cap out of range with a message; the "
-    "exercise's cases are all valid, and the notebook does not ask the learner to check them"
-)
-EQUIVALENT: dict[str, dict[str, str]] = {
-    "check_expected_cost": {
-        "expected_cost:7: delete_statement: `_check_price(price)` -> `pass`": _VALIDATION,
-        "expected_attempts:6: delete_statement: `_check_p(p)` -> `pass`": _VALIDATION,
-        "expected_attempts:7: delete_statement: `_check_cap(cap)` -> `pass`": _VALIDATION,
-        "expected_attempts:9: return_none: `return float(cap)` -> `return None`": (
-            "equivalent: expected_cost returns math.inf as soon as the pass rate is 0, so it never "
-            "asks expected_attempts about p = 0, the only input that reaches this line"
-        ),
-    },
-}
+EQUIVALENT: dict[str, dict[str, str]] = {}
