@@ -8,7 +8,8 @@ giveaway is looked for, every number on both sides becomes one token that holds 
 - number words up to the millions ("forty-six", "two hundred and forty-six", "a thousand");
 - percentages ("40%", "40 percent", "40 per cent", "forty per cent"), as the fraction they are;
 - "once" and "twice";
-- shares ("two in five", "2 of 5", "2 out of 5", "two orders in five", "two of the five"):
+- shares ("two in five", "2 of 5", "2 out of 5", "two orders in five", "two of the five", with
+  at most two words between the first number and "in"/"of": "three broken tickets in ten"):
   the share's token goes in front of its two numbers, which stay, so "two orders" still reads
   as two orders.
 
@@ -161,9 +162,13 @@ def _shares(found: list[str]) -> list[str]:
     for i, word in enumerate(found):
         top = value_of(word)
         if top is not None and top[1] == 0 and top[0].denominator == 1:
-            for skip in (0, 1):  # "two in five", or "two orders in five"
+            for skip in (
+                0,
+                1,
+                2,
+            ):  # "two in five", "two orders in five", "two broken orders in five"
                 rest = found[i + 1 + skip :]
-                if skip and (not rest or found[i + 1].startswith("#")):
+                if any(w.startswith("#") or w == "|" for w in found[i + 1 : i + 1 + skip]):
                     continue
                 for between in SHARE_WORDS:
                     n = len(between)

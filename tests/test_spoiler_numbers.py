@@ -63,6 +63,7 @@ def share_renderings(top: int, bottom: int) -> list[str]:
         ways += [f"{a} in {b}", f"{a} of {b}", f"{a} out of {b}", f"{a} of the {b}"]
         ways += [f"{a} {noun} in {b}" for noun in NOUNS[:2]]
         ways += [f"{a} {noun} out of {b}" for noun in NOUNS[2:]]
+        ways.append(f"{a} broken {NOUNS[1]} in {b}")
     return ways
 
 

@@ -56,12 +56,12 @@ print("model:", cafe.model_name())
 # in both modes, so the answer is the same on every machine.
 #
 # Think about what a scripted stand-in can and cannot do (the lesson's "Two modes, one code
-# path"), then predict: what will it send as `item`?
+# path"), then predict: what will it send back?
 
 # %%
 guess = course.predict(
     "s00.first_reply",
-    "A scripted model with no script is asked for 'A latte, please.' with add_item on offer. What does it send as item?",
+    "A scripted model with no script is asked for 'A latte, please.' with add_item on offer. What does it send back?",
     options=['"latte"', "an empty string", "nothing: it answers in plain text"],
 )
 
@@ -103,8 +103,8 @@ course.show_outcome(
 # ## 3b. Predict again: two tools on offer
 #
 # Same customer, same words, and again no script. This time the request offers two tools with
-# the same one text argument, `item`: `remove_item` (take an item off the order), listed first,
-# and then `add_item`. A waiter who listened would add the latte. What about this one?
+# the same one text argument, `item`, in this order: `remove_item` (take an item off the order)
+# and `add_item`. A waiter who listened would add the latte. What about this one?
 
 # %%
 REMOVE_ITEM = {
@@ -119,7 +119,7 @@ REMOVE_ITEM = {
 # %%
 guess_tools = course.predict(
     "s00.two_tools",
-    "The same request, with remove_item offered before add_item, goes to the scripted model with no script. What does it send?",
+    "The same request, with remove_item and add_item on offer, goes to the scripted model with no script. What does it send?",
     options=[
         'add_item with "latte"',
         "add_item with an empty item",
