@@ -11,6 +11,7 @@ from cafe.stall.repeats import (
     RepeatCounters,
     call_key,
     count_call,
+    outside_the_model,
     repeat_trip,
 )
 
@@ -67,3 +68,12 @@ def test_the_outcome_is_the_same_tools_first_result_and_never_a_forced_check():
 
 def test_repeat_patterns_are_the_declared_closed_set():
     assert REPEAT_PATTERNS == {"repeated_error", "repeated_same_observation"}
+
+
+def test_outside_the_model_keeps_repeated_error_for_a_tool_that_is_not_a_check():
+    write = ToolCall("c", "write_file", {"path": "src/bill.py"}, '{"path": "src/bill.py"}')
+    refused = ToolResult("c", "write_file", {}, False, "no such folder: src/", "mutate")
+    assert outside_the_model("repeated_error", write, (refused,))
+    assert not outside_the_model("repeated_error", TEST, (RED,))  # a check: the model's
+    assert not outside_the_model("repeated_same_observation", READ, (TEXT,))
+    assert not outside_the_model("repeated_error", write, ())  # nothing known about it yet

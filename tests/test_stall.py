@@ -577,6 +577,30 @@ def test_reserved_terminal_verify_does_not_repeat_a_check_the_turn_already_ran()
         assert detector.reverify(early) is None  # outside the reserved last turns
 
 
+def test_post_edit_reverify_reads_the_turn_in_the_order_it_ran():
+    from cafe.loop.tools import ToolOutput, tool
+
+    def check() -> ToolOutput:
+        """The run's check."""
+        return ToolOutput(True, "4 passed")
+
+    def verifier() -> VerifyEntrypoint:
+        return VerifyEntrypoint(tool(check, kind="verify"))
+
+    def view(*results: ToolResult) -> TurnView:
+        return TurnView(2, 10, (), (), results, 0.0)
+
+    passed = ToolResult("c", "run_tests", {}, True, "4 passed", "verify")
+    refused = ToolResult("c", "write_file", {}, False, "no such folder: src/", "mutate")
+    live = StallDetector(AWARE, verifier=verifier())
+    live.state = replace(live.state, failure_state=fold_diagnostic(FailureState(), [FAIL_A]))
+    assert live.reverify(view(EDIT, passed)) is None  # the check after the edit verified it
+    assert live.reverify(view(passed, EDIT)) is None  # the edit landed on a green tree
+    assert live.reverify(view(FAIL_A, EDIT)) is not None  # an edit after the red: unchecked
+    fresh = StallDetector(AWARE, verifier=verifier())
+    assert fresh.reverify(view(refused, EDIT)) is None  # a refused write is no live failure
+
+
 def test_stall_plug_ins_declare_their_stop_reasons():
     assert STALL_STOP_REASONS == {"stuck"} and VERIFY_STOP_REASONS == {"verify_failed"}
     assert StallDetector.stop_reasons == STALL_STOP_REASONS
