@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from cafe.context import fit_sections
 from cafe.exercises import reference_s07, s07, s08
 from cafe.exercises.generated import Raises, outcome
+from cafe.exercises.reference_s01 import repeats, turns
 from cafe.exercises.reference_s03 import fitted, section_sets
 from cafe.exercises.reference_s08 import leaks, masked, plain, secrets
 from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shifts, shifts
@@ -31,6 +32,8 @@ from cafe.judge.calibration import Calibration, calibrate
 from cafe.judge.grading import Grade
 from cafe.judge.labelled import labelled_tickets
 from cafe.judge.trust import trust_reading
+from cafe.loop.guards import repeat_guard
+from cafe.loop.turns import ToolCall, ToolResult, TurnView
 from cafe.repair.feedback import attempt_failure_view
 from cafe.repair.reask import Attempt, RepairResult, repair_ticket
 from cafe.report.records import Price, RunRecord
@@ -214,3 +217,14 @@ def test_reference_s11_route_agrees_with_route_cost(steps):
 def test_reference_s11_per_ticket_sits_where_the_simulation_does():
     simulated = simulate_cost(0.3, 2.0, 3, trials=40_000, seed=11).cost_per_accepted
     assert abs(per_ticket(0.3, 2.0, 3) - simulated) <= 0.04 * simulated
+
+
+# --- session 01 -----------------------------------------------------------------------------
+
+
+@SEEDED
+@given(turns(ToolCall, ToolResult))
+def test_reference_s01_repeats_agrees_with_repeat_guard(turn):
+    calls, seen = turn
+    stopped = repeat_guard(TurnView(2, 10, calls, seen, (), 0.0))
+    assert repeats(calls, seen) is (stopped is not None and stopped.reason == "stuck")

@@ -4,7 +4,8 @@ stub, and fails a plausible wrong answer with a complaint that says what is wron
 import pytest
 
 from cafe import course
-from cafe.exercises.s01 import check_own_tool, check_repeat_guard
+from cafe.exercises.feedback import library_answer
+from cafe.exercises.s01 import check_own_tool, check_repeat_guard, reference_guard
 from cafe.loop.guards import repeat_guard
 from cafe.loop.tools import ToolOutput
 from cafe.loop.turns import Stop
@@ -13,7 +14,23 @@ from cafe.loop.turns import Stop
 
 
 def test_check_repeat_guard_reference_passes_compare():
-    assert course.compare(repeat_guard, check=check_repeat_guard).status == "passed"
+    assert course.compare(reference_guard, check=check_repeat_guard).status == "passed"
+
+
+def test_check_repeat_guard_refuses_the_course_s_guard():
+    assert check_repeat_guard(repeat_guard) == [library_answer("repeat_guard")]
+
+
+def test_check_repeat_guard_shows_a_shrunk_turn_where_a_stray_space_is_tidied_away():
+    def folded(view):
+        def tidy(items):
+            return [(i.name, {k: str(v).strip() for k, v in i.arguments.items()}) for i in items]
+
+        asked = tidy(view.calls)
+        return Stop("stuck", "x") if asked and asked == tidy(view.prev_dispatch) else None
+
+    (problem,) = check_repeat_guard(folded)
+    assert problem.startswith("on look_up{'item': 'latte") and "expected None" in problem
 
 
 def test_check_repeat_guard_names_only_guard_fails_on_a_different_argument():

@@ -1,8 +1,9 @@
 """Session 01's your-turn checkers: a first observer, and a tool of the learner's own.
 
 The notebook's first exercise asks for `repeat_guard`, an observer that stops a model asking for
-exactly the calls it just made (the reference is `cafe.loop.repeat_guard`); `check_repeat_guard`
-lists what a learner's version gets wrong. The second is open-ended: any tool the waiter is
+exactly the calls it just made; `check_repeat_guard` lists what a learner's version gets wrong on
+its cases, then on generated turns against `cafe.exercises.reference_s01.repeats` (the course's
+`cafe.loop.repeat_guard` is refused: write your own). The second is open-ended: any tool the waiter is
 missing, written as a plain function; `check_own_tool` looks at it the way the model and the loop
 will (the schema `cafe.loop.tools.tool` reads off it, and a call with the smallest valid arguments).
 Notebook: notebooks/s01-agent-loop.ipynb.
@@ -15,11 +16,22 @@ from collections.abc import Callable
 from typing import Any
 
 from cafe.endpoint.client.scripted import minimal_instance
-from cafe.exercises.feedback import Described, Raised, call, mismatch, wrong_type
+from cafe.exercises.feedback import (
+    Described,
+    Raised,
+    call,
+    counterexample,
+    library_answer,
+    mismatch,
+    wrong_type,
+)
+from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.reference_s01 import repeats, turns
+from cafe.loop import guards as _course
 from cafe.loop.tools import Tool, ToolOutput, tool
 from cafe.loop.turns import Stop, ToolCall, ToolResult, TurnView
 
-__all__ = ["GUARD_CASES", "check_repeat_guard", "check_own_tool"]
+__all__ = ["GUARD_CASES", "check_repeat_guard", "check_own_tool", "reference_guard"]
 
 
 def _call(call_id: str, item: str, name: str = "look_up", **more: Any) -> ToolCall:
@@ -116,13 +128,48 @@ def check_repeat_guard(guard: Callable[[TurnView], Any]) -> list[str]:
     guard must stop (`Stop("stuck", ...)`) exactly when the two hold the same calls (names and
     arguments) in the same order, and answer None otherwise.
     """
+    if is_library(guard, _course.repeat_guard):
+        return [library_answer("repeat_guard")]
     problems = []
     for case, calls, prev, stop, idea in GUARD_CASES:
         verdict = call(guard, TurnView(2, 10, calls, prev, (), 0.0))
         problem = _guard_problem(case, verdict, stop, idea)
         if problem:
             problems.append(problem)
-    return problems
+    found = None if problems else _generated_guard(guard)
+    return [*problems, found] if found else problems
+
+
+def reference_guard(view: TurnView) -> Stop | None:
+    """The repeat guard from `reference_s01.repeats`, written apart from `cafe.loop.guards`."""
+    return (
+        Stop("stuck", "the same calls again") if repeats(view.calls, view.prev_dispatch) else None
+    )
+
+
+def _verdict(guard: Callable[[TurnView], Any], calls: Any, seen: Any) -> Any:
+    """What a guard said of one turn, as the checker compares it: stuck, or what it returned."""
+    said = guard(TurnView(2, 10, calls, seen, (), 0.0))
+    return "Stop('stuck')" if isinstance(said, Stop) and said.reason == "stuck" else said
+
+
+def _generated_guard(guard: Callable[[TurnView], Any]) -> str | None:
+    found = first_difference(
+        lambda given: _verdict(guard, *given),
+        lambda given: "Stop('stuck')" if repeats(*given) else None,
+        turns(ToolCall, ToolResult),
+        idea="stop exactly when the same tools with the same arguments (a stray space or "
+        "another case is another argument) come again, as many, in the same order",
+        frozen=True,
+        examples=200,
+    )
+    if found is None:
+        return None
+    calls, seen = found.given
+    said = "; ".join(f"{c.name}{dict(c.arguments)}" for c in calls) or "no calls"
+    before = "; ".join(f"{r.name}{dict(r.arguments)}" for r in seen) or "nothing"
+    given = Described(f"{said} after {before}")
+    return counterexample(given, found.returned, found.expected, found.idea)
 
 
 def _schema_problems(built: Tool) -> list[str]:

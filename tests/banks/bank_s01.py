@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from banks.harness import Bank, Entry
-from cafe.exercises.s01 import check_own_tool, check_repeat_guard
+from cafe.exercises.s01 import check_own_tool, check_repeat_guard, reference_guard
 from cafe.loop.guards import repeat_guard
 from cafe.loop.tools import ToolOutput
 from cafe.loop.turns import Nudge, Stop, TurnView
@@ -104,6 +104,33 @@ def visible_example(view: TurnView) -> Stop | None:
     latte = [("look_up", {"item": "latte"})]
     same = _pairs(view.calls) == latte and _pairs(view.prev_dispatch) == latte
     return _stop(view) if same else None
+
+
+def folded_arguments(view: TurnView) -> Stop | None:
+    """Arguments compared after strip().lower(): 'latte ' and 'Latte' read as 'latte'."""
+
+    def tidy(items: Any) -> list[Any]:
+        return [
+            (i.name, {k: str(v).strip().lower() for k, v in i.arguments.items()}) for i in items
+        ]
+
+    asked = tidy(view.calls)
+    return _stop(view) if asked and asked == tidy(view.prev_dispatch) else None
+
+
+def items_only(view: TurnView) -> Stop | None:
+    """Compares the tool and its item, not every argument: a new size is no new call."""
+
+    def keys(items: Any) -> list[Any]:
+        return [(i.name, i.arguments.get("item")) for i in items]
+
+    asked = keys(view.calls)
+    return _stop(view) if asked and asked == keys(view.prev_dispatch) else None
+
+
+def calls_the_course(view: TurnView) -> Stop | None:
+    """Hands the course's repeat_guard back instead of writing one."""
+    return repeat_guard(view)
 
 
 # --- repeat_guard: right ----------------------------------------------------------------------
@@ -257,8 +284,22 @@ BANKS = (
     Bank(
         "s01",
         check_repeat_guard,
-        repeat_guard,
+        reference_guard,
         wrong=(
+            Entry(
+                "folded_arguments",
+                folded_arguments,
+                "a stray space or another case makes another argument",
+                "look_up 'latte' after look_up 'latte ' -> stuck",
+            ),
+            Entry(
+                "items_only",
+                items_only,
+                "every argument counts, not only the item",
+                "latte after a large latte -> stuck",
+            ),
+            Entry("calls_the_course", calls_the_course, "write your own", "repeat_guard"),
+            Entry("repeat_guard", repeat_guard, "the course's own guard", "itself"),
             Entry(
                 "first_only",
                 first_only,
@@ -331,7 +372,13 @@ BANKS = (
             Entry("right_loop", right_loop, "an explicit loop after a length check"),
             Entry("right_json", right_json, "each call as canonical JSON text"),
         ),
-        targets=("repeat_guard", "_same_calls"),
+        reference_module="cafe.exercises.reference_s01",
+        targets=("repeats",),
+        adapt=lambda ns: (
+            lambda view: (
+                Stop("stuck", "again") if ns["repeats"](view.calls, view.prev_dispatch) else None
+            )
+        ),
     ),
     Bank(
         "s01",
@@ -387,14 +434,6 @@ BANKS = (
 
 _TEXT = "text: the wording of a sentence the tool or the guard returns; any sentence is right"
 EQUIVALENT: dict[str, dict[str, str]] = {
-    "check_repeat_guard": {
-        "repeat_guard:5: constant: `', '` -> `'XX, XX'`": _TEXT,
-        "_same_calls:3: drop_filter: `for r in results if not r.forced` -> `for r in results`": (
-            "outside: a forced result is one a hook ran itself (session 13's check on a claimed "
-            "finish); the exercise, as the notebook states it, compares with every result in "
-            "prev_dispatch, and no run of session 01 has a hook that forces one"
-        ),
-    },
     "check_own_tool": {
         "remove_from_ticket:1: constant: `1` -> `2`": (
             "open: an optional parameter's default is the tool's own choice"
