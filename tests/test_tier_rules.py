@@ -5,7 +5,8 @@ implementation's verifier (dirge's `verifier.rs`: `make_is_always_slow`, `npm_ti
 section of seed 001 ("Verification tiers"); "(derived)" rows follow from the reference's rules
 without being one of its literal inputs. Rows starting "COURSE:" are the course's own rules, where
 the reference is silent or reads the command otherwise; the lesson's "Where the reference
-differs" note lists them.
+differs" note lists them. `run_monitor_rows.row_source` reads which of the three a row is, and a
+test refuses a row that cites nothing.
 
 Expected values: a tier ("fast"/"slow"), None for "not a verification at all", "no_tests" for a
 command whose pass is not a green check, "subset" for a run of part of the suite (fast coverage).
@@ -204,11 +205,19 @@ MASK_ROWS = [
     ),
     ("COURSE: a leading `!` inverts the status", "! pytest", True),
     ("COURSE: `!` inside a chain", "ruff check . && ! pytest -q", True),
-    ("COURSE: `; true` (already covered by the `;` rule)", "pytest; true", True),
-    ("COURSE: `|| true` (already covered by the `|` rule)", "pytest || true", True),
-    ("COURSE: `|| :`", "pytest || :", True),
-    ("COURSE: set +e then the check then exit 0", "set +e\npytest\nexit 0", True),
-    ("COURSE: negative control, `&&` chain", "ruff check . && pytest", False),
+    ("`; true` (derived: the reference's `;` rule)", "pytest; true", True),
+    ("`|| true` (derived: the reference's `|` rule)", "pytest || true", True),
+    ("`|| :` (derived: the reference's `|` rule)", "pytest || :", True),
+    (
+        "set +e, the check, exit 0 (derived: the reference's newline rule)",
+        "set +e\npytest\nexit 0",
+        True,
+    ),
+    (
+        "an `&&` chain (derived: the reference's `&&` short-circuits)",
+        "ruff check . && pytest",
+        False,
+    ),
 ]
 
 COURSE_COMMAND_ROWS = [
