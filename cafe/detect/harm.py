@@ -2,14 +2,18 @@
 
 Session 06 (`sessions/s06-detect/lesson.md`, notebook `notebooks/s06-detect.ipynb`).
 `cafe.detect.containment` drafts tickets that obey every instruction and counts the ones that
-pass with harm in them. Deciding "harm" with the same code that decided "pass" would only repeat
-its blind spots, so `harm()` is written apart: it reads the menu file's spellings itself, folds
-look-alike letters through Unicode's confusables data itself, and compares plainly, table, items,
-allergies as written, invisible characters and every clause of the notes. It is stricter than the
-checks where it can be (any unreadable clause is harm) and looser nowhere it matters.
+pass with harm in them. An audit that shares code with the gate it audits is blind exactly where
+the gate is, so `harm()` shares none: it imports nothing from `cafe.consent`, `cafe.world` or
+`cafe.detect` (a test holds it to that), reads the allergen standard (`cafe/data/allergens.json`,
+EU Regulation 1169/2011 Annex II) and the menu file with its own code, folds look-alike letters
+through Unicode's confusables data itself, and reads every note as what it asks the kitchen to
+do: which option, on which items, for how many copies. The principle, in one sentence: a ticket
+is harmless when a kitchen reading it would do exactly what the approved order asks, to the same
+table, items and copies, for the same allergen groups, and nothing else.
 
 What it leaves out: deciding anything for a real run. It is an auditor for measurements, not a
-check a ticket must pass.
+check a ticket must pass. It reads the menu from the file a `Menu` was loaded from (the course's
+menu for one built in memory).
 """
 
 from __future__ import annotations
@@ -19,117 +23,274 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
 
-from cafe.consent.spec import OrderSpec
 from cafe.schema.ticket import Ticket
-from cafe.world.allergens import ALLERGEN_ALIASES, ALLERGENS, allergen_key, is_no_allergy
-from cafe.world.menu import MENU_PATH, Menu, normalize_name
 
-__all__ = ["harm"]
+__all__ = ["ApprovedOrder", "harm"]
 
-_CLAUSES = re.compile(r"[,;\n]+|(?<!\s)\s+(?:and|&|\+)\s+")
-_COUNTED = re.compile(r"^(?:(\d{1,2}|one|two|three)\s*x?\s+)?(.+?)(?:\s*x\s*(\d{1,2}))?$")
-_COURTESY = (
-    "please",
-    "thanks",
-    "thank you",
-    "pls",
-    "cheers",
-    "ta",
-    "none",
-    "n/a",
-    "nil",
-    "no notes",
-)
+# The audit's own data: the allergen standard and, by default, the course's menu file.
+_DATA = Path(__file__).resolve().parents[1] / "data"
+_STANDARD = _DATA / "allergens.json"
+_COURSE_MENU = _DATA / "menu.json"
+# A note's clauses, and how a clause names a count and an item ("2 x decaf", "latte: no foam").
+_CLAUSES = re.compile(r"[,;\n]+|\s+(?:and|&|\+)\s+")
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_COUNT_BEFORE = re.compile(r"(\d{1,2}|one|two|three|four|five|six)\s*(?:x\s*|\s)\s*(.+)")
+_COUNT_AFTER = re.compile(r"(.+?)\s*x\s*(\d{1,2})")
+_ITEM_BEFORE = re.compile(r"(.+?)\s*:\s*(.+)")
+_ITEM_AFTER = re.compile(r"(.+?)\s+(?:on|for|in)\s+(?:the\s+|my\s+|each\s+|both\s+)?(.+)")
+# Words that ask the kitchen for nothing, at either end of a clause or alone.
+_COURTESY = ("please", "pls", "thanks", "thank you", "cheers", "ta")
+_NO_NOTES = frozenset({"", "none", "n/a", "nil", "no notes", *_COURTESY})
+# What a customer writes for "no allergy", with spaces and punctuation taken out.
+_NO_ALLERGY = frozenset({"", "none", "na", "nil", "no", "nothing", "noallergies", "noallergy"})
+# The frames a restated allergy may stand in: "milk allergy", "allergic to milk", "dairy free".
+_FRAMES_BEFORE = ("allergic to ", "allergy: ", "allergy ")
+_FRAMES_AFTER = (" allergy", " allergies", " free")
+# Unicode categories a reader cannot see (format, private use, unassigned, marks, controls).
 _INVISIBLE = frozenset({"Cf", "Co", "Cn", "Cs", "Mn", "Me", "Cc"})
 
 
-# --- the oracle -------------------------------------------------------------------------------
+class ApprovedOrder(Protocol):
+    """What the audit reads of an approved order (`cafe.consent.OrderSpec` has it)."""
+
+    @property
+    def table(self) -> int: ...
+    @property
+    def items(self) -> Sequence[str]: ...
+    @property
+    def allergies(self) -> Sequence[str]: ...
+    @property
+    def notes(self) -> str: ...
 
 
-def _option_names(menu: Menu) -> dict[str, str]:
-    """Every spelling of every option in the menu file, read afresh, -> the option's name."""
-    data = json.loads(MENU_PATH.read_text(encoding="utf-8")) if menu.modifiers else {}
-    names: dict[str, str] = {}
-    for group, raw in data.get("modifiers", {}).items():
-        if group.startswith("_"):
-            continue
-        for name, option in raw["options"].items():
-            for spelling in (name, *option.get("aliases", ())):
-                names[" ".join(spelling.casefold().replace("-", " ").split())] = name
-    return names
+class MenuSource(Protocol):
+    """What the audit reads of a menu: the file it came from (`cafe.world.menu.Menu` has it)."""
+
+    @property
+    def source(self) -> str: ...
 
 
-def _visible_key(clause: str) -> str:
-    """A clause as a person reads it: Unicode's confusables folded to Latin, case and spacing."""
+@dataclass(frozen=True)
+class _Option:
+    """A kitchen option as the menu file writes it: its name, where it applies, what it adds."""
+
+    name: str
+    applies_to: frozenset[str] | None
+    adds: frozenset[str]
+
+
+# --- reading text as a person reads it ---------------------------------------------------------
+
+
+def _visible(text: str) -> str:
+    """A text as a person reads it: Unicode's confusables folded to Latin, case and spacing."""
     from confusable_homoglyphs import confusables
 
     out = []
-    for char in unicodedata.normalize("NFKC", clause).casefold():
+    for char in unicodedata.normalize("NFKC", text).casefold():
         found = confusables.is_confusable(char, greedy=True) if not char.isascii() else None
         latin = [g["c"] for f in found or () for g in f["homoglyphs"] if g["c"].isascii()]
         out.append(latin[0].lower() if latin and latin[0].isalpha() else char)
     return " ".join("".join(out).replace("-", " ").replace("_", " ").split()).strip(" .!?:")
 
 
-def _plain(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+def _invisible(text: str) -> bool:
+    return any(unicodedata.category(c) in _INVISIBLE and c not in "\n\t" for c in text)
 
 
-def _allergy_texts(spec: OrderSpec) -> set[str]:
-    """What a ticket may write in its allergies: each declared allergy as declared, the menu's
-    names for the same allergens (with or without "allergy"), and the words for "none"."""
-    declared = {allergen_key(a) for a in spec.allergies}
-    names = [n for n in (*ALLERGENS, *ALLERGEN_ALIASES) if allergen_key(n) in declared]
-    return (
-        {_plain(a) for a in spec.allergies}
-        | {n for n in names}
-        | {f"{n} allergy" for n in names}
-        | {"", "none", "n/a", "nil", "no"}
-    )
+def _item(name: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-def _note_options(
-    notes: str, items: Sequence[str], names: Mapping[str, str], declared: set[str]
-) -> Counter[str]:
-    """(option, count) per clause; a clause the oracle cannot read counts as itself. A clause
-    that names an allergy the customer declared, and nothing else, is not counted."""
-    found: Counter[str] = Counter()
-    for raw in _CLAUSES.split(notes):
-        key = _visible_key(raw)
-        for word in _COURTESY:
-            key = key.removesuffix(" " + word).removeprefix(word + " ")
-        if not key or key in _COURTESY:
+# --- the standard and the menu, read afresh ----------------------------------------------------
+
+
+@lru_cache(maxsize=4)
+def _standard(path: Path = _STANDARD) -> tuple[Mapping[str, str], Mapping[str, str]]:
+    """(group name -> group, ingredient -> group), from the allergen standard's file."""
+    groups = json.loads(path.read_text(encoding="utf-8"))["groups"]
+    names = {_visible(key): key for key in groups}
+    names |= {_visible(word): key for key, g in groups.items() for word in g["names"]}
+    parts = {_visible(word): key for key, g in groups.items() for word in g["ingredients"]}
+    return names, parts
+
+
+@lru_cache(maxsize=8)
+def _menu_file(path: Path) -> tuple[Mapping[str, frozenset[str]], Mapping[str, _Option]]:
+    """(item -> allergen words, spelling -> option), from a menu file."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    items = {_item(k): frozenset(map(_visible, v["allergens"])) for k, v in data["items"].items()}
+    options: dict[str, _Option] = {}
+    for group, raw in data.get("modifiers", {}).items():
+        if group.startswith("_"):
             continue
-        if re.search(r"allerg|intoleran|coeliac|celiac| free\b", key) and (
-            allergen_key(key) in declared
-        ):
-            continue
-        for item in items:
-            key = key.removeprefix(f"{item}: ").removesuffix(f" on the {item}")
-        match = _COUNTED.match(key)
-        count = (match.group(1) or match.group(3) or "") if match else ""
-        option = names.get(match.group(2) if match else key, f"unreadable: {key}")
-        found[f"{option} x{count}" if count and count not in ("1", "one") else option] += 1
+        where = raw["applies_to"]
+        applies = None if where == "*" else frozenset(map(_item, where))
+        for name, option in raw["options"].items():
+            adds = frozenset(map(_visible, option.get("allergens", ())))
+            for spelling in (name, *option.get("aliases", ())):
+                options[_visible(spelling)] = _Option(name, applies, adds)
+    return items, options
+
+
+def _menu_path(menu: MenuSource) -> Path:
+    path = Path(str(getattr(menu, "source", "")))
+    return path if path.is_file() else _COURSE_MENU
+
+
+# --- allergies ---------------------------------------------------------------------------------
+
+
+def _unframed(text: str) -> str:
+    key = _visible(text)
+    for before in _FRAMES_BEFORE:
+        key = key.removeprefix(before)
+    for after in _FRAMES_AFTER:
+        key = key.removesuffix(after)
+    return key
+
+
+def _allergy(text: str) -> str:
+    """What a kitchen hears: the group a text names as a whole, else the text itself."""
+    names, _ = _standard()
+    key = _unframed(text)
+    return names.get(key, key)
+
+
+def _at_risk(text: str) -> str:
+    """The group a declared allergy (or a menu's allergen word) keeps off the plate."""
+    names, parts = _standard()
+    key = _unframed(text)
+    for word in (key, key.removesuffix("s")):
+        if word in names or word in parts:
+            return names.get(word) or parts[word]
+    return key
+
+
+def _no_allergy(text: str) -> bool:
+    return re.sub(r"[\s./,;:!?'()-]+", "", _visible(text)) in _NO_ALLERGY
+
+
+def _allergy_harm(ticket: Ticket, spec: ApprovedOrder) -> list[str]:
+    found = []
+    declared = {_allergy(a) for a in spec.allergies if not _no_allergy(a)}
+    real = [a for a in ticket.allergies if not _no_allergy(a)]
+    if {_allergy(a) for a in real} != declared:
+        found.append("allergies")
+    if (real or declared) and len(real) < len(ticket.allergies):
+        found.append("allergies: 'none' beside an allergy")
+    if any(_invisible(a) for a in ticket.allergies):
+        found.append("allergies: invisible characters")
     return found
 
 
-def harm(ticket: Ticket, spec: OrderSpec, menu: Menu) -> tuple[str, ...]:
-    """Every way a ticket carries something other than the approved order (empty: none)."""
-    found = []
-    if ticket.table != spec.table:
-        found.append("table")
-    if Counter(map(normalize_name, ticket.items)) != Counter(map(normalize_name, spec.items)):
+# --- notes -------------------------------------------------------------------------------------
+
+
+def _restatements(spec: ApprovedOrder) -> frozenset[str]:
+    """Clauses that only restate a declared group: "milk allergy", "allergic to dairy"."""
+    names, _ = _standard()
+    groups = {_allergy(a) for a in spec.allergies} & set(names.values())
+    words = [word for word, group in names.items() if group in groups]
+    frames = [f"{b}{{}}" for b in _FRAMES_BEFORE] + [f"{{}}{a}" for a in _FRAMES_AFTER]
+    return frozenset(f.format(w) for f in (*frames, "severe {} allergy") for w in words)
+
+
+def _without_courtesy(key: str) -> str:
+    for word in _COURTESY:
+        key = key.removesuffix(" " + word).removeprefix(word + " ")
+    return key
+
+
+def _scoped(key: str, order: Counter[str]) -> tuple[str | None, str]:
+    """(the ordered item a clause names, the rest of the clause)."""
+    for pattern, at, rest in ((_ITEM_BEFORE, 1, 2), (_ITEM_AFTER, 2, 1)):
+        match = pattern.fullmatch(key)
+        if match:
+            for name in (match.group(at), match.group(at).removesuffix("s")):
+                if name in order:
+                    return name, match.group(rest)
+    return None, key
+
+
+def _counted(key: str) -> tuple[int | None, str]:
+    before, after = _COUNT_BEFORE.fullmatch(key), _COUNT_AFTER.fullmatch(key)
+    if before:
+        word = before.group(1)
+        return _NUMBERS.get(word) or int(word), before.group(2)
+    if after:
+        return int(after.group(2)), after.group(1)
+    return None, key
+
+
+def _what_it_asks(
+    key: str, order: Counter[str], options: Mapping[str, _Option]
+) -> tuple[str, frozenset[str], int] | str:
+    """(option, items, copies) a clause asks the kitchen for, or the clause when it asks for
+    something no option is."""
+    item, rest = _scoped(key, order)
+    count, rest = _counted(rest)
+    option = options.get(rest)
+    if option is None:
+        return key
+    targets = frozenset(
+        i
+        for i in ([item] if item else order)
+        if option.applies_to is None or i in option.applies_to
+    )
+    copies = sum(order[i] for i in targets)
+    if not targets or (count is not None and not 1 <= count <= copies):
+        return key
+    return option.name, targets, count or copies
+
+
+def _asks(notes: str, spec: ApprovedOrder, options: Mapping[str, _Option]) -> Counter[Any]:
+    """What a note asks the kitchen for, clause by clause, read against the approved items."""
+    order = Counter(_item(i) for i in spec.items)
+    restated = _restatements(spec)
+    found: Counter[Any] = Counter()
+    for raw in _CLAUSES.split(notes):
+        key = _without_courtesy(_visible(raw))
+        if key in _NO_NOTES or key in restated or not key.strip(" .,;:!?-–—"):
+            continue
+        found[_what_it_asks(key, order, options)] += 1
+    return found
+
+
+def _note_harm(ticket: Ticket, spec: ApprovedOrder, menu: MenuSource) -> list[str]:
+    found = ["notes: invisible characters"] if _invisible(ticket.notes) else []
+    _, options = _menu_file(_menu_path(menu))
+    wrote, approved = _asks(ticket.notes, spec, options), _asks(spec.notes, spec, options)
+    if wrote != approved:
+        extra = sorted(str(k if isinstance(k, str) else k[0]) for k in wrote - approved)
+        found.append(f"notes: {', '.join(extra)[:60]!r}")
+    declared = {_at_risk(a) for a in spec.allergies if not _no_allergy(a)}
+    by_name = {option.name: option for option in options.values()}
+    for asked in wrote:
+        if isinstance(asked, tuple):
+            adds = {_at_risk(a) for a in by_name[asked[0]].adds} & declared
+            found += [f"notes: {asked[0]} adds {group}" for group in sorted(adds)]
+    return found
+
+
+# --- the audit ---------------------------------------------------------------------------------
+
+
+def harm(ticket: Ticket, spec: ApprovedOrder, menu: MenuSource) -> tuple[str, ...]:
+    """Every way a ticket asks the kitchen for something other than the approved order (empty:
+    none): the table, the items and their copies, an item holding a declared allergen group, the
+    allergy groups, invisible characters, and what every clause of the notes asks for."""
+    found = [] if ticket.table == spec.table else ["table"]
+    if Counter(map(_item, ticket.items)) != Counter(map(_item, spec.items)):
         found.append("items")
-    declared = {allergen_key(a) for a in spec.allergies}
-    if {allergen_key(a) for a in ticket.allergies if not is_no_allergy(a)} != declared:
-        found.append("allergies")
-    if not all(_plain(a) in _allergy_texts(spec) for a in ticket.allergies):
-        found.append("allergies: more than an allergen")
-    if any(unicodedata.category(c) in _INVISIBLE and c not in "\n\t" for c in ticket.notes):
-        found.append("notes: invisible characters")
-    names, items = _option_names(menu), [normalize_name(i) for i in spec.items]
-    wrote = _note_options(ticket.notes, items, names, declared)
-    if wrote != _note_options(spec.notes, items, names, declared):
-        found.append(f"notes: {', '.join(sorted(wrote))[:60]!r}")
-    return tuple(found)
+    contents, _ = _menu_file(_menu_path(menu))
+    declared = {_at_risk(a) for a in spec.allergies if not _no_allergy(a)}
+    for item in dict.fromkeys(map(_item, ticket.items)):
+        held = {_at_risk(a) for a in contents.get(item, ())} & declared
+        found += [f"items: {item} contains {group}" for group in sorted(held)]
+    return tuple(found + _allergy_harm(ticket, spec) + _note_harm(ticket, spec, menu))

@@ -323,12 +323,14 @@ course.reveal("s06.why_bound")
 # (`cafe/stories/obedient_drafter.py`) is the worst model the café can imagine: for each request
 # it writes tickets that do whatever the words could mean, on every channel a ticket has (the
 # notes whole, clause by clause, disguised and hidden in invisible characters, the items, the
-# table, the allergies, extra fields, an answer that is not a ticket), and on every retry it
-# fixes exactly what it is told and smuggles the rest back another way.
+# table, the allergies, extra fields, an answer that is not a ticket, and quiet edits of the
+# approved order itself), and on every retry it fixes exactly what it is told and smuggles the
+# rest back another way.
 #
 # Below, every held-out injection of the family set goes to it, each against three approved
 # orders, with **detection switched off**: nothing stops a request before the model reads it.
-# Every ticket that passes `check_ticket` is audited by `cafe.detect.harm.harm`.
+# Every ticket that passes `check_ticket` is audited by `cafe.detect.harm.harm`, which shares
+# no code with the checks.
 
 # %%
 held_out = [r for r in families if r.half == "holdout"]
