@@ -17,7 +17,7 @@ import html
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -99,24 +99,41 @@ def class_summary(lines: Sequence[Line]) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class _Bar:
+    """A share drawn as a bar beside its figures: "3 of 4 (75%)"."""
+
+    count: int
+    total: int
+
+    def __str__(self) -> str:
+        share = round(100 * self.count / self.total) if self.total else 0
+        return f"{self.count} of {self.total} ({share}%)"
+
+
+def _cell_html(cell: Any) -> str:
+    """A table cell: a `_Bar` as a meter and its figures, anything else as escaped text."""
+    if isinstance(cell, _Bar):
+        meter = f"<meter min='0' max='{max(cell.total, 1)}' value='{cell.count}'></meter>"
+        return f"<td>{meter} {html.escape(str(cell))}</td>"
+    return f"<td>{html.escape(str(cell))}</td>"
+
+
 def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row) + "</tr>"
-        for row in rows
-    )
+    body = "".join("<tr>" + "".join(map(_cell_html, row)) + "</tr>" for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>" if rows else "<p>None.</p>"
 
 
-def _bar(count: int, total: int) -> str:
-    return f"{count} of {total} ({round(100 * count / total) if total else 0}%)"
+def _bar(count: int, total: int) -> _Bar:
+    return _Bar(int(count), int(total))
 
 
 def _people(learners: dict[str, dict[str, Any]]) -> list[tuple[Any, ...]]:
     return [
         (
             name,
-            f"{s['passed']} of {s['exercises']}",
+            _bar(s["passed"], s["exercises"]),
             f"{s['matched']} of {s['made']} made ({s['predictions']} asked)",
             s["checkpoints"],
             "; ".join(s["not_clean"]) or "-",
@@ -129,7 +146,8 @@ def _people(learners: dict[str, dict[str, Any]]) -> list[tuple[Any, ...]]:
 _STYLE = (
     "<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}"
     "table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #ccc;"
-    "padding:.3em .6em;text-align:left;vertical-align:top}th{background:#f3f3f3}</style>"
+    "padding:.3em .6em;text-align:left;vertical-align:top}th{background:#f3f3f3}"
+    "meter{width:8em}</style>"
 )
 
 
