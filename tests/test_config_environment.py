@@ -117,12 +117,6 @@ def test_the_doctor_says_which_file_it_read_and_why(course, monkeypatch, folder)
     assert f"the course root {course}; the environment wins)" in settings.detail
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cafe/endpoint/secrets/redaction.py's _settings_now keys its cache on the current "
-    "folder's .env only, so a key changed in a root .env read from work/ is not masked until it "
-    "reads the file the settings read (settings_snapshot); its owner's change, not this file's",
-)
 def test_a_key_changed_in_the_root_dot_env_is_masked_from_a_subfolder(course, monkeypatch):
     from cafe.endpoint.secrets.redaction import redact
 

@@ -268,13 +268,6 @@ def _limited() -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="named pipes, devices and rlimits are POSIX")
-@pytest.mark.xfail(
-    strict=True,
-    reason="cafe/endpoint/secrets/redaction.py's _settings_now opens the settings file itself "
-    "before any command runs, and reads all of it: it waits on a pipe and reads /dev/zero until "
-    "memory runs out, until it reads it through "
-    "cafe.endpoint.settings.environment.settings_snapshot (issue 34 item 6)",
-)
 @pytest.mark.parametrize(
     ("found", "named", "expected"),
     [

@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.secrets.encodings import ENCODED_SECRET_CHARS, encoded_patterns
 from cafe.endpoint.secrets.shapes import REDACTED, SECRET_SHAPES, SecretShape, mask_shapes
-from cafe.endpoint.settings.environment import ENV_FILE, ENV_FILE_VARIABLE, course_environ
+from cafe.endpoint.settings.environment import course_environ, settings_snapshot
 
 __all__ = [
     "REDACTED",
@@ -178,21 +178,12 @@ _LAST_READ: dict[str, tuple[tuple[Any, ...], tuple[str, ...]]] = {}
 
 def _settings_now() -> tuple[Any, ...]:
     """What `known_secrets()` reads, in a form cheap to compare: every variable of the process
-    environment, and the path and bytes of the settings file `env_file()` would read (None when
-    there is none or it cannot be read). Plain `os` calls: this runs on every quoted failure."""
+    environment, and the settings file the settings would read, found the same way (from the
+    current folder up to the course root) and read the same careful way: never a pipe or a
+    device, never past its size cap (`settings_snapshot`). This runs on every quoted failure."""
     stored = getattr(os.environ, "_data", None)  # CPython keeps the environment as bytes here
     variables = frozenset(stored.items() if isinstance(stored, dict) else os.environ.items())
-    named = os.environ.get(ENV_FILE_VARIABLE)
-    if named is not None and not named.strip():
-        return variables, None
-    path = (
-        os.path.join(os.getcwd(), ENV_FILE) if named is None else os.path.expanduser(named.strip())
-    )
-    try:
-        with open(path, "rb") as settings:
-            return variables, (path, settings.read())
-    except OSError:  # no such file, a folder, unreadable: `known_secrets` copes as it reads
-        return variables, None
+    return variables, settings_snapshot()
 
 
 def _secrets_in(env: Mapping[str, str]) -> tuple[str, ...]:
