@@ -1,14 +1,12 @@
 """cafe.exercises.s03: the never-drop rule's checker, at the safety minimum and beyond its cases."""
 
 from cafe.context import fit_sections
-from cafe.exercises.feedback import library_answer
 from cafe.exercises.reference_s03 import fitted
 from cafe.exercises.s03 import check_fit_sections
 
 
-def test_check_fit_sections_passes_the_reference_and_refuses_the_course_s_function():
-    assert check_fit_sections(fitted) == []
-    assert check_fit_sections(fit_sections) == [library_answer("fit_sections")]
+def test_check_fit_sections_passes_the_reference_and_the_course_s_function():
+    assert check_fit_sections(fitted) == [] and check_fit_sections(fit_sections) == []
 
 
 def test_check_fit_sections_an_error_naming_budget_plus_one_is_not_the_minimum():

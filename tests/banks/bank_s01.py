@@ -128,11 +128,6 @@ def items_only(view: TurnView) -> Stop | None:
     return _stop(view) if asked and asked == keys(view.prev_dispatch) else None
 
 
-def calls_the_course(view: TurnView) -> Stop | None:
-    """Hands the course's repeat_guard back instead of writing one."""
-    return repeat_guard(view)
-
-
 # --- repeat_guard: right ----------------------------------------------------------------------
 
 
@@ -298,8 +293,6 @@ BANKS = (
                 "every argument counts, not only the item",
                 "latte after a large latte -> stuck",
             ),
-            Entry("calls_the_course", calls_the_course, "write your own", "repeat_guard"),
-            Entry("repeat_guard", repeat_guard, "the course's own guard", "itself"),
             Entry(
                 "first_only",
                 first_only,
@@ -371,6 +364,7 @@ BANKS = (
         right=(
             Entry("right_loop", right_loop, "an explicit loop after a length check"),
             Entry("right_json", right_json, "each call as canonical JSON text"),
+            Entry("repeat_guard", repeat_guard, "the course's own guard (tests/test_loop.py)"),
         ),
         reference_module="cafe.exercises.reference_s01",
         targets=("repeats",),

@@ -118,11 +118,6 @@ def names_budget_plus_one(sections, budget):
     return fitted(sections, budget)
 
 
-def calls_the_course(sections, budget):
-    """Hands the course's fit_sections back instead of writing one."""
-    return fit_sections(sections, budget)
-
-
 # --- fit_sections: right ----------------------------------------------------------------------
 
 
@@ -239,8 +234,7 @@ BANKS = (
         wrong=(
             Entry("names_budget_plus_one", names_budget_plus_one, "the error names the minimum",
                   "sample sections, budget 5 -> 'at least 6'"),
-            Entry("calls_the_course", calls_the_course, "write your own", "fit_sections"),
-            Entry("fit_sections", fit_sections, "the course's own function", "itself"),
+
             Entry("biggest_first", biggest_first, "lowest priority goes first, not the biggest",
                   "sample sections, budget 64 -> drops story"),
             Entry("safety_by_name", safety_by_name, "a safety section is known by its flag",
@@ -264,6 +258,7 @@ BANKS = (
             Entry("right_running_total", right_running_total, "a running total and dropped names"),
             Entry("right_recursive", right_recursive, "drops the lowest and recurses"),
             Entry("right_fewest_drops", right_fewest_drops, "the fewest drops that fit"),
+            Entry("fit_sections", fit_sections, "the course's own (tests/test_context.py)"),
         ),
         reference_module="cafe.exercises.reference_s03",
         targets=("fitted", "safety_minimum"),
