@@ -413,6 +413,13 @@ def test_kitchen_ticket_rewrites_a_passed_ticket_in_the_menus_words():
     )
 
 
+def test_kitchen_ticket_writes_the_notes_from_the_approved_order_not_the_draft():
+    spec = OrderSpec(table=3, items=["latte"], allergies=["milk"], notes="extra hot")
+    drafted = _ticket(spec, notes="Latte: 1 x VERY HOT, milk allergy, thanks")
+    assert _kinds(drafted, spec) == []
+    assert kitchen_ticket(drafted, spec, MENU).notes == "extra hot"
+
+
 def test_kitchen_ticket_refuses_a_ticket_that_is_not_within_consent():
     with pytest.raises(ValueError, match="note_added"):
         kitchen_ticket(_ticket(LATTE, notes="extra hot, large"), LATTE, MENU)

@@ -5,8 +5,10 @@ A draft passes the gate when it means exactly the approved order, however it was
 "ＥＸＴＲＡ-ＨＯＴ, please" and "Dairy" mean latte, extra hot and milk. The kitchen should still
 read one spelling, the menu's, so nothing the drafter chose (odd letters, a courtesy word) travels
 on. `kitchen_ticket(ticket, spec, menu)` returns that ticket: items as the menu names them, the
-allergies as the customer declared them, the notes as `kitchen_notes` writes them. It refuses a
-ticket that is not within consent: rewriting is for tickets that already passed, never a repair.
+allergies as the customer declared them (the approved field, never the draft's), and the notes
+as `kitchen_notes` writes the approved order's modifiers: nothing of the draft's notes is kept,
+not even a restated allergy. It refuses a ticket that is not within consent: rewriting is for
+tickets that already passed, never a repair.
 
 What it leaves out: deciding that a ticket passed (`cafe.consent.changes.order_changes`, and
 `cafe.detect.check_ticket` in session 06).
@@ -32,11 +34,11 @@ def kitchen_ticket(ticket: Ticket, spec: OrderSpec, menu: Menu | None = None) ->
             f"kitchen_ticket() rewrites a ticket that is within consent; this one has "
             f"{len(changes)} change(s), the first: {changes[0].kind} {changes[0].span!r}."
         )
-    reading = read_notes(ticket.notes, spec.items, menu, spec.allergies)
+    approved = read_notes(spec.notes, spec.items, menu, spec.allergies)
     items = tuple(
         item.name if (item := menu.item(name)) is not None else normalize_name(name)
         for name in ticket.items
     )
     return ticket.model_copy(
-        update={"items": items, "allergies": spec.allergies, "notes": kitchen_notes(reading)}
+        update={"items": items, "allergies": spec.allergies, "notes": kitchen_notes(approved)}
     )
