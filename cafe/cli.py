@@ -1,5 +1,5 @@
 """The `cafe` command: `cafe doctor`, `cafe toy NN`, `cafe serve`, `cafe local`, `cafe progress`,
-`cafe --version`.
+`cafe grade` and `cafe hand-in` (for a class), `cafe --version`.
 
 Also reachable as `python -m cafe`. Each subcommand is a thin shell around a library function, so
 everything the command does can be done from a notebook too: `cafe.endpoint.doctor.health.doctor`,
@@ -21,6 +21,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from cafe.course.grading.command import add_grade_command
+from cafe.course.grading.handin import add_hand_in_command
 from cafe.course.record_view import add_progress_command
 from cafe.endpoint.errors import CafeError
 from cafe.endpoint.scripts.rehearsals import available_sessions
@@ -300,6 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in (_add_doctor, _add_toy, _add_serve, _add_local, add_progress_command):
         add(sub)
+    add_grade_command(sub)  # for instructors
+    add_hand_in_command(sub)
     return parser
 
 
