@@ -7,6 +7,8 @@ grader must fail each on every seed tried, naming the property that guarantee pr
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -211,6 +213,23 @@ def test_main_grades_a_harness_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(HARNESSES / "empty.py"), "--seed", "4", "--scenarios", "2"]) == 1
     out = capsys.readouterr().out
     assert "FAIL named_stop" in out and "NotImplementedError" in out
+
+
+def test_python_m_cafe_capstone_check_runs_the_grader() -> None:
+    command = [sys.executable, "-m", "cafe.capstone", "check", str(REFERENCE), "--seed", "1"]
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=120, cwd=REFERENCE.parents[2]
+    )
+    assert done.returncode == 0, done.stderr
+    assert "PASSED" in done.stdout and "seed 1, 8 scenarios" in done.stdout
+    wrong = subprocess.run(
+        [*command[:3], "grade"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REFERENCE.parents[2],
+    )
+    assert wrong.returncode == 2 and "usage: python -m cafe.capstone check" in wrong.stderr
 
 
 def test_main_says_what_to_do_without_a_harness(

@@ -18,7 +18,8 @@ property by property, judged on the world's own record. Read the files in this o
 - `scenarios.py`: scenarios generated from a seed, each a kind of trouble;
 - `properties.py`: the properties, judged on the world's record, never on the harness's word;
 - `runner.py`: one scenario run within a time limit, and its trace replayed;
-- `grader.py`: `check` and the command line, with failing scenarios shrunk.
+- `grader.py`: `check` and the command line, with failing scenarios shrunk;
+- `__main__.py`: `python -m cafe.capstone check`, which `cafe capstone check` starts.
 
 Lesson: sessions/s16-capstone/lesson.md (not written yet).
 """

@@ -172,10 +172,8 @@ def _replay_problem(run: RunEvidence, trace: Trace) -> str:
     if run.replay_unused:
         return f"the replay asked {run.replay_unused} fewer model calls than were recorded"
     assert run.replay_world is not None
-    if [e for e in run.replay_world.events if e.kind != "quote"] != [
-        e for e in run.world.events if e.kind != "quote"
-    ]:
-        return "the replayed run placed different orders or asked different approvals"
+    if run.replay_world.events != run.world.events:
+        return "the replayed run asked different quotes, placed different orders or asked different approvals"
     return ""
 
 
