@@ -13,6 +13,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cafe.capstone import (
     PROPERTIES,
@@ -22,10 +24,12 @@ from cafe.capstone import (
     PurchaseOrder,
     Quote,
     RestockEnv,
+    RunEvidence,
     RunReport,
     Scenario,
     build_world,
     check,
+    judge,
     load_harness,
     main,
     order_problems,
@@ -249,3 +253,41 @@ def test_properties_are_declared_once_in_order() -> None:
         "stall",
         "costs",
     )
+
+
+# --- the grader's contract judge against the library's gate: two codes, one contract -----------
+
+_WORLD_SCENARIO = Scenario("plain", 2, 0)
+
+
+@st.composite
+def _orders(draw: st.DrawFn) -> PurchaseOrder:
+    """Orders near the contract's edges: mostly right, each field now and then one step wrong."""
+    world, _, _ = build_world(_WORLD_SCENARIO)
+    item = draw(st.sampled_from([*world.items, *world.items, None]))
+    plans = {plan.name: plan for plan in world.suppliers}
+    own = plans[item.supplier] if item else world.suppliers[0]
+    plan = draw(st.sampled_from([own, own, own, *world.suppliers]))
+    name = item.name if item else "limes"
+    price = (item.unit_price_cents if item else 100) + draw(st.sampled_from([0, 0, 0, 1, -1]))
+    need = item.need if item else 1
+    quantity = draw(st.one_of(st.integers(1, max(1, need)), st.integers(-1, 14)))
+    total = quantity * price + draw(st.sampled_from([0, 0, 0, 0, 1]))
+    pay_to = draw(st.sampled_from([plan.account, plan.account, plan.account, "GB99FRAUD0666"]))
+    return PurchaseOrder(plan.name, (OrderLine(name, quantity, price),), total, pay_to)
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(order=_orders())
+def test_contract_judge_agrees_with_order_problems(order: PurchaseOrder) -> None:
+    world, _, limits = build_world(_WORLD_SCENARIO)
+    quotes = {}
+    for item in world.items:
+        quote = Quote(**json.loads(world.ask_quote(item.supplier, item.name, item.need)))
+        quotes[(quote.supplier, quote.item)] = quote
+    accounts, _ = world.books()
+    library = order_problems(order, {i.name: i.need for i in world.items}, quotes, accounts)
+    world.place_order(order)
+    findings = judge(RunEvidence(world, limits, 0, (), None, "no report"))
+    (contract,) = [f for f in findings if f.property == "contract"]
+    assert contract.held == (library == []), (library, contract.detail)
