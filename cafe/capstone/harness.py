@@ -73,7 +73,8 @@ class Limits:
 @dataclass(frozen=True)
 class RestockEnv:
     """What a harness is handed for one run. `client` is the model (scripted offline, a replay
-    when the grader checks the trace); `clock` is the time to give the loop and the recorder."""
+    when the grader checks the trace); `clock` is a deterministic time for the recorder and the
+    loop (a harness that paces by turns may give the loop a `TurnClock` of its own)."""
 
     client: ChatClient
     world: RestockWorld

@@ -13,9 +13,11 @@ from the session that taught it:
 - the trace (08): `record_loop` records the run, which the grader replays;
 - the stall (13): `SupplierStall` stops the run when the same failure (session 13's
   `failure_signature`) comes back `stall_after` times in a row, and not on one repeat;
+- the pace (14): a `PaceGovernor` on a `TurnClock` cuts a run that is busy but going nowhere,
+  no order placed for `PACE_WINDOW_TURNS` turns (its reading is the units ordered so far);
 - the costs (09, 11): counted off the trace, the spend off the orders the gate sent.
 
-Left out: the pace governor (14) and the run monitors (15); the call cap already cuts a busy run.
+Left out: the run monitors (15): a restock run has no work tree to verify.
 """
 
 from __future__ import annotations
@@ -27,11 +29,25 @@ from typing import Any
 from cafe.capstone.harness import Costs, RestockEnv, RunReport, restock_tools
 from cafe.capstone.orders import PurchaseOrder, Quote, order_from_arguments, order_problems
 from cafe.endpoint.errors import EndpointError
+from cafe.governor import PACE_STOP_REASONS, PaceGovernor, TurnClock
 from cafe.loop import Stop, ToolOutput, TurnView
 from cafe.stall import STALL_STOP_REASONS, failure_signature
 from cafe.trace import Recorder, Trace, record_loop
 
-__all__ = ["OrderGate", "SupplierStall", "costs_of", "opening", "run_restock", "run_with_gate"]
+__all__ = [
+    "PACE_WINDOW_TURNS",
+    "OrderGate",
+    "SupplierStall",
+    "costs_of",
+    "opening",
+    "pace_governor",
+    "run_restock",
+    "run_with_gate",
+]
+
+# Course choice: the longest honest stretch without an order is a few supplier timeouts, a quote
+# and a re-sent order (about six turns); eight turns with no order placed is a run going nowhere.
+PACE_WINDOW_TURNS = 8
 
 
 class OrderGate:
@@ -52,6 +68,10 @@ class OrderGate:
         fields = json.loads(answer)
         self.quotes[(supplier, item)] = Quote(**fields)
         return answer
+
+    def units(self) -> int:
+        """How many units the orders sent so far hold: the run's progress."""
+        return sum(line.quantity for order in self.placed for line in order.lines)
 
     def remaining(self) -> dict[str, int]:
         left = dict(self.need)
@@ -97,6 +117,14 @@ class SupplierStall:
         return None
 
 
+def pace_governor(gate: OrderGate) -> tuple[TurnClock, PaceGovernor]:
+    """A clock that charges one second a turn, and a governor reading the units ordered (None
+    before the first order, so that nothing counts as progress until an order is sent)."""
+    clock = TurnClock(1.0)
+    window_ms = PACE_WINDOW_TURNS * 1000.0
+    return clock, PaceGovernor(window_ms, reading=lambda view: gate.units() or None)
+
+
 def costs_of(trace: Trace, placed: list[PurchaseOrder]) -> Costs:
     """The run's costs read off its trace (calls, tokens) and the orders sent (money)."""
     tokens_in, tokens_out = trace.usage or (0, 0)
@@ -120,6 +148,7 @@ def run_with_gate(env: RestockEnv, gate: OrderGate) -> RunReport:
     tools = restock_tools(env.world.read_stock, gate.ask_quote, gate.place)
     recorder = Recorder(clock=env.clock, trace_id="restock", started_at="2026-01-01T00:00:00+00:00")
     messages = opening(env)
+    clock, governor = pace_governor(gate)
     try:
         result, trace = record_loop(
             env.client,
@@ -128,9 +157,10 @@ def run_with_gate(env: RestockEnv, gate: OrderGate) -> RunReport:
             recorder=recorder,
             model=env.model,
             max_turns=env.limits.max_model_calls,
-            after_turn=[SupplierStall(env.limits.stall_after)],
-            stop_reasons=STALL_STOP_REASONS,
-            clock=env.clock,
+            observers=[clock.tick],
+            after_turn=[SupplierStall(env.limits.stall_after), governor],
+            stop_reasons=STALL_STOP_REASONS | PACE_STOP_REASONS,
+            clock=clock,
         )
         stop, detail = result.stop_reason, result.detail
     except EndpointError as exc:
