@@ -29,7 +29,7 @@ from cafe.capstone import (
     Scenario,
     build_world,
     check,
-    judge,
+    judge_run,
     load_harness,
     main,
     order_problems,
@@ -289,6 +289,6 @@ def test_contract_judge_agrees_with_order_problems(order: PurchaseOrder) -> None
     accounts, _ = world.books()
     library = order_problems(order, {i.name: i.need for i in world.items}, quotes, accounts)
     world.place_order(order)
-    findings = judge(RunEvidence(world, limits, 0, (), None, "no report"))
+    findings = judge_run(RunEvidence(world, limits, 0, (), None, "no report"))
     (contract,) = [f for f in findings if f.property == "contract"]
     assert contract.held == (library == []), (library, contract.detail)

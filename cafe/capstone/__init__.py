@@ -44,7 +44,7 @@ from cafe.capstone.orders import (
     order_from_arguments,
     order_problems,
 )
-from cafe.capstone.properties import PROPERTIES, Finding, Property, RunEvidence, judge
+from cafe.capstone.properties import PROPERTIES, Finding, Property, RunEvidence, judge_run
 from cafe.capstone.runner import run_scenario
 from cafe.capstone.scenarios import SCENARIO_KINDS, Scenario, build_world, describe, scenarios
 from cafe.capstone.world import Event, GraderHalt, Item, RestockWorld, SupplierError, SupplierPlan
@@ -82,7 +82,7 @@ __all__ = [
     "build_world",
     "check",
     "describe",
-    "judge",
+    "judge_run",
     "load_harness",
     "main",
     "order_from_arguments",

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cafe.capstone.harness import Harness
-from cafe.capstone.properties import PROPERTIES, Finding, judge
+from cafe.capstone.properties import PROPERTIES, Finding, judge_run
 from cafe.capstone.runner import TIME_LIMIT_S, run_scenario
 from cafe.capstone.scenarios import Scenario, describe, scenarios
 
@@ -101,7 +101,7 @@ class Verdict:
 
 def _failing(harness: Harness, scenario: Scenario, name: str, time_limit: float) -> Finding | None:
     """The finding for property `name` on `scenario` when it fails, else None."""
-    for finding in judge(run_scenario(harness, scenario, time_limit)):
+    for finding in judge_run(run_scenario(harness, scenario, time_limit)):
         if finding.property == name and not finding.held:
             return finding
     return None
@@ -149,7 +149,7 @@ def check(
     first: dict[str, tuple[Scenario, Finding]] = {}
     runs: dict[str, int] = {}
     for scenario in scenarios(seed, n_scenarios):
-        for finding in judge(run_scenario(harness, scenario, time_limit)):
+        for finding in judge_run(run_scenario(harness, scenario, time_limit)):
             if not finding.held:
                 runs[finding.property] = runs.get(finding.property, 0) + 1
                 first.setdefault(finding.property, (scenario, finding))

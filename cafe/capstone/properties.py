@@ -31,7 +31,7 @@ from cafe.capstone.orders import PurchaseOrder
 from cafe.capstone.world import Event, RestockWorld
 from cafe.trace import Trace
 
-__all__ = ["PROPERTIES", "Finding", "Property", "RunEvidence", "judge"]
+__all__ = ["PROPERTIES", "Finding", "Property", "RunEvidence", "judge_run"]
 
 Property = Literal["named_stop", "call_cap", "contract", "approval", "traced", "stall", "costs"]
 PROPERTIES: tuple[str, ...] = get_args(Property)
@@ -225,7 +225,7 @@ def _costs(run: RunEvidence) -> Finding:
     return Finding("costs", True, f"{counted.model_calls} calls, {counted.spend_cents} cents")
 
 
-def judge(run: RunEvidence) -> tuple[Finding, ...]:
+def judge_run(run: RunEvidence) -> tuple[Finding, ...]:
     """Every property of `PROPERTIES`, judged on one run, in that order."""
     return (
         _named_stop(run),
