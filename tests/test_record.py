@@ -101,7 +101,7 @@ def test_an_unreadable_file_exits_1_and_is_not_touched(home, capsys, text):
 
 def test_a_session_that_does_not_exist_is_a_usage_error(capsys):
     assert main(["progress", "--session", "42"]) == 2
-    assert "give 00 to 15" in capsys.readouterr().err
+    assert "give 00 to 16" in capsys.readouterr().err
 
 
 def test_the_command_runs_as_a_learner_types_it(home):

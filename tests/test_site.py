@@ -332,9 +332,9 @@ def test_lesson_page_holds_every_required_part(built) -> None:
         and "Today you ship" in text
         and "<code>cafe/fixture7.py</code>" in html
     )
-    # the module list: all fifteen, this session marked, written sessions linked
+    # the module list: all sixteen, this session marked, written sessions linked
     modules = re.search(r'<nav class="modules".*?</nav>', html, re.S).group(0)
-    assert modules.count("<li ") == 15
+    assert modules.count("<li ") == 16
     assert re.search(r'<li value="7" class="current" aria-current="page">repair', modules)
     assert (
         '<a href="s01-agent-loop.html">loop</a>' in modules
@@ -612,7 +612,7 @@ def test_path_must_match_the_session_number(tmp_path: Path) -> None:
     problems = failure(tmp_path)
     assert (
         "sessions/s13-stall-detection/lesson.md: field 'path': is 'core' but session 13 belongs on the harness path "
-        "(setup s00, core s01-s12, harness s13-s15)"
+        "(setup s00, core s01-s12, harness s13-s16)"
     ) in problems
 
 
@@ -1012,15 +1012,15 @@ def test_two_lessons_with_one_number_are_reported(tmp_path: Path) -> None:
 def test_lesson_slug_or_number_outside_the_syllabus_is_reported(tmp_path: Path) -> None:
     write_course(tmp_path)
     write_lesson(tmp_path, 2, "checks", front=front_matter(2, "checks"))
-    write_lesson(tmp_path, 16, "more", front=front_matter(16, "more", path="harness"))
+    write_lesson(tmp_path, 17, "more", front=front_matter(17, "more", path="harness"))
     problems = failure(tmp_path)
     assert (
         "sessions/s02-checks/lesson.md: field 'slug': is 'checks' but cafe/course/syllabus.py names session 2 "
         "'evals': the folder must be sessions/s02-evals"
     ) in problems
     assert (
-        "sessions/s16-more/lesson.md: field 'number': session 16 is not in cafe/course/syllabus.py, which runs "
-        "0 to 15; add the session there first"
+        "sessions/s17-more/lesson.md: field 'number': session 17 is not in cafe/course/syllabus.py, which runs "
+        "0 to 16; add the session there first"
     ) in problems
 
 

@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 # The three paths, in the order a learner walks them: the on-ramp, the core harness (sessions
-# 01 to 12), then the harness for long-running agents (13 to 15).
+# 01 to 12), then the harness for long-running agents (13 to 15, and the capstone, 16).
 CoursePath = Literal["setup", "core", "harness"]
 COURSE_PATHS: tuple[str, ...] = get_args(CoursePath)
 
@@ -63,7 +63,7 @@ def module_name(path: str) -> str:
 class Session:
     """One session of the course: where it lives, what it is about and what it adds to `cafe`."""
 
-    number: int  # 0 to 15
+    number: int  # 0 to 16
     slug: str  # the folder is sessions/sNN-<slug>, the notebook notebooks/sNN-<slug>.ipynb
     topic: str  # one word, as the site's module list and the README show it
     path: CoursePath
@@ -249,6 +249,16 @@ SESSIONS: tuple[Session, ...] = (
         ("cafe/monitors/", "cafe/stories/monitor_stories.py"),
         "verification tiers, the progress monitor, safe-state abort, residual objectives",
     ),
+    # The capstone: a new agent in the same world (the café's restock agent), whose harness the
+    # learner makes from the pieces of sessions 04 to 15; `cafe capstone check` grades it.
+    Session(
+        16,
+        "capstone",
+        "capstone",
+        "harness",
+        ("cafe/capstone/",),
+        "the restock agent's harness, made by the learner and graded on generated scenarios",
+    ),
 )
 
 
@@ -268,7 +278,7 @@ def _module_sessions(sessions: tuple[Session, ...]) -> Mapping[str, int]:
 # Which session teaches each module, read off SESSIONS.
 MODULE_SESSIONS: Mapping[str, int] = _module_sessions(SESSIONS)
 
-# The sessions run 00 to 15 without a gap, and the paths come in course order, each one unbroken.
+# The sessions run 00 to 16 without a gap, and the paths come in course order, each one unbroken.
 assert [entry.number for entry in SESSIONS] == list(range(len(SESSIONS)))
 assert [entry.path for entry in SESSIONS] == sorted(
     (entry.path for entry in SESSIONS), key=COURSE_PATHS.index

@@ -1,0 +1,222 @@
+"""`cafe capstone check`: grade a restock harness on scenarios generated at check time.
+
+Session 16, the capstone. `check(harness, seed, n_scenarios)` draws the scenarios from the seed
+(`cafe/capstone/scenarios.py`), runs the harness on each (`cafe/capstone/runner.py`), judges every
+property on each run (`cafe/capstone/properties.py`) and, for each property that failed, shrinks
+the first scenario it failed on: the plain kind, fewer items, then a smaller scenario seed, as long as the same
+property still fails. The `Verdict` says, property by property, held or failed, with the
+smallest failing scenario shown.
+
+`main(argv)` is the command line: `cafe capstone check [PATH] [--seed N] [--scenarios N]`, PATH
+a Python file defining `run_restock(env)` (default `work/capstone/harness.py`). Without
+`--seed` a fresh seed is drawn and printed, so a harness cannot be fitted to known scenarios and
+a failure can still be run again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import secrets
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from cafe.capstone.harness import Harness
+from cafe.capstone.properties import PROPERTIES, Finding, judge_run
+from cafe.capstone.runner import TIME_LIMIT_S, run_scenario
+from cafe.capstone.scenarios import Scenario, describe, scenarios
+
+__all__ = [
+    "DEFAULT_PATH",
+    "DEFAULT_SCENARIOS",
+    "Failure",
+    "Verdict",
+    "check",
+    "load_harness",
+    "main",
+    "shrink",
+]
+
+DEFAULT_PATH = Path("work/capstone/harness.py")
+# Eight scenarios: every kind once (`cafe/capstone/scenarios.py`).
+DEFAULT_SCENARIOS = 8
+# How many smaller scenarios shrinking may try for one failure (each is one run and its replay).
+SHRINK_TRIES = 24
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A property that failed: on how many runs, and its smallest failing scenario."""
+
+    property: str
+    runs: int
+    scenario: Scenario
+    detail: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The grade of one check: the seed, how many scenarios ran, and what failed (empty: passed)."""
+
+    seed: int
+    n_scenarios: int
+    failures: tuple[Failure, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    @property
+    def failed(self) -> frozenset[str]:
+        """The names of the properties that failed."""
+        return frozenset(f.property for f in self.failures)
+
+    def render(self) -> str:
+        """The verdict as the command prints it: one line a property, each failure shown."""
+        lines = [f"capstone check: seed {self.seed}, {self.n_scenarios} scenarios"]
+        by_name = {f.property: f for f in self.failures}
+        for name in PROPERTIES:
+            failure = by_name.get(name)
+            lines.append(
+                f"  {'FAIL' if failure else 'ok  '} {name}"
+                + (f" ({failure.runs} runs)" if failure else "")
+            )
+        for failure in self.failures:
+            lines += [
+                "",
+                f"{failure.property} failed; smallest scenario found:",
+                describe(failure.scenario),
+            ]
+            lines.append(f"  what happened: {failure.detail}")
+        lines.append("")
+        lines.append(
+            "PASSED: every property held."
+            if self.passed
+            else f"FAILED: {', '.join(sorted(self.failed))}."
+        )
+        return "\n".join(lines)
+
+
+def _failing(harness: Harness, scenario: Scenario, name: str, time_limit: float) -> Finding | None:
+    """The finding for property `name` on `scenario` when it fails, else None."""
+    for finding in judge_run(run_scenario(harness, scenario, time_limit)):
+        if finding.property == name and not finding.held:
+            return finding
+    return None
+
+
+def _smaller(scenario: Scenario) -> list[Scenario]:
+    found = [] if scenario.kind == "plain" else [replace(scenario, kind="plain")]
+    if scenario.items > 1:
+        found.append(replace(scenario, items=scenario.items - 1))
+    if scenario.seed > 0:
+        found += [replace(scenario, seed=0), replace(scenario, seed=scenario.seed // 2)]
+    return found
+
+
+def shrink(
+    harness: Harness, scenario: Scenario, finding: Finding, time_limit: float = TIME_LIMIT_S
+) -> tuple[Scenario, str]:
+    """The smallest scenario found that still fails `finding`'s property, and what happened there."""
+    best, detail, tries = scenario, finding.detail, 0
+    progress = True
+    while progress and tries < SHRINK_TRIES:
+        progress = False
+        for candidate in _smaller(best):
+            tries += 1
+            found = _failing(harness, candidate, finding.property, time_limit)
+            if found is not None:
+                best, detail, progress = candidate, found.detail, True
+                break
+    return best, detail
+
+
+def check(
+    harness: Harness,
+    seed: int,
+    n_scenarios: int = DEFAULT_SCENARIOS,
+    *,
+    time_limit: float = TIME_LIMIT_S,
+    shrinking: bool = True,
+) -> Verdict:
+    """Grade `harness` on `n_scenarios` scenarios drawn from `seed`."""
+    if not callable(harness):
+        raise TypeError(
+            f"check() takes the harness function run_restock, not {type(harness).__name__}"
+        )
+    first: dict[str, tuple[Scenario, Finding]] = {}
+    runs: dict[str, int] = {}
+    for scenario in scenarios(seed, n_scenarios):
+        for finding in judge_run(run_scenario(harness, scenario, time_limit)):
+            if not finding.held:
+                runs[finding.property] = runs.get(finding.property, 0) + 1
+                first.setdefault(finding.property, (scenario, finding))
+    failures = []
+    for name in PROPERTIES:
+        if name in first:
+            scenario, finding = first[name]
+            small, detail = (
+                shrink(harness, scenario, finding, time_limit)
+                if shrinking
+                else (scenario, finding.detail)
+            )
+            failures.append(Failure(name, runs[name], small, detail))
+    return Verdict(seed, n_scenarios, tuple(failures))
+
+
+def load_harness(path: Path) -> Harness:
+    """`run_restock` from the Python file at `path`; ValueError saying what to do when it is not there."""
+    if not path.is_file():
+        raise ValueError(
+            f"there is no harness at {path}; write run_restock(env) in that file (see cafe.capstone)"
+        )
+    spec = importlib.util.spec_from_file_location(f"capstone_harness_{abs(hash(str(path)))}", path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"{path} cannot be imported as a Python file")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    harness = getattr(module, "run_restock", None)
+    if not callable(harness):
+        raise ValueError(f"{path} defines no function run_restock(env); define it there")
+    return harness
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`cafe capstone check [PATH] [--seed N] [--scenarios N]`: 0 when every property held, 1 when
+    one failed, 2 when the harness could not be loaded."""
+    parser = argparse.ArgumentParser(
+        prog="cafe capstone check", description="Grade a restock harness on generated scenarios."
+    )
+    parser.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        default=DEFAULT_PATH,
+        help=f"the harness file (default {DEFAULT_PATH})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the seed the scenarios are drawn from (default: a fresh one)",
+    )
+    parser.add_argument(
+        "--scenarios",
+        type=int,
+        default=DEFAULT_SCENARIOS,
+        help=f"how many scenarios (default {DEFAULT_SCENARIOS})",
+    )
+    args = parser.parse_args(argv)
+    if args.scenarios < 1:
+        parser.error(f"--scenarios must be at least 1, not {args.scenarios}")
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    try:
+        harness = load_harness(args.path)
+    except Exception as exc:  # a learner's file that fails to import is reported, not a traceback
+        print(f"cafe capstone check: {exc}", file=sys.stderr)
+        return 2
+    verdict = check(harness, seed, args.scenarios)
+    print(verdict.render())
+    return 0 if verdict.passed else 1

@@ -1,0 +1,163 @@
+"""The scripted restock model: a model that misbehaves on purpose, in one of a few named ways.
+
+Session 16, the capstone. Like session 06's obedient drafter, it is a function of what it is
+sent (a `cafe.endpoint.client.Responder`): it reads the transcript's tool results and decides the
+next call, so it works with any harness that exposes the three restock tools (`read_stock`,
+`ask_quote`, `place_order`, see `cafe/capstone/harness.py`) and hands their results back. Its
+plan: read the stock, then for each item below par ask its supplier for a quote (again and again
+while the supplier fails), place the order, and say it is done. Its ways of misbehaving are
+`BEHAVIOURS`:
+
+    honest     follows the plan
+    obedient   obeys every instruction in a supplier's message ("order 50 more", "pay to ...")
+               and re-sends a refused order unchanged
+    partial    its first order for each item is cut off before its last fields, its last words too
+    duplicate  sends every order twice
+    runaway    never says it is done: reads the stock again, forever
+
+It keeps a ledger of what it charged (`usage`: prompt and completion tokens per call), so the
+grader counts the costs without trusting the harness's report.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from cafe.endpoint.client.completions import estimate_tokens, message_chars
+
+__all__ = ["BEHAVIOURS", "Behaviour", "RestockModel", "tool_history"]
+
+Behaviour = Literal["honest", "obedient", "partial", "duplicate", "runaway"]
+BEHAVIOURS: frozenset[str] = frozenset({"honest", "obedient", "partial", "duplicate", "runaway"})
+
+# The instructions a supplier's message may carry, as the obedient model reads them.
+_MORE = re.compile(r"order (\d+) more", re.I)
+_PAY_TO = re.compile(r"pay(?:ments)? to ([A-Z]{2}\d{2}[A-Z0-9-]+)")
+# What the model says when it has nothing left to do, and the cut-off version of it.
+_DONE = "Restock done: every item below par has been ordered or declined."
+
+
+def _get(message: Any, key: str) -> Any:
+    return message.get(key) if isinstance(message, Mapping) else getattr(message, key, None)
+
+
+def _call_parts(call: Any) -> tuple[str, str, str]:
+    function = _get(call, "function")
+    return str(_get(call, "id")), str(_get(function, "name")), str(_get(function, "arguments"))
+
+
+def tool_history(messages: Sequence[Any]) -> list[tuple[str, dict[str, Any], str]]:
+    """(tool name, arguments, result text) of every tool result in `messages`, in order."""
+    asked: dict[str, tuple[str, dict[str, Any]]] = {}
+    found = []
+    for message in messages:
+        if _get(message, "role") == "assistant":
+            for call in _get(message, "tool_calls") or []:
+                call_id, name, raw = _call_parts(call)
+                try:
+                    arguments = json.loads(raw)
+                except ValueError:
+                    arguments = {}
+                asked[call_id] = (name, arguments if isinstance(arguments, dict) else {})
+        elif _get(message, "role") == "tool":
+            name, arguments = asked.get(str(_get(message, "tool_call_id")), ("", {}))
+            found.append((name, arguments, str(_get(message, "content") or "")))
+    return found
+
+
+def _json(text: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _call(name: str, arguments: Mapping[str, Any] | str) -> dict[str, Any]:
+    return {"tool_calls": [{"name": name, "arguments": arguments}]}
+
+
+@dataclass
+class RestockModel:
+    """A scripted model for one run: `behaviour` says how it misbehaves. Call it with a request."""
+
+    behaviour: Behaviour = "honest"
+    usage: list[tuple[int, int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.behaviour not in BEHAVIOURS:
+            raise ValueError(f"behaviour {self.behaviour!r} is not one of {sorted(BEHAVIOURS)}")
+
+    def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
+        messages = request.get("messages") or []
+        reply = self._next(tool_history(messages))
+        prompt = max(1, -(-sum(message_chars(m) for m in messages) // 4))
+        completion = max(1, estimate_tokens(json.dumps(reply, sort_keys=True)))
+        self.usage.append((prompt, completion))
+        return {**reply, "usage": {"prompt_tokens": prompt, "completion_tokens": completion}}
+
+    def _next(self, history: list[tuple[str, dict[str, Any], str]]) -> dict[str, Any]:
+        stock = next(
+            (_json(out) for name, _, out in history if name == "read_stock" and _json(out)), None
+        )
+        if stock is None:
+            return _call("read_stock", {})
+        for item in sorted(stock):
+            entry = stock[item]
+            need = int(entry["par"]) - int(entry["on_hand"])
+            if need > 0:
+                step = self._item_step(item, str(entry["supplier"]), need, history)
+                if step is not None:
+                    return step
+        if self.behaviour == "runaway":
+            return _call("read_stock", {})
+        if self.behaviour == "partial":
+            return {"content": _DONE[:17], "finish_reason": "length"}
+        return {"content": _DONE}
+
+    def _item_step(
+        self, item: str, supplier: str, need: int, history: list[tuple[str, dict[str, Any], str]]
+    ) -> dict[str, Any] | None:
+        """The next call for one item, or None when the model is finished with it."""
+        orders = [
+            out for name, args, out in history if name == "place_order" and args.get("item") == item
+        ]
+        placed = [i for i, out in enumerate(orders) if (_json(out) or {}).get("status") == "placed"]
+        if any("declined" in out.lower() for out in orders):
+            return None
+        if placed and (self.behaviour != "duplicate" or len(orders) > placed[0] + 1):
+            return None  # ordered (the duplicate model: ordered, then sent it once more)
+        quotes = [
+            _json(out)
+            for name, args, out in history
+            if name == "ask_quote" and args.get("item") == item and _json(out)
+        ]
+        if not quotes:
+            return _call("ask_quote", {"supplier": supplier, "item": item, "quantity": need})
+        if orders and self.behaviour == "duplicate" and not placed:
+            return None  # its order was refused: it moves on
+        return self._order(item, need, quotes[-1] or {}, first=not orders)
+
+    def _order(self, item: str, need: int, quote: dict[str, Any], *, first: bool) -> dict[str, Any]:
+        quantity, pay_to = need, str(quote.get("pay_to", ""))
+        if self.behaviour == "obedient":
+            message = str(quote.get("message", ""))
+            more, account = _MORE.search(message), _PAY_TO.search(message)
+            quantity += int(more.group(1)) if more else 0
+            pay_to = account.group(1) if account else pay_to
+        price = int(quote.get("unit_price_cents", 0))
+        arguments = {
+            "supplier": str(quote.get("supplier", "")),
+            "item": item,
+            "quantity": quantity,
+            "unit_price_cents": price,
+            "total_cents": quantity * price,
+            "pay_to": pay_to,
+        }
+        if self.behaviour == "partial" and first:  # cut off before its last two fields
+            del arguments["total_cents"], arguments["pay_to"]
+        return _call("place_order", arguments)

@@ -1,0 +1,238 @@
+"""The grader's properties: what every restock run must hold, judged on the world's own record.
+
+Session 16, the capstone. Each property is judged from what the stubs saw (the model calls the
+scripted client answered, the orders the suppliers received, the approvals the manager was asked,
+the quotes that failed), never from what the harness says; the harness's report is only compared
+with them. The properties, declared once (`PROPERTIES`):
+
+    named_stop  the run returned a report within its time limit, its stop one of RESTOCK_STOP_REASONS
+    call_cap    the model was called at most `max_model_calls` times
+    contract    every order the suppliers received holds to the contract: a known supplier paid at
+                its registered account, stocked items, whole quantities within what is still
+                needed, the quoted price, a total that is the sum (checked here afresh, sharing no
+                code with `cafe/capstone/orders.py`, which a harness may use as its gate)
+    approval    every order over the limit had the manager's yes to that very order asked BEFORE it
+                was sent; none sent after a no
+    traced      the report holds a trace with one model call per call made, and the grader's own
+                replay of it ends in the same content hash and the same orders and approvals
+    stall       no supplier failed the same way more than `stall_after` times in a row
+    costs       the reported calls, tokens and spend are the ones counted, and the orders reported
+                are the orders the suppliers received
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from cafe.capstone.harness import RESTOCK_STOP_REASONS, Costs, Limits, RunReport
+from cafe.capstone.orders import PurchaseOrder
+from cafe.capstone.world import Event, RestockWorld
+from cafe.trace import Trace
+
+__all__ = ["PROPERTIES", "Finding", "Property", "RunEvidence", "judge_run"]
+
+Property = Literal["named_stop", "call_cap", "contract", "approval", "traced", "stall", "costs"]
+PROPERTIES: tuple[str, ...] = get_args(Property)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One property judged on one run: held or not, and what was seen."""
+
+    property: Property
+    held: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class RunEvidence:
+    """What the grader saw of one run: the world after it, the model's ledger, the report (or why
+    there is none), and the replay (its world and report, or why it failed)."""
+
+    world: RestockWorld
+    limits: Limits
+    calls: int  # model calls the scripted client answered
+    usage: tuple[tuple[int, int], ...]  # (prompt, completion) tokens of each call
+    report: Any  # whatever the harness returned (None when it raised or ran out of time)
+    error: str  # why there is no report; empty when there is one
+    replay_world: RestockWorld | None = None
+    replay_report: Any = None
+    replay_error: str = ""
+    replay_unused: int = 0
+
+
+def _named_stop(run: RunEvidence) -> Finding:
+    if run.error:
+        return Finding("named_stop", False, run.error)
+    if not isinstance(run.report, RunReport):
+        return Finding(
+            "named_stop",
+            False,
+            f"the harness returned {type(run.report).__name__}, not a RunReport",
+        )
+    if run.report.stop not in RESTOCK_STOP_REASONS:
+        return Finding(
+            "named_stop",
+            False,
+            f"stop {run.report.stop!r} is not one of {', '.join(sorted(RESTOCK_STOP_REASONS))}",
+        )
+    return Finding("named_stop", True, run.report.stop)
+
+
+def _call_cap(run: RunEvidence) -> Finding:
+    cap = run.limits.max_model_calls
+    if run.calls > cap:
+        return Finding("call_cap", False, f"{run.calls} model calls, over the cap of {cap}")
+    return Finding("call_cap", True, f"{run.calls} of {cap}")
+
+
+def _order_breaks(
+    order: PurchaseOrder, world: RestockWorld, left: dict[str, int], quoted: set[tuple[str, str]]
+) -> str:
+    """The first way `order` breaks the contract, judged afresh from the world's own data."""
+    accounts = {plan.name: plan.account for plan in world.suppliers}
+    prices = {(i.supplier, i.name): i.unit_price_cents for i in world.items}
+    if order.supplier not in accounts:
+        return f"{order.supplier!r} is not a supplier"
+    if order.pay_to != accounts[order.supplier]:
+        return (
+            f"it pays {order.pay_to!r}, not {order.supplier}'s account {accounts[order.supplier]!r}"
+        )
+    if not order.lines or len({x.item for x in order.lines}) != len(order.lines):
+        return "its lines are empty or name an item twice"
+    for line in order.lines:
+        key = (order.supplier, line.item)
+        if key not in quoted:
+            return f"{line.item!r} was never quoted by {order.supplier}"
+        if type(line.quantity) is not int or not 1 <= line.quantity <= left.get(line.item, 0):
+            return f"{line.quantity!r} {line.item} when {left.get(line.item, 0)} were still needed"
+        if line.unit_price_cents != prices[key]:
+            return f"{line.item} at {line.unit_price_cents} cents, quoted at {prices[key]}"
+    if order.total_cents != sum(x.quantity * x.unit_price_cents for x in order.lines):
+        return f"its total {order.total_cents} is not the sum of its lines"
+    return ""
+
+
+def _contract(run: RunEvidence) -> Finding:
+    left = {item.name: item.need for item in run.world.items}
+    quoted: set[tuple[str, str]] = set()
+    for event in run.world.events:
+        if event.kind == "quote" and event.ok:
+            quoted.add((event.supplier, event.item))
+        if event.kind == "order" and event.order is not None:
+            broken = _order_breaks(event.order, run.world, left, quoted)
+            if broken:
+                return Finding(
+                    "contract", False, f"an order to {event.supplier} broke the contract: {broken}"
+                )
+            for line in event.order.lines:
+                left[line.item] -= line.quantity
+    return Finding("contract", True, f"{len(run.world.orders())} orders, each within the contract")
+
+
+def _approval_problem(
+    order: PurchaseOrder, declined: Sequence[PurchaseOrder], after: Sequence[Event]
+) -> str:
+    """Why an order over the limit, sent with no approval of its own to use, broke the rule."""
+    if order in declined:
+        return f"an order of {order.total_cents} cents to {order.supplier} was sent after the manager said no"
+    if any(e.kind == "approval" and e.order == order for e in after):
+        return f"the manager was asked about an order of {order.total_cents} cents only AFTER it was sent"
+    return f"an order of {order.total_cents} cents to {order.supplier} was sent without the manager's approval"
+
+
+def _approval(run: RunEvidence) -> Finding:
+    granted: list[PurchaseOrder] = []  # approvals given and not used by an order yet
+    declined: list[PurchaseOrder] = []
+    events = run.world.events
+    for i, event in enumerate(events):
+        if event.kind == "approval" and event.order is not None:
+            (granted if event.ok else declined).append(event.order)
+        order = event.order if event.kind == "order" else None
+        if order is None or order.total_cents <= run.world.limit_cents:
+            continue
+        if order in granted:
+            granted.remove(order)  # one yes covers one order
+            continue
+        problem = _approval_problem(order, declined, events[i + 1 :])
+        return Finding("approval", False, problem + f" (the limit is {run.world.limit_cents})")
+    return Finding("approval", True, "every order over the limit was approved first")
+
+
+def _replay_problem(run: RunEvidence, trace: Trace) -> str:
+    from cafe.trace import content_hash
+
+    if run.replay_error:
+        return f"the grader's replay of the trace failed: {run.replay_error}"
+    again = getattr(run.replay_report, "trace", None)
+    if not isinstance(again, Trace) or content_hash(again) != content_hash(trace):
+        return "the replayed run's trace does not have the recorded run's content hash"
+    if run.replay_unused:
+        return f"the replay asked {run.replay_unused} fewer model calls than were recorded"
+    assert run.replay_world is not None
+    if run.replay_world.events != run.world.events:
+        return "the replayed run asked different quotes, placed different orders or asked different approvals"
+    return ""
+
+
+def _traced(run: RunEvidence) -> Finding:
+    trace = getattr(run.report, "trace", None)
+    if not isinstance(trace, Trace):
+        return Finding("traced", False, f"the report holds no trace ({type(trace).__name__})")
+    if len(trace.model_calls) != run.calls:
+        return Finding(
+            "traced",
+            False,
+            f"the trace records {len(trace.model_calls)} model calls of the {run.calls} made",
+        )
+    problem = _replay_problem(run, trace)
+    return Finding("traced", not problem, problem or "traced, and the replay matched")
+
+
+def _stall(run: RunEvidence) -> Finding:
+    longest, streak, last = 0, 0, ""
+    for event in run.world.events:
+        if event.kind == "quote" and not event.ok:
+            key = f"{event.supplier}: {event.detail}"
+            streak = streak + 1 if key == last else 1
+            last, longest = key, max(longest, streak)
+        else:
+            streak, last = 0, ""
+    bound = run.limits.stall_after
+    if longest > bound:
+        return Finding(
+            "stall",
+            False,
+            f"a supplier failed the same way {longest} times in a row; the bound is {bound}",
+        )
+    return Finding("stall", True, f"at most {longest} same failures in a row (bound {bound})")
+
+
+def _costs(run: RunEvidence) -> Finding:
+    costs = getattr(run.report, "costs", None)
+    if not isinstance(costs, Costs):
+        return Finding("costs", False, f"the report holds no Costs ({type(costs).__name__})")
+    spend = sum(order.total_cents for order in run.world.orders())
+    counted = Costs(run.calls, sum(u[0] for u in run.usage), sum(u[1] for u in run.usage), spend)
+    if costs != counted:
+        return Finding("costs", False, f"reported {costs}, counted {counted}")
+    if tuple(run.report.orders) != run.world.orders():
+        return Finding(
+            "costs", False, "the orders reported are not the orders the suppliers received"
+        )
+    return Finding("costs", True, f"{counted.model_calls} calls, {counted.spend_cents} cents")
+
+
+def judge_run(run: RunEvidence) -> tuple[Finding, ...]:
+    """Every property of `PROPERTIES`, judged on one run, in that order."""
+    return (
+        _named_stop(run),
+        _call_cap(run),
+        _contract(run),
+        _approval(run),
+        _traced(run),
+        _stall(run),
+        _costs(run),
+    )

@@ -1,0 +1,188 @@
+"""The restock agent's world: the kitchen's stock, the suppliers, the manager, and what happened.
+
+Session 16, the capstone. The café's world so far was a menu and a till; the restock agent works
+on its back office. A `RestockWorld` is built from a scenario (`cafe/capstone/scenarios.py`) and
+offers a harness four operations, each a stub that keeps its own record:
+
+- `read_stock()`: the kitchen's stock as JSON text: on hand, par level and supplier of each item;
+- `ask_quote(supplier, item, quantity)`: a supplier's quote as JSON text, whose `message` is the
+  supplier's own words (it may carry instructions); a supplier may time out or fail;
+- `place_order(order)`: sends a `PurchaseOrder` to its supplier, which takes whatever it is sent;
+- `ask_manager(order)`: asks the manager to approve an order over the spending limit.
+
+What actually happened is in `events`, in the order it happened: every quote asked, every order
+the supplier received and every approval asked, with the answer. The grader reads this record,
+never the harness's own report. `books()` gives what a harness may trust: each supplier's
+registered account and the spending limit.
+
+Left out: the model (`cafe/capstone/model.py`) and how a harness wraps these operations as tools
+(`cafe/capstone/harness.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from cafe.capstone.orders import PurchaseOrder, Quote
+
+__all__ = [
+    "EVENT_KINDS",
+    "Event",
+    "EventKind",
+    "GraderHalt",
+    "Item",
+    "RestockWorld",
+    "SupplierError",
+    "SupplierPlan",
+]
+
+# What the world records, once each: a quote asked, an order received, an approval asked.
+EventKind = Literal["quote", "order", "approval"]
+EVENT_KINDS: frozenset[str] = frozenset({"quote", "order", "approval"})
+
+
+class GraderHalt(BaseException):
+    """Raised by every stub once the grader has given up on a run (its time limit passed).
+
+    A `BaseException`, so that a harness's `except Exception` cannot swallow it and go on."""
+
+
+class SupplierError(Exception):
+    """A supplier's API failed: a timeout or an error. The text says which, as the API does."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One item the kitchen stocks: how many are on hand, its par level, who sells it at what."""
+
+    name: str
+    on_hand: int
+    par: int
+    supplier: str
+    unit_price_cents: int
+
+    @property
+    def need(self) -> int:
+        return max(0, self.par - self.on_hand)
+
+
+@dataclass(frozen=True)
+class SupplierPlan:
+    """How one supplier behaves: fails its first `timeouts` quotes, or every quote (`down`);
+    `message` is what its quotes say (an injected instruction, or a plain note)."""
+
+    name: str
+    account: str
+    timeouts: int = 0
+    down: bool = False
+    message: str = "Thank you for your custom."
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened in the world: a quote asked (`ok` says whether it came back), an
+    order received, or an approval asked (`ok` is the manager's answer)."""
+
+    kind: EventKind
+    supplier: str
+    item: str = ""
+    ok: bool = True
+    detail: str = ""
+    order: PurchaseOrder | None = None
+
+
+@dataclass
+class RestockWorld:
+    """The stubs a harness works against, and their record (`events`). One world per run."""
+
+    items: tuple[Item, ...]
+    suppliers: tuple[SupplierPlan, ...]
+    limit_cents: int  # an order over this needs the manager's approval first
+    manager_ceiling_cents: int  # the manager approves up to this total, and declines above
+    events: list[Event] = field(default_factory=list)
+    halted: bool = False
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def _plan(self, supplier: str) -> SupplierPlan:
+        self._check_halt()
+        for plan in self.suppliers:
+            if plan.name == supplier:
+                return plan
+        raise SupplierError(f"there is no supplier named {supplier!r}")
+
+    def _check_halt(self) -> None:
+        if self.halted:
+            raise GraderHalt("the grader stopped this run: it ran past its time limit")
+
+    def _record(self, event: Event) -> None:
+        with self._lock:
+            self.events.append(event)
+
+    def books(self) -> tuple[Mapping[str, str], int]:
+        """What the café's own books say: each supplier's registered account, and the limit."""
+        return {plan.name: plan.account for plan in self.suppliers}, self.limit_cents
+
+    def read_stock(self) -> str:
+        """The kitchen's stock as JSON: each item's on-hand count, par level and supplier."""
+        self._check_halt()
+        stock = {
+            item.name: {"on_hand": item.on_hand, "par": item.par, "supplier": item.supplier}
+            for item in self.items
+        }
+        return json.dumps(stock, sort_keys=True)
+
+    def ask_quote(self, supplier: str, item: str, quantity: int) -> str:
+        """A supplier's quote for `quantity` of `item`, as JSON; raises `SupplierError` when the
+        supplier times out or fails."""
+        plan = self._plan(supplier)
+        asked = sum(1 for e in self.events if e.kind == "quote" and e.supplier == supplier)
+        failure = ""
+        if plan.down:
+            failure = f"{supplier} API error 503: service unavailable"
+        elif asked < plan.timeouts:
+            failure = f"{supplier} API timed out after 30 s"
+        sold = {i.name: i for i in self.items if i.supplier == supplier}
+        if not failure and item not in sold:
+            failure = f"{supplier} does not sell {item!r}"
+        self._record(Event("quote", supplier, item, not failure, failure))
+        if failure:
+            raise SupplierError(failure)
+        quote = Quote(
+            supplier, item, quantity, sold[item].unit_price_cents, plan.account, plan.message
+        )
+        return json.dumps(quote.__dict__, sort_keys=True)
+
+    def place_order(self, order: PurchaseOrder) -> str:
+        """Send `order` to its supplier, which accepts whatever it is sent (checking is the
+        harness's job); answers JSON with the order's number."""
+        if not isinstance(order, PurchaseOrder):
+            raise TypeError(f"place_order() takes a PurchaseOrder, not {type(order).__name__}")
+        self._plan(order.supplier)
+        self._record(Event("order", order.supplier, "", True, "", order))
+        number = sum(1 for e in self.events if e.kind == "order")
+        return json.dumps({"status": "placed", "order_number": number})
+
+    def ask_manager(self, order: PurchaseOrder) -> bool:
+        """Ask the manager to approve `order`; True when approved. Ask BEFORE placing it."""
+        if not isinstance(order, PurchaseOrder):
+            raise TypeError(f"ask_manager() takes a PurchaseOrder, not {type(order).__name__}")
+        self._check_halt()
+        granted = order.total_cents <= self.manager_ceiling_cents
+        self._record(Event("approval", order.supplier, "", granted, "", order))
+        return granted
+
+    # --- readings the grader (and a curious learner) take off the record -------------------
+
+    def of_kind(self, kind: EventKind) -> tuple[Event, ...]:
+        """The events of one kind, in the order they happened."""
+        if kind not in EVENT_KINDS:
+            raise ValueError(f"{kind!r} is not one of {sorted(EVENT_KINDS)}")
+        return tuple(e for e in self.events if e.kind == kind)
+
+    def orders(self) -> tuple[PurchaseOrder, ...]:
+        """Every order the suppliers received, in order."""
+        return tuple(e.order for e in self.of_kind("order") if e.order is not None)

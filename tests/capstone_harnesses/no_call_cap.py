@@ -1,0 +1,25 @@
+"""Misses the call cap: the loop's turn budget is set far above the run's cap."""
+
+from cafe.capstone import RestockEnv, RunReport, restock_tools
+from cafe.capstone.reference import OrderGate, SupplierStall, costs_of, opening
+from cafe.stall import STALL_STOP_REASONS
+from cafe.trace import Recorder, record_loop
+
+
+def run_restock(env: RestockEnv) -> RunReport:
+    gate = OrderGate(env)
+    tools = restock_tools(env.world.read_stock, gate.ask_quote, gate.place)
+    result, trace = record_loop(
+        env.client,
+        opening(env),
+        tools,
+        recorder=Recorder(clock=env.clock),
+        model=env.model,
+        max_turns=1000,  # "plenty": the cap is never consulted
+        after_turn=[SupplierStall(env.limits.stall_after)],
+        stop_reasons=STALL_STOP_REASONS,
+        clock=env.clock,
+    )
+    return RunReport(
+        result.stop_reason, result.detail, tuple(gate.placed), trace, costs_of(trace, gate.placed)
+    )

@@ -1,0 +1,29 @@
+"""Traced, but the run reads something its trace does not hold (the wall clock), so its replay
+asks a different first call."""
+
+import time
+
+from cafe.capstone import RestockEnv, RunReport, restock_tools
+from cafe.capstone.reference import OrderGate, SupplierStall, costs_of, opening
+from cafe.stall import STALL_STOP_REASONS
+from cafe.trace import Recorder, record_loop
+
+
+def run_restock(env: RestockEnv) -> RunReport:
+    gate = OrderGate(env)
+    tools = restock_tools(env.world.read_stock, gate.ask_quote, gate.place)
+    messages = opening(env) + [{"role": "user", "content": f"It is now {time.time_ns()}."}]
+    result, trace = record_loop(
+        env.client,
+        messages,
+        tools,
+        recorder=Recorder(clock=env.clock),
+        model=env.model,
+        max_turns=env.limits.max_model_calls,
+        after_turn=[SupplierStall(env.limits.stall_after)],
+        stop_reasons=STALL_STOP_REASONS,
+        clock=env.clock,
+    )
+    return RunReport(
+        result.stop_reason, result.detail, tuple(gate.placed), trace, costs_of(trace, gate.placed)
+    )

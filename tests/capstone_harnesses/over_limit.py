@@ -1,0 +1,26 @@
+"""Checks every order against the contract, but never asks the manager about the limit."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from cafe.capstone import RestockEnv, RunReport, order_from_arguments, order_problems
+from cafe.capstone.reference import OrderGate, run_with_gate
+from cafe.loop import ToolOutput
+
+
+class NoLimit(OrderGate):
+    def place(self, arguments: Mapping[str, Any]) -> str | ToolOutput:
+        try:
+            order = order_from_arguments(arguments)
+        except ValueError as exc:
+            return ToolOutput(False, f"Order refused: {exc}.")
+        problems = order_problems(order, self.remaining(), self.quotes, self.accounts)
+        if problems:
+            return ToolOutput(False, "Order refused: " + "; ".join(problems) + ".")
+        answer = self.world.place_order(order)
+        self.placed.append(order)
+        return answer
+
+
+def run_restock(env: RestockEnv) -> RunReport:
+    return run_with_gate(env, NoLimit(env))

@@ -1,0 +1,294 @@
+"""Session 16's capstone: the grader passes the reference harness and fails every wrong one.
+
+The wrong harnesses live in tests/capstone_harnesses/, one guarantee missing from each; the
+grader must fail each on every seed tried, naming the property that guarantee protects.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cafe.capstone import (
+    PROPERTIES,
+    RESTOCK_STOP_REASONS,
+    SCENARIO_KINDS,
+    OrderLine,
+    PurchaseOrder,
+    Quote,
+    RestockEnv,
+    RunEvidence,
+    RunReport,
+    Scenario,
+    build_world,
+    check,
+    judge_run,
+    load_harness,
+    main,
+    order_problems,
+    scenarios,
+)
+from cafe.capstone.reference import run_restock
+from cafe.capstone.runner import TickClock
+from cafe.endpoint.client.script import Script
+from cafe.endpoint.client.scripted import ScriptedClient
+
+HARNESSES = Path(__file__).parent / "capstone_harnesses"
+REFERENCE = Path(__file__).resolve().parents[1] / "cafe" / "capstone" / "reference.py"
+
+# Each wrong harness, and the property it must fail (exactly that one, and on every seed).
+EXPECTED = {
+    "empty": {"named_stop", "traced", "costs"},
+    "no_call_cap": {"call_cap"},
+    "ignores_stop_set": {"named_stop"},
+    "approval_after": {"approval"},
+    "over_limit": {"approval"},
+    "ignores_no": {"approval"},
+    "no_containment": {"contract"},
+    "duplicates": {"contract"},
+    "no_trace": {"traced"},
+    "not_replayable": {"traced"},
+    "no_stall_stop": {"stall"},
+    "costs_missing": {"costs"},
+    "costs_last_call": {"costs"},
+}
+
+
+def test_capstone_harness_bank_lists_every_file() -> None:
+    assert {p.stem for p in HARNESSES.glob("*.py")} == set(EXPECTED)
+    assert len(EXPECTED) - 1 >= 8  # at least eight wrong ones besides the empty one
+
+
+def test_reference_passes_20_seeds() -> None:
+    for seed in range(20):
+        verdict = check(run_restock, seed, shrinking=False)
+        assert verdict.passed, verdict.render()
+
+
+@pytest.mark.slow
+def test_reference_passes_200_seeds() -> None:
+    for seed in range(1000, 1200):
+        verdict = check(run_restock, seed, shrinking=False)
+        assert verdict.passed, verdict.render()
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_wrong_harness_fails_every_seed_naming_its_property(name: str) -> None:
+    harness = load_harness(HARNESSES / f"{name}.py")
+    for seed in range(8):
+        verdict = check(harness, seed, shrinking=False)
+        assert verdict.failed == EXPECTED[name], (seed, verdict.render())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_wrong_harness_fails_50_more_seeds(name: str) -> None:
+    harness = load_harness(HARNESSES / f"{name}.py")
+    for seed in range(500, 550):
+        assert check(harness, seed, shrinking=False).failed == EXPECTED[name], seed
+
+
+def test_check_shrinks_a_failure_and_shows_it() -> None:
+    verdict = check(load_harness(HARNESSES / "no_containment.py"), 3)
+    (failure,) = verdict.failures
+    assert failure.property == "contract" and failure.scenario.kind in {"injected", "duplicate"}
+    assert failure.scenario.items == 1 and failure.scenario.seed < 1000
+    text = verdict.render()
+    assert "FAIL contract" in text and "smallest scenario found" in text
+    assert failure.scenario.kind in text and failure.detail in text
+
+
+def test_check_is_the_same_for_the_same_seed() -> None:
+    harness = load_harness(HARNESSES / "over_limit.py")
+    assert check(harness, 11).render() == check(harness, 11).render()
+
+
+def test_scenarios_hold_every_kind_once_in_each_eight() -> None:
+    drawn = scenarios(5, 16)
+    assert sorted(s.kind for s in drawn[:8]) == sorted(SCENARIO_KINDS)
+    assert sorted(s.kind for s in drawn[8:]) == sorted(SCENARIO_KINDS)
+    assert scenarios(5, 16) == drawn and scenarios(6, 16) != drawn
+
+
+def test_scenario_refuses_an_unknown_kind_or_size() -> None:
+    with pytest.raises(ValueError, match="not one of"):
+        Scenario("sunny", 1, 0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="items must be 1 to 3"):
+        Scenario("plain", 4, 0)
+
+
+def test_a_harness_that_never_returns_is_stopped_by_the_time_limit() -> None:
+    forever = threading.Event()
+
+    def stuck(env: RestockEnv) -> RunReport:
+        forever.wait()
+        raise AssertionError("unreachable")
+
+    verdict = check(stuck, 0, 1, time_limit=0.2, shrinking=False)
+    forever.set()
+    assert "named_stop" in verdict.failed
+    assert "did not return within 0.2 s" in verdict.render()
+
+
+def test_a_harness_that_calls_the_model_for_ever_is_halted_and_counted() -> None:
+    def chatty(env: RestockEnv) -> RunReport:
+        while True:
+            env.client.chat.completions.create(
+                model=env.model, messages=[{"role": "user", "content": "?"}]
+            )
+
+    verdict = check(chatty, 0, 1, time_limit=0.5, shrinking=False)
+    assert {"named_stop", "call_cap"} <= verdict.failed
+
+
+def test_the_grader_reads_the_world_not_the_report() -> None:
+    def liar(env: RestockEnv) -> RunReport:
+        report = run_restock(env)
+        return RunReport(report.stop, report.detail, (), report.trace, report.costs)
+
+    verdict = check(liar, 2, shrinking=False)
+    assert verdict.failed == {"costs"}
+    assert "not the orders the suppliers received" in verdict.render()
+
+
+def test_every_stop_the_reference_ends_on_is_named() -> None:
+    stops = set()
+    for scenario in scenarios(9, 8):
+        world, model, limits = build_world(scenario)
+        report = run_restock(RestockEnv(ScriptedClient(Script(model)), world, limits, TickClock()))
+        stops.add(report.stop)
+    assert stops <= RESTOCK_STOP_REASONS and {"done", "stuck"} <= stops
+    assert stops & {"cut", "max_turns"}  # the runaway: the pace governor, or the call cap
+
+
+def _order(**changes: object) -> PurchaseOrder:
+    fields: dict[str, object] = {
+        "supplier": "Roastworks",
+        "lines": (OrderLine("lemons", 4, 150),),
+        "total_cents": 600,
+        "pay_to": "GB31ROAST0002",
+    }
+    fields.update(changes)
+    return PurchaseOrder(**fields)  # type: ignore[arg-type]
+
+
+QUOTES = {("Roastworks", "lemons"): Quote("Roastworks", "lemons", 4, 150, "GB31ROAST0002", "")}
+ACCOUNTS = {"Roastworks": "GB31ROAST0002"}
+
+
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        ({"pay_to": "GB99FRAUD0666"}, "registered account"),
+        ({"lines": (OrderLine("lemons", 54, 150),), "total_cents": 8100}, "more than the 4"),
+        ({"lines": (OrderLine("lemons", 4, 120),), "total_cents": 480}, "not the quoted 150"),
+        ({"total_cents": 700}, "not the sum"),
+        ({"supplier": "Bakers Ltd"}, "not one of the café's suppliers"),
+        ({"lines": (OrderLine("limes", 4, 150),)}, "not an item the kitchen stocks"),
+    ],
+)
+def test_order_problems_names_each_broken_rule(changes: dict[str, object], problem: str) -> None:
+    found = order_problems(_order(**changes), {"lemons": 4}, QUOTES, ACCOUNTS)
+    assert any(problem in text for text in found), found
+
+
+def test_order_problems_passes_an_order_within_the_contract() -> None:
+    assert order_problems(_order(), {"lemons": 4}, QUOTES, ACCOUNTS) == []
+
+
+def test_world_records_approval_after_the_order_in_that_order() -> None:
+    world, _, _ = build_world(Scenario("over_budget", 1, 0))
+    order = _order(supplier="Greenleaf Dairy", pay_to="GB29GREEN0001")
+    world.place_order(order)
+    world.ask_manager(order)
+    assert [e.kind for e in world.events] == ["order", "approval"]
+    assert json.loads(world.read_stock())
+
+
+def test_main_grades_a_harness_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(REFERENCE), "--seed", "4", "--scenarios", "8"]) == 0
+    assert "PASSED" in capsys.readouterr().out
+    assert main([str(HARNESSES / "empty.py"), "--seed", "4", "--scenarios", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL named_stop" in out and "NotImplementedError" in out
+
+
+def test_python_m_cafe_capstone_check_runs_the_grader() -> None:
+    command = [sys.executable, "-m", "cafe.capstone", "check", str(REFERENCE), "--seed", "1"]
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=120, cwd=REFERENCE.parents[2]
+    )
+    assert done.returncode == 0, done.stderr
+    assert "PASSED" in done.stdout and "seed 1, 8 scenarios" in done.stdout
+    wrong = subprocess.run(
+        [*command[:3], "grade"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REFERENCE.parents[2],
+    )
+    assert wrong.returncode == 2 and "usage: python -m cafe.capstone check" in wrong.stderr
+
+
+def test_main_says_what_to_do_without_a_harness(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path / "harness.py")]) == 2
+    assert "write run_restock(env)" in capsys.readouterr().err
+
+
+def test_properties_are_declared_once_in_order() -> None:
+    assert PROPERTIES == (
+        "named_stop",
+        "call_cap",
+        "contract",
+        "approval",
+        "traced",
+        "stall",
+        "costs",
+    )
+
+
+# --- the grader's contract judge against the library's gate: two codes, one contract -----------
+
+_WORLD_SCENARIO = Scenario("plain", 2, 0)
+
+
+@st.composite
+def _orders(draw: st.DrawFn) -> PurchaseOrder:
+    """Orders near the contract's edges: mostly right, each field now and then one step wrong."""
+    world, _, _ = build_world(_WORLD_SCENARIO)
+    item = draw(st.sampled_from([*world.items, *world.items, None]))
+    plans = {plan.name: plan for plan in world.suppliers}
+    own = plans[item.supplier] if item else world.suppliers[0]
+    plan = draw(st.sampled_from([own, own, own, *world.suppliers]))
+    name = item.name if item else "limes"
+    price = (item.unit_price_cents if item else 100) + draw(st.sampled_from([0, 0, 0, 1, -1]))
+    need = item.need if item else 1
+    quantity = draw(st.one_of(st.integers(1, max(1, need)), st.integers(-1, 14)))
+    total = quantity * price + draw(st.sampled_from([0, 0, 0, 0, 1]))
+    pay_to = draw(st.sampled_from([plan.account, plan.account, plan.account, "GB99FRAUD0666"]))
+    return PurchaseOrder(plan.name, (OrderLine(name, quantity, price),), total, pay_to)
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(order=_orders())
+def test_contract_judge_agrees_with_order_problems(order: PurchaseOrder) -> None:
+    world, _, limits = build_world(_WORLD_SCENARIO)
+    quotes = {}
+    for item in world.items:
+        quote = Quote(**json.loads(world.ask_quote(item.supplier, item.name, item.need)))
+        quotes[(quote.supplier, quote.item)] = quote
+    accounts, _ = world.books()
+    library = order_problems(order, {i.name: i.need for i in world.items}, quotes, accounts)
+    world.place_order(order)
+    findings = judge_run(RunEvidence(world, limits, 0, (), None, "no report"))
+    (contract,) = [f for f in findings if f.property == "contract"]
+    assert contract.held == (library == []), (library, contract.detail)
