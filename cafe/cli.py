@@ -1,5 +1,5 @@
 """The `cafe` command: `cafe doctor`, `cafe toy NN`, `cafe serve`, `cafe local`, `cafe progress`,
-`cafe grade` and `cafe hand-in` (for a class), `cafe --version`.
+`cafe grade` and `cafe hand-in` (for a class), `cafe capstone check`, `cafe --version`.
 
 Also reachable as `python -m cafe`. Each subcommand is a thin shell around a library function, so
 everything the command does can be done from a notebook too: `cafe.endpoint.doctor.health.doctor`,
@@ -28,7 +28,7 @@ from cafe.endpoint.errors import CafeError
 from cafe.endpoint.scripts.rehearsals import available_sessions
 from cafe.endpoint.secrets.terminal import scrubbed_output
 from cafe.endpoint.server.command import serve_forever
-from cafe.endpoint.server.faults import REPLY_FAULTS, Faults
+from cafe.endpoint.server.faults import REPLY_FAULTS, faults_from_flags
 
 __all__ = [
     "main",
@@ -98,26 +98,9 @@ def _doctor(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _faults(args: argparse.Namespace) -> Faults | None:
-    """The `Faults` the --fault-* flags ask for, or None when there are none."""
-    chosen = {
-        "status": args.fault_status,
-        "retry_after_s": args.fault_retry_after,
-        "delay_s": args.fault_delay,
-        "trickle_s": args.fault_trickle,
-        "malformed": args.fault_malformed,
-        "reply": args.fault_reply,
-        "times": args.fault_times,
-    }
-    given = {
-        name: value for name, value in chosen.items() if value is not None and value is not False
-    }
-    return Faults(**given) if given else None
-
-
 def _serve(args: argparse.Namespace) -> int:
     try:
-        faults = _faults(args)
+        faults = faults_from_flags(args)
     except ValueError as exc:
         print(f"cafe serve: {exc}", file=sys.stderr)
         return 2
@@ -130,6 +113,11 @@ def _serve(args: argparse.Namespace) -> int:
         log_requests=args.log,
         faults=faults,
     )
+
+
+def _capstone(args: argparse.Namespace) -> int:
+    # Started as a program: this module is session 00's and imports no later session's code.
+    return subprocess.call([sys.executable, "-m", "cafe.capstone", *args.arguments])
 
 
 def _local(args: argparse.Namespace) -> int:
@@ -304,6 +292,9 @@ def build_parser() -> argparse.ArgumentParser:
         add(sub)
     add_grade_command(sub)  # for instructors
     add_hand_in_command(sub)
+    capstone = sub.add_parser("capstone", help="grade your restock harness (session 16)")
+    capstone.add_argument("arguments", nargs=argparse.REMAINDER, help="check [PATH] [--seed N]")
+    capstone.set_defaults(run=_capstone)
     return parser
 
 

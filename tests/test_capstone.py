@@ -292,3 +292,16 @@ def test_contract_judge_agrees_with_order_problems(order: PurchaseOrder) -> None
     findings = judge_run(RunEvidence(world, limits, 0, (), None, "no report"))
     (contract,) = [f for f in findings if f.property == "contract"]
     assert contract.held == (library == []), (library, contract.detail)
+
+
+def test_cafe_capstone_check_runs_the_grader_as_a_program(tmp_path):
+    from cafe.cli import main
+
+    reference = Path(__file__).resolve().parents[1] / "cafe" / "capstone" / "reference.py"
+    assert main(["capstone", "check", str(reference), "--seed", "3", "--scenarios", "8"]) == 0
+    missing = subprocess.run(
+        [sys.executable, "-m", "cafe", "capstone", "check", str(tmp_path / "none.py")],
+        capture_output=True,
+        text=True,
+    )
+    assert missing.returncode == 2 and "there is no harness" in missing.stdout + missing.stderr

@@ -592,7 +592,8 @@ def test_serve_forever_port_in_use_says_so(capsys):
 
 
 def test_serve_fault_flags_build_the_faults_they_name():
-    from cafe.cli import _faults, build_parser
+    from cafe.cli import build_parser
+    from cafe.endpoint.server.faults import faults_from_flags as _faults
 
     args = build_parser().parse_args(
         ["serve", "--fault-status", "429", "--fault-retry-after", "7", "--fault-times", "2"]

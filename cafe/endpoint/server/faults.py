@@ -22,6 +22,7 @@ __all__ = [
     "MALFORMED_BODY",
     "fault_error",
     "reply_body",
+    "faults_from_flags",
 ]
 
 # What a `Faults(malformed=True)` reply sends: announced as JSON, cut off in the middle.
@@ -152,3 +153,19 @@ def reply_body(reply: ReplyFault, model: str) -> tuple[str, bytes]:
     raise ValueError(
         f"Unknown reply fault {reply!r}; use one of: {', '.join(sorted(REPLY_FAULTS))}."
     )
+
+
+def faults_from_flags(flags: object) -> Faults | None:
+    """The `Faults` that `cafe serve`'s --fault-* flags ask for (read off the parsed `flags`), or
+    None when there are none."""
+    chosen = {
+        "status": getattr(flags, "fault_status", None),
+        "retry_after_s": getattr(flags, "fault_retry_after", None),
+        "delay_s": getattr(flags, "fault_delay", None),
+        "trickle_s": getattr(flags, "fault_trickle", None),
+        "malformed": getattr(flags, "fault_malformed", None),
+        "reply": getattr(flags, "fault_reply", None),
+        "times": getattr(flags, "fault_times", None),
+    }
+    given = {name: value for name, value in chosen.items() if value not in (None, False)}
+    return Faults(**given) if given else None
