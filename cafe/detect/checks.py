@@ -97,9 +97,8 @@ def _on(text: str, rules: tuple[Rule, ...], layer: str) -> list[Failure]:
     for rule in _may_match(rules, text):
         for match in rule.pattern.finditer(text):
             hidden = hidden_characters(match.group())
-            span = (
-                f"{clip(match.group(), 40)}" if not hidden else f"[{len(hidden)} hidden characters]"
-            )
+            count = f"{len(hidden)} hidden character{'s' if len(hidden) != 1 else ''}"
+            span = f"{clip(match.group(), 40)}" if not hidden else f"[{count}]"
             found.append(
                 _finding(span, f"{rule.name}, {layer}" if layer != "phrases" else rule.name)
             )
