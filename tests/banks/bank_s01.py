@@ -428,6 +428,12 @@ BANKS = (
 
 _TEXT = "text: the wording of a sentence the tool or the guard returns; any sentence is right"
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_repeat_guard": {
+        "repeats:5: return_none: `return False` -> `return None`": (
+            "equivalent: the guard reads the answer as true or not; None and False both mean "
+            "no stop"
+        ),
+    },
     "check_own_tool": {
         "remove_from_ticket:1: constant: `1` -> `2`": (
             "open: an optional parameter's default is the tool's own choice"

@@ -302,4 +302,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "delimit:3: constant: `'< <'` -> `'XX< <XX'`": _OPEN_MARK,
         "delimit:3: constant: `'> >'` -> `'XX> >XX'`": _OPEN_MARK,
     },
+    "check_fit_sections": {
+        "fitted:13: break_continue: `break` -> `continue`": (
+            "equivalent: once the kept sections fit, every later turn of the loop finds them "
+            "fitting and drops nothing"
+        ),
+    },
 }

@@ -555,4 +555,16 @@ BANKS = (
 )
 
 # Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}.
-EQUIVALENT: dict[str, dict[str, str]] = {}
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_repair_loop": {
+        "loop:14: constant: `0` -> `1`": (
+            "outside: Attempt.prompt_chars, which the notebook says may be 0"
+        ),
+    },
+    "check_attempt_failure_view": {
+        "view:4: constant: `'\\n'` -> `'XX\\nXX'`": (
+            "open: 'XX' at the end of each line and the start of the next; still a header "
+            "naming the attempt and one line per failure with its check, span and fix"
+        ),
+    },
+}

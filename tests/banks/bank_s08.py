@@ -376,4 +376,10 @@ BANKS = (
 )
 
 # Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}.
-EQUIVALENT: dict[str, dict[str, str]] = {}
+_MASK_WORD = "open: the word a mask writes in a secret's place is the learner's own choice"
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_mask": {
+        "masked:5: constant: `'[masked]'` -> `'XX[masked]XX'`": _MASK_WORD,
+        "masked:8: constant: `'[masked]'` -> `'XX[masked]XX'`": _MASK_WORD,
+    },
+}

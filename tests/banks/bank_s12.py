@@ -510,4 +510,32 @@ BANKS = (
 # Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}. The key is
 # what `benchmarks/checker_mutants.py` prints; the reason's first word is one of equivalent, text,
 # validation, outside, open (docs/AUTHORING.md, "Its exercises").
-EQUIVALENT: dict[str, dict[str, str]] = {}
+_STRICTER = (
+    "open: a stricter rule than the lesson's (a count, share or bar that can only refuse more); "
+    "the exercise lets a rule be stricter than the floor, never looser"
+)
+_STRICTER_KEYS = (
+    "floor_trusts:4: binop: `tp + fn + tn + fp + calibration.unparsed` -> `tp + fn + tn + fp - calibration.unparsed`",
+    "floor_trusts:4: binop: `tp + fn + tn + fp` -> `tp + fn + tn - fp`",
+    "floor_trusts:8: compare: `min(tp + fn, tn + fp) >= EACH_KIND` -> `min(tp + fn, tn + fp) > EACH_KIND`",
+    "floor_trusts:9: compare: `calibration.unparsed <= UNPARSED_SHARE * asked` -> `calibration.unparsed < UNPARSED_SHARE * asked`",
+    "floor_trusts:11: compare: `kappa >= KAPPA` -> `kappa > KAPPA`",
+    "floor_trusts:12: compare: `tp >= CATCH_RATE * (tp + fn)` -> `tp > CATCH_RATE * (tp + fn)`",
+    "floor_trusts:4: binop: `tp + fn + tn` -> `tp + fn - tn`",
+    "floor_trusts:9: binop: `UNPARSED_SHARE * asked` -> `UNPARSED_SHARE / asked`",
+    "floor_trusts:4: binop: `tp + fn` -> `tp - fn`",
+    "floor_trusts:8: binop: `tp + fn` -> `tp - fn`",
+    "floor_trusts:8: binop: `tn + fp` -> `tn - fp`",
+)
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_trust_rule": {
+        **{key: _STRICTER for key in _STRICTER_KEYS},
+        "floor_trusts:13: constant: `'failed'` -> `'XXfailedXX'`": (
+            "outside: tickets the endpoint never graded are the course rule's extra guard; the "
+            "notebook's floor does not name `.failed`, and no case or generated calibration has any"
+        ),
+        "floor_trusts:13: constant: `0` -> `1`": (
+            "equivalent: getattr's default, and every Calibration has a `failed` field"
+        ),
+    },
+}
