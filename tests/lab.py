@@ -348,6 +348,9 @@ class LabPage:
         from selenium.webdriver.common.keys import Keys
 
         before = self.prompt(index)
+        # to the top of the panel first: a prompt at the panel's bottom edge is under the panel's
+        # own border, and the click lands there instead ("element click intercepted")
+        self.show(index)
         self.cell(index).find_element("css selector", ".jp-InputPrompt").click()
         ActionChains(self.driver).send_keys(Keys.ESCAPE).key_down(Keys.SHIFT).send_keys(
             Keys.ENTER
