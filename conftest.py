@@ -65,6 +65,10 @@ LONGEST_FIRST = (
     "test_lab_browser.py",
     "test_site_browser.py",
     "test_lab_browser_late.py",
+    # the capstone's grader over 200 seeds and wrong harnesses (about 95 s alone, 6 Dec 2026), and
+    # a class of notebooks graded end to end (about 40 s)
+    "test_capstone.py",
+    "test_grade.py",
     "test_toys.py",
     "test_stall.py",
     "test_spoilers.py",
