@@ -593,16 +593,19 @@ def test_serve_forever_port_in_use_says_so(capsys):
 
 def test_serve_fault_flags_build_the_faults_they_name():
     from cafe.cli import build_parser
-    from cafe.endpoint.server.faults import faults_from_flags as _faults
+    from cafe.endpoint.server.faults import faults_from_flags
 
     args = build_parser().parse_args(
         ["serve", "--fault-status", "429", "--fault-retry-after", "7", "--fault-times", "2"]
     )
-    assert _faults(args) == Faults(status=429, retry_after_s=7, times=2)
-    assert _faults(build_parser().parse_args(["serve", "--fault-reply", "html"])) == Faults(
-        reply="html"
-    )
-    assert _faults(build_parser().parse_args(["serve"])) is None
+    assert faults_from_flags(args) == Faults(status=429, retry_after_s=7, times=2)
+    assert faults_from_flags(
+        build_parser().parse_args(["serve", "--fault-reply", "html"])
+    ) == Faults(reply="html")
+    assert faults_from_flags(build_parser().parse_args(["serve"])) is None
+    # a flag given as 0 is kept (0 == False, so it must be told apart by identity)
+    zero = build_parser().parse_args(["serve", "--fault-status", "429", "--fault-retry-after", "0"])
+    assert faults_from_flags(zero) == Faults(status=429, retry_after_s=0)
 
 
 def test_serve_fault_flags_that_do_not_fit_exit_2_saying_why(capsys):

@@ -167,5 +167,8 @@ def faults_from_flags(flags: object) -> Faults | None:
         "reply": getattr(flags, "fault_reply", None),
         "times": getattr(flags, "fault_times", None),
     }
-    given = {name: value for name, value in chosen.items() if value not in (None, False)}
+    # `is`, not `in`: a flag given as 0 (--fault-retry-after 0) is a choice, and 0 == False
+    given = {
+        name: value for name, value in chosen.items() if value is not None and value is not False
+    }
     return Faults(**given) if given else None
