@@ -6,5 +6,6 @@ Read the files in this order:
                  (`CAFE_ENV_FILE` names another, or none);
 - `reading`      how that file is read: a regular file, at most 64 KiB, UTF-8, or one line why not;
 - `variables`    one validator per setting, each failing with a one-line error that says the fix;
+- `banner`       the one line a notebook prints: which model at which endpoint, or offline and why;
 - `config`       the mode (`COURSE_MODE`), the live settings, the reply cap and the deadline.
 """

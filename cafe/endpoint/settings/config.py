@@ -18,12 +18,14 @@ of (`cafe.endpoint.secrets.redaction`). Session 00 (`sessions/s00-setup/lesson.m
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.secrets.redaction import display_url, mask_key, redact
+from cafe.endpoint.settings.banner import announce
 from cafe.endpoint.settings.environment import course_environ
 from cafe.endpoint.settings.variables import (
     MODES,
@@ -80,8 +82,14 @@ TIMEOUT_VARIABLE = "CAFE_TIMEOUT_S"
 
 
 def course_mode(environ: Mapping[str, str] | None = None) -> Mode:
-    """The course mode from `COURSE_MODE` (unset or empty means `offline`)."""
-    return parse_mode(course_environ(environ).get("COURSE_MODE", ""))
+    """The course mode from `COURSE_MODE` (unset or empty means `offline`). Asked with no
+    `environ` inside a notebook, it also prints one line saying what the notebook talks to and
+    which settings file it read (`cafe.endpoint.settings.banner`)."""
+    settings = course_environ(environ)
+    mode = parse_mode(settings.get("COURSE_MODE", ""))
+    if environ is None:
+        announce(settings, os.environ)
+    return mode
 
 
 @dataclass(frozen=True)
