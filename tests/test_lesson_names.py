@@ -42,11 +42,7 @@ FOREIGN_NAMES = {
 }
 # Exercises that name a helper their notebook does not import yet, in sessions this change could
 # not edit. Each entry is temporary: issue 37 asks for the import above the stub.
-HELPERS_NOT_IMPORTED_YET = {
-    ("s05-consent-gate", "within_consent", "normalize_name"): "issue 37 (s05 owned elsewhere)",
-    ("s05-consent-gate", "within_consent", "allergy_name"): "issue 37 (s05 owned elsewhere)",
-    ("s05-consent-gate", "within_consent", "is_no_allergy"): "issue 37 (s05 owned elsewhere)",
-}
+HELPERS_NOT_IMPORTED_YET: dict[tuple[str, str, str], str] = {}
 
 
 @cache

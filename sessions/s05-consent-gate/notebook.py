@@ -378,6 +378,10 @@ course.reveal("s05.why_ask")
 # The compare cell tries twenty-seven tickets: seven faithful ones written differently, and
 # twenty that each make one change. Until you replace the stub it says "not attempted yet".
 
+# %%
+from cafe.world.allergens import allergy_name, is_no_allergy
+from cafe.world.menu import normalize_name
+
 
 # %%
 def within_consent(ticket, spec):
