@@ -6,7 +6,7 @@
 # do:
 #
 # 1. **The thrash** (edit, re-test, again) under a counter of repeated actions.
-# 2. **The lag**: on which turn a detector that runs at the start of a turn can trip.
+# 2. **The first trip**: on which turn a detector that runs at the start of a turn can trip.
 # 3. **The thrash** again, under the repair-aware detector.
 # 4. **What counts as one failure**: the signature, and what its normalization ignores.
 # 5. **An agent whose error keeps changing**, under the same detector.
@@ -200,8 +200,8 @@ assert max(snap.same_error for snap in blind.timeline) < 3
 # which turn does it trip?
 
 # %%
-lag_guess = course.predict(
-    "s13.lag_turn",
+retest_guess = course.predict(
+    "s13.retest_trip_turn",
     "retest_only, threshold 3: on which turn is the trip?",
     options=["2", "3", "4", "5"],
 )
@@ -214,7 +214,7 @@ for threshold in (2, 3, 4):
     )
     rows.append((threshold, [w.turn for w in stalled.warnings]))
 course.print_table(rows, ["stuck_same_diagnostic_after", "trip on turn"])
-course.show_outcome(lag_guess, str(rows[1][1][0]))
+course.show_outcome(retest_guess, str(rows[1][1][0]))
 assert all(turns == [threshold + 1] for threshold, turns in rows)
 
 # %%
@@ -261,8 +261,9 @@ course.reveal("s13.why_signature_streak")
 # ## 4. Which red runs count as one failure?
 #
 # The signature is the SHA-256 of the failing output after normalisation. Each kind of run-to-run
-# noise has its own rule (the table is in the lesson and in `cafe/stall/noise.py`, with the rules
-# for what a test runner writes in `cafe/stall/runner_noise.py`), and each rule masks a token only
+# noise has its own rule (tabled in `docs/notes/s13-stall-detection.md`; the code is in
+# `cafe/stall/noise.py`, with the rules for what a test runner writes in
+# `cafe/stall/runner_noise.py`), and each rule masks a token only
 # where it cannot be the failure itself: a runner's rule never looks inside the test's own data.
 #
 # Three real pytest runs of the till, each red: (1) the original failure; (2) the same test after
