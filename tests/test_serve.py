@@ -716,7 +716,10 @@ def test_cafe_serve_session_flag_answers_from_the_session_script_and_says_so():
         ]
     finally:
         assert server.stop() == 0
-    assert "Replies: the script for session 01's toy and notebook." in server.output
+    assert (
+        "Replies: the script for session 01's toy and notebook; cafe doctor's probes"
+        in server.output
+    )
 
 
 def test_cafe_serve_session_flag_refuses_an_unknown_session_and_a_script_too(tmp_path, capsys):

@@ -25,7 +25,18 @@ from cafe.endpoint.client.completions import Reply, Responder, normalize_reply
 from cafe.endpoint.errors import ScriptExhausted
 from cafe.endpoint.settings.config import OFFLINE_MODEL
 
-__all__ = ["Script", "default_responder", "minimal_instance"]
+__all__ = [
+    "Script",
+    "HEALTH_CHECK_OPENING",
+    "is_health_check",
+    "default_responder",
+    "minimal_instance",
+]
+
+# How each of `cafe doctor`'s format and tool probes opens (its system line). `cafe serve --session
+# NN` answers these with `default_responder`, not the session's script, so the doctor checks the
+# server there rather than a script written for one toy's requests.
+HEALTH_CHECK_OPENING = "You are a health check."
 
 
 def minimal_instance(schema: Mapping[str, Any]) -> Any:
@@ -63,6 +74,19 @@ def minimal_instance(schema: Mapping[str, Any]) -> Any:
         }.get(kind, None)
 
     return build(schema)
+
+
+def is_health_check(request: Mapping[str, Any]) -> bool:
+    """True when `request` is one of `cafe doctor`'s probes: its first message is a system line
+    that opens with `HEALTH_CHECK_OPENING`."""
+    messages = request.get("messages") or []
+    first = messages[0] if messages and isinstance(messages[0], Mapping) else {}
+    content = first.get("content")
+    return (
+        first.get("role") == "system"
+        and isinstance(content, str)
+        and content.startswith(HEALTH_CHECK_OPENING)
+    )
 
 
 def default_responder(request: dict) -> Reply:

@@ -21,6 +21,7 @@ from cafe.endpoint.client.formats import (
     response_format,
 )
 from cafe.endpoint.client.protocol import ChatClient, EndpointClient
+from cafe.endpoint.client.script import HEALTH_CHECK_OPENING
 
 __all__ = ["probe_models", "probe_json", "probe_formats", "probe_tools"]
 
@@ -29,7 +30,7 @@ __all__ = ["probe_models", "probe_json", "probe_formats", "probe_tools"]
 SHOWN_CHARS = 120
 # The JSON probe: OpenAI's JSON mode wants the word "JSON" in the messages.
 _JSON_PROBE = [
-    {"role": "system", "content": "You are a health check. Reply with a JSON object only."},
+    {"role": "system", "content": f"{HEALTH_CHECK_OPENING} Reply with a JSON object only."},
     {"role": "user", "content": 'Reply with exactly this JSON object: {"ok": true}'},
 ]
 # The tool-call probe: one tool, and tool_choice forcing the model to call it.
@@ -45,7 +46,10 @@ _TOOL_PROBE = {
         },
     },
 }
-_TOOL_PROBE_MESSAGES = [{"role": "user", "content": "Add a latte to the order."}]
+_TOOL_PROBE_MESSAGES = [
+    {"role": "system", "content": f"{HEALTH_CHECK_OPENING} Call the tool you are offered."},
+    {"role": "user", "content": "Add a latte to the order."},
+]
 _TOOL_PROBE_CHOICE = {"type": "function", "function": {"name": "add_item"}}
 
 

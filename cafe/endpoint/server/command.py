@@ -78,7 +78,11 @@ def _replies_note(label: str) -> str:
             "the default rule (the first tool offered, smallest arguments); --session NN fits a toy"
         )
     if label.startswith("session-"):
-        return f"the script for session {label.removeprefix('session-')}'s toy and notebook"
+        return (
+            f"the script for session {label.removeprefix('session-')}'s toy and notebook; "
+            "cafe doctor's probes get the default rule, so the doctor checks this server, not the "
+            "script"
+        )
     return "your script file"
 
 
