@@ -21,6 +21,7 @@ from cafe import course
 from cafe.consent import PARTIAL_ALLERGEN_SPEC
 from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, rehearsal_script
+from cafe.evals import wilson_interval
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
 from cafe.repair import (
     ALTERNATING_CANDIDATES,
@@ -254,8 +255,10 @@ def my_repair_ticket(spec, generate, cap=CAP_DEFAULT):
 # The compare cell runs your loop against generators whose behaviour is known: a draft that
 # passes at once, a model that forgets the table until a retry says so, drafts that never pass
 # (at two caps), complete tickets that only the menu, the 86'd list or the order's scope can
-# reject, the two requests that must be refused, and table 2's latte and espresso. Until you
-# replace the stub it says "not attempted yet".
+# reject, the two requests that must be refused, and table 2's latte and espresso. After those
+# hand-picked cases it runs your loop on generated draft sequences beside the checker's own loop,
+# written apart from the course's. Handing in the course's `repair_ticket` (or a wrapper round
+# it) is refused: write your own. Until you replace the stub it says "not attempted yet".
 
 # %%
 loop_check = course.compare(my_repair_ticket, check=check_repair_loop, key="s07.repair_loop")
@@ -370,8 +373,10 @@ assert curated_won > naive_won  # the scripted story, the same in both modes
 #
 # **Live** (`COURSE_MODE=live`): this cell sends the same ten orders to your model, once per
 # mode (up to sixty requests), and prints how many orders each mode rescued beside the
-# stand-in's figures. It asserts only what any model guarantees: every run ends on a named stop,
-# within the cap. Offline it says how to run it.
+# stand-in's figures, with a 95% interval for each share (`wilson_interval`, session 02). Ten
+# orders and one run are a small sample: the cell says "not enough orders to tell" when the two
+# intervals overlap, and draws no conclusion about your model from it. It asserts only what any
+# model guarantees: every run ends on a named stop, within the cap. Offline it says how to run it.
 
 # %%
 offline_figures = f"naive {naive_won} of {naive_failed}, curated {curated_won} of {curated_failed}"
@@ -408,12 +413,28 @@ if live and not any(batch.skipped("the rescue counts") for batch in live_batches
         f"rescued by a retry, your model {cafe.model_name()}: naive {live_naive} of "
         f"{live_naive_of}, curated {live_curated} of {live_curated_of}"
     )
-    print(
-        "If curated rescues no more than naive, your model is not using the feedback: a very\n"
-        "small model may not, and then the cap only adds cost. If no first draft failed, these\n"
-        "orders are easy for your model and there was nothing to rescue. An order that hit an\n"
-        "endpoint problem is left out of both counts."
-    )
+    # Ten orders, one run each: the rescue shares carry wide intervals (session 02's Wilson).
+    spans = {
+        mode: wilson_interval(won, of) if of else None
+        for mode, (won, of) in (
+            ("naive", (live_naive, live_naive_of)),
+            ("curated", (live_curated, live_curated_of)),
+        )
+    }
+    for mode, span in spans.items():
+        if span:
+            print(f"  {mode:<8} rescue share, 95% interval: {span[0]:.0%} to {span[1]:.0%}")
+    if not (live_naive_of and live_curated_of):
+        print("No first draft failed in one mode: nothing to rescue, so nothing to compare.")
+    elif spans["curated"][0] > spans["naive"][1]:
+        print("The intervals do not overlap: on these orders, curated retries rescued more.")
+    else:
+        print(
+            f"The intervals overlap: from {len(PRACTICE_ORDERS)} orders and one run, not enough\n"
+            "orders to tell whether curated retries rescue more on your model. This is one\n"
+            "sample, not a verdict on the model: run it again, or on more orders, before you\n"
+            "decide. An order that hit an endpoint problem is left out of both counts."
+        )
 elif not live:
     print(f"the stand-in (offline): {offline_figures}")
     print("Run the notebook with COURSE_MODE=live to measure the same on your model.")
@@ -453,7 +474,9 @@ for mode in ("naive", "curated"):
 # `attempt_failure_view(failures, attempt)` returns text with one short line per failure. Each
 # `failure` has `failure.check` (which check failed), `failure.span` (the offending text, to
 # quote) and `failure.fix` (what a correct ticket holds). Say which attempt failed, too, in a
-# header line. The compare cell tries it on three sets of failures.
+# header line. The compare cell tries it on three sets of failures, then on generated ones (where
+# the view must also not grow with the attempt number). The course's `failure_view` and
+# `attempt_failure_view` are refused if handed in: write your own.
 
 
 # %%
