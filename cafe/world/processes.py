@@ -22,8 +22,9 @@ it can still read the learner's `.env` file, or this process's environment throu
 user, a container or a sandbox keeps it from reading them.
 
 `find_shell()` picks the shell a command line runs in: bash where there is one (on Windows, the
-bash that Git for Windows ships next to git, never WSL's launcher, which would run the command
-in a Linux machine that cannot see this folder), else `/bin/sh`, else `cmd.exe`. Every function
+bash that Git for Windows ships next to git, never a WSL launcher, which would run the command
+in a Linux machine that cannot see this folder), else `/bin/sh`, else `cmd.exe`. It lives in
+`cafe.endpoint.settings.shell`, so `cafe doctor` asks the same lookup. Every function
 takes the platform (and the lookups it needs) as a parameter, so a test can ask what Windows would
 get on any machine.
 
@@ -33,14 +34,12 @@ Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitor
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import PureWindowsPath
-from typing import Any, Literal
+from typing import Any
 
 from cafe.endpoint.secrets.redaction import (
     COURSE_KEYS,
@@ -49,6 +48,7 @@ from cafe.endpoint.secrets.redaction import (
     known_secrets,
     redactor_for,
 )
+from cafe.endpoint.settings.shell import Family, Shell, family_of, find_shell
 
 __all__ = [
     "Family",
@@ -65,8 +65,6 @@ __all__ = [
 
 # --- constants ------------------------------------------------------------------------------
 
-# How a platform groups and ends processes: POSIX process groups, or Windows process trees.
-Family = Literal["posix", "windows"]
 # Windows' flag for a new process group (subprocess only defines the name on Windows).
 _CREATE_NEW_PROCESS_GROUP = 0x00000200
 # POSIX's call that signals a whole process group (absent on Windows).
@@ -75,58 +73,9 @@ _KILLPG: Callable[[int, int], None] | None = getattr(os, "killpg", None)
 _DRAIN_S = 5.0
 
 
-def family_of(platform: str) -> Family:
-    """`windows` for `win32` (and `cygwin`'s native Python does not exist here), else `posix`."""
-    return "windows" if platform.startswith("win") else "posix"
-
-
 # --- the shell ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Shell:
-    """A shell a command line can run in: its name (`bash`, `sh`, `cmd`) and the words before
-    the command line."""
-
-    name: str
-    prefix: tuple[str, ...]
-
-    def argv(self, command: str) -> list[str]:
-        """The full command line as a list, ready for `subprocess`."""
-        return [*self.prefix, command]
-
-
-def _git_bash(which: Callable[[str], str | None], is_file: Callable[[str], bool]) -> str | None:
-    """The bash of Git for Windows, found from git.exe (`<Git>\\cmd\\git.exe`)."""
-    git = which("git")
-    if git is None:
-        return None
-    home = PureWindowsPath(git).parent.parent
-    for candidate in (home / "bin" / "bash.exe", home / "usr" / "bin" / "bash.exe"):
-        if is_file(str(candidate)):
-            return str(candidate)
-    return None
-
-
-def find_shell(
-    platform: str = sys.platform,
-    *,
-    which: Callable[[str], str | None] = shutil.which,
-    is_file: Callable[[str], bool] = os.path.isfile,
-    environ: Mapping[str, str] = os.environ,
-) -> Shell:
-    """The shell `run_command` uses on `platform` (see the module docstring for the order)."""
-    if family_of(platform) == "posix":
-        bash = which("bash")
-        return Shell("bash", (bash, "-c")) if bash else Shell("sh", ("/bin/sh", "-c"))
-    bash = _git_bash(which, is_file)
-    if bash is None:
-        found = which("bash")
-        if found and "system32" not in found.lower():  # System32\bash.exe is WSL's launcher
-            bash = found
-    if bash is not None:
-        return Shell("bash", (bash, "-c"))
-    return Shell("cmd", (environ.get("COMSPEC", "cmd.exe"), "/d", "/s", "/c"))
+# `Family`, `family_of`, `Shell` and `find_shell` live in `cafe.endpoint.settings.shell`, so that
+# `cafe doctor` asks the same lookup; they are imported above and re-exported here.
 
 
 # --- starting and ending --------------------------------------------------------------------

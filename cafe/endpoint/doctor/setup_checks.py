@@ -18,11 +18,12 @@ Session 00 (`sessions/s00-setup/lesson.md`) and `docs/doctor.md` walk through th
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 from types import MappingProxyType
 from typing import Any
@@ -30,6 +31,7 @@ from typing import Any
 from cafe.endpoint.doctor.checks import ReportWriter
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.settings.environment import ENV_FILE_VARIABLE, SettingsFile
+from cafe.endpoint.settings.shell import find_shell
 from cafe.endpoint.settings.variables import (
     Mode,
     parse_headless,
@@ -69,8 +71,9 @@ GIT_FIX = (
     "in a git work tree."
 )
 BASH_FIX = (
-    "Install bash (Windows: Git for Windows' Git Bash; Debian/Ubuntu: sudo apt-get install "
-    "bash). Session 15's run_command tool runs `bash -c`."
+    "Install bash (Windows: Git for Windows, https://git-scm.com; WSL's bash.exe does not count, "
+    "it runs commands in another machine; Debian/Ubuntu: sudo apt-get install bash). Session "
+    "15's run_command tool runs `bash -c`, found the way this check finds it."
 )
 # The way out when the settings file cannot be read, after the message's own fix.
 UNSET_FIX = f"set {ENV_FILE_VARIABLE} to nothing to read no file"
@@ -98,6 +101,9 @@ class Lookups:
     which: Callable[[str], str | None] = shutil.which
     find_spec: Callable[[str], Any] = importlib.util.find_spec
     run: Callable[..., Any] = subprocess.run
+    is_file: Callable[[str], bool] = os.path.isfile
+    platform: str = sys.platform
+    environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
 
 
 def package_versions() -> tuple[str, list[str]]:
@@ -205,8 +211,14 @@ def _tool_checks(report: ReportWriter, lookups: Lookups) -> None:
         f"{version} at {git}" if version else "git is not on PATH (or does not run)",
         GIT_FIX,
     )
-    bash = lookups.which("bash")
-    report.add("shell", bool(bash), f"bash at {bash}" if bash else "bash is not on PATH", BASH_FIX)
+    shell = find_shell(
+        lookups.platform, which=lookups.which, is_file=lookups.is_file, environ=lookups.environ
+    )
+    found = shell.name == "bash"
+    said = (
+        f"bash at {shell.prefix[0]}" if found else f"no bash (commands would run in {shell.name})"
+    )
+    report.add("shell", found, said, BASH_FIX)
 
 
 def setup_checks(
