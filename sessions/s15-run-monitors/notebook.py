@@ -332,6 +332,9 @@ else:
 # suite run is red, so its claimed finish gets the gate's one message and then ends the run
 # `verify_failed`: a red run never ends `done`. The same story without the `sed`
 # (`streak_after_green`) restores `bill.py`, and the suite passes again on the next turn.
+#
+# Both streaks are scripted. `auto` has not yet been seen firing from start to end under a live
+# model (the lesson says why, after the notebook): on your own runs, start with `advisory`.
 
 # %%
 restored, restored_files = story("streak_after_green", AUTO)
@@ -415,6 +418,55 @@ if not stretched.skipped("the restore question"):
         print("your gate:   ", gates["yours"])
     else:
         print(f"your gate:    not passed yet ({restore_check.status}); fix it above, then rerun.")
+
+# %% [markdown]
+# **Aside: what an agent's command can still read.** Every command the shell tool runs starts
+# without the key (`without_secrets` in `cafe/world/processes.py`), and what it prints is masked.
+# But it runs with your rights. The cell below starts a stand-in harness with a made-up key (set
+# here, not yours), lets it run one command the way `run_command` does, and has that command look
+# for the key in its own environment and in its parent's, through `/proc/<ppid>/environ` (Linux
+# only). It prints yes or no, never a value.
+
+# %%
+import os
+import subprocess
+import sys
+import tempfile
+
+COMMAND = """
+import os
+own = "CAFE_API_KEY" in os.environ
+try:
+    with open(f"/proc/{os.getppid()}/environ", "rb") as environ:
+        names = [item.split(b"=", 1)[0] for item in environ.read().split(b"\\0")]
+    parent = "yes" if b"CAFE_API_KEY" in names else "no"
+except OSError:
+    parent = "cannot read it here (no /proc on this system)"
+print("the command's own environment holds the key:", "yes" if own else "no")
+print("its parent's /proc/<ppid>/environ holds the key:", parent)
+"""
+HARNESS = f"""
+import os, sys
+from cafe.world.processes import run_captured
+done = run_captured([sys.executable, "-c", {COMMAND!r}], os.getcwd(), os.environ, 60)
+print(done.stdout, end="")
+"""
+with tempfile.TemporaryDirectory() as folder:
+    stand_in = subprocess.run(
+        [sys.executable, "-c", HARNESS],
+        cwd=folder,
+        env={**os.environ, "CAFE_API_KEY": "sk-made-up-for-this-cell-0000000000"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+print(stand_in.stdout or stand_in.stderr)
+assert "own environment holds the key: no" in stand_in.stdout
+
+# %% [markdown]
+# Taking the key out of a child's environment does not take it out of its parent's, nor out of
+# the `.env` file on your disk. Only a boundary outside the process closes that: another user, a
+# container, or a sandbox (the lesson's misconceptions, after the notebook).
 
 # %% [markdown]
 # ## 6. Your model with every monitor on (live mode only), and the checkpoint
