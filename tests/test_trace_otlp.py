@@ -206,19 +206,33 @@ def _run_snippet(code: str, url: str, folder: Path, monkeypatch) -> None:
 
 
 def test_docs_traces_snippets_run_as_written(tmp_path, monkeypatch, capsys):
-    home = tmp_path / "home"
-    shift = home / ".cafe" / "s09-shift" / "traces"
+    home = tmp_path / "cafe-home"
+    shift = home / "s09-shift" / "traces"
     shift.mkdir(parents=True)
     for number in range(3):
         write_trace(_trace(number), shift / f"run-{number + 1:02d}.jsonl")
     write_trace(_trace(), tmp_path / "run.jsonl")
-    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CAFE_HOME", str(home))
+    monkeypatch.setenv("HOME", str(tmp_path / "elsewhere"))  # the shift is found by CAFE_HOME only
     one, many = _python_blocks(ROOT / "docs" / "traces.md", "OTLPSpanExporter")
     with otlp_receiver() as (url, received):
         _run_snippet(one, url, tmp_path, monkeypatch)
         _run_snippet(many, url, tmp_path, monkeypatch)
     assert received.posts == {"/v1/traces": 2}
     assert re.search(r"\d+ spans from 3 runs sent", capsys.readouterr().out)
+
+
+def test_docs_traces_shift_snippet_with_no_runs_says_where_and_exits_non_zero(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("CAFE_HOME", str(tmp_path / "empty-home"))
+    _, many = _python_blocks(ROOT / "docs" / "traces.md", "OTLPSpanExporter")
+    with otlp_receiver() as (url, received), pytest.raises(SystemExit) as stopped:
+        _run_snippet(many, url, tmp_path, monkeypatch)
+    assert "no trace files in" in str(stopped.value.code) and "empty-home" in str(
+        stopped.value.code
+    )
+    assert received.posts == {}
 
 
 def test_lesson_s08_export_snippet_runs_as_written(tmp_path, monkeypatch):
