@@ -1,7 +1,10 @@
 """Session 16's capstone: the grader passes the reference harness and fails every wrong one.
 
-The wrong harnesses live in tests/capstone_harnesses/, one guarantee missing from each; the
-grader must fail each on every seed tried, naming the property that guarantee protects.
+The wrong harnesses live in tests/capstone_harnesses/, one guarantee missing from each, or an
+attack on the grader's evidence; the grader must fail each on every seed tried, naming the
+property that guarantee protects. Each seed draws every scenario kind once, so three seeds meet
+each kind three times; the reference over 200 seeds and the bank over more seeds are
+`python benchmarks/capstone_seeds.py`, which prints the figures.
 """
 
 from __future__ import annotations
@@ -58,7 +61,22 @@ EXPECTED = {
     "no_stall_stop": {"stall"},
     "costs_missing": {"costs"},
     "costs_last_call": {"costs"},
+    "swallows_endpoint": {"named_stop"},
+    "done_when_cut": {"named_stop"},
+    "retries_forever": {"named_stop", "stall", "traced", "costs"},
+    # attacks on the grader: each is judged on what it hid, or on everything when it patched
+    "hides_events": {"approval"},
+    "rewrites_order": {"approval", "costs"},
+    "fake_costs": {"costs"},
+    "peeks_plan": {"stall"},
+    "replays_cached": {"traced"},
+    "patches_grader": set(PROPERTIES),
 }
+
+
+# A wrong harness that spins (retries_forever) is stopped at this limit; scripted runs take ms.
+BANK_TIME_LIMIT_S = 1.0
+BANK_SEEDS = range(3)
 
 
 def test_capstone_harness_bank_lists_every_file() -> None:
@@ -72,27 +90,12 @@ def test_reference_passes_20_seeds() -> None:
         assert verdict.passed, verdict.render()
 
 
-@pytest.mark.slow
-def test_reference_passes_200_seeds() -> None:
-    for seed in range(1000, 1200):
-        verdict = check(run_restock, seed, shrinking=False)
-        assert verdict.passed, verdict.render()
-
-
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_wrong_harness_fails_every_seed_naming_its_property(name: str) -> None:
     harness = load_harness(HARNESSES / f"{name}.py")
-    for seed in range(8):
-        verdict = check(harness, seed, shrinking=False)
+    for seed in BANK_SEEDS:
+        verdict = check(harness, seed, shrinking=False, time_limit=BANK_TIME_LIMIT_S)
         assert verdict.failed == EXPECTED[name], (seed, verdict.render())
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_wrong_harness_fails_50_more_seeds(name: str) -> None:
-    harness = load_harness(HARNESSES / f"{name}.py")
-    for seed in range(500, 550):
-        assert check(harness, seed, shrinking=False).failed == EXPECTED[name], seed
 
 
 def test_check_shrinks_a_failure_and_shows_it() -> None:
@@ -110,11 +113,12 @@ def test_check_is_the_same_for_the_same_seed() -> None:
     assert check(harness, 11).render() == check(harness, 11).render()
 
 
-def test_scenarios_hold_every_kind_once_in_each_eight() -> None:
-    drawn = scenarios(5, 16)
-    assert sorted(s.kind for s in drawn[:8]) == sorted(SCENARIO_KINDS)
-    assert sorted(s.kind for s in drawn[8:]) == sorted(SCENARIO_KINDS)
-    assert scenarios(5, 16) == drawn and scenarios(6, 16) != drawn
+def test_scenarios_hold_every_kind_once_in_each_run_of_kinds() -> None:
+    k = len(SCENARIO_KINDS)
+    drawn = scenarios(5, 2 * k)
+    assert sorted(s.kind for s in drawn[:k]) == sorted(SCENARIO_KINDS)
+    assert sorted(s.kind for s in drawn[k:]) == sorted(SCENARIO_KINDS)
+    assert scenarios(5, 2 * k) == drawn and scenarios(6, 2 * k) != drawn
 
 
 def test_scenario_refuses_an_unknown_kind_or_size() -> None:
@@ -160,11 +164,12 @@ def test_the_grader_reads_the_world_not_the_report() -> None:
 
 def test_every_stop_the_reference_ends_on_is_named() -> None:
     stops = set()
-    for scenario in scenarios(9, 8):
+    for scenario in scenarios(9, len(SCENARIO_KINDS)):
         world, model, limits = build_world(scenario)
-        report = run_restock(RestockEnv(ScriptedClient(Script(model)), world, limits, TickClock()))
+        client = ScriptedClient(Script(model))
+        report = run_restock(RestockEnv(client, world.doors(), limits, TickClock()))
         stops.add(report.stop)
-    assert stops <= RESTOCK_STOP_REASONS and {"done", "stuck"} <= stops
+    assert stops <= RESTOCK_STOP_REASONS and {"done", "stuck", "endpoint_failed"} <= stops
     assert stops & {"cut", "max_turns"}  # the runaway: the pace governor, or the call cap
 
 
@@ -222,11 +227,12 @@ def test_main_grades_a_harness_file(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_python_m_cafe_capstone_check_runs_the_grader() -> None:
     command = [sys.executable, "-m", "cafe.capstone", "check", str(REFERENCE), "--seed", "1"]
+    command += ["--scenarios", "2"]
     done = subprocess.run(
         command, capture_output=True, text=True, timeout=120, cwd=REFERENCE.parents[2]
     )
     assert done.returncode == 0, done.stderr
-    assert "PASSED" in done.stdout and "seed 1, 8 scenarios" in done.stdout
+    assert "PASSED" in done.stdout and "seed 1, 2 scenarios" in done.stdout
     wrong = subprocess.run(
         [*command[:3], "grade"],
         capture_output=True,
@@ -298,10 +304,114 @@ def test_cafe_capstone_check_runs_the_grader_as_a_program(tmp_path):
     from cafe.cli import main
 
     reference = Path(__file__).resolve().parents[1] / "cafe" / "capstone" / "reference.py"
-    assert main(["capstone", "check", str(reference), "--seed", "3", "--scenarios", "8"]) == 0
+    assert main(["capstone", "check", str(reference), "--seed", "3", "--scenarios", "2"]) == 0
     missing = subprocess.run(
         [sys.executable, "-m", "cafe", "capstone", "check", str(tmp_path / "none.py")],
         capture_output=True,
         text=True,
     )
     assert missing.returncode == 2 and "there is no harness" in missing.stdout + missing.stderr
+
+
+# --- the evidence is out of the harness's reach ------------------------------------------------
+
+
+def test_the_harness_is_handed_the_worlds_doors_not_the_world() -> None:
+    seen: dict[str, object] = {}
+
+    def curious(env: RestockEnv) -> RunReport:
+        for name in ("events", "suppliers", "items", "manager_ceiling_cents", "halted"):
+            seen[name] = hasattr(env.world, name)
+        for name in ("script", "calls", "_client"):
+            seen[f"client.{name}"] = hasattr(env.client, name)
+        try:
+            env.world.place_order = lambda order: "placed"  # type: ignore[method-assign]
+        except AttributeError:
+            seen["replaced"] = False
+        return run_restock(env)
+
+    assert check(curious, 0, 1, shrinking=False).passed
+    assert not any(seen.values()), seen
+
+
+def test_a_patch_to_the_grader_is_undone_and_fails_every_property() -> None:
+    import cafe.capstone.properties as properties
+    import cafe.capstone.world as world
+
+    judge, orders = properties._approval, world.RestockWorld.orders
+    verdict = check(load_harness(HARNESSES / "patches_grader.py"), 0, 1, shrinking=False)
+    assert verdict.failed == set(PROPERTIES)
+    assert "changed the grader's own code" in verdict.render()
+    assert properties._approval is judge and world.RestockWorld.orders is orders
+    assert check(run_restock, 0, shrinking=False).passed
+
+
+def test_a_stop_claiming_an_endpoint_failure_that_never_happened_fails() -> None:
+    def blames_the_endpoint(env: RestockEnv) -> RunReport:
+        report = run_restock(env)
+        return RunReport("endpoint_failed", "", report.orders, report.trace, report.costs)
+
+    verdict = check(blames_the_endpoint, 0, shrinking=False)
+    assert verdict.failed == {"named_stop"}
+    assert "never failed" in verdict.render()
+
+
+_plain_text = st.text(max_size=8)
+
+
+class _Text(str):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = str.__hash__
+
+
+class _Number(int):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = int.__hash__
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(
+    supplier=_plain_text,
+    item=_plain_text,
+    quantity=st.integers(-5, 50),
+    price=st.integers(0, 900),
+    subclassed=st.booleans(),
+)
+def test_the_world_records_a_plain_copy_of_whatever_order_it_is_sent(
+    supplier: str, item: str, quantity: int, price: int, subclassed: bool
+) -> None:
+    """Property: the record holds exact str and int values equal to the order's, whatever class
+    the harness's values were, and changing the order afterwards changes nothing recorded."""
+    from cafe.capstone.world import received
+
+    text, number = (_Text, _Number) if subclassed else (str, int)
+    order = PurchaseOrder(
+        text(supplier),
+        (OrderLine(text(item), number(quantity), number(price)),),
+        number(quantity * price),
+        text("GB00"),
+    )
+    copy = received(order)
+    object.__setattr__(order, "total_cents", 1)
+    (line,) = copy.lines
+    assert type(copy.supplier) is str and copy.supplier.__eq__(supplier)
+    assert type(line.quantity) is int and int.__eq__(line.quantity, quantity)
+    assert copy.total_cents == quantity * price and type(copy.total_cents) is int
+
+
+@settings(max_examples=30, derandomize=True, deadline=None)
+@given(
+    scenario=st.builds(
+        Scenario, st.sampled_from(SCENARIO_KINDS), st.integers(1, 3), st.integers(0, 10**6)
+    )
+)
+def test_reference_holds_every_property_on_generated_scenarios(scenario: Scenario) -> None:
+    """Property: on any scenario, every finding of the reference's run holds."""
+    from cafe.capstone.runner import run_scenario
+
+    findings = judge_run(run_scenario(run_restock, scenario))
+    assert all(f.held for f in findings), [f for f in findings if not f.held]

@@ -26,7 +26,7 @@ from pathlib import Path
 from cafe.capstone.harness import Harness
 from cafe.capstone.properties import PROPERTIES, Finding, judge_run
 from cafe.capstone.runner import TIME_LIMIT_S, run_scenario
-from cafe.capstone.scenarios import Scenario, describe, scenarios
+from cafe.capstone.scenarios import SCENARIO_KINDS, Scenario, describe, scenarios
 
 __all__ = [
     "DEFAULT_PATH",
@@ -40,8 +40,8 @@ __all__ = [
 ]
 
 DEFAULT_PATH = Path("work/capstone/harness.py")
-# Eight scenarios: every kind once (`cafe/capstone/scenarios.py`).
-DEFAULT_SCENARIOS = 8
+# Every kind once (`cafe/capstone/scenarios.py`).
+DEFAULT_SCENARIOS = len(SCENARIO_KINDS)
 # How many smaller scenarios shrinking may try for one failure (each is one run and its replay).
 SHRINK_TRIES = 24
 

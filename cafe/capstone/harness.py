@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from cafe.capstone.orders import PurchaseOrder
-from cafe.capstone.world import RestockWorld
+from cafe.capstone.world import WorldDoors
 from cafe.endpoint.client.protocol import ChatClient
 from cafe.governor import PACE_STOP_REASONS
 from cafe.loop import RUN_STOP_REASONS, Tool, ToolOutput, tool
@@ -73,11 +73,12 @@ class Limits:
 @dataclass(frozen=True)
 class RestockEnv:
     """What a harness is handed for one run. `client` is the model (scripted offline, a replay
-    when the grader checks the trace); `clock` is a deterministic time for the recorder and the
-    loop (a harness that paces by turns may give the loop a `TurnClock` of its own)."""
+    when the grader checks the trace); `world` is the world's doors (`WorldDoors`: its five
+    operations, not its record); `clock` is a deterministic time for the recorder and the loop
+    (a harness that paces by turns may give the loop a `TurnClock` of its own)."""
 
     client: ChatClient
-    world: RestockWorld
+    world: WorldDoors
     limits: Limits
     clock: Callable[[], float]
     model: str = "scripted-restock"

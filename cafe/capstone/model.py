@@ -15,6 +15,9 @@ while the supplier fails), place the order, and say it is done. Its ways of misb
     duplicate  sends every order twice
     runaway    never says it is done: reads the stock again, forever
 
+Its endpoint may also fail: with `fails_after` set, every call after that many answers raises
+`EndpointError`, as a model endpoint that went down would, and is not charged.
+
 It keeps a ledger of what it charged (`usage`: prompt and completion tokens per call), so the
 grader counts the costs without trusting the harness's report.
 """
@@ -28,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cafe.endpoint.client.completions import estimate_tokens, message_chars
+from cafe.endpoint.errors import EndpointError
 
 __all__ = ["BEHAVIOURS", "Behaviour", "RestockModel", "tool_history"]
 
@@ -87,12 +91,19 @@ class RestockModel:
 
     behaviour: Behaviour = "honest"
     usage: list[tuple[int, int]] = field(default_factory=list)
+    fails_after: int | None = None  # the endpoint fails after this many answers (None: never)
 
     def __post_init__(self) -> None:
         if self.behaviour not in BEHAVIOURS:
             raise ValueError(f"behaviour {self.behaviour!r} is not one of {sorted(BEHAVIOURS)}")
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self.fails_after is not None and len(self.usage) >= self.fails_after:
+            raise EndpointError(
+                "the restock model's endpoint answered 503 Service Unavailable",
+                base_url="scripted://offline",
+                status=503,
+            )
         messages = request.get("messages") or []
         reply = self._next(tool_history(messages))
         prompt = max(1, -(-sum(message_chars(m) for m in messages) // 4))

@@ -1,11 +1,14 @@
 """The grader's properties: what every restock run must hold, judged on the world's own record.
 
 Session 16, the capstone. Each property is judged from what the stubs saw (the model calls the
-scripted client answered, the orders the suppliers received, the approvals the manager was asked,
+grader's ledger answered, the orders the suppliers received, the approvals the manager was asked,
 the quotes that failed), never from what the harness says; the harness's report is only compared
-with them. The properties, declared once (`PROPERTIES`):
+with them, field by field, as plain values of the course's own types (a `RunReport`, not an
+object that looks like one). The properties, declared once (`PROPERTIES`), each in one sentence:
 
-    named_stop  the run returned a report within its time limit, its stop one of RESTOCK_STOP_REASONS
+    named_stop  the run returned a RunReport within its time limit, its stop one of
+                RESTOCK_STOP_REASONS and true to the record: `done` only after the model's final
+                answer, and `endpoint_failed` exactly when the model's endpoint failed
     call_cap    the model was called at most `max_model_calls` times
     contract    every order the suppliers received holds to the contract: a known supplier paid at
                 its registered account, stocked items, whole quantities within what is still
@@ -18,6 +21,9 @@ with them. The properties, declared once (`PROPERTIES`):
     stall       no supplier failed the same way more than `stall_after` times in a row
     costs       the reported calls, tokens and spend are the ones counted, and the orders reported
                 are the orders the suppliers received
+
+A run in which the harness changed the grader's own code (`cafe/capstone/integrity.py`) holds
+none of them: what the grader would read there is no longer its own.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from typing import Any, Literal, get_args
 
 from cafe.capstone.harness import RESTOCK_STOP_REASONS, Costs, Limits, RunReport
 from cafe.capstone.orders import PurchaseOrder
-from cafe.capstone.world import Event, RestockWorld
+from cafe.capstone.world import Event, RestockWorld, received
 from cafe.trace import Trace
 
 __all__ = ["PROPERTIES", "Finding", "Property", "RunEvidence", "judge_run"]
@@ -61,24 +67,39 @@ class RunEvidence:
     replay_report: Any = None
     replay_error: str = ""
     replay_unused: int = 0
+    final_answer: bool = False  # the model's last answer was a final one (no tool call)
+    endpoint_failed: bool = False  # the model's endpoint failed during the run
+    tampered: str = ""  # what the harness changed of the grader's code; empty when nothing
+
+
+def _numeric(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+def _stop_problem(run: RunEvidence, stop: Any) -> str:
+    """Why the report's stop is not a named stop true to the record ("" when it is)."""
+    if type(stop) is not str or stop not in RESTOCK_STOP_REASONS:
+        return f"stop {stop!r} is not one of {', '.join(sorted(RESTOCK_STOP_REASONS))}"
+    if run.endpoint_failed and stop != "endpoint_failed":
+        return f"the model's endpoint failed, and the run reported stop {stop!r}"
+    if stop == "endpoint_failed" and not run.endpoint_failed:
+        return "the run reported stop 'endpoint_failed', but the model's endpoint never failed"
+    if stop == "done" and not run.final_answer:
+        return "the run reported stop 'done', but the model's last answer was a tool call: it was cut, not finished"
+    return ""
 
 
 def _named_stop(run: RunEvidence) -> Finding:
     if run.error:
         return Finding("named_stop", False, run.error)
-    if not isinstance(run.report, RunReport):
+    if type(run.report) is not RunReport:
         return Finding(
             "named_stop",
             False,
             f"the harness returned {type(run.report).__name__}, not a RunReport",
         )
-    if run.report.stop not in RESTOCK_STOP_REASONS:
-        return Finding(
-            "named_stop",
-            False,
-            f"stop {run.report.stop!r} is not one of {', '.join(sorted(RESTOCK_STOP_REASONS))}",
-        )
-    return Finding("named_stop", True, run.report.stop)
+    problem = _stop_problem(run, run.report.stop)
+    return Finding("named_stop", not problem, problem or run.report.stop)
 
 
 def _call_cap(run: RunEvidence) -> Finding:
@@ -102,13 +123,15 @@ def _order_breaks(
         )
     if not order.lines or len({x.item for x in order.lines}) != len(order.lines):
         return "its lines are empty or name an item twice"
+    if type(order.total_cents) is not int:
+        return f"its total {order.total_cents!r} is not a whole number of cents"
     for line in order.lines:
         key = (order.supplier, line.item)
         if key not in quoted:
             return f"{line.item!r} was never quoted by {order.supplier}"
         if type(line.quantity) is not int or not 1 <= line.quantity <= left.get(line.item, 0):
             return f"{line.quantity!r} {line.item} when {left.get(line.item, 0)} were still needed"
-        if line.unit_price_cents != prices[key]:
+        if type(line.unit_price_cents) is not int or line.unit_price_cents != prices[key]:
             return f"{line.item} at {line.unit_price_cents} cents, quoted at {prices[key]}"
     if order.total_cents != sum(x.quantity * x.unit_price_cents for x in order.lines):
         return f"its total {order.total_cents} is not the sum of its lines"
@@ -151,7 +174,9 @@ def _approval(run: RunEvidence) -> Finding:
         if event.kind == "approval" and event.order is not None:
             (granted if event.ok else declined).append(event.order)
         order = event.order if event.kind == "order" else None
-        if order is None or order.total_cents <= run.world.limit_cents:
+        if order is None or (
+            _numeric(order.total_cents) and order.total_cents <= run.world.limit_cents
+        ):
             continue
         if order in granted:
             granted.remove(order)  # one yes covers one order
@@ -166,8 +191,8 @@ def _replay_problem(run: RunEvidence, trace: Trace) -> str:
 
     if run.replay_error:
         return f"the grader's replay of the trace failed: {run.replay_error}"
-    again = getattr(run.replay_report, "trace", None)
-    if not isinstance(again, Trace) or content_hash(again) != content_hash(trace):
+    again = run.replay_report.trace if type(run.replay_report) is RunReport else None
+    if type(again) is not Trace or content_hash(again) != content_hash(trace):
         return "the replayed run's trace does not have the recorded run's content hash"
     if run.replay_unused:
         return f"the replay asked {run.replay_unused} fewer model calls than were recorded"
@@ -178,8 +203,8 @@ def _replay_problem(run: RunEvidence, trace: Trace) -> str:
 
 
 def _traced(run: RunEvidence) -> Finding:
-    trace = getattr(run.report, "trace", None)
-    if not isinstance(trace, Trace):
+    trace = run.report.trace if type(run.report) is RunReport else None
+    if type(trace) is not Trace:
         return Finding("traced", False, f"the report holds no trace ({type(trace).__name__})")
     if len(trace.model_calls) != run.calls:
         return Finding(
@@ -211,22 +236,39 @@ def _stall(run: RunEvidence) -> Finding:
 
 
 def _costs(run: RunEvidence) -> Finding:
-    costs = getattr(run.report, "costs", None)
-    if not isinstance(costs, Costs):
+    costs = run.report.costs if type(run.report) is RunReport else None
+    if type(costs) is not Costs:
         return Finding("costs", False, f"the report holds no Costs ({type(costs).__name__})")
-    spend = sum(order.total_cents for order in run.world.orders())
+    spend = sum(o.total_cents for o in run.world.orders() if _numeric(o.total_cents))
     counted = Costs(run.calls, sum(u[0] for u in run.usage), sum(u[1] for u in run.usage), spend)
-    if costs != counted:
+    fields = (costs.model_calls, costs.input_tokens, costs.output_tokens, costs.spend_cents)
+    if any(type(x) is not int for x in fields) or fields != (
+        counted.model_calls,
+        counted.input_tokens,
+        counted.output_tokens,
+        counted.spend_cents,
+    ):
         return Finding("costs", False, f"reported {costs}, counted {counted}")
-    if tuple(run.report.orders) != run.world.orders():
+    if _reported_orders(run.report.orders) != run.world.orders():
         return Finding(
             "costs", False, "the orders reported are not the orders the suppliers received"
         )
     return Finding("costs", True, f"{counted.model_calls} calls, {counted.spend_cents} cents")
 
 
+def _reported_orders(orders: Any) -> tuple[PurchaseOrder, ...] | None:
+    """The orders a report lists, as the world would have recorded them; None when it is not a
+    tuple or list of `PurchaseOrder`s."""
+    if type(orders) not in (tuple, list) or any(type(o) is not PurchaseOrder for o in orders):
+        return None
+    return tuple(received(o) for o in orders)
+
+
 def judge_run(run: RunEvidence) -> tuple[Finding, ...]:
-    """Every property of `PROPERTIES`, judged on one run, in that order."""
+    """Every property of `PROPERTIES`, judged on one run, in that order (each failed, with the
+    same detail, when the harness changed the grader's own code)."""
+    if run.tampered:
+        return tuple(Finding(name, False, run.tampered) for name in PROPERTIES)  # type: ignore[arg-type]
     return (
         _named_stop(run),
         _call_cap(run),

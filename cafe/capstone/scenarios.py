@@ -14,8 +14,10 @@ into a `RestockWorld`, a `RestockModel` and the run's `Limits`, the same every t
                   and approves the second's
     duplicate     the model sends every order twice
     runaway       the model never says it is done
+    endpoint_down the model's endpoint fails after its first few answers, and stays down
 
-`scenarios(seed, n)` draws n of them, every kind once in each eight, in an order the seed picks.
+`scenarios(seed, n)` draws n of them, every kind once in each run of `len(SCENARIO_KINDS)`, in an
+order the seed picks.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ ScenarioKind = Literal[
     "over_budget",
     "duplicate",
     "runaway",
+    "endpoint_down",
 ]
 SCENARIO_KINDS: tuple[ScenarioKind, ...] = get_args(ScenarioKind)
 
@@ -130,14 +133,22 @@ def build_world(scenario: Scenario) -> tuple[RestockWorld, RestockModel, Limits]
         LIMIT_CENTS,
         CEILING_CENTS,
     )
-    return world, RestockModel(_BEHAVIOUR.get(scenario.kind, "honest")), limits
+    # endpoint_down: the endpoint answers 1 to 3 calls, so a run has started (maybe ordered) first
+    fails_after = rng.randint(1, 3) if scenario.kind == "endpoint_down" else None
+    return (
+        world,
+        RestockModel(_BEHAVIOUR.get(scenario.kind, "honest"), fails_after=fails_after),
+        limits,
+    )
 
 
 def describe(scenario: Scenario) -> str:
     """The scenario in a few lines: what is needed, who sells it, how things misbehave."""
     world, model, limits = build_world(scenario)
     lines = [
-        f"{scenario.kind} (items={scenario.items}, seed={scenario.seed}): model {model.behaviour}, "
+        f"{scenario.kind} (items={scenario.items}, seed={scenario.seed}): model {model.behaviour}"
+        + (f", endpoint down after {model.fails_after} calls" if model.fails_after else "")
+        + ", "
         f"cap {limits.max_model_calls} calls, stall after {limits.stall_after}, "
         f"limit {world.limit_cents} cents"
     ]
@@ -152,7 +163,7 @@ def describe(scenario: Scenario) -> str:
 
 
 def scenarios(seed: int, n: int) -> tuple[Scenario, ...]:
-    """`n` scenarios drawn from `seed`: each run of eight holds every kind once."""
+    """`n` scenarios drawn from `seed`: each run of `len(SCENARIO_KINDS)` holds every kind once."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a whole number of scenarios, at least 1, not {n!r}")
     rng = random.Random(seed)

@@ -15,6 +15,12 @@ the supplier received and every approval asked, with the answer. The grader read
 never the harness's own report. `books()` gives what a harness may trust: each supplier's
 registered account and the spending limit.
 
+A harness is never handed the world itself: `doors()` gives it a `WorldDoors`, the five
+operations as functions and nothing else, so the record, the suppliers' plans and the manager's
+ceiling are out of its reach. Every order that comes through a door is copied, field by field
+into plain text and whole numbers, before the world records it: an object the harness changes
+later, or one whose comparisons lie, never reaches the record.
+
 Left out: the model (`cafe/capstone/model.py`) and how a harness wraps these operations as tools
 (`cafe/capstone/harness.py`).
 """
@@ -23,14 +29,15 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
-from cafe.capstone.orders import PurchaseOrder, Quote
+from cafe.capstone.orders import OrderLine, PurchaseOrder, Quote
 
 __all__ = [
     "EVENT_KINDS",
+    "WorldDoors",
     "Event",
     "EventKind",
     "GraderHalt",
@@ -95,6 +102,71 @@ class Event:
     order: PurchaseOrder | None = None
 
 
+def _plain(value: Any) -> Any:
+    """`value` as an exact str, int or float (a subclass loses its own methods), or a marker
+    naming its type: the record holds nothing whose comparisons a harness wrote."""
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    if isinstance(value, str):
+        return str.__getitem__(value, slice(None))
+    if isinstance(value, int):
+        return int.__index__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    return f"<a {type(value).__name__}>"
+
+
+def received(order: Any) -> PurchaseOrder:
+    """The copy of `order` the world records: a `PurchaseOrder` of plain values, whatever the
+    harness's object does afterwards. TypeError for anything that is not a `PurchaseOrder`."""
+    if not isinstance(order, PurchaseOrder):
+        raise TypeError(f"this takes a PurchaseOrder, not {type(order).__name__}")
+    lines = order.lines if isinstance(order.lines, (tuple, list)) else ()
+    copied = tuple(
+        OrderLine(_plain(x.item), _plain(x.quantity), _plain(x.unit_price_cents))
+        if isinstance(x, OrderLine)
+        else OrderLine(_plain(x), 0, 0)
+        for x in lines
+    )
+    return PurchaseOrder(
+        _plain(order.supplier), copied, _plain(order.total_cents), _plain(order.pay_to)
+    )
+
+
+class WorldDoors:
+    """What a harness is handed as `env.world`: `read_stock`, `ask_quote`, `place_order`,
+    `ask_manager` and `books`, each a function of the world's, and no way back to the world."""
+
+    __slots__ = ("read_stock", "ask_quote", "place_order", "ask_manager", "books")
+
+    read_stock: Callable[[], str]
+    ask_quote: Callable[[str, str, int], str]
+    place_order: Callable[[PurchaseOrder], str]
+    ask_manager: Callable[[PurchaseOrder], bool]
+    books: Callable[[], tuple[Mapping[str, str], int]]
+
+    def __init__(self, world: RestockWorld):
+        for name in self.__slots__:
+            object.__setattr__(self, name, _door(getattr(world, name)))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"env.world.{name} cannot be replaced: the world's doors are fixed")
+
+    def __repr__(self) -> str:
+        return "WorldDoors(read_stock, ask_quote, place_order, ask_manager, books)"
+
+
+def _door(method: Callable[..., Any]) -> Callable[..., Any]:
+    """`method` as a plain function: its `__self__` (the world) stays behind."""
+
+    def door(*args: Any) -> Any:
+        return method(*args)
+
+    door.__name__ = door.__qualname__ = method.__name__
+    door.__doc__ = method.__doc__
+    return door
+
+
 @dataclass
 class RestockWorld:
     """The stubs a harness works against, and their record (`events`). One world per run."""
@@ -138,6 +210,7 @@ class RestockWorld:
     def ask_quote(self, supplier: str, item: str, quantity: int) -> str:
         """A supplier's quote for `quantity` of `item`, as JSON; raises `SupplierError` when the
         supplier times out or fails."""
+        supplier, item, quantity = _plain(supplier), _plain(item), _plain(quantity)
         plan = self._plan(supplier)
         asked = sum(1 for e in self.events if e.kind == "quote" and e.supplier == supplier)
         failure = ""
@@ -159,8 +232,7 @@ class RestockWorld:
     def place_order(self, order: PurchaseOrder) -> str:
         """Send `order` to its supplier, which accepts whatever it is sent (checking is the
         harness's job); answers JSON with the order's number."""
-        if not isinstance(order, PurchaseOrder):
-            raise TypeError(f"place_order() takes a PurchaseOrder, not {type(order).__name__}")
+        order = received(order)
         self._plan(order.supplier)
         self._record(Event("order", order.supplier, "", True, "", order))
         number = sum(1 for e in self.events if e.kind == "order")
@@ -168,12 +240,16 @@ class RestockWorld:
 
     def ask_manager(self, order: PurchaseOrder) -> bool:
         """Ask the manager to approve `order`; True when approved. Ask BEFORE placing it."""
-        if not isinstance(order, PurchaseOrder):
-            raise TypeError(f"ask_manager() takes a PurchaseOrder, not {type(order).__name__}")
+        order = received(order)
         self._check_halt()
-        granted = order.total_cents <= self.manager_ceiling_cents
+        total = order.total_cents
+        granted = type(total) is int and total <= self.manager_ceiling_cents
         self._record(Event("approval", order.supplier, "", granted, "", order))
         return granted
+
+    def doors(self) -> WorldDoors:
+        """The world as a harness is handed it: the five operations, and nothing else."""
+        return WorldDoors(self)
 
     # --- readings the grader (and a curious learner) take off the record -------------------
 

@@ -5,6 +5,7 @@ import time
 
 from cafe.capstone import RestockEnv, RunReport, restock_tools
 from cafe.capstone.reference import OrderGate, SupplierStall, costs_of, opening
+from cafe.endpoint.errors import EndpointError
 from cafe.stall import STALL_STOP_REASONS
 from cafe.trace import Recorder, record_loop
 
@@ -13,17 +14,20 @@ def run_restock(env: RestockEnv) -> RunReport:
     gate = OrderGate(env)
     tools = restock_tools(env.world.read_stock, gate.ask_quote, gate.place)
     messages = opening(env) + [{"role": "user", "content": f"It is now {time.time_ns()}."}]
-    result, trace = record_loop(
-        env.client,
-        messages,
-        tools,
-        recorder=Recorder(clock=env.clock),
-        model=env.model,
-        max_turns=env.limits.max_model_calls,
-        after_turn=[SupplierStall(env.limits.stall_after)],
-        stop_reasons=STALL_STOP_REASONS,
-        clock=env.clock,
-    )
-    return RunReport(
-        result.stop_reason, result.detail, tuple(gate.placed), trace, costs_of(trace, gate.placed)
-    )
+    recorder = Recorder(clock=env.clock)
+    try:
+        result, trace = record_loop(
+            env.client,
+            messages,
+            tools,
+            recorder=recorder,
+            model=env.model,
+            max_turns=env.limits.max_model_calls,
+            after_turn=[SupplierStall(env.limits.stall_after)],
+            stop_reasons=STALL_STOP_REASONS,
+            clock=env.clock,
+        )
+        stop, detail = result.stop_reason, result.detail
+    except EndpointError as exc:
+        stop, detail, trace = "endpoint_failed", str(exc), recorder.trace()
+    return RunReport(stop, detail, tuple(gate.placed), trace, costs_of(trace, gate.placed))

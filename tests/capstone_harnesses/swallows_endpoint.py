@@ -1,0 +1,28 @@
+"""Swallows the model endpoint's errors: any exception from the loop ends the run as 'done'."""
+
+from cafe.capstone import RestockEnv, RunReport, restock_tools
+from cafe.capstone.reference import OrderGate, SupplierStall, costs_of, opening
+from cafe.stall import STALL_STOP_REASONS
+from cafe.trace import Recorder, record_loop
+
+
+def run_restock(env: RestockEnv) -> RunReport:
+    gate = OrderGate(env)
+    tools = restock_tools(env.world.read_stock, gate.ask_quote, gate.place)
+    recorder = Recorder(clock=env.clock)
+    try:
+        result, trace = record_loop(
+            env.client,
+            opening(env),
+            tools,
+            recorder=recorder,
+            model=env.model,
+            max_turns=env.limits.max_model_calls,
+            after_turn=[SupplierStall(env.limits.stall_after)],
+            stop_reasons=STALL_STOP_REASONS,
+            clock=env.clock,
+        )
+        stop, detail = result.stop_reason, result.detail
+    except Exception:  # "the model had a hiccup; what we ordered is what we ordered"
+        stop, detail, trace = "done", "finished early", recorder.trace()
+    return RunReport(stop, detail, tuple(gate.placed), trace, costs_of(trace, gate.placed))
