@@ -175,9 +175,10 @@ course.reveal("s14.writes_not_progress")
 # for each write in the previous turn, is the file on disk now exactly what the agent sent? That
 # is `remediation_delivered`. When the answer is yes and the same failure is back, the detector
 # raises `delivered_fix_not_landing` (the fix was delivered, but it had no effect on the
-# failure). The host is asked at the start of a turn, once the same failure has come back
-# `STALL_DELIVERED_FIX_AFTER` (2) times in a row. Each edit is re-tested in its own turn, so the
-# same failure comes back on turns 1, 2, 3, and so on.
+# failure). The host is asked when the detector folds a turn, which happens at the start of the
+# next one, once the same failure has come back `STALL_DELIVERED_FIX_AFTER` (2) times in a row.
+# The detector is session 13's, repair-aware with its default knobs, the post-edit re-verify
+# included.
 #
 # Predict first: with `remediation_delivered` set, on which turn is the first warning raised?
 
@@ -648,7 +649,9 @@ reading_check = course.compare(my_reading, check=check_reading, key="s14.reading
 # **Stretch.** The cell below runs one repair under `PaceGovernor` twice, once reading
 # `passing_tests` and once reading yours, and prints each decision. Offline the repair is the
 # scripted `productive` agent. With `COURSE_MODE=live` it is your own model working on the till (a
-# *live* run: what it does is its choice, so the cell asserts nothing about it). Run it against your
+# *live* run: what it does is its choice, so the cell asserts nothing about it). The clock is
+# still section 5's fake one, `TurnClock(10.0)`: every turn counts 10 s, however long your model
+# really took, so the governor's decisions weigh its turns, not its speed. Run it against your
 # model: did your reading change a decision? Which one, and why?
 
 
@@ -693,7 +696,8 @@ for name, reading in readings.items():
 #
 # With `COURSE_MODE=live` this cell puts your own model on the till under the pace governor, with
 # `progress_signal` plugged into the stall detector as well, and prints the scripted productive
-# agent's run beside it. It is a *live* cell: it asserts only that the run ended on a named stop
+# agent's run beside it. The clock is section 5's fake one (`TurnClock(10.0)`, 10 s a turn): the
+# seconds in the decisions count your model's turns, not the time it took. It is a *live* cell: it asserts only that the run ended on a named stop
 # reason. If the endpoint fails, the cell says so in one line and the checkpoint keeps what you
 # banked before. Offline it is skipped, and the checkpoint banks the scripted runs instead.
 
@@ -719,6 +723,7 @@ elif not live_run.skipped("your model's run under the governor"):
         f"live: {cafe.model_name()}: {live.stop_reason} on turn {len(live.turns)} ({live.detail})"
     )
     rehearsal_note()
+    print("  (the fake clock: 10 s a turn, not your model's real time)")
     for line in decisions(live_governor):
         print("   ", line)
     print(f"scripted productive agent: {steady.stop_reason} on turn {len(steady.turns)}")
