@@ -19,6 +19,7 @@ import cafe
 import cafe.routing
 from cafe import course
 from cafe.endpoint.client.scripted import ScriptedClient
+from cafe.evals import wilson_interval
 from cafe.exercises.s11 import check_expected_cost, check_route_cost
 from cafe.repair import CAP_DEFAULT, make_model_generator, repair_ticket
 from cafe.repair.lottery import simulate_sticky
@@ -60,13 +61,28 @@ for price in prices.values():
 # session 07's `FeedbackModel`, and the usage is the scripted endpoint's estimate (a token per four
 # characters).
 #
-# Before you run it: think about what attempt 2 of a curated run sends, compared with attempt 1.
+# Before you run it, size attempt 1. It sends the generator's system prompt and the order's brief;
+# the next cell measures both in characters (the scripted endpoint counts a token per four). Then
+# recall what session 07's curated retry sends, and work out attempt 2.
+
+# %%
+from cafe.repair import brief_for, system_prompt
+from cafe.world.menu import load_menu
+
+system_chars = len(system_prompt(load_menu()))
+brief_chars = len(brief_for(PRACTICE_ORDERS[0])[0]["content"])
+print(f"attempt 1 of the first order: system prompt {system_chars} characters, brief {brief_chars}")
 
 # %%
 retry_guess = course.predict(
     "s11.retry_tokens",
     "Attempt 2 of a curated run, against attempt 1: how many prompt tokens does it send?",
-    options=["more", "about the same", "fewer"],
+    options=[
+        "fewer: only the feedback is new",
+        "about the same (within 5%)",
+        "between 5% and 30% more",
+        "about twice as many or more",
+    ],
 )
 
 
@@ -106,7 +122,11 @@ def retry_against_first(m):
     if len(m.prompt_by_attempt) < 2:
         return "no run needed a second attempt"
     ratio = m.prompt_by_attempt[1] / m.prompt_by_attempt[0]
-    return "more" if ratio > 1.05 else "fewer" if ratio < 0.95 else "about the same"
+    if ratio < 0.95:
+        return "fewer: only the feedback is new"
+    if ratio <= 1.05:
+        return "about the same (within 5%)"
+    return "between 5% and 30% more" if ratio < 1.3 else "about twice as many or more"
 
 
 course.show_outcome(retry_guess, retry_against_first(measured["curated"]))
@@ -244,7 +264,10 @@ course.reveal("s11.why_cap_free")
 # passes: return `math.inf`.
 #
 # The compare cell checks your function against the *simulation*, not against the course's
-# formula: 40,000 simulated orders per case, within 4%.
+# formula: 40,000 simulated orders per case, within 4%. After those hand-picked cases it compares
+# it on generated inputs (pass rates at and beside 0 and 1, free models, caps 1 to 8) with an
+# exact answer the checker works out on its own. Handing in the course's `expected_cost` (or a
+# wrapper round it) is refused: write your own.
 
 
 # %%
@@ -387,14 +410,30 @@ assert measured["naive"].cost_per_accepted > measured["curated"].cost_per_accept
 # %% [markdown]
 # **Live:** the same comparison for your model's twenty runs from step 1. The scripted model
 # repeats a slip unless a retry names it, so its naive retries pass far less often than its first
-# drafts. A model whose naive retries land within 10% of the closed form behaves like fresh draws;
-# one that lands well above repeats its failures, and a curated retry is worth its extra tokens.
+# drafts. On a real model the measured p comes from ten orders and one run, so it carries a wide
+# interval (session 02's `wilson_interval`); the cell works the closed form out at both ends of
+# it, and when the measured cost falls between them it says "not enough orders to tell" rather
+# than calling your model's retries fresh draws or repeats.
 
 # %%
 live_closed = None
 if live_measured is not None:
     print(f"(live) your model {cafe.model_name()}:")
     live_closed = against_closed_form(live_measured)
+    for mode, m in live_measured.items():
+        low, high = wilson_interval(m.first_passed, m.orders)
+        at_ends = sorted(
+            cafe.routing.expected_cost(p, m.price_per_attempt, CAP_DEFAULT) for p in (low, high)
+        )
+        inside = at_ends[0] <= m.cost_per_accepted <= at_ends[1]
+        print(
+            f"  {mode:<8} {m.orders} orders, one run: p between {low:.2f} and {high:.2f} (95%); "
+            + (
+                "not enough orders to tell how its retries behave"
+                if inside
+                else "the measured cost lies outside the closed form's whole range"
+            )
+        )
 elif live:
     print(
         "skipped: the closed form for your model needs step 1's live runs, which did not reach it"
@@ -412,7 +451,8 @@ course.reveal("s11.why_measured")
 # model's pass rate, its price per attempt, and how many attempts it gets before the next model
 # takes over. Return `(pass_rate, cost_per_accepted)`. Attempts are independent; an order stops at
 # the first pass. Hint: walk the attempts in order, keeping the chance that an order is still
-# without a ticket when each attempt starts. The compare cell checks it against simulation.
+# without a ticket when each attempt starts. The compare cell checks it against simulation, then
+# on generated routes against an exact answer of its own; the course's `route_cost` is refused.
 
 
 # %%
