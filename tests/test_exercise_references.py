@@ -26,6 +26,7 @@ from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shi
 from cafe.exercises.reference_s10 import failure_class, runs
 from cafe.exercises.reference_s11 import costs, per_ticket, route, routes
 from cafe.exercises.reference_s12 import calibrations, confusion, floor_trusts, judge_days
+from cafe.exercises.reference_s15 import labelled_commands, restorable, restore_cases
 from cafe.exercises.s03 import _section
 from cafe.exercises.s12 import CELLS
 from cafe.judge.calibration import Calibration, calibrate
@@ -34,6 +35,9 @@ from cafe.judge.labelled import labelled_tickets
 from cafe.judge.trust import trust_reading
 from cafe.loop.guards import repeat_guard
 from cafe.loop.turns import ToolCall, ToolResult, TurnView
+from cafe.monitors.commands import is_verification_command
+from cafe.monitors.runners import verification_tier
+from cafe.monitors.snapshots import ABSENT, AT_HEAD, can_restore
 from cafe.repair.feedback import attempt_failure_view
 from cafe.repair.reask import Attempt, RepairResult, repair_ticket
 from cafe.report.records import Price, RunRecord
@@ -228,3 +232,19 @@ def test_reference_s01_repeats_agrees_with_repeat_guard(turn):
     calls, seen = turn
     stopped = repeat_guard(TurnView(2, 10, calls, seen, (), 0.0))
     assert repeats(calls, seen) is (stopped is not None and stopped.reason == "stuck")
+
+
+# --- session 15 -----------------------------------------------------------------------------
+
+
+@SEEDED
+@given(labelled_commands())
+def test_reference_s15_labelled_commands_agree_with_verification_tier(labelled):
+    command, tier = labelled
+    assert (verification_tier(command) if is_verification_command(command) else None) == tier
+
+
+@SEEDED
+@given(restore_cases(ABSENT, AT_HEAD))
+def test_reference_s15_restorable_agrees_with_can_restore(case):
+    assert restorable(*case, AT_HEAD) is can_restore(*case)

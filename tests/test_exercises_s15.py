@@ -3,6 +3,8 @@ fails plausible wrong answers with a specific complaint."""
 
 from __future__ import annotations
 
+from banks.bank_s15 import right_loop, tier_by_rules
+
 from cafe import course
 from cafe.exercises.s15 import RESTORE_CASES, TIER_TABLE, check_can_restore, check_verification_tier
 from cafe.monitors.snapshots import can_restore
@@ -19,8 +21,22 @@ def reference_tier(command):
 
 def test_tier_table_agrees_with_the_library_both_ways():
     assert {expected for _, expected, _ in TIER_TABLE} == {"fast", "slow", None}
-    assert check_verification_tier(reference_tier) == []
-    assert course.compare(reference_tier, check=check_verification_tier).status == "passed"
+    assert all(reference_tier(c) == expected for c, expected, _ in TIER_TABLE)
+    assert check_verification_tier(tier_by_rules) == []
+    assert course.compare(tier_by_rules, check=check_verification_tier).status == "passed"
+
+
+def test_tier_course_function_is_refused():
+    (problem,) = check_verification_tier(reference_tier)
+    assert "course's `verification_tier`" in problem and "write your own" in problem
+
+
+def test_tier_generated_commands_find_what_the_rows_miss():
+    def doubled_space_launcher(command):  # strips 'python -m ' only with single spaces
+        return tier_by_rules(command.replace("python -m ", "").replace("python", "python3"))
+
+    (problem,) = check_verification_tier(doubled_space_launcher)
+    assert problem.startswith("on 'python  -m  pytest") and "expected 'fast'" in problem
 
 
 def test_tier_stub_is_not_attempted():
@@ -30,9 +46,7 @@ def test_tier_stub_is_not_attempted():
 def test_tier_wrong_answers_are_named_with_their_rule():
     invocation = check_verification_tier(
         lambda c: (
-            None
-            if not is_verification_command(c)
-            else ("slow" if "pytest" in c else reference_tier(c))
+            None if tier_by_rules(c) is None else ("slow" if "pytest" in c else tier_by_rules(c))
         )
     )
     assert (
@@ -40,14 +54,31 @@ def test_tier_wrong_answers_are_named_with_their_rule():
         and all("pytest" in p for p in invocation)
         and any("-k narrows" in p for p in invocation)
     )
-    substring = check_verification_tier(lambda c: "fast" if "check" in c else reference_tier(c))
+    substring = check_verification_tier(lambda c: "fast" if "check" in c else tier_by_rules(c))
     assert any("not the whole word check" in p for p in substring)
 
 
 def test_restore_cases_agree_with_the_library_both_ways():
     assert {case[3] for case in RESTORE_CASES} == {True, False}
-    assert check_can_restore(can_restore) == []
-    assert course.compare(can_restore, check=check_can_restore).status == "passed"
+    assert all(can_restore(g, a, dict(c)) is want for g, a, c, want, _ in RESTORE_CASES)
+    assert check_can_restore(right_loop) == []
+    assert course.compare(right_loop, check=check_can_restore).status == "passed"
+
+
+def test_restore_course_function_is_refused():
+    (problem,) = check_can_restore(can_restore)
+    assert "course's `can_restore`" in problem
+
+
+def test_restore_generated_cases_find_what_the_rows_miss():
+    def head_is_fine(at_green, at_abort, captured):  # HEAD's version taken as good enough
+        if at_green is None or at_abort is None:
+            return False
+        moved = {p for p in {*at_green, *at_abort} if at_green.get(p) != at_abort.get(p)}
+        return all(captured.get(p) in (at_green.get(p, "<head>"), "<head>") for p in moved)
+
+    (problem,) = check_can_restore(head_is_fine)
+    assert problem.startswith("on ({'bill.py': 'b1'}, {}, {'bill.py': '<head>'})")
 
 
 def test_restore_stub_is_not_attempted():
@@ -87,9 +118,36 @@ def test_tier_examples_hold_no_answers():
 
 _SOLVED = {
     "raise NotImplementedError(\"your turn: 'fast', 'slow', or None when the command checks nothing\")": (
-        "from cafe.monitors.runners import verification_tier as tier\n"
-        "    from cafe.monitors.tiers import is_verification_command as verifies\n"
-        "    return tier(command) if verifies(command) else None"
+        "import re\n"
+        "    tiers = []\n"
+        "    for piece in re.split(r'[&|;\\n]', command):\n"
+        "        words = piece.split()\n"
+        "        while words and re.match(r'^\\w+=', words[0]):\n"
+        "            words = words[1:]\n"
+        "        if words[:2] == ['python', '-m']:\n"
+        "            words = words[2:]\n"
+        "        names = [w.lstrip('-').lower() for w in words]\n"
+        "        if not names or names[0] in ('cat', 'which', 'grep', 'git'):\n"
+        "            continue\n"
+        "        if {'install', 'checkout', 'add', 'uninstall'} & set(names):\n"
+        "            continue\n"
+        "        marks = {'test', 'tests', 'pytest', 'make', 'ruff', 'mypy', 'tsc', 'vet', 'flake8'}\n"
+        "        if not (marks & set(names) or marks & set(re.split(r'[-_./]', names[0]))):\n"
+        "            continue\n"
+        "        if {'ruff', 'mypy', 'tsc', 'flake8', 'vet'} & set(names):\n"
+        "            tiers.append('fast')\n"
+        "        elif names[0] == 'pytest':\n"
+        "            narrow = any(w[:2] in ('-k', '-m') or '::' in w or w.endswith('.py') for w in words)\n"
+        "            tiers.append('fast' if narrow else 'slow')\n"
+        "        elif names[:2] == ['cargo', 'test']:\n"
+        "            rest = words[2:]\n"
+        "            named = [w for i, w in enumerate(rest) if w[0] != '-' and (i == 0 or rest[i - 1] != '-p')]\n"
+        "            tiers.append('fast' if named else 'slow')\n"
+        "        elif names[:2] == ['go', 'test']:\n"
+        "            tiers.append('fast' if '-run' in words else 'slow')\n"
+        "        else:\n"
+        "            tiers.append('slow')\n"
+        "    return None if not tiers else ('slow' if 'slow' in tiers else 'fast')"
     ),
     'raise NotImplementedError(\n        "your turn: True only if every path mutated since green can be put back"\n    )': (
         "if at_green is None or at_abort is None:\n"

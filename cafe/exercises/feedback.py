@@ -34,6 +34,7 @@ This module imports nothing from `cafe`: every session's checkers may use it.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -80,7 +81,8 @@ def shown(value: Any, limit: int = SHOWN_CHARS) -> str:
         text = repr(_tidy(value))
     except Exception as exc:  # a learner's object whose __repr__ raises is still shown
         text = f"<{type(value).__name__} whose repr raised {type(exc).__name__}>"
-    return _cut(" ".join(text.split()), limit)
+    # a multi-line repr goes on one line; runs of spaces stay ('latte  ' is not 'latte ')
+    return _cut(re.sub(r"\s*[\r\n]\s*", " ", text), limit)
 
 
 def _cut(text: str, limit: int = SHOWN_CHARS) -> str:

@@ -5,10 +5,15 @@
    both ways (checks and non-checks, narrowed and whole-suite runs, chains). The notebook shows
    only `TIER_EXAMPLES` (commands, no answers) and never imports either table, so a function that
    looks answers up instead of reading the command fails on the rows it has never seen. Each
-   wrong row is named with the rule it breaks.
+   wrong row is named with the rule it breaks. Then commands drawn from the lesson's rules
+   (`cafe.exercises.reference_s15.labelled_commands`: chains of linters, narrowed and
+   whole-suite runs and commands that check nothing, with stray spaces, `VAR=value` words and
+   launchers) must come out as their pieces say. The course's `verification_tier` is refused.
 2. `check_can_restore` checks the notebook's `my_can_restore(at_green, at_abort, captured)`, the
    gate before an automatic restore, over `RESTORE_CASES`: it must say yes only when every path
-   changed since green can be put back from what the harness captured.
+   changed since green can be put back from what the harness captured; then on generated
+   samples and captures, against `reference_s15.restorable`. The course's `can_restore` is
+   refused.
 
 Notebook: notebooks/s15-run-monitors.ipynb. Lesson: sessions/s15-run-monitors/lesson.md.
 """
@@ -18,14 +23,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cafe.exercises.feedback import Raised, call, mismatch, wrong_type
-from cafe.monitors.snapshots import ABSENT, AT_HEAD
+from cafe.exercises.feedback import (
+    Raised,
+    call,
+    counterexample,
+    library_answer,
+    mismatch,
+    wrong_type,
+)
+from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.reference_s15 import labelled_commands, restorable, restore_cases
+from cafe.monitors.commands import is_verification_command
+from cafe.monitors.runners import segment_tier, verification_tier
+from cafe.monitors.snapshots import ABSENT, AT_HEAD, can_restore, mutated_since
 
 __all__ = [
     "TIER_TABLE",
     "TIER_HELD_OUT",
     "TIER_EXAMPLES",
     "RESTORE_CASES",
+    "TIER_IDEA",
+    "RESTORE_IDEA",
     "check_verification_tier",
     "check_can_restore",
 ]
@@ -102,6 +120,16 @@ TIER_HELD_OUT: tuple[tuple[str, str | None, str], ...] = (
 TIER_EXAMPLES: tuple[str, ...] = tuple(command for command, _, _ in TIER_TABLE[:6])
 # A wrong classifier can miss most of 43 rows; this many are shown, then a count of the rest.
 SHOWN_PROBLEMS = 8
+# The idea a generated command or restore case bears on, shown under its counterexample.
+TIER_IDEA = (
+    "read the command piece by piece (split on &, |, ;): a piece with a marker word verifies, "
+    "one with a non-verify word or a looking command does not; pytest is fast only when narrowed "
+    "(-k, -m, ::, a .py file); the chain is as slow as its slowest verifying piece"
+)
+RESTORE_IDEA = (
+    "every path whose content differs between the two samples (missing means as at HEAD) needs "
+    "a capture equal to what it held at green; no sample at either end proves nothing"
+)
 
 # (at_green, at_abort, captured, expected, why). A fingerprint maps path -> hash for paths that
 # differ from HEAD (None: not a git repository); captured maps path -> what the harness can put back.
@@ -198,6 +226,8 @@ RESTORE_CASES: tuple[tuple[Any, Any, dict[str, str], bool, str], ...] = (
 def check_verification_tier(fn: Callable[[str], Any]) -> list[str]:
     """Problems with `my_tier(command)`; empty when every row of `TIER_TABLE` and `TIER_HELD_OUT`
     comes out right. At most `SHOWN_PROBLEMS` rows are named, then how many more are wrong."""
+    if is_library(fn, verification_tier, is_verification_command, segment_tier):
+        return [library_answer("verification_tier")]
     problems = []
     for command, expected, why in TIER_TABLE + TIER_HELD_OUT:
         got = call(fn, command)
@@ -210,11 +240,22 @@ def check_verification_tier(fn: Callable[[str], Any]) -> list[str]:
     if len(problems) > SHOWN_PROBLEMS:
         more = len(problems) - SHOWN_PROBLEMS
         problems = [*problems[:SHOWN_PROBLEMS], f"... and {more} more rows wrong"]
-    return problems
+    if problems:
+        return problems
+    found = first_difference(
+        lambda pair: fn(pair[0]), lambda pair: pair[1], labelled_commands(), idea=TIER_IDEA
+    )
+    return (
+        [counterexample(found.given[0], found.returned, found.expected, found.idea)]
+        if found
+        else []
+    )
 
 
 def check_can_restore(fn: Callable[[Any, Any, dict[str, str]], Any]) -> list[str]:
     """Problems with `my_can_restore(at_green, at_abort, captured)` over `RESTORE_CASES`."""
+    if is_library(fn, can_restore, mutated_since):
+        return [library_answer("can_restore")]
     problems = []
     for at_green, at_abort, captured, expected, why in RESTORE_CASES:
         case = f"at_green={at_green}, at_abort={at_abort}, captured={captured}"
@@ -226,4 +267,15 @@ def check_can_restore(fn: Callable[[Any, Any, dict[str, str]], Any]) -> list[str
             break  # the same type on every case: once is enough
         elif got is not expected:
             problems.append(mismatch(case, got, expected, why))
-    return problems
+    if problems:
+        return problems
+    found = first_difference(
+        fn,
+        lambda green, abort, captured: restorable(green, abort, captured, AT_HEAD),
+        restore_cases(ABSENT, AT_HEAD),
+        idea=RESTORE_IDEA,
+        unpack=True,
+    )
+    return (
+        [counterexample(found.given, found.returned, found.expected, found.idea)] if found else []
+    )

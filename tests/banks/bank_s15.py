@@ -137,6 +137,24 @@ def launcher_unread(command: str) -> str | None:
     return "slow" if command.startswith("python -m") else course_tier(command)
 
 
+def one_prefix_only(command: str) -> str | None:
+    """Drops one leading VAR=value word, not all of them: 'A=1 B=2 pytest' is not read."""
+    pieces = re.split(r"[&|;\n]", command)
+    kept = [re.sub(r"^\s*\w+=\S*\s+", "", piece, count=1) for piece in pieces]
+    found = (
+        [t for t in (tier_by_rules(piece) for piece in kept if "=" not in piece.split()[0]) if t]
+        if all(p.split() for p in kept)
+        else []
+    )
+    return None if not found else ("slow" if "slow" in found else "fast")
+
+
+def single_spaces(command: str) -> str | None:
+    """Strips the launcher as the text 'python -m ' with single spaces: with a doubled space,
+    python stays the command word, unknown, so slow."""
+    return tier_by_rules(command.replace("python -m ", "").replace("python", "python3"))
+
+
 def fast_or_slow_only(command: str) -> str:
     """Never None: a command that checks nothing is called slow."""
     return course_tier(command) or "slow"
@@ -145,7 +163,7 @@ def fast_or_slow_only(command: str) -> str:
 # --- my_tier: right -------------------------------------------------------------------------
 
 
-def right_pieces(command: str) -> str | None:
+def library_pieces(command: str) -> str | None:
     """The course's rules applied piece by piece through the library's own pieces."""
     from cafe.monitors.commands import split_segments
     from cafe.monitors.runners import segment_tier
@@ -153,6 +171,46 @@ def right_pieces(command: str) -> str | None:
 
     tiers = [segment_tier(piece) for piece in split_segments(command) if verifies(piece)]
     return None if not tiers else max(tiers, key=("fast", "slow").index)
+
+
+_LOOKS = {"cat", "grep", "which", "git"}
+_NON_VERIFY = {"install", "uninstall", "add", "remove", "checkout"}
+_LINTERS = {"ruff", "mypy", "flake8", "tsc"}
+
+
+def _piece_tier(words: list[str]) -> str | None:
+    lowered = [w.lower() for w in words]
+    if not lowered or lowered[0] in _LOOKS or _NON_VERIFY & set(lowered):
+        return None
+    prog, rest = lowered[0], lowered[1:]
+    if prog in _LINTERS or rest[:1] == ["vet"] and prog == "go":
+        return "fast"
+    if prog == "pytest":
+        narrow = any(w[:2] in ("-k", "-m") or "::" in w or w.endswith(".py") for w in rest)
+        return "fast" if narrow else "slow"
+    if prog in ("cargo", "go") and rest[:1] == ["test"]:
+        if prog == "go":
+            return "fast" if "-run" in rest else "slow"
+        names = [w for i, w in enumerate(rest[1:]) if w[0] != "-" and rest[i] != "-p"]
+        return "fast" if names else "slow"
+    if prog in ("make", "npm") or {"test", "tests", "pytest"} & set(lowered):
+        return "slow"
+    return "slow" if re.search(r"(^|[-_./])tests?([-_./]|$)", prog) else None
+
+
+def right_dispatch(command: str) -> str | None:
+    """A dispatch on the command word per piece, the tiers ranked by a dict."""
+    rank = {None: 0, "fast": 1, "slow": 2}
+    best: str | None = None
+    for piece in re.split(r"[;&|\n]", command):
+        words = piece.split()
+        while words and re.fullmatch(r"[A-Za-z_]\w*=\S*", words[0]):
+            words.pop(0)
+        if words[:2] == ["python", "-m"]:
+            words = words[2:]
+        tier = _piece_tier(words)
+        best = tier if rank[tier] > rank[best] else best
+    return best
 
 
 # --- my_can_restore: wrong ------------------------------------------------------------------
@@ -220,6 +278,26 @@ def none_is_empty(at_green: Any, at_abort: Any, captured: dict[str, str]) -> boo
 # --- my_can_restore: right ------------------------------------------------------------------
 
 
+def head_capture_always_ok(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
+    """Takes a capture of HEAD's version as good enough, whatever the path held at green."""
+    if at_green is None or at_abort is None:
+        return False
+    for path in {*at_green, *at_abort}:
+        then, now = at_green.get(path, AT_HEAD), at_abort.get(path, AT_HEAD)
+        if then != now and captured.get(path) not in (then, AT_HEAD):
+            return False
+    return True
+
+
+def green_paths_only(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
+    """Walks only the paths the green sample names: a file changed since green is missed."""
+    if at_green is None or at_abort is None:
+        return False
+    return all(
+        captured.get(p) == held for p, held in at_green.items() if at_abort.get(p, AT_HEAD) != held
+    )
+
+
 def right_sets(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
     """Set algebra: the moved paths are a subset of those captured at their green content."""
     if at_green is None or at_abort is None:
@@ -238,6 +316,20 @@ def right_loop(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
         if then != now and captured.get(path) != then:
             return False
     return True
+
+
+def right_any(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
+    """No path that moved and cannot go back: one any() over the paths either side names."""
+    if not isinstance(at_green, dict) or not isinstance(at_abort, dict):
+        return False
+
+    def held(sample: dict[str, str], path: str) -> str:
+        return sample[path] if path in sample else AT_HEAD
+
+    return not any(
+        held(at_green, p) != held(at_abort, p) and captured.get(p) != held(at_green, p)
+        for p in set(at_green).union(at_abort)
+    )
 
 
 # --- the banks --------------------------------------------------------------------------------
@@ -308,17 +400,63 @@ BANKS = (
                 "a command that checks nothing has no tier: None",
                 "'ls -la' -> 'slow'",
             ),
+            Entry(
+                "course_tier",
+                course_tier,
+                "write your own: the course's verification_tier is refused",
+                "itself",
+            ),
+            Entry(
+                "one_prefix_only",
+                one_prefix_only,
+                "every leading VAR=value word is stripped",
+                "'A=1 B=2 pytest' -> None",
+            ),
+            Entry(
+                "single_spaces",
+                single_spaces,
+                "stray spaces between words change nothing",
+                "'python  -m  pytest  -k  split' -> 'slow'",
+            ),
+            Entry(
+                "library_pieces",
+                library_pieces,
+                "write your own: the course's segment_tier and is_verification_command are refused",
+                "itself",
+            ),
         ),
         right=(
-            Entry("course_tier", course_tier, "the course's own verification_tier"),
-            Entry("right_pieces", right_pieces, "the library's pieces, the slowest kept"),
+            Entry("right_dispatch", right_dispatch, "a dispatch on the command word, tiers ranked"),
+            Entry(
+                "tier_by_rules_spaced",
+                lambda command: tier_by_rules(f"  {command}  "),
+                "the reference, run on the command with spaces around it",
+            ),
         ),
     ),
     Bank(
         "s15",
         check_can_restore,
-        can_restore,
+        right_loop,
         wrong=(
+            Entry(
+                "course_can_restore",
+                can_restore,
+                "write your own: the course's can_restore is refused",
+                "itself",
+            ),
+            Entry(
+                "head_capture_always_ok",
+                head_capture_always_ok,
+                "the capture must hold what the path held at green, HEAD's version only if that",
+                "({'bill.py': 'b1'}, {}, {'bill.py': '<head>'}) -> True",
+            ),
+            Entry(
+                "green_paths_only",
+                green_paths_only,
+                "a path the green sample leaves out was as at HEAD, and may have changed since",
+                "({}, {'bill.py': 'b2'}, {}) -> True",
+            ),
             Entry(
                 "abort_paths_only",
                 abort_paths_only,
@@ -364,9 +502,9 @@ BANKS = (
         ),
         right=(
             Entry("right_sets", right_sets, "set algebra over the moved paths"),
-            Entry("right_loop", right_loop, "one loop, the first path that cannot go back"),
+            Entry("right_any", right_any, "one any() over every path either side names"),
         ),
-        targets=("can_restore", "_first_uncaptured"),
+        reference_module="banks.bank_s15",
     ),
 )
 

@@ -1,0 +1,176 @@
+"""Session 15's references, written apart from `cafe.monitors`: commands built with their tier,
+and the restore gate, with the inputs to try them on.
+
+`check_verification_tier` (`cafe.exercises.s15`) hands the learner's `my_tier` commands drawn by
+`labelled_commands`: each is built piece by piece from commands whose tier the lesson's rules
+settle (a linter, a narrowed or whole-suite runner, a command that checks nothing), with stray
+spaces, `VAR=value` prefixes and `python -m` launchers, chained with `&&`, `||` or `;`. The
+expected answer is worked out as the command is built (a chain as slow as its slowest verifying
+piece), so no classifier stands behind it. `check_can_restore` compares `my_can_restore` with
+`restorable` on `restore_cases`. `tests/test_exercise_references.py` holds both to the library.
+
+This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): `ABSENT` and `AT_HEAD`
+are passed in to build the generated fingerprints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = [
+    "FAST",
+    "SLOW",
+    "QUIET",
+    "chain_tier",
+    "labelled_commands",
+    "restorable",
+    "restore_cases",
+]
+
+# Pieces whose tier the lesson's rules settle, "{name}" filled with a test name and "{py}" with a
+# .py file. Linters, type checkers, go vet and narrowed runs (-k, -m, ::, a .py file, a cargo or
+# go test name) are fast...
+FAST: tuple[str, ...] = (
+    "ruff check .",
+    "ruff check {py}",
+    "mypy --strict cafe",
+    "flake8 {py}",
+    "tsc --noEmit",
+    "go vet ./...",
+    "pytest -k {name}",
+    "pytest -q -m smoke",
+    "pytest {py}",
+    "pytest -x {py}::test_{name}",
+    "cargo test {name}",
+    "cargo test -p till {name}",
+    "go test -run {name} ./...",
+)
+# ...the whole suite, make and unknown test scripts are slow (-x and -q do not narrow, a folder
+# is not one test, -p names a package)...
+SLOW: tuple[str, ...] = (
+    "pytest",
+    "pytest -q",
+    "pytest -x tests",
+    "pytest tests/",
+    "cargo test",
+    "cargo test -p till",
+    "go test ./...",
+    "npm test",
+    "make",
+    "make check",
+    "make {name}",
+    "./run-tests.sh",
+)
+# ...and these check nothing: installs, git, looking at files, moving about, running a program.
+QUIET: tuple[str, ...] = (
+    "pip install pytest",
+    "npm install",
+    "git add {py}",
+    "git checkout {py}",
+    "cat {py}",
+    "cat check_bill.py",
+    "grep -r pytest .",
+    "which pytest",
+    "ls -la",
+    "cd till",
+    "echo done",
+    "echo testing",
+    "python {py}",
+)
+_NAMES = ("split", "tip", "total", "bill_adds_up", "Rounding")
+_FILES = ("bill.py", "tests/test_bill.py", "src/till/bill.py")
+_PREFIXES = ("", "", "", "CI=1 ", "PYTHONPATH=. ", "A=1 B=2 ")
+_SEPARATORS = (" && ", " || ", " ; ", ";", " & ")
+
+
+def chain_tier(tiers: Any) -> str | None:
+    """A chain's tier from its pieces' (None for a piece that checks nothing): the slowest."""
+    verifying = [t for t in tiers if t is not None]
+    if not verifying:
+        return None
+    return "slow" if "slow" in verifying else "fast"
+
+
+def _piece(
+    template: str, tier: str | None, name: str, py: str, prefix: str, launched: bool, gap: str
+) -> Any:
+    text = template.format(name=name, py=py)
+    if launched and tier is not None and text.startswith("pytest"):
+        text = "python -m " + text  # python -m pytest is pytest
+    return (prefix + gap.join(text.split()), tier)
+
+
+def _pieces() -> Any:
+    from hypothesis import strategies as st
+
+    template = st.one_of(
+        st.sampled_from(FAST).map(lambda t: (t, "fast")),
+        st.sampled_from(SLOW).map(lambda t: (t, "slow")),
+        st.sampled_from(QUIET).map(lambda t: (t, None)),
+    )
+    return st.builds(
+        lambda pair, *rest: _piece(pair[0], pair[1], *rest),
+        template,
+        st.sampled_from(_NAMES),
+        st.sampled_from(_FILES),
+        st.sampled_from(_PREFIXES),
+        st.booleans(),
+        st.sampled_from((" ", "  ")),
+    )
+
+
+def _joined(pieces: list[tuple[str, str | None]], separators: list[str]) -> tuple[str, Any]:
+    text = pieces[0][0]
+    for (piece, _), separator in zip(pieces[1:], separators, strict=False):
+        text += separator + piece
+    return text, chain_tier(tier for _, tier in pieces)
+
+
+def labelled_commands() -> Any:
+    """(command, its tier): chains of one to three pieces, the tier worked out while building."""
+    from hypothesis import strategies as st
+
+    return st.builds(
+        _joined,
+        st.lists(_pieces(), min_size=1, max_size=3),
+        st.lists(st.sampled_from(_SEPARATORS), min_size=2, max_size=2),
+    )
+
+
+def restorable(at_green: Any, at_abort: Any, captured: Mapping[str, str], at_head: str) -> bool:
+    """Every path whose content differs between the two samples (a path a sample leaves out is
+    as at HEAD) has a capture equal to its content at green; no sample at either end: False."""
+    if at_green is None or at_abort is None:
+        return False
+    for path in {*at_green, *at_abort}:
+        then, now = at_green.get(path, at_head), at_abort.get(path, at_head)
+        if then != now and captured.get(path) != then:
+            return False
+    return True
+
+
+_PATHS = ("bill.py", "check_bill.py", "pytest.ini", "notes.txt")
+
+
+def _case(green: Any, abort: Any, picks: tuple[int, ...], absent: str, at_head: str) -> Any:
+    """One case: for each path, a capture picked from nothing, the green content, the abort's,
+    ABSENT, AT_HEAD or another hash (picked by index, so a shrunk case captures nothing)."""
+    captured = {}
+    for path, pick in zip(_PATHS, picks, strict=True):
+        options = (None, (green or {}).get(path, at_head), (abort or {}).get(path, at_head))
+        held = (*options, absent, at_head, "b0")[pick]
+        if held is not None:
+            captured[path] = held
+    return green, abort, captured
+
+
+def restore_cases(absent: str, at_head: str) -> Any:
+    """(at_green, at_abort, captured): samples of three paths (or None: no sample), and captures
+    of four that hold the green content, the abort's, ABSENT, AT_HEAD or another hash."""
+    from hypothesis import strategies as st
+
+    sample = st.dictionaries(st.sampled_from(_PATHS[:3]), st.sampled_from(("b1", "b2", absent)))
+    maybe = st.one_of(sample, st.none())
+    picks = st.tuples(*[st.integers(0, 5)] * len(_PATHS))
+    return st.builds(lambda g, a, p: _case(g, a, p, absent, at_head), maybe, maybe, picks)
