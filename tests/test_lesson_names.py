@@ -151,9 +151,10 @@ def unimported_helpers(folder: str, cells: list[Cell]) -> list[tuple[str, str, s
         above = cells[i - 1].source if i and cells[i - 1].kind == "markdown" else ""
         for stub in _stubs(cell):
             named = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)\(", above + "\n" + cell.source))
+            parameters = {a.arg for a in (*stub.args.posonlyargs, *stub.args.args)}
             missing += [
                 (folder, stub.name, name)
-                for name in sorted(named - bound)
+                for name in sorted(named - bound - parameters)
                 if any(callable(v) for v in names.module_level.get(name, ()))
             ]
     return missing
@@ -177,3 +178,12 @@ def test_notebook_exercise_helpers_check_catches_a_missing_import() -> None:
         Cell("code", "def mine(spec):\n    raise NotImplementedError('your turn')\n"),
     ]
     assert unimported_helpers("s99", cells) == [("s99", "mine", "score_ticket")]
+
+
+def test_notebook_exercise_helpers_check_skips_the_stubs_own_parameters() -> None:
+    cells = [
+        Cell("code", "import cafe"),
+        Cell("markdown", "A judge is called as `judge(spec, ticket)`."),
+        Cell("code", "def mine(judge, labelled):\n    raise NotImplementedError('your turn')\n"),
+    ]
+    assert unimported_helpers("s99", cells) == []

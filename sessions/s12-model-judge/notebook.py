@@ -16,6 +16,7 @@ import cafe
 import cafe.judge.calibration
 import cafe.judge.trust
 from cafe import course
+from cafe.evals import wilson_interval
 from cafe.exercises.s12 import check_calibrate, check_trust_rule
 from cafe.judge import Grade, ModelJudge, grade_messages
 from cafe.judge.calibration import calibrate, catch_rate_by_notes, position_probe, scripted_judge
@@ -190,6 +191,10 @@ course.reveal("s12.why_position")
 # Return a dict with those five and `kappa` (or a `Calibration`). Kappa is
 # (observed − chance) / (1 − chance), over the tickets with a verdict, where chance is
 # p(judge fails) × p(truth fails) + p(judge passes) × p(truth passes); give None when chance is 1.
+#
+# The compare cell runs your function with judges whose answers are known, then on generated days
+# against a confusion table the checker counts on its own. Handing in the course's `calibrate` is
+# refused: write your own.
 
 
 # %%
@@ -245,10 +250,14 @@ if graded.ok:
 
 # %% [markdown]
 # **Live:** the cell below prints your model's figures beside the house judge's, the verbosity
-# split included. The house judge's biases are dials; your model's are whatever it has. A catch
-# rate clearly lower with long notes than without is the verbosity bias of step 3 in a real
-# model; failed right tickets (a low pass rate on good ones) mean a strict judge, not a lenient
-# one; many `unparsed` replies mean the prompt or the model does not give verdicts reliably.
+# split included. The house judge's biases are dials; your model's are whatever it has, measured
+# here on 40 tickets in one run: 20 broken, about 9 of them with long notes. That is a small
+# sample, so the cell gives each of your model's rates a 95% interval (`wilson_interval`, session
+# 02) and says "not enough tickets to tell" where the long-notes and short-notes intervals
+# overlap. A split that holds up across runs and more tickets is the verbosity bias of step 3 in
+# a real model; failed right tickets (a low pass rate on good ones) mean a strict judge, not a
+# lenient one; many `unparsed` replies mean the prompt or the model does not give verdicts
+# reliably.
 
 
 # %%
@@ -268,26 +277,45 @@ if not live:
     print("  offline: live mode puts your model's line here")
 elif not graded.skipped("your model's line"):
     print(judge_line(f"your model {cafe.model_name()}", yours))
+    spans = {}
+    for kind, verbose in (("long notes", True), ("short notes", False)):
+        said = [
+            v
+            for item, v in yours.graded
+            if item.truth == "fail" and item.verbose == verbose and v != "unparsed"
+        ]
+        if said:
+            spans[kind] = wilson_interval(said.count("fail"), len(said))
+            low, high = spans[kind]
+            print(f"  catch rate, {kind}: {low:.0%} to {high:.0%} (95%, {len(said)} tickets)")
+    if len(spans) == 2 and not (
+        spans["long notes"][1] < spans["short notes"][0]
+        or spans["short notes"][1] < spans["long notes"][0]
+    ):
+        print("  The two intervals overlap: not enough tickets to tell a verbosity bias from luck.")
     if yours.kappa is None or yours.kappa < 0.2:
         print(
-            "  Your model's verdicts agree with the checks little better than luck would. That is "
-            "a finding, not a broken cell: it is what calibrating is for, and the house judge's "
-            "line shows what the biases look like when there is a signal to bias."
+            f"  On these {len(labelled)} tickets, in one run, your model's verdicts agree with the "
+            "checks little better than luck would. Measure again (more tickets, another run) "
+            "before you call it a property of the model; the house judge's line shows what the "
+            "biases look like when there is a signal to bias."
         )
 
 # %% [markdown]
 # ## 7. Your turn, open-ended: when may you use it?
 #
 # Write `my_trust_rule(calibration, model)`: True when a judge with this calibration, now
-# running `model`, may be used. Your thresholds are yours to choose; the checker holds every rule
-# to a floor (it must refuse the always-pass judge, a judge measured on another model, one seen on
+# running `model`, may be used. Your thresholds are yours to choose: a rule may be stricter than
+# the lesson's floor, never looser. The checker holds every rule to that floor (it must refuse the always-pass judge, a judge measured on another model, one seen on
 # three broken tickets or on none, one that often gives no verdict, one that fails every ticket,
 # and one that misses a third of the broken tickets; it must accept one that is nearly always
 # right on plenty of both). Kappa and the rates are None when there was nothing to measure, so
 # your rule must not compare None with a number.
 # `calibration.kappa`, `.catch_rate`, `.pass_rate_on_good`, `.tp` … `.unparsed` and `.model` are
-# there to use. **Live stretch:** the cell after it applies your rule to your own model's
-# calibration from step 6.
+# there to use. After those cases the checker tries generated calibrations: any one your rule
+# trusts, the lesson's rule must trust too. Handing in the course's `trust_reading` is refused.
+# **Live stretch:** the cell after it applies your rule to your own model's calibration from
+# step 6.
 
 
 # %%
