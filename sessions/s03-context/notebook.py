@@ -138,8 +138,9 @@ if live and not marking_runs.skipped("comparing your model with the stand-in"):
         + ", ".join(f"{m} {v['kept_off']}/{v['runs']}" for m, v in live_marking.items())
     )
     print(
-        "A model that obeys the note under every marking has not learned what the marking means; "
-        "one that keeps it off even pasted is following the rule sentence, or not reading the note."
+        f"{REPEATS} runs per marking, in one sitting: too few to tell one marking from another "
+        "unless they differ by all of them. Read these counts as what happened here, not as how "
+        "your model behaves; session 02's eval over more orders is how you would find out."
     )
 
 # %% [markdown]
@@ -158,25 +159,43 @@ for section in sections:
         f"safety part: {'yes' if section.required else 'no'}"
     )
 print(f"{'all':<12} {total:>4} tokens")
+sizes = {section.name: section.tokens for section in sections}
+tight = total - sizes["story"] - 1
+
+# %% [markdown]
+# Take a budget of `tight` tokens: one token less than the prompt would need without the story.
+# Use the sizes and priorities above, and the rule from the lesson.
 
 # %%
-first_guess = course.predict(
-    "s03.first_dropped",
-    "The budget drops one token below the total. Which section goes?",
-    options=["allergens", "prices", "story", "customer"],
+drop_guess = course.predict(
+    "s03.tight_budget",
+    f"At a budget of {tight} tokens, which sections does build_context leave out?",
+    options=[
+        "the story only",
+        "the story and house_style",
+        "the story and prices",
+        "none: it shortens the story to fit",
+    ],
 )
 
 # %%
-one_short = build_context(menu, order, total - 1)
-print(f"budget {total - 1}: dropped {list(one_short.dropped)}  ({one_short.tokens} tokens sent)")
-course.show_outcome(first_guess, one_short.dropped[0])
+squeezed = build_context(menu, order, tight)
+print(f"budget {tight}: dropped {list(squeezed.dropped)}  ({squeezed.tokens} tokens sent)")
+dropped_as = {
+    ("story",): "the story only",
+    ("house_style", "story"): "the story and house_style",
+    ("prices", "story"): "the story and prices",
+    (): "none: it shortens the story to fit",
+}
+course.show_outcome(
+    drop_guess, dropped_as.get(tuple(sorted(squeezed.dropped)), str(list(squeezed.dropped)))
+)
 
 # %% [markdown]
 # Now keep shrinking the budget. Predict the smallest budget `build_context` accepts for this
 # order, and what it does below that.
 
 # %%
-sizes = {section.name: section.tokens for section in sections}
 candidates = sorted(
     {
         str(total),
@@ -224,6 +243,10 @@ course.show_outcome(smallest_guess, str(smallest))
 # the sections to keep, in their original order: drop optional sections, lowest priority first,
 # until the rest fit. Never drop or shorten a required one: if they alone exceed the budget, raise
 # `ValueError` with a message that names their total.
+#
+# The compare cell tries two sets of sections (other names, priorities and safety minimums) at
+# hand-picked budgets, and budgets below each minimum; after those cases it tries generated sets
+# against an answer the checker works out on its own, apart from the course's `fit_sections`.
 
 
 # %%
@@ -269,7 +292,8 @@ assert reported is None or reported > 0
 # that contains the closing tag would step outside it. Write `my_delimit(text)` returning the
 # text between `OPEN_TAG` and `CLOSE_TAG` so that nothing the customer types (in any letter case)
 # opens or closes the fence, and their words stay readable. How you neutralise the tags is up to
-# you. Live stretch: build an attack note that contains the closing tag, delimit it your way, and
+# you. The compare cell tries the tags in any letter case and a tag hidden inside a tag. Live
+# stretch: build an attack note that contains the closing tag, delimit it your way, and
 # send it to your model with the `delimited` rule. Did it obey?
 
 # %%
