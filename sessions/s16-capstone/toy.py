@@ -84,9 +84,7 @@ def live() -> int:
     if rehearsal_script(client, cafe.model_name()) == DEFAULT_LABEL:
         print("   " + default_rehearsal_note("16"))
     if not world.of_kind("quote") and not world.orders():
-        print(
-            "   Your model called no tool (no quote asked, no order), so the gate had nothing to judge."
-        )
+        print("   No quote was asked and no order placed, so the gate had nothing to judge.")
     return 0
 
 
