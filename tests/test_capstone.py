@@ -43,6 +43,9 @@ from cafe.capstone.runner import TickClock
 from cafe.endpoint.client.script import Script
 from cafe.endpoint.client.scripted import ScriptedClient
 
+# `cafe capstone check` banks its result in the progress file: each test gets a fresh one.
+pytestmark = pytest.mark.usefixtures("home")
+
 HARNESSES = Path(__file__).parent / "capstone_harnesses"
 REFERENCE = Path(__file__).resolve().parents[1] / "cafe" / "capstone" / "reference.py"
 
@@ -415,3 +418,23 @@ def test_reference_holds_every_property_on_generated_scenarios(scenario: Scenari
 
     findings = judge_run(run_scenario(run_restock, scenario))
     assert all(f.held for f in findings), [f for f in findings if not f.held]
+
+
+def test_main_banks_the_result_in_the_progress_file_unless_told_not_to(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from cafe.course.progress import load_progress
+
+    assert main([str(HARNESSES / "over_limit.py"), "--seed", "2", "--no-bank"]) == 1
+    assert "s16" not in load_progress()["checkpoints"]
+    assert main([str(HARNESSES / "over_limit.py"), "--seed", "2"]) == 1
+    assert "Banked as checkpoint s16.capstone" in capsys.readouterr().out
+    entry = load_progress()["checkpoints"]["s16"]["capstone"]
+    assert entry["source"] == "yours"
+    value = entry["value"]
+    assert (value["passed"], value["failed"], value["seed"], value["scenarios"]) == (
+        False,
+        ["approval"],
+        2,
+        len(SCENARIO_KINDS),
+    )

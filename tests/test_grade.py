@@ -183,10 +183,11 @@ def _class(root: Path) -> None:
     nb = learners.load("s00-setup.ipynb")
     done = learners.answered(learners.solved_s00(nb))
     learners.save(done, root / "alice" / "work" / "s00-setup.ipynb")
+    # bob: a wrong exercise and an unanswered prediction, in one notebook (one kernel run less)
     wrong = learners.wrong(learners.solved_s00(nb, ("responder",)), "tool_arguments", "return {}")
-    learners.save(learners.answered(wrong), root / "bob" / "s00-setup.ipynb")
-    skipped = learners.answered(learners.solved_s00(nb), skip=("s00.two_tools",))
-    learners.save(skipped, root / "cara" / "s00-setup.ipynb")
+    learners.save(
+        learners.answered(wrong, skip=("s00.two_tools",)), root / "bob" / "s00-setup.ipynb"
+    )
     broken = _replace_cell(learners.answered(learners.solved_s00(nb)), "as responder", "1 / 0")
     learners.save(broken, root / "dan" / "s00-setup.ipynb")
     stuck = _replace_cell(
@@ -212,7 +213,8 @@ def test_a_class_gives_the_expected_gradebook_and_no_submission_changes(tmp_path
     source, out = tmp_path / "class", tmp_path / "gradebook"
     _class(source)
     before = tree_digest(source)
-    assert command.main([str(source), "--out", str(out), "--jobs", "2", "--time-limit", "30"]) == 0
+    # 20 s a notebook: s00 runs in about 5 s on a busy two-core machine; eve's loop uses all 20
+    assert command.main([str(source), "--out", str(out), "--jobs", "2", "--time-limit", "20"]) == 0
     assert tree_digest(source) == before
     rows = list(csv.DictReader((out / "gradebook.csv").open(encoding="utf-8")))
     got = {(r["learner"], r["kind"], r["key"]): r for r in rows}
@@ -220,7 +222,7 @@ def test_a_class_gives_the_expected_gradebook_and_no_submission_changes(tmp_path
     def result(who: str, kind: str, key: str) -> str:
         return got[(who, kind, key)]["result"]
 
-    for who in ("alice", "bob", "cara"):
+    for who in ("alice", "bob"):
         assert result(who, "notebook", "s00-setup.ipynb") == "ran"
     assert {r["result"] for r in rows if r["learner"] == "alice"} <= {
         "ran",
@@ -230,7 +232,7 @@ def test_a_class_gives_the_expected_gradebook_and_no_submission_changes(tmp_path
     }
     assert result("bob", "exercise", "s00.tool_arguments") == "failed"
     assert "one call" in got[("bob", "exercise", "s00.tool_arguments")]["detail"]
-    assert result("cara", "prediction", "s00.two_tools") == "unanswered"
+    assert result("bob", "prediction", "s00.two_tools") == "unanswered"
     assert result("dan", "notebook", "s00-setup.ipynb") == "errored"
     assert "ZeroDivisionError" in got[("dan", "notebook", "s00-setup.ipynb")]["detail"]
     assert result("dan", "exercise", "s00.responder") == "not_run"  # its compare cell raised
@@ -246,7 +248,7 @@ def test_a_class_gives_the_expected_gradebook_and_no_submission_changes(tmp_path
     assert SECRET not in everything and TOKEN not in everything
     assert "COURSE_MODE" in everything  # fay's notebook did print the environment it was given
     summary = json.loads((out / "gradebook.json").read_text())["summary"]
-    assert summary["learners"] == 9
+    assert summary["learners"] == 8
     assert {e["key"] for e in summary["exercises_failed"]} >= {"s00.tool_arguments"}
 
 
@@ -284,3 +286,28 @@ def test_the_commands_plug_into_a_parent_parser_as_cafe_cli_adds_them(tmp_path, 
     assert args.run(args) == 2 and "does not exist" in capsys.readouterr().err
     args = parser.parse_args(["hand-in", "--work", str(tmp_path / "w"), "--progress", "x.json"])
     assert args.run(args) == 2 and "nothing to hand in" in capsys.readouterr().err
+
+
+def test_the_capstones_banked_check_is_a_gradebook_line_and_a_column(tmp_path):
+    data = {
+        "version": 1,
+        "checkpoints": {
+            "s16": {
+                "capstone": {
+                    "value": {"passed": False, "failed": ["approval"], "seed": 7, "scenarios": 9},
+                    "model": "scripted-restock",
+                    "source": "yours",
+                }
+            }
+        },
+    }
+    path = tmp_path / "progress.json"
+    path.write_text(json.dumps(data))
+    lines, _ = gradebook.record_lines("ann", path, covered=set())
+    [capstone] = [line for line in lines if line.kind == "capstone"]
+    assert (capstone.key, capstone.result) == ("s16.capstone", "failed")
+    assert "seed 7, 9 scenarios" in capstone.detail and "failed: approval" in capstone.detail
+    writers.write_gradebook(lines, tmp_path / "out", "now", {})
+    assert writers.learner_summary(lines)["ann"]["capstone"] == "failed"
+    page = (tmp_path / "out" / "gradebook.html").read_text()
+    assert "<th>capstone</th>" in page

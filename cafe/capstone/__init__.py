@@ -10,14 +10,17 @@ stall detector, 13), and `cafe capstone check` grades it on scenarios drawn at c
 property by property, judged on the world's own record. Read the files in this order:
 
 - `orders.py`: the purchase-order contract, and every way an order breaks it;
-- `world.py`: the stock, the suppliers and the manager, as stubs that record what happened;
+- `world.py`: the stock, the suppliers and the manager, as stubs that record what happened, and
+  the doors (`WorldDoors`) a harness reaches them through;
 - `model.py`: the scripted model, honest or misbehaving in one of a few named ways;
 - `harness.py`: what a harness is handed (`RestockEnv`), returns (`RunReport`), ends on
   (`RESTOCK_STOP_REASONS`), and the three tools the model knows;
 - `reference.py`: the course's reference harness, which holds every property;
 - `scenarios.py`: scenarios generated from a seed, each a kind of trouble;
 - `properties.py`: the properties, judged on the world's record, never on the harness's word;
-- `runner.py`: one scenario run within a time limit, and its trace replayed;
+- `integrity.py`: the grader's own code, fingerprinted around each run, so a patch is found;
+- `runner.py`: one scenario run within a time limit, out of reach of the record, and its trace
+  replayed;
 - `grader.py`: `check` and the command line, with failing scenarios shrunk;
 - `__main__.py`: `python -m cafe.capstone check`, which `cafe capstone check` starts.
 
@@ -47,7 +50,15 @@ from cafe.capstone.orders import (
 from cafe.capstone.properties import PROPERTIES, Finding, Property, RunEvidence, judge_run
 from cafe.capstone.runner import run_scenario
 from cafe.capstone.scenarios import SCENARIO_KINDS, Scenario, build_world, describe, scenarios
-from cafe.capstone.world import Event, GraderHalt, Item, RestockWorld, SupplierError, SupplierPlan
+from cafe.capstone.world import (
+    Event,
+    GraderHalt,
+    Item,
+    RestockWorld,
+    SupplierError,
+    SupplierPlan,
+    WorldDoors,
+)
 
 __all__ = [
     "BEHAVIOURS",
@@ -79,6 +90,7 @@ __all__ = [
     "SupplierError",
     "SupplierPlan",
     "Verdict",
+    "WorldDoors",
     "build_world",
     "check",
     "describe",

@@ -10,12 +10,15 @@ smallest failing scenario shown.
 `main(argv)` is the command line: `cafe capstone check [PATH] [--seed N] [--scenarios N]`, PATH
 a Python file defining `run_restock(env)` (default `work/capstone/harness.py`). Without
 `--seed` a fresh seed is drawn and printed, so a harness cannot be fitted to known scenarios and
-a failure can still be run again.
+a failure can still be run again. Each check's result is banked in the learner's progress file
+as checkpoint `s16.capstone` (`bank`; `--no-bank` leaves the file alone), which `cafe grade`
+reads into the gradebook.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import secrets
 import sys
@@ -33,6 +36,7 @@ __all__ = [
     "DEFAULT_SCENARIOS",
     "Failure",
     "Verdict",
+    "bank",
     "check",
     "load_harness",
     "main",
@@ -42,6 +46,8 @@ __all__ = [
 DEFAULT_PATH = Path("work/capstone/harness.py")
 # Every kind once (`cafe/capstone/scenarios.py`).
 DEFAULT_SCENARIOS = len(SCENARIO_KINDS)
+# Where a check is banked: the progress file's checkpoint for session 16 (`cafe.course.progress`).
+BANK_SESSION, BANK_NAME = "s16", "capstone"
 # How many smaller scenarios shrinking may try for one failure (each is one run and its replay).
 SHRINK_TRIES = 24
 
@@ -166,6 +172,24 @@ def check(
     return Verdict(seed, n_scenarios, tuple(failures))
 
 
+def bank(verdict: Verdict, harness_file: Path, model: str = "scripted-restock") -> bool:
+    """Bank `verdict` as checkpoint `s16.capstone` of the learner's progress file (the latest
+    check replaces the one before): passed or not, the properties that failed, the seed, how many
+    scenarios, and the hash of the harness file it graded. True when it was saved."""
+    from cafe.course.cells import stamp
+    from cafe.course.progress import record
+
+    value = {
+        "passed": verdict.passed,
+        "failed": sorted(verdict.failed),
+        "seed": verdict.seed,
+        "scenarios": verdict.n_scenarios,
+        "harness_sha256": hashlib.sha256(harness_file.read_bytes()).hexdigest()[:16],
+    }
+    entry = {"value": value, "model": model, "source": "yours", "saved_at": stamp()}
+    return record("checkpoints", BANK_NAME, entry, session=BANK_SESSION)
+
+
 def load_harness(path: Path) -> Harness:
     """`run_restock` from the Python file at `path`; ValueError saying what to do when it is not there."""
     if not path.is_file():
@@ -208,6 +232,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=DEFAULT_SCENARIOS,
         help=f"how many scenarios (default {DEFAULT_SCENARIOS})",
     )
+    parser.add_argument(
+        "--no-bank",
+        action="store_true",
+        help="do not bank the result in your progress file",
+    )
     args = parser.parse_args(argv)
     if args.scenarios < 1:
         parser.error(f"--scenarios must be at least 1, not {args.scenarios}")
@@ -219,4 +248,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     verdict = check(harness, seed, args.scenarios)
     print(verdict.render())
+    if not args.no_bank and bank(verdict, args.path):
+        print(f"Banked as checkpoint {BANK_SESSION}.{BANK_NAME} in your progress file.")
     return 0 if verdict.passed else 1

@@ -3,7 +3,8 @@
 A graded notebook banks its results in a progress file of its own (`cafe.course.grading.runner` gives each
 run a fresh `CAFE_HOME`), in the format `cafe.course.progress` describes: `exercises` (each
 compare's status and problems), `predictions` and `outcomes` (each guess, and what happened), and
-`checkpoints`. `grade_learner` turns those, and the learner's own progress file when they handed
+`checkpoints`, among them the capstone's result, which `cafe capstone check` banks as
+`s16.capstone` (`cafe/capstone/grader.py`). `grade_learner` turns those, and the learner's own progress file when they handed
 one in, into `Line`s:
 
 | kind | key | result |
@@ -13,6 +14,7 @@ one in, into `Line`s:
 | `exercise` | `s07.failure_view` | `passed`, `failed`, `not_attempted`, `not_run`, `unknown` |
 | `prediction` | `s07.first_draft` | `matched`, `missed`, `unanswered`, `not_shown`, `not_run` |
 | `checkpoint` | `s07.attempts_to_pass` | `banked` (detail: whose figure and which model), `failed` |
+| `capstone` | `s16.capstone` | `passed`, `failed` (detail: the seed, the scenarios, the properties failed) |
 
 An exercise the course's notebook asks for that the run never reached is `not_run`, never left
 out. A prediction made in a Jupyter widget is saved to the learner's own progress file, not to
@@ -35,7 +37,7 @@ from cafe.course.record import LearnerRecord, read_record
 
 __all__ = ["Kind", "KINDS", "Line", "course_items", "notebook_lines", "record_lines"]
 
-Kind = Literal["submission", "notebook", "exercise", "prediction", "checkpoint"]
+Kind = Literal["submission", "notebook", "exercise", "prediction", "checkpoint", "capstone"]
 KINDS: tuple[str, ...] = get_args(Kind)
 # Keys as notebooks write them: `course.compare(..., key="s07.failure_view")`,
 # `course.predict("s07.first_draft", ...)`.
@@ -148,6 +150,24 @@ def _guess(data: Mapping[str, Any], key: str) -> Any:
     return outcome.get("predicted") if isinstance(outcome, Mapping) else None
 
 
+# The checkpoint `cafe capstone check` banks its result in.
+CAPSTONE_KEY = "s16.capstone"
+
+
+def _capstone(learner: str, value: Any, model: Any, origin: str) -> Line:
+    """The capstone's line: passed or failed, with the seed, the scenarios and what failed."""
+    if not isinstance(value, Mapping) or not isinstance(value.get("passed"), bool):
+        return Line(
+            learner, "s16", "capstone", CAPSTONE_KEY, "unknown", "not a check's result", origin
+        )
+    failed = value.get("failed")
+    detail = f"seed {value.get('seed')}, {value.get('scenarios')} scenarios; model: {model or 'not given'}"
+    if isinstance(failed, list) and failed:
+        detail += "; failed: " + ", ".join(map(str, failed))
+    result = "passed" if value["passed"] else "failed"
+    return Line(learner, "s16", "capstone", CAPSTONE_KEY, result, detail, origin)
+
+
 def _checkpoints(learner: str, data: Mapping[str, Any], origin: str) -> list[Line]:
     lines = []
     section = data.get("checkpoints", {})
@@ -161,6 +181,8 @@ def _checkpoints(learner: str, data: Mapping[str, Any], origin: str) -> list[Lin
             detail = f"{whose}; model: {entry.get('model') or 'not given'}"
             result = "failed" if failed else "banked"
             lines.append(Line(learner, tag, "checkpoint", f"{tag}.{name}", result, detail, origin))
+            if f"{tag}.{name}" == CAPSTONE_KEY:
+                lines.append(_capstone(learner, value, entry.get("model"), origin))
     return lines
 
 

@@ -32,7 +32,8 @@ TOP = 15
 
 def learner_summary(lines: Sequence[Line]) -> dict[str, dict[str, Any]]:
     """Per learner: exercises passed of those graded, predictions matched of those made, checkpoints
-    banked, notebooks that did not run cleanly, and problems with the submission."""
+    banked, the capstone's last check, notebooks that did not run cleanly, and problems with the
+    submission."""
     found: dict[str, dict[str, Any]] = {}
     for line in lines:
         s = found.setdefault(
@@ -44,6 +45,7 @@ def learner_summary(lines: Sequence[Line]) -> dict[str, dict[str, Any]]:
                 "made": 0,
                 "matched": 0,
                 "checkpoints": 0,
+                "capstone": "-",
                 "notebooks": 0,
                 "not_clean": [],
                 "problems": [],
@@ -58,6 +60,8 @@ def learner_summary(lines: Sequence[Line]) -> dict[str, dict[str, Any]]:
             s["matched"] += line.result == "matched"
         elif line.kind == "checkpoint":
             s["checkpoints"] += line.result == "banked"
+        elif line.kind == "capstone":
+            s["capstone"] = line.result
         elif line.kind == "notebook":
             s["notebooks"] += 1
             if line.result != "ran":
@@ -136,6 +140,7 @@ def _people(learners: dict[str, dict[str, Any]]) -> list[tuple[Any, ...]]:
             _bar(s["passed"], s["exercises"]),
             f"{s['matched']} of {s['made']} made ({s['predictions']} asked)",
             s["checkpoints"],
+            s["capstone"],
             "; ".join(s["not_clean"]) or "-",
             "; ".join(s["problems"]) or "-",
         )
@@ -156,7 +161,7 @@ def _page(summary: dict[str, Any], learners: dict[str, dict[str, Any]], made_at:
     missed = [(p["key"], _bar(p["missed"], p["of"])) for p in summary["predictions_missed"][:TOP]]
     not_run = [(n["learner"], n["key"], n["result"], n["detail"]) for n in summary["not_run"]]
     unreadable = [(u["learner"], u["key"], u["detail"]) for u in summary["unreadable"]]
-    columns = ["learner", "exercises passed", "predictions matched", "checkpoints"]
+    columns = ["learner", "exercises passed", "predictions matched", "checkpoints", "capstone"]
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Gradebook</title>",
         _STYLE + "</head><body>",
