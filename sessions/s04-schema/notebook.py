@@ -22,6 +22,7 @@ import cafe.schema.trials
 from cafe import course
 from cafe.endpoint.client.formats import admits
 from cafe.endpoint.scripts.rehearsals import habits_responder
+from cafe.evals import wilson_interval
 from cafe.exercises import s04
 from cafe.exercises.s04 import check_closed_table_schema, check_failures_from, validation_error
 from cafe.schema import (
@@ -73,17 +74,19 @@ for order in orders:
 plain = format_trial(waiter, cafe.OFFLINE_MODEL, orders, ["plain"])["plain"]
 for trial in plain.trials:
     print(f"{shorten(trial.order.words, 60, placeholder='…'):<62} {trial.outcome}")
+    print(f"    it wrote: {shorten(trial.draft, 96, placeholder='…')}")
 print(f"plain: {plain.parsed}/{len(plain.trials)} parsed; checks failed: {dict(plain.checks)}")
 
 # %% [markdown]
-# Now the same waiter, the same orders, in JSON mode. Predict how many of its drafts
+# Now the same waiter, the same orders, in JSON mode: its habits stay, but it can only send one
+# JSON object. Read what it wrote for each order above, then predict how many of its drafts
 # `parse_draft` accepts.
 
 # %%
 object_guess = course.predict(
     "s04.json_mode_parses",
     "JSON mode on the same ten orders: how many drafts parse, against plain text's 2?",
-    options=["fewer", "the same, 2", "3 to 5", "6 or more"],
+    options=["fewer", "2 or 3", "4 to 6", "7 or more"],
 )
 
 # %%
@@ -101,11 +104,11 @@ course.show_outcome(
     object_guess,
     "fewer"
     if json_parsed < plain.parsed
-    else "the same, 2"
-    if json_parsed == plain.parsed == 2
-    else "3 to 5"
-    if json_parsed <= 5
-    else "6 or more",
+    else "2 or 3"
+    if json_parsed <= 3
+    else "4 to 6"
+    if json_parsed <= 6
+    else "7 or more",
 )
 
 # %% [markdown]
@@ -337,6 +340,7 @@ def all_formats():
 
 trial_story = course.live_story("s04.parse_rates", all_formats, model=model)
 tallies = {} if trial_story.skipped("the parse rate per format") else trial_story.value
+spans = {}
 for kind, tally in tallies.items():
     if tally.refused:
         print(f"{kind:<18} refused by the endpoint: {tally.refused[:100]}")
@@ -351,11 +355,27 @@ for kind, tally in tallies.items():
         f"{kind:<18} parse rate {tally.parse_rate:.0%}   checks failed: {dict(tally.checks)}   "
         f"drafts that kept the format's promise: {kept}/{len(tally.trials)}{unreached}"
     )
+    spans[kind] = wilson_interval(tally.parsed, len(tally.trials))
+    print(
+        f"{'':<18} 95% interval {spans[kind][0]:.0%} to {spans[kind][1]:.0%}, {len(tally.trials)} orders"
+    )
+if live and len(spans) > 1:
+    ranked = sorted(spans.items(), key=lambda kv: kv[1][0])
+    apart = all(low_b > high_a for (_, (_, high_a)), (_, (low_b, _)) in zip(ranked, ranked[1:]))
+    print(
+        "the formats' intervals do not overlap: these orders tell them apart"
+        if apart
+        else f"the intervals overlap: {len(orders)} orders in one run are not enough orders to "
+        "tell these formats apart on your model"
+    )
 
 # %% [markdown]
 # A strict server's drafts should all keep its promise; a draft that does not was probably cut
 # short by the reply cap. A parse rate is not a quality score: three of the ten orders should not
 # become tickets at all, so a rate above 70% here means something passed that should not have.
+# Ten orders in one run is a small sample: each rate comes with its 95% interval (session 02's
+# `wilson_interval`), and when the intervals overlap the cell says the formats cannot be told
+# apart on your model from this run.
 
 # %% [markdown]
 # ## Checkpoint: the numbers you bank
