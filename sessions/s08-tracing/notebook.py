@@ -292,8 +292,9 @@ print(f"first difference: span {span.name!r} ({span.kind}): {difference}")
 #
 # The compare cell replays three runs recorded from replies no model would write, so only the
 # trace can reproduce them; then runs whose code changed (the retries, the menu, the model asked
-# for) and a recording that runs out before the code stops asking. Until you replace the stub it
-# says "not attempted yet".
+# for) and a recording that runs out before the code stops asking. Handing in the course's
+# `replay_client` (or a wrapper round it) is refused: write your own. Until you replace the stub
+# it says "not attempted yet".
 
 
 # %%
@@ -322,7 +323,8 @@ course.reveal("s08.reply_for", source=cafe.trace.replay.ReplayClient.reply_for)
 # its shape. Write `my_mask(text)`: the text with credential-looking parts replaced (by
 # `[redacted]`, say), and ordinary café text left exactly as it was. The compare cell tries eight
 # secrets in sentences (no piece of six characters of a secret may stay) and seven ordinary
-# texts, a model's name and a trace's ids among them. Then add the shapes *you* worry about (a card
+# texts, a model's name and a trace's ids among them; after those hand-picked cases, generated
+# secrets and generated ordinary text. The course's `scrub` is refused if handed in. Then add the shapes *you* worry about (a card
 # number? a phone number?) and run the last cell of this step.
 #
 # **Live stretch:** run this notebook with `COURSE_MODE=live`, then search the trace file the
