@@ -246,7 +246,9 @@ def my_classify(run):
 # %% [markdown]
 # The compare cell runs your classifier over seventeen hand-built runs, of one to five attempts,
 # including ones where several tests hold and one where the same check name hides three
-# different failures.
+# different failures. After those hand-built runs it compares yours with a classifier the
+# checker holds, written apart from the course's, on generated runs (up to six attempts, failures
+# repeated, listed in any order). Handing in the course's `classify` is refused: write your own.
 
 # %%
 classify_check = course.compare(my_classify, check=check_classify, key="s10.classify")
