@@ -190,7 +190,9 @@ print(Path(costliest_run.trace).read_text(encoding="utf-8").splitlines()[0][:160
 # on anything with an `ending` (a `RunRecord` has one), list every one of `report.ENDINGS` (with
 # 0 when none ended so), and add up to the number of runs. And a run whose `ending` is not one of
 # them? There is no "other" bucket: refuse it with a `ValueError` that names the ending, wherever
-# in the shift it sits. The compare cell checks it both ways.
+# in the shift it sits. The compare cell checks it both ways: hand-picked shifts first, then
+# generated ones against a count the checker makes on its own. Handing in the course's
+# `count_endings` is refused: write your own.
 
 
 # %%
@@ -271,7 +273,8 @@ print("\n".join(report.summarize(list(read_back[:3]) + quiet, PRACTICE_PRICES).n
 # Write `cost_by_ending(runs, prices)`: the shift's cost split by how the orders ended. Each run
 # has `input_tokens`, `output_tokens` (None when not reported) and `model`; `prices[model]` is a
 # `report.Price` with `input_per_million` and `output_per_million`. A run whose cost is unknown
-# adds nothing. List every ending, as in step 4.
+# adds nothing. List every ending, as in step 4. The compare cell tries hand-picked shifts, then
+# generated ones; the course's `cost_by_ending` is refused if handed in.
 
 
 # %%
