@@ -339,6 +339,10 @@ course.reveal("s01.why_lag")
 # already seeing their results; return `None` otherwise, including on the first turn and when
 # the model proposes no calls. Compare `c.name` and `dict(c.arguments)` of `view.calls` with
 # `r.name` and `dict(r.arguments)` of `view.prev_dispatch`.
+#
+# The compare cell tries hand-picked turns first, then generated ones (items that differ only by
+# a stray space or a capital, keys in either order) against a guard the checker holds, written
+# apart from the course's.
 
 
 # %%
