@@ -273,10 +273,18 @@ if not eval_story.skipped("comparing your model with the scripted waiter"):
     assert all(0 <= rate.rate <= 1 for rate in mine.rates)
     assert mine.overall.n + len(mine.unreached) == len(sample)
     mine_worst = min(mine.rates, key=lambda rate: rate.passed)
+    runner_up = sorted(mine.rates, key=lambda rate: rate.passed)[1:2]
     print(
         f"most frequent mistake: scripted waiter {KINDS[worst.name]}; "
-        f"{model}: {KINDS[mine_worst.name]}"
+        f"{model}, in its last run over {mine_worst.n} orders: {KINDS[mine_worst.name]} "
+        f"({mine_worst.n - mine_worst.passed} failed)"
     )
+    if runner_up and runner_up[0].interval[0] <= mine_worst.interval[1]:
+        print(
+            f"  next: {KINDS[runner_up[0].name]} ({runner_up[0].n - runner_up[0].passed} failed); "
+            "their intervals overlap, so there are not enough orders to tell which mistake your "
+            "model makes most"
+        )
 if live and live_runs:
     overall = [run.overall.rate for run in live_runs]
     mine_points = round(100 * (max(overall) - min(overall)))
