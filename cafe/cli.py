@@ -1,5 +1,6 @@
 """The `cafe` command: `cafe doctor`, `cafe toy NN`, `cafe serve`, `cafe local`, `cafe progress`,
-`cafe grade` and `cafe hand-in` (for a class), `cafe capstone check`, `cafe --version`.
+`cafe grade` and `cafe hand-in` (for a class), `cafe capstone check`, `cafe experiment NN`,
+`cafe --version`.
 
 Also reachable as `python -m cafe`. Each subcommand is a thin shell around a library function, so
 everything the command does can be done from a notebook too: `cafe.endpoint.doctor.health.doctor`,
@@ -115,9 +116,10 @@ def _serve(args: argparse.Namespace) -> int:
     )
 
 
-def _capstone(args: argparse.Namespace) -> int:
-    # Started as a program: this module is session 00's and imports no later session's code.
-    return subprocess.call([sys.executable, "-m", "cafe.capstone", *args.arguments])
+def _program(module: str) -> Callable[[argparse.Namespace], int]:
+    """A subcommand started as a program: this module is session 00's and imports no later
+    session's code (`cafe capstone`: session 16's grader; `cafe experiment`: session 02's)."""
+    return lambda args: subprocess.call([sys.executable, "-m", module, *args.arguments])
 
 
 def _local(args: argparse.Namespace) -> int:
@@ -294,7 +296,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_hand_in_command(sub)
     capstone = sub.add_parser("capstone", help="grade your restock harness (session 16)")
     capstone.add_argument("arguments", nargs=argparse.REMAINDER, help="check [PATH] [--seed N]")
-    capstone.set_defaults(run=_capstone)
+    capstone.set_defaults(run=_program("cafe.capstone"))
+    experiment = sub.add_parser("experiment", help="a notebook's comparison, with intervals")
+    experiment.add_argument(
+        "arguments", nargs=argparse.REMAINDER, help="NN [--orders N] [--seed S]"
+    )
+    experiment.set_defaults(run=_program("cafe.evals.experiment"))
     return parser
 
 

@@ -1,0 +1,139 @@
+"""cafe.evals.compare and cafe.evals.experiment: a comparison's interval, its verdict, and a run
+that resumes. The stand-ins' true rates are known, so the intervals are checked against the truth
+over many seeds (counts, with fixed seeds: the same figures every run)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cafe.evals.checks import wilson_interval
+from cafe.evals.compare import VERDICTS, difference_interval, judge, orders_needed
+from cafe.evals.experiment import EXPERIMENTS, main, run_experiment, scripted_outcome
+
+SEEDS = range(1000)
+
+
+def _count(session: str, arm: str, seed: int, n: int, rate: float) -> int:
+    return sum(scripted_outcome(session, arm, seed, order, rate) for order in range(n))
+
+
+@pytest.mark.parametrize(("p_a", "p_b", "n"), [(0.4, 0.7, 40), (0.6, 0.6, 20), (0.85, 0.95, 60)])
+def test_difference_interval_covers_the_true_difference_at_about_95_percent(p_a, p_b, n) -> None:
+    covered = 0
+    for seed in SEEDS:
+        a, b = _count("t", "a", seed, n, p_a), _count("t", "b", seed, n, p_b)
+        low, high = difference_interval(a, n, b, n)
+        covered += low <= p_b - p_a <= high
+    assert 930 <= covered <= 990, f"{covered} of {len(SEEDS)} intervals covered {p_b - p_a:+.2f}"
+
+
+def test_wilson_interval_covers_the_true_rate_at_about_95_percent() -> None:
+    covered = sum(
+        lo <= 0.3 <= hi
+        for lo, hi in (wilson_interval(_count("t", "w", s, 30, 0.3), 30) for s in SEEDS)
+    )
+    assert 930 <= covered <= 980, covered
+
+
+def test_judge_each_verdict() -> None:
+    assert judge("a", 20, 100, "b", 60, 100).verdict == "shows the claim"
+    assert judge("a", 60, 100, "b", 20, 100).verdict == "shows the opposite"
+    tie = judge("a", 5, 10, "b", 6, 10)
+    assert tie.verdict == "not enough orders to tell" and tie.more_orders and tie.more_orders > 10
+    assert "more orders per arm" in tie.sentence()
+    assert {c.verdict for c in (judge("a", 1, 2, "b", 1, 2),)} <= set(VERDICTS)
+
+
+def test_orders_needed_none_for_equal_rates_and_more_for_smaller_gaps() -> None:
+    assert orders_needed(0.5, 0.5) is None
+    assert orders_needed(0.4, 0.7) < orders_needed(0.4, 0.5)
+
+
+def test_the_wrong_claim_is_not_shown_with_enough_orders() -> None:
+    """With the true rates 0.4 and 0.7, 07's claim holds; at 200 orders it is shown."""
+    experiment = EXPERIMENTS["07"]
+    (a, p_a), (b, p_b) = experiment.arms
+    verdict = judge(a, _count("07", a, 0, 200, p_a), 200, b, _count("07", b, 0, 200, p_b), 200)
+    assert verdict.verdict == "shows the claim"
+
+
+def test_run_experiment_resumes_without_running_an_order_twice(tmp_path: Path) -> None:
+    calls: list[tuple[str, int]] = []
+
+    def counted(session, arm, seed, order, rate):
+        calls.append((arm, order))
+        return scripted_outcome(session, arm, seed, order, rate)
+
+    path = tmp_path / "07.json"
+    run_experiment(EXPERIMENTS["07"], 20, 3, path, say=lambda _: None, outcome=counted)
+    resumed = run_experiment(EXPERIMENTS["07"], 40, 3, path, say=lambda _: None, outcome=counted)
+    straight = run_experiment(EXPERIMENTS["07"], 40, 3, tmp_path / "s.json", say=lambda _: None)
+    assert len(calls) == 80 and len(set(calls)) == 80
+    assert resumed.to_json()["arms"] == straight.to_json()["arms"]
+
+
+def test_run_experiment_stopped_mid_way_keeps_what_it_ran(tmp_path: Path) -> None:
+    path = tmp_path / "04.json"
+
+    def stops(session, arm, seed, order, rate):
+        if arm == "json_object" and order == 7:
+            raise KeyboardInterrupt
+        return scripted_outcome(session, arm, seed, order, rate)
+
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment(EXPERIMENTS["04"], 15, 0, path, say=lambda _: None, outcome=stops)
+    saved = json.loads(path.read_text(encoding="utf-8"))["arms"]
+    assert len(saved["plain"]) == 15 and len(saved["json_object"]) == 7
+    again = run_experiment(EXPERIMENTS["04"], 15, 0, path, say=lambda _: None)
+    fresh = run_experiment(EXPERIMENTS["04"], 15, 0, tmp_path / "f.json", say=lambda _: None)
+    assert again.to_json() == {**fresh.to_json()}
+
+
+def test_run_experiment_refuses_another_seed_in_the_same_file(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    run_experiment(EXPERIMENTS["12"], 5, 0, path, say=lambda _: None)
+    with pytest.raises(ValueError, match="another experiment or seed"):
+        run_experiment(EXPERIMENTS["12"], 5, 1, path, say=lambda _: None)
+
+
+def test_main_prints_json_with_a_verdict_per_comparison(tmp_path: Path) -> None:
+    out = io.StringIO()
+    code = main(
+        ["04", "--orders", "12", "--seed", "2", "--json", "--out", str(tmp_path / "r.json")], out
+    )
+    data = json.loads(out.getvalue())
+    assert code == 0 and data["runs_on"] == "scripted stand-ins"
+    assert [c["b"] for c in data["comparisons"]] == ["json_object", "json_schema"]
+    assert all(c["verdict"] in VERDICTS for c in data["comparisons"])
+
+
+def test_main_unknown_session_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["05"]) == 2
+    assert "no experiment for session '05'" in capsys.readouterr().err
+
+
+def test_cafe_experiment_command_runs_the_module(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cafe",
+            "experiment",
+            "07",
+            "--orders",
+            "10",
+            "--out",
+            str(tmp_path / "e.json"),
+        ],
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "CAFE_ENV_FILE": "", "COURSE_MODE": "offline"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "10 of 10 orders" in done.stdout and "95% interval" in done.stdout
