@@ -10,6 +10,7 @@ instead of becoming a learner's wrong grade. Derandomized: the same inputs every
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -17,10 +18,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from cafe.context import fit_sections
+from cafe.endpoint.client.formats import admits
 from cafe.exercises import reference_s07, s07, s08
 from cafe.exercises.generated import Raises, outcome
 from cafe.exercises.reference_s01 import repeats, turns
 from cafe.exercises.reference_s03 import fitted, section_sets
+from cafe.exercises.reference_s04 import bad_drafts, failure_pairs, near_tickets, strict_admits
 from cafe.exercises.reference_s08 import leaks, masked, plain, secrets
 from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shifts, shifts
 from cafe.exercises.reference_s10 import failure_class, runs
@@ -28,6 +31,7 @@ from cafe.exercises.reference_s11 import costs, per_ticket, route, routes
 from cafe.exercises.reference_s12 import calibrations, confusion, floor_trusts, judge_days
 from cafe.exercises.reference_s15 import labelled_commands, restorable, restore_cases
 from cafe.exercises.s03 import _section
+from cafe.exercises.s04 import validation_error
 from cafe.exercises.s12 import CELLS
 from cafe.judge.calibration import Calibration, calibrate
 from cafe.judge.grading import Grade
@@ -43,7 +47,9 @@ from cafe.repair.reask import Attempt, RepairResult, repair_ticket
 from cafe.report.records import Price, RunRecord
 from cafe.report.summary import cost_by_ending, count_endings
 from cafe.routing.routes import Route, Step, Tier, expected_cost, route_cost, simulate_cost
+from cafe.schema.parsing import failures_from
 from cafe.schema.ticket import Failure
+from cafe.schema.trials import closed_table_schema
 from cafe.taxonomy.classes import classify
 from cafe.taxonomy.runs import Run
 from cafe.trace.replay import replay_client
@@ -248,3 +254,21 @@ def test_reference_s15_labelled_commands_agree_with_verification_tier(labelled):
 @given(restore_cases(ABSENT, AT_HEAD))
 def test_reference_s15_restorable_agrees_with_can_restore(case):
     assert restorable(*case, AT_HEAD) is can_restore(*case)
+
+
+# --- session 04 -----------------------------------------------------------------------------
+
+
+@SEEDED
+@given(bad_drafts())
+def test_reference_s04_failure_pairs_agree_with_failures_from(draft):
+    found = failures_from(validation_error(draft))
+    assert sorted((f.check, f.span.split(" ", 1)[0]) for f in found) == failure_pairs(draft)
+
+
+@settings(SEEDED, max_examples=100)
+@given(near_tickets())
+def test_reference_s04_strict_admits_agrees_with_the_course_closed_schema(ticket):
+    assert (admits("json_schema", closed_table_schema(), json.dumps(ticket)) is True) is (
+        strict_admits(ticket)
+    )

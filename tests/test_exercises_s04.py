@@ -5,6 +5,7 @@ import copy
 import json
 
 import pytest
+from banks.bank_s04 import right_dict, right_grouped
 
 from cafe import course
 from cafe.exercises.s04 import (
@@ -27,8 +28,26 @@ def _stub(*args):
 
 
 def test_check_failures_from_reference_passes_compare():
-    assert check_failures_from(failures_from) == []
-    assert course.compare(failures_from, check=check_failures_from).status == "passed"
+    assert check_failures_from(right_grouped) == []
+    assert course.compare(right_grouped, check=check_failures_from).status == "passed"
+
+
+def test_check_failures_from_refuses_the_course_function():
+    (problem,) = check_failures_from(failures_from)
+    assert "course's `failures_from`" in problem and "write your own" in problem
+
+
+def test_check_failures_from_generated_drafts_find_a_table_past_the_last():
+    def skips_le(error):  # the 'less_than_equal' of table 31 is never reported
+        kept = [d for d in error.errors() if d["type"] != "less_than_equal"]
+        return [
+            f
+            for f in right_grouped(error)
+            if f.span.split(" ")[0] in {str(d["loc"][0]) for d in kept}
+        ]
+
+    (problem,) = check_failures_from(skips_le)
+    assert problem.startswith("draft {'table': 31,") and "('bad_value', 'table')" in problem
 
 
 def test_check_failures_from_stub_is_not_attempted():
@@ -123,11 +142,18 @@ def test_check_closed_table_schema_an_enum_that_lost_a_table_is_named():
 
 def test_check_failures_from_accepts_a_value_quoted_as_json():
     def json_quoted(error):
+        first = {}
+        for d in error.errors():
+            first.setdefault(str(d["loc"][0]), d)
         return tuple(
-            Failure(f.check, f"{f.span.split(' ')[0]} = {json.dumps(d.get('input'))}", f.fix)
+            Failure(
+                f.check,
+                f"{f.span.split(' ')[0]} = {json.dumps(first[f.span.split(' ')[0]]['input'])}",
+                f.fix,
+            )
             if f.check == "bad_value"
             else f
-            for f, d in zip(failures_from(error), error.errors())
+            for f in right_dict(error)
         )
 
     assert check_failures_from(json_quoted) == []

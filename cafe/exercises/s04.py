@@ -5,12 +5,17 @@ closes the table range.
   `Ticket` raised for a bad draft, return `Failure`s with the course's check names
   (`missing_field`, `unknown_field`, `bad_value`), a span that names the field (and, for a bad
   value, quotes it, as Python or JSON writes it), a fix that names the field and what it must
-  hold, and one failure per field and check however many list elements were wrong.
+  hold, and one failure per field and check however many list elements were wrong. Then on
+  generated bad drafts (`cafe.exercises.reference_s04.bad_drafts`: every field good, bad at or
+  beside an edge, or missing, fields spelt in another case), held to the same rules and to the
+  failures `reference_s04.failure_pairs` reads from the draft. The course's own
+  `failures_from` is refused.
 - `check_closed_table_schema(fn)` judges your `closed_schema()`: a strict ticket schema (every
   field required, no other fields) that uses none of the keywords `strict_ticket_schema()` drops,
   still lets a good ticket through, and no longer lets a table outside 1 to 30 through
   (`cafe.endpoint.client.formats.admits` plays the strict server): every table from 1 to 30, no other
-  table value, and nothing the strict schema refused for another reason.
+  table value, and nothing the strict schema refused for another reason; then on generated
+  tickets, good and bad, it lets through exactly those `reference_s04.strict_admits`.
 - `your_figures(failures_fn, schema_fn, example)` is what the checkpoint banks as yours: the
   failures your function gives for the notebook's example, and how many tables from 0 to 31 your
   closed schema lets through. Pass only the functions whose exercise passed.
@@ -29,7 +34,19 @@ from typing import Any
 from pydantic import ValidationError
 
 from cafe.endpoint.client.formats import admits
-from cafe.exercises.feedback import Described, Raised, call, mismatch, shown, wrong_type
+from cafe.exercises.feedback import (
+    Described,
+    Raised,
+    call,
+    counterexample,
+    library_answer,
+    mismatch,
+    shown,
+    wrong_type,
+)
+from cafe.exercises.generated import Raises, first_broken, is_library
+from cafe.exercises.reference_s04 import bad_drafts, failure_pairs, near_tickets, strict_admits
+from cafe.schema import parsing
 from cafe.schema.ticket import FIELD_HINTS, MAX_TABLE, TICKET_FIELDS, Failure, Ticket
 from cafe.schema.trials import unenforced_keywords
 
@@ -153,8 +170,36 @@ def _judge_one(
     return problems
 
 
+# The idea a generated draft bears on, and how many tickets the schema check generates (each is
+# one call of the strict server, about a millisecond: 400 keep the check under a second).
+DRAFT_IDEA = (
+    "read every error: one failure per field and check, missing and unknown fields by name, a "
+    "value that breaks its field's rule (text for a number, an empty list, a table outside 1 to "
+    f"{MAX_TABLE}) a bad_value"
+)
+SCHEMA_EXAMPLES = 400
+
+
+def _generated_draft_problems(fn: Callable[[ValidationError], Any]) -> list[str]:
+    """The problems on the smallest generated bad draft the learner's function gets wrong."""
+
+    def judged(draft: dict[str, Any], got: Any) -> list[str]:
+        if isinstance(got, Raises):
+            return [f"draft {shown(draft, 70)}: your function raised {got.kind.__name__}"]
+        return _judge_one(draft, frozenset(failure_pairs(draft)), DRAFT_IDEA, got)[:2]
+
+    found = first_broken(
+        lambda draft: fn(validation_error(draft)),
+        bad_drafts(),
+        lambda draft, got: bool(judged(draft, got)),
+    )
+    return judged(*found) if found else []
+
+
 def check_failures_from(fn: Callable[[ValidationError], Any]) -> list[str]:
     """Problems with a learner's `failures_from`; empty when every bad draft is reported right."""
+    if is_library(fn, parsing.failures_from):
+        return [library_answer("failures_from")]
     problems: list[str] = []
     for draft, expected, why in BAD_DRAFTS:
         got = call(fn, validation_error(draft))
@@ -162,7 +207,7 @@ def check_failures_from(fn: Callable[[ValidationError], Any]) -> list[str]:
             problems.append(got.problem(f"draft {shown(draft, 70)}"))
             continue
         problems.extend(_judge_one(draft, expected, why, got)[:2])  # the two that matter most
-    return problems
+    return problems or _generated_draft_problems(fn)
 
 
 def _keywords(node: Any) -> set[str]:
@@ -248,7 +293,23 @@ def check_closed_table_schema(fn: Callable[[], Any]) -> list[str]:
                 f"{json.dumps(ticket)}: your schema lets it through, and the strict schema refused "
                 "it; close the table without opening another field"
             )
-    return problems
+    return problems or _generated_ticket_problems(schema)
+
+
+def _generated_ticket_problems(schema: dict[str, Any]) -> list[str]:
+    """The smallest generated ticket the schema lets through wrongly, or refuses wrongly."""
+    found = first_broken(
+        lambda ticket: _admits(schema, ticket) is True,
+        near_tickets(),
+        lambda ticket, admitted: admitted is not strict_admits(ticket),
+        examples=SCHEMA_EXAMPLES,
+    )
+    if found is None:
+        return []
+    ticket, admitted = found
+    expected = "let through" if strict_admits(ticket) else "refused"
+    idea = "only a ticket that keeps the whole contract gets through, and every such ticket does"
+    return [counterexample(ticket, "let through" if admitted else "refused", expected, idea)]
 
 
 # --- the learner's own figures, for the checkpoint ------------------------------------------

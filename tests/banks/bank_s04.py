@@ -10,6 +10,7 @@ real table through and nothing else, without loosening another field.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 
 from banks.harness import Bank, Entry
@@ -137,6 +138,46 @@ def right_dict(error):
     return tuple(by_key.values())
 
 
+def right_groupby(error):
+    """pydantic's errors sorted and grouped by (field, check); the first of each group kept."""
+
+    def key(detail):
+        return str(detail["loc"][0]), _NAMES.get(detail["type"], "bad_value")
+
+    found = []
+    for (field, kind), group in itertools.groupby(sorted(error.errors(), key=key), key=key):
+        detail = next(group)
+        span = field if kind != "bad_value" else f"{field} = {json.dumps(detail['input'])}"
+        hint = FIELD_HINTS.get(field, "not part of a ticket: remove it")
+        found.append(Failure(kind, span, f"{field}: {hint}"))
+    return found
+
+
+# --- failures_from: wrong, found on generated drafts --------------------------------------------
+
+_KNOWN = {"missing", "extra_forbidden", "int_type", "string_type", "list_type", "too_short"}
+
+
+def known_types_only(error):
+    """Maps the error types it has seen and skips the rest: a table of 31 ('less_than_equal')
+    or 7.5 is not reported."""
+    return _once_each(
+        _course_failure(d) for d in error.errors() if d["type"] in _KNOWN | {"greater_than_equal"}
+    )
+
+
+def case_folded_field(error):
+    """Lower-cases the field's name, so an unknown 'Table' reads as the table."""
+    folded = []
+    for detail in error.errors():
+        failure = _course_failure(detail)
+        field = failure.span.split(" ")[0]
+        folded.append(
+            Failure(failure.check, failure.span.replace(field, field.lower(), 1), failure.fix)
+        )
+    return _once_each(folded)
+
+
 # --- closed schema ------------------------------------------------------------------------------
 
 
@@ -169,6 +210,18 @@ def enum_of_strings():
 def enum_skips_13():
     """A table the café has is left out (right type, wrong content)."""
     return _with_table({"type": "integer", "enum": [n for n in range(1, MAX_TABLE + 1) if n != 13]})
+
+
+def enum_with_text_four():
+    """The range, and the table a customer once wrote as text ("4")."""
+    return _with_table({"enum": [*range(1, MAX_TABLE + 1), "4"]})
+
+
+def loose_allergy_items():
+    """Closes the table, and rewrites allergies as any list (its items' type dropped)."""
+    schema = _with_table({"enum": list(range(1, MAX_TABLE + 1))})
+    schema["properties"]["allergies"] = {"type": "array"}
+    return schema
 
 
 def nullable_table():
@@ -207,10 +260,15 @@ BANKS = (
     Bank(
         "s04",
         check_failures_from,
-        failures_from,
-        reference_module="cafe.schema.parsing",
-        targets=("failures_from", "_failure_from", "_failure_for"),
+        right_grouped,
+        reference_module="banks.bank_s04",
         wrong=(
+            Entry("course_failures_from", failures_from, "write your own: the course's failures_from is refused",
+                  "itself"),
+            Entry("known_types_only", known_types_only, "every error type is a failure; unknown types are bad values",
+                  "table 31 -> no failure"),
+            Entry("case_folded_field", case_folded_field, "a field is named as the draft spells it",
+                  "an unknown 'Table' -> unknown_field 'table'"),
             Entry("pydantic_words", pydantic_words, "the course's check names, not pydantic's",
                   "missing table -> bad_value"),
             Entry("one_per_element", one_per_element, "one failure per field and check",
@@ -229,8 +287,8 @@ BANKS = (
                   "quantity 2 -> bad_value"),
         ),
         right=(
-            Entry("right_grouped", right_grouped, "a seen-set; values quoted as JSON"),
             Entry("right_dict", right_dict, "a dict keyed on (field, check)"),
+            Entry("right_groupby", right_groupby, "sorted and grouped by (field, check)"),
         ),
     ),
     Bank(
@@ -246,6 +304,10 @@ BANKS = (
             Entry("nullable_table", nullable_table, "only whole numbers from 1 to 30", "table null admitted"),
             Entry("loosens_notes", loosens_notes, "close the table without opening another field",
                   "notes 5 admitted"),
+            Entry("enum_with_text_four", enum_with_text_four, "only whole numbers from 1 to 30",
+                  'table "4" admitted'),
+            Entry("loose_allergy_items", loose_allergy_items, "close the table without opening another field",
+                  "allergies [1] admitted"),
             Entry("not_strict", not_strict, "strict mode: additionalProperties false", "extra field admitted"),
         ),
         right=(
@@ -257,28 +319,7 @@ BANKS = (
 
 # Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason} (see
 # docs/AUTHORING.md, "Its exercises").
-_NO_LOC = (
-    "outside: an error with no field in its loc is about the whole ticket; a draft of four named "
-    "fields, the only kind the exercise hands in, never gives one"
-)
-_NO_HINT = (
-    "outside: the hint's fallback for a field outside the contract; a missing or bad field is "
-    "always one of the four, and FIELD_HINTS has each"
-)
 EQUIVALENT: dict[str, dict[str, str]] = {
-    "check_failures_from": {
-        "failures_from:4: constant: `False` -> `True`": "equivalent: include_url only adds a 'url' key, which nothing reads",
-        "_failure_from:3: return_none: `return ('<ticket>', Failure('bad_value', '<ticket>', f\"write one JS...` -> `return None`": _NO_LOC,
-        "_failure_from:3: constant: `'<ticket>'` -> `'XX<ticket>XX'`": _NO_LOC,
-        "_failure_from:4: constant: `'bad_value'` -> `'XXbad_valueXX'`": _NO_LOC,
-        "_failure_from:5: constant: `'<ticket>'` -> `'XX<ticket>XX'`": _NO_LOC,
-        "_failure_from:7: constant: `'msg'` -> `'XXmsgXX'`": _NO_LOC,
-        "_failure_from:7: constant: `'unreadable'` -> `'XXunreadableXX'`": _NO_LOC,
-        "_failure_from:7: constant: `', '` -> `'XX, XX'`": _NO_LOC,
-        "_failure_from:10: constant: `''` -> `'XX'`": "outside: the fallback for an error without a type; pydantic gives every error one",
-        "_failure_for:4: constant: `'see the contract'` -> `'XXsee the contractXX'`": _NO_HINT,
-        "_failure_for:12: constant: `'see the contract'` -> `'XXsee the contractXX'`": _NO_HINT,
-        "_failure_for:10: constant: `', '` -> `'XX, XX'`": "text: how the unknown field's fix joins the four field names",
-    },
+    "check_failures_from": {},
     "check_closed_table_schema": {},
 }
