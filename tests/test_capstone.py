@@ -438,3 +438,30 @@ def test_main_banks_the_result_in_the_progress_file_unless_told_not_to(
         2,
         len(SCENARIO_KINDS),
     )
+
+
+def test_live_grades_the_learners_own_model_and_redacts_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from endpoints import KEY, live_env
+
+    from cafe.capstone import RestockModel
+    from cafe.course.progress import load_progress
+    from cafe.endpoint.server.serve import running_server
+
+    leaky = tmp_path / "leaky.py"
+    leaky.write_text("def run_restock(env):\n    raise RuntimeError('key ' + env.client.api_key)\n")
+    with running_server(RestockModel("honest"), api_key=KEY) as server:
+        for name, value in live_env(server.base_url).items():
+            monkeypatch.setenv(name, value)
+        assert main([str(REFERENCE), "--live", "--seed", "1"]) == 0
+        out = capsys.readouterr().out
+        assert "live: cafe-scripted" in out and "seed 1, 3 scenarios" in out and "PASSED" in out
+        assert load_progress()["checkpoints"]["s16"]["capstone"]["model"] == "cafe-scripted"
+        assert len(server.requests) >= 3  # every scenario asked the served model
+        assert main([str(leaky), "--live", "--seed", "1", "--no-bank"]) == 1
+        out = capsys.readouterr().out
+    assert "RuntimeError: key …cdef" in out and KEY not in out  # there, and masked
+    monkeypatch.setenv("COURSE_MODE", "offline")
+    assert main([str(REFERENCE), "--live"]) == 2
+    assert "COURSE_MODE is offline" in capsys.readouterr().err

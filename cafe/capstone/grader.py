@@ -12,7 +12,10 @@ a Python file defining `run_restock(env)` (default `work/capstone/harness.py`). 
 `--seed` a fresh seed is drawn and printed, so a harness cannot be fitted to known scenarios and
 a failure can still be run again. Each check's result is banked in the learner's progress file
 as checkpoint `s16.capstone` (`bank`; `--no-bank` leaves the file alone), which `cafe grade`
-reads into the gradebook.
+reads into the gradebook. `--live` grades a few scenarios (`LIVE_SCENARIOS`, of the kinds whose
+trouble is the world's) against the learner's own model, from the course's live settings
+(`COURSE_MODE=live`, `CAFE_BASE_URL`, `CAFE_API_KEY`, `CAFE_MODEL`); everything it prints passes
+the course's redactor first, since an endpoint's error may quote the key.
 """
 
 from __future__ import annotations
@@ -29,7 +32,14 @@ from pathlib import Path
 from cafe.capstone.harness import Harness
 from cafe.capstone.properties import PROPERTIES, Finding, judge_run
 from cafe.capstone.runner import TIME_LIMIT_S, run_scenario
-from cafe.capstone.scenarios import SCENARIO_KINDS, Scenario, describe, scenarios
+from cafe.capstone.scenarios import (
+    SCENARIO_KINDS,
+    Scenario,
+    describe,
+    live_scenarios,
+    scenarios,
+)
+from cafe.endpoint.client.protocol import ChatClient
 
 __all__ = [
     "DEFAULT_PATH",
@@ -46,6 +56,8 @@ __all__ = [
 DEFAULT_PATH = Path("work/capstone/harness.py")
 # Every kind once (`cafe/capstone/scenarios.py`).
 DEFAULT_SCENARIOS = len(SCENARIO_KINDS)
+# How many scenarios `--live` runs at most: each costs real model calls (the cap, 14 to 18).
+LIVE_SCENARIOS = 3
 # Where a check is banked: the progress file's checkpoint for session 16 (`cafe.course.progress`).
 BANK_SESSION, BANK_NAME = "s16", "capstone"
 # How many smaller scenarios shrinking may try for one failure (each is one run and its replay).
@@ -146,16 +158,19 @@ def check(
     *,
     time_limit: float = TIME_LIMIT_S,
     shrinking: bool = True,
+    live: tuple[ChatClient, str] | None = None,
 ) -> Verdict:
-    """Grade `harness` on `n_scenarios` scenarios drawn from `seed`."""
+    """Grade `harness` on `n_scenarios` scenarios drawn from `seed`; with `live` (a client and its
+    model's name), on `live_scenarios` against that model, never shrinking (each run costs)."""
     if not callable(harness):
         raise TypeError(
             f"check() takes the harness function run_restock, not {type(harness).__name__}"
         )
     first: dict[str, tuple[Scenario, Finding]] = {}
     runs: dict[str, int] = {}
-    for scenario in scenarios(seed, n_scenarios):
-        for finding in judge_run(run_scenario(harness, scenario, time_limit)):
+    drawn = scenarios(seed, n_scenarios) if live is None else live_scenarios(seed, n_scenarios)
+    for scenario in drawn:
+        for finding in judge_run(run_scenario(harness, scenario, time_limit, live=live)):
             if not finding.held:
                 runs[finding.property] = runs.get(finding.property, 0) + 1
                 first.setdefault(finding.property, (scenario, finding))
@@ -165,7 +180,7 @@ def check(
             scenario, finding = first[name]
             small, detail = (
                 shrink(harness, scenario, finding, time_limit)
-                if shrinking
+                if shrinking and live is None
                 else (scenario, finding.detail)
             )
             failures.append(Failure(name, runs[name], small, detail))
@@ -207,9 +222,7 @@ def load_harness(path: Path) -> Harness:
     return harness
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """`cafe capstone check [PATH] [--seed N] [--scenarios N]`: 0 when every property held, 1 when
-    one failed, 2 when the harness could not be loaded."""
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cafe capstone check", description="Grade a restock harness on generated scenarios."
     )
@@ -233,10 +246,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"how many scenarios (default {DEFAULT_SCENARIOS})",
     )
     parser.add_argument(
+        "--live",
+        action="store_true",
+        help=f"grade {LIVE_SCENARIOS} scenarios against your own model (COURSE_MODE=live settings)",
+    )
+    parser.add_argument(
         "--no-bank",
         action="store_true",
         help="do not bank the result in your progress file",
     )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`cafe capstone check [PATH] [--seed N] [--scenarios N] [--live] [--no-bank]`: 0 when every
+    property held, 1 when one failed, 2 when the harness could not be loaded."""
+    parser = _parser()
     args = parser.parse_args(argv)
     if args.scenarios < 1:
         parser.error(f"--scenarios must be at least 1, not {args.scenarios}")
@@ -246,8 +271,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a learner's file that fails to import is reported, not a traceback
         print(f"cafe capstone check: {exc}", file=sys.stderr)
         return 2
+    if args.live:
+        return _main_live(
+            harness, args.path, seed, min(args.scenarios, LIVE_SCENARIOS), args.no_bank
+        )
     verdict = check(harness, seed, args.scenarios)
     print(verdict.render())
     if not args.no_bank and bank(verdict, args.path):
+        print(f"Banked as checkpoint {BANK_SESSION}.{BANK_NAME} in your progress file.")
+    return 0 if verdict.passed else 1
+
+
+def _main_live(harness: Harness, path: Path, seed: int, n: int, no_bank: bool) -> int:
+    """`--live`: the check against the learner's own model, every line it prints redacted."""
+    from cafe.endpoint.client.chat import make_client
+    from cafe.endpoint.client.scripted import ScriptedClient
+    from cafe.endpoint.secrets.redaction import redact
+    from cafe.endpoint.settings.config import model_name
+
+    try:
+        client = make_client()
+        model = model_name()
+    except Exception as exc:  # a setting missing or malformed: say which, never a traceback
+        print(redact(f"cafe capstone check --live: {exc}"), file=sys.stderr)
+        return 2
+    if isinstance(client, ScriptedClient):
+        print(
+            "cafe capstone check --live: COURSE_MODE is offline; set COURSE_MODE=live and "
+            "CAFE_BASE_URL, CAFE_API_KEY, CAFE_MODEL to grade against your own model.",
+            file=sys.stderr,
+        )
+        return 2
+    verdict = check(harness, seed, n, shrinking=False, live=(client, model))
+    print(redact(f"live: {model}\n" + verdict.render()))
+    if not no_bank and bank(verdict, path, model=model):
         print(f"Banked as checkpoint {BANK_SESSION}.{BANK_NAME} in your progress file.")
     return 0 if verdict.passed else 1

@@ -12,7 +12,8 @@ The harness runs in the grader's own process, so the evidence is kept where it c
   scripted client: the record of what happened, the suppliers' plans and the model's ledger stay
   with the grader (an order is copied into plain values as it passes a door);
 - the grader counts the model's calls, their tokens, whether the last answer was final and
-  whether the endpoint failed, in its own `_Ledger`, which no door leads to;
+  whether the endpoint failed, in its own `_Ledger` (`_ClientLedger` for the learner's own model,
+  `--live`), which no door leads to;
 - once the harness returns (or its time is up) the world halts, so a thread it left running
   cannot add to the record while it is judged;
 - the grader's own modules are fingerprinted before the run and compared after it
@@ -95,6 +96,41 @@ class ModelDoor:
         raise AttributeError(f"env.client.{name} cannot be replaced")
 
 
+class _ClientLedger:
+    """A live client behind the grader's count (`--live`): the same record as `_Ledger` keeps,
+    read off each completion; past the hard limit the run halts rather than spend more."""
+
+    chat: Any  # a `_Namespace` holding `completions`, which holds `create`
+
+    def __init__(self, client: ChatClient, world: RestockWorld, hard_limit: int):
+        self.client, self.world, self.hard_limit = client, world, hard_limit
+        self.calls = 0
+        self.usage: list[tuple[int, int]] = []
+        self.final = False
+        self.endpoint_failed = False
+        self.chat = _Namespace(completions=_Namespace(create=self._create))
+        for name in _CLIENT_FACTS:
+            setattr(self, name, getattr(client, name, None))
+
+    def _create(self, *args: Any, **kwargs: Any) -> Any:
+        if self.world.halted or self.calls >= self.hard_limit:
+            self.world.halted = True
+            raise GraderHalt("the grader stopped this run: too many model calls")
+        self.calls += 1
+        try:
+            completion = self.client.chat.completions.create(*args, **kwargs)
+        except Exception:
+            self.endpoint_failed, self.final = True, False
+            raise
+        usage = getattr(completion, "usage", None)
+        self.usage.append(
+            (int(usage.prompt_tokens), int(usage.completion_tokens)) if usage else (0, 0)
+        )
+        message = completion.choices[0].message if completion.choices else None
+        self.final = not getattr(message, "tool_calls", None)
+        return completion
+
+
 class _Ledger:
     """The grader's own count of the model: calls, tokens, the last answer, the endpoint."""
 
@@ -157,13 +193,24 @@ def _guarded(harness: Harness, env: RestockEnv, world: RestockWorld, seconds: fl
 
 
 def run_scenario(
-    harness: Harness, scenario: Scenario, time_limit: float = TIME_LIMIT_S
+    harness: Harness,
+    scenario: Scenario,
+    time_limit: float = TIME_LIMIT_S,
+    *,
+    live: tuple[ChatClient, str] | None = None,
 ) -> RunEvidence:
-    """Run `harness` on `scenario`, then replay its trace; what the grader saw of both."""
+    """Run `harness` on `scenario`, then replay its trace; what the grader saw of both. With
+    `live` (a client and its model's name) the model is that one, not the scenario's script."""
     world, model, limits = build_world(scenario)
-    ledger = _Ledger(model, world, HARD_CALL_FACTOR * limits.max_model_calls)
-    door = ModelDoor(ScriptedClient(Script(ledger)))
-    env = RestockEnv(door, world.doors(), limits, TickClock())
+    hard_limit = HARD_CALL_FACTOR * limits.max_model_calls
+    ledger: _Ledger | _ClientLedger
+    if live is None:
+        ledger = _Ledger(model, world, hard_limit)
+        door, name = ModelDoor(ScriptedClient(Script(ledger))), "scripted-restock"
+    else:
+        ledger = _ClientLedger(live[0], world, hard_limit)
+        door, name = ModelDoor(ledger), live[1]
+    env = RestockEnv(door, world.doors(), limits, TickClock(), model=name)
     report, error, tampered = _guarded(harness, env, world, time_limit)
     run = RunEvidence(
         world,
@@ -184,7 +231,7 @@ def run_scenario(
         replayer = replay_client(trace)
     except Exception as exc:  # a trace the replay cannot read is a finding, not a crash
         return replace(run, replay_world=again, replay_error=f"{type(exc).__name__}: {exc}")
-    replay_env = RestockEnv(ModelDoor(replayer), again.doors(), limits, TickClock())
+    replay_env = RestockEnv(ModelDoor(replayer), again.doors(), limits, TickClock(), model=name)
     replayed, replay_error, tampered = _guarded(harness, replay_env, again, time_limit)
     return replace(
         run,

@@ -16,6 +16,9 @@ into a `RestockWorld`, a `RestockModel` and the run's `Limits`, the same every t
     runaway       the model never says it is done
     endpoint_down the model's endpoint fails after its first few answers, and stays down
 
+`live_scenarios(seed, n)` draws only the kinds whose trouble is the world's (`LIVE_KINDS`), for
+`cafe capstone check --live`, where the model is the learner's own.
+
 `scenarios(seed, n)` draws n of them, every kind once in each run of `len(SCENARIO_KINDS)`, in an
 order the seed picks.
 """
@@ -33,9 +36,11 @@ from cafe.capstone.world import Item, RestockWorld, SupplierPlan
 __all__ = [
     "SCENARIO_KINDS",
     "Scenario",
+    "LIVE_KINDS",
     "ScenarioKind",
     "build_world",
     "describe",
+    "live_scenarios",
     "scenarios",
 ]
 
@@ -51,6 +56,14 @@ ScenarioKind = Literal[
     "endpoint_down",
 ]
 SCENARIO_KINDS: tuple[ScenarioKind, ...] = get_args(ScenarioKind)
+# The kinds whose trouble is in the world, not in the scripted model: the ones a live run can meet.
+LIVE_KINDS: tuple[ScenarioKind, ...] = (
+    "plain",
+    "injected",
+    "timeouts",
+    "same_failure",
+    "over_budget",
+)
 
 # The model each kind runs with.
 _BEHAVIOUR: dict[str, Behaviour] = {
@@ -170,5 +183,17 @@ def scenarios(seed: int, n: int) -> tuple[Scenario, ...]:
     drawn: list[Scenario] = []
     while len(drawn) < n:
         for kind in rng.sample(SCENARIO_KINDS, len(SCENARIO_KINDS)):
+            drawn.append(Scenario(kind, rng.randint(1, _MAX_ITEMS), rng.randrange(1_000_000)))
+    return tuple(drawn[:n])
+
+
+def live_scenarios(seed: int, n: int) -> tuple[Scenario, ...]:
+    """`n` scenarios of `LIVE_KINDS` drawn from `seed`, each kind once in each run of them."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a whole number of scenarios, at least 1, not {n!r}")
+    rng = random.Random(f"live/{seed}")
+    drawn: list[Scenario] = []
+    while len(drawn) < n:
+        for kind in rng.sample(LIVE_KINDS, len(LIVE_KINDS)):
             drawn.append(Scenario(kind, rng.randint(1, _MAX_ITEMS), rng.randrange(1_000_000)))
     return tuple(drawn[:n])
