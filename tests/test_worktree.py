@@ -126,4 +126,4 @@ def test_read_regular_refuses_links_and_fifos(tmp_path):
 
 
 def test_decline_reasons_are_one_closed_set():
-    assert "uncaptured_change" in RESTORE_DECLINES and len(RESTORE_DECLINES) == 15
+    assert "uncaptured_change" in RESTORE_DECLINES and len(RESTORE_DECLINES) == 16

@@ -20,7 +20,9 @@ EVERYTHING:
 `restore` adds what a real tree needs on top of that gate, and declines by name (`RestoreDecline`)
 when anything fails: HEAD, the index and git's settings must be as at green; no link, folder or
 special file may stand where a file goes back; folders and permission bits come back from the
-green sample. It writes through `cafe/monitors/safe_write.py` (never through a link), samples the
+green sample; every path it must change must be writable for this user before it writes any
+(else `unwritable_path`). It writes through `cafe/monitors/safe_write.py` (never through a link,
+taking every step back if one fails), samples the
 tree again, and reports success only when the tree is exactly as it was at green. It never raises.
 
 Changes the owner had not committed before the run look identical in both samples, so they are
@@ -42,7 +44,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from cafe.monitors.safe_write import Plan, apply
+from cafe.monitors.safe_write import Plan, Unwritable, apply
 from cafe.monitors.worktree import (
     ABSENT,
     Fingerprint,
@@ -284,6 +286,8 @@ def _restore(
         return refused.outcome
     try:
         apply(root, plan)
+    except Unwritable as blocked:
+        return _decline("unwritable_path", blocked.path)
     except OSError:
         after = sample_tree(root)
         return (

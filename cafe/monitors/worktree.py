@@ -12,8 +12,9 @@ and can make it run a program of the agent's choosing (`core.fsmonitor`, a filte
 - `files`: the entries whose content differs from HEAD, path -> hash (`ABSENT` for a file HEAD
   has and the tree lost). This is the reference design's fingerprint, seen through no filter;
 - `head`, `index`, `settings`: HEAD's commit, a digest of the index (staged content and the
-  assume-unchanged and skip-worktree flags), a digest of `.git/config`, `.git/info/` and
-  `.git/hooks/`. A restore declines when any of them moved since green.
+  assume-unchanged and skip-worktree flags), and a digest of git's own settings, hooks and the
+  `.git` entry itself, in a linked work tree's shared folder too (`cafe/monitors/git_state.py`).
+  A restore declines when any of them moved since green.
 
 git runs read-only (`rev-parse`, `ls-tree`, `ls-files`), with no user or system configuration,
 `core.fsmonitor` off and no `GIT_*` variable from the caller. A tree the sample cannot vouch for
@@ -35,6 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal, get_args
+
+from cafe.monitors.git_state import read_regular, state_digest
+from cafe.world.processes import without_secrets
 
 __all__ = [
     "RestoreDecline",
@@ -66,9 +70,10 @@ RestoreDecline = Literal[
     "nothing_to_restore",  # nothing differs from green: claiming a restore would be a lie
     "head_moved",  # a commit, checkout or reset since green
     "index_changed",  # staged content or index flags changed since green
-    "git_settings_changed",  # .git/config, .git/info/ or .git/hooks/ changed since green
+    "git_settings_changed",  # git's settings, hooks or the .git entry changed since green
     "uncaptured_change",  # a changed file's green content is not among the captures
     "unsafe_path",  # a folder, link or special file stands where the restore must write
+    "unwritable_path",  # a file or folder the restore must change is read-only for this user
     "io_error",  # reading or writing failed; nothing was replaced
     "restore_unverified",  # written, but the tree does not sample as it did at green
 ]
@@ -93,16 +98,6 @@ _GIT_ENV = {
 }
 # Settings on the command line beat the repository's own `.git/config`.
 _GIT_OVERRIDES = ("-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false")
-# What `.git` holds that changes what git shows or runs; digested into `settings`.
-_SETTINGS_FILES = ("config", "config.worktree", "info", "hooks")
-_SETTINGS_FILE_MAX = 1024 * 1024
-# Open a file for reading its bytes, never through a link, never blocking on a FIFO.
-_READ_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_BINARY", 0)
-)
 
 
 class _Declined(Exception):
@@ -128,7 +123,8 @@ def _git(root: Path, *args: str) -> bytes:
     git = shutil.which("git")
     if git is None:
         raise _Declined("git_unavailable")
-    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("GIT_")}
+    clean = without_secrets(os.environ)  # a hook or filter the agent wrote sees no key
+    env = {k: v for k, v in clean.items() if not k.upper().startswith("GIT_")}
     try:
         done = subprocess.run(
             [git, *_GIT_OVERRIDES, *args],
@@ -144,21 +140,6 @@ def _git(root: Path, *args: str) -> bytes:
     if done.returncode != 0:
         raise _Declined("not_a_repository")
     return done.stdout
-
-
-def read_regular(path: str | Path) -> bytes | None:
-    """The bytes of a regular file, read without following a link; None for anything else."""
-    try:
-        fd = os.open(path, _READ_FLAGS)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read()
-    finally:
-        os.close(fd)
 
 
 # --- records --------------------------------------------------------------------------------
@@ -263,34 +244,10 @@ def _content_vs_head(walk: _Walk, head: Mapping[str, tuple[str, str]]) -> dict[s
     return found
 
 
-def _settings_paths(git_dir: Path) -> list[Path]:
-    """The files and folders of `_SETTINGS_FILES`, walked without following a link."""
-    found = []
-    for name in _SETTINGS_FILES:
-        found.append(git_dir / name)
-        if (git_dir / name).is_dir() and not (git_dir / name).is_symlink():
-            for folder, dirs, files in os.walk(git_dir / name, followlinks=False):
-                found += [Path(folder, entry) for entry in sorted(dirs + files)]
-    return found
-
-
-def _settings_digest(git_dir: Path) -> str:
-    """A digest of what in `.git` decides what git shows and runs: each path's kind and bytes."""
-    digest = hashlib.sha256()
-    for path in _settings_paths(git_dir):
-        data = read_regular(path)
-        kind = "missing" if not os.path.lexists(path) else "file" if data is not None else "other"
-        digest.update(f"{path.relative_to(git_dir).as_posix()}\0{kind}\0".encode())
-        digest.update((data or b"")[:_SETTINGS_FILE_MAX])
-    return digest.hexdigest()
-
-
 def _sample(root: Path) -> TreeSample:
     if not root.is_dir():
         raise _Declined("not_a_repository")
-    top, git_dir = os.fsdecode(
-        _git(root, "rev-parse", "--show-toplevel", "--absolute-git-dir")
-    ).splitlines()
+    top = os.fsdecode(_git(root, "rev-parse", "--show-toplevel")).strip()
     if os.path.normcase(os.path.realpath(top)) != os.path.normcase(os.path.realpath(root)):
         raise _Declined("not_top_level")
     head = os.fsdecode(_git(root, "rev-parse", "--verify", "-q", "HEAD")).strip()
@@ -301,7 +258,7 @@ def _sample(root: Path) -> TreeSample:
     return TreeSample(
         head,
         index,
-        _settings_digest(Path(git_dir)),
+        state_digest(root, _git),
         MappingProxyType(files),
         MappingProxyType(dict(walk.modes)),
     )

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from cafe.loop.tools import Tool, ToolOutput, tool
+from cafe.world.processes import without_secrets
 from cafe.world.pytest_runs import run_pytest
 
 __all__ = [
@@ -141,8 +142,11 @@ def _inside(root: Path, path: str) -> Path | None:
 def _git(root: Path, *args: str) -> str:
     """Run git in `root` as the harness must: with none of the caller's `GIT_*` variables, no
     user or system configuration ("/dev/null" is `nul` to Git for Windows) and no fsmonitor, so
-    a repository setting the agent wrote cannot make the harness run a program of its choosing."""
-    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("GIT_")}
+    a repository setting the agent wrote cannot make the harness run a program of its choosing.
+    The key and every other secret stay out too (`without_secrets`): a hook or filter the agent
+    wrote would otherwise read them from its environment."""
+    clean = without_secrets(os.environ)
+    env = {k: v for k, v in clean.items() if not k.upper().startswith("GIT_")}
     env.update(_GIT_ENV)
     try:
         done = subprocess.run(
