@@ -311,3 +311,25 @@ def test_the_capstones_banked_check_is_a_gradebook_line_and_a_column(tmp_path):
     assert writers.learner_summary(lines)["ann"]["capstone"] == "failed"
     page = (tmp_path / "out" / "gradebook.html").read_text()
     assert "<th>capstone</th>" in page
+
+
+def test_a_worker_runs_notebook_after_notebook_in_one_process(tmp_path):
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+    notebook = {
+        "cells": [{**cell, "source": "import os\nprint(os.environ['CAFE_HOME'])"}],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    learners.save(notebook, tmp_path / "in" / "a.ipynb")
+    worker = runner.Worker(tmp_path / "worker")
+    try:
+        runs = [worker.run(tmp_path / "in" / "a.ipynb", tmp_path / f"run{i}", 60) for i in (1, 2)]
+    finally:
+        worker.close()
+    assert [r.status for r in runs] == ["ran", "ran"], runs
+    assert worker.starts == 1 and worker.process is None
+    printed = [json.loads(r.executed.read_text())["cells"][0]["outputs"][0]["text"] for r in runs]
+    assert ["".join(p).strip() for p in printed] == [
+        str(tmp_path / f"run{i}" / "home") for i in (1, 2)
+    ]

@@ -4,8 +4,8 @@
 
 SUBMISSIONS is a folder or a zip in any layout `cafe.course.grading.submissions` reads. Each notebook is
 run on a copy, from a clean kernel, offline and without the instructor's secrets
-(`cafe.course.grading.runner`), several at once (`--jobs`, the machine's cores by default), each within
-`--time-limit` seconds. A line on stderr says how far it has got. The gradebook's three files
+(`cafe.course.grading.runner`), several at once (`--jobs`, the machine's cores by default; one
+worker process each, which runs notebook after notebook), each within `--time-limit` seconds. A line on stderr says how far it has got. The gradebook's three files
 (`cafe.course.grading.writers`) go to `--out`, with each run's executed notebook under `--out/runs/`.
 
 Exit status: 0 when the gradebook was written (whatever the learners' results), 2 when
@@ -20,6 +20,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -29,7 +30,7 @@ from typing import Any
 
 import cafe
 from cafe.course.grading.gradebook import Line, course_items, notebook_lines, record_lines
-from cafe.course.grading.runner import NotebookRun, run_notebook
+from cafe.course.grading.runner import NotebookRun, Worker
 from cafe.course.grading.submissions import Submission, collect
 from cafe.course.grading.writers import write_gradebook
 
@@ -64,14 +65,26 @@ def _jobs(submissions: Sequence[Submission], work: Path) -> list[Job]:
     return jobs
 
 
-def _run_all(jobs: Sequence[Job], workers: int, seconds: float) -> dict[int, NotebookRun]:
-    """Run every job, `workers` at a time, saying how far it has got; results by job index."""
+def _run_all(
+    jobs: Sequence[Job], workers: int, seconds: float, work: Path
+) -> dict[int, NotebookRun]:
+    """Run every job, `workers` at a time (one `Worker` process each), saying how far it has got;
+    results by job index."""
     results: dict[int, NotebookRun] = {}
     started = time.monotonic()
+    mine = threading.local()
+    made: list[Worker] = []
+
+    def run(notebook: Path, folder: Path) -> NotebookRun:
+        worker = getattr(mine, "worker", None)
+        if worker is None:
+            worker = mine.worker = Worker(work / "workers" / str(threading.get_ident()))
+            made.append(worker)
+        return worker.run(notebook, folder, seconds)
+
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         futures = {
-            pool.submit(run_notebook, notebook, folder, seconds): i
-            for i, (_, notebook, folder) in enumerate(jobs)
+            pool.submit(run, notebook, folder): i for i, (_, notebook, folder) in enumerate(jobs)
         }
         for future in as_completed(futures):
             index = futures[future]
@@ -82,6 +95,8 @@ def _run_all(jobs: Sequence[Job], workers: int, seconds: float) -> dict[int, Not
                 results[index] = NotebookRun("failed_to_run", f"{type(exc).__name__}: {exc}")
             label = f"{submission.learner}/{notebook.name}: {results[index].status}"
             _progress(len(results), len(jobs), started, label)
+    for worker in made:
+        worker.close()
     return results
 
 
@@ -128,7 +143,7 @@ def grade(source: Path, out: Path, workers: int, seconds: float) -> list[Line]:
         work = Path(scratch)
         submissions = collect(source, work / "copies")
         jobs = _jobs(submissions, work)
-        results = _run_all(jobs, workers, seconds)
+        results = _run_all(jobs, workers, seconds, work)
         lines: list[Line] = []
         for number, submission in enumerate(submissions):
             runs = [(jobs[i][1], results[i]) for i in range(len(jobs)) if jobs[i][0] is submission]

@@ -1,6 +1,7 @@
 """One notebook run from a clean kernel, in the child process `cafe grade` starts for it.
 
     python -m cafe.course.grading.kernel_run NOTEBOOK EXECUTED RESULT SECONDS
+    python -m cafe.course.grading.kernel_run --serve
 
 Runs every cell of NOTEBOOK in a fresh Jupyter kernel (nbclient, which comes with Jupyter),
 carrying on past a cell that raises, so one error costs one cell. The whole notebook has SECONDS:
@@ -9,6 +10,11 @@ and shut down. The executed notebook is written to EXECUTED and what happened to
 
     {"status": "ran" | "errored" | "timed_out" | "failed_to_run",
      "errors": [{"cell": 7, "error": "NameError: name 'x' is not defined"}], "detail": "..."}
+
+With `--serve` it is a grading worker (`cafe.course.grading.runner.Worker`): it reads one job a
+line on stdin, `{"notebook", "executed", "result", "seconds", "env"}`, runs it as above with `env`
+as the kernel's whole environment, and answers one line on stdout when RESULT is written; so a
+worker starts Python and imports nbclient once, not once a notebook.
 
 "cell" counts code cells from 0, as nbval's "Cell N" does. The kernel's process id is written to
 RESULT's folder as `kernel.pid` as soon as it starts, so the parent can stop a kernel this process
@@ -24,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["first_line", "cell_errors", "run", "main"]
+__all__ = ["first_line", "cell_errors", "run", "main", "serve"]
 
 # How much of an error's message the gradebook keeps: one line, enough to name the problem.
 ERROR_CHARS = 200
@@ -56,8 +62,11 @@ def _last_started(nb: Any) -> int:
     return started[-1] if started else 0
 
 
-def run(notebook: Path, executed: Path, seconds: float) -> dict[str, Any]:
-    """Run `notebook` (see the module docstring) and return what happened."""
+def run(
+    notebook: Path, executed: Path, seconds: float, env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Run `notebook` (see the module docstring) and return what happened; `env`, when given, is
+    the kernel's environment (else it inherits this process's)."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
@@ -76,7 +85,7 @@ def run(notebook: Path, executed: Path, seconds: float) -> dict[str, Any]:
     result: dict[str, Any] = {"status": "ran", "errors": [], "detail": ""}
     stuck = -1
     try:
-        client.execute()
+        client.execute(**({"env": env} if env is not None else {}))
     except CellTimeoutError:
         stuck = _last_started(nb)
         result["status"] = "timed_out"
@@ -99,10 +108,11 @@ def _note_kernel(client: Any, executed: Path) -> None:
         (executed.parent / "kernel.pid").write_text(str(pid), encoding="utf-8")
 
 
-def main(argv: list[str]) -> int:
-    notebook, executed, result_path, seconds = argv
+def _run_and_write(
+    notebook: str, executed: str, result_path: str, seconds: float, env: dict[str, str] | None
+) -> None:
     try:
-        result = run(Path(notebook), Path(executed), float(seconds))
+        result = run(Path(notebook), Path(executed), float(seconds), env)
     except Exception as exc:  # a notebook nbformat cannot read, a kernel that will not start
         result = {
             "status": "failed_to_run",
@@ -110,6 +120,22 @@ def main(argv: list[str]) -> int:
             "detail": f"{type(exc).__name__}: {first_line(str(exc))}",
         }
     Path(result_path).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
+
+
+def serve() -> int:
+    """The worker's loop: a job a line on stdin, one answer line on stdout each; ends at EOF."""
+    for line in sys.stdin:
+        job = json.loads(line)
+        _run_and_write(job["notebook"], job["executed"], job["result"], job["seconds"], job["env"])
+        print(json.dumps({"done": job["result"]}), flush=True)
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--serve"]:
+        return serve()
+    notebook, executed, result_path, seconds = argv
+    _run_and_write(notebook, executed, result_path, float(seconds), None)
     return 0
 
 

@@ -21,12 +21,17 @@ could read a file by its full path. Grade as a user who holds no secrets on disk
 
 The time limit is the child's to keep (each cell gets what is left of it); the parent waits a
 margin longer, then stops the child and the kernel it started.
+
+`Worker` is the same run without a new Python process a notebook: one `kernel_run --serve`
+process per grading worker takes notebook after notebook (each still in a fresh kernel, with its
+own `CAFE_HOME`), and is stopped and replaced only when a run outlives its margin.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -43,6 +48,7 @@ __all__ = [
     "RunStatus",
     "RUN_STATUSES",
     "NotebookRun",
+    "Worker",
     "child_environment",
     "run_notebook",
 ]
@@ -169,3 +175,82 @@ def run_notebook(notebook: Path, folder: Path, seconds: float) -> NotebookRun:
             "failed_to_run", f"the run ended (exit {process.returncode}) without a result"
         )
     return _from_result(result, home, executed)
+
+
+class Worker:
+    """One grading worker: a `kernel_run --serve` process (started on its first notebook, with the
+    allow-listed environment and `home` as its own), running one notebook at a time. `starts`
+    counts the processes it started: one, unless a run had to be stopped."""
+
+    def __init__(self, home: Path):
+        self.home = home
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "cafe.course.grading.kernel_run", "--serve"],
+            cwd=self.home,
+            env=child_environment(self.home),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        self.starts += 1
+        return self.process
+
+    def _answered(self, process: subprocess.Popen[bytes], seconds: float) -> bool:
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], seconds)
+        return bool(ready) and bool(process.stdout.readline())
+
+    def run(self, notebook: Path, folder: Path, seconds: float) -> NotebookRun:
+        """As `run_notebook`, in this worker's process."""
+        home = folder / "home"
+        home.mkdir(parents=True, exist_ok=True)
+        copy = folder / notebook.name
+        shutil.copyfile(notebook, copy)
+        executed, result_path = folder / "executed.ipynb", folder / "result.json"
+        process = self.process
+        if process is None or process.poll() is not None:
+            process = self._start()
+        job = {
+            "notebook": str(copy),
+            "executed": str(executed),
+            "result": str(result_path),
+            "seconds": seconds,
+            "env": child_environment(home),
+        }
+        assert process.stdin is not None
+        try:
+            process.stdin.write((json.dumps(job) + "\n").encode("utf-8"))
+            process.stdin.flush()
+            answered = self._answered(process, seconds + MARGIN_SECONDS)
+        except OSError:
+            answered = False
+        if not answered:
+            _stop(process, folder / "kernel.pid")
+            self.process = None
+            if process.returncode not in (None, 0, -signal.SIGKILL):
+                return NotebookRun("failed_to_run", f"the worker ended (exit {process.returncode})")
+            return NotebookRun(
+                "timed_out", f"still running after {seconds + MARGIN_SECONDS:g} s; stopped"
+            )
+        result = _read_result(result_path)
+        if result is None:
+            return NotebookRun("failed_to_run", "the run ended without a result")
+        return _from_result(result, home, executed)
+
+    def close(self) -> None:
+        """End the worker's process: EOF on its stdin, then a stop if it does not end."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        try:
+            assert process.stdin is not None
+            process.stdin.close()
+            process.wait(timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            _stop(process, self.home / "kernel.pid")
