@@ -29,10 +29,13 @@ from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shi
 from cafe.exercises.reference_s10 import failure_class, runs
 from cafe.exercises.reference_s11 import costs, per_ticket, route, routes
 from cafe.exercises.reference_s12 import calibrations, confusion, floor_trusts, judge_days
+from cafe.exercises.reference_s14 import greener_pairs, quiet_turns
 from cafe.exercises.reference_s15 import labelled_commands, restorable, restore_cases
 from cafe.exercises.s03 import _section
 from cafe.exercises.s04 import validation_error
 from cafe.exercises.s12 import CELLS
+from cafe.exercises.s14 import _turn_view
+from cafe.governor.pacing import passing_tests
 from cafe.judge.calibration import Calibration, calibrate
 from cafe.judge.grading import Grade
 from cafe.judge.labelled import labelled_tickets
@@ -272,3 +275,19 @@ def test_reference_s04_strict_admits_agrees_with_the_course_closed_schema(ticket
     assert (admits("json_schema", closed_table_schema(), json.dumps(ticket)) is True) is (
         strict_admits(ticket)
     )
+
+
+# --- session 14 -----------------------------------------------------------------------------
+
+
+@settings(SEEDED, max_examples=100)
+@given(quiet_turns())
+def test_reference_s14_quiet_turns_read_none_by_passing_tests(turn):
+    assert passing_tests(_turn_view(turn)) is None
+
+
+@SEEDED
+@given(greener_pairs())
+def test_reference_s14_greener_turns_read_higher_by_passing_tests(pair):
+    low, high = (passing_tests(_turn_view(turn)) for turn in pair)
+    assert low is not None and high is not None and low < high, pair

@@ -85,3 +85,25 @@ def test_live_against_a_dead_endpoint_goes_on_and_keeps_what_was_banked(
     banked = course.load_progress()["checkpoints"]["s14"]
     assert banked["timeout_vs_governor"]["value"] == {"turn": 7}
     assert "your_reading" not in banked
+
+
+def test_check_reading_refuses_the_course_passing_tests():
+    from cafe.exercises.s14 import check_reading
+    from cafe.governor.pacing import passing_tests
+
+    (problem,) = check_reading(passing_tests)
+    assert "course's `passing_tests`" in problem and "write your own" in problem
+
+
+def test_check_reading_generated_turns_find_a_suite_past_nine_tests():
+    import re
+
+    from cafe.exercises.s14 import check_reading
+
+    def one_digit(view):  # '(\d) passed' reads 12 passing as 2
+        runs = [r for r in view.dispatch if r.kind == "verify"]
+        found = re.search(r"(\d) passed", runs[-1].output) if runs else None
+        return None if not runs else float(found.group(1)) if found else 0.0
+
+    (problem,) = check_reading(one_digit)
+    assert problem.startswith("on a turn: nothing, then tests with 10 of 10 passing")

@@ -8,7 +8,10 @@
 2. `check_reading` checks the notebook's `my_reading(view)`, a host reading for the till written
    any way the learner likes: nothing verified reads as None; a turn whose tests ran (an edit
    before them in the same turn included) reads a number; and the numbers rise from a suite that
-   did not load, through 0, 1 and 3 of 4 passing, to all 4.
+   did not load, through 0, 1 and 3 of 4 passing, to all 4. Then the same properties on
+   generated turns (`cafe.exercises.reference_s14`: reads and edits before the run, suites of 1
+   to 12 tests, pytest's header and failure lines, warnings). The course's `passing_tests` is
+   refused: the exercise is a reading of your own.
 
 Notebook: notebooks/s14-host-facts.ipynb. Lesson: sessions/s14-host-facts/lesson.md.
 """
@@ -18,7 +21,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cafe.exercises.feedback import Described, Raised, call, mismatch, wrong_type
+from cafe.exercises.feedback import (
+    Described,
+    Raised,
+    call,
+    counterexample,
+    library_answer,
+    mismatch,
+    wrong_type,
+)
+from cafe.exercises.generated import first_broken, is_library
+from cafe.exercises.reference_s14 import Turn, greener_pairs, pytest_output, quiet_turns
 from cafe.governor.pace import (
     CUT_REASONS,
     EXTEND_MAX_DEFAULT,
@@ -26,6 +39,7 @@ from cafe.governor.pace import (
     PaceObservation,
     governor_pace_decision,
 )
+from cafe.governor.pacing import passing_tests
 from cafe.loop.agent import ToolResult, TurnView
 
 __all__ = ["OVERRULED_REASONS", "check_overruled", "check_reading"]
@@ -176,8 +190,50 @@ def _read_number(reading: Callable[[TurnView], Any], label: str, view: TurnView)
     return value
 
 
+def _turn_view(turn: Turn) -> TurnView:
+    """The `TurnView` of a generated turn: its reads and edits, then its test run, if any."""
+    quiet = {"read": _READ, "edit": _EDIT}
+    run = (_tests(turn.passed == turn.total, pytest_output(turn)),) if turn.total else ()
+    return _view(*(quiet[name] for name in turn.before), *run)
+
+
+def _number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and value == value
+
+
+def _generated_problems(reading: Callable[[TurnView], Any]) -> list[str]:
+    """The smallest generated turn (or pair of turns) where a stated property fails."""
+    found = first_broken(
+        lambda turn: reading(_turn_view(turn)), quiet_turns(), lambda t, v: v is not None
+    )
+    if found:
+        return [counterexample(Described(str(found[0])), found[1], None, READING_IDEA)]
+
+    def both(pair: tuple[Turn, Turn]) -> tuple[Any, Any]:
+        return reading(_turn_view(pair[0])), reading(_turn_view(pair[1]))
+
+    def broken(pair: tuple[Turn, Turn], read: Any) -> bool:
+        if not isinstance(read, tuple):  # it raised
+            return True
+        return not (_number(read[0]) and _number(read[1]) and read[0] < read[1])
+
+    found = first_broken(both, greener_pairs(), broken)
+    if found is None:
+        return []
+    (low, high), read = found
+    if not isinstance(read, tuple):
+        return [f"on {high}: your reading raised ({read!r})"]
+    if not _number(read[0]) or not _number(read[1]):
+        turn, value = (low, read[0]) if not _number(read[0]) else (high, read[1])
+        return [counterexample(Described(str(turn)), value, Described("a number"), READING_IDEA)]
+    expected = Described(f"more than {read[0]!r} (what {low.passed} of {low.total} passing read)")
+    return [counterexample(Described(str(high)), read[1], expected, READING_IDEA)]
+
+
 def check_reading(reading: Callable[[TurnView], Any]) -> list[str]:
     """Problems with a learner's host reading over a few of the till's turns; empty when it holds."""
+    if is_library(reading, passing_tests):
+        return [library_answer("passing_tests")]
     problems: list[str] = []
     for label, view in QUIET_VIEWS:
         value = call(reading, view)
@@ -192,4 +248,4 @@ def check_reading(reading: Callable[[TurnView], Any]) -> list[str]:
         if not isinstance(low, str) and not isinstance(value, str) and not low < value:
             expected = Described(f"more than {low!r} (what {low_label} read)")
             problems.append(mismatch(label, value, expected, READING_IDEA))
-    return problems
+    return problems or _generated_problems(reading)

@@ -223,7 +223,26 @@ def none_when_red(view: Any) -> float | None:
     checks = _checks(view)
     if not checks or not any(r.ok for r in checks):
         return None
-    return passing_tests(view)
+    return right_count_plus_green(view)
+
+
+def last_count_in_summary(view: Any) -> float | None:
+    """The summary's last count, taken to be the passes: '3 passed, 2 warnings' reads 2."""
+    checks = _checks(view)
+    if not checks:
+        return None
+    summary = checks[-1].output.strip("= \n").splitlines()[-1].strip("= ")
+    counts = re.findall(r"(\d+) \w+", summary)
+    return float(counts[-1]) if counts and "passed" in summary else 0.0
+
+
+def one_digit(view: Any) -> float | None:
+    """Reads one digit before 'passed': 12 passing reads 2."""
+    checks = _checks(view)
+    if not checks:
+        return None
+    found = re.search(r"(\d) passed", checks[-1].output)
+    return float(found.group(1)) if found else 0.0
 
 
 # --- my_reading: right ------------------------------------------------------------------------
@@ -238,6 +257,15 @@ def right_fraction(view: Any) -> float | None:
         score = passed / (passed + failed) if passed + failed else 0.0
         best = score if best is None else max(best, score)
     return best
+
+
+def right_summary_words(view: Any) -> float | None:
+    """Every 'N word' of the last run's output in a dict; passes, plus one for a green run."""
+    checks = _checks(view)
+    if not checks:
+        return None
+    counts = {word: int(n) for n, word in re.findall(r"(\d+) (\w+)", checks[-1].output)}
+    return counts.get("passed", 0) + (1 if checks[-1].ok else 0)
 
 
 def right_count_plus_green(view: Any) -> float | None:
@@ -320,8 +348,26 @@ BANKS = (
     Bank(
         "s14",
         check_reading,
-        passing_tests,
+        right_fraction,
         wrong=(
+            Entry(
+                "course_passing_tests",
+                passing_tests,
+                "write your own: the course's passing_tests is refused",
+                "itself",
+            ),
+            Entry(
+                "last_count_in_summary",
+                last_count_in_summary,
+                "the passes are the count before 'passed', whatever else the summary holds",
+                "'1 failed, 3 passed, 2 warnings' and '3 failed, 1 passed, 2 warnings' both read 2",
+            ),
+            Entry(
+                "one_digit",
+                one_digit,
+                "a suite may have more than nine tests",
+                "9 of 12 passing reads 9, 10 of 12 reads 0",
+            ),
             Entry(
                 "green_or_not",
                 green_or_not,
@@ -372,7 +418,7 @@ BANKS = (
             ),
         ),
         right=(
-            Entry("right_fraction", right_fraction, "the share passing"),
+            Entry("right_summary_words", right_summary_words, "a dict of the output's counts"),
             Entry(
                 "right_count_plus_green",
                 right_count_plus_green,
