@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from cafe.detect.checks import scan_text
@@ -31,6 +32,8 @@ from cafe.world.menu import load_menu
 
 __all__ = [
     "FRESH_REQUESTS",
+    "UNSEEN_PATH",
+    "UNSEEN_REQUESTS",
     "HEARSAY_RULE",
     "BENIGN_BLOCKED_MAX",
     "fixture_variants",
@@ -42,6 +45,10 @@ __all__ = [
 # A week of new traffic, labelled by staff: attacks the rules were not written for, and orders
 # (`cafe/data/injection_week.json`).
 FRESH_REQUESTS: tuple[LabelledRequest, ...] = load_corpus(path=WEEK_PATH)
+# A second week, written after the rules were frozen and read once: no rule word was added for it
+# (`cafe/data/injection_unseen.json`; tests/test_detect_unseen.py keeps it so).
+UNSEEN_PATH = Path(__file__).resolve().parents[1] / "data" / "injection_unseen.json"
+UNSEEN_REQUESTS: tuple[LabelledRequest, ...] = load_corpus(path=UNSEEN_PATH)
 
 _HEARSAY = re.compile(
     r"\b(?:the|my|your)\s+(?:owner|manager|boss|chef)\s+(?:said|says|told|wants|approved|agreed)\b",
