@@ -158,14 +158,23 @@ def _biggest_first(sections, budget):
 
 
 def test_check_fit_sections_reference_passes_and_biggest_first_fails():
-    assert s03.check_fit_sections(fit_sections) == []
+    from cafe.exercises.reference_s03 import fitted
+
+    assert s03.check_fit_sections(fitted) == []
+    (refused,) = s03.check_fit_sections(fit_sections)  # the course's own: write your own
+    assert "course's `fit_sections`" in refused
     problems = s03.check_fit_sections(_biggest_first)
     assert any("lowest priority goes first" in p for p in problems)
     assert any("below the safety minimum" in p for p in problems)
 
 
 def test_check_delimit_reference_passes_and_a_bare_fence_fails():
-    assert s03.check_delimit(delimit) == []
+    def escaped(text):  # the brackets themselves escaped, so no tag can be typed
+        return f"{OPEN_TAG}{text.replace('<', '&lt;').replace('>', '&gt;')}{CLOSE_TAG}"
+
+    assert s03.check_delimit(escaped) == []
+    (refused,) = s03.check_delimit(delimit)  # the course's own: write your own
+    assert "course's `delimit`" in refused
     assert s03.check_delimit(lambda text: f"{OPEN_TAG}{text}{CLOSE_TAG}")
 
 

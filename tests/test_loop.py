@@ -545,17 +545,18 @@ def test_repeat_guard_stops_a_model_asking_the_same_thing_again():
 
 
 def test_check_repeat_guard_passes_the_reference_and_fails_a_stub():
-    from cafe.exercises.s01 import check_repeat_guard
+    from cafe.exercises.s01 import GUARD_CASES, check_repeat_guard, reference_guard
 
-    assert check_repeat_guard(repeat_guard) == []
-    from cafe.exercises.s01 import GUARD_CASES
+    assert check_repeat_guard(reference_guard) == []
+    (refused,) = check_repeat_guard(repeat_guard)  # the course's own guard: write your own
+    assert "course's `repeat_guard`" in refused
 
     stops = sum(stop for *_, stop, _ in GUARD_CASES)
     assert len(check_repeat_guard(lambda view: None)) == stops
     assert len(check_repeat_guard(lambda view: Stop("stuck"))) == len(GUARD_CASES) - stops
 
 
-def test_s01_notebook_stub_is_not_attempted_and_the_reference_passes():
+def test_s01_notebook_stub_is_not_attempted_and_the_course_guard_is_refused():
     from samples import run_notebook_source
 
     from cafe import course
@@ -563,7 +564,7 @@ def test_s01_notebook_stub_is_not_attempted_and_the_reference_passes():
 
     namespace = run_notebook_source("s01-agent-loop")
     assert course.compare(namespace["repeat_guard"], check_repeat_guard).status == "not_attempted"
-    assert course.compare(repeat_guard, check_repeat_guard).status == "passed"
+    assert course.compare(repeat_guard, check_repeat_guard).status == "failed"
 
 
 # --- speed: a turn costs the same on turn 1,000 as on turn 1 ---------------------------------

@@ -21,11 +21,13 @@ from cafe.exercises.feedback import (
     Raised,
     call,
     counterexample,
+    library_answer,
     mismatch,
     wrong_type,
 )
-from cafe.exercises.generated import first_difference
+from cafe.exercises.generated import first_difference, is_library
 from cafe.exercises.reference_s01 import repeats, turns
+from cafe.loop.guards import repeat_guard
 from cafe.loop.tools import Tool, ToolOutput, tool
 from cafe.loop.turns import Stop, ToolCall, ToolResult, TurnView
 
@@ -124,8 +126,11 @@ def check_repeat_guard(guard: Callable[[TurnView], Any]) -> list[str]:
 
     Each case is one turn: the calls the model proposes and the results of the previous turn. The
     guard must stop (`Stop("stuck", ...)`) exactly when the two hold the same calls (names and
-    arguments) in the same order, and answer None otherwise.
+    arguments) in the same order, and answer None otherwise. The course's own `repeat_guard` is
+    refused: the exercise is to write it.
     """
+    if is_library(guard, repeat_guard):
+        return [library_answer("repeat_guard")]
     problems = []
     for case, calls, prev, stop, idea in GUARD_CASES:
         verdict = call(guard, TurnView(2, 10, calls, prev, (), 0.0))

@@ -24,17 +24,18 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cafe.context import CLOSE_TAG, OPEN_TAG, Section
+from cafe.context import CLOSE_TAG, OPEN_TAG, Section, delimit, fit_sections
 from cafe.exercises.feedback import (
     Described,
     Raised,
     call,
     counterexample,
+    library_answer,
     mismatch,
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import first_difference
+from cafe.exercises.generated import first_difference, is_library
 from cafe.exercises.reference_s03 import fitted, safety_minimum, section_sets
 
 __all__ = ["check_fit_sections", "check_delimit", "your_figures", "SAMPLE_SECTIONS", "ATTACKS"]
@@ -131,7 +132,10 @@ def _refusal_problem(fn: Callable[..., Any], which: str, budget: int, minimum: i
 
 
 def check_fit_sections(fn: Callable[[tuple[Section, ...], int], Any]) -> list[str]:
-    """Problems with a learner's `fit_sections`; empty when every budget is handled right."""
+    """Problems with a learner's `fit_sections`; empty when every budget is handled right. The
+    course's own `fit_sections` is refused."""
+    if is_library(fn, fit_sections):
+        return [library_answer("fit_sections")]
     problems = []
     for which, budget, names, idea in _EXPECTED:
         case = f"{which}, budget {budget}"
@@ -247,7 +251,10 @@ def _fence_problem(case: str, text: str, result: str, words: tuple[str, ...]) ->
 
 
 def check_delimit(fn: Callable[[str], Any]) -> list[str]:
-    """Problems with a learner's `delimit`; empty when no customer text can escape the fence."""
+    """Problems with a learner's `delimit`; empty when no customer text can escape the fence. The
+    course's own `delimit` is refused."""
+    if is_library(fn, delimit):
+        return [library_answer("delimit")]
     problems = []
     for what, text, words in (*_PLAIN, *ATTACKS):
         case = f"{what} ({shown(text, 50)})"

@@ -360,11 +360,16 @@ BANKS = (
                 "the rule, not the runaway model's one call",
                 "latte+scone twice -> None",
             ),
+            Entry(
+                "repeat_guard",
+                repeat_guard,
+                "write your own: the course's guard is refused",
+                "itself",
+            ),
         ),
         right=(
             Entry("right_loop", right_loop, "an explicit loop after a length check"),
             Entry("right_json", right_json, "each call as canonical JSON text"),
-            Entry("repeat_guard", repeat_guard, "the course's own guard (tests/test_loop.py)"),
         ),
         reference_module="cafe.exercises.reference_s01",
         targets=("repeats",),
