@@ -16,8 +16,9 @@ def test_check_repeat_guard_reference_passes_compare():
     assert course.compare(reference_guard, check=check_repeat_guard).status == "passed"
 
 
-def test_check_repeat_guard_the_course_s_guard_passes_the_generated_turns_too():
-    assert check_repeat_guard(repeat_guard) == []
+def test_check_repeat_guard_refuses_the_course_s_guard():
+    (problem,) = check_repeat_guard(repeat_guard)
+    assert "course's `repeat_guard`" in problem and "write your own" in problem
 
 
 def test_check_repeat_guard_shows_a_shrunk_turn_where_a_stray_space_is_tidied_away():

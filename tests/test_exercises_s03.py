@@ -5,8 +5,10 @@ from cafe.exercises.reference_s03 import fitted
 from cafe.exercises.s03 import check_fit_sections
 
 
-def test_check_fit_sections_passes_the_reference_and_the_course_s_function():
-    assert check_fit_sections(fitted) == [] and check_fit_sections(fit_sections) == []
+def test_check_fit_sections_passes_the_reference_and_refuses_the_course_s_function():
+    assert check_fit_sections(fitted) == []
+    (problem,) = check_fit_sections(fit_sections)
+    assert "course's `fit_sections`" in problem
 
 
 def test_check_fit_sections_an_error_naming_budget_plus_one_is_not_the_minimum():
