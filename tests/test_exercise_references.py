@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cafe.context import fit_sections
 from cafe.endpoint.client.formats import admits
@@ -26,7 +27,7 @@ from cafe.exercises.reference_s03 import fitted, section_sets
 from cafe.exercises.reference_s04 import bad_drafts, failure_pairs, near_tickets, strict_admits
 from cafe.exercises.reference_s08 import leaks, masked, plain, secrets
 from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shifts, shifts
-from cafe.exercises.reference_s10 import failure_class, runs
+from cafe.exercises.reference_s10 import biggest_pile, failure_check, failure_class, runs
 from cafe.exercises.reference_s11 import costs, per_ticket, route, routes
 from cafe.exercises.reference_s12 import calibrations, confusion, floor_trusts, judge_days
 from cafe.exercises.reference_s14 import greener_pairs, quiet_turns
@@ -53,8 +54,9 @@ from cafe.routing.routes import Route, Step, Tier, expected_cost, route_cost, si
 from cafe.schema.parsing import failures_from
 from cafe.schema.ticket import Failure
 from cafe.schema.trials import closed_table_schema
-from cafe.taxonomy.classes import classify
+from cafe.taxonomy.classes import classify, code
 from cafe.taxonomy.runs import Run
+from cafe.taxonomy.sorting import first_fix, sort_runs
 from cafe.trace.replay import replay_client
 from cafe.trace.spans import content_hash, scrub
 
@@ -134,6 +136,22 @@ def test_reference_s10_failure_class_agrees_with_classify(run):
     both = _agree(failure_class, classify, run)
     if both:
         assert both[0] == both[1]
+
+
+@SEEDED
+@given(runs(Run, RepairResult, Attempt, Failure))
+def test_reference_s10_failure_check_agrees_with_code(run):
+    both = _agree(failure_check, code, run)
+    if both:
+        assert both[0] == both[1]
+
+
+@settings(SEEDED, max_examples=100)
+@given(st.lists(runs(Run, RepairResult, Attempt, Failure), max_size=8))
+def test_reference_s10_biggest_pile_agrees_with_first_fix(shift):
+    pile = biggest_pile(shift)
+    target = first_fix(sort_runs(shift))
+    assert (pile and (pile[0], pile[1], len(pile[2]))) == (target or None)
 
 
 # --- session 08 -----------------------------------------------------------------------------

@@ -12,10 +12,10 @@ This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the cou
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["CLASSES", "failure_class", "runs"]
+__all__ = ["CLASSES", "failure_class", "failure_check", "biggest_pile", "runs"]
 
 # The five classes in the lesson's order: when several tests hold, the earliest wins.
 CLASSES = ("transport", "blocked", "systematic", "alternating", "drifting")
@@ -42,6 +42,46 @@ def failure_class(run: Any) -> str:
     if any(a != b for a, b in zip(attempts, attempts[1:])):
         return "drifting"
     raise ValueError("no class test holds: every attempt of an exhausted run fails something")
+
+
+def failure_check(run: Any) -> str:
+    """The check a run is filed under: the endpoint's problem; the first check that refused it;
+    the first failure of attempt one that is on every attempt; the failure that came back
+    first (seen earliest, then by check and span); or the last attempt's first failure."""
+    kind = failure_class(run)
+    if kind == "transport":
+        return str(run.transport)
+    if kind == "blocked":
+        return str(run.result.blocked_by[0].check)
+    attempts = [{(f.check, f.span) for f in a.failures} for a in run.result.attempts]
+    if kind == "systematic":
+        first = [(f.check, f.span) for f in run.result.attempts[0].failures]
+        return next(key for key in first if all(key in seen for seen in attempts))[0]
+    if kind == "alternating":
+
+        def seen_at(key: tuple[str, str]) -> tuple[int, tuple[str, str]]:
+            return next(n for n, seen in enumerate(attempts) if key in seen), key
+
+        back = [k for k in set().union(*attempts) if _returns([k in seen for seen in attempts])]
+        return min(back, key=seen_at)[0]
+    return str(run.result.attempts[-1].failures[0].check)
+
+
+def biggest_pile(shift: Sequence[Any]) -> tuple[str, str, list[int]] | None:
+    """The pile the first fix goes to: (class, check, the indices of its runs in `shift`), the
+    most runs first, then the earlier class, then the check's name; passed runs, runs sent back
+    and refused runs (the policy did its job) are in no pile. None when no run is left."""
+    piles: dict[tuple[str, str], list[int]] = {}
+    for n, run in enumerate(shift):
+        if run.passed or run.sent_back is not None or failure_class(run) == "blocked":
+            continue
+        piles.setdefault((failure_class(run), failure_check(run)), []).append(n)
+    if not piles:
+        return None
+    (kind, check), found = min(
+        piles.items(), key=lambda pile: (-len(pile[1]), CLASSES.index(pile[0][0]), pile[0][1])
+    )
+    return kind, check, found
 
 
 # --- generated runs ----------------------------------------------------------------------------

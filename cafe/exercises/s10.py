@@ -29,14 +29,13 @@ from cafe.exercises.feedback import (
     mismatch,
 )
 from cafe.exercises.generated import first_difference, is_library
-from cafe.exercises.reference_s10 import failure_class, runs
+from cafe.exercises.reference_s10 import biggest_pile, failure_class, runs
 from cafe.repair.reask import Attempt, Generator, RepairResult, score_ticket
 from cafe.schema.ticket import Failure
 from cafe.stories.practice_shift import practice_generator, practice_orders
 from cafe.taxonomy import classes as _course
-from cafe.taxonomy.classes import classify, code
 from cafe.taxonomy.runs import Run
-from cafe.taxonomy.sorting import first_fix, run_shift, sort_runs
+from cafe.taxonomy.sorting import run_shift, sort_runs
 from cafe.world.menu import load_menu
 
 __all__ = ["CLASSIFY_CASES", "check_classify", "check_first_fix"]
@@ -303,14 +302,10 @@ def check_first_fix(fn: Callable[[OrderSpec, Generator], RepairResult]) -> list[
         raise
     except Exception as exc:  # a learner's bug is a problem to show, not a crash
         return [f"the shift stopped: your runner raised {type(exc).__name__}: {exc}"]
-    target = first_fix(sort_runs(base))
+    target = biggest_pile(base)  # found by the checker's own reference, not the library's
     assert target is not None, "the practice shift always has a pile to fix"
-    kind, check, size = target
-    pile = [
-        i
-        for i, run in enumerate(base)
-        if not run.passed and (classify(run), code(run)) == (kind, check)
-    ]
+    kind, check, pile = target
+    size = len(pile)
     still = [_table(base[i]) for i in pile if _still_failing(runs[i])]
     problems = _problems(runs, drafts, base)
     if still:
