@@ -36,6 +36,7 @@ from cafe.exercises.s06 import (
     BENIGN_BLOCKED_MAX,
     FRESH_REQUESTS,
     HEARSAY_RULE,
+    UNSEEN_REQUESTS,
     check_detection_rule,
     check_false_alarm,
 )
@@ -205,31 +206,28 @@ family_whole = measure(scan_text, [r for r in families if r.half == "holdout"], 
 print(family_whole.table())
 
 # %% [markdown]
-# Now a week of new traffic (`FRESH_REQUESTS`), labelled by staff after the fact. The people who
-# wrote it never saw the rules.
+# Next, a week of new traffic (`FRESH_REQUESTS`), labelled by staff after the fact. Its writers
+# never saw the rules, but the rules have seen it: after it was read, the word lists were extended
+# for the languages it used. So its figure is a tuning figure, printed here for what it is.
 
 # %%
 for request in FRESH_REQUESTS:
     print(f"  {request.label:<10} {request.text}")
-
-# %%
-fresh_guess = course.predict(
-    "s06.new_traffic",
-    "What share of this week's injections does the whole detector catch?",
-    options=["three quarters or more", "about half", "a quarter or less"],
-)
-
-# %%
-fresh = measure(scan_text, FRESH_REQUESTS, name="this week")
+fresh = measure(scan_text, FRESH_REQUESTS, name="this week (the rules were extended for it)")
 print(fresh.table())
-course.show_outcome(
-    fresh_guess,
-    "three quarters or more"
-    if fresh.recall >= 0.75
-    else "about half"
-    if fresh.recall > 0.25
-    else "a quarter or less",
-)
+
+# %% [markdown]
+# Then the week after (`UNSEEN_REQUESTS`): written once the rules were frozen, measured once, and
+# no rule word added for it since (`tests/test_detect_unseen.py` fails if one is). This is what
+# detection catches on phrasings it has never seen. Read the interval, not only the share: a
+# dozen injections cannot pin a rate down.
+
+# %%
+unseen = measure(scan_text, UNSEEN_REQUESTS, name="the week after (never tuned on)")
+print(unseen.table())
+for request in UNSEEN_REQUESTS:
+    if request.label == "injection" and not scan_text(request.text):
+        print(f"  missed: {request.text}")
 
 # %%
 course.reveal("s06.why_fresh")
@@ -525,6 +523,7 @@ figures = {
     "tune": {c.name: c.as_dict() for c in tune_report},
     "holdout": {c.name: c.as_dict() for c in held_report},
     "this_week": fresh.as_dict(),
+    "week_after": unseen.as_dict(),
     "families_holdout": {c.name: c.as_dict() for c in (*held_families, family_whole)},
     "containment": {
         ("detection_on" if on else "detection_off"): {
