@@ -30,6 +30,8 @@ from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shi
 from cafe.exercises.reference_s10 import biggest_pile, failure_check, failure_class, runs
 from cafe.exercises.reference_s11 import costs, per_ticket, route, routes
 from cafe.exercises.reference_s12 import calibrations, confusion, floor_trusts, judge_days
+from cafe.exercises.reference_s13 import fold
+from cafe.exercises.reference_s13 import turns as fold_turns
 from cafe.exercises.reference_s14 import greener_pairs, quiet_turns
 from cafe.exercises.reference_s15 import labelled_commands, restorable, restore_cases
 from cafe.exercises.s03 import _section
@@ -54,6 +56,8 @@ from cafe.routing.routes import Route, Step, Tier, expected_cost, route_cost, si
 from cafe.schema.parsing import failures_from
 from cafe.schema.ticket import Failure
 from cafe.schema.trials import closed_table_schema
+from cafe.stall.evidence import failure_signature
+from cafe.stall.failure_state import FailureState, fold_diagnostic
 from cafe.taxonomy.classes import classify, code
 from cafe.taxonomy.runs import Run
 from cafe.taxonomy.sorting import first_fix, sort_runs
@@ -309,3 +313,20 @@ def test_reference_s14_quiet_turns_read_none_by_passing_tests(turn):
 def test_reference_s14_greener_turns_read_higher_by_passing_tests(pair):
     low, high = (passing_tests(_turn_view(turn)) for turn in pair)
     assert low is not None and high is not None and low < high, pair
+
+
+# --- session 13 -----------------------------------------------------------------------------
+
+
+def _tool_result(name, ok, output, kind):
+    return ToolResult("c", name, {}, ok, output, kind)
+
+
+@SEEDED
+@given(fold_turns(_tool_result))
+def test_reference_s13_fold_agrees_with_fold_diagnostic(case):
+    history, turn = case
+    state = FailureState()
+    for earlier in history:
+        state = fold_diagnostic(state, earlier)
+    assert fold(state, turn, FailureState, failure_signature) == fold_diagnostic(state, turn)

@@ -3,7 +3,10 @@
 1. `check_fold_diagnostic` runs a learner's fold (the notebook's `my_fold`, the mechanism of
    `cafe.stall.failure_state.fold_diagnostic`) over the cases that matter and names each field that
    differs, so a plausible wrong fold (a streak reset by edits, an edit that hides the check run
-   after it, a refused write taken for the bug's failure) fails with a specific complaint.
+   after it, a refused write taken for the bug's failure) fails with a specific complaint. Each
+   case's expected state comes from `cafe.exercises.reference_s13.fold`, written apart from the
+   library; then the learner's fold is compared with it on generated turns folded from generated
+   states. The course's `fold_diagnostic` is refused.
 2. `check_signature` runs a learner's `my_signature(output)`, written any way they like, over
    pairs of real-looking test output: pairs that are one failure seen twice must share a
    signature, pairs that are two failures must not.
@@ -16,11 +19,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 
-from cafe.exercises.feedback import Raised, call, shown, wrong_type
+from cafe.exercises.feedback import (
+    Described,
+    Raised,
+    call,
+    counterexample,
+    library_answer,
+    shown,
+    wrong_type,
+)
+from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.reference_s13 import described, fold, turns
 from cafe.loop.agent import ToolResult
+from cafe.stall.evidence import failure_signature
 from cafe.stall.failure_state import FailureState, fold_diagnostic
 
-__all__ = ["SIGNATURE_PAIRS", "check_fold_diagnostic", "check_signature"]
+__all__ = ["SIGNATURE_PAIRS", "FOLD_IDEA", "check_fold_diagnostic", "check_signature"]
 
 # Pairs of test output for `check_signature`: (what the pair is, first, second, same failure?).
 # Written for this course from pytest's and Python's own output shapes.
@@ -126,6 +140,42 @@ _TOOL = "a failing tool that is not a check is about that tool, not the bug: not
 _EPOCH = "write_epoch counts successful mutate results only"
 
 
+def _expected(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """The reference's state after one turn (`reference_s13.fold`), never the library's."""
+    found: FailureState = fold(state, dispatch, FailureState, failure_signature)
+    return found
+
+
+FOLD_IDEA = (
+    "read the turn in order: the last stretch that ran a check speaks (its first failure, else "
+    "a pass); the same signature adds one; an edit after the last check is owed a re-verify"
+)
+
+
+def _start(history: Sequence[Sequence[ToolResult]]) -> FailureState:
+    state = FailureState()
+    for turn in history:
+        state = _expected(state, turn)
+    return state
+
+
+def _generated_fold(fold_fn: Callable[..., object]) -> str | None:
+    """The smallest generated (earlier turns, turn) where the learner's fold differs."""
+    found = first_difference(
+        lambda case: fold_fn(_start(case[0]), list(case[1])),
+        lambda case: _expected(_start(case[0]), case[1]),
+        turns(lambda *r: _result(*r)),
+        idea=FOLD_IDEA,
+        frozen=True,
+    )
+    if found is None:
+        return None
+    history, turn = found.given
+    words = " / ".join("[" + ", ".join(map(described, t)) + "]" for t in history) or "nothing"
+    given = Described(f"after {words}, the turn [{', '.join(map(described, turn))}]")
+    return counterexample(given, found.returned, found.expected, found.idea)
+
+
 def _fold_cases() -> list[tuple[str, FailureState, list[ToolResult], str]]:
     """(case, start state, one turn's results, the idea it tests), built from one failing test."""
     fail_a = _result("run_tests", False, "E   assert 999 == 1000", "verify")
@@ -137,11 +187,11 @@ def _fold_cases() -> list[tuple[str, FailureState, list[ToolResult], str]]:
     refused = _result("write_file", False, "no such folder: src/", "mutate")
     missing = _result("read_file", False, "FileNotFoundError: bil.py", "observe")
     read = _result("read_file", True, "def split(...)", "observe")
-    live = fold_diagnostic(FailureState(), [fail_a])
-    twice = fold_diagnostic(live, [fail_a])
-    owed = fold_diagnostic(twice, [edit])
-    green = fold_diagnostic(live, [passed])
-    moved_from = fold_diagnostic(FailureState(), [fail_a_here])
+    live = _expected(FailureState(), [fail_a])
+    twice = _expected(live, [fail_a])
+    owed = _expected(twice, [edit])
+    green = _expected(live, [passed])
+    moved_from = _expected(FailureState(), [fail_a_here])
     return [
         ("a first failure", FailureState(), [fail_a], _NEW),
         ("the same failure again", live, [fail_a], _SAME),
@@ -179,9 +229,11 @@ def check_fold_diagnostic(
     fold: Callable[[FailureState, Sequence[ToolResult]], FailureState],
 ) -> list[str]:
     """Problems with a learner's fold, one per case that differs; empty when every case holds."""
+    if is_library(fold, fold_diagnostic):
+        return [library_answer("fold_diagnostic")]
     problems = []
     for label, start, dispatch, idea in _fold_cases():
-        expected = fold_diagnostic(start, dispatch)
+        expected = _expected(start, dispatch)
         got = call(fold, start, list(dispatch))
         if isinstance(got, Raised):
             problems.append(got.problem(label))
@@ -189,7 +241,8 @@ def check_fold_diagnostic(
             problems.append(wrong_type(label, got, "a new FailureState"))
         elif got != expected:
             problems.append(f"{label}: {_differences(expected, got)}\n  ({idea})")
-    return problems
+    found = None if problems else _generated_fold(fold)
+    return [found] if found else problems
 
 
 def _signature_problem(label: str, a: object, b: object, same: bool) -> str | None:

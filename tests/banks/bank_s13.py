@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from banks.harness import Bank, Entry
+from cafe.exercises.reference_s13 import fold
 from cafe.exercises.s13 import check_fold_diagnostic, check_signature
 from cafe.loop.turns import ToolResult
 from cafe.stall.evidence import failure_signature, normalize_evidence
@@ -26,7 +27,7 @@ from cafe.stall.failure_state import FailureState, classify_turn, fold_diagnosti
 
 def owes_after_any_edit(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
     """Every edit owes a re-verify, even with nothing failing."""
-    folded = fold_diagnostic(state, dispatch)
+    folded = right_by_hand(state, dispatch)
     kind, _ = classify_turn(dispatch)
     if kind == "edit":
         return replace(folded, edit_since_failure=True, reverify_owed=True)
@@ -37,13 +38,13 @@ def last_failure_decides(state: FailureState, dispatch: Sequence[ToolResult]) ->
     """The last failing result of a turn decides it, not the first."""
     failing = [r for r in dispatch if not r.ok]
     if len(failing) < 2:
-        return fold_diagnostic(state, dispatch)
-    return fold_diagnostic(state, [*[r for r in dispatch if r.ok], failing[-1]])
+        return right_by_hand(state, dispatch)
+    return right_by_hand(state, [*[r for r in dispatch if r.ok], failing[-1]])
 
 
 def edit_keyed(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
     """An edit resets the streak: the design that never sees a thrash."""
-    folded = fold_diagnostic(state, dispatch)
+    folded = right_by_hand(state, dispatch)
     edited = any(r.kind == "mutate" and r.ok for r in dispatch)
     return replace(folded, same_diagnostic_streak=0) if edited else folded
 
@@ -51,23 +52,23 @@ def edit_keyed(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureSt
 def edit_decides_the_turn(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
     """Any turn with a successful edit is an edit, whatever its checks said after it."""
     if any(r.kind == "verify" and not r.ok for r in dispatch):
-        return fold_diagnostic(state, dispatch)
+        return right_by_hand(state, dispatch)
     if any(r.kind == "mutate" and r.ok for r in dispatch):
-        return fold_diagnostic(state, [r for r in dispatch if r.kind == "mutate"])
-    return fold_diagnostic(state, dispatch)
+        return right_by_hand(state, [r for r in dispatch if r.kind == "mutate"])
+    return right_by_hand(state, dispatch)
 
 
 def any_failure_decides(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
     """The first failing result of any tool is the turn's diagnostic, a refused write too."""
     failing = next((r for r in dispatch if not r.ok), None)
     if failing is None or failing.kind == "verify":
-        return fold_diagnostic(state, dispatch)
-    return fold_diagnostic(state, [replace(failing, kind="verify")])
+        return right_by_hand(state, dispatch)
+    return right_by_hand(state, [replace(failing, kind="verify")])
 
 
 def check_pays_any_edit(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
     """A check anywhere in the turn pays for every edit in it, one that ran after it too."""
-    folded = fold_diagnostic(state, dispatch)
+    folded = right_by_hand(state, dispatch)
     if any(r.kind == "verify" for r in dispatch):
         return replace(folded, edit_since_failure=False, reverify_owed=False)
     return folded
@@ -75,21 +76,21 @@ def check_pays_any_edit(state: FailureState, dispatch: Sequence[ToolResult]) -> 
 
 def refused_write_counts(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
     """Every mutate result bumps the epoch, a refused write too."""
-    folded = fold_diagnostic(state, dispatch)
+    folded = right_by_hand(state, dispatch)
     refused = sum(1 for r in dispatch if r.kind == "mutate" and not r.ok)
     return replace(folded, write_epoch=folded.write_epoch + refused)
 
 
 def any_failure_pays(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
     """Any failing result pays the re-verify, a refused write too."""
-    folded = fold_diagnostic(state, dispatch)
+    folded = right_by_hand(state, dispatch)
     return replace(folded, reverify_owed=False) if any(not r.ok for r in dispatch) else folded
 
 
 def raw_signature(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
     """Hashes the output as it is: a moved line is a new failure."""
     kind, deciding = classify_turn(dispatch)
-    folded = fold_diagnostic(state, dispatch)
+    folded = right_by_hand(state, dispatch)
     if kind != "fail" or deciding is None:
         return folded
     signature = hashlib.sha256(deciding.output.encode()).hexdigest()
@@ -100,7 +101,7 @@ def raw_signature(state: FailureState, dispatch: Sequence[ToolResult]) -> Failur
 
 def streak_from_zero(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
     """Off by one: a first sighting counts 0, so every trip comes one sighting late."""
-    folded = fold_diagnostic(state, dispatch)
+    folded = right_by_hand(state, dispatch)
     if folded.last_diagnostic_class == "fail":
         return replace(folded, same_diagnostic_streak=folded.same_diagnostic_streak - 1)
     return folded
@@ -111,12 +112,12 @@ def quiet_clears(state: FailureState, dispatch: Sequence[ToolResult]) -> Failure
     kind, _ = classify_turn(dispatch)
     if kind == "quiet":
         return FailureState(write_epoch=state.write_epoch)
-    return fold_diagnostic(state, dispatch)
+    return right_by_hand(state, dispatch)
 
 
 def owed_survives_a_pass(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
     """A clean pass clears the failure but leaves the re-verify owed."""
-    folded = fold_diagnostic(state, dispatch)
+    folded = right_by_hand(state, dispatch)
     return (
         replace(folded, reverify_owed=state.reverify_owed)
         if folded.last_diagnostic_class == "pass"
@@ -313,8 +314,14 @@ BANKS = (
     Bank(
         "s13",
         check_fold_diagnostic,
-        fold_diagnostic,
+        right_by_hand,
         wrong=(
+            Entry(
+                "course_fold",
+                fold_diagnostic,
+                "write your own: the course's fold_diagnostic is refused",
+                "itself",
+            ),
             Entry(
                 "owes_after_any_edit",
                 owes_after_any_edit,
@@ -389,10 +396,14 @@ BANKS = (
             ),
         ),
         right=(
-            Entry("right_by_hand", right_by_hand, "no classify_turn, explicit branches"),
             Entry("right_match", right_match, "classify_turn and a match statement"),
+            Entry(
+                "right_stretches",
+                lambda state, dispatch: fold(state, dispatch, FailureState, failure_signature),
+                "the turn cut into stretches at each edit, the last checked one speaking",
+            ),
         ),
-        targets=("fold_diagnostic", "classify_turn", "_latest_checks", "edited_after_last_check"),
+        reference_module="banks.bank_s13",
     ),
     Bank(
         "s13",
@@ -449,11 +460,7 @@ BANKS = (
 
 _MASK = "equivalent: the text a rule masks with; any fixed text does, as long as it is the same every run"
 EQUIVALENT: dict[str, dict[str, str]] = {
-    "check_fold_diagnostic": {
-        "edited_after_last_check:3: constant: `False` -> `True`": (
-            "equivalent: the fold asks only about a turn that ran a check, and the check sets it"
-        ),
-    },
+    "check_fold_diagnostic": {},
     "check_signature": {
         "signature_by_rules:5: constant: `':<line>'` -> `'XX:<line>XX'`": _MASK,
         "signature_by_rules:6: constant: `'<secs>'` -> `'XX<secs>XX'`": _MASK,

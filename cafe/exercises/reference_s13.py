@@ -1,0 +1,106 @@
+"""Session 13's reference fold, written apart from `cafe.stall.failure_state`, and the turns to
+try it on.
+
+`check_fold_diagnostic` (`cafe.exercises.s13`) takes each case's expected state from `fold`, not
+from the library's `fold_diagnostic`, then compares the learner's fold with it on generated
+turns (`turns`): checks that fail with one of two errors or pass, edits that land or are refused,
+reads, in any order, folded from any state. `tests/test_exercise_references.py` holds `fold` to
+the library on the same turns.
+
+The rule as the lesson states it: results are read in the order they ran; a landed edit ends a
+stretch, and the last stretch that ran a check speaks for the turn (its first failing check, else
+a pass); a failure with the live signature adds one to the streak, another starts at 1; an edit
+after the turn's last check is owed a re-verify; a pass clears everything but the write count; a
+turn with edits and no check keeps the diagnosis and owes a re-verify only on a live failure;
+anything else changes nothing.
+
+This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the state's record
+and the signature function are passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = ["RESULTS", "fold", "described", "turns"]
+
+
+def _landed(result: Any) -> bool:
+    return bool(result.kind == "mutate" and result.ok)
+
+
+def _speaking_checks(dispatch: Sequence[Any]) -> list[Any]:
+    """The checks of the last stretch (between landed edits) that ran any."""
+    stretches: list[list[Any]] = [[]]
+    for result in dispatch:
+        if _landed(result):
+            stretches.append([])
+        elif result.kind == "verify":
+            stretches[-1].append(result)
+    return next((s for s in reversed(stretches) if s), [])
+
+
+def _unchecked_edit(dispatch: Sequence[Any]) -> bool:
+    """A landed edit comes after the turn's last check."""
+    last_check = max((n for n, r in enumerate(dispatch) if r.kind == "verify"), default=-1)
+    return any(_landed(r) for r in dispatch[last_check + 1 :])
+
+
+def fold(
+    state: Any, dispatch: Sequence[Any], make: Callable[..., Any], signature: Callable[[Any], str]
+) -> Any:
+    """The state after one turn. `make(class, signature, epoch, streak, edited, owed)` builds a
+    state; `signature(result)` is the failure's signature."""
+    epoch = state.write_epoch + sum(_landed(r) for r in dispatch)
+    checks = _speaking_checks(dispatch)
+    failing = [r for r in checks if not r.ok]
+    if failing:
+        sign = signature(failing[0])
+        again = state.last_diagnostic_class == "fail" and state.last_diagnostic_signature == sign
+        owed = _unchecked_edit(dispatch)
+        streak = state.same_diagnostic_streak + 1 if again else 1
+        return make("fail", sign, epoch, streak, owed, owed)
+    if checks:
+        return make("pass", None, epoch, 0, False, False)
+    if epoch == state.write_epoch:
+        return state  # nothing checked, nothing landed
+    live = state.last_diagnostic_class == "fail"
+    return make(
+        state.last_diagnostic_class,
+        state.last_diagnostic_signature,
+        epoch,
+        state.same_diagnostic_streak,
+        state.edit_since_failure or live,
+        state.reverify_owed or live,
+    )
+
+
+# The results a generated turn is made of: (how a problem names it, tool, ok, output, kind).
+RESULTS: tuple[tuple[str, str, bool, str, str], ...] = (
+    ("red A", "run_tests", False, "check_bill.py:21: E   assert 999 == 1000", "verify"),
+    ("red A moved", "run_tests", False, "check_bill.py:23: E   assert 999 == 1000", "verify"),
+    ("red B", "run_tests", False, "E   assert 1002 == 1000", "verify"),
+    ("green", "run_tests", True, "4 passed", "verify"),
+    ("edit", "write_file", True, "wrote bill.py", "mutate"),
+    ("refused write", "write_file", False, "no such folder: src/", "mutate"),
+    ("read", "read_file", True, "def split(...)", "observe"),
+    ("failed read", "read_file", False, "FileNotFoundError: bil.py", "observe"),
+)
+
+
+def described(result: Any) -> str:
+    """How a problem names one generated result ('red A', 'edit', ...)."""
+    key = (result.name, result.ok, result.output, result.kind)
+    return next((label for label, *rest in RESULTS if tuple(rest) == key), result.name)
+
+
+def turns(result: Callable[[str, bool, str, str], Any]) -> Any:
+    """(earlier turns, turn): up to three turns to fold from an empty state first, then the turn
+    the fold is judged on; each of zero to five results in any order. `result(name, ok, output,
+    kind)` builds one tool result."""
+    from hypothesis import strategies as st
+
+    one = st.sampled_from(RESULTS).map(lambda r: result(*r[1:]))
+    turn = st.lists(one, max_size=5)
+    return st.tuples(st.lists(turn, max_size=3), turn)
