@@ -11,6 +11,8 @@ it. An entry is set aside when it:
   `RecursionError` on it);
 - holds `NaN` or `Infinity` (Python reads them, but no later save could write them back), or a
   number of more than `MAX_DIGITS` digits (past what Python converts by default);
+- holds a lone surrogate (`"\ud800"`, in a key or a string): Python reads the escape, but no
+  save could write it back as UTF-8, so keeping it would make every later save fail;
 - is not an object.
 
 The caller (`cafe.course.progress`) keeps a copy of the file as it was before it writes the rest
@@ -138,6 +140,23 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+def _lone_surrogate(value: Any) -> str | None:
+    """The first string (key or value) in `value` that holds a lone surrogate, or None."""
+    waiting = [value]
+    while waiting:
+        item = waiting.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return item
+        elif isinstance(item, dict):
+            waiting.extend([*item.keys(), *item.values()])
+        elif isinstance(item, list):
+            waiting.extend(item)
+    return None
+
+
 def _entry(raw: str) -> Any:
     """One entry parsed; `_Unreadable` saying why when it cannot be kept."""
     try:
@@ -152,6 +171,8 @@ def _entry(raw: str) -> Any:
         raise _Unreadable(f"is a JSON {type(value).__name__}, not an object")
     if _depth(value) > MAX_DEPTH:
         raise _Unreadable(f"nests more than {MAX_DEPTH} deep")
+    if (bad := _lone_surrogate(value)) is not None:
+        raise _Unreadable(f"holds a lone surrogate in {bad!r}, which UTF-8 cannot store")
     return value
 
 
@@ -173,7 +194,9 @@ def _section(name: str, raw: str, aside: list[tuple[str, str]]) -> dict[str, Any
         return f"its {name!r} entry is not an object"
     kept: dict[str, Any] = {}
     for key, value in members:
-        if name == GROUPED:
+        if name == GROUPED and _lone_surrogate(key) is not None:
+            aside.append((f"{name}/{key!r}", "has a lone surrogate in its name"))
+        elif name == GROUPED:
             inner = _members(value)
             if inner is None:
                 return f"its checkpoints for {key!r} are not an object"
@@ -189,9 +212,12 @@ def _entries(
     kept = {}
     for key, raw in members:
         try:
+            if _lone_surrogate(key) is not None:
+                raise _Unreadable(f"has a lone surrogate in its name {key!r}")
             kept[key] = _entry(raw)
         except _Unreadable as why:
-            aside.append((f"{where}/{key}", str(why)))
+            shown = key.encode("utf-8", "backslashreplace").decode("utf-8")  # printable, always
+            aside.append((f"{where}/{shown}", str(why)))
     return kept
 
 
@@ -210,7 +236,10 @@ def read_progress(text: str) -> Reading:
             data[key] = section
         else:
             try:
-                data[key] = json.loads(raw, parse_constant=_refuse_constant, parse_int=_checked_int)
+                value = json.loads(raw, parse_constant=_refuse_constant, parse_int=_checked_int)
+                if _lone_surrogate([key, value]) is not None:
+                    raise _Unreadable("holds a lone surrogate, which UTF-8 cannot store")
+                data[key] = value
             except (ValueError, RecursionError) as exc:
                 aside.append(
                     (key, str(exc) if isinstance(exc, _Unreadable) else "is not readable JSON")
