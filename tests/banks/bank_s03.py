@@ -297,7 +297,11 @@ _OPEN_MARK = (
     "open: the break is marked with other text; the tags are still broken and the words readable"
 )
 EQUIVALENT: dict[str, dict[str, str]] = {
-    "check_delimit": {},
+    "check_delimit": {
+        "right_html_escape:3: constant: `False` -> `True`": (
+            "open: escaping quotes as well as brackets still leaves no tag the customer can type"
+        ),
+    },
     "check_fit_sections": {
         "fitted:13: break_continue: `break` -> `continue`": (
             "equivalent: once the kept sections fit, every later turn of the loop finds them "

@@ -434,6 +434,16 @@ _ALSO_HOLDS = (
     "and the same earlier check still takes the turn, so the answer is as right as before"
 )
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_reading": {
+        "right_fraction:7: binop: `passed / (passed + failed)` -> `passed * (passed + failed)`": (
+            "open: any scale that rises with the passes of one suite is a reading (the lesson: "
+            "a count, a fraction, a score you design); this one still does"
+        ),
+        "right_fraction:7: constant: `0.0` -> `1.0`": (
+            "outside: a run whose output holds no count at all; every case and generated turn "
+            "prints one, and the lesson states no reading for it"
+        ),
+    },
     "check_overruled": {
         "my_overruled:14: constant: `120000` -> `120001`": _ALSO_HOLDS,
         "my_overruled:14: constant: `6` -> `7`": _ALSO_HOLDS,
