@@ -22,8 +22,15 @@ def _stub(*args):
 
 
 def test_check_within_consent_reference_passes_compare():
-    assert check_within_consent(within_consent) == []
-    assert course.compare(within_consent, check=check_within_consent).status == "passed"
+    from banks.bank_s05 import learner_within_consent
+
+    assert check_within_consent(learner_within_consent) == []
+    assert course.compare(learner_within_consent, check=check_within_consent).status == "passed"
+
+
+def test_check_within_consent_refuses_the_course_function():
+    (problem,) = check_within_consent(within_consent)
+    assert "course's `within_consent`" in problem and "write your own" in problem
 
 
 def test_check_within_consent_stub_is_not_attempted():

@@ -5,15 +5,12 @@ The notebook (`notebooks/s05-consent-gate.ipynb`) asks for two functions:
 1. `within_consent(ticket, spec)`: True exactly when a ticket holds the approved order and
    nothing else. `check_within_consent` runs it over faithful tickets written differently, and
    over tickets that each make one helpful change (items, allergies, notes), some only asked for
-   in the customer's words (never approval); the course's answer is `cafe.consent.within_consent`.
+   in the customer's words (never approval). The course's `cafe.consent.within_consent` is refused.
 2. `items_to_confirm(spec, menu)`: open-ended. The approved items the customer must confirm a
    change for before any draft is written. The course's gate asks only about declared allergens;
    yours must also ask about an 86'd item when something else on the order can still be made.
    `check_items_to_confirm` checks that on the menu it is given (another day's 86'd list too),
    and that orders which can pass ask about nothing; an order whose every item is 86'd is yours.
-
-Every rejection (`cafe.exercises.feedback`) names the case, what came back and was expected, and
-the idea it bears on.
 """
 
 from __future__ import annotations
@@ -23,8 +20,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
-from cafe.exercises.feedback import Raised, call, mismatch, wrong_type
+from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec, within_consent
+from cafe.exercises.feedback import Raised, call, library_answer, mismatch, wrong_type
+from cafe.exercises.generated import is_library
 from cafe.schema.ticket import Ticket
 from cafe.world.menu import Menu, load_menu
 
@@ -237,6 +235,8 @@ def check_within_consent(fn: Callable[[Ticket, OrderSpec], Any]) -> list[str]:
 
     A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
     """
+    if is_library(fn, within_consent):
+        return [library_answer("within_consent")]
     problems = []
     for case in CONSENT_CASES:
         said = call(fn, case.ticket, case.spec)

@@ -319,8 +319,14 @@ BANKS = (
     Bank(
         session="s05",
         check=check_within_consent,
-        reference=within_consent,
+        reference=learner_within_consent,
         wrong=(
+            Entry(
+                "course_within_consent",
+                within_consent,
+                "write your own: the course's within_consent is refused",
+                "itself",
+            ),
             Entry(
                 "request_is_approval",
                 request_is_approval,
@@ -388,11 +394,6 @@ BANKS = (
                 "no_changes_named",
                 no_changes_named,
                 "the course's order_changes, which the notebook reveals",
-            ),
-            Entry(
-                "learner_within_consent",
-                learner_within_consent,
-                "field by field, from the notebook's pieces",
             ),
             Entry(
                 "kitchen_spelling",
