@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -93,12 +95,34 @@ def replay(trace: Trace, **menu: Any) -> Trace:
     return record_repair(ORDER, generate, recorder=recorder, **menu)[1]
 
 
+def reserve_keep(name: str) -> Path | str:
+    """The --keep file, created empty and new (never an existing file, never through a link), or
+    one line saying why not and what to pass instead."""
+    if not name.strip():
+        return "--keep needs a file name, such as --keep run.jsonl"
+    path = Path(name)  # as given: the shell has already expanded any ~
+    if os.path.lexists(path):
+        return f"--keep {name!r}: that already exists; name a new file (the toy never overwrites)"
+    if not path.parent.is_dir():
+        return f"--keep {name!r}: the folder {str(path.parent)!r} is not an existing folder; create it first"
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)))
+    except (OSError, ValueError) as error:
+        why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return f"--keep {name!r}: cannot create it ({why}); name a file in a folder you can write"
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Record one run, write it to a file, replay it.")
     parser.add_argument(
         "--keep", metavar="FILE", help="write the trace here instead of a temporary file"
     )
     args = parser.parse_args(argv)
+    keep = reserve_keep(args.keep) if args.keep is not None else None
+    if isinstance(keep, str):
+        print(f"cafe toy 08: {keep}", file=sys.stderr)
+        return 2
     live = course_mode() == "live"
     source = (
         f"your model, {model_name()}"
@@ -115,9 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     trace = record(make_client() if live else ScriptedClient(Script(FeedbackModel())))
     show(trace)
-    folder = None if args.keep else tempfile.TemporaryDirectory(prefix="cafe-s08-")
-    path = write_trace(trace, Path(args.keep) if args.keep else Path(folder.name) / "run.jsonl")  # type: ignore[union-attr]
-    where = path if args.keep else f"{path.name}, a temporary file (--keep FILE keeps it)"
+    folder = None if keep else tempfile.TemporaryDirectory(prefix="cafe-s08-")
+    path = write_trace(trace, keep or Path(folder.name) / "run.jsonl")  # type: ignore[union-attr]
+    where = path if keep else f"{path.name}, a temporary file (--keep FILE keeps it)"
     print(f"    written to {where}: {len(trace.spans)} spans, one per line")
     print(f"    content hash: {content_hash(trace)[:23]}… (the file's header records it)")
 

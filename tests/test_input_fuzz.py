@@ -1,0 +1,138 @@
+"""Every input at the edge, fuzzed: each `CAFE_*` variable and the CLI's arguments get generated values.
+
+Each call runs `python -m cafe ...` in a scratch folder, with a time limit. It must end one of two
+ways: accepted (exit 0), or refused in one line that names the input it refused. Never a hang
+(the time limit), never a traceback. The variables are read from the package's own source, so a
+new `CAFE_*` variable joins the fuzz without editing this file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parents[1]
+VARIABLES = sorted(
+    {
+        name
+        for path in (ROOT / "cafe").rglob("*.py")
+        for name in re.findall(r"\bCAFE_[A-Z][A-Z_]*[A-Z]\b", path.read_text(encoding="utf-8"))
+    }
+    | {"COURSE_MODE"}
+)
+# Commands that answer without a model, a server or a kernel, in well under a second each.
+COMMANDS = [["progress"], ["doctor"], ["toy", "00"]]
+# The time limit per call: far above the slowest accepted call (about a second), far below a hang.
+LIMIT_S = 60
+EDGES = ["", " ", "-1", "0", "nan", "inf", "1e309", "9" * 40, "\x01", "é", "\u2028", "~nouser/x"]
+EDGES += ["/dev/zero", "/dev/null", "/", ".", "..", "x" * 5000, "\ud800"]
+
+# Generated text a process environment or argv can hold (no NUL), never an absolute path or a
+# home-relative one: a generated value must not create files outside the scratch folder.
+values = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40
+).filter(lambda v: not v.startswith(("/", "~")))
+
+
+def _run(args: list[str], cwd: Path, extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") and k != "COURSE_MODE"}
+    env.update({"CAFE_HOME": str(cwd / "home"), "CAFE_HEADLESS": "1", **extra})
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "cafe", *args],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            errors="backslashreplace",
+            stdin=subprocess.DEVNULL,
+            timeout=LIMIT_S,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"cafe {' '.join(args)} with {extra!r} did not end within {LIMIT_S} s")
+    except ValueError:  # a value the OS cannot put in an environment: nothing to test
+        pytest.skip(f"the OS refuses {extra!r}")
+
+
+def _judge(done: subprocess.CompletedProcess[str], named: str, value: str) -> None:
+    said = done.stdout + done.stderr
+    assert "Traceback" not in said, f"{named}={value!r}: a traceback\n{said[-2000:]}"
+    if done.returncode != 0:
+        lines = [line for line in said.splitlines() if line.strip()]  # the doctor reports on stdout
+        assert lines, f"{named}={value!r}: exit {done.returncode} with nothing said"
+        shown = value.encode("ascii", "backslashreplace").decode()[:30]
+        assert any(named in line or (value and shown in line) for line in lines), (
+            f"{named}={value!r}: refused without naming it\n{said[-1000:]}"
+        )
+
+
+def _ok_for_env(value: str) -> bool:
+    try:
+        value.encode(sys.getfilesystemencoding(), "surrogateescape")
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in value
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variable", VARIABLES)
+@pytest.mark.parametrize("value", [v for v in EDGES if _ok_for_env(v)], ids=repr)
+def test_each_variable_at_its_edges_is_accepted_or_refused_in_one_line(tmp_path, variable, value):
+    if variable == "CAFE_HOME" and value.startswith("/") and value != "/dev/null":
+        pytest.skip("an absolute CAFE_HOME other than a device would write outside the scratch")
+    for command in COMMANDS[:2]:
+        _judge(_run(command, tmp_path, {variable: value}), variable, value)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(variable=st.sampled_from(VARIABLES), value=values, command=st.sampled_from(COMMANDS))
+def test_generated_variable_values_never_hang_or_raise(tmp_path_factory, variable, value, command):
+    cwd = tmp_path_factory.mktemp("fuzz")
+    _judge(_run(command, cwd, {variable: value}), variable, value)
+
+
+ARGUMENTS = [
+    lambda v: ["toy", v],
+    lambda v: ["toy", "08", "--keep", v],
+    lambda v: ["experiment", v],
+    lambda v: ["grade", v],
+    lambda v: ["progress", v],
+]
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(value=values.filter(lambda v: not v.startswith("-")), shape=st.sampled_from(ARGUMENTS))
+def test_generated_arguments_never_hang_or_raise(tmp_path_factory, value, shape):
+    cwd = tmp_path_factory.mktemp("args")
+    args = shape(value)
+    done = _run(args, cwd, {})
+    said = done.stdout + done.stderr
+    assert "Traceback" not in said, f"cafe {args!r}: a traceback\n{said[-2000:]}"
+    if done.returncode != 0:
+        assert [line for line in done.stderr.splitlines() if line.strip()], f"{args!r}: silent"
+
+
+@pytest.mark.parametrize(
+    "keep", ["", "missing/run.jsonl", "/dev/null", "exists.jsonl", "a_folder", "~nouser/x"]
+)
+def test_toy_08_keep_refuses_a_missing_or_odd_path_in_one_line(tmp_path, keep):
+    (tmp_path / "exists.jsonl").write_text("mine\n")
+    (tmp_path / "a_folder").mkdir()
+    done = _run(["toy", "08", "--keep", keep], tmp_path, {})
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and "--keep" in lines[0], done.stderr
+    assert (tmp_path / "exists.jsonl").read_text() == "mine\n"  # never overwritten
