@@ -136,3 +136,19 @@ def test_toy_08_keep_refuses_a_missing_or_odd_path_in_one_line(tmp_path, keep):
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and "--keep" in lines[0], done.stderr
     assert (tmp_path / "exists.jsonl").read_text() == "mine\n"  # never overwritten
+
+
+def test_a_latin_1_notebook_source_is_one_line_naming_the_file(tmp_path, capsys):
+    from test_notebooks import build  # tools/build.py, loaded as the notebook tests load it
+
+    source = tmp_path / "sessions" / "s42-new-idea" / "notebook.py"
+    source.parent.mkdir(parents=True)
+    source.write_bytes("# %% [markdown]\n# Caf\u00e9\n\n# %%\nx = 1\n".encode("latin-1"))
+    status = build.build_notebooks(
+        sessions=tmp_path / "sessions",
+        notebooks=tmp_path / "notebooks",
+        backups=tmp_path / "backups",
+    )
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert status == 1 and len(lines) == 1, lines
+    assert "notebook.py" in lines[0] and "UTF-8" in lines[0] and "0xe9" in lines[0]

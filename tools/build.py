@@ -90,7 +90,13 @@ def render_notebook(source: Path) -> str:
     import jupytext
     import nbformat
 
-    text = source.read_text(encoding="utf-8")
+    try:
+        text = source.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise BuildError(
+            f"{_rel(source)}: byte {exc.object[exc.start]:#04x} at offset {exc.start} is not UTF-8 "
+            "(the file was saved in another encoding, such as Latin-1). Save it as UTF-8."
+        ) from None
     if not CELL_MARKER.search(text):
         raise BuildError(
             f"{_rel(source)}: no '# %%' cell markers. Write it in jupytext percent format: "
