@@ -512,7 +512,7 @@ else:
 # ## 8. Checkpoint: the detector's numbers, the bound's, and your rule's
 #
 # `detector` holds what the course's rules do, layer by layer, on both halves, on the family set's
-# held-out part and this week's traffic, and what the bound held: the same for every learner, in
+# held-out part, this week's traffic and the unseen week after it, and what the bound held: the same for every learner, in
 # both modes. `your_rule` is yours, banked only once `my_rule` passes its check: your rule's
 # figures added to the detector, and the share of ordinary orders it blocks on its own, against
 # the lesson's 5%; with your false alarm once that passes too. Live, `judge` holds the model
