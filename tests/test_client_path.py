@@ -21,6 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("cafe", "sessions")
 # The one module allowed to call the SDK: the door itself.
 DOOR = "cafe/endpoint/client/chat.py"
+# Modules that only pass a learner's own call through to a client the course made: the capstone's
+# grader hands a harness `env.client.chat.completions.create` and forwards each call, unchanged, to
+# the scripted model or to `make_client()`'s client (`--live`), counting it on the way.
+FORWARDERS = {"cafe/capstone/runner.py"}
 # Attribute chains whose call is a call to the endpoint.
 SDK_CALLS = {("completions", "create"), ("completions", "parse"), ("models", "list")}
 
@@ -44,7 +48,7 @@ def test_no_module_calls_the_sdk_itself():
     offenders = []
     for path in _scanned_files():
         name = path.relative_to(ROOT).as_posix()
-        if name == DOOR:
+        if name == DOOR or name in FORWARDERS:
             continue
         offenders += [f"{name}:{line}" for line in sdk_calls(path.read_text(encoding="utf-8"))]
     assert not offenders, (
