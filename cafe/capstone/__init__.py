@@ -22,9 +22,10 @@ property by property, judged on the world's own record. Read the files in this o
 - `runner.py`: one scenario run within a time limit, out of reach of the record, and its trace
   replayed;
 - `grader.py`: `check` and the command line, with failing scenarios shrunk;
-- `__main__.py`: `python -m cafe.capstone check`, which `cafe capstone check` starts.
+- `__main__.py`: `python -m cafe.capstone check`, which `cafe capstone check` starts;
+- `workshop.py`: what session 16's notebook uses to write and grade the learner's harness file.
 
-Lesson: sessions/s16-capstone/lesson.md (not written yet).
+Lesson: sessions/s16-capstone/lesson.md.
 """
 
 from cafe.capstone.grader import DEFAULT_PATH, Failure, Verdict, check, load_harness, main, shrink

@@ -31,7 +31,7 @@ from cafe.capstone.workshop import STEP_MARK, board, harness_path, write_harness
 LIVE = cafe.course_mode() == "live"
 HARNESS = harness_path()
 SEED = 16  # the notebook's seed: the same scenarios for everyone
-N_SCENARIOS = 8  # one of each kind of trouble
+N_SCENARIOS = 8  # eight scenarios, each a different kind of trouble (there are nine kinds)
 
 
 def grade(source, seed=SEED):

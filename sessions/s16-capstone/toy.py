@@ -37,7 +37,7 @@ from cafe.cli import run_command
 from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 
 SEED = 16  # the notebook's seed
-N_SCENARIOS = 8  # one of each kind
+N_SCENARIOS = 8  # eight scenarios, each a different kind (there are nine kinds)
 
 
 def empty_harness(env: RestockEnv) -> RunReport:
