@@ -635,9 +635,13 @@ def test_check_overruled_reports_a_refused_observation():
 
 
 def test_check_reading_passes_the_till_reading_and_fails_one_that_invents_zero():
+    from banks.bank_s14 import right_fraction
+
     from cafe.governor.pacing import passing_tests
 
-    assert check_reading(passing_tests) == []
+    assert check_reading(right_fraction) == []  # a learner's own reading
+    refused = check_reading(passing_tests)  # the course's own is not the learner's work
+    assert refused and "write your own" in refused[0], refused
     problems = check_reading(lambda view: 0)
     assert any("only read a file: returned 0, expected None" in p for p in problems)
     assert any("returned 0, expected more than 0" in p for p in problems)
@@ -672,7 +676,10 @@ def test_notebook_exercise_stubs_not_attempted_references_pass(capsys):
     assert course.compare(stubs["my_overruled"], check=check_overruled).status == "not_attempted"
     assert course.compare(stubs["my_reading"], check=check_reading).status == "not_attempted"
     assert course.compare(_overruled_reference, check=check_overruled).status == "passed"
-    assert course.compare(passing_tests, check=check_reading).status == "passed"
+    from banks.bank_s14 import right_fraction
+
+    assert course.compare(right_fraction, check=check_reading).status == "passed"
+    assert course.compare(passing_tests, check=check_reading).status == "failed"
 
 
 # --- the reference cases, as rows (tests/governor_rows.py) ---------------------------------

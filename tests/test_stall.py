@@ -494,9 +494,13 @@ def test_run_with_stall_refuses_a_detector_and_its_parts_together():
 
 
 def test_check_fold_diagnostic_passes_the_reference_and_fails_a_stub():
+    from banks.bank_s13 import right_by_hand
+
     from cafe.exercises.s13 import check_fold_diagnostic
 
-    assert check_fold_diagnostic(fold_diagnostic) == []
+    assert check_fold_diagnostic(right_by_hand) == []  # a learner's own fold
+    refused = check_fold_diagnostic(fold_diagnostic)  # the course's own is not the learner's work
+    assert refused and "write your own" in refused[0], refused
     problems = check_fold_diagnostic(lambda model, dispatch: model)
     assert problems and all(":" in p for p in problems)
     with pytest.raises(NotImplementedError):
@@ -506,10 +510,12 @@ def test_check_fold_diagnostic_passes_the_reference_and_fails_a_stub():
 def test_check_fold_diagnostic_fails_a_streak_that_edits_reset():
     from dataclasses import replace
 
+    from banks.bank_s13 import right_by_hand
+
     from cafe.exercises.s13 import check_fold_diagnostic
 
     def edit_keyed(state, dispatch):  # the earlier design the lesson warns about
-        folded = fold_diagnostic(state, dispatch)
+        folded = right_by_hand(state, dispatch)
         edited = any(r.kind == "mutate" and r.ok for r in dispatch)
         return replace(folded, same_diagnostic_streak=0) if edited else folded
 
@@ -521,12 +527,14 @@ def test_check_fold_diagnostic_fails_a_streak_that_edits_reset():
 
 
 def test_check_fold_diagnostic_fails_an_edit_that_hides_the_check_run_after_it():
+    from banks.bank_s13 import right_by_hand
+
     from cafe.exercises.s13 import check_fold_diagnostic
 
     def edit_first(state, dispatch):  # the old rule: any turn with an edit is an edit
         if any(r.kind == "mutate" and r.ok for r in dispatch) and all(r.ok for r in dispatch):
-            return fold_diagnostic(state, [r for r in dispatch if r.kind == "mutate"])
-        return fold_diagnostic(state, dispatch)
+            return right_by_hand(state, [r for r in dispatch if r.kind == "mutate"])
+        return right_by_hand(state, dispatch)
 
     problems = check_fold_diagnostic(edit_first)
     assert any(
@@ -615,7 +623,10 @@ def test_s13_notebook_stub_is_not_attempted_and_the_reference_passes():
 
     namespace = run_notebook_source("s13-stall-detection")
     assert course.compare(namespace["my_fold"], check_fold_diagnostic).status == "not_attempted"
-    assert course.compare(fold_diagnostic, check_fold_diagnostic).status == "passed"
+    from banks.bank_s13 import right_by_hand
+
+    assert course.compare(right_by_hand, check_fold_diagnostic).status == "passed"
+    assert course.compare(fold_diagnostic, check_fold_diagnostic).status == "failed"
     from cafe.exercises.s13 import check_signature
 
     assert course.compare(namespace["my_signature"], check_signature).status == "not_attempted"
