@@ -26,7 +26,7 @@ from cafe.endpoint.client.problems import EndpointProblem, describe
 from cafe.endpoint.client.protocol import EndpointClient
 from cafe.endpoint.doctor.checks import ReportWriter
 from cafe.endpoint.doctor.probes import probe_formats, probe_json, probe_models, probe_tools
-from cafe.endpoint.doctor.speed import advice, measure_speed
+from cafe.endpoint.doctor.speed import advice, fastest_reading, measure_speed
 
 __all__ = ["NETWORK_CHECKS", "REACH_TIMEOUT_S", "Probing", "endpoint_checks"]
 
@@ -238,7 +238,14 @@ def _speed_check(report: ReportWriter, ctx: Probing, elapsed_ms: float | None) -
         report.add("speed", False, "skipped: no JSON round trip to time", skipped=True)
         return
     speed = _attempt(
-        report, ctx, "speed", lambda: measure_speed(ctx.client, ctx.model, ctx.timeout), 0
+        report,
+        ctx,
+        "speed",
+        lambda: fastest_reading(
+            lambda: measure_speed(ctx.client, ctx.model, ctx.timeout),
+            lambda reading: advice(reading, ctx.cap, ctx.call_timeout)[0],
+        ),
+        0,
     )
     round_trip = f"{elapsed_ms:.0f} ms for the JSON round trip"
     if speed is None:
