@@ -194,10 +194,14 @@ assert report.ok, (
 #
 # The default rule proves the plumbing and nothing more. Every later session writes the script
 # its story needs: a list of replies, used in order, or a function of the request. Here is a
-# one-reply script for a waiter who gets the order right, sent the same request.
+# two-reply script, written for a story in which one customer orders a latte and the next a
+# croissant. The first customer asks for a latte.
 
 # %%
-WAITER = [{"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]}]
+WAITER = [
+    {"tool_calls": [{"name": "add_item", "arguments": {"item": "latte"}}]},
+    {"tool_calls": [{"name": "add_item", "arguments": {"item": "croissant"}}]},
+]
 
 waiter = ScriptedClient(WAITER)
 reply = chat(waiter, model=cafe.OFFLINE_MODEL, messages=ORDER, tools=[ADD_ITEM]).choices[0].message
@@ -205,18 +209,17 @@ for call in reply.tool_calls or []:
     print("tool call:", call.function.name, call.function.arguments)
 
 # %% [markdown]
-# The waiter has used its one reply. A second customer walks in and says the same words, and the
-# same `waiter` client is asked again. Think about where a scripted model's replies come from,
-# then predict what comes back.
+# A second customer walks in and also says "A latte, please.", and the same `waiter` client is
+# asked. Think about where a scripted model's replies come from, then predict what comes back.
 
 # %%
 guess_again = course.predict(
     "s00.second_customer",
-    "The same waiter client, whose script holds one reply, is asked for 'A latte, please.' a second time. What comes back?",
+    "The same waiter client is asked for 'A latte, please.' by a second customer. What comes back?",
     options=[
-        "the same add_item call again",
+        'add_item with "latte"',
+        'add_item with "croissant"',
         "add_item with an empty item",
-        "plain text",
         "an error that says so",
     ],
 )
@@ -224,24 +227,38 @@ guess_again = course.predict(
 # %%
 from cafe.endpoint.errors import CafeError
 
-try:
-    again = chat(waiter, model=cafe.OFFLINE_MODEL, messages=ORDER, tools=[ADD_ITEM])
-    calls = again.choices[0].message.tool_calls or []
-    args = json.loads(calls[0].function.arguments) if calls else None
-    second = (
-        "plain text"
-        if args is None
-        else (
-            "the same add_item call again"
-            if args == {"item": "latte"}
-            else "add_item with an empty item"
-        )
-    )
-    print("reply:", again.choices[0].message)
-except CafeError as exc:
-    print(f"{type(exc).__name__}: {exc}")
-    second = "an error that says so"
+
+def what_came_back(client):
+    """Which option the client's answer to ORDER matches, or the error it raised."""
+    try:
+        answer = chat(client, model=cafe.OFFLINE_MODEL, messages=ORDER, tools=[ADD_ITEM])
+    except CafeError as exc:
+        print(f"{type(exc).__name__}: {exc}")
+        return "an error that says so"
+    calls = answer.choices[0].message.tool_calls or []
+    for call in calls:
+        print("tool call:", call.function.name, call.function.arguments)
+    if not calls:
+        return "plain text"
+    item = json.loads(calls[0].function.arguments).get("item")
+    return f'add_item with "{item}"' if item else "add_item with an empty item"
+
+
+second = what_came_back(waiter)
 course.show_outcome(guess_again, second)
+
+# %% [markdown]
+# The script's second reply, whatever the customer said. A scripted model does not read the
+# request: it sends the next reply its author wrote, which is why a notebook can state its
+# outcome before you run it, and why a scripted run proves the plumbing and never the judgement.
+#
+# The waiter has now used both of its replies. Ask it once more and it does not make a third one
+# up (repeat a reply, borrow the fallback rule, invent text): a reply nobody wrote would be a
+# story nobody wrote. It says by name that its script has run out.
+
+# %%
+third = what_came_back(waiter)
+assert third == "an error that says so"
 
 # %% [markdown]
 # **Live cell.** `cafe.make_client()` is the scripted model with no script offline, and your
@@ -318,8 +335,8 @@ course.reveal("s00.tool_arguments")
 #
 # A script can be a function instead of a list: the scripted model calls it with each request
 # (a dict with `messages`, `tools`, ...) and sends back what it returns, text or a dict like
-# `WAITER`'s reply. Write `responder(request)` so that it puts on the order the item the customer
-# named in the last message ("A croissant, please." becomes `add_item` with `"croissant"`), and
+# one of `WAITER`'s replies. Write `responder(request)` so that it puts on the order the item the
+# customer named in the last message ("A croissant, please." becomes `add_item` with `"croissant"`), and
 # answers in words when the request offers no tools. How you pull the item out of the sentence is
 # up to you.
 
