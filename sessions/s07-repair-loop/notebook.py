@@ -18,7 +18,7 @@
 import cafe
 import cafe.repair
 from cafe import course
-from cafe.consent import PARTIAL_ALLERGEN_SPEC
+from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec
 from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, rehearsal_script
 from cafe.evals import wilson_interval
@@ -28,7 +28,6 @@ from cafe.repair import (
     CAP_DEFAULT,
     OMELETTE_SPEC,
     STOP_REASONS,
-    UNSAFE_SPEC,
     attempts_to_pass,
     brief_for,
     failure_view,
@@ -169,38 +168,49 @@ def assert_named_end(run, cap=CAP_DEFAULT):
 assert_named_end(result)
 
 # %% [markdown]
-# Now a second order: table 2 wants a latte, and the customer declared a milk allergy. The same
-# scripted generator stands ready with its drafts. How does `repair_ticket` end this run?
+# Now a second order: table 6 wants a flat white and a croissant, and the customer wrote their
+# allergy in their own word, "dairy". Look each item up on the menu above. The same scripted
+# generator stands ready with its omelette drafts. How does `repair_ticket` end this run?
 
 # %%
-latte_endings = {
-    ("passed", 1): "a ticket after 1 draft, milk in its allergies",
-    ("retries_exhausted", 3): "no ticket after 3 drafts, each failing unsafe",
+# A flat white and a croissant for a customer who wrote "dairy": this notebook's own order.
+DAIRY_SPEC = OrderSpec(
+    table=6,
+    items=("flat white", "croissant"),
+    allergies=("dairy",),
+    request="A flat white and a croissant, please. No dairy for me, I'm allergic.",
+)
+print(DAIRY_SPEC)
+
+# %%
+dairy_endings = {
+    ("passed", 1): "a ticket after 1 draft",
+    ("retries_exhausted", 3): "no ticket: 3 drafts, the cap",
     ("policy_violation", 0): "refused before any draft",
-    ("policy_violation", 1): "refused after 1 draft failed unsafe",
+    ("policy_violation", 1): "refused after 1 failed draft",
 }
-latte_guess = course.predict(
-    "s07.milk_latte",
-    "Table 2's latte, milk allergy: how does the run end?",
-    options=list(latte_endings.values()),
+dairy_guess = course.predict(
+    "s07.dairy_order",
+    "Table 6's flat white and croissant, 'dairy': how does the run end?",
+    options=list(dairy_endings.values()),
 )
 
 # %%
 counting = make_scripted_generator(ALTERNATING_CANDIDATES)
-blocked = repair_ticket(UNSAFE_SPEC, counting)
+blocked = repair_ticket(DAIRY_SPEC, counting)
 print(f"stop_reason: {blocked.stop_reason}   drafts asked for: {len(counting.calls)}")
 print(f"blocked by: {[f.line() for f in blocked.blocked_by]}")
 assert_named_end(blocked)
 course.show_outcome(
-    latte_guess,
-    latte_endings.get(
+    dairy_guess,
+    dairy_endings.get(
         (blocked.stop_reason, len(counting.calls)),
         f"{blocked.stop_reason} after {len(counting.calls)} drafts",
     ),
 )
 
 # %% [markdown]
-# Why not try once and let the scorer reject the latte? Decide what a retry could change about
+# Why not try once and let the scorer reject the ticket? Decide what a retry could change about
 # this order, then flip the switch.
 
 # %%
