@@ -112,18 +112,21 @@ print(
 # %% [markdown]
 # ## 2. The same order, recorded twice: what stays the same?
 #
-# Run table 5 again, through a new recorder and a new client. A trace has an id, span ids and
-# clock times; it also has a content hash, `content_hash(trace)`, a digest of the spans.
+# Run table 5 again, through a new recorder and a new client, and this time with session 07's
+# `naive` retries: a failed attempt is followed by the brief again, unchanged, where the first
+# recording sent the brief plus the failure view. The order, the model and the first attempt's
+# request are the same as before. A trace has an id, span ids and clock times; it also has a
+# content hash, `content_hash(trace)`, a digest of the spans.
 
 # %%
 twice_guess = course.predict(
     "s08.twice",
-    "Across the two recordings, what is equal?",
+    "Table 5 again, naive retries: across the two recordings, what is equal?",
     options=["trace ids and hash", "the hash alone", "the trace ids alone", "neither"],
 )
 
 # %%
-_, again = scripted_run(table5)
+_, again = scripted_run(table5, mode="naive")
 same_ids, same_hash = again.trace_id == trace.trace_id, content_hash(again) == content_hash(trace)
 print(f"trace ids: {trace.trace_id[:12]}… vs {again.trace_id[:12]}…   equal: {same_ids}")
 print(f"hashes:    {content_hash(trace)[:19]}… vs {content_hash(again)[:19]}…   equal: {same_hash}")
