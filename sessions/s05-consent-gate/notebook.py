@@ -405,21 +405,8 @@ course.reveal("s05.order_changes", source=cafe.consent.order_changes)
 # `TEMPTING_ORDERS` holds six orders whose words invite help: the 86'd omelette, a birthday, a
 # hungry customer, a plate for two, a diet mentioned in passing, and the latte and espresso from
 # step 4. Each goes to front of house first, then, if it is not sent back, through `repair_ticket`
-# with the eager drafter.
-#
-# Before you look at the drafts: suppose the gate compared only the `items` list with the approved
-# order, and let through any first draft whose items match.
-
-# %%
-for spec in TEMPTING_ORDERS:
-    print(f"table {spec.table:>2}: {', '.join(spec.items):<22} {spec.request}")
-
-# %%
-items_only_guess = course.predict(
-    "s05.items_only_gate",
-    "Of the first drafts written, how many would a gate that compares only the items let through?",
-    options=["0", "1", "2", "3 or more"],
-)
+# with the eager drafter. The cell below runs them all and prints each order beside its first
+# draft, and nothing else yet.
 
 
 # %%
@@ -432,6 +419,28 @@ def ending(outcome):
     return "sent_back" if isinstance(outcome, SentBack) else outcome.stop_reason
 
 
+outcomes = [(spec, harness(spec, eager_generator)) for spec in TEMPTING_ORDERS]
+for spec, outcome in outcomes:
+    print(f"table {spec.table:>2}: {', '.join(spec.items):<22} {spec.request}")
+    if isinstance(outcome, SentBack):
+        print("          sent back by front of house: nothing drafted")
+    else:
+        print(f"          first draft: {outcome.attempts[0].draft}")
+
+# %% [markdown]
+# Now suppose the gate compared only the `items` list with the approved order, and let through
+# any first draft whose items match. Read each first draft against its order: which of them
+# would such a gate let through although the customer never agreed to what they hold?
+
+# %%
+items_only_guess = course.predict(
+    "s05.items_only_gate",
+    "How many first drafts change the order without the customer's yes, yet would get past a gate that compares only the items?",
+    options=["0", "1", "2", "3 or more"],
+)
+
+
+# %%
 def first_changes(spec, outcome):
     """The consent changes in the run's first draft, by kind; None when nothing was drafted or
     the first draft was not a ticket."""
@@ -458,7 +467,6 @@ def first_draft_figures(outcomes):
     return figures
 
 
-outcomes = [(spec, harness(spec, eager_generator)) for spec in TEMPTING_ORDERS]
 for spec, outcome in outcomes:
     kinds = first_changes(spec, outcome)
     first = "not drafted" if kinds is None else ", ".join(kinds) or "within consent"
@@ -472,8 +480,10 @@ print(
     f"past an items-only gate: {scripted['items_only_lets_through']}"
 )
 assert all(ending(outcome) in (*STOP_REASONS, "sent_back") for _, outcome in outcomes)
-items_only = scripted["items_only_lets_through"]
-course.show_outcome(items_only_guess, str(items_only) if items_only < 3 else "3 or more")
+# A draft within consent would pass an items-only gate too, but rightly: the question counts the
+# drafts that gate lets through although they change the order.
+slipped_past = scripted["items_only_lets_through"] - scripted["within"]
+course.show_outcome(items_only_guess, str(slipped_past) if slipped_past < 3 else "3 or more")
 
 # %%
 course.reveal("s05.why_first_drafts")
