@@ -134,6 +134,17 @@ cost_guess = course.predict(
     options=list(shares.values()),
 )
 
+# %% [markdown]
+# Before the money, the attempts. Each attempt is one model call, and each call is billed whether
+# or not its run ends with a ticket. A first attempt is sent the brief; a retry is sent the brief
+# plus a failure view of a couple of hundred characters, so it costs a little more. Here is how
+# many attempts each ending spent.
+
+# %%
+for ending in report.ENDINGS:
+    spent = sum(run.attempts for run in runs if run.ending == ending)
+    print(f"{ending:<18} {counts[ending]:>2} runs   {spent:>2} attempts")
+
 # %%
 times_options = ["about the same", "1.5 to 3 times", "3 to 6 times", "more than 6 times"]
 ticket_guess = course.predict(
