@@ -20,6 +20,7 @@ from cafe.repair import Attempt, RepairResult, make_model_generator, repair_tick
 from cafe.schema import Failure
 from cafe.stories.practice_shift import (
     PRACTICE_SHIFT,
+    SHIFT_HABITS,
     designed_counts,
     practice_generator,
     practice_orders,
@@ -47,16 +48,23 @@ print(f"86'd today: {', '.join(menu.sold_out) or 'nothing'}")
 # Here are the practice shift's twenty orders. The scripted drafter copies each order from its
 # brief. When a retry's failure view names a problem with an item, it does exactly what that
 # view says and nothing more, and it only ever sees the last view (session 07's curated retry).
-# Some tables also bring a habit of their own.
+# Some tables also bring a habit of their own (`SHIFT_HABITS`), printed beside the order:
+#
+# - `slips_once`: the first draft forgets the table; a retry that names it puts it back;
+# - `allergy_in_notes`: the declared allergy goes into the notes instead of the allergies field,
+#   whatever a retry says;
+# - `scattered`: a different slip on every attempt;
+# - `server_error`: the endpoint fails on this order.
 #
 # Look at table 14: the cheese omelette and an americano. Check the 86'd list above, then
 # predict what its three attempts fail, in order.
 
 # %%
-for order in PRACTICE_SHIFT:
+for order in sorted(PRACTICE_SHIFT, key=lambda order: order.spec.table):
     spec = order.spec
-    allergy = f"   (allergy: {', '.join(spec.allergies)})" if spec.allergies else ""
-    print(f"table {spec.table:>2}: {', '.join(spec.items)}{allergy}")
+    allergy = f"allergy: {', '.join(spec.allergies)}" if spec.allergies else ""
+    habit = f"habit: {SHIFT_HABITS[spec.table]}" if spec.table in SHIFT_HABITS else ""
+    print(f"table {spec.table:>2}: {', '.join(spec.items):<30} {allergy:<16} {habit}".rstrip())
 
 # %%
 omelette_guess = course.predict(
@@ -68,6 +76,22 @@ omelette_guess = course.predict(
         "sold_out, out_of_scope, out_of_scope",
         "refused before any draft",
     ],
+)
+
+# %% [markdown]
+# Now the whole shift. Section 3 sorts every run that does not pass into one class and piles the
+# runs by class and check (the lesson's `sort_runs` and `code`). Work out from the orders, the
+# 86'd list and the habits above where each table's run will land, before any run is printed.
+
+# %%
+pile_options = [
+    "alternating on sold_out",
+    "systematic on unsafe",
+    "drifting on missing_field",
+    "transport on http_error",
+]
+pile_guess = course.predict(
+    "s10.biggest_pile", "Which (class, check) pile will have the most runs?", options=pile_options
 )
 
 # %%
@@ -178,20 +202,8 @@ course.reveal("s10.why_precedence")
 # The practice shift was built with a known answer: every order has the class its run was
 # designed to land in (`PRACTICE_SHIFT`, `designed_counts`). `sort_runs` has not seen those
 # answers. It classifies every run that did not pass, counts each class, checks that the counts
-# add up, and piles the runs by class and check, biggest first.
-#
-# Predict the biggest pile before you sort.
-
-# %%
-pile_options = [
-    "alternating on sold_out",
-    "systematic on unsafe",
-    "drifting on missing_field",
-    "transport on http_error",
-]
-pile_guess = course.predict(
-    "s10.biggest_pile", "Which (class, check) pile holds the most runs?", options=pile_options
-)
+# add up, and piles the runs by class and check, biggest first. You predicted the biggest pile
+# in section 1, before any run was printed; here is the sort.
 
 # %%
 taxonomy = sort_runs(runs)
