@@ -289,8 +289,8 @@ print(
 # %% [markdown]
 # **Live** (`COURSE_MODE=live`): the same order goes to your model, beside the scripted model that
 # falls for it every time. Your model may ignore the owner's word and pass on the first draft, or
-# fall for it and run out of drafts; either way, the only ticket that can come out holds what the
-# customer approved. A difference in attempts is your model's judgement; the bound is the same.
+# fall for it and run out of drafts; the cell checks that a ticket that passed holds this order's
+# approved latte and nothing else. A difference in attempts is your model's judgement.
 
 # %%
 if live:
