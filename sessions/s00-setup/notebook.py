@@ -194,8 +194,7 @@ assert report.ok, (
 #
 # The default rule proves the plumbing and nothing more. Every later session writes the script
 # its story needs: a list of replies, used in order, or a function of the request. Here is a
-# two-reply script, written for a story in which one customer orders a latte and the next a
-# croissant. The first customer asks for a latte.
+# two-reply script, and a first customer who asks for a latte.
 
 # %%
 WAITER = [
