@@ -3,6 +3,13 @@
 The scenario tests mirror the cases the design this session follows was proven on. Each one drives a
 scripted agent through the loop against a real workbench: its edits are real writes and its
 test runs are real pytest runs, so every signature below comes from pytest's own output.
+
+Many of them replay the same scenario (under several configurations, or with a detector and
+without), so `run_scenario` runs through tests/run_memo.py: a copy of one prepared workbench (the
+same files and starting commit `open_workbench` makes), and a pytest run already seen on the very
+same bytes and environment answered with that real run's result. The first run of each tree is
+real, so every signature still comes from pytest's own output (tests/test_honest_endings.py
+shows the memo answers only for a tree it has seen).
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ import re
 from dataclasses import replace
 
 import pytest
+from run_memo import RunMemo, prepared_workbench
 
 from cafe.endpoint.client.chat import make_client
 from cafe.loop.agent import ToolResult, TurnView, run_loop
@@ -33,16 +41,19 @@ FAIL_A = ToolResult("c", "run_tests", {}, False, "E   assert 999 == 1000", "veri
 EDIT = ToolResult("c", "write_file", {}, True, "wrote 10 characters", "mutate")
 READ = ToolResult("c", "read_file", {}, True, "text", "observe")
 _DURATION = re.compile(r" in \d+(?:\.\d+)?s")
+# The real pytest runs of this file's scenarios, for the runs that replay them (module docstring).
+MEMO = RunMemo()
 
 
 def run_scenario(name, config=None, *, max_turns=None, rounds=6, max_verify_attempts=3, **kw):
     replies = scenario_replies(name, rounds=rounds)
-    with open_workbench() as bench:
+    with prepared_workbench() as bench:
+        tools = MEMO.tools(bench.tools, bench.root)
         return run_with_stall(
             make_client(replies),
             ASK,
-            bench.tools,
-            verify=bench.verify,
+            tools,
+            verify=next(t for t in tools if t.name == "run_tests"),
             config=config,
             max_turns=max_turns or len(replies),
             max_verify_attempts=max_verify_attempts,
@@ -267,12 +278,13 @@ def test_repair_aware_off_is_a_no_op(scenario):
     off = run_scenario(scenario, every_knob, rounds=3)
     default = run_scenario(scenario, None, rounds=3)
     replies = scenario_replies(scenario, rounds=3)
-    with open_workbench() as bench:
-        verifier = VerifyEntrypoint(bench.verify)
+    with prepared_workbench() as bench:
+        tools = MEMO.tools(bench.tools, bench.root)
+        verifier = VerifyEntrypoint(next(t for t in tools if t.name == "run_tests"))
         plain = run_loop(
             make_client(replies),
             ASK,
-            bench.tools,
+            tools,
             before_finish=[verifier.before_finish],
             after_turn=[verifier.after_turn],
             stop_reasons=verifier.stop_reasons,
