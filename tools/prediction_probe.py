@@ -13,9 +13,10 @@ source is run cell by cell, offline), then the question and its options. The rea
 
 A reader writes one JSON line per prediction into `<answers>/sNN.jsonl`: the option chosen, its
 basis (`reasoning`, `text`, `guess` or `recall`), the sentence that decided it (or "none") and why.
-`--record` merges those lines with the declarations into `docs/notes/prediction-probe.json`: for
+`--record` merges those lines with the declarations into `docs/notes/prediction-probe.json` (a
+probe of some sessions keeps the other records, unless their outcome has since changed): for
 each prediction the reader's answer, whether it is the outcome, the quote, the verdict, the date,
-and the SHA-256 of the sheet the reader saw (the sheets in `--out`), so a later edit to the text
+and the SHA-256 of the sheet the reader saw, printed output left out (the sheets in `--out`), so a later edit to the text
 before a prediction shows as a stale record (`--stale`). `tests/test_prediction_probe.py` checks
 the record covers every prediction and that each verdict follows from its basis and answer.
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -85,8 +87,17 @@ def verdict(basis: str, correct: bool) -> str:
     return basis
 
 
+def authored(sheet: str) -> str:
+    """The sheet without the notebook's printed output: what an author wrote. Outputs carry
+    timings and temporary folder names that differ on every run, so a digest over them would
+    call every record stale; a change in what the code prints follows a change in the source."""
+    blocks = re.split(r"(?m)^(?=## \[)", sheet)
+    return "".join(block for block in blocks if not block.startswith("## [output of"))
+
+
 def digest(sheet: str) -> str:
-    return hashlib.sha256(sheet.encode("utf-8")).hexdigest()
+    """The SHA-256 of the sheet's authored text (`authored`)."""
+    return hashlib.sha256(authored(sheet).encode("utf-8")).hexdigest()
 
 
 def declared() -> dict[str, dict]:
@@ -128,6 +139,14 @@ def record(answers: Path, sheets_folder: Path, date: str) -> dict[str, dict]:
             "date": date,
             "sheet_sha256": digest(sheet.read_text(encoding="utf-8")),
         }
+    kept = json.loads(RECORD.read_text(encoding="utf-8")) if RECORD.exists() else {}
+    for key, entry in kept.items():  # a partial probe keeps the others' records
+        if (
+            key in declarations
+            and key not in out
+            and entry["outcome"] == declarations[key]["outcome"]
+        ):
+            out[key] = entry
     missing = [key for key in declarations if key not in out]
     if missing:
         print(f"not yet probed ({len(missing)}): {', '.join(missing)}", file=sys.stderr)
