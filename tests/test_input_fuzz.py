@@ -4,6 +4,18 @@ Each call runs `python -m cafe ...` in a scratch folder, with a time limit. It m
 ways: accepted (exit 0), or refused in one line that names the input it refused. Never a hang
 (the time limit), never a traceback. The variables are read from the package's own source, so a
 new `CAFE_*` variable joins the fuzz without editing this file.
+
+The calls go through a fork server (`tests/fork_runs.py`): one process imports the package once
+and forks a child per call, which takes the call's environment, folder and output files and runs
+the package as `python -m cafe` does. A fresh interpreter per call cost about 0.6 s of start-up
+and imports each, most of this file's time. Forking checks the same things because nothing the
+server imports reads a course variable at import time (the server records the environment's reads
+while it imports and is not used if there was one, and
+`test_the_fork_server_imports_read_no_course_variable` fails then); so a child sees only its
+call's values, as a fresh interpreter does. `test_the_fork_path_says_what_a_fresh_interpreter_says`
+runs one refused input per command both ways and compares every byte, and so keeps the real
+entry path (`python -m cafe` in a new process) tested. Where `os.fork` is missing, every call
+starts a fresh interpreter, as before.
 """
 
 from __future__ import annotations
@@ -15,6 +27,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fork_runs import ForkServer, fork_available, is_course_variable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -41,21 +54,48 @@ values = st.text(
 ).filter(lambda v: not v.startswith(("/", "~")))
 
 
-def _run(args: list[str], cwd: Path, extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CAFE_") and k != "COURSE_MODE"}
+def _environment(cwd: Path, extra: dict[str, str]) -> dict[str, str]:
+    """This process's environment without the course's variables, then the call's."""
+    env = {k: v for k, v in os.environ.items() if not is_course_variable(k)}
     env.update({"CAFE_HOME": str(cwd / "home"), "CAFE_HEADLESS": "1", **extra})
+    return env
+
+
+def _run_fresh(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`python -m cafe ARGS` in a new interpreter: the real entry path, about 0.6 s a call."""
+    return subprocess.run(
+        [sys.executable, "-m", "cafe", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        errors="backslashreplace",
+        stdin=subprocess.DEVNULL,
+        timeout=LIMIT_S,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def forks():
+    """One fork server for the module; None where there is no `os.fork`. A server that is not
+    `usable` (an import read a course variable) is not used: each call starts a fresh interpreter."""
+    if not fork_available():
+        yield None
+        return
+    server = ForkServer({k: v for k, v in os.environ.items() if not is_course_variable(k)})
+    yield server
+    server.close()
+
+
+def _run(
+    forks: ForkServer | None, args: list[str], cwd: Path, extra: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    env = _environment(cwd, extra)
     try:
-        return subprocess.run(
-            [sys.executable, "-m", "cafe", *args],
-            cwd=cwd,
-            env=env,
-            capture_output=True,
-            text=True,
-            errors="backslashreplace",
-            stdin=subprocess.DEVNULL,
-            timeout=LIMIT_S,
-            check=False,
-        )
+        if forks is None or not forks.usable:
+            return _run_fresh(args, cwd, env)
+        return forks.run(args, cwd=cwd, env=env, timeout=LIMIT_S)
     except subprocess.TimeoutExpired:
         pytest.fail(f"cafe {' '.join(args)} with {extra!r} did not end within {LIMIT_S} s")
     except ValueError:  # a value the OS cannot put in an environment: nothing to test
@@ -85,11 +125,13 @@ def _ok_for_env(value: str) -> bool:
 @pytest.mark.slow
 @pytest.mark.parametrize("variable", VARIABLES)
 @pytest.mark.parametrize("value", [v for v in EDGES if _ok_for_env(v)], ids=repr)
-def test_each_variable_at_its_edges_is_accepted_or_refused_in_one_line(tmp_path, variable, value):
+def test_each_variable_at_its_edges_is_accepted_or_refused_in_one_line(
+    forks, tmp_path, variable, value
+):
     if variable == "CAFE_HOME" and value.startswith("/") and value != "/dev/null":
         pytest.skip("an absolute CAFE_HOME other than a device would write outside the scratch")
     for command in COMMANDS[:2]:
-        _judge(_run(command, tmp_path, {variable: value}), variable, value)
+        _judge(_run(forks, command, tmp_path, {variable: value}), variable, value)
 
 
 @pytest.mark.slow
@@ -97,9 +139,11 @@ def test_each_variable_at_its_edges_is_accepted_or_refused_in_one_line(tmp_path,
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(variable=st.sampled_from(VARIABLES), value=values, command=st.sampled_from(COMMANDS))
-def test_generated_variable_values_never_hang_or_raise(tmp_path_factory, variable, value, command):
+def test_generated_variable_values_never_hang_or_raise(
+    forks, tmp_path_factory, variable, value, command
+):
     cwd = tmp_path_factory.mktemp("fuzz")
-    _judge(_run(command, cwd, {variable: value}), variable, value)
+    _judge(_run(forks, command, cwd, {variable: value}), variable, value)
 
 
 ARGUMENTS = [
@@ -116,23 +160,82 @@ ARGUMENTS = [
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(value=values.filter(lambda v: not v.startswith("-")), shape=st.sampled_from(ARGUMENTS))
-def test_generated_arguments_never_hang_or_raise(tmp_path_factory, value, shape):
+def test_generated_arguments_never_hang_or_raise(forks, tmp_path_factory, value, shape):
     cwd = tmp_path_factory.mktemp("args")
     args = shape(value)
-    done = _run(args, cwd, {})
+    done = _run(forks, args, cwd, {})
     said = done.stdout + done.stderr
     assert "Traceback" not in said, f"cafe {args!r}: a traceback\n{said[-2000:]}"
     if done.returncode != 0:
         assert [line for line in done.stderr.splitlines() if line.strip()], f"{args!r}: silent"
 
 
+# One input each command refuses by name. A refusal shows the call's environment reached the
+# command; the toy's shows it reached a process the command starts (the toy reads CAFE_MAX_TOKENS).
+REFUSED = [
+    (["progress"], "CAFE_HOME", "/dev/null"),
+    (["doctor"], "COURSE_MODE", "bogus"),
+    (["toy", "00"], "CAFE_MAX_TOKENS", "-1"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("command", "variable", "value"), REFUSED, ids=repr)
+def test_the_fork_path_says_what_a_fresh_interpreter_says(
+    forks, tmp_path, command, variable, value
+):
+    fresh = _run_fresh(command, tmp_path, _environment(tmp_path, {variable: value}))
+    forked = _run(forks, command, tmp_path, {variable: value})
+    assert fresh.returncode != 0 and variable in fresh.stdout + fresh.stderr, fresh
+    assert (forked.returncode, forked.stdout, forked.stderr) == (
+        fresh.returncode,
+        fresh.stdout,
+        fresh.stderr,
+    )
+    assert _run(forks, command, tmp_path, {}).returncode == 0  # refused for the value, not the path
+
+
+def _forking(forks: ForkServer | None) -> ForkServer:
+    if forks is None:
+        pytest.skip("no os.fork here: every call starts a fresh interpreter")
+    return forks
+
+
+def test_the_fork_server_imports_read_no_course_variable(forks):
+    assert _forking(forks).import_findings == [], "the calls ran in fresh interpreters instead"
+
+
+def test_the_fork_server_notices_a_module_reading_the_environment_at_import(forks, tmp_path):
+    _forking(forks)
+    (tmp_path / "reads_mode.py").write_text('import os\nMODE = os.environ.get("COURSE_MODE")\n')
+    (tmp_path / "copies_all.py").write_text("import os\nSAVED = dict(os.environ)\n")
+    (tmp_path / "reads_path.py").write_text('import os\nPATH = os.environ.get("PATH")\n')
+    env = {k: v for k, v in os.environ.items() if not is_course_variable(k)}
+    server = ForkServer(
+        {**env, "PYTHONPATH": str(tmp_path)}, ["reads_mode", "copies_all", "reads_path"]
+    )
+    server.close()
+    assert server.import_findings == [
+        "importing reads_mode: read COURSE_MODE",
+        "importing copies_all: copied the whole environment",
+    ]
+    assert not server.usable
+
+
+def test_a_hang_through_the_fork_path_is_stopped_and_reported(forks, tmp_path):
+    serving = ["serve", "--port", "0"]  # runs until stopped: a hang, as far as a call is concerned
+    with pytest.raises(subprocess.TimeoutExpired):
+        _forking(forks).run(serving, cwd=tmp_path, env=_environment(tmp_path, {}), timeout=1)
+    assert _run(forks, ["progress"], tmp_path, {}).returncode == 0  # and the server goes on
+
+
 @pytest.mark.parametrize(
     "keep", ["", "missing/run.jsonl", "/dev/null", "exists.jsonl", "a_folder", "~nouser/x"]
 )
-def test_toy_08_keep_refuses_a_missing_or_odd_path_in_one_line(tmp_path, keep):
+def test_toy_08_keep_refuses_a_missing_or_odd_path_in_one_line(forks, tmp_path, keep):
     (tmp_path / "exists.jsonl").write_text("mine\n")
     (tmp_path / "a_folder").mkdir()
-    done = _run(["toy", "08", "--keep", keep], tmp_path, {})
+    done = _run(forks, ["toy", "08", "--keep", keep], tmp_path, {})
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and "--keep" in lines[0], done.stderr
     assert (tmp_path / "exists.jsonl").read_text() == "mine\n"  # never overwritten
