@@ -8,7 +8,11 @@ the browser saves touches the repository) and loads it on a fresh page. `LabPage
 learner's hands do: open the notebook, run every cell, click a prediction, run one cell, flip a
 reveal switch, type into a cell. Every wait is bounded and polls the page's own state (a cell's
 execution count, the kernel's status indicator, a widget's DOM node), never a fixed sleep; a wait
-that runs out fails with what the page showed.
+that runs out fails with what the page showed, and a screenshot of it.
+
+A screenshot costs a fifth of a second or so on a busy machine, six a notebook: `LabPage` takes the
+screenshots of each step (`step_shot`) only when asked (`every_step`, set from
+`$CAFE_SCREENSHOT_DIR`), and one of the page as it stood whenever a step fails (`screenshot`).
 
 The cells are addressed by their index in the notebook file (read with `json`), not by reading code
 back out of the page: JupyterLab renders every cell here (windowing off), in file order.
@@ -215,11 +219,12 @@ def cell_index(cells: list[dict[str, Any]], pattern: str, *, after: int = -1) ->
 class LabPage:
     """One notebook open in the browser, with what a learner can do to it."""
 
-    def __init__(self, driver: Any, lab: Lab, notebook: str, shots: Path):
-        """`notebook` is the notebook's path in the lab (`Lab.fresh_start` gives it)."""
+    def __init__(self, driver: Any, lab: Lab, notebook: str, shots: Path, every_step: bool):
+        """`notebook` is the notebook's path in the lab (`Lab.fresh_start` gives it); screenshots go
+        to `shots`, of every step when `every_step`, else only of a failure."""
         self.driver, self.lab, self.notebook, self.shots = driver, lab, notebook, shots
+        self.every_step = every_step
         self.name = PurePosixPath(notebook).stem  # names its screenshots and its workspace
-        self.shots.mkdir(parents=True, exist_ok=True)
 
     # -- waiting -------------------------------------------------------------------------------
 
@@ -251,9 +256,16 @@ class LabPage:
         )
 
     def screenshot(self, name: str) -> Path:
+        """The browser's screen now, saved as `<notebook>-<name>.png` in the screenshot folder."""
+        self.shots.mkdir(parents=True, exist_ok=True)
         path = self.shots / f"{self.name}-{name}.png"
         self.driver.save_screenshot(str(path))
         return path
+
+    def step_shot(self, name: str) -> None:
+        """A screenshot of a step that went well: taken only when every step's was asked for."""
+        if self.every_step:
+            self.screenshot(name)
 
     # -- the notebook --------------------------------------------------------------------------
 
@@ -411,10 +423,10 @@ class LabPage:
         return switch
 
 
-def open_notebook(driver: Any, lab: Lab, notebook: Path, shots: Path) -> LabPage:
+def open_notebook(driver: Any, lab: Lab, notebook: Path, shots: Path, every_step: bool) -> LabPage:
     """`notebook` open as on a learner's first day with it, in a browser that may have worked another."""
     driver.get("about:blank")  # leave the last notebook's page before its kernel is shut down
-    page = LabPage(driver, lab, lab.fresh_start(notebook), shots)
+    page = LabPage(driver, lab, lab.fresh_start(notebook), shots, every_step)
     page.open()
     return page
 

@@ -13,13 +13,13 @@ import importlib
 import os
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from browser import chromium_driver, locate_browser
-from lab import Lab, LabPage, cell_index, notebook_cells, open_notebook, running_lab
+from lab import Lab, LabPage, LabTimeout, cell_index, notebook_cells, open_notebook, running_lab
 
 from cafe.course.reveals import load_answer
 
@@ -224,6 +224,12 @@ def shots_folder(tmp_path: Path) -> Path:
     return Path(base) / "lab" if base else tmp_path / "screenshots"
 
 
+def every_step_shot() -> bool:
+    """Screenshots of every step only when asked for with `$CAFE_SCREENSHOT_DIR`; a failure's
+    screenshot is taken either way (six a notebook cost about a second on a busy machine)."""
+    return bool(os.environ.get("CAFE_SCREENSHOT_DIR"))
+
+
 def _prediction_is_recorded_and_shown(page: LabPage, case: LabCase, at: CaseCells) -> None:
     """1. a prediction clicked in the browser is the one recorded, and shown beside the outcome."""
     predictions = page.lab.progress().get("predictions", {})
@@ -237,13 +243,13 @@ def _prediction_is_recorded_and_shown(page: LabPage, case: LabCase, at: CaseCell
         RECORD_S,
     )
     assert recorded["value"] == case.option
-    page.screenshot("2-prediction-clicked")
+    page.step_shot("2-prediction-clicked")
     shown = page.run_cell(at.outcome)
     assert f"[outcome {case.predict}]" in shown and f"you predicted: {case.option!r}" in shown, (
         shown
     )
     page.show(at.outcome)
-    page.screenshot("3-outcome-beside-prediction")
+    page.step_shot("3-outcome-beside-prediction")
 
 
 def _reveal_opens_on_demand(page: LabPage, case: LabCase) -> None:
@@ -251,12 +257,12 @@ def _reveal_opens_on_demand(page: LabPage, case: LabCase) -> None:
     answer = _marker(load_answer(case.reveal))
     assert answer not in page.body_text(), f"{case.reveal}'s answer is on the page before the flip"
     switch = page.reveal_switch(case.reveal)
-    page.screenshot("4-reveal-closed")
+    page.step_shot("4-reveal-closed")
     switch.click()
     page.wait(
         f"{case.reveal}'s answer after the flip", lambda: answer in page.body_text(), RECORD_S
     )
-    page.screenshot("5-reveal-open")
+    page.step_shot("5-reveal-open")
     switch.click()
     page.wait(
         f"{case.reveal}'s answer to go when flipped back",
@@ -276,7 +282,7 @@ def _checker_complains_about_a_wrong_stub(
     said = " ".join(complaint.split())[:80]  # both sides with their whitespace collapsed
     assert "failed" in verdict and said in " ".join(verdict.split()), (complaint, verdict)
     page.show(at.stub)
-    page.screenshot("6-checker-complaint")
+    page.step_shot("6-checker-complaint")
 
 
 def work_the_notebook(case: LabCase, lab: Lab, driver: Any, shots: Path) -> None:
@@ -285,9 +291,15 @@ def work_the_notebook(case: LabCase, lab: Lab, driver: Any, shots: Path) -> None
     cells = notebook_cells(notebook)
     at = _case_cells(case, cells)
     complaint = _expected_complaint(case, "".join(cells[at.compare]["source"]))
-    page = open_notebook(driver, lab, notebook, shots)
-    page.run_all(list(at.code))
-    page.screenshot("1-ran-all")
-    _prediction_is_recorded_and_shown(page, case, at)
-    _reveal_opens_on_demand(page, case)
-    _checker_complains_about_a_wrong_stub(page, case, at, complaint)
+    page = open_notebook(driver, lab, notebook, shots, every_step_shot())
+    try:
+        page.run_all(list(at.code))
+        page.step_shot("1-ran-all")
+        _prediction_is_recorded_and_shown(page, case, at)
+        _reveal_opens_on_demand(page, case)
+        _checker_complains_about_a_wrong_stub(page, case, at, complaint)
+    except Exception as failure:  # a screenshot of any failure (a LabTimeout took its own)
+        if not isinstance(failure, LabTimeout):
+            with suppress(Exception):  # a browser that died takes none; the failure still shows
+                page.screenshot("failed")
+        raise

@@ -13,9 +13,9 @@ Run menu, and then does what a learner does:
    stub's cell, runs it and the compare cell, and reads the checker's own complaint about it.
 
 One JupyterLab and one Chromium serve the whole file; each notebook still starts on a freshly
-loaded page, with its own kernel and no progress file. Screenshots of each step go to
-`$CAFE_SCREENSHOT_DIR/lab` when that is set, else to the test's temporary folder; the folder is
-printed. A new session joins by adding one `LabCase` line to `tests/lab_cases.py`.
+loaded page, with its own kernel and no progress file. With `$CAFE_SCREENSHOT_DIR` set, screenshots
+of each step go to `$CAFE_SCREENSHOT_DIR/lab`; without it only a failure's screenshot is taken, in
+the test's temporary folder (a screenshot costs time, six a notebook). The folder is printed. A new session joins by adding one `LabCase` line to `tests/lab_cases.py`.
 
 Like the site's browser test this one needs Chromium and chromedriver; see `tests/browser.py` for
 when a missing browser fails the run and when it skips.
@@ -45,5 +45,5 @@ def test_notebook_in_jupyterlab_records_clicks_reveals_on_demand_and_checks_the_
     case: LabCase, lab_browser: tuple[Lab, Any], tmp_path: Path
 ):
     shots = shots_folder(tmp_path)
-    print(f"\nscreenshots: {shots}")
+    print(f"\nscreenshots (of each step with CAFE_SCREENSHOT_DIR set, else of a failure): {shots}")
     work_the_notebook(case, *lab_browser, shots)

@@ -28,5 +28,5 @@ def test_notebook_in_jupyterlab_records_clicks_reveals_on_demand_and_checks_the_
     case: LabCase, lab_browser: tuple[Lab, Any], tmp_path: Path
 ):
     shots = shots_folder(tmp_path)
-    print(f"\nscreenshots: {shots}")
+    print(f"\nscreenshots (of each step with CAFE_SCREENSHOT_DIR set, else of a failure): {shots}")
     work_the_notebook(case, *lab_browser, shots)

@@ -18,9 +18,19 @@ notebook, toy and source links must resolve inside it (`site/files/`). For each 
   scrolls inside its box and its full-size link answers;
 - the search box finds a section from a word typed, on a phone, and a result leads to it; it also
   works with the site opened from disk (`file://`);
-- screenshots at 1280 px and 390 px of what the screen shows are saved under the pytest temporary
-  folder, and the folder is printed. With `$CAFE_SCREENSHOT_DIR` set they go there instead, with a
-  full-page screenshot at each width as well (about half a second each, so only when asked for).
+- screenshots: with `$CAFE_SCREENSHOT_DIR` set, of what the screen shows at 1280 px and 390 px
+  and of the full page at each width, for every page; without it only of a page where a check
+  failed, under the pytest temporary folder (a screenshot costs a tenth of a second or more, four
+  a page). The folder is printed.
+
+How the links between pages are checked, and why that is still what a reader meets. Each page is
+loaded once at each width. On every page, each pager link (previous, next, index), the course name
+and the first module link must point at the page it should, and be on top where a reader would
+click it (the element itself is what the browser finds at its centre); every page they point at
+is one this test loads and checks. On one sample lesson page of each site (and the index and the
+first guide) those links are also clicked for real and followed, and then the browser goes back:
+the links come from one template, so a click that works on the sample works wherever the same
+link is on top. Clicking every link on every page, about ten loads a page, was most of the time.
 
 Needs: apt `chromium chromium-driver`, pip `selenium` (in the test extra). Where Chromium,
 chromedriver or selenium is missing:
@@ -43,6 +53,7 @@ import shutil
 import sys
 import threading
 from collections.abc import Iterator
+from contextlib import suppress
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -132,7 +143,7 @@ def served(
             "base": base,
             "report": report,
             "shots": shots,
-            "full_pages": bool(os.environ.get("CAFE_SCREENSHOT_DIR")),
+            "every_step": bool(os.environ.get("CAFE_SCREENSHOT_DIR")),
             "out": out,
         }
     finally:
@@ -247,36 +258,45 @@ def _text_clear_of_the_edges(driver, page: str, width: int, margin: int = 8) -> 
 
 # Where a reader would click: the element's centre, scrolled into view, must hit the element itself.
 # (Selenium's own check calls anything inside a closed <details> hidden, even where the desktop
-# stylesheet unfolds it; this one asks the page what is really on top at that point.)
-ON_TOP = """
-    const el = arguments[0]; el.scrollIntoView({block: 'center'});
-    const r = el.getClientRects()[0];  // a link that wraps: its first line
-    if (!r || r.width === 0 || r.height === 0) return false;
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    return hit !== null && (hit === el || el.contains(hit));"""
+# stylesheet unfolds it; this one asks the page what is really on top at that point.) The centre's
+# coordinates when it does, else null.
+WHERE_SEEN = """
+    function whereSeen(el) {
+      el.scrollIntoView({block: 'center'});
+      const r = el.getClientRects()[0];  // a link that wraps: its first line
+      if (!r || r.width === 0 || r.height === 0) return null;
+      const x = r.left + r.width / 2, y = r.top + r.height / 2;
+      const hit = document.elementFromPoint(x, y);
+      return hit !== null && (hit === el || el.contains(hit)) ? [x, y] : null;
+    }"""
+# Whether any of a list of elements is on top where a reader would click it.
+ANY_ON_TOP = WHERE_SEEN + "return Array.from(arguments[0]).some(el => whereSeen(el) !== null);"
 
 
 def _click_where_seen(driver, element, what: str) -> None:
-    from selenium.webdriver.common.action_chains import ActionChains
+    """A left click at the element's centre, as the mouse makes it, once it is on top there."""
+    point = driver.execute_script(WHERE_SEEN + "return whereSeen(arguments[0]);", element)
+    assert point, f"{what} is not visible where a reader would click it"
+    for event in ("mousePressed", "mouseReleased"):
+        driver.execute_cdp_cmd(
+            "Input.dispatchMouseEvent",
+            {"type": event, "x": point[0], "y": point[1], "button": "left", "clickCount": 1},
+        )
 
-    assert driver.execute_script(ON_TOP, element), (
-        f"{what} is not visible where a reader would click it"
-    )
-    box = driver.execute_script(
-        "const r = arguments[0].getClientRects()[0]; "
-        "return [r.left + r.width / 2, r.top + r.height / 2]",
-        element,
-    )
-    ActionChains(driver, duration=0).move_by_offset(
-        0, 0
-    ).perform()  # pointer to the corner, no 250 ms glide
-    driver.execute_cdp_cmd(
-        "Input.dispatchMouseEvent",
-        {"type": "mousePressed", "x": box[0], "y": box[1], "button": "left", "clickCount": 1},
-    )
-    driver.execute_cdp_cmd(
-        "Input.dispatchMouseEvent",
-        {"type": "mouseReleased", "x": box[0], "y": box[1], "button": "left", "clickCount": 1},
+
+# Where a section stands after its contents entry was clicked: the location's hash, the section's
+# top, and the window's height (one round trip to the browser).
+LANDED = """
+    const el = document.getElementById(arguments[0]);
+    return [location.hash, el ? el.getBoundingClientRect().top : null, window.innerHeight];"""
+
+
+def _lands_on(driver, page: str, anchor: str, where: str) -> None:
+    """The location names `anchor` and its section's top is on the screen."""
+    hash_, top, height = driver.execute_script(LANDED, anchor)
+    assert hash_ == f"#{anchor}", f"{page}{where}: clicking {anchor} set the hash {hash_!r}"
+    assert top is not None and 0 <= top < height, (
+        f"{page}{where}: section #{anchor} is not in view after the click (top={top})"
     )
 
 
@@ -295,7 +315,7 @@ def _lesson_first_on_a_phone(driver, page: str) -> None:
         f"{page}: a fold starts open"
     )
     entries = driver.find_elements(By.CSS_SELECTOR, "nav.toc a")
-    assert not any(driver.execute_script(ON_TOP, entry) for entry in entries), (
+    assert entries and not driver.execute_script(ANY_ON_TOP, entries), (
         f"{page}: contents shown unfolded"
     )
     driver.execute_script("window.scrollTo(0, 0)")
@@ -307,15 +327,7 @@ def _lesson_first_on_a_phone(driver, page: str) -> None:
     last = entries[-1]
     anchor = last.get_attribute("href").split("#", 1)[1]
     _click_where_seen(driver, last, f"{page}: the contents entry #{anchor}")
-    assert driver.execute_script("return location.hash") == f"#{anchor}", (
-        f"{page} on a phone: clicking {anchor}"
-    )
-    top = driver.execute_script(
-        f"return document.getElementById({anchor!r}).getBoundingClientRect().top"
-    )
-    assert 0 <= top < PHONE[1], (
-        f"{page} on a phone: section #{anchor} is not in view after the click (top={top})"
-    )
+    _lands_on(driver, page, anchor, " on a phone")
 
 
 # The drawing's scale (rendered width over its viewBox, which dot writes in points), the smallest
@@ -359,79 +371,123 @@ def _pages(served: dict) -> list[str]:
     return ["index.html"] + [lesson.page for lesson in served["report"].lessons] + guides
 
 
-def test_every_page_navigates_scrolls_toggles_and_fits_a_phone(driver, served) -> None:
+def _shoot(driver, served: dict, name: str) -> None:
+    """The screen and the full page, as `<name>.png` and `<name>-full.png`, when asked for."""
+    if served["every_step"]:
+        _screenshot(driver, served["shots"] / f"{name}.png")
+        _screenshot(driver, served["shots"] / f"{name}-full.png", full_page=True)
+
+
+def _check_page(driver, served: dict, page: str, sample: set[str]) -> None:
+    """One page at a desktop's width, then loaded again at a phone's."""
     from selenium.webdriver.common.by import By
 
-    lessons = served["report"].lessons
-    base, shots = served["base"], served["shots"]
-    assert lessons, "the site has no session pages"
-    for page in _pages(served):
-        _viewport(driver, DESKTOP, mobile=False)
-        driver.get(base + page)
-        assert sitebuild.COURSE_NAME in driver.title, page
-        _text_clear_of_the_edges(driver, page, DESKTOP[0])
-        _screenshot(driver, shots / f"{page[:-5]}-desktop.png")
-        if served["full_pages"]:
-            _screenshot(driver, shots / f"{page[:-5]}-desktop-full.png", full_page=True)
-
-        if page == "index.html":
-            links = {
-                a.get_attribute("href").rsplit("/", 1)[-1]
-                for a in driver.find_elements(By.CSS_SELECTOR, "li.session h3 a")
-            }
-            assert links == {lesson.page for lesson in lessons}, "index does not link every session"
-            driver.find_element(
-                By.LINK_TEXT, f"Session {lessons[0].number:02d} · {lessons[0].title}"
-            ).click()
-            assert driver.current_url == base + lessons[0].page
-        elif page.startswith("docs-"):
-            driver.find_element(By.CSS_SELECTOR, "nav.pager-top a.up").click()
-            assert driver.current_url == base + "index.html", f"{page}: the index link"
-        else:
-            _check_lesson_page(driver, base, page, lessons)
-            if served["name"] == "real" or shutil.which("dot"):
-                _diagram_is_readable(driver, page, DESKTOP[0])
-
-        _viewport(driver, PHONE, mobile=True)
-        driver.get(base + page)
-        _no_sideways_scroll(driver, PHONE[0])
-        _text_clear_of_the_edges(driver, page, PHONE[0])
-        _screenshot(driver, shots / f"{page[:-5]}-phone.png")
-        if served["full_pages"]:
-            _screenshot(driver, shots / f"{page[:-5]}-phone-full.png", full_page=True)
-        if page != "index.html" and not page.startswith("docs-"):
-            if served["name"] == "real" or shutil.which("dot"):
-                _diagram_is_readable(driver, page, PHONE[0])
-            _lesson_first_on_a_phone(driver, page)
+    lessons, base = served["report"].lessons, served["base"]
     _viewport(driver, DESKTOP, mobile=False)
+    driver.get(base + page)
+    assert sitebuild.COURSE_NAME in driver.title, page
+    _text_clear_of_the_edges(driver, page, DESKTOP[0])
+    _shoot(driver, served, f"{page[:-5]}-desktop")
+
+    if page == "index.html":
+        links = {
+            a.get_attribute("href").rsplit("/", 1)[-1]
+            for a in driver.find_elements(By.CSS_SELECTOR, "li.session h3 a")
+        }
+        assert links == {lesson.page for lesson in lessons}, "index does not link every session"
+        driver.find_element(
+            By.LINK_TEXT, f"Session {lessons[0].number:02d} · {lessons[0].title}"
+        ).click()
+        assert driver.current_url == base + lessons[0].page
+    elif page.startswith("docs-"):
+        _links_lead_right(
+            driver, base, page, [("nav.pager-top a.up", "index.html")], page in sample
+        )
+    else:
+        _check_lesson_page(driver, base, page, lessons, page in sample)
+        if served["name"] == "real" or shutil.which("dot"):
+            _diagram_is_readable(driver, page, DESKTOP[0])
+
+    _viewport(driver, PHONE, mobile=True)
+    driver.get(base + page)
+    _no_sideways_scroll(driver, PHONE[0])
+    _text_clear_of_the_edges(driver, page, PHONE[0])
+    _shoot(driver, served, f"{page[:-5]}-phone")
+    if page != "index.html" and not page.startswith("docs-"):
+        if served["name"] == "real" or shutil.which("dot"):
+            _diagram_is_readable(driver, page, PHONE[0])
+        _lesson_first_on_a_phone(driver, page)
 
 
-def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
+def test_every_page_navigates_scrolls_toggles_and_fits_a_phone(driver, served) -> None:
+    """Every page at both widths; the links between pages clicked for real on a sample of pages
+    (the middle session's and the first guide's), pointed right and on top on every page (see the
+    module's docstring for why that still checks what a reader meets)."""
+    lessons = served["report"].lessons
+    assert lessons, "the site has no session pages"
+    pages = _pages(served)
+    guides = [page for page in pages if page.startswith("docs-")]
+    sample = {lessons[len(lessons) // 2].page, *guides[:1]}
+    try:
+        for page in pages:
+            try:
+                _check_page(driver, served, page, sample)
+            except Exception:  # a screenshot of the page where a check failed, asked for or not
+                with suppress(Exception):
+                    _screenshot(driver, served["shots"] / f"{page[:-5]}-failed.png")
+                raise
+    finally:
+        _viewport(driver, DESKTOP, mobile=False)
+
+
+# A link's target and whether it is on top where a reader would click it (one round trip).
+TARGET_AND_ON_TOP = WHERE_SEEN + "return [arguments[0].href, whereSeen(arguments[0]) !== null];"
+
+
+def _links_lead_right(
+    driver, base: str, page: str, links: list[tuple[str, str | None]], click: bool
+) -> None:
+    """Each (css, page it must lead to, or None where the link must be absent): the link points
+    there and is on top where a reader would click it; with `click`, a click follows it (then
+    back)."""
     from selenium.webdriver.common.by import By
 
-    i = [lesson.page for lesson in lessons].index(page)
-    # previous / next / index, from the top pager
-    for css, expected in (
-        ("nav.pager-top a.prev", lessons[i - 1].page if i else None),
-        ("nav.pager-top a.next", lessons[i + 1].page if i + 1 < len(lessons) else None),
-        ("nav.pager-top a.up", "index.html"),
-    ):
+    for css, expected in links:
         found = driver.find_elements(By.CSS_SELECTOR, css)
         if expected is None:
             assert not found, f"{page}: {css} should not exist"
             continue
         assert found, f"{page}: {css} is missing"
-        found[0].click()
-        assert driver.current_url == base + expected, f"{page}: {css} went to {driver.current_url}"
-        driver.back()
-        assert driver.current_url == base + page
+        href, on_top = driver.execute_script(TARGET_AND_ON_TOP, found[0])
+        assert href == base + expected, f"{page}: {css} points at {href}, not {expected}"
+        assert on_top, f"{page}: {css} is not visible where a reader would click it"
+        if click:
+            _click_where_seen(driver, found[0], f"{page}: {css}")
+            assert driver.current_url == base + expected, (
+                f"{page}: {css} went to {driver.current_url}"
+            )
+            driver.back()
+            assert driver.current_url == base + page
 
-    # the course name in the header leads to the index; the module list links the written sessions
-    driver.find_element(By.CSS_SELECTOR, "header.site-header a.course").click()
-    assert driver.current_url == base + "index.html", (
-        f"{page}: the course name went to {driver.current_url}"
+
+def _check_lesson_page(driver, base: str, page: str, lessons: list, click: bool) -> None:
+    from selenium.webdriver.common.by import By
+
+    i = [lesson.page for lesson in lessons].index(page)
+    # previous / next / index from the top pager; the course name in the header leads to the index
+    _links_lead_right(
+        driver,
+        base,
+        page,
+        [
+            ("nav.pager-top a.prev", lessons[i - 1].page if i else None),
+            ("nav.pager-top a.next", lessons[i + 1].page if i + 1 < len(lessons) else None),
+            ("nav.pager-top a.up", "index.html"),
+            ("header.site-header a.course", "index.html"),
+        ],
+        click,
     )
-    driver.back()
+    # the module list marks this session's module and links the written sessions
     current = driver.find_elements(By.CSS_SELECTOR, "nav.modules li.current")
     number = lessons[i].number
     listed = {module for module, _, _ in sitebuild.COURSE_MODULES}
@@ -442,9 +498,7 @@ def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
     if others:
         target = others[0].get_attribute("href").rsplit("/", 1)[-1]
         assert target in {lesson.page for lesson in lessons}, f"{page}: module link to {target}"
-        _click_where_seen(driver, others[0], f"{page}: the module link to {target}")
-        assert driver.current_url == base + target
-        driver.back()
+        _links_lead_right(driver, base, page, [("nav.modules li a", target)], click)
 
     # the sections after Build sit in one closed fold, closed on a desktop too
     fold = driver.find_element(By.CSS_SELECTOR, "details.after-notebook")
@@ -459,19 +513,12 @@ def _check_lesson_page(driver, base: str, page: str, lessons: list) -> None:
     assert len(entries) == len(sitebuild.REQUIRED_SECTIONS) - len(AFTER_NOTEBOOK) + 1, (
         f"{page}: on-this-page has {len(entries)} entries"
     )
-    for entry in entries:
-        anchor = entry.get_attribute("href").split("#", 1)[1]
+    anchors = driver.execute_script(
+        "return Array.from(arguments[0], a => a.href.split('#')[1])", entries
+    )
+    for entry, anchor in zip(entries, anchors):
         _click_where_seen(driver, entry, f"{page}: the contents entry #{anchor}")
-        assert driver.execute_script("return location.hash") == f"#{anchor}", (
-            f"{page}: clicking {anchor}"
-        )
-        top = driver.execute_script(
-            f"return document.getElementById({anchor!r}).getBoundingClientRect().top"
-        )
-        height = driver.execute_script("return window.innerHeight")
-        assert 0 <= top < height, (
-            f"{page}: section #{anchor} is not in view after the click (top={top})"
-        )
+        _lands_on(driver, page, anchor, "")
 
     assert fold.get_attribute("open") is None, f"{page}: the contents entry opened the fold"
 
@@ -553,7 +600,8 @@ def test_search_finds_a_section_on_a_phone_and_from_a_file_url(driver, served) -
             m.text for m in marks
         ]
         _no_sideways_scroll(driver, PHONE[0])
-        _screenshot(driver, served["shots"] / "search-phone.png")
+        if served["every_step"]:
+            _screenshot(driver, served["shots"] / "search-phone.png")
         first = driver.find_element(By.CSS_SELECTOR, "#search-results li a")
         target = first.get_attribute("href")
         _click_where_seen(driver, first, "the first search result")
