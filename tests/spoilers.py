@@ -33,8 +33,9 @@ table that names two or more of the options lists the choices and is not read as
 from __future__ import annotations
 
 import ast
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import yaml
@@ -82,10 +83,21 @@ def words(text: str) -> list[str]:
     ]
 
 
-def sentences(text: str) -> list[list[str]]:
-    """Sentences as word lists, split at . ! ? ; and at a paragraph, list item, row or heading."""
+# How many texts `sentences` keeps read: more than one test session's lessons, cells and outputs
+# (about 2,000 texts over the 17 sessions).
+READ_TEXTS = 8192
+
+
+@functools.lru_cache(maxsize=READ_TEXTS)
+def sentences(text: str) -> tuple[tuple[str, ...], ...]:
+    """Sentences as word lists, split at . ! ? ; and at a paragraph, list item, row or heading.
+
+    Kept once read: every prediction of a session is looked for in the same lesson and cells,
+    and `taught_problems` reads every earlier lesson once per declaration; reading them again
+    each time was most of the spoiler tests' own time (issue 33). Tuples, so no caller can
+    change what the next one reads."""
     chunks = re.split(r"(?<=[.!?;])\s+|\n\s*\n|\n(?=\s*(?:[-*|#>]|\d+\.)\s)", text)
-    return [found for chunk in chunks if (found := words(chunk))]
+    return tuple(tuple(found) for chunk in chunks if (found := words(chunk)))
 
 
 @dataclass(frozen=True)
@@ -96,7 +108,17 @@ class Phrase:
     parts: tuple[tuple[str, ...], ...]
     unordered: bool = False
 
-    def found_in(self, sentence: list[str]) -> bool:
+    @functools.cached_property
+    def exact_words(self) -> frozenset[str]:
+        """The words of the phrase that only the same word matches (a number, "#...", matches
+        any number that rounds to it: see `number_words.same`)."""
+        return frozenset(word for part in self.parts for word in part if not word.startswith("#"))
+
+    def found_in(self, sentence: Sequence[str]) -> bool:
+        # A sentence missing one of the exact words cannot hold the phrase: most sentences are
+        # ruled out here, by a set, before the word-by-word search below (issue 33).
+        if not self.exact_words.issubset(sentence):
+            return False
         if self.unordered:
             return all(
                 any(same(word, seen) for seen in sentence) for part in self.parts for word in part
@@ -105,7 +127,7 @@ class Phrase:
 
 
 def _ordered(
-    sentence: list[str], parts: tuple[tuple[str, ...], ...], start: int, limit: int | None
+    sentence: Sequence[str], parts: tuple[tuple[str, ...], ...], start: int, limit: int | None
 ) -> bool:
     if not parts:
         return True
@@ -167,6 +189,7 @@ def notebook_cells(source: str) -> list[Cell]:
     return cells
 
 
+@functools.lru_cache(maxsize=64)  # parsed once per lesson, not once per prediction
 def about_box(lesson: str) -> str:
     """The front matter the site shows above the lesson: title, summaries, teaches, hands_on."""
     if not lesson.startswith("---"):
@@ -237,13 +260,15 @@ def _offsets(source: str) -> list[int]:
     return starts
 
 
-def predict_calls(source: str) -> list[PredictCall]:
+@functools.lru_cache(maxsize=READ_TEXTS)
+def predict_calls(source: str) -> tuple[PredictCall, ...]:
     """Every `course.predict` call of a code cell, with the spans of its option strings (written
-    in the call, or in a name the cell binds and the call's options use)."""
+    in the call, or in a name the cell binds and the call's options use). Kept once parsed: each
+    prediction of a session looks through the same cells."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return []
+        return ()
     starts = _offsets(source)
 
     def span(node: ast.expr) -> tuple[int, int]:
@@ -278,7 +303,7 @@ def predict_calls(source: str) -> list[PredictCall]:
         calls.append(
             PredictCall(key if isinstance(key, str) else None, span(node)[1], tuple(spans))
         )
-    return calls
+    return tuple(calls)
 
 
 def _without(source: str, spans: Iterable[tuple[int, int]]) -> str:
@@ -350,7 +375,7 @@ def own_words(outcome: str, options: Iterable[str]) -> list[Phrase]:
     return phrases
 
 
-def _lists_options(sentence: list[str], options: list[Phrase]) -> bool:
+def _lists_options(sentence: Sequence[str], options: list[Phrase]) -> bool:
     """Whether a sentence names two or more of the options: it lists the choices (a dict of
     labels, a row of routes), it does not pick one."""
     return sum(option.found_in(sentence) for option in options) >= 2

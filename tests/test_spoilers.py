@@ -134,7 +134,7 @@ class Session:
     lesson: str
     run: NotebookRun
     declarations: dict[str, Declaration]
-    earlier: str = ""  # the lessons of every earlier session, read in full by now
+    earlier: tuple[str, ...] = ()  # the lessons of every earlier session, read in full by now
 
     @property
     def cells(self) -> list[Cell]:
@@ -151,7 +151,7 @@ def session(folder: str) -> Session:
         (path / "lesson.md").read_text(encoding="utf-8"),
         run_cells(path / "notebook.py"),
         load_declarations(DECLARATIONS / f"{folder[:3]}.json"),
-        "\n\n".join(p.read_text(encoding="utf-8") for p in earlier),
+        tuple(p.read_text(encoding="utf-8") for p in earlier),
     )
 
 
@@ -260,13 +260,19 @@ def spoils_problems(found: Session) -> list[str]:
 
 
 def taught_problems(found: Session) -> list[str]:
-    read = "\n\n".join(text for _, text in lesson_reading(found.lesson)) + "\n\n" + found.earlier
+    # Each text is looked in apart (a phrase never spans two sections: a sentence ends at a
+    # paragraph), so each is read into sentences once for all of a session's declarations and
+    # each earlier lesson once for all sessions (`spoilers.sentences` keeps them).
+    read = [text for _, text in lesson_reading(found.lesson)] + list(found.earlier)
+    taught = {
+        key: [compile_phrase(p) for p in d.taught_by] for key, d in found.declarations.items()
+    }
     return [
         f"{key}: none of its taught_by phrases {list(d.taught_by)} is in the lesson before the "
         "notebook "
         "or an earlier lesson, so reasoning cannot reach the answer"
         for key, d in found.declarations.items()
-        if not find([compile_phrase(p) for p in d.taught_by], read)
+        if not any(find(taught[key], text) for text in read)
     ]
 
 
