@@ -115,15 +115,38 @@ def _phrases(text: str) -> list[Failure]:
     return findings
 
 
+# A keyword can only be in a text if its first few characters are: the text's pieces of this
+# length pick the few keywords worth looking for (a layer holds hundreds, a request has a few).
+_PREFIX = 3
+
+
 class _Folded(NamedTuple):
-    """Rules that read folded text, with every keyword of theirs once ("you", "free", ...)."""
+    """Rules that read folded text, with every keyword of theirs once ("you", "free", ...):
+    those of `_PREFIX` characters or more by their opening characters, the shorter ones apart."""
 
     rules: tuple[Rule, ...]
     keywords: frozenset[str]
+    by_prefix: dict[str, tuple[str, ...]]
+    short: tuple[str, ...]
 
 
 def _folded(*rules: Rule) -> _Folded:
-    return _Folded(rules, frozenset(word for rule in rules for word in rule.keywords))
+    keywords = frozenset(word for rule in rules for word in rule.keywords)
+    by_prefix: dict[str, list[str]] = {}
+    for word in sorted(keywords):
+        if len(word) >= _PREFIX:
+            by_prefix.setdefault(word[:_PREFIX], []).append(word)
+    short = tuple(sorted(word for word in keywords if len(word) < _PREFIX))
+    return _Folded(rules, keywords, {k: tuple(v) for k, v in by_prefix.items()}, short)
+
+
+def _present(text: str, rules: _Folded) -> set[str]:
+    """The keywords of `rules` that occur in `text` (the same set as testing each one)."""
+    pieces = {text[i : i + _PREFIX] for i in range(len(text) - _PREFIX + 1)}
+    found = {word for word in rules.short if word in text}
+    for piece in pieces.intersection(rules.by_prefix):
+        found.update(word for word in rules.by_prefix[piece] if word in text)
+    return found
 
 
 # The rules of each layer that reads folded text.
@@ -138,7 +161,7 @@ _DECODED_LAYER = _folded(*INJECTION_PATTERNS, *_STRUCTURE, *INTENT_RULES, *SHAPE
 def _on_folded(folded: Normalized, layer: str, rules: _Folded) -> list[Failure]:
     """`rules` on folded text, quoting the customer's own words. Each keyword is looked for
     once; a rule runs its pattern only when one of its keywords is in the text."""
-    present = {word for word in rules.keywords if word in folded.text}
+    present = _present(folded.text, rules)
     found = []
     for rule in rules.rules:
         if not rule.keywords or not present.isdisjoint(rule.keywords):

@@ -113,6 +113,28 @@ def _nearest(start: Path) -> SettingsFile:
     return SettingsFile(None, f"no {ENV_FILE} file{_searched(start, root)}")
 
 
+def _nearest_path(start: str) -> str | None:
+    """`_nearest(Path(start)).path` as a string, found with string paths alone: the redactor asks
+    this before every quote it scrubs (`settings_snapshot`), tens of thousands of times a story,
+    and building `Path` objects and the doctor's wording was most of that cost."""
+    folders = []
+    folder = start
+    while True:
+        folders.append(folder)
+        if os.path.isfile(os.path.join(folder, ROOT_MARKER)):
+            break
+        parent = os.path.dirname(folder)
+        if parent == folder:  # no course root above: only the starting folder counts
+            folders = [start]
+            break
+        folder = parent
+    for folder in folders:
+        path = os.path.join(folder, ENV_FILE)
+        if os.path.lexists(path) and not os.path.isdir(path):
+            return path
+    return None
+
+
 def _searched(start: Path, root: Path | None) -> str:
     """Where the search for a `.env` from `start` to `root` looked, as the doctor says it."""
     if root is None:
@@ -142,7 +164,11 @@ def find_env_file(
 
 def env_file(environ: Mapping[str, str] | None = None) -> Path | None:
     """The path of the settings file to read (`find_env_file`), or None when there is none."""
-    return find_env_file(environ).path
+    env = os.environ if environ is None else environ
+    if env.get(ENV_FILE_VARIABLE) is not None:
+        return find_env_file(environ).path
+    found = _nearest_path(os.getcwd())
+    return None if found is None else Path(found)
 
 
 def file_settings(path: Path) -> dict[str, str]:
