@@ -57,23 +57,26 @@ SLOW_FILES = frozenset(
 )
 # Markers that mean a heavy outside process.
 SLOW_MARKERS = ("browser", "local_model")
-# The files that take longest, longest first (the browser files and the toys about 150 to 190 s
-# each in a full run on 2 cores, then 35 to 15 s; measured with -v and timestamps on 30 Nov 2026):
-# each browser file is one long unit, and the toys start 35 fresh interpreters. The mid-sized
-# files follow them, so that the run ends on many short files and the workers finish together.
+# The files that take longest, longest first, by the summed time of their tests in a full run on
+# two idle cores (6 Dec 2026, late evening, `--durations=0`): JupyterLab driving notebooks 151 and
+# 129 s, the site in a phone-sized browser 79 s, the wrong-answer banks 75 s, the input fuzz 65 s,
+# the toys 48 s (one run each against tests/data/toy_outputs.json), the capstone grader 47 s, the
+# spoiler scan 41 s, then 29 to 32 s each. Each file is one unit under `--dist loadfile`; handed
+# out first, the long ones run while the other workers clear the many short files, so the run ends
+# on short files and the workers finish together.
 LONGEST_FIRST = (
     "test_lab_browser.py",
-    "test_site_browser.py",
     "test_lab_browser_late.py",
-    # the capstone's grader over 200 seeds and wrong harnesses (about 95 s alone, 6 Dec 2026), and
-    # a class of notebooks graded end to end (about 40 s)
-    "test_capstone.py",
-    "test_grade.py",
+    "test_site_browser.py",
+    "test_exercise_banks.py",
+    "test_input_fuzz.py",
     "test_toys.py",
-    "test_stall.py",
+    "test_capstone.py",
     "test_spoilers.py",
-    "test_shapes.py",
-    "test_workbench.py",
+    "test_grade.py",
+    "test_containment.py",
+    "test_honest_endings.py",
+    "test_strict.py",
 )
 # Where the run keeps the CAFE_HOME it found, to put it back at the end.
 _HOME_BEFORE = pytest.StashKey[str | None]()
