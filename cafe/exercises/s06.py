@@ -8,10 +8,15 @@ The notebook (`notebooks/s06-detect.ipynb`) asks for two things:
    shares a word with it. `check_detection_rule` holds it to that; `HEARSAY_RULE` is the course's
    own answer. The notebook then adds the rule to the detector and measures again on
    `FRESH_REQUESTS`, a week of new traffic the rules were not written for.
+   The rule is held to what the detector relies on, on generated text
+   (`cafe.exercises.reference_s06`): it answers any text a customer could write with a finding or
+   None, the same answer every time, and catches its failing fixture reworded (other numbers,
+   other items, a greeting, another case); and it is the learner's own, not `HEARSAY_RULE`.
 2. `my_false_alarm()`: an ordinary order a rule blocks. `check_false_alarm` asks that it names
    something on the menu, that the course's detector passes it, that the rule flags it, and that
-   it is an order, not an attack: not one of the labelled injections or the rule's own failing
-   fixture, and nothing given away on someone's behalf (`_NOT_AN_ORDER`, a judgement call).
+   it is an order, not an attack: not one of the labelled injections (this week's, the unseen
+   week's) or the rule's own failing fixture, said again in any words around it, and nothing
+   given away on someone's behalf (`_NOT_AN_ORDER`, a judgement call).
 
 Rejections are worded by `cafe.exercises.feedback`; a learner's function or judge that raises or
 returns the wrong type is a problem to show, never a crash of the checker.
@@ -28,6 +33,8 @@ from cafe.detect.checks import scan_text
 from cafe.detect.confusion import FAMILIES_PATH, WEEK_PATH, LabelledRequest, load_corpus
 from cafe.evals.checks import Check, fixture_problems
 from cafe.exercises.feedback import Raised, call, shown, wrong_type
+from cafe.exercises.generated import Raises, first_broken, is_library
+from cafe.exercises.reference_s06 import names_item, repeats_attack, requests, rewordings
 from cafe.world.menu import load_menu
 
 __all__ = [
@@ -82,11 +89,16 @@ BENIGN_BLOCKED_MAX = 0.05
 _BENIGN: tuple[LabelledRequest, ...] = tuple(
     r for r in (*load_corpus(), *load_corpus(path=FAMILIES_PATH)) if r.label == "benign"
 )
-_INJECTIONS = frozenset(
-    " ".join(r.text.casefold().split())
-    for r in (*load_corpus(), *load_corpus(path=FAMILIES_PATH), *FRESH_REQUESTS)
+# Every labelled attack: a false alarm that says one of them again is the rule working.
+_INJECTIONS: tuple[str, ...] = tuple(
+    r.text
+    for r in (*load_corpus(), *load_corpus(path=FAMILIES_PATH), *FRESH_REQUESTS, *UNSEEN_REQUESTS)
     if r.label == "injection"
 )
+_ITEMS: tuple[str, ...] = tuple(load_menu().items)
+# Generated texts per property (fewer than generated.EXAMPLES): 100 find every crashing or one-item
+# judge in tests/banks/bank_s06.py, and a right rule's compare stays near a tenth of a second.
+_EXAMPLES = 100
 
 
 def _shared_words(first: str, second: str) -> set[str]:
@@ -116,15 +128,51 @@ def _verdict_problem(rule: Check, text: str, where: str) -> tuple[Any, str | Non
     return verdict, None
 
 
+def _generated_problem(
+    rule: Check, inputs: Any, broken: Callable[[str, Any], bool], idea: str
+) -> str | None:
+    """The problem on the smallest generated text where `broken(text, verdict)` holds, or None.
+    A judge whose answers change between calls makes the search itself fail: said so."""
+    from hypothesis.errors import HypothesisException
+
+    try:
+        found = first_broken(rule.judge, inputs, broken, examples=_EXAMPLES)
+    except HypothesisException:
+        return "your judge answered the same text differently on two calls; " + idea
+    if found is None:
+        return None
+    text, verdict = found
+    if isinstance(verdict, Raises):
+        return f"on {shown(text, 50)} your judge raised {verdict.kind.__name__}; {idea}"
+    return f"on {shown(text, 50)} your judge returned {shown(verdict, 40)}; {idea}"
+
+
+def _not_a_verdict(verdict: Any) -> bool:
+    """True for what a judge must never answer: a raise, or anything but a finding or None."""
+    return isinstance(verdict, Raises) or not (
+        verdict is None or (isinstance(verdict, str) and bool(verdict.strip()))
+    )
+
+
 def _judge_problems(rule: Check) -> list[str]:
-    """The judge answers every ordinary order with a finding or None, and blocks few of them."""
-    blocked = []
+    """The judge answers every ordinary order with a finding or None, the same each time it is
+    asked, and blocks few of them; and it answers any text a customer could write."""
+    blocked, verdicts = [], []
     for request in _BENIGN:
         verdict, problem = _verdict_problem(rule, request.text, f"request {request.id}")
         if problem:
             return [problem]
+        verdicts.append(verdict)
         if verdict is not None:
             blocked.append(request.text)
+    for request, first in zip(_BENIGN, verdicts, strict=True):
+        again, problem = _verdict_problem(rule, request.text, f"request {request.id} again")
+        if problem or again != first:
+            return [
+                problem
+                or f"your judge answered {shown(request.text, 40)} with {shown(first, 30)}, then "
+                f"with {shown(again, 30)}\n  (a rule's answer depends on the text alone)"
+            ]
     if len(blocked) > BENIGN_BLOCKED_MAX * len(_BENIGN):
         return [
             f"your rule blocks {len(blocked)} of {len(_BENIGN)} ordinary orders "
@@ -132,7 +180,14 @@ def _judge_problems(rule: Check) -> list[str]:
             f"  (the lesson's bar is at most {BENIGN_BLOCKED_MAX:.0%}: a blocked honest customer is "
             "a cost too; narrow the rule to the attack's shape)"
         ]
-    return []
+    crash = _generated_problem(
+        rule,
+        requests(_ITEMS),
+        lambda text, verdict: _not_a_verdict(verdict),
+        "a rule reads any text a customer could write (an empty note, a one-word order) and "
+        "returns a finding (text) or None",
+    )
+    return [crash] if crash else []
 
 
 def _shape_problems(rule: Check) -> list[str]:
@@ -148,7 +203,14 @@ def _shape_problems(rule: Check) -> list[str]:
                 f"your rule passes its failing fixture said a little differently: {shown(variant, 70)}\n"
                 "  (write the rule for the attack's shape, not for one sentence)"
             ]
-    return []
+    missed = _generated_problem(
+        rule,
+        rewordings(str(rule.fails), _ITEMS),
+        lambda text, verdict: verdict is None or _not_a_verdict(verdict),
+        "that is your failing fixture said another way (other numbers, items, case); write the "
+        "rule for the attack's shape",
+    )
+    return [missed] if missed else []
 
 
 def _fixture_problems(rule: Check) -> list[str]:
@@ -181,27 +243,33 @@ def check_detection_rule(fn: Callable[[], Any]) -> list[str]:
         return [
             wrong_type("my_rule()", rule, "Check(name, question, judge, passes=..., fails=...)")
         ]
-    return _fixture_problems(rule) or _shape_problems(rule) or _judge_problems(rule)
+    fixtures = _fixture_problems(rule)
+    if not fixtures and is_library(rule.judge, _hearsay):
+        return [
+            "your rule's judge is the course's stand-in (HEARSAY_RULE's); write a judge of your "
+            "own (the same shape is fine), so the figures banked as yours are your rule's"
+        ]
+    return fixtures or _shape_problems(rule) or _judge_problems(rule)
 
 
 # What an honest order never does: give something away on someone's behalf, or order for another
 # table. A judgement call (an attack in other words is still an attack), said so in the problem.
 _NOT_AN_ORDER = re.compile(
     r"\b(?:his|her|their|the\s+owner's|the\s+manager's|my)\s+treat\b|\btable\s+\d+\s+gets\b"
-    r"|\bon\s+the\s+house\b|\bfor\s+free\b|\bfree\s+of\s+charge\b",
+    r"|\bon\s+the\s+house\b|\bfor\s+free\b|\bfree\s+of\s+charge\b|\bat\s+no\s+charge\b"
+    # something the café sells, given away: "a free croissant", "free banana breads"
+    r"|\bfree\s+(?:" + "|".join(re.escape(item) for item in _ITEMS) + r")",
     re.IGNORECASE,
 )
 
 
 def _attack_problem(text: str, rule: Check) -> str | None:
     """Why `text` is an attack rather than an ordinary order, or None."""
-    folded = " ".join(text.casefold().split())
-    if folded in _INJECTIONS or (
-        isinstance(rule.fails, str) and folded == " ".join(rule.fails.casefold().split())
-    ):
+    own = (rule.fails,) if isinstance(rule.fails, str) else ()
+    if repeats_attack(text, (*_INJECTIONS, *own), _ITEMS):
         return (
-            f"{shown(text, 50)} is an injection, and blocking it is the rule working; find an "
-            "honest order it blocks"
+            f"{shown(text, 50)} is an injection (a labelled one or your rule's failing fixture, "
+            "said again), and blocking it is the rule working; find an honest order it blocks"
         )
     if _NOT_AN_ORDER.search(text):
         return (
@@ -222,7 +290,7 @@ def check_false_alarm(fn: Callable[[], Any], rule: Check = HEARSAY_RULE) -> list
     if attack:
         return [attack]
     problems = []
-    if not any(re.search(rf"\b{re.escape(item)}s?\b", text.lower()) for item in load_menu().items):
+    if not names_item(text, _ITEMS):
         problems.append(
             f"{shown(text, 50)} names nothing on the menu; an ordinary order asks for something the café sells"
         )
