@@ -1,13 +1,22 @@
 """cafe.exercises.s05: each checker passes the reference, says "not attempted" for the stub, and
 fails plausible wrong answers with a specific complaint."""
 
+import dataclasses
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from cafe import course
-from cafe.consent import read_notes, within_consent
-from cafe.exercises.s05 import CONSENT_CASES, check_items_to_confirm, check_within_consent
+from cafe.consent import OrderSpec, changes_to_confirm, order_changes, read_notes, within_consent
+from cafe.exercises import reference_s05 as ref
+from cafe.exercises.s05 import (
+    _PIECES,
+    CONSENT_CASES,
+    _records,
+    check_items_to_confirm,
+    check_within_consent,
+)
 from cafe.world.allergens import allergen_key, allergy_name, is_no_allergy
 from cafe.world.menu import load_menu, normalize_name
 
@@ -31,6 +40,11 @@ def test_check_within_consent_reference_passes_compare():
 def test_check_within_consent_refuses_the_course_function():
     (problem,) = check_within_consent(within_consent)
     assert "course's `within_consent`" in problem and "write your own" in problem
+
+
+def test_check_within_consent_refuses_a_function_that_only_asks_order_changes():
+    (problem,) = check_within_consent(lambda ticket, spec: not order_changes(ticket, spec))
+    assert "write your own" in problem
 
 
 def test_check_within_consent_stub_is_not_attempted():
@@ -181,6 +195,119 @@ def test_check_items_to_confirm_wrong_answers_fail_with_a_specific_complaint(wro
     problems = check_items_to_confirm(wrong)
     assert any(complaint in problem for problem in problems), problems
     assert course.compare(wrong, check=check_items_to_confirm).status == "failed"
+
+
+# --- generated orders: the references beside the library -----------------------------------------
+
+SEEDED = settings(
+    max_examples=300, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
+
+
+@SEEDED
+@given(ref.consent_pairs())
+def test_reference_within_consent_agrees_with_the_library_on_generated_tickets(given_pair):
+    _, spec, ticket = given_pair
+    ticket_record, spec_record = _records(spec, ticket)
+    want = within_consent(ticket_record, spec_record)
+    assert ref.within_consent(ticket_record, spec_record, _PIECES) == want, given_pair
+
+
+def test_generated_tickets_go_both_ways():
+    """The drawn tickets hold both answers, so a function that always says one is caught."""
+    from hypothesis import find
+
+    for answer in (True, False):
+        find(
+            ref.consent_pairs(),
+            lambda given, answer=answer: within_consent(*_records(given[1], given[2])) is answer,
+            settings=SEEDED,
+        )
+
+
+@SEEDED
+@given(ref.confirm_orders())
+def test_reference_items_to_confirm_agrees_with_the_course_gate_and_the_menu(order):
+    """The allergen half is what the course's `changes_to_confirm` asks about; the rest is what
+    the day's menu says is 86'd."""
+    plain, sold_out = order
+    spec = OrderSpec(plain.table, plain.items, plain.allergies)
+    day = dataclasses.replace(MENU, sold_out=sold_out)
+    unsafe = {
+        ref.folded(failure.span.split(" contains ")[0]) for failure in changes_to_confirm(spec, day)
+    }
+    gone = {ref.folded(item) for item in spec.items if day.is_sold_out(item)}
+    assert ref.items_to_confirm(spec, day) == unsafe | gone
+
+
+def test_reference_data_matches_the_menu_and_the_allergen_groups():
+    assert set(ref.MENU_ITEMS) == set(MENU.items)
+    for group, words in ref._GROUP_WORDS.items():
+        assert {allergy_name(word) for word in words} == {group}
+    for group, ingredient in ref._INGREDIENTS.items():
+        assert allergy_name(ingredient) != group and allergen_key(ingredient) == group
+    for name, (spellings, where, milk) in ref._MODIFIERS.items():
+        modifier = MENU.modifier(name)
+        assert modifier.applies_to == (None if where is None else frozenset(where))
+        assert milk == ("milk" in modifier.allergens)
+        for spelling in spellings:  # each reads as the modifier in a note on an item it fits
+            reading = read_notes(spelling, [next(iter(modifier.applies_to or {"latte"}))], MENU)
+            assert [m.modifier.name for m in reading.modifiers] == [name], spelling
+
+
+def _items_lower_only(ticket, spec):
+    """Item names lower-cased but not trimmed: ' espresso ' is not 'espresso'."""
+    same = Counter(i.lower() for i in ticket.items) == Counter(i.lower() for i in spec.items)
+    return same and _within_by_reading(ticket.model_copy(update={"items": spec.items}), spec)
+
+
+def _copies_ignored(ticket, spec):
+    """Modifiers compared without the copies they are on."""
+    got = read_notes(ticket.notes, ticket.items, MENU)
+    want = read_notes(spec.notes, spec.items, MENU)
+    keys = Counter((m.modifier.name, m.items) for m in got.modifiers)
+    same = got.clean and keys == Counter((m.modifier.name, m.items) for m in want.modifiers)
+    return same and _within_by_reading(ticket.model_copy(update={"notes": spec.notes}), spec)
+
+
+@pytest.mark.parametrize(
+    "wrong, complaint",
+    [
+        (_items_lower_only, "returned False, expected True"),
+        (_copies_ignored, "returned True, expected False"),
+    ],
+)
+def test_check_within_consent_finds_what_its_cases_miss_on_generated_tickets(wrong, complaint):
+    """Both pass every hand-picked case; the generated tickets show the shrunk difference."""
+    assert not any("on the approved" in p for p in check_within_consent(_within_by_reading))
+    (problem,) = check_within_consent(wrong)
+    assert problem.startswith("on the approved table") and complaint in problem, problem
+
+
+def _sold_out_as_written(spec, menu):
+    """The 86'd list searched for the name as written."""
+    return [
+        i
+        for i in spec.items
+        if i in menu.sold_out or any(menu.contains(i, a) for a in spec.allergies)
+    ]
+
+
+def test_check_items_to_confirm_finds_what_its_cases_miss_on_generated_orders():
+    (problem,) = check_items_to_confirm(_sold_out_as_written)
+    assert "86'd that day" in problem and "returned [], expected" in problem, problem
+
+
+def test_check_items_to_confirm_leaves_an_order_with_nothing_left_to_the_learner():
+    """Whatever it does when nothing on the order can be made, a right gate passes."""
+
+    def refuses_when_nothing_is_left(spec, menu):
+        asked = _asks_about_86d_too(spec, menu)
+        if len({normalize_name(i) for i in asked}) == len({normalize_name(i) for i in spec.items}):
+            raise ValueError("nothing on this order can be made")
+        return asked
+
+    assert check_items_to_confirm(refuses_when_nothing_is_left) == []
 
 
 # --- the notebook's your-turn cells --------------------------------------------------------------

@@ -18,7 +18,13 @@ from collections import Counter
 from typing import Any
 
 from banks.harness import Bank, Entry
-from cafe.consent import changes_to_confirm, order_changes, read_notes, within_consent
+from cafe.consent import (
+    changes_to_confirm,
+    kitchen_notes,
+    order_changes,
+    read_notes,
+    within_consent,
+)
 from cafe.consent.spec import OrderSpec
 from cafe.exercises.s05 import check_items_to_confirm, check_within_consent
 from cafe.schema.ticket import Ticket
@@ -204,11 +210,80 @@ def raw_allergy_words(ticket: Ticket, spec: OrderSpec) -> bool:
     )
 
 
+def _rest_right(ticket: Ticket, spec: OrderSpec) -> bool:
+    """The table, the allergies and the notes as the right answer compares them."""
+    return (
+        ticket.table == spec.table and _same_allergies(ticket, spec) and _same_notes(ticket, spec)
+    )
+
+
+def items_lowercased_only(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Item names lower-cased but not trimmed, so ' latte ' is not 'latte'."""
+    same = Counter(i.lower() for i in ticket.items) == Counter(i.lower() for i in spec.items)
+    return same and _rest_right(ticket, spec)
+
+
+def approved_items_as_written(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Only the ticket's names are normalised; the approved ones are taken as written."""
+    same = Counter(map(normalize_name, ticket.items)) == Counter(spec.items)
+    return same and _rest_right(ticket, spec)
+
+
+def allergies_counted(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Allergies counted like items, so 'milk' and 'dairy' on one ticket are two allergies."""
+    written = Counter(allergy_name(a) for a in ticket.allergies if not is_no_allergy(a))
+    same = written == Counter(allergy_name(a) for a in spec.allergies)
+    return same and learner_within_consent(ticket, spec)
+
+
+def allergies_subset(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Refuses an allergy nobody declared, but lets a declared one be left off."""
+    written = {allergy_name(a) for a in ticket.allergies if not is_no_allergy(a)}
+    fixed = ticket.model_copy(update={"allergies": spec.allergies})
+    return written <= {allergy_name(a) for a in spec.allergies} and learner_within_consent(
+        fixed, spec
+    )
+
+
+def allergies_by_group_at_risk(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Allergies compared by the group they put at risk (`allergen_key`): 'butter' reads as milk."""
+    written = {allergen_key(a) for a in ticket.allergies if not is_no_allergy(a)}
+    fixed = ticket.model_copy(update={"allergies": spec.allergies})
+    same = written == {allergen_key(a) for a in spec.allergies}
+    return same and learner_within_consent(fixed, spec)
+
+
+def table_ignored(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Everything but the table."""
+    return learner_within_consent(ticket.model_copy(update={"table": spec.table}), spec)
+
+
+def modifiers_without_copies(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Modifiers compared by name and items, not by how many copies they are on."""
+    got = read_notes(ticket.notes, ticket.items, MENU)
+    want = read_notes(spec.notes, spec.items, MENU)
+    keys = Counter((m.modifier.name, m.items) for m in got.modifiers)
+    same = got.clean and keys == Counter((m.modifier.name, m.items) for m in want.modifiers)
+    fixed = ticket.model_copy(update={"notes": spec.notes})
+    return same and learner_within_consent(fixed, spec)
+
+
+def notes_in_kitchen_words(ticket: Ticket, spec: OrderSpec) -> bool:
+    """The notes compared in the menu's words (`kitchen_notes`): 'decaf' on two lattes and
+    '2 x decaf' are written differently, and ask for the same thing."""
+    got = read_notes(ticket.notes, ticket.items, MENU)
+    want = read_notes(spec.notes, spec.items, MENU)
+    same = got.clean and kitchen_notes(got) == kitchen_notes(want)
+    fixed = ticket.model_copy(update={"notes": spec.notes})
+    return same and learner_within_consent(fixed, spec)
+
+
 # --- within_consent: right, shaped unlike the reference ------------------------------------------
 
 
 def no_changes_named(ticket: Ticket, spec: OrderSpec) -> bool:
-    """The course's `order_changes`, which the notebook reveals: within consent when it names none."""
+    """The course's `order_changes`, which the notebook reveals after the compare cell: within
+    consent when it names none. It writes nothing of the exercise, so it is refused."""
     return not order_changes(ticket, spec)
 
 
@@ -236,6 +311,16 @@ def kitchen_spelling(ticket: Ticket, spec: OrderSpec) -> bool:
 
     mine = shape(ticket, tuple(ticket.items))
     return mine is not None and mine == shape(spec, tuple(spec.items))
+
+
+def reads_declared_restatements(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Right: reads the notes with the declared allergies, as the library does, so a note that
+    restates one is no clause of its own."""
+    got = read_notes(ticket.notes, ticket.items, MENU, spec.allergies)
+    want = read_notes(spec.notes, spec.items, MENU, spec.allergies)
+    keys = Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
+    fixed = ticket.model_copy(update={"notes": spec.notes})
+    return got.clean and keys and learner_within_consent(fixed, spec)
 
 
 # --- items_to_confirm -----------------------------------------------------------------------------
@@ -294,6 +379,70 @@ def every_item(spec: OrderSpec, menu: Menu) -> list[str]:
     return list(spec.items) if reference_items_to_confirm(spec, menu) or spec.allergies else []
 
 
+def every_allergy_at_once(spec: OrderSpec, menu: Menu) -> list[str]:
+    """An item is asked about only when it holds every declared allergen (all, not any)."""
+    return [
+        i
+        for i in spec.items
+        if menu.is_sold_out(i)
+        or (spec.allergies and all(menu.contains(i, a) for a in spec.allergies))
+    ]
+
+
+def what_can_be_made(spec: OrderSpec, menu: Menu) -> list[str]:
+    """Inverted: the items the kitchen can make."""
+    asked = reference_items_to_confirm(spec, menu)
+    return [i for i in spec.items if i not in asked]
+
+
+def first_conflict_only(spec: OrderSpec, menu: Menu) -> list[str]:
+    """Stops at the first item to ask about."""
+    return reference_items_to_confirm(spec, menu)[:1]
+
+
+def sold_out_as_written(spec: OrderSpec, menu: Menu) -> list[str]:
+    """The 86'd list searched for the name as written, so 'Cheese Omelette' is not on it."""
+    return [
+        i
+        for i in spec.items
+        if i in menu.sold_out or any(menu.contains(i, a) for a in spec.allergies)
+    ]
+
+
+def sold_out_only_when_nothing_else(spec: OrderSpec, menu: Menu) -> list[str]:
+    """The condition turned round: asks about an 86'd item only when nothing else can be made."""
+    unsafe = [i for i in spec.items if any(menu.contains(i, a) for a in spec.allergies)]
+    rest = [i for i in spec.items if i not in unsafe and not menu.is_sold_out(i)]
+    return unsafe + ([i for i in spec.items if menu.is_sold_out(i)] if not rest else [])
+
+
+def allergens_named(spec: OrderSpec, menu: Menu) -> list[str]:
+    """Returns the declared allergens the order holds, not the items that hold them."""
+    held = [a for a in spec.allergies if any(menu.contains(i, a) for i in spec.items)]
+    return held + [i for i in spec.items if menu.is_sold_out(i)]
+
+
+def group_names_in_the_menu_list(spec: OrderSpec, menu: Menu) -> list[str]:
+    """Declared words folded to their group with `allergy_name`, then looked up in the item's
+    list: an ingredient ('butter') stays an ingredient and is never found."""
+    asked = []
+    for i in spec.items:
+        found = menu.item(i)
+        listed = {allergy_name(x) for x in found.allergens} if found else set()
+        if menu.is_sold_out(i) or any(allergy_name(a) in listed for a in spec.allergies):
+            asked.append(i)
+    return asked
+
+
+def right_every_copy_in_menu_spelling(spec: OrderSpec, menu: Menu) -> list[str]:
+    """Right: every copy listed, each in the menu's spelling."""
+    return [
+        normalize_name(i)
+        for i in spec.items
+        if menu.is_sold_out(i) or any(menu.contains(i, a) for a in spec.allergies)
+    ]
+
+
 def right_set_based(spec: OrderSpec, menu: Menu) -> list[str]:
     """Right: two sets, joined and sorted."""
     unsafe = {i for i in spec.items for a in spec.allergies if menu.contains(i, a)}
@@ -310,9 +459,11 @@ def right_nothing_left_is_refused(spec: OrderSpec, menu: Menu) -> list[str]:
 def right_course_gate_plus_86(spec: OrderSpec, menu: Menu) -> tuple[str, ...]:
     """Right: the course's `changes_to_confirm` for the allergens, plus the 86'd list, as a tuple."""
     unsafe = {
-        f.span.split(" contains ")[0] for f in changes_to_confirm(spec, menu) if f.check == "unsafe"
+        normalize_name(f.span.split(" contains ")[0])
+        for f in changes_to_confirm(spec, menu)
+        if f.check == "unsafe"
     }
-    return tuple(i for i in spec.items if i in unsafe or menu.is_sold_out(i))
+    return tuple(i for i in spec.items if normalize_name(i) in unsafe or menu.is_sold_out(i))
 
 
 BANKS = (
@@ -388,17 +539,66 @@ BANKS = (
                 "allergy words compared as written",
                 "'dairy' for a declared 'milk allergy' -> False",
             ),
-        ),
-        right=(
             Entry(
                 "no_changes_named",
                 no_changes_named,
-                "the course's order_changes, which the notebook reveals",
+                "the course's order_changes does the work: nothing of the exercise is written",
+                "itself",
             ),
+            Entry(
+                "items_lowercased_only",
+                items_lowercased_only,
+                "item names lower-cased but not trimmed",
+                "ticket [' espresso '] for the approved ['espresso'] -> False",
+            ),
+            Entry(
+                "approved_items_as_written",
+                approved_items_as_written,
+                "the approved names taken as written",
+                "approved ['Espresso'], ticket ['espresso'] -> False",
+            ),
+            Entry(
+                "allergies_counted",
+                allergies_counted,
+                "one allergy written twice counted as two",
+                "ticket allergies ['egg', 'egg'] for a declared egg allergy -> False",
+            ),
+            Entry(
+                "allergies_subset",
+                allergies_subset,
+                "a declared allergy may be left off",
+                "the declared milk allergy left off -> True",
+            ),
+            Entry(
+                "allergies_by_group_at_risk",
+                allergies_by_group_at_risk,
+                "an ingredient read as its group",
+                "'butter' for the declared milk allergy -> True",
+            ),
+            Entry("table_ignored", table_ignored, "the table never compared", "table 7 -> True"),
+            Entry(
+                "modifiers_without_copies",
+                modifiers_without_copies,
+                "a modifier's copies ignored",
+                "approved 'extra hot' on two espressos; ticket 'espresso: 1 x extra hot' -> True",
+            ),
+            Entry(
+                "notes_in_kitchen_words",
+                notes_in_kitchen_words,
+                "the notes compared in the menu's words",
+                "approved 'decaf' on two espressos; ticket 'espresso: decaf' -> False",
+            ),
+        ),
+        right=(
             Entry(
                 "kitchen_spelling",
                 kitchen_spelling,
                 "one comparison of sorted tuples in the kitchen's spelling",
+            ),
+            Entry(
+                "reads_declared_restatements",
+                reads_declared_restatements,
+                "the notes read with the declared allergies, so a restatement is no clause",
             ),
         ),
         reference_module="banks.bank_s05",
@@ -448,6 +648,48 @@ BANKS = (
                 "asks about the whole order",
                 "latte + espresso, milk -> both",
             ),
+            Entry(
+                "every_allergy_at_once",
+                every_allergy_at_once,
+                "all declared allergens instead of any",
+                "tofu scramble, espresso, latte; soy and milk -> []",
+            ),
+            Entry(
+                "what_can_be_made",
+                what_can_be_made,
+                "inverted: the items that can be made",
+                "latte + espresso, milk -> ['espresso']",
+            ),
+            Entry(
+                "first_conflict_only",
+                first_conflict_only,
+                "stops at the first item to ask about",
+                "tofu scramble, espresso, latte; soy and milk -> ['tofu scramble']",
+            ),
+            Entry(
+                "sold_out_as_written",
+                sold_out_as_written,
+                "the 86'd list searched for the name as written",
+                "['Espresso', 'americano'] on a day espresso is 86'd -> []",
+            ),
+            Entry(
+                "sold_out_only_when_nothing_else",
+                sold_out_only_when_nothing_else,
+                "the 86'd condition turned round",
+                "omelette + americano -> []",
+            ),
+            Entry(
+                "allergens_named",
+                allergens_named,
+                "names the allergens, not the items",
+                "latte + espresso, milk -> ['milk']",
+            ),
+            Entry(
+                "group_names_in_the_menu_list",
+                group_names_in_the_menu_list,
+                "an ingredient declared is looked up as written",
+                "latte, 'butter' declared -> []",
+            ),
         ),
         right=(
             Entry("right_set_based", right_set_based, "two sets, joined and sorted"),
@@ -455,6 +697,11 @@ BANKS = (
                 "right_nothing_left_is_refused",
                 right_nothing_left_is_refused,
                 "decides the open case the other way",
+            ),
+            Entry(
+                "right_every_copy_in_menu_spelling",
+                right_every_copy_in_menu_spelling,
+                "every copy listed, in the menu's spelling",
             ),
             Entry(
                 "right_course_gate_plus_86",
