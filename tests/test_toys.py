@@ -256,3 +256,13 @@ def test_toys_13_to_15_live_say_plainly_when_the_model_called_no_tool(
         run = _run_toy_here(toy, _live_env(tmp_path, server.base_url, KEY), monkeypatch, capfd)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "called no tool" in run.stdout and PROSE_ONLY[folder] in run.stdout, run.stdout
+
+
+def test_stored_output_reads_the_machines_figures_as_placeholders(tmp_path):
+    """A fresh clone's venv made session 13's toy quote 670 characters of pytest output where the
+    working copy's quoted 633: the figure is the machine's, so it is stored as a placeholder."""
+    printed = f"saved in {tmp_path}\n(current_failure, 633 characters of the output)\n"
+    assert output_lines(printed, tmp_path) == [
+        "saved in <home>",
+        "(current_failure, <n> characters of the output)",
+    ]

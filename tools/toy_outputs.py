@@ -15,7 +15,8 @@ When a toy's output changes on purpose, refresh it and read the diff before comm
 
 A toy's output is stored as its lines, so a refresh reads as a line diff in review. The parts that
 are not the toy's to decide are stored as placeholders: the temporary CAFE_HOME a toy names
-(session 09 writes its traces there) as `<home>`, and session 00's line of installed versions.
+(session 09 writes its traces there) as `<home>`, session 00's line of installed versions, and
+the length of a real pytest run's output that sessions 13 to 15 quote.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import argparse
 import difflib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -41,6 +43,13 @@ REFRESH = "python tools/toy_outputs.py --write {code}"
 # Lines that describe the machine a toy runs on, not the toy: session 00's list of the Python and
 # package versions installed. Such a line is stored as its start and a placeholder.
 MACHINE_LINES = ("installed: ",)
+# Figures about the machine inside a line: the length of a real pytest run's output, which names
+# the interpreter, the plugins and the paths installed (sessions 13 to 15 quote it; a fresh clone's
+# venv printed 670 characters where the working copy's printed 633, 6 Dec 2026). Each match is
+# stored as the placeholder beside it.
+MACHINE_FIGURES = (
+    (re.compile(r"\b\d+ characters of the output\b"), "<n> characters of the output"),
+)
 
 
 def start_toy(path: Path, home: Path, hash_seed: str | None = None) -> subprocess.Popen[str]:
@@ -71,10 +80,17 @@ def finished(process: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]
 
 
 def output_lines(stdout: str, home: Path) -> list[str]:
-    """What a toy printed, as stored: its lines, with the home it was given read as `<home>` and
-    a line about the machine (MACHINE_LINES) cut to its start."""
+    """What a toy printed, as stored: its lines, with the home it was given read as `<home>`, a
+    line about the machine (MACHINE_LINES) cut to its start, and figures about the machine
+    (MACHINE_FIGURES) read as their placeholders."""
     lines = stdout.replace(str(home), "<home>").splitlines()
-    return [_machine_line(line) for line in lines]
+    return [_machine_figures(_machine_line(line)) for line in lines]
+
+
+def _machine_figures(line: str) -> str:
+    for pattern, placeholder in MACHINE_FIGURES:
+        line = pattern.sub(placeholder, line)
+    return line
 
 
 def _machine_line(line: str) -> str:
