@@ -371,12 +371,15 @@ course.reveal("s05.why_ask")
 # - `normalize_name(name)`: "Latte " and "latte" are one item; `Counter` counts copies.
 # - `allergy_name(word)`: "dairy" and "milk allergy" both name the milk group, an ingredient
 #   ("butter") names only itself; `is_no_allergy(word)`: "none", never beside an allergy.
-# - `read_notes(notes, items, menu)`: a note read against the menu's modifiers. Its `modifiers`
-#   each have a `key` (what two notes must share to ask for the same thing), `problems` are the
-#   clauses that are not modifiers, `hidden` the characters nobody sees; `.clean` is neither.
+# - `read_notes(notes, items, menu, allergies)`: a note read against the menu's modifiers, and
+#   against the declared `allergies` (a clause that only restates one is neither). Its
+#   `modifiers` each have a `key` (what two notes must share to ask for the same thing),
+#   `problems` are the clauses that are not modifiers, `hidden` the characters nobody sees;
+#   `.clean` is neither.
 #
 # The compare cell tries twenty-seven tickets: seven faithful ones written differently, and
-# twenty that each make one change. Until you replace the stub it says "not attempted yet".
+# twenty that each make one change; then tickets it generates, each rewriting the approved order
+# or changing one thing in it. Until you replace the stub it says "not attempted yet".
 
 # %%
 from cafe.world.allergens import allergy_name, is_no_allergy  # noqa: F401  (your pieces)
