@@ -7,10 +7,8 @@ from cafe import course
 from cafe.endpoint.client.chat import make_client
 from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.exercises.feedback import library_answer
-from cafe.exercises.reference_s08 import masked
+from cafe.exercises.reference_s08 import MASK_PLAIN, MASK_SECRETS, masked
 from cafe.exercises.s08 import (
-    MASK_PLAIN,
-    MASK_SECRETS,
     check_mask,
     check_replay_client,
     reference_replay,
@@ -189,3 +187,68 @@ def test_check_mask_leaving_most_of_a_secret_is_caught():
 def test_check_mask_returning_not_text_says_so():
     (problem,) = check_mask(lambda text: None)
     assert "returned None; return the text, masked" in problem
+
+
+# --- generated recordings and texts (issue 35: red team, then the checkers) -------------------
+
+
+def _hinted(trace, reply=lambda recorded: recorded):
+    """The hinted replay, answering with `reply(recorded reply)`."""
+    calls, answered = list(trace.model_calls), []
+
+    def responder(request):
+        if len(answered) == len(calls) or request_difference(calls[len(answered)], request):
+            raise RuntimeError("not the recorded call")
+        answered.append(calls[len(answered)])
+        return reply(recorded_reply(answered[-1]))
+
+    return ScriptedClient(responder)
+
+
+def test_check_replay_client_a_reply_that_loses_its_finish_reason_is_caught_on_a_generated_run():
+    def always_stop(trace):
+        return _hinted(trace, lambda recorded: {**recorded, "finish_reason": "stop"})
+
+    (problem,) = check_replay_client(always_stop)
+    assert problem.startswith("on a generated recording of 1 call(s), unchanged: call 1: ")
+    assert "'stop'" in problem and "'length'" in problem
+
+
+def test_check_replay_client_a_recording_played_again_from_the_start_is_caught():
+    def cycles(trace):
+        calls, count = list(trace.model_calls), [0]
+
+        def responder(request):
+            span = calls[count[0] % len(calls)]
+            count[0] += 1
+            if request_difference(span, request) is not None:
+                raise RuntimeError("differs")
+            return recorded_reply(span)
+
+        return ScriptedClient(responder)
+
+    (problem,) = check_replay_client(cycles)
+    assert "asked again at the end" in problem and "refused" in problem
+
+
+def test_check_mask_every_secret_of_a_text_not_the_first_only():
+    # right on every text with one key (the cases), blind to a text that holds two
+    problems = check_mask(lambda text: text if text.count("sk-") > 1 else masked(text))
+    assert len(problems) == 1 and problems[0].count("'sk-") >= 2, problems
+
+
+def test_check_mask_feedback_shows_the_secret_through_the_cell_s_own_masking(capsys):
+    import re
+
+    def akia_only(text):  # the reference, blind to the temporary AWS key ids (ASIA...)
+        parts = re.split(r"(\bASIA[0-9A-Z]{16}\b)", text)
+        return "".join(part if part.startswith("ASIA") else masked(part) for part in parts)
+
+    assert course.compare(akia_only, check=check_mask).status == "failed"
+    shown = capsys.readouterr().out
+    assert "'ASIA' + '" in shown and "is still there" in shown, shown
+
+
+def test_check_mask_ordinary_text_keeps_its_whitespace():
+    problems = check_mask(lambda text: masked(text).strip())
+    assert len(problems) == 1 and problems[0].startswith("on "), problems

@@ -1,20 +1,23 @@
-"""Session 08's mask: the cases, a reference written apart from `cafe.trace.spans.scrub`, and
-generated texts to judge a mask on.
+"""Session 08's references: a mask written apart from `cafe.trace.spans.scrub`, a replay written
+apart from `cafe.trace.replay.ReplayClient`, and the inputs `cafe.exercises.s08` judges them on.
 
 `my_mask` is open-ended (any mask word, any shapes of one's own), so `check_mask`
 (`cafe.exercises.s08`) judges it by the lesson's two properties, on the hand-picked texts here and
 then on generated ones: a credential in a sentence leaves no run of `LEFT_RUN` of its characters
 and the sentence's own word stays; ordinary café text, model names and trace ids come back exactly
 as they were. `tests/test_exercise_references.py` holds the course's `scrub` and `masked` here to
-both properties on the same generated texts.
+both properties on the same generated texts. `my_replay_client` is compared with `replay` on
+generated recordings (`replays`), replayed unchanged or changed at one call.
 
-This module imports nothing from `cafe` (only `cafe.exercises.sNN` may).
+This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the pieces are passed in.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
@@ -22,12 +25,18 @@ __all__ = [
     "MASK_PLAIN",
     "LEFT_RUN",
     "MASK_IDEA",
+    "MASK_WHOLE",
     "left_of",
     "leaks",
     "masked",
     "secrets",
     "plain",
+    "written",
     "ticket_json",
+    "ReplayPieces",
+    "replay",
+    "answers",
+    "replays",
 ]
 
 # Things that must never reach a trace, each inside an ordinary sentence: the secret must go, and
@@ -62,29 +71,30 @@ MASK_PLAIN: tuple[str, ...] = (
 LEFT_RUN = 6
 
 
-def left_of(secret: str, text: str, masked_text: str) -> str | None:
-    """The first run of LEFT_RUN characters of `secret` still in `masked_text` (a run that is
-    also in the sentence around the secret does not count)."""
-    around = text.replace(secret, " ")
-    for start in range(len(secret) - LEFT_RUN + 1):
-        run = secret[start : start + LEFT_RUN]
-        if run in masked_text and run not in around:
-            return run
-    return None
+def left_of(found: tuple[str, ...], text: str, masked_text: str) -> str | None:
+    """The first run of LEFT_RUN characters of a secret of `found` (the secrets in `text`) still in
+    `masked_text`; a run that is also in the text around the secrets does not count."""
+    around = text
+    for secret in found:
+        around = around.replace(secret, " ")
+    runs = (secret[i : i + LEFT_RUN] for secret in found for i in range(len(secret) - LEFT_RUN + 1))
+    return next((run for run in runs if run in masked_text and run not in around), None)
 
 
+MASK_WHOLE = "mask all of it, whatever its shape or its label's case"
 MASK_IDEA = (
     "mask every credential of the shapes the lesson names, labels in any case, and leave "
     "ordinary text exactly as it was"
 )
 
 
-def leaks(given: tuple[str, str, str], masked_text: Any) -> bool:
-    """Whether a mask's answer on a generated (text, secret, kept word) breaks the property."""
-    text, secret, kept = given
+def leaks(given: tuple[str, tuple[str, ...], str], masked_text: Any) -> bool:
+    """Whether a mask's answer on a generated (text, its secrets, a word that must stay) breaks
+    the property: not a text, a run of a secret left, or the word gone."""
+    text, found, kept = given
     if not isinstance(masked_text, str):
         return True
-    return left_of(secret, text, masked_text) is not None or kept not in masked_text
+    return kept not in masked_text or left_of(found, text, masked_text) is not None
 
 
 def ticket_json(
@@ -100,8 +110,9 @@ def ticket_json(
 _LABEL = r"(?:api[_-]?key|secret|token|password|passwd)"
 _SHAPES = (
     r"\bsk-[A-Za-z0-9_-]{8,}",  # OpenAI-style keys, project keys too
-    r"\bAKIA[0-9A-Z]{16}\b",  # AWS access key ids
-    r"(?<=Bearer )[A-Za-z0-9._~+/=-]{8,}",  # a bearer token after its scheme
+    r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",  # AWS access key ids, long-lived and temporary
+    r"\bgh[pousr]_[A-Za-z0-9]{20,}",  # GitHub tokens
+    r"(?i)(?<=bearer )[A-Za-z0-9._~+/=-]{8,}",  # a bearer token after its scheme, in any case
 )
 
 
@@ -120,53 +131,68 @@ def masked(text: str) -> str:
 # --- generated texts -----------------------------------------------------------------------------
 
 _WORDS = ("order", "table", "drawer", "till", "today", "please", "kitchen", "barista")
+_ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789"
+# Where a bearer token comes after its scheme: a header, or the scheme alone, in any case (HTTP
+# reads the scheme's name in any case).
+_BEARERS = ("Authorization: Bearer ", "authorization: bearer ", "Bearer ", "BEARER ")
+# A label, then how it meets its value: the lesson's `password: ...` and `?api-key=...`.
+_LABELS = ("api_key", "API_KEY", "Api-Key", "token", "TOKEN", "password", "Password", "secret")
+_SEPARATORS = ("=", ": ", ":")
+
+
+def _shaped() -> Any:
+    """(secret, what comes before it): one credential of a shape the lesson names."""
+    from hypothesis import strategies as st
+
+    body = st.text(_ALNUM, min_size=8, max_size=24)
+    # real sk- keys hold dashes and underscores after their first character
+    key = st.text(_ALNUM + "-_", min_size=8, max_size=24).filter(lambda k: k[0] not in "-_")
+    upper = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", min_size=16, max_size=16)
+    value = body.filter(lambda v: any(c.isdigit() for c in v) and any(c.isalpha() for c in v))
+    labelled = st.tuples(st.sampled_from(_LABELS), st.sampled_from(_SEPARATORS), value)
+    return st.one_of(
+        key.map(lambda b: ("sk-" + b, "")),
+        key.map(lambda b: ("sk-proj-" + b, "")),
+        st.tuples(st.sampled_from(("AKIA", "ASIA")), upper).map(lambda t: (t[0] + t[1], "")),
+        st.tuples(st.sampled_from("pousr"), st.text(_ALNUM, min_size=20, max_size=40)).map(
+            lambda t: (f"gh{t[0]}_{t[1]}", "")
+        ),
+        st.tuples(st.sampled_from(_BEARERS), body).map(lambda t: (t[1] + "." + t[1][::-1], t[0])),
+        labelled.map(lambda t: (t[2], t[0] + t[1])),
+        value.map(lambda v: (v, "https://till.example/pay?table=4&api-key=")),
+    )
 
 
 def secrets() -> Any:
-    """(text, secret, a word of the sentence that must stay): a credential of a shape the lesson
-    names (sk- keys, AWS ids, bearer tokens, a value after a label in any case and spacing)."""
+    """(text, its secrets, a word of the sentence that must stay): one to three credentials of
+    the shapes the lesson names (sk- keys, AWS ids, GitHub tokens, bearer tokens, a value after a
+    label in any case and spacing or in a URL's query), each after a word of a sentence."""
     from hypothesis import strategies as st
 
-    body = st.text(
-        "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789", min_size=8, max_size=24
-    )
-    upper = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", min_size=16, max_size=16)
-    label = st.sampled_from(
-        (
-            "api_key",
-            "API_KEY",
-            "Api-Key",
-            "token",
-            "TOKEN",
-            "password",
-            "Password",
-            "secret",
-            "SECRET",
-        )
-    )
-    sep = st.sampled_from(("=", ": ", ":"))  # the separators the lesson's cases show
-    value = body.filter(lambda v: any(c.isdigit() for c in v) and any(c.isalpha() for c in v))
-    shaped = st.one_of(
-        body.map(lambda b: ("sk-" + b, "")),
-        body.map(lambda b: ("sk-proj-" + b, "")),
-        upper.map(lambda b: ("AKIA" + b, "")),
-        body.map(lambda b: (b + "." + b[::-1], "Authorization: Bearer ")),
-        st.tuples(label, sep, value).map(lambda t: (t[2], t[0] + t[1])),
-    )
+    def sentence(found: list[tuple[str, tuple[str, str]]], last: str) -> Any:
+        text = " ".join(f"{word} {lead}{secret}" for word, (secret, lead) in found)
+        return f"{text} {last}", tuple(secret for _, (secret, _) in found), last
 
-    def sentence(found: tuple[str, str], before: str, after: str) -> tuple[str, str, str]:
-        secret, lead = found
-        return f"{before} {lead}{secret} {after}", secret, after
+    word = st.sampled_from(_WORDS)
+    return st.builds(sentence, st.lists(st.tuples(word, _shaped()), min_size=1, max_size=3), word)
 
-    return st.builds(sentence, shaped, st.sampled_from(_WORDS), st.sampled_from(_WORDS))
+
+# Free text: letters (accented ones too), spaces and plain punctuation, no digits (a learner may
+# mask card or phone numbers) and none of the characters a credential's shape needs (- _ : = / @).
+_FREE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéèàçöñ ,.!?'()"
+_SPACES = ("", " ", "  ", "\n", "\t", "\n\n", " \n")  # between, before and after pieces
 
 
 def plain() -> Any:
     """Ordinary text: café sentences that say key, token or secret as words, model names with
-    dates, trace and span ids, ticket JSON, prices and times."""
+    dates, trace and span ids, ticket JSON, prices and times, free text, joined and surrounded
+    by any whitespace (a mask changes none of it, not even a space at either end)."""
     from hypothesis import strategies as st
 
-    hexed = st.text("0123456789abcdef", min_size=16, max_size=32)
+    # ids with a letter: all digits would read as a card number, which a learner may mask
+    hexed = st.text("0123456789abcdef", min_size=16, max_size=32).filter(
+        lambda h: any(c.isalpha() for c in h)
+    )
     model = st.builds(
         lambda name, y, m, d: f"model {name}-{y}-{m:02d}-{d:02d} answered",
         st.sampled_from(("gpt-4o-mini", "gpt-4.1", "claude-3-5-haiku", "llama-3.1-8b")),
@@ -181,6 +207,7 @@ def plain() -> Any:
             "The secret ingredient is cinnamon.",
             "Keep the password for the wifi on the board.",
             "Table 7 paid 12.50 at 10:45.",
+            "A risk-free, whisk-ed skim-milk foam.",
         )
     )
     ids = hexed.map(lambda h: f"trace {h}, span {h[:16]}")
@@ -189,4 +216,135 @@ def plain() -> Any:
         st.integers(1, 40),
         st.sampled_from(("flat white", "oat latte", "banana bread")),
     )
-    return st.one_of(said, model, ids, ticket)
+    piece = st.one_of(said, model, ids, ticket, st.text(_FREE, min_size=1, max_size=30))
+    pieces = st.lists(st.tuples(piece, st.sampled_from(_SPACES)), min_size=1, max_size=3)
+    return st.builds(
+        lambda before, parts: before + "".join(part + gap for part, gap in parts),
+        st.sampled_from(_SPACES),
+        pieces,
+    )
+
+
+def written(text: str, found: tuple[str, ...]) -> str:
+    """`text` as a Python expression with each secret cut after its fourth character
+    (`'order ' + 'sk-A' + '0000000'`): a cell's output masks anything shaped like a credential, and
+    a cut one survives, so the learner sees the input and can paste it."""
+    pieces, rest = [], text
+    while True:
+        at = [(rest.find(s), s) for s in found if s and s in rest]
+        if not at:
+            break
+        start, secret = min(at)
+        pieces += [rest[:start], secret[:4], secret[4:]]
+        rest = rest[start + len(secret) :]
+    return " + ".join(repr(piece) for piece in [*pieces, rest] if piece) or repr(text)
+
+
+# --- the replay client: a reference, and generated recordings ------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplayPieces:
+    """The notebook's pieces a replay is built from, passed in: `request_difference`,
+    `recorded_reply`, and a client that asks a responder for every reply (`ScriptedClient`)."""
+
+    request_difference: Callable[[Any, dict[str, Any]], Any]
+    recorded_reply: Callable[[Any], Any]
+    client: Callable[[Callable[[dict[str, Any]], Any]], Any]
+
+
+def replay(calls: Sequence[Any], pieces: ReplayPieces) -> Any:
+    """The replay written from the notebook's pieces, apart from the course's `ReplayClient`:
+    each request compared with the next recorded call, answered with its reply, or refused."""
+    left = list(calls)
+
+    def answer(request: dict[str, Any]) -> Any:
+        if not left:
+            raise LookupError("the recording has no call left for this request")
+        span = left.pop(0)
+        if pieces.request_difference(span, request) is not None:
+            raise LookupError(f"this call differs from the recording's: {span.name}")
+        return pieces.recorded_reply(span)
+
+    return pieces.client(answer)
+
+
+def answers(build: Callable[[], Any], asked: Sequence[dict[str, Any]]) -> tuple[str, ...]:
+    """What the replay `build()` makes does with a run's requests: each answer (content, tool
+    calls, finish reason, tokens in and out), up to the first call it refuses."""
+    said: list[str] = []
+    try:
+        client = build()
+        for request in asked:
+            reply = client.chat.completions.create(**request)
+            choice, usage = reply.choices[0], reply.usage
+            tools = [tool.function.name for tool in choice.message.tool_calls or []]
+            got = (choice.message.content, tools, choice.finish_reason)
+            said.append(
+                f"call {len(said) + 1}: {got}, tokens {usage.prompt_tokens}+{usage.completion_tokens}"
+            )
+    except Exception:  # a stop, however the replay words it (or an answer no completion is)
+        return (*said, f"call {len(said) + 1} refused")
+    return (*said, "no call refused")
+
+
+_FORMATS = (None, {"type": "json_object"}, {"type": "json_schema", "json_schema": {"name": "t"}})
+
+
+def _replayed(made: list[Any], changed: tuple[str, Any], at: int) -> Any:
+    """A replay's requests: the recorded ones, `changed` (what, its new value) at call `at`."""
+    (what, value), at, asked = changed, at % len(made), [request for request, _ in made]
+    said = "unchanged"
+    if what == "skipped":
+        del asked[at]
+        said = f"call {at + 1} skipped"
+    elif what == "asked again":
+        asked.append(asked[at])  # the code asks once more, as it asked at call `at`
+        said = f"call {at + 1} asked again at the end"
+    elif what != "nothing":
+        asked[at] = {**asked[at], what: value}
+        said = f"call {at + 1} with another {what}"
+    return made, asked, f"{len(made)} call(s), {said}"
+
+
+def replays() -> Any:
+    """(calls a recording made, each (request, reply); the requests a replay makes; what
+    changed): one to four calls with replies no model would write (odd token counts, a reply cut
+    at its length, a tool call), replayed unchanged, with one field of one call's request
+    changed (model, messages, output format, tools), a call skipped, or a call asked again."""
+    from hypothesis import strategies as st
+
+    words = st.sampled_from(("an americano", "a croissant", "oat milk", "table 4", "no nuts"))
+    tool = st.sampled_from(("menu", "ticket"))
+    fields = {
+        "model": st.sampled_from(("cafe-scripted", "gpt-4o-mini")),
+        "messages": st.lists(words, min_size=1, max_size=2).map(
+            lambda said: (
+                [{"role": "system", "content": "Take the order."}]
+                + [{"role": "user", "content": w} for w in said]
+            )
+        ),
+        "response_format": st.sampled_from(_FORMATS),
+        "tools": st.lists(tool, max_size=2, unique=True).map(
+            lambda names: [{"type": "function", "function": {"name": n}} for n in names]
+        ),
+    }
+    reply = st.fixed_dictionaries(
+        {
+            "content": words,
+            "tool_calls": st.lists(tool.map(lambda n: {"name": n, "arguments": "{}"}), max_size=1),
+            "finish_reason": st.sampled_from(("stop", "length", "tool_calls")),
+            "usage": st.fixed_dictionaries(
+                {"prompt_tokens": st.integers(1, 999), "completion_tokens": st.integers(1, 99)}
+            ),
+        }
+    )
+    calls = st.lists(st.tuples(st.fixed_dictionaries(fields), reply), min_size=1, max_size=4)
+    change = st.one_of(
+        st.sampled_from(("nothing", "skipped", "asked again")).map(lambda c: (c, None)),
+        *(st.tuples(st.just(name), values) for name, values in fields.items()),
+    )
+
+    return calls.flatmap(
+        lambda made: st.builds(_replayed, st.just(made), change, st.integers(0, 3))
+    )

@@ -1,37 +1,29 @@
-"""Session 08's your-turn checkers, for the notebook's compare cells.
+"""Session 08's your-turn checkers, for the notebook's compare cells (`notebooks/s08-tracing.ipynb`).
 
-The notebook (`notebooks/s08-tracing.ipynb`) asks for two functions:
-
-1. `my_replay_client(trace)`: a client that answers each model call of a recorded run with the
-   reply the recording got, and stops (raises) at the first call that differs from the
-   recording. `check_replay_client` replays runs recorded from scripted replies nobody could
-   guess, so only the trace can reproduce them; then runs whose code changed in ways a count of
-   messages cannot see (naive retries, an 86'd croissant in the system prompt, another model
-   asked) and a recording that runs out before the code stops asking. Each must stop, after
-   answering exactly the calls that matched (another output format asked for too). The course's
-   `replay_client` is refused; `reference_replay` is written apart from it.
-2. `my_mask(text)`: the text with anything that looks like a credential masked, and ordinary
-   café text left exactly as it was. `check_mask` tries secrets in sentences (no run of six of a
-   secret's characters may stay, and the sentence's own word must) and ordinary text, model
-   names and trace ids included, then generated ones (`cafe.exercises.reference_s08`). The
-   course's `scrub` is refused: write your own.
-"""
+1. `my_replay_client(trace)`: `check_replay_client` replays runs recorded from replies no model
+   would write, then runs whose code changed (naive retries, an 86'd croissant, another model or
+   output format) and a recording that runs out, each of which must stop after the calls that
+   matched; then generated recordings (`reference_s08.replays`) against `reference_replay`.
+2. `my_mask(text)`: `check_mask` tries secrets in sentences (no run of six of a secret's
+   characters may stay, the sentence's own word must) and ordinary text, then generated ones.
+   The course's `replay_client` and `scrub` are refused; the references are `reference_s08`'s."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from cafe.consent import OrderSpec
 from cafe.endpoint.client.protocol import ChatClient
 from cafe.endpoint.client.scripted import Script, ScriptedClient
+from cafe.exercises import generated
 from cafe.exercises.feedback import (
     Described,
     Raised,
     call,
-    counterexample,
     library_answer,
     mismatch,
     shown,
@@ -42,11 +34,17 @@ from cafe.exercises.reference_s08 import (
     MASK_IDEA,
     MASK_PLAIN,
     MASK_SECRETS,
+    MASK_WHOLE,
+    ReplayPieces,
+    answers,
     leaks,
     left_of,
     plain,
+    replay,
+    replays,
     secrets,
     ticket_json,
+    written,
 )
 from cafe.repair.reask import (
     ALTERNATING_CANDIDATES,
@@ -64,8 +62,6 @@ from cafe.world.menu import Menu, load_menu
 
 __all__ = [
     "REPLAY_RUNS",
-    "MASK_SECRETS",
-    "MASK_PLAIN",
     "reference_replay",
     "recorded_runs",
     "check_replay_client",
@@ -73,31 +69,19 @@ __all__ = [
 ]
 
 
+# Generated recordings a replay is judged on after the cases: this many keep a compare quick.
+REPLAY_EXAMPLES = 100
+_BY_WINDOW = "An americano and a croissant, by the window."
+_OAT_TRIES: tuple[tuple[int, tuple[str, ...]], ...] = ((7, ("milk",)), (5, ()), (5, ("milk",)))
 # Runs recorded from fixed replies, odd enough (a note about the window seat, a ticket for the
 # wrong table) that no model in the course writes them: only a replay of the trace can.
-_WINDOW = OrderSpec(
-    3,
-    ("americano", "croissant"),
-    notes="window seat",
-    request="An americano and a croissant, by the window.",
-)
+_WINDOW = OrderSpec(3, ("americano", "croissant"), notes="window seat", request=_BY_WINDOW)
 _OAT = OrderSpec(5, ("oat latte",), ("milk",), request="An oat latte. No dairy for me.")
+_NOTED = partial(ticket_json, items=["americano", "croissant"], notes="window seat")
 REPLAY_RUNS: tuple[tuple[OrderSpec, tuple[str, ...]], ...] = (
-    (
-        _WINDOW,
-        (
-            ticket_json(None, ["americano", "croissant"], "window seat"),
-            ticket_json(3, ["americano", "croissant"], "window seat"),
-        ),
-    ),
-    (
-        _OAT,
-        (
-            ticket_json(7, ["oat latte"], "", ("milk",)),
-            ticket_json(5, ["oat latte"]),
-            ticket_json(5, ["oat latte"], "", ("milk",)),
-        ),
-    ),
+    (_WINDOW, (_NOTED(None), _NOTED(3))),  # no table, then table 3
+    # table 7 instead of 5, then the allergy left out, then right
+    (_OAT, tuple(ticket_json(t, ["oat latte"], "", a) for t, a in _OAT_TRIES)),
     (OMELETTE_SPEC, ALTERNATING_CANDIDATES),
 )
 
@@ -117,10 +101,9 @@ def recorded_runs() -> list[tuple[OrderSpec, Trace]]:
 
 @dataclass(frozen=True)
 class _Replay:
-    """How the code was run against a replay: retries, cap, menu, the model it asks for."""
+    """How the code is run against a replay (at the default cap): retries, menu, model, format."""
 
     mode: RetryMode = "curated"
-    cap: int = 3
     menu: Menu | None = None
     model: str = "cafe-scripted"
     format: str = FORMATS[0]
@@ -128,16 +111,11 @@ class _Replay:
 
 @dataclass(frozen=True)
 class _Replayed:
-    """What a replay did: its trace, the error it stopped on (None: it ran to its end), and how
-    many model calls it answered before that."""
+    """What a replay did: its trace, its error (None: it ran to its end), the calls it answered."""
 
     trace: Trace
     error: str | None
     answered: int
-
-
-def _is_client(client: Any) -> bool:
-    return hasattr(getattr(getattr(client, "chat", None), "completions", None), "create")
 
 
 def _replayed(client: ChatClient, spec: OrderSpec, how: _Replay) -> _Replayed:
@@ -147,7 +125,7 @@ def _replayed(client: ChatClient, spec: OrderSpec, how: _Replay) -> _Replayed:
     generate.format = how.format
     error = None
     try:
-        record_repair(spec, generate, cap=how.cap, mode=how.mode, menu=how.menu, recorder=recorder)
+        record_repair(spec, generate, mode=how.mode, menu=how.menu, recorder=recorder)
     except NotImplementedError:
         raise
     except Exception as exc:  # a stop is what a diverging case wants; the others report it
@@ -162,7 +140,7 @@ def _client_for(fn: Callable[[Trace], Any], case: str, trace: Trace) -> Any:
     client = call(fn, trace)
     if isinstance(client, Raised):
         return client.problem(case)
-    if not _is_client(client):
+    if not hasattr(getattr(getattr(client, "chat", None), "completions", None), "create"):
         return wrong_type(case, client, "a client, e.g. ScriptedClient(your_responder)")
     return client
 
@@ -233,15 +211,8 @@ def _diverging_cases() -> list[tuple[str, OrderSpec, Trace, _Replay, int, str]]:
     ]
 
 
-def _stops_where_it_differs(
-    fn: Callable[[Trace], Any],
-    case: str,
-    spec: OrderSpec,
-    trace: Trace,
-    how: _Replay,
-    matching: int,
-    idea: str,
-) -> str | None:
+def _stops_where_it_differs(fn: Callable[[Trace], Any], diverging: tuple[Any, ...]) -> str | None:
+    case, spec, trace, how, matching, idea = diverging
     client = _client_for(fn, case, trace)
     if isinstance(client, str):
         return client
@@ -253,27 +224,47 @@ def _stops_where_it_differs(
     return _said(case, said, f"a stop after answering {matching} call(s)", idea)
 
 
-def reference_replay(trace: Trace) -> ScriptedClient:
-    """The replay, written apart from `cafe.trace.replay.ReplayClient`, from the notebook's pieces:
-    each request compared with the next recorded call, answered with its reply, or refused."""
-    left = list(trace.model_calls)
+def reference_replay(trace: Trace) -> Any:
+    """`reference_s08.replay`, written apart from `ReplayClient`, given the notebook's pieces."""
+    pieces = ReplayPieces(_course.request_difference, _course.recorded_reply, ScriptedClient)
+    return replay(trace.model_calls, pieces)
 
-    def answer(request: dict[str, Any]) -> dict[str, Any]:
-        if not left:
-            raise LookupError("the recording has no call left for this request")
-        span = left.pop(0)
-        if _course.request_difference(span, request) is not None:
-            raise LookupError(f"this call differs from the recording's: {span.name}")
-        return _course.recorded_reply(span)
 
-    return ScriptedClient(answer)
+def _recording(calls: list[tuple[dict[str, Any], dict[str, Any]]]) -> Trace:
+    """Generated (request, reply) calls recorded as one run, through the course's recorder."""
+    recorder = Recorder()
+    client = recorder.client(ScriptedClient(Script([reply for _, reply in calls])))
+    run = recorder.open("run", "a generated run")
+    for request, _ in calls:
+        client.chat.completions.create(**request)
+    recorder.close(run)
+    return recorder.trace()
+
+
+_WHOLE = "answer each recorded call with its whole reply, in order; refuse the first that differs"
+
+
+def _generated_replay(fn: Callable[[Trace], Any]) -> str | None:
+    """The first generated recording and changed run where `fn`'s replay and `reference_replay`
+    part (an answer, or where it stops), shrunk."""
+    found = generated.first_difference(
+        lambda given: answers(lambda: fn(_recording(given[0])), given[1]),
+        lambda given: answers(lambda: reference_replay(_recording(given[0])), given[1]),
+        replays(),
+        idea=_WHOLE,
+        examples=REPLAY_EXAMPLES,
+    )
+    if found is None:
+        return None
+    got, want = found.returned, found.expected
+    step = next((i for i, pair in enumerate(zip(got, want)) if pair[0] != pair[1]), 0)
+    case = f"on a generated recording of {found.given[2]}"
+    return _said(case, _cut(got[step]), _cut(want[step]), _WHOLE)
 
 
 def check_replay_client(fn: Callable[[Trace], Any]) -> list[str]:
-    """Problems with a `my_replay_client(trace)`; an empty list means it passes.
-
-    A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
-    """
+    """Problems with a `my_replay_client(trace)` (none: it passes). A stub's `NotImplementedError`
+    passes through, so `course.compare` can say "not attempted yet"."""
     if is_library(fn, _course.replay_client, _course.ReplayClient):
         return [library_answer("replay_client")]
     runs = recorded_runs()
@@ -281,54 +272,64 @@ def check_replay_client(fn: Callable[[Trace], Any]) -> list[str]:
     if isinstance(client, str):  # one line is enough: no case can run without a client
         return [client]
     found = [_same_run(fn, spec, trace) for spec, trace in runs]
-    found += [_stops_where_it_differs(fn, *case) for case in _diverging_cases()]
-    return [problem for problem in found if problem]
+    found += [_stops_where_it_differs(fn, case) for case in _diverging_cases()]
+    problems = [problem for problem in found if problem]
+    generated_problem = None if problems else _generated_replay(fn)
+    return [*problems, generated_problem] if generated_problem else problems
 
 
 # --- masking credentials ----------------------------------------------------------------------
 
 
-def _secret_problem(fn: Callable[[str], Any], text: str, secret: str, kept: str) -> str | None:
-    masked = call(fn, text)
-    case = f"the secret in {shown(text, 60)}"
+def _cut(text: str) -> str:
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
+def _hidden_problem(
+    case: str, given: tuple[str, tuple[str, ...], str], masked: Any, idea: str
+) -> str | None:
+    """What is wrong with a mask's answer on (text, its secrets, a word that must stay), or None.
+    Secrets are shown cut in two (`written`): a cell masks what it prints, secrets included."""
+    text, found, kept = given
     if isinstance(masked, Raised):
         return masked.problem(case)
     if not isinstance(masked, str):
-        return wrong_type(case, masked, "the text, with the secret masked")
-    left = left_of(secret, text, masked)
+        return wrong_type(case, masked, "the text, with its secrets masked")
+    left = left_of(found, text, masked)
     if left is not None:
-        idea = f"{left!r} is still there: mask all of it, whatever its shape or its label's case"
-        return mismatch(case, masked, Described(f"no part of {secret!r} left"), idea)
+        said = f"returned {_cut(written(masked, found))}"
+        wanted = " or ".join(written(secret, found) for secret in found)
+        return _said(case, said, f"no part of {wanted} left", f"{left!r} is still there: {idea}")
     if kept not in masked:
         idea = "mask the secret only: a trace that hides the sentence hides what happened"
         return mismatch(case, masked, Described(f"text that still says {kept!r}"), idea)
     return None
 
 
-def _plain_problem(fn: Callable[[str], Any], text: str) -> str | None:
-    masked = call(fn, text)
-    case = f"ordinary text {shown(text, 60)}"
+def _plain_problem(case: str, text: str, masked: Any, idea: str) -> str | None:
     if isinstance(masked, Raised):
         return masked.problem(case)
     if not isinstance(masked, str):
         return wrong_type(case, masked, "the text, unchanged")
-    if masked != text:
-        idea = "long, or full of digits, is not a credential: mask only what looks like one"
-        return mismatch(case, masked, text, idea)
-    return None
+    return None if masked == text else mismatch(case, masked, text, idea)
+
+
+_ONLY = "long, or full of digits, is not a credential: mask only what looks like one"
+
+
+def _named_secret(fn: Callable[[str], Any], text: str, secret: str, kept: str) -> str | None:
+    case, idea = f"the secret in {_cut(written(text, (secret,)))}", MASK_WHOLE
+    return _hidden_problem(case, (text, (secret,), kept), call(fn, text), idea)
 
 
 def _generated_mask(fn: Callable[[str], Any]) -> str | None:
     """The first generated secret your mask leaves, or ordinary text it changes, shrunk."""
     found = first_broken(lambda given: fn(given[0]), secrets(), leaks, examples=150)
     if found:
-        (text, secret, _), masked = found
-        want = Described(f"no part of {secret!r} left, the sentence kept")
-        return counterexample(text, masked, want, MASK_IDEA)
+        case = f"on {_cut(written(found[0][0], found[0][1]))}"
+        return _hidden_problem(case, found[0], found[1], MASK_IDEA)
     changed = first_broken(fn, plain(), lambda text, masked: masked != text, examples=150)
-    if changed:
-        return counterexample(changed[0], changed[1], changed[0], MASK_IDEA)
-    return None
+    return _plain_problem(f"on {shown(changed[0])}", *changed, MASK_IDEA) if changed else None
 
 
 def check_mask(fn: Callable[[str], str]) -> list[str]:
@@ -339,8 +340,11 @@ def check_mask(fn: Callable[[str], str]) -> list[str]:
     first = call(fn, text)
     if not isinstance(first, (str, Raised)):  # one line is enough: nothing else can be read
         return [wrong_type(f"the secret in {shown(text, 60)}", first, "the text, masked")]
-    found = [_secret_problem(fn, *secret) for secret in MASK_SECRETS]
-    found += [_plain_problem(fn, text) for text in MASK_PLAIN]
+    found = [_named_secret(fn, *secret) for secret in MASK_SECRETS]
+    found += [
+        _plain_problem(f"ordinary text {shown(text, 60)}", text, call(fn, text), _ONLY)
+        for text in MASK_PLAIN
+    ]
     problems = [problem for problem in found if problem]
     generated = None if problems else _generated_mask(fn)
     return [*problems, generated] if generated else problems

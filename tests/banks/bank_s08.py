@@ -4,7 +4,8 @@ The exercise ideas: a replay answers model call k with the reply recorded at cal
 call k is the call the recording made (every message, the model asked), and stops at the first
 call that differs or that the recording has no reply for; and a mask takes the whole of anything
 that looks like a credential out of a trace while ordinary text, model names and ids stay as they
-were.
+were. The entries after the red-team comments passed the checkers before they judged generated
+recordings and texts (issue 35); each is rejected now.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 from banks.harness import Bank, Entry
 from cafe.endpoint.client.chat import make_client
 from cafe.endpoint.client.scripted import ScriptedClient
-from cafe.exercises.reference_s08 import masked
+from cafe.exercises.reference_s08 import ReplayPieces, masked
 from cafe.exercises.s08 import check_mask, check_replay_client, reference_replay
 from cafe.stories.feedback_model import FeedbackModel
 from cafe.trace.replay import recorded_reply, replay_client, request_difference
@@ -144,6 +145,156 @@ def calls_the_course(trace: Any) -> Any:
     return replay_client(trace)
 
 
+# Found by a red team before the checker judged generated recordings: each answered every case
+# the checker named, and each is caught now by a generated recording (`reference_s08.replays`).
+
+
+def _ordered(trace: Any, *, ignored: tuple[str, ...] = (), reply: Any = None) -> ScriptedClient:
+    """The hinted replay, letting through a difference in the `ignored` fields, and answering
+    with `reply(recorded reply)` when given."""
+    calls, answered = list(trace.model_calls), []
+
+    def responder(request: dict) -> Any:
+        if len(answered) == len(calls):
+            raise RuntimeError("the recording has no call left")
+        span = calls[len(answered)]
+        difference = request_difference(span, request)
+        if difference is not None and not difference.where.startswith(ignored or ("-",)):
+            raise RuntimeError(f"call {len(answered) + 1} differs: {difference}")
+        answered.append(span)
+        return reply(recorded_reply(span)) if reply else recorded_reply(span)
+
+    return ScriptedClient(responder)
+
+
+def tools_ignored(trace: Any) -> ScriptedClient:
+    """A change in the tools offered is let through."""
+    return _ordered(trace, ignored=("cafe.request.tools",))
+
+
+def content_only(trace: Any) -> ScriptedClient:
+    """Answers with the recorded text alone: tool calls, finish reason and tokens dropped."""
+    return _ordered(trace, reply=lambda recorded: {"content": recorded["content"]})
+
+
+def tokens_dropped(trace: Any) -> ScriptedClient:
+    """Drops the recorded token counts (the scripted client counts its own)."""
+    return _ordered(trace, reply=lambda recorded: {**recorded, "usage": None})
+
+
+def finish_always_stop(trace: Any) -> ScriptedClient:
+    """Every reply finishes 'stop', even one the recording cut at its length."""
+    return _ordered(trace, reply=lambda recorded: {**recorded, "finish_reason": "stop"})
+
+
+def tool_calls_dropped(trace: Any) -> ScriptedClient:
+    """Replies without the tool calls the recording got."""
+    return _ordered(trace, reply=lambda recorded: {**recorded, "tool_calls": []})
+
+
+def cycles_when_out(trace: Any) -> ScriptedClient:
+    """Past the end of the recording, starts again from call 1."""
+    calls, count = list(trace.model_calls), [0]
+
+    def responder(request: dict) -> Any:
+        span = calls[count[0] % len(calls)]
+        count[0] += 1
+        if request_difference(span, request) is not None:
+            raise RuntimeError("differs")
+        return recorded_reply(span)
+
+    return ScriptedClient(responder)
+
+
+def skips_ahead(trace: Any) -> ScriptedClient:
+    """At a call that differs, skips forward to the next recorded call that matches."""
+    calls = list(trace.model_calls)
+
+    def responder(request: dict) -> Any:
+        while calls:
+            span = calls.pop(0)
+            if request_difference(span, request) is None:
+                return recorded_reply(span)
+        raise RuntimeError("the recording has no call left")
+
+    return ScriptedClient(responder)
+
+
+def any_matching_call(trace: Any) -> ScriptedClient:
+    """Answers with any recorded call whose request matches, in whatever order."""
+    calls = list(trace.model_calls)
+
+    def responder(request: dict) -> Any:
+        for span in calls:
+            if request_difference(span, request) is None:
+                return recorded_reply(span)
+        raise RuntimeError("no recorded call matches")
+
+    return ScriptedClient(responder)
+
+
+def stops_one_call_late(trace: Any) -> ScriptedClient:
+    """Answers the call that differs, and refuses only the call after it."""
+    calls, diverged = list(trace.model_calls), [False]
+
+    def responder(request: dict) -> Any:
+        if diverged[0] or not calls:
+            raise RuntimeError("diverged")
+        span = calls.pop(0)
+        diverged[0] = request_difference(span, request) is not None
+        return recorded_reply(span)
+
+    return ScriptedClient(responder)
+
+
+_SHARED_COUNT = [0]  # the mistake itself: one counter for every client ever built
+
+
+def shared_counter(trace: Any) -> ScriptedClient:
+    """Counts calls in a module-level counter, so a second client starts where the first ended."""
+    calls = list(trace.model_calls)
+
+    def responder(request: dict) -> Any:
+        if _SHARED_COUNT[0] >= len(calls):
+            raise RuntimeError("the recording has no call left")
+        span = calls[_SHARED_COUNT[0]]
+        _SHARED_COUNT[0] += 1
+        if request_difference(span, request) is not None:
+            raise RuntimeError("differs")
+        return recorded_reply(span)
+
+    return ScriptedClient(responder)
+
+
+def empty_reply_when_out(trace: Any) -> ScriptedClient:
+    """Past the end of the recording, answers with an empty reply instead of refusing."""
+    calls, answered = list(trace.model_calls), []
+
+    def responder(request: dict) -> Any:
+        if len(answered) == len(calls):
+            return {"content": ""}
+        span = calls[len(answered)]
+        if request_difference(span, request) is not None:
+            raise RuntimeError("differs")
+        answered.append(span)
+        return recorded_reply(span)
+
+    return ScriptedClient(responder)
+
+
+def last_message_only(trace: Any) -> ScriptedClient:
+    """Compares the model and the last message's text, not the messages before it."""
+
+    def same(span: Any, request: dict) -> bool:
+        parts = _recorded_messages(span)[-1].get("parts") or [{}]
+        said = request["messages"][-1].get("content")
+        return (
+            span.get("gen_ai.request.model") == request["model"] and parts[0].get("content") == said
+        )
+
+    return _responder_client(trace, same)
+
+
 # --- replay client: right -----------------------------------------------------------------------
 
 
@@ -239,6 +390,101 @@ def wraps_scrub(text: str) -> str:
     return scrub(text)
 
 
+# Found by a red team before the checker generated texts with several secrets, every shape the
+# lesson names, bearer schemes in any case and whitespace around ordinary text.
+
+_KEY = r"(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]+"
+_VALUE = r"(?i)\b(password|token|secret|api[_-]?key)(\s*[:=]\s*)\S+"
+_SHAPES = {
+    "sk": _KEY,
+    "bearer": r"(?i)(?<=bearer )\S+",
+    "aws": r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
+    "github": r"\bgh[pousr]_[A-Za-z0-9]{20,}",
+}
+
+
+def _masked_but(text: str, count: int = 0, **shapes: str) -> str:
+    """A mask of every shape the lesson names, with `shapes` put in place of some of them."""
+    for shape in {**_SHAPES, **shapes}.values():
+        text = re.sub(shape, "[m]", text, count=count)
+    return re.sub(shapes.get("value", _VALUE), r"\1\2[m]", text, count=count)
+
+
+def first_match_only(text: str) -> str:
+    """Each shape masked at its first match only (`count=1`)."""
+    return _masked_but(text, count=1)
+
+
+def bearer_capitalised_only(text: str) -> str:
+    """'Bearer' as HTTP examples write it; 'bearer' and 'BEARER' missed."""
+    return _masked_but(text, bearer=r"(?<=Bearer )\S+")
+
+
+def akia_only(text: str) -> str:
+    """AWS key ids that start AKIA; the temporary ASIA ones missed."""
+    return _masked_but(text, aws=r"\bAKIA[0-9A-Z]{16}\b")
+
+
+def no_github_tokens(text: str) -> str:
+    """No GitHub tokens, which the lesson names."""
+    return _masked_but(text, github=r"(?!)")
+
+
+def strips_the_text(text: str) -> str:
+    """Masks well, then strips the text: a space at either end of ordinary text is lost."""
+    return _masked_but(text).strip()
+
+
+def sk_word_characters(text: str) -> str:
+    """sk-\\w+ stops at the dash in sk-proj-..., leaving the rest of the key."""
+    return _masked_but(text, sk=r"\bsk-\w+")
+
+
+def sk_letters_and_digits(text: str) -> str:
+    """sk- keys of letters and digits only: a dash or underscore inside ends the match."""
+    return _masked_but(text, sk=r"\bsk-(?:proj-)?[A-Za-z0-9]+")
+
+
+def lower_cased(text: str) -> str:
+    """Lower-cases the text so every label matches, and returns that."""
+    return _masked_but(text.lower())
+
+
+def word_by_word_joined(text: str) -> str:
+    """Splits on whitespace and joins with single spaces: new lines and tabs are lost."""
+    return " ".join(_masked_but(word) for word in text.split())
+
+
+def label_value_word_characters(text: str) -> str:
+    """A label's value matched by \\w+: it stops at a dash, 'till-4f9a…' keeps '-4f9a…'."""
+    return _masked_but(text, value=r"(?i)\b(password|token|secret|api[_-]?key)(\s*[:=]\s*)\w+")
+
+
+def sk_inside_words(text: str) -> str:
+    """'sk-' anywhere, even inside 'ask-me-anything'."""
+    return _masked_but(text, sk=r"sk-\S*")
+
+
+def colon_labels_only(text: str) -> str:
+    """Labels followed by ':' only: 'api_key=…' missed."""
+    return _masked_but(text, value=r"(?i)\b(password|token|secret|api[_-]?key)(\s*:\s*)\S+")
+
+
+def label_touching_only(text: str) -> str:
+    """Label and value must touch: 'password: x' with a space is missed."""
+    return _masked_but(text, value=r"(?i)\b(password|token|secret|api[_-]?key)([:=])\S+")
+
+
+def password_and_token_only(text: str) -> str:
+    """Two labels only: 'api_key=' and 'Secret:' missed."""
+    return _masked_but(text, value=r"(?i)\b(password|token)(\s*[:=]\s*)\S+")
+
+
+def long_bearer_only(text: str) -> str:
+    """Bearer tokens of 20 characters or more only."""
+    return _masked_but(text, bearer=r"(?i)(?<=bearer )\S{20,}")
+
+
 # --- mask: right --------------------------------------------------------------------------------
 
 
@@ -246,8 +492,9 @@ def right_patterns(text: str) -> str:
     """A list of shapes, each replaced in turn; a label's value with or without a space."""
     for pattern in (
         r"\bsk-[\w-]{8,}",
-        r"(?<=Bearer )[\w.~+/=-]{8,}",
-        r"\bAKIA[0-9A-Z]{16}\b",
+        r"(?i)(?<=bearer )[\w.~+/=-]{8,}",
+        r"\bA[KS]IA[0-9A-Z]{16}\b",
+        r"\bgh[pousr]_[A-Za-z0-9]{20,}",
     ):
         text = re.sub(pattern, "[secret]", text)
     return re.sub(
@@ -264,19 +511,23 @@ def right_word_by_word(text: str) -> str:
         if not bare.strip():
             out.append(word)
             continue
-        label = re.fullmatch(rf"(?i)({_LABELS})([:=])(.*)", bare)
-        if hide_next or re.fullmatch(r"sk-[\w-]{8,}|AKIA[0-9A-Z]{16}", bare):
+        label = re.search(rf"(?i)({_LABELS})([:=])(.*)", bare)  # in a URL's query too
+        if hide_next or re.fullmatch(r"sk-[\w-]{8,}|A[KS]IA[0-9A-Z]{16}|gh[pousr]_\w{20,}", bare):
             out.append(word.replace(bare, "****"))
             hide_next = False
         elif label and label.group(3):
-            out.append(word.replace(bare, label.group(1) + label.group(2) + "****"))
+            out.append(word.replace(label.group(3), "****"))
         else:
             out.append(word)
-            hide_next = bool(label) or bare == "Bearer"
+            hide_next = bool(label) or bare.lower() == "bearer"
     return "".join(out)
 
 
 # --- the banks ----------------------------------------------------------------------------------
+
+_PIECES = ReplayPieces(request_difference, recorded_reply, ScriptedClient)
+# The witness of a wrong replay only a generated recording finds (the compare shows it, shrunk).
+_GEN = "a generated recording, replayed unchanged or changed at one call"
 
 BANKS = (
     Bank(
@@ -320,13 +571,28 @@ BANKS = (
             Entry("first_call_only", first_call_only, "every call is compared", "naive retries"),
             Entry("fresh_model", fresh_model, "the recording answers, not a model", "table 3"),
             Entry("the_replies", the_replies, "return a client", "any recording"),
+            Entry("tools_ignored", tools_ignored, "the tools offered are part of the call", _GEN),
+            Entry("content_only", content_only, "answer with the whole recorded reply", _GEN),
+            Entry("tokens_dropped", tokens_dropped, "the token counts are the recording's", _GEN),
+            Entry("finish_always_stop", finish_always_stop, "a reply cut at its length", _GEN),
+            Entry("tool_calls_dropped", tool_calls_dropped, "the tool calls are the reply", _GEN),
+            Entry("cycles_when_out", cycles_when_out, "a recording has an end", _GEN),
+            Entry("skips_ahead", skips_ahead, "stop at the first call that differs", _GEN),
+            Entry("any_matching_call", any_matching_call, "replay in order", "naive retries"),
+            Entry(
+                "stops_one_call_late", stops_one_call_late, "refuse, don't answer", "naive retries"
+            ),
+            Entry("shared_counter", shared_counter, "each client replays from call 1", "table 5"),
+            Entry("empty_reply_when_out", empty_reply_when_out, "refuse past the end", "one call"),
+            Entry("last_message_only", last_message_only, "every message", "croissant 86'd"),
         ),
         right=(
             Entry("right_hinted", right_hinted, "the notebook's hints, call by call"),
             Entry("right_iterator", right_iterator, "an iterator over the spans"),
         ),
-        reference_module="cafe.exercises.s08",
-        targets=("reference_replay",),
+        reference_module="cafe.exercises.reference_s08",
+        targets=("replay",),
+        adapt=lambda ns: lambda trace: ns["replay"](trace.model_calls, _PIECES),
     ),
     Bank(
         "s08",
@@ -365,6 +631,23 @@ BANKS = (
             ),
             Entry("label_dropped", label_dropped, "the value is the secret", "'password: …'"),
             Entry("hex_is_secret", hex_is_secret, "ids are not secrets", "a trace id masked"),
+            Entry("first_match_only", first_match_only, "every secret, not the first", "two keys"),
+            Entry("bearer_capitalised_only", bearer_capitalised_only, "any case", "'bearer x'"),
+            Entry("akia_only", akia_only, "ASIA ids are AWS key ids too", "'ASIA' + 16"),
+            Entry("no_github_tokens", no_github_tokens, "the lesson names them", "'ghp_' + 20"),
+            Entry(
+                "strips_the_text", strips_the_text, "ordinary text exactly", "a space at the end"
+            ),
+            Entry("sk_word_characters", sk_word_characters, "the whole key", "sk-proj-…"),
+            Entry("sk_letters_and_digits", sk_letters_and_digits, "keys hold - and _", "sk-A0-0…"),
+            Entry("lower_cased", lower_cased, "ordinary text exactly", "'Authorization'"),
+            Entry("word_by_word_joined", word_by_word_joined, "whitespace too", "a new line"),
+            Entry("label_value_word_characters", label_value_word_characters, "all of it", "till-"),
+            Entry("sk_inside_words", sk_inside_words, "a key starts a word", "ask-me-anything"),
+            Entry("colon_labels_only", colon_labels_only, "'=' too", "api_key=…"),
+            Entry("label_touching_only", label_touching_only, "spacing too", "'password: …'"),
+            Entry("password_and_token_only", password_and_token_only, "every label", "api_key="),
+            Entry("long_bearer_only", long_bearer_only, "any length", "a short bearer token"),
         ),
         right=(
             Entry("right_patterns", right_patterns, "shapes replaced in turn, labels in any case"),
