@@ -174,8 +174,8 @@ def _names(code: Any) -> set[str]:
 
 def is_library(fn: Any, *library: Callable[..., Any]) -> bool:
     """True when `fn` is one of `library` (the course's own functions the exercise mirrors), or
-    a function that calls one of them: by its imported name, as `report.<name>` of a module it
-    imported, or as `cafe.<...>.<name>`."""
+    a function that calls one of them: by any name it was imported under (`import ... as x`), as
+    `report.<name>` of a module it imported, or as `cafe.<...>.<name>`."""
     inner = getattr(fn, "__wrapped__", fn)
     inner = getattr(inner, "func", inner)  # a functools.partial of it
     code = getattr(inner, "__code__", None)
@@ -186,6 +186,8 @@ def is_library(fn: Any, *library: Callable[..., Any]) -> bool:
     if any(code is getattr(own, "__code__", None) for own in library):
         return True
     names, found = _names(code), getattr(inner, "__globals__", {})
+    if any(found.get(n) is own for n in names for own in library):  # by any name, aliases too
+        return True
     modules = [found[n] for n in names if isinstance(found.get(n), ModuleType)]
     for own in library:
         name = getattr(own, "__name__", "")
