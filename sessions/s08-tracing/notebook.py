@@ -295,7 +295,9 @@ print(f"first difference: span {span.name!r} ({span.kind}): {difference}")
 #
 # The compare cell replays three runs recorded from replies no model would write, so only the
 # trace can reproduce them; then runs whose code changed (the retries, the menu, the model asked
-# for) and a recording that runs out before the code stops asking. Handing in the course's
+# for) and a recording that runs out before the code stops asking; then recordings it generates,
+# replayed unchanged or changed at one call, where every answer (text, tool calls, finish reason,
+# tokens) must be the recording's and every changed call refused. Handing in the course's
 # `replay_client` (or a wrapper round it) is refused: write your own. Until you replace the stub
 # it says "not attempted yet".
 
