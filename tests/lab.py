@@ -407,6 +407,11 @@ class LabPage:
             WIDGET_S,
         )[0]
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+        cut = self.driver.execute_script(_CUT_OFF_OPTIONS, button)
+        assert not cut, (
+            f"{key}: options cut off in their buttons at this width (read {cut!r}); every option "
+            "must be read whole before it is chosen"
+        )
         button.click()
         self.wait(
             f"option {option!r} to show as chosen",
@@ -421,6 +426,16 @@ class LabPage:
         )[0]
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", switch)
         return switch
+
+
+# The options whose text does not fit its button (a cut text ends in "…"): run on one button of
+# a predict widget, it looks at every button of that widget, now that it is on the screen.
+_CUT_OFF_OPTIONS = """
+const row = arguments[0].closest('.widget-toggle-buttons') || arguments[0].parentElement;
+return Array.from(row.querySelectorAll('button'))
+    .filter(b => b.scrollWidth > b.clientWidth + 1)
+    .map(b => b.textContent.trim());
+"""
 
 
 def open_notebook(driver: Any, lab: Lab, notebook: Path, shots: Path, every_step: bool) -> LabPage:
