@@ -24,7 +24,15 @@ DOOR = "cafe/endpoint/client/chat.py"
 # Modules that only pass a learner's own call through to a client the course made: the capstone's
 # grader hands a harness `env.client.chat.completions.create` and forwards each call, unchanged, to
 # the scripted model or to `make_client()`'s client (`--live`), counting it on the way.
-FORWARDERS = {"cafe/capstone/runner.py"}
+# Session 08's checker and its reference ask a learner's replay client, and a recorder round a
+# scripted client they built, each recorded request exactly as it was recorded (015edd6): those
+# clients never reach an endpoint, and `chat` would add a reply cap and a deadline the recording
+# never held.
+FORWARDERS = {
+    "cafe/capstone/runner.py",
+    "cafe/exercises/s08.py",
+    "cafe/exercises/reference_s08.py",
+}
 # Attribute chains whose call is a call to the endpoint.
 SDK_CALLS = {("completions", "create"), ("completions", "parse"), ("models", "list")}
 
