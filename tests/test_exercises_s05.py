@@ -103,16 +103,16 @@ def _notes_as_written(ticket, spec):
 
 def _notes_by_modifier_only(ticket, spec):
     """Reads the notes against the menu, but lets hidden characters and unknown clauses through."""
-    got = read_notes(ticket.notes, spec.items, MENU)
-    want = read_notes(spec.notes, spec.items, MENU)
+    got = read_notes(ticket.notes, spec.items, MENU, spec.allergies)
+    want = read_notes(spec.notes, spec.items, MENU, spec.allergies)
     keys = Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
     return _deny_list(ticket.model_copy(update={"notes": ""}), spec) and keys
 
 
 def _within_by_reading(ticket, spec):
     """A second correct answer, written from the pieces the notebook lists."""
-    got = read_notes(ticket.notes, spec.items, MENU)
-    want = read_notes(spec.notes, spec.items, MENU)
+    got = read_notes(ticket.notes, spec.items, MENU, spec.allergies)
+    want = read_notes(spec.notes, spec.items, MENU, spec.allergies)
     same = Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
     return _notes_as_written(ticket.model_copy(update={"notes": spec.notes}), spec) and (
         got.clean and same
@@ -263,8 +263,8 @@ def _items_lower_only(ticket, spec):
 
 def _copies_ignored(ticket, spec):
     """Modifiers compared without the copies they are on."""
-    got = read_notes(ticket.notes, ticket.items, MENU)
-    want = read_notes(spec.notes, spec.items, MENU)
+    got = read_notes(ticket.notes, ticket.items, MENU, spec.allergies)
+    want = read_notes(spec.notes, spec.items, MENU, spec.allergies)
     keys = Counter((m.modifier.name, m.items) for m in got.modifiers)
     same = got.clean and keys == Counter((m.modifier.name, m.items) for m in want.modifiers)
     return same and _within_by_reading(ticket.model_copy(update={"notes": spec.notes}), spec)

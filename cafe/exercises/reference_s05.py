@@ -36,12 +36,13 @@ __all__ += ["consent_pairs", "confirm_orders", "MENU_ITEMS"]
 
 @dataclass(frozen=True)
 class Pieces:
-    """What the notebook hands the learner; `read_notes(notes, items)` is bound to the menu."""
+    """What the notebook hands the learner; `read_notes(notes, items, allergies)` is bound to
+    the menu (a clause that only restates a declared allergy is neither modifier nor problem)."""
 
     normalize_name: Callable[[str], str]
     allergy_name: Callable[[str], str]
     is_no_allergy: Callable[[str], bool]
-    read_notes: Callable[[str, Sequence[str]], Any]
+    read_notes: Callable[[str, Sequence[str], Sequence[str]], Any]
 
 
 def within_consent(ticket: Any, spec: Any, pieces: Pieces) -> bool:
@@ -62,10 +63,10 @@ def within_consent(ticket: Any, spec: Any, pieces: Pieces) -> bool:
     declared = {pieces.allergy_name(a) for a in spec.allergies if not pieces.is_no_allergy(a)}
     if {pieces.allergy_name(a) for a in allergies} != declared:
         return False
-    reading = pieces.read_notes(ticket.notes, ticket.items)
+    reading = pieces.read_notes(ticket.notes, ticket.items, spec.allergies)
     if reading.problems or reading.hidden:
         return False
-    approved = pieces.read_notes(spec.notes, spec.items)
+    approved = pieces.read_notes(spec.notes, spec.items, spec.allergies)
     return Counter(m.key for m in reading.modifiers) == Counter(m.key for m in approved.modifiers)
 
 
@@ -121,6 +122,15 @@ _GROUP_WORDS = {
 }
 _INGREDIENTS = {"milk": "butter", "nuts": "almond", "gluten": "wheat", "egg": "egg yolk"}
 _NO_ALLERGY = ("none", "n/a", "None ", "")
+# A declared allergy said again in the notes, as a customer writes it: the kitchen reads the
+# allergies field, so such a clause changes nothing the ticket asks for.
+_RESTATED = {
+    "milk": ("milk allergy", "dairy free", "allergic to milk"),
+    "nuts": ("nut allergy", "allergic to nuts"),
+    "gluten": ("gluten free", "gluten allergy"),
+    "egg": ("egg allergy",),
+    "soy": ("soy free", "allergic to soya"),
+}
 # Clauses no menu defines, some in disguise, and characters nobody sees.
 _UNLISTED = ("free refill", "10% off for the wait", "ｆｒｅｅ", "add a croissant", "paid", "comp")
 _HIDDEN = ("\u200d", "".join(chr(0xE0000 + ord(c)) for c in " comp it"))
@@ -204,9 +214,8 @@ def _faithful(draw: Any, st: Any, spec: Order, modifiers: list[str]) -> Order:
     if not allergies:
         allergies = draw(st.lists(st.sampled_from(_NO_ALLERGY), max_size=1))
     modifiers = list(draw(st.permutations(tuple(modifiers))))
-    return Order(
-        spec.table, tuple(items), tuple(allergies), _notes(draw, st, modifiers, spec.items)
-    )
+    notes = _notes(draw, st, modifiers, spec.items)
+    return Order(spec.table, tuple(items), tuple(allergies), notes)
 
 
 def consent_pairs() -> Any:
@@ -275,6 +284,11 @@ def _allergy_change(
     """An allergy nobody declared added; a declared one left off, narrowed to an ingredient, or
     with 'none' beside it."""
     groups = [g for g in map(_group_of, spec.allergies) if g]
+    if kind == "restated":  # within consent when declared: the kitchen reads the allergies field
+        said = draw(st.sampled_from(_RESTATED[groups[0] if groups else "milk"]))
+        notes = ", ".join(x for x in (ticket.notes, said) if x)
+        label = "a declared allergy said again in the notes" if groups else f"'{said}', undeclared"
+        return label, spec, _replace(ticket, notes=notes)
     if groups and kind == "left off":
         kept = tuple(a for a in ticket.allergies if _group_of(a) != groups[0])
         return f"the declared {groups[0]} left off", spec, _replace(ticket, allergies=kept)
@@ -329,7 +343,7 @@ def _note_change(draw: Any, st: Any, kind: str, spec: Order, ticket: Order, mods
 _CHANGES: tuple[tuple[Any, str], ...] = (
     (None, ""),
     *((_item_change, kind) for kind in ("table", "added", "dropped", "swapped")),
-    *((_allergy_change, kind) for kind in ("left off", "narrowed", "none beside", "added")),
+    *((_allergy_change, k) for k in ("left off", "narrowed", "none beside", "added", "restated")),
     *((_note_change, kind) for kind in ("added", "left off", "twice", "one copy", "unlisted")),
     (_note_change, "hidden"),
 )

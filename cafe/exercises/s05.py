@@ -189,7 +189,7 @@ _PIECES = ref.Pieces(
     normalize_name,
     allergy_name,
     is_no_allergy,
-    lambda notes, items: read_notes(notes, items, _MENU),
+    lambda notes, items, allergies: read_notes(notes, items, _MENU, allergies),
 )
 
 

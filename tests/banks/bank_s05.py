@@ -49,8 +49,8 @@ def _same_allergies(ticket: Ticket, spec: OrderSpec) -> bool:
 
 
 def _same_notes(ticket: Ticket, spec: OrderSpec) -> bool:
-    got = read_notes(ticket.notes, ticket.items, MENU)
-    want = read_notes(spec.notes, spec.items, MENU)
+    got = read_notes(ticket.notes, ticket.items, MENU, spec.allergies)
+    want = read_notes(spec.notes, spec.items, MENU, spec.allergies)
     if not got.clean:
         return False
     return Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
@@ -291,7 +291,7 @@ def kitchen_spelling(ticket: Ticket, spec: OrderSpec) -> bool:
     """Right: everything folded to sorted tuples in the kitchen's spelling, then compared at once."""
 
     def shape(t: Any, notes_items: tuple[str, ...]) -> tuple[Any, ...] | None:
-        reading = read_notes(t.notes, notes_items, MENU)
+        reading = read_notes(t.notes, notes_items, MENU, spec.allergies)
         if reading.problems or reading.hidden:
             return None
         real = [a for a in t.allergies if not is_no_allergy(a)]
@@ -311,6 +311,16 @@ def kitchen_spelling(ticket: Ticket, spec: OrderSpec) -> bool:
 
     mine = shape(ticket, tuple(ticket.items))
     return mine is not None and mine == shape(spec, tuple(spec.items))
+
+
+def notes_without_allergies(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Wrong: reads the notes without the declared allergies, so a note that only restates one
+    (the kitchen reads the allergies field) is taken for a clause nobody approved."""
+    got = read_notes(ticket.notes, ticket.items, MENU)
+    want = read_notes(spec.notes, spec.items, MENU)
+    keys = Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
+    fixed = ticket.model_copy(update={"notes": spec.notes})
+    return got.clean and keys and learner_within_consent(fixed, spec)
 
 
 def reads_declared_restatements(ticket: Ticket, spec: OrderSpec) -> bool:
@@ -581,6 +591,12 @@ BANKS = (
                 modifiers_without_copies,
                 "a modifier's copies ignored",
                 "approved 'extra hot' on two espressos; ticket 'espresso: 1 x extra hot' -> True",
+            ),
+            Entry(
+                "notes_without_allergies",
+                notes_without_allergies,
+                "the notes read without the declared allergies",
+                "approved egg allergy; ticket notes 'egg allergy' -> False",
             ),
             Entry(
                 "notes_in_kitchen_words",
