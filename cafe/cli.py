@@ -132,12 +132,13 @@ def _local(args: argparse.Namespace) -> int:
 
 
 def _seconds(text: str) -> float:
-    """argparse type for --timeout: a positive number of seconds."""
+    """argparse type for --timeout and the fault flags: a positive, finite number of seconds
+    (`inf` would be a wait with no end, which no flag means)."""
     try:
         value = float(text)
     except ValueError:
         value = float("nan")
-    if not value > 0:
+    if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds, e.g. 30")
     return value
 
@@ -299,9 +300,9 @@ def build_parser() -> argparse.ArgumentParser:
     capstone.set_defaults(run=_program("cafe.capstone"))
     experiment = sub.add_parser("experiment", help="a notebook's comparison, with intervals")
     experiment.add_argument(
-        "arguments", nargs=argparse.REMAINDER, help="NN [--orders N] [--seed S]"
+        "arguments", nargs=argparse.REMAINDER, help="NN|all [--orders N] [--seed S] [--json]"
     )
-    experiment.set_defaults(run=_program("cafe.evals.experiment"))
+    experiment.set_defaults(run=_program("cafe.evals.experiment_program"))
     return parser
 
 

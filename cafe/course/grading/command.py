@@ -214,8 +214,12 @@ def run_grade(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.jobs < 1 or args.time_limit <= 0:
-        print("cafe grade: --jobs must be 1 or more and --time-limit above 0.", file=sys.stderr)
+    if args.jobs < 1 or not 0 < args.time_limit < float("inf"):  # nan and inf are no limit
+        print(
+            f"cafe grade: --jobs must be 1 or more and --time-limit a number of seconds above 0"
+            f" (got --jobs {args.jobs}, --time-limit {args.time_limit}).",
+            file=sys.stderr,
+        )
         return 2
     lines = grade(source, out, args.jobs, args.time_limit)
     learners = len({line.learner for line in lines})
