@@ -14,7 +14,14 @@ import pytest
 
 from cafe.evals.checks import wilson_interval
 from cafe.evals.compare import VERDICTS, difference_interval, judge, orders_needed
-from cafe.evals.experiment import EXPERIMENTS, main, run_experiment, scripted_outcome
+from cafe.evals.experiment import (
+    EXPERIMENTS,
+    pick,
+    run_experiment,
+    scripted_outcome,
+    standin_arms,
+)
+from cafe.evals.experiment_program import program as main
 
 SEEDS = range(1000)
 
@@ -63,16 +70,28 @@ def test_the_wrong_claim_is_not_shown_with_enough_orders() -> None:
     assert verdict.verdict == "shows the claim"
 
 
+def _counted_arms(session: str, calls: list[tuple[str, int]], stop_at=None):
+    """The stand-in arms, each call recorded; `stop_at` (arm, order) raises KeyboardInterrupt."""
+    arms = standin_arms(EXPERIMENTS[session])
+
+    def wrap(name):
+        def one(seed, order):
+            if (name, order) == stop_at:
+                raise KeyboardInterrupt
+            calls.append((name, order))
+            return arms[name](seed, order)
+
+        return one
+
+    return {name: wrap(name) for name in arms}
+
+
 def test_run_experiment_resumes_without_running_an_order_twice(tmp_path: Path) -> None:
     calls: list[tuple[str, int]] = []
-
-    def counted(session, arm, seed, order, rate):
-        calls.append((arm, order))
-        return scripted_outcome(session, arm, seed, order, rate)
-
     path = tmp_path / "07.json"
-    run_experiment(EXPERIMENTS["07"], 20, 3, path, say=lambda _: None, outcome=counted)
-    resumed = run_experiment(EXPERIMENTS["07"], 40, 3, path, say=lambda _: None, outcome=counted)
+    arms = _counted_arms("07", calls)
+    run_experiment(EXPERIMENTS["07"], 20, 3, path, say=lambda _: None, arms=arms)
+    resumed = run_experiment(EXPERIMENTS["07"], 40, 3, path, say=lambda _: None, arms=arms)
     straight = run_experiment(EXPERIMENTS["07"], 40, 3, tmp_path / "s.json", say=lambda _: None)
     assert len(calls) == 80 and len(set(calls)) == 80
     assert resumed.to_json()["arms"] == straight.to_json()["arms"]
@@ -80,14 +99,9 @@ def test_run_experiment_resumes_without_running_an_order_twice(tmp_path: Path) -
 
 def test_run_experiment_stopped_mid_way_keeps_what_it_ran(tmp_path: Path) -> None:
     path = tmp_path / "04.json"
-
-    def stops(session, arm, seed, order, rate):
-        if arm == "json_object" and order == 7:
-            raise KeyboardInterrupt
-        return scripted_outcome(session, arm, seed, order, rate)
-
+    stops = _counted_arms("04", [], stop_at=("json_object", 7))
     with pytest.raises(KeyboardInterrupt):
-        run_experiment(EXPERIMENTS["04"], 15, 0, path, say=lambda _: None, outcome=stops)
+        run_experiment(EXPERIMENTS["04"], 15, 0, path, say=lambda _: None, arms=stops)
     saved = json.loads(path.read_text(encoding="utf-8"))["arms"]
     assert len(saved["plain"]) == 15 and len(saved["json_object"]) == 7
     again = run_experiment(EXPERIMENTS["04"], 15, 0, path, say=lambda _: None)
@@ -95,10 +109,42 @@ def test_run_experiment_stopped_mid_way_keeps_what_it_ran(tmp_path: Path) -> Non
     assert again.to_json() == {**fresh.to_json()}
 
 
+def test_run_experiment_counts_none_as_nothing_to_count(tmp_path: Path) -> None:
+    """An arm answering None (nothing to rescue, a reply that did not parse) runs the order but
+    leaves it out of the rate and the interval; the report says how many were left out."""
+    arms = {
+        "naive": lambda seed, order: None if order % 2 else False,
+        "curated": lambda seed, order: True,
+    }
+    result = run_experiment(
+        EXPERIMENTS["07"], 10, 0, tmp_path / "n.json", arms=arms, say=lambda _: None
+    )
+    naive, curated = result.arms
+    assert (naive.passed, naive.counted, len(naive.outcomes)) == (0, 5, 10)
+    assert "5 of 10 not counted" in naive.line() and curated.counted == 10
+    assert result.comparisons[0].verdict == "shows the claim"
+    assert json.loads((tmp_path / "n.json").read_text())["arms"]["naive"][1] is None
+
+
+def test_run_experiment_refuses_arms_that_are_not_the_catalogues(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="arms are naive, curated"):
+        run_experiment(EXPERIMENTS["07"], 2, 0, tmp_path / "x.json", arms={"naive": lambda s, o: 1})
+
+
+def test_pick_gives_every_arm_the_same_item_and_each_round_every_item() -> None:
+    items = tuple(range(7))
+    first_round = [pick(items, 5, order) for order in range(7)]
+    assert sorted(first_round) == list(items)
+    assert [pick(items, 5, order) for order in range(7)] == first_round
+    assert sorted(pick(items, 5, order) for order in range(7, 14)) == list(items)
+    with pytest.raises(ValueError, match="at least one item"):
+        pick((), 0, 0)
+
+
 def test_run_experiment_refuses_another_seed_in_the_same_file(tmp_path: Path) -> None:
     path = tmp_path / "x.json"
     run_experiment(EXPERIMENTS["12"], 5, 0, path, say=lambda _: None)
-    with pytest.raises(ValueError, match="another experiment or seed"):
+    with pytest.raises(ValueError, match="holds session 12, --seed 0"):
         run_experiment(EXPERIMENTS["12"], 5, 1, path, say=lambda _: None)
 
 
@@ -116,6 +162,7 @@ def test_main_prints_json_with_a_verdict_per_comparison(tmp_path: Path) -> None:
 def test_main_unknown_session_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["05"]) == 2
     assert "no experiment for session '05'" in capsys.readouterr().err
+    assert main(["10"]) == 2
 
 
 def test_cafe_experiment_command_runs_the_module(tmp_path: Path) -> None:
@@ -137,3 +184,33 @@ def test_cafe_experiment_command_runs_the_module(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "10 of 10 orders" in done.stdout and "95% interval" in done.stdout
+
+
+def test_main_all_runs_every_experiment_with_a_plot_beside_each_file(tmp_path: Path) -> None:
+    out = io.StringIO()
+    assert main(["all", "--orders", "3", "--out", str(tmp_path)], out) == 0
+    for session in EXPERIMENTS:
+        saved = json.loads((tmp_path / f"s{session}.json").read_text(encoding="utf-8"))
+        assert saved["session"] == session and saved["stopped"] is None
+        assert (tmp_path / f"s{session}.png").read_bytes().startswith(b"\x89PNG")
+    assert out.getvalue().count("runs on: scripted stand-ins") == len(EXPERIMENTS)
+
+
+def test_main_refuses_an_out_that_is_not_a_file_and_too_many_orders(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder (or a device such as /dev/null) given as --out is refused before anything is
+    written: replacing it would destroy it. So is an order count no endpoint could answer."""
+    assert main(["07", "--orders", "2", "--out", str(tmp_path)]) == 2
+    assert "is not a file" in capsys.readouterr().err and tmp_path.is_dir()
+    assert main(["07", "--orders", str(10**30), "--out", str(tmp_path / "x.json")]) == 2
+    assert "give from 1 to 10,000 orders" in capsys.readouterr().err
+
+
+def test_plot_goes_beside_the_results_and_never_over_them(tmp_path: Path) -> None:
+    from cafe.evals.experiment_program import plot_path
+
+    assert plot_path(tmp_path / "r.json") == tmp_path / "r.png"
+    assert plot_path(tmp_path / "r.png") == tmp_path / "r.png.png"
+    assert main(["07", "--orders", "2", "--out", str(tmp_path / "r.png")], io.StringIO()) == 0
+    assert json.loads((tmp_path / "r.png").read_text())["session"] == "07"

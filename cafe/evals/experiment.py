@@ -2,69 +2,83 @@
 
 Several notebooks compare two setups on about ten orders, once (curated against naive retries
 in 07, plain against JSON mode against a schema in 04, ...). Ten orders rarely allow a
-conclusion. An experiment runs N orders per arm, prints a progress line, and reports each arm's
-pass rate with its Wilson interval, each arm's difference from the first arm with Newcombe's
-interval (`cafe.evals.compare`), and one of three verdicts. Every order's outcome is written to a
-JSON file as it comes in, so a run that was stopped resumes where it was, and asking for more
-orders later only runs the new ones.
+conclusion. An experiment runs N orders per arm and reports each arm's rate with its Wilson
+interval, each arm's difference from the first arm with Newcombe's interval
+(`cafe.evals.compare`), and one of three verdicts. Every order's outcome is written to a JSON
+file as it comes in, so a run that was stopped resumes where it was, and asking for more orders
+later only runs the new ones.
 
-What runs each arm here is a scripted stand-in whose true pass rate is written in `EXPERIMENTS`,
-so the figures can be checked against the truth (the tests do, over many seeds). Each outcome is
-drawn from its own seed (experiment, arm, seed, order), so a resumed run gives the same figures
-as one that never stopped. Arms that send the orders to your model are not wired yet: in live
-mode the command says so and runs the stand-ins. Lesson: sessions/s02-evals/lesson.md.
+An arm is a function of (seed, order number) that answers True (the order counts for the
+claim), False (against it) or None (nothing to count: e.g. a judge's reply that did not parse).
+Offline each arm is a scripted stand-in whose true rate is written in `EXPERIMENTS`, so the
+figures can be checked against the truth (the tests do, over many seeds). Live, each arm runs
+the code the notebook's live cell runs, on your model: those arms live in the session's own
+package (`Experiment.live` names the module), since session 02's code may not import later
+sessions'; `cafe.evals.experiment_program` starts that module as a program. An endpoint
+problem mid-run stops the run with a named outcome (`ExperimentResult.stopped`); what ran is
+saved, and the same command resumes. Lesson: sessions/s02-evals/lesson.md.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TypeVar
 
-from cafe.course.progress import progress_path
-from cafe.endpoint.settings.config import course_mode
+from cafe.endpoint.errors import EndpointError
 from cafe.evals.checks import wilson_interval
 from cafe.evals.compare import Comparison, judge
 
 __all__ = [
     "DEFAULT_ORDERS",
+    "Arm",
     "Experiment",
     "EXPERIMENTS",
     "scripted_outcome",
+    "standin_arms",
+    "pick",
     "ArmResult",
     "ExperimentResult",
     "run_experiment",
-    "main",
 ]
 
 # Orders per arm unless --orders says otherwise: enough for a large effect (a 30-point gap) to
 # show at 95%, too few for a small one, which the verdict then says.
 DEFAULT_ORDERS = 50
+# The most orders per arm one command may ask for: at a second an order, about three hours.
+MAX_ORDERS = 10_000
 # How often (in orders) the progress line is printed.
 PROGRESS_EVERY = 10
-# What live mode says: the arms that would send orders to your model are not built yet.
-LIVE_NOTE = (
-    "cafe experiment: COURSE_MODE is live, but the arms that send orders to your model are not "
-    "built yet; these figures come from the scripted stand-ins."
-)
-# The file format's version, checked on resume.
-FORMAT = 1
+# The file format's version, checked on resume (2: outcomes may be null, the file says what ran).
+FORMAT = 2
+# What the offline arms are, as the results file and the report name them.
+STANDINS = "scripted stand-ins"
+
+T = TypeVar("T")
+
+# One order of one arm: (seed, order number) -> True, False, or None for "nothing to count".
+Arm = Callable[[int, int], "bool | None"]
 
 
 @dataclass(frozen=True)
 class Experiment:
-    """One notebook comparison: its session, the claim, and its arms with each stand-in's true
-    pass rate. The first arm is the baseline; the claim is that each later arm passes more often."""
+    """One notebook comparison: its session, the claim (each later arm's rate is higher than the
+    first arm's), what one order counts, the arms with each stand-in's true rate, and the module
+    whose `LIVE` gives the arms that run on your model."""
 
     session: str
     claim: str
+    counts: str
     arms: tuple[tuple[str, float], ...]
+    live: str
+
+    @property
+    def arm_names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.arms)
 
 
 EXPERIMENTS: dict[str, Experiment] = {
@@ -72,38 +86,49 @@ EXPERIMENTS: dict[str, Experiment] = {
     for e in (
         Experiment(
             "02",
-            "a check proven by its fixtures flags the bad runs a check never tested misses",
-            (("untested check", 0.55), ("fixture-proven check", 0.85)),
+            "your model's tickets pass every check more often than the scripted waiter's",
+            "an order whose ticket passes all five checks",
+            (("scripted waiter", 0.7), ("your model", 0.8)),
+            "cafe.evals.experiment_arms",
         ),
         Experiment(
             "03",
-            "a prompt that keeps the customer's words gets more tickets right than a trimmed one",
-            (("trimmed prompt", 0.5), ("customer's words kept", 0.7)),
+            "marking the customer's words as data keeps the note's order off the ticket more "
+            "often than pasting them",
+            "a run whose ticket has no banana bread (the note's instruction)",
+            (("pasted", 0.3), ("delimited", 0.6), ("datamarked", 0.7)),
+            "cafe.schema.experiment_arms",
         ),
         Experiment(
             "04",
             "JSON mode, and a schema more so, parse more drafts than plain text",
+            "a draft that parses into a ticket",
             (("plain", 0.6), ("json_object", 0.8), ("json_schema", 0.95)),
+            "cafe.schema.experiment_arms",
         ),
         Experiment(
             "07",
-            "a curated failure view rescues more orders than the accumulated transcript",
-            (("accumulated transcript", 0.4), ("curated failure view", 0.7)),
-        ),
-        Experiment(
-            "10",
-            "the fixed runner passes more of the shift than the first one",
-            (("first runner", 0.65), ("fixed runner", 0.8)),
+            "a curated retry rescues more orders than a naive one",
+            "an order whose first draft failed and that then passed (a first draft that "
+            "passed has nothing to rescue: not counted)",
+            (("naive", 0.4), ("curated", 0.7)),
+            "cafe.repair.experiment_arms",
         ),
         Experiment(
             "11",
-            "escalating to the strong model on a failure passes more orders than the cheap model alone",
-            (("cheap model only", 0.6), ("cheap, then escalate", 0.85)),
+            "curated retries get more orders accepted within the cap than naive ones, so a "
+            "naive accepted ticket costs more",
+            "an order accepted within the cap",
+            (("naive", 0.6), ("curated", 0.85)),
+            "cafe.routing.experiment_arms",
         ),
         Experiment(
             "12",
-            "the calibrated judge agrees with the checks more often than the lenient one",
-            (("lenient judge", 0.55), ("calibrated judge", 0.8)),
+            "your model as judge catches broken tickets with short notes more often than "
+            "broken tickets with long, friendly notes (a verbosity bias)",
+            "a broken ticket the judge fails (a reply that does not parse: not counted)",
+            (("long notes", 0.55), ("short notes", 0.8)),
+            "cafe.judge.experiment_arms",
         ),
     )
 }
@@ -115,42 +140,77 @@ def scripted_outcome(session: str, arm: str, seed: int, order: int, rate: float)
     return random.Random(f"{session}|{arm}|{seed}|{order}").random() < rate
 
 
+def pick(items: Sequence[T], seed: int, order: int) -> T:
+    """The item for order number `order`: the items in an order the seed shuffles, each round of
+    len(items) orders shuffled afresh. Every arm gets the same item for the same order number."""
+    if not items:
+        raise ValueError("pick needs at least one item to choose from.")
+    rounds, at = divmod(order, len(items))
+    shuffled = list(items)
+    random.Random(f"{seed}|{rounds}").shuffle(shuffled)
+    return shuffled[at]
+
+
+def standin_arms(experiment: Experiment) -> dict[str, Arm]:
+    """The offline arms: each a stand-in passing at the true rate written in the catalogue."""
+
+    def arm(name: str, rate: float) -> Arm:
+        return lambda seed, order: scripted_outcome(experiment.session, name, seed, order, rate)
+
+    return {name: arm(name, rate) for name, rate in experiment.arms}
+
+
 @dataclass(frozen=True)
 class ArmResult:
-    """One arm: its name, its outcomes so far (order by order), and its rate's Wilson interval."""
+    """One arm: its name and its outcomes so far, order by order (None: nothing to count)."""
 
     name: str
-    outcomes: tuple[bool, ...]
+    outcomes: tuple[bool | None, ...]
 
     @property
     def passed(self) -> int:
-        return sum(self.outcomes)
+        return sum(o is True for o in self.outcomes)
+
+    @property
+    def counted(self) -> int:
+        return sum(o is not None for o in self.outcomes)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.passed, self.counted)
 
     def line(self) -> str:
-        n = len(self.outcomes)
-        low, high = wilson_interval(self.passed, n)
-        return f"  {self.name:<26} {self.passed:>4} of {n:<4} {self.passed / n:>4.0%}  (95% {low:.0%} to {high:.0%})"
+        n, runs = self.counted, len(self.outcomes)
+        if not n:
+            return f"  {self.name:<26} nothing counted yet ({runs} orders run)"
+        low, high = self.interval
+        skipped = f", {runs - n} of {runs} not counted" if runs > n else ""
+        return (
+            f"  {self.name:<26} {self.passed:>4} of {n:<4} {self.passed / n:>4.0%}  "
+            f"(95% {low:.0%} to {high:.0%}){skipped}"
+        )
 
 
 @dataclass(frozen=True)
 class ExperimentResult:
-    """Every arm's outcomes and each later arm's comparison with the first."""
+    """Every arm's outcomes, what ran them, and why the run stopped early (None: it finished)."""
 
     experiment: Experiment
     seed: int
     arms: tuple[ArmResult, ...]
+    runs_on: str = STANDINS
+    stopped: str | None = None
 
     @property
     def comparisons(self) -> tuple[Comparison, ...]:
-        """Each later arm against the first, for the arms that have run at least one order."""
-        base, ran = self.arms[0], [arm for arm in self.arms[1:] if arm.outcomes]
-        if not base.outcomes:
+        """Each later arm against the first, for the arms with at least one order counted."""
+        base = self.arms[0]
+        if not base.counted:
             return ()
         return tuple(
-            judge(
-                base.name, base.passed, len(base.outcomes), arm.name, arm.passed, len(arm.outcomes)
-            )
-            for arm in ran
+            judge(base.name, base.passed, base.counted, arm.name, arm.passed, arm.counted)
+            for arm in self.arms[1:]
+            if arm.counted
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -158,9 +218,16 @@ class ExperimentResult:
             "format": FORMAT,
             "session": self.experiment.session,
             "claim": self.experiment.claim,
+            "counts": self.experiment.counts,
             "seed": self.seed,
-            "runs_on": "scripted stand-ins",
-            "arms": {arm.name: [int(o) for o in arm.outcomes] for arm in self.arms},
+            "runs_on": self.runs_on,
+            "stopped": self.stopped,
+            "arms": {arm.name: list(arm.outcomes) for arm in self.arms},
+            "rates": {
+                arm.name: {"passed": arm.passed, "counted": arm.counted, "interval": arm.interval}
+                for arm in self.arms
+                if arm.counted
+            },
             "comparisons": [
                 {
                     "a": c.a,
@@ -176,20 +243,19 @@ class ExperimentResult:
         }
 
 
-def _load(path: Path, experiment: Experiment, seed: int) -> dict[str, list[bool]]:
-    """The outcomes an earlier run of the same experiment and seed saved at `path`, if any."""
+def _load(path: Path, experiment: Experiment, seed: int, runs_on: str) -> dict[str, list]:
+    """The outcomes an earlier run of the same experiment, seed and model saved at `path`."""
     if not path.is_file():
         return {}
     data = json.loads(path.read_text(encoding="utf-8"))
-    if (
-        data.get("format") != FORMAT
-        or data.get("session") != experiment.session
-        or data.get("seed") != seed
-    ):
+    found = (data.get("format"), data.get("session"), data.get("seed"), data.get("runs_on"))
+    if found != (FORMAT, experiment.session, seed, runs_on):
         raise ValueError(
-            f"{path} holds another experiment or seed; give --out another file, or delete it to start again."
+            f"{path} holds session {found[1]}, --seed {found[2]}, run on {found[3]}; this run "
+            f"is session {experiment.session}, --seed {seed}, on {runs_on}. Give --out another "
+            "file, or delete that one to start again."
         )
-    return {name: [bool(o) for o in outcomes] for name, outcomes in data.get("arms", {}).items()}
+    return {name: list(outcomes) for name, outcomes in data.get("arms", {}).items()}
 
 
 def _save(path: Path, result: ExperimentResult) -> None:
@@ -200,97 +266,55 @@ def _save(path: Path, result: ExperimentResult) -> None:
     os.replace(partial, path)
 
 
-Outcome = Callable[[str, str, int, int, float], bool]
-
-
 def run_experiment(
     experiment: Experiment,
     orders: int,
     seed: int,
     path: Path,
     *,
+    arms: Mapping[str, Arm] | None = None,
+    runs_on: str = STANDINS,
     say: Callable[[str], None] = print,
-    outcome: Outcome = scripted_outcome,
 ) -> ExperimentResult:
-    """Run each arm up to `orders` orders, resuming from `path`, saving after every order."""
-    if orders < 1:
-        raise ValueError(f"--orders is {orders}; give at least 1 order per arm.")
-    done = _load(path, experiment, seed)
-    outcomes = {name: done.get(name, [])[:orders] for name, _ in experiment.arms}
+    """Run each arm up to `orders` orders, resuming from `path`, saving after every order.
+
+    `arms` defaults to the stand-ins. An `EndpointError` stops the run: the result says so in
+    `stopped`, keeps every order that ran, and the same call later resumes at the stopped order.
+    """
+    if not 1 <= orders <= MAX_ORDERS:
+        raise ValueError(f"--orders is {orders}; give from 1 to {MAX_ORDERS:,} orders per arm.")
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{path} is not a file (a folder or a device); give --out a file's path.")
+    arms = standin_arms(experiment) if arms is None else arms
+    if sorted(arms) != sorted(experiment.arm_names):
+        raise ValueError(
+            f"session {experiment.session}'s arms are {', '.join(experiment.arm_names)}; "
+            f"got {', '.join(arms)}."
+        )
+    done = _load(path, experiment, seed, runs_on)
+    outcomes = {name: done.get(name, [])[:orders] for name in experiment.arm_names}
     resumed = sum(len(o) for o in outcomes.values())
     if resumed:
         say(f"resuming from {path}: {resumed} orders already run")
 
-    def result() -> ExperimentResult:
-        arms = tuple(ArmResult(name, tuple(outcomes[name])) for name, _ in experiment.arms)
-        return ExperimentResult(experiment, seed, arms)
+    def result(stopped: str | None = None) -> ExperimentResult:
+        ran = tuple(ArmResult(name, tuple(outcomes[name])) for name in experiment.arm_names)
+        return ExperimentResult(experiment, seed, ran, runs_on, stopped)
 
-    for name, rate in experiment.arms:
+    for name in experiment.arm_names:
         for order in range(len(outcomes[name]), orders):
-            outcomes[name].append(outcome(experiment.session, name, seed, order, rate))
+            try:
+                outcomes[name].append(arms[name](seed, order))
+            except EndpointError as exc:
+                stopped = result(
+                    f"endpoint problem ({exc.kind}) at order {order + 1} of arm {name!r}: "
+                    f"{str(exc)[:160]}"
+                )
+                _save(path, stopped)
+                return stopped
             _save(path, result())
             if (order + 1) % PROGRESS_EVERY == 0 or order + 1 == orders:
                 say(f"  {name}: {order + 1} of {orders} orders")
     final = result()
     _save(path, final)
     return final
-
-
-def report(result: ExperimentResult, out: TextIO) -> None:
-    """The figures: each arm's rate and interval, then each comparison's verdict."""
-    print(f"session {result.experiment.session}: {result.experiment.claim}", file=out)
-    print("runs on: scripted stand-ins whose true pass rates are known (not your model)", file=out)
-    for arm in result.arms:
-        print(arm.line(), file=out)
-    for comparison in result.comparisons:
-        print("  " + comparison.sentence(), file=out)
-
-
-def _default_path(session: str, seed: int) -> Path:
-    return progress_path().parent / "experiments" / f"s{session}-seed{seed}.json"
-
-
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """`cafe experiment NN [--orders N] [--seed S] [--json] [--out FILE]`; exit 2 on a mistake."""
-    out = sys.stdout if out is None else out
-    parser = argparse.ArgumentParser(prog="cafe experiment", description=__doc__.split("\n")[0])
-    parser.add_argument("session", help=f"one of {', '.join(EXPERIMENTS)}")
-    parser.add_argument("--orders", type=int, default=DEFAULT_ORDERS, help="orders per arm")
-    parser.add_argument("--seed", type=int, default=0, help="the stand-ins' seed (default 0)")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.add_argument("--out", type=Path, help="the results file (default under CAFE_HOME)")
-    args = parser.parse_args(argv)
-    session = (
-        f"{int(args.session.lstrip('s')):02d}"
-        if args.session.lstrip("s").isdigit()
-        else args.session
-    )
-    if session not in EXPERIMENTS:
-        print(
-            f"cafe experiment: no experiment for session {args.session!r}; there are: {', '.join(EXPERIMENTS)}.",
-            file=sys.stderr,
-        )
-        return 2
-    path = args.out or _default_path(session, args.seed)
-    if course_mode() == "live":
-        print(LIVE_NOTE, file=sys.stderr)
-    say = (
-        (lambda text: print(text, file=sys.stderr))
-        if args.json
-        else (lambda text: print(text, file=out))
-    )
-    try:
-        result = run_experiment(EXPERIMENTS[session], args.orders, args.seed, path, say=say)
-    except ValueError as exc:
-        print(f"cafe experiment: {exc}", file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps(result.to_json(), indent=1), file=out)
-    else:
-        report(result, out)
-        print(f"results: {path}", file=out)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
