@@ -1,9 +1,10 @@
-"""The redactor's quick search for the settings file finds the file the doctor's search names.
+"""The search for the settings file finds the file the rule names, over generated folder trees.
 
-`cafe.endpoint.settings.environment` searches for the nearest `.env` twice over: `_nearest`, with
-paths and the doctor's wording of where it looked, and `_nearest_path`, with strings alone, which
-the redactor runs before every quote it scrubs. Over generated folder trees (a course root or
-none, `.env` files, folders named `.env`, links) the two must name the same file.
+The rule (README, `docs/doctor.md`): the nearest `.env` file from the current folder up to the
+course root (the nearest folder holding `pyproject.toml`); outside a checkout, only the current
+folder's; a folder named `.env` is passed over. The expected file is read off the tree as it was
+built (`expected`), not found by a second search, and both the doctor's search (`_nearest`) and the
+redactor's quick one (`_nearest_path`, which `_nearest` now calls) must name it.
 """
 
 from __future__ import annotations
@@ -46,8 +47,26 @@ def test_the_quick_search_names_the_file_the_doctors_search_names(tmp_path_facto
     base = tmp_path_factory.mktemp("tree")
     deepest = build(base, kinds)
     start = deepest.parents[min(up, len(kinds) - 1)] if up else deepest
-    found = _nearest(start).path
-    assert _nearest_path(str(start)) == (None if found is None else str(found))
+    wanted = expected(base, kinds, start)
+    assert _nearest_path(str(start)) == (None if wanted is None else str(wanted))
+    assert _nearest(start).path == wanted
+
+
+def expected(base: Path, kinds: list[str], start: Path) -> Path | None:
+    """The rule, read off the levels as `build` made them: the search climbs from `start` while it
+    stays below or at the nearest root, and the first level holding a `.env` entry that is not a
+    folder wins (a dangling link still counts as a file here, as `os.path.lexists` sees it)."""
+    levels = [base.joinpath(*(f"level{i}" for i in range(n + 1))) for n in range(len(kinds))]
+    below = [
+        (folder, kind) for folder, kind in zip(levels, kinds) if folder in (start, *start.parents)
+    ]
+    below.reverse()  # from `start` upwards
+    roots = [i for i, (_, kind) in enumerate(below) if kind in ("root", "root_and_env")]
+    searched = below[: roots[0] + 1] if roots else below[:1]
+    for folder, kind in searched:
+        if kind in ("env", "env_link", "root_and_env"):
+            return folder / ".env"
+    return None
 
 
 def test_a_env_above_the_course_root_is_not_read(tmp_path):

@@ -104,19 +104,18 @@ def _named(named: str) -> SettingsFile:
 
 
 def _nearest(start: Path) -> SettingsFile:
-    """The nearest `.env` from `start` up to the course root, as the module docstring says."""
-    root = course_root(start)
-    for folder in _up_to(start, root):
-        path = folder / ENV_FILE
-        if os.path.lexists(path) and not os.path.isdir(path):
-            return SettingsFile(path, f"the nearest {ENV_FILE}{_searched(start, root)}")
-    return SettingsFile(None, f"no {ENV_FILE} file{_searched(start, root)}")
+    """The nearest `.env` from `start` up to the course root, as the module docstring says, with
+    the doctor's wording of where the search looked. The search itself is `_nearest_path`."""
+    found, searched = _nearest_path(str(start)), _searched(start, course_root(start))
+    if found is None:
+        return SettingsFile(None, f"no {ENV_FILE} file{searched}")
+    return SettingsFile(Path(found), f"the nearest {ENV_FILE}{searched}")
 
 
 def _nearest_path(start: str) -> str | None:
-    """`_nearest(Path(start)).path` as a string, found with string paths alone: the redactor asks
-    this before every quote it scrubs (`settings_snapshot`), tens of thousands of times a story,
-    and building `Path` objects and the doctor's wording was most of that cost."""
+    """The nearest `.env` from `start` up to the course root, found with string paths alone: the
+    redactor asks this before every quote it scrubs (`settings_snapshot`), tens of thousands of
+    times a story, and building `Path` objects and the doctor's wording was most of that cost."""
     folders = []
     folder = start
     while True:
