@@ -131,20 +131,18 @@ def _nbval(folder: Path, strict: bool) -> tuple[set[tuple[str, int]], str]:
 
 @pytest.mark.slow
 def test_nbval_in_strict_mode_fails_exactly_the_learners_shortfalls(tmp_path):
+    """A done notebook passes; one with three shortfalls (a wrong exercise, an unanswered
+    prediction, a live error) fails exactly those three cells; an untouched one fails every outcome
+    and every compare. The three shortfalls share one notebook (one kernel, not three): nbval judges
+    each cell on its own, so the exact set still says each shortfall fails its own cell and no
+    other cell fails, as three notebooks of one shortfall each did."""
     nb = learners.load("s00-setup.ipynb")
     done = learners.answered(learners.solved_s00(nb))
-    wrong = learners.answered(
-        learners.wrong(learners.solved_s00(nb, ("responder",)), "tool_arguments", "return {}")
+    wrong = learners.wrong(learners.solved_s00(nb, ("responder",)), "tool_arguments", "return {}")
+    shortfalls = learners.live_down(
+        learners.answered(wrong, skip=("s00.two_tools",)), "s00.live_reply"
     )
-    unanswered = learners.answered(learners.solved_s00(nb), skip=("s00.two_tools",))
-    live = learners.live_down(done, "s00.live_reply")
-    for name, made in [
-        ("done", done),
-        ("wrong", wrong),
-        ("unanswered", unanswered),
-        ("live", live),
-        ("untouched", nb),
-    ]:
+    for name, made in [("done", done), ("shortfalls", shortfalls), ("untouched", nb)]:
         learners.save(made, tmp_path / f"{name}.ipynb")
     failed, out = _nbval(tmp_path, strict=True)
 
@@ -154,9 +152,9 @@ def test_nbval_in_strict_mode_fails_exactly_the_learners_shortfalls(tmp_path):
     outcomes = [cell(f"show_outcome({h}") for h in ("\n    guess,", "guess_tools", "guess_again")]
     compares = [cell("course.compare(tool_arguments"), cell("course.compare(responder")]
     assert failed == {
-        ("wrong.ipynb", cell("course.compare(tool_arguments")),
-        ("unanswered.ipynb", cell("course.show_outcome(guess_tools")),
-        ("live.ipynb", cell('course.live_story("s00.live_reply"')),
+        ("shortfalls.ipynb", cell("course.compare(tool_arguments")),
+        ("shortfalls.ipynb", cell("course.show_outcome(guess_tools")),
+        ("shortfalls.ipynb", cell('course.live_story("s00.live_reply"')),
         # not attempted is not done: an untouched notebook fails every outcome and every compare
         *(("untouched.ipynb", number) for number in outcomes + compares),
     }, out
@@ -164,10 +162,15 @@ def test_nbval_in_strict_mode_fails_exactly_the_learners_shortfalls(tmp_path):
 
 @pytest.mark.slow
 def test_nbval_without_strict_mode_passes_a_learners_notebook_whatever_they_did(tmp_path):
+    """One notebook holds every shortfall an untouched one has (an exercise not attempted, every
+    prediction unanswered) and two more (a wrong exercise, a live error): it passes, so a second,
+    untouched notebook (and its kernel) would check nothing more."""
     nb = learners.load("s00-setup.ipynb")
     wrong = learners.wrong(nb, "tool_arguments", "return {}")
+    code = [cell for cell in wrong["cells"] if cell["cell_type"] == "code"]
+    stub = code[learners.code_cell_number(wrong, "def responder(")]["source"]
+    assert "raise NotImplementedError(" in "".join(stub)  # responder is still not attempted
     learners.save(learners.live_down(wrong, "s00.live_reply"), tmp_path / "wrong.ipynb")
-    learners.save(nb, tmp_path / "untouched.ipynb")
     failed, out = _nbval(tmp_path, strict=False)
     assert failed == set(), out
     assert " passed" in out
