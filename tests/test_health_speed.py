@@ -67,9 +67,9 @@ def test_advice_for_a_slow_model_recommends_a_deadline_and_names_it_slow_not_dea
     fits, said, fix = advice(Speed(tokens_per_s=9, first_token_s=3), 1024, 60)
     assert not fits
     assert "slow, not dead" in said and "past the 60 s calls allow" in said
-    timeout = fix.split("export CAFE_TIMEOUT_S=")[1].split()[0].rstrip(";")
+    timeout = fix.split("export CAFE_TIMEOUT_S=")[1].split()[0].rstrip(";`")
     assert "CAFE_MAX_TOKENS" in fix  # 1,024 tokens at 9/s would need more than five minutes
-    cap = int(fix.split("export CAFE_MAX_TOKENS=")[1].split()[0])
+    cap = int(fix.split("export CAFE_MAX_TOKENS=")[1].split()[0].rstrip("`"))
     assert parse_timeout(timeout) >= deadline_for(cap, 9) and parse_max_tokens(str(cap)) < 1024
 
 
@@ -79,38 +79,55 @@ def test_advice_keeps_the_cap_when_a_longer_deadline_is_enough():
     assert SLOW_TOKENS_PER_S < 27
 
 
-def test_measure_speed_times_the_writing_not_the_fixed_cost():
-    client = make_client(slow_model(200), environ={})
-    speed = measure_speed(client, "cafe-scripted", timeout=10)
-    assert speed is not None and 100 < speed.tokens_per_s < 260
+class FakeClock:
+    """A clock that moves only when the fake model below says time has passed."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
-def caching_model(tokens_per_s: float, reading_s: float):
+def caching_model(tokens_per_s: float, reading_s: float, clock: FakeClock):
     """A model that takes `reading_s` to read a prompt, unless it has read one that opened the
-    same way before (as llama.cpp reuses a cached prefix), then writes at `tokens_per_s`."""
+    same way before (as llama.cpp reuses a cached prefix), then writes at `tokens_per_s`; it
+    moves `clock` on by the time that takes, so the readings are exact on any machine."""
     seen: set[str] = set()
 
     def reply(request: dict):
         opening = request["messages"][0]["content"]
         if opening not in seen:
             seen.add(opening)
-            time.sleep(reading_s)
+            clock.now += reading_s
         tokens = request.get("max_tokens") or 16
-        time.sleep(tokens / tokens_per_s)
+        clock.now += tokens / tokens_per_s
         return "word" * tokens
 
     return reply
 
 
+def test_measure_speed_times_the_writing_not_the_fixed_cost():
+    """The fixed cost (reading the prompt, 0.4 s) is in both requests; only the writing counts.
+    (This once slept for real and asserted 100-260 tokens/s; the fake clock makes it exact.)"""
+    clock = FakeClock()
+    client = make_client(caching_model(200, reading_s=0.4, clock=clock), environ={})
+    speed = measure_speed(client, "cafe-scripted", timeout=10, clock=clock)
+    assert speed == Speed(tokens_per_s=pytest.approx(200), first_token_s=pytest.approx(0.405))
+
+
 def test_a_server_that_caches_prompts_cannot_inflate_the_speed():
     """Asked the same prompt twice, such a server skipped the second reading and the doctor
-    read 380,000 tokens/s; each probe now opens with its own tag, so both are read."""
-    client = make_client(caching_model(200, reading_s=0.4), environ={})
-    speed = measure_speed(client, "cafe-scripted", timeout=10)
-    assert speed is not None and 100 < speed.tokens_per_s < 260
+    read 380,000 tokens/s; each probe now opens with its own tag, so both are read. (The
+    readings used to be timed with real sleeps; under a load of 13 the inflated one came out at
+    579 tokens/s and the test failed. A fake clock checks the same two readings exactly.)"""
+    clock = FakeClock()
+    client = make_client(caching_model(200, reading_s=0.4, clock=clock), environ={})
+    speed = measure_speed(client, "cafe-scripted", timeout=10, clock=clock)
+    assert speed is not None and speed.tokens_per_s == pytest.approx(200)
     assert speed.first_token_s >= 0.4  # the reading is in the time to the first token
-    same = make_client(caching_model(200, reading_s=0.4), environ={})
-    inflated = measure_speed(same, "cafe-scripted", timeout=10, tag=lambda: "fixed")
+    same = make_client(caching_model(200, reading_s=0.4, clock=clock), environ={})
+    inflated = measure_speed(same, "cafe-scripted", timeout=10, tag=lambda: "fixed", clock=clock)
     assert inflated is not None and inflated.tokens_per_s > 1000  # the old probe's mistake
 
 

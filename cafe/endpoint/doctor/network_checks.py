@@ -106,6 +106,15 @@ class _Unusable(Exception):
     """An endpoint failure after which later network checks would only repeat it (or hang)."""
 
 
+def _with_v1(url: str) -> str:
+    """The command that adds /v1 to a base URL the model list was not found at, or "" when it
+    ends in /v1 already or its credentials were masked out of `url` (the command would drop them)."""
+    base = url.rstrip("/")
+    if base.endswith("/v1") or "***" in base:
+        return ""
+    return f" Here: `export CAFE_BASE_URL={base}/v1` (or the line CAFE_BASE_URL={base}/v1 in .env)."
+
+
 def _explain(
     exc: Exception, url: str, timeout: float, key: str | None, *, listing: bool = False
 ) -> tuple[str, str, str | None]:
@@ -124,6 +133,8 @@ def _explain(
             text.format(url=url, seconds=timeout, said=problem.said)
             for text in LISTING_WORDS[problem.kind]
         )
+        if problem.kind == "not_found":
+            fix += _with_v1(url)
     stop = STOPS.get(problem.kind)
     if problem.kind == "not_found":
         stop = WRONG_PATH if listing else None

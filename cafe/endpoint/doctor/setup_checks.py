@@ -75,8 +75,9 @@ BASH_FIX = (
     "it runs commands in another machine; Debian/Ubuntu: sudo apt-get install bash). Session "
     "15's run_command tool runs `bash -c`, found the way this check finds it."
 )
-# The way out when the settings file cannot be read, after the message's own fix.
-UNSET_FIX = f"set {ENV_FILE_VARIABLE} to nothing to read no file"
+# The way out when the settings file cannot be read, after the message's own fix: a command to
+# copy, like every other hint (benchmarks/doctor_hints.py applies it as printed).
+UNSET_FIX = f"`export {ENV_FILE_VARIABLE}=` (set it to nothing) to read no file"
 # The extra of pyproject.toml that brings each package the report shows, where a plain
 # `pip install -e .` does not (tests/test_health_setup.py reads pyproject.toml to keep this true).
 EXTRA_OF: Mapping[str, str] = MappingProxyType({"pytest": "test"})

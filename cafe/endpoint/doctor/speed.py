@@ -37,6 +37,7 @@ __all__ = [
     "SHARED_MACHINE_FACTOR",
     "SLOW_TOKENS_PER_S",
     "CAP_STEPS",
+    "Clock",
     "Speed",
     "probe_messages",
     "measure_speed",
@@ -76,6 +77,10 @@ TAG_BYTES = 6
 SPEED_TRIES = 3
 
 
+# A clock: seconds since some fixed moment (`time.perf_counter`, or a test's fake).
+Clock = Callable[[], float]
+
+
 @dataclass(frozen=True)
 class Speed:
     """What the speed probe saw: reply tokens per second, and the seconds before the first."""
@@ -94,10 +99,10 @@ def probe_messages(tag: str) -> list[dict[str, str]]:
 
 
 def _timed(
-    client: ChatClient, model: str, tokens: int, timeout: float, tag: str
+    client: ChatClient, model: str, tokens: int, timeout: float, tag: str, clock: Clock
 ) -> tuple[float, int]:
     """(seconds, tokens written) for one plain-text request capped at `tokens`."""
-    started = time.perf_counter()
+    started = clock()
     reply = complete(
         client,
         model=model,
@@ -108,17 +113,23 @@ def _timed(
     )
     usage = getattr(reply, "usage", None)
     written = getattr(usage, "completion_tokens", None)
-    return time.perf_counter() - started, written if isinstance(written, int) else tokens
+    return clock() - started, written if isinstance(written, int) else tokens
 
 
 def measure_speed(
-    client: ChatClient, model: str, timeout: float, *, tag: Callable[[], str] = _fresh_tag
+    client: ChatClient,
+    model: str,
+    timeout: float,
+    *,
+    tag: Callable[[], str] = _fresh_tag,
+    clock: Clock = time.perf_counter,
 ) -> Speed | None:
     """The model's writing speed from two requests (1 token, then `SPEED_PROBE_TOKENS`), each
-    opening with its own `tag()`; None when the model stopped after a token or two, which
-    leaves nothing to time. Raises what `cafe.endpoint.client.chat.complete` raises."""
-    fixed, _ = _timed(client, model, 1, timeout, tag())
-    total, written = _timed(client, model, SPEED_PROBE_TOKENS, timeout, tag())
+    opening with its own `tag()` and timed by `clock()` (seconds; a test passes a fake one);
+    None when the model stopped after a token or two, which leaves nothing to time. Raises what
+    `cafe.endpoint.client.chat.complete` raises."""
+    fixed, _ = _timed(client, model, 1, timeout, tag(), clock)
+    total, written = _timed(client, model, SPEED_PROBE_TOKENS, timeout, tag(), clock)
     if written < 3:
         return None
     per_token = max(total - fixed, 1e-4) / (written - 1)
@@ -186,7 +197,13 @@ def advice(speed: Speed, cap: int, timeout: float) -> tuple[bool, str, str]:
     if step != cap:
         exports.append(f"export {MAX_TOKENS_VARIABLE}={step}")
     fix = (
-        f"Let the deadline fit the model: {'; '.join(exports)} (or those lines in .env). "
+        f"Let the deadline fit the model: `{'; '.join(exports)}` (or those lines in .env). "
         f"A reply at the cap on a busy machine can take about {needed:g} s."
     )
+    if deadline_for(step, speed.tokens_per_s) > needed:  # even the longest deadline is too short
+        fix += (
+            f" Even so, a reply of {step} tokens may outlast the longest deadline the course "
+            f"allows ({TIMEOUT_CEILING_S:g} s) on a busy machine: this model is too slow for "
+            "the course here; use a faster model, or a machine with more cores or a GPU."
+        )
     return False, f"{said}, past the {timeout:g} s calls allow", fix
