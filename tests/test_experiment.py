@@ -214,3 +214,11 @@ def test_plot_goes_beside_the_results_and_never_over_them(tmp_path: Path) -> Non
     assert plot_path(tmp_path / "r.png") == tmp_path / "r.png.png"
     assert main(["07", "--orders", "2", "--out", str(tmp_path / "r.png")], io.StringIO()) == 0
     assert json.loads((tmp_path / "r.png").read_text())["session"] == "07"
+
+
+def test_main_with_a_wrong_course_mode_exits_2_naming_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COURSE_MODE", "bogus")
+    assert main(["07", "--orders", "1"]) == 2
+    assert "COURSE_MODE is 'bogus'" in capsys.readouterr().err

@@ -266,6 +266,23 @@ def _save(path: Path, result: ExperimentResult) -> None:
     os.replace(partial, path)
 
 
+def _checked(
+    experiment: Experiment, orders: int, path: Path, arms: Mapping[str, Arm] | None
+) -> Mapping[str, Arm]:
+    """The arms to run (the stand-ins by default), once the caller's choices are known sound."""
+    if not 1 <= orders <= MAX_ORDERS:
+        raise ValueError(f"--orders is {orders}; give from 1 to {MAX_ORDERS:,} orders per arm.")
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{path} is not a file (a folder or a device); give --out a file's path.")
+    arms = standin_arms(experiment) if arms is None else arms
+    if sorted(arms) != sorted(experiment.arm_names):
+        raise ValueError(
+            f"session {experiment.session}'s arms are {', '.join(experiment.arm_names)}; "
+            f"got {', '.join(arms)}."
+        )
+    return arms
+
+
 def run_experiment(
     experiment: Experiment,
     orders: int,
@@ -281,16 +298,7 @@ def run_experiment(
     `arms` defaults to the stand-ins. An `EndpointError` stops the run: the result says so in
     `stopped`, keeps every order that ran, and the same call later resumes at the stopped order.
     """
-    if not 1 <= orders <= MAX_ORDERS:
-        raise ValueError(f"--orders is {orders}; give from 1 to {MAX_ORDERS:,} orders per arm.")
-    if path.exists() and not path.is_file():
-        raise ValueError(f"{path} is not a file (a folder or a device); give --out a file's path.")
-    arms = standin_arms(experiment) if arms is None else arms
-    if sorted(arms) != sorted(experiment.arm_names):
-        raise ValueError(
-            f"session {experiment.session}'s arms are {', '.join(experiment.arm_names)}; "
-            f"got {', '.join(arms)}."
-        )
+    arms = _checked(experiment, orders, path, arms)
     done = _load(path, experiment, seed, runs_on)
     outcomes = {name: done.get(name, [])[:orders] for name in experiment.arm_names}
     resumed = sum(len(o) for o in outcomes.values())
@@ -307,8 +315,7 @@ def run_experiment(
                 outcomes[name].append(arms[name](seed, order))
             except EndpointError as exc:
                 stopped = result(
-                    f"endpoint problem ({exc.kind}) at order {order + 1} of arm {name!r}: "
-                    f"{str(exc)[:160]}"
+                    f"endpoint problem ({exc.kind}) at order {order + 1} of arm {name!r}: {exc}"
                 )
                 _save(path, stopped)
                 return stopped

@@ -172,13 +172,18 @@ def program(
             file=sys.stderr,
         )
         return 2
+    try:
+        mode = course_mode()
+    except ValueError as exc:  # a ConfigError: COURSE_MODE is neither offline nor live
+        print(f"cafe experiment: {exc}", file=sys.stderr)
+        return 2
     codes = []
     for session in sessions:
         path = args.out / f"s{session}.json" if args.out and len(sessions) > 1 else args.out
-        if course_mode() == "live" and (live is None or session not in live):
+        if mode == "live" and (live is None or session not in live):
             codes.append(_start_live(session, _options(args, path), out))
         else:
-            codes.append(_one(session, args, path, live, out))
+            codes.append(_one(session, args, path, live if mode == "live" else None, out))
     return max(codes)
 
 
@@ -196,7 +201,7 @@ def _one(
     live: Mapping[str, LiveArms] | None,
     out: TextIO,
 ) -> int:
-    """Run one session's experiment and print it; the exit status for it."""
+    """Run one session's experiment and print it; the exit status for it. `live` is None offline."""
     progress = sys.stderr if args.json else out
     try:
         result, saved = run_session(
@@ -204,7 +209,7 @@ def _one(
             args.orders,
             args.seed,
             path,
-            live=live if course_mode() == "live" else None,
+            live=live,
             say=lambda text: print(text, file=progress, flush=True),
         )
     except ValueError as exc:
@@ -223,7 +228,10 @@ def _one(
         report(result, out)
         plot = plot_path(saved)
         print(f"results: {saved}" + (f"  plot: {plot}" if plot.exists() else ""), file=out)
-    return STOPPED if result.stopped else 0
+    if result.stopped:
+        print(f"cafe experiment {session} stopped: {result.stopped}", file=sys.stderr)
+        return STOPPED
+    return 0
 
 
 if __name__ == "__main__":
