@@ -266,7 +266,9 @@ mine, my_observations = eval_story.value[-1] if eval_story.ok else (None, ())
 
 # %% [markdown]
 # What any model guarantees: every order was either observed or hit an endpoint problem, and
-# every rate lies between 0 and 1. Then your model's figures beside the scripted waiter's.
+# every rate lies between 0 and 1. Then your model's figures beside the scripted waiter's, and
+# the difference of the two pass rates with its 95% interval and one of three verdicts (the
+# verdicts of `cafe experiment`, which runs the same comparison on as many orders as you ask).
 
 # %%
 if not eval_story.skipped("comparing your model with the scripted waiter"):
@@ -296,6 +298,28 @@ if live and live_runs:
         "A spread of 0 says your endpoint wrote the same tickets each time (temperature 0, or a "
         "cache), not that one run settles a comparison; a wider spread than the waiter's says "
         "single runs of your model tell even less."
+    )
+    # The comparison as session 02's experiment would judge it: the waiter's tickets for the same
+    # orders against your model's last run, the difference with its 95% interval (Newcombe's).
+    reached = [obs.case for obs in my_observations]
+    waiter_passed = sum(case.id not in report.misses for case in reached)
+    from cafe.evals.compare import judge as verdict_on
+    from cafe.evals.experiment import EXPERIMENTS
+
+    print(f"the claim, as `cafe experiment 02` puts it: {EXPERIMENTS['02'].claim}")
+    versus = verdict_on(
+        "scripted waiter", waiter_passed, len(reached), model, mine.overall.passed, len(reached)
+    )
+    print(f"your model against the scripted waiter, on the {len(reached)} orders it reached:")
+    print(f"  {versus.sentence()}")
+    print(
+        "  for an answer with more orders: `cafe experiment 02 --orders 50` (it saves as it goes "
+        "and resumes)"
+    )
+elif not live:
+    print(
+        "offline: with COURSE_MODE=live this cell compares your model with the scripted waiter; "
+        "`cafe experiment 02 --orders 50` does it on 50 orders per arm, with a verdict"
     )
 
 # %% [markdown]

@@ -106,7 +106,9 @@ course.reveal("s03.why_marking")
 # Offline this repeats the stand-in once. Live, your model reads each prompt three times; no rule
 # binds it, so this measures what marking does for *your* model, beside the stand-in's figure. A
 # prompt that meets an endpoint problem is counted apart; the cell asserts only that every run that
-# reached the model ended on one of the loop's named stop reasons.
+# reached the model ended on one of the loop's named stop reasons. Each marking is then judged
+# against pasting with the difference's 95% interval and one of three verdicts (as
+# `cafe experiment 03` judges them).
 
 # %%
 client = cafe.make_client(script=make_obedient_waiter(menu.items))
@@ -137,11 +139,30 @@ if live and not marking_runs.skipped("comparing your model with the stand-in"):
         + f"; {model} "
         + ", ".join(f"{m} {v['kept_off']}/{v['runs']}" for m, v in live_marking.items())
     )
+    # Each marking against pasting, as `cafe experiment 03` judges it: the difference in the
+    # share kept off, with its 95% interval (session 02's Newcombe interval), and the verdict.
+    from cafe.evals.compare import judge as verdict_on
+    from cafe.evals.experiment import EXPERIMENTS
+
+    print(f"the claim, as `cafe experiment 03` puts it: {EXPERIMENTS['03'].claim}")
+    pasted = live_marking["pasted"]
+    for marking in MARKINGS[1:]:
+        if pasted["runs"] and live_marking[marking]["runs"]:
+            versus = verdict_on(
+                "pasted",
+                pasted["kept_off"],
+                pasted["runs"],
+                marking,
+                live_marking[marking]["kept_off"],
+                live_marking[marking]["runs"],
+            )
+            print(f"  {versus.sentence()}")
     print(
-        f"{REPEATS} runs per marking, in one sitting: too few to tell one marking from another "
-        "unless they differ by all of them. Read these counts as what happened here, not as how "
-        "your model behaves; session 02's eval over more orders is how you would find out."
+        f"{REPEATS} runs per marking, in one sitting: read the verdicts, not the counts. For more "
+        "runs per marking, with a saved result and a plot: `cafe experiment 03 --orders 50`."
     )
+elif not live:
+    print("offline: `cafe experiment 03 --orders 50` runs the three markings on your model, live")
 
 # %% [markdown]
 # ## 2. What goes first when the budget shrinks?

@@ -359,14 +359,32 @@ for kind, tally in tallies.items():
     print(
         f"{'':<18} 95% interval {spans[kind][0]:.0%} to {spans[kind][1]:.0%}, {len(tally.trials)} orders"
     )
-if live and len(spans) > 1:
-    ranked = sorted(spans.items(), key=lambda kv: kv[1][0])
-    apart = all(low_b > high_a for (_, (_, high_a)), (_, (low_b, _)) in zip(ranked, ranked[1:]))
+if live and "plain" in spans and len(spans) > 1:
+    # Each format against plain text, as `cafe experiment 04` judges it: the difference in parse
+    # rate with its 95% interval (session 02's Newcombe interval), and one of three verdicts.
+    from cafe.evals.compare import judge as verdict_on
+    from cafe.evals.experiment import EXPERIMENTS
+
+    print(f"the claim, as `cafe experiment 04` puts it: {EXPERIMENTS['04'].claim}")
+    plain = tallies["plain"]
+    for kind in spans:
+        if kind != "plain":
+            versus = verdict_on(
+                "plain",
+                plain.parsed,
+                len(plain.trials),
+                kind,
+                tallies[kind].parsed,
+                len(tallies[kind].trials),
+            )
+            print(f"  {versus.sentence()}")
     print(
-        "the formats' intervals do not overlap: these orders tell them apart"
-        if apart
-        else f"the intervals overlap: {len(orders)} orders in one run are not enough orders to "
-        "tell these formats apart on your model"
+        f"{len(orders)} orders in one run: for 50 per format, saved as it goes, with a plot: "
+        "`cafe experiment 04 --orders 50`"
+    )
+elif not live:
+    print(
+        "offline: `cafe experiment 04 --orders 50` measures the three formats on your model, live"
     )
 
 # %% [markdown]
@@ -374,8 +392,8 @@ if live and len(spans) > 1:
 # short by the reply cap. A parse rate is not a quality score: three of the ten orders should not
 # become tickets at all, so a rate above 70% here means something passed that should not have.
 # Ten orders in one run is a small sample: each rate comes with its 95% interval (session 02's
-# `wilson_interval`), and when the intervals overlap the cell says the formats cannot be told
-# apart on your model from this run.
+# `wilson_interval`), and each format's difference from plain text with its own interval and a
+# verdict; "not enough orders to tell" means this run cannot tell the formats apart on your model.
 
 # %% [markdown]
 # ## Checkpoint: the numbers you bank

@@ -384,9 +384,10 @@ assert curated_won > naive_won  # the scripted story, the same in both modes
 # **Live** (`COURSE_MODE=live`): this cell sends the same ten orders to your model, once per
 # mode (up to sixty requests), and prints how many orders each mode rescued beside the
 # stand-in's figures, with a 95% interval for each share (`wilson_interval`, session 02). Ten
-# orders and one run are a small sample: the cell says "not enough orders to tell" when the two
-# intervals overlap, and draws no conclusion about your model from it. It asserts only what any
-# model guarantees: every run ends on a named stop, within the cap. Offline it says how to run it.
+# orders and one run are a small sample: the cell gives the difference of the two shares with its
+# own interval and one of three verdicts (as `cafe experiment 07` does), and draws no conclusion
+# about your model beyond it. It asserts only what any model guarantees: every run ends on a
+# named stop, within the cap. Offline it says how to run it.
 
 # %%
 offline_figures = f"naive {naive_won} of {naive_failed}, curated {curated_won} of {curated_failed}"
@@ -436,18 +437,28 @@ if live and not any(batch.skipped("the rescue counts") for batch in live_batches
             print(f"  {mode:<8} rescue share, 95% interval: {span[0]:.0%} to {span[1]:.0%}")
     if not (live_naive_of and live_curated_of):
         print("No first draft failed in one mode: nothing to rescue, so nothing to compare.")
-    elif spans["curated"][0] > spans["naive"][1]:
-        print("The intervals do not overlap: on these orders, curated retries rescued more.")
     else:
+        # The verdict as `cafe experiment 07` gives it: the difference of the two rescue shares,
+        # its 95% interval (session 02's Newcombe interval), and what that interval allows.
+        from cafe.evals.compare import judge as verdict_on
+        from cafe.evals.experiment import EXPERIMENTS
+
+        print(f"the claim, as `cafe experiment 07` puts it: {EXPERIMENTS['07'].claim}")
+        versus = verdict_on(
+            "naive", live_naive, live_naive_of, "curated", live_curated, live_curated_of
+        )
+        print(f"  {versus.sentence()}")
         print(
-            f"The intervals overlap: from {len(PRACTICE_ORDERS)} orders and one run, not enough\n"
-            "orders to tell whether curated retries rescue more on your model. This is one\n"
-            "sample, not a verdict on the model: run it again, or on more orders, before you\n"
-            "decide. An order that hit an endpoint problem is left out of both counts."
+            f"From {len(PRACTICE_ORDERS)} orders and one run. An order that hit an endpoint problem is\n"
+            "left out of both counts. For 50 orders per mode, saved as it goes and resumable, with\n"
+            "a plot: `cafe experiment 07 --orders 50`."
         )
 elif not live:
     print(f"the stand-in (offline): {offline_figures}")
-    print("Run the notebook with COURSE_MODE=live to measure the same on your model.")
+    print(
+        "Run the notebook with COURSE_MODE=live to measure the same on your model, or\n"
+        "`cafe experiment 07 --orders 50` for 50 orders per mode with a verdict."
+    )
 
 # %% [markdown]
 # Did any curated run still run out of attempts? If so, look at what its attempts failed, in

@@ -413,7 +413,8 @@ assert measured["naive"].cost_per_accepted > measured["curated"].cost_per_accept
 # drafts. On a real model the measured p comes from ten orders and one run, so it carries a wide
 # interval (session 02's `wilson_interval`); the cell works the closed form out at both ends of
 # it, and when the measured cost falls between them it says "not enough orders to tell" rather
-# than calling your model's retries fresh draws or repeats.
+# than calling your model's retries fresh draws or repeats. Then naive against curated: the
+# difference in orders accepted within the cap, with its interval and a verdict.
 
 # %%
 live_closed = None
@@ -434,12 +435,26 @@ if live_measured is not None:
                 else "the measured cost lies outside the closed form's whole range"
             )
         )
+    # Naive against curated as `cafe experiment 11` judges them: the difference in orders
+    # accepted within the cap, with its 95% interval (session 02's Newcombe interval). Fewer
+    # accepted for the same cap is what makes a naive accepted ticket dearer.
+    from cafe.evals.compare import judge as verdict_on
+    from cafe.evals.experiment import EXPERIMENTS
+
+    print(f"the claim, as `cafe experiment 11` puts it: {EXPERIMENTS['11'].claim}")
+    naive_m, curated_m = live_measured["naive"], live_measured["curated"]
+    versus = verdict_on(
+        "naive", naive_m.accepted, naive_m.orders, "curated", curated_m.accepted, curated_m.orders
+    )
+    print(f"  accepted within the cap: {versus.sentence()}")
+    print("  for 50 orders per mode, saved and resumable: `cafe experiment 11 --orders 50`")
 elif live:
     print(
         "skipped: the closed form for your model needs step 1's live runs, which did not reach it"
     )
 else:
     print("offline: live mode prints your model's runs here, beside the scripted ones")
+    print("  (`cafe experiment 11 --orders 50` compares naive and curated on 50 orders each, live)")
 
 # %%
 course.reveal("s11.why_measured")

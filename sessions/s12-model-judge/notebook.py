@@ -253,11 +253,11 @@ if graded.ok:
 # split included. The house judge's biases are dials; your model's are whatever it has, measured
 # here on 40 tickets in one run: 20 broken, about 9 of them with long notes. That is a small
 # sample, so the cell gives each of your model's rates a 95% interval (`wilson_interval`, session
-# 02) and says "not enough tickets to tell" where the long-notes and short-notes intervals
-# overlap. A split that holds up across runs and more tickets is the verbosity bias of step 3 in
-# a real model; failed right tickets (a low pass rate on good ones) mean a strict judge, not a
-# lenient one; many `unparsed` replies mean the prompt or the model does not give verdicts
-# reliably.
+# 02), and the difference between the short-notes and long-notes catch rates with its own
+# interval and one of three verdicts (as `cafe experiment 12` gives them). A split that holds up
+# across runs and more tickets is the verbosity bias of step 3 in a real model; failed right
+# tickets (a low pass rate on good ones) mean a strict judge, not a lenient one; many `unparsed`
+# replies mean the prompt or the model does not give verdicts reliably.
 
 
 # %%
@@ -275,9 +275,10 @@ def judge_line(name, c):
 print(judge_line("the house judge (scripted)", house))
 if not live:
     print("  offline: live mode puts your model's line here")
+    print("  (`cafe experiment 12 --orders 50` measures your model's verbosity split, live)")
 elif not graded.skipped("your model's line"):
     print(judge_line(f"your model {cafe.model_name()}", yours))
-    spans = {}
+    caught = {}
     for kind, verbose in (("long notes", True), ("short notes", False)):
         said = [
             v
@@ -285,14 +286,21 @@ elif not graded.skipped("your model's line"):
             if item.truth == "fail" and item.verbose == verbose and v != "unparsed"
         ]
         if said:
-            spans[kind] = wilson_interval(said.count("fail"), len(said))
-            low, high = spans[kind]
+            caught[kind] = (said.count("fail"), len(said))
+            low, high = wilson_interval(*caught[kind])
             print(f"  catch rate, {kind}: {low:.0%} to {high:.0%} (95%, {len(said)} tickets)")
-    if len(spans) == 2 and not (
-        spans["long notes"][1] < spans["short notes"][0]
-        or spans["short notes"][1] < spans["long notes"][0]
-    ):
-        print("  The two intervals overlap: not enough tickets to tell a verbosity bias from luck.")
+    if len(caught) == 2:
+        # The verbosity claim as `cafe experiment 12` judges it: short notes caught more often
+        # than long ones, the difference with its 95% interval (session 02's Newcombe interval).
+        from cafe.evals.compare import judge as verdict_on
+        from cafe.evals.experiment import EXPERIMENTS
+
+        print(f"the claim, as `cafe experiment 12` puts it: {EXPERIMENTS['12'].claim}")
+        versus = verdict_on(
+            "long notes", *caught["long notes"], "short notes", *caught["short notes"]
+        )
+        print(f"  {versus.sentence()}")
+        print("  for 50 broken tickets of each kind: `cafe experiment 12 --orders 50`")
     if yours.kappa is None or yours.kappa < 0.2:
         print(
             f"  On these {len(labelled)} tickets, in one run, your model's verdicts agree with the "
