@@ -37,6 +37,7 @@ from cafe.endpoint.scripts.drafters import (
     ticket_responder,
     waiter_responder,
 )
+from cafe.endpoint.scripts.restock import restock_responder
 from cafe.endpoint.scripts.stand_ins import (
     SCRIPTS_DIR,
     SHIFT_HABITS,
@@ -94,6 +95,7 @@ SESSION_SCRIPTS: Mapping[str, Callable[[dict], Reply]] = types.MappingProxyType(
         "10": shift_responder,
         "11": routing_responder,
         "12": lenient_judge_responder,
+        "16": restock_responder,  # the restock agent in session 16's capstone harness
     }
 )
 
