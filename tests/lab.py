@@ -1,11 +1,16 @@
 """Drive a course notebook in the JupyterLab the course installs, in headless Chromium.
 
 `running_lab(tmp)` starts `jupyter lab` on 127.0.0.1 (an ephemeral port, a token, a temporary
-HOME, Jupyter folders and `CAFE_HOME`, widgets ON: `CAFE_HEADLESS` is removed). One server serves
-many notebooks in turn: `open_notebook` shuts down the kernels the last one left, deletes
-`CAFE_HOME` (no progress carries over), copies the next notebook into a folder of its own (nothing
-the browser saves touches the repository) and loads it on a fresh page. `LabPage` is what a
-learner's hands do: open the notebook, run every cell, click a prediction, run one cell, flip a
+HOME, Jupyter folders and `CAFE_HOME`, widgets ON: `CAFE_HEADLESS` is removed). One server and one
+page serve many notebooks in turn, as a learner works notebook after notebook in one JupyterLab
+tab: `open_notebook` closes the last notebook's tab (and waits until no notebook is left on the
+page), shuts down the kernels it left, deletes `CAFE_HOME` (no progress carries over), copies the
+next notebook into a folder of its own (nothing the browser saves touches the repository) and opens
+it with JupyterLab's own `docmanager:open` command, which starts it a new kernel. Only the first
+notebook, or one after a step left a dialog on the page, loads the page afresh: loading
+JupyterLab's page and extensions again for each notebook cost 8 to 10 s a notebook on a busy
+two-core machine (an open in the same page 3 to 8 s, a fresh page 12 to 16 s, kernel start
+included) and checked nothing more. `LabPage` is what a learner's hands do: open the notebook, run every cell, click a prediction, run one cell, flip a
 reveal switch, type into a cell. Every wait is bounded and polls the page's own state (a cell's
 execution count, the kernel's status indicator, a widget's DOM node), never a fixed sleep; a wait
 that runs out fails with what the page showed, and a screenshot of it.
@@ -52,6 +57,10 @@ USER_SETTINGS = {
 PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}
 # The cells of the notebook on show (a hidden panel's cells would be someone else's).
 CELLS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell"
+# JupyterLab's page puts its application on `window.jupyterapp` when the server is started with
+# `--LabApp.expose_app_in_browser=True` (JupyterLab's own browser tests, Galata, run it so): the
+# test opens the next notebook with the app's commands instead of loading the page again.
+EXPOSE_APP = "--LabApp.expose_app_in_browser=True"
 
 
 class LabTimeout(AssertionError):
@@ -159,6 +168,7 @@ def running_lab(tmp: Path) -> Iterator[Lab]:
         "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={TOKEN}",
         f"--ServerApp.root_dir={work}",
+        EXPOSE_APP,
     ]
     with log.open("w") as sink:
         process = subprocess.Popen(
@@ -274,6 +284,17 @@ class LabPage:
         it) has no tabs left over from the notebook the same browser worked before."""
         self.driver.get(
             f"{self.lab.url}/lab/workspaces/{self.name}/tree/{self.notebook}?token={self.lab.token}"
+        )
+        self.wait("the notebook's cells", lambda: self._cells(), NOTEBOOK_OPEN_S)
+        self.wait("the kernel to start", self._kernel_ready, NOTEBOOK_OPEN_S)
+
+    def open_in_this_page(self) -> None:
+        """Open this notebook in the JupyterLab already on the page, as a learner double-clicks a
+        second notebook: the app's `docmanager:open` command, which starts it a kernel of its own."""
+        self.driver.execute_script(
+            "window.jupyterapp.commands.execute('docmanager:open',"
+            " {path: arguments[0], factory: 'Notebook'});",
+            self.notebook,
         )
         self.wait("the notebook's cells", lambda: self._cells(), NOTEBOOK_OPEN_S)
         self.wait("the kernel to start", self._kernel_ready, NOTEBOOK_OPEN_S)
@@ -438,11 +459,44 @@ return Array.from(row.querySelectorAll('button'))
 """
 
 
+# True when the page is a JupyterLab whose app the test can drive, with no dialog left open on it
+# (a step that failed may have left one; the next notebook then loads the page afresh).
+_APP_READY = """
+return Boolean(window.jupyterapp && window.jupyterapp.shell)
+    && document.querySelector('.jp-Dialog') === null;
+"""
+# Close every tab of the main area without asking to save (the copy is thrown away anyway).
+_CLOSE_TABS = """
+for (const widget of Array.from(window.jupyterapp.shell.widgets('main'))) { widget.dispose(); }
+"""
+
+
+def _close_last_notebook(driver: Any, lab: Lab) -> bool:
+    """Close the tabs of the notebook the page worked last; False when the page holds no usable
+    JupyterLab (the first notebook, or a dialog left open), to be loaded afresh instead."""
+    if not driver.current_url.startswith(lab.url) or not driver.execute_script(_APP_READY):
+        return False
+    driver.execute_script(_CLOSE_TABS)
+    deadline = time.monotonic() + WIDGET_S
+    while driver.find_elements("css selector", ".jp-NotebookPanel"):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(POLL_S)
+    return True
+
+
 def open_notebook(driver: Any, lab: Lab, notebook: Path, shots: Path, every_step: bool) -> LabPage:
-    """`notebook` open as on a learner's first day with it, in a browser that may have worked another."""
-    driver.get("about:blank")  # leave the last notebook's page before its kernel is shut down
+    """`notebook` open as on a learner's first day with it: its own copy, a new kernel (the last
+    notebook's are shut down first), no progress file, and no other notebook on the page. In the
+    JupyterLab page the browser already shows when it can be reused, else on a fresh page."""
+    reuse = _close_last_notebook(driver, lab)
+    if not reuse:
+        driver.get("about:blank")  # leave the last notebook's page before its kernel is shut down
     page = LabPage(driver, lab, lab.fresh_start(notebook), shots, every_step)
-    page.open()
+    if reuse:
+        page.open_in_this_page()
+    else:
+        page.open()
     return page
 
 

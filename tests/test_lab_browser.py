@@ -12,10 +12,17 @@ Run menu, and then does what a learner does:
 3. leaves the your-turn stub alone and reads "not attempted yet"; types a wrong answer into the
    stub's cell, runs it and the compare cell, and reads the checker's own complaint about it.
 
-One JupyterLab and one Chromium serve the whole file; each notebook still starts on a freshly
-loaded page, with its own kernel and no progress file. With `$CAFE_SCREENSHOT_DIR` set, screenshots
-of each step go to `$CAFE_SCREENSHOT_DIR/lab`; without it only a failure's screenshot is taken, in
-the test's temporary folder (a screenshot costs time, six a notebook). The folder is printed. A new session joins by adding one `LabCase` line to `tests/lab_cases.py`.
+One JupyterLab and one Chromium serve the whole file, and one page: each notebook after the first
+opens in the JupyterLab page already loaded, as a learner opens their next notebook, once the last
+one's tab is closed and its kernel shut down (`tests/lab.py::open_notebook`). Each still starts
+from its own fresh copy, with a new kernel, no progress file and no other notebook on the page, so
+every step reads only this notebook's cells and this kernel's records, as on a freshly loaded page
+(loading the page again cost 8 to 10 s a notebook and checked nothing more).
+
+With `$CAFE_SCREENSHOT_DIR` set, screenshots of each step go to `$CAFE_SCREENSHOT_DIR/lab`;
+without it only a failure's screenshot is taken, in the test's temporary folder (a screenshot
+costs time, six a notebook). The folder is printed. A new session joins by adding one `LabCase`
+line to `tests/lab_cases.py`.
 
 Like the site's browser test this one needs Chromium and chromedriver; see `tests/browser.py` for
 when a missing browser fails the run and when it skips.
