@@ -3,8 +3,10 @@
 `tests/test_lab_browser.py` and `tests/test_lab_browser_late.py` each work a share of `LAB_CASES`
 (split at `LATE_FROM`), so under `pytest -n auto --dist loadfile` the two files run on two workers
 at once. Each file starts one JupyterLab and one Chromium for all its notebooks (`lab_and_browser`);
-every notebook still opens on a freshly loaded page, with a kernel of its own and no progress file
-(`tests/lab.py::open_notebook`). A new session joins by adding one `LabCase` line here.
+every notebook opens in the same JupyterLab page, alone on it, with a fresh copy, a kernel of its
+own and no progress file (`tests/lab.py::open_notebook`). A new session joins by adding one
+`LabCase` line here. Session 16, whose exercise is a file rather than a stub cell, has
+`CAPSTONE_CASE` and `work_the_capstone` instead.
 """
 
 from __future__ import annotations
@@ -144,11 +146,36 @@ LAB_CASES = [
     ),
 ]
 # The first session `test_lab_browser_late.py` works, chosen so the two files take about the same
-# time: measured one after the other, sessions 04-10 took 79 s and 11-15 took 77 s (session 13's
-# notebook runs real pytest, 15's runs the monitors; each took 20-45 s, the others 10-12 s).
-LATE_FROM = 11
+# time. With one page for all of a file's notebooks, each costs its own run and the learner's steps
+# (measured one file after the other on a busy machine, 6 Dec 2026: sessions 04-09 about 156 s,
+# 10-15 and the capstone about 133 s; session 13's notebook runs real pytest, 15's runs the
+# monitors). Sessions 04-10 against 11-16 came out at 176 s against 113 s.
+LATE_FROM = 10
 EARLY_CASES = [case for case in LAB_CASES if case.session < LATE_FROM]
 LATE_CASES = [case for case in LAB_CASES if case.session >= LATE_FROM]
+
+
+@dataclass(frozen=True)
+class CapstoneCase:
+    """Session 16's case. Its exercise is not a stub cell but a file the notebook writes and
+    grades (`work/capstone/harness.py`; under `CAFE_HOME` outside a course folder, as here), so the
+    third step saves a harness in that file, as a learner's editor does, and runs the checkpoint
+    cell, which grades a file the learner changed on a fresh seed and banks the verdict."""
+
+    notebook: str
+    predict: str
+    option: str
+    reveal: str
+    wrong: str  # a harness file a learner might save: the grader must fail it
+
+
+CAPSTONE_CASE = CapstoneCase(
+    "s16-capstone",
+    "s16.empty_holds",
+    "four",
+    "s16.empty_green",
+    'def run_restock(env):\n    raise NotImplementedError("my harness, not written yet")\n',
+)
 
 
 @contextmanager
@@ -203,16 +230,26 @@ class CaseCells:
     compare: int  # the cell comparing the stub with its checker
 
 
-def _case_cells(case: LabCase, cells: list[dict[str, Any]]) -> CaseCells:
-    predict = cell_index(cells, rf"course\.predict\(\s*\"{re.escape(case.predict)}\"")
+def _code_cells(cells: list[dict[str, Any]]) -> tuple[int, ...]:
+    return tuple(i for i, cell in enumerate(cells) if cell["cell_type"] == "code")
+
+
+def _outcome_cell(cells: list[dict[str, Any]], key: str) -> int:
+    """The cell that shows prediction `key`'s outcome: the first after its predict cell that
+    passes the predict widget's handle to `show_outcome`."""
+    predict = cell_index(cells, rf"course\.predict\(\s*\"{re.escape(key)}\"")
     handle = re.search(
-        rf"(\w+)\s*=\s*course\.predict\(\s*\"{re.escape(case.predict)}\"",
+        rf"(\w+)\s*=\s*course\.predict\(\s*\"{re.escape(key)}\"",
         "".join(cells[predict]["source"]),
     ).group(1)
+    return cell_index(cells, rf"show_outcome\(\s*{handle}\b", after=predict)
+
+
+def _case_cells(case: LabCase, cells: list[dict[str, Any]]) -> CaseCells:
     stub = cell_index(cells, rf"def {case.stub}\(")
     return CaseCells(
-        code=tuple(i for i, cell in enumerate(cells) if cell["cell_type"] == "code"),
-        outcome=cell_index(cells, rf"show_outcome\(\s*{handle}\b", after=predict),
+        code=_code_cells(cells),
+        outcome=_outcome_cell(cells, case.predict),
         stub=stub,
         compare=cell_index(cells, rf"course\.compare\(\s*{case.stub}\b", after=stub),
     )
@@ -230,7 +267,9 @@ def every_step_shot() -> bool:
     return bool(os.environ.get("CAFE_SCREENSHOT_DIR"))
 
 
-def _prediction_is_recorded_and_shown(page: LabPage, case: LabCase, at: CaseCells) -> None:
+def _prediction_is_recorded_and_shown(
+    page: LabPage, case: LabCase | CapstoneCase, outcome: int
+) -> None:
     """1. a prediction clicked in the browser is the one recorded, and shown beside the outcome."""
     predictions = page.lab.progress().get("predictions", {})
     assert case.predict not in predictions, (
@@ -244,15 +283,15 @@ def _prediction_is_recorded_and_shown(page: LabPage, case: LabCase, at: CaseCell
     )
     assert recorded["value"] == case.option
     page.step_shot("2-prediction-clicked")
-    shown = page.run_cell(at.outcome)
+    shown = page.run_cell(outcome)
     assert f"[outcome {case.predict}]" in shown and f"you predicted: {case.option!r}" in shown, (
         shown
     )
-    page.show(at.outcome)
+    page.show(outcome)
     page.step_shot("3-outcome-beside-prediction")
 
 
-def _reveal_opens_on_demand(page: LabPage, case: LabCase) -> None:
+def _reveal_opens_on_demand(page: LabPage, case: LabCase | CapstoneCase) -> None:
     """2. the reveal's answer is nowhere until its switch is flipped, and gone again after."""
     answer = _marker(load_answer(case.reveal))
     assert answer not in page.body_text(), f"{case.reveal}'s answer is on the page before the flip"
@@ -285,6 +324,55 @@ def _checker_complains_about_a_wrong_stub(
     page.step_shot("6-checker-complaint")
 
 
+def _grader_judges_the_learners_harness(
+    page: LabPage, case: CapstoneCase, cells: list[dict[str, Any]]
+) -> None:
+    """3. for the capstone: untouched, the checkpoint cell says the file is still the notebook's;
+    with a harness the learner saved there, it shows the grader's board on a fresh seed and banks
+    that verdict, the one the grader gives outside the browser on the seed the cell banked."""
+    from cafe.capstone.grader import check, load_harness
+    from cafe.capstone.workshop import board
+
+    setup = cell_index(cells, r"N_SCENARIOS = \d+")
+    harness = Path(re.search(r"your harness file: (\S+)", page.output(setup)).group(1))
+    scenarios = int(re.search(r"N_SCENARIOS = (\d+)", "".join(cells[setup]["source"])).group(1))
+    at = cell_index(cells, r"course\.checkpoint\(\s*\"s16\",\s*\"your_harness\"")
+    assert "the file is still the notebook's" in page.output(at), page.output(at)
+    banked_before = page.lab.progress().get("checkpoints", {}).get("s16", {})
+    assert "your_harness" not in banked_before, f"a verdict banked before any file: {banked_before}"
+    harness.write_text(case.wrong, encoding="utf-8")
+    shown = " ".join(page.run_cell(at).split())
+    banked = page.wait(
+        "the progress file to bank s16.your_harness",
+        lambda: page.lab.progress().get("checkpoints", {}).get("s16", {}).get("your_harness"),
+        RECORD_S,
+    )["value"]
+    verdict = check(load_harness(harness), banked["seed"], scenarios)
+    assert verdict.failed and banked["failed"] == sorted(verdict.failed), (banked, verdict.failed)
+    assert board(verdict) in shown, (board(verdict), shown)
+    page.show(at)
+    page.step_shot("6-grader-verdict")
+
+
+def work_the_capstone(case: CapstoneCase, lab: Lab, driver: Any, shots: Path) -> None:
+    """`work_the_notebook` for session 16: the same first two steps, then the harness file graded."""
+    notebook = ROOT / "notebooks" / f"{case.notebook}.ipynb"
+    cells = notebook_cells(notebook)
+    outcome = _outcome_cell(cells, case.predict)
+    page = open_notebook(driver, lab, notebook, shots, every_step_shot())
+    try:
+        page.run_all(list(_code_cells(cells)))
+        page.step_shot("1-ran-all")
+        _prediction_is_recorded_and_shown(page, case, outcome)
+        _reveal_opens_on_demand(page, case)
+        _grader_judges_the_learners_harness(page, case, cells)
+    except Exception as failure:  # a screenshot of any failure (a LabTimeout took its own)
+        if not isinstance(failure, LabTimeout):
+            with suppress(Exception):
+                page.screenshot("failed")
+        raise
+
+
 def work_the_notebook(case: LabCase, lab: Lab, driver: Any, shots: Path) -> None:
     """Open the case's notebook, run every cell from the Run menu, then do what a learner does."""
     notebook = ROOT / "notebooks" / f"{case.notebook}.ipynb"
@@ -295,7 +383,7 @@ def work_the_notebook(case: LabCase, lab: Lab, driver: Any, shots: Path) -> None
     try:
         page.run_all(list(at.code))
         page.step_shot("1-ran-all")
-        _prediction_is_recorded_and_shown(page, case, at)
+        _prediction_is_recorded_and_shown(page, case, at.outcome)
         _reveal_opens_on_demand(page, case)
         _checker_complains_about_a_wrong_stub(page, case, at, complaint)
     except Exception as failure:  # a screenshot of any failure (a LabTimeout took its own)

@@ -2,6 +2,13 @@
 
 The same test over the rest of the cases (`tests/lab_cases.py` splits them at `LATE_FROM`), in a
 file of its own so that `pytest -n auto --dist loadfile` runs the two halves on two workers at once.
+
+Session 16, the capstone, is here too, with a test of its own: its exercise is not a stub cell but
+the harness file the notebook writes (`CAPSTONE_CASE`). Its first two steps are the others' (a
+prediction clicked is recorded and shown beside the outcome; a reveal opens only on demand); its
+third saves a wrong harness in that file, as a learner's editor does, and reads the checkpoint
+cell's verdict: the grader's board on a fresh seed, banked in the progress file, the same the
+grader gives outside the browser on that seed.
 """
 
 from __future__ import annotations
@@ -12,7 +19,15 @@ from typing import Any
 
 import pytest
 from lab import Lab
-from lab_cases import LATE_CASES, LabCase, lab_and_browser, shots_folder, work_the_notebook
+from lab_cases import (
+    CAPSTONE_CASE,
+    LATE_CASES,
+    LabCase,
+    lab_and_browser,
+    shots_folder,
+    work_the_capstone,
+    work_the_notebook,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -30,3 +45,11 @@ def test_notebook_in_jupyterlab_records_clicks_reveals_on_demand_and_checks_the_
     shots = shots_folder(tmp_path)
     print(f"\nscreenshots (of each step with CAFE_SCREENSHOT_DIR set, else of a failure): {shots}")
     work_the_notebook(case, *lab_browser, shots)
+
+
+def test_capstone_in_jupyterlab_records_clicks_reveals_on_demand_and_grades_the_harness_file(
+    lab_browser: tuple[Lab, Any], tmp_path: Path
+):
+    shots = shots_folder(tmp_path)
+    print(f"\nscreenshots (of each step with CAFE_SCREENSHOT_DIR set, else of a failure): {shots}")
+    work_the_capstone(CAPSTONE_CASE, *lab_browser, shots)
