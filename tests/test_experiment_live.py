@@ -108,3 +108,12 @@ def test_cafe_experiment_in_live_mode_starts_the_sessions_own_arms(
     assert code == 0, out.getvalue()
     assert "runs on: your model cafe-scripted" in out.getvalue()
     assert json.loads((tmp_path / "s07.json").read_text())["runs_on"] == "your model cafe-scripted"
+
+
+def test_each_catalogue_module_holds_the_live_arms_of_its_session() -> None:
+    """The program starts `Experiment.live` for a session it cannot run itself; that module must
+    hold the session's arms, or it would start the same module again."""
+    for session, experiment in EXPERIMENTS.items():
+        module = importlib.import_module(experiment.live)
+        assert session in module.LIVE, f"{experiment.live}.LIVE lacks session {session}"
+        assert module.__doc__ and module.main
