@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from dataclasses import asdict
@@ -145,7 +146,7 @@ def _session_tag(text: str) -> str | None:
 
 def progress_command(args: argparse.Namespace) -> int:
     """`cafe progress`: 0 when the record was shown, 1 when the file cannot be read, 2 for a bad
-    `--session`."""
+    `--session` or a `--file` that cannot be a file (empty, or a folder)."""
     session = None
     if args.session is not None:
         session = _session_tag(args.session)
@@ -156,6 +157,14 @@ def progress_command(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+    if args.file is not None and (not args.file.strip() or os.path.isdir(args.file)):
+        what = "is empty" if not args.file.strip() else "is a folder"
+        print(
+            f"cafe progress: --file {args.file!r} {what}; name a progress file, e.g. "
+            "--file backup/progress.json (or leave --file out for $CAFE_HOME/progress.json).",
+            file=sys.stderr,
+        )
+        return 2
     if getattr(args, "reset", False) or getattr(args, "export", None) is not None:
         return _reset_or_export(args, session)
     record = read_record(args.file)
