@@ -73,12 +73,17 @@ EXPECTED = {
     "fake_costs": {"costs"},
     "peeks_plan": {"stall"},
     "replays_cached": {"traced"},
-    "patches_grader": set(PROPERTIES),
+    # patches run in the harness's own process: the grader's judges never change, so each is
+    # judged on the guarantee it skipped
+    "patches_grader": {"approval", "contract"},  # its gate checks neither
+    "tampers": {"approval"},
 }
 
 
-# A wrong harness that spins (retries_forever) is stopped at this limit; scripted runs take ms.
-BANK_TIME_LIMIT_S = 1.0
+# A wrong harness that spins (retries_forever) is stopped at this limit. A scripted run takes
+# milliseconds, but every call crosses a pipe to the harness's process, and the runaway model's
+# seventy-odd calls took up to 0.6 s on two loaded cores; 2 s leaves room.
+BANK_TIME_LIMIT_S = 2.0
 BANK_SEEDS = range(3)
 
 
@@ -174,6 +179,29 @@ def test_every_stop_the_reference_ends_on_is_named() -> None:
         stops.add(report.stop)
     assert stops <= RESTOCK_STOP_REASONS and {"done", "stuck", "endpoint_failed"} <= stops
     assert stops & {"cut", "max_turns"}  # the runaway: the pace governor, or the call cap
+
+
+def test_a_fresh_interpreter_runs_a_harness_loaded_from_a_file() -> None:
+    """Where there is no fork (Windows), the harness's process is a fresh interpreter: a harness
+    `load_harness` loaded crosses as its file, and holds every property as under a fork."""
+    from cafe.capstone.child import HarnessProcess
+    from cafe.capstone.runner import run_scenario
+
+    with HarnessProcess(load_harness(REFERENCE), start_method="spawn") as child:
+        for scenario in scenarios(3, 2):
+            run = run_scenario(child, scenario)
+            assert not run.error and all(f.held for f in judge_run(run)), run.error
+
+
+def test_a_check_after_the_chat_door_ran_here_does_not_hang() -> None:
+    """The chat door keeps idle worker threads for the next call; the harness's process is a
+    fork of this one, without those threads, and must not hand a call to one."""
+    from cafe.endpoint.client import deadline
+
+    world, model, limits = build_world(Scenario("plain", 1, 0))
+    run_restock(RestockEnv(ScriptedClient(Script(model)), world.doors(), limits, TickClock()))
+    assert deadline._IDLE  # a worker is waiting here for the next call
+    assert check(run_restock, 0, 2, shrinking=False).passed
 
 
 def _order(**changes: object) -> PurchaseOrder:
@@ -319,33 +347,48 @@ def test_cafe_capstone_check_runs_the_grader_as_a_program(tmp_path):
 # --- the evidence is out of the harness's reach ------------------------------------------------
 
 
-def test_the_harness_is_handed_the_worlds_doors_not_the_world() -> None:
+def _curious(env: RestockEnv) -> RunReport:
+    """The reference, with what it found on `env` in its report's detail (as JSON)."""
     seen: dict[str, object] = {}
-
-    def curious(env: RestockEnv) -> RunReport:
-        for name in ("events", "suppliers", "items", "manager_ceiling_cents", "halted"):
-            seen[name] = hasattr(env.world, name)
-        for name in ("script", "calls", "_client"):
-            seen[f"client.{name}"] = hasattr(env.client, name)
-        try:
-            env.world.place_order = lambda order: "placed"  # type: ignore[method-assign]
-        except AttributeError:
-            seen["replaced"] = False
-        return run_restock(env)
-
-    assert check(curious, 0, 1, shrinking=False).passed
-    assert not any(seen.values()), seen
+    for name in ("events", "suppliers", "items", "manager_ceiling_cents", "halted"):
+        seen[name] = hasattr(env.world, name)
+    for name in ("script", "calls", "_client"):
+        seen[f"client.{name}"] = hasattr(env.client, name)
+    try:
+        env.world.place_order = lambda order: "placed"  # type: ignore[method-assign]
+        seen["replaced"] = True
+    except AttributeError:
+        seen["replaced"] = False
+    report = run_restock(env)
+    return RunReport(report.stop, json.dumps(seen), report.orders, report.trace, report.costs)
 
 
-def test_a_patch_to_the_grader_is_undone_and_fails_every_property() -> None:
+def test_the_harness_is_handed_the_worlds_doors_not_the_world() -> None:
+    """The harness runs in its own process, so what it saw comes back in its report."""
+    from cafe.capstone.runner import run_scenario
+
+    run = run_scenario(_curious, scenarios(0, 1)[0])
+    seen = json.loads(run.report.detail)
+    assert len(seen) == 9 and not any(seen.values()), seen
+    assert all(f.held for f in judge_run(run))
+
+
+def test_a_patch_in_the_harness_process_never_reaches_the_grader() -> None:
+    """patches_grader and tampers replace the grader's judges, edit every world they find and
+    forge a report down the pipe, in their own process: the grader's modules here are untouched,
+    and each fails on the guarantees it skipped (tampers checks the contract, not consent)."""
+    import cafe.capstone.grader as grader
     import cafe.capstone.properties as properties
     import cafe.capstone.world as world
 
-    judge, orders = properties._approval, world.RestockWorld.orders
-    verdict = check(load_harness(HARNESSES / "patches_grader.py"), 0, 1, shrinking=False)
-    assert verdict.failed == set(PROPERTIES)
-    assert "changed the grader's own code" in verdict.render()
+    judge, orders, judge_all = properties._approval, world.RestockWorld.orders, properties.judge_run
+    for name in ("patches_grader", "tampers"):
+        verdict = check(load_harness(HARNESSES / f"{name}.py"), 0, shrinking=False)
+        assert verdict.failed == EXPECTED[name] and not verdict.passed, verdict.render()
+        assert "without the manager's approval" in verdict.render()
     assert properties._approval is judge and world.RestockWorld.orders is orders
+    assert properties.judge_run is judge_all and "passed" in vars(grader.Verdict)
+    assert isinstance(vars(grader.Verdict)["passed"].fget(verdict), bool)
     assert check(run_restock, 0, shrinking=False).passed
 
 

@@ -18,9 +18,10 @@ property by property, judged on the world's own record. Read the files in this o
 - `reference.py`: the course's reference harness, which holds every property;
 - `scenarios.py`: scenarios generated from a seed, each a kind of trouble;
 - `properties.py`: the properties, judged on the world's record, never on the harness's word;
-- `integrity.py`: the grader's own code, fingerprinted around each run, so a patch is found;
-- `runner.py`: one scenario run within a time limit, out of reach of the record, and its trace
-  replayed;
+- `wire.py`: what crosses between the grader's process and the harness's, as plain JSON;
+- `child.py`: the harness's own process, where it holds only doors to the grader's;
+- `runner.py`: one scenario run within a time limit, the record kept in the grader's process,
+  and its trace replayed;
 - `grader.py`: `check` and the command line, with failing scenarios shrunk;
 - `__main__.py`: `python -m cafe.capstone check`, which `cafe capstone check` starts;
 - `workshop.py`: what session 16's notebook uses to write and grade the learner's harness file.

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib.util
 import secrets
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from cafe.capstone.child import HarnessFile, HarnessLoadError, HarnessProcess, load_harness
 from cafe.capstone.harness import Harness
 from cafe.capstone.properties import PROPERTIES, Finding, judge_run
 from cafe.capstone.runner import TIME_LIMIT_S, run_scenario
@@ -117,7 +117,9 @@ class Verdict:
         return "\n".join(lines)
 
 
-def _failing(harness: Harness, scenario: Scenario, name: str, time_limit: float) -> Finding | None:
+def _failing(
+    harness: HarnessProcess, scenario: Scenario, name: str, time_limit: float
+) -> Finding | None:
     """The finding for property `name` on `scenario` when it fails, else None."""
     for finding in judge_run(run_scenario(harness, scenario, time_limit)):
         if finding.property == name and not finding.held:
@@ -135,9 +137,15 @@ def _smaller(scenario: Scenario) -> list[Scenario]:
 
 
 def shrink(
-    harness: Harness, scenario: Scenario, finding: Finding, time_limit: float = TIME_LIMIT_S
+    harness: Harness | HarnessFile | HarnessProcess,
+    scenario: Scenario,
+    finding: Finding,
+    time_limit: float = TIME_LIMIT_S,
 ) -> tuple[Scenario, str]:
     """The smallest scenario found that still fails `finding`'s property, and what happened there."""
+    if not isinstance(harness, HarnessProcess):
+        with HarnessProcess(harness) as child:
+            return shrink(child, scenario, finding, time_limit)
     best, detail, tries = scenario, finding.detail, 0
     progress = True
     while progress and tries < SHRINK_TRIES:
@@ -152,7 +160,7 @@ def shrink(
 
 
 def check(
-    harness: Harness,
+    harness: Harness | HarnessFile,
     seed: int,
     n_scenarios: int = DEFAULT_SCENARIOS,
     *,
@@ -160,17 +168,31 @@ def check(
     shrinking: bool = True,
     live: tuple[ChatClient, str] | None = None,
 ) -> Verdict:
-    """Grade `harness` on `n_scenarios` scenarios drawn from `seed`; with `live` (a client and its
-    model's name), on `live_scenarios` against that model, never shrinking (each run costs)."""
-    if not callable(harness):
+    """Grade `harness` (the function, or its file) on `n_scenarios` scenarios drawn from `seed`,
+    every run in the harness's own process; with `live` (a client and its model's name), on
+    `live_scenarios` against that model, never shrinking (each run costs). ValueError when a
+    harness file cannot be loaded."""
+    if not isinstance(harness, HarnessFile) and not callable(harness):
         raise TypeError(
             f"check() takes the harness function run_restock, not {type(harness).__name__}"
         )
+    with HarnessProcess(harness) as child:
+        return _graded(child, seed, n_scenarios, time_limit, shrinking, live)
+
+
+def _graded(
+    child: HarnessProcess,
+    seed: int,
+    n_scenarios: int,
+    time_limit: float,
+    shrinking: bool,
+    live: tuple[ChatClient, str] | None,
+) -> Verdict:
     first: dict[str, tuple[Scenario, Finding]] = {}
     runs: dict[str, int] = {}
     drawn = scenarios(seed, n_scenarios) if live is None else live_scenarios(seed, n_scenarios)
     for scenario in drawn:
-        for finding in judge_run(run_scenario(harness, scenario, time_limit, live=live)):
+        for finding in judge_run(run_scenario(child, scenario, time_limit, live=live)):
             if not finding.held:
                 runs[finding.property] = runs.get(finding.property, 0) + 1
                 first.setdefault(finding.property, (scenario, finding))
@@ -179,7 +201,7 @@ def check(
         if name in first:
             scenario, finding = first[name]
             small, detail = (
-                shrink(harness, scenario, finding, time_limit)
+                shrink(child, scenario, finding, time_limit)
                 if shrinking and live is None
                 else (scenario, finding.detail)
             )
@@ -203,23 +225,6 @@ def bank(verdict: Verdict, harness_file: Path, model: str = "scripted-restock") 
     }
     entry = {"value": value, "model": model, "source": "yours", "saved_at": stamp()}
     return record("checkpoints", BANK_NAME, entry, session=BANK_SESSION)
-
-
-def load_harness(path: Path) -> Harness:
-    """`run_restock` from the Python file at `path`; ValueError saying what to do when it is not there."""
-    if not path.is_file():
-        raise ValueError(
-            f"there is no harness at {path}; write run_restock(env) in that file (see cafe.capstone)"
-        )
-    spec = importlib.util.spec_from_file_location(f"capstone_harness_{abs(hash(str(path)))}", path)
-    if spec is None or spec.loader is None:
-        raise ValueError(f"{path} cannot be imported as a Python file")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    harness = getattr(module, "run_restock", None)
-    if not callable(harness):
-        raise ValueError(f"{path} defines no function run_restock(env); define it there")
-    return harness
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -266,23 +271,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.scenarios < 1:
         parser.error(f"--scenarios must be at least 1, not {args.scenarios}")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
-    try:
-        harness = load_harness(args.path)
-    except Exception as exc:  # a learner's file that fails to import is reported, not a traceback
-        print(f"cafe capstone check: {exc}", file=sys.stderr)
-        return 2
+    harness = HarnessFile(args.path)  # loaded in the harness's own process, never in this one
     if args.live:
         return _main_live(
             harness, args.path, seed, min(args.scenarios, LIVE_SCENARIOS), args.no_bank
         )
-    verdict = check(harness, seed, args.scenarios)
+    try:
+        verdict = check(harness, seed, args.scenarios)
+    except HarnessLoadError as exc:  # a learner's file that fails to import: said, not a traceback
+        print(f"cafe capstone check: {exc}", file=sys.stderr)
+        return 2
     print(verdict.render())
     if not args.no_bank and bank(verdict, args.path):
         print(f"Banked as checkpoint {BANK_SESSION}.{BANK_NAME} in your progress file.")
     return 0 if verdict.passed else 1
 
 
-def _main_live(harness: Harness, path: Path, seed: int, n: int, no_bank: bool) -> int:
+def _main_live(harness: HarnessFile, path: Path, seed: int, n: int, no_bank: bool) -> int:
     """`--live`: the check against the learner's own model, every line it prints redacted."""
     from cafe.endpoint.client.chat import make_client
     from cafe.endpoint.client.scripted import ScriptedClient
@@ -302,7 +307,11 @@ def _main_live(harness: Harness, path: Path, seed: int, n: int, no_bank: bool) -
             file=sys.stderr,
         )
         return 2
-    verdict = check(harness, seed, n, shrinking=False, live=(client, model))
+    try:
+        verdict = check(harness, seed, n, shrinking=False, live=(client, model))
+    except HarnessLoadError as exc:
+        print(redact(f"cafe capstone check --live: {exc}"), file=sys.stderr)
+        return 2
     print(redact(f"live: {model}\n" + verdict.render()))
     if not no_bank and bank(verdict, path, model=model):
         print(f"Banked as checkpoint {BANK_SESSION}.{BANK_NAME} in your progress file.")

@@ -22,8 +22,8 @@ object that looks like one). The properties, declared once (`PROPERTIES`), each 
     costs       the reported calls, tokens and spend are the ones counted, and the orders reported
                 are the orders the suppliers received
 
-A run in which the harness changed the grader's own code (`cafe/capstone/integrity.py`) holds
-none of them: what the grader would read there is no longer its own.
+The harness runs in a process of its own (`cafe/capstone/child.py`), so everything judged here
+(the world, the ledger, these judges) is out of its reach.
 """
 
 from __future__ import annotations
@@ -69,7 +69,6 @@ class RunEvidence:
     replay_unused: int = 0
     final_answer: bool = False  # the model's last answer was a final one (no tool call)
     endpoint_failed: bool = False  # the model's endpoint failed during the run
-    tampered: str = ""  # what the harness changed of the grader's code; empty when nothing
 
 
 def _numeric(value: Any) -> bool:
@@ -265,10 +264,7 @@ def _reported_orders(orders: Any) -> tuple[PurchaseOrder, ...] | None:
 
 
 def judge_run(run: RunEvidence) -> tuple[Finding, ...]:
-    """Every property of `PROPERTIES`, judged on one run, in that order (each failed, with the
-    same detail, when the harness changed the grader's own code)."""
-    if run.tampered:
-        return tuple(Finding(name, False, run.tampered) for name in PROPERTIES)  # type: ignore[arg-type]
+    """Every property of `PROPERTIES`, judged on one run, in that order."""
     return (
         _named_stop(run),
         _call_cap(run),

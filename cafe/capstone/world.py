@@ -45,6 +45,8 @@ __all__ = [
     "RestockWorld",
     "SupplierError",
     "SupplierPlan",
+    "plain",
+    "received",
 ]
 
 # What the world records, once each: a quote asked, an order received, an approval asked.
@@ -102,7 +104,7 @@ class Event:
     order: PurchaseOrder | None = None
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """`value` as an exact str, int or float (a subclass loses its own methods), or a marker
     naming its type: the record holds nothing whose comparisons a harness wrote."""
     if value is None or type(value) in (str, int, float, bool):
@@ -123,19 +125,21 @@ def received(order: Any) -> PurchaseOrder:
         raise TypeError(f"this takes a PurchaseOrder, not {type(order).__name__}")
     lines = order.lines if isinstance(order.lines, (tuple, list)) else ()
     copied = tuple(
-        OrderLine(_plain(x.item), _plain(x.quantity), _plain(x.unit_price_cents))
+        OrderLine(plain(x.item), plain(x.quantity), plain(x.unit_price_cents))
         if isinstance(x, OrderLine)
-        else OrderLine(_plain(x), 0, 0)
+        else OrderLine(plain(x), 0, 0)
         for x in lines
     )
     return PurchaseOrder(
-        _plain(order.supplier), copied, _plain(order.total_cents), _plain(order.pay_to)
+        plain(order.supplier), copied, plain(order.total_cents), plain(order.pay_to)
     )
 
 
 class WorldDoors:
     """What a harness is handed as `env.world`: `read_stock`, `ask_quote`, `place_order`,
-    `ask_manager` and `books`, each a function of the world's, and no way back to the world."""
+    `ask_manager` and `books`, each a plain function, and no way back to the world behind them
+    (`RestockWorld.doors()` makes one; in the harness's own process each function asks the
+    grader's process, `cafe/capstone/child.py`)."""
 
     __slots__ = ("read_stock", "ask_quote", "place_order", "ask_manager", "books")
 
@@ -145,9 +149,11 @@ class WorldDoors:
     ask_manager: Callable[[PurchaseOrder], bool]
     books: Callable[[], tuple[Mapping[str, str], int]]
 
-    def __init__(self, world: RestockWorld):
+    def __init__(self, **operations: Callable[..., Any]):
+        if set(operations) != set(self.__slots__):
+            raise TypeError(f"WorldDoors takes exactly {', '.join(self.__slots__)}")
         for name in self.__slots__:
-            object.__setattr__(self, name, _door(getattr(world, name)))
+            object.__setattr__(self, name, operations[name])
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"env.world.{name} cannot be replaced: the world's doors are fixed")
@@ -210,7 +216,7 @@ class RestockWorld:
     def ask_quote(self, supplier: str, item: str, quantity: int) -> str:
         """A supplier's quote for `quantity` of `item`, as JSON; raises `SupplierError` when the
         supplier times out or fails."""
-        supplier, item, quantity = _plain(supplier), _plain(item), _plain(quantity)
+        supplier, item, quantity = plain(supplier), plain(item), plain(quantity)
         plan = self._plan(supplier)
         asked = sum(1 for e in self.events if e.kind == "quote" and e.supplier == supplier)
         failure = ""
@@ -249,7 +255,7 @@ class RestockWorld:
 
     def doors(self) -> WorldDoors:
         """The world as a harness is handed it: the five operations, and nothing else."""
-        return WorldDoors(self)
+        return WorldDoors(**{name: _door(getattr(self, name)) for name in WorldDoors.__slots__})
 
     # --- readings the grader (and a curious learner) take off the record -------------------
 
