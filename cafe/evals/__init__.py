@@ -6,7 +6,11 @@ Read the files in this order:
   interval behind every rate (`wilson_interval`), and scoring observations into an `EvalReport`;
 - `ticket_checks.py`: the café's five checks in that form (`session_checks`);
 - `run.py`: the labelled orders (`load_cases`) and session 01's loop run over each (`run_order`,
-  `run_eval`).
+  `run_eval`);
+- `compare.py`: two rates compared: the difference with its interval, and one of three verdicts;
+- `experiment.py`: `cafe experiment NN`, a notebook's comparison run on many orders with seeds,
+  resumable, with intervals; `experiment_program.py` starts it, and `experiment_arms.py` holds
+  this session's live arms (each later session's package holds its own).
 
 The scripted waiter that plays the model in these stories is on the stories shelf
 (`cafe/stories/waiter.py`).

@@ -7,7 +7,8 @@ Read the files in this order:
   about, for offline runs;
 - `labelled.py`: right and broken tickets, each labelled by session 06's checks;
 - `calibration.py`: the judge measured against those labels (agreement, kappa, the biases);
-- `trust.py`: the course's rule for when a calibrated judge may be used.
+- `trust.py`: the course's rule for when a calibrated judge may be used;
+- `experiment_arms.py`: `cafe experiment 12` on your model (the verbosity split).
 
 Lesson: sessions/s12-model-judge/lesson.md. Notebook: notebooks/s12-model-judge.ipynb.
 """

@@ -9,7 +9,8 @@ with feedback, ending with one of the three `STOP_REASONS`. Read the files in th
   retry modes (`retry_messages`);
 - `front.py`: front of house, before the loop: an order the customer must change first is sent
   back with a question (`front_of_house`, `SentBack`), never drafted;
-- `lottery.py`: what plain resampling would buy, the baseline a real retry is measured against.
+- `lottery.py`: what plain resampling would buy, the baseline a real retry is measured against;
+- `experiment_arms.py`: `cafe experiment 07` on your model (naive against curated retries).
 
 The scripted model that uses feedback in these stories is on the stories shelf
 (`cafe/stories/feedback_model.py`).

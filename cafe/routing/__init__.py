@@ -4,7 +4,8 @@ Read the files in this order:
 
 - `prices.py`: a price table you edit, and what a batch of repair runs actually spent;
 - `routes.py`: the expected cost of an accepted ticket (`expected_cost`), routes and cascades
-  between models, and the routing table.
+  between models, and the routing table;
+- `experiment_arms.py`: `cafe experiment 11` on your model (acceptance within the cap).
 
 Lesson: sessions/s11-cost-routing/lesson.md. Notebook: notebooks/s11-cost-routing.ipynb.
 """

@@ -6,7 +6,9 @@ Read the files in this order:
   every later session reads;
 - `parsing.py`: `parse_draft`, model text in, a ticket or named failures out, never raising;
 - `drafts.py`: `StructuredDrafts`, asking an endpoint in the strictest format it accepts;
-- `trials.py`: the same orders asked for in each output format, and the parse rate of each.
+- `trials.py`: the same orders asked for in each output format, and the parse rate of each;
+- `experiment_arms.py`: `cafe experiment 03` and `04` on your model (session 03's arms sit here,
+  in the first package after its one-file module).
 
 Lesson: sessions/s04-schema/lesson.md. Notebook: notebooks/s04-schema.ipynb.
 """
