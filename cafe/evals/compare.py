@@ -78,7 +78,8 @@ class Comparison:
             return f"{span}: {self.verdict}."
         if self.more_orders is None:
             return f"{span}: {self.verdict}; the two rates are equal so far, so no count of orders can be named."
-        return f"{span}: {self.verdict}; about {self.more_orders} more orders per arm might, if the rates hold."
+        more = f"{self.more_orders} more order{'s' if self.more_orders != 1 else ''}"
+        return f"{span}: {self.verdict}; about {more} per arm might, if the rates hold."
 
 
 def judge(a: str, a_won: int, a_n: int, b: str, b_won: int, b_n: int) -> Comparison:
