@@ -3,6 +3,8 @@
     python benchmarks/course_speed.py              # notebooks and toys (about two minutes)
     python benchmarks/course_speed.py --suite      # also the README's test command (minutes)
     python benchmarks/course_speed.py --only s07   # the sessions whose folder starts with s07
+    python benchmarks/course_speed.py --files tests/test_strict.py tests/test_grade.py
+                                                   # only these test files, each on its own
 
 It prints figures; it asserts nothing. Speed is measured here, never inside a timed test.
 
@@ -15,6 +17,9 @@ It prints figures; it asserts nothing. Speed is measured here, never inside a ti
   longest silence between two outputs (a progress dot counts) (the target is no silence over 2 s), and the total.
 - **Suite** (`--suite`): the README's test command, timed whole, and divided by the number of
   written sessions to give a figure per session.
+- **Test files** (`--files`): each file run on its own in one process (`-n 0`, file order), the
+  time one xdist worker spends on it under `--dist loadfile`; compare a file before and after a
+  change back to back, in the same conditions. Nothing else is measured.
 
 The figures depend on the machine and on what else it is doing: run it on an idle machine and
 quote the date, the core count and the Python version with the numbers.
@@ -140,6 +145,25 @@ def _toy_timing(toy: Path) -> tuple[float, float, float]:
     return stamps[0], max(gaps), total
 
 
+def time_files(files: list[str]) -> None:
+    """Each test file run on its own, as one worker runs it; browser tests required, not skipped."""
+    print(_row("test file (-n 0)", "seconds"))
+    for name in files:
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-n", "0", name]
+        start = time.perf_counter()
+        done = subprocess.run(
+            command,
+            cwd=ROOT,
+            env={**os.environ, "CAFE_REQUIRE_BROWSER": "1"},
+            check=False,
+            capture_output=True,
+            text=True,
+        )
+        seconds = time.perf_counter() - start
+        said = "" if done.returncode == 0 else f"   failed (exit {done.returncode})"
+        print(_row(Path(name).name, f"{seconds:.1f}") + said, flush=True)
+
+
 def _row(name: str, *cells: str) -> str:
     return f"  {name:<28}" + "".join(f"{cell:>14}" for cell in cells)
 
@@ -153,7 +177,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--repeat", type=int, default=3, help="bare-kernel runs to take the median of (default 3)"
     )
+    parser.add_argument(
+        "--files", nargs="+", default=[], help="only time these test files, each on its own"
+    )
     args = parser.parse_args(argv)
+    if args.files:
+        time_files(args.files)
+        return 0
     notebooks = sorted(
         p for p in (ROOT / "notebooks").glob("*.ipynb") if p.name.startswith(args.only)
     )
