@@ -181,6 +181,37 @@ def test_every_stop_the_reference_ends_on_is_named() -> None:
     assert stops & {"cut", "max_turns"}  # the runaway: the pace governor, or the call cap
 
 
+def _leaves_a_thread_asking(env: RestockEnv) -> RunReport:
+    """The reference, leaving behind a thread that keeps asking the world for its stock."""
+
+    def ask_for_ever() -> None:
+        while True:
+            env.world.read_stock()
+
+    report = run_restock(env)
+    threading.Thread(target=ask_for_ever, daemon=True).start()
+    return report
+
+
+def _writes_down_the_pipe(env: RestockEnv) -> RunReport:
+    """Sends an unnumbered report down the grader's pipe before doing anything."""
+    import gc
+
+    from cafe.capstone.child import _Pipe
+
+    for pipe in [p for p in gc.get_objects() if isinstance(p, _Pipe)]:
+        pipe.connection.send_bytes(b'{"op": "report", "report": {"type": "RunReport"}}')
+    return run_restock(env)
+
+
+def test_a_message_out_of_turn_is_told_apart_from_the_run() -> None:
+    """A thread left asking after its run is halted in the harness's process, and every later
+    run is judged as its own; a message that belongs to no run ends the run it arrived in."""
+    assert check(_leaves_a_thread_asking, 0, 4, shrinking=False).passed
+    verdict = check(_writes_down_the_pipe, 0, 2, shrinking=False)
+    assert "named_stop" in verdict.failed and "belongs to no run" in verdict.render()
+
+
 def test_a_fresh_interpreter_runs_a_harness_loaded_from_a_file() -> None:
     """Where there is no fork (Windows), the harness's process is a fresh interpreter: a harness
     `load_harness` loaded crosses as its file, and holds every property as under a fork."""

@@ -141,14 +141,18 @@ def client_facts(client: Any) -> dict[str, Any]:
 
 
 class _Pipe:
-    """The child's end: one request at a time (a harness may call from several threads)."""
+    """The child's end: one request and its answer at a time (a harness may call from several
+    threads), and none between runs: a thread the harness left running is halted there."""
 
     def __init__(self, connection: Any):
         self.connection, self.lock = connection, threading.Lock()
+        self.run: Any = None  # the run under way, as the grader numbered it; None between runs
 
     def ask(self, message: dict[str, Any]) -> Any:
         with self.lock:
-            self.connection.send_bytes(to_json(message))
+            if self.run is None:
+                raise GraderHalt("the grader stopped this run: it is over")
+            self.connection.send_bytes(to_json({**message, "run": self.run}))
             answer = from_json(self.connection.recv_bytes(_MAX_MESSAGE))
         if "raise" in answer:
             raise_from_wire(answer)
@@ -208,7 +212,9 @@ def _child(connection: Any, harness: Harness | HarnessFile) -> None:
             return
     connection.send_bytes(to_json({"op": "ready"}))
     while True:
-        run = from_json(connection.recv_bytes(_MAX_MESSAGE))
+        with pipe.lock:
+            run = from_json(connection.recv_bytes(_MAX_MESSAGE))
+            pipe.run = run.get("run")
         try:
             report = harness(_environment(pipe, run))
             message = {"op": "report", "report": report_to_wire(report)}
@@ -217,7 +223,8 @@ def _child(connection: Any, harness: Harness | HarnessFile) -> None:
         except BaseException as exc:  # the grader reports any failure of the harness as a finding
             message = {"op": "error", "error": f"the harness raised {type(exc).__name__}: {exc}"}
         with pipe.lock:
-            connection.send_bytes(to_json(message))
+            connection.send_bytes(to_json({**message, "run": pipe.run}))
+            pipe.run = None
 
 
 # --- the grader's side -----------------------------------------------------------------------
@@ -248,6 +255,7 @@ class HarnessProcess:
         self.start_method = start_method or _start_method()  # "fork" or "spawn"
         self._process: Any = None
         self._connection: Any = None
+        self._runs = 0  # runs started, so that a message from an earlier run is told apart
 
     def __enter__(self) -> HarnessProcess:
         return self
@@ -293,18 +301,19 @@ class HarnessProcess:
         `seconds`; a process that ended is replaced at the next run."""
         if self._process is None:
             self._start()
-        timed_out = threading.Event()
+        self._runs += 1
+        timed_out, process = threading.Event(), self._process
 
         def stop() -> None:
             timed_out.set()
-            self._process.kill()
+            process.kill()
 
         timer = threading.Timer(seconds, stop)
         timer.start()
         try:
-            return self._serve(facts, serve)
+            return self._serve({**facts, "run": self._runs}, serve)
         except (EOFError, OSError, ValueError) as exc:
-            ended = self._process.exitcode if self._process is not None else None
+            ended = process.exitcode
             self.close()
             if timed_out.is_set():
                 return None, f"the harness did not return within {seconds:g} s"
@@ -320,11 +329,14 @@ class HarnessProcess:
         connection.send_bytes(to_json(facts))
         while True:
             message = from_json(connection.recv_bytes(_MAX_MESSAGE))
-            op = message.get("op")
-            if op in ("report", "error"):
-                if connection.poll(0):  # more was sent after the run's end: start afresh next run
-                    self.close()
-                if op == "error":
-                    return None, str(message.get("error"))
+            op, run = message.get("op"), message.get("run")
+            if type(run) is int and 0 < run < facts["run"]:  # left over from an earlier run
+                continue
+            if run != facts["run"]:
+                self.close()
+                return None, "the harness's process sent a message that belongs to no run"
+            if op == "error":
+                return None, str(message.get("error"))
+            if op == "report":
                 return message.get("report"), ""
             connection.send_bytes(to_json(serve(message)))

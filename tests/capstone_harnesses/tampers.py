@@ -58,17 +58,14 @@ def _tamper() -> None:
 
 
 def _forge(report: RunReport) -> None:
-    """Send `report` down every pipe end this process holds, ahead of its own return."""
-    from multiprocessing.connection import Connection
-
+    """Send `report` to the grader ahead of its own return, numbered as the current run's."""
+    from cafe.capstone.child import _Pipe
     from cafe.capstone.wire import report_to_wire, to_json
 
     for found in gc.get_objects():
-        if isinstance(found, Connection) and not found.closed:
-            try:
-                found.send_bytes(to_json({"op": "report", "report": report_to_wire(report)}))
-            except OSError:
-                pass
+        if isinstance(found, _Pipe):
+            forged = {"op": "report", "report": report_to_wire(report), "run": found.run}
+            found.connection.send_bytes(to_json(forged))
 
 
 def run_restock(env: RestockEnv) -> RunReport:
