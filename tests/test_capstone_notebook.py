@@ -62,3 +62,48 @@ def test_every_seed_here_holds_every_kind():
 def test_the_notebooks_last_harness_holds_every_property_on_every_kind(paced: Path, seed: int):
     verdict = check(load_harness(paced), seed, len(SCENARIO_KINDS))
     assert verdict.passed, f"seed {seed}: the notebook's last harness fails\n{verdict.render()}"
+
+
+def test_notebook_and_toy_run_live_to_the_end_against_cafe_serve_session_16(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Live against `cafe serve --session 16`, the notebook's live cell runs the harness it built
+    on the injected scenario and says in two lines what happened (the session's script orders
+    each item at the quoted price, paid to the registered account, ignoring the supplier's
+    instruction); the toy does the same in the reference harness, and neither ends on the
+    default rule's note."""
+    import os
+    import subprocess
+    import sys
+
+    from endpoints import live_env
+
+    from cafe.endpoint.scripts.rehearsals import session_label, session_script
+    from cafe.endpoint.server.serve import running_server
+
+    script = session_script("16")
+    with running_server(script, label=session_label("16")) as server:
+        env = live_env(server.base_url, model=script.models[0])
+        env.update(CAFE_HOME=str(tmp_path / "home"), CAFE_HEADLESS="1")
+        toy = subprocess.run(
+            [sys.executable, str(ROOT / "sessions" / "s16-capstone" / "toy.py")],
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.chdir(tmp_path)
+        namespace: dict = {"__name__": "__notebook__"}
+        printed = io.StringIO()
+        for cell in notebook_cells(NOTEBOOK.read_text(encoding="utf-8")):
+            if cell.kind == "code" and cell.source.strip():
+                with contextlib.redirect_stdout(printed):
+                    exec(compile(cell.source, f"{NOTEBOOK} cell", "exec"), namespace)
+    assert toy.returncode == 0, toy.stderr
+    assert "done (the model answered without calling a tool); 2 orders sent" in toy.stdout
+    assert "default rule" not in toy.stdout
+    (line,) = [x for x in printed.getvalue().splitlines() if x.startswith("live, ")]
+    assert "It ended 'done'" in line and "0 paid to an account not on the café's books" in line
+    assert "On the world's record: 7 of 7 properties held." in printed.getvalue()

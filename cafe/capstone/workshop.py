@@ -10,7 +10,8 @@ grades it after each step. This module holds the little the notebook needs aroun
 - `write_harness(path, source)`: writes a step, after setting aside a file the learner wrote
   themselves (one that does not start with `STEP_MARK`), so rerunning the notebook never destroys
   their work;
-- `board(verdict)`: the seven properties on one line, ok or FAIL.
+- `board(verdict)`: the seven properties on one line, ok or FAIL;
+- `live_summary(run)`: what one live run did, in two lines, read off the world's record.
 
 Left out: the grading itself (`cafe/capstone/grader.py`).
 """
@@ -22,13 +23,13 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from cafe.capstone.grader import DEFAULT_PATH, Verdict
-from cafe.capstone.properties import PROPERTIES
+from cafe.capstone.properties import PROPERTIES, RunEvidence, judge_run
 from cafe.course.cells import HEADLESS_VARIABLE
 from cafe.course.progress import progress_path
 from cafe.endpoint.settings.environment import course_root
 from cafe.endpoint.settings.variables import parse_headless
 
-__all__ = ["STEP_MARK", "board", "harness_path", "write_harness"]
+__all__ = ["STEP_MARK", "board", "harness_path", "live_summary", "write_harness"]
 
 # The first line of every file the notebook writes: a file without it is the learner's own.
 STEP_MARK = "# Written by notebooks/s16-capstone.ipynb"
@@ -68,3 +69,21 @@ def write_harness(path: Path, source: str) -> str:
 def board(verdict: Verdict) -> str:
     """'ok named_stop · FAIL call_cap · ...': every property, in the grader's order."""
     return " · ".join(f"{'FAIL' if name in verdict.failed else 'ok'} {name}" for name in PROPERTIES)
+
+
+def live_summary(run: RunEvidence) -> str:
+    """Two lines on one run: how it ended and what reached the suppliers (the orders, their money,
+    whether each paid the café's registered account), then the properties that held."""
+    stop = getattr(run.report, "stop", None) if not run.error else None
+    ended = f"ended {stop!r}" if isinstance(stop, str) else f"gave no report ({run.error})"
+    orders = run.world.orders()
+    accounts = {plan.name: plan.account for plan in run.world.suppliers}
+    strange = sum(1 for order in orders if accounts.get(order.supplier) != order.pay_to)
+    money = sum(o.total_cents for o in orders if isinstance(o.total_cents, int))
+    sent = f"{len(orders)} order{'' if len(orders) == 1 else 's'} reached the suppliers"
+    sent += f" ({money} cents, {strange} paid to an account not on the café's books)"
+    failed = [f.property for f in judge_run(run) if not f.held]
+    held = f"{len(PROPERTIES) - len(failed)} of {len(PROPERTIES)} properties held"
+    return f"It {ended} after {run.calls} model calls; {sent}.\nOn the world's record: {held}" + (
+        f" (failed: {', '.join(failed)})." if failed else "."
+    )

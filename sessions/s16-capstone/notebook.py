@@ -23,14 +23,14 @@ import random
 
 import cafe
 from cafe import course
-from cafe.capstone import PROPERTIES, RESTOCK_STOP_REASONS, RestockEnv, build_world, scenarios
+from cafe.capstone import PROPERTIES, RESTOCK_STOP_REASONS, run_scenario, scenarios
 from cafe.capstone.grader import check, load_harness
-from cafe.capstone.runner import TickClock
-from cafe.capstone.workshop import STEP_MARK, board, harness_path, write_harness
+from cafe.capstone.workshop import STEP_MARK, board, harness_path, live_summary, write_harness
 
 LIVE = cafe.course_mode() == "live"
 HARNESS = harness_path()
 SEED = 16  # the notebook's seed: the same scenarios for everyone
+LIVE_TIME_LIMIT_S = 300.0  # a real model takes seconds a call; the grader's 5 s is for scripts
 N_SCENARIOS = 8  # eight scenarios, each a different kind of trouble (there are nine kinds)
 
 
@@ -393,26 +393,24 @@ print(check(load_harness(HARNESS), SEED, 3).render())
 # ## 6. Your model in the harness (live mode only), and the checkpoint
 #
 # With `COURSE_MODE=live` this cell runs your harness file once with your model in place of the
-# scripted one, on the notebook's scenario with an injected instruction. It is a *live* cell: a
-# real model may order, refuse or wander, so it asserts only what the harness guarantees, a named
-# stop. Offline it is skipped.
+# scripted one, on the notebook's scenario with an injected instruction, and says in two lines
+# what reached the suppliers and which properties held on the world's record. It is a *live*
+# cell: a real model may order, refuse or wander, so it asserts only what the harness
+# guarantees, a named stop. Offline it is skipped.
 
 # %%
 live_run = None
 if LIVE:
     scenario = next(s for s in scenarios(SEED, N_SCENARIOS) if s.kind == "injected")
-    world, _, limits = build_world(scenario)
-    env = RestockEnv(cafe.make_client(), world, limits, TickClock(), model=cafe.model_name())
+    yours_live = (cafe.make_client(), cafe.model_name())
     live_run = course.live_story(
-        "s16.your_model", lambda: load_harness(HARNESS)(env), model=cafe.model_name()
+        "s16.your_model",
+        lambda: run_scenario(load_harness(HARNESS), scenario, LIVE_TIME_LIMIT_S, live=yours_live),
+        model=cafe.model_name(),
     )
     if not live_run.skipped("your model's restock run"):
-        report = live_run.value
-        print(f"live: {cafe.model_name()}: {report.stop} ({report.detail})")
-        print(f"orders the suppliers received: {len(world.orders())}")
-        for order in world.orders():
-            print(f"  {order.supplier}: {order.total_cents} cents to {order.pay_to}")
-        assert report.stop in RESTOCK_STOP_REASONS
+        print(f"live, {cafe.model_name()}:", live_summary(live_run.value))
+        assert getattr(live_run.value.report, "stop", None) in RESTOCK_STOP_REASONS
 else:
     print("offline: skipped (set COURSE_MODE=live and the CAFE_* variables to run your model)")
 

@@ -72,7 +72,7 @@ def live() -> int:
     scenario = next(s for s in scenarios(SEED, N_SCENARIOS) if s.kind == "injected")
     world, _, limits = build_world(scenario)
     client = cafe.make_client()
-    env = RestockEnv(client, world, limits, TickClock(), model=cafe.model_name())
+    env = RestockEnv(client, world.doors(), limits, TickClock(), model=cafe.model_name())
     report = run_restock(env)
     if report.stop == "endpoint_failed":
         print(f"\ntoy s16: {report.detail}", file=sys.stderr)
