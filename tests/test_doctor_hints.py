@@ -18,6 +18,7 @@ from endpoints import live_env
 
 from cafe.endpoint.doctor.health import doctor
 from cafe.endpoint.doctor.network_checks import _with_v1
+from cafe.endpoint.doctor.setup_checks import Lookups
 from cafe.endpoint.doctor.speed import CAP_STEPS, Speed, advice
 from cafe.endpoint.server.serve import running_server
 from cafe.endpoint.settings.variables import parse_max_tokens, parse_timeout
@@ -99,3 +100,15 @@ def test_a_model_too_slow_for_any_setting_is_told_so_beside_the_best_command():
     assert settings == {"CAFE_TIMEOUT_S": "3600", "CAFE_MAX_TOKENS": str(CAP_STEPS[-1])}
     assert not advice(speed, CAP_STEPS[-1], 3600)[0]
     assert not fits and "too slow for the course here" in fix
+
+
+def test_the_git_and_shell_hints_print_each_install_command_to_copy():
+    """Installing git or bash changes the machine, so no test applies these (the benchmark reports
+    them not applied); each is at least a whole command between backticks, ready to copy."""
+    nothing_on_path = Lookups(which=lambda name: None, is_file=lambda path: False)
+    report = doctor(environ={}, out=io.StringIO(), lookups=nothing_on_path)
+    git, shell = failed_check(report, "git"), failed_check(report, "shell")
+    assert not git.ok and not shell.ok
+    assert "sudo apt-get install git" in QUOTED.findall(git.fix)
+    assert "xcode-select --install" in QUOTED.findall(git.fix)
+    assert "sudo apt-get install bash" in QUOTED.findall(shell.fix)

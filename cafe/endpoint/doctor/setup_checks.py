@@ -66,13 +66,13 @@ CHECKED_HERE: Mapping[str, Callable[[str], Any]] = {
 }
 # How to install each tool, by platform family.
 GIT_FIX = (
-    "Install git (Debian/Ubuntu: sudo apt-get install git; macOS: xcode-select --install; "
+    "Install git (Debian/Ubuntu: `sudo apt-get install git`; macOS: `xcode-select --install`; "
     "Windows: Git for Windows, which brings bash too). Sessions 13-15 keep the agent's project "
     "in a git work tree."
 )
 BASH_FIX = (
     "Install bash (Windows: Git for Windows, https://git-scm.com; WSL's bash.exe does not count, "
-    "it runs commands in another machine; Debian/Ubuntu: sudo apt-get install bash). Session "
+    "it runs commands in another machine; Debian/Ubuntu: `sudo apt-get install bash`). Session "
     "15's run_command tool runs `bash -c`, found the way this check finds it."
 )
 # The way out when the settings file cannot be read, after the message's own fix: a command to
