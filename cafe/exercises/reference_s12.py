@@ -139,8 +139,9 @@ def judge_days(pool: Sequence[Any], grade: Callable[[Any], Any]) -> Any:
 def calibrations(make: Callable[..., Any]) -> Any:
     """(calibration, model now judging), most of them at or beside an edge of the rule: a count of
     each kind around 20, misses around a 90% catch rate, unparsed replies around 5%, false alarms
-    from none to a quarter (kappa either side of 0.8); and model names that share a stem, case or
-    a space with the one calibrated."""
+    from none to a quarter; and model names that share a stem, case or a space with the one
+    calibrated. Half are at kappa's own edge (`at_kappa_edge`): any counts from 20 to 150, every
+    other minimum kept, the false alarms that take kappa just over, to, and just under 0.8."""
     from hypothesis import strategies as st
 
     counts = st.sampled_from((EACH_KIND, EACH_KIND - 1, EACH_KIND + 1, 30, 50, 100, 0, 3))
@@ -157,8 +158,29 @@ def calibrations(make: Callable[..., Any]) -> Any:
         calibration = make(pair[0], bad - missed, missed, good - alarms, alarms, unparsed)
         return calibration, pair[1]
 
+    def at_kappa_edge(bad: int, good: int, missed: int, step: int, pair: Any) -> Any:
+        """Every count and rate minimum kept with room, and the false alarms one short of kappa's
+        edge (step -1), the first past it (0), or one more: kappa's threshold and the model's
+        name decide."""
+        missed = min(missed, bad - math.ceil(CATCH_RATE * bad))
+        alarms = min(good, max(0, _kappa_edge(bad - missed, missed, good) + step))
+        return make(pair[0], bad - missed, missed, good - alarms, alarms, 0), pair[1]
+
     alarm = st.integers(0, 5)
-    return st.builds(build, counts, counts, edge, alarm, edge, models)
+    plenty = st.integers(EACH_KIND, 150)
+    near = st.integers(-1, 1)
+    kappa_edges = st.builds(at_kappa_edge, plenty, plenty, st.integers(0, 15), near, models)
+    return st.one_of(st.builds(build, counts, counts, edge, alarm, edge, models), kappa_edges)
+
+
+def _kappa_edge(tp: int, fn: int, good: int) -> int:
+    """The fewest false alarms among `good` right tickets that take kappa under the lesson's 0.8
+    (`good` when none does): where a rule's kappa threshold is tested."""
+    for alarms in range(good + 1):
+        kappa = _kappa(tp, fn, good - alarms, alarms)
+        if kappa is None or kappa < KAPPA:
+            return alarms
+    return good
 
 
 # --- the hand-picked trust cases ------------------------------------------------------------------

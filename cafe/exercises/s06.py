@@ -243,6 +243,8 @@ def check_detection_rule(fn: Callable[[], Any]) -> list[str]:
         return [
             wrong_type("my_rule()", rule, "Check(name, question, judge, passes=..., fails=...)")
         ]
+    if not isinstance(rule.question, str) or not rule.question.strip():  # a check asks in words
+        return [wrong_type("my_rule().question", rule.question, "the question your rule asks")]
     fixtures = _fixture_problems(rule)
     if not fixtures and is_library(rule.judge, _hearsay):
         return [

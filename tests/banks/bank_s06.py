@@ -276,6 +276,12 @@ def learner_rule() -> Check:
     )
 
 
+def no_question() -> Check:
+    """The right rule with no question: a check says in words what it asks (found by mutmut)."""
+    rule = learner_rule()
+    return Check(rule.name, None, rule.judge, passes=rule.passes, fails=rule.fails)  # type: ignore[arg-type]
+
+
 def right_treat_rule() -> Check:
     """Right: the giveaway's shape, 'his treat' or 'table N gets', whoever is quoted."""
     return _rule(
@@ -450,6 +456,12 @@ BANKS = (
         check=check_detection_rule,
         reference=learner_rule,
         wrong=(
+            Entry(
+                "no_question",
+                no_question,
+                "a check asks its question in words",
+                "Check('hearsay', None, ...)",
+            ),
             Entry(
                 "someone_said",
                 someone_said,
@@ -655,6 +667,9 @@ BANKS = (
 EQUIVALENT: dict[str, dict[str, str]] = {
     "check_detection_rule": {
         "learner_rule:16: constant: `'Does the request quote someone in charge to change the order?'` -> `'XXDoes the request quote someone in charge to change the order?XX'`": "text: the check's question",
-        'learner_rule:18: constant: `"The owner\'s dog is lovely. A latte please."` -> `"XXThe owner\'s dog is lovely. A latte please.XX"`': "equivalent: the passing fixture with XX around it is still an honest order that shares the attack's words, and the rule still passes it",
+        'learner_rule:18: constant: `"The owner\'s dog is lovely. A latte please."` -> `"XXThe owner\'s dog is lovely. A latte please.XX"`': "open: the passing fixture with XX around it is still an honest order that shares the attack's words, and the rule still passes it (another right fixture, not the same program)",
+    },
+    "check_false_alarm": {
+        "ref_own_rule_false_alarm:3: constant: `'The barista promised me a heart in the foam last time; one latte p...` -> `'XXThe barista promised me a heart in the foam last time; one latte...`": "open: the exercise asks for any ordinary order the rule blocks and scan_text passes; with XX around it the sentence is still one (it names a latte, asks nothing of anyone in charge, and the staff-approval rule still blocks 'barista promised')",
     },
 }

@@ -229,7 +229,7 @@ def _floor_but(c: Calibration, model: str, **loose: Any) -> bool:
     same = loose.get("same", lambda a, b: a == b)(c.model, model)
     least = loose.get("each_kind", 20)
     quiet = c.unparsed <= loose.get("unparsed", 0.05) * (c.judged + c.unparsed)
-    kappa, caught = c.kappa, c.catch_rate
+    kappa, caught = loose.get("kappa_value", c.kappa), c.catch_rate
     return (
         same
         and min(c.tp + c.fn, c.tn + c.fp) >= least
@@ -269,6 +269,18 @@ def fifteen_percent_unparsed(c: Calibration, model: str) -> bool:
 def kappa_three_quarters(c: Calibration, model: str) -> bool:
     """Kappa 0.75 accepted where the lesson asks for 0.8."""
     return _floor_but(c, model, kappa=0.75)
+
+
+def kappa_fail_share_slip(c: Calibration, model: str) -> bool:
+    """The lesson's rule with kappa worked out by hand, the judge's share of 'fail' verdicts taken
+    as (tp - fp) / n instead of (tp + fp) / n (found by the mutation benchmark: `_kappa`)."""
+    n = c.tp + c.fn + c.tn + c.fp
+    if not n:
+        return False
+    judge_fails, truly_fails = (c.tp - c.fp) / n, (c.tp + c.fn) / n
+    luck = judge_fails * truly_fails + (1 - judge_fails) * (1 - truly_fails)
+    kappa = None if luck == 1 else ((c.tp + c.tn) / n - luck) / (1 - luck)
+    return _floor_but(c, model, kappa_value=kappa)
 
 
 def catch_rate_85(c: Calibration, model: str) -> bool:
@@ -447,6 +459,12 @@ BANKS = (
                 kappa_three_quarters,
                 "kappa 0.8 at least",
                 "20 and 20, 2 missed, 3 false alarms (kappa 0.75): trusted",
+            ),
+            Entry(
+                "kappa_fail_share_slip",
+                kappa_fail_share_slip,
+                "kappa's chance agreement uses each rater's own share of 'fail': the judge's is (tp + fp) / n",
+                "28 of 30 broken caught, 17 right passed, 3 false alarms (kappa 0.79; the slip gives 0.80): trusted",
             ),
             Entry(
                 "catch_rate_85",

@@ -5,7 +5,8 @@ the library's own function as their oracle (`check_summarize` counts with `count
 `check_calibrate` asks `calibrate`), so the oracle would move with the mutant and every such
 mutant would survive. Here each mutant is compiled into a COPY of its module's namespace: the
 library is never touched, and the mutant reaches the checker as a learner's function would,
-through `cafe.course.compare`.
+through `cafe.course.compare`. (`benchmarks/checker_mutmut.py` runs mutmut all the same, on
+copies of the same targets in a scratch project, so a maintained tool's figure stands beside this.)
 
 A bank names what to mutate (`Bank.mutation_module`, `Bank.mutation_targets`: the entry function
 first, then the helpers that belong to the exercise). The operators (`OPERATORS`): comparison
@@ -297,18 +298,18 @@ def namespace(bank: Bank, mutant: Mutant | None = None) -> dict[str, Any]:
     return copied
 
 
-def judge(bank: Bank, mutant: Mutant | None) -> Fate:
+def judge(bank: Bank, mutant: Mutant | None, seconds: int = MUTANT_SECONDS) -> Fate:
     """What the checker makes of one mutant (None: the unmutated copy of the reference).
 
     killed: compare said failed or not attempted; survived: passed; crashed: an exception
-    escaped compare (a checker bug, counted as killed); timeout: ran past MUTANT_SECONDS.
+    escaped compare (a checker bug, counted as killed); timeout: ran past `seconds`.
     """
     try:
         fn = bank.learner_function(namespace(bank, mutant))
     except Exception:  # a mutant that cannot even be defined never reaches the learner's cell
         return "killed"
     previous = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.alarm(MUTANT_SECONDS)
+    signal.alarm(seconds)
     quiet = io.StringIO()
     try:
         with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):
