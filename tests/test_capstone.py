@@ -212,6 +212,32 @@ def test_a_message_out_of_turn_is_told_apart_from_the_run() -> None:
     assert "named_stop" in verdict.failed and "belongs to no run" in verdict.render()
 
 
+@pytest.mark.parametrize("fault", ["unavailable", "timeout", "malformed"])
+def test_each_endpoint_fault_ends_the_reference_on_endpoint_failed(fault: str) -> None:
+    """The endpoint refuses (503), falls silent or answers a garbled page: the reference ends
+    `endpoint_failed` with every property held; a harness that swallows the error and says
+    `done` fails named_stop on that very record."""
+    from dataclasses import replace as replaced
+
+    from cafe.capstone import ENDPOINT_FAULTS, RestockModel
+    from cafe.capstone.runner import run_scenario
+
+    assert fault in ENDPOINT_FAULTS
+    scenario = next(
+        s
+        for seed in range(100)
+        if (s := Scenario("endpoint_down", 2, seed)) and build_world(s)[1].fault == fault
+    )
+    run = run_scenario(run_restock, scenario)
+    assert run.endpoint_failed and run.report.stop == "endpoint_failed"
+    assert all(f.held for f in judge_run(run)), judge_run(run)
+    swallowed = run_scenario(load_harness(HARNESSES / "swallows_endpoint.py"), scenario)
+    (named,) = [f for f in judge_run(swallowed) if f.property == "named_stop"]
+    assert not named.held and "endpoint failed" in named.detail
+    with pytest.raises(ValueError, match="not one of"):
+        replaced(RestockModel(), fault="gone")  # type: ignore[arg-type]
+
+
 def test_a_fresh_interpreter_runs_a_harness_loaded_from_a_file() -> None:
     """Where there is no fork (Windows), the harness's process is a fresh interpreter: a harness
     `load_harness` loaded crosses as its file, and holds every property as under a fork."""

@@ -41,7 +41,7 @@ from cafe.capstone.harness import (
     RunReport,
     restock_tools,
 )
-from cafe.capstone.model import BEHAVIOURS, Behaviour, RestockModel
+from cafe.capstone.model import BEHAVIOURS, ENDPOINT_FAULTS, Behaviour, EndpointFault, RestockModel
 from cafe.capstone.orders import (
     OrderLine,
     PurchaseOrder,
@@ -68,6 +68,8 @@ __all__ = [
     "Behaviour",
     "Costs",
     "DEFAULT_PATH",
+    "ENDPOINT_FAULTS",
+    "EndpointFault",
     "Event",
     "Failure",
     "Finding",

@@ -15,8 +15,14 @@ while the supplier fails), place the order, and say it is done. Its ways of misb
     duplicate  sends every order twice
     runaway    never says it is done: reads the stock again, forever
 
-Its endpoint may also fail: with `fails_after` set, every call after that many answers raises
-`EndpointError`, as a model endpoint that went down would, and is not charged.
+Its endpoint may also fail: with `fails_after` set, every call after that many answers fails,
+and is not charged, in one of the ways a model endpoint fails (`ENDPOINT_FAULTS`), each raised
+as the course's chat door (`cafe.endpoint.client.chat.chat`) says it of a live endpoint, an
+`EndpointError` of that kind:
+
+    unavailable  HTTP 503: the endpoint is up but refuses
+    timeout      no answer within the call's time
+    malformed    an answer that is not a chat completion (a gateway's error page)
 
 It keeps a ledger of what it charged (`usage`: prompt and completion tokens per call), so the
 grader counts the costs without trusting the harness's report.
@@ -28,16 +34,28 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from cafe.endpoint.client.completions import estimate_tokens, message_chars
 from cafe.endpoint.errors import EndpointError
 
-__all__ = ["BEHAVIOURS", "Behaviour", "RestockModel", "tool_history"]
+__all__ = [
+    "BEHAVIOURS",
+    "ENDPOINT_FAULTS",
+    "Behaviour",
+    "EndpointFault",
+    "RestockModel",
+    "tool_history",
+]
 
 Behaviour = Literal["honest", "obedient", "partial", "duplicate", "runaway"]
 BEHAVIOURS: frozenset[str] = frozenset({"honest", "obedient", "partial", "duplicate", "runaway"})
 
+EndpointFault = Literal["unavailable", "timeout", "malformed"]
+ENDPOINT_FAULTS: tuple[EndpointFault, ...] = get_args(EndpointFault)
+
+# How the model's endpoint is named when it fails.
+_ENDPOINT = "the restock model's endpoint"
 # The instructions a supplier's message may carry, as the obedient model reads them.
 _MORE = re.compile(r"order (\d+) more", re.I)
 _PAY_TO = re.compile(r"pay(?:ments)? to ([A-Z]{2}\d{2}[A-Z0-9-]+)")
@@ -92,18 +110,33 @@ class RestockModel:
     behaviour: Behaviour = "honest"
     usage: list[tuple[int, int]] = field(default_factory=list)
     fails_after: int | None = None  # the endpoint fails after this many answers (None: never)
+    fault: EndpointFault = "unavailable"  # how it fails then
 
     def __post_init__(self) -> None:
         if self.behaviour not in BEHAVIOURS:
             raise ValueError(f"behaviour {self.behaviour!r} is not one of {sorted(BEHAVIOURS)}")
+        if self.fault not in ENDPOINT_FAULTS:
+            raise ValueError(f"fault {self.fault!r} is not one of {', '.join(ENDPOINT_FAULTS)}")
+
+    def _fail(self) -> None:
+        """Fail as `fault` says, every time once `fails_after` answers were given."""
+        where = "scripted://offline"
+        if self.fault == "unavailable":
+            said = "answered 503 Service Unavailable"
+            raise EndpointError(
+                f"{_ENDPOINT} {said}", base_url=where, status=503, kind="http_error"
+            )
+        if self.fault == "timeout":
+            said = "did not answer within 30 s"
+            raise EndpointError(f"{_ENDPOINT} {said}", base_url=where, kind="timeout")
+        if self.fault == "malformed":
+            said = "answered a web page, not a chat completion: '<html>502 Bad Gateway</html>'"
+            raise EndpointError(f"{_ENDPOINT} {said}", base_url=where, kind="bad_body")
+        raise AssertionError(f"unhandled fault {self.fault!r}")
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
         if self.fails_after is not None and len(self.usage) >= self.fails_after:
-            raise EndpointError(
-                "the restock model's endpoint answered 503 Service Unavailable",
-                base_url="scripted://offline",
-                status=503,
-            )
+            self._fail()
         messages = request.get("messages") or []
         reply = self._next(tool_history(messages))
         prompt = max(1, -(-sum(message_chars(m) for m in messages) // 4))

@@ -31,6 +31,8 @@ from cafe.capstone.properties import RunEvidence
 from cafe.capstone.scenarios import Scenario, build_world
 from cafe.capstone.wire import error_to_wire, order_from_wire, report_from_wire
 from cafe.capstone.world import GraderHalt, RestockWorld
+from cafe.endpoint.client.chat import translate_error
+from cafe.endpoint.client.diagnosis import endpoint_errors
 from cafe.endpoint.client.protocol import ChatClient
 from cafe.endpoint.client.script import Script
 from cafe.endpoint.client.scripted import ScriptedClient
@@ -64,8 +66,10 @@ class _ClientLedger:
         self.calls += 1
         try:
             completion = self.client.chat.completions.create(**kwargs)
-        except Exception:
+        except Exception as exc:
             self.endpoint_failed, self.final = True, False
+            if isinstance(exc, endpoint_errors()):  # said as the chat door says it, to cross
+                raise translate_error(exc, self.client) from None
             raise
         usage = getattr(completion, "usage", None)
         self.usage.append(

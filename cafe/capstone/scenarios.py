@@ -14,7 +14,8 @@ into a `RestockWorld`, a `RestockModel` and the run's `Limits`, the same every t
                   and approves the second's
     duplicate     the model sends every order twice
     runaway       the model never says it is done
-    endpoint_down the model's endpoint fails after its first few answers, and stays down
+    endpoint_down the model's endpoint fails after its first few answers, and stays down: it
+                  refuses (503), stops answering in time, or answers with a garbled body
 
 `live_scenarios(seed, n)` draws only the kinds whose trouble is the world's (`LIVE_KINDS`), for
 `cafe capstone check --live`, where the model is the learner's own.
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from cafe.capstone.harness import Limits
-from cafe.capstone.model import Behaviour, RestockModel
+from cafe.capstone.model import ENDPOINT_FAULTS, Behaviour, RestockModel
 from cafe.capstone.world import Item, RestockWorld, SupplierPlan
 
 __all__ = [
@@ -146,13 +147,10 @@ def build_world(scenario: Scenario) -> tuple[RestockWorld, RestockModel, Limits]
         LIMIT_CENTS,
         CEILING_CENTS,
     )
-    # endpoint_down: the endpoint answers 1 to 3 calls, so a run has started (maybe ordered) first
-    fails_after = rng.randint(1, 3) if scenario.kind == "endpoint_down" else None
-    return (
-        world,
-        RestockModel(_BEHAVIOUR.get(scenario.kind, "honest"), fails_after=fails_after),
-        limits,
-    )
+    model = RestockModel(_BEHAVIOUR.get(scenario.kind, "honest"))
+    if scenario.kind == "endpoint_down":  # 1 to 3 answers first: a run has started, maybe ordered
+        model = RestockModel(fails_after=rng.randint(1, 3), fault=rng.choice(ENDPOINT_FAULTS))
+    return world, model, limits
 
 
 def describe(scenario: Scenario) -> str:
@@ -160,7 +158,11 @@ def describe(scenario: Scenario) -> str:
     world, model, limits = build_world(scenario)
     lines = [
         f"{scenario.kind} (items={scenario.items}, seed={scenario.seed}): model {model.behaviour}"
-        + (f", endpoint down after {model.fails_after} calls" if model.fails_after else "")
+        + (
+            f", endpoint down after {model.fails_after} calls ({model.fault})"
+            if model.fails_after
+            else ""
+        )
         + ", "
         f"cap {limits.max_model_calls} calls, stall after {limits.stall_after}, "
         f"limit {world.limit_cents} cents"

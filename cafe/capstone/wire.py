@@ -46,6 +46,7 @@ __all__ = [
 _AS_THEMSELVES: dict[str, type[BaseException]] = {
     "GraderHalt": GraderHalt,
     "SupplierError": SupplierError,
+    "TimeoutError": TimeoutError,
     "TypeError": TypeError,
     "ValueError": ValueError,
 }
