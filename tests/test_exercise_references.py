@@ -126,6 +126,24 @@ def test_reference_s12_floor_trusts_agrees_with_trust_reading(pair):
     assert floor_trusts(calibration, model) is trust_reading(calibration, model).trusted
 
 
+def test_reference_s12_calibrations_put_kappa_either_side_of_its_bar():
+    """The checker's generated calibrations test the lesson's kappa bar at its edge (issue 35:
+    every threshold, at and either side): among the seeded draws, calibrations with every reply
+    parsed have kappa within 0.02 of 0.8 both at or over it and under it. (Before, the false
+    alarms moved in 5% steps and a rule whose kappa was off near the bar passed.)"""
+    sides: set[bool] = set()
+
+    @SEEDED
+    @given(calibrations(Calibration))
+    def draw(pair: Any) -> None:
+        kappa = pair[0].kappa
+        if kappa is not None and pair[0].unparsed == 0 and abs(kappa - 0.8) < 0.02:
+            sides.add(kappa >= 0.8)
+
+    draw()
+    assert sides == {True, False}, f"kappa near 0.8 only on the side(s) {sides}"
+
+
 def test_reference_s12_floor_trusts_refuses_a_calibration_with_tickets_never_graded():
     calibration = Calibration("m", 49, 1, 50, 0, 0, failed=1)
     assert floor_trusts(calibration, "m") is trust_reading(calibration, "m").trusted is False
