@@ -66,6 +66,7 @@ EXPECTED = {
     "costs_last_call": {"costs"},
     "swallows_endpoint": {"named_stop"},
     "done_when_cut": {"named_stop"},
+    "does_nothing": {"named_stop"},  # 'max_turns' with no model call held all seven before
     "retries_forever": {"named_stop", "stall", "traced", "costs"},
     # attacks on the grader: each is judged on what it hid, or on everything when it patched
     "hides_events": {"approval"},

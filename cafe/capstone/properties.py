@@ -8,7 +8,8 @@ object that looks like one). The properties, declared once (`PROPERTIES`), each 
 
     named_stop  the run returned a RunReport within its time limit, its stop one of
                 RESTOCK_STOP_REASONS and true to the record: `done` only after the model's final
-                answer, and `endpoint_failed` exactly when the model's endpoint failed
+                answer, `endpoint_failed` exactly when the model's endpoint failed, and a stop
+                that cut the run (`max_turns`, `stuck`, `cut`) only while the model was working
     call_cap    the model was called at most `max_model_calls` times
     contract    every order the suppliers received holds to the contract: a known supplier paid at
                 its registered account, stocked items, whole quantities within what is still
@@ -85,6 +86,12 @@ def _stop_problem(run: RunEvidence, stop: Any) -> str:
         return "the run reported stop 'endpoint_failed', but the model's endpoint never failed"
     if stop == "done" and not run.final_answer:
         return "the run reported stop 'done', but the model's last answer was a tool call: it was cut, not finished"
+    if stop in ("max_turns", "stuck", "cut") and not run.calls:
+        return (
+            f"the run reported stop {stop!r}, but the model was never called: nothing was stopped"
+        )
+    if stop in ("max_turns", "stuck", "cut") and run.final_answer:
+        return f"the run reported stop {stop!r}, but the model's last answer was final: it had finished"
     return ""
 
 
