@@ -127,7 +127,9 @@ def test_doctor_live_runs_the_json_and_tool_probes_over_http():
     assert report.ok, text
     assert report.mode == "live"
     json_probe, format_probe, tool_probe, *speed_probes = server.requests
-    assert [r["max_tokens"] for r in speed_probes] == [1, 64]  # one token, then 64: the speed
+    # the speed: one token (the time before the first), then 64 twice on one prompt (the writing)
+    assert [r["max_tokens"] for r in speed_probes] == [1, 64, 64]
+    assert speed_probes[1]["messages"] == speed_probes[2]["messages"]
     assert json_probe["response_format"] == {"type": "json_object"}
     assert (
         format_probe["response_format"]["type"] == "json_schema"

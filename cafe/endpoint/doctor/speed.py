@@ -3,11 +3,21 @@
 A call that is not streamed comes back when the whole reply is written, so the time it needs is
 the time before the first token plus the reply's tokens divided by the model's speed. The reply
 cap (`CAFE_MAX_TOKENS`) bounds the second part; the deadline (`CAFE_TIMEOUT_S`) must cover both,
-or a healthy but slow model is cut off and looks dead. `measure_speed` asks the same question
-twice, for one token and for `SPEED_PROBE_TOKENS`, so the difference is writing alone; each time
-the prompt opens with a fresh random tag, so a server that keeps the work done on a prompt it has
-seen (llama.cpp reuses a cached prefix) cannot skip the second one's reading, which once made the
-difference vanish and the speed read 380,000 tokens a second (issue 38). A slow reading is
+or a healthy but slow model is cut off and looks dead. `measure_speed` times the two parts apart:
+
+- the time before the first token: a request for one token whose prompt opens with a fresh
+  random tag, so no server can have read it before;
+- the writing: a request for `SPEED_PROBE_TOKENS` tokens, asked twice with the same prompt, the
+  second timed. A server that keeps the prompt it has read (llama.cpp keeps a cached prefix)
+  then only writes; one that does not reads it again, and the speed comes out lower than the
+  truth, never higher (safe for the deadline it recommends).
+
+The doctor once took the difference of a 1-token and a 64-token request instead. With the same
+prompt, the server answered the second from its cache and the speed read 380,000 tokens a
+second (issue 38); with fresh prompts the difference was still mostly noise on a busy machine:
+`cafe local` took 4.9 to 13.6 s to read a 40-token prompt, from one request to the next
+(7 December 2026, 2 cores at a load of 8 to 10), while writing 63 tokens took about 3 s, and the
+doctor read 380,000 tokens/s again where a streamed reply wrote 13 to 22. A slow reading is
 taken again (`fastest_reading`), since a busy machine can only make a probe slower; `advice`
 compares a reply at the cap with the deadline and, when they do not fit, names the settings that
 would (`deadline_for`), a smaller cap too when the deadline alone would pass five minutes.
@@ -47,7 +57,7 @@ __all__ = [
     "advice",
 ]
 
-# The speed probe's longer reply: enough tokens that writing them outweighs the fixed cost.
+# The speed probe's longer reply: enough tokens that writing them outweighs a request's own cost.
 SPEED_PROBE_TOKENS = 64
 # Seconds allowed before the first reply token: the request, a queue of one, and the prompt. A
 # course prompt is at most about 1,000 tokens; `cafe local` read 500 in 3 s idle, 8 s under load.
@@ -68,7 +78,7 @@ ROUND_S = 10
 PATIENCE_S = 300.0
 # The question the probe asks: a reply that can run as long as it is allowed to.
 _COUNTING = {"role": "user", "content": "Count from 1 to 500 in words, separated by commas."}
-# Random bytes in each probe's opening tag: two probes share no prefix a server could reuse.
+# Random bytes in a probe's opening tag: a prompt the server cannot have read before.
 TAG_BYTES = 6
 # Readings the doctor takes, at most, before it calls a model too slow for its settings. A pause
 # on a shared machine (another process, a garbage collection) only ever slows a probe down, so
@@ -94,7 +104,8 @@ def _fresh_tag() -> str:
 
 
 def probe_messages(tag: str) -> list[dict[str, str]]:
-    """The speed probe's prompt, opening with `tag` so that no two probes share a prefix."""
+    """The speed probe's prompt, opening with `tag`: a fresh tag is a prompt no server has read,
+    the same tag again one it may have kept."""
     return [{"role": "system", "content": f"Speed probe {tag}."}, dict(_COUNTING)]
 
 
@@ -124,16 +135,18 @@ def measure_speed(
     tag: Callable[[], str] = _fresh_tag,
     clock: Clock = time.perf_counter,
 ) -> Speed | None:
-    """The model's writing speed from two requests (1 token, then `SPEED_PROBE_TOKENS`), each
-    opening with its own `tag()` and timed by `clock()` (seconds; a test passes a fake one);
+    """The model's speed from three requests, each timed by `clock()` (seconds; a test passes a
+    fake one): 1 token on a prompt opening with its own `tag()` (the time before the first
+    token), then `SPEED_PROBE_TOKENS` on another, asked twice, the second timed (the writing).
     None when the model stopped after a token or two, which leaves nothing to time. Raises what
     `cafe.endpoint.client.chat.complete` raises."""
-    fixed, _ = _timed(client, model, 1, timeout, tag(), clock)
-    total, written = _timed(client, model, SPEED_PROBE_TOKENS, timeout, tag(), clock)
+    first_token_s, _ = _timed(client, model, 1, timeout, tag(), clock)
+    repeated = tag()
+    _timed(client, model, SPEED_PROBE_TOKENS, timeout, repeated, clock)  # the server reads it
+    writing_s, written = _timed(client, model, SPEED_PROBE_TOKENS, timeout, repeated, clock)
     if written < 3:
         return None
-    per_token = max(total - fixed, 1e-4) / (written - 1)
-    return Speed(tokens_per_s=1 / per_token, first_token_s=fixed)
+    return Speed(tokens_per_s=written / max(writing_s, 1e-4), first_token_s=first_token_s)
 
 
 def fastest_reading(
