@@ -521,6 +521,15 @@ def test_reference_holds_every_property_on_generated_scenarios(scenario: Scenari
     assert all(f.held for f in findings), [f for f in findings if not f.held]
 
 
+@pytest.mark.parametrize("count", ["0", "1001", "9" * 40])
+def test_main_refuses_a_scenario_count_out_of_range(
+    count: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main([str(HARNESSES / "empty.py"), "--scenarios", count, "--no-bank"])
+    assert stopped.value.code == 2 and "--scenarios must be 1 to 1000" in capsys.readouterr().err
+
+
 def test_main_banks_the_result_in_the_progress_file_unless_told_not_to(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

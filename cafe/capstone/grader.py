@@ -56,6 +56,8 @@ __all__ = [
 DEFAULT_PATH = Path("work/capstone/harness.py")
 # Every kind once (`cafe/capstone/scenarios.py`).
 DEFAULT_SCENARIOS = len(SCENARIO_KINDS)
+# The most scenarios one check runs: each is a run and a replay, so a thousand take minutes.
+MAX_SCENARIOS = 1000
 # How many scenarios `--live` runs at most: each costs real model calls (the cap, 14 to 18).
 LIVE_SCENARIOS = 3
 # Where a check is banked: the progress file's checkpoint for session 16 (`cafe.course.progress`).
@@ -268,8 +270,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     property held, 1 when one failed, 2 when the harness could not be loaded."""
     parser = _parser()
     args = parser.parse_args(argv)
-    if args.scenarios < 1:
-        parser.error(f"--scenarios must be at least 1, not {args.scenarios}")
+    if not 1 <= args.scenarios <= MAX_SCENARIOS:
+        parser.error(f"--scenarios must be 1 to {MAX_SCENARIOS}, not {args.scenarios}")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     harness = HarnessFile(args.path)  # loaded in the harness's own process, never in this one
     if args.live:
