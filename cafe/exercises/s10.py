@@ -261,6 +261,11 @@ def _problems(runs: list[Run], drafts: list[int], base: list[Run]) -> list[str]:
     for run, spent, old in zip(runs, drafts, base):
         assert run.spec is not None  # run_shift keeps every order's spec
         table = f"table {run.spec.table}"
+        if run.result is not None and not isinstance(run.result.attempts, tuple):
+            problems.append(
+                f"{table}: the result's attempts are {run.result.attempts!r}; a run that made "
+                "no attempt says so with an empty tuple, (), which every report reads"
+            )
         if run.result is not None and run.result.stop_reason == "policy_violation" and spent:
             problems.append(
                 f"{table}: refused after {spent} draft(s); a request is refused before any "

@@ -250,6 +250,17 @@ def stop_86d_first(spec: Any, generate: Any) -> RepairResult:
     return _stop_86d(spec, sold) if sold else repair_ticket(spec, generate)
 
 
+def refused_with_no_attempts_tuple(spec: Any, generate: Any) -> RepairResult:
+    """The course's fix, its refusals holding attempts=None instead of () (found by mutmut)."""
+    sold = [item for item in spec.items if MENU.is_sold_out(item)]
+    if not sold:
+        return repair_ticket(spec, generate)
+    blocked = tuple(
+        Failure("sold_out", item, "tell the customer; take a new order") for item in sold
+    )
+    return RepairResult("policy_violation", None, None, blocked_by=blocked)  # type: ignore[arg-type]
+
+
 def one_order_only(spec: Any, generate: Any) -> RepairResult:
     """Fixes the first example it read: table 14."""
     if spec.table == 14:
@@ -410,6 +421,12 @@ BANKS = (
         check_first_fix,
         stop_86d_first,
         wrong=(
+            Entry(
+                "refused_with_no_attempts_tuple",
+                refused_with_no_attempts_tuple,
+                "a refusal made no attempt: attempts=(), which every report reads",
+                "every sold-out order: attempts None",
+            ),
             Entry(
                 "one_order_only",
                 one_order_only,
