@@ -62,6 +62,10 @@ TIMEOUT_CODES = frozenset({36, 24, -24, 152, 255})
 _NO_DEFAULT = (
     "equivalent: every Calibration has a `failed` field, so getattr's default is never read"
 )
+_SAME_SIDE = (
+    "equivalent: another number on the same side of the same threshold; the fact still holds "
+    "and the same earlier check still takes the turn (bank_s14's in-house excuse)"
+)
 EQUIVALENT: dict[str, dict[str, str]] = {
     "check_delimit": {
         'right_html_escape: return f"{OPEN_TAG}{html.escape(text, quote=False)}{CLOSE_TAG}" -> '
@@ -74,6 +78,32 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         r'r"\b(?:THE|MY|YOUR)\s+(?:OWNER|MANAGER|BOSS|CHEF)\s+(?:SAID|SAYS|TOLD|WANTS|APPROVED)\b",': (
             "equivalent: the pattern is compiled with re.IGNORECASE"
         ),
+    },
+    "check_classify": {
+        "reference_classify: first, last = present.index(True), len(present) - 1 - "
+        "present[::-1].index(True) -> first, last = present.index(True), len(present) - 2 - "
+        "present[::-1].index(True)": (
+            "equivalent: a gap lies strictly between a failure's first and last sighting, so a "
+            "slice that stops one short of the last still holds it (bank_s10's in-house excuse)"
+        ),
+    },
+    "check_first_fix": {
+        "stop_86d_first: return _stop_86d(spec, sold) if sold else repair_ticket(spec, generate) "
+        "-> return _stop_86d(None, sold) if sold else repair_ticket(spec, generate)": (
+            "equivalent: _stop_86d never reads its spec argument"
+        ),
+    },
+    "check_overruled": {
+        'my_overruled: "extend_budget_exhausted": {**RUN, "elapsed_ms": 120_000, '
+        f'"extends_used": 6}}, -> "extend_budget_exhausted": {{**RUN, {after}}},': _SAME_SIDE
+        for after in (
+            '"elapsed_ms": 120001, "extends_used": 6',
+            '"elapsed_ms": 120_000, "extends_used": 7',
+        )
+    }
+    | {
+        'my_overruled: "pace_check_budget_exhausted": {**RUN, "pace_checks_used": 2}, -> '
+        '"pace_check_budget_exhausted": {**RUN, "pace_checks_used": 3},': _SAME_SIDE
     },
     "check_trust_rule": {
         'floor_trusts: and not getattr(calibration, "failed", 0) -> '
