@@ -134,7 +134,10 @@ def _import_preloaded(names: Sequence[str]) -> list[str]:
 
 def _become_the_command(request: dict) -> NoReturn:
     """In the forked child: take the request's folder, environment and files, then run the
-    package as `python -m cafe` does. Its `SystemExit` (or a traceback) ends this process."""
+    package as `python -m cafe` does. Its `SystemExit` (or a traceback) ends this process.
+    The child leads a process group of its own, so a hang is ended with every process the command
+    started (`cafe capstone check` and `cafe experiment` run their programs as subprocesses)."""
+    os.setpgid(0, 0)
     os.chdir(request["cwd"])
     os.environ.clear()  # os.environ's changes reach the C environment, so subprocesses see them
     os.environ.update(request["env"])
@@ -222,8 +225,8 @@ class ForkServer:
         self._process.stdin.write(json.dumps(request).encode() + b"\n")
         pid = _number(self._answer(timeout=60))
         status = self._answer(timeout)
-        if status is None:  # a hang: end it, as subprocess.run does, and let the server reap it
-            os.kill(pid, signal.SIGKILL)
+        if status is None:  # a hang: end it and what it started, and let the server reap it
+            os.killpg(pid, signal.SIGKILL)
             self._answer(timeout=60)
             raise subprocess.TimeoutExpired([sys.executable, "-m", "cafe", *args], timeout)
         return subprocess.CompletedProcess(

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -62,18 +63,26 @@ def _environment(cwd: Path, extra: dict[str, str]) -> dict[str, str]:
 
 
 def _run_fresh(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """`python -m cafe ARGS` in a new interpreter: the real entry path, about 0.6 s a call."""
-    return subprocess.run(
+    """`python -m cafe ARGS` in a new interpreter: the real entry path, about 0.6 s a call. On a
+    hang the whole process group goes, so a program the command started does not run on."""
+    with subprocess.Popen(
         [sys.executable, "-m", "cafe", *args],
         cwd=cwd,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         errors="backslashreplace",
         stdin=subprocess.DEVNULL,
-        timeout=LIMIT_S,
-        check=False,
-    )
+        start_new_session=True,
+    ) as process:
+        try:
+            out, err = process.communicate(timeout=LIMIT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 @pytest.fixture(scope="module")
@@ -146,28 +155,93 @@ def test_generated_variable_values_never_hang_or_raise(
     _judge(_run(forks, command, cwd, {variable: value}), variable, value)
 
 
+# Every argument and path option of every command that ends by itself, with a generated value in
+# its place. `serve` and `local` run until stopped when they accept, so their options are in
+# OPTION_EDGES below: refused values only, each named.
 ARGUMENTS = [
     lambda v: ["toy", v],
     lambda v: ["toy", "08", "--keep", v],
     lambda v: ["experiment", v],
+    lambda v: ["experiment", "07", "--seed", v, "--orders", "2", "--out", "r.json"],
+    lambda v: ["experiment", "07", "--orders", "2", "--out", v],
     lambda v: ["grade", v],
+    lambda v: ["grade", "class", "--out", v],
+    lambda v: ["grade", "class", "--jobs", v],
+    lambda v: ["grade", "class", "--time-limit", v],
     lambda v: ["progress", v],
+    lambda v: ["progress", "--session", v],
+    lambda v: ["progress", "--file", v],
+    lambda v: ["progress", "--export", v],
+    lambda v: ["progress", "--export", "--learner", v],
+    lambda v: ["progress", "--export", "--work", v],
+    lambda v: ["hand-in", "--learner", v],
+    lambda v: ["hand-in", "--work", v],
+    lambda v: ["hand-in", "--progress", v],
+    lambda v: ["hand-in", "--out", v],
+    lambda v: ["capstone", v],
+    lambda v: ["capstone", "check", v],
+    lambda v: ["capstone", "check", "--seed", v],
+    lambda v: ["capstone", "check", "--scenarios", v],
 ]
 
 
 @pytest.mark.slow
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(value=values.filter(lambda v: not v.startswith("-")), shape=st.sampled_from(ARGUMENTS))
 def test_generated_arguments_never_hang_or_raise(forks, tmp_path_factory, value, shape):
     cwd = tmp_path_factory.mktemp("args")
+    (cwd / "class").mkdir()  # an empty class for `grade`: its options are what is fuzzed
     args = shape(value)
     done = _run(forks, args, cwd, {})
     said = done.stdout + done.stderr
     assert "Traceback" not in said, f"cafe {args!r}: a traceback\n{said[-2000:]}"
     if done.returncode != 0:
         assert [line for line in done.stderr.splitlines() if line.strip()], f"{args!r}: silent"
+
+
+# Numbers at their edges for every numeric option. A command that ends by itself may accept one
+# (and must then end); `serve` and `local` run until stopped when they accept, so they get only
+# values no option of theirs may take, and each must be refused in one line.
+NUMBER_EDGES = ["", "x", "-1", "0", "nan", "inf", "1e309", "9" * 40]
+ENDING_OPTIONS = [
+    ["experiment", "07", "--out", "r.json", "--orders"],
+    ["experiment", "07", "--out", "r.json", "--orders", "2", "--seed"],
+    ["capstone", "check", "harness.py", "--seed"],
+    ["capstone", "check", "harness.py", "--scenarios"],
+    ["grade", "class", "--jobs"],
+    ["grade", "class", "--time-limit"],
+    ["progress", "--session"],
+]
+SERVING_OPTIONS = [
+    ["serve", "--port"],
+    ["local", "--port"],
+    *(["serve", "--port", "0", flag] for flag in ("--fault-status", "--fault-retry-after")),
+    *(["serve", "--port", "0", flag] for flag in ("--fault-delay", "--fault-trickle")),
+    ["serve", "--port", "0", "--fault-times"],
+]
+EMPTY_HARNESS = ROOT / "tests" / "capstone_harnesses" / "empty.py"  # graded fast, every seed fails
+NEVER_A_SETTING = ["", "x", "-1", "nan", "inf", "1e309"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("option", ENDING_OPTIONS, ids=" ".join)
+def test_numeric_options_at_their_edges_end_accepted_or_named(forks, tmp_path, option):
+    (tmp_path / "class").mkdir()  # an empty class for `grade`
+    (tmp_path / "harness.py").write_text(EMPTY_HARNESS.read_text(encoding="utf-8"))
+    for value in NUMBER_EDGES:
+        _judge(_run(forks, [*option, value], tmp_path, {}), option[-1], value)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("option", SERVING_OPTIONS, ids=" ".join)
+def test_a_server_option_no_server_can_take_is_refused_in_one_line(forks, tmp_path, option):
+    values = NEVER_A_SETTING + (["65536", "9" * 40] if option[-1] == "--port" else [])
+    for value in values:
+        done = _run(forks, [*option, value], tmp_path, {})
+        assert done.returncode != 0, f"{option} {value!r} was accepted"
+        _judge(done, option[-1], value)
 
 
 # One input each command refuses by name. A refusal shows the call's environment reached the
@@ -255,3 +329,12 @@ def test_a_latin_1_notebook_source_is_one_line_naming_the_file(tmp_path, capsys)
     lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
     assert status == 1 and len(lines) == 1, lines
     assert "notebook.py" in lines[0] and "UTF-8" in lines[0] and "0xe9" in lines[0]
+
+
+@pytest.mark.parametrize("given", ["", " ", ".", "a_folder"])
+def test_progress_file_that_cannot_be_a_file_is_refused_naming_it(forks, tmp_path, given):
+    (tmp_path / "a_folder").mkdir()
+    done = _run(forks, ["progress", "--file", given], tmp_path, {})
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and "--file" in lines[0], done
+    assert not done.stdout  # no record printed as if the folder were a damaged file
