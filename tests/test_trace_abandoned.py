@@ -67,3 +67,25 @@ def test_a_call_that_answers_in_time_is_recorded_once():
     generate = make_model_generator(recorder.client(ScriptedClient([TICKET])), "cafe-scripted")
     result, trace = record_repair(ORDER, generate, recorder=recorder)
     assert result.stop_reason == "passed" and len(trace.model_calls) == 1
+
+
+def test_a_forked_child_starts_with_no_idle_worker_and_its_call_answers() -> None:
+    """A fork copies the pool of idle workers but not their threads: the child must not hand its
+    call to a worker that does not exist there (it would wait for ever)."""
+    import os
+
+    from cafe.endpoint.client import deadline
+
+    assert deadline.within_deadline(lambda: 1, 5, waiting_for="a warm-up") == 1
+    assert deadline._IDLE  # the worker that answered waits here for the next call
+    if not hasattr(os, "fork"):
+        return
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only if its pool is empty and a call answers in time
+        ok = False
+        try:
+            ok = not deadline._IDLE and deadline.within_deadline(lambda: 2, 5, waiting_for="x") == 2
+        finally:
+            os._exit(0 if ok else 1)  # never back into the parent's test run
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -190,19 +190,8 @@ def _environment(pipe: _Pipe, run: dict[str, Any]) -> RestockEnv:
     return RestockEnv(client, doors, limits, TickClock(), model=str(run["model"]), brief=BRIEF)
 
 
-def _forget_parent_threads() -> None:
-    """A fork copies the parent's memory but none of its threads: the course's chat door keeps
-    idle worker threads for the next call (`cafe.endpoint.client.deadline`), and in the child
-    those are names of threads that do not exist, so a call handed to one would wait for ever.
-    The child starts with none. (`deadline` could do this itself with `os.register_at_fork`.)"""
-    from cafe.endpoint.client import deadline
-
-    deadline._IDLE.clear()
-
-
 def _child(connection: Any, harness: Harness | HarnessFile) -> None:
     """The child process: load the harness, then run it once for each run the grader sends."""
-    _forget_parent_threads()
     pipe = _Pipe(connection)
     if isinstance(harness, HarnessFile):
         try:

@@ -13,6 +13,7 @@ Session 00 (`sessions/s00-setup/lesson.md`) shows a call running out of time.
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import sys
 import threading
@@ -51,6 +52,20 @@ class _Worker:
 # answers in time. No call's outcome depends on this pool, nor on `_NOTICED` below.
 _IDLE: list[_Worker] = []
 _IDLE_LOCK = threading.Lock()
+
+
+def _forget_idle_workers() -> None:
+    """In a forked child: a fork copies the parent's memory but none of its threads, so the idle
+    workers listed here do not exist there, and a call handed to one would wait for ever (the
+    capstone grader forks the learner's harness). The child starts with an empty pool and a fresh
+    lock (the parent's may have been held at the moment of the fork)."""
+    global _IDLE_LOCK
+    _IDLE.clear()
+    _IDLE_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX; Windows has no fork
+    os.register_at_fork(after_in_child=_forget_idle_workers)
 
 
 # When each stream last showed the notice (weak keys: a closed capture buffer drops out).
