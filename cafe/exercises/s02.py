@@ -223,6 +223,8 @@ def check_own_check(fn: Callable[[Any], Any]) -> list[str]:
         return [check.problem("building your check")]
     if not isinstance(check, Check):
         return [wrong_type("building your check", check, "a cafe.evals.Check")]
+    if not isinstance(check.question, str) or not check.question.strip():  # a check asks in words
+        return [wrong_type("your check's question", check.question, "the question it asks")]
     problems = fixture_problems([check])
     alarms, raised = _judge_on(check, list(labelled_observations(load_cases())))
     if raised:

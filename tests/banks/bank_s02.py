@@ -248,6 +248,12 @@ def yes_no_judge(menu: Any) -> Check:
 # --- own check: right -------------------------------------------------------------------------
 
 
+def no_question(menu: Any) -> Check:
+    """The course's own check with no question: a check says in words what it asks (mutmut)."""
+    check = reference_check(menu)
+    return Check(check.name, None, check.judge, check.passes, check.fails)  # type: ignore[arg-type]
+
+
 def right_quantity(menu: Any) -> Check:
     """Catches a count that differs from the order ("a couple", "six", "a dozen")."""
 
@@ -369,6 +375,9 @@ BANKS = (
         reference_check,
         wrong=(
             Entry("vacuous", vacuous, "a check that cannot fail", "its failing fixture passes"),
+            Entry(
+                "no_question", no_question, "a check asks its question in words", "question None"
+            ),
             Entry(
                 "flags_two_items",
                 flags_two_items,
