@@ -158,7 +158,8 @@ def choose(detail: str, fix: str, prefer: tuple[str, ...]) -> str | None:
 def bash_env(command: str, env: dict[str, str], cwd: Path) -> dict[str, str]:
     """The environment after bash runs `command` (an `export`, or a `pip install`)."""
     done = subprocess.run(
-        ["bash", "-c", f"{command}\nstatus=$?; env -0; exit $status"],
+        # the command's own output goes to stderr, so that stdout holds only the environment
+        ["bash", "-c", f"{{ {command}\n}} 1>&2; status=$?; env -0; exit $status"],
         env=env,
         cwd=cwd,
         capture_output=True,
@@ -241,7 +242,7 @@ def play(scenario: Scenario, venv: Path, log: Callable[[str], None]) -> Outcome:
                     break
                 command = choose(detail, fix, scenario.prefer)
                 step.command = command
-                log(f"  {scenario.name}: {failed} failed; hint: {command}")
+                log(f"  {scenario.name}: {failed} failed ({detail[:160]}); hint: {command}")
                 if command is None:
                     step.how = "the hint prints no command"
                     break
@@ -326,8 +327,8 @@ def scenarios(local_venv: Path | None) -> list[Scenario]:
         rows.append(
             Scenario(
                 "speed-local",
-                "`cafe local`'s lines but CAFE_TIMEOUT_S=60 (too short for a 1,024-token reply)",
-                {"LOCAL": "1", "CAFE_TIMEOUT_S": "60"},
+                "`cafe local`'s lines but CAFE_TIMEOUT_S=30 (below any deadline the doctor can find fits)",
+                {"LOCAL": "1", "CAFE_TIMEOUT_S": "30"},
             )
         )
     return rows
