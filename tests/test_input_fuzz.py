@@ -217,8 +217,10 @@ ENDING_OPTIONS = [
 SERVING_OPTIONS = [
     ["serve", "--port"],
     ["local", "--port"],
-    *(["serve", "--port", "0", flag] for flag in ("--fault-status", "--fault-retry-after")),
-    *(["serve", "--port", "0", flag] for flag in ("--fault-delay", "--fault-trickle")),
+    *(
+        ["serve", "--port", "0", flag]
+        for flag in ("--fault-status", "--fault-retry-after", "--fault-delay", "--fault-trickle")
+    ),
     ["serve", "--port", "0", "--fault-times"],
 ]
 EMPTY_HARNESS = ROOT / "tests" / "capstone_harnesses" / "empty.py"  # graded fast, every seed fails
