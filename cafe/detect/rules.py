@@ -7,7 +7,8 @@ which every match contains. Word lists that several rules use ("ignore", "set as
 ...; who is in charge; what a concession grants) are declared once, one alternative a line, in
 `cafe/data/detect_words.json`, and a pattern names a list in braces: `{dismiss}`. It adds:
 
-- `Rule`, and `rule(name, source, keywords)`, which fills in the lists and compiles the source;
+- `Rule`, and `rule(name, source, keywords)`, which fills in the lists (a rule compiles its
+  pattern the first time a scan reads it);
 - `near(first, second, gap)`, `then(...)` and `within(...)`: two ideas in one sentence, at most
   `gap` words apart, every gap bounded, so each rule stays linear in its text;
 - `words(name)`, a list as loaded, and `literal_words(...)`, the words a keyword guard looks for;
@@ -20,6 +21,7 @@ because the rules read folded text. What it leaves out: running the rules (`cafe
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
@@ -94,9 +96,17 @@ class Rule:
     """
 
     name: str
-    pattern: re.Pattern[str]
+    source: str  # the VERBOSE pattern, every `{list}` filled in
     keywords: tuple[str, ...]
     raw: bool = False
+    flags: int = 0
+
+    @functools.cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """The source compiled, the first time a scan asks: the four rule modules hold some two
+        hundred patterns, and a process that imports them without scanning (a grader, a kernel
+        that only builds tickets) would spend a tenth of a second or more compiling them."""
+        return re.compile(self.source, re.VERBOSE | self.flags)
 
 
 def words(name: str) -> tuple[str, ...]:
@@ -172,6 +182,8 @@ def rule(
     The source's own non-ASCII words are folded like the lists', unless the rule reads `raw`
     text (as written: case, invisible characters and all; `flags` may add `re.IGNORECASE`).
     """
-    pattern = re.compile(_expand(source if raw else _fold(source)), re.VERBOSE | flags)
+    expanded = _expand(source if raw else _fold(source))
     keys = literal_words(*keywords)
-    return Rule(name, pattern, keys if raw else tuple(_fold(k) for k in keys), raw=raw)
+    return Rule(
+        name, expanded, keys if raw else tuple(_fold(k) for k in keys), raw=raw, flags=flags
+    )
