@@ -32,6 +32,7 @@ never reads the customer's words.
 
 from __future__ import annotations
 
+import functools
 import html
 from typing import Literal, NamedTuple, get_args
 
@@ -44,6 +45,7 @@ from cafe.detect.rules import Rule
 from cafe.detect.shapes import SHAPE_RULES
 from cafe.detect.structure import STRUCTURE_RULES
 from cafe.detect.views import decoded_views
+from cafe.endpoint.secrets.redaction import known_secrets
 from cafe.schema.ticket import Failure, Ticket, clip
 from cafe.world.allergens import ALLERGEN_KEYS, allergen_key, is_no_allergy
 from cafe.world.menu import Menu, normalize_name
@@ -214,7 +216,20 @@ def scan_text(text: str) -> tuple[Failure, ...]:
     run only on text it passed. HTML entities are read as the characters they stand for, because
     a model reads them that way: `&lt;|im_start|&gt;system` is found like `<|im_start|>system`.
     Markup itself is not a finding: `<b>extra hot</b>` in a note is odd text, not an instruction.
+
+    The same text gets the same findings, so the last few thousand answers are kept: a story
+    checks the same note on ticket after ticket (measuring containment scans each text five times
+    on average). A finding quotes the text with the secrets known now masked (`clip`), so those
+    secrets are part of what an answer is kept under: a key set later is masked all the same.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"scan_text() takes text, not {type(text).__name__}.")
+    return _scan_text(text, known_secrets())
+
+
+@functools.lru_cache(maxsize=4096)
+def _scan_text(text: str, secrets: tuple[str, ...]) -> tuple[Failure, ...]:
+    """`scan_text`'s work; `secrets` only keys the kept answer (see `scan_text`)."""
     folded = None
     for layer in LAYERS:
         if layer != "phrases" and folded is None:
