@@ -25,7 +25,7 @@ from cafe.exercises.feedback import (
     mismatch,
     wrong_type,
 )
-from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference, is_library
 from cafe.exercises.reference_s01 import repeats, turns
 from cafe.loop.guards import repeat_guard
 from cafe.loop.tools import Tool, ToolOutput, tool
@@ -158,7 +158,7 @@ def _generated_guard(guard: Callable[[TurnView], Any]) -> str | None:
     found = first_difference(
         lambda given: _verdict(guard, *given),
         lambda given: "Stop('stuck')" if repeats(*given) else None,
-        turns(ToolCall, ToolResult),
+        built_once(turns, ToolCall, ToolResult),
         idea="stop exactly when the same tools with the same arguments (a stray space or "
         "another case is another argument) come again, as many, in the same order",
         frozen=True,

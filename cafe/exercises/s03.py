@@ -35,7 +35,7 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference, is_library
 from cafe.exercises.reference_s03 import fitted, safety_minimum, section_sets
 
 __all__ = ["check_fit_sections", "check_delimit", "your_figures", "SAMPLE_SECTIONS", "ATTACKS"]
@@ -156,7 +156,7 @@ def check_fit_sections(fn: Callable[[tuple[Section, ...], int], Any]) -> list[st
         found = first_difference(
             lambda given: _fit_outcome(fn, *given),
             lambda given: _fit_outcome(fitted, *given),
-            section_sets(_section),
+            built_once(section_sets, _section),
             idea=_FIT_IDEA,
             frozen=True,
             examples=200,

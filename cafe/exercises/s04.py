@@ -44,7 +44,7 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import Raises, first_broken, is_library
+from cafe.exercises.generated import Raises, built_once, first_broken, is_library
 from cafe.exercises.reference_s04 import bad_drafts, failure_pairs, near_tickets, strict_admits
 from cafe.schema import parsing
 from cafe.schema.ticket import FIELD_HINTS, MAX_TABLE, TICKET_FIELDS, Failure, Ticket
@@ -190,7 +190,7 @@ def _generated_draft_problems(fn: Callable[[ValidationError], Any]) -> list[str]
 
     found = first_broken(
         lambda draft: fn(validation_error(draft)),
-        bad_drafts(),
+        built_once(bad_drafts),
         lambda draft, got: bool(judged(draft, got)),
     )
     return judged(*found) if found else []
@@ -300,7 +300,7 @@ def _generated_ticket_problems(schema: dict[str, Any]) -> list[str]:
     """The smallest generated ticket the schema lets through wrongly, or refuses wrongly."""
     found = first_broken(
         lambda ticket: _admits(schema, ticket) is True,
-        near_tickets(),
+        built_once(near_tickets),
         lambda ticket, admitted: admitted is not strict_admits(ticket),
         examples=SCHEMA_EXAMPLES,
     )

@@ -22,7 +22,7 @@ from typing import Any
 from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec, order_changes, read_notes, within_consent
 from cafe.exercises import reference_s05 as ref
 from cafe.exercises.feedback import Raised, call, library_answer, mismatch, wrong_type
-from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference, is_library
 from cafe.schema.ticket import Ticket
 from cafe.world.allergens import allergy_name, is_no_allergy
 from cafe.world.menu import Menu, load_menu, normalize_name
@@ -215,7 +215,7 @@ def _generated_consent(fn: Callable[[Ticket, OrderSpec], Any]) -> list[str]:
     found = first_difference(
         lambda given: fn(*_records(given[1], given[2])),
         lambda given: ref.within_consent(*_records(given[1], given[2]), _PIECES),
-        ref.consent_pairs(),
+        built_once(ref.consent_pairs),
         idea="",
         frozen=True,
         examples=_EXAMPLES,
@@ -318,7 +318,7 @@ def _generated_confirm(fn: Callable[[OrderSpec, Menu], Any], menu: Menu) -> list
     found = first_difference(
         lambda given: _asked(fn, given, menu),
         lambda given: _asked(ref.items_to_confirm, given, menu),
-        ref.confirm_orders(),
+        built_once(ref.confirm_orders),
         idea=_ASK,
         frozen=True,
         examples=_EXAMPLES,

@@ -33,7 +33,7 @@ from cafe.detect.checks import scan_text
 from cafe.detect.confusion import FAMILIES_PATH, WEEK_PATH, LabelledRequest, load_corpus
 from cafe.evals.checks import Check, fixture_problems
 from cafe.exercises.feedback import Raised, call, shown, wrong_type
-from cafe.exercises.generated import Raises, first_broken, is_library
+from cafe.exercises.generated import Raises, built_once, first_broken, is_library
 from cafe.exercises.reference_s06 import names_item, repeats_attack, requests, rewordings
 from cafe.world.menu import load_menu
 
@@ -182,7 +182,7 @@ def _judge_problems(rule: Check) -> list[str]:
         ]
     crash = _generated_problem(
         rule,
-        requests(_ITEMS),
+        built_once(requests, _ITEMS),
         lambda text, verdict: _not_a_verdict(verdict),
         "a rule reads any text a customer could write (an empty note, a one-word order) and "
         "returns a finding (text) or None",
@@ -205,7 +205,7 @@ def _shape_problems(rule: Check) -> list[str]:
             ]
     missed = _generated_problem(
         rule,
-        rewordings(str(rule.fails), _ITEMS),
+        built_once(rewordings, str(rule.fails), _ITEMS),
         lambda text, verdict: verdict is None or _not_a_verdict(verdict),
         "that is your failing fixture said another way (other numbers, items, case); write the "
         "rule for the attack's shape",

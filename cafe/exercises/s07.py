@@ -36,7 +36,7 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import first_broken, first_difference, is_library, outcome
+from cafe.exercises.generated import built_once, first_broken, first_difference, is_library, outcome
 from cafe.repair import feedback as _course_view
 from cafe.repair import reask as _course_loop
 from cafe.repair.feedback import CHANGE_NOTHING_ELSE, brief_for, retry_messages
@@ -278,7 +278,7 @@ def _generated_loop(fn: Callable[..., Any]) -> str | None:
     found = first_difference(
         lambda given: _played(fn, given),
         lambda given: _played(reference_repair, given),
-        ref.draft_runs(),
+        built_once(ref.draft_runs),
         idea="every draft scored, one per attempt, until a draft passes or the cap",
         frozen=True,
         examples=100,

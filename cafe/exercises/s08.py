@@ -29,7 +29,7 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import first_broken, is_library
+from cafe.exercises.generated import built_once, first_broken, is_library
 from cafe.exercises.reference_s08 import (
     MASK_IDEA,
     MASK_PLAIN,
@@ -250,7 +250,7 @@ def _generated_replay(fn: Callable[[Trace], Any]) -> str | None:
     found = generated.first_difference(
         lambda given: answers(lambda: fn(_recording(given[0])), given[1]),
         lambda given: answers(lambda: reference_replay(_recording(given[0])), given[1]),
-        replays(),
+        built_once(replays),
         idea=_WHOLE,
         examples=REPLAY_EXAMPLES,
     )
@@ -324,11 +324,11 @@ def _named_secret(fn: Callable[[str], Any], text: str, secret: str, kept: str) -
 
 def _generated_mask(fn: Callable[[str], Any]) -> str | None:
     """The first generated secret your mask leaves, or ordinary text it changes, shrunk."""
-    found = first_broken(lambda given: fn(given[0]), secrets(), leaks, examples=150)
+    found = first_broken(lambda given: fn(given[0]), built_once(secrets), leaks, examples=150)
     if found:
         case = f"on {_cut(written(found[0][0], found[0][1]))}"
         return _hidden_problem(case, found[0], found[1], MASK_IDEA)
-    changed = first_broken(fn, plain(), lambda text, masked: masked != text, examples=150)
+    changed = first_broken(fn, built_once(plain), lambda text, masked: masked != text, examples=150)
     return _plain_problem(f"on {shown(changed[0])}", *changed, MASK_IDEA) if changed else None
 
 

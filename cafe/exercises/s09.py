@@ -33,7 +33,7 @@ from cafe.exercises.feedback import (
     mismatch,
     wrong_type,
 )
-from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference, is_library
 from cafe.exercises.reference_s09 import ENDINGS, cost_split, endings_counted, priced_shifts, shifts
 from cafe.report import summary
 from cafe.report.records import Price, RunRecord
@@ -170,7 +170,9 @@ def check_summarize(fn: Callable[[Sequence[Any]], dict[str, int]]) -> list[str]:
         if problem:
             problems.append(problem)
     if not problems:
-        found = first_difference(fn, endings_counted, shifts(RunRecord), idea=_GENERATED_IDEA)
+        found = first_difference(
+            fn, endings_counted, built_once(shifts, RunRecord), idea=_GENERATED_IDEA
+        )
         if found:
             problems.append(counterexample(found.given, found.returned, found.expected, found.idea))
     return problems
@@ -218,7 +220,7 @@ def check_cost_by_ending(
         if problem:
             problems.append(problem)
     if not problems:
-        shifts_priced = priced_shifts(RunRecord, Price)
+        shifts_priced = built_once(priced_shifts, RunRecord, Price)
         found = first_difference(
             fn, cost_split, shifts_priced, idea=_COST_IDEA, same=_same_split, unpack=True
         )

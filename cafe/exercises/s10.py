@@ -28,7 +28,7 @@ from cafe.exercises.feedback import (
     library_answer,
     mismatch,
 )
-from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference, is_library
 from cafe.exercises.reference_s10 import biggest_pile, failure_class, runs
 from cafe.repair.reask import Attempt, Generator, RepairResult, score_ticket
 from cafe.schema.ticket import Failure
@@ -203,7 +203,7 @@ def check_classify(fn: Callable[[Run], str]) -> list[str]:
         elif got != expected:
             problems.append(mismatch(label, got, expected, hint))
     if not problems:
-        generated = runs(Run, RepairResult, Attempt, Failure)
+        generated = built_once(runs, Run, RepairResult, Attempt, Failure)
         found = first_difference(
             fn, failure_class, generated, idea=_GENERATED_IDEA, frozen=True, examples=200
         )

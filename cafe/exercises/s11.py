@@ -35,7 +35,7 @@ from cafe.exercises.feedback import (
     mismatch,
     wrong_type,
 )
-from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference, is_library
 from cafe.exercises.reference_s11 import costs, per_ticket, route, routes
 from cafe.routing import routes as _course
 from cafe.routing.routes import Route, RouteCost, Step, Tier, simulate_cost, simulate_route
@@ -145,7 +145,7 @@ def check_expected_cost(fn: Callable[[float, float, int], Any]) -> list[str]:
         simulated = _simulated_cost(p, price, cap)
         if not _close(yours, simulated.cost_per_accepted):
             problems.append(mismatch(label, answer, _money(simulated), idea))
-    found = None if problems else _generated(fn, per_ticket, costs(), _same_cost)
+    found = None if problems else _generated(fn, per_ticket, built_once(costs), _same_cost)
     return [*problems, found] if found else problems
 
 
@@ -228,5 +228,5 @@ def check_route_cost(fn: Callable[[list[tuple[float, float, int]]], Any]) -> lis
         problem = _route_problem(label, answer, steps, idea)
         if problem:
             problems.append(problem)
-    found = None if problems else _generated(fn, route, routes(), _same_route)
+    found = None if problems else _generated(fn, route, built_once(routes), _same_route)
     return [*problems, found] if found else problems

@@ -38,7 +38,7 @@ from cafe.exercises.feedback import (
     mismatch,
     wrong_type,
 )
-from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference, is_library
 from cafe.exercises.reference_s12 import (
     TRUST_ROWS,
     calibrations,
@@ -229,7 +229,7 @@ def _generated_calibrate(fn: Callable[[Judge, Labelled], Any]) -> str | None:
     """The first generated day (tickets repeated, answers in odd case and spacing, Grade records,
     replies with no verdict) where your figures differ from the reference's, shrunk."""
     pool = tuple({(t.spec, t.ticket): t for t in labelled_tickets(24, 0.5, seed=5)}.values())
-    days = judge_days(pool, Grade)
+    days = built_once(judge_days, pool, Grade)
     found = first_difference(
         lambda day: fn(day.judge(), day.labelled()),
         lambda day: confusion(day.judge(), day.labelled()),
@@ -307,7 +307,7 @@ def _generated_trust(fn: Callable[[Calibration, str], Any]) -> str | None:
     found = first_difference(
         fn,
         floor_trusts,
-        calibrations(Calibration),
+        built_once(calibrations, Calibration),
         idea=_FLOOR_IDEA,
         same=_within_floor,
         unpack=True,

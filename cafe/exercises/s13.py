@@ -28,7 +28,7 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference, is_library
 from cafe.exercises.reference_s13 import described, fold, turns
 from cafe.loop.agent import ToolResult
 from cafe.stall.evidence import failure_signature
@@ -164,7 +164,7 @@ def _generated_fold(fold_fn: Callable[..., object]) -> str | None:
     found = first_difference(
         lambda case: fold_fn(_start(case[0]), list(case[1])),
         lambda case: _expected(_start(case[0]), case[1]),
-        turns(lambda *r: _result(*r)),
+        built_once(turns, _result),
         idea=FOLD_IDEA,
         frozen=True,
     )

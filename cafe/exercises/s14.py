@@ -30,7 +30,7 @@ from cafe.exercises.feedback import (
     mismatch,
     wrong_type,
 )
-from cafe.exercises.generated import first_broken, is_library
+from cafe.exercises.generated import built_once, first_broken, is_library
 from cafe.exercises.reference_s14 import Turn, greener_pairs, pytest_output, quiet_turns
 from cafe.governor.pace import (
     CUT_REASONS,
@@ -204,7 +204,7 @@ def _number(value: Any) -> bool:
 def _generated_problems(reading: Callable[[TurnView], Any]) -> list[str]:
     """The smallest generated turn (or pair of turns) where a stated property fails."""
     found = first_broken(
-        lambda turn: reading(_turn_view(turn)), quiet_turns(), lambda t, v: v is not None
+        lambda turn: reading(_turn_view(turn)), built_once(quiet_turns), lambda t, v: v is not None
     )
     if found:
         return [counterexample(Described(str(found[0])), found[1], None, READING_IDEA)]
@@ -217,7 +217,7 @@ def _generated_problems(reading: Callable[[TurnView], Any]) -> list[str]:
             return True
         return not (_number(read[0]) and _number(read[1]) and read[0] < read[1])
 
-    found = first_broken(both, greener_pairs(), broken)
+    found = first_broken(both, built_once(greener_pairs), broken)
     if found is None:
         return []
     (low, high), read = found

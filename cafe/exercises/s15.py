@@ -31,7 +31,7 @@ from cafe.exercises.feedback import (
     mismatch,
     wrong_type,
 )
-from cafe.exercises.generated import first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference, is_library
 from cafe.exercises.reference_s15 import labelled_commands, restorable, restore_cases
 from cafe.monitors.commands import is_verification_command
 from cafe.monitors.runners import segment_tier, verification_tier
@@ -243,7 +243,10 @@ def check_verification_tier(fn: Callable[[str], Any]) -> list[str]:
     if problems:
         return problems
     found = first_difference(
-        lambda pair: fn(pair[0]), lambda pair: pair[1], labelled_commands(), idea=TIER_IDEA
+        lambda pair: fn(pair[0]),
+        lambda pair: pair[1],
+        built_once(labelled_commands),
+        idea=TIER_IDEA,
     )
     return (
         [counterexample(found.given[0], found.returned, found.expected, found.idea)]
@@ -272,7 +275,7 @@ def check_can_restore(fn: Callable[[Any, Any, dict[str, str]], Any]) -> list[str
     found = first_difference(
         fn,
         lambda green, abort, captured: restorable(green, abort, captured, AT_HEAD),
-        restore_cases(ABSENT, AT_HEAD),
+        built_once(restore_cases, ABSENT, AT_HEAD),
         idea=RESTORE_IDEA,
         unpack=True,
     )
