@@ -23,9 +23,9 @@ if found:
     problems.append(counterexample(found.given, found.returned, found.expected, found.idea))
 ```
 
-`is_library(fn, library)` tells when the learner handed in the course's own function (or a
-function that only calls it) instead of writing one. Like the feedback module, this one imports
-nothing from `cafe`: any session's checkers may use it.
+Whether the learner handed in the course's own function instead of writing one is asked by
+`cafe.exercises.library.is_library`. Like the feedback module, this one imports nothing from
+`cafe`: any session's checkers may use it.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ import functools
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, fields, is_dataclass
-from types import ModuleType
 from typing import Any
 
 __all__ = [
@@ -46,7 +45,6 @@ __all__ = [
     "first_difference",
     "first_broken",
     "outcome",
-    "is_library",
     "built_once",
 ]
 
@@ -310,40 +308,3 @@ def built_once(factory: Callable[..., Any], *args: Any) -> Any:
     object and replays what its first search drew (`_search`). Only for a factory whose strategy
     depends on nothing but its arguments: equal arguments give back the strategy first built."""
     return factory(*args)
-
-
-def _names(code: Any) -> set[str]:
-    """Every global or attribute name a code object and the code nested in it refer to."""
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if hasattr(const, "co_names"):
-            names |= _names(const)
-    return names
-
-
-def is_library(fn: Any, *library: Callable[..., Any]) -> bool:
-    """True when `fn` is one of `library` (the course's own functions the exercise mirrors), or
-    a function that calls one of them: by any name it was imported under (`import ... as x`), as
-    `report.<name>` of a module it imported, or as `cafe.<...>.<name>`."""
-    inner = getattr(fn, "__wrapped__", fn)
-    inner = getattr(inner, "func", inner)  # a functools.partial of it
-    code = getattr(inner, "__code__", None)
-    if any(inner is own for own in library):
-        return True
-    if code is None:
-        return False
-    if any(code is getattr(own, "__code__", None) for own in library):
-        return True
-    names, found = _names(code), getattr(inner, "__globals__", {})
-    if any(found.get(n) is own for n in names for own in library):  # by any name, aliases too
-        return True
-    modules = [found[n] for n in names if isinstance(found.get(n), ModuleType)]
-    for own in library:
-        name = getattr(own, "__name__", "")
-        if name in names and (
-            found.get(name) is own
-            or "cafe" in names
-            or any(getattr(module, name, None) is own for module in modules)
-        ):
-            return True
-    return False

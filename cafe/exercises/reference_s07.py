@@ -27,6 +27,8 @@ __all__ = [
     "loop",
     "view",
     "holds",
+    "failure_keys",
+    "gist",
     "failure_problem",
     "view_problem",
     "GROWTH_CHARS",
@@ -137,6 +139,17 @@ def view_problem(text: str, failures: Sequence[Any], attempt: int) -> tuple[str,
             "a short view: the rubric and commentary stay out",
         )
     return None
+
+
+def failure_keys(failures: Sequence[Any]) -> list[tuple[str, str]]:
+    """The failures as sorted (check, span) pairs: what tells one failure from another."""
+    return sorted((f.check, f.span) for f in failures)
+
+
+def gist(view: str, fence: str) -> str:
+    """What a retry added, as one line, its change-nothing-else line (`fence`) left out."""
+    lines = [line.strip() for line in view.splitlines() if line.strip()]
+    return " / ".join(line for line in lines if line != fence)
 
 
 # --- the drafts the hand-picked cases give, and the generator that gives them ------------------

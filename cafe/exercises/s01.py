@@ -25,7 +25,8 @@ from cafe.exercises.feedback import (
     mismatch,
     wrong_type,
 )
-from cafe.exercises.generated import built_once, first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference
+from cafe.exercises.library import is_library
 from cafe.exercises.reference_s01 import repeats, turns
 from cafe.loop.guards import repeat_guard
 from cafe.loop.tools import Tool, ToolOutput, tool
@@ -129,7 +130,7 @@ def check_repeat_guard(guard: Callable[[TurnView], Any]) -> list[str]:
     arguments) in the same order, and answer None otherwise. The course's own `repeat_guard` is
     refused: the exercise is to write it.
     """
-    if is_library(guard, repeat_guard):
+    if is_library(guard, repeat_guard, trial=(TurnView(2, 10, *GUARD_CASES[0][1:3], (), 0.0),)):
         return [library_answer("repeat_guard")]
     problems = []
     for case, calls, prev, stop, idea in GUARD_CASES:

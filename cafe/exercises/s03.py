@@ -35,7 +35,8 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import built_once, first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference
+from cafe.exercises.library import is_library
 from cafe.exercises.reference_s03 import fitted, safety_minimum, section_sets
 
 __all__ = ["check_fit_sections", "check_delimit", "your_figures", "SAMPLE_SECTIONS", "ATTACKS"]
@@ -134,7 +135,7 @@ def _refusal_problem(fn: Callable[..., Any], which: str, budget: int, minimum: i
 def check_fit_sections(fn: Callable[[tuple[Section, ...], int], Any]) -> list[str]:
     """Problems with a learner's `fit_sections`; empty when every budget is handled right. The
     course's own `fit_sections` is refused."""
-    if is_library(fn, fit_sections):
+    if is_library(fn, fit_sections, trial=(_SETS[_EXPECTED[0][0]], _EXPECTED[0][1])):
         return [library_answer("fit_sections")]
     problems = []
     for which, budget, names, idea in _EXPECTED:
@@ -253,7 +254,7 @@ def _fence_problem(case: str, text: str, result: str, words: tuple[str, ...]) ->
 def check_delimit(fn: Callable[[str], Any]) -> list[str]:
     """Problems with a learner's `delimit`; empty when no customer text can escape the fence. The
     course's own `delimit` is refused."""
-    if is_library(fn, delimit):
+    if is_library(fn, delimit, trial=(_PLAIN[0][1],)):
         return [library_answer("delimit")]
     problems = []
     for what, text, words in (*_PLAIN, *ATTACKS):

@@ -44,7 +44,8 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import Raises, built_once, first_broken, is_library
+from cafe.exercises.generated import Raises, built_once, first_broken
+from cafe.exercises.library import is_library
 from cafe.exercises.reference_s04 import bad_drafts, failure_pairs, near_tickets, strict_admits
 from cafe.schema import parsing
 from cafe.schema.ticket import FIELD_HINTS, MAX_TABLE, TICKET_FIELDS, Failure, Ticket
@@ -198,7 +199,7 @@ def _generated_draft_problems(fn: Callable[[ValidationError], Any]) -> list[str]
 
 def check_failures_from(fn: Callable[[ValidationError], Any]) -> list[str]:
     """Problems with a learner's `failures_from`; empty when every bad draft is reported right."""
-    if is_library(fn, parsing.failures_from):
+    if is_library(fn, parsing.failures_from, trial=(validation_error(BAD_DRAFTS[0][0]),)):
         return [library_answer("failures_from")]
     problems: list[str] = []
     for draft, expected, why in BAD_DRAFTS:

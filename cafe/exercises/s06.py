@@ -33,7 +33,8 @@ from cafe.detect.checks import scan_text
 from cafe.detect.confusion import FAMILIES_PATH, WEEK_PATH, LabelledRequest, load_corpus
 from cafe.evals.checks import Check, fixture_problems
 from cafe.exercises.feedback import Raised, call, shown, wrong_type
-from cafe.exercises.generated import Raises, built_once, first_broken, is_library
+from cafe.exercises.generated import Raises, built_once, first_broken
+from cafe.exercises.library import is_library
 from cafe.exercises.reference_s06 import names_item, repeats_attack, requests, rewordings
 from cafe.world.menu import load_menu
 
@@ -246,7 +247,7 @@ def check_detection_rule(fn: Callable[[], Any]) -> list[str]:
     if not isinstance(rule.question, str) or not rule.question.strip():  # a check asks in words
         return [wrong_type("my_rule().question", rule.question, "the question your rule asks")]
     fixtures = _fixture_problems(rule)
-    if not fixtures and is_library(rule.judge, _hearsay):
+    if not fixtures and is_library(rule.judge, _hearsay, trial=(rule.fails,)):
         return [
             "your rule's judge is the course's stand-in (HEARSAY_RULE's); write a judge of your "
             "own (the same shape is fine), so the figures banked as yours are your rule's"

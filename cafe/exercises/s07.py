@@ -36,7 +36,9 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import built_once, first_broken, first_difference, is_library, outcome
+from cafe.exercises.generated import built_once, first_broken, first_difference, outcome
+from cafe.exercises.library import is_library
+from cafe.exercises.reference_s07 import failure_keys as _keys
 from cafe.repair import feedback as _course_view
 from cafe.repair import reask as _course_loop
 from cafe.repair.feedback import CHANGE_NOTHING_ELSE, brief_for, retry_messages
@@ -141,16 +143,6 @@ def _said(label: str, what: str, got: Any, want: Any, idea: str) -> str:
     return f"{label}: {what} {shown(got)}, expected {expected}\n  ({idea})"
 
 
-def _gist(view: str) -> str:
-    """What a retry added, as one line, the change-nothing-else line left out."""
-    lines = [line.strip() for line in view.splitlines() if line.strip()]
-    return " / ".join(line for line in lines if line != CHANGE_NOTHING_ELSE)
-
-
-def _keys(failures: Sequence[Failure]) -> list[tuple[str, str]]:
-    return sorted((f.check, f.span) for f in failures)
-
-
 def _ending_problem(case: LoopCase, result: RepairResult, made: int) -> str | None:
     """The stop reason, the log's length, the generator's calls and the numbering."""
     if result.stop_reason != case.stop_reason:
@@ -209,7 +201,9 @@ def _retry_problem(
             return f"{case.label}: {what} shows the failed draft; send the brief and the view only"
         if not re.search(rf"attempt\D{{0,3}}\b{number}\b", added, re.I):
             want = Described(f"a view naming attempt {number}")
-            return _said(case.label, f"{what} said", _gist(added), want, idea)
+            return _said(
+                case.label, f"{what} said", ref.gist(added, CHANGE_NOTHING_ELSE), want, idea
+            )
         missing = [
             f"{f.check} {f.span!r}"
             for f in failed.failures
@@ -217,7 +211,9 @@ def _retry_problem(
         ]
         if missing:
             want = Described(f"a view naming {missing[0]}")
-            return _said(case.label, f"{what} said", _gist(added), want, idea)
+            return _said(
+                case.label, f"{what} said", ref.gist(added, CHANGE_NOTHING_ELSE), want, idea
+            )
     return None
 
 
@@ -233,11 +229,9 @@ def _run(fn: Callable[..., Any], case: LoopCase, generate: ref.Recorder) -> Any:
 
 
 def check_repair_loop(fn: Callable[..., Any]) -> list[str]:
-    """Problems with a `my_repair_ticket(spec, generate, cap)`; an empty list means it passes.
-
-    A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
-    """
-    if is_library(fn, _course_loop.repair_ticket):
+    """Problems with a `my_repair_ticket(spec, generate, cap)`; an empty list means it passes. A
+    stub's `NotImplementedError` passes through, so `course.compare` says "not attempted yet"."""
+    if is_library(fn, _course_loop.repair_ticket, trial=(_ORDER, ref.Recorder((_GOOD,)), 3)):
         return [library_answer("repair_ticket")]
     problems: list[str] = []
     for case in LOOP_CASES:
@@ -330,11 +324,14 @@ def _generated_view(fn: Callable[[Sequence[Failure], int], Any]) -> str | None:
 
 
 def check_attempt_failure_view(fn: Callable[[Sequence[Failure], int], Any]) -> list[str]:
-    """Problems with an `attempt_failure_view` implementation; an empty list means it passes.
-
-    A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
-    """
-    if is_library(fn, _course_view.attempt_failure_view, _course_view.failure_view):
+    """Problems with an `attempt_failure_view` implementation; an empty list means it passes. A
+    stub's `NotImplementedError` passes through, so `course.compare` says "not attempted yet"."""
+    if is_library(
+        fn,
+        _course_view.attempt_failure_view,
+        _course_view.failure_view,
+        trial=VIEW_FIXTURES[0],
+    ):
         return [library_answer("attempt_failure_view")]
     problems: list[str] = []
     for failures, attempt in VIEW_FIXTURES:

@@ -29,7 +29,8 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import built_once, first_broken, is_library
+from cafe.exercises.generated import built_once, first_broken
+from cafe.exercises.library import is_library
 from cafe.exercises.reference_s08 import (
     MASK_IDEA,
     MASK_PLAIN,
@@ -245,8 +246,7 @@ _WHOLE = "answer each recorded call with its whole reply, in order; refuse the f
 
 
 def _generated_replay(fn: Callable[[Trace], Any]) -> str | None:
-    """The first generated recording and changed run where `fn`'s replay and `reference_replay`
-    part (an answer, or where it stops), shrunk."""
+    """The shrunk generated recording and run where `fn` and `reference_replay` part ways."""
     found = generated.first_difference(
         lambda given: answers(lambda: fn(_recording(given[0])), given[1]),
         lambda given: answers(lambda: reference_replay(_recording(given[0])), given[1]),
@@ -265,9 +265,9 @@ def _generated_replay(fn: Callable[[Trace], Any]) -> str | None:
 def check_replay_client(fn: Callable[[Trace], Any]) -> list[str]:
     """Problems with a `my_replay_client(trace)` (none: it passes). A stub's `NotImplementedError`
     passes through, so `course.compare` can say "not attempted yet"."""
-    if is_library(fn, _course.replay_client, _course.ReplayClient):
-        return [library_answer("replay_client")]
     runs = recorded_runs()
+    if is_library(fn, _course.replay_client, _course.ReplayClient, trial=(runs[0][1],)):
+        return [library_answer("replay_client")]
     client = _client_for(fn, f"table {runs[0][0].table}'s recorded run", runs[0][1])
     if isinstance(client, str):  # one line is enough: no case can run without a client
         return [client]
@@ -334,7 +334,7 @@ def _generated_mask(fn: Callable[[str], Any]) -> str | None:
 
 def check_mask(fn: Callable[[str], str]) -> list[str]:
     """Problems with a `my_mask(text)`; an empty list means it passes."""
-    if is_library(fn, _spans.scrub, _spans.Scrubber):
+    if is_library(fn, _spans.scrub, _spans.Scrubber, trial=(MASK_SECRETS[0][0],)):
         return [library_answer("scrub")]
     text = MASK_SECRETS[0][0]
     first = call(fn, text)

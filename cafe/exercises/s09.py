@@ -33,7 +33,8 @@ from cafe.exercises.feedback import (
     mismatch,
     wrong_type,
 )
-from cafe.exercises.generated import built_once, first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference
+from cafe.exercises.library import is_library
 from cafe.exercises.reference_s09 import ENDINGS, cost_split, endings_counted, priced_shifts, shifts
 from cafe.report import summary
 from cafe.report.records import Price, RunRecord
@@ -158,7 +159,7 @@ def _refusal_problem(fn: Callable[..., Any], label: str, odd: Any, at: int, why:
 def check_summarize(fn: Callable[[Sequence[Any]], dict[str, int]]) -> list[str]:
     """Problems with a `summarize(runs)`; an empty list means it passes. Checked both ways: the
     counts of real shifts must add up, and an unnamed ending must be refused, not counted."""
-    if is_library(fn, summary.count_endings):
+    if is_library(fn, summary.count_endings, trial=(list(_MIXED),)):
         return [library_answer("count_endings")]
     problems: list[str] = []
     for label, runs in _SHIFTS.items():
@@ -211,7 +212,7 @@ def check_cost_by_ending(
     fn: Callable[[Sequence[RunRecord], dict[str, Price]], dict[str, float]],
 ) -> list[str]:
     """Problems with a `cost_by_ending(runs, prices)`; an empty list means it passes."""
-    if is_library(fn, summary.cost_by_ending):
+    if is_library(fn, summary.cost_by_ending, trial=(list(_MIXED), dict(_PRICES))):
         return [library_answer("cost_by_ending")]
     problems: list[str] = []
     for label, runs, prices in _COST_CASES:

@@ -38,7 +38,8 @@ from cafe.exercises.feedback import (
     mismatch,
     wrong_type,
 )
-from cafe.exercises.generated import built_once, first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference
+from cafe.exercises.library import is_library
 from cafe.exercises.reference_s12 import (
     TRUST_ROWS,
     calibrations,
@@ -250,7 +251,8 @@ def check_calibrate(fn: Callable[[Judge, Labelled], Any]) -> list[str]:
     It may return a `Calibration` or a dict with tp, fn, tn, fp, unparsed and kappa. A stub's
     `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
     """
-    if is_library(fn, _course.calibrate):
+    first = _cases()[0]
+    if is_library(fn, _course.calibrate, trial=(first.judge, first.labelled)):
         return [library_answer("calibrate")]
     problems: list[str] = []
     for case in _cases():
@@ -327,7 +329,9 @@ def _generated_trust(fn: Callable[[Calibration, str], Any]) -> str | None:
 
 def check_trust_rule(fn: Callable[[Calibration, str], Any]) -> list[str]:
     """Problems with a `my_trust_rule(calibration, model)`; empty when it keeps the floor."""
-    if is_library(fn, _course_trust.trust_reading):
+    if is_library(
+        fn, _course_trust.trust_reading, trial=(TRUST_CASES[0].calibration, TRUST_CASES[0].model)
+    ):
         return [library_answer("trust_reading")]
     problems: list[str] = []
     for case in TRUST_CASES:

@@ -28,7 +28,8 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import built_once, first_difference, is_library
+from cafe.exercises.generated import built_once, first_difference
+from cafe.exercises.library import is_library
 from cafe.exercises.reference_s13 import described, fold, turns
 from cafe.loop.agent import ToolResult
 from cafe.stall.evidence import failure_signature
@@ -229,7 +230,7 @@ def check_fold_diagnostic(
     fold: Callable[[FailureState, Sequence[ToolResult]], FailureState],
 ) -> list[str]:
     """Problems with a learner's fold, one per case that differs; empty when every case holds."""
-    if is_library(fold, fold_diagnostic):
+    if is_library(fold, fold_diagnostic, trial=_fold_cases()[0][1:3]):
         return [library_answer("fold_diagnostic")]
     problems = []
     for label, start, dispatch, idea in _fold_cases():

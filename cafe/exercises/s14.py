@@ -30,7 +30,8 @@ from cafe.exercises.feedback import (
     mismatch,
     wrong_type,
 )
-from cafe.exercises.generated import built_once, first_broken, is_library
+from cafe.exercises.generated import built_once, first_broken
+from cafe.exercises.library import is_library
 from cafe.exercises.reference_s14 import Turn, greener_pairs, pytest_output, quiet_turns
 from cafe.governor.pace import (
     CUT_REASONS,
@@ -232,7 +233,7 @@ def _generated_problems(reading: Callable[[TurnView], Any]) -> list[str]:
 
 def check_reading(reading: Callable[[TurnView], Any]) -> list[str]:
     """Problems with a learner's host reading over a few of the till's turns; empty when it holds."""
-    if is_library(reading, passing_tests):
+    if is_library(reading, passing_tests, trial=(RISING_VIEWS[0][1],)):
         return [library_answer("passing_tests")]
     problems: list[str] = []
     for label, view in QUIET_VIEWS:
