@@ -27,7 +27,13 @@ from cafe.exercises.reference_s03 import fitted, section_sets
 from cafe.exercises.reference_s04 import bad_drafts, failure_pairs, near_tickets, strict_admits
 from cafe.exercises.reference_s08 import leaks, masked, plain, secrets
 from cafe.exercises.reference_s09 import cost_split, endings_counted, priced_shifts, shifts
-from cafe.exercises.reference_s10 import biggest_pile, failure_check, failure_class, runs
+from cafe.exercises.reference_s10 import (
+    biggest_pile,
+    classify_runs,
+    failure_check,
+    failure_class,
+    runs,
+)
 from cafe.exercises.reference_s11 import costs, per_ticket, route, routes
 from cafe.exercises.reference_s12 import calibrations, confusion, floor_trusts, judge_days
 from cafe.exercises.reference_s13 import fold
@@ -153,7 +159,7 @@ def test_reference_s12_floor_trusts_refuses_a_calibration_with_tickets_never_gra
 
 
 @SEEDED
-@given(runs(Run, RepairResult, Attempt, Failure))
+@given(classify_runs(Run, RepairResult, Attempt, Failure))
 def test_reference_s10_failure_class_agrees_with_classify(run):
     both = _agree(failure_class, classify, run)
     if both:

@@ -8,8 +8,11 @@ functions on generated inputs after their hand-picked cases (`cafe.exercises.gen
   compares runs on generated draft sequences (drafts that pass, miss the table, add an item, come
   as a JSON list or as prose) at caps 1 to 4;
 - a failure view is open-ended, so it is judged by the lesson's properties on generated failures
-  and attempt numbers (`view_problem`): the attempt named, one line per failure with its check,
-  quoted span and fix, a short frame, and a view that does not grow with the attempt number.
+  and attempt numbers (`view_problem`): the attempt named (in any words: "Attempt 2", "Draft 2"),
+  one line per failure with its check, quoted span and fix, a short frame with no commentary
+  (`FRAME_WORDS`) and no rubric (no check named that did not fail), and a view that does not grow
+  with the attempt number; a retry's view names no failure the last draft no longer has
+  (`stale_failures`).
 
 `tests/test_exercise_references.py` holds `loop` to `repair_ticket` and `view` to the properties.
 This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the pieces are passed in.
@@ -27,8 +30,12 @@ __all__ = [
     "loop",
     "view",
     "holds",
+    "quoted",
+    "frame_problem",
+    "stale_failures",
     "failure_keys",
     "gist",
+    "FRAME_WORDS",
     "failure_problem",
     "view_problem",
     "GROWTH_CHARS",
@@ -55,6 +62,33 @@ PER_FAILURE_CHARS = 40  # a failure line's own words around its check, span and 
 # How much longer a view of the same failures may be at attempt 12 than at attempt 1: the
 # number's own extra digit and a little wording; a view that carries earlier attempts grows more.
 GROWTH_CHARS = 8
+# The words a view's own lines (its header and a change-nothing-else line) are made of, from the
+# lesson's "say which attempt failed" and "fence off everything else", in the words a learner
+# might use; any other word there is commentary ("Leave out ... any commentary: the view asks
+# for a specific edit"). The failing checks' names may be said there too.
+FRAME_WORDS = frozenset(
+    """a an the this that these those it its your you my our we i here below above following
+    attempt attempts draft drafts try tries retry retries round run number nr no
+    was were is are be been has had have did do does not don t s
+    failed fail fails failing failure failures rejected refused passed pass
+    check checks checked problem problems issue issues error errors found flagged listed list
+    by with on in of at for from to and or as so then please must should
+    fix fixes fixing fixed only just change changes changing nothing anything else everything rest
+    keep leave alone same again write rewrite ticket tickets order correct edit edits
+    what which more shown see first last""".split()
+)
+# Marks that quote a span: quotes of every kind, backticks, or a table's cell walls.
+QUOTE_MARKS: tuple[tuple[str, str], ...] = (
+    ("'", "'"),
+    ('"', '"'),
+    ("`", "`"),
+    ("\u2018", "\u2019"),
+    ("\u201c", "\u201d"),
+    ("\u00ab", "\u00bb"),
+    ("|", "|"),
+)
+# The words an attempt may be named by, before its number ("Attempt 2", "Draft number 2", "#2").
+_ATTEMPT = r"(?:attempt|draft|try|retry|round|run|#)"
 
 
 @dataclass(frozen=True)
@@ -102,6 +136,14 @@ def holds(line: str, failure: Any) -> bool:
     return failure.check in line and failure.span in line
 
 
+def quoted(line: str, span: str) -> bool:
+    """Whether `line` sets `span` off between quote marks (a space inside them allowed)."""
+    marks = [(re.escape(a), re.escape(b)) for a, b in QUOTE_MARKS]
+    return repr(span) in line or any(
+        re.search(f"{a} ?{re.escape(span)} ?{b}", line) for a, b in marks
+    )
+
+
 def failure_problem(lines: list[str], failures: Sequence[Any]) -> tuple[str, str] | None:
     """(what is wrong, the idea) for the first failure without a line of its own, or None."""
     for failure in failures:
@@ -112,17 +154,47 @@ def failure_problem(lines: list[str], failures: Sequence[Any]) -> tuple[str, str
             )
         if failure.fix not in own[0]:
             return f"the {failure.check} line stating its fix", "say what a correct ticket holds"
+        if not quoted(own[0], failure.span):
+            return f"the {failure.check} line quoting {failure.span!r} in quotes", (
+                "quote the span: the model sees exactly where to look"
+            )
         if any(holds(own[0], other) for other in failures if other is not failure):
             return f"a line of its own for {failure.check}", "one line per failure"
     return None
 
 
 def names_attempt(lines: Sequence[str], attempt: int) -> bool:
-    return any(re.search(rf"attempt\D{{0,3}}\b{attempt}\b", line, re.I) for line in lines)
+    """Whether a line names the attempt: its number after a word for it, in any words."""
+    pattern = rf"{_ATTEMPT}\D{{0,12}}\b{attempt}\b"
+    return any(re.search(pattern, line, re.I) for line in lines)
 
 
-def view_problem(text: str, failures: Sequence[Any], attempt: int) -> tuple[str, str] | None:
-    """(what was expected, the idea) for the first property a view breaks, or None."""
+def frame_problem(
+    framing: Sequence[str], failures: Sequence[Any], checks: frozenset[str]
+) -> tuple[str, str] | None:
+    """(what was expected, the idea) when the view's own lines name a check that did not fail
+    (the rubric) or say something besides the attempt and the fence (commentary), or None."""
+    failed = {f.check for f in failures}
+    text = " ".join(framing)
+    named = sorted(c for c in checks - failed if re.search(rf"\b{re.escape(c)}\b", text))
+    if named:
+        return f"only the checks that failed named, not {', '.join(named[:3])}", (
+            "never the whole rubric: the view names what failed, nothing else"
+        )
+    allowed = FRAME_WORDS | {word for c in failed for word in re.findall(r"[a-z]+", c.lower())}
+    other = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in allowed]
+    if other:
+        return f"a header naming the attempt and the fence, without {other[0]!r}", (
+            "no commentary: the view asks for a specific edit"
+        )
+    return None
+
+
+def view_problem(
+    text: str, failures: Sequence[Any], attempt: int, checks: frozenset[str] = frozenset()
+) -> tuple[str, str] | None:
+    """(what was expected, the idea) for the first property a view breaks, or None. `checks` are
+    every check's name, so that a rubric (names of checks that did not fail) can be told."""
     lines = [line for line in text.splitlines() if line.strip()]
     if not names_attempt(lines, attempt):
         return f"a line naming attempt {attempt}", "the retry must know which attempt failed"
@@ -130,6 +202,9 @@ def view_problem(text: str, failures: Sequence[Any], attempt: int) -> tuple[str,
     if found:
         return found
     framing = [line for line in lines if not any(holds(line, f) for f in failures)]
+    found = frame_problem(framing, failures, checks)
+    if found:
+        return found
     budget = FRAMING_CHARS + sum(
         len(f.check) + len(f.span) + len(f.fix) + PER_FAILURE_CHARS for f in failures
     )
@@ -150,6 +225,20 @@ def gist(view: str, fence: str) -> str:
     """What a retry added, as one line, its change-nothing-else line (`fence`) left out."""
     lines = [line.strip() for line in view.splitlines() if line.strip()]
     return " / ".join(line for line in lines if line != fence)
+
+
+def stale_failures(calls: Sequence[Sequence[dict[str, str]]], logged: Sequence[Any]) -> list[Any]:
+    """For each retry (the call after attempt k), the failures of attempts before k that attempt
+    k no longer has and that the retry still names (a line holding its check and span): the
+    story of earlier attempts, which the view leaves out. `calls[0]` is the brief."""
+    stale = []
+    for number in range(1, min(len(calls), len(logged) + 1)):
+        added = [m.get("content") or "" for m in calls[number][len(calls[0]) :]]
+        lines = [line for text in added for line in str(text).splitlines()]
+        now = {(f.check, f.span) for f in logged[number - 1].failures}
+        gone = [f for a in logged[: number - 1] for f in a.failures if (f.check, f.span) not in now]
+        stale += [f for f in gone if any(holds(line, f) for line in lines)]
+    return stale
 
 
 # --- the drafts the hand-picked cases give, and the generator that gives them ------------------

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["CLASSES", "failure_class", "failure_check", "biggest_pile", "runs"]
+__all__ = ["CLASSES", "failure_class", "failure_check", "biggest_pile", "runs", "classify_runs"]
 
 # The five classes in the lesson's order: when several tests hold, the earliest wins.
 CLASSES = ("transport", "blocked", "systematic", "alternating", "drifting")
@@ -121,3 +121,22 @@ def runs(
     )
     many = st.lists(attempt, min_size=1, max_size=6).map(exhausted)
     return st.one_of(many, many, many, blocked, transport)
+
+
+def classify_runs(
+    make_run: Callable[..., Any],
+    make_result: Callable[..., Any],
+    make_attempt: Callable[..., Any],
+    make_failure: Callable[..., Any],
+) -> Any:
+    """The runs `check_classify` draws: `runs`, and now and then the lesson's edge, an exhausted
+    run whose attempts failed nothing. No class test holds for it, and classify refuses it rather
+    than guess (repair_ticket never makes one, so no shift of `first_fix` holds one)."""
+    from hypothesis import strategies as st
+
+    def nothing(attempts: int) -> Any:
+        made = tuple(make_attempt(n, "{}", (), 0, None) for n in range(1, attempts + 1))
+        return make_run(None, result=make_result("retries_exhausted", None, made))
+
+    some = runs(make_run, make_result, make_attempt, make_failure)
+    return st.one_of(some, some, some, some, some, st.integers(1, 3).map(nothing))

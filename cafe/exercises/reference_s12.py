@@ -140,8 +140,10 @@ def calibrations(make: Callable[..., Any]) -> Any:
     """(calibration, model now judging), most of them at or beside an edge of the rule: a count of
     each kind around 20, misses around a 90% catch rate, unparsed replies around 5%, false alarms
     from none to a quarter; and model names that share a stem, case or a space with the one
-    calibrated. Half are at kappa's own edge (`at_kappa_edge`): any counts from 20 to 150, every
-    other minimum kept, the false alarms that take kappa just over, to, and just under 0.8."""
+    calibrated; now and then, tickets the endpoint never answered (`failed`: the lesson's rule 3,
+    every ticket graded). Half are at kappa's own edge (`at_kappa_edge`): any counts from 20 to
+    150, every other minimum kept, the false alarms that take kappa just over, to, and just under
+    0.8."""
     from hypothesis import strategies as st
 
     counts = st.sampled_from((EACH_KIND, EACH_KIND - 1, EACH_KIND + 1, 30, 50, 100, 0, 3))
@@ -150,13 +152,15 @@ def calibrations(make: Callable[..., Any]) -> Any:
     same = st.just(("judge", "judge"))
     models = st.one_of(same, same, same, st.tuples(names, names))
 
-    def build(bad: int, good: int, miss: int, alarm: int, quiet: int, pair: Any) -> Any:
+    def build(
+        bad: int, good: int, miss: int, alarm: int, quiet: int, pair: Any, failed: int
+    ) -> Any:
         missed = min(bad, max(0, bad - math.ceil(CATCH_RATE * bad) + miss))
         alarms = min(good, alarm * max(1, good // 20))
         asked = bad + good
         unparsed = max(0, math.floor(UNPARSED_SHARE * asked / (1 - UNPARSED_SHARE)) + quiet)
-        calibration = make(pair[0], bad - missed, missed, good - alarms, alarms, unparsed)
-        return calibration, pair[1]
+        cells = (bad - missed, missed, good - alarms, alarms, unparsed)
+        return make(pair[0], *cells, failed=failed), pair[1]
 
     def at_kappa_edge(bad: int, good: int, missed: int, step: int, pair: Any) -> Any:
         """Every count and rate minimum kept with room, and the false alarms one short of kappa's
@@ -169,8 +173,11 @@ def calibrations(make: Callable[..., Any]) -> Any:
     alarm = st.integers(0, 5)
     plenty = st.integers(EACH_KIND, 150)
     near = st.integers(-1, 1)
+    failed = st.sampled_from((0, 0, 0, 1, 3))  # most calibrations had every ticket answered
     kappa_edges = st.builds(at_kappa_edge, plenty, plenty, st.integers(0, 15), near, models)
-    return st.one_of(st.builds(build, counts, counts, edge, alarm, edge, models), kappa_edges)
+    return st.one_of(
+        st.builds(build, counts, counts, edge, alarm, edge, models, failed), kappa_edges
+    )
 
 
 def _kappa_edge(tp: int, fn: int, good: int) -> int:

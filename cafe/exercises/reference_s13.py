@@ -14,6 +14,10 @@ after the turn's last check is owed a re-verify; a pass clears everything but th
 turn with edits and no check keeps the diagnosis and owes a re-verify only on a live failure;
 anything else changes nothing.
 
+`check_signature` holds a learner's signature to the lesson's rule on generated output too: two
+different wrong totals (`total_pairs`, of any length: a bill of £1,000 is 100000 pence, and a
+long number is data, not an object's address) are two failures, so their signatures differ.
+
 This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the state's record
 and the signature function are passed in.
 """
@@ -23,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["RESULTS", "fold", "described", "turns"]
+__all__ = ["RESULTS", "fold", "described", "turns", "assertion_output", "total_pairs"]
 
 
 def _landed(result: Any) -> bool:
@@ -104,3 +108,22 @@ def turns(result: Callable[[str, bool, str, str], Any]) -> Any:
     one = st.sampled_from(RESULTS).map(lambda r: result(*r[1:]))
     turn = st.lists(one, max_size=5)
     return st.tuples(st.lists(turn, max_size=3), turn)
+
+
+def assertion_output(total: int, expected: int) -> str:
+    """A failing test's output as pytest prints it: the wrong total against the one expected."""
+    failing = f"check_bill.py:21: in test_split\nE   assert {total} == {expected}"
+    return f"{failing}\n1 failed, 3 passed in 0.02s"
+
+
+def total_pairs() -> Any:
+    """(a wrong total, another, the total expected): two failures of one assertion, the totals of
+    any length up to ten digits and, most often, alike but for their last digits."""
+    from hypothesis import strategies as st
+
+    return st.builds(
+        lambda total, step, expected: (total, total + step, expected),
+        st.integers(0, 10**9),
+        st.one_of(st.integers(1, 99), st.integers(1, 10**6)),
+        st.integers(0, 10**9),
+    )

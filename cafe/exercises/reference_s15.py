@@ -4,7 +4,8 @@ and the restore gate, with the inputs to try them on.
 `check_verification_tier` (`cafe.exercises.s15`) hands the learner's `my_tier` commands drawn by
 `labelled_commands`: each is built piece by piece from commands whose tier the lesson's rules
 settle (a linter, a narrowed or whole-suite runner, a command that checks nothing), with stray
-spaces, `VAR=value` prefixes and `python -m` launchers, chained with `&&`, `||` or `;`. The
+spaces, `VAR=value` prefixes and launchers (`python -m`, `timeout 60`, `env`), chained with `&&`,
+`||`, `;` or a newline. The
 expected answer is worked out as the command is built (a chain as slow as its slowest verifying
 piece), so no classifier stands behind it. `check_can_restore` compares `my_can_restore` with
 `restorable` on `restore_cases`. `tests/test_exercise_references.py` holds both to the library.
@@ -55,6 +56,7 @@ SLOW: tuple[str, ...] = (
     "pytest tests/",
     "cargo test",
     "cargo test -p till",
+    "tidy --check {py}",  # its one marker behind dashes: it verifies, and tidy is nobody's linter
     "go test ./...",
     "npm test",
     "make",
@@ -77,11 +79,16 @@ QUIET: tuple[str, ...] = (
     "echo done",
     "echo testing",
     "python {py}",
+    "./deploy-latest.sh",  # name pieces deploy, latest: "test" inside a piece is no marker
+    "./contest.sh",
 )
 _NAMES = ("split", "tip", "total", "bill_adds_up", "Rounding")
 _FILES = ("bill.py", "tests/test_bill.py", "src/till/bill.py")
 _PREFIXES = ("", "", "", "CI=1 ", "PYTHONPATH=. ", "A=1 B=2 ")
-_SEPARATORS = (" && ", " || ", " ; ", ";", " & ")
+_SEPARATORS = (" && ", " || ", " ; ", ";", " & ", "\n")
+# Launchers a verifying piece may start with: a launcher reads as what it starts (the lesson's
+# `WRAPPERS`: `timeout 60 pytest` is pytest; `env` runs what follows it, settings and all).
+_LAUNCHERS = ("", "", "", "timeout 60 ", "env ", "env CI=1 ")
 
 
 def chain_tier(tiers: Any) -> str | None:
@@ -93,11 +100,20 @@ def chain_tier(tiers: Any) -> str | None:
 
 
 def _piece(
-    template: str, tier: str | None, name: str, py: str, prefix: str, launched: bool, gap: str
+    template: str,
+    tier: str | None,
+    name: str,
+    py: str,
+    prefix: str,
+    launched: bool,
+    gap: str,
+    launcher: str,
 ) -> Any:
     text = template.format(name=name, py=py)
     if launched and tier is not None and text.startswith("pytest"):
         text = "python -m " + text  # python -m pytest is pytest
+    if tier is not None:
+        text = launcher + text
     return (prefix + gap.join(text.split()), tier)
 
 
@@ -117,6 +133,7 @@ def _pieces() -> Any:
         st.sampled_from(_PREFIXES),
         st.booleans(),
         st.sampled_from((" ", "  ")),
+        st.sampled_from(_LAUNCHERS),
     )
 
 

@@ -5,26 +5,27 @@ The notebook (`notebooks/s07-repair-loop.ipynb`) asks for two functions:
 1. `my_repair_ticket(spec, generate, cap)`: the bounded re-ask (the policy pre-check, then at
    most `cap` drafts, each scored against every check, a curated retry after each failure).
    `check_repair_loop` runs it against generators whose behaviour is known (`LOOP_CASES`), holding
-   the run to its ending, its log and what each retry was sent (the brief and one view, the same
-   number of messages every retry); then on generated draft sequences against `reference_repair`
+   the run to its ending, its log and what each retry was sent (the brief and one view of the
+   last attempt's failures, the same number of messages every retry); then on generated draft
+   sequences (no retry naming a failure the last draft fixed) against `reference_repair`
    (`cafe.exercises.reference_s07`). The course's `repair_ticket` is refused: write your own.
 2. `attempt_failure_view(failures, attempt)`: one short line per failure (check, quoted span,
-   fix) under a line naming the attempt, judged by those properties on `VIEW_FIXTURES` (no
-   attempt number equals its count of failures) and on generated failures, where the view must
-   also not grow with the attempt number. The course's views are refused.
+   fix) under a line naming the attempt, no commentary and no rubric, judged by those properties
+   on `VIEW_FIXTURES` (no attempt number equals its count of failures) and on generated failures,
+   where the view must also not grow with the attempt number. The course's views are refused.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cafe.consent import PARTIAL_ALLERGEN_SPEC as _PARTIAL
 from cafe.consent import OrderSpec
+from cafe.detect.checks import DETECT_CHECKS
 from cafe.exercises import reference_s07 as ref
 from cafe.exercises.feedback import (
     Described,
@@ -51,7 +52,7 @@ from cafe.repair.reask import (
     policy_failures,
     score_ticket,
 )
-from cafe.schema.ticket import Failure
+from cafe.schema.ticket import CONTRACT_CHECKS, Failure
 from cafe.world.menu import load_menu
 
 __all__ = [
@@ -185,7 +186,8 @@ def _log_problem(case: LoopCase, result: RepairResult, drafts: list[str]) -> str
 def _retry_problem(
     case: LoopCase, result: RepairResult, calls: list[list[dict[str, str]]]
 ) -> str | None:
-    """Retry k+1 keeps the brief, leaves the failed draft out, and names attempt k's failures."""
+    """Retry k+1 keeps the brief, leaves the failed draft out, and names attempt k's failures,
+    and no failure of an earlier attempt that attempt k no longer had."""
     idea = "a curated retry: the brief, then a view of what the last attempt failed"
     for number in range(1, len(calls)):
         sent, brief = calls[number], calls[0]
@@ -199,21 +201,18 @@ def _retry_problem(
         failed = result.attempts[number - 1]
         if failed.draft in " ".join(str(m.get("content") or "") for m in sent):
             return f"{case.label}: {what} shows the failed draft; send the brief and the view only"
-        if not re.search(rf"attempt\D{{0,3}}\b{number}\b", added, re.I):
+        said = ref.gist(added, CHANGE_NOTHING_ELSE)
+        if not ref.names_attempt([added], number):
             want = Described(f"a view naming attempt {number}")
-            return _said(
-                case.label, f"{what} said", ref.gist(added, CHANGE_NOTHING_ELSE), want, idea
-            )
-        missing = [
-            f"{f.check} {f.span!r}"
-            for f in failed.failures
-            if f.check not in added or f.span not in added
-        ]
+            return _said(case.label, f"{what} said", said, want, idea)
+        missing = [f for f in failed.failures if f.check not in added or f.span not in added]
         if missing:
-            want = Described(f"a view naming {missing[0]}")
-            return _said(
-                case.label, f"{what} said", ref.gist(added, CHANGE_NOTHING_ELSE), want, idea
-            )
+            want = Described(f"a view naming {missing[0].check} {missing[0].span!r}")
+            return _said(case.label, f"{what} said", said, want, idea)
+    stale = ref.stale_failures(calls, result.attempts)
+    if stale:
+        said = f"a retry named {stale[0].check} {stale[0].span!r}, which the last draft had fixed"
+        return f"{case.label}: {said}\n  ({_STALE})"
     return None
 
 
@@ -265,7 +264,8 @@ def _played(fn: Callable[..., Any], given: tuple[tuple[str, ...], int]) -> Any:
     if not isinstance(result, RepairResult):
         return result
     log = [(a.draft, _keys(a.failures)) for a in result.attempts]
-    return result.stop_reason, len(generate.calls), log, result.ticket
+    stale = _keys(ref.stale_failures(generate.calls, result.attempts))  # none, for the reference
+    return result.stop_reason, len(generate.calls), log, result.ticket, stale
 
 
 def _generated_loop(fn: Callable[..., Any]) -> str | None:
@@ -291,6 +291,9 @@ VIEW_FIXTURES: tuple[tuple[tuple[Failure, ...], int], ...] = tuple(
     (tuple(Failure(*row) for row in rows), attempt) for rows, attempt in ref.VIEW_ROWS
 )
 _RUNNING = "each retry is the brief and one view: the prompt must not grow with the attempt"
+_STALE = "a retry's view is the last attempt's failures: the story of earlier attempts stays out"
+# Every check's name: a view naming one that did not fail carries the rubric.
+_CHECKS = CONTRACT_CHECKS | DETECT_CHECKS
 _GROWS = (
     "a view of the same failures is as long at attempt 12 as at attempt 1: only the number changes"
 )
@@ -298,7 +301,7 @@ _GROWS = (
 
 def _view_problem(view: str, failures: Sequence[Failure], attempt: int) -> str | None:
     label = f"attempt {attempt}, {len(failures)} failure{'s' if len(failures) > 1 else ''}"
-    found = ref.view_problem(view, failures, attempt)
+    found = ref.view_problem(view, failures, attempt, _CHECKS)
     return mismatch(label, view, Described(found[0]), found[1]) if found else None
 
 
@@ -307,7 +310,7 @@ def _generated_view(fn: Callable[[Sequence[Failure], int], Any]) -> str | None:
 
     def broken(given: tuple[tuple[Failure, ...], int], view: Any) -> bool:
         failures, attempt = given
-        if not isinstance(view, str) or ref.view_problem(view, failures, attempt):
+        if not isinstance(view, str) or ref.view_problem(view, failures, attempt, _CHECKS):
             return True
         first = outcome(fn, failures, 1)
         grew = len(view) - len(first) if isinstance(first, str) else 0
@@ -318,7 +321,7 @@ def _generated_view(fn: Callable[[Sequence[Failure], int], Any]) -> str | None:
         return None
     (failures, attempt), view = found
     said = "; ".join(f"{f.check} {f.span!r} ({f.fix})" for f in failures)
-    problem = ref.view_problem(view, failures, attempt) if isinstance(view, str) else None
+    problem = ref.view_problem(view, failures, attempt, _CHECKS) if isinstance(view, str) else None
     want, idea = problem or ("no longer than the view of attempt 1, but for the number", _GROWS)
     return counterexample(Described(f"attempt {attempt}: {said}"), view, Described(want), idea)
 

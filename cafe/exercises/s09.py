@@ -8,7 +8,9 @@ The notebook (`notebooks/s09-shift-report.ipynb`) asks for two functions:
    anything with an `ending`. The course's answer is `cafe.report.count_endings`;
    `check_summarize` runs it both ways: counting shifts that exist, and refusing a run that
    cannot be counted wherever it sits in the shift (an unnamed ending, `needs_consent`, a stop
-   reason the loop no longer has, session 01's `done`, a run with no ending at all).
+   reason the loop no longer has, session 01's `done`, an ending of None) with a ValueError that
+   names the ending. A run with no `ending` attribute at all is outside the notebook's contract
+   ("anything with an `ending`"), so no case or generated shift holds one.
 2. `cost_by_ending(runs, prices)`: what the shift cost, split by how the orders ended, counting
    only the runs whose cost is known, each run at its own model's price, every digit kept. The
    course's answer is `cafe.report.cost_by_ending`.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
@@ -85,7 +88,6 @@ _UNCOUNTABLE: tuple[tuple[str, Any, int, str], ...] = (
         3,
         "'done' is the agent loop's stop, not an ending of a shift",
     ),
-    ("a run with no ending at all, second", SimpleNamespace(run_id="z"), 1, "it has no ending"),
     ("a run whose ending is None, first", SimpleNamespace(ending=None), 0, "it has no ending"),
 )
 
@@ -121,7 +123,7 @@ _COUNT_IDEA = "one row per named ending, zeros too, each run counted once by its
 _REFUSE_IDEA = "a run no ending names is refused with ValueError, never counted or skipped"
 _GENERATED_IDEA = (
     "every named ending counted, zeros too; an ending spelt any other way (case, spaces) "
-    "is refused with ValueError"
+    "is refused with a ValueError that names it"
 )
 _COST_IDEA = (
     "each run's tokens at its own model's price per million, every digit kept; "
@@ -141,16 +143,53 @@ def _counts_problem(label: str, got: Any, runs: Sequence[Any]) -> str | None:
     return None
 
 
+def _names(ending: Any, message: str) -> bool:
+    """Whether a refusal's message names the ending (None and a blank ending have no name)."""
+    if not isinstance(ending, str) or not ending.strip():
+        return True
+    return repr(ending) in message or ending in message
+
+
+@dataclass(frozen=True)
+class _Unnamed:
+    """A refusal that does not say which ending it refused, as an answer of its own."""
+
+    message: str
+    ending: Any
+
+    def __repr__(self) -> str:
+        return f"ValueError({self.message!r}), which does not name {self.ending!r}"
+
+
+def _naming(fn: Callable[..., Any]) -> Callable[[Sequence[Any]], Any]:
+    """`fn`, with a ValueError that names none of the shift's unknown endings turned into an
+    answer of its own: the notebook asks for "a `ValueError` that names the ending"."""
+
+    def run(runs: Sequence[Any]) -> Any:
+        try:
+            return fn(runs)
+        except ValueError as exc:
+            odd = [run.ending for run in runs if run.ending not in ENDINGS]
+            if odd and not any(_names(ending, str(exc)) for ending in odd):
+                return _Unnamed(str(exc), odd[0])
+            raise
+
+    return run
+
+
 def _refusal_problem(fn: Callable[..., Any], label: str, odd: Any, at: int, why: str) -> str | None:
     """The mixed shift with `odd` inserted at `at` must be refused with ValueError (or a subclass
-    of it, which a learner may well define)."""
+    of it, which a learner may well define) that names the ending."""
     runs = [*_MIXED[:at], odd, *_MIXED[at:]]
     try:
         got = fn(runs)
     except NotImplementedError:
         raise
-    except ValueError:
-        return None
+    except ValueError as exc:
+        if _names(odd.ending, str(exc)):
+            return None
+        idea = f"refuse it with a ValueError that names the ending: {why}"
+        return f"{label}: {_Unnamed(str(exc), odd.ending)!r}\n  ({idea})"
     except Exception as exc:  # the learner's choice of error is a problem to show
         return f"{label}: raised {type(exc).__name__}; raise ValueError naming the ending ({why})"
     return mismatch(label, got, Described("ValueError"), f"{_REFUSE_IDEA} ({why})")
@@ -172,7 +211,7 @@ def check_summarize(fn: Callable[[Sequence[Any]], dict[str, int]]) -> list[str]:
             problems.append(problem)
     if not problems:
         found = first_difference(
-            fn, endings_counted, built_once(shifts, RunRecord), idea=_GENERATED_IDEA
+            _naming(fn), endings_counted, built_once(shifts, RunRecord), idea=_GENERATED_IDEA
         )
         if found:
             problems.append(counterexample(found.given, found.returned, found.expected, found.idea))

@@ -6,8 +6,9 @@ The notebook (`notebooks/s10-failure-taxonomy.ipynb`) asks for two functions:
    `cafe.taxonomy.FAILURE_CLASSES` whose test holds. `check_classify` runs it over `CLASSIFY_CASES`,
    hand-built runs that include the ones where two tests hold and the ones where the check's name
    alone misleads, then compares it with `failure_class` (`cafe.exercises.reference_s10`) on
-   generated runs (up to six attempts, failures repeated, listed in any order). The course's
-   answer is `cafe.taxonomy.classify`, which the checker refuses to be handed.
+   generated runs (up to six attempts, failures repeated, listed in any order, and the lesson's
+   edge: attempts that failed nothing, where no test holds and the run is refused with a
+   ValueError). The course's answer is `cafe.taxonomy.classify`, which the checker refuses.
 2. `my_fixed_runner(spec, generate)`: the practice shift's runner with the one fix the taxonomy says
    to make first. `check_first_fix` runs the whole practice shift through it and holds it to what a
    fix must do: shrink the biggest pile, keep every pass, loosen no check, and never call a run
@@ -30,7 +31,7 @@ from cafe.exercises.feedback import (
 )
 from cafe.exercises.generated import built_once, first_difference
 from cafe.exercises.library import is_library
-from cafe.exercises.reference_s10 import biggest_pile, failure_class, runs
+from cafe.exercises.reference_s10 import biggest_pile, classify_runs, failure_class
 from cafe.repair.reask import Attempt, Generator, RepairResult, score_ticket
 from cafe.schema.ticket import Failure
 from cafe.stories.practice_shift import practice_generator, practice_orders
@@ -204,7 +205,7 @@ def check_classify(fn: Callable[[Run], str]) -> list[str]:
         elif got != expected:
             problems.append(mismatch(label, got, expected, hint))
     if not problems:
-        generated = built_once(runs, Run, RepairResult, Attempt, Failure)
+        generated = built_once(classify_runs, Run, RepairResult, Attempt, Failure)
         found = first_difference(
             fn, failure_class, generated, idea=_GENERATED_IDEA, frozen=True, examples=200
         )

@@ -296,7 +296,8 @@ def _case(
 TRUST_CASES: tuple[TrustCase, ...] = tuple(_case(*row) for row in TRUST_ROWS)
 _FLOOR_IDEA = (
     "your rule may be stricter than the lesson's, never looser: 20 broken and 20 right tickets, "
-    "at most 5% unparsed, kappa 0.8, catch rate 0.9, the very model measured"
+    "at most 5% unparsed, every ticket graded (none failed), kappa 0.8, catch rate 0.9, the very "
+    "model measured"
 )
 
 

@@ -9,7 +9,8 @@
    states. The course's `fold_diagnostic` is refused.
 2. `check_signature` runs a learner's `my_signature(output)`, written any way they like, over
    pairs of real-looking test output: pairs that are one failure seen twice must share a
-   signature, pairs that are two failures must not.
+   signature, pairs that are two failures must not; then over generated pairs of two different
+   wrong totals of any length (`reference_s13.total_pairs`), which must not share one.
 
 Notebook: notebooks/s13-stall-detection.ipynb. Lesson: sessions/s13-stall-detection/lesson.md.
 """
@@ -28,9 +29,9 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import built_once, first_difference
+from cafe.exercises.generated import built_once, first_broken, first_difference
 from cafe.exercises.library import is_library
-from cafe.exercises.reference_s13 import described, fold, turns
+from cafe.exercises.reference_s13 import assertion_output, described, fold, total_pairs, turns
 from cafe.loop.agent import ToolResult
 from cafe.stall.evidence import failure_signature
 from cafe.stall.failure_state import FailureState, fold_diagnostic
@@ -265,11 +266,34 @@ def _signature_problem(label: str, a: object, b: object, same: bool) -> str | No
     return None
 
 
+def _generated_signature(signature: Callable[[str], str]) -> str | None:
+    """The smallest pair of generated wrong totals (any length) that share a signature."""
+
+    def both(given: tuple[int, int, int]) -> tuple[str, str]:
+        first, second, expected = given
+        return signature(assertion_output(first, expected)), signature(
+            assertion_output(second, expected)
+        )
+
+    def merged(given: tuple[int, int, int], got: object) -> bool:
+        return not isinstance(got, tuple) or got[0] == got[1]
+
+    found = first_broken(both, built_once(total_pairs), merged)
+    if found is None:
+        return None
+    (first, second, expected), got = found
+    label = f"two wrong totals, E assert {first} == {expected} and E assert {second} == {expected}"
+    first_got, second_got = got if isinstance(got, tuple) else (got, got)
+    return _signature_problem(label, first_got, second_got, False)
+
+
 def check_signature(signature: Callable[[str], str]) -> list[str]:
-    """Problems with a learner's signature over `SIGNATURE_PAIRS`; empty when every pair holds."""
+    """Problems with a learner's signature over `SIGNATURE_PAIRS`, then on generated wrong totals;
+    empty when every pair holds."""
     problems = []
     for label, first, second, same in SIGNATURE_PAIRS:
         problem = _signature_problem(label, call(signature, first), call(signature, second), same)
         if problem:
             problems.append(problem)
-    return problems
+    found = None if problems else _generated_signature(signature)
+    return [found] if found else problems

@@ -10,8 +10,9 @@
    before them in the same turn included) reads a number; and the numbers rise from a suite that
    did not load, through 0, 1 and 3 of 4 passing, to all 4. Then the same properties on
    generated turns (`cafe.exercises.reference_s14`: reads and edits before the run, suites of 1
-   to 12 tests, pytest's header and failure lines, warnings). The course's `passing_tests` is
-   refused: the exercise is a reading of your own.
+   to 12 tests, pytest's header and failure lines, warnings, the suite run twice or three times in
+   a turn, a run a hook forced). The course's `passing_tests` is refused: the exercise is a
+   reading of your own.
 
 Notebook: notebooks/s14-host-facts.ipynb. Lesson: sessions/s14-host-facts/lesson.md.
 """
@@ -140,8 +141,8 @@ def _view(*results: ToolResult) -> TurnView:
     return TurnView(2, 10, (), (), tuple(results), 0.0)
 
 
-def _tests(ok: bool, output: str) -> ToolResult:
-    return ToolResult("c", "run_tests", {}, ok, output, "verify")
+def _tests(ok: bool, output: str, forced: bool = False) -> ToolResult:
+    return ToolResult("c", "run_tests", {}, ok, output, "verify", forced)
 
 
 _EDIT = ToolResult("c", "write_file", {"path": "bill.py"}, True, "wrote bill.py", "mutate")
@@ -192,10 +193,12 @@ def _read_number(reading: Callable[[TurnView], Any], label: str, view: TurnView)
 
 
 def _turn_view(turn: Turn) -> TurnView:
-    """The `TurnView` of a generated turn: its reads and edits, then its test run, if any."""
+    """The `TurnView` of a generated turn: its reads and edits, then its test runs, if any (the
+    last one forced, when a hook ran it)."""
     quiet = {"read": _READ, "edit": _EDIT}
-    run = (_tests(turn.passed == turn.total, pytest_output(turn)),) if turn.total else ()
-    return _view(*(quiet[name] for name in turn.before), *run)
+    runs = [_tests(n == turn.total, pytest_output(turn, n)) for n in turn.earlier]
+    last = _tests(turn.passed == turn.total, pytest_output(turn), forced=turn.forced)
+    return _view(*(quiet[name] for name in turn.before), *(runs + [last] if turn.total else []))
 
 
 def _number(value: Any) -> bool:
@@ -227,7 +230,7 @@ def _generated_problems(reading: Callable[[TurnView], Any]) -> list[str]:
     if not _number(read[0]) or not _number(read[1]):
         turn, value = (low, read[0]) if not _number(read[0]) else (high, read[1])
         return [counterexample(Described(str(turn)), value, Described("a number"), READING_IDEA)]
-    expected = Described(f"more than {read[0]!r} (what {low.passed} of {low.total} passing read)")
+    expected = Described(f"more than {read[0]!r} (what {str(low).replace('a turn: ', '')} read)")
     return [counterexample(Described(str(high)), read[1], expected, READING_IDEA)]
 
 

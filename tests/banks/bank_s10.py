@@ -176,6 +176,8 @@ def right_positions(run: Any) -> str:
         return "systematic"
     if any(max(at) - min(at) + 1 > len(at) for at in where.values()):
         return "alternating"
+    if not where:  # no attempt failed anything: no test holds, so refuse it
+        raise ValueError("no class test holds for this run")
     return "drifting"
 
 
@@ -212,6 +214,8 @@ def right_index_walk(run: Any) -> str:
         where = [i for i, attempt in enumerate(attempts) if key in attempt]
         if where[-1] - where[0] + 1 != len(where):
             return "alternating"
+    if not any(attempts):  # no attempt failed anything: no test holds, so refuse it
+        raise ValueError("no class test holds for this run")
     return "drifting"
 
 
@@ -227,6 +231,8 @@ def right_string_pattern(run: Any) -> str:
     for key in set.union(*seen):
         if re.search(r"10+1", "".join("1" if key in s else "0" for s in seen)):
             return "alternating"
+    if not set.union(*seen):  # no attempt failed anything: no test holds, so refuse it
+        raise ValueError("no class test holds for this run")
     return "drifting"
 
 

@@ -230,8 +230,10 @@ def _floor_but(c: Calibration, model: str, **loose: Any) -> bool:
     least = loose.get("each_kind", 20)
     quiet = c.unparsed <= loose.get("unparsed", 0.05) * (c.judged + c.unparsed)
     kappa, caught = loose.get("kappa_value", c.kappa), c.catch_rate
+    graded = loose.get("failed", False) or not c.failed  # every ticket graded (lesson, rule 3)
     return (
         same
+        and graded
         and min(c.tp + c.fn, c.tn + c.fp) >= least
         and quiet
         and kappa is not None
@@ -324,6 +326,7 @@ def right_strict(c: Calibration, model: str) -> bool:
         and c.tp + c.fn >= 30
         and c.tn + c.fp >= 30
         and c.unparsed / total <= 0.02
+        and not c.failed
     )
 
 
@@ -340,6 +343,8 @@ def right_reasons(c: Calibration, model: str) -> bool:
     caught = c.catch_rate if c.catch_rate is not None else 0.0
     if kappa < 0.8 or caught < 0.9:
         reasons.append("weak")
+    if c.failed:
+        reasons.append("not every ticket graded")
     return not reasons
 
 

@@ -22,19 +22,30 @@ from cafe.monitors.tiers import is_verification_command
 # --- my_tier: the learner-shaped reference ------------------------------------------------------
 
 
+def launched(words: list[str]) -> list[str]:
+    """The words of a piece from the command a launcher starts: leading VAR=value words, `env`
+    (and its settings), `timeout` and its duration, `python -m`, as many as there are."""
+    while words:
+        if re.match(r"^\w+=", words[0]) or words[0] == "env":
+            words = words[1:]
+        elif words[0] == "timeout" and len(words) > 1:
+            words = words[2:]
+        elif words[:2] == ["python", "-m"]:
+            words = words[2:]
+        else:
+            return words
+    return words
+
+
 def tier_by_rules(command: str) -> str | None:
     """The notebook's rules, one piece of the command at a time."""
-    markers = {"test", "tests", "pytest", "make", "ruff", "mypy", "tsc", "vet", "flake8"}
+    markers = {"test", "tests", "pytest", "make", "ruff", "mypy", "tsc", "vet", "flake8", "check"}
     non_verify = {"install", "checkout", "add", "uninstall"}
     looks = {"cat", "which", "grep", "git"}
     always_fast = {"ruff", "mypy", "tsc", "flake8", "vet"}
     tiers = []
     for piece in re.split(r"[&|;\n]", command):
-        words = piece.split()
-        while words and re.match(r"^\w+=", words[0]):
-            words = words[1:]
-        if words[:2] == ["python", "-m"]:
-            words = words[2:]
+        words = launched(piece.split())
         names = [w.lstrip("-").lower() for w in words]
         if not words or names[0] in looks or set(names) & non_verify:
             continue
@@ -193,7 +204,9 @@ def _piece_tier(words: list[str]) -> str | None:
             return "fast" if "-run" in rest else "slow"
         names = [w for i, w in enumerate(rest[1:]) if w[0] != "-" and rest[i] != "-p"]
         return "fast" if names else "slow"
-    if prog in ("make", "npm") or {"test", "tests", "pytest"} & set(lowered):
+    if prog in ("make", "npm") or {"test", "tests", "pytest", "check"} & {
+        w.lstrip("-") for w in lowered
+    }:
         return "slow"
     return "slow" if re.search(r"(^|[-_./])tests?([-_./]|$)", prog) else None
 
@@ -203,12 +216,7 @@ def right_dispatch(command: str) -> str | None:
     rank = {None: 0, "fast": 1, "slow": 2}
     best: str | None = None
     for piece in re.split(r"[;&|\n]", command):
-        words = piece.split()
-        while words and re.fullmatch(r"[A-Za-z_]\w*=\S*", words[0]):
-            words.pop(0)
-        if words[:2] == ["python", "-m"]:
-            words = words[2:]
-        tier = _piece_tier(words)
+        tier = _piece_tier(launched(piece.split()))
         best = tier if rank[tier] > rank[best] else best
     return best
 
