@@ -378,6 +378,82 @@ def right_sentences(failures, attempt):
     return "\n".join(lines)
 
 
+# --- held-out reader, 7 Dec 2026: written from the lesson alone, without the checkers ------------
+
+
+def every_failure_so_far(spec, generate, cap=3):
+    """Each retry's view lists every failure seen so far, not the last attempt's: the omelette's
+    missing table, fixed in draft 2, is still named after attempt 2."""
+    blocked = policy_failures(spec, MENU)
+    if blocked:
+        return RepairResult("policy_violation", None, (), blocked_by=blocked)
+    brief, attempts, seen = brief_for(spec), [], []
+    messages = list(brief)
+    for number in range(1, cap + 1):
+        draft = generate(list(messages))
+        score = score_ticket(draft, spec, MENU)
+        attempts.append(Attempt(number, draft, score.failures, 0, None))
+        if score.ticket is not None:
+            return RepairResult("passed", score.ticket, tuple(attempts))
+        seen.extend(score.failures)
+        messages = list(retry_messages(brief, seen, number, "curated"))
+    return RepairResult("retries_exhausted", None, tuple(attempts))
+
+
+def imports_the_course_inside(spec, generate, cap=3):
+    """The course's repair_ticket, imported inside the function body."""
+    from cafe.repair import repair_ticket as course_loop
+
+    return course_loop(spec, generate, cap=cap)
+
+
+def unquoted_span(failures, attempt):
+    """The span written bare: 'unsafe: latte contains milk. Fix: ...'."""
+    return "\n".join(
+        [f"Attempt {attempt} failed:", *(f"- {f.check}: {f.span}. Fix: {f.fix}" for f in failures)]
+    )
+
+
+def pep_talk(failures, attempt):
+    """A line of commentary on the header: the view no longer only asks for an edit."""
+    header = f"Attempt {attempt} failed. Take a deep breath and think carefully this time!"
+    return "\n".join([header, *(f"- {f.line()}" for f in failures)])
+
+
+def short_rubric(failures, attempt):
+    """One line listing every check by name above the failures: the rubric, kept short."""
+    rubric = (
+        "Checks: missing_field, wrong_type, extra_field, off_menu, sold_out, unsafe, "
+        "out_of_scope, not_json, injection, notes."
+    )
+    return "\n".join([rubric, f"Attempt {attempt} failed:", *(f"- {f.line()}" for f in failures)])
+
+
+def view_imported_inside(failures, attempt):
+    """The course's failure_view, imported inside the function body."""
+    from cafe.repair import failure_view as course_view
+
+    return course_view(failures, attempt)
+
+
+def right_draft_number(failures, attempt):
+    """'Draft number 2 was rejected': the attempt named in other words, spans in double quotes,
+    at most 8 lines and a count of the rest."""
+    shown, rest = list(failures)[:8], len(failures) - 8
+    width = max((len(f.check) for f in shown), default=0)
+    lines = [f"Draft number {attempt} was rejected by these checks (change nothing else):"]
+    lines += [f'  {f.check.ljust(width)} | "{f.span}" | fix: {f.fix}' for f in shown]
+    return "\n".join([*lines, *([f"  ...and {rest} more"] if rest > 0 else [])])
+
+
+def right_capped_with_count(failures, attempt):
+    """Like failure_view: at most 8 failure lines, then a count of the rest."""
+    lines = [f"Attempt {attempt} failed {len(failures)} check(s):"]
+    lines += [f"- {f.check}: {f.span!r}. Fix: {f.fix}" for f in list(failures)[:8]]
+    more = [f"(and {len(failures) - 8} more failures)"] if len(failures) > 8 else []
+    return "\n".join([*lines, *more])
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 
@@ -394,6 +470,19 @@ BANKS = (
                 "the retry after attempt 2 carries two views",
             ),
             Entry("calls_the_course", calls_the_course, "write your own", "repair_ticket"),
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "every_failure_so_far",
+                every_failure_so_far,
+                "a retry names the last attempt's failures, none an earlier one the draft fixed",
+                "the omelette: the retry after attempt 2 still names the missing table",
+            ),
+            Entry(
+                "imports_the_course_inside",
+                imports_the_course_inside,
+                "write your own",
+                "repair_ticket imported inside the body",
+            ),
             Entry("repair_ticket", repair_ticket, "the course's own loop", "itself"),
             Entry(
                 "contract_only",
@@ -506,6 +595,28 @@ BANKS = (
                 "itself",
             ),
             Entry("failure_view", failure_view, "the course's own view", "itself"),
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "view_imported_inside",
+                view_imported_inside,
+                "the course's own view",
+                "failure_view imported inside the body",
+            ),
+            Entry(
+                "unquoted_span", unquoted_span, "quote the span", "- unsafe: latte contains milk"
+            ),
+            Entry(
+                "pep_talk",
+                pep_talk,
+                "no commentary: the view asks for an edit",
+                "'Take a deep breath and think carefully this time!'",
+            ),
+            Entry(
+                "short_rubric",
+                short_rubric,
+                "never the rubric: only the checks that failed are named",
+                "a line naming ten checks, most of which did not fail",
+            ),
             Entry("one_line", one_line, "one line per failure", "3 failures on the header line"),
             Entry(
                 "header_counts_failures",
@@ -550,6 +661,9 @@ BANKS = (
             Entry("right_sentences", right_sentences, "a sentence per failure"),
             Entry("right_numbered", right_numbered, "a numbered list"),
             Entry("right_table_rows", right_table_rows, "table rows under a heading"),
+            # held-out reader, 7 Dec 2026
+            Entry("right_draft_number", right_draft_number, "'Draft number 2', double quotes"),
+            Entry("right_capped_with_count", right_capped_with_count, "8 lines and a count"),
         ),
     ),
 )

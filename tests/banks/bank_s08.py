@@ -523,6 +523,21 @@ def right_word_by_word(text: str) -> str:
     return "".join(out)
 
 
+# --- held-out reader, 7 Dec 2026: written from the lesson alone, without the checkers ------------
+
+
+def replay_imported_inside(trace: Any) -> Any:
+    """The course's replay_client, imported inside the function body."""
+    from cafe.trace.replay import replay_client as course_replay
+
+    return course_replay(trace)
+
+
+def mask_by_default(text: str, _clean: Any = scrub) -> str:
+    """The course's scrub, handed in as a default argument: no name in the body says so."""
+    return str(_clean(text))
+
+
 # --- the banks ----------------------------------------------------------------------------------
 
 _PIECES = ReplayPieces(request_difference, recorded_reply, ScriptedClient)
@@ -535,6 +550,13 @@ BANKS = (
         check_replay_client,
         reference_replay,
         wrong=(
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "replay_imported_inside",
+                replay_imported_inside,
+                "write your own",
+                "replay_client imported inside the body",
+            ),
             Entry(
                 "format_blind",
                 format_blind,
@@ -599,6 +621,13 @@ BANKS = (
         check_mask,
         masked,
         wrong=(
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "mask_by_default",
+                mask_by_default,
+                "write your own",
+                "scrub as a default argument",
+            ),
             Entry(
                 "title_case_labels_missed",
                 title_case_labels_missed,

@@ -341,12 +341,72 @@ def right_per_model_first(runs: Any, prices: Any) -> dict[str, float]:
     return totals
 
 
+# --- held-out reader, 7 Dec 2026: written from the lesson alone, without the checkers ------------
+
+
+def unnamed_refusal(runs: Any) -> dict[str, int]:
+    """Refuses an unknown ending with a ValueError that does not say which ending it was."""
+    counts = _zeros()
+    for run in runs:
+        if getattr(run, "ending", None) not in counts:
+            raise ValueError("a run has an ending that is not one of report.ENDINGS")
+        counts[run.ending] += 1
+    return counts
+
+
+def count_imported_inside(runs: Any) -> dict[str, int]:
+    """The course's count_endings, imported inside the function body."""
+    from cafe.report import count_endings as course_count
+
+    return course_count(runs)
+
+
+def cost_imported_inside(runs: Any, prices: Any) -> dict[str, float]:
+    """The course's cost_by_ending, imported inside the function body."""
+    from cafe.report import cost_by_ending as course_cost
+
+    return course_cost(runs, prices)
+
+
+def right_reads_ending(runs: Any) -> dict[str, int]:
+    """Reads run.ending directly (anything with an `ending`), every run checked first."""
+    endings = [run.ending for run in runs]
+    bad = [ending for ending in endings if ending not in ENDINGS]
+    if bad:
+        raise ValueError(f"ending {bad[0]!r} is not one of {ENDINGS}")
+    found = Counter(endings)
+    return {ending: found.get(ending, 0) for ending in ENDINGS}
+
+
+def right_by_index(runs: Any) -> dict[str, int]:
+    """A list of counts indexed by the ending's place in ENDINGS."""
+    counts = [0] * len(ENDINGS)
+    for run in runs:
+        if run.ending not in ENDINGS:
+            raise ValueError(f"run ended {run.ending!r}, not a named ending")
+        counts[ENDINGS.index(run.ending)] += 1
+    return dict(zip(ENDINGS, counts, strict=True))
+
+
 BANKS = (
     Bank(
         "s09",
         check_summarize,
         endings_counted,
         wrong=(
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "unnamed_refusal",
+                unnamed_refusal,
+                "the ValueError names the ending it refuses",
+                "[run ending 'timeout'] -> ValueError that never says 'timeout'",
+            ),
+            Entry(
+                "count_imported_inside",
+                count_imported_inside,
+                "write your own",
+                "count_endings imported inside the body",
+            ),
             Entry(
                 "folds_case_and_spaces",
                 folds_case_and_spaces,
@@ -407,6 +467,9 @@ BANKS = (
             ),
         ),
         right=(
+            # held-out reader, 7 Dec 2026
+            Entry("right_reads_ending", right_reads_ending, "run.ending read directly, Counter"),
+            Entry("right_by_index", right_by_index, "counts by the ending's place"),
             Entry("right_counter", right_counter, "Counter, then refuse the unnamed"),
             Entry("right_check_first", right_check_first, "check every run, then count"),
             Entry("right_sorted_tally", right_sorted_tally, "refuse first, list.count"),
@@ -419,6 +482,13 @@ BANKS = (
         check_cost_by_ending,
         cost_split,
         wrong=(
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "cost_imported_inside",
+                cost_imported_inside,
+                "write your own",
+                "cost_by_ending imported inside the body",
+            ),
             Entry(
                 "model_name_folded",
                 model_name_folded,

@@ -343,12 +343,44 @@ def right_first_item_check(spec: Any, generate: Any) -> RepairResult:
     return repair_ticket(spec, generate)
 
 
+# --- held-out reader, 7 Dec 2026: written from the lesson alone, without the checkers ------------
+
+
+def drifting_when_nothing_holds(run: Any) -> str:
+    """Falls back on 'drifting' when no test holds: an exhausted run whose attempts failed
+    nothing is called drifting instead of refused."""
+    try:
+        return classify(run)
+    except ValueError:
+        return "drifting"
+
+
+def classify_imported_inside(run: Any) -> str:
+    """The course's classify, imported inside the function body."""
+    from cafe.taxonomy import classify as course_classify
+
+    return course_classify(run)
+
+
 BANKS = (
     Bank(
         "s10",
         check_classify,
         reference_classify,
         wrong=(
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "drifting_when_nothing_holds",
+                drifting_when_nothing_holds,
+                "no test holds: refuse, do not guess",
+                "an exhausted run whose two attempts failed nothing -> 'drifting'",
+            ),
+            Entry(
+                "classify_imported_inside",
+                classify_imported_inside,
+                "write your own",
+                "classify imported inside the body",
+            ),
             Entry(
                 "counts_occurrences",
                 counts_occurrences,

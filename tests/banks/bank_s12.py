@@ -348,6 +348,29 @@ def right_reasons(c: Calibration, model: str) -> bool:
     return not reasons
 
 
+# --- held-out reader, 7 Dec 2026: written from the lesson alone, without the checkers ------------
+
+
+def failed_ignored(c: Calibration, model: str) -> bool:
+    """Never asks whether every ticket was graded: tickets the endpoint never answered are left
+    out of the measure."""
+    return _floor_but(c, model, failed=True)
+
+
+def trust_imported_inside(c: Calibration, model: str) -> bool:
+    """The course's trust_reading, imported inside the function body."""
+    from cafe.judge.trust import trust_reading as course_reading
+
+    return course_reading(c, model).trusted
+
+
+def calibrate_imported_inside(judge: Any, labelled: Any) -> Calibration:
+    """The course's calibrate, imported inside the function body."""
+    from cafe.judge.calibration import calibrate as course_calibrate
+
+    return course_calibrate(judge, labelled)
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -356,6 +379,13 @@ BANKS = (
         check_calibrate,
         my_calibrate,
         wrong=(
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "calibrate_imported_inside",
+                calibrate_imported_inside,
+                "write your own",
+                "calibrate imported inside the body",
+            ),
             Entry(
                 "unparsed_as_agreement",
                 unparsed_as_agreement,
@@ -435,6 +465,19 @@ BANKS = (
         check_trust_rule,
         floor_trusts,
         wrong=(
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "failed_ignored",
+                failed_ignored,
+                "every ticket graded: one the endpoint never answered is a hole in the measure",
+                "20 and 20, all right, 3 never answered: trusted",
+            ),
+            Entry(
+                "trust_imported_inside",
+                trust_imported_inside,
+                "write your own",
+                "trust_reading imported inside the body",
+            ),
             Entry(
                 "model_substring",
                 model_substring,

@@ -308,6 +308,22 @@ def right_tokens(output: str) -> str:
     return " ".join(words)
 
 
+# --- held-out reader, 7 Dec 2026: written from the lesson alone, without the checkers ------------
+
+
+def long_numbers_masked(output: str) -> str:
+    """Masks any run of six or more hex-looking characters, to catch addresses: a wrong total of
+    100050 and one of 100070 share a signature."""
+    return signature_by_rules(re.sub(r"\b(?:0x)?[0-9a-fA-F]{6,}\b", "<hex>", output))
+
+
+def fold_imported_inside(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """The course's fold_diagnostic, imported inside the function body."""
+    from cafe.stall.failure_state import fold_diagnostic as course_fold
+
+    return course_fold(state, dispatch)
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -316,6 +332,13 @@ BANKS = (
         check_fold_diagnostic,
         right_by_hand,
         wrong=(
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "fold_imported_inside",
+                fold_imported_inside,
+                "write your own fold",
+                "fold_diagnostic imported inside the body",
+            ),
             Entry(
                 "course_fold",
                 fold_diagnostic,
@@ -410,6 +433,13 @@ BANKS = (
         check_signature,
         signature_by_rules,
         wrong=(
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "long_numbers_masked",
+                long_numbers_masked,
+                "mask only what cannot be the failure: a long number is data, not an address",
+                "E assert 100050 == 100000 and E assert 100070 == 100000 share a signature",
+            ),
             Entry(
                 "digits_outside_error_lines",
                 digits_outside_error_lines,

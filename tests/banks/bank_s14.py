@@ -277,6 +277,48 @@ def right_count_plus_green(view: Any) -> float | None:
     return max(counts) + (0.5 if any(r.ok for r in checks) else 0.0)
 
 
+# --- held-out reader, 7 Dec 2026: written from the lesson alone, without the checkers ------------
+
+
+def sums_every_run(view: Any) -> float | None:
+    """Adds up the passes of every run in the turn: the same suite run twice at 3 of 4 reads 6,
+    above a later turn where all 4 pass."""
+    checks = _checks(view)
+    found = [_PASSED.search(r.output) for r in checks]
+    return float(sum(int(m.group(1)) for m in found if m)) if checks else None
+
+
+def skips_forced(view: Any) -> float | None:
+    """Leaves out the results a hook ran itself (forced): a turn whose only check was forced
+    reads None, though its tests ran."""
+    checks = [r for r in _checks(view) if not r.forced]
+    found = _PASSED.search(checks[-1].output) if checks else None
+    return None if not checks else float(found.group(1)) if found else 0.0
+
+
+def reading_imported_inside(view: Any) -> float | None:
+    """The course's passing_tests, imported inside the function body."""
+    from cafe.governor.pacing import passing_tests as course_reading
+
+    return course_reading(view)
+
+
+def right_last_run(view: Any) -> float | None:
+    """The last verify result's count passing; 0 when none passed."""
+    checks = _checks(view)
+    found = re.findall(r"(\d+) passed", checks[-1].output) if checks else []
+    return None if not checks else float(found[-1]) if found else 0.0
+
+
+def right_best_counts(view: Any) -> float | None:
+    """The best of the turn's runs, each summary read into a dict of counts."""
+    best = None
+    for result in _checks(view):
+        counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed)", result.output)}
+        best = max(best or 0, counts.get("passed", 0))
+    return None if best is None else float(best)
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -350,6 +392,25 @@ BANKS = (
         check_reading,
         right_fraction,
         wrong=(
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "sums_every_run",
+                sums_every_run,
+                "the reading is the number passing, not a sum over the turn's runs",
+                "3 of 4 passing run twice reads 6, above 4 of 4 run once",
+            ),
+            Entry(
+                "skips_forced",
+                skips_forced,
+                "a check a hook ran itself verified too",
+                "a turn whose only run was forced, 4 of 4 passing: None",
+            ),
+            Entry(
+                "reading_imported_inside",
+                reading_imported_inside,
+                "a reading of your own",
+                "passing_tests imported inside the body",
+            ),
             Entry(
                 "course_passing_tests",
                 passing_tests,
@@ -418,6 +479,9 @@ BANKS = (
             ),
         ),
         right=(
+            # held-out reader, 7 Dec 2026
+            Entry("right_last_run", right_last_run, "the last run's count"),
+            Entry("right_best_counts", right_best_counts, "the best run, its summary as a dict"),
             Entry("right_summary_words", right_summary_words, "a dict of the output's counts"),
             Entry(
                 "right_count_plus_green",

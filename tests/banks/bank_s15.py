@@ -340,6 +340,35 @@ def right_any(at_green: Any, at_abort: Any, captured: dict[str, str]) -> bool:
     )
 
 
+# --- held-out reader, 7 Dec 2026: written from the lesson alone, without the checkers ------------
+
+
+def newline_not_split(command: str) -> str | None:
+    """Splits on &, | and ; but not on newlines: 'ruff check .\\npytest' is one fast piece."""
+    return tier_by_rules(command.replace("\n", " "))
+
+
+def timeout_value_as_program(command: str) -> str | None:
+    """Reads timeout's duration as the program: 'timeout 60 pytest -k split' starts '60'."""
+    return tier_by_rules(re.sub(r"\btimeout\s+", "", command))
+
+
+def marker_inside_a_name_piece(command: str) -> str | None:
+    """Finds a marker inside a script's name piece: './deploy-latest.sh' holds 'test'."""
+    found = tier_by_rules(command)
+    return "slow" if found is None and re.search(r"\./\S*test", command) else found
+
+
+def dashes_kept(command: str) -> str | None:
+    """Never strips the leading dashes: 'tidy --check bill.py' holds no marker."""
+    return tier_by_rules(command.replace(" --", " ~~"))
+
+
+def env_not_a_launcher(command: str) -> str | None:
+    """Reads env as an unknown program: 'env CI=1 pytest -k x' is slow."""
+    return tier_by_rules(re.sub(r"\benv\b", "envy", command))
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -348,6 +377,37 @@ BANKS = (
         check_verification_tier,
         tier_by_rules,
         wrong=(
+            # held-out reader, 7 Dec 2026
+            Entry(
+                "newline_not_split",
+                newline_not_split,
+                "split on &, |, ; and newlines",
+                "'ruff check .\\npytest' -> 'fast'",
+            ),
+            Entry(
+                "timeout_value_as_program",
+                timeout_value_as_program,
+                "a launcher reads as what it starts",
+                "'timeout 60 pytest -k split' -> 'slow'",
+            ),
+            Entry(
+                "marker_inside_a_name_piece",
+                marker_inside_a_name_piece,
+                "a script's name pieces hold a marker as a whole piece",
+                "'./deploy-latest.sh' -> 'slow'",
+            ),
+            Entry(
+                "dashes_kept",
+                dashes_kept,
+                "a marker as a whole word, leading dashes stripped",
+                "'tidy --check bill.py' -> None",
+            ),
+            Entry(
+                "env_not_a_launcher",
+                env_not_a_launcher,
+                "env is a launcher (WRAPPERS): it reads as what it starts",
+                "'env CI=1 pytest -k x' -> 'slow'",
+            ),
             Entry(
                 "table_lookup",
                 table_lookup,
