@@ -26,10 +26,21 @@ def test_tier_table_agrees_with_the_library_both_ways():
     assert course.compare(tier_by_rules, check=check_verification_tier).status == "passed"
 
 
-def test_tier_course_function_is_accepted_as_the_notebook_never_refuses_it():
-    """The s15 notebook, unlike the others, never says the course's function is refused (held-out
-    reader, 7 Dec 2026): handed in as it is, or through a wrapper, it is a right answer."""
-    assert check_verification_tier(reference_tier) == []
+def test_tier_course_function_is_refused():
+    (problem,) = check_verification_tier(reference_tier)
+    assert "course's `verification_tier`" in problem and "write your own" in problem
+
+
+def test_tier_course_function_is_refused_through_a_wrapper_that_imports_it_inside():
+    """Held-out reader, 7 Dec 2026: a wrapper hides the name, not the code that runs."""
+
+    def my_tier(command):
+        from cafe.monitors.runners import verification_tier as tier
+
+        return tier(command)
+
+    (problem,) = check_verification_tier(my_tier)
+    assert "course's `verification_tier`" in problem
 
 
 def test_tier_generated_commands_find_what_the_rows_miss():
@@ -66,8 +77,9 @@ def test_restore_cases_agree_with_the_library_both_ways():
     assert course.compare(right_loop, check=check_can_restore).status == "passed"
 
 
-def test_restore_course_function_is_accepted_as_the_notebook_never_refuses_it():
-    assert check_can_restore(can_restore) == []
+def test_restore_course_function_is_refused():
+    (problem,) = check_can_restore(can_restore)
+    assert "course's `can_restore`" in problem
 
 
 def test_restore_generated_cases_find_what_the_rows_miss():

@@ -8,15 +8,15 @@
    wrong row is named with the rule it breaks. Then commands drawn from the lesson's rules
    (`cafe.exercises.reference_s15.labelled_commands`: chains of linters, narrowed and
    whole-suite runs and commands that check nothing, with stray spaces, `VAR=value` words and
-   launchers) must come out as their pieces say.
+   launchers) must come out as their pieces say. The course's `verification_tier` is refused.
 2. `check_can_restore` checks the notebook's `my_can_restore(at_green, at_abort, captured)`, the
    gate before an automatic restore, over `RESTORE_CASES`: it must say yes only when every path
    changed since green can be put back from what the harness captured; then on generated
-   samples and captures, against `reference_s15.restorable`.
+   samples and captures, against `reference_s15.restorable`. The course's `can_restore` is
+   refused.
 
-Unlike the other sessions' notebooks, this one never says the course's function is refused, so
-neither checker refuses it: `verification_tier` and `can_restore` handed in pass like any right
-answer.
+Both exercises ask for a mechanism the course already has, so, as in the other sessions, the
+course's own function (or a wrapper round it) is refused, and the notebook says so.
 
 Notebook: notebooks/s15-run-monitors.ipynb. Lesson: sessions/s15-run-monitors/lesson.md.
 """
@@ -30,12 +30,16 @@ from cafe.exercises.feedback import (
     Raised,
     call,
     counterexample,
+    library_answer,
     mismatch,
     wrong_type,
 )
 from cafe.exercises.generated import built_once, first_difference
+from cafe.exercises.library import is_library
 from cafe.exercises.reference_s15 import labelled_commands, restorable, restore_cases
-from cafe.monitors.snapshots import ABSENT, AT_HEAD
+from cafe.monitors.commands import is_verification_command
+from cafe.monitors.runners import segment_tier, verification_tier
+from cafe.monitors.snapshots import ABSENT, AT_HEAD, can_restore, mutated_since
 
 __all__ = [
     "TIER_TABLE",
@@ -226,6 +230,9 @@ RESTORE_CASES: tuple[tuple[Any, Any, dict[str, str], bool, str], ...] = (
 def check_verification_tier(fn: Callable[[str], Any]) -> list[str]:
     """Problems with `my_tier(command)`; empty when every row of `TIER_TABLE` and `TIER_HELD_OUT`
     comes out right. At most `SHOWN_PROBLEMS` rows are named, then how many more are wrong."""
+    trial = (TIER_TABLE[0][0],)
+    if is_library(fn, verification_tier, is_verification_command, segment_tier, trial=trial):
+        return [library_answer("verification_tier")]
     problems = []
     for command, expected, why in TIER_TABLE + TIER_HELD_OUT:
         got = call(fn, command)
@@ -255,6 +262,8 @@ def check_verification_tier(fn: Callable[[str], Any]) -> list[str]:
 
 def check_can_restore(fn: Callable[[Any, Any, dict[str, str]], Any]) -> list[str]:
     """Problems with `my_can_restore(at_green, at_abort, captured)` over `RESTORE_CASES`."""
+    if is_library(fn, can_restore, mutated_since, trial=RESTORE_CASES[0][:3]):
+        return [library_answer("can_restore")]
     problems = []
     for at_green, at_abort, captured, expected, why in RESTORE_CASES:
         case = f"at_green={at_green}, at_abort={at_abort}, captured={captured}"

@@ -180,6 +180,7 @@ course.reveal("s15.green_coverage")
 # Write `my_tier(command)`: `"fast"`, `"slow"`, or `None` when the command verifies nothing. The
 # compare cell runs it over some forty real commands, most of which you have not seen, and names
 # the rule behind each wrong row: read the command, do not list answers.
+# The course's own `verification_tier` (or a wrapper round it) is refused: write your own.
 
 # %%
 course.print_table([(c,) for c in TIER_EXAMPLES], ["some of the commands it is checked on"])
@@ -364,7 +365,7 @@ course.reveal("s15.restore_gate")
 # is as it is at HEAD. `captured` maps a path
 # to what the harness could write back (a hash, `"<absent>"`, or `"<head>"` for HEAD's version).
 # Say `True` only when every path changed, added or removed between the two fingerprints can be
-# put back to exactly what it held at green.
+# put back to exactly what it held at green. The course's `can_restore` is refused the same way.
 
 
 # %%

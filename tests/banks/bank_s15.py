@@ -469,6 +469,12 @@ BANKS = (
                 "'ls -la' -> 'slow'",
             ),
             Entry(
+                "course_tier",
+                course_tier,
+                "write your own: the course's verification_tier is refused",
+                "itself",
+            ),
+            Entry(
                 "one_prefix_only",
                 one_prefix_only,
                 "every leading VAR=value word is stripped",
@@ -480,11 +486,14 @@ BANKS = (
                 "stray spaces between words change nothing",
                 "'python  -m  pytest  -k  split' -> 'slow'",
             ),
+            Entry(
+                "library_pieces",
+                library_pieces,
+                "write your own: the course's segment_tier and is_verification_command are refused",
+                "itself",
+            ),
         ),
         right=(
-            # the notebook never says the course's function is refused (held-out reader, 7 Dec 2026)
-            Entry("course_tier", course_tier, "the course's verification_tier, which s15 allows"),
-            Entry("library_pieces", library_pieces, "the course's own pieces, piece by piece"),
             Entry("right_dispatch", right_dispatch, "a dispatch on the command word, tiers ranked"),
             Entry(
                 "tier_by_rules_spaced",
@@ -498,6 +507,12 @@ BANKS = (
         check_can_restore,
         right_loop,
         wrong=(
+            Entry(
+                "course_can_restore",
+                can_restore,
+                "write your own: the course's can_restore is refused",
+                "itself",
+            ),
             Entry(
                 "head_capture_always_ok",
                 head_capture_always_ok,
@@ -554,8 +569,6 @@ BANKS = (
             ),
         ),
         right=(
-            # the notebook never says the course's function is refused (held-out reader, 7 Dec 2026)
-            Entry("course_can_restore", can_restore, "the course's can_restore, which s15 allows"),
             Entry("right_sets", right_sets, "set algebra over the moved paths"),
             Entry("right_any", right_any, "one any() over every path either side names"),
         ),
