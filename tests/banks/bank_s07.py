@@ -675,10 +675,4 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "outside: Attempt.prompt_chars, which the notebook says may be 0"
         ),
     },
-    "check_attempt_failure_view": {
-        "view:4: constant: `'\\n'` -> `'XX\\nXX'`": (
-            "open: 'XX' at the end of each line and the start of the next; still a header "
-            "naming the attempt and one line per failure with its check, span and fix"
-        ),
-    },
 }

@@ -596,10 +596,6 @@ _STRICTER_KEYS = (
 EQUIVALENT: dict[str, dict[str, str]] = {
     "check_trust_rule": {
         **{key: _STRICTER for key in _STRICTER_KEYS},
-        "floor_trusts:13: constant: `'failed'` -> `'XXfailedXX'`": (
-            "outside: tickets the endpoint never graded are the course rule's extra guard; the "
-            "notebook's floor does not name `.failed`, and no case or generated calibration has any"
-        ),
         "floor_trusts:13: constant: `0` -> `1`": (
             "equivalent: getattr's default, and every Calibration has a `failed` field"
         ),

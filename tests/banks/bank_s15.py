@@ -576,10 +576,6 @@ BANKS = (
     ),
 )
 
-_LABEL = (
-    "equivalent: an internal label; the answer depends only on whether a piece is 'slow', and "
-    "'fast' is returned as a literal"
-)
 _REDUNDANT = (
     "equivalent: redundant in this reference; every row where the word appears is decided by "
     "another rule too (git rows hold a non-verify word, cat rows no whole-word marker)"
@@ -589,13 +585,5 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "tier_by_rules:4: constant: `'checkout'` -> `'XXcheckoutXX'`": _REDUNDANT,
         "tier_by_rules:5: constant: `'cat'` -> `'XXcatXX'`": _REDUNDANT,
         "tier_by_rules:5: constant: `'git'` -> `'XXgitXX'`": _REDUNDANT,
-        "tier_by_rules:21: constant: `'fast'` -> `'XXfastXX'`": _LABEL,
-        "tier_by_rules:26: constant: `'fast'` -> `'XXfastXX'`": _LABEL,
-        "tier_by_rules:34: constant: `'fast'` -> `'XXfastXX'`": _LABEL,
-        "tier_by_rules:36: constant: `'fast'` -> `'XXfastXX'`": _LABEL,
-        "tier_by_rules:14: constant: `'-'` -> `'XX-XX'`": (
-            "equivalent: lstrip('XX-XX') strips the same leading dashes, and no command word "
-            "starts with X"
-        ),
     },
 }
