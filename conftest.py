@@ -38,6 +38,7 @@ still set one.
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
 import tempfile
@@ -126,6 +127,13 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):  # the controller: workers inherit its environment
         config.stash[_HASH_SEED_SET] = "PYTHONHASHSEED" not in os.environ
         os.environ["PYTHONHASHSEED"] = _hash_seed(config)
+        # The run starts hundreds of Python processes (kernels, the command line, toys, graders),
+        # each importing the course. Where PYTHONDONTWRITEBYTECODE is set (this course's CI
+        # machine sets it) none may save what it compiled, so each compiled every module it
+        # imported from source again: importing the capstone, detection and course packages took
+        # 0.38 s of processor time from source and 0.28 s compiled. compileall writes the cache
+        # whatever the variable says, once, here; a module changed later is compiled again as usual.
+        compileall.compile_dir(os.path.join(os.path.dirname(__file__), "cafe"), quiet=1)
     config.stash[_HOME_BEFORE] = os.environ.get("CAFE_HOME")
     os.environ["CAFE_HOME"] = tempfile.mkdtemp(prefix="cafe-test-home-")
     os.environ["CAFE_ENV_FILE"] = ""  # a learner's own .env must not send the suite live
