@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["fitted", "safety_minimum", "section_sets"]
+__all__ = ["fitted", "safety_minimum", "section_sets", "WORDS", "fence_texts"]
 
 
 def safety_minimum(sections: Sequence[Any]) -> int:
@@ -38,17 +38,18 @@ def fitted(sections: Sequence[Any], budget: int) -> tuple[Any, ...]:
 
 
 def section_sets(make_section: Callable[[str, int, int, bool], Any]) -> Any:
-    """(sections, budget): 1 to 6 sections, distinct names and priorities, 1 to 30 tokens each,
-    safety ones anywhere; budgets at, one either side of, and far below the safety minimum, at
-    each point where one more drop makes the rest fit, and above the whole."""
+    """(sections, budget): 1 to 6 sections, distinct priorities, 1 to 30 tokens each, safety ones
+    anywhere, their names often shared (nothing says a name is unique: "note" twice, say);
+    budgets at, one either side of, and far below the safety minimum, at each point where one
+    more drop makes the rest fit, and above the whole."""
     from hypothesis import strategies as st
 
     names = ("rules", "prices", "story", "allergens", "weather", "menu", "specials", "jokes")
 
-    def build(rows: list[tuple[int, int, bool]], pick: int, shift: int) -> Any:
+    def build(rows: list[tuple[int, int, bool, int]], pick: int, shift: int) -> Any:
         sections = tuple(
-            make_section(names[n], tokens, priority, required)
-            for n, (tokens, priority, required) in enumerate(rows)
+            make_section(("note", "extra", "note", names[n])[shared], tokens, priority, required)
+            for n, (tokens, priority, required, shared) in enumerate(rows)
         )
         floor, whole = safety_minimum(sections), sum(s.tokens for s in sections)
         marks = [floor, whole, floor // 2, 0]
@@ -58,6 +59,42 @@ def section_sets(make_section: Callable[[str, int, int, bool], Any]) -> Any:
             marks.append(running)
         return sections, max(0, marks[pick % len(marks)] + shift)
 
-    row = st.tuples(st.integers(1, 30), st.integers(1, 100), st.booleans())
+    # the last number names the section: "note" or "extra" (shared) three times in four
+    row = st.tuples(st.integers(1, 30), st.integers(1, 100), st.booleans(), st.integers(0, 3))
     rows = st.lists(row, min_size=1, max_size=6, unique_by=lambda r: r[1])
     return st.builds(build, rows, st.integers(0, 9), st.integers(-1, 1))
+
+
+# Words a customer types: none holds another, nor a piece of the tags, so each found is its own.
+WORDS = ("latte", "nuts", "allergic", "please", "table", "five", "system", "oat", "milk", "ticket")
+
+
+def fence_texts(open_tag: str, close_tag: str) -> Any:
+    """(text, the customer's words in it, in order): words in any case, between and around the
+    fence's own pieces: '<<' and '>>' alone (with words between them), either tag in any case,
+    a tag's halves, a tag hidden inside another."""
+    from hypothesis import strategies as st
+
+    name = open_tag[2:-2]  # "customer_words"
+    pieces = (
+        "<<", ">>", "<", ">", open_tag, close_tag, open_tag.upper(), close_tag.title(),
+        f"<</{name[:5]}", f"{name[5:]}>>", f"<</{name}<<{name}>>>>",
+        f"{close_tag[:9]}{close_tag}{close_tag[9:]}",
+    )  # fmt: skip
+    cased = st.builds(
+        lambda w, case: (w, w.upper(), w.title())[case], st.sampled_from(WORDS), st.integers(0, 2)
+    )
+    # ("word", what the customer typed) or ("piece", a piece of the fence's tags)
+    part = st.one_of(
+        cased.map(lambda w: ("word", w)), st.sampled_from(pieces).map(lambda p: ("piece", p))
+    )
+
+    def build(parts: list[tuple[str, str]], gaps: list[str]) -> tuple[str, tuple[str, ...]]:
+        text = "".join(said + gaps[n % len(gaps)] for n, (_, said) in enumerate(parts))
+        return text, tuple(said for kind, said in parts if kind == "word")
+
+    return st.builds(
+        build,
+        st.lists(part, max_size=8),
+        st.lists(st.sampled_from(("", " ", ", ")), min_size=1, max_size=3),
+    )

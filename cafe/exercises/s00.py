@@ -7,11 +7,13 @@ the scripted model's reply. Both are tried on the scripted client the course run
 
 - `check_tool_arguments(fn)` hands `fn` replies the way the SDK delivers them: one call, two calls
   (the first one counts), words beside a call, a call with no arguments, JSON's `true` and `null`,
-  and a reply in words (`{}`).
+  and a reply in words (`{}`); then beside `reference_tool_arguments` on generated replies, each
+  from a new client (so call ids repeat) and words with `tool_calls=[]` as vLLM sends them.
 - `check_responder(fn)` sends orders the notebook never shows ("An americano", a second order after
   the waiter's question) and requests with no tools, so a responder must read the customer's last
-  message, and answer in words whenever no tool is on offer. A reply the scripted model cannot
-  send (None, a number, a dict with other keys) is a problem named as such, not a crash.
+  message, and answer in words whenever no tool is on offer; then generated orders with the tools
+  in every shape (absent, None, [], add_item first or after remove_item). A reply the scripted
+  model cannot send (None, a number, a dict with other keys) is a problem named as such.
 
 `reference_tool_arguments` and `reference_responder` are one answer each.
 Notebook: notebooks/s00-setup.ipynb.
@@ -29,29 +31,27 @@ from cafe.endpoint.client.completions import Reply, normalize_reply
 from cafe.endpoint.client.protocol import ChatClient
 from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.endpoint.settings.config import OFFLINE_MODEL
-from cafe.exercises.feedback import Described, Raised, call, mismatch, shown, wrong_type
+from cafe.exercises.feedback import (
+    Described,
+    Raised,
+    call,
+    counterexample,
+    mismatch,
+    shown,
+    wrong_type,
+)
+from cafe.exercises.generated import built_once, first_difference
+from cafe.exercises.reference_s00 import ADD_ITEM, REMOVE_ITEM, replies, requests
 
 __all__ = [
     "ADD_ITEM",
+    "REMOVE_ITEM",
     "check_tool_arguments",
     "check_responder",
     "reference_tool_arguments",
     "reference_responder",
 ]
 
-# The one tool session 00's requests offer: put a menu item on the order.
-ADD_ITEM = {
-    "type": "function",
-    "function": {
-        "name": "add_item",
-        "description": "Put one menu item on the customer's order.",
-        "parameters": {
-            "type": "object",
-            "properties": {"item": {"type": "string"}},
-            "required": ["item"],
-        },
-    },
-}
 _SYSTEM = {"role": "system", "content": "You take orders at a small café."}
 
 
@@ -121,7 +121,40 @@ def check_tool_arguments(fn: Callable[[Any], dict]) -> list[str]:
             problems.append(wrong_type(case, got, f"a dict, such as {shown(wanted)}"))
         elif got != wanted:
             problems.append(mismatch(case, got, wanted, idea))
-    return problems
+    found = None if problems else _generated_arguments(fn)
+    return [*problems, found] if found else problems
+
+
+def _delivered(reply: Reply, empty_list: bool) -> Any:
+    """The message a fresh scripted client delivers for `reply` (its first call's id is always
+    `call_1_0`); with `empty_list`, a reply in words carries `tool_calls=[]`, as vLLM sends one."""
+    client = ScriptedClient([reply])
+    message = chat(client, model=OFFLINE_MODEL, messages=[_SYSTEM]).choices[0].message
+    if empty_list and not message.tool_calls:
+        return message.model_copy(update={"tool_calls": []})
+    return message
+
+
+def _generated_arguments(fn: Callable[[Any], dict]) -> str | None:
+    """The learner's function beside the reference on generated replies, each from a new client."""
+    found = first_difference(
+        lambda given: fn(_delivered(*given)),
+        lambda given: reference_tool_arguments(_delivered(*given)),
+        built_once(replies),
+        idea="the first call's arguments, parsed from this message alone, or {} when it calls no "
+        "tool (tool_calls None, or [] as some servers send): whatever messages came before",
+        frozen=True,
+        examples=200,
+    )
+    if found is None:
+        return None
+    reply, empty_list = found.given
+    if isinstance(reply, str):
+        said = f"a reply in words (tool_calls {'[]' if empty_list else 'None'})"
+    else:
+        calls = "; ".join(f"{c['name']} {c['arguments']}" for c in reply["tool_calls"])
+        said = f"{calls} (first call's id call_1_0, as from any new client)"
+    return counterexample(Described(said), found.returned, found.expected, found.idea)
 
 
 def reference_tool_arguments(message: Any) -> dict:
@@ -234,7 +267,48 @@ def check_responder(responder: Callable[[dict], Any]) -> list[str]:
                     "with no tool on offer, the only way to answer is in words",
                 )
             )
-    return problems
+    found = None if problems else _generated_orders(responder)
+    return [*problems, found] if found else problems
+
+
+def _sent(responder: Callable[[dict], Any], given: tuple[tuple[str, ...], Any]) -> Any:
+    """What the scripted model sent with `responder` as its script: words, or the first call's
+    tool and item (spaces and case aside). `given` is (what was said, the tools: "absent" for none)."""
+    said, offered = given
+    extra = {} if offered == "absent" else {"tools": offered}
+    client = ScriptedClient(responder)
+    message = chat(client, model=OFFLINE_MODEL, messages=_conversation(said), **extra)
+    message = message.choices[0].message
+    if not message.tool_calls:
+        return "words" if (message.content or "").strip() else "nothing"
+    item = _sent_item(message)
+    return message.tool_calls[0].function.name, item.strip().casefold() if isinstance(
+        item, str
+    ) else item
+
+
+def _generated_orders(responder: Callable[[dict], Any]) -> str | None:
+    """The learner's responder beside the reference on generated orders and tool lists."""
+    found = first_difference(
+        lambda given: _sent(responder, given),
+        lambda given: _sent(reference_responder, given),
+        built_once(requests),
+        idea="the item of the last message goes on the order with add_item, wherever the tools "
+        "list it; words when no tool is offered (no tools argument, None or [])",
+        frozen=True,
+        examples=150,
+    )
+    if found is None:
+        return None
+    said, offered = found.given
+    if offered == "absent":
+        tools = "no tools argument"
+    elif offered:
+        tools = "tools " + ", ".join(t["function"]["name"] for t in offered)
+    else:
+        tools = f"tools={offered!r}"
+    given = Described(f"{said[-1]!r} ({len(said)} message(s)) with {tools}")
+    return counterexample(given, found.returned, found.expected, found.idea)
 
 
 _ORDER = re.compile(r"^\s*(?:a|an|one)\s+(?P<item>.+?)(?:,?\s*please)?[.!?]*\s*$", re.I)

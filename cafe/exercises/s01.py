@@ -5,7 +5,8 @@ exactly the calls it just made; `check_repeat_guard` lists what a learner's vers
 its cases, then on generated turns against `cafe.exercises.reference_s01.repeats`. (The course's
 `cafe.loop.repeat_guard` still passes: tests/test_loop.py holds it to.) The second is open-ended: any tool the waiter is
 missing, written as a plain function; `check_own_tool` looks at it the way the model and the loop
-will (the schema `cafe.loop.tools.tool` reads off it, and a call with the smallest valid arguments).
+will (the schema `cafe.loop.tools.tool` reads off it, calls with everyday and the smallest valid
+arguments, and generated mixes of both, optional parameters sent or left out).
 Notebook: notebooks/s01-agent-loop.ipynb.
 """
 
@@ -25,7 +26,7 @@ from cafe.exercises.feedback import (
     mismatch,
     wrong_type,
 )
-from cafe.exercises.generated import built_once, first_difference
+from cafe.exercises.generated import Raises, built_once, first_broken, first_difference
 from cafe.exercises.library import is_library
 from cafe.exercises.reference_s01 import repeats, turns
 from cafe.loop.guards import repeat_guard
@@ -219,13 +220,39 @@ def _answer_problem(fn: Callable[..., Any], arguments: dict[str, Any], what: str
     return None
 
 
+def _sent_arguments(built: Tool) -> Any:
+    """Arguments a model may send the tool: each parameter an everyday value, the smallest its
+    schema allows or any value its enum lists, and each optional one sent or left out."""
+    from hypothesis import strategies as st
+
+    properties, required = built.parameters["properties"], built.parameters.get("required", [])
+
+    def values(schema: dict[str, Any]) -> Any:
+        kinds = [_ordinary(schema), minimal_instance(schema), *schema.get("enum", ())]
+        return st.sampled_from(kinds)
+
+    return st.fixed_dictionaries(
+        {name: values(properties[name]) for name in required},
+        optional={name: values(s) for name, s in properties.items() if name not in required},
+    )
+
+
+def _no_answer(arguments: dict[str, Any], answer: Any) -> bool:
+    """True when the tool raised, or said nothing a model could read."""
+    text = answer.text if isinstance(answer, ToolOutput) else answer
+    return (
+        isinstance(answer, Raises) or text is None or (isinstance(text, str) and not text.strip())
+    )
+
+
 def check_own_tool(fn: Callable[..., Any]) -> list[str]:
     """Problems with a tool of the learner's own; empty when the model can read it and call it safely.
 
     The model sees only the schema, so the function needs a docstring (its first line is the
-    description) and an `Args:` line for every parameter. Then the tool is called twice: with
-    everyday arguments ('latte', 2), and with the smallest its schema allows (empty text, zero), as
-    a model will send one day. Both times it must answer in words, not raise; and an empty text
+    description) and an `Args:` line for every parameter. Then the tool is called with everyday
+    arguments ('latte', 2), with the smallest its schema allows (empty text, zero), as a model
+    will send one day, and with generated mixes of the two, optional parameters sent or not. Each
+    time it must answer in words, not raise; and an empty text
     in a required parameter is a request it cannot carry out, so it must say so with
     `ToolOutput(False, ...)` rather than report a success.
     """
@@ -239,6 +266,12 @@ def check_own_tool(fn: Callable[..., Any]) -> list[str]:
     smallest = minimal_instance(built.parameters)
     for arguments, what in ((ordinary, "everyday arguments"), (smallest, "the smallest arguments")):
         problem = _answer_problem(fn, arguments, what)
+        if problem:
+            problems.append(problem)
+    if not problems:
+        # optional parameters too: the schema lets a model send them, at their smallest
+        found = first_broken(lambda given: fn(**given), _sent_arguments(built), _no_answer)
+        problem = _answer_problem(fn, found[0], "arguments a model may send") if found else None
         if problem:
             problems.append(problem)
     empty = sorted(name for name, value in smallest.items() if value == "")

@@ -25,7 +25,17 @@ from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.evals.checks import Case, Check, Observation, fixture_problems
 from cafe.evals.run import load_cases, run_order
 from cafe.evals.ticket_checks import first_try_no_sold_out, labelled_observations, session_checks
-from cafe.exercises.feedback import Described, Raised, call, mismatch, shown, wrong_type
+from cafe.exercises.feedback import (
+    Described,
+    Raised,
+    call,
+    counterexample,
+    mismatch,
+    shown,
+    wrong_type,
+)
+from cafe.exercises.generated import built_once, first_difference
+from cafe.exercises.reference_s02 import broken_checks, call_sequences, shown_calls
 from cafe.stories.waiter import make_waiter
 from cafe.world.menu import load_menu
 
@@ -189,8 +199,41 @@ def _list_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
 
 
 def check_fixture_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
-    """Problems with a learner's `fixture_problems`: one check at a time, then whole lists."""
-    return _sample_problems(fn) or _list_problems(fn)
+    """Problems with a learner's `fixture_problems`: one check at a time, then whole lists, then
+    generated lists handed in one after another, beside `reference_s02.broken_checks`."""
+    problems = _sample_problems(fn) or _list_problems(fn)
+    found = None if problems else _generated_lists(fn)
+    return [found] if found else problems
+
+
+def _named_in_turn(fn: Callable[[list[Check]], Any], calls: tuple[tuple[Check, ...], ...]) -> Any:
+    """What `fn` said of each list in turn: the checks it named, or the problems it returned
+    when they name none of the list's checks ([] is the only answer for a sound list)."""
+    said = []
+    for checks in calls:
+        found = fn(list(checks))
+        if not isinstance(found, list) or not all(isinstance(p, str) for p in found):
+            return f"{shown(found)}, not a list of problem strings"
+        named = _named(found, list(checks))
+        said.append(tuple(c.name for c in checks if c.name in named) if named else tuple(found))
+    return tuple(said)
+
+
+def _generated_lists(fn: Callable[[list[Check]], Any]) -> str | None:
+    found = first_difference(
+        lambda calls: _named_in_turn(fn, calls),
+        lambda calls: tuple(broken_checks(checks) for checks in calls),
+        built_once(call_sequences, Check),
+        idea="name every check whose fixture is None (whatever its judge makes of None), whose "
+        "passing fixture gets anything but None, or whose failing one no finding; [] when all are "
+        "sound, whatever earlier calls found",
+        frozen=True,
+        examples=200,
+    )
+    if found is None:
+        return None
+    given = Described(shown_calls(found.given))
+    return counterexample(given, found.returned, found.expected, found.idea)
 
 
 @functools.lru_cache(maxsize=1)

@@ -10,7 +10,8 @@
   tests/test_context.py holds it to.)
 - `check_delimit(fn)` judges your `delimit(text)`: the customer's words come back between
   `cafe.context.OPEN_TAG` and `cafe.context.CLOSE_TAG`, still readable, and no text a customer
-  types (in any letter case, a tag hidden inside a tag) can close the fence early or open a second.
+  types (in any letter case, a tag hidden inside a tag) can close the fence early or open a second;
+  then on generated texts mixing words and pieces of the tags, every word must survive, in order.
 - `your_figures(fit_fn, delimit_fn, sections)` is what the checkpoint banks as yours: the smallest
   budget your rule accepts for the notebook's order and what it drops first, and how many of the
   checker's attacks your fence holds. Pass only the functions whose exercise passed.
@@ -35,9 +36,9 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import built_once, first_difference
+from cafe.exercises.generated import Raises, built_once, first_broken, first_difference
 from cafe.exercises.library import is_library
-from cafe.exercises.reference_s03 import fitted, safety_minimum, section_sets
+from cafe.exercises.reference_s03 import fence_texts, fitted, safety_minimum, section_sets
 
 __all__ = ["check_fit_sections", "check_delimit", "your_figures", "SAMPLE_SECTIONS", "ATTACKS"]
 
@@ -174,21 +175,26 @@ def check_fit_sections(fn: Callable[[tuple[Section, ...], int], Any]) -> list[st
 
 
 _FIT_IDEA = (
-    "keep all that fits; drop optional sections lowest priority first until the rest fit; "
-    "below the safety minimum, a ValueError naming that minimum"
+    "keep all that fits; drop optional sections lowest priority first (each section, whatever "
+    "its name) until the rest fit, leaving the caller's list as it was; below the safety "
+    "minimum, a ValueError naming that minimum"
 )
 
 
 def _fit_outcome(fn: Callable[..., Any], sections: tuple[Section, ...], budget: int) -> Any:
-    """What a fit did, as a checker compares it: the kept names, or the refusal and whether its
-    message names the safety minimum."""
-    floor = safety_minimum(sections)
+    """What a fit did, as a checker compares it: the kept sections by name and priority (two may
+    share a name), or the refusal and whether its message names the safety minimum. The sections
+    go in as a caller's list, which must come back unchanged: the caller's list is the caller's."""
+    floor, handed = safety_minimum(sections), list(sections)
     try:
-        kept = fn(sections, budget)
+        kept = fn(handed, budget)
     except ValueError as exc:
         named = re.search(rf"(?<!\d){floor}(?!\d)", str(exc))
         return f"ValueError naming {floor}" if named else f"ValueError: {shown(str(exc), 60)}"
-    return _kept_names(kept) or kept
+    if handed != list(sections):
+        return f"the caller's list changed to {[f'{s.name} p{s.priority}' for s in handed]}"
+    names = _kept_names(kept)
+    return kept if names is None else tuple(f"{s.name} p{s.priority}" for s in kept)
 
 
 # Attacks on the fence: (what the attack tries, the customer's text, words that must stay readable)
@@ -268,7 +274,37 @@ def check_delimit(fn: Callable[[str], Any]) -> list[str]:
             problem = _fence_problem(case, text, result, words)
             if problem:
                 problems.append(problem)
+    if not problems:
+        texts = built_once(fence_texts, OPEN_TAG, CLOSE_TAG)
+        found = first_broken(
+            lambda given: fn(given[0]), texts, lambda given, got: bool(_words_problem(given, got))
+        )
+        problem = _words_problem(*found) if found else None
+        if problem:
+            problems.append(problem)
     return problems
+
+
+def _words_problem(given: tuple[str, tuple[str, ...]], result: Any) -> str | None:
+    """What is wrong with `result` as the fence of a generated text, or None: the fence holds,
+    and every word the customer typed is still there, in order, whatever tags stood around it."""
+    text, words = given
+    case = f"on {shown(text, 70)}"
+    if isinstance(result, Raises):
+        return f"{case}: your function raised {result.kind.__name__}; return the fenced text"
+    if not isinstance(result, str):
+        return wrong_type(case, result, "the delimited text as a string")
+    problem = _fence_problem(case, text, result, ())
+    inner, at = result[len(OPEN_TAG) : len(result) - len(CLOSE_TAG)].casefold(), 0
+    for word in words:  # each word found after the one before it
+        at = inner.find(word.casefold(), at)
+        if at < 0:
+            break
+        at += len(word)
+    if problem or at >= 0:
+        return problem
+    want = Described(f"the fence around every word they typed, in order: {', '.join(words)}")
+    return mismatch(case, result, want, "neutralise the tags, never the customer's own words")
 
 
 # --- the learner's own figures, for the checkpoint ------------------------------------------

@@ -105,6 +105,47 @@ def right_model_dump(message: Any) -> dict:
     return json.JSONDecoder().decode(calls[0]["function"]["arguments"]) if calls else {}
 
 
+# --- held-out reader C, 7 Dec 2026: written from the lesson alone, without the checkers ----------
+
+_ARGUMENTS_SEEN: dict[str, dict] = {}
+
+
+def cached_by_call_id(message: Any) -> dict:
+    """Keeps each call's arguments by its id, but every new client's first call is call_1_0."""
+    if not message.tool_calls:
+        return {}
+    call = message.tool_calls[0]
+    if call.id not in _ARGUMENTS_SEEN:
+        _ARGUMENTS_SEEN[call.id] = json.loads(call.function.arguments)
+    return _ARGUMENTS_SEEN[call.id]
+
+
+def none_only(message: Any) -> dict:
+    """Guards `tool_calls is None` only: a reply in words with tool_calls=[] (vLLM) raises."""
+    if message.tool_calls is None:
+        return {}
+    return json.loads(message.tool_calls[0].function.arguments)
+
+
+def right_decoder(message: Any) -> dict:
+    """Reads the calls through getattr and decodes with a JSONDecoder, insisting on an object."""
+    calls = list(getattr(message, "tool_calls", None) or [])
+    if not calls:
+        return {}
+    return dict(json.JSONDecoder().decode(calls[0].function.arguments or "{}"))
+
+
+def right_next_iter(message: Any) -> dict:
+    """next() over the calls with a default; a plain dict message is read too."""
+    calls = message.get("tool_calls") if isinstance(message, dict) else message.tool_calls
+    first = next(iter(calls or ()), None)
+    if first is None:
+        return {}
+    function = first["function"] if isinstance(first, dict) else first.function
+    raw = function["arguments"] if isinstance(function, dict) else function.arguments
+    return json.loads(raw) if isinstance(raw, str) else dict(raw)
+
+
 # --- responder: wrong ---------------------------------------------------------------------------
 
 
@@ -221,6 +262,56 @@ def right_token_walk(request: dict) -> Any:
     }
 
 
+# --- held-out reader C, 7 Dec 2026 (responder) --------------------------------------------------
+
+
+def first_tool_listed(request: dict) -> Any:
+    """Calls whichever tool the request lists first: remove_item when it comes before add_item."""
+    tools = request.get("tools") or []
+    if not tools:
+        return "You're welcome!"
+    item = _said(request).split(" ", 1)[1]
+    return {"tool_calls": [{"name": tools[0]["function"]["name"], "arguments": {"item": item}}]}
+
+
+def tools_key_only(request: dict) -> Any:
+    """Words only when `tools` is absent or None: an empty list is taken for tools on offer."""
+    if request.get("tools") is None:
+        return "You're welcome!"
+    return _call(_said(request).split(" ", 1)[1])
+
+
+_ORDERED = re.compile(
+    r"(?:\b(?:a|an|one|some)\s+)?([a-zà-ÿ][a-zà-ÿ' -]*?)\s*(?:,\s*)?(?:please)?\s*[.!?]*\s*$", re.I
+)
+
+
+def right_regex(request: dict) -> Any:
+    """One regex over the last message, the article optional, the words kept in order."""
+    if not request.get("tools"):
+        return "I can only take orders when I can write on the ticket."
+    said = (request["messages"][-1].get("content") or "").strip()
+    found = _ORDERED.search(said)
+    item = (found.group(1) if found else said).strip().lower()
+    item = re.sub(r"^(could|can|may) i (get|have)\s+(a |an )?", "", item)
+    return _call(re.sub(r"^(a|an|one|some)\s+", "", item))
+
+
+_STOP_WORDS = {"a", "an", "one", "some", "please", "could", "can", "may", "i", "get", "have", "the"}
+
+
+def right_stopwords(request: dict) -> Any:
+    """Drops stop words; calls add_item by name among the tools offered."""
+    tools = request.get("tools") or []
+    if not tools:
+        return "Sorry, there is no way for me to take the order here."
+    names = [t.get("function", {}).get("name") for t in tools]
+    name = "add_item" if "add_item" in names else names[0]
+    words = re.findall(r"[\w'-]+", (request["messages"][-1].get("content") or "").lower())
+    item = " ".join(w for w in words if w not in _STOP_WORDS)
+    return {"tool_calls": [{"name": name, "arguments": {"item": item}}]}
+
+
 # --- the banks ----------------------------------------------------------------------------------
 
 BANKS = (
@@ -244,10 +335,22 @@ BANKS = (
             Entry("none_for_text", none_for_text, "{} for a reply in words", "plain text"),
             Entry("len_of_none", len_of_none, "tool_calls is None for words", "TypeError"),
             Entry("strings_only", strings_only, "arguments may be numbers, bools, null", "shots"),
+            # held-out reader C, 7 Dec 2026
+            Entry(
+                "cached_by_call_id",
+                cached_by_call_id,
+                "the same message gives the same dict, whatever came before",
+                "a new client's add_item {} (id call_1_0) -> the first case's {'item': 'latte', ...}",
+            ),
+            Entry(
+                "none_only", none_only, "tool_calls=[] calls no tool too", "words, [] -> IndexError"
+            ),
         ),
         right=(
             Entry("right_getattr", right_getattr, "a loop that returns on the first call"),
             Entry("right_model_dump", right_model_dump, "through model_dump() and a JSONDecoder"),
+            Entry("right_decoder", right_decoder, "getattr and a JSONDecoder (reader C)"),
+            Entry("right_next_iter", right_next_iter, "next() with a default (reader C)"),
         ),
     ),
     Bank(
@@ -285,10 +388,29 @@ BANKS = (
                 "the item without the sentence's punctuation",
                 "'latte,'",
             ),
+            # held-out reader C, 7 Dec 2026
+            Entry(
+                "first_tool_listed",
+                first_tool_listed,
+                "the item goes on the order with add_item, wherever the tools list it",
+                "tools [remove_item, add_item] -> remove_item 'latte'",
+            ),
+            Entry(
+                "tools_key_only",
+                tools_key_only,
+                "an empty tools list offers no tool: words",
+                "tools=[] -> add_item 'latte'",
+            ),
         ),
         right=(
             Entry("right_menu_lookup", right_menu_lookup, "the longest menu name in the words"),
             Entry("right_token_walk", right_token_walk, "word by word, replies as full dicts"),
+            Entry("right_regex", right_regex, "one regex over the last message (reader C)"),
+            Entry(
+                "right_stopwords",
+                right_stopwords,
+                "stop words dropped, add_item by name (reader C)",
+            ),
         ),
     ),
 )

@@ -10,6 +10,7 @@ act on is a failure it reports with `ToolOutput(False, ...)`).
 from __future__ import annotations
 
 import json
+from itertools import zip_longest
 from typing import Any
 
 from banks.harness import Bank, Entry
@@ -152,6 +153,33 @@ def right_json(view: TurnView) -> Stop | None:
     return Stop("stuck", "same calls again") if asked and asked == seen else None
 
 
+# --- held-out reader C, 7 Dec 2026: written from the lesson alone, without the checkers ----------
+
+
+def right_zip_longest(view: TurnView) -> Stop | None:
+    """zip_longest with a sentinel, so the lengths must match, compared pair by pair."""
+    if not view.calls or not view.prev_dispatch:
+        return None
+    gap = object()
+    for call, result in zip_longest(view.calls, view.prev_dispatch, fillvalue=gap):
+        if call is gap or result is gap:
+            return None
+        if call.name != result.name or dict(call.arguments) != dict(result.arguments):
+            return None
+    return Stop("stuck", f"turn {view.turn} repeats last turn's calls after seeing their results")
+
+
+def right_sorted_tuples(view: TurnView) -> Stop | None:
+    """Each call as (name, its arguments' items sorted by key), the two turns' tuples compared."""
+
+    def signature(name: str, arguments: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
+        return name, tuple(sorted(dict(arguments).items(), key=lambda pair: pair[0]))
+
+    now = tuple(signature(c.name, c.arguments) for c in view.calls)
+    before = tuple(signature(r.name, r.arguments) for r in view.prev_dispatch)
+    return Stop("stuck", "same calls as last turn") if now and now == before else None
+
+
 # --- own tool ---------------------------------------------------------------------------------
 
 
@@ -275,6 +303,57 @@ def right_ask_allergies(allergen: str) -> str | ToolOutput:
 
 # --- the banks --------------------------------------------------------------------------------
 
+# --- held-out reader C, 7 Dec 2026 (own tool) ---------------------------------------------------
+
+
+def optional_divisor(item: str, quantity: int = 1) -> Any:
+    """Say what one of an item costs when split between people.
+
+    Args:
+        item: the menu item
+        quantity: how many people share it
+    """
+    if not item.strip():  # guards the required parameter, never the optional one
+        return ToolOutput(False, "Say which item.")
+    return f"{item}: {3.20 / quantity:.2f} each"
+
+
+_TICKET = ("latte", "croissant")
+
+
+def right_remove_quantity(item: str, quantity: int = 1) -> str | ToolOutput:
+    """Take an item off the customer's kitchen ticket.
+
+    Args:
+        item: the menu item to take off, as the ticket names it
+        quantity: how many to take off (at least 1)
+    """
+    name = (item or "").strip().lower()
+    if not name:
+        return ToolOutput(False, "No item named: say which item to take off the ticket.")
+    if quantity < 1:
+        return ToolOutput(False, f"quantity must be at least 1, not {quantity}.")
+    if name not in _TICKET:
+        return ToolOutput(False, f"{item!r} is not on the ticket; read the ticket first.")
+    return ToolOutput(True, f"took {quantity} x {name} off the ticket")
+
+
+def right_split_cents(ways: int, total_cents: int) -> ToolOutput:
+    """Split the bill evenly between the people at a table.
+
+    Args:
+        ways: how many people share the bill (1 or more)
+        total_cents: the bill's total in cents
+    """
+    if ways <= 0:
+        return ToolOutput(False, f"Cannot split a bill {ways} ways: ask how many are paying.")
+    if total_cents <= 0:
+        return ToolOutput(False, "The bill is empty: read the ticket for its total first.")
+    share, rest = divmod(total_cents, ways)
+    more = f", one pays {rest} cents more" if rest else ""
+    return ToolOutput(True, f"{ways} shares of {share / 100:.2f}{more}")
+
+
 BANKS = (
     Bank(
         "s01",
@@ -370,6 +449,8 @@ BANKS = (
         right=(
             Entry("right_loop", right_loop, "an explicit loop after a length check"),
             Entry("right_json", right_json, "each call as canonical JSON text"),
+            Entry("right_zip_longest", right_zip_longest, "zip_longest with a sentinel (reader C)"),
+            Entry("right_sorted_tuples", right_sorted_tuples, "sorted argument items (reader C)"),
         ),
         reference_module="cafe.exercises.reference_s01",
         targets=("repeats",),
@@ -423,10 +504,21 @@ BANKS = (
                 "allergen='latte' -> None",
             ),
             Entry("takes_nothing", takes_nothing, "a tool the model can say something to", "()"),
+            # held-out reader C, 7 Dec 2026
+            Entry(
+                "optional_divisor",
+                optional_divisor,
+                "a model may send an optional parameter too, at its smallest",
+                "item='latte', quantity=0 -> ZeroDivisionError",
+            ),
         ),
         right=(
             Entry("right_split_bill", right_split_bill, "a count parameter, zero refused"),
             Entry("right_ask_allergies", right_ask_allergies, "reads the menu, empty refused"),
+            Entry(
+                "right_remove_quantity", right_remove_quantity, "both parameters guarded (reader C)"
+            ),
+            Entry("right_split_cents", right_split_cents, "two required counts (reader C)"),
         ),
     ),
 )

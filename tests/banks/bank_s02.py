@@ -9,6 +9,7 @@ no false alarm on a correct ticket.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -186,6 +187,94 @@ def right_generator(checks: list[Check]) -> list[str]:
     return [problem for check in checks for problem in _problems_of(check)]
 
 
+# --- held-out reader C, 7 Dec 2026: written from the lesson alone, without the checkers ----------
+
+
+def judges_a_missing_fixture(checks: list[Check]) -> list[str]:
+    """Never tests a fixture for None: runs the judge on it, so one that passes None looks sound."""
+    problems = []
+    for check in checks:
+        finding, error = _judged(check, check.passes)
+        if error or finding is not None:
+            problems.append(f"{check.name}: bad on its passing fixture")
+        finding, error = _judged(check, check.fails)
+        if error or finding is None:
+            problems.append(f"{check.name}: bad on its failing fixture")
+    return problems
+
+
+_FOUND_SO_FAR: list[str] = []
+
+
+def module_list(checks: list[Check]) -> list[str]:
+    """Gathers problems in a module-level list, so a later call returns an earlier call's too."""
+    _FOUND_SO_FAR.extend(right_explicit(checks))
+    return _FOUND_SO_FAR
+
+
+def blank_is_a_pass(checks: list[Check]) -> list[str]:
+    """`if finding:` for a failure, so a judge answering "" on its passing fixture looks sound."""
+    problems = []
+    for check in checks:
+        if check.passes is None or check.fails is None:
+            problems.append(f"{check.name}: a fixture is missing")
+            continue
+        for fixture, must_fail in ((check.passes, False), (check.fails, True)):
+            finding, error = _judged(check, fixture)
+            if error:
+                problems.append(f"{check.name}: judge {error}")
+            elif bool(finding) != must_fail:
+                problems.append(f"{check.name}: wrong verdict")
+    return problems
+
+
+def right_table(checks: list[Check]) -> list[str]:
+    """A row per fixture: (role, fixture, must it pass?), every way of breaking its own line."""
+    problems = []
+    for check in checks:
+        for role, fixture, must_pass in (
+            ("passes", check.passes, True),
+            ("fails", check.fails, False),
+        ):
+            if fixture is None:
+                problems.append(f"{check.name}: fixture {role} is missing")
+                continue
+            try:
+                answer = check.judge(fixture)
+            except Exception as exc:
+                problems.append(f"{check.name}: judge crashed on {role}: {type(exc).__name__}")
+                continue
+            if answer is not None and not isinstance(answer, str):
+                problems.append(f"{check.name}: judge answered {answer!r} on {role}")
+            elif must_pass and answer is not None:
+                problems.append(f"{check.name}: fails its passing fixture ({answer})")
+            elif not must_pass and answer is None:
+                problems.append(f"{check.name}: passes its failing fixture (vacuous)")
+    return problems
+
+
+def _verdicts(check: Check) -> Iterator[str]:
+    for role in ("passes", "fails"):
+        fixture = getattr(check, role, None)
+        if fixture is None:
+            yield f"check {check.name!r}: no {role!r} fixture"
+            continue
+        try:
+            got = check.judge(fixture)
+        except Exception as exc:
+            yield f"check {check.name!r}: judge raised {exc!r} on {role!r}"
+            continue
+        if not (got is None or isinstance(got, str)):
+            yield f"check {check.name!r}: judge returned {type(got).__name__} on {role!r}"
+        elif (got is None) is not (role == "passes"):
+            yield f"check {check.name!r}: wrong verdict on its {role!r} fixture"
+
+
+def right_quoted_generator(checks: list[Check]) -> list[str]:
+    """A generator per check; each problem names the check quoted ("check 'even': ...")."""
+    return [problem for check in checks for problem in _verdicts(check)]
+
+
 # --- own check: wrong -------------------------------------------------------------------------
 
 _FIXTURE_CASE = Case("fixture", "A latte, no croissant this time.", (("latte", 1),))
@@ -294,6 +383,51 @@ def right_allergen(menu: Any) -> Check:
     )
 
 
+# --- held-out reader C, 7 Dec 2026 (own check) ---------------------------------------------------
+
+_REFUSED = Case("x-neg", "A latte, no croissant this time.", (("latte", 1),))
+
+
+def _said_no(obs: Observation) -> str | None:
+    said = obs.case.request.lower()
+    refused = set(re.findall(r"\bno ([a-z ]+?)(?:\s+this time|[.,;!]|$)", said))
+    bad = sorted(name for name, _ in obs.ticket if name.lower() in refused)
+    return f"customer said no to {bad}" if bad else None
+
+
+def right_refused(menu: Any) -> Check:
+    """An item the customer said "no" to must not be on the ticket, read with one regex."""
+    return Check(
+        "no_refused_item",
+        "Is every item the customer said no to off the ticket?",
+        _said_no,
+        Observation(_REFUSED, (("latte", 1),), "done"),
+        Observation(_REFUSED, (("latte", 1), ("croissant", 1)), "done"),
+    )
+
+
+def right_allergen_groups(menu: Any) -> Check:
+    """Declared allergies through Menu.contains, which knows 'dairy' is the milk group."""
+
+    def judge(obs: Observation) -> str | None:
+        hits = sorted(
+            f"{name} ({allergen})"
+            for name, _ in obs.ticket
+            for allergen in obs.case.allergies
+            if menu.item(name) is not None and menu.contains(name, allergen)
+        )
+        return "declared allergen on the ticket: " + ", ".join(hits) if hits else None
+
+    dairy = Case("x-d", "A granola bowl; no dairy for me.", (), ("dairy",))
+    return Check(
+        "declared_allergen_groups",
+        "Is every item free of the declared allergen groups?",
+        judge,
+        Observation(dairy, (), "done"),
+        Observation(dairy, (("granola bowl", 1),), "done"),
+    )
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -356,6 +490,25 @@ BANKS = (
                 "a list of problem strings, not a set",
                 "always_ok -> {'always_ok: broken'}",
             ),
+            # held-out reader C, 7 Dec 2026
+            Entry(
+                "judges_a_missing_fixture",
+                judges_a_missing_fixture,
+                "a fixture that is None is missing, whatever the judge makes of None",
+                "c1: a judge that fails None, passes=2, fails=None -> []",
+            ),
+            Entry(
+                "module_list",
+                module_list,
+                "[] when every check is sound, whatever earlier calls found",
+                "[] after a broken list -> the earlier problems",
+            ),
+            Entry(
+                "blank_is_a_pass",
+                blank_is_a_pass,
+                "a pass is None; an empty text on the passing fixture is not",
+                "c1: '' on 2, '3 is odd' on 3 -> []",
+            ),
         ),
         right=(
             Entry("right_explicit", right_explicit, "each role spelled out, own messages"),
@@ -365,6 +518,8 @@ BANKS = (
                 right_quotes_questions,
                 "each problem quotes its check's question too (issue 35: it was refused)",
             ),
+            Entry("right_table", right_table, "a row per fixture (reader C)"),
+            Entry("right_quoted_generator", right_quoted_generator, "names quoted (reader C)"),
         ),
         reference_module="cafe.evals.checks",
         targets=("fixture_problems", "_verdict"),
@@ -412,6 +567,8 @@ BANKS = (
         right=(
             Entry("right_quantity", right_quantity, "counts on the ticket against the order"),
             Entry("right_allergen", right_allergen, "allergens the customer named in words"),
+            Entry("right_refused", right_refused, "an item refused with 'no' (reader C)"),
+            Entry("right_allergen_groups", right_allergen_groups, "declared groups (reader C)"),
         ),
     ),
 )

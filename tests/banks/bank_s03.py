@@ -9,6 +9,7 @@ inside another tag, can close it or open a second one, while their words stay re
 
 from __future__ import annotations
 
+import heapq
 import html
 import re
 
@@ -135,18 +136,99 @@ def right_fewest_drops(sections, budget):
 
 
 def right_running_total(sections, budget):
-    """A running total and a set of dropped names, lowest priority popped first."""
+    """A running total and a set of dropped positions, lowest priority popped first. (It kept
+    dropped names until reader C's shared names showed that drops every section of that name,
+    a safety one too: `dropped_by_name` below.)"""
     minimum = _minimum(sections)
     if budget < minimum:
         raise ValueError(f"{budget} tokens cannot hold the {minimum} the safety sections need")
-    optional = sorted((s for s in sections if not s.required), key=lambda s: s.priority)
+    optional = sorted(
+        (n for n, s in enumerate(sections) if not s.required), key=lambda n: sections[n].priority
+    )
     total = sum(s.tokens for s in sections)
     dropped = set()
+    while total > budget:
+        position = optional.pop(0)
+        dropped.add(position)
+        total -= sections[position].tokens
+    return tuple(s for n, s in enumerate(sections) if n not in dropped)
+
+
+# --- held-out reader C, 7 Dec 2026: written from the lesson alone, without the checkers ----------
+
+
+def dropped_by_name(sections, budget):
+    """The bank's own right_running_total until 7 Dec: it drops by name, so a safety section
+    that shares a name with a dropped optional one goes too."""
+    _refuse(sections, budget)
+    optional = sorted((s for s in sections if not s.required), key=lambda s: s.priority)
+    total, dropped = sum(s.tokens for s in sections), set()
     while total > budget:
         section = optional.pop(0)
         dropped.add(section.name)
         total -= section.tokens
     return tuple(s for s in sections if s.name not in dropped)
+
+
+def optional_names_dropped(sections, budget):
+    """Notes the names of the optional sections it drops and filters on them: two optional
+    sections called "note" both go when only the lower priority one had to."""
+    _refuse(sections, budget)
+    total, dropped = sum(s.tokens for s in sections), set()
+    for section in sorted((s for s in sections if not s.required), key=lambda s: s.priority):
+        if total <= budget:
+            break
+        dropped.add(section.name)
+        total -= section.tokens
+    return tuple(s for s in sections if s.required or s.name not in dropped)
+
+
+def drops_from_the_callers_list(sections, budget):
+    """Removes the dropped sections from the list it was handed, so the caller's list changes
+    (and a second call on it, with a bigger budget, keeps fewer)."""
+    _refuse(sections, budget)
+    kept = sections if isinstance(sections, list) else list(sections)
+    for section in sorted((s for s in kept if not s.required), key=lambda s: s.priority):
+        if sum(s.tokens for s in kept) <= budget:
+            break
+        kept.remove(section)
+    return tuple(kept)
+
+
+def right_index_heap(sections, budget):
+    """Positions in a heap by priority, and a running total."""
+    sections = list(sections)
+    minimum = _minimum(sections)
+    if minimum > budget:
+        raise ValueError(f"budget {budget} is below the safety minimum of {minimum} tokens")
+    total = sum(s.tokens for s in sections)
+    heap = [(s.priority, n) for n, s in enumerate(sections) if not s.required]
+    heapq.heapify(heap)
+    dropped = set()
+    while total > budget and heap:
+        _, n = heapq.heappop(heap)
+        dropped.add(n)
+        total -= sections[n].tokens
+    return tuple(s for n, s in enumerate(sections) if n not in dropped)
+
+
+def right_prefix_search(sections, budget):
+    """Keeps the k highest-priority optional sections, for k from all down to none, and returns
+    the first that fits."""
+    sections = tuple(sections)
+    minimum = _minimum(sections)
+    if minimum > budget:
+        raise ValueError(f"the safety sections alone need {minimum} tokens; the budget is {budget}")
+    by_keep = sorted(
+        (n for n, s in enumerate(sections) if not s.required),
+        key=lambda n: (sections[n].priority, n),
+        reverse=True,
+    )
+    for k in range(len(by_keep), -1, -1):
+        chosen = tuple(s for n, s in enumerate(sections) if s.required or n in set(by_keep[:k]))
+        if sum(s.tokens for s in chosen) <= budget:
+            return chosen
+    raise AssertionError("unreachable: the safety sections fit")
 
 
 def right_recursive(sections, budget):
@@ -226,6 +308,33 @@ def right_break_open_brackets(text):
     return f"{OPEN_TAG}{text}{CLOSE_TAG}"
 
 
+# --- held-out reader C, 7 Dec 2026 (delimit) ------------------------------------------------------
+
+
+def strips_between_brackets(text):
+    """Deletes everything between '<<' and '>>', then any stray one: 'A latte <<no nuts>> please'
+    loses the customer's allergy."""
+    cleaned = re.sub(r"<<.*?>>", "", text).replace("<<", "").replace(">>", "")
+    return f"{OPEN_TAG}{cleaned}{CLOSE_TAG}"
+
+
+def right_break_to_fixed_point(text):
+    """Breaks every '<<' and '>>' until none is left."""
+    while "<<" in text or ">>" in text:
+        text = text.replace("<<", "< <").replace(">>", "> >")
+    return f"{OPEN_TAG}{text}{CLOSE_TAG}"
+
+
+_TAG_WORD = re.compile(r"customer_words", re.IGNORECASE)
+
+
+def right_rename_tag_word(text):
+    """Keeps the brackets, renames the tag's word in any case until none is left: no tag forms."""
+    while _TAG_WORD.search(text):
+        text = _TAG_WORD.sub(lambda found: found.group(0).replace("_", "-"), text)
+    return f"{OPEN_TAG}{text}{CLOSE_TAG}"
+
+
 BANKS = (
     Bank(
         "s03",
@@ -254,11 +363,20 @@ BANKS = (
             Entry("truncates_instead", truncates_instead, "below the minimum, refuse the budget",
                   "sample sections, budget 19 -> returns the safety sections"),
             Entry("fit_sections", fit_sections, "write your own: the course's fit_sections is refused", "itself"),
+            # held-out reader C, 7 Dec 2026
+            Entry("optional_names_dropped", optional_names_dropped, "drop sections, not names",
+                  "budget 27: rules 16t safety, note 11t p1, note 11t p8 -> (rules,)"),
+            Entry("dropped_by_name", dropped_by_name, "a safety section is never dropped, whatever its name",
+                  "budget 1: note 1t p1 safety, note 1t p2 -> ()"),
+            Entry("drops_from_the_callers_list", drops_from_the_callers_list,
+                  "the caller's list is the caller's (session 01)", "budget 0: rules 1t p1 -> list emptied"),
         ),
         right=(
-            Entry("right_running_total", right_running_total, "a running total and dropped names"),
+            Entry("right_running_total", right_running_total, "a running total and dropped positions"),
             Entry("right_recursive", right_recursive, "drops the lowest and recurses"),
             Entry("right_fewest_drops", right_fewest_drops, "the fewest drops that fit"),
+            Entry("right_index_heap", right_index_heap, "positions in a heap (reader C)"),
+            Entry("right_prefix_search", right_prefix_search, "the top k that fit (reader C)"),
         ),
         reference_module="cafe.exercises.reference_s03",
         targets=("fitted", "safety_minimum"),
@@ -283,10 +401,15 @@ BANKS = (
                   "'A latte <hot> ...' -> empty fence"),
             Entry("fence_twice", fence_twice, "one fence: one opening tag and one closing tag",
                   "'Two lattes...' -> two of each"),
+            # held-out reader C, 7 Dec 2026
+            Entry("strips_between_brackets", strips_between_brackets,
+                  "neutralise the tags, never the customer's own words", "'<<latte>>' -> empty fence"),
         ),
         right=(
             Entry("right_strip_until_stable", right_strip_until_stable, "strips to a fixed point"),
             Entry("right_break_open_brackets", right_break_open_brackets, "breaks every '<<'"),
+            Entry("right_break_to_fixed_point", right_break_to_fixed_point, "both brackets (reader C)"),
+            Entry("right_rename_tag_word", right_rename_tag_word, "renames the tag word (reader C)"),
         ),
     ),
 )  # fmt: skip
