@@ -53,7 +53,7 @@ os.environ.setdefault("CAFE_HOME", tempfile.mkdtemp(prefix="cafe-mutants-"))  # 
 from banks.harness import Bank  # noqa: E402
 from banks.mutants import MUTANT_SECONDS, judge, mutants  # noqa: E402
 
-from cafe.exercises import generated  # noqa: E402
+from cafe.exercises import search  # noqa: E402
 
 # The issue's bar: every checker rejects at least this share of its non-excused mutants.
 KILL_RATE_BAR = 0.90
@@ -110,15 +110,15 @@ def banks(only: str | None) -> list[tuple[Bank, dict[str, str]]]:
 
 @contextlib.contextmanager
 def wider_search(factor: int) -> Iterator[None]:
-    """Every generated search a checker makes (`cafe.exercises.generated`) tries `factor` times
+    """Every generated search a checker makes (`cafe.exercises.search`) tries `factor` times
     its examples, within this block. The benchmark's own measuring device: swapped here, never in
     the course, and put back on the way out."""
-    original = generated._seeded
-    generated._seeded = lambda examples: original(examples * factor)  # type: ignore[assignment]
+    original = search.seeded
+    search.seeded = lambda examples: original(examples * factor)  # type: ignore[assignment]
     try:
         yield
     finally:
-        generated._seeded = original  # type: ignore[assignment]
+        search.seeded = original  # type: ignore[assignment]
 
 
 def strict_judge(bank: Bank, mutant: Any, reason: str, row: Row) -> None:

@@ -1,7 +1,7 @@
 """The kept inputs of `cafe.exercises.generated`: replaying them answers what a real search would.
 
 A search that finds no difference keeps the inputs it drew, and the next search of the same
-strategy object tries those first (`generated._search`). That is safe only while a seeded `find`
+strategy object tries those first (`cafe.exercises.search`). That is safe only while a seeded `find`
 draws, for one strategy object and settings, the same inputs in the same order whatever the
 condition, as long as it is False. These tests would fail if that stopped holding: for every
 strategy the checkers search, the kept inputs are what `hypothesis.find` draws with a condition
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
 import cafe
-from cafe.exercises import generated
+from cafe.exercises import search
 from cafe.exercises.generated import built_once, first_broken, first_difference
 
 BANK_FILES = sorted((Path(__file__).parent / "banks").glob("bank_s[0-9][0-9].py"))
@@ -49,7 +49,7 @@ def _real_draws(strategy: Any, seeded: Any) -> list[Any]:
         drawn.append(value)
         return False
 
-    with pytest.raises(NoSuchExample):
+    with search.fixed_draws(), pytest.raises(NoSuchExample):
         find(strategy, never, settings=seeded)
     return drawn
 
@@ -58,32 +58,20 @@ def _real_draws(strategy: Any, seeded: Any) -> list[Any]:
 def fresh(monkeypatch: pytest.MonkeyPatch) -> dict[Any, Any]:
     """An empty store of kept inputs for one test (the searches of other tests keep theirs)."""
     store: dict[Any, Any] = {}
-    monkeypatch.setattr(generated, "_drawn", store)
+    monkeypatch.setattr(search, "_drawn", store)
     return store
 
 
 # --- every strategy the checkers search -------------------------------------------------------
 
 
-def _import_every_course_module() -> None:
-    """Import all of `cafe` now. Hypothesis draws now and then a constant from the local modules
-    imported so far, so a check that imports a module for the first time changes what the next
-    search draws; with everything imported first, the searches below all draw from one set."""
-    for module in pkgutil.walk_packages(cafe.__path__, "cafe."):
-        if not module.name.endswith("__main__"):  # `python -m cafe` runs the command line
-            importlib.import_module(module.name)
-
-
 @pytest.mark.usefixtures("home")
 def test_kept_inputs_are_what_hypothesis_draws_for_every_checker_strategy(
     fresh: dict[Any, Any],
 ) -> None:
-    _import_every_course_module()
     for path in BANK_FILES:
         for bank in importlib.import_module(f"banks.{path.stem}").BANKS:
             assert verdict(bank.check, bank.reference).status == "accepted", bank.id
-    gathered = generated._constants_gathered()
-    assert all(key[2] == gathered for key in fresh), "a check gathered new constants"
     assert len(fresh) >= 25, f"only {len(fresh)} checker strategies kept their inputs"
     for kept in fresh.values():
         drawn = _real_draws(kept.strategy, kept.settings)
@@ -97,7 +85,7 @@ def _search_both_ways(fn: Any, reference: Any, store: dict[Any, Any]) -> tuple[A
     """`first_difference` of `fn` with NUMBERS's inputs kept, and with nothing kept."""
     store.clear()
     first_difference(reference, reference, NUMBERS, idea="", examples=EXAMPLES)  # keeps them
-    assert generated._kept(NUMBERS, generated._seeded(EXAMPLES)) is not None
+    assert search._kept(NUMBERS, search.seeded(EXAMPLES)) is not None
     replayed = first_difference(fn, reference, NUMBERS, idea="", examples=EXAMPLES)
     store.clear()
     real = first_difference(fn, reference, NUMBERS, idea="", examples=EXAMPLES)
@@ -118,7 +106,7 @@ def test_replayed_search_answers_as_a_fresh_one_on_generated_conditions(
 
     store: dict[Any, Any] = {}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(generated, "_drawn", store)
+        patch.setattr(search, "_drawn", store)
         replayed, real = _search_both_ways(fn, sum, store)
     assert replayed == real
 
@@ -130,7 +118,7 @@ def test_a_difference_at_the_kth_kept_input_is_found_and_shrunk_as_the_real_sear
 ) -> None:
     store: dict[Any, Any] = {}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(generated, "_drawn", store)
+        patch.setattr(search, "_drawn", store)
         first_difference(sum, sum, NUMBERS, idea="", examples=EXAMPLES)
         (kept,) = store.values()
         # the function goes wrong on the k-th input drawn (and on any equal to it); past the

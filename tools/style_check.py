@@ -192,7 +192,10 @@ def _order_problem(edge: Import, module_sessions: Mapping[str, int]) -> str | No
     source, target = edge.source, edge.target
     if unit(target) == EXERCISES and unit(source) != EXERCISES:
         return f"{edge}: only cafe.exercises may import the your-turn checkers; move the shared code into the library"
-    if unit(source) == EXERCISES and source != EXERCISES and not EXERCISE_RE.fullmatch(source):
+    shared_helper = unit(source) == EXERCISES and not EXERCISE_RE.fullmatch(source)
+    if shared_helper and source != EXERCISES and unit(target) != EXERCISES:
+        # the checkers' shared helpers (feedback, generated, search, ...) belong to no session, so
+        # they may import one another but nothing of the library
         return f"{edge.file}: exercise modules are named cafe.exercises.sNN after their session; rename it"
     if source in _shelves(Path(), module_sessions):
         return f"{edge}, but {source} is a shelf: its files belong to different sessions, so it imports nothing"

@@ -1,15 +1,12 @@
-"""Session 08's references: a mask written apart from `cafe.trace.spans.scrub`, a replay written
-apart from `cafe.trace.replay.ReplayClient`, and the inputs `cafe.exercises.s08` judges them on.
+"""Session 08's references, written apart from the course's: a mask (`cafe.trace.spans.scrub`'s
+twin), a replay (`ReplayClient`'s), and the inputs `cafe.exercises.s08` judges them on.
 
-`my_mask` is open-ended (any mask word, any shapes of one's own), so `check_mask`
-(`cafe.exercises.s08`) judges it by the lesson's two properties, on the hand-picked texts here and
-then on generated ones: a credential in a sentence leaves no run of `LEFT_RUN` of its characters
-and the sentence's own word stays; ordinary café text, model names and trace ids come back exactly
-as they were. `tests/test_exercise_references.py` holds the course's `scrub` and `masked` here to
-both properties on the same generated texts. `my_replay_client` is compared with `replay` on
-generated recordings (`replays`), replayed unchanged or changed at one call.
-
-This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the pieces are passed in.
+`my_mask` is open-ended (any mask word, any shapes of one's own), so `check_mask` judges it by the
+lesson's two properties, on hand-picked and then generated texts: a credential in a sentence
+leaves no run of `LEFT_RUN` of its characters and the sentence's own word stays; café text, model
+names and trace ids come back exactly (`tests/test_exercise_references.py` holds `scrub` and
+`masked` to both). `my_replay_client` is compared with `replay` on generated recordings
+(`replays`). This module imports nothing from `cafe`: the pieces are passed in.
 """
 
 from __future__ import annotations
@@ -288,22 +285,19 @@ def answers(build: Callable[[], Any], asked: Sequence[dict[str, Any]]) -> tuple[
     return (*said, "no call refused")
 
 
-_FORMATS = (None, {"type": "json_object"}, {"type": "json_schema", "json_schema": {"name": "t"}})
-
-
-def _replayed(made: list[Any], changed: tuple[str, Any], at: int) -> Any:
-    """A replay's requests: the recorded ones, `changed` (what, its new value) at call `at`."""
-    (what, value), at, asked = changed, at % len(made), [request for request, _ in made]
-    said = "unchanged"
+def _replayed(made: list[Any], what: str, at: int, value: Any) -> Any:
+    """A replay's requests: the recorded ones, with `what` done at call `at` (a field: `value`)."""
+    asked, said = [request for request, _ in made], f"call {at + 1} with another {what}"
     if what == "skipped":
         del asked[at]
         said = f"call {at + 1} skipped"
     elif what == "asked again":
         asked.append(asked[at])  # the code asks once more, as it asked at call `at`
         said = f"call {at + 1} asked again at the end"
-    elif what != "nothing":
+    elif what == "nothing":
+        said = "unchanged"
+    else:
         asked[at] = {**asked[at], what: value}
-        said = f"call {at + 1} with another {what}"
     return made, asked, f"{len(made)} call(s), {said}"
 
 
@@ -324,7 +318,9 @@ def replays() -> Any:
                 + [{"role": "user", "content": w} for w in said]
             )
         ),
-        "response_format": st.sampled_from(_FORMATS),
+        "response_format": st.sampled_from(
+            (None, {"type": "json_object"}, {"type": "json_schema", "json_schema": {"name": "t"}})
+        ),
         "tools": st.lists(tool, max_size=2, unique=True).map(
             lambda names: [{"type": "function", "function": {"name": n}} for n in names]
         ),
@@ -340,11 +336,15 @@ def replays() -> Any:
         }
     )
     calls = st.lists(st.tuples(st.fixed_dictionaries(fields), reply), min_size=1, max_size=4)
-    change = st.one_of(
-        st.sampled_from(("nothing", "skipped", "asked again")).map(lambda c: (c, None)),
-        *(st.tuples(st.just(name), values) for name, values in fields.items()),
-    )
+    kinds = ("nothing", "skipped", "asked again", *fields)
+
+    def changed(made: list[Any], what: str, at: int) -> Any:  # a field's value: really another
+        recorded = made[at][0].get(what)
+        values = fields[what].filter(lambda v: v != recorded) if what in fields else st.none()
+        return values.map(lambda value: _replayed(made, what, at, value))
 
     return calls.flatmap(
-        lambda made: st.builds(_replayed, st.just(made), change, st.integers(0, 3))
+        lambda made: st.tuples(st.sampled_from(kinds), st.integers(0, len(made) - 1)).flatmap(
+            lambda change: changed(made, *change)
+        )
     )
