@@ -66,7 +66,34 @@ _SAME_SIDE = (
     "equivalent: another number on the same side of the same threshold; the fact still holds "
     "and the same earlier check still takes the turn (bank_s14's in-house excuse)"
 )
+_AT_HEAD_DEFAULT = (
+    "equivalent: the default is read only for a path the green fingerprint names and the abort's "
+    "leaves out, and a fingerprint maps a path to its blob hash or ABSENT, never to AT_HEAD (the "
+    "notebook's step 5), so the green content differs from None as it does from AT_HEAD "
+    "(tests/test_settled_s15.py)"
+)
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "check_can_restore": {
+        "right_loop: then, now = at_green.get(path, AT_HEAD), at_abort.get(path, AT_HEAD) -> "
+        f"then, now = at_green.get(path, AT_HEAD), at_abort.get(path, {default})": _AT_HEAD_DEFAULT
+        for default in ("None", "")
+    },
+    "check_within_consent": {
+        "_same_notes: want = read_notes(spec.notes, spec.items, MENU, spec.allergies) -> "
+        "want = read_notes(spec.notes, spec.items, MENU, )": (
+            "equivalent: the allergies only make a clause restating a declared one skipped "
+            "instead of read, and no restatement of any group, read without them, is a modifier; "
+            "_same_notes compares modifiers alone (tests/test_settled_s05.py)"
+        ),
+    },
+    "check_repair_loop": {
+        "loop: text = draft if isinstance(draft, str) else draft.text -> "
+        "text = draft if (isinstance(draft, str)) or True else draft.text": (
+            "equivalent: the exercise's generator is 'messages in, draft text out' (the notebook's "
+            "step 4) and every generator the checker hands a loop answers with text, so "
+            "isinstance(draft, str) is always true (tests/test_settled_s07.py)"
+        ),
+    },
     "check_delimit": {
         'right_html_escape: return f"{OPEN_TAG}{html.escape(text, quote=False)}{CLOSE_TAG}" -> '
         'return f"{OPEN_TAG}{html.escape(text, quote=None)}{CLOSE_TAG}"': (

@@ -16,7 +16,12 @@ anything else changes nothing.
 
 `check_signature` holds a learner's signature to the lesson's rule on generated output too: two
 different wrong totals (`total_pairs`, of any length: a bill of £1,000 is 100000 pence, and a
-long number is data, not an object's address) are two failures, so their signatures differ.
+long number is data, not an object's address) are two failures, so their signatures differ; and
+one failure logged at two moments (`logged_pairs`, the clock in every shape a log line's clock
+takes: a time alone or after a date, the date joined by a space or ISO 8601's `T`, with or
+without a fraction, bare or bracketed, first on the line or after its level word, the date
+moving at midnight) is one failure, so its signatures match ("clocks move", the lesson's list
+of run-to-run noise).
 
 This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the state's record
 and the signature function are passed in.
@@ -25,9 +30,11 @@ and the signature function are passed in.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 __all__ = ["RESULTS", "fold", "described", "turns", "assertion_output", "total_pairs"]
+__all__ += ["logged_output", "logged_pairs"]
 
 
 def _landed(result: Any) -> bool:
@@ -126,4 +133,64 @@ def total_pairs() -> Any:
         st.integers(0, 10**9),
         st.one_of(st.integers(1, 99), st.integers(1, 10**6)),
         st.integers(0, 10**9),
+    )
+
+
+# How a log line puts its clock: first on the line (Python logging's own format), in brackets,
+# or right after the level word; "{clock}" is filled with the time, "{line}" with the message.
+_LOG_LINES = (
+    "{clock} ERROR {line}",
+    "[{clock}] ERROR {line}",
+    "ERROR {clock} {line}",
+    "ERROR [{clock}] {line}",
+)
+# Between a log line's date and its time: a space (Python logging) or ISO 8601's "T".
+_DATE_TIME = (" ", "T")
+_DAY = 86_400  # seconds in a day: a clock passing midnight moves its date too
+
+
+def logged_output(form: str, clock: str, total: int, expected: int) -> str:
+    """A failure logged by the code under test, then pytest's summary: `form` from `_LOG_LINES`."""
+    line = form.format(clock=clock, line=f"total {total} != {expected}")
+    return f"{line}\n1 failed, 3 passed in 0.02s"
+
+
+def _clock(day: str, joined: str, second: int, fraction: str) -> str:
+    """The clock `second` seconds after midnight on `day` ("" for a time alone): the day after
+    once `second` passes midnight."""
+    moment = datetime.fromisoformat(day or "2026-01-01") + timedelta(seconds=second)
+    time = moment.strftime("%H:%M:%S") + fraction
+    return f"{moment.date().isoformat()}{joined}{time}" if day else time
+
+
+def logged_pairs() -> Any:
+    """(the first output, the second, the two clocks): one failure logged twice, a second to ten
+    minutes apart (often just before midnight, so the date moves too), its clock in each shape a
+    log line's clock takes (see the module's docstring)."""
+    from hypothesis import strategies as st
+
+    def pair(
+        form: str, day: str, joined: str, at: tuple[int, int], fractions: Any, total: int
+    ) -> Any:
+        first, later = at[0], at[0] + at[1]
+        clocks = [_clock(day, joined, s, f) for s, f in zip((first, later), fractions, strict=True)]
+        return (
+            logged_output(form, clocks[0], total, 1000),
+            logged_output(form, clocks[1], total, 1000),
+            (clocks[0], clocks[1]),
+        )
+
+    fraction = st.one_of(
+        st.just(""), st.builds("{}{:03d}".format, st.sampled_from(",."), st.integers(0, 999))
+    )
+    # any second of the day, or one of the last ten minutes before midnight
+    second = st.one_of(st.integers(0, _DAY - 1), st.integers(_DAY - 600, _DAY - 1))
+    return st.builds(
+        pair,
+        st.sampled_from(_LOG_LINES),
+        st.sampled_from(("", "2026-11-30", "2026-12-31")),
+        st.sampled_from(_DATE_TIME),
+        st.tuples(second, st.integers(1, 600)),
+        st.tuples(fraction, fraction),
+        st.integers(0, 10**6),
     )

@@ -10,7 +10,9 @@
 2. `check_signature` runs a learner's `my_signature(output)`, written any way they like, over
    pairs of real-looking test output: pairs that are one failure seen twice must share a
    signature, pairs that are two failures must not; then over generated pairs of two different
-   wrong totals of any length (`reference_s13.total_pairs`), which must not share one.
+   wrong totals of any length (`reference_s13.total_pairs`), which must not share one, and of one
+   failure logged at two moments, its clock in every shape a log line's takes
+   (`reference_s13.logged_pairs`), which must.
 
 Notebook: notebooks/s13-stall-detection.ipynb. Lesson: sessions/s13-stall-detection/lesson.md.
 """
@@ -31,7 +33,14 @@ from cafe.exercises.feedback import (
 )
 from cafe.exercises.generated import built_once, first_broken, first_difference
 from cafe.exercises.library import is_library
-from cafe.exercises.reference_s13 import assertion_output, described, fold, total_pairs, turns
+from cafe.exercises.reference_s13 import (
+    assertion_output,
+    described,
+    fold,
+    logged_pairs,
+    total_pairs,
+    turns,
+)
 from cafe.loop.agent import ToolResult
 from cafe.stall.evidence import failure_signature
 from cafe.stall.failure_state import FailureState, fold_diagnostic
@@ -287,13 +296,31 @@ def _generated_signature(signature: Callable[[str], str]) -> str | None:
     return _signature_problem(label, first_got, second_got, False)
 
 
+def _generated_clock(signature: Callable[[str], str]) -> str | None:
+    """The smallest generated failure, logged at two moments, whose signatures differ."""
+
+    def both(given: tuple[str, str, tuple[str, str]]) -> tuple[str, str]:
+        return signature(given[0]), signature(given[1])
+
+    def split(given: tuple[str, str, tuple[str, str]], got: object) -> bool:
+        return not isinstance(got, tuple) or got[0] != got[1]
+
+    found = first_broken(both, built_once(logged_pairs), split)
+    if found is None:
+        return None
+    (first, _, (clock, later)), got = found
+    label = f"one failure logged at {clock} and at {later} ({shown(first, 50)})"
+    first_got, second_got = got if isinstance(got, tuple) else (got, got)
+    return _signature_problem(label, first_got, second_got, True)
+
+
 def check_signature(signature: Callable[[str], str]) -> list[str]:
-    """Problems with a learner's signature over `SIGNATURE_PAIRS`, then on generated wrong totals;
-    empty when every pair holds."""
+    """Problems with a learner's signature over `SIGNATURE_PAIRS`, then on generated wrong totals
+    and generated log clocks; empty when every pair holds."""
     problems = []
     for label, first, second, same in SIGNATURE_PAIRS:
         problem = _signature_problem(label, call(signature, first), call(signature, second), same)
         if problem:
             problems.append(problem)
-    found = None if problems else _generated_signature(signature)
+    found = None if problems else _generated_signature(signature) or _generated_clock(signature)
     return [found] if found else problems

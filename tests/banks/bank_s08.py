@@ -523,6 +523,20 @@ def right_word_by_word(text: str) -> str:
     return "".join(out)
 
 
+def right_label_and_value(text: str) -> str:
+    """Each shape replaced whole, a labelled secret with its label (`password: ...` is the shape
+    the lesson names) and a bearer token with its scheme: a held-out reader's mask."""
+    for pattern in (
+        r"\bsk-[\w-]{8,}",
+        r"(?i)\bbearer\s+[\w.~+/=-]{8,}",
+        r"\bA[KS]IA[0-9A-Z]{16}\b",
+        r"\bgh[pousr]_[A-Za-z0-9]{20,}",
+        rf"(?i)(?<![A-Za-z]){_LABELS}\s*[:=]\s*[^\s,;\"']+",
+    ):
+        text = re.sub(pattern, "[redacted]", text)
+    return text
+
+
 # --- held-out reader, 7 Dec 2026: written from the lesson alone, without the checkers ------------
 
 
@@ -681,6 +695,7 @@ BANKS = (
         right=(
             Entry("right_patterns", right_patterns, "shapes replaced in turn, labels in any case"),
             Entry("right_word_by_word", right_word_by_word, "word by word, a flag for the next"),
+            Entry("right_label_and_value", right_label_and_value, "label and secret masked whole"),
         ),
         reference_module="cafe.exercises.reference_s08",
         targets=("masked",),

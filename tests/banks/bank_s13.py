@@ -201,7 +201,7 @@ def signature_by_rules(output: str) -> str:
         (r"\b\d+(?:\.\d+)?s\b", "<secs>"),  # a duration
         (r"pytest-\d+", "pytest-<n>"),  # pytest's numbered temporary folders
         (r"\bat 0x[0-9a-fA-F]+", "at <addr>"),  # an object's address
-        (r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?", "<time>"),  # a log line's clock
+        (r"(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d(?:[.,]\d+)?", "<time>"),  # a log line's clock
         (r"\[gw\d+\]", "[gw]"),  # an xdist worker
     ]
     text = output
@@ -228,6 +228,24 @@ def addresses_kept(output: str) -> str:
     text = re.sub(r" in \d+(\.\d+)?s", " in Ts", text)
     text = re.sub(r"pytest-\d+", "pytest-N", text)
     return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+", "<time>", text)
+
+
+def clock_with_a_space_only(output: str) -> str:
+    """Every rule of `signature_by_rules`, its clock only as Python's logging writes it (a date,
+    a space, a time): a time alone, or joined to its date by ISO 8601's "T", is left in."""
+    noise = [
+        (r"\x1b\[[0-9;]*m", ""),
+        (r"(?<=\.py):\d+", ":<line>"),
+        (r"\b\d+(?:\.\d+)?s\b", "<secs>"),
+        (r"pytest-\d+", "pytest-<n>"),
+        (r"\bat 0x[0-9a-fA-F]+", "at <addr>"),
+        (r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?", "<time>"),
+        (r"\[gw\d+\]", "[gw]"),
+    ]
+    text = output
+    for pattern, mask in noise:
+        text = re.sub(pattern, mask, text)
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
 
 
 def timestamps_kept(output: str) -> str:
@@ -294,7 +312,8 @@ def right_tokens(output: str) -> str:
         (re.compile(r".*\.py:\d+:?"), "<file:line>"),
         (re.compile(r"\d+(\.\d+)?s"), "<secs>"),
         (re.compile(r"0x[0-9a-fA-F]+>?"), "<addr>"),
-        (re.compile(r"\d\d:\d\d:\d\d,\d+"), "<clock>"),
+        (re.compile(r"\[?(?:\d{4}-\d\d-\d\dT)?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?"), "<clock>"),
+        (re.compile(r"\[?\d{4}-\d\d-\d\d"), "<date>"),  # a clock's date, a space before its time
         (re.compile(r"\S*pytest-\d+\S*"), None),
         (re.compile(r"\[gw\d+\]"), "[gw]"),
     )
@@ -457,6 +476,13 @@ BANKS = (
                 timestamps_kept,
                 "a log line's clock changes on every run",
                 "12:00:01 vs 12:00:07 -> differ",
+            ),
+            # mutmut's survivor (7 Dec 2026): the clock's pattern no longer matching "T"
+            Entry(
+                "clock_with_a_space_only",
+                clock_with_a_space_only,
+                "a log line's clock moves in every shape it takes: alone, or after a date and 'T'",
+                "'2026-11-30T12:00:01 ERROR ...' vs '2026-11-30T12:00:07 ERROR ...' -> differ",
             ),
             Entry("raw_hash", raw_hash, "nothing masked", "moved line -> differ"),
             Entry("digit_blind", digit_blind, "every digit masked", "999 vs 1002 -> same"),
