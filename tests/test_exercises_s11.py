@@ -269,3 +269,78 @@ def test_notebook_live_with_a_dead_endpoint_says_so_and_goes_on(tmp_path, monkey
     assert "skipped: the closed form for your model" in text
     banked = course.load_progress()["checkpoints"]["s11"]["cost_per_accepted"]
     assert banked["value"]["failed"] == "timeout"  # the failure, never the scripted figures
+
+
+# --- held-out reader D (7 Dec 2026): each hole closed by the rule it broke ------------------------
+
+
+def test_check_expected_cost_refuses_every_course_function_that_works_the_cost_out():
+    """A one-step route priced by the course's route_cost is the course's cost under another name."""
+
+    def one_step_route(p, price, cap):
+        return route_cost(Route("r", (Step(Tier("m", p, price), cap),))).cost_per_accepted
+
+    assert check_expected_cost(one_step_route) == [library_answer("route_cost")]
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        lambda p, price, cap: math.inf if p < 1e-9 else price / p,  # a cut-off read as p == 0
+        lambda p, price, cap: round(price / p, 4) if p else math.inf,  # money rounded for show
+        lambda p, price, cap: round(price / p, 2) if p else math.inf,  # money rounded to cents
+    ],
+)
+def test_check_expected_cost_tries_the_edges_beside_zero(wrong):
+    """Only p == 0 buys no ticket, and an attempt costs a fraction of a cent: the generated inputs
+    hold pass rates down to 1e-10 and prices down to $0.000001, where these answers go wrong."""
+    (problem,) = check_expected_cost(wrong)
+    assert problem.startswith("on ("), problem
+
+
+def test_check_expected_cost_the_lesson_s_formula_as_printed_passes_at_the_edges():
+    def as_printed(p, price, cap):
+        if p == 0:
+            return math.inf
+        return price * ((1 - (1 - p) ** cap) / p) / (1 - (1 - p) ** cap)
+
+    assert check_expected_cost(as_printed) == []
+
+
+def test_check_route_cost_refuses_a_function_that_changes_the_caller_s_list():
+    def pops(steps):
+        reach, spend = 1.0, 0.0
+        while steps:
+            p, price, n = steps.pop(0)
+            for _ in range(n):
+                spend, reach = spend + reach * price, reach * (1 - p)
+        return 1 - reach, spend / (1 - reach) if reach < 1 else math.inf
+
+    (problem,) = check_route_cost(pops)
+    assert "your function left the caller's list as []" in problem, problem
+
+
+def test_check_route_cost_refuses_a_second_answer_for_the_same_list():
+    seen = []
+
+    def remembers(steps):  # prices a list once, then calls it free: state kept between calls
+        if any(steps is earlier for earlier in seen):
+            return 1.0, 0.0
+        seen.append(steps)
+        return route(steps)
+
+    (problem,) = check_route_cost(remembers)
+    assert "for the same list" in problem, problem
+
+
+def test_check_route_cost_a_function_that_copies_then_changes_passes():
+    def copies(steps):
+        steps = list(steps)  # session 01: copy, then change
+        reach, spend = 1.0, 0.0
+        while steps:
+            p, price, n = steps.pop(0)
+            for _ in range(n):
+                spend, reach = spend + reach * price, reach * (1 - p)
+        return 1 - reach, spend / (1 - reach) if reach < 1 else math.inf
+
+    assert check_route_cost(copies) == []

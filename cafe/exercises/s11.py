@@ -7,12 +7,15 @@ passes, however it is written:
 1. `expected_cost(p, price, cap)`: the money one accepted ticket costs when each attempt passes
    with probability p and costs `price`, with at most `cap` attempts. `check_expected_cost`
    compares it with `cafe.routing.simulate_cost` on several (p, price, cap), then with the exact
-   `cafe.exercises.reference_s11.per_ticket` on generated ones (p at and beside 0 and 1, free
-   models, caps 1 to 8). The course's `expected_cost` is refused: write your own.
+   `cafe.exercises.reference_s11.per_ticket` on generated ones (p at and beside 0 and 1, down to
+   1e-10, free models and attempts costing a fraction of a cent, caps 1 to 8). The course's
+   `expected_cost` is refused, and so is every course function that works the cost out
+   (`route_cost`, `simulate_route`): write your own.
 2. `my_route_cost(steps)`: a route given as (p, price, attempts) per model, tried in order,
    returning (pass rate, cost per accepted ticket). `check_route_cost` compares it with
-   `cafe.routing.simulate_route`, then with the exact `reference_s11.route` on generated routes.
-   The course's `route_cost` is refused.
+   `cafe.routing.simulate_route`, then with the exact `reference_s11.route` on generated routes,
+   and on generated routes it must leave the caller's list as it was and answer a second call
+   with that list the same. The course's `route_cost` (and `simulate_route`) is refused.
 
 Each case carries the idea it tests, and a rejection names the case, what the learner's function
 returned, what the simulation found, and that idea (`cafe.exercises.feedback`).
@@ -33,9 +36,10 @@ from cafe.exercises.feedback import (
     counterexample,
     library_answer,
     mismatch,
+    shown,
     wrong_type,
 )
-from cafe.exercises.generated import built_once, first_difference
+from cafe.exercises.generated import built_once, first_broken, first_difference, outcome
 from cafe.exercises.library import is_library
 from cafe.exercises.reference_s11 import costs, per_ticket, route, routes
 from cafe.routing import routes as _course
@@ -125,13 +129,28 @@ def _money(simulated: RouteCost) -> Described:
     )
 
 
+def _course_function(
+    fn: Callable[..., Any], library: tuple[Callable[..., Any], ...], trial: tuple[Any, ...]
+) -> str | None:
+    """The name of the course's function that `fn` is or runs, or None. Every course function that
+    works the answer out is refused, not only the one the exercise is named after: a one-step
+    route handed to `route_cost` is the course's cost under another name."""
+    return next(
+        (own.__name__ for own in library if is_library(fn, own, trial=trial)),
+        None,
+    )
+
+
 def check_expected_cost(fn: Callable[[float, float, int], Any]) -> list[str]:
     """Problems with an `expected_cost(p, price, cap)`; an empty list means it passes.
 
     A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
     """
-    if is_library(fn, _course.expected_cost, trial=COST_CASES[0][:3]):
-        return [library_answer("expected_cost")]
+    course_function = _course_function(
+        fn, (_course.expected_cost, _course.route_cost, _course.simulate_route), COST_CASES[0][:3]
+    )
+    if course_function:
+        return [library_answer(course_function)]
     problems: list[str] = []
     for p, price, cap, idea in COST_CASES:
         label = f"expected_cost({p}, {price:g}, {cap})"
@@ -217,8 +236,10 @@ def check_route_cost(fn: Callable[[list[tuple[float, float, int]]], Any]) -> lis
 
     A stub's `NotImplementedError` passes through, so `course.compare` can say "not attempted yet".
     """
-    if is_library(fn, _course.route_cost, trial=([tuple(s) for s in ROUTE_CASES[0][0]],)):
-        return [library_answer("route_cost")]
+    trial = ([tuple(s) for s in ROUTE_CASES[0][0]],)
+    course_function = _course_function(fn, (_course.route_cost, _course.simulate_route), trial)
+    if course_function:
+        return [library_answer(course_function)]
     problems: list[str] = []
     for steps, idea in ROUTE_CASES:
         label = "route " + " then ".join(f"(p={p}, ${price:g}) x{n}" for p, price, n in steps)
@@ -230,4 +251,40 @@ def check_route_cost(fn: Callable[[list[tuple[float, float, int]]], Any]) -> lis
         if problem:
             problems.append(problem)
     found = None if problems else _generated(fn, route, built_once(routes), _same_route)
+    found = found or (None if problems else _changes_the_callers_list(fn))
     return [*problems, found] if found else problems
+
+
+# Session 01's rule, which a route's caller relies on: it prices the same list again, and lists
+# it afterwards (the notebook's routing table does both).
+CALLERS_LIST_IDEA = (
+    "the caller's steps are the caller's (session 01): read them, never change them, so a second "
+    "call with the same list answers the same"
+)
+
+
+def _changes_the_callers_list(fn: Callable[[list[tuple[float, float, int]]], Any]) -> str | None:
+    """On generated routes: the list handed in comes back unchanged, and a second call with that
+    very list gives the first call's answer. None when both hold on every route tried."""
+
+    def twice(steps: RouteSteps) -> tuple[list[Any], Any, Any]:
+        given = [tuple(step) for step in steps]
+        first = outcome(fn, given, copied=False)  # the caller's own list, as a caller hands it
+        after = list(given)
+        return after, first, outcome(fn, given, copied=False)
+
+    def broken(steps: RouteSteps, got: Any) -> bool:
+        after, first, second = got
+        return after != [tuple(step) for step in steps] or _pair(first) != _pair(second)
+
+    found = first_broken(twice, built_once(routes), broken)
+    if found is None:
+        return None
+    steps, (after, first, second) = found
+    given = [tuple(step) for step in steps]
+    if after != given:
+        return f"on {shown(given, 60)}: your function left the caller's list as {shown(after, 60)}\n  ({CALLERS_LIST_IDEA})"
+    return (
+        f"on {shown(given, 60)}: your function answered {shown(first, 40)}, then "
+        f"{shown(second, 40)} for the same list\n  ({CALLERS_LIST_IDEA})"
+    )

@@ -242,6 +242,68 @@ def right_closed_form(steps: Steps) -> tuple[float, float]:
     return 1 - reach, spend / (1 - reach) if reach < 1 else math.inf
 
 
+# --- held-out reader D, 7 Dec 2026: written from the lesson alone ---------------------------------
+
+
+def one_step_route_cost(p: float, price: float, cap: int) -> float:
+    """The course's route_cost on a one-step route: the course's cost under another name."""
+    return route_cost(Route("r", (Step(Tier("m", p, price), cap),))).cost_per_accepted
+
+
+def tiny_rate_is_zero(p: float, price: float, cap: int) -> float:
+    """A cut-off read as "no ticket ever": p under 1e-9 is taken for 0."""
+    return math.inf if abs(p) < 1e-9 else price / p
+
+
+def rounded_to_four_places(p: float, price: float, cap: int) -> float:
+    """The money rounded to four places "for display"."""
+    return round(price / p, 4) if p else math.inf
+
+
+def rounded_to_cents(p: float, price: float, cap: int) -> float:
+    """The money rounded to cents: an attempt costs a fraction of a cent."""
+    return round(price / p, 2) if p else math.inf
+
+
+def right_by_distribution(p: float, price: float, cap: int) -> float:
+    """Where an order stops, attempt by attempt: attempts and tickets summed with no subtraction."""
+    if p == 0:
+        return math.inf
+    attempts, tickets, still = 0.0, 0.0, 1.0
+    for _ in range(cap):
+        attempts, tickets, still = attempts + still, tickets + still * p, still * (1 - p)
+    return price * attempts / tickets
+
+
+def right_as_printed(p: float, price: float, cap: int) -> float:
+    """The lesson's formula with both brackets kept: price x [(1 - (1-p)^n) / p] / [1 - (1-p)^n]."""
+    if p == 0:
+        return math.inf
+    return price * ((1 - (1 - p) ** cap) / p) / (1 - (1 - p) ** cap)
+
+
+def pops_the_steps(steps: Steps) -> tuple[float, float]:
+    """Consumes the caller's list with pop(0): a second call with the same list finds it empty."""
+    reach, spend = 1.0, 0.0
+    while steps:
+        p, price, n = steps.pop(0)  # type: ignore[attr-defined]
+        for _ in range(n):
+            spend, reach = spend + reach * price, reach * (1 - p)
+    return 1 - reach, spend / (1 - reach) if reach < 1 else math.inf
+
+
+def right_per_step_expm1(steps: Steps) -> tuple[float, float]:
+    """A closed form per step with expm1/log1p, and the input checked as it comes."""
+    reach, spend = 1.0, 0.0
+    for p, price, n in steps:
+        if not 0 <= p <= 1 or price < 0 or n < 0:
+            raise ValueError(f"bad step {(p, price, n)!r}")
+        fail_all = (1 - p) ** n
+        paid = n if p == 0 else (-math.expm1(n * math.log1p(-p)) / p if p < 1 else 1.0)
+        spend, reach = spend + reach * price * paid, reach * fail_all
+    return 1 - reach, spend / (1 - reach) if reach < 1 else math.inf
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -312,6 +374,31 @@ BANKS = (
                 "the figure is money, so the price is in it",
                 "p=0.95, $5, cap 3: 1.05 instead of $5.26",
             ),
+            # held-out reader D, 7 Dec 2026
+            Entry(
+                "one_step_route_cost",
+                one_step_route_cost,
+                "write your own: every course function that works the cost out is refused",
+                "route_cost",
+            ),
+            Entry(
+                "tiny_rate_is_zero",
+                tiny_rate_is_zero,
+                "only p == 0 buys no ticket; a tiny p buys one at a finite price",
+                "p=1e-10, $1: inf instead of $1e10",
+            ),
+            Entry(
+                "rounded_to_four_places",
+                rounded_to_four_places,
+                "an attempt costs a fraction of a cent; rounding the money loses it",
+                "p=0.5, $0.000001: 0 instead of $0.000002",
+            ),
+            Entry(
+                "rounded_to_cents",
+                rounded_to_cents,
+                "an attempt costs a fraction of a cent; rounding the money loses it",
+                "p=0.001, $0.000001: 0 instead of $0.001",
+            ),
             Entry(
                 "cheap_model_hard_coded",
                 cheap_model_hard_coded,
@@ -325,6 +412,17 @@ BANKS = (
                 "right_sum", right_sum, "the spend summed attempt by attempt, over the pass rate"
             ),
             Entry("right_by_cases", right_by_cases, "p = 0 first, then the spend over the passes"),
+            # held-out reader D, 7 Dec 2026
+            Entry(
+                "right_by_distribution",
+                right_by_distribution,
+                "attempts and tickets summed where orders stop, no subtraction",
+            ),
+            Entry(
+                "right_as_printed",
+                right_as_printed,
+                "the lesson's formula with both brackets kept, exact enough down to p = 1e-10",
+            ),
         ),
         reference_module="cafe.exercises.reference_s11",
         targets=("per_ticket",),
@@ -390,10 +488,19 @@ BANKS = (
                 "orders without a ticket cost money and buy nothing",
                 "(p=0) x2: 0 instead of inf",
             ),
+            # held-out reader D, 7 Dec 2026
+            Entry(
+                "pops_the_steps",
+                pops_the_steps,
+                "the caller's steps are the caller's: a second call with the list answers the same",
+                "[(0.6, $1, 3)] twice: (0.936, $1.67), then (0, inf)",
+            ),
         ),
         right=(
             Entry("right_recursive", right_recursive, "recursive, one attempt at a time"),
             Entry("right_closed_form", right_closed_form, "a geometric series per model"),
+            # held-out reader D, 7 Dec 2026
+            Entry("right_per_step_expm1", right_per_step_expm1, "expm1 per step, input checked"),
         ),
     ),
 )
