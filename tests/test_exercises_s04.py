@@ -177,3 +177,82 @@ def test_your_figures_bank_only_the_functions_given_and_what_they_did():
     assert figures["closed_schema"] == {"tables_tried": 32, "tables_admitted": 30}
     loose = your_figures(None, strict_ticket_schema, example)
     assert loose["closed_schema"]["tables_admitted"] == 32
+
+
+# --- held-out reader D (7 Dec 2026): a span quotes the value as the draft held it --------------
+
+
+def _with_span(error, span_of):
+    """right_dict's failures with each span rewritten by `span_of(check, field, value)`."""
+    values = {str(d["loc"][0]): d.get("input") for d in error.errors()}
+    return [
+        Failure(
+            f.check, span_of(f.check, f.span.split(" ")[0], values.get(f.span.split(" ")[0])), f.fix
+        )
+        for f in right_dict(error)
+    ]
+
+
+def test_check_failures_from_refuses_a_number_quoted_as_text():
+    """`table = '31'` tells the model it wrote text where it wrote a number: the text '4' is not
+    the table 4, which is the contract's whole point."""
+
+    def always_quoted(error):
+        return _with_span(
+            error,
+            lambda check, field, value: f"{field} = '{value}'" if check == "bad_value" else field,
+        )
+
+    problems = check_failures_from(always_quoted)
+    assert any(
+        "as the draft held it" in problem and "not as text" in problem for problem in problems
+    )
+
+
+def test_check_failures_from_finds_none_quoted_as_text_on_generated_drafts():
+    """No hand-picked draft holds None; the generated ones do (a table, items, notes of null)."""
+
+    def none_as_text(error):
+        return _with_span(
+            error,
+            lambda check, field, value: (
+                (f"{field} = 'None'" if value is None else f"{field} = {value!r}")
+                if check == "bad_value"
+                else field
+            ),
+        )
+
+    (problem,) = check_failures_from(none_as_text)
+    assert "None" in problem and "not as text" in problem, problem
+
+
+def test_check_failures_from_refuses_a_missing_field_span_that_quotes_the_draft():
+    """A missing field held no value: a span is a pointer, not a copy of the draft."""
+
+    def quotes_input(error):
+        return _with_span(error, lambda check, field, value: f"{field} = {value!r}")
+
+    problems = check_failures_from(quotes_input)
+    assert any("a missing field held no value to quote" in problem for problem in problems), (
+        problems
+    )
+
+
+@pytest.mark.parametrize(
+    "span_of",
+    [
+        lambda check, field, value: (
+            f"{field} = {json.dumps(value)}" if check == "bad_value" else field
+        ),
+        lambda check, field, value: (
+            f"{field} = {value!r}" if check == "bad_value" else f"{field} (missing)"
+        ),
+    ],
+)
+def test_check_failures_from_a_span_quoted_as_python_or_json_passes(span_of):
+    assert check_failures_from(lambda error: _with_span(error, span_of)) == []
+
+
+def test_check_failures_from_any_order_passes():
+    """The lesson states no order for the failures, so none is judged."""
+    assert check_failures_from(lambda error: sorted(right_dict(error), key=lambda f: f.span)) == []

@@ -3,7 +3,7 @@ pydantic, not from `cafe.schema.parsing`), and the drafts to try it on.
 
 `check_failures_from` (`cafe.exercises.s04`) hands the learner's `failures_from` the
 `ValidationError` of each generated bad draft and compares the (check, field) pairs it reports
-with `failure_pairs`; `check_closed_table_schema` lets the strict server judge generated tickets
+with `failure_pairs`, and reads each span with `quotes` and `shows_as_text`; `check_closed_table_schema` lets the strict server judge generated tickets
 with the learner's schema and compares with `failure_pairs(ticket) == []`.
 `tests/test_exercise_references.py` holds `failure_pairs` to the library's `failures_from`.
 
@@ -18,6 +18,8 @@ This module imports nothing from `cafe` (only `cafe.exercises.sNN` may).
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 __all__ = [
@@ -25,6 +27,8 @@ __all__ = [
     "LAST_TABLE",
     "failure_pairs",
     "strict_admits",
+    "quotes",
+    "shows_as_text",
     "bad_drafts",
     "tickets",
     "near_tickets",
@@ -64,6 +68,24 @@ def strict_admits(ticket: dict[str, Any]) -> bool:
     contract, or breaks it only with an empty items list (a length, which strict servers drop)."""
     excused = [("bad_value", "items")] if ticket.get("items") == [] else []
     return failure_pairs(ticket) in ([], excused)
+
+
+def quotes(span: str, value: Any) -> bool:
+    """Does `span` quote `value` (or one of its elements), as Python or as JSON writes it?"""
+    forms = [value, *(value if isinstance(value, list) else [])]
+    texts = [repr(v) for v in forms] + [json.dumps(v) for v in forms]
+    return any(text[:20] in span for text in texts)
+
+
+def shows_as_text(span: str, value: Any) -> bool:
+    """Does `span` show a value that is not text (or one of its elements) in quotes, as if it
+    were text: `table = '31'` for the number 31, `items = '1'` for the element 1?"""
+    forms = [value, *(value if isinstance(value, list) else [])]
+    return any(
+        re.search(rf"(['\"]){re.escape(str(v))}\1", span)
+        for v in forms
+        if not isinstance(v, str) and str(v)
+    )
 
 
 _MISSING = object()  # a field left out of the draft

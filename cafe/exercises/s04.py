@@ -4,7 +4,8 @@ closes the table range.
 - `check_failures_from(fn)` judges your `failures_from(error)`: given the `ValidationError` that
   `Ticket` raised for a bad draft, return `Failure`s with the course's check names
   (`missing_field`, `unknown_field`, `bad_value`), a span that names the field (and, for a bad
-  value, quotes it, as Python or JSON writes it), a fix that names the field and what it must
+  value, quotes it as the draft held it, as Python or JSON writes it: a number is not shown as
+  text; a missing field held no value, so its span quotes none), a fix that names the field and what it must
   hold, and one failure per field and check however many list elements were wrong. Then on
   generated bad drafts (`cafe.exercises.reference_s04.bad_drafts`: every field good, bad at or
   beside an edge, or missing, fields spelt in another case), held to the same rules and to the
@@ -46,7 +47,14 @@ from cafe.exercises.feedback import (
 )
 from cafe.exercises.generated import Raises, built_once, first_broken
 from cafe.exercises.library import is_library
-from cafe.exercises.reference_s04 import bad_drafts, failure_pairs, near_tickets, strict_admits
+from cafe.exercises.reference_s04 import (
+    bad_drafts,
+    failure_pairs,
+    near_tickets,
+    quotes,
+    shows_as_text,
+    strict_admits,
+)
 from cafe.schema import parsing
 from cafe.schema.ticket import FIELD_HINTS, MAX_TABLE, TICKET_FIELDS, Failure, Ticket
 from cafe.schema.trials import unenforced_keywords
@@ -119,13 +127,6 @@ _HOLDS: Mapping[str, tuple[str, ...]] = {
 }
 
 
-def _quotes(span: str, value: Any) -> bool:
-    """Does `span` quote `value` (or one of its elements), as Python or as JSON writes it?"""
-    forms = [value, *(value if isinstance(value, list) else [])]
-    texts = [repr(v) for v in forms] + [json.dumps(v) for v in forms]
-    return any(text[:20] in span for text in texts)
-
-
 def _fix_problem(case: str, failure: Failure) -> str | None:
     """What the fix of one failure leaves out: the field's name, or what the field must hold."""
     field = _field_of(failure)
@@ -152,23 +153,27 @@ def _judge_one(
         return [mismatch(case, sorted(seen), sorted(expected), why)]
     problems = []
     for failure in got:
-        if failure.check == "bad_value" and not _quotes(
-            failure.span, draft.get(_field_of(failure))
-        ):
-            problems.append(
-                mismatch(
-                    case,
-                    failure.span,
-                    Described(
-                        f"a span that quotes the bad value, {shown(draft.get(_field_of(failure)))}"
-                    ),
-                    "the span points at what is wrong, so quote the value the draft held",
-                )
-            )
-        problem = _fix_problem(case, failure)
-        if problem:
-            problems.append(problem)
+        for problem in (_span_problem(case, failure, draft), _fix_problem(case, failure)):
+            if problem:
+                problems.append(problem)
     return problems
+
+
+def _span_problem(case: str, failure: Failure, draft: dict[str, Any]) -> str | None:
+    """What the span of one failure gets wrong. A bad value is quoted as the draft held it (the
+    text '4' is not the table 4, so a number is not shown as text); a missing field held no
+    value, so its span quotes none (a span is a pointer, not a copy of the draft)."""
+    value = draft.get(_field_of(failure))
+    if failure.check == "bad_value" and not quotes(failure.span, value):
+        want = f"a span that quotes the bad value, {shown(value)}"
+    elif failure.check == "bad_value" and shows_as_text(failure.span, value):
+        want = f"a span that quotes the bad value as the draft held it, {shown(value)}, not as text"
+    elif failure.check == "missing_field" and quotes(failure.span, draft):
+        want = f"a span that names {_field_of(failure)!r}: a missing field held no value to quote"
+    else:
+        return None
+    idea = "the span points at what is wrong, so quote the value the draft held"
+    return mismatch(case, failure.span, Described(want), idea)
 
 
 # The idea a generated draft bears on, and how many tickets the schema check generates (each is

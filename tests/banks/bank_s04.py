@@ -126,6 +126,47 @@ def right_grouped(error):
     return found
 
 
+# held-out reader D, 7 Dec 2026: written from the lesson alone
+
+
+def always_quoted(error):
+    """Every bad value wrapped in quotes, so the number 31 reads as the text '31'."""
+    failures = []
+    for d in error.errors():
+        failure = _course_failure(d)
+        if failure.check == "bad_value":
+            failure = Failure("bad_value", f"{d['loc'][0]} = '{d.get('input')}'", failure.fix)
+        failures.append(failure)
+    return _once_each(failures)
+
+
+def missing_span_quotes_input(error):
+    """Every span is `field = input`: a missing field's span quotes the whole draft."""
+    failures = []
+    for d in error.errors():
+        failure = _course_failure(d)
+        failures.append(Failure(failure.check, f"{d['loc'][0]} = {d.get('input')!r}", failure.fix))
+    return _once_each(failures)
+
+
+def right_sorted_by_span(error):
+    """The course's failures, sorted by span: the lesson states no order, and none is judged."""
+    return sorted(_once_each(_course_failure(d) for d in error.errors()), key=lambda f: f.span)
+
+
+def right_json_span(error):
+    """A bad value quoted as JSON writes it: `table = "4"`, `notes = null`."""
+    failures = []
+    for d in error.errors():
+        failure = _course_failure(d)
+        if failure.check == "bad_value":
+            failure = Failure(
+                "bad_value", f"{d['loc'][0]} = {json.dumps(d.get('input'))}", failure.fix
+            )
+        failures.append(failure)
+    return _once_each(failures)
+
+
 def right_dict(error):
     """A dict keyed on (field, check), as a tuple."""
     by_key = {}
@@ -285,10 +326,18 @@ BANKS = (
                   "table '4' -> 'fix table'"),
             Entry("every_error_is_bad_value", every_error_is_bad_value, "missing and unknown are checks of their own",
                   "quantity 2 -> bad_value"),
+            # held-out reader D, 7 Dec 2026
+            Entry("always_quoted", always_quoted, "a bad value is quoted as the draft held it: a number is not text",
+                  "table 31 -> \"table = '31'\""),
+            Entry("missing_span_quotes_input", missing_span_quotes_input,
+                  "a missing field held no value: its span quotes none", "no table -> 'table = {...the draft}'"),
         ),
         right=(
             Entry("right_dict", right_dict, "a dict keyed on (field, check)"),
             Entry("right_groupby", right_groupby, "sorted and grouped by (field, check)"),
+            # held-out reader D, 7 Dec 2026
+            Entry("right_sorted_by_span", right_sorted_by_span, "sorted by span: the lesson states no order"),
+            Entry("right_json_span", right_json_span, "a bad value quoted as JSON writes it"),
         ),
     ),
     Bank(
@@ -323,11 +372,6 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     "check_failures_from": {
         "right_grouped:4: constant: `False` -> `True`": (
             "equivalent: include_url only adds a 'url' key, which nothing reads"
-        ),
-        "right_grouped:12: constant: `'missing_field'` -> `'XXmissing_fieldXX'`": (
-            "open: a missing field's failure then goes through the bad-value branch, which names "
-            "the same check and field with a fix from FIELD_HINTS; only its span adds the draft, "
-            "and the exercise judges a span's quote for bad values only"
         ),
     },
     "check_closed_table_schema": {},
