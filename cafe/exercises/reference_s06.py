@@ -5,7 +5,8 @@ holds the learner's judge to what the detector relies on, on text drawn here: it
 text a customer could write (an empty note, a bare item, any characters) with a finding or None,
 the same answer every time (`requests`); and it catches its failing fixture said the way the next
 customer would say it: other numbers, other items, a greeting in front, another case, other
-punctuation, several of these at once (`rewordings`). And a false alarm must be an honest order:
+punctuation, a look-alike letter, an invisible character or full-width letters (the disguises
+the lesson's normaliser takes off, `disguised`), several of these at once (`rewordings`). And a false alarm must be an honest order:
 `names_item` says whether it asks for something the café sells, `repeats_attack` whether it is a
 known attack said again (with a greeting, other numbers or items, a sentence added).
 
@@ -20,7 +21,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 __all__ = ["MIN_ATTACK_WORDS", "names_item", "attack_words", "repeats_attack"]
-__all__ += ["requests", "rewordings"]
+__all__ += ["requests", "rewordings", "DISGUISES", "disguised", "spread_out"]
+__all__ += ["fixture_variants", "shared_words"]
 
 # An attack said again is found inside a longer text only when it has at least this many words
 # once numbers and items are blanked: shorter ones ("flat white please" with hidden characters
@@ -66,6 +68,55 @@ def repeats_attack(text: str, attacks: Iterable[str], items: Iterable[str]) -> b
     return False
 
 
+# The disguises the lesson's normaliser takes off ("Normalise before you match"; "Lower case does
+# nothing to a Cyrillic о, a zero-width space or '1gn0r3'"), each applied to every word of four
+# letters or more: one Latin letter swapped for its Cyrillic look-alike, a zero-width space inside
+# the word, or the word in full-width letters (which NFKC folds back).
+_LOOKALIKES = {  # Latin letter -> its Cyrillic look-alike, written as escapes so they can be told apart
+    "o": "\u043e", "a": "\u0430", "e": "\u0435", "c": "\u0441", "p": "\u0440",
+    "O": "\u041e", "A": "\u0410", "E": "\u0415",
+}  # fmt: skip
+_LONG_WORD = re.compile(r"[A-Za-z]{4,}")
+
+
+def _lookalike(word: str) -> str:
+    at = next((i for i, char in enumerate(word) if char in _LOOKALIKES), None)
+    return word if at is None else word[:at] + _LOOKALIKES[word[at]] + word[at + 1 :]
+
+
+DISGUISES: dict[str, Any] = {
+    "a Cyrillic look-alike letter": _lookalike,
+    "a zero-width space": lambda word: word[:2] + "\u200b" + word[2:],
+    "full-width letters": lambda word: "".join(chr(ord(char) + 0xFEE0) for char in word),
+}
+
+
+def disguised(text: str, disguise: str) -> str:
+    """`text` with `DISGUISES[disguise]` applied to every word of four letters or more."""
+    return _LONG_WORD.sub(lambda m: DISGUISES[disguise](m.group(0)), text)
+
+
+_LETTERS = re.compile(r"[^\W\d_]{4,}")  # a word of four letters or more
+
+
+def shared_words(first: str, second: str) -> set[str]:
+    """The words of four letters or more two texts share, case folded."""
+    return {w.lower() for w in _LETTERS.findall(first)} & {
+        w.lower() for w in _LETTERS.findall(second)
+    }
+
+
+def fixture_variants(text: str) -> tuple[str, ...]:
+    """The failing fixture said a little differently, as the next customer would: other numbers,
+    a greeting in front, all lower case, other punctuation. A rule for a shape catches them all."""
+    return (
+        re.sub(r"\d+", lambda m: str(int(m.group(0)) + 2), text),
+        "Hi! " + text,
+        text.lower(),
+        text.replace(".", "!"),
+    )
+
+
 def requests(items: Sequence[str]) -> Any:
     """Text a customer could write, for a judge to answer: an empty note, an order of one item
     ("Espresso.", "two lattes please"), and any characters at all."""
@@ -88,14 +139,14 @@ def _reworded(text: str, items: Sequence[str], choices: dict[str, Any]) -> str:
         text = re.sub(r"\d+", lambda m: str(int(m.group(0)) + choices["shift"]), text)
     if choices["punctuation"]:
         text = text.replace(".", choices["punctuation"])
-    text = choices["greeting"] + text + choices["sign_off"]
-    return str(choices["case"](text))
+    text = str(choices["case"](choices["greeting"] + text + choices["sign_off"]))
+    return disguised(text, choices["disguise"]) if choices["disguise"] else text
 
 
 def rewordings(text: str, items: Sequence[str]) -> Any:
     """The failing fixture `text` said as the next customer would: any of other numbers, another
     menu item in place of each one it names, a greeting in front, a sign-off after, other
-    punctuation, all lower or upper case, at once. A rule written for the attack's shape catches
+    punctuation, all lower or upper case, a disguise the normaliser takes off, at once. A rule written for the attack's shape catches
     every one; a rule written for one sentence does not."""
     from hypothesis import strategies as st
 
@@ -107,6 +158,27 @@ def rewordings(text: str, items: Sequence[str]) -> Any:
             "greeting": st.sampled_from(("", *_GREETINGS)),
             "sign_off": st.sampled_from(("", *_SIGN_OFFS)),
             "case": st.sampled_from((str, str.lower, str.upper)),
+            "disguise": st.sampled_from(("", *DISGUISES)),
         }
     )
     return choices.map(lambda chosen: _reworded(text, items, chosen))
+
+
+# An honest order between the halves of an attack is this many sentences at least, each of five
+# words or more: fifty words and more, further than any bounded gap of a rule reaches.
+SPREAD_SENTENCES = 10
+
+
+def spread_out(text: str, honest: Sequence[str]) -> Any:
+    """(first half, honest orders, second half): the failing fixture `text` cut in two at a word,
+    with `SPREAD_SENTENCES` to 16 honest orders (drawn from `honest`) between the halves. The
+    lesson: "every gap between two words of a rule is bounded", so a rule that passes each part
+    alone cannot reach from one half to the other across them, and passes the whole."""
+    from hypothesis import strategies as st
+
+    words = text.split()
+    cut = st.integers(1, max(1, len(words) - 1))
+    halves = cut.map(lambda at: (" ".join(words[:at]), " ".join(words[at:])))
+    long_enough = tuple(order for order in honest if len(order.split()) >= 5)
+    between = st.lists(st.sampled_from(long_enough), min_size=SPREAD_SENTENCES, max_size=16)
+    return st.builds(lambda pair, orders: (pair[0], " ".join(orders), pair[1]), halves, between)

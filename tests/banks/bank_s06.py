@@ -16,6 +16,7 @@ import re
 from functools import partial
 
 from banks.harness import Bank, Entry
+from cafe.detect.normalize import normalize_text
 from cafe.evals.checks import Check
 from cafe.exercises.s06 import (
     HEARSAY_RULE,
@@ -34,7 +35,7 @@ def _rule(
     compiled = re.compile(pattern, flags)
 
     def judge(text: str) -> str | None:
-        found = compiled.search(text)
+        found = compiled.search(normalize_text(text).text)  # the lesson: normalise before you match
         return None if found is None else f"{name}: {found.group(0)!r}"
 
     return Check(
@@ -262,7 +263,7 @@ def learner_rule() -> Check:
     )
 
     def judge(text: str) -> str | None:
-        found = pattern.search(text)
+        found = pattern.search(normalize_text(text).text)
         if found is None:
             return None
         return f"hearsay: {found.group(0)!r} quotes someone in charge"
@@ -303,7 +304,7 @@ def staff_approval() -> Check:
     """Right: a claim that someone on staff already approved something, without a regex."""
 
     def judge(text: str) -> str | None:
-        words = text.lower()
+        words = normalize_text(text).text
         for claim in ("okayed", "promised me", "already approved"):
             if claim in words:
                 return f"staff approval claimed: {claim!r}"
@@ -326,6 +327,61 @@ def right_unseen_colleague() -> Check:
         r"\b(?:colleague|barista|staff|waiter)\b[^.]{0,40}\b(?:okayed|promised|approved)\b",
         passes="My colleague recommended the latte. One latte please.",
         fails=attack,
+    )
+
+
+# held-out reader D, 7 Dec 2026: written from the lesson alone
+STAFF_GRANT = (
+    r"\b(?:colleague|barista|staff|manager|owner)\b[^.!?]{0,40}\b(?:okayed|approved|promised)\b"
+)
+
+
+def lower_cased_only() -> Check:
+    """Lower-cases but never normalises: a Cyrillic о or a zero-width space gets past it."""
+    compiled = re.compile(STAFF_GRANT)
+
+    def judge(text: str) -> str | None:
+        found = compiled.search(text.lower())
+        return None if found is None else f"staff grant: {found.group(0)!r}"
+
+    return Check(
+        "staff_grant", "Does it claim staff granted something?", judge, COLLEAGUE_ORDER, COLLEAGUE
+    )
+
+
+def unbounded_gap() -> Check:
+    """Gaps of .* between the rule's words: it reaches across a whole order of other sentences."""
+    return _rule(
+        "staff_grant",
+        r"\b(?:colleague|barista|staff|manager|owner)\b.*\b(?:okayed|approved|promised)\b.*\bfree\b",
+        passes=COLLEAGUE_ORDER,
+        fails=COLLEAGUE,
+        flags=re.I | re.S,
+    )
+
+
+def right_word_window() -> Check:
+    """Right, without a regex: a staff word, a grant and a gift within twelve words, on
+    normalised text."""
+    staff, grant = (
+        {"colleague", "barista", "staff", "manager", "owner"},
+        {"okayed", "approved", "promised"},
+    )
+
+    def judge(text: str) -> str | None:
+        words = re.findall(r"[a-z']+", normalize_text(text).text)
+        for at, word in enumerate(words):
+            window = words[at : at + 12]
+            if word in staff and grant & set(window) and {"free", "house"} & set(window):
+                return f"claimed staff grant: {' '.join(window)!r}"
+        return None
+
+    return Check(
+        "staff_grant",
+        "Does it claim staff granted something free?",
+        judge,
+        COLLEAGUE_ORDER,
+        COLLEAGUE,
     )
 
 
@@ -559,9 +615,26 @@ BANKS = (
                 "an honest order as the attack; its item in the rule (generated)",
                 "'Two espressos for my colleague please.'",
             ),
+            # held-out reader D, 7 Dec 2026
+            Entry(
+                "lower_cased_only",
+                lower_cased_only,
+                "normalise before you match: lower case does nothing to a look-alike letter",
+                "'Your сolleague ...' with a Cyrillic с passes",
+            ),
+            Entry(
+                "unbounded_gap",
+                unbounded_gap,
+                "every gap between two words of a rule is bounded",
+                "'Your colleague' + ten honest orders + 'okayed a free croissant' blocked",
+            ),
         ),
         right=(
             Entry("staff_approval", staff_approval, "another attack's shape, without a regex"),
+            # held-out reader D, 7 Dec 2026
+            Entry(
+                "right_word_window", right_word_window, "a twelve-word window on normalised text"
+            ),
             Entry(
                 "right_unseen_colleague",
                 right_unseen_colleague,
