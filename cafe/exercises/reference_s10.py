@@ -28,7 +28,10 @@ def _returns(present: list[bool]) -> bool:
 
 
 def failure_class(run: Any) -> str:
-    """The first class whose test holds for a run that did not pass."""
+    """The first class whose test holds for a run that did not pass. An order front of house
+    sent back has none: it is counted apart, beside the passes (the lesson), so it is refused."""
+    if getattr(run, "sent_back", None) is not None:
+        raise ValueError("an order sent back before any draft has no failure class")
     if run.transport is not None:
         return "transport"
     if run.result.stop_reason == "policy_violation":
@@ -92,6 +95,7 @@ _FAILURES = (
     ("sold_out", "cheese omelette"),
     ("out_of_scope", "cheese omelette"),
     ("out_of_scope", "espresso"),
+    ("out_of_scope", "Espresso"),  # another quote: a span is compared as the draft held it
     ("unsafe", "(missing allergy) milk"),
 )
 
@@ -128,10 +132,13 @@ def classify_runs(
     make_result: Callable[..., Any],
     make_attempt: Callable[..., Any],
     make_failure: Callable[..., Any],
+    make_sent_back: Callable[[], Any] | None = None,
 ) -> Any:
     """The runs `check_classify` draws: `runs`, and now and then the lesson's edge, an exhausted
     run whose attempts failed nothing. No class test holds for it, and classify refuses it rather
-    than guess (repair_ticket never makes one, so no shift of `first_fix` holds one)."""
+    than guess (repair_ticket never makes one, so no shift of `first_fix` holds one). With
+    `make_sent_back` (it returns a `SentBack`), also an order front of house sent back: it did
+    not pass, yet it has no class either (the lesson counts it apart, beside the passes)."""
     from hypothesis import strategies as st
 
     def nothing(attempts: int) -> Any:
@@ -139,4 +146,7 @@ def classify_runs(
         return make_run(None, result=make_result("retries_exhausted", None, made))
 
     some = runs(make_run, make_result, make_attempt, make_failure)
-    return st.one_of(some, some, some, some, some, st.integers(1, 3).map(nothing))
+    edges = [st.integers(1, 3).map(nothing)]
+    if make_sent_back is not None:
+        edges.append(st.just(None).map(lambda _: make_run(None, sent_back=make_sent_back())))
+    return st.one_of(some, some, some, some, some, *edges)

@@ -4,11 +4,10 @@ The notebook (`notebooks/s10-failure-taxonomy.ipynb`) asks for two functions:
 
 1. `my_classify(run)`: one failure class for a run that did not pass, the first of
    `cafe.taxonomy.FAILURE_CLASSES` whose test holds. `check_classify` runs it over `CLASSIFY_CASES`,
-   hand-built runs that include the ones where two tests hold and the ones where the check's name
-   alone misleads, then compares it with `failure_class` (`cafe.exercises.reference_s10`) on
-   generated runs (up to six attempts, failures repeated, listed in any order, and the lesson's
-   edge: attempts that failed nothing, where no test holds and the run is refused with a
-   ValueError). The course's answer is `cafe.taxonomy.classify`, which the checker refuses.
+   hand-built runs, then with `failure_class` (`cafe.exercises.reference_s10`) on generated runs
+   (up to six attempts, failures repeated, in any order, spans that differ in case only; and the
+   lesson's edges, refused: attempts that failed nothing, and an order sent back before any
+   draft). The course's answer is `cafe.taxonomy.classify`, which the checker refuses.
 2. `my_fixed_runner(spec, generate)`: the practice shift's runner with the one fix the taxonomy says
    to make first. `check_first_fix` runs the whole practice shift through it and holds it to what a
    fix must do: shrink the biggest pile, keep every pass, loosen no check, and never call a run
@@ -32,6 +31,7 @@ from cafe.exercises.feedback import (
 from cafe.exercises.generated import built_once, first_difference
 from cafe.exercises.library import is_library
 from cafe.exercises.reference_s10 import biggest_pile, classify_runs, failure_class
+from cafe.repair.front import SentBack, front_of_house
 from cafe.repair.reask import Attempt, Generator, RepairResult, score_ticket
 from cafe.schema.ticket import Failure
 from cafe.stories.practice_shift import practice_generator, practice_orders
@@ -205,9 +205,9 @@ def check_classify(fn: Callable[[Run], str]) -> list[str]:
         elif got != expected:
             problems.append(mismatch(label, got, expected, hint))
     if not problems:
-        generated = built_once(classify_runs, Run, RepairResult, Attempt, Failure)
+        generated = built_once(classify_runs, Run, RepairResult, Attempt, Failure, _sent_back)
         found = first_difference(
-            fn, failure_class, generated, idea=_GENERATED_IDEA, frozen=True, examples=200
+            fn, _refusing, generated, idea=_GENERATED_IDEA, frozen=True, examples=200
         )
         if found:
             given = Described(_log(found.given))
@@ -216,13 +216,29 @@ def check_classify(fn: Callable[[Run], str]) -> list[str]:
 
 
 _GENERATED_IDEA = (
-    "transport, blocked, then one failure (check and span) on every attempt, then one that "
-    "went away and came back, then any change: the first that holds"
+    "transport, blocked, then one failure (check and span, as quoted) on every attempt, then one "
+    "that went away and came back, then any change: the first that holds; an order sent back "
+    "before any draft has no class: refuse it, as classify does with a ValueError"
 )
+
+
+def _refusing(run: Run) -> str:
+    # the notebook names only run.transport and run.result: tripping on no result is a refusal too
+
+    if run.sent_back is not None:
+        raise Exception("no class: the order was sent back before any draft")
+    return failure_class(run)
+
+
+def _sent_back() -> SentBack | None:
+    """Front of house's question for a latte and a declared milk allergy: no draft is made."""
+    return front_of_house(OrderSpec(8, ("latte", "americano"), allergies=("milk",), request="."))
 
 
 def _log(run: Run) -> str:
     """A generated run as its failures per attempt: 'missing_field table, ... | ...'."""
+    if run.sent_back is not None:
+        return "an order front of house sent back before any draft (run.sent_back is set)"
     if run.transport is not None:
         return f"a run stopped by the endpoint ({run.transport})"
     assert run.result is not None

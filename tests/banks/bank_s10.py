@@ -362,12 +362,46 @@ def classify_imported_inside(run: Any) -> str:
     return course_classify(run)
 
 
+# --- held-out readerE, 7 Dec 2026: written from the lesson alone, without the checkers ------------
+
+
+def no_result_is_transport(run: Any) -> str:
+    """Half of the transport test: "the run has no result". An order front of house sent back
+    has no result either, and is called an outage."""
+    if run.result is None:
+        return "transport"
+    return classify(run)
+
+
+def folded_spans(run: Any) -> str:
+    """Compares spans after .strip().lower(): 'Espresso' and 'espresso' read as one failure."""
+    if _head(run) or run.sent_back is not None:
+        return classify(run)
+    keys = [{(f.check, f.span.strip().lower()) for f in a.failures} for a in run.result.attempts]
+    if set.intersection(*keys):
+        return "systematic"
+    return classify(run)
+
+
 BANKS = (
     Bank(
         "s10",
         check_classify,
         reference_classify,
         wrong=(
+            # held-out readerE, 7 Dec 2026
+            Entry(
+                "no_result_is_transport",
+                no_result_is_transport,
+                "an order sent back before any draft has no class: it is counted apart",
+                "Run(spec, sent_back=front_of_house(spec)) -> 'transport'",
+            ),
+            Entry(
+                "folded_spans",
+                folded_spans,
+                "a span quotes the draft: two quotes that differ are two failures",
+                "out_of_scope 'espresso' | out_of_scope 'Espresso' -> 'systematic'",
+            ),
             # held-out reader, 7 Dec 2026
             Entry(
                 "drifting_when_nothing_holds",

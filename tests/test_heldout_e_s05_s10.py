@@ -1,0 +1,77 @@
+"""The holes held-out reader E found in the checkers of sessions 05, 07, 09 and 10 (7 Dec 2026),
+each closed by the rule the lesson states and tested here on generated inputs of the kind, not on
+the reader's input.
+
+The reader's own solutions are in the banks (tests/banks/bank_s05.py, bank_s07.py, bank_s09.py,
+bank_s10.py); the tests below write other functions that break the same rule in another way, so a
+checker that learned only the reader's cases would still fail here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+
+from cafe.exercises.generated import outcome
+from cafe.exercises.reference_s10 import classify_runs, failure_class
+from cafe.exercises.s10 import _sent_back, check_classify
+from cafe.repair.reask import Attempt, RepairResult
+from cafe.schema.ticket import Failure
+from cafe.taxonomy import classify
+from cafe.taxonomy.runs import Run
+
+SEEDED = settings(
+    max_examples=200,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+# --- session 10: an order sent back has no class; a span is compared as quoted ----------------
+
+
+@SEEDED
+@given(classify_runs(Run, RepairResult, Attempt, Failure, _sent_back))
+def test_reference_s10_agrees_with_classify_on_runs_sent_back_too(run: Run) -> None:
+    """The checker's reference refuses what the course's classify refuses, sent-back orders
+    included (tests/test_exercise_references.py draws no sent-back order)."""
+    assert repr(outcome(failure_class, run)) == repr(outcome(classify, run))
+
+
+def test_check_classify_rejects_a_sent_back_order_given_any_class() -> None:
+    def sent_back_blocked(run: Any) -> str:  # "refused before any draft" read as blocked
+        return "blocked" if run.sent_back is not None else failure_class(run)
+
+    problems = check_classify(sent_back_blocked)
+    assert len(problems) == 1 and "sent back before any draft" in problems[0], problems
+    assert "returned 'blocked'" in problems[0]
+
+
+def test_check_classify_takes_any_refusal_of_a_sent_back_order() -> None:
+    """The notebook names only run.transport and run.result: a function that trips on the missing
+    result refuses the order, which is what the lesson asks."""
+
+    def trips(run: Any) -> str:
+        if run.transport is None and run.result.stop_reason == "policy_violation":
+            return "blocked"  # run.result is None on an order sent back: AttributeError
+        return failure_class(run)
+
+    assert check_classify(trips) == []
+
+
+def test_check_classify_rejects_spans_compared_without_case() -> None:
+    def casefolded(run: Any) -> str:
+        if run.transport is not None or run.sent_back is not None:
+            return failure_class(run)
+        if run.result.stop_reason == "policy_violation":
+            return "blocked"
+        keys = [{(f.check, f.span.casefold()) for f in a.failures} for a in run.result.attempts]
+        if set.intersection(*keys):
+            return "systematic"
+        return failure_class(run)
+
+    problems = check_classify(casefolded)
+    assert len(problems) == 1 and "'Espresso'" in problems[0], problems
