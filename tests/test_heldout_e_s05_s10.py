@@ -12,9 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cafe.exercises.generated import outcome
+from cafe.exercises.reference_s07 import ORDINALS, names_attempt
 from cafe.exercises.reference_s10 import classify_runs, failure_class
+from cafe.exercises.s07 import check_attempt_failure_view
 from cafe.exercises.s10 import _sent_back, check_classify
 from cafe.repair.reask import Attempt, RepairResult
 from cafe.schema.ticket import Failure
@@ -75,3 +78,34 @@ def test_check_classify_rejects_spans_compared_without_case() -> None:
 
     problems = check_classify(casefolded)
     assert len(problems) == 1 and "'Espresso'" in problems[0], problems
+
+
+# --- session 07: "Say which attempt failed": an ordinal says which as well as a digit -----------
+
+
+@SEEDED
+@given(
+    st.integers(1, len(ORDINALS)),
+    st.integers(1, 40),
+    st.sampled_from(("attempt", "draft", "try")),
+    st.sampled_from((str.lower, str.upper, str.title)),
+)
+def test_an_ordinal_names_its_attempt_and_no_other(number, other, noun, case):
+    """ "Your second attempt failed" names attempt 2, in words or as "2nd", in any case; it does
+    not name attempt 3, so a view naming the wrong attempt in words is still refused."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number, "th")
+    for said in (ORDINALS[number - 1], f"{number}{suffix}"):
+        line = case(f"Your {said} {noun} failed:")
+        assert names_attempt([line], number), line
+        assert names_attempt([line], other) == (other == number), (line, other)
+
+
+def test_check_attempt_failure_view_takes_the_attempt_in_words_and_refuses_the_wrong_one():
+    def in_words(failures, attempt, shift=0):
+        said = (ORDINALS + ("",) * 40)[attempt - 1 + shift] or f"#{attempt + shift}"
+        lines = [f"- {f.check}: {f.span!r}. Fix: {f.fix}" for f in failures]
+        return "\n".join([f"The {said} draft was rejected:", *lines])
+
+    assert check_attempt_failure_view(in_words) == []
+    problems = check_attempt_failure_view(lambda failures, attempt: in_words(failures, attempt, -1))
+    assert problems and "naming attempt" in problems[0], problems

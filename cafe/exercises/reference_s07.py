@@ -36,6 +36,7 @@ __all__ = [
     "failure_keys",
     "gist",
     "FRAME_WORDS",
+    "ORDINALS",
     "failure_problem",
     "view_problem",
     "GROWTH_CHARS",
@@ -66,8 +67,12 @@ GROWTH_CHARS = 8
 # lesson's "say which attempt failed" and "fence off everything else", in the words a learner
 # might use; any other word there is commentary ("Leave out ... any commentary: the view asks
 # for a specific edit"). The failing checks' names may be said there too.
-FRAME_WORDS = frozenset(
-    """a an the this that these those it its your you my our we i here below above following
+# An attempt may be named by its ordinal instead ("Your second attempt failed", "3rd try").
+ORDINALS = tuple(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+)
+FRAME_WORDS = frozenset(ORDINALS) | frozenset(
+    """st nd rd th a an the this that these those it its your you my our we i here below above following
     attempt attempts draft drafts try tries retry retries round run number nr no
     was were is are be been has had have did do does not don t s
     failed fail fails failing failure failures rejected refused passed pass
@@ -78,14 +83,9 @@ FRAME_WORDS = frozenset(
     what which more shown see first last""".split()
 )
 # Marks that quote a span: quotes of every kind, backticks, or a table's cell walls.
-QUOTE_MARKS: tuple[tuple[str, str], ...] = (
-    ("'", "'"),
-    ('"', '"'),
-    ("`", "`"),
-    ("\u2018", "\u2019"),
-    ("\u201c", "\u201d"),
-    ("\u00ab", "\u00bb"),
-    ("|", "|"),
+# Each opening mark in the first string, its closing mark at the same place in the second.
+QUOTE_MARKS: tuple[tuple[str, str], ...] = tuple(
+    zip("'\"`\u2018\u201c\u00ab|", "'\"`\u2019\u201d\u00bb|")
 )
 # The words an attempt may be named by, before its number ("Attempt 2", "Draft number 2", "#2").
 _ATTEMPT = r"(?:attempt|draft|try|retry|round|run|#)"
@@ -164,9 +164,12 @@ def failure_problem(lines: list[str], failures: Sequence[Any]) -> tuple[str, str
 
 
 def names_attempt(lines: Sequence[str], attempt: int) -> bool:
-    """Whether a line names the attempt: its number after a word for it, in any words."""
-    pattern = rf"{_ATTEMPT}\D{{0,12}}\b{attempt}\b"
-    return any(re.search(pattern, line, re.I) for line in lines)
+    """Whether a line names the attempt: its number after a word for it, in any words, or its
+    ordinal before one ("second attempt", "2nd try"): the lesson asks only to say which."""
+    word = f"|{ORDINALS[attempt - 1]}" if 0 < attempt <= len(ORDINALS) else ""
+    by_number = rf"{_ATTEMPT}\D{{0,12}}\b{attempt}\b"
+    by_ordinal = rf"\b(?:{attempt}(?:st|nd|rd|th){word})\b\D{{0,12}}{_ATTEMPT}"
+    return any(re.search(f"{by_number}|{by_ordinal}", line, re.I) for line in lines)
 
 
 def frame_problem(

@@ -454,6 +454,28 @@ def right_capped_with_count(failures, attempt):
     return "\n".join([*lines, *more])
 
 
+# --- held-out readerE, 7 Dec 2026: written from the lesson alone, without the checkers ----------
+
+_ORDINAL = "first second third fourth fifth sixth seventh eighth ninth tenth".split()
+
+
+def right_ordinal_header(failures, attempt):
+    """'Your second attempt failed:': the attempt said as an ordinal word ('#11' past ten); the
+    notebook asks only to "say which attempt failed"."""
+    name = _ORDINAL[attempt - 1] if attempt <= len(_ORDINAL) else f"#{attempt}"
+    return "\n".join(
+        [f"Your {name} attempt failed:", *(f"- {f.check}: {f.span!r} -> {f.fix}" for f in failures)]
+    )
+
+
+def ordinal_of_the_next(failures, attempt):
+    """Names the attempt to come in words ('Your third attempt' after attempt 2 failed)."""
+    name = _ORDINAL[attempt] if attempt < len(_ORDINAL) else f"#{attempt + 1}"
+    return "\n".join(
+        [f"Your {name} attempt failed:", *(f"- {f.check}: {f.span!r} -> {f.fix}" for f in failures)]
+    )
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 
@@ -656,6 +678,13 @@ BANKS = (
                 "the attempt is the one given",
                 "attempt 3 -> 'Attempt 1'",
             ),
+            # held-out readerE, 7 Dec 2026 (the wrong twin of its right_ordinal_header)
+            Entry(
+                "ordinal_of_the_next",
+                ordinal_of_the_next,
+                "the attempt that failed, in words or digits",
+                "attempt 2 -> 'Your third attempt failed'",
+            ),
         ),
         right=(
             Entry("right_sentences", right_sentences, "a sentence per failure"),
@@ -664,6 +693,8 @@ BANKS = (
             # held-out reader, 7 Dec 2026
             Entry("right_draft_number", right_draft_number, "'Draft number 2', double quotes"),
             Entry("right_capped_with_count", right_capped_with_count, "8 lines and a count"),
+            # held-out readerE, 7 Dec 2026: rejected before, as "expected a line naming attempt 2"
+            Entry("right_ordinal_header", right_ordinal_header, "'Your second attempt failed'"),
         ),
     ),
 )
