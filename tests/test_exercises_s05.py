@@ -110,12 +110,15 @@ def _notes_by_modifier_only(ticket, spec):
 
 
 def _within_by_reading(ticket, spec):
-    """A second correct answer, written from the pieces the notebook lists."""
+    """A second correct answer, written from the pieces the notebook lists. A modifier that adds
+    an allergen the customer declared is an unsafe_note (the lesson's table 5), approved or not."""
     got = read_notes(ticket.notes, spec.items, MENU, spec.allergies)
     want = read_notes(spec.notes, spec.items, MENU, spec.allergies)
     same = Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
+    declared = {allergy_name(a) for a in spec.allergies if not is_no_allergy(a)}
+    unsafe = any(allergy_name(a) in declared for m in got.modifiers for a in m.modifier.allergens)
     return _notes_as_written(ticket.model_copy(update={"notes": spec.notes}), spec) and (
-        got.clean and same
+        got.clean and same and not unsafe
     )
 
 

@@ -14,15 +14,23 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cafe.consent import read_notes, within_consent
 from cafe.exercises.generated import outcome
+from cafe.exercises.reference_s05 import within_consent as reference_within_consent
+from cafe.exercises.reference_s05_edges import UNSAFE_IDEA, unsafe_kept
 from cafe.exercises.reference_s07 import ORDINALS, names_attempt
 from cafe.exercises.reference_s10 import classify_runs, failure_class
+from cafe.exercises.s05 import _PIECES, _records, check_within_consent
 from cafe.exercises.s07 import check_attempt_failure_view
 from cafe.exercises.s10 import _sent_back, check_classify
 from cafe.repair.reask import Attempt, RepairResult
 from cafe.schema.ticket import Failure
 from cafe.taxonomy import classify
 from cafe.taxonomy.runs import Run
+from cafe.world.allergens import allergy_name, is_no_allergy
+from cafe.world.menu import load_menu
+
+MENU = load_menu()
 
 SEEDED = settings(
     max_examples=200,
@@ -31,6 +39,42 @@ SEEDED = settings(
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
+
+
+# --- session 05: a modifier that adds a declared allergen is an unsafe_note, approved or not ----
+
+
+@SEEDED
+@given(unsafe_kept())
+def test_reference_s05_and_the_course_refuse_every_approved_unsafe_modifier_kept(pair) -> None:
+    """The lesson's table 5: keep the butter for a milk allergy and the gate reports an
+    unsafe_note. The course's within_consent and the checker's reference both say no."""
+    _, spec, ticket = pair
+    made, approved = _records(spec, ticket)
+    assert within_consent(made, approved) is False
+    assert reference_within_consent(made, approved, _PIECES) is False
+
+
+def test_check_within_consent_refuses_a_gate_that_reads_only_the_added_notes_for_allergens() -> (
+    None
+):
+    """Another way to miss it: allergens looked for only on modifiers nobody approved, as if an
+    approved one were safe because it was approved."""
+    from banks.bank_s05 import approved_unsafe_note_kept
+
+    def added_only(ticket, spec):
+        got = read_notes(ticket.notes, ticket.items, MENU, spec.allergies)
+        approved = {
+            m.key for m in read_notes(spec.notes, spec.items, MENU, spec.allergies).modifiers
+        }
+        declared = {allergy_name(a) for a in spec.allergies if not is_no_allergy(a)}
+        added = [m for m in got.modifiers if m.key not in approved]
+        if any(allergy_name(a) in declared for m in added for a in m.modifier.allergens):
+            return False
+        return approved_unsafe_note_kept(ticket, spec)
+
+    problems = check_within_consent(added_only)
+    assert len(problems) == 1 and UNSAFE_IDEA in problems[0], problems
 
 
 # --- session 10: an order sent back has no class; a span is compared as quoted ----------------

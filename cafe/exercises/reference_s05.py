@@ -13,9 +13,7 @@ functions on generated orders after their hand-picked cases (`cafe.exercises.gen
   declarations by group, everyday word or ingredient, none to three items 86'd. An order where
   nothing can be made is the learner's call, so the checker does not judge it.
 
-Never drawn, because the gate never sees them: an approved note that adds a declared allergen or
-that the menu cannot say (front of house sends that order back), and notes that restate the
-allergy (the notebook shows `read_notes` without the `allergies` it needs to read one).
+Never drawn: an approved note the menu cannot say (`reference_s05_edges`: an unsafe one).
 `tests/test_exercises_s05.py` holds both references to the library on the same orders. This
 module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the pieces are passed in.
 """
@@ -66,6 +64,9 @@ def within_consent(ticket: Any, spec: Any, pieces: Pieces) -> bool:
     reading = pieces.read_notes(ticket.notes, ticket.items, spec.allergies)
     if reading.problems or reading.hidden:
         return False
+    adds = {pieces.allergy_name(a) for m in reading.modifiers for a in m.modifier.allergens}
+    if adds & declared:
+        return False  # a modifier that adds a declared allergen, even an approved one
     approved = pieces.read_notes(spec.notes, spec.items, spec.allergies)
     return Counter(m.key for m in reading.modifiers) == Counter(m.key for m in approved.modifiers)
 

@@ -1,15 +1,14 @@
-"""Session 05's your-turn checkers, for the notebook's compare cells.
-
-The notebook (`notebooks/s05-consent-gate.ipynb`) asks for two functions:
+"""Session 05's your-turn checkers, for the notebook's compare cells
+(`notebooks/s05-consent-gate.ipynb`):
 
 1. `within_consent(ticket, spec)`: True exactly when a ticket holds the approved order and
-   nothing else. `check_within_consent` runs its cases (faithful tickets written differently,
-   tickets that each make one helpful change), then compares it with `reference_s05` on generated
-   orders and tickets. The course's `within_consent` (or `order_changes`) is refused.
-2. `items_to_confirm(spec, menu)`: open-ended. The approved items the customer must confirm a
-   change for before any draft: 86'd on the menu given, or holding a declared allergen. After its
-   cases, `check_items_to_confirm` compares the learner's answer (as a set of names, any spelling)
-   with `reference_s05` on generated orders and days; an order where nothing can be made is yours.
+   nothing else. After its cases (faithful tickets, tickets that each make one helpful change),
+   compared with `reference_s05` on generated pairs, then on approved unsafe modifiers kept
+   (`reference_s05_edges`). The course's `within_consent` (or `order_changes`) is refused.
+2. `items_to_confirm(spec, menu)`, open-ended: the approved items to confirm before any draft
+   (86'd on the menu given, or holding a declared allergen). After its cases, the answer (a set
+   of names, any spelling) beside `reference_s05` on generated orders and days; an order where
+   nothing can be made is the learner's call.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from typing import Any
 
 from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec, order_changes, read_notes, within_consent
 from cafe.exercises import reference_s05 as ref
+from cafe.exercises import reference_s05_edges as edges
 from cafe.exercises.feedback import Raised, call, library_answer, mismatch, wrong_type
 from cafe.exercises.generated import built_once, first_difference
 from cafe.exercises.library import is_library
@@ -211,26 +211,27 @@ def _brief(order: ref.Order) -> str:
 
 
 def _generated_consent(fn: Callable[[Ticket, OrderSpec], Any]) -> list[str]:
-    """`fn` beside the reference on generated orders and tickets (reference_s05.consent_pairs)."""
-    found = first_difference(
-        lambda given: fn(*_records(given[1], given[2])),
-        lambda given: ref.within_consent(*_records(given[1], given[2]), _PIECES),
-        built_once(ref.consent_pairs),
-        idea="",
-        frozen=True,
-        examples=_EXAMPLES,
-    )
+    """`fn` beside the reference on generated orders and tickets."""
+    found = None  # the pairs as always drawn first, then table 5's edge on its own (20 draws)
+    for pairs, examples in ((ref.consent_pairs, _EXAMPLES), (edges.unsafe_kept, 20)):
+        found = found or first_difference(
+            lambda given: fn(*_records(given[1], given[2])),
+            lambda given: ref.within_consent(*_records(given[1], given[2]), _PIECES),
+            built_once(pairs),
+            idea="",
+            frozen=True,
+            examples=examples,
+        )
     if found is None:
         return []
     label, spec, ticket = found.given
-    idea = _SAME if found.expected is True else _CHANGED
+    idea = _SAME if found.expected is True else edges.idea_for(label, _CHANGED)
     case = f"on the approved {_brief(spec)} and the ticket {_brief(ticket)} ({label})"
     return [mismatch(case, found.returned, found.expected, idea)]
 
 
 # --- items_to_confirm ----------------------------------------------------------------------------
-# Another day: the croissant has run out and the omelette is back.
-_CROISSANT_DAY = dataclasses.replace(_MENU, sold_out=frozenset({"croissant"}))
+_CROISSANT_DAY = dataclasses.replace(_MENU, sold_out=frozenset({"croissant"}))  # another day
 _ASK = "ask about an item that is 86'd or holds an allergen the customer declared"
 _ONLY = "an item the kitchen can make safely needs no question"
 _NEXT_DAY = "read the 86'd list of the menu you are given: it changes every day"
@@ -303,8 +304,7 @@ def _item_names(said: Any) -> frozenset[str] | None:
 
 
 def _asked(fn: Callable[[OrderSpec, Menu], Any], given: Any, menu: Menu) -> Any:
-    """What `fn` asks about on a generated order and day, or "yours" when nothing on the order
-    can be made (the learner's call, not judged)."""
+    """What `fn` asks about on a generated order and day; "yours" (not judged) if nothing can be made."""
     order, sold_out = given
     spec = OrderSpec(order.table, order.items, order.allergies)
     day = dataclasses.replace(menu, sold_out=sold_out)

@@ -48,10 +48,17 @@ def _same_allergies(ticket: Ticket, spec: OrderSpec) -> bool:
     return not beside and set(written) == declared
 
 
+def _adds_declared(reading: Any, spec: OrderSpec) -> bool:
+    """Whether a modifier read from the notes adds an allergen the customer declared: an
+    `unsafe_note` (the lesson's table 5), approved or not."""
+    declared = {allergy_name(a) for a in spec.allergies if not is_no_allergy(a)}
+    return any(allergy_name(a) in declared for m in reading.modifiers for a in m.modifier.allergens)
+
+
 def _same_notes(ticket: Ticket, spec: OrderSpec) -> bool:
     got = read_notes(ticket.notes, ticket.items, MENU, spec.allergies)
     want = read_notes(spec.notes, spec.items, MENU, spec.allergies)
-    if not got.clean:
+    if not got.clean or _adds_declared(got, spec):
         return False
     return Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
 
@@ -310,7 +317,23 @@ def kitchen_spelling(ticket: Ticket, spec: OrderSpec) -> bool:
         )
 
     mine = shape(ticket, tuple(ticket.items))
-    return mine is not None and mine == shape(spec, tuple(spec.items))
+    unsafe = _adds_declared(read_notes(ticket.notes, ticket.items, MENU, spec.allergies), spec)
+    return mine is not None and mine == shape(spec, tuple(spec.items)) and not unsafe
+
+
+# --- held-out readerE, 7 Dec 2026: written from the lesson alone, without the checkers ------------
+
+
+def approved_unsafe_note_kept(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Wrong: never asks whether a modifier adds an allergen the customer declared, so the
+    approved "butter on the side" copied for a milk allergy passes (an unsafe_note)."""
+    got = read_notes(ticket.notes, ticket.items, MENU, spec.allergies)
+    want = read_notes(spec.notes, spec.items, MENU, spec.allergies)
+    notes = got.clean and Counter(m.key for m in got.modifiers) == Counter(
+        m.key for m in want.modifiers
+    )
+    same = ticket.table == spec.table and _same_items(ticket, spec)
+    return same and _same_allergies(ticket, spec) and notes
 
 
 def notes_without_allergies(ticket: Ticket, spec: OrderSpec) -> bool:
@@ -482,6 +505,13 @@ BANKS = (
         check=check_within_consent,
         reference=learner_within_consent,
         wrong=(
+            # held-out readerE, 7 Dec 2026
+            Entry(
+                "approved_unsafe_note_kept",
+                approved_unsafe_note_kept,
+                "a modifier that adds a declared allergen is an unsafe_note, approved or not",
+                "table 5: avocado toast, 'butter on the side', milk declared, copied -> True",
+            ),
             Entry(
                 "course_within_consent",
                 within_consent,
