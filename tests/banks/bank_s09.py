@@ -139,6 +139,20 @@ def right_check_first(runs: Any) -> dict[str, int]:
     return {ending: sum(run.ending == ending for run in runs) for ending in ENDINGS}
 
 
+# held-out readerE, 7 Dec 2026: filed as wrong ("rows in alphabetical order"), kept as right. The
+# lesson's promise is "every ending, zeros included, in a fixed order", and alphabetical is one;
+# the exercise asks for "a dict from each ending", and a dict's equality reads no order.
+
+
+def right_alphabetical_rows(runs: Any) -> dict[str, int]:
+    """Every run checked first, then the rows in alphabetical order of the endings."""
+    runs = list(runs)
+    for run in runs:
+        if getattr(run, "ending", None) not in ENDINGS:
+            raise ValueError(f"unnamed ending {getattr(run, 'ending', None)!r}")
+    return {ending: sum(run.ending == ending for run in runs) for ending in sorted(ENDINGS)}
+
+
 # --- cost_by_ending: wrong ---------------------------------------------------------------------
 
 
@@ -473,6 +487,8 @@ BANKS = (
             Entry("right_counter", right_counter, "Counter, then refuse the unnamed"),
             Entry("right_check_first", right_check_first, "check every run, then count"),
             Entry("right_sorted_tally", right_sorted_tally, "refuse first, list.count"),
+            # held-out readerE, 7 Dec 2026
+            Entry("right_alphabetical_rows", right_alphabetical_rows, "rows in alphabetical order"),
         ),
         reference_module="cafe.exercises.reference_s09",
         targets=("endings_counted",),
