@@ -31,7 +31,8 @@ __all__ = [
 
 # Pieces whose tier the lesson's rules settle, "{name}" filled with a test name and "{py}" with a
 # .py file. Linters, type checkers, go vet and narrowed runs (-k, -m, ::, a .py file, a cargo or
-# go test name) are fast...
+# go test name) are fast; a flag is the same flag with its value attached, as the runner reads it
+# (pytest's `-ksplit`, go's `-run=TestSplit`)...
 FAST: tuple[str, ...] = (
     "ruff check .",
     "ruff check {py}",
@@ -40,12 +41,15 @@ FAST: tuple[str, ...] = (
     "tsc --noEmit",
     "go vet ./...",
     "pytest -k {name}",
+    "pytest -k{name}",
     "pytest -q -m smoke",
+    "pytest -msmoke",
     "pytest {py}",
     "pytest -x {py}::test_{name}",
     "cargo test {name}",
     "cargo test -p till {name}",
     "go test -run {name} ./...",
+    "go test -run={name} ./...",
 )
 # ...the whole suite, make and unknown test scripts are slow (-x and -q do not narrow, a folder
 # is not one test, -p names a package)...

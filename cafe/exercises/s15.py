@@ -7,8 +7,9 @@
    looks answers up instead of reading the command fails on the rows it has never seen. Each
    wrong row is named with the rule it breaks. Then commands drawn from the lesson's rules
    (`cafe.exercises.reference_s15.labelled_commands`: chains of linters, narrowed and
-   whole-suite runs and commands that check nothing, with stray spaces, `VAR=value` words and
-   launchers) must come out as their pieces say. The course's `verification_tier` is refused.
+   whole-suite runs and commands that check nothing, with stray spaces, `VAR=value` words,
+   launchers and flags with their value attached) must come out as their pieces say. The
+   course's `verification_tier` is refused.
 2. `check_can_restore` checks the notebook's `my_can_restore(at_green, at_abort, captured)`, the
    gate before an automatic restore, over `RESTORE_CASES`: it must say yes only when every path
    changed since green can be put back from what the harness captured; then on generated
@@ -128,7 +129,8 @@ SHOWN_PROBLEMS = 8
 TIER_IDEA = (
     "read the command piece by piece (split on &, |, ;): a piece with a marker word verifies, "
     "one with a non-verify word or a looking command does not; pytest is fast only when narrowed "
-    "(-k, -m, ::, a .py file); the chain is as slow as its slowest verifying piece"
+    "(-k, -m, ::, a .py file), a flag's value attached or not (-ksplit, -run=TestSplit); the "
+    "chain is as slow as its slowest verifying piece"
 )
 RESTORE_IDEA = (
     "every path whose content differs between the two samples (missing means as at HEAD) needs "

@@ -68,7 +68,7 @@ def tier_by_rules(command: str) -> str | None:
             ]
             tiers.append("fast" if named else "slow")
         elif names[:2] == ["go", "test"]:
-            tiers.append("fast" if "-run" in words else "slow")
+            tiers.append("fast" if any(w.split("=")[0] == "-run" for w in words) else "slow")
         else:
             tiers.append("slow")
     if not tiers:
@@ -201,7 +201,7 @@ def _piece_tier(words: list[str]) -> str | None:
         return "fast" if narrow else "slow"
     if prog in ("cargo", "go") and rest[:1] == ["test"]:
         if prog == "go":
-            return "fast" if "-run" in rest else "slow"
+            return "fast" if any(w.split("=")[0] == "-run" for w in rest) else "slow"
         names = [w for i, w in enumerate(rest[1:]) if w[0] != "-" and rest[i] != "-p"]
         return "fast" if names else "slow"
     if prog in ("make", "npm") or {"test", "tests", "pytest", "check"} & {
@@ -369,6 +369,21 @@ def env_not_a_launcher(command: str) -> str | None:
     return tier_by_rules(re.sub(r"\benv\b", "envy", command))
 
 
+# --- held-out readerF, 7 Dec 2026: written from the lesson alone, without the checkers -----------
+
+
+def run_flag_apart_only(command: str) -> str | None:
+    """go test's -run seen only as a word of its own: '-run=TestSplit', the same flag with its
+    value attached, is read as some other flag, so the run reads as the whole suite."""
+    return tier_by_rules(command.replace("-run=", "-r="))
+
+
+def pytest_flag_apart_only(command: str) -> str | None:
+    """pytest's -k and -m seen only as words of their own: '-ksplit', the same flag with its
+    value attached, is read as some other flag, so the run reads as the whole suite."""
+    return tier_by_rules(re.sub(r"(?<!\S)-([km])(?=\S)", r"-x\1", command))
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -377,6 +392,19 @@ BANKS = (
         check_verification_tier,
         tier_by_rules,
         wrong=(
+            # held-out readerF, 7 Dec 2026
+            Entry(
+                "run_flag_apart_only",
+                run_flag_apart_only,
+                "a flag is the same flag with its value attached: go test -run=X names a test",
+                "'go test -run=split ./...': slow",
+            ),
+            Entry(
+                "pytest_flag_apart_only",
+                pytest_flag_apart_only,
+                "a flag is the same flag with its value attached: pytest -ksplit is narrowed",
+                "'pytest -ksplit': slow",
+            ),
             # held-out reader, 7 Dec 2026
             Entry(
                 "newline_not_split",
