@@ -32,8 +32,8 @@ def test_check_calibrate_shows_a_shrunk_day_where_a_substring_reads_a_verdict():
     def substring(judge, labelled):  # 'passed' read as pass: only a generated answer says it
         cells = dict.fromkeys(("tp", "fn", "tn", "fp", "unparsed"), 0)
         for item in labelled:
-            word = str(getattr(judge(item.spec, item.ticket), "verdict", "")).lower()
-            word = judge(item.spec, item.ticket) if word == "" else word
+            answer = judge(item.spec, item.ticket)  # asked once: a judge may answer again otherwise
+            word = str(getattr(answer, "verdict", answer))
             said = "fail" if "fail" in word.lower() else "pass" if "pass" in word.lower() else "?"
             if said == "?":
                 cells["unparsed"] += 1

@@ -94,13 +94,19 @@ def floor_trusts(calibration: Any, model: str) -> bool:
 ANSWERS = ("pass", "fail", " PASS", "Fail\n", "FAIL", "Pass.", "I cannot tell", "", "passed")
 
 
+_OTHER = {"pass": "fail", "fail": "pass"}  # the other verdict, for a judge asked again
+
+
 @dataclass(frozen=True)
 class JudgeDay:
     """A generated calibration day: which labelled tickets (by their place in a pool) and what
-    the judge answers on each. A ticket listed twice gets the answer of its first listing."""
+    the judge answers on each. A ticket listed twice gets the answer of its first listing. An
+    `unsteady` judge, like a sampled model, gives the other verdict when a ticket is asked again
+    (its days list each ticket once): the table counts the answer each ticket got."""
 
     picks: tuple[tuple[int, Any], ...]
     pool: tuple[Any, ...]
+    unsteady: bool = False
 
     def __deepcopy__(self, memo: Any) -> JudgeDay:
         return self  # frozen, of frozen records: each call builds its own list and judge
@@ -113,27 +119,40 @@ class JudgeDay:
         for n, answer in self.picks:
             answers.setdefault((self.pool[n].spec, self.pool[n].ticket), answer)
 
+        asked: set[Any] = set()
+
         def judge(spec: Any, ticket: Any) -> Any:
-            return answers[(spec, ticket)]
+            answer, again = answers[(spec, ticket)], (spec, ticket) in asked
+            asked.add((spec, ticket))
+            return _OTHER.get(_verdict(answer), answer) if self.unsteady and again else answer
 
         return judge
 
     def __repr__(self) -> str:
         truths = "".join("F" if self.pool[n].truth == "fail" else "p" for n, _ in self.picks)
         answers = ", ".join(repr(answer) for _, answer in self.picks)
-        return f"tickets {truths or '(none)'} (F broken, p right) answered {answers or 'nothing'}"
+        again = ", and the other verdict when asked again" if self.unsteady else ""
+        return (
+            f"tickets {truths or '(none)'} (F broken, p right) answered {answers or 'nothing'}"
+            + again
+        )
 
 
 def judge_days(pool: Sequence[Any], grade: Callable[[Any], Any]) -> Any:
     """Days of up to 12 tickets from `pool` (distinct tickets, broken and right), repeats too,
-    answered by words from ANSWERS or by `grade(verdict)` records."""
+    answered by words from ANSWERS or by `grade(verdict)` records; a third of them by an
+    unsteady judge (`JudgeDay.unsteady`)."""
     from hypothesis import strategies as st
 
     answer = st.one_of(
         st.sampled_from(ANSWERS), st.sampled_from(("pass", "fail", "unparsed")).map(grade)
     )
-    picks = st.lists(st.tuples(st.integers(0, len(pool) - 1), answer), min_size=1, max_size=12)
-    return picks.map(lambda chosen: JudgeDay(tuple(chosen), tuple(pool)))
+    pick = st.tuples(st.integers(0, len(pool) - 1), answer)
+    picks = st.lists(pick, min_size=1, max_size=12)
+    once = st.lists(pick, min_size=1, max_size=12, unique_by=lambda chosen: chosen[0])
+    steady = picks.map(lambda chosen: JudgeDay(tuple(chosen), tuple(pool)))
+    unsteady = once.map(lambda chosen: JudgeDay(tuple(chosen), tuple(pool), unsteady=True))
+    return st.one_of(steady, steady, unsteady)
 
 
 def calibrations(make: Callable[..., Any]) -> Any:

@@ -8,9 +8,9 @@ The notebook (`notebooks/s12-model-judge.ipynb`) asks for two functions:
    answers are known (always right, passing everything, failing everything, never answering, one
    that mixes non-answers with mistakes, one answering `Grade` records, one answering verdict
    words in odd case and spacing, and one on a day with no broken ticket at all), then on
-   generated days (tickets listed twice, any answer), each compared with `confusion`
-   (`cafe.exercises.reference_s12`), written apart from the course's `calibrate`, which it refuses
-   to be handed.
+   generated days (tickets listed twice, any answer, a judge unsteady from one ask to the next),
+   each compared with `confusion` (`cafe.exercises.reference_s12`), written apart from the
+   course's `calibrate`, which it refuses to be handed.
 2. `my_trust_rule(calibration, model)`: True when the judge may be used. Open-ended: a rule may be
    stricter than the lesson's, never looser. The checker holds it to the floor (`TRUST_CASES`,
    each minimum at its edge: 19 of a kind, 6% unparsed, an 88% catch rate, a model whose name
@@ -92,6 +92,7 @@ def _mixed(truth: str, n: int) -> str:
 # The idea a case bears on, by what the learner's figures got wrong; a case may name its own.
 UNPARSED_IDEA = "a reply with no verdict is counted apart as unparsed, whatever the truth"
 CELLS_IDEA = "a broken ticket is the positive class: tp is a broken ticket failed, fp a right one"
+_ONCE = "ask each ticket once: a model may answer a second ask otherwise, at another request's cost"
 KAPPA_IDEA = (
     "kappa is (observed - chance) / (1 - chance) over the tickets with a verdict, chance from "
     "each rater's own fail rate"
@@ -228,14 +229,14 @@ def _same_figures(got: Any, want: dict[str, Any]) -> bool:
 
 def _generated_calibrate(fn: Callable[[Judge, Labelled], Any]) -> str | None:
     """The first generated day (tickets repeated, answers in odd case and spacing, Grade records,
-    replies with no verdict) where your figures differ from the reference's, shrunk."""
+    replies with no verdict, an unsteady judge) where your figures differ, shrunk."""
     pool = tuple({(t.spec, t.ticket): t for t in labelled_tickets(24, 0.5, seed=5)}.values())
     days = built_once(judge_days, pool, Grade)
     found = first_difference(
         lambda day: fn(day.judge(), day.labelled()),
         lambda day: confusion(day.judge(), day.labelled()),
         days,
-        idea=CELLS_IDEA + "; a verdict word in any case or spacing is still that verdict",
+        idea=CELLS_IDEA + "; a verdict word in any case or spacing is that verdict; " + _ONCE,
         same=_same_figures,
         examples=200,  # each day grades up to 12 tickets twice: 200 days stay near a second
     )

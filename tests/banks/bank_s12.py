@@ -371,6 +371,23 @@ def calibrate_imported_inside(judge: Any, labelled: Any) -> Calibration:
     return course_calibrate(judge, labelled)
 
 
+# --- held-out readerF, 7 Dec 2026: written from the lesson alone, without the checkers -----------
+
+
+def asks_twice(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """Asks the judge again when its first answer is not a fail, and counts a pass only if the
+    second answer says pass too: a judge that answers a second ask otherwise (a sampled model)
+    has its passes counted as no verdict, and every such ticket costs two requests."""
+
+    def asked_twice(spec: Any, ticket: Any) -> str:
+        if grade_of(judge(spec, ticket)).verdict == "fail":
+            return "fail"
+        return "pass" if grade_of(judge(spec, ticket)).verdict == "pass" else "unparsed"
+
+    cells = _cells(asked_twice, labelled, verdict_of=lambda verdict: verdict)
+    return {**cells, "kappa": _kappa(cells)}
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -379,6 +396,14 @@ BANKS = (
         check_calibrate,
         my_calibrate,
         wrong=(
+            # held-out readerF, 7 Dec 2026
+            Entry(
+                "asks_twice",
+                asks_twice,
+                "ask each ticket once and count that answer: a model may answer a second ask "
+                "otherwise",
+                "a broken ticket answered pass, then fail when asked again: unparsed 1, not fn 1",
+            ),
             # held-out reader, 7 Dec 2026
             Entry(
                 "calibrate_imported_inside",
