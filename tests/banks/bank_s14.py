@@ -319,6 +319,32 @@ def right_best_counts(view: Any) -> float | None:
     return None if best is None else float(best)
 
 
+# --- held-out readerF, 7 Dec 2026: written from the lesson alone, without the checkers -----------
+# The reader filed both as wrong, "arguable"; decided right (docs/notes/checker-mutation.md, 7 Dec
+# 2026 morning, reader F): the notebook's cell says "Any scale works (a count, a fraction, a score
+# you design)", and a host reading is the host's own: the till's one verify tool is run_tests
+# (a forced re-check runs under that name too), which the lesson calls passing_tests' tool.
+
+
+def right_last_fraction(view: Any) -> float | None:
+    """The share of the last run's tests that passed; 0 when a check ran and none passed."""
+    checks = _checks(view)
+    if not checks:
+        return None
+    passed, failed = (
+        int(m.group(1)) if (m := re.search(rf"(\d+) {word}", checks[-1].output)) else 0
+        for word in ("passed", "failed")
+    )
+    return passed / (passed + failed) if passed + failed else 0.0
+
+
+def right_by_tool_name(view: Any) -> float | None:
+    """The till's own tool by name: the last run_tests result's count passing."""
+    checks = [r for r in view.dispatch if r.name == "run_tests"]
+    found = _PASSED.findall(checks[-1].output) if checks else []
+    return None if not checks else float(found[-1]) if found else 0.0
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -479,6 +505,9 @@ BANKS = (
             ),
         ),
         right=(
+            # held-out readerF, 7 Dec 2026 (filed wrong by the reader; decided right, see above)
+            Entry("right_last_fraction", right_last_fraction, "the last run's share passing"),
+            Entry("right_by_tool_name", right_by_tool_name, "the till's run_tests by its name"),
             # held-out reader, 7 Dec 2026
             Entry("right_last_run", right_last_run, "the last run's count"),
             Entry("right_best_counts", right_best_counts, "the best run, its summary as a dict"),
