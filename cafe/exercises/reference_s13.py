@@ -31,10 +31,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 __all__ = ["RESULTS", "fold", "described", "turns", "assertion_output", "total_pairs"]
-__all__ += ["logged_output", "logged_pairs"]
+__all__ += ["logged_output", "logged_pairs", "FORCED", "pytest_run", "different_failures"]
 
 
 def _landed(result: Any) -> bool:
@@ -100,19 +101,33 @@ RESULTS: tuple[tuple[str, str, bool, str, str], ...] = (
 )
 
 
+# Checks a hook ran itself (the post-edit re-verify, the check on a claimed finish), marked
+# `forced`: the lesson says the detector "folds it like any other evidence".
+FORCED: tuple[tuple[str, str, bool, str, str], ...] = (
+    ("red A, forced", "run_tests", False, "check_bill.py:21: E   assert 999 == 1000", "verify"),
+    ("green, forced", "run_tests", True, "4 passed", "verify"),
+)
+
+
 def described(result: Any) -> str:
-    """How a problem names one generated result ('red A', 'edit', ...)."""
+    """How a problem names one generated result ('red A', 'edit', 'green, forced', ...)."""
     key = (result.name, result.ok, result.output, result.kind)
-    return next((label for label, *rest in RESULTS if tuple(rest) == key), result.name)
+    rows = FORCED if getattr(result, "forced", False) else RESULTS
+    return next((label for label, *rest in rows if tuple(rest) == key), result.name)
 
 
-def turns(result: Callable[[str, bool, str, str], Any]) -> Any:
+def turns(
+    result: Callable[[str, bool, str, str], Any],
+    forced: Callable[[str, bool, str, str], Any] | None = None,
+) -> Any:
     """(earlier turns, turn): up to three turns to fold from an empty state first, then the turn
     the fold is judged on; each of zero to five results in any order. `result(name, ok, output,
-    kind)` builds one tool result."""
+    kind)` builds one tool result; `forced`, when given, builds a check a hook ran (`FORCED`)."""
     from hypothesis import strategies as st
 
-    one = st.sampled_from(RESULTS).map(lambda r: result(*r[1:]))
+    rows = [(row, result) for row in RESULTS]
+    rows += [(row, forced) for row in FORCED] if forced is not None else []
+    one = st.sampled_from(rows).map(lambda pair: pair[1](*pair[0][1:]))
     turn = st.lists(one, max_size=5)
     return st.tuples(st.lists(turn, max_size=3), turn)
 
@@ -193,4 +208,108 @@ def logged_pairs() -> Any:
         st.tuples(second, st.integers(1, 600)),
         st.tuples(fraction, fraction),
         st.integers(0, 10**6),
+    )
+
+
+# --- two failures the lesson tells apart -------------------------------------------------------
+
+_TESTS = ("test_split", "test_split_rounds_down", "test_tip", "test_total_in_pence")
+_ITEMS = ("latte", "scone", "flat white", "tea")
+
+
+def pytest_run(test: str, said: str) -> str:
+    """One failing test as pytest prints it: its header, where it failed, the assertion's E line,
+    the short summary naming the test, the totals."""
+    return (
+        f"{'_' * 12} {test} {'_' * 12}\ncheck_bill.py:21: in {test}\nE       {said}\n"
+        f"{'=' * 12} short test summary info {'=' * 12}\nFAILED check_bill.py::{test} - {said}\n"
+        "1 failed, 3 passed in 0.02s"
+    )
+
+
+def _pair(kind: str, first: tuple[str, str], second: tuple[str, str]) -> tuple[str, str, str]:
+    """(first run, second run, the label a problem shows): two pytest runs, each (test, E line),
+    and the first line where the two differ."""
+    runs = pytest_run(*first), pytest_run(*second)
+    lines = zip(*(run.splitlines() for run in runs))
+    one, other = next((pair for pair in lines if len(set(pair)) > 1), ("", ""))
+    return runs[0], runs[1], f"two failures, {kind}: {one.strip()!r} and {other.strip()!r}"
+
+
+def _cased(word: str, upper: list[bool]) -> str:
+    return "".join(c.upper() if up else c for c, up in zip(word, upper + [False] * len(word)))
+
+
+def _swapped(values: list[int], i: int, j: int) -> list[int]:
+    swapped = list(values)
+    swapped[i], swapped[j] = values[j], values[i]
+    return swapped
+
+
+def _failing(draw: tuple[Any, ...]) -> bool:
+    """Two wrong values and the one expected: both wrong (a test fails only then), not alike."""
+    *wrong, want = draw
+    return want not in wrong and wrong[0] != wrong[1]
+
+
+# How each kind of failure with a wrong value words its E line, from the value and the one
+# expected, and the test it fails in.
+_SAID: dict[str, tuple[str, Callable[[Any, Any], str]]] = {
+    "another price": ("test_prices", lambda got, want: f"AssertionError: latte {got} != {want}"),
+    "another checksum": (
+        "test_receipt",
+        lambda got, want: f"AssertionError: checksum {got:#x} != {want:#x}",
+    ),
+    "another order": ("test_split", lambda got, want: f"assert {got} == {want}"),
+    "another case": ("test_menu", lambda got, want: f"assert {got!r} == {want!r}"),
+}
+
+
+def _two_values(kind: str, draw: tuple[Any, Any, Any]) -> tuple[str, str, str]:
+    """Two runs of one test, failing with two wrong values (a, b) against the one expected."""
+    test, said = _SAID[kind]
+    a, b, want = draw
+    return _pair(kind, (test, said(a, want)), (test, said(b, want)))
+
+
+def _two_tests(names: tuple[str, str], total: int) -> tuple[str, str, str]:
+    """Two tests failing on one assertion."""
+    said = f"assert {total} == 1000"
+    return _pair("another test", (names[0], said), (names[1], said))
+
+
+def different_failures() -> Any:
+    """(first run, second run, label): two different failures of every kind the lesson names,
+    everything else alike. Another test failing on the same assertion; another wrong price (the
+    lesson's `latte 3.40 != 3.60`: a decimal in the test's data is no timing); another checksum
+    (a hex number that is not an address stays); a list with two items swapped (a list's order is
+    data; only a set's is noise); a name in another case (the test's own string)."""
+    from hypothesis import strategies as st
+
+    names = st.sampled_from(_TESTS)
+    two_tests = st.tuples(names, names).filter(lambda pair: pair[0] != pair[1])
+    price = st.integers(0, 2000).map(lambda cents: f"{cents / 100:.2f}")
+    checksum, upper = st.integers(0, 2**32), st.lists(st.booleans())
+    # a wrong split (the right one is largest share first), and the same with two shares swapped
+    shares = st.lists(st.integers(0, 1000), min_size=3, max_size=6, unique=True).flatmap(
+        lambda v: st.tuples(st.permutations(v), *[st.integers(0, len(v) - 1)] * 2).map(
+            lambda d: (d[0], _swapped(d[0], d[1], d[2]), sorted(v)[::-1])
+        )
+    )
+    # two casings of one menu item, against the item as the menu spells it
+    cased = st.builds(
+        lambda item, a, b: (_cased(item, a), _cased(item, b), item),
+        st.sampled_from(_ITEMS),
+        upper,
+        upper,
+    )
+    values = {
+        "another price": st.tuples(price, price, price),
+        "another checksum": st.tuples(checksum, checksum, checksum),
+        "another order": shares,
+        "another case": cased,
+    }
+    return st.one_of(
+        st.builds(_two_tests, two_tests, st.integers(0, 999)),
+        *[draws.filter(_failing).map(partial(_two_values, kind)) for kind, draws in values.items()],
     )

@@ -6,13 +6,15 @@
    after it, a refused write taken for the bug's failure) fails with a specific complaint. Each
    case's expected state comes from `cafe.exercises.reference_s13.fold`, written apart from the
    library; then the learner's fold is compared with it on generated turns folded from generated
-   states. The course's `fold_diagnostic` is refused.
+   states, checks a hook forced among them. The course's `fold_diagnostic` is refused.
 2. `check_signature` runs a learner's `my_signature(output)`, written any way they like, over
    pairs of real-looking test output: pairs that are one failure seen twice must share a
    signature, pairs that are two failures must not; then over generated pairs of two different
-   wrong totals of any length (`reference_s13.total_pairs`), which must not share one, and of one
-   failure logged at two moments, its clock in every shape a log line's takes
-   (`reference_s13.logged_pairs`), which must.
+   wrong totals of any length (`reference_s13.total_pairs`) and of two failures of each other
+   kind the lesson names (another test, price, checksum, order or case:
+   `reference_s13.different_failures`), which must not share one, and of one failure logged at
+   two moments, its clock in every shape a log line's takes (`reference_s13.logged_pairs`),
+   which must.
 
 Notebook: notebooks/s13-stall-detection.ipynb. Lesson: sessions/s13-stall-detection/lesson.md.
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import fields
+from typing import Any
 
 from cafe.exercises.feedback import (
     Described,
@@ -36,6 +39,7 @@ from cafe.exercises.library import is_library
 from cafe.exercises.reference_s13 import (
     assertion_output,
     described,
+    different_failures,
     fold,
     logged_pairs,
     total_pairs,
@@ -125,8 +129,13 @@ SIGNATURE_PAIRS: tuple[tuple[str, str, str, bool], ...] = (
 )
 
 
-def _result(name: str, ok: bool, output: str, kind: str) -> ToolResult:
-    return ToolResult("c", name, {}, ok, output, kind)  # type: ignore[arg-type]
+def _result(name: str, ok: bool, output: str, kind: str, forced: bool = False) -> ToolResult:
+    return ToolResult("c", name, {}, ok, output, kind, forced)  # type: ignore[arg-type]
+
+
+def _forced(name: str, ok: bool, output: str, kind: str) -> ToolResult:
+    """A check a hook ran itself (the post-edit re-verify): folded like any other evidence."""
+    return _result(name, ok, output, kind, forced=True)
 
 
 def _differences(expected: FailureState, got: FailureState) -> str:
@@ -159,7 +168,8 @@ def _expected(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureSta
 
 FOLD_IDEA = (
     "read the turn in order: the last stretch that ran a check speaks (its first failure, else "
-    "a pass); the same signature adds one; an edit after the last check is owed a re-verify"
+    "a pass); the same signature adds one; an edit after the last check is owed a re-verify; "
+    "a check a hook ran itself (forced) is evidence like any other"
 )
 
 
@@ -175,7 +185,7 @@ def _generated_fold(fold_fn: Callable[..., object]) -> str | None:
     found = first_difference(
         lambda case: fold_fn(_start(case[0]), list(case[1])),
         lambda case: _expected(_start(case[0]), case[1]),
-        built_once(turns, _result),
+        built_once(turns, _result, _forced),
         idea=FOLD_IDEA,
         frozen=True,
     )
@@ -275,52 +285,60 @@ def _signature_problem(label: str, a: object, b: object, same: bool) -> str | No
     return None
 
 
-def _generated_signature(signature: Callable[[str], str]) -> str | None:
-    """The smallest pair of generated wrong totals (any length) that share a signature."""
-
-    def both(given: tuple[int, int, int]) -> tuple[str, str]:
-        first, second, expected = given
-        return signature(assertion_output(first, expected)), signature(
-            assertion_output(second, expected)
+def _totals() -> Any:
+    """Two different wrong totals of one assertion (`total_pairs`), each run and its label."""
+    return total_pairs().map(
+        lambda t: (
+            assertion_output(t[0], t[2]),
+            assertion_output(t[1], t[2]),
+            f"two wrong totals, E assert {t[0]} == {t[2]} and E assert {t[1]} == {t[2]}",
         )
-
-    def merged(given: tuple[int, int, int], got: object) -> bool:
-        return not isinstance(got, tuple) or got[0] == got[1]
-
-    found = first_broken(both, built_once(total_pairs), merged)
-    if found is None:
-        return None
-    (first, second, expected), got = found
-    label = f"two wrong totals, E assert {first} == {expected} and E assert {second} == {expected}"
-    first_got, second_got = got if isinstance(got, tuple) else (got, got)
-    return _signature_problem(label, first_got, second_got, False)
+    )
 
 
-def _generated_clock(signature: Callable[[str], str]) -> str | None:
-    """The smallest generated failure, logged at two moments, whose signatures differ."""
+def _clocks() -> Any:
+    """One failure logged at two moments (`logged_pairs`), each run and its label."""
+    return logged_pairs().map(
+        lambda p: (
+            p[0],
+            p[1],
+            f"one failure logged at {p[2][0]} and at {p[2][1]} ({shown(p[0], 50)})",
+        )
+    )
 
-    def both(given: tuple[str, str, tuple[str, str]]) -> tuple[str, str]:
+
+def _generated_pairs(signature: Callable[[str], str], pairs: Any, same: bool) -> str | None:
+    """The smallest generated (first run, second run, label) whose signatures break the rule:
+    different for one failure seen twice (`same`), or equal for two failures."""
+
+    def both(given: tuple[str, str, str]) -> tuple[str, str]:
         return signature(given[0]), signature(given[1])
 
-    def split(given: tuple[str, str, tuple[str, str]], got: object) -> bool:
-        return not isinstance(got, tuple) or got[0] != got[1]
+    def broken(given: tuple[str, str, str], got: object) -> bool:
+        return not isinstance(got, tuple) or (got[0] == got[1]) is not same
 
-    found = first_broken(both, built_once(logged_pairs), split)
+    found = first_broken(both, pairs, broken)
     if found is None:
         return None
-    (first, _, (clock, later)), got = found
-    label = f"one failure logged at {clock} and at {later} ({shown(first, 50)})"
+    (_, _, label), got = found
     first_got, second_got = got if isinstance(got, tuple) else (got, got)
-    return _signature_problem(label, first_got, second_got, True)
+    return _signature_problem(label, first_got, second_got, same)
 
 
 def check_signature(signature: Callable[[str], str]) -> list[str]:
-    """Problems with a learner's signature over `SIGNATURE_PAIRS`, then on generated wrong totals
-    and generated log clocks; empty when every pair holds."""
+    """Problems with a learner's signature over `SIGNATURE_PAIRS`, then on generated pairs: wrong
+    totals and the lesson's other kinds of two failures apart, log clocks together; empty when
+    every pair holds."""
     problems = []
     for label, first, second, same in SIGNATURE_PAIRS:
         problem = _signature_problem(label, call(signature, first), call(signature, second), same)
         if problem:
             problems.append(problem)
-    found = None if problems else _generated_signature(signature) or _generated_clock(signature)
-    return [found] if found else problems
+    if problems:
+        return problems
+    found = (
+        _generated_pairs(signature, built_once(_totals), False)
+        or _generated_pairs(signature, built_once(different_failures), False)
+        or _generated_pairs(signature, built_once(_clocks), True)
+    )
+    return [found] if found else []

@@ -307,11 +307,12 @@ def right_normalize(output: str) -> str:
 
 
 def right_tokens(output: str) -> str:
-    """Word by word: each noisy token replaced by its kind, the rest kept; no hash."""
+    """Word by word: each noisy token replaced by its kind, the rest kept; no hash. A hex word is
+    an address only after "at" (`<bill.Bill object at 0x7f3a...>`): a checksum is data."""
+    address = re.compile(r"0x[0-9a-fA-F]+>?")
     kinds = (
         (re.compile(r".*\.py:\d+:?"), "<file:line>"),
         (re.compile(r"\d+(\.\d+)?s"), "<secs>"),
-        (re.compile(r"0x[0-9a-fA-F]+>?"), "<addr>"),
         (re.compile(r"\[?(?:\d{4}-\d\d-\d\dT)?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?"), "<clock>"),
         (re.compile(r"\[?\d{4}-\d\d-\d\d"), "<date>"),  # a clock's date, a space before its time
         (re.compile(r"\S*pytest-\d+\S*"), None),
@@ -319,6 +320,8 @@ def right_tokens(output: str) -> str:
     )
     words = []
     for word in re.sub(r"\x1b\[[0-9;]*m", "", output).split():
+        if words and words[-1] == "at" and address.fullmatch(word):
+            word = "<addr>"
         for pattern, kind in kinds:
             if pattern.fullmatch(word):
                 word = kind if kind is not None else re.sub(r"pytest-\d+", "pytest-N", word)
@@ -343,6 +346,71 @@ def fold_imported_inside(state: FailureState, dispatch: Sequence[ToolResult]) ->
     return course_fold(state, dispatch)
 
 
+# --- held-out readerF, 7 Dec 2026: written from the lesson alone, without the checkers -----------
+
+
+def forced_dropped(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """Leaves out the checks a hook ran itself (forced), the mandated re-verify among them, as
+    "not the agent's": an edit and a forced red re-test read as an edit turn."""
+    return right_by_hand(state, [r for r in dispatch if not r.forced])
+
+
+def first_error_line_only(output: str) -> str:
+    """Colour stripped, then the first E line alone (the whole output when there is none): two
+    tests failing on the same assertion share it."""
+    clean = re.sub(r"\x1b\[[0-9;]*m", "", output)
+    line = next((line for line in clean.splitlines() if line.startswith("E ")), clean)
+    return signature_by_rules(line)
+
+
+def every_hex_masked(output: str) -> str:
+    """Every 0x number masked as if it were an object's address: a checksum is data."""
+    return signature_by_rules(re.sub(r"0x[0-9a-fA-F]+", "0xN", output))
+
+
+def decimals_masked(output: str) -> str:
+    """Every decimal number masked as if it were a timing: 'latte 3.40 != 3.60' is a price."""
+    return signature_by_rules(re.sub(r"\d+\.\d+", "<secs>", output))
+
+
+def words_sorted(output: str) -> str:
+    """The words sorted, so that a set's order cannot change it: a list's order is lost too."""
+    return " ".join(sorted(normalize_evidence(output).split()))
+
+
+def lower_cased(output: str) -> str:
+    """Everything lower-cased to 'normalise' it: 'Latte' and 'LATTE' are the test's own values."""
+    return normalize_evidence(output).lower()
+
+
+def _reader_normalised(text: str) -> str:
+    """Colour, temporary folders (the file's name kept), line numbers, timings, clocks, object
+    addresses and xdist workers masked; spaces folded."""
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
+    text = re.sub(r"/(?:tmp|var/folders|private/var)/[^\s:'\"]*/", "/TMP/", text)
+    text = re.sub(r"(\.py)[:(](\d+)\)?", r"\1:N", text)
+    text = re.sub(r"\bline \d+\b", "line N", text)
+    text = re.sub(r"\bin \d+(?:\.\d+)?s\b", "in Ts", text)
+    text = re.sub(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?", "TIMESTAMP", text)
+    text = re.sub(r"\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b", "TIME", text)
+    text = re.sub(r" at 0x[0-9a-fA-F]+", " at 0xADDR", text)
+    text = re.sub(r"\bgw\d+\b", "gwN", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def right_naming_lines(output: str) -> str:
+    """Only the lines that name the failure (E lines, FAILED and ERROR lines, pytest's test
+    headers, exceptions, asserts), each normalised, then hashed."""
+    lines = [_reader_normalised(line) for line in output.splitlines()]
+    kept = [
+        line
+        for line in lines
+        if line.startswith(("E ", "FAILED", "ERROR", "_")) or "Error" in line or "assert" in line
+    ]
+    kept = [re.sub(r"^\[gwN\] ", "", line) for line in kept]
+    return hashlib.sha256("\n".join(kept or lines).encode()).hexdigest()
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -351,6 +419,13 @@ BANKS = (
         check_fold_diagnostic,
         right_by_hand,
         wrong=(
+            # held-out readerF, 7 Dec 2026
+            Entry(
+                "forced_dropped",
+                forced_dropped,
+                "a check a hook ran itself (forced) is folded like any other evidence",
+                "[red A, forced] as the first turn: nothing changes; a fail, streak 1, is due",
+            ),
             # held-out reader, 7 Dec 2026
             Entry(
                 "fold_imported_inside",
@@ -452,6 +527,37 @@ BANKS = (
         check_signature,
         signature_by_rules,
         wrong=(
+            # held-out readerF, 7 Dec 2026
+            Entry(
+                "first_error_line_only",
+                first_error_line_only,
+                "which test failed is the failure too",
+                "test_split and test_split_rounds_down, each E assert 999 == 1000: one signature",
+            ),
+            Entry(
+                "every_hex_masked",
+                every_hex_masked,
+                "only an address after 'at 0x' is noise; a checksum stays",
+                "checksum 0x0 != 0x2 and checksum 0x1 != 0x2: one signature",
+            ),
+            Entry(
+                "decimals_masked",
+                decimals_masked,
+                "a decimal in the test's data is a value, not a timing",
+                "latte 0.00 != 0.02 and latte 0.01 != 0.02: one signature",
+            ),
+            Entry(
+                "words_sorted",
+                words_sorted,
+                "a list's order is data; only a set's order is noise",
+                "assert [0, 1, 2, 3] == [3, 2, 1, 0] and assert [0, 2, 1, 3] == ...: one signature",
+            ),
+            Entry(
+                "lower_cased",
+                lower_cased,
+                "case inside the test's data is the test's value",
+                "assert 'Latte' == 'latte' and assert 'lAtte' == 'latte': one signature",
+            ),
             # held-out reader, 7 Dec 2026
             Entry(
                 "long_numbers_masked",
@@ -510,6 +616,8 @@ BANKS = (
             Entry("right_course", right_course, "the course's own failure_signature"),
             Entry("right_normalize", right_normalize, "normalize_evidence with another hash"),
             Entry("right_tokens", right_tokens, "token by token, no hash"),
+            # held-out readerF, 7 Dec 2026
+            Entry("right_naming_lines", right_naming_lines, "only the lines naming the failure"),
         ),
     ),
 )
