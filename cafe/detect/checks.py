@@ -32,8 +32,9 @@ never reads the customer's words.
 
 from __future__ import annotations
 
-import functools
+import hashlib
 import html
+import threading
 from typing import Literal, NamedTuple, get_args
 
 from cafe.consent.changes import consent_findings
@@ -209,6 +210,13 @@ def scan_layer(text: str, layer: str) -> tuple[Failure, ...]:
     return _unique(_layer(text, layer, None))
 
 
+# The answers `scan_text` keeps (see there), oldest first, and the lock that keeps two threads of a
+# server from reordering them under each other.
+KEPT_SCANS = 4096
+_kept: dict[tuple[bytes, tuple[str, ...]], tuple[Failure, ...]] = {}
+_KEPT_LOCK = threading.Lock()
+
+
 def scan_text(text: str) -> tuple[Failure, ...]:
     """Injection findings in untrusted text, from the first layer of `LAYERS` that finds any.
 
@@ -217,19 +225,33 @@ def scan_text(text: str) -> tuple[Failure, ...]:
     a model reads them that way: `&lt;|im_start|&gt;system` is found like `<|im_start|>system`.
     Markup itself is not a finding: `<b>extra hot</b>` in a note is odd text, not an instruction.
 
-    The same text gets the same findings, so the last few thousand answers are kept: a story
+    The same text gets the same findings, so the last `KEPT_SCANS` answers are kept: a story
     checks the same note on ticket after ticket (measuring containment scans each text five times
-    on average). A finding quotes the text with the secrets known now masked (`clip`), so those
-    secrets are part of what an answer is kept under: a key set later is masked all the same.
+    on average). They are kept under a digest of the text, never the text itself, so a stream of
+    hostile megabyte notes costs no memory; and under the secrets known now, because a finding
+    quotes the text with those masked (`clip`): a key set later is masked all the same.
     """
     if not isinstance(text, str):
         raise TypeError(f"scan_text() takes text, not {type(text).__name__}.")
-    return _scan_text(text, known_secrets())
+    key = (_digest(text), known_secrets())
+    with _KEPT_LOCK:
+        found = _kept.pop(key, None)
+    if found is None:
+        found = _scan(text)
+    with _KEPT_LOCK:
+        _kept[key] = found  # the newest last; the oldest goes once there are too many
+        while len(_kept) > KEPT_SCANS:
+            del _kept[next(iter(_kept))]
+    return found
 
 
-@functools.lru_cache(maxsize=4096)
-def _scan_text(text: str, secrets: tuple[str, ...]) -> tuple[Failure, ...]:
-    """`scan_text`'s work; `secrets` only keys the kept answer (see `scan_text`)."""
+def _digest(text: str) -> bytes:
+    """16 bytes that stand for `text` in the kept answers (any text, lone surrogates too)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _scan(text: str) -> tuple[Failure, ...]:
+    """`scan_text`'s work, every time: the first layer of `LAYERS` that finds anything."""
     folded = None
     for layer in LAYERS:
         if layer != "phrases" and folded is None:
