@@ -2,6 +2,7 @@
 an order its own declared allergies rule out is sent back to the customer, not drafted."""
 
 import dataclasses
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -288,6 +289,22 @@ def test_confirmation_question_offers_what_is_safe_and_asks():
     question = confirmation_question(PARTIAL_ALLERGEN_SPEC, MENU)
     assert question.startswith("Table 2:") and "latte contains milk" in question
     assert "espresso on its own" in question and question.endswith("?")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    items=st.lists(st.sampled_from(sorted(MENU.items)), min_size=2, max_size=4, unique=True),
+    allergy=st.sampled_from(["milk", "nuts", "egg", "gluten"]),
+)
+def test_confirmation_question_offers_only_what_the_kitchen_can_make(items, allergy):
+    """What front of house offers "on its own" is an item with no declared allergen that is not
+    86'd today: offering the sold-out omelette (reader E, 7 Dec 2026) promises what nobody can make."""
+    spec = OrderSpec(table=2, items=items, allergies=[allergy])
+    question = confirmation_question(spec, MENU)
+    offered = re.search(r"Shall we make the (.+?) on (?:its|their) own", question)
+    for item in offered.group(1).split(" and the ") if offered else []:
+        assert not MENU.is_sold_out(item), question
+        assert not MENU.contains(item, allergy), question
 
 
 def test_confirmation_question_confirmed_order_needs_no_question():

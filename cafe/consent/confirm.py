@@ -14,7 +14,7 @@ Front of house (`cafe.repair.front.front_of_house`) asks `changes_to_confirm` be
 runs and sends the order back with `confirmation_question`; no draft is written. The customer's
 answer is a new approved order (`dataclasses.replace`).
 What it leaves out: 86'd items, which have the same shape (whether the gate should ask about
-them too is the session's open exercise).
+them too is the session's open exercise); the question never offers one "on its own", though.
 """
 
 from __future__ import annotations
@@ -104,7 +104,8 @@ def _allergen_sentence(spec: OrderSpec, menu: Menu, reading: NoteReading) -> str
     ]
     if not unsafe:
         return ""
-    safe = [item for item, keys in conflicts.items() if not keys]
+    # offered on their own: items with no declared allergen that the kitchen can make today
+    safe = [item for item, keys in conflicts.items() if not keys and not menu.is_sold_out(item)]
     where = "their" if len(unsafe) > 1 else "its"
     declared = {k for keys in conflicts.values() for k in keys}
     declared |= {k for _, keys in _note_conflicts(reading, spec) for k in keys}
