@@ -210,8 +210,7 @@ def scan_layer(text: str, layer: str) -> tuple[Failure, ...]:
     return _unique(_layer(text, layer, None))
 
 
-# The answers `scan_text` keeps (see there), oldest first, and the lock that keeps two threads of a
-# server from reordering them under each other.
+# The answers `scan_text` keeps (see there), oldest first, under a lock (a server has threads).
 KEPT_SCANS = 4096
 _kept: dict[tuple[bytes, tuple[str, ...]], tuple[Failure, ...]] = {}
 _KEPT_LOCK = threading.Lock()
