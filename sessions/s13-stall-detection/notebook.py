@@ -511,11 +511,13 @@ course.reveal("s13.fold", source=fold_diagnostic)
 #
 # Write `my_signature(output)`: test output in, a short text out, equal for two sightings of one
 # failure and different for two failures. Any approach is fine (regular expressions, keeping
-# only pytest's `E` lines, ...). The compare cell tries it on pairs of one failure seen twice (it
-# moved two lines, ran slower, ran in another temporary folder, in colour, on another test worker,
-# with an object at another address, logged a few seconds later) and pairs of two failures (a
-# different wrong total, a different missing file, a different failing test, a different call in
-# the assertion). Masking too little and masking too much both fail, with a message saying which.
+# only the lines that name the failure, such as pytest's `E` and `FAILED` lines, ...). The compare
+# cell tries it on pairs of one failure seen twice (it moved two lines, ran slower, ran in another
+# temporary folder, in colour, on another test worker, with an object at another address, logged
+# seconds or minutes later with its clock written any usual way) and pairs of two failures (a
+# different wrong total, price or checksum, a different missing file, a different failing test, a
+# different call in the assertion, two items swapped, a name in another case). Masking too little
+# and masking too much both fail, with a message saying which.
 
 
 # %%
