@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from cafe.consent import OrderSpec
+from cafe.consent import OrderSpec, kitchen_ticket
 from cafe.context import DATA_RULES
 from cafe.detect.checks import check_ticket, scan_allergies, scan_request
 from cafe.endpoint.client.protocol import ChatClient
@@ -137,12 +137,19 @@ class RepairResult:
 
 
 def score_ticket(draft: str, spec: OrderSpec, menu: Menu) -> Score:
-    """Score one draft: the contract first (S04), then menu, allergens, scope and notes (S06)."""
+    """Score one draft: the contract first (S04), then menu, allergens, scope and notes (S06).
+
+    A draft that passes goes on as `kitchen_ticket` rewrites it (S05): the menu's item names, the
+    allergies the customer declared and the approved notes in the menu's words. Nothing the
+    drafter chose travels on: not its spelling, its wording of a note, or a character nobody sees.
+    """
     parsed = parse_draft(draft)
     if parsed.ticket is None:
         return Score(None, parsed.failures)
     failures = check_ticket(parsed.ticket, spec, menu)
-    return Score(None if failures else parsed.ticket, failures)
+    if failures:
+        return Score(None, failures)
+    return Score(kitchen_ticket(parsed.ticket, spec, menu), ())
 
 
 def policy_failures(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
