@@ -18,8 +18,12 @@ notes too: front of house asks about anything the menu cannot say. The one other
 may hold restates a declared allergy, and the rule for it has no escape hatch: the clause is
 exactly one of the declared group's words in one of the frames of `RESTATEMENTS` (courtesy
 aside), or it is read like any other clause; and the kitchen never reads it, because
-`kitchen_notes` writes only modifiers and the allergy reaches the kitchen from the allergies field. Comparing a ticket's reading
-with the approved one is `cafe.consent.changes`.
+`kitchen_notes` writes only modifiers and the allergy reaches the kitchen from the allergies field.
+
+A word that cancels what it sits beside (`NEGATING`: "none", "n/a", "no", ...) is never dropped
+as courtesy ("extra shot: nil" is not the extra shot): a clause with one is read as the option
+the menu spells for the negation ("sugar: none" is "no sugar"), or refused, so front of house
+asks. Comparing a ticket's reading with the approved one is `cafe.consent.changes`.
 """
 
 from __future__ import annotations
@@ -38,6 +42,9 @@ from cafe.world.spelling import hidden_characters, spelling_key
 
 __all__ = [
     "COURTESY",
+    "EMPTY_NOTES",
+    "NEGATING",
+    "NEGATED_FORMS",
     "RESTATEMENTS",
     "NoteModifier",
     "NoteProblem",
@@ -47,12 +54,45 @@ __all__ = [
     "hidden_span",
 ]
 
-# Words that say nothing to the kitchen: courtesy, and what people write for "no notes". A clause
-# of only these is skipped, and one at either end of a clause is dropped ("extra hot please"). An
-# allow-list too: nothing else is ever skipped.
-COURTESY: frozenset[str] = frozenset(
-    {"please", "pls", "thanks", "thank you", "cheers", "ta", "none", "n/a", "nil", "no notes"}
+# Words that say nothing to the kitchen: a clause of only these is skipped, and one at either end
+# of a clause is dropped ("extra hot please"). An allow-list too: nothing else is ever skipped.
+COURTESY: frozenset[str] = frozenset({"please", "pls", "thanks", "thank you", "cheers", "ta"})
+# What people write for "no notes". A note of only these (and courtesy) is skipped; beside
+# another clause one may cancel it ("milk allergy, none"), so there it is refused, never dropped.
+EMPTY_NOTES: frozenset[str] = frozenset({"none", "n/a", "nil", "no notes"})
+# Words that cancel the modifier (or allergy) they sit beside, before or after it: "sugar: none",
+# "n/a separate board", "hold the onions". Closed only for the reading: a clause with any word
+# outside it is no menu spelling either, so it is refused like any other.
+NEGATING: tuple[str, ...] = (
+    "none",
+    "n/a",
+    "na",
+    "nil",
+    "null",
+    "nothing",
+    "no",
+    "not",
+    "never",
+    "zero",
+    "0",
+    "without",
+    "w/o",
+    "skip",
+    "hold",
+    "omit",
+    "minus",
+    "cancel",
+    "remove",
+    "leave out",
+    "do not",
+    "don't",
+    "dont",
 )
+# A clause of only one of these may cancel the clause beside it ("extra shot, nil").
+_LONE = EMPTY_NOTES | frozenset(NEGATING)
+# How the menu spells a negated option ("no sugar", "without ice"): the only readings a negated
+# clause may have. A negation the menu does not spell is a question for the customer.
+NEGATED_FORMS: tuple[str, ...] = ("no {}", "without {}")
 # A clause of only these characters is an empty clause ("extra hot, ." or "-"); any other clause
 # that reads as nothing ("```", "'}") is refused like any clause the menu does not define.
 _FILLER = re.compile(r"[\s.,;:!?\-–—]*")
@@ -78,6 +118,14 @@ RESTATEMENTS: tuple[str, ...] = (
     "allergic to {}",
     "{} free",
 )
+# A negating word at the start or the end of a clause (in `spelling_key` form), with any
+# punctuation between it and the rest, which must hold a word: "none: extra shot", "sugar:none".
+# Longest words first, so "none" is tried before "no"; a word is whole ("not" is never "no").
+_NEGATION_WORDS = "|".join(re.escape(w) for w in sorted(NEGATING, key=len, reverse=True))
+_NEGATED_FIRST = re.compile(
+    rf"(?P<word>{_NEGATION_WORDS})(?!\w)[\W_]*(?:(?:the|any|a|an)\s+)?(?P<rest>\w.*)"
+)
+_NEGATED_LAST = re.compile(rf"(?P<rest>.*?\w)[\W_]*(?<!\w)(?P<word>{_NEGATION_WORDS})[\W_]*")
 # Hidden characters are quoted by count, not by code point: a model can decode escapes.
 _SHOWN = 40
 
@@ -138,6 +186,26 @@ def _strip_courtesy(key: str) -> str:
     return key
 
 
+def _negation(rest: str, menu: Menu) -> Modifier | str | None:
+    """What a clause with a `NEGATING` word at either end reads as: the option the menu spells
+    for the negation (`NEGATED_FORMS`: "sugar: none" is "no sugar", because "sugar" is a spelling
+    of "one sugar" and "no sugar" is an option), or why not when it cancels a menu option; None
+    for any other clause. The negated part is never read as itself: that is the point."""
+    reason = None
+    for match in (m for p in (_NEGATED_FIRST, _NEGATED_LAST) if (m := p.fullmatch(rest))):
+        negated = spelling_key(match.group("rest"))
+        named = menu.modifiers.get(negated)
+        # The negated words themselves, then every spelling of the option they name.
+        for spelling in [negated] + [s for s, m in menu.modifiers.items() if named and m == named]:
+            for form in NEGATED_FORMS:
+                if (option := menu.modifiers.get(spelling_key(form.format(spelling)))) is not None:
+                    return option
+        if named is not None and reason is None:  # name the option it cancels
+            word = match.group("word")
+            reason = f"{word!r} cancels {negated!r}, and the menu has no option that says so"
+    return reason
+
+
 def _count(key: str) -> tuple[int | None, str]:
     first = _COUNT_FIRST.fullmatch(key)
     if first:
@@ -166,10 +234,17 @@ def _clause(key: str, on_ticket: Counter[str], menu: Menu) -> NoteModifier | str
     if not key:
         return "it says nothing a kitchen can act on"
     item, rest = _item(key, on_ticket)
-    count, rest = _count(rest)
-    modifier = menu.modifiers.get(spelling_key(rest))
+    count, counted = _count(rest)
+    modifier = menu.modifiers.get(spelling_key(counted))
     if modifier is None:
-        return "it is not a kitchen modifier the menu defines"
+        # Only a clause that is no menu spelling as it stands is tried as a negation, so
+        # "no foam x2" keeps its reading; a negated one is for every copy ("sugar: none").
+        negated = _negation(rest, menu)
+        if negated is None:
+            return "it is not a kitchen modifier the menu defines"
+        if isinstance(negated, str):
+            return negated
+        modifier, count = negated, None
     targets = frozenset(
         i for i in ([item] if item else on_ticket) if i is not None and modifier.applies(i)
     )
@@ -181,6 +256,22 @@ def _clause(key: str, on_ticket: Counter[str], menu: Menu) -> NoteModifier | str
     return NoteModifier(
         modifier, targets, count or available, scoped=item is not None, counted=count is not None
     )
+
+
+def _cancelled(lone: Sequence[str | None]) -> dict[int, str]:
+    """Which clauses a lone negating word may cancel, by position, with the reason. `lone` holds,
+    for each clause, the negating word it is made of, alone or for an item ("none", "latte: n/a"),
+    or None. The word and the clause on either side of it ("milk allergy, none", "no, extra
+    shot") are all refused: which one it meant the reader cannot tell."""
+    reasons: dict[int, str] = {}
+    for at, word in enumerate(lone if len(lone) > 1 else ()):
+        if word is None:
+            continue
+        for near in (at - 1, at + 1):
+            if 0 <= near < len(lone) and lone[near] is None:
+                reasons[near] = f"{word!r} beside it may cancel it; ask what was meant"
+        reasons[at] = f"{word!r} on its own may cancel the clause beside it; ask what was meant"
+    return reasons
 
 
 def _restatements(allergies: Sequence[str]) -> frozenset[str]:
@@ -209,16 +300,22 @@ def read_notes(
     gone = set(hidden)
     visible = "".join(char for char in notes if char not in gone) if hidden else notes
     restated = _restatements(allergies)
+    clauses = [
+        (raw, _strip_courtesy(spelling_key(raw)))
+        for raw in _CLAUSE.split(unicodedata.normalize("NFKC", visible))
+    ]
+    said = [(raw, key) for raw, key in clauses if not (key in COURTESY or _FILLER.fullmatch(raw))]
+    if all(key in EMPTY_NOTES for _, key in said):
+        return NoteReading((), (), hidden)  # "none", "n/a, thanks": no notes
+    lone = [rest if rest in _LONE else None for _, rest in (_item(k, on_ticket) for _, k in said)]
+    cancelled = _cancelled(lone)
     found: list[NoteModifier] = []
     problems: list[NoteProblem] = []
-    for raw in _CLAUSE.split(unicodedata.normalize("NFKC", visible)):
-        key = _strip_courtesy(spelling_key(raw))
-        if key in COURTESY or _FILLER.fullmatch(raw) or key in restated:
-            continue
-        read = _clause(key, on_ticket, menu)
+    for at, (raw, key) in enumerate(said):
+        read = cancelled.get(at) or (None if key in restated else _clause(key, on_ticket, menu))
         if isinstance(read, str):
             problems.append(NoteProblem(clip(" ".join(raw.split())), read))
-        else:
+        elif read is not None:
             found.append(read)
     return NoteReading(tuple(found), tuple(problems), hidden)
 
