@@ -36,6 +36,7 @@ __all__ = [
 FAST: tuple[str, ...] = (
     "ruff check .",
     "ruff check {py}",
+    "ruff format --diff {py}",  # ruff is a marker by itself: no `check` word to lean on
     "mypy --strict cafe",
     "flake8 {py}",
     "tsc --noEmit",
