@@ -25,6 +25,7 @@ __all__ = [
     "QUIET",
     "chain_tier",
     "labelled_commands",
+    "every_piece",
     "restorable",
     "restore_cases",
 ]
@@ -147,6 +148,17 @@ def _joined(pieces: list[tuple[str, str | None]], separators: list[str]) -> tupl
     for (piece, _), separator in zip(pieces[1:], separators, strict=False):
         text += separator + piece
     return text, chain_tier(tier for _, tier in pieces)
+
+
+def every_piece() -> tuple[tuple[str, str | None], ...]:
+    """Each piece the rules settle, alone, with a test name and a file filled in: the generated
+    chains may not draw every one of them on its own, and a rule can hang on one piece alone."""
+    tiers = ((FAST, "fast"), (SLOW, "slow"), (QUIET, None))
+    return tuple(
+        (template.format(name=_NAMES[0], py=_FILES[0]), tier)
+        for templates, tier in tiers
+        for template in templates
+    )
 
 
 def labelled_commands() -> Any:

@@ -37,7 +37,12 @@ from cafe.exercises.feedback import (
 )
 from cafe.exercises.generated import built_once, first_difference
 from cafe.exercises.library import is_library
-from cafe.exercises.reference_s15 import labelled_commands, restorable, restore_cases
+from cafe.exercises.reference_s15 import (
+    every_piece,
+    labelled_commands,
+    restorable,
+    restore_cases,
+)
 from cafe.monitors.commands import is_verification_command
 from cafe.monitors.runners import segment_tier, verification_tier
 from cafe.monitors.snapshots import ABSENT, AT_HEAD, can_restore, mutated_since
@@ -249,6 +254,14 @@ def check_verification_tier(fn: Callable[[str], Any]) -> list[str]:
         problems = [*problems[:SHOWN_PROBLEMS], f"... and {more} more rows wrong"]
     if problems:
         return problems
+    for command, expected in every_piece():  # then each piece alone, then generated chains
+        got = call(fn, command)
+        if isinstance(got, Raised):
+            return [got.problem(repr(command))]
+        if got != expected:
+            return [
+                mismatch(repr(command), got, expected, "each piece alone, as the rules settle it")
+            ]
     found = first_difference(
         lambda pair: fn(pair[0]),
         lambda pair: pair[1],
