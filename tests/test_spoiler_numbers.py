@@ -109,7 +109,7 @@ def _declared(key: str) -> dict:
     [
         ("s07.lottery", "At one in twenty a draw, two orders in five end with a ticket."),
         ("s07.lottery", "With a cap of ten, 40 percent of the orders get through."),
-        ("s03.smallest_budget", "It takes two hundred and forty-six tokens at the least."),
+        ("s03.smallest_budget", "It takes two hundred and forty-nine tokens at the least."),
         ("s12.agreement", "It agrees with the checks ninety-five per cent of the time."),
     ],
 )
