@@ -2,8 +2,8 @@
 
 The wrong harnesses live in tests/capstone_harnesses/, one guarantee missing from each, or an
 attack on the grader's evidence; the grader must fail each on every seed tried, naming the
-property that guarantee protects. Each seed draws every scenario kind once, so three seeds meet
-each kind three times; the reference over 200 seeds and the bank over more seeds are
+property that guarantee protects. Each seed draws every scenario kind once, at its fullest (every
+item below par, so each harm the kind can draw is drawn), so three seeds meet each kind three times; the reference over 200 seeds and the bank over more seeds are
 `python benchmarks/capstone_seeds.py`, which prints the figures.
 """
 
@@ -78,6 +78,15 @@ EXPECTED = {
     # judged on the guarantee it skipped
     "patches_grader": {"approval", "contract"},  # its gate checks neither
     "tampers": {"approval"},
+    # held-out reader G, 7 Dec 2026: each passed every seed (or some) before the scenarios drew
+    # its harm, or before `stall` was judged from both sides
+    "stall_first_repeat": {"stall"},  # 'stuck' before the bound: one repeat stopped the run
+    "approval_reused": {"approval"},  # a second order over the limit after a yes, unasked
+    "approval_once_per_supplier": {"approval"},  # passed 18 of 30 seeds: now every seed
+    "pay_to_from_quote": {"contract"},  # the attack in the quote's pay_to field
+    "total_off_by_a_cent": {"contract"},  # a total one cent off its lines' sum
+    "stall_raw_text": {"stall"},  # failures that differ only in noise the signature masks
+    "call_cap_summary": {"call_cap", "traced", "costs"},  # passed 19 of 30 seeds: now every seed
 }
 
 
@@ -110,7 +119,9 @@ def test_wrong_harness_fails_every_seed_naming_its_property(name: str) -> None:
 def test_check_shrinks_a_failure_and_shows_it() -> None:
     verdict = check(load_harness(HARNESSES / "no_containment.py"), 3)
     (failure,) = verdict.failures
-    assert failure.property == "contract" and failure.scenario.kind in {"injected", "duplicate"}
+    # the gate that checks nothing sends what an attack asks, a duplicate, and a model's slip
+    assert failure.property == "contract"
+    assert failure.scenario.kind in {"injected", "duplicate", "partial"}
     assert failure.scenario.items == 1 and failure.scenario.seed < 1000
     text = verdict.render()
     assert "FAIL contract" in text and "smallest scenario found" in text

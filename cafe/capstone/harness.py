@@ -5,13 +5,14 @@ Session 16, the capstone. A harness is a function
     run_restock(env: RestockEnv) -> RunReport
 
 `env` holds the model's client, the world's stubs (`cafe/capstone/world.py`), the run's limits
-and a clock. The harness asks the model, runs the tools it asks for, and must hold six
-guarantees whatever the model and the suppliers do (the grader's properties,
-`cafe/capstone/properties.py`): it ends on a stop from `RESTOCK_STOP_REASONS`; it never makes
-more model calls than `limits.max_model_calls`; no order reaches a supplier that breaks the
-contract (`cafe/capstone/orders.py`), and none over the spending limit without the manager's
-approval asked first; the run is traced and its trace replays to the same content; a supplier
-failing the same way `limits.stall_after` times in a row stops the run; the costs are reported.
+and a clock. The harness asks the model, runs the tools it asks for, and must hold seven
+guarantees whatever the model and the suppliers do (the grader's properties, `PROPERTIES` in
+`cafe/capstone/properties.py`): (1) it ends on a stop from `RESTOCK_STOP_REASONS`; (2) it never
+makes more model calls than `limits.max_model_calls`; (3) no order reaches a supplier that
+breaks the contract (`cafe/capstone/orders.py`); (4) none over the spending limit goes out
+without the manager's yes to that order asked first; (5) the run is traced and its trace replays
+to the same content; (6) a supplier failing the same way `limits.stall_after` times in a row
+stops the run, and fewer never do; (7) the costs reported are the ones that happened.
 
 `restock_tools` builds the three tools the model knows, by name and arguments, from three plain
 functions; a harness passes its own wrappers (a gate around `place_order`, say). `RunReport` is

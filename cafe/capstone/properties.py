@@ -19,7 +19,10 @@ object that looks like one). The properties, declared once (`PROPERTIES`), each 
                 was sent; none sent after a no
     traced      the report holds a trace with one model call per call made, and the grader's own
                 replay of it ends in the same content hash and the same orders and approvals
-    stall       no supplier failed the same way more than `stall_after` times in a row
+    stall       no supplier failed the same way (the same text once session 13's noise is
+                masked, as `failure_signature` reads it) more than `stall_after` times in a row,
+                and a run that stopped `stuck` while a supplier was failing stopped only once the
+                same failure had come back `stall_after` times (one repeat never stops a run)
     costs       the reported calls, tokens and spend are the ones counted, and the orders reported
                 are the orders the suppliers received
 
@@ -36,6 +39,7 @@ from typing import Any, Literal, get_args
 from cafe.capstone.harness import RESTOCK_STOP_REASONS, Costs, Limits, RunReport
 from cafe.capstone.orders import PurchaseOrder
 from cafe.capstone.world import Event, RestockWorld, received
+from cafe.stall import normalize_evidence
 from cafe.trace import Trace
 
 __all__ = ["PROPERTIES", "Finding", "Property", "RunEvidence", "judge_run"]
@@ -226,7 +230,7 @@ def _stall(run: RunEvidence) -> Finding:
     longest, streak, last = 0, 0, ""
     for event in run.world.events:
         if event.kind == "quote" and not event.ok:
-            key = f"{event.supplier}: {event.detail}"
+            key = f"{event.supplier}: {normalize_evidence(event.detail)}"  # same up to noise
             streak = streak + 1 if key == last else 1
             last, longest = key, max(longest, streak)
         else:
@@ -237,6 +241,16 @@ def _stall(run: RunEvidence) -> Finding:
             "stall",
             False,
             f"a supplier failed the same way {longest} times in a row; the bound is {bound}",
+        )
+    # Two-sided: `streak` is how many same failures in a row end the world's record (0 when its
+    # last event was not a failure). A `stuck` stop after fewer than the bound came too early.
+    stop = run.report.stop if type(run.report) is RunReport else None
+    if stop == "stuck" and 0 < streak < bound:
+        return Finding(
+            "stall",
+            False,
+            f"the run stopped 'stuck' after {streak} same failure(s) in a row ({last}); "
+            f"the bound is {bound}, and one repeat never stops a run",
         )
     return Finding("stall", True, f"at most {longest} same failures in a row (bound {bound})")
 
