@@ -13,7 +13,6 @@ function is given.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import re
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,6 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-import cafe
 from cafe.exercises import search
 from cafe.exercises.generated import built_once, first_broken, first_difference
 
