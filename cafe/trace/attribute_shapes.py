@@ -13,6 +13,7 @@ turns a `ShapeError` into a `TraceFileError` naming the line.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -41,8 +42,13 @@ __all__ = [
     "ShapeError",
     "ATTRIBUTE_SHAPES",
     "check_attributes",
+    "finite_seconds",
+    "MAX_COUNT",
 ]
 
+# The largest count (tokens, a status code) a trace holds: every count a float adds up exactly,
+# so a report's sums and costs never overflow (10**309 tokens once crashed `summarize`).
+MAX_COUNT = 2**53
 # The deepest a value may nest (lists and objects inside each other): a message's parts are four
 # deep, a tool's arguments rarely ten; far beyond that is an edit, and it would exhaust recursion.
 MAX_DEPTH = 64
@@ -84,8 +90,19 @@ def _text(nullable: bool) -> Shape:
 
 
 def _count(value: Any, path: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _fail(path, "a whole number of 0 or more", value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise _fail(path, f"a whole number from 0 to {MAX_COUNT:,}", value)
+
+
+def finite_seconds(value: Any) -> float | None:
+    """`value` as seconds when it is a number a float holds finitely (10**400 is not), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        seconds = float(value)
+    except OverflowError:
+        return None
+    return seconds if math.isfinite(seconds) else None
 
 
 def _list_of(item: Shape) -> Shape:
@@ -102,7 +119,7 @@ def _finish_reason(nullable: bool) -> Shape:
     def check(value: Any, path: str) -> None:
         if value is None and nullable:
             return
-        if value not in FINISH_REASON_VALUES:
+        if not isinstance(value, str) or value not in FINISH_REASON_VALUES:
             raise _fail(path, f"one of {', '.join(sorted(FINISH_REASON_VALUES))}", value)
 
     return check
@@ -111,7 +128,8 @@ def _finish_reason(nullable: bool) -> Shape:
 def _part(value: Any, path: str) -> None:
     if not isinstance(value, dict):
         raise _fail(path, "an object", value)
-    fields = PART_FIELDS.get(value.get("type"))  # type: ignore[arg-type]
+    kind = value.get("type")
+    fields = PART_FIELDS.get(kind) if isinstance(kind, str) else None
     if fields is None:
         raise _fail(f"{path}.type", f"one of {', '.join(PART_FIELDS)}", value.get("type"))
     for name, nullable in fields.items():

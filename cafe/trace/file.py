@@ -38,13 +38,12 @@ OpenTelemetry backend instead of a file (`cafe.trace.otel`).
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from cafe.endpoint.secrets.redaction import redact
-from cafe.trace.attribute_shapes import ShapeError, check_attributes
+from cafe.trace.attribute_shapes import ShapeError, check_attributes, finite_seconds
 from cafe.trace.lines import (
     MAX_LINE_CHARS,
     SCHEMA_VERSION,
@@ -94,11 +93,11 @@ def _shown(name: Any) -> str:
 def _readable(span: Span) -> None:
     """ValueError naming `span` when the reader would refuse its line: a time that is not a finite
     number, or an attribute whose shape is not what readers rely on."""
-    if not (math.isfinite(span.start_s) and math.isfinite(span.end_s)):
+    if finite_seconds(span.start_s) is None or finite_seconds(span.end_s) is None:
         raise ValueError(
             redact(
-                f"span {_shown(span.name)} runs from {span.start_s} to {span.end_s}; a trace records "
-                "times as finite numbers of seconds."
+                f"span {_shown(span.name)} runs from {str(span.start_s)[:20]} to "
+                f"{str(span.end_s)[:20]}; a trace records times as finite numbers of seconds."
             )
         )
     try:

@@ -21,12 +21,11 @@ one `TraceFileError` naming the source, the line and what is wrong.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cafe.trace.attribute_shapes import ShapeError, check_attributes
+from cafe.trace.attribute_shapes import ShapeError, check_attributes, finite_seconds
 from cafe.trace.lines import (
     DIGEST_FIELDS,
     HEADER_KEYS,
@@ -167,13 +166,22 @@ def _header(record: dict[str, Any], source: str, line: int, allow_unverified: bo
 def _timed(record: dict[str, Any], where: tuple[str, int]) -> tuple[float, float]:
     start = _field(record, "start_s", (int, float), where, "a number of seconds")
     end = _field(record, "end_s", (int, float), where, "a number of seconds")
-    if not (math.isfinite(start) and math.isfinite(end)) or end < start:
+    # a number a float cannot hold (10**400) is refused like an infinity, never an OverflowError
+    start_s, end_s = finite_seconds(start), finite_seconds(end)
+    if start_s is None or end_s is None or end_s < start_s:
         raise TraceFileError(
             where[0],
             where[1],
-            f"field 'end_s' ({end}) must be a number no smaller than start_s ({start}).",
+            f"field 'end_s' ({_clipped(end)}) must be a finite number no smaller than start_s "
+            f"({_clipped(start)}).",
         )
-    return float(start), float(end)
+    return start_s, end_s
+
+
+def _clipped(number: Any) -> str:
+    """A number as an error quotes it: 10**400 is 401 digits, so at most 20 of them."""
+    shown = str(number)
+    return shown if len(shown) <= 20 else shown[:20] + "…"
 
 
 def _span(record: dict[str, Any], run: _Run, source: str, line: int) -> Span:

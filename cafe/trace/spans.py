@@ -144,10 +144,12 @@ class Span:
             raise ValueError(
                 redact(f"Span kind {self.kind!r} is not one of {', '.join(SPAN_KINDS)}.")
             )
+        for when in (self.start_s, self.end_s):
+            if isinstance(when, bool) or not isinstance(when, (int, float)):
+                raise ValueError(redact(f"Span {self.name!r}: a time is a number of seconds."))
         if self.end_s < self.start_s:
-            raise ValueError(
-                redact(f"Span {self.name!r} ends ({self.end_s}) before it starts ({self.start_s}).")
-            )
+            end, start = str(self.end_s)[:20], str(self.start_s)[:20]  # 10**400 is 401 digits
+            raise ValueError(redact(f"Span {self.name!r} ends ({end}) before it starts ({start})."))
         object.__setattr__(self, "attributes", _frozen(self.attributes))
 
     @property
