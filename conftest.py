@@ -30,6 +30,14 @@ start inherit it. A test that passes under one seed and fails under another is i
 Replay: `PYTHONHASHSEED=H pytest -p randomly --randomly-seed=R ...` with the two figures the
 header printed; `-p no:randomly` runs in file order.
 
+Hypothesis, too, draws the same from run to run. Besides its own numbers it sometimes draws a
+constant found in the project's code (`_get_local_constants` in hypothesis's
+internal/conjecture/providers.py), and it looks again each time a new module is imported. Which
+files share a worker changes from run to run, so one `derandomize=True` test drew 100000 in one
+CI run and never in the runs before it (stop 46). `pytest_collection_finish` gathers that pool
+once, after collection (every worker collects every file, so every worker gathers the same pool),
+and keeps it for the run.
+
 A test run never reads or writes your own `~/.cafe`: `pytest_configure` points `CAFE_HOME` at a
 new temporary folder for the run (one per worker), so the notebooks nbval runs bank their offline
 numbers there, not over the checkpoints your own model earned. Tests that need a home of their own
@@ -42,6 +50,7 @@ import compileall
 import os
 import shutil
 import tempfile
+from typing import Any
 
 import pytest
 
@@ -182,3 +191,20 @@ def _cells_in_notebook_order(items: list[pytest.Item]) -> None:
     cells = sorted((items[i] for i in slots), key=lambda c: (str(c.path), c.cell_num))
     for slot, cell in zip(slots, cells):
         items[slot] = cell
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Hypothesis draws constants from one pool, gathered once, whatever ran before a test.
+
+    Without that internal (a later Hypothesis), the draws merely vary as they did before."""
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:
+        return
+    gather = getattr(providers, "_get_local_constants", None)
+    cache: Any = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    if gather is None or cache is None:
+        return
+    pool = gather()
+    providers._get_local_constants = lambda: pool
+    cache.clear()

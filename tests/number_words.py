@@ -107,20 +107,19 @@ def _spelled(raw: list[str], i: int) -> tuple[int, int] | None:
         word, nxt = raw[j], raw[j + 1] if j + 1 < len(raw) else ""
         if (
             word in UNITS
-            and last in ("", "tens", "scale")
+            and last in ("", "tens", "scale", "hundred")
             and not (last == "tens" and UNITS[word] > 9)
         ):
             current, last = current + UNITS[word], "unit" if UNITS[word] < 10 else "teen"
-        elif word in TENS and last in ("", "scale"):
+        elif word in TENS and last in ("", "scale", "hundred"):
             current, last = current + TENS[word], "tens"
         elif word == "a" and last == "" and nxt in SCALES:
             current, last = 1, "unit"
-        elif word in SCALES and last in ("unit", "teen", "tens"):
-            if SCALES[word] == 100:
-                current, last = current * 100, "scale"
-            else:
-                total, current, last = total + current * SCALES[word], 0, "scale"
-        elif word == "and" and last == "scale" and (nxt in UNITS or nxt in TENS):
+        elif word == "hundred" and last in ("unit", "teen", "tens"):
+            current, last = current * 100, "hundred"
+        elif word in SCALES and word != "hundred" and last in ("unit", "teen", "tens", "hundred"):
+            total, current, last = total + current * SCALES[word], 0, "scale"
+        elif word == "and" and last in ("scale", "hundred") and (nxt in UNITS or nxt in TENS):
             pass
         else:
             break

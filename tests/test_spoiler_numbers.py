@@ -126,6 +126,8 @@ def test_spoiler_numbers_session_declaration_catches_paraphrase(key: str, senten
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(st.integers(min_value=0, max_value=999_999), st.sampled_from(NOUNS))
 @example(246, "tokens")
+@example(100_000, "orders")  # "one hundred thousand": a scale after "hundred" (CI, stop 46)
+@example(300_005, "runs")
 def test_spoiler_numbers_a_count_is_caught_however_written(n: int, noun: str) -> None:
     for shown in count_renderings(n):
         assert caught(f"{n} {noun}", f"It comes to {shown} {noun} in all."), (shown, words(shown))
