@@ -230,7 +230,8 @@ def test_summarize_run_without_usage_is_left_out_of_tokens_and_said_to_be_a_floo
     assert summary.unreported == ("quiet",) and summary.tokens == 660
     assert "quiet" in summary.unpriced
     assert any(
-        "reported no token usage (quiet)" in note and "floor" in note for note in summary.notes
+        "reported no token usage" in note and "(quiet)" in note and "floor" in note
+        for note in summary.notes
     )
 
 

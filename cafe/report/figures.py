@@ -24,6 +24,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from cafe.endpoint.secrets.redaction import redact
 from cafe.report.banked import BankedView
 from cafe.report.records import ENDINGS, RunRecord
 from cafe.report.summary import ShiftSummary
@@ -180,7 +181,8 @@ def _trace_link(run: RunRecord, base: Path | None) -> str:
             target = Path(os.path.relpath(target.resolve(), base.resolve()))
         except ValueError:  # another drive on Windows: keep the path as given
             pass
-    return f'<a href="{html.escape(target.as_posix(), quote=True)}">{html.escape(run.trace)}</a>'
+    href, shown = redact(target.as_posix()), redact(run.trace)  # a folder named with the key
+    return f'<a href="{html.escape(href, quote=True)}">{html.escape(shown)}</a>'
 
 
 def _runs_table(rows: list[tuple[RunRecord, str]], what: str, base: Path | None) -> str:
@@ -250,7 +252,7 @@ def render_html(
     costliest = _runs_table(
         [(run, f"{cost:.4f} {money}") for run, cost in summary.costliest], "cost", folder
     )
-    notes = "".join(f"<li>{html.escape(note)}</li>" for note in summary.notes)
+    notes = "".join(f"<li>{html.escape(redact(note))}</li>" for note in summary.notes)
     return (
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>'

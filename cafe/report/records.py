@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, get_args
 
+from cafe.endpoint.secrets.redaction import redact
 from cafe.repair.front import SentBack
 from cafe.repair.reask import STOP_REASONS, RepairResult, StopReason
 
@@ -60,7 +61,8 @@ class RunRecord:
     """One order of a shift, as the report counts it.
 
     `ending` is one of `ENDINGS`. `input_tokens`/`output_tokens` are None when the endpoint
-    reported no usage (an order that never reached the model has 0 of each). `seconds` is None
+    reported no usage, or did not for every call: a part is not the run's usage (an order that
+    never reached the model has 0 of each). `seconds` is None
     when nobody timed it; `trace` is the path of the run's trace file, or None. `failures` counts
     the failed checks by name, over every attempt and the checks made before any draft.
     """
@@ -114,7 +116,9 @@ class RunRecord:
 
     @property
     def tokens(self) -> int | None:
-        return None if self.input_tokens is None else self.input_tokens + (self.output_tokens or 0)
+        if self.input_tokens is None or self.output_tokens is None:
+            return None
+        return self.input_tokens + self.output_tokens
 
 
 @dataclass(frozen=True)
@@ -158,8 +162,8 @@ def record_from_result(
     tokens_out: int | None
     if not result.attempts:  # refused before any draft: nothing sent, nothing billed
         tokens_in, tokens_out = 0, 0
-    elif result.usage is None:
-        tokens_in, tokens_out = None, None
+    elif result.usage is None or any(a.usage is None for a in result.attempts):
+        tokens_in, tokens_out = None, None  # a sum over the attempts that reported is too small
     else:
         tokens_in, tokens_out = result.usage.prompt_tokens, result.usage.completion_tokens
     return RunRecord(
@@ -171,7 +175,7 @@ def record_from_result(
         tokens_out,
         seconds=seconds,
         failures=dict(sorted(checks.items())),
-        trace=trace,
+        trace=None if trace is None else redact(trace),  # a folder named with the key
     )
 
 

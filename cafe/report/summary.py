@@ -114,7 +114,8 @@ def _attempt_bins(runs: Sequence[RunRecord], cap: int) -> dict[str, int]:
 class ShiftSummary:
     """The numbers of one shift. Built by `summarize`; the counts are checked to add up to `runs`.
 
-    Token totals cover only the runs that reported usage (`unreported` lists the others), and cost
+    Token totals cover only the runs that reported usage in full, both counts for every model
+    call (`unreported` lists the others, part-reported runs too), and cost
     only the runs that could be priced (`unpriced`), so each is a floor when those lists are not
     empty; `notes` says so in words.
     """
@@ -188,8 +189,9 @@ def _usage_note(unreported: Sequence[str]) -> list[str]:
     shown = ", ".join(unreported[:5]) + (", ..." if len(unreported) > 5 else "")
     many = len(unreported) != 1
     return [
-        f"{len(unreported)} run{'s' if many else ''} reported no token usage ({shown}): token and cost "
-        f"totals leave {'them' if many else 'it'} out, so read those totals as a floor."
+        f"{len(unreported)} run{'s' if many else ''} reported no token usage, or not for every "
+        f"model call ({shown}): token and cost totals leave {'them' if many else 'it'} out, so "
+        "read those totals as a floor."
     ]
 
 

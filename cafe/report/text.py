@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from cafe.endpoint.secrets.redaction import redact
 from cafe.report.records import ENDINGS, RunRecord
 from cafe.report.summary import ShiftSummary
 
@@ -99,7 +100,7 @@ def _runs(summary: ShiftSummary) -> list[str]:
 
 
 def render_text(summary: ShiftSummary) -> str:
-    """The summary as a few plain lines for a terminal."""
+    """The summary as a few plain lines for a terminal, with any secret in them masked."""
     head = (
         f"Shift report: {summary.runs} order{'s' if summary.runs != 1 else ''}, "
         f"{summary.accepted} ticket{'s' if summary.accepted != 1 else ''} accepted"
@@ -107,4 +108,5 @@ def render_text(summary: ShiftSummary) -> str:
     lines = [head, "", "How the orders ended:", *_endings(summary), ""]
     lines += _spending(summary) + _runs(summary)
     lines += [f"Note: {note}" for note in summary.notes]
-    return "\n".join(lines)
+    # Trace paths and notes come from the caller: one named with the key must not print it.
+    return redact("\n".join(lines))

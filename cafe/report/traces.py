@@ -12,7 +12,8 @@ report needs:
   cannot be counted (a file cut off mid-line, a run of another harness, a run already read from
   another file), never a traceback.
 
-A trace without usage is still counted; `cafe.report.summarize` then says its tokens are unknown.
+A trace without usage, or with a count missing from any model call, is still counted; its tokens
+are unknown (`cafe.trace.spans.Trace.usage`), and `cafe.report.summarize` names it.
 An order front of house sent back has no trace: the loop never ran, so there is nothing to read
 back, and its record comes from `record_from_sent_back` when the shift runs. A trace that ends on
 `needs_consent` was written by an earlier version of the course, whose loop sent such orders back
@@ -26,6 +27,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
+from cafe.endpoint.secrets.redaction import redact
 from cafe.repair.reask import StopReason
 from cafe.report.records import STOP_ORDER, RunRecord
 from cafe.trace.record import TraceFileError, read_traces
@@ -82,12 +84,15 @@ def record_from_trace(trace: Trace, *, path: str | Path | None = None) -> RunRec
         tokens_out,
         seconds=round(trace.duration_s, 6),
         failures=dict(sorted(failures.items())),
-        trace=None if path is None else str(path),
+        trace=None if path is None else redact(str(path)),  # a folder named with the key
     )
 
 
 def read_shift(paths: Iterable[str | Path]) -> tuple[tuple[RunRecord, ...], tuple[str, ...]]:
     """Every repair run in the trace files at `paths`, and a sentence for each that is left out.
+
+    A path is shown with any secret in it masked, in the sentences and in `RunRecord.trace`, as
+    `TraceFileError` shows it: a folder named with the key would otherwise print the key.
 
     A run found again in a later file (the same id, start time and content: a file copied, or a
     run appended to a second file) is counted once. Pass the sentences on as
@@ -107,12 +112,14 @@ def read_shift(paths: Iterable[str | Path]) -> tuple[tuple[RunRecord, ...], tupl
             first, source = seen.setdefault(key, (number, path))
             if first != number:
                 problems.append(
-                    f"Not counted twice, from {path}: run {trace.trace_id} is the same run as "
-                    f"the one read from {source} (same id, start and content)."
+                    redact(
+                        f"Not counted twice, from {path}: run {trace.trace_id} is the same run "
+                        f"as the one read from {source} (same id, start and content)."
+                    )
                 )
                 continue
             try:
                 runs.append(record_from_trace(trace, path=path))
             except ValueError as exc:
-                problems.append(f"Not counted, from {path}: {exc}")
+                problems.append(redact(f"Not counted, from {path}: {exc}"))
     return tuple(runs), tuple(problems)

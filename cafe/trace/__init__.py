@@ -15,6 +15,7 @@ Read the files in this order:
 - `recorder.py`: `Recorder`, which builds a run's spans, and the client that records each call;
 - `record.py`: `record_repair`, session 07's re-ask recorded through its seams;
 - `loop.py`: `record_loop`, the same for a run of session 01's agent loop;
+- `replayable.py`: whether a recording can be replayed, checked before the replay answers;
 - `replay.py`: a client that answers each call with the recorded reply, and the proof it matched;
 - `evaluations.py`: a check's verdict as the conventions' `gen_ai.evaluation.result` event;
 - `otel.py`: sending recorded traces to any OpenTelemetry backend (docs/traces.md: Jaeger).

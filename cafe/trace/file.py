@@ -38,6 +38,8 @@ OpenTelemetry backend instead of a file (`cafe.trace.otel`).
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -186,6 +188,29 @@ def write_trace(trace: Trace, path: str | Path, *, append: bool = False) -> Path
 
 # --- reading ----------------------------------------------------------------------------------
 
+# What an editor such as Notepad puts before the text when it saves "UTF-8 with BOM"; the writer
+# never does, and JSON does not allow it, so a file that starts with it was saved by hand.
+_BOM = "\ufeff"
+
+
+def _text_of(path: Path) -> str:
+    """The text of the regular file at `path`. A named pipe, a device or a folder is refused
+    (TraceFileError) before anything is read from it: reading a pipe waits for a writer that may
+    never come. It is opened non-blocking, so even opening a pipe returns at once, and then
+    checked through the open file, so nothing can be swapped in between the check and the read."""
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # Windows has no O_NONBLOCK
+    try:
+        if stat.S_ISREG(os.fstat(handle).st_mode):
+            with open(handle, encoding="utf-8", newline="", closefd=False) as source:
+                return source.read()
+    finally:
+        os.close(handle)
+    raise TraceFileError(
+        str(path),
+        0,
+        "is not a regular file (a folder, a named pipe or a device); give the path of a trace file.",
+    )
+
 
 def read_traces(path: str | Path, *, allow_unverified: bool = False) -> tuple[Trace, ...]:
     """Every run in the trace file at `path`, in file order, each checked (`cafe.trace.parse`).
@@ -194,14 +219,20 @@ def read_traces(path: str | Path, *, allow_unverified: bool = False) -> tuple[Tr
     `allow_unverified=True` also reads runs of schema version 1, which carry no digests."""
     path = Path(path)
     try:
-        with path.open(encoding="utf-8", newline="") as source:
-            text = source.read()
+        text = _text_of(path)
     except FileNotFoundError:
         raise TraceFileError(
             str(path), 0, "does not exist; record a run with cafe.trace first."
         ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise TraceFileError(str(path), 0, f"could not be read as UTF-8 text ({exc}).") from None
+    if text.startswith(_BOM):
+        raise TraceFileError(
+            str(path),
+            1,
+            "starts with a byte-order mark (U+FEFF, which some editors add when they save); "
+            "save it as UTF-8 without BOM.",
+        )
     return parse_traces(text.split("\n"), str(path), allow_unverified=allow_unverified)
 
 

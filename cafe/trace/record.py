@@ -113,7 +113,8 @@ def _run_attributes(result: RepairResult) -> dict[str, Any]:
         STOP_REASON: result.stop_reason,
         "cafe.run.attempts": len(result.attempts),
     }
-    if result.usage is not None:
+    if result.usage is not None and all(a.usage is not None for a in result.attempts):
+        # the run's total only when every attempt reported: a partial sum is not the total
         attributes.update(
             {
                 "gen_ai.usage.input_tokens": result.usage.prompt_tokens,

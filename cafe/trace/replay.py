@@ -35,7 +35,6 @@ from cafe.endpoint.client.completions import completion_payload
 from cafe.endpoint.client.formats import FORMAT_FIELD
 from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.endpoint.secrets.redaction import redact
-from cafe.trace.attribute_shapes import ShapeError, check_attributes
 from cafe.trace.attributes import (
     ERROR_TYPE,
     FINISH_REASONS,
@@ -52,8 +51,8 @@ from cafe.trace.calls import (
     STATUS_CODE,
     request_attributes,
 )
-from cafe.trace.lines import TraceFileError
-from cafe.trace.spans import Span, Trace, canonical_spans, content_hash
+from cafe.trace.replayable import check_replayable
+from cafe.trace.spans import Span, Trace, canonical_spans
 
 __all__ = [
     "SHOWN_CHARS",
@@ -151,12 +150,9 @@ def recorded_reply(span: Span) -> dict[str, Any]:
     parts = outputs[0]["parts"]
     texts = [p["content"] for p in parts if p.get("type") == "text"]
     calls = [p for p in parts if p.get("type") == "tool_call"]
-    usage = None
-    if span.get(INPUT_TOKENS) is not None:
-        usage = {
-            "prompt_tokens": span.get(INPUT_TOKENS),
-            "completion_tokens": span.get(OUTPUT_TOKENS) or 0,
-        }
+    counts = (span.get(INPUT_TOKENS), span.get(OUTPUT_TOKENS))
+    # both counts, or no usage at all: a count the call did not record is unknown, not 0
+    usage = None if None in counts else dict(zip(("prompt_tokens", "completion_tokens"), counts))
     return {
         "content": texts[0] if texts else None,
         "tool_calls": [{"name": c["name"], "arguments": c["arguments"] or "{}"} for c in calls],
@@ -277,28 +273,9 @@ class ReplayClient:
         return span, recorded_reply(span)
 
 
-def _checked(trace: Trace) -> None:
-    """A trace is checked before it answers anything: every span's attributes have the shapes a
-    replay reads (`cafe.trace.attribute_shapes`), and a trace read from a file still hashes to
-    what the file recorded. Either failure is a `TraceFileError`, as when reading a file."""
-    for span in trace.spans:
-        try:
-            check_attributes(span.attributes)
-        except ShapeError as exc:
-            raise TraceFileError(
-                f"trace {trace.trace_id!r}", 0, f"span {span.name!r} (id {span.span_id}): {exc}."
-            ) from None
-    if trace.recorded_hash is not None and content_hash(trace) != trace.recorded_hash:
-        raise TraceFileError(
-            f"trace {trace.trace_id!r}",
-            0,
-            f"hashes to {content_hash(trace)}, but its file recorded {trace.recorded_hash}; "
-            "it was changed after it was read.",
-        )
-
-
 def replay_client(trace: Trace, *, secrets: Sequence[str] = ()) -> ReplayClient:
-    """A client that replays `trace`'s model calls, once the trace is checked (`_checked`).
+    """A client that replays `trace`'s model calls, once the trace is checked
+    (`cafe.trace.replayable.check_replayable`: a `TraceFileError` when it could not answer).
     `secrets`: the keys the recording masked, so a request holding one compares equal to its
     masked recording."""
     if not isinstance(trace, Trace):
@@ -306,7 +283,7 @@ def replay_client(trace: Trace, *, secrets: Sequence[str] = ()) -> ReplayClient:
             f"replay_client() takes a cafe.trace.spans.Trace (read one with read_trace), not "
             f"{type(trace).__name__}."
         )
-    _checked(trace)
+    check_replayable(trace)
     return ReplayClient(trace.model_calls, secrets)
 
 

@@ -230,14 +230,23 @@ class Trace:
 
     @property
     def usage(self) -> tuple[int, int] | None:
-        """(input tokens, output tokens) over every model call that reported them, else None."""
-        counted = [c for c in self.model_calls if c.get(INPUT_TOKENS) is not None]
-        if not counted:
+        """(input tokens, output tokens) summed over the model calls, or None when it is unknown.
+
+        Unknown means no call reported usage, or some call left out one count or both: a sum
+        over the calls that did report would be a smaller number, not the run's usage, and a
+        missing count is not 0. The one call without counts that leaves the total known is a
+        call that failed (`error.type`, neither count): it got no reply to bill, so it adds none.
+        """
+        reported = []
+        for call in self.model_calls:
+            counts = (call.get(INPUT_TOKENS), call.get(OUTPUT_TOKENS))
+            if None not in counts:
+                reported.append(counts)
+            elif counts != (None, None) or call.get(ERROR_TYPE) is None:
+                return None  # a count is missing from a call that was billed: unknown, not 0
+        if not reported:
             return None
-        return (
-            sum(c.get(INPUT_TOKENS) for c in counted),
-            sum(c.get(OUTPUT_TOKENS) or 0 for c in counted),
-        )
+        return sum(n for n, _ in reported), sum(n for _, n in reported)
 
     def walk(self) -> Iterator[tuple[int, Span]]:
         """Each span with its depth (the run is 0), in tree order: for printing an outline."""
