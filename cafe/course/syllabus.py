@@ -227,6 +227,7 @@ SESSIONS: tuple[Session, ...] = (
         (
             "cafe/stall/",
             "cafe/world/workbench.py",
+            "cafe/world/atomic_write.py",
             "cafe/world/pytest_runs.py",
             "cafe/world/processes.py",
             "cafe/stories/scenarios.py",

@@ -13,6 +13,7 @@ that first needs it:
 - `orderpad.py` (session 01): the order pad, the tools session 01's agent calls;
 - `workbench.py` (session 13): a real git work tree copied from `cafe/data/workbench/`, where an
   agent's edits are real writes and its checks really run;
+- `atomic_write.py` (session 13): the workbench's writes, the whole file or nothing;
 - `pytest_runs.py` (session 13): how the workbench runs pytest, each run in a process of its own;
 - `processes.py` (session 13): starting a command and ending it with all it started, on every
   platform (the fresh pytest runs and session 15's `run_command` use it).

@@ -7,7 +7,7 @@ and its tests, `check_bill.py`, one of which fails) ships as package data under
 that folder a git repository with one commit, and hands back four tools:
 
 - `read_file(path)`            kind `observe`: a file's text, or a failure if it is not there;
-- `write_file(path, content)`  kind `mutate`: really writes the file inside the workbench;
+- `write_file(path, content)`  kind `mutate`: really writes the whole file, or nothing on failure;
 - `run_tests()`                kind `verify`: really runs `python -m pytest` on the project (with
                                this interpreter, forked warm by `cafe.world.pytest_runs`) and returns
                                its exit status and output;
@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from cafe.loop.tools import Tool, ToolOutput, tool
+from cafe.world.atomic_write import write_atomically
 from cafe.world.processes import without_secrets
 from cafe.world.pytest_runs import run_pytest
 
@@ -239,9 +240,8 @@ class Workbench:
         target = _inside(self.root, path)
         if target is None or target == self.root:
             return ToolOutput(False, f"{path!r} is outside the project folder.")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
-        return ToolOutput(True, f"wrote {len(content)} characters to {path}")
+        written = write_atomically(target, content.encode("utf-8"))  # encoded before any write
+        return ToolOutput(True, f"wrote {len(content)} characters to {path}{written.remark}")
 
     def run_tests(self) -> ToolOutput:
         """Run the project's tests with pytest and report the exit status and output."""
