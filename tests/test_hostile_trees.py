@@ -312,7 +312,10 @@ def root_below_toplevel(d: Driver, outside: Path) -> None:
 SCENARIOS: dict[Callable[[Driver, Path], None], set[str]] = {
     symlink_outside_clean: {"link_outside_tree"},
     symlink_outside_dirty: {"link_outside_tree"},
-    hardlink_outside: {"restored"},
+    # A file with a name outside the tree is content the sample cannot vouch for (redteamG A10):
+    # the restore used to put bill.py back by a rename (safe for the outside file), but the sample
+    # now declines any file whose link count exceeds its names in the tree, before any write.
+    hardlink_outside: {"link_outside_tree"},
     ignored_file_changed: {"uncaptured_change"},
     info_exclude_new_file: {"git_settings_changed"},
     assume_unchanged: {"index_changed"},

@@ -8,7 +8,8 @@ shared ("common") folder: its `config` (where `core.hooksPath` can send git to r
 anywhere), its `info/` and its `hooks/`. A digest of `root/.git/config` alone would miss a change
 to any of them, and a restore would report "restored" on a tree git now treats differently.
 
-So `state_digest` covers, each by its kind and bytes (never through a link):
+So `state_digest` covers, each by its kind and bytes (never through a link; a file past
+`_SETTINGS_FILE_MAX` by its size, never read):
 
 - the `.git` entry itself (a folder, or the file naming where the git folder is);
 - where git says the git folder, the common folder and the hooks folder are (absolute paths);
@@ -25,21 +26,22 @@ Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitor
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["read_regular", "state_digest"]
+__all__ = ["TooLarge", "read_regular", "state_digest"]
 
 # --- constants ------------------------------------------------------------------------------
 
 # What a git folder holds that changes what git shows or runs (and, for a linked work tree,
 # where its shared folder is).
 _SETTINGS_FILES = ("config", "config.worktree", "info", "hooks", "commondir", "gitdir")
-# Course choice: bytes read from any one settings file (a hook past this is still told apart by
-# its kind and the rest of the digest; a settings file is a few hundred bytes).
+# Course choice: bytes read from any one settings file (a hook past this is not read at all: the
+# digest keeps its size, and its kind says so; a settings file is a few hundred bytes).
 _SETTINGS_FILE_MAX = 1024 * 1024
 # Open a file for reading its bytes, never through a link, never blocking on a FIFO.
 _READ_FLAGS = (
@@ -56,19 +58,40 @@ GitRunner = Callable[..., bytes]
 # --- small pure helpers ---------------------------------------------------------------------
 
 
-def read_regular(path: str | Path) -> bytes | None:
-    """The bytes of a regular file, read without following a link; None for anything else."""
+class TooLarge(OSError):
+    """A regular file larger than its reader allowed, told from its size before any byte was
+    read: a sample or a capture names it (`tree_too_large`) instead of filling memory."""
+
+    def __init__(self, path: str | Path, size: int, limit: int):
+        super().__init__(
+            errno.EFBIG, f"{os.fspath(path)!r} holds {size} bytes; the limit is {limit}"
+        )
+        self.size = size
+
+
+def read_regular(path: str | Path, limit: int | None = None) -> bytes | None:
+    """The bytes of a regular file, read without following a link; None for anything else.
+
+    With `limit`, a file of more than `limit` bytes raises `TooLarge` without being read: its
+    size comes from the open handle itself (`fstat`), so it is the file about to be read, and
+    the read stops one byte past the limit in case the file grows meanwhile."""
     try:
         fd = os.open(path, _READ_FLAGS)
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
             return None
+        if limit is not None and status.st_size > limit:
+            raise TooLarge(path, status.st_size, limit)
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read()
+            data = handle.read() if limit is None else handle.read(limit + 1)
     finally:
         os.close(fd)
+    if limit is not None and len(data) > limit:
+        raise TooLarge(path, len(data), limit)  # it grew while being read
+    return data
 
 
 def _kind(path: Path) -> str:
@@ -95,11 +118,15 @@ def _walk(top: Path) -> list[Path]:
 
 def _digest_paths(digest: hashlib._Hash, label: str, paths: list[Path]) -> None:
     for path in paths:
-        kind = _kind(path)
-        data = read_regular(path) if kind == "file" else None
+        kind, data = _kind(path), b""
+        if kind == "file":
+            try:
+                data = read_regular(path, _SETTINGS_FILE_MAX) or b""
+            except TooLarge as error:  # a huge hook: told apart by its size, never read
+                kind, data = "file past the limit", b"%d" % error.size
         target = os.readlink(path) if kind == "link" else ""
         digest.update(f"{label}\0{path}\0{kind}\0{target}\0".encode("utf-8", "surrogateescape"))
-        digest.update((data or b"")[:_SETTINGS_FILE_MAX])
+        digest.update(data)
 
 
 # --- the main function ----------------------------------------------------------------------

@@ -19,11 +19,13 @@ EVERYTHING:
 
 `restore` adds what a real tree needs on top of that gate, and declines by name (`RestoreDecline`)
 when anything fails: HEAD, the index and git's settings must be as at green; no link, folder or
-special file may stand where a file goes back; folders and permission bits come back from the
-green sample; every path it must change must be writable for this user before it writes any
-(else `unwritable_path`). It writes through `cafe/monitors/safe_write.py` (never through a link,
-taking every step back if one fails), samples the
-tree again, and reports success only when the tree is exactly as it was at green. It never raises.
+special file may stand where a file goes back; an entry that appeared since green (of any kind:
+a file, a socket, a pipe, an empty folder) goes only if a capture found nothing there, else
+`uncaptured_change`; folders and permission bits come back from the green sample; every path it
+must change must be writable for this user before it writes any (else `unwritable_path`). It
+writes through `cafe/monitors/safe_write.py` (never through a link, taking every step back if one
+fails), samples the tree again, and reports success only when the tree is exactly as it was at
+green. It never raises.
 
 Changes the owner had not committed before the run look identical in both samples, so they are
 never "mutated" and never touched.
@@ -44,9 +46,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from cafe.monitors.git_state import TooLarge
 from cafe.monitors.safe_write import Plan, Unwritable, apply
 from cafe.monitors.worktree import (
     ABSENT,
+    MAX_SAMPLE_BYTES,
     Fingerprint,
     RestoreDecline,
     TreeSample,
@@ -136,14 +140,19 @@ class Capture:
 
 
 def _capture(root: Path, path: str, seq: int) -> Capture:
-    """Read `root/path` as it is, without following a final link."""
+    """Read `root/path` as it is, without following a final link. A file past MAX_SAMPLE_BYTES
+    is not read (a sample of it declines anyway): it is kept as something the restore cannot
+    put back."""
     try:
         status = os.lstat(root / path)
     except FileNotFoundError:
         return Capture(seq, path, None)
     except OSError:
         return Capture(seq, path, None, is_file=False)
-    data = read_regular(root / path) if stat.S_ISREG(status.st_mode) else None
+    try:
+        data = read_regular(root / path, MAX_SAMPLE_BYTES) if stat.S_ISREG(status.st_mode) else None
+    except TooLarge:
+        data = None
     return Capture(seq, path, data, is_file=data is not None)
 
 
@@ -206,12 +215,25 @@ class _Refused(Exception):
         self.outcome = _decline(reason, path)
 
 
+def _made_by_edit_tool(path: str, firsts: Mapping[str, Capture]) -> bool:
+    """Whether an entry that appeared since green is the edit tool's to take away: its first
+    capture since green found nothing at `path`, or (a folder the tool made on the way to a new
+    file) at a path below it. One rule for every kind of entry: a socket, a pipe or an empty
+    folder that no capture covers is an uncaptured change, as a file from the shell is."""
+    return any(
+        item.before is None and item.is_file and (name == path or name.startswith(path + "/"))
+        for name, item in firsts.items()
+    )
+
+
 def _step_for(
     path: str, green: TreeSample, now: TreeSample, firsts: Mapping[str, Capture]
 ) -> tuple[str, Any]:
     """(plan field, entry) that brings one changed path back; `_Refused` when none can."""
     was, now_mode = green.modes.get(path), now.modes.get(path)
-    if was is None:  # it appeared since green: remove it (its capture said "nothing was here")
+    if was is None:  # it appeared since green: remove it, if a capture said "nothing was here"
+        if not _made_by_edit_tool(path, firsts):
+            raise _Refused("uncaptured_change", path)
         is_dir = now_mode is not None and stat.S_ISDIR(now_mode)
         return ("empty_folders", path) if is_dir else ("removals", path)
     perms = stat.S_IMODE(was)

@@ -19,7 +19,9 @@ and can make it run a program of the agent's choosing (`core.fsmonitor`, a filte
 git runs read-only (`rev-parse`, `ls-tree`, `ls-files`), with no user or system configuration,
 `core.fsmonitor` off and no `GIT_*` variable from the caller. A tree the sample cannot vouch for
 is named with a `RestoreDecline` instead: not a repository, a folder below its top level, a nested
-repository or submodule, a link leading out of the tree, or more than the sample reads.
+repository or submodule, a link leading out of the tree (a symbolic link, or a file with a hard
+link whose other name is outside: the walk counts a file's names against its link count), or
+more than the sample reads (a file's size is checked before it is read).
 
 Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitors.ipynb.
 """
@@ -37,7 +39,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Literal, get_args
 
-from cafe.monitors.git_state import read_regular, state_digest
+from cafe.monitors.git_state import TooLarge, read_regular, state_digest
 from cafe.world.processes import without_secrets
 
 __all__ = [
@@ -64,8 +66,8 @@ RestoreDecline = Literal[
     "not_a_repository",  # the folder is not a git work tree with a commit
     "not_top_level",  # the folder is below its repository's top level
     "nested_repository",  # a .git inside the tree, or a submodule in HEAD
-    "link_outside_tree",  # a symbolic link in the tree leads out of it: unseen content
-    "tree_too_large",  # more than MAX_SAMPLE_ENTRIES entries or MAX_SAMPLE_BYTES bytes
+    "link_outside_tree",  # a symbolic or hard link in the tree leads out of it: unseen content
+    "tree_too_large",  # past MAX_SAMPLE_ENTRIES entries or MAX_SAMPLE_BYTES bytes (never read past)
     "no_green_point",  # no sample was taken when the checks last passed
     "nothing_to_restore",  # nothing differs from green: claiming a restore would be a lie
     "head_moved",  # a commit, checkout or reset since green
@@ -192,6 +194,8 @@ class _Walk:
         self.modes: dict[str, int] = {}
         self.hashes: dict[str, str] = {}
         self.bytes = 0
+        # per file (device, inode): (its link count, how many of its names the walk met)
+        self.names: dict[tuple[int, int], tuple[int, int]] = {}
 
     def run(self) -> None:
         pending = [""]
@@ -204,8 +208,10 @@ class _Walk:
                         if folder:
                             raise _Declined("nested_repository")
                         continue
-                    if self._note(path, entry.stat(follow_symlinks=False)):
+                    # os.lstat, not entry.stat: on Windows that leaves st_ino and st_nlink 0
+                    if self._note(path, os.lstat(entry.path)):
                         pending.append(path)
+        self._check_hard_links()
 
     def _note(self, path: str, status: os.stat_result) -> bool:
         """Record one entry; True when it is a folder to walk into."""
@@ -213,16 +219,31 @@ class _Walk:
         if len(self.modes) > MAX_SAMPLE_ENTRIES:
             raise _Declined("tree_too_large")
         if stat.S_ISREG(status.st_mode):
-            data = read_regular(self.root / path)
-            if data is None:
-                raise _Declined("io_error")  # it changed type while being read
-            self.bytes += len(data)
-            if self.bytes > MAX_SAMPLE_BYTES:
-                raise _Declined("tree_too_large")
-            self.hashes[path] = blob_hash(data)
+            self._read(path, status)
         elif stat.S_ISLNK(status.st_mode):
             self._check_link(path)
         return stat.S_ISDIR(status.st_mode)
+
+    def _read(self, path: str, status: os.stat_result) -> None:
+        """Hash one regular file, refusing before reading it when it would take the sample past
+        MAX_SAMPLE_BYTES (its size read from the open file: `read_regular`'s `limit`)."""
+        try:
+            data = read_regular(self.root / path, MAX_SAMPLE_BYTES - self.bytes)
+        except TooLarge as error:
+            raise _Declined("tree_too_large") from error
+        if data is None:
+            raise _Declined("io_error")  # it changed type while being read
+        self.bytes += len(data)
+        self.hashes[path] = blob_hash(data)
+        inode = (status.st_dev, status.st_ino)
+        links, seen = self.names.get(inode, (status.st_nlink, 0))
+        self.names[inode] = (links, seen + 1)
+
+    def _check_hard_links(self) -> None:
+        """A file with more names (hard links) than the walk found in the tree has a name
+        outside it: a write there changes content the sample cannot see."""
+        if any(links > names for links, names in self.names.values()):
+            raise _Declined("link_outside_tree")
 
     def _check_link(self, path: str) -> None:
         target = os.readlink(self.root / path)
