@@ -16,7 +16,8 @@ fires at a turn boundary when all of these hold:
 It takes the place of that boundary's recovery checkpoint: "retry" and "abort" in one breath
 contradict each other. The `[safe-state]` message lists the approaches abandoned since green and up to
 `MAX_EXCERPTS` failure excerpts (`EXCERPT_CHARS` each), and asks for ONE new approach: a menu of
-options invites cycling through them.
+options invites cycling through them. A file name it shows is quoted unless plain, so no name can
+write a line of its own into the message, and the message is always valid UTF-8 to send.
 
 Modes (`safe_state_abort`): `off` (the default: rung 3 is off; rung 2 is not), `advisory` (the
 message only; it writes nothing and names no undo command), `auto` (restores the tree to the green
@@ -114,6 +115,21 @@ def abort_decision(
 # --- the message ----------------------------------------------------------------------------
 
 
+def _shown(name: str) -> str:
+    """A file name as the message shows it: as it is when plain, else quoted by `repr`, so a
+    name with a newline or ", " cannot pass for a line or a list of the harness's own, and a
+    byte that is not UTF-8 (kept by Python as a lone surrogate) shows as an escape, `\\udce9`,
+    in text that can always be sent."""
+    plain = name.isprintable() and not any(mark in name for mark in (", ", "'", '"'))
+    return name if plain and name.strip() == name else repr(name)
+
+
+def _sendable(text: str) -> str:
+    """`text` with any lone surrogate (an agent's argument, say) written as an escape: a JSON
+    client encodes the message as UTF-8, which refuses them."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def abort_message(
     approaches: Sequence[str], excerpts: Sequence[str], *, restored: Sequence[str] = ()
 ) -> str:
@@ -127,19 +143,21 @@ def abort_message(
         f"Recent failures:\n{seen}\n"
     )
     if restored:
-        return head + (
-            f"The harness has put {', '.join(restored)} back as they were when the checks last "
-            "passed. Do not undo anything. Propose ONE new approach, then try it."
+        return _sendable(
+            head + f"The harness has put {', '.join(map(_shown, restored))} back as they were "
+            "when the checks last passed. Do not undo anything. Propose ONE new approach, then "
+            "try it."
         )
-    return head + (
-        "Stop patching. Decide whether to return the changed files to their green state, then "
-        "propose ONE new approach (not a list of options) and try it."
+    return _sendable(
+        head + "Stop patching. Decide whether to return the changed files to their green state, "
+        "then propose ONE new approach (not a list of options) and try it."
     )
 
 
 def _approach(result: ToolResult) -> str | None:
     if result.kind == "mutate" and result.ok:
-        return f"{result.name} {result.arguments.get('path', '')}".strip()
+        path = result.arguments.get("path", "")
+        return f"{result.name} {_shown(path) if isinstance(path, str) else path}".strip()
     command = result.arguments.get("command")
     if isinstance(command, str) and not is_verification_command(command):
         return f"{result.name}: {command[:80]}"
@@ -163,7 +181,8 @@ class GreenPoint:
 class AbortRecord:
     """One abort: when, in which mode, and what was restored (empty when nothing was). When
     `auto` declined, `reason` names why and `path` the file it is about, if any (for
-    `restore_unverified`, the files that were written)."""
+    `restore_unverified`, the files that were written), each name shown as the message shows it:
+    quoted unless plain, so one name with ", " in it still reads as one."""
 
     turn: int
     mode: SafeStateMode
@@ -263,13 +282,12 @@ class SafeStateMonitor:
             self.green = GreenPoint(green.turn, self.store.mark(), green.sample)
             text = abort_message(self.since_green, self.failures, restored=outcome.restored)
             return self._send(text, SAFE_STATE_SOURCE)
-        written = ", ".join(outcome.restored)
-        self.aborts.append(
-            AbortRecord(turn, self.mode, (), True, outcome.declined, written or outcome.path)
-        )
+        written = ", ".join(map(_shown, outcome.restored))
+        about = written or _shown(outcome.path)
+        self.aborts.append(AbortRecord(turn, self.mode, (), True, outcome.declined, about))
         text = abort_message(self.since_green, self.failures)
         if outcome.declined == "restore_unverified":
-            text += (
+            text += _sendable(
                 f"\nThe harness tried to put {written} back, but the files do not match their "
                 "green state; look at them before you change anything else."
             )
