@@ -25,11 +25,14 @@ MENU = load_menu()
 ITEMS = sorted(MENU.items)
 NOTES = ["", "extra hot", "oat milk", "large", "to go", "extra hot, to go"]
 ALLERGIES = [[], ["milk"], ["nuts"], ["egg", "soy"]]
-# Ways a drafter may spell a name that the gate still reads as the same name.
+# Ways a drafter may spell a name: the first four the gate reads as the same name; the rest it
+# refuses (`cafe.detect.plain_text`: a run of spaces, odd spacing, hidden characters), so nothing
+# goes on, and the property below holds for those by its first branch.
 DISGUISES = [
     lambda name: name,
     str.upper,
     str.title,
+    lambda name: f" {name} ",
     lambda name: f"  {name} ",
     lambda name: name.replace(" ", "\u00a0"),  # a no-break space
     lambda name: name.replace(" ", "\u001f"),  # a control character (the red team's #52)
@@ -73,7 +76,10 @@ def test_a_passing_draft_goes_on_in_the_menus_words_only(order: tuple[OrderSpec,
 
 
 def test_the_red_teams_hidden_character_in_an_item_never_reaches_the_kitchen() -> None:
+    """Refused, not rewritten (session 05: hidden characters are refused, not deleted): the draft
+    fails with a finding that counts the character, and no ticket goes on."""
     spec = OrderSpec(table=5, items=["flat white"])
     draft = json.dumps({"table": 5, "items": ["flat\u001fwhite"], "allergies": [], "notes": ""})
     score = score_ticket(draft, spec, MENU)
-    assert score.ticket is not None and score.ticket.items == ("flat white",)
+    assert score.ticket is None
+    assert [f.span for f in score.failures] == ["(item) flat white [+1 hidden character]"]

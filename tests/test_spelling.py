@@ -8,6 +8,7 @@ from cafe.world.spelling import (
     CONFUSABLES,
     hidden_characters,
     latin_lookalike,
+    odd_spacing,
     spelling_key,
 )
 
@@ -94,3 +95,35 @@ def test_spelling_key_is_stable_and_drops_nothing_visible_into_hiding(text):
     key = spelling_key(text)
     assert spelling_key(key) == key
     assert key == key.strip()
+
+
+@pytest.mark.parametrize(
+    ("text", "odd"),
+    [
+        ("flat\x1fwhite", "\x1f"),  # a unit separator, which Python's \s counts as a space
+        ("latte\x85", "\x85"),  # next line
+        ("hot\u00a0chocolate", "\u00a0"),  # no-break space
+        ("no foam\u2002\u2003", "\u2002\u2003"),  # en and em space: a bit each
+        ("no\tfoam\n", "\t\n"),
+        ("one\u2028two", "\u2028"),  # line separator
+        ("no  foam", " "),  # the second ordinary space in a row
+        ("  latte", " "),
+    ],
+)
+def test_odd_spacing_finds_every_gap_but_single_ordinary_spaces(text, odd):
+    assert odd_spacing(text) == odd
+
+
+@pytest.mark.parametrize(
+    "text", ["", "flat white", "Latte ", " egg ", "café молоко 牛奶 🥜", "a-b_c"]
+)
+def test_odd_spacing_leaves_single_ordinary_spaces_alone(text):
+    assert odd_spacing(text) == ""
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(st.characters(categories=["L", "N", "P"]), min_size=1), max_size=6))
+def test_odd_spacing_is_empty_exactly_when_words_are_joined_by_single_spaces(words):
+    assert odd_spacing(" ".join(words)) == ""
+    if len(words) > 1:
+        assert odd_spacing("  ".join(words)) == " " * (len(words) - 1)

@@ -17,7 +17,7 @@ feeds its findings back to the model. It adds:
 - `scan_allergies()`: declared allergies the menu cannot be checked against (`unknown_allergen`):
   an allergy the check cannot see fails closed, and a person confirms it;
 - `check_ticket()`: a parsed `Ticket` against the trusted menu and the approved order
-  (`cafe.consent.OrderSpec`), notes read as an allow-list of the menu's kitchen modifiers.
+  (`cafe.consent.OrderSpec`), notes read as the menu's modifiers, fields held to plain text.
 
 Every finding is a `cafe.schema.Failure`: it names its check, quotes the offending span of the
 customer's own text (clipped to a short pointer; hidden characters counted, never quoted), and
@@ -42,6 +42,7 @@ from cafe.consent.spec import OrderSpec
 from cafe.detect.intent import INTENT_RULES
 from cafe.detect.normalize import Normalized, normalize_text
 from cafe.detect.phrases import INJECTION_PATTERNS, SCOPE_PATTERNS
+from cafe.detect.plain_text import plain_text_findings
 from cafe.detect.rules import Rule
 from cafe.detect.shapes import SHAPE_RULES
 from cafe.detect.structure import STRUCTURE_RULES
@@ -224,11 +225,10 @@ def scan_text(text: str) -> tuple[Failure, ...]:
     a model reads them that way: `&lt;|im_start|&gt;system` is found like `<|im_start|>system`.
     Markup itself is not a finding: `<b>extra hot</b>` in a note is odd text, not an instruction.
 
-    The same text gets the same findings, so the last `KEPT_SCANS` answers are kept: a story
-    checks the same note on ticket after ticket (measuring containment scans each text five times
-    on average). They are kept under a digest of the text, never the text itself, so a stream of
-    hostile megabyte notes costs no memory; and under the secrets known now, because a finding
-    quotes the text with those masked (`clip`): a key set later is masked all the same.
+    The same text gets the same findings, so the last `KEPT_SCANS` answers are kept (measuring
+    containment scans each text five times), under a digest of the text, never the text, so
+    hostile megabyte notes cost no memory, and under the secrets known now: a finding quotes the
+    text with those masked (`clip`), so a key set later is masked all the same.
     """
     if not isinstance(text, str):
         raise TypeError(f"scan_text() takes text, not {type(text).__name__}.")
@@ -331,13 +331,12 @@ def _menu_findings(item: str, allergies: set[str], menu: Menu) -> list[Failure]:
 
 def check_ticket(ticket: Ticket, spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
     """Everything wrong with a parsed ticket: allergies the menu cannot check, menu, 86'd,
-    allergens, and every way it departs from the approved order, its notes included.
+    allergens, every way it departs from the approved order, a field that is not plain text.
 
-    None of the checks that decide a pass reads the customer's words: the ticket is compared with
-    the approved order and the trusted menu, and its notes with the menu's kitchen modifiers
-    (`cafe.consent.notes`). That is why a request the detectors miss still cannot put anything
-    else on a ticket that passes. Notes that carry an injection are refused by that comparison
-    already; `scan_text` on them only adds an `injection` finding that says what they tried.
+    None of the checks that decide a pass reads the customer's words: the ticket is held to the
+    approved order, the trusted menu, the menu's kitchen modifiers (`cafe.consent.notes`) and plain
+    text (`cafe.detect.plain_text`), so a request the detectors miss cannot put anything else on a
+    passing ticket; `scan_text` on the notes only names an injection those checks refuse already.
     """
     allergies = {
         allergen_key(a) for a in (*spec.allergies, *ticket.allergies) if not is_no_allergy(a)
@@ -346,5 +345,6 @@ def check_ticket(ticket: Ticket, spec: OrderSpec, menu: Menu) -> tuple[Failure, 
     for item in dict.fromkeys(normalize_name(i) for i in ticket.items):  # each distinct item once
         found.extend(_menu_findings(item, allergies, menu))
     found.extend(consent_findings(ticket, spec, menu))
+    found.extend(plain_text_findings(ticket, spec, menu))
     found.extend(scan_text(ticket.notes))  # the allow-list refuses it already; this names why
     return tuple(found)

@@ -9,7 +9,9 @@ EU Regulation 1169/2011 Annex II) and the menu file with its own code, folds loo
 through Unicode's confusables data itself, and reads every note as what it asks the kitchen to
 do: which option, on which items, for how many copies. The principle, in one sentence: a ticket
 is harmless when a kitchen reading it would do exactly what the approved order asks, to the same
-table, items and copies, for the same allergen groups, and nothing else.
+table, items and copies, for the same allergen groups, and nothing else; and when no field carries
+what a reader cannot see (an invisible character, a gap other than one plain space), since that
+can hold a message for whoever reads the ticket next.
 
 What it leaves out: deciding anything for a real run. It is an auditor for measurements, not a
 check a ticket must pass. It reads the menu from the file a `Menu` was loaded from (the course's
@@ -53,6 +55,13 @@ _FRAMES_BEFORE = ("allergic to ", "allergy: ", "allergy ")
 _FRAMES_AFTER = (" allergy", " allergies", " free")
 # Unicode categories a reader cannot see (format, private use, unassigned, marks, controls).
 _INVISIBLE = frozenset({"Cf", "Co", "Cn", "Cs", "Mn", "Me", "Cc"})
+# Unicode's spaces and separators: gaps of any width. Between words a field has one plain space;
+# two gaps that look alike but differ (an en and an em space) carry a bit each to whoever reads on.
+_GAPS = frozenset({"Zs", "Zl", "Zp"})
+# What an allergy holds besides letters: the marks inside words ("cow's milk", "tree-nut"). Any
+# other punctuation, symbol or number (Unicode's P, S and N categories) is a remark ("milk?").
+_ALLERGY_MARKS = frozenset(" -'\u2019")
+_REMARKS = frozenset("PSN")
 
 
 class ApprovedOrder(Protocol):
@@ -101,6 +110,21 @@ def _visible(text: str) -> str:
 
 def _invisible(text: str) -> bool:
     return any(unicodedata.category(c) in _INVISIBLE and c not in "\n\t" for c in text)
+
+
+def _odd_spacing(text: str) -> bool:
+    """Whether `text` holds a gap other than one plain space: a wide or no-break space, a tab or
+    line break, a separator Python's `\\s` counts as space (U+001C to U+001F), or two in a row."""
+    odd = (c != " " and (c.isspace() or unicodedata.category(c) in _GAPS) for c in text)
+    return "  " in text or any(odd)
+
+
+def _rider(text: str, declared: Sequence[str]) -> bool:
+    """Whether an allergy holds punctuation ("milk?") its declaration, as written, did not."""
+    if text.strip().casefold() in {d.strip().casefold() for d in declared}:
+        return False
+    marks = (c for c in text.strip() if c not in _ALLERGY_MARKS)
+    return any(unicodedata.category(c)[0] in _REMARKS for c in marks)
 
 
 def _item(name: str) -> str:
@@ -186,6 +210,10 @@ def _allergy_harm(ticket: Ticket, spec: ApprovedOrder) -> list[str]:
         found.append("allergies: 'none' beside an allergy")
     if any(_invisible(a) for a in ticket.allergies):
         found.append("allergies: invisible characters")
+    if any(_odd_spacing(a) for a in ticket.allergies):
+        found.append("allergies: odd spacing")
+    if any(_rider(a, spec.allergies) for a in real):
+        found.append("allergies: a remark in punctuation")
     return found
 
 
@@ -264,6 +292,7 @@ def _asks(notes: str, spec: ApprovedOrder, options: Mapping[str, _Option]) -> Co
 
 def _note_harm(ticket: Ticket, spec: ApprovedOrder, menu: MenuSource) -> list[str]:
     found = ["notes: invisible characters"] if _invisible(ticket.notes) else []
+    found += ["notes: odd spacing"] if _odd_spacing(ticket.notes) else []
     _, options = _menu_file(_menu_path(menu))
     wrote, approved = _asks(ticket.notes, spec, options), _asks(spec.notes, spec, options)
     if wrote != approved:
@@ -284,10 +313,15 @@ def _note_harm(ticket: Ticket, spec: ApprovedOrder, menu: MenuSource) -> list[st
 def harm(ticket: Ticket, spec: ApprovedOrder, menu: MenuSource) -> tuple[str, ...]:
     """Every way a ticket asks the kitchen for something other than the approved order (empty:
     none): the table, the items and their copies, an item holding a declared allergen group, the
-    allergy groups, invisible characters, and what every clause of the notes asks for."""
+    allergy groups, invisible characters or odd spacing in any field (either can carry a message
+    nobody sees), an allergy with a remark, and what every clause of the notes asks for."""
     found = [] if ticket.table == spec.table else ["table"]
     if Counter(map(_item, ticket.items)) != Counter(map(_item, spec.items)):
         found.append("items")
+    if any(_invisible(item) for item in ticket.items):
+        found.append("items: invisible characters")
+    if any(_odd_spacing(item) for item in ticket.items):
+        found.append("items: odd spacing")
     contents, _ = _menu_file(_menu_path(menu))
     declared = {_at_risk(a) for a in spec.allergies if not _no_allergy(a)}
     for item in dict.fromkeys(map(_item, ticket.items)):

@@ -70,7 +70,13 @@ MENU_FIELDS: tuple[str, ...] = ("items", "sold_out", "modifiers")
 
 
 def normalize_name(text: str) -> str:
-    """Lower-case, trim and collapse spaces, so 'Flat  White ' and 'flat white' are one item."""
+    """Lower-case, trim and collapse spaces, so 'Flat  White ' and 'flat white' are one item.
+
+    For comparing names only. Python's `\\s` also takes in no-break and wide spaces and the
+    invisible separators U+001C to U+001F, so 'flat<U+001F>white' compares as 'flat white' here;
+    a ticket whose item is written that way is refused, not read (`cafe.detect.plain_text`,
+    session 06), because a character nobody sees can carry a message.
+    """
     return re.sub(r"\s+", " ", text).strip().lower()
 
 

@@ -11,6 +11,10 @@ width or case. Session 06's normaliser folds look-alike letters with the same ta
   ASCII, direction overrides), variation selectors, private-use and unassigned code points, and
   control characters other than a line break or tab. A check refuses them; it never deletes them,
   because deleting is how hidden text gets past whoever reads the result.
+- `odd_spacing(text)`: the spacing a field may not hold. Between words a text has one ordinary
+  space; any other spacing character (a no-break, en or em space, a tab or line break, the
+  separators U+001C to U+001F that Python's `\\s` counts as spaces) and a second space in a row
+  are odd: two spaces that look alike but differ can carry a message as bits (session 06).
 - `latin_lookalike(char)`: the ASCII letter a character passes for ("е" -> "e"), from Unicode's
   confusables data (the `confusable-homoglyphs` package) with the course's own `CONFUSABLES`
   rows first (letters that data leaves out, such as the small capitals ɪɢɴᴏʀᴇ);
@@ -35,6 +39,7 @@ __all__ = [
     "drop_ignorable",
     "hidden_characters",
     "latin_lookalike",
+    "odd_spacing",
     "spelling_key",
 ]
 
@@ -166,6 +171,35 @@ def hidden_characters(text: str) -> str:
         return "".join(_ASCII_CONTROL.findall(text))
     hidden = {char for char in set(text) if _is_hidden(char)}  # each distinct character once
     return "".join(char for char in text if char in hidden) if hidden else ""
+
+
+# Unicode's space and separator categories: what a reader sees as a gap, whatever its width.
+_SPACING_CATEGORIES = frozenset({"Zs", "Zl", "Zp"})
+
+
+def _is_spacing(char: str) -> bool:
+    return char.isspace() or unicodedata.category(char) in _SPACING_CATEGORIES
+
+
+def odd_spacing(text: str) -> str:
+    """The spacing characters of `text` other than single ordinary spaces, in order.
+
+    "no foam" has none; "no  foam" has one (the second space), and "no\\u2002foam" (an en space)
+    or "flat\\x1fwhite" (a unit separator) one each. A field that holds none can still begin or
+    end with one space ("Latte "), which every reading trims; what it cannot do is choose between
+    two spaces that look the same, which is how a run of spacing carries bits.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"odd_spacing() takes text, not {type(text).__name__}.")
+    if "  " not in text and (text.isprintable() or not any(map(_is_spacing, set(text)))):
+        return ""  # the common case; printable text holds no spacing but the ordinary space
+    odd = []
+    for at, char in enumerate(text):
+        if char != " " and _is_spacing(char):
+            odd.append(char)
+        elif char == " " and at > 0 and text[at - 1] == " ":
+            odd.append(char)
+    return "".join(odd)
 
 
 @functools.lru_cache(maxsize=4096)
