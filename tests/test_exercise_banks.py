@@ -18,10 +18,14 @@ import importlib.util
 import re
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from banks import mutants
 from banks.harness import Bank, Entry, Verdict, reference_lines, verdict
+from kept_draws import draws_of, shown
+
+from cafe.exercises import search
 
 ROOT = Path(__file__).resolve().parent.parent
 BANK_FILES = sorted((ROOT / "tests" / "banks").glob("bank_s[0-9][0-9].py"))
@@ -59,9 +63,27 @@ def _leaks(problems: tuple[str, ...], bank: Bank) -> list[str]:
 
 @pytest.mark.usefixtures("home")
 @pytest.mark.parametrize("bank", BANKS, ids=[bank.id for bank in BANKS])
-def test_bank_reference_is_accepted(bank: Bank) -> None:
+def test_bank_reference_is_accepted_and_keeps_what_hypothesis_draws(
+    bank: Bank, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reference passes; and what its checker's searches kept is what Hypothesis draws.
+
+    The reference is judged with an empty store of kept inputs, so every search its checker
+    makes is a real one and keeps what it drew (`cafe.exercises.search`). The next search of the
+    same strategy replays those inputs instead of searching, which is safe only while they are
+    exactly what a seeded `find` draws; `draws_of` asks Hypothesis again, for every strategy kept.
+    A checker that makes no search keeps nothing, and nothing of it is replayed (five do not:
+    s02's own check and s06's false alarms judge a value the learner hands in, s10's first fix
+    runs the practice shift, s14's overruled cuts judge four observations).
+    (This audit used to run every reference a second time in tests/test_generated_replay.py.)"""
+    kept: dict[Any, Any] = {}
+    monkeypatch.setattr(search, "_drawn", kept)
     found = verdict(bank.check, bank.reference)
     assert found.status == "accepted", f"{bank.id}: the course's reference was {found.describe()}"
+    for drawn in kept.values():
+        assert [shown(v) for v in drawn.values] == [
+            shown(v) for v in draws_of(drawn.strategy, drawn.settings)
+        ], f"{bank.id}: the inputs kept for {drawn.strategy!r} are not what Hypothesis draws"
 
 
 @pytest.mark.usefixtures("home")

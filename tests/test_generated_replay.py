@@ -3,53 +3,28 @@
 A search that finds no difference keeps the inputs it drew, and the next search of the same
 strategy object tries those first (`cafe.exercises.search`). That is safe only while a seeded `find`
 draws, for one strategy object and settings, the same inputs in the same order whatever the
-condition, as long as it is False. These tests would fail if that stopped holding: for every
-strategy the checkers search, the kept inputs are what `hypothesis.find` draws with a condition
-that is always False; on conditions Hypothesis generates, a search that replays and a fresh real
-search give the same answer; and a function that changes its input cannot change what the next
-function is given.
+condition, as long as it is False. These tests would fail if that stopped holding: on conditions
+Hypothesis generates, a search that replays and a fresh real search give the same answer; and a
+function that changes its input cannot change what the next function is given. For every strategy the checkers search, the kept inputs are compared with
+what `hypothesis.find` draws on each bank's reference run (tests/test_exercise_banks.py).
 """
 
 from __future__ import annotations
 
-import importlib
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
-from banks.harness import verdict
-from hypothesis import HealthCheck, find, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.errors import NoSuchExample
+from kept_draws import shown
 
 from cafe.exercises import search
 from cafe.exercises.generated import built_once, first_broken, first_difference
 
-BANK_FILES = sorted((Path(__file__).parent / "banks").glob("bank_s[0-9][0-9].py"))
 # Small searches for the generated conditions: each example runs up to three real searches.
 EXAMPLES = 40
 # A list strategy made once, so that its searches can keep what they drew.
 NUMBERS = st.lists(st.integers(-20, 20), max_size=6)
-
-
-def _shown(value: Any) -> str:
-    """`repr` with object addresses left out. Two draws are compared by what they show, not by
-    `==`: a float may be nan (nan != nan) and a record without `__eq__` equals only itself."""
-    return re.sub(r" at 0x[0-9a-f]+", "", repr(value))
-
-
-def _real_draws(strategy: Any, seeded: Any) -> list[Any]:
-    """Every value the real seeded search gives a condition that is never True, in order."""
-    drawn: list[Any] = []
-
-    def never(value: Any) -> bool:
-        drawn.append(value)
-        return False
-
-    with search.fixed_draws(), pytest.raises(NoSuchExample):
-        find(strategy, never, settings=seeded)
-    return drawn
 
 
 @pytest.fixture
@@ -58,22 +33,6 @@ def fresh(monkeypatch: pytest.MonkeyPatch) -> dict[Any, Any]:
     store: dict[Any, Any] = {}
     monkeypatch.setattr(search, "_drawn", store)
     return store
-
-
-# --- every strategy the checkers search -------------------------------------------------------
-
-
-@pytest.mark.usefixtures("home")
-def test_kept_inputs_are_what_hypothesis_draws_for_every_checker_strategy(
-    fresh: dict[Any, Any],
-) -> None:
-    for path in BANK_FILES:
-        for bank in importlib.import_module(f"banks.{path.stem}").BANKS:
-            assert verdict(bank.check, bank.reference).status == "accepted", bank.id
-    assert len(fresh) >= 25, f"only {len(fresh)} checker strategies kept their inputs"
-    for kept in fresh.values():
-        drawn = _real_draws(kept.strategy, kept.settings)
-        assert [_shown(v) for v in kept.values] == [_shown(v) for v in drawn], kept.strategy
 
 
 # --- generated conditions ---------------------------------------------------------------------
@@ -121,10 +80,10 @@ def test_a_difference_at_the_kth_kept_input_is_found_and_shrunk_as_the_real_sear
         (kept,) = store.values()
         # the function goes wrong on the k-th input drawn (and on any equal to it); past the
         # end of the inputs it never does, and both searches must say so
-        target = _shown(kept.values[position]) if position < len(kept.values) else None
+        target = shown(kept.values[position]) if position < len(kept.values) else None
 
         def fn(numbers: list[int]) -> int:
-            return sum(numbers) + (_shown(numbers) == target)
+            return sum(numbers) + (shown(numbers) == target)
 
         replayed, real = _search_both_ways(fn, sum, store)
     assert replayed == real
@@ -173,9 +132,9 @@ def test_a_function_that_changes_its_input_cannot_change_the_next_check(
 ) -> None:
     assert first_difference(_total, _total, PAIRS, idea="", frozen=frozen) is None
     (kept,) = fresh.values()
-    before = [_shown(value) for value in kept.values]
+    before = [shown(value) for value in kept.values]
     assert first_difference(_vandal, _total, PAIRS, idea="", frozen=frozen) is None
-    assert [_shown(value) for value in kept.values] == before
+    assert [shown(value) for value in kept.values] == before
     wrong = first_difference(lambda pair: len(pair[1]), lambda pair: 0, PAIRS, idea="")
     assert wrong is not None and wrong.given == ([], {"": 0})
 
@@ -188,8 +147,8 @@ def test_a_function_that_changes_its_input_cannot_change_the_next_property_check
 
     assert first_broken(_total, PAIRS, broken) is None
     (kept,) = fresh.values()
-    before = [_shown(value) for value in kept.values]
+    before = [shown(value) for value in kept.values]
     assert first_broken(_vandal, PAIRS, broken) is None
-    assert [_shown(value) for value in kept.values] == before
+    assert [shown(value) for value in kept.values] == before
     found = first_broken(lambda pair: len(pair[1]), PAIRS, lambda pair, got: got != 0)
     assert found is not None and found[0] == ([], {"": 0})

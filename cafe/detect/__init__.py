@@ -11,7 +11,8 @@ Read the files in this order:
   famous phrases, what a request is made of (a tool result, a transcript, markup, hidden text, a
   claim of authority), and the shapes of what it asks;
 - `checks.py`: `scan_text` and `scan_request`, the detectors in layers, cheapest first, and
-  `check_ticket`, the checks a drafted ticket must pass;
+  `check_ticket`, the checks a drafted ticket must pass (with `plain_text.py`: no field of a
+  passing ticket holds hidden characters, odd spacing, or a doubt written into an allergy, "milk?");
 - `confusion.py`: measuring a detector on a labelled corpus (precision, recall, false alarms), by
   half and by family;
 - `model_judge.py`: a model as one more layer (`ModelJudge`), measured the same way;
