@@ -164,7 +164,8 @@ class SnapshotStore:
         self._captures: list[Capture] = []
 
     def capture(self, root: str | Path, path: str) -> None:
-        """Remember what `root/path` holds now; call it just before writing the file."""
+        """Remember what `root/path` holds now; call it just before writing the file. `path` must
+        be spelled as a sample names it (`worktree.tree_path`), or no sample entry will match it."""
         self._captures.append(_capture(Path(root), path, len(self._captures)))
 
     def mark(self) -> int:

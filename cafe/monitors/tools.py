@@ -4,7 +4,8 @@ Session 15 (run monitors). The safe-state abort (`cafe/monitors/safe_state.py`) 
 back as they were at the last green point, and it can only put back what was captured. So a
 monitored run gets the workbench's tools (`cafe/world/workbench.py`) with two changes:
 
-- `write_file` captures the file in the run's `SnapshotStore` before it writes;
+- `write_file` captures the file in the run's `SnapshotStore` before it writes, under the name
+  the tree sample gives it (`tree_path`), however the agent spelled the path;
 - `run_command` runs a shell command in the project folder, and captures nothing, as shells do:
   a `sed -i` or a `>` redirect changes files behind the harness's back.
 
@@ -27,6 +28,7 @@ from pathlib import Path
 
 from cafe.loop.tools import Tool, ToolOutput, tool
 from cafe.monitors.snapshots import SnapshotStore
+from cafe.monitors.worktree import tree_path
 from cafe.world.processes import find_shell, run_captured
 from cafe.world.workbench import Workbench
 
@@ -84,10 +86,9 @@ def monitored_tools(
             path: the file's path relative to the project folder, e.g. bill.py
             content: the complete new text of the file
         """
-        if (
-            bench.root in (bench.root / path).resolve().parents
-        ):  # the workbench refuses any other path
-            store.capture(bench.root, path)
+        name = tree_path(bench.root, path)  # `./a.py` is captured as the sample names it: `a.py`
+        if name is not None:  # None: outside the project, which the workbench refuses
+            store.capture(bench.root, name)
         return bench.write_file(path, content)
 
     def run_command(command: str) -> ToolOutput:

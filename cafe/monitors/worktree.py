@@ -55,6 +55,7 @@ __all__ = [
     "head_hashes",
     "sample_tree",
     "changed_paths",
+    "tree_path",
 ]
 
 # --- constants ------------------------------------------------------------------------------
@@ -296,6 +297,25 @@ def sample_tree(root: str | Path) -> TreeSample | RestoreDecline:
         return declined.reason
     except (OSError, UnicodeError, ValueError):
         return "io_error"
+
+
+def tree_path(root: str | Path, path: str) -> str | None:
+    """The name a sample gives the file a write to `path` (relative to `root`) lands on, or None
+    when it lands outside `root` or on `root` itself.
+
+    An agent may spell one file many ways (`./a.py`, `a//b.py`, `sub/../sub/b.py`), and a capture
+    filed under any spelling but the sample's would never be matched to the sample's entry. So the
+    path is resolved as the edit tool resolves it (`Path.resolve`: a link inside the tree leads to
+    the file really written) and spelled as the walk spells it: parts below `root` joined by `/`.
+    A link leading out of the tree gives None, never a name."""
+    try:
+        real_root = os.path.realpath(root)
+        target = os.path.realpath(os.path.join(real_root, path))
+        if target == real_root or os.path.commonpath([target, real_root]) != real_root:
+            return None
+    except (OSError, ValueError):  # a NUL in the path; another drive on Windows
+        return None
+    return "/".join(Path(os.path.relpath(target, real_root)).parts)
 
 
 def changed_paths(green: TreeSample, now: TreeSample) -> frozenset[str]:
