@@ -76,6 +76,54 @@ def test_sample_declines_outside_a_repository_and_below_its_top(tmp_path, bench)
     assert sample_tree(bench.root / "sub") == "not_top_level"
 
 
+# What git 2.39 prints for a repository another user owns; a git in another language prints it
+# translated unless the locale is C (the fake below does the same).
+_DUBIOUS = (
+    "fatal: detected dubious ownership in repository at '{root}'\n"
+    "To add an exception for this directory, call:\n\n"
+    "\tgit config --global --add safe.directory {root}\n"
+)
+_DUBIOUS_DE = "fatal: unsicherer Besitz des Repositorys in '{root}' erkannt\n"
+
+
+def _fake_git(folder, stderr_c: str, stderr_other: str):
+    """A `git` on PATH that refuses every command as git does (exit 128): `stderr_c` when the
+    locale is C, `stderr_other` otherwise. Faked, since only root could chown a real tree."""
+    folder.mkdir()
+    script = folder / "git"
+    script.write_text(
+        "#!/bin/sh\n"
+        'if [ "$LC_ALL" = C ]; then printf %s "$C_TEXT" >&2; else printf %s "$OTHER_TEXT" >&2; fi\n'
+        "exit 128\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    return {"PATH": str(folder), "C_TEXT": stderr_c, "OTHER_TEXT": stderr_other}
+
+
+@posix_only
+def test_a_repository_git_calls_another_users_is_not_trusted_not_missing(
+    bench, monkeypatch, tmp_path
+):
+    """Red team G, A25: a bind-mounted tree owned by another uid was declined
+    `not_a_repository`, which points the user the wrong way. git's refusal names the cause."""
+    root = str(bench.root)
+    env = _fake_git(tmp_path / "bin", _DUBIOUS.format(root=root), _DUBIOUS_DE.format(root=root))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")  # the sample asks git for its English words
+    assert sample_tree(bench.root) == "repository_not_trusted"
+    assert head_hashes(bench.root) == "repository_not_trusted"
+
+
+@posix_only
+def test_any_other_refusal_of_git_is_not_a_repository(bench, monkeypatch, tmp_path):
+    refusal = "fatal: not a git repository (or any of the parent directories): .git\n"
+    for name, value in _fake_git(tmp_path / "bin", refusal, refusal).items():
+        monkeypatch.setenv(name, value)
+    assert sample_tree(bench.root) == "not_a_repository"
+
+
 def test_sample_declines_without_git(bench, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
     assert sample_tree(bench.root) == "git_unavailable"
@@ -126,4 +174,5 @@ def test_read_regular_refuses_links_and_fifos(tmp_path):
 
 
 def test_decline_reasons_are_one_closed_set():
-    assert "uncaptured_change" in RESTORE_DECLINES and len(RESTORE_DECLINES) == 16
+    assert "uncaptured_change" in RESTORE_DECLINES and len(RESTORE_DECLINES) == 17
+    assert "repository_not_trusted" in RESTORE_DECLINES

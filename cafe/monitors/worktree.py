@@ -65,6 +65,10 @@ __all__ = [
 RestoreDecline = Literal[
     "git_unavailable",  # no git on PATH, or git could not be run
     "not_a_repository",  # the folder is not a git work tree with a commit
+    # git refused the repository as another user's ("dubious ownership"). The fix: run the
+    # harness as the tree's owner, or give the tree to this user (`chown -R`). The sample reads
+    # no global git settings, so `git config --global --add safe.directory` does not change it.
+    "repository_not_trusted",
     "not_top_level",  # the folder is below its repository's top level
     "nested_repository",  # a .git inside the tree, or a submodule in HEAD
     "link_outside_tree",  # a symbolic or hard link in the tree leads out of it: unseen content
@@ -98,6 +102,7 @@ _GIT_ENV = {
     "GIT_CONFIG_GLOBAL": "/dev/null",
     "GIT_OPTIONAL_LOCKS": "0",
     "GIT_TERMINAL_PROMPT": "0",
+    "LC_ALL": "C",  # git's refusals in its own English words, which `_refusal` reads
 }
 # Settings on the command line beat the repository's own `.git/config`.
 _GIT_OVERRIDES = ("-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false")
@@ -141,8 +146,14 @@ def _git(root: Path, *args: str) -> bytes:
     except (OSError, subprocess.SubprocessError) as error:
         raise _Declined("git_unavailable") from error
     if done.returncode != 0:
-        raise _Declined("not_a_repository")
+        raise _Declined(_refusal(done.stderr))
     return done.stdout
+
+
+def _refusal(stderr: bytes) -> RestoreDecline:
+    """Why git refused to answer: another user's repository, in git's words ("detected dubious
+    ownership in repository"), else not a repository."""
+    return "repository_not_trusted" if b"dubious ownership" in stderr else "not_a_repository"
 
 
 # --- records --------------------------------------------------------------------------------
