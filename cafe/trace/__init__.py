@@ -5,8 +5,8 @@ Read the files in this order:
 - `attributes.py`: what a span holds (the attribute names), the scrubber every value passes,
   and attributes built on first read;
 - `spans.py`: what a trace is made of (`Span`, `Trace`) and the hash of its content;
-- `lines.py`: the file's line format (one record, one line, whatever its text), and the digests
-  that make an accident show;
+- `lines.py`: the file's line format (one record, one line, whatever its text, read back with no
+  key twice), and the digests that make an accident show;
 - `attribute_shapes.py`: the shapes of the attributes readers rely on, checked on the way in;
 - `parse.py`: reading a file's lines back into runs, each line checked;
 - `file.py`: writing a trace file, and reading one (`write_trace`, `read_trace`);
@@ -108,6 +108,7 @@ from cafe.trace.lines import (
     TraceFileError,
     dump_line,
     header_problem,
+    parse_line,
     record_digest,
     written_header,
 )
@@ -244,6 +245,7 @@ __all__ = [
     "generator_attributes",
     "generator_origin",
     "header_problem",
+    "parse_line",
     "input_messages",
     "judged_calls",
     "log_provider",

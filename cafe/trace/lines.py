@@ -1,5 +1,6 @@
 """The trace file's line format: its version, its keys, how a line is written so that it stays one
-line, the digests that make an accident show, and the one error for a file that breaks it.
+line and read back, the digests that make an accident show, and the one error for a file that
+breaks it.
 
 Session 08 (`sessions/s08-tracing/lesson.md`). A run is a header line and one line per span
 (`cafe.trace.file` writes them, `cafe.trace.parse` reads them). `dump_line` writes a record as
@@ -14,6 +15,10 @@ header carries three digests, so a run that was damaged after it was written is 
 - `content_hash`: the run's `cafe.trace.spans.content_hash`, which a replay is proven against;
 - `header_sha256`: the same digest of the header's other fields, so an edit to the header
   shows too, and a header relabelled as version 1 still carries them and is refused.
+
+`parse_line` reads one line back: one JSON object, with no key written twice in any object
+(the writer never writes one, and a reader keeps only one copy, so an edit could hide in the
+other).
 
 The digests are corruption-evident, not tamper-evident: they have no key, so they find a cut, a
 flipped byte or a hand edit, never a forger, who can recompute every one of them.
@@ -41,6 +46,7 @@ __all__ = [
     "record_digest",
     "written_header",
     "header_problem",
+    "parse_line",
 ]
 
 # The version of the line format this course writes (2: with digests). It reads 2, and 1 only
@@ -145,3 +151,78 @@ def header_problem(header: Mapping[str, Any]) -> str | None:
             f"records {own}); re-record the run, or restore the file."
         )
     return None
+
+
+class _DuplicateKey(Exception):
+    """Raised from inside `json.loads` by `_one_of_each`; `parse_line` turns it into a
+    TraceFileError, which needs the file and line the hook does not know."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict, or `_DuplicateKey` naming a key that comes twice.
+
+    `json.loads` calls this for every object it reads, innermost first, in place of building the
+    dict itself (its `object_pairs_hook`), so a key repeated anywhere in a line is seen."""
+    record = dict(pairs)
+    if len(record) != len(pairs):  # the common case, no key twice, costs one comparison
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return record
+
+
+def _quoted(key: str) -> str:
+    """A key as an error quotes it: at most 60 characters of its repr (a pasted key can be long),
+    masked before it is cut, since half a secret may no longer be recognised as one."""
+    shown = repr(redact(key))
+    return shown if len(shown) <= 60 else shown[:59] + "…"
+
+
+def parse_line(text: str, source: str, line: int) -> dict[str, Any]:
+    """Line number `line` of `source` as a JSON object, or a TraceFileError saying what it is
+    instead: over `MAX_LINE_CHARS`, not JSON, cut off, nested beyond what any trace writes (a
+    `RecursionError` would otherwise escape), or holding a key twice in any object at any depth.
+    `json.loads` keeps the last copy of a key and the digest is over what it kept, so without
+    that check an edit to the first copy would read as clean."""
+    if len(text) > MAX_LINE_CHARS:
+        raise TraceFileError(
+            source, line, f"is over {MAX_LINE_CHARS} characters; no trace line is."
+        )
+    try:
+        record = json.loads(text, object_pairs_hook=_one_of_each)
+    except _DuplicateKey as duplicate:
+        raise TraceFileError(
+            source,
+            line,
+            f"holds the key {_quoted(duplicate.key)} twice in one object; the writer never "
+            "writes a key twice, and a reader keeps only one copy, so an edit to the other would "
+            "go unseen. Remove the copy that was added, or restore the file.",
+        ) from None
+    except RecursionError:
+        raise TraceFileError(
+            source,
+            line,
+            "is nested more deeply than any trace line; the file was edited or is not a trace.",
+        ) from None
+    except ValueError as exc:
+        detail = (
+            f" ({exc.msg}, at character {exc.pos})"
+            if isinstance(exc, json.JSONDecodeError)
+            else f" ({exc})"
+        )
+        raise TraceFileError(
+            source,
+            line,
+            f"is not a complete JSON object{detail}; the file may have been cut off while it was written.",
+        ) from None
+    if not isinstance(record, dict):
+        raise TraceFileError(
+            source, line, "is not a JSON object; each line is one trace header or one span."
+        )
+    return record

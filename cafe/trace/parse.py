@@ -3,8 +3,8 @@
 Session 08 (`sessions/s08-tracing/lesson.md`). `parse_traces(lines, source)` reads the text of a
 trace file (`cafe.trace.file.read_traces` hands it the lines) and checks, line by line:
 
-1. that the line is one JSON object, not longer than `MAX_LINE_CHARS` and not nested beyond
-   what any trace writes (a `RecursionError` would otherwise escape);
+1. that the line is one JSON object, with no key twice in any object, not too long and not too
+   deeply nested (`cafe.trace.lines.parse_line`);
 2. that it is a header or a span with every field of the right type, and that the attributes
    readers rely on have their shape (`cafe.trace.attribute_shapes`);
 3. for a version-2 run, that the line's digest is the one its header recorded
@@ -20,7 +20,6 @@ one `TraceFileError` naming the source, the line and what is wrong.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,11 +28,11 @@ from cafe.trace.attribute_shapes import ShapeError, check_attributes, finite_sec
 from cafe.trace.lines import (
     DIGEST_FIELDS,
     HEADER_KEYS,
-    MAX_LINE_CHARS,
     SCHEMA_VERSION,
     SPAN_KEYS,
     TraceFileError,
     header_problem,
+    parse_line,
     record_digest,
 )
 from cafe.trace.spans import SPAN_KINDS, Span, Trace, content_hash
@@ -74,38 +73,6 @@ def _field(
     if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
         raise TraceFileError(source, line, f"field {name!r} must be {what}, not {value!r}.")
     return value
-
-
-def _parsed(text: str, source: str, line: int) -> dict[str, Any]:
-    """One line as a JSON object, or a TraceFileError saying what it is instead."""
-    if len(text) > MAX_LINE_CHARS:
-        raise TraceFileError(
-            source, line, f"is over {MAX_LINE_CHARS} characters; no trace line is."
-        )
-    try:
-        record = json.loads(text)
-    except RecursionError:
-        raise TraceFileError(
-            source,
-            line,
-            "is nested more deeply than any trace line; the file was edited or is not a trace.",
-        ) from None
-    except ValueError as exc:
-        detail = (
-            f" ({exc.msg}, at character {exc.pos})"
-            if isinstance(exc, json.JSONDecodeError)
-            else f" ({exc})"
-        )
-        raise TraceFileError(
-            source,
-            line,
-            f"is not a complete JSON object{detail}; the file may have been cut off while it was written.",
-        ) from None
-    if not isinstance(record, dict):
-        raise TraceFileError(
-            source, line, "is not a JSON object; each line is one trace header or one span."
-        )
-    return record
 
 
 def _version(record: dict[str, Any], source: str, line: int, allow_unverified: bool) -> int:
@@ -290,7 +257,7 @@ def parse_traces(
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
-        record = _parsed(text, source, number)
+        record = parse_line(text, source, number)
         kind = record.get("record")
         if kind == "trace":
             if run is not None:
