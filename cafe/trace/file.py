@@ -19,14 +19,16 @@ whatever the text holds (`cafe.trace.lines.dump_line` escapes the separators som
 lines on, and lone surrogates), the reader splits the file at "\\n" and nowhere else, and the
 writer refuses, before it writes a byte, what the reader would refuse: an attribute of the wrong
 shape, a line over `MAX_LINE_CHARS`, a time that is not a finite number, a run already in the file.
+Processes appending to one file at once take turns, under an advisory lock on it (`fcntl.flock`;
+Windows has none, see `_lock`), so the check for a run already there cannot race its append.
 
 The file says when it has been damaged (`cafe.trace.lines`): the header records the run's
 `content_hash` and a digest of each span line, and a digest of itself. Reading checks each line's
 shape first (its fields, and the attributes readers rely on: `cafe.trace.attribute_shapes`), then
 its digest, then the whole run's hash, and keeps that hash as `Trace.recorded_hash`, which a
 replay is proven against. Anything wrong, a cut-off line, a hand edit, a value of the wrong shape,
-a line nested thousands deep, a run appended twice, is one `TraceFileError` naming the file, the
-line and what is wrong. The limit, said plainly: the digests are corruption-evident, not
+a line nested thousands deep, a key written twice, a run appended twice, is one `TraceFileError`
+naming the file, the line and what is wrong. The limit, said plainly: the digests are corruption-evident, not
 tamper-evident; with no secret they catch accidents and hand edits, not someone who recomputes
 them, and proving who wrote a file would need a key the learner keeps outside it. Files of schema
 version 1 (before digests) read only with `allow_unverified=True`, with `recorded_hash` None.
@@ -40,9 +42,10 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from cafe.endpoint.secrets.redaction import redact
 from cafe.trace.attribute_shapes import ShapeError, check_attributes, finite_seconds
@@ -56,6 +59,9 @@ from cafe.trace.lines import (
 )
 from cafe.trace.parse import parse_traces
 from cafe.trace.spans import Span, Trace, content_hash, scrubbed
+
+if sys.platform != "win32":
+    import fcntl
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -134,13 +140,9 @@ def trace_lines(trace: Trace) -> list[str]:
     return [_line(header), *(_line(record) for record in records)]
 
 
-def _ids_in(path: Path) -> set[str]:
-    """The run ids of the headers already in the file at `path` (none when it cannot be read:
-    the reader will say what is wrong with it)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return set()
+def _ids_in(text: str) -> set[str]:
+    """The run ids of the headers in a trace file's `text` (a line that does not parse is left to
+    the reader, which will say what is wrong with it)."""
     ids = set()
     for line in text.split("\n"):
         if line.startswith('{"record": "trace"'):
@@ -151,33 +153,69 @@ def _ids_in(path: Path) -> set[str]:
     return ids
 
 
+def _lock(out: IO[str]) -> None:
+    """Hold an exclusive advisory lock on the open file `out` until it is closed, so another
+    process writing the same file waits: between reading which runs the file holds and appending,
+    nobody else can append the same run. Where `fcntl` is missing (Windows) there is no lock, and
+    two processes appending the same run at the same moment can both write it; the reader then
+    refuses the file by name ("here a second time"). Write one file per process there."""
+    if sys.platform != "win32":  # fcntl.flock: Linux, macOS and the other Unixes
+        fcntl.flock(out.fileno(), fcntl.LOCK_EX)
+
+
+def _new_ids(lines: list[list[str]]) -> list[str]:
+    """Each run's id as written (scrubbed of secrets); ValueError when a run comes twice."""
+    ids: list[str] = []
+    for run in lines:
+        written_id = json.loads(run[0])["trace_id"]
+        if written_id in ids:
+            raise _twice(written_id, "the traces given")
+        ids.append(written_id)
+    return ids
+
+
+def _twice(written_id: str, where: object) -> ValueError:
+    return ValueError(
+        redact(
+            f"run {written_id!r} is already in {where}; a run written twice would be "
+            "counted twice. Write each run once, or give a new run its own trace_id."
+        )
+    )
+
+
 def write_traces(traces: Iterable[Trace], path: str | Path, *, append: bool = False) -> Path:
     """Write each trace to `path` (UTF-8 JSON Lines); `append=True` adds to what is there.
 
     Every line is made before the file is opened, so a trace that cannot be written (a
     ValueError saying why) leaves the file as it was. A run already in the file, or twice in
-    `traces`, is a ValueError too: the reader would refuse the file, and a report count it twice."""
+    `traces`, is a ValueError too: the reader would refuse the file, and a report count it twice.
+    Several processes may append to one file at once: each holds a lock on it (`_lock`) while it
+    reads which runs are there and appends, so the same run is written once and the others get
+    the ValueError."""
     path = Path(path)
-    ids = _ids_in(path) if append else set()
-    text: list[str] = []
+    runs: list[list[str]] = []
     for trace in traces:
         if not isinstance(trace, Trace):
             raise TypeError(
                 f"write_traces() takes cafe.trace.spans.Trace records, not {type(trace).__name__}."
             )
-        lines = trace_lines(trace)
-        written_id = json.loads(lines[0])["trace_id"]  # as written: scrubbed of secrets
-        if written_id in ids:
-            raise ValueError(
-                redact(
-                    f"run {written_id!r} is already in {path}; a run written twice would be "
-                    "counted twice. Write each run once, or give a new run its own trace_id."
-                )
-            )
-        ids.add(written_id)
-        text += lines
-    with path.open("a" if append else "w", encoding="utf-8", newline="\n") as out:
-        out.write("".join(line + "\n" for line in text))
+        runs.append(trace_lines(trace))
+    ids = _new_ids(runs)
+    # "a+" never truncates on opening, so the file is emptied (when not appending) only once locked
+    with path.open("a+", encoding="utf-8", newline="\n") as out:
+        _lock(out)
+        if append:
+            out.seek(0)
+            try:
+                there = _ids_in(out.read())
+            except UnicodeDecodeError:  # the reader will name it; appending does not make it worse
+                there = set()
+            for written_id in ids:
+                if written_id in there:
+                    raise _twice(written_id, path)
+        else:
+            out.truncate(0)
+        out.write("".join(line + "\n" for run in runs for line in run))
     return path
 
 
