@@ -133,3 +133,22 @@ def test_read_shift_names_a_trace_that_ends_on_the_retired_needs_consent(tmp_pat
     )
     runs, (problem,) = read_shift([write_trace(old, tmp_path / "old.jsonl")])
     assert runs == () and "'needs_consent'" in problem and "sent back" in problem
+
+
+def test_read_shift_counts_two_different_runs_under_one_id_and_names_both_files(tmp_path):
+    """A10: a run recorded again under a fixed id, into another file. Both are counted (they are
+    different runs), and a sentence names both files, so one id shown twice is explained."""
+    _, trace = record_repair(OMELETTE_SPEC, make_scripted_generator(ALTERNATING_CANDIDATES))
+    generate = make_model_generator(cafe.make_client(script=FeedbackModel()))
+    other = record_repair(SHIFT_ORDERS[0], generate)[1]
+    first = write_trace(trace, tmp_path / "monday.jsonl")
+    second = write_trace(
+        Trace(trace.trace_id, trace.started_at, other.spans), tmp_path / "tue.jsonl"
+    )
+    copy = tmp_path / "copy.jsonl"
+    copy.write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
+    runs, (shared, copied) = read_shift([first, second, copy])
+    assert [run.run_id for run in runs] == [trace.trace_id] * 2
+    assert f"Two runs share the id {trace.trace_id}" in shared
+    assert "tue.jsonl" in shared and "monday.jsonl" in shared and "both are counted" in shared
+    assert copied.startswith("Not counted twice, from") and "copy.jsonl" in copied

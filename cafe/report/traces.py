@@ -10,7 +10,7 @@ report needs:
   and the file it came from, so the report can link the run to its trace;
 - `read_shift`: every trace in a list of files, plus one sentence for each file or run that
   cannot be counted (a file cut off mid-line, a run of another harness, a run already read from
-  another file), never a traceback.
+  another file), or that shares its id with a different run, never a traceback.
 
 A trace without usage, or with a count missing from any model call, is still counted; its tokens
 are unknown (`cafe.trace.spans.Trace.usage`), and `cafe.report.summarize` names it.
@@ -88,19 +88,32 @@ def record_from_trace(trace: Trace, *, path: str | Path | None = None) -> RunRec
     )
 
 
+def _shared_id(run_id: str, path: str | Path, source: str | Path) -> str:
+    """The note for a run whose id an earlier, different run already has (say, a run recorded
+    again under a fixed id): both are counted, and a reader of the report should know why one id
+    shows twice."""
+    return redact(
+        f"Two runs share the id {run_id}: the one from {path} differs from the one read from "
+        f"{source} (another start or content); both are counted."
+    )
+
+
 def read_shift(paths: Iterable[str | Path]) -> tuple[tuple[RunRecord, ...], tuple[str, ...]]:
-    """Every repair run in the trace files at `paths`, and a sentence for each that is left out.
+    """Every repair run in the trace files at `paths`, and a sentence for each that is left out
+    or that shares its id with a different run.
 
     A path is shown with any secret in it masked, in the sentences and in `RunRecord.trace`, as
     `TraceFileError` shows it: a folder named with the key would otherwise print the key.
 
     A run found again in a later file (the same id, start time and content: a file copied, or a
-    run appended to a second file) is counted once. Pass the sentences on as
+    run appended to a second file) is counted once. Two different runs under one id, from two
+    files, are both counted, with a sentence naming both files. Pass the sentences on as
     `summarize(runs, notes=problems)` so the report shows them.
     """
     runs: list[RunRecord] = []
     problems: list[str] = []
     seen: dict[tuple[str, str, str], tuple[int, str | Path]] = {}  # run -> (file number, file)
+    by_id: dict[str, tuple[str, str, str]] = {}  # run id -> the first run counted under it
     for number, path in enumerate(paths):
         try:
             traces = read_traces(path)
@@ -122,4 +135,8 @@ def read_shift(paths: Iterable[str | Path]) -> tuple[tuple[RunRecord, ...], tupl
                 runs.append(record_from_trace(trace, path=path))
             except ValueError as exc:
                 problems.append(redact(f"Not counted, from {path}: {exc}"))
+                continue
+            other = by_id.setdefault(trace.trace_id, key)  # only counted runs are compared
+            if other != key:
+                problems.append(_shared_id(trace.trace_id, path, seen[other][1]))
     return tuple(runs), tuple(problems)
