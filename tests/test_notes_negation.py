@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.consent import OrderSpec, changes_to_confirm, kitchen_notes, order_changes, read_notes
-from cafe.consent.notes import EMPTY_NOTES, NEGATED_FORMS, NEGATING, RESTATEMENTS
+from cafe.consent.negation import EMPTY_NOTES, NEGATED_FORMS, NEGATING
+from cafe.consent.notes import RESTATEMENTS
 from cafe.schema.ticket import Ticket
 from cafe.world.allergens import ALLERGEN_GROUPS
 from cafe.world.menu import ALLERGENS, load_menu
@@ -134,22 +135,7 @@ def test_read_notes_none_is_never_read_as_one(spelling):
         assert not any(m.counted and m.copies == 1 for m in reading.modifiers), note
 
 
-# Menu spellings the notes could not read before negation was read either (a count word takes
-# "one" or "two" off the front; courtesy takes "please" off "warm please"): left as they were.
-UNREAD_BEFORE = {"one shot", "two sugars", "2 sugars", "warm please"}
-
-
-def test_read_notes_only_known_spellings_do_not_read_as_their_option():
-    unread = {
-        s
-        for s in SPELLINGS
-        if [m.modifier.name for m in read_notes(s, [_item_for(s)], MENU).modifiers]
-        != [MENU.modifiers[s].name]
-    }
-    assert unread <= UNREAD_BEFORE
-
-
-@pytest.mark.parametrize("spelling", sorted(set(SPELLINGS) - UNREAD_BEFORE))
+@pytest.mark.parametrize("spelling", SPELLINGS)
 def test_read_notes_every_spelling_still_reads_as_its_option(spelling):
     """The negation reading is tried only on a clause that is no menu spelling as it stands, so
     the menu's own negative options ("no foam", "not too hot", "without ice") keep their reading."""

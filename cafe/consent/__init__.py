@@ -4,6 +4,7 @@ Read the files in this order:
 
 - `spec.py`: `OrderSpec`, the order as front of house approved it, and the session's stories;
 - `notes.py`: a ticket's notes read as an allow-list of the menu's kitchen modifiers;
+- `negation.py`: how `notes.py` reads a clause that cancels an option ("sugar: none");
 - `changes.py`: `order_changes`, every way a drafted ticket departs from the approved order;
 - `kitchen.py`: `kitchen_ticket`, a ticket that passed, rewritten in the menu's own words;
 - `confirm.py`: `changes_to_confirm` and `confirmation_question`, for an order no ticket can pass.

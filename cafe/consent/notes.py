@@ -20,10 +20,18 @@ exactly one of the declared group's words in one of the frames of `RESTATEMENTS`
 aside), or it is read like any other clause; and the kitchen never reads it, because
 `kitchen_notes` writes only modifiers and the allergy reaches the kitchen from the allergies field.
 
-A word that cancels what it sits beside (`NEGATING`: "none", "n/a", "no", ...) is never dropped
-as courtesy ("extra shot: nil" is not the extra shot): a clause with one is read as the option
-the menu spells for the negation ("sugar: none" is "no sugar"), or refused, so front of house
-asks. Comparing a ticket's reading with the approved one is `cafe.consent.changes`.
+Which reading wins, when a clause has more than one: the menu's own spelling, whole, first. A
+clause is read as it stands before a count is taken off either end, so an option whose name starts
+with a number ("two sugars", "one shot", "1 sugar") is that option on every copy, never a count of
+"sugars"; "two extra shot" is two copies of the extra shot, because "extra shot" is a spelling and
+"two extra shot" is not. The same goes for courtesy: "warm please" (the menu's spelling of
+"warmed") is read whole before "please" is taken off, and the first reading that names an option
+for an item on the ticket wins ("warm please" on a latte is still "warm").
+
+A word that cancels what it sits beside ("none", "n/a", "no": `cafe.consent.negation`) is never
+dropped as courtesy ("extra shot: nil" is not the extra shot): a clause with one is read as the
+option the menu spells for the negation ("sugar: none" is "no sugar"), or refused, so front of
+house asks. Comparing a ticket's reading with the approved one is `cafe.consent.changes`.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cafe.consent.negation import EMPTY_NOTES, LONE_WORDS, cancelled_clauses, negated_option
 from cafe.schema.ticket import clip
 from cafe.world.allergens import ALLERGEN_GROUPS, allergen_group
 from cafe.world.menu import Menu, normalize_name
@@ -42,9 +51,6 @@ from cafe.world.spelling import hidden_characters, spelling_key
 
 __all__ = [
     "COURTESY",
-    "EMPTY_NOTES",
-    "NEGATING",
-    "NEGATED_FORMS",
     "RESTATEMENTS",
     "NoteModifier",
     "NoteProblem",
@@ -57,49 +63,14 @@ __all__ = [
 # Words that say nothing to the kitchen: a clause of only these is skipped, and one at either end
 # of a clause is dropped ("extra hot please"). An allow-list too: nothing else is ever skipped.
 COURTESY: frozenset[str] = frozenset({"please", "pls", "thanks", "thank you", "cheers", "ta"})
-# What people write for "no notes". A note of only these (and courtesy) is skipped; beside
-# another clause one may cancel it ("milk allergy, none"), so there it is refused, never dropped.
-EMPTY_NOTES: frozenset[str] = frozenset({"none", "n/a", "nil", "no notes"})
-# Words that cancel the modifier (or allergy) they sit beside, before or after it: "sugar: none",
-# "n/a separate board", "hold the onions". Closed only for the reading: a clause with any word
-# outside it is no menu spelling either, so it is refused like any other.
-NEGATING: tuple[str, ...] = (
-    "none",
-    "n/a",
-    "na",
-    "nil",
-    "null",
-    "nothing",
-    "no",
-    "not",
-    "never",
-    "zero",
-    "0",
-    "without",
-    "w/o",
-    "skip",
-    "hold",
-    "omit",
-    "minus",
-    "cancel",
-    "remove",
-    "leave out",
-    "do not",
-    "don't",
-    "dont",
-)
-# A clause of only one of these may cancel the clause beside it ("extra shot, nil").
-_LONE = EMPTY_NOTES | frozenset(NEGATING)
-# How the menu spells a negated option ("no sugar", "without ice"): the only readings a negated
-# clause may have. A negation the menu does not spell is a question for the customer.
-NEGATED_FORMS: tuple[str, ...] = ("no {}", "without {}")
 # A clause of only these characters is an empty clause ("extra hot, ." or "-"); any other clause
 # that reads as nothing ("```", "'}") is refused like any clause the menu does not define.
 _FILLER = re.compile(r"[\s.,;:!?\-–—]*")
 # Clauses are separated by commas, semicolons, line breaks, or "and", "&", "+" between words.
 # A run of spaces is tried from its first space only, so a long run costs one attempt.
 _CLAUSE = re.compile(r"[,;\n]+|(?<!\s)\s+(?:and|&|\+)\s+")
-# How many copies a clause is for: "2 x decaf", "2x decaf", "two decaf", "decaf x2".
+# How many copies a clause is for: "2 x decaf", "2x decaf", "two decaf", "decaf x2". Tried only
+# after the clause as it stands, so "two sugars", the menu's own spelling, is never a count.
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _COUNT_FIRST = re.compile(r"(\d{1,2}|one|two|three|four|five|six)\s*(?:x\s+|x(?=\D)|\s)\s*(.+)")
 _COUNT_LAST = re.compile(r"(.+?)\s*x\s*(\d{1,2})")
@@ -118,14 +89,6 @@ RESTATEMENTS: tuple[str, ...] = (
     "allergic to {}",
     "{} free",
 )
-# A negating word at the start or the end of a clause (in `spelling_key` form), with any
-# punctuation between it and the rest, which must hold a word: "none: extra shot", "sugar:none".
-# Longest words first, so "none" is tried before "no"; a word is whole ("not" is never "no").
-_NEGATION_WORDS = "|".join(re.escape(w) for w in sorted(NEGATING, key=len, reverse=True))
-_NEGATED_FIRST = re.compile(
-    rf"(?P<word>{_NEGATION_WORDS})(?!\w)[\W_]*(?:(?:the|any|a|an)\s+)?(?P<rest>\w.*)"
-)
-_NEGATED_LAST = re.compile(rf"(?P<rest>.*?\w)[\W_]*(?<!\w)(?P<word>{_NEGATION_WORDS})[\W_]*")
 # Hidden characters are quoted by count, not by code point: a model can decode escapes.
 _SHOWN = 40
 
@@ -186,35 +149,19 @@ def _strip_courtesy(key: str) -> str:
     return key
 
 
-def _negation(rest: str, menu: Menu) -> Modifier | str | None:
-    """What a clause with a `NEGATING` word at either end reads as: the option the menu spells
-    for the negation (`NEGATED_FORMS`: "sugar: none" is "no sugar", because "sugar" is a spelling
-    of "one sugar" and "no sugar" is an option), or why not when it cancels a menu option; None
-    for any other clause. The negated part is never read as itself: that is the point."""
-    reason = None
-    for match in (m for p in (_NEGATED_FIRST, _NEGATED_LAST) if (m := p.fullmatch(rest))):
-        negated = spelling_key(match.group("rest"))
-        named = menu.modifiers.get(negated)
-        # The negated words themselves, then every spelling of the option they name.
-        for spelling in [negated] + [s for s, m in menu.modifiers.items() if named and m == named]:
-            for form in NEGATED_FORMS:
-                if (option := menu.modifiers.get(spelling_key(form.format(spelling)))) is not None:
-                    return option
-        if named is not None and reason is None:  # name the option it cancels
-            word = match.group("word")
-            reason = f"{word!r} cancels {negated!r}, and the menu has no option that says so"
-    return reason
-
-
-def _count(key: str) -> tuple[int | None, str]:
-    first = _COUNT_FIRST.fullmatch(key)
+def _readings(rest: str) -> list[tuple[int | None, str]]:
+    """The ways to read a clause as (copies, the modifier's words), in the order they are tried:
+    the clause as it stands, then a count in front ("2 x decaf", "two decaf"), then one at the
+    end ("decaf x2"). The first whose words the menu spells wins (see the module docstring)."""
+    found: list[tuple[int | None, str]] = [(None, rest)]
+    first = _COUNT_FIRST.fullmatch(rest)
     if first:
         word = first.group(1)
-        return (_NUMBERS[word] if word in _NUMBERS else int(word)), first.group(2)
-    last = _COUNT_LAST.fullmatch(key)
+        found.append(((_NUMBERS[word] if word in _NUMBERS else int(word)), first.group(2)))
+    last = _COUNT_LAST.fullmatch(rest)
     if last:
-        return int(last.group(2)), last.group(1)
-    return None, key
+        found.append((int(last.group(2)), last.group(1)))
+    return found
 
 
 def _item(key: str, on_ticket: Counter[str]) -> tuple[str | None, str]:
@@ -229,22 +176,26 @@ def _item(key: str, on_ticket: Counter[str]) -> tuple[str | None, str]:
     return None, key
 
 
-def _clause(key: str, on_ticket: Counter[str], menu: Menu) -> NoteModifier | str:
-    """One clause (in `spelling_key` form) as a modifier, or the reason it is not one."""
-    if not key:
-        return "it says nothing a kitchen can act on"
-    item, rest = _item(key, on_ticket)
-    count, counted = _count(rest)
-    modifier = menu.modifiers.get(spelling_key(counted))
-    if modifier is None:
-        # Only a clause that is no menu spelling as it stands is tried as a negation, so
-        # "no foam x2" keeps its reading; a negated one is for every copy ("sugar: none").
-        negated = _negation(rest, menu)
-        if negated is None:
-            return "it is not a kitchen modifier the menu defines"
-        if isinstance(negated, str):
-            return negated
-        modifier, count = negated, None
+def _options(
+    key: str, whole: str, on_ticket: Counter[str], menu: Menu
+) -> list[tuple[str | None, int | None, Modifier]]:
+    """Every (item, count, modifier) reading of a clause that names a menu option, in the order
+    they are tried: the clause `whole` (courtesy and all) before `key` (courtesy taken off), each
+    read as it stands before a count is taken off it (`_readings`)."""
+    found = []
+    for text in dict.fromkeys((whole, key)):
+        item, rest = _item(text, on_ticket)
+        for count, words in _readings(rest):
+            modifier = menu.modifiers.get(spelling_key(words))
+            if modifier is not None:
+                found.append((item, count, modifier))
+    return found
+
+
+def _fitted(
+    item: str | None, count: int | None, modifier: Modifier, on_ticket: Counter[str]
+) -> NoteModifier | str:
+    """One reading fitted to the ticket: the items it applies to and its copies, or why not."""
     targets = frozenset(
         i for i in ([item] if item else on_ticket) if i is not None and modifier.applies(i)
     )
@@ -258,20 +209,25 @@ def _clause(key: str, on_ticket: Counter[str], menu: Menu) -> NoteModifier | str
     )
 
 
-def _cancelled(lone: Sequence[str | None]) -> dict[int, str]:
-    """Which clauses a lone negating word may cancel, by position, with the reason. `lone` holds,
-    for each clause, the negating word it is made of, alone or for an item ("none", "latte: n/a"),
-    or None. The word and the clause on either side of it ("milk allergy, none", "no, extra
-    shot") are all refused: which one it meant the reader cannot tell."""
-    reasons: dict[int, str] = {}
-    for at, word in enumerate(lone if len(lone) > 1 else ()):
-        if word is None:
-            continue
-        for near in (at - 1, at + 1):
-            if 0 <= near < len(lone) and lone[near] is None:
-                reasons[near] = f"{word!r} beside it may cancel it; ask what was meant"
-        reasons[at] = f"{word!r} on its own may cancel the clause beside it; ask what was meant"
-    return reasons
+def _clause(key: str, whole: str, on_ticket: Counter[str], menu: Menu) -> NoteModifier | str:
+    """One clause as a modifier, or the reason it is not one: the first reading (`_options`)
+    that fits the ticket, else why the first one does not. `key` is the clause in `spelling_key`
+    form with courtesy taken off either end, `whole` the same with courtesy left on."""
+    if not key:
+        return "it says nothing a kitchen can act on"
+    readings = _options(key, whole, on_ticket, menu)
+    if not readings:
+        # Only a clause that is no menu spelling as it stands is tried as a negation, so
+        # "no foam x2" keeps its reading; a negated one is for every copy ("sugar: none").
+        item, rest = _item(key, on_ticket)
+        negated = negated_option(rest, menu)
+        if negated is None:
+            return "it is not a kitchen modifier the menu defines"
+        if isinstance(negated, str):
+            return negated
+        readings = [(item, None, negated)]
+    fitted = [_fitted(item, count, modifier, on_ticket) for item, count, modifier in readings]
+    return next((read for read in fitted if not isinstance(read, str)), fitted[0])
 
 
 def _restatements(allergies: Sequence[str]) -> frozenset[str]:
@@ -307,12 +263,14 @@ def read_notes(
     said = [(raw, key) for raw, key in clauses if not (key in COURTESY or _FILLER.fullmatch(raw))]
     if all(key in EMPTY_NOTES for _, key in said):
         return NoteReading((), (), hidden)  # "none", "n/a, thanks": no notes
-    lone = [rest if rest in _LONE else None for _, rest in (_item(k, on_ticket) for _, k in said)]
-    cancelled = _cancelled(lone)
+    lone = [r if r in LONE_WORDS else None for _, r in (_item(k, on_ticket) for _, k in said)]
+    cancelled = cancelled_clauses(lone)
     found: list[NoteModifier] = []
     problems: list[NoteProblem] = []
     for at, (raw, key) in enumerate(said):
-        read = cancelled.get(at) or (None if key in restated else _clause(key, on_ticket, menu))
+        read = cancelled.get(at) or (
+            None if key in restated else _clause(key, spelling_key(raw), on_ticket, menu)
+        )
         if isinstance(read, str):
             problems.append(NoteProblem(clip(" ".join(raw.split())), read))
         elif read is not None:
