@@ -166,7 +166,7 @@ def _written_allergies(ticket: Ticket, spec: OrderSpec) -> tuple[list[Change], d
             found.append(
                 Change(
                     "unlisted_allergy",
-                    f"(allergy) {hidden_span(written, hidden)}",
+                    hidden_span(written, hidden, "(allergy)"),
                     "write the allergy as plain text, with no invisible characters; the field "
                     "records what the customer declared, and nothing else",
                 )
@@ -255,7 +255,7 @@ def _unreadable_notes(ticket: Ticket, reading: NoteReading, target: str) -> list
         found.append(
             Change(
                 "hidden_note",
-                f"(notes) {hidden_span(ticket.notes, reading.hidden)}",
+                hidden_span(ticket.notes, reading.hidden, "(notes)"),
                 f"write the notes as plain text, with no invisible characters; {target}",
             )
         )

@@ -47,10 +47,11 @@ def _note_conflicts(reading: NoteReading, spec: OrderSpec) -> list[tuple[str, li
     return found
 
 
-def _unreadable(spec: OrderSpec, reading: NoteReading) -> list[str]:
-    """The approved notes the kitchen ticket cannot carry, as a customer would read them."""
-    shown = [hidden_span(spec.notes, reading.hidden)] if reading.hidden else []
-    return shown + [problem.clause for problem in reading.problems]
+def _unreadable(spec: OrderSpec, reading: NoteReading, label: str = "") -> list[str]:
+    """The approved notes the kitchen ticket cannot carry, as a customer would read them, each
+    after `label` (a failure's span is labelled; the question to the customer is not)."""
+    shown = [hidden_span(spec.notes, reading.hidden, label)] if reading.hidden else []
+    return shown + [f"{label} {p.clause}" if label else p.clause for p in reading.problems]
 
 
 def changes_to_confirm(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
@@ -85,11 +86,11 @@ def changes_to_confirm(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
     found += [
         Failure(
             "out_of_scope",
-            f"(notes) {clause}",
+            span,
             "ask the customer: a ticket's notes hold only kitchen modifiers the menu defines, "
             f"and this is not one; {ask}",
         )
-        for clause in _unreadable(spec, reading)
+        for span in _unreadable(spec, reading, "(notes)")
     ]
     return tuple(found)
 

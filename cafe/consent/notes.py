@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cafe.consent.negation import EMPTY_NOTES, LONE_WORDS, cancelled_clauses, negated_option
-from cafe.schema.ticket import clip
+from cafe.schema.ticket import SPAN_CHARS, clip
 from cafe.world.allergens import ALLERGEN_GROUPS, allergen_group
 from cafe.world.menu import Menu, normalize_name
 from cafe.world.modifiers import Modifier
@@ -89,8 +89,6 @@ RESTATEMENTS: tuple[str, ...] = (
     "allergic to {}",
     "{} free",
 )
-# Hidden characters are quoted by count, not by code point: a model can decode escapes.
-_SHOWN = 40
 
 
 @dataclass(frozen=True)
@@ -287,9 +285,13 @@ def kitchen_notes(reading: NoteReading) -> str:
     return ", ".join(m.text() for m in ordered)
 
 
-def hidden_span(notes: str, hidden: str) -> str:
-    """Notes as a reader sees them, with a count of the characters they cannot see: how a
-    failure quotes them (never the characters themselves, which a model could decode)."""
+def hidden_span(text: str, hidden: str, label: str = "") -> str:
+    """`label`, then `text` as a reader sees it, then a count of the `hidden` characters they
+    cannot see: how a failure quotes them (never the characters themselves, which a model could
+    decode). The visible part is cut so that the whole fits a failure's span (`SPAN_CHARS`, which
+    clips what is longer), so the count is always whole, however long the text."""
     gone = set(hidden)
-    visible = "".join(char for char in notes if char not in gone)
-    return f"{clip(visible, _SHOWN)} [+{len(hidden)} hidden characters]"
+    visible = "".join(char for char in text if char not in gone)
+    counted = f"[+{len(hidden)} hidden characters]"
+    room = SPAN_CHARS - len(counted) - 1 - (len(label) + 1 if label else 0)
+    return " ".join(part for part in (label, clip(visible, room), counted) if part)
