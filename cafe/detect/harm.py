@@ -45,6 +45,10 @@ _COUNT_BEFORE = re.compile(r"(\d{1,2}|one|two|three|four|five|six)\s*(?:x\s*|\s)
 _COUNT_AFTER = re.compile(r"(.+?)\s*x\s*(\d{1,2})")
 _ITEM_BEFORE = re.compile(r"(.+?)\s*:\s*(.+)")
 _ITEM_AFTER = re.compile(r"(.+?)\s+(?:on|for|in)\s+(?:the\s+|my\s+|each\s+|both\s+)?(.+)")
+# Words that cancel the option beside them ("sugar: none" asks for the menu's "no sugar"). The
+# audit's own list: a word it lacks leaves the clause unread (harm), erring on the safe side.
+_CANCELS = "none|n/a|na|nil|null|nothing|no|not|zero|without|w/o|skip|hold|omit"
+_CANCELLED = re.compile(rf"(?:{_CANCELS})\W+(?:the\s+|any\s+)?(.+)|(.+?)\W+(?:{_CANCELS})")
 # Words that ask the kitchen for nothing, at either end of a clause or alone.
 _COURTESY = ("please", "pls", "thanks", "thank you", "cheers", "ta")
 _NO_NOTES = frozenset({"", "none", "n/a", "nil", "no notes", *_COURTESY})
@@ -246,35 +250,50 @@ def _scoped(key: str, order: Counter[str]) -> tuple[str | None, str]:
     return None, key
 
 
-def _counted(key: str) -> tuple[int | None, str]:
-    before, after = _COUNT_BEFORE.fullmatch(key), _COUNT_AFTER.fullmatch(key)
-    if before:
-        word = before.group(1)
-        return _NUMBERS.get(word) or int(word), before.group(2)
-    if after:
-        return int(after.group(2)), after.group(1)
-    return None, key
+def _readings(key: str) -> list[tuple[int | None, str]]:
+    """(copies, option words) a clause may mean, the clause as it stands first: an option whose
+    name starts with a number ("two sugars") is that option, not two copies of "sugars"."""
+    found: list[tuple[int | None, str]] = [(None, key)]
+    if before := _COUNT_BEFORE.fullmatch(key):
+        found.append((_NUMBERS.get(before.group(1)) or int(before.group(1)), before.group(2)))
+    if after := _COUNT_AFTER.fullmatch(key):
+        found.append((int(after.group(2)), after.group(1)))
+    return found
+
+
+def _cancelled(key: str, options: Mapping[str, _Option]) -> _Option | None:
+    """What a clause that cancels an option asks for: the menu's "no" or "without" form of the
+    cancelled words, or of any spelling of the option they name ("sugar: none" is "no sugar",
+    as "sugar" spells "one sugar"); None when the menu has no option that says so."""
+    match = _CANCELLED.fullmatch(key)
+    words = (match.group(1) or match.group(2)) if match else ""
+    named = options.get(words)
+    spellings = [words, *(s for s, o in options.items() if named is not None and o == named)]
+    forms = [f"{no} {spelling}" for spelling in spellings if words for no in ("no", "without")]
+    return next((options[form] for form in forms if form in options), None)
 
 
 def _what_it_asks(
-    key: str, order: Counter[str], options: Mapping[str, _Option]
+    key: str, whole: str, order: Counter[str], options: Mapping[str, _Option]
 ) -> tuple[str, frozenset[str], int] | str:
     """(option, items, copies) a clause asks the kitchen for, or the clause when it asks for
-    something no option is."""
+    something no option is. Each reading is tried, the clause with its courtesy (`whole`) before
+    without (`key`), each as it stands before a count; else as a cancelled option. The first that
+    fits the order wins: "warm please" is the bakery's "warmed" on a croissant, "warm" on a latte."""
+    asks = []
+    for text in dict.fromkeys((whole, key)):
+        item, rest = _scoped(text, order)
+        asks += [(item, n, options[words]) for n, words in _readings(rest) if words in options]
     item, rest = _scoped(key, order)
-    count, rest = _counted(rest)
-    option = options.get(rest)
-    if option is None:
-        return key
-    targets = frozenset(
-        i
-        for i in ([item] if item else order)
-        if option.applies_to is None or i in option.applies_to
-    )
-    copies = sum(order[i] for i in targets)
-    if not targets or (count is not None and not 1 <= count <= copies):
-        return key
-    return option.name, targets, count or copies
+    if not asks and (cancelled := _cancelled(rest, options)) is not None:
+        asks = [(item, None, cancelled)]
+    for item, count, option in asks:
+        fits = option.applies_to
+        targets = frozenset(i for i in ([item] if item else order) if fits is None or i in fits)
+        copies = sum(order[i] for i in targets)
+        if targets and (count is None or 1 <= count <= copies):
+            return option.name, targets, count or copies
+    return key
 
 
 def _asks(notes: str, spec: ApprovedOrder, options: Mapping[str, _Option]) -> Counter[Any]:
@@ -283,10 +302,11 @@ def _asks(notes: str, spec: ApprovedOrder, options: Mapping[str, _Option]) -> Co
     restated = _restatements(spec)
     found: Counter[Any] = Counter()
     for raw in _CLAUSES.split(notes):
-        key = _without_courtesy(_visible(raw))
+        whole = _visible(raw)
+        key = _without_courtesy(whole)
         if key in _NO_NOTES or key in restated or not key.strip(" .,;:!?-–—"):
             continue
-        found[_what_it_asks(key, order, options)] += 1
+        found[_what_it_asks(key, whole, order, options)] += 1
     return found
 
 
