@@ -12,6 +12,12 @@
 
 Notebooks write `from cafe import course` and call `course.predict(...)`, `course.reveal(...)` and
 so on: each module's public names for notebooks are re-exported here.
+
+Importing this inside a Jupyter kernel does one more thing, on purpose: it guards the kernel's
+sinks (what a cell prints, the value it shows, a traceback) so that no secret reaches a cell's
+output or the saved notebook (`cafe.endpoint.secrets.notebook.guard_kernel`). It runs at import
+because a notebook imports `cafe.course` in its first code cell, and the guard must be up before
+the first live cell prints what an endpoint sent back. Outside a kernel it does nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from cafe.course.toolkit import (
     checkpoint,
     compare,
 )
+from cafe.endpoint.secrets.notebook import guard_kernel
 
 __all__ = [
     # cafe.course.cells
@@ -77,3 +84,6 @@ __all__ = [
     "Source",
     "SOURCES",
 ]
+
+# Scrub a notebook kernel's output before the first live cell runs (see the module docstring).
+guard_kernel()

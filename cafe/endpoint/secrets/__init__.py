@@ -7,5 +7,6 @@ not inside the code that parses or decides. Read the files in this order:
 - `encodings`  a known key in disguise: spaced out, percent-encoded, hex, base64 at each alignment;
 - `redaction`  one redactor, by value, encoding, fragment and shape; URLs shown without their
                credentials;
-- `terminal`   a stream that scrubs what a command prints before it reaches the terminal.
+- `terminal`   a stream that scrubs what a command prints before it reaches the terminal;
+- `notebook`   the same guard at a notebook kernel's sinks: its streams, a cell's value, a traceback.
 """

@@ -17,16 +17,23 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
-from cafe.endpoint.secrets.redaction import Redactor, known_secrets, redactor_for
+from cafe.endpoint.secrets.redaction import known_secrets, redactor_for
 
-__all__ = ["ScrubbedStream", "scrubbed_output"]
+__all__ = ["Scrubber", "ScrubbedStream", "scrubbed_output"]
 
 
 # Characters held back waiting for the end of a line before they go out anyway (a command that
 # writes megabytes without a newline or a flush is not made to wait for one).
 HELD_CHARS = 65_536
+
+
+class Scrubber(Protocol):
+    """What scrubs a stream's text: a `Redactor` with the secrets known when a command starts,
+    or a notebook's `cafe.endpoint.secrets.notebook.CurrentSecrets`, which reads them each time."""
+
+    def text(self, value: str) -> str: ...
 
 
 class ScrubbedStream:
@@ -37,7 +44,7 @@ class ScrubbedStream:
     asks for a file descriptor (a pipe that closed early) still gets the real one.
     """
 
-    def __init__(self, stream: TextIO, redactor: Redactor):
+    def __init__(self, stream: TextIO, redactor: Scrubber):
         self.stream = stream
         self.redactor = redactor
         self.held: list[str] = []  # written, not yet sent: the start of a line, in pieces
