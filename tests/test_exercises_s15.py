@@ -43,6 +43,30 @@ def test_tier_course_function_is_refused_through_a_wrapper_that_imports_it_insid
     assert "course's `verification_tier`" in problem
 
 
+def test_tier_asking_the_lesson_whether_a_piece_verifies_is_not_refused():
+    """Held-out readerI, 7 Dec 2026 (afternoon): the exercise refuses `verification_tier` or a
+    wrapper round it; `is_verification_command` is another lesson function, so a tier of one's
+    own that asks it per piece passes, and the course's tier behind it is still refused."""
+    from banks.bank_s15 import verifies_by_the_lesson
+
+    assert check_verification_tier(verifies_by_the_lesson) == []
+
+    def wrapped(command):
+        return verification_tier(command) if is_verification_command(command) else None
+
+    assert "write your own" in check_verification_tier(wrapped)[0]
+
+
+def test_tier_a_flag_after_dashdash_is_no_test_name():
+    """Held-out readerI: `cargo test -- --nocapture` runs the whole suite. The generated
+    commands hold flags after `--` (go's `-args`) for cargo, npm and go, with and without a test
+    name before them, so a rule that reads such a flag as a name is found on generated input."""
+    from banks.bank_s15 import dashdash_words_as_names
+
+    problems = check_verification_tier(dashdash_words_as_names)
+    assert problems and "--" in "\n".join(problems)
+
+
 def test_tier_generated_commands_find_what_the_rows_miss():
     def doubled_space_launcher(command):  # strips 'python -m ' only with single spaces
         return tier_by_rules(command.replace("python -m ", "").replace("python", "python3"))

@@ -52,6 +52,10 @@ FAST: tuple[str, ...] = (
     "cargo test -p till {name}",
     "go test -run {name} ./...",
     "go test -run={name} ./...",
+    # a flag after `--` (go's `-args`) goes to the test binary: the name before it decides
+    "cargo test {name} -- --nocapture",
+    "cargo test -p till {name} -- --test-threads=1",
+    "go test -run {name} ./... -args -v",
 )
 # ...the whole suite, make and unknown test scripts are slow (-x and -q do not narrow, a folder
 # is not one test, -p names a package)...
@@ -62,6 +66,12 @@ SLOW: tuple[str, ...] = (
     "pytest tests/",
     "cargo test",
     "cargo test -p till",
+    # ...a flag after `--` (or go's `-args`) is for the test binary, not a test name...
+    "cargo test -- --nocapture",
+    "cargo test -- --test-threads=1",
+    "cargo test -p till -- --nocapture",
+    "npm test -- --coverage",
+    "go test ./... -args -v",
     "tidy --check {py}",  # its one marker behind dashes: it verifies, and tidy is nobody's linter
     "go test ./...",
     "npm test",

@@ -384,6 +384,23 @@ def pytest_flag_apart_only(command: str) -> str | None:
     return tier_by_rules(re.sub(r"(?<!\S)-([km])(?=\S)", r"-x\1", command))
 
 
+# --- held-out readerI, 7 Dec 2026 (afternoon): written from the lesson alone ----------------------
+
+
+def dashdash_words_as_names(command: str) -> str | None:
+    """Every word after cargo's `--` counted as a test name: 'cargo test -- --nocapture' reads
+    as narrowed, though --nocapture is a flag for the test binary and names no test."""
+    return tier_by_rules(re.sub(r"(?<=\s)--\s+-+(?=\w)", "", command))
+
+
+def verifies_by_the_lesson(command: str) -> str | None:
+    """Its own tier rules, but 'does this piece verify?' asked of the lesson's
+    `is_verification_command`: a lesson function used, not the tier handed in."""
+    pieces = [p for p in re.split(r"[&|;\n]", command) if p.strip() and is_verification_command(p)]
+    tiers = [tier for tier in map(tier_by_rules, pieces) if tier is not None]
+    return None if not tiers else ("slow" if "slow" in tiers else "fast")
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -392,6 +409,13 @@ BANKS = (
         check_verification_tier,
         tier_by_rules,
         wrong=(
+            # held-out readerI, 7 Dec 2026 (afternoon)
+            Entry(
+                "dashdash_words_as_names",
+                dashdash_words_as_names,
+                "a flag after `--` goes to the test binary: it names no test",
+                "'cargo test -- --nocapture': fast",
+            ),
             # held-out readerF, 7 Dec 2026
             Entry(
                 "run_flag_apart_only",
@@ -517,11 +541,17 @@ BANKS = (
             Entry(
                 "library_pieces",
                 library_pieces,
-                "write your own: the course's segment_tier and is_verification_command are refused",
+                "write your own: the course's segment_tier is refused",
                 "itself",
             ),
         ),
         right=(
+            # held-out readerI, 7 Dec 2026 (afternoon): refused before, as if it were the tier
+            Entry(
+                "verifies_by_the_lesson",
+                verifies_by_the_lesson,
+                "the lesson's is_verification_command asked per piece, the tier its own",
+            ),
             Entry("right_dispatch", right_dispatch, "a dispatch on the command word, tiers ranked"),
             Entry(
                 "tier_by_rules_spaced",
