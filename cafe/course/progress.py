@@ -18,7 +18,9 @@ nesting thousands deep) is set aside on its own (`cafe.course.progress_reading`)
 was is copied to `progress.json.set-aside-1` (then `-2`, ...), the rest is kept, and later saves
 work. A file whose structure cannot be read at all is never overwritten: it is renamed aside
 (`progress.json.corrupt-1`, ...) with a message saying where, and a fresh file starts; if even
-the rename fails, nothing new is saved until the learner moves it. And no secret is saved: every
+the rename fails, nothing new is saved until the learner moves it. Two kernels (or a notebook and
+a toy) recording at once take turns: `record` reads, changes and writes the file while it holds
+`progress_lock`, so neither loses the other's entry. And no secret is saved: every
 entry is scrubbed (`cafe.endpoint.secrets.redaction.redact`'s redactor) before it is written. `CAFE_HOME`
 is checked where it is read (a file, a relative path or a folder you cannot write to is a
 `ConfigError` naming it). Session 00 (`sessions/s00-setup/lesson.md`) introduces it.
@@ -30,7 +32,8 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +43,9 @@ from cafe.endpoint.secrets.redaction import known_secrets, redactor_for
 from cafe.endpoint.settings.environment import course_environ
 from cafe.endpoint.settings.variables import parse_home
 
+if sys.platform != "win32":  # fcntl.flock: Linux, macOS and the other Unixes
+    import fcntl
+
 __all__ = [
     "HOME_VARIABLE",
     "PROGRESS_FILE",
@@ -48,6 +54,7 @@ __all__ = [
     "progress_path",
     "load_progress",
     "save_progress",
+    "progress_lock",
     "record",
 ]
 
@@ -184,6 +191,38 @@ def save_progress(data: Mapping[str, Any], path: str | Path | None = None) -> Pa
     return target
 
 
+@contextmanager
+def progress_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock for the progress file at `path` until the block ends, so that two
+    processes (two kernels, a notebook and a toy) changing it take turns: each reads the file
+    as the other left it, and no entry is lost.
+
+    The lock is on the file's folder, not on the file: every save replaces the file
+    (`os.replace`), so a lock on the old one would guard nothing, and a lock file would be one
+    more file in the learner's folder. It is `fcntl.flock`, an advisory lock (Linux, macOS and
+    the other Unixes). Windows has no `fcntl` and cannot lock a folder: there no lock is taken,
+    and two writers at the very same moment can still lose one entry. A folder that cannot be
+    opened or locked (missing, or a file system without locks) is not locked either; the save
+    then reports its own failure, if any."""
+    if sys.platform == "win32":
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # the first save creates it anyway
+        handle = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        except OSError:  # a file system that does not lock: go on as before, unlocked
+            pass
+        yield
+    finally:
+        os.close(handle)  # closing the folder releases the lock
+
+
 def _stored(
     data: dict[str, Any], section: str, key: str, entry: Mapping[str, Any], session: str | None
 ) -> None:
@@ -209,6 +248,14 @@ def record(section: str, key: str, entry: Mapping[str, Any], *, session: str | N
     except ConfigError as exc:
         print(f"cafe: did not save {section}/{key}: {exc}", file=sys.stderr)
         return False
+    with progress_lock(path):
+        return _record_now(path, section, key, entry, session)
+
+
+def _record_now(
+    path: Path, section: str, key: str, entry: Mapping[str, Any], session: str | None
+) -> bool:
+    """`record`'s read, change and write, done while it holds the lock."""
     data, writable = _read(path)
     if not writable:
         return False

@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from cafe.course.progress import save_progress
+from cafe.course.progress import progress_lock, save_progress
 from cafe.course.progress_reading import SECTIONS
 from cafe.course.record import read_progress_as_is
 
@@ -50,8 +50,18 @@ def reset_progress(path: Path, session: str | None = None) -> str:
     """Reset the progress file at `path` (see the module docstring); what was done, in a line.
 
     Raises `ValueError` (saying why) when a one-session reset meets a file it cannot read: that
-    file is left as it is, and a whole reset (which only moves it) still works."""
+    file is left as it is, and a whole reset (which only moves it) still works. It holds the
+    progress file's lock (`cafe.course.progress.progress_lock`), so a kernel recording at the
+    same moment neither loses its entry nor writes the old entries back over the reset."""
     if not path.exists():
+        return f"nothing to reset: there is no progress file at {path}."
+    with progress_lock(path):
+        return _reset_now(path, session)
+
+
+def _reset_now(path: Path, session: str | None) -> str:
+    """`reset_progress`, done while it holds the lock."""
+    if not path.exists():  # another process moved it while we waited for the lock
         return f"nothing to reset: there is no progress file at {path}."
     backup = backup_path(path)
     if session is None:
