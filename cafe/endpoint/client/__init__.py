@@ -9,6 +9,7 @@ Read the files in this order:
 - `problems`     what can go wrong with an endpoint, and the one table of words for it;
 - `diagnosis`    an exception sorted into a problem, its words scrubbed, then clipped;
 - `deadline`     a deadline for a whole call;
+- `readable`     a completion checked field by field, in the one shape the course reads;
 - `formats`      the output formats a draft can ask for, strictest first;
 - `chat`         `make_client()` and `chat()`: the one door every model call goes through.
 

@@ -40,6 +40,7 @@ from cafe.endpoint.client.diagnosis import (
 )
 from cafe.endpoint.client.problems import PROBLEM_KINDS, EndpointProblem, ProblemKind, describe
 from cafe.endpoint.client.protocol import ChatClient, EndpointClient
+from cafe.endpoint.client.readable import asked, readable
 from cafe.endpoint.client.scripted import Reply, Responder, Script, ScriptedClient
 from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.endpoint.secrets.redaction import display_url, known_secrets
@@ -179,7 +180,8 @@ def _reply_cap(client: object) -> int:
 
 
 def _usable(completion: Any) -> Any:
-    """`completion` if it has a choice to read; otherwise raise `BadReply` naming what it is."""
+    """`completion` with a first choice to read, in the shape the course reads
+    (`cafe.endpoint.client.readable`); otherwise raise `BadReply` naming what it is."""
     if isinstance(completion, str):  # the SDK hands back the text of a body that is not JSON
         if looks_like_html(completion):
             raise BadReply("web_page", "a web page (HTML), not the API's JSON")
@@ -189,7 +191,7 @@ def _usable(completion: Any) -> Any:
         raise BadReply("bad_body", "JSON without a list of choices")
     if not choices:
         raise BadReply("no_choices", "an empty list of choices")
-    return completion
+    return readable(completion)
 
 
 def _wants_completion_tokens(exc: BaseException) -> bool:
@@ -214,7 +216,7 @@ def complete(client: ChatClient, **kwargs: Any) -> Any:
         kwargs = {**kwargs, "max_tokens": _reply_cap(client)}
     started, url = time.monotonic(), endpoint_of(client)
     try:
-        return _usable(within_deadline(lambda: create(**kwargs), seconds, waiting_for=url))
+        return _usable(within_deadline(lambda: asked(create, kwargs), seconds, waiting_for=url))
     except Exception as exc:
         if "max_tokens" not in kwargs or not _wants_completion_tokens(exc):
             raise
@@ -223,7 +225,7 @@ def complete(client: ChatClient, **kwargs: Any) -> Any:
     renamed = {k: v for k, v in kwargs.items() if k != "max_tokens"}
     renamed["max_completion_tokens"] = kwargs["max_tokens"]
     left = max(0.1, seconds - (time.monotonic() - started))
-    return _usable(within_deadline(lambda: create(**renamed), left, waiting_for=url))
+    return _usable(within_deadline(lambda: asked(create, renamed), left, waiting_for=url))
 
 
 def model_entries(client: EndpointClient, seconds: float) -> list[tuple[str, str]]:
@@ -289,11 +291,17 @@ def translate_error(
 def chat(client: ChatClient, **kwargs: Any) -> Any:
     """`client.chat.completions.create(**kwargs)` through the course's door (see `complete`), with
     the endpoint's failures raised as `EndpointError`. The completion it returns always has at
-    least one choice, so callers may read `choices[0]`."""
+    least one choice, so callers may read `choices[0]`, and that choice reads as
+    `cafe.endpoint.client.readable` describes.
+
+    The error is raised outside the `except` block on purpose: raised inside, it would keep the
+    SDK's exception as its `__context__`, and that one holds the endpoint's raw body and headers,
+    key and all."""
     try:
         return complete(client, **kwargs)
     except endpoint_errors() as exc:
-        raise translate_error(exc, client, seconds=_seconds(client, kwargs)) from None
+        error = translate_error(exc, client, seconds=_seconds(client, kwargs))
+    raise error
 
 
 def chat_in_format(

@@ -13,6 +13,7 @@ Session 00 (`sessions/s00-setup/lesson.md`) walks through the kinds.
 from __future__ import annotations
 
 import json
+import re
 import socket
 from typing import Any
 from urllib.parse import urlsplit
@@ -103,12 +104,24 @@ def _status_kind(status: int, param: str | None) -> ProblemKind:
     return "http_error"
 
 
+def _wait(header: Any, key: str | None) -> str | None:
+    """A 429's Retry-After as a phrase safe to show: "it asks us to wait 7 s", or a note that it
+    was not a number of seconds (a date, NaN, a negative number, any text); None if none came."""
+    if not isinstance(header, str):
+        return None
+    text = header.strip()
+    if re.fullmatch(r"[0-9]{1,12}(\.[0-9]{1,6})?", text):
+        return redact(f"it asks us to wait {float(text):g} s", key)
+    return "its Retry-After is not a number of seconds"
+
+
 def _status_problem(exc: Any, key: str | None) -> EndpointProblem:
     status = exc.status_code
     full = redact(endpoint_said(exc), key)
     said = clip(full, SAID_CHARS, key=key)
     param = getattr(exc, "param", None)
-    param = param if isinstance(param, str) and param else None
+    # The field a refusal blames is the endpoint's text too, so it is scrubbed like the rest.
+    param = clip(param, SAID_CHARS, key=key) if isinstance(param, str) and param else None
     if param is None and status >= 500 and FORMAT_FIELD in full:
         # Some servers refuse an output format they cannot do with a 500 (llama-cpp-python's
         # validation error names `response_format`): a refusal of the request all the same.
@@ -116,7 +129,7 @@ def _status_problem(exc: Any, key: str | None) -> EndpointProblem:
     if looks_like_html(said):
         said = "a web page (HTML), not the API's JSON"
     headers = getattr(getattr(exc, "response", None), "headers", None) or {}
-    retry_after = headers.get("retry-after") if status == 429 else None
+    retry_after = _wait(headers.get("retry-after"), key) if status == 429 else None
     return EndpointProblem(_status_kind(status, param), status, said, param, retry_after)
 
 

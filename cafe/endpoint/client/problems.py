@@ -96,7 +96,8 @@ class EndpointProblem:
     `said` is the endpoint's own message for an HTTP error, the underlying cause for a connection
     failure, or a short description of a bad answer; `classify_error` has already masked the key
     in it and clipped it. `param` is the request field an HTTP 400/422 blamed, when the endpoint
-    named one; `retry_after` the wait an HTTP 429 asked for, as the endpoint wrote it.
+    named one; `retry_after` the wait an HTTP 429 asked for, as a phrase safe to show ("it asks
+    us to wait 7 s", or a note that its Retry-After was not a number of seconds).
     """
 
     kind: ProblemKind
@@ -123,7 +124,8 @@ def describe(
         "said": redact(problem.said, key).rstrip(".") or "no message",
         "key": mask_key(key),
         "seconds": seconds,
-        "wait": f"; it asks us to wait {problem.retry_after} s" if problem.retry_after else "",
-        "about": f", about {problem.param}" if problem.param else "",
+        # Both come from the endpoint too (a header, a field of its error), so both are scrubbed.
+        "wait": redact(f"; {problem.retry_after}", key) if problem.retry_after else "",
+        "about": redact(f", about {problem.param}", key) if problem.param else "",
     }
     return what.format(**fields), fix

@@ -1,0 +1,189 @@
+"""A live completion checked field by field and put in the shape the course reads (session 00).
+
+The `openai` SDK builds its `ChatCompletion` from the endpoint's JSON without validating it, so
+a field typed as text may hold a list, a number or NaN, and a choice may be a bare string. The
+course reads a reply in one way everywhere (the repair loop, the agent loop, the notebooks), so
+`chat()` hands back only a completion that reads that way, or a `BadReply` saying what came back:
+
+- `choices[0]` is a choice whose `message` is a message;
+- `message.content` is text or None. A list of text parts (`[{"type": "text", "text": "..."}]`,
+  OpenAI's content-parts shape, which some servers send) means the parts one after the other, so
+  they are joined; a number, an object, NaN or a part that is not text is a `BadReply`;
+- `message.tool_calls` is None or a list of calls, each with a text `id`, a text function name
+  and text `arguments`. Arguments sent as a JSON object are written back as JSON text, as the
+  SDKs do; none at all are `"{}"`, the empty object the agent loop reads them as. An id left out
+  (some local servers do) is `call_<n>`, its place in the list, so a result can still name it.
+  A call with no function, or a function with no name, is a `BadReply`;
+- `usage` is None (not reported) unless its two counts are whole numbers of zero or more; a
+  wrong `total_tokens` is recomputed from them. Null counts, a list or NaN mean "not reported",
+  which every caller of usage already handles, not a crash later in a sum.
+
+`asked(create, kwargs)` makes the call itself, so that a body the SDK cannot even decode (bytes
+that are not UTF-8, JSON nested too deep) is a `BadReply` too, not a `UnicodeDecodeError`.
+
+A completion that already reads right is returned as it is (the scripted client's always does).
+What a `BadReply` says names the field and the type that came back, not its value, so nothing
+the endpoint sent is quoted here; `cafe.endpoint.client.diagnosis` scrubs it all the same.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from cafe.endpoint.client.diagnosis import BadReply
+
+__all__ = ["asked", "readable"]
+
+
+def _field(value: Any, name: str) -> Any:
+    """`value.name` for one of the SDK's records, `value[name]` for a dict, else None."""
+    from pydantic import BaseModel
+
+    if isinstance(value, dict):
+        return value.get(name)
+    if isinstance(value, BaseModel):
+        return getattr(value, name, None)
+    return None
+
+
+def _kind(value: Any) -> str:
+    """The JSON name of what `value` is, for a message (never the value: it may hold the key)."""
+    if isinstance(value, float) and value != value:
+        return "NaN"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, str):
+        return "text"
+    return "null" if value is None else "an object"
+
+
+def _count(value: Any) -> bool:
+    """Is `value` a token count: a whole number, zero or more?"""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _content(content: Any) -> str | None:
+    """The message's text: as it came, or its text parts joined; a `BadReply` for anything else."""
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [_field(part, "text") for part in content]
+        kinds = [_field(part, "type") for part in content]
+        if all(k == "text" and isinstance(t, str) for k, t in zip(kinds, texts)):
+            return "".join(texts)
+        raise BadReply(
+            "bad_body", "choices[0].message.content is a list with a part that is not text"
+        )
+    raise BadReply("bad_body", f"choices[0].message.content is {_kind(content)}, not text")
+
+
+def _arguments(arguments: Any) -> str:
+    """A call's arguments as JSON text: as they came, or written as JSON when sent as a value."""
+    if isinstance(arguments, str):
+        return arguments
+    if arguments is None:
+        return "{}"
+    try:
+        return json.dumps(arguments, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        raise BadReply(
+            "bad_body", f"a tool call's arguments are {_kind(arguments)} that JSON cannot hold"
+        ) from None
+
+
+def _tool_call(raw: Any, number: int) -> Any:
+    """Call `number` of the reply as the SDK's record, with text id, name and arguments."""
+    from openai.types.chat import ChatCompletionMessageFunctionToolCall
+
+    function = _field(raw, "function")
+    name = _field(function, "name")
+    if not isinstance(name, str):
+        what = "no function" if function is None else f"a function name that is {_kind(name)}"
+        raise BadReply("bad_body", f"tool call {number} has {what}")
+    call_id = _field(raw, "id")
+    if call_id is None:
+        call_id = f"call_{number}"
+    if not isinstance(call_id, str):
+        raise BadReply("bad_body", f"tool call {number} has an id that is {_kind(call_id)}")
+    arguments = _arguments(_field(function, "arguments"))
+    if isinstance(raw, ChatCompletionMessageFunctionToolCall) and (call_id, arguments) == (
+        raw.id,
+        _field(function, "arguments"),
+    ):
+        return raw  # already right: keep the SDK's own record
+    return ChatCompletionMessageFunctionToolCall.model_validate(
+        {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+    )
+
+
+def _tool_calls(calls: Any) -> list[Any] | None:
+    if calls is None:
+        return None
+    if not isinstance(calls, list):
+        raise BadReply("bad_body", f"choices[0].message.tool_calls is {_kind(calls)}, not a list")
+    return [_tool_call(raw, number) for number, raw in enumerate(calls)]
+
+
+def _usage(usage: Any) -> Any:
+    """The usage record when its counts are counts (total recomputed if need be), else None."""
+    from pydantic import BaseModel
+
+    if not isinstance(usage, BaseModel):
+        return None
+    prompt, reply = _field(usage, "prompt_tokens"), _field(usage, "completion_tokens")
+    if not (_count(prompt) and _count(reply)):
+        return None
+    if _field(usage, "total_tokens") == prompt + reply:
+        return usage
+    return usage.model_copy(update={"total_tokens": prompt + reply})
+
+
+def readable(completion: Any) -> Any:
+    """`completion` with `choices[0]` and `usage` in the shape the module docstring describes.
+
+    It must already have a non-empty list of choices (`cafe.endpoint.client.chat` checks that
+    first). Returns the same object when nothing needed changing; raises `BadReply` ("bad_body")
+    naming the field when the first choice cannot be read.
+    """
+    from pydantic import BaseModel
+
+    choice = completion.choices[0]
+    message = _field(choice, "message")
+    if not isinstance(choice, BaseModel):
+        raise BadReply("bad_body", f"choices[0] is {_kind(choice)}, not a choice")
+    if not isinstance(message, BaseModel):
+        raise BadReply("bad_body", f"choices[0].message is {_kind(message)}, not a message")
+    sent_content, sent_calls = _field(message, "content"), _field(message, "tool_calls")
+    content, calls = _content(sent_content), _tool_calls(sent_calls)
+    usage = _usage(getattr(completion, "usage", None))
+    same_calls = calls is None or all(a is b for a, b in zip(calls, sent_calls))
+    if content is sent_content and same_calls and usage is getattr(completion, "usage", None):
+        return completion
+    message = message.model_copy(update={"content": content, "tool_calls": calls})
+    choice = choice.model_copy(update={"message": message})
+    return completion.model_copy(
+        update={"choices": [choice, *completion.choices[1:]], "usage": usage}
+    )
+
+
+def asked(create: Callable[..., Any], kwargs: Mapping[str, Any]) -> Any:
+    """`create(**kwargs)`, with a body the SDK cannot even decode raised as a `BadReply`.
+
+    The SDK reads the body with `json.loads`, which raises `UnicodeDecodeError` on bytes that are
+    not UTF-8 (Latin-1 with no charset, say) and `RecursionError` on JSON nested thousands deep:
+    garbage from the endpoint like any other, so named like any other.
+    """
+    try:
+        return create(**kwargs)
+    except UnicodeDecodeError as exc:
+        raise BadReply(
+            "bad_body", f"a body that is not UTF-8 text (byte {exc.start} cannot be read)"
+        ) from None
+    except RecursionError:
+        raise BadReply("bad_body", "JSON nested too deeply to read") from None
