@@ -13,8 +13,10 @@ model, or a named stop reason. The hierarchy:
     └── ScriptExhausted        a scripted (offline) model was asked for more replies than it has
 
 Messages say what happened, the offending value, and what to do next. None of them ever
-contains the API key: `cafe.endpoint.secrets.redaction.redact` runs over anything that came back from the
-endpoint.
+contains the API key, and neither does any attribute (`param`, `base_url`):
+`cafe.endpoint.secrets.redaction.redact` runs over anything that came back from the endpoint,
+whichever field or header carried it, and `cafe.endpoint.client.chat.chat` raises its error
+without the SDK's exception (raw body and headers) attached as its context.
 """
 
 from __future__ import annotations
