@@ -127,6 +127,42 @@ def test_check_trust_rule_accepts_a_stricter_rule_and_shows_a_looser_one_shrunk(
     assert len(problems) == 1 and problems[0].startswith("on ("), problems
 
 
+def test_trust_rule_calibrations_put_both_rates_within_half_a_percent_either_side_of_the_bar():
+    """Held-out readerI, 7 Dec 2026 (afternoon): a rule that rounds a rate as a report prints it
+    (5.45% unparsed shown as 5%, a catch rate of 89.5% shown as 90%) is wrong only within half a
+    percent of the bar, and the generated calibrations never landed there. Among the seeded draws
+    there are now unparsed shares and catch rates within half a percent of their bar, over it and
+    under it, exact and not round (so no tuned case stands in for the property)."""
+    from hypothesis import given, settings
+
+    from cafe.exercises.reference_s12 import calibrations
+
+    near: dict[str, set[bool]] = {"unparsed": set(), "catch": set()}
+
+    @settings(max_examples=300, derandomize=True, database=None)
+    @given(calibrations(Calibration))
+    def draw(pair):
+        c = pair[0]
+        asked = c.judged + c.unparsed
+        if asked and 0 < abs(c.unparsed / asked - 0.05) <= 0.005:
+            near["unparsed"].add(c.unparsed / asked > 0.05)
+        if c.catch_rate is not None and 0 < abs(c.catch_rate - 0.9) <= 0.005:
+            near["catch"].add(c.catch_rate >= 0.9)
+
+    draw()
+    assert near == {"unparsed": {True, False}, "catch": {True, False}}
+
+
+def test_check_trust_rule_catches_a_rate_rounded_as_it_prints():
+    """Held-out readerI: each rounding, of the unparsed share or of the catch rate, is found
+    on a generated calibration whose rate sits just past the bar."""
+    from banks.bank_s12 import catch_rate_as_printed, unparsed_as_a_whole_percent
+
+    for rounded in (unparsed_as_a_whole_percent, catch_rate_as_printed):
+        problems = check_trust_rule(rounded)
+        assert problems and "trusted" in problems[-1], rounded.__name__
+
+
 def test_check_trust_rule_catches_a_rule_on_raw_agreement():
     problems = check_trust_rule(lambda calibration, model: (calibration.agreement or 0) >= 0.9)
     assert any("95% agreement" in problem for problem in problems)

@@ -6,8 +6,9 @@ holds them to the library's `calibrate` and `trust_reading`. The trust rule's mi
 pinned here as the lesson states them (20 of each kind, at most 5% unparsed, kappa 0.8, catch
 rate 0.9, the very model the calibration measured), not read from `cafe.judge.trust`.
 
-This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): what it builds from the
-course's records (a `Calibration`, labelled tickets) is passed in.
+This module imports nothing from `cafe` (only `cafe.exercises.sNN` may) but the rate edges it
+draws from (`reference_s12_edges`): what it builds from the course's records (a `Calibration`,
+labelled tickets) is passed in.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from cafe.exercises.reference_s12_edges import at_rate_edges
 
 __all__ = [
     "EACH_KIND",
@@ -160,9 +163,10 @@ def calibrations(make: Callable[..., Any]) -> Any:
     each kind around 20, misses around a 90% catch rate, unparsed replies around 5%, false alarms
     from none to a quarter; and model names that share a stem, case or a space with the one
     calibrated; now and then, tickets the endpoint never answered (`failed`: the lesson's rule 3,
-    every ticket graded). Half are at kappa's own edge (`at_kappa_edge`): any counts from 20 to
-    150, every other minimum kept, the false alarms that take kappa just over, to, and just under
-    0.8."""
+    every ticket graded). A third are at kappa's own edge (`at_kappa_edge`): any counts from 20
+    to 150, every other minimum kept, the false alarms that take kappa just over, to, and just
+    under 0.8. A third are one ticket either side of the unparsed or catch bar out of 200 to 400
+    (`reference_s12_edges`: within half a percent of it, where a rounded rate is wrong)."""
     from hypothesis import strategies as st
 
     counts = st.sampled_from((EACH_KIND, EACH_KIND - 1, EACH_KIND + 1, 30, 50, 100, 0, 3))
@@ -195,7 +199,9 @@ def calibrations(make: Callable[..., Any]) -> Any:
     failed = st.sampled_from((0, 0, 0, 1, 3))  # most calibrations had every ticket answered
     kappa_edges = st.builds(at_kappa_edge, plenty, plenty, st.integers(0, 15), near, models)
     return st.one_of(
-        st.builds(build, counts, counts, edge, alarm, edge, models, failed), kappa_edges
+        st.builds(build, counts, counts, edge, alarm, edge, models, failed),
+        kappa_edges,
+        at_rate_edges(make, UNPARSED_SHARE, CATCH_RATE),
     )
 
 

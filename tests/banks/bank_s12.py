@@ -388,6 +388,39 @@ def asks_twice(judge: Judge, labelled: Labelled) -> dict[str, Any]:
     return {**cells, "kappa": _kappa(cells)}
 
 
+# --- held-out readerI, 7 Dec 2026 (afternoon): written from the lesson alone ----------------------
+
+
+def unparsed_as_a_whole_percent(c: Calibration, model: str) -> bool:
+    """The unparsed share compared as the report prints it, rounded to a whole percent: 3 of 55
+    tickets without a verdict (5.45%) shows as 5% and is let through."""
+    asked = c.judged + c.unparsed
+    shown = round(100 * c.unparsed / asked) if asked else 0
+    return _floor_but(c, model, unparsed=1.0) and shown <= 5
+
+
+def catch_rate_as_printed(c: Calibration, model: str) -> bool:
+    """The catch rate compared as the reason text prints it, rounded to a whole percent: 179 of
+    200 broken tickets caught (89.5%) shows as 90% and is let through."""
+    caught = c.catch_rate
+    return _floor_but(c, model, catch_rate=0.0) and caught is not None and round(100 * caught) >= 90
+
+
+def reasons_in_whole_numbers(c: Calibration, model: str) -> bool:
+    """The floor as a list of reasons, the 5% limit in whole numbers (unparsed * 20 > asked),
+    tickets never answered counted among those asked."""
+    asked = c.judged + c.unparsed + c.failed
+    reasons = (
+        c.model != model,
+        c.failed > 0,
+        min(c.tp + c.fn, c.tn + c.fp) < 20,
+        asked == 0 or c.unparsed * 20 > asked,
+        c.kappa is None or not c.kappa >= 0.8,
+        c.catch_rate is None or not c.catch_rate >= 0.9,
+    )
+    return not any(reasons)
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -490,6 +523,19 @@ BANKS = (
         check_trust_rule,
         floor_trusts,
         wrong=(
+            # held-out readerI, 7 Dec 2026 (afternoon)
+            Entry(
+                "unparsed_as_a_whole_percent",
+                unparsed_as_a_whole_percent,
+                "at most 5% unparsed: 5.45% is more, however it prints",
+                "3 unparsed of 55 tickets: trusted",
+            ),
+            Entry(
+                "catch_rate_as_printed",
+                catch_rate_as_printed,
+                "a catch rate of 90% at least: 89.5% is under, however it prints",
+                "179 of 200 broken tickets caught: trusted",
+            ),
             # held-out reader, 7 Dec 2026
             Entry(
                 "failed_ignored",
@@ -592,6 +638,12 @@ BANKS = (
         right=(
             Entry("right_strict", right_strict, "stricter thresholds, good tickets too"),
             Entry("right_reasons", right_reasons, "its own thresholds, listed as reasons"),
+            # held-out readerI, 7 Dec 2026 (afternoon)
+            Entry(
+                "reasons_in_whole_numbers",
+                reasons_in_whole_numbers,
+                "the floor as reasons, the 5% limit in whole numbers",
+            ),
         ),
         reference_module="cafe.exercises.reference_s12",
         targets=("floor_trusts", "_kappa"),
