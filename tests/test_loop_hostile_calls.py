@@ -3,7 +3,9 @@ raises, and `run_loop` ends every run on a named stop with each call answered in
 
 The shapes are generated: `tool_calls` as a list, a string, a number or a dict; each call as the
 SDK's record (attributes) or a dict, with or without an id or a function, a name that is missing,
-empty or not text, and arguments as JSON text, broken text, an object, a list or a number."""
+empty or not text, and arguments as JSON text, broken text, an object, a list or a number.
+`decode_calls` is checked on every shape; `run_loop` on the JSON shapes, built into a completion
+as the SDK builds one from an endpoint's body, so they pass through `chat` first."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cafe.endpoint.errors import EndpointError
 from cafe.loop import RUN_STOP_REASONS, decode_calls, run_loop, tool
 
 USER = [{"role": "user", "content": "One latte, please."}]
@@ -58,8 +61,9 @@ def _shaped(fields: dict[str, Any], as_dict: bool) -> Any:
 
 
 @st.composite
-def calls(draw: st.DrawFn) -> Any:
-    as_dict = draw(st.booleans())
+def calls(draw: st.DrawFn, as_dict: bool | None = None) -> Any:
+    """One call, as a dict or (unless `as_dict`) as a record with attributes."""
+    as_dict = draw(st.booleans()) if as_dict is None else as_dict
     function: Any = draw(
         st.one_of(
             st.just(MISSING),
@@ -94,6 +98,15 @@ def test_decode_calls_answers_every_call_shape_without_raising(listed):
         assert len(errors) == 1 and "must be a list of calls" in errors[0].output
 
 
+def _completion(message: dict[str, Any]) -> Any:
+    """A completion built as the SDK builds one from an endpoint's JSON: without validating it."""
+    from openai.types.chat import ChatCompletion
+
+    choice = {"index": 0, "message": {"role": "assistant", **message}, "finish_reason": "stop"}
+    body = {"id": "c", "object": "chat.completion", "created": 0, "model": "odd"}
+    return ChatCompletion.construct(**body, choices=[choice])
+
+
 class OneOddReply:
     """A model whose first reply holds `listed` as its tool calls, then says it is done."""
 
@@ -103,15 +116,30 @@ class OneOddReply:
 
     def create(self, **request: Any) -> Any:
         self.asked += 1
-        listed = self.listed if self.asked == 1 else None
-        message = SimpleNamespace(content="done" if listed is None else None, tool_calls=listed)
-        return SimpleNamespace(choices=[SimpleNamespace(message=message)])
+        if self.asked > 1:
+            return _completion({"content": "done"})
+        return _completion({"content": None, "tool_calls": self.listed})
+
+
+json_tool_call_lists = st.one_of(
+    st.none(),
+    scalars,
+    st.dictionaries(st.text(max_size=4), scalars, max_size=2),
+    st.lists(calls(as_dict=True), max_size=4),
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(tool_call_lists)
+@given(json_tool_call_lists)
 def test_run_loop_ends_on_a_named_stop_and_answers_every_call_whatever_its_shape(listed):
-    result = run_loop(OneOddReply(listed), USER, [ADD], model="odd", max_turns=3)
+    """Through the one door (`chat`), a reply the endpoint garbled may be a named `EndpointError`
+    (the endpoint's failure, not the model's); otherwise the run ends on one of the loop's stops
+    with every call answered once, in order: a transcript an endpoint accepts."""
+    try:
+        result = run_loop(OneOddReply(listed), USER, [ADD], model="odd", max_turns=3)
+    except EndpointError as exc:
+        assert exc.kind == "bad_body" and "tool" in str(exc)
+        return
     assert result.stop_reason in RUN_STOP_REASONS
     asked = [
         c["id"]
@@ -120,7 +148,7 @@ def test_run_loop_ends_on_a_named_stop_and_answers_every_call_whatever_its_shape
         for c in m.get("tool_calls", [])
     ]
     answered = [m["tool_call_id"] for m in result.messages if m["role"] == "tool"]
-    assert asked == answered  # each call answered once, in order: a transcript an endpoint accepts
+    assert asked == answered
 
 
 def test_arguments_sent_as_an_object_run_the_tool():
@@ -130,18 +158,19 @@ def test_arguments_sent_as_an_object_run_the_tool():
     assert (
         result.turns[0].dispatch[0].ok and result.turns[0].dispatch[0].output == "added 1 x latte"
     )
+    calls_, errors = decode_calls(SimpleNamespace(tool_calls=listed), turn=1)
+    assert calls_[0].arguments == {"item": "latte"} and errors == []  # and without the client
 
 
-def test_tool_calls_as_text_is_an_error_the_model_reads():
-    result = run_loop(OneOddReply("oops"), USER, [ADD], model="odd", max_turns=3)
-    (error,) = result.turns[0].dispatch
-    assert not error.ok and "must be a list of calls" in error.output and "oops" in error.output
-    assert result.stop_reason == "done" and result.turns[1].text == "done"
+def test_tool_calls_as_text_is_one_error_the_model_reads():
+    calls_, errors = decode_calls(SimpleNamespace(content=None, tool_calls="oops"), turn=2)
+    assert [c.id for c in calls_] == ["call_2_0"] == [e.call_id for e in errors]
+    assert "must be a list of calls" in errors[0].output and "oops" in errors[0].output
 
 
 def test_a_call_with_no_function_is_an_error_naming_what_is_missing():
-    result = run_loop(OneOddReply([{"id": "t1", "type": "function"}]), USER, [ADD], model="odd")
-    (error,) = result.turns[0].dispatch
+    calls_, errors = decode_calls(SimpleNamespace(tool_calls=[{"id": "t1", "type": "function"}]), 1)
+    (error,) = errors
     assert not error.ok and "has no tool name" in error.output and error.call_id == "t1"
 
 
