@@ -570,6 +570,9 @@ def test_s01_notebook_stub_is_not_attempted_and_the_course_guard_is_refused():
 # --- speed: a turn costs the same on turn 1,000 as on turn 1 ---------------------------------
 
 
+REPLY_CALL = {"name": "add_item", "arguments": '{"item": "latte"}'}
+
+
 class InstantModel:
     """A client that answers at once, keeps nothing, and asks for the same call every turn: so a
     run's time is the loop's own work."""
@@ -578,11 +581,17 @@ class InstantModel:
         self.chat = SimpleNamespace(completions=SimpleNamespace(create=self.create))
 
     def create(self, **request):
-        call = SimpleNamespace(
-            id=None, function=SimpleNamespace(name="add_item", arguments='{"item": "latte"}')
-        )
-        return SimpleNamespace(
-            choices=[SimpleNamespace(message=SimpleNamespace(content=None, tool_calls=[call]))]
+        # built as the SDK builds a reply from an endpoint's JSON, so chat() reads it as one
+        from openai.types.chat import ChatCompletion
+
+        call = {"id": None, "type": "function", "function": REPLY_CALL}
+        message = {"role": "assistant", "content": None, "tool_calls": [call]}
+        return ChatCompletion.construct(
+            id="c",
+            object="chat.completion",
+            created=0,
+            model="instant",
+            choices=[{"index": 0, "message": message, "finish_reason": "tool_calls"}],
         )
 
 
