@@ -217,19 +217,20 @@ _TESTS = ("test_split", "test_split_rounds_down", "test_tip", "test_total_in_pen
 _ITEMS = ("latte", "scone", "flat white", "tea")
 
 
-def pytest_run(test: str, said: str) -> str:
-    """One failing test as pytest prints it: its header, where it failed, the assertion's E line,
-    the short summary naming the test, the totals."""
+def pytest_run(test: str, said: str, source: str = "") -> str:
+    """One failing test as pytest prints it: its header, where it failed, the source line it
+    failed on (`>`, when given), the assertion's E line, the short summary, the totals."""
+    shown = f">       {source}\n" if source else ""
     return (
-        f"{'_' * 12} {test} {'_' * 12}\ncheck_bill.py:21: in {test}\nE       {said}\n"
+        f"{'_' * 12} {test} {'_' * 12}\ncheck_bill.py:21: in {test}\n{shown}E       {said}\n"
         f"{'=' * 12} short test summary info {'=' * 12}\nFAILED check_bill.py::{test} - {said}\n"
         "1 failed, 3 passed in 0.02s"
     )
 
 
-def _pair(kind: str, first: tuple[str, str], second: tuple[str, str]) -> tuple[str, str, str]:
-    """(first run, second run, the label a problem shows): two pytest runs, each (test, E line),
-    and the first line where the two differ."""
+def _pair(kind: str, first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, str, str]:
+    """(first run, second run, the label a problem shows): two pytest runs, each (test, E line[,
+    source line]), and the first line where the two differ."""
     runs = pytest_run(*first), pytest_run(*second)
     lines = zip(*(run.splitlines() for run in runs))
     one, other = next((pair for pair in lines if len(set(pair)) > 1), ("", ""))
@@ -278,12 +279,23 @@ def _two_tests(names: tuple[str, str], total: int) -> tuple[str, str, str]:
     return _pair("another test", (names[0], said), (names[1], said))
 
 
+def _two_subscripts(draw: tuple[str, tuple[str, str], int, int]) -> tuple[str, str, str]:
+    """One wrong value read through two subscripts: pytest's source line `assert shares[0] ==
+    334` against `shares[1]` (E lines alike). Another index is another expression under test."""
+    name, (one, other), got, want = draw
+    said = f"assert {got} == {want}"
+    first, second = (f"assert {name}[{at}] == {want}" for at in (one, other))
+    return _pair("another subscript", ("test_split", said, first), ("test_split", said, second))
+
+
 def different_failures() -> Any:
     """(first run, second run, label): two different failures of every kind the lesson names,
     everything else alike. Another test failing on the same assertion; another wrong price (the
     lesson's `latte 3.40 != 3.60`: a decimal in the test's data is no timing); another checksum
     (a hex number that is not an address stays); a list with two items swapped (a list's order is
-    data; only a set's is noise); a name in another case (the test's own string)."""
+    data; only a set's is noise); a name in another case (the test's own string); the same wrong
+    value read through another index or key (`shares[0]` or `shares[1]`: "a different call in the
+    assertion", however like a `[gw0]` worker or `[ 50%]` progress it looks)."""
     from hypothesis import strategies as st
 
     names = st.sampled_from(_TESTS)
@@ -309,7 +321,15 @@ def different_failures() -> Any:
         "another order": shares,
         "another case": cased,
     }
+    index = st.one_of(st.integers(-3, 20).map(str), st.sampled_from(_ITEMS).map(repr))
+    subscripts = st.tuples(
+        st.sampled_from(("shares", "bill", "totals")),
+        st.tuples(index, index).filter(lambda pair: pair[0] != pair[1]),
+        st.integers(0, 1000),
+        st.integers(0, 1000),
+    ).filter(lambda draw: draw[2] != draw[3])
     return st.one_of(
         st.builds(_two_tests, two_tests, st.integers(0, 999)),
+        subscripts.map(_two_subscripts),
         *[draws.filter(_failing).map(partial(_two_values, kind)) for kind, draws in values.items()],
     )

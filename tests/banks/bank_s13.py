@@ -411,6 +411,29 @@ def right_naming_lines(output: str) -> str:
     return hashlib.sha256("\n".join(kept or lines).encode()).hexdigest()
 
 
+# --- held-out readerI, 7 Dec 2026 (afternoon): written from the lesson alone ----------------------
+
+
+def bracketed_numbers_masked(output: str) -> str:
+    """Masks every number in square brackets, meaning pytest's `[gw0]` workers and `[ 50%]`
+    progress: `assert shares[0] == 334` and `assert shares[1] == 334` share a signature."""
+    return signature_by_rules(re.sub(r"\[\s*\d+%?\]", "[N]", output))
+
+
+def right_assert_lines(output: str) -> str:
+    """Only the E, FAILED and ERROR lines and those holding an error or an assert (the test's
+    header left out: its FAILED line names it), each normalised, then hashed."""
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output)
+    lines = text.splitlines()
+    kept = [
+        line
+        for line in lines
+        if re.match(r"\s*(E\s|FAILED|ERROR)", line) or "Error" in line or "assert" in line
+    ]
+    body = [_reader_normalised(line) for line in kept or lines]
+    return "sig:" + hashlib.sha256("\n".join(body).encode()).hexdigest()[:16]
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -527,6 +550,13 @@ BANKS = (
         check_signature,
         signature_by_rules,
         wrong=(
+            # held-out readerI, 7 Dec 2026 (afternoon)
+            Entry(
+                "bracketed_numbers_masked",
+                bracketed_numbers_masked,
+                "another index in the assertion is another failure: only [gwN] is a worker",
+                "assert shares[0] == 334 and assert shares[1] == 334: one signature",
+            ),
             # held-out readerF, 7 Dec 2026
             Entry(
                 "first_error_line_only",
@@ -618,6 +648,10 @@ BANKS = (
             Entry("right_tokens", right_tokens, "token by token, no hash"),
             # held-out readerF, 7 Dec 2026
             Entry("right_naming_lines", right_naming_lines, "only the lines naming the failure"),
+            # held-out readerI, 7 Dec 2026 (afternoon)
+            Entry(
+                "right_assert_lines", right_assert_lines, "E, FAILED and assert lines, normalised"
+            ),
         ),
     ),
 )
