@@ -345,6 +345,34 @@ def right_by_tool_name(view: Any) -> float | None:
     return None if not checks else float(found[-1]) if found else 0.0
 
 
+# --- held-out readerI, 7 Dec 2026 (afternoon): written from the lesson alone ----------------------
+# Both filed "arguable" by the reader; decided (docs/notes/checker-mutation.md, 7 Dec 2026
+# afternoon, reader I). The cell asks for "a number that rises as the till gets greener": the
+# till a turn leaves is what its last run measured, so a reading of the first run alone is
+# wrong (an edit and a green re-test leave it where it was); and "Any scale works (a count, a
+# fraction, ...)", so the last run's share passing is right, errors counted with the failures.
+
+
+def first_verify_run_only(view: Any) -> float | None:
+    """The count passing in the turn's first test run, before the edit's re-test."""
+    checks = _checks(view)
+    found = _PASSED.search(checks[0].output) if checks else None
+    return None if not checks else float(found.group(1)) if found else 0.0
+
+
+def right_fraction_with_errors(view: Any) -> float | None:
+    """The last run's passes over its passes, failures and errors; 0 when none of them."""
+    checks = _checks(view)
+    if not checks:
+        return None
+    passed, failed, errors = (
+        int(m.group(1)) if (m := re.search(rf"(\d+) {word}", checks[-1].output)) else 0
+        for word in ("passed", "failed", "error")
+    )
+    ran = passed + failed + errors
+    return passed / ran if ran else 0.0
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -503,8 +531,21 @@ BANKS = (
                 "red tests verified something: a number, not None",
                 "0 of 4 passed: None",
             ),
+            # held-out readerI, 7 Dec 2026 (afternoon) (filed arguable; decided wrong, see above)
+            Entry(
+                "first_verify_run_only",
+                first_verify_run_only,
+                "the till a turn leaves is what its last run measured",
+                "1 of 4, then all 4 after an edit: 1.0",
+            ),
         ),
         right=(
+            # held-out readerI, 7 Dec 2026 (afternoon) (filed arguable; decided right, see above)
+            Entry(
+                "right_fraction_with_errors",
+                right_fraction_with_errors,
+                "the last run's share passing, errors among the failures",
+            ),
             # held-out readerF, 7 Dec 2026 (filed wrong by the reader; decided right, see above)
             Entry("right_last_fraction", right_last_fraction, "the last run's share passing"),
             Entry("right_by_tool_name", right_by_tool_name, "the till's run_tests by its name"),
