@@ -13,7 +13,7 @@ functions on generated orders after their hand-picked cases (`cafe.exercises.gen
   declarations by group, everyday word or ingredient, none to three items 86'd. An order where
   nothing can be made is the learner's call, so the checker does not judge it.
 
-Never drawn: an approved note the menu cannot say (`reference_s05_edges`: an unsafe one).
+Drawn apart (`reference_s05_edges`): an unsafe or unsayable approved note, "nil" for none.
 `tests/test_exercises_s05.py` holds both references to the library on the same orders. This
 module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the pieces are passed in.
 """

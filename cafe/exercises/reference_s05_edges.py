@@ -9,6 +9,11 @@ Front of house sends that order back before any draft, so a shift never shows it
 the yes-or-no form (`within_consent`) must still say no. `reference_s05.within_consent` says so;
 `unsafe_kept` draws the orders, and `UNSAFE_IDEA` is the line the feedback shows.
 
+Two more edges the pairs rarely reach (held-out reader H, 7 Dec 2026): `nothing_declared`, a
+customer who declared nothing and a ticket that says so as "N/A", "nil" or blank (`is_no_allergy`:
+"blank, or letters spelling 'none', 'N/A', 'nil'"), within consent; and `unsayable_kept`, an
+approved note the menu cannot say copied to the ticket ("cannot be drafted either"), not within it.
+
 Like `reference_s05`, it imports nothing from `cafe` but the exercises' own references.
 """
 
@@ -20,7 +25,8 @@ from typing import Any
 # the approved order and its faithful ticket, drawn as consent_pairs draws them
 from cafe.exercises.reference_s05 import Order, _faithful, _spec
 
-__all__ = ["unsafe_kept", "UNSAFE_IDEA", "idea_for"]
+__all__ = ["unsafe_kept", "nothing_declared", "unsayable_kept", "EDGES", "idea_for"]
+__all__ += ["UNSAFE_IDEA", "NONE_IDEA", "UNSAYABLE_IDEA"]
 
 UNSAFE_IDEA = (
     "a modifier that adds an allergen the customer declared is an unsafe_note, approved or not "
@@ -35,10 +41,27 @@ _MILK_MODIFIER = {
 }
 _NO_ALLERGY = ("none", "n/a", "none ", "")
 _KEPT = "an unsafe modifier approved:"
+# "Nothing declared" as people write it: every spelling `is_no_allergy` reads as none (its
+# docstring: "blank, or letters spelling 'none', 'N/A', 'nil'"; OrderSpec's: "none", "n/a", "").
+_NOTHING = ("N/A", "n/a", "nil", "Nil", "NONE", "None.", "", "  ", "n.a.", "no allergies")
+_NOTHING_LABEL = "nothing declared, written"
+# Approved notes the menu cannot say: the lesson's birthday candle, a promise, a request.
+_UNSAYABLE = ("birthday candle in the banana bread", "10% off for the wait", "welcome back")
+_UNSAYABLE_LABEL = "an approved note the menu cannot say, copied:"
+UNSAYABLE_IDEA = (
+    "an approved note the menu cannot say cannot be drafted either (the lesson): a kitchen "
+    "ticket's notes hold only the menu's modifiers"
+)
+NONE_IDEA = "an allergy that means none ('N/A', 'nil', blank: is_no_allergy) declares no allergy"
 
 
 def idea_for(label: str, otherwise: str) -> str:
-    """The idea to show for a generated pair: `UNSAFE_IDEA` for an unsafe modifier kept."""
+    """The idea to show for a generated pair: `UNSAFE_IDEA` for an unsafe modifier kept,
+    `NONE_IDEA` for a "nothing declared" spelling, `UNSAYABLE_IDEA` for an unsayable note."""
+    if label.startswith(_NOTHING_LABEL):
+        return NONE_IDEA
+    if label.startswith(_UNSAYABLE_LABEL):
+        return UNSAYABLE_IDEA
     return UNSAFE_IDEA if label.startswith(_KEPT) else otherwise
 
 
@@ -69,3 +92,43 @@ def unsafe_kept() -> Any:
         return label, _with_milk_modifier(spec, item), _with_milk_modifier(ticket, item)
 
     return kept()
+
+
+def nothing_declared() -> Any:
+    """(label, approved order, ticket): an order whose customer declared no allergy, in the
+    allergies field or as a spelling of none, and a faithful ticket that writes none its own way
+    (the order's other fields as `consent_pairs` draws them). Within consent: True."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def written(draw: Any) -> tuple[str, Order, Order]:
+        spec, modifiers = _spec(draw, st)
+        declared = tuple(draw(st.lists(st.sampled_from(_NOTHING), max_size=1)))
+        spec = dataclasses.replace(spec, allergies=declared)
+        ticket = _faithful(draw, st, spec, modifiers)
+        said = draw(st.sampled_from(_NOTHING))
+        label = f"{_NOTHING_LABEL} {said!r}"
+        return label, spec, dataclasses.replace(ticket, allergies=(said,))
+
+    return written()
+
+
+def unsayable_kept() -> Any:
+    """(label, approved order, ticket): an order whose approved notes hold a clause the menu
+    cannot say (the lesson: "cannot be drafted either"), and a faithful ticket that copies it."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def kept(draw: Any) -> tuple[str, Order, Order]:
+        spec, modifiers = _spec(draw, st)
+        ticket = _faithful(draw, st, spec, modifiers)
+        clause = draw(st.sampled_from(_UNSAYABLE))
+        spec = dataclasses.replace(spec, notes=", ".join(x for x in (spec.notes, clause) if x))
+        label = f"{_UNSAYABLE_LABEL} {clause!r}"
+        return label, spec, dataclasses.replace(ticket, notes=spec.notes)
+
+    return kept()
+
+
+# The edges drawn after the generated pairs, each on its own: (strategy, examples).
+EDGES = ((unsafe_kept, 20), (nothing_declared, 20), (unsayable_kept, 20))

@@ -212,8 +212,8 @@ def _brief(order: ref.Order) -> str:
 
 def _generated_consent(fn: Callable[[Ticket, OrderSpec], Any]) -> list[str]:
     """`fn` beside the reference on generated orders and tickets."""
-    found = None  # the pairs as always drawn first, then table 5's edge on its own (20 draws)
-    for pairs, examples in ((ref.consent_pairs, _EXAMPLES), (edges.unsafe_kept, 20)):
+    found = None  # the pairs as always drawn first, then each edge on its own
+    for pairs, examples in ((ref.consent_pairs, _EXAMPLES), *edges.EDGES):
         found = found or first_difference(
             lambda given: fn(*_records(given[1], given[2])),
             lambda given: ref.within_consent(*_records(given[1], given[2]), _PIECES),
@@ -225,7 +225,7 @@ def _generated_consent(fn: Callable[[Ticket, OrderSpec], Any]) -> list[str]:
     if found is None:
         return []
     label, spec, ticket = found.given
-    idea = _SAME if found.expected is True else edges.idea_for(label, _CHANGED)
+    idea = edges.idea_for(label, _SAME if found.expected is True else _CHANGED)
     case = f"on the approved {_brief(spec)} and the ticket {_brief(ticket)} ({label})"
     return [mismatch(case, found.returned, found.expected, idea)]
 

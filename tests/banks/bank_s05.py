@@ -356,6 +356,37 @@ def reads_declared_restatements(ticket: Ticket, spec: OrderSpec) -> bool:
     return got.clean and keys and learner_within_consent(fixed, spec)
 
 
+# --- held-out readerH, 7 Dec 2026 (afternoon): written from the lesson alone ---------------------
+
+
+def none_word_only(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Wrong: drops only the word 'none' from the allergies (never calls `is_no_allergy`), so
+    'N/A', 'nil' or blank for a customer who declared nothing reads as an allergy."""
+    written = [a for a in ticket.allergies if a.strip().lower() != "none"]
+    declared = [a for a in spec.allergies if a.strip().lower() != "none"]
+    if written and len(written) < len(ticket.allergies):
+        return False
+    if {allergy_name(a) for a in written} != {allergy_name(a) for a in declared}:
+        return False
+    same = ticket.table == spec.table and _same_items(ticket, spec)
+    return same and _same_notes(ticket, spec)
+
+
+def unsayable_note_copied(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Wrong: notes that read as the approved notes pass, clauses the menu cannot say included,
+    so an approved 'birthday candle in the banana bread' copied to the ticket passes."""
+    got = read_notes(ticket.notes, ticket.items, MENU, spec.allergies)
+    want = read_notes(spec.notes, spec.items, MENU, spec.allergies)
+    if got.hidden or _adds_declared(got, spec):
+        return False
+    said = sorted(p.clause.lower() for p in got.problems)
+    if said != sorted(p.clause.lower() for p in want.problems):
+        return False
+    keys = Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
+    same = ticket.table == spec.table and _same_items(ticket, spec)
+    return keys and same and _same_allergies(ticket, spec)
+
+
 # --- items_to_confirm -----------------------------------------------------------------------------
 
 
@@ -505,6 +536,19 @@ BANKS = (
         check=check_within_consent,
         reference=learner_within_consent,
         wrong=(
+            # held-out readerH, 7 Dec 2026 (afternoon): both passed before the edges were drawn
+            Entry(
+                "none_word_only",
+                none_word_only,
+                "an allergy that means none ('N/A', 'nil', blank: is_no_allergy) declares none",
+                "nothing declared; ticket allergies ('N/A',) -> False",
+            ),
+            Entry(
+                "unsayable_note_copied",
+                unsayable_note_copied,
+                "an approved note the menu cannot say cannot be drafted either",
+                "approved notes 'birthday candle in the banana bread', copied -> True",
+            ),
             # held-out readerE, 7 Dec 2026
             Entry(
                 "approved_unsafe_note_kept",
