@@ -196,11 +196,12 @@ def frame_problem(
 def view_problem(
     text: str, failures: Sequence[Any], attempt: int, checks: frozenset[str] = frozenset()
 ) -> tuple[str, str] | None:
-    """(what was expected, the idea) for the first property a view breaks, or None. `checks` are
-    every check's name, so that a rubric (names of checks that did not fail) can be told."""
+    """(what was expected, the idea) for the first property a view breaks, or None: the attempt
+    named above the failures (or on the first's line); `checks`, all checks, tell a rubric."""
     lines = [line for line in text.splitlines() if line.strip()]
-    if not names_attempt(lines, attempt):
-        return f"a line naming attempt {attempt}", "the retry must know which attempt failed"
+    first = next((i for i, line in enumerate(lines) if any(holds(line, f) for f in failures)), 0)
+    if not names_attempt(lines[: first + 1], attempt):
+        return f"a header line naming attempt {attempt}", "the retry must know which attempt failed"
     found = failure_problem(lines, failures)
     if found:
         return found

@@ -479,6 +479,22 @@ def ordinal_of_the_next(failures, attempt):
 # --- the banks --------------------------------------------------------------------------------
 
 
+# --- held-out readerH, 7 Dec 2026 (afternoon): written from the lesson alone ---------------------
+
+
+def header_last(failures: Sequence[Failure], attempt: int) -> str:
+    """Wrong: the line naming the attempt comes after the failures ("in a header line")."""
+    rows = [f"- {f.check}: {f.span!r}. Fix: {f.fix}" for f in failures]
+    return "\n".join([*rows, f"(those were the failures of attempt {attempt})"])
+
+
+def right_header_on_first_line(failures: Sequence[Failure], attempt: int) -> str:
+    """Right: the attempt named at the start of the first failure's own line; the header is
+    above every other failure, and the checker judges the order, not the layout."""
+    rows = [f"{f.check}: {f.span!r} -> {f.fix}" for f in failures]
+    return "\n".join([f"Attempt {attempt} failed. {rows[0]}", *rows[1:]])
+
+
 BANKS = (
     Bank(
         "s07",
@@ -678,6 +694,13 @@ BANKS = (
                 "the attempt is the one given",
                 "attempt 3 -> 'Attempt 1'",
             ),
+            # held-out readerH, 7 Dec 2026 (afternoon): passed before the order was judged
+            Entry(
+                "header_last",
+                header_last,
+                "say which attempt failed in a header line, above the failures",
+                "attempt 2 -> the failure lines, then '(those were the failures of attempt 2)'",
+            ),
             # held-out readerE, 7 Dec 2026 (the wrong twin of its right_ordinal_header)
             Entry(
                 "ordinal_of_the_next",
@@ -695,6 +718,10 @@ BANKS = (
             Entry("right_capped_with_count", right_capped_with_count, "8 lines and a count"),
             # held-out readerE, 7 Dec 2026: rejected before, as "expected a line naming attempt 2"
             Entry("right_ordinal_header", right_ordinal_header, "'Your second attempt failed'"),
+            # held-out readerH, 7 Dec 2026 (afternoon): the order judged, not the layout
+            Entry(
+                "right_header_on_first_line", right_header_on_first_line, "'Attempt 2 failed. x'"
+            ),
         ),
     ),
 )
