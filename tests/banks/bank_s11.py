@@ -304,6 +304,18 @@ def right_per_step_expm1(steps: Steps) -> tuple[float, float]:
     return 1 - reach, spend / (1 - reach) if reach < 1 else math.inf
 
 
+# --- held-out readerI, 7 Dec 2026 (afternoon): written from the lesson alone ----------------------
+
+
+def right_first_step_read(steps: Steps) -> tuple[float, float]:
+    """The hint's walk, refusing an empty route before it starts (the reader's crashed on it):
+    filed arguable by the reader, decided right. "A route is a list of steps", and the course's
+    own `Route` refuses an empty one ("needs a non-empty tuple of Step"): [] is outside the domain."""
+    if not steps:
+        raise ValueError("a route needs at least one step")
+    return my_route_cost(steps)
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -501,6 +513,8 @@ BANKS = (
             Entry("right_closed_form", right_closed_form, "a geometric series per model"),
             # held-out reader D, 7 Dec 2026
             Entry("right_per_step_expm1", right_per_step_expm1, "expm1 per step, input checked"),
+            # held-out readerI, 7 Dec 2026 (afternoon) (filed arguable; decided right, see above)
+            Entry("right_first_step_read", right_first_step_read, "raises on an empty route"),
         ),
     ),
 )
