@@ -51,7 +51,7 @@ def _whole_count(span: str, text: str) -> bool:
 
 
 @given(text=texts_with_hidden(), label=st.sampled_from(["", "(notes)", "(allergy)"]))
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=100, deadline=None, derandomize=True)
 def test_hidden_span_always_fits_with_the_count_whole(text, label):
     span = hidden_span(text, hidden_characters(text), label)
     assert _whole_count(span, text), span
@@ -59,7 +59,7 @@ def test_hidden_span_always_fits_with_the_count_whole(text, label):
 
 
 @given(text=texts_with_hidden())
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=60, deadline=None, derandomize=True)
 def test_draft_notes_with_hidden_characters_quote_the_whole_count(text):
     spec = OrderSpec(table=5, items=["latte"], notes="")
     ticket = Ticket(table=5, items=("latte",), allergies=(), notes=text)
@@ -69,7 +69,7 @@ def test_draft_notes_with_hidden_characters_quote_the_whole_count(text):
 
 
 @given(text=texts_with_hidden())
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=60, deadline=None, derandomize=True)
 def test_draft_allergy_with_hidden_characters_quotes_the_whole_count(text):
     spec = OrderSpec(table=5, items=["latte"], allergies=["milk"], notes="")
     ticket = Ticket(table=5, items=("latte",), allergies=("milk", text), notes="")
@@ -79,7 +79,7 @@ def test_draft_allergy_with_hidden_characters_quotes_the_whole_count(text):
 
 
 @given(text=texts_with_hidden())
-@settings(max_examples=100, deadline=None, derandomize=True)
+@settings(max_examples=40, deadline=None, derandomize=True)
 def test_approved_notes_with_hidden_characters_are_asked_about_with_the_whole_count(text):
     """Front of house's failure quotes the count whole, and so does its question."""
     spec = OrderSpec(table=5, items=["latte"], notes=text)
