@@ -341,10 +341,13 @@ def free_input_is_free(runs: Any, prices: Any) -> dict[str, float]:
 
 
 def right_per_model_first(runs: Any, prices: Any) -> dict[str, float]:
-    """Tokens summed per (ending, model) first, then priced once per pair."""
+    """Tokens summed per (ending, model) first, then priced once per pair. (It read only
+    `input_tokens` for "reported" until reader H's round, and raised TypeError on a run whose
+    output count alone was missing: the notebook allows one, "None when not reported".)"""
     tokens: dict[tuple[str, str], list[int]] = {}
     for run in runs:
-        if run.input_tokens is not None and run.model in prices:
+        known = run.input_tokens is not None and run.output_tokens is not None
+        if known and run.model in prices:
             pair = tokens.setdefault((run.ending, run.model), [0, 0])
             pair[0] += run.input_tokens
             pair[1] += run.output_tokens
@@ -400,6 +403,35 @@ def right_by_index(runs: Any) -> dict[str, int]:
             raise ValueError(f"run ended {run.ending!r}, not a named ending")
         counts[ENDINGS.index(run.ending)] += 1
     return dict(zip(ENDINGS, counts, strict=True))
+
+
+# --- held-out readerH, 7 Dec 2026 (afternoon): written from the lesson alone --------------------
+
+
+def output_none_as_zero(runs: Any, prices: Any) -> dict[str, float]:
+    """Skips a run only when its input count is missing; a missing output count is read as 0."""
+    totals = _totals()
+    for run in runs:
+        price = prices.get(run.model)
+        if price is None or run.input_tokens is None:
+            continue
+        spent = run.input_tokens * price.input_per_million
+        totals[run.ending] += (spent + (run.output_tokens or 0) * price.output_per_million) / 1e6
+    return totals
+
+
+def missing_count_as_zero(runs: Any, prices: Any) -> dict[str, float]:
+    """`tokens or 0` on each count: a run with one count reported is priced on that one."""
+    totals = _totals()
+    for run in runs:
+        price = prices.get(run.model)
+        if price is None:
+            continue
+        sent, back = run.input_tokens or 0, run.output_tokens or 0
+        totals[run.ending] += (
+            sent * price.input_per_million + back * price.output_per_million
+        ) / 1e6
+    return totals
 
 
 BANKS = (
@@ -546,6 +578,19 @@ BANKS = (
                 "500 sent, none back -> 0",
             ),
             Entry("input_only", input_only, "output tokens are paid for too", "passed too low"),
+            # held-out readerH, 7 Dec 2026 (afternoon): passed before half-reported usage was drawn
+            Entry(
+                "output_none_as_zero",
+                output_none_as_zero,
+                "a run whose cost is unknown adds nothing: one count missing is unknown",
+                "input 1 reported, output None -> its input cost added",
+            ),
+            Entry(
+                "missing_count_as_zero",
+                missing_count_as_zero,
+                "a run whose cost is unknown adds nothing: one count missing is unknown",
+                "input None, output 1 -> its output cost added",
+            ),
             Entry(
                 "passed_pays_all",
                 passed_pays_all,
