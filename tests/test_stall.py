@@ -675,9 +675,21 @@ def test_run_with_stall_work_grows_linearly_with_the_turns():
     from cafe.loop.tools import tool
 
     def create(**request):
-        call = SimpleNamespace(id=None, function=SimpleNamespace(name="run_tests", arguments="{}"))
-        return SimpleNamespace(
-            choices=[SimpleNamespace(message=SimpleNamespace(content=None, tool_calls=[call]))]
+        # built as the SDK builds a reply from an endpoint's JSON, so chat() reads it as one
+        from openai.types.chat import ChatCompletion
+
+        call = {
+            "id": None,
+            "type": "function",
+            "function": {"name": "run_tests", "arguments": "{}"},
+        }
+        message = {"role": "assistant", "content": None, "tool_calls": [call]}
+        return ChatCompletion.construct(
+            id="c",
+            object="chat.completion",
+            created=0,
+            model="instant",
+            choices=[{"index": 0, "message": message, "finish_reason": "tool_calls"}],
         )
 
     def run_tests() -> str:
