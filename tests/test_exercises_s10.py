@@ -50,6 +50,33 @@ def test_check_classify_stub_is_not_attempted():
     assert course.compare(_stub, check=check_classify).status == "not_attempted"
 
 
+def _no_attempts_blocked(run):
+    """Reads "no attempts" as the blocked test: an exhausted run with no attempt log, blocked."""
+    if run.result is not None and not run.result.attempts:
+        return "blocked"
+    return failure_class(run)
+
+
+def test_check_classify_rejects_a_class_for_an_exhausted_run_with_no_attempts():
+    """Blocked's test is the stop reason (the lesson's table), and an exhausted run with no
+    attempts matches no test: any class is a guess, shown on the shrunk run itself."""
+    (problem,) = check_classify(_no_attempts_blocked)
+    assert problem.startswith("on a run that stopped on retries_exhausted with no attempts")
+    assert "returned 'blocked'" in problem and "no attempts" in problem
+
+
+@pytest.mark.parametrize("index", [0, -1])
+def test_check_classify_takes_any_refusal_of_an_exhausted_run_with_no_attempts(index):
+    """The notebook never says how to refuse: reading an attempt that is not there refuses."""
+
+    def reads_an_attempt(run):
+        if run.result is not None and run.result.stop_reason == "retries_exhausted":
+            run.result.attempts[index]  # IndexError on no attempts
+        return failure_class(run)
+
+    assert check_classify(reads_an_attempt) == []
+
+
 def test_check_classify_cases_cover_every_class():
     assert {expected for _, _, expected, _ in CLASSIFY_CASES} == set(FAILURE_CLASSES)
 

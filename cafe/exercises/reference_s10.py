@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["CLASSES", "failure_class", "failure_check", "biggest_pile", "runs", "classify_runs"]
+__all__ = ["CLASSES", "failure_class", "any_refusal", "described", "failure_check", "biggest_pile"]
+__all__ += ["runs", "classify_runs"]
 
 # The five classes in the lesson's order: when several tests hold, the earliest wins.
 CLASSES = ("transport", "blocked", "systematic", "alternating", "drifting")
@@ -45,6 +46,36 @@ def failure_class(run: Any) -> str:
     if any(a != b for a, b in zip(attempts, attempts[1:])):
         return "drifting"
     raise ValueError("no class test holds: every attempt of an exhausted run fails something")
+
+
+def any_refusal(run: Any) -> str:
+    """What `check_classify` holds a learner to: `failure_class`, but on two shapes any refusal
+    is right, and they raise a bare `Exception` (every error a learner's function raises is one).
+    An order sent back has no `run.result` (the notebook names only `transport` and `result`,
+    so tripping on it refuses it too). An exhausted run with no attempts matches no test: its
+    stop reason is not `policy_violation`, so it is not blocked, and with no attempt no failure
+    holds throughout, comes back or changes; the notebook never says how to refuse, so an
+    IndexError on `attempts[0]` refuses it as well as a ValueError does. A class is a guess."""
+    result = run.result
+    if run.sent_back is not None:
+        raise Exception("no class: the order was sent back before any draft")
+    if result is not None and result.stop_reason == "retries_exhausted" and not result.attempts:
+        raise Exception("no class: an exhausted run with no attempts matches no test")
+    return failure_class(run)
+
+
+def described(run: Any) -> str:
+    """A generated run as its failures per attempt: 'missing_field table, ... | ...'."""
+    if run.sent_back is not None:
+        return "an order front of house sent back before any draft (run.sent_back is set)"
+    if run.transport is not None:
+        return f"a run stopped by the endpoint ({run.transport})"
+    if run.result.stop_reason == "policy_violation":
+        return f"a run refused before any draft ({run.result.blocked_by[0].check})"
+    if not run.result.attempts:
+        return f"a run that stopped on {run.result.stop_reason} with no attempts (attempts=())"
+    attempts = [", ".join(f"{f.check} {f.span!r}" for f in a.failures) for a in run.result.attempts]
+    return "attempts: " + " | ".join(attempts)
 
 
 def failure_check(run: Any) -> str:
@@ -135,8 +166,9 @@ def classify_runs(
     make_sent_back: Callable[[], Any] | None = None,
 ) -> Any:
     """The runs `check_classify` draws: `runs`, and now and then the lesson's edge, an exhausted
-    run whose attempts failed nothing. No class test holds for it, and classify refuses it rather
-    than guess (repair_ticket never makes one, so no shift of `first_fix` holds one). With
+    run whose attempts failed nothing, or that has none. No class test holds for it, and classify
+    refuses it rather than guess (repair_ticket never makes one, so no shift of `first_fix` holds
+    one; with no attempts, "blocked" is a guess: its test is the stop reason). With
     `make_sent_back` (it returns a `SentBack`), also an order front of house sent back: it did
     not pass, yet it has no class either (the lesson counts it apart, beside the passes)."""
     from hypothesis import strategies as st
@@ -146,7 +178,7 @@ def classify_runs(
         return make_run(None, result=make_result("retries_exhausted", None, made))
 
     some = runs(make_run, make_result, make_attempt, make_failure)
-    edges = [st.integers(1, 3).map(nothing)]
+    edges = [st.integers(0, 3).map(nothing)]
     if make_sent_back is not None:
         edges.append(st.just(None).map(lambda _: make_run(None, sent_back=make_sent_back())))
     return st.one_of(some, some, some, some, some, *edges)

@@ -6,8 +6,8 @@ The notebook (`notebooks/s10-failure-taxonomy.ipynb`) asks for two functions:
    `cafe.taxonomy.FAILURE_CLASSES` whose test holds. `check_classify` runs it over `CLASSIFY_CASES`,
    hand-built runs, then with `failure_class` (`cafe.exercises.reference_s10`) on generated runs
    (up to six attempts, failures repeated, in any order, spans that differ in case only; and the
-   lesson's edges, refused: attempts that failed nothing, and an order sent back before any
-   draft). The course's answer is `cafe.taxonomy.classify`, which the checker refuses.
+   lesson's edges, refused: attempts that failed nothing, an exhausted run with no attempts and
+   an order sent back before any draft, the last two by any error). The course's answer is `cafe.taxonomy.classify`, which the checker refuses.
 2. `my_fixed_runner(spec, generate)`: the practice shift's runner with the one fix the taxonomy says
    to make first. `check_first_fix` runs the whole practice shift through it and holds it to what a
    fix must do: shrink the biggest pile, keep every pass, loosen no check, and never call a run
@@ -30,7 +30,7 @@ from cafe.exercises.feedback import (
 )
 from cafe.exercises.generated import built_once, first_difference
 from cafe.exercises.library import is_library
-from cafe.exercises.reference_s10 import biggest_pile, classify_runs, failure_class
+from cafe.exercises.reference_s10 import any_refusal, biggest_pile, classify_runs, described
 from cafe.repair.front import SentBack, front_of_house
 from cafe.repair.reask import Attempt, Generator, RepairResult, score_ticket
 from cafe.schema.ticket import Failure
@@ -207,45 +207,25 @@ def check_classify(fn: Callable[[Run], str]) -> list[str]:
     if not problems:
         generated = built_once(classify_runs, Run, RepairResult, Attempt, Failure, _sent_back)
         found = first_difference(
-            fn, _refusing, generated, idea=_GENERATED_IDEA, frozen=True, examples=200
+            fn, any_refusal, generated, idea=_GENERATED_IDEA, frozen=True, examples=200
         )
         if found:
-            given = Described(_log(found.given))
+            given = Described(described(found.given))
             problems.append(counterexample(given, found.returned, found.expected, found.idea))
     return problems
 
 
 _GENERATED_IDEA = (
     "transport, blocked, then one failure (check and span, as quoted) on every attempt, then one "
-    "that went away and came back, then any change: the first that holds; an order sent back "
-    "before any draft has no class: refuse it, as classify does with a ValueError"
+    "that went away and came back, then any change: the first that holds; a run no test holds "
+    "for (no attempts, or attempts that failed nothing) and an order sent back before any draft "
+    "have no class: refuse them, as classify does with a ValueError"
 )
-
-
-def _refusing(run: Run) -> str:
-    # the notebook names only run.transport and run.result: tripping on no result is a refusal too
-
-    if run.sent_back is not None:
-        raise Exception("no class: the order was sent back before any draft")
-    return failure_class(run)
 
 
 def _sent_back() -> SentBack | None:
     """Front of house's question for a latte and a declared milk allergy: no draft is made."""
     return front_of_house(OrderSpec(8, ("latte", "americano"), allergies=("milk",), request="."))
-
-
-def _log(run: Run) -> str:
-    """A generated run as its failures per attempt: 'missing_field table, ... | ...'."""
-    if run.sent_back is not None:
-        return "an order front of house sent back before any draft (run.sent_back is set)"
-    if run.transport is not None:
-        return f"a run stopped by the endpoint ({run.transport})"
-    assert run.result is not None
-    if run.result.stop_reason == "policy_violation":
-        return f"a run refused before any draft ({run.result.blocked_by[0].check})"
-    attempts = [", ".join(f"{f.check} {f.span!r}" for f in a.failures) for a in run.result.attempts]
-    return "attempts: " + " | ".join(attempts)
 
 
 # --- the first fix ----------------------------------------------------------------------------

@@ -383,12 +383,29 @@ def folded_spans(run: Any) -> str:
     return classify(run)
 
 
+# --- held-out reader H, 7 Dec 2026: written from the lessons alone -----------------------------
+
+
+def no_attempts_is_blocked(run: Any) -> str:
+    """Reads an exhausted run with no attempt log as refused: "blocked" where no test holds."""
+    if run.result is not None and not run.result.attempts:
+        return "blocked"
+    return classify(run)
+
+
 BANKS = (
     Bank(
         "s10",
         check_classify,
         reference_classify,
         wrong=(
+            # held-out reader H, 7 Dec 2026
+            Entry(
+                "no_attempts_is_blocked",
+                no_attempts_is_blocked,
+                "blocked's test is the stop reason: a run no test holds for is refused, not guessed",
+                "retries_exhausted with attempts=() -> 'blocked'",
+            ),
             # held-out readerE, 7 Dec 2026
             Entry(
                 "no_result_is_transport",
