@@ -14,9 +14,19 @@ course reads a reply in one way everywhere (the repair loop, the agent loop, the
   SDKs do; none at all are `"{}"`, the empty object the agent loop reads them as. An id left out
   (some local servers do) is `call_<n>`, its place in the list, so a result can still name it.
   A call with no function, or a function with no name, is a `BadReply`;
-- `usage` is None (not reported) unless its two counts are whole numbers of zero or more; a
-  wrong `total_tokens` is recomputed from them. Null counts, a list or NaN mean "not reported",
-  which every caller of usage already handles, not a crash later in a sum.
+- text (the content, a call's id, name and arguments) can be encoded as UTF-8, so the reply can
+  go back into the transcript and be sent again. JSON can spell a lone surrogate (`"\\ud800"`,
+  half of a UTF-16 pair), which Python reads but UTF-8 cannot hold; each one becomes U+FFFD,
+  the replacement character, which is what a decoder puts where it could not read a character.
+  The rest of the reply is kept: one broken character (a proxy that cut an emoji in half) is
+  not worth losing the answer, and the mark shows where it was;
+- `usage` is None (not reported) unless its two counts are whole numbers of zero or more whose
+  sum is at most `MAX_COUNT`, the largest count a trace holds (`cafe.trace.attribute_shapes`);
+  a wrong `total_tokens` is recomputed from them. Null counts, a list, NaN or 10**30 tokens
+  are counts the course cannot use, so they mean "not reported", which every caller of usage
+  already handles, not a crash (or a trace nobody can read) later in a sum. (The SDK reads a
+  usage record whose fields all convert as whole numbers first: `true` arrives as 1, `"3"` as 3.
+  One that does not convert arrives as sent, and a true/false in it is refused here.)
 
 `asked(create, kwargs)` makes the call itself, so that a body the SDK cannot even decode (bytes
 that are not UTF-8, JSON nested too deep) is a `BadReply` too, not a `UnicodeDecodeError`.
@@ -29,12 +39,23 @@ the endpoint sent is quoted here; `cafe.endpoint.client.diagnosis` scrubs it all
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from cafe.endpoint.client.diagnosis import BadReply
 
-__all__ = ["asked", "readable"]
+__all__ = ["MAX_COUNT", "REPLACEMENT", "asked", "readable"]
+
+# The largest token count a reply may report: the cap `cafe.trace.attribute_shapes.MAX_COUNT` puts
+# on every count a trace holds (2**53, where floats stop adding whole numbers exactly). Declared
+# again here because the endpoint's client comes before session 08; a test keeps the two equal.
+MAX_COUNT = 2**53
+# What a lone surrogate becomes: U+FFFD, the character a UTF-8 decoder puts for what it cannot read.
+REPLACEMENT = "\ufffd"
+# A surrogate code point (U+D800 to U+DFFF). JSON's reader pairs a high one with a low one into
+# one character, so any left in a string stand alone.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _field(value: Any, name: str) -> Any:
@@ -64,19 +85,26 @@ def _kind(value: Any) -> str:
 
 
 def _count(value: Any) -> bool:
-    """Is `value` a token count: a whole number, zero or more?"""
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    """Is `value` a token count: a whole number from 0 to `MAX_COUNT`?"""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
+
+
+def _sendable(text: str) -> str:
+    """`text` with each lone surrogate replaced by `REPLACEMENT`, so that UTF-8 can encode it."""
+    return _SURROGATE.sub(REPLACEMENT, text)
 
 
 def _content(content: Any) -> str | None:
     """The message's text: as it came, or its text parts joined; a `BadReply` for anything else."""
-    if content is None or isinstance(content, str):
+    if content is None:
         return content
+    if isinstance(content, str):
+        return _sendable(content)
     if isinstance(content, list):
         texts = [_field(part, "text") for part in content]
         kinds = [_field(part, "type") for part in content]
         if all(k == "text" and isinstance(t, str) for k, t in zip(kinds, texts)):
-            return "".join(texts)
+            return _sendable("".join(texts))
         raise BadReply(
             "bad_body", "choices[0].message.content is a list with a part that is not text"
         )
@@ -86,7 +114,7 @@ def _content(content: Any) -> str | None:
 def _arguments(arguments: Any) -> str:
     """A call's arguments as JSON text: as they came, or written as JSON when sent as a value."""
     if isinstance(arguments, str):
-        return arguments
+        return _sendable(arguments)
     if arguments is None:
         return "{}"
     try:
@@ -111,10 +139,11 @@ def _tool_call(raw: Any, number: int) -> Any:
         call_id = f"call_{number}"
     if not isinstance(call_id, str):
         raise BadReply("bad_body", f"tool call {number} has an id that is {_kind(call_id)}")
-    arguments = _arguments(_field(function, "arguments"))
-    if isinstance(raw, ChatCompletionMessageFunctionToolCall) and (call_id, arguments) == (
-        raw.id,
-        _field(function, "arguments"),
+    sent = (_field(raw, "id"), name, _field(function, "arguments"))
+    call_id, name, arguments = _sendable(call_id), _sendable(name), _arguments(sent[2])
+    if (
+        isinstance(raw, ChatCompletionMessageFunctionToolCall)
+        and (call_id, name, arguments) == sent
     ):
         return raw  # already right: keep the SDK's own record
     return ChatCompletionMessageFunctionToolCall.model_validate(
@@ -137,7 +166,7 @@ def _usage(usage: Any) -> Any:
     if not isinstance(usage, BaseModel):
         return None
     prompt, reply = _field(usage, "prompt_tokens"), _field(usage, "completion_tokens")
-    if not (_count(prompt) and _count(reply)):
+    if not (_count(prompt) and _count(reply) and _count(prompt + reply)):
         return None
     if _field(usage, "total_tokens") == prompt + reply:
         return usage
