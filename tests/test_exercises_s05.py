@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from cafe import course
 from cafe.consent import OrderSpec, changes_to_confirm, order_changes, read_notes, within_consent
 from cafe.exercises import reference_s05 as ref
+from cafe.exercises import reference_s05_confirm as confirm
 from cafe.exercises.s05 import (
     _PIECES,
     CONSENT_CASES,
@@ -19,6 +20,7 @@ from cafe.exercises.s05 import (
 )
 from cafe.world.allergens import allergen_key, allergy_name, is_no_allergy
 from cafe.world.menu import load_menu, normalize_name
+from cafe.world.spelling import hidden_characters
 
 MENU = load_menu()
 
@@ -111,14 +113,16 @@ def _notes_by_modifier_only(ticket, spec):
 
 def _within_by_reading(ticket, spec):
     """A second correct answer, written from the pieces the notebook lists. A modifier that adds
-    an allergen the customer declared is an unsafe_note (the lesson's table 5), approved or not."""
+    an allergen the customer declared is an unsafe_note (the lesson's table 5), approved or not;
+    a character nobody sees in an allergy is refused, as in the notes (the notebook's pieces)."""
     got = read_notes(ticket.notes, spec.items, MENU, spec.allergies)
     want = read_notes(spec.notes, spec.items, MENU, spec.allergies)
     same = Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
     declared = {allergy_name(a) for a in spec.allergies if not is_no_allergy(a)}
     unsafe = any(allergy_name(a) in declared for m in got.modifiers for a in m.modifier.allergens)
+    hidden = any(map(hidden_characters, ticket.allergies))
     return _notes_as_written(ticket.model_copy(update={"notes": spec.notes}), spec) and (
-        got.clean and same and not unsafe
+        got.clean and same and not unsafe and not hidden
     )
 
 
@@ -229,7 +233,7 @@ def test_generated_tickets_go_both_ways():
 
 
 @SEEDED
-@given(ref.confirm_orders())
+@given(confirm.confirm_orders())
 def test_reference_items_to_confirm_agrees_with_the_course_gate_and_the_menu(order):
     """The allergen half is what the course's `changes_to_confirm` asks about; the rest is what
     the day's menu says is 86'd."""
@@ -240,7 +244,7 @@ def test_reference_items_to_confirm_agrees_with_the_course_gate_and_the_menu(ord
         ref.folded(failure.span.split(" contains ")[0]) for failure in changes_to_confirm(spec, day)
     }
     gone = {ref.folded(item) for item in spec.items if day.is_sold_out(item)}
-    assert ref.items_to_confirm(spec, day) == unsafe | gone
+    assert confirm.items_to_confirm(spec, day) == unsafe | gone
 
 
 def test_reference_data_matches_the_menu_and_the_allergen_groups():

@@ -3,7 +3,9 @@ broke, and each rule tested on generated inputs rather than on the reader's one 
 reader's solutions themselves are banked in tests/banks/bank_s05.py, bank_s07.py, bank_s09.py).
 
 - s05 `within_consent`: an allergy that means none, however written ('N/A', 'nil', blank), declares
-  no allergy; an approved note the menu cannot say is not within consent when copied.
+  no allergy; an approved note the menu cannot say is not within consent when copied; and (the
+  evening's leftover, once the notebook's pieces said it) a character nobody sees inside an
+  allergy is refused, as in the notes.
 - s07 `attempt_failure_view`: the attempt is named in a header line, above the failures.
 - s09 `cost_by_ending`: a run with one token count missing has an unknown cost, and adds nothing.
 """
@@ -18,7 +20,7 @@ from cafe.consent import within_consent
 from cafe.exercises import reference_s05_edges as edges
 from cafe.exercises import reference_s07 as ref_s07
 from cafe.exercises import reference_s09 as ref_s09
-from cafe.exercises.s05 import _PIECES, _records
+from cafe.exercises.s05 import _PIECES, _records, check_within_consent
 from cafe.exercises.s05 import ref as ref_s05
 from cafe.report.records import Price, RunRecord
 from cafe.report.summary import cost_by_ending
@@ -48,6 +50,25 @@ def test_an_unsayable_approved_note_copied_is_not_within_consent_for_reference_a
     made = _records(spec, ticket)
     assert ref_s05.within_consent(*made, _PIECES) is False, pair
     assert within_consent(*made) is False, pair
+
+
+@SEEDED
+@given(edges.hidden_allergy())
+def test_a_hidden_character_in_an_allergy_is_not_within_consent_for_reference_and_library(pair):
+    label, spec, ticket = pair
+    made = _records(spec, ticket)
+    assert ref_s05.within_consent(*made, _PIECES) is False, pair
+    assert within_consent(*made) is False, pair
+
+
+def test_check_within_consent_rejects_an_allergy_read_past_its_hidden_character():
+    """Reader H's shape: each allergy read by `allergy_name`, which folds a zero-width space
+    away. Rejected on a generated ticket, with the idea the notebook's pieces now state."""
+    from banks.bank_s05 import hidden_allergy_folded
+
+    problems = check_within_consent(hidden_allergy_folded)
+    assert len(problems) == 1 and edges.HIDDEN_IDEA in problems[0], problems
+    assert "characters nobody sees in the allergy" in problems[0]
 
 
 # --- s07: the header above the failures -----------------------------------------------------------

@@ -1,21 +1,19 @@
-"""Session 05's references, written apart from `cafe.consent`, and the orders to try them on.
+"""Session 05's `within_consent` reference, written apart from `cafe.consent`, and the orders
+to try it on.
 
-`check_within_consent` and `check_items_to_confirm` (`cafe.exercises.s05`) run the learner's
-functions on generated orders after their hand-picked cases (`cafe.exercises.generated`):
+`check_within_consent` (`cafe.exercises.s05`) runs the learner's function on generated orders
+after its hand-picked cases (`cafe.exercises.generated`). The reference is built from the pieces
+the notebook hands the learner (`normalize_name`, `allergy_name`, `is_no_allergy`, `read_notes`,
+`hidden_characters`), not from `cafe.consent.order_changes`, and tried on `consent_pairs`: an
+approved order, and a ticket that writes it differently (case, spaces, item order, another word
+for a group, another spelling of a modifier, "none") with at most one change a helpful model
+makes to its table, items, allergies or notes.
 
-- `within_consent`, from the pieces the notebook hands the learner (`normalize_name`,
-  `allergy_name`, `is_no_allergy`, `read_notes`), not from `cafe.consent.order_changes`, on
-  `consent_pairs`: an approved order, and a ticket that writes it differently (case, spaces, item
-  order, another word for a group, another spelling of a modifier, "none") with at most one
-  change a helpful model makes to its table, items, allergies or notes;
-- `items_to_confirm`, the gate of the notebook's step 7 (ask about an approved item that is 86'd
-  on the day's menu or holds a declared allergen), on `confirm_orders`: items in any spelling,
-  declarations by group, everyday word or ingredient, none to three items 86'd. An order where
-  nothing can be made is the learner's call, so the checker does not judge it.
-
-Drawn apart (`reference_s05_edges`): an unsafe or unsayable approved note, "nil" for none.
-`tests/test_exercises_s05.py` holds both references to the library on the same orders. This
-module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the pieces are passed in.
+Drawn apart (`reference_s05_edges`): an unsafe or unsayable approved note, "nil" for none,
+characters nobody sees in an allergy. The `items_to_confirm` reference, which draws its orders
+from the spellings here, is `reference_s05_confirm`. `tests/test_exercises_s05.py` holds both
+references to the library on the same orders. This module imports nothing from `cafe` (only
+`cafe.exercises.sNN` may): the pieces are passed in.
 """
 
 from __future__ import annotations
@@ -26,8 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Pieces", "Order", "within_consent", "folded", "items_to_confirm"]
-__all__ += ["consent_pairs", "confirm_orders", "MENU_ITEMS"]
+__all__ = ["Pieces", "Order", "within_consent", "folded", "brief", "consent_pairs", "MENU_ITEMS"]
 
 # --- the references ----------------------------------------------------------------------------
 
@@ -35,26 +32,31 @@ __all__ += ["consent_pairs", "confirm_orders", "MENU_ITEMS"]
 @dataclass(frozen=True)
 class Pieces:
     """What the notebook hands the learner; `read_notes(notes, items, allergies)` is bound to
-    the menu (a clause that only restates a declared allergy is neither modifier nor problem)."""
+    the menu (a clause that only restates a declared allergy is neither modifier nor problem),
+    and `hidden_characters(text)` returns the characters of `text` nobody sees."""
 
     normalize_name: Callable[[str], str]
     allergy_name: Callable[[str], str]
     is_no_allergy: Callable[[str], bool]
     read_notes: Callable[[str, Sequence[str], Sequence[str]], Any]
+    hidden_characters: Callable[[str], str]
 
 
 def within_consent(ticket: Any, spec: Any, pieces: Pieces) -> bool:
     """True when `ticket` holds the approved order `spec` and nothing else.
 
     Table the same; the items the same with their copies, however spelt; the allergies the
-    groups declared, each named as its group, with no "none" beside one; the notes read against
-    the menu, every clause a modifier, nothing hidden, each approved modifier as often as approved.
+    groups declared, each named as its group, nothing hidden in them, with no "none" beside one;
+    the notes read against the menu, every clause a modifier, nothing hidden, each approved
+    modifier as often as approved.
     """
     if ticket.table != spec.table:
         return False
     written_items = Counter(pieces.normalize_name(item) for item in ticket.items)
     if written_items != Counter(pieces.normalize_name(item) for item in spec.items):
         return False
+    if any(pieces.hidden_characters(a) for a in ticket.allergies):
+        return False  # refused, never folded away: a tag character can carry a whole sentence
     allergies = [a for a in ticket.allergies if not pieces.is_no_allergy(a)]
     if allergies and len(allergies) < len(ticket.allergies):
         return False  # "none" beside an allergy contradicts it
@@ -74,16 +76,6 @@ def within_consent(ticket: Any, spec: Any, pieces: Pieces) -> bool:
 def folded(name: str) -> str:
     """An item name as the kitchen reads it: case folded, spaces trimmed and collapsed."""
     return " ".join(name.split()).casefold()
-
-
-def items_to_confirm(spec: Any, menu: Any) -> frozenset[str]:
-    """The approved items to ask about, folded: 86'd on `menu`, or holding a declared allergen
-    (the menu's `contains` reads 'dairy' as milk and an ingredient as its group)."""
-    return frozenset(
-        folded(item)
-        for item in spec.items
-        if menu.is_sold_out(item) or any(menu.contains(item, a) for a in spec.allergies)
-    )
 
 
 # --- the orders to try them on -----------------------------------------------------------------
@@ -147,6 +139,15 @@ class Order:
     allergies: tuple[str, ...] = ()
     notes: str = ""
     request: str = ""
+
+
+def brief(order: Order) -> str:
+    """An order in one short line: table and items, then only the fields that hold something."""
+    said = [f"table {order.table}, {list(order.items)}"]
+    said += [f"allergies {list(order.allergies)}"] if order.allergies else []
+    said += [f"notes {order.notes!r}"] if order.notes else []
+    said += [f"request {order.request!r}"] if order.request else []
+    return ", ".join(said)
 
 
 def _respelt(draw: Any, st: Any, name: str) -> str:
@@ -234,27 +235,6 @@ def consent_pairs() -> Any:
         return change(draw, st, kind, spec, ticket, modifiers)
 
     return pairs()
-
-
-def confirm_orders() -> Any:
-    """(approved order, the day's 86'd items): one to four items in any spelling, declarations
-    by group, everyday word or ingredient, and none to three items 86'd."""
-    from hypothesis import strategies as st
-
-    words = (*[w for words in _GROUP_WORDS.values() for w in words], *_INGREDIENTS.values())
-
-    @st.composite
-    def orders(draw: Any) -> tuple[Order, frozenset[str]]:
-        items = draw(st.lists(st.sampled_from(MENU_ITEMS), min_size=1, max_size=4))
-        spec = Order(
-            table=draw(st.integers(1, 30)),
-            items=tuple(_respelt(draw, st, item) for item in items),
-            allergies=tuple(draw(st.lists(st.sampled_from(words), max_size=2))),
-        )
-        sold_out = draw(st.frozensets(st.sampled_from(MENU_ITEMS), max_size=3))
-        return spec, sold_out
-
-    return orders()
 
 
 # --- the changes a helpful model makes: each returns (label, spec, ticket) --------------------

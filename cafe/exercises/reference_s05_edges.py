@@ -13,6 +13,9 @@ Two more edges the pairs rarely reach (held-out reader H, 7 Dec 2026): `nothing_
 customer who declared nothing and a ticket that says so as "N/A", "nil" or blank (`is_no_allergy`:
 "blank, or letters spelling 'none', 'N/A', 'nil'"), within consent; and `unsayable_kept`, an
 approved note the menu cannot say copied to the ticket ("cannot be drafted either"), not within it.
+And one the notebook's pieces name since 7 Dec 2026 (evening): `hidden_allergy`, a faithful
+ticket with a character nobody sees inside one of its allergies ("milk" and a zero-width space),
+refused as in the notes, never folded away by `allergy_name`.
 
 Like `reference_s05`, it imports nothing from `cafe` but the exercises' own references.
 """
@@ -25,8 +28,8 @@ from typing import Any
 # the approved order and its faithful ticket, drawn as consent_pairs draws them
 from cafe.exercises.reference_s05 import Order, _faithful, _spec
 
-__all__ = ["unsafe_kept", "nothing_declared", "unsayable_kept", "EDGES", "idea_for"]
-__all__ += ["UNSAFE_IDEA", "NONE_IDEA", "UNSAYABLE_IDEA"]
+__all__ = ["unsafe_kept", "nothing_declared", "unsayable_kept", "hidden_allergy", "EDGES"]
+__all__ += ["idea_for", "UNSAFE_IDEA", "NONE_IDEA", "UNSAYABLE_IDEA", "HIDDEN_IDEA"]
 
 UNSAFE_IDEA = (
     "a modifier that adds an allergen the customer declared is an unsafe_note, approved or not "
@@ -53,15 +56,26 @@ UNSAYABLE_IDEA = (
     "ticket's notes hold only the menu's modifiers"
 )
 NONE_IDEA = "an allergy that means none ('N/A', 'nil', blank: is_no_allergy) declares no allergy"
+# Characters nobody sees: a zero-width space, joiner and word joiner, a byte-order mark, and
+# " comp" in Unicode tag characters (a whole word no screen draws).
+_HIDDEN = ("\u200b", "\u200d", "\u2060", "\ufeff", "".join(chr(0xE0000 + ord(c)) for c in " comp"))
+_HIDDEN_LABEL = "characters nobody sees in the allergy"
+HIDDEN_IDEA = (
+    "characters nobody sees are refused in the allergies as in the notes (hidden_characters), "
+    "never folded away: the field records what the customer declared, and nothing else"
+)
 
 
 def idea_for(label: str, otherwise: str) -> str:
     """The idea to show for a generated pair: `UNSAFE_IDEA` for an unsafe modifier kept,
-    `NONE_IDEA` for a "nothing declared" spelling, `UNSAYABLE_IDEA` for an unsayable note."""
+    `NONE_IDEA` for a "nothing declared" spelling, `UNSAYABLE_IDEA` for an unsayable note,
+    `HIDDEN_IDEA` for an allergy with a character nobody sees."""
     if label.startswith(_NOTHING_LABEL):
         return NONE_IDEA
     if label.startswith(_UNSAYABLE_LABEL):
         return UNSAYABLE_IDEA
+    if label.startswith(_HIDDEN_LABEL):
+        return HIDDEN_IDEA
     return UNSAFE_IDEA if label.startswith(_KEPT) else otherwise
 
 
@@ -130,5 +144,29 @@ def unsayable_kept() -> Any:
     return kept()
 
 
+def hidden_allergy() -> Any:
+    """(label, approved order, ticket): an order as `consent_pairs` draws it and a faithful
+    ticket with a character nobody sees put inside one of its allergies (or, when it lists
+    none, an allergy of hidden characters alone, or with "none" around them). Never within
+    consent: the lesson refuses what nobody can see rather than deleting it, and the notebook's
+    pieces say the allergies are read the same way."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def hidden(draw: Any) -> tuple[str, Order, Order]:
+        spec, modifiers = _spec(draw, st)
+        ticket = _faithful(draw, st, spec, modifiers)
+        allergies = list(ticket.allergies) or [draw(st.sampled_from(("", "none")))]
+        which = draw(st.integers(0, len(allergies) - 1))
+        at = draw(st.integers(0, len(allergies[which])))
+        char = draw(st.sampled_from(_HIDDEN))
+        written = allergies[which][:at] + char + allergies[which][at:]
+        allergies[which] = written
+        label = f"{_HIDDEN_LABEL} {written!r}"
+        return label, spec, dataclasses.replace(ticket, allergies=tuple(allergies))
+
+    return hidden()
+
+
 # The edges drawn after the generated pairs, each on its own: (strategy, examples).
-EDGES = ((unsafe_kept, 20), (nothing_declared, 20), (unsayable_kept, 20))
+EDGES = ((unsafe_kept, 20), (nothing_declared, 20), (unsayable_kept, 20), (hidden_allergy, 20))

@@ -3,12 +3,13 @@
 
 1. `within_consent(ticket, spec)`: True exactly when a ticket holds the approved order and
    nothing else. After its cases (faithful tickets, tickets that each make one helpful change),
-   compared with `reference_s05` on generated pairs, then on approved unsafe modifiers kept
-   (`reference_s05_edges`). The course's `within_consent` (or `order_changes`) is refused.
+   compared with `reference_s05` on generated pairs, then on its edges (`reference_s05_edges`:
+   approved unsafe or unsayable notes kept, "nil" for none, hidden characters in an allergy).
+   The course's `within_consent` (or `order_changes`) is refused.
 2. `items_to_confirm(spec, menu)`, open-ended: the approved items to confirm before any draft
    (86'd on the menu given, or holding a declared allergen). After its cases, the answer (a set
-   of names, any spelling) beside `reference_s05` on generated orders and days; an order where
-   nothing can be made is the learner's call.
+   of names, any spelling) beside `reference_s05_confirm` on generated orders and days; an order
+   where nothing can be made is the learner's call.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from cafe.consent import PARTIAL_ALLERGEN_SPEC, OrderSpec, order_changes, read_notes, within_consent
 from cafe.exercises import reference_s05 as ref
+from cafe.exercises import reference_s05_confirm as confirm
 from cafe.exercises import reference_s05_edges as edges
 from cafe.exercises.feedback import Raised, call, library_answer, mismatch, wrong_type
 from cafe.exercises.generated import built_once, first_difference
@@ -27,6 +29,7 @@ from cafe.exercises.library import is_library
 from cafe.schema.ticket import Ticket
 from cafe.world.allergens import allergy_name, is_no_allergy
 from cafe.world.menu import Menu, load_menu, normalize_name
+from cafe.world.spelling import hidden_characters
 
 __all__ = ["ConsentCase", "CONSENT_CASES", "check_within_consent", "check_items_to_confirm"]
 
@@ -190,6 +193,7 @@ _PIECES = ref.Pieces(
     allergy_name,
     is_no_allergy,
     lambda notes, items, allergies: read_notes(notes, items, _MENU, allergies),
+    hidden_characters,
 )
 
 
@@ -199,15 +203,6 @@ def _records(spec: ref.Order, ticket: ref.Order) -> tuple[Ticket, OrderSpec]:
         table=ticket.table, items=ticket.items, allergies=ticket.allergies, notes=ticket.notes
     )
     return made, OrderSpec(spec.table, spec.items, spec.allergies, spec.notes, spec.request)
-
-
-def _brief(order: ref.Order) -> str:
-    """An order in one short line: table and items, then only the fields that hold something."""
-    said = [f"table {order.table}, {list(order.items)}"]
-    said += [f"allergies {list(order.allergies)}"] if order.allergies else []
-    said += [f"notes {order.notes!r}"] if order.notes else []
-    said += [f"request {order.request!r}"] if order.request else []
-    return ", ".join(said)
 
 
 def _generated_consent(fn: Callable[[Ticket, OrderSpec], Any]) -> list[str]:
@@ -226,7 +221,7 @@ def _generated_consent(fn: Callable[[Ticket, OrderSpec], Any]) -> list[str]:
         return []
     label, spec, ticket = found.given
     idea = edges.idea_for(label, _SAME if found.expected is True else _CHANGED)
-    case = f"on the approved {_brief(spec)} and the ticket {_brief(ticket)} ({label})"
+    case = f"on the approved {ref.brief(spec)} and the ticket {ref.brief(ticket)} ({label})"
     return [mismatch(case, found.returned, found.expected, idea)]
 
 
@@ -308,17 +303,17 @@ def _asked(fn: Callable[[OrderSpec, Menu], Any], given: Any, menu: Menu) -> Any:
     order, sold_out = given
     spec = OrderSpec(order.table, order.items, order.allergies)
     day = dataclasses.replace(menu, sold_out=sold_out)
-    if len(ref.items_to_confirm(spec, day)) == len({ref.folded(i) for i in spec.items}):
+    if len(confirm.items_to_confirm(spec, day)) == len({ref.folded(i) for i in spec.items}):
         return "yours"
     return _item_names(fn(spec, day))
 
 
 def _generated_confirm(fn: Callable[[OrderSpec, Menu], Any], menu: Menu) -> list[str]:
-    """`fn` beside the reference on generated orders and days (reference_s05.confirm_orders)."""
+    """`fn` beside the reference on generated orders and days (reference_s05_confirm)."""
     found = first_difference(
         lambda given: _asked(fn, given, menu),
-        lambda given: _asked(ref.items_to_confirm, given, menu),
-        built_once(ref.confirm_orders),
+        lambda given: _asked(confirm.items_to_confirm, given, menu),
+        built_once(confirm.confirm_orders),
         idea=_ASK,
         frozen=True,
         examples=_EXAMPLES,
@@ -326,7 +321,7 @@ def _generated_confirm(fn: Callable[[OrderSpec, Menu], Any], menu: Menu) -> list
     if found is None:
         return []
     order, sold_out = found.given
-    case = f"on {_brief(order)}, 86'd that day: {sorted(sold_out) or 'nothing'}"
+    case = f"on {ref.brief(order)}, 86'd that day: {sorted(sold_out) or 'nothing'}"
     returned = sorted(found.returned) if isinstance(found.returned, frozenset) else found.returned
     return [mismatch(case, returned, sorted(found.expected), _ASK + ", whatever its spelling")]
 

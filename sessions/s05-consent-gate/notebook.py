@@ -371,6 +371,9 @@ course.reveal("s05.why_ask")
 # - `normalize_name(name)`: "Latte " and "latte" are one item; `Counter` counts copies.
 # - `allergy_name(word)`: "dairy" and "milk allergy" both name the milk group, an ingredient
 #   ("butter") names only itself; `is_no_allergy(word)`: "none", never beside an allergy.
+# - `hidden_characters(text)`: the characters of `text` nobody sees ("" when there are none).
+#   They are refused in the allergies as in the notes, never folded away: `allergy_name` reads
+#   "milk" with a zero-width space inside as milk.
 # - `read_notes(notes, items, menu, allergies)`: a note read against the menu's modifiers, and
 #   against the declared `allergies` (a clause that only restates one is neither). Its
 #   `modifiers` each have a `key` (what two notes must share to ask for the same thing),
@@ -384,6 +387,7 @@ course.reveal("s05.why_ask")
 # %%
 from cafe.world.allergens import allergy_name, is_no_allergy  # noqa: F401  (your pieces)
 from cafe.world.menu import normalize_name  # noqa: F401  (your pieces)
+from cafe.world.spelling import hidden_characters  # noqa: F401  (your pieces)
 
 
 # %%

@@ -7,7 +7,8 @@ loop asks the customer about an approved item no ticket can keep (86'd on the me
 holding an allergen they declared), and about nothing else.
 
 Each `within_consent` below is built from the pieces the notebook lists (`normalize_name`,
-`allergy_name`, `is_no_allergy`, `read_notes`). `learner_within_consent` is a right answer written
+`allergy_name`, `is_no_allergy`, `read_notes`, and since 7 Dec 2026 (evening) `hidden_characters`,
+which the notebook now says refuses what nobody sees in the allergies as in the notes). `learner_within_consent` is a right answer written
 that way; the mutation benchmark mutates it (the course's `within_consent` delegates to
 `order_changes`, whose fix texts a yes-or-no answer never shows).
 """
@@ -30,7 +31,7 @@ from cafe.exercises.s05 import check_items_to_confirm, check_within_consent
 from cafe.schema.ticket import Ticket
 from cafe.world.allergens import allergen_key, allergy_name, is_no_allergy
 from cafe.world.menu import Menu, load_menu, normalize_name
-from cafe.world.spelling import spelling_key
+from cafe.world.spelling import hidden_characters, spelling_key
 
 MENU = load_menu()
 
@@ -45,7 +46,8 @@ def _same_allergies(ticket: Ticket, spec: OrderSpec) -> bool:
     written = [allergy_name(a) for a in ticket.allergies if not is_no_allergy(a)]
     beside = bool(written) and len(written) < len(ticket.allergies)  # "none" beside an allergy
     declared = {allergy_name(a) for a in spec.allergies if not is_no_allergy(a)}
-    return not beside and set(written) == declared
+    hidden = any(hidden_characters(a) for a in ticket.allergies)  # refused, never folded away
+    return not beside and not hidden and set(written) == declared
 
 
 def _adds_declared(reading: Any, spec: OrderSpec) -> bool:
@@ -299,7 +301,7 @@ def kitchen_spelling(ticket: Ticket, spec: OrderSpec) -> bool:
 
     def shape(t: Any, notes_items: tuple[str, ...]) -> tuple[Any, ...] | None:
         reading = read_notes(t.notes, notes_items, MENU, spec.allergies)
-        if reading.problems or reading.hidden:
+        if reading.problems or reading.hidden or any(map(hidden_characters, t.allergies)):
             return None
         real = [a for a in t.allergies if not is_no_allergy(a)]
         return (
@@ -385,6 +387,18 @@ def unsayable_note_copied(ticket: Ticket, spec: OrderSpec) -> bool:
     keys = Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
     same = ticket.table == spec.table and _same_items(ticket, spec)
     return keys and same and _same_allergies(ticket, spec)
+
+
+def hidden_allergy_folded(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Wrong (reader H's, decided 7 Dec 2026 evening, once the notebook's pieces said it): reads
+    each allergy by `allergy_name`, which folds a character nobody sees away, so "milk" with a
+    zero-width space inside passes for the declared milk allergy."""
+    written = [allergy_name(a) for a in ticket.allergies if not is_no_allergy(a)]
+    if written and len(written) < len(ticket.allergies):
+        return False
+    declared = {allergy_name(a) for a in spec.allergies if not is_no_allergy(a)}
+    same = ticket.table == spec.table and _same_items(ticket, spec)
+    return same and set(written) == declared and _same_notes(ticket, spec)
 
 
 # --- items_to_confirm -----------------------------------------------------------------------------
@@ -671,6 +685,12 @@ BANKS = (
                 notes_without_allergies,
                 "the notes read without the declared allergies",
                 "approved egg allergy; ticket notes 'egg allergy' -> False",
+            ),
+            Entry(
+                "hidden_allergy_folded",
+                hidden_allergy_folded,
+                "characters nobody sees are refused in the allergies as in the notes",
+                "approved milk; ticket allergies ['milk\\u200b'] -> True",
             ),
             Entry(
                 "notes_in_kitchen_words",
