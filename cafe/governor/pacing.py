@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from cafe.governor.pace import PaceDecision, PaceObservation, PacePolicy, decide_pace
+from cafe.loop.clock import checked_elapsed
 from cafe.loop.turns import Nudge, Stop, ToolResult, TurnView
 from cafe.stall.evidence import failure_signature
 
@@ -144,10 +145,15 @@ class PaceTurn:
 
 def wall_timeout(budget_ms: float) -> Callable[[TurnView], Stop | None]:
     """The baseline this session replaces: an after-turn hook that cuts once `budget_ms` is up,
-    whatever the run has been doing."""
+    whatever the run has been doing. One per run: an elapsed time that is not a finite number,
+    or that is below the last one it saw, raises `ClockError` (a limit it cannot measure is not
+    a limit that passed)."""
+    last = 0.0
 
     def timeout(view: TurnView) -> Stop | None:
-        if view.elapsed * 1000 >= budget_ms:
+        nonlocal last
+        last = checked_elapsed(view.elapsed, last, "wall_timeout")
+        if last * 1000 >= budget_ms:
             return Stop("cut", f"fixed timeout: {budget_ms:.0f} ms used up")
         return None
 
@@ -184,7 +190,9 @@ class PaceGovernor:
 
     `policy` is a `PacePolicy`, or a dict of its caps (read with `PacePolicy.from_mapping`);
     `observation` and each `PaceTurn` hold the records the decision saw and gave. One governor per
-    run; its stop reason is `cut` (`PACE_STOP_REASONS`).
+    run; its stop reason is `cut` (`PACE_STOP_REASONS`). An elapsed time that is not a finite
+    number, or that is below the last one it saw, raises `ClockError`: a deadline it cannot
+    measure is not a deadline that passed.
     """
 
     stop_reasons: frozenset[str] = PACE_STOP_REASONS
@@ -223,6 +231,7 @@ class PaceGovernor:
         self.pace_checks_used = 0
         self.best: float | None = None  # high-water mark of verify-state over the whole run
         self.turns: list[PaceTurn] = []
+        self.last_elapsed = 0.0  # seconds, the latest `view.elapsed` (checked: cafe/loop/clock.py)
         self.latest_signature: str | None = None  # the last verification's signature
         self.checkpoint_signature: str | None = None  # ... as it was at the previous checkpoint
         self._window = {"wrote": False, "rose": False, "blamed": False}
@@ -249,7 +258,8 @@ class PaceGovernor:
         )
 
     def __call__(self, view: TurnView) -> Nudge | Stop | None:
-        elapsed_ms = view.elapsed * 1000
+        self.last_elapsed = checked_elapsed(view.elapsed, self.last_elapsed, "PaceGovernor")
+        elapsed_ms = self.last_elapsed * 1000
         wrote = any(r.kind == "mutate" and r.ok for r in view.dispatch)
         reading = self.reading(view)
         if reading is not None and (self.best is None or reading > self.best):

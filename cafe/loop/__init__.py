@@ -8,6 +8,8 @@ the files in this order:
 - `turns.py`: the records one turn is made of (`ToolCall`, `ToolResult`, `TurnRecord`), what a
   hook may answer (`Nudge`, `Stop`, `Ran`) and the loop's own ways a run ends, `RUN_STOP_REASONS`;
 - `dispatch.py`: from the model's reply to calls, and from one call to its result;
+- `clock.py`: the run's stopwatch, which refuses a clock reading no time limit can be measured
+  against (`ClockError`);
 - `agent.py`: `run_loop` itself, its turn budget and its plug-in points;
 - `guards.py`: a first plug-in, the repeat guard, and how a plug-in declares its stop reasons.
 
@@ -23,6 +25,7 @@ from cafe.loop.agent import (
     DEFAULT_MAX_TURNS,
     run_loop,
 )
+from cafe.loop.clock import ClockError, Stopwatch
 from cafe.loop.dispatch import (
     assistant_message,
     decode_calls,
@@ -58,6 +61,7 @@ from cafe.loop.turns import (
 )
 
 __all__ = [
+    "ClockError",
     "DEFAULT_MAX_TURNS",
     "GUARD_STOP_REASONS",
     "GuardStopReason",
@@ -69,6 +73,7 @@ __all__ = [
     "RunResult",
     "RunStopReason",
     "Stop",
+    "Stopwatch",
     "TOOL_KINDS",
     "Tool",
     "ToolCall",

@@ -47,7 +47,8 @@ loop asks the hooks of each list in order:
   `Ran`. When no hook refused, the run ends `done`. Session 13's verify entrypoint is one of
   these: it runs a real check before a claimed finish may stand.
 - `clock`: a function returning seconds (default `time.monotonic`); `view.elapsed` is measured
-  with it, so pace logic (session 14) tests without sleeping.
+  with it, so pace logic (session 14) tests without sleeping. A reading that is not a finite
+  number, or earlier than the last, raises `ClockError` (`cafe/loop/clock.py`).
 
 Left out: what makes an answer right (02), what the model may see (03), repairing a bad answer
 (07), traces (08), checking a claimed finish and spotting a stall (13), pacing (14).
@@ -65,6 +66,7 @@ from typing import Any
 from cafe.endpoint.client.chat import chat
 from cafe.endpoint.client.protocol import ChatClient
 from cafe.endpoint.settings.config import model_name
+from cafe.loop.clock import Stopwatch
 from cafe.loop.dispatch import assistant_message, decode_calls, dispatch_call
 from cafe.loop.tools import Tool, tool_schemas
 from cafe.loop.turns import (
@@ -168,11 +170,11 @@ class _Run:
         clock: Callable[[], float],
     ):
         self.by_name = {t.name: t for t in tools}
-        self.max_turns, self.stop_reasons, self.clock = max_turns, stop_reasons, clock
+        self.max_turns, self.stop_reasons = max_turns, stop_reasons
         self.transcript: list[dict[str, Any]] = copy.deepcopy([dict(m) for m in messages])
         self.records: list[TurnRecord] = []
         self.prev: tuple[ToolResult, ...] = ()  # the previous turn's results, for the observers
-        self.started = clock()
+        self.stopwatch = Stopwatch(clock)  # every reading checked: see cafe/loop/clock.py
 
     def ask(
         self, client: ChatClient, model: str, schemas: list[dict[str, Any]], turn: int
@@ -189,7 +191,7 @@ class _Run:
     def view(
         self, turn: int, calls: Sequence[ToolCall], dispatch: tuple[ToolResult, ...]
     ) -> TurnView:
-        elapsed = self.clock() - self.started
+        elapsed = self.stopwatch.elapsed()
         return TurnView(turn, self.max_turns, tuple(calls), self.prev, dispatch, elapsed)
 
     def hear(
@@ -241,7 +243,7 @@ class _Run:
             text,
             tuple(self.records),
             tuple(self.transcript),
-            self.clock() - self.started,
+            self.stopwatch.elapsed(),
         )
 
     def stop_before_calls(
