@@ -12,12 +12,18 @@ Offline the drafts come from the practice shift's scripted stand-in, built with 
 the toy also prints how many runs of each class the shift was designed to have. Live, your model
 drafts every order; against `cafe serve --session 10` the stand-in answers over HTTP. A missing
 setting is explained in one message, with exit status 1; `cafe doctor` gives the full diagnosis.
+
+An order the endpoint drops now and then is a transport run, and the shift goes on. An endpoint
+that does not answer at all ends the shift, with its fix and exit status 1: at the first order it
+leaves unanswered when it has answered none yet (one deadline, not one per order), or at the
+third unanswered in a row once it has.
 """
 
 from __future__ import annotations
 
 from cafe.cli import run_command
 from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, rehearsal_script
 from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.repair import make_model_generator
@@ -32,6 +38,14 @@ CLASS_WORDS = {
     "alternating": "a failure went away and came back",
     "drifting": "the failures kept changing, and none came back",
 }
+# The endpoint problems that mean no answer came back at all: no connection, or nothing within
+# the deadline (`slow` is a server that took the connection and wrote nothing back in time).
+NOT_ANSWERING = frozenset({"timeout", "slow", "connection"})
+# Unanswered orders in a row that end the shift once the endpoint has answered at least one (a
+# course choice: one is a dropped request, three is an endpoint that went away). Before it has
+# answered any, the first unanswered order ends the shift: waiting out the deadline on each of
+# the other orders would tell the learner nothing more, twenty minutes later.
+GIVE_UP_AFTER = 3
 # What `cafe serve` answers with no script: its default rule, not a model's choice.
 REHEARSAL_NOTE = (
     "(This is cafe serve's default rule, not a model: it answers every draft with the smallest ticket\n"
@@ -52,6 +66,38 @@ def attempts_line(run: Run) -> str:
     return " -> ".join(a.failures[0].check for a in run.result.attempts)
 
 
+class Listening:
+    """The shift's `on_run`: a dot per order, and the end of the shift, as an `EndpointError`
+    carrying the endpoint's own message and fix, once the endpoint is not answering."""
+
+    def __init__(self, orders: int) -> None:
+        self.orders, self.seen = orders, 0
+        self.answered = False  # the endpoint has answered at least one order
+        self.unanswered = 0  # orders in a row it left unanswered (orders it never saw skipped)
+
+    def __call__(self, run: Run) -> None:
+        print(".", end="", flush=True)
+        self.seen += 1
+        if run.transport is None:
+            if run.result is not None and run.result.attempts:  # it answered with a draft
+                self.answered, self.unanswered = True, 0
+            return  # sent back, or refused before any draft: the endpoint never saw the order
+        if run.transport not in NOT_ANSWERING:  # it answered, with something unusable
+            self.answered, self.unanswered = True, 0
+            return
+        self.unanswered += 1
+        if self.answered and self.unanswered < GIVE_UP_AFTER:
+            return
+        print()
+        said = "any order yet" if not self.answered else f"{self.unanswered} orders in a row"
+        raise EndpointError(
+            f"the shift stopped after {self.seen} of {self.orders} orders: the endpoint has not "
+            f"answered {said}, and asking again for each of the rest would say no more. "
+            f"{run.detail}",
+            kind=run.transport,  # type: ignore[arg-type]  # one of NOT_ANSWERING
+        )
+
+
 def main() -> int:
     live = course_mode() == "live"
     if live:
@@ -67,7 +113,8 @@ def main() -> int:
     if live and rehearsal_script(client, model_name()) == DEFAULT_LABEL:
         print(REHEARSAL_NOTE + "\n")
     print("running the shift ", end="", flush=True)
-    runs = run_shift(practice_orders(), generate, on_run=lambda run: print(".", end="", flush=True))
+    orders = practice_orders()
+    runs = run_shift(orders, generate, on_run=Listening(len(orders)))
     taxonomy = sort_runs(runs)
     sent_back = (
         f" {taxonomy.sent_back} were sent back to the customer before any draft."
