@@ -11,6 +11,11 @@ run (`bank_s14.right_last_run`, banked right). So the mutant is a same answer ("
 equivalent: the tests show the checker's rule passes it, that it answers as the reference on
 every turn whose runs do not fall back, and that where a later run passes fewer, it reads that
 run, as `right_last_run` does.
+
+Reader I's best run of the turn (7 Dec 2026 afternoon, left open; decided right that evening) is
+the other side of the same shape: on a turn that ends redder than its best run it reads the best,
+as the lesson's host does. Both readings are right, so the checker never compares such turns;
+it asks only that they read a number (`reference_s14.falling_turns`), which both do.
 """
 
 from __future__ import annotations
@@ -18,12 +23,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from banks.bank_s14 import _checks, right_fraction, right_last_run
+from banks.bank_s14 import (
+    _checks,
+    none_when_it_fell,
+    right_best_run_of_the_turn,
+    right_fraction,
+    right_last_run,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cafe.exercises import reference_s14 as ref
 from cafe.exercises.s14 import _turn_view, check_reading
+from cafe.governor.pacing import passing_tests
 
 SEEDED = settings(
     max_examples=300,
@@ -73,3 +85,25 @@ def test_where_a_later_run_passes_fewer_the_mutant_reads_the_last_run_as_right_l
     view = _turn_view(turn)
     assert last_fraction(view) == turn.passed / turn.total < right_fraction(view)
     assert right_last_run(view) == turn.passed
+
+
+# --- a turn that ends redder than its best run: the best and the last both read a number -------
+
+
+@SEEDED
+@given(ref.falling_turns())
+def test_falling_turns_end_redder_than_an_earlier_run_and_the_two_readings_part(turn):
+    view = _turn_view(turn)
+    assert max(turn.earlier) > turn.passed, turn
+    assert right_best_run_of_the_turn(view) == max(turn.earlier) > right_last_run(view)
+    assert passing_tests(view) == max(turn.earlier)  # the lesson's host: "the best verify-state"
+
+
+def test_the_checker_passes_the_best_run_of_the_turn():
+    assert check_reading(right_best_run_of_the_turn) == []
+
+
+def test_the_checker_asks_a_turn_that_ended_redder_for_a_number():
+    (problem,) = check_reading(none_when_it_fell)
+    assert problem.startswith("on a turn: nothing, then tests with 1 of 1 passing, then tests")
+    assert "returned None, expected a number" in problem

@@ -10,6 +10,13 @@ before its summary, warnings in the summary, the suite run more than once in a t
 run passing no more than the last: the lesson's reading is "the best verify-state it has", so
 never a sum of runs), and the last run one a hook ran itself (`forced`: it verified all the same).
 
+Turns whose later run is redder than an earlier one (`falling_turns`) are never compared: which
+run speaks then is the learner's call. The lesson's own host reports "the best verify-state it
+has" (`passing_tests` reads the best run), a held-out reader read the last run (the till the turn
+leaves), and the notebook asks only for "a number that rises as the till gets greener", which
+holds for both (decided 7 Dec 2026, evening: docs/notes/checker-mutation.md). Such a turn still
+verified something, so it reads a number, never None.
+
 A turn is described here as plain data (`Turn`); `cafe.exercises.s14` builds the `TurnView`
 from it. This module imports nothing from `cafe` (only `cafe.exercises.sNN` may).
 """
@@ -19,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Turn", "pytest_output", "quiet_turns", "greener_pairs"]
+__all__ = ["Turn", "pytest_output", "quiet_turns", "greener_pairs", "falling_turns"]
 
 # What a turn may do before its test run (no verification): read a file, write one.
 _QUIET = ("read", "edit")
@@ -123,3 +130,28 @@ def greener_pairs() -> Any:
         st.tuples(runs, runs),
         st.tuples(st.booleans(), st.booleans()),
     )
+
+
+def falling_turns() -> Any:
+    """Turns whose suite ran two or three times, an earlier run passing more than the last (a
+    later edit made the till redder): any reading that is a number holds here."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def falling(draw: Any) -> Turn:
+        total = draw(st.integers(1, 12))
+        last = draw(st.integers(0, total - 1))
+        earlier = draw(st.lists(st.integers(0, total), max_size=1))
+        at = draw(st.integers(0, len(earlier)))
+        earlier.insert(at, draw(st.integers(last + 1, total)))  # the greener run, before the last
+        return Turn(
+            draw(_before()),
+            total,
+            last,
+            draw(st.booleans()),
+            draw(st.sampled_from((0, 0, 2))),
+            tuple(earlier),
+            draw(st.booleans()),
+        )
+
+    return falling()

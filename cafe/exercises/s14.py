@@ -11,8 +11,8 @@
    did not load, through 0, 1 and 3 of 4 passing, to all 4. Then the same properties on
    generated turns (`cafe.exercises.reference_s14`: reads and edits before the run, suites of 1
    to 12 tests, pytest's header and failure lines, warnings, the suite run twice or three times in
-   a turn, a run a hook forced). The course's `passing_tests` is refused: the exercise is a
-   reading of your own.
+   a turn, a run a hook forced; a turn whose later run is redder reads a number, whichever run
+   it reads). The course's `passing_tests` is refused: the exercise is a reading of your own.
 
 Notebook: notebooks/s14-host-facts.ipynb. Lesson: sessions/s14-host-facts/lesson.md.
 """
@@ -33,7 +33,13 @@ from cafe.exercises.feedback import (
 )
 from cafe.exercises.generated import built_once, first_broken
 from cafe.exercises.library import is_library
-from cafe.exercises.reference_s14 import Turn, greener_pairs, pytest_output, quiet_turns
+from cafe.exercises.reference_s14 import (
+    Turn,
+    falling_turns,
+    greener_pairs,
+    pytest_output,
+    quiet_turns,
+)
 from cafe.governor.pace import (
     CUT_REASONS,
     EXTEND_MAX_DEFAULT,
@@ -223,7 +229,7 @@ def _generated_problems(reading: Callable[[TurnView], Any]) -> list[str]:
 
     found = first_broken(both, built_once(greener_pairs), broken)
     if found is None:
-        return []
+        return _falling_problems(reading)
     (low, high), read = found
     if not isinstance(read, tuple):
         return [f"on {high}: your reading raised ({read!r})"]
@@ -232,6 +238,23 @@ def _generated_problems(reading: Callable[[TurnView], Any]) -> list[str]:
         return [counterexample(Described(str(turn)), value, Described("a number"), READING_IDEA)]
     expected = Described(f"more than {read[0]!r} (what {str(low).replace('a turn: ', '')} read)")
     return [counterexample(Described(str(high)), read[1], expected, READING_IDEA)]
+
+
+# Generated turns whose later run is redder: only "a number" is asked of them (reference_s14).
+_FALLING_EXAMPLES = 60
+
+
+def _falling_problems(reading: Callable[[TurnView], Any]) -> list[str]:
+    """The smallest generated turn whose later run is redder where the reading is not a number."""
+    found = first_broken(
+        lambda turn: reading(_turn_view(turn)),
+        built_once(falling_turns),
+        lambda turn, value: not _number(value),
+        examples=_FALLING_EXAMPLES,
+    )
+    if found is None:
+        return []
+    return [counterexample(Described(str(found[0])), found[1], Described("a number"), READING_IDEA)]
 
 
 def check_reading(reading: Callable[[TurnView], Any]) -> list[str]:

@@ -373,6 +373,26 @@ def right_fraction_with_errors(view: Any) -> float | None:
     return passed / ran if ran else 0.0
 
 
+# The reader's rd_r_score, left open that afternoon, decided right (docs/notes/checker-mutation.md,
+# 7 Dec 2026 evening): on a turn whose later run is redder it reads the earlier, greener run, as
+# the lesson's host does ("the best verify-state it has"); the notebook asks only for a number
+# that rises as the till gets greener, which the last run's count gives as well, so the checker
+# never compares such turns. It does ask that they read a number.
+
+
+def right_best_run_of_the_turn(view: Any) -> float | None:
+    """The most tests passing in any of the turn's runs: a redder re-test does not lower it."""
+    counts = [int(m.group(1)) if (m := _PASSED.search(r.output)) else 0 for r in _checks(view)]
+    return float(max(counts)) if counts else None
+
+
+def none_when_it_fell(view: Any) -> float | None:
+    """Wrong: None when the turn's last run passed fewer than its best, as if a turn that left
+    the till redder than it had been verified nothing."""
+    counts = [int(m.group(1)) if (m := _PASSED.search(r.output)) else 0 for r in _checks(view)]
+    return None if not counts or counts[-1] < max(counts) else float(counts[-1])
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -531,6 +551,12 @@ BANKS = (
                 "red tests verified something: a number, not None",
                 "0 of 4 passed: None",
             ),
+            Entry(
+                "none_when_it_fell",
+                none_when_it_fell,
+                "a turn whose tests ran verified something, even when they got redder: a number",
+                "4 of 4, then 1 of 4 after an edit: None",
+            ),
             # held-out readerI, 7 Dec 2026 (afternoon) (filed arguable; decided wrong, see above)
             Entry(
                 "first_verify_run_only",
@@ -540,6 +566,12 @@ BANKS = (
             ),
         ),
         right=(
+            # held-out readerI, 7 Dec 2026 (afternoon): left open, decided right in the evening
+            Entry(
+                "right_best_run_of_the_turn",
+                right_best_run_of_the_turn,
+                "the best run of the turn, as the lesson's host reads it: a redder re-test keeps it",
+            ),
             # held-out readerI, 7 Dec 2026 (afternoon) (filed arguable; decided right, see above)
             Entry(
                 "right_fraction_with_errors",
