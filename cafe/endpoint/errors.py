@@ -7,7 +7,7 @@ model, or a named stop reason. The hierarchy:
     CafeError                  base class: catch this to catch everything below
     ├── ConfigError            COURSE_MODE or a CAFE_* variable is missing or wrong
     ├── EndpointError          the model endpoint could not be used (down, slow, key refused,
-    │   │                      model unknown, rate limited, answered garbage)
+    │   │                      model unknown, rate limited, answer cut off, answered garbage)
     │   └── RequestRejected    the endpoint understood the request and said no (HTTP 400/422),
     │                          e.g. it does not support `response_format` json_schema
     └── ScriptExhausted        a scripted (offline) model was asked for more replies than it has
@@ -40,6 +40,7 @@ ProblemKind = Literal[
     "timeout",
     "slow",
     "connection",
+    "broken_reply",
     "key_refused",
     "not_found",
     "rate_limited",

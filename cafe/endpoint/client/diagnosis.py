@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import sys
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -38,6 +39,12 @@ __all__ = [
 SAID_CHARS = 300
 # Seconds to wait for a TCP connection when telling a slow endpoint from a dead one.
 CONNECT_PROBE_S = 1.0
+# The HTTP library's errors for an answer that broke after the connection was made: a body cut
+# short, a response that is not HTTP or never came, a compressed body that does not decompress.
+# The SDK raises them as a connection error (`APIConnectionError`, with one as its cause).
+BROKEN_ANSWERS = ("RemoteProtocolError", "DecodingError")
+# The libraries that may have raised them: httpx, or httpx2 in newer SDKs.
+HTTP_LIBRARIES = ("httpx", "httpx2")
 
 
 class BadReply(ValueError):
@@ -92,6 +99,14 @@ def endpoint_said(exc: Any) -> str:
     return text.strip() or "no message"
 
 
+def _broke_off(cause: BaseException | None) -> bool:
+    """Is `cause` one of the `BROKEN_ANSWERS` errors of an HTTP library? (A library that is not
+    loaded raised nothing, so only the loaded ones are looked at.)"""
+    loaded = [sys.modules[name] for name in HTTP_LIBRARIES if name in sys.modules]
+    broken = tuple(getattr(module, error) for module in loaded for error in BROKEN_ANSWERS)
+    return isinstance(cause, broken)
+
+
 def _status_kind(status: int, param: str | None) -> ProblemKind:
     if status in (401, 403):
         return "key_refused"
@@ -136,7 +151,8 @@ def _status_problem(exc: Any, key: str | None) -> EndpointProblem:
 def classify_error(exc: BaseException, key: str | None = None) -> EndpointProblem:
     """Sort an exception from talking to an endpoint into an `EndpointProblem`.
 
-    Every `openai` SDK error gets its kind; `TimeoutError` (a missed deadline) is `timeout`; a
+    Every `openai` SDK error gets its kind (a connection error whose cause is an answer that
+    broke off, `BROKEN_ANSWERS`, is `broken_reply`); `TimeoutError` (a missed deadline) is `timeout`; a
     `BadReply` keeps its own; any other `ValueError` (a garbled body) is `bad_body`; anything else
     is `other`, so a caller that must not crash (the doctor) can still report it. What the
     endpoint said is scrubbed of `key` and every known secret before it is clipped.
@@ -147,7 +163,9 @@ def classify_error(exc: BaseException, key: str | None = None) -> EndpointProble
         return EndpointProblem("timeout")
     if isinstance(exc, openai.APIConnectionError):
         cause = str(exc.__cause__) if exc.__cause__ is not None else ""
-        return EndpointProblem("connection", said=clip(cause, SAID_CHARS, key=key))
+        # Reached, then broken: not a failure to connect, whose fix (start the server) is wrong.
+        kind: ProblemKind = "broken_reply" if _broke_off(exc.__cause__) else "connection"
+        return EndpointProblem(kind, said=clip(cause, SAID_CHARS, key=key))
     if isinstance(exc, openai.APIStatusError):
         return _status_problem(exc, key)
     if isinstance(exc, BadReply):

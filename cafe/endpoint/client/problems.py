@@ -45,6 +45,15 @@ PROBLEM_WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
             "Start the endpoint (to rehearse locally, run `cafe serve` in another terminal), "
             "or correct CAFE_BASE_URL.",
         ),
+        "broken_reply": (
+            "The endpoint {url} took the request, but its answer broke off or could not be "
+            "read: {said}",
+            "The server is there (it accepted the connection); its answer did not arrive whole. "
+            "It may have crashed or restarted mid-reply (check its terminal or logs), or a proxy "
+            "between cut the answer off or garbled its compression: try again. If it fails the "
+            "same way at once every time, check that CAFE_BASE_URL is the API's own address "
+            "(http or https, the right port).",
+        ),
         "key_refused": (
             "The endpoint {url} refused the API key {key} (HTTP {status})",
             "Check CAFE_API_KEY: it must be a key this endpoint accepts.",
