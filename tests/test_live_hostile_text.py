@@ -1,6 +1,7 @@
-"""What `chat()` hands back can be used again: its text encodes as UTF-8, its counts are counts.
+"""What `chat()` hands back can be used again: its text encodes as UTF-8, its counts are counts,
+and an error the endpoint sent with HTTP 200 is shown in its own words.
 
-Two principles, each checked on replies Hypothesis generates and sent through the real `openai`
+Three principles, each checked on replies Hypothesis generates and sent through the real `openai`
 SDK (the `httpx.MockTransport` client of `test_live_hostile_replies`):
 
 - the text of a reply (content, a tool call's id, name and arguments) can be encoded as UTF-8 and
@@ -9,20 +10,27 @@ SDK (the `httpx.MockTransport` client of `test_live_hostile_replies`):
   at a time, after the JSON reader (which joins a high and a low surrogate into one character);
 - a token count the course cannot use is unknown, not huge: `usage` is kept only when both counts
   are whole numbers (not true/false) from 0 up and their sum is at most 2**53, the largest count
-  a trace holds; then a trace's own shape check accepts them.
+  a trace holds; then a trace's own shape check accepts them;
+- an `{"error": ...}` body sent with HTTP 200 (llama.cpp, vLLM, proxies) is an `http_error` that
+  shows the endpoint's own message, scrubbed of the key and capped in length, not a "bad_body"
+  that drops it.
 """
 
 from __future__ import annotations
 
 import json
+import string
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_live_hostile_replies import MESSAGES, client_answering, outcome, reply_with
+from test_live_hostile_replies import KEY, MESSAGES, client_answering, outcome, reply_with
 
 from cafe.endpoint.client import readable
-from cafe.endpoint.client.chat import chat
+from cafe.endpoint.client.chat import SAID_CHARS, chat, list_models
+from cafe.endpoint.client.diagnosis import BadReply
+from cafe.endpoint.errors import EndpointError
 from cafe.loop.dispatch import assistant_message
 from cafe.loop.turns import ToolCall
 from cafe.trace.attribute_shapes import MAX_COUNT, check_attributes
@@ -124,3 +132,48 @@ def test_chat_reads_a_count_it_cannot_use_as_unknown(prompt, reply):
 
 def test_the_clients_count_cap_is_the_traces():
     assert readable.MAX_COUNT == MAX_COUNT == 2**53
+
+
+# --- an error sent with HTTP 200 --------------------------------------------------------------
+
+# Plain words (no `=`, `-` or `:`, so nothing in them is shaped like a credential the scrubber
+# would mask), with room around them.
+words = st.text(st.sampled_from(string.ascii_letters + string.digits + " .,'!?()"), max_size=80)
+said = words.filter(lambda text: text.strip(" .") != "")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(message=said, as_object=st.booleans(), key_at=st.none() | st.integers(0, 80))
+def test_chat_shows_the_endpoints_own_words_for_an_error_sent_with_200(message, as_object, key_at):
+    if key_at is not None:  # the endpoint echoes the key somewhere in its message
+        message = f"{message[:key_at]} {KEY} {message[key_at:]}"
+    error = {"message": message, "type": "server_error", "code": 503} if as_object else message
+    result = outcome(200, json.dumps({"error": error}).encode())
+    assert isinstance(result, EndpointError)
+    assert (result.kind, result.status) == ("http_error", 200)
+    shown = str(result)
+    assert KEY not in shown and KEY[3:15] not in shown
+    for part in message.split(KEY):  # the words themselves, as sent, around the masked key
+        assert part.strip(" .") in shown
+    assert "cafe doctor" in shown and "not a chat completion" not in shown
+
+
+def test_chat_caps_a_long_error_sent_with_200():
+    result = outcome(200, json.dumps({"error": {"message": "overloaded " * 1000}}).encode())
+    assert result.kind == "http_error" and len(str(result)) < SAID_CHARS + 300
+
+
+def test_chat_shows_an_error_object_without_a_message_as_it_came():
+    result = outcome(200, json.dumps({"error": {"code": 503, "type": "loading"}}).encode())
+    assert result.kind == "http_error" and '"type": "loading"' in str(result)
+
+
+def test_list_models_names_an_error_sent_with_200():
+    client = client_answering(200, json.dumps({"error": {"message": "no models yet"}}).encode())
+    with pytest.raises(BadReply) as caught:
+        list_models(client, 5)
+    assert (caught.value.kind, caught.value.status, caught.value.said) == (
+        "http_error",
+        200,
+        "no models yet",
+    )

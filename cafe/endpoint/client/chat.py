@@ -36,6 +36,7 @@ from cafe.endpoint.client.diagnosis import (
     clip,
     endpoint_errors,
     endpoint_said,
+    error_in_body,
     looks_like_html,
 )
 from cafe.endpoint.client.problems import PROBLEM_KINDS, EndpointProblem, ProblemKind, describe
@@ -187,6 +188,9 @@ def _usable(completion: Any) -> Any:
             raise BadReply("web_page", "a web page (HTML), not the API's JSON")
         raise BadReply("bad_body", f"text, not JSON: {clip(completion, 80)!r}")
     choices = getattr(completion, "choices", None)
+    said = error_in_body(completion) if not (isinstance(choices, list) and choices) else None
+    if said is not None:  # an error in place of a reply: its own words, not "no choices"
+        raise BadReply("http_error", said, status=200)
     if not isinstance(choices, list):
         raise BadReply("bad_body", "JSON without a list of choices")
     if not choices:
@@ -244,7 +248,10 @@ def model_entries(client: EndpointClient, seconds: float) -> list[tuple[str, str
             raise BadReply("web_page", "a web page (HTML), not the API's JSON")
         if "json" not in kind:
             raise BadReply("bad_body", f"{kind or 'no content type'}, not JSON")
-        return list(raw.parse().data or [])
+        page = raw.parse()
+        if not page.data and (said := error_in_body(page)) is not None:
+            raise BadReply("http_error", said, status=200)
+        return list(page.data or [])
 
     listed = within_deadline(fetch, seconds, waiting_for=endpoint_of(client))
     return [(str(m.id), str(getattr(m, "owned_by", "") or "")) for m in listed]

@@ -26,6 +26,7 @@ from cafe.endpoint.secrets.redaction import redact
 __all__ = [
     "SAID_CHARS",
     "BadReply",
+    "error_in_body",
     "clip",
     "looks_like_html",
     "endpoint_said",
@@ -48,12 +49,14 @@ HTTP_LIBRARIES = ("httpx", "httpx2")
 
 
 class BadReply(ValueError):
-    """An HTTP 200 answer that cannot be used: `kind` is "web_page", "no_choices" or "bad_body"."""
+    """An HTTP 200 answer that cannot be used: `kind` is "web_page", "no_choices" or "bad_body",
+    or "http_error" (with `status` 200) for an error the endpoint sent in place of a reply."""
 
-    def __init__(self, kind: ProblemKind, said: str = ""):
+    def __init__(self, kind: ProblemKind, said: str = "", *, status: int | None = None):
         super().__init__(said or kind)
         self.kind = kind
         self.said = said
+        self.status = status
 
 
 def endpoint_errors() -> tuple[type[BaseException], ...]:
@@ -105,6 +108,22 @@ def _broke_off(cause: BaseException | None) -> bool:
     loaded = [sys.modules[name] for name in HTTP_LIBRARIES if name in sys.modules]
     broken = tuple(getattr(module, error) for module in loaded for error in BROKEN_ANSWERS)
     return isinstance(cause, broken)
+
+
+def error_in_body(answer: Any) -> str | None:
+    """What the endpoint said in the `error` field of an HTTP 200 body (llama.cpp, vLLM and some
+    proxies report a failure so, `{"error": {"message": ...}}`, instead of a 4xx or 5xx): its
+    message, or the whole field as JSON when it has none; None when there is no error field."""
+    error = getattr(answer, "error", None)
+    if error is None or error is False:
+        return None
+    message = error.get("message") if isinstance(error, dict) else error
+    if isinstance(message, str) and message.strip():
+        return message.strip()
+    try:
+        return json.dumps(error)
+    except (TypeError, ValueError):
+        return "an error with no message"
 
 
 def _status_kind(status: int, param: str | None) -> ProblemKind:
@@ -169,7 +188,7 @@ def classify_error(exc: BaseException, key: str | None = None) -> EndpointProble
     if isinstance(exc, openai.APIStatusError):
         return _status_problem(exc, key)
     if isinstance(exc, BadReply):
-        return EndpointProblem(exc.kind, said=clip(exc.said, SAID_CHARS, key=key))
+        return EndpointProblem(exc.kind, exc.status, said=clip(exc.said, SAID_CHARS, key=key))
     if isinstance(exc, json.JSONDecodeError):
         return EndpointProblem(
             "bad_body", said=f"the body is not valid JSON ({exc.msg}, at character {exc.pos})"
