@@ -262,12 +262,56 @@ assert third == "an error that says so"
 # %% [markdown]
 # **Live cell.** `cafe.make_client()` is the scripted model with no script offline, and your
 # endpoint with `COURSE_MODE=live`: this is what a real model makes of "A latte, please." It
-# prints what your model sent beside what the scripted model sent in section 3, and asserts only
-# what any model guarantees: a reply came back, as a tool call or as text. If the endpoint fails
-# (a timeout, a refused key), the cell says so in one line and the notebook goes on.
+# prints what your model sent beside what the scripted model sent in section 3, and names what it
+# did, whatever it sent: an item, an empty one, a call no tool can run (arguments that are not a
+# JSON object), a tool nobody offered, words, or nothing at all, each with what it means for your
+# set-up. If the endpoint fails (a timeout, a refused key), the cell says so in one line and the
+# notebook goes on.
+#
+# A real model can send any of those, so the cell below reads the reply with `decode_calls`, the
+# reader session 01's agent loop uses (you meet it properly there): it reads every call in
+# whatever shape it came, and never raises.
 
 # %%
 from cafe.endpoint.scripts.rehearsals import default_rehearsal_note, rehearsal_script
+from cafe.loop.dispatch import decode_calls
+
+# What a reply to the first order can do, each with what it means for your set-up.
+MEANS = {
+    "item": "Your model read the order and put an item on it, which the scripted model, reading "
+    "nothing, cannot do. A real model that read it sends something like 'latte'.",
+    "empty item": "The scripted model's empty item: your endpoint answers by a rule (cafe serve "
+    "with no script, say), not by reading the order.",
+    "no item": "A call to add_item without the item its schema requires: your model does not "
+    "keep to the tool's schema here.",
+    "item not text": "An item that is not text, though the schema asks for a string: your model "
+    "does not keep to the tool's schema here.",
+    "other tool": "A call to a tool nobody offered: your model made the name up.",
+    "broken call": "A call no tool can run: its arguments are not a JSON object, or it names no "
+    "tool. Every harness meets this sooner or later; session 01 decides what to do with it.",
+    "text": "No tool call at all: your model does not call tools here (the doctor's tool check "
+    "says so).",
+    "nothing": "No tool call and no text: an empty reply. Run the doctor, which checks tool calls "
+    "and a JSON round trip on your endpoint.",
+}
+
+
+def what_it_did(reply):
+    """(one of MEANS, the detail): what a reply did with the order, whatever it sent."""
+    calls, broken = decode_calls(reply, turn=1)
+    if not calls:
+        return ("text", "") if (reply.content or "").strip() else ("nothing", "")
+    first = calls[0]
+    if any(result.call_id == first.id for result in broken):
+        return "broken call", first.raw_arguments[:80]
+    if first.name != "add_item":
+        return "other tool", first.name
+    if "item" not in first.arguments:
+        return "no item", first.raw_arguments[:80]
+    item = first.arguments["item"]
+    if not isinstance(item, str):
+        return "item not text", json.dumps(item)[:80]
+    return ("item", item) if item else ("empty item", "")
 
 
 def first_reply_live():
@@ -287,21 +331,11 @@ if not live_first.skipped("comparing your model's reply with the scripted one"):
         print("tool call:", call.function.name, call.function.arguments)
     if not live_reply.tool_calls:
         print("text:", live_reply.content)
-    assert live_reply.tool_calls or live_reply.content is not None
-    live_item = (
-        json.loads(live_reply.tool_calls[0].function.arguments).get("item")
-        if live_reply.tool_calls
-        else None
-    )
-    print(
-        f"item sent: {live_item!r} by {cafe.model_name()}; {sent!r} by the scripted model in section 3"
-    )
+    did, detail = what_it_did(live_reply)
+    print(f"{cafe.model_name()}: {did}" + (f" ({detail!r})" if detail else ""))
+    print(f"the scripted model in section 3 sent the item {sent!r}")
     if cafe.course_mode() == "live":
-        print(
-            "A real model that read the order sends something like 'latte'. The same empty item "
-            "means your endpoint answers by a rule (cafe serve with no script, say); no tool call "
-            "at all means your model does not call tools here (the doctor's tool check says so)."
-        )
+        print(MEANS[did])
 
 # %% [markdown]
 # ## 7. Your turn (1 of 2): read a tool call
@@ -354,8 +388,8 @@ responder_result = course.compare(responder, check=check_responder, key="s00.res
 # **Live stretch.** Run the next cell offline to see your responder take two orders. Then run it
 # with `COURSE_MODE=live`: your model answers instead. Which orders does it read better than your
 # responder, and where does it do something your responder never would (ask a question, add a
-# size)? The cell asserts only that every order that reached the model got a reply; an order the
-# endpoint failed on is named and left out.
+# size)? The cell names what each order got, as the live cell in section 6 does (an item, words, a
+# call no tool can run, nothing at all); an order the endpoint failed on is named and left out.
 
 # %%
 STRETCH = ["A croissant, please.", "Could I get an oat flat white?"]
@@ -377,8 +411,7 @@ except NotImplementedError:
     stretch = None
 for said, answer in stretch.done if stretch else []:
     calls = [f"{c.function.name} {c.function.arguments}" for c in answer.tool_calls or []]
-    print(f"{said!r:>34} -> {'; '.join(calls) or answer.content}")
-    assert calls or answer.content is not None
+    print(f"{said!r:>34} -> {'; '.join(calls) or answer.content} [{what_it_did(answer)[0]}]")
 for said, kind in stretch.failed if stretch else []:
     print(f"{said!r:>34} -> not answered: endpoint {kind}")
 
@@ -409,8 +442,8 @@ def what_your_responder_sends(said):
     message = reply.choices[0].message
     if not message.tool_calls:
         return f"words: {message.content}"
-    sent = message.tool_calls[0].function.arguments
-    return json.loads(sent).get("item")
+    did, detail = what_it_did(message)
+    return detail if did in ("item", "empty item") else f"{did}: {detail}"
 
 
 NOT_BANKED = {"failed": "has not passed its check yet", "not_attempted": "is still the stub"}
