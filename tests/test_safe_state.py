@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cafe.loop.turns import ToolResult, TurnView
-from cafe.monitors import snapshots
+from cafe.monitors import safe_state, snapshots
 from cafe.monitors.recovery import EXCERPT_CHARS, MAX_EXCERPTS, abort_due
 from cafe.monitors.safe_state import (
     MAX_ABORTS,
@@ -212,3 +212,28 @@ def test_monitor_refuses_an_unknown_mode_or_threshold(bench):
         SafeStateMonitor("restore", bench.root, SnapshotStore())
     with pytest.raises(ValueError, match="at least 1"):
         SafeStateMonitor("auto", bench.root, SnapshotStore(), threshold=0)
+
+
+def test_auto_finding_the_tree_already_back_says_so_and_claims_no_restore(bench):
+    h = Harness(bench, "auto")
+    h.green_then_broken()
+    green = h.monitor.green
+    assert green is not None  # another restore of the same tree (another process) gets there first
+    assert snapshots.restore(bench.root, green.sample, h.store, green.mark).restored == ("bill.py",)
+    last = [h.step(ERROR) for _ in range(6)][-1]
+    record = h.monitor.aborts[0]
+    assert (record.declined, record.reason, record.restored) == (True, "nothing_to_restore", ())
+    assert "already as they were" in last.text and "has put" not in last.text
+    assert (bench.root / "bill.py").read_text() == "green\n"
+
+
+def test_auto_declined_while_another_restore_runs_says_it_wrote_nothing(bench, monkeypatch):
+    monkeypatch.setattr(
+        safe_state, "restore", lambda *args, **kwargs: snapshots.RestoreOutcome((), "tree_locked")
+    )
+    h = Harness(bench, "auto")
+    h.green_then_broken()
+    last = [h.step(ERROR) for _ in range(6)][-1]
+    assert h.monitor.aborts[0].reason == "tree_locked"
+    assert "still running, so the harness wrote nothing" in last.text
+    assert (bench.root / "bill.py").read_text() == "broken\n"

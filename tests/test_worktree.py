@@ -174,5 +174,5 @@ def test_read_regular_refuses_links_and_fifos(tmp_path):
 
 
 def test_decline_reasons_are_one_closed_set():
-    assert "uncaptured_change" in RESTORE_DECLINES and len(RESTORE_DECLINES) == 17
+    assert "uncaptured_change" in RESTORE_DECLINES and len(RESTORE_DECLINES) == 18
     assert "repository_not_trusted" in RESTORE_DECLINES

@@ -10,6 +10,7 @@ Read the files in this order:
 - `recovery.py`: failures in a row, and the always-on recovery checkpoint (rung 2);
 - `worktree.py`: what the work tree holds at one moment, read without trusting git's view of it;
 - `safe_write.py`: writing inside the work tree without ever following a link out of it;
+- `tree_lock.py`: one restore of a work tree at a time, across processes;
 - `snapshots.py`: putting the work tree back to its last green state, only when provably exact;
 - `safe_state.py`: the abort itself (rung 3): when it fires, and what it puts back;
 - `tools.py`: the tools of a monitored run, an edit tool that captures and a shell that does not;
@@ -167,6 +168,13 @@ from cafe.monitors.tools import (
     COMMAND_TIMEOUT_S,
     monitored_tools,
 )
+from cafe.monitors.tree_lock import (
+    LOCK_STATES,
+    RESTORE_WAIT_S,
+    LockState,
+    Waiting,
+    tree_lock,
+)
 from cafe.monitors.worktree import (
     ABSENT,
     MAX_SAMPLE_BYTES,
@@ -207,6 +215,8 @@ __all__ = [
     "Fingerprint",
     "GreenPoint",
     "LEGACY_NUDGES",
+    "LOCK_STATES",
+    "LockState",
     "MAX_ABORTS",
     "MAX_EXCERPTS",
     "MAX_SAMPLE_BYTES",
@@ -230,6 +240,7 @@ __all__ = [
     "RECOVERY_PREFIX",
     "RECOVERY_SOURCE",
     "RESTORE_DECLINES",
+    "RESTORE_WAIT_S",
     "RUNNER_TIERS",
     "RecoveryCheckpoint",
     "RestoreDecline",
@@ -263,6 +274,7 @@ __all__ = [
     "VerificationTiersMode",
     "VerifyGate",
     "WORD_MARKERS",
+    "Waiting",
     "WRAPPERS",
     "Launcher",
     "abort_decision",
@@ -315,6 +327,7 @@ __all__ = [
     "stall_message",
     "stall_threshold",
     "streak_weight",
+    "tree_lock",
     "truncation_notice",
     "verification_status",
     "verification_tier",

@@ -23,7 +23,8 @@ Modes (`safe_state_abort`): `off` (the default: rung 3 is off; rung 2 is not), `
 message only; it writes nothing and names no undo command), `auto` (restores the tree to the green
 point first, but only when `cafe.monitors.snapshots.restore` proves it can put back every change
 exactly; if not, it declines with a named reason, a `RestoreDecline` kept in the `AbortRecord`,
-and behaves exactly as `advisory`, so the worst case is "auto did not fire"). Only `auto` samples
+and behaves exactly as `advisory`, so the worst case is "auto did not fire"; the message says so
+when the files are back already or another restore of the tree is running). Only `auto` samples
 the tree at the green point (`cafe/monitors/worktree.py`). Nothing on this path raises out of the
 monitor.
 
@@ -40,9 +41,10 @@ Lesson: sessions/s15-run-monitors/lesson.md. Notebook: notebooks/s15-run-monitor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Literal, get_args
 
 from cafe.loop.turns import Nudge, ToolResult, TurnView
@@ -80,6 +82,16 @@ SAFE_STATE_PREFIX = "[safe-state]"
 SAFE_STATE_SOURCE = "safe_state"
 # Aborts per run (the source design's number).
 MAX_ABORTS = 2
+# What the message adds when `auto` declined for a reason that changes what "return the changed
+# files" means: they are back already (another restore of the tree, say), or one is running.
+_DECLINE_NOTES: Mapping[RestoreDecline, str] = MappingProxyType(
+    {
+        "nothing_to_restore": "\nThe files are already as they were when the checks last passed: "
+        "there is nothing to return.",
+        "tree_locked": "\nAnother restore of this work tree was still running, so the harness wrote "
+        "nothing; look at the files before you change anything else.",
+    }
+)
 
 
 # --- when the abort fires (the trigger) -----------------------------------------------------
@@ -291,6 +303,8 @@ class SafeStateMonitor:
                 f"\nThe harness tried to put {written} back, but the files do not match their "
                 "green state; look at them before you change anything else."
             )
+        elif outcome.declined in _DECLINE_NOTES:
+            text += _DECLINE_NOTES[outcome.declined]
         return self._send(text, SAFE_STATE_SOURCE)
 
     def _send(self, text: str, source: str) -> Nudge:

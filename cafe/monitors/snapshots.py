@@ -25,7 +25,9 @@ a file, a socket, a pipe, an empty folder) goes only if a capture found nothing 
 must change must be writable for this user before it writes any (else `unwritable_path`). It
 writes through `cafe/monitors/safe_write.py` (never through a link, taking every step back if one
 fails), samples the tree again, and reports success only when the tree is exactly as it was at
-green. It never raises.
+green. It never raises. From its first sample to its last it holds the tree's restore lock
+(`cafe/monitors/tree_lock.py`): a second restore of the same tree waits, then finds the tree as
+the first left it (`tree_locked` if the first holds on past the wait).
 
 Changes the owner had not committed before the run look identical in both samples, so they are
 never "mutated" and never touched.
@@ -48,6 +50,7 @@ from typing import Any
 
 from cafe.monitors.git_state import TooLarge
 from cafe.monitors.safe_write import Plan, Unwritable, apply
+from cafe.monitors.tree_lock import WAIT, Waiting, tree_lock
 from cafe.monitors.worktree import (
     ABSENT,
     MAX_SAMPLE_BYTES,
@@ -326,16 +329,22 @@ def restore(
     green: TreeSample | RestoreDecline | None,
     store: SnapshotStore,
     mark: int,
+    *,
+    waiting: Waiting = WAIT,
 ) -> RestoreOutcome:
     """Put the tree at `root` back to `green` (its sample at the green moment) from the captures
     made since `mark`, or decline by name with nothing written. Never raises on what it finds
-    on disk; passing something other than a sample (a fingerprint, say) is a TypeError."""
+    on disk; passing something other than a sample (a fingerprint, say) is a TypeError. Another
+    restore of the tree running is waited for, as `waiting` says."""
     if not (green is None or isinstance(green, (TreeSample, str))):
         raise TypeError(
             "restore needs the TreeSample taken at green (sample_tree(root)), or the reason the "
             f"tree could not be sampled; got {type(green).__name__}."
         )
     try:
-        return _restore(Path(root), green, store, mark)
+        with tree_lock(root, waiting) as lock:
+            if lock == "busy":
+                return _decline("tree_locked")
+            return _restore(Path(root), green, store, mark)
     except (OSError, subprocess.SubprocessError, UnicodeError, ValueError):
         return _decline("io_error")

@@ -83,6 +83,7 @@ RestoreDecline = Literal[
     "unwritable_path",  # a file or folder the restore must change is read-only for this user
     "io_error",  # reading or writing failed; nothing was replaced
     "restore_unverified",  # written, but the tree does not sample as it did at green
+    "tree_locked",  # another restore of this tree held it past the wait (`tree_lock.py`)
 ]
 RESTORE_DECLINES: frozenset[str] = frozenset(get_args(RestoreDecline))
 
