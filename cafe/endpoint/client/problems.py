@@ -16,6 +16,7 @@ from typing import get_args
 
 from cafe.endpoint.errors import ProblemKind
 from cafe.endpoint.secrets.redaction import mask_key, redact
+from cafe.endpoint.secrets.terminal import visible
 
 __all__ = ["ProblemKind", "PROBLEM_KINDS", "PROBLEM_WORDS", "EndpointProblem", "describe"]
 
@@ -125,16 +126,18 @@ class EndpointProblem:
 def describe(
     problem: EndpointProblem, *, url: str, key: str | None, seconds: float
 ) -> tuple[str, str]:
-    """(what happened, how to fix it) for `problem`, in the words of `PROBLEM_WORDS`."""
+    """(what happened, how to fix it) for `problem`, in the words of `PROBLEM_WORDS`. What the
+    endpoint said is scrubbed of the key and shown with its control characters escaped
+    (`cafe.endpoint.secrets.terminal.visible`): this is where its words leave for a person."""
     what, fix = PROBLEM_WORDS[problem.kind]
     fields = {
         "url": url,
         "status": problem.status,
-        "said": redact(problem.said, key).rstrip(".") or "no message",
+        "said": visible(redact(problem.said, key).rstrip(".")) or "no message",
         "key": mask_key(key),
         "seconds": seconds,
         # Both come from the endpoint too (a header, a field of its error), so both are scrubbed.
-        "wait": redact(f"; {problem.retry_after}", key) if problem.retry_after else "",
-        "about": redact(f", about {problem.param}", key) if problem.param else "",
+        "wait": visible(redact(f"; {problem.retry_after}", key)) if problem.retry_after else "",
+        "about": visible(redact(f", about {problem.param}", key)) if problem.param else "",
     }
     return what.format(**fields), fix
