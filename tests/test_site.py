@@ -966,16 +966,22 @@ def test_every_fixture_page_holds_every_part(built) -> None:
         check_page_parts((out / lesson.page).read_text(encoding="utf-8"), lesson, report.lessons)
 
 
-def test_real_site_builds_with_a_page_per_session(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def real_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, sitebuild.BuildReport]:
+    """The course's own site, built once for the tests that only read it (a build of the real
+    course takes seconds, and reading it changes nothing). A build that fails fails each of them
+    with the build's own list of problems."""
+    out = tmp_path_factory.mktemp("real") / "site"
     try:
-        report = build_site(ROOT, tmp_path / "site")
+        report = build_site(ROOT, out)
     except SiteBuildError as exc:
-        problems = str(exc)
-    else:
-        problems = ""
-    if problems:
-        pytest.fail(problems, pytrace=False)
-    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+        pytest.fail(str(exc), pytrace=False)
+    return out, report
+
+
+def test_real_site_builds_with_a_page_per_session(real_site) -> None:
+    site, report = real_site
+    index = (site / "index.html").read_text(encoding="utf-8")
     index_text = text_of(index)
     assert len(report.lessons) == len(REAL_LESSONS)
     assert (
@@ -985,7 +991,7 @@ def test_real_site_builds_with_a_page_per_session(tmp_path: Path) -> None:
     )
     assert all(f"{name.capitalize()} path" in index_text for name in ("setup", "core", "harness"))
     # the kitchen words every lesson links to are a guide page, listed on the index
-    glossary = (tmp_path / "site" / "docs-glossary.html").read_text(encoding="utf-8")
+    glossary = (site / "docs-glossary.html").read_text(encoding="utf-8")
     assert 'href="docs-glossary.html"' in index and "86'd" in glossary, "docs/glossary.md"
     for lesson in report.lessons:
         # the index: every session, linked, with its time estimate and what it ships
@@ -994,7 +1000,7 @@ def test_real_site_builds_with_a_page_per_session(tmp_path: Path) -> None:
         assert all(f"<code>{shipped.module}</code>" in index for shipped in lesson.ships), (
             lesson.page
         )
-        html = (tmp_path / "site" / lesson.page).read_text(encoding="utf-8")
+        html = (site / lesson.page).read_text(encoding="utf-8")
         check_page_parts(html, lesson, report.lessons)
         assert not _loads_from_the_network(html), lesson.page
 
@@ -1147,21 +1153,21 @@ def test_without_graphviz_the_page_shows_the_source_and_how_to_install_it(
     assert "digraph fixture { ask -&gt; check;" in figure
 
 
-def test_every_real_page_shows_its_drawn_diagram(tmp_path: Path) -> None:
+def test_every_real_page_shows_its_drawn_diagram(real_site) -> None:
     _needs_graphviz()
-    report = build_site(ROOT, tmp_path / "site")
+    site, report = real_site
     assert not report.undrawn
     for lesson in report.lessons:
-        figure = _figure((tmp_path / "site" / lesson.page).read_text(encoding="utf-8"))
+        figure = _figure((site / lesson.page).read_text(encoding="utf-8"))
         assert "<svg" in figure and f"sessions/{lesson.folder}/diagram.dot" in figure, lesson.page
 
 
-def test_the_index_quotes_the_readmes_notebook_check(tmp_path: Path) -> None:
-    build_site(ROOT, tmp_path / "site")
+def test_the_index_quotes_the_readmes_notebook_check(real_site) -> None:
+    site, _ = real_site
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## The instructor path", 1)[1].split("\n## ", 1)[0]
     command = re.search(r"^pytest .*notebooks/$", section, re.M).group(0)
-    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    index = (site / "index.html").read_text(encoding="utf-8")
     assert f"Check every notebook headless with <code>{command}</code>" in index
     assert "--nbval-current-env" in command
 
@@ -1279,12 +1285,13 @@ class _Links(HTMLParser):
         self.links += [values[a] or "" for a in ("href", "src") if values.get(a)]
 
 
-def test_the_site_copied_alone_to_another_folder_has_no_broken_link(tmp_path: Path) -> None:
+def test_the_site_copied_alone_to_another_folder_has_no_broken_link(
+    real_site, tmp_path: Path
+) -> None:
     import shutil
 
-    build_site(ROOT, tmp_path / "build" / "site")
     alone = tmp_path / "host" / "public"  # as a static host serves it: nothing around it
-    shutil.copytree(tmp_path / "build" / "site", alone)
+    shutil.copytree(real_site[0], alone)
     broken, checked = [], 0
     for page in sorted(alone.glob("*.html")):
         for link in _Links(page.read_text(encoding="utf-8")).links:
@@ -1314,23 +1321,23 @@ def test_a_link_out_of_the_site_is_a_problem_naming_the_fix(tmp_path: Path) -> N
     )
 
 
-def test_the_guides_are_pages_listed_on_the_index_troubleshooting_first(tmp_path: Path) -> None:
-    report = build_site(ROOT, tmp_path / "site")
-    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+def test_the_guides_are_pages_listed_on_the_index_troubleshooting_first(real_site) -> None:
+    site, report = real_site
+    index = (site / "index.html").read_text(encoding="utf-8")
     guides = re.search(r'<section class="guides" id="guides">(.*?)</section>', index, re.S).group(1)
     pages = re.findall(r'href="(docs-[a-z0-9_-]+\.html)"', guides)
     expected = sorted(f"docs-{p.stem.lower()}.html" for p in (ROOT / "docs").glob("*.md"))
     assert pages[0] == "docs-troubleshooting.html" and sorted(pages) == expected
-    trouble = (tmp_path / "site" / "docs-troubleshooting.html").read_text(encoding="utf-8")
+    trouble = (site / "docs-troubleshooting.html").read_text(encoding="utf-8")
     assert "<h1>When something does not work</h1>" in trouble
     assert '<section class="lesson-section" id="windows-notes">' in trouble
     assert 'href="files/docs/troubleshooting.md"' in trouble
     assert len(report.pages) == len(report.lessons) + len(expected) + 1
 
 
-def test_the_search_index_has_every_section_of_every_page_and_no_answer(tmp_path: Path) -> None:
-    report = build_site(ROOT, tmp_path / "site")
-    text = (tmp_path / "site" / "search-index.js").read_text(encoding="utf-8")
+def test_the_search_index_has_every_section_of_every_page_and_no_answer(real_site) -> None:
+    site, report = real_site
+    text = (site / "search-index.js").read_text(encoding="utf-8")
     assert text.startswith("window.CAFE_SEARCH = ") and text.endswith(";\n")
     import json
 
@@ -1348,7 +1355,7 @@ def test_the_search_index_has_every_section_of_every_page_and_no_answer(tmp_path
     # a snippet must never show a self-check answer
     answers = re.findall(
         r'<div class="answer">(.*?)</div>',
-        (tmp_path / "site" / "s07-repair-loop.html").read_text(encoding="utf-8"),
+        (site / "s07-repair-loop.html").read_text(encoding="utf-8"),
         re.S,
     )
     first = " ".join(re.sub(r"<[^>]+>", " ", answers[0]).split())[:60]
