@@ -177,3 +177,21 @@ def test_list_models_names_an_error_sent_with_200():
         200,
         "no models yet",
     )
+
+
+# --- a number longer than Python reads ---------------------------------------------------------
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    digits=st.integers(min_value=4_301, max_value=9_000),
+    field=st.sampled_from(["created", "index", "prompt_tokens", "content"]),
+)
+def test_chat_names_a_number_too_long_to_read(digits, field):
+    body = reply_with({"role": "assistant", "content": 0}, {"prompt_tokens": 0}).decode()
+    spot = {"created": '"created": 0', "index": '"index": 0', "content": '"content": 0'}
+    place = spot.get(field, '"prompt_tokens": 0')
+    body = body.replace(place, place[:-1] + "9" * digits)
+    result = outcome(200, body.encode())
+    assert isinstance(result, EndpointError) and result.kind == "bad_body"
+    assert "too long to read" in str(result)

@@ -53,6 +53,9 @@ __all__ = ["MAX_COUNT", "REPLACEMENT", "asked", "readable"]
 MAX_COUNT = 2**53
 # What a lone surrogate becomes: U+FFFD, the character a UTF-8 decoder puts for what it cannot read.
 REPLACEMENT = "\ufffd"
+# What Python's `ValueError` says about an integer longer than it will read
+# (`sys.get_int_max_str_digits()`, 4,300 digits by default), as `json.loads` raises it.
+_INT_LIMIT = "integer string conversion"
 # A surrogate code point (U+D800 to U+DFFF). JSON's reader pairs a high one with a low one into
 # one character, so any left in a string stand alone.
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -205,8 +208,10 @@ def asked(create: Callable[..., Any], kwargs: Mapping[str, Any]) -> Any:
     """`create(**kwargs)`, with a body the SDK cannot even decode raised as a `BadReply`.
 
     The SDK reads the body with `json.loads`, which raises `UnicodeDecodeError` on bytes that are
-    not UTF-8 (Latin-1 with no charset, say) and `RecursionError` on JSON nested thousands deep:
-    garbage from the endpoint like any other, so named like any other.
+    not UTF-8 (Latin-1 with no charset, say), `RecursionError` on JSON nested thousands deep and
+    a `ValueError` on a number of more than 4,300 digits (Python's limit on reading an int):
+    garbage from the endpoint like any other, so named like any other. Any other `ValueError`
+    (a scripted model's complaint about the request) is the caller's, raised as it is.
     """
     try:
         return create(**kwargs)
@@ -216,3 +221,7 @@ def asked(create: Callable[..., Any], kwargs: Mapping[str, Any]) -> Any:
         ) from None
     except RecursionError:
         raise BadReply("bad_body", "JSON nested too deeply to read") from None
+    except ValueError as exc:
+        if _INT_LIMIT not in str(exc):
+            raise
+    raise BadReply("bad_body", "a number too long to read (more than 4,300 digits)")
