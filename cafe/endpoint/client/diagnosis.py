@@ -4,7 +4,8 @@
 deadline, an answer that is not a chat completion) and returns an `EndpointProblem`: the kind, the
 HTTP status, and what the endpoint said, scrubbed of every secret *before* it is clipped (a cut
 made first can leave half a key that no longer matches). `BadReply` is the error for an HTTP 200
-answer that cannot be used. `accepts_connections` tells a slow endpoint from a dead one after a
+answer that cannot be used, and `error_in_body` reads the error some servers send with HTTP 200
+in place of a reply. `accepts_connections` tells a slow endpoint from a dead one after a
 call ran out of time. The words for each kind live in `cafe.endpoint.client.problems`; the client
 (`cafe.endpoint.client.chat`) and the doctor (`cafe.endpoint.doctor.health`) both read them.
 Session 00 (`sessions/s00-setup/lesson.md`) walks through the kinds.
