@@ -22,16 +22,20 @@ import json
 import string
 from typing import Any
 
+import httpx
+import openai
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_live_hostile_replies import KEY, MESSAGES, client_answering, outcome, reply_with
 
 from cafe.endpoint.client import readable
-from cafe.endpoint.client.chat import SAID_CHARS, chat, list_models
+from cafe.endpoint.client.chat import SAID_CHARS, LiveClient, chat, list_models
 from cafe.endpoint.client.diagnosis import BadReply
 from cafe.endpoint.errors import EndpointError
+from cafe.loop import run_loop
 from cafe.loop.dispatch import assistant_message
+from cafe.loop.tools import tool
 from cafe.loop.turns import ToolCall
 from cafe.trace.attribute_shapes import MAX_COUNT, check_attributes
 from cafe.trace.attributes import INPUT_TOKENS, OUTPUT_TOKENS
@@ -39,12 +43,17 @@ from cafe.trace.attributes import INPUT_TOKENS, OUTPUT_TOKENS
 SURROGATES = range(0xD800, 0xE000)
 CALM = reply_with({"role": "assistant", "content": "ok"})
 
-# Text with a lone surrogate somewhere in it (and perhaps more of them, anywhere).
+# Text with a lone surrogate somewhere in it (and perhaps more of them, anywhere). Built from
+# lists of characters: `st.text` never yields a surrogate, whatever alphabet it is given.
 surrogate = st.characters(min_codepoint=SURROGATES.start, max_codepoint=SURROGATES.stop - 1)
 any_char = st.one_of(st.characters(), surrogate)
-broken_text = st.tuples(
-    st.text(any_char, max_size=8), surrogate, st.text(any_char, max_size=8)
-).map("".join)
+
+
+def texts_of(chars: Any, max_size: int) -> Any:
+    return st.lists(chars, max_size=max_size).map("".join)
+
+
+broken_text = st.tuples(texts_of(any_char, 8), surrogate, texts_of(any_char, 8)).map("".join)
 
 
 def as_read(sent: str) -> str:
@@ -85,6 +94,77 @@ def test_chat_replaces_each_lone_surrogate_in_a_tool_call(call_id, name, argumen
         as_read(arguments),
     )
     sent_again(None, [read])
+
+
+# JSON values whose texts, keys included, may hold lone surrogates.
+loose_text = texts_of(any_char, 6)
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), loose_text),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(loose_text, inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def cleaned(value: Any) -> Any:
+    """The reference for decoded arguments: every text in `value`, keys too, as `as_read` reads
+    it, walked with no help from the code under test."""
+    if isinstance(value, str):
+        return as_read(value)
+    if isinstance(value, list):
+        return [cleaned(item) for item in value]
+    if isinstance(value, dict):
+        return {cleaned(k): cleaned(v) for k, v in value.items()}
+    return value
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=json_values, as_text=st.booleans())
+def test_chat_makes_the_values_inside_a_calls_arguments_sendable(value, as_text):
+    # Escaped in the arguments' own JSON (`json.dumps` writes "\\ud800"), a surrogate survives
+    # the reply's reader and turns up only when the loop decodes the arguments for a tool.
+    sent = {"v": value}
+    arguments = json.dumps(sent) if as_text else sent
+    call = {"id": "t1", "type": "function", "function": {"name": "f", "arguments": arguments}}
+    result = outcome(200, reply_with({"role": "assistant", "content": None, "tool_calls": [call]}))
+    text = result.choices[0].message.tool_calls[0].function.arguments
+    decoded = json.loads(text)
+    assert decoded == cleaned(json.loads(json.dumps(sent)))
+    json.dumps(decoded, ensure_ascii=False).encode("utf-8")
+    if as_text and decoded == json.loads(arguments):  # nothing to replace: the text as it came
+        assert text == arguments
+
+
+def test_a_tool_given_an_escaped_surrogate_does_not_stop_the_loop():
+    # The red team's session-14 crash, through the loop: the tool's result quotes its argument,
+    # and the next request carries it.
+    escaped = '{"text": "\\ud800"}'
+    call = {"id": "t1", "type": "function", "function": {"name": "echo", "arguments": escaped}}
+    replies = [
+        reply_with({"role": "assistant", "content": None, "tool_calls": [call]}),
+        reply_with({"role": "assistant", "content": "done"}),
+    ]
+    said: list[str] = []
+
+    def echo(text: str) -> str:
+        """Say it back."""
+        said.append(text)
+        return f"you said {text}"
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        body = replies[min(len(said), 1)]
+        return httpx.Response(200, content=body, headers={"content-type": "application/json"})
+
+    sdk = openai.OpenAI(
+        base_url="http://127.0.0.1:9/v1",
+        api_key=KEY,
+        max_retries=0,
+        http_client=httpx.Client(transport=httpx.MockTransport(answer)),
+    )
+    client = LiveClient(sdk, reply_cap=16, timeout=10.0)
+    result = run_loop(client, MESSAGES, [tool(echo)], model="m", max_turns=3)
+    assert said == ["\ufffd"] and result.text == "done"
 
 
 def test_chat_keeps_a_pair_of_surrogates_json_joins_into_one_character():

@@ -19,7 +19,9 @@ course reads a reply in one way everywhere (the repair loop, the agent loop, the
   half of a UTF-16 pair), which Python reads but UTF-8 cannot hold; each one becomes U+FFFD,
   the replacement character, which is what a decoder puts where it could not read a character.
   The rest of the reply is kept: one broken character (a proxy that cut an emoji in half) is
-  not worth losing the answer, and the mark shows where it was;
+  not worth losing the answer, and the mark shows where it was. The same goes for the values in
+  a call's arguments, which the agent loop decodes and hands to a tool, whose result is sent
+  again: arguments whose JSON spells a lone surrogate are written again with U+FFFD in its place;
 - `usage` is None (not reported) unless its two counts are whole numbers of zero or more whose
   sum is at most `MAX_COUNT`, the largest count a trace holds (`cafe.trace.attribute_shapes`);
   a wrong `total_tokens` is recomputed from them. Null counts, a list, NaN or 10**30 tokens
@@ -114,14 +116,41 @@ def _content(content: Any) -> str | None:
     raise BadReply("bad_body", f"choices[0].message.content is {_kind(content)}, not text")
 
 
+def _without_surrogates(value: Any) -> Any:
+    """Decoded JSON `value` with each lone surrogate in its texts (keys too) as `REPLACEMENT`;
+    what needed no change is the same object, so `==` holds even with NaN inside."""
+    if isinstance(value, str):
+        return _sendable(value)
+    if isinstance(value, list):
+        return [_without_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    return value
+
+
+def _arguments_text(text: str) -> str:
+    """Arguments sent as text, sendable, and so are the values the agent loop decodes from them:
+    a `\\ud800` escape inside the JSON text is a lone surrogate once read, so arguments that hold
+    one are written again with each as `REPLACEMENT`. Text that is not JSON is kept as it came."""
+    text = _sendable(text)
+    if "\\u" not in text:  # no escape at all, so no escaped surrogate
+        return text
+    try:
+        value = json.loads(text)
+        clean = _without_surrogates(value)
+        return text if clean is value or clean == value else json.dumps(clean, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return text
+
+
 def _arguments(arguments: Any) -> str:
     """A call's arguments as JSON text: as they came, or written as JSON when sent as a value."""
     if isinstance(arguments, str):
-        return _sendable(arguments)
+        return _arguments_text(arguments)
     if arguments is None:
         return "{}"
     try:
-        return json.dumps(arguments, allow_nan=False)
+        return json.dumps(_without_surrogates(arguments), allow_nan=False)
     except (TypeError, ValueError, RecursionError):
         raise BadReply(
             "bad_body", f"a tool call's arguments are {_kind(arguments)} that JSON cannot hold"
