@@ -31,7 +31,8 @@ course reads a reply in one way everywhere (the repair loop, the agent loop, the
   One that does not convert arrives as sent, and a true/false in it is refused here.)
 
 `asked(create, kwargs)` makes the call itself, so that a body the SDK cannot even decode (bytes
-that are not UTF-8, JSON nested too deep) is a `BadReply` too, not a `UnicodeDecodeError`.
+that are not UTF-8, JSON nested too deep, a number of thousands of digits) is a `BadReply` too,
+not a `UnicodeDecodeError`.
 
 A completion that already reads right is returned as it is (the scripted client's always does).
 What a `BadReply` says names the field and the type that came back, not its value, so nothing
