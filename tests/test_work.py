@@ -69,8 +69,10 @@ CLOCK_ALLOWED = {
     "test_health_speed.py": "a stand-in server that writes slowly on purpose (sleeps per token)",
     "test_local.py": "a stand-in server process that sleeps, a SIGTERM mid-start, a poll for its end",
     "test_local_model.py": "polls a real local server until it answers, with a deadline",
+    "test_loop_clock.py": "reads no clock: checks that ClockError's fix names time.monotonic",
     "test_problems.py": "a stand-in call that is slow on purpose, to see the waiting notice",
     "test_processes.py": "commands that sleep on purpose to be cut off; a poll for a process's end",
+    "test_restore_concurrent.py": "a restore waiting for the tree's lock sleeps between its polls",
     "test_pytest_runs.py": "test runs that sleep on purpose to be cut off; polls with a deadline",
     "test_serve.py": "a server delay cut off by the client's deadline; a poll for a request",
 }
