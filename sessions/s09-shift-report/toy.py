@@ -14,8 +14,11 @@ beside the traces in `$CAFE_HOME/s09-shift/` (default `~/.cafe/s09-shift/`).
 
 Cost needs prices, and the course knows none: offline the toy uses `PRACTICE_PRICES`, an invented
 table for the scripted model. Live, your model has no price in that table, and the report says so
-instead of guessing. An order the endpoint fails on (a timeout) is marked `!`, left out of the
-counts and named in the report's notes; the shift goes on. Against `cafe serve` started with no script, the server's default rule
+instead of guessing. An order the endpoint drops now and then (a timeout) is marked `!`, left out
+of the counts and named in the report's notes; the shift goes on. An endpoint that does not answer
+at all ends the shift, with its fix and exit status 1: at the first order it leaves unanswered
+when it has answered none yet (one deadline, not one per order), or at the third unanswered in a
+row once it has. Against `cafe serve` started with no script, the server's default rule
 answers every draft with the smallest ticket its schema allows, and the toy says so; start it
 with `cafe serve --session 09` for a drafter that reads its feedback.
 """
@@ -27,9 +30,10 @@ from typing import Any
 from cafe.cli import run_command
 from cafe.course.progress import progress_path
 from cafe.endpoint.client.chat import make_client
+from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, default_rehearsal_note, rehearsal_script
 from cafe.endpoint.settings.config import OFFLINE_MODEL, course_mode, model_name
-from cafe.repair import make_model_generator
+from cafe.repair import Generator, make_model_generator
 from cafe.report import ENDINGS, RunRecord, render_text, summarize
 from cafe.report.banked import banked_checkpoints
 from cafe.report.figures import write_html
@@ -52,16 +56,73 @@ WORDS = {
 MARKS = {"passed": ".", "retries_exhausted": "x", "policy_violation": "-", "sent_back": "?"}
 assert set(WORDS) == set(MARKS) == set(ENDINGS), "a word and a mark for every named ending"
 MARKS["not reached"] = "!"  # live only: the endpoint failed on the order, which has no ending
+# The endpoint problems that mean no answer came back at all: no connection, or nothing within
+# the deadline (`slow` is a server that took the connection and wrote nothing back in time).
+NOT_ANSWERING = frozenset({"timeout", "slow", "connection"})
+# Unanswered orders in a row that end the shift once the endpoint has answered at least one (a
+# course choice, toy 10's too: one is a dropped request, three is an endpoint that went away).
+# Before it has answered any, the first unanswered order ends the shift: waiting out the deadline
+# on each of the other orders would tell the learner nothing more, twenty minutes later.
+GIVE_UP_AFTER = 3
 
 
-def dot(run: RunRecord) -> None:
-    print(MARKS[run.ending], end="", flush=True)
+class Remembering:
+    """The shift's generator, keeping the last `EndpointError` it raised (the shift hands on only
+    its first line; the end of the shift quotes it whole, fix included). `client` is the wrapped
+    generator's, so each trace still names the endpoint that served it."""
+
+    def __init__(self, generate: Generator) -> None:
+        self.generate, self.client = generate, getattr(generate, "client", None)
+        self.last: EndpointError | None = None
+
+    def __call__(self, messages: list[dict[str, str]]) -> Any:
+        try:
+            return self.generate(messages)
+        except EndpointError as exc:
+            self.last = exc
+            raise
 
 
-def set_aside(order: NotReached, failed: list[NotReached]) -> None:
-    """An order the endpoint failed on: its mark now, a note in the report later."""
-    print(MARKS["not reached"], end="", flush=True)
-    failed.append(order)
+class Listening:
+    """The shift's progress marks, and its end, as an `EndpointError` carrying the endpoint's own
+    message and fix, once the endpoint is not answering. `run` is the shift's `on_run`, `failed`
+    its `on_failure`; `failed` keeps the orders the report will name in its notes."""
+
+    def __init__(self, orders: int, drafts: Remembering) -> None:
+        self.orders, self.drafts, self.seen = orders, drafts, 0
+        self.failed: list[NotReached] = []
+        self.answered = False  # the endpoint has answered at least one order
+        self.unanswered = 0  # orders in a row it left unanswered (orders it never saw skipped)
+
+    def run(self, record: RunRecord) -> None:
+        """An order that ended: the endpoint answered it if the loop drafted it at least once."""
+        print(MARKS[record.ending], end="", flush=True)
+        self.seen += 1
+        if record.attempts:  # drafted (an order sent back or refused never reached it)
+            self.answered, self.unanswered = True, 0
+
+    def failed_on(self, order: NotReached) -> None:
+        """An order the endpoint failed on: its mark now, a note in the report later, or the end
+        of the shift when the endpoint is not answering."""
+        print(MARKS["not reached"], end="", flush=True)
+        self.seen += 1
+        self.failed.append(order)
+        if order.kind not in NOT_ANSWERING:  # it answered, with something unusable
+            self.answered, self.unanswered = True, 0
+            return
+        self.unanswered += 1
+        if self.answered and self.unanswered < GIVE_UP_AFTER:
+            return
+        print()
+        said = "any order yet" if not self.answered else f"{self.unanswered} orders in a row"
+        last = self.drafts.last
+        raise EndpointError(
+            f"the shift stopped after {self.seen} of {self.orders} orders: the endpoint has not "
+            f"answered {said}, and asking again for each of the rest would say no more. "
+            f"{order.reason if last is None else last}",
+            base_url=None if last is None else last.base_url,
+            kind=order.kind,  # type: ignore[arg-type]  # one of NOT_ANSWERING
+        )
 
 
 def main() -> int:
@@ -77,10 +138,11 @@ def main() -> int:
         model = model_name()
         if rehearsal_script(client, model) == DEFAULT_LABEL:
             print(f"({default_rehearsal_note('09')})\n")
-        generate, clock, source = make_model_generator(client, model), None, f"your model, {model}"
+        drafts = Remembering(make_model_generator(client, model))
+        clock, source = None, f"your model, {model}"
     else:
         model = OFFLINE_MODEL
-        generate = scripted_drafter()
+        drafts = Remembering(scripted_drafter())
         clock, source = (
             ticking(0.5),
             "a scripted model that fixes what a retry names; each call timed as 0.5 s",
@@ -90,16 +152,17 @@ def main() -> int:
     )
     print("  ", end="")
     options = {} if clock is None else {"clock": clock}
-    failed: list[NotReached] = []
+    listening = Listening(len(SHIFT_ORDERS), drafts)
     runs = run_shift(
         SHIFT_ORDERS,
-        generate,
+        drafts,
         model=model,
         trace_dir=folder / "traces",
-        on_run=dot,
-        on_failure=lambda order: set_aside(order, failed),
+        on_run=listening.run,
+        on_failure=listening.failed_on,
         **options,
     )
+    failed = listening.failed
     print(f"  {len(runs) + len(failed)} orders\n")
     summary = summarize(runs, PRACTICE_PRICES, notes=[order.note() for order in failed])
     print(render_text(summary))
