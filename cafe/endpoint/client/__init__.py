@@ -10,6 +10,7 @@ Read the files in this order:
 - `diagnosis`    an exception sorted into a problem, its words scrubbed, then clipped;
 - `deadline`     a deadline for a whole call;
 - `readable`     a completion checked field by field, in the one shape the course reads;
+- `sendable`     a request UTF-8 cannot encode, refused by naming where it holds a surrogate;
 - `formats`      the output formats a draft can ask for, strictest first;
 - `chat`         `make_client()` and `chat()`: the one door every model call goes through.
 

@@ -15,7 +15,8 @@ call sets its own), runs the call against the deadline (`cafe.endpoint.client.de
 that the answer is a chat completion with a choice to read. A dead, slow or refusing endpoint
 becomes an `EndpointError` that names the endpoint, says what happened (a slow model is named
 slow, not dead) and points at `cafe doctor`, instead of a stack trace from deep inside an HTTP
-library, or worse, a fake "the model failed" result. No module of the course calls the SDK's
+library, or worse, a fake "the model failed" result. A request UTF-8 cannot encode is a
+`ValueError` naming the field (`cafe.endpoint.client.sendable`). No module of the course calls the SDK's
 `create` itself (a test checks it). How a failure is sorted and worded is `cafe.endpoint.client.diagnosis`
 and `cafe.endpoint.client.problems`.
 """
@@ -41,8 +42,9 @@ from cafe.endpoint.client.diagnosis import (
 )
 from cafe.endpoint.client.problems import PROBLEM_KINDS, EndpointProblem, ProblemKind, describe
 from cafe.endpoint.client.protocol import ChatClient, EndpointClient
-from cafe.endpoint.client.readable import asked, readable
+from cafe.endpoint.client.readable import readable
 from cafe.endpoint.client.scripted import Reply, Responder, Script, ScriptedClient
+from cafe.endpoint.client.sendable import sent
 from cafe.endpoint.errors import EndpointError, RequestRejected
 from cafe.endpoint.secrets.redaction import display_url, known_secrets
 from cafe.endpoint.settings.config import (
@@ -220,7 +222,7 @@ def complete(client: ChatClient, **kwargs: Any) -> Any:
         kwargs = {**kwargs, "max_tokens": _reply_cap(client)}
     started, url = time.monotonic(), endpoint_of(client)
     try:
-        return _usable(within_deadline(lambda: asked(create, kwargs), seconds, waiting_for=url))
+        return _usable(within_deadline(lambda: sent(create, kwargs), seconds, waiting_for=url))
     except Exception as exc:
         if "max_tokens" not in kwargs or not _wants_completion_tokens(exc):
             raise
@@ -229,7 +231,7 @@ def complete(client: ChatClient, **kwargs: Any) -> Any:
     renamed = {k: v for k, v in kwargs.items() if k != "max_tokens"}
     renamed["max_completion_tokens"] = kwargs["max_tokens"]
     left = max(0.1, seconds - (time.monotonic() - started))
-    return _usable(within_deadline(lambda: asked(create, renamed), left, waiting_for=url))
+    return _usable(within_deadline(lambda: sent(create, renamed), left, waiting_for=url))
 
 
 def model_entries(client: EndpointClient, seconds: float) -> list[tuple[str, str]]:
