@@ -2,8 +2,11 @@
 
 `ReportWriter` prints each check as it is added, one line each (plus a fix line for a failure),
 with every secret scrubbed from every line (`cafe.endpoint.secrets.redaction`: the API key, the other
-secrets the settings hold, and anything shaped like a credential), and keeps them for the
-`DoctorReport` the doctor returns. `cafe.endpoint.doctor.health` runs the checks. Session 00 (`sessions/s00-setup/lesson.md`).
+secrets the settings hold, and anything shaped like a credential), then every control character a
+terminal would obey written as its escape (`cafe.endpoint.secrets.terminal.visible`: a model id or
+a reply from the endpoint may hold ESC), and keeps them for the `DoctorReport` the doctor returns.
+Both happen here, where each line leaves, so a line reads the same on a terminal, in a notebook
+and in a `StringIO`, whichever check wrote it. `cafe.endpoint.doctor.health` runs the checks. Session 00 (`sessions/s00-setup/lesson.md`).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from cafe.endpoint.secrets.redaction import redactor_for
+from cafe.endpoint.secrets.terminal import visible
 from cafe.endpoint.settings.variables import Mode
 
 __all__ = ["Check", "DoctorReport", "ReportWriter"]
@@ -56,7 +60,7 @@ class DoctorReport:
 
 class ReportWriter:
     """Collects checks and prints each as it is added, every line scrubbed of `key` and `secrets`
-    (masked keys read `…` plus at most their last 4 characters)."""
+    (masked keys read `…` plus at most their last 4 characters), its control characters shown."""
 
     def __init__(self, out: TextIO, key: str | None, *, secrets: Sequence[str] = ()):
         self.out = out
@@ -71,9 +75,7 @@ class ReportWriter:
     ) -> None:
         # One line per check: a reply that spans lines (pretty-printed JSON, say) is folded.
         detail, fix = " ".join(detail.split()), " ".join(fix.split())
-        check = Check(
-            name, ok, self.clean.text(detail), self.clean.text(fix) if not ok else "", skipped
-        )
+        check = Check(name, ok, self._shown(detail), self._shown(fix) if not ok else "", skipped)
         self.checks.append(check)
         label = "skip" if skipped else (" ok " if ok else "FAIL")
         print(f"  [{label}] {name:<18} {check.detail}", file=self.out, flush=True)
@@ -85,4 +87,8 @@ class ReportWriter:
             self.add(name, False, f"skipped: {why}", skipped=True)
 
     def say(self, text: str) -> None:
-        print(self.clean.text(text), file=self.out, flush=True)
+        print(self._shown(text), file=self.out, flush=True)
+
+    def _shown(self, text: str) -> str:
+        """`text` as a line of the report: scrubbed, then its control characters escaped."""
+        return visible(self.clean.text(text))
