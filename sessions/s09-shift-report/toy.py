@@ -62,7 +62,7 @@ NOT_ANSWERING = frozenset({"timeout", "slow", "connection"})
 # Unanswered orders in a row that end the shift once the endpoint has answered at least one (a
 # course choice, toy 10's too: one is a dropped request, three is an endpoint that went away).
 # Before it has answered any, the first unanswered order ends the shift: waiting out the deadline
-# on each of the other orders would tell the learner nothing more, twenty minutes later.
+# on each of the other orders (fourteen reach it) would tell the learner nothing more.
 GIVE_UP_AFTER = 3
 
 
@@ -85,8 +85,8 @@ class Remembering:
 
 class Listening:
     """The shift's progress marks, and its end, as an `EndpointError` carrying the endpoint's own
-    message and fix, once the endpoint is not answering. `run` is the shift's `on_run`, `failed`
-    its `on_failure`; `failed` keeps the orders the report will name in its notes."""
+    message and fix, once the endpoint is not answering. `run` is the shift's `on_run`,
+    `failed_on` its `on_failure`; `failed` keeps the orders the report names in its notes."""
 
     def __init__(self, orders: int, drafts: Remembering) -> None:
         self.orders, self.drafts, self.seen = orders, drafts, 0
