@@ -25,6 +25,7 @@ from cafe.evals.checks import (
 from cafe.evals.run import load_cases
 from cafe.evals.ticket_checks import first_try_no_sold_out, labelled_observations, session_checks
 from cafe.exercises import s02
+from cafe.exercises.reference_s02 import broken_checks
 from cafe.schema.parsing import parse_draft
 from cafe.schema.ticket import CONTRACT_CHECKS, Ticket
 from cafe.world.menu import load_menu
@@ -241,6 +242,10 @@ def test_merge_lines_adds_quantities_in_first_seen_order():
 # --- the your-turn checkers, both ways ----------------------------------------------------------
 
 
+def _reference_invariant(checks):
+    return [f"{name}: breaks the fixture invariant" for name in broken_checks(checks)]
+
+
 def _only_the_passing_fixture(checks):
     return [
         f"{c.name}: fails its passing fixture"
@@ -250,7 +255,10 @@ def _only_the_passing_fixture(checks):
 
 
 def test_check_fixture_problems_reference_passes_and_a_half_invariant_fails():
-    assert s02.check_fixture_problems(fixture_problems) == []
+    """The checker's reference passes; the course's own function is refused (write your own)."""
+    assert s02.check_fixture_problems(_reference_invariant) == []
+    (refused,) = s02.check_fixture_problems(fixture_problems)
+    assert "course's `fixture_problems`" in refused
     problems = s02.check_fixture_problems(_only_the_passing_fixture)
     assert any("always_ok" in p for p in problems)
 

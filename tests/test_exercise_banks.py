@@ -220,8 +220,8 @@ def test_mutants_leave_the_library_and_docstrings_alone() -> None:
     library = importlib.import_module(bank.mutation_module)
     before = {name: getattr(library, name).__code__ for name in bank.mutation_targets}
     made = list(mutants.mutants(bank))
-    assert len(made) > 20 and {m.operator for m in made} >= {"compare", "constant", "return_none"}
-    assert not [m.key for m in made if "Every way" in m.key], "a docstring was mutated"
+    assert len(made) > 15 and {m.operator for m in made} >= {"compare", "constant", "return_none"}
+    assert not [m.key for m in made if "Whether the judge" in m.key], "a docstring was mutated"
     fates = {mutants.judge(bank, mutant) for mutant in made[:10]}
     assert "killed" in fates
     assert {name: getattr(library, name).__code__ for name in bank.mutation_targets} == before

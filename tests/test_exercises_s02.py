@@ -1,7 +1,12 @@
 """cafe.exercises.s02: the fixture-invariant checker reads which checks a learner's problems name."""
 
-from cafe.evals.checks import fixture_problems
+from cafe.exercises.reference_s02 import broken_checks
 from cafe.exercises.s02 import check_fixture_problems
+
+
+def fixture_problems(checks):
+    """A learner's own invariant (the course's `fixture_problems` is refused as an answer)."""
+    return [f"{name}: breaks the fixture invariant" for name in broken_checks(checks)]
 
 
 def test_check_fixture_problems_accepts_problems_that_quote_each_check_s_question():

@@ -102,8 +102,20 @@ def test_bad_drafts_each_expect_what_the_reference_reports():
 # --- a schema that closes the table range ------------------------------------------------------
 
 
-def test_check_closed_table_schema_reference_passes_compare():
-    assert course.compare(closed_table_schema, check=check_closed_table_schema).status == "passed"
+def test_check_closed_table_schema_passes_the_schema_written_by_hand_and_refuses_the_course_s():
+    """A value equal to the course's schema passes when the learner wrote it; a function that
+    calls `closed_table_schema` (handed in or wrapped) is the course's answer, and is refused."""
+
+    def by_hand() -> dict:
+        schema = copy.deepcopy(strict_ticket_schema())
+        schema["properties"]["table"]["enum"] = list(range(1, 31))
+        return schema
+
+    assert by_hand() == closed_table_schema()
+    assert course.compare(by_hand, check=check_closed_table_schema).status == "passed"
+    for course_s in (closed_table_schema, lambda: dict(closed_table_schema())):
+        (refused,) = check_closed_table_schema(course_s)
+        assert "course's `closed_table_schema`" in refused
 
 
 def test_check_closed_table_schema_stub_is_not_attempted():
@@ -130,7 +142,7 @@ def test_check_closed_table_schema_minimum_and_maximum_are_named_as_dropped():
 
 def test_check_closed_table_schema_an_enum_that_lost_a_table_is_named():
     def short():
-        schema = closed_table_schema()
+        schema = copy.deepcopy(strict_ticket_schema())
         schema["properties"]["table"]["enum"] = list(range(1, 30))
         return schema
 

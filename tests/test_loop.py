@@ -553,7 +553,9 @@ def test_check_repeat_guard_passes_the_reference_and_fails_a_stub():
 
     stops = sum(stop for *_, stop, _ in GUARD_CASES)
     assert len(check_repeat_guard(lambda view: None)) == stops
-    assert len(check_repeat_guard(lambda view: Stop("stuck"))) == len(GUARD_CASES) - stops
+    assert len(check_repeat_guard(lambda view: Stop("stuck", "always"))) == len(GUARD_CASES) - stops
+    # a stop with no sentence saying why is refused on every case that must stop
+    assert len(check_repeat_guard(lambda view: Stop("stuck"))) == len(GUARD_CASES)
 
 
 def test_s01_notebook_stub_is_not_attempted_and_the_course_guard_is_refused():

@@ -25,10 +25,14 @@ def repeats(calls: Sequence[Any], seen: Sequence[Any]) -> bool:
     )
 
 
-def turns(make_call: Callable[..., Any], make_result: Callable[..., Any]) -> Any:
+def turns(
+    make_call: Callable[..., Any], make_result: Callable[..., Any], failing: bool = False
+) -> Any:
     """(calls, results of the last turn): 0 to 4 of each, from two tools and items that differ
     only in case or a stray space, arguments in either key order; often the same calls again,
-    or the same with one changed, dropped, doubled or swapped."""
+    or the same with one changed, dropped, doubled or swapped. Every result succeeded; with
+    `failing`, a drawn few failed, for a repeat is the same calls whatever their results said (a
+    model retrying an unknown item). The two are apart so that the first draws as it always has."""
     from hypothesis import strategies as st
 
     items = st.sampled_from(("latte", "latte ", "Latte", "scone", "latte"))
@@ -44,7 +48,7 @@ def turns(make_call: Callable[..., Any], make_result: Callable[..., Any]) -> Any
             return {"item": item}
         return {"size": size, "item": item} if size_first else {"item": item, "size": size}
 
-    def build(pairs: list[Any], extra: int, flip: bool) -> tuple[Any, Any]:
+    def build(pairs: list[Any], extra: int, flip: bool, failed: Any = ()) -> tuple[Any, Any]:
         # each pair is one call and the result the last turn saw at its place (None: the same
         # call, its keys maybe in the other order); `extra` adds one call to either side
         asked = [call for call, _ in pairs]
@@ -57,11 +61,17 @@ def turns(make_call: Callable[..., Any], make_result: Callable[..., Any]) -> Any
             make_call(f"c{k}", n, arguments(i, s, f), json.dumps(arguments(i, s, f)))
             for k, (n, i, s, f) in enumerate(asked)
         )
+        bad = [*failed, *[False] * len(before)]
         seen = tuple(
-            make_result(f"r{k}", n, arguments(i, s, f), True, f"{i}: ok")
+            make_result(
+                f"r{k}", n, arguments(i, s, f), not bad[k], f"{i}: {'failed' if bad[k] else 'ok'}"
+            )
             for k, (n, i, s, f) in enumerate(before)
         )
         return calls, seen
 
     pairs = st.lists(st.tuples(one, st.one_of(st.none(), st.none(), one)), max_size=4)
-    return st.builds(build, pairs, st.sampled_from((0, 0, 0, 1, 2)), st.booleans())
+    drawn = (pairs, st.sampled_from((0, 0, 0, 1, 2)), st.booleans())
+    if failing:  # drawn last, so a failed result shrinks on its own
+        return st.builds(build, *drawn, st.lists(st.booleans(), min_size=1, max_size=5))
+    return st.builds(build, *drawn)

@@ -3,19 +3,30 @@ of checks to try it on.
 
 `check_fixture_problems` (`cafe.exercises.s02`) hands a learner's `fixture_problems` generated
 lists of checks over whole numbers, one list after another, and compares the checks it names with
-`broken_checks` on each. The judges below are the kinds a learner's function must tell apart: sound,
-vacuous, upside down, crashing, answering False or an empty text where a pass is None, and, for a
-missing fixture (None), judges that pass None, fail it, or crash on it, so only a test of the
-fixture itself finds every one. `tests/test_heldout_c_s00_s03.py` holds `broken_checks` to the library.
+`broken_checks` on each. The judges below are the kinds a learner's function must tell apart:
+sound, vacuous, upside down, crashing, answering False or an empty text where a pass is None,
+True or a list where a finding (text) is due, and, for a missing fixture (None), judges that pass
+None, fail it, or crash on it, so only a test of the fixture itself finds every one. `tests/test_heldout_c_s00_s03.py` holds `broken_checks` to the library.
+The last three functions are how the checker reads a learner's answer: which checks its problems
+name (outside the questions they quote), and whether it changed the list it was handed.
 This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): `Check` is passed in.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["JUDGES", "broken_checks", "call_sequences", "shown_calls"]
+__all__ = [
+    "JUDGES",
+    "broken_checks",
+    "call_sequences",
+    "changed",
+    "named_in",
+    "shown_calls",
+    "unquoted",
+]
 
 
 def odd_fails(n: int) -> str | None:
@@ -48,6 +59,16 @@ def blank_for_even(n: int) -> str:
     return "" if n % 2 == 0 else f"{n} is odd"
 
 
+def yes_for_odd(n: int) -> Any:
+    """Sound on its passing fixture, True on its failing one: truthy, and still no finding."""
+    return None if n % 2 == 0 else True
+
+
+def listed_for_odd(n: int) -> Any:
+    """A list holding the finding on its failing fixture: something, but not text."""
+    return None if n % 2 == 0 else [f"{n} is odd"]
+
+
 def crashes_on_odd(n: int) -> str | None:
     """Raises on its failing fixture."""
     if n % 2:
@@ -62,6 +83,8 @@ JUDGES: tuple[Callable[[Any], Any], ...] = (
     always_passes,
     false_for_even,
     blank_for_even,
+    yes_for_odd,
+    listed_for_odd,
     crashes_on_odd,
 )
 
@@ -121,3 +144,32 @@ def shown_calls(calls: Sequence[Sequence[Any]]) -> str:
         for checks in calls
     ]
     return "the calls " + "; then ".join(f"[{checks}]" for checks in said)
+
+
+# --- how the checker reads what a learner's function said and did ---------------------------
+
+
+def unquoted(problem: str, checks: Sequence[Any]) -> str:
+    """A problem with every check's question taken out: a message may quote the question it
+    asks ("always_ok (Is it even?): ..."), and a word of it is not a check it names."""
+    for question in sorted({c.question for c in checks}, key=len, reverse=True):
+        problem = problem.replace(question, " ")
+    return problem
+
+
+def named_in(found: list[str], checks: Sequence[Any]) -> frozenset[str]:
+    """The checks a list of problems names, as whole words (so 'even' is not in 'always_ok'),
+    outside the questions the problems quote."""
+    said = [unquoted(p, checks) for p in found]
+    return frozenset(c.name for c in checks if any(re.search(rf"\b{c.name}\b", p) for p in said))
+
+
+def changed(given: Sequence[Any], checks: Sequence[Any]) -> str | None:
+    """What became of the caller's list, if the learner's function changed it; else None."""
+    if len(given) == len(checks) and all(a is b for a, b in zip(given, checks)):
+        return None
+    return (
+        f"the list handed in held {[c.name for c in checks]} and now holds "
+        f"{[getattr(c, 'name', c) for c in given]}: the caller's checks are the caller's; "
+        "read them, never pop, remove or reorder them"
+    )

@@ -45,6 +45,10 @@ def _seen(item: str, name: str = "look_up", **more: Any) -> ToolResult:
     return ToolResult("c0", name, {"item": item, **more}, True, f"{item}: ok")
 
 
+def _failed(item: str) -> ToolResult:
+    return ToolResult("c0", "look_up", {"item": item}, False, f"no {item} on the menu")
+
+
 _SAME = "exactly the calls it just saw answered, in the same order: the model is going round"
 _NEW = "not exactly the same calls in the same order: the model is asking for something new"
 # (case, calls proposed this turn, results of the previous turn, should the guard stop?, idea)
@@ -63,6 +67,13 @@ GUARD_CASES: tuple[tuple[str, tuple[ToolCall, ...], tuple[ToolResult, ...], bool
         (_seen("latte", size="large"),),
         True,
         "the same arguments written in another key order are the same call: compare dicts",
+    ),
+    (
+        "look_up oat latte after look_up oat latte failed (not on the menu)",
+        (_call("c1", "oat latte"),),
+        (_failed("oat latte"),),
+        True,
+        _SAME + ", whatever the results said: a call retried after it failed is the same call",
     ),
     ("look_up scone after look_up latte", (_call("c1", "scone"),), (_seen("latte"),), False, _NEW),
     (
@@ -113,10 +124,25 @@ GUARD_CASES: tuple[tuple[str, tuple[ToolCall, ...], tuple[ToolResult, ...], bool
 )
 
 
+def _stuck(verdict: Any) -> bool:
+    """A stop as stuck that says why: `Stop("stuck", <a short reason>)`, the detail a sentence
+    (the run's `detail`, what a person reads to know why it ended)."""
+    return (
+        isinstance(verdict, Stop)
+        and verdict.reason == "stuck"
+        and isinstance(verdict.detail, str)
+        and bool(verdict.detail.strip())
+    )
+
+
 def _guard_problem(case: str, verdict: Any, stop: bool, idea: str) -> str | None:
     if isinstance(verdict, Raised):
         return verdict.problem(case)
-    if stop and not (isinstance(verdict, Stop) and verdict.reason == "stuck"):
+    if stop and isinstance(verdict, Stop) and verdict.reason == "stuck" and not _stuck(verdict):
+        return mismatch(
+            case, verdict, Described("Stop('stuck', <why>)"), "say why: the detail is a sentence"
+        )
+    if stop and not _stuck(verdict):
         return mismatch(case, verdict, Described("Stop('stuck', <why>)"), idea)
     if not stop and verdict is not None:
         return mismatch(case, verdict, None, idea)
@@ -127,8 +153,9 @@ def check_repeat_guard(guard: Callable[[TurnView], Any]) -> list[str]:
     """Problems with a learner's `repeat_guard`; empty when it holds.
 
     Each case is one turn: the calls the model proposes and the results of the previous turn. The
-    guard must stop (`Stop("stuck", ...)`) exactly when the two hold the same calls (names and
-    arguments) in the same order, and answer None otherwise. The course's own `repeat_guard` is
+    guard must stop (`Stop("stuck", <a short reason>)`) exactly when the two hold the same calls
+    (names and arguments) in the same order, whatever those results said, and answer None
+    otherwise. The course's own `repeat_guard` is
     refused: the exercise is to write it.
     """
     if is_library(guard, repeat_guard, trial=(TurnView(2, 10, *GUARD_CASES[0][1:3], (), 0.0),)):
@@ -153,24 +180,33 @@ def reference_guard(view: TurnView) -> Stop | None:
 def _verdict(guard: Callable[[TurnView], Any], calls: Any, seen: Any) -> Any:
     """What a guard said of one turn, as the checker compares it: stuck, or what it returned."""
     said = guard(TurnView(2, 10, calls, seen, (), 0.0))
-    return "Stop('stuck')" if isinstance(said, Stop) and said.reason == "stuck" else said
+    return "Stop('stuck')" if _stuck(said) else said
 
 
 def _generated_guard(guard: Callable[[TurnView], Any]) -> str | None:
-    found = first_difference(
-        lambda given: _verdict(guard, *given),
-        lambda given: "Stop('stuck')" if repeats(*given) else None,
-        built_once(turns, ToolCall, ToolResult),
-        idea="stop exactly when the same tools with the same arguments (a stray space or "
-        "another case is another argument) come again, as many, in the same order",
-        frozen=True,
-        examples=200,
-    )
+    """The first generated turn where the guard and `repeats` part: turns whose results all
+    succeeded first (200), then turns where some failed (100)."""
+    for failing, examples in ((False, 200), (True, 100)):
+        found = first_difference(
+            lambda given: _verdict(guard, *given),
+            lambda given: "Stop('stuck')" if repeats(*given) else None,
+            built_once(turns, ToolCall, ToolResult, failing),
+            idea="stop exactly when the same tools with the same arguments (a stray space or "
+            "another case is another argument) come again, as many, in the same order, whether "
+            "they succeeded or failed",
+            frozen=True,
+            examples=examples,
+        )
+        if found is not None:
+            break
     if found is None:
         return None
     calls, seen = found.given
     said = "; ".join(f"{c.name}{dict(c.arguments)}" for c in calls) or "no calls"
-    before = "; ".join(f"{r.name}{dict(r.arguments)}" for r in seen) or "nothing"
+    before = (
+        "; ".join(f"{r.name}{dict(r.arguments)}{'' if r.ok else ' (failed)'}" for r in seen)
+        or "nothing"
+    )
     given = Described(f"{said} after {before}")
     return counterexample(given, found.returned, found.expected, found.idea)
 

@@ -2,7 +2,8 @@
 
 - `check_fixture_problems(fn)` judges your `fixture_problems(checks)`: it must pass a sound check
   and name every check that is missing a fixture, fails its passing fixture, passes its failing
-  one (vacuous), or whose judge crashes or answers with something that is not a finding.
+  one (vacuous), or whose judge crashes or answers with something that is not a finding, and
+  leave the caller's list as it was. The course's own `fixture_problems` is refused.
 - `check_own_check(fn)` judges the open-ended exercise: `fn(menu)` returns a `cafe.evals.Check`
   that keeps the invariant, passes every labelled ticket in `cafe/data/orders.json`, and catches
   at least one order the session 01 loop gets wrong offline. `reference_check` is one answer.
@@ -30,12 +31,24 @@ from cafe.exercises.feedback import (
     Raised,
     call,
     counterexample,
+    library_answer,
     mismatch,
     shown,
     wrong_type,
 )
 from cafe.exercises.generated import built_once, first_difference
-from cafe.exercises.reference_s02 import broken_checks, call_sequences, shown_calls
+from cafe.exercises.library import is_library
+from cafe.exercises.reference_s02 import (
+    broken_checks,
+    call_sequences,
+    changed,
+    false_for_even,
+    named_in,
+    odd_fails,
+    shown_calls,
+    unquoted,
+    yes_for_odd,
+)
 from cafe.stories.waiter import make_waiter
 from cafe.world.menu import load_menu
 
@@ -51,10 +64,6 @@ __all__ = [
 _SHOWN = 3
 
 
-def _is_even(n: int) -> str | None:
-    return None if n % 2 == 0 else f"{n} is odd"
-
-
 def _crashes_on_odd(n: int) -> str | None:
     if n % 2:
         raise ZeroDivisionError("the judge divided by zero")
@@ -63,7 +72,7 @@ def _crashes_on_odd(n: int) -> str | None:
 
 # Sample checks over whole numbers, each with the problem your function must find (None: none).
 _SAMPLES: tuple[tuple[str, Check, bool], ...] = (
-    ("a sound check", Check("even", "Is it even?", _is_even, 2, 3), False),
+    ("a sound check", Check("even", "Is it even?", odd_fails, 2, 3), False),
     (
         "a vacuous check (its failing fixture passes)",
         Check("always_ok", "Is it fine?", lambda n: None, 2, 3),
@@ -71,13 +80,13 @@ _SAMPLES: tuple[tuple[str, Check, bool], ...] = (
     ),
     (
         "a check that fails its passing fixture",
-        Check("upside_down", "Is it even?", _is_even, 3, 2),
+        Check("upside_down", "Is it even?", odd_fails, 3, 2),
         True,
     ),
-    ("a check with no failing fixture", Check("half_done", "Is it even?", _is_even, 2), True),
+    ("a check with no failing fixture", Check("half_done", "Is it even?", odd_fails, 2), True),
     (
         "a check with no passing fixture",
-        Check("other_half", "Is it even?", _is_even, None, 3),
+        Check("other_half", "Is it even?", odd_fails, None, 3),
         True,
     ),
     (
@@ -106,17 +115,13 @@ def _sample_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
             continue
         if not isinstance(found, list) or not all(isinstance(p, str) for p in found):
             return [f"return a list of problem strings, not {found!r}"]
-        if broken and not any(check.name in _unquoted(p, [check]) for p in found):
+        if broken and not any(check.name in unquoted(p, [check]) for p in found):
             problems.append(
                 f"{label} ({check.name}): expected a problem naming {check.name!r}, got {found}"
             )
         if not broken and found:
             problems.append(f"{label} ({check.name}): expected no problems, got {found}")
     return problems
-
-
-def _false_for_a_pass(n: int) -> Any:  # the mistake under test: False where None belongs
-    return False if n % 2 == 0 else f"{n} is odd"
 
 
 def _key_error_on_even(n: int) -> str | None:
@@ -126,7 +131,7 @@ def _key_error_on_even(n: int) -> str | None:
 
 
 _BY_NAME = {check.name: check for _, check, _ in _SAMPLES}
-_ZERO_OK = Check("zero_ok", "Is it even?", _is_even, 0, 3)  # 0 is a fixture, not a missing one
+_ZERO_OK = Check("zero_ok", "Is it even?", odd_fails, 0, 3)  # 0 is a fixture, not a missing one
 # (label, the list handed in, the names the problems must name, the idea it bears on)
 _LISTS: tuple[tuple[str, list[Check], frozenset[str], str], ...] = (
     (
@@ -149,13 +154,13 @@ _LISTS: tuple[tuple[str, list[Check], frozenset[str], str], ...] = (
     ),
     (
         "a check that fails its passing fixture (3) and fails its failing one (5) too",
-        [Check("odd_one_out", "Is it even?", _is_even, 3, 5)],
+        [Check("odd_one_out", "Is it even?", odd_fails, 3, 5)],
         frozenset({"odd_one_out"}),
         "the passing fixture must pass, whatever the failing one does",
     ),
     (
         "a judge that answers False (not None) for its passing fixture",
-        [_BY_NAME["even"], Check("falsy_pass", "Is it even?", _false_for_a_pass, 2, 3)],
+        [_BY_NAME["even"], Check("falsy_pass", "Is it even?", false_for_even, 2, 3)],
         frozenset({"falsy_pass"}),
         "a judge answers a finding (text) or None; False is neither",
     ),
@@ -165,34 +170,28 @@ _LISTS: tuple[tuple[str, list[Check], frozenset[str], str], ...] = (
         frozenset({"brittle"}),
         "a judge that crashes on either fixture, with any error, is a broken check",
     ),
+    (
+        "a judge that answers True (not a finding) on its failing fixture",
+        [Check("yes_odd", "Is it even?", yes_for_odd, 2, 3), _BY_NAME["even"]],
+        frozenset({"yes_odd"}),
+        "a finding is text; True, a list or any other answer is neither a finding nor None",
+    ),
     ("an empty list", [], frozenset(), "no checks, no problems"),
 )
-
-
-def _unquoted(problem: str, checks: list[Check]) -> str:
-    """A problem with every check's question taken out: a message may quote the question it
-    asks ("always_ok (Is it even?): ..."), and a word of it is not a check it names."""
-    for question in sorted({c.question for c in checks}, key=len, reverse=True):
-        problem = problem.replace(question, " ")
-    return problem
-
-
-def _named(found: list[str], checks: list[Check]) -> frozenset[str]:
-    """The checks a list of problems names, as whole words (so 'even' is not in 'always_ok'),
-    outside the questions the problems quote."""
-    said = [_unquoted(p, checks) for p in found]
-    return frozenset(c.name for c in checks if any(re.search(rf"\b{c.name}\b", p) for p in said))
 
 
 def _list_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
     problems = []
     for label, checks, broken, idea in _LISTS:
-        found = call(fn, list(checks))
+        given = list(checks)
+        found = call(fn, given)
         if isinstance(found, Raised):
             problems.append(found.problem(label))
         elif not isinstance(found, list) or not all(isinstance(p, str) for p in found):
             return [wrong_type(label, found, "a list of problem strings")]
-        elif _named(found, checks) != broken:
+        elif changed(given, checks):
+            problems.append(f"{label}: {changed(given, checks)}")
+        elif named_in(found, checks) != broken:
             want = f"problems naming {sorted(broken)}" if broken else "no problems"
             problems.append(mismatch(label, found, Described(want), idea))
     return problems
@@ -200,7 +199,10 @@ def _list_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
 
 def check_fixture_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
     """Problems with a learner's `fixture_problems`: one check at a time, then whole lists, then
-    generated lists handed in one after another, beside `reference_s02.broken_checks`."""
+    generated lists handed in one after another, beside `reference_s02.broken_checks`. The
+    course's own `fixture_problems` is refused: the exercise is to write it."""
+    if is_library(fn, fixture_problems, trial=([_SAMPLES[0][1]],)):
+        return [library_answer("fixture_problems")]
     problems = _sample_problems(fn) or _list_problems(fn)
     found = None if problems else _generated_lists(fn)
     return [found] if found else problems
@@ -211,10 +213,13 @@ def _named_in_turn(fn: Callable[[list[Check]], Any], calls: tuple[tuple[Check, .
     when they name none of the list's checks ([] is the only answer for a sound list)."""
     said = []
     for checks in calls:
-        found = fn(list(checks))
+        given = list(checks)
+        found = fn(given)
         if not isinstance(found, list) or not all(isinstance(p, str) for p in found):
             return f"{shown(found)}, not a list of problem strings"
-        named = _named(found, list(checks))
+        if changed(given, checks):
+            return changed(given, checks)
+        named = named_in(found, list(checks))
         said.append(tuple(c.name for c in checks if c.name in named) if named else tuple(found))
     return tuple(said)
 
@@ -236,11 +241,18 @@ def _generated_lists(fn: Callable[[list[Check]], Any]) -> str | None:
     return counterexample(given, found.returned, found.expected, found.idea)
 
 
-@functools.lru_cache(maxsize=1)
-def offline_observations() -> tuple[Observation, ...]:
-    """Every labelled order run once through the session 01 loop with the scripted waiter."""
-    client = ScriptedClient(make_waiter(load_menu().items))
-    return tuple(run_order(case, client) for case in load_cases())
+@functools.lru_cache(maxsize=2)
+def offline_observations(reworded: bool = False) -> tuple[Observation, ...]:
+    """Every labelled order run once through the session 01 loop with the scripted waiter; with
+    `reworded`, each customer greets and thanks ("Hi! ... Thanks!") and each id is another, so a
+    check must catch the kind of mistake, not recall the orders `report.misses` showed."""
+    client, cases = ScriptedClient(make_waiter(load_menu().items)), load_cases()
+    if reworded:
+        cases = tuple(
+            dataclasses.replace(c, id=f"h{i:02d}", request=f"Hi! {c.request} Thanks!")
+            for i, c in enumerate(cases)
+        )
+    return tuple(run_order(case, client) for case in cases)
 
 
 def _judge_on(
@@ -275,17 +287,14 @@ def check_own_check(fn: Callable[[Any], Any]) -> list[str]:
     if alarms:
         shown = "; ".join(f"{case_id}: {finding}" for case_id, finding in alarms[:_SHOWN])
         problems.append(f"it fails {len(alarms)} labelled (correct) ticket(s), e.g. {shown}")
-    renamed = [
-        dataclasses.replace(o, case=dataclasses.replace(o.case, id=f"h{i:02d}"))
-        for i, o in enumerate(offline_observations())
-    ]
-    caught, raised = _judge_on(check, renamed)
+    caught, raised = _judge_on(check, list(offline_observations(reworded=True)))
     if raised:
         return [*problems, raised]
     if not caught:
         problems.append(
-            "it catches none of the orders the session 01 loop gets wrong offline (their ids "
-            "renamed): judge what the ticket says against what the customer said; read report.misses"
+            "it catches none of the orders the session 01 loop gets wrong offline (asked again "
+            "with a greeting, under other ids): judge what the ticket says against what the "
+            "customer said; read report.misses"
         )
     return problems
 
@@ -326,7 +335,7 @@ def your_figures(
     if fixture_fn is not None:
         checks = [*session_checks(menu), first_try_no_sold_out(menu)]
         found = call(fixture_fn, checks)
-        named = sorted(_named(found, checks)) if isinstance(found, list) else shown(found)
+        named = sorted(named_in(found, checks)) if isinstance(found, list) else shown(found)
         figures["fixture_problems"] = {"checks_judged": len(checks), "named_broken": named}
     if check_fn is not None:
         check = call(check_fn, menu)

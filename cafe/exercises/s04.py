@@ -5,24 +5,23 @@ closes the table range.
   `Ticket` raised for a bad draft, return `Failure`s with the course's check names
   (`missing_field`, `unknown_field`, `bad_value`), a span that names the field (and, for a bad
   value, quotes it as the draft held it, as Python or JSON writes it: a number is not shown as
-  text; a missing field held no value, so its span quotes none), a fix that names the field and what it must
-  hold, and one failure per field and check however many list elements were wrong. Then on
-  generated bad drafts (`cafe.exercises.reference_s04.bad_drafts`: every field good, bad at or
-  beside an edge, or missing, fields spelt in another case), held to the same rules and to the
-  failures `reference_s04.failure_pairs` reads from the draft. The course's own
-  `failures_from` is refused.
+  text; a missing field held no value, so its span quotes none), a fix that names the field and
+  what it must hold, and one failure per field and check however many list elements were wrong.
+  Then on generated bad drafts (`cafe.exercises.reference_s04.bad_drafts`: every field good, bad
+  at or beside an edge, or missing, fields spelt in another case), held to the same rules and to
+  the failures `reference_s04.failure_pairs` reads from the draft.
 - `check_closed_table_schema(fn)` judges your `closed_schema()`: a strict ticket schema (every
   field required, no other fields) that uses none of the keywords `strict_ticket_schema()` drops,
   still lets a good ticket through, and no longer lets a table outside 1 to 30 through
-  (`cafe.endpoint.client.formats.admits` plays the strict server): every table from 1 to 30, no other
-  table value, and nothing the strict schema refused for another reason; then on generated
+  (`cafe.endpoint.client.formats.admits` plays the strict server): every table from 1 to 30, no
+  other table value, and nothing the strict schema refused for another reason; then on generated
   tickets, good and bad, it lets through exactly those `reference_s04.strict_admits`.
+  The course's own `failures_from` and `closed_table_schema` are refused (called, not equalled).
 - `your_figures(failures_fn, schema_fn, example)` is what the checkpoint banks as yours: the
   failures your function gives for the notebook's example, and how many tables from 0 to 31 your
   closed schema lets through. Pass only the functions whose exercise passed.
 
-Notebook: notebooks/s04-schema.ipynb. The library code they exercise: `cafe.schema` and
-`cafe.schema.trials`.
+Notebook: notebooks/s04-schema.ipynb. The library code they exercise: `cafe.schema(.trials)`.
 """
 
 from __future__ import annotations
@@ -57,7 +56,7 @@ from cafe.exercises.reference_s04 import (
 )
 from cafe.schema import parsing
 from cafe.schema.ticket import FIELD_HINTS, MAX_TABLE, TICKET_FIELDS, Failure, Ticket
-from cafe.schema.trials import unenforced_keywords
+from cafe.schema.trials import closed_table_schema, unenforced_keywords
 
 __all__ = [
     "BAD_DRAFTS",
@@ -228,11 +227,9 @@ def _keywords(node: Any) -> set[str]:
 
 def _admits(schema: dict[str, Any], ticket: dict[str, Any]) -> bool | str:
     """Would a strict server enforcing `schema` send `ticket`? Or why it could not read the schema."""
-    try:
+    try:  # a learner's schema the strict server cannot read is a problem to show
         return admits("json_schema", schema, json.dumps(ticket))
-    except (
-        Exception
-    ) as exc:  # a learner's schema the strict server cannot read is a problem to show
+    except Exception as exc:
         return f"{type(exc).__name__}: {exc}"
 
 
@@ -270,7 +267,10 @@ def _shape_problems(schema: dict[str, Any]) -> list[str]:
 
 def check_closed_table_schema(fn: Callable[[], Any]) -> list[str]:
     """Problems with a learner's `closed_schema()`; empty when a strict server could enforce it,
-    every table from 1 to `MAX_TABLE` gets through and nothing else does."""
+    every table from 1 to `MAX_TABLE` gets through and nothing else does. A function that calls
+    the course's `closed_table_schema` is refused; one that writes the same schema is not."""
+    if is_library(fn, closed_table_schema, trial=()):
+        return [library_answer("closed_table_schema")]
     schema = call(fn)
     if isinstance(schema, Raised):
         return [schema.problem("closed_schema()")]

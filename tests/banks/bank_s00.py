@@ -312,6 +312,28 @@ def right_stopwords(request: dict) -> Any:
     return {"tool_calls": [{"name": name, "arguments": {"item": item}}]}
 
 
+# --- held-out reader J, 7 Dec 2026 (responder) --------------------------------------------------
+
+
+_LEADS = ("could i get", "can i get", "can i have", "could i have", "i'd like", "i'll have")
+
+
+def right_rewrites_in_place(request: dict) -> Any:
+    """Normalises the request it is handed in place (`setdefault`, the last message's content
+    lower-cased). Session 00 never says a request is read-only; session 01 teaches "the caller's
+    messages are the caller's", so an s00 learner is not held to it (decided, reader J)."""
+    tools = request.setdefault("tools", [])
+    if not tools:
+        return "Sorry."
+    last = request["messages"][-1]
+    last["content"] = last["content"].strip().lower()
+    said = re.sub(r"[.!?]+$", "", last["content"]).strip()
+    said = re.sub(r",?\s*please\b", "", said).strip(" ,")
+    lead = next((lead for lead in _LEADS if said.startswith(lead)), "")
+    said = said[len(lead) :].strip()
+    return _call(re.sub(r"^(a|an|one|the|some)\s+", "", said).strip(" ,.!?"))
+
+
 # --- the banks ----------------------------------------------------------------------------------
 
 BANKS = (
@@ -410,6 +432,11 @@ BANKS = (
                 "right_stopwords",
                 right_stopwords,
                 "stop words dropped, add_item by name (reader C)",
+            ),
+            Entry(
+                "right_rewrites_in_place",
+                right_rewrites_in_place,
+                "rewrites the request in place: s00 does not yet teach read-only (reader J)",
             ),
         ),
     ),

@@ -180,6 +180,22 @@ def right_sorted_tuples(view: TurnView) -> Stop | None:
     return Stop("stuck", "same calls as last turn") if now and now == before else None
 
 
+# --- held-out reader J, 7 Dec 2026 (repeat guard) ----------------------------------------------
+
+
+def only_after_success(view: TurnView) -> Stop | None:
+    """Stops only when every result it saw was ok: a call retried after it failed runs on."""
+    if not view.calls or not all(r.ok for r in view.prev_dispatch):
+        return None
+    return _stop(view) if _pairs(view.calls) == _pairs(view.prev_dispatch) else None
+
+
+def no_reason(view: TurnView) -> Stop | None:
+    """The right comparison, stopping with `Stop("stuck")`: no sentence saying why."""
+    same = view.calls and _pairs(view.calls) == _pairs(view.prev_dispatch)
+    return Stop("stuck") if same else None
+
+
 # --- own tool ---------------------------------------------------------------------------------
 
 
@@ -444,6 +460,19 @@ BANKS = (
                 repeat_guard,
                 "write your own: the course's guard is refused",
                 "itself",
+            ),
+            # held-out reader J, 7 Dec 2026
+            Entry(
+                "only_after_success",
+                only_after_success,
+                "a repeat is the same calls whatever their results said",
+                "look_up oat latte after it failed -> None",
+            ),
+            Entry(
+                "no_reason",
+                no_reason,
+                "Stop('stuck', <a short reason>): the detail says why",
+                "latte after latte -> Stop('stuck', '')",
             ),
         ),
         right=(

@@ -273,15 +273,35 @@ def nullable_table():
 
 def loosens_notes():
     """The table closed, another field opened."""
-    schema = closed_table_schema()
+    schema = right_typed_enum()
     schema["properties"]["notes"] = {"type": ["string", "null", "integer"]}
     return schema
 
 
 def not_strict():
     """additionalProperties forgotten."""
-    schema = closed_table_schema()
+    schema = right_typed_enum()
     del schema["additionalProperties"]
+    return schema
+
+
+def calls_the_course():
+    """Returns the course's own schema, which the notebook names as the reference (reader J)."""
+    return closed_table_schema()
+
+
+def float_enum():
+    """The tables as 1.0 to 30.0: JSON Schema counts 1 == 1.0, but a strict server writes an enum's
+    own literal, 1.0, a number the integer table refuses (reader J; decided wrong)."""
+    return _with_table({"type": "integer", "enum": [float(n) for n in range(1, MAX_TABLE + 1)]})
+
+
+def right_typed_enum():
+    """The strict schema's integer table given an enum of every table: the same value as the
+    course's schema, written by hand (a value cannot be refused for being equal to the course's;
+    a function that calls it can)."""
+    schema = copy.deepcopy(strict_ticket_schema())
+    schema["properties"]["table"]["enum"] = list(range(1, MAX_TABLE + 1))
     return schema
 
 
@@ -343,8 +363,12 @@ BANKS = (
     Bank(
         "s04",
         check_closed_table_schema,
-        closed_table_schema,
+        right_typed_enum,
         wrong=(
+            Entry("closed_table_schema", closed_table_schema, "write your own: the course's schema is refused", "itself"),
+            Entry("calls_the_course", calls_the_course, "write your own: calling the course's schema is refused",
+                  "return closed_table_schema()"),
+            Entry("float_enum", float_enum, "a table is a whole number, written as one", "table 1 refused"),
             Entry("min_max", min_max, "strict servers drop minimum and maximum", "uses dropped keywords"),
             Entry("enum_from_zero", enum_from_zero, "only tables 1 to 30", "table 0 admitted"),
             Entry("enum_without_30", enum_without_30, "every table the café has", "table 30 refused"),
