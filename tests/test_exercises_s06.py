@@ -266,7 +266,7 @@ def test_reference_s06_no_labelled_order_repeats_an_attack_and_every_attack_repe
     attacks = [r.text for r in labelled if r.label == "injection"]
     assert len(orders) > 200 and len(attacks) > 250
     assert not [t for t in orders if reference_s06.repeats_attack(t, attacks, s06._ITEMS)]
-    assert not [t for t in orders if s06._NOT_AN_ORDER.search(t)]
+    assert not [t for t in orders if reference_s06.gives_away(t, s06._ITEMS)]
     assert all(reference_s06.repeats_attack(t, [t], s06._ITEMS) for t in attacks)
 
 
@@ -308,7 +308,7 @@ def test_check_detection_rule_refuses_a_gap_with_no_bound():
     half of the attack to the other across a whole order of honest sentences (generated)."""
     unbounded = _grant_rule(_STAFF + ".*" + _GRANT + r".*\bfree\b")
     (problem,) = check_detection_rule(lambda: unbounded)
-    assert "words of honest orders between them" in problem, problem
+    assert "words of an honest order between them" in problem, problem
     bounded = _grant_rule(_STAFF + r"[^.!?]{0,40}" + _GRANT + r"[^.!?]{0,30}\bfree\b")
     assert check_detection_rule(lambda: bounded) == []
 

@@ -22,7 +22,7 @@ from typing import Any
 
 __all__ = ["MIN_ATTACK_WORDS", "names_item", "attack_words", "repeats_attack"]
 __all__ += ["requests", "rewordings", "DISGUISES", "disguised", "spread_out"]
-__all__ += ["fixture_variants", "shared_words"]
+__all__ += ["fixture_variants", "OFF_MENU", "PLACES", "shared_words", "same_text", "gives_away"]
 
 # An attack said again is found inside a longer text only when it has at least this many words
 # once numbers and items are blanked: shorter ones ("flat white please" with hidden characters
@@ -52,15 +52,39 @@ def attack_words(text: str, items: Iterable[str]) -> str:
     return " ".join(re.findall(r"[^\W\d_]+", blanked))
 
 
+def same_text(first: str, second: str) -> bool:
+    """Whether two texts are the same request, case and spacing aside."""
+    return " ".join(first.casefold().split()) == " ".join(second.casefold().split())
+
+
+# What an honest order never does: give something away on someone's behalf (the lesson's "bill
+# zeroed": on the house, someone's treat, the café's people paying, on him) or order for another
+# table. The customer's own boss or friend paying is honest ("My boss is paying for this one").
+_CAFE = r"(?:owner|manager|chef|barista|staff|house)"
+_GIVEAWAY = (
+    r"\b(?:his|her|their|the\s+owner's|the\s+manager's|my)\s+treat\b|\btable\s+\d+\s+gets\b"
+    r"|\bon\s+the\s+house\b|\bfor\s+free\b|\bfree\s+of\s+charge\b|\bat\s+no\s+charge\b"
+    rf"|\bon\s+the\s+{_CAFE}\b|\b{_CAFE}\b[^.!?]{{0,60}}\bon\s+(?:him|her|them)\b"
+    rf"|\b{_CAFE}\b(?:[^.!?]{{0,40}}\b(?:he|she|they))?(?:'s|\s+is|\s+are|\s+will)?"
+    r"\s+(?:paying|pays?|covering|covers?|picking\s+up\s+the\s+(?:bill|tab))\b"
+)
+
+
+def gives_away(text: str, items: Iterable[str]) -> bool:
+    """Whether `text` gives something away on someone's behalf: a `_GIVEAWAY` phrase, or a menu
+    item offered free ("a free croissant", "free banana breads"). A judgement call, said so."""
+    free_item = r"\bfree\s+(?:" + "|".join(re.escape(item) for item in items) + r")"
+    return re.search(_GIVEAWAY + "|" + free_item, text, re.IGNORECASE) is not None
+
+
 def repeats_attack(text: str, attacks: Iterable[str], items: Iterable[str]) -> bool:
     """Whether `text` is one of `attacks` said again: the same text (case and spacing aside), or,
     for an attack of `MIN_ATTACK_WORDS` words or more, its words (numbers and items blanked)
     inside `text`, which may add a greeting in front or an order after."""
     items = tuple(items)
-    folded = " ".join(text.casefold().split())
     said = f" {attack_words(text, items)} "
     for attack in attacks:
-        if folded == " ".join(attack.casefold().split()):
+        if same_text(text, attack):
             return True
         words = attack_words(attack, items)
         if len(words.split()) >= MIN_ATTACK_WORDS and f" {words} " in said:
@@ -106,14 +130,30 @@ def shared_words(first: str, second: str) -> set[str]:
     }
 
 
+# What an attack names that is not its shape: something off the menu it asks for, and where in the
+# café the claim was made. Each is swapped for the next in its list ("a free brownie" -> "a free
+# pizza", "at the counter" -> "at the till"); the attack is the same attack.
+OFF_MENU = ("brownie", "pizza", "muffin", "burger", "scone", "cake")
+PLACES = ("at the counter", "at the till", "by the window", "at the door")
+
+
+def _swapped(text: str, names: Sequence[str], plural: str = "") -> str:
+    pattern = r"\b(" + "|".join(map(re.escape, names)) + r")(" + plural + r")\b"
+    following = {name: names[(at + 1) % len(names)] for at, name in enumerate(names)}
+    return re.sub(pattern, lambda m: following[m.group(1).lower()] + m.group(2), text, flags=re.I)
+
+
 def fixture_variants(text: str) -> tuple[str, ...]:
     """The failing fixture said a little differently, as the next customer would: other numbers,
-    a greeting in front, all lower case, other punctuation. A rule for a shape catches them all."""
+    a greeting in front, all lower case, other punctuation, another off-menu item and another
+    place in the café. A rule for a shape catches them all; a rule for an incidental word does
+    not ("brownie", "at the counter")."""
     return (
         re.sub(r"\d+", lambda m: str(int(m.group(0)) + 2), text),
         "Hi! " + text,
         text.lower(),
         text.replace(".", "!"),
+        _swapped(_swapped(text, OFF_MENU, "s?"), PLACES),
     )
 
 
@@ -169,16 +209,28 @@ def rewordings(text: str, items: Sequence[str]) -> Any:
 SPREAD_SENTENCES = 10
 
 
-def spread_out(text: str, honest: Sequence[str]) -> Any:
-    """(first half, honest orders, second half): the failing fixture `text` cut in two at a word,
-    with `SPREAD_SENTENCES` to 16 honest orders (drawn from `honest`) between the halves. The
-    lesson: "every gap between two words of a rule is bounded", so a rule that passes each part
-    alone cannot reach from one half to the other across them, and passes the whole."""
+def spread_out(text: str, honest: Sequence[str], items: Sequence[str] = ()) -> Any:
+    """(first half, honest order, second half): the failing fixture `text` cut in two at a word,
+    with, between the halves, `SPREAD_SENTENCES` to 16 honest orders (drawn from `honest`) or one
+    long order of twice as many menu items in a single sentence ("a latte, two croissants, ...").
+    The lesson: "every gap between two words of a rule is bounded", so a rule that passes each part
+    alone cannot reach from one half to the other across them, and passes the whole; a gap that
+    only stops at a full stop is bounded by the customer's sentences, not by the rule."""
     from hypothesis import strategies as st
 
     words = text.split()
     cut = st.integers(1, max(1, len(words) - 1))
     halves = cut.map(lambda at: (" ".join(words[:at]), " ".join(words[at:])))
     long_enough = tuple(order for order in honest if len(order.split()) >= 5)
-    between = st.lists(st.sampled_from(long_enough), min_size=SPREAD_SENTENCES, max_size=16)
-    return st.builds(lambda pair, orders: (pair[0], " ".join(orders), pair[1]), halves, between)
+    orders = st.lists(st.sampled_from(long_enough), min_size=SPREAD_SENTENCES, max_size=16)
+    between = orders.map(" ".join)
+    if items:
+        count = st.sampled_from(("one", "two", "three"))
+        item = st.builds(
+            lambda c, i: f"{c} {i}" + ("s" if c in ("two", "three") else ""),
+            count,
+            st.sampled_from(tuple(items)),
+        )
+        listed = st.lists(item, min_size=2 * SPREAD_SENTENCES, max_size=32).map(", ".join)
+        between = between | listed
+    return st.builds(lambda pair, middle: (pair[0], middle, pair[1]), halves, between)

@@ -2,21 +2,18 @@
 
 The notebook (`notebooks/s06-detect.ipynb`) asks for two things:
 
-1. `my_rule()`: a detection rule of your own, returned as a session 02 `cafe.evals.Check` whose
-   judge reads a request's text and returns a finding or None, with both fixtures: `fails`, an
-   injection the course's detector (`cafe.detect.scan_text`) misses, and `passes`, an order that
-   shares a word with it. `check_detection_rule` holds it to that; `HEARSAY_RULE` is the course's
-   own answer. The notebook then adds the rule to the detector and measures again on
-   `FRESH_REQUESTS`, a week of new traffic the rules were not written for.
+1. `my_rule()`: a detection rule of your own, a session 02 `cafe.evals.Check` whose judge reads a
+   request and returns a finding or None, with both fixtures: `fails`, an injection the course's
+   detector (`cafe.detect.scan_text`) misses and no labelled honest order, and `passes`, an order
+   for something on the menu that shares a word with it. `HEARSAY_RULE` is the course's answer.
    On generated text (`cafe.exercises.reference_s06`) it answers any text with a finding or None,
    the same each time; catches its failing fixture reworded (numbers, items, a greeting, case) and
-   disguised (the lesson: normalise before you match); never reaches across ten honest orders (every
-   gap bounded); and it is the learner's own, not `HEARSAY_RULE` (which reads normalised text).
-2. `my_false_alarm()`: an ordinary order a rule blocks. `check_false_alarm` asks that it names
-   something on the menu, that the course's detector passes it, that the rule flags it, and that
-   it is an order, not an attack: not one of the labelled injections (this week's, the unseen
-   week's) or the rule's own failing fixture, said again in any words around it, and nothing
-   given away on someone's behalf (`_NOT_AN_ORDER`, a judgement call).
+   disguised (normalise before you match); never reaches across ten honest orders, as sentences or
+   run into one (every gap bounded); and it is the learner's own, not `HEARSAY_RULE`.
+2. `my_false_alarm()`: an ordinary order a rule blocks, the same on every call. It names something
+   on the menu, the course's detector passes it, the rule flags it, and it is an order, not an
+   attack: no labelled injection or the rule's own failing fixture said again, and nothing given
+   away on someone's behalf (`reference_s06.gives_away`, a judgement call).
 
 Rejections are worded by `cafe.exercises.feedback`; a learner's function or judge that raises or
 returns the wrong type is a problem to show, never a crash of the checker.
@@ -40,10 +37,12 @@ from cafe.exercises.reference_s06 import (
     DISGUISES,
     disguised,
     fixture_variants,
+    gives_away,
     names_item,
     repeats_attack,
     requests,
     rewordings,
+    same_text,
     shared_words,
     spread_out,
 )
@@ -97,15 +96,13 @@ HEARSAY_RULE = Check(
 BENIGN_BLOCKED_MAX = 0.05
 # The ordinary orders a rule is measured on: the course corpus's and the family set's benign rows
 # (210). Not FRESH_REQUESTS: its honest orders are exercise 2's material, chosen to share words.
-_BENIGN: tuple[LabelledRequest, ...] = tuple(
-    r for r in (*load_corpus(), *load_corpus(path=FAMILIES_PATH)) if r.label == "benign"
-)
-# Every labelled attack: a false alarm that says one of them again is the rule working.
-_INJECTIONS: tuple[str, ...] = tuple(
-    r.text
-    for r in (*load_corpus(), *load_corpus(path=FAMILIES_PATH), *FRESH_REQUESTS, *UNSEEN_REQUESTS)
-    if r.label == "injection"
-)
+_COURSE = (*load_corpus(), *load_corpus(path=FAMILIES_PATH))
+_BENIGN: tuple[LabelledRequest, ...] = tuple(r for r in _COURSE if r.label == "benign")
+# Every labelled request: a failing fixture labelled honest is not an attack, and a false alarm that
+# says a labelled attack again is the rule working.
+_LABELLED = (*_COURSE, *FRESH_REQUESTS, *UNSEEN_REQUESTS)
+_HONEST = tuple(r for r in _LABELLED if r.label == "benign")
+_INJECTIONS = tuple(r.text for r in _LABELLED if r.label == "injection")
 _ITEMS: tuple[str, ...] = tuple(load_menu().items)
 # Generated texts per property (fewer than generated.EXAMPLES): 100 find every crashing or one-item
 # judge in tests/banks/bank_s06.py, and a right rule's compare stays near a tenth of a second.
@@ -188,8 +185,8 @@ def _judge_problems(rule: Check) -> list[str]:
 
 
 def _spread_problem(rule: Check) -> str | None:
-    """Honest orders of several sentences: the failing fixture's halves, with ten or more honest
-    orders between them. When the rule passes the first half with the orders, and the orders with
+    """The failing fixture's halves with a long honest order between them (ten sentences or more,
+    or twenty menu items in one). When the rule passes the first half with the orders, and the orders with
     the second half, it must pass all three together: only a gap with no bound reaches from one
     half to the other across them. None when that holds on every text tried."""
 
@@ -200,7 +197,7 @@ def _spread_problem(rule: Check) -> str | None:
 
     found = first_broken(
         parts,
-        built_once(spread_out, str(rule.fails), tuple(r.text for r in _BENIGN)),
+        built_once(spread_out, str(rule.fails), tuple(r.text for r in _BENIGN), _ITEMS),
         lambda text, got: (
             not isinstance(got, Raises) and got[:2] == (None, None) and got[2] is not None
         ),
@@ -212,9 +209,9 @@ def _spread_problem(rule: Check) -> str | None:
     return (
         f"your rule passes {shown(first + ' ' + between, 40)} and {shown(between + ' ' + second, 40)}"
         f" but blocks the two halves of your failing fixture {shown(first, 30)} ... "
-        f"{shown(second, 30)} with {len(between.split())} words of honest orders between them\n"
-        "  (every gap between two words of a rule is bounded, so it never reaches across a whole "
-        "order of other sentences: write [^.!?]{0,40}, not .*)"
+        f"{shown(second, 30)} with {len(between.split())} words of an honest order between them\n"
+        "  (every gap between two words of a rule is bounded, so it never reaches across a long "
+        "order, one sentence or several: write [^.!?]{0,40}, not .* or [^.!?]*)"
     )
 
 
@@ -258,9 +255,20 @@ def _fixture_problems(rule: Check) -> list[str]:
     one borrows its words."""
     if not isinstance(rule.fails, str) or not isinstance(rule.passes, str):
         return ["both fixtures are requests: text a customer could write"]
+    honest = next((r for r in _HONEST if same_text(r.text, str(rule.fails))), None)
+    if honest:
+        return [
+            f"your failing fixture {shown(rule.fails, 50)} is request {honest.id}, labelled an honest "
+            "order in the course's traffic; `fails` is an injection scan_text misses"
+        ]
     problems = fixture_problems([rule])
     if problems:
         return problems
+    if not names_item(str(rule.passes), _ITEMS):
+        return [
+            f"your passing fixture {shown(rule.passes, 50)} names nothing on the menu; `passes` is "
+            "an order that uses some of the attack's words innocently"
+        ]
     if scan_text(rule.fails):
         return [
             f"scan_text already catches your failing fixture {shown(rule.fails, 50)}; pick an "
@@ -294,17 +302,6 @@ def check_detection_rule(fn: Callable[[], Any]) -> list[str]:
     return fixtures or _shape_problems(rule) or _judge_problems(rule)
 
 
-# What an honest order never does: give something away on someone's behalf, or order for another
-# table. A judgement call (an attack in other words is still an attack), said so in the problem.
-_NOT_AN_ORDER = re.compile(
-    r"\b(?:his|her|their|the\s+owner's|the\s+manager's|my)\s+treat\b|\btable\s+\d+\s+gets\b"
-    r"|\bon\s+the\s+house\b|\bfor\s+free\b|\bfree\s+of\s+charge\b|\bat\s+no\s+charge\b"
-    # something the café sells, given away: "a free croissant", "free banana breads"
-    r"|\bfree\s+(?:" + "|".join(re.escape(item) for item in _ITEMS) + r")",
-    re.IGNORECASE,
-)
-
-
 def _attack_problem(text: str, rule: Check) -> str | None:
     """Why `text` is an attack rather than an ordinary order, or None."""
     own = (rule.fails,) if isinstance(rule.fails, str) else ()
@@ -313,7 +310,7 @@ def _attack_problem(text: str, rule: Check) -> str | None:
             f"{shown(text, 50)} is an injection (a labelled one or your rule's failing fixture, "
             "said again), and blocking it is the rule working; find an honest order it blocks"
         )
-    if _NOT_AN_ORDER.search(text):
+    if gives_away(text, _ITEMS):
         return (
             f"{shown(text, 50)} gives something away on someone's behalf or orders for another "
             "table: that is the attack's shape (a judgement call), not an ordinary order"
@@ -328,6 +325,8 @@ def check_false_alarm(fn: Callable[[], Any], rule: Check = HEARSAY_RULE) -> list
         return [text.problem("my_false_alarm()")]
     if not isinstance(text, str) or not text.strip():
         return [wrong_type("my_false_alarm()", text, "the text of an order")]
+    if (again := call(fn)) != text:  # the checkpoint asks again
+        return [f"my_false_alarm() returned {shown(text, 40)}, then {shown(again, 40)}; one order"]
     attack = _attack_problem(text, rule)
     if attack:
         return [attack]
