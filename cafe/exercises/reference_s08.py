@@ -80,8 +80,8 @@ def left_of(found: tuple[str, ...], text: str, masked_text: str) -> str | None:
 
 MASK_WHOLE = "mask all of it, whatever its shape or its label's case"
 MASK_IDEA = (
-    "mask every credential of the shapes the lesson names, labels in any case, and leave "
-    "ordinary text exactly as it was"
+    "mask every credential of the shapes the lesson names, and any value after a label (api key, "
+    "token, secret, password), labels in any case, and leave ordinary text exactly as it was"
 )
 
 

@@ -327,8 +327,9 @@ course.reveal("s08.reply_for", source=cafe.trace.replay.ReplayClient.reply_for)
 # recorder masks the client's own key by value and anything that *looks* like a credential by
 # its shape. Write `my_mask(text)`: the text with credential-looking parts replaced (by
 # `[redacted]`, say), and ordinary café text left exactly as it was. The compare cell tries eight
-# secrets in sentences (no piece of six characters of a secret may stay) and seven ordinary
-# texts, a model's name and a trace's ids among them; after those hand-picked cases, generated
+# secrets in sentences, of the lesson's shapes and as a value after a label (`token=`, `Secret:`,
+# an api key or a password, the label in any case); no piece of six characters of a secret may
+# stay. Then seven ordinary texts, a model's name and a trace's ids among them; after those hand-picked cases, generated
 # secrets and generated ordinary text. The course's `scrub` is refused if handed in. Then add the shapes *you* worry about (a card
 # number? a phone number?) and run the last cell of this step.
 #

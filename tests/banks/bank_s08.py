@@ -485,6 +485,18 @@ def long_bearer_only(text: str) -> str:
     return _masked_but(text, bearer=r"(?i)(?<=bearer )\S{20,}")
 
 
+# held-out reader K, 7 Dec 2026: the lesson's examples only, password and api key the only labels
+def the_lessons_examples_only(text: str) -> str:
+    """sk- keys, bearer, AKIA, GitHub tokens, and a value after 'password' or 'api key': 'token='
+    and 'Secret:' kept (the notebook now names those labels too)."""
+    text = re.sub(r"\bsk-[\w-]{8,}", "[redacted]", text)
+    text = re.sub(r"(?i)\b(bearer)\s+\S+", r"\1 [redacted]", text)
+    text = re.sub(r"\bAKIA[0-9A-Z]{16}\b", "[redacted]", text)
+    text = re.sub(r"\b(?:ghp_|github_pat_)\w{20,}", "[redacted]", text)
+    text = re.sub(r"(?i)\b(password)(\s*[:=]\s*)\S+", r"\1\2[redacted]", text)
+    return re.sub(r"(?i)\b(api[-_]key)(\s*[:=]\s*)[^\s&]+", r"\1\2[redacted]", text)
+
+
 # --- mask: right --------------------------------------------------------------------------------
 
 
@@ -691,6 +703,13 @@ BANKS = (
             Entry("label_touching_only", label_touching_only, "spacing too", "'password: …'"),
             Entry("password_and_token_only", password_and_token_only, "every label", "api_key="),
             Entry("long_bearer_only", long_bearer_only, "any length", "a short bearer token"),
+            # held-out reader K, 7 Dec 2026
+            Entry(
+                "the_lessons_examples_only",
+                the_lessons_examples_only,
+                "a value after any label: token, secret (the notebook names them)",
+                "'my token=cafe-till-778899'",
+            ),
         ),
         right=(
             Entry("right_patterns", right_patterns, "shapes replaced in turn, labels in any case"),
