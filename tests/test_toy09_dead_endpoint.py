@@ -25,6 +25,7 @@ from test_toy10_dead_endpoint import run_toy_live, silent_endpoint
 
 from cafe.endpoint.errors import EndpointError
 from cafe.report import RunRecord
+from cafe.report.listening import GIVE_UP_AFTER
 from cafe.report.shift import SHIFT_ORDERS, NotReached, run_shift, scripted_drafter
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +33,7 @@ TOY = ROOT / "sessions" / "s09-shift-report" / "toy.py"
 KEY = "sk-toy10-SECRET-1b7c9e3a5d2f4086"  # the key run_toy_live sets
 TOY_GLOBALS = runpy.run_path(str(TOY), run_name="toy09")  # the toy's names, main() not run
 Listening, Remembering = TOY_GLOBALS["Listening"], TOY_GLOBALS["Remembering"]
-GIVE_UP_AFTER, MARKS = TOY_GLOBALS["GIVE_UP_AFTER"], TOY_GLOBALS["MARKS"]
+MARKS = TOY_GLOBALS["MARKS"]
 
 
 @pytest.fixture(scope="module")

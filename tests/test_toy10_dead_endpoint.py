@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cafe.endpoint.errors import EndpointError
+from cafe.report.listening import GIVE_UP_AFTER
 from cafe.stories.practice_shift import practice_generator, practice_orders
 from cafe.taxonomy import Run, run_shift
 
@@ -38,7 +39,6 @@ KEY = "sk-toy10-SECRET-1b7c9e3a5d2f4086"
 MODELS = json.dumps({"object": "list", "data": []}).encode()
 TOY_GLOBALS = runpy.run_path(str(TOY), run_name="toy10")  # the toy's names, main() not run
 Listening = TOY_GLOBALS["Listening"]
-GIVE_UP_AFTER = TOY_GLOBALS["GIVE_UP_AFTER"]
 
 
 # --- a fake endpoint that never answers a chat request ---------------------------------------

@@ -11,6 +11,7 @@ Read the files in this order:
 - `traces.py`: the same records read back from trace files;
 - `banked.py`: every number the learner banked, across sessions;
 - `figures.py`: the report drawn, for the notebook and as one HTML page.
+- `listening.py`: when a live shift stops asking an endpoint that has gone quiet (`Listener`).
 
 Lesson: sessions/s09-shift-report/lesson.md. Notebook: notebooks/s09-shift-report.ipynb.
 """

@@ -37,6 +37,7 @@ from cafe.repair import Generator, make_model_generator
 from cafe.report import ENDINGS, RunRecord, render_text, summarize
 from cafe.report.banked import banked_checkpoints
 from cafe.report.figures import write_html
+from cafe.report.listening import Listener
 from cafe.report.shift import (
     PRACTICE_PRICES,
     SHIFT_ORDERS,
@@ -56,14 +57,6 @@ WORDS = {
 MARKS = {"passed": ".", "retries_exhausted": "x", "policy_violation": "-", "sent_back": "?"}
 assert set(WORDS) == set(MARKS) == set(ENDINGS), "a word and a mark for every named ending"
 MARKS["not reached"] = "!"  # live only: the endpoint failed on the order, which has no ending
-# The endpoint problems that mean no answer came back at all: no connection, or nothing within
-# the deadline (`slow` is a server that took the connection and wrote nothing back in time).
-NOT_ANSWERING = frozenset({"timeout", "slow", "connection"})
-# Unanswered orders in a row that end the shift once the endpoint has answered at least one (a
-# course choice, toy 10's too: one is a dropped request, three is an endpoint that went away).
-# Before it has answered any, the first unanswered order ends the shift: waiting out the deadline
-# on each of the other orders (fourteen reach it) would tell the learner nothing more.
-GIVE_UP_AFTER = 3
 
 
 class Remembering:
@@ -85,41 +78,34 @@ class Remembering:
 
 class Listening:
     """The shift's progress marks, and its end, as an `EndpointError` carrying the endpoint's own
-    message and fix, once the endpoint is not answering. `run` is the shift's `on_run`,
-    `failed_on` its `on_failure`; `failed` keeps the orders the report names in its notes."""
+    message and fix, once the endpoint is not answering (the rule is `Listener`'s). `run` is the
+    shift's `on_run`, `failed_on` its `on_failure`; `failed` keeps the orders the report names in
+    its notes."""
 
     def __init__(self, orders: int, drafts: Remembering) -> None:
-        self.orders, self.drafts, self.seen = orders, drafts, 0
+        self.drafts, self.listener = drafts, Listener(orders)
         self.failed: list[NotReached] = []
-        self.answered = False  # the endpoint has answered at least one order
-        self.unanswered = 0  # orders in a row it left unanswered (orders it never saw skipped)
 
     def run(self, record: RunRecord) -> None:
         """An order that ended: the endpoint answered it if the loop drafted it at least once."""
         print(MARKS[record.ending], end="", flush=True)
-        self.seen += 1
-        if record.attempts:  # drafted (an order sent back or refused never reached it)
-            self.answered, self.unanswered = True, 0
+        if record.attempts:
+            self.listener.heard()
+        else:  # sent back, or refused before any draft: the endpoint never saw it
+            self.listener.never_sent()
 
     def failed_on(self, order: NotReached) -> None:
         """An order the endpoint failed on: its mark now, a note in the report later, or the end
         of the shift when the endpoint is not answering."""
         print(MARKS["not reached"], end="", flush=True)
-        self.seen += 1
         self.failed.append(order)
-        if order.kind not in NOT_ANSWERING:  # it answered, with something unusable
-            self.answered, self.unanswered = True, 0
-            return
-        self.unanswered += 1
-        if self.answered and self.unanswered < GIVE_UP_AFTER:
+        stop = self.listener.missed(order.kind)
+        if stop is None:
             return
         print()
-        said = "any order yet" if not self.answered else f"{self.unanswered} orders in a row"
         last = self.drafts.last
         raise EndpointError(
-            f"the shift stopped after {self.seen} of {self.orders} orders: the endpoint has not "
-            f"answered {said}, and asking again for each of the rest would say no more. "
-            f"{order.reason if last is None else last}",
+            f"{stop} {order.reason if last is None else last}",
             base_url=None if last is None else last.base_url,
             kind=order.kind,  # type: ignore[arg-type]  # one of NOT_ANSWERING
         )

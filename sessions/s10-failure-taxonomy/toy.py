@@ -27,6 +27,7 @@ from cafe.endpoint.errors import EndpointError
 from cafe.endpoint.scripts.rehearsals import DEFAULT_LABEL, rehearsal_script
 from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.repair import make_model_generator
+from cafe.report.listening import Listener
 from cafe.stories.practice_shift import designed_counts, practice_generator, practice_orders
 from cafe.taxonomy import FAILURE_CLASSES, Run, first_fix, run_shift, sort_runs
 
@@ -38,14 +39,6 @@ CLASS_WORDS = {
     "alternating": "a failure went away and came back",
     "drifting": "the failures kept changing, and none came back",
 }
-# The endpoint problems that mean no answer came back at all: no connection, or nothing within
-# the deadline (`slow` is a server that took the connection and wrote nothing back in time).
-NOT_ANSWERING = frozenset({"timeout", "slow", "connection"})
-# Unanswered orders in a row that end the shift once the endpoint has answered at least one (a
-# course choice: one is a dropped request, three is an endpoint that went away). Before it has
-# answered any, the first unanswered order ends the shift: waiting out the deadline on each of
-# the other orders would tell the learner nothing more, twenty minutes later.
-GIVE_UP_AFTER = 3
 # What `cafe serve` answers with no script: its default rule, not a model's choice.
 REHEARSAL_NOTE = (
     "(This is cafe serve's default rule, not a model: it answers every draft with the smallest ticket\n"
@@ -68,32 +61,26 @@ def attempts_line(run: Run) -> str:
 
 class Listening:
     """The shift's `on_run`: a dot per order, and the end of the shift, as an `EndpointError`
-    carrying the endpoint's own message and fix, once the endpoint is not answering."""
+    carrying the endpoint's own message and fix, once the endpoint is not answering (the rule is
+    `Listener`'s)."""
 
     def __init__(self, orders: int) -> None:
-        self.orders, self.seen = orders, 0
-        self.answered = False  # the endpoint has answered at least one order
-        self.unanswered = 0  # orders in a row it left unanswered (orders it never saw skipped)
+        self.listener = Listener(orders)
 
     def __call__(self, run: Run) -> None:
         print(".", end="", flush=True)
-        self.seen += 1
         if run.transport is None:
             if run.result is not None and run.result.attempts:  # it answered with a draft
-                self.answered, self.unanswered = True, 0
-            return  # sent back, or refused before any draft: the endpoint never saw the order
-        if run.transport not in NOT_ANSWERING:  # it answered, with something unusable
-            self.answered, self.unanswered = True, 0
+                self.listener.heard()
+            else:  # sent back, or refused before any draft: the endpoint never saw the order
+                self.listener.never_sent()
             return
-        self.unanswered += 1
-        if self.answered and self.unanswered < GIVE_UP_AFTER:
+        stop = self.listener.missed(run.transport)
+        if stop is None:
             return
         print()
-        said = "any order yet" if not self.answered else f"{self.unanswered} orders in a row"
         raise EndpointError(
-            f"the shift stopped after {self.seen} of {self.orders} orders: the endpoint has not "
-            f"answered {said}, and asking again for each of the rest would say no more. "
-            f"{run.detail}",
+            f"{stop} {run.detail}",
             kind=run.transport,  # type: ignore[arg-type]  # one of NOT_ANSWERING
         )
 
