@@ -196,7 +196,7 @@ class Script:
         """The normalized reply for `request` (see `cafe.endpoint.client.completions.normalize_reply`)."""
         if callable(self._source):
             # Its own dict, so a responder that adds to the request cannot change the record
-            # (the client hands it the messages as a read-only view).
+            # (the scripted client hands it a copy of every field and message it reads).
             return normalize_reply(self._source(dict(request)))
         with self._lock:
             replies = self._source

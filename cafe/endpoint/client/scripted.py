@@ -16,11 +16,23 @@ as a `MessagesView`: a read-only window on the first n messages of the log, whic
 to the list it stands for. A request whose list extends the one logged (the same list object,
 grown by appends, as the agent loop sends it) costs only its new messages; any other (a new
 conversation, a rebuilt list, a popped message) starts a new log with one copy. Nothing in the
-course edits a message once it is sent. Session 00 (`sessions/s00-setup/lesson.md`).
+course edits a message once it is sent.
+
+What a live client sends is a serialized copy, so offline takes a request the same way on both
+counts. Each message is checked once, as it enters the log, for text UTF-8 cannot encode
+(`cafe.endpoint.client.sendable.encodable`), and the other fields on every call: such a request
+fails here as it fails live, with nothing recorded. And a responder gets its own copy of the
+request: each other field read back from the JSON written for its check, and the messages as
+`Copies`, a view that deep-copies each message the first time it is read. A responder that
+rewrites `request["messages"][-1]` or the tools changes neither the caller's request nor the
+record, and pays only for the messages it reads.
+Session 00 (`sessions/s00-setup/lesson.md`).
 """
 
 from __future__ import annotations
 
+import copy
+import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
@@ -33,10 +45,12 @@ from cafe.endpoint.client.completions import (
     message_chars,
 )
 from cafe.endpoint.client.script import Script, default_responder, minimal_instance
+from cafe.endpoint.client.sendable import JSON, encodable
 from cafe.endpoint.settings.config import DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_S
 
 __all__ = [
     "CREATE_PARAMETERS",
+    "Copies",
     "MessagesView",
     "ScriptedClient",
     # what a script is made of, importable from here as the lessons write it
@@ -142,6 +156,62 @@ class MessagesView(Sequence[Any]):
         """The characters of text in these messages, from the log's running count."""
         return self._log.chars[self._length]
 
+    def copies(self) -> Copies:
+        """The same messages as `Copies`: each deep-copied the first time it is read."""
+        return Copies(self._log, self._length)
+
+
+class Copies(MessagesView):
+    """The same messages, each a deep copy made the first time it is read and kept for the next
+    read: what a responder is handed, so that what it does to a message reaches neither the
+    caller's list nor the log, as with a real endpoint's own copy. Reading one message copies one.
+    """
+
+    __slots__ = ("_copies",)
+
+    def __init__(self, log: _Log, length: int):
+        super().__init__(log, length)
+        self._copies: dict[int, Any] = {}
+
+    def _copy(self, position: int) -> Any:
+        if position not in self._copies:
+            self._copies[position] = copy.deepcopy(self._log.messages[position])
+        return self._copies[position]
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self._copy(p) for p in range(self._length)[index]]
+        super().__getitem__(index)  # the same IndexError for a message out of range
+        return self._copy(index + self._length if index < 0 else index)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self._copy(p) for p in range(self._length))
+
+
+def _sent(value: Any, name: str) -> Any:
+    """The field `name` of a request as an endpoint receives it: its own copy, read back from its
+    JSON (deep-copied, if it is not JSON), once `encodable` has found no lone surrogate in it.
+    The JSON written for the check is the one read back: one pass in C serves both."""
+    if value is None or isinstance(value, (str, int, float)):  # the model's name, a cap
+        encodable(value, name)
+        return value  # immutable: its own copy
+    try:
+        text = JSON.encode(value)
+    except (TypeError, ValueError):  # not JSON: a class as `response_format`, an SDK object
+        encodable(value, name)
+        return copy.deepcopy(value)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        encodable(value, name)  # raises, naming where the surrogate stands
+    return json.loads(text)
+
 
 class _Completions:
     def __init__(self, client: ScriptedClient):
@@ -164,11 +234,14 @@ class _Completions:
                 "The scripted model does not stream; call create() without stream=True."
             )
         client = self._client
+        # Each field but the messages (checked as they are logged) is written as JSON once: its
+        # check, and the responder's copy. Only `timeout` is not part of the request.
+        fields = {k: _sent(v, k) for k, v in kwargs.items() if k not in ("messages", "timeout")}
         view = client.log_messages(kwargs["messages"])
-        request = {k: v for k, v in kwargs.items() if k != "timeout"}
-        request["messages"] = view
+        request = {k: view if k == "messages" else v for k, v in kwargs.items() if k != "timeout"}
         client.calls.append(request)
-        reply = client.script.reply_to(request)
+        own = {k: view.copies() if k == "messages" else fields[k] for k in request}
+        reply = client.script.reply_to(own)
         payload = completion_payload(
             reply,
             model=kwargs["model"],
@@ -237,6 +310,8 @@ class ScriptedClient:
         with self._lock:
             if not self._log.extended_by(messages):
                 self._log = _Log()
+            for position in range(len(self._log.messages), len(messages)):
+                encodable(messages[position], f"messages[{position}]")
             self._log.take(messages)
             return MessagesView(self._log, len(messages))
 

@@ -9,31 +9,41 @@ that happens, raises a `ValueError` naming the field (`messages[2]['content']`),
 and the fix instead. Nothing has been sent by then.
 
 Only a request that failed to encode is searched, so a long transcript costs nothing extra on
-every call. Offline, the scripted client encodes nothing and takes such text as it is. The
-replies' own surrogates are `readable`'s (each becomes U+FFFD as the reply is read). Machinery
-for every session's calls through `cafe.endpoint.client.chat`.
+every call. Offline, the scripted client encodes nothing, so it checks with `encodable` instead:
+each message once, as it enters the client's log, and the other fields on every call. It raises
+the `UnicodeEncodeError` the SDK would (its reason names the field), so `chat()` names it the
+same way offline and live, and a request that works offline does not break live. The replies'
+own surrogates are `readable`'s (each becomes U+FFFD as the reply is read). Machinery for every
+session's calls through `cafe.endpoint.client.chat`.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from cafe.endpoint.client.readable import asked
 
-__all__ = ["lone_surrogate", "sent"]
+__all__ = ["JSON", "encodable", "lone_surrogate", "sent"]
 
-# Surrogate code points (Unicode's range for UTF-16 pairs); UTF-8 encodes none of them alone.
-SURROGATES = range(0xD800, 0xE000)
+# JSON as the SDK writes a request's body (UTF-8 text, not \u escapes), made once, not per call.
+JSON = json.JSONEncoder(ensure_ascii=False)
 # How a learner can mend such text in one line: U+FFFD in each one's place, as replies get.
 MEND = "''.join('\\ufffd' if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)"
 
 
 def lone_surrogate(value: Any, path: str) -> tuple[str, int, str] | None:
-    """The first lone surrogate in `value` as (where, character index, the character), searching
-    texts, mapping keys and values, lists, tuples and objects' attributes in order; or None."""
+    """The first lone surrogate in `value` as (where, its character index, the text holding it),
+    searching texts, mapping keys and values, lists, tuples and objects' attributes in order; or
+    None. Each text is encoded as UTF-8 strict (which fails only on a surrogate, and says where),
+    so a long text costs one pass in C, not one Python step per character."""
     if isinstance(value, str):
-        return next(((path, i, c) for i, c in enumerate(value) if ord(c) in SURROGATES), None)
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return path, exc.start, value
+        return None
     items: list[tuple[Any, str]] = []
     if isinstance(value, Mapping):
         for key, item in value.items():
@@ -65,10 +75,34 @@ def sent(create: Callable[..., Any], kwargs: Mapping[str, Any]) -> Any:
         )
         if found is None:
             raise
-    where, index, char = found
+    where, index, text = found
+    char = text[index]
     raise ValueError(
         f"chat() cannot send this request: {where} holds a lone surrogate (U+{ord(char):04X} at "
         f"character {index}), half of a UTF-16 pair, which UTF-8 cannot encode; nothing was sent. "
         "Mend the text where it was made (a string cut between the halves of an emoji, a file "
         f"read with errors='surrogateescape'), or put U+FFFD in its place: {MEND}."
     )
+
+
+def encodable(value: Any, path: str) -> None:
+    """Nothing, when UTF-8 can encode every text in `value`; else the `UnicodeEncodeError` the
+    SDK's encoder raises, its reason naming where the first lone surrogate stands (`path` is
+    how `value` is named in the request: `messages[3]`, `tools`). For a client that encodes
+    nothing (the scripted one), so that `sent` names the field offline as it does live. JSON is
+    encoded as the SDK encodes it, in C; only what fails (or is not JSON) is searched."""
+    try:
+        (value if isinstance(value, str) else JSON.encode(value)).encode("utf-8")
+        return
+    except (TypeError, ValueError):  # a surrogate (UnicodeEncodeError), or not JSON: search
+        pass
+    found = lone_surrogate(value, path)
+    if found is not None:
+        where, index, text = found
+        raise UnicodeEncodeError(
+            "utf-8",
+            text,
+            index,
+            index + 1,
+            f"{where} holds a lone surrogate, which UTF-8 cannot encode; mend it: {MEND}",
+        )
