@@ -85,18 +85,19 @@ def _run_cell(source: str, namespace: dict, name: str) -> str:
 def run_cells(path: Path) -> NotebookRun:
     """Run a jupytext percent source cell by cell in one namespace, headless and offline, with a
     progress file of its own; keep each cell's printed output and the outcomes it saved."""
-    home = Path(tempfile.mkdtemp(prefix="cafe-notebook-"))
     namespace: dict = {"__name__": "__notebook__"}
     cells = []
-    with _environ(CAFE_HOME=str(home), CAFE_HEADLESS="1"):
-        for i, cell in enumerate(notebook_cells(path.read_text(encoding="utf-8"))):
-            if cell.kind == "code" and cell.source.strip():
-                cell = Cell(
-                    "code", cell.source, _run_cell(cell.source, namespace, f"{path} cell {i}")
-                )
-            cells.append(cell)
-    saved = home / "progress.json"
-    progress = json.loads(saved.read_text(encoding="utf-8")) if saved.exists() else {}
+    with tempfile.TemporaryDirectory(prefix="cafe-notebook-") as folder:  # gone once read
+        home = Path(folder)
+        with _environ(CAFE_HOME=str(home), CAFE_HEADLESS="1"):
+            for i, cell in enumerate(notebook_cells(path.read_text(encoding="utf-8"))):
+                if cell.kind == "code" and cell.source.strip():
+                    cell = Cell(
+                        "code", cell.source, _run_cell(cell.source, namespace, f"{path} cell {i}")
+                    )
+                cells.append(cell)
+        saved = home / "progress.json"
+        progress = json.loads(saved.read_text(encoding="utf-8")) if saved.exists() else {}
     outcomes = {key: entry["actual"] for key, entry in progress.get("outcomes", {}).items()}
     return NotebookRun(tuple(cells), outcomes)
 
