@@ -8,8 +8,8 @@ of the shift's drafted orders (minutes at the default 60 s), and the toy exited 
 The live checks run the toy's file as `__main__` in this process against toy 10's test endpoint
 (a local socket that lists no models and never answers a chat), with a short deadline through
 `CAFE_TIMEOUT_S`, and count the chat requests it received, never the time. The rule that decides
-when the shift stops (`Listening`) is checked on generated shifts against `stop_at`, written here
-from the rule alone.
+when the shift stops (`Listening`) is checked on generated shifts against toy 10's test's
+`stop_at` (the same rule), written from the rule alone.
 """
 
 from __future__ import annotations
@@ -21,11 +21,10 @@ import pytest
 from endpoints import dead_url
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_toy10_dead_endpoint import run_toy_live, silent_endpoint
+from test_toy10_dead_endpoint import run_toy_live, silent_endpoint, stop_at
 
 from cafe.endpoint.errors import EndpointError
 from cafe.report import RunRecord
-from cafe.report.listening import GIVE_UP_AFTER
 from cafe.report.shift import SHIFT_ORDERS, NotReached, run_shift, scripted_drafter
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,23 +84,6 @@ def test_toy09_against_a_refused_connection_stops_at_the_first_drafted_order(
 
 
 # --- when the shift stops, on generated shifts -------------------------------------------------
-
-
-def stop_at(outcomes: list[str]) -> int | None:
-    """Where the rule ends the shift: at the first order the endpoint left unanswered when no
-    order before it was answered, or when it is the GIVE_UP_AFTER-th unanswered in a row among
-    the orders that reached the endpoint. None: the shift runs to the end."""
-    reached: list[str] = []
-    for index, outcome in enumerate(outcomes):
-        if outcome == "not_asked":
-            continue
-        reached.append(outcome)
-        tail = reached[-GIVE_UP_AFTER:]
-        if outcome == "silent" and (
-            "answered" not in reached or tail == ["silent"] * GIVE_UP_AFTER
-        ):
-            return index
-    return None
 
 
 OUTCOMES = st.sampled_from(["answered", "answered_badly", "silent", "not_asked"])
