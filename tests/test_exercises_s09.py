@@ -2,14 +2,17 @@
 fails plausible wrong answers with a specific complaint."""
 
 from collections import Counter
+from decimal import Decimal
+from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
 
 from cafe import course
 from cafe.exercises.feedback import library_answer
-from cafe.exercises.reference_s09 import cost_split, endings_counted
+from cafe.exercises.reference_s09 import cost_split, endings_counted, odd_priced_shifts
 from cafe.exercises.s09 import check_cost_by_ending, check_summarize
-from cafe.report.records import ENDINGS, STOP_ORDER
+from cafe.report.records import ENDINGS, STOP_ORDER, Price, RunRecord
 from cafe.report.summary import cost_by_ending, count_endings, run_cost, summarize
 
 
@@ -171,6 +174,75 @@ def _no_zeros(runs, prices):
 def test_check_cost_by_ending_wrong_answers_fail(wrong, complaint):
     problems = check_cost_by_ending(wrong)
     assert any(complaint in problem for problem in problems), problems
+
+
+# A run no ending names, in the cost split (held-out readerL): the lesson's report has no "other"
+# bucket, and step 6 lists every ending "as in step 4", which refuses such a run.
+
+
+def _split(runs, prices, odd):
+    """A right split except for what `odd(run, totals)` does with a run no ending names."""
+    totals = dict.fromkeys(ENDINGS, 0.0)
+    for run in runs:
+        if run.ending not in totals:
+            odd(run, totals)
+            continue
+        price = prices.get(run.model)
+        if price is not None and None not in (run.input_tokens, run.output_tokens):
+            spent = run.input_tokens * price.input_per_million
+            totals[run.ending] += (spent + run.output_tokens * price.output_per_million) / 1e6
+    return totals
+
+
+def _left_out(run, totals):
+    pass
+
+
+def _refused_by(error):
+    def odd(run, totals):
+        raise error(f"no such ending: {run.ending!r}")
+
+    return odd
+
+
+def _reads_the_row(run, totals):
+    totals[run.ending] += 0.0  # KeyError: the row is not there
+
+
+def test_check_cost_by_ending_refuses_a_split_that_leaves_out_a_run_no_ending_names():
+    (problem,) = check_cost_by_ending(lambda runs, prices: _split(runs, prices, _left_out))
+    assert problem.startswith("on ([namespace(ending='timeout', model='house', input_tokens=1")
+    assert "expected raises ValueError" in problem and "as in step 4" in problem
+
+
+@pytest.mark.parametrize("odd", [_refused_by(ValueError), _refused_by(LookupError), _reads_the_row])
+def test_check_cost_by_ending_takes_any_refusal_of_a_run_no_ending_names(odd):
+    """Step 6 does not say how to refuse: a ValueError, or the KeyError of the missing row."""
+    assert check_cost_by_ending(lambda runs, prices: _split(runs, prices, odd)) == []
+
+
+@settings(max_examples=100, derandomize=True, database=None)
+@given(odd_priced_shifts(RunRecord, Price))
+def test_odd_priced_shifts_are_refused_by_the_reference_and_the_library(shift):
+    for split in (cost_split, cost_by_ending):
+        with pytest.raises((ValueError, KeyError)):
+            split(*shift)
+
+
+@pytest.mark.parametrize("kind", [Decimal, Fraction])
+def test_check_cost_by_ending_says_an_exact_number_type_is_what_differs(kind):
+    """readerL: Decimal costs were refused as 'returned Decimal('0.0009'), expected 0.0009'."""
+
+    def exact(runs, prices):
+        totals = dict.fromkeys(ENDINGS, kind(0))
+        for run in runs:
+            cost = run_cost(run, prices)
+            if cost is not None:
+                totals[run.ending] += kind(str(cost))
+        return totals
+
+    problem = check_cost_by_ending(exact)[0]
+    assert f", a {kind.__name__}; return each cost as a float" in problem, problem
 
 
 # --- the notebook's your-turn cells --------------------------------------------------------------

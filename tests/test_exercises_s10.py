@@ -2,14 +2,16 @@
 fails plausible wrong answers with a specific complaint."""
 
 import pytest
+from hypothesis import given, settings
 
 from cafe import course
 from cafe.exercises.feedback import library_answer
-from cafe.exercises.reference_s10 import failure_class
+from cafe.exercises.reference_s10 import classify_runs, failure_class
 from cafe.exercises.s10 import CLASSIFY_CASES, check_classify, check_first_fix
-from cafe.repair.reask import RepairResult, repair_ticket
+from cafe.repair.reask import Attempt, RepairResult, repair_ticket
 from cafe.schema.ticket import Failure, Ticket
 from cafe.taxonomy import FAILURE_CLASSES, classify
+from cafe.taxonomy.runs import Run
 from cafe.world.menu import load_menu
 
 MENU = load_menu()
@@ -33,7 +35,7 @@ def test_check_classify_refuses_the_course_s_classify():
 
 def test_check_classify_shows_a_shrunk_run_where_a_failure_listed_twice_misleads():
     def counts(run):  # systematic when a failure was seen as often as there were attempts
-        if run.transport is not None or run.result.stop_reason == "policy_violation":
+        if run.transport is not None or run.result.stop_reason in ("policy_violation", "passed"):
             return failure_class(run)
         attempts = run.result.attempts
         seen = [(f.check, f.span) for a in attempts for f in a.failures]
@@ -75,6 +77,56 @@ def test_check_classify_takes_any_refusal_of_an_exhausted_run_with_no_attempts(i
         return failure_class(run)
 
     assert check_classify(reads_an_attempt) == []
+
+
+# A passed run (held-out readerL): "A passed run has no failure class: classify refuses one with a
+# ValueError" (the lesson).
+
+
+def _ticket():
+    return Ticket(table=4, items=("americano",), allergies=(), notes="")
+
+
+def _passed_gets(answer):
+    """`failure_class`, except that a passed run gets `answer(run)`."""
+
+    def classify_it(run):
+        return answer(run) if run.passed else failure_class(run)
+
+    return classify_it
+
+
+class _NotAFailure(ValueError):
+    pass
+
+
+def _raise(error):
+    def refuse(run):
+        raise error("this run passed")
+
+    return refuse
+
+
+@pytest.mark.parametrize("answer", [lambda run: "drifting", lambda run: None, _raise(TypeError)])
+def test_check_classify_rejects_anything_but_a_valueerror_for_a_passed_run(answer):
+    (problem,) = check_classify(_passed_gets(answer))
+    assert problem.startswith("on a run that passed on attempt "), problem
+    assert (
+        "expected raises ValueError" in problem and "a passed run has no failure class" in problem
+    )
+
+
+def test_check_classify_takes_a_valueerror_of_its_own_for_a_passed_run():
+    assert check_classify(_passed_gets(_raise(_NotAFailure))) == []
+
+
+@settings(max_examples=200, derandomize=True, database=None)
+@given(classify_runs(Run, RepairResult, Attempt, Failure, None, _ticket))
+def test_reference_and_classify_both_refuse_a_generated_passed_run(run):
+    if run.passed:
+        for classify_it in (failure_class, classify):
+            with pytest.raises(ValueError):
+                classify_it(run)
 
 
 def test_check_classify_cases_cover_every_class():

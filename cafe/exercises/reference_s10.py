@@ -29,10 +29,13 @@ def _returns(present: list[bool]) -> bool:
 
 
 def failure_class(run: Any) -> str:
-    """The first class whose test holds for a run that did not pass. An order front of house
-    sent back has none: it is counted apart, beside the passes (the lesson), so it is refused."""
+    """The first class whose test holds for a run that did not pass. A passed run has none
+    ("classify refuses one with a ValueError", the lesson), nor has an order front of house sent
+    back: both are counted apart, so both are refused."""
     if getattr(run, "sent_back", None) is not None:
         raise ValueError("an order sent back before any draft has no failure class")
+    if run.result is not None and run.result.stop_reason == "passed":
+        raise ValueError("a passed run has no failure class")
     if run.transport is not None:
         return "transport"
     if run.result.stop_reason == "policy_violation":
@@ -68,6 +71,12 @@ def described(run: Any) -> str:
     """A generated run as its failures per attempt: 'missing_field table, ... | ...'."""
     if run.sent_back is not None:
         return "an order front of house sent back before any draft (run.sent_back is set)"
+    if run.result is not None and run.result.stop_reason == "passed":
+        logs = [
+            ", ".join(f"{f.check} {f.span!r}" for f in a.failures) or "nothing"
+            for a in run.result.attempts
+        ]
+        return f"a run that passed on attempt {len(logs)}: " + " | ".join(logs)
     if run.transport is not None:
         return f"a run stopped by the endpoint ({run.transport})"
     if run.result.stop_reason == "policy_violation":
@@ -164,13 +173,16 @@ def classify_runs(
     make_attempt: Callable[..., Any],
     make_failure: Callable[..., Any],
     make_sent_back: Callable[[], Any] | None = None,
+    make_ticket: Callable[[], Any] | None = None,
 ) -> Any:
     """The runs `check_classify` draws: `runs`, and now and then the lesson's edge, an exhausted
     run whose attempts failed nothing, or that has none. No class test holds for it, and classify
     refuses it rather than guess (repair_ticket never makes one, so no shift of `first_fix` holds
     one; with no attempts, "blocked" is a guess: its test is the stop reason). With
     `make_sent_back` (it returns a `SentBack`), also an order front of house sent back: it did
-    not pass, yet it has no class either (the lesson counts it apart, beside the passes)."""
+    not pass, yet it has no class either (the lesson counts it apart, beside the passes). With
+    `make_ticket` (it returns a `Ticket`), also a run that passed, after 0 to 5 failed attempts
+    of any shape: "A passed run has no failure class: classify refuses one with a ValueError"."""
     from hypothesis import strategies as st
 
     def nothing(attempts: int) -> Any:
@@ -181,4 +193,14 @@ def classify_runs(
     edges = [st.integers(0, 3).map(nothing)]
     if make_sent_back is not None:
         edges.append(st.just(None).map(lambda _: make_run(None, sent_back=make_sent_back())))
+    if make_ticket is not None:
+        failure = st.sampled_from(_FAILURES).map(lambda cs: make_failure(cs[0], cs[1], "fix it"))
+
+        def passed(logs: list[list[Any]]) -> Any:
+            made = tuple(
+                make_attempt(n, "{}", tuple(f), 0, None) for n, f in enumerate([*logs, []], 1)
+            )
+            return make_run(None, result=make_result("passed", make_ticket(), made))
+
+        edges.append(st.lists(st.lists(failure, min_size=1, max_size=3), max_size=5).map(passed))
     return st.one_of(some, some, some, some, some, *edges)

@@ -12,8 +12,11 @@ The notebook (`notebooks/s09-shift-report.ipynb`) asks for two functions:
    names the ending. A run with no `ending` attribute at all is outside the notebook's contract
    ("anything with an `ending`"), so no case or generated shift holds one.
 2. `cost_by_ending(runs, prices)`: what the shift cost, split by how the orders ended, counting
-   only the runs whose cost is known, each run at its own model's price, every digit kept. The
-   course's answer is `cafe.report.cost_by_ending`.
+   only the runs whose cost is known, each run at its own model's price, every digit kept, each
+   cost a float (the notebook banks the split as JSON). Step 6 lists every ending "as in step 4",
+   and the report has no "other" bucket: a run no ending names whose cost is known is refused (by
+   any error: step 6 does not say which), never left out, or its money vanishes from the split.
+   The course's answer is `cafe.report.cost_by_ending`.
 
 Rejections are worded with `cafe.exercises.feedback`: the case, what came back, what was
 expected, and the idea it bears on.
@@ -24,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from numbers import Number
 from types import SimpleNamespace
 from typing import Any
 
@@ -38,7 +42,14 @@ from cafe.exercises.feedback import (
 )
 from cafe.exercises.generated import built_once, first_difference
 from cafe.exercises.library import is_library
-from cafe.exercises.reference_s09 import ENDINGS, cost_split, endings_counted, priced_shifts, shifts
+from cafe.exercises.reference_s09 import (
+    ENDINGS,
+    cost_split,
+    endings_counted,
+    odd_priced_shifts,
+    priced_shifts,
+    shifts,
+)
 from cafe.report import summary
 from cafe.report.records import Price, RunRecord
 
@@ -128,6 +139,10 @@ _GENERATED_IDEA = (
 _COST_IDEA = (
     "each run's tokens at its own model's price per million, every digit kept; "
     "an unknown cost adds nothing"
+)
+_COST_REFUSE_IDEA = (
+    "a run no ending names is refused, as in step 4: never left out of the split (its cost "
+    "would vanish), put in a row of its own, or tidied into a named ending"
 )
 
 
@@ -225,8 +240,18 @@ def _cost_problem(label: str, got: Any, wanted: dict[str, float]) -> str | None:
     if not isinstance(got, dict) or set(got) != set(ENDINGS):
         return wrong_type(label, got, "a dict with exactly the endings as keys")
     for ending in ENDINGS:
-        if not _close(got[ending], wanted[ending]):
-            return mismatch(f"{label}, {ending}", got[ending], wanted[ending], _COST_IDEA)
+        cost = got[ending]
+        if isinstance(cost, bool) or not isinstance(cost, Number):
+            return wrong_type(f"{label}, {ending}", cost, "a cost as a number (a float)")
+        if not isinstance(cost, (int, float)):
+            # a Decimal or a Fraction may be the right amount: say it is the type that differs
+            return (
+                f"{label}, {ending}: returned {cost!r}, a {type(cost).__name__}; return each cost "
+                "as a float, as a Price's figures are (the notebook banks your split as JSON "
+                "numbers, which hold no such type)"
+            )
+        if not _close(cost, wanted[ending]):
+            return mismatch(f"{label}, {ending}", cost, wanted[ending], _COST_IDEA)
     return None
 
 
@@ -264,6 +289,35 @@ def check_cost_by_ending(
         found = first_difference(
             fn, cost_split, shifts_priced, idea=_COST_IDEA, same=_same_split, unpack=True
         )
+        if not found:
+            # every shift drawn here holds an unnamed ending: a split that leaves it out shows
+            # on the first, so a few dozen shifts cover the eight spellings
+            odd = built_once(odd_priced_shifts, RunRecord, Price)
+            found = first_difference(
+                _refusing(fn),
+                cost_split,
+                odd,
+                idea=_COST_REFUSE_IDEA,
+                same=_same_split,
+                unpack=True,
+                examples=60,
+            )
         if found:
             problems.append(counterexample(found.given, found.returned, found.expected, found.idea))
     return problems
+
+
+def _refusing(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`fn`, with any error it raises on a shift that holds an unnamed ending read as a refusal
+    (a ValueError): step 6 does not say how to refuse, and a KeyError on the missing row refuses
+    as well as a ValueError does."""
+
+    def run(runs: Sequence[Any], prices: Any) -> Any:
+        try:
+            return fn(runs, prices)
+        except Exception as exc:
+            if any(run.ending not in ENDINGS for run in runs):
+                raise ValueError(f"refused: {exc!r}") from exc
+            raise
+
+    return run

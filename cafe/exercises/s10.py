@@ -6,7 +6,8 @@ The notebook (`notebooks/s10-failure-taxonomy.ipynb`) asks for two functions:
    `cafe.taxonomy.FAILURE_CLASSES` whose test holds. `check_classify` runs it over `CLASSIFY_CASES`,
    hand-built runs, then with `failure_class` (`cafe.exercises.reference_s10`) on generated runs
    (up to six attempts, failures repeated, in any order, spans that differ in case only; and the
-   lesson's edges, refused: attempts that failed nothing, an exhausted run with no attempts and
+   lesson's edges, refused: attempts that failed nothing, a run that passed (both with a
+   ValueError, as the lesson says classify refuses them), an exhausted run with no attempts and
    an order sent back before any draft, the last two by any error). The course's answer is `cafe.taxonomy.classify`, which the checker refuses.
 2. `my_fixed_runner(spec, generate)`: the practice shift's runner with the one fix the taxonomy says
    to make first. `check_first_fix` runs the whole practice shift through it and holds it to what a
@@ -33,7 +34,7 @@ from cafe.exercises.library import is_library
 from cafe.exercises.reference_s10 import any_refusal, biggest_pile, classify_runs, described
 from cafe.repair.front import SentBack, front_of_house
 from cafe.repair.reask import Attempt, Generator, RepairResult, score_ticket
-from cafe.schema.ticket import Failure
+from cafe.schema.ticket import Failure, Ticket
 from cafe.stories.practice_shift import practice_generator, practice_orders
 from cafe.taxonomy import classes as _course
 from cafe.taxonomy.runs import Run
@@ -205,13 +206,18 @@ def check_classify(fn: Callable[[Run], str]) -> list[str]:
         elif got != expected:
             problems.append(mismatch(label, got, expected, hint))
     if not problems:
-        generated = built_once(classify_runs, Run, RepairResult, Attempt, Failure, _sent_back)
+        generated = built_once(
+            classify_runs, Run, RepairResult, Attempt, Failure, _sent_back, _ticket
+        )
         found = first_difference(
             fn, any_refusal, generated, idea=_GENERATED_IDEA, frozen=True, examples=200
         )
         if found:
             given = Described(described(found.given))
-            problems.append(counterexample(given, found.returned, found.expected, found.idea))
+            idea = found.idea
+            if idea == _GENERATED_IDEA and found.given.passed:
+                idea = _PASSED_IDEA
+            problems.append(counterexample(given, found.returned, found.expected, idea))
     return problems
 
 
@@ -221,11 +227,20 @@ _GENERATED_IDEA = (
     "for (no attempts, or attempts that failed nothing) and an order sent back before any draft "
     "have no class: refuse them, as classify does with a ValueError"
 )
+_PASSED_IDEA = (
+    "a passed run has no failure class: refuse it with a ValueError, as the lesson says "
+    "classify does (sort_runs counts the passes apart)"
+)
 
 
 def _sent_back() -> SentBack | None:
     """Front of house's question for a latte and a declared milk allergy: no draft is made."""
     return front_of_house(OrderSpec(8, ("latte", "americano"), allergies=("milk",), request="."))
+
+
+def _ticket() -> Ticket:
+    """The ticket of a passed run: the run is refused whatever the ticket holds."""
+    return Ticket(table=4, items=("americano",), allergies=(), notes="")
 
 
 # --- the first fix ----------------------------------------------------------------------------

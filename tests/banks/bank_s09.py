@@ -434,6 +434,62 @@ def missing_count_as_zero(runs: Any, prices: Any) -> dict[str, float]:
     return totals
 
 
+# --- held-out readerL, 7 Dec 2026 (evening): written from the lesson alone -----------------------
+# The principle: a run no ending names is refused, as in step 4, never left out of the cost split
+# (its money would vanish from every row). A run of unknown cost with such an ending is not held
+# to it: it adds nothing either way, and the course's cost_by_ending skips it.
+
+
+def unknown_ending_skipped(runs: Any, prices: Any) -> dict[str, float]:
+    """readerL's wrong_11: a run whose ending is not a named one is silently left out."""
+    totals = _totals()
+    for run in runs:
+        if run.ending not in totals:
+            continue
+        price = prices.get(run.model)
+        if price is None or run.input_tokens is None or run.output_tokens is None:
+            continue
+        totals[run.ending] += (
+            run.input_tokens * price.input_per_million
+            + run.output_tokens * price.output_per_million
+        ) / 1_000_000
+    return totals
+
+
+def odd_cost_in_other_row(runs: Any, prices: Any) -> dict[str, float]:
+    """Puts the cost of a run no ending names under an 'other' row, so nothing is lost."""
+    totals = _totals()
+    for run in runs:
+        cost = run_cost(run, prices)
+        if cost is not None:
+            ending = run.ending if run.ending in ENDINGS else "other"
+            totals[ending] = totals.get(ending, 0.0) + cost
+    return totals
+
+
+def tidied_ending_charged(runs: Any, prices: Any) -> dict[str, float]:
+    """Tidies the ending (' Passed' is passed) before charging it; refuses only what is left."""
+    totals = _totals()
+    for run in runs:
+        ending = str(run.ending).strip().lower()
+        if ending not in totals:
+            raise ValueError(f"no such ending: {run.ending!r}")
+        totals[ending] += run_cost(run, prices) or 0.0
+    return totals
+
+
+def right_int_zeros(runs: Any, prices: Any) -> dict[str, float]:
+    """readerL's right_05: every ending seeded with int 0; an ending nobody paid for stays 0."""
+    totals: dict[str, float] = dict.fromkeys(ENDINGS, 0)
+    for run in runs:
+        if run.ending not in totals:
+            raise ValueError(f"unnamed ending {run.ending!r}")
+        cost = run_cost(run, prices)
+        if cost:
+            totals[run.ending] += cost
+    return totals
+
+
 BANKS = (
     Bank(
         "s09",
@@ -591,6 +647,25 @@ BANKS = (
                 "a run whose cost is unknown adds nothing: one count missing is unknown",
                 "input None, output 1 -> its output cost added",
             ),
+            # held-out readerL, 7 Dec 2026 (evening): passed before unnamed endings were drawn
+            Entry(
+                "unknown_ending_skipped",
+                unknown_ending_skipped,
+                "a run no ending names is refused, never left out of the split",
+                "a run ending on 'timeout', 1 token each way at a price -> left out",
+            ),
+            Entry(
+                "odd_cost_in_other_row",
+                odd_cost_in_other_row,
+                "a run no ending names is refused, never filed under 'other'",
+                "a run ending on 'timeout' with a known cost -> an 'other' row",
+            ),
+            Entry(
+                "tidied_ending_charged",
+                tidied_ending_charged,
+                "an ending spelt any other way is not an ending, in the split too",
+                "a run ending on 'Passed' with a known cost -> charged to passed",
+            ),
             Entry(
                 "passed_pays_all",
                 passed_pays_all,
@@ -602,6 +677,8 @@ BANKS = (
             Entry("right_fsum", right_fsum, "each token count priced on its own, fsum"),
             Entry("right_run_cost", right_run_cost, "the course's run_cost per run"),
             Entry("right_per_model_first", right_per_model_first, "tokens per model, then price"),
+            # held-out readerL, 7 Dec 2026 (evening)
+            Entry("right_int_zeros", right_int_zeros, "every ending seeded with int 0"),
         ),
         reference_module="cafe.exercises.reference_s09",
         targets=("cost_split", "_cost"),

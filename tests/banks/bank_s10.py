@@ -159,6 +159,12 @@ def calls_the_course(run: Any) -> str:
 
 
 # --- classify: right ---------------------------------------------------------------------------
+# Each refuses a passed run with a ValueError: "A passed run has no failure class: classify
+# refuses one with a ValueError" (the lesson). Checked on generated runs since readerL's round.
+
+
+class PassedRun(ValueError):
+    """A learner's own error for a run that passed."""
 
 
 def right_positions(run: Any) -> str:
@@ -167,6 +173,8 @@ def right_positions(run: Any) -> str:
         return "transport"
     if run.result.stop_reason == "policy_violation":
         return "blocked"
+    if run.passed:
+        raise ValueError("this run passed: it has no failure class")
     attempts = run.result.attempts
     where: dict[tuple[str, str], set[int]] = {}
     for n, attempt in enumerate(attempts):
@@ -188,6 +196,8 @@ def reference_classify(run: Any) -> str:
         return "transport"
     if run.result.stop_reason == "policy_violation":
         return "blocked"
+    if run.result.stop_reason == "passed":
+        raise ValueError("a passed run has no failure class")
     keys = [frozenset((f.check, f.span) for f in a.failures) for a in run.result.attempts]
     if frozenset.intersection(*keys):
         return "systematic"
@@ -205,6 +215,8 @@ def right_index_walk(run: Any) -> str:
     """Gaps between a failure's first and last sighting."""
     if run.transport:
         return "transport"
+    if run.result.ticket is not None:  # a ticket exists exactly when the run passed
+        raise ValueError("a passed run has no failure class")
     if run.result.stop_reason == "policy_violation":
         return "blocked"
     attempts = [[(f.check, f.span) for f in a.failures] for a in run.result.attempts]
@@ -223,6 +235,8 @@ def right_string_pattern(run: Any) -> str:
     """Each failure's presence as a string of 1s and 0s; '1+0+1' is a comeback."""
     if run.transport is not None:
         return "transport"
+    if run.passed:
+        raise PassedRun("a passed run has no failure class")
     if run.result.stop_reason == "policy_violation":
         return "blocked"
     seen = _keys(run)
@@ -383,6 +397,47 @@ def folded_spans(run: Any) -> str:
     return classify(run)
 
 
+# --- held-out readerL, 7 Dec 2026 (evening): written from the lesson alone --------------------
+# The principle: a passed run has no failure class; classify refuses one with a ValueError (the
+# lesson), so a passed run given any answer, or another error, is wrong.
+
+
+def no_passed_refusal(run: Any) -> str:
+    """readerL's wrong_05: never asks whether the run passed, so a run that passed on attempt 2
+    falls through the attempt tests (its failures changed: 'drifting')."""
+    if run.transport:
+        return "transport"
+    if run.result is None:
+        raise ValueError("sent back before any draft: no failure class")
+    if run.result.stop_reason == "policy_violation":
+        return "blocked"
+    sets = [{(f.check, f.span) for f in a.failures} for a in run.result.attempts]
+    if sets and set.intersection(*sets):
+        return "systematic"
+    for key in set().union(*sets):
+        seen = [key in found for found in sets]
+        rest = seen[seen.index(True) :]
+        if False in rest and True in rest[rest.index(False) :]:
+            return "alternating"
+    if any(a != b for a, b in zip(sets, sets[1:])):
+        return "drifting"
+    raise ValueError("no class test holds for this run")
+
+
+def passed_is_a_class(run: Any) -> str:
+    """Answers 'passed' for a run that passed, as if it were a sixth class."""
+    if run.passed:
+        return "passed"
+    return classify(run)
+
+
+def passed_as_none(run: Any) -> str | None:
+    """Returns None for a passed run ("no class") instead of refusing it."""
+    if run.result is not None and run.result.ticket is not None:
+        return None
+    return classify(run)
+
+
 # --- held-out reader H, 7 Dec 2026: written from the lessons alone -----------------------------
 
 
@@ -399,6 +454,25 @@ BANKS = (
         check_classify,
         reference_classify,
         wrong=(
+            # held-out readerL, 7 Dec 2026 (evening): passed before passed runs were drawn
+            Entry(
+                "no_passed_refusal",
+                no_passed_refusal,
+                "a passed run has no failure class: refused with a ValueError",
+                "failed the table on attempt 1, passed on attempt 2 -> 'drifting'",
+            ),
+            Entry(
+                "passed_is_a_class",
+                passed_is_a_class,
+                "a passed run has no failure class: refused with a ValueError",
+                "passed on attempt 1 -> 'passed'",
+            ),
+            Entry(
+                "passed_as_none",
+                passed_as_none,
+                "a passed run is refused, not answered with None",
+                "passed on attempt 1 -> None",
+            ),
             # held-out reader H, 7 Dec 2026
             Entry(
                 "no_attempts_is_blocked",
@@ -564,7 +638,7 @@ BANKS = (
 # Surviving mutants that are not wrong solutions: checker name -> {mutant key: reason}.
 EQUIVALENT: dict[str, dict[str, str]] = {
     "check_classify": {
-        "reference_classify:13: constant: `1` -> `2`": (
+        "reference_classify:15: constant: `1` -> `2`": (
             "equivalent: a gap lies strictly between a failure's first and last sighting, so a "
             "slice that stops one short of the last still holds it"
         ),
