@@ -11,6 +11,7 @@ from cafe import course
 from cafe.consent import OrderSpec, changes_to_confirm, order_changes, read_notes, within_consent
 from cafe.exercises import reference_s05 as ref
 from cafe.exercises import reference_s05_confirm as confirm
+from cafe.exercises import reference_s05_edges as edges
 from cafe.exercises.s05 import (
     _PIECES,
     CONSENT_CASES,
@@ -289,6 +290,27 @@ def test_check_within_consent_finds_what_its_cases_miss_on_generated_tickets(wro
     assert not any("on the approved" in p for p in check_within_consent(_within_by_reading))
     (problem,) = check_within_consent(wrong)
     assert problem.startswith("on the approved table") and complaint in problem, problem
+
+
+def test_generated_orders_declare_milk_in_several_words_and_write_names_with_blanks_inside():
+    """Held-out reader L: a gate that matched a modifier's allergen with the declared words as
+    written passed while milk was always declared "milk", and one that only trimmed item names
+    while no name had a blank inside. (test_heldout_e_s05_s10 holds the reference and the library
+    to "unsafe" on every `unsafe_kept` order.)"""
+    from hypothesis import find
+
+    for word in ("dairy", "Milk allergy"):
+        find(
+            edges.unsafe_kept(),
+            lambda given, word=word: word in given[1].allergies,
+            settings=SEEDED,
+        )
+    for blank in ("  ", "\t"):
+        find(
+            ref.consent_pairs(),
+            lambda given, blank=blank: any(blank in i for i in given[2].items),
+            settings=SEEDED,
+        )
 
 
 def _sold_out_as_written(spec, menu):

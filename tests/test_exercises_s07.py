@@ -2,18 +2,31 @@
 fails plausible wrong answers with a specific complaint."""
 
 import dataclasses
+import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import cafe.repair
 import cafe.world.menu
 from cafe import course
 from cafe.exercises import reference_s07 as ref
+from cafe.exercises import reference_s07_view as view_ref
 from cafe.exercises import s07
 from cafe.exercises.feedback import library_answer
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop, reference_repair
 from cafe.repair.feedback import attempt_failure_view, retry_messages
 from cafe.repair.reask import repair_ticket
+from cafe.schema.ticket import Failure
+
+SEEDED = settings(
+    max_examples=200,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
 
 
 def _stub(*args, **kwargs):
@@ -243,6 +256,87 @@ def test_check_attempt_failure_view_a_count_is_not_the_attempt():
 
     problems = check_attempt_failure_view(counts_only)
     assert any("which attempt failed" in problem for problem in problems), problems
+
+
+# The lesson requires a header naming the attempt and forbids commentary; it lists no words. So
+# a header sentence is any words around the attempt's name, and a sentence of the frame that
+# speaks of neither the attempt nor the failures nor the edit is commentary, whatever its words.
+_CHECK_WORDS = {w for c in s07._CHECKS for w in re.findall(r"[a-z]+", c)}
+_WORDS = st.from_regex(r"[a-z]{1,10}", fullmatch=True).filter(lambda w: w not in _CHECK_WORDS)
+# Words that say nothing of the attempt, the failures or the edit, nor name an attempt by ordinal.
+_IDLE = _WORDS.filter(lambda w: w not in view_ref.FRAME_ANCHORS and w not in view_ref.ORDINALS)
+_NAMED = ("Attempt {n}", "attempt #{n}", "draft {n}", "Try {n}", "round number {n}")
+
+
+def _lines(failures):
+    return [f"- {f.check}: {f.span!r} -> {f.fix}" for f in failures]
+
+
+@SEEDED
+@given(
+    view_ref.failure_sets(Failure),
+    st.lists(_WORDS, max_size=6),
+    st.sampled_from(_NAMED),
+    st.lists(_WORDS, max_size=6),
+    st.sampled_from(("", ":", ".", "!", " -")),
+)
+def test_view_any_header_wording_that_names_the_attempt_is_accepted(
+    given_view, before, named, after, end
+):
+    failures, attempt = given_view
+    header = " ".join([*before, named.format(n=attempt), *after]) + end
+    assert (
+        view_ref.view_problem(
+            "\n".join([header, *_lines(failures)]), failures, attempt, s07._CHECKS
+        )
+        is None
+    )
+
+
+@SEEDED
+@given(view_ref.failure_sets(Failure), st.lists(_IDLE, min_size=1, max_size=8), st.booleans())
+def test_view_a_sentence_about_nothing_the_view_is_for_is_commentary(given_view, words, above):
+    failures, attempt = given_view
+    said = " ".join(words).capitalize() + "."
+    lines = [f"Attempt {attempt} failed.", *_lines(failures)]
+    lines.insert(1 if above else len(lines), said)
+    found = view_ref.view_problem("\n".join(lines), failures, attempt, s07._CHECKS)
+    assert found is not None and found[1] == "no commentary: the view asks for a specific edit"
+    assert said.rstrip(".") in found[0]
+
+
+def test_check_attempt_failure_view_accepts_headers_and_fences_in_the_learner_s_words():
+    headers = (
+        "Attempt {n}: fix each and change nothing else.",
+        "Attempt {n} was rejected for these reasons:",
+        "Your ticket (draft {n}) bounced; every field below needs a fix, the others stay.",
+        "Kitchen says no to attempt {n}, sorry.",
+    )
+    for header in headers:
+
+        def view(failures, attempt, header=header):
+            return "\n".join([header.format(n=attempt), *_lines(failures)])
+
+        assert check_attempt_failure_view(view) == [], header
+
+
+def test_check_repair_loop_a_refusal_lists_every_reason_policy_gives():
+    def first_reason_only(spec, generate, cap=3):
+        result = reference_repair(spec, generate, cap)
+        if result.stop_reason != "policy_violation":
+            return result
+        return dataclasses.replace(result, blocked_by=result.blocked_by[:1])
+
+    (problem,) = check_repair_loop(first_reason_only)
+    assert problem.startswith("on table 6, ") and "every reason policy_failures gives" in problem
+
+
+def test_check_repair_loop_logs_the_draft_as_the_model_wrote_it():
+    def strips(spec, generate, cap=3):
+        return reference_repair(spec, lambda messages: generate(messages).strip(), cap)
+
+    (problem,) = check_repair_loop(strips)
+    assert "logged as written" in problem, problem
 
 
 # --- the notebook's your-turn cells --------------------------------------------------------------

@@ -151,8 +151,10 @@ def brief(order: Order) -> str:
 
 
 def _respelt(draw: Any, st: Any, name: str) -> str:
-    """`name` in another case or with stray spaces: the same item to the kitchen."""
-    return str(draw(st.sampled_from((name, name.title(), name.upper(), f" {name} "))))
+    """`name` in another case or with stray spaces (at its ends, doubled inside it, a tab between
+    its words): the same item to the kitchen, as `normalize_name` reads it."""
+    spaced = (f" {name} ", name.replace(" ", "  "), name.replace(" ", "\t").upper())
+    return str(draw(st.sampled_from((name, name.title(), name.upper(), *spaced))))
 
 
 def _applies(modifier: str, items: Sequence[str]) -> bool:

@@ -7,7 +7,9 @@ does: "`check_ticket` reports an `unsafe_note`, as `unsafe`. ... Every way out i
 the customer can make." So a ticket that copies such an order is still not within consent.
 Front of house sends that order back before any draft, so a shift never shows it to the gate;
 the yes-or-no form (`within_consent`) must still say no. `reference_s05.within_consent` says so;
-`unsafe_kept` draws the orders, and `UNSAFE_IDEA` is the line the feedback shows.
+`unsafe_kept` draws the orders (milk declared in any of the group's words, "dairy", "Milk
+allergy", and each milk modifier in any spelling the menu accepts: held-out reader L, 7 Dec 2026,
+found a gate that matched the words as written), and `UNSAFE_IDEA` is the line the feedback shows.
 
 Two more edges the pairs rarely reach (held-out reader H, 7 Dec 2026): `nothing_declared`, a
 customer who declared nothing and a ticket that says so as "N/A", "nil" or blank (`is_no_allergy`:
@@ -26,21 +28,24 @@ import dataclasses
 from typing import Any
 
 # the approved order and its faithful ticket, drawn as consent_pairs draws them
-from cafe.exercises.reference_s05 import Order, _faithful, _spec
+from cafe.exercises.reference_s05 import _GROUP_WORDS, Order, _faithful, _spec
 
 __all__ = ["unsafe_kept", "nothing_declared", "unsayable_kept", "hidden_allergy", "EDGES"]
 __all__ += ["idea_for", "UNSAFE_IDEA", "NONE_IDEA", "UNSAYABLE_IDEA", "HIDDEN_IDEA"]
 
 UNSAFE_IDEA = (
-    "a modifier that adds an allergen the customer declared is an unsafe_note, approved or not "
-    "(the lesson's table 5): only the customer can change it"
+    "a modifier that adds an allergen the customer declared, in whatever words ('dairy' is milk), "
+    "is an unsafe_note, approved or not (the lesson's table 5): only the customer can change it"
 )
 
-# Items a milk modifier applies to on the course menu, and that modifier in the menu's words.
+# Items a milk modifier applies to on the course menu (cafe/data/menu.json), and the ways the
+# menu lets a note write one. The customer declares milk in any of the group's words ("dairy",
+# "Milk allergy"): the modifier adds the allergen, whatever word declared it.
 _MILK_MODIFIER = {
-    "croissant": "butter on the side",
-    "avocado toast": "butter on the side",
-    "hot chocolate": "whipped cream",
+    "croissant": ("butter on the side", "butter separately"),
+    "avocado toast": ("butter on the side",),
+    "hot chocolate": ("whipped cream", "cream on top"),
+    "americano": ("dash of milk", "splash of milk", "room for milk"),
 }
 _NO_ALLERGY = ("none", "n/a", "none ", "")
 _KEPT = "an unsafe modifier approved:"
@@ -79,22 +84,23 @@ def idea_for(label: str, otherwise: str) -> str:
     return UNSAFE_IDEA if label.startswith(_KEPT) else otherwise
 
 
-def _with_milk_modifier(order: Order, item: str) -> Order:
-    """`order` with `item` added, a declared milk allergy, and the item's milk modifier noted."""
+def _with_milk_modifier(order: Order, item: str, milk: str, note: str) -> Order:
+    """`order` with `item` added, milk declared as `milk`, and the milk modifier `note` noted."""
     allergies = [a for a in order.allergies if a.strip().casefold() not in _NO_ALLERGY]
     notes = [order.notes] if order.notes else []
     return dataclasses.replace(
         order,
         items=(*order.items, item),
-        allergies=(*allergies, "milk"),
-        notes=", ".join([*notes, _MILK_MODIFIER[item]]),
+        allergies=(*allergies, milk),
+        notes=", ".join([*notes, note]),
     )
 
 
 def unsafe_kept() -> Any:
     """(label, approved order, ticket): an approved order and a ticket that writes it
     differently, as `consent_pairs` draws them with no change, where the order now holds an item
-    with its milk modifier approved beside a declared milk allergy, and the ticket keeps it."""
+    with a milk modifier approved beside a milk allergy declared in any of the group's words, and
+    the ticket keeps it (the allergy, too, in any of them)."""
     from hypothesis import strategies as st
 
     @st.composite
@@ -102,8 +108,11 @@ def unsafe_kept() -> Any:
         spec, modifiers = _spec(draw, st)
         ticket = _faithful(draw, st, spec, modifiers)
         item = draw(st.sampled_from(tuple(_MILK_MODIFIER)))
-        label = f"{_KEPT} '{_MILK_MODIFIER[item]}' kept, milk declared"
-        return label, _with_milk_modifier(spec, item), _with_milk_modifier(ticket, item)
+        note, written = (draw(st.sampled_from(_MILK_MODIFIER[item])) for _ in range(2))
+        declared, said = (draw(st.sampled_from(_GROUP_WORDS["milk"])) for _ in range(2))
+        label = f"{_KEPT} '{note}' kept, {declared!r} declared"
+        spec = _with_milk_modifier(spec, item, declared, note)
+        return label, spec, _with_milk_modifier(ticket, item, said, written)
 
     return kept()
 

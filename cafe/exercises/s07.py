@@ -2,17 +2,15 @@
 
 The notebook (`notebooks/s07-repair-loop.ipynb`) asks for two functions:
 
-1. `my_repair_ticket(spec, generate, cap)`: the bounded re-ask (the policy pre-check, then at
-   most `cap` drafts, each scored against every check, a curated retry after each failure).
-   `check_repair_loop` runs it against generators whose behaviour is known (`LOOP_CASES`), holding
-   the run to its ending, its log and what each retry was sent (the brief and one view of the
-   last attempt's failures, the same number of messages every retry); then on generated draft
-   sequences (no retry naming a failure the last draft fixed) against `reference_repair`
-   (`cafe.exercises.reference_s07`). The course's `repair_ticket` is refused: write your own.
-2. `attempt_failure_view(failures, attempt)`: one short line per failure (check, quoted span,
-   fix) under a line naming the attempt, no commentary and no rubric, judged by those properties
-   on `VIEW_FIXTURES` (no attempt number equals its count of failures) and on generated failures,
-   where the view must also not grow with the attempt number. The course's views are refused.
+1. `my_repair_ticket(spec, generate, cap)`: the bounded re-ask. `check_repair_loop` runs it
+   against generators whose behaviour is known (`LOOP_CASES`): its ending, its log and what each
+   retry was sent (the brief and one view of the last attempt's failures); then beside
+   `reference_repair` (`reference_s07`) on generated draft sequences, and on generated orders
+   policy refuses for several reasons at once (every one in `blocked_by`).
+2. `attempt_failure_view(failures, attempt)`: one short line per failure under a header naming
+   the attempt, no rubric, no commentary, judged by those properties (`reference_s07_view`) on
+   `VIEW_FIXTURES` and on generated failures, where it must also not grow with the attempt.
+The course's `repair_ticket` and views are refused: write your own.
 """
 
 from __future__ import annotations
@@ -27,6 +25,7 @@ from cafe.consent import PARTIAL_ALLERGEN_SPEC as _PARTIAL
 from cafe.consent import OrderSpec
 from cafe.detect.checks import DETECT_CHECKS
 from cafe.exercises import reference_s07 as ref
+from cafe.exercises import reference_s07_view as view_ref
 from cafe.exercises.feedback import (
     Described,
     Raised,
@@ -55,13 +54,8 @@ from cafe.repair.reask import (
 from cafe.schema.ticket import CONTRACT_CHECKS, Failure
 from cafe.world.menu import load_menu
 
-__all__ = [
-    "LoopCase",
-    "LOOP_CASES",
-    "VIEW_FIXTURES",
-    "check_repair_loop",
-    "check_attempt_failure_view",
-]
+__all__ = ["LoopCase", "LOOP_CASES", "VIEW_FIXTURES", "check_repair_loop"]
+__all__ += ["check_attempt_failure_view"]
 
 # The pieces the notebook hands the learner, for the reference loop.
 _menu = functools.cache(load_menu)  # read once: the generated runs score thousands of drafts
@@ -101,9 +95,6 @@ class LoopCase:
     attempts: int
     idea: str
 
-    def generator(self) -> ref.Recorder:
-        return ref.Recorder(self.drafts)
-
 
 _REFUSED = "a request no draft can fix is refused before the first draft"
 _EVERY = "a draft passes only when every check passes: contract, menu, 86'd list, scope"
@@ -113,9 +104,7 @@ _ASKS = "the loop refuses only what policy_failures names; front of house asks t
 # The two pre-draft refusals, the loop's two other endings at two caps, then complete tickets
 # that only the checks after the contract can reject, and an order only the customer can change.
 # (label, order, drafts, cap, stop reason, attempts, idea)
-_OK: StopReason = "passed"
-_OUT: StopReason = "retries_exhausted"
-_NO: StopReason = "policy_violation"
+_OK, _OUT, _NO = "passed", "retries_exhausted", "policy_violation"
 _GOOD, _OM, _OMNT, _ALT = ref.GOOD, ref.OMELETTE, ref.OMELETTE_NO_TABLE, ref.ALTERNATING
 _EXTRA, _OFF, _KEEPS = ref.EXTRA_ITEM, ref.OFF_MENU, ref.KEEPS_LATTE
 LOOP_CASES: tuple[LoopCase, ...] = tuple(
@@ -234,7 +223,7 @@ def check_repair_loop(fn: Callable[..., Any]) -> list[str]:
         return [library_answer("repair_ticket")]
     problems: list[str] = []
     for case in LOOP_CASES:
-        generate = case.generator()
+        generate = ref.Recorder(case.drafts)
         result = _run(fn, case, generate)
         if isinstance(result, Raised):
             problems.append(result.problem(case.label))
@@ -256,47 +245,64 @@ def reference_repair(spec: OrderSpec, generate: Callable[..., Any], cap: int = 3
     return ref.loop(spec, generate, cap, _PIECES)
 
 
-def _played(fn: Callable[..., Any], given: tuple[tuple[str, ...], int]) -> Any:
-    """What a loop did with drafts given in turn: its ending, drafts asked for, log and ticket."""
+def _played(fn: Callable[..., Any], given: tuple[tuple[str, ...], int], spec: Any = _ORDER) -> Any:
+    """What a loop did with drafts given in turn: ending, drafts asked for, log, ticket, stale
+    failures named, and why it refused (for `spec`, the latte for table 6 unless given)."""
     drafts, cap = given
     generate = ref.Recorder(drafts)
-    result = _run(fn, LoopCase("", _ORDER, drafts, cap, "passed", 0, ""), generate)
+    result = _run(fn, LoopCase("", spec, drafts, cap, "passed", 0, ""), generate)
     if not isinstance(result, RepairResult):
         return result
     log = [(a.draft, _keys(a.failures)) for a in result.attempts]
     stale = _keys(ref.stale_failures(generate.calls, result.attempts))  # none, for the reference
-    return result.stop_reason, len(generate.calls), log, result.ticket, stale
+    refused = _keys(result.blocked_by)
+    return result.stop_reason, len(generate.calls), log, result.ticket, stale, refused
+
+
+def _ordered(fn: Callable[..., Any], order: tuple[tuple[str, ...], tuple[str, ...], str]) -> Any:
+    """(ending, drafts asked for, blocked_by) on a generated order for table 6, one good draft."""
+    run = _played(fn, ((_GOOD,), 1), OrderSpec(6, order[0], order[1], request=order[2]))
+    return (run[0], run[1], run[5]) if isinstance(run, tuple) else run
+
+
+def _told(given: tuple[Any, ...]) -> Described:
+    """A generated input in words: drafts for the latte and a cap, or an order for table 6."""
+    if len(given) == 2:
+        return Described(f"the latte for table 6, cap {given[1]}, drafts {list(given[0])}")
+    items, allergies, request = given
+    return Described(f"table 6, {list(items)}, allergies {list(allergies)}, request {request!r}")
+
+
+_DRAWN = "each draft scored and logged as written, one per attempt, until one passes or the cap"
+_BLOCKED = "a refused run lists in blocked_by every reason policy_failures gives, before any draft"
 
 
 def _generated_loop(fn: Callable[..., Any]) -> str | None:
-    found = first_difference(
-        lambda given: _played(fn, given),
-        lambda given: _played(reference_repair, given),
-        built_once(ref.draft_runs),
-        idea="every draft scored, one per attempt, until a draft passes or the cap",
-        frozen=True,
-        examples=100,
-    )
-    if found is None:
-        return None
-    drafts, cap = found.given
-    given = Described(f"the latte for table 6, cap {cap}, the model writing {list(drafts)}")
-    return counterexample(given, found.returned, found.expected, found.idea)
+    runs = ((ref.draft_runs, _played, _DRAWN, 100), (ref.policy_orders, _ordered, _BLOCKED, 60))
+    for drawn, play, idea, examples in runs:
+        found = first_difference(
+            functools.partial(play, fn),
+            functools.partial(play, reference_repair),
+            built_once(drawn),
+            idea=idea,
+            frozen=True,
+            examples=examples,
+        )
+        if found is not None:
+            return counterexample(_told(found.given), found.returned, found.expected, found.idea)
+    return None
 
 
 # --- the failure view ------------------------------------------------------------------------
 
-# The failures fed to your view (reference_s07.VIEW_ROWS): no attempt equals its count of failures.
+# The failures fed to your view (VIEW_ROWS): no attempt equals its count of failures.
 VIEW_FIXTURES: tuple[tuple[tuple[Failure, ...], int], ...] = tuple(
-    (tuple(Failure(*row) for row in rows), attempt) for rows, attempt in ref.VIEW_ROWS
+    (tuple(Failure(*row) for row in rows), attempt) for rows, attempt in view_ref.VIEW_ROWS
 )
 _RUNNING = "each retry is the brief and one view: the prompt must not grow with the attempt"
 _STALE = "a retry's view is the last attempt's failures: the story of earlier attempts stays out"
 # Every check's name: a view naming one that did not fail carries the rubric.
 _CHECKS = CONTRACT_CHECKS | DETECT_CHECKS
-_GROWS = (
-    "a view of the same failures is as long at attempt 12 as at attempt 1: only the number changes"
-)
 
 
 def _view_problem(view: str, failures: Sequence[Failure], attempt: int) -> str | None:
@@ -312,9 +318,7 @@ def _generated_view(fn: Callable[[Sequence[Failure], int], Any]) -> str | None:
         failures, attempt = given
         if not isinstance(view, str) or ref.view_problem(view, failures, attempt, _CHECKS):
             return True
-        first = outcome(fn, failures, 1)
-        grew = len(view) - len(first) if isinstance(first, str) else 0
-        return grew > ref.GROWTH_CHARS + len(str(attempt))
+        return view_ref.growth_problem(view, outcome(fn, failures, 1), attempt) is not None
 
     found = first_broken(lambda given: fn(*given), ref.failure_sets(Failure), broken, examples=100)
     if found is None:
@@ -322,19 +326,15 @@ def _generated_view(fn: Callable[[Sequence[Failure], int], Any]) -> str | None:
     (failures, attempt), view = found
     said = "; ".join(f"{f.check} {f.span!r} ({f.fix})" for f in failures)
     problem = ref.view_problem(view, failures, attempt, _CHECKS) if isinstance(view, str) else None
-    want, idea = problem or ("no longer than the view of attempt 1, but for the number", _GROWS)
+    want, idea = problem or view_ref.GROWS
     return counterexample(Described(f"attempt {attempt}: {said}"), view, Described(want), idea)
 
 
 def check_attempt_failure_view(fn: Callable[[Sequence[Failure], int], Any]) -> list[str]:
     """Problems with an `attempt_failure_view` implementation; an empty list means it passes. A
     stub's `NotImplementedError` passes through, so `course.compare` says "not attempted yet"."""
-    if is_library(
-        fn,
-        _course_view.attempt_failure_view,
-        _course_view.failure_view,
-        trial=VIEW_FIXTURES[0],
-    ):
+    course_views = (_course_view.attempt_failure_view, _course_view.failure_view)
+    if is_library(fn, *course_views, trial=VIEW_FIXTURES[0]):
         return [library_answer("attempt_failure_view")]
     problems: list[str] = []
     for failures, attempt in VIEW_FIXTURES:

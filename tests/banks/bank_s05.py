@@ -15,7 +15,9 @@ that way; the mutation benchmark mutates it (the course's `within_consent` deleg
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from banks.harness import Bank, Entry
@@ -401,6 +403,59 @@ def hidden_allergy_folded(ticket: Ticket, spec: OrderSpec) -> bool:
     return same and set(written) == declared and _same_notes(ticket, spec)
 
 
+# --- held-out reader L, 7 Dec 2026 (evening): written from the lesson alone ---------------------
+
+
+def _notes_unsafe_when(
+    adds: Callable[[str, OrderSpec], bool], ticket: Ticket, spec: OrderSpec
+) -> bool:
+    """The right answer, but a modifier is unsafe when `adds(allergen, spec)` says so."""
+    got = read_notes(ticket.notes, ticket.items, MENU, spec.allergies)
+    want = read_notes(spec.notes, spec.items, MENU, spec.allergies)
+    if not got.clean or any(adds(a, spec) for m in got.modifiers for a in m.modifier.allergens):
+        return False
+    keys = Counter(m.key for m in got.modifiers) == Counter(m.key for m in want.modifiers)
+    same = ticket.table == spec.table and _same_items(ticket, spec)
+    return keys and same and _same_allergies(ticket, spec)
+
+
+def unsafe_raw_words(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Wrong (reader L's wrong_19): a modifier's allergen compared with the declared words as
+    written, so the customer who declared 'dairy' gets the approved butter on the side."""
+    declared = {a.strip().lower() for a in spec.allergies}
+    return _notes_unsafe_when(lambda allergen, _: allergen in declared, ticket, spec)
+
+
+def unsafe_by_substring(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Wrong, the same kind in another shape: the allergen looked for inside the declared words
+    ('milk' in 'Milk allergy'), so 'dairy' still declares nothing a modifier can add."""
+
+    def adds(allergen: str, spec: OrderSpec) -> bool:
+        return any(allergen in a.lower() for a in spec.allergies)
+
+    return _notes_unsafe_when(adds, ticket, spec)
+
+
+def items_strip_lower(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Wrong (reader L's wrong_02): item names trimmed and lower-cased, spaces inside kept, so
+    'flat  white' is not the approved 'flat white' (normalize_name: "one item")."""
+    same = Counter(i.strip().lower() for i in ticket.items) == Counter(
+        i.strip().lower() for i in spec.items
+    )
+    return same and _rest_right(ticket, spec)
+
+
+def items_spaces_collapsed(ticket: Ticket, spec: OrderSpec) -> bool:
+    """Wrong, the same kind in another shape: runs of spaces collapsed, other blank characters
+    kept, so 'FLAT<tab>WHITE' is not the approved 'flat white'."""
+
+    def name(item: str) -> str:
+        return re.sub(" +", " ", item).strip().lower()
+
+    same = Counter(map(name, ticket.items)) == Counter(map(name, spec.items))
+    return same and _rest_right(ticket, spec)
+
+
 # --- items_to_confirm -----------------------------------------------------------------------------
 
 
@@ -697,6 +752,32 @@ BANKS = (
                 notes_in_kitchen_words,
                 "the notes compared in the menu's words",
                 "approved 'decaf' on two espressos; ticket 'espresso: decaf' -> False",
+            ),
+            # held-out reader L, 7 Dec 2026 (evening): passed while milk was always declared 'milk'
+            Entry(
+                "unsafe_raw_words",
+                unsafe_raw_words,
+                "a modifier adding an allergen the customer declared, in any of its words, is unsafe",
+                "approved croissant, 'butter on the side', 'Milk allergy' declared -> True",
+            ),
+            Entry(
+                "unsafe_by_substring",
+                unsafe_by_substring,
+                "a modifier adding an allergen the customer declared, in any of its words, is unsafe",
+                "approved croissant, 'butter on the side', 'dairy' declared -> True",
+            ),
+            # held-out reader L: passed while no generated name had a space doubled inside
+            Entry(
+                "items_strip_lower",
+                items_strip_lower,
+                "item names compared the way the kitchen reads them",
+                "ticket 'flat  white' for the approved 'flat white' -> False",
+            ),
+            Entry(
+                "items_spaces_collapsed",
+                items_spaces_collapsed,
+                "item names compared the way the kitchen reads them",
+                "ticket 'FLAT\\tWHITE' for the approved 'flat white' -> False",
             ),
         ),
         right=(

@@ -476,6 +476,83 @@ def ordinal_of_the_next(failures, attempt):
     )
 
 
+# --- held-out reader L, 7 Dec 2026 (evening): written from the lesson alone ---------------------
+
+
+def first_reason_only(spec, generate, cap=3):
+    """Keeps only the first reason policy gives in blocked_by (reader L's wrong_20)."""
+    blocked = policy_failures(spec, MENU)
+    if blocked:
+        return RepairResult("policy_violation", None, (), blocked_by=tuple(blocked)[:1])
+    return _loop(spec, generate, cap)
+
+
+def one_reason_per_check(spec, generate, cap=3):
+    """One reason per kind of check in blocked_by: two allergies the menu cannot check (sesame
+    and lupin) collapse into one."""
+    blocked = {f.check: f for f in policy_failures(spec, MENU)}
+    if blocked:
+        return RepairResult("policy_violation", None, (), blocked_by=tuple(blocked.values()))
+    return _loop(spec, generate, cap)
+
+
+def _logged_as(write: Callable[[str], str]) -> Callable[..., RepairResult]:
+    """The loop logging `write(draft)` instead of the draft the model wrote."""
+
+    def loop(spec, generate, cap=3):
+        run = _loop(spec, generate, cap)
+        log = tuple(Attempt(a.number, write(a.draft), a.failures, 0, None) for a in run.attempts)
+        return RepairResult(run.stop_reason, run.ticket, log, blocked_by=run.blocked_by)
+
+    return loop
+
+
+# reader L's wrong_17: the blank space around a draft stripped before it is logged
+strip_draft = _logged_as(str.strip)
+# the same kind: a draft written over several lines logged as one line
+one_line_draft = _logged_as(lambda draft: " ".join(draft.split()))
+
+
+def right_fix_each(failures, attempt):
+    """Reader L's right_06: 'Attempt 2: 1 problem(s), fix each and change nothing else.'"""
+    head = f"Attempt {attempt}: {len(failures)} problem(s), fix each and change nothing else."
+    body = [f"{i}. [{f.check}] {f.span!r}: {f.fix}" for i, f in enumerate(failures, 1)]
+    return "\n".join([head, *body])
+
+
+def right_reasons_header(failures, attempt):
+    """Reader L's right_07: 'Attempt 2 was rejected for these reasons:'."""
+    lines = [f"Attempt {attempt} was rejected for these reasons:"]
+    return "\n".join([*lines, *(f"- {f.check}: {f.span!r}. Fix: {f.fix}" for f in failures)])
+
+
+def right_fence_them(failures, attempt):
+    """Reader L's right_08: 'Attempt 2: 1 problem(s), fix them and change nothing else.'"""
+    lines = [f"Attempt {attempt}: {len(failures)} problem(s), fix them and change nothing else."]
+    return "\n".join([*lines, *(f"- {f.check}: {f.span!r}. Fix: {f.fix}" for f in failures)])
+
+
+def right_fence_in_own_words(failures, attempt):
+    """A header in words no list foresaw, and a fence line of its own: 'Sorry, kitchen ticket
+    attempt 2 bounced back from the pass.' / 'Every other field stays exactly as it was.'"""
+    head = f"Sorry, kitchen ticket attempt {attempt} bounced back from the pass."
+    rows = [f"* {f.check} -> '{f.span}' => {f.fix}" for f in failures]
+    return "\n".join([head, *rows, "Every other field stays exactly as it was."])
+
+
+def closing_pep_talk(failures, attempt):
+    """Reader L's wrong_16: a closing line of encouragement, 'You are close! Good luck.'"""
+    lines = [f"Attempt {attempt} failed {len(failures)} check(s):"]
+    lines += [f"- {f.check}: {f.span!r}. Fix: {f.fix}" for f in failures]
+    return "\n".join([*lines, "You are close! Good luck."])
+
+
+def advice_between(failures, attempt):
+    """Commentary in another place: advice on how to think between the header and the failures."""
+    lines = [f"Attempt {attempt} failed.", "Slow down and read the brief once more, word by word."]
+    return "\n".join([*lines, *(f"- {f.check}: {f.span!r}. Fix: {f.fix}" for f in failures)])
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 
@@ -606,6 +683,32 @@ BANKS = (
                 "the ticket is the draft that passed",
                 "pumpkin muffin then the latte -> ticket holds the muffin",
             ),
+            # held-out reader L, 7 Dec 2026 (evening): passed while no order had two reasons
+            Entry(
+                "first_reason_only",
+                first_reason_only,
+                "blocked_by lists every reason policy_failures gives",
+                "an injected request for a latte, milk declared -> only the injection",
+            ),
+            Entry(
+                "one_reason_per_check",
+                one_reason_per_check,
+                "blocked_by lists every reason policy_failures gives",
+                "sesame and lupin declared -> one unknown_allergen",
+            ),
+            # held-out reader L: passed while every draft was one line with no blank around it
+            Entry(
+                "strip_draft",
+                strip_draft,
+                "the log holds the draft as the model wrote it",
+                "a draft with a newline before it -> logged stripped",
+            ),
+            Entry(
+                "one_line_draft",
+                one_line_draft,
+                "the log holds the draft as the model wrote it",
+                "a draft over six lines -> logged as one",
+            ),
         ),
         right=(
             Entry("right_while_loop", right_while_loop, "a while loop, its own messages"),
@@ -708,6 +811,19 @@ BANKS = (
                 "the attempt that failed, in words or digits",
                 "attempt 2 -> 'Your third attempt failed'",
             ),
+            # held-out reader L, 7 Dec 2026 (evening), and one of the same kind elsewhere
+            Entry(
+                "closing_pep_talk",
+                closing_pep_talk,
+                "no commentary: the view asks for a specific edit",
+                "'You are close! Good luck.' under the failures",
+            ),
+            Entry(
+                "advice_between",
+                advice_between,
+                "no commentary: the view asks for a specific edit",
+                "'Slow down and read the brief once more' under the header",
+            ),
         ),
         right=(
             Entry("right_sentences", right_sentences, "a sentence per failure"),
@@ -722,6 +838,11 @@ BANKS = (
             Entry(
                 "right_header_on_first_line", right_header_on_first_line, "'Attempt 2 failed. x'"
             ),
+            # held-out reader L, 7 Dec 2026 (evening): refused before, as "without 'each'" etc.
+            Entry("right_fix_each", right_fix_each, "'fix each and change nothing else'"),
+            Entry("right_reasons_header", right_reasons_header, "'rejected for these reasons'"),
+            Entry("right_fence_them", right_fence_them, "'fix them and change nothing else'"),
+            Entry("right_fence_in_own_words", right_fence_in_own_words, "a header no list foresaw"),
         ),
     ),
 )
