@@ -3,9 +3,9 @@ try it on.
 
 `check_fold_diagnostic` (`cafe.exercises.s13`) takes each case's expected state from `fold`, not
 from the library's `fold_diagnostic`, then compares the learner's fold with it on generated
-turns (`turns`): checks that fail with one of two errors or pass, edits that land or are refused,
-reads, in any order, folded from any state. `tests/test_exercise_references.py` holds `fold` to
-the library on the same turns.
+turns (`turns`): checks that fail with one of two errors or pass, edits that land or are refused
+(through either of two tools, or run by a hook itself), reads, in any order, folded from any
+state. `tests/test_exercise_references.py` holds `fold` to the library on the same turns.
 
 The rule as the lesson states it: results are read in the order they ran; a landed edit ends a
 stretch, and the last stretch that ran a check speaks for the turn (its first failing check, else
@@ -95,22 +95,25 @@ RESULTS: tuple[tuple[str, str, bool, str, str], ...] = (
     ("red B", "run_tests", False, "E   assert 1002 == 1000", "verify"),
     ("green", "run_tests", True, "4 passed", "verify"),
     ("edit", "write_file", True, "wrote bill.py", "mutate"),
+    ("patch", "apply_patch", True, "patched bill.py", "mutate"),
     ("refused write", "write_file", False, "no such folder: src/", "mutate"),
     ("read", "read_file", True, "def split(...)", "observe"),
     ("failed read", "read_file", False, "FileNotFoundError: bil.py", "observe"),
 )
 
 
-# Checks a hook ran itself (the post-edit re-verify, the check on a claimed finish), marked
-# `forced`: the lesson says the detector "folds it like any other evidence".
+# Results a hook ran itself (the post-edit re-verify, the check on a claimed finish), marked
+# `forced`: the lesson says the detector "folds it like any other evidence", and `write_epoch`
+# counts "every successful `mutate` call", a write the harness ran too.
 FORCED: tuple[tuple[str, str, bool, str, str], ...] = (
-    ("red A, forced", "run_tests", False, "check_bill.py:21: E   assert 999 == 1000", "verify"),
-    ("green, forced", "run_tests", True, "4 passed", "verify"),
+    ("forced red A", "run_tests", False, "check_bill.py:21: E   assert 999 == 1000", "verify"),
+    ("forced green", "run_tests", True, "4 passed", "verify"),
+    ("forced edit", "write_file", True, "wrote bill.py", "mutate"),
 )
 
 
 def described(result: Any) -> str:
-    """How a problem names one generated result ('red A', 'edit', 'green, forced', ...)."""
+    """How a problem names one generated result ('red A', 'edit', 'forced green', ...)."""
     key = (result.name, result.ok, result.output, result.kind)
     rows = FORCED if getattr(result, "forced", False) else RESULTS
     return next((label for label, *rest in rows if tuple(rest) == key), result.name)
@@ -122,7 +125,7 @@ def turns(
 ) -> Any:
     """(earlier turns, turn): up to three turns to fold from an empty state first, then the turn
     the fold is judged on; each of zero to five results in any order. `result(name, ok, output,
-    kind)` builds one tool result; `forced`, when given, builds a check a hook ran (`FORCED`)."""
+    kind)` builds one tool result; `forced`, when given, builds a result a hook ran (`FORCED`)."""
     from hypothesis import strategies as st
 
     rows = [(row, result) for row in RESULTS]
@@ -259,7 +262,7 @@ _SAID: dict[str, tuple[str, Callable[[Any, Any], str]]] = {
     "another price": ("test_prices", lambda got, want: f"AssertionError: latte {got} != {want}"),
     "another checksum": (
         "test_receipt",
-        lambda got, want: f"AssertionError: checksum {got:#x} != {want:#x}",
+        lambda got, want: f"AssertionError: checksum {got} != {want}",
     ),
     "another order": ("test_split", lambda got, want: f"assert {got} == {want}"),
     "another case": ("test_menu", lambda got, want: f"assert {got!r} == {want!r}"),
@@ -288,20 +291,30 @@ def _two_subscripts(draw: tuple[str, tuple[str, str], int, int]) -> tuple[str, s
     return _pair("another subscript", ("test_split", said, first), ("test_split", said, second))
 
 
+def _checksums() -> Any:
+    """Two wrong checksums and the one expected, of any width, with "0x", zero-padded or bare."""
+    from hypothesis import strategies as st
+
+    sums = st.one_of(st.integers(0, 2**32 - 1), st.integers(2**28, 2**64 - 1))  # up to 16 digits
+    form = st.sampled_from(("{:#x}", "{:#010x}", "{:08x}"))
+    return st.builds(lambda f, *values: tuple(map(f.format, values)), form, sums, sums, sums)
+
+
 def different_failures() -> Any:
     """(first run, second run, label): two different failures of every kind the lesson names,
     everything else alike. Another test failing on the same assertion; another wrong price (the
     lesson's `latte 3.40 != 3.60`: a decimal in the test's data is no timing); another checksum
-    (a hex number that is not an address stays); a list with two items swapped (a list's order is
-    data; only a set's is noise); a name in another case (the test's own string); the same wrong
-    value read through another index or key (`shares[0]` or `shares[1]`: "a different call in the
-    assertion", however like a `[gw0]` worker or `[ 50%]` progress it looks)."""
+    of any width, with `0x` or bare (a hex number not after "at" stays, `0xdeadbeef` as much as
+    `0x2`); a list with two items swapped (a list's order is data; only a set's is noise); a
+    name in another case (the test's own string); the same wrong value read through another
+    index or key (`shares[0]` or `shares[1]`: "a different call in the assertion", however like
+    a `[gw0]` worker or `[ 50%]` progress it looks)."""
     from hypothesis import strategies as st
 
     names = st.sampled_from(_TESTS)
     two_tests = st.tuples(names, names).filter(lambda pair: pair[0] != pair[1])
     price = st.integers(0, 2000).map(lambda cents: f"{cents / 100:.2f}")
-    checksum, upper = st.integers(0, 2**32), st.lists(st.booleans())
+    upper = st.lists(st.booleans())
     # a wrong split (the right one is largest share first), and the same with two shares swapped
     shares = st.lists(st.integers(0, 1000), min_size=3, max_size=6, unique=True).flatmap(
         lambda v: st.tuples(st.permutations(v), *[st.integers(0, len(v) - 1)] * 2).map(
@@ -317,7 +330,7 @@ def different_failures() -> Any:
     )
     values = {
         "another price": st.tuples(price, price, price),
-        "another checksum": st.tuples(checksum, checksum, checksum),
+        "another checksum": _checksums(),
         "another order": shares,
         "another case": cased,
     }

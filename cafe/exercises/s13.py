@@ -6,21 +6,26 @@
    after it, a refused write taken for the bug's failure) fails with a specific complaint. Each
    case's expected state comes from `cafe.exercises.reference_s13.fold`, written apart from the
    library; then the learner's fold is compared with it on generated turns folded from generated
-   states, checks a hook forced among them. The course's `fold_diagnostic` is refused.
+   states, checks and writes a hook forced among them, edits through two tools (`write_epoch`
+   counts every successful `mutate` result). The course's `fold_diagnostic` is refused.
 2. `check_signature` runs a learner's `my_signature(output)`, written any way they like, over
    pairs of real-looking test output: pairs that are one failure seen twice must share a
    signature, pairs that are two failures must not; then over generated pairs of two different
    wrong totals of any length (`reference_s13.total_pairs`) and of two failures of each other
-   kind the lesson names (another test, price, checksum, order or case:
-   `reference_s13.different_failures`), which must not share one, and of one failure logged at
+   kind the lesson names (another test, price, checksum of any width, order or case:
+   `reference_s13.different_failures`), which must not share one; of one failure seen twice under
+   each kind of run-to-run noise the notebook names, drawn across its range (any line, duration,
+   temporary folder, worker, address, colour: `reference_s13_pairs.noise_pairs`), and logged at
    two moments, its clock in every shape a log line's takes (`reference_s13.logged_pairs`),
-   which must.
+   which must share one; and last, the hand-picked outputs again in a fresh Python process with
+   another hash seed (`reference_s13_process`), which must give the signatures they gave here.
 
 Notebook: notebooks/s13-stall-detection.ipynb. Lesson: sessions/s13-stall-detection/lesson.md.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
@@ -45,88 +50,14 @@ from cafe.exercises.reference_s13 import (
     total_pairs,
     turns,
 )
+from cafe.exercises.reference_s13_pairs import SIGNATURE_PAIRS, noise_pairs
+from cafe.exercises.reference_s13_process import in_fresh_process
 from cafe.loop.agent import ToolResult
 from cafe.stall.evidence import failure_signature
 from cafe.stall.failure_state import FailureState, fold_diagnostic
+from cafe.world.processes import without_secrets
 
 __all__ = ["SIGNATURE_PAIRS", "FOLD_IDEA", "check_fold_diagnostic", "check_signature"]
-
-# Pairs of test output for `check_signature`: (what the pair is, first, second, same failure?).
-# Written for this course from pytest's and Python's own output shapes.
-SIGNATURE_PAIRS: tuple[tuple[str, str, str, bool], ...] = (
-    (
-        "the failing line moved down two lines",
-        "check_bill.py:21: in test_split\nE   assert 999 == 1000\n1 failed, 3 passed in 0.02s",
-        "check_bill.py:23: in test_split\nE   assert 999 == 1000\n1 failed, 3 passed in 0.02s",
-        True,
-    ),
-    (
-        "the same run, a little slower",
-        "E   assert 999 == 1000\n1 failed, 3 passed in 0.02s",
-        "E   assert 999 == 1000\n1 failed, 3 passed in 0.31s",
-        True,
-    ),
-    (
-        "the same run in another temporary folder",
-        "/tmp/pytest-of-ana/pytest-12/till/check_bill.py:21: AssertionError\nE   assert 999 == 1000",
-        "/tmp/pytest-of-ana/pytest-13/till/check_bill.py:21: AssertionError\nE   assert 999 == 1000",
-        True,
-    ),
-    (
-        "a different wrong total",
-        "check_bill.py:21: in test_split\nE   assert 999 == 1000\n1 failed, 3 passed in 0.02s",
-        "check_bill.py:21: in test_split\nE   assert 1002 == 1000\n1 failed, 3 passed in 0.02s",
-        False,
-    ),
-    (
-        "a different missing file in the temporary folder",
-        "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/pytest-of-ana/pytest-12/config.json'",
-        "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/pytest-of-ana/pytest-12/data.csv'",
-        False,
-    ),
-    (
-        "a different test failing",
-        "FAILED check_bill.py::test_split - assert 999 == 1000",
-        "FAILED check_bill.py::test_tip - assert 999 == 1000",
-        False,
-    ),
-    (
-        "a different wrong total in the short summary",
-        "FAILED check_bill.py::test_split - assert 999 == 1000",
-        "FAILED check_bill.py::test_split - assert 1002 == 1000",
-        False,
-    ),
-    (
-        "the same object at another address",
-        "E   AssertionError: <bill.Bill object at 0x7f3a2c1d9e50> has no tip",
-        "E   AssertionError: <bill.Bill object at 0x7f9b11e04c10> has no tip",
-        True,
-    ),
-    (
-        "the same failure logged a few seconds later",
-        "2026-11-30 12:00:01,204 ERROR total 999 != 1000",
-        "2026-11-30 12:00:07,881 ERROR total 999 != 1000",
-        True,
-    ),
-    (
-        "the same failure, in colour and plain",
-        "\x1b[31mE   assert 999 == 1000\x1b[0m\n1 failed in 0.02s",
-        "E   assert 999 == 1000\n1 failed in 0.02s",
-        True,
-    ),
-    (
-        "the same error on another test worker",
-        "ERROR [gw0] check_bill.py::test_tip - KeyError: 'tip'",
-        "ERROR [gw1] check_bill.py::test_tip - KeyError: 'tip'",
-        True,
-    ),
-    (
-        "a different call in the failing assertion",
-        "E   assert split(1000, 3) == [334, 333, 333]",
-        "E   assert split(1000, 4) == [250, 250, 250, 250]",
-        False,
-    ),
-)
 
 
 def _result(name: str, ok: bool, output: str, kind: str, forced: bool = False) -> ToolResult:
@@ -169,7 +100,7 @@ def _expected(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureSta
 FOLD_IDEA = (
     "read the turn in order: the last stretch that ran a check speaks (its first failure, else "
     "a pass); the same signature adds one; an edit after the last check is owed a re-verify; "
-    "a check a hook ran itself (forced) is evidence like any other"
+    "a result a hook ran itself (forced) counts like any other, its write in write_epoch too"
 )
 
 
@@ -325,10 +256,30 @@ def _generated_pairs(signature: Callable[[str], str], pairs: Any, same: bool) ->
     return _signature_problem(label, first_got, second_got, same)
 
 
+def _fresh_process(signature: Callable[[str], str]) -> str | None:
+    """The first hand-picked output whose signature differs in a fresh Python process with
+    another hash seed (`reference_s13_process`), in words; None when every one matches, or when
+    the function could not be sent there (the check is then skipped)."""
+    outputs = list(dict.fromkeys(text for _, *pair, _ in SIGNATURE_PAIRS for text in pair))
+    there = in_fresh_process(signature, outputs, without_secrets(os.environ))
+    for output, (how, answer) in zip(outputs, there or (), strict=False):
+        here = call(signature, output)
+        if how != "returned" or answer != here:
+            got = shown(answer, 40) if how == "returned" else f"raised {answer}"
+            return (
+                f"one failure in two fresh processes, {shown(output, 50)}: the signature is "
+                f"{shown(here, 40)} here and {got} in a fresh Python,\n  so the same failure seen "
+                "from another process (a resumed run, a grader) looks new (Python picks a new hash "
+                "seed for each process: hash() and a set's order change with it; hashlib does not)"
+            )
+    return None
+
+
 def check_signature(signature: Callable[[str], str]) -> list[str]:
     """Problems with a learner's signature over `SIGNATURE_PAIRS`, then on generated pairs: wrong
-    totals and the lesson's other kinds of two failures apart, log clocks together; empty when
-    every pair holds."""
+    totals and the lesson's other kinds of two failures apart, one failure under each kind of
+    run-to-run noise and its log clocks together, and the same signature in a fresh process;
+    empty when every pair holds."""
     problems = []
     for label, first, second, same in SIGNATURE_PAIRS:
         problem = _signature_problem(label, call(signature, first), call(signature, second), same)
@@ -339,6 +290,8 @@ def check_signature(signature: Callable[[str], str]) -> list[str]:
     found = (
         _generated_pairs(signature, built_once(_totals), False)
         or _generated_pairs(signature, built_once(different_failures), False)
+        or _generated_pairs(signature, built_once(noise_pairs), True)
         or _generated_pairs(signature, built_once(_clocks), True)
+        or _fresh_process(signature)
     )
     return [found] if found else []

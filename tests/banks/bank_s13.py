@@ -4,8 +4,10 @@ The exercise ideas: the fold keeps one current failure per run, its streak count
 one signature (an edit holds it, a new signature restarts it, a clean pass clears it), a turn's
 results read in the order they ran (the first failing check of its latest checked stretch
 decides it; a failing tool that is not a check changes nothing), a re-verify owed only for an
-edit on top of a live failure and paid only by a check that ran after it; a signature masks what changes between two runs of one failure and
-keeps what tells two failures apart.
+edit on top of a live failure and paid only by a check that ran after it, and a write counted
+in `write_epoch` whichever tool or hook made it; a signature masks what changes between two runs
+of one failure, in whatever shape the noise takes, keeps what tells two failures apart, and gives
+one failure the same signature in two fresh processes.
 """
 
 from __future__ import annotations
@@ -197,7 +199,9 @@ def signature_by_rules(output: str) -> str:
     """Mask each kind of noise with its own rule, fold the spaces, hash what is left."""
     noise = [
         (r"\x1b\[[0-9;]*m", ""),  # colour codes
+        (r"(?:(?<=/tmp/)|(?<=/T/))[^/\s]+/", "<run>/"),  # a run's own temporary folder
         (r"(?<=\.py):\d+", ":<line>"),  # a line number after a file name
+        (r'(?<=", line )\d+', "<line>"),  # a traceback's line number
         (r"\b\d+(?:\.\d+)?s\b", "<secs>"),  # a duration
         (r"pytest-\d+", "pytest-<n>"),  # pytest's numbered temporary folders
         (r"\bat 0x[0-9a-fA-F]+", "at <addr>"),  # an object's address
@@ -308,7 +312,8 @@ def right_normalize(output: str) -> str:
 
 def right_tokens(output: str) -> str:
     """Word by word: each noisy token replaced by its kind, the rest kept; no hash. A hex word is
-    an address only after "at" (`<bill.Bill object at 0x7f3a...>`): a checksum is data."""
+    an address only after "at" (`<bill.Bill object at 0x7f3a...>`): a checksum is data. A
+    traceback's line number is masked before the words are read."""
     address = re.compile(r"0x[0-9a-fA-F]+>?")
     kinds = (
         (re.compile(r".*\.py:\d+:?"), "<file:line>"),
@@ -319,7 +324,8 @@ def right_tokens(output: str) -> str:
         (re.compile(r"\[gw\d+\]"), "[gw]"),
     )
     words = []
-    for word in re.sub(r"\x1b\[[0-9;]*m", "", output).split():
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", output)
+    for word in re.sub(r'(?<=", line )\d+', "<n>", plain).split():  # File "bill.py", line 21
         if words and words[-1] == "at" and address.fullmatch(word):
             word = "<addr>"
         for pattern, kind in kinds:
@@ -434,6 +440,114 @@ def right_assert_lines(output: str) -> str:
     return "sig:" + hashlib.sha256("\n".join(body).encode()).hexdigest()[:16]
 
 
+# --- held-out reader M, 7 Dec 2026 (evening): written from the lesson alone, and one more of each
+# kind, another input shape, written for the bank ---------------------------------------------
+
+
+def forced_writes_uncounted(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """write_epoch leaves out the writes a hook ran itself (forced), as not the agent's."""
+    folded = right_by_hand(state, dispatch)
+    forced = sum(r.kind == "mutate" and r.ok and r.forced for r in dispatch)
+    return replace(folded, write_epoch=folded.write_epoch - forced)
+
+
+def writes_by_tool_name(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """write_epoch counts `write_file`'s results only: another mutate tool's write is left out."""
+    folded = right_by_hand(state, dispatch)
+    other = sum(r.kind == "mutate" and r.ok and r.name != "write_file" for r in dispatch)
+    return replace(folded, write_epoch=folded.write_epoch - other)
+
+
+# Reader M's rules, from their right solution; each wrong signature below changes one of them.
+_READER_M: dict[str, tuple[str, str]] = {
+    "colour": (r"\x1b\[[0-9;]*[A-Za-z]", ""),
+    "pytest": (r"pytest-of-[^/\\\s]+[/\\]pytest-\d+", "pytest-of-U/pytest-N"),
+    "folder": (
+        r"((?:/private)?/var/folders/[^/\s]+/[^/\s]+/T|/tmp|[A-Za-z]:\\[^\s'\"]*?\\Temp)"
+        r"([/\\])[^/\\\s'\":]+(?=[/\\])",
+        r"\1\2TMP",
+    ),
+    "location": (r"(\.py)[:(](\d+)\)?", r"\1:N"),
+    "traceback": (r"\bline \d+", "line N"),
+    "duration": (r"\bin \d+(?:\.\d+)?s\b(?: \(\d+:\d{2}:\d{2}\))?", "in Ts"),
+    "worker": (r"\bgw\d+\b", "gwN"),
+    "address": (r"\bat 0x[0-9a-fA-F]+", "at 0xADDR"),
+    "clock": (
+        r"\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?",
+        "CLOCK",
+    ),
+    "time": (r"\b\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s?[AaPp]\.?[Mm]\.?)?", "CLOCK"),
+}
+
+
+def _reader_m_text(output: str, **changed: tuple[str, str] | None) -> str:
+    """The output with reader M's rules applied, some `changed` (None: the rule left out)."""
+    for rule in {**_READER_M, **changed}.values():
+        if rule is not None:
+            output = re.sub(rule[0], rule[1], output)
+    return output
+
+
+def _reader_m(output: str, **changed: tuple[str, str] | None) -> str:
+    return hashlib.sha256(_reader_m_text(output, **changed).encode()).hexdigest()[:16]
+
+
+def long_hex_masked(output: str) -> str:
+    """Any 0x followed by eight hex digits or more taken for an address, "at" or not."""
+    return _reader_m(output, address=(r"0x[0-9a-fA-F]{8,}", "0xADDR"))
+
+
+def bare_hex_words_masked(output: str) -> str:
+    """A bare hex word of eight characters or more, a letter among them, taken for a build hash
+    or an id: a checksum printed without 0x is data."""
+    return _reader_m(output, ids=(r"\b(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b", "<id>"))
+
+
+def pytest_folders_only(output: str) -> str:
+    """Only pytest's own `pytest-of-*/pytest-N` folders masked: another run's temporary folder
+    (`/tmp/cafe-workbench-ab12/`, `tempfile`'s `/tmp/tmpk3j4h5g6/`) is kept."""
+    return _reader_m(output, folder=None)
+
+
+def posix_tmp_only(output: str) -> str:
+    """A run's folder masked under Linux's /tmp only: macOS's /var/folders/.../T/ is kept."""
+    return _reader_m(output, folder=(r"/tmp/[^/\s'\":]+(?=/)", "/tmp/TMP"))
+
+
+def traceback_lines_kept(output: str) -> str:
+    """`bill.py:21` masked, a traceback's `line 21` kept."""
+    return _reader_m(output, traceback=None)
+
+
+def short_line_numbers_only(output: str) -> str:
+    """Line numbers masked up to three digits: line 1234 of a long file is kept."""
+    short = {
+        "location": (r"(\.py):\d{1,3}\b", r"\1:N"),
+        "traceback": (r"\bline \d{1,3}\b", "line N"),
+    }
+    return _reader_m(output, **short)
+
+
+def one_digit_durations(output: str) -> str:
+    """A duration masked only with one digit before its point: `in 12.50s` is kept."""
+    return _reader_m(output, duration=(r"\bin \d\.\d+s\b", "in Ts"))
+
+
+def passed_durations_only(output: str) -> str:
+    """A duration masked only after "passed": a run where every test failed keeps its time."""
+    return _reader_m(output, duration=(r"passed in \d+\.\d+s", "passed in Ts"))
+
+
+def builtin_hash(output: str) -> str:
+    """Python's hash() of the normalised text: one process agrees with itself, the next does not."""
+    return format(hash(_reader_m_text(output)) & 0xFFFFFFFFFFFF, "x")
+
+
+def tuple_hash_of_lines(output: str) -> str:
+    """hash() of the tuple of the normalised lines: their hashes change with each process."""
+    return str(hash(tuple(_reader_m_text(output).splitlines())))
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -442,12 +556,25 @@ BANKS = (
         check_fold_diagnostic,
         right_by_hand,
         wrong=(
+            # held-out reader M, 7 Dec 2026 (evening), and one of the same kind for the bank
+            Entry(
+                "forced_writes_uncounted",
+                forced_writes_uncounted,
+                "write_epoch counts every successful mutate result, a write a hook ran too",
+                "[edit, forced edit] as the first turn: write_epoch 1; 2 is due",
+            ),
+            Entry(
+                "writes_by_tool_name",
+                writes_by_tool_name,
+                "write_epoch counts every successful mutate result, whichever tool wrote",
+                "[patch] as the first turn: write_epoch 0; 1 is due",
+            ),
             # held-out readerF, 7 Dec 2026
             Entry(
                 "forced_dropped",
                 forced_dropped,
                 "a check a hook ran itself (forced) is folded like any other evidence",
-                "[red A, forced] as the first turn: nothing changes; a fail, streak 1, is due",
+                "[forced red A] as the first turn: nothing changes; a fail, streak 1, is due",
             ),
             # held-out reader, 7 Dec 2026
             Entry(
@@ -550,6 +677,67 @@ BANKS = (
         check_signature,
         signature_by_rules,
         wrong=(
+            # held-out reader M, 7 Dec 2026 (evening), each with one of the same kind for the bank
+            Entry(
+                "long_hex_masked",
+                long_hex_masked,
+                "a hex number not after 'at' is data, whatever its length: a checksum stays",
+                "checksum 0xdeadbeef != 0x12345678 and 0x87654321 != 0x12345678: one signature",
+            ),
+            Entry(
+                "bare_hex_words_masked",
+                bare_hex_words_masked,
+                "a checksum stays, printed with 0x or bare",
+                "checksum deadbeef != 12345678 and cafebabe != 12345678: one signature",
+            ),
+            Entry(
+                "pytest_folders_only",
+                pytest_folders_only,
+                "any run's own temporary folder is noise, not only pytest's",
+                "/tmp/cafe-workbench-ab12/till/... and /tmp/cafe-workbench-xy99/till/...: differ",
+            ),
+            Entry(
+                "posix_tmp_only",
+                posix_tmp_only,
+                "a run's own temporary folder is noise under macOS's temp root too",
+                "/var/folders/h3/k2/T/tmpab12cd34/till/... and .../T/tmpxy99zz00/till/...: differ",
+            ),
+            Entry(
+                "traceback_lines_kept",
+                traceback_lines_kept,
+                "a failing line that moved is one failure, in a traceback's 'line 21' too",
+                'File "bill.py", line 21 and File "bill.py", line 23: differ',
+            ),
+            Entry(
+                "short_line_numbers_only",
+                short_line_numbers_only,
+                "a failing line that moved is one failure, whatever its number's length",
+                "check_bill.py:1234 and check_bill.py:1236: differ",
+            ),
+            Entry(
+                "one_digit_durations",
+                one_digit_durations,
+                "a run's duration is noise, whatever its length",
+                "1 failed in 9.80s and 1 failed in 12.50s: differ",
+            ),
+            Entry(
+                "passed_durations_only",
+                passed_durations_only,
+                "a run's duration is noise, whatever the summary counts before it",
+                "1 failed in 0.02s and 1 failed in 0.31s: differ",
+            ),
+            Entry(
+                "builtin_hash",
+                builtin_hash,
+                "one failure gets one signature in two fresh processes: hash() changes with each",
+                "any output: another hash seed, another signature",
+            ),
+            Entry(
+                "tuple_hash_of_lines",
+                tuple_hash_of_lines,
+                "one failure gets one signature in two fresh processes: hash() changes with each",
+                "any output: hash() of its lines' tuple changes with the hash seed",
+            ),
             # held-out readerI, 7 Dec 2026 (afternoon)
             Entry(
                 "bracketed_numbers_masked",
@@ -660,16 +848,18 @@ _MASK = "equivalent: the text a rule masks with; any fixed text does, as long as
 EQUIVALENT: dict[str, dict[str, str]] = {
     "check_fold_diagnostic": {},
     "check_signature": {
-        "signature_by_rules:5: constant: `':<line>'` -> `'XX:<line>XX'`": _MASK,
-        "signature_by_rules:6: constant: `'<secs>'` -> `'XX<secs>XX'`": _MASK,
-        "signature_by_rules:7: constant: `'pytest-<n>'` -> `'XXpytest-<n>XX'`": _MASK,
-        "signature_by_rules:8: constant: `'at <addr>'` -> `'XXat <addr>XX'`": _MASK,
-        "signature_by_rules:9: constant: `'<time>'` -> `'XX<time>XX'`": _MASK,
-        "signature_by_rules:10: constant: `'[gw]'` -> `'XX[gw]XX'`": _MASK,
-        "signature_by_rules:15: constant: `16` -> `17`": (
+        "signature_by_rules:5: constant: `'<run>/'` -> `'XX<run>/XX'`": _MASK,
+        "signature_by_rules:6: constant: `':<line>'` -> `'XX:<line>XX'`": _MASK,
+        "signature_by_rules:7: constant: `'<line>'` -> `'XX<line>XX'`": _MASK,
+        "signature_by_rules:8: constant: `'<secs>'` -> `'XX<secs>XX'`": _MASK,
+        "signature_by_rules:9: constant: `'pytest-<n>'` -> `'XXpytest-<n>XX'`": _MASK,
+        "signature_by_rules:10: constant: `'at <addr>'` -> `'XXat <addr>XX'`": _MASK,
+        "signature_by_rules:11: constant: `'<time>'` -> `'XX<time>XX'`": _MASK,
+        "signature_by_rules:12: constant: `'[gw]'` -> `'XX[gw]XX'`": _MASK,
+        "signature_by_rules:17: constant: `16` -> `17`": (
             "equivalent: how much of the hash is kept; 17 hex digits tell the pairs apart as 16 do"
         ),
-        "signature_by_rules:15: constant: `' '` -> `'XX XX'`": (
+        "signature_by_rules:17: constant: `' '` -> `'XX XX'`": (
             "equivalent: the text the folded spaces are joined with; any fixed text does"
         ),
     },
