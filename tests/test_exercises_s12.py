@@ -10,6 +10,9 @@ from cafe.exercises.s12 import check_calibrate, check_trust_rule
 from cafe.judge.calibration import Calibration, calibrate, cohen_kappa
 from cafe.judge.trust import trust_reading
 
+# A calibration's model and five counts, in the order `Calibration` takes them.
+CELLS_AND_MODEL = ("model", "tp", "fn", "tn", "fp", "unparsed")
+
 
 def _stub(*args):
     raise NotImplementedError("your turn")
@@ -161,6 +164,42 @@ def test_check_trust_rule_catches_a_rate_rounded_as_it_prints():
     for rounded in (unparsed_as_a_whole_percent, catch_rate_as_printed):
         problems = check_trust_rule(rounded)
         assert problems and "trusted" in problems[-1], rounded.__name__
+
+
+@pytest.mark.parametrize("tolerated", [1, 2, 3])
+def test_check_trust_rule_catches_any_tolerance_of_tickets_never_graded(tolerated):
+    """Held-out reader M: rule 3 asks every ticket graded, so a rule that lets a few failed
+    tickets through, however it counts them (a share, a number, as misses), is shown the smallest
+    generated calibration with one, the idea naming the rule it breaks."""
+
+    def few_holes(calibration, model):
+        cleared = Calibration(*[getattr(calibration, f) for f in CELLS_AND_MODEL], failed=0)
+        return calibration.failed <= tolerated and floor_trusts(cleared, model)
+
+    (problem,) = check_trust_rule(few_holes)
+    assert "failed=1)" in problem and "returned 'trusted'" in problem
+    assert "every ticket graded" in problem
+
+
+def test_trust_rule_calibrations_hold_holes_beside_unparsed_replies_of_every_share():
+    """The generated calibrations leave tickets never graded on judges every other clause
+    trusts, with no unparsed reply and with unparsed ones up to the limit: no sum of the two
+    under 5% can pass."""
+    from hypothesis import given, settings
+
+    from cafe.exercises.reference_s12 import calibrations
+
+    shares: set[bool] = set()
+
+    @settings(max_examples=300, derandomize=True, database=None)
+    @given(calibrations(Calibration))
+    def draw(pair):
+        c, model = pair
+        if c.failed and floor_trusts(Calibration(*[getattr(c, f) for f in CELLS_AND_MODEL]), model):
+            shares.add(c.unparsed > 0)
+
+    draw()
+    assert shares == {True, False}
 
 
 def test_check_trust_rule_catches_a_rule_on_raw_agreement():

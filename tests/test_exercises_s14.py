@@ -107,3 +107,47 @@ def test_check_reading_generated_turns_find_a_suite_past_nine_tests():
 
     (problem,) = check_reading(one_digit)
     assert problem.startswith("on a turn: nothing, then tests with 10 of 10 passing")
+
+
+def test_check_reading_a_file_that_says_tests_passed_is_no_run():
+    """Held-out reader M: a reading taken from any call's output ('14 passed' in a read of notes)
+    invents one on a turn that verified nothing; so does one that takes any summary-like output.
+    The smallest generated turn shows the read and what it said."""
+    from banks.bank_s14 import any_output_says_passed, last_output_like_a_summary
+
+    from cafe.exercises.s14 import check_reading
+
+    for reading in (any_output_says_passed, last_output_like_a_summary):
+        (problem,) = check_reading(reading)
+        assert problem.startswith("on a turn that did read notes.md"), reading.__name__
+        assert "14 passed" in problem and "expected None" in problem
+        assert "no run" in problem
+
+
+def test_check_reading_a_read_after_the_tests_does_not_hide_them():
+    from banks.bank_s14 import last_call_only
+
+    from cafe.exercises.s14 import check_reading
+
+    (problem,) = check_reading(last_call_only)
+    assert "passing, then read" in problem and "expected a number" in problem
+
+
+def test_generated_turns_quote_runs_in_reads_before_and_after_the_tests():
+    """Every quiet call, the two that quote a run included, turns up before the runs and after
+    them among the seeded greener pairs, and on its own among the quiet turns."""
+    from hypothesis import given, settings
+
+    from cafe.exercises.reference_s14 import QUIET_CALLS, greener_pairs, quiet_turns
+
+    seen: dict[str, set[str]] = {"before": set(), "after": set(), "quiet": set()}
+
+    @settings(max_examples=300, derandomize=True, database=None)
+    @given(greener_pairs(), quiet_turns())
+    def draw(pair, quiet):
+        seen["before"].update(pair[0].before)
+        seen["after"].update(pair[0].after)
+        seen["quiet"].update(quiet.before)
+
+    draw()
+    assert all(found == set(QUIET_CALLS) for found in seen.values()), seen

@@ -69,10 +69,81 @@ def test_tier_a_flag_after_dashdash_is_no_test_name():
 
 def test_tier_generated_commands_find_what_the_rows_miss():
     def doubled_space_launcher(command):  # strips 'python -m ' only with single spaces
-        return tier_by_rules(command.replace("python -m ", "").replace("python", "python3"))
+        return tier_by_rules(command.replace("python -m ", "").replace("python", "cpython"))
 
     (problem,) = check_verification_tier(doubled_space_launcher)
     assert problem.startswith("on 'python  -m  pytest") and "expected 'fast'" in problem
+
+
+def test_tier_generated_commands_read_a_command_word_by_its_file_and_any_python_as_a_launcher():
+    """Held-out reader M: `.venv/bin/pytest` compared with its path, and only the word `python`
+    taken for a launcher; each is shown the smallest generated command where it goes wrong, with
+    the rule, and so is one more of each kind (an absolute folder, a versioned python)."""
+    from banks.bank_s15 import (
+        absolute_path_kept,
+        path_kept,
+        python_version_or_path_unread,
+        python_word_only,
+    )
+
+    shown = {
+        path_kept: "'.venv/bin/",
+        absolute_path_kept: "/usr/local/bin/",
+        python_word_only: "python3",
+        python_version_or_path_unread: "python3.12 -m pytest",
+    }
+    for wrong, command in shown.items():
+        (problem,) = check_verification_tier(wrong)
+        assert problem.startswith("on '") and command in problem, wrong.__name__
+        assert "a command word is its file's name" in problem and "launcher" in problem
+
+
+def test_tier_an_option_s_value_narrows_pytest_nothing_whichever_option():
+    from banks.bank_s15 import option_value_narrows, warning_filter_only
+
+    for wrong, command in (
+        (option_value_narrows, "'pytest -W error::UserWarning': returned 'fast'"),
+        (warning_filter_only, "'pytest -q -o python_files=check_*.py': returned 'fast'"),
+    ):
+        (problem,) = check_verification_tier(wrong)
+        assert problem.startswith(command) and "an option's value narrows nothing" in problem
+
+
+def test_generated_commands_put_folders_pythons_and_option_values_before_every_kind():
+    """The seeded draws hold command words given by a folder, every python launcher, and
+    pytest options whose value looks like a test id or a file, on fast and slow pieces alike;
+    and the library reads each as the references do (test_exercise_references checks all)."""
+    from hypothesis import given, settings
+
+    from cafe.exercises.reference_s15 import labelled_commands
+
+    seen: set[str] = set()
+
+    @settings(max_examples=600, derandomize=True, database=None)
+    @given(labelled_commands())
+    def draw(labelled):
+        command, tier = labelled
+        for mark in (".venv/bin/", "/usr/local/bin/", "python3 -m", "python3.12 -m", "-W error::"):
+            if mark in command:
+                seen.add(f"{mark} {tier}")
+
+    draw()
+    marks = (".venv/bin/", "/usr/local/bin/", "python3 -m", "python3.12 -m", "-W error::")
+    assert {f"{mark} {tier}" for mark in marks for tier in ("fast", "slow")} <= seen
+
+
+def test_the_library_reads_a_command_word_with_exe_as_it_reads_its_path():
+    """`.exe` on a bare command word reads as it does behind a Windows folder (reader M found
+    `pytest.exe -k split` not a verification while `C:\\venv\\Scripts\\pytest.exe -k split`
+    was fast); a word that only looks stays a word that only looks."""
+    for bare in ("pytest.exe -k split", "PYTEST.EXE", "make.exe check", "ruff.exe check ."):
+        folder = "C:\\venv\\Scripts\\" + bare
+        assert is_verification_command(bare) and is_verification_command(folder)
+        assert verification_tier(bare) == verification_tier(folder)
+    assert reference_tier("pytest.exe -k split") == "fast"
+    assert not is_verification_command("cat.exe pytest.exe") and not is_verification_command(
+        "pip.exe install pytest"
+    )
 
 
 def test_tier_stub_is_not_attempted():
@@ -160,8 +231,10 @@ _SOLVED = {
         "        words = piece.split()\n"
         "        while words and (re.match(r'^\\w+=', words[0]) or words[0] in ('env', 'timeout')):\n"
         "            words = words[2:] if words[0] == 'timeout' else words[1:]\n"
-        "        if words[:2] == ['python', '-m']:\n"
+        "        python = re.fullmatch(r'python[\\d.]*', words[0].split('/')[-1]) if words else None\n"
+        "        if python and words[1:2] == ['-m']:\n"
         "            words = words[2:]\n"
+        "        words = [words[0].split('/')[-1], *words[1:]] if words else words\n"
         "        names = [w.lstrip('-').lower() for w in words]\n"
         "        if not names or names[0] in ('cat', 'which', 'grep', 'git'):\n"
         "            continue\n"
@@ -173,7 +246,9 @@ _SOLVED = {
         "        if {'ruff', 'mypy', 'tsc', 'flake8', 'vet'} & set(names):\n"
         "            tiers.append('fast')\n"
         "        elif names[0] == 'pytest':\n"
-        "            narrow = any(w[:2] in ('-k', '-m') or '::' in w or w.endswith('.py') for w in words)\n"
+        "            values = {i + 1 for i, w in enumerate(words) if w in ('-W', '-o', '-p')}\n"
+        "            narrow = any(w[:2] in ('-k', '-m') or '::' in w or w.endswith('.py')\n"
+        "                         for i, w in enumerate(words) if i not in values)\n"
         "            tiers.append('fast' if narrow else 'slow')\n"
         "        elif names[:2] == ['cargo', 'test']:\n"
         "            rest = words[2:]\n"

@@ -1,4 +1,5 @@
-"""Session 12's calibrations at the edge of the trust rule's two rates, for `check_trust_rule`.
+"""Session 12's calibrations at the edges of the trust rule's two rates and of its "every ticket
+graded", for `check_trust_rule`.
 
 `reference_s12.calibrations` draws most of its calibrations here and there around every
 minimum the lesson states; the unparsed share and the catch rate need more. A rule that rounds
@@ -6,6 +7,11 @@ a rate the way a report prints it (5.45% shown as 5%, 89.5% as 90%) is wrong onl
 within half a percent of the bar, and round counts (20, 50, 100 tickets) never land there. These
 calibrations do: from 200 to 400 tickets, so one ticket moves a rate by half a percent at most,
 with the count one under, at, or one over the bar, and every other minimum kept with room.
+
+The lesson's rule 3 also asks every ticket graded: a ticket the endpoint never answered is a hole
+in the measure. `with_holes` leaves one to four such tickets on judges every other clause trusts,
+beside from none to the most unparsed replies the 5% limit allows, so a rule that lets a few holes
+through (as a share of a limit, as missed tickets, up to some count) is refused somewhere.
 
 Like `reference_s12`, this module imports nothing from `cafe`: the `Calibration` record is
 passed in as `make`, and the two bars by `reference_s12.calibrations`, which pins them.
@@ -17,7 +23,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["at_rate_edges"]
+__all__ = ["at_rate_edges", "with_holes"]
 
 # From 200 tickets on, one ticket is at most half a percent of a rate: the count one past the
 # bar is within half a percent of it, on either side.
@@ -55,3 +61,17 @@ def at_rate_edges(make: Callable[..., Any], share: float, rate: float) -> Any:
     unparsed = st.builds(_unparsed_edge, st.just(share), tickets, st.integers(0, 1), model)
     catch = st.builds(_catch_edge, st.just(rate), tickets, tickets, st.integers(-1, 0), model)
     return st.one_of(unparsed, catch).map(built)
+
+
+def with_holes(make: Callable[..., Any], share: float, fewest: int) -> Any:
+    """(calibration, model now judging): a judge right on every ticket it graded, `fewest` to 150
+    of each kind, from none to the most unparsed replies the `share` limit allows, and 1 to 4
+    tickets never graded (`failed`): only "every ticket graded" refuses it."""
+    from hypothesis import strategies as st
+
+    def built(bad: int, good: int, quiet: int, failed: int) -> Any:
+        unparsed = min(quiet, math.floor(share * (bad + good) / (1 - share)))
+        return make("judge", bad, 0, good, 0, unparsed, failed=failed), "judge"
+
+    plenty = st.integers(fewest, 150)
+    return st.builds(built, plenty, plenty, st.integers(0, 8), st.integers(1, 4))

@@ -4,8 +4,9 @@ and the restore gate, with the inputs to try them on.
 `check_verification_tier` (`cafe.exercises.s15`) hands the learner's `my_tier` commands drawn by
 `labelled_commands`: each is built piece by piece from commands whose tier the lesson's rules
 settle (a linter, a narrowed or whole-suite runner, a command that checks nothing), with stray
-spaces, `VAR=value` prefixes and launchers (`python -m`, `timeout 60`, `env`), chained with `&&`,
-`||`, `;` or a newline. The
+spaces, `VAR=value` prefixes, launchers (`python -m` by any python, `timeout 60`, `env`),
+command words given by their path (`.venv/bin/pytest`) and options whose value looks like a test
+id or a file (`-W error::UserWarning`), chained with `&&`, `||`, `;` or a newline. The
 expected answer is worked out as the command is built (a chain as slow as its slowest verifying
 piece), so no classifier stands behind it. `check_can_restore` compares `my_can_restore` with
 `restorable` on `restore_cases`. `tests/test_exercise_references.py` holds both to the library.
@@ -48,6 +49,9 @@ FAST: tuple[str, ...] = (
     "pytest -msmoke",
     "pytest {py}",
     "pytest -x {py}::test_{name}",
+    # an option's value is no test id and no file to run, whatever it looks like (`-p till`)...
+    "pytest -W error::UserWarning -k {name}",
+    "pytest -o python_files=check_*.py {py}",
     "cargo test {name}",
     "cargo test -p till {name}",
     "go test -run {name} ./...",
@@ -64,6 +68,10 @@ SLOW: tuple[str, ...] = (
     "pytest -q",
     "pytest -x tests",
     "pytest tests/",
+    # ...so it narrows nothing: a warning filter, an ini setting, a plugin
+    "pytest -W error::UserWarning",
+    "pytest -q -o python_files=check_*.py",
+    "pytest -p no:randomly tests/",
     "cargo test",
     "cargo test -p till",
     # ...a flag after `--` (or go's `-args`) is for the test binary, not a test name...
@@ -105,6 +113,16 @@ _SEPARATORS = (" && ", " || ", " ; ", ";", " & ", "\n")
 # Launchers a verifying piece may start with: a launcher reads as what it starts (the lesson's
 # `WRAPPERS`: `timeout 60 pytest` is pytest; `env` runs what follows it, settings and all).
 _LAUNCHERS = ("", "", "", "timeout 60 ", "env ", "env CI=1 ")
+# The pythons that may start pytest as a module: `python -m pytest` is pytest, whichever python
+# it is (a version, a venv's, the system's by its path).
+_PYTHONS = ("python", "python3", "python3.12", ".venv/bin/python", "/usr/bin/python3")
+# Folders a program may be run from by its path: a command word is read by its file name, as
+# `./run-tests.sh` is (`.venv/bin/pytest` is pytest, `/usr/local/bin/cat` is cat).
+_FOLDERS = ("", "", "", ".venv/bin/", "/usr/local/bin/")
+# Command words never given a folder: `cd` is the shell's own, a script starting `./` has its
+# path already, and `go`'s pairs (`go vet`) are two words as written: `cafe.monitors.commands`
+# does not read `/usr/local/bin/go vet` as the pair, and the lesson does not say it must.
+_NO_FOLDER = frozenset({"cd", "go"})
 
 
 def chain_tier(tiers: Any) -> str | None:
@@ -121,13 +139,16 @@ def _piece(
     name: str,
     py: str,
     prefix: str,
-    launched: bool,
+    python: str,
     gap: str,
     launcher: str,
+    folder: str,
 ) -> Any:
     text = template.format(name=name, py=py)
-    if launched and tier is not None and text.startswith("pytest"):
-        text = "python -m " + text  # python -m pytest is pytest
+    if python and tier is not None and text.startswith("pytest"):
+        text = f"{python} -m {text}"  # python -m pytest is pytest, whichever python
+    elif text.split()[0] not in _NO_FOLDER and not text.startswith("./"):
+        text = folder + text  # .venv/bin/pytest is pytest
     if tier is not None:
         text = launcher + text
     return (prefix + gap.join(text.split()), tier)
@@ -147,9 +168,10 @@ def _pieces() -> Any:
         st.sampled_from(_NAMES),
         st.sampled_from(_FILES),
         st.sampled_from(_PREFIXES),
-        st.booleans(),
+        st.one_of(st.just(""), st.sampled_from(_PYTHONS)),
         st.sampled_from((" ", "  ")),
         st.sampled_from(_LAUNCHERS),
+        st.sampled_from(_FOLDERS),
     )
 
 

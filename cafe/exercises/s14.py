@@ -9,10 +9,11 @@
    any way the learner likes: nothing verified reads as None; a turn whose tests ran (an edit
    before them in the same turn included) reads a number; and the numbers rise from a suite that
    did not load, through 0, 1 and 3 of 4 passing, to all 4. Then the same properties on
-   generated turns (`cafe.exercises.reference_s14`: reads and edits before the run, suites of 1
-   to 12 tests, pytest's header and failure lines, warnings, the suite run twice or three times in
-   a turn, a run a hook forced; a turn whose later run is redder reads a number, whichever run
-   it reads). The course's `passing_tests` is refused: the exercise is a reading of your own.
+   generated turns (`cafe.exercises.reference_s14`: reads and edits before and after the runs,
+   reads of notes and logs that quote a run among them, suites of 1 to 12 tests, pytest's header
+   and failure lines, warnings, the suite run twice or three times in a turn, a run a hook
+   forced; a turn whose later run is redder reads a number, whichever run it reads). The
+   course's `passing_tests` is refused: the exercise is a reading of your own.
 
 Notebook: notebooks/s14-host-facts.ipynb. Lesson: sessions/s14-host-facts/lesson.md.
 """
@@ -34,6 +35,7 @@ from cafe.exercises.feedback import (
 from cafe.exercises.generated import built_once, first_broken
 from cafe.exercises.library import is_library
 from cafe.exercises.reference_s14 import (
+    QUIET_CALLS,
     Turn,
     falling_turns,
     greener_pairs,
@@ -183,8 +185,8 @@ RISING_VIEWS: tuple[tuple[str, TurnView], ...] = (
 # a turn whose second run went green reads above 3 of 4, whatever its first run read.
 RISES: tuple[tuple[int, int], ...] = ((0, 2), (1, 2), (2, 3), (3, 4), (3, 5))
 READING_IDEA = (
-    "a host reading counts what the tests verified: None when nothing ran, a number that rises "
-    "with every test that passes"
+    "a host reading counts what the turn's test runs verified (a file that says tests passed is "
+    "no run): None when nothing ran, a number that rises with every test that passes"
 )
 
 
@@ -198,13 +200,19 @@ def _read_number(reading: Callable[[TurnView], Any], label: str, view: TurnView)
     return value
 
 
+def _quiet(name: str) -> ToolResult:
+    """One of a generated turn's reads and edits (`QUIET_CALLS`), as the loop records it."""
+    tool, path, kind, output = QUIET_CALLS[name]
+    return ToolResult("c", tool, {"path": path}, True, output, kind)
+
+
 def _turn_view(turn: Turn) -> TurnView:
     """The `TurnView` of a generated turn: its reads and edits, then its test runs, if any (the
-    last one forced, when a hook ran it)."""
-    quiet = {"read": _READ, "edit": _EDIT}
+    last one forced, when a hook ran it), then the reads and edits after them."""
     runs = [_tests(n == turn.total, pytest_output(turn, n)) for n in turn.earlier]
     last = _tests(turn.passed == turn.total, pytest_output(turn), forced=turn.forced)
-    return _view(*(quiet[name] for name in turn.before), *(runs + [last] if turn.total else []))
+    checks = runs + [last] if turn.total else []
+    return _view(*map(_quiet, turn.before), *checks, *map(_quiet, turn.after))
 
 
 def _number(value: Any) -> bool:

@@ -8,7 +8,9 @@
    wrong row is named with the rule it breaks. Then commands drawn from the lesson's rules
    (`cafe.exercises.reference_s15.labelled_commands`: chains of linters, narrowed and
    whole-suite runs and commands that check nothing, with stray spaces, `VAR=value` words,
-   launchers and flags with their value attached) must come out as their pieces say. The
+   launchers (`python3 -m` too), command words given by their path (`.venv/bin/pytest`), flags
+   with their value attached, and options whose value looks like a test id or a file) must come
+   out as their pieces say. The
    course's `verification_tier` is refused.
 2. `check_can_restore` checks the notebook's `my_can_restore(at_green, at_abort, captured)`, the
    gate before an automatic restore, over `RESTORE_CASES`: it must say yes only when every path
@@ -132,9 +134,11 @@ SHOWN_PROBLEMS = 8
 # The idea a generated command or restore case bears on, shown under its counterexample.
 TIER_IDEA = (
     "read the command piece by piece (split on &, |, ;): a piece with a marker word verifies, "
-    "one with a non-verify word or a looking command does not; pytest is fast only when narrowed "
-    "(-k, -m, ::, a .py file), a flag's value attached or not (-ksplit, -run=TestSplit); the "
-    "chain is as slow as its slowest verifying piece"
+    "one with a non-verify word or a looking command does not; a command word is its file's name "
+    "(.venv/bin/pytest is pytest) and a launcher reads as what it starts (python3 -m pytest is "
+    "pytest); pytest is fast only when narrowed (-k, -m, ::, a .py file), a flag's value attached "
+    "or not (-ksplit, -run=TestSplit), and an option's value narrows nothing (-W "
+    "error::UserWarning); the chain is as slow as its slowest verifying piece"
 )
 RESTORE_IDEA = (
     "every path whose content differs between the two samples (missing means as at HEAD) needs "
@@ -261,9 +265,7 @@ def check_verification_tier(fn: Callable[[str], Any]) -> list[str]:
         if isinstance(got, Raised):
             return [got.problem(repr(command))]
         if got != expected:
-            return [
-                mismatch(repr(command), got, expected, "each piece alone, as the rules settle it")
-            ]
+            return [mismatch(repr(command), got, expected, TIER_IDEA)]
     found = first_difference(
         lambda pair: fn(pair[0]),
         lambda pair: pair[1],

@@ -9,9 +9,11 @@ differs" note):
 - `is_verification_command(command)`: a piece counts when one of its words, leading dashes
   stripped, is in `WORD_MARKERS` (`pytest`, `make`, `test`, `ruff`, ...), when two neighbouring
   words are in `PAIR_MARKERS` (`go test`), or when its command word is a path whose file name
-  pieces name a marker (`./run-tests.sh`). A piece holding a word of `NON_VERIFY_WORDS` (`npm
-  install`) never counts; nor, by course choice, does a piece whose command word only looks at or
-  names things (`which pytest`, `cat test`, `git commit -m "fix the test"`: `NEVER_CHECKS`).
+  pieces name a marker (`./run-tests.sh`); by course choice, also when its runner, read as the
+  tier reads it (`runner_call`: `.exe` dropped), is a marker (`pytest.exe -k split`, as
+  `C:\\venv\\Scripts\\pytest.exe -k split`). A piece holding a word of `NON_VERIFY_WORDS`
+  (`npm install`) never counts; nor, by course choice, does a piece whose command word only looks
+  at or names things (`which pytest`, `cat test`, `git commit -m "fix the test"`: `NEVER_CHECKS`).
 - `is_masked(command)`: the command's exit status may belong to something other than the check:
   a pipe (`pytest | tail`, `pytest || true`), a `;` or a newline with more after it (`pytest;
   echo done`), a lone `&` (`pytest &`), and by course choice a piece that starts with `!` (`!
@@ -274,13 +276,14 @@ def _script_names_a_marker(word: str) -> bool:
 def is_verification_segment(segment: str) -> bool:
     """True when this one piece runs a check (the rule is in the module docstring)."""
     words = command_words(segment)
-    if not words or runner_call(segment)[0] in NEVER_CHECKS:
+    runner = runner_call(segment)[0]
+    if not words or runner in NEVER_CHECKS:
         return False
     lowered = [word.lower() for word in segment.split()]
     if any(word in NON_VERIFY_WORDS for word in lowered):
         return False
-    if any(word.lstrip("-") in WORD_MARKERS for word in lowered):
-        return True
+    if runner in WORD_MARKERS or any(word.lstrip("-") in WORD_MARKERS for word in lowered):
+        return True  # `pytest.exe`: the runner by the name its tier reads
     if any(pair in PAIR_MARKERS for pair in zip(lowered, lowered[1:])):
         return True
     return _script_names_a_marker(program_word(segment))  # behind launchers too

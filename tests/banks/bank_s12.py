@@ -421,6 +421,31 @@ def reasons_in_whole_numbers(c: Calibration, model: str) -> bool:
     return not any(reasons)
 
 
+# --- held-out reader M, 7 Dec 2026 (evening), and one more of the same kind ---------------------
+
+
+def failed_as_unparsed(c: Calibration, model: str) -> bool:
+    """Tickets never graded lumped with the unparsed ones, up to 5% of both together: a few
+    timeouts are tolerated (reader M's wrong_05)."""
+    if c.model != model or min(c.tp + c.fn, c.tn + c.fp) < 20:
+        return False
+    total = c.tp + c.fn + c.tn + c.fp + c.unparsed + c.failed
+    if (c.unparsed + c.failed) / total > 0.05:
+        return False
+    caught = c.catch_rate
+    return c.kappa is not None and c.kappa >= 0.8 and caught is not None and caught >= 0.9
+
+
+def failed_as_misses(c: Calibration, model: str) -> bool:
+    """Tickets never graded counted as broken ones the judge missed, "to be safe": the catch rate
+    absorbs a few of them, so a judge with holes in its measure is let through."""
+    bad = c.tp + c.fn + c.failed
+    caught = c.tp / bad if bad else None
+    return (
+        _floor_but(c, model, failed=True, catch_rate=0.0) and caught is not None and caught >= 0.9
+    )
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -523,6 +548,19 @@ BANKS = (
         check_trust_rule,
         floor_trusts,
         wrong=(
+            # held-out reader M, 7 Dec 2026 (evening), and one more of the same kind
+            Entry(
+                "failed_as_unparsed",
+                failed_as_unparsed,
+                "every ticket graded: one never answered is a hole, not a share of a limit",
+                "20 and 20, all right, none unparsed, 1 never answered: trusted",
+            ),
+            Entry(
+                "failed_as_misses",
+                failed_as_misses,
+                "every ticket graded: one never answered is a hole, not a missed broken ticket",
+                "20 and 20, all right, 1 never answered (catch 20 of 21): trusted",
+            ),
             # held-out readerI, 7 Dec 2026 (afternoon)
             Entry(
                 "unparsed_as_a_whole_percent",

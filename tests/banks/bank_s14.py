@@ -393,6 +393,40 @@ def none_when_it_fell(view: Any) -> float | None:
     return None if not counts or counts[-1] < max(counts) else float(counts[-1])
 
 
+# --- held-out reader M, 7 Dec 2026 (evening), and more of the same kind ------------------------
+# The lesson: "A verifier is the only honest witness of progress", and "an honest host never
+# invents a reading". What a read file says passed (notes, an old log) is no run of this turn.
+
+
+def any_output_says_passed(view: Any) -> float | None:
+    """Every result's output searched for 'N passed', whatever the call: a read of notes that
+    say '14 passed' reads 14 on a turn that verified nothing (reader M's wrong_08)."""
+    found = [int(m) for r in view.dispatch for m in re.findall(r"(\d+) passed", r.output)]
+    if not found:
+        return None if not any(r.kind == "verify" for r in view.dispatch) else 0
+    return max(found)
+
+
+def last_output_like_a_summary(view: Any) -> float | None:
+    """A turn verified when some output reads like pytest's summary ('N passed', 'N failed',
+    'N error'), whatever the call; the last such output read: a log read after the run speaks
+    for it."""
+    summary = re.compile(r"\d+ (passed|failed|errors?)\b")
+    summaries = [r.output for r in view.dispatch if summary.search(r.output)]
+    found = _PASSED.search(summaries[-1]) if summaries else None
+    return None if not summaries else float(found.group(1)) if found else 0.0
+
+
+def last_call_only(view: Any) -> float | None:
+    """Only the turn's last call is asked whether it verified: a read after the tests hides
+    them."""
+    last = view.dispatch[-1] if view.dispatch else None
+    if last is None or last.kind != "verify":
+        return None
+    found = _PASSED.search(last.output)
+    return float(found.group(1)) if found else 0.0
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -556,6 +590,25 @@ BANKS = (
                 none_when_it_fell,
                 "a turn whose tests ran verified something, even when they got redder: a number",
                 "4 of 4, then 1 of 4 after an edit: None",
+            ),
+            # held-out reader M, 7 Dec 2026 (evening), and more of the same kind
+            Entry(
+                "any_output_says_passed",
+                any_output_says_passed,
+                "only the turn's test runs verify: a file that says tests passed is no run",
+                "a turn that only read notes saying '14 passed': 14",
+            ),
+            Entry(
+                "last_output_like_a_summary",
+                last_output_like_a_summary,
+                "only the turn's test runs verify: a file that quotes a run is no run",
+                "a turn that only read notes saying '14 passed': 14.0",
+            ),
+            Entry(
+                "last_call_only",
+                last_call_only,
+                "a turn whose tests ran verified something, whatever it did after them",
+                "tests with 1 of 1 passing, then a read of bill.py: None",
             ),
             # held-out readerI, 7 Dec 2026 (afternoon) (filed arguable; decided wrong, see above)
             Entry(

@@ -24,17 +24,22 @@ from cafe.monitors.tiers import is_verification_command
 
 def launched(words: list[str]) -> list[str]:
     """The words of a piece from the command a launcher starts: leading VAR=value words, `env`
-    (and its settings), `timeout` and its duration, `python -m`, as many as there are."""
+    (and its settings), `timeout` and its duration, `python -m` by any python, as many as there
+    are; the command word then read by its file name (`.venv/bin/pytest` is pytest)."""
     while words:
         if re.match(r"^\w+=", words[0]) or words[0] == "env":
             words = words[1:]
         elif words[0] == "timeout" and len(words) > 1:
             words = words[2:]
-        elif words[:2] == ["python", "-m"]:
+        elif re.fullmatch(r"python[\d.]*", words[0].split("/")[-1]) and words[1:2] == ["-m"]:
             words = words[2:]
         else:
-            return words
+            return [words[0].split("/")[-1], *words[1:]]
     return words
+
+
+# pytest's options that take the next word as their value: a value is no test and no file.
+PYTEST_VALUES = {"-W", "-o", "-p", "-c"}
 
 
 def tier_by_rules(command: str) -> str | None:
@@ -56,7 +61,9 @@ def tier_by_rules(command: str) -> str | None:
             tiers.append("fast")
         elif names[0] == "pytest":
             narrowed = any(
-                w.startswith(("-k", "-m")) or "::" in w or w.endswith(".py") for w in words
+                w.startswith(("-k", "-m")) or ("::" in w or w.endswith(".py"))
+                for i, w in enumerate(words)
+                if words[i - 1] not in PYTEST_VALUES
             )
             tiers.append("fast" if narrowed else "slow")
         elif names[:2] == ["cargo", "test"]:
@@ -163,7 +170,7 @@ def one_prefix_only(command: str) -> str | None:
 def single_spaces(command: str) -> str | None:
     """Strips the launcher as the text 'python -m ' with single spaces: with a doubled space,
     python stays the command word, unknown, so slow."""
-    return tier_by_rules(command.replace("python -m ", "").replace("python", "python3"))
+    return tier_by_rules(command.replace("python -m ", "").replace("python", "cpython"))
 
 
 def fast_or_slow_only(command: str) -> str:
@@ -197,7 +204,12 @@ def _piece_tier(words: list[str]) -> str | None:
     if prog in _LINTERS or rest[:1] == ["vet"] and prog == "go":
         return "fast"
     if prog == "pytest":
-        narrow = any(w[:2] in ("-k", "-m") or "::" in w or w.endswith(".py") for w in rest)
+        values = {i + 1 for i, w in enumerate(rest) if w in ("-w", "-o", "-p", "-c")}  # lowered
+        narrow = any(
+            w[:2] in ("-k", "-m") or "::" in w or w.endswith(".py")
+            for i, w in enumerate(rest)
+            if i not in values
+        )
         return "fast" if narrow else "slow"
     if prog in ("cargo", "go") and rest[:1] == ["test"]:
         if prog == "go":
@@ -401,6 +413,48 @@ def verifies_by_the_lesson(command: str) -> str | None:
     return None if not tiers else ("slow" if "slow" in tiers else "fast")
 
 
+# --- held-out reader M, 7 Dec 2026 (evening), and one more of each kind --------------------------
+
+
+def python_word_only(command: str) -> str | None:
+    """Only the word `python` starts a module: `python3 -m pytest -k split` is an unknown
+    command holding the marker pytest, so slow (reader M's wrong_21)."""
+    return tier_by_rules(re.sub(r"(?<!\S)(?!python\s)\S*python[\d.]*(?=\s+-m\s)", "py3", command))
+
+
+def python_version_or_path_unread(command: str) -> str | None:
+    """`python` and `python3` start a module, but not `python3.12` or a python given by its path
+    (`.venv/bin/python -m pytest` is an unknown command, so slow)."""
+    return tier_by_rules(re.sub(r"(?<!\S)(\S+/python[\d.]*|python3\.\d+)(?=\s)", "py3", command))
+
+
+def path_kept(command: str) -> str | None:
+    """The command word compared with its path: `.venv/bin/pytest -k split` names no runner and
+    holds no marker, so None; `.venv/bin/ruff check .` is an unknown checker, so slow (reader M's
+    wrong_20)."""
+    return tier_by_rules(re.sub(r"(?<!\S)(?!\./)(\S*)/", lambda m: m.group(1) + "~", command))
+
+
+def absolute_path_kept(command: str) -> str | None:
+    """A command word read by its file name only when the path is relative: `/usr/local/bin/ruff
+    check .` is an unknown checker, so slow."""
+    return tier_by_rules(
+        re.sub(r"(?<!\S)/(\S*)", lambda m: "~" + m.group(1).replace("/", "~"), command)
+    )
+
+
+def option_value_narrows(command: str) -> str | None:
+    """An option's value read as a positional argument: `pytest -W error::UserWarning` holds a
+    test id (::), so fast (reader M's wrong_17)."""
+    return tier_by_rules(re.sub(r"(?<!\S)-[Wo]\s+", "", command))
+
+
+def warning_filter_only(command: str) -> str | None:
+    """-W's value skipped, but not an ini setting's: `pytest -o python_files=check_*.py` holds a
+    .py file, so fast."""
+    return tier_by_rules(re.sub(r"(?<!\S)-o\s+", "", command))
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -409,6 +463,43 @@ BANKS = (
         check_verification_tier,
         tier_by_rules,
         wrong=(
+            # held-out reader M, 7 Dec 2026 (evening), and one more of each kind
+            Entry(
+                "python_word_only",
+                python_word_only,
+                "a launcher reads as what it starts, whichever python starts it",
+                "'python3 -m pytest -k split': slow",
+            ),
+            Entry(
+                "python_version_or_path_unread",
+                python_version_or_path_unread,
+                "a launcher reads as what it starts, whichever python starts it",
+                "'.venv/bin/python -m pytest -k split': slow",
+            ),
+            Entry(
+                "path_kept",
+                path_kept,
+                "a command word is read by its file name, as ./run-tests.sh is",
+                "'.venv/bin/pytest -k split': None",
+            ),
+            Entry(
+                "absolute_path_kept",
+                absolute_path_kept,
+                "a command word is read by its file name, whatever its folder",
+                "'/usr/local/bin/ruff check .': slow",
+            ),
+            Entry(
+                "option_value_narrows",
+                option_value_narrows,
+                "an option's value is no name: it narrows nothing",
+                "'pytest -W error::UserWarning': fast",
+            ),
+            Entry(
+                "warning_filter_only",
+                warning_filter_only,
+                "an option's value is no name, whichever option takes it",
+                "'pytest -q -o python_files=check_*.py': fast",
+            ),
             # held-out readerI, 7 Dec 2026 (afternoon)
             Entry(
                 "dashdash_words_as_names",
@@ -645,9 +736,9 @@ _INTERNAL_FAST = (
 EQUIVALENT: dict[str, dict[str, str]] = {
     "check_verification_tier": {
         "tier_by_rules:17: constant: `'fast'` -> `'XXfastXX'`": _INTERNAL_FAST,
-        "tier_by_rules:22: constant: `'fast'` -> `'XXfastXX'`": _INTERNAL_FAST,
-        "tier_by_rules:30: constant: `'fast'` -> `'XXfastXX'`": _INTERNAL_FAST,
+        "tier_by_rules:24: constant: `'fast'` -> `'XXfastXX'`": _INTERNAL_FAST,
         "tier_by_rules:32: constant: `'fast'` -> `'XXfastXX'`": _INTERNAL_FAST,
+        "tier_by_rules:34: constant: `'fast'` -> `'XXfastXX'`": _INTERNAL_FAST,
         "tier_by_rules:4: constant: `'checkout'` -> `'XXcheckoutXX'`": _REDUNDANT,
         "tier_by_rules:5: constant: `'cat'` -> `'XXcatXX'`": _REDUNDANT,
         "tier_by_rules:5: constant: `'git'` -> `'XXgitXX'`": _REDUNDANT,
