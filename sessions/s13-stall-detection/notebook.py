@@ -517,7 +517,10 @@ course.reveal("s13.fold", source=fold_diagnostic)
 # seconds or minutes later with its clock written any usual way) and pairs of two failures (a
 # different wrong total, price or checksum, a different missing file, a different failing test, a
 # different call in the assertion, two items swapped, a name in another case). Masking too little
-# and masking too much both fail, with a message saying which.
+# and masking too much both fail, with a message saying which. A signature is compared across
+# runs, so it must also come out the same in a fresh Python process: Python's own `hash()` is
+# seeded anew in each process, so the compare cell signs a few outputs again in a new process
+# (`hashlib`, as in `failure_signature`, gives the same digest everywhere).
 
 
 # %%
