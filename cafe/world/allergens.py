@@ -11,10 +11,12 @@ for it) and the ingredient words under it. The menu tags its items by group. It 
 - `allergen_group()`: the group a word names as a whole ("Dairy", "nut allergy", "allergic to
   eggs"), or None for anything else, an ingredient ("butter") included;
 - `allergy_name()`: how two allergies are compared: the group for a word that names one, the
-  word itself (folded) for anything else;
+  word itself (folded, a plural as its singular) for anything else;
 - `allergen_key()`: the group a declared allergy puts at risk, ingredients folded onto their group
-  ("hazelnuts" -> nuts), for asking the menu; anything it does not know comes back as written, so
-  a check that cannot read it fails closed (`Menu.can_check`);
+  ("hazelnuts" -> nuts), for asking the menu. Every part must be understood: a remark in brackets
+  is dropped only when it says how severe or how much ("Almonds (all)"); "milk (and eggs)", "soy,
+  milk" or anything else it does not know comes back as written, so a check that cannot read it
+  fails closed (`Menu.can_check`) and a person asks;
 - `is_no_allergy()`, an allow-list for "none": blank, or letters spelling none, n/a, nil and the
   like. "🥜" or "!!!" is an allergy nobody can check, never "no allergy".
 
@@ -123,51 +125,36 @@ ALLERGEN_ALIASES: Mapping[str, str] = MappingProxyType(
 )
 
 # The only words a ticket may write around a group's word and still name the group: "milk
-# allergy", "allergic to milk", "allergy: milk". Nothing else, so "mild milk allergy" or "milk
-# (whole milk is fine)" names no group, and is compared as written.
-_FRAME_BEFORE = ("allergic to ", "allergy: ", "allergy ")
+# allergy", "allergic to milk", "allergy to milk", "allergy: milk". Nothing else, so "mild milk
+# allergy" or "milk (whole milk is fine)" names no group, and is compared as written.
+_FRAME_BEFORE = ("allergic to ", "allergy to ", "allergy: ", "allergy ")
 _FRAME_AFTER = (" allergy", " allergies")
 
-# Words around an allergen in a declaration that do not change which group it puts at risk: "milk
-# allergy", "allergic to nuts", "gluten-free", "coeliac disease", "cow's milk". Dropped before
-# `allergen_key` looks the rest up. A word that does change it ("no", "not", "and") is kept, so the
-# phrase stays unknown and is asked about rather than read the wrong way. Never used to compare a
-# ticket with a declaration (`allergy_name` is, with `_FRAME_BEFORE` and `_FRAME_AFTER` only).
-_FRAMING_WORDS = frozenset(
+# The only words a remark in brackets may hold for `allergen_key` to drop it: how severe, how much
+# of the group ("Almonds (all)", "milk (severe)", "nuts [anaphylactic]"). An allow-list, short on
+# purpose: a bracket holding any other word ("milk (and eggs)", "egg (white)") may name an allergy,
+# so the declaration is not understood and a person asks.
+_REMARK_WORDS = frozenset(
     {
-        "allergy",
-        "allergies",
-        "allergic",
-        "allergen",
-        "to",
-        "intolerance",
-        "intolerant",
-        "sensitivity",
-        "sensitive",
-        "severe",
-        "severely",
-        "mild",
-        "very",
-        "i",
-        "i'm",
-        "im",
-        "am",
-        "have",
-        "has",
-        "an",
-        "a",
-        "all",
-        "any",
-        "protein",
-        "proteins",
-        "free",
-        "disease",
-        "products",
-        "cow's",
-        "cows",
-        "goat's",
-        "goats",
-        "sheep's",
+        *("all", "any", "every", "kind", "kinds", "type", "types"),
+        *("severe", "severely", "mild", "mildly", "moderate", "very", "extremely", "serious"),
+        *("anaphylactic", "anaphylaxis", "life", "threatening"),
+        *("allergy", "allergies", "allergic", "intolerance", "intolerant"),
+    }
+)
+
+# Words around an allergen in a declaration that do not change which group it puts at risk: "milk
+# allergy", "allergic to nuts", "gluten-free", "coeliac disease", "cow's milk", and the remark words.
+# Dropped at the ends of a clause before `allergen_key` looks the rest up, never from its middle
+# ("soy allergy milk" is two allergies, not "soy milk"). A word that does change it ("no", "not",
+# "and") is kept, so the phrase stays unknown and is asked about rather than read the wrong way.
+# Never used to compare a ticket with a declaration (`allergy_name` is, with the frames above).
+_FRAMING_WORDS = _REMARK_WORDS | frozenset(
+    {
+        *("allergen", "to", "sensitivity", "sensitive"),
+        *("i", "i'm", "im", "am", "have", "has", "an", "a"),
+        *("protein", "proteins", "free", "disease", "products"),
+        *("cow's", "cows", "goat's", "goats", "sheep's"),
     }
 )
 
@@ -185,11 +172,32 @@ NO_ALLERGY_WORDS: frozenset[str] = frozenset(
         "noallergy",
         "noneknown",
         "nka",
+        "noknownallergies",
+        "noknownallergy",
+        "nofoodallergies",
+        "noknownfoodallergies",
     }
 )
 
-_BRACKETED = re.compile(r"\([^()]*\)")  # "eggs (all)": a remark in brackets
-_NOT_A_WORD = re.compile(r"[^\w'\s]+")  # punctuation, hyphens included ("gluten-free")
+# Brackets of every kind, read after NFKC (full-width ones are plain by then): Unicode's opening
+# and closing punctuation below U+3020 (( [ { ⟨ 【 〔 alike; NFKC folds the later ones but two onto
+# these), and an innermost pair with what it holds. Any other bracket is a clause end.
+_OPEN, _CLOSE = (
+    re.escape("".join(c for c in map(chr, range(0x3020)) if unicodedata.category(c) == kind))
+    for kind in ("Ps", "Pe")
+)
+_BRACKET = re.compile(f"[{_OPEN}{_CLOSE}]")
+_INNERMOST = re.compile(f"[{_OPEN}]([^{_OPEN}{_CLOSE}]*)[{_CLOSE}]")
+# Remarks in brackets inside brackets, at most this deep ("milk (severe (all))"): nobody nests
+# deeper, and the bound keeps the reading linear in the text's length.
+_NESTING = 3
+# A declaration read piece by piece: a word (letters or digits, "cow's" one word), a hyphen or
+# underscore inside a word ("gluten-free", read as a space), a space, or one other character.
+_PIECE = re.compile(r"([^\W_]+(?:'[^\W_]+)*)|(?<=[^\W_])[-_\u2010\u2011](?=[^\W_])|\s+|(.)", re.S)
+# Symbols people write between two allergies ("milk & eggs"), read like punctuation: they end a
+# clause. Any other character that is neither a word, a space nor punctuation (an emoji, "©") is
+# not understood, so the declaration goes to a person.
+_BETWEEN = frozenset("+&|<>=~*^`")
 # Between the letters of "n/a" or "no allergies": what `is_no_allergy` ignores, and nothing else.
 _SPACING = re.compile(r"[\s./,;:!?'()-]+")
 
@@ -220,7 +228,7 @@ def allergen_group(word: str) -> str | None:
 def allergy_name(word: str) -> str:
     """What two allergies are compared by: the group a word names ('dairy' -> 'milk'), else the
     word folded ('Butter allergy' -> 'butter'), so an ingredient is never its group."""
-    rest = _unframed(word)
+    rest = _singular(_unframed(word))  # "almonds" and "almond" are one allergy
     return _GROUP_NAMES.get(rest, rest)
 
 
@@ -235,11 +243,72 @@ def is_no_allergy(word: str) -> bool:
     return _SPACING.sub("", spelling_key(word)) in NO_ALLERGY_WORDS
 
 
-def _allergy_phrase(word: str) -> str:
-    """'I'm allergic to Almonds (all).' -> 'almonds': lower case, no brackets, punctuation or framing."""
-    text = spelling_key(_BRACKETED.sub(" ", unicodedata.normalize("NFKC", word)))
-    text = _NOT_A_WORD.sub(" ", text.replace("\u2019", "'"))
-    return " ".join(w for w in text.split() if w not in _FRAMING_WORDS)
+def _singular(phrase: str) -> str:
+    """'almonds' -> 'almond', 'anchovies' -> 'anchovy': a plural whose singular the table lists,
+    folded onto it (no plural in the table names another group); anything else as it is."""
+    if phrase.endswith("ies") and phrase[:-3] + "y" in ALLERGEN_ALIASES:
+        return phrase[:-3] + "y"
+    if phrase.endswith("s") and phrase[:-1] in ALLERGEN_ALIASES:
+        return phrase[:-1]
+    return phrase
+
+
+def _clauses(text: str) -> list[list[str]] | None:
+    """'allergic to milk, severe' -> [['allergic', 'to', 'milk'], ['severe']]: the words of each
+    clause in `spelling_key` form, punctuation ending a clause; None when a character is neither
+    a word, a space nor punctuation ('milk 🥜': a part nobody can read)."""
+    clauses: list[list[str]] = [[]]
+    for piece in _PIECE.finditer(text):
+        word, other = piece.group(1), piece.group(2)
+        if word:
+            clauses[-1].extend(spelling_key(word).split())
+        elif other is not None:
+            if not (unicodedata.category(other).startswith("P") or other in _BETWEEN):
+                return None
+            clauses.append([])
+    return clauses
+
+
+def _is_remark(inside: str) -> bool:
+    """Whether a bracket holds only remark words (and punctuation): 'all', 'severe, anaphylactic'."""
+    clauses = _clauses(inside)
+    return clauses is not None and all(w in _REMARK_WORDS for clause in clauses for w in clause)
+
+
+def _without_remarks(text: str) -> str | None:
+    """`text` with each bracket that holds only remark words made a clause break ('Almonds (all)'
+    -> 'Almonds , '); None when a bracket holds anything else ('milk (and eggs)', 'egg (white)':
+    it may name an allergy) or is left unpaired."""
+    for _ in range(_NESTING):
+        inside = _INNERMOST.findall(text)
+        if not inside:
+            break
+        if not all(_is_remark(remark) for remark in inside):
+            return None
+        text = _INNERMOST.sub(" , ", text)
+    return None if _BRACKET.search(text) else text
+
+
+def _allergy_phrase(word: str) -> str | None:
+    """'I'm allergic to Almonds (all).' -> 'almonds': the one clause left once remarks in brackets
+    and framing at a clause's ends are gone ('' when nothing is left). None when any part is not
+    understood: a bracket that is not a remark, a symbol, a second clause ('soy, milk'), or
+    framing inside a clause ('soy allergy milk'): each may name another allergy."""
+    text = drop_ignorable(unicodedata.normalize("NFKC", word))
+    kept = _without_remarks(text.replace("\u2019", "'").replace("\u2018", "'"))
+    clauses = None if kept is None else _clauses(kept)
+    if clauses is None:
+        return None
+    phrases = []
+    for clause in clauses:
+        named = [i for i, w in enumerate(clause) if w not in _FRAMING_WORDS]
+        if named and named[-1] - named[0] + 1 != len(named):
+            return None
+        if named:
+            phrases.append(" ".join(clause[named[0] : named[-1] + 1]))
+    if len(phrases) > 1:
+        return None
+    return phrases[0] if phrases else ""
 
 
 def allergen_key(word: str) -> str:
@@ -247,18 +316,14 @@ def allergen_key(word: str) -> str:
 
     For asking the menu, so generous: an ingredient puts its group at risk (a menu that records
     nuts cannot promise an item holds no hazelnut). Never for comparing a ticket's allergy with
-    the declared one: that is `allergy_name`. Handles the ways people write an allergy: any case and punctuation, a plural, "X allergy",
-    "allergic to X", "X protein", a remark in brackets. A word it does not know comes back as the
-    cleaned phrase ('Shellfish allergy' -> 'shellfish'), which no menu allergen equals; one with
-    no word left ("🥜", "!!!") comes back as written, so two different symbols never match.
+    the declared one: that is `allergy_name`. Handles the ways people write one allergy: any case
+    and punctuation, a plural, "X allergy", "allergic to X", "X protein", a remark in brackets
+    that only says how severe or how much ("Almonds (all)"). Every other part must be understood:
+    a phrase it does not know comes back cleaned ('Shellfish allergy' -> 'shellfish', 'milk and
+    eggs'), and a declaration with a part it cannot read ('milk (and eggs)', 'soy, milk', '🥜')
+    comes back as written, so no menu allergen equals it and a person asks (`Menu.can_check`).
     """
     phrase = _allergy_phrase(word)
     if not phrase:
         return " ".join(unicodedata.normalize("NFKC", word).casefold().split())
-    candidates = [phrase]
-    if phrase.endswith("s"):  # a plural: "almonds", "soybeans", "eggs"
-        candidates.append(phrase[:-1])
-    for candidate in candidates:
-        if candidate in ALLERGEN_ALIASES:
-            return ALLERGEN_ALIASES[candidate]
-    return phrase
+    return ALLERGEN_ALIASES.get(_singular(phrase), phrase)
