@@ -87,6 +87,30 @@ EXPECTED = {
     "total_off_by_a_cent": {"contract"},  # a total one cent off its lines' sum
     "stall_raw_text": {"stall"},  # failures that differ only in noise the signature masks
     "call_cap_summary": {"call_cap", "traced", "costs"},  # passed 19 of 30 seeds: now every seed
+    # held-out reader N, 7 Dec 2026 (and one of each kind written beside it): each passed every
+    # seed before a no was judged by what it declined, before the obedient model asked a quote
+    # for more than was needed, or before a stop was judged against its own cause
+    "split_after_no": {"approval"},  # a declined order sent as several under the limit
+    "smaller_after_no": {"approval"},  # a declined order sent smaller, under the limit
+    "need_from_quote_request": {"contract"},  # the need taken from the model's quote request
+    "need_from_quote_echo": {"contract"},  # the need taken from the quantity a quote echoes
+    "max_turns_named_cut": {"named_stop"},  # the call budget used up, reported 'cut'
+    "cut_and_budget_named_stuck": {"named_stop"},  # budget and pace stops reported 'stuck'
+    "cut_named_max_turns": {"named_stop"},  # the pace governor's cut reported 'max_turns'
+    # nothing failed, and nothing was done: see VACUOUS
+    "pace_window_one_turn": set(),  # reader N: a one-turn pace window, nothing ever ordered
+    "claims_placed": set(),  # tells the model 'placed', sends nothing
+}
+
+# The properties each harness holds only because nothing happened, where the course's harness
+# did the work on the same scenario (`Verdict.vacuous`); none for every harness not listed. The
+# lesson's four for the empty harness: "they hold because nothing happened".
+VACUOUS = {
+    "empty": {"call_cap", "contract", "approval", "stall"},
+    "does_nothing": {"call_cap", "contract", "approval", "stall"},
+    "stall_first_repeat": {"contract"},  # stuck on the first timeout, before any order
+    "pace_window_one_turn": {"contract", "approval", "stall"},
+    "claims_placed": {"contract", "approval"},
 }
 
 
@@ -114,6 +138,8 @@ def test_wrong_harness_fails_every_seed_naming_its_property(name: str) -> None:
     for seed in BANK_SEEDS:
         verdict = check(harness, seed, shrinking=False, time_limit=BANK_TIME_LIMIT_S)
         assert verdict.failed == EXPECTED[name], (seed, verdict.render())
+        assert verdict.vacuous == VACUOUS.get(name, set()), (seed, verdict.render())
+        assert not verdict.passed
 
 
 def test_check_shrinks_a_failure_and_shows_it() -> None:
@@ -530,6 +556,7 @@ def test_reference_holds_every_property_on_generated_scenarios(scenario: Scenari
 
     findings = judge_run(run_scenario(run_restock, scenario))
     assert all(f.held for f in findings), [f for f in findings if not f.held]
+    assert not any(f.vacuous for f in findings), findings  # the yardstick meets itself
 
 
 @pytest.mark.parametrize("count", ["0", "1001", "9" * 40])

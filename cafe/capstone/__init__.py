@@ -17,11 +17,15 @@ property by property, judged on the world's own record. Read the files in this o
   (`RESTOCK_STOP_REASONS`), and the three tools the model knows;
 - `reference.py`: the course's reference harness, which holds every property;
 - `scenarios.py`: scenarios generated from a seed, each a kind of trouble;
+- `evidence.py`: what the grader saw of one run, and the yardstick (the reference on the same
+  scenario) a property that held only because nothing happened is told apart by;
+- `stops.py`: whether a run's stop is named for its own cause, as the record shows it;
 - `properties.py`: the properties, judged on the world's record, never on the harness's word;
 - `wire.py`: what crosses between the grader's process and the harness's, as plain JSON;
 - `child.py`: the harness's own process, where it holds only doors to the grader's;
 - `runner.py`: one scenario run within a time limit, the record kept in the grader's process,
   and its trace replayed;
+- `verdict.py`: a check's verdict, property by property: held, failed, or held vacuously;
 - `grader.py`: `check` and the command line, with failing scenarios shrunk;
 - `__main__.py`: `python -m cafe.capstone check`, which `cafe capstone check` starts;
 - `workshop.py`: what session 16's notebook uses to write and grade the learner's harness file.

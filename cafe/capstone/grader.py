@@ -4,8 +4,11 @@ Session 16, the capstone. `check(harness, seed, n_scenarios)` draws the scenario
 (`cafe/capstone/scenarios.py`), runs the harness on each (`cafe/capstone/runner.py`), judges every
 property on each run (`cafe/capstone/properties.py`) and, for each property that failed, shrinks
 the first scenario it failed on: the plain kind, fewer items, then a smaller scenario seed, as long as the same
-property still fails. The `Verdict` says, property by property, held or failed, with the
-smallest failing scenario shown.
+property still fails. The `Verdict` says, property by property, held, failed, or held only
+vacuously (the course's own harness met the property's subject on a scenario where this harness
+met none of it: `cafe/capstone/properties.py`), with the smallest failing scenario shown and the
+first scenario a property held vacuously on. A check passes when every property held, and none
+only because nothing happened.
 
 `main(argv)` is the command line: `cafe capstone check [PATH] [--seed N] [--scenarios N]`, PATH
 a Python file defining `run_restock(env)` (default `work/capstone/harness.py`). Without
@@ -25,7 +28,7 @@ import hashlib
 import secrets
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from cafe.capstone.child import HarnessFile, HarnessLoadError, HarnessProcess, load_harness
@@ -35,10 +38,10 @@ from cafe.capstone.runner import TIME_LIMIT_S, run_scenario
 from cafe.capstone.scenarios import (
     SCENARIO_KINDS,
     Scenario,
-    describe,
     live_scenarios,
     scenarios,
 )
+from cafe.capstone.verdict import Failure, Verdict
 from cafe.endpoint.client.protocol import ChatClient
 
 __all__ = [
@@ -64,59 +67,6 @@ LIVE_SCENARIOS = 3
 BANK_SESSION, BANK_NAME = "s16", "capstone"
 # How many smaller scenarios shrinking may try for one failure (each is one run and its replay).
 SHRINK_TRIES = 24
-
-
-@dataclass(frozen=True)
-class Failure:
-    """A property that failed: on how many runs, and its smallest failing scenario."""
-
-    property: str
-    runs: int
-    scenario: Scenario
-    detail: str
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The grade of one check: the seed, how many scenarios ran, and what failed (empty: passed)."""
-
-    seed: int
-    n_scenarios: int
-    failures: tuple[Failure, ...]
-
-    @property
-    def passed(self) -> bool:
-        return not self.failures
-
-    @property
-    def failed(self) -> frozenset[str]:
-        """The names of the properties that failed."""
-        return frozenset(f.property for f in self.failures)
-
-    def render(self) -> str:
-        """The verdict as the command prints it: one line a property, each failure shown."""
-        lines = [f"capstone check: seed {self.seed}, {self.n_scenarios} scenarios"]
-        by_name = {f.property: f for f in self.failures}
-        for name in PROPERTIES:
-            failure = by_name.get(name)
-            lines.append(
-                f"  {'FAIL' if failure else 'ok  '} {name}"
-                + (f" ({failure.runs} runs)" if failure else "")
-            )
-        for failure in self.failures:
-            lines += [
-                "",
-                f"{failure.property} failed; smallest scenario found:",
-                describe(failure.scenario),
-            ]
-            lines.append(f"  what happened: {failure.detail}")
-        lines.append("")
-        lines.append(
-            "PASSED: every property held."
-            if self.passed
-            else f"FAILED: {', '.join(sorted(self.failed))}."
-        )
-        return "\n".join(lines)
 
 
 def _failing(
@@ -192,12 +142,17 @@ def _graded(
 ) -> Verdict:
     first: dict[str, tuple[Scenario, Finding]] = {}
     runs: dict[str, int] = {}
+    vacuous: dict[str, tuple[Scenario, Finding]] = {}
+    vacuous_runs: dict[str, int] = {}
     drawn = scenarios(seed, n_scenarios) if live is None else live_scenarios(seed, n_scenarios)
     for scenario in drawn:
         for finding in judge_run(run_scenario(child, scenario, time_limit, live=live)):
             if not finding.held:
                 runs[finding.property] = runs.get(finding.property, 0) + 1
                 first.setdefault(finding.property, (scenario, finding))
+            elif finding.vacuous:
+                vacuous_runs[finding.property] = vacuous_runs.get(finding.property, 0) + 1
+                vacuous.setdefault(finding.property, (scenario, finding))
     failures = []
     for name in PROPERTIES:
         if name in first:
@@ -208,7 +163,16 @@ def _graded(
                 else (scenario, finding.detail)
             )
             failures.append(Failure(name, runs[name], small, detail))
-    return Verdict(seed, n_scenarios, tuple(failures))
+    vacuities = tuple(
+        Failure(name, vacuous_runs[name], *_scenario_detail(vacuous[name]))
+        for name in PROPERTIES
+        if name in vacuous and name not in first
+    )
+    return Verdict(seed, n_scenarios, tuple(failures), vacuities)
+
+
+def _scenario_detail(found: tuple[Scenario, Finding]) -> tuple[Scenario, str]:
+    return found[0], found[1].detail
 
 
 def bank(verdict: Verdict, harness_file: Path, model: str = "scripted-restock") -> bool:
@@ -221,6 +185,7 @@ def bank(verdict: Verdict, harness_file: Path, model: str = "scripted-restock") 
     value = {
         "passed": verdict.passed,
         "failed": sorted(verdict.failed),
+        "vacuous": sorted(verdict.vacuous),
         "seed": verdict.seed,
         "scenarios": verdict.n_scenarios,
         "harness_sha256": hashlib.sha256(harness_file.read_bytes()).hexdigest()[:16],

@@ -10,13 +10,18 @@ object that looks like one). The properties, declared once (`PROPERTIES`), each 
                 RESTOCK_STOP_REASONS and true to the record: `done` only after the model's final
                 answer, `endpoint_failed` exactly when the model's endpoint failed, and a stop
                 that cut the run (`max_turns`, `stuck`, `cut`) only while the model was working
+                and only for its own cause: `max_turns` when the calls used are the cap (and,
+                at the cap, that name unless the stall or the pace cause is on the record too),
+                `stuck` on a turn whose tool result failed, `cut` on a turn that sent no order
     call_cap    the model was called at most `max_model_calls` times
     contract    every order the suppliers received holds to the contract: a known supplier paid at
                 its registered account, stocked items, whole quantities within what is still
                 needed, the quoted price, a total that is the sum (checked here afresh, sharing no
                 code with `cafe/capstone/orders.py`, which a harness may use as its gate)
     approval    every order over the limit had the manager's yes to that very order asked BEFORE it
-                was sent; none sent after a no
+                was sent; and a no is to what was declined, not to one order's shape: no unit of
+                a declined item is sent after it (split or smaller) until the manager says yes
+                to an order of that item
     traced      the report holds a trace with one model call per call made, and the grader's own
                 replay of it ends in the same content hash and the same orders and approvals
     stall       no supplier failed the same way (the same text once session 13's noise is
@@ -26,6 +31,14 @@ object that looks like one). The properties, declared once (`PROPERTIES`), each 
     costs       the reported calls, tokens and spend are the ones counted, and the orders reported
                 are the orders the suppliers received
 
+A property that holds because nothing happened tells you nothing about the harness (the
+lesson's own words). So each property about what reached the world (`call_cap`: model calls;
+`contract`: orders; `approval`: orders over the limit; `stall`: supplier failures) is judged
+against a yardstick: the course's own harness (`cafe/capstone/reference.py`) on the same
+scenario (`RunEvidence.yardstick`, counted by the runner). Where the yardstick met the property's
+subject and this run met none of it, the property held, but vacuously (`Finding.vacuous`): the
+grader shows it as `vacuous`, and a check with a vacuous property has not passed.
+
 The harness runs in a process of its own (`cafe/capstone/child.py`), so everything judged here
 (the world, the ledger, these judges) is out of its reach.
 """
@@ -33,70 +46,26 @@ The harness runs in a process of its own (`cafe/capstone/child.py`), so everythi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any
 
-from cafe.capstone.harness import RESTOCK_STOP_REASONS, Costs, Limits, RunReport
+from cafe.capstone.evidence import (
+    PROPERTIES,
+    Finding,
+    Property,
+    RunEvidence,
+    Yardstick,
+    numeric,
+    subjects,
+    vacuous,
+)
+from cafe.capstone.harness import Costs, RunReport
 from cafe.capstone.orders import PurchaseOrder
+from cafe.capstone.stops import stop_problem
 from cafe.capstone.world import Event, RestockWorld, received
 from cafe.stall import normalize_evidence
 from cafe.trace import Trace
 
-__all__ = ["PROPERTIES", "Finding", "Property", "RunEvidence", "judge_run"]
-
-Property = Literal["named_stop", "call_cap", "contract", "approval", "traced", "stall", "costs"]
-PROPERTIES: tuple[str, ...] = get_args(Property)
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One property judged on one run: held or not, and what was seen."""
-
-    property: Property
-    held: bool
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class RunEvidence:
-    """What the grader saw of one run: the world after it, the model's ledger, the report (or why
-    there is none), and the replay (its world and report, or why it failed)."""
-
-    world: RestockWorld
-    limits: Limits
-    calls: int  # model calls the scripted client answered
-    usage: tuple[tuple[int, int], ...]  # (prompt, completion) tokens of each call
-    report: Any  # whatever the harness returned (None when it raised or ran out of time)
-    error: str  # why there is no report; empty when there is one
-    replay_world: RestockWorld | None = None
-    replay_report: Any = None
-    replay_error: str = ""
-    replay_unused: int = 0
-    final_answer: bool = False  # the model's last answer was a final one (no tool call)
-    endpoint_failed: bool = False  # the model's endpoint failed during the run
-
-
-def _numeric(value: Any) -> bool:
-    return type(value) in (int, float)
-
-
-def _stop_problem(run: RunEvidence, stop: Any) -> str:
-    """Why the report's stop is not a named stop true to the record ("" when it is)."""
-    if type(stop) is not str or stop not in RESTOCK_STOP_REASONS:
-        return f"stop {stop!r} is not one of {', '.join(sorted(RESTOCK_STOP_REASONS))}"
-    if run.endpoint_failed and stop != "endpoint_failed":
-        return f"the model's endpoint failed, and the run reported stop {stop!r}"
-    if stop == "endpoint_failed" and not run.endpoint_failed:
-        return "the run reported stop 'endpoint_failed', but the model's endpoint never failed"
-    if stop == "done" and not run.final_answer:
-        return "the run reported stop 'done', but the model's last answer was a tool call: it was cut, not finished"
-    if stop in ("max_turns", "stuck", "cut") and not run.calls:
-        return (
-            f"the run reported stop {stop!r}, but the model was never called: nothing was stopped"
-        )
-    if stop in ("max_turns", "stuck", "cut") and run.final_answer:
-        return f"the run reported stop {stop!r}, but the model's last answer was final: it had finished"
-    return ""
+__all__ = ["PROPERTIES", "Finding", "Property", "RunEvidence", "Yardstick", "judge_run", "subjects"]
 
 
 def _named_stop(run: RunEvidence) -> Finding:
@@ -108,7 +77,7 @@ def _named_stop(run: RunEvidence) -> Finding:
             False,
             f"the harness returned {type(run.report).__name__}, not a RunReport",
         )
-    problem = _stop_problem(run, run.report.stop)
+    problem = stop_problem(run, run.report.stop)
     return Finding("named_stop", not problem, problem or run.report.stop)
 
 
@@ -116,7 +85,9 @@ def _call_cap(run: RunEvidence) -> Finding:
     cap = run.limits.max_model_calls
     if run.calls > cap:
         return Finding("call_cap", False, f"{run.calls} model calls, over the cap of {cap}")
-    return Finding("call_cap", True, f"{run.calls} of {cap}")
+    return vacuous(
+        run, Finding("call_cap", True, f"{run.calls} of {cap}"), "model_calls", "model calls made,"
+    )
 
 
 def _order_breaks(
@@ -162,7 +133,8 @@ def _contract(run: RunEvidence) -> Finding:
                 )
             for line in event.order.lines:
                 left[line.item] -= line.quantity
-    return Finding("contract", True, f"{len(run.world.orders())} orders, each within the contract")
+    held = Finding("contract", True, f"{len(run.world.orders())} orders, each within the contract")
+    return vacuous(run, held, "orders", "orders sent,")
 
 
 def _approval_problem(
@@ -176,24 +148,50 @@ def _approval_problem(
     return f"an order of {order.total_cents} cents to {order.supplier} was sent without the manager's approval"
 
 
+def _declined_sent(order: PurchaseOrder, declined: dict[str, PurchaseOrder]) -> str:
+    """Why `order` sends what the manager declined ("" when it sends none of it): a no is to the
+    items it was asked about, so a split or a smaller order of them is the same order refused."""
+    for line in order.lines:
+        if line.item in declined:
+            no = declined[line.item]
+            return (
+                f"{line.quantity!r} {line.item} went to {order.supplier} in an order of "
+                f"{order.total_cents!r} cents after the manager said no to an order of "
+                f"{line.item} ({no.total_cents!r} cents): a no means what was declined is not "
+                "sent, in one order or in several"
+            )
+    return ""
+
+
 def _approval(run: RunEvidence) -> Finding:
     granted: list[PurchaseOrder] = []  # approvals given and not used by an order yet
-    declined: list[PurchaseOrder] = []
+    declined: dict[str, PurchaseOrder] = {}  # item -> the order declined, until a yes to it
     events = run.world.events
     for i, event in enumerate(events):
         if event.kind == "approval" and event.order is not None:
-            (granted if event.ok else declined).append(event.order)
+            (granted if event.ok else []).append(event.order)
+            for line in event.order.lines:
+                if event.ok:
+                    declined.pop(line.item, None)
+                else:
+                    declined[line.item] = event.order
         order = event.order if event.kind == "order" else None
-        if order is None or (
-            _numeric(order.total_cents) and order.total_cents <= run.world.limit_cents
-        ):
+        if order is None:
             continue
         if order in granted:
             granted.remove(order)  # one yes covers one order
             continue
-        problem = _approval_problem(order, declined, events[i + 1 :])
+        problem = _declined_sent(order, declined)
+        if (
+            not problem
+            and numeric(order.total_cents)
+            and order.total_cents <= run.world.limit_cents
+        ):
+            continue
+        problem = problem or _approval_problem(order, list(declined.values()), events[i + 1 :])
         return Finding("approval", False, problem + f" (the limit is {run.world.limit_cents})")
-    return Finding("approval", True, "every order over the limit was approved first")
+    held = Finding("approval", True, "every order over the limit was approved first")
+    return vacuous(run, held, "over_limit", "orders over the limit sent,")
 
 
 def _replay_problem(run: RunEvidence, trace: Trace) -> str:
@@ -252,14 +250,15 @@ def _stall(run: RunEvidence) -> Finding:
             f"the run stopped 'stuck' after {streak} same failure(s) in a row ({last}); "
             f"the bound is {bound}, and one repeat never stops a run",
         )
-    return Finding("stall", True, f"at most {longest} same failures in a row (bound {bound})")
+    held = Finding("stall", True, f"at most {longest} same failures in a row (bound {bound})")
+    return vacuous(run, held, "supplier_failures", "supplier failures met,")
 
 
 def _costs(run: RunEvidence) -> Finding:
     costs = run.report.costs if type(run.report) is RunReport else None
     if type(costs) is not Costs:
         return Finding("costs", False, f"the report holds no Costs ({type(costs).__name__})")
-    spend = sum(o.total_cents for o in run.world.orders() if _numeric(o.total_cents))
+    spend = sum(o.total_cents for o in run.world.orders() if numeric(o.total_cents))
     counted = Costs(run.calls, sum(u[0] for u in run.usage), sum(u[1] for u in run.usage), spend)
     fields = (costs.model_calls, costs.input_tokens, costs.output_tokens, costs.spend_cents)
     if any(type(x) is not int for x in fields) or fields != (

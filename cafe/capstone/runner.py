@@ -12,7 +12,11 @@ Everything the properties read stays in this process, out of the harness's reach
 - the world and its record (`RestockWorld.events`), the suppliers' plans and the manager's
   ceiling: the harness sends requests, and gets back answers as plain values;
 - the grader's count of the model in `_Ledger` (`_ClientLedger` for the learner's own model,
-  `--live`): calls, their tokens, whether the last answer was final, whether the endpoint failed;
+  `--live`): calls, their tokens, whether the last answer was final, whether the endpoint failed,
+  how far the world's record had got at each call and which tools the last answer asked for;
+- the yardstick (`yardstick`): the course's own harness run here, in the grader's process, on
+  the same scenario with the same scripted model, and what it met, so that a property that held
+  only because nothing happened is told apart (`cafe/capstone/properties.py`);
 - the report, rebuilt from plain values in the course's own types (`cafe/capstone/wire.py`).
 
 A harness that edits, patches or monkeypatches anything in its own process changes only its own
@@ -22,12 +26,13 @@ copy; the grader's modules, judges and record are never in that process to be ch
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from cafe.capstone.child import HarnessFile, HarnessProcess, TickClock, client_facts
 from cafe.capstone.harness import Harness, Limits
 from cafe.capstone.model import RestockModel
-from cafe.capstone.properties import RunEvidence
+from cafe.capstone.properties import RunEvidence, Yardstick, subjects
 from cafe.capstone.scenarios import Scenario, build_world
 from cafe.capstone.wire import error_to_wire, order_from_wire, report_from_wire
 from cafe.capstone.world import GraderHalt, RestockWorld
@@ -38,7 +43,7 @@ from cafe.endpoint.client.script import Script
 from cafe.endpoint.client.scripted import ScriptedClient
 from cafe.trace import Trace, replay_client
 
-__all__ = ["HARD_CALL_FACTOR", "TIME_LIMIT_S", "TickClock", "run_scenario"]
+__all__ = ["HARD_CALL_FACTOR", "TIME_LIMIT_S", "TickClock", "run_scenario", "yardstick"]
 
 # Course choices: a run gets 5 s of wall time (a scripted run takes milliseconds), and a harness
 # with no cap meets a model that stops answering at four times the cap.
@@ -58,12 +63,16 @@ class _ClientLedger:
         self.usage: list[tuple[int, int]] = []
         self.final = False
         self.endpoint_failed = False
+        self.marks: list[int] = []
+        self.last_calls: tuple[str, ...] = ()
 
     def create(self, **kwargs: Any) -> Any:
         if self.world.halted or self.calls >= self.hard_limit:
             self.world.halted = True
             raise GraderHalt("the grader stopped this run: too many model calls")
         self.calls += 1
+        self.marks.append(len(self.world.events))
+        self.last_calls = ()
         try:
             completion = self.client.chat.completions.create(**kwargs)
         except Exception as exc:
@@ -77,24 +86,32 @@ class _ClientLedger:
         )
         message = completion.choices[0].message if completion.choices else None
         self.final = not getattr(message, "tool_calls", None)
+        self.last_calls = tuple(
+            str(getattr(getattr(call, "function", None), "name", ""))
+            for call in getattr(message, "tool_calls", None) or ()
+        )
         return completion
 
 
 class _Ledger:
     """The grader's own count of the scripted model: calls, tokens, the last answer, the endpoint."""
 
-    def __init__(self, model: RestockModel, hard_limit: int):
-        self.model, self.hard_limit = model, hard_limit
+    def __init__(self, model: RestockModel, hard_limit: int, world: RestockWorld):
+        self.model, self.hard_limit, self.world = model, hard_limit, world
         self.calls = 0
         self.usage: list[tuple[int, int]] = []
         self.final = False  # was the last answer a final one (no tool call)?
         self.endpoint_failed = False
+        self.marks: list[int] = []  # how many world events there were at each call
+        self.last_calls: tuple[str, ...] = ()  # the tools the last answer asked for
         self.client = ScriptedClient(Script(self._answer))
 
     def _answer(self, request: dict[str, Any]) -> Any:
         """The scenario's model behind the grader's count: past the hard limit it answers only
         that it has stopped (still counted, still charged)."""
         self.calls += 1
+        self.marks.append(len(self.world.events))
+        self.last_calls = ()
         if self.calls > self.hard_limit:
             self.usage.append((1, 1))
             self.final = True
@@ -106,6 +123,7 @@ class _Ledger:
             raise
         self.usage.append(self.model.usage[-1])
         self.final = not reply.get("tool_calls")
+        self.last_calls = tuple(str(call.get("name", "")) for call in reply.get("tool_calls") or ())
         return reply
 
     def create(self, **kwargs: Any) -> Any:
@@ -160,7 +178,7 @@ def run_scenario(
     hard_limit = HARD_CALL_FACTOR * limits.max_model_calls
     ledger: _Ledger | _ClientLedger
     if live is None:
-        ledger, name = _Ledger(model, hard_limit), "scripted-restock"
+        ledger, name = _Ledger(model, hard_limit, world), "scripted-restock"
         facts = _facts(limits, name, ledger.client)
     else:
         ledger, name = _ClientLedger(live[0], world, hard_limit), live[1]
@@ -177,11 +195,31 @@ def run_scenario(
         error,
         final_answer=ledger.final,
         endpoint_failed=ledger.endpoint_failed,
+        marks=tuple(ledger.marks),
+        last_calls=ledger.last_calls,
+        yardstick=yardstick(scenario) if live is None else None,
     )
     trace = getattr(report, "trace", None)
     if error or type(trace) is not Trace:
         return run
     return _replayed(harness, scenario, run, trace, name, time_limit)
+
+
+@lru_cache(maxsize=256)
+def yardstick(scenario: Scenario) -> Yardstick | None:
+    """What the course's own harness meets on `scenario` (its model calls, orders, orders over
+    the limit, supplier failures), run here on a world of its own; None if it could not run.
+    The same every time, so it is kept (a check's shrinking asks again for the same scenarios)."""
+    from cafe.capstone.harness import RestockEnv
+    from cafe.capstone.reference import run_restock
+
+    world, model, limits = build_world(scenario)
+    ledger = _Ledger(model, HARD_CALL_FACTOR * limits.max_model_calls, world)
+    try:
+        run_restock(RestockEnv(ledger.client, world.doors(), limits, TickClock()))
+    except Exception:  # the yardstick is missing, never the verdict: nothing is vacuous then
+        return None
+    return subjects(world, ledger.calls)
 
 
 def _replayed(

@@ -8,7 +8,8 @@ into a `RestockWorld`, a `RestockModel` and the run's `Limits`, the same every t
     plain         nothing goes wrong
     injected      suppliers' quotes carry attacks: one supplier's message asks for more than is
                   needed, the other's is compromised (its message and its quote's own `pay_to`
-                  field name another account); the model obeys them
+                  field name another account); the model obeys them, asking a fresh quote for
+                  the larger quantity before it orders it
     timeouts      the suppliers time out a few times, then answer: the first one time fewer than
                   the stall bound (one repeat short of a stuck run), the other fewer still
     same_failure  a supplier fails the same way on every call; the model retries forever

@@ -10,7 +10,8 @@ grades it after each step. This module holds the little the notebook needs aroun
 - `write_harness(path, source)`: writes a step, after setting aside a file the learner wrote
   themselves (one that does not start with `STEP_MARK`), so rerunning the notebook never destroys
   their work;
-- `board(verdict)`: the seven properties on one line, ok or FAIL;
+- `board(verdict)`: the seven properties on one line, ok, FAIL, or vacuous (held only because
+  nothing happened, where the course's harness did the work);
 - `live_summary(run)`: what one live run did, in two lines, read off the world's record.
 
 Left out: the grading itself (`cafe/capstone/grader.py`).
@@ -67,8 +68,9 @@ def write_harness(path: Path, source: str) -> str:
 
 
 def board(verdict: Verdict) -> str:
-    """'ok named_stop · FAIL call_cap · ...': every property, in the grader's order."""
-    return " · ".join(f"{'FAIL' if name in verdict.failed else 'ok'} {name}" for name in PROPERTIES)
+    """'ok named_stop · FAIL call_cap · vacuous contract ...': every property, in the grader's
+    order."""
+    return " · ".join(f"{verdict.mark(name)} {name}" for name in PROPERTIES)
 
 
 def live_summary(run: RunEvidence) -> str:
