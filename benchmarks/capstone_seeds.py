@@ -8,7 +8,8 @@ The test suite runs the reference over 20 seeds and each wrong harness over thre
 (`tests/test_capstone.py`); this is the long run issue 40 asks for. Each seed draws every scenario
 kind once (`cafe.capstone.SCENARIO_KINDS`). It prints, for the reference, how many seeds passed
 and the wall time; for each wrong harness in `tests/capstone_harnesses/`, on how many seeds the
-grader failed exactly the properties `EXPECTED` names, and any seed where it did not. It exits 1
+grader failed exactly the properties `EXPECTED` names and found vacuous exactly those `VACUOUS`
+names (a harness that does nothing fails by vacuity alone), and any seed where it did not. It exits 1
 when a figure is short of all seeds. Quote the date, the cores and the Python version with it.
 """
 
@@ -25,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_capstone import BANK_TIME_LIMIT_S, EXPECTED, HARNESSES  # noqa: E402
+from test_capstone import BANK_TIME_LIMIT_S, EXPECTED, HARNESSES, VACUOUS  # noqa: E402
 
 from cafe.capstone import check, load_harness  # noqa: E402
 from cafe.capstone.reference import run_restock  # noqa: E402
@@ -56,17 +57,20 @@ def main(argv: list[str] | None = None) -> int:
         harness = load_harness(HARNESSES / f"{name}.py")
         started, right, wrong = time.perf_counter(), 0, []
         for seed in range(500, 500 + args.bank_seeds):
-            failed = check(harness, seed, shrinking=False, time_limit=BANK_TIME_LIMIT_S).failed
-            if failed == EXPECTED[name]:
+            verdict = check(harness, seed, shrinking=False, time_limit=BANK_TIME_LIMIT_S)
+            vacuous = VACUOUS.get(name, set())
+            if verdict.failed == EXPECTED[name] and verdict.vacuous == vacuous:
                 right += 1
             else:
-                wrong.append((seed, sorted(failed)))
+                wrong.append((seed, sorted(verdict.failed), sorted(verdict.vacuous)))
         took = time.perf_counter() - started
+        vacuous = f", vacuous {sorted(VACUOUS[name])}" if name in VACUOUS else ""
         print(
-            f"{name}: failed {sorted(EXPECTED[name])} on {right} of {args.bank_seeds} seeds ({took:.1f} s)"
+            f"{name}: failed {sorted(EXPECTED[name])}{vacuous} on {right} of {args.bank_seeds} "
+            f"seeds ({took:.1f} s)"
         )
-        for seed, failed in wrong:
-            print(f"  seed {seed}: failed {failed}")
+        for seed, failed, found_vacuous in wrong:
+            print(f"  seed {seed}: failed {failed}, vacuous {found_vacuous}")
         short |= bool(wrong)
     return 1 if short else 0
 

@@ -314,6 +314,19 @@ def test_the_capstones_banked_check_is_a_gradebook_line_and_a_column(tmp_path):
     assert "<th>capstone</th>" in page
 
 
+def test_a_capstone_that_failed_only_by_vacuity_says_which_properties(tmp_path):
+    # `cafe capstone check` fails a harness whose world properties held only because nothing
+    # happened; nothing is in `failed`, so the line must name the vacuous ones, not stay silent.
+    value = {"passed": False, "failed": [], "vacuous": ["contract", "stall"], "seed": 3}
+    data = {"version": 1, "checkpoints": {"s16": {"capstone": {"value": value, "source": "yours"}}}}
+    path = tmp_path / "progress.json"
+    path.write_text(json.dumps(data))
+    lines, _ = gradebook.record_lines("bo", path, covered=set())
+    [capstone] = [line for line in lines if line.kind == "capstone"]
+    assert capstone.result == "failed"
+    assert "vacuous: contract, stall" in capstone.detail and "failed:" not in capstone.detail
+
+
 def test_a_worker_runs_notebook_after_notebook_in_one_process(tmp_path):
     cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
     notebook = {

@@ -86,8 +86,10 @@ course.show_outcome(empty_guess, {0: "none", 3: "three", 4: "four", 7: "all seve
 # %% [markdown]
 # The properties about what reached the world (model calls, orders, approvals, supplier failures)
 # have nothing to object to: no call was made and no order was sent. The properties about the
-# report fail, because there is no report. A green mark that comes from nothing happening says
-# nothing about the harness; the next steps earn theirs.
+# report fail, because there is no report. Look at how the board shows the four that hold:
+# `vacuous`, not `ok`. Each held only because nothing happened, on scenarios where the course's
+# own harness made calls, sent orders and met failing suppliers, so none of them counts towards a
+# pass yet. The next steps earn their marks.
 
 # %%
 assert empty.failed == {"named_stop", "traced", "costs"}

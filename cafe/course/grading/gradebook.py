@@ -14,7 +14,7 @@ one in, into `Line`s:
 | `exercise` | `s07.failure_view` | `passed`, `failed`, `not_attempted`, `not_run`, `unknown` |
 | `prediction` | `s07.first_draft` | `matched`, `missed`, `unanswered`, `not_shown`, `not_run` |
 | `checkpoint` | `s07.attempts_to_pass` | `banked` (detail: whose figure and which model), `failed` |
-| `capstone` | `s16.capstone` | `passed`, `failed` (detail: the seed, the scenarios, the properties failed) |
+| `capstone` | `s16.capstone` | `passed`, `failed` (detail: the seed, the scenarios, the properties failed and those held only vacuously) |
 
 An exercise the course's notebook asks for that the run never reached is `not_run`, never left
 out. A prediction made in a Jupyter widget is saved to the learner's own progress file, not to
@@ -164,6 +164,9 @@ def _capstone(learner: str, value: Any, model: Any, origin: str) -> Line:
     detail = f"seed {value.get('seed')}, {value.get('scenarios')} scenarios; model: {model or 'not given'}"
     if isinstance(failed, list) and failed:
         detail += "; failed: " + ", ".join(map(str, failed))
+    vacuous = value.get("vacuous")  # held only because nothing happened: not a pass
+    if isinstance(vacuous, list) and vacuous:
+        detail += "; vacuous: " + ", ".join(map(str, vacuous))
     result = "passed" if value["passed"] else "failed"
     return Line(learner, "s16", "capstone", CAPSTONE_KEY, result, detail, origin)
 
