@@ -247,6 +247,26 @@ def _assert_text_clear_of_the_edges(facts: dict, page: str, width: int, margin: 
     )
 
 
+def _open(driver, url: str) -> None:
+    """Load `url` and wait until the browser shows that page, parsed and loaded.
+
+    `get` returns once a load finished, but on two loaded cores a CI run once read a lesson page's
+    module list as empty right after it (stop 48's first fresh clone: "s07-repair-loop.html: 0
+    modules marked current", while the built HTML marks it and ten idle runs passed): the read
+    met a document that was not yet, or no longer, the page asked for. So the reads below wait
+    for the location to be `url` and the document to be complete, and a page that never gets
+    there fails here, saying which."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(url)
+    WebDriverWait(driver, 15, poll_frequency=0.05).until(
+        lambda d: d.execute_script(
+            "return location.href === arguments[0] && document.readyState === 'complete';", url
+        ),
+        message=f"the browser did not show {url}, loaded, within 15 s",
+    )
+
+
 def _read_page(driver, links: list[str], phone: bool, lesson: bool, diagram: bool) -> dict:
     """`PAGE_READ`: everything the page's checks read at this width, in one round trip."""
     spec = {"margin": EDGE_MARGIN, "phone": phone, "links": links}
@@ -357,7 +377,7 @@ def _check_desktop(driver, served: dict, page: str, sample: set[str]) -> None:
         else []
     )
     diagram = lesson and (served["name"] == "real" or bool(shutil.which("dot")))
-    driver.get(base + page)
+    _open(driver, base + page)
     facts = _read_page(driver, [css for css, _ in links], False, lesson, diagram)
     assert sitebuild.COURSE_NAME in facts["title"], page
     _assert_text_clear_of_the_edges(facts, page, DESKTOP[0], EDGE_MARGIN)
@@ -387,7 +407,7 @@ def _check_phone(driver, served: dict, page: str) -> None:
     """The same page loaded again at a phone's width."""
     lesson = page != "index.html" and not page.startswith("docs-")
     diagram = lesson and (served["name"] == "real" or bool(shutil.which("dot")))
-    driver.get(served["base"] + page)
+    _open(driver, served["base"] + page)
     facts = _read_page(driver, [], True, lesson, diagram)
     _assert_no_sideways_scroll(facts["sideways"], PHONE[0])
     _assert_text_clear_of_the_edges(facts, page, PHONE[0], EDGE_MARGIN)
