@@ -29,7 +29,13 @@ from cafe.report.records import (
     record_from_result,
     record_from_sent_back,
 )
-from cafe.report.summary import ShiftSummary, count_endings, run_cost, summarize
+from cafe.report.summary import (
+    ShiftSummary,
+    cost_by_ending,
+    count_endings,
+    run_cost,
+    summarize,
+)
 from cafe.report.text import render_text
 
 PRICES = {"m": Price(input_per_million=2.0, output_per_million=10.0)}
@@ -186,6 +192,17 @@ def test_count_endings_refuses_an_unnamed_ending_instead_of_calling_it_other(end
     runs = [SimpleNamespace(ending="passed"), SimpleNamespace(ending=ending)]
     with pytest.raises(ValueError, match=f"{ending!r}.*name every ending"):
         count_endings(runs)
+
+
+@pytest.mark.parametrize("tokens", [(1000, 200), (None, None), (0, 0)])
+@pytest.mark.parametrize("ending", ["timeout", "Passed", None])
+def test_cost_by_ending_refuses_an_unnamed_ending_priced_or_not(ending, tokens):
+    # lesson 09: a run that ends any other way is refused with a ValueError naming it, before
+    # anything is counted; a cost split that dropped it (or raised a bare KeyError) hid it
+    odd = SimpleNamespace(ending=ending, model="m", input_tokens=tokens[0], output_tokens=tokens[1])
+    runs = [SimpleNamespace(ending="passed", model="m", input_tokens=10, output_tokens=1), odd]
+    with pytest.raises(ValueError, match=f"{ending!r}.*name every ending"):
+        cost_by_ending(runs, PRICES)
 
 
 @pytest.mark.parametrize("ending", ["crashed", "needs_consent"])

@@ -61,14 +61,19 @@ def count_endings(runs: Iterable[Any]) -> dict[str, int]:
     """
     counts: dict[str, int] = {ending: 0 for ending in ENDINGS}
     for run in runs:
-        ending = getattr(run, "ending", None)
-        if ending not in counts:
-            raise ValueError(
-                f"a run ends on {ending!r}, which is not one of {', '.join(ENDINGS)}; "
-                "name every ending before counting it."
-            )
-        counts[ending] += 1
+        counts[_named_ending(run)] += 1
     return counts
+
+
+def _named_ending(run: Any) -> str:
+    """The run's ending, when it is one of `ENDINGS`; any other is refused by name."""
+    ending = getattr(run, "ending", None)
+    if ending not in ENDINGS:
+        raise ValueError(
+            f"a run ends on {ending!r}, which is not one of {', '.join(ENDINGS)}; "
+            "name every ending before counting it."
+        )
+    return str(ending)
 
 
 def run_cost(run: RunRecord, prices: Mapping[str, Price]) -> float | None:
@@ -87,13 +92,15 @@ def cost_by_ending(runs: Iterable[RunRecord], prices: Mapping[str, Price]) -> di
     """What the priced orders cost, by how they ended: every one of `ENDINGS` listed, zeros too.
 
     A run whose cost is unknown (no usage reported, or no price for its model) adds nothing here;
-    `summarize` names those runs, so the total is read as a floor.
+    `summarize` names those runs, so the total is read as a floor. A run whose ending is not one
+    of `ENDINGS` is refused by name, as `count_endings` refuses it, whether or not it has a cost.
     """
     totals: dict[str, float] = {ending: 0.0 for ending in ENDINGS}
     for run in runs:
+        ending = _named_ending(run)
         cost = run_cost(run, prices)
         if cost is not None:
-            totals[run.ending] += cost
+            totals[ending] += cost
     return totals
 
 
