@@ -79,3 +79,69 @@ def test_notebook_stubs_are_not_attempted(tmp_path, monkeypatch):
         == "not_attempted"
     )
     assert course.compare(namespace["responder"], check=check_responder).status == "not_attempted"
+
+
+# --- reader R, 7 Dec 2026: the orders are the notebook's one stated shape -----------------------
+# The notebook states one order, "A croissant, please.", and leaves how to read it to the learner:
+# a responder that reads "A"/"An" orders is right whatever other openings it knows or does not.
+
+_EXTRA_OPENINGS = ("one", "the", "some", "two", "my")
+
+
+def _reads_openings(openings: frozenset[str], stop_at_comma: bool):
+    """A responder that drops a leading "a"/"an" and any of `openings`, then the sentence's end."""
+    known = {"a", "an", *openings}
+
+    def responder(request):
+        if not request.get("tools"):
+            return "Words only, then."
+        said = request["messages"][-1]["content"].strip().lower().rstrip(".!?")
+        said = said.split(",")[0] if stop_at_comma else said.removesuffix(", please")
+        first, _, rest = said.partition(" ")
+        item = rest if first in known else said
+        return {"tool_calls": [{"name": "add_item", "arguments": {"item": item}}]}
+
+    return responder
+
+
+def test_generated_orders_open_only_as_the_notebook_states():
+    from hypothesis import given, settings
+
+    from cafe.exercises.reference_s00 import requests
+
+    @settings(max_examples=100, database=None, deadline=None)
+    @given(requests())
+    def opens_with_a_or_an(request):
+        for said in request[0]:
+            article, item = said.removesuffix(", please.").split(" ", 1)
+            assert article == ("An" if item[0] in "aeiou" else "A"), said
+
+    opens_with_a_or_an()
+
+
+def test_check_responder_accepts_a_responder_whatever_openings_beyond_a_it_reads():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=12, database=None, deadline=None)
+    @given(st.frozensets(st.sampled_from(_EXTRA_OPENINGS)), st.booleans())
+    def accepted(openings, stop_at_comma):
+        assert check_responder(_reads_openings(openings, stop_at_comma)) == []
+
+    accepted()
+
+
+def test_check_responder_still_refuses_a_responder_that_misreads_an():
+    reads_a_and_an = _reads_openings(frozenset(), True)
+
+    def no_an(request):
+        reply = reads_a_and_an(request)
+        said = request["messages"][-1]["content"]
+        if isinstance(reply, dict) and said.startswith("An "):
+            reply["tool_calls"][0]["arguments"]["item"] = said.lower()[1:].split(",")[0]
+        return reply
+
+    problems = check_responder(no_an)
+    assert problems[0].startswith("for 'An americano, please.': returned")
+    assert "expected an add_item call with item 'americano'" in problems[0]
+    assert "'An' starts an order as 'A' does" in problems[0]

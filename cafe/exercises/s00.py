@@ -12,8 +12,10 @@ the scripted model's reply. Both are tried on the scripted client the course run
 - `check_responder(fn)` sends orders the notebook never shows ("An americano", a second order after
   the waiter's question) and requests with no tools, so a responder must read the customer's last
   message, and answer in words whenever no tool is on offer; then generated orders with the tools
-  in every shape (absent, None, [], add_item first or after remove_item). A reply the scripted
-  model cannot send (None, a number, a dict with other keys) is a problem named as such.
+  in every shape (absent, None, [], add_item first or after remove_item). Every order has the one
+  shape the notebook states, "A croissant, please." ("An" before a vowel): an opening it never
+  names ("One", "The") is not asked for. A reply the scripted model cannot send (None, a number,
+  a dict with other keys) is a problem named as such.
 
 `reference_tool_arguments` and `reference_responder` are one answer each.
 Notebook: notebooks/s00-setup.ipynb.
@@ -167,12 +169,13 @@ def reference_tool_arguments(message: Any) -> dict:
 
 # --- responder --------------------------------------------------------------------------------
 
-# (what the customer said, in order, and the item the responder must put on the order)
+# (what the customer said, in order, and the item the responder must put on the order). Every
+# order has the notebook's shape, "A croissant, please."; "An" is the same article before a vowel.
 _ORDERS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("A latte, please.",), "latte", "send the item the customer named"),
     (("A croissant, please.",), "croissant", "send the item the customer named"),
-    (("One flat white, please.",), "flat white", "an item can be more than one word"),
-    (("An americano, please.",), "americano", "'An' and 'One' start an order as 'A' does"),
+    (("A flat white, please.",), "flat white", "an item can be more than one word"),
+    (("An americano, please.",), "americano", "'An' starts an order as 'A' does, before a vowel"),
     (("A banana bread, please.",), "banana bread", "read the item from the words"),
     (
         ("A latte, please.", "A cinnamon bun, please."),
@@ -311,7 +314,7 @@ def _generated_orders(responder: Callable[[dict], Any]) -> str | None:
     return counterexample(given, found.returned, found.expected, found.idea)
 
 
-_ORDER = re.compile(r"^\s*(?:a|an|one)\s+(?P<item>.+?)(?:,?\s*please)?[.!?]*\s*$", re.I)
+_ORDER = re.compile(r"^\s*(?:a|an)\s+(?P<item>.+?)(?:,?\s*please)?[.!?]*\s*$", re.I)
 
 
 def reference_responder(request: dict) -> Reply:

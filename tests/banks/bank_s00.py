@@ -334,6 +334,22 @@ def right_rewrites_in_place(request: dict) -> Any:
     return _call(re.sub(r"^(a|an|one|the|some)\s+", "", said).strip(" ,.!?"))
 
 
+# --- held-out reader R, 7 Dec 2026 (responder) --------------------------------------------------
+
+_ARTICLE_ITEM = re.compile(r"\b(?:an?|the|some)\s+(.+?)(?:,|\s+please|[.?!]|$)", re.I)
+
+
+def right_no_one(request: dict) -> Any:
+    """Reads the item after "a", "an", "the" or "some", never "One": the notebook states only
+    "A croissant, please.", so an order opening with "One" is not asked for (reader R)."""
+    if not request.get("tools"):
+        return "Sorry, I can only help with orders."
+    said = request["messages"][-1]["content"]
+    found = _ARTICLE_ITEM.search(said)
+    item = (found.group(1) if found else said).strip().lower()
+    return {"tool_calls": [{"name": "add_item", "arguments": {"item": item}}]}
+
+
 # --- the banks ----------------------------------------------------------------------------------
 
 BANKS = (
@@ -387,7 +403,7 @@ BANKS = (
                 "the last message is the customer's latest order",
                 "latte, then a cinnamon bun",
             ),
-            Entry("only_a", only_a, "'An' and 'One' are articles too", "'One flat white'"),
+            Entry("only_a", only_a, "'An' is 'A' before a vowel", "'n americano'"),
             Entry("last_word", last_word, "items of two words", "'flat white' -> 'white'"),
             Entry("always_tool", always_tool, "no tools offered: words", "'Thank you!'"),
             Entry(
@@ -438,6 +454,7 @@ BANKS = (
                 right_rewrites_in_place,
                 "rewrites the request in place: s00 does not yet teach read-only (reader J)",
             ),
+            Entry("right_no_one", right_no_one, "'One' is never stated, never asked (reader R)"),
         ),
     ),
 )
