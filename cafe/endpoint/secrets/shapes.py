@@ -68,7 +68,7 @@ SECRET_SHAPES: tuple[SecretShape, ...] = (
     ),
     _shape(
         "credential assignment",
-        r"\b(?:api[-_]?key|apikey|x-api-key|secret|client[-_]secret|access[-_]token|token"
+        r"\b(?:api[-_ ]?key|apikey|x-api-key|secret|client[-_]secret|access[-_]token|token"
         r"|password|passwd|pwd)\b\s*[:=]\s*[\"']?(?P<value>[^\s\"',;&]{8,})",
         re.IGNORECASE,
     ),
