@@ -3,6 +3,10 @@ fails plausible wrong answers with a specific complaint."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from cafe import course
 from cafe.endpoint.client.chat import make_client
 from cafe.endpoint.client.scripted import ScriptedClient
@@ -242,3 +246,36 @@ def test_check_mask_feedback_shows_the_secret_through_the_cell_s_own_masking(cap
 def test_check_mask_ordinary_text_keeps_its_whitespace():
     problems = check_mask(lambda text: masked(text).strip())
     assert len(problems) == 1 and problems[0].startswith("on "), problems
+
+
+def _api_key_written_as(label):
+    """The reference mask, its api key label written as `label` (a regex) and no other way."""
+    from cafe.exercises.reference_s08 import _SHAPES
+
+    def mask(text):
+        for shape in _SHAPES:
+            text = re.sub(shape, "[m]", text)
+        labels = rf"(?:{label}|secret|token|password)"
+        return re.sub(rf"(?i)(?<![A-Za-z])({labels}\s*[:=]\s*)[^\s,;\"']+", r"\1[m]", text)
+
+    return mask
+
+
+@pytest.mark.parametrize("label", ["api_key", "api[-_]key", "api[-_]?key", "api[ _-]key"])
+def test_check_mask_an_api_key_label_written_one_way_only_is_refused(label):
+    # the notebook: "an api key ... the label in any case": api key, api-key, api_key, apikey
+    problems = check_mask(_api_key_written_as(label))
+    assert len(problems) == 1 and "api key however it is written" in problems[0], problems
+    assert re.search(r"(?i)api.?key", problems[0].split(": returned")[0]), problems
+
+
+def test_check_mask_passes_an_api_key_label_written_any_way():
+    assert check_mask(_api_key_written_as("api[ _-]?key")) == []
+
+
+def test_check_mask_a_fine_grained_github_token_is_a_github_token():
+    from banks.bank_s08 import github_pat_letters_and_digits, no_github_pat
+
+    for wrong in (no_github_pat, github_pat_letters_and_digits):
+        (problem,) = check_mask(wrong)
+        assert "'gith' + 'ub_pat_" in problem and "is still there" in problem, problem

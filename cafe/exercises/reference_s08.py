@@ -2,11 +2,12 @@
 twin), a replay (`ReplayClient`'s), and the inputs `cafe.exercises.s08` judges them on.
 
 `my_mask` is open-ended (any mask word, any shapes of one's own), so `check_mask` judges it by the
-lesson's two properties, on hand-picked and then generated texts: a credential in a sentence
-leaves no run of `LEFT_RUN` of its characters and the sentence's own word stays; café text, model
-names and trace ids come back exactly (`tests/test_exercise_references.py` holds `scrub` and
-`masked` to both). `my_replay_client` is compared with `replay` on generated recordings
-(`replays`). This module imports nothing from `cafe`: the pieces are passed in.
+lesson's two properties, on hand-picked and then generated texts (`reference_s08_texts`,
+re-exported here): a credential in a sentence leaves no run of `LEFT_RUN` of its characters and
+the sentence's own word stays; café text, model names and trace ids come back exactly
+(`tests/test_exercise_references.py` holds `scrub` and `masked` to both). `my_replay_client` is
+compared with `replay` on generated recordings (`replays`). This module imports nothing from
+`cafe` but its own texts: the pieces are passed in.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from cafe.exercises.reference_s08_texts import plain, secrets, written
 
 __all__ = [
     "MASK_SECRETS",
@@ -80,8 +83,9 @@ def left_of(found: tuple[str, ...], text: str, masked_text: str) -> str | None:
 
 MASK_WHOLE = "mask all of it, whatever its shape or its label's case"
 MASK_IDEA = (
-    "mask every credential of the shapes the lesson names, and any value after a label (api key, "
-    "token, secret, password), labels in any case, and leave ordinary text exactly as it was"
+    "mask every credential of the shapes the lesson names, and any value after a label (an api "
+    "key however it is written, token, secret, password), the label in any case and spacing, and "
+    "leave ordinary text exactly as it was"
 )
 
 
@@ -104,11 +108,12 @@ def ticket_json(
 
 # --- a reference mask, for the bank and the properties' own test ----------------------------------
 
-_LABEL = r"(?:api[_-]?key|secret|token|password|passwd)"
+_LABEL = r"(?:api[ _-]?key|secret|token|password|passwd)"  # an api key however it is written
 _SHAPES = (
     r"\bsk-[A-Za-z0-9_-]{8,}",  # OpenAI-style keys, project keys too
     r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",  # AWS access key ids, long-lived and temporary
     r"\bgh[pousr]_[A-Za-z0-9]{20,}",  # GitHub tokens
+    r"\bgithub_pat_[A-Za-z0-9_]{20,}",  # GitHub's fine-grained tokens
     r"(?i)(?<=bearer )[A-Za-z0-9._~+/=-]{8,}",  # a bearer token after its scheme, in any case
 )
 
@@ -123,118 +128,6 @@ def masked(text: str) -> str:
         lambda found: found.group(1) + "[masked]",
         text,
     )
-
-
-# --- generated texts -----------------------------------------------------------------------------
-
-_WORDS = ("order", "table", "drawer", "till", "today", "please", "kitchen", "barista")
-_ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789"
-# Where a bearer token comes after its scheme: a header, or the scheme alone, in any case (HTTP
-# reads the scheme's name in any case).
-_BEARERS = ("Authorization: Bearer ", "authorization: bearer ", "Bearer ", "BEARER ")
-# A label, then how it meets its value: the lesson's `password: ...` and `?api-key=...`.
-_LABELS = ("api_key", "API_KEY", "Api-Key", "token", "TOKEN", "password", "Password", "secret")
-_SEPARATORS = ("=", ": ", ":")
-
-
-def _shaped() -> Any:
-    """(secret, what comes before it): one credential of a shape the lesson names."""
-    from hypothesis import strategies as st
-
-    body = st.text(_ALNUM, min_size=8, max_size=24)
-    # real sk- keys hold dashes and underscores after their first character
-    key = st.text(_ALNUM + "-_", min_size=8, max_size=24).filter(lambda k: k[0] not in "-_")
-    upper = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", min_size=16, max_size=16)
-    value = body.filter(lambda v: any(c.isdigit() for c in v) and any(c.isalpha() for c in v))
-    labelled = st.tuples(st.sampled_from(_LABELS), st.sampled_from(_SEPARATORS), value)
-    return st.one_of(
-        key.map(lambda b: ("sk-" + b, "")),
-        key.map(lambda b: ("sk-proj-" + b, "")),
-        st.tuples(st.sampled_from(("AKIA", "ASIA")), upper).map(lambda t: (t[0] + t[1], "")),
-        st.tuples(st.sampled_from("pousr"), st.text(_ALNUM, min_size=20, max_size=40)).map(
-            lambda t: (f"gh{t[0]}_{t[1]}", "")
-        ),
-        st.tuples(st.sampled_from(_BEARERS), body).map(lambda t: (t[1] + "." + t[1][::-1], t[0])),
-        labelled.map(lambda t: (t[2], t[0] + t[1])),
-        value.map(lambda v: (v, "https://till.example/pay?table=4&api-key=")),
-    )
-
-
-def secrets() -> Any:
-    """(text, its secrets, a word of the sentence that must stay): one to three credentials of
-    the shapes the lesson names (sk- keys, AWS ids, GitHub tokens, bearer tokens, a value after a
-    label in any case and spacing or in a URL's query), each after a word of a sentence."""
-    from hypothesis import strategies as st
-
-    def sentence(found: list[tuple[str, tuple[str, str]]], last: str) -> Any:
-        text = " ".join(f"{word} {lead}{secret}" for word, (secret, lead) in found)
-        return f"{text} {last}", tuple(secret for _, (secret, _) in found), last
-
-    word = st.sampled_from(_WORDS)
-    return st.builds(sentence, st.lists(st.tuples(word, _shaped()), min_size=1, max_size=3), word)
-
-
-# Free text: letters (accented ones too), spaces and plain punctuation, no digits (a learner may
-# mask card or phone numbers) and none of the characters a credential's shape needs (- _ : = / @).
-_FREE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéèàçöñ ,.!?'()"
-_SPACES = ("", " ", "  ", "\n", "\t", "\n\n", " \n")  # between, before and after pieces
-
-
-def plain() -> Any:
-    """Ordinary text: café sentences that say key, token or secret as words, model names with
-    dates, trace and span ids, ticket JSON, prices and times, free text, joined and surrounded
-    by any whitespace (a mask changes none of it, not even a space at either end)."""
-    from hypothesis import strategies as st
-
-    # ids with a letter: all digits would read as a card number, which a learner may mask
-    hexed = st.text("0123456789abcdef", min_size=16, max_size=32).filter(
-        lambda h: any(c.isalpha() for c in h)
-    )
-    model = st.builds(
-        lambda name, y, m, d: f"model {name}-{y}-{m:02d}-{d:02d} answered",
-        st.sampled_from(("gpt-4o-mini", "gpt-4.1", "claude-3-5-haiku", "llama-3.1-8b")),
-        st.integers(2023, 2027),
-        st.integers(1, 12),
-        st.integers(1, 28),
-    )
-    said = st.sampled_from(
-        (
-            "The key to a good latte is the milk.",
-            "A token of thanks: a tip of 2 euros.",
-            "The secret ingredient is cinnamon.",
-            "Keep the password for the wifi on the board.",
-            "Table 7 paid 12.50 at 10:45.",
-            "A risk-free, whisk-ed skim-milk foam.",
-        )
-    )
-    ids = hexed.map(lambda h: f"trace {h}, span {h[:16]}")
-    ticket = st.builds(
-        lambda t, item: f'{{"table": {t}, "items": ["{item}"], "allergies": [], "notes": ""}}',
-        st.integers(1, 40),
-        st.sampled_from(("flat white", "oat latte", "banana bread")),
-    )
-    piece = st.one_of(said, model, ids, ticket, st.text(_FREE, min_size=1, max_size=30))
-    pieces = st.lists(st.tuples(piece, st.sampled_from(_SPACES)), min_size=1, max_size=3)
-    return st.builds(
-        lambda before, parts: before + "".join(part + gap for part, gap in parts),
-        st.sampled_from(_SPACES),
-        pieces,
-    )
-
-
-def written(text: str, found: tuple[str, ...]) -> str:
-    """`text` as a Python expression with each secret cut after its fourth character
-    (`'order ' + 'sk-A' + '0000000'`): a cell's output masks anything shaped like a credential, and
-    a cut one survives, so the learner sees the input and can paste it."""
-    pieces, rest = [], text
-    while True:
-        at = [(rest.find(s), s) for s in found if s and s in rest]
-        if not at:
-            break
-        start, secret = min(at)
-        pieces += [rest[:start], secret[:4], secret[4:]]
-        rest = rest[start + len(secret) :]
-    return " + ".join(repr(piece) for piece in [*pieces, rest] if piece) or repr(text)
 
 
 # --- the replay client: a reference, and generated recordings ------------------------------------

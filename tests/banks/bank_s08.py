@@ -321,7 +321,7 @@ def right_iterator(trace: Any) -> ScriptedClient:
 
 # --- mask: wrong --------------------------------------------------------------------------------
 
-_LABELS = r"(?:api[_-]?key|secret|token|password)"
+_LABELS = r"(?:api[ _-]?key|secret|token|password)"
 
 
 def prefix_only(text: str) -> str:
@@ -394,12 +394,13 @@ def wraps_scrub(text: str) -> str:
 # lesson names, bearer schemes in any case and whitespace around ordinary text.
 
 _KEY = r"(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]+"
-_VALUE = r"(?i)\b(password|token|secret|api[_-]?key)(\s*[:=]\s*)\S+"
+_VALUE = r"(?i)\b(password|token|secret|api[ _-]?key)(\s*[:=]\s*)\S+"
 _SHAPES = {
     "sk": _KEY,
     "bearer": r"(?i)(?<=bearer )\S+",
     "aws": r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
     "github": r"\bgh[pousr]_[A-Za-z0-9]{20,}",
+    "github_fine_grained": r"\bgithub_pat_\w{20,}",
 }
 
 
@@ -497,6 +498,45 @@ def the_lessons_examples_only(text: str) -> str:
     return re.sub(r"(?i)\b(api[-_]key)(\s*[:=]\s*)[^\s&]+", r"\1\2[redacted]", text)
 
 
+# held-out reader S, 7 Dec 2026: an api key labelled one way, a GitHub token of the old kind only
+_READER_S_LABEL = r"access[\s_-]?token|auth[\s_-]?token|token|secret(?:[\s_-]?key)?|password|pwd"
+
+
+def _reader_s(text: str, api_key: str, github: str) -> str:
+    """Reader S's mask, with its api key label and GitHub token shape passed in: a labelled value
+    (a quoted one whole, 'is' too), a URL query's value, bearer tokens, sk- keys and AWS ids."""
+    for pattern in (
+        rf"(?i)\b((?:{api_key}|{_READER_S_LABEL})(?:\s*[:=]\s*|\s+is\s+))(?:\"[^\"]*\"|'[^']*'|\S+)",
+        r"(?i)([?&](?:api[-_]?key|key|token|access_token)=)[^&\s]+",
+        r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}",
+        r"()\bsk-[A-Za-z0-9_-]{8,}",
+        r"()\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
+        rf"()\b(?:{github})",
+    ):
+        text = re.sub(pattern, lambda found: found.group(1) + "[redacted]", text)
+    return text
+
+
+def api_key_underscore_only(text: str) -> str:
+    """The api key label as api_key only: 'my API key: Zq81…' and 'Api-Key=…' kept."""
+    return _reader_s(text, "api_key", r"gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}")
+
+
+def no_github_pat(text: str) -> str:
+    """GitHub tokens as gh?_ only: a fine-grained github_pat_ token kept."""
+    return _reader_s(text, r"api[\s_-]?key", r"gh[pousr]_[A-Za-z0-9]{20,}")
+
+
+def api_key_dash_or_underscore(text: str) -> str:
+    """The api key label joined by '-' or '_' only: 'apikey=…' and 'api key: …' kept."""
+    return _masked_but(text, value=r"(?i)\b(password|token|secret|api[-_]key)(\s*[:=]\s*)\S+")
+
+
+def github_pat_letters_and_digits(text: str) -> str:
+    """A fine-grained token read as letters and digits: the match ends at its inner '_'."""
+    return _masked_but(text, github_fine_grained=r"\bgithub_pat_[A-Za-z0-9]{20,}")
+
+
 # --- mask: right --------------------------------------------------------------------------------
 
 
@@ -506,7 +546,7 @@ def right_patterns(text: str) -> str:
         r"\bsk-[\w-]{8,}",
         r"(?i)(?<=bearer )[\w.~+/=-]{8,}",
         r"\bA[KS]IA[0-9A-Z]{16}\b",
-        r"\bgh[pousr]_[A-Za-z0-9]{20,}",
+        r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_\w{20,}",
     ):
         text = re.sub(pattern, "[secret]", text)
     return re.sub(
@@ -514,17 +554,24 @@ def right_patterns(text: str) -> str:
     )
 
 
+_WORD_SHAPE = r"sk-[\w-]{8,}|A[KS]IA[0-9A-Z]{16}|gh[pousr]_\w{20,}|github_pat_\w{20,}"
+
+
 def right_word_by_word(text: str) -> str:
-    """Word by word: a word after a label ending in ':' or '=', or of a known shape, is hidden."""
+    """Word by word: a word after a label ending in ':' or '=', or of a known shape, is hidden
+    ("api key:" is a label in two words)."""
     out: list[str] = []
-    hide_next = False
+    hide_next, last = False, ""
     for word in re.split(r"(\s+)", text):
         bare = word.strip(",.;")
         if not bare.strip():
             out.append(word)
             continue
         label = re.search(rf"(?i)({_LABELS})([:=])(.*)", bare)  # in a URL's query too
-        if hide_next or re.fullmatch(r"sk-[\w-]{8,}|A[KS]IA[0-9A-Z]{16}|gh[pousr]_\w{20,}", bare):
+        if last.lower() == "api":
+            label = label or re.match(r"(?i)(key)([:=])(.*)", bare)
+        last = bare
+        if hide_next or re.fullmatch(_WORD_SHAPE, bare):
             out.append(word.replace(bare, "****"))
             hide_next = False
         elif label and label.group(3):
@@ -542,7 +589,7 @@ def right_label_and_value(text: str) -> str:
         r"\bsk-[\w-]{8,}",
         r"(?i)\bbearer\s+[\w.~+/=-]{8,}",
         r"\bA[KS]IA[0-9A-Z]{16}\b",
-        r"\bgh[pousr]_[A-Za-z0-9]{20,}",
+        r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_\w{20,}",
         rf"(?i)(?<![A-Za-z]){_LABELS}\s*[:=]\s*[^\s,;\"']+",
     ):
         text = re.sub(pattern, "[redacted]", text)
@@ -709,6 +756,31 @@ BANKS = (
                 the_lessons_examples_only,
                 "a value after any label: token, secret (the notebook names them)",
                 "'my token=cafe-till-778899'",
+            ),
+            # held-out reader S, 7 Dec 2026, and one more of each kind
+            Entry(
+                "api_key_underscore_only",
+                api_key_underscore_only,
+                "an api key label however it is written, in any case",
+                "'order api key=0000000A'",
+            ),
+            Entry(
+                "api_key_dash_or_underscore",
+                api_key_dash_or_underscore,
+                "an api key label however it is written: apikey, api key",
+                "'https://till.example/pay?apikey=0000000A'",
+            ),
+            Entry(
+                "no_github_pat",
+                no_github_pat,
+                "a fine-grained token is a GitHub token",
+                "'github_pat_…'",
+            ),
+            Entry(
+                "github_pat_letters_and_digits",
+                github_pat_letters_and_digits,
+                "the whole token, past its inner '_'",
+                "'github_pat_' + 22 + '_' + the rest",
             ),
         ),
         right=(
