@@ -104,6 +104,17 @@ def test_run_pytest_reseeds_random_in_every_run(tmp_path):
     assert len(draws) == 3
 
 
+def _writes_pid(pid_file: Path, expression: str) -> str:
+    """Test code that records a process id in `pid_file` whole or not at all: written beside it,
+    then renamed, so a file that exists holds the whole number. (Opened and written in place, a
+    run stopped between the two under load left an empty file, read as int('').)"""
+    part = f"{str(pid_file)!r} + '.part'"
+    return (
+        f"    open({part}, 'w').write(str({expression}))\n"
+        f"    __import__('os').replace({part}, {str(pid_file)!r})\n"
+    )
+
+
 @warm_only
 def test_run_pytest_timeout_kills_the_run_and_what_it_started(tmp_path):
     pid_file = tmp_path / "sleeper.pid"
@@ -112,8 +123,8 @@ def test_run_pytest_timeout_kills_the_run_and_what_it_started(tmp_path):
         **{
             "check_slow.py": "import subprocess, time\n\ndef test_slow():\n"
             "    child = subprocess.Popen(['sleep', '30'])\n"
-            f"    open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
-            "    time.sleep(30)\n"
+            + _writes_pid(pid_file, "child.pid")
+            + "    time.sleep(30)\n"
         },
     )
     started = time.monotonic()
@@ -182,8 +193,8 @@ def test_run_pytest_stopping_the_helper_ends_the_run_in_progress(tmp_path):
         tmp_path,
         **{
             "check_wait.py": "import os, time\n\ndef test_wait():\n"
-            f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
-            "    time.sleep(30)\n"
+            + _writes_pid(pid_file, "os.getpid()")
+            + "    time.sleep(30)\n"
         },
     )
     failed: list[BaseException] = []
@@ -234,8 +245,8 @@ def _sleeper(tmp_path: Path) -> tuple[Path, Path]:
         **{
             "check_slow.py": "import subprocess, sys, time\n\ndef test_slow():\n"
             "    child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])\n"
-            f"    open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
-            "    time.sleep(30)\n"
+            + _writes_pid(pid_file, "child.pid")
+            + "    time.sleep(30)\n"
         },
     )
     return root, pid_file
