@@ -42,14 +42,14 @@ from cafe.consent.spec import OrderSpec
 from cafe.detect.intent import INTENT_RULES
 from cafe.detect.normalize import Normalized, normalize_text
 from cafe.detect.phrases import INJECTION_PATTERNS, SCOPE_PATTERNS
-from cafe.detect.plain_text import plain_text_findings
+from cafe.detect.plain_text import plain_text_findings, unplain_declaration
 from cafe.detect.rules import Rule
 from cafe.detect.shapes import SHAPE_RULES
 from cafe.detect.structure import STRUCTURE_RULES
 from cafe.detect.views import decoded_views
 from cafe.endpoint.secrets.redaction import known_secrets
 from cafe.schema.ticket import Failure, Ticket, clip
-from cafe.world.allergens import ALLERGEN_KEYS, allergen_key, is_no_allergy
+from cafe.world.allergens import ALLERGEN_KEYS, allergen_key, is_no_allergy, is_plain
 from cafe.world.menu import Menu, normalize_name
 from cafe.world.spelling import hidden_characters
 
@@ -290,18 +290,17 @@ def scan_scope(text: str) -> tuple[Failure, ...]:
 def scan_allergies(spec: OrderSpec, menu: Menu) -> tuple[Failure, ...]:
     """`unknown_allergen` findings: declared allergies the menu cannot be checked against.
 
-    "milk allergy", "hazelnuts" and "coeliac" fold onto the menu's allergens (`allergen_key`);
-    "sesame" or "milk and eggs" do not, and a check that cannot see an allergen must not call the
-    order safe. So the allergy fails closed: a person confirms it before anything is made.
-    """
+    "Dairy" and "hazelnuts" fold onto the menu's allergens (`allergen_key`); "sesame", "milk and
+    eggs" and a declaration that is not plain text (`is_plain`) do not: it fails closed."""
     known = ", ".join(sorted(ALLERGEN_KEYS))
+    fix = (
+        "ask the customer or staff to confirm the allergy before the ticket goes to the "
+        f"kitchen; the menu records only {known}"
+    )
     return tuple(
-        Failure(
-            "unknown_allergen",
-            allergy,
-            "ask the customer or staff to confirm the allergy before "
-            f"the ticket goes to the kitchen; the menu records only {known}",
-        )
+        Failure("unknown_allergen", allergy, fix)
+        if is_plain(allergy)
+        else unplain_declaration(allergy)
         for allergy in dict.fromkeys(spec.allergies)
         if not menu.can_check(allergy)
     )

@@ -32,7 +32,7 @@ from cafe.world.allergens import allergy_name
 from cafe.world.menu import Menu
 from cafe.world.spelling import hidden_characters, odd_spacing
 
-__all__ = ["ALLERGY_MARKS", "plain_text_findings"]
+__all__ = ["ALLERGY_MARKS", "plain_text_findings", "unplain_declaration"]
 
 # What an allergy may hold besides letters and combining marks: the marks between and inside words
 # ("cow's milk", "tree-nut"). Anything else is punctuation a customer wrote on purpose.
@@ -57,6 +57,19 @@ def _quoted(label: str, text: str, hidden: str, odd: str, *, count_hidden: bool 
     visible = "".join(" " if char.isspace() else char for char in text if char not in gone)
     counted = _counted(hidden if count_hidden else "", odd)
     return f"{label} {clip(visible, SPAN_CHARS - len(label) - len(counted) - 2)} {counted}"
+
+
+def unplain_declaration(allergy: str) -> Failure:
+    """The `unknown_allergen` finding for a declared allergy that is not plain text
+    (`cafe.world.allergens.is_plain`): what nobody can see is counted, never quoted."""
+    hidden = hidden_characters(allergy)
+    return Failure(
+        "unknown_allergen",
+        _quoted("(allergy)", allergy, hidden, _odd(allergy, hidden)),
+        "ask the customer or staff to confirm the allergy in plain words before the ticket "
+        "goes to the kitchen: it holds characters nobody can see or odd spacing, which can "
+        "carry a message, and the ticket would carry them as written",
+    )
 
 
 def _odd(text: str, hidden: str) -> str:

@@ -20,6 +20,13 @@ for it) and the ingredient words under it. The menu tags its items by group. It 
 - `is_no_allergy()`, an allow-list for "none": blank, or letters spelling none, n/a, nil and the
   like. "🥜" or "!!!" is an allergy nobody can check, never "no allergy".
 
+- `is_plain()`: whether a declaration is plain text, with no character nobody can see
+  (`hidden_characters`: a zero-width space, a direction override, tag characters that can spell a
+  whole sentence) and no spacing but single ordinary spaces (`odd_spacing`). The readings above
+  look through those characters, which is the safe side for asking whether an item holds an
+  allergen; but a ticket carries the declaration as written, so `Menu.can_check` says no to one
+  that is not plain, and a person confirms it in plain words.
+
 The rule: a ticket's allergy must name the group the customer declared (or the customer's own word
 for it, read as the group), an ingredient or narrower word (butter for milk, almond for nuts) is a
 change the customer must confirm and never the same allergy, and "none" beside an allergy is
@@ -41,7 +48,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from cafe.world.spelling import drop_ignorable, spelling_key
+from cafe.world.spelling import drop_ignorable, hidden_characters, odd_spacing, spelling_key
 
 __all__ = [
     "ALLERGENS_PATH",
@@ -56,6 +63,7 @@ __all__ = [
     "allergy_name",
     "allergen_key",
     "is_no_allergy",
+    "is_plain",
 ]
 
 # The standard's groups, as data (Regulation (EU) No 1169/2011, Annex II).
@@ -287,6 +295,12 @@ def _without_remarks(text: str) -> str | None:
             return None
         text = _INNERMOST.sub(" , ", text)
     return None if _BRACKET.search(text) else text
+
+
+def is_plain(word: str) -> bool:
+    """Whether a declaration can be read at all: no character nobody can see, and no spacing but
+    single ordinary spaces (" MILK " is plain; "milk  allergy" and a no-break space are not)."""
+    return not hidden_characters(word) and not odd_spacing(word)
 
 
 def _allergy_phrase(word: str) -> str | None:

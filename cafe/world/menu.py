@@ -35,6 +35,7 @@ from cafe.world.allergens import (
     NO_ALLERGY_WORDS,
     allergen_key,
     is_no_allergy,
+    is_plain,
 )
 from cafe.world.modifiers import Modifier, parse_modifiers
 from cafe.world.spelling import spelling_key
@@ -118,9 +119,11 @@ class Menu:
         """Whether a declared allergy is one this menu records ('milk allergy' yes, 'sesame' no).
 
         An allergy it cannot check must never pass as safe: `cafe.detect` reports it as
-        `unknown_allergen` so a person confirms it.
+        `unknown_allergen` so a person confirms it. That includes a declaration that is not plain
+        text (`is_plain`: "milk" with a zero-width space, or with a no-break space in "milk
+        allergy"): the ticket would carry those characters as written, to whoever reads it next.
         """
-        return allergen_key(allergen) in ALLERGEN_KEYS
+        return is_plain(allergen) and allergen_key(allergen) in ALLERGEN_KEYS
 
     def modifier(self, text: str) -> Modifier | None:
         """The kitchen modifier `text` spells ("Extra-Hot" -> extra hot), or None when none does."""
