@@ -281,6 +281,28 @@ def _no_answer(arguments: dict[str, Any], answer: Any) -> bool:
     )
 
 
+def _empty_text_problems(
+    fn: Callable[..., Any], smallest: dict[str, Any], ordinary: dict[str, Any]
+) -> list[str]:
+    """An empty text in a required parameter must be answered `ToolOutput(False, ...)`: with every
+    argument at its smallest, and with each text parameter empty alone beside everyday others."""
+    empty = sorted(name for name, value in smallest.items() if value == "")
+    tries = [(smallest, empty)] + [({**ordinary, name: ""}, [name]) for name in empty]
+    for arguments, names in tries if empty else []:
+        answer = call(fn, **arguments)
+        if not (isinstance(answer, ToolOutput) and answer.ok is False):
+            return [
+                mismatch(
+                    f"called with {arguments}",
+                    answer,
+                    Described("ToolOutput(False, '<what to send instead>')"),
+                    f"an empty {', '.join(names)} is nothing the tool can act on; reporting "
+                    "success would tell the model the job is done",
+                )
+            ]
+    return []
+
+
 def check_own_tool(fn: Callable[..., Any]) -> list[str]:
     """Problems with a tool of the learner's own; empty when the model can read it and call it safely.
 
@@ -288,9 +310,9 @@ def check_own_tool(fn: Callable[..., Any]) -> list[str]:
     description) and an `Args:` line for every parameter. Then the tool is called with everyday
     arguments ('latte', 2), with the smallest its schema allows (empty text, zero), as a model
     will send one day, and with generated mixes of the two, optional parameters sent or not. Each
-    time it must answer in words, not raise; and an empty text
-    in a required parameter is a request it cannot carry out, so it must say so with
-    `ToolOutput(False, ...)` rather than report a success.
+    time it must answer in words, not raise; and an empty text in any required parameter (all
+    at their smallest, or that one alone beside everyday others) is a request it cannot carry
+    out, so it must say so with `ToolOutput(False, ...)` rather than report a success.
     """
     try:
         built = tool(fn)
@@ -310,17 +332,6 @@ def check_own_tool(fn: Callable[..., Any]) -> list[str]:
         problem = _answer_problem(fn, found[0], "arguments a model may send") if found else None
         if problem:
             problems.append(problem)
-    empty = sorted(name for name, value in smallest.items() if value == "")
-    if empty and not problems:
-        answer = call(fn, **smallest)
-        if not (isinstance(answer, ToolOutput) and answer.ok is False):
-            problems.append(
-                mismatch(
-                    f"called with {smallest}",
-                    answer,
-                    Described("ToolOutput(False, '<what to send instead>')"),
-                    f"an empty {', '.join(empty)} is nothing the tool can act on; reporting "
-                    "success would tell the model the job is done",
-                )
-            )
+    if not problems:
+        problems.extend(_empty_text_problems(fn, smallest, ordinary))
     return problems

@@ -260,6 +260,30 @@ def claims_success_on_empty(item: str) -> str:
     return f"removed {item}"
 
 
+def empty_note_succeeds(item: str, note: str) -> str | ToolOutput:
+    """Attach a kitchen note to an item.
+
+    Args:
+        item: the item on the ticket.
+        note: what the kitchen should do differently.
+    """
+    if not item:  # reader W: only the first text is checked; an empty note still "succeeds"
+        return ToolOutput(False, "which item?")
+    return f"noted for {item}: {note}"
+
+
+def empty_item_succeeds(item: str, table: str) -> str | ToolOutput:
+    """Move an item to another table's ticket.
+
+    Args:
+        item: the item to move.
+        table: the table it goes to, as the floor plan names it.
+    """
+    if not table:  # the same mistake the other way round: an empty item is "moved"
+        return ToolOutput(False, "which table?")
+    return f"moved {item} to {table}"
+
+
 def crashes_on_a_real_item(guests: str) -> ToolOutput:
     """Split the bill between guests.
 
@@ -519,6 +543,18 @@ BANKS = (
                 claims_success_on_empty,
                 "an empty item is a request the tool cannot carry out: say so, do not succeed",
                 "item='' -> 'removed '",
+            ),
+            Entry(
+                "empty_note_succeeds",
+                empty_note_succeeds,
+                "an empty text in any required parameter is a request the tool cannot carry out",
+                "item='latte', note='' -> 'noted for latte: '",
+            ),
+            Entry(
+                "empty_item_succeeds",
+                empty_item_succeeds,
+                "an empty text in any required parameter is a request the tool cannot carry out",
+                "item='', table='window' -> 'moved  to window'",
             ),
             Entry(
                 "crashes_on_a_real_item",
