@@ -20,7 +20,8 @@ lines on, and lone surrogates), the reader splits the file at "\\n" and nowhere 
 writer refuses, before it writes a byte, what the reader would refuse: an attribute of the wrong
 shape, a line over `MAX_LINE_CHARS`, a time that is not a finite number, a run already in the file.
 Processes appending to one file at once take turns, under an advisory lock on it (`fcntl.flock`;
-Windows has none, see `_lock`), so the check for a run already there cannot race its append.
+Windows has none, see `_lock`), so the check for a run already there cannot race its append. An
+appended run starts on a line of its own, even when someone removed the file's last line break.
 
 The file says when it has been damaged (`cafe.trace.lines`): the header records the run's
 `content_hash` and a digest of each span line, and a digest of itself. Reading checks each line's
@@ -153,6 +154,16 @@ def _ids_in(text: str) -> set[str]:
     return ids
 
 
+def _ends_a_line(path: Path) -> bool:
+    """Whether the file at `path` is empty or ends in a line break, read as bytes (its text may
+    not be UTF-8), so a run appended to it starts on a line of its own."""
+    with path.open("rb") as existing:
+        if existing.seek(0, os.SEEK_END) == 0:
+            return True
+        existing.seek(-1, os.SEEK_END)
+        return existing.read(1) == b"\n"
+
+
 def _lock(out: IO[str]) -> None:
     """Hold an exclusive advisory lock on the open file `out` until it is closed, so another
     process writing the same file waits: between reading which runs the file holds and appending,
@@ -213,6 +224,8 @@ def write_traces(traces: Iterable[Trace], path: str | Path, *, append: bool = Fa
             for written_id in ids:
                 if written_id in there:
                     raise _twice(written_id, path)
+            if not _ends_a_line(path):
+                out.write("\n")  # else the run's header would join the last line, and both break
         else:
             out.truncate(0)
         out.write("".join(line + "\n" for run in runs for line in run))

@@ -103,8 +103,13 @@ class TraceFileError(ValueError):
 def dump_line(record: Mapping[str, Any]) -> str:
     """`record` as one line of JSON: keys in the order given, non-ASCII text kept readable, and
     every character a line reader could split on, or UTF-8 could not encode, escaped (`\\u2028`).
-    Those characters only ever stand inside a JSON string, where the escape means the same."""
-    text = json.dumps(record, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+    Those characters only ever stand inside a JSON string, where the escape means the same.
+
+    A number that is not finite is written as Python's `json` writes and reads it: `NaN`,
+    `Infinity`, `-Infinity`. The loop accepts them in a tool call's arguments (Python's `json`
+    parses them), so the trace keeps them and reads them back; strict JSON has no word for them
+    (`jq` reads them as null and the largest float). Times are checked finite before this."""
+    text = json.dumps(record, ensure_ascii=False, separators=(", ", ": "), allow_nan=True)
     return text.translate(_ESCAPES) if _UNSAFE.search(text) else text  # a search costs less
 
 

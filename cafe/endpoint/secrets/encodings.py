@@ -1,12 +1,16 @@
 """A key in disguise: the patterns that find a known key once it has been encoded.
 
 Masking a key by value finds it as it was typed. A tool, a model or a learner can hand it on
-encoded instead: in a basic-auth header (base64), a hex dump, a URL (percent-encoding), or split
-by spaces and line breaks so no search for the whole string finds it. `encoded_patterns(secret)`
-returns one compiled pattern per disguise, each finding the secret however it is spaced:
+encoded instead: in a basic-auth header (base64), a hex dump, a URL (percent-encoding), inside a
+JSON string (`\\u0073k-...`, which a model may write in a tool call's arguments and the trace
+keeps as written), or split by spaces and line breaks so no search for the whole string finds it.
+`encoded_patterns(secret)` returns one compiled pattern per disguise, each finding the secret
+however it is spaced:
 
-- as text: each character as itself or percent-encoded (`%41`, `%c3%a9`, `+` for a space), with
-  any whitespace between characters (`q7Zr 2mWx`, a key wrapped across two lines);
+- as text: each character as itself, percent-encoded (`%41`, `%c3%a9`, `+` for a space) or
+  JSON-escaped (`\\u0041`, a surrogate pair for a character past U+FFFF, `\\"` and the other
+  short escapes), in any mix, with any whitespace between characters (`q7Zr 2mWx`, a key wrapped
+  across two lines);
 - as hex: its UTF-8 bytes in hex digits, lower or upper case;
 - as base64, at each of the three alignments: a key that starts 0, 1 or 2 bytes into what was
   encoded lands on a different 6-bit boundary, so it has three encodings, not one. Each pattern is
@@ -33,6 +37,17 @@ __all__ = ["ENCODED_SECRET_CHARS", "encoded_patterns", "base64_core"]
 ENCODED_SECRET_CHARS = 12
 # Between two characters of a disguised key: any whitespace (a space, a tab, a line break).
 _GAP = r"\s*"
+# The characters JSON may write with a two-character escape instead of `\\u` (RFC 8259, 7).
+_SHORT_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "/": "\\/",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
 
 
 def base64_core(secret: str, offset: int) -> str:
@@ -51,12 +66,27 @@ def _spaced(units: list[str]) -> str:
     return _GAP.join(units)
 
 
+def _json_escape(char: str) -> str:
+    """`char` as a JSON string may spell it with `\\u`: one escape, or a surrogate pair's two."""
+    units = char.encode("utf-16-be", "surrogatepass")
+    return "".join(
+        f"\\u{int.from_bytes(units[at : at + 2], 'big'):04x}" for at in range(0, len(units), 2)
+    )
+
+
 def _as_text(secret: str) -> str:
-    """Each character as itself or as its percent-encoded bytes (hex digits in either case)."""
+    """Each character as itself, as its percent-encoded bytes or as its JSON escape (hex digits in
+    either case), or as the short JSON escape of a quote, a slash or a control character."""
     units = []
     for char in secret:
         encoded = "".join(f"%{byte:02x}" for byte in char.encode("utf-8"))
-        choices = [re.escape(char), f"(?i:{re.escape(encoded)})"]
+        choices = [
+            re.escape(char),
+            f"(?i:{re.escape(encoded)})",
+            f"(?i:{re.escape(_json_escape(char))})",
+        ]
+        if char in _SHORT_ESCAPES:
+            choices.append(re.escape(_SHORT_ESCAPES[char]))
         if char == " ":
             choices.append(r"\+")
         units.append(f"(?:{'|'.join(choices)})")

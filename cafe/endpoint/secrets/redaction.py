@@ -15,12 +15,18 @@ A `Redactor` masks, in this order:
    more, and a message that ends in the first few characters of one (someone else cut it);
 4. by shape, `SECRET_SHAPES` (`cafe.endpoint.secrets.shapes`): the kinds of credential the course
    can name (`sk-...`, `Bearer ...`, `api_key=...`, a password inside a URL, ...), masked even
-   when nobody said what the key is.
+   when nobody said what the key is;
+5. by label, in a JSON value: a string of `LABELLED_SECRET_CHARS` or more whose key names a
+   secret (`{"api_key": ...}`, `{"OPENAI_API_KEY": ...}`: `secret_label`), whole.
+
+A JSON value is walked without recursion, so a value nested as deep as any parser reads is masked
+too (a model can write tool arguments hundreds of levels deep).
 
 Shapes are a porous filter, so they are never the only guard: the values come from
 `known_secrets()`, which reads the course's key, any variable named like a secret, and the
-credentials inside `CAFE_BASE_URL`, when it is called. `display_url` shows a URL with its
-credentials masked, wherever a URL is printed. `cafe.endpoint.secrets.redaction.redact` and
+credentials inside `CAFE_BASE_URL` (`cafe.endpoint.secrets.urls`), when it is called.
+`display_url`, from the same module, shows a URL with its credentials masked, wherever a URL is
+printed. `cafe.endpoint.secrets.redaction.redact` and
 `cafe.trace.attributes.Scrubber` are this redactor with the course's keys in it.
 
 Session 00 (`sessions/s00-setup/lesson.md`) explains what the course promises about the key.
@@ -33,11 +39,18 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.secrets.encodings import ENCODED_SECRET_CHARS, encoded_patterns
-from cafe.endpoint.secrets.shapes import REDACTED, SECRET_SHAPES, SecretShape, mask_shapes
+from cafe.endpoint.secrets.shapes import (
+    LABELLED_SECRET_CHARS,
+    REDACTED,
+    SECRET_SHAPES,
+    SecretShape,
+    mask_shapes,
+    secret_label,
+)
+from cafe.endpoint.secrets.urls import SECRET_QUERY_NAMES, display_url, url_secrets
 from cafe.endpoint.settings.environment import course_environ, settings_snapshot
 
 __all__ = [
@@ -73,24 +86,6 @@ COURSE_KEYS = ("CAFE_API_KEY", "OPENAI_API_KEY")
 # up (a variable such as `SOME_TOKEN=1` would otherwise mask every "1").
 SECRET_SUFFIXES = ("_API_KEY", "_KEY", "_TOKEN", "_SECRET", "_PASSWORD", "_PASSWD", "_PWD")
 OTHER_SECRET_CHARS = 8
-# Credentials inside a URL (a password, a token as the user name, `?api-key=`) from this length.
-URL_SECRET_CHARS = 4
-# Query parameters whose value is a credential (compared lower-cased, `-` and `_` alike).
-SECRET_QUERY_NAMES = frozenset(
-    {
-        "api_key",
-        "apikey",
-        "key",
-        "token",
-        "access_token",
-        "auth",
-        "sig",
-        "signature",
-        "password",
-        "secret",
-        "client_secret",
-    }
-)
 # --- small pure helpers -----------------------------------------------------------------------
 
 
@@ -106,45 +101,6 @@ def mask_key(key: str | None) -> str:
     if len(key) <= SHORT_SECRET_CHARS:
         return "****"
     return "…" + key[-4:]
-
-
-def _secret_query(name: str) -> bool:
-    return name.strip().lower().replace("-", "_") in SECRET_QUERY_NAMES
-
-
-def display_url(url: str) -> str:
-    """`url` as it may be shown: user and password become `***`, and so do the values of
-    credential query parameters (`?api-key=***`). Text that is not a URL gets the shapes' masking."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:  # a broken IPv6 literal, say: mask what looks like a credential
-        return mask_shapes(url)
-    netloc = parts.netloc
-    if "@" in netloc:
-        netloc = "***@" + netloc.rsplit("@", 1)[1]
-    fields = []
-    for field in re.split(r"([&;])", parts.query) if parts.query else []:
-        name, sep, value = field.partition("=")
-        fields.append(f"{name}=***" if sep and value and _secret_query(name) else field)
-    return urlunsplit((parts.scheme, netloc, parts.path, "".join(fields), parts.fragment))
-
-
-def url_secrets(url: str) -> tuple[str, ...]:
-    """The credentials written inside `url`: its user and password, and its credential query
-    values, each at least `URL_SECRET_CHARS` long."""
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:
-        return ()
-    found = []
-    if "@" in parts.netloc:
-        userinfo = parts.netloc.rsplit("@", 1)[0]
-        found += [userinfo, *userinfo.split(":", 1)]
-    for field in re.split(r"[&;]", parts.query):
-        name, sep, value = field.partition("=")
-        if sep and _secret_query(name):
-            found.append(value)
-    return tuple(s for s in dict.fromkeys(found) if len(s) >= URL_SECRET_CHARS)
 
 
 def known_secrets(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
@@ -309,18 +265,39 @@ class Redactor:
         self._clean[value] = clean
         return clean
 
+    def _item(self, name: Any, value: Any) -> Any:
+        """A JSON object's `value` under the key `name`: a string long enough, whole, when the
+        name labels a secret; else `value` itself masked when it is a string."""
+        if not isinstance(value, str):
+            return value
+        if len(value) >= LABELLED_SECRET_CHARS and secret_label(str(name)):
+            return REDACTED
+        return self.text(value)
+
     def __call__(self, value: Any) -> Any:
         """`value` (a JSON value) with every string masked; numbers, booleans and None as they are.
-        Tuples become lists and mapping keys become text, as JSON writes them."""
-        if value is None or isinstance(value, (bool, int, float)):
-            return value
+        Tuples become lists and mapping keys become text, as JSON writes them. Each list or object
+        is made empty and filled when the walk reaches it (a stack, not recursion)."""
         if isinstance(value, str):
             return self.text(value)
-        if isinstance(value, Mapping):
-            return {self.text(str(k)): self(v) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [self(v) for v in value]
-        return value
+        if not isinstance(value, (Mapping, list, tuple)):
+            return value
+        whole: dict[Any, Any] | list[Any] = {} if isinstance(value, Mapping) else []
+        waiting = [(value, whole)]
+        while waiting:
+            source, made = waiting.pop()
+            pairs = source.items() if isinstance(source, Mapping) else enumerate(source)
+            for name, item in pairs:
+                if isinstance(item, (Mapping, list, tuple)):
+                    copy: Any = {} if isinstance(item, Mapping) else []
+                    waiting.append((item, copy))
+                else:
+                    copy = self._item(name if isinstance(made, dict) else "", item)
+                if isinstance(made, dict):
+                    made[self.text(str(name))] = copy
+                else:
+                    made.append(copy)
+        return whole
 
 
 @functools.lru_cache(maxsize=32)

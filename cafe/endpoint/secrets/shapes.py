@@ -2,7 +2,12 @@
 
 `SECRET_SHAPES` is one rule a line: an `sk-...` key, a bearer token, an AWS key id, a GitHub,
 Slack, Google, GitLab or Hugging Face token, a JSON web token, a private key block, credentials
-inside a URL or its query, and `api_key=...`-style assignments. Each pattern's `value` group is
+inside a URL or its query, and a value labelled as a secret. A label (`SECRET_LABEL`: `api_key`,
+`password`, `token`, ... in any case, alone or ending a longer name such as `OPENAI_API_KEY` or
+`db.password`) labels its value whatever the syntax: `api_key=X`, `password: X`, `export
+OPENAI_API_KEY=X` (a .env line), `{"api_key": "X"}` (JSON, escaped or not), `{'password': 'X'}`
+(a Python dict in an error), `secret => X`. `secret_label` answers the same question for the key of
+a JSON object, which the redactor asks of every object it walks. Each pattern's `value` group is
 the secret, so what names it (`api_key=`) stays readable. Shapes are a porous filter: a key of no
 known shape passes them, which is why `cafe.endpoint.secrets.redaction.Redactor` masks the secrets it knows
 by value first, and uses `mask_shapes` after. Each rule was checked against the course's own
@@ -14,7 +19,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["REDACTED", "SecretShape", "SECRET_SHAPES", "mask_shapes"]
+__all__ = [
+    "REDACTED",
+    "LABELLED_SECRET_CHARS",
+    "SECRET_LABEL",
+    "SecretShape",
+    "SECRET_SHAPES",
+    "secret_label",
+    "mask_shapes",
+]
 
 # What a masked secret reads as in a trace or a file.
 REDACTED = "[redacted]"
@@ -39,6 +52,12 @@ def _shape(name: str, pattern: str, flags: int = 0) -> SecretShape:
     return SecretShape(name, re.compile(pattern, flags))
 
 
+# The words that label a secret, in any case; a longer name ending in one labels a secret too
+# (`OPENAI_API_KEY`, `client_secret`, `x-api-key`, `access_token`, `db.password`).
+SECRET_LABEL = r"(?:api[-_ ]?key|apikey|secret|token|password|passwd|pwd)"
+# A labelled value shorter than this is left alone: `token: 12` or `pwd: /` is not a secret.
+LABELLED_SECRET_CHARS = 8
+_LABELLED_NAME = re.compile(rf"[\w .-]*?{SECRET_LABEL}", re.IGNORECASE)
 _QUERY_NAME = (
     r"(?:api[-_]?key|key|token|access[-_]token|auth|sig|signature|password|secret|client[-_]secret)"
 )
@@ -66,13 +85,19 @@ SECRET_SHAPES: tuple[SecretShape, ...] = (
         rf"[?&;]{_QUERY_NAME}=(?P<value>[^&#\s\"'<>]+)",
         re.IGNORECASE,
     ),
-    _shape(
-        "credential assignment",
-        r"\b(?:api[-_ ]?key|apikey|x-api-key|secret|client[-_]secret|access[-_]token|token"
-        r"|password|passwd|pwd)\b\s*[:=]\s*[\"']?(?P<value>[^\s\"',;&]{8,})",
+    _shape(  # the label, its closing quote (escaped or not), `:`, `=`, `:=` or `=>`, an opening quote
+        "labelled secret",
+        rf"{SECRET_LABEL}(?:\\*[\"'])?\s*(?::=|=>|[:=])\s*(?:\\*[\"'])?"
+        rf"(?P<value>(?:[^\s\"',;&\\]|\\(?![\\\"'])){{{LABELLED_SECRET_CHARS},}})",
         re.IGNORECASE,
     ),
 )
+
+
+def secret_label(name: str) -> bool:
+    """Whether `name`, the key of a JSON object or a variable's name, labels a secret: `api_key`,
+    `Password`, `OPENAI_API_KEY`, `clientSecret` do; `max_tokens` and `keyboard` do not."""
+    return _LABELLED_NAME.fullmatch(name.strip()) is not None
 
 
 def mask_shapes(text: str) -> str:
