@@ -22,6 +22,7 @@ Lesson: sessions/s03-context/lesson.md. Notebook: notebooks/s03-context.ipynb.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -60,6 +61,8 @@ MARKINGS: frozenset[str] = frozenset(get_args(Marking))
 # so no customer can write the closing tag and step outside the fence.
 OPEN_TAG = "<<customer_words>>"
 CLOSE_TAG = "<</customer_words>>"
+# An angle bracket with the same one right after it: `delimit` puts a space between the two.
+_BRACKET_PAIR = re.compile(r"([<>])(?=\1)")
 
 # The mark `datamarked` text carries between words: U+02C6, the modifier circumflex the
 # spotlighting write-up uses as its example; customers do not type it.
@@ -117,8 +120,12 @@ _STORY = (
 
 
 def delimit(text: str) -> str:
-    """`text` between `OPEN_TAG` and `CLOSE_TAG`, with every '<<' and '>>' inside broken up first."""
-    return f"{OPEN_TAG}{text.replace('<<', '< <').replace('>>', '> >')}{CLOSE_TAG}"
+    """`text` between `OPEN_TAG` and `CLOSE_TAG`, with a space put between any two like angle
+    brackets side by side first. A run of any length is broken at every step ('<<<' becomes
+    '< < <'), so the words inside hold no '<<' and no '>>' at all, and no tag can form there,
+    whatever the customer typed."""
+    broken = _BRACKET_PAIR.sub(r"\1 ", text)
+    return f"{OPEN_TAG}{broken}{CLOSE_TAG}"
 
 
 def datamark(text: str) -> str:

@@ -72,7 +72,9 @@ WORDS = ("latte", "nuts", "allergic", "please", "table", "five", "system", "oat"
 def fence_texts(open_tag: str, close_tag: str) -> Any:
     """(text, the customer's words in it, in order): words in any case, between and around the
     fence's own pieces: '<<' and '>>' alone (with words between them), either tag in any case,
-    a tag's halves, a tag hidden inside another."""
+    a tag's halves, a tag hidden inside another, and forged tags: the tag's name in any case
+    between runs of one to six brackets a side ('<<<</customer_words>>>>'), so a fence that
+    shortens each run, rather than breaking it everywhere, leaves a real tag behind."""
     from hypothesis import strategies as st
 
     name = open_tag[2:-2]  # "customer_words"
@@ -84,9 +86,20 @@ def fence_texts(open_tag: str, close_tag: str) -> Any:
     cased = st.builds(
         lambda w, case: (w, w.upper(), w.title())[case], st.sampled_from(WORDS), st.integers(0, 2)
     )
-    # ("word", what the customer typed) or ("piece", a piece of the fence's tags)
+    forged = st.builds(
+        lambda left, slash, case, right: (
+            "<" * left + slash + (name, name.upper())[case] + ">" * right
+        ),
+        st.integers(1, 6),
+        st.sampled_from(("", "/")),
+        st.integers(0, 1),
+        st.integers(1, 6),
+    )
+    # ("word", what the customer typed) or ("piece", a piece of the fence's tags, or a forged one)
     part = st.one_of(
-        cased.map(lambda w: ("word", w)), st.sampled_from(pieces).map(lambda p: ("piece", p))
+        cased.map(lambda w: ("word", w)),
+        st.sampled_from(pieces).map(lambda p: ("piece", p)),
+        forged.map(lambda p: ("piece", p)),
     )
 
     def build(parts: list[tuple[str, str]], gaps: list[str]) -> tuple[str, tuple[str, ...]]:

@@ -313,9 +313,10 @@ assert reported is None or reported > 0
 # that contains the closing tag would step outside it. Write `my_delimit(text)` returning the
 # text between `OPEN_TAG` and `CLOSE_TAG` so that nothing the customer types (in any letter case)
 # opens or closes the fence, and their words stay readable. How you neutralise the tags is up to
-# you. The compare cell tries the tags in any letter case and a tag hidden inside a tag. Live
-# stretch: build an attack note that contains the closing tag, delimit it your way, and
-# send it to your model with the `delimited` rule. Did it obey?
+# you. The compare cell tries the tags in any letter case, a tag hidden inside a tag, and a tag
+# in extra brackets ('<<<</customer_words>>>>'). Live stretch: build an attack note that
+# contains the closing tag, delimit it your way, and send it to your model with the `delimited`
+# rule. Did it obey?
 
 # %%
 print(OPEN_TAG, CLOSE_TAG)

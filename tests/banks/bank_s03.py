@@ -3,8 +3,9 @@
 The exercise ideas: a context budget drops optional sections lowest priority first until the rest
 fit, keeps the sections' original order, never drops a safety section (known by its flag, not its
 name or priority), and refuses a budget below the safety minimum with an error naming it; and a
-fence around the customer's words holds only if nothing they type, in any letter case or hidden
-inside another tag, can close it or open a second one, while their words stay readable.
+fence around the customer's words holds only if nothing they type, in any letter case, hidden
+inside another tag or in extra brackets, can close it or open a second one, while their words
+stay readable.
 """
 
 from __future__ import annotations
@@ -335,6 +336,22 @@ def right_rename_tag_word(text):
     return f"{OPEN_TAG}{text}{CLOSE_TAG}"
 
 
+# --- held-out reader W (delimit) --------------------------------------------------------------
+
+
+def halve_brackets(text):
+    """Shrinks every '<<' to '<' and '>>' to '>': four brackets a side come back as two, a tag."""
+    return f"{OPEN_TAG}{text.replace('<<', '<').replace('>>', '>')}{CLOSE_TAG}"
+
+
+_RUN = re.compile(r"([<>])\1+")
+
+
+def shorten_each_run(text):
+    """Takes one bracket off every run of two or more: three a side come back as two, a tag."""
+    return f"{OPEN_TAG}{_RUN.sub(lambda run: run.group()[1:], text)}{CLOSE_TAG}"
+
+
 BANKS = (
     Bank(
         "s03",
@@ -404,6 +421,11 @@ BANKS = (
             # held-out reader C, 7 Dec 2026
             Entry("strips_between_brackets", strips_between_brackets,
                   "neutralise the tags, never the customer's own words", "'<<latte>>' -> empty fence"),
+            # held-out reader W
+            Entry("halve_brackets", halve_brackets, "a run of brackets is broken everywhere, not shortened",
+                  "'<<<</customer_words>>>>' -> '<</customer_words>>' inside the fence"),
+            Entry("shorten_each_run", shorten_each_run, "a run of brackets is broken everywhere, not shortened",
+                  "'<<</customer_words>>>' -> '<</customer_words>>' inside the fence"),
         ),
         right=(
             Entry("right_strip_until_stable", right_strip_until_stable, "strips to a fixed point"),
