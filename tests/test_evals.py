@@ -263,8 +263,44 @@ def test_check_fixture_problems_reference_passes_and_a_half_invariant_fails():
     assert any("always_ok" in p for p in problems)
 
 
-def test_check_own_check_reference_passes():
-    assert s02.check_own_check(s02.reference_check) == []
+def test_check_own_check_the_reveals_answer_written_out_passes():
+    reference = s02.reference_check(MENU)
+
+    def said_no(obs):  # the reveal's judge, typed out: the learner's own code
+        refused = [n for n, _ in obs.ticket if f"no {n}" in obs.case.request.lower()]
+        return f"said no to {', '.join(refused)}" if refused else None
+
+    assert s02.check_own_check(lambda menu: Check(*astuple_of(reference, judge=said_no))) == []
+
+
+def astuple_of(check, **changed):
+    """A check's five fields, in order, with `changed` ones replaced."""
+    fields = ("name", "question", "judge", "passes", "fails")
+    return tuple(changed.get(name, getattr(check, name)) for name in fields)
+
+
+# Every check the course hands a learner: the session's five, the draft, and the reveal's answer.
+_COURSE_CHECKS = {
+    check.name: check
+    for check in (*session_checks(MENU), first_try_no_sold_out(MENU), s02.reference_check(MENU))
+}
+
+
+@pytest.mark.parametrize("name", sorted(_COURSE_CHECKS))
+def test_check_own_check_refuses_the_courses_checks_however_handed_in(name):
+    """The course's check itself, its judge in a check of one's own, and a judge that calls it:
+    each is refused, and where its fixtures are sound, as the course's own by name (reader W)."""
+    course = _COURSE_CHECKS[name]
+    handed = (
+        course,
+        Check("mine", "Is it right?", course.judge, course.passes, course.fails),
+        Check(*astuple_of(course, name="mine", judge=lambda obs: course.judge(obs))),
+    )
+    sound = not fixture_problems([course])
+    for check in handed:
+        problems = s02.check_own_check(lambda menu, check=check: check)
+        assert problems, f"{name} was accepted as the learner's own"
+        assert not sound or (len(problems) == 1 and f"course's `{name}`" in problems[0])
 
 
 def test_check_own_check_vacuous_or_alarming_checks_fail():

@@ -76,6 +76,20 @@ def crashes_on_odd(n: int) -> str | None:
     return None
 
 
+def divides_by_zero_on_odd(n: int) -> str | None:
+    """Raises ZeroDivisionError on its failing fixture (the checker's sample of a crash)."""
+    if n % 2:
+        raise ZeroDivisionError("the judge divided by zero")
+    return None
+
+
+def key_error_on_even(n: int) -> str | None:
+    """Raises KeyError on its passing fixture, and finds an odd number."""
+    if n % 2 == 0:
+        raise KeyError("the judge looked up a field the observation does not have")
+    return f"{n} is odd"
+
+
 JUDGES: tuple[Callable[[Any], Any], ...] = (
     odd_fails,
     none_passes,

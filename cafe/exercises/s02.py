@@ -6,7 +6,8 @@
   leave the caller's list as it was. The course's own `fixture_problems` is refused.
 - `check_own_check(fn)` judges the open-ended exercise: `fn(menu)` returns a `cafe.evals.Check`
   that keeps the invariant, passes every labelled ticket in `cafe/data/orders.json`, and catches
-  at least one order the session 01 loop gets wrong offline. `reference_check` is one answer.
+  at least one order the session 01 loop gets wrong offline, with a judge of its own (the
+  session's checks and `reference_check`, one answer, are refused as the course's).
 - `your_figures(fixture_fn, check_fn, observations)` is what the checkpoint banks as yours: what
   your invariant finds in the course's checks, and what your check catches offline (and, given
   your model's observations, there). Pass only the functions whose exercise passed.
@@ -42,7 +43,9 @@ from cafe.exercises.reference_s02 import (
     broken_checks,
     call_sequences,
     changed,
+    divides_by_zero_on_odd,
     false_for_even,
+    key_error_on_even,
     named_in,
     odd_fails,
     shown_calls,
@@ -62,12 +65,6 @@ __all__ = [
 
 # How many false alarms a report lists before it stops: enough to see the pattern.
 _SHOWN = 3
-
-
-def _crashes_on_odd(n: int) -> str | None:
-    if n % 2:
-        raise ZeroDivisionError("the judge divided by zero")
-    return None
 
 
 # Sample checks over whole numbers, each with the problem your function must find (None: none).
@@ -91,7 +88,7 @@ _SAMPLES: tuple[tuple[str, Check, bool], ...] = (
     ),
     (
         "a judge that crashes on its failing fixture",
-        Check("fragile", "Is it even?", _crashes_on_odd, 2, 3),
+        Check("fragile", "Is it even?", divides_by_zero_on_odd, 2, 3),
         True,
     ),
     (
@@ -122,12 +119,6 @@ def _sample_problems(fn: Callable[[list[Check]], Any]) -> list[str]:
         if not broken and found:
             problems.append(f"{label} ({check.name}): expected no problems, got {found}")
     return problems
-
-
-def _key_error_on_even(n: int) -> str | None:
-    if n % 2 == 0:
-        raise KeyError("the judge looked up a field the observation does not have")
-    return f"{n} is odd"
 
 
 _BY_NAME = {check.name: check for _, check, _ in _SAMPLES}
@@ -166,7 +157,7 @@ _LISTS: tuple[tuple[str, list[Check], frozenset[str], str], ...] = (
     ),
     (
         "a judge that raises KeyError on its passing fixture",
-        [Check("brittle", "Is it even?", _key_error_on_even, 2, 3), _ZERO_OK],
+        [Check("brittle", "Is it even?", key_error_on_even, 2, 3), _ZERO_OK],
         frozenset({"brittle"}),
         "a judge that crashes on either fixture, with any error, is a broken check",
     ),
@@ -272,8 +263,10 @@ def _judge_on(
 
 
 def check_own_check(fn: Callable[[Any], Any]) -> list[str]:
-    """Problems with a learner's own check: built by `fn(menu)`, judged three ways."""
-    check = call(fn, load_menu())
+    """Problems with a learner's own check: built by `fn(menu)`, judged three ways. A check whose
+    judge is one of the course's checks' (or calls one) is refused: the exercise is to write one."""
+    menu = load_menu()
+    check = call(fn, menu)
     if isinstance(check, Raised):
         return [check.problem("building your check")]
     if not isinstance(check, Check):
@@ -281,6 +274,11 @@ def check_own_check(fn: Callable[[Any], Any]) -> list[str]:
     if not isinstance(check.question, str) or not check.question.strip():  # a check asks in words
         return [wrong_type("your check's question", check.question, "the question it asks")]
     problems = fixture_problems([check])
+    course = (*session_checks(menu), first_try_no_sold_out(menu), reference_check(menu))
+    trial = (labelled_observations(load_cases())[0],)
+    theirs = [c.name for c in course if is_library(check.judge, c.judge, trial=trial)]
+    if theirs and not problems:
+        return [library_answer(theirs[0])]
     alarms, raised = _judge_on(check, list(labelled_observations(load_cases())))
     if raised:
         return [*problems, raised]

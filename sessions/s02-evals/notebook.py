@@ -329,7 +329,8 @@ elif not live:
 # order the loop got wrong, and write `my_check(menu)` returning a `Check` that catches that kind
 # of mistake. Give it both fixtures (`Observation(case, ticket, "done")`; `Case(id, request,
 # expected)` builds an order). The compare cell holds it to three things: the invariant, no false
-# alarm on any labelled ticket, and at least one real catch in the offline run.
+# alarm on any labelled ticket, and at least one real catch in the offline run. The judge must be
+# your own: the session's checks and the reveal's answer are the course's, and are refused.
 
 # %%
 from cafe.evals import Case, Check, Observation  # noqa: F401  (the pieces your check is built from)

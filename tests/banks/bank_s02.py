@@ -3,7 +3,7 @@
 The exercise ideas: a check is trusted only when it has a fixture it must pass and one it must
 fail and both behave (the fixture invariant, for every check in the list); and a check of your
 own judges what the ticket says against what the customer said, catches a real miss, and raises
-no false alarm on a correct ticket.
+no false alarm on a correct ticket, with a judge of its own (the course's checks are refused).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from banks.harness import Bank, Entry
 from cafe.evals.checks import Case, Check, Observation, fixture_problems
-from cafe.evals.ticket_checks import first_try_no_sold_out
+from cafe.evals.ticket_checks import first_try_no_sold_out, session_checks
 from cafe.exercises.reference_s02 import broken_checks
 from cafe.exercises.s02 import check_fixture_problems, check_own_check, reference_check
 
@@ -379,7 +379,40 @@ def yes_no_judge(menu: Any) -> Check:
     return dataclasses.replace(good, judge=lambda obs: good.judge(obs) is None)
 
 
-# --- own check: right -------------------------------------------------------------------------
+# --- held-out reader W (own check): the course's own answer handed in --------------------------
+
+
+def reveal_handed_in(menu: Any) -> Check:
+    """The reveal's `reference_check`, called rather than written."""
+    return reference_check(menu)
+
+
+def course_items_match(menu: Any) -> Check:
+    """The session's own `items_match` check, taken from `session_checks`."""
+    return next(check for check in session_checks(menu) if check.name == "items_match")
+
+
+# --- own check: the reference and right answers ------------------------------------------------
+
+
+def reveal_typed_out(menu: Any) -> Check:
+    """The reveal's answer typed out, with a judge of one's own: the bank's reference, since the
+    course's own `reference_check` is refused (a copy typed out cannot be told from one's own)."""
+
+    def judge(obs: Observation) -> str | None:
+        said_no = [
+            n for n, _ in obs.ticket if re.search(rf"\bno {re.escape(n)}", obs.case.request.lower())
+        ]
+        return f"the customer said no to {', '.join(said_no)}" if said_no else None
+
+    case = Case("fixture", "A latte, no croissant this time.", (("latte", 1),))
+    return Check(
+        "said_no",
+        "Is every item on the ticket one the customer did not refuse?",
+        judge,
+        Observation(case, (("latte", 1),), "done"),
+        Observation(case, (("latte", 1), ("croissant", 1)), "done"),
+    )
 
 
 def no_question(menu: Any) -> Check:
@@ -618,7 +651,7 @@ BANKS = (
     Bank(
         "s02",
         check_own_check,
-        reference_check,
+        reveal_typed_out,
         wrong=(
             Entry("vacuous", vacuous, "a check that cannot fail", "its failing fixture passes"),
             Entry(
@@ -660,6 +693,19 @@ BANKS = (
                 "judge the kind of mistake, not the orders report.misses showed (reader J)",
                 "o26's words with a greeting -> not caught",
             ),
+            # held-out reader W
+            Entry(
+                "reveal_handed_in",
+                reveal_handed_in,
+                "write your own: the reveal's reference_check is the course's",
+                "itself",
+            ),
+            Entry(
+                "course_items_match",
+                course_items_match,
+                "write your own: the session's items_match check is the course's",
+                "session_checks(menu)'s items_match",
+            ),
         ),
         right=(
             Entry("right_quantity", right_quantity, "counts on the ticket against the order"),
@@ -667,6 +713,8 @@ BANKS = (
             Entry("right_refused", right_refused, "an item refused with 'no' (reader C)"),
             Entry("right_allergen_groups", right_allergen_groups, "declared groups (reader C)"),
         ),
+        reference_module="cafe.exercises.s02",
+        targets=("reference_check",),
     ),
 )
 
