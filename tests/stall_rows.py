@@ -602,6 +602,58 @@ ROWS = [
         why="lesson 13, Where the reference differs: a turn's results are read in the order they "
         "ran, so a check after the edit is the edit verified",
     ),
+    # ---- reader V's H1 and H2: a green check, then an edit nobody checked -------------------------
+    dict(
+        source="derived",
+        basis="seed 000 §The signature IS the progress signal (an edit turn's non-failing result owes a re-verify and preserves the model) and §The four behaviors 4; lesson 13 agrees (an edit after the turn's last check still owes a re-verify)",
+        case="a green check, then an edit in the same turn, then the budget runs out (reader V s40/s41)",
+        seed="000 §The signature IS the progress signal: a non-failing result on an edit turn owes a "
+        "re-verify and preserves the model rather than clearing it",
+        knobs={"repair_aware": True},
+        max_turns=2,
+        turns=[[test()], [test(PASS_3, ok=True), fix()]],
+        expect={
+            "stop": ("max_turns", 2),
+            "streaks": [0, 1],
+            "current_failure": {
+                "class": "fail",
+                "snippet_has": "expected 5 got 4",
+                "same_diagnostic_streak": 1,
+            },
+        },
+    ),
+    dict(
+        source="derived",
+        basis="seed 000 §The four behaviors 2 (a successful edit on a live failure forces a verification through the existing verify entrypoint)",
+        case="a green check, then an edit in the same turn: the post-edit re-verify runs (reader V s41)",
+        seed="000 §The four behaviors 2: the mandate forces a verification after an edit on a live failure",
+        knobs={"repair_aware": True},
+        max_turns=3,
+        verify=[(True, PASS_3)],
+        turns=[[test()], [test(PASS_3, ok=True), fix()], [read("text")]],
+        expect={"forced_verify_turns": [2], "stop": ("max_turns", 3), "current_failure": None},
+    ),
+    dict(
+        source="derived",
+        basis="seed 000 §Surface (the cap resets only on a clean non-edit pass), on a pass-then-edit turn; the turn from the fold lag",
+        case="the hard cap does not reset on a green check followed by an edit in its turn (reader V s42)",
+        seed="000 §Surface: the hard cap 'resets only on a clean non-edit verification pass'",
+        knobs={
+            "repair_aware": True,
+            "no_net_progress_extend_guard": True,
+            "no_net_progress_hard_cap_after": 3,
+            "stuck_same_diagnostic_after": 99,
+        },
+        turns=[
+            [test(FAIL_A, tag="A")],
+            [test(FAIL_B, tag="B")],
+            [test(PASS_3, ok=True), fix()],
+            [test(FAIL_C, tag="C")],
+            [test(FAIL_D, tag="D")],
+            [],
+        ],
+        expect={"warnings": [(5, "no_net_progress_hard_cap", "stop")], "stop": ("stuck", 5)},
+    ),
     dict(
         source="derived",
         basis="seed 000 §The signature IS the progress signal (the first failing result is the diagnostic), on an alternating script",

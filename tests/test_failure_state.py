@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,8 +81,23 @@ def test_fold_edit_after_a_check_in_the_same_turn_is_still_unchecked():
     after = fold_all([FAIL_A], [FAIL_A, EDIT])
     assert (after.last_diagnostic_class, after.same_diagnostic_streak) == ("fail", 2)
     assert after.reverify_owed and after.edit_since_failure
-    green = fold_all([FAIL_A], [PASS, EDIT])  # the edit lands on a green tree: nothing owed
-    assert green == FailureState("pass", None, 1, 0, False, False)
+
+
+def test_fold_pass_then_edit_on_a_live_failure_keeps_it_and_owes_a_reverify():
+    # reader V's s40: a green check cannot vouch for an edit made after it
+    live = fold_all([FAIL_A])
+    after = fold_diagnostic(live, [PASS, EDIT])
+    assert classify_turn([PASS, EDIT]) == ("edit", EDIT)
+    assert after == FailureState("fail", live.last_diagnostic_signature, 1, 1, True, True)
+    assert fold_diagnostic(after, [PASS]) == FailureState("pass", None, 1, 0, False, False)
+    # the same shape after a fix verified green earlier in the turn
+    assert fold_diagnostic(live, [FAIL_A, EDIT, PASS, EDIT]) == replace(after, write_epoch=2)
+
+
+def test_fold_pass_then_edit_with_nothing_failing_owes_nothing():
+    green = fold_all([PASS])
+    assert fold_diagnostic(green, [PASS, EDIT]) == replace(green, write_epoch=1)
+    assert fold_diagnostic(FailureState(), [PASS, EDIT]) == FailureState(write_epoch=1)
 
 
 def test_fold_latest_checked_stretch_of_a_turn_decides_it():
@@ -134,6 +151,12 @@ def _deciding_check(dispatch):
     return next((r for r in since if not r.ok), since[0])
 
 
+def _edit_after_last_check(dispatch):
+    """Apart from the library: a successful edit ran after the turn's last check."""
+    checks = [i for i, r in enumerate(dispatch) if r.kind == "verify"]
+    return any(r is EDIT for r in dispatch[(checks[-1] + 1 if checks else 0) :])
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(dispatches, max_size=12))
 def test_fold_invariants_hold_for_any_turn_sequence(turns):
@@ -143,8 +166,10 @@ def test_fold_invariants_hold_for_any_turn_sequence(turns):
         model = fold_diagnostic(before, dispatch)
         kind, deciding = classify_turn(dispatch)
         expected = _deciding_check(dispatch)
-        if expected is not None:
-            assert (kind, deciding) == ("pass" if expected.ok else "fail", expected)
+        if expected is not None and not expected.ok:
+            assert (kind, deciding) == ("fail", expected)
+        elif expected is not None and not _edit_after_last_check(dispatch):
+            assert (kind, deciding) == ("pass", expected)
         # a failing tool that is not a check is not evidence about the bug
         kept = [r for r in dispatch if r.ok or r.kind == "verify"]
         assert fold_diagnostic(before, kept) == fold_diagnostic(before, dispatch)
@@ -184,3 +209,67 @@ def test_fold_same_failure_between_any_non_failing_turns_keeps_counting(between,
     for _ in range(repeats):
         turns += [[FAIL_A], between]
     assert fold_all(*turns).same_diagnostic_streak == repeats
+
+
+# --- the clearing rule, on generated turns ---------------------------------------------------
+
+
+def _oracle_fold(state, dispatch):
+    """The rule written from the specification and the lesson, apart from the library: the
+    latest stretch (between successful edits) that ran a check speaks for the turn; its first
+    failing check is the turn's failure; a failure is cleared only by a verification pass with
+    no edit after it in the same turn; an edit after the last check owes a re-verify on a live
+    failure, and otherwise keeps the model as it was."""
+    epoch = state.write_epoch + sum(r is EDIT for r in dispatch)
+    spoken = _deciding_check(dispatch)
+    unchecked = _edit_after_last_check(dispatch)
+    if spoken is not None and not spoken.ok:
+        signature = failure_signature(spoken)
+        again = (state.last_diagnostic_class, state.last_diagnostic_signature) == (
+            "fail",
+            signature,
+        )
+        streak = state.same_diagnostic_streak + 1 if again else 1
+        return FailureState("fail", signature, epoch, streak, unchecked, unchecked)
+    if spoken is not None and not unchecked:
+        return FailureState("pass", None, epoch, 0, False, False)
+    if unchecked:
+        live = state.last_diagnostic_class == "fail"
+        return replace(
+            state,
+            write_epoch=epoch,
+            edit_since_failure=state.edit_since_failure or live,
+            reverify_owed=state.reverify_owed or live,
+        )
+    return state
+
+
+turn_results = st.lists(
+    st.sampled_from([FAIL_A, FAIL_B, PASS, EDIT, READ, REFUSED, BROKEN_READ]), max_size=6
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(turn_results, max_size=10))
+def test_fold_clears_a_failure_only_on_a_pass_with_no_edit_after_it(turns):
+    model = FailureState()
+    for dispatch in turns:
+        before, model = model, fold_diagnostic(model, dispatch)
+        assert model == _oracle_fold(before, dispatch)
+        if before.last_diagnostic_class == "fail" and model.last_diagnostic_class != "fail":
+            assert any(r.kind == "verify" for r in dispatch)
+            assert not _edit_after_last_check(dispatch)  # cleared by a check nothing followed
+        if _edit_after_last_check(dispatch) and model.last_diagnostic_class == "fail":
+            assert model.reverify_owed and model.edit_since_failure
+
+
+def test_fold_reader_v_rows_s40_and_s09():
+    live = fold_all([FAIL_A])
+    s40 = fold_diagnostic(live, [PASS, EDIT])  # green, then an edit nobody checked
+    assert (s40.last_diagnostic_class, s40.same_diagnostic_streak, s40.reverify_owed) == (
+        "fail",
+        1,
+        True,
+    )
+    s09 = fold_diagnostic(live, [EDIT, PASS])  # the course's choice: the check saw the edit
+    assert s09 == FailureState("pass", None, 1, 0, False, False)

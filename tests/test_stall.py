@@ -615,10 +615,12 @@ def test_post_edit_reverify_reads_the_turn_in_the_order_it_ran():
     live = StallDetector(AWARE, verifier=verifier())
     live.state = replace(live.state, failure_state=fold_diagnostic(FailureState(), [FAIL_A]))
     assert live.reverify(view(EDIT, passed)) is None  # the check after the edit verified it
-    assert live.reverify(view(passed, EDIT)) is None  # the edit landed on a green tree
     assert live.reverify(view(FAIL_A, EDIT)) is not None  # an edit after the red: unchecked
+    # an edit after a green check is unchecked too: the green run cannot vouch for it (reader V s41)
+    assert live.reverify(view(passed, EDIT)) is not None
     fresh = StallDetector(AWARE, verifier=verifier())
     assert fresh.reverify(view(refused, EDIT)) is None  # a refused write is no live failure
+    assert fresh.reverify(view(passed, EDIT)) is None  # nothing failing: nothing owed
 
 
 def test_stall_plug_ins_declare_their_stop_reasons():

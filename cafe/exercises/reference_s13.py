@@ -10,9 +10,10 @@ state. `tests/test_exercise_references.py` holds `fold` to the library on the sa
 The rule as the lesson states it: results are read in the order they ran; a landed edit ends a
 stretch, and the last stretch that ran a check speaks for the turn (its first failing check, else
 a pass); a failure with the live signature adds one to the streak, another starts at 1; an edit
-after the turn's last check is owed a re-verify; a pass clears everything but the write count; a
-turn with edits and no check keeps the diagnosis and owes a re-verify only on a live failure;
-anything else changes nothing.
+after the turn's last check is owed a re-verify; a pass with no edit after it clears everything
+but the write count (the only way a failure is cleared); a turn whose edit no check followed,
+with no check at all or only passing ones before it, keeps the diagnosis and owes a re-verify
+only on a live failure; anything else changes nothing.
 
 `check_signature` holds a learner's signature to the lesson's rule on generated output too: two
 different wrong totals (`total_pairs`, of any length: a bill of £1,000 is 100000 pence, and a
@@ -73,7 +74,7 @@ def fold(
         owed = _unchecked_edit(dispatch)
         streak = state.same_diagnostic_streak + 1 if again else 1
         return make("fail", sign, epoch, streak, owed, owed)
-    if checks:
+    if checks and not _unchecked_edit(dispatch):
         return make("pass", None, epoch, 0, False, False)
     if epoch == state.write_epoch:
         return state  # nothing checked, nothing landed

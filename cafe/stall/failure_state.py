@@ -21,8 +21,10 @@ A turn's results are read in the order they ran. Only a check (a `verify` result
 about the bug: a failing read or a refused write is evidence about that tool, so it neither
 replaces the live failure nor touches its streak. The turn's successful edits cut it into
 stretches, and the latest stretch that ran a check speaks for the turn, so a fix that a later
-check in the same turn saw pass leaves nothing owed, and an edit after the turn's last check is
-still unchecked.
+check in the same turn saw pass leaves nothing owed. The one rule for clearing: a failure is
+cleared only by a verification pass with no edit after it in the same turn. An edit after the
+turn's last check is unchecked, so it owes a re-verify, even after a green check: a pass
+followed by an edit is an `edit` turn, which keeps the failure rather than clearing it.
 
 Left out: when to warn or stop, and how the fold is wired into the loop (`cafe/stall/detector.py`).
 
@@ -54,8 +56,9 @@ __all__ = [
 DiagnosticClass = Literal["pass", "fail"]
 # How one turn's results read as evidence (`classify_turn`), the latest checked stretch deciding:
 #   fail   a check in that stretch failed (the FIRST failing one is the turn's diagnostic)
-#   pass   that stretch ran checks and every one passed
-#   edit   no check ran, and a workspace-changing call succeeded
+#   pass   that stretch ran checks, every one passed, and no edit ran after the turn's last check
+#   edit   no check failed, and a workspace-changing call succeeded with no check after it (no
+#          check ran, or the checks passed and then an edit landed: the edit is unchecked)
 #   quiet  none of those: no results, only reads, or only failing tools that are not checks
 #          (reading a file proves nothing about the bug; a refused write is about the write)
 TurnClass = Literal["fail", "edit", "pass", "quiet"]
@@ -106,14 +109,19 @@ def edited_after_last_check(dispatch: Sequence[ToolResult]) -> bool:
 def classify_turn(dispatch: Sequence[ToolResult]) -> tuple[TurnClass, ToolResult | None]:
     """A turn's class and its deciding result, reading the results in the order they ran. In the
     latest stretch that ran checks the FIRST failing check wins, so an edit's own success cannot
-    hide a failed re-test, and a pass seen after the edit is the edit verified."""
+    hide a failed re-test, and a pass seen after the edit is the edit verified. A pass is a
+    `pass` only with no edit after the turn's last check; otherwise the unchecked edit decides
+    (an `edit` turn), so a green check cannot vouch for an edit made after it."""
     checks = _latest_checks(dispatch)
-    if checks:
-        failing = next((r for r in checks if not r.ok), None)
-        return ("fail", failing) if failing is not None else ("pass", checks[0])
-    edit = next((r for r in dispatch if _is_edit(r)), None)
-    if edit is not None:
-        return "edit", edit
+    failing = next((r for r in checks if not r.ok), None)
+    if failing is not None:
+        return "fail", failing
+    unchecked = edited_after_last_check(dispatch)
+    if checks and not unchecked:
+        return "pass", checks[0]
+    if unchecked:  # the first edit after the turn's last check (any edit, when none ran)
+        last_check = max((n for n, r in enumerate(dispatch) if r.kind == "verify"), default=-1)
+        return "edit", next(r for r in dispatch[last_check + 1 :] if _is_edit(r))
     return "quiet", None
 
 
@@ -144,7 +152,7 @@ def fold_diagnostic(state: FailureState, dispatch: Sequence[ToolResult]) -> Fail
             edit_since_failure=state.edit_since_failure or live,
             reverify_owed=state.reverify_owed or live,
         )
-    if kind == "pass":  # an edit after the pass lands on a green tree: nothing is owed
+    if kind == "pass":  # a check with no edit after it: the only way a failure is cleared
         return FailureState("pass", None, epoch, 0, edit_since_failure=False, reverify_owed=False)
     if kind == "quiet":
         return state

@@ -457,8 +457,9 @@ assert productive.current_failure is None
 # A successful run clears the state first, so it never reports a stale failure.
 #
 # A run can also run out of turns right after a good turn. The hand-back folds the final turn
-# first, reading its calls in the order they ran. Below, the thrash's live failure meets two
-# final turns made of the same two calls, a write to `bill.py` and a test run, in both orders.
+# first, reading its calls in the order they ran. Below, the thrash's live failure meets final
+# turns made of a write to `bill.py` and a test run, in both orders. A green run vouches only for
+# what ran before it: a write after it is unchecked, so the failure is kept and a re-verify owed.
 
 # %%
 red = failing_outputs(aware)[-1]
@@ -467,6 +468,7 @@ green = ToolResult("t", "run_tests", {}, True, "4 passed in 0.02s", "verify")
 for label, last_turn in [
     ("write, then green tests", [write, green]),
     ("red tests, then write", [red, write]),
+    ("green tests, then write", [green, write]),
 ]:
     after = fold_diagnostic(aware.failure_state, last_turn)
     kind, _ = classify_turn(last_turn)
@@ -475,6 +477,7 @@ for label, last_turn in [
     print(after.last_diagnostic_class, "with a re-verify owed" if after.reverify_owed else "")
 assert fold_diagnostic(aware.failure_state, [write, green]).last_diagnostic_class == "pass"
 assert fold_diagnostic(aware.failure_state, [red, write]).reverify_owed
+assert fold_diagnostic(aware.failure_state, [green, write]).reverify_owed
 
 # %% [markdown]
 # ## 8. Your turn (1 of 2): the fold
@@ -486,9 +489,10 @@ assert fold_diagnostic(aware.failure_state, [red, write]).reverify_owed
 #
 # - `fail`: same signature as a live failure → streak + 1, otherwise 1; `edit_since_failure` and
 #   `reverify_owed` are True only when a successful edit ran after the turn's last check.
-# - `edit` (no check ran): keep the diagnosis; if a failure is live, set `edit_since_failure` and
-#   `reverify_owed`.
-# - `pass`: class `pass`, no signature, streak 0, nothing owed.
+# - `edit` (an edit no check ran after: no check at all, or green checks and then an edit): keep
+#   the diagnosis; if a failure is live, set `edit_since_failure` and `reverify_owed`.
+# - `pass` (the latest checks all passed, with no edit after them): class `pass`, no signature,
+#   streak 0, nothing owed. It is the only way a failure is cleared.
 # - `quiet` (reads, nothing, or only failing tools that are not checks): change nothing.
 # - In every case, `write_epoch` grows by the number of successful `mutate` results.
 #

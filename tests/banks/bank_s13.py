@@ -76,6 +76,17 @@ def check_pays_any_edit(state: FailureState, dispatch: Sequence[ToolResult]) -> 
     return folded
 
 
+def green_vouches_for_a_later_edit(
+    state: FailureState, dispatch: Sequence[ToolResult]
+) -> FailureState:
+    """A green check clears the failure even when an edit ran after it in the same turn."""
+    checks = [r for r in dispatch if r.kind == "verify"]
+    if checks and all(r.ok for r in checks):
+        epoch = state.write_epoch + sum(r.kind == "mutate" and r.ok for r in dispatch)
+        return FailureState("pass", None, epoch, 0, False, False)
+    return right_by_hand(state, dispatch)
+
+
 def refused_write_counts(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
     """Every mutate result bumps the epoch, a refused write too."""
     folded = right_by_hand(state, dispatch)
@@ -147,7 +158,7 @@ def right_by_hand(state: FailureState, dispatch: Sequence[ToolResult]) -> Failur
         again = (state.last_diagnostic_class, state.last_diagnostic_signature) == ("fail", sig)
         streak = state.same_diagnostic_streak + 1 if again else 1
         return FailureState("fail", sig, epoch, streak, edit_after, edit_after)
-    if verdict is not None:
+    if verdict is not None and not edit_after:  # a pass clears only with no edit after it
         return FailureState("pass", None, epoch, 0, False, False)
     if edit_after:
         live = state.last_diagnostic_class == "fail"
@@ -624,6 +635,12 @@ BANKS = (
                 check_pays_any_edit,
                 "an edit after the turn's last check is still unchecked",
                 "[fail_a, edit] -> owed False",
+            ),
+            Entry(
+                "green_vouches_for_a_later_edit",
+                green_vouches_for_a_later_edit,
+                "a failure is cleared only by a pass with no edit after it",
+                "[pass, edit] on a live failure -> class pass, owed False",
             ),
             Entry(
                 "refused_write_counts",
