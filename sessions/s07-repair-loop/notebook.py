@@ -495,7 +495,8 @@ for mode in ("naive", "curated"):
 # `attempt_failure_view(failures, attempt)` returns text with one short line per failure. Each
 # `failure` has `failure.check` (which check failed), `failure.span` (the offending text, to
 # quote) and `failure.fix` (what a correct ticket holds). Say which attempt failed, too, in a
-# header line. The compare cell tries it on three sets of failures, then on generated ones (where
+# header line: the view is that one line and the failure lines, nothing more (a table's column
+# headings and rule would be two lines more for the model to read each retry). The compare cell tries it on three sets of failures, then on generated ones (where
 # the view must also not grow with the attempt number). The course's `failure_view` and
 # `attempt_failure_view` are refused if handed in: write your own.
 
