@@ -4,6 +4,8 @@ Read the files in this order:
 
 - `attributes.py`: what a span holds (the attribute names), the scrubber every value passes,
   and attributes built on first read;
+- `vocabulary.py`: the format's own words (attribute names, roles, part types, ...), which the
+  scrubber never masks, so a short key such as `user` cannot break a run's file;
 - `spans.py`: what a trace is made of (`Span`, `Trace`) and the hash of its content;
 - `lines.py`: the file's line format (one record, one line, whatever its text, read back with no
   key twice), and the digests that make an accident show;

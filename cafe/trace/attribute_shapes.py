@@ -35,6 +35,7 @@ from cafe.trace.attributes import (
     TOOL_NAME,
 )
 from cafe.trace.calls import ERROR_MESSAGE, ERROR_PARAM, STATUS_CODE
+from cafe.trace.vocabulary import FINISH_REASON_WORDS, PART_TYPES
 
 __all__ = [
     "MAX_DEPTH",
@@ -53,15 +54,14 @@ MAX_COUNT = 2**53
 # deep, a tool's arguments rarely ten; far beyond that is an edit, and it would exhaust recursion.
 MAX_DEPTH = 64
 # The finish reasons the OpenAI chat API defines, and so the ones a replay can hand back.
-FINISH_REASON_VALUES = frozenset(
-    {"stop", "length", "tool_calls", "content_filter", "function_call"}
-)
+FINISH_REASON_VALUES = FINISH_REASON_WORDS
 # What each kind of message part holds, besides its type: field name → allows null.
 PART_FIELDS: Mapping[str, Mapping[str, bool]] = {
     "text": {"content": True},
     "tool_call": {"id": True, "name": False, "arguments": True},
     "tool_call_response": {"id": True, "response": True},
 }
+assert set(PART_FIELDS) == PART_TYPES  # the format's part types, declared in `vocabulary`
 
 Shape = Callable[[Any, str], None]
 

@@ -44,6 +44,7 @@ from cafe.trace.attributes import (
 )
 from cafe.trace.recorder import OpenSpan, Recorder
 from cafe.trace.spans import SpanKind, Trace
+from cafe.trace.vocabulary import scrub_attributes
 
 __all__ = ["record_loop"]
 
@@ -104,7 +105,12 @@ class _Turns:
             for tool_result in record.dispatch:
                 kind, name, attributes = _result_attributes(tool_result)
                 self.recorder.add(
-                    span, kind, name, answered, max(done, answered), self.recorder.scrub(attributes)
+                    span,
+                    kind,
+                    name,
+                    answered,
+                    max(done, answered),
+                    scrub_attributes(attributes, self.recorder.scrub),
                 )
             if record.nudges:
                 span.attributes["cafe.turn.nudges"] = [n.text for n in record.nudges]

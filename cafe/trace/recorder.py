@@ -40,6 +40,7 @@ from cafe.trace.calls import (
 )
 from cafe.trace.origin import Origin, origin_of
 from cafe.trace.spans import SPAN_KINDS, Span, SpanKind, Trace
+from cafe.trace.vocabulary import scrub_attributes, scrub_span_name
 
 __all__ = ["OpenSpan", "Recorder", "RecordingClient"]
 
@@ -231,10 +232,12 @@ class Recorder:
         """`span` as a `Span`: its name and hand-added attributes scrubbed, here, in one place
         (built attributes were scrubbed as they were made)."""
         attributes: Mapping[str, Any] = (
-            span.built if span.built is not None else MappingProxyType(self.scrub(span.attributes))
+            span.built
+            if span.built is not None
+            else MappingProxyType(scrub_attributes(span.attributes, self.scrub))
         )
         end = span.end if span.end is not None else span.start
-        name = self.scrub.text(span.name)
+        name = scrub_span_name(span.name, self.scrub)
         return Span(span.span_id, span.parent_id, span.kind, name, span.start, end, attributes)
 
     def trace(self) -> Trace:

@@ -64,6 +64,7 @@ from cafe.trace.attributes import (
     Scrubber,
     scrub,
 )
+from cafe.trace.vocabulary import scrub_attributes, scrub_span_name
 
 __all__ = [
     "SpanKind",
@@ -263,17 +264,18 @@ def scrubbed(trace: Trace, clean: Scrubber | None = None) -> Trace:
     """`trace` with every string in it masked by `clean` (a new `Scrubber` when None): ids, start
     time, names and attributes. Whatever leaves the process (the trace file, an OpenTelemetry
     export) passes through it, so a trace built by hand, or holding a secret its recorder was not
-    told of, leaves clean all the same."""
+    told of, leaves clean all the same. The format's own words (attribute names, roles, part
+    types, ...: `cafe.trace.vocabulary`) are kept, so a key such as `user` leaves the run readable."""
     clean = clean or Scrubber()
     spans = tuple(
         Span(
             clean.text(s.span_id),
             None if s.parent_id is None else clean.text(s.parent_id),
             s.kind,
-            clean.text(s.name),
+            scrub_span_name(s.name, clean),
             s.start_s,
             s.end_s,
-            clean(dict(s.attributes)),
+            scrub_attributes(s.attributes, clean),
         )
         for s in trace.spans
     )
