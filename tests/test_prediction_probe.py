@@ -38,7 +38,14 @@ FIELDS = {
 # Predictions the probe found wanting (key -> verdict and the reader's reason), each open work for
 # issue 37. The first probe (6 December 2026) found nine; after rewrites and two more probes of
 # the changed sessions, none.
-KNOWN: dict[str, str] = {}
+KNOWN: dict[str, str] = {
+    # Both quote the rule the lesson teaches, which the reader applies to the case in front of
+    # them: the idea itself, not a worked example of it. Fresh readers differ on them: on the
+    # same sheets but for one sentence, reader Q2 (7 Dec 2026) reasoned to blind_thrash and called
+    # changing_error borderline; reader Q3 quoted the rule for both.
+    "s13.blind_thrash": "a stated rule (reset_action), applied; readers differ",
+    "s13.changing_error": "a stated rule (different signature: streak back to 1), applied",
+}
 
 
 def declared() -> dict[str, dict]:
