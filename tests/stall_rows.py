@@ -605,10 +605,10 @@ ROWS = [
     # ---- reader V's H1 and H2: a green check, then an edit nobody checked -------------------------
     dict(
         source="derived",
-        basis="seed 000 §The signature IS the progress signal (a green result on an edit turn is the edit's own success: the failure stays and a re-check is due) and §The four behaviors 4; lesson 13 agrees (an edit after the turn's last check still owes a re-verify)",
+        basis="seed 000 §The signature IS the progress signal (green on a turn that also edits vouches only for the edit: the failure is kept and owed a check) and §The four behaviors 4; lesson 13 agrees (an edit after the turn's last check still owes a re-verify)",
         case="a green check, then an edit in the same turn, then the budget runs out (reader V s40/s41)",
-        seed="000 §The signature IS the progress signal: a non-failing result on an edit turn owes a "
-        "re-verify and preserves the model rather than clearing it",
+        seed="000 §The signature IS the progress signal: green on a turn that also edits does not "
+        "clear the failure; a check is still owed",
         knobs={"repair_aware": True},
         max_turns=2,
         turns=[[test()], [test(PASS_3, ok=True), fix()]],
