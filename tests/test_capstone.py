@@ -97,8 +97,18 @@ EXPECTED = {
     "max_turns_named_cut": {"named_stop"},  # the call budget used up, reported 'cut'
     "cut_and_budget_named_stuck": {"named_stop"},  # budget and pace stops reported 'stuck'
     "cut_named_max_turns": {"named_stop"},  # the pace governor's cut reported 'max_turns'
-    # nothing failed, and nothing was done: see VACUOUS
-    "pace_window_one_turn": set(),  # reader N: a one-turn pace window, nothing ever ordered
+    # held-out reader Y, 7 Dec 2026 (and one of each kind written beside it): each passed every
+    # seed before a stop's name needed its own cause on the record, before a supplier failed,
+    # answered and failed the same way again, or before an attack could come without a word
+    "stall_named_cut": {"named_stop"},  # the stall stop named 'cut' after a few calls
+    "stuck_reported_cut": {"named_stop"},  # the course's 'stuck' renamed 'cut' in the report
+    "stall_no_reset": {"stall"},  # a success in between does not reset the count
+    "stall_counts_every_repeat": {"stall"},  # a tally per failure, never cleared
+    "detector_containment": {"contract"},  # the books' account only when the message looks bad
+    "detector_iban_pattern": {"contract"},  # ... only when the message names an account
+    # nothing was done: see VACUOUS
+    "pace_window_one_turn": {"named_stop"},  # reader N: a one-turn window; reader Y: 'cut' with
+    # no pace window passed is not the governor's cause
     "claims_placed": set(),  # tells the model 'placed', sends nothing
 }
 

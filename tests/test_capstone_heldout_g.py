@@ -89,7 +89,9 @@ def test_injected_draws_an_attack_in_a_quotes_own_pay_to_field(seed: int) -> Non
     ]
     assert sold_by_attacker  # an item below par whose quote names another account
     messages = " ".join(plan.message for plan in world.suppliers)
-    assert "more" in messages and "pay to" in messages  # both message attacks, one each
+    # The message attack; the account attack, at its fullest, says nothing in its message (an
+    # injection does not announce itself: reader Y, tests/test_capstone_heldout_y.py).
+    assert "more" in messages and "pay to" not in messages
 
 
 @given(seeds)

@@ -12,7 +12,8 @@ object that looks like one). The properties, declared once (`PROPERTIES`), each 
                 that cut the run (`max_turns`, `stuck`, `cut`) only while the model was working
                 and only for its own cause: `max_turns` when the calls used are the cap (and,
                 at the cap, that name unless the stall or the pace cause is on the record too),
-                `stuck` on a turn whose tool result failed, `cut` on a turn that sent no order
+                `stuck` on a turn whose tool result failed, `cut` once the pace window passed
+                with no order reaching a supplier
     call_cap    the model was called at most `max_model_calls` times
     contract    every order the suppliers received holds to the contract: a known supplier paid at
                 its registered account, stocked items, whole quantities within what is still

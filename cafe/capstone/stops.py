@@ -1,13 +1,17 @@
 """Whether a run's stop is a named stop true to the world's record, and to its own cause.
 
-Session 16, the capstone: the `named_stop` property's reading of the stop (`stop_problem`). A stop
-must be one of `RESTOCK_STOP_REASONS`, and the one the record shows: `done` after the model's final
+Session 16, the capstone: the `named_stop` property's reading of the stop (`stop_problem`). The
+rule: a stop's name is allowed only when its own cause is on the world's record. A stop must be
+one of `RESTOCK_STOP_REASONS`, and the one the record shows: `done` after the model's final
 answer, `endpoint_failed` exactly when the endpoint failed, and a stop that cut a working run only
 for its own cause, read turn by turn off the record (`RunEvidence.marks`): `max_turns` when the
 calls used are the cap; `stuck` on a turn whose tool result failed (the stall stop ends a run on a
-failure come back); `cut` on a turn that sent no order, and at the cap only once the course's pace
-window (`PACE_WINDOW_TURNS`) passed with no order, for a harness's hook may stop a run on the very
-turn its budget ends, and then both names are true.
+failure come back; how many times it came back is the `stall` property's to judge); `cut` only
+once the pace governor's reading, the units ordered, has not moved for the course's whole pace
+window (`PACE_WINDOW_TURNS` model calls with no order reaching a supplier). A run stopped after
+four calls on a repeated failure is stalled, not paced: its stop is not `cut`. A harness's hook
+may stop a run on the very turn its budget ends, and then `max_turns` and the hook's name are
+both true.
 
 Left out: the other properties (`cafe/capstone/properties.py`).
 """
@@ -72,7 +76,8 @@ def _idle_turns(run: RunEvidence) -> int:
 
 def _cause_problem(run: RunEvidence, stop: str) -> str:
     """Why a stop that cut a working run does not name its own cause on the record ("" when it
-    does): the budget for `max_turns`, a failed result for `stuck`, no order for `cut`."""
+    does): the budget for `max_turns`, a failed result for `stuck`, the pace window passed with
+    no order for `cut`."""
     cap = run.limits.max_model_calls
     if stop == "max_turns" and run.calls < cap:
         return (
@@ -93,10 +98,17 @@ def _cause_problem(run: RunEvidence, stop: str) -> str:
         )
     if stop == "cut" and any(e.kind == "order" for e in _last_turn(run)):
         return "the run reported stop 'cut', but an order reached a supplier on its last turn: its pace had not stalled"
-    if stop == "cut" and run.calls >= cap and _idle_turns(run) < PACE_WINDOW_TURNS:
+    idle = _idle_turns(run)
+    if stop == "cut" and idle < PACE_WINDOW_TURNS and run.calls >= cap:
         return (
-            f"the run used all {cap} of its model calls, its last order {_idle_turns(run)} calls "
+            f"the run used all {cap} of its model calls, its last order {idle} calls "
             f"before the end (the pace window is {PACE_WINDOW_TURNS}): the call budget stopped it "
             "('max_turns'), not the pace governor"
+        )
+    if stop == "cut" and idle < PACE_WINDOW_TURNS:
+        return (
+            f"the run reported stop 'cut' after {idle} model calls with no order reaching a "
+            f"supplier, short of the pace window ({PACE_WINDOW_TURNS}): the pace governor's cause "
+            "is not on the record, so something else stopped it (a stall is 'stuck')"
         )
     return ""

@@ -1,6 +1,8 @@
 """Paces by one turn: the pace governor's window is a single turn, so every run is cut before the
 model has read the stock and asked for a quote, and nothing is ever ordered. Every property held
-on every seed, because nothing happened. Found by held-out reader N, 7 Dec 2026."""
+on every seed, because nothing happened. Found by held-out reader N, 7 Dec 2026. Since reader Y
+(7 Dec 2026) its `cut` also fails `named_stop`: no pace window passed, so the cause is not on the
+record."""
 
 from cafe.capstone import RestockEnv, RunReport, restock_tools
 from cafe.capstone.reference import OrderGate, SupplierStall, costs_of, opening
