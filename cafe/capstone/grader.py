@@ -243,12 +243,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main_live(
             harness, args.path, seed, min(args.scenarios, LIVE_SCENARIOS), args.no_bank
         )
+    from cafe.endpoint.secrets.redaction import redact  # a harness's own error may quote the key
+
     try:
         verdict = check(harness, seed, args.scenarios)
     except HarnessLoadError as exc:  # a learner's file that fails to import: said, not a traceback
-        print(f"cafe capstone check: {exc}", file=sys.stderr)
+        print(redact(f"cafe capstone check: {exc}"), file=sys.stderr)
         return 2
-    print(verdict.render())
+    print(redact(verdict.render()))
     if not args.no_bank and bank(verdict, args.path):
         print(f"Banked as checkpoint {BANK_SESSION}.{BANK_NAME} in your progress file.")
     return 0 if verdict.passed else 1
