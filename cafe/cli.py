@@ -25,7 +25,7 @@ from pathlib import Path
 from cafe.course.grading.command import add_grade_command
 from cafe.course.grading.handin import add_hand_in_command
 from cafe.course.record_view import add_progress_command
-from cafe.endpoint.errors import CafeError
+from cafe.endpoint.errors import CafeError, os_error_line
 from cafe.endpoint.scripts.rehearsals import available_sessions
 from cafe.endpoint.secrets.terminal import scrubbed_output
 from cafe.endpoint.server.command import serve_forever
@@ -316,7 +316,8 @@ def run_command(run: Callable[[], int], *, name: str | None = None) -> int:
       written (`cafe.endpoint.secrets.terminal.scrubbed_output`), and the real streams come back after.
     - An endpoint or set-up problem (`CafeError`: a missing variable, a dead endpoint) prints its
       message, which already says how to fix it, after the program's `name` (default: the script's
-      file name, e.g. `toy.py: ...`), and exits 1.
+      file name, e.g. `toy.py: ...`), and exits 1; so does a path the system refused (`OSError`,
+      in the line `cafe.endpoint.errors.os_error_line` words).
     - `cafe doctor | head -3` closes the pipe after three lines; the next print would raise
       `BrokenPipeError`, and so would Python's last flush at exit. Pointing stdout at the null
       device lets the process end quietly (141, as a shell reports it).
@@ -328,8 +329,11 @@ def run_command(run: Callable[[], int], *, name: str | None = None) -> int:
         with scrubbed_output():
             try:
                 return run()
-            except CafeError as exc:
-                print(f"{name or Path(sys.argv[0]).name}: {exc}", file=sys.stderr)
+            except (CafeError, OSError) as exc:  # OSError: a path too long, a file in the way
+                if isinstance(exc, BrokenPipeError):
+                    raise  # ends quietly, below
+                text = os_error_line(exc) if isinstance(exc, OSError) else str(exc)
+                print(f"{name or Path(sys.argv[0]).name}: {text}", file=sys.stderr)
                 return 1
     except CafeError as exc:  # the settings could not even be read to start scrubbing
         print(f"{name or Path(sys.argv[0]).name}: {exc}", file=sys.stderr)

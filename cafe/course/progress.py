@@ -41,6 +41,7 @@ from cafe.course.progress_reading import SECTIONS, read_progress
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.secrets.redaction import known_secrets, redactor_for
 from cafe.endpoint.settings.environment import course_environ
+from cafe.endpoint.settings.reading import regular_file_bytes
 from cafe.endpoint.settings.variables import parse_home
 
 if sys.platform != "win32":  # fcntl.flock: Linux, macOS and the other Unixes
@@ -50,8 +51,10 @@ __all__ = [
     "HOME_VARIABLE",
     "PROGRESS_FILE",
     "PROGRESS_VERSION",
+    "MAX_PROGRESS_BYTES",
     "SECTIONS",
     "progress_path",
+    "progress_text",
     "load_progress",
     "save_progress",
     "progress_lock",
@@ -63,6 +66,12 @@ HOME_VARIABLE = "CAFE_HOME"
 PROGRESS_FILE = "progress.json"
 # Bumped only if the layout above changes shape; readers can then convert old files.
 PROGRESS_VERSION = 1
+# The largest progress file read, in bytes. A whole course, every session done, writes about
+# 25 KiB (the test suite's complete runs); 8 MiB is over 300 times that, room for a learner who
+# banks large values, and is read in under a second. A larger file was not written by the course
+# (a log or a data file put in its place), and reading it would keep `cafe progress` busy for
+# minutes with no word; it is refused instead, and left as it is.
+MAX_PROGRESS_BYTES = 8 * 1024 * 1024
 
 
 def progress_path(environ: Mapping[str, str] | None = None) -> Path:
@@ -73,6 +82,32 @@ def progress_path(environ: Mapping[str, str] | None = None) -> Path:
     home = course_environ(environ).get(HOME_VARIABLE, "")
     folder = parse_home(home) if home.strip() else Path.home() / ".cafe"
     return folder / PROGRESS_FILE
+
+
+def progress_text(path: Path) -> str:
+    """The text of the progress file `path`, read only once it is known to be a regular file of
+    at most `MAX_PROGRESS_BYTES` (`cafe.endpoint.settings.reading.regular_file_bytes`, as for a
+    `.env` file), so a named pipe, `/dev/zero` or a huge file never hangs the reader.
+
+    `FileNotFoundError` when there is no file; otherwise a `ValueError` saying why it cannot be
+    read, in words that follow "your progress file ... is unusable:" ("it is a device, ...")."""
+    try:
+        data = regular_file_bytes(path, MAX_PROGRESS_BYTES)
+    except FileNotFoundError:
+        raise
+    except ValueError as exc:
+        raise ValueError(f"it {exc}") from None
+    except OSError as exc:
+        raise ValueError(f"it could not be read ({exc.strerror or exc})") from None
+    if len(data) > MAX_PROGRESS_BYTES:
+        raise ValueError(
+            f"it is over {MAX_PROGRESS_BYTES // 2**20} MiB, far larger than any progress file the "
+            "course writes (was another file saved in its place?)"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"it could not be read (UnicodeDecodeError: {exc})") from None
 
 
 def _empty() -> dict[str, Any]:
@@ -146,11 +181,11 @@ def _read(path: Path) -> tuple[dict[str, Any], bool]:
     even that fails, we say so and refuse to write, so the learner's entries survive.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = progress_text(path)
     except FileNotFoundError:
         return _empty(), True
-    except (OSError, UnicodeDecodeError) as exc:
-        return _unusable(path, f"it could not be read ({type(exc).__name__}: {exc})")
+    except ValueError as exc:
+        return _unusable(path, str(exc))
     reading = read_progress(text)
     if reading.problem is not None:
         return _unusable(path, reading.problem)

@@ -74,14 +74,16 @@ def _skip(text: str, i: int) -> int:
     return i
 
 
-def _value_end(text: str, i: int) -> int:
-    """Where the JSON value starting at `i` ends, found without recursion (-1: it does not end)."""
-    if i >= len(text):
+def _value_end(text: str, i: int, end: int) -> int:
+    """Where the JSON value starting at `i` ends, found without recursion, looking no further than
+    `end` (-1: it does not end). `end` is passed, not cut off with `text[:end]`: a copy of the
+    rest of the file per entry made a large file take minutes to read."""
+    if i >= end:
         return -1
     if text[i] == '"':
         return scanstring(text, i + 1)[1]
     depth = 0
-    while i < len(text):
+    while i < end:
         char = text[i]
         if char == '"':
             i = scanstring(text, i + 1)[1]
@@ -115,7 +117,7 @@ def _members(text: str) -> list[tuple[str, str]] | None:
             if text[i] != ":":
                 return None
             start = _skip(text, i + 1)
-            stop = _value_end(text[:end], start)
+            stop = _value_end(text, start, end)
             if stop < 0:
                 return None
             members.append((key, text[start:stop].strip()))

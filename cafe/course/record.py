@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cafe.course.progress import progress_path
+from cafe.course.progress import progress_path, progress_text
 from cafe.course.progress_reading import SECTIONS, read_progress
 from cafe.course.syllabus import SESSIONS
 from cafe.course.toolkit import COMPARE_STATUSES
@@ -41,11 +41,11 @@ def read_progress_as_is(path: Path) -> tuple[dict[str, Any] | None, bool, str | 
     """(data, exists, why the file cannot be read, entries set aside): never renames, never writes,
     never raises for a bad file."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = progress_text(path)  # a pipe, a device or a file too big to be ours: not read
     except FileNotFoundError:
         return None, False, None, []
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, True, f"it could not be read ({type(exc).__name__}: {exc})", []
+    except ValueError as exc:
+        return None, True, str(exc), []
     reading = read_progress(text)
     if reading.problem is not None:
         return None, True, reading.problem, []

@@ -19,6 +19,7 @@ from typing import Any
 from cafe.course.progress import progress_path
 from cafe.course.record import LearnerRecord, SessionRecord, read_record
 from cafe.course.syllabus import SESSIONS
+from cafe.endpoint.settings.reading import file_kind
 
 __all__ = ["render_record_text", "record_as_json", "add_progress_command", "progress_command"]
 
@@ -144,9 +145,21 @@ def _session_tag(text: str) -> str | None:
     return f"s{int(match.group(1)):02d}"
 
 
+def _not_a_file(name: str) -> str | None:
+    """Why `--file name` cannot be a progress file ("is empty", "is a folder", "is a device, not a
+    regular file"), or None: a regular file, or nothing yet (reading says what it finds)."""
+    if not name.strip():
+        return "is empty"
+    try:
+        kind = file_kind(os.stat(name).st_mode)
+    except OSError:  # missing, or a name too long to look up: `read_record` says which
+        return None
+    return None if kind is None else f"is {kind}, not a regular file"
+
+
 def progress_command(args: argparse.Namespace) -> int:
     """`cafe progress`: 0 when the record was shown, 1 when the file cannot be read, 2 for a bad
-    `--session` or a `--file` that cannot be a file (empty, or a folder)."""
+    `--session` or a `--file` that cannot be a file (empty, a folder, a pipe or a device)."""
     session = None
     if args.session is not None:
         session = _session_tag(args.session)
@@ -157,8 +170,8 @@ def progress_command(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-    if args.file is not None and (not args.file.strip() or os.path.isdir(args.file)):
-        what = "is empty" if not args.file.strip() else "is a folder"
+    what = None if args.file is None else _not_a_file(args.file)
+    if what is not None:
         print(
             f"cafe progress: --file {args.file!r} {what}; name a progress file, e.g. "
             "--file backup/progress.json (or leave --file out for $CAFE_HOME/progress.json).",

@@ -12,6 +12,10 @@ model, or a named stop reason. The hierarchy:
     │                          e.g. it does not support `response_format` json_schema
     └── ScriptExhausted        a scripted (offline) model was asked for more replies than it has
 
+An `OSError` (a path too long, a file where a folder must go, a full disk) is not raised on
+purpose, but a command meets one when a learner names a path; `os_error_line` words it as one line
+of the same kind, which `cafe.cli.run_command` prints instead of a traceback.
+
 Messages say what happened, the offending value, and what to do next. None of them ever
 contains the API key, and neither does any attribute (`param`, `base_url`):
 `cafe.endpoint.secrets.redaction.redact` runs over anything that came back from the endpoint,
@@ -21,6 +25,8 @@ without the SDK's exception (raw body and headers) attached as its context.
 
 from __future__ import annotations
 
+import errno
+from collections.abc import Mapping
 from typing import Literal
 
 __all__ = [
@@ -31,6 +37,7 @@ __all__ = [
     "EndpointError",
     "RequestRejected",
     "ScriptExhausted",
+    "os_error_line",
 ]
 
 # Every way an endpoint can fail us, as the client and the doctor tell them apart; what each one
@@ -56,6 +63,41 @@ ProblemKind = Literal[
 # would fail the same way, so a loop over orders stops at the first of them (sessions 02, 04, 09
 # and 10 all read this one set).
 SETUP_PROBLEMS: frozenset[str] = frozenset({"key_refused", "not_found", "web_page"})
+
+
+# What to do about a path the operating system refused, by its error number (errno); any other
+# number gets `CHECK_PATH`. Written for the paths a learner names: --out, --file, CAFE_HOME, ...
+_READ_ONLY = "choose a folder you can write to, or change its permissions"
+OS_ERROR_FIXES: Mapping[int, str] = {
+    errno.ENAMETOOLONG: "use a shorter path (most systems allow 255 characters for one name)",
+    errno.EEXIST: "something is already there: name another path, or move that first",
+    errno.ENOTDIR: "part of the path is a file, not a folder: name another path",
+    errno.EISDIR: "that is a folder: name a file instead",
+    errno.ENOENT: "check the path: there is no such file or folder",
+    errno.EACCES: _READ_ONLY,
+    errno.EPERM: _READ_ONLY,
+    errno.EROFS: _READ_ONLY,
+    errno.ENOSPC: "the disk is full: free some space and run it again",
+}
+CHECK_PATH = "check the path and run the command again"
+# How much of a path a message shows: enough to recognise it, short of filling the screen.
+SHOWN_PATH_CHARS = 80
+
+
+def _shown_path(name: object) -> str:
+    text = name.decode(errors="replace") if isinstance(name, bytes) else str(name)
+    if len(text) > SHOWN_PATH_CHARS:
+        text = f"{text[:SHOWN_PATH_CHARS]}… ({len(text):,} characters)"
+    return text if text.isprintable() else repr(text)
+
+
+def os_error_line(exc: OSError) -> str:
+    """`exc` as one line: what happened, the path (cut short if long), and what to do, e.g.
+    "File name too long: /tmp/aaa… (5,012 characters); use a shorter path (...)."."""
+    what = exc.strerror or str(exc) or type(exc).__name__
+    where = f": {_shown_path(exc.filename)}" if exc.filename is not None else ""
+    fix = OS_ERROR_FIXES.get(exc.errno or 0, CHECK_PATH)
+    return f"{what}{where}; {fix}."
 
 
 class CafeError(Exception):

@@ -10,6 +10,8 @@ The zip holds the notebooks under `work/` (every `*.ipynb` in it, checkpoint fol
      "course_version": "0.1.0", "notebooks": [{"path": "work/s00-setup.ipynb", "sha256": "...",
      "bytes": 5120}], "progress": {"path": "progress.json", "sha256": "..."}, "secrets_masked": 0}
 
+The zip never replaces the progress file, nor a file that exists and is not an earlier hand-in
+(your notes, a notebook, another zip): that is refused in one line, with nothing written.
 `cafe grade` (`cafe.course.grading.submissions`) reads it, loose in the submissions folder or inside a
 learner's folder, and names the learner from the manifest. Nothing of the learner's is changed:
 the files are read, never moved. The progress file holds no secret (every entry is scrubbed when
@@ -23,6 +25,7 @@ import argparse
 import getpass
 import hashlib
 import json
+import os
 import sys
 import zipfile
 from collections.abc import Sequence
@@ -34,10 +37,21 @@ import cafe
 from cafe.course.progress import progress_path
 from cafe.endpoint.errors import ConfigError
 from cafe.endpoint.secrets.redaction import known_secrets, mask_key
+from cafe.endpoint.settings.reading import file_kind
 
-__all__ = ["FORMAT", "hand_in", "build_parser", "add_hand_in_command", "run_hand_in", "main"]
+__all__ = [
+    "FORMAT",
+    "out_problem",
+    "hand_in",
+    "build_parser",
+    "add_hand_in_command",
+    "run_hand_in",
+    "main",
+]
 
 FORMAT = "cafe-hand-in"  # the manifest's "format", so a grader knows what it opened
+# The most of a manifest read to tell an earlier hand-in: one has a line per notebook, a few KiB.
+MANIFEST_BYTES = 1024 * 1024
 
 
 def _digest(data: bytes) -> str:
@@ -62,8 +76,50 @@ def _notebooks(work: Path) -> list[Path]:
     )
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether `a` and `b` name one file, through links and `..` (False when either is missing)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _earlier_hand_in(path: Path) -> bool:
+    """Whether the regular file `path` is a zip this command wrote: its manifest says `FORMAT`."""
+    try:
+        with zipfile.ZipFile(path) as zipped, zipped.open("manifest.json") as member:
+            manifest = json.loads(member.read(MANIFEST_BYTES))
+    except (OSError, KeyError, ValueError, RecursionError, zipfile.BadZipFile):  # not ours
+        return False
+    return isinstance(manifest, dict) and manifest.get("format") == FORMAT
+
+
+def out_problem(out: Path, progress: Path | None) -> str | None:
+    """Why the zip may not be written at `out`, or None. The rule: a hand-in never writes over the
+    progress file, nor over anything that exists and is not an earlier hand-in (a notebook, notes,
+    another zip, a folder); an earlier hand-in zip may be replaced by a new one."""
+    if progress is not None and _same_file(out, progress):
+        return "is your progress file"
+    try:
+        kind = file_kind(os.stat(out).st_mode)
+    except FileNotFoundError:
+        return None
+    if kind is not None:
+        return f"is {kind}, not a zip"
+    if not _earlier_hand_in(out):
+        return "already exists and is not an earlier hand-in zip"
+    return None
+
+
 def hand_in(work: Path, progress: Path | None, out: Path, learner: str) -> dict[str, Any]:
-    """Write the hand-in zip `out` (see the module docstring) and return its manifest."""
+    """Write the hand-in zip `out` (see the module docstring) and return its manifest; a
+    `ValueError` when `out` may not be written (`out_problem`), with nothing written."""
+    problem = out_problem(out, progress)
+    if problem is not None:
+        raise ValueError(
+            f"{out} {problem}, and writing the zip there would replace it; name another file, "
+            f"e.g. --out hand-in-{learner}.zip, or move that one first"
+        )
     secrets = known_secrets()
     manifest: dict[str, Any] = {
         "format": FORMAT,
@@ -115,7 +171,8 @@ def add_hand_in_command(sub: argparse._SubParsersAction) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`cafe hand-in`: 0 when the zip was written, 2 when there is nothing to hand in."""
+    """`cafe hand-in`: 0 when the zip was written, 2 when there is nothing to hand in or the zip
+    may not be written where `--out` says (`out_problem`)."""
     return run_hand_in(build_parser().parse_args(argv))
 
 
@@ -135,7 +192,11 @@ def run_hand_in(args: argparse.Namespace) -> int:
         )
         return 2
     out = args.out or Path(f"hand-in-{learner}.zip")
-    manifest = hand_in(args.work, progress, out, learner)
+    try:
+        manifest = hand_in(args.work, progress, out, learner)
+    except ValueError as exc:
+        print(f"cafe hand-in: nothing written: {exc}.", file=sys.stderr)
+        return 2
     print(
         f"wrote {out}: {len(manifest['notebooks'])} notebooks, "
         f"{'a' if manifest['progress'] else 'no'} progress file"

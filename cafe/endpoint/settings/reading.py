@@ -14,8 +14,10 @@ settings valid. Now the file is read in three steps, each of which either passes
    mark (Notepad's "Unicode"); any other byte sequence, and a NUL, is refused.
 
 Then python-dotenv reads the `KEY=value` lines from the text (`dotenv_values`, which never changes
-`os.environ`); a line it cannot read is refused by its number rather than skipped unseen. Which
-file is read, and from where, is `cafe.endpoint.settings.environment`.
+`os.environ`); a line that is not `NAME=value` (a lone value without its name among them) is
+refused by its number rather than skipped unseen. Which file is read, and from where, is
+`cafe.endpoint.settings.environment`; `regular_file_bytes`, steps 1 and 2 on their own, also
+guards the progress file (`cafe.course.progress`).
 Session 00 (`sessions/s00-setup/lesson.md`) and `docs/doctor.md` show a `.env` file.
 """
 
@@ -25,7 +27,6 @@ import codecs
 import functools
 import io
 import os
-import re
 import stat
 from pathlib import Path
 
@@ -35,6 +36,7 @@ __all__ = [
     "MAX_SETTINGS_BYTES",
     "shown_path",
     "file_kind",
+    "regular_file_bytes",
     "settings_bytes",
     "settings_text",
     "read_settings",
@@ -44,9 +46,6 @@ __all__ = [
 # comments; 64 KiB leaves room for other tools' lines in a shared `.env` while refusing a device
 # such as /dev/zero, or a log or data file named by mistake, before memory runs out.
 MAX_SETTINGS_BYTES = 64 * 1024
-# A variable's name, as a line with no "=" must spell it (python-dotenv reads such a line as a name
-# with no value; text decoded in the wrong encoding reads as one too).
-NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 # The byte-order marks decoded (a UTF-16 file without one is refused: its NUL bytes give it away).
 UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 # What each kind of file that is not a regular file is called in a message, by `stat` test.
@@ -85,28 +84,33 @@ def _refused(path: Path, problem: str, fix: str = FIX) -> ConfigError:
     return ConfigError(f"The settings file {shown_path(path)} {problem}; {fix}.")
 
 
-def _read_bytes(path: Path) -> bytes:
-    """At most `MAX_SETTINGS_BYTES` + 1 bytes of `path`, once it is known to be a regular file."""
-    try:
-        kind = file_kind(os.stat(path).st_mode)
-    except OSError as exc:
-        raise _refused(path, f"cannot be read ({exc.strerror or exc})") from None
+def regular_file_bytes(path: Path, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of `path`, once `os.stat` says it is a regular file: a
+    `ValueError` ("is a named pipe (...), not a regular file") when it is not, and the `OSError`
+    of a file that cannot be opened or read as it is. Never blocks on a pipe and never reads
+    without limit, so any file a learner names can be checked this way (the progress file too,
+    `cafe.course.progress`); a caller that gets `limit` + 1 bytes knows the file is too big."""
+    kind = file_kind(os.stat(path).st_mode)
     if kind is not None:
-        raise _refused(path, f"is {kind}, not a regular file")
+        raise ValueError(f"is {kind}, not a regular file")
     # O_NONBLOCK: should the file be swapped for a pipe after the check, opening it still returns.
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        descriptor = os.open(path, flags)
-    except OSError as exc:
-        raise _refused(path, f"cannot be read ({exc.strerror or exc})") from None
+    descriptor = os.open(path, flags)
     with open(descriptor, "rb", closefd=True) as handle:
         kind = file_kind(os.fstat(descriptor).st_mode)
         if kind is not None:
-            raise _refused(path, f"is {kind}, not a regular file")
-        try:
-            return handle.read(MAX_SETTINGS_BYTES + 1)
-        except OSError as exc:  # a file in /proc that would block, a disk error
-            raise _refused(path, f"cannot be read ({exc.strerror or exc})") from None
+            raise ValueError(f"is {kind}, not a regular file")
+        return handle.read(limit + 1)
+
+
+def _read_bytes(path: Path) -> bytes:
+    """At most `MAX_SETTINGS_BYTES` + 1 bytes of `path`, once it is known to be a regular file."""
+    try:
+        return regular_file_bytes(path, MAX_SETTINGS_BYTES)
+    except ValueError as exc:
+        raise _refused(path, str(exc)) from None
+    except OSError as exc:  # missing, a dangling link, a file in /proc that would block
+        raise _refused(path, f"cannot be read ({exc.strerror or exc})") from None
 
 
 def _decode(path: Path, data: bytes) -> str:
@@ -153,27 +157,35 @@ def settings_text(path: Path) -> str:
     return _decode(path, settings_bytes(path))
 
 
+def _first_line(original: str, line: int) -> int:
+    """The number of the line a binding's text starts on: python-dotenv counts from the blank
+    lines before it (`line`), which the text (`original`) begins with."""
+    blank = original[: len(original) - len(original.lstrip())]
+    return line + blank.count("\n")
+
+
 @functools.lru_cache(maxsize=8)
 def _parsed(text: str) -> tuple[tuple[tuple[str, str], ...], int | None]:
-    """(the `NAME=value` settings in `text`, the number of its first line python-dotenv cannot
-    read as one, or None). A line that is a bare word but not a variable name (what text decoded
-    in the wrong encoding reads as) counts as unreadable. Kept for the last few texts: a run asks
-    for its settings at every call, and the file seldom changes."""
+    """(the `NAME=value` settings in `text`, the number of its first line that is not one, or
+    None). python-dotenv reads a line with no "=" as a name with no value; such a line is counted
+    as unreadable too, as docs/doctor.md says: it is a value pasted without its name (the key,
+    most likely), a name whose value was forgotten, or text decoded in the wrong encoding, and
+    skipping it would let the doctor call the settings valid. Kept for the last few texts: a run
+    asks for its settings at every call, and the file seldom changes."""
     from dotenv import dotenv_values  # imported here so that `import cafe` stays light
     from dotenv.parser import parse_stream
 
     for binding in parse_stream(io.StringIO(text)):
-        bare = binding.value is None and binding.key is not None
-        if binding.error or (bare and not NAME.fullmatch(binding.key or "")):
-            return (), binding.original.line
+        if binding.error or (binding.key is not None and binding.value is None):
+            return (), _first_line(binding.original.string, binding.original.line)
     values = dotenv_values(stream=io.StringIO(text))
     return tuple((key, value) for key, value in values.items() if value is not None), None
 
 
 def read_settings(path: Path) -> dict[str, str]:
     """The `NAME=value` settings in the file `path`, as python-dotenv reads them from its checked
-    text (a name with no value is left out); a `ConfigError` when the file cannot be read, or
-    holds a line that is not a setting (named by its number only: the line may hold the key)."""
+    text; a `ConfigError` when the file cannot be read, or holds a line that is not a setting
+    (a lone word or value included; named by its number only: the line may hold the key)."""
     settings, bad_line = _parsed(settings_text(path))
     if bad_line is not None:
         raise _refused(

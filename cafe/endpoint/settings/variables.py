@@ -62,6 +62,11 @@ TIMEOUT_CEILING_S = 3600.0
 # The longest key and model name accepted: far beyond any real one, short of a pasted file.
 KEY_CHARS = 4096
 MODEL_CHARS = 256
+# The longest base URL accepted: 2,048 characters, what browsers and most servers take; real ones
+# are under 100. The HTTP client refuses a URL over 65,536 with a traceback, past the doctor.
+URL_CHARS = 2048
+# How much of a long value a message shows: enough to recognise it, short of filling the screen.
+SHOWN_CHARS = 80
 # Spellings CAFE_HEADLESS accepts, compared lower-cased.
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
@@ -101,6 +106,11 @@ def invalid(name: str, shown: str, problem: str) -> ConfigError:
         f"{name} is {shown!r}: {problem}; e.g. `export {name}={example}` "
         f"(or the line {name}={example} in a .env file)."
     )
+
+
+def _cut(text: str) -> str:
+    """`text` as a message shows it: its first `SHOWN_CHARS`, then how long it is in all."""
+    return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}… ({len(text):,} characters)"
 
 
 def _control(text: str) -> int | None:
@@ -147,6 +157,8 @@ def _host_problem(host: str) -> str | None:
 
 def _url_problem(url: str) -> str | None:
     """Why `url` cannot be an endpoint's base URL (None when it can)."""
+    if len(url) > URL_CHARS:
+        return f"it is over {URL_CHARS:,} characters long"
     at = _control(url)
     if at is not None or any(c.isspace() for c in url):
         return "it holds a space or an invisible character"
@@ -177,7 +189,7 @@ def parse_base_url(raw: str) -> str:
     url = raw.strip().rstrip("/")
     problem = _url_problem(url)
     if problem:
-        raise invalid("CAFE_BASE_URL", display_url(url), problem)
+        raise invalid("CAFE_BASE_URL", _cut(display_url(url)), problem)
     return url
 
 
@@ -244,12 +256,16 @@ def parse_home(raw: str) -> Path:
     except RuntimeError:  # "~someone" who does not exist
         raise invalid("CAFE_HOME", text, "its ~ names no user this machine knows") from None
     if not folder.is_absolute():
-        raise invalid("CAFE_HOME", text, "it must be a full path, from / (or ~) down")
-    if folder.exists() and not folder.is_dir():
-        raise invalid("CAFE_HOME", text, "that is a file, not a folder")
-    existing = next((p for p in (folder, *folder.parents) if p.exists()), folder)
+        raise invalid("CAFE_HOME", _cut(text), "it must be a full path, from / (or ~) down")
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise invalid("CAFE_HOME", _cut(text), "that is a file, not a folder")
+        existing = next((p for p in (folder, *folder.parents) if p.exists()), folder)
+    except OSError as exc:  # a name too long for the system, a loop of links
+        problem = f"the system cannot use it as a folder ({exc.strerror or exc})"
+        raise invalid("CAFE_HOME", _cut(text), problem) from None
     if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-        raise invalid("CAFE_HOME", text, f"{existing} is not a folder you can write to")
+        raise invalid("CAFE_HOME", _cut(text), f"{existing} is not a folder you can write to")
     return folder
 
 
