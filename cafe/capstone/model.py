@@ -19,6 +19,11 @@ while the supplier fails), place the order, and say it is done. Its ways of misb
     duplicate  sends every order twice
     runaway    never says it is done: reads the stock again, forever
 
+A manager's no may also not be the end of it: with `asks_again_under` set (a number of cents),
+after the manager declines an item the model asks for it again in smaller orders, each at most
+that many cents (so under the spending limit, where no manager is asked), until the need is met
+or a smaller order is refused too. A harness that forgets the no sends them.
+
 Its endpoint may also fail: with `fails_after` set, every call after that many answers fails,
 and is not charged, in one of the ways a model endpoint fails (`ENDPOINT_FAULTS`), each raised
 as the course's chat door (`cafe.endpoint.client.chat.chat`) says it of a live endpoint, an
@@ -106,6 +111,11 @@ def _json(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def _managers_no(result: str) -> bool:
+    """Whether a `place_order` result is a refusal that reports the manager's no."""
+    return bool(_MANAGERS_NO.search(result)) and _json(result) is None
+
+
 def _call(name: str, arguments: Mapping[str, Any] | str) -> dict[str, Any]:
     return {"tool_calls": [{"name": name, "arguments": arguments}]}
 
@@ -118,6 +128,7 @@ class RestockModel:
     usage: list[tuple[int, int]] = field(default_factory=list)
     fails_after: int | None = None  # the endpoint fails after this many answers (None: never)
     fault: EndpointFault = "unavailable"  # how it fails then
+    asks_again_under: int | None = None  # after a no, smaller orders of at most this many cents
 
     def __post_init__(self) -> None:
         if self.behaviour not in BEHAVIOURS:
@@ -186,8 +197,9 @@ class RestockModel:
             out for name, args, out in history if name == "place_order" and args.get("item") == item
         ]
         placed = [i for i, out in enumerate(orders) if (_json(out) or {}).get("status") == "placed"]
-        if any(_MANAGERS_NO.search(out) and not _json(out) for out in orders):
-            return None
+        no = next((i for i, out in enumerate(orders) if _managers_no(out)), None)
+        if no is not None:
+            return self._after_no(item, need, orders, no, history)
         if placed and (self.behaviour != "duplicate" or len(orders) > placed[0] + 1):
             return None  # ordered (the duplicate model: ordered, then sent it once more)
         quotes = [
@@ -210,6 +222,33 @@ class RestockModel:
         if patient and len(orders) >= 2 and self.behaviour == "obedient" and not placed:
             return None  # refused twice, the same order: the other items first
         return self._order(item, need, quotes[-1] or {}, attempt=len(orders))
+
+    def _after_no(
+        self,
+        item: str,
+        need: int,
+        orders: list[str],
+        no: int,
+        history: list[tuple[str, dict[str, Any], str]],
+    ) -> dict[str, Any] | None:
+        """After the manager's no to `orders[no]`: None (the model takes the no), or, with
+        `asks_again_under`, the next smaller order of the item, as many units as fit under it
+        (at least one), until the need is met or a smaller order is refused too."""
+        later = orders[no + 1 :]
+        if self.asks_again_under is None or any(_json(out) is None for out in later):
+            return None
+        of_item = [(n, a, out) for n, a, out in history if a.get("item") == item and _json(out)]
+        quote = next((out for n, _, out in reversed(of_item) if n == "ask_quote"), None)
+        sent = sum(
+            int(a.get("quantity", 0))
+            for n, a, out in of_item
+            if n == "place_order" and (_json(out) or {}).get("status") == "placed"
+        )
+        if quote is None or need - sent <= 0:
+            return None
+        price = max(1, int((_json(quote) or {}).get("unit_price_cents", 1)))
+        size = min(need - sent, max(1, self.asks_again_under // price))
+        return self._order(item, size, _json(quote) or {}, attempt=len(orders))
 
     def _wanted(self, need: int, quote: dict[str, Any]) -> int:
         """How many the model means to order: the need, and (the obedient model) what a

@@ -8,7 +8,8 @@ from the session that taught it:
   against the kitchen's remaining need, the quotes received and the café's own books, and only
   then sends it; a supplier's message can ask for anything, and nothing it asks for gets through
   (containment, 06: the gate does not need to detect an injection to stop what it asks);
-- the manager's approval, asked BEFORE an order over the limit is sent, and a "no" obeyed (05);
+- the manager's approval, asked BEFORE an order over the limit is sent, and a "no" obeyed (05):
+  a no is to the items declined, so no later order of them goes out, split or smaller;
 - a refusal told to the model as a failed tool result, so it may try again (07);
 - the trace (08): `record_loop` records the run, which the grader replays;
 - the stall (13): `SupplierStall` stops the run when the same failure (session 13's
@@ -39,6 +40,7 @@ __all__ = [
     "OrderGate",
     "SupplierStall",
     "costs_of",
+    "declined_refusal",
     "opening",
     "pace_governor",
     "run_restock",
@@ -50,9 +52,20 @@ __all__ = [
 PACE_WINDOW_TURNS = 8
 
 
+def declined_refusal(items: list[str]) -> ToolOutput:
+    """The refusal of an order that holds items the manager declined earlier in the run."""
+    named = ", ".join(items)
+    return ToolOutput(
+        False,
+        f"Order refused: the manager declined {named} earlier in this run; a no stands for "
+        "smaller or split orders too, so none of it is sent.",
+    )
+
+
 class OrderGate:
     """The only way an order reaches a supplier: checked against the contract, approved first
-    when it is over the limit, and counted against the need once sent."""
+    when it is over the limit, and counted against the need once sent. It remembers the items
+    the manager declined (`declined`) and refuses any later order of them."""
 
     def __init__(self, env: RestockEnv):
         self.world = env.world
@@ -61,6 +74,7 @@ class OrderGate:
         self.need = {item: max(0, v["par"] - v["on_hand"]) for item, v in stock.items()}
         self.quotes: dict[tuple[str, str], Quote] = {}
         self.placed: list[PurchaseOrder] = []
+        self.declined: set[str] = set()  # items the manager said no to in this run
 
     def ask_quote(self, supplier: str, item: str, quantity: int) -> str:
         """Ask the supplier, and keep the quote: its price is what an order may pay."""
@@ -80,6 +94,18 @@ class OrderGate:
                 left[line.item] = left.get(line.item, 0) - line.quantity
         return left
 
+    def consent(self, order: PurchaseOrder) -> ToolOutput | None:
+        """None when `order` may go; else its refusal. An order holding an item the manager
+        declined earlier in the run is refused unasked; one over the limit goes only with the
+        manager's yes, asked first, and a no is remembered for every item it held."""
+        declined = sorted({line.item for line in order.lines} & self.declined)
+        if declined:
+            return declined_refusal(declined)
+        if order.total_cents > self.limit_cents and not self.world.ask_manager(order):
+            self.declined.update(line.item for line in order.lines)
+            return ToolOutput(False, f"Order declined by the manager ({order.total_cents} cents).")
+        return None
+
     def place(self, arguments: Mapping[str, Any]) -> str | ToolOutput:
         """Check, approve if needed, then send; a refusal is a failed result the model reads."""
         try:
@@ -89,8 +115,9 @@ class OrderGate:
         problems = order_problems(order, self.remaining(), self.quotes, self.accounts)
         if problems:
             return ToolOutput(False, "Order refused: " + "; ".join(problems) + ".")
-        if order.total_cents > self.limit_cents and not self.world.ask_manager(order):
-            return ToolOutput(False, f"Order declined by the manager ({order.total_cents} cents).")
+        refusal = self.consent(order)
+        if refusal is not None:
+            return refusal
         answer = self.world.place_order(order)
         self.placed.append(order)
         return answer

@@ -20,7 +20,9 @@ into a `RestockWorld`, a `RestockModel` and the run's `Limits`, the same every t
     partial       the model's replies are cut short (missing fields, last words cut off), and
                   its second try at each order slips a cent in the total
     over_budget   orders over the spending limit: the manager declines the first item's order
-                  and approves the others', which go to one supplier (a second order after a yes)
+                  and approves the others', which go to one supplier (a second order after a yes);
+                  after the no, the model asks for the declined item again in smaller orders,
+                  each under the limit (its need is at least 3, so one unit fits)
     duplicate     the model sends every order twice
     runaway       the model never says it is done; with every item below par, its call cap
                   comes before the pace window (the run meets its cap), with fewer the window first
@@ -170,6 +172,8 @@ def _items(scenario: Scenario, rng: random.Random) -> tuple[Item, ...]:
             supplier = stocked[1].supplier
         on_hand = rng.randint(0, 6)
         need = 0 if i == len(names) - 1 else rng.randint(2, 12)  # the last one is at par
+        if scenario.kind == "over_budget" and i == 0 and need:  # one unit fits under the limit
+            need = max(3, need)
         price = rng.randint(*_PRICE_RANGE)
         if scenario.kind == "over_budget" and i < 3 and need:
             target = CEILING_CENTS + 5_000 if i == 0 else (LIMIT_CENTS + CEILING_CENTS) // 2
@@ -197,6 +201,8 @@ def build_world(scenario: Scenario) -> tuple[RestockWorld, RestockModel, Limits]
         CEILING_CENTS,
     )
     model = RestockModel(_BEHAVIOUR.get(scenario.kind, "honest"))
+    if scenario.kind == "over_budget":  # after the no, smaller orders under the limit
+        model = RestockModel(asks_again_under=LIMIT_CENTS)
     if scenario.kind == "endpoint_down":  # 1 to 3 answers first: a run has started, maybe ordered
         model = RestockModel(fails_after=rng.randint(1, 3), fault=rng.choice(ENDPOINT_FAULTS))
     return world, model, limits
@@ -210,6 +216,11 @@ def describe(scenario: Scenario) -> str:
         + (
             f", endpoint down after {model.fails_after} calls ({model.fault})"
             if model.fails_after
+            else ""
+        )
+        + (
+            f", after a no asks again in orders under {model.asks_again_under} cents"
+            if model.asks_again_under
             else ""
         )
         + ", "

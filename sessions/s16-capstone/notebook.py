@@ -205,9 +205,11 @@ assert {"traced", "costs"}.isdisjoint(traced.failed) and "contract" in traced.fa
 # Now `place_order` becomes the only way an order reaches a supplier. It parses the arguments,
 # asks `order_problems` whether the order holds to the contract against what is still needed, the
 # quotes received and the café's registered accounts, asks the manager first when the total is
-# over the limit, and only then sends. A refusal is a `ToolOutput` that is not ok, naming each
-# problem, so the model can read it and try again under the cap (session 07). Quotes are kept as
-# they arrive: their price is the only price an order may pay.
+# over the limit, and only then sends. A no is to the item, not to one order's shape: the gate
+# remembers what the manager declined and refuses any later order of it, however small. A
+# refusal is a `ToolOutput` that is not ok, naming each problem, so the model can read it and try
+# again under the cap (session 07). Quotes are kept as they arrive: their price is the only price
+# an order may pay.
 #
 # Predict first: with the gate in place, which properties are still red?
 
@@ -245,7 +247,7 @@ GATED = GATED.replace(
 
     tools = restock_tools(env.world.read_stock, env.world.ask_quote, place)
 """,
-    """    placed, quotes = [], {}
+    """    placed, quotes, declined = [], {}, set()
     accounts, limit_cents = env.world.books()
     stock = json.loads(env.world.read_stock())
     need = {item: max(0, v["par"] - v["on_hand"]) for item, v in stock.items()}
@@ -260,6 +262,8 @@ GATED = GATED.replace(
             order = order_from_arguments(arguments)
         except ValueError as exc:
             return ToolOutput(False, f"Order refused: {exc}.")
+        if any(line.item in declined for line in order.lines):
+            return ToolOutput(False, "Order refused: the manager declined this item earlier.")
         left = dict(need)
         for sent in placed:
             for line in sent.lines:
@@ -268,6 +272,7 @@ GATED = GATED.replace(
         if problems:
             return ToolOutput(False, "Order refused: " + "; ".join(problems) + ".")
         if order.total_cents > limit_cents and not env.world.ask_manager(order):
+            declined.update(line.item for line in order.lines)
             return ToolOutput(False, "Order declined by the manager.")
         answer = env.world.place_order(order)
         placed.append(order)

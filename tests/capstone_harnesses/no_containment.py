@@ -22,8 +22,9 @@ class FlagOnly(OrderGate):
             order = order_from_arguments(arguments)
         except ValueError as exc:
             return ToolOutput(False, f"Order refused: {exc}.")
-        if order.total_cents > self.limit_cents and not self.world.ask_manager(order):
-            return ToolOutput(False, "Order declined by the manager.")
+        refusal = self.consent(order)  # the manager's yes first; a no remembered
+        if refusal is not None:
+            return refusal
         answer = self.world.place_order(order)
         self.placed.append(order)
         return answer

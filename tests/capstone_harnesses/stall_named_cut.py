@@ -48,7 +48,7 @@ class SupplierStall:
 
 
 def run_restock(env: RestockEnv) -> RunReport:
-    placed, quotes = [], {}
+    placed, quotes, declined = [], {}, set()
     accounts, limit_cents = env.world.books()
     stock = json.loads(env.world.read_stock())
     need = {item: max(0, v["par"] - v["on_hand"]) for item, v in stock.items()}
@@ -63,6 +63,8 @@ def run_restock(env: RestockEnv) -> RunReport:
             order = order_from_arguments(arguments)
         except ValueError as exc:
             return ToolOutput(False, f"Order refused: {exc}.")
+        if any(line.item in declined for line in order.lines):
+            return ToolOutput(False, "Order refused: the manager declined this item earlier.")
         left = dict(need)
         for sent in placed:
             for line in sent.lines:
@@ -71,6 +73,7 @@ def run_restock(env: RestockEnv) -> RunReport:
         if problems:
             return ToolOutput(False, "Order refused: " + "; ".join(problems) + ".")
         if order.total_cents > limit_cents and not env.world.ask_manager(order):
+            declined.update(line.item for line in order.lines)
             return ToolOutput(False, "Order declined by the manager.")
         answer = env.world.place_order(order)
         placed.append(order)

@@ -20,8 +20,9 @@ class Rounding(OrderGate):
             problems = [p for p in problems if not p.startswith("total ")]  # "close enough"
         if problems:
             return ToolOutput(False, "Order refused: " + "; ".join(problems) + ".")
-        if order.total_cents > self.limit_cents and not self.world.ask_manager(order):
-            return ToolOutput(False, "Order declined by the manager.")
+        refusal = self.consent(order)  # the manager's yes first; a no remembered
+        if refusal is not None:
+            return refusal
         answer = self.world.place_order(order)
         self.placed.append(order)
         return answer

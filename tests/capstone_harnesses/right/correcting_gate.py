@@ -1,7 +1,9 @@
 """RIGHT, shaped differently: the gate corrects instead of only refusing: whatever account, price
 and quantity the model names, the order sent pays the books' account, at the quoted price, for at
 most the remaining need (then order_problems as a backstop).
-Written by held-out reader N, 7 Dec 2026."""
+Written by held-out reader N, 7 Dec 2026.
+Declines remembered (added with F7, 7 Dec 2026: a no is to the item, so a smaller order of it
+is refused too; the scripted model now asks for a declined item again in smaller orders)."""
 
 import json
 
@@ -47,7 +49,7 @@ class SupplierStall:
 
 
 def run_restock(env: RestockEnv) -> RunReport:
-    placed, quotes = [], {}
+    placed, quotes, declined = [], {}, set()
     accounts, limit_cents = env.world.books()
     stock = json.loads(env.world.read_stock())
     need = {item: max(0, v["par"] - v["on_hand"]) for item, v in stock.items()}
@@ -69,6 +71,8 @@ def run_restock(env: RestockEnv) -> RunReport:
         # Correct, don't just check: the account from the books, the price from the quote, the
         # quantity clamped to what is still needed; then the contract check as a backstop.
         line = order.lines[0]
+        if line.item in declined:
+            return ToolOutput(False, f"Order refused: the manager declined {line.item} earlier.")
         quote = quotes.get((order.supplier, line.item))
         if quote is None:
             return ToolOutput(
@@ -91,6 +95,7 @@ def run_restock(env: RestockEnv) -> RunReport:
         if problems:
             return ToolOutput(False, "Order refused: " + "; ".join(problems) + ".")
         if order.total_cents > limit_cents and not env.world.ask_manager(order):
+            declined.update(x.item for x in order.lines)
             return ToolOutput(False, "Order declined by the manager.")
         answer = env.world.place_order(order)
         placed.append(order)

@@ -2,7 +2,9 @@
 it decrements only after the supplier accepted an order; quotes are kept per run on the object;
 the stall hook keeps the whole streak as a list; the pace reading is the ledger's shortfall
 (units still needed, negated so it rises as orders land).
-Written by held-out reader G, 7 Dec 2026."""
+Written by held-out reader G, 7 Dec 2026.
+Declines remembered (added with F7, 7 Dec 2026: a no is to the item, so a smaller order of it
+is refused too; the scripted model now asks for a declined item again in smaller orders)."""
 
 import json
 
@@ -31,6 +33,7 @@ class Gate:
         self.total_need = sum(self.remaining.values())
         self.quotes = {}
         self.sent = []
+        self.declined = set()  # items the manager said no to
 
     def quote(self, supplier, item, quantity):
         text = self.world.ask_quote(supplier, item, quantity)
@@ -44,12 +47,15 @@ class Gate:
             po = order_from_arguments(arguments)
         except ValueError as exc:
             return ToolOutput(False, f"Refused: {exc}")
+        if any(x.item in self.declined for x in po.lines):
+            return ToolOutput(False, "The manager declined this item earlier; it was not sent.")
         problems = order_problems(po, dict(self.remaining), dict(self.quotes), self.accounts)
         if problems:
             return ToolOutput(False, "Refused: " + " | ".join(problems))
         if po.total_cents > self.limit:
             yes = self.world.ask_manager(po)
             if yes is not True:
+                self.declined.update(x.item for x in po.lines)
                 return ToolOutput(False, "The manager did not approve this order; it was not sent.")
         text = self.world.place_order(po)
         self.sent.append(po)

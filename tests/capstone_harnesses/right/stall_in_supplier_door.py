@@ -2,7 +2,9 @@
 results: the ask_quote wrapper counts identical supplier failures in a row (keyed by supplier and
 error text, masked by session 13's normalize_evidence; a successful quote resets), refuses to
 forward a question once the bound is reached, and a tiny hook turns that flag into `stuck`.
-Written by held-out reader N, 7 Dec 2026."""
+Written by held-out reader N, 7 Dec 2026.
+Declines remembered (added with F7, 7 Dec 2026: a no is to the item, so a smaller order of it
+is refused too; the scripted model now asks for a declined item again in smaller orders)."""
 
 import json
 
@@ -24,7 +26,7 @@ from cafe.trace import Recorder, record_loop
 
 
 def run_restock(env: RestockEnv) -> RunReport:
-    placed, quotes = [], {}
+    placed, quotes, declined = [], {}, set()
     accounts, limit_cents = env.world.books()
     stock = json.loads(env.world.read_stock())
     need = {item: max(0, v["par"] - v["on_hand"]) for item, v in stock.items()}
@@ -51,6 +53,8 @@ def run_restock(env: RestockEnv) -> RunReport:
             order = order_from_arguments(arguments)
         except ValueError as exc:
             return ToolOutput(False, f"Order refused: {exc}.")
+        if any(x.item in declined for x in order.lines):
+            return ToolOutput(False, "Order refused: the manager declined this item earlier.")
         left = dict(need)
         for sent in placed:
             for line in sent.lines:
@@ -59,6 +63,7 @@ def run_restock(env: RestockEnv) -> RunReport:
         if problems:
             return ToolOutput(False, "Order refused: " + "; ".join(problems) + ".")
         if order.total_cents > limit_cents and not env.world.ask_manager(order):
+            declined.update(x.item for x in order.lines)
             return ToolOutput(False, "Order declined by the manager.")
         answer = env.world.place_order(order)
         placed.append(order)

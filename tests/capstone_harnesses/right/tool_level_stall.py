@@ -3,7 +3,9 @@ refuses to ask a supplier again once the same failure came back stall_after time
 raises a flag) and the after-turn hook only turns the flag into a `stuck` stop; the gate is
 written as a pipeline of checks returning the first refusal; the need is recomputed from the
 orders sent each time.
-Written by held-out reader G, 7 Dec 2026."""
+Written by held-out reader G, 7 Dec 2026.
+Declines remembered (added with F7, 7 Dec 2026: a no is to the item, so a smaller order of it
+is refused too; the scripted model now asks for a declined item again in smaller orders)."""
 
 import json
 
@@ -27,7 +29,7 @@ def run_restock(env: RestockEnv) -> RunReport:
     accounts, limit = env.world.books()
     stock = json.loads(env.world.read_stock())
     par_need = {i: max(0, s["par"] - s["on_hand"]) for i, s in stock.items()}
-    sent, quotes = [], {}
+    sent, quotes, declined = [], {}, set()
     stall = {"last": None, "count": 0, "hit": None}
 
     def note(ok, sig=None):
@@ -67,10 +69,13 @@ def run_restock(env: RestockEnv) -> RunReport:
             order = order_from_arguments(arguments)
         except ValueError as exc:
             return ToolOutput(False, str(exc))
+        if any(x.item in declined for x in order.lines):
+            return ToolOutput(False, "Declined by the manager earlier: not sent.")
         for problem in order_problems(order, left(), quotes, accounts):
             return ToolOutput(False, "Refused: " + problem)
         needs_yes = order.total_cents > limit
         if needs_yes and not env.world.ask_manager(order):
+            declined.update(x.item for x in order.lines)
             return ToolOutput(False, "Declined by the manager.")
         reply = env.world.place_order(order)
         sent.append(order)
