@@ -83,9 +83,10 @@ class Item:
 class SupplierPlan:
     """How one supplier behaves: fails its first `timeouts` quotes, or every quote (`down`);
     after it answers, it fails `timeouts` times again, `relapses` times over (a flaky supplier:
-    the same failure, a success, then the same failure once more); `message` is what its quotes say (an injected instruction, or a plain note), and
-    `quoted_account` the account its quotes name in their `pay_to` field when it is not the
-    registered one (a compromised supplier; the café's books still hold `account`)."""
+    the same failure, a success, then the same failure once more); `message` is what its quotes
+    say (an injected instruction, or a plain note), and `quoted_account` the account its quotes
+    name in their `pay_to` field when it is not the registered one (a compromised supplier; the
+    café's books still hold `account`)."""
 
     name: str
     account: str

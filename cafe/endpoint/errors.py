@@ -38,6 +38,7 @@ __all__ = [
     "RequestRejected",
     "ScriptExhausted",
     "os_error_line",
+    "shortened",
 ]
 
 # Every way an endpoint can fail us, as the client and the doctor tell them apart; what each one
@@ -80,14 +81,18 @@ OS_ERROR_FIXES: Mapping[int, str] = {
     errno.ENOSPC: "the disk is full: free some space and run it again",
 }
 CHECK_PATH = "check the path and run the command again"
-# How much of a path a message shows: enough to recognise it, short of filling the screen.
-SHOWN_PATH_CHARS = 80
+# How much of a long value (a path, a URL) a message shows: enough to recognise it, short of
+# filling the screen.
+SHOWN_CHARS = 80
+
+
+def shortened(text: str) -> str:
+    """`text` as a message shows it: whole, or its first `SHOWN_CHARS` and how long it is in all."""
+    return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}… ({len(text):,} characters)"
 
 
 def _shown_path(name: object) -> str:
-    text = name.decode(errors="replace") if isinstance(name, bytes) else str(name)
-    if len(text) > SHOWN_PATH_CHARS:
-        text = f"{text[:SHOWN_PATH_CHARS]}… ({len(text):,} characters)"
+    text = shortened(name.decode(errors="replace") if isinstance(name, bytes) else str(name))
     return text if text.isprintable() else repr(text)
 
 

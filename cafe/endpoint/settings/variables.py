@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import Literal
 from urllib.parse import urlsplit
 
-from cafe.endpoint.errors import ConfigError
+from cafe.endpoint.errors import ConfigError, shortened
 from cafe.endpoint.secrets.redaction import display_url, mask_key
 
 __all__ = [
@@ -65,8 +65,6 @@ MODEL_CHARS = 256
 # The longest base URL accepted: 2,048 characters, what browsers and most servers take; real ones
 # are under 100. The HTTP client refuses a URL over 65,536 with a traceback, past the doctor.
 URL_CHARS = 2048
-# How much of a long value a message shows: enough to recognise it, short of filling the screen.
-SHOWN_CHARS = 80
 # Spellings CAFE_HEADLESS accepts, compared lower-cased.
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
@@ -106,11 +104,6 @@ def invalid(name: str, shown: str, problem: str) -> ConfigError:
         f"{name} is {shown!r}: {problem}; e.g. `export {name}={example}` "
         f"(or the line {name}={example} in a .env file)."
     )
-
-
-def _cut(text: str) -> str:
-    """`text` as a message shows it: its first `SHOWN_CHARS`, then how long it is in all."""
-    return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}… ({len(text):,} characters)"
 
 
 def _control(text: str) -> int | None:
@@ -189,7 +182,7 @@ def parse_base_url(raw: str) -> str:
     url = raw.strip().rstrip("/")
     problem = _url_problem(url)
     if problem:
-        raise invalid("CAFE_BASE_URL", _cut(display_url(url)), problem)
+        raise invalid("CAFE_BASE_URL", shortened(display_url(url)), problem)
     return url
 
 
@@ -256,16 +249,16 @@ def parse_home(raw: str) -> Path:
     except RuntimeError:  # "~someone" who does not exist
         raise invalid("CAFE_HOME", text, "its ~ names no user this machine knows") from None
     if not folder.is_absolute():
-        raise invalid("CAFE_HOME", _cut(text), "it must be a full path, from / (or ~) down")
+        raise invalid("CAFE_HOME", shortened(text), "it must be a full path, from / (or ~) down")
     try:
         if folder.exists() and not folder.is_dir():
-            raise invalid("CAFE_HOME", _cut(text), "that is a file, not a folder")
+            raise invalid("CAFE_HOME", shortened(text), "that is a file, not a folder")
         existing = next((p for p in (folder, *folder.parents) if p.exists()), folder)
     except OSError as exc:  # a name too long for the system, a loop of links
         problem = f"the system cannot use it as a folder ({exc.strerror or exc})"
-        raise invalid("CAFE_HOME", _cut(text), problem) from None
+        raise invalid("CAFE_HOME", shortened(text), problem) from None
     if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-        raise invalid("CAFE_HOME", _cut(text), f"{existing} is not a folder you can write to")
+        raise invalid("CAFE_HOME", shortened(text), f"{existing} is not a folder you can write to")
     return folder
 
 
