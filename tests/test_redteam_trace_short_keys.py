@@ -62,10 +62,10 @@ def _repair(client: Any) -> Any:
 
 
 def _structural(record: dict[str, Any]) -> set[str]:
-    """The strings a span line holds because the format puts them there: its field names and kind,
-    attribute names, message and part field names, roles, part types, finish reasons, the
-    closed-set values, and a span name's first word."""
-    found = set(record) | {record.get("kind", "")}
+    """The strings a span line holds because the format puts them there: its field names, its
+    record type ("span") and kind, attribute names, message and part field names, roles, part
+    types, finish reasons, the closed-set values, and a span name's first word."""
+    found = set(record) | {record.get("record", ""), record.get("kind", "")}
     found.add(str(record.get("name", "")).split(" ")[0])
     for name, value in record.get("attributes", {}).items():
         found.add(name)
@@ -129,22 +129,27 @@ def _round_trip(key: str, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> dict[st
     return out
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(
-    key=st.one_of(
-        st.sampled_from(FORMAT_WORDS),
-        st.text("abcdefghijklmnopqrstuvwxyz_.", min_size=1, max_size=12),
-    )
-)
-def test_short_key_run_is_written_read_back_equal_and_replayed_for_any_key(
-    key, tmp_path_factory, monkeypatch
-):
-    with monkeypatch.context() as patch:
-        got = _round_trip(key, tmp_path_factory.mktemp("k"), patch)
+def _holds(got: dict[str, Any], key: str) -> None:
     for label, (equal, same_hash, leaks, _) in got.items():
         assert equal, (label, key)
         assert same_hash, (label, key)
         assert not leaks, (label, key, leaks[:3])
+
+
+@pytest.mark.parametrize("key", FORMAT_WORDS)
+def test_a_key_that_is_any_word_of_the_format_leaves_the_run_readable(key, tmp_path, monkeypatch):
+    """Every word of the list, each run: a word drawn by chance was found once in one CI run
+    and not in the next (the record type "span", which this file's oracle had left out)."""
+    _holds(_round_trip(key, tmp_path, monkeypatch), key)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(key=st.text("abcdefghijklmnopqrstuvwxyz_.", min_size=1, max_size=12))
+def test_short_key_run_is_written_read_back_equal_and_replayed_for_any_key(
+    key, tmp_path_factory, monkeypatch
+):
+    with monkeypatch.context() as patch:
+        _holds(_round_trip(key, tmp_path_factory.mktemp("k"), patch), key)
 
 
 @pytest.mark.parametrize("key", ["cafe", "text", "user", "run", "chat"])
