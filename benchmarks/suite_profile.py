@@ -7,8 +7,11 @@
 The suite runs as the README says (`pytest -n auto --dist loadfile ...`) with one extra plugin,
 this file, loaded by `-p`. Around each test the plugin reads the processor seconds of the worker
 and of the children it has waited for (`resource.getrusage`), and adds the difference to the
-test's file; each worker also records how long its collection took. Every worker writes one JSON
-file; the table sums them. A browser's or kernel's processes count only once the worker has waited
+test's file, and the wall-clock seconds beside them; each worker also records how long its
+collection took and when it finished. Every worker writes one JSON file; the table sums them and
+ends with each worker's processor seconds and finishing time (workers that finish far apart mean
+the files are badly shared out; a file whose wall seconds are far above its processor seconds is
+waiting on a browser, a kernel or a subprocess). A browser's or kernel's processes count only once the worker has waited
 for them, so the browser rows are a floor.
 
 It prints figures and asserts nothing. Run it on an idle machine and quote the date, the core
@@ -28,7 +31,6 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -45,7 +47,9 @@ def _cpu() -> float:
 class _Recorder:
     def __init__(self) -> None:
         self.by_file: dict[str, float] = defaultdict(float)
+        self.wall_by_file: dict[str, float] = defaultdict(float)
         self.tests: dict[str, int] = defaultdict(int)
+        self.started = time.time()
         self.collect_start = _cpu()
         self.collect_seconds = 0.0
 
@@ -63,10 +67,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
-    before = _cpu()
+    before, wall_before = _cpu(), time.perf_counter()
     yield
     name = item.nodeid.split("::", 1)[0]
     _recorder.by_file[name] += _cpu() - before
+    _recorder.wall_by_file[name] += time.perf_counter() - wall_before
     _recorder.tests[name] += 1
 
 
@@ -79,6 +84,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         "worker": worker,
         "collect": _recorder.collect_seconds,
         "files": dict(_recorder.by_file),
+        "wall": dict(_recorder.wall_by_file),
+        "started": _recorder.started,
+        "finished": time.time(),
         "tests": dict(_recorder.tests),
     }
     Path(folder, f"{worker}-{os.getpid()}.json").write_text(json.dumps(record), encoding="utf-8")
@@ -86,23 +94,36 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 def table(folder: Path, top: int) -> str:
     by_file: dict[str, float] = defaultdict(float)
+    wall: dict[str, float] = defaultdict(float)
     tests: dict[str, int] = defaultdict(int)
     collect = []
-    for path in sorted(folder.glob("*.json")):
-        record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    workers = []
+    records = [
+        json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))
+    ]
+    start = min((r["started"] for r in records if "started" in r), default=0.0)
+    for record in records:
         if record["worker"] == "main":
             continue
         collect.append(record["collect"])
         for name, seconds in record["files"].items():
             by_file[name] += seconds
+            wall[name] += record.get("wall", {}).get(name, 0.0)
             tests[name] += record["tests"][name]
+        if "finished" in record:
+            busy = sum(record["files"].values()) + record["collect"]
+            workers.append(
+                f"{record['worker']}: {busy:.0f} cpu s, done at {record['finished'] - start:.0f} s"
+            )
     total = sum(by_file.values()) + sum(collect)
-    lines = [f"{'file':<52} {'tests':>6} {'cpu s':>8} {'share':>6}"]
+    lines = [f"{'file':<52} {'tests':>6} {'cpu s':>8} {'wall s':>7} {'share':>6}"]
     for name, seconds in sorted(by_file.items(), key=lambda pair: -pair[1])[:top]:
-        lines.append(f"{name:<52} {tests[name]:>6} {seconds:>8.1f} {seconds / total:>6.1%}")
+        lines.append(
+            f"{name:<52} {tests[name]:>6} {seconds:>8.1f} {wall[name]:>7.1f} {seconds / total:>6.1%}"
+        )
     lines.append(f"{'collection (all workers)':<52} {'':>6} {sum(collect):>8.1f}")
-    lines.append(f"{'total':<52} {sum(tests.values()):>6} {total:>8.1f}")
-    return "\n".join(lines)
+    lines.append(f"{'total':<52} {sum(tests.values()):>6} {total:>8.1f} {sum(wall.values()):>7.1f}")
+    return "\n".join(lines + sorted(workers))
 
 
 def main(argv: list[str] | None = None) -> int:
