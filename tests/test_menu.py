@@ -234,7 +234,6 @@ def test_allergen_keys_are_the_menu_vocabulary_folded():
     [
         "",
         "  ",
-        "\u200b",
         "none",
         "None",
         "None.",
@@ -248,6 +247,15 @@ def test_allergen_keys_are_the_menu_vocabulary_folded():
 )
 def test_is_no_allergy_placeholders_mean_none(word):
     assert is_no_allergy(word)
+
+
+@pytest.mark.parametrize(
+    "word", ["\u200b", "none\u200b", "\U000e006d\U000e0069\U000e006c\U000e006b"]
+)
+def test_is_no_allergy_a_character_nobody_can_see_is_not_none(word):
+    """Kept, so the menu cannot check it and a person asks (lesson 05): tag characters can spell
+    "milk", and a zero-width space is the same kind of character (tests/test_no_allergy_hidden.py)."""
+    assert not is_no_allergy(word)
 
 
 @pytest.mark.parametrize("word", ["nuts", "no nuts", "nut", "牛奶", "sesame", "milk allergy"])

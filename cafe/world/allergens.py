@@ -245,7 +245,12 @@ def is_no_allergy(word: str) -> bool:
 
     An allow-list: anything else is an allergy, including one the menu cannot check. "🥜", "!!!"
     and "0" are not "none": a check that does not understand a declaration must not drop it.
+    Nor is a declaration holding a character nobody can see ("none" followed by tag characters
+    that spell "milk", or those characters alone): it is kept, and the menu cannot check it
+    (`is_plain`), so a person asks.
     """
+    if hidden_characters(word):
+        return False
     if not drop_ignorable(unicodedata.normalize("NFKC", word)).strip():
         return True  # nothing declared
     return _SPACING.sub("", spelling_key(word)) in NO_ALLERGY_WORDS
