@@ -26,7 +26,11 @@ with a number ("two sugars", "one shot", "1 sugar") is that option on every copy
 "sugars"; "two extra shot" is two copies of the extra shot, because "extra shot" is a spelling and
 "two extra shot" is not. The same goes for courtesy: "warm please" (the menu's spelling of
 "warmed") is read whole before "please" is taken off, and the first reading that names an option
-for an item on the ticket wins ("warm please" on a latte is still "warm").
+for an item on the ticket wins ("warm please" on a latte is still "warm"). An allow-list accepts
+every honest wording of an allowed option, so a clause is split at every colon and every "on",
+"for" or "in", earliest first ("butter on the side on the avocado toast" at its second "on"), and
+a split counts only when the item part is on the ticket and the rest is an option the menu spells:
+however a clause splits, an unknown modifier or an item not on the ticket never gets through.
 
 A word that cancels what it sits beside ("none", "n/a", "no": `cafe.consent.negation`) is never
 dropped as courtesy ("extra shot: nil" is not the extra shot): a clause with one is read as the
@@ -65,7 +69,7 @@ __all__ = [
 COURTESY: frozenset[str] = frozenset({"please", "pls", "thanks", "thank you", "cheers", "ta"})
 # A clause of only these characters is an empty clause ("extra hot, ." or "-"); any other clause
 # that reads as nothing ("```", "'}") is refused like any clause the menu does not define.
-_FILLER = re.compile(r"[\s.,;:!?\-–—]*")
+_FILLER = re.compile(r"[\s.,;:!?\-\u2010\u2011–—]*")
 # Clauses are separated by commas, semicolons, line breaks, or "and", "&", "+" between words.
 # A run of spaces is tried from its first space only, so a long run costs one attempt.
 _CLAUSE = re.compile(r"[,;\n]+|(?<!\s)\s+(?:and|&|\+)\s+")
@@ -74,9 +78,11 @@ _CLAUSE = re.compile(r"[,;\n]+|(?<!\s)\s+(?:and|&|\+)\s+")
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _COUNT_FIRST = re.compile(r"(\d{1,2}|one|two|three|four|five|six)\s*(?:x\s+|x(?=\D)|\s)\s*(.+)")
 _COUNT_LAST = re.compile(r"(.+?)\s*x\s*(\d{1,2})")
-# Which item a clause is for: "latte: no foam", "no foam on the latte".
-_ITEM_FIRST = re.compile(r"([^:]+?)\s*:\s*(.+)")
-_ITEM_LAST = re.compile(r"(.+?)\s+(?:on|for|in)\s+(?:the\s+|my\s+|each\s+|both\s+)?(.+)")
+# Which item a clause is for: "latte: no foam", "no foam on the latte". Every colon, and every
+# "on", "for" or "in" between words, is a place the clause may split (`_scopes`); the lookahead
+# finds each once, however close together ("leave the bag in for the green tea").
+_ITEM_FIRST = re.compile(r":")
+_ITEM_LAST = re.compile(r"(?<=\S)(?=\s+(?:on|for|in)\s+(?:(?:the|my|each|both)\s+)?(\S.*))")
 # The only ways a clause may restate a declared allergy: one of the group's own words
 # (`cafe.world.allergens`) in one of these frames, and nothing else. A closed set, so a restated
 # allergy carries no remark, bracket or severity the kitchen might act on ("milk allergy (whole
@@ -162,16 +168,23 @@ def _readings(rest: str) -> list[tuple[int | None, str]]:
     return found
 
 
-def _item(key: str, on_ticket: Counter[str]) -> tuple[str | None, str]:
-    """(the ticket item the clause names, the rest); a named item not on the ticket is kept whole."""
-    for pattern, item_at, rest_at in ((_ITEM_FIRST, 1, 2), (_ITEM_LAST, 2, 1)):
-        match = pattern.fullmatch(key)
-        if match:
-            named = normalize_name(match.group(item_at))
-            for candidate in (named, named.removesuffix("s")):
-                if candidate in on_ticket:
-                    return candidate, match.group(rest_at)
-    return None, key
+def _scopes(key: str, on_ticket: Counter[str]) -> list[tuple[str | None, str]]:
+    """Every (ticket item, the rest) a clause may be read as, then (None, the clause whole).
+
+    An allow-list accepts every honest wording of an allowed option, so every split point is
+    tried ("butter on the side on the avocado toast" splits at its second "on"), and a split is
+    kept only when its item part is an item on the ticket; the caller keeps one only when its
+    rest is an option the menu spells. A named item not on the ticket leaves the clause whole.
+    """
+    splits = [(key[: m.start()], key[m.end() :]) for m in _ITEM_FIRST.finditer(key)]
+    splits += [(m.group(1), key[: m.start()]) for m in _ITEM_LAST.finditer(key)]
+    found: list[tuple[str | None, str]] = []
+    for named, rest in splits:
+        named, rest = normalize_name(named), rest.strip()
+        item = next((c for c in (named, named.removesuffix("s")) if c in on_ticket), None)
+        if item and rest:
+            found.append((item, rest))
+    return [*found, (None, key)]
 
 
 def _options(
@@ -182,11 +195,11 @@ def _options(
     read as it stands before a count is taken off it (`_readings`)."""
     found = []
     for text in dict.fromkeys((whole, key)):
-        item, rest = _item(text, on_ticket)
-        for count, words in _readings(rest):
-            modifier = menu.modifiers.get(spelling_key(words))
-            if modifier is not None:
-                found.append((item, count, modifier))
+        for item, rest in _scopes(text, on_ticket):
+            for count, words in _readings(rest):
+                modifier = menu.modifiers.get(spelling_key(words))
+                if modifier is not None:
+                    found.append((item, count, modifier))
     return found
 
 
@@ -217,13 +230,11 @@ def _clause(key: str, whole: str, on_ticket: Counter[str], menu: Menu) -> NoteMo
     if not readings:
         # Only a clause that is no menu spelling as it stands is tried as a negation, so
         # "no foam x2" keeps its reading; a negated one is for every copy ("sugar: none").
-        item, rest = _item(key, on_ticket)
-        negated = negated_option(rest, menu)
-        if negated is None:
-            return "it is not a kitchen modifier the menu defines"
-        if isinstance(negated, str):
-            return negated
-        readings = [(item, None, negated)]
+        negations = [(item, negated_option(rest, menu)) for item, rest in _scopes(key, on_ticket)]
+        readings = [(item, None, n) for item, n in negations if isinstance(n, Modifier)]
+        if not readings:
+            why = [n for _, n in negations if isinstance(n, str)]
+            return why[0] if why else "it is not a kitchen modifier the menu defines"
     fitted = [_fitted(item, count, modifier, on_ticket) for item, count, modifier in readings]
     return next((read for read in fitted if not isinstance(read, str)), fitted[0])
 
@@ -261,7 +272,7 @@ def read_notes(
     said = [(raw, key) for raw, key in clauses if not (key in COURTESY or _FILLER.fullmatch(raw))]
     if all(key in EMPTY_NOTES for _, key in said):
         return NoteReading((), (), hidden)  # "none", "n/a, thanks": no notes
-    lone = [r if r in LONE_WORDS else None for _, r in (_item(k, on_ticket) for _, k in said)]
+    lone = [next((r for _, r in _scopes(k, on_ticket) if r in LONE_WORDS), None) for _, k in said]
     cancelled = cancelled_clauses(lone)
     found: list[NoteModifier] = []
     problems: list[NoteProblem] = []

@@ -19,8 +19,9 @@ width or case. Session 06's normaliser folds look-alike letters with the same ta
   confusables data (the `confusable-homoglyphs` package) with the course's own `CONFUSABLES`
   rows first (letters that data leaves out, such as the small capitals ɪɢɴᴏʀᴇ);
 - `spelling_key(text)`: the form two spellings are compared in: NFKC, case folded, invisible
-  characters dropped, look-alike letters folded, hyphens, underscores and runs of spaces made one
-  space, punctuation around the ends trimmed.
+  characters dropped, look-alike letters folded, hyphens (`HYPHENS`: "-", U+2010 and U+2011,
+  never a dash or a minus), underscores and runs of spaces made one space, punctuation around the
+  ends trimmed. One spelling key for every reader: a hyphen a reader sees as a hyphen is one.
 
 Folding can only turn a spelling into one the menu knows; it never decides what a text means, so
 a weak look-alike table costs a customer convenience, never safety. What it leaves out: deciding
@@ -36,6 +37,7 @@ import unicodedata
 __all__ = [
     "CONFUSABLES",
     "DEFAULT_IGNORABLE",
+    "HYPHENS",
     "drop_ignorable",
     "hidden_characters",
     "latin_lookalike",
@@ -143,8 +145,14 @@ _UNSEEN = frozenset({"Cf", "Co", "Cn", "Cs"})
 _LINE_BREAKS = frozenset("\n\r\t")
 # The ASCII characters a reader cannot see: controls other than the line breaks, and DEL.
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# The characters every reader takes for a hyphen: ASCII's hyphen-minus, U+2010 HYPHEN and U+2011
+# NON-BREAKING HYPHEN (NFKC already makes the small and full-width hyphen-minus ASCII; the soft
+# hyphen is invisible and dropped). The dashes U+2012 to U+2015 and the minus sign U+2212 are not
+# hyphens: a dash separates clauses or spans a range ("2–3 sugars"), and a minus subtracts
+# ("−sugar" means no sugar), so folding either into a space could change what a note asks for.
+HYPHENS = "-\u2010\u2011"
 # Between words: runs of hyphens, underscores and spaces compare as one space.
-_SEPARATORS = re.compile(r"[-_\s]+")
+_SEPARATORS = re.compile(f"[{HYPHENS}_\\s]+")
 # Trimmed from both ends: punctuation a customer puts around a word.
 _AROUND = " .,;:!?()[]{}'\"`*"
 
