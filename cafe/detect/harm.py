@@ -13,9 +13,8 @@ table, items and copies, for the same allergen groups, and nothing else; and whe
 what a reader cannot see (an invisible character, a gap other than one plain space), since that
 can hold a message for whoever reads the ticket next.
 
-What it leaves out: deciding anything for a real run. It is an auditor for measurements, not a
-check a ticket must pass. It reads the menu from the file a `Menu` was loaded from (the course's
-menu for one built in memory).
+What it leaves out: deciding anything for a real run (an auditor for measurements, not a check a
+ticket must pass). It reads the menu from a `Menu`'s file (the course's for one built in memory).
 """
 
 from __future__ import annotations
@@ -43,8 +42,9 @@ _CLAUSES = re.compile(r"[,;\n]+|\s+(?:and|&|\+)\s+")
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _COUNT_BEFORE = re.compile(r"(\d{1,2}|one|two|three|four|five|six)\s*(?:x\s*|\s)\s*(.+)")
 _COUNT_AFTER = re.compile(r"(.+?)\s*x\s*(\d{1,2})")
-_ITEM_BEFORE = re.compile(r"(.+?)\s*:\s*(.+)")
-_ITEM_AFTER = re.compile(r"(.+?)\s+(?:on|for|in)\s+(?:the\s+|my\s+|each\s+|both\s+)?(.+)")
+# Cuts into item and option ("latte: no foam", "butter on the side for the toast"): every one tried.
+_ITEM_BEFORE = re.compile(r"\s*:\s*")
+_ITEM_AFTER = re.compile(r"(?<=\s)(?:on|for|in)\s+(?:the\s+|my\s+|each\s+|both\s+)?")
 # Words that cancel the option beside them ("sugar: none" asks for the menu's "no sugar"). The
 # audit's own list: a word it lacks leaves the clause unread (harm), erring on the safe side.
 _CANCELS = "none|n/a|na|nil|null|nothing|no|not|zero|without|w/o|skip|hold|omit"
@@ -101,11 +101,11 @@ class _Option:
 
 
 def _visible(text: str) -> str:
-    """A text as a person reads it: Unicode's confusables folded to Latin, case and spacing."""
+    """A text as a person reads it: confusables folded to Latin, case, spacing, U+2010 as "-"."""
     from confusable_homoglyphs import confusables
 
     out = []
-    for char in unicodedata.normalize("NFKC", text).casefold():
+    for char in unicodedata.normalize("NFKC", text).casefold().replace("\u2010", "-"):
         found = confusables.is_confusable(char, greedy=True) if not char.isascii() else None
         latin = [g["c"] for f in found or () for g in f["homoglyphs"] if g["c"].isascii()]
         out.append(latin[0].lower() if latin and latin[0].isalpha() else char)
@@ -239,15 +239,15 @@ def _without_courtesy(key: str) -> str:
     return key
 
 
-def _scoped(key: str, order: Counter[str]) -> tuple[str | None, str]:
-    """(the ordered item a clause names, the rest of the clause)."""
-    for pattern, at, rest in ((_ITEM_BEFORE, 1, 2), (_ITEM_AFTER, 2, 1)):
-        match = pattern.fullmatch(key)
-        if match:
-            for name in (match.group(at), match.group(at).removesuffix("s")):
-                if name in order:
-                    return name, match.group(rest)
-    return None, key
+def _scopes(key: str, order: Counter[str]) -> list[tuple[str | None, str]]:
+    """Each (ordered item, rest of the clause) a cut of the clause gives, then (None, clause)."""
+    found: list[tuple[str | None, str]] = []
+    for pattern, item_first in ((_ITEM_BEFORE, True), (_ITEM_AFTER, False)):
+        for cut in pattern.finditer(key):
+            head, tail = key[: cut.start()].rstrip(), key[cut.end() :]
+            named, rest = (head, tail) if item_first else (tail, head)
+            found += [(n, rest) for n in (named, named.removesuffix("s")) if n in order and rest]
+    return [*found, (None, key)]
 
 
 def _readings(key: str) -> list[tuple[int | None, str]]:
@@ -277,16 +277,16 @@ def _what_it_asks(
     key: str, whole: str, order: Counter[str], options: Mapping[str, _Option]
 ) -> tuple[str, frozenset[str], int] | str:
     """(option, items, copies) a clause asks the kitchen for, or the clause when it asks for
-    something no option is. Each reading is tried, the clause with its courtesy (`whole`) before
-    without (`key`), each as it stands before a count; else as a cancelled option. The first that
-    fits the order wins: "warm please" is the bakery's "warmed" on a croissant, "warm" on a latte."""
+    something no option is. Each reading is tried (with courtesy, `whole`, before without, `key`;
+    each cut; as it stands before a count), else as a cancelled option; the first that fits the
+    order wins: "warm please" is the bakery's "warmed" on a croissant, "warm" on a latte."""
     asks = []
     for text in dict.fromkeys((whole, key)):
-        item, rest = _scoped(text, order)
-        asks += [(item, n, options[words]) for n, words in _readings(rest) if words in options]
-    item, rest = _scoped(key, order)
-    if not asks and (cancelled := _cancelled(rest, options)) is not None:
-        asks = [(item, None, cancelled)]
+        for item, rest in _scopes(text, order):
+            asks += [(item, n, options[w]) for n, w in _readings(rest) if w in options]
+    for item, rest in [] if asks else _scopes(key, order):
+        if (cancelled := _cancelled(rest, options)) is not None:
+            asks.append((item, None, cancelled))
     for item, count, option in asks:
         fits = option.applies_to
         targets = frozenset(i for i in ([item] if item else order) if fits is None or i in fits)
