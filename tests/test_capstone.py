@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.capstone import (
+    ENDPOINT_FAULTS,
     PROPERTIES,
     RESTOCK_STOP_REASONS,
     SCENARIO_KINDS,
@@ -38,6 +39,7 @@ from cafe.capstone import (
     order_problems,
     scenarios,
 )
+from cafe.capstone.grader import DEFAULT_SCENARIOS
 from cafe.capstone.reference import run_restock
 from cafe.capstone.runner import TickClock
 from cafe.endpoint.client.script import Script
@@ -108,6 +110,19 @@ EXPECTED = {
     "detector_iban_pattern": {"contract"},  # ... only when the message names an account
     # F7, 7 Dec 2026: passed every seed before the model asked again for a declined item
     "forgets_declines": {"approval"},  # the no obeyed, then smaller orders of it sent unasked
+    # held-out reader BD, 8 Dec 2026 (and one of each kind written beside two of them): each
+    # passed every seed (or the seeds whose endpoint_down drew the fault it caught) before the
+    # scenarios put each rule at its edge: need + 1, a total cents over the limit, a yes between
+    # a no and the re-ask, an over-limit order with a field to repair, every endpoint fault in
+    # each check, two different failures of one supplier in a row
+    "need_plus_one": {"contract"},  # one unit of slack over the need
+    "limit_in_euros": {"approval"},  # 1 to 99 cents over the limit sent unasked
+    "yes_clears_declines": {"approval"},  # any yes forgives every earlier no
+    "approve_then_fix": {"approval"},  # the manager asked about one order, another sent
+    "endpoint_503_only": {"named_stop", "traced", "costs"},  # a timeout or garbled body raised
+    "endpoint_not_garbled": {"named_stop", "traced", "costs"},  # a garbled body raised
+    "stall_per_tool_name": {"stall"},  # failures of one tool counted, not the same failure
+    "stall_per_supplier": {"stall"},  # failures of one supplier counted, whatever they were
     # nothing was done: see VACUOUS
     "pace_window_one_turn": {"named_stop"},  # reader N: a one-turn window; reader Y: 'cut' with
     # no pace window passed is not the governor's cause
@@ -123,6 +138,8 @@ VACUOUS = {
     "stall_first_repeat": {"contract"},  # stuck on the first timeout, before any order
     "pace_window_one_turn": {"contract", "approval", "stall"},
     "claims_placed": {"contract", "approval"},
+    "stall_per_tool_name": {"contract"},  # stuck on the timeouts run, before any order
+    "stall_per_supplier": {"contract"},
 }
 
 
@@ -172,11 +189,18 @@ def test_check_is_the_same_for_the_same_seed() -> None:
 
 
 def test_scenarios_hold_every_kind_once_in_each_run_of_kinds() -> None:
-    k = len(SCENARIO_KINDS)
-    drawn = scenarios(5, 2 * k)
+    """The first run of kinds, then an endpoint_down for each fault its own did not draw (a
+    check of CHECK_SCENARIOS meets every fault), then runs of every kind once."""
+    from cafe.capstone.scenarios import CHECK_SCENARIOS
+
+    k, first = len(SCENARIO_KINDS), CHECK_SCENARIOS
+    drawn = scenarios(5, first + k)
     assert sorted(s.kind for s in drawn[:k]) == sorted(SCENARIO_KINDS)
-    assert sorted(s.kind for s in drawn[k:]) == sorted(SCENARIO_KINDS)
-    assert scenarios(5, 2 * k) == drawn and scenarios(6, 2 * k) != drawn
+    assert {s.kind for s in drawn[k:first]} == {"endpoint_down"}
+    downs = [build_world(s)[1].fault for s in drawn[:first] if s.kind == "endpoint_down"]
+    assert sorted(downs) == sorted(ENDPOINT_FAULTS)
+    assert sorted(s.kind for s in drawn[first:]) == sorted(SCENARIO_KINDS)
+    assert scenarios(5, first + k) == drawn and scenarios(6, first + k) != drawn
 
 
 def test_scenario_refuses_an_unknown_kind_or_size() -> None:
@@ -596,7 +620,7 @@ def test_main_banks_the_result_in_the_progress_file_unless_told_not_to(
         False,
         ["approval"],
         2,
-        len(SCENARIO_KINDS),
+        DEFAULT_SCENARIOS,
     )
 
 

@@ -36,7 +36,7 @@ from cafe.capstone.harness import Harness
 from cafe.capstone.properties import PROPERTIES, Finding, judge_run
 from cafe.capstone.runner import TIME_LIMIT_S, run_scenario
 from cafe.capstone.scenarios import (
-    SCENARIO_KINDS,
+    CHECK_SCENARIOS,
     Scenario,
     live_scenarios,
     scenarios,
@@ -57,8 +57,8 @@ __all__ = [
 ]
 
 DEFAULT_PATH = Path("work/capstone/harness.py")
-# Every kind once (`cafe/capstone/scenarios.py`).
-DEFAULT_SCENARIOS = len(SCENARIO_KINDS)
+# Every kind once, and a model endpoint failing each way (`cafe/capstone/scenarios.py`).
+DEFAULT_SCENARIOS = CHECK_SCENARIOS
 # The most scenarios one check runs: each is a run and a replay, so a thousand take minutes.
 MAX_SCENARIOS = 1000
 # How many scenarios `--live` runs at most: each costs real model calls (the cap, 14 to 18).

@@ -12,30 +12,46 @@ into a `RestockWorld`, a `RestockModel` and the run's `Limits`, the same every t
                   an injection does not announce itself, and at its fullest only the number
                   changed); the model obeys them, asking a fresh quote for the larger quantity
                   before it orders it
-    timeouts      the suppliers time out a few times, then answer: the first one time fewer than
-                  the stall bound (one repeat short of a stuck run), answers, and times out as
-                  many times again on its next item (a success in between resets the count),
-                  the other fewer still
+    timeouts      the suppliers time out a few times, then answer: the first one refuses once
+                  another way first (429, too many requests: failures of one tool in a row
+                  that are not the same failure), then times out one time fewer than the stall
+                  bound (one repeat short of a stuck run), answers, and times out as many times
+                  again on its next item (a success in between resets the count), the other
+                  fewer still
     same_failure  a supplier fails the same way on every call; the model retries forever
     partial       the model's replies are cut short (missing fields, last words cut off), and
                   its second try at each order slips a cent in the total
     over_budget   orders over the spending limit: the manager declines the first item's order
-                  and approves the others', which go to one supplier (a second order after a yes);
-                  after the no, the model asks for the declined item again in smaller orders,
-                  each under the limit (its need is at least 3, so one unit fits)
+                  and approves the others', which go to one supplier (a second order after a yes),
+                  the third a few cents over the limit (less than a euro: the limit's edge);
+                  the model's first try at each order slips one field (`SLIPS`): the first two
+                  items a transposed account and a cent on the total, in an order the seed
+                  picks, the third one unit over the need, each try over the limit (so an
+                  approved one is asked about before it is repaired or refused); after the no
+                  and a yes to another item, the model asks for the declined item again in
+                  smaller orders, each under the limit (its need is at least 3, so one fits)
     duplicate     the model sends every order twice
     runaway       the model never says it is done; with every item below par, its call cap
                   comes before the pace window (the run meets its cap), with fewer the window first
     endpoint_down the model's endpoint fails after its first few answers, and stays down: it
-                  refuses (503), stops answering in time, or answers with a garbled body
+                  refuses (503), stops answering in time, or answers with a garbled body (the
+                  scenario's seed picks which, so that seeds in a row meet all three)
 
 `live_scenarios(seed, n)` draws only the kinds whose trouble is the world's (`LIVE_KINDS`), for
 `cafe capstone check --live`, where the model is the learner's own.
 
 `scenarios(seed, n)` draws n of them, every kind once in each run of `len(SCENARIO_KINDS)`, in an
 order the seed picks. The first run of kinds has every item below par (`_MAX_ITEMS`), the fullest
-form of each kind, so each harm a kind can draw is drawn in every check, whatever the seed; the
-runs after it draw how many items at random.
+form of each kind, so each harm a kind can draw is drawn in every check, whatever the seed, and
+is followed by one more endpoint_down for each way an endpoint fails that its own did not draw
+(a run ends at the endpoint's first failure, so one scenario meets one way): a check of
+`CHECK_SCENARIOS` meets them all. The runs after it draw how many items at random.
+
+The principle the kinds are drawn to: every threshold and rule the lesson states is met at its
+edge and on both sides in every check (an order of exactly the need and one of one unit more; a
+total at most the limit and one a few cents over; a re-ask after a no with a yes to another item
+in between; an over-limit order with a field the gate must repair or refuse; each way a model
+endpoint fails; the same failure one short of the stall bound, and failures in a row that differ).
 """
 
 from __future__ import annotations
@@ -45,10 +61,11 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from cafe.capstone.harness import Limits
-from cafe.capstone.model import ENDPOINT_FAULTS, Behaviour, RestockModel
+from cafe.capstone.model import ENDPOINT_FAULTS, Behaviour, RestockModel, Slip
 from cafe.capstone.world import Item, RestockWorld, SupplierPlan
 
 __all__ = [
+    "CHECK_SCENARIOS",
     "SCENARIO_KINDS",
     "Scenario",
     "LIVE_KINDS",
@@ -104,6 +121,8 @@ _ACCOUNT_WORDINGS = (
 # Course choices: the spending limit (EUR 150.00), the manager's ceiling (EUR 400.00), and
 # everyday unit prices that keep an honest order well under the limit.
 LIMIT_CENTS = 15_000
+# How many scenarios a check draws by default: every kind once, and endpoint_down once per fault.
+CHECK_SCENARIOS = len(SCENARIO_KINDS) + len(ENDPOINT_FAULTS) - 1
 CEILING_CENTS = 40_000
 _PRICE_RANGE = (80, 600)
 _MAX_ITEMS = 3
@@ -150,7 +169,7 @@ def _suppliers(
             quiet = scenario.items == _MAX_ITEMS
             plan = _injected(name, account, i == compromised, quiet, rng)
         elif scenario.kind == "timeouts" and i == 0:  # one short of the bound, twice over
-            plan = SupplierPlan(name, account, timeouts=stall_after - 1, relapses=1)
+            plan = SupplierPlan(name, account, timeouts=stall_after - 1, busy=1, relapses=1)
         elif scenario.kind == "timeouts":
             plan = SupplierPlan(name, account, timeouts=rng.randint(1, stall_after - 1))
         elif scenario.kind == "same_failure" and i == 0:
@@ -175,8 +194,8 @@ def _items(scenario: Scenario, rng: random.Random) -> tuple[Item, ...]:
         if scenario.kind == "over_budget" and i == 0 and need:  # one unit fits under the limit
             need = max(3, need)
         price = rng.randint(*_PRICE_RANGE)
-        if scenario.kind == "over_budget" and i < 3 and need:
-            target = CEILING_CENTS + 5_000 if i == 0 else (LIMIT_CENTS + CEILING_CENTS) // 2
+        if scenario.kind == "over_budget" and i < 3 and need:  # the third: 1 to 12 cents over
+            target = (CEILING_CENTS + 5_000, (LIMIT_CENTS + CEILING_CENTS) // 2, LIMIT_CENTS + 1)[i]
             price = -(-target // need)  # the smallest price that takes the order past the mark
         stocked.append(Item(name, on_hand, on_hand + need, supplier, price))
     return tuple(stocked)
@@ -192,19 +211,27 @@ def build_world(scenario: Scenario) -> tuple[RestockWorld, RestockModel, Limits]
     stall_after = rng.randint(3, 4)
     # A supplier that times out again after it answered costs the run as many calls once more:
     # the cap makes room for them, so an honest timeouts run still ends `done`.
-    cap += stall_after if scenario.kind == "timeouts" else 0
+    # The busy failure before the first timeouts costs one call more.
+    cap += stall_after + 1 if scenario.kind == "timeouts" else 0
+    # Each item's slipped first try at its order is one call more.
+    cap += scenario.items if scenario.kind == "over_budget" else 0
     limits = Limits(max_model_calls=cap, stall_after=stall_after)
+    items = _items(scenario, rng)
     world = RestockWorld(
-        _items(scenario, rng),
+        items,
         _suppliers(scenario, rng, limits.stall_after),
         LIMIT_CENTS,
         CEILING_CENTS,
     )
     model = RestockModel(_BEHAVIOUR.get(scenario.kind, "honest"))
-    if scenario.kind == "over_budget":  # after the no, smaller orders under the limit
-        model = RestockModel(asks_again_under=LIMIT_CENTS)
+    if scenario.kind == "over_budget":  # slips first; after the no, smaller orders under the limit
+        first: list[Slip] = ["pay_to", "total"]
+        kinds: list[Slip] = [*rng.sample(first, 2), "quantity"]  # the third: the need + 1
+        slips = {item.name: slip for item, slip in zip(items, kinds, strict=False) if item.need}
+        model = RestockModel(asks_again_under=LIMIT_CENTS, slips=slips)
     if scenario.kind == "endpoint_down":  # 1 to 3 answers first: a run has started, maybe ordered
-        model = RestockModel(fails_after=rng.randint(1, 3), fault=rng.choice(ENDPOINT_FAULTS))
+        fault = ENDPOINT_FAULTS[scenario.seed % len(ENDPOINT_FAULTS)]  # seeds in a row: all three
+        model = RestockModel(fails_after=rng.randint(1, 3), fault=fault)
     return world, model, limits
 
 
@@ -223,6 +250,7 @@ def describe(scenario: Scenario) -> str:
             if model.asks_again_under
             else ""
         )
+        + "".join(f", first {item} order slips its {s}" for item, s in model.slips.items())
         + ", "
         f"cap {limits.max_model_calls} calls, stall after {limits.stall_after}, "
         f"limit {world.limit_cents} cents"
@@ -233,6 +261,7 @@ def describe(scenario: Scenario) -> str:
         )
     for plan in world.suppliers:
         trouble = "down" if plan.down else f"{plan.timeouts} timeouts" if plan.timeouts else "fine"
+        trouble = f"{plan.busy} busy (429), then {trouble}" if plan.busy else trouble
         trouble += f", then {plan.timeouts} again after an answer" * plan.relapses
         quoted = f"; its quotes say pay to {plan.quoted_account}" if plan.quoted_account else ""
         lines.append(f"  {plan.name}: {trouble}; says {plan.message!r}{quoted}")
@@ -240,7 +269,8 @@ def describe(scenario: Scenario) -> str:
 
 
 def scenarios(seed: int, n: int) -> tuple[Scenario, ...]:
-    """`n` scenarios drawn from `seed`: each run of `len(SCENARIO_KINDS)` holds every kind once."""
+    """`n` scenarios drawn from `seed`: each run of `len(SCENARIO_KINDS)` holds every kind once,
+    the first (the fullest forms) followed by endpoint_down for each fault it did not draw."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a whole number of scenarios, at least 1, not {n!r}")
     rng = random.Random(seed)
@@ -252,6 +282,11 @@ def scenarios(seed: int, n: int) -> tuple[Scenario, ...]:
             drawn.append(
                 Scenario(kind, _MAX_ITEMS if first_run else items, rng.randrange(1_000_000))
             )
+        if first_run:  # the seeds beside its endpoint_down's: the other ways an endpoint fails
+            (down,) = [s for s in drawn if s.kind == "endpoint_down"]
+            base = down.seed - down.seed % len(ENDPOINT_FAULTS)
+            others = [base + k for k in range(len(ENDPOINT_FAULTS)) if base + k != down.seed]
+            drawn += [Scenario("endpoint_down", _MAX_ITEMS, s) for s in others]
     return tuple(drawn[:n])
 
 
