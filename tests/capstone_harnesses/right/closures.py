@@ -2,6 +2,7 @@
 balance decremented on each send, the stall counter a small dict, costs summed per call.
 Written by held-out reader BD, 8 Dec 2026.
 """
+
 import json
 
 from cafe.capstone.harness import Costs, RunReport, restock_tools
@@ -70,9 +71,13 @@ def run_restock(env):
             env.client,
             [{"role": "system", "content": env.brief}, {"role": "user", "content": "Restock."}],
             restock_tools(world.read_stock, ask_quote, place),
-            recorder=rec, model=env.model, max_turns=env.limits.max_model_calls,
-            observers=[tick.tick], after_turn=[stall_hook, pace],
-            stop_reasons={"stuck", "cut"}, clock=tick,
+            recorder=rec,
+            model=env.model,
+            max_turns=env.limits.max_model_calls,
+            observers=[tick.tick],
+            after_turn=[stall_hook, pace],
+            stop_reasons={"stuck", "cut"},
+            clock=tick,
         )
         stop, detail = result.stop_reason, result.detail
     except EndpointError as exc:
@@ -82,4 +87,6 @@ def run_restock(env):
         tin += call.get("gen_ai.usage.input_tokens") or 0
         tout += call.get("gen_ai.usage.output_tokens") or 0
     spend = sum(o.total_cents for o in sent)
-    return RunReport(stop, detail, tuple(sent), trace, Costs(len(trace.model_calls), tin, tout, spend))
+    return RunReport(
+        stop, detail, tuple(sent), trace, Costs(len(trace.model_calls), tin, tout, spend)
+    )

@@ -4,6 +4,7 @@ the dispatch), a hand-written pace hook counting turns since the last order inst
 PaceGovernor, and an approvals ledger keyed by item.
 Written by held-out reader BD, 8 Dec 2026.
 """
+
 import json
 
 from cafe.capstone.harness import Costs, RunReport, restock_tools
@@ -111,8 +112,11 @@ def run_restock(env):
             env.client,
             [{"role": "system", "content": env.brief}, {"role": "user", "content": "Restock."}],
             restock_tools(desk.read_stock, desk.ask_quote, desk.place_order),
-            recorder=rec, model=env.model, max_turns=env.limits.max_model_calls,
-            after_turn=[desk.stall_hook, desk.pace_hook], stop_reasons={"stuck", "cut"},
+            recorder=rec,
+            model=env.model,
+            max_turns=env.limits.max_model_calls,
+            after_turn=[desk.stall_hook, desk.pace_hook],
+            stop_reasons={"stuck", "cut"},
             clock=env.clock,
         )
         stop, detail = result.stop_reason, result.detail
@@ -120,5 +124,6 @@ def run_restock(env):
         stop, detail, trace = "endpoint_failed", str(exc), rec.trace()
     tin, tout = trace.usage or (0, 0)
     spend = sum(o.total_cents for o in desk.sent)
-    return RunReport(stop, detail, tuple(desk.sent), trace,
-                     Costs(len(trace.model_calls), tin, tout, spend))
+    return RunReport(
+        stop, detail, tuple(desk.sent), trace, Costs(len(trace.model_calls), tin, tout, spend)
+    )

@@ -4,6 +4,7 @@ the stall hook tracks the streak per signature and clears on any success; the pa
 runs first among the hooks.
 Written by held-out reader BD, 8 Dec 2026.
 """
+
 import json
 from dataclasses import dataclass, field
 
@@ -39,17 +40,21 @@ def check_contract(state, world, order):
 
 
 def check_declined(state, world, order):
-    hit = {l.item for l in order.lines} & state.no_items
-    return ToolOutput(False, f"Order refused: declined earlier ({', '.join(sorted(hit))}).") if hit else None
+    hit = {line.item for line in order.lines} & state.no_items
+    return (
+        ToolOutput(False, f"Order refused: declined earlier ({', '.join(sorted(hit))}).")
+        if hit
+        else None
+    )
 
 
 def check_approval(state, world, order):
     if order.total_cents <= state.limit:
         return None
     if world.ask_manager(order):
-        state.no_items -= {l.item for l in order.lines}
+        state.no_items -= {line.item for line in order.lines}
         return None
-    state.no_items |= {l.item for l in order.lines}
+    state.no_items |= {line.item for line in order.lines}
     return ToolOutput(False, "Order declined by the manager.")
 
 
@@ -77,7 +82,9 @@ def run_restock(env):
     world = env.world
     accounts, limit = world.books()
     stock = json.loads(world.read_stock())
-    state = State(dict(accounts), limit, {k: max(0, v["par"] - v["on_hand"]) for k, v in stock.items()})
+    state = State(
+        dict(accounts), limit, {k: max(0, v["par"] - v["on_hand"]) for k, v in stock.items()}
+    )
 
     def quote(supplier, item, quantity):
         text = world.ask_quote(supplier, item, quantity)
@@ -99,7 +106,7 @@ def run_restock(env):
         return answer
 
     def units(view):
-        return sum(l.quantity for o in state.acknowledged for l in o.lines) or None
+        return sum(line.quantity for o in state.acknowledged for line in o.lines) or None
 
     clock = TurnClock(1.0)
     governor = PaceGovernor(8 * 1000.0, reading=units)
@@ -109,14 +116,23 @@ def run_restock(env):
             env.client,
             [{"role": "system", "content": env.brief}, {"role": "user", "content": "Restock."}],
             restock_tools(world.read_stock, quote, place),
-            recorder=rec, model=env.model, max_turns=env.limits.max_model_calls,
-            observers=[clock.tick], after_turn=[governor, Streak(env.limits.stall_after)],
-            stop_reasons=STALL_STOP_REASONS | PACE_STOP_REASONS, clock=clock,
+            recorder=rec,
+            model=env.model,
+            max_turns=env.limits.max_model_calls,
+            observers=[clock.tick],
+            after_turn=[governor, Streak(env.limits.stall_after)],
+            stop_reasons=STALL_STOP_REASONS | PACE_STOP_REASONS,
+            clock=clock,
         )
         stop, detail = result.stop_reason, result.detail
     except EndpointError as exc:
         stop, detail, trace = "endpoint_failed", str(exc), rec.trace()
     tin, tout = trace.usage or (0, 0)
     spend = sum(o.total_cents for o in state.acknowledged)
-    return RunReport(stop, detail, tuple(state.acknowledged), trace,
-                     Costs(len(trace.model_calls), tin, tout, spend))
+    return RunReport(
+        stop,
+        detail,
+        tuple(state.acknowledged),
+        trace,
+        Costs(len(trace.model_calls), tin, tout, spend),
+    )
