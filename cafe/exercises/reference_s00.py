@@ -51,7 +51,8 @@ ITEMS = (
 
 
 def replies() -> Any:
-    """(a scripted reply, whether a reply in words comes with `tool_calls=[]`): words, or one to
+    """(a scripted reply, whether a reply in words comes with `tool_calls=[]`): words (prose, or
+    JSON text of every shape: an object, one in prose, a list, a string, a number, null), or one to
     three calls of two tools whose arguments hold text with stray spaces, capitals, commas and
     quotes, numbers, JSON's true, false and null, lists, or nothing at all, words beside them or not.
     Every reply goes through a fresh client, so every first call has the same id (`call_1_0`)."""
@@ -79,7 +80,20 @@ def replies() -> Any:
             "tool_calls": st.lists(one_call, min_size=1, max_size=3),
         }
     )
-    words = st.sampled_from(("We are out of oat milk today.", "Anything else?"))
+    # Words are any text a model may say, JSON among it: an object, one inside prose, a list, a
+    # string, a number, null. A message that calls no tool has no arguments, whatever it says.
+    words = st.sampled_from(
+        (
+            "We are out of oat milk today.",
+            "Anything else?",
+            '{"item": "latte", "size": "large"}',
+            'Sure: {"item": "scone"}',
+            '["latte", "scone"]',
+            '"latte"',
+            "null",
+            "2",
+        )
+    )
     return st.tuples(st.one_of(words, calls), st.booleans())
 
 

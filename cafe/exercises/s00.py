@@ -8,7 +8,10 @@ the scripted model's reply. Both are tried on the scripted client the course run
 - `check_tool_arguments(fn)` hands `fn` replies the way the SDK delivers them: one call, two calls
   (the first one counts), words beside a call, a call with no arguments, JSON's `true` and `null`,
   and a reply in words (`{}`); then beside `reference_tool_arguments` on generated replies, each
-  from a new client (so call ids repeat) and words with `tool_calls=[]` as vLLM sends them.
+  from a new client (so call ids repeat) and words with `tool_calls=[]` as vLLM sends them. Every
+  input shape the exercise names is generated: "words" include text that is itself JSON (an
+  object, one inside prose, a list, a string, a number), since a message that calls no tool has
+  no arguments (`{}`) whatever its text says.
 - `check_responder(fn)` sends orders the notebook never shows ("An americano", a second order after
   the waiter's question) and requests with no tools, so a responder must read the customer's last
   message, and answer in words whenever no tool is on offer; then generated orders with the tools
@@ -144,7 +147,8 @@ def _generated_arguments(fn: Callable[[Any], dict]) -> str | None:
         lambda given: reference_tool_arguments(_delivered(*given)),
         built_once(replies),
         idea="the first call's arguments, parsed from this message alone, or {} when it calls no "
-        "tool (tool_calls None, or [] as some servers send): whatever messages came before",
+        "tool (tool_calls None, or [] as some servers send), even when its text is JSON; whatever "
+        "messages came before",
         frozen=True,
         examples=200,
     )
@@ -152,7 +156,7 @@ def _generated_arguments(fn: Callable[[Any], dict]) -> str | None:
         return None
     reply, empty_list = found.given
     if isinstance(reply, str):
-        said = f"a reply in words (tool_calls {'[]' if empty_list else 'None'})"
+        said = f"a reply in words, {reply!r} (tool_calls {'[]' if empty_list else 'None'})"
     else:
         calls = "; ".join(f"{c['name']} {c['arguments']}" for c in reply["tool_calls"])
         said = f"{calls} (first call's id call_1_0, as from any new client)"

@@ -146,6 +146,29 @@ def right_next_iter(message: Any) -> dict:
     return json.loads(raw) if isinstance(raw, str) else dict(raw)
 
 
+# --- held-out reader BA, 8 Dec 2026: a message that calls no tool, whose text is JSON ---------
+
+
+def content_json(message: Any) -> dict:
+    """Reader BA's: with no tool call, the JSON object parsed from the message's text."""
+    calls = message.tool_calls or []
+    if not calls:
+        try:
+            found = json.loads(message.content or "")
+        except ValueError:
+            return {}
+        return found if isinstance(found, dict) else {}
+    return json.loads(calls[0].function.arguments)
+
+
+def braces_in_words(message: Any) -> dict:
+    """With no tool call, the first {...} found in the words ("Sure: {...}") read as arguments."""
+    if message.tool_calls:
+        return json.loads(message.tool_calls[0].function.arguments)
+    found = re.search(r"\{.*\}", message.content or "")
+    return json.loads(found.group()) if found else {}
+
+
 # --- responder: wrong ---------------------------------------------------------------------------
 
 
@@ -382,6 +405,19 @@ BANKS = (
             ),
             Entry(
                 "none_only", none_only, "tool_calls=[] calls no tool too", "words, [] -> IndexError"
+            ),
+            # held-out reader BA, 8 Dec 2026: every shape of a reply in words, JSON text too
+            Entry(
+                "content_json",
+                content_json,
+                "a message that calls no tool has no arguments, whatever its text says",
+                """words '{"item": "latte", "size": "large"}' -> that dict, not {}""",
+            ),
+            Entry(
+                "braces_in_words",
+                braces_in_words,
+                "a message that calls no tool has no arguments, whatever its text says",
+                """words 'Sure: {"item": "scone"}' -> {'item': 'scone'}, not {}""",
             ),
         ),
         right=(
