@@ -7,19 +7,22 @@ lists of checks over whole numbers, one list after another, and compares the che
 sound, vacuous, upside down, crashing, answering False or an empty text where a pass is None,
 True or a list where a finding (text) is due, and, for a missing fixture (None), judges that pass
 None, fail it, or crash on it, so only a test of the fixture itself finds every one. `tests/test_heldout_c_s00_s03.py` holds `broken_checks` to the library.
-The last three functions are how the checker reads a learner's answer: which checks its problems
-name (outside the questions they quote), and whether it changed the list it was handed.
+The last four functions are how the checker reads a learner's answer: which checks its problems
+name (outside the questions they quote), how many broken checks they account for when two share a
+name (a problem each), and whether it changed the list it was handed.
 This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): `Check` is passed in.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = [
     "JUDGES",
+    "accounted",
     "broken_checks",
     "call_sequences",
     "changed",
@@ -128,9 +131,11 @@ def broken_checks(checks: Sequence[Any]) -> tuple[str, ...]:
 
 def call_sequences(make_check: Callable[..., Any]) -> Any:
     """One to three lists, handed in one after another, of zero to three checks named c1, c2, c3
-    (so a name comes back in a later call); each check a judge from `JUDGES`, a passing fixture of
-    2, 0, 3 or None and a failing one of 3, 2 or None. No judge answers an empty text on its
-    failing fixture: whether that is a finding the lesson does not say."""
+    (so a name comes back in a later call, and often twice in one list: names are not identities,
+    so a broken check may share its name with a sound one, or with another broken one); each check
+    a judge from `JUDGES`, a passing fixture of 2, 0, 3 or None and a failing one of 3, 2 or None.
+    No judge answers an empty text on its failing fixture: whether that is a finding the lesson
+    does not say."""
     from hypothesis import strategies as st
 
     def build(name: str, judge: Callable[[Any], Any], passes: Any, fails: Any) -> Any:
@@ -145,7 +150,7 @@ def call_sequences(make_check: Callable[..., Any]) -> Any:
         st.sampled_from((2, 0, 3, None)),
         st.sampled_from((3, 2, None)),
     )
-    checks = st.lists(one, max_size=3, unique_by=lambda c: c.name)
+    checks = st.lists(one, max_size=3)
     return st.lists(checks, min_size=1, max_size=3).map(lambda calls: tuple(map(tuple, calls)))
 
 
@@ -176,6 +181,28 @@ def named_in(found: list[str], checks: Sequence[Any]) -> frozenset[str]:
     outside the questions the problems quote."""
     said = [unquoted(p, checks) for p in found]
     return frozenset(c.name for c in checks if any(re.search(rf"\b{c.name}\b", p) for p in said))
+
+
+def accounted(found: list[str], checks: Sequence[Any]) -> tuple[str, ...]:
+    """The broken checks a list of problems accounts for, as `broken_checks` names them (in the
+    list's order), and each sound check it names. Names are not identities: a problem names a
+    check by its name, so a name stands for as many broken checks as there are problems naming
+    it; two broken checks called c1 need two problems naming c1 (one each, or more), and a
+    problem naming c1 beside a broken c1 and a sound c1 accounts for the broken one."""
+    said = [unquoted(p, checks) for p in found]
+    naming = Counter(
+        name for p in said for name in {c.name for c in checks} if re.search(rf"\b{name}\b", p)
+    )
+    broken = set(broken_checks(checks))
+    out: list[str] = []
+    for check in checks:
+        if broken_checks([check]):
+            if naming[check.name]:
+                naming[check.name] -= 1
+                out.append(check.name)
+        elif check.name not in broken and naming[check.name] and check.name not in out:
+            out.append(check.name)  # a sound check named (once, however many are called so)
+    return tuple(out)
 
 
 def changed(given: Sequence[Any], checks: Sequence[Any]) -> str | None:

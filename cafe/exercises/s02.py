@@ -2,8 +2,8 @@
 
 - `check_fixture_problems(fn)` judges your `fixture_problems(checks)`: it must pass a sound check
   and name every check that is missing a fixture, fails its passing fixture, passes its failing
-  one (vacuous), or whose judge crashes or answers with something that is not a finding, and
-  leave the caller's list as it was. The course's own `fixture_problems` is refused.
+  one (vacuous), or whose judge crashes or answers other than a finding (a problem for each: names
+  are not identities, two checks may share one), leaving the caller's list. The course's: refused.
 - `check_own_check(fn)` judges the open-ended exercise: `fn(menu)` returns a `cafe.evals.Check`
   that keeps the invariant, passes every labelled ticket in `cafe/data/orders.json`, and catches
   at least one order the session 01 loop gets wrong offline, with a judge of its own (the
@@ -40,6 +40,7 @@ from cafe.exercises.feedback import (
 from cafe.exercises.generated import built_once, first_difference
 from cafe.exercises.library import is_library
 from cafe.exercises.reference_s02 import (
+    accounted,
     broken_checks,
     call_sequences,
     changed,
@@ -210,8 +211,8 @@ def _named_in_turn(fn: Callable[[list[Check]], Any], calls: tuple[tuple[Check, .
             return f"{shown(found)}, not a list of problem strings"
         if changed(given, checks):
             return changed(given, checks)
-        named = named_in(found, list(checks))
-        said.append(tuple(c.name for c in checks if c.name in named) if named else tuple(found))
+        named = named_in(found, list(checks))  # a name counts once per problem: see accounted
+        said.append(accounted(found, list(checks)) if named else tuple(found))
     return tuple(said)
 
 
@@ -221,8 +222,9 @@ def _generated_lists(fn: Callable[[list[Check]], Any]) -> str | None:
         lambda calls: tuple(broken_checks(checks) for checks in calls),
         built_once(call_sequences, Check),
         idea="name every check whose fixture is None (whatever its judge makes of None), whose "
-        "passing fixture gets anything but None, or whose failing one no finding; [] when all are "
-        "sound, whatever earlier calls found",
+        "passing fixture gets anything but None, or whose failing one no finding, a problem for "
+        "each, two checks that share a name too; [] when all are sound, whatever earlier calls "
+        "found",
         frozen=True,
         examples=200,
     )

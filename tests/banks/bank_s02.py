@@ -320,6 +320,21 @@ def reference_invariant(checks: list[Check]) -> list[str]:
     return [f"{name}: breaks the fixture invariant" for name in broken_checks(checks)]
 
 
+# --- held-out reader BA, 8 Dec 2026: names are not identities ---------------------------------
+
+
+def dedupe_by_name(checks: list[Check]) -> list[str]:
+    """Reader BA's: checks gathered in a dict by name, so of two checks called alike only the
+    last is judged; a broken check beside a sound one of its name is never reported."""
+    return right_explicit(list({check.name: check for check in checks}.values()))
+
+
+def unique_problems(checks: list[Check]) -> list[str]:
+    """The right problems with repeats dropped (dict.fromkeys): two broken checks of one name,
+    broken the same way, are reported once, as if they were one check."""
+    return list(dict.fromkeys(right_explicit(checks)))
+
+
 # --- own check: wrong -------------------------------------------------------------------------
 
 _FIXTURE_CASE = Case("fixture", "A latte, no croissant this time.", (("latte", 1),))
@@ -631,6 +646,19 @@ BANKS = (
                 course_wrapped,
                 "write your own: a function that calls the course's is refused",
                 "cafe.evals.fixture_problems(checks)",
+            ),
+            # held-out reader BA, 8 Dec 2026: two checks may share a name
+            Entry(
+                "dedupe_by_name",
+                dedupe_by_name,
+                "names are not identities: every check is judged, a problem for each broken one",
+                "[c1 vacuous, c1 sound] -> []",
+            ),
+            Entry(
+                "unique_problems",
+                unique_problems,
+                "names are not identities: two broken checks called alike are two problems",
+                "two c1: odd_fails, passes=3, fails=3 -> one problem",
             ),
         ),
         right=(
