@@ -12,11 +12,12 @@ This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the cou
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = ["CLASSES", "failure_class", "any_refusal", "described", "failure_check", "biggest_pile"]
-__all__ += ["runs", "classify_runs"]
+__all__ += ["runs", "classify_runs", "again", "Counting", "exact_drafter"]
 
 # The five classes in the lesson's order: when several tests hold, the earliest wins.
 CLASSES = ("transport", "blocked", "systematic", "alternating", "drifting")
@@ -204,3 +205,39 @@ def classify_runs(
 
         edges.append(st.lists(st.lists(failure, min_size=1, max_size=3), max_size=5).map(passed))
     return st.one_of(some, some, some, some, some, *edges)
+
+
+# --- the first fix: counted drafts, and a second model ------------------------------------------
+
+
+class Counting:
+    """Wraps a generator and counts the drafts asked of it."""
+
+    def __init__(self, generate: Callable[[Any], Any]):
+        self.generate, self.calls = generate, 0
+
+    def __call__(self, messages: Any) -> Any:
+        self.calls += 1
+        return self.generate(messages)
+
+
+def again(problems: list[str]) -> list[str]:
+    """The second shift's problems as one: what changed, what "before" means there, the first."""
+    if not problems:
+        return []
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return [
+        "the same orders again, each drafted right at once by another model (a runner must use "
+        "the generator it is handed, on every call; 'before the fix' is repair_ticket with that "
+        f"model): {problems[0]}{more}"
+    ]
+
+
+def exact_drafter(spec: Any) -> Callable[[Any], str]:
+    """A model that drafts `spec`'s ticket right at once, whatever it is asked. `check_first_fix`
+    runs the practice shift's orders a second time with it: a runner is a function of its inputs,
+    so one that keeps results (or the first generator) between calls answers the second shift
+    with the first's, and loses passes `repair_ticket` makes with this model."""
+    fields = {"table": spec.table, "items": list(spec.items), "allergies": list(spec.allergies)}
+    ticket = json.dumps({**fields, "notes": spec.notes})
+    return lambda messages: ticket

@@ -12,15 +12,17 @@ The notebook (`notebooks/s10-failure-taxonomy.ipynb`) asks for two functions:
 2. `my_fixed_runner(spec, generate)`: the practice shift's runner with the one fix the taxonomy says
    to make first. `check_first_fix` runs the whole practice shift through it and holds it to what a
    fix must do: shrink the biggest pile, keep every pass, loosen no check, and never call a run
-   refused after drafts were spent on it.
+   refused after drafts were spent on it. A runner is a function of its inputs: the same orders
+   run again in the same process, drafted by another model (`exact_drafter`), must keep every
+   pass `repair_ticket` makes with that model, so results kept between calls show.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from cafe.consent import OrderSpec
+from cafe.exercises import reference_s10 as _ref
 from cafe.exercises.feedback import (
     Described,
     Raised,
@@ -246,26 +248,19 @@ def _ticket() -> Ticket:
 # --- the first fix ----------------------------------------------------------------------------
 
 
-class _Counting:
-    """Wraps a generator and counts the drafts asked of it."""
-
-    def __init__(self, generate: Generator):
-        self.generate, self.calls = generate, 0
-
-    def __call__(self, messages: list[dict[str, str]]) -> Any:
-        self.calls += 1
-        return self.generate(messages)
-
-
-def _shift(runner: Callable[[OrderSpec, Generator], RepairResult]) -> tuple[list[Run], list[int]]:
-    """The practice shift through `runner`, with the drafts each order cost."""
-    counting = _Counting(practice_generator())
+def _shift(
+    runner: Callable[[OrderSpec, Generator], RepairResult],
+    drafter: Callable[[OrderSpec], Generator] | None = None,
+) -> tuple[list[Run], list[int]]:
+    """The practice shift through `runner`, with the drafts each order cost: drafted by the
+    practice generator, or with `drafter`, by `drafter(spec)`, another model for each order."""
+    shared = practice_generator()
     runs: list[Run] = []
     drafts: list[int] = []
     for spec in practice_orders():
-        before = counting.calls
+        counting = _ref.Counting(drafter(spec) if drafter else shared)
         runs.extend(run_shift([spec], counting, runner=runner))
-        drafts.append(counting.calls - before)
+        drafts.append(counting.calls)
     return runs, drafts
 
 
@@ -316,6 +311,9 @@ def check_first_fix(fn: Callable[[OrderSpec, Generator], RepairResult]) -> list[
     base, _ = _shift(repair_ticket)
     try:
         runs, drafts = _shift(fn)
+        # a runner is a function of its inputs: the same orders again, in the same process,
+        # drafted by another model, beside repair_ticket with it, so state kept between calls shows
+        again = _shift(fn, _ref.exact_drafter)
     except NotImplementedError:
         raise
     except Exception as exc:  # a learner's bug is a problem to show, not a crash
@@ -325,7 +323,9 @@ def check_first_fix(fn: Callable[[OrderSpec, Generator], RepairResult]) -> list[
     kind, check, pile = target
     size = len(pile)
     still = [_table(base[i]) for i in pile if _still_failing(runs[i])]
-    problems = _problems(runs, drafts, base)
+    problems = _problems(runs, drafts, base) or _ref.again(
+        _problems(*again, _shift(repair_ticket, _ref.exact_drafter)[0])
+    )
     if still:
         problems.insert(
             0,

@@ -357,6 +357,28 @@ def right_first_item_check(spec: Any, generate: Any) -> RepairResult:
     return repair_ticket(spec, generate)
 
 
+# --- held-out reader BA, 8 Dec 2026: a runner is a function of its inputs ----------------------
+
+_BY_TABLE: dict[int, RepairResult] = {}
+_FIRST_GENERATOR: list[Any] = []
+
+
+def cache_by_table(spec: Any, generate: Any) -> RepairResult:
+    """Reader BA's: the course's fix, its results kept by table, so a second shift (another
+    model, the live stretch's) gets the first shift's result and never calls its generator."""
+    if spec.table not in _BY_TABLE:
+        _BY_TABLE[spec.table] = stop_86d_first(spec, generate)
+    return _BY_TABLE[spec.table]
+
+
+def first_generator_kept(spec: Any, generate: Any) -> RepairResult:
+    """The course's fix, drafting with the first generator it was ever handed: a second shift
+    is drafted by the first shift's model, whatever model it was given."""
+    if not _FIRST_GENERATOR:
+        _FIRST_GENERATOR.append(generate)
+    return stop_86d_first(spec, _FIRST_GENERATOR[0])
+
+
 # --- held-out reader, 7 Dec 2026: written from the lesson alone, without the checkers ------------
 
 
@@ -623,6 +645,19 @@ BANKS = (
                 stop_after_drafting,
                 "the fix belongs before the loop",
                 "refused after 1 draft",
+            ),
+            # held-out reader BA, 8 Dec 2026: state kept between calls
+            Entry(
+                "cache_by_table",
+                cache_by_table,
+                "a runner is a function of its inputs: every call drafts with its own generator",
+                "a second shift, a model drafting right at once: table 6 still exhausted",
+            ),
+            Entry(
+                "first_generator_kept",
+                first_generator_kept,
+                "a runner is a function of its inputs: every call drafts with its own generator",
+                "a second shift, a model drafting right at once: table 6 still exhausted",
             ),
         ),
         right=(
