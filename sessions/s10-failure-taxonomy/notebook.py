@@ -282,7 +282,8 @@ course.reveal("s10.classify", source=cafe.taxonomy.classify)
 # `RepairResult`. It can call `repair_ticket(spec, generate)` for everything your fix does not
 # touch. The compare cell runs the whole practice shift through it and holds it to what a fix
 # must do: change how the biggest pile's orders end, keep every pass, loosen no check, and never
-# call a run refused after drafts were spent on it.
+# call a run refused after drafts were spent on it. Then it runs the same orders again with another
+# model, as your live stretch will: a runner answers from the `generate` it is handed each time.
 
 # %%
 print(f"first fix: {first_fix(taxonomy)}")
