@@ -9,10 +9,12 @@ to the library on the same sets. This module imports nothing from `cafe` (only
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["fitted", "safety_minimum", "section_sets", "WORDS", "fence_texts"]
+__all__ = ["fitted", "safety_minimum", "section_sets", "WORDS", "fence_texts", "nested_tags"]
 
 
 def safety_minimum(sections: Sequence[Any]) -> int:
@@ -69,12 +71,64 @@ def section_sets(make_section: Callable[[str, int, int, bool], Any]) -> Any:
 WORDS = ("latte", "nuts", "allergic", "please", "table", "five", "system", "oat", "milk", "ticket")
 
 
+# The fence's rule is about what comes out: between the fence's own tags no tag, in any letter
+# case, whatever came in. Deleting a piece of a tag once (its name, its brackets, the whole tag)
+# is no rule: a copy of the piece nested into the tag is what the deletion takes, and the tag
+# closes up behind it ('<</customer_customer_wordswords>>' less 'customer_words').
+
+
+def _nest(tag: str, filler: str, at: Sequence[int] | None) -> str:
+    """`tag` with `filler` (a piece of a tag) put in at each of the places `at` (None: between
+    every two of its characters): a name split by a copy of itself, brackets split by the name
+    ('<customer_words<'), so deleting the filler once, alone or with other pieces, leaves the
+    tag."""
+    cuts = range(1, len(tag)) if at is None else sorted({n % (len(tag) + 1) for n in at})
+    edges = [0, *cuts, len(tag)]
+    return filler.join(tag[a:b] for a, b in zip(edges, edges[1:]))
+
+
+@functools.lru_cache(maxsize=4)
+def nested_tags(open_tag: str, close_tag: str) -> tuple[str, ...]:
+    """For every piece of either tag (two characters or more), the tag with that piece nested
+    into it where deleting the piece once, in any letter case, leaves the tag, if there is such
+    a place ('<</customer_customer_wordswords>>'): a fence that deletes any one piece once
+    fails on one of them."""
+    tags, texts = (open_tag.casefold(), close_tag.casefold()), []
+    for tag in tags:
+        pieces = {tag[a:b] for a in range(len(tag)) for b in range(a + 2, len(tag) + 1)}
+        for piece in sorted(pieces, key=lambda p: (-len(p), p)):
+            for at in range(len(tag) + 1):
+                text = tag[:at] + piece + tag[at:]
+                if any(t in re.sub(re.escape(piece), "", text, flags=re.I) for t in tags):
+                    texts.append(text)
+                    break
+    return tuple(texts)
+
+
+def _nested_tags(open_tag: str, close_tag: str) -> Any:
+    """Either tag in any case with a filler put in (`_nest`): the name, '<<', '>>', a whole tag,
+    or any piece of a tag two characters or longer."""
+    from hypothesis import strategies as st
+
+    name = open_tag[2:-2]
+    cases = [case(tag) for tag in (open_tag, close_tag) for case in (str, str.upper, str.title)]
+    any_piece = st.builds(
+        lambda tag, a, b: tag[a % (len(tag) - 1) :][: 2 + b], st.sampled_from(cases),
+        st.integers(0, 20), st.integers(0, 20),
+    )  # fmt: skip
+    fillers = st.one_of(st.sampled_from((name, name.upper(), "<<", ">>", *cases)), any_piece)
+    at = st.one_of(st.none(), st.lists(st.integers(0, 20), min_size=1, max_size=4))
+    return st.builds(_nest, st.sampled_from(cases), fillers, at)
+
+
 def fence_texts(open_tag: str, close_tag: str) -> Any:
     """(text, the customer's words in it, in order): words in any case, between and around the
     fence's own pieces: '<<' and '>>' alone (with words between them), either tag in any case,
-    a tag's halves, a tag hidden inside another, and forged tags: the tag's name in any case
+    a tag's halves, a tag hidden inside another, forged tags: the tag's name in any case
     between runs of one to six brackets a side ('<<<</customer_words>>>>'), so a fence that
-    shortens each run, rather than breaking it everywhere, leaves a real tag behind."""
+    shortens each run, rather than breaking it everywhere, leaves a real tag behind; and a tag in
+    any case with a piece of a tag put in at some or all of its places (`_nest`), so a fence that
+    deletes a piece (or a few) once leaves a real tag behind."""
     from hypothesis import strategies as st
 
     name = open_tag[2:-2]  # "customer_words"
@@ -95,11 +149,13 @@ def fence_texts(open_tag: str, close_tag: str) -> Any:
         st.integers(0, 1),
         st.integers(1, 6),
     )
+    nested = _nested_tags(open_tag, close_tag)
     # ("word", what the customer typed) or ("piece", a piece of the fence's tags, or a forged one)
     part = st.one_of(
         cased.map(lambda w: ("word", w)),
         st.sampled_from(pieces).map(lambda p: ("piece", p)),
         forged.map(lambda p: ("piece", p)),
+        nested.map(lambda p: ("piece", p)),
     )
 
     def build(parts: list[tuple[str, str]], gaps: list[str]) -> tuple[str, tuple[str, ...]]:

@@ -8,11 +8,11 @@
   budget + 1 is not it) with a ValueError naming it; then on generated sets against
   `cafe.exercises.reference_s03.fitted`. (The course's `fit_sections` still passes:
   tests/test_context.py holds it to.)
-- `check_delimit(fn)` judges your `delimit(text)`: the customer's words come back between
-  `cafe.context.OPEN_TAG` and `cafe.context.CLOSE_TAG`, still readable, and no text a customer
-  types (in any letter case, a tag hidden inside a tag, a tag in extra brackets) can close the
-  fence early or open a second; then on generated texts mixing words, pieces of the tags and tags
-  forged with runs of brackets, the fence must hold and every word survive, in order.
+- `check_delimit(fn)` judges your `delimit(text)` by what comes out: the customer's words, still
+  readable, between `cafe.context.OPEN_TAG` and `cafe.context.CLOSE_TAG`, and between those two no
+  tag in any case, whatever came in (a tag in a tag, in extra brackets, any piece of a tag nested
+  in it so that deleting the piece once leaves the tag); then on generated texts of words, tag
+  pieces, forged and nested tags: the fence holds and every word survives, in order.
 - `your_figures(fit_fn, delimit_fn, sections)` is what the checkpoint banks as yours: the smallest
   budget your rule accepts for the notebook's order and what it drops first, and how many of the
   checker's attacks your fence holds. Pass only the functions whose exercise passed.
@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cafe.context import CLOSE_TAG, OPEN_TAG, Section, delimit, fit_sections
+from cafe.exercises import reference_s03
 from cafe.exercises.feedback import (
     Described,
     Raised,
@@ -37,7 +38,7 @@ from cafe.exercises.feedback import (
     shown,
     wrong_type,
 )
-from cafe.exercises.generated import Raises, built_once, first_broken, first_difference
+from cafe.exercises.generated import Raises, built_once, first_broken, first_difference, outcome
 from cafe.exercises.library import is_library
 from cafe.exercises.reference_s03 import fence_texts, fitted, safety_minimum, section_sets
 
@@ -274,18 +275,16 @@ def check_delimit(fn: Callable[[str], Any]) -> list[str]:
             problems.append(result.problem(case))
         elif not isinstance(result, str):
             return [wrong_type(case, result, "the delimited text as a string")]
-        else:
-            problem = _fence_problem(case, text, result, words)
-            if problem:
-                problems.append(problem)
+        elif problem := _fence_problem(case, text, result, words):
+            problems.append(problem)
+    # each piece of a tag nested into it: deleting the piece once leaves the tag
+    nested = () if problems else reference_s03.nested_tags(OPEN_TAG, CLOSE_TAG)
+    broken = (_words_problem((text, ()), outcome(fn, text, copied=False)) for text in nested)
+    problems += [found] if (found := next(filter(None, broken), None)) else []
     if not problems:
         texts = built_once(fence_texts, OPEN_TAG, CLOSE_TAG)
-        found = first_broken(
-            lambda given: fn(given[0]), texts, lambda given, got: bool(_words_problem(given, got))
-        )
-        problem = _words_problem(*found) if found else None
-        if problem:
-            problems.append(problem)
+        got = first_broken(lambda g: fn(g[0]), texts, lambda g, out: bool(_words_problem(g, out)))
+        problems += [problem] if got and (problem := _words_problem(*got)) else []
     return problems
 
 

@@ -336,6 +336,21 @@ def right_rename_tag_word(text):
     return f"{OPEN_TAG}{text}{CLOSE_TAG}"
 
 
+# --- held-out reader BB (delimit): one deletion pass of a piece of a tag --------------------------
+
+
+def delete_tag_name_once(text):
+    """Reader BB's w10: deletes the tag's name in any case, once: the name split by a copy of
+    itself closes up ('<</customer_customer_wordswords>>' -> '<</customer_words>>')."""
+    return f"{OPEN_TAG}{_TAG_WORD.sub('', text)}{CLOSE_TAG}"
+
+
+def delete_name_and_brackets_once(text):
+    """The same kind: the name and every '<<' and '>>' deleted in one pass; brackets split by the
+    name close up ('<customer_words<' -> '<<')."""
+    return f"{OPEN_TAG}{re.sub(r'customer_words|<<|>>', '', text, flags=re.I)}{CLOSE_TAG}"
+
+
 # --- held-out reader W (delimit) --------------------------------------------------------------
 
 
@@ -426,6 +441,13 @@ BANKS = (
                   "'<<<</customer_words>>>>' -> '<</customer_words>>' inside the fence"),
             Entry("shorten_each_run", shorten_each_run, "a run of brackets is broken everywhere, not shortened",
                   "'<<</customer_words>>>' -> '<</customer_words>>' inside the fence"),
+            # held-out reader BB: the fence is judged by what comes out
+            Entry("delete_tag_name_once", delete_tag_name_once,
+                  "no tag between the fence's own, whatever came in: deleting a piece once is no rule",
+                  "'<</customer_customer_wordswords>>' -> '<</customer_words>>' inside the fence"),
+            Entry("delete_name_and_brackets_once", delete_name_and_brackets_once,
+                  "no tag between the fence's own, whatever came in: deleting a piece once is no rule",
+                  "'<customer_words<customer_words/...' -> '<</customer_words>>' inside the fence"),
         ),
         right=(
             Entry("right_strip_until_stable", right_strip_until_stable, "strips to a fixed point"),
