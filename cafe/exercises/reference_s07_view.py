@@ -6,8 +6,10 @@ the lesson's properties on generated failures and attempt numbers (`view_problem
 named above the failures (in any words: "Attempt 2", "Draft 2", "your second attempt"), one line
 per failure with its check, quoted span and fix, no rubric (no check named that did not fail), no
 commentary (`commentary`: a sentence of the view's own lines that names the attempt is its header,
-in any words; any other sentence speaks of the failures or the edit), a short frame, and a view
-that does not grow with the attempt number. `view` is one view that keeps them all.
+in any words; any other sentence speaks of the failures or the edit), no line but the header and
+the failure lines (counted against the failures, whatever an extra line says; blank lines hold
+nothing and are not counted), a short view, and one that does not grow with the attempt number.
+`view` is one view that keeps them all.
 
 `tests/test_exercise_references.py` holds `view` and the course's views to these properties.
 Like `reference_s07` (the loop), it imports nothing from `cafe`.
@@ -23,9 +25,12 @@ __all__ = ["view", "view_problem", "names_attempt", "commentary", "frame_problem
 __all__ += ["holds", "quoted", "failure_problem", "failure_sets", "VIEW_ROWS", "ORDINALS"]
 __all__ += ["FRAME_ANCHORS", "GROWTH_CHARS", "GROWS", "growth_problem"]
 
-# Besides one line per failure, a view may hold this many lines: a header naming the attempt,
-# and one framing line such as failure_view's change-nothing-else line.
-FRAMING_LINES = 2
+# Besides one line per failure, a view may hold this many lines: the header naming the attempt.
+# The notebook: "the view is that one line and the failure lines, nothing more". So the lines
+# are counted against the failures whatever an extra line says (a change-nothing-else line, a
+# second header line, a closing "Fix these"): every line but one holds a failure. A blank line
+# holds nothing to read and is not counted; the header may share the first failure's line.
+FRAMING_LINES = 1
 # Characters a view may spend besides what its failures say: a header and a framing line.
 FRAMING_CHARS = 300
 PER_FAILURE_CHARS = 40  # a failure line's own words around its check, span and fix
@@ -96,7 +101,7 @@ def failure_problem(lines: list[str], failures: Sequence[Any]) -> tuple[str, str
             return f"the {failure.check} line quoting {failure.span!r} in quotes", (
                 "quote the span: the model sees exactly where to look"
             )
-        if any(holds(own[0], other) for other in failures if other is not failure):
+        if any(holds(own[0], other) for other in failures if other != failure):
             return f"a line of its own for {failure.check}", "one line per failure"
     return None
 
@@ -162,7 +167,13 @@ def view_problem(
     budget = FRAMING_CHARS + sum(
         len(f.check) + len(f.span) + len(f.fix) + PER_FAILURE_CHARS for f in failures
     )
-    if len(framing) > FRAMING_LINES or len(text) > budget:
+    if len(framing) > FRAMING_LINES:
+        return (
+            f"one header line and {len(failures)} failure line{'s' * (len(failures) > 1)}, "
+            f"not {len(lines)} lines (here {' / '.join(repr(line) for line in framing)})",
+            "the view is the header and the failure lines, nothing more",
+        )
+    if len(text) > budget:
         return (
             f"a header and one line per failure (here {len(text)} characters)",
             "a short view: the rubric and commentary stay out",

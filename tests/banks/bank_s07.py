@@ -18,7 +18,13 @@ from cafe.consent import changes_to_confirm
 from cafe.exercises import s07
 from cafe.exercises.reference_s07 import view
 from cafe.exercises.s07 import check_attempt_failure_view, check_repair_loop
-from cafe.repair.feedback import attempt_failure_view, brief_for, failure_view, retry_messages
+from cafe.repair.feedback import (
+    CHANGE_NOTHING_ELSE,
+    attempt_failure_view,
+    brief_for,
+    failure_view,
+    retry_messages,
+)
 from cafe.repair.reask import (
     Attempt,
     RepairResult,
@@ -533,11 +539,48 @@ def right_fence_them(failures, attempt):
 
 
 def right_fence_in_own_words(failures, attempt):
-    """A header in words no list foresaw, and a fence line of its own: 'Sorry, kitchen ticket
-    attempt 2 bounced back from the pass.' / 'Every other field stays exactly as it was.'"""
+    """A header in words no list foresaw, the fence on it: 'Sorry, kitchen ticket attempt 2
+    bounced back from the pass; every other field stays exactly as it was.'"""
+    head = f"Sorry, kitchen ticket attempt {attempt} bounced back from the pass; every other "
+    rows = [f"* {f.check} -> '{f.span}' => {f.fix}" for f in failures]
+    return "\n".join([head + "field stays exactly as it was.", *rows])
+
+
+def fence_on_its_own_line(failures, attempt):
+    """Was right_fence_in_own_words until reader BB: the fence as a line of its own under the
+    failures, one line more than the header and the failure lines ("nothing more")."""
     head = f"Sorry, kitchen ticket attempt {attempt} bounced back from the pass."
     rows = [f"* {f.check} -> '{f.span}' => {f.fix}" for f in failures]
     return "\n".join([head, *rows, "Every other field stays exactly as it was."])
+
+
+# --- held-out reader BB: the view is the header and the failure lines, nothing more ---------------
+
+
+def change_nothing_else_above(failures, attempt):
+    """Reader BB's w08: the course's change-nothing-else line above the header."""
+    rows = [f"- {f.check}: '{f.span}' -> {f.fix}" for f in failures]
+    return "\n".join([CHANGE_NOTHING_ELSE, f"Attempt {attempt} failed:", *rows])
+
+
+def footer_line(failures, attempt):
+    """Reader BB's w15: a closing line asking for the whole ticket again."""
+    rows = [f"- {f.check}: '{f.span}' -> {f.fix}" for f in failures]
+    return "\n".join(
+        [f"Attempt {attempt} failed:", *rows, "Fix these and write the whole ticket again."]
+    )
+
+
+def two_header_lines(failures, attempt):
+    """Reader BB's w17: 'Attempt 2 failed.' and 'Please fix the following:', two header lines."""
+    rows = [f"- {f.check}: '{f.span}' -> {f.fix}" for f in failures]
+    return "\n".join([f"Attempt {attempt} failed.", "Please fix the following:", *rows])
+
+
+def right_blank_after_header(failures, attempt):
+    """Reader BB's w09, decided right: a blank line holds nothing to read and is not counted."""
+    rows = [f"- {f.check}: '{f.span}' -> {f.fix}" for f in failures]
+    return "\n".join([f"Attempt {attempt} failed:", "", *rows])
 
 
 def closing_pep_talk(failures, attempt):
@@ -824,6 +867,31 @@ BANKS = (
                 "no commentary: the view asks for a specific edit",
                 "'Slow down and read the brief once more' under the header",
             ),
+            # held-out reader BB: lines counted against the failures, whatever the extra one says
+            Entry(
+                "change_nothing_else_above",
+                change_nothing_else_above,
+                "the view is the header and the failure lines, nothing more",
+                "CHANGE_NOTHING_ELSE above 'Attempt 2 failed:': 3 lines for 1 failure",
+            ),
+            Entry(
+                "footer_line",
+                footer_line,
+                "the view is the header and the failure lines, nothing more",
+                "'Fix these and write the whole ticket again.' under the failures",
+            ),
+            Entry(
+                "two_header_lines",
+                two_header_lines,
+                "the view is the header and the failure lines, nothing more",
+                "'Attempt 2 failed.' / 'Please fix the following:'",
+            ),
+            Entry(
+                "fence_on_its_own_line",
+                fence_on_its_own_line,
+                "the view is the header and the failure lines, nothing more",
+                "'Every other field stays exactly as it was.' under the failures",
+            ),
         ),
         right=(
             Entry("right_sentences", right_sentences, "a sentence per failure"),
@@ -843,6 +911,8 @@ BANKS = (
             Entry("right_reasons_header", right_reasons_header, "'rejected for these reasons'"),
             Entry("right_fence_them", right_fence_them, "'fix them and change nothing else'"),
             Entry("right_fence_in_own_words", right_fence_in_own_words, "a header no list foresaw"),
+            # held-out reader BB: a blank line after the header is not a line more to read
+            Entry("right_blank_after_header", right_blank_after_header, "a blank line (reader BB)"),
         ),
     ),
 )
