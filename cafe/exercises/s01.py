@@ -212,12 +212,10 @@ def _generated_guard(guard: Callable[[TurnView], Any]) -> str | None:
 
 
 def _schema_problems(built: Tool) -> list[str]:
-    """What the model cannot read off the tool: no parameters, no description, an unnamed one."""
+    """What the model cannot read off the tool: no description, a parameter with no Args: line.
+    A tool with no parameters is a tool too (the notebook: "write any tool the waiter lacks"):
+    the rules hold for each parameter it has, so with none only the docstring is asked for."""
     problems = []
-    if not built.parameters["properties"]:
-        problems.append(
-            "it takes no parameters: give the model something to say, e.g. the item or the allergen"
-        )
     if built.description == built.name:
         problems.append(
             "it has no docstring: its first line is the description the model reads to choose a tool"

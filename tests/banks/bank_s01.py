@@ -314,6 +314,28 @@ def takes_nothing() -> str:
     return "soup of the day: tomato"
 
 
+# --- held-out reader BB: a tool with no parameters is a tool ("write any tool the waiter lacks") --
+
+
+def right_call_staff() -> str:
+    """Call a member of staff to the table."""  # reader BB's r02
+    return "A member of staff is on the way."
+
+
+def right_ask_for_the_bill() -> ToolOutput:
+    """Ask the till to print the bill for this table."""
+    return ToolOutput(True, "The bill is printing.")
+
+
+def nothing_undocumented() -> str:
+    return "A member of staff is on the way."
+
+
+def nothing_said() -> str:
+    """Ring the kitchen bell."""
+    return "  "
+
+
 def right_split_bill(ways: int, total: float = 0.0) -> ToolOutput:
     """Split the bill evenly.
 
@@ -568,7 +590,19 @@ BANKS = (
                 "a tool answers something the model can read",
                 "allergen='latte' -> None",
             ),
-            Entry("takes_nothing", takes_nothing, "a tool the model can say something to", "()"),
+            # held-out reader BB: no parameters is no fault, but the docstring and the answer are
+            Entry(
+                "nothing_undocumented",
+                nothing_undocumented,
+                "a tool with no parameters still needs a docstring: the model reads it to choose",
+                "no docstring",
+            ),
+            Entry(
+                "nothing_said",
+                nothing_said,
+                "a tool with no parameters still answers in words",
+                "() -> '  '",
+            ),
             # held-out reader C, 7 Dec 2026
             Entry(
                 "optional_divisor",
@@ -584,6 +618,10 @@ BANKS = (
                 "right_remove_quantity", right_remove_quantity, "both parameters guarded (reader C)"
             ),
             Entry("right_split_cents", right_split_cents, "two required counts (reader C)"),
+            # held-out reader BB: refused before as "it takes no parameters"
+            Entry("right_call_staff", right_call_staff, "no parameters, a docstring (reader BB)"),
+            Entry("right_ask_for_the_bill", right_ask_for_the_bill, "no parameters, a ToolOutput"),
+            Entry("takes_nothing", takes_nothing, "no parameters: today's specials"),
         ),
     ),
 )
