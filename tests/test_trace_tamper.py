@@ -152,9 +152,11 @@ SHAPES = {
         lambda a: a.update({"gen_ai.response.finish_reasons": 3}),
         "finish_reasons must be a list, not 3",
     ),
-    "an unknown finish reason": (
-        lambda a: a.update({"gen_ai.response.finish_reasons": ["banana"]}),
-        "finish_reasons[0] must be one of",
+    # any text is a finish reason (a provider's own word, such as "eos_token"), or null; a
+    # number is not (tests/test_trace_any_reply.py)
+    "a finish reason that is not text": (
+        lambda a: a.update({"gen_ai.response.finish_reasons": [7]}),
+        "finish_reasons[0] must be text or null, not 7",
     ),
     "input messages a string": (
         lambda a: a.update({"gen_ai.input.messages": "hello"}),

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cafe.endpoint.client.protocol import ChatClient
+from cafe.endpoint.client.readable import finish_reason_of, usage_counts
 from cafe.trace.attributes import (
     ERROR_TYPE,
     FINISH_REASONS,
@@ -152,7 +153,7 @@ def _output_message(
 def output_messages(completion: Any, clean: Scrubber) -> list[dict[str, Any]]:
     """The completion's choices as role + parts + finish_reason."""
     return [
-        _output_message(c.finish_reason, c.message.content, c.message.tool_calls, clean)
+        _output_message(finish_reason_of(c), c.message.content, c.message.tool_calls, clean)
         for c in completion.choices
     ]
 
@@ -160,16 +161,21 @@ def output_messages(completion: Any, clean: Scrubber) -> list[dict[str, Any]]:
 def reply_of(completion: Any) -> tuple[Any, ...] | None:
     """What a span needs of a completion, in plain tuples, so the SDK's objects can be let go:
     (model, id, (input, output tokens) or None, ((finish_reason, content, tool_calls), ...)).
-    None when the call returned no completion."""
+    None when the call returned no completion.
+
+    What the recorder records, the writer writes and the reader reads back equal: usage and
+    finish reasons are taken as the course's reply check reads them (`usage_counts`,
+    `finish_reason_of` in `cafe.endpoint.client.readable`), so counts it judged "not reported"
+    (-5, 10**30, null) are recorded as not reported, and a reason that is not text as null."""
     if completion is None or not hasattr(completion, "choices"):
         return None
-    usage = getattr(completion, "usage", None)
     return (
         completion.model,
         completion.id,
-        None if usage is None else (usage.prompt_tokens, usage.completion_tokens),
+        usage_counts(getattr(completion, "usage", None)),
         tuple(
-            [(c.finish_reason, c.message.content, c.message.tool_calls) for c in completion.choices]
+            (finish_reason_of(c), c.message.content, c.message.tool_calls)
+            for c in completion.choices
         ),
     )
 
@@ -286,12 +292,9 @@ def generator_attributes(
         ],
         FINISH_REASONS: ["stop"],
     }
-    usage = getattr(answer, "usage", None)
+    usage = usage_counts(getattr(answer, "usage", None))
     if usage is not None:
-        attributes[INPUT_TOKENS], attributes[OUTPUT_TOKENS] = (
-            usage.prompt_tokens,
-            usage.completion_tokens,
-        )
+        attributes[INPUT_TOKENS], attributes[OUTPUT_TOKENS] = usage
     return attributes
 
 

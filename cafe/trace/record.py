@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cafe.consent import OrderSpec
+from cafe.endpoint.client.readable import usage_counts
 from cafe.repair.reask import CAP_DEFAULT, Generator, RepairResult, RetryMode, repair_ticket
 from cafe.schema.ticket import Failure
 from cafe.trace.attributes import (
@@ -113,14 +114,10 @@ def _run_attributes(result: RepairResult) -> dict[str, Any]:
         STOP_REASON: result.stop_reason,
         "cafe.run.attempts": len(result.attempts),
     }
-    if result.usage is not None and all(a.usage is not None for a in result.attempts):
+    total = usage_counts(result.usage)  # a sum past what a trace holds is no count either
+    if total is not None and all(a.usage is not None for a in result.attempts):
         # the run's total only when every attempt reported: a partial sum is not the total
-        attributes.update(
-            {
-                "gen_ai.usage.input_tokens": result.usage.prompt_tokens,
-                "gen_ai.usage.output_tokens": result.usage.completion_tokens,
-            }
-        )
+        attributes["gen_ai.usage.input_tokens"], attributes["gen_ai.usage.output_tokens"] = total
     return attributes
 
 

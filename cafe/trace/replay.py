@@ -7,7 +7,9 @@ model:
 - `replay_client(trace)`: a client (`ReplayClient`) that, asked for call k, checks the
   request is the one the recording made at call k, then answers with the recorded reply: the
   same text, tool calls (ids included), finish reason, token counts and model name. Run the same
-  code against it and the run happens again, with no endpoint and no key. Its core is
+  code against it and the run happens again, with no endpoint and no key. A replay plays back
+  what was recorded, including what is missing: a call that reported no usage (or no finish
+  reason) is answered with none, never with an estimate the recording did not hold. Its core is
   `ReplayClient.reply_for`, built from `request_difference` (is this the recorded call?) and
   `recorded_reply` (what it got), the two pieces the notebook's exercise is built from too.
 - `ReplayDiverged`: raised at the first call that differs from the recording (the code, the
@@ -153,12 +155,11 @@ def recorded_reply(span: Span) -> dict[str, Any]:
     counts = (span.get(INPUT_TOKENS), span.get(OUTPUT_TOKENS))
     # both counts, or no usage at all: a count the call did not record is unknown, not 0
     usage = None if None in counts else dict(zip(("prompt_tokens", "completion_tokens"), counts))
+    reasons = span.get(FINISH_REASONS)  # any text, or None when none was reported
     return {
         "content": texts[0] if texts else None,
         "tool_calls": [{"name": c["name"], "arguments": c["arguments"] or "{}"} for c in calls],
-        "finish_reason": (span.get(FINISH_REASONS) or [outputs[0].get("finish_reason") or "stop"])[
-            0
-        ],
+        "finish_reason": reasons[0] if reasons else outputs[0].get("finish_reason"),
         "usage": usage,
     }
 
@@ -216,18 +217,23 @@ class _ReplayCompletions:
         client = self._client
         span, reply = client.reply_for(kwargs)
         payload = completion_payload(
-            reply,
+            {**reply, "finish_reason": "stop"},  # the recorded one is put back below
             model=span.get(RESPONSE_MODEL) or kwargs["model"],
             request={"messages": kwargs["messages"]},  # no reply cap: the recorded reply, whole
             number=len(client.calls),
         )
+        if reply["usage"] is None:  # not recorded, so not reported: never an estimate
+            payload["usage"] = None
         for call, recorded_id in zip(
             payload["choices"][0]["message"].get("tool_calls", []), _tool_call_ids(span)
         ):
             call["id"] = (
                 recorded_id or call["id"]
             )  # the loop sends these ids back: keep the recorded ones
-        return ChatCompletion.model_validate(payload)
+        completion = ChatCompletion.model_validate(payload)
+        # any recorded reason, as the endpoint's own replies carry one the SDK does not list
+        choice = completion.choices[0].model_copy(update={"finish_reason": reply["finish_reason"]})
+        return completion.model_copy(update={"choices": [choice]})
 
 
 class _Chat:

@@ -22,6 +22,8 @@ course reads a reply in one way everywhere (the repair loop, the agent loop, the
   not worth losing the answer, and the mark shows where it was. The same goes for the values in
   a call's arguments, which the agent loop decodes and hands to a tool, whose result is sent
   again: arguments whose JSON spells a lone surrogate are written again with U+FFFD in its place;
+- `finish_reason` is text (any word: a provider may have its own) or None; anything else means
+  "not reported", None (`finish_reason_of`);
 - `usage` is None (not reported) unless its two counts are whole numbers of zero or more whose
   sum is at most `MAX_COUNT`, the largest count a trace holds (`cafe.trace.attribute_shapes`);
   a wrong `total_tokens` is recomputed from them. Null counts, a list, NaN or 10**30 tokens
@@ -48,7 +50,7 @@ from typing import Any
 
 from cafe.endpoint.client.diagnosis import BadReply
 
-__all__ = ["MAX_COUNT", "REPLACEMENT", "asked", "readable"]
+__all__ = ["MAX_COUNT", "REPLACEMENT", "asked", "finish_reason_of", "readable", "usage_counts"]
 
 # The largest token count a reply may report: the cap `cafe.trace.attribute_shapes.MAX_COUNT` puts
 # on every count a trace holds (2**53, where floats stop adding whole numbers exactly). Declared
@@ -192,15 +194,37 @@ def _tool_calls(calls: Any) -> list[Any] | None:
     return [_tool_call(raw, number) for number, raw in enumerate(calls)]
 
 
+def usage_counts(usage: Any) -> tuple[int, int] | None:
+    """(prompt, completion) tokens when `usage` reports counts the course can use, else None
+    ("not reported"): the one judgement `readable` makes and a trace records
+    (`cafe.trace.calls.reply_of`), so what a run was handed and what its trace keeps agree.
+
+    A usage record is the SDK's (or any object with the two counts as attributes); a dict is
+    what the SDK hands back when the record did not convert, so it is "not reported" too."""
+    if usage is None or isinstance(usage, (Mapping, str, bytes, list, tuple)):
+        return None
+    prompt: Any = getattr(usage, "prompt_tokens", None)
+    reply: Any = getattr(usage, "completion_tokens", None)
+    if not (_count(prompt) and _count(reply) and _count(prompt + reply)):
+        return None
+    return prompt, reply
+
+
+def finish_reason_of(choice: Any) -> str | None:
+    """A choice's finish reason when it is text (any word: providers have their own, such as
+    "eos_token"), else None ("not reported"): what `readable` hands on and a trace records."""
+    reason = getattr(choice, "finish_reason", None)
+    return reason if isinstance(reason, str) else None
+
+
 def _usage(usage: Any) -> Any:
     """The usage record when its counts are counts (total recomputed if need be), else None."""
     from pydantic import BaseModel
 
-    if not isinstance(usage, BaseModel):
+    counts = usage_counts(usage) if isinstance(usage, BaseModel) else None
+    if counts is None:
         return None
-    prompt, reply = _field(usage, "prompt_tokens"), _field(usage, "completion_tokens")
-    if not (_count(prompt) and _count(reply) and _count(prompt + reply)):
-        return None
+    prompt, reply = counts
     if _field(usage, "total_tokens") == prompt + reply:
         return usage
     return usage.model_copy(update={"total_tokens": prompt + reply})
@@ -223,12 +247,14 @@ def readable(completion: Any) -> Any:
         raise BadReply("bad_body", f"choices[0].message is {_kind(message)}, not a message")
     sent_content, sent_calls = _field(message, "content"), _field(message, "tool_calls")
     content, calls = _content(sent_content), _tool_calls(sent_calls)
-    usage = _usage(getattr(completion, "usage", None))
+    sent_usage = getattr(completion, "usage", None)
+    usage, reason = _usage(sent_usage), finish_reason_of(choice)
     same_calls = calls is None or all(a is b for a, b in zip(calls, sent_calls))
-    if content is sent_content and same_calls and usage is getattr(completion, "usage", None):
+    same_reason = reason is getattr(choice, "finish_reason", None)
+    if content is sent_content and same_calls and same_reason and usage is sent_usage:
         return completion
     message = message.model_copy(update={"content": content, "tool_calls": calls})
-    choice = choice.model_copy(update={"message": message})
+    choice = choice.model_copy(update={"message": message, "finish_reason": reason})
     return completion.model_copy(
         update={"choices": [choice, *completion.choices[1:]], "usage": usage}
     )
