@@ -16,13 +16,16 @@ allergy), one line per step in plain words with the technical name after:
 
 Live, story 1 calls your endpoint (through `make_model_generator(make_client())`); stories 2
 and 3 read the file only. A missing setting or an endpoint that does not answer is explained in
-one message, with exit status 1; `cafe doctor` gives the full diagnosis.
+one message, with exit status 1; `cafe doctor` gives the full diagnosis. So is a recording the
+course's own mask changed (a key such as `milk` that the model's replies also hold is masked in
+the file, so it cannot replay): a trouble the mask can cause is expected, and named, not raised.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import sys
 import tempfile
@@ -32,10 +35,12 @@ from typing import Any
 from cafe.cli import run_command
 from cafe.endpoint.client.chat import make_client
 from cafe.endpoint.client.scripted import Script, ScriptedClient
+from cafe.endpoint.secrets.redaction import REDACTED
 from cafe.endpoint.settings.config import course_mode, model_name
 from cafe.repair import make_model_generator
 from cafe.stories.feedback_model import PRACTICE_ORDERS, FeedbackModel
 from cafe.trace import Recorder, Trace, content_hash, read_trace, record_repair, write_trace
+from cafe.trace.attributes import OUTPUT_MESSAGES
 from cafe.trace.replay import ReplayDiverged, replay_client
 from cafe.world.menu import load_menu
 
@@ -82,6 +87,24 @@ def show(trace: Trace) -> None:
     for depth, span in trace.walk():
         label = f"{'  ' * depth}{KIND_WORDS[span.kind]} ({span.kind})"
         print(f"    {label:<40} {said(span)}")
+
+
+# Why a recording the mask touched cannot replay: one line, never the key itself.
+MASKED = (
+    "the recording cannot replay: the model's replies hold your key's text (CAFE_API_KEY, or "
+    f"another secret), which the recording masked as {REDACTED}, so the replay sent something "
+    "else; pick a key that is not a word, such as a long random one."
+)
+
+
+def masked_replies(trace: Trace) -> bool:
+    """Whether the recording masked text in the model's replies: a key that is also a word the
+    model wrote (CAFE_API_KEY=milk) is masked there, and a replay then sends what the run never
+    sent. A trouble the course's own mask causes, so it is said plainly, not raised."""
+    return any(
+        REDACTED in json.dumps(span.get(OUTPUT_MESSAGES) or [], ensure_ascii=False)
+        for span in trace.model_calls
+    )
 
 
 def record(client: Any) -> Trace:
@@ -147,8 +170,19 @@ def main(argv: list[str] | None = None) -> int:
 
     print("\n2. The file, replayed with the same code and no model (replay_client):")
     loaded = read_trace(path)  # checks every line's digest, then the hash the file recorded
-    again = replay(loaded)
-    same = content_hash(again) == loaded.recorded_hash
+    try:
+        again: Trace | None = replay(loaded)
+    except ReplayDiverged as diverged:
+        again, parted = None, diverged
+    same = again is not None and content_hash(again) == loaded.recorded_hash
+    trouble = MASKED if not same and masked_replies(loaded) else None
+    if again is None:
+        trouble = trouble or f"the replay of the file just written diverged: {parted}"
+    if trouble is not None:
+        if folder is not None:
+            folder.cleanup()
+        print(f"cafe toy 08: {trouble}", file=sys.stderr)
+        return 1
     print(
         f"    ended {again.stop_reason}, hash {content_hash(again)[:23]}…: "
         + ("the same run, exactly" if same else "a different run")
