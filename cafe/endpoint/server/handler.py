@@ -25,6 +25,7 @@ from cafe.endpoint.client.completions import completion_payload, normalize_reply
 from cafe.endpoint.client.script import Script, default_responder, is_health_check
 from cafe.endpoint.errors import ScriptExhausted
 from cafe.endpoint.scripts.rehearsals import OWNER_PREFIX
+from cafe.endpoint.secrets.redaction import redact
 from cafe.endpoint.server.faults import MALFORMED_BODY, Faults, fault_error, reply_body
 from cafe.endpoint.server.validation import Problem, validate_chat_request
 
@@ -240,6 +241,10 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
 
     def log_message(self, format: str, *args: Any) -> None:
-        # The request line holds the method and path, never a header, so the key cannot leak here.
+        """One `--log` line. The server masks the secret it holds itself (its `--api-key`), in
+        every form the course's redactor masks (as typed, spaced, percent-encoded, hex, base64,
+        fragments), along with every secret the course knows of: a client may put the key in
+        the path or the query, and the shell `cafe serve` runs in need not hold it in a variable."""
         if self.serving.log_requests:
-            sys.stderr.write(f"cafe serve: {format % args}\n")
+            line = redact(format % args, self.serving.api_key)
+            sys.stderr.write(f"cafe serve: {line}\n")
