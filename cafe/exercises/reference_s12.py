@@ -18,20 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cafe.exercises.reference_s12_edges import at_rate_edges, with_holes
+from cafe.exercises.reference_s12_edges import at_rate_edges, lopsided_days, runs, with_holes
 
-__all__ = [
-    "EACH_KIND",
-    "UNPARSED_SHARE",
-    "KAPPA",
-    "CATCH_RATE",
-    "confusion",
-    "floor_trusts",
-    "JudgeDay",
-    "judge_days",
-    "calibrations",
-    "TRUST_ROWS",
-]
+__all__ = ["EACH_KIND", "UNPARSED_SHARE", "KAPPA", "CATCH_RATE", "confusion", "floor_trusts"]
+__all__ += ["JudgeDay", "judge_days", "calibrations", "TRUST_ROWS"]
 
 # The lesson's trust rule ("When may you use a judge?"): a rule may be stricter, never looser.
 EACH_KIND = 20  # broken and right tickets judged, at least, each
@@ -132,8 +122,8 @@ class JudgeDay:
         return judge
 
     def __repr__(self) -> str:
-        truths = "".join("F" if self.pool[n].truth == "fail" else "p" for n, _ in self.picks)
-        answers = ", ".join(repr(answer) for _, answer in self.picks)
+        truths = runs(["F" if self.pool[n].truth == "fail" else "p" for n, _ in self.picks], " ")
+        answers = runs([repr(answer) for _, answer in self.picks], ", ")
         again = ", and the other verdict when asked again" if self.unsteady else ""
         return (
             f"tickets {truths or '(none)'} (F broken, p right) answered {answers or 'nothing'}"
@@ -143,8 +133,8 @@ class JudgeDay:
 
 def judge_days(pool: Sequence[Any], grade: Callable[[Any], Any]) -> Any:
     """Days of up to 12 tickets from `pool` (distinct tickets, broken and right), repeats too,
-    answered by words from ANSWERS or by `grade(verdict)` records; a third of them by an
-    unsteady judge (`JudgeDay.unsteady`)."""
+    answered by words from ANSWERS or by `grade(verdict)` records, some by an unsteady judge
+    (`JudgeDay.unsteady`); and lopsided days, chance agreement 1 or up to 1 - 1/251 (edges)."""
     from hypothesis import strategies as st
 
     answer = st.one_of(
@@ -155,7 +145,9 @@ def judge_days(pool: Sequence[Any], grade: Callable[[Any], Any]) -> Any:
     once = st.lists(pick, min_size=1, max_size=12, unique_by=lambda chosen: chosen[0])
     steady = picks.map(lambda chosen: JudgeDay(tuple(chosen), tuple(pool)))
     unsteady = once.map(lambda chosen: JudgeDay(tuple(chosen), tuple(pool), unsteady=True))
-    return st.one_of(steady, steady, unsteady)
+    spelled = {"pass": ("pass", " PASS", grade("pass")), "fail": ("fail", "Fail\n", grade("fail"))}
+    lopsided = lopsided_days(JudgeDay, pool, spelled, answer)
+    return st.one_of(steady, steady, unsteady, lopsided)
 
 
 def calibrations(make: Callable[..., Any]) -> Any:

@@ -13,6 +13,13 @@ in the measure. `with_holes` leaves one to four such tickets on judges every oth
 beside from none to the most unparsed replies the 5% limit allows, so a rule that lets a few holes
 through (as a share of a limit, as missed tickets, up to some count) is refused somewhere.
 
+Kappa is None only when chance agreement is exactly 1, and a number however close to 1 it comes:
+every threshold is tried at and either side of its edge. `lopsided_days` gives `check_calibrate`
+days where one kind is nearly all: up to 250 listings of one kind, each judged right, and none to
+two of the other, answered anything. With none of the few, or none of them judged, chance is 1
+exactly; with one, it is 1 - 1/n, 0.996 at 250, so a kappa given up at chance over 0.99 (or any
+bar short of 1) is refused somewhere.
+
 Like `reference_s12`, this module imports nothing from `cafe`: the `Calibration` record is
 passed in as `make`, and the two bars by `reference_s12.calibrations`, which pins them.
 """
@@ -23,7 +30,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["at_rate_edges", "with_holes"]
+__all__ = ["at_rate_edges", "with_holes", "lopsided_days", "runs"]
 
 # From 200 tickets on, one ticket is at most half a percent of a rate: the count one past the
 # bar is within half a percent of it, on either side.
@@ -75,3 +82,43 @@ def with_holes(make: Callable[..., Any], share: float, fewest: int) -> Any:
 
     plenty = st.integers(fewest, 150)
     return st.builds(built, plenty, plenty, st.integers(0, 8), st.integers(1, 4))
+
+
+# The most listings of the many kind on a lopsided day: 1 in 251 puts chance at 0.996.
+LOPSIDED = 250
+
+
+def lopsided_days(make: Callable[..., Any], pool: Any, spelled: Any, anything: Any) -> Any:
+    """Days (`make(picks, pool)`, a `reference_s12.JudgeDay`) of 1 to `LOPSIDED` listings of one
+    kind of ticket from `pool`, the judge giving each its truth in one of `spelled[truth]`, and
+    none to two listings of the other kind, answered by `anything` and placed anywhere."""
+    from hypothesis import strategies as st
+
+    kinds = {t: [n for n, item in enumerate(pool) if item.truth == t] for t in ("pass", "fail")}
+
+    def day(many: str, count: int, say: Any, few: list[Any], at: list[int]) -> Any:
+        listed = [(kinds[many][n % len(kinds[many])], say) for n in range(count)]
+        for pick, place in zip(few, at, strict=False):
+            listed.insert(place % (len(listed) + 1), pick)
+        return make(tuple(listed), tuple(pool))
+
+    def of(many: str) -> Any:
+        other = kinds["fail" if many == "pass" else "pass"]
+        few = st.lists(st.tuples(st.sampled_from(other), anything), max_size=2)
+        places = st.lists(st.integers(0, LOPSIDED), min_size=2, max_size=2)
+        count = st.integers(1, LOPSIDED)
+        return st.builds(day, st.just(many), count, st.sampled_from(spelled[many]), few, places)
+
+    return st.one_of(of("pass"), of("fail"))
+
+
+def runs(items: list[str], between: str) -> str:
+    """`items` joined by `between`, a run of one item written once with its count ('p×120')."""
+    out: list[str] = []
+    for item in items:
+        if out and out[-1].split("×")[0] == item:
+            head, _, count = out[-1].partition("×")
+            out[-1] = f"{head}×{int(count or 1) + 1}"
+        else:
+            out.append(item)
+    return between.join(out)

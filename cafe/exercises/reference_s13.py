@@ -1,11 +1,11 @@
 """Session 13's reference fold, written apart from `cafe.stall.failure_state`, and the turns to
-try it on.
-
-`check_fold_diagnostic` (`cafe.exercises.s13`) takes each case's expected state from `fold`, not
-from the library's `fold_diagnostic`, then compares the learner's fold with it on generated
-turns (`turns`): checks that fail with one of two errors or pass, edits that land or are refused
-(through either of two tools, or run by a hook itself), reads, in any order, folded from any
-state. `tests/test_exercise_references.py` holds `fold` to the library on the same turns.
+try it on. `check_fold_diagnostic` (`cafe.exercises.s13`) takes each case's expected state from
+`fold`, not the library's `fold_diagnostic`, then compares the learner's fold with it on
+generated turns (`turns`): checks that fail with one of two errors or pass, edits that land or
+are refused (through either of two tools, or run by a hook itself), reads, in any order, folded
+from any state, and from runs of up to 15 turns failing alike, since a streak has no cap: a fold
+that stops counting at some number is wrong past it. `tests/test_exercise_references.py` holds
+`fold` to the library on the same turns.
 
 The rule as the lesson states it: results are read in the order they ran; a landed edit ends a
 stretch, and the last stretch that ran a check speaks for the turn (its first failing check, else
@@ -22,10 +22,8 @@ one failure logged at two moments (`logged_pairs`, the clock in every shape a lo
 takes: a time alone or after a date, the date joined by a space or ISO 8601's `T`, with or
 without a fraction, bare or bracketed, first on the line or after its level word, the date
 moving at midnight) is one failure, so its signatures match ("clocks move", the lesson's list
-of run-to-run noise).
-
-This module imports nothing from `cafe` (only `cafe.exercises.sNN` may): the state's record
-and the signature function are passed in.
+of run-to-run noise). This module imports nothing from `cafe` (only `cafe.exercises.sNN` may):
+the state's record and the signature function are passed in.
 """
 
 from __future__ import annotations
@@ -124,16 +122,21 @@ def turns(
     result: Callable[[str, bool, str, str], Any],
     forced: Callable[[str, bool, str, str], Any] | None = None,
 ) -> Any:
-    """(earlier turns, turn): up to three turns to fold from an empty state first, then the turn
-    the fold is judged on; each of zero to five results in any order. `result(name, ok, output,
-    kind)` builds one tool result; `forced`, when given, builds a result a hook ran (`FORCED`)."""
+    """(earlier turns, turn): up to three turns to fold from an empty state first, or 4 to 15 that
+    each fail red A again (after none to two edits or reads), then the turn the fold is judged
+    on, of zero to five results in any order. `result(name, ok, output, kind)` builds one tool
+    result; `forced`, when given, builds a result a hook ran (`FORCED`)."""
     from hypothesis import strategies as st
 
     rows = [(row, result) for row in RESULTS]
     rows += [(row, forced) for row in FORCED] if forced is not None else []
-    one = st.sampled_from(rows).map(lambda pair: pair[1](*pair[0][1:]))
-    turn = st.lists(one, max_size=5)
-    return st.tuples(st.lists(turn, max_size=3), turn)
+    built = st.sampled_from(rows).map(lambda pair: pair[1](*pair[0][1:]))
+    turn = st.lists(built, max_size=5)
+    quiet = st.sampled_from([(r, made) for r, made in rows if r[4] != "verify"])
+    red = st.sampled_from([(r, made) for r, made in rows if r[0].endswith(("red A", "A moved"))])
+    again = st.tuples(st.lists(quiet, max_size=2), red).map(lambda t: [*t[0], t[1]])
+    streak = st.lists(again.map(lambda t: [made(*r[1:]) for r, made in t]), min_size=4, max_size=15)
+    return st.tuples(st.one_of(st.lists(turn, max_size=3), streak), turn)
 
 
 def assertion_output(total: int, expected: int) -> str:
@@ -188,14 +191,12 @@ def logged_pairs() -> Any:
     log line's clock takes (see the module's docstring)."""
     from hypothesis import strategies as st
 
-    def pair(
-        form: str, day: str, joined: str, at: tuple[int, int], fractions: Any, total: int
-    ) -> Any:
+    def pair(form: str, day: str, joined: str, at: tuple[int, int], fractions: Any, n: int) -> Any:
         first, later = at[0], at[0] + at[1]
         clocks = [_clock(day, joined, s, f) for s, f in zip((first, later), fractions, strict=True)]
         return (
-            logged_output(form, clocks[0], total, 1000),
-            logged_output(form, clocks[1], total, 1000),
+            logged_output(form, clocks[0], n, 1000),
+            logged_output(form, clocks[1], n, 1000),
             (clocks[0], clocks[1]),
         )
 

@@ -6,7 +6,8 @@ and the restore gate, with the inputs to try them on.
 settle (a linter, a narrowed or whole-suite runner, a command that checks nothing), with stray
 spaces, `VAR=value` prefixes, launchers (`python -m` by any python, `timeout 60`, `env`),
 command words given by their path (`.venv/bin/pytest`) and options whose value looks like a test
-id or a file (`-W error::UserWarning`), chained with `&&`, `||`, `;` or a newline. The
+id or a file (`-W error::UserWarning`), a looking command word (`cat`, `which`, `grep`, `git`)
+before marker words (`git bisect run make`: None), chained with `&&`, `||`, `;` or a newline. The
 expected answer is worked out as the command is built (a chain as slow as its slowest verifying
 piece), so no classifier stands behind it. `check_can_restore` compares `my_can_restore` with
 `restorable` on `restore_cases`. `tests/test_exercise_references.py` holds both to the library.
@@ -24,8 +25,11 @@ __all__ = [
     "FAST",
     "SLOW",
     "QUIET",
+    "LOOKING",
+    "MARKERS",
     "chain_tier",
     "labelled_commands",
+    "looking_commands",
     "every_piece",
     "restorable",
     "restore_cases",
@@ -106,6 +110,23 @@ QUIET: tuple[str, ...] = (
     "./deploy-latest.sh",  # name pieces deploy, latest: "test" inside a piece is no marker
     "./contest.sh",
 )
+# ...and a command word that only looks or names (the notebook's `cat`, `which`, `grep`, `git`)
+# never verifies, whatever marker words follow it unquoted: `git bisect run make` is git's.
+LOOKING: tuple[str, ...] = (
+    "cat {marker}",
+    "cat {py} {marker}",
+    "which {marker}",
+    "which -a {marker} {marker}",
+    "grep -r {marker} .",
+    "grep -n {marker} {py}",
+    "git log --grep {marker}",
+    "git commit -m fix {marker}",
+    "git bisect run {marker}",
+    "git diff --{marker}",
+    "git stash push -m {marker} {py}",
+)
+# Marker words the lesson names, each a verifying piece's whole word when it leads one.
+MARKERS = ("pytest", "make", "test", "check", "lint", "ruff", "mypy", "cargo", "tox", "npm")
 _NAMES = ("split", "tip", "total", "bill_adds_up", "Rounding")
 _FILES = ("bill.py", "tests/test_bill.py", "src/till/bill.py")
 _PREFIXES = ("", "", "", "CI=1 ", "PYTHONPATH=. ", "A=1 B=2 ")
@@ -154,6 +175,10 @@ def _piece(
     return (prefix + gap.join(text.split()), tier)
 
 
+def _looking(template: str, marker: str) -> tuple[str, None]:
+    return template.replace("{marker}", marker), None
+
+
 def _pieces() -> Any:
     from hypothesis import strategies as st
 
@@ -182,13 +207,39 @@ def _joined(pieces: list[tuple[str, str | None]], separators: list[str]) -> tupl
     return text, chain_tier(tier for _, tier in pieces)
 
 
+def looking_commands() -> Any:
+    """(command, its tier): a looking piece (a `LOOKING` command word before a marker word,
+    unquoted, with prefixes, stray spaces and folders as any piece) chained anywhere among none
+    to two pieces of any kind: it never verifies, so the chain's tier is the others'."""
+    from hypothesis import strategies as st
+
+    looking = st.builds(
+        lambda pair, *rest: _piece(pair[0], None, *rest),
+        st.builds(_looking, st.sampled_from(LOOKING), st.sampled_from(MARKERS)),
+        st.sampled_from(_NAMES),
+        st.sampled_from(_FILES),
+        st.sampled_from(_PREFIXES),
+        st.just(""),
+        st.sampled_from((" ", "  ")),
+        st.just(""),
+        st.sampled_from(_FOLDERS),
+    )
+    chain = st.tuples(looking, st.lists(_pieces(), max_size=2), st.integers(0, 2))
+    return st.builds(
+        lambda c, separators: _joined([*c[1][: c[2]], c[0], *c[1][c[2] :]], separators),
+        chain,
+        st.lists(st.sampled_from(_SEPARATORS), min_size=2, max_size=2),
+    )
+
+
 def every_piece() -> tuple[tuple[str, str | None], ...]:
     """Each piece the rules settle, alone, with a test name and a file filled in: the generated
     chains may not draw every one of them on its own, and a rule can hang on one piece alone."""
     tiers = ((FAST, "fast"), (SLOW, "slow"), (QUIET, None))
+    looking = tuple(_looking(t, m) for t in LOOKING for m in MARKERS)
     return tuple(
         (template.format(name=_NAMES[0], py=_FILES[0]), tier)
-        for templates, tier in tiers
+        for templates, tier in (*tiers, (tuple(t for t, _ in looking), None))
         for template in templates
     )
 

@@ -6,11 +6,11 @@ The notebook (`notebooks/s12-model-judge.ipynb`) asks for two functions:
    against the checks, a bad ticket being the positive class, `unparsed` answers on their own,
    and Cohen's kappa over the tickets with a verdict. `check_calibrate` runs it with judges whose
    answers are known (always right, passing everything, failing everything, never answering, one
-   that mixes non-answers with mistakes, one answering `Grade` records, one answering verdict
-   words in odd case and spacing, and one on a day with no broken ticket at all), then on
-   generated days (tickets listed twice, any answer, a judge unsteady from one ask to the next),
-   each compared with `confusion` (`cafe.exercises.reference_s12`), written apart from the
-   course's `calibrate`, which it refuses to be handed.
+   that mixes non-answers with mistakes, judges answering `Grade` records or verdict words in
+   odd case and spacing, one on a day with no broken ticket), then on generated days (tickets listed
+   twice, any answer, a judge unsteady from one ask to the next, lopsided days whose chance is 1
+   or up to 1 - 1/251), each compared with `confusion` (`cafe.exercises.reference_s12`), written
+   apart from the course's `calibrate`, which it refuses to be handed.
 2. `my_trust_rule(calibration, model)`: True when the judge may be used. Open-ended: a rule may be
    stricter than the lesson's, never looser. The checker holds it to the floor (`TRUST_CASES`,
    each minimum at its edge: 19 of a kind, 6% unparsed, an 88% catch rate, a model whose name
@@ -56,8 +56,7 @@ from cafe.schema.ticket import Ticket
 
 __all__ = ["CELLS", "JudgeCase", "TrustCase", "TRUST_CASES", "check_calibrate", "check_trust_rule"]
 
-# The figures a calibration is compared on, besides kappa.
-CELLS = ("tp", "fn", "tn", "fp", "unparsed")
+CELLS = ("tp", "fn", "tn", "fp", "unparsed")  # the figures compared, besides kappa
 # How far a kappa may sit from the course's: rounding, not a different formula.
 KAPPA_TOLERANCE = 1e-6
 
@@ -93,6 +92,7 @@ def _mixed(truth: str, n: int) -> str:
 UNPARSED_IDEA = "a reply with no verdict is counted apart as unparsed, whatever the truth"
 CELLS_IDEA = "a broken ticket is the positive class: tp is a broken ticket failed, fp a right one"
 _ONCE = "ask each ticket once: a model may answer a second ask otherwise, at another request's cost"
+_EDGE = "kappa is None only when chance agreement is exactly 1, a number however close it comes"
 KAPPA_IDEA = (
     "kappa is (observed - chance) / (1 - chance) over the tickets with a verdict, chance from "
     "each rater's own fail rate"
@@ -236,9 +236,9 @@ def _generated_calibrate(fn: Callable[[Judge, Labelled], Any]) -> str | None:
         lambda day: fn(day.judge(), day.labelled()),
         lambda day: confusion(day.judge(), day.labelled()),
         days,
-        idea=CELLS_IDEA + "; a verdict word in any case or spacing is that verdict; " + _ONCE,
+        idea=f"{CELLS_IDEA}; a verdict word in any case or spacing is that verdict; {_ONCE}; {_EDGE}",
         same=_same_figures,
-        examples=200,  # each day grades up to 12 tickets twice: 200 days stay near a second
+        examples=200,  # a day grades 1 to 12 tickets (lopsided: 252) twice: 200 days, about 0.3 s
     )
     if found is None:
         return None

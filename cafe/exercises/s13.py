@@ -18,13 +18,16 @@
    temporary folder, worker, address, colour: `reference_s13_pairs.noise_pairs`), and logged at
    two moments, its clock in every shape a log line's takes (`reference_s13.logged_pairs`),
    which must share one; and last, the hand-picked outputs again in a fresh Python process with
-   another hash seed (`reference_s13_process`), which must give the signatures they gave here.
+   another hash seed (`reference_s13_process`), in reverse order after two failures never signed
+   before (signed here the other way round), which must give the signatures they gave here: a
+   signature is a function of the failure's text alone, whatever was signed before it.
 
 Notebook: notebooks/s13-stall-detection.ipynb. Lesson: sessions/s13-stall-detection/lesson.md.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import fields
@@ -112,10 +115,18 @@ def _start(history: Sequence[Sequence[ToolResult]]) -> FailureState:
 
 
 def _generated_fold(fold_fn: Callable[..., object]) -> str | None:
-    """The smallest generated (earlier turns, turn) where the learner's fold differs."""
+    """The smallest generated (earlier turns, turn) where the learner's fold differs; the earlier
+    turns may be a run of up to 15 failing alike, since a streak has no cap."""
+    kept: list[Any] = [None, None]  # the last history folded and its state: each is asked twice
+
+    def start(history: Any) -> FailureState:
+        if kept[0] is not history:  # runs of up to 15 turns: fold each once
+            kept[:] = [history, _start(history)]
+        return kept[1]
+
     found = first_difference(
-        lambda case: fold_fn(_start(case[0]), list(case[1])),
-        lambda case: _expected(_start(case[0]), case[1]),
+        lambda case: fold_fn(start(case[0]), list(case[1])),
+        lambda case: _expected(start(case[0]), case[1]),
         built_once(turns, _result, _forced),
         idea=FOLD_IDEA,
         frozen=True,
@@ -256,13 +267,30 @@ def _generated_pairs(signature: Callable[[str], str], pairs: Any, same: bool) ->
     return _signature_problem(label, first_got, second_got, same)
 
 
+# Two failures no check in this process has signed yet: two wrong totals, new at each check.
+_UNSIGNED = itertools.count(1)
+
+
+def _unsigned() -> tuple[str, str]:
+    total = 987_654_321 - 2 * next(_UNSIGNED)
+    return f"E   assert {total} == 1000", f"E   assert {total - 1} == 1000"
+
+
 def _fresh_process(signature: Callable[[str], str]) -> str | None:
-    """The first hand-picked output whose signature differs in a fresh Python process with
-    another hash seed (`reference_s13_process`), in words; None when every one matches, or when
-    the function could not be sent there (the check is then skipped)."""
+    """The first output whose signature differs in a fresh Python process with another hash seed
+    (`reference_s13_process`), in words; None when every one matches, or when the function could
+    not be sent there (the check is then skipped). A signature is a function of the failure's text
+    alone, whatever was signed before it: the child signs the hand-picked outputs in reverse order
+    after two failures never signed before, and this process signs those two the other way round."""
     outputs = list(dict.fromkeys(text for _, *pair, _ in SIGNATURE_PAIRS for text in pair))
-    there = in_fresh_process(signature, outputs, without_secrets(os.environ))
-    for output, (how, answer) in zip(outputs, there or (), strict=False):
+    first, second = _unsigned()
+    there = in_fresh_process(
+        signature, [first, second, *outputs[::-1]], without_secrets(os.environ)
+    )
+    if there is None:
+        return None
+    here_second, here_first = call(signature, second), call(signature, first)
+    for output, (how, answer) in zip(outputs, there[2:][::-1], strict=True):
         here = call(signature, output)
         if how != "returned" or answer != here:
             got = shown(answer, 40) if how == "returned" else f"raised {answer}"
@@ -271,6 +299,18 @@ def _fresh_process(signature: Callable[[str], str]) -> str | None:
                 f"{shown(here, 40)} here and {got} in a fresh Python,\n  so the same failure seen "
                 "from another process (a resumed run, a grader) looks new (Python picks a new hash "
                 "seed for each process: hash() and a set's order change with it; hashlib does not)"
+            )
+    for output, other, here, (how, answer) in zip(
+        (first, second), (second, first), (here_first, here_second), there[:2], strict=True
+    ):
+        if how != "returned" or answer != here:
+            got = shown(answer, 40) if how == "returned" else f"raised {answer}"
+            return (
+                f"one failure signed in two processes, {shown(output, 50)}: the signature is "
+                f"{shown(here, 40)} here, after {shown(other, 30)}, and {got} in a fresh Python "
+                "that signed it first,\n  so a failure would look new or old by what the process "
+                "met before (a signature is a function of the failure's text alone: no counter, "
+                "no memory of earlier calls)"
             )
     return None
 

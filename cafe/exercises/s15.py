@@ -10,8 +10,9 @@
    whole-suite runs and commands that check nothing, with stray spaces, `VAR=value` words,
    launchers (`python3 -m` too), command words given by their path (`.venv/bin/pytest`), flags
    with their value attached, and options whose value looks like a test id or a file) must come
-   out as their pieces say. The
-   course's `verification_tier` is refused.
+   out as their pieces say; so must chains holding a look-or-name command word (`cat`, `which`,
+   `grep`, `git`) before marker words (`looking_commands`, `git bisect run make` among them): it
+   never verifies, whatever follows it. The course's `verification_tier` is refused.
 2. `check_can_restore` checks the notebook's `my_can_restore(at_green, at_abort, captured)`, the
    gate before an automatic restore, over `RESTORE_CASES`: it must say yes only when every path
    changed since green can be put back from what the harness captured; then on generated
@@ -42,6 +43,7 @@ from cafe.exercises.library import is_library
 from cafe.exercises.reference_s15 import (
     every_piece,
     labelled_commands,
+    looking_commands,
     restorable,
     restore_cases,
 )
@@ -271,6 +273,12 @@ def check_verification_tier(fn: Callable[[str], Any]) -> list[str]:
         lambda pair: pair[1],
         built_once(labelled_commands),
         idea=TIER_IDEA,
+    ) or first_difference(  # a look-or-name word never verifies, whatever markers follow it
+        lambda pair: fn(pair[0]),
+        lambda pair: pair[1],
+        built_once(looking_commands),
+        idea=TIER_IDEA,
+        examples=100,
     )
     return (
         [counterexample(found.given[0], found.returned, found.expected, found.idea)]

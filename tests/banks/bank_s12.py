@@ -446,6 +446,30 @@ def failed_as_misses(c: Calibration, model: str) -> bool:
     )
 
 
+def _kappa_given_up(cells: dict[str, int], near_one: Callable[[float], bool]) -> float | None:
+    """Kappa as the lesson writes it, but None whenever `near_one(chance)`, not only at 1."""
+    judged = cells["tp"] + cells["fn"] + cells["tn"] + cells["fp"]
+    if not judged:
+        return None
+    fails, truly = (cells["tp"] + cells["fp"]) / judged, (cells["tp"] + cells["fn"]) / judged
+    chance = fails * truly + (1 - fails) * (1 - truly)
+    if near_one(chance):
+        return None
+    return ((cells["tp"] + cells["tn"]) / judged - chance) / (1 - chance)
+
+
+def kappa_none_over_99(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """None once chance agreement passes 0.99, "to be safe from a tiny float" (held-out BC)."""
+    cells = _cells(judge, labelled)
+    return {**cells, "kappa": _kappa_given_up(cells, lambda chance: chance > 0.99)}
+
+
+def kappa_none_rounded(judge: Judge, labelled: Labelled) -> dict[str, Any]:
+    """None when chance agreement rounds to 1 at two places (0.995 and over)."""
+    cells = _cells(judge, labelled)
+    return {**cells, "kappa": _kappa_given_up(cells, lambda chance: round(chance, 2) == 1)}
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -454,6 +478,19 @@ BANKS = (
         check_calibrate,
         my_calibrate,
         wrong=(
+            # held-out reader BC, and one more of the same kind
+            Entry(
+                "kappa_none_over_99",
+                kappa_none_over_99,
+                "kappa is None only when chance agreement is exactly 1",
+                "1 broken ticket among 150 right ones, the always-pass judge: None, not 0.0",
+            ),
+            Entry(
+                "kappa_none_rounded",
+                kappa_none_rounded,
+                "kappa is None only when chance agreement is exactly 1",
+                "1 right ticket among 200 broken ones, the always-fail judge: None, not 0.0",
+            ),
             # held-out readerF, 7 Dec 2026
             Entry(
                 "asks_twice",

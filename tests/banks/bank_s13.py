@@ -559,6 +559,38 @@ def tuple_hash_of_lines(output: str) -> str:
     return str(hash(tuple(_reader_m_text(output).splitlines())))
 
 
+def _streak_capped(state: FailureState, dispatch: Sequence[ToolResult], cap: int) -> FailureState:
+    folded = right_by_hand(state, dispatch)
+    return replace(folded, same_diagnostic_streak=min(folded.same_diagnostic_streak, cap))
+
+
+def streak_capped_at_5(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """The streak stops at 5, "nobody needs more" (held-out BC): a detector set above 5 never trips."""
+    return _streak_capped(state, dispatch, 5)
+
+
+def streak_capped_at_12(state: FailureState, dispatch: Sequence[ToolResult]) -> FailureState:
+    """The streak stops at 12: wrong only on runs that fail alike longer than that."""
+    return _streak_capped(state, dispatch, 12)
+
+
+_MET: dict[str, int] = {}
+
+
+def numbered_as_met(output: str) -> str:
+    """Failures numbered in the order this process met them (held-out BC): steady within one
+    order of calls, another signature in a process that met another failure first."""
+    return f"failure-{_MET.setdefault(signature_by_rules(output), len(_MET) + 1)}"
+
+
+def numbered_in_default(output: str, seen: list[str] = []) -> str:  # noqa: B006
+    """The same numbering kept in a default argument's list, of digests this time."""
+    digest = signature_by_rules(output)
+    if digest not in seen:
+        seen.append(digest)
+    return f"{digest[:8]}-{seen.index(digest)}"
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -567,6 +599,19 @@ BANKS = (
         check_fold_diagnostic,
         right_by_hand,
         wrong=(
+            # held-out reader BC, and one more of the same kind
+            Entry(
+                "streak_capped_at_5",
+                streak_capped_at_5,
+                "a streak has no cap: the same signature as a live failure adds one, every time",
+                "[red A] five turns running, then [red A]: streak 5; 6 is due",
+            ),
+            Entry(
+                "streak_capped_at_12",
+                streak_capped_at_12,
+                "a streak has no cap: the same signature as a live failure adds one, every time",
+                "[red A] twelve turns running, then [red A]: streak 12; 13 is due",
+            ),
             # held-out reader M, 7 Dec 2026 (evening), and one of the same kind for the bank
             Entry(
                 "forced_writes_uncounted",
@@ -694,6 +739,19 @@ BANKS = (
         check_signature,
         signature_by_rules,
         wrong=(
+            # held-out reader BC, and one more of the same kind
+            Entry(
+                "numbered_as_met",
+                numbered_as_met,
+                "a signature is a function of the failure's text alone, whatever was signed before",
+                "a fresh process that signs another failure first: failure-9 here, failure-8 there",
+            ),
+            Entry(
+                "numbered_in_default",
+                numbered_in_default,
+                "a signature is a function of the failure's text alone, whatever was signed before",
+                "a fresh process that signs another failure first: its number moves by one",
+            ),
             # held-out reader M, 7 Dec 2026 (evening), each with one of the same kind for the bank
             Entry(
                 "long_hex_masked",
