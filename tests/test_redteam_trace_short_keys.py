@@ -10,13 +10,14 @@ strings by their place in the written file, not by asking the code under test.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cafe.endpoint.client.scripted import Script, ScriptedClient
@@ -143,11 +144,24 @@ def test_a_key_that_is_any_word_of_the_format_leaves_the_run_readable(key, tmp_p
     _holds(_round_trip(key, tmp_path, monkeypatch), key)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@functools.cache
+def _run_text(tmp: Path) -> str:
+    """Both runs' files as written with no key set, lower-cased: every word the runs say."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("CAFE_API_KEY", raising=False)
+        got = _round_trip("", tmp, patch)
+    return "".join(path.read_text(encoding="utf-8") for *_, path in got.values()).lower()
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(key=st.text("abcdefghijklmnopqrstuvwxyz_.", min_size=1, max_size=12))
 def test_short_key_run_is_written_read_back_equal_and_replayed_for_any_key(
     key, tmp_path_factory, monkeypatch
 ):
+    """Any other short key, so long as the runs never say it: a key that is a word of the run's
+    own free text ("n", the tool's parameter; "latte") is masked there, and its replay then
+    differs by design (lesson 08: the mask is kept over the replay; reader BF's T58)."""
+    assume(key.lower() not in _run_text(tmp_path_factory.getbasetemp()))
     with monkeypatch.context() as patch:
         _holds(_round_trip(key, tmp_path_factory.mktemp("k"), patch), key)
 
