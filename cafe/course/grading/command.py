@@ -37,7 +37,7 @@ from cafe.course.grading.writers import write_gradebook
 __all__ = ["COURSE_NOTEBOOKS", "grade", "build_parser", "add_grade_command", "run_grade", "main"]
 
 # The course's own notebooks, which say what each session asks for (`course_items`).
-COURSE_NOTEBOOKS = Path(__file__).resolve().parent.parent.parent / "notebooks"
+COURSE_NOTEBOOKS = Path(__file__).resolve().parents[3] / "notebooks"
 # A notebook's time limit by default: session 13 to 15's real pytest runs take about 10 s on two
 # cores (docs/teaching.md); thirty times that is room for a slow machine, not for a stuck loop.
 DEFAULT_LIMIT = 300.0
