@@ -147,7 +147,22 @@ def grade(source: Path, out: Path, workers: int, seconds: float) -> list[Line]:
         lines: list[Line] = []
         for number, submission in enumerate(submissions):
             runs = [(jobs[i][1], results[i]) for i in range(len(jobs)) if jobs[i][0] is submission]
-            lines += _learner_lines(submission, runs, out, _folder_name(number, submission.learner))
+            folder = _folder_name(number, submission.learner)
+            try:
+                lines += _learner_lines(submission, runs, out, folder)
+            except Exception as exc:  # noqa: BLE001 - one learner's bad input is their row alone
+                why = f"their results could not be read ({type(exc).__name__}: {exc})"
+                lines.append(
+                    Line(
+                        submission.learner,
+                        "",
+                        "submission",
+                        submission.origin,
+                        "unreadable",
+                        why,
+                        "submission",
+                    )
+                )
     made_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     write_gradebook(
         lines, out, made_at, {"course_version": cafe.__version__, "source": str(source)}

@@ -61,8 +61,15 @@ class Line:
 
 def _cells_text(notebook: Mapping[str, Any]) -> str:
     cells = notebook.get("cells", [])
-    sources = [c.get("source", "") for c in cells if isinstance(c, dict)]
-    return "\n".join(s if isinstance(s, str) else "".join(map(str, s)) for s in sources)
+    sources = (
+        [c.get("source", "") for c in cells if isinstance(c, dict)]
+        if isinstance(cells, list)
+        else []
+    )
+    return "\n".join(
+        s if isinstance(s, str) else "".join(map(str, s)) if isinstance(s, list) else ""
+        for s in sources
+    )
 
 
 def course_items(notebook: Path, course_notebooks: Path | None) -> tuple[list[str], list[str]]:
@@ -74,7 +81,7 @@ def course_items(notebook: Path, course_notebooks: Path | None) -> tuple[list[st
             continue
         try:
             text = _cells_text(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError, AttributeError):
+        except (OSError, ValueError, AttributeError, TypeError, RecursionError):
             continue
         exercises = list(dict.fromkeys(_COMPARE_KEY.findall(text)))
         predictions = list(dict.fromkeys(_PREDICT_KEY.findall(text)))

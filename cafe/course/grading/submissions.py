@@ -79,7 +79,14 @@ def unpack(archive: Path, into: Path) -> list[str]:
                     with zipped.open(member) as read, target.open("wb") as write:
                         shutil.copyfileobj(read, write)
             return problems
-    except (zipfile.BadZipFile, OSError, RuntimeError, EOFError) as exc:
+    except (
+        zipfile.BadZipFile,
+        OSError,
+        RuntimeError,  # RecursionError among them
+        EOFError,
+        ValueError,  # a member's name that is not the UTF-8 its flag claims
+        NotImplementedError,  # a compression zipfile does not read
+    ) as exc:
         return [f"{archive.name} cannot be opened as a zip ({type(exc).__name__}: {exc})"]
 
 
@@ -93,8 +100,15 @@ def _notebook_problem(path: Path) -> str | None:
         return f"it cannot be read ({type(exc).__name__}: {exc})"
     except ValueError as exc:
         return f"it is not a notebook: not valid JSON ({exc})"
+    except RecursionError:
+        return "it is not a notebook: JSON nested too deep to read"
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         return "it is not a notebook: no list of cells"
+    for number, cell in enumerate(data["cells"]):
+        source = cell.get("source", "") if isinstance(cell, dict) else None
+        text = isinstance(source, str)
+        if not text and not (isinstance(source, list) and all(isinstance(s, str) for s in source)):
+            return f"it is not a notebook: cell {number} has no text for its source"
     return None
 
 
@@ -113,7 +127,7 @@ def _learner_name(folder: Path, fallback: str) -> str:
     """The learner a hand-in's manifest names, else `fallback`."""
     try:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return fallback
     name = manifest.get("learner") if isinstance(manifest, dict) else None
     return name.strip() if isinstance(name, str) and name.strip() else fallback
@@ -220,4 +234,14 @@ def collect(source: Path, work: Path) -> list[Submission]:
         source = inner[0] if len(inner) == 1 and inner[0].is_dir() else unpacked
     if not (source / "submitted").is_dir():
         source = _lms_folders(source, work)
-    return [_one(learner, entry, work / "learners") for learner, entry in _entries(source)]
+    return [_safely(learner, entry, work / "learners") for learner, entry in _entries(source)]
+
+
+def _safely(learner: str, entry: Path, work: Path) -> Submission:
+    """`_one`, with whatever it could not foresee named in the learner's row, never raised: one
+    learner's bad input is one named row for that learner, never the end of the class's grading."""
+    try:
+        return _one(learner, entry, work)
+    except Exception as exc:  # noqa: BLE001 - any failure is this learner's alone
+        why = f"{entry.name} could not be read ({type(exc).__name__}: {exc})"
+        return Submission(learner, entry.name, problems=(why,))

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import csv
 import html
+import io
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -190,13 +191,17 @@ def _cell(value: Any) -> Any:
 def write_gradebook(
     lines: Sequence[Line], out: Path, made_at: str, extra: dict[str, Any]
 ) -> list[Path]:
-    """Write the three files into `out`; return their paths."""
-    out.mkdir(parents=True, exist_ok=True)
-    paths = [out / "gradebook.csv", out / "gradebook.json", out / "gradebook.html"]
-    with paths[0].open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(COLUMNS)
-        writer.writerows([_cell(getattr(line, column)) for column in COLUMNS] for line in lines)
+    """Write the three files into `out`; return their paths. The gradebook's text is always
+    encodable: what UTF-8 cannot hold (a lone surrogate from a manifest, a folder name's stray
+    byte) is written as its escape, `\\ud800`, the same in all three files; and every file's text
+    is made before any is written, so a failure leaves no half-written gradebook."""
+    lines = [Line(*(_encodable(getattr(line, f)) for f in _FIELDS)) for line in lines]
+    extra = {_encodable(k): _encodable(v) for k, v in extra.items()}
+    made_at = _encodable(made_at)
+    rows = io.StringIO(newline="")
+    writer = csv.writer(rows)
+    writer.writerow(COLUMNS)
+    writer.writerows([_cell(getattr(line, column)) for column in COLUMNS] for line in lines)
     summary, learners = class_summary(lines), learner_summary(lines)
     document = {
         "made_at": made_at,
@@ -205,6 +210,24 @@ def write_gradebook(
         "learners": learners,
         "lines": [asdict(line) for line in lines],
     }
-    paths[1].write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    paths[2].write_text(_page(summary, learners, made_at), encoding="utf-8")
+    texts = [
+        rows.getvalue(),
+        json.dumps(document, indent=1, ensure_ascii=False) + "\n",
+        _page(summary, learners, made_at),
+    ]
+    encoded = [text.encode("utf-8") for text in texts]
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "gradebook.csv", out / "gradebook.json", out / "gradebook.html"]
+    for path, data in zip(paths, encoded):
+        path.write_bytes(data)
     return paths
+
+
+_FIELDS = tuple(f.name for f in fields(Line))
+
+
+def _encodable(value: Any) -> Any:
+    """`value` with what UTF-8 cannot encode written as its backslash escape (a str); else as is."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    return value
