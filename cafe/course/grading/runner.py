@@ -61,7 +61,8 @@ PASSED_ON = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TEMP", "TMP"
 MARGIN_SECONDS = 60.0
 
 # What happened to a notebook: ran to its end (cells may still have raised: "errored"), stopped
-# by the time limit, or could not be run at all.
+# by the time limit (and only then: a worker that died is "failed_to_run", saying how it died),
+# or could not be run at all.
 RunStatus = Literal["ran", "errored", "timed_out", "failed_to_run"]
 RUN_STATUSES: tuple[str, ...] = get_args(RunStatus)
 
@@ -177,6 +178,18 @@ def run_notebook(notebook: Path, folder: Path, seconds: float) -> NotebookRun:
     return _from_result(result, home, executed)
 
 
+def _death(code: int | None) -> str:
+    """Why a worker process ended before it answered, as its exit status says: an outcome names
+    its cause, so a process that died is never reported as stopped by the time limit."""
+    if code is not None and code < 0:
+        try:
+            name = f" ({signal.Signals(-code).name})"
+        except ValueError:
+            name = ""
+        return f"the worker process died (signal {-code}{name}) before the notebook's end"
+    return f"the worker process ended (exit {code}) before the notebook's end"
+
+
 class Worker:
     """One grading worker: a `kernel_run --serve` process (started on its first notebook, with the
     allow-listed environment and `home` as its own), running one notebook at a time. `starts`
@@ -201,10 +214,13 @@ class Worker:
         self.starts += 1
         return self.process
 
-    def _answered(self, process: subprocess.Popen[bytes], seconds: float) -> bool:
+    def _answer(self, process: subprocess.Popen[bytes], seconds: float) -> str:
+        """ "answered", "ended" (the process closed its end: it died) or "timed_out"."""
         assert process.stdout is not None
         ready, _, _ = select.select([process.stdout], [], [], seconds)
-        return bool(ready) and bool(process.stdout.readline())
+        if not ready:
+            return "timed_out"
+        return "answered" if process.stdout.readline() else "ended"
 
     def run(self, notebook: Path, folder: Path, seconds: float) -> NotebookRun:
         """As `run_notebook`, in this worker's process."""
@@ -227,16 +243,24 @@ class Worker:
         try:
             process.stdin.write((json.dumps(job) + "\n").encode("utf-8"))
             process.stdin.flush()
-            answered = self._answered(process, seconds + MARGIN_SECONDS)
+            answer = self._answer(process, seconds + MARGIN_SECONDS)
         except OSError:
-            answered = False
-        if not answered:
+            answer = "ended"
+        if answer != "answered":
+            died = None
+            if answer == "ended":  # its own exit status, before `_stop` kills what it left
+                try:
+                    died = process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    died = None
             _stop(process, folder / "kernel.pid")
             self.process = None
-            if process.returncode not in (None, 0, -signal.SIGKILL):
-                return NotebookRun("failed_to_run", f"the worker ended (exit {process.returncode})")
+            if answer == "timed_out":
+                return NotebookRun(
+                    "timed_out", f"still running after {seconds + MARGIN_SECONDS:g} s; stopped"
+                )
             return NotebookRun(
-                "timed_out", f"still running after {seconds + MARGIN_SECONDS:g} s; stopped"
+                "failed_to_run", _death(died if died is not None else process.returncode)
             )
         result = _read_result(result_path)
         if result is None:
