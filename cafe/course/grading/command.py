@@ -101,10 +101,20 @@ def _run_all(
 
 
 def _keep_executed(run: NotebookRun, out: Path, learner_folder: str, name: str) -> None:
+    """Keep the run's executed notebook at `runs/<learner>/<name>`, `name` the notebook's path in
+    the submission: every run's kept copy has its own path (two `s01.ipynb` in two folders of one
+    submission are two copies)."""
     if run.executed is not None:
         target = out / "runs" / learner_folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(run.executed, target)
+
+
+def _relative(submission: Submission, notebook: Path) -> str:
+    """The notebook's path inside the submission (its file name when it has no folder)."""
+    if submission.folder is not None and notebook.is_relative_to(submission.folder):
+        return notebook.relative_to(submission.folder).as_posix()
+    return notebook.name
 
 
 def _learner_lines(
@@ -125,9 +135,13 @@ def _learner_lines(
     own: dict[str, Any] = {}
     if submission.progress is not None:
         own_lines, own = record_lines(who, submission.progress, covered)
+    names = [nb.name for nb, _ in runs]
     for (notebook, run), items in zip(runs, expected):
-        _keep_executed(run, out, folder, notebook.name)
-        lines += notebook_lines(who, notebook.name, run, items, own)
+        kept = _relative(submission, notebook)
+        _keep_executed(run, out, folder, kept)
+        # the row names the notebook by its path when another of the learner's shares its name
+        key = notebook.name if names.count(notebook.name) == 1 else kept
+        lines += notebook_lines(who, key, run, items, own)
     return lines + own_lines
 
 

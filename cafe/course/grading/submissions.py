@@ -49,6 +49,7 @@ class Submission:
     notebooks: tuple[Path, ...] = ()
     progress: Path | None = None
     problems: tuple[str, ...] = ()
+    folder: Path | None = None  # the copy the notebooks are under (their names are relative to it)
 
 
 def _skipped(path: PurePosixPath) -> bool:
@@ -158,6 +159,7 @@ def _gather(learner: str, origin: str, found: Path, problems: list[str]) -> Subm
         tuple(sorted(notebooks, key=lambda p: p.name)),
         progress[0] if progress else None,
         tuple(problems),
+        found,
     )
 
 
