@@ -21,6 +21,7 @@ the file). Checkpoint folders (`.ipynb_checkpoints`) and hidden files are skippe
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import zipfile
@@ -56,6 +57,16 @@ def _skipped(path: PurePosixPath) -> bool:
     return any(part.startswith(".") or part == "__MACOSX" for part in path.parts)
 
 
+def _through_link(into: Path, name: PurePosixPath) -> bool:
+    """Whether `into`, or any folder or file on the way to `name` under it, is a link."""
+    path = into
+    for part in ("", *name.parts):
+        path = path / part if part else path
+        if path.is_symlink():
+            return True
+    return False
+
+
 def unpack(archive: Path, into: Path) -> list[str]:
     """Unpack `archive` into `into`, refusing unsafe members; the problems found, in words."""
     try:
@@ -73,6 +84,10 @@ def unpack(archive: Path, into: Path) -> list[str]:
                 elif member.file_size > MAX_MEMBER_BYTES:
                     problems.append(
                         f"{archive.name}: {member.filename} is too big to be a notebook; skipped"
+                    )
+                elif _through_link(into, name):
+                    problems.append(
+                        f"{archive.name}: {member.filename} would be written through a link; skipped"
                     )
                 elif not member.is_dir() and not _skipped(name):
                     target = into.joinpath(*name.parts)
@@ -163,9 +178,14 @@ def _gather(learner: str, origin: str, found: Path, problems: list[str]) -> Subm
     )
 
 
+def _nbgrader(source: Path) -> bool:
+    submitted = source / "submitted"
+    return submitted.is_dir() and not submitted.is_symlink()
+
+
 def _entries(source: Path) -> list[tuple[str, Path]]:
     """(learner, path) for each learner's entry in `source`: nbgrader's layout, or one per entry."""
-    root = source / "submitted" if (source / "submitted").is_dir() else source
+    root = source / "submitted" if _nbgrader(source) else source
     entries = []
     for path in sorted(root.iterdir()):
         if path.name.startswith(".") or path.name == "__MACOSX":
@@ -177,17 +197,19 @@ def _entries(source: Path) -> list[tuple[str, Path]]:
     return entries
 
 
-def _one(learner: str, entry: Path, work: Path) -> Submission:
-    """Copy one learner's entry (a folder, a zip, a loose file) to `work` and gather it."""
+def _one(learner: str, entry: Path, work: Path, problems: list[str]) -> Submission:
+    """Copy one learner's entry (a folder, a zip, a loose file) to `work` and gather it. A link,
+    at any level, is never followed: it is named in the learner's problems ("a link, not read")."""
     found = work / (_UNSAFE.sub("_", learner) or "learner")
     number = 1
     while found.exists():
         number += 1
         found = found.with_name(f"{_UNSAFE.sub('_', learner)}-{number}")
     found.mkdir(parents=True)
-    problems: list[str] = []
+    if entry.is_symlink():
+        return Submission(learner, entry.name, problems=(f"{entry.name} is a link, not read",))
     if entry.is_dir():
-        shutil.copytree(entry, found, dirs_exist_ok=True, symlinks=True)
+        _copy_tree(entry, found, problems)
     elif entry.suffix.lower() == ".zip":
         problems += unpack(entry, found)
         learner = _learner_name(found, learner)
@@ -204,23 +226,48 @@ def _one(learner: str, entry: Path, work: Path) -> Submission:
     return _gather(learner, entry.name, found, problems)
 
 
-def _lms_folders(source: Path, work: Path) -> Path:
+def _copy_tree(source: Path, target: Path, problems: list[str]) -> None:
+    """Copy the folder `source` to `target` leaving out every link, each named in `problems`:
+    the grader's copies hold no links, so nothing it reads or unpacks goes through one."""
+
+    def links(folder: str, names: list[str]) -> list[str]:
+        found = [n for n in names if os.path.islink(os.path.join(folder, n))]
+        for name in found:
+            where = Path(folder, name).relative_to(source).as_posix()
+            problems.append(f"{where} is a link, not read")
+        return found
+
+    shutil.copytree(source, target, dirs_exist_ok=True, ignore=links)
+
+
+def _lms_folders(source: Path, work: Path) -> tuple[Path, dict[str, list[str]], list[Submission]]:
     """`source` itself, or, when it holds files named the way an LMS exports them
     (`<learner>_<id>_<id>_<file>`, Canvas's form, `LATE_` allowed), a copy of it with those files
-    moved into one folder per learner under their own names."""
-    named = [(p, LMS_NAME.fullmatch(p.name)) for p in sorted(source.iterdir()) if p.is_file()]
+    moved into one folder per learner under their own names; with the links it left out, named:
+    those inside a folder (by the folder's name) and those at the top (a submission each)."""
+    entries = sorted(source.iterdir())
+    named = [(p, LMS_NAME.fullmatch(p.name)) for p in entries if p.is_file()]
     if not any(match for _, match in named):
-        return source
+        return source, {}, []
     grouped = work / "lms"
-    for path, match in named:
-        folder, name = (match.group(1), match.group(2)) if match else (path.stem, path.name)
-        target = grouped / folder / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
-    for path in sorted(source.iterdir()):
-        if path.is_dir() and not path.name.startswith("."):
-            shutil.copytree(path, grouped / path.name, dirs_exist_ok=True, symlinks=True)
-    return grouped
+    notes: dict[str, list[str]] = {}
+    links: list[Submission] = []
+    grouped.mkdir(parents=True, exist_ok=True)
+    for path in entries:
+        match = LMS_NAME.fullmatch(path.name)
+        if path.is_symlink():
+            learner = match.group(1) if match else path.stem
+            links.append(
+                Submission(learner, path.name, problems=(f"{path.name} is a link, not read",))
+            )
+        elif path.is_file():
+            folder, name = (match.group(1), match.group(2)) if match else (path.stem, path.name)
+            target = grouped / folder / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+        elif path.is_dir() and not path.name.startswith("."):
+            _copy_tree(path, grouped / path.name, notes.setdefault(path.name, []))
+    return grouped, notes, links
 
 
 def collect(source: Path, work: Path) -> list[Submission]:
@@ -234,16 +281,22 @@ def collect(source: Path, work: Path) -> list[Submission]:
             return [Submission(source.stem, source.name, problems=tuple(problems))]
         inner = [p for p in unpacked.iterdir() if not p.name.startswith(".")]
         source = inner[0] if len(inner) == 1 and inner[0].is_dir() else unpacked
-    if not (source / "submitted").is_dir():
-        source = _lms_folders(source, work)
-    return [_safely(learner, entry, work / "learners") for learner, entry in _entries(source)]
+    notes: dict[str, list[str]] = {}
+    links: list[Submission] = []
+    if not _nbgrader(source):
+        source, notes, links = _lms_folders(source, work)
+    found = [
+        _safely(learner, entry, work / "learners", notes.get(entry.name, []))
+        for learner, entry in _entries(source)
+    ]
+    return links + found
 
 
-def _safely(learner: str, entry: Path, work: Path) -> Submission:
+def _safely(learner: str, entry: Path, work: Path, problems: list[str]) -> Submission:
     """`_one`, with whatever it could not foresee named in the learner's row, never raised: one
     learner's bad input is one named row for that learner, never the end of the class's grading."""
     try:
-        return _one(learner, entry, work)
+        return _one(learner, entry, work, list(problems))
     except Exception as exc:  # noqa: BLE001 - any failure is this learner's alone
         why = f"{entry.name} could not be read ({type(exc).__name__}: {exc})"
         return Submission(learner, entry.name, problems=(why,))
