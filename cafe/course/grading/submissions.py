@@ -67,13 +67,31 @@ def _through_link(into: Path, name: PurePosixPath) -> bool:
     return False
 
 
-def unpack(archive: Path, into: Path) -> list[str]:
-    """Unpack `archive` into `into`, refusing unsafe members; the problems found, in words."""
+@dataclass
+class Budget:
+    """What is left of one submission's unpack limits: every zip in it draws on the same budget
+    (a limit on a submission counts the whole submission, not each archive afresh)."""
+
+    members: int = MAX_MEMBERS
+    size: int = MAX_TOTAL_BYTES
+
+
+def unpack(archive: Path, into: Path, budget: Budget | None = None) -> list[str]:
+    """Unpack `archive` into `into`, refusing unsafe members; the problems found, in words. With
+    `budget`, the archive is opened only if it fits what is left of it, and draws it down."""
+    budget = Budget() if budget is None else budget
     try:
         with zipfile.ZipFile(archive) as zipped:
             members = zipped.infolist()
-            if len(members) > MAX_MEMBERS or sum(m.file_size for m in members) > MAX_TOTAL_BYTES:
-                return [f"{archive.name} unpacks to more than a class's work; not opened"]
+            size = sum(m.file_size for m in members)
+            if len(members) > budget.members or size > budget.size:
+                return [
+                    f"{archive.name} unpacks to more than a class's work (with the rest of the"
+                    f" submission, past {MAX_MEMBERS} files or {MAX_TOTAL_BYTES >> 20} MiB);"
+                    " not opened"
+                ]
+            budget.members -= len(members)
+            budget.size -= size
             problems = []
             for member in members:
                 name = PurePosixPath(member.filename)
@@ -149,10 +167,12 @@ def _learner_name(folder: Path, fallback: str) -> str:
     return name.strip() if isinstance(name, str) and name.strip() else fallback
 
 
-def _gather(learner: str, origin: str, found: Path, problems: list[str]) -> Submission:
+def _gather(
+    learner: str, origin: str, found: Path, problems: list[str], budget: Budget
+) -> Submission:
     """The submission in the unpacked folder `found`: notebooks, one progress file, problems."""
     for archive in _files(found, "*.zip"):  # a hand-in inside a learner's folder
-        problems += unpack(archive, archive.with_suffix(""))
+        problems += unpack(archive, archive.with_suffix(""), budget)
     notebooks = []
     for path in _files(found, "*.ipynb"):
         why = _notebook_problem(path)
@@ -206,12 +226,13 @@ def _one(learner: str, entry: Path, work: Path, problems: list[str]) -> Submissi
         number += 1
         found = found.with_name(f"{_UNSAFE.sub('_', learner)}-{number}")
     found.mkdir(parents=True)
+    budget = Budget()  # one per submission, however many zips it holds
     if entry.is_symlink():
         return Submission(learner, entry.name, problems=(f"{entry.name} is a link, not read",))
     if entry.is_dir():
         _copy_tree(entry, found, problems)
     elif entry.suffix.lower() == ".zip":
-        problems += unpack(entry, found)
+        problems += unpack(entry, found, budget)
         learner = _learner_name(found, learner)
     elif entry.suffix.lower() in (".ipynb", ".json"):
         shutil.copyfile(
@@ -223,7 +244,7 @@ def _one(learner: str, entry: Path, work: Path, problems: list[str]) -> Submissi
             entry.name,
             problems=(f"{entry.name} is neither a folder, a zip nor a notebook",),
         )
-    return _gather(learner, entry.name, found, problems)
+    return _gather(learner, entry.name, found, problems, budget)
 
 
 def _copy_tree(source: Path, target: Path, problems: list[str]) -> None:
@@ -273,14 +294,14 @@ def _lms_folders(source: Path, work: Path) -> tuple[Path, dict[str, list[str]], 
 def collect(source: Path, work: Path) -> list[Submission]:
     """Every learner's submission in `source` (a folder or a zip), copied under `work`."""
     work.mkdir(parents=True, exist_ok=True)
+    whole: list[Submission] = []
     if source.is_file():
         unpacked = work / "class"
         unpacked.mkdir()
         problems = unpack(source, unpacked)
-        if problems and not any(unpacked.iterdir()):
-            return [Submission(source.stem, source.name, problems=tuple(problems))]
-        inner = [p for p in unpacked.iterdir() if not p.name.startswith(".")]
-        source = inner[0] if len(inner) == 1 and inner[0].is_dir() else unpacked
+        if problems:  # what the class zip refused is a row of its own, never dropped
+            whole.append(Submission(source.stem, source.name, problems=tuple(problems)))
+        source = _class_root(source, unpacked)
     notes: dict[str, list[str]] = {}
     links: list[Submission] = []
     if not _nbgrader(source):
@@ -289,7 +310,31 @@ def collect(source: Path, work: Path) -> list[Submission]:
         _safely(learner, entry, work / "learners", notes.get(entry.name, []))
         for learner, entry in _entries(source)
     ]
-    return links + found
+    return whole + links + found
+
+
+def _class_root(archive: Path, unpacked: Path) -> Path:
+    """Where a class zip holds its learners: its one top folder when every member, read or
+    refused, is under it; else the zip's top. A member refused does not change which."""
+    try:
+        with zipfile.ZipFile(archive) as zipped:
+            names = zipped.namelist()
+    except (zipfile.BadZipFile, OSError, RuntimeError, EOFError, ValueError, NotImplementedError):
+        return unpacked
+    tops = set()
+    for name in names:
+        path = PurePosixPath(name)
+        if (
+            not path.parts
+            or path.is_absolute()
+            or ".." in path.parts
+            or "\\" in name
+            or _skipped(path)
+        ):
+            continue  # refused by `unpack` as outside the zip, or skipped as hidden
+        tops.add(path.parts[0] if len(path.parts) > 1 or name.endswith("/") else "")
+    top = unpacked / next(iter(tops)) if len(tops) == 1 and "" not in tops else unpacked
+    return top if top.is_dir() else unpacked
 
 
 def _safely(learner: str, entry: Path, work: Path, problems: list[str]) -> Submission:
