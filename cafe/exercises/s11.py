@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -89,6 +90,10 @@ TRIALS_CHECK = 40_000
 # How far an answer may sit from the simulation: four times that 1%, and 0.01 on a pass rate.
 COST_TOLERANCE = 0.04
 RATE_TOLERANCE = 0.01
+# Against an exact answer (the generated inputs) the only slack is floating-point rounding: a
+# relative 1e-9, widened where the pass rate is tiny by what its cancellation costs a correct
+# function (`_rounding`), never the simulation's 4%: a cost 1% high is wrong, not noise.
+ROUNDING = 1e-9
 
 
 @functools.cache
@@ -165,7 +170,7 @@ def check_expected_cost(fn: Callable[[float, float, int], Any]) -> list[str]:
         simulated = _simulated_cost(p, price, cap)
         if not _close(yours, simulated.cost_per_accepted):
             problems.append(mismatch(label, answer, _money(simulated), idea))
-    found = None if problems else _generated(fn, per_ticket, built_once(costs), _same_cost)
+    found = None if problems else _generated(fn, _exact_cost, built_once(costs), _same_cost)
     return [*problems, found] if found else problems
 
 
@@ -175,23 +180,62 @@ _GENERATED_IDEA = (
 )
 
 
+class _Exact(float):
+    """An exact answer, with how far (relatively) floating-point rounding alone can move a
+    correct function's answer from it."""
+
+    slack: float
+
+    def __new__(cls, value: float, slack: float) -> _Exact:
+        exact = super().__new__(cls, value)
+        exact.slack = slack
+        return exact
+
+
+def _rounding(tries: Sequence[tuple[float, int]]) -> float:
+    """The relative slack rounding allows: ROUNDING, plus, where the pass rate is tiny, the
+    cancellation in `1 - (1 - p)^n` written as it reads (each of its n roundings, of size eps, over
+    the rate, or over the smallest p, as in a model's `(1 - (1 - p)^n) / p`: at p = 1e-10 either
+    keeps seven digits, and a correct answer may keep them all)."""
+    logs = [n * math.log1p(-p) if p < 1 else -math.inf for p, n in tries]
+    rate = -math.expm1(math.fsum(logs)) if logs else 0.0
+    # the same cancellation in any one model's (1 - (1 - p)^n) / p, a correct way to sum its spend
+    tiny = min([rate, *(p for p, _ in tries if p > 0)])
+    attempts = sum(n for _, n in tries)
+    return ROUNDING + (8 * (attempts + 1) * sys.float_info.epsilon / tiny if tiny > 0 else 0.0)
+
+
+def _exact_cost(p: float, price: float, cap: int) -> _Exact:
+    return _Exact(per_ticket(p, price, cap), _rounding(((p, cap),)))
+
+
+def _exact_route(steps: RouteSteps) -> tuple[float, _Exact]:
+    rate, cost = route(steps)
+    return rate, _Exact(cost, _rounding([(p, n) for p, _, n in steps]))
+
+
 def _same_cost(yours: Any, exact: float) -> bool:
+    """A comparison against an exact answer allows floating-point rounding only (`ROUNDING`,
+    or the exact answer's own `slack`), never the simulation's statistical slack."""
     number = _number(yours)
-    return number is not None and (
-        number == exact if exact in (0.0, math.inf) else _close(number, exact)
-    )
+    if number is None:
+        return False
+    if exact in (0.0, math.inf):
+        return number == exact
+    return math.isclose(number, exact, rel_tol=getattr(exact, "slack", ROUNDING))
 
 
 def _same_route(yours: Any, exact: tuple[float, float]) -> bool:
     pair = _pair(yours)
     return pair is not None and (
-        abs(pair[0] - exact[0]) <= RATE_TOLERANCE and _same_cost(pair[1], exact[1])
+        math.isclose(pair[0], exact[0], rel_tol=0.0, abs_tol=ROUNDING)
+        and _same_cost(pair[1], exact[1])
     )
 
 
 def _generated(fn: Callable[..., Any], exact: Any, inputs: Any, same: Any) -> str | None:
     """The first generated input where `fn` and the exact answer differ, shrunk, or None."""
-    unpack = exact is per_ticket
+    unpack = exact is _exact_cost
     found = first_difference(
         fn if unpack else (lambda steps: fn([tuple(s) for s in steps])),
         exact,
@@ -250,7 +294,7 @@ def check_route_cost(fn: Callable[[list[tuple[float, float, int]]], Any]) -> lis
         problem = _route_problem(label, answer, steps, idea)
         if problem:
             problems.append(problem)
-    found = None if problems else _generated(fn, route, built_once(routes), _same_route)
+    found = None if problems else _generated(fn, _exact_route, built_once(routes), _same_route)
     found = found or (None if problems else _changes_the_callers_list(fn))
     return [*problems, found] if found else problems
 

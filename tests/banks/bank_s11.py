@@ -316,6 +316,43 @@ def right_first_step_read(steps: Steps) -> tuple[float, float]:
     return my_route_cost(steps)
 
 
+# --- reader CB, 8 Dec 2026: within the simulation's slack, but not the exact answer -------------
+
+
+def scaled_1_03(p: float, price: float, cap: int) -> float:
+    """3% over price / p: inside the simulation's 4%, never the exact cost."""
+    return math.inf if p == 0 else 1.03 * price / p
+
+
+def scaled_1_01(p: float, price: float, cap: int) -> float:
+    """1% over price / p."""
+    return math.inf if p == 0 else 1.01 * price / p
+
+
+def scaled_0_99(p: float, price: float, cap: int) -> float:
+    """1% under price / p (one more of the kind: low, not high)."""
+    return math.inf if p == 0 else 0.99 * price / p
+
+
+def p1_special(p: float, price: float, cap: int) -> float:
+    """Near p = 1, 1% over the price, where a ticket costs price / p exactly."""
+    if p == 0:
+        return math.inf
+    return price * 1.01 if p >= 0.999 else price / p
+
+
+def route_scaled_1_03(steps: Steps) -> tuple[float, float]:
+    """The right walk, with the cost per ticket 3% high."""
+    rate, cost = my_route_cost(steps)
+    return rate, 1.03 * cost
+
+
+def route_rate_0_995(steps: Steps) -> tuple[float, float]:
+    """The right walk, with the pass rate half a point low (inside the simulation's 0.01)."""
+    rate, cost = my_route_cost(steps)
+    return rate * 0.995, cost
+
+
 # --- the banks --------------------------------------------------------------------------------
 
 BANKS = (
@@ -417,6 +454,16 @@ BANKS = (
                 "the pass rate is an input, not the lesson's 0.6",
                 "p=0.95, $5, cap 3: $8.33 instead of $5.26",
             ),
+            # reader CB, 8 Dec 2026: generated inputs are held to the exact answer within rounding
+            Entry(
+                "scaled_1_03",
+                scaled_1_03,
+                "compared with an exact answer, only rounding is slack",
+                "p=0.5, $1: 2.06 instead of 2",
+            ),
+            Entry("scaled_1_01", scaled_1_01, "only rounding is slack", "p=0.5, $1: 2.02"),
+            Entry("scaled_0_99", scaled_0_99, "only rounding is slack", "p=0.5, $1: 1.98"),
+            Entry("p1_special", p1_special, "at p = 1 a ticket costs the price", "p=1, $1: 1.01"),
         ),
         right=(
             Entry("right_simplified", right_simplified, "price / p: the shared factor cancelled"),
@@ -506,6 +553,19 @@ BANKS = (
                 pops_the_steps,
                 "the caller's steps are the caller's: a second call with the list answers the same",
                 "[(0.6, $1, 3)] twice: (0.936, $1.67), then (0, inf)",
+            ),
+            # reader CB, 8 Dec 2026: generated routes are held to the exact answer within rounding
+            Entry(
+                "route_scaled_1_03",
+                route_scaled_1_03,
+                "compared with an exact answer, only rounding is slack",
+                "(p=0.6, $1) x1: $1.72 instead of $1.67",
+            ),
+            Entry(
+                "route_rate_0_995",
+                route_rate_0_995,
+                "compared with an exact answer, only rounding is slack",
+                "(p=0.6, $1) x1: pass rate 0.597 instead of 0.6",
             ),
         ),
         right=(
