@@ -153,7 +153,7 @@ _ANY_TEXT = st.text(st.characters(blacklist_categories=()), max_size=12)
 def _escaped(text: str, csv: bool = True) -> str:
     """The oracle: each lone surrogate as \\uXXXX, the rest as is, then the CSV formula guard."""
     out = "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
-    return "'" + out if csv and out[:1] in ("=", "+", "-", "@") else out
+    return "'" + out if csv and out[:1] in ("=", "+", "-", "@", "\t", "\r") else out
 
 
 @settings(

@@ -183,9 +183,14 @@ def _page(summary: dict[str, Any], learners: dict[str, dict[str, Any]], made_at:
     return "\n".join(parts)
 
 
+# What a spreadsheet may read as the start of a formula (OWASP's list: tab and CR among them).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def _cell(value: Any) -> Any:
-    """A CSV cell a spreadsheet will not read as a formula (a learner's text may start with =)."""
-    return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@") else value
+    """A CSV cell a spreadsheet will not read as a formula (a learner's text may start with =, or
+    with a tab or CR before one): any cell starting with one of `FORMULA_STARTS` gets a `'`."""
+    return "'" + value if isinstance(value, str) and value[:1] in FORMULA_STARTS else value
 
 
 def write_gradebook(
