@@ -12,12 +12,14 @@ This module imports nothing from `cafe` (only `cafe.exercises.sNN` may).
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
 __all__ = ["ENDINGS", "ODD_ENDINGS", "endings_counted", "cost_split", "shifts", "priced_shifts"]
-__all__ += ["odd_priced_shifts"]
+__all__ += ["odd_priced_shifts", "RUN_SHAPES"]
 
 # How an order of a shift ends, in the order the lesson's report lists them.
 ENDINGS = ("passed", "retries_exhausted", "policy_violation", "sent_back")
@@ -71,18 +73,55 @@ def cost_split(runs: Iterable[Any], prices: Mapping[str, Any]) -> dict[str, floa
 # --- generated inputs --------------------------------------------------------------------------
 
 
-def shifts(record: Any) -> Any:
-    """Shifts of `record`s (a RunRecord-like constructor), with now and then a run whose ending
-    no report names (a SimpleNamespace with that `ending`), anywhere in the shift."""
+# "It must work on anything with an `ending`": every shape the text names, and the common others,
+# mixed in one generated shift: RunRecords (a dataclass), namespaces, namedtuples, `__slots__`
+# objects (no `__dict__`, so `vars(run)` fails) and a plain dataclass.
+_RunTuple = namedtuple("_RunTuple", "run_id ending attempts model input_tokens output_tokens")
+
+
+class _SlottedRun:
+    """A run with `__slots__`: it has an `ending` and nothing else a dict would give."""
+
+    __slots__ = ("run_id", "ending", "attempts", "model", "input_tokens", "output_tokens")
+    run_id: Any
+    ending: Any
+
+    def __init__(self, *fields: Any) -> None:
+        for name, value in zip(self.__slots__, fields, strict=True):
+            setattr(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"SlottedRun(run_id={self.run_id!r}, ending={self.ending!r})"
+
+
+@dataclass(frozen=True)
+class _PlainRun:
+    run_id: str
+    ending: Any
+    attempts: int
+    model: str
+    input_tokens: int | None
+    output_tokens: int | None
+
+
+def _namespace_run(*fields: Any) -> SimpleNamespace:
+    return SimpleNamespace(**dict(zip(_RunTuple._fields, fields, strict=True)))
+
+
+RUN_SHAPES = (_namespace_run, _RunTuple, _SlottedRun, _PlainRun)
+
+
+def shifts(*records: Any) -> Any:
+    """Shifts of `records` (RunRecord-like constructors, each run built by any one of them, so
+    one shift mixes their shapes), with now and then a run whose ending no report names (a
+    SimpleNamespace with that `ending`), anywhere in the shift."""
     from hypothesis import strategies as st
 
-    named = st.builds(
-        lambda ending, n: record(
-            f"r{n}", ending, 0 if ending in ("sent_back", "policy_violation") else 1, "m", 0, 0
-        ),
-        st.sampled_from(ENDINGS),
-        st.integers(0, 99),
-    )
+    def built(record: Any, ending: str, n: int) -> Any:
+        attempts = 0 if ending in ("sent_back", "policy_violation") else 1
+        return record(f"r{n}", ending, attempts, "m", 0, 0)
+
+    named = st.builds(built, st.sampled_from(records), st.sampled_from(ENDINGS), st.integers(0, 99))
     # the notebook's contract is "anything with an `ending`": a run with no such attribute at
     # all is outside it (None, an ending that names nothing, is inside it and refused)
     odd = st.sampled_from(ODD_ENDINGS).map(lambda ending: SimpleNamespace(ending=ending))

@@ -44,6 +44,7 @@ from cafe.exercises.generated import built_once, first_difference
 from cafe.exercises.library import is_library
 from cafe.exercises.reference_s09 import (
     ENDINGS,
+    RUN_SHAPES,
     cost_split,
     endings_counted,
     odd_priced_shifts,
@@ -210,6 +211,10 @@ def _refusal_problem(fn: Callable[..., Any], label: str, odd: Any, at: int, why:
     return mismatch(label, got, Described("ValueError"), f"{_REFUSE_IDEA} ({why})")
 
 
+# "It must work on anything with an `ending`": RunRecords and every other shape, in one shift.
+_RUN_SHAPES = (RunRecord, *RUN_SHAPES)
+
+
 def check_summarize(fn: Callable[[Sequence[Any]], dict[str, int]]) -> list[str]:
     """Problems with a `summarize(runs)`; an empty list means it passes. Checked both ways: the
     counts of real shifts must add up, and an unnamed ending must be refused, not counted."""
@@ -226,7 +231,7 @@ def check_summarize(fn: Callable[[Sequence[Any]], dict[str, int]]) -> list[str]:
             problems.append(problem)
     if not problems:
         found = first_difference(
-            _naming(fn), endings_counted, built_once(shifts, RunRecord), idea=_GENERATED_IDEA
+            _naming(fn), endings_counted, built_once(shifts, *_RUN_SHAPES), idea=_GENERATED_IDEA
         )
         if found:
             problems.append(counterexample(found.given, found.returned, found.expected, found.idea))

@@ -490,6 +490,28 @@ def right_int_zeros(runs: Any, prices: Any) -> dict[str, float]:
     return totals
 
 
+# --- reader CB, 8 Dec 2026: "anything with an `ending`" read as "anything with a __dict__" ---------
+
+
+def _counted(endings: Any) -> dict[str, int]:
+    counts = {ending: 0 for ending in ENDINGS}
+    for ending in endings:
+        if ending not in counts:
+            raise ValueError(f"unnamed ending {ending!r}")
+        counts[ending] += 1
+    return counts
+
+
+def vars_access(runs: Any) -> dict[str, int]:
+    """Reads `vars(run)['ending']`: a namedtuple or a `__slots__` run has no `__dict__`."""
+    return _counted([vars(run)["ending"] for run in runs])
+
+
+def dunder_dict_access(runs: Any) -> dict[str, int]:
+    """Reads `run.__dict__['ending']` (one more of the kind)."""
+    return _counted([run.__dict__["ending"] for run in runs])
+
+
 BANKS = (
     Bank(
         "s09",
@@ -566,6 +588,19 @@ BANKS = (
                 key_error_for_odd,
                 "an unnamed ending is refused with ValueError naming it",
                 "'timeout' -> KeyError",
+            ),
+            # reader CB, 8 Dec 2026
+            Entry(
+                "vars_access",
+                vars_access,
+                "anything with an `ending`: a namedtuple or a __slots__ run too",
+                "a namedtuple run -> TypeError",
+            ),
+            Entry(
+                "dunder_dict_access",
+                dunder_dict_access,
+                "anything with an `ending`: a namedtuple or a __slots__ run too",
+                "a namedtuple run -> AttributeError",
             ),
         ),
         right=(
