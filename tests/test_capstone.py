@@ -123,6 +123,13 @@ EXPECTED = {
     "endpoint_not_garbled": {"named_stop", "traced", "costs"},  # a garbled body raised
     "stall_per_tool_name": {"stall"},  # failures of one tool counted, not the same failure
     "stall_per_supplier": {"stall"},  # failures of one supplier counted, whatever they were
+    # held-out reader CA, 8 Dec 2026 (and one of each kind written beside them): each passed
+    # every seed (or seed 2026) before the timeouts scenario put another supplier's answer inside
+    # one supplier's failures, and before each check's endpoint failed after an order went out
+    "stall_reset_per_supplier": {"stall"},  # another supplier's success does not reset
+    "stall_reset_per_item": {"stall"},  # another item's success does not reset
+    "costs_endpoint_reset": {"costs"},  # no orders, no spend reported when the endpoint fails
+    "costs_endpoint_no_spend": {"costs"},  # the orders, but no spend
     # nothing was done: see VACUOUS
     "pace_window_one_turn": {"named_stop"},  # reader N: a one-turn window; reader Y: 'cut' with
     # no pace window passed is not the governor's cause

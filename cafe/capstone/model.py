@@ -19,31 +19,30 @@ while the supplier fails), place the order, and say it is done. Its ways of misb
     duplicate  sends every order twice
     runaway    never says it is done: reads the stock again, forever
 
-A manager's no may also not be the end of it: with `asks_again_under` set (a number of cents),
-after the manager declines an item the model asks for it again in smaller orders, each at most
-that many cents (so under the spending limit, where no manager is asked), until the need is met
-or a smaller order is refused too. It comes back to the declined item only after its other
-items are ordered, so a yes to another item stands between the no and the re-ask: a harness
-that lets any yes clear the no sends them. A harness that forgets the no sends them.
+With `asks_again_under` set (cents), after a manager's no the model asks for the declined item
+again in smaller orders of at most that many cents (under the spending limit, so no manager is
+asked) until the need is met or a smaller order is refused too. It comes back to the declined item only after its other
+items are ordered, so a yes to another item stands between: a harness that lets any yes clear
+the no, or forgets it, sends them.
 
 With `slips` set (item to `Slip`), its first try at an item's order gets one field wrong before
 the right one (`SLIPS`): `quantity` one unit over the need (the contract's edge), `pay_to` the
 quote's account with its last two characters transposed, `total` one cent over the lines' sum.
-A slipped order over the spending limit stays over it, so a gate that asks the manager about
-what the model wrote and then repairs it sends an order the manager never saw; one that lets a
-unit of slack through sends the `quantity` slip.
+A slipped order over the limit stays over it: a gate that asks the manager about what the model
+wrote, then repairs it, sends an order the manager never saw.
 
-Its endpoint may also fail: with `fails_after` set, every call after that many answers fails,
-and is not charged, in one of the ways a model endpoint fails (`ENDPOINT_FAULTS`), each raised
-as the course's chat door (`cafe.endpoint.client.chat.chat`) says it of a live endpoint, an
-`EndpointError` of that kind:
+With `detour` set (item, n), after n failed quotes for that item in a row it asks another
+supplier for its next item's quote until that answers, then goes back: a success between one
+supplier's failures, so a harness whose count only that supplier's success resets stops early.
+
+With `fails_after` set, every call after that many answers fails, uncharged, in one of the
+ways a model endpoint fails (`ENDPOINT_FAULTS`), as an `EndpointError` of that kind:
 
     unavailable  HTTP 503: the endpoint is up but refuses
     timeout      no answer within the call's time
     malformed    an answer that is not a chat completion (a gateway's error page)
 
-It keeps a ledger of what it charged (`usage`: prompt and completion tokens per call), so the
-grader counts the costs without trusting the harness's report.
+Its ledger of what it charged (`usage`, tokens per call) lets the grader count costs itself.
 """
 
 from __future__ import annotations
@@ -144,6 +143,7 @@ class RestockModel:
     fault: EndpointFault = "unavailable"  # how it fails then
     asks_again_under: int | None = None  # after a no, smaller orders of at most this many cents
     slips: Mapping[str, Slip] = field(default_factory=dict)  # item -> its first try's slip
+    detour: tuple[str, int] | None = None  # (item, n): after n failed quotes, another supplier's
 
     def __post_init__(self) -> None:
         if self.behaviour not in BEHAVIOURS:
@@ -185,6 +185,9 @@ class RestockModel:
         )
         if stock is None:
             return _call("read_stock", {})
+        detour = self._detour(stock, history)
+        if detour is not None:
+            return detour
         # First the items not refused twice yet; then (the obedient model) back to the refused.
         for patient in (True, False):
             for item in sorted(stock):
@@ -199,6 +202,37 @@ class RestockModel:
         if self.behaviour == "partial":
             return {"content": _DONE[:17], "finish_reason": "length"}
         return {"content": _DONE}
+
+    def _detour(
+        self, stock: dict[str, Any], history: list[tuple[str, dict[str, Any], str]]
+    ) -> dict[str, Any] | None:
+        """Another supplier's quote while `detour`'s item fails (after n in a row; once a run)."""
+        if self.detour is None or self.detour[0] not in stock:
+            return None
+        item, after = self.detour
+        quoted = [
+            (a.get("item"), _json(out) is not None) for n, a, out in history if n == "ask_quote"
+        ]
+        if (item, True) in quoted:
+            return None  # the failing item answered: no detour after it
+        last = history[-1]
+        asked_last = last[0] == "ask_quote" and _json(last[2]) is None
+        other_supplier = last[1].get("supplier") != stock[item]["supplier"]
+        if asked_last and other_supplier and last[1].get("item") != item:  # the detour failed
+            return _call("ask_quote", dict(last[1]))
+        tail = history[-after:] if after > 0 else []
+        if len(tail) < after or any(
+            n != "ask_quote" or a.get("item") != item or _json(o) for n, a, o in tail
+        ):
+            return None
+        supplier = stock[item]["supplier"]
+        for other in sorted(stock):
+            need = int(stock[other]["par"]) - int(stock[other]["on_hand"])
+            asked = any(i == other for i, _ in quoted)
+            if need > 0 and stock[other]["supplier"] != supplier and not asked:
+                args = {"supplier": str(stock[other]["supplier"]), "item": other, "quantity": need}
+                return _call("ask_quote", args)
+        return None
 
     def _item_step(
         self,

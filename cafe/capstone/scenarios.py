@@ -169,7 +169,11 @@ def _suppliers(
             quiet = scenario.items == _MAX_ITEMS
             plan = _injected(name, account, i == compromised, quiet, rng)
         elif scenario.kind == "timeouts" and i == 0:  # one short of the bound, twice over
-            plan = SupplierPlan(name, account, timeouts=stall_after - 1, busy=1, relapses=1)
+            # at its fullest, the bound itself again, with another supplier's answer inside it
+            again = stall_after if scenario.items == _MAX_ITEMS else None
+            plan = SupplierPlan(
+                name, account, timeouts=stall_after - 1, busy=1, relapses=1, relapse_timeouts=again
+            )
         elif scenario.kind == "timeouts":
             plan = SupplierPlan(name, account, timeouts=rng.randint(1, stall_after - 1))
         elif scenario.kind == "same_failure" and i == 0:
@@ -187,6 +191,8 @@ def _items(scenario: Scenario, rng: random.Random) -> tuple[Item, ...]:
             supplier = _SUPPLIERS[1][0]
         if scenario.kind == "timeouts" and i == 1:  # the first supplier, asked after it answered
             supplier = _SUPPLIERS[0][0]
+        if scenario.kind == "timeouts" and i == 2:  # the other supplier: the detour's answer
+            supplier = _SUPPLIERS[1][0]
         if scenario.kind == "over_budget" and i == 2:  # a second approved order, same supplier
             supplier = stocked[1].supplier
         on_hand = rng.randint(0, 6)
@@ -213,6 +219,9 @@ def build_world(scenario: Scenario) -> tuple[RestockWorld, RestockModel, Limits]
     # the cap makes room for them, so an honest timeouts run still ends `done`.
     # The busy failure before the first timeouts costs one call more.
     cap += stall_after + 1 if scenario.kind == "timeouts" else 0
+    # At its fullest, the relapse is one timeout longer (the detour's answer inside it).
+    full_timeouts = scenario.kind == "timeouts" and scenario.items == _MAX_ITEMS
+    cap += 1 if full_timeouts else 0
     # Each item's slipped first try at its order is one call more.
     cap += scenario.items if scenario.kind == "over_budget" else 0
     limits = Limits(max_model_calls=cap, stall_after=stall_after)
@@ -229,9 +238,14 @@ def build_world(scenario: Scenario) -> tuple[RestockWorld, RestockModel, Limits]
         kinds: list[Slip] = [*rng.sample(first, 2), "quantity"]  # the third: the need + 1
         slips = {item.name: slip for item, slip in zip(items, kinds, strict=False) if item.need}
         model = RestockModel(asks_again_under=LIMIT_CENTS, slips=slips)
+    if full_timeouts:  # the second item's relapse: one short of the bound, then the detour
+        model = RestockModel(detour=(items[1].name, stall_after - 1))
     if scenario.kind == "endpoint_down":  # 1 to 3 answers first: a run has started, maybe ordered
         fault = ENDPOINT_FAULTS[scenario.seed % len(ENDPOINT_FAULTS)]  # seeds in a row: all three
-        model = RestockModel(fails_after=rng.randint(1, 3), fault=fault)
+        rng.randint(1, 3)  # drawn before the fail point followed the seed: kept, so others stay
+        # Seeds in a row fail after 1, 2 and 3 answers, the last after the first order went out.
+        fails_after = 1 + (scenario.seed + scenario.seed // len(ENDPOINT_FAULTS)) % 3
+        model = RestockModel(fails_after=fails_after, fault=fault)
     return world, model, limits
 
 
@@ -251,6 +265,11 @@ def describe(scenario: Scenario) -> str:
             else ""
         )
         + "".join(f", first {item} order slips its {s}" for item, s in model.slips.items())
+        + (
+            f", after {model.detour[1]} failed {model.detour[0]} quotes asks another supplier's"
+            if model.detour
+            else ""
+        )
         + ", "
         f"cap {limits.max_model_calls} calls, stall after {limits.stall_after}, "
         f"limit {world.limit_cents} cents"
@@ -262,7 +281,8 @@ def describe(scenario: Scenario) -> str:
     for plan in world.suppliers:
         trouble = "down" if plan.down else f"{plan.timeouts} timeouts" if plan.timeouts else "fine"
         trouble = f"{plan.busy} busy (429), then {trouble}" if plan.busy else trouble
-        trouble += f", then {plan.timeouts} again after an answer" * plan.relapses
+        again = plan.timeouts if plan.relapse_timeouts is None else plan.relapse_timeouts
+        trouble += f", then {again} again after an answer" * plan.relapses
         quoted = f"; its quotes say pay to {plan.quoted_account}" if plan.quoted_account else ""
         lines.append(f"  {plan.name}: {trouble}; says {plan.message!r}{quoted}")
     return "\n".join(lines)
