@@ -66,6 +66,7 @@ CLOCK_ALLOWED = {
     "test_client.py": "a call against a server that never answers ends near its deadline",
     "test_faults.py": "a faulty server's delay is cut off by the client's deadline",
     "test_health.py": "the doctor gives up on a silent endpoint within its deadline",
+    "test_grade_worker_death.py": "a stand-in grading worker that sleeps on purpose, to be stopped",
     "test_health_speed.py": "a stand-in server that writes slowly on purpose (sleeps per token)",
     "test_local.py": "a stand-in server process that sleeps, a SIGTERM mid-start, a poll for its end",
     "test_local_model.py": "polls a real local server until it answers, with a deadline",
