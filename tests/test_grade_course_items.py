@@ -47,3 +47,17 @@ def test_a_notebook_emptied_by_the_learner_still_owes_every_exercise(notebook, t
     emptied.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["print(1)"]}]}))
     exercises, _ = course_items(emptied, COURSE_NOTEBOOKS)
     assert set(owed) <= set(exercises), (notebook.name, sorted(set(owed) - set(exercises)))
+
+
+@pytest.mark.parametrize(
+    "case", [str.upper, str.title, str.swapcase], ids=["upper", "title", "swap"]
+)
+def test_a_course_notebook_handed_in_under_another_letter_case_still_owes_its_exercises(
+    case, tmp_path
+):
+    """Reader CC (e2e-case-name): 'S00-SETUP.IPYNB' found no course copy and owed nothing."""
+    notebook = ROOT / "notebooks" / "s00-setup.ipynb"
+    emptied = tmp_path / case(notebook.name)
+    emptied.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["print(1)"]}]}))
+    exercises, _ = course_items(emptied, COURSE_NOTEBOOKS)
+    assert set(_keys(notebook, "compare")) <= set(exercises)

@@ -72,10 +72,19 @@ def _cells_text(notebook: Mapping[str, Any]) -> str:
     )
 
 
+def _course_copy(name: str, course_notebooks: Path | None) -> Path | None:
+    """The course's notebook of that name, its letter case aside ("S00-Setup.ipynb" is session
+    00's, as a Windows or macOS disk would have it); None when the course has none."""
+    if course_notebooks is None or not course_notebooks.is_dir():
+        return None
+    found = [p for p in course_notebooks.glob("*.ipynb") if p.name.casefold() == name.casefold()]
+    return found[0] if found else None
+
+
 def course_items(notebook: Path, course_notebooks: Path | None) -> tuple[list[str], list[str]]:
     """The exercise keys and prediction keys a notebook asks for, in order: read from the course's
     own copy of it when there is one (a learner may have deleted cells), else from the notebook."""
-    own = course_notebooks / notebook.name if course_notebooks is not None else None
+    own = _course_copy(notebook.name, course_notebooks)
     for path in (own, notebook):
         if path is None or not path.is_file():
             continue
