@@ -20,8 +20,8 @@ while the supplier fails), place the order, and say it is done. Its ways of misb
     runaway    never says it is done: reads the stock again, forever
 
 With `asks_again_under` set (cents), after a manager's no the model asks for the declined item
-again in smaller orders of at most that many cents (under the spending limit, so no manager is
-asked) until the need is met or a smaller order is refused too. It comes back to the declined item only after its other
+again in smaller orders of at most that many cents (under the limit, so no manager is asked)
+until the need is met or one is refused. It comes back to the declined item only after its other
 items are ordered, so a yes to another item stands between: a harness that lets any yes clear
 the no, or forgets it, sends them.
 
